@@ -1,0 +1,76 @@
+"""Shared helpers of the benchmarks: machine facts, LoCoMo texts, table and JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+from pathlib import Path
+from typing import Any
+
+DEFAULT_LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / \
+    "locomo10.json"
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+    }
+
+
+def locomo_texts(path: Path, limit: int) -> list[str]:
+    """Chat turns as chatmem embeds them (speaker prefix + text + image caption)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out: list[str] = []
+    for conv in data:
+        c = conv["conversation"]
+        n = 1
+        while f"session_{n}" in c or f"session_{n}_date_time" in c:
+            for turn in c.get(f"session_{n}", []):
+                text = turn["text"]
+                if turn.get("blip_caption"):
+                    text += f" [shares image: {turn['blip_caption']}]"
+                out.append(f"{turn['speaker']}: {text}")
+                if len(out) >= limit:
+                    return out
+            n += 1
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def print_table(title: str, header: list[str], rows: list[list[Any]]) -> None:
+    cells = [[str(h) for h in header]] + [[_fmt(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    print(f"\n{title}")
+    for j, r in enumerate(cells):
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in
+                        enumerate(zip(r, widths))))
+        if j == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def _fmt(c: Any) -> str:
+    if isinstance(c, float):
+        return f"{c:.3f}" if abs(c) < 100 else f"{c:.1f}"
+    return str(c)
+
+
+def write_json(path: str | Path, data: dict[str, Any]) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(f"\nwrote {path}")

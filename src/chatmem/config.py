@@ -1,0 +1,170 @@
+"""Configuration: one pydantic schema, validated at start-up, errors that name the field.
+
+Nothing here reads the environment; the CLI and the server do that at their
+edge and pass plain values in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import ConfigError
+
+Scope = Literal["all", "user", "platform", "resource", "session"]
+SCOPE_ALIASES = {"thread": "session"}  # M5: seed 003's names
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+class Window(_Strict):
+    """How many neighbours a hit brings from its own session (F5)."""
+
+    before: int = Field(default=2)
+    after: int = Field(default=2)
+
+    @classmethod
+    def parse(cls, value: object, field_name: str) -> Window:
+        if isinstance(value, Window):
+            return value
+        if isinstance(value, Mapping):
+            unknown = set(value) - {"before", "after"}
+            if unknown:
+                raise ValueError(f"{field_name}: unknown key(s) {sorted(unknown)}; "
+                                 "use an integer or {before, after}")
+            return cls(
+                before=_non_negative_int(value.get("before", 0), f"{field_name}.before"),
+                after=_non_negative_int(value.get("after", 0), f"{field_name}.after"),
+            )
+        n = _non_negative_int(value, field_name)
+        return cls(before=n, after=n)
+
+
+def _non_negative_int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name}: expected an integer, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be ≥ 0, got {value}")
+    return value
+
+
+class SearchConfig(_Strict):
+    top_k: int = Field(default=5, ge=1, le=1000, strict=True)
+    time_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    half_life_days: float = Field(default=30.0, gt=0.0)
+    user_priority_boost: float = Field(default=2.0, gt=0.0)
+    per_item_max_chars: int = Field(default=0, ge=0, strict=True)
+    min_score: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
+class ContextExpandConfig(_Strict):
+    window: Window = Field(default_factory=Window)
+    cross_session: bool = Field(default=True, strict=True)
+
+    @field_validator("window", mode="before")
+    @classmethod
+    def _window(cls, value: object) -> Window:
+        return Window.parse(value, "context_expand.window")
+
+
+class IndexingConfig(_Strict):
+    #: Workers embedding and writing in the background; 0 or negative = unlimited (seed 000).
+    concurrency: int = Field(default=10, strict=True)
+    #: Bounded in-memory queue; overflow drops the oldest *queued* id, never the message.
+    max_queue_size: int = Field(default=500, strict=True)
+    #: Messages one worker takes from the queue per embedding call.
+    batch_size: int = Field(default=256, ge=1, le=4096, strict=True)
+
+
+class CacheConfig(_Strict):
+    enabled: bool = True
+    max_items: int = Field(default=20000, ge=1, strict=True)
+
+
+class EmbeddingConfig(_Strict):
+    provider: Literal["local"] = "local"
+    #: A registered local model name, a directory holding ``model.onnx`` + ``tokenizer.json``,
+    #: or a Hugging Face id (online only).
+    model: str = "all-MiniLM-L6-v2"
+    batch_size: int = Field(default=32, ge=1, le=2048, strict=True)
+    #: Expected output size; 0 = the provider's own. Larger → truncated, smaller → error.
+    dimensions: int = Field(default=0, ge=0, strict=True)
+    normalize: bool = True
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+    #: ONNX Runtime intra-op threads for the local provider; 0 = one per core.
+    threads: int = Field(default=0, ge=0, strict=True)
+    #: Longest input in tokens for the local provider; longer texts are truncated.
+    max_length: int = Field(default=256, ge=8, le=8192, strict=True)
+
+
+class Config(_Strict):
+    """Every option of chatmem with its default (README § Configuration)."""
+
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    context_expand: ContextExpandConfig = Field(default_factory=ContextExpandConfig)
+    indexing: IndexingConfig = Field(default_factory=IndexingConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    recall_roles: Literal["all", "others-only"] = "all"
+    scope: Scope = "all"
+    #: M2: the most recent N messages of the session returned by context(); 0 = none.
+    last_messages: int = Field(default=0, ge=0, strict=True)
+    #: Label language of the rendered recall message.
+    locale: Literal["en", "zh"] = "en"
+    #: IANA time zone used for the times in rendered labels.
+    timezone: str = "UTC"
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo
+
+        try:
+            ZoneInfo(value)
+        except Exception:
+            raise ValueError(f"unknown time zone {value!r} (use an IANA name such as "
+                             "'Asia/Shanghai' or 'UTC')") from None
+        return value
+
+    @field_validator("scope", mode="before")
+    @classmethod
+    def _scope_alias(cls, value: object) -> object:
+        return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Config:
+        """Validate configuration; raise :class:`ConfigError` naming every bad field."""
+        merged: dict[str, Any] = _deep_merge(dict(data or {}), overrides)
+        try:
+            return cls.model_validate(merged)
+        except ValidationError as exc:
+            raise ConfigError(format_validation_error(exc)) from None
+
+
+def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    for key, value in extra.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
+            base[key] = _deep_merge(dict(base[key]), value)
+        else:
+            base[key] = value
+    return base
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    """One line per problem, each starting with the dotted field name."""
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        msg = err["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+            # our own validators already name the field
+            lines.append(msg if msg.startswith(loc.split(".")[0]) else f"{loc}: {msg}")
+            continue
+        if err["type"] == "extra_forbidden":
+            msg = "unknown option (check the spelling; see README § Configuration)"
+        lines.append(f"{loc}: {msg}")
+    return "invalid configuration: " + "; ".join(lines)

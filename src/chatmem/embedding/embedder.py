@@ -1,0 +1,266 @@
+"""The Embedder facade: the only door to embedding providers (E1, E4–E7, E10).
+
+Pipeline of :meth:`Embedder.embed_many` (E4)::
+
+    inputs → {text, role} → sha256(provider|model|role|text) → LRU lookup
+           → misses, deduplicated, grouped by role, sorted by length
+           → batches of ``batch_size`` → provider.embed()
+           → dimension enforcement → float32 → L2 normalisation
+           → results in input order → cache fill
+
+Sorting a role group by length before cutting batches keeps padding short
+for local models (a batch is padded to its longest member) and costs an HTTP
+provider nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import EmbeddingUnavailable, InvalidInput
+from .base import EmbeddingProvider, EmbedInput, EmbedRole, Vector
+from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
+
+EmbedLike = str | tuple[str, str] | EmbedInput
+
+log = logging.getLogger("chatmem.embedding")
+
+
+@dataclass(frozen=True)
+class StatusDetail:
+    """Passed to ``on_status`` after every call (E10)."""
+
+    ok: bool
+    duration_ms: float
+    texts: int
+    provider_calls: int
+    retry_decision: str | None = None
+    reason: str | None = None
+
+
+@dataclass
+class EmbedderStatus:
+    last_ok_at: float | None = None
+    #: (time, message) of the last failure; a later success does not clear it (E10).
+    last_error: tuple[float, str] | None = None
+    calls: int = 0
+    texts: int = 0
+    provider_calls: int = 0
+    provider_texts: int = 0
+    errors: int = 0
+    cache: CacheStats | None = field(default=None)
+
+
+def _to_input(item: EmbedLike, index: int) -> EmbedInput:
+    if isinstance(item, EmbedInput):
+        text, role = item.text, item.role
+    elif isinstance(item, tuple):
+        if len(item) != 2:
+            raise InvalidInput(f"inputs[{index}]: expected (text, role)")
+        text, role = item[0], item[1]  # type: ignore[assignment]
+    else:
+        text, role = item, "document"
+    if not isinstance(text, str):
+        raise InvalidInput(f"inputs[{index}]: text must be a string, got {type(text).__name__}")
+    if role not in ("document", "query"):
+        raise InvalidInput(f"inputs[{index}]: role must be 'document' or 'query', got {role!r}")
+    return EmbedInput(text, role)
+
+
+class Embedder:
+    """Turn texts into float32 vectors whose dot product is cosine similarity."""
+
+    def __init__(
+        self,
+        provider: EmbeddingProvider,
+        *,
+        batch_size: int = 32,
+        dimensions: int = 0,
+        normalize: bool = True,
+        cache_enabled: bool = True,
+        cache_max_items: int = 20000,
+        on_status: Callable[[StatusDetail], Any] | None = None,
+        on_error: Callable[[EmbeddingUnavailable], Any] | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise InvalidInput("batch_size must be ≥ 1")
+        if dimensions < 0:
+            raise InvalidInput("dimensions must be ≥ 0 (0 = the provider's own size)")
+        self.provider = provider
+        self.batch_size = batch_size
+        self._dimensions = dimensions
+        self.normalize = normalize
+        self.cache: EmbedCache = (
+            LruEmbedCache(cache_max_items) if cache_enabled else NullEmbedCache()
+        )
+        self.on_status = on_status
+        self.on_error = on_error
+        self._status = EmbedderStatus()
+        self._log = logging.getLogger(f"chatmem.embedding.{provider.name}")
+
+    @property
+    def model_id(self) -> str:
+        return self.provider.model_id
+
+    @property
+    def dimensions(self) -> int | None:
+        """Output size: the configured one, else the provider's (None until known)."""
+        return self._dimensions or self.provider.dimensions
+
+    @property
+    def status(self) -> EmbedderStatus:
+        s = self._status
+        return EmbedderStatus(s.last_ok_at, s.last_error, s.calls, s.texts, s.provider_calls,
+                              s.provider_texts, s.errors, self.cache.stats())
+
+    async def embed_one(self, item: EmbedLike) -> Vector:
+        return (await self.embed_many([item]))[0]
+
+    async def embed_many(self, items: Sequence[EmbedLike]) -> list[Vector]:
+        inputs = [_to_input(item, i) for i, item in enumerate(items)]
+        started = time.perf_counter()
+        calls_before = self._status.provider_calls
+        self._status.calls += 1
+        self._status.texts += len(inputs)
+        try:
+            out = await self._embed(inputs)
+        except EmbeddingUnavailable as exc:
+            self._record_failure(exc, started, len(inputs), calls_before)
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a provider bug or driver error: map at the edge
+            err = EmbeddingUnavailable(
+                f"{type(exc).__name__}: {exc}", provider=self.provider.name,
+                retry_decision="fail",
+            )
+            self._record_failure(err, started, len(inputs), calls_before)
+            raise err from exc
+        self._status.last_ok_at = time.time()
+        self._notify_status(StatusDetail(
+            ok=True, duration_ms=(time.perf_counter() - started) * 1000, texts=len(inputs),
+            provider_calls=self._status.provider_calls - calls_before,
+        ))
+        return out
+
+    async def _embed(self, inputs: list[EmbedInput]) -> list[Vector]:
+        out: list[Vector | None] = [None] * len(inputs)
+        name, model = self.provider.name, self.provider.model_id
+        dedupe = not isinstance(self.cache, NullEmbedCache)
+        # key -> (input, indexes that want it); insertion order kept
+        misses: dict[str, tuple[EmbedInput, list[int]]] = {}
+        for i, inp in enumerate(inputs):
+            key = cache_key(name, model, inp.role, inp.text)
+            if dedupe:
+                if key in misses:  # E5: a duplicate inside one call costs nothing more
+                    misses[key][1].append(i)
+                    continue
+                hit = self.cache.get(key)
+                if hit is not None:
+                    out[i] = hit
+                    continue
+            else:
+                self.cache.get(key)  # counts the miss
+                key = f"{key}#{i}"
+            misses[key] = (inp, [i])
+
+        by_role: dict[EmbedRole, list[str]] = {}
+        for key, (inp, _) in misses.items():
+            by_role.setdefault(inp.role, []).append(key)
+        for role, keys in by_role.items():
+            keys.sort(key=lambda k: len(misses[k][0].text), reverse=True)
+            for start in range(0, len(keys), self.batch_size):
+                chunk = keys[start:start + self.batch_size]
+                texts = [misses[k][0].text for k in chunk]
+                raw = await self.provider.embed(texts, role)
+                self._status.provider_calls += 1
+                self._status.provider_texts += len(texts)
+                vecs = self._post_process(raw, len(texts))
+                for k, vec in zip(chunk, vecs):
+                    for i in misses[k][1]:
+                        out[i] = vec
+                    if dedupe:
+                        self.cache.set(k, vec)
+        done = [v for v in out if v is not None]
+        if len(done) != len(out):  # cannot happen unless the loop above is broken
+            raise EmbeddingUnavailable("internal error: an input got no vector",
+                                       provider=self.provider.name, retry_decision="fail")
+        return done
+
+    def _post_process(self, raw: Any, expected_rows: int) -> list[Vector]:
+        """Dimension enforcement (E7), float32, finiteness, L2 normalisation."""
+        try:
+            arr = np.asarray(raw, dtype=np.float32)
+        except (TypeError, ValueError) as exc:
+            raise EmbeddingUnavailable(
+                f"provider returned something that is not a matrix of numbers: {exc}",
+                provider=self.provider.name, retry_decision="invalid",
+            ) from exc
+        if arr.ndim != 2 or arr.shape[0] != expected_rows:
+            raise EmbeddingUnavailable(
+                f"provider returned shape {arr.shape}, expected ({expected_rows}, d)",
+                provider=self.provider.name, retry_decision="invalid",
+            )
+        want = self._dimensions
+        have = arr.shape[1]
+        if want:
+            if have > want:
+                arr = arr[:, :want]
+            elif have < want:
+                # zero-padding would silently corrupt cosine similarity: refuse instead
+                raise EmbeddingUnavailable(
+                    f"provider returned {have} dimensions, fewer than the configured "
+                    f"{want}; set embedding.dimensions to {have} or 0",
+                    provider=self.provider.name, retry_decision="invalid",
+                )
+        if not np.isfinite(arr).all():
+            raise EmbeddingUnavailable(
+                "provider returned NaN or infinite values", provider=self.provider.name,
+                retry_decision="invalid",
+            )
+        if self.normalize:
+            norms = np.linalg.norm(arr, axis=1, keepdims=True)
+            if (norms == 0).any():
+                raise EmbeddingUnavailable(
+                    "provider returned an all-zero vector", provider=self.provider.name,
+                    retry_decision="invalid",
+                )
+            arr = arr / norms
+        arr = np.ascontiguousarray(arr, dtype=np.float32)
+        return list(arr)
+
+    def _record_failure(self, exc: EmbeddingUnavailable, started: float, texts: int,
+                        calls_before: int) -> None:
+        self._status.errors += 1
+        self._status.last_error = (time.time(), str(exc))
+        self._log.warning("embedding failed: %s (decision=%s)", exc, exc.retry_decision)
+        self._notify_status(StatusDetail(
+            ok=False, duration_ms=(time.perf_counter() - started) * 1000, texts=texts,
+            provider_calls=self._status.provider_calls - calls_before,
+            retry_decision=exc.retry_decision, reason=exc.reason,
+        ))
+        if self.on_error is not None:
+            try:
+                self.on_error(exc)
+            except Exception:  # a callback must never mask the original error
+                log.exception("on_error callback raised; ignored")
+
+    def _notify_status(self, detail: StatusDetail) -> None:
+        if self.on_status is None:
+            return
+        try:
+            self.on_status(detail)
+        except Exception:
+            log.exception("on_status callback raised; ignored")
+
+    def close(self) -> None:
+        close = getattr(self.provider, "close", None)
+        if callable(close):
+            close()

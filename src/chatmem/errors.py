@@ -1,0 +1,93 @@
+"""The one exception tree of chatmem.
+
+Every error chatmem raises on purpose is a :class:`ChatmemError`; driver and
+provider errors are mapped at each backend's edge (``raise StoreError(...)
+from exc``), so callers never need to import a driver to catch a failure::
+
+    ChatmemError
+    ├── ConfigError            (also ValueError) bad configuration; names the field
+    ├── FilterError            (also ValueError) bad metadata filter; names the part
+    ├── InvalidInput           (also ValueError) bad message / argument / payload
+    │   └── ScopeError         a scope that cannot be applied (e.g. no resource id)
+    ├── PermissionDenied       an actor without the owner role changed settings
+    ├── NotFound               (also KeyError) no such message / session
+    ├── EmbeddingUnavailable   a provider failed terminally (E9)
+    ├── StoreError             a storage backend failed (driver error attached)
+    │   └── StoreClosed        the store was used after close()
+    └── RecallUnavailable      semantic recall asked for without index or embedder (M4)
+"""
+
+from __future__ import annotations
+
+
+class ChatmemError(Exception):
+    """Base class of every error chatmem raises on purpose."""
+
+
+class ConfigError(ChatmemError, ValueError):
+    """Invalid configuration. The message names the field and the fix."""
+
+
+class FilterError(ChatmemError, ValueError):
+    """Invalid metadata filter. The message names the offending part."""
+
+
+class InvalidInput(ChatmemError, ValueError):
+    """A message, argument or API payload that cannot be accepted as given."""
+
+
+class ScopeError(InvalidInput):
+    """A recall scope that cannot be applied, e.g. ``resource`` without a resource id."""
+
+
+class PermissionDenied(ChatmemError):
+    """The actor may not do this (e.g. only an owner may change scope settings)."""
+
+
+class NotFound(ChatmemError, KeyError):
+    """No such message or session."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the plain message
+        return str(self.args[0]) if self.args else ""
+
+
+class EmbeddingUnavailable(ChatmemError):
+    """An embedding provider failed terminally (E9).
+
+    ``retry_decision`` is ``"fail"`` (do not retry), ``"defer"`` (retry later:
+    deadline, cooldown, exhausted retries) or ``"invalid"`` (the provider
+    answered with something that is not a usable vector).
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        provider: str = "",
+        url: str | None = None,
+        status: int | None = None,
+        retry_decision: str = "fail",
+    ) -> None:
+        super().__init__(reason)
+        self.provider = provider
+        self.url = url
+        self.status = status
+        self.retry_decision = retry_decision
+        self.reason = reason
+
+    def __str__(self) -> str:
+        where = f"{self.provider}: " if self.provider else ""
+        status = f" (HTTP {self.status})" if self.status is not None else ""
+        return f"{where}{self.reason}{status}"
+
+
+class StoreError(ChatmemError):
+    """A storage backend failed; the driver's exception is chained as ``__cause__``."""
+
+
+class StoreClosed(StoreError):
+    """The store was used after it was closed."""
+
+
+class RecallUnavailable(ChatmemError):
+    """Semantic recall was configured without a vector index or an embedder (M4)."""

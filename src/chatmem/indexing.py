@@ -1,0 +1,280 @@
+"""The background indexer (F1, F2, E12): stored messages → vectors, durably.
+
+The message store is the durable queue: every indexable message is stored
+``PENDING`` before ``add`` returns, and becomes ``INDEXED`` in the same
+transaction that writes its vector (or by an idempotent upsert keyed by the
+message id, for a separate vector index). The in-memory queue only saves a
+trip to the store; when it overflows, the oldest *queued id* is dropped, never
+the message, and a sweep of the store picks it up later. After a crash the
+start-up sweep indexes every pending message exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from .config import IndexingConfig
+from .embedding import Embedder
+from .errors import EmbeddingUnavailable
+from .models import IndexState, Message, Session, VectorEntry
+from .store.base import MessageStore, VectorIndex
+
+log = logging.getLogger("chatmem.indexing")
+
+#: Seconds between retries of messages whose embedding failed (E12).
+RETRY_INTERVAL_S = 30.0
+
+
+def embedded_text(msg: Message) -> str:
+    """F1: the text a message is embedded as — its sender prefix plus its body.
+
+    User messages: the archived text as given (quotes, attachment descriptions).
+    Assistant messages: what the user saw (``visible_content`` or ``content``),
+    with the assistant's own name as prefix when its identity is known.
+    """
+    body = msg.shown_text if msg.role == "assistant" else msg.content
+    if msg.speaker_name and not body.startswith(f"{msg.speaker_name}:"):
+        return f"{msg.speaker_name}: {body}"
+    return body
+
+
+def vector_entry(msg: Message, session: Session | None, vector: object, model_id: str
+                 ) -> VectorEntry:
+    assert msg.id is not None and msg.ts is not None
+    return VectorEntry(
+        message_id=msg.id, session_id=msg.session_id, ts=msg.ts, role=msg.role,
+        model_id=model_id, vector=vector,
+        platform=msg.platform or (session.origin_platform if session else None),
+        speaker_id=msg.speaker_id, mentions=msg.mentions,
+        resource_id=session.resource_id if session else None,
+        session_metadata=dict(session.metadata) if session else {},
+    )
+
+
+@dataclass(frozen=True)
+class IndexerStats:
+    queued: int
+    in_flight: int
+    dropped_from_queue: int
+    indexed: int
+    failed: int
+    batches: int
+
+
+class Indexer:
+    def __init__(self, store: MessageStore, index: VectorIndex, embedder: Embedder,
+                 config: IndexingConfig | None = None) -> None:
+        self.store = store
+        self.index = index
+        self.embedder = embedder
+        self.config = config or IndexingConfig()
+        # one backend holding both commits vector and index state in one transaction
+        self._shared = cast(object, index) is cast(object, store)
+        self._queue: deque[Message] = deque()
+        self._queued: set[str] = set()
+        self._in_flight: set[str] = set()
+        self._wakeup = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._sweep_needed = True  # start-up: resume whatever a previous run left pending
+        # A worker takes its batch only once it may embed: while one batch runs, the
+        # queue fills, and the next batch is larger and better length-sorted. Local
+        # models run one inference at a time anyway (they use every core inside one).
+        slots = getattr(embedder.provider, "max_concurrency", None) or self._worker_count()
+        self._embed_slots = asyncio.Semaphore(slots)
+        self._workers: list[asyncio.Task[None]] = []
+        self._sweeper: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._dropped = 0
+        self._indexed = 0
+        self._failed = 0
+        self._batches = 0
+        self._last_retry = 0.0
+        self.last_error: str | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _worker_count(self) -> int:
+        return self.config.concurrency if self.config.concurrency > 0 else 64
+
+    def start(self) -> None:
+        n = self._worker_count()
+        self._workers = [asyncio.create_task(self._worker(i), name=f"chatmem-indexer-{i}")
+                         for i in range(n)]
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="chatmem-indexer-sweep")
+        self._wakeup.set()
+
+    async def stop(self) -> None:
+        """Stop workers; whatever is not indexed stays pending in the store."""
+        self._stopping = True
+        self._wakeup.set()
+        tasks = [*self._workers, *([self._sweeper] if self._sweeper else [])]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._workers = []
+        self._sweeper = None
+
+    # ------------------------------------------------------------------ queue
+
+    def enqueue(self, messages: Sequence[Message]) -> None:
+        limit = self.config.max_queue_size
+        for msg in messages:
+            if not msg.indexable or msg.id is None:
+                continue
+            if msg.id in self._queued or msg.id in self._in_flight:
+                continue
+            self._queue.append(msg)
+            self._queued.add(msg.id)
+            if limit > 0 and len(self._queue) > limit:
+                old = self._queue.popleft()
+                self._queued.discard(old.id or "")
+                self._dropped += 1
+                self._sweep_needed = True  # it is still PENDING in the store
+        if self._queue:
+            self._idle.clear()
+        self._wakeup.set()
+
+    def _take(self, n: int) -> list[Message]:
+        batch: list[Message] = []
+        while self._queue and len(batch) < n:
+            msg = self._queue.popleft()
+            assert msg.id is not None
+            self._queued.discard(msg.id)
+            self._in_flight.add(msg.id)
+            batch.append(msg)
+        return batch
+
+    def _maybe_idle(self) -> None:
+        if not self._queue and not self._in_flight and not self._sweep_needed:
+            self._idle.set()
+
+    async def _worker(self, n: int) -> None:
+        while not self._stopping:
+            if not self._queue:
+                self._maybe_idle()
+                self._wakeup.clear()
+                await self._wakeup.wait()
+                continue
+            slot = self._embed_slots
+            await slot.acquire()
+            batch = self._take(self.config.batch_size)
+            if not batch:
+                slot.release()
+                continue
+            try:
+                await self._index_batch(batch, slot)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # never let a worker die: the messages stay pending
+                log.exception("indexing batch failed; messages stay pending")
+                self._sweep_needed = True
+            finally:
+                for m in batch:
+                    self._in_flight.discard(m.id or "")
+                self._maybe_idle()
+
+    async def _sweep_loop(self) -> None:
+        while not self._stopping:
+            retry_due = time.monotonic() - self._last_retry >= RETRY_INTERVAL_S
+            if self._sweep_needed or (retry_due and self._failed):
+                try:
+                    await self.sweep(include_failed=retry_due)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("sweep of pending messages failed; will retry")
+                    await asyncio.sleep(1.0)
+                    continue
+            await asyncio.sleep(0.05 if self._sweep_needed else 0.5)
+
+    async def sweep(self, *, include_failed: bool = False) -> int:
+        """Queue what the store holds as pending (and failed, when retrying)."""
+        if include_failed:
+            self._last_retry = time.monotonic()
+        room = self.config.max_queue_size if self.config.max_queue_size > 0 else 10_000
+        room = max(room - len(self._queue), 0)
+        if room == 0:
+            return 0
+        self._sweep_needed = False
+        pending = await self.store.pending(room + len(self._in_flight) + len(self._queue),
+                                           include_failed=include_failed)
+        fresh = [m for m in pending if m.id not in self._queued and m.id not in self._in_flight]
+        fresh = fresh[:room]
+        if len(pending) >= room:  # more may be waiting behind this page
+            self._sweep_needed = True
+        self.enqueue(fresh)
+        self._maybe_idle()
+        return len(fresh)
+
+    # ------------------------------------------------------------------ indexing
+
+    async def _index_batch(self, batch: list[Message],
+                           slot: asyncio.Semaphore | None = None) -> None:
+        """Embed (holding ``slot``, released as soon as vectors are back), then write."""
+        try:
+            sessions = await self.store.get_sessions(sorted({m.session_id for m in batch}))
+            vectors = await self.embedder.embed_many([embedded_text(m) for m in batch])
+        except EmbeddingUnavailable as exc:
+            if slot is not None:
+                slot.release()
+                slot = None
+            self.last_error = str(exc)
+            if len(batch) > 1 and exc.retry_decision == "invalid":
+                # one bad answer must not fail its neighbours: retry one by one
+                for m in batch:
+                    await self._index_batch([m])
+                return
+            if exc.retry_decision == "defer":
+                log.warning("embedding deferred (%s); %d message(s) stay pending", exc,
+                            len(batch))
+                self._sweep_needed = True
+                await asyncio.sleep(1.0)
+                return
+            self._failed += len(batch)
+            await self.store.set_index_state([m.id for m in batch if m.id], IndexState.FAILED)
+            log.warning("embedding failed for %d message(s): %s; retried every %.0f s",
+                        len(batch), exc, RETRY_INTERVAL_S)
+            return
+        finally:
+            if slot is not None:
+                slot.release()
+        model_id = self.embedder.model_id
+        entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
+                   for m, v in zip(batch, vectors)]
+        await self.index.upsert(entries)
+        if not self._shared:  # a separate index: the state follows the upsert
+            await self.store.set_index_state([e.message_id for e in entries],
+                                             IndexState.INDEXED)
+        self._indexed += len(entries)
+        self._batches += 1
+
+    async def flush(self, timeout: float | None = None) -> None:
+        """Wait until every pending message has been indexed (or has failed)."""
+
+        async def _wait() -> None:
+            while True:
+                self._sweep_needed = True
+                self._idle.clear()
+                self._wakeup.set()
+                await self.sweep()
+                self._maybe_idle()
+                await self._idle.wait()
+                if not await self.store.pending(1):
+                    return
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(_wait(), timeout)
+
+    def stats(self) -> IndexerStats:
+        return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,
+                            self._indexed, self._failed, self._batches)

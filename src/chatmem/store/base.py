@@ -1,0 +1,88 @@
+"""Storage contracts (S1, S2): one Protocol per kind of store.
+
+The message store is the source of truth; a vector index holds derived data
+that can always be rebuilt from it. Backends map their driver errors to
+:class:`chatmem.errors.StoreError` at their edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import IndexState, Message, ScoredId, Session, StoreStats, VectorEntry
+
+
+@runtime_checkable
+class MessageStore(Protocol):
+    async def append(self, messages: Sequence[Message]) -> list[Message]:
+        """Store messages durably (committed on return); assign ids and staggered ts.
+
+        Indexable messages (F1) are stored ``PENDING``, the rest ``SKIPPED``.
+        """
+        ...
+
+    async def get(self, ids: Sequence[str]) -> dict[str, Message]: ...
+
+    async def delete(self, ids: Sequence[str]) -> int: ...
+
+    async def range(self, session_id: str, around_ts: int, before: int, after: int
+                    ) -> list[Message]:
+        """Up to ``before`` messages before and ``after`` after ``around_ts``, in time order.
+
+        Control kinds, directives and system records are skipped without being
+        counted (F5); the message at ``around_ts`` itself is not included.
+        """
+        ...
+
+    async def recent(self, session_id: str, n: int) -> list[Message]: ...
+
+    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+        """Messages waiting for the indexer, oldest first."""
+        ...
+
+    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None: ...
+
+    async def upsert_session(self, session: Session) -> Session: ...
+
+    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]: ...
+
+    async def meta_get(self, namespace: str, key: str) -> str | None: ...
+
+    async def meta_set(self, namespace: str, key: str, value: str) -> None: ...
+
+    async def meta_delete(self, namespace: str, key: str) -> None: ...
+
+    async def stats(self) -> StoreStats: ...
+
+    async def clear_messages(self, session_id: str | None = None) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    #: Whether :meth:`delete_by_filter` is supported (F3 skips rewrites without it).
+    supports_delete_by_filter: bool
+
+    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+        """Insert or replace by message id: replaying an upsert never duplicates."""
+        ...
+
+    async def delete(self, message_ids: Sequence[str]) -> int: ...
+
+    async def delete_by_filter(self, where: Mapping[str, Any]) -> int: ...
+
+    async def query(self, vector: npt.NDArray[np.float32], k: int,
+                    where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        """The k nearest vectors by cosine among those matching ``where`` (pushed down)."""
+        ...
+
+    async def count_by_model(self) -> dict[str, int]: ...
+
+    async def clear(self, session_id: str | None = None) -> int: ...
+
+    async def close(self) -> None: ...

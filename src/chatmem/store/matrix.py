@@ -1,0 +1,181 @@
+"""The in-memory float32 matrix behind exact search (SQLite and memory backends).
+
+Rows are kept in step with the ``vectors`` table by the store's single thread.
+Deleted rows become holes (``alive`` false) that are reused, so row numbers
+stay stable and nothing is ever copied on delete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import ScoredId
+
+
+class _Codes:
+    """Interns strings (session ids, model ids, roles) as small integers."""
+
+    def __init__(self) -> None:
+        self.code: dict[str | None, int] = {}
+        self.value: list[str | None] = []
+
+    def intern(self, value: str | None) -> int:
+        c = self.code.get(value)
+        if c is None:
+            c = len(self.value)
+            self.code[value] = c
+            self.value.append(value)
+        return c
+
+
+class VectorMatrix:
+    def __init__(self, dim: int, capacity: int = 1024) -> None:
+        self.dim = dim
+        self.vecs = np.zeros((capacity, dim), dtype=np.float32)
+        self.alive = np.zeros(capacity, dtype=bool)
+        self.rowid = np.zeros(capacity, dtype=np.int64)
+        self.ts = np.zeros(capacity, dtype=np.int64)
+        self.session = np.zeros(capacity, dtype=np.int32)
+        self.model = np.zeros(capacity, dtype=np.int32)
+        self.role = np.zeros(capacity, dtype=np.int32)
+        self.message_id: list[str] = [""] * capacity
+        self.sessions = _Codes()
+        self.models = _Codes()
+        self.roles = _Codes()
+        self.row_of: dict[int, int] = {}  # store rowid -> matrix row
+        self.free: list[int] = []
+        self.used = 0  # rows [0, used) have ever been written
+
+    @property
+    def size(self) -> int:
+        return len(self.row_of)
+
+    def _grow(self, need: int) -> None:
+        cap = self.vecs.shape[0]
+        if need <= cap:
+            return
+        new = max(need, cap * 2)
+
+        def grow(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            out = np.zeros((new, *a.shape[1:]), dtype=a.dtype)
+            out[:cap] = a
+            return out
+
+        self.vecs = grow(self.vecs)
+        self.alive = grow(self.alive)
+        self.rowid = grow(self.rowid)
+        self.ts = grow(self.ts)
+        self.session = grow(self.session)
+        self.model = grow(self.model)
+        self.role = grow(self.role)
+        self.message_id.extend([""] * (new - cap))
+
+    def put_many(self, rowids: Sequence[int], message_ids: Sequence[str],
+                 sessions: Sequence[str], roles: Sequence[str | None],
+                 models: Sequence[str | None], ts: Sequence[int],
+                 vecs: npt.NDArray[np.float32]) -> None:
+        targets = []
+        fresh = 0
+        for rid in rowids:
+            row = self.row_of.get(rid)
+            if row is None:
+                if self.free:
+                    row = self.free.pop()
+                else:
+                    row = self.used + fresh
+                    fresh += 1
+                self.row_of[rid] = row
+            targets.append(row)
+        self._grow(self.used + fresh)
+        self.used += fresh
+        idx = np.asarray(targets, dtype=np.int64)
+        self.vecs[idx] = vecs
+        self.alive[idx] = True
+        self.rowid[idx] = np.asarray(rowids, dtype=np.int64)
+        self.ts[idx] = np.asarray(ts, dtype=np.int64)
+        self.session[idx] = [self.sessions.intern(s) for s in sessions]
+        self.model[idx] = [self.models.intern(m) for m in models]
+        self.role[idx] = [self.roles.intern(r) for r in roles]
+        for row, mid in zip(targets, message_ids):
+            self.message_id[row] = mid
+
+    def remove(self, rowid: int) -> None:
+        row = self.row_of.pop(rowid, None)
+        if row is None:
+            return
+        self.alive[row] = False
+        self.message_id[row] = ""
+        self.free.append(row)
+
+    def rows_for(self, rowids: Sequence[int]) -> npt.NDArray[np.int64]:
+        rows = [self.row_of[r] for r in rowids if r in self.row_of]
+        return np.asarray(sorted(rows), dtype=np.int64)
+
+    def fast_rows(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
+        """Rows for the common visibility filters without SQL, else None.
+
+        Handles an AND (top-level keys) of ``session_id`` / ``model_id`` / ``role``
+        with ``$eq`` or ``$in`` (the shapes recall builds for session scopes).
+        """
+        mask = self.alive[: self.used].copy()
+        for key, cond in where.items():
+            codes_for = {"session_id": (self.sessions, self.session),
+                         "model_id": (self.models, self.model),
+                         "role": (self.roles, self.role)}.get(key)
+            if codes_for is None:
+                return None
+            table, column = codes_for
+            if isinstance(cond, str):
+                values = [cond]
+            elif isinstance(cond, Mapping) and len(cond) == 1 and "$eq" in cond \
+                    and isinstance(cond["$eq"], str):
+                values = [cond["$eq"]]
+            elif isinstance(cond, Mapping) and len(cond) == 1 and "$in" in cond \
+                    and isinstance(cond["$in"], list) and cond["$in"] \
+                    and all(isinstance(v, str) for v in cond["$in"]):
+                values = cond["$in"]
+            else:
+                return None
+            codes = [table.code[v] for v in values if v in table.code]
+            mask &= np.isin(column[: self.used], np.asarray(codes, dtype=np.int32))
+        return np.flatnonzero(mask).astype(np.int64)
+
+    def top_k(self, q: npt.NDArray[np.float32], k: int,
+              rows: npt.NDArray[np.int64] | None) -> list[ScoredId]:
+        if rows is None:
+            scores = self.vecs[: self.used] @ q
+            scores[~self.alive[: self.used]] = -np.inf
+            cand = np.arange(self.used, dtype=np.int64)
+        else:
+            if rows.size == 0:
+                return []
+            scores = self.vecs[rows] @ q
+            cand = rows
+        live = int(np.count_nonzero(np.isfinite(scores)))
+        k = min(k, live)
+        if k <= 0:
+            return []
+        if k < scores.shape[0]:
+            part = np.argpartition(-scores, k - 1)[:k]
+            # include every row tied with the k-th score so ties break by rowid, not luck
+            kth = scores[part].min()
+            part = np.flatnonzero(scores >= kth)
+        else:
+            part = np.arange(scores.shape[0])
+        chosen = cand[part]
+        order = np.lexsort((self.rowid[chosen], -scores[part]))[:k]
+        out = []
+        for j in order:
+            row = int(chosen[j])
+            out.append(ScoredId(
+                message_id=self.message_id[row], score=float(scores[part][j]),
+                model_id=self.models.value[self.model[row]],
+                role=self.roles.value[self.role[row]],
+                session_id=str(self.sessions.value[self.session[row]]),
+                ts=int(self.ts[row]),
+            ))
+        return out

@@ -1,0 +1,598 @@
+"""SQLite backend: one file holds sessions, messages, vectors and metadata (S3).
+
+* Every call runs on one dedicated thread that owns the connection, so many
+  asyncio tasks may call concurrently and SQLite sees one writer.
+* WAL journal; a message is committed before ``append`` returns.
+* Exact search: the vectors live in an in-memory float32 matrix kept in step
+  with the ``vectors`` table; the filter is applied *before* top-k (a narrow
+  scope still returns k hits) and no row is ever skipped by a scan cap.
+* The file is locked (``<file>.lock``) while open: this store is its only writer,
+  so the in-memory matrix is never stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import InvalidInput, StoreClosed, StoreError
+from ..models import (
+    CONTROL_KINDS,
+    DIRECTIVE_KINDS,
+    IndexState,
+    Message,
+    ScoredId,
+    Session,
+    StoreStats,
+    VectorEntry,
+)
+from .matrix import VectorMatrix
+from .where import compile_where
+
+log = logging.getLogger("chatmem.store.sqlite")
+T = TypeVar("T")
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    parent_id TEXT,
+    resource_id TEXT,
+    origin_platform TEXT,
+    chat_type TEXT,
+    group_id TEXT,
+    group_name TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    settings TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS messages (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    content TEXT NOT NULL,
+    visible_content TEXT,
+    source TEXT,
+    speaker_id TEXT,
+    speaker_name TEXT,
+    mentions TEXT NOT NULL DEFAULT '[]',
+    platform TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    index_state INTEGER NOT NULL,
+    UNIQUE (session_id, ts)
+);
+CREATE INDEX IF NOT EXISTS messages_waiting ON messages (rowid)
+    WHERE index_state IN (0, 3);
+CREATE TABLE IF NOT EXISTS vectors (
+    mrowid INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    role TEXT,
+    model_id TEXT,
+    platform TEXT,
+    speaker_id TEXT,
+    mentions TEXT NOT NULL DEFAULT '[]',
+    resource_id TEXT,
+    smeta TEXT NOT NULL DEFAULT '{}',
+    dim INTEGER NOT NULL,
+    vec BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vectors_session ON vectors (session_id, ts);
+CREATE TABLE IF NOT EXISTS meta (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (namespace, key)
+);
+"""
+
+_MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
+             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_HIDDEN_KINDS = tuple(sorted(CONTROL_KINDS | DIRECTIVE_KINDS))
+
+
+def _row_to_message(row: sqlite3.Row) -> Message:
+    return Message(
+        id=row["id"], session_id=row["session_id"], ts=row["ts"], role=row["role"],
+        kind=row["kind"], content=row["content"], visible_content=row["visible_content"],
+        source=row["source"], speaker_id=row["speaker_id"], speaker_name=row["speaker_name"],
+        mentions=tuple(json.loads(row["mentions"])), platform=row["platform"],
+        metadata=json.loads(row["metadata"]),
+    )
+
+
+def _row_to_session(row: sqlite3.Row) -> Session:
+    return Session(
+        id=row["id"], parent_id=row["parent_id"], resource_id=row["resource_id"],
+        origin_platform=row["origin_platform"], chat_type=row["chat_type"],
+        group_id=row["group_id"], group_name=row["group_name"],
+        metadata=json.loads(row["metadata"]), settings=json.loads(row["settings"]),
+    )
+
+
+class SqliteStore:
+    """Message store and vector index in one SQLite file (or in memory)."""
+
+    supports_delete_by_filter = True
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._in_memory = self.path == ":memory:"
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatmem-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        self._lock_file: Any = None
+        self._closed = False
+        self._matrices: dict[int, VectorMatrix] = {}
+        self._thread_check = threading.local()
+
+    # ---------------------------------------------------------------- plumbing
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteStore:
+        store = cls(path)
+        await store._run(store._open_sync)
+        return store
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, fn, *args)
+        except sqlite3.Error as exc:
+            raise StoreError(f"sqlite ({self.path}): {exc}") from exc
+        except RuntimeError as exc:  # executor shut down under us
+            if self._closed:
+                raise StoreClosed("the store is closed") from exc
+            raise
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        assert self._conn is not None
+        return self._conn
+
+    def _open_sync(self) -> None:
+        if not self._in_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            lock = open(self.path + ".lock", "a+")  # noqa: SIM115 - held until close()
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                raise StoreError(
+                    f"{self.path} is open in another process (a server?): chatmem is the only "
+                    "writer of its store file; stop that process or talk to it over HTTP"
+                ) from None
+            self._lock_file = lock
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process kill
+        conn.execute("PRAGMA foreign_keys=ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer chatmem (schema {version}); upgrade chatmem"
+            )
+        conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._conn = conn
+        self._load_matrices()
+
+    def _load_matrices(self) -> None:
+        self._matrices.clear()
+        cur = self.conn.execute(
+            "SELECT mrowid, message_id, session_id, ts, role, model_id, dim, vec FROM vectors "
+            "ORDER BY mrowid"
+        )
+        while True:
+            rows = cur.fetchmany(10000)
+            if not rows:
+                break
+            by_dim: dict[int, list[sqlite3.Row]] = {}
+            for r in rows:
+                by_dim.setdefault(r["dim"], []).append(r)
+            for dim, group in by_dim.items():
+                mat = self._matrices.setdefault(dim, VectorMatrix(dim))
+                vecs = np.frombuffer(b"".join(r["vec"] for r in group), dtype=np.float32)
+                mat.put_many(
+                    [r["mrowid"] for r in group], [r["message_id"] for r in group],
+                    [r["session_id"] for r in group], [r["role"] for r in group],
+                    [r["model_id"] for r in group], [r["ts"] for r in group],
+                    vecs.reshape(len(group), dim),
+                )
+
+    @contextlib.contextmanager
+    def _tx(self) -> Any:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+
+        def _close() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            if self._lock_file is not None:
+                self._lock_file.close()
+                self._lock_file = None
+
+        with contextlib.suppress(Exception):
+            await asyncio.get_running_loop().run_in_executor(self._executor, _close)
+        self._closed = True
+        self._executor.shutdown(wait=True)
+
+    # ---------------------------------------------------------------- messages
+
+    async def append(self, messages: Sequence[Message]) -> list[Message]:
+        return await self._run(self._append_sync, list(messages))
+
+    def _append_sync(self, messages: list[Message]) -> list[Message]:
+        from ..models import now_ms
+
+        stored: list[Message] = []
+        with self._tx() as conn:
+            for msg in messages:
+                mid = msg.id or uuid.uuid4().hex
+                existing = conn.execute(
+                    f"SELECT {_MSG_COLS} FROM messages WHERE id=?", (mid,)
+                ).fetchone()
+                if existing is not None:
+                    old = _row_to_message(existing)
+                    same = (old.session_id == msg.session_id and old.content == msg.content
+                            and old.role == msg.role and (msg.ts is None or msg.ts == old.ts))
+                    if not same:
+                        raise InvalidInput(
+                            f"message id {mid!r} already exists with different content; "
+                            "use rewrite() to change a stored message"
+                        )
+                    stored.append(old)  # an idempotent retry of the same add
+                    continue
+                ts = msg.ts if msg.ts is not None else now_ms()
+                # ts is unique within a session: stagger equal timestamps forward
+                while conn.execute("SELECT 1 FROM messages WHERE session_id=? AND ts=?",
+                                   (msg.session_id, ts)).fetchone():
+                    ts += 1
+                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
+                conn.execute(
+                    "INSERT INTO messages (id, session_id, ts, role, kind, content, "
+                    "visible_content, source, speaker_id, speaker_name, mentions, platform, "
+                    "metadata, index_state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
+                     msg.visible_content, msg.source, msg.speaker_id, msg.speaker_name,
+                     json.dumps(list(msg.mentions), ensure_ascii=False), msg.platform,
+                     json.dumps(dict(msg.metadata), ensure_ascii=False), int(state)),
+                )
+                conn.execute("INSERT OR IGNORE INTO sessions (id) VALUES (?)", (msg.session_id,))
+                stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
+        return stored
+
+    async def get(self, ids: Sequence[str]) -> dict[str, Message]:
+        def _get() -> dict[str, Message]:
+            out: dict[str, Message] = {}
+            for chunk in _chunks(list(ids), 500):
+                q = ",".join("?" * len(chunk))
+                for row in self.conn.execute(
+                    f"SELECT {_MSG_COLS} FROM messages WHERE id IN ({q})", chunk
+                ):
+                    out[row["id"]] = _row_to_message(row)
+            return out
+
+        return await self._run(_get)
+
+    async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
+        def _states() -> dict[str, IndexState]:
+            out: dict[str, IndexState] = {}
+            for chunk in _chunks(list(ids), 500):
+                q = ",".join("?" * len(chunk))
+                for row in self.conn.execute(
+                    f"SELECT id, index_state FROM messages WHERE id IN ({q})", chunk
+                ):
+                    out[row[0]] = IndexState(row[1])
+            return out
+
+        return await self._run(_states)
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        def _delete() -> int:
+            n = 0
+            with self._tx() as conn:
+                for chunk in _chunks(list(ids), 500):
+                    q = ",".join("?" * len(chunk))
+                    self._drop_vectors_sync(
+                        "message_id IN (" + q + ")", chunk
+                    )
+                    n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
+            return n
+
+        return await self._run(_delete)
+
+    async def range(self, session_id: str, around_ts: int, before: int, after: int
+                    ) -> list[Message]:
+        def _range() -> list[Message]:
+            hidden = ",".join("?" * len(_HIDDEN_KINDS))
+            base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND role != 'system' "
+                    f"AND kind NOT IN ({hidden})")
+            prev = self.conn.execute(
+                base + " AND ts < ? ORDER BY ts DESC LIMIT ?",
+                (session_id, *_HIDDEN_KINDS, around_ts, before),
+            ).fetchall() if before > 0 else []
+            nxt = self.conn.execute(
+                base + " AND ts > ? ORDER BY ts ASC LIMIT ?",
+                (session_id, *_HIDDEN_KINDS, around_ts, after),
+            ).fetchall() if after > 0 else []
+            return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
+
+        return await self._run(_range)
+
+    async def recent(self, session_id: str, n: int) -> list[Message]:
+        def _recent() -> list[Message]:
+            hidden = ",".join("?" * len(_HIDDEN_KINDS))
+            rows = self.conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND kind NOT IN ({hidden}) "
+                "ORDER BY ts DESC LIMIT ?", (session_id, *_HIDDEN_KINDS, n),
+            ).fetchall()
+            return [_row_to_message(r) for r in reversed(rows)]
+
+        return await self._run(_recent)
+
+    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+        states = (0, 3) if include_failed else (0,)
+
+        def _pending() -> list[Message]:
+            q = ",".join("?" * len(states))
+            rows = self.conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({q}) "
+                "ORDER BY rowid LIMIT ?", (*states, limit),
+            ).fetchall()
+            return [_row_to_message(r) for r in rows]
+
+        return await self._run(_pending)
+
+    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+        def _set() -> None:
+            with self._tx() as conn:
+                for chunk in _chunks(list(ids), 500):
+                    q = ",".join("?" * len(chunk))
+                    conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
+                                 (int(state), *chunk))
+
+        await self._run(_set)
+
+    # ---------------------------------------------------------------- sessions
+
+    async def upsert_session(self, session: Session) -> Session:
+        def _upsert() -> Session:
+            with self._tx() as conn:
+                conn.execute(
+                    "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
+                    "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
+                    "ON CONFLICT(id) DO UPDATE SET parent_id=excluded.parent_id, "
+                    "resource_id=excluded.resource_id, origin_platform=excluded.origin_platform, "
+                    "chat_type=excluded.chat_type, group_id=excluded.group_id, "
+                    "group_name=excluded.group_name, metadata=excluded.metadata, "
+                    "settings=excluded.settings",
+                    (session.id, session.parent_id, session.resource_id, session.origin_platform,
+                     session.chat_type, session.group_id, session.group_name,
+                     json.dumps(dict(session.metadata), ensure_ascii=False),
+                     json.dumps(dict(session.settings), ensure_ascii=False)),
+                )
+            return session
+
+        return await self._run(_upsert)
+
+    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
+        def _get() -> dict[str, Session]:
+            out: dict[str, Session] = {}
+            for chunk in _chunks(list(ids), 500):
+                q = ",".join("?" * len(chunk))
+                for row in self.conn.execute(f"SELECT * FROM sessions WHERE id IN ({q})", chunk):
+                    out[row["id"]] = _row_to_session(row)
+            return out
+
+        return await self._run(_get)
+
+    async def all_sessions(self) -> list[Session]:
+        def _all() -> list[Session]:
+            return [_row_to_session(r)
+                    for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
+
+        return await self._run(_all)
+
+    # ---------------------------------------------------------------- metadata area
+
+    async def meta_get(self, namespace: str, key: str) -> str | None:
+        def _get() -> str | None:
+            row = self.conn.execute("SELECT value FROM meta WHERE namespace=? AND key=?",
+                                    (namespace, key)).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._run(_get)
+
+    async def meta_set(self, namespace: str, key: str, value: str) -> None:
+        def _set() -> None:
+            self.conn.execute(
+                "INSERT INTO meta (namespace, key, value) VALUES (?,?,?) "
+                "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
+                (namespace, key, value),
+            )
+
+        await self._run(_set)
+
+    async def meta_delete(self, namespace: str, key: str) -> None:
+        def _delete() -> None:
+            self.conn.execute("DELETE FROM meta WHERE namespace=? AND key=?", (namespace, key))
+
+        await self._run(_delete)
+
+    # ---------------------------------------------------------------- stats / clear
+
+    async def stats(self) -> StoreStats:
+        def _stats() -> StoreStats:
+            counts = {IndexState(s): n for s, n in self.conn.execute(
+                "SELECT index_state, count(*) FROM messages GROUP BY index_state")}
+            sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            by_model = {str(m): n for m, n in self.conn.execute(
+                "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
+            return StoreStats(
+                messages=sum(counts.values()), sessions=sessions,
+                indexed=counts.get(IndexState.INDEXED, 0),
+                pending=counts.get(IndexState.PENDING, 0),
+                failed=counts.get(IndexState.FAILED, 0),
+                skipped=counts.get(IndexState.SKIPPED, 0),
+                vectors_by_model=by_model,
+            )
+
+        return await self._run(_stats)
+
+    async def clear_messages(self, session_id: str | None = None) -> int:
+        def _clear() -> int:
+            with self._tx() as conn:
+                if session_id is None:
+                    return int(conn.execute("DELETE FROM messages").rowcount)
+                return int(conn.execute("DELETE FROM messages WHERE session_id=?",
+                                        (session_id,)).rowcount)
+
+        return await self._run(_clear)
+
+    # ---------------------------------------------------------------- vector index
+
+    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+        await self._run(self._upsert_sync, list(entries))
+
+    def _upsert_sync(self, entries: list[VectorEntry]) -> None:
+        if not entries:
+            return
+        rows = []
+        with self._tx() as conn:
+            for e in entries:
+                r = conn.execute("SELECT rowid FROM messages WHERE id=?", (e.message_id,)
+                                 ).fetchone()
+                if r is None:  # deleted meanwhile: nothing to index
+                    continue
+                vec = np.ascontiguousarray(e.vector, dtype=np.float32)
+                conn.execute(
+                    "INSERT OR REPLACE INTO vectors (mrowid, message_id, session_id, ts, role, "
+                    "model_id, platform, speaker_id, mentions, resource_id, smeta, dim, vec) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (r[0], e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
+                     e.speaker_id, json.dumps(list(e.mentions), ensure_ascii=False),
+                     e.resource_id, json.dumps(dict(e.session_metadata), ensure_ascii=False),
+                     vec.shape[0], vec.tobytes()),
+                )
+                # the vector and the index state commit together: exactly once after a crash
+                conn.execute("UPDATE messages SET index_state=? WHERE rowid=?",
+                             (int(IndexState.INDEXED), r[0]))
+                rows.append((r[0], e, vec))
+        # the transaction committed: bring the matrix in step
+        for rowid, e, vec in rows:
+            for dim, mat in self._matrices.items():
+                if dim != vec.shape[0]:
+                    mat.remove(rowid)
+            mat = self._matrices.setdefault(vec.shape[0], VectorMatrix(vec.shape[0]))
+            mat.put_many([rowid], [e.message_id], [e.session_id], [e.role], [e.model_id],
+                         [e.ts], vec[None, :])
+
+    def _drop_vectors_sync(self, where_sql: str, params: Sequence[Any]) -> int:
+        rowids = [r[0] for r in self.conn.execute(
+            f"SELECT mrowid FROM vectors WHERE {where_sql}", params)]
+        if not rowids:
+            return 0
+        for chunk in _chunks(rowids, 500):
+            q = ",".join("?" * len(chunk))
+            self.conn.execute(f"DELETE FROM vectors WHERE mrowid IN ({q})", chunk)
+        for mat in self._matrices.values():
+            for rowid in rowids:
+                mat.remove(rowid)
+        return len(rowids)
+
+    async def delete_vectors(self, message_ids: Sequence[str]) -> int:
+        def _delete() -> int:
+            n = 0
+            with self._tx():
+                for chunk in _chunks(list(message_ids), 500):
+                    q = ",".join("?" * len(chunk))
+                    n += self._drop_vectors_sync(f"message_id IN ({q})", chunk)
+            return n
+
+        return await self._run(_delete)
+
+    async def delete_by_filter(self, where: Mapping[str, Any]) -> int:
+        def _delete() -> int:
+            sql, params = compile_where(where)
+            with self._tx():
+                return self._drop_vectors_sync(sql, params)
+
+        return await self._run(_delete)
+
+    async def query(self, vector: npt.NDArray[np.float32], k: int,
+                    where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        if k <= 0:
+            return []
+        q = np.ascontiguousarray(vector, dtype=np.float32)
+        return await self._run(self._query_sync, q, k, where)
+
+    def _query_sync(self, q: npt.NDArray[np.float32], k: int,
+                    where: Mapping[str, Any] | None) -> list[ScoredId]:
+        mat = self._matrices.get(q.shape[0])
+        if mat is None or mat.size == 0:
+            return []
+        rows: npt.NDArray[np.int64] | None = None
+        if where:
+            fast = mat.fast_rows(where)
+            if fast is not None:
+                rows = fast
+            else:
+                sql, params = compile_where(where)
+                rowids = [r[0] for r in self.conn.execute(
+                    f"SELECT mrowid FROM vectors WHERE {sql}", params)]
+                rows = mat.rows_for(rowids)
+        return mat.top_k(q, k, rows)
+
+    async def count_by_model(self) -> dict[str, int]:
+        return dict((await self.stats()).vectors_by_model)
+
+    async def clear(self, session_id: str | None = None) -> int:
+        def _clear() -> int:
+            with self._tx():
+                if session_id is None:
+                    n = int(self.conn.execute("DELETE FROM vectors").rowcount)
+                    self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
+                                      (int(IndexState.SKIPPED), int(IndexState.INDEXED)))
+                    self._matrices.clear()
+                    return n
+                n = self._drop_vectors_sync("session_id=?", (session_id,))
+                self.conn.execute(
+                    "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
+                    (int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id))
+                return n
+
+        return await self._run(_clear)
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]

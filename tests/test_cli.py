@@ -1,0 +1,60 @@
+"""The chatmem command, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from chatmem.cli import main
+
+
+def test_demo_prints_the_deadline_inside_the_injected_system_message() -> None:
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "demo", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    injected = json.loads(proc.stdout)
+    assert injected[0]["role"] == "system"
+    assert "The deadline is in two weeks." in injected[0]["content"]
+    assert "[cli/Alex @ " in injected[0]["content"]
+
+
+def test_add_then_recall_with_json(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    for text in ("I moved to Lisbon in May", "My dentist appointment is on Tuesday",
+                 "Our team uses PostgreSQL for billing"):
+        res = runner.invoke(main, ["add", "--db", db, "--session", "s1", "--speaker-name",
+                                   "Ana", "--json", text])
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.output)["content"] == text
+    res = runner.invoke(main, ["recall", "--db", db, "--session", "s1", "--scope", "session",
+                               "--window", "0", "--json", "which city do I live in?"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["hits"][0]["message"]["content"] == "I moved to Lisbon in May"
+    res = runner.invoke(main, ["stats", "--db", db, "--json"])
+    assert json.loads(res.output)["indexed"] == 3
+
+
+def test_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "e.db")
+    res = runner.invoke(main, ["add", "--db", db, "--session", "s", " "])
+    assert res.exit_code == 2 and "content is empty" in res.output
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("[context_expand]\nwindow = -1\n")
+    res = runner.invoke(main, ["recall", "--db", db, "--config", str(cfg), "x"])
+    assert res.exit_code == 2 and "context_expand.window must be ≥ 0" in res.output
+    res = runner.invoke(main, ["recall", "--db", db, "--scope", "session", "x"])
+    assert res.exit_code == 2 and "session=" in res.output
+
+
+def test_every_command_has_an_example_and_is_documented_in_the_readme() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for name, cmd in main.commands.items():
+        assert "Example:" in (cmd.help or ""), f"chatmem {name} has no example in its help"
+        assert f"chatmem {name}" in readme, f"chatmem {name} is not documented in README.md"

@@ -1,0 +1,156 @@
+"""The Embedder facade (E1, E4–E7, E10) over a recording provider."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from chatmem.embedding import Embedder, EmbedInput, NullEmbedCache, cache_key
+from chatmem.errors import EmbeddingUnavailable, InvalidInput
+from providers import RecordingProvider
+
+
+def test_cache_key_is_sha256_of_provider_model_role_text() -> None:
+    import hashlib
+
+    want = hashlib.sha256(b"test|test:bow|query|hello").hexdigest()
+    assert cache_key("test", "test:bow", "query", "hello") == want
+
+
+async def test_results_in_input_order_normalised_float32() -> None:
+    emb = Embedder(RecordingProvider())
+    texts = ["a b c", "hello world", "x"]
+    out = await emb.embed_many(texts)
+    assert [v.dtype for v in out] == [np.float32] * 3
+    for v in out:
+        assert abs(float(np.linalg.norm(v)) - 1.0) < 1e-5
+    # order: each output matches embedding that text alone
+    for v, t in zip(out, texts):
+        alone = await Embedder(RecordingProvider()).embed_one(t)
+        assert np.allclose(v, alone)
+
+
+async def test_duplicates_in_one_call_cost_one_round_trip_and_cache_hits() -> None:
+    prov = RecordingProvider()
+    emb = Embedder(prov)
+    await emb.embed_many(["same", "same", "other", "same"])
+    assert sum(len(t) for t, _ in prov.calls) == 2
+    await emb.embed_many(["same"])
+    assert sum(len(t) for t, _ in prov.calls) == 2  # served from the cache
+    st = emb.status.cache
+    assert st is not None and st.hits == 1 and st.size == 2
+
+
+async def test_roles_are_batched_separately_and_keyed_separately() -> None:
+    prov = RecordingProvider()
+    emb = Embedder(prov)
+    await emb.embed_many(["q1", ("q1", "query"), EmbedInput("d2", "document"), ("q2", "query")])
+    roles = sorted(role for _, role in prov.calls)
+    assert roles == ["document", "query"]
+    by_role = {role: sorted(t) for t, role in prov.calls}
+    assert by_role == {"document": ["d2", "q1"], "query": ["q1", "q2"]}
+
+
+async def test_batch_size_chunks_calls() -> None:
+    prov = RecordingProvider()
+    emb = Embedder(prov, batch_size=3)
+    await emb.embed_many([f"text {i}" for i in range(8)])
+    assert [len(t) for t, _ in prov.calls] == [3, 3, 2]
+
+
+async def test_batches_are_sorted_by_length() -> None:
+    prov = RecordingProvider()
+    emb = Embedder(prov, batch_size=2)
+    await emb.embed_many(["a", "bbbbbbbb", "cc", "ddddd"])
+    assert prov.calls[0][0] == ["bbbbbbbb", "ddddd"]
+
+
+async def test_disabled_cache_embeds_every_input() -> None:
+    prov = RecordingProvider()
+    emb = Embedder(prov, cache_enabled=False)
+    assert isinstance(emb.cache, NullEmbedCache)
+    await emb.embed_many(["same", "same"])
+    await emb.embed_many(["same"])
+    assert sum(len(t) for t, _ in prov.calls) == 3
+
+
+async def test_lru_evicts_oldest_and_counts() -> None:
+    emb = Embedder(RecordingProvider(), cache_max_items=2)
+    await emb.embed_many(["a", "b"])
+    await emb.embed_one("a")  # a is now most recent
+    await emb.embed_one("c")  # evicts b
+    st = emb.status.cache
+    assert st is not None and st.evictions == 1 and st.size == 2
+    prov = emb.provider
+    assert isinstance(prov, RecordingProvider)
+    before = len(prov.calls)
+    await emb.embed_one("a")
+    assert len(prov.calls) == before
+    await emb.embed_one("b")
+    assert len(prov.calls) == before + 1
+
+
+async def test_dimensions_truncate_larger_and_refuse_smaller() -> None:
+    emb = Embedder(RecordingProvider(dim=64), dimensions=16)
+    v = await emb.embed_one(" ".join(f"word{i}" for i in range(40)))
+    assert v.shape == (16,) and abs(float(np.linalg.norm(v)) - 1) < 1e-5
+    emb = Embedder(RecordingProvider(dim=8), dimensions=16)
+    with pytest.raises(EmbeddingUnavailable, match="fewer than the configured 16"):
+        await emb.embed_one("hello")
+
+
+async def test_normalize_false_keeps_raw_scale() -> None:
+    emb = Embedder(RecordingProvider(), normalize=False)
+    v = await emb.embed_one("hello")
+    assert float(np.linalg.norm(v)) == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize("raw, why", [
+    ([[float("nan")] * 64], "NaN"),
+    ([[0.0] * 64], "all-zero"),
+    ([[1.0] * 64, [1.0] * 64], "shape"),
+    ("garbage", "not a matrix"),
+])
+async def test_bad_provider_output_is_an_error_never_a_vector(raw: object, why: str) -> None:
+    prov = RecordingProvider()
+    prov.raw_override = raw
+    emb = Embedder(prov)
+    with pytest.raises(EmbeddingUnavailable, match=why) as info:
+        await emb.embed_one("hello")
+    assert info.value.retry_decision == "invalid"
+    assert emb.cache.stats().size == 0
+
+
+async def test_status_callbacks_and_last_error_survives_success(
+        caplog: pytest.LogCaptureFixture) -> None:
+    prov = RecordingProvider()
+    statuses = []
+    errors = []
+
+    def bad_callback(detail: object) -> None:
+        statuses.append(detail)
+        raise RuntimeError("callback bug")
+
+    emb = Embedder(prov, on_status=bad_callback, on_error=errors.append)
+    await emb.embed_one("ok")
+    prov.fail_with = ConnectionError("reset by peer")
+    with caplog.at_level(logging.ERROR), pytest.raises(EmbeddingUnavailable):
+        await emb.embed_one("fails")
+    assert "callback raised" in caplog.text
+    prov.fail_with = None
+    await emb.embed_one("fine again")
+    st = emb.status
+    assert st.last_error is not None and "reset by peer" in st.last_error[1]
+    assert st.last_ok_at is not None and st.last_ok_at >= st.last_error[0]
+    assert [s.ok for s in statuses] == [True, False, True]
+    assert len(errors) == 1 and st.errors == 1
+
+
+async def test_bad_inputs_are_rejected() -> None:
+    emb = Embedder(RecordingProvider())
+    with pytest.raises(InvalidInput, match="role"):
+        await emb.embed_many([("x", "passage")])
+    with pytest.raises(InvalidInput, match="string"):
+        await emb.embed_many([123])  # type: ignore[list-item]

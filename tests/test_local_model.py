@@ -1,0 +1,68 @@
+"""The default local model, run for real, against a sentence-transformers fp32 reference.
+
+``tests/data/minilm_reference.json`` was written once by
+``scripts/make_minilm_reference.py`` (torch 2.13.0 CPU + sentence-transformers).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chatmem.embedding import Embedder
+from chatmem.embedding.local import LocalProvider, resolve_model
+from chatmem.errors import ConfigError
+
+REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict:
+    return json.loads(REFERENCE.read_text(encoding="utf-8"))
+
+
+async def test_int8_onnx_matches_sentence_transformers_fp32(local_embedder: Embedder,
+                                                            reference: dict) -> None:
+    assert len(reference["sentences"]) >= 100
+    got = np.stack(await local_embedder.embed_many(reference["sentences"]))
+    want = np.asarray(reference["embeddings"], dtype=np.float32)
+    assert got.shape == want.shape == (len(reference["sentences"]), 384)
+    cos = (got * want).sum(axis=1) / np.linalg.norm(want, axis=1)
+    assert cos.mean() >= 0.99, cos.mean()
+    assert cos.min() >= 0.98, (cos.min(), reference["sentences"][int(cos.argmin())])
+
+
+def test_padding_is_to_the_batch_longest_and_long_texts_reach_256_tokens() -> None:
+    prov = LocalProvider()
+    prov.embed_sync(["warm up"], "document")
+    tok = prov._tokenizer
+    short = tok.encode_batch(["hi", "hello there"])
+    assert len(short[0].ids) == len(short[1].ids) < 16  # not a fixed 128
+    long = tok.encode_batch(["word " * 400])
+    assert len(long[0].ids) == 256
+
+
+async def test_model_loads_from_a_directory_with_the_same_vectors(tmp_path: Path,
+                                                                  local_embedder: Embedder
+                                                                  ) -> None:
+    spec = resolve_model("all-MiniLM-L6-v2")
+    assert spec.model_file is not None and spec.tokenizer_file is not None
+    shutil.copy(spec.model_file, tmp_path / "model.onnx")
+    shutil.copy(spec.tokenizer_file, tmp_path / "tokenizer.json")
+    (tmp_path / "chatmem_model.json").write_text(json.dumps(
+        {"name": "my-minilm", "pooling": "mean", "max_length": 256}))
+    emb = Embedder(LocalProvider(str(tmp_path), threads=1))
+    assert emb.model_id == "local:my-minilm"
+    text = "the same model from a directory"
+    a = await emb.embed_one(text)
+    b = await local_embedder.embed_one(text)
+    assert float(a @ b) > 0.9999
+
+
+def test_a_directory_without_model_files_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="must hold model.onnx"):
+        LocalProvider(str(tmp_path))
