@@ -133,12 +133,12 @@ async def test_upsert_is_idempotent_and_marks_indexed() -> None:
 async def test_delete_and_clear_keep_matrix_in_step() -> None:
     store, vecs = await _indexed_store(2, 10)
     first = next(iter(vecs))
-    assert await store.delete([first]) == 1
+    assert await store.delete_messages([first]) == 1
     hits = await store.query(vecs[first], 100)
     assert first not in {h.message_id for h in hits} and len(hits) == 19
-    await store.clear("s1")
+    await store.clear_vectors("s1")
     assert {h.session_id for h in await store.query(vecs[first], 100)} == {"s0"}
-    await store.clear()
+    await store.clear_vectors()
     assert await store.query(vecs[first], 100) == []
     await store.close()
 

@@ -55,6 +55,9 @@ def vector_entry(msg: Message, session: Session | None, vector: object, model_id
         speaker_id=msg.speaker_id, mentions=msg.mentions,
         resource_id=session.resource_id if session else None,
         session_metadata=dict(session.metadata) if session else {},
+        origin_platform=session.origin_platform if session else None,
+        message_metadata=dict(msg.metadata),
+        text=embedded_text(msg),
     )
 
 

@@ -21,7 +21,7 @@ from .errors import InvalidInput, RecallUnavailable, ScopeError
 from .indexing import Indexer
 from .models import Message, Session, coerce_messages, now_ms
 from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
-from .store import open_store
+from .store import open_store, open_vector_index
 from .store.base import MessageStore, VectorIndex
 
 log = logging.getLogger("chatmem.memory")
@@ -111,16 +111,24 @@ class Memory:
         self._closed = False
 
     @classmethod
-    async def open(cls, url: str = "sqlite:///chatmem.db", *, embedder: Embedder | None = None,
+    async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
+                   embedder: Embedder | None = None,
                    config: Config | Mapping[str, Any] | None = None, **options: Any) -> Memory:
-        """Open a store by URL (``sqlite:///path.db``, ``memory://``) with the configured
-        embedder (the local ONNX model by default). ``options`` override config fields."""
+        """Open a message store by URL (``sqlite:///path.db``, ``memory://``,
+        ``postgresql://…``) and, optionally, a separate vector index (``vector=
+        "qdrant://host:6333"``), with the configured embedder (the local ONNX model by
+        default). ``options`` override configuration fields."""
         cfg = config if isinstance(config, Config) else Config.load(config, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
         store = await open_store(url)
+        try:
+            index = store if vector is None else await open_vector_index(vector, store)
+        except BaseException:
+            await store.close()
+            raise
         emb = embedder or create_embedder(cfg.embedding)
-        return cls(store, store, emb, cfg)
+        return cls(store, index, emb, cfg)
 
     async def __aenter__(self) -> Memory:
         return self

@@ -221,14 +221,28 @@ class VectorEntry:
     message_id: str
     session_id: str
     ts: int
-    role: str
-    model_id: str
+    role: str | None  # None: a legacy vector without a role (counts as "user", F7)
+    model_id: str | None  # None: a legacy vector without a model id (F11)
     vector: Any  # numpy float32 array, L2-normalised
     platform: str | None = None
     speaker_id: str | None = None
     mentions: tuple[str, ...] = ()
     resource_id: str | None = None
     session_metadata: Mapping[str, Any] = field(default_factory=dict)
+    #: The session's origin platform at index time (F9: same-platform test).
+    origin_platform: str | None = None
+    message_metadata: Mapping[str, Any] = field(default_factory=dict)
+    #: The text that was embedded (F1); backends with a lexical index search it (X1).
+    text: str | None = None
+
+
+#: Fields a vector-index filter (``where``) may name. ``meta.<path>`` reads the
+#: session-metadata snapshot, ``message.<path>`` the message metadata.
+VECTOR_FIELDS: frozenset[str] = frozenset({
+    "message_id", "session_id", "ts", "role", "model_id", "platform", "origin_platform",
+    "speaker_id", "resource_id",
+})
+VECTOR_JSON_PREFIXES: tuple[str, ...] = ("meta", "message")
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,9 @@ CREATE TABLE IF NOT EXISTS vectors (
     speaker_id TEXT,
     mentions TEXT NOT NULL DEFAULT '[]',
     resource_id TEXT,
+    origin_platform TEXT,
     smeta TEXT NOT NULL DEFAULT '{}',
+    mmeta TEXT NOT NULL DEFAULT '{}',
     dim INTEGER NOT NULL,
     vec BLOB NOT NULL
 );
@@ -304,6 +306,59 @@ class SqliteStore:
 
         return await self._run(_get)
 
+    async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
+                      visible_content: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> Message | None:
+        def _rewrite() -> Message | None:
+            with self._tx() as conn:
+                row = conn.execute(f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? "
+                                   "AND ts=?", (session_id, ts)).fetchone()
+                if row is None:
+                    return None
+                old = _row_to_message(row)
+                new = Message(**{
+                    **old.__dict__,
+                    "content": old.content if content is None else content,
+                    "visible_content": (old.visible_content if visible_content is None
+                                        else visible_content),
+                    "metadata": old.metadata if metadata is None else dict(metadata),
+                })
+                conn.execute(
+                    "UPDATE messages SET content=?, visible_content=?, metadata=? WHERE rowid=?",
+                    (new.content, new.visible_content,
+                     json.dumps(dict(new.metadata), ensure_ascii=False), row["rowid"]),
+                )
+                return new
+
+        return await self._run(_rewrite)
+
+    async def scan_messages(self, after: int, limit: int
+                            ) -> list[tuple[int, Message, IndexState]]:
+        def _scan() -> list[tuple[int, Message, IndexState]]:
+            rows = self.conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (after, limit)).fetchall()
+            return [(r["rowid"], _row_to_message(r), IndexState(r["index_state"])) for r in rows]
+
+        return await self._run(_scan)
+
+    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+        def _scan() -> list[VectorEntry]:
+            rows = self.conn.execute(
+                "SELECT * FROM vectors WHERE message_id > ? ORDER BY message_id LIMIT ?",
+                (after or "", limit)).fetchall()
+            return [VectorEntry(
+                message_id=r["message_id"], session_id=r["session_id"], ts=r["ts"],
+                role=r["role"], model_id=r["model_id"],
+                vector=np.frombuffer(r["vec"], dtype=np.float32).copy(),
+                platform=r["platform"], speaker_id=r["speaker_id"],
+                mentions=tuple(json.loads(r["mentions"])), resource_id=r["resource_id"],
+                session_metadata=json.loads(r["smeta"]), origin_platform=r["origin_platform"],
+                message_metadata=json.loads(r["mmeta"]),
+            ) for r in rows]
+
+        return await self._run(_scan)
+
     async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
         def _states() -> dict[str, IndexState]:
             out: dict[str, IndexState] = {}
@@ -317,7 +372,7 @@ class SqliteStore:
 
         return await self._run(_states)
 
-    async def delete(self, ids: Sequence[str]) -> int:
+    async def delete_messages(self, ids: Sequence[str]) -> int:
         def _delete() -> int:
             n = 0
             with self._tx() as conn:
@@ -497,11 +552,13 @@ class SqliteStore:
                 vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(
                     "INSERT OR REPLACE INTO vectors (mrowid, message_id, session_id, ts, role, "
-                    "model_id, platform, speaker_id, mentions, resource_id, smeta, dim, vec) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "model_id, platform, speaker_id, mentions, resource_id, origin_platform, "
+                    "smeta, mmeta, dim, vec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (r[0], e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
                      e.speaker_id, json.dumps(list(e.mentions), ensure_ascii=False),
-                     e.resource_id, json.dumps(dict(e.session_metadata), ensure_ascii=False),
+                     e.resource_id, e.origin_platform,
+                     json.dumps(dict(e.session_metadata), ensure_ascii=False),
+                     json.dumps(dict(e.message_metadata), ensure_ascii=False),
                      vec.shape[0], vec.tobytes()),
                 )
                 # the vector and the index state commit together: exactly once after a crash
@@ -576,7 +633,7 @@ class SqliteStore:
     async def count_by_model(self) -> dict[str, int]:
         return dict((await self.stats()).vectors_by_model)
 
-    async def clear(self, session_id: str | None = None) -> int:
+    async def clear_vectors(self, session_id: str | None = None) -> int:
         def _clear() -> int:
             with self._tx():
                 if session_id is None:

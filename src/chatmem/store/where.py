@@ -1,10 +1,43 @@
-"""Compile a filter-language mapping to SQL over the ``vectors`` table (SQLite)."""
+"""Filters over vector entries, shared by the backends (S4).
+
+A ``where`` mapping is the filter language of :mod:`chatmem.store.filters`
+over the fields of :data:`chatmem.models.VECTOR_FIELDS`, plus ``meta.<path>``
+(the session-metadata snapshot) and ``message.<path>`` (message metadata).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import FilterError
+from ..models import VECTOR_FIELDS, VECTOR_JSON_PREFIXES
+from .filters import ColumnRef, FieldRef, JsonRef, compile_sqlite, fields, parse_filter
+
+_INTEGER_FIELDS = {"ts"}
+_JSON_COLUMNS = {"meta": "smeta", "message": "mmeta"}
+
+
+def check_fields(where: Mapping[str, Any]) -> None:
+    """Reject fields a vector entry does not have, naming the field and the fix."""
+    for name in fields(parse_filter(where)):
+        head = name.split(".", 1)[0]
+        if name in VECTOR_FIELDS or (head in VECTOR_JSON_PREFIXES and "." in name):
+            continue
+        raise FilterError(
+            f"filter field {name!r} is not a vector field; use one of "
+            f"{sorted(VECTOR_FIELDS)}, or meta.<key> (session metadata) / message.<key>"
+        )
+
+
+def sqlite_resolver(name: str) -> FieldRef:
+    if name in VECTOR_FIELDS:
+        return ColumnRef(name, "integer" if name in _INTEGER_FIELDS else "text")
+    head, _, rest = name.partition(".")
+    return JsonRef(_JSON_COLUMNS[head], tuple(rest.split(".")))
+
 
 def compile_where(where: Mapping[str, Any]) -> tuple[str, list[Any]]:
-    raise NotImplementedError("general filters arrive with the filter language")
+    """SQL over the SQLite ``vectors`` table selecting the entries ``where`` selects."""
+    check_fields(where)
+    return compile_sqlite(where, sqlite_resolver)
