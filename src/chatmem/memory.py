@@ -19,7 +19,7 @@ from .config import Config, Window
 from .embedding import Embedder, create_embedder
 from .errors import InvalidInput, RecallUnavailable, ScopeError
 from .indexing import Indexer
-from .models import Message, Session, coerce_messages, now_ms
+from .models import Message, ScoredId, Session, coerce_messages, now_ms
 from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
 from .store import open_store, open_vector_index
 from .store.base import MessageStore, VectorIndex
@@ -214,8 +214,7 @@ class Memory:
         others_only = cfg.recall_roles == "others-only"
         where = self._visibility(eff_scope, session)
 
-        vec = await embedder.embed_one((q, "query"))
-        pool = await index.query(vec, k * (8 if others_only else 4), where)
+        pool = await self._candidates(q, k * (8 if others_only else 4), where)
 
         excluded = {"other_model": 0, "min_score": 0, "role": 0, "in_context": 0, "gone": 0}
         skip_ids = set(exclude_ids) | {m.id for m in turn_msgs if m.id}
@@ -250,6 +249,13 @@ class Memory:
             boost=cfg.search.user_priority_boost,
         )[:k]
         return await self._expand_and_render(q, ranked, session, win, cross, skip_ids, excluded)
+
+    async def _candidates(self, q: str, pool_size: int, where: dict[str, Any] | None
+                          ) -> list[ScoredId]:
+        """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``."""
+        index, embedder = self._require_recall()
+        vec = await embedder.embed_one((q, "query"))
+        return await index.query(vec, pool_size, where)
 
     async def _expand_and_render(self, q: str, ranked: list[Ranked], session: str | None,
                                  win: Window, cross: bool, skip_ids: set[str],
