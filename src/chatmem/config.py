@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    field_validator,
+)
 
 from .errors import ConfigError
 
@@ -101,6 +108,38 @@ class EmbeddingConfig(_Strict):
     max_length: int = Field(default=256, ge=8, le=8192, strict=True)
 
 
+class SemanticRecallConfig(_Strict):
+    """Seed 003's ``semanticRecall`` object; unset fields keep the main configuration."""
+
+    top_k: int | None = Field(default=None, ge=1, le=1000, strict=True)
+    message_range: Window | None = None
+    scope: Scope | None = None
+    filter: dict[str, Any] | None = None
+
+    @field_validator("message_range", mode="before")
+    @classmethod
+    def _range(cls, value: object) -> Window | None:
+        return None if value is None else Window.parse(value, "semantic_recall.message_range")
+
+    @field_validator("scope", mode="before")
+    @classmethod
+    def _scope_alias(cls, value: object) -> object:
+        return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
+
+    @field_validator("filter")
+    @classmethod
+    def _filter(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None:
+            from .errors import FilterError
+            from .store.filters import parse_filter
+
+            try:
+                parse_filter(value)
+            except FilterError as exc:
+                raise ValueError(f"semantic_recall.filter: {exc}") from None
+        return value
+
+
 class Config(_Strict):
     """Every option of chatmem with its default (README § Configuration)."""
 
@@ -112,6 +151,9 @@ class Config(_Strict):
     scope: Scope = "all"
     #: M2: the most recent N messages of the session returned by context(); 0 = none.
     last_messages: int = Field(default=0, ge=0, strict=True)
+    #: M3: ``True`` (the settings above), ``False`` (no recall in context()), or an object
+    #: ``{top_k, message_range, scope, filter}`` overriding them.
+    semantic_recall: StrictBool | SemanticRecallConfig = True
     #: Label language of the rendered recall message.
     locale: Literal["en", "zh"] = "en"
     #: IANA time zone used for the times in rendered labels.
@@ -133,6 +175,33 @@ class Config(_Strict):
     @classmethod
     def _scope_alias(cls, value: object) -> object:
         return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
+
+    @property
+    def recall_top_k(self) -> int:
+        sr = self.semantic_recall
+        return sr.top_k if isinstance(sr, SemanticRecallConfig) and sr.top_k else \
+            self.search.top_k
+
+    @property
+    def recall_window(self) -> Window:
+        sr = self.semantic_recall
+        if isinstance(sr, SemanticRecallConfig) and sr.message_range is not None:
+            return sr.message_range
+        return self.context_expand.window
+
+    @property
+    def recall_scope(self) -> str:
+        sr = self.semantic_recall
+        return sr.scope if isinstance(sr, SemanticRecallConfig) and sr.scope else self.scope
+
+    @property
+    def recall_filter(self) -> dict[str, Any] | None:
+        sr = self.semantic_recall
+        return sr.filter if isinstance(sr, SemanticRecallConfig) else None
+
+    @property
+    def semantic_recall_enabled(self) -> bool:
+        return self.semantic_recall is not False
 
     @classmethod
     def load(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Config:
@@ -156,8 +225,14 @@ def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any
 def format_validation_error(exc: ValidationError) -> str:
     """One line per problem, each starting with the dotted field name."""
     lines = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"])
+    errors = exc.errors()
+    for err in errors:
+        # a union (e.g. bool | {...}) reports every branch; keep the informative one
+        if err["type"] == "bool_type" and "bool" in err["loc"] and len(errors) > 1:
+            continue
+        parts = [p for p in err["loc"] if not (isinstance(p, str) and p[:1].isupper())
+                 and p not in ("bool", "int")]
+        loc = ".".join(str(p) for p in parts)
         msg = err["msg"]
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]

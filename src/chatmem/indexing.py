@@ -17,7 +17,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from .config import IndexingConfig
@@ -61,6 +61,33 @@ def vector_entry(msg: Message, session: Session | None, vector: object, model_id
     )
 
 
+async def root_of(store: MessageStore, session: Session, limit: int = 32) -> Session:
+    """The root of a session's parent chain (a sub-task's room)."""
+    seen = {session.id}
+    current = session
+    while current.parent_id and current.parent_id not in seen and len(seen) < limit:
+        parent = (await store.get_sessions([current.parent_id])).get(current.parent_id)
+        if parent is None:
+            break
+        seen.add(parent.id)
+        current = parent
+    return current
+
+
+async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Session]:
+    """Sessions as a vector snapshots them: a child takes its root's origin platform (F9)
+    and, when it has none of its own, its root's resource id."""
+    sessions = await store.get_sessions(sorted(ids))
+    out: dict[str, Session] = {}
+    for sid, session in sessions.items():
+        if session.parent_id:
+            root = await root_of(store, session)
+            session = replace(session, origin_platform=root.origin_platform,
+                              resource_id=session.resource_id or root.resource_id)
+        out[sid] = session
+    return out
+
+
 @dataclass(frozen=True)
 class IndexerStats:
     queued: int
@@ -83,6 +110,7 @@ class Indexer:
         self._queue: deque[Message] = deque()
         self._queued: set[str] = set()
         self._in_flight: set[str] = set()
+        self._in_flight_msgs: dict[str, Message] = {}
         self._wakeup = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -154,6 +182,7 @@ class Indexer:
             assert msg.id is not None
             self._queued.discard(msg.id)
             self._in_flight.add(msg.id)
+            self._in_flight_msgs[msg.id] = msg
             batch.append(msg)
         return batch
 
@@ -184,6 +213,7 @@ class Indexer:
             finally:
                 for m in batch:
                     self._in_flight.discard(m.id or "")
+                    self._in_flight_msgs.pop(m.id or "", None)
                 self._maybe_idle()
 
     async def _sweep_loop(self) -> None:
@@ -225,7 +255,7 @@ class Indexer:
                            slot: asyncio.Semaphore | None = None) -> None:
         """Embed (holding ``slot``, released as soon as vectors are back), then write."""
         try:
-            sessions = await self.store.get_sessions(sorted({m.session_id for m in batch}))
+            sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
             vectors = await self.embedder.embed_many([embedded_text(m) for m in batch])
         except EmbeddingUnavailable as exc:
             if slot is not None:
@@ -277,6 +307,17 @@ class Indexer:
                 await asyncio.sleep(0.01)
 
         await asyncio.wait_for(_wait(), timeout)
+
+    async def settle(self, session_id: str, ts: int, timeout: float = 60.0) -> None:
+        """Wait until no queued or in-flight work is about the message at (session, ts) (F3)."""
+
+        def busy() -> bool:
+            return any(m.session_id == session_id and m.ts == ts
+                       for m in (*self._queue, *self._in_flight_msgs.values()))
+
+        deadline = time.monotonic() + timeout
+        while busy() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     def stats(self) -> IndexerStats:
         return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,

@@ -12,19 +12,61 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 from .config import Config, Window
 from .embedding import Embedder, create_embedder
-from .errors import InvalidInput, RecallUnavailable, ScopeError
-from .indexing import Indexer
-from .models import Message, ScoredId, Session, coerce_messages, now_ms
+from .errors import (
+    ChatmemError,
+    EmbeddingUnavailable,
+    InvalidInput,
+    NotFound,
+    RecallUnavailable,
+    ScopeError,
+)
+from .indexing import Indexer, embedded_text, root_of, snapshot_sessions, vector_entry
+from .platforms import PlatformRegistry
+from .scopes import (
+    ScopeSettings,
+    Where,
+    combine,
+    narrower_or_equal,
+    normalize_scope,
+    scope_filter,
+    user_filter,
+)
+from .store.filters import evaluate
+from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
+from .models import (
+    IndexState,
+    Message,
+    ScoredId,
+    Session,
+    coerce_messages,
+    now_ms,
+    validate_message,
+)
 from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
 from .store import open_store, open_vector_index
 from .store.base import MessageStore, VectorIndex
 
 log = logging.getLogger("chatmem.memory")
+
+#: Where the model of legacy (model-less) vectors is recorded (F11).
+LEGACY_NAMESPACE = "memory-vector"
+LEGACY_KEY = "legacy-model"
+
+
+def entry_doc(msg: Message, session: Session | None) -> dict[str, Any]:
+    """The filter document a message would have as a vector entry (for neighbours)."""
+    return {
+        "message_id": msg.id, "session_id": msg.session_id, "ts": msg.ts, "role": msg.role,
+        "platform": msg.platform or (session.origin_platform if session else None),
+        "origin_platform": session.origin_platform if session else None,
+        "speaker_id": msg.speaker_id, "resource_id": session.resource_id if session else None,
+        "meta": dict(session.metadata) if session else {}, "message": dict(msg.metadata),
+    }
 T = TypeVar("T")
 
 TurnInput = str | Message | Mapping[str, Any]
@@ -61,10 +103,14 @@ class RecallResult:
     text: str = ""
     #: Why candidates were dropped: other_model, min_score, role, in_context, gone.
     excluded: Mapping[str, int] = field(default_factory=dict)
+    #: The scope that was applied, and whether a wider request was clamped to it (F8).
+    scope: str = "all"
+    clamped: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"query": self.query, "hits": [h.to_dict() for h in self.hits],
-                "text": self.text, "excluded": dict(self.excluded)}
+                "text": self.text, "excluded": dict(self.excluded), "scope": self.scope,
+                "clamped": self.clamped}
 
 
 def _turn_texts(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
@@ -104,6 +150,19 @@ class Memory:
         self.index = index
         self.embedder = embedder
         self.config = config or Config()
+        if self.config.semantic_recall_enabled and (index is None or embedder is None):
+            raise RecallUnavailable(
+                "semantic recall is enabled but the memory has no "
+                f"{'vector index' if index is None else 'embedder'}: give it one, or pass "
+                "semantic_recall=False for a message store without recall (M4)"
+            )
+        self.settings = ScopeSettings(store, self.config.recall_scope)
+        self.platforms = PlatformRegistry()
+        self._marker_lock = asyncio.Lock()
+        self._legacy_marker: str | None = None
+        self._marker_warned = False
+        self._warned_models: set[str] = set()
+        self._rewrite_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._indexer: Indexer | None = None
         if index is not None and embedder is not None:
             self._indexer = Indexer(store, index, embedder, self.config.indexing)
@@ -164,6 +223,116 @@ class Memory:
         if self._indexer is not None:
             await self._indexer.flush(timeout)
 
+    async def rewrite(self, session: str, ts: int, *, content: str | None = None,
+                      visible_content: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> Message:
+        """Change a stored message (e.g. an image reply gains its description) (F3).
+
+        Rewrites of one message apply in arrival order, behind any indexing still
+        pending for it. The new vector is computed first; only then the old one is
+        deleted and the new one written. A message never indexed stays unindexed;
+        an embedding failure keeps the old vector (with a warning); a vector index
+        without delete-by-filter keeps the old vector too, so there is never a duplicate.
+        """
+        for name, value in (("content", content), ("visible_content", visible_content)):
+            if value is not None:
+                probe = Message(session_id=session, content=value if name == "content" else "x",
+                                visible_content=value if name == "visible_content" else None)
+                validate_message(probe, where="rewrite")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidInput("rewrite.metadata must be an object")
+        key = (session, ts)
+        lock = self._rewrite_locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:  # asyncio locks wake waiters first in, first out
+                if self._indexer is not None:
+                    await self._indexer.settle(session, ts)
+                msg = await self.store.rewrite(session, ts, content=content,
+                                               visible_content=visible_content,
+                                               metadata=metadata)
+                if msg is None:
+                    raise NotFound(f"no message at session {session!r}, ts {ts}")
+                await self._reindex_rewritten(msg)
+                return msg
+        finally:
+            if not lock.locked() and self._rewrite_locks.get(key) is lock:
+                del self._rewrite_locks[key]
+
+    async def _reindex_rewritten(self, msg: Message) -> None:
+        assert msg.id is not None and msg.ts is not None
+        if self.index is None or self.embedder is None or not msg.indexable:
+            return
+        state = (await self.store.index_states([msg.id])).get(msg.id)
+        if state != IndexState.INDEXED:
+            return  # never indexed: not indexed by a rewrite; pending: indexed as rewritten
+        if not self.index.supports_delete_by_filter:
+            log.warning("vector index cannot delete by filter: rewrite of %s not re-indexed "
+                        "(the old vector stays, so there is no duplicate)", msg.id)
+            return
+        try:
+            vec = await self.embedder.embed_one(embedded_text(msg))
+        except EmbeddingUnavailable as exc:
+            log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
+                        exc)
+            return
+        sessions = await snapshot_sessions(self.store, {msg.session_id})
+        entry = vector_entry(msg, sessions.get(msg.session_id), vec, self.embedder.model_id)
+        await self.index.delete_by_filter({"session_id": msg.session_id, "ts": msg.ts})
+        await self.index.upsert([entry])
+        if cast(object, self.index) is not cast(object, self.store):
+            await self.store.set_index_state([msg.id], IndexState.INDEXED)
+
+    async def clear(self, target: str = "all", *, session: str | None = None
+                    ) -> dict[str, int]:
+        """F12: ``vector`` (the index), ``context`` (messages), ``all``; global or one session.
+
+        Clearing every vector also deletes the legacy-model marker and resets its
+        cache, after any marker read or write in flight has finished."""
+        if target not in ("vector", "context", "all"):
+            raise InvalidInput(f"clear target must be 'vector', 'context' or 'all', "
+                               f"got {target!r}")
+        out = {"vectors": 0, "messages": 0}
+        if target in ("vector", "all") and self.index is not None:
+            out["vectors"] = await self.index.clear_vectors(session)
+            if session is None:
+                async with self._marker_lock:
+                    try:
+                        await self.store.meta_delete(LEGACY_NAMESPACE, LEGACY_KEY)
+                    except ChatmemError as exc:
+                        log.warning("could not delete the legacy-model marker: %s", exc)
+                    self._legacy_marker = None
+        if target in ("context", "all"):
+            out["messages"] = await self.store.clear_messages(session)
+        return out
+
+    # ------------------------------------------------------------------ tool
+
+    def tool_schema(self) -> dict[str, Any]:
+        """The ``memory_recall`` tool in OpenAI tools format (F8, I2)."""
+        return tool_schema(self.config)
+
+    async def call_tool(self, arguments: Mapping[str, Any] | str,
+                        caller: Caller | Mapping[str, Any]) -> dict[str, Any]:
+        """Run ``memory_recall`` for the model. The arguments may only narrow the
+        effective configuration: a wider scope is clamped (and the result says so)."""
+        who = Caller.of(caller)
+        args = parse_tool_arguments(arguments)
+        cfg = self.config
+        win = cfg.recall_window
+        if args.context_window is not None:
+            win = Window(before=min(win.before, args.context_window),
+                         after=min(win.after, args.context_window))
+        cross = cfg.context_expand.cross_session and (
+            True if args.cross_session is None else args.cross_session)
+        top_k = cfg.recall_top_k if args.top_k is None else min(args.top_k, cfg.recall_top_k)
+        result = await self._recall(
+            args.query, session=who.session_id, platform=who.platform, top_k=top_k,
+            min_score=None, scope=args.scope, window=win, cross_session=cross, filter=None,
+            speakers=[who.speaker_id] if who.speaker_id else [], exclude_ids=(), now=None,
+            cap_scope=True,
+        )
+        return tool_result(result, args.scope)
+
     # ------------------------------------------------------------------ recall
 
     def _require_recall(self) -> tuple[VectorIndex, Embedder]:
@@ -174,55 +343,113 @@ class Memory:
             )
         return self.index, self.embedder
 
-    def _visibility(self, scope: str, session: str | None) -> dict[str, Any] | None:
-        if scope == "all":
-            return None
-        if scope == "session":
-            if not session:
-                raise ScopeError("scope 'session' needs session=<the current session id>")
-            return {"session_id": session}
-        raise ScopeError(f"scope {scope!r} is not supported yet; use 'all' or 'session'")
+    async def where(self, session: str, platform: str | None = None) -> Where:
+        """The situation of a recall from ``session`` (entry ``platform``): session and root."""
+        found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
+        root = await root_of(self.store, found) if found.parent_id else found
+        return Where(found, root, platform)
+
+    async def _legacy_model(self, current: str) -> str:
+        """F11: the model that role-less legacy vectors are attributed to.
+
+        Read from (or recorded into) the metadata area at the first search; when
+        the store fails, legacy vectors count as the current model this time and
+        the marker is tried again at the next search (one warning per run)."""
+        async with self._marker_lock:
+            if self._legacy_marker is not None:
+                return self._legacy_marker
+            try:
+                value = await self.store.meta_get(LEGACY_NAMESPACE, LEGACY_KEY)
+                if value is None:
+                    await self.store.meta_set(LEGACY_NAMESPACE, LEGACY_KEY, current)
+                    value = current
+            except ChatmemError as exc:
+                if not self._marker_warned:
+                    self._marker_warned = True
+                    log.warning("legacy model marker unavailable (%s); legacy vectors count as "
+                                "%s for now", exc, current)
+                return current
+            self._legacy_marker = value
+            return value
 
     async def recall(
         self,
         query: TurnInput | Sequence[TurnInput],
         *,
         session: str | None = None,
+        platform: str | None = None,
         top_k: int | None = None,
         min_score: float | None = None,
         scope: str | None = None,
         window: int | Mapping[str, int] | None = None,
         cross_session: bool | None = None,
+        filter: Mapping[str, Any] | None = None,
         speakers: Sequence[str] = (),
         exclude_ids: Sequence[str] = (),
         now: int | None = None,
     ) -> RecallResult:
-        """Recall past messages relevant to ``query`` (text, or this turn's messages)."""
+        """Recall past messages relevant to ``query`` (text, or this turn's messages).
+
+        ``session`` is the conversation asking (and ``platform`` the entry platform of
+        this turn); the visible set is the effective scope of that session — its layered
+        settings, else the configuration — unless ``scope`` names one explicitly.
+        ``filter`` (seed 003) applies to the session-metadata snapshot of each vector.
+        """
+        return await self._recall(query, session=session, platform=platform, top_k=top_k,
+                                  min_score=min_score, scope=scope, window=window,
+                                  cross_session=cross_session, filter=filter,
+                                  speakers=speakers, exclude_ids=exclude_ids, now=now)
+
+    async def _recall(
+        self, query: TurnInput | Sequence[TurnInput], *, session: str | None,
+        platform: str | None, top_k: int | None, min_score: float | None, scope: str | None,
+        window: int | Mapping[str, int] | Window | None, cross_session: bool | None,
+        filter: Mapping[str, Any] | None, speakers: Sequence[str], exclude_ids: Sequence[str],
+        now: int | None, cap_scope: bool = False,
+    ) -> RecallResult:
         index, embedder = self._require_recall()
         cfg = self.config
         texts, turn_msgs = _turn_texts(query)
-        q = build_query(texts)
-        if q is None:
-            return RecallResult(query=None)
-        k = cfg.search.top_k if top_k is None else top_k
+        if platform is None:
+            platform = next((m.platform for m in turn_msgs if m.platform), None)
+        k = cfg.recall_top_k if top_k is None else top_k
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInput("top_k must be an integer ≥ 1")
         floor = cfg.search.min_score if min_score is None else min_score
-        eff_scope = cfg.scope if scope is None else {"thread": "session"}.get(scope, scope)
-        win = cfg.context_expand.window if window is None else Window.parse(window, "window")
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
+            raise InvalidInput("min_score must be a number from 0 to 1")
+        win = cfg.recall_window if window is None else Window.parse(window, "window")
         cross = cfg.context_expand.cross_session if cross_session is None else cross_session
+        situation = await self.where(session, platform) if session else None
+        requested = None if scope is None else normalize_scope(scope)
+        eff, clamped = await self._effective_scope(situation, requested, cap_scope)
+        q = build_query(texts)
+        if q is None:
+            return RecallResult(query=None, scope=eff, clamped=clamped)
+        if situation is None:
+            if eff not in ("all", "user"):
+                raise ScopeError(f"scope {eff!r} needs session=<the current session id>")
+            visibility = None
+        else:
+            visibility = scope_filter(eff, situation)
+        where = combine(visibility, user_filter(filter if filter is not None
+                                                else cfg.recall_filter))
         others_only = cfg.recall_roles == "others-only"
-        where = self._visibility(eff_scope, session)
-
         pool = await self._candidates(q, k * (8 if others_only else 4), where)
 
         excluded = {"other_model": 0, "min_score": 0, "role": 0, "in_context": 0, "gone": 0}
+        current = embedder.model_id
+        legacy = await self._legacy_model(current) if any(s.model_id is None for s in pool) \
+            else current
         skip_ids = set(exclude_ids) | {m.id for m in turn_msgs if m.id}
         turn_texts = {(m.session_id or session, m.content) for m in turn_msgs}
+        others: set[str] = set()
         kept = []
         for s in pool:
-            if s.model_id is not None and s.model_id != embedder.model_id:
+            model = s.model_id or legacy
+            if model != current:
                 excluded["other_model"] += 1
+                others.add(model)
             elif s.score < floor:
                 excluded["min_score"] += 1
             elif others_only and (s.role or "user") == "assistant":
@@ -231,6 +458,11 @@ class Memory:
                 excluded["in_context"] += 1
             else:
                 kept.append(s)
+        if others and current not in self._warned_models:
+            self._warned_models.add(current)
+            log.warning("recall with %s skipped vectors of other models (%s): re-embed them "
+                        "(chatmem reindex) or clear the vector index", current,
+                        ", ".join(sorted(others)))
         msgs = await self.store.get([s.message_id for s in kept])
         candidates = []
         for s in kept:
@@ -245,10 +477,28 @@ class Memory:
         ranked = rerank(
             candidates, now_ms=now if now is not None else now_ms(),
             time_weight=cfg.search.time_weight, half_life_days=cfg.search.half_life_days,
-            boost_speakers=boost_speakers if eff_scope == "user" else (),
+            boost_speakers=boost_speakers if eff == "user" else (),
             boost=cfg.search.user_priority_boost,
         )[:k]
-        return await self._expand_and_render(q, ranked, session, win, cross, skip_ids, excluded)
+        result = await self._expand_and_render(q, ranked, session, win, cross, skip_ids,
+                                               excluded, visibility)
+        return replace(result, scope=eff, clamped=clamped)
+
+    async def _effective_scope(self, situation: Where | None, requested: str | None,
+                               cap: bool) -> tuple[str, bool]:
+        """(scope used, whether a wider request was clamped).
+
+        Without a request the session's layered setting decides (else configuration).
+        A direct API request is trusted; a tool request (``cap``) may only narrow."""
+        if situation is None:
+            base = self.config.recall_scope
+        else:
+            base = (await self.settings.effective(situation)).scope
+        if requested is None:
+            return base, False
+        if not cap or narrower_or_equal(requested, base):
+            return requested, False
+        return base, True
 
     async def _candidates(self, q: str, pool_size: int, where: dict[str, Any] | None
                           ) -> list[ScoredId]:
@@ -259,16 +509,25 @@ class Memory:
 
     async def _expand_and_render(self, q: str, ranked: list[Ranked], session: str | None,
                                  win: Window, cross: bool, skip_ids: set[str],
-                                 excluded: dict[str, int]) -> RecallResult:
+                                 excluded: dict[str, int],
+                                 visibility: Mapping[str, Any] | None) -> RecallResult:
         cfg = self.config
         neighbours: dict[str, list[Message]] = {}
         hits = []
+        snapshots: dict[str, Session] = {}
         for r in ranked:
             assert r.message.id is not None and r.message.ts is not None
             around: list[Message] = []
             if (win.before or win.after) and (cross or r.message.session_id == session):
                 around = await self.store.range(r.message.session_id, r.message.ts,
                                                 win.before, win.after)
+                if visibility and around:
+                    # R4: a neighbour is shown only if it is visible itself
+                    sid = r.message.session_id
+                    if sid not in snapshots:
+                        snapshots.update(await snapshot_sessions(self.store, {sid}))
+                    around = [m for m in around
+                              if evaluate(visibility, entry_doc(m, snapshots.get(sid)))]
             neighbours[r.message.id] = around
             hits.append(Hit(
                 r.message, r.score, r.semantic, r.recency, r.boost,
@@ -278,7 +537,8 @@ class Memory:
         snippets = merge_windows(ranked, neighbours, skip_ids)
         sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
         text = render(snippets, sessions, locale=cfg.locale, timezone=cfg.timezone,
-                      per_item_max_chars=cfg.search.per_item_max_chars)
+                      per_item_max_chars=cfg.search.per_item_max_chars,
+                      chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(q, tuple(hits), tuple(snippets), text, excluded)
 
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
@@ -289,11 +549,13 @@ class Memory:
         last: list[Message] = []
         if self.config.last_messages > 0:
             last = await self.store.recent(session, self.config.last_messages)
-        result = await self.recall(
-            turn, session=session, speakers=speakers,
-            exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)],
-        )
         out: list[dict[str, str]] = []
+        result = RecallResult(query=None)
+        if self.config.semantic_recall_enabled:
+            result = await self.recall(
+                turn, session=session, speakers=speakers,
+                exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)],
+            )
         if result.text:
             out.append({"role": "system", "content": result.text})
         for m in last:

@@ -1,0 +1,239 @@
+"""Who may see what: recall scopes, their filters, and layered per-scope settings (F9, F10, M5).
+
+Scopes and their widths::
+
+    all = user  ⊇  platform  ⊇  session
+    resource    ⊇  session
+
+* ``all`` / ``user``: every session (``user`` adds the same-user boost).
+* ``platform``: candidates whose vector's platform, or whose session's origin
+  platform, is the current platform — the session's origin platform (a child
+  session takes its root's), else the turn's entry platform. A platform is
+  never parsed out of a session id.
+* ``resource``: sessions of the same resource (user / tenant, seed 003).
+* ``session``: this session only (``thread`` is its alias).
+
+A scope becomes a filter in the filter language of :mod:`chatmem.store.filters`
+and is pushed down to the vector index, so k hits come back under any scope.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .errors import InvalidInput, PermissionDenied, ScopeError
+from .models import Session
+from .store.base import MessageStore
+
+log = logging.getLogger("chatmem.scopes")
+
+SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
+ALIASES = {"thread": "session"}
+
+#: For each scope, the scopes it contains (itself included).
+_CONTAINS: dict[str, frozenset[str]] = {
+    "all": frozenset(SCOPES),
+    "user": frozenset(SCOPES),
+    "platform": frozenset({"platform", "session"}),
+    "resource": frozenset({"resource", "session"}),
+    "session": frozenset({"session"}),
+}
+
+SETTINGS_NAMESPACE = "scope-settings"
+
+
+def normalize_scope(value: object, *, where: str = "scope") -> str:
+    if not isinstance(value, str) or ALIASES.get(value, value) not in SCOPES:
+        raise InvalidInput(f"{where} must be one of {list(SCOPES)} (or 'thread'), got {value!r}")
+    return ALIASES.get(value, value)
+
+
+def narrower_or_equal(requested: str, cap: str) -> bool:
+    """True when every message visible under ``requested`` is visible under ``cap``."""
+    return requested in _CONTAINS[cap]
+
+
+@dataclass(frozen=True)
+class Where:
+    """The situation of a recall: which session, which platform the turn came in on."""
+
+    session: Session
+    root: Session
+    entry_platform: str | None = None
+
+    @property
+    def current_platform(self) -> str | None:
+        """F9: the root session's origin platform, else the entry platform."""
+        return self.root.origin_platform or self.entry_platform
+
+
+def scope_filter(scope: str, where: Where) -> dict[str, Any] | None:
+    """The visibility filter of ``scope`` from ``where``; ``None`` means everything."""
+    if scope in ("all", "user"):
+        return None
+    if scope == "session":
+        return {"session_id": where.session.id}
+    if scope == "resource":
+        rid = where.session.resource_id or where.root.resource_id
+        if not rid:
+            raise ScopeError(
+                f"scope 'resource' needs a resource id, and session {where.session.id!r} has "
+                "none: set Session.resource_id (memory.upsert_session(...)) or use scope "
+                "'session' ('thread')"
+            )
+        return {"resource_id": rid}
+    if scope == "platform":
+        platform = where.current_platform
+        if not platform:
+            # no platform known at all: the narrowest scope, never a wider one
+            return {"session_id": where.session.id}
+        return {"$or": [{"platform": platform}, {"origin_platform": platform}]}
+    raise ScopeError(f"unknown scope {scope!r}")
+
+
+def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """M6: a caller's filter names session-metadata keys; ``message.<key>`` reads the
+    message metadata. Rewrite it into vector-entry fields (``meta.<key>``)."""
+    if not filter_:
+        return None
+    if not isinstance(filter_, Mapping):
+        from .errors import FilterError
+
+        raise FilterError(f"filter must be a mapping, got {type(filter_).__name__}")
+
+    def rewrite(node: Any) -> Any:
+        if not isinstance(node, Mapping):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ("$and", "$or") and isinstance(value, list):
+                out[key] = [rewrite(v) for v in value]
+            elif isinstance(key, str) and not key.startswith(("$", "message.", "meta.")):
+                out[f"meta.{key}"] = value
+            else:
+                out[key] = value
+        return out
+
+    result: dict[str, Any] = rewrite(filter_)
+    return result
+
+
+def combine(*parts: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    present = [dict(p) for p in parts if p]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+    return {"$and": present}
+
+
+# ---------------------------------------------------------------------------- settings
+
+Layer = Literal["platform", "chat_type", "group", "session"]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks for a settings change; only ``role == "owner"`` may change scopes."""
+
+    id: str
+    role: str = "user"
+
+    @classmethod
+    def of(cls, value: Actor | Mapping[str, Any] | None) -> Actor:
+        if isinstance(value, Actor):
+            return value
+        if isinstance(value, Mapping) and isinstance(value.get("id"), str):
+            return cls(id=value["id"], role=str(value.get("role", "user")))
+        raise PermissionDenied("changing scope settings needs an actor with the owner role, "
+                               "e.g. actor={'id': 'alice', 'role': 'owner'}")
+
+
+def _key(layer: Layer, *, platform: str | None, chat_type: str | None, group_id: str | None,
+         session_id: str | None) -> str:
+    def need(value: str | None, name: str) -> str:
+        if not value or not isinstance(value, str):
+            raise InvalidInput(f"a {layer}-level setting needs {name}")
+        return value
+
+    if layer == "platform":
+        return f"platform:{need(platform, 'platform')}"
+    if layer == "chat_type":
+        return f"chat_type:{need(platform, 'platform')}/{need(chat_type, 'chat_type')}"
+    if layer == "group":
+        return f"group:{need(platform, 'platform')}/{need(group_id, 'group_id')}"
+    return f"session:{need(session_id, 'session')}"
+
+
+@dataclass(frozen=True)
+class EffectiveScope:
+    scope: str
+    #: Which layer decided: ``session``, ``group``, ``chat_type``, ``platform`` or ``config``.
+    layer: str
+    broken: bool = False
+
+
+class ScopeSettings:
+    """Scope settings per platform, platform + chat type, group and session.
+
+    Stored in the message store's metadata area and read at every search, so a
+    change applies to the next recall of every process sharing the store. The
+    most specific layer wins; a broken stored value at any layer means
+    ``session`` (the narrowest), never a fall-back to a wider layer.
+    """
+
+    def __init__(self, store: MessageStore, default_scope: str) -> None:
+        self.store = store
+        self.default_scope = default_scope
+
+    def _layer_keys(self, where: Where) -> list[tuple[str, str]]:
+        platform = where.current_platform
+        keys: list[tuple[str, str]] = [("session", f"session:{where.session.id}")]
+        if platform:
+            group_id = where.session.group_id or where.root.group_id
+            if group_id:
+                keys.append(("group", f"group:{platform}/{group_id}"))
+            chat_type = where.session.chat_type or where.root.chat_type
+            if chat_type:
+                keys.append(("chat_type", f"chat_type:{platform}/{chat_type}"))
+            keys.append(("platform", f"platform:{platform}"))
+        return keys
+
+    async def effective(self, where: Where) -> EffectiveScope:
+        for layer, key in self._layer_keys(where):
+            raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
+            if raw is None:
+                continue
+            try:
+                value = json.loads(raw)
+                scope = normalize_scope(value)
+            except (ValueError, InvalidInput):
+                log.warning("scope setting %s is broken (%r); using 'session'", key, raw)
+                return EffectiveScope("session", layer, broken=True)
+            return EffectiveScope(scope, layer)
+        return EffectiveScope(self.default_scope, "config")
+
+    async def set(self, scope: str | None, *, actor: Actor | Mapping[str, Any] | None,
+                  layer: Layer = "session", platform: str | None = None,
+                  chat_type: str | None = None, group_id: str | None = None,
+                  session: str | None = None) -> None:
+        """Set (or with ``scope=None`` remove) the scope of one layer. Owners only."""
+        who = Actor.of(actor)
+        if who.role != "owner":
+            raise PermissionDenied(f"only an owner may change scope settings; {who.id!r} has "
+                                   f"role {who.role!r}")
+        if layer not in ("platform", "chat_type", "group", "session"):
+            raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
+                               f"'session', got {layer!r}")
+        key = _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
+                   session_id=session)
+        if scope is None:
+            await self.store.meta_delete(SETTINGS_NAMESPACE, key)
+            return
+        value = normalize_scope(scope)
+        await self.store.meta_set(SETTINGS_NAMESPACE, key, json.dumps(value))
+        log.info("scope of %s set to %s by %s", key, value, who.id)

@@ -1,0 +1,140 @@
+"""The ``memory_recall`` tool (F8, I2): schema for function calling, argument checks, result."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .config import Config
+from .errors import InvalidInput
+from .scopes import SCOPES, normalize_scope
+
+if TYPE_CHECKING:
+    from .memory import RecallResult
+
+TOOL_NAME = "memory_recall"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who calls the tool: the calling session, and the physical speaker when known.
+
+    With several speakers in the turn and none named, no same-user boost applies."""
+
+    session_id: str
+    speaker_id: str | None = None
+    platform: str | None = None
+
+    @classmethod
+    def of(cls, value: Caller | Mapping[str, Any]) -> Caller:
+        if isinstance(value, Caller):
+            return value
+        if not isinstance(value, Mapping):
+            raise InvalidInput("caller must be a Caller or a mapping with session_id")
+        sid = value.get("session_id")
+        if not isinstance(sid, str) or not sid:
+            raise InvalidInput("caller.session_id is required (the calling session)")
+        speaker = value.get("speaker_id")
+        platform = value.get("platform")
+        for name, v in (("speaker_id", speaker), ("platform", platform)):
+            if v is not None and not isinstance(v, str):
+                raise InvalidInput(f"caller.{name} must be a string")
+        return cls(sid, speaker, platform)
+
+
+@dataclass(frozen=True)
+class ToolArguments:
+    query: str
+    scope: str | None = None
+    context_window: int | None = None
+    cross_session: bool | None = None
+    top_k: int | None = None
+
+
+def tool_schema(config: Config) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": TOOL_NAME,
+            "description": (
+                "Search your long-term memory of past conversations (all sessions you may "
+                "see) for messages relevant to a query. Returns the matching messages with "
+                "the messages around them, each labelled [platform/place/speaker @ time]. "
+                "Lines labelled Assistant·yourself are your own earlier replies."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string",
+                              "description": "What to look for, in natural language."},
+                    "scope": {"type": "string", "enum": [*SCOPES, "thread"],
+                              "description": "Narrow the search: session (this "
+                                             "conversation), platform, resource, user or all. "
+                                             "Cannot widen beyond what this conversation "
+                                             "may see."},
+                    "context_window": {"type": "integer", "minimum": 0,
+                                       "maximum": max(config.recall_window.before,
+                                                      config.recall_window.after),
+                                       "description": "Neighbouring messages to include on "
+                                                      "each side of a hit."},
+                    "cross_session": {"type": "boolean",
+                                      "description": "Include context around hits from other "
+                                                     "conversations."},
+                    "top_k": {"type": "integer", "minimum": 1,
+                              "maximum": config.recall_top_k,
+                              "description": "How many hits at most."},
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
+    """Validate the model's arguments (a mapping or its JSON text), naming the bad one."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"{TOOL_NAME} arguments are not valid JSON: {exc}") from None
+    if not isinstance(arguments, Mapping):
+        raise InvalidInput(f"{TOOL_NAME} arguments must be an object")
+    unknown = set(arguments) - {"query", "scope", "context_window", "cross_session", "top_k"}
+    if unknown:
+        raise InvalidInput(f"{TOOL_NAME}: unknown argument(s) {sorted(unknown)}")
+    query = arguments.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput(f"{TOOL_NAME}: query must be a non-empty string")
+    scope = arguments.get("scope")
+    if scope is not None:
+        scope = normalize_scope(scope, where=f"{TOOL_NAME}: scope")
+    window = arguments.get("context_window")
+    if window is not None and (isinstance(window, bool) or not isinstance(window, int)
+                               or window < 0):
+        raise InvalidInput(f"{TOOL_NAME}: context_window must be an integer ≥ 0")
+    cross = arguments.get("cross_session")
+    if cross is not None and not isinstance(cross, bool):
+        raise InvalidInput(f"{TOOL_NAME}: cross_session must be true or false")
+    top_k = arguments.get("top_k")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
+                              or top_k < 1):
+        raise InvalidInput(f"{TOOL_NAME}: top_k must be an integer ≥ 1")
+    return ToolArguments(query, scope, window, cross, top_k)
+
+
+def tool_result(result: RecallResult, requested_scope: str | None) -> dict[str, Any]:
+    """What the model gets back: the rendered memory plus a compact structure."""
+    return {
+        "text": result.text or "No matching memories.",
+        "scope": result.scope,
+        "requested_scope": requested_scope,
+        "clamped": result.clamped,
+        "note": (f"scope {requested_scope!r} is wider than this conversation may see; "
+                 f"searched {result.scope!r} instead") if result.clamped else None,
+        "hits": [{"id": h.message.id, "session_id": h.message.session_id,
+                  "ts": h.message.ts, "speaker": h.message.speaker_name or h.message.speaker_id,
+                  "role": h.message.role, "score": round(h.score, 4)} for h in result.hits],
+    }
