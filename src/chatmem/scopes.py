@@ -6,7 +6,7 @@ Scopes and their widths::
     resource    ⊇  session
 
 * ``all`` / ``user``: every session (``user`` adds the same-user boost).
-* ``platform``: candidates whose vector's platform, or whose session's origin
+* ``platform``: this session, and candidates whose vector's platform, or whose session's origin
   platform, is the current platform — the session's origin platform (a child
   session takes its root's), else the turn's entry platform. A platform is
   never parsed out of a session id.
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .errors import InvalidInput, PermissionDenied, ScopeError
+from .errors import ChatmemError, InvalidInput, PermissionDenied, ScopeError
 from .models import Session
 from .store.base import MessageStore
 
@@ -91,7 +91,10 @@ def scope_filter(scope: str, where: Where) -> dict[str, Any] | None:
         if not platform:
             # no platform known at all: the narrowest scope, never a wider one
             return {"session_id": where.session.id}
-        return {"$or": [{"platform": platform}, {"origin_platform": platform}]}
+        # the session itself always belongs to its own platform scope (platform ⊇ session),
+        # even where its messages carry no platform at all
+        return {"$or": [{"platform": platform}, {"origin_platform": platform},
+                        {"session_id": where.session.id}]}
     raise ScopeError(f"unknown scope {scope!r}")
 
 
@@ -205,7 +208,11 @@ class ScopeSettings:
 
     async def effective(self, where: Where) -> EffectiveScope:
         for layer, key in self._layer_keys(where):
-            raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
+            try:
+                raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
+            except ChatmemError as exc:  # unreadable: the narrowest scope, never a wider one
+                log.warning("scope setting %s unreadable (%s); using 'session'", key, exc)
+                return EffectiveScope("session", layer, broken=True)
             if raw is None:
                 continue
             try:

@@ -1,0 +1,605 @@
+"""Recall semantics (F1–F12, M2–M6): one named scenario test per rule, over tests/world.py."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+from providers import RecordingProvider
+from world import DAY, T0, build_world, say
+
+from chatmem import Memory, Message, Session
+from chatmem.embedding import Embedder
+from chatmem.errors import (
+    EmbeddingUnavailable,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    RecallUnavailable,
+    ScopeError,
+)
+from chatmem.models import IndexState
+from chatmem.recall import build_query
+from chatmem.recall.rank import Candidate, rerank
+
+OWNER = {"id": "owner", "role": "owner"}
+NOW = T0 + 6 * DAY
+
+
+def contents(result: Any) -> list[str]:
+    return [h.message.content for h in result.hits]
+
+
+def shown(result: Any) -> set[str]:
+    return {m.content for s in result.snippets for m in s.messages}
+
+
+@pytest.fixture
+async def world(local_embedder: Embedder) -> Any:
+    mem = await build_world(local_embedder)
+    yield mem
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F1 ingest
+
+
+async def test_f1_user_and_assistant_are_embedded_with_sender_prefix() -> None:
+    prov = RecordingProvider()
+    mem = await Memory.open("memory://", embedder=Embedder(prov))
+    await mem.add([
+        Message(session_id="s", content="hello there", speaker_name="Alice", ts=1),
+        Message(session_id="s", content='{"envelope": 1}', visible_content="shown reply",
+                role="assistant", speaker_name="Mem", ts=2),
+        Message(session_id="s", content="Alice: already prefixed", speaker_name="Alice", ts=3),
+        Message(session_id="s", content="anonymous words", ts=4),
+    ])
+    await mem.flush(timeout=10)
+    embedded = sorted(t for texts, _ in prov.calls for t in texts)
+    assert embedded == sorted(["Alice: hello there", "Mem: shown reply",
+                               "Alice: already prefixed", "anonymous words"])
+    await mem.close()
+
+
+async def test_f1_internal_injections_notice_tool_system_are_stored_not_embedded() -> None:
+    prov = RecordingProvider()
+    mem = await Memory.open("memory://", embedder=Embedder(prov))
+    stored = await mem.add([
+        Message(session_id="s", content="friend request from Zed", source="platform-event",
+                ts=1),
+        Message(session_id="s", content="scheduled job ran", source="cron", role="user", ts=2),
+        Message(session_id="s", content="image sent", role="notice", ts=3),
+        Message(session_id="s", content="tool says 42", role="tool", ts=4),
+        Message(session_id="s", content="delivery report", role="system", ts=5),
+        Message(session_id="s", content="/reset", kind="command_reply", ts=6),
+    ])
+    await mem.flush(timeout=10)
+    assert prov.calls == []
+    st = await mem.stats()
+    assert (st["messages"], st["skipped"], st["indexed"]) == (6, 6, 0)
+    assert {m.id for m in stored} == set((await mem.store.get([m.id for m in stored])).keys())
+    await mem.close()
+
+
+async def test_f1_mentions_and_sender_label_are_recorded(world: Memory) -> None:
+    r = await world.recall("who brings the trail map?", scope="all", top_k=3, window=0)
+    msg = next(h.message for h in r.hits if h.message.speaker_id == "bob")
+    assert msg.mentions == ("carol",) and msg.speaker_name == "Bob"
+
+
+# ----------------------------------------------------------------------------- F3 rewrites
+
+
+async def test_f3_rewrite_replaces_the_vector_once(world: Memory) -> None:
+    [hit] = (await world.recall("favourite trail snack", scope="all", top_k=1, window=0)).hits
+    assert hit.message.ts is not None
+    await world.rewrite("p-bob", hit.message.ts, content="my favourite trail snack is salted almonds")
+    r = await world.recall("salted almonds", scope="all", top_k=1, window=0)
+    assert contents(r) == ["my favourite trail snack is salted almonds"]
+    st = await world.stats()
+    assert sum(st["vectors_by_model"].values()) == st["indexed"]  # no duplicate vectors
+
+
+async def test_f3_rewrite_of_a_never_indexed_message_stays_unindexed(world: Memory) -> None:
+    msg = await world.rewrite("web-owner", T0 + 4 * DAY + 500, content="tool output: rain")
+    states = await world.store.index_states([msg.id])  # type: ignore[list-item]
+    assert states[msg.id] == IndexState.SKIPPED  # type: ignore[index]
+    with pytest.raises(NotFound):
+        await world.rewrite("web-owner", 12345, content="nothing there")
+
+
+async def test_f3_embedding_failure_keeps_the_old_vector(caplog: pytest.LogCaptureFixture
+                                                         ) -> None:
+    prov = RecordingProvider()
+    mem = await Memory.open("memory://", embedder=Embedder(prov))
+    [m] = await mem.add(Message(session_id="s", content="original words", ts=10))
+    await mem.flush(timeout=10)
+    prov.fail_with = ConnectionError("provider down")
+    with caplog.at_level(logging.WARNING):
+        await mem.rewrite("s", 10, content="rewritten words")
+    assert "old vector stays" in caplog.text
+    prov.fail_with = None
+    [hit] = (await mem.recall("original words", session="s", window=0)).hits
+    assert hit.message.id == m.id and hit.semantic == pytest.approx(1.0, abs=1e-5)
+    await mem.close()
+
+
+async def test_f3_rewrites_apply_in_arrival_order_behind_pending_indexing() -> None:
+    release = asyncio.Event()
+
+    class Slow(RecordingProvider):
+        async def embed(self, texts: Any, role: str) -> Any:
+            await release.wait()
+            return await super().embed(texts, role)
+
+    mem = await Memory.open("memory://", embedder=Embedder(Slow()))
+    await mem.add(Message(session_id="s", content="first version", ts=10))
+    rewrites = [asyncio.create_task(mem.rewrite("s", 10, content=f"version {i}"))
+                for i in range(5)]
+    await asyncio.sleep(0.05)
+    assert not any(t.done() for t in rewrites)  # queued behind the pending indexing
+    release.set()
+    await asyncio.gather(*rewrites)
+    got = await mem.store.get([m.id for m in await mem.store.recent("s", 1)])  # type: ignore[misc]
+    assert [m.content for m in got.values()] == ["version 4"]
+    r = await mem.recall("version 4", session="s", window=0)
+    assert contents(r) == ["version 4"]
+    assert (await mem.stats())["vectors_by_model"] == {"test:bow": 1}
+    await mem.close()
+
+
+async def test_f3_index_without_delete_by_filter_warns_and_keeps_one_vector(
+        caplog: pytest.LogCaptureFixture) -> None:
+    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider()))
+    await mem.add(Message(session_id="s", content="old text", ts=10))
+    await mem.flush(timeout=10)
+    mem.store.supports_delete_by_filter = False  # type: ignore[misc]
+    with caplog.at_level(logging.WARNING):
+        await mem.rewrite("s", 10, content="new text")
+    assert "cannot delete by filter" in caplog.text
+    assert (await mem.stats())["vectors_by_model"] == {"test:bow": 1}
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F4 ranking
+
+
+def test_f4_query_joins_inputs_and_drops_the_earliest_over_4000_characters() -> None:
+    assert build_query(["a", "b"]) == "a\nb"
+    assert build_query([]) is None and build_query(["  "]) is None
+    long = ["x" * 2500, "y" * 1000, "z" * 1000]
+    assert build_query(long) == "y" * 1000 + "\n" + "z" * 1000
+
+
+async def test_f4_candidate_pool_is_four_times_top_k_and_eight_with_others_only() -> None:
+    for roles, factor in (("all", 4), ("others-only", 8)):
+        mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider()),
+                                recall_roles=roles)
+        asked: list[int] = []
+        original = mem.store.query
+
+        async def spy(vec: Any, k: int, where: Any = None, _orig: Any = original) -> Any:
+            asked.append(k)
+            return await _orig(vec, k, where)
+
+        mem.store.query = spy  # type: ignore[method-assign]
+        await mem.recall("anything", top_k=3)
+        assert asked == [3 * factor]
+        await mem.close()
+
+
+async def test_f4_min_score_drops_candidates_below_the_semantic_floor(world: Memory) -> None:
+    r = await world.recall("passport renewal", scope="all", min_score=0.5, window=0)
+    assert r.hits and all(h.semantic >= 0.5 for h in r.hits)
+    assert r.excluded["min_score"] > 0
+
+
+def test_f4_final_score_is_weighted_semantic_and_recency_times_boost() -> None:
+    old = Message(session_id="s", content="a", ts=0, id="old", speaker_id="u1")
+    new = Message(session_id="s", content="b", ts=30 * DAY, id="new", speaker_id="u2")
+    ranked = rerank([Candidate(old, 0.9), Candidate(new, 0.6)], now_ms=30 * DAY,
+                    time_weight=0.3, half_life_days=30, boost_speakers={"u1"}, boost=2.0)
+    by_id = {r.message.id: r for r in ranked}
+    assert by_id["old"].score == pytest.approx((0.7 * 0.9 + 0.3 * 0.5) * 2)
+    assert by_id["new"].score == pytest.approx(0.7 * 0.6 + 0.3 * 1.0)
+    assert [r.message.id for r in ranked] == ["old", "new"]
+
+
+async def test_f4_same_user_boost_applies_only_in_user_scope(world: Memory) -> None:
+    turn = [say("g-hike", "carol", "what did people say about Eagle Peak?", 6 * DAY)]
+    r_user = await world.recall(turn, session="g-hike", scope="user", window=0, top_k=10)
+    boosted = {h.message.content for h in r_user.hits if h.boost > 1}
+    # spoken by Carol, or mentioning her
+    assert "I will bring the trail map and extra water" in boosted
+    assert "@Carol can you bring the trail map for Eagle Peak" in boosted
+    assert all(h.message.speaker_id == "carol" or "carol" in h.message.mentions
+               for h in r_user.hits if h.boost > 1)
+    r_all = await world.recall(turn, session="g-hike", scope="all", window=0, top_k=10)
+    assert all(h.boost == 1 for h in r_all.hits)
+
+
+# ----------------------------------------------------------------------------- F7 roles
+
+
+async def test_f7_others_only_drops_assistant_hits_but_not_neighbours(local_embedder: Embedder
+                                                                      ) -> None:
+    mem = await build_world(local_embedder, recall_roles="others-only")
+    r = await mem.recall("Eagle Peak hike Saturday", scope="all", window=1, top_k=5)
+    assert all(h.message.role != "assistant" for h in r.hits)
+    assert r.excluded["role"] > 0
+    assert any(m.role == "assistant" for s in r.snippets for m in s.messages)
+    await mem.close()
+
+
+async def test_f7_role_less_legacy_vectors_count_as_user() -> None:
+    from chatmem.models import VectorEntry
+
+    emb = Embedder(RecordingProvider())
+    mem = await Memory.open("memory://", embedder=emb, recall_roles="others-only")
+    [m] = await mem.add(Message(session_id="s", content="legacy words", ts=1))
+    await mem.flush(timeout=10)
+    vec = await emb.embed_one("legacy words")
+    await mem.store.upsert([VectorEntry(m.id, "s", 1, None, emb.model_id, vec)])  # type: ignore[arg-type]
+    assert contents(await mem.recall("legacy words", session="s")) == ["legacy words"]
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F5 expansion
+
+
+async def test_f5_window_skips_control_kinds_and_system_without_using_the_window(
+        world: Memory) -> None:
+    r = await world.recall("trail map and extra water", scope="all", top_k=1,
+                           window={"before": 1, "after": 1})
+    [hit] = r.hits
+    assert hit.message.content == "I will bring the trail map and extra water"
+    assert [m.content for m in hit.before] == ["@Carol can you bring the trail map for Eagle Peak"]
+    assert [m.content for m in hit.after] == ["my knee hurts so I may skip the hike"]
+    text = r.text
+    assert "compacted" not in text and "delivery report" not in text
+
+
+async def test_f5_overlapping_windows_merge_into_one_snippet(world: Memory) -> None:
+    r = await world.recall("Eagle Peak trail map", session="g-hike", scope="session",
+                           top_k=3, window=2)
+    sessions = [s.session_id for s in r.snippets]
+    assert len(sessions) == len(set(sessions))  # one merged snippet for the group
+    ids = [m.id for s in r.snippets for m in s.messages]
+    assert len(ids) == len(set(ids))
+
+
+async def test_f5_messages_already_in_context_are_dropped(world: Memory) -> None:
+    r = await world.recall("trail map", scope="all", top_k=3, window=0)
+    known = [r.hits[0].message.id]
+    again = await world.recall("trail map", scope="all", top_k=3, window=0,
+                               exclude_ids=known)  # type: ignore[arg-type]
+    assert known[0] not in {h.message.id for h in again.hits}
+
+
+async def test_f5_cross_session_false_expands_only_current_session_hits(world: Memory) -> None:
+    r = await world.recall("Left Hand of Darkness", session="p-alice", scope="all", top_k=2,
+                           window=2, cross_session=False)
+    assert all(h.before == () and h.after == () for h in r.hits)
+
+
+# ----------------------------------------------------------------------------- F9/F10 scopes
+
+
+async def test_f9_platform_scope_uses_origin_platform_and_roots_for_children(world: Memory
+                                                                             ) -> None:
+    # the sub-task has no origin platform of its own: it takes its root's (qq)
+    r = await world.recall("Eagle Peak permit", session="task-1", scope="platform", top_k=20,
+                           window=0)
+    assert "owner note: Eagle Peak permit number is 4471" not in contents(r)  # webui session
+    # the owner's webui words inside the qq group count as qq (the session's origin)
+    assert any("sunscreen" in c for c in contents(r))
+
+
+async def test_f9_entry_platform_decides_for_sessions_without_origin(world: Memory) -> None:
+    r = await world.recall("Eagle Peak", session="web-owner", platform="webui",
+                           scope="platform", top_k=20, window=0)
+    got = set(contents(r))
+    assert "owner note: Eagle Peak permit number is 4471" in got
+    assert "owner from webui: bring sunscreen to Eagle Peak" in got  # vector platform webui
+    assert "Alice: the hike to Eagle Peak starts at 7am on Saturday" not in got
+
+
+async def test_f9_platform_is_never_parsed_from_a_session_id(local_embedder: Embedder) -> None:
+    mem = await Memory.open("memory://", embedder=local_embedder)
+    await mem.add(Message(session_id="qq:group:1", content="secret plan", ts=1))
+    await mem.flush(timeout=30)
+    r = await mem.recall("secret plan", session="other", platform="qq", scope="platform")
+    assert r.hits == ()
+    await mem.close()
+
+
+async def test_f10_layered_settings_most_specific_wins_read_at_every_search(world: Memory
+                                                                           ) -> None:
+    where = await world.where("g-hike")
+    assert (await world.settings.effective(where)).scope == "all"
+    await world.settings.set("platform", actor=OWNER, layer="platform", platform="qq")
+    await world.settings.set("resource", actor=OWNER, layer="chat_type", platform="qq",
+                             chat_type="group")
+    assert (await world.settings.effective(where)).layer == "chat_type"
+    await world.settings.set("session", actor=OWNER, layer="group", platform="qq",
+                             group_id="1001")
+    eff = await world.settings.effective(where)
+    assert (eff.scope, eff.layer) == ("session", "group")
+    r = await world.recall("Left Hand of Darkness", session="g-hike", top_k=10, window=0)
+    assert r.scope == "session" and all(h.message.session_id == "g-hike" for h in r.hits)
+    # another group on the same platform gets the chat-type layer
+    eff = await world.settings.effective(await world.where("g-book"))
+    assert (eff.scope, eff.layer) == ("resource", "chat_type")
+    await world.settings.set("all", actor=OWNER, layer="session", session="g-hike")
+    assert (await world.settings.effective(where)).scope == "all"
+
+
+async def test_f10_only_an_owner_may_change_scope(world: Memory) -> None:
+    with pytest.raises(PermissionDenied, match="only an owner"):
+        await world.settings.set("all", actor={"id": "bob", "role": "member"}, session="g-hike")
+    with pytest.raises(PermissionDenied):
+        await world.settings.set("all", actor=None, session="g-hike")
+
+
+async def test_f10_a_broken_value_at_any_layer_means_session(world: Memory) -> None:
+    await world.settings.set("all", actor=OWNER, layer="platform", platform="qq")
+    await world.store.meta_set("scope-settings", "group:qq/1001", '"everything!"')
+    eff = await world.settings.effective(await world.where("g-hike"))
+    assert (eff.scope, eff.broken) == ("session", True)
+    await world.store.meta_set("scope-settings", "group:qq/1001", "{not json")
+    assert (await world.settings.effective(await world.where("g-hike"))).scope == "session"
+
+
+async def test_f10_resource_scope_without_a_resource_id_names_the_fix(world: Memory) -> None:
+    with pytest.raises(ScopeError, match="resource_id"):
+        await world.recall("anything", session="task-x", scope="resource")
+    r = await world.recall("Eagle Peak", session="g-hike", scope="resource", top_k=20, window=0)
+    assert {h.message.session_id for h in r.hits} <= {"g-hike", "g-book", "task-1"}
+
+
+async def test_f10_boost_only_when_the_effective_scope_is_user(world: Memory) -> None:
+    await world.settings.set("platform", actor=OWNER, layer="group", platform="qq",
+                             group_id="1001")
+    turn = [say("g-hike", "carol", "Eagle Peak trail map?", 6 * DAY)]
+    r = await world.recall(turn, session="g-hike", top_k=10, window=0)
+    assert r.scope == "platform" and all(h.boost == 1 for h in r.hits)
+    await world.settings.set("user", actor=OWNER, layer="group", platform="qq", group_id="1001")
+    r = await world.recall(turn, session="g-hike", top_k=10, window=0)
+    assert r.scope == "user" and any(h.boost > 1 for h in r.hits)
+
+
+def test_m5_thread_and_resource_aliases(world: Memory) -> None:
+    from chatmem.scopes import normalize_scope
+
+    assert normalize_scope("thread") == "session" and normalize_scope("resource") == "resource"
+
+
+# ----------------------------------------------------------------------------- F11 models
+
+
+async def test_f11_other_models_vectors_are_dropped_after_fetching(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from chatmem.models import VectorEntry
+
+    emb = Embedder(RecordingProvider(model="new"))
+    mem = await Memory.open("memory://", embedder=emb)
+    msgs = await mem.add([Message(session_id="s", content=f"apple pie {i}", ts=i)
+                          for i in range(6)])
+    await mem.flush(timeout=10)
+    other = Embedder(RecordingProvider(model="old"))
+    for m in msgs[:4]:  # re-embed four under another model id (same dimensions)
+        vec = await other.embed_one(m.content)
+        await mem.store.upsert([VectorEntry(m.id, "s", m.ts, "user", other.model_id, vec)])  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING):
+        r = await mem.recall("apple pie", session="s", top_k=2, window=0)
+        await mem.recall("apple pie", session="s", top_k=2, window=0)
+    assert r.excluded["other_model"] == 4 and len(r.hits) == 2
+    assert caplog.text.count("skipped vectors of other models (test:old)") == 1
+    await mem.close()
+
+
+async def test_f11_legacy_vectors_follow_the_marker_recorded_at_first_search(tmp_path) -> None:
+    from chatmem.models import VectorEntry
+
+    url = f"sqlite:///{tmp_path}/legacy.db"
+    emb = Embedder(RecordingProvider(model="now"))
+    mem = await Memory.open(url, embedder=emb)
+    [m] = await mem.add(Message(session_id="s", content="legacy apple", ts=1))
+    await mem.flush(timeout=10)
+    vec = await emb.embed_one("legacy apple")
+    await mem.store.upsert([VectorEntry(m.id, "s", 1, "user", None, vec)])  # type: ignore[arg-type]
+    assert await mem.store.meta_get("memory-vector", "legacy-model") is None
+    assert contents(await mem.recall("legacy apple", session="s")) == ["legacy apple"]
+    assert await mem.store.meta_get("memory-vector", "legacy-model") == "test:now"
+    await mem.close()
+    # a later run under another model: the marker says the legacy vectors are "test:now"
+    later = await Memory.open(url, embedder=Embedder(RecordingProvider(model="later")))
+    r = await later.recall("legacy apple", session="s")
+    assert r.hits == () and r.excluded["other_model"] == 1
+    await later.close()
+
+
+async def test_f11_marker_store_errors_treat_legacy_as_current_and_retry(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from chatmem.errors import StoreError
+    from chatmem.models import VectorEntry
+
+    emb = Embedder(RecordingProvider(model="now"))
+    mem = await Memory.open("memory://", embedder=emb)
+    [m] = await mem.add(Message(session_id="s", content="legacy pear", ts=1))
+    await mem.flush(timeout=10)
+    vec = await emb.embed_one("legacy pear")
+    await mem.store.upsert([VectorEntry(m.id, "s", 1, "user", None, vec)])  # type: ignore[arg-type]
+    real_get = mem.store.meta_get
+    fails = {"n": 2}
+
+    async def flaky(ns: str, key: str) -> Any:
+        if ns == "memory-vector" and fails["n"] > 0:
+            fails["n"] -= 1
+            raise StoreError("disk on fire")
+        return await real_get(ns, key)
+
+    mem.store.meta_get = flaky  # type: ignore[method-assign]
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            assert contents(await mem.recall("legacy pear", session="s")) == ["legacy pear"]
+    assert caplog.text.count("legacy model marker unavailable") == 1
+    assert await real_get("memory-vector", "legacy-model") is None
+    await mem.recall("legacy pear", session="s")  # the store answers again: recorded now
+    assert await real_get("memory-vector", "legacy-model") == "test:now"
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F12 clear
+
+
+async def test_f12_clear_vector_context_all(local_embedder: Embedder) -> None:
+    mem = await build_world(local_embedder)
+    await mem.recall("Eagle Peak", scope="all")
+    await mem.store.meta_set("memory-vector", "legacy-model", "local:x")
+    out = await mem.clear("vector", session="p-bob")
+    assert out["vectors"] == 1
+    assert await mem.store.meta_get("memory-vector", "legacy-model") == "local:x"
+    await mem.clear("context", session="p-bob")
+    assert await mem.store.recent("p-bob", 5) == []
+    await mem.clear("vector")
+    assert await mem.store.meta_get("memory-vector", "legacy-model") is None
+    assert (await mem.recall("Eagle Peak", scope="all")).hits == ()
+    assert (await mem.stats())["messages"] > 0  # messages stay
+    await mem.clear("all")
+    assert (await mem.stats())["messages"] == 0
+    with pytest.raises(InvalidInput, match="clear target"):
+        await mem.clear("everything")
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F6 rendering
+
+
+async def test_f6_labels_places_roles_and_prefix_stripping(world: Memory) -> None:
+    world.platforms.register("qq", chat_types={"private": "private chat"})
+    r = await world.recall("Eagle Peak hike Saturday 7am", scope="all", top_k=1, window=1)
+    text = r.text
+    assert "[qq/group「Hiking club」/Alice @ 2025-10-09 " in text
+    assert "] the hike to Eagle Peak starts at 7am on Saturday" in text  # "Alice: " stripped
+    assert "[qq/group「Hiking club」/Assistant·yourself @ " in text
+    r = await world.recall("passport expires in March", scope="all", top_k=1, window=0)
+    assert "[qq/private chat/Alice @ " in r.text
+    r = await world.recall("packing list for Eagle Peak headlamp", scope="all", top_k=1,
+                           window=0)
+    assert "[qq/task/Assistant·yourself @ " in r.text  # undeclared type: its name
+
+
+async def test_f6_truncation_marker_and_chinese_labels(local_embedder: Embedder) -> None:
+    mem = await Memory.open("memory://", embedder=local_embedder, locale="zh",
+                            search={"per_item_max_chars": 10})
+    await mem.upsert_session(Session(id="g", origin_platform="qq", group_name="爬山群"))
+    await mem.add([Message(session_id="g", content="[quote]: a body that starts with brackets",
+                           speaker_name="Li", ts=T0),
+                   Message(session_id="g", content="noted", role="assistant", ts=T0 + 1)])
+    await mem.flush(timeout=30)
+    r = await mem.recall("body that starts with brackets", session="g", top_k=1, window=1)
+    assert "[qq/群「爬山群」/Li @ " in r.text
+    assert "[quote]: a…[已截断,还剩 " in r.text
+    assert "Assistant·你自己" in r.text
+    await mem.close()
+
+
+# ----------------------------------------------------------------------------- F8 tool
+
+
+async def test_f8_tool_schema_is_openai_function_format(world: Memory) -> None:
+    schema = world.tool_schema()
+    assert schema["type"] == "function"
+    fn = schema["function"]
+    assert fn["name"] == "memory_recall" and fn["parameters"]["required"] == ["query"]
+    assert set(fn["parameters"]["properties"]) == {"query", "scope", "context_window",
+                                                   "cross_session", "top_k"}
+
+
+async def test_f8_tool_may_only_narrow_and_says_when_clamped(world: Memory) -> None:
+    await world.settings.set("session", actor=OWNER, session="p-alice")
+    caller = {"session_id": "p-alice", "speaker_id": "alice", "platform": "qq"}
+    out = await world.call_tool({"query": "Eagle Peak", "scope": "all"}, caller)
+    assert out["clamped"] is True and out["scope"] == "session"
+    assert all(h["session_id"] == "p-alice" for h in out["hits"])
+    out = await world.call_tool('{"query": "Eagle Peak", "scope": "thread"}', caller)
+    assert out["clamped"] is False and out["scope"] == "session"
+    with pytest.raises(InvalidInput, match="context_window"):
+        await world.call_tool({"query": "x", "context_window": -1}, caller)
+    with pytest.raises(InvalidInput, match="unknown argument"):
+        await world.call_tool({"query": "x", "limit": 3}, caller)
+
+
+async def test_f8_tool_window_and_cross_session_only_narrow(world: Memory) -> None:
+    caller = {"session_id": "g-book"}
+    out = await world.call_tool({"query": "trail map and extra water", "context_window": 9,
+                                 "top_k": 1}, caller)
+    r = await world.recall("trail map and extra water", scope="all", top_k=1)
+    assert out["text"] == r.text  # 9 is clamped to the configured 2
+    out = await world.call_tool({"query": "trail map and extra water",
+                                 "cross_session": False, "top_k": 1}, caller)
+    assert "my knee hurts" not in out["text"]
+
+
+async def test_f8_tool_boost_uses_the_calling_speaker_only(world: Memory) -> None:
+    await world.settings.set("user", actor=OWNER, session="g-hike")
+    out = await world.call_tool({"query": "trail map"}, {"session_id": "g-hike",
+                                                          "speaker_id": "carol"})
+    r = await world.recall("trail map", session="g-hike", speakers=["carol"])
+    assert [h["id"] for h in out["hits"]] == [h.message.id for h in r.hits]
+    out_none = await world.call_tool({"query": "trail map"}, {"session_id": "g-hike"})
+    plain = await world.recall("trail map", session="g-hike")
+    assert [h["id"] for h in out_none["hits"]] == [h.message.id for h in plain.hits]
+
+
+# ----------------------------------------------------------------------------- M2–M6
+
+
+async def test_m2_last_messages_are_fixed_context_deduplicated(local_embedder: Embedder) -> None:
+    mem = await build_world(local_embedder, last_messages=2)
+    ctx = await mem.context([say("g-hike", "alice", "when does the Eagle Peak hike start?",
+                                 6 * DAY)], session="g-hike")
+    assert ctx[0]["role"] == "system"
+    tail = [m["content"] for m in ctx[1:]]
+    assert tail == ["my knee hurts so I may skip the hike",
+                    "owner from webui: bring sunscreen to Eagle Peak"]
+    assert "bring sunscreen" not in ctx[0]["content"]
+    await mem.close()
+
+
+async def test_m3_semantic_recall_object_overrides_top_k_range_scope_filter(
+        local_embedder: Embedder) -> None:
+    mem = await build_world(local_embedder, semantic_recall={
+        "top_k": 1, "message_range": {"before": 0, "after": 1}, "scope": "thread",
+        "filter": {"club": {"$eq": "hiking"}}})
+    r = await mem.recall("Eagle Peak", session="g-hike")
+    [hit] = r.hits
+    assert hit.message.session_id == "g-hike" and hit.before == () and len(hit.after) <= 1
+    assert r.scope == "session"
+    await mem.close()
+
+
+async def test_m4_semantic_recall_without_index_or_embedder_is_refused() -> None:
+    from chatmem.store import SqliteStore
+
+    store = await SqliteStore.open(":memory:")
+    with pytest.raises(RecallUnavailable, match="semantic_recall=False"):
+        Memory(store, store, None)
+    from chatmem import Config
+
+    mem = Memory(store, None, None, Config.load({"semantic_recall": False}))  # storage only
+    await mem.add(Message(session_id="s", content="kept"))
+    assert await mem.context("kept?", session="s") == []
+    with pytest.raises(RecallUnavailable):
+        await mem.recall("kept?")
+    await mem.close()
+
+
+async def test_m6_filter_applies_to_the_session_metadata_snapshot(world: Memory) -> None:
+    r = await world.recall("book", scope="all", filter={"club": "books"}, top_k=10, window=0)
+    assert r.hits and {h.message.session_id for h in r.hits} == {"g-book"}
+    r = await world.recall("book", scope="all", filter={"club": {"$in": ["chess"]}})
+    assert r.hits == ()

@@ -1,0 +1,190 @@
+"""R4 as a property: over random worlds and random settings, no recall or tool call ever
+returns a message outside its visible set, and narrowing never widens it.
+
+The visible set is computed here independently of chatmem's code (the oracle
+below restates SPEC F9/F10 from scratch).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from providers import RecordingProvider
+
+from chatmem import Memory, Message, Session
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.errors import ScopeError
+
+PLATFORMS = ["qq", "tg", "webui"]
+SCOPES = ["all", "user", "platform", "resource", "session"]
+WORDS = ["hike", "map", "book", "cat", "passport", "rain", "pizza", "train"]
+WIDER = {"all": set(SCOPES), "user": set(SCOPES), "platform": {"platform", "session"},
+         "resource": {"resource", "session"}, "session": {"session"}}
+
+
+@dataclass
+class World:
+    sessions: list[Session]
+    messages: list[Message]
+    settings: dict[str, str]  # meta key -> raw stored value
+    config_scope: str
+
+
+@st.composite
+def worlds(draw: st.DrawFn) -> World:
+    n = draw(st.integers(2, 5))
+    sessions: list[Session] = []
+    for i in range(n):
+        parent = draw(st.one_of(st.none(), st.sampled_from([s.id for s in sessions])))\
+            if sessions else None
+        sessions.append(Session(
+            id=f"s{i}", parent_id=parent,
+            origin_platform=draw(st.sampled_from([None, "qq", "tg"])),
+            resource_id=draw(st.sampled_from([None, "r1", "r2"])),
+            chat_type=draw(st.sampled_from([None, "group", "private"])),
+            group_id=draw(st.sampled_from([None, "g1", "g2"])),
+        ))
+    messages = []
+    for j in range(draw(st.integers(1, 10))):
+        messages.append(Message(
+            session_id=draw(st.sampled_from([s.id for s in sessions])),
+            content=" ".join(draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))),
+            ts=j * 1000,
+            role=draw(st.sampled_from(["user", "user", "assistant", "tool", "system"])),
+            kind=draw(st.sampled_from(["message", "message", "message", "divider"])),
+            platform=draw(st.sampled_from([None, *PLATFORMS])),
+            speaker_id=draw(st.sampled_from(["u1", "u2", "u3"])),
+        ))
+    keys = ([f"session:{s.id}" for s in sessions]
+            + [f"group:{p}/{g}" for p in PLATFORMS for g in ("g1", "g2")]
+            + [f"chat_type:{p}/{c}" for p in PLATFORMS for c in ("group", "private")]
+            + [f"platform:{p}" for p in PLATFORMS])
+    chosen = draw(st.dictionaries(st.sampled_from(keys),
+                                  st.sampled_from([*SCOPES, "thread", "broken"]), max_size=4))
+    raw = {k: ("{oops" if v == "broken" else json.dumps(v)) for k, v in chosen.items()}
+    return World(sessions, messages, raw, draw(st.sampled_from(SCOPES)))
+
+
+def root(world: World, sid: str) -> Session:
+    by_id = {s.id: s for s in world.sessions}
+    s = by_id[sid]
+    while s.parent_id:
+        s = by_id[s.parent_id]
+    return s
+
+
+def effective(world: World, sid: str, entry: str | None) -> str:
+    s = {x.id: x for x in world.sessions}[sid]
+    r = root(world, sid)
+    platform = r.origin_platform or entry
+    keys = [f"session:{sid}"]
+    if platform:
+        group = s.group_id or r.group_id
+        if group:
+            keys.append(f"group:{platform}/{group}")
+        ctype = s.chat_type or r.chat_type
+        if ctype:
+            keys.append(f"chat_type:{platform}/{ctype}")
+        keys.append(f"platform:{platform}")
+    for k in keys:
+        if k in world.settings:
+            try:
+                v = json.loads(world.settings[k])
+            except ValueError:
+                return "session"
+            v = {"thread": "session"}.get(v, v)
+            return v if v in SCOPES else "session"
+    return world.config_scope
+
+
+def visible(world: World, sid: str, entry: str | None, scope: str, msg: Message) -> bool:
+    if scope in ("all", "user"):
+        return True
+    if scope == "session":
+        return msg.session_id == sid
+    by_id = {s.id: s for s in world.sessions}
+    if scope == "resource":
+        mine = by_id[sid].resource_id or root(world, sid).resource_id
+        theirs = by_id[msg.session_id].resource_id or root(world, msg.session_id).resource_id
+        return mine is not None and theirs == mine
+    platform = root(world, sid).origin_platform or entry
+    if platform is None or msg.session_id == sid:  # platform ⊇ session
+        return msg.session_id == sid
+    origin = root(world, msg.session_id).origin_platform
+    return (msg.platform or origin) == platform or origin == platform
+
+
+def returned(result: Any) -> list[Message]:
+    out = [h.message for h in result.hits]
+    out += [m for h in result.hits for m in (*h.before, *h.after)]
+    out += [m for s in result.snippets for m in s.messages]
+    return out
+
+
+async def check(world: World, asker: str, entry: str | None, requested: str | None,
+                query: str) -> None:
+    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=32)),
+                            config=Config.load({"scope": world.config_scope,
+                                                "indexing": {"concurrency": 1},
+                                                "context_expand": {"window": 2}}))
+    try:
+        for s in world.sessions:
+            await mem.upsert_session(s)
+        for key, value in world.settings.items():
+            await mem.store.meta_set("scope-settings", key, value)
+        stored = await mem.add(world.messages)
+        by_id = {m.id: m for m in stored}
+        await mem.flush(timeout=30)
+        base = effective(world, asker, entry)
+
+        def assert_visible(result: Any, scope: str) -> None:
+            for m in returned(result):
+                original = by_id[m.id]
+                assert visible(world, asker, entry, scope, original), (scope, original)
+
+        # passive recall: the session's effective scope
+        try:
+            passive = await mem.recall(query, session=asker, platform=entry, top_k=5)
+        except ScopeError:
+            assert base == "resource"
+        else:
+            assert passive.scope == base
+            assert_visible(passive, base)
+        # the tool: may only narrow
+        try:
+            out = await mem._recall(query, session=asker, platform=entry, top_k=5,
+                                    min_score=None, scope=requested, window=None,
+                                    cross_session=None, filter=None, speakers=(),
+                                    exclude_ids=(), now=None, cap_scope=True)
+        except ScopeError:
+            assert "resource" in (base, requested)
+            return
+        if requested is not None and requested in WIDER[base]:
+            assert out.scope == requested and not out.clamped
+        elif requested is not None:
+            assert out.scope == base and out.clamped
+        has_resource = (({s.id: s for s in world.sessions}[asker].resource_id
+                          or root(world, asker).resource_id) is not None)
+        if base != "resource" or has_resource:  # (resource without an id has no visible set)
+            assert_visible(out, base)  # narrowing never widens
+        assert_visible(out, out.scope)
+    finally:
+        await mem.close()
+
+
+@settings(max_examples=2000, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(world=worlds(), data=st.data())
+def test_no_recall_or_tool_call_returns_a_message_outside_its_visible_set(
+        world: World, data: st.DataObject) -> None:
+    asker = data.draw(st.sampled_from([s.id for s in world.sessions]))
+    entry = data.draw(st.sampled_from([None, *PLATFORMS]))
+    requested = data.draw(st.sampled_from([None, *SCOPES]))
+    query = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)))
+    asyncio.run(check(world, asker, entry, requested, query))
