@@ -202,6 +202,148 @@ async def recall(db: str | None, config_path: str | None, session: str | None,
         click.echo(result.text or "(nothing recalled)")
 
 
+def _progress(label: str, total: int | None = None) -> Any:
+    """A progress bar on stderr (I3), quiet when stderr is not a terminal."""
+    return click.progressbar(length=total or 0, label=label, file=sys.stderr,
+                             show_pos=True, show_eta=False)
+
+
+@main.command(name="export")
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--vectors", "with_vectors", is_flag=True,
+              help="Include vectors (else the importing store re-embeds).")
+@click.option("-o", "--output", default="-", help="Output file (default: standard output).")
+@run
+async def export_cmd(db: str | None, config_path: str | None, vector: str | None,
+                     with_vectors: bool, output: str) -> None:
+    """Write the whole store (sessions, settings, messages, index state, optionally
+    vectors) as JSONL: a backup, or the way to another backend.
+
+    \b
+    Example:
+      chatmem export --db chat.db --vectors -o backup.jsonl
+    """
+    from .store import open_store, open_vector_index
+    from .transfer import export_jsonl
+
+    store = await open_store(_store_url(db))
+    index = store if vector is None else await open_vector_index(vector, store)
+    try:
+        out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")  # noqa: SIM115
+        try:
+            counts = await export_jsonl(store, index, out, vectors=with_vectors)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    finally:
+        if index is not store:
+            await index.close()
+        await store.close()
+    click.echo(f"exported {counts.as_dict()}", err=True)
+
+
+@main.command(name="import")
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--no-wait", is_flag=True, help="Do not wait for re-embedding before exiting.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@run
+async def import_cmd(db: str | None, config_path: str | None, vector: str | None,
+                     no_wait: bool, file: str) -> None:
+    """Load a JSONL export into a store. The whole file is checked first: a bad or
+    truncated file changes nothing. Messages without vectors are re-embedded.
+
+    \b
+    Example:
+      chatmem import --db new.db backup.jsonl
+    """
+    from .transfer import import_records, validate_jsonl
+
+    if file == "-":
+        records = validate_jsonl(sys.stdin)
+    else:
+        with open(file, encoding="utf-8") as fh:
+            records = validate_jsonl(fh)
+    cfg = load_config(config_path)
+    async with await Memory.open(_store_url(db), vector=vector, config=cfg) as mem:
+        with _progress("importing", len(records)) as bar:
+            counts = await import_records(mem.store, mem.index, records,
+                                          progress=lambda kind, n: bar.update(n))
+        if not no_wait:
+            await mem.flush()
+    click.echo(f"imported {counts.as_dict()}", err=True)
+
+
+@main.command()
+@click.option("--from", "src", required=True, help="Source store URL.")
+@click.option("--from-vector", default=None, help="Source vector index URL, if separate.")
+@click.option("--to", "dst", required=True, help="Destination store URL.")
+@click.option("--to-vector", default=None, help="Destination vector index URL, if separate.")
+@click.option("--no-vectors", is_flag=True, help="Copy messages only; the destination "
+                                                 "re-embeds them when opened by chatmem.")
+@run
+async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | None,
+                  no_vectors: bool) -> None:
+    """Move a whole store between backends: every message, id, setting and vector.
+
+    \b
+    Example:
+      chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat
+      chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db --to-vector qdrant+local:///q
+    """
+    from .store import open_store, open_vector_index
+    from .transfer import migrate as do_migrate
+
+    opened: list[Any] = []
+    try:
+        s_store = await open_store(src)
+        opened.append(s_store)
+        s_index = s_store if from_vector is None else await open_vector_index(from_vector,
+                                                                              s_store)
+        opened.append(s_index)
+        d_store = await open_store(dst)
+        opened.append(d_store)
+        d_index = d_store if to_vector is None else await open_vector_index(to_vector, d_store)
+        opened.append(d_index)
+        total = (await s_store.stats()).messages
+        with _progress("migrating messages", total) as bar:
+            counts = await do_migrate(
+                s_store, s_index, d_store, d_index, vectors=not no_vectors,
+                progress=lambda kind, n: bar.update(n) if kind == "message" else None)
+    finally:
+        seen: set[int] = set()
+        for obj in reversed(opened):
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                await obj.close()
+    click.echo(f"migrated {counts.as_dict()}", err=True)
+
+
+@main.command()
+@db_option
+@click.option("--session", default=None, help="Only this session (default: everything).")
+@click.option("--target", type=click.Choice(["vector", "context", "all"]), default="all",
+              show_default=True, help="What to clear: the vector index, the messages, or both.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@run
+async def clear(db: str | None, config_path: str | None, session: str | None, target: str,
+                yes: bool) -> None:
+    """Clear the vector index, the messages, or both; globally or for one session.
+
+    \b
+    Example:
+      chatmem clear --db chat.db --target vector --yes
+    """
+    if not yes:
+        what = f"session {session}" if session else "EVERY session"
+        click.confirm(f"Clear {target} of {what}?", abort=True)
+    cfg = load_config(config_path)
+    async with await Memory.open(_store_url(db), config=cfg) as mem:
+        out = await mem.clear(target, session=session)
+    click.echo(f"cleared {out}")
+
+
 @main.command()
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")

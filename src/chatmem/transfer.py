@@ -1,0 +1,227 @@
+"""Export, import and migration of whole stores as JSONL (S6, X3).
+
+One JSON object per line, each with a ``type``::
+
+    {"type": "header", "format": "chatmem-jsonl", "version": 1, ...}
+    {"type": "session", "id": ..., "metadata": {...}, "settings": {...}, ...}
+    {"type": "meta", "namespace": ..., "key": ..., "value": ...}      # scope settings, markers
+    {"type": "message", "id": ..., "session_id": ..., "ts": ..., "index_state": "indexed", ...}
+    {"type": "vector", "message_id": ..., "model_id": ..., "vector": [...], ...}  # optional
+    {"type": "end", "sessions": N, "messages": N, "vectors": N, "meta": N}
+
+Messages keep their ids and timestamps. On import, a message is indexed
+again unless its vector came along. Vectors are derived data, so leaving
+them out loses nothing: the importing store re-embeds. The ``end`` line lets
+an import detect a truncated file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from .errors import InvalidInput
+from .models import IndexState, Message, Session, VectorEntry
+
+FORMAT = "chatmem-jsonl"
+VERSION = 1
+PAGE = 1000
+
+Progress = Callable[[str, int], None]
+
+
+@dataclass
+class TransferCounts:
+    sessions: int = 0
+    messages: int = 0
+    vectors: int = 0
+    meta: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def _noop(kind: str, n: int) -> None:
+    return None
+
+
+async def _records(store: Any, index: Any | None, vectors: bool
+                   ) -> AsyncIterator[dict[str, Any]]:
+    for s in await store.all_sessions():
+        yield {"type": "session", **s.to_dict()}
+    for ns, key, value in await store.meta_items():
+        yield {"type": "meta", "namespace": ns, "key": key, "value": value}
+    cursor = 0
+    while True:
+        page = await store.scan_messages(cursor, PAGE)
+        if not page:
+            break
+        for pos, msg, state in page:
+            yield {"type": "message", **msg.to_dict(), "index_state": state.name.lower()}
+            cursor = pos
+    if vectors and index is not None:
+        after: str | None = None
+        while True:
+            entries = await index.scan_vectors(after, PAGE)
+            if not entries:
+                break
+            for e in entries:
+                yield {
+                    "type": "vector", "message_id": e.message_id, "session_id": e.session_id,
+                    "ts": e.ts, "role": e.role, "model_id": e.model_id,
+                    "platform": e.platform, "origin_platform": e.origin_platform,
+                    "speaker_id": e.speaker_id, "mentions": list(e.mentions),
+                    "resource_id": e.resource_id, "session_metadata": dict(e.session_metadata),
+                    "message_metadata": dict(e.message_metadata), "text": e.text,
+                    "vector": [float(x) for x in np.asarray(e.vector, dtype=np.float32)],
+                }
+                after = e.message_id
+
+
+async def export_jsonl(store: Any, index: Any | None, out: TextIO, *, vectors: bool = False,
+                       progress: Progress = _noop) -> TransferCounts:
+    """Write every session, setting, message (and optionally vector) as JSONL."""
+    from . import __version__
+
+    counts = TransferCounts()
+    out.write(json.dumps({"type": "header", "format": FORMAT, "version": VERSION,
+                          "chatmem": __version__, "vectors": vectors}) + "\n")
+    async for rec in _records(store, index, vectors):
+        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        kind = rec["type"]
+        setattr(counts, _plural(kind), getattr(counts, _plural(kind)) + 1)
+        progress(kind, 1)
+    out.write(json.dumps({"type": "end", **counts.as_dict()}) + "\n")
+    return counts
+
+
+def _plural(kind: str) -> str:
+    return {"session": "sessions", "message": "messages", "vector": "vectors",
+            "meta": "meta"}[kind]
+
+
+def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"line {n}: not JSON ({exc.msg})") from None
+        if not isinstance(rec, dict) or "type" not in rec:
+            raise InvalidInput(f"line {n}: expected an object with a 'type'")
+        yield n, rec
+
+
+def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """Read and check a whole export before anything is written (bad input changes nothing)."""
+    records: list[dict[str, Any]] = []
+    header = end = None
+    for n, rec in _parse_lines(lines):
+        kind = rec["type"]
+        if kind == "header":
+            if rec.get("format") != FORMAT or rec.get("version") != VERSION:
+                raise InvalidInput(f"line {n}: not a {FORMAT} v{VERSION} file")
+            header = rec
+        elif kind == "end":
+            end = rec
+        elif kind == "message":
+            data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
+            Message.from_dict(data, where=f"line {n}")
+            records.append(rec)
+        elif kind == "session":
+            if not isinstance(rec.get("id"), str) or not rec["id"]:
+                raise InvalidInput(f"line {n}: session.id is required")
+            records.append(rec)
+        elif kind in ("meta", "vector"):
+            records.append(rec)
+        else:
+            raise InvalidInput(f"line {n}: unknown record type {kind!r}")
+    if header is None:
+        raise InvalidInput(f"not a {FORMAT} file: no header line")
+    if end is None:
+        raise InvalidInput("the file is truncated: no end line (was the export interrupted?)")
+    got = {k: sum(1 for r in records if _plural(r["type"]) == k)
+           for k in ("sessions", "messages", "vectors", "meta")}
+    want = {k: end.get(k) for k in got}
+    if got != want:
+        raise InvalidInput(f"record counts {got} do not match the end line {want}")
+    return records
+
+
+async def import_records(store: Any, index: Any | None, records: list[dict[str, Any]], *,
+                         progress: Progress = _noop) -> TransferCounts:
+    counts = TransferCounts()
+    session_fields = set(Session.__dataclass_fields__)
+    for rec in records:
+        if rec["type"] == "session":
+            await store.upsert_session(Session(**{k: v for k, v in rec.items()
+                                                  if k in session_fields}))
+            counts.sessions += 1
+            progress("session", 1)
+        elif rec["type"] == "meta":
+            await store.meta_set(rec["namespace"], rec["key"], rec["value"])
+            counts.meta += 1
+    batch: list[Message] = []
+    for rec in records:
+        if rec["type"] == "message":
+            data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
+            batch.append(Message.from_dict(data))
+            if len(batch) >= PAGE:
+                counts.messages += len(await store.append(batch))
+                progress("message", len(batch))
+                batch = []
+    if batch:
+        counts.messages += len(await store.append(batch))
+        progress("message", len(batch))
+    # keep "skipped" (e.g. after clearing vectors): such messages must not be re-indexed
+    skipped = [r["id"] for r in records if r["type"] == "message"
+               and r.get("index_state") == "skipped"]
+    for i in range(0, len(skipped), PAGE):
+        await store.set_index_state(skipped[i:i + PAGE], IndexState.SKIPPED)
+    if index is not None:
+        entries: list[VectorEntry] = []
+        for rec in records:
+            if rec["type"] != "vector":
+                continue
+            entries.append(VectorEntry(
+                message_id=rec["message_id"], session_id=rec["session_id"], ts=rec["ts"],
+                role=rec.get("role"), model_id=rec.get("model_id"),
+                vector=np.asarray(rec["vector"], dtype=np.float32),
+                platform=rec.get("platform"), speaker_id=rec.get("speaker_id"),
+                mentions=tuple(rec.get("mentions") or ()), resource_id=rec.get("resource_id"),
+                session_metadata=rec.get("session_metadata") or {},
+                origin_platform=rec.get("origin_platform"),
+                message_metadata=rec.get("message_metadata") or {}, text=rec.get("text"),
+            ))
+            if len(entries) >= PAGE:
+                await _write_vectors(store, index, entries)
+                counts.vectors += len(entries)
+                progress("vector", len(entries))
+                entries = []
+        if entries:
+            await _write_vectors(store, index, entries)
+            counts.vectors += len(entries)
+            progress("vector", len(entries))
+    return counts
+
+
+async def _write_vectors(store: Any, index: Any, entries: list[VectorEntry]) -> None:
+    await index.upsert(entries)
+    if index is not store:
+        await store.set_index_state([e.message_id for e in entries], IndexState.INDEXED)
+        upsert_lexical = getattr(store, "upsert_lexical", None)
+        if upsert_lexical is not None:
+            await upsert_lexical(entries)
+
+
+async def migrate(src_store: Any, src_index: Any | None, dst_store: Any,
+                  dst_index: Any | None, *, vectors: bool = True,
+                  progress: Progress = _noop) -> TransferCounts:
+    """Copy everything from one backend to another, vectors included (no re-embedding)."""
+    records = [rec async for rec in _records(src_store, src_index, vectors)]
+    return await import_records(dst_store, dst_index, records, progress=progress)
