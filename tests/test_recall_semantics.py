@@ -7,13 +7,10 @@ import logging
 from typing import Any
 
 import pytest
-from providers import RecordingProvider
-from world import DAY, T0, build_world, say
 
 from chatmem import Memory, Message, Session
 from chatmem.embedding import Embedder
 from chatmem.errors import (
-    EmbeddingUnavailable,
     InvalidInput,
     NotFound,
     PermissionDenied,
@@ -23,6 +20,8 @@ from chatmem.errors import (
 from chatmem.models import IndexState
 from chatmem.recall import build_query
 from chatmem.recall.rank import Candidate, rerank
+from providers import RecordingProvider
+from world import DAY, T0, build_world, say
 
 OWNER = {"id": "owner", "role": "owner"}
 NOW = T0 + 6 * DAY
@@ -95,7 +94,8 @@ async def test_f1_mentions_and_sender_label_are_recorded(world: Memory) -> None:
 async def test_f3_rewrite_replaces_the_vector_once(world: Memory) -> None:
     [hit] = (await world.recall("favourite trail snack", scope="all", top_k=1, window=0)).hits
     assert hit.message.ts is not None
-    await world.rewrite("p-bob", hit.message.ts, content="my favourite trail snack is salted almonds")
+    await world.rewrite("p-bob", hit.message.ts,
+                        content="my favourite trail snack is salted almonds")
     r = await world.recall("salted almonds", scope="all", top_k=1, window=0)
     assert contents(r) == ["my favourite trail snack is salted almonds"]
     st = await world.stats()
@@ -180,8 +180,9 @@ async def test_f4_candidate_pool_is_four_times_top_k_and_eight_with_others_only(
         asked: list[int] = []
         original = mem.store.query
 
-        async def spy(vec: Any, k: int, where: Any = None, _orig: Any = original) -> Any:
-            asked.append(k)
+        async def spy(vec: Any, k: int, where: Any = None, _orig: Any = original,
+                      _asked: list[int] = asked) -> Any:
+            _asked.append(k)
             return await _orig(vec, k, where)
 
         mem.store.query = spy  # type: ignore[method-assign]

@@ -24,20 +24,9 @@ from .errors import (
     NotFound,
     RecallUnavailable,
     ScopeError,
+    StoreError,
 )
 from .indexing import Indexer, embedded_text, root_of, snapshot_sessions, vector_entry
-from .platforms import PlatformRegistry
-from .scopes import (
-    ScopeSettings,
-    Where,
-    combine,
-    narrower_or_equal,
-    normalize_scope,
-    scope_filter,
-    user_filter,
-)
-from .store.filters import evaluate
-from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 from .models import (
     IndexState,
     Message,
@@ -47,9 +36,22 @@ from .models import (
     now_ms,
     validate_message,
 )
+from .platforms import PlatformRegistry
 from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
+from .recall.fuse import fuse
+from .scopes import (
+    ScopeSettings,
+    Where,
+    combine,
+    narrower_or_equal,
+    normalize_scope,
+    scope_filter,
+    user_filter,
+)
 from .store import open_store, open_vector_index
-from .store.base import MessageStore, VectorIndex
+from .store.base import LexicalIndex, MessageStore, VectorIndex
+from .store.filters import evaluate
+from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 
 log = logging.getLogger("chatmem.memory")
 
@@ -407,7 +409,7 @@ class Memory:
         filter: Mapping[str, Any] | None, speakers: Sequence[str], exclude_ids: Sequence[str],
         now: int | None, cap_scope: bool = False,
     ) -> RecallResult:
-        index, embedder = self._require_recall()
+        _, embedder = self._require_recall()
         cfg = self.config
         texts, turn_msgs = _turn_texts(query)
         if platform is None:
@@ -502,10 +504,41 @@ class Memory:
 
     async def _candidates(self, q: str, pool_size: int, where: dict[str, Any] | None
                           ) -> list[ScoredId]:
-        """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``."""
+        """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``,
+        fused with the ``pool_size`` best full-text matches under the same ``where`` when
+        hybrid recall is on and the store keeps a lexical index (X1). Each score is the
+        fused semantic score in [0, 1] (:mod:`chatmem.recall.fuse`)."""
         index, embedder = self._require_recall()
-        vec = await embedder.embed_one((q, "query"))
-        return await index.query(vec, pool_size, where)
+        hybrid = self.config.hybrid
+        lexical = self.store if hybrid.enabled and isinstance(self.store, LexicalIndex) \
+            else None
+
+        async def dense() -> list[ScoredId]:
+            vec = await embedder.embed_one((q, "query"))
+            return await index.query(vec, pool_size, where)
+
+        if lexical is None:
+            return await dense()
+        if hybrid.mode == "lexical":
+            return await lexical.lexical_query(q, pool_size, where)
+        dense_hits, lexical_hits = await asyncio.gather(
+            dense(), self._lexical_hits(lexical, q, pool_size, where))
+        return fuse(dense_hits, lexical_hits, query=q,
+                    languages=getattr(embedder.provider, "languages", None),
+                    dense_weight=hybrid.dense_weight,
+                    dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
+                    method="rrf" if hybrid.fusion == "rank" else "blend",
+                    rrf_k=hybrid.rrf_k)
+
+    @staticmethod
+    async def _lexical_hits(lexical: LexicalIndex, q: str, pool_size: int,
+                            where: dict[str, Any] | None) -> list[ScoredId]:
+        """Full-text matches; a failing lexical index degrades recall to dense, loudly."""
+        try:
+            return await lexical.lexical_query(q, pool_size, where)
+        except StoreError as exc:
+            log.warning("lexical search failed (%s); this recall uses dense search only", exc)
+            return []
 
     async def _expand_and_render(self, q: str, ranked: list[Ranked], session: str | None,
                                  win: Window, cross: bool, skip_ids: set[str],
