@@ -10,17 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from backends import pg_url
 from click.testing import CliRunner
-from providers import RecordingProvider
-from world import MESSAGES, SESSIONS
 
+from backends import pg_url
 from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
 from chatmem.errors import InvalidInput
 from chatmem.store import open_store, open_vector_index
 from chatmem.transfer import export_jsonl, migrate, validate_jsonl
+from providers import RecordingProvider
+from world import MESSAGES, SESSIONS
 
 OWNER = {"id": "owner", "role": "owner"}
 

@@ -14,12 +14,12 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from providers import RecordingProvider
 
 from chatmem import Memory, Message, Session
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ScopeError
+from providers import RecordingProvider
 
 PLATFORMS = ["qq", "tg", "webui"]
 SCOPES = ["all", "user", "platform", "resource", "session"]
