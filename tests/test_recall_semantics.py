@@ -122,7 +122,11 @@ async def test_f3_embedding_failure_keeps_the_old_vector(caplog: pytest.LogCaptu
     assert "old vector stays" in caplog.text
     prov.fail_with = None
     [hit] = (await mem.recall("original words", session="s", window=0)).hits
-    assert hit.message.id == m.id and hit.semantic == pytest.approx(1.0, abs=1e-5)
+    assert hit.message.id == m.id and hit.message.content == "rewritten words"
+    # the stored vector is still the one of the old text
+    assert mem.embedder is not None
+    [vec] = await mem.store.query(await mem.embedder.embed_one("original words"), 1)
+    assert vec.message_id == m.id and vec.score == pytest.approx(1.0, abs=1e-5)
     await mem.close()
 
 

@@ -296,6 +296,13 @@ class Memory:
         out = {"vectors": 0, "messages": 0}
         if target in ("vector", "all") and self.index is not None:
             out["vectors"] = await self.index.clear_vectors(session)
+            if cast(object, self.index) is not cast(object, self.store):
+                # a separate index: the store's states and lexical rows follow
+                await self.store.reset_index_state(IndexState.INDEXED, IndexState.SKIPPED,
+                                                   session)
+                clear_lexical = getattr(self.store, "clear_lexical", None)
+                if clear_lexical is not None:
+                    await clear_lexical(session)
             if session is None:
                 async with self._marker_lock:
                     try:
@@ -600,10 +607,13 @@ class Memory:
 
     async def stats(self) -> dict[str, Any]:
         s = await self.store.stats()
+        by_model = dict(s.vectors_by_model)
+        if self.index is not None and cast(object, self.index) is not cast(object, self.store):
+            by_model = await self.index.count_by_model()
         out: dict[str, Any] = {
             "messages": s.messages, "sessions": s.sessions, "indexed": s.indexed,
             "pending": s.pending, "failed": s.failed, "skipped": s.skipped,
-            "vectors_by_model": dict(s.vectors_by_model),
+            "vectors_by_model": by_model,
         }
         if self.embedder is not None:
             st = self.embedder.status

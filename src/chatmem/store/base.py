@@ -63,6 +63,11 @@ class MessageStore(Protocol):
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None: ...
 
+    async def reset_index_state(self, old: IndexState, new: IndexState,
+                                session_id: str | None = None) -> int:
+        """Move every message (of one session) in state ``old`` to ``new``."""
+        ...
+
     async def upsert_session(self, session: Session) -> Session: ...
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]: ...
@@ -72,6 +77,10 @@ class MessageStore(Protocol):
     async def meta_set(self, namespace: str, key: str, value: str) -> None: ...
 
     async def meta_delete(self, namespace: str, key: str) -> None: ...
+
+    async def meta_items(self) -> list[tuple[str, str, str]]:
+        """Every (namespace, key, value) of the metadata area (export, migration)."""
+        ...
 
     async def stats(self) -> StoreStats: ...
 
@@ -109,3 +118,30 @@ class VectorIndex(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class LexicalIndex(Protocol):
+    """Full-text search over the embedded text of indexed messages (X1), kept by the
+    message store so that it works whichever vector index is used.
+
+    A store that is its own vector index writes the lexical rows in its ``upsert``
+    (same transaction) and deletes them wherever it deletes vectors. With a separate
+    vector index, the indexer calls :meth:`upsert_lexical` after each upsert, and
+    whoever deletes vectors from that index calls :meth:`delete_lexical` /
+    :meth:`clear_lexical` on the store.
+    """
+
+    async def upsert_lexical(self, entries: Sequence[VectorEntry]) -> None:
+        """Index ``entry.text`` of each entry (its filter fields too), replacing by id."""
+        ...
+
+    async def delete_lexical(self, message_ids: Sequence[str]) -> int: ...
+
+    async def clear_lexical(self, session_id: str | None = None) -> int: ...
+
+    async def lexical_query(self, text: str, k: int,
+                            where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        """The k best full-text matches among entries matching ``where`` (the same filter
+        as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1]."""
+        ...
