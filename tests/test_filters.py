@@ -57,14 +57,13 @@ needs_pg = pytest.mark.skipif(
 # --------------------------------------------------------------------------- backends
 
 
-def sqlite_select(docs: Sequence[Mapping[str, Any]], f: Filter, *, negate: bool = False
-                  ) -> set[int]:
+def sqlite_select(
+    docs: Sequence[Mapping[str, Any]], f: Filter, *, negate: bool = False
+) -> set[int]:
     """Ids of ``docs`` the compiled filter selects from a real in-memory SQLite table."""
     conn = sqlite3.connect(":memory:")
     try:
-        conn.execute(
-            "CREATE TABLE docs (id INTEGER PRIMARY KEY, role TEXT, ts INTEGER, meta TEXT)"
-        )
+        conn.execute("CREATE TABLE docs (id INTEGER PRIMARY KEY, role TEXT, ts INTEGER, meta TEXT)")
         conn.executemany(
             "INSERT INTO docs (id, role, ts, meta) VALUES (?, ?, ?, ?)",
             [(i, d.get("role"), d.get("ts"), json.dumps(d)) for i, d in enumerate(docs)],
@@ -111,8 +110,9 @@ def qdrant_select(docs: Sequence[Mapping[str, Any]], f: Filter) -> set[int]:
     return {int(r.id) for r in records}
 
 
-def pg_select(conn: Any, docs: Sequence[Mapping[str, Any]], f: Filter, *, negate: bool = False
-              ) -> set[int]:
+def pg_select(
+    conn: Any, docs: Sequence[Mapping[str, Any]], f: Filter, *, negate: bool = False
+) -> set[int]:
     with conn.cursor() as cur:
         cur.execute("DELETE FROM chatmem_filter_docs")
         cur.executemany(
@@ -189,10 +189,19 @@ def reference(docs: Sequence[Mapping[str, Any]], f: Filter) -> set[int]:
         ({"a": {"$eq": 2**53 + 1}}, "filter['a']: $eq integer 9007199254740993 is out of range"),
         ({"a": {"$gt": -(2**64)}}, "filter['a']: $gt integer -18446744073709551616 is out of"),
         ({"a": "x\x00y"}, "filter['a']: $eq strings must not contain NUL"),
-        ({"a": {"$in": []}}, "filter['a']: $in expects a non-empty list of str, int, float or bool"),
+        (
+            {"a": {"$in": []}},
+            "filter['a']: $in expects a non-empty list of str, int, float or bool",
+        ),
         ({"a": {"$nin": "abc"}}, "filter['a']: $nin expects a non-empty list"),
-        ({"a": {"$in": [1, [2]]}}, "filter['a']['$in'][1]: $in values must be str, int, float or bool, got list [2]"),
-        ({"a": {"$nin": [None]}}, "filter['a']['$nin'][0]: $nin values must be str, int, float or bool, got None"),
+        (
+            {"a": {"$in": [1, [2]]}},
+            "filter['a']['$in'][1]: $in values must be str, int, float or bool, got list [2]",
+        ),
+        (
+            {"a": {"$nin": [None]}},
+            "filter['a']['$nin'][0]: $nin values must be str, int, float or bool, got None",
+        ),
         ({"a": {"$in": ["x", math.nan]}}, "filter['a']['$in'][1]: $in expects a finite number"),
         ({"a": {"$exists": 1}}, "filter['a']: $exists expects true or false, got 1"),
         ({"a": {"$exists": "yes"}}, "filter['a']: $exists expects true or false, got 'yes'"),
@@ -318,7 +327,11 @@ def test_injection_in_keys_is_rejected(key: str) -> None:
 
 @pytest.mark.parametrize("value", INJECTION_VALUES)
 def test_injection_in_values_is_data(value: str) -> None:
-    docs = [{"a": value, "role": value}, {"a": "x", "role": "x"}, {"b": 1, "role": None}]
+    docs: list[dict[str, Any]] = [
+        {"a": value, "role": value},
+        {"a": "x", "role": "x"},
+        {"b": 1, "role": None},
+    ]
     for raw in ({"a": value}, {"role": value}, {"a": {"$in": [value, 1]}}, {"a": {"$ne": value}}):
         f = parse_filter(raw)
         sql, params = compile_sqlite(f, RESOLVE)
@@ -473,7 +486,7 @@ def test_postgres_agrees_on_semantics_table(pg_conn: Any) -> None:
 
 
 def test_plain_column_null_reads_as_json_null() -> None:
-    docs = [{"role": None, "ts": None}, {"role": "user", "ts": 1}]
+    docs: list[dict[str, Any]] = [{"role": None, "ts": None}, {"role": "user", "ts": 1}]
     assert sqlite_select(docs, parse_filter({"role": None})) == {0}
     assert sqlite_select(docs, parse_filter({"ts": {"$ne": None}})) == {1}
     assert sqlite_select(docs, parse_filter({"role": {"$exists": False}})) == set()
@@ -482,7 +495,7 @@ def test_plain_column_null_reads_as_json_null() -> None:
 
 def test_qdrant_cannot_tell_an_empty_array_from_a_missing_key() -> None:
     """The one known divergence, pinned: Qdrant's IsEmpty holds for [] as for a missing key."""
-    docs = [{"a": []}, {"a": [None]}, {"a": None}, {}]
+    docs: list[dict[str, Any]] = [{"a": []}, {"a": [None]}, {"a": None}, {}]
     exists = parse_filter({"a": {"$exists": True}})
     assert reference(docs, exists) == {0, 1, 2}
     assert sqlite_select(docs, exists) == {0, 1, 2}
@@ -576,7 +589,8 @@ def values(nonempty_lists: bool) -> st.SearchStrategy[Any]:
         ),
         max_leaves=6,
     )
-    return weighted((3, scalars), (1, containers))
+    flat_lists = st.lists(scalars, min_size=1 if nonempty_lists else 0, max_size=3)
+    return weighted((3, scalars), (1, flat_lists), (1, containers))
 
 
 def documents(nonempty_lists: bool = False) -> st.SearchStrategy[dict[str, Any]]:
@@ -619,9 +633,7 @@ def filter_objects(
     )
     plain = st.dictionaries(names, condition, min_size=1, max_size=2)
     if hit is not None:
-        plain = weighted(
-            (2, hit), (1, plain), (1, st.builds(lambda a, b: {**a, **b}, hit, plain))
-        )
+        plain = weighted((2, hit), (1, plain), (1, st.builds(lambda a, b: {**a, **b}, hit, plain)))
     if depth == 0:
         return weighted((8, plain), (1, st.just({})))
     combinators = st.dictionaries(
@@ -654,7 +666,9 @@ def leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 def conditions_on(path: str, value: Any) -> st.SearchStrategy[dict[str, Any]]:
     """A condition on ``path`` built around ``value``, found there in some document."""
-    options: list[st.SearchStrategy[Any]] = [st.sampled_from([{"$exists": True}, {"$exists": False}])]
+    options: list[st.SearchStrategy[Any]] = [
+        st.sampled_from([{"$exists": True}, {"$exists": False}])
+    ]
     if value is None or isinstance(value, (str, int, float)):
         options += [st.just(value), st.just({"$ne": value})]
     if isinstance(value, (str, int, float)):
@@ -673,7 +687,13 @@ def filters_for(docs: Sequence[dict[str, Any]]) -> st.SearchStrategy[dict[str, A
     pairs: dict[tuple[str, str, str], tuple[str, Any]] = {}
     found: dict[tuple[str, str], Any] = {}
     for doc in docs:
-        for path, value in leaves(doc):
+        items = list(leaves(doc))
+        # "x.0" where x is an array names a key, never an index (PostgreSQL's #> would
+        # index); filters on it built around the first item must not match
+        items += [
+            (f"{path}.0", value[0]) for path, value in items if isinstance(value, list) and value
+        ]
+        for path, value in items:
             if value is None or isinstance(value, (str, int, float)):
                 pairs[(path, type(value).__name__, repr(value))] = (path, value)
                 if value is not None:
@@ -694,9 +714,7 @@ def filters_for(docs: Sequence[dict[str, Any]]) -> st.SearchStrategy[dict[str, A
 
 
 FILTERS = filter_objects()
-PROPERTY = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY

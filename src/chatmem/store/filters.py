@@ -348,7 +348,8 @@ class _Parser:
 
 
 def parse_filter(obj: object, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> Filter:
-    """Validate a filter mapping into a :data:`Filter` tree (a tree is returned as is).
+    """Validate a filter mapping into a :data:`Filter` tree (a tree is checked, then
+    returned as is).
 
     Raises :class:`FilterError` naming the offending part, e.g.
     ``filter['$or'][1]['priority']: $gte expects a number, got 'x'``.
@@ -578,6 +579,8 @@ class _SqlCompiler:
             params = [p for _, ps in parts for p in ps]
             return "(" + joiner.join(sql for sql, _ in parts) + ")", params
         ref = self.resolve(node.field)
+        if not isinstance(ref, (ColumnRef, JsonRef)):
+            raise FilterError(f"resolver gave {_got(ref)} for field {node.field!r}, not a FieldRef")
         if isinstance(node, Exists):
             return self.negate(self.present(ref), not node.present)
         if isinstance(node, In):
