@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import DEFAULT_LOCOMO, locomo_texts, machine, print_table, write_json
 
+from _common import DEFAULT_LOCOMO, locomo_texts, machine, print_table, write_json
 from chatmem import Memory, Message
 from chatmem.embedding import Embedder
 from chatmem.embedding.local import LocalProvider, resolve_model

@@ -48,8 +48,65 @@ def pg_url() -> str:
     return url
 
 
+def pg_schema_url(url: str, schema: str) -> str:
+    """``url`` with ``schema=<schema>`` set (a store confined to that schema)."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
+
+
+async def drop_pg_schema(url: str, schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
+            sql.Identifier(schema)))
+
+
+@contextlib.asynccontextmanager
+async def postgres_backend(tmp: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """A PostgreSQL store in a schema of its own, dropped afterwards."""
+    import uuid
+
+    from chatmem.store.postgres import PostgresStore
+
+    url = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    store = await PostgresStore.open(pg_schema_url(url, schema))
+    try:
+        yield store, store
+    finally:
+        await store.close()
+        await drop_pg_schema(url, schema)
+
+
 #: name -> factory. PostgreSQL and Qdrant register themselves below.
 BACKENDS: dict[str, Factory] = {
     "memory": memory_backend,
     "sqlite": sqlite_backend,
+    "postgres": postgres_backend,
 }
+
+
+@contextlib.asynccontextmanager
+async def qdrant_backend(tmp: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """Messages in a SQLite file, vectors in Qdrant's local mode (the same calls as a
+    server). In memory: on disk, local mode commits every point on its own, about 5×
+    slower; tests/test_qdrant.py covers the folder and reopening it."""
+    from chatmem.store.qdrant import QdrantIndex
+
+    store = await SqliteStore.open(tmp / "qdrant-messages.db")
+    try:
+        index = await QdrantIndex.open("qdrant+local://:memory:")
+        try:
+            yield store, index
+        finally:
+            await index.close()
+    finally:
+        await store.close()
+
+
+BACKENDS["qdrant"] = qdrant_backend

@@ -207,9 +207,16 @@ def test_f4_final_score_is_weighted_semantic_and_recency_times_boost() -> None:
     ranked = rerank([Candidate(old, 0.9), Candidate(new, 0.6)], now_ms=30 * DAY,
                     time_weight=0.3, half_life_days=30, boost_speakers={"u1"}, boost=2.0)
     by_id = {r.message.id: r for r in ranked}
-    assert by_id["old"].score == pytest.approx((0.7 * 0.9 + 0.3 * 0.5) * 2)
-    assert by_id["new"].score == pytest.approx(0.7 * 0.6 + 0.3 * 1.0)
+    # semantic is calibrated over the pool: the best candidate 1, the weakest 0
+    assert by_id["old"].score == pytest.approx((0.7 * 1.0 + 0.3 * 0.5) * 2)
+    assert by_id["new"].score == pytest.approx(0.7 * 0.0 + 0.3 * 1.0)
+    assert by_id["old"].semantic == 0.9  # the raw similarity is kept for the caller
     assert [r.message.id for r in ranked] == ["old", "new"]
+    mid = Message(session_id="s", content="c", ts=15 * DAY, id="mid")
+    ranked = rerank([Candidate(old, 0.9), Candidate(mid, 0.8), Candidate(new, 0.6)],
+                    now_ms=30 * DAY, time_weight=0.3, half_life_days=30)
+    by_id = {r.message.id: r for r in ranked}
+    assert by_id["mid"].score == pytest.approx(0.7 * (0.2 / 0.3) + 0.3 * 0.5 ** 0.5)
 
 
 async def test_f4_same_user_boost_applies_only_in_user_scope(world: Memory) -> None:

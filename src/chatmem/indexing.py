@@ -24,7 +24,7 @@ from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
 from .models import IndexState, Message, Session, VectorEntry
-from .store.base import MessageStore, VectorIndex
+from .store.base import LexicalIndex, MessageStore, VectorIndex
 
 log = logging.getLogger("chatmem.indexing")
 
@@ -286,6 +286,8 @@ class Indexer:
                    for m, v in zip(batch, vectors)]
         await self.index.upsert(entries)
         if not self._shared:  # a separate index: the state follows the upsert
+            if isinstance(self.store, LexicalIndex):  # X1: the store keeps the full text
+                await self.store.upsert_lexical(entries)
             await self.store.set_index_state([e.message_id for e in entries],
                                              IndexState.INDEXED)
         self._indexed += len(entries)

@@ -283,6 +283,8 @@ class Memory:
         await self.index.upsert([entry])
         if cast(object, self.index) is not cast(object, self.store):
             await self.store.set_index_state([msg.id], IndexState.INDEXED)
+            if isinstance(self.store, LexicalIndex):  # the full text follows the rewrite
+                await self.store.upsert_lexical([entry])
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:

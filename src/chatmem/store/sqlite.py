@@ -39,6 +39,8 @@ from ..models import (
     StoreStats,
     VectorEntry,
 )
+from . import lexical
+from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from .matrix import VectorMatrix
 from .where import compile_where
 
@@ -133,9 +135,16 @@ class SqliteStore:
 
     supports_delete_by_filter = True
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, ann_threshold: int | None = DEFAULT_THRESHOLD,
+                 ann: AnnSettings | None = None) -> None:
+        """``ann_threshold``: vectors (of one size) past which an ANN index answers broad
+        queries, ``None`` = exact search only; ``ann``: every ANN setting (wins over
+        ``ann_threshold``), see :class:`chatmem.store.ann.AnnSettings`."""
         self.path = str(path)
         self._in_memory = self.path == ":memory:"
+        settings = ann if ann is not None else AnnSettings(threshold=ann_threshold)
+        #: The ANN indexes (derived data, ``<db>.ann``); ``ann.enabled = False`` forces exact.
+        self.ann = AnnManager(settings, None if self._in_memory else self.path + ".ann")
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatmem-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._lock_file: Any = None
@@ -146,8 +155,9 @@ class SqliteStore:
     # ---------------------------------------------------------------- plumbing
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteStore:
-        store = cls(path)
+    async def open(cls, path: str | Path, *, ann_threshold: int | None = DEFAULT_THRESHOLD,
+                   ann: AnnSettings | None = None) -> SqliteStore:
+        store = cls(path, ann_threshold=ann_threshold, ann=ann)
         await store._run(store._open_sync)
         return store
 
@@ -193,6 +203,7 @@ class SqliteStore:
                 f"{self.path} was written by a newer chatmem (schema {version}); upgrade chatmem"
             )
         conn.executescript(_SCHEMA)
+        lexical.sqlite_setup(conn)  # X1: full-text rows, rebuilt when missing or stale
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._conn = conn
         self._load_matrices()
@@ -219,6 +230,8 @@ class SqliteStore:
                     [r["model_id"] for r in group], [r["ts"] for r in group],
                     vecs.reshape(len(group), dim),
                 )
+        # past the threshold, load <db>.ann or build the ANN in the background
+        self.ann.start(self._matrices)
 
     @contextlib.contextmanager
     def _tx(self) -> Any:
@@ -236,6 +249,7 @@ class SqliteStore:
             return
 
         def _close() -> None:
+            self.ann.close()  # stops its worker; saves <db>.ann while the lock is held
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -381,6 +395,7 @@ class SqliteStore:
                     self._drop_vectors_sync(
                         "message_id IN (" + q + ")", chunk
                     )
+                    lexical.sqlite_drop_messages(conn, chunk)  # separate-index rows too
                     n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
             return n
 
@@ -437,6 +452,19 @@ class SqliteStore:
                                  (int(state), *chunk))
 
         await self._run(_set)
+
+    async def reset_index_state(self, old: IndexState, new: IndexState,
+                                session_id: str | None = None) -> int:
+        def _reset() -> int:
+            with self._tx() as conn:
+                if session_id is None:
+                    return int(conn.execute("UPDATE messages SET index_state=? WHERE "
+                                            "index_state=?", (int(new), int(old))).rowcount)
+                return int(conn.execute(
+                    "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
+                    (int(new), int(old), session_id)).rowcount)
+
+        return await self._run(_reset)
 
     # ---------------------------------------------------------------- sessions
 
@@ -504,6 +532,13 @@ class SqliteStore:
 
         await self._run(_delete)
 
+    async def meta_items(self) -> list[tuple[str, str, str]]:
+        def _items() -> list[tuple[str, str, str]]:
+            return [(r[0], r[1], r[2]) for r in self.conn.execute(
+                "SELECT namespace, key, value FROM meta ORDER BY namespace, key")]
+
+        return await self._run(_items)
+
     # ---------------------------------------------------------------- stats / clear
 
     async def stats(self) -> StoreStats:
@@ -561,6 +596,7 @@ class SqliteStore:
                      json.dumps(dict(e.message_metadata), ensure_ascii=False),
                      vec.shape[0], vec.tobytes()),
                 )
+                lexical.sqlite_put(conn, r[0], e.text)  # X1: full text, same transaction
                 # the vector and the index state commit together: exactly once after a crash
                 conn.execute("UPDATE messages SET index_state=? WHERE rowid=?",
                              (int(IndexState.INDEXED), r[0]))
@@ -582,6 +618,7 @@ class SqliteStore:
         for chunk in _chunks(rowids, 500):
             q = ",".join("?" * len(chunk))
             self.conn.execute(f"DELETE FROM vectors WHERE mrowid IN ({q})", chunk)
+        lexical.sqlite_drop(self.conn, rowids)  # X1: full text follows the vectors
         for mat in self._matrices.values():
             for rowid in rowids:
                 mat.remove(rowid)
@@ -628,6 +665,13 @@ class SqliteStore:
                 rowids = [r[0] for r in self.conn.execute(
                     f"SELECT mrowid FROM vectors WHERE {sql}", params)]
                 rows = mat.rows_for(rowids)
+        # past the threshold the ANN answers unfiltered and broad queries; it declines
+        # (None) while building, for narrow filters and when too few candidates survive
+        ann = self.ann.for_matrix(mat)
+        if ann is not None:
+            hits = ann.query(q, k, rows)
+            if hits is not None:
+                return hits
         return mat.top_k(q, k, rows)
 
     async def count_by_model(self) -> dict[str, int]:
@@ -638,6 +682,7 @@ class SqliteStore:
             with self._tx():
                 if session_id is None:
                     n = int(self.conn.execute("DELETE FROM vectors").rowcount)
+                    lexical.sqlite_clear(self.conn)  # X1: full text follows the vectors
                     self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
                                       (int(IndexState.SKIPPED), int(IndexState.INDEXED)))
                     self._matrices.clear()
@@ -649,6 +694,42 @@ class SqliteStore:
                 return n
 
         return await self._run(_clear)
+
+    # ---------------------------------------------------------------- lexical index (X1)
+
+    async def upsert_lexical(self, entries: Sequence[VectorEntry]) -> None:
+        """Full-text rows for entries whose vectors live in a separate index."""
+        def _upsert() -> None:
+            with self._tx() as conn:
+                for e in entries:
+                    r = conn.execute("SELECT rowid FROM messages WHERE id=?",
+                                     (e.message_id,)).fetchone()
+                    if r is not None:
+                        lexical.sqlite_put(conn, r[0], e.text, e)
+
+        await self._run(_upsert)
+
+    async def delete_lexical(self, message_ids: Sequence[str]) -> int:
+        def _delete() -> int:
+            with self._tx() as conn:
+                return lexical.sqlite_drop_messages(conn, list(message_ids))
+
+        return await self._run(_delete)
+
+    async def clear_lexical(self, session_id: str | None = None) -> int:
+        def _clear() -> int:
+            with self._tx() as conn:
+                return lexical.sqlite_clear(conn, session_id)
+
+        return await self._run(_clear)
+
+    async def lexical_query(self, text: str, k: int,
+                            where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        def _query() -> list[ScoredId]:
+            sql, params = compile_where(where) if where else ("1", [])
+            return lexical.sqlite_query(self.conn, text, k, sql, params)
+
+        return await self._run(_query)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:

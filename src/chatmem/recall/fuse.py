@@ -1,0 +1,136 @@
+"""Hybrid recall (X1): fuse the dense and the lexical candidate lists into one pool.
+
+Pure functions; :meth:`chatmem.Memory._candidates` calls them. Both inputs are
+lists of :class:`~chatmem.models.ScoredId` best first: dense scores are cosine
+similarities, lexical scores are calibrated BM25 in [0, 1]
+(:mod:`chatmem.store.lexical`). The output is one list, best first, whose
+``score`` is the *fused semantic score* in [0, 1] that ``rerank()`` blends with
+recency and that ``min_score`` is compared with.
+
+Method ``blend`` (the default; calibrated score blending)::
+
+    fused = t · dense + (1 − t) · lexical
+
+* ``dense`` is the cosine clipped to [0, 1]. A candidate found only by the
+  lexical search gets the lowest cosine of the dense pool: it was not among the
+  dense pool, so its cosine is at most that (an upper bound, so a lexical-only
+  hit is never penalised for a score nobody measured).
+* ``lexical`` is the calibrated BM25 score; 0 when the lexical search did not
+  return the candidate.
+* ``t`` is the *dense trust* of this query (:func:`dense_trust`): the
+  configured ``dense_weight`` when the embedding model declares a language of
+  the query's script, ``dense_weight_uncovered`` when it does not (a Chinese
+  query against the English-only default model), mixed by the query's share of
+  CJK characters. So a weak signal cannot drown a strong one: with an
+  English-only model a Chinese query is ranked mostly by BM25, an English query
+  mostly by meaning.
+
+Method ``rrf`` (reciprocal-rank fusion, kept for comparison)::
+
+    fused = (t / (k + rank_dense) + (1 − t) / (k + rank_lexical)) · (k + 1)
+
+with a missing rank contributing 0; scaled so that first place in both lists
+scores 1. It ignores how strong each match is, which is why it is not the
+default (see README § Hybrid recall for the measurements).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Literal
+
+from ..models import ScoredId
+from ..store.lexical import cjk_share
+
+FusionMethod = Literal["blend", "rrf"]
+
+#: Language codes whose script is CJK (the lexical tokenizer's bigram scripts).
+CJK_LANGUAGES: frozenset[str] = frozenset({"zh", "ja", "ko"})
+#: Declarations that mean "every language".
+ANY_LANGUAGE: frozenset[str] = frozenset({"*", "multi", "multilingual", "xx", "mul"})
+
+
+def _base(code: str) -> str:
+    return code.strip().lower().replace("_", "-").split("-")[0]
+
+
+def covers(languages: Sequence[str] | None, cjk: bool) -> bool:
+    """Whether a model declaring ``languages`` covers CJK (``cjk``) or other scripts.
+
+    ``None`` (a provider that declares nothing, e.g. a remote API) counts as
+    covering everything: only a declared limit lowers the trust in dense scores.
+    """
+    if languages is None:
+        return True
+    langs = {_base(code) for code in languages}
+    if langs & ANY_LANGUAGE:
+        return True
+    return bool(langs & CJK_LANGUAGES) if cjk else bool(langs - CJK_LANGUAGES)
+
+
+def dense_trust(query: str, languages: Sequence[str] | None, *, dense_weight: float,
+                dense_weight_uncovered: float) -> float:
+    """The weight of the dense score for this query, in [0, 1].
+
+    ``dense_weight`` where the model covers the query's script, else
+    ``dense_weight_uncovered``; a query mixing scripts gets the average weighted
+    by its share of CJK characters (:func:`~chatmem.store.lexical.cjk_share`).
+    """
+    share = cjk_share(query)
+    w_cjk = dense_weight if covers(languages, True) else dense_weight_uncovered
+    w_other = dense_weight if covers(languages, False) else dense_weight_uncovered
+    return share * w_cjk + (1.0 - share) * w_other
+
+
+def _clip(x: float) -> float:
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def blend(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
+          limit: int) -> list[ScoredId]:
+    """Calibrated score blending: ``trust · cosine + (1 − trust) · lexical``."""
+    floor = _clip(min(s.score for s in dense)) if dense else 0.0
+    d = {s.message_id: _clip(s.score) for s in dense}
+    lx = {s.message_id: _clip(s.score) for s in lexical}
+    return _fused(dense, lexical, limit, lambda mid: (
+        trust * d.get(mid, floor) + (1.0 - trust) * lx.get(mid, 0.0)))
+
+
+def rrf(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
+        limit: int, k: int = 60) -> list[ScoredId]:
+    """Weighted reciprocal-rank fusion, scaled to [0, 1]."""
+    rd = {s.message_id: i for i, s in enumerate(dense, 1)}
+    rl = {s.message_id: i for i, s in enumerate(lexical, 1)}
+
+    def score(mid: str) -> float:
+        a = trust / (k + rd[mid]) if mid in rd else 0.0
+        b = (1.0 - trust) / (k + rl[mid]) if mid in rl else 0.0
+        return (a + b) * (k + 1)
+
+    return _fused(dense, lexical, limit, score)
+
+
+def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
+           score: Callable[[str], float]) -> list[ScoredId]:
+    by_id: dict[str, ScoredId] = {}
+    for s in (*dense, *lexical):
+        by_id.setdefault(s.message_id, s)
+    out = [replace(s, score=score(mid)) for mid, s in by_id.items()]
+    out.sort(key=lambda s: (-s.score, -s.ts, s.message_id))
+    return out[:limit]
+
+
+def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
+         languages: Sequence[str] | None, dense_weight: float,
+         dense_weight_uncovered: float, limit: int,
+         method: FusionMethod = "blend", rrf_k: int = 60) -> list[ScoredId]:
+    """One candidate pool of at most ``limit`` from both lists (see the module docs)."""
+    trust = dense_trust(query, languages, dense_weight=dense_weight,
+                        dense_weight_uncovered=dense_weight_uncovered)
+    if method == "rrf":
+        return rrf(dense, lexical, trust=trust, limit=limit, k=rrf_k)
+    return blend(dense, lexical, trust=trust, limit=limit)
+
+
+__all__ = ["CJK_LANGUAGES", "FusionMethod", "blend", "covers", "dense_trust", "fuse", "rrf"]

@@ -1,0 +1,629 @@
+"""Approximate nearest-neighbour search over a :class:`VectorMatrix` (HNSW, optional).
+
+Exact search over the in-memory matrix is the reference and the default. Past
+``AnnSettings.threshold`` vectors, an HNSW graph (faiss-cpu, the optional
+extra ``chatmem[ann]``) answers unfiltered and broad queries:
+
+* The graph is derived data. A worker thread loads it from ``<db>.ann`` or
+  builds it from the matrix; queries use exact search until it is ready, and
+  writes never wait for it.
+* Its candidates are rescored exactly from the matrix, so scores and tie
+  breaks are those of exact search; only the candidate set is approximate.
+* Kept in step without hooks in the write path: each matrix row carries the
+  sequence number of its last write (``VectorMatrix.seq``) and each graph
+  label remembers the row and sequence number it copied. A label is live only
+  while its row is alive with that same number, so deleted or rewritten rows
+  never come back. Rows written after the graph's last sync (the *tail*) are
+  scored exactly with each query until the worker adds them to the graph;
+  when more than ``rebuild_fraction`` of the labels are dead, the worker
+  builds a new graph while the old one keeps answering.
+* Filters: a narrow one (fewer than ``threshold`` rows, or less than
+  ``min_selectivity`` of the rows) goes to exact search over the filtered
+  rows. A broad one asks the graph for ``k·oversample/selectivity``
+  candidates, keeps those the filter allows, and falls back to exact search
+  when fewer than k survive.
+* ``<db>.ann`` is a header (format, dim, graph parameters, label count, live
+  count, max rowid, CRC-32s), the store rowid of every label, then the faiss
+  index. On load every label's vector is compared with the store's; a
+  corrupt file, other parameters, or too many labels whose vector is gone or
+  changed mean a rebuild, and rows missing from the file are added.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import struct
+import threading
+import time
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..models import ScoredId
+from .matrix import VectorMatrix
+
+log = logging.getLogger("chatmem.store.ann")
+
+#: Below this many vectors exact search is fast enough (bench/search.py measured the
+#: crossover; see README § Storage) and no graph is built.
+DEFAULT_THRESHOLD = 50_000
+MAGIC = b"CHATMEM-ANN\x00"
+FORMAT = 1
+HEADER_SIZE = 4096  # magic, u32 length, JSON, zero padding; rewritten last
+_I64 = np.dtype("<i8")
+
+
+@dataclass(frozen=True)
+class AnnSettings:
+    """How the SQLite store uses an ANN index; ``threshold=None`` disables it."""
+
+    #: Build and use the graph once a matrix (one vector size) holds this many vectors.
+    threshold: int | None = DEFAULT_THRESHOLD
+    #: HNSW graph degree and build beam width.
+    m: int = 16
+    ef_construction: int = 100
+    #: HNSW search beam width (at least the number of candidates asked for).
+    ef_search: int = 256
+    #: Candidates asked per wanted hit before exact rescoring (divided by selectivity).
+    oversample: float = 2.0
+    #: Filters keeping less than this fraction of the rows use exact search.
+    min_selectivity: float = 0.05
+    #: Rebuild when more than this fraction of the graph's labels are dead.
+    rebuild_fraction: float = 0.2
+    #: Keep the graph in ``<db>.ann`` (never the only copy of anything).
+    persist: bool = True
+    #: On close, rewrite the file when more than this fraction of labels was added.
+    save_fraction: float = 0.05
+    #: Rows added to the graph per lock hold while catching up (bounds query waits).
+    batch: int = 256
+    #: OpenMP threads of the worker (0 = one per core). One by default: the build is
+    #: background work, and spinning OpenMP threads on a busy machine slow it down.
+    build_threads: int = 1
+
+    def __post_init__(self) -> None:
+        if self.threshold is not None and self.threshold < 1:
+            raise ValueError("ann threshold must be ≥ 1 (or None to disable the ANN)")
+        if self.m < 2 or self.ef_construction < 1 or self.ef_search < 1 or self.batch < 1:
+            raise ValueError("ann m ≥ 2, ef_construction ≥ 1, ef_search ≥ 1 and batch ≥ 1")
+        if self.build_threads < 0:
+            raise ValueError("ann build_threads must be ≥ 0 (0 = one per core)")
+        if self.oversample < 1:
+            raise ValueError("ann oversample must be ≥ 1")
+        if not 0 < self.min_selectivity <= 1 or not 0 < self.rebuild_fraction <= 1:
+            raise ValueError("ann min_selectivity and rebuild_fraction must be in (0, 1]")
+
+
+_faiss_module: Any = None
+_faiss_tried = False
+
+
+def load_faiss() -> Any | None:
+    """The faiss module, or None when the optional extra is not installed."""
+    global _faiss_module, _faiss_tried
+    if not _faiss_tried:
+        _faiss_tried = True
+        try:
+            import faiss
+
+            _faiss_module = faiss
+        except ImportError:
+            log.info("faiss-cpu is not installed (pip install 'chatmem[ann]'): "
+                     "search stays exact at every size")
+            _faiss_module = None
+    return _faiss_module
+
+
+class _Labels:
+    """Growable per-label arrays: the matrix row and the row's seq when copied."""
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self.row = np.zeros(capacity, dtype=np.int64)
+        self.seq = np.zeros(capacity, dtype=np.int64)
+        self.n = 0
+
+    def extend(self, rows: npt.NDArray[np.int64], seqs: npt.NDArray[np.int64]) -> None:
+        need = self.n + rows.size
+        if need > self.row.size:
+            cap = max(need, self.row.size * 2)
+            for name in ("row", "seq"):
+                old = getattr(self, name)
+                new = np.zeros(cap, dtype=np.int64)
+                new[: self.n] = old[: self.n]
+                setattr(self, name, new)
+        self.row[self.n:need] = rows
+        self.seq[self.n:need] = seqs
+        self.n = need
+
+
+class _Graph:
+    """One faiss HNSW index and its label maps; mutated only under AnnIndex.lock."""
+
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        self.labels = _Labels()
+        self.synced = 0  # matrix.write_seq up to which every write is in the graph
+        self.pending = np.zeros(0, dtype=np.int64)  # older rows still to add (after a load)
+        self.dead = 0
+        self.saved_labels = 0  # labels in the file on disk (0: no valid file)
+
+    def live_mask(self, m: VectorMatrix) -> npt.NDArray[np.bool_]:
+        rows = self.labels.row[: self.labels.n]
+        live: npt.NDArray[np.bool_] = m.alive[rows] & (m.seq[rows] ==
+                                                        self.labels.seq[: self.labels.n])
+        return live
+
+
+class _Stop(Exception):
+    pass
+
+
+class AnnIndex:
+    """The ANN of one matrix. Queries run on the store's thread; a worker thread
+    loads, builds, catches up and rebuilds."""
+
+    def __init__(self, matrix: VectorMatrix, settings: AnnSettings, path: str | None,
+                 faiss: Any) -> None:
+        self.matrix = matrix
+        self.settings = settings
+        self.path = path
+        self.faiss = faiss
+        self.lock = threading.Lock()
+        self.state = "starting"  # starting | loading | building | ready | failed | closed
+        self.reason = ""  # how the current graph came to be (loaded / built: why)
+        self.build_seconds = 0.0
+        #: Queries answered by the graph, sent to exact search as narrow, and fallbacks.
+        self.counts = {"answered": 0, "narrow": 0, "fallback": 0}
+        self._graph: _Graph | None = None
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name=f"chatmem-ann-{matrix.dim}")
+        self._thread.start()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def ready(self) -> bool:
+        return self._graph is not None
+
+    def query(self, q: npt.NDArray[np.float32], k: int,
+              rows: npt.NDArray[np.int64] | None) -> list[ScoredId] | None:
+        """The top k under the filter rows (sorted matrix rows, or None for all), or None
+        when exact search should answer (graph not ready, narrow filter, too few left)."""
+        g = self._graph
+        m = self.matrix
+        if g is None or self.settings.threshold is None:
+            return None
+        size = m.size
+        if rows is None:
+            allowed = size
+        else:
+            allowed = int(rows.size)
+            if allowed < self.settings.threshold or allowed < self.settings.min_selectivity * size:
+                self.counts["narrow"] += 1
+                return None  # narrow: exact over the filtered rows is cheaper and exact
+        want = min(k, allowed)
+        if want <= 0:
+            return []
+        with self.lock:
+            ntotal = int(g.index.ntotal)
+            live = max(1, ntotal - g.dead)
+            n = math.ceil(k * self.settings.oversample * (size / max(allowed, 1))
+                          * (ntotal / live))
+            n = max(1, min(n, ntotal))
+            params = self.faiss.SearchParametersHNSW(efSearch=max(self.settings.ef_search, n))
+            _, found = g.index.search(q[None, :], n, params=params)
+            labels = found[0]
+            labels = labels[labels >= 0]
+            cand = g.labels.row[labels]
+            seqs = g.labels.seq[labels]
+            synced = g.synced
+            pending = g.pending
+        used = m.used
+        ok = (cand < used)
+        cand, seqs = cand[ok], seqs[ok]
+        cand = cand[m.alive[cand] & (m.seq[cand] == seqs)]
+        parts = [cand]
+        if m.write_seq > synced:
+            parts.append(np.flatnonzero(m.seq[:used] > synced))
+        if pending.size:
+            parts.append(pending[pending < used])
+        if len(parts) > 1:
+            cand = np.concatenate(parts)
+        cand = np.unique(cand)  # sorted, no duplicates (a row may sit in the tail too)
+        cand = cand[m.alive[cand]]
+        if rows is not None and cand.size:
+            pos = np.searchsorted(rows, cand)
+            pos[pos >= rows.size] = 0
+            cand = cand[rows[pos] == cand]
+        hits = m.top_k(q, k, cand)
+        if len(hits) < want:
+            self.counts["fallback"] += 1
+            return None  # the filter or the deletes ate the candidates: exact answers
+        self.counts["answered"] += 1
+        return hits
+
+    # ------------------------------------------------------------------ control
+
+    def notice(self) -> None:
+        """Wake the worker when the matrix changed since the graph last caught up."""
+        g = self._graph
+        if g is not None and (self.matrix.write_seq > g.synced or g.pending.size):
+            self._wake.set()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    def status(self) -> dict[str, Any]:
+        g = self._graph
+        return {
+            "state": self.state, "reason": self.reason, "path": self.path,
+            "labels": 0 if g is None else int(g.labels.n), "dead": 0 if g is None else g.dead,
+            "synced_seq": 0 if g is None else g.synced,
+            "build_seconds": round(self.build_seconds, 3), **self.counts,
+        }
+
+    def close(self, save: bool = True) -> None:
+        """Stop the worker; write the file when the graph grew enough since it was saved."""
+        self._stop.set()
+        self._wake.set()
+        self._thread.join()
+        g = self._graph
+        self.state = "closed"
+        if not save or g is None or not self.settings.persist or self.path is None:
+            return
+        added = g.labels.n - g.saved_labels
+        if g.saved_labels == 0 or added > self.settings.save_fraction * max(1, g.labels.n):
+            try:
+                self._catch_up(g)
+                self._save(g)
+            except Exception:  # derived data: never fail a close over it
+                log.exception("could not save the ANN index to %s", self.path)
+
+    # ------------------------------------------------------------------ worker
+
+    def _check_stop(self) -> None:
+        if self._stop.is_set():
+            raise _Stop
+
+    def _run(self) -> None:
+        with contextlib.suppress(Exception):  # background work yields to the foreground
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid,
+                           min(19, os.getpriority(os.PRIO_PROCESS, tid) + 5))
+        if self.settings.build_threads:  # OpenMP's thread count is per calling thread
+            self.faiss.omp_set_num_threads(self.settings.build_threads)
+        try:
+            g = None
+            if self.settings.persist and self.path and os.path.exists(self.path):
+                self.state = "loading"
+                g = self._load()
+            else:
+                self.reason = "built: no file" if self.path else "built"
+            if g is None:
+                g = self._build()
+                self._save_quietly(g)
+            self._publish(g)
+            seen = (self.matrix.write_seq, self.matrix.removed)
+            while not self._stop.is_set():
+                self._wake.wait(1.0)
+                self._wake.clear()
+                self._check_stop()
+                m = self.matrix
+                if (m.write_seq, m.removed) == seen and not g.pending.size:
+                    continue
+                seen = (m.write_seq, m.removed)
+                self._catch_up(g)
+                g.dead = int(g.labels.n - np.count_nonzero(g.live_mask(m)))
+                if g.dead > self.settings.rebuild_fraction * max(1, g.labels.n):
+                    self.reason = f"rebuilt: {g.dead} of {g.labels.n} labels dead"
+                    g = self._build()
+                    self._save_quietly(g)
+                    self._publish(g)
+        except _Stop:
+            pass
+        except Exception as exc:
+            self.state = "failed"
+            self.reason = f"{type(exc).__name__}: {exc}"
+            log.exception("ANN index for dim %d failed; search stays exact",
+                          self.matrix.dim)
+
+    def _publish(self, g: _Graph) -> None:
+        with self.lock:
+            self._graph = g
+        self.state = "ready"
+        self._ready.set()
+
+    def _new_index(self) -> Any:
+        faiss = self.faiss
+        index = faiss.IndexHNSWFlat(self.matrix.dim, self.settings.m, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = self.settings.ef_construction
+        return index
+
+    def _copy_rows(self, rows: npt.NDArray[np.int64]
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """The rows' seq then their vectors (that order: see VectorMatrix)."""
+        m = self.matrix
+        seq_arr, vec_arr = m.seq, m.vecs
+        seqs = seq_arr[rows].copy()
+        vecs = np.ascontiguousarray(vec_arr[rows], dtype=np.float32)
+        return seqs, vecs
+
+    def _build(self) -> _Graph:
+        self.state = "building"
+        start = time.perf_counter()
+        m = self.matrix
+        synced = m.write_seq  # every row with seq <= synced is completely written
+        used = m.used
+        rows = np.flatnonzero(m.alive[:used] & (m.seq[:used] <= synced)).astype(np.int64)
+        g = _Graph(self._new_index())
+        g.synced = synced
+        step = 2048
+        for s in range(0, rows.size, step):
+            self._check_stop()
+            chunk = rows[s:s + step]
+            seqs, vecs = self._copy_rows(chunk)
+            g.index.add(vecs)
+            g.labels.extend(chunk, seqs)
+        self.build_seconds = time.perf_counter() - start
+        log.info("built the ANN index for dim %d: %d vectors in %.1f s", m.dim, rows.size,
+                 self.build_seconds)
+        return g
+
+    def _catch_up(self, g: _Graph) -> None:
+        """Add the rows written since the last sync (and any pending ones) to the graph."""
+        m = self.matrix
+        target = m.write_seq
+        used = m.used
+        seq = m.seq[:used]
+        fresh = np.flatnonzero((seq > g.synced) & (seq <= target)).astype(np.int64)
+        rows = np.unique(np.concatenate([fresh, g.pending[g.pending < used]]))
+        rows = rows[m.alive[rows]]
+        for s in range(0, rows.size, self.settings.batch):
+            chunk = rows[s:s + self.settings.batch]
+            seqs, vecs = self._copy_rows(chunk)
+            with self.lock:
+                g.index.add(vecs)
+                g.labels.extend(chunk, seqs)
+        with self.lock:
+            g.synced = target
+            g.pending = np.zeros(0, dtype=np.int64)
+
+    # ------------------------------------------------------------------ persistence
+
+    def _header(self, g: _Graph, rowids: npt.NDArray[np.int64]) -> dict[str, Any]:
+        live = rowids[rowids >= 0]
+        return {
+            "format": FORMAT, "backend": "faiss-hnsw-flat", "faiss": self.faiss.__version__,
+            "dim": self.matrix.dim, "metric": "inner_product", "m": self.settings.m,
+            "ef_construction": self.settings.ef_construction, "labels": int(rowids.size),
+            "live": int(live.size), "max_rowid": int(live.max()) if live.size else 0,
+            "written": int(time.time()),
+        }
+
+    def _save_quietly(self, g: _Graph) -> None:
+        if not self.settings.persist or self.path is None:
+            return
+        try:
+            self._save(g)
+        except Exception:
+            log.exception("could not save the ANN index to %s", self.path)
+
+    def _save(self, g: _Graph) -> None:
+        """Write label rowids and the faiss index, then the header; atomically replace."""
+        assert self.path is not None
+        m = self.matrix
+        n = g.labels.n
+        rows = g.labels.row[:n]
+        rowids = np.where(g.live_mask(m), m.rowid[rows], -1).astype(_I64)
+        header = self._header(g, rowids)
+        header["rowids_crc32"] = zlib.crc32(rowids.tobytes())
+        tmp = self.path + ".tmp"
+        crc = 0
+        size = 0
+        with open(tmp, "wb") as f:
+
+            def sink(data: bytes) -> None:
+                nonlocal crc, size
+                crc = zlib.crc32(data, crc)
+                size += len(data)
+                f.write(data)
+
+            f.write(b"\0" * HEADER_SIZE)
+            f.write(rowids.tobytes())
+            with self.lock:
+                self.faiss.write_index(g.index, self.faiss.PyCallbackIOWriter(_writer(sink)))
+            header["index_bytes"] = size
+            header["index_crc32"] = crc
+            head = json.dumps(header, sort_keys=True).encode()
+            block = MAGIC + struct.pack("<I", len(head)) + head
+            if len(block) > HEADER_SIZE:
+                raise ValueError("ANN header too long")
+            f.seek(0)
+            f.write(block)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        g.saved_labels = n
+        log.info("saved the ANN index (%d labels) to %s", n, self.path)
+
+    def _load(self) -> _Graph | None:
+        """The graph in the file checked against the matrix, or None (reason set) to build."""
+        assert self.path is not None
+        m = self.matrix
+        try:
+            with open(self.path, "rb") as f:
+                if f.read(len(MAGIC)) != MAGIC:
+                    raise ValueError("not a chatmem ANN file")
+                (hlen,) = struct.unpack("<I", f.read(4))
+                if hlen > HEADER_SIZE - len(MAGIC) - 4:
+                    raise ValueError("header length out of range")
+                header = json.loads(f.read(hlen))
+                f.seek(HEADER_SIZE)
+                want = {"format": FORMAT, "backend": "faiss-hnsw-flat", "dim": m.dim,
+                        "m": self.settings.m, "ef_construction": self.settings.ef_construction}
+                other = {k: header.get(k) for k in want if header.get(k) != want[k]}
+                if other:
+                    self.reason = f"rebuilt: the file has other parameters {other}"
+                    log.info("ANN file %s: %s", self.path, self.reason)
+                    return None
+                n = int(header["labels"])
+                raw = f.read(n * 8)
+                if len(raw) != n * 8 or zlib.crc32(raw) != header["rowids_crc32"]:
+                    raise ValueError("label table is truncated or corrupt")
+                rowids = np.frombuffer(raw, dtype=_I64).astype(np.int64)
+                crc = 0
+                got = 0
+
+                def read(size: int) -> bytes:
+                    nonlocal crc, got
+                    data = f.read(size)
+                    crc = zlib.crc32(data, crc)
+                    got += len(data)
+                    return data
+
+                index = self.faiss.read_index(self.faiss.PyCallbackIOReader(read))
+                if got != header["index_bytes"] or crc != header["index_crc32"] \
+                        or int(index.ntotal) != n or f.read(1):
+                    raise ValueError("index data is truncated or corrupt")
+        except _Stop:
+            raise
+        except Exception as exc:
+            self.reason = f"rebuilt: corrupt file ({exc})"
+            log.warning("ANN file %s is unusable (%s); rebuilding", self.path, exc)
+            return None
+        self._check_stop()
+        # every label must still hold its row's vector: compare with the source of truth
+        synced = m.write_seq
+        used = m.used
+        rows = np.fromiter((m.row_of.get(int(r), -1) for r in rowids), dtype=np.int64,
+                           count=n)
+        seqs = np.full(n, -1, dtype=np.int64)
+        xb = self.faiss.rev_swig_ptr(self.faiss.downcast_index(index.storage).get_xb(),
+                                     n * m.dim).reshape(n, m.dim) if n else None
+        step = 8192
+        for s in range(0, n, step):
+            self._check_stop()
+            r = rows[s:s + step]
+            ok = r >= 0
+            cand = np.where(ok, r, 0)
+            cur_seq = m.seq[cand].copy()
+            same = ok & (cur_seq <= synced) & m.alive[cand]
+            assert xb is not None
+            same &= np.all(xb[s:s + step] == m.vecs[cand], axis=1)
+            seqs[s:s + step] = np.where(same, cur_seq, -1)
+        valid = seqs >= 0
+        covered = np.zeros(used, dtype=bool)
+        covered[rows[valid]] = True
+        missing = np.flatnonzero(m.alive[:used] & ~covered & (m.seq[:used] <= synced))
+        stale = int(n - np.count_nonzero(valid)) + int(missing.size)
+        live_now = max(1, m.size)
+        if stale > self.settings.rebuild_fraction * live_now:
+            self.reason = (f"rebuilt: stale file ({header['live']} live labels up to rowid "
+                           f"{header['max_rowid']}; {stale} labels gone, changed or missing "
+                           f"for {m.size} vectors)")
+            log.info("ANN file %s: %s", self.path, self.reason)
+            return None
+        g = _Graph(index)
+        g.labels.extend(np.where(valid, rows, 0), seqs)
+        g.synced = synced
+        g.pending = missing.astype(np.int64)
+        g.dead = int(n - np.count_nonzero(valid))
+        g.saved_labels = n
+        self.reason = f"loaded from {self.path} ({stale} labels to fix)"
+        return g
+
+
+def _writer(sink: Callable[[bytes], Any]) -> Callable[[bytes], int]:
+    def write(data: bytes) -> int:
+        sink(data)
+        return len(data)
+
+    return write
+
+
+class AnnManager:
+    """The ANN indexes of one store, one per vector size, created on demand."""
+
+    def __init__(self, settings: AnnSettings | None, path: str | None) -> None:
+        self.settings = settings or AnnSettings()
+        self.path = path
+        #: Turn off to force exact search (benchmarks compare both on one store).
+        self.enabled = True
+        self._indexes: dict[int, AnnIndex] = {}
+
+    def for_matrix(self, matrix: VectorMatrix) -> AnnIndex | None:
+        """The matrix's ANN when it should be used; starts it past the threshold."""
+        threshold = self.settings.threshold
+        if not self.enabled or threshold is None:
+            return None
+        ann = self._indexes.get(matrix.dim)
+        if ann is not None and ann.matrix is not matrix:  # the matrix was replaced
+            ann.close(save=False)
+            del self._indexes[matrix.dim]
+            ann = None
+        if ann is None:
+            if matrix.size < threshold:
+                return None
+            faiss = load_faiss()
+            if faiss is None:
+                return None
+            ann = AnnIndex(matrix, self.settings, self._file_for(matrix.dim), faiss)
+            self._indexes[matrix.dim] = ann
+        ann.notice()
+        return ann if matrix.size >= threshold else None
+
+    def _file_for(self, dim: int) -> str | None:
+        if self.path is None or not self.settings.persist:
+            return None
+        taken = {a.path for a in self._indexes.values()}
+        if self.path not in taken and _file_dim(self.path) in (None, dim):
+            return self.path
+        return f"{self.path}.{dim}"
+
+    def start(self, matrices: Mapping[int, VectorMatrix]) -> None:
+        """Start loading or building for every matrix past the threshold (store open)."""
+        self.close(save=False)
+        for mat in matrices.values():
+            self.for_matrix(mat)
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for ann in list(self._indexes.values()):
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not ann.wait_ready(left):
+                return False
+        return True
+
+    def status(self) -> dict[int, dict[str, Any]]:
+        return {dim: ann.status() for dim, ann in self._indexes.items()}
+
+    def close(self, save: bool = True) -> None:
+        for ann in self._indexes.values():
+            ann.close(save=save)
+        self._indexes.clear()
+
+
+def _file_dim(path: str) -> int | None:
+    """The vector size recorded in an ANN file's header, or None (no file / unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                return None
+            (hlen,) = struct.unpack("<I", f.read(4))
+            dim = json.loads(f.read(hlen)).get("dim")
+            return dim if isinstance(dim, int) else None
+    except (OSError, ValueError, struct.error):
+        return None
+
+
+__all__ = ["DEFAULT_THRESHOLD", "AnnIndex", "AnnManager", "AnnSettings", "load_faiss"]

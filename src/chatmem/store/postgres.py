@@ -1,0 +1,1137 @@
+"""PostgreSQL + pgvector backend: messages, sessions, metadata and vectors (S3).
+
+URL: ``postgresql://user:password@host:port/db`` (``postgres://`` works too), with
+optional query parameters that chatmem reads and removes before connecting:
+
+* ``schema=<name>`` puts every chatmem table in that schema (created when missing;
+  default ``public``). Names match ``^[a-z_][a-z0-9_]{0,62}$``; one database can
+  hold many independent stores this way.
+* ``pool_size=<n>``: most pooled connections (default 10).
+* ``exact_threshold=<n>``: see *Search* below (default 5000).
+* ``ef_search=<n>``: HNSW candidate list size, 1–1000 (default 100; raised to k).
+
+Every other query parameter goes to libpq unchanged.
+
+Semantics are those of :class:`chatmem.store.sqlite.SqliteStore`, the reference
+implementation; the conformance suite (``tests/test_conformance.py``) holds both
+to the same results.
+
+Schema
+    Tables ``sessions``, ``messages`` (``seq bigserial``: insertion order and the
+    ``scan_messages`` cursor), ``vectors``, ``meta`` and ``chatmem_migrations``
+    (``version``, ``applied_at``). Opening a store applies missing migrations in
+    one transaction under a transaction-scoped advisory lock keyed by the schema,
+    so processes opening the same store at once do not race; a schema written by
+    a newer chatmem is refused. The ``vector`` extension is created when missing
+    (this needs the privilege to do so).
+
+Vectors
+    One untyped ``vector`` column plus ``dim``, so vectors of several models and
+    sizes coexist. The first vector of a dimension creates a partial HNSW
+    expression index for it (``(embedding::vector(d)) vector_cosine_ops WHERE
+    dim = d``; at most 2000 dimensions, pgvector's HNSW limit; larger vectors are
+    searched exactly). ``upsert`` writes the vectors and marks their messages
+    ``INDEXED`` in one transaction. Score = cosine similarity = 1 − distance.
+
+Search (filter pushed down, k results whenever k rows match)
+    The filter is compiled to SQL (:func:`chatmem.store.filters.compile_postgres`;
+    simple ``$eq``/``$in`` conditions on plain columns at the top level become
+    ``col = ANY(...)`` so that B-tree indexes apply). Then, with
+    T = ``exact_threshold``:
+
+    1. *Small table*: at most T vectors of the query's dimension → exact search.
+       The size comes from a count that stops at T + 1, cached per dimension for
+       10 s (rows are wide, so even a bounded count costs a scan); this store's
+       own upserts add to a small cached size, its deletes drop the cache, and a
+       cached 0 is never trusted.
+    2. *Selective filter*: count the matching rows, stopping at T + 1 (cheap when
+       a B-tree serves the filter); at most T → exact search.
+    3. Exact search too when ``k`` exceeds 1000 (``hnsw.ef_search``'s ceiling) or
+       the dimension has no HNSW index (over 2000 dimensions).
+    4. Otherwise HNSW with ``hnsw.ef_search = max(ef_search, k)`` and pgvector
+       0.8's iterative index scan (``hnsw.iterative_scan = strict_order``), both
+       set once per pooled connection (ef_search raised in a transaction when k is
+       larger). The iterative scan keeps walking the graph until k rows pass the
+       filter. If it still returns fewer than k rows (``hnsw.max_scan_tuples``
+       reached under a filter that matches more than T rows but a tiny share of
+       the table), the query is rerun exactly. Before pgvector 0.8 the same
+       happens without iterative scans.
+
+    Exact search scans the matching rows ordered by score, ties by insertion
+    order; its ordering expression deliberately differs from the index
+    expression, so the planner can never answer it from the approximate index.
+    Exact search over small tables is also what makes results identical to
+    SQLite's. Why a threshold at all: a scan costs about 3 ms per 1000 384-d rows
+    here (the rows are wide), an HNSW probe about 1 ms at any size. So a narrow
+    filter always returns ``min(k, matches)`` hits; above the threshold the hits
+    are approximate (HNSW recall), below it exact. ``last_search`` tells which
+    path answered the last query.
+
+Errors
+    Every driver error becomes :class:`~chatmem.errors.StoreError` (the psycopg
+    exception chained); use after :meth:`PostgresStore.close` raises
+    :class:`~chatmem.errors.StoreClosed`. User values are always bound parameters;
+    identifiers (the schema, index names) are validated and quoted with
+    :mod:`psycopg.sql`.
+
+Differences from SQLite, all from PostgreSQL itself: metadata is ``jsonb`` (key
+order is not kept, NaN/Infinity and U+0000 are refused with
+:class:`~chatmem.errors.InvalidInput`, a float such as ``1e20`` reads back as the
+equal integer); text may not contain U+0000 (validated messages never do);
+``scan_messages`` cursors are ``bigserial`` values, which are never reused, and a
+scan concurrent with appends may miss a row whose transaction commits late.
+``scan_vectors`` also returns the stored ``text``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import re
+import time
+import uuid
+from bisect import bisect_right
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg import errors as pgerrors
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import AsyncConnectionPool
+
+from ..errors import ConfigError, InvalidInput, StoreClosed, StoreError
+from ..models import (
+    CONTROL_KINDS,
+    DIRECTIVE_KINDS,
+    VECTOR_FIELDS,
+    IndexState,
+    Message,
+    ScoredId,
+    Session,
+    StoreStats,
+    VectorEntry,
+    now_ms,
+)
+from . import lexical
+from .filters import ColumnRef, FieldRef, JsonRef, compile_postgres
+from .where import check_fields
+
+log = logging.getLogger("chatmem.store.postgres")
+
+_SCHEMA_RE = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+#: First key of every advisory lock chatmem takes ("chm").
+_LOCK_CLASS = 0x63686D
+#: pgvector's HNSW index supports up to this many dimensions.
+HNSW_MAX_DIM = 2000
+#: ``hnsw.ef_search`` accepts at most this.
+EF_SEARCH_MAX = 1000
+DEFAULT_EXACT_THRESHOLD = 5000
+DEFAULT_EF_SEARCH = 100
+#: Seconds a counted table size is trusted (other processes write too).
+SIZE_TTL_S = 10.0
+DEFAULT_POOL_SIZE = 10
+_HIDDEN_KINDS = sorted(CONTROL_KINDS | DIRECTIVE_KINDS)
+
+#: version -> statements, applied in order in one transaction (search_path = the schema).
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE sessions (
+            id text COLLATE "C" PRIMARY KEY,
+            parent_id text,
+            resource_id text,
+            origin_platform text,
+            chat_type text,
+            group_id text,
+            group_name text,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            settings jsonb NOT NULL DEFAULT '{}'
+        )""",
+        """CREATE TABLE messages (
+            seq bigserial PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            session_id text NOT NULL,
+            ts bigint NOT NULL,
+            role text NOT NULL,
+            kind text NOT NULL,
+            content text NOT NULL,
+            visible_content text,
+            source text,
+            speaker_id text,
+            speaker_name text,
+            mentions jsonb NOT NULL DEFAULT '[]',
+            platform text,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            index_state smallint NOT NULL,
+            UNIQUE (session_id, ts)
+        )""",
+        "CREATE INDEX messages_waiting ON messages (seq) WHERE index_state IN (0, 3)",
+        """CREATE TABLE vectors (
+            message_id text COLLATE "C" PRIMARY KEY,
+            mseq bigint NOT NULL,
+            session_id text NOT NULL,
+            ts bigint NOT NULL,
+            role text,
+            model_id text,
+            platform text,
+            origin_platform text,
+            speaker_id text,
+            mentions jsonb NOT NULL DEFAULT '[]',
+            resource_id text,
+            smeta jsonb NOT NULL DEFAULT '{}',
+            mmeta jsonb NOT NULL DEFAULT '{}',
+            text text,
+            dim integer NOT NULL CHECK (dim > 0),
+            embedding vector NOT NULL
+        )""",
+        "CREATE INDEX vectors_session ON vectors (session_id, ts)",
+        """CREATE TABLE meta (
+            namespace text NOT NULL,
+            key text NOT NULL,
+            value text NOT NULL,
+            PRIMARY KEY (namespace, key)
+        )""",
+    ],
+}
+MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/lexical.py)
+SCHEMA_VERSION = max(MIGRATIONS)
+
+_MSG_COLS = ("seq, id, session_id, ts, role, kind, content, visible_content, source, "
+             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_SESSION_COLS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
+                 "group_name, metadata, settings")
+_VEC_COLS = ("message_id, session_id, ts, role, model_id, platform, speaker_id, mentions, "
+             "resource_id, smeta, origin_platform, mmeta, text, embedding")
+#: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
+_TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
+_JSON_COLUMNS = {"meta": "smeta", "message": "mmeta"}
+
+
+def _row_to_message(r: Sequence[Any]) -> Message:
+    return Message(
+        id=r[1], session_id=r[2], ts=r[3], role=r[4], kind=r[5], content=r[6],
+        visible_content=r[7], source=r[8], speaker_id=r[9], speaker_name=r[10],
+        mentions=tuple(r[11]), platform=r[12], metadata=r[13],
+    )
+
+
+def _row_to_session(r: Sequence[Any]) -> Session:
+    return Session(
+        id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3], chat_type=r[4],
+        group_id=r[5], group_name=r[6], metadata=r[7], settings=r[8],
+    )
+
+
+def _to_numpy(value: Any) -> npt.NDArray[np.float32]:
+    """A loaded ``vector``: a pgvector ``Vector`` (pgvector ≥ 0.3) or an array."""
+    if hasattr(value, "to_numpy"):
+        value = value.to_numpy()
+    return np.array(value, dtype=np.float32)
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, Mapping):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def _json(value: Any, where: str) -> str:
+    """JSON text for a ``jsonb`` parameter; refuses what jsonb cannot hold."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:
+        raise InvalidInput(f"{where}: {exc} (PostgreSQL jsonb holds no NaN or Infinity)"
+                           ) from None
+    if "\\u0000" in text and _has_nul(value):
+        raise InvalidInput(f"{where} contains a NUL character (U+0000), which PostgreSQL "
+                           "cannot store")
+    return text
+
+
+def _resolver(name: str) -> FieldRef:
+    if name in VECTOR_FIELDS:
+        return ColumnRef(name, "integer" if name == "ts" else "text")
+    head, _, rest = name.partition(".")
+    return JsonRef(_JSON_COLUMNS[head], tuple(rest.split(".")))
+
+
+def _simple_values(cond: Any) -> list[str] | None:
+    """The strings of ``"x"`` / ``{"$eq": "x"}`` / ``{"$in": ["x", ...]}``, else None."""
+    if isinstance(cond, str):
+        return [cond]
+    if isinstance(cond, Mapping) and len(cond) == 1:
+        ((op, operand),) = cond.items()
+        if op == "$eq" and isinstance(operand, str):
+            return [operand]
+        if (op == "$in" and isinstance(operand, (list, tuple)) and operand
+                and all(isinstance(v, str) for v in operand)):
+            return list(operand)
+    return None
+
+
+def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
+    """SQL over the ``vectors`` table selecting the entries ``where`` selects.
+
+    Raises :class:`~chatmem.errors.FilterError` for an invalid filter. Top-level
+    ``$eq``/``$in`` string conditions on plain columns become ``col = ANY(%s)`` (the
+    same rows: those columns hold text or NULL, and NULL equals nothing) so that
+    the B-tree indexes apply; everything else goes through ``compile_postgres``.
+    """
+    if not where:
+        return "TRUE", []
+    check_fields(where)
+    parts: list[str] = []
+    params: list[Any] = []
+    rest: dict[str, Any] = {}
+    for key, cond in where.items():
+        values = _simple_values(cond) if key in _TEXT_FIELDS else None
+        if values is None:
+            rest[key] = cond
+            continue
+        parts.append(f"({key} = ANY(%s::text[]))")
+        params.append(values)
+    if rest:
+        frag, fparams = compile_postgres(rest, _resolver)
+        parts.append(frag)
+        params.extend(fparams)
+    return " AND ".join(parts), params
+
+
+def _parse_url(url: str) -> tuple[str, dict[str, str]]:
+    """Split chatmem's own query parameters off a PostgreSQL URL."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"storage URL: expected postgresql://…, got scheme {parts.scheme!r}")
+    ours: dict[str, str] = {}
+    rest: list[tuple[str, str]] = []
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if key in ("schema", "pool_size", "exact_threshold", "ef_search"):
+            ours[key] = value
+        else:
+            rest.append((key, value))
+    conninfo = urlunsplit(parts._replace(query=urlencode(rest)))
+    return conninfo, ours
+
+
+def _int_option(options: Mapping[str, str], name: str, default: int, minimum: int,
+                maximum: int | None = None) -> int:
+    raw = options.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"storage URL: {name} must be an integer, got {raw!r}") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
+        raise ConfigError(f"storage URL: {name} must be {bounds}, got {value}")
+    return value
+
+
+def _describe(conninfo: str) -> str:
+    """``host:port/db`` for messages: never the password."""
+    try:
+        info = conninfo_to_dict(conninfo)
+    except psycopg.Error:
+        return "postgresql"
+    host = info.get("host") or "localhost"
+    port = info.get("port") or "5432"
+    return f"{host}:{port}/{info.get('dbname') or ''}"
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _limit(n: int) -> int | None:
+    """SQLite reads a negative LIMIT as "no limit"; PostgreSQL spells that NULL."""
+    return None if n < 0 else n
+
+
+class PostgresStore:
+    """Message store and vector index in one PostgreSQL database (pgvector)."""
+
+    supports_delete_by_filter = True
+
+    def __init__(self, conninfo: str, *, schema: str = "public",
+                 pool_size: int = DEFAULT_POOL_SIZE,
+                 exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
+                 ef_search: int = DEFAULT_EF_SEARCH) -> None:
+        if not _SCHEMA_RE.fullmatch(schema) or schema.startswith("pg_"):
+            raise ConfigError(
+                f"storage URL: schema {schema!r} is not a valid name (lowercase letters, "
+                "digits and '_', not starting with a digit or 'pg_', at most 63 characters)"
+            )
+        self.schema = schema
+        self.exact_threshold = exact_threshold
+        self.ef_search = ef_search
+        self._conninfo = conninfo
+        self._pool_size = pool_size
+        self._where = _describe(conninfo)
+        self._pool: AsyncConnectionPool[Any] | None = None
+        self._closed = False
+        self._search_path = ""
+        self._iterative = False
+        self._hnsw_dims: set[int] = set()
+        self._sizes: dict[int, tuple[float, int]] = {}  # dim -> (counted at, min(n, T+1))
+        #: How the last query was answered: ``none`` (nothing matched), ``exact``,
+        #: ``hnsw`` or ``hnsw+exact`` (HNSW came back short, rerun exactly).
+        self.last_search = "none"
+
+    # ---------------------------------------------------------------- plumbing
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresStore:
+        conninfo, options = _parse_url(url)
+        store = cls(
+            conninfo,
+            schema=options.get("schema") or "public",
+            pool_size=_int_option(options, "pool_size", DEFAULT_POOL_SIZE, 1),
+            exact_threshold=_int_option(options, "exact_threshold", DEFAULT_EXACT_THRESHOLD,
+                                        0),
+            ef_search=_int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
+        )
+        await store._open()
+        return store
+
+    def _error(self, exc: BaseException, what: str = "") -> StoreError:
+        doing = f" {what}" if what else ""
+        return StoreError(f"postgres ({self._where}){doing}: {exc}")
+
+    async def _open(self) -> None:
+        try:
+            conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+        except psycopg.Error as exc:
+            raise self._error(exc, "cannot connect") from exc
+        try:
+            async with conn:
+                ext_schema, version = await self._ensure_extension(conn)
+                self._search_path = sql.SQL(", ").join(
+                    [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
+                ).as_string(conn)
+                await self._migrate(conn)
+                self._hnsw_dims = await self._load_hnsw_dims(conn)
+        except psycopg.Error as exc:
+            raise self._error(exc, "opening the store") from exc
+        self._iterative = tuple(int(p) for p in re.findall(r"\d+", version)[:2]) >= (0, 8)
+        pool = AsyncConnectionPool(
+            self._conninfo, min_size=1, max_size=self._pool_size,
+            kwargs={"autocommit": True}, configure=self._configure, open=False,
+            name=f"chatmem-{self.schema}",
+        )
+        try:
+            await pool.open(wait=True, timeout=30)
+        except psycopg.Error as exc:
+            await pool.close()
+            raise self._error(exc, "cannot open the connection pool") from exc
+        self._pool = pool
+
+    async def _configure(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        from pgvector.psycopg import register_vector_async
+
+        await conn.execute("SELECT set_config('search_path', %s, false)", [self._search_path])
+        await register_vector_async(conn)
+        # HNSW settings for the whole session, so a query needs no transaction of its
+        # own; the cast loads pgvector first, which defines the hnsw.* settings
+        await conn.execute("SELECT '[0]'::vector")
+        await conn.execute("SELECT set_config('hnsw.ef_search', %s, false)",
+                           [str(self.ef_search)])
+        if self._iterative:
+            await conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', false)")
+
+    async def _ensure_extension(self, conn: psycopg.AsyncConnection[Any]) -> tuple[str, str]:
+        find = ("SELECT n.nspname, e.extversion FROM pg_extension e "
+                "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")
+        row = await (await conn.execute(find)).fetchone()
+        if row is None:
+            try:
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", [_LOCK_CLASS])
+                    await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.Error as exc:
+                raise StoreError(
+                    f"postgres ({self._where}): the pgvector extension is not installed in "
+                    f"this database and could not be created ({exc}); run `CREATE EXTENSION "
+                    "vector` as a privileged user"
+                ) from exc
+            row = await (await conn.execute(find)).fetchone()
+            assert row is not None
+        return str(row[0]), str(row[1])
+
+    async def _migrate(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS, "schema:" + self.schema])
+            exists = await (await conn.execute(
+                "SELECT 1 FROM pg_namespace WHERE nspname = %s", [self.schema])).fetchone()
+            if exists is None:
+                await conn.execute(sql.SQL("CREATE SCHEMA {}").format(
+                    sql.Identifier(self.schema)))
+            await conn.execute("SELECT set_config('search_path', %s, true)",
+                               [self._search_path])
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS chatmem_migrations (version integer PRIMARY KEY, "
+                "applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            row = await (await conn.execute(
+                "SELECT coalesce(max(version), 0) FROM chatmem_migrations")).fetchone()
+            current = int(row[0]) if row else 0
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"postgres ({self._where}): schema {self.schema!r} was written by a newer "
+                    f"chatmem (schema version {current}, this one knows {SCHEMA_VERSION}); "
+                    "upgrade chatmem"
+                )
+            for version in range(current + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[version]:
+                    await conn.execute(statement)
+                await conn.execute("INSERT INTO chatmem_migrations (version) VALUES (%s)",
+                                   [version])
+                log.info("postgres schema %s: applied migration %d", self.schema, version)
+            await lexical.pg_setup(conn)  # X1: (re)tokenize rows written before or stale
+
+    async def _load_hnsw_dims(self, conn: psycopg.AsyncConnection[Any]) -> set[int]:
+        rows = await (await conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND tablename = 'vectors'",
+            [self.schema])).fetchall()
+        out = set()
+        for (name,) in rows:
+            m = re.fullmatch(r"vectors_hnsw_(\d+)", str(name))
+            if m:
+                out.add(int(m.group(1)))
+        return out
+
+    @contextlib.asynccontextmanager
+    async def _conn(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        pool = self._pool
+        if self._closed or pool is None:
+            raise StoreClosed("the store is closed")
+        try:
+            async with pool.connection() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            if self._closed:
+                raise StoreClosed("the store is closed") from exc
+            raise self._error(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def _tx(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        async with self._conn() as conn, conn.transaction():
+            yield conn
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                await pool.close()
+
+    # ---------------------------------------------------------------- messages
+
+    async def append(self, messages: Sequence[Message]) -> list[Message]:
+        batch = list(messages)
+        if not batch:
+            if self._closed:
+                raise StoreClosed("the store is closed")
+            return []
+        for attempt in range(3):
+            try:
+                return await self._append_once(batch)
+            except StoreError as exc:
+                # a concurrent append of the same id or timestamp won: replay against it
+                retry = isinstance(exc.__cause__, (pgerrors.UniqueViolation,
+                                                   pgerrors.DeadlockDetected))
+                if not retry or attempt == 2 or isinstance(exc, StoreClosed):
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _append_once(self, batch: list[Message]) -> list[Message]:
+        async with self._tx() as conn:
+            sessions = sorted({m.session_id for m in batch})
+            # one writer per session at a time: ts staggering needs a stable view
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(%s, h) FROM (SELECT DISTINCT hashtext(s) AS h "
+                "FROM unnest(%s::text[]) AS s ORDER BY 1) AS locks",
+                [_LOCK_CLASS + 1, sessions])
+            ids = [m.id or uuid.uuid4().hex for m in batch]
+            existing: dict[str, Message] = {}
+            for chunk in _chunks(sorted(set(ids)), 1000):
+                cur = await conn.execute(
+                    f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
+                for r in await cur.fetchall():
+                    existing[r[1]] = _row_to_message(r)
+            taken = _TakenTs(conn)
+            await taken.preload(batch)
+            stored: list[Message] = []
+            rows: list[tuple[Any, ...]] = []
+            for i, (msg, mid) in enumerate(zip(batch, ids)):
+                old = existing.get(mid)
+                if old is not None:
+                    same = (old.session_id == msg.session_id and old.content == msg.content
+                            and old.role == msg.role and (msg.ts is None or msg.ts == old.ts))
+                    if not same:
+                        raise InvalidInput(
+                            f"message id {mid!r} already exists with different content; "
+                            "use rewrite() to change a stored message"
+                        )
+                    stored.append(old)  # an idempotent retry of the same add
+                    continue
+                ts = msg.ts if msg.ts is not None else now_ms()
+                # ts is unique within a session: stagger equal timestamps forward
+                while await taken.has(msg.session_id, ts):
+                    ts += 1
+                taken.add(msg.session_id, ts)
+                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
+                where = f"messages[{i}]"
+                mentions = _json(list(msg.mentions), where + ".mentions")
+                metadata = _json(dict(msg.metadata), where + ".metadata")
+                rows.append((mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
+                             msg.visible_content, msg.source, msg.speaker_id,
+                             msg.speaker_name, mentions, msg.platform, metadata, int(state)))
+                new = dataclasses.replace(msg, id=mid, ts=ts)
+                stored.append(new)
+                # a later duplicate in this batch sees this row as stored
+                existing[mid] = dataclasses.replace(
+                    new, mentions=tuple(json.loads(mentions)), metadata=json.loads(metadata))
+            if rows:
+                async with conn.cursor() as cur:
+                    await cur.executemany(
+                        "INSERT INTO messages (id, session_id, ts, role, kind, content, "
+                        "visible_content, source, speaker_id, speaker_name, mentions, platform, "
+                        "metadata, index_state) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                        "%s::jsonb, %s, %s::jsonb, %s)", rows)
+                await conn.execute(
+                    "INSERT INTO sessions (id) SELECT DISTINCT unnest(%s::text[]) "
+                    "ON CONFLICT (id) DO NOTHING", [sorted({r[1] for r in rows})])
+        return stored
+
+    async def get(self, ids: Sequence[str]) -> dict[str, Message]:
+        out: dict[str, Message] = {}
+        async with self._conn() as conn:
+            for chunk in _chunks(list(ids), 1000):
+                cur = await conn.execute(
+                    f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
+                for r in await cur.fetchall():
+                    out[r[1]] = _row_to_message(r)
+        return out
+
+    async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
+                      visible_content: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> Message | None:
+        async with self._tx() as conn:
+            row = await (await conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND ts = %s "
+                "FOR UPDATE", [session_id, ts])).fetchone()
+            if row is None:
+                return None
+            old = _row_to_message(row)
+            new = dataclasses.replace(
+                old,
+                content=old.content if content is None else content,
+                visible_content=(old.visible_content if visible_content is None
+                                 else visible_content),
+                metadata=old.metadata if metadata is None else dict(metadata),
+            )
+            await conn.execute(
+                "UPDATE messages SET content = %s, visible_content = %s, metadata = %s::jsonb "
+                "WHERE seq = %s",
+                [new.content, new.visible_content, _json(dict(new.metadata), "metadata"),
+                 row[0]])
+            return new
+
+    async def scan_messages(self, after: int, limit: int
+                            ) -> list[tuple[int, Message, IndexState]]:
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE seq > %s ORDER BY seq LIMIT %s",
+                [after, _limit(limit)])).fetchall()
+        return [(int(r[0]), _row_to_message(r), IndexState(r[14])) for r in rows]
+
+    async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
+        out: dict[str, IndexState] = {}
+        async with self._conn() as conn:
+            for chunk in _chunks(list(ids), 1000):
+                cur = await conn.execute(
+                    "SELECT id, index_state FROM messages WHERE id = ANY(%s::text[])", [chunk])
+                for mid, state in await cur.fetchall():
+                    out[mid] = IndexState(state)
+        return out
+
+    async def delete_messages(self, ids: Sequence[str]) -> int:
+        n = 0
+        async with self._tx() as conn:
+            for chunk in _chunks(list(ids), 1000):
+                await conn.execute("DELETE FROM vectors WHERE message_id = ANY(%s::text[])",
+                                   [chunk])
+                await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
+                cur = await conn.execute("DELETE FROM messages WHERE id = ANY(%s::text[])",
+                                         [chunk])
+                n += cur.rowcount
+        self._sizes_changed()
+        return n
+
+    async def range(self, session_id: str, around_ts: int, before: int, after: int
+                    ) -> list[Message]:
+        base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND role <> 'system' "
+                "AND kind <> ALL(%s::text[])")
+        async with self._conn() as conn:
+            prev = await (await conn.execute(
+                base + " AND ts < %s ORDER BY ts DESC LIMIT %s",
+                [session_id, _HIDDEN_KINDS, around_ts, before])).fetchall() if before > 0 else []
+            nxt = await (await conn.execute(
+                base + " AND ts > %s ORDER BY ts ASC LIMIT %s",
+                [session_id, _HIDDEN_KINDS, around_ts, after])).fetchall() if after > 0 else []
+        return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
+
+    async def recent(self, session_id: str, n: int) -> list[Message]:
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s "
+                "AND kind <> ALL(%s::text[]) ORDER BY ts DESC LIMIT %s",
+                [session_id, _HIDDEN_KINDS, _limit(n)])).fetchall()
+        return [_row_to_message(r) for r in reversed(rows)]
+
+    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+        states = "(0, 3)" if include_failed else "(0)"
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN {states} "
+                "ORDER BY seq LIMIT %s", [_limit(limit)])).fetchall()
+        return [_row_to_message(r) for r in rows]
+
+    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+        async with self._tx() as conn:
+            for chunk in _chunks(list(ids), 1000):
+                await conn.execute(
+                    "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
+                    [int(state), chunk])
+
+    async def reset_index_state(self, old: IndexState, new: IndexState,
+                                session_id: str | None = None) -> int:
+        async with self._tx() as conn:
+            if session_id is None:
+                cur = await conn.execute(
+                    "UPDATE messages SET index_state = %s WHERE index_state = %s",
+                    [int(new), int(old)])
+            else:
+                cur = await conn.execute(
+                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
+                    "AND session_id = %s", [int(new), int(old), session_id])
+            return int(cur.rowcount)
+
+    # ---------------------------------------------------------------- sessions
+
+    async def upsert_session(self, session: Session) -> Session:
+        async with self._conn() as conn:
+            await conn.execute(
+                f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
+                "%s::jsonb, %s::jsonb) ON CONFLICT (id) DO UPDATE SET "
+                "parent_id = excluded.parent_id, resource_id = excluded.resource_id, "
+                "origin_platform = excluded.origin_platform, chat_type = excluded.chat_type, "
+                "group_id = excluded.group_id, group_name = excluded.group_name, "
+                "metadata = excluded.metadata, settings = excluded.settings",
+                [session.id, session.parent_id, session.resource_id, session.origin_platform,
+                 session.chat_type, session.group_id, session.group_name,
+                 _json(dict(session.metadata), "session.metadata"),
+                 _json(dict(session.settings), "session.settings")])
+        return session
+
+    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
+        out: dict[str, Session] = {}
+        async with self._conn() as conn:
+            for chunk in _chunks(list(ids), 1000):
+                cur = await conn.execute(
+                    f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])", [chunk])
+                for r in await cur.fetchall():
+                    out[r[0]] = _row_to_session(r)
+        return out
+
+    async def all_sessions(self) -> list[Session]:
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                f"SELECT {_SESSION_COLS} FROM sessions ORDER BY id")).fetchall()  # C collation
+        return [_row_to_session(r) for r in rows]
+
+    # ---------------------------------------------------------------- metadata area
+
+    async def meta_get(self, namespace: str, key: str) -> str | None:
+        async with self._conn() as conn:
+            row = await (await conn.execute(
+                "SELECT value FROM meta WHERE namespace = %s AND key = %s",
+                [namespace, key])).fetchone()
+        return None if row is None else str(row[0])
+
+    async def meta_set(self, namespace: str, key: str, value: str) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO meta (namespace, key, value) VALUES (%s, %s, %s) "
+                "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+                [namespace, key, value])
+
+    async def meta_delete(self, namespace: str, key: str) -> None:
+        async with self._conn() as conn:
+            await conn.execute("DELETE FROM meta WHERE namespace = %s AND key = %s",
+                               [namespace, key])
+
+    async def meta_items(self) -> list[tuple[str, str, str]]:
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                'SELECT namespace, key, value FROM meta ORDER BY namespace COLLATE "C", '
+                'key COLLATE "C"')).fetchall()
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    # ---------------------------------------------------------------- stats / clear
+
+    async def stats(self) -> StoreStats:
+        async with self._conn() as conn:
+            counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
+                "SELECT index_state, count(*) FROM messages GROUP BY index_state")).fetchall()}
+            row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
+            sessions = int(row[0]) if row else 0
+            by_model = await self._count_by_model(conn)
+        return StoreStats(
+            messages=sum(counts.values()), sessions=sessions,
+            indexed=counts.get(IndexState.INDEXED, 0),
+            pending=counts.get(IndexState.PENDING, 0),
+            failed=counts.get(IndexState.FAILED, 0),
+            skipped=counts.get(IndexState.SKIPPED, 0),
+            vectors_by_model=by_model,
+        )
+
+    @staticmethod
+    async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:
+        rows = await (await conn.execute(
+            "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1"
+        )).fetchall()
+        return {str(m): int(n) for m, n in rows}
+
+    async def clear_messages(self, session_id: str | None = None) -> int:
+        async with self._tx() as conn:
+            if session_id is None:
+                cur = await conn.execute("DELETE FROM messages")
+            else:
+                cur = await conn.execute("DELETE FROM messages WHERE session_id = %s",
+                                         [session_id])
+            return int(cur.rowcount)
+
+    # ---------------------------------------------------------------- vector index
+
+    async def _ensure_hnsw(self, dims: set[int]) -> None:
+        """Create the partial HNSW index of each dimension seen for the first time."""
+        missing = sorted(d for d in dims if d <= HNSW_MAX_DIM and d not in self._hnsw_dims)
+        if not missing:
+            return
+        async with self._tx() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS, "hnsw:" + self.schema])
+            for dim in missing:
+                await conn.execute(sql.SQL(
+                    "CREATE INDEX IF NOT EXISTS {} ON vectors USING hnsw "
+                    "((embedding::vector({})) vector_cosine_ops) WHERE dim = {}"
+                ).format(sql.Identifier(f"vectors_hnsw_{dim}"), sql.Literal(dim),
+                         sql.Literal(dim)))
+        self._hnsw_dims.update(missing)
+
+    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+        items = list(entries)
+        if not items:
+            if self._closed:
+                raise StoreClosed("the store is closed")
+            return
+        vecs = []
+        for e in items:
+            vec = np.ascontiguousarray(e.vector, dtype=np.float32)
+            if vec.ndim != 1 or vec.shape[0] == 0:
+                raise InvalidInput(f"vector of message {e.message_id!r} must be a non-empty "
+                                   "1-d array")
+            vecs.append(vec)
+        await self._ensure_hnsw({v.shape[0] for v in vecs})
+        async with self._tx() as conn:
+            seqs: dict[str, int] = {}
+            for chunk in _chunks(sorted({e.message_id for e in items}), 1000):
+                cur = await conn.execute(
+                    "SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) FOR UPDATE",
+                    [chunk])
+                seqs.update({mid: int(seq) for mid, seq in await cur.fetchall()})
+            rows = []
+            for e, vec in zip(items, vecs):
+                seq = seqs.get(e.message_id)
+                if seq is None:  # deleted meanwhile: nothing to index
+                    continue
+                where = f"vector entry {e.message_id!r}"
+                rows.append((
+                    e.message_id, seq, e.session_id, e.ts, e.role, e.model_id, e.platform,
+                    e.origin_platform, e.speaker_id, _json(list(e.mentions), where + " mentions"),
+                    e.resource_id, _json(dict(e.session_metadata), where + " session_metadata"),
+                    _json(dict(e.message_metadata), where + " message_metadata"), e.text,
+                    int(vec.shape[0]), vec,
+                ))
+            if not rows:
+                return
+            async with conn.cursor() as cur:
+                await cur.executemany(
+                    "INSERT INTO vectors (message_id, mseq, session_id, ts, role, model_id, "
+                    "platform, origin_platform, speaker_id, mentions, resource_id, smeta, mmeta, "
+                    "text, dim, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, "
+                    "%s, %s::jsonb, %s::jsonb, %s, %s, %s) ON CONFLICT (message_id) DO UPDATE SET "
+                    "mseq = excluded.mseq, session_id = excluded.session_id, ts = excluded.ts, "
+                    "role = excluded.role, model_id = excluded.model_id, "
+                    "platform = excluded.platform, origin_platform = excluded.origin_platform, "
+                    "speaker_id = excluded.speaker_id, mentions = excluded.mentions, "
+                    "resource_id = excluded.resource_id, smeta = excluded.smeta, "
+                    "mmeta = excluded.mmeta, text = excluded.text, dim = excluded.dim, "
+                    "embedding = excluded.embedding", rows)
+            await lexical.pg_put(conn, [(r[0], r[13]) for r in rows])  # X1: same transaction
+            # the vector and the index state commit together: exactly once after a crash
+            await conn.execute(
+                "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
+                [int(IndexState.INDEXED), sorted({r[0] for r in rows})])
+        added: dict[int, int] = {}
+        for r in rows:
+            added[r[14]] = added.get(r[14], 0) + 1
+        self._sizes_changed(added)
+
+    async def delete_vectors(self, message_ids: Sequence[str]) -> int:
+        n = 0
+        async with self._tx() as conn:
+            for chunk in _chunks(list(message_ids), 1000):
+                cur = await conn.execute(
+                    "DELETE FROM vectors WHERE message_id = ANY(%s::text[])", [chunk])
+                n += cur.rowcount
+        self._sizes_changed()
+        return n
+
+    async def delete_by_filter(self, where: Mapping[str, Any]) -> int:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        frag, params = compile_vector_where(where)
+        async with self._tx() as conn:
+            cur = await conn.execute("DELETE FROM vectors WHERE " + frag, params)
+        self._sizes_changed()
+        return int(cur.rowcount)
+
+    async def query(self, vector: npt.NDArray[np.float32], k: int,
+                    where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        if k <= 0:  # as SqliteStore: nothing asked, nothing checked
+            return []
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        frag, fparams = compile_vector_where(where)
+        q = np.ascontiguousarray(vector, dtype=np.float32)
+        if q.ndim != 1 or q.shape[0] == 0:
+            raise InvalidInput("query vector must be a non-empty 1-d array")
+        dim = int(q.shape[0])
+        async with self._conn() as conn:  # autocommit: each statement sees the latest rows
+            size = await self._dim_size(conn, dim)
+            if size == 0:
+                self.last_search = "none"
+                return []
+            if (size <= self.exact_threshold or k > EF_SEARCH_MAX
+                    or dim not in self._hnsw_dims):
+                self.last_search = "exact"
+                return await self._query_exact(conn, q, k, frag, fparams)
+            if fparams or frag != "TRUE":
+                row = await (await conn.execute(
+                    "SELECT count(*) FROM (SELECT 1 FROM vectors WHERE dim = %s AND " + frag
+                    + " LIMIT %s) AS matching", [dim, *fparams, self.exact_threshold + 1]
+                )).fetchone()
+                matching = int(row[0]) if row else 0
+                if matching <= self.exact_threshold:
+                    self.last_search = "exact" if matching else "none"
+                    return await self._query_exact(conn, q, k, frag, fparams) if matching else []
+            hits = await self._query_hnsw(conn, q, k, frag, fparams)
+            if len(hits) >= k:
+                self.last_search = "hnsw"
+                return hits
+            # more than T rows matched (or may match): a short answer is a miss
+            log.debug("hnsw returned %d < %d rows; exact rerun", len(hits), k)
+            self.last_search = "hnsw+exact"
+            return await self._query_exact(conn, q, k, frag, fparams)
+
+    async def _dim_size(self, conn: psycopg.AsyncConnection[Any], dim: int) -> int:
+        """How many vectors have ``dim`` dimensions, counted up to T + 1 (cached)."""
+        now = time.monotonic()
+        cached = self._sizes.get(dim)
+        if cached is not None and cached[1] > 0 and now - cached[0] < SIZE_TTL_S:
+            return cached[1]
+        row = await (await conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM vectors WHERE dim = %s LIMIT %s) AS rows",
+            [dim, self.exact_threshold + 1])).fetchone()
+        n = int(row[0]) if row else 0
+        self._sizes[dim] = (now, n)
+        return n
+
+    def _sizes_changed(self, added: Mapping[int, int] | None = None) -> None:
+        """Own writes: upserts (``added``: dim -> rows) grow a small cached size (an
+        upper bound: replacements count too); anything else drops the cache."""
+        if added is None:
+            self._sizes.clear()
+            return
+        for dim, n in added.items():
+            cached = self._sizes.get(dim)
+            if cached is not None and cached[1] <= self.exact_threshold:
+                self._sizes[dim] = (cached[0], min(cached[1] + n, self.exact_threshold + 1))
+
+    async def _query_exact(self, conn: psycopg.AsyncConnection[Any],
+                           q: npt.NDArray[np.float32], k: int, frag: str,
+                           fparams: list[Any]) -> list[ScoredId]:
+        # `embedding <=> q` (no typmod cast) is not the index expression: always a scan
+        cur = await conn.execute(
+            "SELECT message_id, 1 - (embedding <=> %s::vector) AS score, model_id, role, "
+            "session_id, ts FROM vectors WHERE dim = %s AND " + frag
+            + " ORDER BY score DESC, mseq LIMIT %s",
+            [q, int(q.shape[0]), *fparams, k])
+        return [ScoredId(message_id=r[0], score=float(r[1]), model_id=r[2], role=r[3],
+                         session_id=r[4], ts=int(r[5])) for r in await cur.fetchall()]
+
+    async def _query_hnsw(self, conn: psycopg.AsyncConnection[Any],
+                          q: npt.NDArray[np.float32], k: int, frag: str,
+                          fparams: list[Any]) -> list[ScoredId]:
+        query = self.hnsw_sql(int(q.shape[0]), frag)
+        if k <= self.ef_search:  # the session's setting (see _configure) will do
+            found = await (await conn.execute(query, [q, *fparams, k])).fetchall()
+        else:
+            async with conn.transaction():
+                await conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(k)])
+                found = await (await conn.execute(query, [q, *fparams, k])).fetchall()
+        rows = sorted(found, key=lambda r: (r[1], r[6]))
+        return [ScoredId(message_id=r[0], score=1.0 - float(r[1]), model_id=r[2], role=r[3],
+                         session_id=r[4], ts=int(r[5])) for r in rows]
+
+    @staticmethod
+    def hnsw_sql(dim: int, frag: str) -> sql.Composed:
+        """The approximate query; parameters: the query vector, ``frag``'s, then k.
+
+        The ORDER BY expression is the index expression of the partial index of ``dim``
+        and ``dim`` is a literal, so the planner can prove the index predicate.
+        """
+        return sql.SQL(
+            "SELECT message_id, (embedding::vector({dim})) <=> %s::vector({dim}) AS distance, "
+            "model_id, role, session_id, ts, mseq FROM vectors WHERE dim = {dim} AND {frag} "
+            "ORDER BY distance LIMIT %s"
+        ).format(dim=sql.Literal(int(dim)), frag=sql.SQL(frag))
+
+    async def count_by_model(self) -> dict[str, int]:
+        async with self._conn() as conn:
+            return await self._count_by_model(conn)
+
+    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+        async with self._conn() as conn:
+            rows = await (await conn.execute(
+                f"SELECT {_VEC_COLS} FROM vectors WHERE message_id > %s "  # C collation
+                "ORDER BY message_id LIMIT %s", [after or "", _limit(limit)])).fetchall()
+        return [VectorEntry(
+            message_id=r[0], session_id=r[1], ts=int(r[2]), role=r[3], model_id=r[4],
+            platform=r[5], speaker_id=r[6], mentions=tuple(r[7]), resource_id=r[8],
+            session_metadata=r[9], origin_platform=r[10], message_metadata=r[11], text=r[12],
+            vector=_to_numpy(r[13]),
+        ) for r in rows]
+
+    async def clear_vectors(self, session_id: str | None = None) -> int:
+        async with self._tx() as conn:
+            if session_id is None:
+                cur = await conn.execute("DELETE FROM vectors")
+                await conn.execute("UPDATE messages SET index_state = %s WHERE index_state = %s",
+                                   [int(IndexState.SKIPPED), int(IndexState.INDEXED)])
+            else:
+                cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
+                                         [session_id])
+                await conn.execute(
+                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
+                    "AND session_id = %s",
+                    [int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id])
+            await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
+        self._sizes_changed()
+        return int(cur.rowcount)
+
+    # ---------------------------------------------------------------- lexical index (X1)
+
+    async def upsert_lexical(self, entries: Sequence[VectorEntry]) -> None:
+        """Full-text rows for entries whose vectors live in a separate index."""
+        if entries:
+            async with self._tx() as conn:
+                await lexical.pg_put_entries(conn, list(entries))
+
+    async def delete_lexical(self, message_ids: Sequence[str]) -> int:
+        async with self._tx() as conn:
+            return await lexical.pg_drop(conn, list(message_ids))
+
+    async def clear_lexical(self, session_id: str | None = None) -> int:
+        async with self._tx() as conn:
+            return await lexical.pg_clear(conn, session_id)
+
+    async def lexical_query(self, text: str, k: int,
+                            where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        frag, params = compile_vector_where(where)
+        async with self._conn() as conn:
+            return await lexical.pg_query(conn, text, k, frag, params)
+
+
+class _TakenTs:
+    """Which ``(session, ts)`` pairs are taken, read from the database in ranges.
+
+    ``preload`` fetches, per session, the stored timestamps in windows just above
+    every timestamp the batch will try; ``has`` answers from them and asks the
+    database only for a timestamp outside every window (a long run of taken ones).
+    """
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+        self.taken: dict[str, set[int]] = {}
+        self.windows: dict[str, tuple[list[int], list[int]]] = {}  # sorted (lo, hi) pairs
+
+    async def preload(self, batch: Sequence[Message]) -> None:
+        now = now_ms()
+        per: dict[str, list[int]] = {}
+        for m in batch:
+            per.setdefault(m.session_id, []).append(m.ts if m.ts is not None else now)
+        for session, starts in per.items():
+            span = len(starts) + 64
+            merged: list[list[int]] = []
+            for t in sorted(set(starts)):
+                if merged and t <= merged[-1][1] + 1:
+                    merged[-1][1] = max(merged[-1][1], t + span)
+                else:
+                    merged.append([t, t + span])
+            los = [lo for lo, _ in merged]
+            his = [hi for _, hi in merged]
+            cur = await self.conn.execute(
+                "SELECT DISTINCT m.ts FROM messages m JOIN unnest(%s::bigint[], %s::bigint[]) "
+                "AS w(lo, hi) ON m.ts BETWEEN w.lo AND w.hi WHERE m.session_id = %s",
+                [los, his, session])
+            self.taken[session] = {int(r[0]) for r in await cur.fetchall()}
+            self.windows[session] = (los, his)
+
+    def _covered(self, session: str, ts: int) -> bool:
+        los, his = self.windows.get(session, ([], []))
+        i = bisect_right(los, ts) - 1
+        return i >= 0 and ts <= his[i]
+
+    async def has(self, session: str, ts: int) -> bool:
+        taken = self.taken.setdefault(session, set())
+        if ts in taken:
+            return True
+        if self._covered(session, ts):
+            return False
+        row = await (await self.conn.execute(
+            "SELECT 1 FROM messages WHERE session_id = %s AND ts = %s", [session, ts]
+        )).fetchone()
+        if row is not None:
+            taken.add(ts)
+        return row is not None
+
+    def add(self, session: str, ts: int) -> None:
+        self.taken.setdefault(session, set()).add(ts)

@@ -1,0 +1,637 @@
+"""Qdrant vector index (S3): the vectors live in Qdrant, the messages elsewhere.
+
+URLs (see :func:`parse_url`)::
+
+    qdrant://host:6333                  a server over HTTP (REST)
+    qdrant://host:6333?https=1&api_key=KEY&prefix=/qdrant&timeout=10&exact=1
+    qdrant+http://host:6333             the same as qdrant://
+    qdrant+https://host                 HTTPS (port 6333 unless given)
+    qdrant+local:///abs/folder          Qdrant's local mode, persisted in a folder
+    qdrant+local://:memory:             local mode in memory
+
+The server and the local mode go through the same code: one
+``AsyncQdrantClient`` and the same calls, so what the tests run in local mode
+is what runs against a cluster.
+
+Layout:
+
+* One collection per (model id, dimension), cosine distance, named
+  ``chatmem_<slug of the model id>_<dimension>_<hash>`` (vectors without a
+  model id go to ``chatmem_legacy_<dimension>_<hash>``); created on the first
+  upsert, with keyword payload indexes on the fields recall filters on and an
+  integer index on ``ts``. Other collections in the cluster are ignored.
+* A point's id is ``uuid5(message id)``; its payload holds every
+  :class:`~chatmem.models.VectorEntry` field, the session metadata under
+  ``meta`` and the message metadata under ``message``, so the filter fields
+  ``meta.x`` / ``message.x`` are payload paths.
+* A query searches every collection of the query's dimension (other models'
+  vectors of that size compete for the pool as in SQLite; recall drops them
+  afterwards) with the filter pushed down, then merges by score (ties by
+  message id).
+
+Known differences from :class:`~chatmem.store.sqlite.SqliteStore`: the index
+cannot see the message store, so an upsert for a message deleted meanwhile is
+kept (recall drops it as "gone"), and clearing vectors does not touch the
+messages' index state. Qdrant stores vectors L2-normalised (cosine), so
+``scan_vectors`` gives them back normalised. Deletes count first and then
+delete; with other writers on the same collections at the same moment the
+count can be off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import hashlib
+import inspect
+import json
+import math
+import re
+import uuid
+import warnings
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
+from ..models import ScoredId, VectorEntry
+from .filters import compile_qdrant
+from .where import check_fields
+
+if TYPE_CHECKING:
+    from qdrant_client import AsyncQdrantClient
+    from qdrant_client import models as qmodels
+
+__all__ = ["QdrantIndex", "QdrantTarget", "collection_name", "entry_payload", "parse_url",
+           "point_id"]
+
+T = TypeVar("T")
+
+DEFAULT_PORT = 6333
+#: Namespace of the point ids: ``uuid5(POINT_NAMESPACE, message_id)``.
+POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "chatmem:message")
+#: Payload fields with a payload index, and their schema (``keyword`` / ``integer``).
+PAYLOAD_INDEXES: tuple[tuple[str, str], ...] = (
+    ("session_id", "keyword"), ("resource_id", "keyword"), ("platform", "keyword"),
+    ("origin_platform", "keyword"), ("role", "keyword"), ("model_id", "keyword"),
+    ("ts", "integer"),
+)
+_SCORED_FIELDS = ["message_id", "session_id", "ts", "role", "model_id"]
+_NAME_RE = re.compile(r"chatmem_([a-z0-9-]+)_([1-9][0-9]*)_([0-9a-f]{10})")
+_BATCH = 256
+_SCAN_PAGE = 1024
+_OPTIONS = ("api_key", "https", "prefix", "timeout", "exact")
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+_LOCAL_INDEX_WARNING = "Payload indexes have no effect in the local Qdrant"
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+@dataclass(frozen=True)
+class QdrantTarget:
+    """What a qdrant URL names: the ``AsyncQdrantClient`` arguments and chatmem's options."""
+
+    client_kwargs: Mapping[str, Any]
+    #: The URL without secrets, for error messages.
+    display: str
+    local: bool
+    #: Exact (full-scan) search instead of HNSW on a server; local mode is always exact.
+    exact: bool = False
+
+
+def _flag(url: str, name: str, value: str) -> bool:
+    low = value.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise ConfigError(f"vector URL {_mask(url)!r}: {name}={value!r} is not a flag; use "
+                      f"{name}=1 or {name}=0")
+
+
+def _mask(url: str) -> str:
+    return re.sub(r"(api_key=)[^&#]*", r"\1***", url)
+
+
+def parse_url(url: str) -> QdrantTarget:
+    """Parse a qdrant URL without connecting; a bad URL raises :class:`ConfigError`
+    naming the fix."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ConfigError(f"vector URL {url!r}: expected qdrant://host:6333 or "
+                          "qdrant+local:///abs/folder")
+    if scheme == "qdrant+local":
+        return _parse_local(url, rest)
+    if scheme in ("qdrant", "qdrant+http", "qdrant+https"):
+        return _parse_server(url, scheme)
+    raise ConfigError(f"vector URL {_mask(url)!r}: unknown scheme {scheme!r}; use qdrant://, "
+                      "qdrant+http://, qdrant+https:// or qdrant+local://")
+
+
+def _parse_local(url: str, rest: str) -> QdrantTarget:
+    fix = ("use qdrant+local:///absolute/folder (three slashes) or qdrant+local://:memory:")
+    if "?" in rest or "#" in rest:
+        raise ConfigError(f"vector URL {url!r}: qdrant+local takes no options; {fix}")
+    if rest == ":memory:":
+        return QdrantTarget({"location": ":memory:"}, url, local=True)
+    path = unquote(rest)
+    if not path.startswith("/"):
+        what = "no folder" if not path else f"{path!r} is not an absolute folder"
+        raise ConfigError(f"vector URL {url!r}: {what}; {fix}")
+    if "\x00" in path:
+        raise ConfigError(f"vector URL {url!r}: the folder contains NUL; {fix}")
+    return QdrantTarget({"path": path}, url, local=True)
+
+
+def _parse_server(url: str, scheme: str) -> QdrantTarget:
+    shown = _mask(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError(f"vector URL {shown!r}: {exc}; e.g. qdrant://localhost:6333") from None
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(f"vector URL {shown!r}: credentials in the host part are not "
+                          "supported; pass the API key as ?api_key=KEY")
+    host = parts.hostname
+    if not host:
+        raise ConfigError(f"vector URL {shown!r}: no host; e.g. qdrant://localhost:6333")
+    if port == 0:
+        raise ConfigError(f"vector URL {shown!r}: port 0; e.g. qdrant://{host}:6333")
+    if parts.path not in ("", "/"):
+        raise ConfigError(f"vector URL {shown!r}: unexpected path {parts.path!r}; a path "
+                          f"prefix goes in the query, e.g. ?prefix={parts.path}")
+    if parts.fragment:
+        raise ConfigError(f"vector URL {shown!r}: unexpected fragment #{parts.fragment}")
+    options: dict[str, str] = {}
+    try:
+        pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+    except ValueError:
+        raise ConfigError(f"vector URL {shown!r}: malformed query; use "
+                          "?api_key=KEY&https=1&prefix=/path") from None
+    for key, value in pairs:
+        if key not in _OPTIONS:
+            raise ConfigError(f"vector URL {shown!r}: unknown option {key!r}; known: "
+                              f"{', '.join(_OPTIONS)}")
+        if key in options:
+            raise ConfigError(f"vector URL {shown!r}: option {key!r} is given twice")
+        options[key] = value
+    https = scheme == "qdrant+https"
+    if "https" in options:
+        flag = _flag(url, "https", options["https"])
+        if scheme != "qdrant" and flag != https:
+            raise ConfigError(f"vector URL {shown!r}: https={options['https']} contradicts "
+                              f"{scheme}://; drop one of them")
+        https = flag
+    kwargs: dict[str, Any] = {"check_compatibility": False}
+    netloc = f"[{host}]" if ":" in host else host
+    kwargs["url"] = f"{'https' if https else 'http'}://{netloc}:{port or DEFAULT_PORT}"
+    if "api_key" in options:
+        if not options["api_key"]:
+            raise ConfigError(f"vector URL {shown!r}: api_key is empty")
+        kwargs["api_key"] = options["api_key"]
+    prefix = options.get("prefix", "").strip()
+    if prefix:
+        kwargs["prefix"] = prefix if prefix.startswith("/") else "/" + prefix
+    if "timeout" in options:
+        try:
+            timeout = float(options["timeout"])
+        except ValueError:
+            timeout = math.nan
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ConfigError(f"vector URL {shown!r}: timeout must be a positive number of "
+                              f"seconds, got {options['timeout']!r}")
+        kwargs["timeout"] = max(1, math.ceil(timeout))
+    exact = _flag(url, "exact", options["exact"]) if "exact" in options else False
+    display = kwargs["url"] + kwargs.get("prefix", "")
+    return QdrantTarget(kwargs, display, local=False, exact=exact)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def collection_name(model_id: str | None, dim: int) -> str:
+    """The collection of ``model_id``'s vectors of size ``dim``: a readable slug plus a
+    hash of the exact model id, so distinct ids never share a collection."""
+    if model_id is None:
+        slug, key = "legacy", "\x00legacy"
+    else:
+        slug = re.sub(r"[^a-z0-9]+", "-", model_id.lower())[:48].strip("-") or "model"
+        key = "model:" + model_id
+    digest = hashlib.sha256(f"{key}\x00{dim}".encode("utf-8", "surrogatepass")).hexdigest()
+    return f"chatmem_{slug}_{dim}_{digest[:10]}"
+
+
+def point_id(message_id: str) -> str:
+    """The Qdrant point id of a message (Qdrant ids are integers or UUIDs)."""
+    return str(uuid.uuid5(POINT_NAMESPACE, message_id))
+
+
+def _json(value: Mapping[str, Any], what: str, message_id: str) -> dict[str, Any]:
+    try:
+        out = json.loads(json.dumps(dict(value), ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"vector entry {message_id!r}: {what} is not JSON: {exc}") from None
+    assert isinstance(out, dict)
+    return out
+
+
+def entry_payload(e: VectorEntry) -> dict[str, Any]:
+    """The payload of an entry's point: every field, metadata as nested objects."""
+    return {
+        "message_id": e.message_id, "session_id": e.session_id, "ts": int(e.ts),
+        "role": e.role, "model_id": e.model_id, "platform": e.platform,
+        "origin_platform": e.origin_platform, "speaker_id": e.speaker_id,
+        "mentions": list(e.mentions), "resource_id": e.resource_id, "text": e.text,
+        "meta": _json(e.session_metadata, "session_metadata", e.message_id),
+        "message": _json(e.message_metadata, "message_metadata", e.message_id),
+    }
+
+
+def _entry(payload: Mapping[str, Any], vector: Any) -> VectorEntry:
+    return VectorEntry(
+        message_id=str(payload["message_id"]), session_id=str(payload["session_id"]),
+        ts=int(payload["ts"]), role=payload.get("role"), model_id=payload.get("model_id"),
+        vector=np.asarray(vector, dtype=np.float32),
+        platform=payload.get("platform"), speaker_id=payload.get("speaker_id"),
+        mentions=tuple(payload.get("mentions") or ()), resource_id=payload.get("resource_id"),
+        session_metadata=payload.get("meta") or {},
+        origin_platform=payload.get("origin_platform"),
+        message_metadata=payload.get("message") or {}, text=payload.get("text"),
+    )
+
+
+def _vector(value: Any, what: str) -> npt.NDArray[np.float32]:
+    try:
+        vec = np.ascontiguousarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{what}: not a vector of numbers ({exc})") from None
+    if vec.ndim != 1 or vec.shape[0] == 0:
+        raise InvalidInput(f"{what}: expected a non-empty 1-D vector, got shape {vec.shape}")
+    if not np.isfinite(vec).all():
+        raise InvalidInput(f"{what}: the vector holds NaN or infinity")
+    return vec
+
+
+@dataclass
+class _ScanSnapshot:
+    """Sorted message ids of every point, reused while an export pages through them."""
+
+    ids: list[str]
+    where: dict[str, str]  # message id -> collection
+    last: str | None = None
+
+
+# --------------------------------------------------------------------------- index
+
+
+class QdrantIndex:
+    """The :class:`~chatmem.store.base.VectorIndex` over a Qdrant server or local mode."""
+
+    supports_delete_by_filter = True
+
+    def __init__(self, client: AsyncQdrantClient, *, display: str = "qdrant",
+                 exact: bool = False) -> None:
+        self._client = client
+        self.display = display
+        self._exact = exact
+        self._closed = False
+        self._write_lock = asyncio.Lock()
+        self._dims: dict[str, int] = {}  # our collections (as last listed) -> dimension
+        self._models: dict[str, str | None] = {}  # collection -> model id, once known
+        self._ready: set[str] = set()  # collections this instance created or checked
+        self._scan: _ScanSnapshot | None = None
+
+    # ---------------------------------------------------------------- plumbing
+
+    @classmethod
+    async def open(cls, url: str) -> QdrantIndex:
+        """Open the index named by a qdrant URL (see the module docstring)."""
+        target = parse_url(url)
+        try:
+            from qdrant_client import AsyncQdrantClient
+        except ImportError:
+            raise ConfigError(
+                f"vector URL {target.display!r} needs the Qdrant client: "
+                "pip install 'chatmem[qdrant]'"
+            ) from None
+        kwargs = dict(target.client_kwargs)
+        if "check_compatibility" not in inspect.signature(AsyncQdrantClient).parameters:
+            kwargs.pop("check_compatibility", None)  # clients before 1.12 never check
+        try:
+            client = AsyncQdrantClient(**kwargs)
+        except Exception as exc:
+            if target.local and "already accessed" in str(exc):
+                raise StoreError(
+                    f"qdrant ({target.display}): the folder is open in another process; "
+                    "Qdrant's local mode has one user at a time: close the other one, or run "
+                    "a Qdrant server and use qdrant://host:6333"
+                ) from exc
+            raise StoreError(f"qdrant ({target.display}): {exc}") from exc
+        index = cls(client, display=target.display, exact=target.exact)
+        try:
+            await index._refresh()
+        except BaseException:
+            await index.close()
+            raise
+        return index
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed("the qdrant index is closed")
+
+    async def _call(self, what: str, fn: Callable[..., Awaitable[T]], /, *args: Any,
+                    **kwargs: Any) -> T:
+        self._check_open()
+        try:
+            return await fn(*args, **kwargs)
+        except ChatmemError:
+            raise
+        except Exception as exc:
+            if self._closed:
+                raise StoreClosed("the qdrant index is closed") from exc
+            raise StoreError(f"qdrant ({self.display}): {what}: {exc}") from exc
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):
+            await self._client.close()
+
+    async def _refresh(self) -> dict[str, int]:
+        """Our collections and their dimensions, as the server has them now (another
+        process may have created or dropped some)."""
+        resp = await self._call("list collections", self._client.get_collections)
+        dims: dict[str, int] = {}
+        for c in resp.collections:
+            match = _NAME_RE.fullmatch(c.name)
+            if match:
+                dims[c.name] = int(match.group(2))
+        self._dims = dims
+        self._ready &= set(dims)
+        return dict(sorted(dims.items()))
+
+    async def _ensure(self, model_id: str | None, dim: int) -> str:
+        """The collection for ``(model_id, dim)``, created with its payload indexes."""
+        from qdrant_client import models as m
+
+        name = collection_name(model_id, dim)
+        self._models[name] = model_id
+        if name in self._ready:
+            return name
+        if not await self._call("check collection", self._client.collection_exists, name):
+            try:
+                await self._call(
+                    f"create collection {name}", self._client.create_collection, name,
+                    vectors_config=m.VectorParams(size=dim, distance=m.Distance.COSINE),
+                )
+            except StoreError:  # lost a race with another writer?
+                if not await self._call("check collection", self._client.collection_exists,
+                                        name):
+                    raise
+        schemas = {"keyword": m.PayloadSchemaType.KEYWORD,
+                   "integer": m.PayloadSchemaType.INTEGER}
+        for key, schema in PAYLOAD_INDEXES:  # idempotent: also heals a half-made collection
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=_LOCAL_INDEX_WARNING)
+                await self._call(f"index {name}.{key}", self._client.create_payload_index,
+                                 name, key, field_schema=schemas[schema])
+        self._ready.add(name)
+        self._dims[name] = dim
+        return name
+
+    async def _model_of(self, name: str) -> str | None:
+        if name not in self._models:
+            records, _ = await self._call("scroll", self._client.scroll, name, limit=1,
+                                          with_payload=["model_id"], with_vectors=False)
+            if not records:
+                return None
+            self._models[name] = (records[0].payload or {}).get("model_id")
+        return self._models[name]
+
+    async def _count(self, name: str, flt: qmodels.Filter | None = None) -> int:
+        resp = await self._call("count", self._client.count, name, count_filter=flt, exact=True)
+        return int(resp.count)
+
+    # ---------------------------------------------------------------- writes
+
+    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+        """Insert or replace by message id, across models and dimensions."""
+        from qdrant_client import models as m
+
+        self._check_open()
+        latest: dict[str, tuple[VectorEntry, npt.NDArray[np.float32]]] = {}
+        for i, e in enumerate(entries):
+            vec = _vector(e.vector, f"entries[{i}] ({e.message_id!r}).vector")
+            latest.pop(e.message_id, None)  # the last entry of an id wins
+            latest[e.message_id] = (e, vec)
+        if not latest:
+            return
+        groups: dict[tuple[str | None, int], list[m.PointStruct]] = {}
+        target: dict[str, tuple[str | None, int]] = {}
+        for mid, (e, vec) in latest.items():
+            key = (e.model_id, int(vec.shape[0]))
+            target[mid] = key
+            groups.setdefault(key, []).append(
+                m.PointStruct(id=point_id(mid), vector=vec.tolist(), payload=entry_payload(e)))
+        async with self._write_lock:
+            self._scan = None
+            await self._refresh()  # forgets collections dropped elsewhere: _ensure remakes them
+            names = {key: await self._ensure(*key) for key in groups}
+            # Take each id out of every other collection first: a crash in between leaves
+            # the vector missing (its message is still pending: re-indexed), never doubled.
+            for name in sorted(self._dims):
+                moved: list[Any] = [point_id(mid) for mid, key in target.items()
+                                    if names[key] != name]
+                for ids in _chunks(moved, _BATCH * 4):
+                    await self._call(f"delete from {name}", self._client.delete, name,
+                                     points_selector=m.PointIdsList(points=ids))
+            for key, points in groups.items():
+                for chunk in _chunks(points, _BATCH):
+                    await self._call(f"upsert into {names[key]}", self._client.upsert,
+                                     names[key], points=chunk)
+
+    async def delete_vectors(self, message_ids: Sequence[str]) -> int:
+        from qdrant_client import models as m
+
+        self._check_open()
+        ids = list(dict.fromkeys(point_id(mid) for mid in message_ids))
+        if not ids:
+            return 0
+        n = 0
+        async with self._write_lock:
+            self._scan = None
+            for name in await self._refresh():
+                for chunk in _chunks(ids, _BATCH * 4):
+                    found = await self._call("retrieve", self._client.retrieve, name, ids=chunk,
+                                             with_payload=False, with_vectors=False)
+                    if not found:
+                        continue
+                    await self._call(f"delete from {name}", self._client.delete, name,
+                                     points_selector=m.PointIdsList(points=[r.id for r in found]))
+                    n += len(found)
+        return n
+
+    async def delete_by_filter(self, where: Mapping[str, Any]) -> int:
+        from qdrant_client import models as m
+
+        self._check_open()
+        check_fields(where)
+        flt = compile_qdrant(where)
+        n = 0
+        async with self._write_lock:
+            self._scan = None
+            for name in await self._refresh():
+                count = await self._count(name, flt)
+                if count:
+                    await self._call(f"delete from {name}", self._client.delete, name,
+                                     points_selector=m.FilterSelector(filter=flt))
+                    n += count
+        return n
+
+    async def clear_vectors(self, session_id: str | None = None) -> int:
+        """Delete every vector (of one session); returns how many. Clearing everything
+        drops chatmem's collections."""
+        from qdrant_client import models as m
+
+        self._check_open()
+        flt = None if session_id is None else compile_qdrant({"session_id": session_id})
+        n = 0
+        async with self._write_lock:
+            self._scan = None
+            for name in await self._refresh():
+                count = await self._count(name, flt)
+                if flt is None:
+                    await self._call(f"drop {name}", self._client.delete_collection, name)
+                    self._ready.discard(name)
+                    self._dims.pop(name, None)
+                elif count:
+                    await self._call(f"delete from {name}", self._client.delete, name,
+                                     points_selector=m.FilterSelector(filter=flt))
+                n += count
+        return n
+
+    # ---------------------------------------------------------------- reads
+
+    async def query(self, vector: npt.NDArray[np.float32], k: int,
+                    where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        """The k nearest by cosine among the entries ``where`` selects, over every
+        collection of the query's dimension; ties by message id."""
+        if k <= 0:
+            return []
+        self._check_open()
+        q = _vector(vector, "query vector")
+        flt = None
+        if where:
+            check_fields(where)
+            flt = compile_qdrant(where)
+        dim = int(q.shape[0])
+        names = [n for n, d in (await self._refresh()).items() if d == dim]
+        hits: dict[str, ScoredId] = {}
+        for name in names:
+            for s in await self._search(name, q.tolist(), k, flt):
+                old = hits.get(s.message_id)
+                if old is None or s.score > old.score:
+                    hits[s.message_id] = s
+        return sorted(hits.values(), key=lambda s: (-s.score, s.message_id))[:k]
+
+    async def _search(self, name: str, q: list[float], k: int,
+                      flt: qmodels.Filter | None) -> list[ScoredId]:
+        """The k best of one collection, plus every point tied with the k-th, so that
+        ties are broken by message id rather than by the engine's order."""
+        from qdrant_client import models as m
+
+        params = m.SearchParams(exact=True) if self._exact else None
+        cap = max(4 * k, k + 1024)
+        limit = k + 1
+        while True:
+            resp = await self._call(f"search {name}", self._client.query_points, name,
+                                    query=q, query_filter=flt, limit=limit,
+                                    search_params=params, with_payload=_SCORED_FIELDS,
+                                    with_vectors=False)
+            points = resp.points
+            if len(points) < limit or points[-1].score < points[k - 1].score or limit >= cap:
+                break
+            limit = min(limit * 2, cap)
+        floor = points[k - 1].score if len(points) >= k else -math.inf
+        out = []
+        for p in points:
+            payload = p.payload or {}
+            if p.score < floor or "message_id" not in payload:
+                continue
+            out.append(ScoredId(
+                message_id=str(payload["message_id"]), score=float(p.score),
+                model_id=payload.get("model_id"), role=payload.get("role"),
+                session_id=str(payload.get("session_id")), ts=int(payload.get("ts") or 0),
+            ))
+        return out
+
+    async def count_by_model(self) -> dict[str, int]:
+        """Vectors per model id (``""`` for legacy vectors without one)."""
+        self._check_open()
+        out: dict[str, int] = {}
+        for name in await self._refresh():
+            count = await self._count(name)
+            if not count:
+                continue
+            key = await self._model_of(name) or ""
+            out[key] = out.get(key, 0) + count
+        return out
+
+    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+        """Every entry ordered by message id, after ``after``: export and migration.
+
+        Qdrant cannot order by a string field, so the first page lists the message ids
+        of every point; the following pages of the same scan reuse that list (any write
+        through this index starts a fresh one)."""
+        self._check_open()
+        if limit <= 0:
+            return []
+        snap = self._scan
+        if snap is None or after is None or after != snap.last:
+            snap = await self._snapshot()
+        start = bisect.bisect_right(snap.ids, after) if after is not None else 0
+        chosen = snap.ids[start:start + limit]
+        by_name: dict[str, list[str]] = {}
+        for mid in chosen:
+            by_name.setdefault(snap.where[mid], []).append(mid)
+        found: dict[str, VectorEntry] = {}
+        for name, mids in by_name.items():
+            records = await self._call("retrieve", self._client.retrieve, name,
+                                       ids=[point_id(mid) for mid in mids], with_payload=True,
+                                       with_vectors=True)
+            for r in records:
+                if r.payload and "message_id" in r.payload and r.vector is not None:
+                    found[str(r.payload["message_id"])] = _entry(r.payload, r.vector)
+        out = [found[mid] for mid in chosen if mid in found]
+        snap.last = chosen[-1] if chosen else after
+        self._scan = snap
+        return out
+
+    async def _snapshot(self) -> _ScanSnapshot:
+        where: dict[str, str] = {}
+        for name in await self._refresh():
+            offset: Any = None
+            while True:
+                records, offset = await self._call(
+                    "scroll", self._client.scroll, name, limit=_SCAN_PAGE, offset=offset,
+                    with_payload=["message_id"], with_vectors=False)
+                for r in records:
+                    mid = (r.payload or {}).get("message_id")
+                    if isinstance(mid, str):
+                        where[mid] = name
+                if offset is None:
+                    break
+        return _ScanSnapshot(sorted(where), where)
+
+
+def _chunks(items: Sequence[T], size: int) -> list[list[T]]:
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]

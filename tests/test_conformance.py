@@ -1,0 +1,748 @@
+"""S5: one conformance suite, run against every backend in ``tests/backends.py``.
+
+Each backend gives a pair ``(store, index)``: message methods go to ``store``,
+vector methods to ``index`` (the same object for the SQL backends). Where the
+index is separate, the suite marks messages ``INDEXED`` after ``index.upsert``,
+as the indexer does. The same calls must give the same results everywhere;
+SQLite is the reference, and the filter language's reference is
+:func:`chatmem.store.filters.evaluate`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from backends import BACKENDS
+from chatmem.errors import FilterError, InvalidInput, StoreClosed
+from chatmem.models import IndexState, Message, Session, VectorEntry
+from chatmem.store.filters import evaluate
+
+NAMES = sorted(BACKENDS)
+INJECTION = "a'); DROP TABLE vectors; --"
+
+
+@dataclass
+class Pair:
+    store: Any
+    index: Any
+
+    @property
+    def shared(self) -> bool:
+        return self.index is self.store
+
+    async def index_entries(self, entries: list[VectorEntry]) -> None:
+        """What the indexer does: upsert, then (separate index) mark the messages."""
+        await self.index.upsert(entries)
+        if not self.shared:
+            await self.store.set_index_state([e.message_id for e in entries],
+                                             IndexState.INDEXED)
+
+
+@contextlib.asynccontextmanager
+async def open_pair(name: str, tmp: Path) -> AsyncIterator[Pair]:
+    async with BACKENDS[name](tmp) as (store, index):
+        yield Pair(store, index)
+
+
+@pytest.fixture(params=NAMES)
+async def pair(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Pair]:
+    async with open_pair(request.param, tmp_path) as p:
+        yield p
+
+
+def unit_vectors(n: int, dim: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    m = rng.normal(size=(n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def entry(m: Message, vec: np.ndarray, **kw: Any) -> VectorEntry:
+    assert m.id is not None and m.ts is not None
+    return VectorEntry(message_id=m.id, session_id=m.session_id, ts=m.ts,
+                       role=kw.pop("role", m.role), model_id=kw.pop("model_id", "test:m"),
+                       vector=vec, **kw)
+
+
+def doc(e: VectorEntry) -> dict[str, Any]:
+    """The document :func:`evaluate` sees for an entry."""
+    return {
+        "message_id": e.message_id, "session_id": e.session_id, "ts": e.ts, "role": e.role,
+        "model_id": e.model_id, "platform": e.platform, "origin_platform": e.origin_platform,
+        "speaker_id": e.speaker_id, "resource_id": e.resource_id,
+        "meta": dict(e.session_metadata), "message": dict(e.message_metadata),
+    }
+
+
+def ranked(entries: list[VectorEntry], q: np.ndarray,
+           where: Mapping[str, Any] | None = None) -> list[str]:
+    """Reference answer: the matching ids by descending cosine."""
+    chosen = [e for e in entries if evaluate(where or {}, doc(e))]
+    scores = [float(np.dot(e.vector, q)) for e in chosen]
+    order = sorted(range(len(chosen)), key=lambda i: -scores[i])
+    return [chosen[i].message_id for i in order]
+
+
+async def ids(index: Any, q: np.ndarray, k: int,
+              where: Mapping[str, Any] | None = None) -> list[str]:
+    return [h.message_id for h in await index.query(q, k, where)]
+
+
+async def indexed_corpus(p: Pair, sessions: int = 3, per: int = 30, dim: int = 16,
+                         seed: int = 11) -> list[VectorEntry]:
+    vecs = unit_vectors(sessions * per, dim, seed)
+    entries: list[VectorEntry] = []
+    for s in range(sessions):
+        msgs = await p.store.append([
+            Message(session_id=f"s{s}", content=f"m{s}-{i}", ts=1000 + i, id=f"id-{s}-{i:03d}",
+                    role="user" if i % 3 else "assistant")
+            for i in range(per)])
+        for i, m in enumerate(msgs):
+            entries.append(entry(
+                m, vecs[s * per + i], platform="qq" if i % 2 else "tg",
+                session_metadata={"team": f"t{s % 2}", "prio": i % 5},
+                message_metadata={"tag": "x" if i % 4 == 0 else "y"},
+            ))
+    await p.index_entries(entries)
+    return entries
+
+
+# --------------------------------------------------------------------------- messages
+
+
+async def test_append_assigns_ids_staggers_ts_and_round_trips(pair: Pair) -> None:
+    stored = await pair.store.append([
+        Message(session_id="s", content="one", ts=1000),
+        Message(session_id="s", content="two", ts=1000),
+        Message(session_id="t", content="three", ts=1000),
+        Message(session_id="s", content="four", ts=1001, speaker_id="u1", speaker_name="Al",
+                mentions=("u2", "u3"), platform="qq", metadata={"a": {"b": [1, 2.5, None]}},
+                visible_content="4"),
+    ])
+    assert [m.ts for m in stored] == [1000, 1001, 1000, 1002]
+    assert all(m.id for m in stored) and len({m.id for m in stored}) == 4
+    got = await pair.store.get([m.id for m in stored] + ["missing"])
+    assert set(got) == {m.id for m in stored}
+    for m in stored:
+        assert got[m.id] == m
+    now = await pair.store.append([Message(session_id="n", content="no ts")])
+    assert now[0].ts is not None and now[0].ts > 1_600_000_000_000
+    assert await pair.store.append([]) == []
+
+
+async def test_duplicate_id_is_idempotent_and_conflicts_roll_back_the_batch(pair: Pair) -> None:
+    [a] = await pair.store.append([Message(session_id="s", content="x", id="m1", ts=5)])
+    [b] = await pair.store.append([Message(session_id="s", content="x", id="m1")])
+    assert b == a
+    [c] = await pair.store.append([Message(session_id="s", content="x", id="m1", ts=5)])
+    assert c == a
+    for bad in (Message(session_id="s", content="different", id="m1"),
+                Message(session_id="other", content="x", id="m1"),
+                Message(session_id="s", content="x", id="m1", role="assistant"),
+                Message(session_id="s", content="x", id="m1", ts=6)):
+        with pytest.raises(InvalidInput, match="already exists"):
+            await pair.store.append([bad])
+    with pytest.raises(InvalidInput):
+        await pair.store.append([Message(session_id="s", content="new", id="m2"),
+                                 Message(session_id="s2", content="new", id="m3"),
+                                 Message(session_id="s", content="different", id="m1")])
+    assert await pair.store.get(["m2", "m3"]) == {}
+    assert {s.id for s in await pair.store.all_sessions()} == {"s"}
+    # a duplicate inside one batch: the second is the idempotent echo of the first
+    first, second = await pair.store.append([
+        Message(session_id="d", content="same", id="m4", ts=1, metadata={"k": 1}),
+        Message(session_id="d", content="same", id="m4"),
+    ])
+    assert first == second
+    with pytest.raises(InvalidInput, match="already exists"):
+        await pair.store.append([Message(session_id="d", content="a", id="m5"),
+                                 Message(session_id="d", content="b", id="m5")])
+    assert (await pair.store.stats()).messages == 2
+
+
+async def test_index_states_pending_and_failed(pair: Pair) -> None:
+    stored = await pair.store.append([
+        Message(session_id="s", content="hi", role="user"),
+        Message(session_id="s", content="reply", role="assistant"),
+        Message(session_id="s", content="tool out", role="tool"),
+        Message(session_id="s", content="note", role="notice"),
+        Message(session_id="s", content="sys", role="system"),
+        Message(session_id="s", content="cron says hi", role="user", source="scheduler"),
+        Message(session_id="s", content="---", kind="divider"),
+        Message(session_id="s", content="later", role="user"),
+    ])
+    ids_ = [m.id for m in stored]
+    states = await pair.store.index_states([*ids_, "missing"])
+    assert [states[i] for i in ids_] == [IndexState.PENDING] * 2 + [IndexState.SKIPPED] * 5 + [
+        IndexState.PENDING]
+    assert "missing" not in states
+    assert [m.content for m in await pair.store.pending(10)] == ["hi", "reply", "later"]
+    assert [m.content for m in await pair.store.pending(2)] == ["hi", "reply"]
+    await pair.store.set_index_state([ids_[1]], IndexState.FAILED)
+    assert [m.content for m in await pair.store.pending(10)] == ["hi", "later"]
+    assert [m.content for m in await pair.store.pending(10, include_failed=True)] == [
+        "hi", "reply", "later"]
+    st_ = await pair.store.stats()
+    assert (st_.messages, st_.pending, st_.failed, st_.skipped, st_.indexed) == (8, 2, 1, 5, 0)
+    await pair.store.append([Message(session_id="t", content="other", id="t1")])
+    assert await pair.store.reset_index_state(IndexState.PENDING, IndexState.FAILED, "s") == 2
+    assert await pair.store.reset_index_state(IndexState.PENDING, IndexState.FAILED, "s") == 0
+    assert (await pair.store.index_states(["t1"]))["t1"] == IndexState.PENDING
+    assert await pair.store.reset_index_state(IndexState.FAILED, IndexState.PENDING) == 3
+    assert [m.content for m in await pair.store.pending(10)] == ["hi", "reply", "later", "other"]
+
+
+async def test_range_and_recent_skip_hidden_records(pair: Pair) -> None:
+    await pair.store.append([
+        Message(session_id="s", content="m1", ts=1),
+        Message(session_id="s", content="div", ts=2, kind="divider"),
+        Message(session_id="s", content="m3", ts=3),
+        Message(session_id="s", content="sys", ts=4, role="system"),
+        Message(session_id="s", content="HIT", ts=5),
+        Message(session_id="s", content="dir", ts=6, kind="directive"),
+        Message(session_id="s", content="m7", ts=7, role="tool"),
+        Message(session_id="s", content="cmd", ts=8, kind="command_reply"),
+        Message(session_id="s", content="m9", ts=9, role="assistant"),
+        Message(session_id="s", content="m10", ts=10),
+        Message(session_id="other", content="x", ts=6),
+    ])
+    text = lambda ms: [m.content for m in ms]  # noqa: E731
+    assert text(await pair.store.range("s", 5, 2, 2)) == ["m1", "m3", "m7", "m9"]
+    assert text(await pair.store.range("s", 5, 0, 0)) == []
+    assert text(await pair.store.range("s", 5, 10, 0)) == ["m1", "m3"]
+    assert text(await pair.store.range("s", 5, 0, 1)) == ["m7"]
+    assert text(await pair.store.range("s", 100, 1, 1)) == ["m10"]
+    assert text(await pair.store.range("nope", 5, 2, 2)) == []
+    # recent skips control kinds and directives but keeps system records
+    assert text(await pair.store.recent("s", 4)) == ["HIT", "m7", "m9", "m10"]
+    assert text(await pair.store.recent("s", 6)) == ["m3", "sys", "HIT", "m7", "m9", "m10"]
+    assert text(await pair.store.recent("s", 0)) == []
+    assert text(await pair.store.recent("other", 5)) == ["x"]
+
+
+async def test_rewrite_changes_in_place(pair: Pair) -> None:
+    await pair.store.append([Message(session_id="s", content="old", ts=7, id="r1",
+                                     metadata={"a": 1}, visible_content="shown")])
+    new = await pair.store.rewrite("s", 7, content="new")
+    assert new is not None and new.content == "new" and new.visible_content == "shown"
+    assert new.metadata == {"a": 1} and new.id == "r1" and new.ts == 7
+    new2 = await pair.store.rewrite("s", 7, visible_content="v2", metadata={"b": [True]})
+    assert new2 is not None
+    assert (await pair.store.get(["r1"]))["r1"] == new2
+    assert new2.content == "new" and new2.metadata == {"b": [True]}
+    assert await pair.store.rewrite("s", 8, content="x") is None
+    assert await pair.store.rewrite("nope", 7, content="x") is None
+
+
+async def test_sessions_and_metadata_area(pair: Pair) -> None:
+    await pair.store.append([Message(session_id="zeta", content="x"),
+                             Message(session_id="Alpha", content="y")])
+    sess = Session(id="g1", parent_id="p", resource_id="r", chat_type="group", group_id="G",
+                   group_name="Hiking", origin_platform="qq", metadata={"team": "a", "n": 2},
+                   settings={"scope": "session"})
+    assert await pair.store.upsert_session(sess) == sess
+    got = await pair.store.get_sessions(["g1", "missing", "zeta"])
+    assert set(got) == {"g1", "zeta"} and got["g1"] == sess
+    assert got["zeta"] == Session(id="zeta")
+    await pair.store.upsert_session(Session(id="g1", group_name="Climbing"))
+    assert (await pair.store.get_sessions(["g1"]))["g1"] == Session(id="g1",
+                                                                     group_name="Climbing")
+    assert [s.id for s in await pair.store.all_sessions()] == ["Alpha", "g1", "zeta"]
+    assert await pair.store.meta_get("ns", "k") is None
+    await pair.store.meta_set("ns", "k", "v1")
+    await pair.store.meta_set("ns", "k", "v2")
+    await pair.store.meta_set("ns2", "k", "other")
+    assert await pair.store.meta_get("ns", "k") == "v2"
+    await pair.store.meta_delete("ns", "k")
+    await pair.store.meta_delete("ns", "never")
+    assert await pair.store.meta_get("ns", "k") is None
+    assert await pair.store.meta_get("ns2", "k") == "other"
+    await pair.store.meta_set("ns", "B", "1")
+    await pair.store.meta_set("ns", "a", "2")
+    mine = [item for item in await pair.store.meta_items() if item[0] in ("ns", "ns2")]
+    assert mine == [("ns", "B", "1"), ("ns", "a", "2"), ("ns2", "k", "other")]
+    assert (await pair.store.stats()).sessions == 3
+
+
+async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:
+    msgs = [Message(session_id=f"s{i % 3}", content=f"c{i}", ts=100 - i,
+                    role="tool" if i % 5 == 0 else "user") for i in range(23)]
+    stored = await pair.store.append(msgs[:10])
+    stored += await pair.store.append(msgs[10:])
+    seen: list[tuple[Message, IndexState]] = []
+    cursor = 0
+    while True:
+        page = await pair.store.scan_messages(cursor, 7)
+        if not page:
+            break
+        assert len(page) <= 7
+        assert all(c > cursor for c, _, _ in page)
+        assert [c for c, _, _ in page] == sorted(c for c, _, _ in page)
+        seen += [(m, s) for _, m, s in page]
+        cursor = page[-1][0]
+    assert [m for m, _ in seen] == stored
+    assert [s for _, s in seen] == [IndexState.SKIPPED if m.role == "tool" else
+                                    IndexState.PENDING for m in stored]
+
+
+async def test_clear_and_delete_messages(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=2, per=5, dim=8)
+    assert await pair.store.delete_messages(["id-0-000", "id-0-001", "missing"]) == 2
+    if not pair.shared:  # a separate index drops the vectors itself
+        assert await pair.index.delete_vectors(["id-0-000", "id-0-001", "missing"]) == 2
+    left = await ids(pair.index, entries[0].vector, 100)
+    assert sorted(left) == sorted(e.message_id for e in entries[2:])
+    assert await pair.store.get(["id-0-000"]) == {}
+    assert await pair.store.clear_messages("s1") == 5
+    assert await pair.store.clear_messages("s1") == 0
+    assert [m.content for m in await pair.store.recent("s1", 10)] == []
+    assert await pair.store.clear_messages() == 3
+    st_ = await pair.store.stats()
+    assert st_.messages == 0 and st_.sessions == 2  # sessions stay
+
+
+async def test_stats_count_states_and_vectors_by_model(pair: Pair) -> None:
+    msgs = await pair.store.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                    for i in range(6)]
+                                   + [Message(session_id="s", content="t", role="tool")])
+    vecs = unit_vectors(6, 8, 3)
+    models = ["a", "a", "b", None, "a", "b"]
+    await pair.index_entries([entry(m, v, model_id=mid)
+                              for m, v, mid in zip(msgs[:4], vecs, models)])
+    st_ = await pair.store.stats()
+    assert (st_.messages, st_.sessions, st_.indexed, st_.pending, st_.failed, st_.skipped) == (
+        7, 1, 4, 2, 0, 1)
+    if pair.shared:
+        assert dict(st_.vectors_by_model) == {"a": 2, "b": 1, "": 1}
+    assert await pair.index.count_by_model() == {"a": 2, "b": 1, "": 1}
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+async def test_query_matches_exact_reference_with_and_without_filters(pair: Pair) -> None:
+    entries = await indexed_corpus(pair)
+    queries = unit_vectors(4, 16, 99)
+    wheres: list[dict[str, Any] | None] = [
+        None, {}, {"session_id": "s1"}, {"session_id": {"$in": ["s0", "s2"]}},
+        {"role": "assistant"}, {"session_id": "s2", "role": {"$ne": "assistant"}},
+        {"ts": {"$gte": 1005, "$lt": 1012}}, {"meta.team": "t0"}, {"meta.prio": {"$gt": 2}},
+        {"message.tag": "x"}, {"platform": {"$nin": ["qq"]}},
+        {"$or": [{"session_id": "s0", "meta.prio": 0}, {"message.tag": "x", "role": "user"}]},
+        {"model_id": "test:m", "message_id": {"$in": ["id-1-003", "id-2-017", "nope"]}},
+        {"session_id": "none"}, {"meta.missing": {"$exists": False}, "ts": {"$lte": 1001}},
+    ]
+    for q in queries:
+        for where in wheres:
+            want = ranked(entries, q, where)
+            for k in (1, 5, 10, len(entries) + 10):
+                got = await pair.index.query(q, k, where)
+                assert [h.message_id for h in got] == want[:k], (where, k)
+        hits = await pair.index.query(q, 3, {"session_id": "s1"})
+        by_id = {e.message_id: e for e in entries}
+        for h in hits:
+            e = by_id[h.message_id]
+            assert h.score == pytest.approx(float(np.dot(e.vector, q)), abs=1e-5)
+            assert (h.session_id, h.ts, h.role, h.model_id) == (e.session_id, e.ts, e.role,
+                                                                e.model_id)
+    assert await pair.index.query(queries[0], 0) == []
+    assert await pair.index.query(unit_vectors(1, 5, 1)[0], 5) == []  # no vector of that size
+
+
+async def test_narrow_filter_still_returns_k(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=3, per=40)
+    q = unit_vectors(1, 16, 5)[0]
+    got = await pair.index.query(q, 10, {"session_id": "s2"})
+    assert len(got) == 10 and {h.session_id for h in got} == {"s2"}
+    assert [h.message_id for h in got] == ranked(entries, q, {"session_id": "s2"})[:10]
+
+
+async def test_upsert_replaces_by_message_id_and_is_idempotent(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=1, per=6, dim=8)
+    await pair.index_entries(entries[:3])  # replay
+    assert await pair.index.count_by_model() == {"test:m": 6}
+    target = entries[0]
+    far = -entries[1].vector
+    moved = VectorEntry(target.message_id, target.session_id, target.ts, "assistant", "test:n",
+                        far, session_metadata={"team": "moved"})
+    await pair.index_entries([moved])
+    assert await pair.index.count_by_model() == {"test:m": 5, "test:n": 1}
+    [top] = await pair.index.query(far, 1)
+    assert top.message_id == target.message_id and top.role == "assistant"
+    assert top.model_id == "test:n" and top.score == pytest.approx(1.0, abs=1e-5)
+    assert await ids(pair.index, far, 10, {"meta.team": "moved"}) == [target.message_id]
+    assert await ids(pair.index, far, 10, {"meta.team": "t0"}) == [
+        i for i in ranked(entries, far) if i != target.message_id]
+    states = await pair.store.index_states([e.message_id for e in entries])
+    assert set(states.values()) == {IndexState.INDEXED}
+
+
+async def test_upsert_skips_messages_deleted_meanwhile(pair: Pair) -> None:
+    if not pair.shared:
+        pytest.skip("a separate vector index does not see the message store")
+    [m] = await pair.store.append([Message(session_id="s", content="x", ts=1)])
+    await pair.store.delete_messages([m.id])
+    await pair.index.upsert([entry(m, unit_vectors(1, 8, 1)[0])])
+    assert await pair.index.count_by_model() == {}
+    assert await pair.index.upsert([]) is None
+
+
+async def test_vectors_of_different_sizes_coexist(pair: Pair) -> None:
+    msgs = await pair.store.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                    for i in range(6)])
+    small = unit_vectors(3, 4, 1)
+    big = unit_vectors(3, 12, 2)
+    await pair.index_entries([entry(m, v, model_id="small") for m, v in zip(msgs[:3], small)]
+                             + [entry(m, v, model_id="big") for m, v in zip(msgs[3:], big)])
+    assert sorted(await ids(pair.index, small[0], 10)) == sorted(m.id for m in msgs[:3])
+    assert sorted(await ids(pair.index, big[0], 10)) == sorted(m.id for m in msgs[3:])
+    # re-embedding a message with another model moves it to the other size
+    await pair.index_entries([entry(msgs[0], unit_vectors(1, 12, 3)[0], model_id="big")])
+    assert msgs[0].id not in await ids(pair.index, small[0], 10)
+    assert msgs[0].id in await ids(pair.index, big[0], 10)
+    assert await pair.index.count_by_model() == {"small": 2, "big": 4}
+
+
+async def test_delete_vectors_and_delete_by_filter(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=2, per=10, dim=8)
+    q = entries[0].vector
+    assert await pair.index.delete_vectors(["id-0-000", "id-0-001", "nope"]) == 2
+    assert await pair.index.delete_vectors([]) == 0
+    assert len(await ids(pair.index, q, 100)) == 18
+    if not pair.index.supports_delete_by_filter:
+        return
+    where = {"session_id": "s1", "meta.prio": {"$lt": 2}}
+    want = [e.message_id for e in entries if evaluate(where, doc(e))]
+    assert await pair.index.delete_by_filter(where) == len(want) == 4
+    left = await ids(pair.index, q, 100)
+    assert len(left) == 14 and not set(want) & set(left)
+    assert await pair.index.delete_by_filter({"session_id": "nope"}) == 0
+    with pytest.raises(FilterError):
+        await pair.index.delete_by_filter({"session_id": {"$regex": "x"}})
+    with pytest.raises(FilterError):
+        await pair.index.delete_by_filter({"content": "x"})
+    assert len(await ids(pair.index, q, 100)) == 14
+
+
+async def test_clear_vectors(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=2, per=5, dim=8)
+    q = entries[0].vector
+    assert await pair.index.clear_vectors("s1") == 5
+    assert {h.session_id for h in await pair.index.query(q, 100)} == {"s0"}
+    if pair.shared:  # INDEXED messages of that session become SKIPPED
+        states = await pair.store.index_states([e.message_id for e in entries])
+        assert [states[e.message_id] for e in entries] == [IndexState.INDEXED] * 5 + [
+            IndexState.SKIPPED] * 5
+    assert await pair.index.clear_vectors("nope") == 0
+    assert await pair.index.clear_vectors() == 5
+    assert await pair.index.query(q, 100) == []
+    assert await pair.index.count_by_model() == {}
+    if pair.shared:
+        assert (await pair.store.stats()).skipped == 10
+
+
+async def test_scan_vectors_pages_by_message_id(pair: Pair) -> None:
+    msgs = await pair.store.append([Message(session_id=f"s{i % 2}", content=f"c{i}", ts=i,
+                                            id=f"v{(i * 7) % 13:02d}") for i in range(13)])
+    vecs = unit_vectors(13, 8, 4)
+    entries = [entry(m, v, platform="qq", speaker_id=f"u{i}", mentions=("a", "b"),
+                     resource_id="r", origin_platform="tg",
+                     session_metadata={"k": [1, {"x": None}]}, message_metadata={"m": i})
+               for i, (m, v) in enumerate(zip(msgs, vecs))]
+    await pair.index_entries(entries)
+    seen: list[VectorEntry] = []
+    after: str | None = None
+    while True:
+        page = await pair.index.scan_vectors(after, 5)
+        if not page:
+            break
+        seen += page
+        after = page[-1].message_id
+    assert [e.message_id for e in seen] == sorted(e.message_id for e in entries)
+    by_id = {e.message_id: e for e in entries}
+    for got in seen:
+        want = by_id[got.message_id]
+        np.testing.assert_allclose(got.vector, want.vector, rtol=1e-6)
+        for name in ("session_id", "ts", "role", "model_id", "platform", "speaker_id",
+                     "mentions", "resource_id", "origin_platform", "session_metadata",
+                     "message_metadata"):
+            assert getattr(got, name) == getattr(want, name), name
+
+
+# --------------------------------------------------------------------------- errors
+
+
+async def test_bad_filters_raise_filter_error(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=1, per=5, dim=8)
+    q = entries[0].vector
+    for bad in ({"role": {"$regex": "u"}}, {"content": "x"}, {"meta": 1},
+                {"ts": {"$gt": "x"}}, {"$or": []}, {"session_id": {"$in": []}},
+                {"meta.a b": 1}, {"session_id": [1, 2]}, {"$nor": [{"role": "user"}]},
+                {INJECTION: 1}, {"meta." + INJECTION: 1}):
+        with pytest.raises(FilterError):
+            await pair.index.query(q, 5, bad)
+
+
+async def test_closed_store_and_index_raise_store_closed(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=1, per=2, dim=8)
+    await pair.store.close()
+    if not pair.shared:
+        await pair.index.close()
+    await pair.store.close()  # twice is fine
+    with pytest.raises(StoreClosed):
+        await pair.store.get(["x"])
+    with pytest.raises(StoreClosed):
+        await pair.store.append([Message(session_id="s", content="x")])
+    with pytest.raises(StoreClosed):
+        await pair.store.stats()
+    with pytest.raises(StoreClosed):
+        await pair.store.meta_get("a", "b")
+    with pytest.raises(StoreClosed):
+        await pair.index.query(entries[0].vector, 3)
+    with pytest.raises(StoreClosed):
+        await pair.index.upsert(entries)
+    with pytest.raises(StoreClosed):
+        await pair.index.count_by_model()
+
+
+async def test_injection_is_rejected_as_key_and_inert_as_value(pair: Pair) -> None:
+    [m] = await pair.store.append([Message(
+        session_id=INJECTION, content=INJECTION, ts=1, id=INJECTION,
+        metadata={INJECTION: INJECTION})])
+    assert (await pair.store.get([INJECTION]))[INJECTION] == m
+    entries = await indexed_corpus(pair, sessions=1, per=4, dim=8)
+    inj = entry(m, unit_vectors(1, 8, 8)[0], session_metadata={"k": INJECTION},
+                message_metadata={INJECTION: 1})
+    await pair.index_entries([inj])
+    q = entries[0].vector
+    for key in (INJECTION, f"meta.{INJECTION}", f"message.{INJECTION}",
+                'x"; DROP TABLE messages; --'):
+        with pytest.raises(FilterError):
+            await pair.index.query(q, 10, {key: 1})
+        with pytest.raises(FilterError):
+            await pair.index.query(q, 10, {"$or": [{key: {"$exists": True}}]})
+        if pair.index.supports_delete_by_filter:
+            with pytest.raises(FilterError):
+                await pair.index.delete_by_filter({key: 1})
+    for where in ({"session_id": INJECTION}, {"meta.k": INJECTION},
+                  {"message_id": {"$in": [INJECTION, "x"]}}, {"meta.k": {"$ne": INJECTION}},
+                  {"speaker_id": INJECTION}):
+        want = ranked([*entries, inj], q, where)
+        assert await ids(pair.index, q, 10, where) == want, where
+    # the tables are all still there
+    assert len(await ids(pair.index, q, 10)) == 5
+    st_ = await pair.store.stats()
+    assert st_.messages == 5 and st_.indexed == 5
+    assert (await pair.store.get([INJECTION]))[INJECTION] == m
+    assert [s.id for s in await pair.store.all_sessions()] == sorted([INJECTION, "s0"])
+
+
+# --------------------------------------------------------------------------- cross-backend
+
+
+async def _transcript(p: Pair, scores: list[list[float]]) -> list[Any]:
+    """A scripted session whose every answer is recorded (no random ids); the query
+    scores go to ``scores``, to be compared with a tolerance."""
+    out: list[Any] = []
+    st = p.store
+
+    def msg_view(m: Message) -> tuple[Any, ...]:
+        return (m.id, m.session_id, m.ts, m.role, m.kind, m.content, m.visible_content,
+                m.source, m.speaker_id, m.mentions, m.platform, dict(m.metadata))
+
+    stored = await st.append([
+        Message(session_id=f"s{i % 3}", content=f"c{i}", ts=500 + i // 2, id=f"m{i:02d}",
+                role=("user", "assistant", "tool", "system")[i % 4],
+                kind="divider" if i % 11 == 5 else "message", speaker_id=f"u{i % 4}",
+                mentions=(f"u{(i + 1) % 4}",), metadata={"i": i, "odd": bool(i % 2)})
+        for i in range(30)])
+    out.append([msg_view(m) for m in stored])
+    out.append([msg_view(m) for m in await st.append([
+        Message(session_id="s0", content="c0", id="m00"),
+        Message(session_id="s0", content="late", ts=500, id="m30")])])
+    out.append(sorted((k, int(v)) for k, v in (await st.index_states(
+        [f"m{i:02d}" for i in range(32)])).items()))
+    out.append([msg_view(m) for m in await st.pending(100)])
+    out.append([msg_view(m) for m in await st.range("s1", 505, 3, 3)])
+    out.append([msg_view(m) for m in await st.recent("s2", 4)])
+    rewritten = await st.rewrite("s1", 500, content="changed", metadata={"new": True})
+    out.append(None if rewritten is None else msg_view(rewritten))
+    pend = await st.pending(100)
+    vecs = unit_vectors(len(pend), 24, 21)
+    entries = [entry(m, v, session_metadata={"n": j % 4}, message_metadata=dict(m.metadata))
+               for j, (m, v) in enumerate(zip(pend, vecs))]
+    await p.index_entries(entries)
+    s = await st.stats()
+    out.append((s.messages, s.sessions, s.indexed, s.pending, s.failed, s.skipped))
+    q = unit_vectors(1, 24, 5)[0]
+    for where in (None, {"session_id": "s1"}, {"meta.n": {"$in": [1, 3]}},
+                  {"message.odd": True, "role": "user"}, {"ts": {"$gt": 505}}):
+        hits = await p.index.query(q, 7, where)
+        out.append([(h.message_id, h.session_id, h.ts, h.role, h.model_id) for h in hits])
+        scores.append([h.score for h in hits])
+    out.append(await st.delete_messages(["m01", "m04", "zz"]))
+    if not p.shared:
+        await p.index.delete_vectors(["m01", "m04", "zz"])
+    out.append([e.message_id for e in await p.index.scan_vectors("m10", 5)])
+    out.append(await p.index.clear_vectors("s2"))
+    out.append(sorted(await ids(p.index, q, 100)))
+    out.append(await st.clear_messages("s0"))
+    out.append([msg_view(m) for _, m, _ in await st.scan_messages(0, 100)])
+    out.append([x.id for x in await st.all_sessions()])
+    return out
+
+
+async def test_every_backend_gives_the_same_transcript(tmp_path: Path) -> None:
+    transcripts: dict[str, list[Any]] = {}
+    scores: dict[str, list[list[float]]] = {}
+    for name in NAMES:
+        try:
+            async with open_pair(name, tmp_path / name) as p:
+                scores[name] = []
+                transcripts[name] = await _transcript(p, scores[name])
+        except pytest.skip.Exception:
+            continue
+    assert "sqlite" in transcripts
+    reference = transcripts["sqlite"]
+    for name, got in transcripts.items():
+        for i, (a, b) in enumerate(zip(reference, got)):
+            assert b == a, f"{name} differs from sqlite at step {i}"
+        assert len(got) == len(reference)
+        for a_scores, b_scores in zip(scores["sqlite"], scores[name]):
+            assert b_scores == pytest.approx(a_scores, abs=1e-5), name
+
+
+# --------------------------------------------------------------------------- property
+
+# Small value pools shared by the entries and the filters, so that most generated
+# filters select a proper, non-empty subset of the entries.
+SCALAR_POOL: list[Any] = ["a", "b", "", -1, 0, 1, 2, 0.5, 1.0, 2.5, True, False, None]
+SCALARS = st.sampled_from(SCALAR_POOL)
+JSON_VALUES = st.one_of(
+    SCALARS, SCALARS, SCALARS,
+    st.lists(SCALARS, min_size=1, max_size=2),  # Qdrant cannot tell [] from missing
+    st.dictionaries(st.sampled_from(["x", "y"]), SCALARS, max_size=2),
+)
+META = st.dictionaries(st.sampled_from(["k", "n", "nested"]), JSON_VALUES, max_size=3)
+TEXT_VALUE = {
+    "session_id": ["s1", "s2", "s3"], "role": ["user", "assistant", None],
+    "model_id": ["a", "b", None], "platform": ["qq", "tg", None],
+    "origin_platform": ["qq", "tg", None], "speaker_id": ["u1", "u2", None],
+    "resource_id": ["r1", None],
+}
+JSON_FIELDS = ["meta.k", "meta.n", "meta.nested", "meta.nested.x", "meta.missing",
+               "message.k", "message.n", "message.nested", "message.nested.y"]
+FILTER_FIELDS = [*TEXT_VALUE, "message_id", "ts", *JSON_FIELDS, *JSON_FIELDS]
+
+
+def _atoms(name: str) -> list[Any]:
+    """Values worth comparing ``name`` with: its own, plus a few of other types."""
+    if name in TEXT_VALUE:
+        return [v for v in TEXT_VALUE[name] if v is not None] + ["zz", 1]
+    if name == "message_id":
+        return ["e0", "e1", "e2", "e3", "zz"]
+    if name == "ts":
+        return [-1, 0, 1, 2, 3, 5, 2.5, "a", True]
+    return [v for v in SCALAR_POOL if v is not None]
+
+
+def _condition(name: str) -> st.SearchStrategy[Any]:
+    atoms = st.sampled_from(_atoms(name))
+    nullable = st.one_of(atoms, st.none())
+    numbers = st.sampled_from([-1, 0, 1, 2, 3, 0.5, 1.0, 2.5] if name != "ts"
+                              else [-1, 0, 1, 2, 3, 5, 2.5])
+    return st.one_of(
+        nullable,
+        st.fixed_dictionaries({"$eq": nullable}),
+        st.fixed_dictionaries({"$ne": nullable}),
+        st.dictionaries(st.sampled_from(["$gt", "$gte", "$lt", "$lte"]), numbers,
+                        min_size=1, max_size=2),
+        st.fixed_dictionaries({"$in": st.lists(atoms, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"$nin": st.lists(atoms, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"$exists": st.booleans()}),
+    )
+
+
+LEAF = st.sampled_from(FILTER_FIELDS).flatmap(
+    lambda name: _condition(name).map(lambda cond: {name: cond}))
+FILTERS = st.recursive(
+    st.one_of(LEAF, LEAF, st.just({})),
+    lambda sub: st.one_of(
+        st.fixed_dictionaries({"$or": st.lists(sub, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"$and": st.lists(sub, min_size=1, max_size=3)}),
+        st.builds(lambda a, b: {**a, **b}, sub, LEAF),
+    ),
+    max_leaves=5,
+)
+
+
+@st.composite
+def entry_specs(draw: st.DrawFn) -> dict[str, Any]:
+    spec = {name: draw(st.sampled_from(values)) for name, values in TEXT_VALUE.items()}
+    spec["ts"] = draw(st.integers(-1, 5))
+    spec["smeta"] = draw(META)
+    spec["mmeta"] = draw(META)
+    return spec
+
+
+async def _check_filters(p: Pair, specs: list[dict[str, Any]], filters: list[dict[str, Any]],
+                         seed: int) -> None:
+    await p.index.clear_vectors()
+    await p.store.clear_messages()
+    msgs = await p.store.append([Message(session_id=s["session_id"], content=f"c{i}",
+                                         id=f"e{i}") for i, s in enumerate(specs)])
+    vecs = unit_vectors(len(specs) + 1, 8, seed)
+    entries = [VectorEntry(
+        message_id=m.id or "", session_id=s["session_id"], ts=s["ts"], role=s["role"],
+        model_id=s["model_id"], vector=v, platform=s["platform"], speaker_id=s["speaker_id"],
+        resource_id=s["resource_id"], origin_platform=s["origin_platform"],
+        session_metadata=s["smeta"], message_metadata=s["mmeta"],
+    ) for m, s, v in zip(msgs, specs, vecs)]
+    if entries:
+        await p.index_entries(entries)
+    q = vecs[-1]
+    for where in filters:
+        want = ranked(entries, q, where)
+        got = await ids(p.index, q, len(entries) + 1, where)
+        assert got == want, where
+    if p.index.supports_delete_by_filter and filters:
+        where = filters[0]
+        want = ranked(entries, q, where)
+        assert await p.index.delete_by_filter(where) == len(want)
+        left = set(await ids(p.index, q, len(entries) + 1))
+        assert left == {e.message_id for e in entries} - set(want)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_filters_select_what_evaluate_selects(name: str, tmp_path: Path) -> None:
+    loop = asyncio.new_event_loop()
+    cm = open_pair(name, tmp_path)
+    try:
+        p = loop.run_until_complete(cm.__aenter__())
+    except BaseException:
+        loop.close()
+        raise
+    try:
+        @settings(max_examples=100, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.too_slow,
+                                         HealthCheck.function_scoped_fixture])
+        @given(specs=st.lists(entry_specs(), min_size=5, max_size=20),
+               filters=st.lists(FILTERS, min_size=2, max_size=6),
+               seed=st.integers(0, 2**16))
+        def check(specs: list[dict[str, Any]], filters: list[dict[str, Any]],
+                  seed: int) -> None:
+            loop.run_until_complete(_check_filters(p, specs, filters, seed))
+
+        check()
+    finally:
+        loop.run_until_complete(cm.__aexit__(None, None, None))
+        loop.close()

@@ -1,0 +1,272 @@
+"""The lexical index (X1): tokenizer, FTS5 rows kept in step with vectors, filters, scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from backends import BACKENDS
+from chatmem.models import Message, Session, VectorEntry
+from chatmem.store import SqliteStore
+from chatmem.store.base import LexicalIndex
+from chatmem.store.lexical import (
+    CHAR_WEIGHT,
+    calibrate,
+    cjk_share,
+    ideal_score,
+    idf,
+    plan_query,
+    query_terms,
+    split_tokens,
+    tokenize,
+)
+
+# ------------------------------------------------------------------ tokenizer
+
+
+def test_cjk_runs_give_bigrams_then_unigrams() -> None:
+    assert tokenize("报销单") == ["报销", "销单", "报", "销", "单"]
+    assert tokenize("我") == ["我"]  # a one-character run: its unigram
+    # punctuation splits runs; no bigram crosses it
+    assert "早青" not in tokenize("各位早，青柠")
+
+
+def test_mixed_chinese_and_english() -> None:
+    toks = tokenize("我买了HyperX Cloud 2耳机，iPad Pro的密码是test2")
+    for t in ("hyperx", "cloud", "ipad", "pro", "test2", "耳机", "密码", "买了"):
+        assert t in toks
+    assert "2耳" in toks  # a number followed by a CJK character also yields the pair
+    terms, chars = split_tokens("青柠App 3.2")
+    assert terms.split() == ["青柠", "app", "3.2"]
+    assert chars.split() == ["青", "柠"]
+
+
+def test_digits_dates_and_codes() -> None:
+    toks = tokenize("3月27号上线，G2193次列车，版本3.2")
+    for t in ("3", "3月", "27", "27号", "g2193", "3.2"):
+        assert t in toks
+    # a query "3月底" shares "3月" with "3月27号"
+    assert "3月" in tokenize("3月底那次")
+
+
+def test_latin_words_are_lowercased_and_lightly_normalised() -> None:
+    assert tokenize("Alex's Flights were delayed at the Café") == [
+        "alex", "flight", "delayed", "cafe"]
+    assert tokenize("ＡＢＣ１２３") == ["abc123"]  # full-width → ASCII (NFKC)
+    assert tokenize("the and of") == []  # function words only
+    assert tokenize("😂!!! …") == []
+
+
+def test_documents_and_queries_share_the_tokenizer() -> None:
+    doc = "Q1费用报销单下周三（3月18号）下午五点前交给我"
+    shared = set(query_terms("报销单几号交？")) & set(tokenize(doc))
+    assert shared == {"报销", "销单", "报", "销", "单", "号", "交"}
+    assert query_terms("生日 生日 生日") == ["生日", "生", "日"]  # distinct, in order
+
+
+def test_cjk_share() -> None:
+    assert cjk_share("今天吃什么") == 1.0
+    assert cjk_share("what to eat today") == 0.0
+    assert cjk_share("12345") == 0.0
+    assert 0 < cjk_share("我用iPad") < 1
+
+
+def test_calibration_helpers() -> None:
+    assert idf(100, 1) > idf(100, 10) > 0
+    assert idf(10, 9) == pytest.approx(1e-6)  # in most documents: no weight (FTS5 rule)
+    assert ideal_score("生", 100, 5) < ideal_score("生日", 100, 5)
+    assert ideal_score("生", 100, 5) == pytest.approx(
+        idf(100, 5) * CHAR_WEIGHT * 2.2 / (CHAR_WEIGHT + 1.2))
+    assert calibrate(3.0, 2.0) == 1.0 and calibrate(1.0, 2.0) == 0.5
+    assert calibrate(1.0, 0.0) == 0.0 and calibrate(-1.0, 1.0) == 0.0
+    # terms the index never saw are left out; nothing left → no query
+    assert plan_query(["x", "y"], {}, 10) is None
+    kept, ideal = plan_query(["x", "y"], {"x": 1}, 10)  # type: ignore[misc]
+    # only "x" is searched, but the ideal match holds "y" too
+    assert kept == ["x"] and ideal == pytest.approx(idf(10, 1) + idf(10, 0))
+
+
+# ------------------------------------------------------------------ store
+
+
+def unit(seed: int, dim: int = 8) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+async def put(store: SqliteStore, session: str, texts: list[str], *, ts0: int = 1000,
+              meta: dict[str, object] | None = None) -> list[Message]:
+    stored = await store.append([Message(session_id=session, content=t, ts=ts0 + i)
+                                 for i, t in enumerate(texts)])
+    await store.upsert([entry(m, meta=meta) for m in stored])
+    return stored
+
+
+def entry(m: Message, *, text: str | None = None, meta: dict[str, object] | None = None,
+          seed: int = 0) -> VectorEntry:
+    assert m.id is not None and m.ts is not None
+    return VectorEntry(message_id=m.id, session_id=m.session_id, ts=m.ts, role=m.role,
+                       model_id="test:m", vector=unit(seed), session_metadata=meta or {},
+                       text=m.content if text is None else text)
+
+
+async def ids(store: SqliteStore, text: str, where: dict[str, object] | None = None
+              ) -> list[str]:
+    return [s.message_id for s in await store.lexical_query(text, 10, where)]
+
+
+@pytest.fixture(params=["memory", "postgres"])
+async def store(request, tmp_path):  # type: ignore[no-untyped-def]
+    """Every store that keeps a lexical index (PostgreSQL skips without a server)."""
+    async with BACKENDS[request.param](tmp_path) as (s, _):
+        yield s
+
+
+async def test_store_is_a_lexical_index(store: SqliteStore) -> None:
+    assert isinstance(store, LexicalIndex)
+
+
+async def test_sqlite_and_postgres_score_alike(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    texts = ["下周三我过生日", "今天加班到很晚", "生日蛋糕订好了吗", "Alex booked the flight",
+             "the flights to Tokyo were delayed", "3月27号上线，版本3.2"]
+    scores = []
+    for name in ("memory", "postgres"):
+        async with BACKENDS[name](tmp_path) as (s, _):
+            await put(s, "s", texts)
+            scores.append([[round(h.score, 6) for h in await s.lexical_query(q, 5)]
+                           for q in ("谁过生日", "flight delayed", "3.2版本几号上线")])
+    assert scores[0] == scores[1]
+
+
+async def test_upsert_indexes_the_embedded_text(store: SqliteStore) -> None:
+    a, b = await put(store, "s", ["下周三我过生日", "今天加班到很晚"])
+    hits = await store.lexical_query("谁过生日", 10)
+    assert [h.message_id for h in hits] == [a.id]
+    assert 0 < hits[0].score <= 1 and hits[0].model_id == "test:m"
+    assert hits[0].session_id == "s" and hits[0].ts == a.ts
+    assert await ids(store, "加班") == [b.id]
+    assert await ids(store, "") == [] and await ids(store, "！？") == []
+    assert await store.lexical_query("生日", 0) == []
+
+
+async def test_text_missing_from_the_entry_is_read_from_the_message(store: SqliteStore
+                                                                  ) -> None:
+    [m] = await store.append([Message(session_id="s", content="猫粮买了吗", speaker_name="小王")])
+    e = entry(m)
+    await store.upsert([VectorEntry(**{**e.__dict__, "text": None})])
+    assert await ids(store, "猫粮") == [m.id]
+    assert await ids(store, "小王") == [m.id]  # embedded text: the speaker prefix too
+
+
+async def test_reupsert_replaces_the_text(store: SqliteStore) -> None:
+    [m] = await put(store, "s", ["报价是五千"])
+    # a rewrite re-indexes: delete by filter, then upsert the new entry
+    await store.delete_by_filter({"session_id": "s", "ts": m.ts})
+    await store.upsert([entry(m, text="报价改成六万八")])
+    assert await ids(store, "六万八") == [m.id]
+    assert await ids(store, "五千") == []
+    # a plain re-upsert (replay) never duplicates
+    await store.upsert([entry(m, text="报价改成六万八")])
+    assert await ids(store, "报价") == [m.id]
+
+
+async def test_deletes_and_clears_follow_the_vectors(store: SqliteStore) -> None:
+    a, b = await put(store, "s1", ["苹果手机", "苹果电脑"])
+    c, d = await put(store, "s2", ["苹果派", "苹果汁"])
+    assert len(await ids(store, "苹果")) == 4
+    assert await store.delete_vectors([a.id]) == 1  # type: ignore[list-item]
+    assert a.id not in await ids(store, "苹果")
+    await store.delete_by_filter({"message_id": b.id})
+    assert set(await ids(store, "苹果")) == {c.id, d.id}
+    assert await store.clear_vectors("s2") == 2
+    assert await ids(store, "苹果") == []
+    e, f = await put(store, "s3", ["苹果园", "苹果酱"])
+    assert await store.delete_messages([e.id]) == 1  # type: ignore[list-item]
+    assert await ids(store, "苹果") == [f.id]
+    assert await store.clear_vectors() == 1
+    assert await ids(store, "苹果") == []
+
+
+async def test_only_messages_with_vectors_are_searchable(store: SqliteStore) -> None:
+    await store.append([Message(session_id="s", content="工具输出的苹果", role="tool"),
+                        Message(session_id="s", content="还没索引的苹果")])
+    assert await ids(store, "苹果") == []
+
+
+async def test_filters_apply_to_lexical_hits(store: SqliteStore) -> None:
+    a, _ = await put(store, "s1", ["明天去医院复查", "复查结果正常"], meta={"team": "a"})
+    b, _ = await put(store, "s2", ["医院排队太久了", "复查要空腹"], meta={"team": "b"})
+    assert set(await ids(store, "医院", {"session_id": "s1"})) == {a.id}
+    assert set(await ids(store, "医院", {"meta.team": "b"})) == {b.id}
+    assert await ids(store, "医院", {"session_id": "nobody"}) == []
+    both = await ids(store, "医院", {"$or": [{"session_id": "s1"}, {"session_id": "s2"}]})
+    assert set(both) == {a.id, b.id}
+    # the filter is applied before the k best are taken: a narrow scope still gets k hits
+    many = await put(store, "s3", [f"医院通知{i}号" for i in range(30)])
+    narrow = await store.lexical_query("医院", 3, {"session_id": "s1"})
+    assert [h.message_id for h in narrow] == [a.id]
+    assert len(await store.lexical_query("医院", 5, {"session_id": "s3"})) == 5
+    assert many
+
+
+async def test_scores_are_calibrated(store: SqliteStore) -> None:
+    await put(store, "s", ["今天天气不错", "明天有雨", "周末去爬山吧", "青柠App 3.2 提测",
+                           "晚饭吃火锅"])
+    [full] = await store.lexical_query("青柠App 3.2 提测", 1)
+    assert full.score > 0.9
+    weak = await store.lexical_query("今天吃什么呀", 5)
+    assert weak and all(0 < h.score < 0.5 for h in weak)
+
+
+async def test_sqlite_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "old.db"
+    store = await SqliteStore.open(path)
+    [m] = await put(store, "s", ["旧库里的消息"])
+    # what a store written before the lexical index looks like
+    store.conn.execute("DELETE FROM lexical")
+    store.conn.execute("DELETE FROM meta WHERE namespace='chatmem.lexical'")
+    await store.close()
+    store = await SqliteStore.open(path)
+    try:
+        assert await ids(store, "旧库") == [m.id]
+    finally:
+        await store.close()
+
+
+async def test_separate_index_entries(store: SqliteStore) -> None:
+    """With vectors in another index, the store keeps text and filter fields itself."""
+    msgs = await store.append([Message(session_id="s1", content="护照放在书房抽屉"),
+                               Message(session_id="s2", content="护照快过期了")])
+    await store.upsert_session(Session(id="s1", metadata={"k": 1}))
+    await store.upsert_lexical([entry(m, meta={"k": i}) for i, m in enumerate(msgs)])
+    assert len(await ids(store, "护照")) == 2
+    assert await ids(store, "护照", {"session_id": "s2"}) == [msgs[1].id]
+    assert await ids(store, "护照", {"meta.k": 0}) == [msgs[0].id]
+    await store.upsert_lexical([entry(msgs[0], text="钥匙在门口")])  # re-index by id
+    assert await ids(store, "护照") == [msgs[1].id]
+    assert await store.delete_lexical([msgs[1].id]) == 1  # type: ignore[list-item]
+    assert await ids(store, "护照") == []
+    assert await store.clear_lexical("s1") == 1
+    assert await ids(store, "钥匙") == []
+    await store.upsert_lexical([entry(m) for m in msgs])
+    assert await store.clear_lexical() == 2
+    # a vector upsert for the same message takes over: one hit, filtered on vectors
+    await store.upsert_lexical([entry(msgs[0])])
+    await store.upsert([entry(msgs[0])])
+    assert await ids(store, "护照") == [msgs[0].id]
+
+
+async def test_postgres_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    async with BACKENDS["postgres"](tmp_path) as (store, _):
+        [m] = await put(store, "s", ["旧库里的消息"])
+        # what a store written before the lexical columns (or by another tokenizer) holds
+        async with store._tx() as conn:
+            await conn.execute("UPDATE vectors SET lex = NULL, lex_len = NULL")
+            await conn.execute("DELETE FROM meta WHERE namespace = 'chatmem.lexical'")
+        assert await ids(store, "旧库") == []
+        again = type(store)(store._conninfo, schema=store.schema)
+        await again._open()
+        try:
+            assert await ids(again, "旧库") == [m.id]
+        finally:
+            await again.close()

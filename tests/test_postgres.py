@@ -1,0 +1,356 @@
+"""PostgreSQL backend specifics (S3): schemas, migrations, HNSW, errors, concurrency.
+
+The behaviour shared with every backend is in test_conformance.py; this file
+covers what only PostgreSQL has. Every test uses a schema of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from psycopg import sql
+
+from backends import drop_pg_schema, pg_schema_url, pg_url
+from chatmem import Memory
+from chatmem.embedding import Embedder
+from chatmem.errors import ConfigError, InvalidInput, StoreClosed, StoreError
+from chatmem.models import IndexState, Message, VectorEntry
+from chatmem.store import MessageStore, VectorIndex, open_store
+from chatmem.store.postgres import SCHEMA_VERSION, PostgresStore, compile_vector_where
+
+
+def unit_rows(n: int, dim: int, seed: int) -> np.ndarray:
+    m = np.random.default_rng(seed).normal(size=(n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+@contextlib.asynccontextmanager
+async def schema_url(**params: Any) -> AsyncIterator[str]:
+    """A fresh schema's URL (extra URL parameters appended); dropped afterwards."""
+    base = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(base, schema)
+    for key, value in params.items():
+        url += f"&{key}={value}"
+    try:
+        yield url
+    finally:
+        await drop_pg_schema(base, schema)
+
+
+@contextlib.asynccontextmanager
+async def opened(**params: Any) -> AsyncIterator[PostgresStore]:
+    async with schema_url(**params) as url:
+        store = await PostgresStore.open(url)
+        try:
+            yield store
+        finally:
+            await store.close()
+
+
+async def admin(query: Any, params: Any = None) -> list[Any]:
+    async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+        cur = await conn.execute(query, params)
+        return await cur.fetchall() if cur.description else []
+
+
+async def fill(store: PostgresStore, n: int, dim: int, sessions: int = 10,
+               seed: int = 1) -> list[VectorEntry]:
+    vecs = unit_rows(n, dim, seed)
+    msgs = await store.append([Message(session_id=f"s{i % sessions}", content=f"c{i}",
+                                       ts=1000 + i, id=f"m{i:05d}") for i in range(n)])
+    entries = [VectorEntry(m.id or "", m.session_id, m.ts or 0, "user", "test:m", v,
+                           session_metadata={"rare": i % 500 == 7, "band": i % 20})
+               for i, (m, v) in enumerate(zip(msgs, vecs))]
+    for start in range(0, n, 500):
+        await store.upsert(entries[start:start + 500])
+    return entries
+
+
+def exact(entries: list[VectorEntry], q: np.ndarray, k: int, keep: Any = None) -> list[str]:
+    chosen = [e for e in entries if keep is None or keep(e)]
+    scores = np.array([float(np.dot(e.vector, q)) for e in chosen])
+    return [chosen[i].message_id for i in np.argsort(-scores, kind="stable")[:k]]
+
+
+# --------------------------------------------------------------------------- URLs, schemas
+
+
+async def test_open_store_dispatches_postgres_urls() -> None:
+    async with schema_url() as url:
+        store = await open_store(url)
+        try:
+            assert isinstance(store, PostgresStore)
+            assert isinstance(store, MessageStore) and isinstance(store, VectorIndex)
+            assert store.supports_delete_by_filter is True
+        finally:
+            await store.close()
+
+
+async def test_schemas_isolate_stores_and_tables_live_in_the_schema() -> None:
+    async with opened() as a, opened() as b:
+        await a.append([Message(session_id="s", content="only in a", id="x")])
+        assert await b.get(["x"]) == {}
+        assert (await a.stats()).messages == 1 and (await b.stats()).messages == 0
+        tables = {r[0] for r in await admin(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s", [a.schema])}
+        assert {"sessions", "messages", "vectors", "meta", "chatmem_migrations"} <= tables
+
+
+@pytest.mark.parametrize("schema", ["Bad", "a-b", "x;drop", "1abc", "pg_temp2", "a" * 64,
+                                    "a'); DROP TABLE vectors; --", "é"])
+async def test_invalid_schema_names_are_refused(schema: str) -> None:
+    with pytest.raises(ConfigError, match="schema"):
+        await PostgresStore.open(pg_schema_url(pg_url(), schema))
+
+
+@pytest.mark.parametrize("param", ["pool_size=0", "pool_size=x", "exact_threshold=-1"])
+async def test_bad_url_options_are_config_errors(param: str) -> None:
+    with pytest.raises(ConfigError):
+        await PostgresStore.open(pg_url() + ("&" if "?" in pg_url() else "?") + param)
+
+
+async def test_connection_failure_is_a_store_error_without_the_password() -> None:
+    with pytest.raises(StoreError, match="cannot connect") as info:
+        await PostgresStore.open("postgresql://someone:s3cr3t-pw@127.0.0.1:1/nodb"
+                                 "?connect_timeout=2")
+    assert "s3cr3t-pw" not in str(info.value)
+    assert isinstance(info.value.__cause__, psycopg.Error)
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+async def test_migrations_are_recorded_once_and_newer_schemas_refused() -> None:
+    async with schema_url() as url:
+        store = await PostgresStore.open(url)
+        await store.append([Message(session_id="s", content="kept", id="k")])
+        await store.close()
+        schema = store.schema
+        rows = await admin(sql.SQL("SELECT version, applied_at FROM {}.chatmem_migrations")
+                           .format(sql.Identifier(schema)))
+        assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+        assert all(r[1] is not None for r in rows)
+        again = await PostgresStore.open(url)  # no migration is applied twice
+        assert (await again.get(["k"]))["k"].content == "kept"
+        await again.close()
+        assert len(await admin(sql.SQL("SELECT 1 FROM {}.chatmem_migrations").format(
+            sql.Identifier(schema)))) == SCHEMA_VERSION
+        await admin(sql.SQL("INSERT INTO {}.chatmem_migrations (version) VALUES (999)")
+                    .format(sql.Identifier(schema)))
+        with pytest.raises(StoreError, match="newer chatmem"):
+            await PostgresStore.open(url)
+
+
+async def test_concurrent_opens_of_a_fresh_schema_do_not_race() -> None:
+    async with schema_url() as url:
+        stores = await asyncio.gather(*(PostgresStore.open(url) for _ in range(4)))
+        try:
+            await stores[0].append([Message(session_id="s", content="x", id="x")])
+            for s in stores:
+                assert (await s.get(["x"]))["x"].content == "x"
+            rows = await admin(sql.SQL("SELECT version FROM {}.chatmem_migrations").format(
+                sql.Identifier(stores[0].schema)))
+            assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+        finally:
+            for s in stores:
+                await s.close()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+async def test_driver_errors_become_store_errors_and_close_is_final() -> None:
+    async with opened() as store:
+        await admin(sql.SQL("DROP TABLE {}.meta").format(sql.Identifier(store.schema)))
+        with pytest.raises(StoreError) as info:
+            await store.meta_get("a", "b")
+        assert isinstance(info.value.__cause__, psycopg.Error)
+        assert not isinstance(info.value, StoreClosed)
+        await store.close()
+        with pytest.raises(StoreClosed):
+            await store.get(["x"])
+        with pytest.raises(StoreClosed):
+            await store.query(unit_rows(1, 4, 1)[0], 3)
+
+
+async def test_what_jsonb_cannot_hold_is_invalid_input_and_nothing_is_written() -> None:
+    async with opened() as store:
+        for bad in ({"x": float("nan")}, {"x": float("inf")}, {"x": "a\x00b"}, {"a\x00": 1}):
+            with pytest.raises(InvalidInput, match="metadata"):
+                await store.append([Message(session_id="s", content="ok", id="fine"),
+                                    Message(session_id="s", content="bad", metadata=bad)])
+        assert (await store.stats()).messages == 0
+        [m] = await store.append([Message(session_id="s", content="x", id="m1")])
+        [m2] = await store.append([Message(session_id="s", content="y", id="m2")])
+        v = unit_rows(2, 4, 3)
+        good = VectorEntry("m1", "s", m.ts or 0, "user", "test:m", v[0])
+        bad_entry = VectorEntry("m2", "s", m2.ts or 0, "user", "test:m", v[1],
+                                message_metadata={"x": float("nan")})
+        with pytest.raises(InvalidInput):
+            await store.upsert([good, bad_entry])
+        # the batch is one transaction: neither vector nor index state was written
+        assert await store.count_by_model() == {}
+        assert set((await store.index_states(["m1", "m2"])).values()) == {IndexState.PENDING}
+
+
+# --------------------------------------------------------------------------- concurrency
+
+
+async def test_concurrent_appends_stagger_timestamps_and_dedupe_ids() -> None:
+    async with opened() as store:
+        batches = await asyncio.gather(*(
+            store.append([Message(session_id="busy", content=f"c{i}", ts=5000)])
+            for i in range(16)))
+        assert sorted(b[0].ts or 0 for b in batches) == list(range(5000, 5016))
+        same = await asyncio.gather(*(
+            store.append([Message(session_id="dup", content="same", id="one", ts=1)])
+            for _ in range(8)))
+        assert all(s == same[0] for s in same)
+        assert (await store.stats()).messages == 17
+
+
+async def test_stagger_past_a_long_run_of_taken_timestamps() -> None:
+    async with opened() as store:
+        await store.append([Message(session_id="s", content=f"c{i}", ts=100 + i)
+                            for i in range(300)])
+        [m] = await store.append([Message(session_id="s", content="late", ts=100)])
+        assert m.ts == 400
+        got = await store.append([Message(session_id="s", content=f"d{i}", ts=50 + 10 * i)
+                                  for i in range(30)])
+        assert [x.ts for x in got] == [50 + 10 * i for i in range(5)] + list(range(401, 426))
+
+
+# --------------------------------------------------------------------------- HNSW
+
+
+async def test_one_partial_hnsw_index_per_dimension() -> None:
+    async with opened() as store:
+        msgs = await store.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                   for i in range(6)])
+        sizes = [8, 8, 16, 16, 2048, 2048]
+        await store.upsert([VectorEntry(m.id or "", "s", i, "user", f"m{d}",
+                                        unit_rows(1, d, i)[0])
+                            for i, (m, d) in enumerate(zip(msgs, sizes))])
+        rows = await admin("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = %s "
+                           "AND indexname LIKE 'vectors_hnsw_%%' ORDER BY 1", [store.schema])
+        assert [r[0] for r in rows] == ["vectors_hnsw_16", "vectors_hnsw_8"]
+        assert "hnsw" in rows[0][1] and "vector(16)" in rows[0][1]
+        assert "vector_cosine_ops" in rows[0][1] and "(dim = 16)" in rows[0][1]
+        # past HNSW's 2000 dimensions: no index, exact search still works
+        q = unit_rows(1, 2048, 4)[0]
+        assert len(await store.query(q, 5)) == 2
+        # a reopened store knows its indexes
+        again = await PostgresStore.open(pg_schema_url(pg_url(), store.schema))
+        assert again._hnsw_dims == {8, 16}
+        await again.close()
+
+
+async def test_hnsw_plan_uses_the_partial_index() -> None:
+    async with opened(exact_threshold=0) as store:
+        await fill(store, 2000, 32)
+        q = unit_rows(1, 32, 9)[0]
+        async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+            from pgvector.psycopg import register_vector_async
+
+            await conn.execute(sql.SQL("SET search_path = {}, public").format(
+                sql.Identifier(store.schema)))
+            await register_vector_async(conn)
+            await conn.execute("ANALYZE vectors")
+            await conn.execute("SET enable_seqscan = off")  # small table: force the choice
+            plan = "\n".join(r[0] for r in await (await conn.execute(
+                sql.SQL("EXPLAIN ") + store.hnsw_sql(32, "TRUE"), [q, 10])).fetchall())
+            assert "vectors_hnsw_32" in plan, plan
+            # a jsonb filter (no B-tree for it): the HNSW scan, filtered
+            frag, params = compile_vector_where({"meta.rare": False})
+            plan = "\n".join(r[0] for r in await (await conn.execute(
+                sql.SQL("EXPLAIN ") + store.hnsw_sql(32, frag), [q, *params, 10])
+            ).fetchall())
+            assert "Index Scan using vectors_hnsw_32" in plan, plan
+
+
+async def test_hnsw_path_recall_and_narrow_filters_return_k() -> None:
+    async with opened(exact_threshold=0) as store:
+        entries = await fill(store, 3000, 32, sessions=20)
+        queries = unit_rows(10, 32, 77)
+        overlap = []
+        for q in queries:
+            got = [h.message_id for h in await store.query(q, 10)]
+            assert store.last_search == "hnsw"
+            overlap.append(len(set(got) & set(exact(entries, q, 10))) / 10)
+            scores = [h.score for h in await store.query(q, 10)]
+            assert scores == sorted(scores, reverse=True)
+        assert np.mean(overlap) >= 0.9, overlap
+        for q in queries[:3]:
+            # 150 of 3000 rows: iterative scan (or the exact rerun) still returns k
+            hits = await store.query(q, 10, {"session_id": "s3"})
+            assert len(hits) == 10 and {h.session_id for h in hits} == {"s3"}
+            # 6 of 3000 rows, filtered on jsonb: every one of them, in exact order
+            rare = await store.query(q, 10, {"meta.rare": True})
+            want = exact(entries, q, 10, lambda e: e.session_metadata["rare"])
+            assert [h.message_id for h in rare] == want and len(want) == 6
+            assert store.last_search in ("hnsw", "hnsw+exact")
+            # 5% of the rows on jsonb: the iterative scan finds k without an exact rerun
+            band = await store.query(q, 10, {"meta.band": 3})
+            assert store.last_search == "hnsw"
+            assert len(band) == 10 and all(int(h.message_id[1:]) % 20 == 3 for h in band)
+            want = exact(entries, q, 10, lambda e: e.session_metadata["band"] == 3)
+            assert len(set(want) & {h.message_id for h in band}) >= 8
+
+
+async def test_small_tables_and_selective_filters_search_exactly() -> None:
+    async with opened(exact_threshold=500) as store:
+        entries = await fill(store, 1200, 16, sessions=4)
+        q = unit_rows(1, 16, 5)[0]
+        got = [h.message_id for h in await store.query(q, 20, {"session_id": "s2"})]
+        assert store.last_search == "exact"  # 300 rows match: under the threshold
+        assert got == exact(entries, q, 20, lambda e: e.session_id == "s2")
+        await store.query(q, 20)
+        assert store.last_search == "hnsw"  # 1200 rows: over it
+        got = [h.message_id for h in await store.query(q, 1100)]
+        assert store.last_search == "exact"  # k beyond hnsw.ef_search's ceiling
+        assert got == exact(entries, q, 1100)
+        await store.query(unit_rows(1, 5, 1)[0], 3)
+        assert store.last_search == "none"
+
+
+async def test_a_second_process_writes_are_seen_at_once() -> None:
+    async with opened() as a:
+        b = await PostgresStore.open(pg_schema_url(pg_url(), a.schema))
+        try:
+            q = unit_rows(1, 8, 1)[0]
+            assert await a.query(q, 5) == []  # an empty size is never cached
+            [m] = await b.append([Message(session_id="s", content="x", id="x")])
+            await b.upsert([VectorEntry("x", "s", m.ts or 0, "user", "test:m", q)])
+            assert [h.message_id for h in await a.query(q, 5)] == ["x"]
+            assert await b.delete_vectors(["x"]) == 1
+            assert await a.query(q, 5) == []  # a cached size only picks the path
+        finally:
+            await b.close()
+
+
+# --------------------------------------------------------------------------- facade
+
+
+async def test_memory_end_to_end_on_postgres(bow_embedder: Embedder) -> None:
+    async with schema_url() as url:
+        mem = await Memory.open(url, embedder=bow_embedder)
+        try:
+            await mem.add(Message(session_id="s1", content="The deadline is in two weeks",
+                                  speaker_id="u1", speaker_name="Alex"))
+            await mem.add(Message(session_id="s1", content="I had pasta for lunch",
+                                  speaker_id="u1", speaker_name="Alex"))
+            await mem.flush()
+            stats = await mem.store.stats()
+            assert stats.indexed == 2 and stats.pending == 0
+            result = await mem.recall("deadline weeks", session="s1")
+            assert result.hits and "deadline" in result.hits[0].message.content
+        finally:
+            await mem.close()
