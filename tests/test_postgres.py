@@ -111,7 +111,8 @@ async def test_invalid_schema_names_are_refused(schema: str) -> None:
         await PostgresStore.open(pg_schema_url(pg_url(), schema))
 
 
-@pytest.mark.parametrize("param", ["pool_size=0", "pool_size=x", "exact_threshold=-1"])
+@pytest.mark.parametrize("param", ["pool_size=0", "pool_size=x", "exact_threshold=-1",
+                                   "ef_search=0", "ef_search=1001"])
 async def test_bad_url_options_are_config_errors(param: str) -> None:
     with pytest.raises(ConfigError):
         await PostgresStore.open(pg_url() + ("&" if "?" in pg_url() else "?") + param)

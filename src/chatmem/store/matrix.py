@@ -155,7 +155,12 @@ class VectorMatrix:
             else:
                 return None
             codes = [table.code[v] for v in values if v in table.code]
-            mask &= np.isin(column[: self.used], np.asarray(codes, dtype=np.int32))
+            if not codes:
+                mask[:] = False
+            elif len(codes) == 1:  # one value (a session scope): a compare, not np.isin
+                mask &= column[: self.used] == codes[0]
+            else:
+                mask &= np.isin(column[: self.used], np.asarray(codes, dtype=np.int32))
         return np.flatnonzero(mask).astype(np.int64)
 
     def top_k(self, q: npt.NDArray[np.float32], k: int,

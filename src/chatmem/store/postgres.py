@@ -61,11 +61,11 @@ Search (filter pushed down, k results whenever k rows match)
     order; its ordering expression deliberately differs from the index
     expression, so the planner can never answer it from the approximate index.
     Exact search over small tables is also what makes results identical to
-    SQLite's. Why a threshold at all: a scan costs about 3 ms per 1000 384-d rows
-    here (the rows are wide), an HNSW probe about 1 ms at any size. So a narrow
-    filter always returns ``min(k, matches)`` hits; above the threshold the hits
-    are approximate (HNSW recall), below it exact. ``last_search`` tells which
-    path answered the last query.
+    SQLite's. Why a threshold at all: a scan costs roughly 2–3 ms per 1000 rows
+    of 384 dimensions (the rows are wide), an HNSW probe a few ms at any size.
+    So a narrow filter always returns ``min(k, matches)`` hits; above the
+    threshold the hits are approximate (HNSW recall), below it exact.
+    ``last_search`` tells which path answered the last query.
 
 Errors
     Every driver error becomes :class:`~chatmem.errors.StoreError` (the psycopg

@@ -42,7 +42,7 @@ from ..models import (
 from . import lexical
 from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from .matrix import VectorMatrix
-from .where import compile_where
+from .where import check_fields, compile_where
 
 log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
@@ -652,6 +652,8 @@ class SqliteStore:
 
     def _query_sync(self, q: npt.NDArray[np.float32], k: int,
                     where: Mapping[str, Any] | None) -> list[ScoredId]:
+        if where:
+            check_fields(where)  # a bad filter is an error even on an empty index
         mat = self._matrices.get(q.shape[0])
         if mat is None or mat.size == 0:
             return []
