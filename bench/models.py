@@ -8,8 +8,10 @@ For each local model (default: every registered model that loads offline here;
 
 * speed, through chatmem's Embedder (cache off, ``--threads`` threads):
   documents/s on LoCoMo turns (English) and on every zh_chat message
-  (Chinese), best of ``--rounds``; single-message latency (one query
-  embedded per call) on ``--latency-n`` messages, half of each language.
+  (Chinese), best of ``--rounds``, by wall clock and per CPU-second of the
+  process (steadier on a shared machine; the 1-minute load average is
+  recorded); single-message latency (one query embedded per call) on
+  ``--latency-n`` messages, half of each language.
 * zh_chat (``bench/data/zh_chat.json``): each conversation is its own set; each
   question ranks every message of its conversation, embedded as
   ``"speaker_name: content"``, by the cosine of query vs message. Hit@k (a gold
