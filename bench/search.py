@@ -1,20 +1,20 @@
 """Recall latency and ingest throughput of the stores, against numpy exact top-k.
 
     python bench/search.py [--sizes 10000,100000] [--data real,synthetic] [--queries 200]
-        [--ef 32,64,128,256] [--pg URL] [--qdrant] [--out bench/results/search.json]
+        [--probes 8,16,32,64] [--pg URL] [--qdrant] [--out bench/results/search.json]
 
 For each data set and store size, in one process:
 * ingest throughput (messages/s, precomputed vectors: append + vector upsert);
 * latency p50/p95 of one query with a precomputed vector (query embedding
   excluded), k=10, for: a bare numpy exact top-k over the store's own matrix
-  (the baseline), SqliteStore exact, SqliteStore + ANN (HNSW, faiss-cpu), and
+  (the baseline), SqliteStore exact, SqliteStore + ANN (IVF, faiss-cpu), and
   PostgresStore (``--pg URL``, a throwaway database: the bench clears it) and
   Qdrant local mode in memory (``--qdrant``, up to ``--qdrant-max``) when their
   modules exist; the paths
   alternate query by query so that machine noise hits them alike;
 * recall@10 of every path against SqliteStore exact;
 * the ANN with a broad filter (role = user, half the rows) and a narrow one
-  (one session, 100 rows: goes exact), and an ``efSearch`` sweep;
+  (one session, 100 rows: goes exact), and an ``nprobe`` sweep;
 * the full ``Memory.recall`` path (top_k 5, window 2, rendering) with a
   provider that returns precomputed query vectors.
 
@@ -198,7 +198,7 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
     k = args.k
     res: dict[str, Any] = {"n": n, "k": k, "queries": len(queries), "paths": {}}
     settings = AnnSettings(threshold=1, build_threads=args.build_threads,
-                           ef_search=args.ef_search, persist=False)
+                           nprobe=args.nprobe, persist=False)
     db = tmp / f"{name}-{n}.db"
     store = await SqliteStore.open(db, ann=settings)
     store.ann.enabled = False
@@ -280,11 +280,11 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
                 rec_f.append(recall_at(got, refs_f[i]))
             res["paths"][label] = {**summary(lat_f), "x_numpy": pct(lat_f, 50) / np50,
                                    "recall_at_10": float(np.mean(rec_f))}
-        # efSearch sweep (the store's own query path, k=10)
+        # nprobe sweep (the store's own query path, k=10)
         sweep = {}
         default = ann.settings
-        for ef in args.ef:
-            ann.settings = dataclasses.replace(default, ef_search=ef)
+        for ef in args.probes:
+            ann.settings = dataclasses.replace(default, nprobe=ef, min_scan=0)
             lat_e, rec_e = [], []
             for q, ref in zip(queries, refs):
                 dt, got = await timed(lambda q=q: q_ann(q))  # type: ignore[misc]
@@ -292,7 +292,8 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
                 rec_e.append(recall_at(got, ref))
             sweep[ef] = {**summary(lat_e), "recall_at_10": float(np.mean(rec_e))}
         ann.settings = default
-        res["ef_sweep"] = sweep
+        res["nprobe_sweep"] = sweep
+        res["nlist"] = int(ann._graph.index.nlist) if ann._graph is not None else None
 
     res["memory_recall"] = await memory_recall(store, store, queries, have_ann)
     for label, (st, ix) in extra.items():
@@ -402,8 +403,8 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--real", type=int, default=3000, help="real LoCoMo turns to embed")
     ap.add_argument("--threads", type=int, default=2, help="ONNX threads for the real turns")
-    ap.add_argument("--ef", default="32,64,128,256", help="efSearch values to sweep")
-    ap.add_argument("--ef-search", type=int, default=AnnSettings().ef_search)
+    ap.add_argument("--probes", default="8,16,32,64", help="nprobe values to sweep")
+    ap.add_argument("--nprobe", type=int, default=AnnSettings().nprobe)
     ap.add_argument("--build-threads", type=int, default=0,
                     help="OpenMP threads of the ANN build (0 = all cores; the store's "
                     "default is 1)")
@@ -418,7 +419,7 @@ def main() -> None:
                     "repo: the data is measurement only)")
     ap.add_argument("--out", default="bench/results/search.json")
     args = ap.parse_args()
-    args.ef = [int(x) for x in args.ef.split(",") if x]
+    args.probes = [int(x) for x in args.probes.split(",") if x]
     sizes = [int(x) for x in args.sizes.split(",") if x]
     kinds = [x for x in args.data.split(",") if x]
     if load_faiss() is None:
@@ -433,7 +434,7 @@ def main() -> None:
         "ann": {"library": "faiss-cpu " + (load_faiss().__version__ if load_faiss() else
                                              "(missing)"),
                 "settings": dataclasses.asdict(AnnSettings(build_threads=args.build_threads,
-                                                           ef_search=args.ef_search)),
+                                                           nprobe=args.nprobe)),
                 "default_threshold": DEFAULT_THRESHOLD},
         "data": {}, "runs": [],
     }
@@ -479,19 +480,20 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     m = machine()
     print_table(f"Recall latency, k={args.k}, query embedding excluded; {m['cores']} cores, "
-                f"{m['processor']}; model {MODEL} (384-d); ANN = faiss HNSW M=16 efC=100 "
-                f"efSearch={args.ef_search}",
+                f"{m['processor']}; model {MODEL} (384-d); ANN = faiss IVF-Flat, nlist≈4·√n, "
+                f"nprobe={args.nprobe}",
                 ["data", "store size", "path", "p50 ms", "p95 ms", "× numpy p50",
                  "recall@10"], rows)
     ing = [[r["data"], r["n"], b, v, r.get("ann_build_s") if b == "sqlite" else ""]
            for r in out["runs"] for b, v in r["ingest"].items()]
     print_table("Ingest (precomputed vectors)", ["data", "store size", "backend",
                                                  "messages/s", "ANN build s"], ing)
-    sweep = [[r["data"], r["n"], ef, s["p50_ms"], s["p95_ms"], s["recall_at_10"]]
-             for r in out["runs"] for ef, s in r.get("ef_sweep", {}).items()]
+    sweep = [[r["data"], r["n"], r.get("nlist"), ef, s["p50_ms"], s["p95_ms"],
+              s["recall_at_10"]]
+             for r in out["runs"] for ef, s in r.get("nprobe_sweep", {}).items()]
     if sweep:
-        print_table("efSearch sweep (sqlite+ANN, k=10)", ["data", "store size", "efSearch",
-                                                         "p50 ms", "p95 ms", "recall@10"],
+        print_table("nprobe sweep (sqlite+ANN, k=10, min_scan off)",
+                    ["data", "store size", "nlist", "nprobe", "p50 ms", "p95 ms", "recall@10"],
                     sweep)
     write_json(args.out, out)
 
