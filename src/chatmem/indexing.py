@@ -30,6 +30,8 @@ log = logging.getLogger("chatmem.indexing")
 
 #: Seconds between retries of messages whose embedding failed (E12).
 RETRY_INTERVAL_S = 30.0
+#: Seconds a worker holding the embedding slot waits for a partial batch to fill.
+COALESCE_S = 0.02
 
 
 def embedded_text(msg: Message) -> str:
@@ -199,6 +201,10 @@ class Indexer:
                 continue
             slot = self._embed_slots
             await slot.acquire()
+            if len(self._queue) < self.config.batch_size:
+                # a bulk import arrives in bursts: a moment's wait gives a fuller,
+                # better length-sorted batch (search never waits for indexing)
+                await asyncio.sleep(COALESCE_S)
             batch = self._take(self.config.batch_size)
             if not batch:
                 slot.release()
