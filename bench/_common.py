@@ -6,6 +6,7 @@ import json
 import os
 import platform
 import statistics
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +23,28 @@ def machine() -> dict[str, Any]:
     }
 
 
+def locomo_turns(conv: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(dia_id, text as chatmem embeds it: speaker prefix + text + image caption)."""
+    c = conv["conversation"]
+    n = 1
+    while f"session_{n}" in c or f"session_{n}_date_time" in c:
+        for turn in c.get(f"session_{n}", []):
+            text = turn["text"]
+            if turn.get("blip_caption"):
+                text += f" [shares image: {turn['blip_caption']}]"
+            yield turn["dia_id"], f"{turn['speaker']}: {text}"
+        n += 1
+
+
 def locomo_texts(path: Path, limit: int) -> list[str]:
-    """Chat turns as chatmem embeds them (speaker prefix + text + image caption)."""
+    """Chat turns as chatmem embeds them, in conversation order, at most ``limit``."""
     data = json.loads(path.read_text(encoding="utf-8"))
     out: list[str] = []
     for conv in data:
-        c = conv["conversation"]
-        n = 1
-        while f"session_{n}" in c or f"session_{n}_date_time" in c:
-            for turn in c.get(f"session_{n}", []):
-                text = turn["text"]
-                if turn.get("blip_caption"):
-                    text += f" [shares image: {turn['blip_caption']}]"
-                out.append(f"{turn['speaker']}: {text}")
-                if len(out) >= limit:
-                    return out
-            n += 1
+        for _, text in locomo_turns(conv):
+            out.append(text)
+            if len(out) >= limit:
+                return out
     return out
 
 

@@ -41,7 +41,16 @@ from typing import Any
 
 import numpy as np
 
-from _common import DEFAULT_LOCOMO, locomo_texts, machine, median, pct, print_table, write_json
+from _common import (
+    DEFAULT_LOCOMO,
+    locomo_texts,
+    locomo_turns,
+    machine,
+    median,
+    pct,
+    print_table,
+    write_json,
+)
 from chatmem.config import EmbeddingConfig
 from chatmem.embedding import Embedder, create_embedder
 from chatmem.embedding.local import MODELS, LocalProvider, model_unavailable
@@ -182,17 +191,9 @@ def locomo_sets(path: Path, limit: int) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))[:limit]
     out = []
     for conv in data:
-        c = conv["conversation"]
-        ids, texts = [], []
-        n = 1
-        while f"session_{n}" in c or f"session_{n}_date_time" in c:
-            for turn in c.get(f"session_{n}", []):
-                text = turn["text"]
-                if turn.get("blip_caption"):
-                    text += f" [shares image: {turn['blip_caption']}]"
-                ids.append(turn["dia_id"])
-                texts.append(f"{turn['speaker']}: {text}")
-            n += 1
+        pairs = list(locomo_turns(conv))
+        ids = [dia for dia, _ in pairs]
+        texts = [text for _, text in pairs]
         known = set(ids)
         questions, golds = [], []
         for qa in conv["qa"]:

@@ -123,24 +123,18 @@ def _turn_texts(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
         if isinstance(item, str):
             texts.append(item)
         elif isinstance(item, Message):
-            texts.append(_query_text(item))
+            texts.append(embedded_text(item))  # as indexed (F4)
             msgs.append(item)
         elif isinstance(item, Mapping):
             if not isinstance(item.get("content"), str):
                 raise InvalidInput(f"turn[{i}].content must be a string")
             data = {"session_id": "", **item}
             m = Message(**{k: v for k, v in data.items() if k in Message.__dataclass_fields__})
-            texts.append(_query_text(m))
+            texts.append(embedded_text(m))
             msgs.append(m)
         else:
             raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping")
     return texts, msgs
-
-
-def _query_text(msg: Message) -> str:
-    from .indexing import embedded_text
-
-    return embedded_text(msg)  # the same text the message is indexed as (F4)
 
 
 class Memory:
