@@ -95,20 +95,25 @@ def unit(x: np.ndarray) -> np.ndarray:
     return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
 
 
-def real_derived(base: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
+def real_derived(base: np.ndarray, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """n vectors around the real ones, and for each the real turn it is derived from."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, DIM), dtype=np.float32)
+    origin = np.empty(n, dtype=np.int64)
     m = min(n, len(base))
     out[:m] = base[:m]
+    origin[:m] = np.arange(m)
     for s in range(m, n, 65536):
         e = min(n, s + 65536)
         c = e - s
-        a = base[rng.integers(0, len(base), c)]
+        ia = rng.integers(0, len(base), c)
+        a = base[ia]
         b = base[rng.integers(0, len(base), c)]
         alpha = rng.uniform(0, 0.5, (c, 1)).astype(np.float32)
         sigma = (rng.uniform(0.25, 0.75, (c, 1)) / np.sqrt(DIM)).astype(np.float32)
         out[s:e] = unit(a + alpha * b + sigma * rng.standard_normal((c, DIM), np.float32))
-    return out
+        origin[s:e] = ia
+    return out, origin
 
 
 def clustered(n: int, n_queries: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -144,10 +149,12 @@ class Precomputed:
         return np.stack([self.table[t] for t in texts])
 
 
-def messages(lo: int, hi: int) -> list[Message]:
+def messages(lo: int, hi: int, texts: Sequence[str] | None = None) -> list[Message]:
+    """Messages lo..hi; their text is ``texts[i]`` (real data) or ``message i``."""
     return [Message(id=f"m{i}", session_id=f"s{i // SESSION_SIZE}", ts=1_000_000 + i,
                     role="user" if i % 2 else "assistant", speaker_id=f"u{i % 7}",
-                    content=f"message {i}") for i in range(lo, hi)]
+                    content=texts[i] if texts is not None else f"message {i}")
+            for i in range(lo, hi)]
 
 
 def entries(msgs: list[Message], vecs: np.ndarray) -> list[VectorEntry]:
@@ -157,12 +164,12 @@ def entries(msgs: list[Message], vecs: np.ndarray) -> list[VectorEntry]:
 
 
 async def ingest(store: Any, index: Any, vecs: np.ndarray, batch: int = 1000,
-                 append: bool = True) -> float:
+                 append: bool = True, texts: Sequence[str] | None = None) -> float:
     """Messages/s: append (when the index is also the store) + vector upsert."""
     start = time.perf_counter()
     for s in range(0, len(vecs), batch):
         e = min(len(vecs), s + batch)
-        msgs = messages(s, e)
+        msgs = messages(s, e, texts)
         if append:
             await store.append(msgs)
         await index.upsert(entries(msgs, vecs[s:e]))
@@ -202,7 +209,7 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
     db = tmp / f"{name}-{n}.db"
     store = await SqliteStore.open(db, ann=settings)
     store.ann.enabled = False
-    rate = await ingest(store, store, vecs)
+    rate = await ingest(store, store, vecs, texts=args.current_texts)
     res["ingest"] = {"sqlite": rate}
     print(f"[{name} {n}] sqlite ingest {rate:,.0f} messages/s", flush=True)
 
@@ -295,9 +302,11 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
         res["nprobe_sweep"] = sweep
         res["nlist"] = int(ann._graph.index.nlist) if ann._graph is not None else None
 
-    res["memory_recall"] = await memory_recall(store, store, queries, have_ann)
+    qtexts = args.current_questions
+    res["memory_recall"] = await memory_recall(store, store, queries, have_ann, qtexts)
     for label, (st, ix) in extra.items():
-        res["memory_recall"][label] = (await memory_recall(st, ix, queries, False))["exact"]
+        res["memory_recall"][label] = (await memory_recall(st, ix, queries, False, qtexts)
+                                       )["hybrid exact"]
         await close_other(st, ix)
     await store.close()
     for f in tmp.glob(f"{name}-{n}.db*"):
@@ -305,29 +314,39 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
     return res
 
 
-async def memory_recall(store: Any, index: Any, queries: np.ndarray, have_ann: bool
-                        ) -> dict[str, dict[str, float]]:
-    """Memory.recall (top_k 5 → 20 candidates, window 2, render), query embedding excluded."""
-    table = {f"bench query {i}": q for i, q in enumerate(queries)}
+async def memory_recall(store: Any, index: Any, queries: np.ndarray, have_ann: bool,
+                        texts: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
+    """Memory.recall (top_k 5 → 20 candidates, window 2, render), query embedding excluded,
+    with hybrid recall (the default) and dense-only; ``texts`` are the query texts."""
+    names = list(texts) if texts is not None else [f"bench query {i}" for i in
+                                                   range(len(queries))]
+    table = dict(zip(names, queries))
     emb = Embedder(Precomputed(table), cache_enabled=False)
-    mem = Memory(store, index, emb, Config())
-    modes = ["exact", "ANN"] if have_ann else ["exact"]
-    lat: dict[str, list[float]] = {m: [] for m in modes}
-    for text in list(table)[:3]:
-        await mem.recall(text)
-    texts = list(table)
-    for b in range(0, len(texts), BLOCK):
-        for mode in modes:
+    mems = {kind: Memory(store, index, emb, Config.load(hybrid={"enabled": kind == "hybrid"}))
+            for kind in ("hybrid", "dense")}
+    ann_modes = ["exact", "ANN"] if have_ann else ["exact"]
+    modes = [(kind, a) for kind in mems for a in ann_modes]
+    lat: dict[str, list[float]] = {f"{kind} {a}": [] for kind, a in modes}
+    for text in names[:3]:
+        for mem in mems.values():
+            await mem.recall(text)
+    for b in range(0, len(names), BLOCK):  # modes alternate block by block
+        for kind, a in modes:
             if isinstance(store, SqliteStore):
-                store.ann.enabled = mode == "ANN"
-            for text in texts[b:b + BLOCK]:
-                dt, _ = await timed(lambda text=text: mem.recall(text))  # type: ignore[misc]
-                lat[mode].append(dt)
+                store.ann.enabled = a == "ANN"
+            for text in names[b:b + BLOCK]:
+                dt, _ = await timed(lambda m=mems[kind], t=text: m.recall(t))  # type: ignore[misc]
+                lat[f"{kind} {a}"].append(dt)
     if isinstance(store, SqliteStore):
         store.ann.enabled = True
-    if mem._indexer is not None:
-        await mem._indexer.stop()
-    return {m: summary(v) for m, v in lat.items()}
+    for mem in mems.values():
+        if mem._indexer is not None:
+            await mem._indexer.stop()
+    out = {m: summary(v) for m, v in lat.items()}
+    for a in ann_modes:
+        out[f"hybrid {a}"]["x_dense_p50"] = (out[f"hybrid {a}"]["p50_ms"]
+                                             / out[f"dense {a}"]["p50_ms"])
+    return out
 
 
 # ---------------------------------------------------------------------------- other backends
@@ -355,7 +374,7 @@ async def open_others(args: argparse.Namespace, tmp: Path, name: str, n: int
             pg = await PostgresStore.open(args.pg)
             await pg.clear_vectors()
             await pg.clear_messages()
-            rate = await ingest(pg, pg, vecs)
+            rate = await ingest(pg, pg, vecs, texts=args.current_texts)
             print(f"[{name} {n}] postgres ingest {rate:,.0f} messages/s", flush=True)
             out["postgres"] = (pg, pg, rate)
     if args.qdrant:
@@ -372,7 +391,7 @@ async def open_others(args: argparse.Namespace, tmp: Path, name: str, n: int
             qd = await QdrantIndex.open("qdrant+local://:memory:")
             start = time.perf_counter()
             for s in range(0, n, 1000):
-                await msgs_db.append(messages(s, min(n, s + 1000)))
+                await msgs_db.append(messages(s, min(n, s + 1000), args.current_texts))
             t_msgs = time.perf_counter() - start
             rate_v = await ingest(msgs_db, qd, vecs, append=False)
             rate = n / (t_msgs + n / rate_v)
@@ -439,7 +458,9 @@ def main() -> None:
         "data": {}, "runs": [],
     }
     real = None
+    real_texts: list[str] = []
     if "real" in kinds:
+        real_texts = locomo_texts(args.locomo, args.real)
         cache = args.embed_cache
         if cache is not None and cache.is_file():
             with np.load(cache) as z:
@@ -460,9 +481,12 @@ def main() -> None:
             for n in sizes:
                 if kind == "real":
                     assert real is not None
-                    vecs, queries = real_derived(real[0], n), real[1]
+                    (vecs, origin), queries = real_derived(real[0], n), real[1]
+                    args.current_texts = [real_texts[int(i)] for i in origin]
+                    args.current_questions = locomo_questions(args.locomo, len(queries))
                 else:
                     vecs, queries = clustered(n, args.queries)
+                    args.current_texts = args.current_questions = None
                 args.current_vecs = vecs
                 res = asyncio.run(run_size(kind, vecs, queries, args, tmp))
                 res["data"] = kind
@@ -471,10 +495,11 @@ def main() -> None:
                 gc.collect()
                 for p, r in res["paths"].items():
                     rows.append([kind, n, p, r["p50_ms"], r["p95_ms"], r["x_numpy"],
-                                 r["recall_at_10"]])
+                                 r["recall_at_10"], ""])
                 for mode, r in res["memory_recall"].items():
+                    ratio = r.get("x_dense_p50")
                     rows.append([kind, n, f"Memory.recall {mode}", r["p50_ms"], r["p95_ms"],
-                                 "", ""])
+                                 "", "", "" if ratio is None else f"{ratio:.2f}"])
                 write_json(args.out, out)  # partial results survive a long run
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -483,7 +508,7 @@ def main() -> None:
                 f"{m['processor']}; model {MODEL} (384-d); ANN = faiss IVF-Flat, nlist≈4·√n, "
                 f"nprobe={args.nprobe}",
                 ["data", "store size", "path", "p50 ms", "p95 ms", "× numpy p50",
-                 "recall@10"], rows)
+                 "recall@10", "hybrid × dense p50"], rows)
     ing = [[r["data"], r["n"], b, v, r.get("ann_build_s") if b == "sqlite" else ""]
            for r in out["runs"] for b, v in r["ingest"].items()]
     print_table("Ingest (precomputed vectors)", ["data", "store size", "backend",

@@ -51,7 +51,7 @@ def test_digits_dates_and_codes() -> None:
 
 def test_latin_words_are_lowercased_and_lightly_normalised() -> None:
     assert tokenize("Alex's Flights were delayed at the Café") == [
-        "alex", "flight", "delayed", "cafe"]
+        "alex", "flight", "delay", "cafe"]
     assert tokenize("ＡＢＣ１２３") == ["abc123"]  # full-width → ASCII (NFKC)
     assert tokenize("the and of") == []  # function words only
     assert tokenize("😂!!! …") == []

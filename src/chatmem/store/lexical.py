@@ -16,9 +16,12 @@ case folding:
 * a number directly followed by a CJK character also yields the pair
   (``3月27号`` → ``3``, ``3月``, ``27``, ``27号``, …): dates, times, prices and
   counts are what chat questions ask about;
-* Latin (and other alphabetic) words → lowercased, accents dropped, a light
-  English plural/possessive strip (``flights`` → ``flight``, ``alex's`` →
-  ``alex``); common English function words and single letters are dropped;
+* Latin (and other alphabetic) words → lowercased, accents dropped; common
+  English function words (checked on the word and on its plural-stripped form,
+  never on the stem) and single letters are dropped; a word that is then plain
+  ASCII letters is reduced to its Snowball English (Porter2) stem
+  (``flights`` → ``flight``, ``painting``/``painted`` → ``paint``, ``alex's`` →
+  ``alex``); other alphabetic words get a light English plural strip;
 * numbers stay whole (``3.2`` is one token), as do letters mixed with digits
   (``g2193``, ``test2``);
 * everything else (punctuation, emoji) only separates tokens.
@@ -43,14 +46,22 @@ import json
 import math
 import re
 import sqlite3
+import threading
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+import snowballstemmer
 
 from ..models import ScoredId, VectorEntry
 
+if TYPE_CHECKING:
+    from .postings import Postings
+
 #: Bump when :func:`tokenize` changes: stored token rows are rebuilt on open.
-TOKENIZER_VERSION = 1
+TOKENIZER_VERSION = 2
 
 #: Most distinct query tokens sent to the full-text index (the rarest are kept).
 MAX_QUERY_TOKENS = 64
@@ -92,11 +103,27 @@ STOPWORDS: frozenset[str] = frozenset({
 })
 
 
-def _fold(word: str) -> str:
-    """Lowercase, strip accents, drop a plural or possessive ending (English-light)."""
-    if not word.isascii():
-        word = "".join(c for c in unicodedata.normalize("NFKD", word)
-                       if not unicodedata.combining(c))
+#: Most cached word stems (a chat vocabulary is far smaller; the cache stops growing here).
+_STEM_CACHE_MAX = 200_000
+_stem_cache: dict[str, str] = {}
+_stemmers = threading.local()  # a Snowball stemmer keeps state: one per thread
+
+
+def _stem(word: str) -> str:
+    """The Snowball English (Porter2) stem of a lowercase ASCII word, cached."""
+    stem = _stem_cache.get(word)
+    if stem is None:
+        stemmer = getattr(_stemmers, "english", None)
+        if stemmer is None:
+            stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+        stem = stemmer.stemWord(word)
+        if len(_stem_cache) < _STEM_CACHE_MAX:
+            _stem_cache[word] = stem
+    return stem
+
+
+def _strip_plural(word: str) -> str:
+    """Drop an English plural ending (``flights`` → ``flight``, ``cities`` → ``city``)."""
     if len(word) > 3 and word.isalpha():
         if word.endswith("ies") and not word.endswith(("eies", "aies")):
             return word[:-3] + "y"
@@ -105,6 +132,23 @@ def _fold(word: str) -> str:
         if word.endswith("s") and not word.endswith(("ss", "us", "is")):
             return word[:-1]
     return word
+
+
+def _fold(word: str) -> str | None:
+    """Strip accents, then stem (ASCII) or strip a plural; ``None`` for a function word.
+
+    Function words are looked up on the word and on its plural-stripped form, not
+    on the stem: ``owned`` stems to ``own`` and ``willing`` to ``will``, and both stay.
+    """
+    if not word.isascii():
+        word = "".join(c for c in unicodedata.normalize("NFKD", word)
+                       if not unicodedata.combining(c))
+    light = _strip_plural(word)
+    if word in STOPWORDS or light in STOPWORDS:
+        return None
+    if word.isascii() and word.isalpha():
+        return _stem(word)
+    return light
 
 
 def tokenize(text: str) -> list[str]:
@@ -139,7 +183,7 @@ def tokenize(text: str) -> list[str]:
             out.append(s)
             continue
         word = _fold(s)
-        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+        if word is None or (len(word) == 1 and not word.isdigit()):
             continue
         out.append(word)
     return out
@@ -152,7 +196,10 @@ def is_char(token: str) -> bool:
 
 def split_tokens(text: str) -> tuple[str, str]:
     """The two FTS columns of a document: terms, and CJK characters (space-joined)."""
-    toks = tokenize(text)
+    return _columns(tokenize(text))
+
+
+def _columns(toks: Sequence[str]) -> tuple[str, str]:
     return (" ".join(t for t in toks if not is_char(t)),
             " ".join(t for t in toks if is_char(t)))
 
@@ -216,11 +263,6 @@ def calibrate(bm25: float, ideal: float) -> float:
     if ideal <= 0 or bm25 <= 0:
         return 0.0
     return min(1.0, bm25 / ideal)
-
-
-def fts_match(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH expression: any of the terms, each quoted as one token."""
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 # --------------------------------------------------------------------------- SQLite
@@ -294,8 +336,9 @@ def sqlite_setup(conn: sqlite3.Connection) -> None:
 
 
 def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
-               entry: VectorEntry | None = None) -> None:
-    """Write the token row of message ``rowid`` (inside the caller's transaction).
+               entry: VectorEntry | None = None) -> list[str] | None:
+    """Write the token row of message ``rowid`` (inside the caller's transaction);
+    returns its tokens (``None`` when the message is gone).
 
     ``text`` is the embedded text (``VectorEntry.text``); ``None`` reads it from
     the message row. ``entry`` is given when the vector lives in a separate
@@ -305,11 +348,12 @@ def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
         row = conn.execute(f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=?",
                            (rowid,)).fetchone()
         if row is None:
-            return
+            return None
         text = _message_text(row)
+    toks = tokenize(text)
     conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
     conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
-                 (rowid, *split_tokens(text)))
+                 (rowid, *_columns(toks)))
     if entry is None:
         conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
     else:
@@ -317,6 +361,7 @@ def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
                      "ts, role, model_id, platform, speaker_id, mentions, resource_id, "
                      "origin_platform, smeta, mmeta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      _entry_row(rowid, entry))
+    return toks
 
 
 def sqlite_drop(conn: sqlite3.Connection, rowids: Sequence[int]) -> int:
@@ -333,88 +378,90 @@ def sqlite_drop(conn: sqlite3.Connection, rowids: Sequence[int]) -> int:
     return n
 
 
-def sqlite_drop_messages(conn: sqlite3.Connection, message_ids: Sequence[str]) -> int:
-    """Delete the token rows of these message ids (call before the messages go)."""
-    n = 0
-    for i in range(0, len(message_ids), 500):
-        chunk = list(message_ids[i:i + 500])
+def sqlite_rowids(conn: sqlite3.Connection, *, message_ids: Sequence[str] | None = None,
+                  session_id: str | None = None) -> list[int]:
+    """The message rowids of these message ids, or of one session's messages."""
+    if session_id is not None:
+        return [r[0] for r in conn.execute("SELECT rowid FROM messages WHERE session_id=?",
+                                           (session_id,))]
+    out: list[int] = []
+    ids = list(message_ids or ())
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
         q = ",".join("?" * len(chunk))
-        n += sqlite_drop(conn, [r[0] for r in conn.execute(
-            f"SELECT rowid FROM messages WHERE id IN ({q})", chunk)])
-    return n
+        out.extend(r[0] for r in conn.execute(
+            f"SELECT rowid FROM messages WHERE id IN ({q})", chunk))
+    return out
 
 
-def sqlite_clear(conn: sqlite3.Connection, session_id: str | None = None) -> int:
-    """Delete every token row (of one session); returns how many."""
-    if session_id is None:
-        n = conn.execute("SELECT count(*) FROM lexical_docsize").fetchone()[0]
-        conn.execute("DELETE FROM lexical")
-        conn.execute("DELETE FROM lexical_entries")
-        return int(n)
-    return sqlite_drop(conn, [r[0] for r in conn.execute(
-        "SELECT rowid FROM messages WHERE session_id=?", (session_id,))])
+def sqlite_clear(conn: sqlite3.Connection) -> int:
+    """Delete every token row; returns how many."""
+    n = conn.execute("SELECT count(*) FROM lexical_docsize").fetchone()[0]
+    conn.execute("DELETE FROM lexical")
+    conn.execute("DELETE FROM lexical_entries")
+    return int(n)
 
 
-def sqlite_query(conn: sqlite3.Connection, text: str, k: int,
-                 where_sql: str = "1", params: Sequence[Any] = ()) -> list[ScoredId]:
-    """The ``k`` best BM25 matches of ``text`` among entries matching ``where_sql``.
+def sqlite_load(conn: sqlite3.Connection, postings: Postings) -> None:
+    """Fill ``postings`` from the stored token rows (the first lexical query of a store)."""
+    cur = conn.execute("SELECT rowid, terms, chars FROM lexical")
+    postings.load((r[0], r[1].split() + r[2].split()) for r in cur)
 
-    ``where_sql`` is SQL over the vector-entry columns (:func:`compile_where`),
-    applied to the ``vectors`` row of each match (or to its ``lexical_entries``
-    row when its vector lives in a separate index): visibility is exactly that
-    of dense search. Scores are calibrated to [0, 1] (:func:`calibrate`).
+
+def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int,
+                 allowed: npt.NDArray[np.int64] | None = None,
+                 where: tuple[str, Sequence[Any]] | None = None) -> list[ScoredId]:
+    """The ``k`` best BM25 matches of ``text`` among the entries the caller allows.
+
+    ``postings`` mirrors the token rows (:mod:`chatmem.store.postings`). The
+    vector-entry filter comes either as the rowids it keeps (``allowed``, from the
+    in-memory columns, for the shapes recall builds) or as SQL over the entry
+    columns (``where``, from :func:`~chatmem.store.where.compile_where`), checked on
+    the best matches only, widening until ``k`` pass; visibility is that of dense
+    search either way. A hit needs its ``vectors`` row (or its ``lexical_entries``
+    row when its vector lives in a separate index). Scores are calibrated to
+    [0, 1] (:func:`calibrate`); ties break by message id.
     """
     terms = query_terms(text)
-    if not terms or k <= 0:
+    if not terms or k <= 0 or postings.n_docs == 0:
         return []
-    n_docs = conn.execute("SELECT count(*) FROM lexical_docsize").fetchone()[0]
-    if n_docs == 0:
-        return []
-    df = _doc_freqs(conn, terms)
-    plan = plan_query(terms, df, n_docs)
+    plan = plan_query(terms, postings.doc_freqs(terms), postings.n_docs)
     if plan is None:
         return []
     kept, ideal = plan
-    match = fts_match(kept)
-    rank = f"bm25(lexical, 1.0, {CHAR_WEIGHT})"
-    # the full-text match runs once; its hits are then filtered like vectors
-    tables = ["vectors"]
-    if conn.execute("SELECT 1 FROM lexical_entries LIMIT 1").fetchone():
-        tables.append("lexical_entries")
-    parts = [
-        f"SELECT {t}.message_id, {t}.model_id, {t}.role, {t}.session_id, {t}.ts, hits.r "
-        f"FROM hits JOIN {t} ON {t}.mrowid = hits.lr WHERE ({where_sql})"
-        for t in tables
-    ]
-    # without a filter every match qualifies: only the best ones need joining
-    cut = " ORDER BY r LIMIT ?" if where_sql == "1" else ""
-    sql = (f"WITH hits AS MATERIALIZED (SELECT rowid AS lr, {rank} AS r FROM lexical "
-           f"WHERE lexical MATCH ?{cut}) " + " UNION ALL ".join(parts) + " ORDER BY 6 LIMIT ?")
-    args: list[Any] = [match, *([k * 2] if cut else [])]
-    for _ in tables:
-        args.extend(params)
-    rows = conn.execute(sql, (*args, k * 2)).fetchall()
-    out: list[ScoredId] = []
-    seen: set[str] = set()
-    for mid, model_id, role, session_id, ts, r in rows:
-        if mid in seen:  # both a vector and a separate-index entry: one hit
-            continue
-        seen.add(mid)
-        out.append(ScoredId(mid, calibrate(-float(r), ideal), model_id, role, session_id, ts))
-        if len(out) == k:
-            break
-    return out
+    if where is None:
+        hits = dict(postings.top_k(kept, k, allowed))
+    else:
+        n = max(8 * k, 256)
+        while True:  # every match missing from a round scores below all of the round's
+            ranked = postings.top_k(kept, n, allowed)
+            passing = _passing(conn, [r for r, _ in ranked], *where)
+            hits = {r: sc for r, sc in ranked if r in passing}
+            if len(hits) >= k or len(ranked) < n:
+                break
+            n *= 8
+    if not hits:
+        return []
+    q = ",".join("?" * len(hits))
+    rows = conn.execute(
+        f"SELECT mrowid, message_id, model_id, role, session_id, ts FROM vectors "
+        f"WHERE mrowid IN ({q}) UNION SELECT mrowid, message_id, model_id, role, "
+        f"session_id, ts FROM lexical_entries WHERE mrowid IN ({q})",
+        [*hits, *hits]).fetchall()
+    found = {r[0]: r for r in rows}  # both a vector and a separate-index entry: one hit
+    best = sorted(found.values(), key=lambda r: (-hits[r[0]], r[1]))[:k]
+    return [ScoredId(r[1], calibrate(hits[r[0]], ideal), r[2], r[3], r[4], r[5])
+            for r in best]
 
 
-def _doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i in range(0, len(terms), 500):
-        chunk = list(terms[i:i + 500])
-        q = ",".join("?" * len(chunk))
-        for term, doc in conn.execute(
-                f"SELECT term, doc FROM lexical_vocab WHERE term IN ({q})", chunk):
-            out[str(term)] = int(doc)
-    return out
+def _passing(conn: sqlite3.Connection, rowids: Sequence[int], sql: str,
+             params: Sequence[Any]) -> set[int]:
+    """Which of these rowids have an entry (vector or separate-index row) matching ``sql``."""
+    ids = json.dumps(rowids)
+    return {r[0] for r in conn.execute(
+        f"SELECT mrowid FROM vectors WHERE mrowid IN (SELECT value FROM json_each(?)) "
+        f"AND ({sql}) UNION SELECT mrowid FROM lexical_entries WHERE mrowid IN "
+        f"(SELECT value FROM json_each(?)) AND ({sql})", [ids, *params, ids, *params])}
 
 
 def _entry_row(rowid: int, e: VectorEntry) -> tuple[Any, ...]:

@@ -19,6 +19,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +43,7 @@ from ..models import (
 from . import lexical
 from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from .matrix import VectorMatrix
+from .postings import Postings
 from .where import check_fields, compile_where
 
 log = logging.getLogger("chatmem.store.sqlite")
@@ -150,6 +152,10 @@ class SqliteStore:
         self._lock_file: Any = None
         self._closed = False
         self._matrices: dict[int, VectorMatrix] = {}
+        #: BM25 over the token rows, built on the first lexical query (X1)
+        self._postings: Postings | None = None
+        #: token-row changes of the open transaction, applied to _postings on commit
+        self._lex_pending: list[tuple[str, Any]] = []
         self._thread_check = threading.local()
 
     # ---------------------------------------------------------------- plumbing
@@ -236,13 +242,55 @@ class SqliteStore:
     @contextlib.contextmanager
     def _tx(self) -> Any:
         self.conn.execute("BEGIN IMMEDIATE")
+        self._lex_pending.clear()
         try:
             yield self.conn
         except BaseException:
+            self._lex_pending.clear()
             self.conn.execute("ROLLBACK")
             raise
         else:
             self.conn.execute("COMMIT")
+            self._apply_lexical()
+
+    # token rows (X1): written in the caller's transaction, mirrored after the commit
+
+    def _lex_put(self, rowid: int, text: str | None, entry: VectorEntry | None = None) -> None:
+        tokens = lexical.sqlite_put(self.conn, rowid, text, entry)
+        if tokens is not None:
+            self._lex_pending.append(("put", (rowid, tokens)))
+
+    def _lex_drop(self, rowids: Sequence[int]) -> int:
+        self._lex_pending.append(("drop", list(rowids)))
+        return lexical.sqlite_drop(self.conn, rowids)
+
+    def _lex_clear(self) -> int:
+        self._lex_pending.append(("clear", None))
+        return lexical.sqlite_clear(self.conn)
+
+    def _apply_lexical(self) -> None:
+        pending, self._lex_pending = self._lex_pending, []
+        postings = self._postings
+        if postings is None:  # not built yet: the first lexical query reads the rows
+            return
+        for op, arg in pending:
+            if op == "put":
+                postings.put(*arg)
+            elif op == "drop":
+                postings.remove_many(arg)
+            else:
+                postings.clear()
+
+    def _lexical_postings(self) -> Postings:
+        if self._postings is None:
+            t0 = time.perf_counter()
+            postings = Postings()
+            lexical.sqlite_load(self.conn, postings)
+            self._postings = postings
+            log.info("lexical index of %s: %d documents, %d terms loaded in %.2f s",
+                     self.path, postings.n_docs, len(postings.term_id),
+                     time.perf_counter() - t0)
+        return self._postings
 
     async def close(self) -> None:
         if self._closed:
@@ -395,7 +443,8 @@ class SqliteStore:
                     self._drop_vectors_sync(
                         "message_id IN (" + q + ")", chunk
                     )
-                    lexical.sqlite_drop_messages(conn, chunk)  # separate-index rows too
+                    # separate-index rows too
+                    self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
                     n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
             return n
 
@@ -596,7 +645,7 @@ class SqliteStore:
                      json.dumps(dict(e.message_metadata), ensure_ascii=False),
                      vec.shape[0], vec.tobytes()),
                 )
-                lexical.sqlite_put(conn, r[0], e.text)  # X1: full text, same transaction
+                self._lex_put(r[0], e.text)  # X1: full text, same transaction
                 # the vector and the index state commit together: exactly once after a crash
                 conn.execute("UPDATE messages SET index_state=? WHERE rowid=?",
                              (int(IndexState.INDEXED), r[0]))
@@ -618,7 +667,7 @@ class SqliteStore:
         for chunk in _chunks(rowids, 500):
             q = ",".join("?" * len(chunk))
             self.conn.execute(f"DELETE FROM vectors WHERE mrowid IN ({q})", chunk)
-        lexical.sqlite_drop(self.conn, rowids)  # X1: full text follows the vectors
+        self._lex_drop(rowids)  # X1: full text follows the vectors
         for mat in self._matrices.values():
             for rowid in rowids:
                 mat.remove(rowid)
@@ -684,7 +733,7 @@ class SqliteStore:
             with self._tx():
                 if session_id is None:
                     n = int(self.conn.execute("DELETE FROM vectors").rowcount)
-                    lexical.sqlite_clear(self.conn)  # X1: full text follows the vectors
+                    self._lex_clear()  # X1: full text follows the vectors
                     self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
                                       (int(IndexState.SKIPPED), int(IndexState.INDEXED)))
                     self._matrices.clear()
@@ -707,31 +756,54 @@ class SqliteStore:
                     r = conn.execute("SELECT rowid FROM messages WHERE id=?",
                                      (e.message_id,)).fetchone()
                     if r is not None:
-                        lexical.sqlite_put(conn, r[0], e.text, e)
+                        self._lex_put(r[0], e.text, e)
 
         await self._run(_upsert)
 
     async def delete_lexical(self, message_ids: Sequence[str]) -> int:
         def _delete() -> int:
             with self._tx() as conn:
-                return lexical.sqlite_drop_messages(conn, list(message_ids))
+                return self._lex_drop(lexical.sqlite_rowids(conn,
+                                                            message_ids=list(message_ids)))
 
         return await self._run(_delete)
 
     async def clear_lexical(self, session_id: str | None = None) -> int:
         def _clear() -> int:
             with self._tx() as conn:
-                return lexical.sqlite_clear(conn, session_id)
+                if session_id is None:
+                    return self._lex_clear()
+                return self._lex_drop(lexical.sqlite_rowids(conn, session_id=session_id))
 
         return await self._run(_clear)
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:
         def _query() -> list[ScoredId]:
-            sql, params = compile_where(where) if where else ("1", [])
-            return lexical.sqlite_query(self.conn, text, k, sql, params)
+            postings = self._lexical_postings()
+            if not where:
+                return lexical.sqlite_query(self.conn, postings, text, k)
+            sql, params = compile_where(where)  # validates, even when the fast path answers
+            allowed = self._fast_rowids(where)
+            if allowed is not None:
+                return lexical.sqlite_query(self.conn, postings, text, k, allowed)
+            return lexical.sqlite_query(self.conn, postings, text, k, where=(sql, params))
 
         return await self._run(_query)
+
+    def _fast_rowids(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
+        """The rowids of the vectors matching ``where``, read from the in-memory matrices
+        for the session/model/role shapes that recall builds (as dense search does);
+        ``None`` for any other filter, or when entries of a separate index exist."""
+        if self.conn.execute("SELECT 1 FROM lexical_entries LIMIT 1").fetchone():
+            return None
+        parts = []
+        for mat in self._matrices.values():
+            rows = mat.fast_rows(where)
+            if rows is None:
+                return None
+            parts.append(mat.rowid[rows])
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
