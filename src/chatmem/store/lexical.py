@@ -1,4 +1,4 @@
-"""The lexical (full-text) index of the message store (X1): tokenizer, scoring, SQLite FTS5.
+"""The lexical (full-text) index of the message store (X1): tokenizer, scoring, SQL rows.
 
 Dense search with an English-only model is weak on Chinese chat; BM25 over
 character n-grams is strong there. This module holds the one tokenizer used for
@@ -27,12 +27,14 @@ case folding:
 * everything else (punctuation, emoji) only separates tokens.
 
 Documents are stored pre-tokenized in an FTS5 table with two columns, ``terms``
-(words, numbers, bigrams) and ``chars`` (CJK unigrams), whose ``unicode61``
-tokenizer splits exactly on the spaces between stored tokens; they are ranked
-with ``bm25(lexical, 1.0, CHAR_WEIGHT)``. The FTS rowid is the message's rowid,
-which is also the ``vectors.mrowid`` of its vector entry: a lexical query joins
-there and applies the same ``where`` SQL as dense search, so visibility is
-identical.
+(words, numbers, bigrams) and ``chars`` (CJK unigrams), written in the same
+transaction as the vector. The FTS rowid is the message's rowid, which is also
+the ``vectors.mrowid`` of its vector entry. The table is the durable copy of the
+tokens: queries are answered by :class:`~chatmem.store.postings.Postings`, an
+in-memory BM25 loaded from it (:func:`sqlite_load`) with the same formula as
+FTS5's ``bm25(lexical, 1.0, CHAR_WEIGHT)``, many times faster on common words;
+its hits pass the same vector-entry filter as dense search, so visibility is
+identical (:func:`sqlite_query`).
 
 Scores are calibrated to [0, 1] (:func:`calibrate`): the BM25 score divided by
 that of an ideal match (a document of average length holding each query token
