@@ -37,7 +37,6 @@ default (see README § Hybrid recall for the measurements).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Literal
 
 from ..models import ScoredId
@@ -116,7 +115,9 @@ def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
     by_id: dict[str, ScoredId] = {}
     for s in (*dense, *lexical):
         by_id.setdefault(s.message_id, s)
-    out = [replace(s, score=score(mid)) for mid, s in by_id.items()]
+    # the constructor, not dataclasses.replace: this runs for every candidate of every recall
+    out = [ScoredId(mid, score(mid), s.model_id, s.role, s.session_id, s.ts)
+           for mid, s in by_id.items()]
     out.sort(key=lambda s: (-s.score, -s.ts, s.message_id))
     return out[:limit]
 

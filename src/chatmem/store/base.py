@@ -13,7 +13,19 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import InvalidInput
 from ..models import IndexState, Message, ScoredId, Session, StoreStats, VectorEntry
+
+
+def retried_add(old: Message, new: Message, message_id: str) -> Message:
+    """An add whose id is already stored: the stored message when ``new`` is the same add
+    again (an idempotent retry), else :class:`InvalidInput` (S2: ids are never reused)."""
+    same = (old.session_id == new.session_id and old.content == new.content
+            and old.role == new.role and (new.ts is None or new.ts == old.ts))
+    if not same:
+        raise InvalidInput(f"message id {message_id!r} already exists with different content; "
+                           "use rewrite() to change a stored message")
+    return old
 
 
 @runtime_checkable

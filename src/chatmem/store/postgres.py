@@ -119,6 +119,7 @@ from ..models import (
     now_ms,
 )
 from . import lexical
+from .base import retried_add
 from .filters import ColumnRef, FieldRef, JsonRef, compile_postgres
 from .where import check_fields
 
@@ -577,15 +578,8 @@ class PostgresStore:
             rows: list[tuple[Any, ...]] = []
             for i, (msg, mid) in enumerate(zip(batch, ids)):
                 old = existing.get(mid)
-                if old is not None:
-                    same = (old.session_id == msg.session_id and old.content == msg.content
-                            and old.role == msg.role and (msg.ts is None or msg.ts == old.ts))
-                    if not same:
-                        raise InvalidInput(
-                            f"message id {mid!r} already exists with different content; "
-                            "use rewrite() to change a stored message"
-                        )
-                    stored.append(old)  # an idempotent retry of the same add
+                if old is not None:  # an idempotent retry of the same add, or an error
+                    stored.append(retried_add(old, msg, mid))
                     continue
                 ts = msg.ts if msg.ts is not None else now_ms()
                 # ts is unique within a session: stagger equal timestamps forward

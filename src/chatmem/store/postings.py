@@ -257,14 +257,14 @@ class Postings:
             return []
         slots = np.concatenate(all_slots)
         scores = np.bincount(slots, weights=np.concatenate(all_scores), minlength=self.n_slots)
-        ok = self.slot_alive[: self.n_slots] & (scores > 0)
+        cand = np.flatnonzero(scores > 0)  # one pass over the slots; the rest on matches only
+        cand = cand[self.slot_alive[cand]]
         if allowed is not None:
             allowed = allowed[(allowed >= 0) & (allowed < self.rowid_slot.shape[0])]
             picked = self.rowid_slot[allowed]
             mask = np.zeros(self.n_slots, dtype=bool)
             mask[picked[picked >= 0]] = True
-            ok &= mask
-        cand = np.flatnonzero(ok)
+            cand = cand[mask[cand]]
         if cand.shape[0] > k:
             part = np.argpartition(-scores[cand], k - 1)[:k]
             kth = scores[cand[part]].min()

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InvalidInput, StoreClosed, StoreError
+from ..errors import StoreClosed, StoreError
 from ..models import (
     CONTROL_KINDS,
     DIRECTIVE_KINDS,
@@ -42,6 +42,7 @@ from ..models import (
 )
 from . import lexical
 from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
+from .base import retried_add
 from .matrix import VectorMatrix
 from .postings import Postings
 from .where import check_fields, compile_where
@@ -325,16 +326,8 @@ class SqliteStore:
                 existing = conn.execute(
                     f"SELECT {_MSG_COLS} FROM messages WHERE id=?", (mid,)
                 ).fetchone()
-                if existing is not None:
-                    old = _row_to_message(existing)
-                    same = (old.session_id == msg.session_id and old.content == msg.content
-                            and old.role == msg.role and (msg.ts is None or msg.ts == old.ts))
-                    if not same:
-                        raise InvalidInput(
-                            f"message id {mid!r} already exists with different content; "
-                            "use rewrite() to change a stored message"
-                        )
-                    stored.append(old)  # an idempotent retry of the same add
+                if existing is not None:  # an idempotent retry of the same add, or an error
+                    stored.append(retried_add(_row_to_message(existing), msg, mid))
                     continue
                 ts = msg.ts if msg.ts is not None else now_ms()
                 # ts is unique within a session: stagger equal timestamps forward
