@@ -346,6 +346,37 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
 
 @main.command()
 @db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@run
+async def reindex(db: str | None, config_path: str | None, vector: str | None,
+                  as_json: bool) -> None:
+    """Re-embed, with the configured model, every message whose vector another model
+    made, and retry every message whose indexing failed. Run it after changing
+    embedding.model: until then recall ignores the other model's vectors.
+
+    \b
+    Example:
+      chatmem reindex --db chat.db --config chatmem.toml
+    """
+    cfg = load_config(config_path)
+    async with await Memory.open(_store_url(db), vector=vector, config=cfg) as mem:
+        bar = _progress("re-embedding")
+        with bar:
+            def step(done: int, total: int) -> None:
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            out = await mem.reindex(progress=step)
+    if as_json:
+        _echo_json(out)
+    else:
+        click.echo(f"re-embedded {out['reembedded']} message(s) with {out['model']} "
+                   f"({out['stale']} from other models, {out['failed']} failed before)")
+
+
+@main.command()
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
 async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:

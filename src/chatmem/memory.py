@@ -310,6 +310,53 @@ class Memory:
             out["messages"] = await self.store.clear_messages(session)
         return out
 
+    async def reindex(self, *, progress: Callable[[int, int], None] | None = None
+                      ) -> dict[str, Any]:
+        """X2: re-embed with the configured model every message whose vector another model
+        made (legacy vectors count as their marker's model, F11), and retry every message
+        whose indexing failed; returns ``{"model", "stale", "reembedded", "failed"}``.
+
+        A message's new vector replaces its old one when it is written (an index keeps
+        one vector per message). Recall keeps only the configured model's vectors
+        (F11), so re-embedded messages become findable as they are written, not all at
+        once. The work is durable: each message is marked pending before it is queued,
+        so an interrupted run is finished by the indexer of the next open.
+        ``progress(done, total)`` is called after each batch.
+        """
+        index, embedder = self._require_recall()
+        assert self._indexer is not None
+        current = embedder.model_id
+        legacy: str | None = None
+        stale: list[str] = []
+        after: str | None = None
+        while page := await index.scan_vectors(after, 1000):
+            for e in page:
+                model = e.model_id
+                if model is None:
+                    legacy = legacy or await self._legacy_model(current)
+                    model = legacy
+                if model != current:
+                    stale.append(e.message_id)
+            after = page[-1].message_id
+        waiting = [m.id for m in await self.store.pending(1_000_000_000, include_failed=True)
+                   if m.id is not None]
+        states = await self.store.index_states(waiting) if waiting else {}
+        failed_ids = [i for i in waiting if states.get(i) == IndexState.FAILED]
+        todo = [*stale, *failed_ids]
+        step = max(self.config.indexing.batch_size, 1)
+        for start in range(0, len(todo), step):
+            chunk = todo[start:start + step]
+            await self.store.set_index_state(chunk, IndexState.PENDING)
+            msgs = await self.store.get(chunk)
+            self._indexer.enqueue([msgs[i] for i in chunk if i in msgs])
+            await self.flush()
+            if progress is not None:
+                progress(min(start + step, len(todo)), len(todo))
+        left = await self.store.index_states(todo) if todo else {}
+        done = sum(1 for state in left.values() if state == IndexState.INDEXED)
+        return {"model": current, "stale": len(stale), "failed": len(failed_ids),
+                "reembedded": done}
+
     # ------------------------------------------------------------------ tool
 
     def tool_schema(self) -> dict[str, Any]:
