@@ -7,7 +7,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from chatmem.cli import main
 from chatmem.config import Config
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
@@ -30,12 +29,6 @@ def fields(model: type[BaseModel], prefix: str = "") -> list[str]:
 def test_every_configuration_field_is_documented_with_its_default() -> None:
     missing = [f for f in fields(Config) if f"`{f}`" not in README]
     assert not missing, f"undocumented configuration fields: {missing}"
-
-
-def test_every_command_is_documented_with_an_example() -> None:
-    for name, command in main.commands.items():
-        assert f"| `chatmem {name}` |" in README, f"command {name} is not in README's table"
-        assert "Example:" in (command.help or ""), f"command {name} has no example in --help"
 
 
 def test_the_tool_is_documented() -> None:

@@ -31,21 +31,19 @@ def default_db() -> str:
     return str(Path(user_data_dir("chatmem")) / "chatmem.db")
 
 
-def load_config(path: str | None) -> Config:
-    """Read a TOML or YAML configuration file (I6)."""
-    if not path:
-        return Config.load()
+def read_table(path: str, hint: str) -> dict[str, Any]:
+    """A TOML or YAML file holding one table (``hint`` names the option in errors)."""
     p = Path(path)
     if not p.is_file():
-        raise click.BadParameter(f"{path} does not exist", param_hint="--config")
+        raise click.BadParameter(f"{path} does not exist", param_hint=hint)
     text = p.read_text(encoding="utf-8")
     data: Any
     if p.suffix in (".yaml", ".yml"):
         try:
             import yaml
         except ImportError:
-            raise click.BadParameter("YAML configuration needs PyYAML: pip install pyyaml",
-                                     param_hint="--config") from None
+            raise click.BadParameter("YAML files need PyYAML: pip install pyyaml",
+                                     param_hint=hint) from None
         data = yaml.safe_load(text) or {}
     else:
         if sys.version_info >= (3, 11):
@@ -54,12 +52,22 @@ def load_config(path: str | None) -> Config:
             try:
                 import tomli as tomllib
             except ImportError:
-                raise click.BadParameter("TOML configuration on Python 3.10 needs tomli: "
-                                         "pip install tomli", param_hint="--config") from None
-        data = tomllib.loads(text)
+                raise click.BadParameter("TOML files on Python 3.10 need tomli: "
+                                         "pip install tomli", param_hint=hint) from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise click.BadParameter(f"{path}: {exc}", param_hint=hint) from None
     if not isinstance(data, dict):
-        raise click.BadParameter(f"{path} must hold a table of options", param_hint="--config")
-    return Config.load(data)
+        raise click.BadParameter(f"{path} must hold a table of options", param_hint=hint)
+    return data
+
+
+def load_config(path: str | None) -> Config:
+    """Read a TOML or YAML configuration file (I6)."""
+    if not path:
+        return Config.load()
+    return Config.load(read_table(path, "--config"))
 
 
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
@@ -396,6 +404,89 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
             click.echo(f"{key:>10}: {data[key]}")
         for model, n in data["vectors_by_model"].items():
             click.echo(f"   vectors: {n} ({model or 'no model id'})")
+
+
+def _server_extra(what: str) -> None:
+    """Fail with the install command when the server extra is missing."""
+    import importlib.util
+
+    needed = {"serve": ("fastapi", "uvicorn"), "mcp": ("mcp",)}[what]
+    missing = [m for m in needed if importlib.util.find_spec(m) is None]
+    if missing:
+        click.echo(f"error: chatmem {what} needs {', '.join(missing)}: "
+                   "pip install 'chatmem[server]'", err=True)
+        sys.exit(2)
+
+
+def load_keys(path: str | None) -> Any:
+    """The API key table of ``chatmem serve`` (a TOML or YAML file), or None."""
+    if not path:
+        return None
+    from .server.http import KeyTable
+
+    return KeyTable.from_mapping(read_table(path, "--keys"), source=path)
+
+
+@main.command()
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--keys", "keys_path", envvar="CHATMEM_KEYS", default=None,
+              help="TOML file of API keys → namespaces [env CHATMEM_KEYS]; without it the "
+                   "server is open (loopback only).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to bind.")
+@click.option("--allow-open", is_flag=True,
+              help="Serve without keys on a non-loopback address (trusted networks only).")
+def serve(db: str | None, config_path: str | None, vector: str | None,
+          keys_path: str | None, host: str, port: int, allow_open: bool) -> None:
+    """Run the HTTP API (OpenAPI docs at /docs). With --keys, each key maps to a
+    namespace: put {namespace} in --db to give each its own store.
+
+    \b
+    Example:
+      chatmem serve --db 'sqlite:///data/{namespace}.db' --keys keys.toml --port 8765
+    """
+    _server_extra("serve")
+    from .server.http import serve as serve_http
+
+    try:
+        serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
+                   keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open)
+    except ChatmemError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command()
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+              show_default=True, help="stdio for a local client, http for streamable HTTP.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
+@click.option("--port", type=int, default=8766, show_default=True, help="HTTP port.")
+@click.option("--session", default="mcp", show_default=True,
+              help="The conversation the tools act for (recall scope, where adds go).")
+@click.option("--platform", default=None, help="That conversation's platform.")
+@click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
+def mcp(db: str | None, config_path: str | None, vector: str | None, transport: str,
+        host: str, port: int, session: str, platform: str | None,
+        speaker_id: str | None) -> None:
+    """Run the MCP server with the tools memory_recall and memory_add (I5).
+
+    \b
+    Example:
+      chatmem mcp --db chat.db --session alice-dm
+    """
+    _server_extra("mcp")
+    from .server.mcp import run as run_mcp
+
+    try:
+        run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
+                transport=transport, host=host, port=port, session=session,
+                platform=platform, speaker_id=speaker_id)
+    except ChatmemError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

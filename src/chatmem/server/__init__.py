@@ -1,0 +1,1 @@
+"""Servers over the Memory facade: HTTP (``http``) and MCP (``mcp``)."""

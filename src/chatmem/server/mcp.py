@@ -1,0 +1,243 @@
+"""The MCP server (I5): chatmem's memory as two tools for any MCP client.
+
+``memory_recall``
+    chatmem's own recall tool: the description and parameters (``query``; optional
+    ``scope``, ``context_window``, ``cross_session``, ``top_k``) are those of
+    :func:`chatmem.tool.tool_schema`, and a call is :meth:`Memory.call_tool` for the
+    conversation the server is bound to (``--session``, ``--platform``,
+    ``--speaker-id``). Arguments may only narrow that conversation's view. The
+    result is the rendered memory as text and the whole result as structured content.
+``memory_add``
+    store one message (``content``; ``role`` user or assistant, ``speaker_name``,
+    ``speaker_id``, ``session``) in the bound conversation or a named one; answers its
+    ``id``, ``session`` and ``ts``. Indexing runs in the background.
+
+Transports: ``stdio`` (the client spawns ``chatmem mcp``) and streamable HTTP
+(``chatmem mcp --transport http``, endpoint ``http://HOST:PORT/mcp``).
+
+A chatmem error (bad argument, unavailable provider…) comes back as a tool error
+(``isError``) carrying its message; the server keeps serving. The
+:class:`~chatmem.Memory` lives in the event loop that serves (its indexer runs
+there): :func:`create_server` opens it in the server's lifespan and closes it at
+shutdown. Logs go through :mod:`logging` to stderr: on stdio, stdout is the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
+
+from ..config import Config
+from ..errors import ChatmemError, InvalidInput
+from ..memory import Memory
+from ..models import Message, validate_message
+from ..tool import TOOL_NAME, Caller, tool_schema
+
+log = logging.getLogger("chatmem.server.mcp")
+
+ADD_TOOL_NAME = "memory_add"
+#: The streamable HTTP endpoint's path (the SDK's default).
+HTTP_PATH = "/mcp"
+
+
+class RecallHit(TypedDict):
+    id: str
+    session_id: str
+    ts: int
+    speaker: str | None
+    role: str
+    score: float
+
+
+class RecallOutput(TypedDict):
+    """The structured result of memory_recall (chatmem.tool.tool_result)."""
+
+    text: str
+    scope: str
+    requested_scope: str | None
+    clamped: bool
+    note: str | None
+    hits: list[RecallHit]
+
+
+class AddOutput(TypedDict):
+    """Where memory_add stored the message."""
+
+    id: str
+    session: str
+    ts: int
+
+
+def _recall_text(result: dict[str, Any]) -> str:
+    text = result.get("text")
+    if not isinstance(text, str) or not text:
+        return json.dumps(result, ensure_ascii=False)
+    note = result.get("note")
+    return f"{text}\n\n(Note: {note}.)" if note else text
+
+
+def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
+    """The SDK prefixes ``Error executing tool <name>:``; drop chatmem's own ``<name>:``."""
+    text = str(exc)
+    return ToolError(text.removeprefix(f"{tool}: "))
+
+
+def _strict(tool: Tool) -> Tool:
+    """Reject unknown arguments (as chatmem's own check does) instead of dropping them."""
+    base = tool.fn_metadata.arg_model
+    tool.fn_metadata.arg_model = type(base.__name__, (base,), {
+        "__module__": base.__module__,
+        "model_config": ConfigDict(**{**base.model_config, "extra": "forbid"})})
+    tool.parameters = {**tool.parameters, "additionalProperties": False}
+    return tool
+
+
+def _instructions(session: str, platform: str | None) -> str:
+    where = f"{platform}/{session}" if platform else session
+    return (
+        "Long-term memory of past conversations (chatmem). Call memory_recall when earlier "
+        "conversations might help (facts, preferences, dates, what was said); call memory_add "
+        f"to remember a message. This server acts for the conversation {where!r}."
+    )
+
+
+def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
+                  platform: str | None = None, speaker_id: str | None = None
+                  ) -> MCPServer[Memory]:
+    """An MCP server with ``memory_recall`` and ``memory_add`` for one conversation.
+
+    ``open_memory`` is awaited in the server's lifespan (in the serving event loop);
+    the memory is closed when the server stops. Its :meth:`Memory.tool_schema` is the
+    published ``memory_recall`` definition."""
+    if not isinstance(session, str) or not session.strip():
+        raise InvalidInput("session must be a non-empty string (the conversation served)")
+    caller = Caller(session_id=session, speaker_id=speaker_id, platform=platform)
+    bound_session, bound_platform, bound_speaker = session, platform, speaker_id
+    opened: list[Memory] = []
+
+    def memory() -> Memory:
+        if not opened:
+            raise ToolError("the memory is not open (the server is starting or stopping)")
+        return opened[0]
+
+    async def memory_recall(query: Any, scope: Any = None, context_window: Any = None,
+                            cross_session: Any = None, top_k: Any = None
+                            ) -> Annotated[CallToolResult, RecallOutput]:
+        # Untyped on purpose: chatmem's own check (parse_tool_arguments) validates and
+        # names the bad argument, exactly as for a model calling the tool directly.
+        given = {"query": query, "scope": scope, "context_window": context_window,
+                 "cross_session": cross_session, "top_k": top_k}
+        arguments = {k: v for k, v in given.items() if v is not None}
+        try:
+            result = await memory().call_tool(arguments, caller)
+        except ChatmemError as exc:
+            raise _tool_error(exc, TOOL_NAME) from exc
+        return CallToolResult(content=[TextContent(type="text", text=_recall_text(result))],
+                              structured_content=result)
+
+    async def memory_add(
+        content: Annotated[str, Field(description="The message text to remember.")],
+        role: Annotated[Literal["user", "assistant"],
+                        Field(description="Who said it: the user or you (assistant).")] = "user",
+        speaker_name: Annotated[str | None, Field(description="The speaker's display name.")]
+        = None,
+        speaker_id: Annotated[str | None,
+                              Field(description="The speaker's stable id; a user message "
+                                                "defaults to the served user.")] = None,
+        session: Annotated[str | None,
+                           Field(description="The conversation to store it in; defaults to "
+                                             "the one this server acts for.")] = None,
+    ) -> AddOutput:
+        if speaker_id is None and role == "user":
+            speaker_id = bound_speaker
+        msg = Message(session_id=bound_session if session is None else session,
+                      content=content, role=role, speaker_id=speaker_id,
+                      speaker_name=speaker_name, platform=bound_platform)
+        try:
+            validate_message(msg, where="message")
+            stored = (await memory().add(msg))[0]
+        except ChatmemError as exc:
+            raise _tool_error(exc, ADD_TOOL_NAME) from exc
+        if stored.id is None or stored.ts is None:  # the store assigns both
+            raise ToolError("the store did not assign an id and a timestamp")
+        return {"id": stored.id, "session": stored.session_id, "ts": stored.ts}
+
+    schema = tool_schema(Config())["function"]
+    recall_tool = _strict(Tool.from_function(
+        memory_recall, name=TOOL_NAME, title="Recall from memory",
+        description=schema["description"],
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)))
+    recall_tool.parameters = schema["parameters"]
+    add_tool = _strict(Tool.from_function(
+        memory_add, name=ADD_TOOL_NAME, title="Remember a message",
+        description=("Store a message in long-term memory so memory_recall can find it later "
+                     "(indexed in the background, usually within seconds). Returns its id, "
+                     "session and timestamp."),
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
+                                    idempotent_hint=False, open_world_hint=False)))
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[Memory]) -> AsyncIterator[Memory]:
+        mem = await open_memory()
+        try:
+            # the bounds (top_k, context_window) follow the opened memory's configuration
+            own = mem.tool_schema()["function"]
+            recall_tool.description = own["description"]
+            recall_tool.parameters = own["parameters"]
+            opened.append(mem)
+            log.info("MCP server ready for session %r", bound_session)
+            yield mem
+        finally:
+            opened.clear()
+            await mem.close()
+            log.info("MCP server stopped; memory closed")
+
+    return MCPServer("chatmem", instructions=_instructions(session, platform),
+                     lifespan=lifespan, tools=[recall_tool, add_tool])
+
+
+def run(*, url: str, vector: str | None = None, config: Config | None = None,
+        transport: str = "stdio", host: str = "127.0.0.1", port: int = 8766,
+        session: str = "mcp", platform: str | None = None,
+        speaker_id: str | None = None) -> None:
+    """Serve until stopped: ``stdio``, or ``http`` (streamable HTTP at ``host:port/mcp``).
+
+    The memory is opened first, in the serving event loop, so a store or configuration
+    error is raised here as a :class:`ChatmemError` (not buried in a transport's task
+    group); the server's lifespan then takes it over and closes it at shutdown."""
+    if transport not in ("stdio", "http"):
+        raise InvalidInput(f"transport must be 'stdio' or 'http', got {transport!r}")
+
+    async def serve() -> None:
+        opened = [await Memory.open(url, vector=vector, config=config)]
+
+        async def open_memory() -> Memory:
+            # the one opened above, once; a later lifespan (if any) opens its own
+            return opened.pop() if opened else await Memory.open(url, vector=vector,
+                                                                 config=config)
+
+        first = opened[0]
+        server = create_server(open_memory, session=session, platform=platform,
+                               speaker_id=speaker_id)
+        try:
+            if transport == "stdio":
+                await server.run_stdio_async()
+            else:
+                log.info("MCP server on http://%s:%d%s", host, port, HTTP_PATH)
+                await server.run_streamable_http_async(host=host, port=port,
+                                                       streamable_http_path=HTTP_PATH)
+        finally:
+            await first.close()  # a no-op when the lifespan closed it
+
+    anyio.run(serve)
