@@ -226,3 +226,55 @@ async def test_a_sql_filter_keeping_only_weak_matches_widens_until_k_pass(tmp_pa
         assert len(got) == 5 and all(int(m.ts) >= 550 for m in msgs if m.id in got)  # type: ignore[arg-type]
     finally:
         await store.close()
+
+
+async def test_writes_during_the_load_are_replayed_onto_the_loaded_index(tmp_path
+                                                                         ) -> None:  # type: ignore[no-untyped-def]
+    """The load reads a snapshot on another thread while the store keeps writing: the
+    steps of :meth:`SqliteStore._load_postings`, run by hand so that writes land both
+    before the snapshot (in it and in the backlog) and after it (backlog only)."""
+    import asyncio
+
+    store = await SqliteStore.open(tmp_path / "m.db")
+    try:
+        rng = np.random.default_rng(5)
+        msgs = await store.append([Message(session_id=f"s{i % 2}", content=TEXTS[i % 8],
+                                           ts=i) for i in range(40)])
+
+        async def index(ms: list[Message], text: str | None = None) -> None:
+            await store.upsert([VectorEntry(m.id, m.session_id, m.ts, "user", "m",  # type: ignore[arg-type]
+                                            rng.normal(size=4).astype(np.float32),
+                                            text=text or m.content) for m in ms])
+
+        await index(msgs[:20])
+        await store._run(store._begin_backlog)
+        await index(msgs[20:30])  # before the snapshot: read by the load and replayed
+        loaded = await asyncio.get_running_loop().run_in_executor(None, store._read_postings)
+        await index(msgs[30:40])  # after it: only in the backlog
+        await index(msgs[:3], "camping by the lake with Caroline")  # rewritten text
+        await store.delete_vectors([m.id for m in msgs[5:8]])  # type: ignore[misc]
+        await store._run(store._finish_load, loaded)
+        assert store._postings is loaded and store._lex_backlog is None
+        for q in ["support group Caroline", "camping lake", "报账单 3月", "adoption"]:
+            got = [(s.message_id, s.score) for s in await store.lexical_query(q, 10)]
+            want = fts5_reference(store, q, 10)
+            assert [m for m, _ in got] == [m for m, _ in want], q
+            assert [s for _, s in got] == pytest.approx([s for _, s in want], rel=1e-9)
+    finally:
+        await store.close()
+
+
+async def test_concurrent_first_queries_share_one_load(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    store = await SqliteStore.open(tmp_path / "m.db")
+    try:
+        msgs = await store.append([Message(session_id="s", content=t, ts=i)
+                                   for i, t in enumerate(TEXTS)])
+        await store.upsert([VectorEntry(m.id, "s", m.ts, "user", "m",  # type: ignore[arg-type]
+                                        np.ones(4, np.float32), text=m.content) for m in msgs])
+        results = await asyncio.gather(*(store.lexical_query("camping", 3) for _ in range(5)))
+        assert all(r == results[0] for r in results) and results[0]
+        assert store._postings is not None and store._postings_load is not None
+    finally:
+        await store.close()

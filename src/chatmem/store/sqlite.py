@@ -157,6 +157,9 @@ class SqliteStore:
         self._postings: Postings | None = None
         #: token-row changes of the open transaction, applied to _postings on commit
         self._lex_pending: list[tuple[str, Any]] = []
+        #: committed changes while _postings loads (None when no load is running)
+        self._lex_backlog: list[tuple[str, Any]] | None = None
+        self._postings_load: asyncio.Future[None] | None = None
         self._thread_check = threading.local()
 
     # ---------------------------------------------------------------- plumbing
@@ -271,27 +274,80 @@ class SqliteStore:
 
     def _apply_lexical(self) -> None:
         pending, self._lex_pending = self._lex_pending, []
-        postings = self._postings
-        if postings is None:  # not built yet: the first lexical query reads the rows
-            return
-        for op, arg in pending:
-            if op == "put":
-                postings.put(*arg)
-            elif op == "drop":
-                postings.remove_many(arg)
-            else:
-                postings.clear()
+        if self._postings is not None:
+            _replay(self._postings, pending)
+        elif self._lex_backlog is not None:  # loading: replayed onto the loaded index
+            self._lex_backlog.extend(pending)
+        # else: not loaded yet, and the load will read these rows
 
-    def _lexical_postings(self) -> Postings:
-        if self._postings is None:
-            t0 = time.perf_counter()
-            postings = Postings()
-            lexical.sqlite_load(self.conn, postings)
-            self._postings = postings
-            log.info("lexical index of %s: %d documents, %d terms loaded in %.2f s",
-                     self.path, postings.n_docs, len(postings.term_id),
-                     time.perf_counter() - t0)
+    async def _lexical_index(self) -> Postings:
+        """The in-memory BM25 index, loaded on first use without holding up writes.
+
+        The token rows are read on another thread through a second, read-only
+        connection (a WAL snapshot), while this store keeps writing; changes
+        committed meanwhile are kept in a backlog and replayed onto the loaded
+        index (replaying a change the snapshot already holds is harmless: puts and
+        drops are idempotent). Concurrent first queries share one load."""
+        if self._postings is not None:
+            return self._postings
+        if self._postings_load is None:
+            self._postings_load = asyncio.ensure_future(self._load_postings())
+        task = self._postings_load
+        try:
+            await asyncio.shield(task)
+        except BaseException:
+            if task.done() and self._postings_load is task:
+                self._postings_load = None  # a failed load is tried again next time
+            raise
+        assert self._postings is not None
         return self._postings
+
+    async def _load_postings(self) -> None:
+        t0 = time.perf_counter()
+        if self._in_memory:  # a second connection cannot see an in-memory database
+            def _load_here() -> None:
+                postings = Postings()
+                lexical.sqlite_load(self.conn, postings)
+                self._postings = postings
+
+            await self._run(_load_here)
+        else:
+            await self._run(self._begin_backlog)
+            try:
+                postings = await asyncio.get_running_loop().run_in_executor(
+                    None, self._read_postings)
+            except sqlite3.Error as exc:
+                await self._run(self._end_backlog)
+                raise StoreError(f"sqlite ({self.path}): loading the lexical index: {exc}"
+                                 ) from exc
+            await self._run(self._finish_load, postings)
+        p = self._postings
+        assert p is not None
+        log.info("lexical index of %s: %d documents, %d terms loaded in %.2f s", self.path,
+                 p.n_docs, len(p.term_id), time.perf_counter() - t0)
+
+    def _begin_backlog(self) -> None:
+        self._lex_backlog = []
+
+    def _end_backlog(self) -> None:
+        self._lex_backlog = None
+
+    def _read_postings(self) -> Postings:
+        """Runs on a worker thread with its own read-only connection."""
+        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        try:
+            conn.execute("BEGIN")  # one snapshot for the whole read
+            postings = Postings()
+            lexical.sqlite_load(conn, postings)
+            conn.execute("COMMIT")
+            return postings
+        finally:
+            conn.close()
+
+    def _finish_load(self, postings: Postings) -> None:
+        _replay(postings, self._lex_backlog or [])
+        self._lex_backlog = None
+        self._postings = postings
 
     async def close(self) -> None:
         if self._closed:
@@ -772,8 +828,9 @@ class SqliteStore:
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:
+        postings = await self._lexical_index()
+
         def _query() -> list[ScoredId]:
-            postings = self._lexical_postings()
             if not where:
                 return lexical.sqlite_query(self.conn, postings, text, k)
             sql, params = compile_where(where)  # validates, even when the fast path answers
@@ -797,6 +854,17 @@ class SqliteStore:
                 return None
             parts.append(mat.rowid[rows])
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _replay(postings: Postings, changes: Sequence[tuple[str, Any]]) -> None:
+    """Apply committed token-row changes to the in-memory index, in order."""
+    for op, arg in changes:
+        if op == "put":
+            postings.put(*arg)
+        elif op == "drop":
+            postings.remove_many(arg)
+        else:
+            postings.clear()
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
