@@ -505,7 +505,7 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     m = machine()
     print_table(f"Recall latency, k={args.k}, query embedding excluded; {m['cores']} cores, "
-                f"{m['processor']}; model {MODEL} (384-d); ANN = faiss IVF-Flat, nlist≈4·√n, "
+                f"{m['processor']}; model {MODEL} (384-d); ANN = faiss IVF-SQ8, nlist≈4·√n, "
                 f"nprobe={args.nprobe}",
                 ["data", "store size", "path", "p50 ms", "p95 ms", "× numpy p50",
                  "recall@10", "hybrid × dense p50"], rows)
