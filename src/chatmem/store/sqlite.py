@@ -334,7 +334,8 @@ class SqliteStore:
 
     def _read_postings(self) -> Postings:
         """Runs on a worker thread with its own read-only connection."""
-        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro"  # percent-encodes odd names
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
         try:
             conn.execute("BEGIN")  # one snapshot for the whole read
             postings = Postings()
