@@ -267,6 +267,17 @@ class StoreStats:
     skipped: int
     vectors_by_model: Mapping[str, int]
 
+    @classmethod
+    def of(cls, states: Mapping[IndexState, int], sessions: int,
+           vectors_by_model: Mapping[str, int]) -> StoreStats:
+        """From message counts per index state (what every SQL store selects)."""
+        return cls(messages=sum(states.values()), sessions=sessions,
+                   indexed=states.get(IndexState.INDEXED, 0),
+                   pending=states.get(IndexState.PENDING, 0),
+                   failed=states.get(IndexState.FAILED, 0),
+                   skipped=states.get(IndexState.SKIPPED, 0),
+                   vectors_by_model=vectors_by_model)
+
 
 def coerce_messages(items: Message | Mapping[str, Any] | Sequence[Message | Mapping[str, Any]]
                     ) -> list[Message]:

@@ -794,14 +794,7 @@ class PostgresStore:
             row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
             sessions = int(row[0]) if row else 0
             by_model = await self._count_by_model(conn)
-        return StoreStats(
-            messages=sum(counts.values()), sessions=sessions,
-            indexed=counts.get(IndexState.INDEXED, 0),
-            pending=counts.get(IndexState.PENDING, 0),
-            failed=counts.get(IndexState.FAILED, 0),
-            skipped=counts.get(IndexState.SKIPPED, 0),
-            vectors_by_model=by_model,
-        )
+        return StoreStats.of(counts, sessions, by_model)
 
     @staticmethod
     async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:

@@ -647,14 +647,7 @@ class SqliteStore:
             sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             by_model = {str(m): n for m, n in self.conn.execute(
                 "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
-            return StoreStats(
-                messages=sum(counts.values()), sessions=sessions,
-                indexed=counts.get(IndexState.INDEXED, 0),
-                pending=counts.get(IndexState.PENDING, 0),
-                failed=counts.get(IndexState.FAILED, 0),
-                skipped=counts.get(IndexState.SKIPPED, 0),
-                vectors_by_model=by_model,
-            )
+            return StoreStats.of(counts, sessions, by_model)
 
         return await self._run(_stats)
 
