@@ -96,7 +96,17 @@ async def test_dimensions_truncate_larger_and_refuse_smaller() -> None:
     emb = Embedder(RecordingProvider(dim=64), dimensions=16)
     v = await emb.embed_one(" ".join(f"word{i}" for i in range(40)))
     assert v.shape == (16,) and abs(float(np.linalg.norm(v)) - 1) < 1e-5
-    emb = Embedder(RecordingProvider(dim=8), dimensions=16)
+    # a provider that declares its size is refused when the embedder is built (E7)
+    with pytest.raises(EmbeddingUnavailable, match="dimensions = 16 is larger than the 8"):
+        Embedder(RecordingProvider(dim=8), dimensions=16)
+    # one that learns its size only at its first call (a model loaded lazily) is
+    # refused then, never padded
+    class LazySize(RecordingProvider):
+        @property
+        def dimensions(self) -> int | None:
+            return self.dim if self.calls else None
+
+    emb = Embedder(LazySize(dim=8), dimensions=16)
     with pytest.raises(EmbeddingUnavailable, match="fewer than the configured 16"):
         await emb.embed_one("hello")
 

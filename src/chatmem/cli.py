@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Coroutine
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -70,18 +71,44 @@ def load_config(path: str | None) -> Config:
     return Config.load(read_table(path, "--config"))
 
 
+def fail(message: str) -> NoReturn:
+    """The one way a command fails: one line on stderr, exit code 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
+    """Map every error of a command body to one line and exit 2 (README § Command line).
+
+    Click's own errors (usage, --help, aborted prompts) pass through; an error that is
+    not a chatmem error is a bug: it still gets one line, and ``CHATMEM_DEBUG=1`` shows
+    its traceback."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except ChatmemError as exc:
+            fail(str(exc))
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if os.environ.get("CHATMEM_DEBUG"):
+                raise
+            fail(f"unexpected {type(exc).__name__}: {exc} (set CHATMEM_DEBUG=1 for the "
+                 "traceback, and please report it)")
+
+    return wrapper
+
+
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
-    """Run an async command body; map chatmem errors to a one-line message, exit 2."""
+    """Run an async command body with :func:`one_line_errors`."""
 
     @wraps(coro_fn)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        try:
-            return asyncio.run(coro_fn(*args, **kwargs))
-        except ChatmemError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
+        return asyncio.run(coro_fn(*args, **kwargs))
 
-    return wrapper
+    return one_line_errors(wrapper)
 
 
 def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -160,12 +187,18 @@ async def demo(db: str | None, as_json: bool) -> None:
 async def add(db: str | None, config_path: str | None, session: str, role: str,
               speaker_id: str | None, speaker_name: str | None, platform: str | None,
               ts: int | None, no_wait: bool, as_json: bool, text: str) -> None:
-    """Store one message (and index it).
+    """Store one message (and index it). TEXT "-" reads the text from standard input.
 
     \b
     Example:
       chatmem add --db chat.db --session s1 --speaker-name Alex "The deadline is Friday"
+      cat notes.txt | chatmem add --db chat.db --session s1 -
     """
+    if text == "-":
+        try:
+            text = sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
     cfg = load_config(config_path)
     async with await Memory.open(_store_url(db), config=cfg) as mem:
         [msg] = await mem.add(Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
@@ -413,9 +446,7 @@ def _server_extra(what: str) -> None:
     needed = {"serve": ("fastapi", "uvicorn"), "mcp": ("mcp",)}[what]
     missing = [m for m in needed if importlib.util.find_spec(m) is None]
     if missing:
-        click.echo(f"error: chatmem {what} needs {', '.join(missing)}: "
-                   "pip install 'chatmem[server]'", err=True)
-        sys.exit(2)
+        fail(f"chatmem {what} needs {', '.join(missing)}: pip install 'chatmem[server]'")
 
 
 def load_keys(path: str | None) -> Any:
@@ -437,6 +468,7 @@ def load_keys(path: str | None) -> Any:
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to bind.")
 @click.option("--allow-open", is_flag=True,
               help="Serve without keys on a non-loopback address (trusted networks only).")
+@one_line_errors
 def serve(db: str | None, config_path: str | None, vector: str | None,
           keys_path: str | None, host: str, port: int, allow_open: bool) -> None:
     """Run the HTTP API (OpenAPI docs at /docs). With --keys, each key maps to a
@@ -449,12 +481,8 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
     _server_extra("serve")
     from .server.http import serve as serve_http
 
-    try:
-        serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
-                   keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open)
-    except ChatmemError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
+               keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open)
 
 
 @main.command()
@@ -468,6 +496,7 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
               help="The conversation the tools act for (recall scope, where adds go).")
 @click.option("--platform", default=None, help="That conversation's platform.")
 @click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
+@one_line_errors
 def mcp(db: str | None, config_path: str | None, vector: str | None, transport: str,
         host: str, port: int, session: str, platform: str | None,
         speaker_id: str | None) -> None:
@@ -480,13 +509,9 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     _server_extra("mcp")
     from .server.mcp import run as run_mcp
 
-    try:
-        run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
-                transport=transport, host=host, port=port, session=session,
-                platform=platform, speaker_id=speaker_id)
-    except ChatmemError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
+            transport=transport, host=host, port=port, session=session,
+            platform=platform, speaker_id=speaker_id)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,14 +18,18 @@ from pydantic import (
     field_validator,
 )
 
-from .errors import ConfigError
+from .errors import ConfigError, InvalidInput
+from .models import describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
 SCOPE_ALIASES = {"thread": "session"}  # M5: seed 003's names
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    # strict: "0.5" is not a number and "yes" is not true (no silent coercion); numbers
+    # must be finite (R3)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True,
+                              allow_inf_nan=False)
 
 
 class Window(_Strict):
@@ -41,8 +45,9 @@ class Window(_Strict):
         if isinstance(value, Mapping):
             unknown = set(value) - {"before", "after"}
             if unknown:
-                raise ValueError(f"{field_name}: unknown key(s) {sorted(unknown)}; "
-                                 "use an integer or {before, after}")
+                raise InvalidInput(f"{field_name}: unknown key(s) "
+                                   f"{sorted(str(k) for k in unknown)}; use an integer or "
+                                   "{before, after}")
             return cls(
                 before=_non_negative_int(value.get("before", 0), f"{field_name}.before"),
                 after=_non_negative_int(value.get("after", 0), f"{field_name}.after"),
@@ -51,11 +56,19 @@ class Window(_Strict):
         return cls(before=n, after=n)
 
 
+#: Largest context window on either side: far beyond any useful context, small enough
+#: that a window can never make a store read unbounded.
+MAX_WINDOW = 1000
+
+
 def _non_negative_int(value: object, name: str) -> int:
+    """(InvalidInput is a ValueError, so pydantic reports it as a field error.)"""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name}: expected an integer, got {value!r}")
+        raise InvalidInput(f"{name}: expected an integer, got {describe(value)}")
     if value < 0:
-        raise ValueError(f"{name} must be ≥ 0, got {value}")
+        raise InvalidInput(f"{name} must be ≥ 0, got {value}")
+    if value > MAX_WINDOW:
+        raise InvalidInput(f"{name} must be ≤ {MAX_WINDOW}, got {value}")
     return value
 
 
@@ -226,6 +239,13 @@ class Config(_Strict):
     @classmethod
     def load(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Config:
         """Validate configuration; raise :class:`ConfigError` naming every bad field."""
+        if data is not None and not isinstance(data, Mapping):
+            raise ConfigError(f"invalid configuration: expected a mapping of options, got "
+                              f"{type(data).__name__}")
+        bad_keys = [k for k in (data or {}) if not isinstance(k, str)]
+        if bad_keys:
+            raise ConfigError(f"invalid configuration: option names must be strings, got "
+                              f"{bad_keys[0]!r}")
         merged: dict[str, Any] = _deep_merge(dict(data or {}), overrides)
         try:
             return cls.model_validate(merged)

@@ -28,13 +28,20 @@ from .errors import (
 )
 from .indexing import Indexer, embedded_text, root_of, snapshot_sessions, vector_entry
 from .models import (
+    MAX_CONTENT_CHARS,
+    MAX_LABEL_CHARS,
     IndexState,
     Message,
     ScoredId,
     Session,
+    check_json,
+    check_text,
+    check_ts,
     coerce_messages,
+    describe,
     now_ms,
     validate_message,
+    validate_session,
 )
 from .platforms import PlatformRegistry
 from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
@@ -115,26 +122,65 @@ class RecallResult:
                 "clamped": self.clamped}
 
 
+#: Largest ``top_k`` of one recall (the configuration's ``search.top_k`` has the same bound).
+MAX_TOP_K = 1000
+#: Most inputs in one turn (the query keeps only the latest 4000 characters anyway).
+MAX_TURN_INPUTS = 1000
+
+
 def _turn_texts(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
-    items: Sequence[TurnInput] = [turn] if isinstance(turn, (str, Message, Mapping)) else turn
+    """This turn's texts (as they were indexed, F4) and the messages among them."""
+    if isinstance(turn, (str, Message, Mapping)):
+        items: Sequence[TurnInput] = [turn]
+    elif isinstance(turn, (list, tuple)):
+        items = turn
+    else:
+        raise InvalidInput("query: expected text, a Message, a mapping or a list of them, "
+                           f"got {describe(turn)}")
+    if len(items) > MAX_TURN_INPUTS:
+        raise InvalidInput(f"query: {len(items)} inputs; the limit is {MAX_TURN_INPUTS}")
     texts: list[str] = []
     msgs: list[Message] = []
     for i, item in enumerate(items):
         if isinstance(item, str):
+            check_text(item, f"query[{i}]", max_chars=MAX_CONTENT_CHARS)
             texts.append(item)
         elif isinstance(item, Message):
+            # a turn may come without its session: check the fields it has
+            validate_message(item if item.session_id else replace(item, session_id="-"),
+                             where=f"turn[{i}]")
             texts.append(embedded_text(item))  # as indexed (F4)
             msgs.append(item)
         elif isinstance(item, Mapping):
             if not isinstance(item.get("content"), str):
                 raise InvalidInput(f"turn[{i}].content must be a string")
-            data = {"session_id": "", **item}
-            m = Message(**{k: v for k, v in data.items() if k in Message.__dataclass_fields__})
+            known = {k: v for k, v in item.items() if k in Message.__dataclass_fields__}
+            # a turn may come without its session: check the fields it has
+            m = Message.from_dict({**known, "session_id": known.get("session_id") or "-"},
+                                  where=f"turn[{i}]")
+            m = replace(m, session_id=known.get("session_id") or "")
             texts.append(embedded_text(m))
             msgs.append(m)
         else:
-            raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping")
+            raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping, got "
+                               f"{describe(item)}")
     return texts, msgs
+
+
+def _optional_text(value: object, name: str) -> str | None:
+    check_text(value, name, max_chars=MAX_LABEL_CHARS)
+    return value if isinstance(value, str) else None
+
+
+def _id_list(value: object, name: str) -> list[str]:
+    """A list of ids (speakers, message ids to exclude)."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidInput(f"{name} must be a list of strings, got {describe(value)}")
+    if len(value) > 10_000:
+        raise InvalidInput(f"{name} has {len(value)} items; the limit is 10000")
+    for i, item in enumerate(value):
+        check_text(item, f"{name}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
+    return list(value)
 
 
 class Memory:
@@ -205,13 +251,7 @@ class Memory:
         return stored
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
-        if isinstance(session, Mapping):
-            try:
-                session = Session(**session)
-            except TypeError as exc:
-                raise InvalidInput(f"session: {exc}") from None
-        if not isinstance(session.id, str) or not session.id.strip():
-            raise InvalidInput("session.id must be a non-empty string")
+        session = validate_session(session)
         return await self.store.upsert_session(session)
 
     async def flush(self, timeout: float | None = None) -> None:
@@ -230,13 +270,15 @@ class Memory:
         an embedding failure keeps the old vector (with a warning); a vector index
         without delete-by-filter keeps the old vector too, so there is never a duplicate.
         """
-        for name, value in (("content", content), ("visible_content", visible_content)):
-            if value is not None:
-                probe = Message(session_id=session, content=value if name == "content" else "x",
-                                visible_content=value if name == "visible_content" else None)
-                validate_message(probe, where="rewrite")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise InvalidInput("rewrite.metadata must be an object")
+        check_ts(ts, "rewrite.ts")
+        probe = Message(session_id=session, content="x" if content is None else content,
+                        visible_content=visible_content)
+        validate_message(probe, where="rewrite")
+        if metadata is not None:
+            if not isinstance(metadata, Mapping):
+                raise InvalidInput(f"rewrite.metadata must be an object, got "
+                                   f"{describe(metadata)}")
+            check_json(metadata, "rewrite.metadata")
         key = (session, ts)
         lock = self._rewrite_locks.setdefault(key, asyncio.Lock())
         try:
@@ -462,14 +504,24 @@ class Memory:
         _, embedder = self._require_recall()
         cfg = self.config
         texts, turn_msgs = _turn_texts(query)
+        session = _optional_text(session, "session")
+        platform = _optional_text(platform, "platform")
+        speakers = _id_list(speakers, "speakers")
+        exclude_ids = _id_list(exclude_ids, "exclude_ids")
+        if now is not None:
+            check_ts(now, "now")
+        if cross_session is not None and not isinstance(cross_session, bool):
+            raise InvalidInput(f"cross_session must be true or false, got "
+                               f"{describe(cross_session)}")
         if platform is None:
             platform = next((m.platform for m in turn_msgs if m.platform), None)
         k = cfg.recall_top_k if top_k is None else top_k
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise InvalidInput("top_k must be an integer ≥ 1")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOP_K:
+            raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}, got "
+                               f"{describe(k)}")
         floor = cfg.search.min_score if min_score is None else min_score
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
-            raise InvalidInput("min_score must be a number from 0 to 1")
+            raise InvalidInput(f"min_score must be a number from 0 to 1, got {describe(floor)}")
         win = cfg.recall_window if window is None else Window.parse(window, "window")
         cross = cfg.context_expand.cross_session if cross_session is None else cross_session
         situation = await self.where(session, platform) if session else None
@@ -629,6 +681,9 @@ class Memory:
                       ) -> list[dict[str, str]]:
         """The messages to put before the conversation: the recall system message
         (when anything is recalled) followed by the session's ``last_messages`` (M2)."""
+        check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
+        _turn_texts(turn)  # a bad turn is refused even when recall is off
+        exclude_ids = _id_list(exclude_ids, "exclude_ids")
         last: list[Message] = []
         if self.config.last_messages > 0:
             last = await self.store.recent(session, self.config.last_messages)

@@ -6,6 +6,8 @@ pipeline passes them along, nobody mutates them.
 
 from __future__ import annotations
 
+import math
+import reprlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +30,19 @@ INDEXED_ROLES: frozenset[str] = frozenset({"user", "assistant"})
 
 #: Longest message body accepted, in characters (R3: huge input gets a clear error).
 MAX_CONTENT_CHARS = 200_000
+#: Longest id or label (session id, message id, speaker, platform, source, group…).
+MAX_LABEL_CHARS = 512
+#: Most ids in ``mentions``.
+MAX_MENTIONS = 256
+#: Timestamps are milliseconds since the Unix epoch from 1970-01-01 to 9999-12-31
+#: 23:59:59.999 UTC: every one of them renders as a date, fits a 64-bit column and
+#: survives a JSON round trip through any language (R3).
+MIN_TS = 0
+MAX_TS = 253_402_300_799_999
+#: JSON values (metadata, settings): deepest nesting and largest encoded size.
+MAX_JSON_DEPTH = 32
+MAX_JSON_CHARS = 100_000
+_INT64 = 2**63
 
 
 class IndexState(IntEnum):
@@ -100,23 +115,26 @@ class Message:
     def from_dict(cls, data: Mapping[str, Any], *, where: str = "message") -> Message:
         """Build a message from JSON-like data, with errors naming the field."""
         if not isinstance(data, Mapping):
-            raise InvalidInput(f"{where}: expected an object, got {type(data).__name__}")
+            raise InvalidInput(f"{where}: expected an object, got {describe(data)}")
         known = {
             "id", "session_id", "ts", "role", "kind", "content", "visible_content", "source",
             "speaker_id", "speaker_name", "mentions", "platform", "metadata",
         }
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
             raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
         for name in ("session_id", "content"):
             if name not in data:
                 raise InvalidInput(f"{where}.{name} is required")
-        mentions = data.get("mentions") or ()
+        mentions = data.get("mentions")
+        mentions = () if mentions is None else mentions
         if not isinstance(mentions, (list, tuple)):
-            raise InvalidInput(f"{where}.mentions must be a list of ids")
-        metadata = data.get("metadata") or {}
+            raise InvalidInput(f"{where}.mentions must be a list of ids, got "
+                               f"{describe(mentions)}")
+        metadata = data.get("metadata")
+        metadata = {} if metadata is None else metadata
         if not isinstance(metadata, Mapping):
-            raise InvalidInput(f"{where}.metadata must be an object")
+            raise InvalidInput(f"{where}.metadata must be an object, got {describe(metadata)}")
         msg = cls(
             session_id=data["session_id"],
             content=data["content"],
@@ -136,13 +154,25 @@ class Message:
         return msg
 
 
-def _check_text(value: object, name: str, *, required: bool) -> None:
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = 40
+
+
+def describe(value: object) -> str:
+    """A short, safe description of a bad value for an error message (never recurses
+    without bound, never prints a whole huge payload)."""
+    return f"{type(value).__name__} {_repr.repr(value)}"
+
+
+def check_text(value: object, name: str, *, required: bool = False,
+               max_chars: int | None = None) -> None:
+    """A string that can be stored anywhere: valid UTF-8 (no lone surrogate), no NUL."""
     if value is None:
         if required:
             raise InvalidInput(f"{name} is required")
         return
     if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be a string, got {type(value).__name__}")
+        raise InvalidInput(f"{name} must be a string, got {describe(value)}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -151,16 +181,84 @@ def _check_text(value: object, name: str, *, required: bool) -> None:
         ) from None
     if "\x00" in value:
         raise InvalidInput(f"{name} contains a NUL character")
+    if max_chars is not None and len(value) > max_chars:
+        raise InvalidInput(f"{name} is longer than {max_chars} characters ({len(value)})")
+
+
+def check_ts(value: object, name: str) -> int:
+    """A timestamp in milliseconds within [MIN_TS, MAX_TS] (year 1970 to 9999)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be an integer (milliseconds since the epoch), "
+                           f"got {describe(value)}")
+    if not MIN_TS <= value <= MAX_TS:
+        raise InvalidInput(f"{name} must be from {MIN_TS} to {MAX_TS} (milliseconds since "
+                           f"1970 up to the year 9999), got {_repr.repr(value)}")
+    return value
+
+
+def check_json(value: object, name: str) -> None:
+    """A JSON value chatmem can store and give back unchanged on every backend.
+
+    Objects need string keys; numbers must be finite (no NaN or infinity, which are
+    not JSON) and integers fit 64 bits; strings are valid UTF-8 without NUL
+    (PostgreSQL's jsonb refuses it); nesting is at most ``MAX_JSON_DEPTH`` deep
+    (so a self-referencing value is refused, not followed) and the encoded value
+    at most ``MAX_JSON_CHARS`` characters. Anything else (sets, bytes, objects) is
+    refused rather than converted, so what is read back is what was written."""
+    budget = [MAX_JSON_CHARS]
+
+    def spend(n: int, path: str) -> None:
+        budget[0] -= n
+        if budget[0] < 0:
+            raise InvalidInput(f"{name} is too large (more than {MAX_JSON_CHARS} characters "
+                               "as JSON)")
+
+    def walk(v: object, path: str, depth: int) -> None:
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidInput(f"{path}: nested deeper than {MAX_JSON_DEPTH} levels (or "
+                               "refers to itself)")
+        if v is None or isinstance(v, bool):
+            spend(5, path)
+        elif isinstance(v, int):
+            if not -_INT64 <= v < _INT64:
+                raise InvalidInput(f"{path}: integer out of the 64-bit range")
+            spend(20, path)
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise InvalidInput(f"{path}: {v!r} is not a JSON number (use a finite "
+                                   "number, a string or null)")
+            spend(24, path)
+        elif isinstance(v, str):
+            check_text(v, path)
+            spend(len(v) + 2, path)
+        elif isinstance(v, Mapping):
+            spend(2, path)
+            for key, item in v.items():
+                if not isinstance(key, str):
+                    raise InvalidInput(f"{path}: keys must be strings, got {describe(key)}")
+                check_text(key, f"{path} key {_repr.repr(key)}")
+                spend(len(key) + 3, path)
+                walk(item, f"{path}.{key}", depth + 1)
+        elif isinstance(v, (list, tuple)):
+            spend(2, path)
+            for i, item in enumerate(v):
+                walk(item, f"{path}[{i}]", depth + 1)
+        else:
+            raise InvalidInput(f"{path}: must be JSON (string, number, true/false, null, "
+                               f"list or object), got {describe(v)}")
+
+    walk(value, name, 1)
 
 
 def validate_message(msg: Message, *, where: str = "message") -> None:
     """R3: reject what cannot be stored faithfully, naming the field."""
-    _check_text(msg.session_id, f"{where}.session_id", required=True)
+    if not isinstance(msg, Message):
+        raise InvalidInput(f"{where}: expected a Message, got {describe(msg)}")
+    check_text(msg.session_id, f"{where}.session_id", required=True,
+               max_chars=MAX_LABEL_CHARS)
     if not msg.session_id.strip():
         raise InvalidInput(f"{where}.session_id must not be empty")
-    if len(msg.session_id) > 512:
-        raise InvalidInput(f"{where}.session_id is longer than 512 characters")
-    _check_text(msg.content, f"{where}.content", required=True)
+    check_text(msg.content, f"{where}.content", required=True)
     if not msg.content.strip():
         raise InvalidInput(f"{where}.content is empty; store something or skip the message")
     if len(msg.content) > MAX_CONTENT_CHARS:
@@ -168,22 +266,61 @@ def validate_message(msg: Message, *, where: str = "message") -> None:
             f"{where}.content has {len(msg.content)} characters; the limit is "
             f"{MAX_CONTENT_CHARS} (split the text or store an attachment reference)"
         )
-    if msg.role not in ROLES:
-        raise InvalidInput(f"{where}.role must be one of {sorted(ROLES)}, got {msg.role!r}")
-    if msg.kind not in KINDS:
-        raise InvalidInput(f"{where}.kind must be one of {sorted(KINDS)}, got {msg.kind!r}")
-    if msg.ts is not None and (
-        isinstance(msg.ts, bool) or not isinstance(msg.ts, int) or msg.ts < 0
-    ):
-        raise InvalidInput(f"{where}.ts must be a non-negative integer (milliseconds)")
-    for name in ("id", "visible_content", "source", "speaker_id", "speaker_name", "platform"):
-        _check_text(getattr(msg, name), f"{where}.{name}", required=False)
-    if msg.visible_content is not None and len(msg.visible_content) > MAX_CONTENT_CHARS:
-        raise InvalidInput(f"{where}.visible_content is longer than {MAX_CONTENT_CHARS}")
+    if not isinstance(msg.role, str) or msg.role not in ROLES:
+        raise InvalidInput(f"{where}.role must be one of {sorted(ROLES)}, got "
+                           f"{_repr.repr(msg.role)}")
+    if not isinstance(msg.kind, str) or msg.kind not in KINDS:
+        raise InvalidInput(f"{where}.kind must be one of {sorted(KINDS)}, got "
+                           f"{_repr.repr(msg.kind)}")
+    if msg.ts is not None:
+        check_ts(msg.ts, f"{where}.ts")
+    for name in ("id", "source", "speaker_id", "speaker_name", "platform"):
+        check_text(getattr(msg, name), f"{where}.{name}", max_chars=MAX_LABEL_CHARS)
+    if msg.id is not None and not msg.id.strip():
+        raise InvalidInput(f"{where}.id must not be empty (leave it out to get one)")
+    check_text(msg.visible_content, f"{where}.visible_content",
+               max_chars=MAX_CONTENT_CHARS)
+    if not isinstance(msg.mentions, (list, tuple)):
+        raise InvalidInput(f"{where}.mentions must be a list of ids, got "
+                           f"{describe(msg.mentions)}")
+    if len(msg.mentions) > MAX_MENTIONS:
+        raise InvalidInput(f"{where}.mentions has {len(msg.mentions)} ids; the limit is "
+                           f"{MAX_MENTIONS}")
     for i, m in enumerate(msg.mentions):
-        _check_text(m, f"{where}.mentions[{i}]", required=True)
+        check_text(m, f"{where}.mentions[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
     if not isinstance(msg.metadata, Mapping):
-        raise InvalidInput(f"{where}.metadata must be an object")
+        raise InvalidInput(f"{where}.metadata must be an object, got {describe(msg.metadata)}")
+    check_json(msg.metadata, f"{where}.metadata")
+
+
+_SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
+                        "group_name")
+
+
+def validate_session(session: object, *, where: str = "session") -> Session:
+    """R3: a session (or a mapping of its fields) that can be stored faithfully."""
+    if isinstance(session, Mapping):
+        unknown = sorted(str(k) for k in set(session) - set(Session.__dataclass_fields__))
+        if unknown:
+            raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
+        if "id" not in session:
+            raise InvalidInput(f"{where}.id is required")
+        session = Session(**session)
+    if not isinstance(session, Session):
+        raise InvalidInput(f"{where}: expected a Session or a mapping, got {describe(session)}")
+    check_text(session.id, f"{where}.id", required=True, max_chars=MAX_LABEL_CHARS)
+    if not session.id.strip():
+        raise InvalidInput(f"{where}.id must be a non-empty string")
+    for name in _SESSION_TEXT_FIELDS:
+        check_text(getattr(session, name), f"{where}.{name}", max_chars=MAX_LABEL_CHARS)
+    if session.parent_id == session.id:
+        raise InvalidInput(f"{where}.parent_id must not be the session itself")
+    for name in ("metadata", "settings"):
+        value = getattr(session, name)
+        if not isinstance(value, Mapping):
+            raise InvalidInput(f"{where}.{name} must be an object, got {describe(value)}")
+        check_json(value, f"{where}.{name}")
+    return session
 
 
 @dataclass(frozen=True)
@@ -281,9 +418,12 @@ class StoreStats:
 
 def coerce_messages(items: Message | Mapping[str, Any] | Sequence[Message | Mapping[str, Any]]
                     ) -> list[Message]:
-    """Accept one message or many, as dataclasses or mappings."""
+    """Accept one message or many, as dataclasses or mappings; validate them all."""
     if isinstance(items, (Message, Mapping)):
         items = [items]
+    if not isinstance(items, (list, tuple)):
+        raise InvalidInput("messages: expected a Message, a mapping or a list of them, got "
+                           f"{describe(items)}")
     out: list[Message] = []
     for i, item in enumerate(items):
         where = f"messages[{i}]"

@@ -25,9 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .errors import ChatmemError, InvalidInput, PermissionDenied, ScopeError
-from .models import Session
+from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
+from .models import Session, describe
 from .store.base import MessageStore
+from .store.filters import parse_filter
 
 log = logging.getLogger("chatmem.scopes")
 
@@ -48,7 +49,8 @@ SETTINGS_NAMESPACE = "scope-settings"
 
 def normalize_scope(value: object, *, where: str = "scope") -> str:
     if not isinstance(value, str) or ALIASES.get(value, value) not in SCOPES:
-        raise InvalidInput(f"{where} must be one of {list(SCOPES)} (or 'thread'), got {value!r}")
+        raise InvalidInput(f"{where} must be one of {list(SCOPES)} (or 'thread'), got "
+                           f"{describe(value)}")
     return ALIASES.get(value, value)
 
 
@@ -104,9 +106,8 @@ def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not filter_:
         return None
     if not isinstance(filter_, Mapping):
-        from .errors import FilterError
-
         raise FilterError(f"filter must be a mapping, got {type(filter_).__name__}")
+    parse_filter(filter_)  # bounded: depth, size and types are checked before the rewrite
 
     def rewrite(node: Any) -> Any:
         if not isinstance(node, Mapping):

@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import InvalidInput
+from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text
 from .scopes import SCOPES, normalize_scope
 
 if TYPE_CHECKING:
     from .memory import RecallResult
 
 TOOL_NAME = "memory_recall"
+#: Longest JSON text of one call's arguments (a query is at most 200,000 characters).
+MAX_ARGUMENTS_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -34,13 +37,12 @@ class Caller:
         if not isinstance(value, Mapping):
             raise InvalidInput("caller must be a Caller or a mapping with session_id")
         sid = value.get("session_id")
-        if not isinstance(sid, str) or not sid:
+        if not isinstance(sid, str) or not sid.strip():
             raise InvalidInput("caller.session_id is required (the calling session)")
         speaker = value.get("speaker_id")
         platform = value.get("platform")
-        for name, v in (("speaker_id", speaker), ("platform", platform)):
-            if v is not None and not isinstance(v, str):
-                raise InvalidInput(f"caller.{name} must be a string")
+        for name, v in (("session_id", sid), ("speaker_id", speaker), ("platform", platform)):
+            check_text(v, f"caller.{name}", max_chars=MAX_LABEL_CHARS)
         return cls(sid, speaker, platform)
 
 
@@ -96,18 +98,25 @@ def tool_schema(config: Config) -> dict[str, Any]:
 def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
     """Validate the model's arguments (a mapping or its JSON text), naming the bad one."""
     if isinstance(arguments, str):
+        if len(arguments) > MAX_ARGUMENTS_CHARS:
+            raise InvalidInput(f"{TOOL_NAME} arguments are longer than {MAX_ARGUMENTS_CHARS} "
+                               "characters")
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"{TOOL_NAME} arguments are not valid JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidInput(f"{TOOL_NAME} arguments are nested too deeply") from None
     if not isinstance(arguments, Mapping):
         raise InvalidInput(f"{TOOL_NAME} arguments must be an object")
     unknown = set(arguments) - {"query", "scope", "context_window", "cross_session", "top_k"}
     if unknown:
-        raise InvalidInput(f"{TOOL_NAME}: unknown argument(s) {sorted(unknown)}")
+        raise InvalidInput(f"{TOOL_NAME}: unknown argument(s) "
+                           f"{sorted(str(k)[:40] for k in unknown)}")
     query = arguments.get("query")
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput(f"{TOOL_NAME}: query must be a non-empty string")
+    check_text(query, f"{TOOL_NAME}: query", max_chars=MAX_CONTENT_CHARS)
     scope = arguments.get("scope")
     if scope is not None:
         scope = normalize_scope(scope, where=f"{TOOL_NAME}: scope")

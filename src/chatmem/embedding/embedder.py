@@ -93,6 +93,13 @@ class Embedder:
             raise InvalidInput("batch_size must be ≥ 1")
         if dimensions < 0:
             raise InvalidInput("dimensions must be ≥ 0 (0 = the provider's own size)")
+        native = provider.dimensions
+        if dimensions and native and dimensions > native:
+            # E7: never padded; refused here so that nothing is stored as "failed" later
+            raise EmbeddingUnavailable(
+                f"embedding.dimensions = {dimensions} is larger than the {native} dimensions "
+                f"of {provider.model_id}: set it to {native} or less, or 0 for the model's own "
+                "size", provider=provider.name, retry_decision="fail")
         self.provider = provider
         self.batch_size = batch_size
         self._dimensions = dimensions

@@ -195,11 +195,23 @@ def resolve_model(model: str, *, max_length: int | None = None) -> LocalModelSpe
         path = Path(model).expanduser()
         if path.is_dir():
             spec = _spec_from_directory(path)
+        elif _looks_like_path(model) or path.exists():
+            what = "is not a directory" if path.exists() else "directory not found"
+            raise ConfigError(
+                f"embedding.model: {what}: {path} (give a directory holding model.onnx and "
+                f"tokenizer.json, or one of the registered models: {', '.join(MODELS)})")
         else:
             spec = _spec_from_directory(_download_from_hub(model), hub_id=model)
     if max_length is not None:
         spec = replace(spec, max_length=max_length)
     return spec
+
+
+def _looks_like_path(model: str) -> bool:
+    """A file-system path rather than a hub id (``owner/name``): absolute, relative to
+    ``.``/``..``/``~``, Windows-style, or more than one ``/``."""
+    return (model.startswith(("/", ".", "~")) or "\\" in model or model.count("/") > 1
+            or (len(model) > 1 and model[1] == ":"))
 
 
 def _entry_for_directory(path: Path) -> LocalModelSpec | None:
@@ -231,7 +243,13 @@ def _spec_from_directory(path: Path, *, entry: LocalModelSpec | None = None,
     settings: dict[str, Any] = {}
     settings_file = path / "chatmem_model.json"
     if settings_file.is_file():
-        settings = json.loads(settings_file.read_text(encoding="utf-8"))
+        try:
+            settings = json.loads(settings_file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"embedding.model: {settings_file} is not readable JSON: "
+                              f"{exc}") from None
+        if not isinstance(settings, dict):
+            raise ConfigError(f"embedding.model: {settings_file} must hold a JSON object")
     elif entry is None:
         pooling_cfg = path / "1_Pooling" / "config.json"  # sentence-transformers layout
         if pooling_cfg.is_file():

@@ -84,7 +84,13 @@ def body_of(msg: Message, labels: Labels, per_item_max_chars: int) -> str:
 
 
 def format_time(ts: int, tz: ZoneInfo) -> str:
-    return dt.datetime.fromtimestamp(ts / 1000, tz).strftime("%Y-%m-%d %H:%M")
+    """The label's time; a stored value no calendar can show (written before timestamps
+    were range-checked, or by another tool) is shown as its raw milliseconds, so that
+    one odd row never breaks a whole recall."""
+    try:
+        return dt.datetime.fromtimestamp(ts / 1000, tz).strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError, OSError, TypeError):
+        return f"ts={ts}"
 
 
 def label_of(msg: Message, session: Session | None, labels: Labels, tz: ZoneInfo,

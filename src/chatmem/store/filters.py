@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -173,8 +174,13 @@ _TREE_TYPES: Final = (Compare, In, Exists, And, Or, MatchAll)
 # --------------------------------------------------------------------------- parsing
 
 
+_repr = reprlib.Repr()
+_repr.maxlevel = 3  # a deep or self-referencing value is described, never walked
+_repr.maxstring = _repr.maxother = 60
+
+
 def _short(value: object, limit: int = 60) -> str:
-    text = repr(value)
+    text = _repr.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -1,0 +1,407 @@
+"""R3: every bad input to the library gets a ChatmemError naming the field, and changes
+nothing (issue 9, items 1, 10, 11, 14).
+
+Two halves: one case per bad input found when chatmem was tried as a hostile user
+(each failed with a raw Python exception, or was stored silently changed), and
+Hypothesis properties that feed arbitrary JSON-like values (and worse: sets, bytes,
+NaN, lone surrogates, self-references) to each entry point and assert that the
+answer is a result or a ChatmemError, and that the store is unchanged after an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chatmem import Memory, Message
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.errors import (
+    ChatmemError,
+    ConfigError,
+    EmbeddingUnavailable,
+    FilterError,
+    InvalidInput,
+    NotFound,
+)
+from chatmem.models import MAX_TS
+from chatmem.recall.render import format_time
+from chatmem.store.filters import parse_filter
+from chatmem.transfer import export_jsonl
+from providers import RecordingProvider
+
+
+def _self_ref_dict() -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    d["x"] = d
+    return d
+
+
+def _self_ref_list() -> list[Any]:
+    a: list[Any] = []
+    a.append(a)
+    return a
+
+
+def _deep_filter(n: int) -> dict[str, Any]:
+    d: dict[str, Any] = {"a": 1}
+    for _ in range(n):
+        d = {"$and": [d]}
+    return d
+
+
+def _deep_value(n: int) -> Any:
+    v: Any = 1
+    for _ in range(n):
+        v = [v]
+    return v
+
+
+async def _open() -> Memory:
+    return await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=16)),
+                             config=Config.load(indexing={"concurrency": 1}))
+
+
+async def _snapshot(mem: Memory) -> str:
+    out = io.StringIO()
+    await export_jsonl(mem.store, mem.index, out, vectors=True)
+    return out.getvalue()
+
+
+async def _seeded() -> Memory:
+    mem = await _open()
+    await mem.upsert_session({"id": "s1", "origin_platform": "qq", "metadata": {"team": "a"}})
+    await mem.add([Message(session_id="s1", content=f"hello {w}", ts=1000 + i,
+                           speaker_id="u1") for i, w in enumerate(["cat", "map", "rain"])])
+    await mem.flush(timeout=30)
+    return mem
+
+
+def msg(**fields: Any) -> Message:
+    return Message(**{"session_id": "s1", "content": "hi", **fields})
+
+
+#: (label, call on a seeded memory, the error class, a part of the message that names
+#: the field). Each of these escaped as a raw exception (or was stored changed) before.
+BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], type[ChatmemError], str]] = [
+    ("ts far in the future", lambda m: m.add(msg(ts=300_000_000_000_000)), InvalidInput,
+     "messages[0].ts"),
+    ("ts past 64 bits", lambda m: m.add(msg(ts=2**64)), InvalidInput, "messages[0].ts"),
+    ("negative ts", lambda m: m.add(msg(ts=-1)), InvalidInput, "messages[0].ts"),
+    ("ts as text", lambda m: m.add({"session_id": "s1", "content": "x", "ts": "5"}),
+     InvalidInput, "messages[0].ts"),
+    ("metadata with a set", lambda m: m.add(msg(metadata={"a": {1, 2}})), InvalidInput,
+     "messages[0].metadata.a"),
+    ("metadata with bytes", lambda m: m.add(msg(metadata={"a": b"x"})), InvalidInput,
+     "messages[0].metadata.a"),
+    ("metadata with an object", lambda m: m.add(msg(metadata={"a": object()})), InvalidInput,
+     "messages[0].metadata.a"),
+    ("metadata with a lone surrogate", lambda m: m.add(msg(metadata={"a": "\ud800"})),
+     InvalidInput, "messages[0].metadata.a"),
+    ("metadata key with a lone surrogate", lambda m: m.add(msg(metadata={"\udc00": 1})),
+     InvalidInput, "messages[0].metadata"),
+    ("metadata with NaN", lambda m: m.add(msg(metadata={"a": math.nan})), InvalidInput,
+     "messages[0].metadata.a"),
+    ("metadata with infinity", lambda m: m.add(msg(metadata={"a": [math.inf]})), InvalidInput,
+     "messages[0].metadata.a[0]"),
+    ("metadata with an int key", lambda m: m.add(msg(metadata={1: "a"})), InvalidInput,
+     "keys must be strings"),
+    ("metadata referring to itself", lambda m: m.add(msg(metadata=_self_ref_dict())),
+     InvalidInput, "nested deeper"),
+    ("metadata too large", lambda m: m.add(msg(metadata={"a": "x" * 200_000})), InvalidInput,
+     "messages[0].metadata is too large"),
+    ("mentions as one string", lambda m: m.add(msg(mentions="alice")), InvalidInput,
+     "messages[0].mentions"),
+    ("mentions as one string (mapping)",
+     lambda m: m.add({"session_id": "s1", "content": "x", "mentions": "alice"}), InvalidInput,
+     "messages[0].mentions"),
+    ("role as a list", lambda m: m.add(msg(role=["user"])), InvalidInput, "messages[0].role"),
+    ("add(None)", lambda m: m.add(None), InvalidInput, "messages"),  # type: ignore[arg-type]
+    ("add(42)", lambda m: m.add(42), InvalidInput, "messages"),  # type: ignore[arg-type]
+    ("add([None])", lambda m: m.add([None]), InvalidInput,  # type: ignore[list-item]
+     "messages[0]"),
+    ("recall(None)", lambda m: m.recall(None), InvalidInput, "query"),  # type: ignore[arg-type]
+    ("recall([1])", lambda m: m.recall([1]), InvalidInput, "turn[0]"),  # type: ignore[list-item]
+    ("recall window -1", lambda m: m.recall("x", window=-1), InvalidInput, "window"),
+    ("recall window 'x'", lambda m: m.recall("x", window="x"),  # type: ignore[arg-type]
+     InvalidInput, "window"),
+    ("recall window with a bad key", lambda m: m.recall("x", window={"b": 1}), InvalidInput,
+     "window"),
+    ("recall top_k 0", lambda m: m.recall("x", top_k=0), InvalidInput, "top_k"),
+    ("recall top_k huge", lambda m: m.recall("x", top_k=10**9), InvalidInput, "top_k"),
+    ("recall min_score NaN", lambda m: m.recall("x", min_score=math.nan), InvalidInput,
+     "min_score"),
+    ("recall now past year 9999", lambda m: m.recall("x", now=2**70), InvalidInput, "now"),
+    ("recall session as int", lambda m: m.recall("x", session=5),  # type: ignore[arg-type]
+     InvalidInput, "session"),
+    ("recall speakers as a string", lambda m: m.recall("x", speakers="u1"), InvalidInput,
+     "speakers"),
+    ("recall cross_session 'yes'", lambda m: m.recall("x", cross_session="yes"),  # type: ignore[arg-type]
+     InvalidInput, "cross_session"),
+    ("query with a lone surrogate", lambda m: m.recall("\ud800"), InvalidInput, "query[0]"),
+    ("filter nested 10,000 deep", lambda m: m.recall("x", filter=_deep_filter(10_000)),
+     FilterError, "nested too deeply"),
+    ("filter value nested 10,000 deep",
+     lambda m: m.recall("x", filter={"a": {"$eq": _deep_value(10_000)}}), FilterError,
+     "$eq"),
+    ("filter referring to itself", lambda m: m.recall("x", filter=_self_ref_dict()),
+     FilterError, "filter"),
+    ("filter $in referring to itself",
+     lambda m: m.recall("x", filter={"a": {"$in": _self_ref_list()}}), FilterError, "$in"),
+    ("context(None)", lambda m: m.context(None, session="s1"),  # type: ignore[arg-type]
+     InvalidInput, "query"),
+    ("context session None", lambda m: m.context("x", session=None),  # type: ignore[arg-type]
+     InvalidInput, "session"),
+    ("rewrite ts past 64 bits", lambda m: m.rewrite("s1", 2**70, content="y"), InvalidInput,
+     "rewrite.ts"),
+    ("rewrite metadata with NaN",
+     lambda m: m.rewrite("s1", 1000, metadata={"a": math.nan}), InvalidInput,
+     "rewrite.metadata.a"),
+    ("rewrite of no message", lambda m: m.rewrite("s1", 5, content="y"), NotFound, "ts 5"),
+    ("call_tool arguments nested 100,000 deep",
+     lambda m: m.call_tool("[" * 100_000, {"session_id": "s1"}), InvalidInput, "arguments"),
+    ("call_tool query with a lone surrogate",
+     lambda m: m.call_tool({"query": "\udfff"}, {"session_id": "s1"}), InvalidInput, "query"),
+    ("call_tool caller None", lambda m: m.call_tool({"query": "x"}, None),  # type: ignore[arg-type]
+     InvalidInput, "caller"),
+    ("session metadata with NaN",
+     lambda m: m.upsert_session({"id": "s2", "metadata": {"a": math.nan}}), InvalidInput,
+     "session.metadata.a"),
+    ("session with an unknown field", lambda m: m.upsert_session({"id": "s2", "x": 1}),
+     InvalidInput, "unknown field"),
+    ("session without id", lambda m: m.upsert_session({"group_name": "g"}), InvalidInput,
+     "session.id"),
+    ("session as its own parent", lambda m: m.upsert_session({"id": "s2", "parent_id": "s2"}),
+     InvalidInput, "parent_id"),
+    ("session(None)", lambda m: m.upsert_session(None),  # type: ignore[arg-type]
+     InvalidInput, "session"),
+]
+
+
+@pytest.mark.parametrize("label,call,error,names", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+async def test_bad_input_is_a_chatmem_error_naming_the_field_and_changes_nothing(
+        label: str, call: Callable[[Memory], Awaitable[Any]], error: type[ChatmemError],
+        names: str) -> None:
+    mem = await _seeded()
+    try:
+        before = await _snapshot(mem)
+        with pytest.raises(error) as info:
+            await call(mem)
+        assert names in str(info.value)
+        assert len(str(info.value)) < 2000  # never the whole payload
+        assert await _snapshot(mem) == before
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("data,field", [
+    ([1, 2], "expected a mapping"),
+    ({"search": {"time_weight": "0.5"}}, "search.time_weight"),
+    ({"embedding": {"cache": {"enabled": "yes"}}}, "embedding.cache.enabled"),
+    ({"search": {"half_life_days": math.inf}}, "search.half_life_days"),
+    ({"search": {"min_score": math.nan}}, "search.min_score"),
+    ({"context_expand": {"cross_session": 1}}, "context_expand.cross_session"),
+    ({"context_expand": {"window": 10**6}}, "context_expand.window"),
+    ({1: 2}, "option names must be strings"),
+])
+def test_configuration_is_strict(data: Any, field: str) -> None:
+    with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+        Config.load(data)
+
+
+def test_whole_numbers_still_count_as_numbers() -> None:
+    assert Config.load({"search": {"time_weight": 1, "half_life_days": 7}}).search.time_weight \
+        == 1.0
+
+
+async def test_a_stored_timestamp_no_calendar_can_show_never_breaks_recall() -> None:
+    """A row written before timestamps were range-checked (or by another tool) renders as
+    its milliseconds; the recall around it still works."""
+    mem = await _open()
+    try:
+        [m] = await mem.add(Message(session_id="s1", content="the secret plan", ts=1000))
+        await mem.flush(timeout=30)
+        assert m.id is not None
+        store: Any = mem.store
+
+        def poke() -> None:
+            store.conn.execute("UPDATE messages SET ts = ? WHERE id = ?",
+                               (300_000_000_000_000, m.id))
+
+        await store._run(poke)
+        result = await mem.recall("secret plan", now=2000)
+        assert "ts=300000000000000" in result.text
+        assert format_time(MAX_TS, __import__("zoneinfo").ZoneInfo("UTC")).startswith("9999")
+    finally:
+        await mem.close()
+
+
+def test_embedding_dimensions_larger_than_the_model_are_refused_when_built() -> None:
+    from chatmem.embedding import create_embedder
+
+    cfg = Config.load(embedding={"dimensions": 1000}).embedding
+    with pytest.raises(EmbeddingUnavailable, match=r"embedding\.dimensions = 1000"):
+        create_embedder(cfg)
+
+
+def test_a_missing_model_directory_says_directory_not_found(tmp_path: Any) -> None:
+    from chatmem.embedding import create_embedder
+
+    cfg = Config.load(embedding={"model": str(tmp_path / "no-such-model")}).embedding
+    with pytest.raises(ConfigError, match="directory not found"):
+        create_embedder(cfg)
+
+
+# --------------------------------------------------------------------------- properties
+
+_weird_text = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["", " ", "\x00", "\ud800", "a\udfffb", "s1", "user", "x" * 600,
+                     "$eq", "$and", "meta.a", "a..b"]),
+)
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True), _weird_text,
+    st.sampled_from([b"bytes", frozenset({1}), object(), -1, 0, 2**64, MAX_TS + 1]),
+)
+junk = st.recursive(
+    _scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.tuples(children, children),
+        st.dictionaries(st.one_of(_weird_text, st.integers(0, 3)), children, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+_MESSAGE_FIELDS = ["session_id", "content", "role", "ts", "id", "kind", "visible_content",
+                   "source", "speaker_id", "speaker_name", "mentions", "platform", "metadata",
+                   "bogus"]
+
+
+@st.composite
+def message_like(draw: st.DrawFn) -> Any:
+    """A valid message mapping with some fields replaced by junk (reaches deeper code than
+    pure junk), or pure junk."""
+    if draw(st.booleans()):
+        return draw(junk)
+    base: dict[str, Any] = {"session_id": "s1", "content": "hello there"}
+    for name in draw(st.lists(st.sampled_from(_MESSAGE_FIELDS), max_size=3, unique=True)):
+        base[name] = draw(junk)
+    return base
+
+
+_PROPERTY = settings(max_examples=120, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow,
+                                            HealthCheck.function_scoped_fixture])
+
+
+def _check(call: Callable[[Memory], Awaitable[Any]]) -> None:
+    """The call returns, or raises a ChatmemError and leaves the store as it was."""
+
+    async def go() -> None:
+        mem = await _seeded()
+        try:
+            before = await _snapshot(mem)
+            try:
+                await call(mem)
+            except ChatmemError:
+                await mem.flush(timeout=30)
+                assert await _snapshot(mem) == before
+        finally:
+            await mem.close()
+
+    asyncio.run(go())
+
+
+@_PROPERTY
+@given(items=st.one_of(message_like(), st.lists(message_like(), max_size=3)))
+def test_add_answers_a_result_or_a_chatmem_error(items: Any) -> None:
+    _check(lambda m: m.add(items))
+
+
+_RECALL_ARGS = ["session", "platform", "top_k", "min_score", "scope", "window",
+                "cross_session", "filter", "speakers", "exclude_ids", "now"]
+
+
+@st.composite
+def recall_kwargs(draw: st.DrawFn) -> dict[str, Any]:
+    names = draw(st.lists(st.sampled_from(_RECALL_ARGS), max_size=3, unique=True))
+    return {n: draw(junk) for n in names}
+
+
+@_PROPERTY
+@given(query=st.one_of(junk, message_like(), st.lists(message_like(), max_size=2)),
+       kwargs=recall_kwargs())
+def test_recall_answers_a_result_or_a_chatmem_error(query: Any, kwargs: dict[str, Any]
+                                                    ) -> None:
+    _check(lambda m: m.recall(query, **kwargs))
+
+
+@_PROPERTY
+@given(turn=st.one_of(junk, message_like()), session=junk, speakers=junk)
+def test_context_answers_a_result_or_a_chatmem_error(turn: Any, session: Any,
+                                                     speakers: Any) -> None:
+    _check(lambda m: m.context(turn, session=session, speakers=speakers))
+
+
+@_PROPERTY
+@given(session=st.one_of(st.just("s1"), junk), ts=st.one_of(st.just(1000), junk),
+       content=junk, visible=junk, metadata=junk)
+def test_rewrite_answers_a_result_or_a_chatmem_error(session: Any, ts: Any, content: Any,
+                                                     visible: Any, metadata: Any) -> None:
+    async def call(m: Memory) -> Any:
+        try:
+            return await m.rewrite(session, ts, content=content, visible_content=visible,
+                                   metadata=metadata)
+        except NotFound:
+            return None  # no message there: nothing to change, and nothing changed
+
+    _check(call)
+
+
+@_PROPERTY
+@given(arguments=st.one_of(junk, st.fixed_dictionaries({"query": junk}),
+                           st.fixed_dictionaries({"query": st.just("hello")},
+                                                 optional={"scope": junk, "top_k": junk,
+                                                           "context_window": junk,
+                                                           "cross_session": junk})),
+       caller=st.one_of(junk, st.fixed_dictionaries({"session_id": junk},
+                                                    optional={"speaker_id": junk,
+                                                              "platform": junk})))
+def test_call_tool_answers_a_result_or_a_chatmem_error(arguments: Any, caller: Any) -> None:
+    _check(lambda m: m.call_tool(arguments, caller))
+
+
+@_PROPERTY
+@given(session=st.one_of(junk, st.fixed_dictionaries(
+    {"id": st.one_of(st.just("s9"), junk)},
+    optional={k: junk for k in ("parent_id", "resource_id", "origin_platform", "chat_type",
+                                "group_id", "group_name", "metadata", "settings")})))
+def test_upsert_session_answers_a_result_or_a_chatmem_error(session: Any) -> None:
+    _check(lambda m: m.upsert_session(session))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=junk)
+def test_filters_parse_or_raise_filter_error(value: Any) -> None:
+    with contextlib.suppress(FilterError):
+        parse_filter(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.one_of(junk, st.dictionaries(
+    st.sampled_from(["search", "context_expand", "indexing", "embedding", "hybrid", "scope",
+                     "recall_roles", "last_messages", "semantic_recall", "locale",
+                     "timezone"]), junk, max_size=3)))
+def test_config_loads_or_raises_config_error(value: Any) -> None:
+    with contextlib.suppress(ConfigError):
+        Config.load(value)

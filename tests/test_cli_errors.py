@@ -1,0 +1,65 @@
+"""Issue 9, item 12: every CLI error is one line on stderr and exit code 2, never a
+traceback; ``chatmem add -`` reads long text from standard input. Run as a user runs it:
+a subprocess of ``python -m chatmem``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: The subprocess imports this checkout's chatmem.
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+
+
+def chatmem(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    proc = subprocess.run([sys.executable, "-m", "chatmem", *args], input=data,
+                          capture_output=True, timeout=300, env=ENV)
+    return subprocess.CompletedProcess(proc.args, proc.returncode,
+                                       proc.stdout.decode("utf-8", "replace"),
+                                       proc.stderr.decode("utf-8", "replace"))
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], names: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert names in lines[0]
+
+
+@pytest.mark.parametrize("args,names", [
+    (["recall", "--window", "-1", "x"], "window must be ≥ 0"),
+    (["recall", "--top-k", "0", "x"], "top_k"),
+    (["add", "--session", "s", "--ts", "99999999999999999999", "x"], "ts must be from 0"),
+    (["add", "--session", "s", "--ts", "-5", "x"], "ts must be from 0"),
+    (["add", "--session", "\udcff", "x"], "session_id"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
+                                               names: str) -> None:
+    db = tmp_path / "c.db"
+    # the store exists (a read-only command may refuse a missing one)
+    assert chatmem("add", "--db", str(db), "--session", "s", "--no-wait", "seed").returncode \
+        == 0
+    proc = chatmem(args[0], "--db", str(db), *args[1:])
+    assert_one_line_error(proc, names)
+
+
+def test_add_reads_the_text_from_stdin(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    text = "line one of a long note\n" + "word " * 20_000
+    proc = chatmem("add", "--db", db, "--session", "s1", "--no-wait", "--json", "-",
+                   stdin=text)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["content"] == text
+    # not UTF-8: one line, nothing stored
+    proc = chatmem("add", "--db", db, "--session", "s1", "-", stdin=b"\xff\xfe bad")
+    assert_one_line_error(proc, "UTF-8")
+    stats = json.loads(chatmem("stats", "--db", db, "--json").stdout)
+    assert stats["messages"] == 1
