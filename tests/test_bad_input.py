@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import io
 import math
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -405,3 +406,41 @@ def test_filters_parse_or_raise_filter_error(value: Any) -> None:
 def test_config_loads_or_raises_config_error(value: Any) -> None:
     with contextlib.suppress(ConfigError):
         Config.load(value)
+
+
+def _export_lines(*records: dict[str, Any]) -> list[str]:
+    import json
+
+    counts = {"sessions": 0, "messages": 0, "vectors": 0, "meta": 0}
+    for r in records:
+        counts[{"session": "sessions", "message": "messages", "vector": "vectors",
+                "meta": "meta"}[r["type"]]] += 1
+    lines = [{"type": "header", "format": "chatmem-jsonl", "version": 1}, *records,
+             {"type": "end", **counts}]
+    return [json.dumps(r) + "\n" for r in lines]
+
+
+_VECTOR = {"type": "vector", "message_id": "m1", "session_id": "s1", "ts": 5,
+           "role": "user", "model_id": "test:bow", "vector": [0.5, 0.5]}
+
+
+@pytest.mark.parametrize("lines,names", [
+    (['{"type": "header", "format": "chatmem-jsonl", "version": 1, "x": NaN}\n'], "NaN"),
+    (["[" * 100_000 + "\n"], "nested too deeply"),
+    (_export_lines({"type": "session", "id": "s1", "metadata": {"a": ["\ud800"]}}),
+     "line 2: session.metadata.a[0]"),
+    (_export_lines({"type": "session", "id": "s1", "metadata": {}, "colour": "red"}),
+     "unknown field"),
+    (_export_lines({**_VECTOR, "vector": [1e300, 1.0]}), "not finite"),
+    (['{"type": "header", "format": "chatmem-jsonl", "version": 1, "x": Infinity}\n'],
+     "Infinity"),
+    (_export_lines({**_VECTOR, "vector": ["a"]}), "vector.vector"),
+    (_export_lines({**_VECTOR, "ts": 2**70}), "vector.ts"),
+    (_export_lines({"type": "meta", "namespace": "n", "key": 5, "value": "v"}), "meta.key"),
+])
+def test_an_import_file_with_bad_records_is_refused_before_anything_is_written(
+        lines: list[str], names: str) -> None:
+    from chatmem.transfer import validate_jsonl
+
+    with pytest.raises(InvalidInput, match=re.escape(names)):
+        validate_jsonl(lines)

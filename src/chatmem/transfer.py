@@ -25,7 +25,16 @@ from typing import Any, TextIO
 import numpy as np
 
 from .errors import InvalidInput
-from .models import IndexState, Message, Session, VectorEntry
+from .models import (
+    IndexState,
+    Message,
+    Session,
+    VectorEntry,
+    check_json,
+    check_text,
+    check_ts,
+    validate_session,
+)
 
 FORMAT = "chatmem-jsonl"
 VERSION = 1
@@ -109,9 +118,13 @@ def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"line {n}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise InvalidInput(f"line {n}: nested too deeply") from None
+        except ValueError as exc:  # NaN / Infinity: not JSON, never stored
+            raise InvalidInput(f"line {n}: {exc}") from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
         yield n, rec
@@ -134,10 +147,15 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
             Message.from_dict(data, where=f"line {n}")
             records.append(rec)
         elif kind == "session":
-            if not isinstance(rec.get("id"), str) or not rec["id"]:
-                raise InvalidInput(f"line {n}: session.id is required")
+            validate_session({k: v for k, v in rec.items() if k != "type"},
+                             where=f"line {n}: session")
             records.append(rec)
-        elif kind in ("meta", "vector"):
+        elif kind == "meta":
+            for name in ("namespace", "key", "value"):
+                check_text(rec.get(name), f"line {n}: meta.{name}", required=True)
+            records.append(rec)
+        elif kind == "vector":
+            _check_vector(rec, n)
             records.append(rec)
         else:
             raise InvalidInput(f"line {n}: unknown record type {kind!r}")
@@ -151,6 +169,39 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
     if got != want:
         raise InvalidInput(f"record counts {got} do not match the end line {want}")
     return records
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_vector(rec: dict[str, Any], n: int) -> None:
+    """A vector record that can be written as given: ids, a range-checked ts, finite
+    numbers, JSON metadata (R2: a wrong vector is never stored)."""
+    where = f"line {n}: vector"
+    for name in ("message_id", "session_id"):
+        check_text(rec.get(name), f"{where}.{name}", required=True)
+    check_ts(rec.get("ts"), f"{where}.ts")
+    for name in ("role", "model_id", "platform", "origin_platform", "speaker_id",
+                 "resource_id", "text"):
+        check_text(rec.get(name), f"{where}.{name}")
+    mentions = rec.get("mentions") or []
+    if not isinstance(mentions, list):
+        raise InvalidInput(f"{where}.mentions must be a list of ids")
+    for i, m in enumerate(mentions):
+        check_text(m, f"{where}.mentions[{i}]", required=True)
+    for name in ("session_metadata", "message_metadata"):
+        value = rec.get(name) or {}
+        if not isinstance(value, dict):
+            raise InvalidInput(f"{where}.{name} must be an object")
+        check_json(value, f"{where}.{name}")
+    vec = rec.get("vector")
+    if (not isinstance(vec, list) or not vec
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vec)):
+        raise InvalidInput(f"{where}.vector must be a non-empty list of numbers")
+    arr = np.asarray(vec, dtype=np.float64)
+    if not np.isfinite(arr).all() or np.abs(arr).max() > 1e30:
+        raise InvalidInput(f"{where}.vector holds a number that is not finite")
 
 
 async def import_records(store: Any, index: Any | None, records: list[dict[str, Any]], *,
