@@ -24,21 +24,19 @@ Setup (the project's LoCoMo metric, ``../shared/data/locomo/README.md``):
 
 Variants (``--variants``, comma separated; every one is a row of the same run):
 
-``dense``          default configuration, hybrid retrieval switched off when the
-                   configuration has a ``hybrid`` section
-``lexical``        the ``hybrid`` section set to lexical-only (skipped, with a note,
-                   when there is no ``hybrid`` section or it cannot say "lexical only")
-``hybrid``         the ``hybrid`` section switched on
+``dense``          ``hybrid.enabled = false``: dense search only
+``lexical``        ``hybrid.mode = "lexical"``: the full-text (BM25) search only
+``hybrid``         the default configuration: both fused
+``hybrid-rrf``     reciprocal-rank fusion instead (``hybrid.fusion = "rank"``)
 ``<base>+window``  ``context_expand.window`` 2: for each k, one real recall with
                    ``top_k=k``; a gold turn counts as found when it is in any
                    rendered snippet (what the model would see); reports the mean
-                   rendered characters per question. ``hybrid+window`` falls back
-                   to ``dense+window`` (with a note) when there is no hybrid
+                   rendered characters per question.
 ``<base>+no-decay`` ``search.time_weight`` 0; ``no-decay`` = ``dense+no-decay``
 
-How a mode maps onto the ``hybrid`` section is detected from
-``chatmem.config.Config.model_fields``; ``--variant-config MODE=JSON`` deep-merges
-an explicit configuration into a mode instead (e.g. ``lexical='{"hybrid":
+Each mode is a literal set of configuration overrides (``bench/_metrics.VARIANTS``);
+``--variant-config MODE=JSON`` replaces a mode's overrides with an explicit
+configuration (e.g. ``lexical='{"hybrid":
 {"mode": "lexical"}}'``). Every variant's effective configuration is printed and
 written to the JSON.
 
@@ -58,7 +56,6 @@ import json
 import re
 import sys
 import time
-import typing
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,13 +63,21 @@ from pathlib import Path
 from typing import Any
 
 from _common import DEFAULT_LOCOMO, machine, pct, print_table, write_json
+from _metrics import (
+    KS,
+    VARIANTS,
+    RankScores,
+    deep_merge,
+    metric_cols,
+    metric_header,
+    variant_overrides,
+)
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder, create_embedder
 from chatmem.indexing import embedded_text
 from chatmem.recall import Ranked, merge_windows, render
 
-KS = (1, 5, 10, 20)
 TOP_K = max(KS)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
               5: "adversarial"}
@@ -249,140 +254,29 @@ def data_facts(path: Path, convs: Sequence[Conversation]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- metric
 
 
-class Scores:
-    """Recall@k / Hit@k accumulated per category."""
+class Scores(RankScores):
+    """LoCoMo's scores: questions grouped by category, macro mean over categories 1–4."""
 
-    def __init__(self) -> None:
-        self.n: Counter[int] = Counter()
-        self.recall: dict[int, list[float]] = {}
-        self.hit: dict[int, list[float]] = {}
-        self.chars: list[float] = []
-
-    def add(self, q: Question, found_at: Mapping[int, set[str]]) -> None:
+    def add_question(self, q: Question, found_at: Mapping[int, set[str]]) -> None:
         """``found_at[k]``: the message ids the top k made visible."""
-        gold = set(q.gold)
-        rec = self.recall.setdefault(q.category, [0.0] * len(KS))
-        hit = self.hit.setdefault(q.category, [0.0] * len(KS))
-        for i, k in enumerate(KS):
-            got = len(gold & found_at[k])
-            rec[i] += got / len(gold)
-            hit[i] += got > 0
-        self.n[q.category] += 1
+        self.add(q.category, q.gold, found_at)
 
-    def add_ranked(self, q: Question, ranked: Sequence[str]) -> None:
-        self.add(q, {k: set(ranked[:k]) for k in KS})
+    def add_question_ranked(self, q: Question, ranked: Sequence[str]) -> None:
+        self.add_ranked(q.category, q.gold, ranked)
 
     def category(self, cat: int) -> dict[str, float] | None:
-        n = self.n[cat]
-        if not n:
-            return None
-        out: dict[str, float] = {"n": n}
-        for i, k in enumerate(KS):
-            out[f"recall@{k}"] = self.recall[cat][i] / n
-        for i, k in enumerate(KS):
-            out[f"hit@{k}"] = self.hit[cat][i] / n
-        return out
+        return self.group(cat)
 
-    def macro(self, cats: Sequence[int] = MACRO_CATS) -> dict[str, float]:
-        per = [c for c in (self.category(x) for x in cats) if c is not None]
-        if not per:
-            return {}
-        out: dict[str, float] = {"n": sum(p["n"] for p in per), "categories": len(per)}
-        for key in per[0]:
-            if key != "n":
-                out[key] = sum(p[key] for p in per) / len(per)
-        return out
+    def macro(self, cats: Sequence[Any] | None = MACRO_CATS) -> dict[str, float]:
+        return super().macro(cats)
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "macro_1_4": self.macro(),
-            "by_category": {str(c): self.category(c) for c in sorted(self.n)},
-        }
+        return {"macro_1_4": self.macro(), "by_category": self.by_group()}
 
 
-def metric_cols(d: Mapping[str, float]) -> list[Any]:
-    return [d.get(f"recall@{k}", float("nan")) for k in KS] + \
-        [d.get(f"hit@{k}", float("nan")) for k in KS]
-
-
-METRIC_HEADER = [f"R@{k}" for k in KS] + [f"H@{k}" for k in KS]
+METRIC_HEADER = metric_header(KS)
 
 # --------------------------------------------------------------------------- variants
-
-_MODE_WORDS = {
-    "dense": ("dense", "vector", "semantic", "off", "none", "disabled"),
-    "lexical": ("lexical", "bm25", "fts", "keyword", "text", "sparse", "lexical_only"),
-    "hybrid": ("hybrid", "rrf", "fusion", "both", "on"),
-}
-_DENSE_WEIGHT = ("dense", "vector", "semantic", "embedding")
-_LEX_WEIGHT = ("lexical", "bm25", "fts", "keyword", "text", "sparse")
-
-
-def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for k, v in extra.items():
-        out[k] = _deep_merge(out[k], v) if isinstance(v, Mapping) and \
-            isinstance(out.get(k), dict) else v
-    return out
-
-
-def hybrid_schema() -> Any:
-    """The annotation of ``Config.hybrid`` (a model class or ``bool``), or None."""
-    f = Config.model_fields.get("hybrid")
-    if f is None:
-        return None
-    ann = f.annotation
-    for arg in typing.get_args(ann) or (ann,):  # Optional[HybridConfig]
-        if arg is bool or hasattr(arg, "model_fields"):
-            return arg
-    return ann
-
-
-def hybrid_section(mode: str) -> tuple[dict[str, Any] | None, str]:
-    """Config overrides that put the ``hybrid`` section in ``mode``; (None, why) if not."""
-    schema = hybrid_schema()
-    if schema is None:
-        if mode == "dense":
-            return {}, "no hybrid section in Config: the default is dense"
-        return None, "chatmem.config.Config has no 'hybrid' section (hybrid recall not in " \
-            "this tree)"
-    if schema is bool:
-        if mode == "lexical":
-            return None, "Config.hybrid is a plain switch: it cannot say lexical-only"
-        return {"hybrid": mode == "hybrid"}, f"hybrid = {mode == 'hybrid'}"
-    fields = getattr(schema, "model_fields", {})
-    section: dict[str, Any] = {}
-    expressed = False
-    for name in ("enabled", "enable", "on", "active"):
-        f = fields.get(name)
-        if f is not None and f.annotation is bool:
-            section[name] = mode != "dense"
-            expressed = expressed or mode != "lexical"
-    for name, f in fields.items():
-        choices = typing.get_args(f.annotation) if typing.get_origin(f.annotation) is \
-            typing.Literal else ()
-        pick = next((c for w in _MODE_WORDS[mode] for c in choices
-                     if isinstance(c, str) and c.lower() == w), None)
-        if pick is not None:
-            section[name] = pick
-            expressed = True
-    if not expressed and mode in ("dense", "lexical"):
-        zero = _LEX_WEIGHT if mode == "dense" else _DENSE_WEIGHT
-        one = _DENSE_WEIGHT if mode == "dense" else _LEX_WEIGHT
-        for name, f in fields.items():
-            if "weight" in name and f.annotation in (float, int):
-                if any(w in name for w in zero):
-                    section[name] = 0.0
-                    expressed = True
-                elif any(w in name for w in one):
-                    section[name] = 1.0
-    if mode == "hybrid" and not expressed:
-        expressed = True  # a section with no switch: its defaults are the hybrid
-    if not expressed:
-        return None, f"cannot tell how to make Config.hybrid ({sorted(fields)}) {mode}-only; " \
-            f"pass --variant-config {mode}=JSON"
-    return {"hybrid": section}, f"hybrid section {section or '(defaults)'}"
-
 
 @dataclass
 class Variant:
@@ -404,32 +298,26 @@ class Variant:
 
 def resolve_variants(names: Sequence[str], explicit: Mapping[str, Mapping[str, Any]],
                      base: Mapping[str, Any]) -> tuple[list[Variant], list[str]]:
-    """Variant names → configurations; notes say what was skipped or substituted."""
+    """Variant names → configurations (``bench/_metrics.VARIANTS``, or an explicit
+    ``--variant-config`` for a mode); the notes say where each came from."""
     variants: list[Variant] = []
     notes: list[str] = []
     for raw in names:
         name = "dense+no-decay" if raw == "no-decay" else raw
         mode, *mods = name.split("+")
-        if mode not in _MODE_WORDS or any(m not in ("window", "no-decay") for m in mods):
-            raise SystemExit(f"unknown variant {raw!r}: use <dense|lexical|hybrid>"
+        if mode not in VARIANTS or any(m not in ("window", "no-decay") for m in mods):
+            raise SystemExit(f"unknown variant {raw!r}: use <{'|'.join(VARIANTS)}>"
                              "[+window][+no-decay] or no-decay")
         if mode in explicit:
             overrides, why = dict(explicit[mode]), f"--variant-config {mode}"
         else:
-            got, why = hybrid_section(mode)
-            if got is None and mode == "hybrid" and "window" in mods:
-                notes.append(f"{raw}: {why}; measuring the window with dense instead")
-                mode, raw = "dense", raw.replace("hybrid", "dense", 1)
-                got, why = hybrid_section("dense")
-            if got is None:
-                notes.append(f"{raw}: skipped: {why}")
-                continue
-            overrides = got
-        cfg_map = _deep_merge(dict(base), overrides)
+            overrides = variant_overrides(mode)
+            why = f"overrides {overrides or '(defaults)'}"
+        cfg_map = deep_merge(base, overrides)
         if "no-decay" in mods:
-            cfg_map = _deep_merge(cfg_map, {"search": {"time_weight": 0.0}})
+            cfg_map = deep_merge(cfg_map, {"search": {"time_weight": 0.0}})
         if "window" in mods:
-            cfg_map = _deep_merge(cfg_map, {"context_expand": {"window": WINDOW}})
+            cfg_map = deep_merge(cfg_map, {"context_expand": {"window": WINDOW}})
         try:
             cfg = Config.load(cfg_map)
         except Exception as exc:  # ConfigError names the field
@@ -545,7 +433,7 @@ async def recall_windowed(mem: Memory, conv: Conversation, q: Question, run: Var
         run.chars[k].append(len(text))
     # check: the re-rendered top 20 is exactly what recall rendered
     run.render_mismatch += len(res.hits) == TOP_K and run.chars[TOP_K][-1] != len(res.text)
-    run.scores.add(q, found)
+    run.scores.add_question(q, found)
     real_hits: dict[int, set[str]] = {}
     real_seen: dict[int, set[str]] = {}
     for k in KS:
@@ -554,8 +442,8 @@ async def recall_windowed(mem: Memory, conv: Conversation, q: Question, run: Var
         real_hits[k] = {h.message.id for h in r.hits if h.message.id is not None}
         real_seen[k] = {m.id for s in r.snippets for m in s.messages if m.id is not None}
         run.real_chars[k].append(len(r.text))
-    run.real_hits.add(q, real_hits)
-    run.real_window.add(q, real_seen)
+    run.real_hits.add_question(q, real_hits)
+    run.real_window.add_question(q, real_seen)
     return ms
 
 
@@ -571,7 +459,7 @@ async def run_conversation(conv: Conversation, runs: Sequence[VariantRun],
                     ms = await recall_windowed(mem, conv, q, run)
                 else:
                     ranked, ms = await recall_ranked(mem, conv, q)
-                    run.scores.add_ranked(q, ranked)
+                    run.scores.add_question_ranked(q, ranked)
                 run.latency_ms.append(ms)
         finally:
             await mem.close()
@@ -635,9 +523,9 @@ def parse_variant_configs(items: Sequence[str]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for item in items:
         mode, sep, text = item.partition("=")
-        if not sep or mode not in _MODE_WORDS:
+        if not sep or mode not in VARIANTS:
             raise SystemExit(f"--variant-config {item!r}: expected MODE=JSON with MODE one "
-                             "of dense, lexical, hybrid")
+                             f"of {', '.join(VARIANTS)}")
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -683,7 +571,7 @@ async def amain(args: argparse.Namespace) -> None:
         "setup": {"top_k": TOP_K, "ks": list(KS), "scope": "all", "window": 0,
                   "now": "last turn + 1 day", "turn_spacing_ms": MINUTE_MS,
                   "store": "memory:// per conversation", "threads": args.threads,
-                  "hybrid_section_in_config": hybrid_schema() is not None},
+                  },
         "evidence": evidence_summary(rep), "notes": notes,
         "variants": {r.variant.name: r.result() for r in runs},
         "timing": {"embed_seconds": embed_s, "total_seconds": total_s,

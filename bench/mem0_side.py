@@ -47,11 +47,11 @@ from typing import Any
 import numpy as np
 
 from _common import DEFAULT_LOCOMO, machine, pct, print_table, write_json
+from _metrics import KS, metric_cols
 from chatmem.config import Config
 from chatmem.embedding import Embedder, cache_key
 from locomo import (
     CATEGORIES,
-    KS,
     MACRO_CATS,
     METRIC_HEADER,
     TOP_K,
@@ -62,7 +62,6 @@ from locomo import (
     data_facts,
     evidence_summary,
     load_locomo,
-    metric_cols,
     print_evidence,
     resolve_variants,
     shared_embedder,
@@ -179,7 +178,7 @@ async def run_chatmem(variants: Sequence[Variant], convs: Sequence[Conversation]
                                            now=c.now_ms)
                     lat.append((time.perf_counter() - start) * 1000)
                     ranked = [h.message.id for h in res.hits if h.message.id is not None]
-                    scores.add_ranked(q, ranked)
+                    scores.add_question_ranked(q, ranked)
             finally:
                 await mem.close()
         out[v.name] = {"scores": scores, "latency_ms": lat, "build_seconds": build_s,
@@ -266,7 +265,7 @@ def main() -> None:
                 got = mem0["results"].get(q.qid)
                 if got is None:
                     continue
-                scores.add_ranked(q, [f"{c.sample_id}:{d}" for d in got["ranked"] if d])
+                scores.add_question_ranked(q, [f"{c.sample_id}:{d}" for d in got["ranked"] if d])
                 lat.append(got["ms"])
         ingest = sum(v["ingest_seconds"] for v in mem0["conversations"].values())
         short = sum(v["searches_with_fewer_than_top_k"] for v in mem0["conversations"].values())

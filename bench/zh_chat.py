@@ -39,30 +39,23 @@ import datetime as dt
 import json
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from _common import machine, pct, print_table, write_json
+from _metrics import KS, VARIANTS, RankScores, deep_merge, variant_overrides
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder, create_embedder
 from chatmem.models import Session
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "zh_chat.json"
-KS = (1, 5, 10, 20)
 TOP_K = max(KS)
 DAY_MS = 86_400_000
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "dense": {"hybrid": {"enabled": False}},
-    "lexical": {"hybrid": {"mode": "lexical"}},
-    "hybrid": {},
-    "hybrid-rrf": {"hybrid": {"fusion": "rank"}},
-}
 DEFAULT_VARIANTS = "dense,lexical,hybrid,hybrid-rrf,dense+decay,lexical+decay,hybrid+decay"
 
 
@@ -124,33 +117,18 @@ def load(path: Path) -> list[Conversation]:
 
 @dataclass
 class Scores:
-    """Per-question metrics, summarised per type and overall."""
+    """Per-question metrics (``bench/_metrics``) grouped by question type, and latencies."""
 
-    rows: list[tuple[str, dict[str, float]]] = field(default_factory=list)
+    ranks: RankScores = field(default_factory=RankScores)
     latencies_ms: list[float] = field(default_factory=list)
 
     def add(self, q: Question, ranked: Sequence[str], ms: float) -> None:
-        gold = set(q.gold)
-        m: dict[str, float] = {}
-        for k in KS:
-            top = set(ranked[:k])
-            m[f"hit@{k}"] = float(bool(top & gold))
-            m[f"recall@{k}"] = len(top & gold) / len(gold)
-            if q.type == "multi_hop":
-                m[f"all@{k}"] = float(gold <= top)
-        self.rows.append((q.type, m))
+        self.ranks.add_ranked(q.type, q.gold, ranked, all_k=q.type == "multi_hop")
         self.latencies_ms.append(ms)
 
     def summary(self) -> dict[str, Any]:
-        by: dict[str, list[dict[str, float]]] = defaultdict(list)
-        for t, m in self.rows:
-            by[t].append(m)
-            by["overall"].append(m)
-        out: dict[str, Any] = {}
-        for t, ms in sorted(by.items()):
-            keys = sorted({k for m in ms for k in m})
-            out[t] = {"n": len(ms), **{k: sum(m.get(k, 0.0) for m in ms) / len(ms)
-                                        for k in keys if all(k in m for m in ms)}}
+        out: dict[str, Any] = {t: m for t, m in self.ranks.by_group().items()}
+        out["overall"] = self.ranks.overall()
         out["latency_ms"] = {"p50": pct(self.latencies_ms, 50), "p95": pct(self.latencies_ms, 95)}
         return out
 
@@ -163,9 +141,9 @@ def variant_config(name: str) -> Config:
     if base not in VARIANTS or mod not in ("", "decay"):
         raise SystemExit(f"unknown variant {name!r}: use {sorted(VARIANTS)} with an optional "
                          "+decay")
-    cfg = json.loads(json.dumps(VARIANTS[base]))
+    cfg = variant_overrides(base)
     if mod != "decay":
-        cfg.setdefault("search", {})["time_weight"] = 0.0
+        cfg = deep_merge(cfg, {"search": {"time_weight": 0.0}})
     return Config.load(cfg)
 
 
