@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chatmem.errors import InvalidInput, StoreClosed, StoreError
+from chatmem.errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from chatmem.models import IndexState, Message, Session, VectorEntry
 from chatmem.store import SqliteStore, sqlite_path
 
@@ -183,8 +183,13 @@ async def test_sessions_and_metadata_area() -> None:
 
 
 def test_sqlite_urls() -> None:
-    assert sqlite_path("sqlite:///abs/x.db") == "/abs/x.db"
-    assert sqlite_path("sqlite://rel.db") == "rel.db"
+    # SQLAlchemy's convention: three slashes + a relative path, four for an absolute one
+    assert sqlite_path("sqlite:///rel.db") == "rel.db"
+    assert sqlite_path("sqlite:///data/{namespace}.db") == "data/{namespace}.db"
+    assert sqlite_path("sqlite:////abs/x.db") == "/abs/x.db"
     assert sqlite_path("memory://") == ":memory:"
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
+    with pytest.raises(ConfigError, match="host part 'rel.db'.*'sqlite:///rel.db'"):
+        sqlite_path("sqlite://rel.db")
     with pytest.raises(Exception, match="unknown scheme"):
         sqlite_path("mysql://x")

@@ -115,8 +115,9 @@ def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("--config", "config_path", envvar="CHATMEM_CONFIG", default=None,
                      help="TOML or YAML configuration file [env CHATMEM_CONFIG].")(f)
     return click.option("--db", envvar="CHATMEM_DB", default=None,
-                        help="Store URL or SQLite file [env CHATMEM_DB; default: the user "
-                             "data directory's chatmem.db].")(f)
+                        help="SQLite file (chat.db), store URL (sqlite:///relative.db, "
+                             "sqlite:////absolute.db, postgresql://…) [env CHATMEM_DB; "
+                             "default: the user data directory's chatmem.db].")(f)
 
 
 def _store_url(db: str | None) -> str:
@@ -234,7 +235,7 @@ async def recall(db: str | None, config_path: str | None, session: str | None,
       chatmem recall --db chat.db --session s1 --scope session "when is the deadline?"
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg) as mem:
+    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score)
     if as_json:
@@ -268,7 +269,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     from .store import open_store, open_vector_index
     from .transfer import export_jsonl
 
-    store = await open_store(_store_url(db))
+    store = await open_store(_store_url(db), create=False)
     index = store if vector is None else await open_vector_index(vector, store)
     try:
         out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")  # noqa: SIM115
@@ -338,7 +339,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
 
     opened: list[Any] = []
     try:
-        s_store = await open_store(src)
+        s_store = await open_store(src, create=False)
         opened.append(s_store)
         s_index = s_store if from_vector is None else await open_vector_index(from_vector,
                                                                               s_store)
@@ -380,7 +381,7 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
         what = f"session {session}" if session else "EVERY session"
         click.confirm(f"Clear {target} of {what}?", abort=True)
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg) as mem:
+    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
         out = await mem.clear(target, session=session)
     click.echo(f"cleared {out}")
 
@@ -401,7 +402,7 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
       chatmem reindex --db chat.db --config chatmem.toml
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), vector=vector, config=cfg) as mem:
+    async with await Memory.open(_store_url(db), vector=vector, config=cfg, create=False) as mem:
         bar = _progress("re-embedding")
         with bar:
             def step(done: int, total: int) -> None:
@@ -428,7 +429,7 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
       chatmem stats --db chat.db --json
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg) as mem:
+    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
         data = await mem.stats()
     if as_json:
         _echo_json(data)

@@ -214,15 +214,19 @@ class Memory:
     @classmethod
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
                    embedder: Embedder | None = None,
-                   config: Config | Mapping[str, Any] | None = None, **options: Any) -> Memory:
-        """Open a message store by URL (``sqlite:///path.db``, ``memory://``,
-        ``postgresql://…``) and, optionally, a separate vector index (``vector=
-        "qdrant://host:6333"``), with the configured embedder (the local ONNX model by
-        default). ``options`` override configuration fields."""
+                   config: Config | Mapping[str, Any] | None = None, create: bool = True,
+                   **options: Any) -> Memory:
+        """Open a message store by URL (``sqlite:///chat.db`` = ``./chat.db``,
+        ``sqlite:////abs/chat.db``, a plain path, ``memory://``, ``postgresql://…``) and,
+        optionally, a separate vector index (``vector="qdrant://host:6333"``), with the
+        configured embedder (the local ONNX model by default). The default URL is
+        ``chatmem.db`` in the working directory. ``create=False`` opens only an existing
+        store (a missing one is a :class:`StoreError` naming it, nothing is created).
+        ``options`` override configuration fields."""
         cfg = config if isinstance(config, Config) else Config.load(config, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
-        store = await open_store(url)
+        store = await open_store(url, create=create)
         try:
             index = store if vector is None else await open_vector_index(vector, store)
         except BaseException:
@@ -752,6 +756,7 @@ class SyncMemory:
 
     @classmethod
     def open(cls, url: str = "sqlite:///chatmem.db", **kwargs: Any) -> SyncMemory:
+        """:meth:`Memory.open` (the same URL forms and keywords, e.g. ``create=False``)."""
         return cls(lambda: Memory.open(url, **kwargs))
 
     def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:

@@ -391,7 +391,9 @@ class PostgresStore:
     # ---------------------------------------------------------------- plumbing
 
     @classmethod
-    async def open(cls, url: str) -> PostgresStore:
+    async def open(cls, url: str, *, create: bool = True) -> PostgresStore:
+        """Open the store; ``create=False`` refuses a schema without chatmem's tables
+        (creating nothing: no extension, schema or table)."""
         conninfo, options = _parse_url(url)
         store = cls(
             conninfo,
@@ -401,20 +403,22 @@ class PostgresStore:
                                         0),
             ef_search=_int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
         )
-        await store._open()
+        await store._open(create)
         return store
 
     def _error(self, exc: BaseException, what: str = "") -> StoreError:
         doing = f" {what}" if what else ""
         return StoreError(f"postgres ({self._where}){doing}: {exc}")
 
-    async def _open(self) -> None:
+    async def _open(self, create: bool = True) -> None:
         try:
             conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
         except psycopg.Error as exc:
             raise self._error(exc, "cannot connect") from exc
         try:
             async with conn:
+                if not create:
+                    await self._check_exists(conn)
                 ext_schema, version = await self._ensure_extension(conn)
                 self._search_path = sql.SQL(", ").join(
                     [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
@@ -448,6 +452,17 @@ class PostgresStore:
                            [str(self.ef_search)])
         if self._iterative:
             await conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', false)")
+
+    async def _check_exists(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        row = await (await conn.execute(
+            "SELECT to_regclass(%s) IS NOT NULL",
+            [f"{self.schema}.chatmem_migrations"])).fetchone()  # schema: a checked name
+        if not (row and row[0]):
+            raise StoreError(
+                f"postgres ({self._where}): no chatmem store in schema {self.schema!r} (no "
+                "chatmem tables): check the URL and its schema=, or create the store first "
+                "(chatmem add, import or migrate --to; in Python, create=True)"
+            )
 
     async def _ensure_extension(self, conn: psycopg.AsyncConnection[Any]) -> tuple[str, str]:
         find = ("SELECT n.nspname, e.extversion FROM pg_extension e "

@@ -6,18 +6,26 @@
 * Exact search: the vectors live in an in-memory float32 matrix kept in step
   with the ``vectors`` table; the filter is applied *before* top-k (a narrow
   scope still returns k hits) and no row is ever skipped by a scan cap.
-* The file is locked (``<file>.lock``) while open: this store is its only writer,
-  so the in-memory matrix is never stale.
+* The file is locked (``<file>.lock``, a portable lock from ``filelock``) while
+  open: this store is its only writer, so the in-memory matrix is never stale.
+* The file is marked as chatmem's by ``PRAGMA application_id`` =
+  :data:`APPLICATION_ID`. Opening checks the file *before* writing anything (no
+  table, no WAL switch, no lock file): a new or empty file is initialised; a file
+  with our application id, or (written by chatmem before the mark existed) with
+  application id 0 and only chatmem's tables, is opened (and stamped); anything
+  else is refused unchanged. ``create=False`` opens only an existing store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
+import functools
 import json
 import logging
+import os
 import sqlite3
+import stat
 import threading
 import time
 import uuid
@@ -28,6 +36,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from filelock import FileLock, Timeout
 
 from ..errors import StoreClosed, StoreError
 from ..models import (
@@ -51,6 +60,12 @@ log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
 
 SCHEMA_VERSION = 1
+#: ``PRAGMA application_id`` of every chatmem SQLite file: 0x43484D4D, the ASCII
+#: bytes ``CHMM`` (at offset 68 of the file header).
+APPLICATION_ID = 0x43484D4D
+#: The tables every chatmem file has had since the first version.
+_CORE_TABLES = frozenset({"sessions", "messages", "vectors", "meta"})
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -133,6 +148,38 @@ def _row_to_session(row: sqlite3.Row) -> Session:
     )
 
 
+def _signed32(n: int) -> int:
+    """``n`` as SQLite's PRAGMA application_id reads it (a signed 32-bit integer)."""
+    return n - (1 << 32) if n >= 1 << 31 else n
+
+
+@functools.cache
+def _reference() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every table a chatmem file may hold, and the columns of ``messages``, read
+    from the schema itself (in memory), so the check follows schema changes."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(_SCHEMA)
+        conn.executescript(lexical.SQLITE_SCHEMA)
+        tables = frozenset(r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'"))
+        return tables, _columns(conn, "messages")
+    finally:
+        conn.close()
+
+
+def _chatmem_tables() -> frozenset[str]:
+    return _reference()[0]
+
+
+def _chatmem_columns() -> tuple[str, ...]:
+    return _reference()[1]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    return tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+
+
 class SqliteStore:
     """Message store and vector index in one SQLite file (or in memory)."""
 
@@ -143,8 +190,9 @@ class SqliteStore:
         """``ann_threshold``: vectors (of one size) past which an ANN index answers broad
         queries, ``None`` = exact search only; ``ann``: every ANN setting (wins over
         ``ann_threshold``), see :class:`chatmem.store.ann.AnnSettings`."""
-        self.path = str(path)
-        self._in_memory = self.path == ":memory:"
+        self._in_memory = str(path) == ":memory:"
+        #: the file (absolute, so a later chdir changes nothing), or ``:memory:``
+        self.path = str(path) if self._in_memory else os.path.abspath(path)
         settings = ann if ann is not None else AnnSettings(threshold=ann_threshold)
         #: The ANN indexes (derived data, ``<db>.ann``); ``ann.enabled = False`` forces exact.
         self.ann = AnnManager(settings, None if self._in_memory else self.path + ".ann")
@@ -165,10 +213,21 @@ class SqliteStore:
     # ---------------------------------------------------------------- plumbing
 
     @classmethod
-    async def open(cls, path: str | Path, *, ann_threshold: int | None = DEFAULT_THRESHOLD,
+    async def open(cls, path: str | Path, *, create: bool = True,
+                   ann_threshold: int | None = DEFAULT_THRESHOLD,
                    ann: AnnSettings | None = None) -> SqliteStore:
+        """Open (``create=True``: or create) the store in the file ``path``.
+
+        ``create=False`` opens only an existing chatmem store: a missing or empty file
+        is a :class:`StoreError` naming it and nothing is created. A file that is not
+        a chatmem store (another application's SQLite file, not SQLite at all, a
+        directory) is refused either way, byte for byte unchanged."""
         store = cls(path, ann_threshold=ann_threshold, ann=ann)
-        await store._run(store._open_sync)
+        try:
+            await store._run(store._open_sync, create)
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -189,34 +248,184 @@ class SqliteStore:
         assert self._conn is not None
         return self._conn
 
-    def _open_sync(self) -> None:
-        if not self._in_memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            lock = open(self.path + ".lock", "a+")  # noqa: SIM115 - held until close()
-            try:
-                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                lock.close()
-                raise StoreError(
-                    f"{self.path} is open in another process (a server?): chatmem is the only "
-                    "writer of its store file; stop that process or talk to it over HTTP"
-                ) from None
-            self._lock_file = lock
+    def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process kill
-        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    def _open_sync(self, create: bool) -> None:
+        if self._in_memory:
+            self._conn = self._connect()
+            self._init_schema(stamp=True)
+            self._load_matrices()
+            return
+        made: list[str] = []  # files and folders this open created: removed if it fails
+        try:
+            new = self._check_file(create, made)
+            self._conn = self._connect()
+            stamp = self._inspect(create, new)
+            self._take_lock(made)
+            self._init_schema(stamp)
+            self._load_matrices()
+        except BaseException as exc:
+            self._abort_open(made)
+            if isinstance(exc, OSError):
+                raise StoreError(f"cannot open the store {self.path}: {exc}") from exc
+            raise
+
+    def _check_file(self, create: bool, made: list[str]) -> bool:
+        """Check the path before anything touches it; ``True``: a new or empty file
+        (created here when missing and ``create``)."""
+        path = self.path
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:  # e.g. a parent is a file, or not searchable
+            raise StoreError(f"cannot open the store {path}: {exc.strerror or exc}; check "
+                             "the path") from None
+        if st is not None:
+            if stat.S_ISDIR(st.st_mode):
+                raise StoreError(f"{path} is a directory, not a chatmem store; give a file "
+                                 f"path, e.g. {os.path.join(path, 'chatmem.db')}")
+            if not stat.S_ISREG(st.st_mode):
+                raise StoreError(f"{path} is not a regular file, so not a chatmem store; "
+                                 "give the path of a store file (e.g. chat.db)")
+            if st.st_size == 0:
+                if not create:
+                    raise StoreError(f"{path} is an empty file, not a chatmem store yet: "
+                                     "check the path, or create the store first")
+                return True
+            self._check_header()
+            return False
+        if not create:
+            raise StoreError(
+                f"no chatmem store at {path} (no such file): check the path, or create the "
+                "store first (chatmem add or chatmem import; in Python, create=True)"
+            )
+        parent = os.path.dirname(path)
+        missing: list[str] = []
+        while parent and not os.path.lexists(parent):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        try:
+            for folder in reversed(missing):
+                os.mkdir(folder)
+                made.append(folder)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except OSError as exc:
+            raise StoreError(f"cannot create the store {path}: {exc.strerror or exc}; check "
+                             "that its folder exists or can be created and is writable"
+                             ) from None
+        made.append(path)
+        return True
+
+    def _check_header(self) -> None:
+        """Refuse a file that is not SQLite, or is another application's SQLite file
+        (a non-zero application id not ours), without opening it as a database."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(100)
+        except OSError as exc:
+            raise StoreError(f"cannot read the store {self.path}: {exc.strerror or exc}"
+                             ) from None
+        if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+            raise StoreError(f"{self.path} is not a chatmem store (not an SQLite database); "
+                             "it was left unchanged: check the path")
+        app_id = int.from_bytes(head[68:72], "big", signed=True)
+        if app_id not in (0, _signed32(APPLICATION_ID)):
+            raise self._foreign(f"its application_id is {app_id & 0xFFFFFFFF:#010x}")
+
+    def _foreign(self, why: str) -> StoreError:
+        return StoreError(
+            f"{self.path} is not a chatmem store ({why}); it belongs to another application "
+            "and was left unchanged: give the path of a chatmem store or of a new file"
+        )
+
+    def _inspect(self, create: bool, new: bool) -> bool:
+        """Read (never write) an existing file: is it chatmem's? Returns whether it
+        still needs the application id stamped."""
+        if new:
+            return True
+        conn = self.conn
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id == _signed32(APPLICATION_ID):
+            stamp = False
+        elif app_id != 0:
+            raise self._foreign(f"its application_id is {app_id & 0xFFFFFFFF:#010x}")
+        else:
+            objects = conn.execute(
+                "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' "
+                "ESCAPE '\\'").fetchall()
+            tables = {name for kind, name in objects if kind == "table"}
+            if not objects and version == 0:  # an empty SQLite database: nobody's yet
+                if not create:
+                    raise StoreError(f"{self.path} is an empty SQLite database, not a "
+                                     "chatmem store yet: check the path, or create the "
+                                     "store first")
+            elif not (version >= 1 and _CORE_TABLES <= tables <= _chatmem_tables()
+                      and _columns(conn, "messages") == _chatmem_columns()):
+                shown = ", ".join(sorted(tables)[:5]) or "none"
+                raise self._foreign(f"application_id 0 and tables {shown}"
+                                    + (", …" if len(tables) > 5 else ""))
+            stamp = True  # ours, written before files were marked: stamp it
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} was written by a newer chatmem (schema {version}); upgrade chatmem"
             )
+        return stamp
+
+    def _take_lock(self, made: list[str]) -> None:
+        lock_path = self.path + ".lock"
+        existed = os.path.lexists(lock_path)
+        lock = FileLock(lock_path, timeout=0, thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise StoreError(
+                f"{self.path} is open in another process (a server?): chatmem is the only "
+                "writer of its store file; stop that process or talk to it over HTTP"
+            ) from None
+        except OSError as exc:
+            if not existed and os.path.lexists(lock_path):
+                made.append(lock_path)
+            raise StoreError(f"cannot create the lock file {lock_path}: "
+                             f"{exc.strerror or exc}; chatmem needs write access to the "
+                             "folder of its store") from None
+        if not existed:
+            made.append(lock_path)
+        self._lock_file = lock
+
+    def _init_schema(self, stamp: bool) -> None:
+        conn = self.conn
+        if stamp:  # first, so a store killed while being set up is still recognised
+            conn.execute(f"PRAGMA application_id={_signed32(APPLICATION_ID)}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process kill
+        conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(_SCHEMA)
         lexical.sqlite_setup(conn)  # X1: full-text rows, rebuilt when missing or stale
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        self._conn = conn
-        self._load_matrices()
+
+    def _abort_open(self, made: list[str]) -> None:
+        """Undo a failed open: close, unlock, remove what this open created."""
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+        if self._lock_file is not None:
+            with contextlib.suppress(Exception):
+                self._lock_file.release()
+            self._lock_file = None
+        for path in reversed(made):
+            extra = (path + "-wal", path + "-shm", path + "-journal") if path == self.path else ()
+            for p in (*extra, path):
+                with contextlib.suppress(OSError):
+                    if os.path.isdir(p) and not os.path.islink(p):
+                        os.rmdir(p)  # only when empty
+                    elif os.path.lexists(p):
+                        os.remove(p)
 
     def _load_matrices(self) -> None:
         self._matrices.clear()
@@ -360,7 +569,7 @@ class SqliteStore:
                 self._conn.close()
                 self._conn = None
             if self._lock_file is not None:
-                self._lock_file.close()
+                self._lock_file.release()  # the file stays: waiters share its inode
                 self._lock_file = None
 
         with contextlib.suppress(Exception):

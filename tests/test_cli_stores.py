@@ -1,0 +1,118 @@
+"""The chatmem command and store files (issue 9): read-only commands refuse a store
+that does not exist, store-opening errors are one line with exit code 2, and the
+relative ``sqlite:///`` form names a file in the working directory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import chatmem
+from chatmem.cli import main
+
+
+def one_line_error(output: str) -> str:
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), output
+    assert "Traceback" not in output
+    return lines[0]
+
+
+READ_ONLY = [
+    ["recall", "q"],
+    ["stats"],
+    ["export"],
+    ["reindex"],
+    ["clear", "--yes"],
+]
+
+
+@pytest.mark.parametrize("args", READ_ONLY, ids=lambda a: a[0])
+def test_read_only_commands_refuse_a_missing_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    for db, path in (("typo.db", tmp_path / "typo.db"),
+                     ("sqlite:///typo.db", tmp_path / "typo.db"),
+                     (str(tmp_path / "no" / "dir" / "x.db"), tmp_path / "no" / "dir" / "x.db")):
+        res = CliRunner().invoke(main, [args[0], "--db", db, *args[1:]])
+        assert res.exit_code == 2, res.output
+        line = one_line_error(res.output)
+        assert f"no chatmem store at {path}" in line and "create the store first" in line
+        assert sorted(os.listdir(tmp_path)) == []  # no store, lock file or folder made
+
+
+def test_read_only_commands_refuse_the_missing_default_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("chatmem.cli.default_db", lambda: str(tmp_path / "data" / "chatmem.db"))
+    monkeypatch.delenv("CHATMEM_DB", raising=False)
+    res = CliRunner().invoke(main, ["stats"])
+    assert res.exit_code == 2
+    assert f"no chatmem store at {tmp_path / 'data' / 'chatmem.db'}" in one_line_error(
+        res.output)
+    assert not (tmp_path / "data").exists()
+
+
+def test_migrate_refuses_a_missing_source_and_creates_no_destination(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["migrate", "--from", f"sqlite:///{tmp_path}/nope.db",
+                                    "--to", str(tmp_path / "dst.db")])
+    assert res.exit_code == 2
+    assert f"no chatmem store at {tmp_path / 'nope.db'}" in one_line_error(res.output)
+    assert os.listdir(tmp_path) == []
+
+
+def test_commands_that_write_create_the_store_relative_to_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "sqlite:///chat.db", "--session", "s",
+                               "--no-wait", "Lisbon in May"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "chat.db").is_file()
+    res = runner.invoke(main, ["export", "--db", "chat.db", "-o", "backup.jsonl"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["import", "--db", "sqlite:///copy/new.db", "--no-wait",
+                               "backup.jsonl"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["migrate", "--from", "sqlite:///copy/new.db",
+                               "--to", "sqlite:///moved.db", "--no-vectors"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "copy" / "new.db").is_file() and (tmp_path / "moved.db").is_file()
+
+
+def test_a_foreign_file_is_refused_by_every_command(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "app.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE foo (x)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    for args in (["add", "--session", "s", "x"], ["stats"]):
+        res = CliRunner().invoke(main, [args[0], "--db", str(path), *args[1:]])
+        assert res.exit_code == 2
+        assert f"{path} is not a chatmem store" in one_line_error(res.output)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["app.db"]
+
+
+@pytest.mark.parametrize("args", [["add", "--session", "s", "x"], ["recall", "q"],
+                                  ["stats"]], ids=lambda a: a[0])
+def test_an_unusable_path_is_one_line_and_exit_2_in_a_real_process(
+        tmp_path: Path, args: list[str]) -> None:
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("CHATMEM_DB", None)
+    for db in ("sqlite:////proc/chat.db", str(tmp_path)):
+        proc = subprocess.run([sys.executable, "-m", "chatmem", args[0], "--db", db, *args[1:]],
+                              capture_output=True, text=True, timeout=120, env=env,
+                              cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        line = one_line_error(proc.stderr)
+        assert ("/proc/chat.db" if db.startswith("sqlite") else str(tmp_path)) in line
+    assert not os.path.exists("/proc/chat.db.lock")

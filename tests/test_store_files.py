@@ -1,0 +1,381 @@
+"""Store files and URLs (issue 9): what a storage URL names, refusing a missing store,
+never touching another application's file, and the lock file.
+
+Each refused open must leave the disk exactly as it was: the same bytes in the file,
+and no ``.lock``, ``-wal``, ``-shm`` or new folder next to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import chatmem
+from backends import drop_pg_schema, pg_schema_url, pg_url
+from chatmem import Memory
+from chatmem.embedding import Embedder
+from chatmem.errors import ConfigError, StoreError
+from chatmem.models import Message
+from chatmem.store import APPLICATION_ID, SqliteStore, open_store, sqlite_path
+from providers import RecordingProvider
+
+# --------------------------------------------------------------------------- helpers
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file under ``root`` (relative name → sha256), folders as ``<dir>``."""
+    out: dict[str, str] = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        out[rel] = "<dir>" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+@contextlib.contextmanager
+def unchanged(root: Path) -> Iterator[None]:
+    before = tree(root)
+    yield
+    assert tree(root) == before
+
+
+def app_id(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("PRAGMA application_id").fetchone()[0])
+    finally:
+        conn.close()
+
+
+async def make_store(path: Path | str, content: str = "hello") -> None:
+    store = await SqliteStore.open(path)
+    await store.append([Message(session_id="s", content=content)])
+    await store.close()
+
+
+# --------------------------------------------------------------------------- 6. URLs
+
+
+@pytest.mark.parametrize(("url", "path"), [
+    ("sqlite:///chat.db", "chat.db"),                      # relative to the working dir
+    ("sqlite:///data/{namespace}.db", "data/{namespace}.db"),
+    ("sqlite:////abs/chat.db", "/abs/chat.db"),            # four slashes: absolute
+    ("SQLite:////abs/chat.db", "/abs/chat.db"),
+    ("sqlite:///my%20chat%3F%23%25.db", "my chat?#%.db"),  # %xx decoded in URLs only
+    ("sqlite:///caf%C3%A9.db", "café.db"),
+    ("chat.db", "chat.db"),                                # a plain path is a path
+    ("/abs/odd?name#x%41.db", "/abs/odd?name#x%41.db"),    # ... taken literally
+    ("memory://", ":memory:"),
+    ("sqlite:///:memory:", ":memory:"),
+])
+def test_sqlite_url_forms(url: str, path: str) -> None:
+    assert sqlite_path(url) == path
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("sqlite://chat.db", r"host part 'chat.db'.*write 'sqlite:///chat.db'"),
+    ("sqlite://host/x.db", r"host part 'host'.*'sqlite:////host/x.db'"),
+    ("sqlite://", "needs a path"),
+    ("sqlite:///", "names no file"),
+    ("sqlite:x.db", "write sqlite:///relative/path.db"),
+    ("sqlite:///chat.db?mode=ro", r"no options.*%3F"),
+    ("sqlite:///chat.db#top", r"no options.*%23"),
+    ("sqlite:///100%.db", "%25"),
+    ("sqlite:///%FF.db", "not UTF-8"),
+    ("sqlite:///a%00.db", "NUL"),
+    ("", "empty"),
+    ("mysql://x/y", "unknown scheme"),
+])
+def test_bad_sqlite_urls_are_config_errors_naming_the_fix(url: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        sqlite_path(url)
+
+
+async def test_relative_and_absolute_urls_open_the_files_they_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    store = await open_store("sqlite:///rel.db")
+    assert store.path == str(work / "rel.db")
+    await store.close()
+    assert (work / "rel.db").is_file()
+    store = await open_store("sqlite:///data/ns1.db")  # relative folders are created
+    await store.close()
+    assert (work / "data" / "ns1.db").is_file()
+    store = await open_store(f"sqlite:///{tmp_path}/abs.db")  # = sqlite:////tmp/…/abs.db
+    await store.close()
+    assert (tmp_path / "abs.db").is_file()
+    store = await open_store("sqlite:///odd%3Fname.db")
+    await store.close()
+    assert (work / "odd?name.db").is_file()
+
+
+async def test_memory_open_default_is_chatmem_db_in_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with await Memory.open(embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add(Message(session_id="s", content="kept in ./chatmem.db"))
+    assert app_id(tmp_path / "chatmem.db") == APPLICATION_ID
+
+
+# --------------------------------------------------------------------------- 7. missing stores
+
+
+async def test_create_false_refuses_a_missing_store_and_creates_nothing(tmp_path: Path) -> None:
+    for target in (tmp_path / "typo.db", tmp_path / "no" / "such" / "dir" / "x.db"):
+        with unchanged(tmp_path), pytest.raises(StoreError) as err:
+            await open_store(str(target), create=False)
+        assert f"no chatmem store at {target}" in str(err.value)
+        assert "create the store first" in str(err.value)
+    with unchanged(tmp_path), pytest.raises(StoreError, match="no chatmem store at"):
+        await Memory.open(f"sqlite:///{tmp_path}/typo.db", create=False,
+                          embedder=Embedder(RecordingProvider()))
+    (tmp_path / "empty.db").touch()
+    with unchanged(tmp_path), pytest.raises(StoreError, match="empty.db is an empty file"):
+        await open_store(str(tmp_path / "empty.db"), create=False)
+    sqlite3.connect(tmp_path / "blank.db").execute("VACUUM").connection.close()
+    with unchanged(tmp_path), pytest.raises(StoreError, match="an empty SQLite database"):
+        await open_store(str(tmp_path / "blank.db"), create=False)
+
+
+async def test_create_false_opens_an_existing_store(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    await make_store(db)
+    store = await open_store(str(db), create=False)
+    assert (await store.stats()).messages == 1
+    await store.close()
+
+
+async def test_a_new_or_empty_file_is_initialised(tmp_path: Path) -> None:
+    (tmp_path / "empty.db").touch()
+    await make_store(tmp_path / "empty.db")
+    sqlite3.connect(tmp_path / "blank.db").execute("VACUUM").connection.close()
+    await make_store(tmp_path / "blank.db")
+    await make_store(tmp_path / "new.db")
+    for name in ("empty.db", "blank.db", "new.db"):
+        assert app_id(tmp_path / name) == APPLICATION_ID
+
+
+async def test_postgres_create_false_refuses_a_schema_without_chatmem_tables() -> None:
+    base = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(base, schema)
+    try:
+        with pytest.raises(StoreError, match=f"no chatmem store in schema '{schema}'"):
+            await open_store(url, create=False)
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
+            row = await (await conn.execute(
+                "SELECT 1 FROM pg_namespace WHERE nspname = %s", [schema])).fetchone()
+        assert row is None  # nothing was created
+        store = await open_store(url)
+        await store.close()
+        store = await open_store(url, create=False)
+        await store.close()
+    finally:
+        await drop_pg_schema(base, schema)
+
+
+# --------------------------------------------------------------------------- 8. foreign files
+
+
+def _foreign_foo(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE foo (x INTEGER)")
+    conn.execute("INSERT INTO foo VALUES (42)")
+    conn.commit()
+    conn.close()
+
+
+def _foreign_messages(path: Path) -> None:  # a table named as ours, other columns
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.execute("INSERT INTO messages (body) VALUES ('theirs')")
+    conn.commit()
+    conn.close()
+
+
+def _foreign_wal(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE foo (x INTEGER)")
+    conn.commit()
+    conn.close()
+
+
+def _foreign_app_id(path: Path) -> None:  # another application's mark, our table set
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id=1234")
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.commit()
+    conn.close()
+
+
+def _chatmem_tables_plus_one(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version=1")
+    conn.executescript(
+        "CREATE TABLE sessions (id TEXT); CREATE TABLE vectors (id TEXT);"
+        "CREATE TABLE meta (id TEXT); CREATE TABLE messages (id TEXT); "
+        "CREATE TABLE payroll (id TEXT);")
+    conn.close()
+
+
+def _text(path: Path) -> None:
+    path.write_text("name,value\n" + "row,1\n" * 50, encoding="utf-8")
+
+
+def _short(path: Path) -> None:
+    path.write_bytes(b"SQLite format 3\x00")
+
+
+@pytest.mark.parametrize("make", [_foreign_foo, _foreign_messages, _foreign_wal,
+                                  _foreign_app_id, _chatmem_tables_plus_one, _text, _short])
+@pytest.mark.parametrize("create", [True, False])
+async def test_a_foreign_file_is_refused_byte_for_byte_unchanged(
+        tmp_path: Path, make: object, create: bool) -> None:
+    path = tmp_path / "their.db"
+    make(path)  # type: ignore[operator]
+    with unchanged(tmp_path), pytest.raises(StoreError) as err:
+        await open_store(str(path), create=create)
+    assert f"{path} is not a chatmem store" in str(err.value)
+    with unchanged(tmp_path), pytest.raises(StoreError, match="not a chatmem store"):
+        await Memory.open(str(path), embedder=Embedder(RecordingProvider()))
+
+
+async def test_a_legacy_chatmem_file_opens_and_is_stamped(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.db"
+    await make_store(path, "written before the mark")
+    conn = sqlite3.connect(path)  # what chatmem wrote before files were marked
+    conn.execute("PRAGMA application_id=0")
+    conn.commit()
+    conn.close()
+    assert app_id(path) == 0
+    store = await open_store(str(path), create=False)
+    [m] = await store.recent("s", 5)
+    assert m.content == "written before the mark"
+    await store.close()
+    assert app_id(path) == APPLICATION_ID
+
+
+async def test_a_legacy_file_without_the_lexical_tables_opens(tmp_path: Path) -> None:
+    path = tmp_path / "older.db"
+    await make_store(path, "from before the lexical index")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id=0")
+    for table in ("lexical_vocab", "lexical", "lexical_entries"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.commit()
+    conn.close()
+    store = await open_store(str(path))
+    [m] = await store.recent("s", 5)
+    assert m.content == "from before the lexical index"
+    await store.close()
+    assert app_id(path) == APPLICATION_ID
+
+
+async def test_a_newer_chatmem_file_is_refused_without_a_lock_file(tmp_path: Path) -> None:
+    path = tmp_path / "newer.db"
+    await make_store(path)
+    (tmp_path / "newer.db.lock").unlink()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version=99")
+    conn.commit()
+    conn.close()
+    with unchanged(tmp_path), pytest.raises(StoreError, match="newer chatmem"):
+        await open_store(str(path))
+
+
+# --------------------------------------------------------------------------- 9. paths, locks
+
+
+async def test_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "dir.db").mkdir()
+    with unchanged(tmp_path), pytest.raises(StoreError, match="is a directory.*chatmem.db"):
+        await open_store(str(tmp_path / "dir.db"))
+    with unchanged(tmp_path), pytest.raises(StoreError, match="is a directory"):
+        await open_store(str(tmp_path))
+
+
+async def test_a_special_file_is_refused() -> None:
+    before = sorted(os.listdir("/dev"))
+    with pytest.raises(StoreError, match="/dev/null is not a regular file"):
+        await open_store("/dev/null")
+    assert sorted(os.listdir("/dev")) == before  # no /dev/null.lock, no -journal
+
+
+@pytest.mark.parametrize("create", [True, False])
+async def test_unwritable_places_are_store_errors_naming_the_path(create: bool) -> None:
+    for path in ("/proc/chatmem-test.db", "/proc/no/such/dir/x.db"):
+        with pytest.raises(StoreError, match=path):
+            await open_store(f"sqlite:///{path}", create=create)
+        assert not os.path.exists(path + ".lock") and not os.path.exists(path)
+
+
+async def test_a_path_under_a_file_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with unchanged(tmp_path), pytest.raises(StoreError, match="file/x.db"):
+        await open_store(str(tmp_path / "file" / "x.db"))
+
+
+async def test_a_failed_open_removes_what_it_created(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(self: SqliteStore, stamp: bool) -> None:
+        raise StoreError("disk on fire")
+
+    monkeypatch.setattr(SqliteStore, "_init_schema", boom)
+    with unchanged(tmp_path), pytest.raises(StoreError, match="disk on fire"):
+        await open_store(str(tmp_path / "new" / "deeper" / "x.db"))
+    # an existing store: its own files stay, the lock file this open made goes
+    monkeypatch.undo()
+    await make_store(tmp_path / "kept.db")
+    (tmp_path / "kept.db.lock").unlink()
+    monkeypatch.setattr(SqliteStore, "_init_schema", boom)
+    with unchanged(tmp_path), pytest.raises(StoreError, match="disk on fire"):
+        await open_store(str(tmp_path / "kept.db"))
+
+
+async def test_the_lock_refuses_a_second_open_and_survives_a_refused_one(tmp_path: Path) -> None:
+    path = tmp_path / "one.db"
+    store = await SqliteStore.open(path)
+    with pytest.raises(StoreError, match="open in another process"):
+        await SqliteStore.open(path)
+    await store.append([Message(session_id="s", content="still mine")])  # lock still held
+    with pytest.raises(StoreError, match="open in another process"):
+        await SqliteStore.open(path, create=False)
+    await store.close()
+    again = await SqliteStore.open(path, create=False)
+    await again.close()
+
+
+def test_chatmem_imports_and_opens_a_store_without_fcntl(tmp_path: Path) -> None:
+    """Windows has no fcntl: the lock must not need it."""
+    code = (
+        "import sys, asyncio\n"
+        "sys.modules['fcntl'] = None\n"  # import fcntl now raises ImportError
+        "import chatmem\n"
+        "from chatmem.store import SqliteStore\n"
+        "async def main():\n"
+        "    s = await SqliteStore.open(sys.argv[1])\n"
+        "    await s.close()\n"
+        "    s = await SqliteStore.open(sys.argv[1], create=False)\n"
+        "    await s.close()\n"
+        "asyncio.run(main())\n"
+        "print('ok')\n"
+    )
+    src = str(Path(chatmem.__file__).parents[1])  # the chatmem under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.db")],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
