@@ -429,6 +429,15 @@ def test_every_error_has_the_documented_shape(api: str) -> None:
         e = json_error(c.post("/v1/rewrite", json={"session": "s1", "ts": -1,
                                                    "content": "y"}), 422)
         assert "ts" in e["message"]
+        # text that cannot be stored or embedded (lone surrogates), at any depth
+        for path, raw in (("/v1/recall", b'{"query": "x", "session": "\\ud800"}'),
+                          ("/v1/recall", b'{"query": "x", "filter": {"\\udfff": 1}}'),
+                          ("/v1/clear", b'{"session": "\\ud800"}'),
+                          ("/v1/tool", b'{"arguments": "{\\"query\\": \\"\\\\ud800\\"}",'
+                                       b' "caller": {"session_id": "s1"}}')):
+            r = c.post(path, content=raw, headers={"Content-Type": "application/json"})
+            assert r.status_code in (400, 422), (path, r.text)
+            assert "UTF-8" in json_error(r, r.status_code)["message"], r.text
         assert c.get("/v1/stats").json()["messages"] == 0
 
 

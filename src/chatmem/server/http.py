@@ -49,6 +49,7 @@ import asyncio
 import hashlib
 import hmac
 import ipaddress
+import json
 import logging
 import re
 import time
@@ -62,7 +63,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -290,8 +291,33 @@ class Namespaces:
 # --------------------------------------------------------------------------- request bodies
 
 
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key, at any depth) that is not valid UTF-8 text."""
+    stack = [value]
+    while stack:  # iterative: a deeply nested body cannot exhaust the recursion limit
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return item
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return None
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _utf8(cls, value: Any) -> Any:
+        if _lone_surrogate(value) is not None:
+            raise ValueError("not valid UTF-8 text (a lone surrogate escape such as \\ud800)")
+        return value
 
 
 class MessageIn(_Body):
@@ -703,7 +729,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 parts.append(f"body: invalid JSON at character {where}: {reason}")
                 continue
             loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{loc or 'body'}: {err.get('msg', 'invalid')}")
+            msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+            parts.append(f"{loc or 'body'}: {msg}")
         return _error(422, "InvalidRequest", "; ".join(parts))
 
     @app.exception_handler(StarletteHTTPException)
@@ -847,6 +874,13 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     async def call_tool(body: ToolBody, mem: Mem) -> dict[str, Any]:
         """Run ``memory_recall`` with the model's arguments for the calling conversation;
         arguments may only narrow the configuration."""
+        if isinstance(body.arguments, str):
+            try:
+                parsed = json.loads(body.arguments)
+            except (ValueError, RecursionError):
+                parsed = None  # the tool's own check names the problem
+            if _lone_surrogate(parsed) is not None:
+                raise InvalidInput("arguments: not valid UTF-8 text (a lone surrogate escape)")
         return await mem.call_tool(body.arguments, body.caller.model_dump())
 
     app.include_router(v1)
