@@ -483,7 +483,7 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     """Run the MCP server with the tools memory_recall and memory_add (I5).
 
     \b
-    Examples:
+    Example:
       chatmem mcp --db chat.db --session alice-dm
       chatmem mcp --transport http --keys keys.toml --db chat.db --session alice-dm
     """
