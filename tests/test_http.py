@@ -472,3 +472,26 @@ def test_sessions_can_be_registered_by_owners_and_read_by_users(api: str) -> Non
                                          "filter": {"topic": "hiking"}})
         assert r.status_code == 200, r.text
         assert [h["message"]["session_id"] for h in r.json()["hits"]] == ["a1"]
+
+
+def test_a_user_key_filter_adds_to_the_configured_filter(tmp_path: Path) -> None:
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     config=Config.load(context_expand={"window": 0},
+                                        semantic_recall={"filter": {"topic": "hiking"}}),
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base, client(base, ALICE) as owner, client(base, ALICE_BOT) as bot:
+        owner.put("/v1/sessions/a1", json={"metadata": {"topic": "hiking"}})
+        owner.put("/v1/sessions/a3", json={"metadata": {"topic": "cooking"}})
+        add(owner, "bring the tent", session="a1")
+        add(owner, "bring the pan", session="a3")
+        wait_indexed(owner, 2)
+
+        def sessions(c: httpx.Client, flt: dict[str, Any]) -> set[str]:
+            r = c.post("/v1/recall", json={"query": "bring the", "session": "a1",
+                                           "filter": flt})
+            assert r.status_code == 200, r.text
+            return {h["message"]["session_id"] for h in r.json()["hits"]}
+
+        assert sessions(bot, {}) == {"a1"}  # an empty filter does not drop the configured one
+        assert sessions(bot, {"topic": "cooking"}) == set()  # AND, never instead
+        assert sessions(owner, {"topic": "cooking"}) == {"a3"}  # an owner key replaces it

@@ -277,13 +277,14 @@ class _RequireKey:
         from .http import bearer_token
 
         if scope["type"] == "http":
-            token = bearer_token(Headers(scope=scope))
+            request_headers = Headers(scope=scope)
+            token = bearer_token(request_headers)
             problem = ("send Authorization: Bearer <API key>" if token is None
                        else None if self.keys.find(token) is not None else "unknown API key")
             if problem is not None:
                 headers = {"WWW-Authenticate": "Bearer"}
-                if Headers(scope=scope).get("content-length", "0") != "0" or \
-                        "transfer-encoding" in Headers(scope=scope):
+                if request_headers.get("content-length", "0") != "0" or \
+                        "transfer-encoding" in request_headers:
                     headers["Connection"] = "close"  # the body is not read
                 response = JSONResponse({"error": {"type": "Unauthorized", "message": problem}},
                                         status_code=401, headers=headers)
