@@ -131,8 +131,10 @@ def test_keys_are_required_and_namespaces_never_cross(api: str) -> None:
         wait_indexed(bob, 1)
         assert recall_texts(bob, "locker code") == ["bob's locker code is 9902"]
         assert recall_texts(alice, "locker code") == ["alice's locker code is 4471"]
-        # a second key of the same namespace sees that namespace
-        assert recall_texts(bot, "locker code") == ["alice's locker code is 4471"]
+        # a second key of the same namespace sees that namespace (a user key names the
+        # conversation asking)
+        assert recall_texts(bot, "locker code", session="s1") == [
+            "alice's locker code is 4471"]
         assert bob.get("/v1/stats").json()["messages"] == 1
 
 
@@ -191,13 +193,16 @@ def test_tool_health_metrics_and_openapi(api: str) -> None:
         assert "vet appointment" in str(r.json())
     with client(api, None) as anon:
         assert anon.get("/health").json()["status"] == "ok"
-        text = anon.get("/metrics").text
-        assert 'chatmem_messages{namespace="alice"} 1' in text
-        assert 'route="/v1/messages",status="200"' in text
+        assert anon.get("/metrics").status_code == 401
         paths = anon.get("/openapi.json").json()["paths"]
         for p in ("/v1/messages", "/v1/rewrite", "/v1/recall", "/v1/context", "/v1/settings",
-                  "/v1/clear", "/v1/stats", "/v1/tool", "/health", "/metrics"):
+                  "/v1/clear", "/v1/stats", "/v1/tool", "/v1/sessions/{session_id}",
+                  "/health", "/metrics"):
             assert p in paths, p
+    with client(api, ALICE_BOT) as bot:  # any key of the table may read the metrics
+        text = bot.get("/metrics").text
+        assert 'chatmem_messages{namespace="alice"} 1' in text
+        assert 'route="/v1/messages",status="200"' in text
 
 
 def test_concurrent_adds_and_recalls_lose_nothing(api: str) -> None:
@@ -266,3 +271,227 @@ def test_chatmem_serve_runs_with_the_real_model(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# --------------------------------------------------------------------------- issue 9
+
+
+def json_error(r: httpx.Response, status: int) -> dict[str, str]:
+    """The documented error shape, and nothing else."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"type", "message"}, body
+    assert body["error"]["message"]
+    return dict(body["error"])
+
+
+class Chunks:
+    """A chunked request body of ``total`` bytes that records how much was taken."""
+
+    def __init__(self, total: int = 1 << 30, chunk: int = 64 * 1024) -> None:
+        self.total, self.chunk, self.sent = total, chunk, 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        while self.sent < self.total:
+            self.sent += self.chunk
+            yield b" " * self.chunk
+
+
+def test_bodies_are_bounded_as_they_stream_and_the_key_comes_first(api: str) -> None:
+    limit = 8 * 1024 * 1024
+    headers = {"Content-Type": "application/json"}
+    # no key: 401 before any of the body is read (not 422 after reading 1 GiB)
+    body = Chunks()
+    with client(api, None) as anon:
+        r = anon.post("/v1/messages", content=body, headers=headers)
+    json_error(r, 401)
+    assert body.sent < 4 * limit, body.sent
+    # a valid key and a chunked body over the limit: 413 as soon as it passes the limit
+    body = Chunks()
+    with client(api, ALICE) as c:
+        r = c.post("/v1/messages", content=body, headers=headers)
+        assert json_error(r, 413)["type"] == "PayloadTooLarge"
+        assert body.sent < 4 * limit, body.sent
+        # so is a declared Content-Length over the limit, before reading anything
+        r = c.post("/v1/messages", content=Chunks(limit + 1024 * 1024),
+                   headers={**headers, "Content-Length": str(limit + 1024 * 1024)})
+        json_error(r, 413)
+        # a chunked body under the limit is read normally
+        small = b'{"messages": [{"session_id": "s1", "content": "chunked hello"}]}'
+        r = c.post("/v1/messages", content=iter([small[:10], small[10:]]), headers=headers)
+        assert r.status_code == 200, r.text
+        assert c.get("/v1/stats").json()["messages"] == 1
+
+
+def test_a_user_key_may_only_narrow_the_scope(api: str) -> None:
+    with client(api, ALICE) as owner, client(api, ALICE_BOT) as bot:
+        add(owner, "the vault code is 5521", session="a1")
+        add(owner, "what was the vault code again", session="a2")
+        wait_indexed(owner, 2)
+        r = owner.put("/v1/settings", json={"scope": "session", "layer": "session",
+                                            "session": "a2"})
+        assert r.status_code == 200, r.text
+        # the user key asks for a wider scope: clamped to the session's own
+        r = bot.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                         "scope": "all", "window": 3})
+        assert r.status_code == 200, r.text
+        assert r.json()["scope"] == "session" and r.json()["clamped"] is True
+        assert "5521" not in r.text
+        for scope in ("user", "platform", "resource"):
+            r = bot.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                             "scope": scope, "cross_session": True})
+            assert r.status_code == 200 and "5521" not in r.text, r.text
+        # without a session there is nothing to narrow from
+        r = bot.post("/v1/recall", json={"query": "vault code", "scope": "all"})
+        assert "session" in json_error(r, 400)["message"]
+        # the tool and the context route clamp the same way
+        r = bot.post("/v1/tool", json={"arguments": {"query": "vault code", "scope": "all"},
+                                       "caller": {"session_id": "a2"}})
+        assert r.status_code == 200 and "5521" not in r.text, r.text
+        r = bot.post("/v1/context", json={"turn": "vault code", "session": "a2"})
+        assert r.status_code == 200 and "5521" not in r.text, r.text
+        # a narrower scope than the session's is honoured; the owner key may widen
+        r = owner.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                           "scope": "all"})
+        assert "5521" in r.text and r.json()["clamped"] is False
+
+
+def test_metrics_need_a_key_and_count_500s(api: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatmem.memory import Memory
+
+    def broken(self: Memory) -> dict[str, Any]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Memory, "tool_schema", broken)
+    with client(api, ALICE) as c:
+        r = c.get("/v1/tool")
+        assert json_error(r, 500) == {"type": "InternalError",
+                                      "message": "internal error; it was logged"}
+        assert "a bug" not in r.text and "Traceback" not in r.text
+        text = c.get("/metrics").text
+        assert 'chatmem_http_requests_total{method="GET",route="/v1/tool",status="500"} 1' \
+            in text
+    with client(api, None) as anon, client(api, "not-a-key-at-all-000000") as wrong:
+        json_error(anon.get("/metrics"), 401)
+        json_error(wrong.get("/metrics"), 401)
+    # a metrics token reads the metrics and nothing else
+    token = "metrics-token-0123456789"
+    table = KeyTable.from_mapping({"keys": {"a": {"key": ALICE, "namespace": "alice"}},
+                                   "metrics": {"token": token}})
+    app = create_app(url=f"sqlite:///{tmp_path}/m-{{namespace}}.db", keys=table,
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base, client(base, token) as scraper:
+        assert scraper.get("/metrics").status_code == 200
+        json_error(scraper.get("/v1/stats"), 401)
+    # an open loopback server (no key table) keeps its metrics open
+    app = create_app(url=f"sqlite:///{tmp_path}/open.db", embedder=Embedder(RecordingProvider()))
+    with running(app) as base, client(base, None) as anon:
+        assert anon.get("/metrics").status_code == 200
+
+
+def test_metrics_token_errors_name_the_field() -> None:
+    base = {"keys": {"a": {"key": ALICE, "namespace": "a"}}}
+    with pytest.raises(ConfigError, match="metrics.token must be a string of at least 16"):
+        KeyTable.from_mapping({**base, "metrics": {"token": "short"}})
+    with pytest.raises(ConfigError, match="one of token or token_sha256"):
+        KeyTable.from_mapping({**base, "metrics": {}})
+    with pytest.raises(ConfigError, match="metrics: unknown field"):
+        KeyTable.from_mapping({**base, "metrics": {"token": "x" * 20, "colour": 1}})
+    with pytest.raises(ConfigError, match="token_sha256 must be 64"):
+        KeyTable.from_mapping({**base, "metrics": {"token_sha256": "abc"}})
+    with pytest.raises(ConfigError, match="also an API key"):
+        KeyTable.from_mapping({**base, "metrics": {"token": ALICE}})
+    with pytest.raises(ConfigError, match="unknown table"):
+        KeyTable.from_mapping({**base, "metric": {"token": "x" * 20}})
+
+
+def test_every_error_has_the_documented_shape(api: str) -> None:
+    with client(api, ALICE) as c:
+        assert json_error(c.get("/v1/nope"), 404)["type"] == "NotFound"
+        assert json_error(c.get("/nope"), 404)["type"] == "NotFound"
+        e = json_error(c.delete("/v1/messages"), 405)
+        assert e["type"] == "MethodNotAllowed"
+        json_error(c.post("/v1/messages", content=b"{not json",
+                          headers={"Content-Type": "application/json"}), 422)
+        e = json_error(c.post("/v1/messages", content=b'\xff\xfe{"a"',
+                              headers={"Content-Type": "application/json"}), 422)
+        assert "invalid JSON" in e["message"]
+        for body, field in (({"query": "x", "window": -1}, "window"),
+                            ({"query": "x", "window": {"before": -1, "after": 0}}, "window"),
+                            ({"query": "x", "now": -5}, "now"),
+                            ({"query": "x", "now": 2**63}, "now"),
+                            ({"query": "x", "top_k": 101}, "top_k")):
+            assert field in json_error(c.post("/v1/recall", json=body), 422)["message"]
+        e = json_error(c.post("/v1/messages", json={"messages": [
+            {"session_id": "s1", "content": "x", "ts": 253402300800000}]}), 422)
+        assert "messages.0.ts" in e["message"]
+        e = json_error(c.post("/v1/rewrite", json={"session": "s1", "ts": -1,
+                                                   "content": "y"}), 422)
+        assert "ts" in e["message"]
+        # text that cannot be stored or embedded (lone surrogates), at any depth
+        for path, raw in (("/v1/recall", b'{"query": "x", "session": "\\ud800"}'),
+                          ("/v1/recall", b'{"query": "x", "filter": {"\\udfff": 1}}'),
+                          ("/v1/clear", b'{"session": "\\ud800"}'),
+                          ("/v1/tool", b'{"arguments": "{\\"query\\": \\"\\\\ud800\\"}",'
+                                       b' "caller": {"session_id": "s1"}}')):
+            r = c.post(path, content=raw, headers={"Content-Type": "application/json"})
+            assert r.status_code in (400, 422), (path, r.text)
+            assert "UTF-8" in json_error(r, r.status_code)["message"], r.text
+        assert c.get("/v1/stats").json()["messages"] == 0
+
+
+def test_sessions_can_be_registered_by_owners_and_read_by_users(api: str) -> None:
+    with client(api, ALICE) as owner, client(api, ALICE_BOT) as bot:
+        json_error(bot.get("/v1/sessions/a1"), 404)
+        body = {"resource_id": "r1", "origin_platform": "qq", "chat_type": "group",
+                "group_id": "1001", "group_name": "Hikers", "metadata": {"topic": "hiking"}}
+        e = json_error(bot.put("/v1/sessions/a1", json=body), 403)
+        assert "owner" in e["message"]
+        r = owner.put("/v1/sessions/a1", json=body)
+        assert r.status_code == 200, r.text
+        got = bot.get("/v1/sessions/a1").json()["session"]
+        assert {k: got[k] for k in body} == body and got["id"] == "a1"
+        owner.put("/v1/sessions/a2", json={"resource_id": "r1"})
+        owner.put("/v1/sessions/a3", json={"resource_id": "r2"})
+        # settings are not taken from this route, and are kept across updates
+        json_error(owner.put("/v1/sessions/a1", json={"settings": {"scope": "all"}}), 422)
+        json_error(owner.put("/v1/sessions/a1", json={"parent_id": "a1"}), 400)
+        json_error(owner.put("/v1/sessions/a1", json={"chat_type": ""}), 422)
+        # the registration drives scopes and filters
+        add(owner, "the tent is in the garage", session="a1")
+        add(owner, "the tent was sold last year", session="a3")
+        add(owner, "where is the tent", session="a2")
+        wait_indexed(owner, 3)
+        r = bot.post("/v1/recall", json={"query": "tent", "session": "a2",
+                                         "scope": "resource"})
+        assert r.status_code == 200, r.text
+        texts = r.text
+        assert "garage" in texts and "sold last year" not in texts
+        r = bot.post("/v1/recall", json={"query": "tent", "session": "a2",
+                                         "filter": {"topic": "hiking"}})
+        assert r.status_code == 200, r.text
+        assert [h["message"]["session_id"] for h in r.json()["hits"]] == ["a1"]
+
+
+def test_a_user_key_filter_adds_to_the_configured_filter(tmp_path: Path) -> None:
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     config=Config.load(context_expand={"window": 0},
+                                        semantic_recall={"filter": {"topic": "hiking"}}),
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base, client(base, ALICE) as owner, client(base, ALICE_BOT) as bot:
+        owner.put("/v1/sessions/a1", json={"metadata": {"topic": "hiking"}})
+        owner.put("/v1/sessions/a3", json={"metadata": {"topic": "cooking"}})
+        add(owner, "bring the tent", session="a1")
+        add(owner, "bring the pan", session="a3")
+        wait_indexed(owner, 2)
+
+        def sessions(c: httpx.Client, flt: dict[str, Any]) -> set[str]:
+            r = c.post("/v1/recall", json={"query": "bring the", "session": "a1",
+                                           "filter": flt})
+            assert r.status_code == 200, r.text
+            return {h["message"]["session_id"] for h in r.json()["hits"]}
+
+        assert sessions(bot, {}) == {"a1"}  # an empty filter does not drop the configured one
+        assert sessions(bot, {"topic": "cooking"}) == set()  # AND, never instead
+        assert sessions(owner, {"topic": "cooking"}) == {"a3"}  # an owner key replaces it

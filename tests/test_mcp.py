@@ -4,10 +4,13 @@ MCP SDK's own clients over stdio and streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +19,22 @@ import pytest
 
 pytest.importorskip("mcp")
 
+import httpx
+import httpx2
+import uvicorn
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
-from chatmem import Memory
+from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder
-from chatmem.errors import StoreClosed
-from chatmem.server.mcp import create_server
+from chatmem.errors import ConfigError, StoreClosed
+from chatmem.server.http import KeyTable
+from chatmem.server.mcp import HTTP_PATH, create_server, http_app, store_url, transport_security
 from chatmem.tool import tool_schema
+from providers import RecordingProvider
 
 PASSPORT = "My passport expires in March 2027"
 
@@ -204,3 +212,121 @@ async def test_streamable_http(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
     assert "Traceback" not in log.read_text(), log.read_text()
+
+
+# --------------------------------------------------------------------------- issue 9: the door
+
+MCP_OWNER = "mcp-owner-key-0123456789"
+MCP_USER = "mcp-user-key-01234567890"
+SECRET = "the vault code is 5521"
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "probe", "version": "0"}}}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json"}
+
+
+def mcp_keys(*namespaces: str) -> KeyTable:
+    ns = namespaces or ("alice", "alice")
+    return KeyTable.from_mapping({"keys": {
+        "owner": {"key": MCP_OWNER, "namespace": ns[0], "role": "owner"},
+        "bot": {"key": MCP_USER, "namespace": ns[-1], "role": "user"}}})
+
+
+@contextlib.contextmanager
+def serving(app: Any, port: int) -> Iterator[str]:
+    """``app`` under uvicorn on 127.0.0.1:``port`` in a background thread."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}{HTTP_PATH}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+async def seeded(db: Path) -> None:
+    """Session a1 holds a secret; the owner narrowed session a2 to its own messages."""
+    async with await Memory.open(f"sqlite:///{db}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add([Message(session_id="a1", content=SECRET),
+                       Message(session_id="a2", content="what was the vault code again")])
+        await mem.flush(30)
+        await mem.settings.set("session", actor={"id": "owner", "role": "owner"},
+                               session="a2")
+
+
+async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    await seeded(db)
+
+    async def open_memory() -> Memory:
+        return await Memory.open(f"sqlite:///{db}", embedder=Embedder(RecordingProvider()))
+
+    port = free_port()
+    server = create_server(open_memory, session="a2", speaker_id="alice")
+    app = http_app(server, host="127.0.0.1", port=port, keys=mcp_keys())
+    with serving(app, port) as url:
+        async with httpx.AsyncClient(timeout=30) as raw:
+            r = await raw.post(url, json=INIT, headers=MCP_HEADERS)
+            assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+            assert r.json()["error"]["type"] == "Unauthorized"
+            r = await raw.post(url, json=INIT, headers={
+                **MCP_HEADERS, "Authorization": "Bearer not-a-key-at-all-0000"})
+            assert r.status_code == 401
+            good = {**MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"}
+            # DNS rebinding: a foreign Host header or browser Origin is refused
+            r = await raw.post(url, json=INIT, headers={**good, "Host": f"evil.example:{port}"})
+            assert r.status_code == 421, r.text
+            r = await raw.post(url, json=INIT, headers={**good,
+                                                        "Origin": "http://evil.example"})
+            assert r.status_code == 403, r.text
+            r = await raw.post(url, json=INIT, headers={**good, "Host": f"localhost:{port}"})
+            assert r.status_code == 200, r.text
+        # a good key: the tools work, and a wider scope is clamped to the session's own
+        for key in (MCP_USER, MCP_OWNER):
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"},
+                                          timeout=30) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write), \
+                    ClientSession(read, write) as client:
+                await client.initialize()
+                added = await client.call_tool("memory_add", {"content": "noted, thanks"})
+                assert not added.is_error, text_of(added)
+                for scope in (None, "all", "user", "platform"):
+                    args = {"query": "vault code", **({"scope": scope} if scope else {})}
+                    result = await client.call_tool("memory_recall", args)
+                    assert not result.is_error, text_of(result)
+                    assert "5521" not in text_of(result)
+                    assert result.structured_content is not None
+                    assert result.structured_content["scope"] == "session"
+
+
+def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None:
+    async def never() -> Memory:
+        raise AssertionError("not opened")
+
+    server = create_server(never, session="s")
+    with pytest.raises(ConfigError, match="without API keys"):
+        http_app(server, host="0.0.0.0", port=8766)
+    with pytest.raises(ConfigError, match="--allowed-host"):
+        http_app(server, host="0.0.0.0", port=8766, keys=mcp_keys())
+    with pytest.raises(ConfigError, match="one store"):
+        store_url("sqlite:///data/{namespace}.db", mcp_keys("alice", "bob"))
+    assert store_url("sqlite:///data/{namespace}.db", mcp_keys()) == "sqlite:///data/alice.db"
+    settings = transport_security("0.0.0.0", 8766, ["mcp.example.org:443"])
+    assert settings.allowed_hosts == ["mcp.example.org:443"]
+    assert "https://mcp.example.org:443" in settings.allowed_origins
+    loop = transport_security("127.0.0.1", 9000)
+    assert {"127.0.0.1:9000", "localhost:9000", "[::1]:9000"} <= set(loop.allowed_hosts)
+    # the command refuses before opening anything, naming the fix
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "mcp", "--transport", "http",
+                           "--host", "0.0.0.0", "--db", str(tmp_path / "x.db")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "without API keys" in proc.stderr, proc.stderr
+    assert not (tmp_path / "x.db").exists()

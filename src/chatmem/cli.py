@@ -444,14 +444,14 @@ def _server_extra(what: str) -> None:
     """Fail with the install command when the server extra is missing."""
     import importlib.util
 
-    needed = {"serve": ("fastapi", "uvicorn"), "mcp": ("mcp",)}[what]
+    needed = {"serve": ("fastapi", "uvicorn"), "mcp": ("mcp", "fastapi", "uvicorn")}[what]
     missing = [m for m in needed if importlib.util.find_spec(m) is None]
     if missing:
         fail(f"chatmem {what} needs {', '.join(missing)}: pip install 'chatmem[server]'")
 
 
 def load_keys(path: str | None) -> Any:
-    """The API key table of ``chatmem serve`` (a TOML or YAML file), or None."""
+    """The API key table of ``chatmem serve`` and ``chatmem mcp`` (TOML or YAML), or None."""
     if not path:
         return None
     from .server.http import KeyTable
@@ -493,26 +493,37 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
               show_default=True, help="stdio for a local client, http for streamable HTTP.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
 @click.option("--port", type=int, default=8766, show_default=True, help="HTTP port.")
+@click.option("--keys", "keys_path", envvar="CHATMEM_KEYS", default=None,
+              help="TOML file of API keys, as for serve [env CHATMEM_KEYS]; with --transport "
+                   "http every request needs one. All keys must map to one namespace.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="Another Host header clients may use (name:port or name:*), e.g. behind a "
+                   "proxy; repeatable. Others get 421 (DNS-rebinding protection).")
+@click.option("--allow-open", is_flag=True,
+              help="Serve HTTP without keys on a non-loopback address (trusted networks only).")
 @click.option("--session", default="mcp", show_default=True,
               help="The conversation the tools act for (recall scope, where adds go).")
 @click.option("--platform", default=None, help="That conversation's platform.")
 @click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
 @one_line_errors
 def mcp(db: str | None, config_path: str | None, vector: str | None, transport: str,
-        host: str, port: int, session: str, platform: str | None,
+        host: str, port: int, keys_path: str | None, allowed_hosts: tuple[str, ...],
+        allow_open: bool, session: str, platform: str | None,
         speaker_id: str | None) -> None:
     """Run the MCP server with the tools memory_recall and memory_add (I5).
 
     \b
     Example:
       chatmem mcp --db chat.db --session alice-dm
+      chatmem mcp --transport http --keys keys.toml --db chat.db --session alice-dm
     """
     _server_extra("mcp")
     from .server.mcp import run as run_mcp
 
     run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
             transport=transport, host=host, port=port, session=session,
-            platform=platform, speaker_id=speaker_id)
+            platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
+            allowed_hosts=allowed_hosts, allow_open=allow_open)
 
 
 if __name__ == "__main__":  # pragma: no cover

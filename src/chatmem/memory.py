@@ -485,6 +485,7 @@ class Memory:
         speakers: Sequence[str] = (),
         exclude_ids: Sequence[str] = (),
         now: int | None = None,
+        narrow_only: bool = False,
     ) -> RecallResult:
         """Recall past messages relevant to ``query`` (text, or this turn's messages).
 
@@ -492,11 +493,18 @@ class Memory:
         this turn); the visible set is the effective scope of that session — its layered
         settings, else the configuration — unless ``scope`` names one explicitly.
         ``filter`` (seed 003) applies to the session-metadata snapshot of each vector.
+        ``narrow_only`` (an untrusted caller, e.g. a user API key): ``scope`` may only
+        narrow the effective scope, as in the tool, and ``filter`` is added to the
+        configured filter instead of replacing it.
         """
+        base_filter = self.config.recall_filter
+        if narrow_only and base_filter and isinstance(filter, Mapping):
+            filter = {"$and": [base_filter, dict(filter)]} if filter else base_filter
         return await self._recall(query, session=session, platform=platform, top_k=top_k,
                                   min_score=min_score, scope=scope, window=window,
                                   cross_session=cross_session, filter=filter,
-                                  speakers=speakers, exclude_ids=exclude_ids, now=now)
+                                  speakers=speakers, exclude_ids=exclude_ids, now=now,
+                                  cap_scope=narrow_only)
 
     async def _recall(
         self, query: TurnInput | Sequence[TurnInput], *, session: str | None,

@@ -12,10 +12,12 @@ is one :class:`~chatmem.Memory` call:
 ``PUT  /v1/settings``      set or remove a layer's scope (owner keys only)
 ``POST /v1/clear``         clear vectors, messages or both (owner keys only)
 ``GET  /v1/stats``         counts of messages, vectors, indexer and embedder
+``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
+``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
 ``GET  /v1/tool``          the ``memory_recall`` tool schema (I2)
 ``POST /v1/tool``          call ``memory_recall`` as the model would
 ``GET  /health``           liveness (no key needed)
-``GET  /metrics``          Prometheus text format (no key needed)
+``GET  /metrics``          Prometheus text format (any key, or the metrics token)
 =========================  ==================================================
 
 Access (R4): each API key (``Authorization: Bearer <key>``) maps to one
@@ -23,14 +25,22 @@ Access (R4): each API key (``Authorization: Bearer <key>``) maps to one
 storage URL with ``{namespace}`` filled in (``sqlite:///data/{namespace}.db``,
 ``postgresql://…?schema=cm_{namespace}``); so no request can reach another
 namespace's messages. A key's ``role`` is ``user`` or ``owner``; changing
-settings and clearing need ``owner``, and the acting owner is the key, not a
-claim in the body. Without a key table the server is open, with the single
-namespace ``default``, and :func:`check_bind` allows that on loopback only.
+settings, registering sessions and clearing need ``owner``, and the acting owner is
+the key, not a claim in the body. A user key may only narrow (R6): its recall must
+name the ``session`` asking, and a ``scope`` wider than that session's effective
+scope is clamped, as for the tool. Without a key table the server is open, with the
+single namespace ``default``, and :func:`check_bind` allows that on loopback only.
+
+The outermost layer (:class:`_Guard`, plain ASGI) checks the key *before* any of
+the body is read, counts body bytes as they stream (413 past
+:data:`MAX_BODY_BYTES`, whatever ``Content-Length`` says), and counts every
+answer in the metrics, 500s included.
 
 Errors have one shape, ``{"error": {"type", "message"}}``: 400 bad input (the
 message names the field), 401 no or unknown key, 403 not allowed, 404 not
-found, 413 body too large, 422 a body that does not match the schema, 503 the
-store or the embedding provider is unavailable.
+found, 405 wrong method, 413 body too large, 422 a body that does not match the
+schema, 500 a bug (logged with its traceback), 503 the store or the embedding
+provider is unavailable.
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ import asyncio
 import hashlib
 import hmac
 import ipaddress
+import json
 import logging
 import re
 import time
@@ -48,11 +59,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import Config
 from ..embedding import Embedder, create_embedder
@@ -68,6 +82,7 @@ from ..errors import (
     StoreError,
 )
 from ..memory import Memory
+from ..models import Session
 
 log = logging.getLogger("chatmem.server.http")
 
@@ -75,6 +90,14 @@ log = logging.getLogger("chatmem.server.http")
 MAX_BODY_BYTES = 8 * 1024 * 1024
 NAMESPACE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 DEFAULT_NAMESPACE = "default"
+#: The documented timestamp range, in milliseconds: 0 to the last millisecond of 9999.
+TS_MAX = 253_402_300_799_999
+#: Largest context window (neighbours each side) a request may ask for.
+MAX_WINDOW = 100
+#: Routes served without a key (documentation and liveness).
+PUBLIC_PATHS = frozenset({"/health", "/openapi.json", "/docs", "/docs/oauth2-redirect",
+                          "/redoc"})
+METRICS_PATH = "/metrics"
 
 
 # --------------------------------------------------------------------------- keys
@@ -93,12 +116,22 @@ class ApiKey:
 class KeyTable:
     """Bearer keys → :class:`ApiKey`, compared in constant time."""
 
-    def __init__(self, keys: list[ApiKey]) -> None:
+    def __init__(self, keys: list[ApiKey], *, metrics_sha256: str | None = None) -> None:
         self.keys = keys
+        #: sha256 of the token that may read ``/metrics`` only (besides every key).
+        self.metrics_sha256 = metrics_sha256
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], *, source: str = "keys") -> KeyTable:
-        """Read ``{"keys": {name: {key | key_sha256, namespace, role}}}`` (a TOML table)."""
+        """Read ``{"keys": {name: {key | key_sha256, namespace, role}}}`` (a TOML table),
+        and optionally ``{"metrics": {token | token_sha256}}``: a token that may read
+        ``/metrics`` and nothing else."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{source}: must be a table with [keys.<name>] entries")
+        unknown_tables = sorted(set(data) - {"keys", "metrics"})
+        if unknown_tables:
+            raise ConfigError(f"{source}: unknown table(s) {', '.join(map(str, unknown_tables))}"
+                              " (expected [keys.<name>] and optionally [metrics])")
         table = data.get("keys")
         if not isinstance(table, Mapping) or not table:
             raise ConfigError(f"{source}: needs a [keys.<name>] table with key, namespace "
@@ -131,7 +164,10 @@ class KeyTable:
             keys.append(ApiKey(str(name), ns, role, digest))
         if len({k.sha256 for k in keys}) != len(keys):
             raise ConfigError(f"{source}: two entries share one key")
-        return cls(keys)
+        metrics = _metrics_token(data.get("metrics"), source)
+        if metrics is not None and metrics in {k.sha256 for k in keys}:
+            raise ConfigError(f"{source}: metrics.token is also an API key; give it its own")
+        return cls(keys, metrics_sha256=metrics)
 
     @property
     def namespaces(self) -> set[str]:
@@ -145,9 +181,47 @@ class KeyTable:
                 found = k
         return found
 
+    def may_read_metrics(self, token: str) -> bool:
+        """Any API key, or the metrics token."""
+        metrics = self.metrics_sha256 is not None and hmac.compare_digest(
+            self.metrics_sha256, _sha256(token))
+        return self.find(token) is not None or metrics
+
+
+def _metrics_token(table: Any, source: str) -> str | None:
+    """The sha256 of ``[metrics] token = "…"`` (or ``token_sha256``), or None."""
+    if table is None:
+        return None
+    where = f"{source}: metrics"
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{where} must be a table: [metrics] token = \"…\"")
+    unknown = sorted(set(table) - {"token", "token_sha256"})
+    if unknown:
+        raise ConfigError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
+    plain, hashed = table.get("token"), table.get("token_sha256")
+    if (plain is None) == (hashed is None):
+        raise ConfigError(f"{where}: give exactly one of token or token_sha256")
+    if plain is not None:
+        if not isinstance(plain, str) or len(plain) < 16:
+            raise ConfigError(f"{where}.token must be a string of at least 16 characters")
+        return _sha256(plain)
+    if not isinstance(hashed, str) or not re.fullmatch(r"[0-9a-f]{64}", hashed):
+        raise ConfigError(f"{where}.token_sha256 must be 64 lowercase hex digits")
+    return hashed
+
 
 def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bearer_token(headers: Mapping[str, str] | Any) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    value = headers.get("authorization")
+    if not value:
+        return None
+    scheme, _, token = value.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
 
 
 def check_bind(host: str, keys: KeyTable | None, *, allow_open: bool = False) -> None:
@@ -217,8 +291,33 @@ class Namespaces:
 # --------------------------------------------------------------------------- request bodies
 
 
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key, at any depth) that is not valid UTF-8 text."""
+    stack = [value]
+    while stack:  # iterative: a deeply nested body cannot exhaust the recursion limit
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return item
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return None
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _utf8(cls, value: Any) -> Any:
+        if _lone_surrogate(value) is not None:
+            raise ValueError("not valid UTF-8 text (a lone surrogate escape such as \\ud800)")
+        return value
 
 
 class MessageIn(_Body):
@@ -227,7 +326,8 @@ class MessageIn(_Body):
     session_id: str = Field(description="The conversation (a session id).")
     content: str = Field(description="The text as the model sees it.")
     role: str = Field("user", description="user, assistant, system, tool or notice.")
-    ts: int | None = Field(None, description="Milliseconds since the epoch; default now.")
+    ts: int | None = Field(None, ge=0, le=TS_MAX,
+                           description="Milliseconds since the epoch; default now.")
     id: str | None = Field(None, description="Your id; a retry with the same id is a no-op.")
     kind: str = Field("message", description="message, divider, command_reply or directive.")
     visible_content: str | None = Field(None, description="What the user saw, if different.")
@@ -245,30 +345,34 @@ class AddBody(_Body):
 
 class RewriteBody(_Body):
     session: str
-    ts: int
+    ts: int = Field(ge=0, le=TS_MAX)
     content: str | None = None
     visible_content: str | None = None
     metadata: dict[str, Any] | None = None
 
 
 class WindowBody(_Body):
-    before: int = Field(ge=0)
-    after: int = Field(ge=0)
+    before: int = Field(ge=0, le=MAX_WINDOW)
+    after: int = Field(ge=0, le=MAX_WINDOW)
 
 
 class RecallBody(_Body):
     query: str | list[str] = Field(description="This turn's input text(s).")
-    session: str | None = Field(None, description="The conversation asking.")
+    session: str | None = Field(None, description="The conversation asking (required with a "
+                                "user key: its effective scope caps the recall).")
     platform: str | None = None
     top_k: int | None = Field(None, ge=1, le=100)
     min_score: float | None = Field(None, ge=0, le=1)
-    scope: str | None = Field(None, description="all, user, platform, resource or session.")
-    window: int | WindowBody | None = Field(None, description="Neighbours each side.")
+    scope: str | None = Field(None, description="all, user, platform, resource or session; "
+                              "with a user key it may only narrow the session's scope.")
+    window: Annotated[int, Field(ge=0, le=MAX_WINDOW)] | WindowBody | None = Field(
+        None, description="Neighbours each side.")
     cross_session: bool | None = None
     filter: dict[str, Any] | None = Field(None, description="Session-metadata filter.")
     speakers: list[str] = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list)
-    now: int | None = Field(None, description="Milliseconds; default now (for decay).")
+    now: int | None = Field(None, ge=0, le=TS_MAX,
+                            description="Milliseconds; default now (for decay).")
 
 
 class ContextBody(_Body):
@@ -292,6 +396,23 @@ class ClearBody(_Body):
     session: str | None = None
 
 
+class SessionBody(_Body):
+    """A session's registration (the fields of :class:`chatmem.Session` but its id, which
+    is in the path, and ``settings``, which only ``PUT /v1/settings`` changes)."""
+
+    parent_id: str | None = Field(None, min_length=1, description="The parent session "
+                                  "(sub-tasks); a child takes its root's origin platform.")
+    resource_id: str | None = Field(None, min_length=1,
+                                    description="The user or tenant owning it (scope resource).")
+    origin_platform: str | None = Field(None, min_length=1,
+                                        description="The platform of the room (scope platform).")
+    chat_type: str | None = Field(None, min_length=1, description="private, group, channel, …")
+    group_id: str | None = Field(None, min_length=1)
+    group_name: str | None = Field(None, min_length=1, description="The label in rendering.")
+    metadata: dict[str, Any] = Field(default_factory=dict,
+                                     description="Free JSON; what recall filters match.")
+
+
 class CallerBody(_Body):
     session_id: str
     speaker_id: str | None = None
@@ -301,6 +422,30 @@ class CallerBody(_Body):
 class ToolBody(_Body):
     arguments: dict[str, Any] | str = Field(description="The model's tool-call arguments.")
     caller: CallerBody
+
+
+class ErrorDetail(BaseModel):
+    type: str = Field(description="The error class, e.g. InvalidInput, Unauthorized.")
+    message: str = Field(description="What is wrong, naming the field.")
+
+
+class ErrorBody(BaseModel):
+    """Every error answer."""
+
+    error: ErrorDetail
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": text} for code, text in (
+        (400, "Bad input (the message names the field); nothing was changed."),
+        (401, "No API key or an unknown one."),
+        (403, "The key's role may not do this."),
+        (404, "Not found."),
+        (413, f"The body is over {MAX_BODY_BYTES} bytes."),
+        (422, "The body does not match the schema (unknown fields included)."),
+        (500, "A bug, logged with its traceback."),
+        (503, "The store or the embedding provider is unavailable."),
+    )}
 
 
 # --------------------------------------------------------------------------- metrics
@@ -354,6 +499,11 @@ class Principal:
     namespace: str
     role: str
 
+    @property
+    def narrow_only(self) -> bool:
+        """A user key may only narrow what its conversation sees (R6)."""
+        return self.role != "owner"
+
 
 _bearer = HTTPBearer(auto_error=False)
 
@@ -379,10 +529,18 @@ async def _memory(request: Request, who: Annotated[Principal, Depends(_principal
 #: Route parameters: the caller (from the bearer key) and its namespace's Memory.
 Who = Annotated[Principal, Depends(_principal)]
 Mem = Annotated[Memory, Depends(_memory)]
+SessionId = Annotated[str, Path(min_length=1, max_length=512,
+                                description="The session (conversation) id.")]
 
 
 class _Unauthorized(Exception):
     pass
+
+
+class _BodyTooLarge(StarletteHTTPException):
+    def __init__(self) -> None:
+        super().__init__(413, f"request body over {MAX_BODY_BYTES} bytes; send fewer "
+                              "messages per request")
 
 
 def _error(status: int, kind: str, message: str, **headers: str) -> JSONResponse:
@@ -396,10 +554,137 @@ _STATUS: list[tuple[type[ChatmemError], int]] = [
     (EmbeddingUnavailable, 503), (StoreError, 503), (RecallUnavailable, 503),
 ]
 
+_HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound",
+               405: "MethodNotAllowed", 413: "PayloadTooLarge", 415: "UnsupportedMediaType"}
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class _Guard:
+    """The outermost layer, plain ASGI so that nothing is buffered:
+
+    * the API key is checked from the headers *before* any of the body is read: a
+      request without a valid key gets 401 and its body is never consumed;
+    * body bytes are counted as they stream in; past :data:`MAX_BODY_BYTES` the
+      request ends with 413 (chunked bodies included, whatever ``Content-Length``
+      claims); the rest of the body is not read;
+    * every answer is counted in the metrics (500s included), and an exception that
+      escapes the app is answered with a 500 in the documented shape (the app's own
+      handler has logged its traceback)."""
+
+    def __init__(self, app: FastAPI, *, keys: KeyTable | None, metrics: Metrics) -> None:
+        self.app, self.keys, self.metrics = app, keys, metrics
+
+    def _denied(self, scope: Scope) -> JSONResponse | None:
+        if self.keys is None or scope["path"] in PUBLIC_PATHS:
+            return None
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", ())}
+        token = bearer_token(headers)
+        if token is None:
+            return _error(401, "Unauthorized", "send Authorization: Bearer <API key>",
+                          **{"WWW-Authenticate": "Bearer"})
+        ok = self.keys.may_read_metrics(token) if scope["path"] == METRICS_PATH \
+            else self.keys.find(token) is not None
+        if not ok:
+            return _error(401, "Unauthorized", "unknown API key",
+                          **{"WWW-Authenticate": "Bearer"})
+        return None
+
+    def _route(self, scope: Scope) -> str:
+        route = scope.get("route")
+        if route is not None:
+            return str(getattr(route, "path", "unmatched"))
+        for candidate in self.app.router.routes:
+            match, _ = candidate.matches(scope)
+            if match is not Match.NONE:
+                return str(getattr(candidate, "path", "unmatched"))
+        return "unmatched"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+        started = False
+        received = 0
+        too_large = False
+
+        async def counted_receive() -> Message:
+            nonlocal received, too_large
+            if too_large:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES:
+                    too_large = True
+                    raise _BodyTooLarge()
+            return message
+
+        async def observed_send(message: Message) -> None:
+            nonlocal status, started
+            if message["type"] == "http.response.start":
+                started = True
+                status = int(message["status"])
+                if too_large:  # the rest of the body is not read: end the connection
+                    message = {**message, "headers": [*message.get("headers", ()),
+                                                      (b"connection", b"close")]}
+            await send(message)
+
+        async def answer(response: JSONResponse) -> None:
+            await response(scope, receive, observed_send)
+
+        try:
+            denied = self._denied(scope)
+            length = _content_length(scope)
+            if denied is None and length is not None and length > MAX_BODY_BYTES:
+                denied = _error(413, "PayloadTooLarge", str(_BodyTooLarge().detail))
+            if denied is not None:
+                if _has_body(scope):  # not read: the connection cannot be reused
+                    denied.headers["Connection"] = "close"
+                await answer(denied)
+            else:
+                await self.app(scope, counted_receive, observed_send)
+        except Exception:  # the app's handler answered (or could not); never a traceback
+            if not started:
+                log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+                await answer(_error(500, "InternalError", "internal error; it was logged"))
+        finally:
+            method = scope.get("method", "GET")
+            self.metrics.observe(method if method in _METHODS else "OTHER", self._route(scope),
+                                 status, time.perf_counter() - start)
+
+
+def _has_body(scope: Scope) -> bool:
+    for key, value in scope.get("headers", ()):
+        name = key.lower()
+        if name == b"transfer-encoding" or (name == b"content-length"
+                                            and value.strip() not in (b"", b"0")):
+            return True
+    return False
+
+
+def _content_length(scope: Scope) -> int | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == b"content-length":
+            text = value.decode("latin-1").strip()
+            return int(text) if text.isdigit() else None
+    return None
+
 
 def create_app(*, url: str, vector: str | None = None, config: Config | None = None,
+               keys: KeyTable | None = None, embedder: Embedder | None = None) -> ASGIApp:
+    """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
+    ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
+    FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``)."""
+    api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder)
+    return _Guard(api, keys=keys, metrics=api.state.metrics)
+
+
+def create_api(*, url: str, vector: str | None = None, config: Config | None = None,
                keys: KeyTable | None = None, embedder: Embedder | None = None) -> FastAPI:
-    """The ASGI app; ``url`` may hold ``{namespace}`` (required with several namespaces)."""
+    """The FastAPI application without the outer guard (tests and embedding)."""
     cfg = config or Config.load()
     emb = embedder or create_embedder(cfg.embedding)
     namespaces = Namespaces(url, vector, cfg, keys, emb)
@@ -414,27 +699,13 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
                   version=_version(), lifespan=lifespan)
     app.state.namespaces = namespaces
     app.state.keys = keys
+    app.state.metrics = metrics
+    v1 = APIRouter(prefix="/v1", responses=_ERRORS)
 
     def owner_only(who: Principal, what: str) -> None:
         if who.role != "owner":
             raise PermissionDenied(f"{what} needs an owner key; key {who.name!r} has role "
                                    f"{who.role!r}")
-
-    @app.middleware("http")
-    async def limits_and_metrics(request: Request, call_next: Any) -> Any:
-        start = time.perf_counter()
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > MAX_BODY_BYTES:
-            response = _error(413, "PayloadTooLarge",
-                              f"request body over {MAX_BODY_BYTES} bytes; send fewer messages "
-                              "per request")
-        else:
-            response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        metrics.observe(request.method, path, response.status_code,
-                        time.perf_counter() - start)
-        return response
 
     @app.exception_handler(_Unauthorized)
     async def _unauthorized(request: Request, exc: _Unauthorized) -> JSONResponse:
@@ -452,48 +723,88 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for err in exc.errors():
+            if err.get("type") == "json_invalid":
+                where = err.get("loc", ("body", 0))[-1]
+                reason = (err.get("ctx") or {}).get("error", "not valid JSON")
+                parts.append(f"body: invalid JSON at character {where}: {reason}")
+                continue
             loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{loc or 'body'}: {err.get('msg', 'invalid')}")
+            msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+            parts.append(f"{loc or 'body'}: {msg}")
         return _error(422, "InvalidRequest", "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = _HTTP_TYPES.get(exc.status_code, "HTTPError")
+        message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"no route {request.method} {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        elif exc.status_code == 400 and "parsing the body" in message:
+            message = "body: not valid JSON (UTF-8 expected)"
+        return _error(exc.status_code, kind, message, **dict(exc.headers or {}))
+
+    @app.exception_handler(ValueError)
+    @app.exception_handler(TypeError)
+    async def _bad_value(request: Request, exc: Exception) -> JSONResponse:
+        # the last resort for a library check that raised a plain ValueError/TypeError
+        # about a request field; logged, because the body schema should have caught it
+        log.warning("%s %s: %s escaped validation", request.method, request.url.path,
+                    type(exc).__name__, exc_info=exc)
+        return _error(400, "InvalidInput", str(exc) or type(exc).__name__)
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(500, "InternalError", "internal error; it was logged")
 
     @app.get("/health", tags=["operations"])
     async def health() -> dict[str, Any]:
         """Liveness; no key needed."""
         return {"status": "ok", "namespaces_open": len(namespaces.open)}
 
-    @app.get("/metrics", tags=["operations"], response_class=PlainTextResponse)
+    @app.get("/metrics", tags=["operations"], response_class=PlainTextResponse,
+             responses={401: _ERRORS[401]})
     async def prometheus() -> str:
         """Prometheus text format: requests per route and status, and per-namespace counts
-        of the namespaces opened so far. No key needed."""
+        of the namespaces opened so far. With a key table, any API key or the metrics
+        token (``[metrics] token``) may read it."""
         return await metrics.render(namespaces)
 
-    @app.post("/v1/messages", tags=["memory"])
+    @v1.post("/messages", tags=["memory"])
     async def add(body: AddBody, mem: Mem) -> dict[str, Any]:
         """Store messages; they are committed before the answer and indexed in the
         background. A retry with the same ``id`` and content is a no-op."""
         stored = await mem.add([m.model_dump() for m in body.messages])
         return {"messages": [m.to_dict() for m in stored]}
 
-    @app.post("/v1/rewrite", tags=["memory"])
+    @v1.post("/rewrite", tags=["memory"])
     async def rewrite(body: RewriteBody, mem: Mem) -> dict[str, Any]:
         """Change a stored message (found by session and ts); its vector follows (F3)."""
         msg = await mem.rewrite(body.session, body.ts, content=body.content,
                                 visible_content=body.visible_content, metadata=body.metadata)
         return {"message": msg.to_dict()}
 
-    @app.post("/v1/recall", tags=["memory"])
-    async def recall(body: RecallBody, mem: Mem) -> dict[str, Any]:
-        """Recall past messages relevant to the query, within the visible scope."""
+    @v1.post("/recall", tags=["memory"])
+    async def recall(body: RecallBody, mem: Mem, who: Who) -> dict[str, Any]:
+        """Recall past messages relevant to the query, within the visible scope. With a
+        user key, ``session`` is required and ``scope`` may only narrow its effective
+        scope (a wider one is clamped: ``clamped: true``); ``filter`` adds to the
+        configured filter."""
+        if who.narrow_only and body.session is None:
+            raise InvalidInput("session is required with a user key: the recall is capped "
+                               "by that conversation's effective scope")
         window = body.window.model_dump() if isinstance(body.window, WindowBody) \
             else body.window
         result = await mem.recall(
             body.query, session=body.session, platform=body.platform, top_k=body.top_k,
             min_score=body.min_score, scope=body.scope, window=window,
             cross_session=body.cross_session, filter=body.filter, speakers=body.speakers,
-            exclude_ids=body.exclude_ids, now=body.now)
+            exclude_ids=body.exclude_ids, now=body.now, narrow_only=who.narrow_only)
         return result.to_dict()
 
-    @app.post("/v1/context", tags=["memory"])
+    @v1.post("/context", tags=["memory"])
     async def context(body: ContextBody, mem: Mem) -> dict[str, Any]:
         """The messages to put before the conversation: the recall system message (when
         anything is recalled) and the session's last messages (M2)."""
@@ -501,14 +812,14 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
                                               speakers=body.speakers,
                                               exclude_ids=body.exclude_ids)}
 
-    @app.get("/v1/settings", tags=["settings"])
+    @v1.get("/settings", tags=["settings"])
     async def get_settings(mem: Mem, session: str, platform: str | None = None
                            ) -> dict[str, Any]:
         """The effective scope of a conversation and the layer it comes from (F10)."""
         eff = await mem.settings.effective(await mem.where(session, platform))
         return {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken}
 
-    @app.put("/v1/settings", tags=["settings"])
+    @v1.put("/settings", tags=["settings"])
     async def put_settings(body: SettingsBody, mem: Mem, who: Who) -> dict[str, Any]:
         """Set (or, with ``scope: null``, remove) one layer's scope. Owner keys only."""
         owner_only(who, "changing settings")
@@ -518,29 +829,61 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
                                session=body.session)
         return {"ok": True}
 
-    @app.post("/v1/clear", tags=["settings"])
+    @v1.get("/sessions/{session_id}", tags=["settings"])
+    async def get_session(session_id: SessionId, mem: Mem) -> dict[str, Any]:
+        """A registered session: parent, resource, origin platform, chat type, group,
+        metadata and settings. 404 when it was never registered."""
+        found = (await mem.store.get_sessions([session_id])).get(session_id)
+        if found is None:
+            raise NotFound(f"session {session_id!r} is not registered (PUT it first)")
+        return {"session": found.to_dict()}
+
+    @v1.put("/sessions/{session_id}", tags=["settings"])
+    async def put_session(session_id: SessionId, body: SessionBody, mem: Mem, who: Who
+                          ) -> dict[str, Any]:
+        """Register a session, or replace its fields (every field given or not: absent
+        means none). Its ``settings`` are kept (``PUT /v1/settings`` changes them).
+        Owner keys only: parent, resource and origin platform decide who sees what."""
+        owner_only(who, "registering sessions")
+        if body.parent_id == session_id:
+            raise InvalidInput("parent_id: a session cannot be its own parent")
+        old = (await mem.store.get_sessions([session_id])).get(session_id)
+        session = Session(id=session_id, settings=dict(old.settings) if old else {},
+                          **body.model_dump())
+        stored = await mem.upsert_session(session)
+        return {"session": stored.to_dict()}
+
+    @v1.post("/clear", tags=["settings"])
     async def clear(body: ClearBody, mem: Mem, who: Who) -> dict[str, int]:
         """Clear the vector index, the messages or both (F12). Owner keys only."""
         owner_only(who, "clearing")
         return await mem.clear(body.target, session=body.session)
 
-    @app.get("/v1/stats", tags=["operations"])
+    @v1.get("/stats", tags=["operations"])
     async def stats(mem: Mem) -> dict[str, Any]:
         """Counts of messages (indexed, pending, failed), vectors per model, indexer and
         embedder state."""
         return await mem.stats()
 
-    @app.get("/v1/tool", tags=["tool"])
+    @v1.get("/tool", tags=["tool"])
     async def tool_schema(mem: Mem) -> dict[str, Any]:
         """The ``memory_recall`` tool in OpenAI tools format."""
         return mem.tool_schema()
 
-    @app.post("/v1/tool", tags=["tool"])
+    @v1.post("/tool", tags=["tool"])
     async def call_tool(body: ToolBody, mem: Mem) -> dict[str, Any]:
         """Run ``memory_recall`` with the model's arguments for the calling conversation;
         arguments may only narrow the configuration."""
+        if isinstance(body.arguments, str):
+            try:
+                parsed = json.loads(body.arguments)
+            except (ValueError, RecursionError):
+                parsed = None  # the tool's own check names the problem
+            if _lone_surrogate(parsed) is not None:
+                raise InvalidInput("arguments: not valid UTF-8 text (a lone surrogate escape)")
         return await mem.call_tool(body.arguments, body.caller.model_dump())
 
+    app.include_router(v1)
     return app
 
 
@@ -564,5 +907,5 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
 
 
-__all__ = ["ApiKey", "KeyTable", "Namespaces", "check_bind", "create_app", "namespace_url",
-           "serve"]
+__all__ = ["ApiKey", "KeyTable", "Namespaces", "bearer_token", "check_bind", "create_api",
+           "create_app", "namespace_url", "serve"]

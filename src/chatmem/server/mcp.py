@@ -15,6 +15,17 @@
 Transports: ``stdio`` (the client spawns ``chatmem mcp``) and streamable HTTP
 (``chatmem mcp --transport http``, endpoint ``http://HOST:PORT/mcp``).
 
+Over HTTP the door is locked as the HTTP API's (R6): with a key table (the same
+``keys.toml`` and :class:`~chatmem.server.http.KeyTable`) every request needs
+``Authorization: Bearer <key>`` (401 otherwise, checked before the body is read);
+without one, only a loopback bind is allowed (:func:`~chatmem.server.http.check_bind`).
+The SDK's DNS-rebinding protection is always on: the ``Host`` header must be the bound
+``host:port`` (and its ``localhost``/``127.0.0.1``/``[::1]`` forms on loopback) or one
+given with ``--allowed-host`` (421 otherwise), and a browser ``Origin`` must be one of
+them (403 otherwise). One MCP server serves one store: the keys must all map to one
+namespace, which fills ``{namespace}`` in the storage URL. Every key, owner or user, acts
+for the bound conversation through the tool, so a call may only narrow its scope.
+
 A chatmem error (bad argument, unavailable provider…) comes back as a tool error
 (``isError``) carrying its message; the server keeps serving. The
 :class:`~chatmem.Memory` lives in the event loop that serves (its indexer runs
@@ -24,25 +35,32 @@ shutdown. Logs go through :mod:`logging` to stderr: on stdio, stdout is the prot
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from ..config import Config
-from ..errors import ChatmemError, InvalidInput
+from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
 from ..models import Message, validate_message
 from ..tool import TOOL_NAME, Caller, tool_schema
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
+    from .http import KeyTable
 
 log = logging.getLogger("chatmem.server.mcp")
 
@@ -207,17 +225,124 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                      lifespan=lifespan, tools=[recall_tool, add_tool])
 
 
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _host_port(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+def transport_security(host: str, port: int, allowed_hosts: Sequence[str] = ()
+                       ) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a server bound to ``host:port``: the ``Host`` header
+    must be that address (on loopback also its ``localhost``, ``127.0.0.1`` and ``[::1]``
+    forms) or one of ``allowed_hosts`` (``name:port``, or ``name:*`` for any port); a
+    browser's ``Origin`` must be ``http://`` or ``https://`` one of those."""
+    hosts: list[str] = []
+    for extra in allowed_hosts:
+        if not isinstance(extra, str) or not extra.strip() or "/" in extra or " " in extra:
+            raise ConfigError(f"--allowed-host must be host[:port] (e.g. mcp.example.org:443 or "
+                              f"mcp.example.org:*), got {extra!r}")
+        hosts.append(extra.strip())
+    wildcard = host in ("0.0.0.0", "::", "")
+    if not wildcard:
+        hosts.append(_host_port(host, port))
+    if _loopback(host):
+        hosts += [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
+    if not hosts:
+        raise ConfigError(f"binding {host or 'every address'} needs --allowed-host with the "
+                          f"name clients use (e.g. --allowed-host mcp.example.org:{port}): "
+                          "other Host headers are refused (DNS-rebinding protection)")
+    hosts = list(dict.fromkeys(hosts))
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=hosts, allowed_origins=origins)
+
+
+class _RequireKey:
+    """Plain ASGI: every HTTP request needs a key of the table, checked from the headers
+    before the body is read (401 in the HTTP API's error shape otherwise)."""
+
+    def __init__(self, app: ASGIApp, keys: KeyTable) -> None:
+        self.app, self.keys = app, keys
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.datastructures import Headers
+        from starlette.responses import JSONResponse
+
+        from .http import bearer_token
+
+        if scope["type"] == "http":
+            request_headers = Headers(scope=scope)
+            token = bearer_token(request_headers)
+            problem = ("send Authorization: Bearer <API key>" if token is None
+                       else None if self.keys.find(token) is not None else "unknown API key")
+            if problem is not None:
+                headers = {"WWW-Authenticate": "Bearer"}
+                if request_headers.get("content-length", "0") != "0" or \
+                        "transfer-encoding" in request_headers:
+                    headers["Connection"] = "close"  # the body is not read
+                response = JSONResponse({"error": {"type": "Unauthorized", "message": problem}},
+                                        status_code=401, headers=headers)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(server: MCPServer[Memory], *, host: str, port: int,
+             keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
+             allow_open: bool = False) -> ASGIApp:
+    """The streamable-HTTP ASGI app of ``server`` (at :data:`HTTP_PATH`), with the
+    DNS-rebinding protection of :func:`transport_security` and, with ``keys``, a bearer
+    key on every request. Without keys only a loopback ``host`` is allowed."""
+    from .http import check_bind
+
+    check_bind(host, keys, allow_open=allow_open)
+    app: ASGIApp = server.streamable_http_app(
+        streamable_http_path=HTTP_PATH, host=host,
+        transport_security=transport_security(host, port, allowed_hosts))
+    return _RequireKey(app, keys) if keys is not None else app
+
+
+def store_url(url: str, keys: KeyTable | None) -> str:
+    """The one store an MCP server serves: ``{namespace}`` is filled with the keys'
+    namespace (``default`` without keys); keys of several namespaces are refused."""
+    from .http import DEFAULT_NAMESPACE
+
+    if keys is None:
+        return url.replace("{namespace}", DEFAULT_NAMESPACE)
+    namespaces = sorted(keys.namespaces)
+    if len(namespaces) > 1:
+        raise ConfigError("an MCP server serves one store, but the keys map to the namespaces "
+                          f"{', '.join(namespaces)}: run one chatmem mcp per namespace, each "
+                          "with a keys file of that namespace only")
+    return url.replace("{namespace}", namespaces[0])
+
+
 def run(*, url: str, vector: str | None = None, config: Config | None = None,
         transport: str = "stdio", host: str = "127.0.0.1", port: int = 8766,
         session: str = "mcp", platform: str | None = None,
-        speaker_id: str | None = None) -> None:
-    """Serve until stopped: ``stdio``, or ``http`` (streamable HTTP at ``host:port/mcp``).
+        speaker_id: str | None = None, keys: KeyTable | None = None,
+        allowed_hosts: Sequence[str] = (), allow_open: bool = False) -> None:
+    """Serve until stopped: ``stdio``, or ``http`` (streamable HTTP at ``host:port/mcp``,
+    behind ``keys`` and the allowed hosts; see :func:`http_app`).
 
     The memory is opened first, in the serving event loop, so a store or configuration
     error is raised here as a :class:`ChatmemError` (not buried in a transport's task
     group); the server's lifespan then takes it over and closes it at shutdown."""
     if transport not in ("stdio", "http"):
         raise InvalidInput(f"transport must be 'stdio' or 'http', got {transport!r}")
+    url = store_url(url, keys)
+    vector = store_url(vector, keys) if vector else None
+    if transport == "http":  # refuse a bad bind before opening anything
+        from .http import check_bind
+
+        check_bind(host, keys, allow_open=allow_open)
+        transport_security(host, port, allowed_hosts)
 
     async def serve() -> None:
         opened = [await Memory.open(url, vector=vector, config=config)]
@@ -234,9 +359,14 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
             if transport == "stdio":
                 await server.run_stdio_async()
             else:
-                log.info("MCP server on http://%s:%d%s", host, port, HTTP_PATH)
-                await server.run_streamable_http_async(host=host, port=port,
-                                                       streamable_http_path=HTTP_PATH)
+                import uvicorn
+
+                app = http_app(server, host=host, port=port, keys=keys,
+                               allowed_hosts=allowed_hosts, allow_open=allow_open)
+                log.info("MCP server on http://%s%s (%s)", _host_port(host, port), HTTP_PATH,
+                         "API keys required" if keys is not None else "open, loopback only")
+                await uvicorn.Server(uvicorn.Config(app, host=host, port=port,
+                                                    log_level="info")).serve()
         finally:
             await first.close()  # a no-op when the lifespan closed it
 
