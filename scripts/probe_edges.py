@@ -279,10 +279,10 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
 
         # a world: two sessions, one secret, a narrow scope set by the owner
         check(owner.post("/v1/messages", json={"messages": [
-            {"session_id": "a1", "content": "the vault code is 4711", "speaker_id": "u1"},
+            {"session_id": "a1", "content": "the vault word is kumquat", "speaker_id": "u1"},
             {"session_id": "a2", "content": "hello from a2", "speaker_id": "u2"}]}))
         check(other.post("/v1/messages", json={"messages": [
-            {"session_id": "b1", "content": "bob's vault code is 9999"}]}))
+            {"session_id": "b1", "content": "bob vault word is persimmon"}]}))
         check(owner.put("/v1/settings", json={"scope": "session", "session": "a2"}))
         time.sleep(2)  # background indexing
 
@@ -292,17 +292,22 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
                 print(f"  leak of {secret!r}: {resp.request.url} {resp.request.content[:200]!r}",
                       file=sys.stderr)
 
+        # the control: an owner asking with scope all does find alice's secret, so a
+        # zero leak count means something
+        control = check(owner.post("/v1/recall", json={"query": "vault word", "session": "a1",
+                                                       "scope": "all"}))
+        counts["control_found"] = int("kumquat" in control.text)
         for scope in (None, "all", "user", "platform", "resource", "session", "thread"):
-            body: dict[str, Any] = {"query": "vault code", "session": "a2"}
+            body: dict[str, Any] = {"query": "vault word", "session": "a2"}
             if scope:
                 body["scope"] = scope
-            leaked(check(user.post("/v1/recall", json=body)), "4711")
-            leaked(check(user.post("/v1/context", json={"turn": "vault code",
-                                                          "session": "a2"})), "4711")
+            leaked(check(user.post("/v1/recall", json=body)), "kumquat")
+            leaked(check(user.post("/v1/context", json={"turn": "vault word",
+                                                          "session": "a2"})), "kumquat")
             leaked(check(user.post("/v1/tool", json={
-                "arguments": {"query": "vault code", **({"scope": scope} if scope else {})},
-                "caller": {"session_id": "a2"}})), "4711")
-            leaked(check(owner.post("/v1/recall", json={**body, "scope": "all"})), "9999")
+                "arguments": {"query": "vault word", **({"scope": scope} if scope else {})},
+                "caller": {"session_id": "a2"}})), "kumquat")
+            leaked(check(owner.post("/v1/recall", json={**body, "scope": "all"})), "persimmon")
         # fixed hostile requests
         fixed: list[Callable[[], httpx.Response]] = [
             lambda: anon.post("/v1/messages", json={"messages": []}),
@@ -322,7 +327,8 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
                 {"session_id": "a1", "content": "x", "ts": 2**64}]}),
             lambda: owner.post("/v1/recall", json={"query": "x", "window": -1}),
             lambda: owner.post("/v1/recall", json={"query": "x", "now": 2**70}),
-            lambda: owner.post("/v1/recall", json={"query": "\ud800"}),
+            lambda: owner.post("/v1/recall", content=b'{"query": "\\ud800"}',
+                               headers={"Content-Type": "application/json"}),
             lambda: owner.post("/v1/recall", json={"query": "x",
                                                    "filter": {"$and": [{}] * 3}}),
             lambda: owner.post("/v1/messages", content=b'{"messages": ' + b"[" * 50_000,
@@ -350,14 +356,10 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
                 "messages": [message_like(rng)], "query": junk(rng), "session": "a2",
                 "scope": junk(rng), "turn": junk(rng), "arguments": junk(rng),
                 "caller": {"session_id": "a2"}}
-            try:
+            try:  # ASCII JSON: lone surrogates travel as \ud800 escapes, as an attacker's would
                 text = json.dumps(payload, default=str, allow_nan=True)
             except (ValueError, RecursionError):
                 text = "{}"
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:
-                text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
             if method == "GET":
                 resp = c.get(path, params={"session": str(payload)[:50]})
             else:
@@ -365,9 +367,9 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
                                  headers={"Content-Type": "application/json"})
             check(resp)
         for scope in (None, "all"):
-            leaked(check(user.post("/v1/recall", json={"query": "vault code", "session": "a2",
+            leaked(check(user.post("/v1/recall", json={"query": "vault word", "session": "a2",
                                                         **({"scope": scope} if scope else {})})),
-                   "4711")
+                   "kumquat")
     finally:
         proc.terminate()
         try:
