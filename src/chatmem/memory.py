@@ -9,11 +9,12 @@ from :mod:`chatmem.recall`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from .config import Config, Window
 from .embedding import Embedder, create_embedder
@@ -77,6 +78,7 @@ def entry_doc(msg: Message, session: Session | None) -> dict[str, Any]:
         "meta": dict(session.metadata) if session else {}, "message": dict(msg.metadata),
     }
 T = TypeVar("T")
+P = ParamSpec("P")
 
 TurnInput = str | Message | Mapping[str, Any]
 
@@ -748,11 +750,25 @@ class Memory:
             await self.index.close()
 
 
+def _blocking(method: Callable[Concatenate[Memory, P], Coroutine[Any, Any, T]]
+              ) -> Callable[Concatenate[SyncMemory, P], T]:
+    """The blocking form of one :class:`Memory` coroutine method: same parameters, same
+    docstring, the awaited result; typed from the original, so there is nothing to keep
+    in step by hand."""
+
+    @functools.wraps(method)
+    def call(self: SyncMemory, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._run(method(self._memory, *args, **kwargs))
+
+    return call
+
+
 class SyncMemory:
     """Blocking access to a :class:`Memory` for scripts.
 
-    It runs the async core on a private event loop in a background thread and
-    forwards every coroutine method; there is no second copy of any logic.
+    It runs the async core on a private event loop in a background thread; each
+    method is the async method of the same name run to completion there (see
+    :func:`_blocking`), so there is no second copy of any logic.
     """
 
     def __init__(self, memory_factory: Callable[[], Awaitable[Memory]]) -> None:
@@ -760,7 +776,11 @@ class SyncMemory:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name="chatmem-sync")
         self._thread.start()
-        self._memory: Memory = self._run(memory_factory())
+        try:
+            self._memory: Memory = self._run(memory_factory())
+        except BaseException:
+            self._stop_loop()
+            raise
 
     @classmethod
     def open(cls, url: str = "sqlite:///chatmem.db", **kwargs: Any) -> SyncMemory:
@@ -775,24 +795,34 @@ class SyncMemory:
 
     @property
     def memory(self) -> Memory:
+        """The async memory underneath (for its attributes: ``config``, ``store``…)."""
         return self._memory
 
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._memory, name)
-        if not asyncio.iscoroutinefunction(attr):
-            return attr
+    add = _blocking(Memory.add)
+    upsert_session = _blocking(Memory.upsert_session)
+    flush = _blocking(Memory.flush)
+    rewrite = _blocking(Memory.rewrite)
+    clear = _blocking(Memory.clear)
+    reindex = _blocking(Memory.reindex)
+    call_tool = _blocking(Memory.call_tool)
+    where = _blocking(Memory.where)
+    recall = _blocking(Memory.recall)
+    context = _blocking(Memory.context)
+    stats = _blocking(Memory.stats)
 
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return self._run(attr(*args, **kwargs))
-
-        call.__name__ = name
-        call.__doc__ = attr.__doc__
-        return call
+    @functools.wraps(Memory.tool_schema)
+    def tool_schema(self) -> dict[str, Any]:
+        return self._memory.tool_schema()
 
     def close(self) -> None:
         if self._loop.is_closed():
             return
-        self._run(self._memory.close())
+        try:
+            self._run(self._memory.close())
+        finally:
+            self._stop_loop()
+
+    def _stop_loop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
