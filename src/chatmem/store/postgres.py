@@ -119,7 +119,13 @@ from ..models import (
     now_ms,
 )
 from . import lexical
-from .base import retried_add
+from .base import (
+    MAX_SESSION_DEPTH,
+    SessionSnapshot,
+    retried_add,
+    session_snapshot,
+    snapshot_changes,
+)
 from .filters import ColumnRef, FieldRef, JsonRef, compile_postgres
 from .where import check_fields
 
@@ -200,6 +206,16 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
 }
 MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/lexical.py)
+#: A session change updates its vectors' snapshot columns in place (store/base.py,
+#: ``update_session_snapshot``). Half-empty heap pages let PostgreSQL keep each new row
+#: version on its page (a HOT update, no index touched); on full pages every updated
+#: row is inserted into every index again, the HNSW graph included: 200× slower.
+#: The price: the vectors heap takes about twice the disk. Pages written before this
+#: migration stay full until ``VACUUM FULL vectors``. Parents are looked up by id.
+MIGRATIONS[3] = [
+    "ALTER TABLE vectors SET (fillfactor = 50)",
+    "CREATE INDEX sessions_parent ON sessions (parent_id)",
+]
 SCHEMA_VERSION = max(MIGRATIONS)
 
 _MSG_COLS = ("seq, id, session_id, ts, role, kind, content, visible_content, source, "
@@ -727,7 +743,10 @@ class PostgresStore:
     # ---------------------------------------------------------------- sessions
 
     async def upsert_session(self, session: Session) -> Session:
-        async with self._conn() as conn:
+        async with self._tx() as conn:
+            row = await (await conn.execute(
+                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = %s FOR UPDATE",
+                [session.id])).fetchone()
             await conn.execute(
                 f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
                 "%s::jsonb, %s::jsonb) ON CONFLICT (id) DO UPDATE SET "
@@ -739,7 +758,75 @@ class PostgresStore:
                  session.chat_type, session.group_id, session.group_name,
                  _json(dict(session.metadata), "session.metadata"),
                  _json(dict(session.settings), "session.settings")])
+            # the vectors follow the session in the same transaction
+            own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+                                         session)
+            if own:
+                ids = [session.id, *(await self._descendants(conn, session.id) if tree
+                                     else ())]
+                await self._update_snapshots(conn, await self._snapshots(conn, ids))
         return session
+
+    @staticmethod
+    async def _descendants(conn: psycopg.AsyncConnection[Any], session_id: str) -> list[str]:
+        rows = await (await conn.execute(
+            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = %s "
+            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+            "WHERE d.depth < %s) SELECT DISTINCT id FROM d WHERE id <> %s ORDER BY id",
+            [session_id, MAX_SESSION_DEPTH, session_id])).fetchall()
+        return [str(r[0]) for r in rows]
+
+    @staticmethod
+    async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
+                         ) -> list[SessionSnapshot]:
+        known: dict[str, Session] = {}
+        todo = set(ids)
+        for _ in range(MAX_SESSION_DEPTH):  # each round loads the next parents up
+            if not todo:
+                break
+            rows = await (await conn.execute(
+                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])",
+                [sorted(todo)])).fetchall()
+            for r in rows:
+                known[r[0]] = _row_to_session(r)
+            todo = {s.parent_id for s in known.values()
+                    if s.parent_id and s.parent_id not in known and s.parent_id not in todo}
+        return [session_snapshot(known[sid], known.get) for sid in ids if sid in known]
+
+    @staticmethod
+    async def _update_snapshots(conn: psycopg.AsyncConnection[Any],
+                                snapshots: Sequence[SessionSnapshot]) -> int:
+        """Inside the caller's transaction: the session fields of the vector entries (and
+        of the full-text rows of a separate index's entries) of these sessions."""
+        n = 0
+        for s in snapshots:
+            smeta = _json(dict(s.metadata), f"session {s.session_id!r} metadata")
+            row = await (await conn.execute("SELECT count(*) FROM vectors WHERE session_id = %s",
+                                            [s.session_id])).fetchone()
+            n += int(row[0]) if row else 0
+            # rows already right stay as they are: an update rewrites the row and inserts it
+            # into every index again, the HNSW graph included
+            for table in ("vectors", "lexical_entries"):
+                await conn.execute(
+                    f"UPDATE {table} SET origin_platform = %s, resource_id = %s, "
+                    "smeta = %s::jsonb WHERE session_id = %s AND (origin_platform IS DISTINCT "
+                    "FROM %s OR resource_id IS DISTINCT FROM %s OR smeta IS DISTINCT FROM "
+                    "%s::jsonb)",
+                    [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
+                     s.resource_id, smeta])
+        return n
+
+    async def descendant_sessions(self, session_id: str) -> list[str]:
+        async with self._conn() as conn:
+            return await self._descendants(conn, session_id)
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        if not snapshots:
+            if self._closed:
+                raise StoreClosed("the store is closed")
+            return 0
+        async with self._tx() as conn:
+            return await self._update_snapshots(conn, list(snapshots))
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         out: dict[str, Session] = {}
@@ -1030,14 +1117,14 @@ class PostgresStore:
             if session_id is None:
                 cur = await conn.execute("DELETE FROM vectors")
                 await conn.execute("UPDATE messages SET index_state = %s WHERE index_state = %s",
-                                   [int(IndexState.SKIPPED), int(IndexState.INDEXED)])
+                                   [int(IndexState.CLEARED), int(IndexState.INDEXED)])
             else:
                 cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
                                          [session_id])
                 await conn.execute(
                     "UPDATE messages SET index_state = %s WHERE index_state = %s "
                     "AND session_id = %s",
-                    [int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id])
+                    [int(IndexState.CLEARED), int(IndexState.INDEXED), session_id])
             await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
         self._sizes_changed()
         return int(cur.rowcount)

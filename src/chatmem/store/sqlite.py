@@ -42,7 +42,13 @@ from ..models import (
 )
 from . import lexical
 from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
-from .base import retried_add
+from .base import (
+    MAX_SESSION_DEPTH,
+    SessionSnapshot,
+    retried_add,
+    session_snapshot,
+    snapshot_changes,
+)
 from .matrix import VectorMatrix
 from .postings import Postings
 from .where import check_fields, compile_where
@@ -101,6 +107,7 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS vectors_session ON vectors (session_id, ts);
+CREATE INDEX IF NOT EXISTS sessions_parent ON sessions (parent_id);
 CREATE TABLE IF NOT EXISTS meta (
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -570,6 +577,8 @@ class SqliteStore:
     async def upsert_session(self, session: Session) -> Session:
         def _upsert() -> Session:
             with self._tx() as conn:
+                row = conn.execute("SELECT * FROM sessions WHERE id=?", (session.id,)
+                                   ).fetchone()
                 conn.execute(
                     "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
                     "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
@@ -583,9 +592,64 @@ class SqliteStore:
                      json.dumps(dict(session.metadata), ensure_ascii=False),
                      json.dumps(dict(session.settings), ensure_ascii=False)),
                 )
+                # the vectors follow the session in the same transaction
+                own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+                                             session)
+                if own:
+                    ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
+                    self._update_snapshots_sync(self._snapshots_sync(ids))
             return session
 
         return await self._run(_upsert)
+
+    def _descendants_sync(self, session_id: str) -> list[str]:
+        return [r[0] for r in self.conn.execute(
+            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id=? "
+            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+            "WHERE d.depth < ?) SELECT DISTINCT id FROM d WHERE id != ? ORDER BY id",
+            (session_id, MAX_SESSION_DEPTH, session_id))]
+
+    def _snapshots_sync(self, ids: Sequence[str]) -> list[SessionSnapshot]:
+        cache: dict[str, Session | None] = {}
+
+        def lookup(sid: str) -> Session | None:
+            if sid not in cache:
+                row = self.conn.execute("SELECT * FROM sessions WHERE id=?", (sid,)).fetchone()
+                cache[sid] = None if row is None else _row_to_session(row)
+            return cache[sid]
+
+        out = []
+        for sid in ids:
+            found = lookup(sid)
+            if found is not None:
+                out.append(session_snapshot(found, lookup))
+        return out
+
+    def _update_snapshots_sync(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        """Inside the caller's transaction: the session fields of the vector entries (and
+        of the full-text rows of a separate index's entries) of these sessions."""
+        n = 0
+        for s in snapshots:
+            smeta = json.dumps(dict(s.metadata), ensure_ascii=False)
+            row = (s.origin_platform, s.resource_id, smeta, s.session_id)
+            n += self.conn.execute("SELECT count(*) FROM vectors WHERE session_id=?",
+                                   (s.session_id,)).fetchone()[0]
+            for table in ("vectors", "lexical_entries"):  # rows already right stay as they are
+                self.conn.execute(
+                    f"UPDATE {table} SET origin_platform=?, resource_id=?, smeta=? WHERE "
+                    "session_id=? AND (origin_platform IS NOT ? OR resource_id IS NOT ? OR "
+                    "smeta IS NOT ?)", (*row, *row[:3]))
+        return n
+
+    async def descendant_sessions(self, session_id: str) -> list[str]:
+        return await self._run(self._descendants_sync, session_id)
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        def _update() -> int:
+            with self._tx():
+                return self._update_snapshots_sync(list(snapshots))
+
+        return await self._run(_update)
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         def _get() -> dict[str, Session]:
@@ -778,13 +842,13 @@ class SqliteStore:
                     n = int(self.conn.execute("DELETE FROM vectors").rowcount)
                     self._lex_clear()  # X1: full text follows the vectors
                     self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
-                                      (int(IndexState.SKIPPED), int(IndexState.INDEXED)))
+                                      (int(IndexState.CLEARED), int(IndexState.INDEXED)))
                     self._matrices.clear()
                     return n
                 n = self._drop_vectors_sync("session_id=?", (session_id,))
                 self.conn.execute(
                     "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                    (int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id))
+                    (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
                 return n
 
         return await self._run(_clear)
