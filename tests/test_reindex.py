@@ -172,19 +172,26 @@ async def test_reindex_rebuilds_an_index_cleared_on_purpose(backend: str,
                 await mem._indexer.stop()
 
 
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
 async def test_reindex_embeds_messages_an_older_chatmem_cleared_as_skipped(
-        tmp_path: Path) -> None:
-    """Stores cleared before `cleared` existed hold indexable messages as SKIPPED."""
-    async with await Memory.open(f"sqlite:///{tmp_path / 'old.db'}",
-                                 embedder=Embedder(RecordingProvider())) as mem:
-        stored = await mem.add(_clear_world())
-        await mem.flush(timeout=60)
-        await mem.index.clear_vectors()  # type: ignore[union-attr]
-        ids = [m.id for m in stored if m.indexable and m.id]
-        await mem.store.set_index_state(ids, IndexState.SKIPPED)  # what the old clear did
-        out = await mem.reindex()
-        assert (out["cleared"], out["reembedded"]) == (len(ids), len(ids))
-        assert (await mem.stats())["indexed"] == len(ids)
+        backend: str, tmp_path: Path) -> None:
+    """Stores cleared before `cleared` existed hold indexable messages as SKIPPED:
+    stats counts them as cleared, and reindex embeds them."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            stored = await mem.add(_clear_world())
+            await mem.flush(timeout=60)
+            await index.clear_vectors()
+            ids = [m.id for m in stored if m.indexable and m.id]
+            await store.set_index_state(ids, IndexState.SKIPPED)  # what the old clear did
+            assert _counts(await mem.stats()) == (len(ids) + 5, 0, 0, 0, 5, len(ids))
+            out = await mem.reindex()
+            assert (out["cleared"], out["reembedded"]) == (len(ids), len(ids))
+            assert _counts(await mem.stats()) == (len(ids) + 5, len(ids), 0, 0, 5, 0)
+        finally:
+            if mem._indexer is not None:
+                await mem._indexer.stop()
 
 
 async def test_reindex_embeds_messages_marked_indexed_whose_vector_is_missing(

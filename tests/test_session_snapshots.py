@@ -260,3 +260,39 @@ async def test_a_failing_index_update_keeps_the_session_and_is_retried(
         await mem.flush(timeout=60)  # the retry
         assert await found(mem, scope="platform")
         assert [k for ns, k, _ in await mem.store.meta_items() if ns == SNAPSHOT_DIRTY] == []
+
+
+# --------------------------------------------------------------------------- SQL atomicity
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_sql_session_upsert_and_vector_update_commit_together(backend: str,
+                                                                    tmp_path: Path) -> None:
+    """A failing vector update (a real trigger of the database) rolls the session back."""
+    from chatmem.errors import StoreError
+
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            await mem.upsert_session(Session(id="boat", metadata={"v": 1}))
+            await mem.add(Message(session_id="boat", content=NOTE, ts=1000))
+            await mem.flush(timeout=60)
+            if backend == "sqlite":
+                await store._run(store.conn.execute,
+                                 "CREATE TRIGGER no_update BEFORE UPDATE ON vectors "
+                                 "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+            else:
+                async with store._conn() as conn:
+                    await conn.execute(
+                        "CREATE FUNCTION no_update() RETURNS trigger LANGUAGE plpgsql AS "
+                        "$$ BEGIN RAISE EXCEPTION 'disk full'; END $$")
+                    await conn.execute("CREATE TRIGGER no_update BEFORE UPDATE ON vectors "
+                                       "FOR EACH ROW EXECUTE FUNCTION no_update()")
+            with pytest.raises(StoreError, match="disk full"):
+                await mem.upsert_session(Session(id="boat", metadata={"v": 2}))
+            assert dict((await store.get_sessions(["boat"]))["boat"].metadata) == {"v": 1}
+            [e] = await entries_of(index, "boat")
+            assert dict(e.session_metadata) == {"v": 1}
+        finally:
+            if mem._indexer is not None:
+                await mem._indexer.stop()

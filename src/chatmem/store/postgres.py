@@ -109,6 +109,7 @@ from ..errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import (
     CONTROL_KINDS,
     DIRECTIVE_KINDS,
+    INDEXED_ROLES,
     VECTOR_FIELDS,
     IndexState,
     Message,
@@ -144,6 +145,7 @@ DEFAULT_EF_SEARCH = 100
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 _HIDDEN_KINDS = sorted(CONTROL_KINDS | DIRECTIVE_KINDS)
+_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
 MIGRATIONS: dict[int, list[str]] = {
@@ -876,8 +878,12 @@ class PostgresStore:
 
     async def stats(self) -> StoreStats:
         async with self._conn() as conn:
+            # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
             counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
-                "SELECT index_state, count(*) FROM messages GROUP BY index_state")).fetchall()}
+                f"SELECT CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN "
+                f"{_INDEXED_ROLES} AND kind = 'message' AND (source IS NULL OR "
+                f"source = '') THEN {int(IndexState.CLEARED)} ELSE index_state END, count(*) "
+                "FROM messages GROUP BY 1")).fetchall()}
             row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
             sessions = int(row[0]) if row else 0
             by_model = await self._count_by_model(conn)

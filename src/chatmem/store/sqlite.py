@@ -33,6 +33,7 @@ from ..errors import StoreClosed, StoreError
 from ..models import (
     CONTROL_KINDS,
     DIRECTIVE_KINDS,
+    INDEXED_ROLES,
     IndexState,
     Message,
     ScoredId,
@@ -56,7 +57,8 @@ from .where import check_fields, compile_where
 log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+#: 2: messages may be in IndexState.CLEARED (an older chatmem would not read them)
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -119,6 +121,14 @@ CREATE TABLE IF NOT EXISTS meta (
 _MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
              "speaker_id, speaker_name, mentions, platform, metadata, index_state")
 _HIDDEN_KINDS = tuple(sorted(CONTROL_KINDS | DIRECTIVE_KINDS))
+_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
+#: The index state as ``stats`` counts it: an indexable message (F1, Message.indexable)
+#: left SKIPPED by the clear of an older chatmem counts as CLEARED.
+_STATE_FOR_STATS = (
+    f"CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN {_INDEXED_ROLES} "
+    "AND kind = 'message' AND (source IS NULL OR source = '') "
+    f"THEN {int(IndexState.CLEARED)} ELSE index_state END"
+)
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
@@ -707,7 +717,7 @@ class SqliteStore:
     async def stats(self) -> StoreStats:
         def _stats() -> StoreStats:
             counts = {IndexState(s): n for s, n in self.conn.execute(
-                "SELECT index_state, count(*) FROM messages GROUP BY index_state")}
+                f"SELECT {_STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
             sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             by_model = {str(m): n for m, n in self.conn.execute(
                 "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
