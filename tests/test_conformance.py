@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.models import IndexState, Message, Session, VectorEntry
+from chatmem.store.base import SessionSnapshot
 from chatmem.store.filters import evaluate
 
 NAMES = sorted(BACKENDS)
@@ -438,16 +439,81 @@ async def test_clear_vectors(pair: Pair) -> None:
     q = entries[0].vector
     assert await pair.index.clear_vectors("s1") == 5
     assert {h.session_id for h in await pair.index.query(q, 100)} == {"s0"}
-    if pair.shared:  # INDEXED messages of that session become SKIPPED
+    if pair.shared:  # INDEXED messages of that session become CLEARED (not SKIPPED)
         states = await pair.store.index_states([e.message_id for e in entries])
         assert [states[e.message_id] for e in entries] == [IndexState.INDEXED] * 5 + [
-            IndexState.SKIPPED] * 5
+            IndexState.CLEARED] * 5
     assert await pair.index.clear_vectors("nope") == 0
     assert await pair.index.clear_vectors() == 5
     assert await pair.index.query(q, 100) == []
     assert await pair.index.count_by_model() == {}
     if pair.shared:
-        assert (await pair.store.stats()).skipped == 10
+        stats = await pair.store.stats()
+        assert (stats.skipped, stats.cleared) == (0, 10)
+
+
+async def test_update_session_snapshot_sets_session_fields_in_place(pair: Pair) -> None:
+    entries = await indexed_corpus(pair, sessions=3, per=6, dim=8)
+    q = entries[0].vector
+    before = await pair.index.query(q, 100)
+    snap = SessionSnapshot("s0", origin_platform="qq", resource_id="r9",
+                           metadata={"team": "z", "deep": {"n": 1}})
+    assert await pair.index.update_session_snapshot([snap]) == 6
+    assert await pair.index.update_session_snapshot([snap]) == 6  # idempotent
+    assert await pair.index.update_session_snapshot([SessionSnapshot("nope")]) == 0
+    assert await pair.index.update_session_snapshot([]) == 0
+    # every filter field reads the new values; nothing else moved
+    for where in ({"resource_id": "r9"}, {"origin_platform": "qq"}, {"meta.team": "z"},
+                  {"meta.deep.n": {"$gte": 1}}):
+        assert sorted(await ids(pair.index, q, 100, where)) == sorted(
+            e.message_id for e in entries if e.session_id == "s0"), where
+    assert await ids(pair.index, q, 100, {"meta.team": "t0"}) == [
+        e.message_id for e in sorted(entries, key=lambda e: -float(np.dot(e.vector, q)))
+        if e.session_id == "s2"]  # s0 had t0 too: its old metadata is gone, not merged
+    after = await pair.index.query(q, 100)
+    assert [(h.message_id, round(h.score, 5)) for h in after] == [
+        (h.message_id, round(h.score, 5)) for h in before]  # vectors untouched
+    scanned = {e.message_id: e for e in await pair.index.scan_vectors(None, 100)}
+    for e in entries:
+        got = scanned[e.message_id]
+        assert (got.platform, dict(got.message_metadata)) == (e.platform,
+                                                              dict(e.message_metadata))
+        if e.session_id == "s0":
+            assert (got.origin_platform, got.resource_id, dict(got.session_metadata)) == (
+                "qq", "r9", {"team": "z", "deep": {"n": 1}})
+        else:
+            assert (got.origin_platform, got.resource_id, dict(got.session_metadata)) == (
+                e.origin_platform, e.resource_id, dict(e.session_metadata))
+
+
+async def test_descendant_sessions_and_sql_upsert_moves_the_vectors(pair: Pair) -> None:
+    await pair.store.append([Message(session_id=s, content=s, ts=1, id=f"m-{s}")
+                             for s in ("root", "child", "grand", "other")])
+    for sess in (Session(id="child", parent_id="root"),
+                 Session(id="grand", parent_id="child", resource_id="own"),
+                 Session(id="loop-a", parent_id="loop-b"),
+                 Session(id="loop-b", parent_id="loop-a")):
+        await pair.store.upsert_session(sess)
+    assert await pair.store.descendant_sessions("root") == ["child", "grand"]
+    assert await pair.store.descendant_sessions("grand") == []
+    assert await pair.store.descendant_sessions("loop-a") == ["loop-b"]  # a cycle ends
+    vecs = unit_vectors(4, 8, 5)
+    msgs = await pair.store.get([f"m-{s}" for s in ("root", "child", "grand", "other")])
+    await pair.index_entries([entry(m, v) for m, v in zip(msgs.values(), vecs)])
+    await pair.store.upsert_session(Session(id="root", origin_platform="qq",
+                                            resource_id="r1", metadata={"k": 1}))
+    if not pair.shared:
+        return  # a separate index is moved by Memory.upsert_session (test_session_snapshots)
+    got = {e.session_id: e for e in await pair.index.scan_vectors(None, 10)}
+    assert {s: (e.origin_platform, e.resource_id, dict(e.session_metadata))
+            for s, e in got.items()} == {
+        "root": ("qq", "r1", {"k": 1}), "child": ("qq", "r1", {}),
+        "grand": ("qq", "own", {}), "other": (None, None, {})}
+    # metadata alone: the session's own entries only
+    await pair.store.upsert_session(Session(id="child", parent_id="root", metadata={"c": 2}))
+    got = {e.session_id: e for e in await pair.index.scan_vectors(None, 10)}
+    assert dict(got["child"].session_metadata) == {"c": 2}
+    assert (got["grand"].origin_platform, dict(got["grand"].session_metadata)) == ("qq", {})
 
 
 async def test_scan_vectors_pages_by_message_id(pair: Pair) -> None:

@@ -38,7 +38,8 @@ async def test_reindex_moves_every_vector_to_the_configured_model(backend: str,
             seen = []
             out = await mem.reindex(progress=lambda done, total: seen.append((done, total)))
             assert out == {"model": "test:new", "stale": len(TEXTS), "failed": 0,
-                           "reembedded": len(TEXTS)}
+                           "cleared": 0, "missing": 0, "pending": 0,
+                           "reembedded": len(TEXTS), "sessions_refreshed": 0}
             assert seen and seen[-1] == (len(TEXTS), len(TEXTS))
             assert (await mem.stats())["vectors_by_model"] == {"test:new": len(TEXTS)}
             hits = (await mem.recall(query, scope="all", window=0)).hits
@@ -47,6 +48,7 @@ async def test_reindex_moves_every_vector_to_the_configured_model(backend: str,
             calls = len(new_provider.calls)
             again = await mem.reindex()
             assert again["stale"] == again["failed"] == again["reembedded"] == 0
+            assert again["cleared"] == again["missing"] == again["sessions_refreshed"] == 0
             assert len(new_provider.calls) == calls
         finally:
             if mem._indexer is not None:
@@ -63,7 +65,8 @@ async def test_reindex_retries_failed_messages(tmp_path: Path) -> None:
         assert (await mem.store.index_states([msg.id]))[msg.id] == IndexState.FAILED  # type: ignore[index, list-item]
         provider.fail_with = None
         out = await mem.reindex()
-        assert out == {"model": "test:flaky", "stale": 0, "failed": 1, "reembedded": 1}
+        assert out == {"model": "test:flaky", "stale": 0, "failed": 1, "cleared": 0,
+                       "missing": 0, "pending": 0, "reembedded": 1, "sessions_refreshed": 0}
         assert (await mem.store.index_states([msg.id]))[msg.id] == IndexState.INDEXED  # type: ignore[index, list-item]
 
 
@@ -85,3 +88,166 @@ def test_cli_reindex_switches_a_store_to_the_local_model(tmp_path: Path) -> None
     assert out["model"].startswith("local:all-MiniLM-L6-v2")
     res = CliRunner().invoke(main, ["stats", "--db", str(db), "--json"])
     assert json.loads(res.output)["vectors_by_model"] == {out["model"]: 6}
+
+
+# ------------------------------------------------------------------ F12: reindex after clear
+
+CLEAR_TEXTS = [f"memo {i}: locker {i} holds the {c} umbrella" for i, c in
+               enumerate(["red", "green", "blue", "grey", "black", "white"] * 2)]
+CLEAR_TEXTS[5] = "the boat trip to the lighthouse is on sunday"
+
+
+def _clear_world() -> list[dict[str, object]]:
+    """Indexable words in two sessions, and every kind of message that is never embedded."""
+    msgs: list[dict[str, object]] = [
+        {"session_id": f"s{i % 2}", "content": t, "ts": 1000 + i,
+         "role": "assistant" if i % 4 == 3 else "user"} for i, t in enumerate(CLEAR_TEXTS)]
+    msgs += [
+        {"session_id": "s0", "content": "tool says 42", "role": "tool", "ts": 2000},
+        {"session_id": "s0", "content": "delivery report", "role": "system", "ts": 2001},
+        {"session_id": "s1", "content": "image sent", "role": "notice", "ts": 2002},
+        {"session_id": "s1", "content": "cron ran the boat job", "source": "cron", "ts": 2003},
+        {"session_id": "s1", "content": "--- divider ---", "kind": "divider", "ts": 2004},
+    ]
+    return msgs
+
+
+def _counts(stats: dict[str, object]) -> tuple[object, ...]:
+    return tuple(stats[k] for k in ("messages", "indexed", "pending", "failed", "skipped",
+                                    "cleared"))
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_reindex_rebuilds_an_index_cleared_on_purpose(backend: str,
+                                                            tmp_path: Path) -> None:
+    """Item 15: after clear(vector) the indexable messages are `cleared` (not `skipped`),
+    stay unembedded until reindex, and reindex embeds every one of them again."""
+    n = len(CLEAR_TEXTS)
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        provider = RecordingProvider(dim=48)
+        mem = Memory(store, index, Embedder(provider, cache_enabled=False))
+        try:
+            await mem.add(_clear_world())
+            await mem.flush(timeout=60)
+            assert _counts(await mem.stats()) == (n + 5, n, 0, 0, 5, 0)
+            query = "when is the boat trip to the lighthouse?"
+            assert (await mem.recall(query, scope="all", window=0)).hits[0].message.content \
+                == CLEAR_TEXTS[5]
+
+            assert (await mem.clear("vector"))["vectors"] == n
+            stats = await mem.stats()
+            assert _counts(stats) == (n + 5, 0, 0, 0, 5, n)  # cleared, not skipped
+            assert stats["vectors_by_model"] == {}
+            assert not (await mem.recall(query, scope="all", window=0)).hits
+            # a clear on purpose is not undone in the background
+            calls = len(provider.calls)
+            await mem.flush(timeout=60)
+            assert len(provider.calls) == calls
+            assert _counts(await mem.stats()) == (n + 5, 0, 0, 0, 5, n)
+
+            out = await mem.reindex()
+            assert (out["cleared"], out["reembedded"], out["stale"], out["failed"],
+                    out["missing"]) == (n, n, 0, 0, 0)
+            embedded = [t for texts, role in provider.calls[calls:] if role == "document"
+                        for t in texts]
+            assert sorted(embedded) == sorted(CLEAR_TEXTS)  # never the tool/system ones
+            stats = await mem.stats()
+            assert _counts(stats) == (n + 5, n, 0, 0, 5, 0)
+            assert stats["vectors_by_model"] == {"test:bow": n}
+            assert (await mem.recall(query, scope="all", window=0)).hits[0].message.content \
+                == CLEAR_TEXTS[5]
+
+            # one session only: the other keeps its vectors, reindex embeds just the cleared
+            assert (await mem.clear("vector", session="s1"))["vectors"] == n // 2
+            assert _counts(await mem.stats()) == (n + 5, n // 2, 0, 0, 5, n // 2)
+            calls = len(provider.calls)
+            out = await mem.reindex()
+            assert (out["cleared"], out["reembedded"]) == (n // 2, n // 2)
+            assert sum(len(texts) for texts, _ in provider.calls[calls:]) == n // 2
+            assert _counts(await mem.stats()) == (n + 5, n, 0, 0, 5, 0)
+            again = await mem.reindex()
+            assert again["reembedded"] == again["cleared"] == 0
+        finally:
+            if mem._indexer is not None:
+                await mem._indexer.stop()
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_reindex_embeds_messages_an_older_chatmem_cleared_as_skipped(
+        backend: str, tmp_path: Path) -> None:
+    """Stores cleared before `cleared` existed hold indexable messages as SKIPPED:
+    stats counts them as cleared, and reindex embeds them."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            stored = await mem.add(_clear_world())
+            await mem.flush(timeout=60)
+            await index.clear_vectors()
+            ids = [m.id for m in stored if m.indexable and m.id]
+            await store.set_index_state(ids, IndexState.SKIPPED)  # what the old clear did
+            assert _counts(await mem.stats()) == (len(ids) + 5, 0, 0, 0, 5, len(ids))
+            out = await mem.reindex()
+            assert (out["cleared"], out["reembedded"]) == (len(ids), len(ids))
+            assert _counts(await mem.stats()) == (len(ids) + 5, len(ids), 0, 0, 5, 0)
+        finally:
+            if mem._indexer is not None:
+                await mem._indexer.stop()
+
+
+async def test_reindex_embeds_messages_marked_indexed_whose_vector_is_missing(
+        tmp_path: Path) -> None:
+    """A vector index swapped for an empty one: the store says indexed, the index has none."""
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    async with await Memory.open(db, vector=f"qdrant+local://{tmp_path / 'q1'}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add(_clear_world())
+        await mem.flush(timeout=60)
+    async with await Memory.open(db, vector=f"qdrant+local://{tmp_path / 'q2'}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        out = await mem.reindex()
+        n = len(CLEAR_TEXTS)
+        assert (out["missing"], out["reembedded"]) == (n, n)
+        assert await mem.index.count_by_model() == {"test:bow": n}  # type: ignore[union-attr]
+
+
+def test_cli_clear_then_stats_and_reindex(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    runner = CliRunner()
+    for text in ("the lighthouse trip is on sunday", "bring a raincoat"):
+        res = runner.invoke(main, ["add", "--db", str(db), "--session", "s1", text])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["clear", "--db", str(db), "--target", "vector", "--yes"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["stats", "--db", str(db), "--json"])
+    stats = json.loads(res.stdout)
+    assert (stats["indexed"], stats["skipped"], stats["cleared"]) == (0, 0, 2)
+    res = runner.invoke(main, ["stats", "--db", str(db)])
+    assert "cleared: 2" in res.stdout
+    res = runner.invoke(main, ["reindex", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert "re-embedded 2 message(s)" in res.stdout and "2 cleared" in res.stdout
+    res = runner.invoke(main, ["stats", "--db", str(db), "--json"])
+    stats = json.loads(res.stdout)
+    assert (stats["indexed"], stats["cleared"]) == (2, 0)
+
+
+async def test_cleared_state_survives_export_and_import(tmp_path: Path) -> None:
+    import io
+
+    from chatmem.transfer import export_jsonl, import_records, validate_jsonl
+
+    n = len(CLEAR_TEXTS)
+    async with await Memory.open(f"sqlite:///{tmp_path / 'a.db'}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add(_clear_world())
+        await mem.flush(timeout=60)
+        await mem.clear("vector")
+        buf = io.StringIO()
+        await export_jsonl(mem.store, mem.index, buf)
+    async with await Memory.open(f"sqlite:///{tmp_path / 'b.db'}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        await import_records(mem.store, mem.index,
+                             validate_jsonl(buf.getvalue().splitlines()))
+        await mem.flush(timeout=60)
+        assert _counts(await mem.stats()) == (n + 5, 0, 0, 0, 5, n)
+        assert (await mem.reindex())["reembedded"] == n

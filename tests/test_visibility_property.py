@@ -34,11 +34,15 @@ class World:
     messages: list[Message]
     settings: dict[str, str]  # meta key -> raw stored value
     config_scope: str
+    #: When the sessions are registered: before the messages are added (``early``), after
+    #: they are indexed (``late``), or first as ``before`` and then changed to their
+    #: final state after indexing (``changed``) — the vectors must follow (issue 9, #16).
+    timing: str = "early"
+    before: list[Session] | None = None
+    order: list[int] | None = None  # the order of the late upserts
 
 
-@st.composite
-def worlds(draw: st.DrawFn) -> World:
-    n = draw(st.integers(2, 5))
+def _sessions(draw: st.DrawFn, n: int) -> list[Session]:
     sessions: list[Session] = []
     for i in range(n):
         parent = draw(st.one_of(st.none(), st.sampled_from([s.id for s in sessions])))\
@@ -49,7 +53,15 @@ def worlds(draw: st.DrawFn) -> World:
             resource_id=draw(st.sampled_from([None, "r1", "r2"])),
             chat_type=draw(st.sampled_from([None, "group", "private"])),
             group_id=draw(st.sampled_from([None, "g1", "g2"])),
+            metadata=draw(st.sampled_from([{}, {"team": "a"}, {"team": "b"}])),
         ))
+    return sessions
+
+
+@st.composite
+def worlds(draw: st.DrawFn) -> World:
+    n = draw(st.integers(2, 5))
+    sessions = _sessions(draw, n)
     messages = []
     for j in range(draw(st.integers(1, 10))):
         messages.append(Message(
@@ -68,7 +80,10 @@ def worlds(draw: st.DrawFn) -> World:
     chosen = draw(st.dictionaries(st.sampled_from(keys),
                                   st.sampled_from([*SCOPES, "thread", "broken"]), max_size=4))
     raw = {k: ("{oops" if v == "broken" else json.dumps(v)) for k, v in chosen.items()}
-    return World(sessions, messages, raw, draw(st.sampled_from(SCOPES)))
+    timing = draw(st.sampled_from(["early", "late", "changed"]))
+    return World(sessions, messages, raw, draw(st.sampled_from(SCOPES)), timing,
+                 _sessions(draw, n) if timing == "changed" else None,
+                 draw(st.permutations(list(range(n)))))
 
 
 def root(world: World, sid: str) -> Session:
@@ -134,13 +149,18 @@ async def check(world: World, asker: str, entry: str | None, requested: str | No
                                                 "indexing": {"concurrency": 1},
                                                 "context_expand": {"window": 2}}))
     try:
-        for s in world.sessions:
-            await mem.upsert_session(s)
+        first = world.before if world.timing == "changed" else world.sessions
+        if world.timing != "late":
+            for s in first or ():
+                await mem.upsert_session(s)
         for key, value in world.settings.items():
             await mem.store.meta_set("scope-settings", key, value)
         stored = await mem.add(world.messages)
         by_id = {m.id: m for m in stored}
         await mem.flush(timeout=30)
+        if world.timing != "early":  # registered or changed after indexing
+            for i in world.order or range(len(world.sessions)):
+                await mem.upsert_session(world.sessions[i])
         base = effective(world, asker, entry)
 
         def assert_visible(result: Any, scope: str) -> None:
@@ -148,6 +168,19 @@ async def check(world: World, asker: str, entry: str | None, requested: str | No
                 original = by_id[m.id]
                 assert visible(world, asker, entry, scope, original), (scope, original)
 
+        # completeness (issue 9, #16): every visible indexable message is found, under
+        # the sessions' final state however late they were registered
+        final = {x.id: x for x in world.sessions}
+        indexable = [m for m in stored if m.indexable]
+        if base != "resource" or (final[asker].resource_id or root(world, asker).resource_id):
+            full = await mem.recall(query, session=asker, platform=entry, top_k=50, window=0,
+                                    scope=base)
+            assert {h.message.id for h in full.hits} == {
+                m.id for m in indexable if visible(world, asker, entry, base, by_id[m.id])}
+        team = await mem.recall(query, session=asker, platform=entry, top_k=50, window=0,
+                                scope="all", filter={"team": "a"})
+        assert {h.message.id for h in team.hits} == {
+            m.id for m in indexable if dict(final[m.session_id].metadata) == {"team": "a"}}
         # passive recall: the session's effective scope
         try:
             passive = await mem.recall(query, session=asker, platform=entry, top_k=5)

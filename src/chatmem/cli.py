@@ -393,9 +393,12 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
 @run
 async def reindex(db: str | None, config_path: str | None, vector: str | None,
                   as_json: bool) -> None:
-    """Re-embed, with the configured model, every message whose vector another model
-    made, and retry every message whose indexing failed. Run it after changing
-    embedding.model: until then recall ignores the other model's vectors.
+    """Embed, with the configured model, every message worth remembering that has no
+    vector of that model: vectors another model made (run it after changing
+    embedding.model: until then recall ignores them), messages whose indexing failed,
+    and messages whose vectors `chatmem clear --target vector` removed (cleared
+    vectors are rebuilt only here). Also brings the session fields stored with each
+    vector (origin platform, resource id, metadata) up to date, without re-embedding.
 
     \b
     Example:
@@ -414,7 +417,9 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
         _echo_json(out)
     else:
         click.echo(f"re-embedded {out['reembedded']} message(s) with {out['model']} "
-                   f"({out['stale']} from other models, {out['failed']} failed before)")
+                   f"({out['stale']} stale, {out['cleared']} cleared, {out['failed']} failed "
+                   f"before, {out['missing']} missing, {out['pending']} pending); "
+                   f"session snapshots refreshed in {out['sessions_refreshed']} session(s)")
 
 
 @main.command()
@@ -422,7 +427,9 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
 async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
-    """Counts of messages, indexed, pending and failed, and vectors per model.
+    """Counts of messages, indexed, pending, failed, skipped (never embedded: tool,
+    system, notice, source, control) and cleared (vectors cleared, waiting for
+    `chatmem reindex`), and vectors per model.
 
     \b
     Example:
@@ -434,7 +441,8 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
     if as_json:
         _echo_json(data)
     else:
-        for key in ("messages", "sessions", "indexed", "pending", "failed", "skipped"):
+        for key in ("messages", "sessions", "indexed", "pending", "failed", "skipped",
+                    "cleared"):
             click.echo(f"{key:>10}: {data[key]}")
         for model, n in data["vectors_by_model"].items():
             click.echo(f"   vectors: {n} ({model or 'no model id'})")

@@ -24,12 +24,14 @@ from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
 from .models import IndexState, Message, Session, VectorEntry
-from .store.base import LexicalIndex, MessageStore, VectorIndex
+from .store.base import LexicalIndex, MessageStore, SessionSnapshot, VectorIndex
 
 log = logging.getLogger("chatmem.indexing")
 
 #: Seconds between retries of messages whose embedding failed (E12).
 RETRY_INTERVAL_S = 30.0
+#: Seconds between retries of session changes a separate index has not caught up with.
+HEAL_RETRY_S = 5.0
 #: Seconds a worker holding the embedding slot waits for a partial batch to fill.
 COALESCE_S = 0.02
 
@@ -53,7 +55,9 @@ def vector_entry(msg: Message, session: Session | None, vector: object, model_id
     return VectorEntry(
         message_id=msg.id, session_id=msg.session_id, ts=msg.ts, role=msg.role,
         model_id=model_id, vector=vector,
-        platform=msg.platform or (session.origin_platform if session else None),
+        # the message's own entry platform: never a copy of the session's, so that it
+        # cannot go stale when the session changes (F9 tests the origin platform apart)
+        platform=msg.platform,
         speaker_id=msg.speaker_id, mentions=msg.mentions,
         resource_id=session.resource_id if session else None,
         session_metadata=dict(session.metadata) if session else {},
@@ -90,6 +94,42 @@ async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Ses
     return out
 
 
+def snapshot_of(session: Session) -> SessionSnapshot:
+    """The snapshot fields of a session as :func:`snapshot_sessions` resolved it."""
+    return SessionSnapshot(session.id, session.origin_platform, session.resource_id,
+                           dict(session.metadata))
+
+
+#: Metadata-area namespace of sessions whose vectors a separate index has not caught up
+#: with yet (key: the session id whose change must reach its vectors and its descendants').
+SNAPSHOT_DIRTY = "chatmem.snapshot-dirty"
+
+
+async def session_tree(store: MessageStore, session_id: str, tree: bool = True) -> list[str]:
+    """``session_id`` and, with ``tree``, every session below it."""
+    return [session_id, *(await store.descendant_sessions(session_id) if tree else ())]
+
+
+async def push_snapshots(store: MessageStore, index: VectorIndex, ids: Sequence[str]) -> int:
+    """Bring the vector entries of these sessions to the sessions' current state."""
+    sessions = await snapshot_sessions(store, set(ids))
+    return await index.update_session_snapshot([snapshot_of(sessions[i]) for i in ids
+                                                if i in sessions])
+
+
+async def heal_snapshots(store: MessageStore, index: VectorIndex) -> int:
+    """Redo every session change a separate index may have missed (a crash, or an index
+    that failed, between the store's commit and the index's update); returns how many."""
+    dirty = sorted(key for ns, key, _ in await store.meta_items() if ns == SNAPSHOT_DIRTY)
+    for sid in dirty:
+        await push_snapshots(store, index, await session_tree(store, sid))
+        await store.meta_delete(SNAPSHOT_DIRTY, sid)
+    if dirty:
+        log.info("session snapshots of %d changed session(s) brought to the vector index",
+                 len(dirty))
+    return len(dirty)
+
+
 @dataclass(frozen=True)
 class IndexerStats:
     queued: int
@@ -102,13 +142,22 @@ class IndexerStats:
 
 class Indexer:
     def __init__(self, store: MessageStore, index: VectorIndex, embedder: Embedder,
-                 config: IndexingConfig | None = None) -> None:
+                 config: IndexingConfig | None = None,
+                 snapshot_lock: asyncio.Lock | None = None) -> None:
         self.store = store
         self.index = index
         self.embedder = embedder
         self.config = config or IndexingConfig()
         # one backend holding both commits vector and index state in one transaction
         self._shared = cast(object, index) is cast(object, store)
+        #: Held from reading session snapshots to writing the vectors made with them, and
+        #: by ``Memory.upsert_session`` from the store's commit to the index's update: a
+        #: session change never lands between the two (the new vectors would miss it).
+        self.snapshot_lock = snapshot_lock or asyncio.Lock()
+        #: Whether session changes may still have to reach a separate index (start-up).
+        self.snapshots_dirty = not self._shared
+        self._heal_lock = asyncio.Lock()
+        self._heal_retry_at = 0.0
         self._queue: deque[Message] = deque()
         self._queued: set[str] = set()
         self._in_flight: set[str] = set()
@@ -225,6 +274,15 @@ class Indexer:
     async def _sweep_loop(self) -> None:
         while not self._stopping:
             retry_due = time.monotonic() - self._last_retry >= RETRY_INTERVAL_S
+            if self.snapshots_dirty and time.monotonic() >= self._heal_retry_at:
+                try:
+                    await self.heal_snapshots()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self._heal_retry_at = time.monotonic() + HEAL_RETRY_S
+                    log.warning("session changes not yet in the vector index (%s); retried "
+                                "in %.0f s", exc, HEAL_RETRY_S)
             if self._sweep_needed or (retry_due and self._failed):
                 try:
                     await self.sweep(include_failed=retry_due)
@@ -235,6 +293,20 @@ class Indexer:
                     await asyncio.sleep(1.0)
                     continue
             await asyncio.sleep(0.05 if self._sweep_needed else 0.5)
+
+    async def heal_snapshots(self) -> None:
+        """Redo the session changes a separate index has not caught up with (durable
+        markers in the store's metadata area, see :func:`heal_snapshots`)."""
+        async with self._heal_lock:  # a heal under way finishes before flush goes on
+            if not self.snapshots_dirty:
+                return
+            self.snapshots_dirty = False  # a change failing from now on sets it again
+            try:
+                async with self.snapshot_lock:
+                    await heal_snapshots(self.store, self.index)
+            except BaseException:
+                self.snapshots_dirty = True
+                raise
 
     async def sweep(self, *, include_failed: bool = False) -> int:
         """Queue what the store holds as pending (and failed, when retrying)."""
@@ -261,7 +333,6 @@ class Indexer:
                            slot: asyncio.Semaphore | None = None) -> None:
         """Embed (holding ``slot``, released as soon as vectors are back), then write."""
         try:
-            sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
             vectors = await self.embedder.embed_many([embedded_text(m) for m in batch])
         except EmbeddingUnavailable as exc:
             if slot is not None:
@@ -288,14 +359,16 @@ class Indexer:
             if slot is not None:
                 slot.release()
         model_id = self.embedder.model_id
-        entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
-                   for m, v in zip(batch, vectors)]
-        await self.index.upsert(entries)
-        if not self._shared:  # a separate index: the state follows the upsert
-            if isinstance(self.store, LexicalIndex):  # X1: the store keeps the full text
-                await self.store.upsert_lexical(entries)
-            await self.store.set_index_state([e.message_id for e in entries],
-                                             IndexState.INDEXED)
+        async with self.snapshot_lock:  # the sessions as they are when the vectors land
+            sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
+            entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
+                       for m, v in zip(batch, vectors)]
+            await self.index.upsert(entries)
+            if not self._shared:  # a separate index: the state follows the upsert
+                if isinstance(self.store, LexicalIndex):  # X1: the store keeps the full text
+                    await self.store.upsert_lexical(entries)
+                await self.store.set_index_state([e.message_id for e in entries],
+                                                 IndexState.INDEXED)
         self._indexed += len(entries)
         self._batches += 1
 
@@ -303,6 +376,7 @@ class Indexer:
         """Wait until every pending message has been indexed (or has failed)."""
 
         async def _wait() -> None:
+            await self.heal_snapshots()
             while True:
                 self._sweep_needed = True
                 self._idle.clear()

@@ -27,7 +27,16 @@ from .errors import (
     ScopeError,
     StoreError,
 )
-from .indexing import Indexer, embedded_text, root_of, snapshot_sessions, vector_entry
+from .indexing import (
+    SNAPSHOT_DIRTY,
+    Indexer,
+    embedded_text,
+    push_snapshots,
+    root_of,
+    session_tree,
+    snapshot_sessions,
+    vector_entry,
+)
 from .models import (
     MAX_CONTENT_CHARS,
     MAX_LABEL_CHARS,
@@ -57,7 +66,14 @@ from .scopes import (
     user_filter,
 )
 from .store import open_store, open_vector_index
-from .store.base import LexicalIndex, MessageStore, VectorIndex
+from .store.base import (
+    LexicalIndex,
+    MessageStore,
+    SessionSnapshot,
+    VectorIndex,
+    session_snapshot,
+    snapshot_changes,
+)
 from .store.filters import evaluate
 from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 
@@ -72,7 +88,7 @@ def entry_doc(msg: Message, session: Session | None) -> dict[str, Any]:
     """The filter document a message would have as a vector entry (for neighbours)."""
     return {
         "message_id": msg.id, "session_id": msg.session_id, "ts": msg.ts, "role": msg.role,
-        "platform": msg.platform or (session.origin_platform if session else None),
+        "platform": msg.platform,
         "origin_platform": session.origin_platform if session else None,
         "speaker_id": msg.speaker_id, "resource_id": session.resource_id if session else None,
         "meta": dict(session.metadata) if session else {}, "message": dict(msg.metadata),
@@ -208,8 +224,11 @@ class Memory:
         self._warned_models: set[str] = set()
         self._rewrite_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._indexer: Indexer | None = None
+        #: Orders session changes against vector writes (see Indexer.snapshot_lock).
+        self._snapshot_lock = asyncio.Lock()
         if index is not None and embedder is not None:
-            self._indexer = Indexer(store, index, embedder, self.config.indexing)
+            self._indexer = Indexer(store, index, embedder, self.config.indexing,
+                                    snapshot_lock=self._snapshot_lock)
             self._indexer.start()
         self._closed = False
 
@@ -258,7 +277,37 @@ class Memory:
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         session = validate_session(session)
-        return await self.store.upsert_session(session)
+        index = self.index
+        async with self._snapshot_lock:
+            if index is None or cast(object, index) is cast(object, self.store):
+                # a SQL store moves its vectors' snapshots in the upsert's own transaction
+                return await self.store.upsert_session(session)
+            return await self._upsert_session_separate(session, index)
+
+    async def _upsert_session_separate(self, session: Session, index: VectorIndex) -> Session:
+        """A session change with a separate vector index: a durable marker first, then
+        the store (its full-text rows follow in its transaction), then the index, then the
+        marker goes. A crash or an index failure in between leaves the marker, and the
+        indexer redoes the change (at start-up, at the next sweep, in ``flush``)."""
+        old = (await self.store.get_sessions([session.id])).get(session.id)
+        own, tree = snapshot_changes(old, session)
+        if not own:
+            return await self.store.upsert_session(session)
+        if await self.store.meta_get(SNAPSHOT_DIRTY, session.id) is not None:
+            tree = True  # an earlier change still owed: redo it whole
+        await self.store.meta_set(SNAPSHOT_DIRTY, session.id, "1")
+        stored = await self.store.upsert_session(session)
+        try:
+            await push_snapshots(self.store, index,
+                                 await session_tree(self.store, session.id, tree))
+        except ChatmemError as exc:
+            log.warning("session %r is stored, but its vectors do not show the change yet "
+                        "(%s); retried in the background", session.id, exc)
+            if self._indexer is not None:
+                self._indexer.snapshots_dirty = True
+            return stored
+        await self.store.meta_delete(SNAPSHOT_DIRTY, session.id)
+        return stored
 
     async def flush(self, timeout: float | None = None) -> None:
         """Wait until every stored message that should be indexed is indexed."""
@@ -319,21 +368,27 @@ class Memory:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
                         exc)
             return
-        sessions = await snapshot_sessions(self.store, {msg.session_id})
-        entry = vector_entry(msg, sessions.get(msg.session_id), vec, self.embedder.model_id)
-        await self.index.delete_by_filter({"session_id": msg.session_id, "ts": msg.ts})
-        await self.index.upsert([entry])
-        if cast(object, self.index) is not cast(object, self.store):
-            await self.store.set_index_state([msg.id], IndexState.INDEXED)
-            if isinstance(self.store, LexicalIndex):  # the full text follows the rewrite
-                await self.store.upsert_lexical([entry])
+        async with self._snapshot_lock:
+            sessions = await snapshot_sessions(self.store, {msg.session_id})
+            entry = vector_entry(msg, sessions.get(msg.session_id), vec,
+                                 self.embedder.model_id)
+            await self.index.delete_by_filter({"session_id": msg.session_id, "ts": msg.ts})
+            await self.index.upsert([entry])
+            if cast(object, self.index) is not cast(object, self.store):
+                await self.store.set_index_state([msg.id], IndexState.INDEXED)
+                if isinstance(self.store, LexicalIndex):  # the full text follows the rewrite
+                    await self.store.upsert_lexical([entry])
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:
         """F12: ``vector`` (the index), ``context`` (messages), ``all``; global or one session.
 
-        Clearing every vector also deletes the legacy-model marker and resets its
-        cache, after any marker read or write in flight has finished."""
+        Clearing vectors moves the messages that had them to ``IndexState.CLEARED``:
+        they are not re-embedded in the background (the clear was on purpose; new
+        messages are still indexed as they come), ``stats()["cleared"]`` counts them, and
+        :meth:`reindex` embeds them again. Clearing every vector also deletes the
+        legacy-model marker and resets its cache, after any marker read or write in
+        flight has finished."""
         if target not in ("vector", "context", "all"):
             raise InvalidInput(f"clear target must be 'vector', 'context' or 'all', "
                                f"got {target!r}")
@@ -342,7 +397,7 @@ class Memory:
             out["vectors"] = await self.index.clear_vectors(session)
             if cast(object, self.index) is not cast(object, self.store):
                 # a separate index: the store's states and lexical rows follow
-                await self.store.reset_index_state(IndexState.INDEXED, IndexState.SKIPPED,
+                await self.store.reset_index_state(IndexState.INDEXED, IndexState.CLEARED,
                                                    session)
                 clear_lexical = getattr(self.store, "clear_lexical", None)
                 if clear_lexical is not None:
@@ -360,9 +415,19 @@ class Memory:
 
     async def reindex(self, *, progress: Callable[[int, int], None] | None = None
                       ) -> dict[str, Any]:
-        """X2: re-embed with the configured model every message whose vector another model
-        made (legacy vectors count as their marker's model, F11), and retry every message
-        whose indexing failed; returns ``{"model", "stale", "reembedded", "failed"}``.
+        """X2 and F12: embed, with the configured model, every indexable message
+        (:attr:`Message.indexable`) that has no vector of that model, and bring every
+        vector entry's session snapshot up to date.
+
+        Returns ``{"model", "stale", "failed", "cleared", "missing", "pending",
+        "reembedded", "sessions_refreshed"}``: why messages were embedded — their vector
+        came from another model (legacy vectors count as their marker's model, F11) or
+        from an older chatmem that copied the session's origin platform into the entry
+        (``stale``), their indexing had failed (``failed``), their vectors were cleared
+        (``cleared``), they were marked indexed but the index holds no vector for them
+        (``missing``), or they were still waiting for the indexer (``pending``); how many
+        are now indexed (``reembedded``); and how many sessions' entries carried an old
+        session snapshot and were updated in place (``sessions_refreshed``, no embedding).
 
         A message's new vector replaces its old one when it is written (an index keeps
         one vector per message). Recall keeps only the configured model's vectors
@@ -374,8 +439,12 @@ class Memory:
         index, embedder = self._require_recall()
         assert self._indexer is not None
         current = embedder.model_id
+        expected = await self._expected_snapshots()
         legacy: str | None = None
-        stale: list[str] = []
+        have: set[str] = set()  # messages with a vector of the current model
+        stale: set[str] = set()
+        copied: set[str] = set()  # entries whose platform may be a copied origin platform
+        drift: set[str] = set()  # sessions whose entries carry an old snapshot
         after: str | None = None
         while page := await index.scan_vectors(after, 1000):
             for e in page:
@@ -384,13 +453,43 @@ class Memory:
                     legacy = legacy or await self._legacy_model(current)
                     model = legacy
                 if model != current:
-                    stale.append(e.message_id)
+                    stale.add(e.message_id)
+                    continue
+                have.add(e.message_id)
+                if e.platform is not None and e.platform == e.origin_platform:
+                    copied.add(e.message_id)
+                snap = expected.get(e.session_id)
+                if snap is not None and (e.origin_platform, e.resource_id,
+                                         dict(e.session_metadata)) != (
+                        snap.origin_platform, snap.resource_id, dict(snap.metadata)):
+                    drift.add(e.session_id)
             after = page[-1].message_id
-        waiting = [m.id for m in await self.store.pending(1_000_000_000, include_failed=True)
-                   if m.id is not None]
-        states = await self.store.index_states(waiting) if waiting else {}
-        failed_ids = [i for i in waiting if states.get(i) == IndexState.FAILED]
-        todo = [*stale, *failed_ids]
+        counts = {"stale": 0, "failed": 0, "cleared": 0, "missing": 0, "pending": 0}
+        todo: list[str] = []
+        cursor = 0
+        while rows := await self.store.scan_messages(cursor, 1000):
+            for _, msg, state in rows:
+                if not msg.indexable or msg.id is None:
+                    continue
+                if msg.id in have:
+                    if msg.id not in copied or msg.platform is not None:
+                        continue
+                    kind = "stale"  # an older chatmem's copy of the origin platform
+                elif msg.id in stale:
+                    kind = "stale"
+                elif state == IndexState.FAILED:
+                    kind = "failed"
+                elif state in (IndexState.CLEARED, IndexState.SKIPPED):
+                    kind = "cleared"
+                elif state == IndexState.PENDING:
+                    kind = "pending"
+                else:
+                    kind = "missing"
+                counts[kind] += 1
+                todo.append(msg.id)
+            cursor = rows[-1][0]
+        refreshed = await self._refresh_snapshots(index, [expected[sid] for sid in
+                                                          sorted(drift)])
         step = max(self.config.indexing.batch_size, 1)
         for start in range(0, len(todo), step):
             chunk = todo[start:start + step]
@@ -402,8 +501,31 @@ class Memory:
                 progress(min(start + step, len(todo)), len(todo))
         left = await self.store.index_states(todo) if todo else {}
         done = sum(1 for state in left.values() if state == IndexState.INDEXED)
-        return {"model": current, "stale": len(stale), "failed": len(failed_ids),
-                "reembedded": done}
+        return {"model": current, **counts, "reembedded": done,
+                "sessions_refreshed": refreshed}
+
+    async def _expected_snapshots(self) -> dict[str, SessionSnapshot]:
+        """Every session's snapshot as vector entries should carry it now."""
+        sessions = {s.id: s for s in await self.store.all_sessions()}
+        return {sid: session_snapshot(s, sessions.get) for sid, s in sessions.items()}
+
+    async def _refresh_snapshots(self, index: VectorIndex,
+                                 snapshots: Sequence[SessionSnapshot]) -> int:
+        """Update the entries of these sessions in place (and, with a separate index,
+        the store's full-text rows of them), under the snapshot lock."""
+        if not snapshots:
+            return 0
+        step = 500
+        async with self._snapshot_lock:
+            for start in range(0, len(snapshots), step):
+                chunk = snapshots[start:start + step]
+                await index.update_session_snapshot(chunk)
+                if cast(object, index) is not cast(object, self.store):
+                    own = getattr(self.store, "update_session_snapshot", None)
+                    if own is not None:  # the store's full-text rows of the index's entries
+                        await own(chunk)
+        log.info("reindex: session snapshots of %d session(s) refreshed", len(snapshots))
+        return len(snapshots)
 
     # ------------------------------------------------------------------ tool
 
@@ -725,6 +847,7 @@ class Memory:
         out: dict[str, Any] = {
             "messages": s.messages, "sessions": s.sessions, "indexed": s.indexed,
             "pending": s.pending, "failed": s.failed, "skipped": s.skipped,
+            "cleared": s.cleared,
             "vectors_by_model": by_model,
         }
         if self.embedder is not None:

@@ -52,6 +52,9 @@ class IndexState(IntEnum):
     INDEXED = 1
     SKIPPED = 2  # stored, never embedded (F1: tool/system/notice/source/control)
     FAILED = 3  # embedding failed terminally; retried by a sweep (E12)
+    #: indexable, but its vector was cleared on purpose (F12): not re-embedded in the
+    #: background; ``reindex`` embeds it again
+    CLEARED = 4
 
 
 def now_ms() -> int:
@@ -403,6 +406,8 @@ class StoreStats:
     failed: int
     skipped: int
     vectors_by_model: Mapping[str, int]
+    #: Indexable messages whose vectors were cleared, waiting for ``reindex``.
+    cleared: int = 0
 
     @classmethod
     def of(cls, states: Mapping[IndexState, int], sessions: int,
@@ -413,6 +418,7 @@ class StoreStats:
                    pending=states.get(IndexState.PENDING, 0),
                    failed=states.get(IndexState.FAILED, 0),
                    skipped=states.get(IndexState.SKIPPED, 0),
+                   cleared=states.get(IndexState.CLEARED, 0),
                    vectors_by_model=vectors_by_model)
 
 

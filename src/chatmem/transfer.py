@@ -229,11 +229,12 @@ async def import_records(store: Any, index: Any | None, records: list[dict[str, 
     if batch:
         counts.messages += len(await store.append(batch))
         progress("message", len(batch))
-    # keep "skipped" (e.g. after clearing vectors): such messages must not be re-indexed
-    skipped = [r["id"] for r in records if r["type"] == "message"
-               and r.get("index_state") == "skipped"]
-    for i in range(0, len(skipped), PAGE):
-        await store.set_index_state(skipped[i:i + PAGE], IndexState.SKIPPED)
+    # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed on import
+    for kept in (IndexState.SKIPPED, IndexState.CLEARED):
+        ids = [r["id"] for r in records if r["type"] == "message"
+               and r.get("index_state") == kept.name.lower()]
+        for i in range(0, len(ids), PAGE):
+            await store.set_index_state(ids[i:i + PAGE], kept)
     if index is not None:
         entries: list[VectorEntry] = []
         for rec in records:

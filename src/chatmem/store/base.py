@@ -7,7 +7,8 @@ that can always be rebuilt from it. Backends map their driver errors to
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -26,6 +27,49 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
         raise InvalidInput(f"message id {message_id!r} already exists with different content; "
                            "use rewrite() to change a stored message")
     return old
+
+
+#: Most parent links followed from a session to its root (a cycle stops earlier).
+MAX_SESSION_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class SessionSnapshot:
+    """The session fields every vector entry of one session carries (SPEC §2): its origin
+    platform and resource id as scoping sees them (a child takes its root's origin
+    platform, and its root's resource id when it has none of its own) and its metadata."""
+
+    session_id: str
+    origin_platform: str | None = None
+    resource_id: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+def session_snapshot(session: Session, lookup: Callable[[str], Session | None]
+                     ) -> SessionSnapshot:
+    """The snapshot of ``session``; ``lookup`` finds a session by id (its parent chain)."""
+    seen = {session.id}
+    root = session
+    while root.parent_id and root.parent_id not in seen and len(seen) < MAX_SESSION_DEPTH:
+        parent = lookup(root.parent_id)
+        if parent is None:
+            break
+        seen.add(parent.id)
+        root = parent
+    return SessionSnapshot(session.id, root.origin_platform,
+                           session.resource_id or root.resource_id, dict(session.metadata))
+
+
+#: Session fields whose change moves the snapshot of the session's descendants too.
+TREE_FIELDS = ("parent_id", "origin_platform", "resource_id")
+
+
+def snapshot_changes(old: Session | None, new: Session) -> tuple[bool, bool]:
+    """(whether the vectors of ``new``'s session must follow this upsert, whether those of
+    its descendants must too), ``old`` being the stored row (``None``: none yet)."""
+    before = old or Session(id=new.id)
+    tree = any(getattr(before, f) != getattr(new, f) for f in TREE_FIELDS)
+    return tree or dict(before.metadata) != dict(new.metadata), tree
 
 
 @runtime_checkable
@@ -80,7 +124,16 @@ class MessageStore(Protocol):
         """Move every message (of one session) in state ``old`` to ``new``."""
         ...
 
-    async def upsert_session(self, session: Session) -> Session: ...
+    async def upsert_session(self, session: Session) -> Session:
+        """Insert or replace a session. A store that is its own vector index also moves
+        the snapshot of this session's vector entries (and, when its parent, origin
+        platform or resource id changed, of every descendant's) in the same transaction,
+        as :meth:`VectorIndex.update_session_snapshot` does."""
+        ...
+
+    async def descendant_sessions(self, session_id: str) -> list[str]:
+        """The ids of every session below ``session_id`` (children, their children, …)."""
+        ...
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]: ...
 
@@ -126,7 +179,14 @@ class VectorIndex(Protocol):
         ...
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
-        """Delete every vector (of one session); returns how many."""
+        """Delete every vector (of one session); returns how many. A store that is its own
+        index moves the messages it held vectors for to ``CLEARED`` (F12)."""
+        ...
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        """Set the session fields (``origin_platform``, ``resource_id``, session metadata)
+        of every entry of each snapshot's session, in place, without re-embedding;
+        returns how many entries there were. Idempotent."""
         ...
 
     async def close(self) -> None: ...

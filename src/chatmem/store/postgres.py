@@ -109,6 +109,7 @@ from ..errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import (
     CONTROL_KINDS,
     DIRECTIVE_KINDS,
+    INDEXED_ROLES,
     VECTOR_FIELDS,
     IndexState,
     Message,
@@ -119,7 +120,13 @@ from ..models import (
     now_ms,
 )
 from . import lexical
-from .base import retried_add
+from .base import (
+    MAX_SESSION_DEPTH,
+    SessionSnapshot,
+    retried_add,
+    session_snapshot,
+    snapshot_changes,
+)
 from .filters import ColumnRef, FieldRef, JsonRef, compile_postgres
 from .where import check_fields
 
@@ -138,6 +145,7 @@ DEFAULT_EF_SEARCH = 100
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 _HIDDEN_KINDS = sorted(CONTROL_KINDS | DIRECTIVE_KINDS)
+_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
 MIGRATIONS: dict[int, list[str]] = {
@@ -200,6 +208,16 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
 }
 MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/lexical.py)
+#: A session change updates its vectors' snapshot columns in place (store/base.py,
+#: ``update_session_snapshot``). Half-empty heap pages let PostgreSQL keep each new row
+#: version on its page (a HOT update, no index touched); on full pages every updated
+#: row is inserted into every index again, the HNSW graph included: 200× slower.
+#: The price: the vectors heap takes about twice the disk. Pages written before this
+#: migration stay full until ``VACUUM FULL vectors``. Parents are looked up by id.
+MIGRATIONS[3] = [
+    "ALTER TABLE vectors SET (fillfactor = 50)",
+    "CREATE INDEX sessions_parent ON sessions (parent_id)",
+]
 SCHEMA_VERSION = max(MIGRATIONS)
 
 _MSG_COLS = ("seq, id, session_id, ts, role, kind, content, visible_content, source, "
@@ -742,7 +760,10 @@ class PostgresStore:
     # ---------------------------------------------------------------- sessions
 
     async def upsert_session(self, session: Session) -> Session:
-        async with self._conn() as conn:
+        async with self._tx() as conn:
+            row = await (await conn.execute(
+                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = %s FOR UPDATE",
+                [session.id])).fetchone()
             await conn.execute(
                 f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
                 "%s::jsonb, %s::jsonb) ON CONFLICT (id) DO UPDATE SET "
@@ -754,7 +775,75 @@ class PostgresStore:
                  session.chat_type, session.group_id, session.group_name,
                  _json(dict(session.metadata), "session.metadata"),
                  _json(dict(session.settings), "session.settings")])
+            # the vectors follow the session in the same transaction
+            own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+                                         session)
+            if own:
+                ids = [session.id, *(await self._descendants(conn, session.id) if tree
+                                     else ())]
+                await self._update_snapshots(conn, await self._snapshots(conn, ids))
         return session
+
+    @staticmethod
+    async def _descendants(conn: psycopg.AsyncConnection[Any], session_id: str) -> list[str]:
+        rows = await (await conn.execute(
+            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = %s "
+            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+            "WHERE d.depth < %s) SELECT DISTINCT id FROM d WHERE id <> %s ORDER BY id",
+            [session_id, MAX_SESSION_DEPTH, session_id])).fetchall()
+        return [str(r[0]) for r in rows]
+
+    @staticmethod
+    async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
+                         ) -> list[SessionSnapshot]:
+        known: dict[str, Session] = {}
+        todo = set(ids)
+        for _ in range(MAX_SESSION_DEPTH):  # each round loads the next parents up
+            if not todo:
+                break
+            rows = await (await conn.execute(
+                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])",
+                [sorted(todo)])).fetchall()
+            for r in rows:
+                known[r[0]] = _row_to_session(r)
+            todo = {s.parent_id for s in known.values()
+                    if s.parent_id and s.parent_id not in known and s.parent_id not in todo}
+        return [session_snapshot(known[sid], known.get) for sid in ids if sid in known]
+
+    @staticmethod
+    async def _update_snapshots(conn: psycopg.AsyncConnection[Any],
+                                snapshots: Sequence[SessionSnapshot]) -> int:
+        """Inside the caller's transaction: the session fields of the vector entries (and
+        of the full-text rows of a separate index's entries) of these sessions."""
+        n = 0
+        for s in snapshots:
+            smeta = _json(dict(s.metadata), f"session {s.session_id!r} metadata")
+            row = await (await conn.execute("SELECT count(*) FROM vectors WHERE session_id = %s",
+                                            [s.session_id])).fetchone()
+            n += int(row[0]) if row else 0
+            # rows already right stay as they are: an update rewrites the row and inserts it
+            # into every index again, the HNSW graph included
+            for table in ("vectors", "lexical_entries"):
+                await conn.execute(
+                    f"UPDATE {table} SET origin_platform = %s, resource_id = %s, "
+                    "smeta = %s::jsonb WHERE session_id = %s AND (origin_platform IS DISTINCT "
+                    "FROM %s OR resource_id IS DISTINCT FROM %s OR smeta IS DISTINCT FROM "
+                    "%s::jsonb)",
+                    [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
+                     s.resource_id, smeta])
+        return n
+
+    async def descendant_sessions(self, session_id: str) -> list[str]:
+        async with self._conn() as conn:
+            return await self._descendants(conn, session_id)
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        if not snapshots:
+            if self._closed:
+                raise StoreClosed("the store is closed")
+            return 0
+        async with self._tx() as conn:
+            return await self._update_snapshots(conn, list(snapshots))
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         out: dict[str, Session] = {}
@@ -804,8 +893,12 @@ class PostgresStore:
 
     async def stats(self) -> StoreStats:
         async with self._conn() as conn:
+            # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
             counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
-                "SELECT index_state, count(*) FROM messages GROUP BY index_state")).fetchall()}
+                f"SELECT CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN "
+                f"{_INDEXED_ROLES} AND kind = 'message' AND (source IS NULL OR "
+                f"source = '') THEN {int(IndexState.CLEARED)} ELSE index_state END, count(*) "
+                "FROM messages GROUP BY 1")).fetchall()}
             row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
             sessions = int(row[0]) if row else 0
             by_model = await self._count_by_model(conn)
@@ -1045,14 +1138,14 @@ class PostgresStore:
             if session_id is None:
                 cur = await conn.execute("DELETE FROM vectors")
                 await conn.execute("UPDATE messages SET index_state = %s WHERE index_state = %s",
-                                   [int(IndexState.SKIPPED), int(IndexState.INDEXED)])
+                                   [int(IndexState.CLEARED), int(IndexState.INDEXED)])
             else:
                 cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
                                          [session_id])
                 await conn.execute(
                     "UPDATE messages SET index_state = %s WHERE index_state = %s "
                     "AND session_id = %s",
-                    [int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id])
+                    [int(IndexState.CLEARED), int(IndexState.INDEXED), session_id])
             await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
         self._sizes_changed()
         return int(cur.rowcount)

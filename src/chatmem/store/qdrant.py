@@ -32,8 +32,10 @@ Layout:
 Known differences from :class:`~chatmem.store.sqlite.SqliteStore`: the index
 cannot see the message store, so an upsert for a message deleted meanwhile is
 kept (recall drops it as "gone"), and clearing vectors does not touch the
-messages' index state. Qdrant stores vectors L2-normalised (cosine), so
-``scan_vectors`` gives them back normalised. Deletes count first and then
+messages' index state (:meth:`chatmem.Memory.clear` moves it). A session change reaches
+the points through :meth:`QdrantIndex.update_session_snapshot` (``set_payload``).
+Qdrant stores vectors L2-normalised (cosine), so ``scan_vectors`` gives them back
+normalised. Deletes count first and then
 delete; with other writers on the same collections at the same moment the
 count can be off.
 """
@@ -60,6 +62,7 @@ import numpy.typing as npt
 
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import ScoredId, VectorEntry
+from .base import SessionSnapshot
 from .filters import compile_qdrant
 from .where import check_fields
 
@@ -517,6 +520,32 @@ class QdrantIndex:
                     await self._call(f"delete from {name}", self._client.delete, name,
                                      points_selector=m.FilterSelector(filter=flt))
                 n += count
+        return n
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        """Set the session fields of every point of each session (``set_payload`` by a
+        filter on ``session_id``, in every collection); no vector is touched."""
+        from qdrant_client import models as m
+
+        self._check_open()
+        n = 0
+        async with self._write_lock:
+            self._scan = None
+            names = await self._refresh()
+            for snap in snapshots:
+                payload = {
+                    "origin_platform": snap.origin_platform, "resource_id": snap.resource_id,
+                    "meta": _json(snap.metadata, "session metadata", snap.session_id),
+                }
+                flt = m.Filter(must=[m.FieldCondition(
+                    key="session_id", match=m.MatchValue(value=snap.session_id))])
+                for name in names:
+                    count = await self._count(name, flt)
+                    if count:
+                        await self._call(f"set payload in {name}", self._client.set_payload,
+                                         name, payload=payload,
+                                         points=m.FilterSelector(filter=flt))
+                        n += count
         return n
 
     # ---------------------------------------------------------------- reads

@@ -42,6 +42,7 @@ from ..errors import StoreClosed, StoreError
 from ..models import (
     CONTROL_KINDS,
     DIRECTIVE_KINDS,
+    INDEXED_ROLES,
     IndexState,
     Message,
     ScoredId,
@@ -51,7 +52,13 @@ from ..models import (
 )
 from . import lexical
 from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
-from .base import retried_add
+from .base import (
+    MAX_SESSION_DEPTH,
+    SessionSnapshot,
+    retried_add,
+    session_snapshot,
+    snapshot_changes,
+)
 from .matrix import VectorMatrix
 from .postings import Postings
 from .where import check_fields, compile_where
@@ -59,7 +66,8 @@ from .where import check_fields, compile_where
 log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+#: 2: messages may be in IndexState.CLEARED (an older chatmem would not read them)
+SCHEMA_VERSION = 2
 #: ``PRAGMA application_id`` of every chatmem SQLite file: 0x43484D4D, the ASCII
 #: bytes ``CHMM`` (at offset 68 of the file header).
 APPLICATION_ID = 0x43484D4D
@@ -116,6 +124,7 @@ CREATE TABLE IF NOT EXISTS vectors (
     vec BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS vectors_session ON vectors (session_id, ts);
+CREATE INDEX IF NOT EXISTS sessions_parent ON sessions (parent_id);
 CREATE TABLE IF NOT EXISTS meta (
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -127,6 +136,14 @@ CREATE TABLE IF NOT EXISTS meta (
 _MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
              "speaker_id, speaker_name, mentions, platform, metadata, index_state")
 _HIDDEN_KINDS = tuple(sorted(CONTROL_KINDS | DIRECTIVE_KINDS))
+_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
+#: The index state as ``stats`` counts it: an indexable message (F1, Message.indexable)
+#: left SKIPPED by the clear of an older chatmem counts as CLEARED.
+_STATE_FOR_STATS = (
+    f"CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN {_INDEXED_ROLES} "
+    "AND kind = 'message' AND (source IS NULL OR source = '') "
+    f"THEN {int(IndexState.CLEARED)} ELSE index_state END"
+)
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
@@ -779,6 +796,8 @@ class SqliteStore:
     async def upsert_session(self, session: Session) -> Session:
         def _upsert() -> Session:
             with self._tx() as conn:
+                row = conn.execute("SELECT * FROM sessions WHERE id=?", (session.id,)
+                                   ).fetchone()
                 conn.execute(
                     "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
                     "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
@@ -792,9 +811,64 @@ class SqliteStore:
                      json.dumps(dict(session.metadata), ensure_ascii=False),
                      json.dumps(dict(session.settings), ensure_ascii=False)),
                 )
+                # the vectors follow the session in the same transaction
+                own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+                                             session)
+                if own:
+                    ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
+                    self._update_snapshots_sync(self._snapshots_sync(ids))
             return session
 
         return await self._run(_upsert)
+
+    def _descendants_sync(self, session_id: str) -> list[str]:
+        return [r[0] for r in self.conn.execute(
+            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id=? "
+            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+            "WHERE d.depth < ?) SELECT DISTINCT id FROM d WHERE id != ? ORDER BY id",
+            (session_id, MAX_SESSION_DEPTH, session_id))]
+
+    def _snapshots_sync(self, ids: Sequence[str]) -> list[SessionSnapshot]:
+        cache: dict[str, Session | None] = {}
+
+        def lookup(sid: str) -> Session | None:
+            if sid not in cache:
+                row = self.conn.execute("SELECT * FROM sessions WHERE id=?", (sid,)).fetchone()
+                cache[sid] = None if row is None else _row_to_session(row)
+            return cache[sid]
+
+        out = []
+        for sid in ids:
+            found = lookup(sid)
+            if found is not None:
+                out.append(session_snapshot(found, lookup))
+        return out
+
+    def _update_snapshots_sync(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        """Inside the caller's transaction: the session fields of the vector entries (and
+        of the full-text rows of a separate index's entries) of these sessions."""
+        n = 0
+        for s in snapshots:
+            smeta = json.dumps(dict(s.metadata), ensure_ascii=False)
+            row = (s.origin_platform, s.resource_id, smeta, s.session_id)
+            n += self.conn.execute("SELECT count(*) FROM vectors WHERE session_id=?",
+                                   (s.session_id,)).fetchone()[0]
+            for table in ("vectors", "lexical_entries"):  # rows already right stay as they are
+                self.conn.execute(
+                    f"UPDATE {table} SET origin_platform=?, resource_id=?, smeta=? WHERE "
+                    "session_id=? AND (origin_platform IS NOT ? OR resource_id IS NOT ? OR "
+                    "smeta IS NOT ?)", (*row, *row[:3]))
+        return n
+
+    async def descendant_sessions(self, session_id: str) -> list[str]:
+        return await self._run(self._descendants_sync, session_id)
+
+    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        def _update() -> int:
+            with self._tx():
+                return self._update_snapshots_sync(list(snapshots))
+
+        return await self._run(_update)
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         def _get() -> dict[str, Session]:
@@ -852,7 +926,7 @@ class SqliteStore:
     async def stats(self) -> StoreStats:
         def _stats() -> StoreStats:
             counts = {IndexState(s): n for s, n in self.conn.execute(
-                "SELECT index_state, count(*) FROM messages GROUP BY index_state")}
+                f"SELECT {_STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
             sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             by_model = {str(m): n for m, n in self.conn.execute(
                 "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
@@ -987,13 +1061,13 @@ class SqliteStore:
                     n = int(self.conn.execute("DELETE FROM vectors").rowcount)
                     self._lex_clear()  # X1: full text follows the vectors
                     self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
-                                      (int(IndexState.SKIPPED), int(IndexState.INDEXED)))
+                                      (int(IndexState.CLEARED), int(IndexState.INDEXED)))
                     self._matrices.clear()
                     return n
                 n = self._drop_vectors_sync("session_id=?", (session_id,))
                 self.conn.execute(
                     "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                    (int(IndexState.SKIPPED), int(IndexState.INDEXED), session_id))
+                    (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
                 return n
 
         return await self._run(_clear)
