@@ -202,6 +202,7 @@ def test_tool_health_metrics_and_openapi(api: str) -> None:
     with client(api, ALICE_BOT) as bot:  # any key of the table may read the metrics
         text = bot.get("/metrics").text
         assert 'chatmem_messages{namespace="alice"} 1' in text
+        assert 'chatmem_cleared{namespace="alice"} 0' in text
         assert 'route="/v1/messages",status="200"' in text
 
 

@@ -474,7 +474,8 @@ class Metrics:
             lines.append(f'chatmem_http_request_seconds_total{{method="{method}",'
                          f'route="{route}"}} {s:.6f}')
         gauges = {"messages": "stored messages", "indexed": "messages with a vector",
-                  "pending": "messages waiting for indexing", "failed": "failed embeddings"}
+                  "pending": "messages waiting for indexing", "failed": "failed embeddings",
+                  "cleared": "messages whose vector was cleared (chatmem reindex rebuilds)"}
         stats = {}
         for ns, mem in sorted(namespaces.open.items()):
             try:
