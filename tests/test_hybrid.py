@@ -16,7 +16,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config, HybridConfig
 from chatmem.embedding import Embedder
 from chatmem.models import ScoredId, Session
-from chatmem.recall.fuse import blend, covers, dense_trust, fuse, rrf
+from chatmem.recall.fuse import covers, dense_trust, fuse, rank_fusion, score_fusion
 
 EN = ("en",)
 E5 = ("en", "zh", "ja", "fr")
@@ -48,15 +48,15 @@ def test_dense_trust_follows_the_query_script() -> None:
 def test_blend_scores_and_the_floor_for_lexical_only_hits() -> None:
     dense = [sid("a", 0.8), sid("b", 0.5), sid("c", 0.4)]
     lexical = [sid("x", 0.9), sid("b", 0.6)]
-    out = {s.message_id: s.score for s in blend(dense, lexical, trust=0.6, limit=10)}
+    out = {s.message_id: s.score for s in score_fusion(dense, lexical, trust=0.6, limit=10)}
     assert out["a"] == pytest.approx(0.6 * 0.8)
     assert out["b"] == pytest.approx(0.6 * 0.5 + 0.4 * 0.6)
     # lexical-only: the dense pool's lowest cosine stands in for its unmeasured cosine
     assert out["x"] == pytest.approx(0.6 * 0.4 + 0.4 * 0.9)
     assert all(0 <= v <= 1 for v in out.values())
-    assert len(blend(dense, lexical, trust=0.6, limit=2)) == 2
+    assert len(score_fusion(dense, lexical, trust=0.6, limit=2)) == 2
     # no dense list at all (an empty index): lexical alone, floor 0
-    only = blend([], lexical, trust=0.6, limit=10)
+    only = score_fusion([], lexical, trust=0.6, limit=10)
     assert [s.message_id for s in only] == ["x", "b"]
     assert only[0].score == pytest.approx(0.4 * 0.9)
 
@@ -74,7 +74,7 @@ def test_fusion_never_ranks_a_strong_dense_hit_below_weak_lexical_noise() -> Non
     assert out[0].score > 2 * max(s.score for s in out if s.message_id.startswith("n"))
     # rank fusion cannot tell: first place in either list is worth the same
     ranks = fuse(dense, noise, query="what did my sister say about the wedding venue",
-                 languages=EN, limit=40, method="rrf", **w)
+                 languages=EN, limit=40, method="rank", **w)
     assert ranks[0].score == pytest.approx(ranks[1].score)
     # and the other way round: a Chinese query against an English-only model trusts BM25
     strong_lex = [sid("gold", 0.9), *noise]
@@ -84,9 +84,9 @@ def test_fusion_never_ranks_a_strong_dense_hit_below_weak_lexical_noise() -> Non
 
 
 def test_rrf_is_scaled_to_one() -> None:
-    out = rrf([sid("a", 0.9)], [sid("a", 0.9)], trust=0.5, limit=5)
+    out = rank_fusion([sid("a", 0.9)], [sid("a", 0.9)], trust=0.5, limit=5)
     assert out[0].score == pytest.approx(1.0)
-    assert rrf([], [], trust=0.5, limit=5) == []
+    assert rank_fusion([], [], trust=0.5, limit=5) == []
 
 
 # ------------------------------------------------------------------ through Memory

@@ -329,23 +329,23 @@ async def test_f9_platform_is_never_parsed_from_a_session_id(local_embedder: Emb
 
 async def test_f10_layered_settings_most_specific_wins_read_at_every_search(world: Memory
                                                                            ) -> None:
-    where = await world.where("g-hike")
-    assert (await world.settings.effective(where)).scope == "all"
+    situation = await world.situation("g-hike")
+    assert (await world.settings.effective(situation)).scope == "all"
     await world.settings.set("platform", actor=OWNER, layer="platform", platform="qq")
     await world.settings.set("resource", actor=OWNER, layer="chat_type", platform="qq",
                              chat_type="group")
-    assert (await world.settings.effective(where)).layer == "chat_type"
+    assert (await world.settings.effective(situation)).layer == "chat_type"
     await world.settings.set("session", actor=OWNER, layer="group", platform="qq",
                              group_id="1001")
-    eff = await world.settings.effective(where)
+    eff = await world.settings.effective(situation)
     assert (eff.scope, eff.layer) == ("session", "group")
     r = await world.recall("Left Hand of Darkness", session="g-hike", top_k=10, window=0)
     assert r.scope == "session" and all(h.message.session_id == "g-hike" for h in r.hits)
     # another group on the same platform gets the chat-type layer
-    eff = await world.settings.effective(await world.where("g-book"))
+    eff = await world.settings.effective(await world.situation("g-book"))
     assert (eff.scope, eff.layer) == ("resource", "chat_type")
     await world.settings.set("all", actor=OWNER, layer="session", session="g-hike")
-    assert (await world.settings.effective(where)).scope == "all"
+    assert (await world.settings.effective(situation)).scope == "all"
 
 
 async def test_f10_only_an_owner_may_change_scope(world: Memory) -> None:
@@ -358,10 +358,10 @@ async def test_f10_only_an_owner_may_change_scope(world: Memory) -> None:
 async def test_f10_a_broken_value_at_any_layer_means_session(world: Memory) -> None:
     await world.settings.set("all", actor=OWNER, layer="platform", platform="qq")
     await world.store.meta_set("scope-settings", "group:qq/1001", '"everything!"')
-    eff = await world.settings.effective(await world.where("g-hike"))
+    eff = await world.settings.effective(await world.situation("g-hike"))
     assert (eff.scope, eff.broken) == ("session", True)
     await world.store.meta_set("scope-settings", "group:qq/1001", "{not json")
-    assert (await world.settings.effective(await world.where("g-hike"))).scope == "session"
+    assert (await world.settings.effective(await world.situation("g-hike"))).scope == "session"
 
 
 async def test_f10_resource_scope_without_a_resource_id_names_the_fix(world: Memory) -> None:

@@ -191,10 +191,8 @@ async def check(world: World, asker: str, entry: str | None, requested: str | No
             assert_visible(passive, base)
         # the tool: may only narrow
         try:
-            out = await mem._recall(query, session=asker, platform=entry, top_k=5,
-                                    min_score=None, scope=requested, window=None,
-                                    cross_session=None, filter=None, speakers=(),
-                                    exclude_ids=(), now=None, cap_scope=True)
+            out = await mem.recall(query, session=asker, platform=entry, top_k=5,
+                                   scope=requested, narrow_only=True)
         except ScopeError:
             assert "resource" in (base, requested)
             return

@@ -14,10 +14,11 @@ from .errors import (
     ScopeError,
     StoreError,
 )
-from .memory import Hit, Memory, RecallResult, SyncMemory
+from .memory import Memory, SyncMemory
 from .models import Message, Session
+from .recall import Hit, RecallResult
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "ChatmemError",

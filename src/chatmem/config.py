@@ -22,7 +22,32 @@ from .errors import ConfigError, InvalidInput
 from .models import describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
+SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
 SCOPE_ALIASES = {"thread": "session"}  # M5: seed 003's names
+
+#: For each scope, the scopes it contains (itself included): ``all`` = ``user`` ⊇
+#: ``platform`` ⊇ ``session``; ``resource`` ⊇ ``session`` (F10).
+_CONTAINS: dict[str, frozenset[str]] = {
+    "all": frozenset(SCOPES),
+    "user": frozenset(SCOPES),
+    "platform": frozenset({"platform", "session"}),
+    "resource": frozenset({"resource", "session"}),
+    "session": frozenset({"session"}),
+}
+
+
+def normalize_scope(value: object, *, name: str = "scope") -> str:
+    """A scope name (or an alias such as ``thread``) → the scope; else InvalidInput."""
+    if not isinstance(value, str) or SCOPE_ALIASES.get(value, value) not in SCOPES:
+        raise InvalidInput(f"{name} must be one of {list(SCOPES)} (or 'thread'), got "
+                           f"{describe(value)}")
+    return SCOPE_ALIASES.get(value, value)
+
+
+def narrower_or_equal(requested: str, cap: str) -> bool:
+    """True when every message visible under ``requested`` is visible under ``cap``."""
+    return requested in _CONTAINS[cap]
+
 
 
 class _Strict(BaseModel):
@@ -56,6 +81,8 @@ class Window(_Strict):
         return cls(before=n, after=n)
 
 
+#: Largest ``top_k`` of one recall, in the configuration and in a call.
+MAX_TOP_K = 1000
 #: Largest context window on either side: far beyond any useful context, small enough
 #: that a window can never make a store read unbounded.
 MAX_WINDOW = 1000
@@ -73,7 +100,7 @@ def _non_negative_int(value: object, name: str) -> int:
 
 
 class SearchConfig(_Strict):
-    top_k: int = Field(default=5, ge=1, le=1000, strict=True)
+    top_k: int = Field(default=5, ge=1, le=MAX_TOP_K, strict=True)
     time_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     half_life_days: float = Field(default=30.0, gt=0.0)
     user_priority_boost: float = Field(default=2.0, gt=0.0)
@@ -143,7 +170,7 @@ class HybridConfig(_Strict):
 class SemanticRecallConfig(_Strict):
     """Seed 003's ``semanticRecall`` object; unset fields keep the main configuration."""
 
-    top_k: int | None = Field(default=None, ge=1, le=1000, strict=True)
+    top_k: int | None = Field(default=None, ge=1, le=MAX_TOP_K, strict=True)
     message_range: Window | None = None
     scope: Scope | None = None
     filter: dict[str, Any] | None = None

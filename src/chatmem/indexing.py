@@ -37,16 +37,8 @@ COALESCE_S = 0.02
 
 
 def embedded_text(msg: Message) -> str:
-    """F1: the text a message is embedded as — its sender prefix plus its body.
-
-    User messages: the archived text as given (quotes, attachment descriptions).
-    Assistant messages: what the user saw (``visible_content`` or ``content``),
-    with the assistant's own name as prefix when its identity is known.
-    """
-    body = msg.shown_text if msg.role == "assistant" else msg.content
-    if msg.speaker_name and not body.startswith(f"{msg.speaker_name}:"):
-        return f"{msg.speaker_name}: {body}"
-    return body
+    """F1: the text a message is embedded as (:attr:`Message.embedded_text`)."""
+    return msg.embedded_text
 
 
 def vector_entry(msg: Message, session: Session | None, vector: object, model_id: str

@@ -13,10 +13,9 @@ import functools
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from .config import Config, Window
+from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, create_embedder
 from .errors import (
     ChatmemError,
@@ -38,7 +37,6 @@ from .indexing import (
     vector_entry,
 )
 from .models import (
-    MAX_CONTENT_CHARS,
     MAX_LABEL_CHARS,
     IndexState,
     Message,
@@ -54,14 +52,28 @@ from .models import (
     validate_session,
 )
 from .platforms import PlatformRegistry
-from .recall import Candidate, Ranked, Snippet, build_query, merge_windows, render, rerank
+from .recall import (
+    Ranked,
+    RecallPlan,
+    RecallRequest,
+    RecallResult,
+    TurnInput,
+    admit,
+    admit_messages,
+    hits_with_context,
+    merge_windows,
+    plan,
+    render,
+    rerank,
+)
 from .recall.fuse import fuse
+from .recall.request import id_list, turn_inputs
 from .scopes import (
+    EffectiveScope,
+    Layer,
     ScopeSettings,
-    Where,
+    Situation,
     combine,
-    narrower_or_equal,
-    normalize_scope,
     scope_filter,
     user_filter,
 )
@@ -96,109 +108,6 @@ def entry_doc(msg: Message, session: Session | None) -> dict[str, Any]:
 T = TypeVar("T")
 P = ParamSpec("P")
 
-TurnInput = str | Message | Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One recalled message with the neighbours brought along for context."""
-
-    message: Message
-    score: float
-    semantic: float
-    recency: float
-    boost: float
-    before: tuple[Message, ...] = ()
-    after: tuple[Message, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "message": self.message.to_dict(), "score": self.score, "semantic": self.semantic,
-            "recency": self.recency, "boost": self.boost,
-            "before": [m.to_dict() for m in self.before],
-            "after": [m.to_dict() for m in self.after],
-        }
-
-
-@dataclass(frozen=True)
-class RecallResult:
-    """Structured hits, the merged snippets and the rendered system message."""
-
-    query: str | None
-    hits: tuple[Hit, ...] = ()
-    snippets: tuple[Snippet, ...] = ()
-    text: str = ""
-    #: Why candidates were dropped: other_model, min_score, role, in_context, gone.
-    excluded: Mapping[str, int] = field(default_factory=dict)
-    #: The scope that was applied, and whether a wider request was clamped to it (F8).
-    scope: str = "all"
-    clamped: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "hits": [h.to_dict() for h in self.hits],
-                "text": self.text, "excluded": dict(self.excluded), "scope": self.scope,
-                "clamped": self.clamped}
-
-
-#: Largest ``top_k`` of one recall (the configuration's ``search.top_k`` has the same bound).
-MAX_TOP_K = 1000
-#: Most inputs in one turn (the query keeps only the latest 4000 characters anyway).
-MAX_TURN_INPUTS = 1000
-
-
-def _turn_texts(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
-    """This turn's texts (as they were indexed, F4) and the messages among them."""
-    if isinstance(turn, (str, Message, Mapping)):
-        items: Sequence[TurnInput] = [turn]
-    elif isinstance(turn, (list, tuple)):
-        items = turn
-    else:
-        raise InvalidInput("query: expected text, a Message, a mapping or a list of them, "
-                           f"got {describe(turn)}")
-    if len(items) > MAX_TURN_INPUTS:
-        raise InvalidInput(f"query: {len(items)} inputs; the limit is {MAX_TURN_INPUTS}")
-    texts: list[str] = []
-    msgs: list[Message] = []
-    for i, item in enumerate(items):
-        if isinstance(item, str):
-            check_text(item, f"query[{i}]", max_chars=MAX_CONTENT_CHARS)
-            texts.append(item)
-        elif isinstance(item, Message):
-            # a turn may come without its session: check the fields it has
-            validate_message(item if item.session_id else replace(item, session_id="-"),
-                             where=f"turn[{i}]")
-            texts.append(embedded_text(item))  # as indexed (F4)
-            msgs.append(item)
-        elif isinstance(item, Mapping):
-            if not isinstance(item.get("content"), str):
-                raise InvalidInput(f"turn[{i}].content must be a string")
-            known = {k: v for k, v in item.items() if k in Message.__dataclass_fields__}
-            # a turn may come without its session: check the fields it has
-            m = Message.from_dict({**known, "session_id": known.get("session_id") or "-"},
-                                  where=f"turn[{i}]")
-            m = replace(m, session_id=known.get("session_id") or "")
-            texts.append(embedded_text(m))
-            msgs.append(m)
-        else:
-            raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping, got "
-                               f"{describe(item)}")
-    return texts, msgs
-
-
-def _optional_text(value: object, name: str) -> str | None:
-    check_text(value, name, max_chars=MAX_LABEL_CHARS)
-    return value if isinstance(value, str) else None
-
-
-def _id_list(value: object, name: str) -> list[str]:
-    """A list of ids (speakers, message ids to exclude)."""
-    if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
-        raise InvalidInput(f"{name} must be a list of strings, got {describe(value)}")
-    if len(value) > 10_000:
-        raise InvalidInput(f"{name} has {len(value)} items; the limit is 10000")
-    for i, item in enumerate(value):
-        check_text(item, f"{name}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
-    return list(value)
 
 
 class Memory:
@@ -547,13 +456,11 @@ class Memory:
         cross = cfg.context_expand.cross_session and (
             True if args.cross_session is None else args.cross_session)
         top_k = cfg.recall_top_k if args.top_k is None else min(args.top_k, cfg.recall_top_k)
-        result = await self._recall(
+        request = RecallRequest.of(
             args.query, session=who.session_id, platform=who.platform, top_k=top_k,
-            min_score=None, scope=args.scope, window=win, cross_session=cross, filter=None,
-            speakers=[who.speaker_id] if who.speaker_id else [], exclude_ids=(), now=None,
-            cap_scope=True,
-        )
-        return tool_result(result, args.scope)
+            scope=args.scope, window=win, cross_session=cross,
+            speakers=[who.speaker_id] if who.speaker_id else [], narrow_only=True)
+        return tool_result(await self.run_recall(request), args.scope)
 
     # ------------------------------------------------------------------ recall
 
@@ -565,11 +472,32 @@ class Memory:
             )
         return self.index, self.embedder
 
-    async def where(self, session: str, platform: str | None = None) -> Where:
-        """The situation of a recall from ``session`` (entry ``platform``): session and root."""
+    async def situation(self, session: str, platform: str | None = None) -> Situation:
+        """Where a recall comes from: ``session`` (entry ``platform``) and its root."""
         found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
         root = await root_of(self.store, found) if found.parent_id else found
-        return Where(found, root, platform)
+        return Situation(found, root, platform)
+
+    async def effective_scope(self, session: str, platform: str | None = None
+                              ) -> EffectiveScope:
+        """The scope recalls from ``session`` use now, and the settings layer it comes
+        from (F10)."""
+        check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
+        return await self.settings.effective(await self.situation(session, platform))
+
+    async def set_scope(self, scope: str | None, *, actor: Mapping[str, Any],
+                        layer: Layer = "session", platform: str | None = None,
+                        chat_type: str | None = None, group_id: str | None = None,
+                        session: str | None = None) -> None:
+        """Set (``None``: remove) one settings layer's scope; only an owner ``actor`` may
+        (F10, :class:`~chatmem.errors.PermissionDenied` otherwise)."""
+        await self.settings.set(scope, actor=actor, layer=layer, platform=platform,
+                                chat_type=chat_type, group_id=group_id, session=session)
+
+    async def get_session(self, session: str) -> Session | None:
+        """The stored session ``session`` (its settings included), or ``None``."""
+        check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
+        return (await self.store.get_sessions([session])).get(session)
 
     async def _legacy_model(self, current: str) -> str:
         """F11: the model that role-less legacy vectors are attributed to.
@@ -621,126 +549,86 @@ class Memory:
         narrow the effective scope, as in the tool, and ``filter`` is added to the
         configured filter instead of replacing it.
         """
-        base_filter = self.config.recall_filter
-        if narrow_only and base_filter and isinstance(filter, Mapping):
-            filter = {"$and": [base_filter, dict(filter)]} if filter else base_filter
-        return await self._recall(query, session=session, platform=platform, top_k=top_k,
-                                  min_score=min_score, scope=scope, window=window,
-                                  cross_session=cross_session, filter=filter,
-                                  speakers=speakers, exclude_ids=exclude_ids, now=now,
-                                  cap_scope=narrow_only)
+        return await self.run_recall(RecallRequest.of(
+            query, session=session, platform=platform, top_k=top_k, min_score=min_score,
+            scope=scope, window=window, cross_session=cross_session, filter=filter,
+            speakers=speakers, exclude_ids=exclude_ids, now=now, narrow_only=narrow_only))
 
-    async def _recall(
-        self, query: TurnInput | Sequence[TurnInput], *, session: str | None,
-        platform: str | None, top_k: int | None, min_score: float | None, scope: str | None,
-        window: int | Mapping[str, int] | Window | None, cross_session: bool | None,
-        filter: Mapping[str, Any] | None, speakers: Sequence[str], exclude_ids: Sequence[str],
-        now: int | None, cap_scope: bool = False,
-    ) -> RecallResult:
+    async def run_recall(self, request: RecallRequest) -> RecallResult:
+        """The recall pipeline (F4–F6), stage by stage."""
         _, embedder = self._require_recall()
-        cfg = self.config
-        texts, turn_msgs = _turn_texts(query)
-        session = _optional_text(session, "session")
-        platform = _optional_text(platform, "platform")
-        speakers = _id_list(speakers, "speakers")
-        exclude_ids = _id_list(exclude_ids, "exclude_ids")
-        if now is not None:
-            check_ts(now, "now")
-        if cross_session is not None and not isinstance(cross_session, bool):
-            raise InvalidInput(f"cross_session must be true or false, got "
-                               f"{describe(cross_session)}")
-        if platform is None:
-            platform = next((m.platform for m in turn_msgs if m.platform), None)
-        k = cfg.recall_top_k if top_k is None else top_k
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOP_K:
-            raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}, got "
-                               f"{describe(k)}")
-        floor = cfg.search.min_score if min_score is None else min_score
-        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
-            raise InvalidInput(f"min_score must be a number from 0 to 1, got {describe(floor)}")
-        win = cfg.recall_window if window is None else Window.parse(window, "window")
-        cross = cfg.context_expand.cross_session if cross_session is None else cross_session
-        situation = await self.where(session, platform) if session else None
-        requested = None if scope is None else normalize_scope(scope)
-        eff, clamped = await self._effective_scope(situation, requested, cap_scope)
-        q = build_query(texts)
-        if q is None:
-            return RecallResult(query=None, scope=eff, clamped=clamped)
+        plan = await self._plan(request)
+        if plan.query is None:
+            return RecallResult(query=None, scope=plan.scope, clamped=plan.clamped)
+        pool = await self._candidates(plan.query, plan.pool_size, plan.where)
+        legacy = await self._legacy_model(embedder.model_id) \
+            if any(s.model_id is None for s in pool) else embedder.model_id
+        admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
+        self._warn_other_models(embedder.model_id, admission.other_models)
+        stored = await self.store.get([s.message_id for s in admission.kept])
+        candidates = admit_messages(admission, stored, plan)
+        ranked = rerank(candidates, now_ms=plan.now if plan.now is not None else now_ms(),
+                        time_weight=self.config.search.time_weight,
+                        half_life_days=self.config.search.half_life_days,
+                        boost_speakers=plan.boost_speakers,
+                        boost=self.config.search.user_priority_boost)[:plan.top_k]
+        neighbours = await self._neighbours(ranked, plan, request.session)
+        snippets = merge_windows(ranked, neighbours, plan.skip_ids)
+        sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
+        text = render(snippets, sessions, locale=self.config.locale,
+                      timezone=self.config.timezone,
+                      per_item_max_chars=self.config.search.per_item_max_chars,
+                      chat_type_labels=self.platforms.chat_type_labels)
+        return RecallResult(plan.query, hits_with_context(ranked, neighbours),
+                            tuple(snippets), text, admission.excluded, scope=plan.scope,
+                            clamped=plan.clamped)
+
+    async def _plan(self, request: RecallRequest) -> RecallPlan:
+        """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""
+        situation = await self.situation(request.session, request.platform) \
+            if request.session else None
+        scope, clamped = await self._effective_scope(situation, request.scope,
+                                                     request.narrow_only)
         if situation is None:
-            if eff not in ("all", "user"):
-                raise ScopeError(f"scope {eff!r} needs session=<the current session id>")
+            if scope not in ("all", "user"):
+                raise ScopeError(f"scope {scope!r} needs session=<the current session id>")
             visibility = None
         else:
-            visibility = scope_filter(eff, situation)
-        where = combine(visibility, user_filter(filter if filter is not None
-                                                else cfg.recall_filter))
-        others_only = cfg.recall_roles == "others-only"
-        pool = await self._candidates(q, k * (8 if others_only else 4), where)
+            visibility = scope_filter(scope, situation)
+        configured = self.config.recall_filter
+        caller = request.filter
+        if request.narrow_only and configured and caller is not None:
+            # an untrusted caller's filter adds to the configured one, never replaces it
+            caller = {"$and": [configured, dict(caller)]} if caller else configured
+        where = combine(visibility, user_filter(caller if caller is not None else configured))
+        return plan(request, self.config, scope=scope, clamped=clamped,
+                    visibility=visibility, where=where)
 
-        excluded = {"other_model": 0, "min_score": 0, "role": 0, "in_context": 0, "gone": 0}
-        current = embedder.model_id
-        legacy = await self._legacy_model(current) if any(s.model_id is None for s in pool) \
-            else current
-        skip_ids = set(exclude_ids) | {m.id for m in turn_msgs if m.id}
-        turn_texts = {(m.session_id or session, m.content) for m in turn_msgs}
-        others: set[str] = set()
-        kept = []
-        for s in pool:
-            model = s.model_id or legacy
-            if model != current:
-                excluded["other_model"] += 1
-                others.add(model)
-            elif s.score < floor:
-                excluded["min_score"] += 1
-            elif others_only and (s.role or "user") == "assistant":
-                excluded["role"] += 1
-            elif s.message_id in skip_ids:
-                excluded["in_context"] += 1
-            else:
-                kept.append(s)
+    def _warn_other_models(self, current: str, others: set[str]) -> None:
+        """F11: one warning per run per query model, listing the excluded models."""
         if others and current not in self._warned_models:
             self._warned_models.add(current)
             log.warning("recall with %s skipped vectors of other models (%s): re-embed them "
                         "(chatmem reindex) or clear the vector index", current,
                         ", ".join(sorted(others)))
-        msgs = await self.store.get([s.message_id for s in kept])
-        candidates = []
-        for s in kept:
-            m = msgs.get(s.message_id)
-            if m is None:
-                excluded["gone"] += 1
-            elif (m.session_id, m.content) in turn_texts:
-                excluded["in_context"] += 1
-            else:
-                candidates.append(Candidate(m, s.score, s.model_id))
-        boost_speakers = set(speakers) | {m.speaker_id for m in turn_msgs if m.speaker_id}
-        ranked = rerank(
-            candidates, now_ms=now if now is not None else now_ms(),
-            time_weight=cfg.search.time_weight, half_life_days=cfg.search.half_life_days,
-            boost_speakers=boost_speakers if eff == "user" else (),
-            boost=cfg.search.user_priority_boost,
-        )[:k]
-        result = await self._expand_and_render(q, ranked, session, win, cross, skip_ids,
-                                               excluded, visibility)
-        return replace(result, scope=eff, clamped=clamped)
 
-    async def _effective_scope(self, situation: Where | None, requested: str | None,
-                               cap: bool) -> tuple[str, bool]:
+    async def _effective_scope(self, situation: Situation | None, requested: str | None,
+                               narrow_only: bool) -> tuple[str, bool]:
         """(scope used, whether a wider request was clamped).
 
         Without a request the session's layered setting decides (else configuration).
-        A direct API request is trusted; a tool request (``cap``) may only narrow."""
+        A trusted request is used as given; an untrusted one may only narrow."""
         if situation is None:
             base = self.config.recall_scope
         else:
             base = (await self.settings.effective(situation)).scope
         if requested is None:
             return base, False
-        if not cap or narrower_or_equal(requested, base):
+        if not narrow_only or narrower_or_equal(requested, base):
             return requested, False
         return base, True
 
-    async def _candidates(self, q: str, pool_size: int, where: dict[str, Any] | None
+    async def _candidates(self, q: str, pool_size: int, where: Mapping[str, Any] | None
                           ) -> list[ScoredId]:
         """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``,
         fused with the ``pool_size`` best full-text matches under the same ``where`` when
@@ -765,12 +653,12 @@ class Memory:
                     languages=getattr(embedder.provider, "languages", None),
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
-                    method="rrf" if hybrid.fusion == "rank" else "blend",
+                    method=hybrid.fusion,
                     rrf_k=hybrid.rrf_k)
 
     @staticmethod
     async def _lexical_hits(lexical: LexicalIndex, q: str, pool_size: int,
-                            where: dict[str, Any] | None) -> list[ScoredId]:
+                            where: Mapping[str, Any] | None) -> list[ScoredId]:
         """Full-text matches; a failing lexical index degrades recall to dense, loudly."""
         try:
             return await lexical.lexical_query(q, pool_size, where)
@@ -778,39 +666,28 @@ class Memory:
             log.warning("lexical search failed (%s); this recall uses dense search only", exc)
             return []
 
-    async def _expand_and_render(self, q: str, ranked: list[Ranked], session: str | None,
-                                 win: Window, cross: bool, skip_ids: set[str],
-                                 excluded: dict[str, int],
-                                 visibility: Mapping[str, Any] | None) -> RecallResult:
-        cfg = self.config
-        neighbours: dict[str, list[Message]] = {}
-        hits = []
+    async def _neighbours(self, ranked: Sequence[Ranked], plan: RecallPlan,
+                          session: str | None) -> dict[str, list[Message]]:
+        """F5: each hit's neighbours from its own session (other sessions' hits only with
+        ``cross_session``); R4: a neighbour is shown only if it is visible itself."""
+        win = plan.window
+        out: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
         for r in ranked:
             assert r.message.id is not None and r.message.ts is not None
             around: list[Message] = []
-            if (win.before or win.after) and (cross or r.message.session_id == session):
+            if (win.before or win.after) and (plan.cross_session
+                                              or r.message.session_id == session):
                 around = await self.store.range(r.message.session_id, r.message.ts,
                                                 win.before, win.after)
-                if visibility and around:
-                    # R4: a neighbour is shown only if it is visible itself
+                if plan.visibility and around:
                     sid = r.message.session_id
                     if sid not in snapshots:
                         snapshots.update(await snapshot_sessions(self.store, {sid}))
                     around = [m for m in around
-                              if evaluate(visibility, entry_doc(m, snapshots.get(sid)))]
-            neighbours[r.message.id] = around
-            hits.append(Hit(
-                r.message, r.score, r.semantic, r.recency, r.boost,
-                before=tuple(m for m in around if (m.ts or 0) < r.message.ts),
-                after=tuple(m for m in around if (m.ts or 0) > r.message.ts),
-            ))
-        snippets = merge_windows(ranked, neighbours, skip_ids)
-        sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
-        text = render(snippets, sessions, locale=cfg.locale, timezone=cfg.timezone,
-                      per_item_max_chars=cfg.search.per_item_max_chars,
-                      chat_type_labels=self.platforms.chat_type_labels)
-        return RecallResult(q, tuple(hits), tuple(snippets), text, excluded)
+                              if evaluate(plan.visibility, entry_doc(m, snapshots.get(sid)))]
+            out[r.message.id] = around
+        return out
 
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
                       speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
@@ -818,8 +695,8 @@ class Memory:
         """The messages to put before the conversation: the recall system message
         (when anything is recalled) followed by the session's ``last_messages`` (M2)."""
         check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
-        _turn_texts(turn)  # a bad turn is refused even when recall is off
-        exclude_ids = _id_list(exclude_ids, "exclude_ids")
+        turn_inputs(turn)  # a bad turn is refused even when recall is off
+        exclude_ids = id_list(exclude_ids, "exclude_ids")
         last: list[Message] = []
         if self.config.last_messages > 0:
             last = await self.store.recent(session, self.config.last_messages)
@@ -928,7 +805,11 @@ class SyncMemory:
     clear = _blocking(Memory.clear)
     reindex = _blocking(Memory.reindex)
     call_tool = _blocking(Memory.call_tool)
-    where = _blocking(Memory.where)
+    situation = _blocking(Memory.situation)
+    effective_scope = _blocking(Memory.effective_scope)
+    set_scope = _blocking(Memory.set_scope)
+    get_session = _blocking(Memory.get_session)
+    run_recall = _blocking(Memory.run_recall)
     recall = _blocking(Memory.recall)
     context = _blocking(Memory.context)
     stats = _blocking(Memory.stats)

@@ -97,6 +97,20 @@ class Message:
         """What the user saw: ``visible_content`` when the content is an envelope."""
         return self.visible_content if self.visible_content else self.content
 
+    @property
+    def embedded_text(self) -> str:
+        """F1: the text this message is embedded (and full-text indexed) as — its sender
+        prefix plus its body.
+
+        User messages: the archived text as given (quotes, attachment descriptions).
+        Assistant messages: what the user saw (``visible_content`` or ``content``),
+        with the assistant's own name as prefix when its identity is known.
+        """
+        body = self.shown_text if self.role == "assistant" else self.content
+        if self.speaker_name and not body.startswith(f"{self.speaker_name}:"):
+            return f"{self.speaker_name}: {body}"
+        return body
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -25,42 +25,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
-from .models import Session, describe
+from .models import Session
 from .store.base import MessageStore
 from .store.filters import parse_filter
 
 log = logging.getLogger("chatmem.scopes")
 
-SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
-ALIASES = {"thread": "session"}
-
-#: For each scope, the scopes it contains (itself included).
-_CONTAINS: dict[str, frozenset[str]] = {
-    "all": frozenset(SCOPES),
-    "user": frozenset(SCOPES),
-    "platform": frozenset({"platform", "session"}),
-    "resource": frozenset({"resource", "session"}),
-    "session": frozenset({"session"}),
-}
-
 SETTINGS_NAMESPACE = "scope-settings"
 
 
-def normalize_scope(value: object, *, where: str = "scope") -> str:
-    if not isinstance(value, str) or ALIASES.get(value, value) not in SCOPES:
-        raise InvalidInput(f"{where} must be one of {list(SCOPES)} (or 'thread'), got "
-                           f"{describe(value)}")
-    return ALIASES.get(value, value)
-
-
-def narrower_or_equal(requested: str, cap: str) -> bool:
-    """True when every message visible under ``requested`` is visible under ``cap``."""
-    return requested in _CONTAINS[cap]
-
-
 @dataclass(frozen=True)
-class Where:
+class Situation:
     """The situation of a recall: which session, which platform the turn came in on."""
 
     session: Session
@@ -73,30 +50,30 @@ class Where:
         return self.root.origin_platform or self.entry_platform
 
 
-def scope_filter(scope: str, where: Where) -> dict[str, Any] | None:
-    """The visibility filter of ``scope`` from ``where``; ``None`` means everything."""
+def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
+    """The visibility filter of ``scope`` from ``situation``; ``None`` means everything."""
     if scope in ("all", "user"):
         return None
     if scope == "session":
-        return {"session_id": where.session.id}
+        return {"session_id": situation.session.id}
     if scope == "resource":
-        rid = where.session.resource_id or where.root.resource_id
+        rid = situation.session.resource_id or situation.root.resource_id
         if not rid:
             raise ScopeError(
-                f"scope 'resource' needs a resource id, and session {where.session.id!r} has "
+                f"scope 'resource' needs a resource id, and session {situation.session.id!r} has "
                 "none: set Session.resource_id (memory.upsert_session(...)) or use scope "
                 "'session' ('thread')"
             )
         return {"resource_id": rid}
     if scope == "platform":
-        platform = where.current_platform
+        platform = situation.current_platform
         if not platform:
             # no platform known at all: the narrowest scope, never a wider one
-            return {"session_id": where.session.id}
+            return {"session_id": situation.session.id}
         # the session itself always belongs to its own platform scope (platform ⊇ session),
         # even where its messages carry no platform at all
         return {"$or": [{"platform": platform}, {"origin_platform": platform},
-                        {"session_id": where.session.id}]}
+                        {"session_id": situation.session.id}]}
     raise ScopeError(f"unknown scope {scope!r}")
 
 
@@ -194,21 +171,21 @@ class ScopeSettings:
         self.store = store
         self.default_scope = default_scope
 
-    def _layer_keys(self, where: Where) -> list[tuple[str, str]]:
-        platform = where.current_platform
-        keys: list[tuple[str, str]] = [("session", f"session:{where.session.id}")]
+    def _layer_keys(self, situation: Situation) -> list[tuple[str, str]]:
+        platform = situation.current_platform
+        keys: list[tuple[str, str]] = [("session", f"session:{situation.session.id}")]
         if platform:
-            group_id = where.session.group_id or where.root.group_id
+            group_id = situation.session.group_id or situation.root.group_id
             if group_id:
                 keys.append(("group", f"group:{platform}/{group_id}"))
-            chat_type = where.session.chat_type or where.root.chat_type
+            chat_type = situation.session.chat_type or situation.root.chat_type
             if chat_type:
                 keys.append(("chat_type", f"chat_type:{platform}/{chat_type}"))
             keys.append(("platform", f"platform:{platform}"))
         return keys
 
-    async def effective(self, where: Where) -> EffectiveScope:
-        for layer, key in self._layer_keys(where):
+    async def effective(self, situation: Situation) -> EffectiveScope:
+        for layer, key in self._layer_keys(situation):
             try:
                 raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
             except ChatmemError as exc:  # unreadable: the narrowest scope, never a wider one

@@ -7,13 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .config import Config
+from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text
-from .scopes import SCOPES, normalize_scope
 
 if TYPE_CHECKING:
-    from .memory import RecallResult
+    from .recall import RecallResult
 
 TOOL_NAME = "memory_recall"
 #: Longest JSON text of one call's arguments (a query is at most 200,000 characters).
@@ -119,7 +118,7 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
     check_text(query, f"{TOOL_NAME}: query", max_chars=MAX_CONTENT_CHARS)
     scope = arguments.get("scope")
     if scope is not None:
-        scope = normalize_scope(scope, where=f"{TOOL_NAME}: scope")
+        scope = normalize_scope(scope, name=f"{TOOL_NAME}: scope")
     window = arguments.get("context_window")
     if window is not None and (isinstance(window, bool) or not isinstance(window, int)
                                or window < 0):

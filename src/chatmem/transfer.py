@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ._version import __version__
 from .errors import InvalidInput
 from .models import (
     IndexState,
@@ -94,8 +95,6 @@ async def _records(store: Any, index: Any | None, vectors: bool
 async def export_jsonl(store: Any, index: Any | None, out: TextIO, *, vectors: bool = False,
                        progress: Progress = _noop) -> TransferCounts:
     """Write every session, setting, message (and optionally vector) as JSONL."""
-    from . import __version__
-
     counts = TransferCounts()
     out.write(json.dumps({"type": "header", "format": FORMAT, "version": VERSION,
                           "chatmem": __version__, "vectors": vectors}) + "\n")

@@ -7,7 +7,7 @@ similarities, lexical scores are calibrated BM25 in [0, 1]
 ``score`` is the *fused semantic score* in [0, 1] that ``rerank()`` blends with
 recency and that ``min_score`` is compared with.
 
-Method ``blend`` (the default; calibrated score blending)::
+Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score blending)::
 
     fused = t · dense + (1 − t) · lexical
 
@@ -25,7 +25,7 @@ Method ``blend`` (the default; calibrated score blending)::
   English-only model a Chinese query is ranked mostly by BM25, an English query
   mostly by meaning.
 
-Method ``rrf`` (reciprocal-rank fusion, kept for comparison)::
+Fusion ``rank`` (``hybrid.fusion = "rank"``; reciprocal-rank fusion, kept for comparison)::
 
     fused = (t / (k + rank_dense) + (1 − t) / (k + rank_lexical)) · (k + 1)
 
@@ -42,7 +42,8 @@ from typing import Literal
 from ..models import ScoredId
 from ..store.lexical import cjk_share
 
-FusionMethod = Literal["blend", "rrf"]
+#: The names of ``hybrid.fusion`` in the configuration.
+FusionMethod = Literal["score", "rank"]
 
 #: Language codes whose script is CJK (the lexical tokenizer's bigram scripts).
 CJK_LANGUAGES: frozenset[str] = frozenset({"zh", "ja", "ko"})
@@ -86,8 +87,8 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
-def blend(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
-          limit: int) -> list[ScoredId]:
+def score_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
+                 limit: int) -> list[ScoredId]:
     """Calibrated score blending: ``trust · cosine + (1 − trust) · lexical``."""
     floor = _clip(min(s.score for s in dense)) if dense else 0.0
     d = {s.message_id: _clip(s.score) for s in dense}
@@ -96,8 +97,8 @@ def blend(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: floa
         trust * d.get(mid, floor) + (1.0 - trust) * lx.get(mid, 0.0)))
 
 
-def rrf(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
-        limit: int, k: int = 60) -> list[ScoredId]:
+def rank_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
+                limit: int, k: int = 60) -> list[ScoredId]:
     """Weighted reciprocal-rank fusion, scaled to [0, 1]."""
     rd = {s.message_id: i for i, s in enumerate(dense, 1)}
     rl = {s.message_id: i for i, s in enumerate(lexical, 1)}
@@ -125,13 +126,14 @@ def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
 def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
          languages: Sequence[str] | None, dense_weight: float,
          dense_weight_uncovered: float, limit: int,
-         method: FusionMethod = "blend", rrf_k: int = 60) -> list[ScoredId]:
+         method: FusionMethod = "score", rrf_k: int = 60) -> list[ScoredId]:
     """One candidate pool of at most ``limit`` from both lists (see the module docs)."""
     trust = dense_trust(query, languages, dense_weight=dense_weight,
                         dense_weight_uncovered=dense_weight_uncovered)
-    if method == "rrf":
-        return rrf(dense, lexical, trust=trust, limit=limit, k=rrf_k)
-    return blend(dense, lexical, trust=trust, limit=limit)
+    if method == "rank":
+        return rank_fusion(dense, lexical, trust=trust, limit=limit, k=rrf_k)
+    return score_fusion(dense, lexical, trust=trust, limit=limit)
 
 
-__all__ = ["CJK_LANGUAGES", "FusionMethod", "blend", "covers", "dense_trust", "fuse", "rrf"]
+__all__ = ["CJK_LANGUAGES", "FusionMethod", "covers", "dense_trust", "fuse", "rank_fusion",
+           "score_fusion"]

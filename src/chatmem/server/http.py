@@ -817,24 +817,24 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     async def get_settings(mem: Mem, session: str, platform: str | None = None
                            ) -> dict[str, Any]:
         """The effective scope of a conversation and the layer it comes from (F10)."""
-        eff = await mem.settings.effective(await mem.where(session, platform))
+        eff = await mem.effective_scope(session, platform)
         return {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken}
 
     @v1.put("/settings", tags=["settings"])
     async def put_settings(body: SettingsBody, mem: Mem, who: Who) -> dict[str, Any]:
         """Set (or, with ``scope: null``, remove) one layer's scope. Owner keys only."""
         owner_only(who, "changing settings")
-        await mem.settings.set(body.scope, actor={"id": who.name, "role": "owner"},
-                               layer=body.layer, platform=body.platform,
-                               chat_type=body.chat_type, group_id=body.group_id,
-                               session=body.session)
+        await mem.set_scope(body.scope, actor={"id": who.name, "role": "owner"},
+                            layer=body.layer, platform=body.platform,
+                            chat_type=body.chat_type, group_id=body.group_id,
+                            session=body.session)
         return {"ok": True}
 
     @v1.get("/sessions/{session_id}", tags=["settings"])
     async def get_session(session_id: SessionId, mem: Mem) -> dict[str, Any]:
         """A registered session: parent, resource, origin platform, chat type, group,
         metadata and settings. 404 when it was never registered."""
-        found = (await mem.store.get_sessions([session_id])).get(session_id)
+        found = await mem.get_session(session_id)
         if found is None:
             raise NotFound(f"session {session_id!r} is not registered (PUT it first)")
         return {"session": found.to_dict()}
@@ -848,7 +848,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         owner_only(who, "registering sessions")
         if body.parent_id == session_id:
             raise InvalidInput("parent_id: a session cannot be its own parent")
-        old = (await mem.store.get_sessions([session_id])).get(session_id)
+        old = await mem.get_session(session_id)
         session = Session(id=session_id, settings=dict(old.settings) if old else {},
                           **body.model_dump())
         stored = await mem.upsert_session(session)

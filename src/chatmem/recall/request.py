@@ -1,0 +1,207 @@
+"""A recall as asked (:class:`RecallRequest`) and as it will run (:class:`RecallPlan`).
+
+Every caller — ``Memory.recall``, the ``memory_recall`` tool, the HTTP API, the
+CLI — builds one :class:`RecallRequest`; :meth:`RecallRequest.of` checks each
+argument once, with errors naming it. :func:`plan` resolves a request against
+the configuration and the effective scope into the numbers and filters the
+stages use (F4): query text, ``top_k``, candidate pool, floor, window, visibility.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..config import MAX_TOP_K, Config, Window, normalize_scope
+from ..errors import FilterError, InvalidInput
+from ..models import (
+    MAX_CONTENT_CHARS,
+    MAX_LABEL_CHARS,
+    Message,
+    check_text,
+    check_ts,
+    describe,
+    validate_message,
+)
+from .query import build_query
+
+#: One input of a turn: text, a stored or new message, or a mapping of message fields.
+TurnInput = str | Message | Mapping[str, Any]
+#: Most inputs in one turn (the query keeps only the latest 4000 characters anyway).
+MAX_TURN_INPUTS = 1000
+#: Most ids in ``speakers`` or ``exclude_ids``.
+MAX_IDS = 10_000
+
+
+def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
+    """This turn's texts (as they were indexed, F4) and the messages among them."""
+    if isinstance(turn, (str, Message, Mapping)):
+        items: Sequence[TurnInput] = [turn]
+    elif isinstance(turn, (list, tuple)):
+        items = turn
+    else:
+        raise InvalidInput("query: expected text, a Message, a mapping or a list of them, "
+                           f"got {describe(turn)}")
+    if len(items) > MAX_TURN_INPUTS:
+        raise InvalidInput(f"query: {len(items)} inputs; the limit is {MAX_TURN_INPUTS}")
+    texts: list[str] = []
+    msgs: list[Message] = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            check_text(item, f"query[{i}]", max_chars=MAX_CONTENT_CHARS)
+            texts.append(item)
+        elif isinstance(item, Message):
+            # a turn may come without its session: check the fields it has
+            validate_message(item if item.session_id else replace(item, session_id="-"),
+                             where=f"turn[{i}]")
+            texts.append(item.embedded_text)  # as indexed (F4)
+            msgs.append(item)
+        elif isinstance(item, Mapping):
+            if not isinstance(item.get("content"), str):
+                raise InvalidInput(f"turn[{i}].content must be a string")
+            known = {k: v for k, v in item.items() if k in Message.__dataclass_fields__}
+            # a turn may come without its session: check the fields it has
+            m = Message.from_dict({**known, "session_id": known.get("session_id") or "-"},
+                                  where=f"turn[{i}]")
+            m = replace(m, session_id=known.get("session_id") or "")
+            texts.append(m.embedded_text)
+            msgs.append(m)
+        else:
+            raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping, got "
+                               f"{describe(item)}")
+    return texts, msgs
+
+
+def _optional_text(value: object, name: str) -> str | None:
+    check_text(value, name, max_chars=MAX_LABEL_CHARS)
+    return value if isinstance(value, str) else None
+
+
+def id_list(value: object, name: str) -> tuple[str, ...]:
+    """A list of ids (speakers, message ids to exclude)."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidInput(f"{name} must be a list of strings, got {describe(value)}")
+    if len(value) > MAX_IDS:
+        raise InvalidInput(f"{name} has {len(value)} items; the limit is {MAX_IDS}")
+    for i, item in enumerate(value):
+        check_text(item, f"{name}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    """One recall as asked; ``None`` fields take the configuration's value.
+
+    ``narrow_only`` marks an untrusted caller (the model's tool call, a user API
+    key): its ``scope`` may only narrow the session's effective scope (F8, R4)."""
+
+    texts: tuple[str, ...]
+    turn: tuple[Message, ...] = ()
+    session: str | None = None
+    platform: str | None = None
+    top_k: int | None = None
+    min_score: float | None = None
+    scope: str | None = None
+    window: Window | None = None
+    cross_session: bool | None = None
+    filter: Mapping[str, Any] | None = None
+    speakers: tuple[str, ...] = ()
+    exclude_ids: tuple[str, ...] = ()
+    now: int | None = None
+    narrow_only: bool = False
+
+    @classmethod
+    def of(cls, query: TurnInput | Sequence[TurnInput], *, session: object = None,
+           platform: object = None, top_k: object = None, min_score: object = None,
+           scope: object = None, window: object = None, cross_session: object = None,
+           filter: object = None, speakers: object = (), exclude_ids: object = (),
+           now: object = None, narrow_only: object = False) -> RecallRequest:
+        """Check every argument, naming the bad one (:class:`InvalidInput`)."""
+        texts, turn = turn_inputs(query)
+        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
+                                  or not 1 <= top_k <= MAX_TOP_K):
+            raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}, got "
+                               f"{describe(top_k)}")
+        if min_score is not None and (isinstance(min_score, bool)
+                                      or not isinstance(min_score, (int, float))
+                                      or not 0 <= min_score <= 1):
+            raise InvalidInput(f"min_score must be a number from 0 to 1, got "
+                               f"{describe(min_score)}")
+        for name, flag in (("cross_session", cross_session), ("narrow_only", narrow_only)):
+            if flag is not None and not isinstance(flag, bool):
+                raise InvalidInput(f"{name} must be true or false, got {describe(flag)}")
+        if now is not None:
+            check_ts(now, "now")
+        if filter is not None and not isinstance(filter, Mapping):
+            raise FilterError(f"filter must be a mapping, got {type(filter).__name__}")
+        session_id = _optional_text(session, "session")
+        entry = _optional_text(platform, "platform")
+        if entry is None:  # the entry platform of this turn (F9)
+            entry = next((m.platform for m in turn if m.platform), None)
+        return cls(
+            texts=tuple(texts), turn=tuple(turn), session=session_id, platform=entry,
+            top_k=top_k, min_score=min_score,
+            scope=None if scope is None else normalize_scope(scope),
+            window=None if window is None else Window.parse(window, "window"),
+            cross_session=cross_session if isinstance(cross_session, bool) else None,
+            filter=filter,  # parsed (FilterError) with the visibility filter
+            speakers=id_list(speakers, "speakers"),
+            exclude_ids=id_list(exclude_ids, "exclude_ids"),
+            now=now if isinstance(now, int) else None,
+            narrow_only=bool(narrow_only),
+        )
+
+
+@dataclass(frozen=True)
+class RecallPlan:
+    """A request resolved against the configuration and the effective scope."""
+
+    #: The query text (F4); ``None``: no inputs, no search.
+    query: str | None
+    top_k: int
+    #: Candidates fetched: ``top_k × 4`` (``× 8`` with ``recall_roles: others-only``).
+    pool_size: int
+    min_score: float
+    window: Window
+    cross_session: bool
+    scope: str
+    clamped: bool
+    #: The visibility filter of the scope (R4); ``None``: everything is visible.
+    visibility: Mapping[str, Any] | None
+    #: ``visibility`` and the caller's metadata filter, pushed down to the indexes.
+    where: Mapping[str, Any] | None
+    others_only: bool
+    #: Speakers whose hits get ``user_priority_boost`` (scope ``user`` only).
+    boost_speakers: frozenset[str]
+    #: Messages the caller already has: never a hit, never a neighbour.
+    skip_ids: frozenset[str]
+    #: (session, content) of this turn's own messages: never a hit.
+    turn_texts: frozenset[tuple[str | None, str]]
+    now: int | None
+
+
+def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
+         visibility: Mapping[str, Any] | None, where: Mapping[str, Any] | None
+         ) -> RecallPlan:
+    """The numbers and filters of one recall (F4, F5, F7)."""
+    top_k = config.recall_top_k if request.top_k is None else request.top_k
+    others_only = config.recall_roles == "others-only"
+    turn_speakers = {m.speaker_id for m in request.turn if m.speaker_id}
+    return RecallPlan(
+        query=build_query(request.texts),
+        top_k=top_k,
+        pool_size=top_k * (8 if others_only else 4),
+        min_score=config.search.min_score if request.min_score is None else request.min_score,
+        window=config.recall_window if request.window is None else request.window,
+        cross_session=(config.context_expand.cross_session if request.cross_session is None
+                       else request.cross_session),
+        scope=scope, clamped=clamped, visibility=visibility, where=where,
+        others_only=others_only,
+        boost_speakers=frozenset(set(request.speakers) | turn_speakers) if scope == "user"
+        else frozenset(),
+        skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
+        turn_texts=frozenset((m.session_id or request.session, m.content)
+                             for m in request.turn),
+        now=request.now,
+    )

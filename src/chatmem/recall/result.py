@@ -1,0 +1,65 @@
+"""What a recall returns: hits with their context, merged snippets, the rendered text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import Message
+from .expand import Snippet
+from .rank import Ranked
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recalled message with the neighbours brought along for context."""
+
+    message: Message
+    score: float
+    semantic: float
+    recency: float
+    boost: float
+    before: tuple[Message, ...] = ()
+    after: tuple[Message, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "message": self.message.to_dict(), "score": self.score, "semantic": self.semantic,
+            "recency": self.recency, "boost": self.boost,
+            "before": [m.to_dict() for m in self.before],
+            "after": [m.to_dict() for m in self.after],
+        }
+
+
+def hits_with_context(ranked: Sequence[Ranked], neighbours: Mapping[str, Sequence[Message]]
+                      ) -> tuple[Hit, ...]:
+    """Each ranked message with its neighbours split into before and after it."""
+    out = []
+    for r in ranked:
+        assert r.message.id is not None and r.message.ts is not None
+        around = neighbours.get(r.message.id, ())
+        out.append(Hit(r.message, r.score, r.semantic, r.recency, r.boost,
+                       before=tuple(m for m in around if (m.ts or 0) < r.message.ts),
+                       after=tuple(m for m in around if (m.ts or 0) > r.message.ts)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """Structured hits, the merged snippets and the rendered system message."""
+
+    query: str | None
+    hits: tuple[Hit, ...] = ()
+    snippets: tuple[Snippet, ...] = ()
+    text: str = ""
+    #: Why candidates were dropped: other_model, min_score, role, in_context, gone.
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    #: The scope that was applied, and whether a wider request was clamped to it (F8).
+    scope: str = "all"
+    clamped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "hits": [h.to_dict() for h in self.hits],
+                "text": self.text, "excluded": dict(self.excluded), "scope": self.scope,
+                "clamped": self.clamped}

@@ -1,0 +1,117 @@
+"""Data flows one way (SPEC §1): no import cycles, deferred or not, and no module imports
+one of a higher layer. The imports are read from the source (every ``import`` statement,
+at any depth), not from what happens to be loaded."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
+
+#: Layers, lowest first. A module may import its own layer's modules (within its own
+#: package) and any lower layer's. The filter language (store.filters) is shared
+#: vocabulary — configuration validates filters with it — so it sits at the bottom.
+LAYERS: list[tuple[str, ...]] = [
+    ("chatmem._version", "chatmem.errors", "chatmem.platforms"),
+    ("chatmem.models", "chatmem.store.filters"),
+    ("chatmem.config", "chatmem.text", "chatmem.demo"),
+    ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
+    ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
+    ("chatmem.memory", "chatmem.testing"),
+    ("chatmem.server",),
+    ("chatmem.cli",),
+    ("chatmem.__main__", "chatmem"),
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every chatmem module ``path`` imports, wherever the statement stands."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "chatmem"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.split(".")[0] != "chatmem":
+                continue
+            for alias in node.names:  # ``from . import x`` may name a submodule
+                sub = f"{module}.{alias.name}"
+                out.add(sub if (PACKAGE.parent / Path(*sub.split("."))).with_suffix(".py")
+                        .exists() or (PACKAGE.parent / Path(*sub.split("."))).is_dir()
+                        else module)
+    out.discard(name)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(p): imports(p) for p in PACKAGE.rglob("*.py")}
+
+
+def layer_of(module: str) -> int:
+    best, rank = "", -1
+    for i, names in enumerate(LAYERS):
+        for n in names:
+            if (module == n or module.startswith(n + ".")) and len(n) > len(best):
+                best, rank = n, i
+    assert rank >= 0, f"{module} is in no layer: add it to LAYERS in {__file__}"
+    return rank
+
+
+def _unit(module: str) -> str:
+    """The package a module belongs to (``chatmem.store.sqlite`` → ``chatmem.store``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_every_module_has_a_layer() -> None:
+    for module in graph():
+        layer_of(module)
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    wrong = []
+    for module, targets in sorted(graph().items()):
+        for target in sorted(targets):
+            here, there = layer_of(module), layer_of(target)
+            sideways = here == there and _unit(module) != _unit(target)
+            if there > here or sideways:
+                wrong.append(f"{module} (layer {here}) imports {target} (layer {there})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycles() -> None:
+    edges = graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            # a package's __init__ importing its own submodules is how packages are made;
+            # the reverse edge (a submodule importing its package) is what would close a loop
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt in edges and state.get(nxt) is None:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if state.get(node) is None:
+            visit(node)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
