@@ -105,7 +105,7 @@ def test_no_import_cycles() -> None:
             # a package's __init__ importing its own submodules is how packages are made;
             # the reverse edge (a submodule importing its package) is what would close a loop
             if state.get(nxt) == 1:
-                cycles.append(path[path.index(nxt):] + [nxt])
+                cycles.append([*path[path.index(nxt):], nxt])
             elif nxt in edges and state.get(nxt) is None:
                 visit(nxt)
         path.pop()

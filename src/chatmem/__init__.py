@@ -1,5 +1,6 @@
 """chatmem: semantic long-term memory for chat agents."""
 
+from ._version import __version__
 from .config import Config
 from .embedding import Embedder
 from .errors import (
@@ -17,8 +18,6 @@ from .errors import (
 from .memory import Memory, SyncMemory
 from .models import Message, Session
 from .recall import Hit, RecallResult
-
-from ._version import __version__
 
 __all__ = [
     "ChatmemError",
