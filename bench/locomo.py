@@ -75,7 +75,7 @@ from _metrics import (
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder, create_embedder
-from chatmem.indexing import embedded_text
+from chatmem.models import embedded_text
 from chatmem.recall import Ranked, merge_windows, render
 
 TOP_K = max(KS)

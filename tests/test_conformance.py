@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.models import IndexState, Message, Session, VectorEntry
-from chatmem.store.base import SessionSnapshot
+from chatmem.store.base import LexicalIndex, SessionSnapshot
 from chatmem.store.filters import evaluate
 
 NAMES = sorted(BACKENDS)
@@ -544,6 +544,117 @@ async def test_scan_vectors_pages_by_message_id(pair: Pair) -> None:
             assert getattr(got, name) == getattr(want, name), name
 
 
+# --------------------------------------------------------------------------- lexical index
+
+
+def lexical(p: Pair) -> LexicalIndex:
+    """The pair's full-text index: the message store (every store here keeps one)."""
+    assert isinstance(p.store, LexicalIndex)
+    return p.store
+
+
+async def lexical_ids(p: Pair, text: str, where: Mapping[str, Any] | None = None,
+                      k: int = 10) -> list[str]:
+    return [h.message_id for h in await lexical(p).lexical_query(text, k, where)]
+
+
+async def text_corpus(p: Pair, session: str, texts: list[str], *, ts0: int = 1000,
+                      meta: Mapping[str, Any] | None = None) -> list[Message]:
+    """Messages indexed as the indexer does: vectors, plus the store's full-text rows
+    when the vectors live in a separate index."""
+    stored = await p.store.append([Message(session_id=session, content=t, ts=ts0 + i,
+                                           role="user" if i % 2 == 0 else "assistant")
+                                   for i, t in enumerate(texts)])
+    vecs = unit_vectors(len(stored), 8, ts0)
+    entries = [entry(m, v, text=m.content, session_metadata=dict(meta or {}),
+                     message_metadata={"i": i})
+               for i, (m, v) in enumerate(zip(stored, vecs))]
+    await p.index_entries(entries)
+    if not p.shared:
+        await lexical(p).upsert_lexical(entries)
+    return stored
+
+
+async def test_every_store_is_a_lexical_index(pair: Pair) -> None:
+    assert isinstance(pair.store, LexicalIndex)
+
+
+async def test_lexical_query_finds_the_text_under_filters(pair: Pair) -> None:
+    a, b = await text_corpus(pair, "s", ["下周三我过生日", "今天加班到很晚"])
+    hits = await lexical(pair).lexical_query("谁过生日", 10)
+    assert [h.message_id for h in hits] == [a.id]
+    assert 0 < hits[0].score <= 1 and hits[0].model_id == "test:m"
+    assert (hits[0].session_id, hits[0].ts, hits[0].role) == ("s", a.ts, "user")
+    assert await lexical_ids(pair, "加班") == [b.id]
+    assert await lexical_ids(pair, "") == [] and await lexical_ids(pair, "！？") == []
+    assert await lexical(pair).lexical_query("生日", 0) == []
+    c, c2 = await text_corpus(pair, "s1", ["明天去医院复查", "复查结果正常"], meta={"team": "a"})
+    d, d2 = await text_corpus(pair, "s2", ["医院排队太久了", "复查要空腹"], meta={"team": "b"})
+    assert set(await lexical_ids(pair, "医院", {"session_id": "s1"})) == {c.id}
+    assert set(await lexical_ids(pair, "医院", {"meta.team": "b"})) == {d.id}
+    assert await lexical_ids(pair, "医院", {"session_id": "nobody"}) == []
+    both = await lexical_ids(pair, "医院", {"$or": [{"session_id": "s1"}, {"session_id": "s2"}]})
+    assert set(both) == {c.id, d.id}
+    assert set(await lexical_ids(pair, "复查", {"message.i": 1})) == {c2.id, d2.id}
+    assert set(await lexical_ids(pair, "复查", {"role": "user"})) == {c.id}
+    # the filter is applied before the k best are taken: a narrow scope still gets k hits
+    await text_corpus(pair, "s3", [f"医院通知{i}号" for i in range(30)], ts0=5000)
+    narrow = await lexical(pair).lexical_query("医院", 3, {"session_id": "s1"})
+    assert [h.message_id for h in narrow] == [c.id]
+    assert len(await lexical(pair).lexical_query("医院", 5, {"session_id": "s3"})) == 5
+    for bad in ({"content": "x"}, {"role": {"$regex": "u"}}, {INJECTION: 1}):
+        with pytest.raises(FilterError):
+            await lexical(pair).lexical_query("医院", 5, bad)
+
+
+async def test_upsert_delete_and_clear_lexical(pair: Pair) -> None:
+    """Full-text rows of entries whose vectors live elsewhere: kept by the store, with
+    the entry's filter fields."""
+    lex = lexical(pair)
+    msgs = await pair.store.append([Message(session_id="s1", content="护照放在书房抽屉"),
+                                    Message(session_id="s2", content="护照快过期了")])
+    vecs = unit_vectors(2, 8, 1)
+
+    def lex_entry(i: int, text: str | None = None, **kw: Any) -> VectorEntry:
+        m = msgs[i]
+        return entry(m, vecs[i], text=m.content if text is None else text, **kw)
+
+    await pair.store.upsert_session(Session(id="s1", metadata={"k": 1}))
+    await lex.upsert_lexical([lex_entry(i, session_metadata={"k": i}) for i in range(2)])
+    assert len(await lexical_ids(pair, "护照")) == 2
+    assert await lexical_ids(pair, "护照", {"session_id": "s2"}) == [msgs[1].id]
+    assert await lexical_ids(pair, "护照", {"meta.k": 0}) == [msgs[0].id]
+    await lex.upsert_lexical([lex_entry(0, text="钥匙在门口")])  # re-index by id
+    assert await lexical_ids(pair, "护照") == [msgs[1].id]
+    assert await lex.delete_lexical([msgs[1].id]) == 1  # type: ignore[list-item]
+    assert await lex.delete_lexical(["missing"]) == 0
+    assert await lexical_ids(pair, "护照") == []
+    assert await lex.clear_lexical("s1") == 1
+    assert await lexical_ids(pair, "钥匙") == []
+    await lex.upsert_lexical([lex_entry(0), lex_entry(1)])
+    assert await lex.clear_lexical() == 2
+    assert await lexical_ids(pair, "护照") == []
+    await lex.upsert_lexical([])
+    if pair.shared:  # a vector upsert for the same message takes over: one hit
+        await lex.upsert_lexical([lex_entry(0)])
+        await pair.index.upsert([lex_entry(0)])
+        assert await lexical_ids(pair, "护照") == [msgs[0].id]
+
+
+async def test_lexical_scores_agree_across_backends(tmp_path: Path) -> None:
+    texts = ["下周三我过生日", "今天加班到很晚", "生日蛋糕订好了吗", "Alex booked the flight",
+             "the flights to Tokyo were delayed", "3月27号上线，版本3.2"]
+    scores: dict[str, list[list[float]]] = {}
+    for name in NAMES:
+        async with open_pair(name, tmp_path) as p:
+            await text_corpus(p, "s", texts)
+            scores[name] = [[round(h.score, 6) for h in await lexical(p).lexical_query(q, 5)]
+                            for q in ("谁过生日", "flight delayed", "3.2版本几号上线")]
+    reference = scores["sqlite"]
+    assert all(reference[i] for i in range(3))
+    assert all(got == reference for got in scores.values()), scores
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -672,7 +783,7 @@ async def test_every_backend_gives_the_same_transcript(tmp_path: Path) -> None:
     scores: dict[str, list[list[float]]] = {}
     for name in NAMES:
         try:
-            async with open_pair(name, tmp_path / name) as p:
+            async with open_pair(name, tmp_path) as p:
                 scores[name] = []
                 transcripts[name] = await _transcript(p, scores[name])
         except pytest.skip.Exception:

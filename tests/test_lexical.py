@@ -6,20 +6,11 @@ import numpy as np
 import pytest
 
 from backends import BACKENDS
-from chatmem.models import Message, Session, VectorEntry
+from chatmem.models import Message, VectorEntry
 from chatmem.store import SqliteStore
-from chatmem.store.base import LexicalIndex
-from chatmem.store.lexical import (
-    CHAR_WEIGHT,
-    calibrate,
-    cjk_share,
-    ideal_score,
-    idf,
-    plan_query,
-    query_terms,
-    split_tokens,
-    tokenize,
-)
+from chatmem.store.bm25 import CHAR_WEIGHT, calibrate, ideal_score, idf, plan_query
+from chatmem.store.sqlite.lexical import split_tokens
+from chatmem.text import cjk_share, query_terms, tokenize
 
 # ------------------------------------------------------------------ tokenizer
 
@@ -122,33 +113,6 @@ async def store(request, tmp_path):  # type: ignore[no-untyped-def]
         yield s
 
 
-async def test_store_is_a_lexical_index(store: SqliteStore) -> None:
-    assert isinstance(store, LexicalIndex)
-
-
-async def test_sqlite_and_postgres_score_alike(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    texts = ["下周三我过生日", "今天加班到很晚", "生日蛋糕订好了吗", "Alex booked the flight",
-             "the flights to Tokyo were delayed", "3月27号上线，版本3.2"]
-    scores = []
-    for name in ("memory", "postgres"):
-        async with BACKENDS[name](tmp_path) as (s, _):
-            await put(s, "s", texts)
-            scores.append([[round(h.score, 6) for h in await s.lexical_query(q, 5)]
-                           for q in ("谁过生日", "flight delayed", "3.2版本几号上线")])
-    assert scores[0] == scores[1]
-
-
-async def test_upsert_indexes_the_embedded_text(store: SqliteStore) -> None:
-    a, b = await put(store, "s", ["下周三我过生日", "今天加班到很晚"])
-    hits = await store.lexical_query("谁过生日", 10)
-    assert [h.message_id for h in hits] == [a.id]
-    assert 0 < hits[0].score <= 1 and hits[0].model_id == "test:m"
-    assert hits[0].session_id == "s" and hits[0].ts == a.ts
-    assert await ids(store, "加班") == [b.id]
-    assert await ids(store, "") == [] and await ids(store, "！？") == []
-    assert await store.lexical_query("生日", 0) == []
-
-
 async def test_text_missing_from_the_entry_is_read_from_the_message(store: SqliteStore
                                                                   ) -> None:
     [m] = await store.append([Message(session_id="s", content="猫粮买了吗", speaker_name="小王")])
@@ -193,22 +157,6 @@ async def test_only_messages_with_vectors_are_searchable(store: SqliteStore) -> 
     assert await ids(store, "苹果") == []
 
 
-async def test_filters_apply_to_lexical_hits(store: SqliteStore) -> None:
-    a, _ = await put(store, "s1", ["明天去医院复查", "复查结果正常"], meta={"team": "a"})
-    b, _ = await put(store, "s2", ["医院排队太久了", "复查要空腹"], meta={"team": "b"})
-    assert set(await ids(store, "医院", {"session_id": "s1"})) == {a.id}
-    assert set(await ids(store, "医院", {"meta.team": "b"})) == {b.id}
-    assert await ids(store, "医院", {"session_id": "nobody"}) == []
-    both = await ids(store, "医院", {"$or": [{"session_id": "s1"}, {"session_id": "s2"}]})
-    assert set(both) == {a.id, b.id}
-    # the filter is applied before the k best are taken: a narrow scope still gets k hits
-    many = await put(store, "s3", [f"医院通知{i}号" for i in range(30)])
-    narrow = await store.lexical_query("医院", 3, {"session_id": "s1"})
-    assert [h.message_id for h in narrow] == [a.id]
-    assert len(await store.lexical_query("医院", 5, {"session_id": "s3"})) == 5
-    assert many
-
-
 async def test_scores_are_calibrated(store: SqliteStore) -> None:
     await put(store, "s", ["今天天气不错", "明天有雨", "周末去爬山吧", "青柠App 3.2 提测",
                            "晚饭吃火锅"])
@@ -231,29 +179,6 @@ async def test_sqlite_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # ty
         assert await ids(store, "旧库") == [m.id]
     finally:
         await store.close()
-
-
-async def test_separate_index_entries(store: SqliteStore) -> None:
-    """With vectors in another index, the store keeps text and filter fields itself."""
-    msgs = await store.append([Message(session_id="s1", content="护照放在书房抽屉"),
-                               Message(session_id="s2", content="护照快过期了")])
-    await store.upsert_session(Session(id="s1", metadata={"k": 1}))
-    await store.upsert_lexical([entry(m, meta={"k": i}) for i, m in enumerate(msgs)])
-    assert len(await ids(store, "护照")) == 2
-    assert await ids(store, "护照", {"session_id": "s2"}) == [msgs[1].id]
-    assert await ids(store, "护照", {"meta.k": 0}) == [msgs[0].id]
-    await store.upsert_lexical([entry(msgs[0], text="钥匙在门口")])  # re-index by id
-    assert await ids(store, "护照") == [msgs[1].id]
-    assert await store.delete_lexical([msgs[1].id]) == 1  # type: ignore[list-item]
-    assert await ids(store, "护照") == []
-    assert await store.clear_lexical("s1") == 1
-    assert await ids(store, "钥匙") == []
-    await store.upsert_lexical([entry(m) for m in msgs])
-    assert await store.clear_lexical() == 2
-    # a vector upsert for the same message takes over: one hit, filtered on vectors
-    await store.upsert_lexical([entry(msgs[0])])
-    await store.upsert([entry(msgs[0])])
-    assert await ids(store, "护照") == [msgs[0].id]
 
 
 async def test_postgres_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -14,17 +14,10 @@ from hypothesis import strategies as st
 
 from chatmem.models import Message, VectorEntry
 from chatmem.store import SqliteStore
-from chatmem.store.lexical import (
-    BM25_B,
-    BM25_K1,
-    CHAR_WEIGHT,
-    calibrate,
-    plan_query,
-    query_terms,
-    term_weight,
-)
+from chatmem.store.bm25 import BM25_B, BM25_K1, CHAR_WEIGHT, calibrate, plan_query, term_weight
 from chatmem.store.postings import Postings
 from chatmem.store.where import compile_where
+from chatmem.text import query_terms
 
 VOCAB = ["alpha", "beta", "gamma", "delta", "eps", "报销", "销单", "报", "单", "3月"]
 

@@ -24,6 +24,7 @@ from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
 from .models import IndexState, Message, Session, VectorEntry
+from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
 from .store.base import LexicalIndex, MessageStore, SessionSnapshot, VectorIndex
 
 log = logging.getLogger("chatmem.indexing")
@@ -34,11 +35,6 @@ RETRY_INTERVAL_S = 30.0
 HEAL_RETRY_S = 5.0
 #: Seconds a worker holding the embedding slot waits for a partial batch to fill.
 COALESCE_S = 0.02
-
-
-def embedded_text(msg: Message) -> str:
-    """F1: the text a message is embedded as (:attr:`Message.embedded_text`)."""
-    return msg.embedded_text
 
 
 def vector_entry(msg: Message, session: Session | None, vector: object, model_id: str

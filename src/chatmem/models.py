@@ -99,17 +99,8 @@ class Message:
 
     @property
     def embedded_text(self) -> str:
-        """F1: the text this message is embedded (and full-text indexed) as — its sender
-        prefix plus its body.
-
-        User messages: the archived text as given (quotes, attachment descriptions).
-        Assistant messages: what the user saw (``visible_content`` or ``content``),
-        with the assistant's own name as prefix when its identity is known.
-        """
-        body = self.shown_text if self.role == "assistant" else self.content
-        if self.speaker_name and not body.startswith(f"{self.speaker_name}:"):
-            return f"{self.speaker_name}: {body}"
-        return body
+        """F1: the text this message is embedded (and tokenized) as: :func:`embedded_text`."""
+        return embedded_text(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,6 +164,23 @@ class Message:
 
 _repr = reprlib.Repr()
 _repr.maxstring = _repr.maxother = 40
+
+
+def embedded_text(msg: Message) -> str:
+    """F1: the text a message is embedded as — its sender prefix plus its body.
+
+    Defined with the model because both the indexer (what it embeds) and the
+    stores (what they tokenize for full-text search, rebuilding rows from the
+    message table) need it, and the stores sit below the indexer.
+
+    User messages: the archived text as given (quotes, attachment descriptions).
+    Assistant messages: what the user saw (``visible_content`` or ``content``),
+    with the assistant's own name as prefix when its identity is known.
+    """
+    body = msg.shown_text if msg.role == "assistant" else msg.content
+    if msg.speaker_name and not body.startswith(f"{msg.speaker_name}:"):
+        return f"{msg.speaker_name}: {body}"
+    return body
 
 
 def describe(value: object) -> str:

@@ -3,7 +3,7 @@
 Pure functions; :meth:`chatmem.Memory._candidates` calls them. Both inputs are
 lists of :class:`~chatmem.models.ScoredId` best first: dense scores are cosine
 similarities, lexical scores are calibrated BM25 in [0, 1]
-(:mod:`chatmem.store.lexical`). The output is one list, best first, whose
+(:mod:`chatmem.store.bm25`, :mod:`chatmem.text`). The output is one list, best first, whose
 ``score`` is the *fused semantic score* in [0, 1] that ``rerank()`` blends with
 recency and that ``min_score`` is compared with.
 
@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from ..models import ScoredId
-from ..store.lexical import cjk_share
+from ..text import cjk_share
 
 #: The names of ``hybrid.fusion`` in the configuration.
 FusionMethod = Literal["score", "rank"]
@@ -75,7 +75,7 @@ def dense_trust(query: str, languages: Sequence[str] | None, *, dense_weight: fl
 
     ``dense_weight`` where the model covers the query's script, else
     ``dense_weight_uncovered``; a query mixing scripts gets the average weighted
-    by its share of CJK characters (:func:`~chatmem.store.lexical.cjk_share`).
+    by its share of CJK characters (:func:`~chatmem.text.cjk_share`).
     """
     share = cjk_share(query)
     w_cjk = dense_weight if covers(languages, True) else dense_weight_uncovered

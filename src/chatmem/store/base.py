@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidInput
 from ..models import IndexState, Message, ScoredId, Session, StoreStats, VectorEntry
+
+T = TypeVar("T")
 
 
 def retried_add(old: Message, new: Message, message_id: str) -> Message:
@@ -217,3 +219,8 @@ class LexicalIndex(Protocol):
         """The k best full-text matches among entries matching ``where`` (the same filter
         as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1]."""
         ...
+
+
+def chunks(items: Sequence[T], size: int) -> list[list[T]]:
+    """``items`` in lists of at most ``size`` (bound-parameter and batch limits)."""
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..models import ScoredId
+from .where import simple_values
 
 
 class _Codes:
@@ -143,16 +144,8 @@ class VectorMatrix:
             if codes_for is None:
                 return None
             table, column = codes_for
-            if isinstance(cond, str):
-                values = [cond]
-            elif isinstance(cond, Mapping) and len(cond) == 1 and "$eq" in cond \
-                    and isinstance(cond["$eq"], str):
-                values = [cond["$eq"]]
-            elif isinstance(cond, Mapping) and len(cond) == 1 and "$in" in cond \
-                    and isinstance(cond["$in"], list) and cond["$in"] \
-                    and all(isinstance(v, str) for v in cond["$in"]):
-                values = cond["$in"]
-            else:
+            values = simple_values(cond)
+            if values is None:
                 return None
             codes = [table.code[v] for v in values if v in table.code]
             if not codes:

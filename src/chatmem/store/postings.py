@@ -4,7 +4,7 @@ SQLite's FTS5 calls its ``bm25()`` function once per matching row, about a
 microsecond each: an OR query whose words are common in a 100k-message store
 matches ~10k rows and costs ~8 ms, two to three times a dense ANN search. This
 index answers the same question with numpy over posting arrays, exactly (same
-BM25 as :mod:`chatmem.store.lexical`, same tokens), in well under a millisecond,
+BM25 as :mod:`chatmem.store.bm25`, same tokens), in well under a millisecond,
 and applies a visibility filter as a mask instead of a join.
 
 The FTS5 table stays the durable copy of the tokens; this index is derived from
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .lexical import BM25_B, BM25_K1, idf, term_weight
+from .bm25 import BM25_B, BM25_K1, idf, term_weight
 
 #: Delta postings that trigger a merge into the base arrays (or a tenth of the base).
 MERGE_MIN = 50_000

@@ -62,7 +62,7 @@ import numpy.typing as npt
 
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import ScoredId, VectorEntry
-from .base import SessionSnapshot
+from .base import SessionSnapshot, chunks
 from .filters import compile_qdrant
 from .where import check_fields
 
@@ -454,11 +454,11 @@ class QdrantIndex:
             for name in sorted(self._dims):
                 moved: list[Any] = [point_id(mid) for mid, key in target.items()
                                     if names[key] != name]
-                for ids in _chunks(moved, _BATCH * 4):
+                for ids in chunks(moved, _BATCH * 4):
                     await self._call(f"delete from {name}", self._client.delete, name,
                                      points_selector=m.PointIdsList(points=ids))
             for key, points in groups.items():
-                for chunk in _chunks(points, _BATCH):
+                for chunk in chunks(points, _BATCH):
                     await self._call(f"upsert into {names[key]}", self._client.upsert,
                                      names[key], points=chunk)
 
@@ -473,7 +473,7 @@ class QdrantIndex:
         async with self._write_lock:
             self._scan = None
             for name in await self._refresh():
-                for chunk in _chunks(ids, _BATCH * 4):
+                for chunk in chunks(ids, _BATCH * 4):
                     found = await self._call("retrieve", self._client.retrieve, name, ids=chunk,
                                              with_payload=False, with_vectors=False)
                     if not found:
@@ -661,6 +661,3 @@ class QdrantIndex:
                     break
         return _ScanSnapshot(sorted(where), where)
 
-
-def _chunks(items: Sequence[T], size: int) -> list[list[T]]:
-    return [list(items[i:i + size]) for i in range(0, len(items), size)]

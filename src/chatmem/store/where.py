@@ -30,7 +30,8 @@ def check_fields(where: Mapping[str, Any]) -> None:
         )
 
 
-def sqlite_resolver(name: str) -> FieldRef:
+def vector_field_ref(name: str) -> FieldRef:
+    """Where a filter field lives in a SQL ``vectors`` row (both SQL backends)."""
     if name in VECTOR_FIELDS:
         return ColumnRef(name, "integer" if name in _INTEGER_FIELDS else "text")
     head, _, rest = name.partition(".")
@@ -40,4 +41,23 @@ def sqlite_resolver(name: str) -> FieldRef:
 def compile_where(where: Mapping[str, Any]) -> tuple[str, list[Any]]:
     """SQL over the SQLite ``vectors`` table selecting the entries ``where`` selects."""
     check_fields(where)
-    return compile_sqlite(where, sqlite_resolver)
+    return compile_sqlite(where, vector_field_ref)
+
+
+def simple_values(cond: Any) -> list[str] | None:
+    """The strings of ``"x"`` / ``{"$eq": "x"}`` / ``{"$in": ["x", ...]}``, else None.
+
+    The shapes recall builds for scopes: backends answer them without the general
+    filter compiler (PostgreSQL as ``col = ANY(...)`` for its B-tree indexes, the
+    in-memory matrix as a code compare).
+    """
+    if isinstance(cond, str):
+        return [cond]
+    if isinstance(cond, Mapping) and len(cond) == 1:
+        ((op, operand),) = cond.items()
+        if op == "$eq" and isinstance(operand, str):
+            return [operand]
+        if (op == "$in" and isinstance(operand, (list, tuple)) and operand
+                and all(isinstance(v, str) for v in operand)):
+            return list(operand)
+    return None

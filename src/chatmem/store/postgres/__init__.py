@@ -105,11 +105,8 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
-from ..errors import ConfigError, InvalidInput, StoreClosed, StoreError
-from ..models import (
-    CONTROL_KINDS,
-    DIRECTIVE_KINDS,
-    INDEXED_ROLES,
+from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
+from ...models import (
     VECTOR_FIELDS,
     IndexState,
     Message,
@@ -119,16 +116,18 @@ from ..models import (
     VectorEntry,
     now_ms,
 )
-from . import lexical
-from .base import (
+from ..base import (
     MAX_SESSION_DEPTH,
     SessionSnapshot,
+    chunks,
     retried_add,
     session_snapshot,
     snapshot_changes,
 )
-from .filters import ColumnRef, FieldRef, JsonRef, compile_postgres
-from .where import check_fields
+from ..filters import compile_postgres
+from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, WAITING_STATES_SQL, pending_states
+from ..where import check_fields, simple_values, vector_field_ref
+from . import lexical
 
 log = logging.getLogger("chatmem.store.postgres")
 
@@ -144,8 +143,6 @@ DEFAULT_EF_SEARCH = 100
 #: Seconds a counted table size is trusted (other processes write too).
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
-_HIDDEN_KINDS = sorted(CONTROL_KINDS | DIRECTIVE_KINDS)
-_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
 MIGRATIONS: dict[int, list[str]] = {
@@ -179,7 +176,8 @@ MIGRATIONS: dict[int, list[str]] = {
             index_state smallint NOT NULL,
             UNIQUE (session_id, ts)
         )""",
-        "CREATE INDEX messages_waiting ON messages (seq) WHERE index_state IN (0, 3)",
+        "CREATE INDEX messages_waiting ON messages (seq) WHERE index_state IN "
+        + WAITING_STATES_SQL,
         """CREATE TABLE vectors (
             message_id text COLLATE "C" PRIMARY KEY,
             mseq bigint NOT NULL,
@@ -207,7 +205,7 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
     ],
 }
-MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/lexical.py)
+MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/postgres/lexical.py)
 #: A session change updates its vectors' snapshot columns in place (store/base.py,
 #: ``update_session_snapshot``). Half-empty heap pages let PostgreSQL keep each new row
 #: version on its page (a HOT update, no index touched); on full pages every updated
@@ -228,7 +226,6 @@ _VEC_COLS = ("message_id, session_id, ts, role, model_id, platform, speaker_id, 
              "resource_id, smeta, origin_platform, mmeta, text, embedding")
 #: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
-_JSON_COLUMNS = {"meta": "smeta", "message": "mmeta"}
 
 
 def _row_to_message(r: Sequence[Any]) -> Message:
@@ -276,27 +273,6 @@ def _json(value: Any, where: str) -> str:
     return text
 
 
-def _resolver(name: str) -> FieldRef:
-    if name in VECTOR_FIELDS:
-        return ColumnRef(name, "integer" if name == "ts" else "text")
-    head, _, rest = name.partition(".")
-    return JsonRef(_JSON_COLUMNS[head], tuple(rest.split(".")))
-
-
-def _simple_values(cond: Any) -> list[str] | None:
-    """The strings of ``"x"`` / ``{"$eq": "x"}`` / ``{"$in": ["x", ...]}``, else None."""
-    if isinstance(cond, str):
-        return [cond]
-    if isinstance(cond, Mapping) and len(cond) == 1:
-        ((op, operand),) = cond.items()
-        if op == "$eq" and isinstance(operand, str):
-            return [operand]
-        if (op == "$in" and isinstance(operand, (list, tuple)) and operand
-                and all(isinstance(v, str) for v in operand)):
-            return list(operand)
-    return None
-
-
 def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
     """SQL over the ``vectors`` table selecting the entries ``where`` selects.
 
@@ -312,14 +288,14 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
     params: list[Any] = []
     rest: dict[str, Any] = {}
     for key, cond in where.items():
-        values = _simple_values(cond) if key in _TEXT_FIELDS else None
+        values = simple_values(cond) if key in _TEXT_FIELDS else None
         if values is None:
             rest[key] = cond
             continue
         parts.append(f"({key} = ANY(%s::text[]))")
         params.append(values)
     if rest:
-        frag, fparams = compile_postgres(rest, _resolver)
+        frag, fparams = compile_postgres(rest, vector_field_ref)
         parts.append(frag)
         params.extend(fparams)
     return " AND ".join(parts), params
@@ -365,10 +341,6 @@ def _describe(conninfo: str) -> str:
     host = info.get("host") or "localhost"
     port = info.get("port") or "5432"
     return f"{host}:{port}/{info.get('dbname') or ''}"
-
-
-def _chunks(items: list[Any], size: int) -> list[list[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def _limit(n: int) -> int | None:
@@ -600,7 +572,7 @@ class PostgresStore:
                 [_LOCK_CLASS + 1, sessions])
             ids = [m.id or uuid.uuid4().hex for m in batch]
             existing: dict[str, Message] = {}
-            for chunk in _chunks(sorted(set(ids)), 1000):
+            for chunk in chunks(sorted(set(ids)), 1000):
                 cur = await conn.execute(
                     f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
                 for r in await cur.fetchall():
@@ -646,7 +618,7 @@ class PostgresStore:
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
         out: dict[str, Message] = {}
         async with self._conn() as conn:
-            for chunk in _chunks(list(ids), 1000):
+            for chunk in chunks(list(ids), 1000):
                 cur = await conn.execute(
                     f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
                 for r in await cur.fetchall():
@@ -688,7 +660,7 @@ class PostgresStore:
     async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
         out: dict[str, IndexState] = {}
         async with self._conn() as conn:
-            for chunk in _chunks(list(ids), 1000):
+            for chunk in chunks(list(ids), 1000):
                 cur = await conn.execute(
                     "SELECT id, index_state FROM messages WHERE id = ANY(%s::text[])", [chunk])
                 for mid, state in await cur.fetchall():
@@ -698,7 +670,7 @@ class PostgresStore:
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in _chunks(list(ids), 1000):
+            for chunk in chunks(list(ids), 1000):
                 await conn.execute("DELETE FROM vectors WHERE message_id = ANY(%s::text[])",
                                    [chunk])
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
@@ -715,10 +687,11 @@ class PostgresStore:
         async with self._conn() as conn:
             prev = await (await conn.execute(
                 base + " AND ts < %s ORDER BY ts DESC LIMIT %s",
-                [session_id, _HIDDEN_KINDS, around_ts, before])).fetchall() if before > 0 else []
+                [session_id, list(HIDDEN_KINDS), around_ts, before])
+            ).fetchall() if before > 0 else []
             nxt = await (await conn.execute(
                 base + " AND ts > %s ORDER BY ts ASC LIMIT %s",
-                [session_id, _HIDDEN_KINDS, around_ts, after])).fetchall() if after > 0 else []
+                [session_id, list(HIDDEN_KINDS), around_ts, after])).fetchall() if after > 0 else []
         return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
 
     async def recent(self, session_id: str, n: int) -> list[Message]:
@@ -726,20 +699,21 @@ class PostgresStore:
             rows = await (await conn.execute(
                 f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s "
                 "AND kind <> ALL(%s::text[]) ORDER BY ts DESC LIMIT %s",
-                [session_id, _HIDDEN_KINDS, _limit(n)])).fetchall()
+                [session_id, list(HIDDEN_KINDS), _limit(n)])).fetchall()
         return [_row_to_message(r) for r in reversed(rows)]
 
     async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        states = "(0, 3)" if include_failed else "(0)"
+        # literals, not parameters: the planner must see the partial index's predicate
+        states = ", ".join(str(s) for s in pending_states(include_failed))
         async with self._conn() as conn:
             rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN {states} "
+                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({states}) "
                 "ORDER BY seq LIMIT %s", [_limit(limit)])).fetchall()
         return [_row_to_message(r) for r in rows]
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         async with self._tx() as conn:
-            for chunk in _chunks(list(ids), 1000):
+            for chunk in chunks(list(ids), 1000):
                 await conn.execute(
                     "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
                     [int(state), chunk])
@@ -848,7 +822,7 @@ class PostgresStore:
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         out: dict[str, Session] = {}
         async with self._conn() as conn:
-            for chunk in _chunks(list(ids), 1000):
+            for chunk in chunks(list(ids), 1000):
                 cur = await conn.execute(
                     f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])", [chunk])
                 for r in await cur.fetchall():
@@ -895,10 +869,7 @@ class PostgresStore:
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
             counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
-                f"SELECT CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN "
-                f"{_INDEXED_ROLES} AND kind = 'message' AND (source IS NULL OR "
-                f"source = '') THEN {int(IndexState.CLEARED)} ELSE index_state END, count(*) "
-                "FROM messages GROUP BY 1")).fetchall()}
+                f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")).fetchall()}
             row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
             sessions = int(row[0]) if row else 0
             by_model = await self._count_by_model(conn)
@@ -954,7 +925,7 @@ class PostgresStore:
         await self._ensure_hnsw({v.shape[0] for v in vecs})
         async with self._tx() as conn:
             seqs: dict[str, int] = {}
-            for chunk in _chunks(sorted({e.message_id for e in items}), 1000):
+            for chunk in chunks(sorted({e.message_id for e in items}), 1000):
                 cur = await conn.execute(
                     "SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) FOR UPDATE",
                     [chunk])
@@ -1000,7 +971,7 @@ class PostgresStore:
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in _chunks(list(message_ids), 1000):
+            for chunk in chunks(list(message_ids), 1000):
                 cur = await conn.execute(
                     "DELETE FROM vectors WHERE message_id = ANY(%s::text[])", [chunk])
                 n += cur.rowcount

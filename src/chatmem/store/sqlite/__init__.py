@@ -38,11 +38,8 @@ import numpy as np
 import numpy.typing as npt
 from filelock import FileLock, Timeout
 
-from ..errors import StoreClosed, StoreError
-from ..models import (
-    CONTROL_KINDS,
-    DIRECTIVE_KINDS,
-    INDEXED_ROLES,
+from ...errors import StoreClosed, StoreError
+from ...models import (
     IndexState,
     Message,
     ScoredId,
@@ -50,18 +47,20 @@ from ..models import (
     StoreStats,
     VectorEntry,
 )
-from . import lexical
-from .ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
-from .base import (
+from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
+from ..base import (
     MAX_SESSION_DEPTH,
     SessionSnapshot,
+    chunks,
     retried_add,
     session_snapshot,
     snapshot_changes,
 )
-from .matrix import VectorMatrix
-from .postings import Postings
-from .where import check_fields, compile_where
+from ..matrix import VectorMatrix
+from ..postings import Postings
+from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, WAITING_STATES_SQL, pending_states
+from ..where import check_fields, compile_where
+from . import lexical
 
 log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
@@ -105,7 +104,7 @@ CREATE TABLE IF NOT EXISTS messages (
     UNIQUE (session_id, ts)
 );
 CREATE INDEX IF NOT EXISTS messages_waiting ON messages (rowid)
-    WHERE index_state IN (0, 3);
+    WHERE index_state IN {waiting};
 CREATE TABLE IF NOT EXISTS vectors (
     mrowid INTEGER PRIMARY KEY,
     message_id TEXT NOT NULL UNIQUE,
@@ -131,19 +130,10 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL,
     PRIMARY KEY (namespace, key)
 );
-"""
+""".replace("{waiting}", WAITING_STATES_SQL)
 
 _MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
              "speaker_id, speaker_name, mentions, platform, metadata, index_state")
-_HIDDEN_KINDS = tuple(sorted(CONTROL_KINDS | DIRECTIVE_KINDS))
-_INDEXED_ROLES = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
-#: The index state as ``stats`` counts it: an indexable message (F1, Message.indexable)
-#: left SKIPPED by the clear of an older chatmem counts as CLEARED.
-_STATE_FOR_STATS = (
-    f"CASE WHEN index_state = {int(IndexState.SKIPPED)} AND role IN {_INDEXED_ROLES} "
-    "AND kind = 'message' AND (source IS NULL OR source = '') "
-    f"THEN {int(IndexState.CLEARED)} ELSE index_state END"
-)
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
@@ -600,7 +590,7 @@ class SqliteStore:
         return await self._run(self._append_sync, list(messages))
 
     def _append_sync(self, messages: list[Message]) -> list[Message]:
-        from ..models import now_ms
+        from ...models import now_ms
 
         stored: list[Message] = []
         with self._tx() as conn:
@@ -634,7 +624,7 @@ class SqliteStore:
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
         def _get() -> dict[str, Message]:
             out: dict[str, Message] = {}
-            for chunk in _chunks(list(ids), 500):
+            for chunk in chunks(list(ids), 500):
                 q = ",".join("?" * len(chunk))
                 for row in self.conn.execute(
                     f"SELECT {_MSG_COLS} FROM messages WHERE id IN ({q})", chunk
@@ -700,7 +690,7 @@ class SqliteStore:
     async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
         def _states() -> dict[str, IndexState]:
             out: dict[str, IndexState] = {}
-            for chunk in _chunks(list(ids), 500):
+            for chunk in chunks(list(ids), 500):
                 q = ",".join("?" * len(chunk))
                 for row in self.conn.execute(
                     f"SELECT id, index_state FROM messages WHERE id IN ({q})", chunk
@@ -714,7 +704,7 @@ class SqliteStore:
         def _delete() -> int:
             n = 0
             with self._tx() as conn:
-                for chunk in _chunks(list(ids), 500):
+                for chunk in chunks(list(ids), 500):
                     q = ",".join("?" * len(chunk))
                     self._drop_vectors_sync(
                         "message_id IN (" + q + ")", chunk
@@ -729,16 +719,16 @@ class SqliteStore:
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
         def _range() -> list[Message]:
-            hidden = ",".join("?" * len(_HIDDEN_KINDS))
+            hidden = ",".join("?" * len(HIDDEN_KINDS))
             base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND role != 'system' "
                     f"AND kind NOT IN ({hidden})")
             prev = self.conn.execute(
                 base + " AND ts < ? ORDER BY ts DESC LIMIT ?",
-                (session_id, *_HIDDEN_KINDS, around_ts, before),
+                (session_id, *HIDDEN_KINDS, around_ts, before),
             ).fetchall() if before > 0 else []
             nxt = self.conn.execute(
                 base + " AND ts > ? ORDER BY ts ASC LIMIT ?",
-                (session_id, *_HIDDEN_KINDS, around_ts, after),
+                (session_id, *HIDDEN_KINDS, around_ts, after),
             ).fetchall() if after > 0 else []
             return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
 
@@ -746,17 +736,17 @@ class SqliteStore:
 
     async def recent(self, session_id: str, n: int) -> list[Message]:
         def _recent() -> list[Message]:
-            hidden = ",".join("?" * len(_HIDDEN_KINDS))
+            hidden = ",".join("?" * len(HIDDEN_KINDS))
             rows = self.conn.execute(
                 f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND kind NOT IN ({hidden}) "
-                "ORDER BY ts DESC LIMIT ?", (session_id, *_HIDDEN_KINDS, n),
+                "ORDER BY ts DESC LIMIT ?", (session_id, *HIDDEN_KINDS, n),
             ).fetchall()
             return [_row_to_message(r) for r in reversed(rows)]
 
         return await self._run(_recent)
 
     async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        states = (0, 3) if include_failed else (0,)
+        states = pending_states(include_failed)
 
         def _pending() -> list[Message]:
             q = ",".join("?" * len(states))
@@ -771,7 +761,7 @@ class SqliteStore:
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         def _set() -> None:
             with self._tx() as conn:
-                for chunk in _chunks(list(ids), 500):
+                for chunk in chunks(list(ids), 500):
                     q = ",".join("?" * len(chunk))
                     conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
                                  (int(state), *chunk))
@@ -873,7 +863,7 @@ class SqliteStore:
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
         def _get() -> dict[str, Session]:
             out: dict[str, Session] = {}
-            for chunk in _chunks(list(ids), 500):
+            for chunk in chunks(list(ids), 500):
                 q = ",".join("?" * len(chunk))
                 for row in self.conn.execute(f"SELECT * FROM sessions WHERE id IN ({q})", chunk):
                     out[row["id"]] = _row_to_session(row)
@@ -926,7 +916,7 @@ class SqliteStore:
     async def stats(self) -> StoreStats:
         def _stats() -> StoreStats:
             counts = {IndexState(s): n for s, n in self.conn.execute(
-                f"SELECT {_STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
+                f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
             sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
             by_model = {str(m): n for m, n in self.conn.execute(
                 "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
@@ -990,7 +980,7 @@ class SqliteStore:
             f"SELECT mrowid FROM vectors WHERE {where_sql}", params)]
         if not rowids:
             return 0
-        for chunk in _chunks(rowids, 500):
+        for chunk in chunks(rowids, 500):
             q = ",".join("?" * len(chunk))
             self.conn.execute(f"DELETE FROM vectors WHERE mrowid IN ({q})", chunk)
         self._lex_drop(rowids)  # X1: full text follows the vectors
@@ -1003,7 +993,7 @@ class SqliteStore:
         def _delete() -> int:
             n = 0
             with self._tx():
-                for chunk in _chunks(list(message_ids), 500):
+                for chunk in chunks(list(message_ids), 500):
                     q = ",".join("?" * len(chunk))
                     n += self._drop_vectors_sync(f"message_id IN ({q})", chunk)
             return n
@@ -1143,6 +1133,3 @@ def _replay(postings: Postings, changes: Sequence[tuple[str, Any]]) -> None:
         else:
             postings.clear()
 
-
-def _chunks(items: list[Any], size: int) -> list[list[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)]

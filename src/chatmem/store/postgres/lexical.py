@@ -1,0 +1,228 @@
+"""The PostgreSQL store's full-text columns (X1): tsvectors ranked by the shared BM25.
+
+The same tokens as SQLite's (:func:`chatmem.text.tokenize`), stored as a
+``tsvector`` built from a literal (no text search configuration parses them
+again: ``3.2`` or ``青柠`` stay single lexemes), with a GIN index, and ranked by
+the same BM25 as SQLite's FTS5 (:mod:`chatmem.store.bm25`; IDF over the rows
+holding a ``tsvector``, term frequency from the positions, length normalisation
+by ``lex_len`` = the number of tokens), so both backends give the same scores.
+Functions take a psycopg ``AsyncConnection`` whose search_path is the store's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ...models import Message, ScoredId, VectorEntry, embedded_text
+from ...text import TOKENIZER_VERSION, query_terms, tokenize
+from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
+
+_META_NS = "chatmem.lexical"
+
+
+def _message_text(row: Sequence[Any]) -> str:
+    """The embedded text (F1) of a row of :data:`_PG_MSG_COLS` (``seq`` first)."""
+    return embedded_text(Message(session_id=row[1], role=row[2], content=row[3],
+                                 visible_content=row[4], speaker_name=row[5]))
+
+
+#: Migration 2 of :mod:`chatmem.store.postgres`.
+PG_MIGRATION: list[str] = [
+    "ALTER TABLE vectors ADD COLUMN lex tsvector",
+    "ALTER TABLE vectors ADD COLUMN lex_len integer",
+    "CREATE INDEX vectors_lex ON vectors USING gin (lex)",
+    """CREATE TABLE lexical_entries (
+        message_id text COLLATE "C" PRIMARY KEY,
+        session_id text NOT NULL,
+        ts bigint NOT NULL,
+        role text,
+        model_id text,
+        platform text,
+        origin_platform text,
+        speaker_id text,
+        mentions jsonb NOT NULL DEFAULT '[]',
+        resource_id text,
+        smeta jsonb NOT NULL DEFAULT '{}',
+        mmeta jsonb NOT NULL DEFAULT '{}',
+        text text,
+        lex tsvector,
+        lex_len integer
+    )""",
+    "CREATE INDEX lexical_entries_lex ON lexical_entries USING gin (lex)",
+]
+_PG_MSG_COLS = "seq, session_id, role, content, visible_content, speaker_name"
+#: tsvector positions stop at 16383 (PostgreSQL's limit).
+_PG_MAX_POS = 16383
+
+
+def _pg_quote(token: str) -> str:
+    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def pg_lex(text: str) -> tuple[str, int]:
+    """A ``tsvector`` literal of the tokens of ``text`` (with positions) and their count."""
+    toks = tokenize(text)
+    return (" ".join(f"{_pg_quote(t)}:{min(i, _PG_MAX_POS)}" for i, t in enumerate(toks, 1)),
+            len(toks))
+
+
+async def _pg_texts(conn: Any, items: Sequence[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """(message id, text) pairs; a missing text is read from the message row."""
+    missing = [mid for mid, text in items if text is None]
+    found: dict[str, str] = {}
+    if missing:
+        cur = await conn.execute(
+            f"SELECT id, {_PG_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [missing])
+        for r in await cur.fetchall():
+            found[r[0]] = _message_text(r[1:])
+    return [(mid, text if text is not None else found.get(mid, "")) for mid, text in items]
+
+
+async def pg_put(conn: Any, items: Sequence[tuple[str, str | None]]) -> None:
+    """Set the lexical columns of these vectors rows (inside the caller's transaction)."""
+    rows = []
+    for mid, text in await _pg_texts(conn, items):
+        lex, n = pg_lex(text)
+        rows.append((lex, n, mid))
+    if rows:
+        async with conn.cursor() as cur:
+            await cur.executemany(
+                "UPDATE vectors SET lex = %s::tsvector, lex_len = %s WHERE message_id = %s", rows)
+
+
+async def pg_put_entries(conn: Any, entries: Sequence[VectorEntry]) -> None:
+    """Lexical rows for entries whose vectors live in a separate index."""
+    texts = dict(await _pg_texts(conn, [(e.message_id, e.text) for e in entries]))
+    cur = await conn.execute("SELECT id FROM messages WHERE id = ANY(%s::text[])",
+                             [[e.message_id for e in entries]])
+    alive = {r[0] for r in await cur.fetchall()}
+    rows = []
+    for e in entries:
+        if e.message_id not in alive:  # deleted meanwhile: nothing to index
+            continue
+        lex, n = pg_lex(texts[e.message_id])
+        rows.append((e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
+                     e.origin_platform, e.speaker_id,
+                     json.dumps(list(e.mentions), ensure_ascii=False), e.resource_id,
+                     json.dumps(dict(e.session_metadata), ensure_ascii=False),
+                     json.dumps(dict(e.message_metadata), ensure_ascii=False),
+                     texts[e.message_id], lex, n))
+    if not rows:
+        return
+    async with conn.cursor() as cur:
+        await cur.executemany(
+            "INSERT INTO lexical_entries (message_id, session_id, ts, role, model_id, platform, "
+            "origin_platform, speaker_id, mentions, resource_id, smeta, mmeta, text, lex, "
+            "lex_len) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, "
+            "%s::jsonb, %s, %s::tsvector, %s) ON CONFLICT (message_id) DO UPDATE SET "
+            "session_id = excluded.session_id, ts = excluded.ts, role = excluded.role, "
+            "model_id = excluded.model_id, platform = excluded.platform, "
+            "origin_platform = excluded.origin_platform, speaker_id = excluded.speaker_id, "
+            "mentions = excluded.mentions, resource_id = excluded.resource_id, "
+            "smeta = excluded.smeta, mmeta = excluded.mmeta, text = excluded.text, "
+            "lex = excluded.lex, lex_len = excluded.lex_len", rows)
+
+
+async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:
+    """Delete the separate-index lexical rows of these messages; returns how many."""
+    cur = await conn.execute("DELETE FROM lexical_entries WHERE message_id = ANY(%s::text[])",
+                             [list(message_ids)])
+    return int(cur.rowcount)
+
+
+async def pg_clear(conn: Any, session_id: str | None = None) -> int:
+    if session_id is None:
+        cur = await conn.execute("DELETE FROM lexical_entries")
+    else:
+        cur = await conn.execute("DELETE FROM lexical_entries WHERE session_id = %s",
+                                 [session_id])
+    return int(cur.rowcount)
+
+
+async def pg_setup(conn: Any) -> None:
+    """Fill the lexical columns of rows written before them, or by another tokenizer.
+
+    Runs at open, after the migrations, inside the caller's transaction."""
+    row = await (await conn.execute(
+        "SELECT value FROM meta WHERE namespace = %s AND key = 'tokenizer'", [_META_NS]
+    )).fetchone()
+    if row is not None and row[0] == str(TOKENIZER_VERSION):
+        return
+    for table in ("vectors", "lexical_entries"):
+        cur = await conn.execute(f"SELECT message_id, text FROM {table}")
+        rows = await cur.fetchall()
+        if not rows:
+            continue
+        fixed = []
+        for mid, text in await _pg_texts(conn, [(r[0], r[1]) for r in rows]):
+            lex, n = pg_lex(text)
+            fixed.append((lex, n, mid))
+        async with conn.cursor() as c:
+            await c.executemany(
+                f"UPDATE {table} SET lex = %s::tsvector, lex_len = %s WHERE message_id = %s",
+                fixed)
+    await conn.execute(
+        "INSERT INTO meta (namespace, key, value) VALUES (%s, 'tokenizer', %s) "
+        "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+        [_META_NS, str(TOKENIZER_VERSION)])
+
+
+def _pg_tsquery(terms: Sequence[str]) -> str:
+    return " | ".join(_pg_quote(t) for t in terms)
+
+
+async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
+                   params: Sequence[Any] = ()) -> list[ScoredId]:
+    """The ``k`` best BM25 matches of ``text`` among rows matching ``frag`` (SQL over the
+    vector-entry columns, as for dense search); scores calibrated as with SQLite."""
+    terms = query_terms(text)
+    if not terms or k <= 0:
+        return []
+    stats = await (await conn.execute(
+        "SELECT count(*), coalesce(avg(lex_len), 0) FROM (SELECT lex_len FROM vectors "
+        "WHERE lex IS NOT NULL UNION ALL SELECT lex_len FROM lexical_entries "
+        "WHERE lex IS NOT NULL) AS rows")).fetchone()
+    n_docs, avgdl = int(stats[0]), float(stats[1])
+    if n_docs == 0:
+        return []
+    cur = await conn.execute(
+        "SELECT q.t, (SELECT count(*) FROM vectors WHERE lex @@ q.t::tsquery) "
+        "+ (SELECT count(*) FROM lexical_entries WHERE lex @@ q.t::tsquery) "
+        "FROM unnest(%s::text[]) AS q(t)", [[_pg_quote(t) for t in terms]])
+    df = {t: int(n) for t, (_, n) in zip(terms, await cur.fetchall())}
+    plan = plan_query(terms, df, n_docs)
+    if plan is None:
+        return []
+    kept, ideal = plan
+    weights = [term_weight(t) for t in kept]
+    idfs = [idf(n_docs, df[t]) for t in kept]
+    score = (
+        f"(SELECT coalesce(sum(q.idf * (f.tf * q.w) * {BM25_K1 + 1} / (f.tf * q.w + "
+        f"{BM25_K1} * ({1 - BM25_B} + {BM25_B} * e.lex_len / c.avgdl))), 0) FROM (SELECT "
+        "u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf FROM unnest(e.lex) AS u) "
+        "AS f JOIN q ON q.term = f.lexeme)"
+    )
+    parts = [
+        f"SELECT e.message_id, e.model_id, e.role, e.session_id, e.ts, {score} AS r "
+        f"FROM {table} AS e, c WHERE e.lex @@ %s::tsquery AND ({frag})"
+        for table in ("vectors", "lexical_entries")
+    ]
+    tsq = _pg_tsquery(kept)
+    cur = await conn.execute(
+        "WITH q(term, w, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[], "
+        "%s::float8[])), c(avgdl) AS (SELECT %s::float8) "
+        + " UNION ALL ".join(parts) + " ORDER BY r DESC, message_id LIMIT %s",
+        [kept, weights, idfs, max(avgdl, 1e-9), tsq, *params, tsq, *params, k * 2])
+    out: list[ScoredId] = []
+    seen: set[str] = set()
+    for mid, model_id, role, session_id, ts, r in await cur.fetchall():
+        if mid in seen:
+            continue
+        seen.add(mid)
+        out.append(ScoredId(mid, calibrate(float(r), ideal), model_id, role, session_id,
+                            int(ts)))
+        if len(out) == k:
+            break
+    return out

@@ -1,0 +1,239 @@
+"""The SQLite store's full-text rows (X1): FTS5 tables written in the store's transactions.
+
+Documents are stored pre-tokenized (:func:`chatmem.text.tokenize`) in an FTS5
+table with two columns, ``terms`` (words, numbers, bigrams) and ``chars`` (CJK
+unigrams), written in the same transaction as the vector. The FTS rowid is the
+message's rowid, which is also the ``vectors.mrowid`` of its vector entry. The
+table is the durable copy of the tokens: queries are answered by
+:class:`~chatmem.store.postings.Postings`, an in-memory BM25 loaded from it
+(:func:`sqlite_load`) with the same formula as FTS5's
+``bm25(lexical, 1.0, CHAR_WEIGHT)`` (:mod:`chatmem.store.bm25`), many times
+faster on common words; its hits pass the same vector-entry filter as dense
+search, so visibility is identical (:func:`sqlite_query`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...models import Message, ScoredId, VectorEntry, embedded_text
+from ...text import TOKENIZER_VERSION, is_char, query_terms, tokenize
+from ..bm25 import calibrate, plan_query
+from ..postings import Postings
+
+
+def split_tokens(text: str) -> tuple[str, str]:
+    """The two FTS columns of a document: terms, and CJK characters (space-joined)."""
+    return _columns(tokenize(text))
+
+
+def _columns(toks: Sequence[str]) -> tuple[str, str]:
+    return (" ".join(t for t in toks if not is_char(t)),
+            " ".join(t for t in toks if is_char(t)))
+
+
+#: Created by :func:`sqlite_setup`. ``lexical`` holds the token text of each
+#: searchable message by message rowid (= ``vectors.mrowid``); ``lexical_entries``
+#: holds the vector fields of entries whose vector lives in a separate index
+#: (Qdrant), since there is no ``vectors`` row to filter on for those.
+SQLITE_SCHEMA = """
+CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5(
+    terms, chars, tokenize = "unicode61 remove_diacritics 0 tokenchars '.'"
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS lexical_vocab USING fts5vocab(lexical, 'row');
+CREATE TABLE IF NOT EXISTS lexical_entries (
+    mrowid INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    role TEXT,
+    model_id TEXT,
+    platform TEXT,
+    speaker_id TEXT,
+    mentions TEXT NOT NULL DEFAULT '[]',
+    resource_id TEXT,
+    origin_platform TEXT,
+    smeta TEXT NOT NULL DEFAULT '{}',
+    mmeta TEXT NOT NULL DEFAULT '{}'
+);
+"""
+_META_NS = "chatmem.lexical"
+_MSG_TEXT_COLS = "rowid, session_id, role, content, visible_content, speaker_name"
+
+
+def _message_text(row: Sequence[Any]) -> str:
+    """The embedded text (F1) of a message row selected with :data:`_MSG_TEXT_COLS`."""
+    return embedded_text(Message(session_id=row[1], role=row[2], content=row[3],
+                                 visible_content=row[4], speaker_name=row[5]))
+
+
+def sqlite_setup(conn: sqlite3.Connection) -> None:
+    """Create the tables; (re)build the token rows when they are missing or stale.
+
+    A store written before the lexical index existed, or with another tokenizer
+    version, has every message that has a vector entry tokenized again here.
+    """
+    conn.executescript(SQLITE_SCHEMA)
+    row = conn.execute("SELECT value FROM meta WHERE namespace=? AND key='tokenizer'",
+                       (_META_NS,)).fetchone()
+    if row is not None and row[0] == str(TOKENIZER_VERSION):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DELETE FROM lexical")
+        cur = conn.execute(
+            f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid IN "
+            "(SELECT mrowid FROM vectors UNION SELECT mrowid FROM lexical_entries)")
+        while batch := cur.fetchmany(2000):
+            conn.executemany("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
+                             [(r[0], *split_tokens(_message_text(r))) for r in batch])
+        conn.execute(
+            "INSERT INTO meta (namespace, key, value) VALUES (?, 'tokenizer', ?) "
+            "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
+            (_META_NS, str(TOKENIZER_VERSION)))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
+               entry: VectorEntry | None = None) -> list[str] | None:
+    """Write the token row of message ``rowid`` (inside the caller's transaction);
+    returns its tokens (``None`` when the message is gone).
+
+    ``text`` is the embedded text (``VectorEntry.text``); ``None`` reads it from
+    the message row. ``entry`` is given when the vector lives in a separate
+    index: its fields are kept in ``lexical_entries`` for filtering.
+    """
+    if text is None:
+        row = conn.execute(f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=?",
+                           (rowid,)).fetchone()
+        if row is None:
+            return None
+        text = _message_text(row)
+    toks = tokenize(text)
+    conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
+    conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
+                 (rowid, *_columns(toks)))
+    if entry is None:
+        conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
+    else:
+        conn.execute("INSERT OR REPLACE INTO lexical_entries (mrowid, message_id, session_id, "
+                     "ts, role, model_id, platform, speaker_id, mentions, resource_id, "
+                     "origin_platform, smeta, mmeta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     _entry_row(rowid, entry))
+    return toks
+
+
+def sqlite_drop(conn: sqlite3.Connection, rowids: Sequence[int]) -> int:
+    """Delete the token rows (and separate-index entries) of these message rowids;
+    returns how many token rows there were."""
+    n = 0
+    for i in range(0, len(rowids), 500):
+        chunk = list(rowids[i:i + 500])
+        q = ",".join("?" * len(chunk))
+        n += conn.execute(f"SELECT count(*) FROM lexical_docsize WHERE id IN ({q})",
+                          chunk).fetchone()[0]
+        conn.execute(f"DELETE FROM lexical WHERE rowid IN ({q})", chunk)
+        conn.execute(f"DELETE FROM lexical_entries WHERE mrowid IN ({q})", chunk)
+    return n
+
+
+def sqlite_rowids(conn: sqlite3.Connection, *, message_ids: Sequence[str] | None = None,
+                  session_id: str | None = None) -> list[int]:
+    """The message rowids of these message ids, or of one session's messages."""
+    if session_id is not None:
+        return [r[0] for r in conn.execute("SELECT rowid FROM messages WHERE session_id=?",
+                                           (session_id,))]
+    out: list[int] = []
+    ids = list(message_ids or ())
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        q = ",".join("?" * len(chunk))
+        out.extend(r[0] for r in conn.execute(
+            f"SELECT rowid FROM messages WHERE id IN ({q})", chunk))
+    return out
+
+
+def sqlite_clear(conn: sqlite3.Connection) -> int:
+    """Delete every token row; returns how many."""
+    n = conn.execute("SELECT count(*) FROM lexical_docsize").fetchone()[0]
+    conn.execute("DELETE FROM lexical")
+    conn.execute("DELETE FROM lexical_entries")
+    return int(n)
+
+
+def sqlite_load(conn: sqlite3.Connection, postings: Postings) -> None:
+    """Fill ``postings`` from the stored token rows (the first lexical query of a store)."""
+    cur = conn.execute("SELECT rowid, terms, chars FROM lexical")
+    postings.load((r[0], r[1].split() + r[2].split()) for r in cur)
+
+
+def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int,
+                 allowed: npt.NDArray[np.int64] | None = None,
+                 where: tuple[str, Sequence[Any]] | None = None) -> list[ScoredId]:
+    """The ``k`` best BM25 matches of ``text`` among the entries the caller allows.
+
+    ``postings`` mirrors the token rows (:mod:`chatmem.store.postings`). The
+    vector-entry filter comes either as the rowids it keeps (``allowed``, from the
+    in-memory columns, for the shapes recall builds) or as SQL over the entry
+    columns (``where``, from :func:`~chatmem.store.where.compile_where`), checked on
+    the best matches only, widening until ``k`` pass; visibility is that of dense
+    search either way. A hit needs its ``vectors`` row (or its ``lexical_entries``
+    row when its vector lives in a separate index). Scores are calibrated to
+    [0, 1] (:func:`calibrate`); ties break by message id.
+    """
+    terms = query_terms(text)
+    if not terms or k <= 0 or postings.n_docs == 0:
+        return []
+    plan = plan_query(terms, postings.doc_freqs(terms), postings.n_docs)
+    if plan is None:
+        return []
+    kept, ideal = plan
+    if where is None:
+        hits = dict(postings.top_k(kept, k, allowed))
+    else:
+        n = max(8 * k, 256)
+        while True:  # every match missing from a round scores below all of the round's
+            ranked = postings.top_k(kept, n, allowed)
+            passing = _passing(conn, [r for r, _ in ranked], *where)
+            hits = {r: sc for r, sc in ranked if r in passing}
+            if len(hits) >= k or len(ranked) < n:
+                break
+            n *= 8
+    if not hits:
+        return []
+    q = ",".join("?" * len(hits))
+    rows = conn.execute(
+        f"SELECT mrowid, message_id, model_id, role, session_id, ts FROM vectors "
+        f"WHERE mrowid IN ({q}) UNION SELECT mrowid, message_id, model_id, role, "
+        f"session_id, ts FROM lexical_entries WHERE mrowid IN ({q})",
+        [*hits, *hits]).fetchall()
+    found = {r[0]: r for r in rows}  # both a vector and a separate-index entry: one hit
+    best = sorted(found.values(), key=lambda r: (-hits[r[0]], r[1]))[:k]
+    return [ScoredId(r[1], calibrate(hits[r[0]], ideal), r[2], r[3], r[4], r[5])
+            for r in best]
+
+
+def _passing(conn: sqlite3.Connection, rowids: Sequence[int], sql: str,
+             params: Sequence[Any]) -> set[int]:
+    """Which of these rowids have an entry (vector or separate-index row) matching ``sql``."""
+    ids = json.dumps(rowids)
+    return {r[0] for r in conn.execute(
+        f"SELECT mrowid FROM vectors WHERE mrowid IN (SELECT value FROM json_each(?)) "
+        f"AND ({sql}) UNION SELECT mrowid FROM lexical_entries WHERE mrowid IN "
+        f"(SELECT value FROM json_each(?)) AND ({sql})", [ids, *params, ids, *params])}
+
+
+def _entry_row(rowid: int, e: VectorEntry) -> tuple[Any, ...]:
+    return (rowid, e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
+            e.speaker_id, json.dumps(list(e.mentions), ensure_ascii=False), e.resource_id,
+            e.origin_platform, json.dumps(dict(e.session_metadata), ensure_ascii=False),
+            json.dumps(dict(e.message_metadata), ensure_ascii=False))

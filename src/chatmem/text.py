@@ -1,0 +1,173 @@
+"""Text analysis shared by the full-text index and the recall pipeline (X1).
+
+One tokenizer for documents *and* queries, so that both sides of a BM25 match
+agree on what a token is; it sits below both :mod:`chatmem.store` (which stores
+the tokens) and :mod:`chatmem.recall` (which weighs dense against lexical
+scores by the query's script, :func:`cjk_share`).
+
+Tokenizer (:func:`tokenize`), after NFKC normalisation (full-width → ASCII) and
+case folding:
+
+* a run of CJK characters (Han, kana, Hangul) → its overlapping character
+  bigrams, then each of its characters (unigrams; a one-character run gives
+  just that character). Unigrams are weighed lower by BM25
+  (:data:`chatmem.store.bm25.CHAR_WEIGHT`): they let ``报账单`` find ``报销单``
+  without letting single characters dominate;
+* a number directly followed by a CJK character also yields the pair
+  (``3月27号`` → ``3``, ``3月``, ``27``, ``27号``, …): dates, times, prices and
+  counts are what chat questions ask about;
+* Latin (and other alphabetic) words → lowercased, accents dropped; common
+  English function words (checked on the word and on its plural-stripped form,
+  never on the stem) and single letters are dropped; a word that is then plain
+  ASCII letters is reduced to its Snowball English (Porter2) stem
+  (``flights`` → ``flight``, ``painting``/``painted`` → ``paint``, ``alex's`` →
+  ``alex``); other alphabetic words get a light English plural strip;
+* numbers stay whole (``3.2`` is one token), as do letters mixed with digits
+  (``g2193``, ``test2``);
+* everything else (punctuation, emoji) only separates tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+
+import snowballstemmer
+
+#: Bump when :func:`tokenize` changes: stored token rows are rebuilt on open.
+TOKENIZER_VERSION = 2
+
+_CJK = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uf900-\ufaff"  # compatibility ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\U00020000-\U0003134f"  # extensions B–G
+)
+_TOKEN_RE = re.compile(
+    rf"(?P<cjk>[{_CJK}]+)"
+    r"|(?P<num>\d+(?:\.\d+)+)"
+    rf"|(?P<word>[^\W_{_CJK}]+)"
+)
+_CJK_RE = re.compile(rf"[{_CJK}]")
+_LETTER_RE = re.compile(rf"[^\W\d_{_CJK}]")
+
+#: English function words: near-zero IDF anyway, and they make OR queries slow.
+STOPWORDS: frozenset[str] = frozenset({
+    "a", "an", "the", "and", "or", "but", "if", "of", "at", "by", "for", "with", "about", "to",
+    "from", "in", "on", "into", "over", "under", "up", "down", "out", "off", "than", "then",
+    "so", "too", "very", "can", "will", "just", "do", "does", "did", "doing", "done", "is",
+    "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "having", "i",
+    "me", "my", "we", "our", "you", "your", "he", "him", "his", "she", "her", "it", "its",
+    "they", "them", "their", "this", "that", "these", "those", "what", "which", "who", "whom",
+    "whose", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more",
+    "most", "other", "some", "such", "no", "nor", "not", "only", "own", "same", "s", "t",
+    "don", "should", "now",
+})
+
+
+#: Most cached word stems (a chat vocabulary is far smaller; the cache stops growing here).
+_STEM_CACHE_MAX = 200_000
+_stem_cache: dict[str, str] = {}
+_stemmers = threading.local()  # a Snowball stemmer keeps state: one per thread
+
+
+def _stem(word: str) -> str:
+    """The Snowball English (Porter2) stem of a lowercase ASCII word, cached."""
+    stem = _stem_cache.get(word)
+    if stem is None:
+        stemmer = getattr(_stemmers, "english", None)
+        if stemmer is None:
+            stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+        stem = stemmer.stemWord(word)
+        if len(_stem_cache) < _STEM_CACHE_MAX:
+            _stem_cache[word] = stem
+    return stem
+
+
+def _strip_plural(word: str) -> str:
+    """Drop an English plural ending (``flights`` → ``flight``, ``cities`` → ``city``)."""
+    if len(word) > 3 and word.isalpha():
+        if word.endswith("ies") and not word.endswith(("eies", "aies")):
+            return word[:-3] + "y"
+        if word.endswith("es") and word.endswith(("sses", "xes", "ches", "shes", "zes")):
+            return word[:-2]
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            return word[:-1]
+    return word
+
+
+def _fold(word: str) -> str | None:
+    """Strip accents, then stem (ASCII) or strip a plural; ``None`` for a function word.
+
+    Function words are looked up on the word and on its plural-stripped form, not
+    on the stem: ``owned`` stems to ``own`` and ``willing`` to ``will``, and both stay.
+    """
+    if not word.isascii():
+        word = "".join(c for c in unicodedata.normalize("NFKD", word)
+                       if not unicodedata.combining(c))
+    light = _strip_plural(word)
+    if word in STOPWORDS or light in STOPWORDS:
+        return None
+    if word.isascii() and word.isalpha():
+        return _stem(word)
+    return light
+
+
+def tokenize(text: str) -> list[str]:
+    """The tokens of ``text`` in order (with repeats); the same for documents and queries.
+
+    A CJK run gives its bigrams and then its characters (unigrams, see
+    :func:`is_char`): the index weighs a character match lower.
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    pending_num: str | None = None  # a number waiting for a following CJK character
+    last_end = -1
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        s = m.group()
+        adjacent = m.start() == last_end
+        last_end = m.end()
+        if kind == "cjk":
+            if pending_num is not None and adjacent:
+                out.append(pending_num + s[0])
+            pending_num = None
+            out.extend(s[i:i + 2] for i in range(len(s) - 1))
+            out.extend(s)
+            continue
+        pending_num = None
+        if kind == "num" or s.isdigit():
+            out.append(s)
+            pending_num = s
+            continue
+        if s.isascii() and not s.isalpha():
+            # letters with digits: a code or a model name (g2193, test2, ps5)
+            out.append(s)
+            continue
+        word = _fold(s)
+        if word is None or (len(word) == 1 and not word.isdigit()):
+            continue
+        out.append(word)
+    return out
+
+
+def is_char(token: str) -> bool:
+    """A CJK unigram: full-text search weighs it below a word or a bigram."""
+    return len(token) == 1 and _CJK_RE.match(token) is not None
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct tokens of a query, in first-seen order."""
+    return list(dict.fromkeys(tokenize(text)))
+
+
+def cjk_share(text: str) -> float:
+    """Share of CJK characters among the letters of ``text`` (0 when it has none)."""
+    cjk = len(_CJK_RE.findall(text))
+    letters = len(_LETTER_RE.findall(text))
+    total = cjk + letters
+    return cjk / total if total else 0.0
+
