@@ -217,3 +217,9 @@ class LexicalIndex(Protocol):
         """The k best full-text matches among entries matching ``where`` (the same filter
         as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1]."""
         ...
+
+
+@runtime_checkable
+class IndexedStore(MessageStore, VectorIndex, Protocol):
+    """A message store that is its own vector index (SQLite, PostgreSQL): it writes a
+    vector with its message's index state in one transaction."""
