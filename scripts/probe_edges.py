@@ -94,7 +94,7 @@ def message_like(rng: random.Random) -> Any:
 
 async def _snapshot(mem: Memory) -> str:
     out = io.StringIO()
-    await export_jsonl(mem.store, mem.index, out, vectors=True)
+    await export_jsonl(mem.storage, out, vectors=True)
     return out.getvalue()
 
 

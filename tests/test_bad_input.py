@@ -73,7 +73,7 @@ async def _open() -> Memory:
 
 async def _snapshot(mem: Memory) -> str:
     out = io.StringIO()
-    await export_jsonl(mem.store, mem.index, out, vectors=True)
+    await export_jsonl(mem.storage, out, vectors=True)
     return out.getvalue()
 
 

@@ -1,11 +1,12 @@
 """S5: one conformance suite, run against every backend in ``tests/backends.py``.
 
-Each backend gives a pair ``(store, index)``: message methods go to ``store``,
-vector methods to ``index`` (the same object for the SQL backends). Where the
-index is separate, the suite marks messages ``INDEXED`` after ``index.upsert``,
-as the indexer does. The same calls must give the same results everywhere;
-SQLite is the reference, and the filter language's reference is
-:func:`chatmem.store.filters.evaluate`.
+Each backend gives a pair ``(store, index)``, wrapped in a
+:class:`~chatmem.store.Storage`: message methods go to ``store``, vector methods to
+``index`` (the same object for the SQL backends), and entries are written through
+:meth:`Storage.write_entries`, as the indexer writes them (where the index is
+separate: the store's full-text rows and ``INDEXED`` states follow the upsert).
+The same calls must give the same results everywhere; SQLite is the reference,
+and the filter language's reference is :func:`chatmem.store.filters.evaluate`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.models import IndexState, Message, Session, VectorEntry
+from chatmem.store import Storage
 from chatmem.store.base import LexicalIndex, SessionSnapshot
 from chatmem.store.filters import evaluate
 
@@ -32,27 +34,31 @@ NAMES = sorted(BACKENDS)
 INJECTION = "a'); DROP TABLE vectors; --"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Pair:
-    store: Any
-    index: Any
+    storage: Storage
+
+    @property
+    def store(self) -> Any:
+        return self.storage.store
+
+    @property
+    def index(self) -> Any:
+        return self.storage.index
 
     @property
     def shared(self) -> bool:
-        return self.index is self.store
+        return not self.storage.separate
 
     async def index_entries(self, entries: list[VectorEntry]) -> None:
-        """What the indexer does: upsert, then (separate index) mark the messages."""
-        await self.index.upsert(entries)
-        if not self.shared:
-            await self.store.set_index_state([e.message_id for e in entries],
-                                             IndexState.INDEXED)
+        """What the indexer does (vectors, full-text rows, index states)."""
+        await self.storage.write_entries(entries)
 
 
 @contextlib.asynccontextmanager
 async def open_pair(name: str, tmp: Path) -> AsyncIterator[Pair]:
     async with BACKENDS[name](tmp) as (store, index):
-        yield Pair(store, index)
+        yield Pair(Storage(store, index))
 
 
 @pytest.fixture(params=NAMES)
@@ -451,6 +457,37 @@ async def test_clear_vectors(pair: Pair) -> None:
         stats = await pair.store.stats()
         assert (stats.skipped, stats.cleared) == (0, 10)
 
+
+
+async def test_storage_moves_vectors_full_text_and_states_together(pair: Pair) -> None:
+    """Through :class:`Storage`, every backend (a separate index too) gives the same
+    vector counts, full-text matches and index states after deletes and clears."""
+    s = pair.storage
+    msgs = await pair.store.append([Message(session_id=f"s{i % 2}", content=f"harbour {i}",
+                                            ts=1000 + i) for i in range(6)])
+    await s.write_entries([entry(m, v, text=m.content)
+                           for m, v in zip(msgs, unit_vectors(6, 8, 5))])
+    assert dict((await s.stats()).vectors_by_model) == await s.count_by_model() == {
+        "test:m": 6}
+    lexical = s.lexical
+    assert lexical is not None  # every store here keeps the full text (X1)
+
+    async def matches() -> set[str | None]:
+        return {h.message_id for h in await lexical.lexical_query("harbour", 100)}
+
+    assert await matches() == {m.id for m in msgs}
+    assert await s.delete_vectors([msgs[0].id or ""]) == 1
+    assert await matches() == {m.id for m in msgs[1:]}
+    assert await s.clear_vectors("s1") == 3
+    assert await matches() == {msgs[2].id, msgs[4].id}
+    states = await pair.store.index_states([m.id or "" for m in msgs[1:]])
+    cleared, indexed = IndexState.CLEARED, IndexState.INDEXED
+    assert [states[m.id or ""] for m in msgs[1:]] == [cleared, indexed] * 2 + [cleared]
+    assert dict((await s.stats()).vectors_by_model) == {"test:m": 2}
+    assert await s.clear_vectors() == 2
+    assert await matches() == set()
+    states = await pair.store.index_states([m.id or "" for m in msgs[1:]])
+    assert {states[m.id or ""] for m in msgs[1:]} == {cleared}
 
 async def test_update_session_snapshot_sets_session_fields_in_place(pair: Pair) -> None:
     entries = await indexed_corpus(pair, sessions=3, per=6, dim=8)

@@ -246,3 +246,43 @@ def test_sync_memory_wraps_the_async_core(tmp_path: Path) -> None:
         assert mem.stats()["indexed"] == 1
         r = mem.recall("hello sync world", session="s")
         assert r.hits[0].message.content == "hello sync world"
+
+
+
+def _indexer_tasks() -> set[asyncio.Task[object]]:
+    return {t for t in asyncio.all_tasks() if t.get_name().startswith("chatmem-indexer")}
+
+
+def test_a_memory_is_built_without_an_event_loop_and_indexes_on_first_use(tmp_path: Path
+                                                                           ) -> None:
+    """Constructing a Memory only wires it: no event loop is needed and no task starts;
+    the indexer starts with the first call that writes or waits for indexing, or with
+    ``async with``."""
+    from chatmem.store import SqliteStore, Storage
+
+    store = asyncio.run(SqliteStore.open(tmp_path / "m.db"))
+    mem = Memory(store, store, Embedder(RecordingProvider()))  # no running loop here
+    assert mem.storage.store is mem.store is store and mem.index is store
+    assert not mem.storage.separate
+
+    async def first_use() -> tuple[bool, int]:
+        await mem.add(Message(session_id="s", content="the pier at noon"))
+        running = bool(_indexer_tasks())
+        await mem.flush(timeout=30)
+        indexed = (await mem.stats())["indexed"]
+        await mem.close()
+        return running, indexed
+
+    assert asyncio.run(first_use()) == (True, 1)
+
+    async def in_a_loop() -> tuple[bool, bool, int]:
+        storage = await Storage.open(str(tmp_path / "m.db"))
+        again = Memory(storage, embedder=Embedder(RecordingProvider()))
+        idle = not _indexer_tasks()
+        async with again:
+            running = bool(_indexer_tasks())
+            return idle, running, (await again.stats())["messages"]
+
+    assert asyncio.run(in_a_loop()) == (True, True, 1)
+    with pytest.raises(InvalidInput, match="holds its own index"):
+        Memory(Storage(store, store), store)

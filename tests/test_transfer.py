@@ -17,7 +17,7 @@ from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
 from chatmem.errors import InvalidInput
-from chatmem.store import open_store, open_vector_index
+from chatmem.store import Storage
 from chatmem.transfer import export_jsonl, migrate, validate_jsonl
 from providers import RecordingProvider
 from world import MESSAGES, SESSIONS
@@ -34,12 +34,12 @@ async def _source(url: str) -> tuple[Memory, dict[str, Any]]:
     await mem.settings.set("platform", actor=OWNER, layer="group", platform="qq",
                            group_id="1001")
     await mem.clear("vector", session="p-bob")  # an index state that must survive
-    return mem, await snapshot(mem.store, mem.index)
+    return mem, await snapshot(mem.storage)
 
 
-async def snapshot(store: Any, index: Any) -> dict[str, Any]:
+async def snapshot(storage: Storage) -> dict[str, Any]:
     buf = io.StringIO()
-    await export_jsonl(store, index, buf, vectors=True)
+    await export_jsonl(storage, buf, vectors=True)
     recs = [json.loads(line) for line in buf.getvalue().splitlines()]
     msgs = sorted((r for r in recs if r["type"] == "message"), key=lambda r: r["id"])
     vecs = sorted((r for r in recs if r["type"] == "vector"), key=lambda r: r["message_id"])
@@ -67,15 +67,13 @@ async def test_round_trip_sqlite_postgres_qdrant_sqlite_keeps_everything(tmp_pat
     ]
     prev: tuple[str, str | None] = (f"sqlite:///{tmp_path}/a.db", None)
     for url, vector in hops:
-        s_store = await open_store(prev[0])
-        s_index = s_store if prev[1] is None else await open_vector_index(prev[1], s_store)
-        d_store = await open_store(url)
-        d_index = d_store if vector is None else await open_vector_index(vector, d_store)
-        await migrate(s_store, s_index, d_store, d_index)
-        got = await snapshot(d_store, d_index)
+        source = await Storage.open(prev[0], vector=prev[1])
+        target = await Storage.open(url, vector=vector)
+        await migrate(source, target)
+        got = await snapshot(target)
         assert got == want, f"lost something on the way to {url} {vector or ''}"
-        for obj in {id(x): x for x in (s_index, s_store, d_index, d_store)}.values():
-            await obj.close()
+        for storage in (source, target):
+            await storage.close()
         prev = (url, vector)
     # the last copy still recalls, with the same settings in force
     mem = await Memory.open(prev[0], embedder=Embedder(RecordingProvider()))
@@ -96,13 +94,13 @@ async def test_export_import_via_cli_and_reembedding(tmp_path: Path) -> None:
     res = await asyncio.to_thread(runner.invoke, main, ["import", "--db",
                                                         str(tmp_path / "dst.db"), str(out)])
     assert res.exit_code == 0, res.output
-    store = await open_store(str(tmp_path / "dst.db"))
-    got = await snapshot(store, store)
+    storage = await Storage.open(str(tmp_path / "dst.db"))
+    got = await snapshot(storage)
     assert got["messages"] == want["messages"] and got["meta"] == want["meta"]
     assert got["sessions"] == want["sessions"]
     # vectors were not exported: the import re-embedded what had been indexed
     assert {v[0] for v in got["vectors"]} == {v[0] for v in want["vectors"]}
-    await store.close()
+    await storage.close()
 
 
 def test_a_truncated_or_bad_export_changes_nothing(tmp_path: Path) -> None:

@@ -266,22 +266,16 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     Example:
       chatmem export --db chat.db --vectors -o backup.jsonl
     """
-    from .store import open_store, open_vector_index
+    from .store import Storage
     from .transfer import export_jsonl
 
-    store = await open_store(_store_url(db), create=False)
-    index = store if vector is None else await open_vector_index(vector, store)
-    try:
+    async with await Storage.open(_store_url(db), vector=vector, create=False) as storage:
         out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")  # noqa: SIM115
         try:
-            counts = await export_jsonl(store, index, out, vectors=with_vectors)
+            counts = await export_jsonl(storage, out, vectors=with_vectors)
         finally:
             if out is not sys.stdout:
                 out.close()
-    finally:
-        if index is not store:
-            await index.close()
-        await store.close()
     click.echo(f"exported {counts.as_dict()}", err=True)
 
 
@@ -310,7 +304,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
     cfg = load_config(config_path)
     async with await Memory.open(_store_url(db), vector=vector, config=cfg) as mem:
         with _progress("importing", len(records)) as bar:
-            counts = await import_records(mem.store, mem.index, records,
+            counts = await import_records(mem.storage, records,
                                           progress=lambda kind, n: bar.update(n))
         if not no_wait:
             await mem.flush()
@@ -334,31 +328,16 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
       chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat
       chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db --to-vector qdrant+local:///q
     """
-    from .store import open_store, open_vector_index
+    from .store import Storage
     from .transfer import migrate as do_migrate
 
-    opened: list[Any] = []
-    try:
-        s_store = await open_store(src, create=False)
-        opened.append(s_store)
-        s_index = s_store if from_vector is None else await open_vector_index(from_vector,
-                                                                              s_store)
-        opened.append(s_index)
-        d_store = await open_store(dst)
-        opened.append(d_store)
-        d_index = d_store if to_vector is None else await open_vector_index(to_vector, d_store)
-        opened.append(d_index)
-        total = (await s_store.stats()).messages
+    async with await Storage.open(src, vector=from_vector, create=False) as source, \
+            await Storage.open(dst, vector=to_vector) as target:
+        total = (await source.store.stats()).messages
         with _progress("migrating messages", total) as bar:
             counts = await do_migrate(
-                s_store, s_index, d_store, d_index, vectors=not no_vectors,
+                source, target, vectors=not no_vectors,
                 progress=lambda kind, n: bar.update(n) if kind == "message" else None)
-    finally:
-        seen: set[int] = set()
-        for obj in reversed(opened):
-            if id(obj) not in seen:
-                seen.add(id(obj))
-                await obj.close()
     click.echo(f"migrated {counts.as_dict()}", err=True)
 
 

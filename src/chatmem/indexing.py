@@ -17,15 +17,24 @@ import logging
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import cast
+from dataclasses import dataclass
 
 from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
 from .models import IndexState, Message, Session, VectorEntry
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
-from .store.base import LexicalIndex, MessageStore, SessionSnapshot, VectorIndex
+from .store.storage import (  # re-exported: the snapshot helpers used to live here
+    SNAPSHOT_DIRTY,
+    Storage,
+    root_of,
+    session_tree,
+    snapshot_of,
+    snapshot_sessions,
+)
+
+__all__ = ["SNAPSHOT_DIRTY", "Indexer", "IndexerStats", "embedded_text", "root_of",
+           "session_tree", "snapshot_of", "snapshot_sessions", "vector_entry"]
 
 log = logging.getLogger("chatmem.indexing")
 
@@ -55,69 +64,6 @@ def vector_entry(msg: Message, session: Session | None, vector: object, model_id
     )
 
 
-async def root_of(store: MessageStore, session: Session, limit: int = 32) -> Session:
-    """The root of a session's parent chain (a sub-task's room)."""
-    seen = {session.id}
-    current = session
-    while current.parent_id and current.parent_id not in seen and len(seen) < limit:
-        parent = (await store.get_sessions([current.parent_id])).get(current.parent_id)
-        if parent is None:
-            break
-        seen.add(parent.id)
-        current = parent
-    return current
-
-
-async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Session]:
-    """Sessions as a vector snapshots them: a child takes its root's origin platform (F9)
-    and, when it has none of its own, its root's resource id."""
-    sessions = await store.get_sessions(sorted(ids))
-    out: dict[str, Session] = {}
-    for sid, session in sessions.items():
-        if session.parent_id:
-            root = await root_of(store, session)
-            session = replace(session, origin_platform=root.origin_platform,
-                              resource_id=session.resource_id or root.resource_id)
-        out[sid] = session
-    return out
-
-
-def snapshot_of(session: Session) -> SessionSnapshot:
-    """The snapshot fields of a session as :func:`snapshot_sessions` resolved it."""
-    return SessionSnapshot(session.id, session.origin_platform, session.resource_id,
-                           dict(session.metadata))
-
-
-#: Metadata-area namespace of sessions whose vectors a separate index has not caught up
-#: with yet (key: the session id whose change must reach its vectors and its descendants').
-SNAPSHOT_DIRTY = "chatmem.snapshot-dirty"
-
-
-async def session_tree(store: MessageStore, session_id: str, tree: bool = True) -> list[str]:
-    """``session_id`` and, with ``tree``, every session below it."""
-    return [session_id, *(await store.descendant_sessions(session_id) if tree else ())]
-
-
-async def push_snapshots(store: MessageStore, index: VectorIndex, ids: Sequence[str]) -> int:
-    """Bring the vector entries of these sessions to the sessions' current state."""
-    sessions = await snapshot_sessions(store, set(ids))
-    return await index.update_session_snapshot([snapshot_of(sessions[i]) for i in ids
-                                                if i in sessions])
-
-
-async def heal_snapshots(store: MessageStore, index: VectorIndex) -> int:
-    """Redo every session change a separate index may have missed (a crash, or an index
-    that failed, between the store's commit and the index's update); returns how many."""
-    dirty = sorted(key for ns, key, _ in await store.meta_items() if ns == SNAPSHOT_DIRTY)
-    for sid in dirty:
-        await push_snapshots(store, index, await session_tree(store, sid))
-        await store.meta_delete(SNAPSHOT_DIRTY, sid)
-    if dirty:
-        log.info("session snapshots of %d changed session(s) brought to the vector index",
-                 len(dirty))
-    return len(dirty)
-
-
 @dataclass(frozen=True)
 class IndexerStats:
     queued: int
@@ -129,21 +75,19 @@ class IndexerStats:
 
 
 class Indexer:
-    def __init__(self, store: MessageStore, index: VectorIndex, embedder: Embedder,
+    def __init__(self, storage: Storage, embedder: Embedder,
                  config: IndexingConfig | None = None,
                  snapshot_lock: asyncio.Lock | None = None) -> None:
-        self.store = store
-        self.index = index
+        self.storage = storage
+        self.store = storage.store
         self.embedder = embedder
         self.config = config or IndexingConfig()
-        # one backend holding both commits vector and index state in one transaction
-        self._shared = cast(object, index) is cast(object, store)
         #: Held from reading session snapshots to writing the vectors made with them, and
         #: by ``Memory.upsert_session`` from the store's commit to the index's update: a
         #: session change never lands between the two (the new vectors would miss it).
         self.snapshot_lock = snapshot_lock or asyncio.Lock()
         #: Whether session changes may still have to reach a separate index (start-up).
-        self.snapshots_dirty = not self._shared
+        self.snapshots_dirty = storage.separate
         self._heal_lock = asyncio.Lock()
         self._heal_retry_at = 0.0
         self._queue: deque[Message] = deque()
@@ -174,7 +118,15 @@ class Indexer:
     def _worker_count(self) -> int:
         return self.config.concurrency if self.config.concurrency > 0 else 64
 
+    @property
+    def running(self) -> bool:
+        return self._sweeper is not None
+
     def start(self) -> None:
+        """Start the workers and the sweeper (in the running event loop); idempotent."""
+        if self.running:
+            return
+        self._stopping = False
         n = self._worker_count()
         self._workers = [asyncio.create_task(self._worker(i), name=f"chatmem-indexer-{i}")
                          for i in range(n)]
@@ -284,14 +236,14 @@ class Indexer:
 
     async def heal_snapshots(self) -> None:
         """Redo the session changes a separate index has not caught up with (durable
-        markers in the store's metadata area, see :func:`heal_snapshots`)."""
+        markers in the store's metadata area, see :meth:`Storage.heal_snapshots`)."""
         async with self._heal_lock:  # a heal under way finishes before flush goes on
             if not self.snapshots_dirty:
                 return
             self.snapshots_dirty = False  # a change failing from now on sets it again
             try:
                 async with self.snapshot_lock:
-                    await heal_snapshots(self.store, self.index)
+                    await self.storage.heal_snapshots()
             except BaseException:
                 self.snapshots_dirty = True
                 raise
@@ -351,12 +303,7 @@ class Indexer:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
             entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
                        for m, v in zip(batch, vectors)]
-            await self.index.upsert(entries)
-            if not self._shared:  # a separate index: the state follows the upsert
-                if isinstance(self.store, LexicalIndex):  # X1: the store keeps the full text
-                    await self.store.upsert_lexical(entries)
-                await self.store.set_index_state([e.message_id for e in entries],
-                                                 IndexState.INDEXED)
+            await self.storage.write_entries(entries)
         self._indexed += len(entries)
         self._batches += 1
 

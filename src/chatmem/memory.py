@@ -13,7 +13,7 @@ import functools
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, create_embedder
@@ -27,12 +27,9 @@ from .errors import (
     StoreError,
 )
 from .indexing import (
-    SNAPSHOT_DIRTY,
     Indexer,
     embedded_text,
-    push_snapshots,
     root_of,
-    session_tree,
     snapshot_sessions,
     vector_entry,
 )
@@ -77,14 +74,13 @@ from .scopes import (
     scope_filter,
     user_filter,
 )
-from .store import open_store, open_vector_index
+from .store import Storage
 from .store.base import (
     LexicalIndex,
     MessageStore,
     SessionSnapshot,
     VectorIndex,
     session_snapshot,
-    snapshot_changes,
 )
 from .store.filters import evaluate
 from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
@@ -113,10 +109,19 @@ P = ParamSpec("P")
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
-    def __init__(self, store: MessageStore, index: VectorIndex | None,
-                 embedder: Embedder | None, config: Config | None = None) -> None:
-        self.store = store
-        self.index = index
+    def __init__(self, store: MessageStore | Storage, index: VectorIndex | None = None,
+                 embedder: Embedder | None = None, config: Config | None = None) -> None:
+        """Wire a memory over a :class:`Storage` (or a message store and its vector index,
+        ``None`` for a store without recall). Nothing runs yet: the indexer starts in
+        :meth:`open`, ``async with``, or the first call that writes or waits for
+        indexing, so a memory can be built outside an event loop."""
+        if isinstance(store, Storage):
+            if index is not None:
+                raise InvalidInput("Memory(storage, index): a Storage holds its own index")
+            self.storage = store
+        else:
+            self.storage = Storage(store, index)
+        index = self.storage.index
         self.embedder = embedder
         self.config = config or Config()
         if self.config.semantic_recall_enabled and (index is None or embedder is None):
@@ -125,7 +130,7 @@ class Memory:
                 f"{'vector index' if index is None else 'embedder'}: give it one, or pass "
                 "semantic_recall=False for a message store without recall (M4)"
             )
-        self.settings = ScopeSettings(store, self.config.recall_scope)
+        self.settings = ScopeSettings(self.storage.store, self.config.recall_scope)
         self.platforms = PlatformRegistry()
         self._marker_lock = asyncio.Lock()
         self._legacy_marker: str | None = None
@@ -136,10 +141,25 @@ class Memory:
         #: Orders session changes against vector writes (see Indexer.snapshot_lock).
         self._snapshot_lock = asyncio.Lock()
         if index is not None and embedder is not None:
-            self._indexer = Indexer(store, index, embedder, self.config.indexing,
+            self._indexer = Indexer(self.storage, embedder, self.config.indexing,
                                     snapshot_lock=self._snapshot_lock)
-            self._indexer.start()
         self._closed = False
+
+    @property
+    def store(self) -> MessageStore:
+        """The message store (the source of truth)."""
+        return self.storage.store
+
+    @property
+    def index(self) -> VectorIndex | None:
+        """The vector index (the store itself for SQL stores; ``None``: no recall)."""
+        return self.storage.index
+
+    def _start_indexer(self) -> None:
+        """Start background indexing (once; never after :meth:`close`): it resumes
+        whatever a previous run left pending."""
+        if self._indexer is not None and not self._closed:
+            self._indexer.start()
 
     @classmethod
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
@@ -156,16 +176,18 @@ class Memory:
         cfg = config if isinstance(config, Config) else Config.load(config, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
-        store = await open_store(url, create=create)
+        storage = await Storage.open(url, vector=vector, create=create)
         try:
-            index = store if vector is None else await open_vector_index(vector, store)
+            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding),
+                         config=cfg)
         except BaseException:
-            await store.close()
+            await storage.close()
             raise
-        emb = embedder or create_embedder(cfg.embedding)
-        return cls(store, index, emb, cfg)
+        memory._start_indexer()
+        return memory
 
     async def __aenter__(self) -> Memory:
+        self._start_indexer()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -181,46 +203,23 @@ class Memory:
             return []
         stored = await self.store.append(batch)
         if self._indexer is not None:
+            self._start_indexer()
             self._indexer.enqueue(stored)
         return stored
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         session = validate_session(session)
-        index = self.index
+        self._start_indexer()
         async with self._snapshot_lock:
-            if index is None or cast(object, index) is cast(object, self.store):
-                # a SQL store moves its vectors' snapshots in the upsert's own transaction
-                return await self.store.upsert_session(session)
-            return await self._upsert_session_separate(session, index)
-
-    async def _upsert_session_separate(self, session: Session, index: VectorIndex) -> Session:
-        """A session change with a separate vector index: a durable marker first, then
-        the store (its full-text rows follow in its transaction), then the index, then the
-        marker goes. A crash or an index failure in between leaves the marker, and the
-        indexer redoes the change (at start-up, at the next sweep, in ``flush``)."""
-        old = (await self.store.get_sessions([session.id])).get(session.id)
-        own, tree = snapshot_changes(old, session)
-        if not own:
-            return await self.store.upsert_session(session)
-        if await self.store.meta_get(SNAPSHOT_DIRTY, session.id) is not None:
-            tree = True  # an earlier change still owed: redo it whole
-        await self.store.meta_set(SNAPSHOT_DIRTY, session.id, "1")
-        stored = await self.store.upsert_session(session)
-        try:
-            await push_snapshots(self.store, index,
-                                 await session_tree(self.store, session.id, tree))
-        except ChatmemError as exc:
-            log.warning("session %r is stored, but its vectors do not show the change yet "
-                        "(%s); retried in the background", session.id, exc)
-            if self._indexer is not None:
-                self._indexer.snapshots_dirty = True
-            return stored
-        await self.store.meta_delete(SNAPSHOT_DIRTY, session.id)
-        return stored
+            stored = await self.storage.upsert_session(session)
+            if stored.snapshots_owed and self._indexer is not None:
+                self._indexer.snapshots_dirty = True  # the indexer redoes it
+        return stored.session
 
     async def flush(self, timeout: float | None = None) -> None:
         """Wait until every stored message that should be indexed is indexed."""
         if self._indexer is not None:
+            self._start_indexer()
             await self._indexer.flush(timeout)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
@@ -247,6 +246,7 @@ class Memory:
         lock = self._rewrite_locks.setdefault(key, asyncio.Lock())
         try:
             async with lock:  # asyncio locks wake waiters first in, first out
+                self._start_indexer()
                 if self._indexer is not None:
                     await self._indexer.settle(session, ts)
                 msg = await self.store.rewrite(session, ts, content=content,
@@ -267,7 +267,7 @@ class Memory:
         state = (await self.store.index_states([msg.id])).get(msg.id)
         if state != IndexState.INDEXED:
             return  # never indexed: not indexed by a rewrite; pending: indexed as rewritten
-        if not self.index.supports_delete_by_filter:
+        if not self.storage.supports_delete_by_filter:
             log.warning("vector index cannot delete by filter: rewrite of %s not re-indexed "
                         "(the old vector stays, so there is no duplicate)", msg.id)
             return
@@ -281,12 +281,7 @@ class Memory:
             sessions = await snapshot_sessions(self.store, {msg.session_id})
             entry = vector_entry(msg, sessions.get(msg.session_id), vec,
                                  self.embedder.model_id)
-            await self.index.delete_by_filter({"session_id": msg.session_id, "ts": msg.ts})
-            await self.index.upsert([entry])
-            if cast(object, self.index) is not cast(object, self.store):
-                await self.store.set_index_state([msg.id], IndexState.INDEXED)
-                if isinstance(self.store, LexicalIndex):  # the full text follows the rewrite
-                    await self.store.upsert_lexical([entry])
+            await self.storage.rewrite_entry(entry)
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:
@@ -303,14 +298,7 @@ class Memory:
                                f"got {target!r}")
         out = {"vectors": 0, "messages": 0}
         if target in ("vector", "all") and self.index is not None:
-            out["vectors"] = await self.index.clear_vectors(session)
-            if cast(object, self.index) is not cast(object, self.store):
-                # a separate index: the store's states and lexical rows follow
-                await self.store.reset_index_state(IndexState.INDEXED, IndexState.CLEARED,
-                                                   session)
-                clear_lexical = getattr(self.store, "clear_lexical", None)
-                if clear_lexical is not None:
-                    await clear_lexical(session)
+            out["vectors"] = await self.storage.clear_vectors(session)
             if session is None:
                 async with self._marker_lock:
                     try:
@@ -347,6 +335,7 @@ class Memory:
         """
         index, embedder = self._require_recall()
         assert self._indexer is not None
+        self._start_indexer()
         current = embedder.model_id
         expected = await self._expected_snapshots()
         legacy: str | None = None
@@ -397,8 +386,7 @@ class Memory:
                 counts[kind] += 1
                 todo.append(msg.id)
             cursor = rows[-1][0]
-        refreshed = await self._refresh_snapshots(index, [expected[sid] for sid in
-                                                          sorted(drift)])
+        refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
         step = max(self.config.indexing.batch_size, 1)
         for start in range(0, len(todo), step):
             chunk = todo[start:start + step]
@@ -418,8 +406,7 @@ class Memory:
         sessions = {s.id: s for s in await self.store.all_sessions()}
         return {sid: session_snapshot(s, sessions.get) for sid, s in sessions.items()}
 
-    async def _refresh_snapshots(self, index: VectorIndex,
-                                 snapshots: Sequence[SessionSnapshot]) -> int:
+    async def _refresh_snapshots(self, snapshots: Sequence[SessionSnapshot]) -> int:
         """Update the entries of these sessions in place (and, with a separate index,
         the store's full-text rows of them), under the snapshot lock."""
         if not snapshots:
@@ -428,11 +415,7 @@ class Memory:
         async with self._snapshot_lock:
             for start in range(0, len(snapshots), step):
                 chunk = snapshots[start:start + step]
-                await index.update_session_snapshot(chunk)
-                if cast(object, index) is not cast(object, self.store):
-                    own = getattr(self.store, "update_session_snapshot", None)
-                    if own is not None:  # the store's full-text rows of the index's entries
-                        await own(chunk)
+                await self.storage.update_session_snapshots(chunk)
         log.info("reindex: session snapshots of %d session(s) refreshed", len(snapshots))
         return len(snapshots)
 
@@ -636,8 +619,7 @@ class Memory:
         fused semantic score in [0, 1] (:mod:`chatmem.recall.fuse`)."""
         index, embedder = self._require_recall()
         hybrid = self.config.hybrid
-        lexical = self.store if hybrid.enabled and isinstance(self.store, LexicalIndex) \
-            else None
+        lexical = self.storage.lexical if hybrid.enabled else None
 
         async def dense() -> list[ScoredId]:
             vec = await embedder.embed_one((q, "query"))
@@ -717,10 +699,8 @@ class Memory:
     # ------------------------------------------------------------------ housekeeping
 
     async def stats(self) -> dict[str, Any]:
-        s = await self.store.stats()
+        s = await self.storage.stats()
         by_model = dict(s.vectors_by_model)
-        if self.index is not None and cast(object, self.index) is not cast(object, self.store):
-            by_model = await self.index.count_by_model()
         out: dict[str, Any] = {
             "messages": s.messages, "sessions": s.sessions, "indexed": s.indexed,
             "pending": s.pending, "failed": s.failed, "skipped": s.skipped,
@@ -745,9 +725,7 @@ class Memory:
         self._closed = True
         if self._indexer is not None:
             await self._indexer.stop()
-        await self.store.close()
-        if self.index is not None and cast(object, self.index) is not cast(object, self.store):
-            await self.index.close()
+        await self.storage.close()
 
 
 def _blocking(method: Callable[Concatenate[Memory, P], Coroutine[Any, Any, T]]

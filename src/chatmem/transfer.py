@@ -36,6 +36,7 @@ from .models import (
     check_ts,
     validate_session,
 )
+from .store import Storage
 
 FORMAT = "chatmem-jsonl"
 VERSION = 1
@@ -59,8 +60,8 @@ def _noop(kind: str, n: int) -> None:
     return None
 
 
-async def _records(store: Any, index: Any | None, vectors: bool
-                   ) -> AsyncIterator[dict[str, Any]]:
+async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, Any]]:
+    store, index = storage.store, storage.index
     for s in await store.all_sessions():
         yield {"type": "session", **s.to_dict()}
     for ns, key, value in await store.meta_items():
@@ -92,13 +93,13 @@ async def _records(store: Any, index: Any | None, vectors: bool
                 after = e.message_id
 
 
-async def export_jsonl(store: Any, index: Any | None, out: TextIO, *, vectors: bool = False,
+async def export_jsonl(storage: Storage, out: TextIO, *, vectors: bool = False,
                        progress: Progress = _noop) -> TransferCounts:
     """Write every session, setting, message (and optionally vector) as JSONL."""
     counts = TransferCounts()
     out.write(json.dumps({"type": "header", "format": FORMAT, "version": VERSION,
                           "chatmem": __version__, "vectors": vectors}) + "\n")
-    async for rec in _records(store, index, vectors):
+    async for rec in _records(storage, vectors):
         out.write(json.dumps(rec, ensure_ascii=False) + "\n")
         kind = rec["type"]
         setattr(counts, _plural(kind), getattr(counts, _plural(kind)) + 1)
@@ -203,8 +204,9 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
         raise InvalidInput(f"{where}.vector holds a number that is not finite")
 
 
-async def import_records(store: Any, index: Any | None, records: list[dict[str, Any]], *,
+async def import_records(storage: Storage, records: list[dict[str, Any]], *,
                          progress: Progress = _noop) -> TransferCounts:
+    store = storage.store
     counts = TransferCounts()
     session_fields = set(Session.__dataclass_fields__)
     for rec in records:
@@ -234,7 +236,7 @@ async def import_records(store: Any, index: Any | None, records: list[dict[str, 
                and r.get("index_state") == kept.name.lower()]
         for i in range(0, len(ids), PAGE):
             await store.set_index_state(ids[i:i + PAGE], kept)
-    if index is not None:
+    if storage.index is not None:
         entries: list[VectorEntry] = []
         for rec in records:
             if rec["type"] != "vector":
@@ -250,29 +252,19 @@ async def import_records(store: Any, index: Any | None, records: list[dict[str, 
                 message_metadata=rec.get("message_metadata") or {}, text=rec.get("text"),
             ))
             if len(entries) >= PAGE:
-                await _write_vectors(store, index, entries)
+                await storage.write_entries(entries)
                 counts.vectors += len(entries)
                 progress("vector", len(entries))
                 entries = []
         if entries:
-            await _write_vectors(store, index, entries)
+            await storage.write_entries(entries)
             counts.vectors += len(entries)
             progress("vector", len(entries))
     return counts
 
 
-async def _write_vectors(store: Any, index: Any, entries: list[VectorEntry]) -> None:
-    await index.upsert(entries)
-    if index is not store:
-        await store.set_index_state([e.message_id for e in entries], IndexState.INDEXED)
-        upsert_lexical = getattr(store, "upsert_lexical", None)
-        if upsert_lexical is not None:
-            await upsert_lexical(entries)
-
-
-async def migrate(src_store: Any, src_index: Any | None, dst_store: Any,
-                  dst_index: Any | None, *, vectors: bool = True,
+async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
                   progress: Progress = _noop) -> TransferCounts:
     """Copy everything from one backend to another, vectors included (no re-embedding)."""
-    records = [rec async for rec in _records(src_store, src_index, vectors)]
-    return await import_records(dst_store, dst_index, records, progress=progress)
+    records = [rec async for rec in _records(source, vectors)]
+    return await import_records(target, records, progress=progress)

@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote
 
 from ..errors import ConfigError
-from .base import MessageStore, VectorIndex
+from .base import IndexedStore, MessageStore, VectorIndex
 from .sqlite import APPLICATION_ID, SqliteStore
+from .storage import Storage
 
-__all__ = ["APPLICATION_ID", "MessageStore", "SqliteStore", "VectorIndex", "open_store",
-           "open_vector_index", "sqlite_path"]
+__all__ = ["APPLICATION_ID", "IndexedStore", "MessageStore", "SqliteStore", "Storage",
+           "VectorIndex", "open_store", "open_vector_index", "sqlite_path"]
 
 _MEMORY = ("memory://", "memory", ":memory:", "sqlite://:memory:", "sqlite:///:memory:")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -108,7 +108,7 @@ def _is_postgres(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(url: str, *, create: bool = True) -> Any:
+async def open_store(url: str, *, create: bool = True) -> IndexedStore:
     """Open the message store named by ``url``; SQLite and PostgreSQL stores also serve
     as their own vector index.
 
@@ -123,8 +123,10 @@ async def open_store(url: str, *, create: bool = True) -> Any:
     return await SqliteStore.open(sqlite_path(url), create=create)
 
 
-async def open_vector_index(url: str, store: Any) -> Any:
-    """The vector index named by ``url``; ``None`` or the store's own URL → the store."""
+async def open_vector_index(url: str, store: MessageStore | None = None) -> VectorIndex:
+    """The separate vector index named by ``url`` (Qdrant); a SQL store's URL is refused,
+    as such a store is its own index (:meth:`Storage.open` with ``vector=None``).
+    ``store`` is accepted for the callers that pass the store it serves; it is unused."""
     if url.startswith(("qdrant://", "qdrant+local://", "qdrant+http://", "qdrant+https://")):
         from .qdrant import QdrantIndex
 

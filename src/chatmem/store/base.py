@@ -224,3 +224,9 @@ class LexicalIndex(Protocol):
 def chunks(items: Sequence[T], size: int) -> list[list[T]]:
     """``items`` in lists of at most ``size`` (bound-parameter and batch limits)."""
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+@runtime_checkable
+class IndexedStore(MessageStore, VectorIndex, Protocol):
+    """A message store that is its own vector index (SQLite, PostgreSQL): it writes a
+    vector with its message's index state in one transaction."""

@@ -1,0 +1,249 @@
+"""One storage object: the message store, its vector index and its full-text rows.
+
+A SQL store (SQLite, PostgreSQL) is its own vector index: it writes a vector, its
+full-text row and the message's index state in one transaction. A separate vector
+index (Qdrant) cannot, so every operation that changes vectors must also move the
+store's full-text rows (X1) and index states by hand. Whether the index is separate
+is decided once, here, and every such operation lives here, so no caller asks again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import cast
+
+from ..errors import ChatmemError
+from ..models import IndexState, Session, StoreStats, VectorEntry
+from .base import (
+    LexicalIndex,
+    MessageStore,
+    SessionSnapshot,
+    VectorIndex,
+    snapshot_changes,
+)
+
+log = logging.getLogger("chatmem.storage")
+
+#: Metadata-area namespace of sessions whose vectors a separate index has not caught up
+#: with yet (key: the session id whose change must reach its vectors and its descendants').
+SNAPSHOT_DIRTY = "chatmem.snapshot-dirty"
+
+
+async def root_of(store: MessageStore, session: Session, limit: int = 32) -> Session:
+    """The root of a session's parent chain (a sub-task's room)."""
+    seen = {session.id}
+    current = session
+    while current.parent_id and current.parent_id not in seen and len(seen) < limit:
+        parent = (await store.get_sessions([current.parent_id])).get(current.parent_id)
+        if parent is None:
+            break
+        seen.add(parent.id)
+        current = parent
+    return current
+
+
+async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Session]:
+    """Sessions as a vector snapshots them: a child takes its root's origin platform (F9)
+    and, when it has none of its own, its root's resource id."""
+    sessions = await store.get_sessions(sorted(ids))
+    out: dict[str, Session] = {}
+    for sid, session in sessions.items():
+        if session.parent_id:
+            root = await root_of(store, session)
+            session = replace(session, origin_platform=root.origin_platform,
+                              resource_id=session.resource_id or root.resource_id)
+        out[sid] = session
+    return out
+
+
+def snapshot_of(session: Session) -> SessionSnapshot:
+    """The snapshot fields of a session as :func:`snapshot_sessions` resolved it."""
+    return SessionSnapshot(session.id, session.origin_platform, session.resource_id,
+                           dict(session.metadata))
+
+
+async def session_tree(store: MessageStore, session_id: str, tree: bool = True) -> list[str]:
+    """``session_id`` and, with ``tree``, every session below it."""
+    return [session_id, *(await store.descendant_sessions(session_id) if tree else ())]
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A session upsert's outcome: the stored row, and whether its vectors (and its
+    descendants') may still miss the change — a separate index failed to follow, and a
+    durable marker tells :meth:`Storage.heal_snapshots` to redo it."""
+
+    session: Session
+    snapshots_owed: bool = False
+
+
+class Storage:
+    """The message store, the vector index (``None``: a store without recall) and the
+    store's full-text index (``None`` when the store keeps none), used together."""
+
+    def __init__(self, store: MessageStore, index: VectorIndex | None = None) -> None:
+        self.store = store
+        self.index = index
+        #: Whether the vectors live apart from the messages: then the store's index
+        #: states and full-text rows are moved here, after the index, not by the index.
+        self.separate = index is not None and cast(object, index) is not cast(object, store)
+        #: The store's full-text index (X1); hybrid recall queries it.
+        self.lexical: LexicalIndex | None = store if isinstance(store, LexicalIndex) else None
+        # a SQL store beside a separate index keeps only full-text rows of its entries;
+        # its own snapshot update moves them (it holds no vectors)
+        self._store_snapshots: VectorIndex | None = (
+            store if self.separate and self.lexical is not None
+            and isinstance(store, VectorIndex) else None)
+
+    @classmethod
+    async def open(cls, url: str, *, vector: str | None = None, create: bool = True
+                   ) -> Storage:
+        """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
+        given, a separate vector index (``qdrant://…``); else the store is its own index.
+        ``create=False`` opens only an existing store."""
+        from . import open_store, open_vector_index
+
+        store = await open_store(url, create=create)
+        if vector is None:
+            return cls(store, store)
+        try:
+            return cls(store, await open_vector_index(vector, store))
+        except BaseException:
+            await store.close()
+            raise
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def supports_delete_by_filter(self) -> bool:
+        return self.index is not None and self.index.supports_delete_by_filter
+
+    def _require_index(self) -> VectorIndex:
+        if self.index is None:
+            raise ChatmemError("this storage has no vector index")
+        return self.index
+
+    # ------------------------------------------------------------------ vectors
+
+    async def write_entries(self, entries: Sequence[VectorEntry]) -> None:
+        """Write vector entries as the indexer does: a SQL store writes vector, full-text
+        row and ``INDEXED`` state in one transaction; with a separate index, the store's
+        full-text rows and states follow the upsert (replaying it is harmless)."""
+        await self._require_index().upsert(entries)
+        if self.separate:
+            if self.lexical is not None:  # X1: the store keeps the full text
+                await self.lexical.upsert_lexical(entries)
+            await self.store.set_index_state([e.message_id for e in entries],
+                                             IndexState.INDEXED)
+
+    async def rewrite_entry(self, entry: VectorEntry) -> None:
+        """Replace the vector of the message at ``(entry.session_id, entry.ts)`` by
+        ``entry`` (F3). The delete is by filter, so it also catches a vector an older
+        write left under that position; the full-text row, keyed by message id, is
+        replaced by the write. Needs :attr:`supports_delete_by_filter`."""
+        await self._require_index().delete_by_filter({"session_id": entry.session_id,
+                                                      "ts": entry.ts})
+        await self.write_entries([entry])
+
+    async def delete_vectors(self, message_ids: Sequence[str]) -> int:
+        """Delete these messages' vectors (and, beside a separate index, their full-text
+        rows); returns how many vectors there were."""
+        n = await self._require_index().delete_vectors(message_ids)
+        if self.separate and self.lexical is not None:
+            await self.lexical.delete_lexical(message_ids)
+        return n
+
+    async def clear_vectors(self, session_id: str | None = None) -> int:
+        """Delete every vector (of one session) and its full-text row; the messages that
+        had one move to ``CLEARED`` (F12). Returns how many vectors there were; 0
+        without a vector index."""
+        if self.index is None:
+            return 0
+        n = await self.index.clear_vectors(session_id)
+        if self.separate:
+            await self.store.reset_index_state(IndexState.INDEXED, IndexState.CLEARED,
+                                               session_id)
+            if self.lexical is not None:
+                await self.lexical.clear_lexical(session_id)
+        return n
+
+    async def count_by_model(self) -> dict[str, int]:
+        """Vectors per embedding model (legacy vectors under ``""``)."""
+        return {} if self.index is None else await self.index.count_by_model()
+
+    async def stats(self) -> StoreStats:
+        """The store's counts, with the vector counts of the index that holds them."""
+        s = await self.store.stats()
+        if self.separate:
+            s = replace(s, vectors_by_model=await self.count_by_model())
+        return s
+
+    # ------------------------------------------------------------------ sessions
+
+    async def update_session_snapshots(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        """Set these sessions' fields on their vector entries in place (and on the store's
+        full-text rows of them, beside a separate index); returns how many entries."""
+        n = await self._require_index().update_session_snapshot(snapshots)
+        if self._store_snapshots is not None:
+            await self._store_snapshots.update_session_snapshot(snapshots)
+        return n
+
+    async def push_snapshots(self, session_ids: Sequence[str]) -> int:
+        """Bring the vector entries of these sessions to the sessions' current state."""
+        sessions = await snapshot_sessions(self.store, set(session_ids))
+        return await self._require_index().update_session_snapshot(
+            [snapshot_of(sessions[i]) for i in session_ids if i in sessions])
+
+    async def upsert_session(self, session: Session) -> StoredSession:
+        """Insert or replace a session and bring its vectors (and, when its tree changed,
+        its descendants') along. A SQL store does both in one transaction. Beside a
+        separate index: a durable marker first, then the store (its full-text rows follow
+        in its transaction), then the index, then the marker goes; a crash or an index
+        failure in between leaves the marker for :meth:`heal_snapshots`."""
+        if not self.separate:
+            return StoredSession(await self.store.upsert_session(session))
+        old = (await self.store.get_sessions([session.id])).get(session.id)
+        own, tree = snapshot_changes(old, session)
+        if not own:
+            return StoredSession(await self.store.upsert_session(session))
+        if await self.store.meta_get(SNAPSHOT_DIRTY, session.id) is not None:
+            tree = True  # an earlier change still owed: redo it whole
+        await self.store.meta_set(SNAPSHOT_DIRTY, session.id, "1")
+        stored = await self.store.upsert_session(session)
+        try:
+            await self.push_snapshots(await session_tree(self.store, session.id, tree))
+        except ChatmemError as exc:
+            log.warning("session %r is stored, but its vectors do not show the change yet "
+                        "(%s); retried in the background", session.id, exc)
+            return StoredSession(stored, snapshots_owed=True)
+        await self.store.meta_delete(SNAPSHOT_DIRTY, session.id)
+        return StoredSession(stored)
+
+    async def heal_snapshots(self) -> int:
+        """Redo every session change a separate index may have missed (a crash, or an index
+        that failed, between the store's commit and the index's update); returns how many."""
+        dirty = sorted(key for ns, key, _ in await self.store.meta_items()
+                       if ns == SNAPSHOT_DIRTY)
+        for sid in dirty:
+            await self.push_snapshots(await session_tree(self.store, sid))
+            await self.store.meta_delete(SNAPSHOT_DIRTY, sid)
+        if dirty:
+            log.info("session snapshots of %d changed session(s) brought to the vector index",
+                     len(dirty))
+        return len(dirty)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def close(self) -> None:
+        """Close the store, and the index when it is separate (else it is the store)."""
+        try:
+            await self.store.close()
+        finally:
+            if self.separate and self.index is not None:
+                await self.index.close()
