@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import cast
 
 from ..errors import ChatmemError
 from ..models import IndexState, Session, StoreStats, VectorEntry
@@ -88,14 +87,13 @@ class Storage:
         self.index = index
         #: Whether the vectors live apart from the messages: then the store's index
         #: states and full-text rows are moved here, after the index, not by the index.
-        self.separate = index is not None and cast(object, index) is not cast(object, store)
+        own_index = store if isinstance(store, VectorIndex) else None  # a SQL store's
+        self.separate = index is not None and index is not own_index
         #: The store's full-text index (X1); hybrid recall queries it.
         self.lexical: LexicalIndex | None = store if isinstance(store, LexicalIndex) else None
         # a SQL store beside a separate index keeps only full-text rows of its entries;
         # its own snapshot update moves them (it holds no vectors)
-        self._store_snapshots: VectorIndex | None = (
-            store if self.separate and self.lexical is not None
-            and isinstance(store, VectorIndex) else None)
+        self._store_snapshots = own_index if self.separate and self.lexical is not None else None
 
     @classmethod
     async def open(cls, url: str, *, vector: str | None = None, create: bool = True
