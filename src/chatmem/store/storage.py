@@ -22,6 +22,7 @@ from .base import (
     VectorIndex,
     snapshot_changes,
 )
+from .urls import open_store, open_vector_index
 
 log = logging.getLogger("chatmem.storage")
 
@@ -101,8 +102,6 @@ class Storage:
         """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
         given, a separate vector index (``qdrant://…``); else the store is its own index.
         ``create=False`` opens only an existing store."""
-        from . import open_store, open_vector_index
-
         store = await open_store(url, create=create)
         if vector is None:
             return cls(store, store)

@@ -1,0 +1,114 @@
+"""Which backend a storage URL names, and opening it (the table is in
+:mod:`chatmem.store`'s docstring)."""
+
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..errors import ConfigError
+from .base import IndexedStore, MessageStore, VectorIndex
+from .sqlite import SqliteStore
+
+_MEMORY = ("memory://", "memory", ":memory:", "sqlite://:memory:", "sqlite:///:memory:")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_FORMS = "sqlite:///relative/path.db or sqlite:////absolute/path.db"
+
+
+def sqlite_path(url: str) -> str:
+    """The SQLite file a storage URL names (``:memory:`` for an in-memory store).
+
+    ``sqlite:///rel.db`` → ``rel.db`` (relative to the working directory);
+    ``sqlite:////abs/x.db`` → ``/abs/x.db``; ``memory://`` / ``sqlite:///:memory:`` →
+    ``:memory:``; a bare path is that path (``~`` expanded). Raises
+    :class:`~chatmem.errors.ConfigError` for a host part, a query string or fragment,
+    a bad ``%`` escape, an empty path, or an unknown scheme."""
+    if url in _MEMORY:
+        return ":memory:"
+    if "\x00" in url:
+        raise ConfigError("storage URL contains a NUL character; give a file path or "
+                          "sqlite:///path.db")
+    if url.lower().startswith("sqlite:"):
+        return _sqlite_url_path(url)
+    if "://" in url:
+        raise ConfigError(
+            f"storage URL {url!r}: unknown scheme; use {_FORMS}, a plain file path, "
+            "memory:// or postgresql://user@host/db"
+        )
+    if not url.strip():
+        raise ConfigError("storage URL is empty; give a file path such as chat.db, "
+                          f"{_FORMS}, or memory://")
+    return str(Path(url).expanduser())
+
+
+def _sqlite_url_path(url: str) -> str:
+    if not url.lower().startswith("sqlite://"):
+        raise ConfigError(f"storage URL {url!r}: write {_FORMS}")
+    rest = url[len("sqlite://"):]
+    if not rest.startswith("/"):
+        if not rest:
+            raise ConfigError(f"storage URL 'sqlite://' needs a path: {_FORMS}")
+        host, _, path = rest.partition("/")
+        raise ConfigError(
+            f"storage URL {url!r} has a host part {host!r}, which SQLite URLs cannot have: "
+            f"for the file {rest!r} relative to the working directory write "
+            f"'sqlite:///{rest}', for an absolute path 'sqlite:////{rest}'"
+        )
+    path = rest[1:]
+    for mark, code in (("?", "%3F"), ("#", "%23")):
+        if mark in path:
+            raise ConfigError(
+                f"storage URL {url!r}: SQLite URLs take no options or fragments "
+                f"({mark!r}…); remove that part, or write a {mark!r} that belongs to the file "
+                f"name as {code} (or pass the plain path)"
+            )
+    if _BAD_PERCENT.search(path):
+        raise ConfigError(f"storage URL {url!r}: '%' must start a %xx escape; write a "
+                          "'%' that belongs to the file name as %25 (or pass the plain path)")
+    try:
+        decoded = unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        raise ConfigError(f"storage URL {url!r}: its %xx escapes are not UTF-8") from None
+    if not decoded:
+        raise ConfigError(f"storage URL {url!r} names no file: {_FORMS}")
+    if "\x00" in decoded:
+        raise ConfigError(f"storage URL {url!r}: %00 (NUL) cannot be in a file name")
+    return decoded
+
+
+def _is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(url: str, *, create: bool = True) -> IndexedStore:
+    """Open the message store named by ``url``; SQLite and PostgreSQL stores also serve
+    as their own vector index.
+
+    ``create=False`` opens only an existing chatmem store: a missing SQLite file (or
+    an empty one), or a PostgreSQL schema without chatmem's tables, is a
+    :class:`~chatmem.errors.StoreError` naming it, and nothing is created. A file
+    that is not a chatmem store is refused either way, unchanged."""
+    if _is_postgres(url):
+        from .postgres import PostgresStore
+
+        return await PostgresStore.open(url, create=create)
+    return await SqliteStore.open(sqlite_path(url), create=create)
+
+
+async def open_vector_index(url: str, store: MessageStore | None = None) -> VectorIndex:
+    """The separate vector index named by ``url`` (Qdrant); a SQL store's URL is refused,
+    as such a store is its own index (:meth:`Storage.open` with ``vector=None``).
+    ``store`` is accepted for the callers that pass the store it serves; it is unused."""
+    if url.startswith(("qdrant://", "qdrant+local://", "qdrant+http://", "qdrant+https://")):
+        from .qdrant import QdrantIndex
+
+        return await QdrantIndex.open(url)
+    if _is_postgres(url) or url.startswith(("sqlite://", "memory://")):
+        raise ConfigError(
+            f"vector URL {url!r}: a SQL store is its own vector index; pass it as the "
+            "storage URL and leave vector unset, or use qdrant://host:port"
+        )
+    raise ConfigError(f"vector URL {url!r}: unknown scheme; use qdrant://host:port or "
+                      "qdrant+local:///path")
