@@ -1,4 +1,4 @@
-"""The fields of a vector entry as every store keeps them: one table, read by all.
+"""The fields of a vector entry and of a message as the stores keep them: one table each.
 
 A vector entry (:class:`~chatmem.models.VectorEntry`) is written out by the
 SQLite store (``vectors`` and ``lexical_entries`` tables), the PostgreSQL store
@@ -30,10 +30,10 @@ _SQLITE_TYPES: dict[Kind, str] = {
 
 
 @dataclass(frozen=True)
-class EntryColumn:
-    """One field of a vector entry: its attribute, SQL column and Qdrant payload key."""
+class Column:
+    """One stored field of a record: its attribute, SQL column and Qdrant payload key."""
 
-    field: str  #: the :class:`VectorEntry` attribute
+    field: str  #: the record's attribute (:class:`VectorEntry`, :class:`Message`)
     column: str  #: the SQL column (both SQL stores)
     key: str  #: the Qdrant payload key, also the filter field (``meta.x``: under ``meta``)
     kind: Kind
@@ -72,20 +72,41 @@ class EntryColumn:
 
 #: Every field of a vector entry that a store keeps beside the vector, in the
 #: column order of the SQLite tables.
-ENTRY_COLUMNS: tuple[EntryColumn, ...] = (
-    EntryColumn("message_id", "message_id", "message_id", "text", required=True),
-    EntryColumn("session_id", "session_id", "session_id", "text", required=True),
-    EntryColumn("ts", "ts", "ts", "integer", required=True),
-    EntryColumn("role", "role", "role", "text"),
-    EntryColumn("model_id", "model_id", "model_id", "text"),
-    EntryColumn("platform", "platform", "platform", "text"),
-    EntryColumn("speaker_id", "speaker_id", "speaker_id", "text"),
-    EntryColumn("mentions", "mentions", "mentions", "json_list"),
-    EntryColumn("resource_id", "resource_id", "resource_id", "text"),
-    EntryColumn("origin_platform", "origin_platform", "origin_platform", "text"),
-    EntryColumn("session_metadata", "smeta", "meta", "json_object"),
-    EntryColumn("message_metadata", "mmeta", "message", "json_object"),
+ENTRY_COLUMNS: tuple[Column, ...] = (
+    Column("message_id", "message_id", "message_id", "text", required=True),
+    Column("session_id", "session_id", "session_id", "text", required=True),
+    Column("ts", "ts", "ts", "integer", required=True),
+    Column("role", "role", "role", "text"),
+    Column("model_id", "model_id", "model_id", "text"),
+    Column("platform", "platform", "platform", "text"),
+    Column("speaker_id", "speaker_id", "speaker_id", "text"),
+    Column("mentions", "mentions", "mentions", "json_list"),
+    Column("resource_id", "resource_id", "resource_id", "text"),
+    Column("origin_platform", "origin_platform", "origin_platform", "text"),
+    Column("session_metadata", "smeta", "meta", "json_object"),
+    Column("message_metadata", "mmeta", "message", "json_object"),
 )
+
+#: The stored fields of a message (both SQL stores' ``messages`` table, in column
+#: order, after the backend's own sequence column and before ``index_state``).
+MESSAGE_COLUMNS: tuple[Column, ...] = (
+    Column("id", "id", "id", "text", required=True),
+    Column("session_id", "session_id", "session_id", "text", required=True),
+    Column("ts", "ts", "ts", "integer", required=True),
+    Column("role", "role", "role", "text", required=True),
+    Column("kind", "kind", "kind", "text", required=True),
+    Column("content", "content", "content", "text", required=True),
+    Column("visible_content", "visible_content", "visible_content", "text"),
+    Column("source", "source", "source", "text"),
+    Column("speaker_id", "speaker_id", "speaker_id", "text"),
+    Column("speaker_name", "speaker_name", "speaker_name", "text"),
+    Column("mentions", "mentions", "mentions", "json_list"),
+    Column("platform", "platform", "platform", "text"),
+    Column("metadata", "metadata", "metadata", "json_object"),
+)
+
+#: The SQL column names of :data:`MESSAGE_COLUMNS`, comma-separated, in order.
+MESSAGE_COLUMN_NAMES = ", ".join(c.column for c in MESSAGE_COLUMNS)
 
 #: The SQL column names of :data:`ENTRY_COLUMNS`, comma-separated, in order.
 ENTRY_COLUMN_NAMES = ", ".join(c.column for c in ENTRY_COLUMNS)
@@ -107,13 +128,13 @@ def sqlite_entry_ddl(*, unique_message_id: bool) -> str:
 
 
 def entry_values(entry: VectorEntry,
-                 dump: Callable[[Any, EntryColumn], Any]) -> tuple[Any, ...]:
+                 dump: Callable[[Any, Column], Any]) -> tuple[Any, ...]:
     """The entry's values in :data:`ENTRY_COLUMNS` order; JSON ones through ``dump``."""
     return tuple(dump(c.plain(entry), c) if c.is_json else c.plain(entry)
                  for c in ENTRY_COLUMNS)
 
 
-def json_text(value: Any, column: EntryColumn) -> str:
+def json_text(value: Any, column: Column) -> str:
     """A JSON column as text (keys in order, non-ASCII kept), for a driver that binds text."""
     return json.dumps(value, ensure_ascii=False)
 
@@ -124,8 +145,21 @@ def entry_fields(values: Sequence[Any] | Mapping[str, Any], *,
     """:class:`VectorEntry` keyword arguments from stored values: a row in
     :data:`ENTRY_COLUMNS` order, or a mapping by column name or payload key
     (``by``). ``load`` decodes JSON columns stored as text."""
+    return _fields(ENTRY_COLUMNS, values, load, by)
+
+
+def message_fields(values: Sequence[Any], *, load: Callable[[Any], Any] | None = None
+                   ) -> dict[str, Any]:
+    """:class:`~chatmem.models.Message` keyword arguments from a row in
+    :data:`MESSAGE_COLUMNS` order; ``load`` decodes JSON columns stored as text."""
+    return _fields(MESSAGE_COLUMNS, values, load, "column")
+
+
+def _fields(columns: Sequence[Column], values: Sequence[Any] | Mapping[str, Any],
+            load: Callable[[Any], Any] | None, by: Literal["column", "key"]
+            ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for i, c in enumerate(ENTRY_COLUMNS):
+    for i, c in enumerate(columns):
         if isinstance(values, Mapping):
             name = c.column if by == "column" else c.key
             value = values[name] if c.required else values.get(name)

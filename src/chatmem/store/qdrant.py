@@ -63,7 +63,7 @@ import numpy.typing as npt
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import ScoredId, VectorEntry
 from .base import SessionSnapshot, chunks
-from .columns import ENTRY_COLUMNS, EntryColumn, entry_fields, entry_values
+from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant
 from .where import check_fields
 
@@ -250,7 +250,7 @@ def _json(value: Mapping[str, Any], what: str, message_id: str) -> dict[str, Any
 def entry_payload(e: VectorEntry) -> dict[str, Any]:
     """The payload of an entry's point: every field (:data:`ENTRY_COLUMNS`, by payload
     key), metadata as nested objects, and the embedded text."""
-    def dump(value: Any, column: EntryColumn) -> Any:
+    def dump(value: Any, column: Column) -> Any:
         if column.kind == "json_object":
             return _json(value, column.field, e.message_id)
         return value

@@ -124,9 +124,11 @@ from ..base import (
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
-    EntryColumn,
+    MESSAGE_COLUMN_NAMES,
+    Column,
     entry_fields,
     entry_values,
+    message_fields,
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
@@ -153,8 +155,7 @@ SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 
 
-_MSG_COLS = ("seq, id, session_id, ts, role, kind, content, visible_content, source, "
-             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_MSG_COLS = f"seq, {MESSAGE_COLUMN_NAMES}, index_state"
 _SESSION_COLS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
                  "group_name, metadata, settings")
 _VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
@@ -166,11 +167,8 @@ _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 
 
 def _row_to_message(r: Sequence[Any]) -> Message:
-    return Message(
-        id=r[1], session_id=r[2], ts=r[3], role=r[4], kind=r[5], content=r[6],
-        visible_content=r[7], source=r[8], speaker_id=r[9], speaker_name=r[10],
-        mentions=tuple(r[11]), platform=r[12], metadata=r[13],
-    )
+    """A message from a row of :data:`_MSG_COLS` (seq first, index state last)."""
+    return Message(**message_fields(r[1:-1]))
 
 
 def _row_to_session(r: Sequence[Any]) -> Session:
@@ -210,9 +208,9 @@ def _json(value: Any, where: str) -> str:
     return text
 
 
-def _jsonb(where: str) -> Callable[[Any, EntryColumn], str]:
+def _jsonb(where: str) -> Callable[[Any, Column], str]:
     """The JSON-column encoder of one entry: errors name the entry and the field."""
-    def dump(value: Any, column: EntryColumn) -> str:
+    def dump(value: Any, column: Column) -> str:
         return _json(value, f"{where} {column.field}")
 
     return dump

@@ -56,7 +56,15 @@ from ..base import (
     session_snapshot,
     snapshot_changes,
 )
-from ..columns import ENTRY_COLUMN_NAMES, ENTRY_COLUMNS, entry_fields, entry_values, json_text
+from ..columns import (
+    ENTRY_COLUMN_NAMES,
+    ENTRY_COLUMNS,
+    MESSAGE_COLUMN_NAMES,
+    entry_fields,
+    entry_values,
+    json_text,
+    message_fields,
+)
 from ..matrix import VectorMatrix
 from ..postings import Postings
 from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
@@ -79,18 +87,12 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 _ENTRY_MARKS = ",".join("?" * len(ENTRY_COLUMNS))
-_MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
-             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_MSG_COLS = f"rowid, {MESSAGE_COLUMN_NAMES}, index_state"
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
-    return Message(
-        id=row["id"], session_id=row["session_id"], ts=row["ts"], role=row["role"],
-        kind=row["kind"], content=row["content"], visible_content=row["visible_content"],
-        source=row["source"], speaker_id=row["speaker_id"], speaker_name=row["speaker_name"],
-        mentions=tuple(json.loads(row["mentions"])), platform=row["platform"],
-        metadata=json.loads(row["metadata"]),
-    )
+    """A message from a row of :data:`_MSG_COLS` (rowid first, index state last)."""
+    return Message(**message_fields(tuple(row)[1:-1], load=json.loads))
 
 
 def _row_to_session(row: sqlite3.Row) -> Session:
