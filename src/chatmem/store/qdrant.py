@@ -63,6 +63,7 @@ import numpy.typing as npt
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import ScoredId, VectorEntry
 from .base import SessionSnapshot, chunks
+from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant
 from .where import check_fields
 
@@ -247,28 +248,22 @@ def _json(value: Mapping[str, Any], what: str, message_id: str) -> dict[str, Any
 
 
 def entry_payload(e: VectorEntry) -> dict[str, Any]:
-    """The payload of an entry's point: every field, metadata as nested objects."""
-    return {
-        "message_id": e.message_id, "session_id": e.session_id, "ts": int(e.ts),
-        "role": e.role, "model_id": e.model_id, "platform": e.platform,
-        "origin_platform": e.origin_platform, "speaker_id": e.speaker_id,
-        "mentions": list(e.mentions), "resource_id": e.resource_id, "text": e.text,
-        "meta": _json(e.session_metadata, "session_metadata", e.message_id),
-        "message": _json(e.message_metadata, "message_metadata", e.message_id),
-    }
+    """The payload of an entry's point: every field (:data:`ENTRY_COLUMNS`, by payload
+    key), metadata as nested objects, and the embedded text."""
+    def dump(value: Any, column: Column) -> Any:
+        if column.kind == "json_object":
+            return _json(value, column.field, e.message_id)
+        return value
+
+    values = entry_values(e, dump)
+    payload = {c.key: v for c, v in zip(ENTRY_COLUMNS, values)}
+    payload["text"] = e.text
+    return payload
 
 
 def _entry(payload: Mapping[str, Any], vector: Any) -> VectorEntry:
-    return VectorEntry(
-        message_id=str(payload["message_id"]), session_id=str(payload["session_id"]),
-        ts=int(payload["ts"]), role=payload.get("role"), model_id=payload.get("model_id"),
-        vector=np.asarray(vector, dtype=np.float32),
-        platform=payload.get("platform"), speaker_id=payload.get("speaker_id"),
-        mentions=tuple(payload.get("mentions") or ()), resource_id=payload.get("resource_id"),
-        session_metadata=payload.get("meta") or {},
-        origin_platform=payload.get("origin_platform"),
-        message_metadata=payload.get("message") or {}, text=payload.get("text"),
-    )
+    return VectorEntry(**entry_fields(payload, by="key"), text=payload.get("text"),
+                       vector=np.asarray(vector, dtype=np.float32))
 
 
 def _vector(value: Any, what: str) -> npt.NDArray[np.float32]:

@@ -12,10 +12,10 @@ from typing import Any
 
 from ..errors import FilterError
 from ..models import VECTOR_FIELDS, VECTOR_JSON_PREFIXES
+from .columns import JSON_COLUMNS
 from .filters import ColumnRef, FieldRef, JsonRef, compile_sqlite, fields, parse_filter
 
 _INTEGER_FIELDS = {"ts"}
-_JSON_COLUMNS = {"meta": "smeta", "message": "mmeta"}
 
 
 def check_fields(where: Mapping[str, Any]) -> None:
@@ -35,7 +35,7 @@ def vector_field_ref(name: str) -> FieldRef:
     if name in VECTOR_FIELDS:
         return ColumnRef(name, "integer" if name in _INTEGER_FIELDS else "text")
     head, _, rest = name.partition(".")
-    return JsonRef(_JSON_COLUMNS[head], tuple(rest.split(".")))
+    return JsonRef(JSON_COLUMNS[head], tuple(rest.split(".")))
 
 
 def compile_where(where: Mapping[str, Any]) -> tuple[str, list[Any]]:

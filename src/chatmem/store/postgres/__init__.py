@@ -93,16 +93,14 @@ import re
 import time
 import uuid
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 import numpy.typing as npt
 import psycopg
 from psycopg import errors as pgerrors
 from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool
 
 from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
@@ -124,10 +122,22 @@ from ..base import (
     session_snapshot,
     snapshot_changes,
 )
+from ..columns import (
+    ENTRY_COLUMN_NAMES,
+    MESSAGE_COLUMN_NAMES,
+    Column,
+    entry_fields,
+    entry_values,
+    message_fields,
+    pg_upsert_sql,
+)
 from ..filters import compile_postgres
-from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, WAITING_STATES_SQL, pending_states
+from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
+from .schema import MIGRATIONS
+from .schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
+from .url import describe, int_option, parse_url
 
 log = logging.getLogger("chatmem.store.postgres")
 
@@ -144,96 +154,21 @@ DEFAULT_EF_SEARCH = 100
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 
-#: version -> statements, applied in order in one transaction (search_path = the schema).
-MIGRATIONS: dict[int, list[str]] = {
-    1: [
-        """CREATE TABLE sessions (
-            id text COLLATE "C" PRIMARY KEY,
-            parent_id text,
-            resource_id text,
-            origin_platform text,
-            chat_type text,
-            group_id text,
-            group_name text,
-            metadata jsonb NOT NULL DEFAULT '{}',
-            settings jsonb NOT NULL DEFAULT '{}'
-        )""",
-        """CREATE TABLE messages (
-            seq bigserial PRIMARY KEY,
-            id text NOT NULL UNIQUE,
-            session_id text NOT NULL,
-            ts bigint NOT NULL,
-            role text NOT NULL,
-            kind text NOT NULL,
-            content text NOT NULL,
-            visible_content text,
-            source text,
-            speaker_id text,
-            speaker_name text,
-            mentions jsonb NOT NULL DEFAULT '[]',
-            platform text,
-            metadata jsonb NOT NULL DEFAULT '{}',
-            index_state smallint NOT NULL,
-            UNIQUE (session_id, ts)
-        )""",
-        "CREATE INDEX messages_waiting ON messages (seq) WHERE index_state IN "
-        + WAITING_STATES_SQL,
-        """CREATE TABLE vectors (
-            message_id text COLLATE "C" PRIMARY KEY,
-            mseq bigint NOT NULL,
-            session_id text NOT NULL,
-            ts bigint NOT NULL,
-            role text,
-            model_id text,
-            platform text,
-            origin_platform text,
-            speaker_id text,
-            mentions jsonb NOT NULL DEFAULT '[]',
-            resource_id text,
-            smeta jsonb NOT NULL DEFAULT '{}',
-            mmeta jsonb NOT NULL DEFAULT '{}',
-            text text,
-            dim integer NOT NULL CHECK (dim > 0),
-            embedding vector NOT NULL
-        )""",
-        "CREATE INDEX vectors_session ON vectors (session_id, ts)",
-        """CREATE TABLE meta (
-            namespace text NOT NULL,
-            key text NOT NULL,
-            value text NOT NULL,
-            PRIMARY KEY (namespace, key)
-        )""",
-    ],
-}
-MIGRATIONS[2] = lexical.PG_MIGRATION  # X1: full-text columns, GIN index (store/postgres/lexical.py)
-#: A session change updates its vectors' snapshot columns in place (store/base.py,
-#: ``update_session_snapshot``). Half-empty heap pages let PostgreSQL keep each new row
-#: version on its page (a HOT update, no index touched); on full pages every updated
-#: row is inserted into every index again, the HNSW graph included: 200× slower.
-#: The price: the vectors heap takes about twice the disk. Pages written before this
-#: migration stay full until ``VACUUM FULL vectors``. Parents are looked up by id.
-MIGRATIONS[3] = [
-    "ALTER TABLE vectors SET (fillfactor = 50)",
-    "CREATE INDEX sessions_parent ON sessions (parent_id)",
-]
-SCHEMA_VERSION = max(MIGRATIONS)
 
-_MSG_COLS = ("seq, id, session_id, ts, role, kind, content, visible_content, source, "
-             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_MSG_COLS = f"seq, {MESSAGE_COLUMN_NAMES}, index_state"
 _SESSION_COLS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
                  "group_name, metadata, settings")
-_VEC_COLS = ("message_id, session_id, ts, role, model_id, platform, speaker_id, mentions, "
-             "resource_id, smeta, origin_platform, mmeta, text, embedding")
+_VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
+#: rows: mseq, the entry columns, text, dim, embedding
+_VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s")],
+                                prefix=["mseq"])
 #: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 
 
 def _row_to_message(r: Sequence[Any]) -> Message:
-    return Message(
-        id=r[1], session_id=r[2], ts=r[3], role=r[4], kind=r[5], content=r[6],
-        visible_content=r[7], source=r[8], speaker_id=r[9], speaker_name=r[10],
-        mentions=tuple(r[11]), platform=r[12], metadata=r[13],
-    )
+    """A message from a row of :data:`_MSG_COLS` (seq first, index state last)."""
+    return Message(**message_fields(r[1:-1]))
 
 
 def _row_to_session(r: Sequence[Any]) -> Session:
@@ -273,6 +208,14 @@ def _json(value: Any, where: str) -> str:
     return text
 
 
+def _jsonb(where: str) -> Callable[[Any, Column], str]:
+    """The JSON-column encoder of one entry: errors name the entry and the field."""
+    def dump(value: Any, column: Column) -> str:
+        return _json(value, f"{where} {column.field}")
+
+    return dump
+
+
 def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any]]:
     """SQL over the ``vectors`` table selecting the entries ``where`` selects.
 
@@ -301,48 +244,6 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
     return " AND ".join(parts), params
 
 
-def _parse_url(url: str) -> tuple[str, dict[str, str]]:
-    """Split chatmem's own query parameters off a PostgreSQL URL."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgresql", "postgres"):
-        raise ConfigError(f"storage URL: expected postgresql://…, got scheme {parts.scheme!r}")
-    ours: dict[str, str] = {}
-    rest: list[tuple[str, str]] = []
-    for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        if key in ("schema", "pool_size", "exact_threshold", "ef_search"):
-            ours[key] = value
-        else:
-            rest.append((key, value))
-    conninfo = urlunsplit(parts._replace(query=urlencode(rest)))
-    return conninfo, ours
-
-
-def _int_option(options: Mapping[str, str], name: str, default: int, minimum: int,
-                maximum: int | None = None) -> int:
-    raw = options.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"storage URL: {name} must be an integer, got {raw!r}") from None
-    if value < minimum or (maximum is not None and value > maximum):
-        bounds = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
-        raise ConfigError(f"storage URL: {name} must be {bounds}, got {value}")
-    return value
-
-
-def _describe(conninfo: str) -> str:
-    """``host:port/db`` for messages: never the password."""
-    try:
-        info = conninfo_to_dict(conninfo)
-    except psycopg.Error:
-        return "postgresql"
-    host = info.get("host") or "localhost"
-    port = info.get("port") or "5432"
-    return f"{host}:{port}/{info.get('dbname') or ''}"
-
-
 def _limit(n: int) -> int | None:
     """SQLite reads a negative LIMIT as "no limit"; PostgreSQL spells that NULL."""
     return None if n < 0 else n
@@ -367,7 +268,7 @@ class PostgresStore:
         self.ef_search = ef_search
         self._conninfo = conninfo
         self._pool_size = pool_size
-        self._where = _describe(conninfo)
+        self._where = describe(conninfo)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
         self._search_path = ""
@@ -384,14 +285,14 @@ class PostgresStore:
     async def open(cls, url: str, *, create: bool = True) -> PostgresStore:
         """Open the store; ``create=False`` refuses a schema without chatmem's tables
         (creating nothing: no extension, schema or table)."""
-        conninfo, options = _parse_url(url)
+        conninfo, options = parse_url(url)
         store = cls(
             conninfo,
             schema=options.get("schema") or "public",
-            pool_size=_int_option(options, "pool_size", DEFAULT_POOL_SIZE, 1),
-            exact_threshold=_int_option(options, "exact_threshold", DEFAULT_EXACT_THRESHOLD,
+            pool_size=int_option(options, "pool_size", DEFAULT_POOL_SIZE, 1),
+            exact_threshold=int_option(options, "exact_threshold", DEFAULT_EXACT_THRESHOLD,
                                         0),
-            ef_search=_int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
+            ef_search=int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
         )
         await store._open(create)
         return store
@@ -935,34 +836,17 @@ class PostgresStore:
                 seq = seqs.get(e.message_id)
                 if seq is None:  # deleted meanwhile: nothing to index
                     continue
-                where = f"vector entry {e.message_id!r}"
-                rows.append((
-                    e.message_id, seq, e.session_id, e.ts, e.role, e.model_id, e.platform,
-                    e.origin_platform, e.speaker_id, _json(list(e.mentions), where + " mentions"),
-                    e.resource_id, _json(dict(e.session_metadata), where + " session_metadata"),
-                    _json(dict(e.message_metadata), where + " message_metadata"), e.text,
-                    int(vec.shape[0]), vec,
-                ))
+                dump = _jsonb(f"vector entry {e.message_id!r}")
+                rows.append((seq, *entry_values(e, dump), e.text, int(vec.shape[0]), vec))
             if not rows:
                 return
             async with conn.cursor() as cur:
-                await cur.executemany(
-                    "INSERT INTO vectors (message_id, mseq, session_id, ts, role, model_id, "
-                    "platform, origin_platform, speaker_id, mentions, resource_id, smeta, mmeta, "
-                    "text, dim, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, "
-                    "%s, %s::jsonb, %s::jsonb, %s, %s, %s) ON CONFLICT (message_id) DO UPDATE SET "
-                    "mseq = excluded.mseq, session_id = excluded.session_id, ts = excluded.ts, "
-                    "role = excluded.role, model_id = excluded.model_id, "
-                    "platform = excluded.platform, origin_platform = excluded.origin_platform, "
-                    "speaker_id = excluded.speaker_id, mentions = excluded.mentions, "
-                    "resource_id = excluded.resource_id, smeta = excluded.smeta, "
-                    "mmeta = excluded.mmeta, text = excluded.text, dim = excluded.dim, "
-                    "embedding = excluded.embedding", rows)
-            await lexical.pg_put(conn, [(r[0], r[13]) for r in rows])  # X1: same transaction
+                await cur.executemany(_VECTORS_UPSERT, rows)
+            await lexical.pg_put(conn, [(r[1], r[13]) for r in rows])  # X1: same transaction
             # the vector and the index state commit together: exactly once after a crash
             await conn.execute(
                 "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
-                [int(IndexState.INDEXED), sorted({r[0] for r in rows})])
+                [int(IndexState.INDEXED), sorted({r[1] for r in rows})])
         added: dict[int, int] = {}
         for r in rows:
             added[r[14]] = added.get(r[14], 0) + 1
@@ -1097,12 +981,8 @@ class PostgresStore:
             rows = await (await conn.execute(
                 f"SELECT {_VEC_COLS} FROM vectors WHERE message_id > %s "  # C collation
                 "ORDER BY message_id LIMIT %s", [after or "", _limit(limit)])).fetchall()
-        return [VectorEntry(
-            message_id=r[0], session_id=r[1], ts=int(r[2]), role=r[3], model_id=r[4],
-            platform=r[5], speaker_id=r[6], mentions=tuple(r[7]), resource_id=r[8],
-            session_metadata=r[9], origin_platform=r[10], message_metadata=r[11], text=r[12],
-            vector=_to_numpy(r[13]),
-        ) for r in rows]
+        return [VectorEntry(**entry_fields(r[:-2]), text=r[-2], vector=_to_numpy(r[-1]))
+                for r in rows]
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:

@@ -11,15 +11,17 @@ Functions take a psycopg ``AsyncConnection`` whose search_path is the store's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, query_terms, tokenize
 from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
+from ..columns import entry_values, json_text, pg_upsert_sql
 
 _META_NS = "chatmem.lexical"
+_ENTRIES_UPSERT = pg_upsert_sql(
+    "lexical_entries", [("text", "%s"), ("lex", "%s::tsvector"), ("lex_len", "%s")])
 
 
 def _message_text(row: Sequence[Any]) -> str:
@@ -103,26 +105,12 @@ async def pg_put_entries(conn: Any, entries: Sequence[VectorEntry]) -> None:
         if e.message_id not in alive:  # deleted meanwhile: nothing to index
             continue
         lex, n = pg_lex(texts[e.message_id])
-        rows.append((e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
-                     e.origin_platform, e.speaker_id,
-                     json.dumps(list(e.mentions), ensure_ascii=False), e.resource_id,
-                     json.dumps(dict(e.session_metadata), ensure_ascii=False),
-                     json.dumps(dict(e.message_metadata), ensure_ascii=False),
-                     texts[e.message_id], lex, n))
+        rows.append((*entry_values(e, json_text), texts[e.message_id], lex, n))
     if not rows:
         return
     async with conn.cursor() as cur:
         await cur.executemany(
-            "INSERT INTO lexical_entries (message_id, session_id, ts, role, model_id, platform, "
-            "origin_platform, speaker_id, mentions, resource_id, smeta, mmeta, text, lex, "
-            "lex_len) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, "
-            "%s::jsonb, %s, %s::tsvector, %s) ON CONFLICT (message_id) DO UPDATE SET "
-            "session_id = excluded.session_id, ts = excluded.ts, role = excluded.role, "
-            "model_id = excluded.model_id, platform = excluded.platform, "
-            "origin_platform = excluded.origin_platform, speaker_id = excluded.speaker_id, "
-            "mentions = excluded.mentions, resource_id = excluded.resource_id, "
-            "smeta = excluded.smeta, mmeta = excluded.mmeta, text = excluded.text, "
-            "lex = excluded.lex, lex_len = excluded.lex_len", rows)
+            _ENTRIES_UPSERT, rows)
 
 
 async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:

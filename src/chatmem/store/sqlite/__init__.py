@@ -29,10 +29,10 @@ import stat
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -56,94 +56,43 @@ from ..base import (
     session_snapshot,
     snapshot_changes,
 )
+from ..columns import (
+    ENTRY_COLUMN_NAMES,
+    ENTRY_COLUMNS,
+    MESSAGE_COLUMN_NAMES,
+    entry_fields,
+    entry_values,
+    json_text,
+    message_fields,
+)
 from ..matrix import VectorMatrix
 from ..postings import Postings
-from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, WAITING_STATES_SQL, pending_states
+from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
 from ..where import check_fields, compile_where
 from . import lexical
+from .schema import APPLICATION_ID as APPLICATION_ID  # the file mark, re-exported
+from .schema import (
+    CORE_TABLES,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SQLITE_MAGIC,
+    chatmem_columns,
+    chatmem_tables,
+    signed32,
+    table_columns,
+)
 
 log = logging.getLogger("chatmem.store.sqlite")
 T = TypeVar("T")
+P = ParamSpec("P")
 
-#: 2: messages may be in IndexState.CLEARED (an older chatmem would not read them)
-SCHEMA_VERSION = 2
-#: ``PRAGMA application_id`` of every chatmem SQLite file: 0x43484D4D, the ASCII
-#: bytes ``CHMM`` (at offset 68 of the file header).
-APPLICATION_ID = 0x43484D4D
-#: The tables every chatmem file has had since the first version.
-_CORE_TABLES = frozenset({"sessions", "messages", "vectors", "meta"})
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    parent_id TEXT,
-    resource_id TEXT,
-    origin_platform TEXT,
-    chat_type TEXT,
-    group_id TEXT,
-    group_name TEXT,
-    metadata TEXT NOT NULL DEFAULT '{}',
-    settings TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS messages (
-    rowid INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    session_id TEXT NOT NULL,
-    ts INTEGER NOT NULL,
-    role TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    content TEXT NOT NULL,
-    visible_content TEXT,
-    source TEXT,
-    speaker_id TEXT,
-    speaker_name TEXT,
-    mentions TEXT NOT NULL DEFAULT '[]',
-    platform TEXT,
-    metadata TEXT NOT NULL DEFAULT '{}',
-    index_state INTEGER NOT NULL,
-    UNIQUE (session_id, ts)
-);
-CREATE INDEX IF NOT EXISTS messages_waiting ON messages (rowid)
-    WHERE index_state IN {waiting};
-CREATE TABLE IF NOT EXISTS vectors (
-    mrowid INTEGER PRIMARY KEY,
-    message_id TEXT NOT NULL UNIQUE,
-    session_id TEXT NOT NULL,
-    ts INTEGER NOT NULL,
-    role TEXT,
-    model_id TEXT,
-    platform TEXT,
-    speaker_id TEXT,
-    mentions TEXT NOT NULL DEFAULT '[]',
-    resource_id TEXT,
-    origin_platform TEXT,
-    smeta TEXT NOT NULL DEFAULT '{}',
-    mmeta TEXT NOT NULL DEFAULT '{}',
-    dim INTEGER NOT NULL,
-    vec BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS vectors_session ON vectors (session_id, ts);
-CREATE INDEX IF NOT EXISTS sessions_parent ON sessions (parent_id);
-CREATE TABLE IF NOT EXISTS meta (
-    namespace TEXT NOT NULL,
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    PRIMARY KEY (namespace, key)
-);
-""".replace("{waiting}", WAITING_STATES_SQL)
-
-_MSG_COLS = ("rowid, id, session_id, ts, role, kind, content, visible_content, source, "
-             "speaker_id, speaker_name, mentions, platform, metadata, index_state")
+_ENTRY_MARKS = ",".join("?" * len(ENTRY_COLUMNS))
+_MSG_COLS = f"rowid, {MESSAGE_COLUMN_NAMES}, index_state"
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
-    return Message(
-        id=row["id"], session_id=row["session_id"], ts=row["ts"], role=row["role"],
-        kind=row["kind"], content=row["content"], visible_content=row["visible_content"],
-        source=row["source"], speaker_id=row["speaker_id"], speaker_name=row["speaker_name"],
-        mentions=tuple(json.loads(row["mentions"])), platform=row["platform"],
-        metadata=json.loads(row["metadata"]),
-    )
+    """A message from a row of :data:`_MSG_COLS` (rowid first, index state last)."""
+    return Message(**message_fields(tuple(row)[1:-1], load=json.loads))
 
 
 def _row_to_session(row: sqlite3.Row) -> Session:
@@ -155,36 +104,19 @@ def _row_to_session(row: sqlite3.Row) -> Session:
     )
 
 
-def _signed32(n: int) -> int:
-    """``n`` as SQLite's PRAGMA application_id reads it (a signed 32-bit integer)."""
-    return n - (1 << 32) if n >= 1 << 31 else n
+def _on_store_thread(
+    method: Callable[Concatenate[SqliteStore, P], T],
+) -> Callable[Concatenate[SqliteStore, P], Coroutine[Any, Any, T]]:
+    """The async form of a method that uses the connection: it runs on the store's
+    one thread (:meth:`SqliteStore._run`), which owns the connection and makes
+    SQLite see one writer. Written once here instead of a nested function and a
+    ``return await self._run(...)`` in every method."""
 
+    async def on_thread(self: SqliteStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(functools.partial(method, self, *args, **kwargs))
 
-@functools.cache
-def _reference() -> tuple[frozenset[str], tuple[str, ...]]:
-    """Every table a chatmem file may hold, and the columns of ``messages``, read
-    from the schema itself (in memory), so the check follows schema changes."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.executescript(_SCHEMA)
-        conn.executescript(lexical.SQLITE_SCHEMA)
-        tables = frozenset(r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table'"))
-        return tables, _columns(conn, "messages")
-    finally:
-        conn.close()
-
-
-def _chatmem_tables() -> frozenset[str]:
-    return _reference()[0]
-
-
-def _chatmem_columns() -> tuple[str, ...]:
-    return _reference()[1]
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
-    return tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+    functools.update_wrapper(on_thread, method)  # name, docstring, signature
+    return on_thread
 
 
 class SqliteStore:
@@ -336,11 +268,11 @@ class SqliteStore:
         except OSError as exc:
             raise StoreError(f"cannot read the store {self.path}: {exc.strerror or exc}"
                              ) from None
-        if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
             raise StoreError(f"{self.path} is not a chatmem store (not an SQLite database); "
                              "it was left unchanged: check the path")
         app_id = int.from_bytes(head[68:72], "big", signed=True)
-        if app_id not in (0, _signed32(APPLICATION_ID)):
+        if app_id not in (0, signed32(APPLICATION_ID)):
             raise self._foreign(f"its application_id is {app_id & 0xFFFFFFFF:#010x}")
 
     def _foreign(self, why: str) -> StoreError:
@@ -357,7 +289,7 @@ class SqliteStore:
         conn = self.conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if app_id == _signed32(APPLICATION_ID):
+        if app_id == signed32(APPLICATION_ID):
             stamp = False
         elif app_id != 0:
             raise self._foreign(f"its application_id is {app_id & 0xFFFFFFFF:#010x}")
@@ -371,8 +303,8 @@ class SqliteStore:
                     raise StoreError(f"{self.path} is an empty SQLite database, not a "
                                      "chatmem store yet: check the path, or create the "
                                      "store first")
-            elif not (version >= 1 and _CORE_TABLES <= tables <= _chatmem_tables()
-                      and _columns(conn, "messages") == _chatmem_columns()):
+            elif not (version >= 1 and CORE_TABLES <= tables <= chatmem_tables()
+                      and table_columns(conn, "messages") == chatmem_columns()):
                 shown = ", ".join(sorted(tables)[:5]) or "none"
                 raise self._foreign(f"application_id 0 and tables {shown}"
                                     + (", …" if len(tables) > 5 else ""))
@@ -407,11 +339,11 @@ class SqliteStore:
     def _init_schema(self, stamp: bool) -> None:
         conn = self.conn
         if stamp:  # first, so a store killed while being set up is still recognised
-            conn.execute(f"PRAGMA application_id={_signed32(APPLICATION_ID)}")
+            conn.execute(f"PRAGMA application_id={signed32(APPLICATION_ID)}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process kill
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.executescript(_SCHEMA)
+        conn.executescript(SCHEMA)
         lexical.sqlite_setup(conn)  # X1: full-text rows, rebuilt when missing or stale
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
@@ -586,10 +518,8 @@ class SqliteStore:
 
     # ---------------------------------------------------------------- messages
 
-    async def append(self, messages: Sequence[Message]) -> list[Message]:
-        return await self._run(self._append_sync, list(messages))
-
-    def _append_sync(self, messages: list[Message]) -> list[Message]:
+    @_on_store_thread
+    def append(self, messages: Sequence[Message]) -> list[Message]:
         from ...models import now_ms
 
         stored: list[Message] = []
@@ -621,195 +551,165 @@ class SqliteStore:
                 stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
         return stored
 
-    async def get(self, ids: Sequence[str]) -> dict[str, Message]:
-        def _get() -> dict[str, Message]:
-            out: dict[str, Message] = {}
+    @_on_store_thread
+    def get(self, ids: Sequence[str]) -> dict[str, Message]:
+        out: dict[str, Message] = {}
+        for chunk in chunks(list(ids), 500):
+            q = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                f"SELECT {_MSG_COLS} FROM messages WHERE id IN ({q})", chunk
+            ):
+                out[row["id"]] = _row_to_message(row)
+        return out
+
+    @_on_store_thread
+    def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
+                visible_content: str | None = None,
+                metadata: Mapping[str, Any] | None = None) -> Message | None:
+        with self._tx() as conn:
+            row = conn.execute(f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? "
+                               "AND ts=?", (session_id, ts)).fetchone()
+            if row is None:
+                return None
+            old = _row_to_message(row)
+            new = Message(**{
+                **old.__dict__,
+                "content": old.content if content is None else content,
+                "visible_content": (old.visible_content if visible_content is None
+                                    else visible_content),
+                "metadata": old.metadata if metadata is None else dict(metadata),
+            })
+            conn.execute(
+                "UPDATE messages SET content=?, visible_content=?, metadata=? WHERE rowid=?",
+                (new.content, new.visible_content,
+                 json.dumps(dict(new.metadata), ensure_ascii=False), row["rowid"]),
+            )
+            return new
+
+    @_on_store_thread
+    def scan_messages(self, after: int, limit: int
+                      ) -> list[tuple[int, Message, IndexState]]:
+        rows = self.conn.execute(
+            f"SELECT {_MSG_COLS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            (after, limit)).fetchall()
+        return [(r["rowid"], _row_to_message(r), IndexState(r["index_state"])) for r in rows]
+
+    @_on_store_thread
+    def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+        rows = self.conn.execute(
+            f"SELECT {ENTRY_COLUMN_NAMES}, vec FROM vectors WHERE message_id > ? "
+            "ORDER BY message_id LIMIT ?", (after or "", limit)).fetchall()
+        return [VectorEntry(**entry_fields(tuple(r)[:-1], load=json.loads),
+                            vector=np.frombuffer(r[-1], dtype=np.float32).copy())
+                for r in rows]
+
+    @_on_store_thread
+    def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
+        out: dict[str, IndexState] = {}
+        for chunk in chunks(list(ids), 500):
+            q = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                f"SELECT id, index_state FROM messages WHERE id IN ({q})", chunk
+            ):
+                out[row[0]] = IndexState(row[1])
+        return out
+
+    @_on_store_thread
+    def delete_messages(self, ids: Sequence[str]) -> int:
+        n = 0
+        with self._tx() as conn:
             for chunk in chunks(list(ids), 500):
                 q = ",".join("?" * len(chunk))
-                for row in self.conn.execute(
-                    f"SELECT {_MSG_COLS} FROM messages WHERE id IN ({q})", chunk
-                ):
-                    out[row["id"]] = _row_to_message(row)
-            return out
-
-        return await self._run(_get)
-
-    async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
-                      visible_content: str | None = None,
-                      metadata: Mapping[str, Any] | None = None) -> Message | None:
-        def _rewrite() -> Message | None:
-            with self._tx() as conn:
-                row = conn.execute(f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? "
-                                   "AND ts=?", (session_id, ts)).fetchone()
-                if row is None:
-                    return None
-                old = _row_to_message(row)
-                new = Message(**{
-                    **old.__dict__,
-                    "content": old.content if content is None else content,
-                    "visible_content": (old.visible_content if visible_content is None
-                                        else visible_content),
-                    "metadata": old.metadata if metadata is None else dict(metadata),
-                })
-                conn.execute(
-                    "UPDATE messages SET content=?, visible_content=?, metadata=? WHERE rowid=?",
-                    (new.content, new.visible_content,
-                     json.dumps(dict(new.metadata), ensure_ascii=False), row["rowid"]),
+                self._drop_vectors_sync(
+                    "message_id IN (" + q + ")", chunk
                 )
-                return new
+                # separate-index rows too
+                self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
+                n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
+        return n
 
-        return await self._run(_rewrite)
+    @_on_store_thread
+    def range(self, session_id: str, around_ts: int, before: int, after: int
+              ) -> list[Message]:
+        hidden = ",".join("?" * len(HIDDEN_KINDS))
+        base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND role != 'system' "
+                f"AND kind NOT IN ({hidden})")
+        prev = self.conn.execute(
+            base + " AND ts < ? ORDER BY ts DESC LIMIT ?",
+            (session_id, *HIDDEN_KINDS, around_ts, before),
+        ).fetchall() if before > 0 else []
+        nxt = self.conn.execute(
+            base + " AND ts > ? ORDER BY ts ASC LIMIT ?",
+            (session_id, *HIDDEN_KINDS, around_ts, after),
+        ).fetchall() if after > 0 else []
+        return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
 
-    async def scan_messages(self, after: int, limit: int
-                            ) -> list[tuple[int, Message, IndexState]]:
-        def _scan() -> list[tuple[int, Message, IndexState]]:
-            rows = self.conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (after, limit)).fetchall()
-            return [(r["rowid"], _row_to_message(r), IndexState(r["index_state"])) for r in rows]
+    @_on_store_thread
+    def recent(self, session_id: str, n: int) -> list[Message]:
+        hidden = ",".join("?" * len(HIDDEN_KINDS))
+        rows = self.conn.execute(
+            f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND kind NOT IN ({hidden}) "
+            "ORDER BY ts DESC LIMIT ?", (session_id, *HIDDEN_KINDS, n),
+        ).fetchall()
+        return [_row_to_message(r) for r in reversed(rows)]
 
-        return await self._run(_scan)
-
-    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
-        def _scan() -> list[VectorEntry]:
-            rows = self.conn.execute(
-                "SELECT * FROM vectors WHERE message_id > ? ORDER BY message_id LIMIT ?",
-                (after or "", limit)).fetchall()
-            return [VectorEntry(
-                message_id=r["message_id"], session_id=r["session_id"], ts=r["ts"],
-                role=r["role"], model_id=r["model_id"],
-                vector=np.frombuffer(r["vec"], dtype=np.float32).copy(),
-                platform=r["platform"], speaker_id=r["speaker_id"],
-                mentions=tuple(json.loads(r["mentions"])), resource_id=r["resource_id"],
-                session_metadata=json.loads(r["smeta"]), origin_platform=r["origin_platform"],
-                message_metadata=json.loads(r["mmeta"]),
-            ) for r in rows]
-
-        return await self._run(_scan)
-
-    async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
-        def _states() -> dict[str, IndexState]:
-            out: dict[str, IndexState] = {}
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                for row in self.conn.execute(
-                    f"SELECT id, index_state FROM messages WHERE id IN ({q})", chunk
-                ):
-                    out[row[0]] = IndexState(row[1])
-            return out
-
-        return await self._run(_states)
-
-    async def delete_messages(self, ids: Sequence[str]) -> int:
-        def _delete() -> int:
-            n = 0
-            with self._tx() as conn:
-                for chunk in chunks(list(ids), 500):
-                    q = ",".join("?" * len(chunk))
-                    self._drop_vectors_sync(
-                        "message_id IN (" + q + ")", chunk
-                    )
-                    # separate-index rows too
-                    self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
-                    n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
-            return n
-
-        return await self._run(_delete)
-
-    async def range(self, session_id: str, around_ts: int, before: int, after: int
-                    ) -> list[Message]:
-        def _range() -> list[Message]:
-            hidden = ",".join("?" * len(HIDDEN_KINDS))
-            base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND role != 'system' "
-                    f"AND kind NOT IN ({hidden})")
-            prev = self.conn.execute(
-                base + " AND ts < ? ORDER BY ts DESC LIMIT ?",
-                (session_id, *HIDDEN_KINDS, around_ts, before),
-            ).fetchall() if before > 0 else []
-            nxt = self.conn.execute(
-                base + " AND ts > ? ORDER BY ts ASC LIMIT ?",
-                (session_id, *HIDDEN_KINDS, around_ts, after),
-            ).fetchall() if after > 0 else []
-            return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
-
-        return await self._run(_range)
-
-    async def recent(self, session_id: str, n: int) -> list[Message]:
-        def _recent() -> list[Message]:
-            hidden = ",".join("?" * len(HIDDEN_KINDS))
-            rows = self.conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND kind NOT IN ({hidden}) "
-                "ORDER BY ts DESC LIMIT ?", (session_id, *HIDDEN_KINDS, n),
-            ).fetchall()
-            return [_row_to_message(r) for r in reversed(rows)]
-
-        return await self._run(_recent)
-
-    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+    @_on_store_thread
+    def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
         states = pending_states(include_failed)
 
-        def _pending() -> list[Message]:
-            q = ",".join("?" * len(states))
-            rows = self.conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({q}) "
-                "ORDER BY rowid LIMIT ?", (*states, limit),
-            ).fetchall()
-            return [_row_to_message(r) for r in rows]
+        q = ",".join("?" * len(states))
+        rows = self.conn.execute(
+            f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({q}) "
+            "ORDER BY rowid LIMIT ?", (*states, limit),
+        ).fetchall()
+        return [_row_to_message(r) for r in rows]
 
-        return await self._run(_pending)
+    @_on_store_thread
+    def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+        with self._tx() as conn:
+            for chunk in chunks(list(ids), 500):
+                q = ",".join("?" * len(chunk))
+                conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
+                             (int(state), *chunk))
 
-    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
-        def _set() -> None:
-            with self._tx() as conn:
-                for chunk in chunks(list(ids), 500):
-                    q = ",".join("?" * len(chunk))
-                    conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
-                                 (int(state), *chunk))
-
-        await self._run(_set)
-
-    async def reset_index_state(self, old: IndexState, new: IndexState,
-                                session_id: str | None = None) -> int:
-        def _reset() -> int:
-            with self._tx() as conn:
-                if session_id is None:
-                    return int(conn.execute("UPDATE messages SET index_state=? WHERE "
-                                            "index_state=?", (int(new), int(old))).rowcount)
-                return int(conn.execute(
-                    "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                    (int(new), int(old), session_id)).rowcount)
-
-        return await self._run(_reset)
+    @_on_store_thread
+    def reset_index_state(self, old: IndexState, new: IndexState,
+                          session_id: str | None = None) -> int:
+        with self._tx() as conn:
+            if session_id is None:
+                return int(conn.execute("UPDATE messages SET index_state=? WHERE "
+                                        "index_state=?", (int(new), int(old))).rowcount)
+            return int(conn.execute(
+                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
+                (int(new), int(old), session_id)).rowcount)
 
     # ---------------------------------------------------------------- sessions
 
-    async def upsert_session(self, session: Session) -> Session:
-        def _upsert() -> Session:
-            with self._tx() as conn:
-                row = conn.execute("SELECT * FROM sessions WHERE id=?", (session.id,)
-                                   ).fetchone()
-                conn.execute(
-                    "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
-                    "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
-                    "ON CONFLICT(id) DO UPDATE SET parent_id=excluded.parent_id, "
-                    "resource_id=excluded.resource_id, origin_platform=excluded.origin_platform, "
-                    "chat_type=excluded.chat_type, group_id=excluded.group_id, "
-                    "group_name=excluded.group_name, metadata=excluded.metadata, "
-                    "settings=excluded.settings",
-                    (session.id, session.parent_id, session.resource_id, session.origin_platform,
-                     session.chat_type, session.group_id, session.group_name,
-                     json.dumps(dict(session.metadata), ensure_ascii=False),
-                     json.dumps(dict(session.settings), ensure_ascii=False)),
-                )
-                # the vectors follow the session in the same transaction
-                own, tree = snapshot_changes(None if row is None else _row_to_session(row),
-                                             session)
-                if own:
-                    ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
-                    self._update_snapshots_sync(self._snapshots_sync(ids))
-            return session
-
-        return await self._run(_upsert)
+    @_on_store_thread
+    def upsert_session(self, session: Session) -> Session:
+        with self._tx() as conn:
+            row = conn.execute("SELECT * FROM sessions WHERE id=?", (session.id,)
+                               ).fetchone()
+            conn.execute(
+                "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
+                "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT(id) DO UPDATE SET parent_id=excluded.parent_id, "
+                "resource_id=excluded.resource_id, origin_platform=excluded.origin_platform, "
+                "chat_type=excluded.chat_type, group_id=excluded.group_id, "
+                "group_name=excluded.group_name, metadata=excluded.metadata, "
+                "settings=excluded.settings",
+                (session.id, session.parent_id, session.resource_id, session.origin_platform,
+                 session.chat_type, session.group_id, session.group_name,
+                 json.dumps(dict(session.metadata), ensure_ascii=False),
+                 json.dumps(dict(session.settings), ensure_ascii=False)),
+            )
+            # the vectors follow the session in the same transaction
+            own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+                                         session)
+            if own:
+                ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
+                self._update_snapshots_sync(self._snapshots_sync(ids))
+        return session
 
     def _descendants_sync(self, session_id: str) -> list[str]:
         return [r[0] for r in self.conn.execute(
@@ -853,93 +753,73 @@ class SqliteStore:
     async def descendant_sessions(self, session_id: str) -> list[str]:
         return await self._run(self._descendants_sync, session_id)
 
-    async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
-        def _update() -> int:
-            with self._tx():
-                return self._update_snapshots_sync(list(snapshots))
+    @_on_store_thread
+    def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
+        with self._tx():
+            return self._update_snapshots_sync(list(snapshots))
 
-        return await self._run(_update)
+    @_on_store_thread
+    def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
+        out: dict[str, Session] = {}
+        for chunk in chunks(list(ids), 500):
+            q = ",".join("?" * len(chunk))
+            for row in self.conn.execute(f"SELECT * FROM sessions WHERE id IN ({q})", chunk):
+                out[row["id"]] = _row_to_session(row)
+        return out
 
-    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
-        def _get() -> dict[str, Session]:
-            out: dict[str, Session] = {}
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                for row in self.conn.execute(f"SELECT * FROM sessions WHERE id IN ({q})", chunk):
-                    out[row["id"]] = _row_to_session(row)
-            return out
-
-        return await self._run(_get)
-
-    async def all_sessions(self) -> list[Session]:
-        def _all() -> list[Session]:
-            return [_row_to_session(r)
-                    for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
-
-        return await self._run(_all)
+    @_on_store_thread
+    def all_sessions(self) -> list[Session]:
+        return [_row_to_session(r)
+                for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
 
     # ---------------------------------------------------------------- metadata area
 
-    async def meta_get(self, namespace: str, key: str) -> str | None:
-        def _get() -> str | None:
-            row = self.conn.execute("SELECT value FROM meta WHERE namespace=? AND key=?",
-                                    (namespace, key)).fetchone()
-            return None if row is None else str(row[0])
+    @_on_store_thread
+    def meta_get(self, namespace: str, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE namespace=? AND key=?",
+                                (namespace, key)).fetchone()
+        return None if row is None else str(row[0])
 
-        return await self._run(_get)
+    @_on_store_thread
+    def meta_set(self, namespace: str, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (namespace, key, value) VALUES (?,?,?) "
+            "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
+            (namespace, key, value),
+        )
 
-    async def meta_set(self, namespace: str, key: str, value: str) -> None:
-        def _set() -> None:
-            self.conn.execute(
-                "INSERT INTO meta (namespace, key, value) VALUES (?,?,?) "
-                "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
-                (namespace, key, value),
-            )
+    @_on_store_thread
+    def meta_delete(self, namespace: str, key: str) -> None:
+        self.conn.execute("DELETE FROM meta WHERE namespace=? AND key=?", (namespace, key))
 
-        await self._run(_set)
-
-    async def meta_delete(self, namespace: str, key: str) -> None:
-        def _delete() -> None:
-            self.conn.execute("DELETE FROM meta WHERE namespace=? AND key=?", (namespace, key))
-
-        await self._run(_delete)
-
-    async def meta_items(self) -> list[tuple[str, str, str]]:
-        def _items() -> list[tuple[str, str, str]]:
-            return [(r[0], r[1], r[2]) for r in self.conn.execute(
-                "SELECT namespace, key, value FROM meta ORDER BY namespace, key")]
-
-        return await self._run(_items)
+    @_on_store_thread
+    def meta_items(self) -> list[tuple[str, str, str]]:
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT namespace, key, value FROM meta ORDER BY namespace, key")]
 
     # ---------------------------------------------------------------- stats / clear
 
-    async def stats(self) -> StoreStats:
-        def _stats() -> StoreStats:
-            counts = {IndexState(s): n for s, n in self.conn.execute(
-                f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
-            sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
-            by_model = {str(m): n for m, n in self.conn.execute(
-                "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
-            return StoreStats.of(counts, sessions, by_model)
+    @_on_store_thread
+    def stats(self) -> StoreStats:
+        counts = {IndexState(s): n for s, n in self.conn.execute(
+            f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
+        sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        by_model = {str(m): n for m, n in self.conn.execute(
+            "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
+        return StoreStats.of(counts, sessions, by_model)
 
-        return await self._run(_stats)
-
-    async def clear_messages(self, session_id: str | None = None) -> int:
-        def _clear() -> int:
-            with self._tx() as conn:
-                if session_id is None:
-                    return int(conn.execute("DELETE FROM messages").rowcount)
-                return int(conn.execute("DELETE FROM messages WHERE session_id=?",
-                                        (session_id,)).rowcount)
-
-        return await self._run(_clear)
+    @_on_store_thread
+    def clear_messages(self, session_id: str | None = None) -> int:
+        with self._tx() as conn:
+            if session_id is None:
+                return int(conn.execute("DELETE FROM messages").rowcount)
+            return int(conn.execute("DELETE FROM messages WHERE session_id=?",
+                                    (session_id,)).rowcount)
 
     # ---------------------------------------------------------------- vector index
 
-    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
-        await self._run(self._upsert_sync, list(entries))
-
-    def _upsert_sync(self, entries: list[VectorEntry]) -> None:
+    @_on_store_thread
+    def upsert(self, entries: Sequence[VectorEntry]) -> None:
         if not entries:
             return
         rows = []
@@ -951,15 +831,9 @@ class SqliteStore:
                     continue
                 vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(
-                    "INSERT OR REPLACE INTO vectors (mrowid, message_id, session_id, ts, role, "
-                    "model_id, platform, speaker_id, mentions, resource_id, origin_platform, "
-                    "smeta, mmeta, dim, vec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (r[0], e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
-                     e.speaker_id, json.dumps(list(e.mentions), ensure_ascii=False),
-                     e.resource_id, e.origin_platform,
-                     json.dumps(dict(e.session_metadata), ensure_ascii=False),
-                     json.dumps(dict(e.message_metadata), ensure_ascii=False),
-                     vec.shape[0], vec.tobytes()),
+                    f"INSERT OR REPLACE INTO vectors (mrowid, {ENTRY_COLUMN_NAMES}, dim, vec) "
+                    f"VALUES (?, {_ENTRY_MARKS}, ?, ?)",
+                    (r[0], *entry_values(e, json_text), vec.shape[0], vec.tobytes()),
                 )
                 self._lex_put(r[0], e.text)  # X1: full text, same transaction
                 # the vector and the index state commit together: exactly once after a crash
@@ -989,24 +863,20 @@ class SqliteStore:
                 mat.remove(rowid)
         return len(rowids)
 
-    async def delete_vectors(self, message_ids: Sequence[str]) -> int:
-        def _delete() -> int:
-            n = 0
-            with self._tx():
-                for chunk in chunks(list(message_ids), 500):
-                    q = ",".join("?" * len(chunk))
-                    n += self._drop_vectors_sync(f"message_id IN ({q})", chunk)
-            return n
+    @_on_store_thread
+    def delete_vectors(self, message_ids: Sequence[str]) -> int:
+        n = 0
+        with self._tx():
+            for chunk in chunks(list(message_ids), 500):
+                q = ",".join("?" * len(chunk))
+                n += self._drop_vectors_sync(f"message_id IN ({q})", chunk)
+        return n
 
-        return await self._run(_delete)
-
-    async def delete_by_filter(self, where: Mapping[str, Any]) -> int:
-        def _delete() -> int:
-            sql, params = compile_where(where)
-            with self._tx():
-                return self._drop_vectors_sync(sql, params)
-
-        return await self._run(_delete)
+    @_on_store_thread
+    def delete_by_filter(self, where: Mapping[str, Any]) -> int:
+        sql, params = compile_where(where)
+        with self._tx():
+            return self._drop_vectors_sync(sql, params)
 
     async def query(self, vector: npt.NDArray[np.float32], k: int,
                     where: Mapping[str, Any] | None = None) -> list[ScoredId]:
@@ -1044,54 +914,46 @@ class SqliteStore:
     async def count_by_model(self) -> dict[str, int]:
         return dict((await self.stats()).vectors_by_model)
 
-    async def clear_vectors(self, session_id: str | None = None) -> int:
-        def _clear() -> int:
-            with self._tx():
-                if session_id is None:
-                    n = int(self.conn.execute("DELETE FROM vectors").rowcount)
-                    self._lex_clear()  # X1: full text follows the vectors
-                    self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
-                                      (int(IndexState.CLEARED), int(IndexState.INDEXED)))
-                    self._matrices.clear()
-                    return n
-                n = self._drop_vectors_sync("session_id=?", (session_id,))
-                self.conn.execute(
-                    "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                    (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
+    @_on_store_thread
+    def clear_vectors(self, session_id: str | None = None) -> int:
+        with self._tx():
+            if session_id is None:
+                n = int(self.conn.execute("DELETE FROM vectors").rowcount)
+                self._lex_clear()  # X1: full text follows the vectors
+                self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
+                                  (int(IndexState.CLEARED), int(IndexState.INDEXED)))
+                self._matrices.clear()
                 return n
-
-        return await self._run(_clear)
+            n = self._drop_vectors_sync("session_id=?", (session_id,))
+            self.conn.execute(
+                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
+                (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
+            return n
 
     # ---------------------------------------------------------------- lexical index (X1)
 
-    async def upsert_lexical(self, entries: Sequence[VectorEntry]) -> None:
+    @_on_store_thread
+    def upsert_lexical(self, entries: Sequence[VectorEntry]) -> None:
         """Full-text rows for entries whose vectors live in a separate index."""
-        def _upsert() -> None:
-            with self._tx() as conn:
-                for e in entries:
-                    r = conn.execute("SELECT rowid FROM messages WHERE id=?",
-                                     (e.message_id,)).fetchone()
-                    if r is not None:
-                        self._lex_put(r[0], e.text, e)
+        with self._tx() as conn:
+            for e in entries:
+                r = conn.execute("SELECT rowid FROM messages WHERE id=?",
+                                 (e.message_id,)).fetchone()
+                if r is not None:
+                    self._lex_put(r[0], e.text, e)
 
-        await self._run(_upsert)
+    @_on_store_thread
+    def delete_lexical(self, message_ids: Sequence[str]) -> int:
+        with self._tx() as conn:
+            return self._lex_drop(lexical.sqlite_rowids(conn,
+                                                        message_ids=list(message_ids)))
 
-    async def delete_lexical(self, message_ids: Sequence[str]) -> int:
-        def _delete() -> int:
-            with self._tx() as conn:
-                return self._lex_drop(lexical.sqlite_rowids(conn,
-                                                            message_ids=list(message_ids)))
-
-        return await self._run(_delete)
-
-    async def clear_lexical(self, session_id: str | None = None) -> int:
-        def _clear() -> int:
-            with self._tx() as conn:
-                if session_id is None:
-                    return self._lex_clear()
-                return self._lex_drop(lexical.sqlite_rowids(conn, session_id=session_id))
-
-        return await self._run(_clear)
+    @_on_store_thread
+    def clear_lexical(self, session_id: str | None = None) -> int:
+        with self._tx() as conn:
+            if session_id is None:
+                return self._lex_clear()
+            return self._lex_drop(lexical.sqlite_rowids(conn, session_id=session_id))
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, is_char, query_terms, tokenize
 from ..bm25 import calibrate, plan_query
+from ..columns import ENTRY_COLUMN_NAMES, ENTRY_COLUMNS, entry_values, json_text, sqlite_entry_ddl
 from ..postings import Postings
 
 
@@ -49,20 +50,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical_vocab USING fts5vocab(lexical, 'row');
 CREATE TABLE IF NOT EXISTS lexical_entries (
     mrowid INTEGER PRIMARY KEY,
-    message_id TEXT NOT NULL UNIQUE,
-    session_id TEXT NOT NULL,
-    ts INTEGER NOT NULL,
-    role TEXT,
-    model_id TEXT,
-    platform TEXT,
-    speaker_id TEXT,
-    mentions TEXT NOT NULL DEFAULT '[]',
-    resource_id TEXT,
-    origin_platform TEXT,
-    smeta TEXT NOT NULL DEFAULT '{}',
-    mmeta TEXT NOT NULL DEFAULT '{}'
+{entry_columns}
 );
-"""
+""".replace("{entry_columns}", sqlite_entry_ddl(unique_message_id=True))
 _META_NS = "chatmem.lexical"
 _MSG_TEXT_COLS = "rowid, session_id, role, content, visible_content, speaker_name"
 
@@ -125,10 +115,9 @@ def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
     if entry is None:
         conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
     else:
-        conn.execute("INSERT OR REPLACE INTO lexical_entries (mrowid, message_id, session_id, "
-                     "ts, role, model_id, platform, speaker_id, mentions, resource_id, "
-                     "origin_platform, smeta, mmeta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     _entry_row(rowid, entry))
+        conn.execute(f"INSERT OR REPLACE INTO lexical_entries (mrowid, {ENTRY_COLUMN_NAMES}) "
+                     f"VALUES (?, {','.join('?' * len(ENTRY_COLUMNS))})",
+                     (rowid, *entry_values(entry, json_text)))
     return toks
 
 
@@ -230,10 +219,3 @@ def _passing(conn: sqlite3.Connection, rowids: Sequence[int], sql: str,
         f"SELECT mrowid FROM vectors WHERE mrowid IN (SELECT value FROM json_each(?)) "
         f"AND ({sql}) UNION SELECT mrowid FROM lexical_entries WHERE mrowid IN "
         f"(SELECT value FROM json_each(?)) AND ({sql})", [ids, *params, ids, *params])}
-
-
-def _entry_row(rowid: int, e: VectorEntry) -> tuple[Any, ...]:
-    return (rowid, e.message_id, e.session_id, e.ts, e.role, e.model_id, e.platform,
-            e.speaker_id, json.dumps(list(e.mentions), ensure_ascii=False), e.resource_id,
-            e.origin_platform, json.dumps(dict(e.session_metadata), ensure_ascii=False),
-            json.dumps(dict(e.message_metadata), ensure_ascii=False))

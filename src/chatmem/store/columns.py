@@ -1,0 +1,187 @@
+"""The fields of a vector entry and of a message as the stores keep them: one table each.
+
+A vector entry (:class:`~chatmem.models.VectorEntry`) is written out by the
+SQLite store (``vectors`` and ``lexical_entries`` tables), the PostgreSQL store
+(the same two tables) and Qdrant (a point's payload). Each of them derives its
+column lists, its inserts, its row mapping and its payload from
+:data:`ENTRY_COLUMNS`, so that a new filterable field is one line here (plus,
+for PostgreSQL, a migration: its released DDL is history and stays as it was).
+
+The vector itself, the embedded text and backend bookkeeping (row ids, the
+dimension, full-text columns) are not in the table: each backend stores those
+its own way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..models import VectorEntry
+
+Kind = Literal["text", "integer", "json_list", "json_object"]
+
+_SQLITE_TYPES: dict[Kind, str] = {
+    "text": "TEXT", "integer": "INTEGER",
+    "json_list": "TEXT NOT NULL DEFAULT '[]'", "json_object": "TEXT NOT NULL DEFAULT '{}'",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One stored field of a record: its attribute, SQL column and Qdrant payload key."""
+
+    field: str  #: the record's attribute (:class:`VectorEntry`, :class:`Message`)
+    column: str  #: the SQL column (both SQL stores)
+    key: str  #: the Qdrant payload key, also the filter field (``meta.x``: under ``meta``)
+    kind: Kind
+    required: bool = False  #: NOT NULL, and always present in a payload
+
+    @property
+    def is_json(self) -> bool:
+        return self.kind in ("json_list", "json_object")
+
+    def sqlite_ddl(self) -> str:
+        """The column's definition in a SQLite ``CREATE TABLE``."""
+        sql_type = _SQLITE_TYPES[self.kind]
+        return f"{self.column} {sql_type}{' NOT NULL' if self.required else ''}"
+
+    def plain(self, entry: VectorEntry) -> Any:
+        """The entry's value as plain data (JSON columns: a list or a dict)."""
+        value = getattr(entry, self.field)
+        if self.kind == "json_list":
+            return list(value)
+        if self.kind == "json_object":
+            return dict(value)
+        if self.kind == "integer":
+            return int(value)
+        return value
+
+    def python(self, value: Any) -> Any:
+        """A stored value (decoded JSON for JSON columns) as the entry's attribute."""
+        if self.kind == "json_list":
+            return tuple(value or ())
+        if self.kind == "json_object":
+            return value or {}
+        if self.kind == "integer":
+            return int(value)
+        return str(value) if self.required else value
+
+
+#: Every field of a vector entry that a store keeps beside the vector, in the
+#: column order of the SQLite tables.
+ENTRY_COLUMNS: tuple[Column, ...] = (
+    Column("message_id", "message_id", "message_id", "text", required=True),
+    Column("session_id", "session_id", "session_id", "text", required=True),
+    Column("ts", "ts", "ts", "integer", required=True),
+    Column("role", "role", "role", "text"),
+    Column("model_id", "model_id", "model_id", "text"),
+    Column("platform", "platform", "platform", "text"),
+    Column("speaker_id", "speaker_id", "speaker_id", "text"),
+    Column("mentions", "mentions", "mentions", "json_list"),
+    Column("resource_id", "resource_id", "resource_id", "text"),
+    Column("origin_platform", "origin_platform", "origin_platform", "text"),
+    Column("session_metadata", "smeta", "meta", "json_object"),
+    Column("message_metadata", "mmeta", "message", "json_object"),
+)
+
+#: The stored fields of a message (both SQL stores' ``messages`` table, in column
+#: order, after the backend's own sequence column and before ``index_state``).
+MESSAGE_COLUMNS: tuple[Column, ...] = (
+    Column("id", "id", "id", "text", required=True),
+    Column("session_id", "session_id", "session_id", "text", required=True),
+    Column("ts", "ts", "ts", "integer", required=True),
+    Column("role", "role", "role", "text", required=True),
+    Column("kind", "kind", "kind", "text", required=True),
+    Column("content", "content", "content", "text", required=True),
+    Column("visible_content", "visible_content", "visible_content", "text"),
+    Column("source", "source", "source", "text"),
+    Column("speaker_id", "speaker_id", "speaker_id", "text"),
+    Column("speaker_name", "speaker_name", "speaker_name", "text"),
+    Column("mentions", "mentions", "mentions", "json_list"),
+    Column("platform", "platform", "platform", "text"),
+    Column("metadata", "metadata", "metadata", "json_object"),
+)
+
+#: The SQL column names of :data:`MESSAGE_COLUMNS`, comma-separated, in order.
+MESSAGE_COLUMN_NAMES = ", ".join(c.column for c in MESSAGE_COLUMNS)
+
+#: The SQL column names of :data:`ENTRY_COLUMNS`, comma-separated, in order.
+ENTRY_COLUMN_NAMES = ", ".join(c.column for c in ENTRY_COLUMNS)
+
+#: Filter prefix -> JSON column (``meta.x`` is ``x`` in ``smeta``).
+JSON_COLUMNS: dict[str, str] = {c.key: c.column for c in ENTRY_COLUMNS
+                                if c.kind == "json_object"}
+
+
+def sqlite_entry_ddl(*, unique_message_id: bool) -> str:
+    """The entry columns of a SQLite ``CREATE TABLE`` (``message_id`` UNIQUE or not)."""
+    parts = []
+    for c in ENTRY_COLUMNS:
+        ddl = c.sqlite_ddl()
+        if c.field == "message_id" and unique_message_id:
+            ddl += " UNIQUE"
+        parts.append("    " + ddl)
+    return ",\n".join(parts)
+
+
+def entry_values(entry: VectorEntry,
+                 dump: Callable[[Any, Column], Any]) -> tuple[Any, ...]:
+    """The entry's values in :data:`ENTRY_COLUMNS` order; JSON ones through ``dump``."""
+    return tuple(dump(c.plain(entry), c) if c.is_json else c.plain(entry)
+                 for c in ENTRY_COLUMNS)
+
+
+def json_text(value: Any, column: Column) -> str:
+    """A JSON column as text (keys in order, non-ASCII kept), for a driver that binds text."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def entry_fields(values: Sequence[Any] | Mapping[str, Any], *,
+                 load: Callable[[Any], Any] | None = None,
+                 by: Literal["column", "key"] = "column") -> dict[str, Any]:
+    """:class:`VectorEntry` keyword arguments from stored values: a row in
+    :data:`ENTRY_COLUMNS` order, or a mapping by column name or payload key
+    (``by``). ``load`` decodes JSON columns stored as text."""
+    return _fields(ENTRY_COLUMNS, values, load, by)
+
+
+def message_fields(values: Sequence[Any], *, load: Callable[[Any], Any] | None = None
+                   ) -> dict[str, Any]:
+    """:class:`~chatmem.models.Message` keyword arguments from a row in
+    :data:`MESSAGE_COLUMNS` order; ``load`` decodes JSON columns stored as text."""
+    return _fields(MESSAGE_COLUMNS, values, load, "column")
+
+
+def _fields(columns: Sequence[Column], values: Sequence[Any] | Mapping[str, Any],
+            load: Callable[[Any], Any] | None, by: Literal["column", "key"]
+            ) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i, c in enumerate(columns):
+        if isinstance(values, Mapping):
+            name = c.column if by == "column" else c.key
+            value = values[name] if c.required else values.get(name)
+        else:
+            value = values[i]
+        if c.is_json and load is not None and isinstance(value, str):
+            value = load(value)
+        out[c.field] = c.python(value)
+    return out
+
+
+#: PostgreSQL placeholders for :data:`ENTRY_COLUMNS` (JSON columns are ``jsonb``).
+PG_ENTRY_MARKS = ", ".join("%s::jsonb" if c.is_json else "%s" for c in ENTRY_COLUMNS)
+
+
+def pg_upsert_sql(table: str, extra: Sequence[tuple[str, str]], *, prefix: Sequence[str] = ()
+                  ) -> str:
+    """``INSERT … ON CONFLICT (message_id) DO UPDATE`` of an entry row in PostgreSQL:
+    the ``prefix`` columns (``%s`` each), :data:`ENTRY_COLUMNS`, then ``extra``
+    ``(column, placeholder)`` pairs; every column but ``message_id`` is replaced."""
+    names = [*prefix, *(c.column for c in ENTRY_COLUMNS), *(name for name, _ in extra)]
+    marks = ", ".join([*("%s" for _ in prefix), PG_ENTRY_MARKS, *(mark for _, mark in extra)])
+    updates = ", ".join(f"{n} = excluded.{n}" for n in names if n != "message_id")
+    return (f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks}) "
+            f"ON CONFLICT (message_id) DO UPDATE SET {updates}")

@@ -1,0 +1,84 @@
+"""The PostgreSQL store's schema, as numbered migrations applied in order at open.
+
+A migration, once released, is history: stores in the field ran exactly these
+statements, so they are never edited, only appended to.
+"""
+
+from __future__ import annotations
+
+from ..sql import WAITING_STATES_SQL
+from .lexical import PG_MIGRATION as LEXICAL_MIGRATION
+
+#: version -> statements, applied in order in one transaction (search_path = the schema).
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE sessions (
+            id text COLLATE "C" PRIMARY KEY,
+            parent_id text,
+            resource_id text,
+            origin_platform text,
+            chat_type text,
+            group_id text,
+            group_name text,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            settings jsonb NOT NULL DEFAULT '{}'
+        )""",
+        """CREATE TABLE messages (
+            seq bigserial PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            session_id text NOT NULL,
+            ts bigint NOT NULL,
+            role text NOT NULL,
+            kind text NOT NULL,
+            content text NOT NULL,
+            visible_content text,
+            source text,
+            speaker_id text,
+            speaker_name text,
+            mentions jsonb NOT NULL DEFAULT '[]',
+            platform text,
+            metadata jsonb NOT NULL DEFAULT '{}',
+            index_state smallint NOT NULL,
+            UNIQUE (session_id, ts)
+        )""",
+        "CREATE INDEX messages_waiting ON messages (seq) WHERE index_state IN "
+        + WAITING_STATES_SQL,
+        """CREATE TABLE vectors (
+            message_id text COLLATE "C" PRIMARY KEY,
+            mseq bigint NOT NULL,
+            session_id text NOT NULL,
+            ts bigint NOT NULL,
+            role text,
+            model_id text,
+            platform text,
+            origin_platform text,
+            speaker_id text,
+            mentions jsonb NOT NULL DEFAULT '[]',
+            resource_id text,
+            smeta jsonb NOT NULL DEFAULT '{}',
+            mmeta jsonb NOT NULL DEFAULT '{}',
+            text text,
+            dim integer NOT NULL CHECK (dim > 0),
+            embedding vector NOT NULL
+        )""",
+        "CREATE INDEX vectors_session ON vectors (session_id, ts)",
+        """CREATE TABLE meta (
+            namespace text NOT NULL,
+            key text NOT NULL,
+            value text NOT NULL,
+            PRIMARY KEY (namespace, key)
+        )""",
+    ],
+}
+MIGRATIONS[2] = LEXICAL_MIGRATION  # X1: full-text columns, GIN index (store/postgres/lexical.py)
+#: A session change updates its vectors' snapshot columns in place (store/base.py,
+#: ``update_session_snapshot``). Half-empty heap pages let PostgreSQL keep each new row
+#: version on its page (a HOT update, no index touched); on full pages every updated
+#: row is inserted into every index again, the HNSW graph included: 200× slower.
+#: The price: the vectors heap takes about twice the disk. Pages written before this
+#: migration stay full until ``VACUUM FULL vectors``. Parents are looked up by id.
+MIGRATIONS[3] = [
+    "ALTER TABLE vectors SET (fillfactor = 50)",
+    "CREATE INDEX sessions_parent ON sessions (parent_id)",
+]
+SCHEMA_VERSION = max(MIGRATIONS)
