@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,42 +12,17 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError
 from chatmem.server.http import KeyTable, check_bind, create_app
 from providers import RecordingProvider
+from servers import free_port, running
 
 ALICE = "alice-key-0123456789abcdef"
 ALICE_BOT = "alice-bot-key-0123456789ab"
 BOB = "bob-key-0123456789abcdef00"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def running(app: Any) -> Iterator[str]:
-    """The app served by uvicorn on 127.0.0.1 in a background thread."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
 
 
 def keys() -> KeyTable:

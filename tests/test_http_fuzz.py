@@ -28,7 +28,8 @@ from chatmem.config import Config  # noqa: E402
 from chatmem.embedding import Embedder  # noqa: E402
 from chatmem.server.http import create_api, create_app  # noqa: E402
 from providers import RecordingProvider  # noqa: E402
-from test_http import ALICE, ALICE_BOT, keys, running  # noqa: E402
+from servers import running  # noqa: E402
+from test_http import ALICE, ALICE_BOT, keys  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,9 @@ MCP SDK's own clients over stdio and streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +17,6 @@ pytest.importorskip("mcp")
 
 import httpx
 import httpx2
-import uvicorn
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -35,6 +30,7 @@ from chatmem.server.http import KeyTable
 from chatmem.server.mcp import HTTP_PATH, create_server, http_app, store_url, transport_security
 from chatmem.tool import tool_schema
 from providers import RecordingProvider
+from servers import free_port, running
 
 PASSPORT = "My passport expires in March 2027"
 
@@ -160,12 +156,6 @@ async def test_create_server_in_process(bow_embedder: Embedder) -> None:
         await mem.store.get([user.structured_content["id"]])
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path,
                         timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
@@ -233,24 +223,6 @@ def mcp_keys(*namespaces: str) -> KeyTable:
         "bot": {"key": MCP_USER, "namespace": ns[-1], "role": "user"}}})
 
 
-@contextlib.contextmanager
-def serving(app: Any, port: int) -> Iterator[str]:
-    """``app`` under uvicorn on 127.0.0.1:``port`` in a background thread."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}{HTTP_PATH}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
-
-
 async def seeded(db: Path) -> None:
     """Session a1 holds a secret; the owner narrowed session a2 to its own messages."""
     async with await Memory.open(f"sqlite:///{db}",
@@ -272,7 +244,7 @@ async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -
     port = free_port()
     server = create_server(open_memory, session="a2", speaker_id="alice")
     app = http_app(server, host="127.0.0.1", port=port, keys=mcp_keys())
-    with serving(app, port) as url:
+    with running(app, port=port, path=HTTP_PATH) as url:
         async with httpx.AsyncClient(timeout=30) as raw:
             r = await raw.post(url, json=INIT, headers=MCP_HEADERS)
             assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
