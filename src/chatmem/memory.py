@@ -236,7 +236,7 @@ class Memory:
         check_ts(ts, "rewrite.ts")
         probe = Message(session_id=session, content="x" if content is None else content,
                         visible_content=visible_content)
-        validate_message(probe, where="rewrite")
+        validate_message(probe, path="rewrite")
         if metadata is not None:
             if not isinstance(metadata, Mapping):
                 raise InvalidInput(f"rewrite.metadata must be an object, got "

@@ -120,29 +120,29 @@ class Message:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, where: str = "message") -> Message:
+    def from_dict(cls, data: Mapping[str, Any], *, path: str = "message") -> Message:
         """Build a message from JSON-like data, with errors naming the field."""
         if not isinstance(data, Mapping):
-            raise InvalidInput(f"{where}: expected an object, got {describe(data)}")
+            raise InvalidInput(f"{path}: expected an object, got {describe(data)}")
         known = {
             "id", "session_id", "ts", "role", "kind", "content", "visible_content", "source",
             "speaker_id", "speaker_name", "mentions", "platform", "metadata",
         }
         unknown = sorted(str(k) for k in set(data) - known)
         if unknown:
-            raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
+            raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
         for name in ("session_id", "content"):
             if name not in data:
-                raise InvalidInput(f"{where}.{name} is required")
+                raise InvalidInput(f"{path}.{name} is required")
         mentions = data.get("mentions")
         mentions = () if mentions is None else mentions
         if not isinstance(mentions, (list, tuple)):
-            raise InvalidInput(f"{where}.mentions must be a list of ids, got "
+            raise InvalidInput(f"{path}.mentions must be a list of ids, got "
                                f"{describe(mentions)}")
         metadata = data.get("metadata")
         metadata = {} if metadata is None else metadata
         if not isinstance(metadata, Mapping):
-            raise InvalidInput(f"{where}.metadata must be an object, got {describe(metadata)}")
+            raise InvalidInput(f"{path}.metadata must be an object, got {describe(metadata)}")
         msg = cls(
             session_id=data["session_id"],
             content=data["content"],
@@ -158,7 +158,7 @@ class Message:
             platform=data.get("platform"),
             metadata=dict(metadata),
         )
-        validate_message(msg, where=where)
+        validate_message(msg, path=path)
         return msg
 
 
@@ -275,76 +275,76 @@ def check_json(value: object, name: str) -> None:
     walk(value, name, 1)
 
 
-def validate_message(msg: Message, *, where: str = "message") -> None:
+def validate_message(msg: Message, *, path: str = "message") -> None:
     """R3: reject what cannot be stored faithfully, naming the field."""
     if not isinstance(msg, Message):
-        raise InvalidInput(f"{where}: expected a Message, got {describe(msg)}")
-    check_text(msg.session_id, f"{where}.session_id", required=True,
+        raise InvalidInput(f"{path}: expected a Message, got {describe(msg)}")
+    check_text(msg.session_id, f"{path}.session_id", required=True,
                max_chars=MAX_LABEL_CHARS)
     if not msg.session_id.strip():
-        raise InvalidInput(f"{where}.session_id must not be empty")
-    check_text(msg.content, f"{where}.content", required=True)
+        raise InvalidInput(f"{path}.session_id must not be empty")
+    check_text(msg.content, f"{path}.content", required=True)
     if not msg.content.strip():
-        raise InvalidInput(f"{where}.content is empty; store something or skip the message")
+        raise InvalidInput(f"{path}.content is empty; store something or skip the message")
     if len(msg.content) > MAX_CONTENT_CHARS:
         raise InvalidInput(
-            f"{where}.content has {len(msg.content)} characters; the limit is "
+            f"{path}.content has {len(msg.content)} characters; the limit is "
             f"{MAX_CONTENT_CHARS} (split the text or store an attachment reference)"
         )
     if not isinstance(msg.role, str) or msg.role not in ROLES:
-        raise InvalidInput(f"{where}.role must be one of {sorted(ROLES)}, got "
+        raise InvalidInput(f"{path}.role must be one of {sorted(ROLES)}, got "
                            f"{_repr.repr(msg.role)}")
     if not isinstance(msg.kind, str) or msg.kind not in KINDS:
-        raise InvalidInput(f"{where}.kind must be one of {sorted(KINDS)}, got "
+        raise InvalidInput(f"{path}.kind must be one of {sorted(KINDS)}, got "
                            f"{_repr.repr(msg.kind)}")
     if msg.ts is not None:
-        check_ts(msg.ts, f"{where}.ts")
+        check_ts(msg.ts, f"{path}.ts")
     for name in ("id", "source", "speaker_id", "speaker_name", "platform"):
-        check_text(getattr(msg, name), f"{where}.{name}", max_chars=MAX_LABEL_CHARS)
+        check_text(getattr(msg, name), f"{path}.{name}", max_chars=MAX_LABEL_CHARS)
     if msg.id is not None and not msg.id.strip():
-        raise InvalidInput(f"{where}.id must not be empty (leave it out to get one)")
-    check_text(msg.visible_content, f"{where}.visible_content",
+        raise InvalidInput(f"{path}.id must not be empty (leave it out to get one)")
+    check_text(msg.visible_content, f"{path}.visible_content",
                max_chars=MAX_CONTENT_CHARS)
     if not isinstance(msg.mentions, (list, tuple)):
-        raise InvalidInput(f"{where}.mentions must be a list of ids, got "
+        raise InvalidInput(f"{path}.mentions must be a list of ids, got "
                            f"{describe(msg.mentions)}")
     if len(msg.mentions) > MAX_MENTIONS:
-        raise InvalidInput(f"{where}.mentions has {len(msg.mentions)} ids; the limit is "
+        raise InvalidInput(f"{path}.mentions has {len(msg.mentions)} ids; the limit is "
                            f"{MAX_MENTIONS}")
     for i, m in enumerate(msg.mentions):
-        check_text(m, f"{where}.mentions[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
+        check_text(m, f"{path}.mentions[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
     if not isinstance(msg.metadata, Mapping):
-        raise InvalidInput(f"{where}.metadata must be an object, got {describe(msg.metadata)}")
-    check_json(msg.metadata, f"{where}.metadata")
+        raise InvalidInput(f"{path}.metadata must be an object, got {describe(msg.metadata)}")
+    check_json(msg.metadata, f"{path}.metadata")
 
 
 _SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
                         "group_name")
 
 
-def validate_session(session: object, *, where: str = "session") -> Session:
+def validate_session(session: object, *, path: str = "session") -> Session:
     """R3: a session (or a mapping of its fields) that can be stored faithfully."""
     if isinstance(session, Mapping):
         unknown = sorted(str(k) for k in set(session) - set(Session.__dataclass_fields__))
         if unknown:
-            raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
+            raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
         if "id" not in session:
-            raise InvalidInput(f"{where}.id is required")
+            raise InvalidInput(f"{path}.id is required")
         session = Session(**session)
     if not isinstance(session, Session):
-        raise InvalidInput(f"{where}: expected a Session or a mapping, got {describe(session)}")
-    check_text(session.id, f"{where}.id", required=True, max_chars=MAX_LABEL_CHARS)
+        raise InvalidInput(f"{path}: expected a Session or a mapping, got {describe(session)}")
+    check_text(session.id, f"{path}.id", required=True, max_chars=MAX_LABEL_CHARS)
     if not session.id.strip():
-        raise InvalidInput(f"{where}.id must be a non-empty string")
+        raise InvalidInput(f"{path}.id must be a non-empty string")
     for name in _SESSION_TEXT_FIELDS:
-        check_text(getattr(session, name), f"{where}.{name}", max_chars=MAX_LABEL_CHARS)
+        check_text(getattr(session, name), f"{path}.{name}", max_chars=MAX_LABEL_CHARS)
     if session.parent_id == session.id:
-        raise InvalidInput(f"{where}.parent_id must not be the session itself")
+        raise InvalidInput(f"{path}.parent_id must not be the session itself")
     for name in ("metadata", "settings"):
         value = getattr(session, name)
         if not isinstance(value, Mapping):
-            raise InvalidInput(f"{where}.{name} must be an object, got {describe(value)}")
-        check_json(value, f"{where}.{name}")
+            raise InvalidInput(f"{path}.{name} must be an object, got {describe(value)}")
+        check_json(value, f"{path}.{name}")
     return session
 
 
@@ -454,10 +454,10 @@ def coerce_messages(items: Message | Mapping[str, Any] | Sequence[Message | Mapp
                            f"{describe(items)}")
     out: list[Message] = []
     for i, item in enumerate(items):
-        where = f"messages[{i}]"
+        path = f"messages[{i}]"
         if isinstance(item, Message):
-            validate_message(item, where=where)
+            validate_message(item, path=path)
             out.append(item)
         else:
-            out.append(Message.from_dict(item, where=where))
+            out.append(Message.from_dict(item, path=path))
     return out

@@ -144,11 +144,11 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
             end = rec
         elif kind == "message":
             data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
-            Message.from_dict(data, where=f"line {n}")
+            Message.from_dict(data, path=f"line {n}")
             records.append(rec)
         elif kind == "session":
             validate_session({k: v for k, v in rec.items() if k != "type"},
-                             where=f"line {n}: session")
+                             path=f"line {n}: session")
             records.append(rec)
         elif kind == "meta":
             for name in ("namespace", "key", "value"):

@@ -54,7 +54,7 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
         elif isinstance(item, Message):
             # a turn may come without its session: check the fields it has
             validate_message(item if item.session_id else replace(item, session_id="-"),
-                             where=f"turn[{i}]")
+                             path=f"turn[{i}]")
             texts.append(item.embedded_text)  # as indexed (F4)
             msgs.append(item)
         elif isinstance(item, Mapping):
@@ -63,7 +63,7 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
             known = {k: v for k, v in item.items() if k in Message.__dataclass_fields__}
             # a turn may come without its session: check the fields it has
             m = Message.from_dict({**known, "session_id": known.get("session_id") or "-"},
-                                  where=f"turn[{i}]")
+                                  path=f"turn[{i}]")
             m = replace(m, session_id=known.get("session_id") or "")
             texts.append(m.embedded_text)
             msgs.append(m)

@@ -183,7 +183,7 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                       content=content, role=role, speaker_id=speaker_id,
                       speaker_name=speaker_name, platform=bound_platform)
         try:
-            validate_message(msg, where="message")
+            validate_message(msg, path="message")
             stored = (await memory().add(msg))[0]
         except ChatmemError as exc:
             raise _tool_error(exc, ADD_TOOL_NAME) from exc
