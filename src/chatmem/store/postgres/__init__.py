@@ -114,6 +114,7 @@ from ...models import (
     VectorEntry,
     now_ms,
 )
+from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
     SessionSnapshot,
@@ -124,15 +125,13 @@ from ..base import (
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
-    MESSAGE_COLUMN_NAMES,
     Column,
     entry_fields,
     entry_values,
-    message_fields,
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
-from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+from ..sqlmessages import POSTGRES, Statement
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
 from .schema import MIGRATIONS
@@ -155,9 +154,8 @@ SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 
 
-_MSG_COLS = f"seq, {MESSAGE_COLUMN_NAMES}, index_state"
-_SESSION_COLS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
-                 "group_name, metadata, settings")
+_MSG_COLS = POSTGRES.message_columns
+_SESSION_COLS = sm.SESSION_COLUMNS
 _VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
 #: rows: mseq, the entry columns, text, dim, embedding
 _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s")],
@@ -168,14 +166,21 @@ _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 
 def _row_to_message(r: Sequence[Any]) -> Message:
     """A message from a row of :data:`_MSG_COLS` (seq first, index state last)."""
-    return Message(**message_fields(r[1:-1]))
+    return sm.row_to_message(POSTGRES, r)
 
 
 def _row_to_session(r: Sequence[Any]) -> Session:
-    return Session(
-        id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3], chat_type=r[4],
-        group_id=r[5], group_name=r[6], metadata=r[7], settings=r[8],
-    )
+    return sm.row_to_session(POSTGRES, r)
+
+
+async def _rows(conn: psycopg.AsyncConnection[Any], *statements: Statement | None
+                ) -> list[Any]:
+    """The rows of these statements, in order (``None``: a statement not needed)."""
+    out: list[Any] = []
+    for st in statements:
+        if st is not None:
+            out.extend(await (await conn.execute(*st)).fetchall())
+    return out
 
 
 def _to_numpy(value: Any) -> npt.NDArray[np.float32]:
@@ -517,14 +522,8 @@ class PostgresStore:
         return stored
 
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
-        out: dict[str, Message] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
-                for r in await cur.fetchall():
-                    out[r[1]] = _row_to_message(r)
-        return out
+            return sm.by_id_result(POSTGRES, await _rows(conn, *sm.get_query(POSTGRES, ids)))
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -553,20 +552,13 @@ class PostgresStore:
     async def scan_messages(self, after: int, limit: int
                             ) -> list[tuple[int, Message, IndexState]]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE seq > %s ORDER BY seq LIMIT %s",
-                [after, _limit(limit)])).fetchall()
-        return [(int(r[0]), _row_to_message(r), IndexState(r[14])) for r in rows]
+            rows = await _rows(conn, sm.scan_messages_query(POSTGRES, after, limit))
+        return sm.scan_messages_result(POSTGRES, rows)
 
     async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
-        out: dict[str, IndexState] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    "SELECT id, index_state FROM messages WHERE id = ANY(%s::text[])", [chunk])
-                for mid, state in await cur.fetchall():
-                    out[mid] = IndexState(state)
-        return out
+            return sm.index_states_result(
+                await _rows(conn, *sm.index_states_query(POSTGRES, ids)))
 
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
@@ -583,34 +575,19 @@ class PostgresStore:
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
-        base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND role <> 'system' "
-                "AND kind <> ALL(%s::text[])")
+        prev, nxt = sm.range_query(POSTGRES, session_id, around_ts, before, after)
         async with self._conn() as conn:
-            prev = await (await conn.execute(
-                base + " AND ts < %s ORDER BY ts DESC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), around_ts, before])
-            ).fetchall() if before > 0 else []
-            nxt = await (await conn.execute(
-                base + " AND ts > %s ORDER BY ts ASC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), around_ts, after])).fetchall() if after > 0 else []
-        return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
+            return sm.range_result(POSTGRES, await _rows(conn, prev), await _rows(conn, nxt))
 
     async def recent(self, session_id: str, n: int) -> list[Message]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s "
-                "AND kind <> ALL(%s::text[]) ORDER BY ts DESC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), _limit(n)])).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n))
+        return sm.recent_result(POSTGRES, rows)
 
     async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        # literals, not parameters: the planner must see the partial index's predicate
-        states = ", ".join(str(s) for s in pending_states(include_failed))
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({states}) "
-                "ORDER BY seq LIMIT %s", [_limit(limit)])).fetchall()
-        return [_row_to_message(r) for r in rows]
+            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed))
+        return sm.messages_result(POSTGRES, rows)
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         async with self._tx() as conn:
@@ -661,12 +638,7 @@ class PostgresStore:
 
     @staticmethod
     async def _descendants(conn: psycopg.AsyncConnection[Any], session_id: str) -> list[str]:
-        rows = await (await conn.execute(
-            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = %s "
-            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
-            "WHERE d.depth < %s) SELECT DISTINCT id FROM d WHERE id <> %s ORDER BY id",
-            [session_id, MAX_SESSION_DEPTH, session_id])).fetchall()
-        return [str(r[0]) for r in rows]
+        return sm.ids_result(await _rows(conn, sm.descendants_query(POSTGRES, session_id)))
 
     @staticmethod
     async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
@@ -721,67 +693,49 @@ class PostgresStore:
             return await self._update_snapshots(conn, list(snapshots))
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
-        out: dict[str, Session] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])", [chunk])
-                for r in await cur.fetchall():
-                    out[r[0]] = _row_to_session(r)
-        return out
+            rows = await _rows(conn, *sm.get_sessions_query(POSTGRES, ids))
+        return {s.id: s for s in sm.sessions_result(POSTGRES, rows)}
 
     async def all_sessions(self) -> list[Session]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_SESSION_COLS} FROM sessions ORDER BY id")).fetchall()  # C collation
-        return [_row_to_session(r) for r in rows]
+            rows = await _rows(conn, sm.all_sessions_query(POSTGRES))
+        return sm.sessions_result(POSTGRES, rows)
 
     # ---------------------------------------------------------------- metadata area
 
     async def meta_get(self, namespace: str, key: str) -> str | None:
         async with self._conn() as conn:
             row = await (await conn.execute(
-                "SELECT value FROM meta WHERE namespace = %s AND key = %s",
-                [namespace, key])).fetchone()
-        return None if row is None else str(row[0])
+                *sm.meta_get_query(POSTGRES, namespace, key))).fetchone()
+        return sm.meta_get_result(row)
 
     async def meta_set(self, namespace: str, key: str, value: str) -> None:
         async with self._conn() as conn:
-            await conn.execute(
-                "INSERT INTO meta (namespace, key, value) VALUES (%s, %s, %s) "
-                "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
-                [namespace, key, value])
+            await conn.execute(*sm.meta_set_query(POSTGRES, namespace, key, value))
 
     async def meta_delete(self, namespace: str, key: str) -> None:
         async with self._conn() as conn:
-            await conn.execute("DELETE FROM meta WHERE namespace = %s AND key = %s",
-                               [namespace, key])
+            await conn.execute(*sm.meta_delete_query(POSTGRES, namespace, key))
 
     async def meta_items(self) -> list[tuple[str, str, str]]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                'SELECT namespace, key, value FROM meta ORDER BY namespace COLLATE "C", '
-                'key COLLATE "C"')).fetchall()
-        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+            rows = await _rows(conn, sm.meta_items_query(POSTGRES))
+        return sm.meta_items_result(rows)
 
     # ---------------------------------------------------------------- stats / clear
 
     async def stats(self) -> StoreStats:
+        counts, sessions, by_model = sm.STATS_QUERIES
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
-            counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
-                f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")).fetchall()}
-            row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
-            sessions = int(row[0]) if row else 0
-            by_model = await self._count_by_model(conn)
-        return StoreStats.of(counts, sessions, by_model)
+            return sm.stats_result(await _rows(conn, counts),
+                                   await (await conn.execute(*sessions)).fetchone(),
+                                   await _rows(conn, by_model))
 
     @staticmethod
     async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:
-        rows = await (await conn.execute(
-            "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1"
-        )).fetchall()
-        return {str(m): int(n) for m, n in rows}
+        return sm.count_by_model_result(await _rows(conn, sm.COUNT_BY_MODEL_QUERY))
 
     async def clear_messages(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:

@@ -1,0 +1,250 @@
+"""One message-store algorithm over a small SQL dialect (SQLite, PostgreSQL).
+
+:class:`~chatmem.store.sqlite.SqliteStore` (sync ``sqlite3`` on a thread) and
+:class:`~chatmem.store.postgres.PostgresStore` (async psycopg) answer the same
+message-store methods with the same SQL. Each function here builds the statements
+of one method (SQL text and parameters) for a :class:`Dialect`, and the ``*_result``
+functions turn the fetched rows into the method's answer; the backends only execute
+the statements on their connection. So the algorithm is written once, the I/O twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import IndexState, Message, Session, StoreStats
+from .base import MAX_SESSION_DEPTH, chunks
+from .columns import MESSAGE_COLUMN_NAMES, message_fields
+from .sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+
+#: One statement: SQL text and its parameters.
+Statement = tuple[str, Sequence[Any]]
+
+SESSION_COLUMNS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
+                   "group_name, metadata, settings")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between the SQL of the two stores."""
+
+    #: the parameter placeholder (``?`` or ``%s``)
+    mark: str
+    #: the insertion-order column of ``messages`` (the ``scan_messages`` cursor)
+    seq: str
+    #: ids per ``IN`` list / array parameter
+    id_chunk: int
+    #: ``col = ANY(%s::text[])`` (one array parameter) instead of ``col IN (?, ...)``
+    arrays: bool
+    #: appended to an ORDER BY column for byte-wise (C) ordering
+    collate_c: str
+    #: decodes JSON columns stored as text (``None``: the driver decodes them)
+    load: Callable[[Any], Any] | None
+    #: a negative LIMIT means "no limit" (SQLite); else it is spelled NULL
+    negative_limit: bool
+
+    @property
+    def message_columns(self) -> str:
+        """Message rows: the sequence column first, the index state last."""
+        return f"{self.seq}, {MESSAGE_COLUMN_NAMES}, index_state"
+
+    def limit(self, n: int) -> int | None:
+        return n if self.negative_limit or n >= 0 else None
+
+    def in_list(self, column: str, values: Sequence[Any], *, negate: bool = False
+                ) -> tuple[str, list[Any]]:
+        """``column`` is (``negate``: is not) one of ``values`` (strings)."""
+        if self.arrays:
+            op = f"<> ALL({self.mark}::text[])" if negate else f"= ANY({self.mark}::text[])"
+            return f"{column} {op}", [list(values)]
+        marks = ", ".join([self.mark] * len(values))
+        return f"{column} {'NOT IN' if negate else 'IN'} ({marks})", list(values)
+
+    def by_ids(self, select: str, column: str, ids: Sequence[str]) -> list[Statement]:
+        """``select`` + `` WHERE column IN (ids)``, one statement per chunk of ids."""
+        out: list[Statement] = []
+        for chunk in chunks(list(ids), self.id_chunk):
+            frag, params = self.in_list(column, chunk)
+            out.append((f"{select} WHERE {frag}", params))
+        return out
+
+    def sql(self, text: str) -> str:
+        """``text`` written with ``?`` placeholders, in this dialect's."""
+        return text if self.mark == "?" else text.replace("?", self.mark)
+
+
+SQLITE = Dialect(mark="?", seq="rowid", id_chunk=500, arrays=False, collate_c="",
+                 load=json.loads, negative_limit=True)
+POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c=' COLLATE "C"',
+                   load=None, negative_limit=False)
+
+
+# ---------------------------------------------------------------- row mapping
+
+def row_to_message(d: Dialect, row: Sequence[Any]) -> Message:
+    """A message from a row of :attr:`Dialect.message_columns`."""
+    return Message(**message_fields(tuple(row)[1:-1], load=d.load))
+
+
+def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
+    """A session from a row of :data:`SESSION_COLUMNS`."""
+    r = tuple(row)
+    load = d.load or (lambda v: v)
+    metadata = load(r[7]) if isinstance(r[7], str) else r[7]
+    settings = load(r[8]) if isinstance(r[8], str) else r[8]
+    return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
+                   chat_type=r[4], group_id=r[5], group_name=r[6], metadata=metadata,
+                   settings=settings)
+
+
+def messages_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
+    return [row_to_message(d, r) for r in rows]
+
+
+def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> dict[str, Message]:
+    """``get``: messages by id (the id is the row's second column)."""
+    return {r[1]: row_to_message(d, r) for r in rows}
+
+
+# ---------------------------------------------------------------- messages (read)
+
+def get_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids(f"SELECT {d.message_columns} FROM messages", "id", ids)
+
+
+def index_states_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids("SELECT id, index_state FROM messages", "id", ids)
+
+
+def index_states_result(rows: Sequence[Sequence[Any]]) -> dict[str, IndexState]:
+    return {r[0]: IndexState(r[1]) for r in rows}
+
+
+def range_query(d: Dialect, session_id: str, around_ts: int, before: int, after: int
+                ) -> tuple[Statement | None, Statement | None]:
+    """The rows before ``around_ts`` (newest first) and after it (oldest first); ``None``
+    where nothing is asked."""
+    hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
+    base = (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND role <> 'system' AND {hidden}")
+    prev: Statement | None = None
+    nxt: Statement | None = None
+    if before > 0:
+        prev = (base + d.sql(" AND ts < ? ORDER BY ts DESC LIMIT ?"),
+                [session_id, *hparams, around_ts, before])
+    if after > 0:
+        nxt = (base + d.sql(" AND ts > ? ORDER BY ts ASC LIMIT ?"),
+               [session_id, *hparams, around_ts, after])
+    return prev, nxt
+
+
+def range_result(d: Dialect, prev: Sequence[Sequence[Any]], nxt: Sequence[Sequence[Any]]
+                 ) -> list[Message]:
+    return messages_result(d, list(reversed(prev))) + messages_result(d, nxt)
+
+
+def recent_query(d: Dialect, session_id: str, n: int) -> Statement:
+    hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
+    return (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
+            [session_id, *hparams, d.limit(n)])
+
+
+def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
+    return messages_result(d, list(reversed(rows)))
+
+
+def pending_query(d: Dialect, limit: int, include_failed: bool) -> Statement:
+    # literals, not parameters: the planner must see the partial index's predicate
+    states = ", ".join(str(s) for s in pending_states(include_failed))
+    return (f"SELECT {d.message_columns} FROM messages WHERE index_state IN ({states}) "
+            f"ORDER BY {d.seq} LIMIT {d.mark}", [d.limit(limit)])
+
+
+def scan_messages_query(d: Dialect, after: int, limit: int) -> Statement:
+    return (f"SELECT {d.message_columns} FROM messages WHERE {d.seq} > {d.mark} "
+            f"ORDER BY {d.seq} LIMIT {d.mark}", [after, d.limit(limit)])
+
+
+def scan_messages_result(d: Dialect, rows: Sequence[Sequence[Any]]
+                         ) -> list[tuple[int, Message, IndexState]]:
+    return [(int(r[0]), row_to_message(d, r), IndexState(r[-1])) for r in rows]
+
+
+# ---------------------------------------------------------------- sessions (read)
+
+def get_sessions_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids(f"SELECT {SESSION_COLUMNS} FROM sessions", "id", ids)
+
+
+def all_sessions_query(d: Dialect) -> Statement:
+    return f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id", []
+
+
+def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Session]:
+    return [row_to_session(d, r) for r in rows]
+
+
+def descendants_query(d: Dialect, session_id: str) -> Statement:
+    return (d.sql(
+        "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = ? "
+        "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+        "WHERE d.depth < ?) SELECT DISTINCT id FROM d WHERE id <> ? ORDER BY id"),
+        [session_id, MAX_SESSION_DEPTH, session_id])
+
+
+def ids_result(rows: Sequence[Sequence[Any]]) -> list[str]:
+    return [str(r[0]) for r in rows]
+
+
+# ---------------------------------------------------------------- metadata area
+
+def meta_get_query(d: Dialect, namespace: str, key: str) -> Statement:
+    return d.sql("SELECT value FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
+
+
+def meta_get_result(row: Sequence[Any] | None) -> str | None:
+    return None if row is None else str(row[0])
+
+
+def meta_set_query(d: Dialect, namespace: str, key: str, value: str) -> Statement:
+    return (d.sql("INSERT INTO meta (namespace, key, value) VALUES (?, ?, ?) "
+                  "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value"),
+            [namespace, key, value])
+
+
+def meta_delete_query(d: Dialect, namespace: str, key: str) -> Statement:
+    return d.sql("DELETE FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
+
+
+def meta_items_query(d: Dialect) -> Statement:
+    return (f"SELECT namespace, key, value FROM meta ORDER BY namespace{d.collate_c}, "
+            f"key{d.collate_c}", [])
+
+
+def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str]]:
+    return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+# ---------------------------------------------------------------- stats
+
+#: ``stats``: the index-state counts, the session count, the vectors per model.
+STATS_QUERIES: tuple[Statement, Statement, Statement] = (
+    (f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1", []),
+    ("SELECT count(*) FROM sessions", []),
+    ("SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1", []),
+)
+COUNT_BY_MODEL_QUERY = STATS_QUERIES[2]
+
+
+def count_by_model_result(rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+    return {str(m): int(n) for m, n in rows}
+
+
+def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None,
+                 by_model: Sequence[Sequence[Any]]) -> StoreStats:
+    return StoreStats.of({IndexState(s): int(n) for s, n in counts},
+                         int(sessions[0]) if sessions else 0, count_by_model_result(by_model))
