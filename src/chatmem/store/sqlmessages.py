@@ -45,6 +45,8 @@ class Dialect:
     load: Callable[[Any], Any] | None
     #: a negative LIMIT means "no limit" (SQLite); else it is spelled NULL
     negative_limit: bool
+    #: appended to the placeholder of a JSON column (``::jsonb``)
+    json_cast: str
 
     @property
     def message_columns(self) -> str:
@@ -63,12 +65,17 @@ class Dialect:
         marks = ", ".join([self.mark] * len(values))
         return f"{column} {'NOT IN' if negate else 'IN'} ({marks})", list(values)
 
-    def by_ids(self, select: str, column: str, ids: Sequence[str]) -> list[Statement]:
-        """``select`` + `` WHERE column IN (ids)``, one statement per chunk of ids."""
+    def id_chunks(self, ids: Sequence[str]) -> list[list[str]]:
+        return chunks(list(ids), self.id_chunk)
+
+    def by_ids(self, select: str, column: str, ids: Sequence[str],
+               params: Sequence[Any] = ()) -> list[Statement]:
+        """``select`` + `` WHERE column IN (ids)``, one statement per chunk of ids
+        (``params``: those of ``select``, first)."""
         out: list[Statement] = []
-        for chunk in chunks(list(ids), self.id_chunk):
-            frag, params = self.in_list(column, chunk)
-            out.append((f"{select} WHERE {frag}", params))
+        for chunk in self.id_chunks(ids):
+            frag, ids_params = self.in_list(column, chunk)
+            out.append((f"{select} WHERE {frag}", [*params, *ids_params]))
         return out
 
     def sql(self, text: str) -> str:
@@ -77,9 +84,9 @@ class Dialect:
 
 
 SQLITE = Dialect(mark="?", seq="rowid", id_chunk=500, arrays=False, collate_c="",
-                 load=json.loads, negative_limit=True)
+                 load=json.loads, negative_limit=True, json_cast="")
 POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c=' COLLATE "C"',
-                   load=None, negative_limit=False)
+                   load=None, negative_limit=False, json_cast="::jsonb")
 
 
 # ---------------------------------------------------------------- row mapping
@@ -248,3 +255,65 @@ def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None
                  by_model: Sequence[Sequence[Any]]) -> StoreStats:
     return StoreStats.of({IndexState(s): int(n) for s, n in counts},
                          int(sessions[0]) if sessions else 0, count_by_model_result(by_model))
+
+
+# ---------------------------------------------------------------- messages (write)
+
+def set_index_state_query(d: Dialect, ids: Sequence[str], state: IndexState
+                          ) -> list[Statement]:
+    return d.by_ids(f"UPDATE messages SET index_state = {d.mark}", "id", ids, [int(state)])
+
+
+def reset_index_state_query(d: Dialect, old: IndexState, new: IndexState,
+                            session_id: str | None = None) -> Statement:
+    """Messages in state ``old`` (of one session, or all) go to state ``new``."""
+    if session_id is None:
+        return d.sql("UPDATE messages SET index_state = ? WHERE index_state = ?"), [
+            int(new), int(old)]
+    return (d.sql("UPDATE messages SET index_state = ? WHERE index_state = ? "
+                  "AND session_id = ?"), [int(new), int(old), session_id])
+
+
+def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement:
+    if session_id is None:
+        return "DELETE FROM messages", []
+    return d.sql("DELETE FROM messages WHERE session_id = ?"), [session_id]
+
+
+def delete_messages_query(d: Dialect, chunk: Sequence[str]) -> Statement:
+    """One chunk (:meth:`Dialect.id_chunks`) of the messages ``delete_messages`` deletes."""
+    frag, params = d.in_list("id", chunk)
+    return f"DELETE FROM messages WHERE {frag}", params
+
+
+def ts_taken_query(d: Dialect, session_id: str, ts: int) -> Statement:
+    """A row when ``ts`` is taken in the session (``append`` staggers it forward)."""
+    return d.sql("SELECT 1 FROM messages WHERE session_id = ? AND ts = ?"), [session_id, ts]
+
+
+def insert_message_sql(d: Dialect) -> str:
+    """``append``'s insert; its rows come from :func:`message_row`."""
+    m, j = d.mark, d.mark + d.json_cast
+    return ("INSERT INTO messages (id, session_id, ts, role, kind, content, visible_content, "
+            "source, speaker_id, speaker_name, mentions, platform, metadata, index_state) "
+            f"VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {j}, {m}, {j}, {m})")
+
+
+def message_row(msg: Message, mid: str, ts: int, mentions: str, metadata: str
+                ) -> tuple[Any, ...]:
+    """The :func:`insert_message_sql` row of a new message (``mentions`` and ``metadata``
+    already JSON text); a new message waits for the indexer when it is indexable."""
+    state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
+    return (mid, msg.session_id, ts, msg.role, msg.kind, msg.content, msg.visible_content,
+            msg.source, msg.speaker_id, msg.speaker_name, mentions, msg.platform, metadata,
+            int(state))
+
+
+def insert_sessions_query(d: Dialect, session_ids: Sequence[str]) -> Statement:
+    """The sessions of appended messages, created bare when missing."""
+    if d.arrays:
+        return (f"INSERT INTO sessions (id) SELECT DISTINCT unnest({d.mark}::text[]) "
+                "ON CONFLICT (id) DO NOTHING", [sorted(set(session_ids))])
+    marks = ", ".join(f"({d.mark})" for _ in sorted(set(session_ids)))
+    return (f"INSERT INTO sessions (id) VALUES {marks} ON CONFLICT (id) DO NOTHING",
+            sorted(set(session_ids)))

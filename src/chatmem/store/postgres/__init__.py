@@ -249,11 +249,6 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
     return " AND ".join(parts), params
 
 
-def _limit(n: int) -> int | None:
-    """SQLite reads a negative LIMIT as "no limit"; PostgreSQL spells that NULL."""
-    return None if n < 0 else n
-
-
 class PostgresStore:
     """Message store and vector index in one PostgreSQL database (pgvector)."""
 
@@ -497,13 +492,10 @@ class PostgresStore:
                 while await taken.has(msg.session_id, ts):
                     ts += 1
                 taken.add(msg.session_id, ts)
-                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
                 where = f"messages[{i}]"
                 mentions = _json(list(msg.mentions), where + ".mentions")
                 metadata = _json(dict(msg.metadata), where + ".metadata")
-                rows.append((mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
-                             msg.visible_content, msg.source, msg.speaker_id,
-                             msg.speaker_name, mentions, msg.platform, metadata, int(state)))
+                rows.append(sm.message_row(msg, mid, ts, mentions, metadata))
                 new = dataclasses.replace(msg, id=mid, ts=ts)
                 stored.append(new)
                 # a later duplicate in this batch sees this row as stored
@@ -511,14 +503,8 @@ class PostgresStore:
                     new, mentions=tuple(json.loads(mentions)), metadata=json.loads(metadata))
             if rows:
                 async with conn.cursor() as cur:
-                    await cur.executemany(
-                        "INSERT INTO messages (id, session_id, ts, role, kind, content, "
-                        "visible_content, source, speaker_id, speaker_name, mentions, platform, "
-                        "metadata, index_state) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                        "%s::jsonb, %s, %s::jsonb, %s)", rows)
-                await conn.execute(
-                    "INSERT INTO sessions (id) SELECT DISTINCT unnest(%s::text[]) "
-                    "ON CONFLICT (id) DO NOTHING", [sorted({r[1] for r in rows})])
+                    await cur.executemany(sm.insert_message_sql(POSTGRES), rows)
+                await conn.execute(*sm.insert_sessions_query(POSTGRES, [r[1] for r in rows]))
         return stored
 
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
@@ -563,12 +549,11 @@ class PostgresStore:
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in chunks(list(ids), 1000):
-                await conn.execute("DELETE FROM vectors WHERE message_id = ANY(%s::text[])",
-                                   [chunk])
+            for chunk in POSTGRES.id_chunks(ids):
+                frag, params = POSTGRES.in_list("message_id", chunk)
+                await conn.execute("DELETE FROM vectors WHERE " + frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
-                cur = await conn.execute("DELETE FROM messages WHERE id = ANY(%s::text[])",
-                                         [chunk])
+                cur = await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))
                 n += cur.rowcount
         self._sizes_changed()
         return n
@@ -591,22 +576,14 @@ class PostgresStore:
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         async with self._tx() as conn:
-            for chunk in chunks(list(ids), 1000):
-                await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
-                    [int(state), chunk])
+            for st in sm.set_index_state_query(POSTGRES, ids, state):
+                await conn.execute(*st)
 
     async def reset_index_state(self, old: IndexState, new: IndexState,
                                 session_id: str | None = None) -> int:
         async with self._tx() as conn:
-            if session_id is None:
-                cur = await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s",
-                    [int(new), int(old)])
-            else:
-                cur = await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
-                    "AND session_id = %s", [int(new), int(old), session_id])
+            cur = await conn.execute(
+                *sm.reset_index_state_query(POSTGRES, old, new, session_id))
             return int(cur.rowcount)
 
     # ---------------------------------------------------------------- sessions
@@ -739,11 +716,7 @@ class PostgresStore:
 
     async def clear_messages(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:
-            if session_id is None:
-                cur = await conn.execute("DELETE FROM messages")
-            else:
-                cur = await conn.execute("DELETE FROM messages WHERE session_id = %s",
-                                         [session_id])
+            cur = await conn.execute(*sm.clear_messages_query(POSTGRES, session_id))
             return int(cur.rowcount)
 
     # ---------------------------------------------------------------- vector index
@@ -934,7 +907,7 @@ class PostgresStore:
         async with self._conn() as conn:
             rows = await (await conn.execute(
                 f"SELECT {_VEC_COLS} FROM vectors WHERE message_id > %s "  # C collation
-                "ORDER BY message_id LIMIT %s", [after or "", _limit(limit)])).fetchall()
+                "ORDER BY message_id LIMIT %s", [after or "", POSTGRES.limit(limit)])).fetchall()
         return [VectorEntry(**entry_fields(r[:-2]), text=r[-2], vector=_to_numpy(r[-1]))
                 for r in rows]
 
@@ -942,15 +915,11 @@ class PostgresStore:
         async with self._tx() as conn:
             if session_id is None:
                 cur = await conn.execute("DELETE FROM vectors")
-                await conn.execute("UPDATE messages SET index_state = %s WHERE index_state = %s",
-                                   [int(IndexState.CLEARED), int(IndexState.INDEXED)])
             else:
                 cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
                                          [session_id])
-                await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
-                    "AND session_id = %s",
-                    [int(IndexState.CLEARED), int(IndexState.INDEXED), session_id])
+            await conn.execute(*sm.reset_index_state_query(
+                POSTGRES, IndexState.INDEXED, IndexState.CLEARED, session_id))
             await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
         self._sizes_changed()
         return int(cur.rowcount)
@@ -1027,8 +996,7 @@ class _TakenTs:
         if self._covered(session, ts):
             return False
         row = await (await self.conn.execute(
-            "SELECT 1 FROM messages WHERE session_id = %s AND ts = %s", [session, ts]
-        )).fetchone()
+            *sm.ts_taken_query(POSTGRES, session, ts))).fetchone()
         if row is not None:
             taken.add(ts)
         return row is not None

@@ -531,20 +531,12 @@ class SqliteStore:
                     continue
                 ts = msg.ts if msg.ts is not None else now_ms()
                 # ts is unique within a session: stagger equal timestamps forward
-                while conn.execute("SELECT 1 FROM messages WHERE session_id=? AND ts=?",
-                                   (msg.session_id, ts)).fetchone():
+                while conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
                     ts += 1
-                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
-                conn.execute(
-                    "INSERT INTO messages (id, session_id, ts, role, kind, content, "
-                    "visible_content, source, speaker_id, speaker_name, mentions, platform, "
-                    "metadata, index_state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
-                     msg.visible_content, msg.source, msg.speaker_id, msg.speaker_name,
-                     json.dumps(list(msg.mentions), ensure_ascii=False), msg.platform,
-                     json.dumps(dict(msg.metadata), ensure_ascii=False), int(state)),
-                )
-                conn.execute("INSERT OR IGNORE INTO sessions (id) VALUES (?)", (msg.session_id,))
+                conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
+                    msg, mid, ts, json.dumps(list(msg.mentions), ensure_ascii=False),
+                    json.dumps(dict(msg.metadata), ensure_ascii=False)))
+                conn.execute(*sm.insert_sessions_query(SQLITE, [msg.session_id]))
                 stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
         return stored
 
@@ -599,14 +591,11 @@ class SqliteStore:
     def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         with self._tx() as conn:
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                self._drop_vectors_sync(
-                    "message_id IN (" + q + ")", chunk
-                )
+            for chunk in SQLITE.id_chunks(ids):
+                self._drop_vectors_sync(*SQLITE.in_list("message_id", chunk))
                 # separate-index rows too
                 self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
-                n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
+                n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
         return n
 
     @_on_store_thread
@@ -627,21 +616,15 @@ class SqliteStore:
     @_on_store_thread
     def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         with self._tx() as conn:
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
-                             (int(state), *chunk))
+            for st in sm.set_index_state_query(SQLITE, ids, state):
+                conn.execute(*st)
 
     @_on_store_thread
     def reset_index_state(self, old: IndexState, new: IndexState,
                           session_id: str | None = None) -> int:
         with self._tx() as conn:
-            if session_id is None:
-                return int(conn.execute("UPDATE messages SET index_state=? WHERE "
-                                        "index_state=?", (int(new), int(old))).rowcount)
             return int(conn.execute(
-                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                (int(new), int(old), session_id)).rowcount)
+                *sm.reset_index_state_query(SQLITE, old, new, session_id)).rowcount)
 
     # ---------------------------------------------------------------- sessions
 
@@ -754,10 +737,7 @@ class SqliteStore:
     @_on_store_thread
     def clear_messages(self, session_id: str | None = None) -> int:
         with self._tx() as conn:
-            if session_id is None:
-                return int(conn.execute("DELETE FROM messages").rowcount)
-            return int(conn.execute("DELETE FROM messages WHERE session_id=?",
-                                    (session_id,)).rowcount)
+            return int(conn.execute(*sm.clear_messages_query(SQLITE, session_id)).rowcount)
 
     # ---------------------------------------------------------------- vector index
 
@@ -863,14 +843,12 @@ class SqliteStore:
             if session_id is None:
                 n = int(self.conn.execute("DELETE FROM vectors").rowcount)
                 self._lex_clear()  # X1: full text follows the vectors
-                self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
-                                  (int(IndexState.CLEARED), int(IndexState.INDEXED)))
+            else:
+                n = self._drop_vectors_sync("session_id=?", (session_id,))
+            self.conn.execute(*sm.reset_index_state_query(
+                SQLITE, IndexState.INDEXED, IndexState.CLEARED, session_id))
+            if session_id is None:
                 self._matrices.clear()
-                return n
-            n = self._drop_vectors_sync("session_id=?", (session_id,))
-            self.conn.execute(
-                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
             return n
 
     # ---------------------------------------------------------------- lexical index (X1)
