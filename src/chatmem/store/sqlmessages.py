@@ -10,13 +10,14 @@ the statements on their connection. So the algorithm is written once, the I/O tw
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..models import IndexState, Message, Session, StoreStats
-from .base import MAX_SESSION_DEPTH, chunks
+from .base import MAX_SESSION_DEPTH, SessionSnapshot, chunks
 from .columns import MESSAGE_COLUMN_NAMES, message_fields
 from .sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
 
@@ -47,6 +48,10 @@ class Dialect:
     negative_limit: bool
     #: appended to the placeholder of a JSON column (``::jsonb``)
     json_cast: str
+    #: appended to a SELECT whose rows the transaction goes on to write
+    for_update: str
+    #: the NULL-safe "differs" operator
+    distinct: str
 
     @property
     def message_columns(self) -> str:
@@ -84,9 +89,11 @@ class Dialect:
 
 
 SQLITE = Dialect(mark="?", seq="rowid", id_chunk=500, arrays=False, collate_c="",
-                 load=json.loads, negative_limit=True, json_cast="")
+                 load=json.loads, negative_limit=True, json_cast="",
+                 for_update="", distinct="IS NOT")
 POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c=' COLLATE "C"',
-                   load=None, negative_limit=False, json_cast="::jsonb")
+                   load=None, negative_limit=False, json_cast="::jsonb",
+                   for_update=" FOR UPDATE", distinct="IS DISTINCT FROM")
 
 
 # ---------------------------------------------------------------- row mapping
@@ -317,3 +324,67 @@ def insert_sessions_query(d: Dialect, session_ids: Sequence[str]) -> Statement:
     marks = ", ".join(f"({d.mark})" for _ in sorted(set(session_ids)))
     return (f"INSERT INTO sessions (id) VALUES {marks} ON CONFLICT (id) DO NOTHING",
             sorted(set(session_ids)))
+
+
+def rewrite_select_query(d: Dialect, session_id: str, ts: int) -> Statement:
+    """``rewrite``: the message at ``ts`` of the session (locked for the update)."""
+    return (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND ts = {d.mark}{d.for_update}", [session_id, ts])
+
+
+def rewritten(old: Message, content: str | None, visible_content: str | None,
+              metadata: Mapping[str, Any] | None) -> Message:
+    """``rewrite``: the message with the given fields replaced (``None``: kept)."""
+    return dataclasses.replace(
+        old,
+        content=old.content if content is None else content,
+        visible_content=old.visible_content if visible_content is None else visible_content,
+        metadata=old.metadata if metadata is None else dict(metadata),
+    )
+
+
+def rewrite_update_query(d: Dialect, row: Sequence[Any], new: Message, metadata: str
+                         ) -> Statement:
+    """``rewrite``: store ``new`` (``metadata`` its JSON text) over the selected ``row``."""
+    return (f"UPDATE messages SET content = {d.mark}, visible_content = {d.mark}, "
+            f"metadata = {d.mark}{d.json_cast} WHERE {d.seq} = {d.mark}",
+            [new.content, new.visible_content, metadata, row[0]])
+
+
+# ---------------------------------------------------------------- sessions (write)
+
+def session_query(d: Dialect, session_id: str, *, for_update: bool = False) -> Statement:
+    lock = d.for_update if for_update else ""
+    return (f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = {d.mark}{lock}", [session_id])
+
+
+def upsert_session_query(d: Dialect, session: Session, metadata: str, settings: str
+                         ) -> Statement:
+    """``upsert_session``'s write (``metadata``, ``settings``: JSON text)."""
+    m, j = d.mark, d.mark + d.json_cast
+    return (f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES ({m}, {m}, {m}, {m}, {m}, {m}, "
+            f"{m}, {j}, {j}) ON CONFLICT (id) DO UPDATE SET "
+            "parent_id = excluded.parent_id, resource_id = excluded.resource_id, "
+            "origin_platform = excluded.origin_platform, chat_type = excluded.chat_type, "
+            "group_id = excluded.group_id, group_name = excluded.group_name, "
+            "metadata = excluded.metadata, settings = excluded.settings",
+            [session.id, session.parent_id, session.resource_id, session.origin_platform,
+             session.chat_type, session.group_id, session.group_name, metadata, settings])
+
+
+def snapshot_queries(d: Dialect, s: SessionSnapshot, smeta: str
+                     ) -> tuple[Statement, list[Statement]]:
+    """``update_session_snapshot`` for one session (``smeta``: its metadata as JSON text):
+    the count of its vector entries, and the updates of its vector entries and of the
+    full-text rows of a separate index's entries. Rows already right stay as they are
+    (in PostgreSQL an update rewrites the row into every index, the HNSW graph too)."""
+    m, j, ne = d.mark, d.mark + d.json_cast, d.distinct
+    count = (f"SELECT count(*) FROM vectors WHERE session_id = {m}", [s.session_id])
+    updates: list[Statement] = [
+        (f"UPDATE {table} SET origin_platform = {m}, resource_id = {m}, smeta = {j} "
+         f"WHERE session_id = {m} AND (origin_platform {ne} {m} OR resource_id {ne} {m} "
+         f"OR smeta {ne} {j})",
+         [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
+          s.resource_id, smeta])
+        for table in ("vectors", "lexical_entries")]
+    return count, updates

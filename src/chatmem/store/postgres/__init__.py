@@ -516,23 +516,12 @@ class PostgresStore:
                       metadata: Mapping[str, Any] | None = None) -> Message | None:
         async with self._tx() as conn:
             row = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND ts = %s "
-                "FOR UPDATE", [session_id, ts])).fetchone()
+                *sm.rewrite_select_query(POSTGRES, session_id, ts))).fetchone()
             if row is None:
                 return None
-            old = _row_to_message(row)
-            new = dataclasses.replace(
-                old,
-                content=old.content if content is None else content,
-                visible_content=(old.visible_content if visible_content is None
-                                 else visible_content),
-                metadata=old.metadata if metadata is None else dict(metadata),
-            )
-            await conn.execute(
-                "UPDATE messages SET content = %s, visible_content = %s, metadata = %s::jsonb "
-                "WHERE seq = %s",
-                [new.content, new.visible_content, _json(dict(new.metadata), "metadata"),
-                 row[0]])
+            new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
+            await conn.execute(*sm.rewrite_update_query(
+                POSTGRES, row, new, _json(dict(new.metadata), "metadata")))
             return new
 
     async def scan_messages(self, after: int, limit: int
@@ -591,19 +580,10 @@ class PostgresStore:
     async def upsert_session(self, session: Session) -> Session:
         async with self._tx() as conn:
             row = await (await conn.execute(
-                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = %s FOR UPDATE",
-                [session.id])).fetchone()
-            await conn.execute(
-                f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
-                "%s::jsonb, %s::jsonb) ON CONFLICT (id) DO UPDATE SET "
-                "parent_id = excluded.parent_id, resource_id = excluded.resource_id, "
-                "origin_platform = excluded.origin_platform, chat_type = excluded.chat_type, "
-                "group_id = excluded.group_id, group_name = excluded.group_name, "
-                "metadata = excluded.metadata, settings = excluded.settings",
-                [session.id, session.parent_id, session.resource_id, session.origin_platform,
-                 session.chat_type, session.group_id, session.group_name,
-                 _json(dict(session.metadata), "session.metadata"),
-                 _json(dict(session.settings), "session.settings")])
+                *sm.session_query(POSTGRES, session.id, for_update=True))).fetchone()
+            await conn.execute(*sm.upsert_session_query(
+                POSTGRES, session, _json(dict(session.metadata), "session.metadata"),
+                _json(dict(session.settings), "session.settings")))
             # the vectors follow the session in the same transaction
             own, tree = snapshot_changes(None if row is None else _row_to_session(row),
                                          session)
@@ -641,20 +621,12 @@ class PostgresStore:
         of the full-text rows of a separate index's entries) of these sessions."""
         n = 0
         for s in snapshots:
-            smeta = _json(dict(s.metadata), f"session {s.session_id!r} metadata")
-            row = await (await conn.execute("SELECT count(*) FROM vectors WHERE session_id = %s",
-                                            [s.session_id])).fetchone()
+            count, updates = sm.snapshot_queries(
+                POSTGRES, s, _json(dict(s.metadata), f"session {s.session_id!r} metadata"))
+            row = await (await conn.execute(*count)).fetchone()
             n += int(row[0]) if row else 0
-            # rows already right stay as they are: an update rewrites the row and inserts it
-            # into every index again, the HNSW graph included
-            for table in ("vectors", "lexical_entries"):
-                await conn.execute(
-                    f"UPDATE {table} SET origin_platform = %s, resource_id = %s, "
-                    "smeta = %s::jsonb WHERE session_id = %s AND (origin_platform IS DISTINCT "
-                    "FROM %s OR resource_id IS DISTINCT FROM %s OR smeta IS DISTINCT FROM "
-                    "%s::jsonb)",
-                    [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
-                     s.resource_id, smeta])
+            for st in updates:
+                await conn.execute(*st)
         return n
 
     async def descendant_sessions(self, session_id: str) -> list[str]:

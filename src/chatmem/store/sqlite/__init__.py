@@ -65,7 +65,7 @@ from ..columns import (
 )
 from ..matrix import VectorMatrix
 from ..postings import Postings
-from ..sqlmessages import SESSION_COLUMNS, SQLITE, Statement
+from ..sqlmessages import SQLITE, Statement
 from ..where import check_fields, compile_where
 from . import lexical
 from .schema import APPLICATION_ID as APPLICATION_ID  # the file mark, re-exported
@@ -549,23 +549,12 @@ class SqliteStore:
                 visible_content: str | None = None,
                 metadata: Mapping[str, Any] | None = None) -> Message | None:
         with self._tx() as conn:
-            row = conn.execute(f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? "
-                               "AND ts=?", (session_id, ts)).fetchone()
+            row = conn.execute(*sm.rewrite_select_query(SQLITE, session_id, ts)).fetchone()
             if row is None:
                 return None
-            old = _row_to_message(row)
-            new = Message(**{
-                **old.__dict__,
-                "content": old.content if content is None else content,
-                "visible_content": (old.visible_content if visible_content is None
-                                    else visible_content),
-                "metadata": old.metadata if metadata is None else dict(metadata),
-            })
-            conn.execute(
-                "UPDATE messages SET content=?, visible_content=?, metadata=? WHERE rowid=?",
-                (new.content, new.visible_content,
-                 json.dumps(dict(new.metadata), ensure_ascii=False), row["rowid"]),
-            )
+            new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
+            conn.execute(*sm.rewrite_update_query(
+                SQLITE, row, new, json.dumps(dict(new.metadata), ensure_ascii=False)))
             return new
 
     @_on_store_thread
@@ -631,21 +620,10 @@ class SqliteStore:
     @_on_store_thread
     def upsert_session(self, session: Session) -> Session:
         with self._tx() as conn:
-            row = conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id=?",
-                               (session.id,)).fetchone()
-            conn.execute(
-                "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
-                "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT(id) DO UPDATE SET parent_id=excluded.parent_id, "
-                "resource_id=excluded.resource_id, origin_platform=excluded.origin_platform, "
-                "chat_type=excluded.chat_type, group_id=excluded.group_id, "
-                "group_name=excluded.group_name, metadata=excluded.metadata, "
-                "settings=excluded.settings",
-                (session.id, session.parent_id, session.resource_id, session.origin_platform,
-                 session.chat_type, session.group_id, session.group_name,
-                 json.dumps(dict(session.metadata), ensure_ascii=False),
-                 json.dumps(dict(session.settings), ensure_ascii=False)),
-            )
+            row = conn.execute(*sm.session_query(SQLITE, session.id)).fetchone()
+            conn.execute(*sm.upsert_session_query(
+                SQLITE, session, json.dumps(dict(session.metadata), ensure_ascii=False),
+                json.dumps(dict(session.settings), ensure_ascii=False)))
             # the vectors follow the session in the same transaction
             own, tree = snapshot_changes(None if row is None else sm.row_to_session(SQLITE, row),
                                          session)
@@ -662,8 +640,7 @@ class SqliteStore:
 
         def lookup(sid: str) -> Session | None:
             if sid not in cache:
-                row = self.conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id=?",
-                                        (sid,)).fetchone()
+                row = self.conn.execute(*sm.session_query(SQLITE, sid)).fetchone()
                 cache[sid] = None if row is None else sm.row_to_session(SQLITE, row)
             return cache[sid]
 
@@ -679,15 +656,11 @@ class SqliteStore:
         of the full-text rows of a separate index's entries) of these sessions."""
         n = 0
         for s in snapshots:
-            smeta = json.dumps(dict(s.metadata), ensure_ascii=False)
-            row = (s.origin_platform, s.resource_id, smeta, s.session_id)
-            n += self.conn.execute("SELECT count(*) FROM vectors WHERE session_id=?",
-                                   (s.session_id,)).fetchone()[0]
-            for table in ("vectors", "lexical_entries"):  # rows already right stay as they are
-                self.conn.execute(
-                    f"UPDATE {table} SET origin_platform=?, resource_id=?, smeta=? WHERE "
-                    "session_id=? AND (origin_platform IS NOT ? OR resource_id IS NOT ? OR "
-                    "smeta IS NOT ?)", (*row, *row[:3]))
+            count, updates = sm.snapshot_queries(
+                SQLITE, s, json.dumps(dict(s.metadata), ensure_ascii=False))
+            n += self.conn.execute(*count).fetchone()[0]
+            for st in updates:
+                self.conn.execute(*st)
         return n
 
     async def descendant_sessions(self, session_id: str) -> list[str]:
