@@ -114,6 +114,7 @@ from ...models import (
     VectorEntry,
     now_ms,
 )
+from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
     SessionSnapshot,
@@ -124,15 +125,13 @@ from ..base import (
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
-    MESSAGE_COLUMN_NAMES,
     Column,
     entry_fields,
     entry_values,
-    message_fields,
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
-from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+from ..sqlmessages import POSTGRES, Statement
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
 from .schema import MIGRATIONS
@@ -155,9 +154,8 @@ SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
 
 
-_MSG_COLS = f"seq, {MESSAGE_COLUMN_NAMES}, index_state"
-_SESSION_COLS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
-                 "group_name, metadata, settings")
+_MSG_COLS = POSTGRES.message_columns
+_SESSION_COLS = sm.SESSION_COLUMNS
 _VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
 #: rows: mseq, the entry columns, text, dim, embedding
 _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s")],
@@ -168,14 +166,21 @@ _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 
 def _row_to_message(r: Sequence[Any]) -> Message:
     """A message from a row of :data:`_MSG_COLS` (seq first, index state last)."""
-    return Message(**message_fields(r[1:-1]))
+    return sm.row_to_message(POSTGRES, r)
 
 
 def _row_to_session(r: Sequence[Any]) -> Session:
-    return Session(
-        id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3], chat_type=r[4],
-        group_id=r[5], group_name=r[6], metadata=r[7], settings=r[8],
-    )
+    return sm.row_to_session(POSTGRES, r)
+
+
+async def _rows(conn: psycopg.AsyncConnection[Any], *statements: Statement | None
+                ) -> list[Any]:
+    """The rows of these statements, in order (``None``: a statement not needed)."""
+    out: list[Any] = []
+    for st in statements:
+        if st is not None:
+            out.extend(await (await conn.execute(*st)).fetchall())
+    return out
 
 
 def _to_numpy(value: Any) -> npt.NDArray[np.float32]:
@@ -242,11 +247,6 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
         parts.append(frag)
         params.extend(fparams)
     return " AND ".join(parts), params
-
-
-def _limit(n: int) -> int | None:
-    """SQLite reads a negative LIMIT as "no limit"; PostgreSQL spells that NULL."""
-    return None if n < 0 else n
 
 
 class PostgresStore:
@@ -492,13 +492,10 @@ class PostgresStore:
                 while await taken.has(msg.session_id, ts):
                     ts += 1
                 taken.add(msg.session_id, ts)
-                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
                 where = f"messages[{i}]"
                 mentions = _json(list(msg.mentions), where + ".mentions")
                 metadata = _json(dict(msg.metadata), where + ".metadata")
-                rows.append((mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
-                             msg.visible_content, msg.source, msg.speaker_id,
-                             msg.speaker_name, mentions, msg.platform, metadata, int(state)))
+                rows.append(sm.message_row(msg, mid, ts, mentions, metadata))
                 new = dataclasses.replace(msg, id=mid, ts=ts)
                 stored.append(new)
                 # a later duplicate in this batch sees this row as stored
@@ -506,130 +503,76 @@ class PostgresStore:
                     new, mentions=tuple(json.loads(mentions)), metadata=json.loads(metadata))
             if rows:
                 async with conn.cursor() as cur:
-                    await cur.executemany(
-                        "INSERT INTO messages (id, session_id, ts, role, kind, content, "
-                        "visible_content, source, speaker_id, speaker_name, mentions, platform, "
-                        "metadata, index_state) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                        "%s::jsonb, %s, %s::jsonb, %s)", rows)
-                await conn.execute(
-                    "INSERT INTO sessions (id) SELECT DISTINCT unnest(%s::text[]) "
-                    "ON CONFLICT (id) DO NOTHING", [sorted({r[1] for r in rows})])
+                    await cur.executemany(sm.insert_message_sql(POSTGRES), rows)
+                await conn.execute(*sm.insert_sessions_query(POSTGRES, [r[1] for r in rows]))
         return stored
 
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
-        out: dict[str, Message] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
-                for r in await cur.fetchall():
-                    out[r[1]] = _row_to_message(r)
-        return out
+            return sm.by_id_result(POSTGRES, await _rows(conn, *sm.get_query(POSTGRES, ids)))
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
                       metadata: Mapping[str, Any] | None = None) -> Message | None:
         async with self._tx() as conn:
             row = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND ts = %s "
-                "FOR UPDATE", [session_id, ts])).fetchone()
+                *sm.rewrite_select_query(POSTGRES, session_id, ts))).fetchone()
             if row is None:
                 return None
-            old = _row_to_message(row)
-            new = dataclasses.replace(
-                old,
-                content=old.content if content is None else content,
-                visible_content=(old.visible_content if visible_content is None
-                                 else visible_content),
-                metadata=old.metadata if metadata is None else dict(metadata),
-            )
-            await conn.execute(
-                "UPDATE messages SET content = %s, visible_content = %s, metadata = %s::jsonb "
-                "WHERE seq = %s",
-                [new.content, new.visible_content, _json(dict(new.metadata), "metadata"),
-                 row[0]])
+            new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
+            await conn.execute(*sm.rewrite_update_query(
+                POSTGRES, row, new, _json(dict(new.metadata), "metadata")))
             return new
 
     async def scan_messages(self, after: int, limit: int
                             ) -> list[tuple[int, Message, IndexState]]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE seq > %s ORDER BY seq LIMIT %s",
-                [after, _limit(limit)])).fetchall()
-        return [(int(r[0]), _row_to_message(r), IndexState(r[14])) for r in rows]
+            rows = await _rows(conn, sm.scan_messages_query(POSTGRES, after, limit))
+        return sm.scan_messages_result(POSTGRES, rows)
 
     async def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
-        out: dict[str, IndexState] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    "SELECT id, index_state FROM messages WHERE id = ANY(%s::text[])", [chunk])
-                for mid, state in await cur.fetchall():
-                    out[mid] = IndexState(state)
-        return out
+            return sm.index_states_result(
+                await _rows(conn, *sm.index_states_query(POSTGRES, ids)))
 
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in chunks(list(ids), 1000):
-                await conn.execute("DELETE FROM vectors WHERE message_id = ANY(%s::text[])",
-                                   [chunk])
+            for chunk in POSTGRES.id_chunks(ids):
+                frag, params = POSTGRES.in_list("message_id", chunk)
+                await conn.execute("DELETE FROM vectors WHERE " + frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
-                cur = await conn.execute("DELETE FROM messages WHERE id = ANY(%s::text[])",
-                                         [chunk])
+                cur = await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))
                 n += cur.rowcount
         self._sizes_changed()
         return n
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
-        base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s AND role <> 'system' "
-                "AND kind <> ALL(%s::text[])")
+        prev, nxt = sm.range_query(POSTGRES, session_id, around_ts, before, after)
         async with self._conn() as conn:
-            prev = await (await conn.execute(
-                base + " AND ts < %s ORDER BY ts DESC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), around_ts, before])
-            ).fetchall() if before > 0 else []
-            nxt = await (await conn.execute(
-                base + " AND ts > %s ORDER BY ts ASC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), around_ts, after])).fetchall() if after > 0 else []
-        return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
+            return sm.range_result(POSTGRES, await _rows(conn, prev), await _rows(conn, nxt))
 
     async def recent(self, session_id: str, n: int) -> list[Message]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE session_id = %s "
-                "AND kind <> ALL(%s::text[]) ORDER BY ts DESC LIMIT %s",
-                [session_id, list(HIDDEN_KINDS), _limit(n)])).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n))
+        return sm.recent_result(POSTGRES, rows)
 
     async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        # literals, not parameters: the planner must see the partial index's predicate
-        states = ", ".join(str(s) for s in pending_states(include_failed))
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({states}) "
-                "ORDER BY seq LIMIT %s", [_limit(limit)])).fetchall()
-        return [_row_to_message(r) for r in rows]
+            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed))
+        return sm.messages_result(POSTGRES, rows)
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         async with self._tx() as conn:
-            for chunk in chunks(list(ids), 1000):
-                await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
-                    [int(state), chunk])
+            for st in sm.set_index_state_query(POSTGRES, ids, state):
+                await conn.execute(*st)
 
     async def reset_index_state(self, old: IndexState, new: IndexState,
                                 session_id: str | None = None) -> int:
         async with self._tx() as conn:
-            if session_id is None:
-                cur = await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s",
-                    [int(new), int(old)])
-            else:
-                cur = await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
-                    "AND session_id = %s", [int(new), int(old), session_id])
+            cur = await conn.execute(
+                *sm.reset_index_state_query(POSTGRES, old, new, session_id))
             return int(cur.rowcount)
 
     # ---------------------------------------------------------------- sessions
@@ -637,19 +580,10 @@ class PostgresStore:
     async def upsert_session(self, session: Session) -> Session:
         async with self._tx() as conn:
             row = await (await conn.execute(
-                f"SELECT {_SESSION_COLS} FROM sessions WHERE id = %s FOR UPDATE",
-                [session.id])).fetchone()
-            await conn.execute(
-                f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, "
-                "%s::jsonb, %s::jsonb) ON CONFLICT (id) DO UPDATE SET "
-                "parent_id = excluded.parent_id, resource_id = excluded.resource_id, "
-                "origin_platform = excluded.origin_platform, chat_type = excluded.chat_type, "
-                "group_id = excluded.group_id, group_name = excluded.group_name, "
-                "metadata = excluded.metadata, settings = excluded.settings",
-                [session.id, session.parent_id, session.resource_id, session.origin_platform,
-                 session.chat_type, session.group_id, session.group_name,
-                 _json(dict(session.metadata), "session.metadata"),
-                 _json(dict(session.settings), "session.settings")])
+                *sm.session_query(POSTGRES, session.id, for_update=True))).fetchone()
+            await conn.execute(*sm.upsert_session_query(
+                POSTGRES, session, _json(dict(session.metadata), "session.metadata"),
+                _json(dict(session.settings), "session.settings")))
             # the vectors follow the session in the same transaction
             own, tree = snapshot_changes(None if row is None else _row_to_session(row),
                                          session)
@@ -661,12 +595,7 @@ class PostgresStore:
 
     @staticmethod
     async def _descendants(conn: psycopg.AsyncConnection[Any], session_id: str) -> list[str]:
-        rows = await (await conn.execute(
-            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = %s "
-            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
-            "WHERE d.depth < %s) SELECT DISTINCT id FROM d WHERE id <> %s ORDER BY id",
-            [session_id, MAX_SESSION_DEPTH, session_id])).fetchall()
-        return [str(r[0]) for r in rows]
+        return sm.ids_result(await _rows(conn, sm.descendants_query(POSTGRES, session_id)))
 
     @staticmethod
     async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
@@ -692,20 +621,12 @@ class PostgresStore:
         of the full-text rows of a separate index's entries) of these sessions."""
         n = 0
         for s in snapshots:
-            smeta = _json(dict(s.metadata), f"session {s.session_id!r} metadata")
-            row = await (await conn.execute("SELECT count(*) FROM vectors WHERE session_id = %s",
-                                            [s.session_id])).fetchone()
+            count, updates = sm.snapshot_queries(
+                POSTGRES, s, _json(dict(s.metadata), f"session {s.session_id!r} metadata"))
+            row = await (await conn.execute(*count)).fetchone()
             n += int(row[0]) if row else 0
-            # rows already right stay as they are: an update rewrites the row and inserts it
-            # into every index again, the HNSW graph included
-            for table in ("vectors", "lexical_entries"):
-                await conn.execute(
-                    f"UPDATE {table} SET origin_platform = %s, resource_id = %s, "
-                    "smeta = %s::jsonb WHERE session_id = %s AND (origin_platform IS DISTINCT "
-                    "FROM %s OR resource_id IS DISTINCT FROM %s OR smeta IS DISTINCT FROM "
-                    "%s::jsonb)",
-                    [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
-                     s.resource_id, smeta])
+            for st in updates:
+                await conn.execute(*st)
         return n
 
     async def descendant_sessions(self, session_id: str) -> list[str]:
@@ -721,75 +642,53 @@ class PostgresStore:
             return await self._update_snapshots(conn, list(snapshots))
 
     async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
-        out: dict[str, Session] = {}
         async with self._conn() as conn:
-            for chunk in chunks(list(ids), 1000):
-                cur = await conn.execute(
-                    f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])", [chunk])
-                for r in await cur.fetchall():
-                    out[r[0]] = _row_to_session(r)
-        return out
+            rows = await _rows(conn, *sm.get_sessions_query(POSTGRES, ids))
+        return {s.id: s for s in sm.sessions_result(POSTGRES, rows)}
 
     async def all_sessions(self) -> list[Session]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                f"SELECT {_SESSION_COLS} FROM sessions ORDER BY id")).fetchall()  # C collation
-        return [_row_to_session(r) for r in rows]
+            rows = await _rows(conn, sm.all_sessions_query(POSTGRES))
+        return sm.sessions_result(POSTGRES, rows)
 
     # ---------------------------------------------------------------- metadata area
 
     async def meta_get(self, namespace: str, key: str) -> str | None:
         async with self._conn() as conn:
             row = await (await conn.execute(
-                "SELECT value FROM meta WHERE namespace = %s AND key = %s",
-                [namespace, key])).fetchone()
-        return None if row is None else str(row[0])
+                *sm.meta_get_query(POSTGRES, namespace, key))).fetchone()
+        return sm.meta_get_result(row)
 
     async def meta_set(self, namespace: str, key: str, value: str) -> None:
         async with self._conn() as conn:
-            await conn.execute(
-                "INSERT INTO meta (namespace, key, value) VALUES (%s, %s, %s) "
-                "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
-                [namespace, key, value])
+            await conn.execute(*sm.meta_set_query(POSTGRES, namespace, key, value))
 
     async def meta_delete(self, namespace: str, key: str) -> None:
         async with self._conn() as conn:
-            await conn.execute("DELETE FROM meta WHERE namespace = %s AND key = %s",
-                               [namespace, key])
+            await conn.execute(*sm.meta_delete_query(POSTGRES, namespace, key))
 
     async def meta_items(self) -> list[tuple[str, str, str]]:
         async with self._conn() as conn:
-            rows = await (await conn.execute(
-                'SELECT namespace, key, value FROM meta ORDER BY namespace COLLATE "C", '
-                'key COLLATE "C"')).fetchall()
-        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+            rows = await _rows(conn, sm.meta_items_query(POSTGRES))
+        return sm.meta_items_result(rows)
 
     # ---------------------------------------------------------------- stats / clear
 
     async def stats(self) -> StoreStats:
+        counts, sessions, by_model = sm.STATS_QUERIES
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
-            counts = {IndexState(s): int(n) for s, n in await (await conn.execute(
-                f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")).fetchall()}
-            row = await (await conn.execute("SELECT count(*) FROM sessions")).fetchone()
-            sessions = int(row[0]) if row else 0
-            by_model = await self._count_by_model(conn)
-        return StoreStats.of(counts, sessions, by_model)
+            return sm.stats_result(await _rows(conn, counts),
+                                   await (await conn.execute(*sessions)).fetchone(),
+                                   await _rows(conn, by_model))
 
     @staticmethod
     async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:
-        rows = await (await conn.execute(
-            "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1"
-        )).fetchall()
-        return {str(m): int(n) for m, n in rows}
+        return sm.count_by_model_result(await _rows(conn, sm.COUNT_BY_MODEL_QUERY))
 
     async def clear_messages(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:
-            if session_id is None:
-                cur = await conn.execute("DELETE FROM messages")
-            else:
-                cur = await conn.execute("DELETE FROM messages WHERE session_id = %s",
-                                         [session_id])
+            cur = await conn.execute(*sm.clear_messages_query(POSTGRES, session_id))
             return int(cur.rowcount)
 
     # ---------------------------------------------------------------- vector index
@@ -980,7 +879,7 @@ class PostgresStore:
         async with self._conn() as conn:
             rows = await (await conn.execute(
                 f"SELECT {_VEC_COLS} FROM vectors WHERE message_id > %s "  # C collation
-                "ORDER BY message_id LIMIT %s", [after or "", _limit(limit)])).fetchall()
+                "ORDER BY message_id LIMIT %s", [after or "", POSTGRES.limit(limit)])).fetchall()
         return [VectorEntry(**entry_fields(r[:-2]), text=r[-2], vector=_to_numpy(r[-1]))
                 for r in rows]
 
@@ -988,15 +887,11 @@ class PostgresStore:
         async with self._tx() as conn:
             if session_id is None:
                 cur = await conn.execute("DELETE FROM vectors")
-                await conn.execute("UPDATE messages SET index_state = %s WHERE index_state = %s",
-                                   [int(IndexState.CLEARED), int(IndexState.INDEXED)])
             else:
                 cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
                                          [session_id])
-                await conn.execute(
-                    "UPDATE messages SET index_state = %s WHERE index_state = %s "
-                    "AND session_id = %s",
-                    [int(IndexState.CLEARED), int(IndexState.INDEXED), session_id])
+            await conn.execute(*sm.reset_index_state_query(
+                POSTGRES, IndexState.INDEXED, IndexState.CLEARED, session_id))
             await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
         self._sizes_changed()
         return int(cur.rowcount)
@@ -1073,8 +968,7 @@ class _TakenTs:
         if self._covered(session, ts):
             return False
         row = await (await self.conn.execute(
-            "SELECT 1 FROM messages WHERE session_id = %s AND ts = %s", [session, ts]
-        )).fetchone()
+            *sm.ts_taken_query(POSTGRES, session, ts))).fetchone()
         if row is not None:
             taken.add(ts)
         return row is not None

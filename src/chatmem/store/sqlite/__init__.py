@@ -47,9 +47,9 @@ from ...models import (
     StoreStats,
     VectorEntry,
 )
+from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
-    MAX_SESSION_DEPTH,
     SessionSnapshot,
     chunks,
     retried_add,
@@ -59,15 +59,13 @@ from ..base import (
 from ..columns import (
     ENTRY_COLUMN_NAMES,
     ENTRY_COLUMNS,
-    MESSAGE_COLUMN_NAMES,
     entry_fields,
     entry_values,
     json_text,
-    message_fields,
 )
 from ..matrix import VectorMatrix
 from ..postings import Postings
-from ..sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+from ..sqlmessages import SQLITE, Statement
 from ..where import check_fields, compile_where
 from . import lexical
 from .schema import APPLICATION_ID as APPLICATION_ID  # the file mark, re-exported
@@ -87,21 +85,12 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 _ENTRY_MARKS = ",".join("?" * len(ENTRY_COLUMNS))
-_MSG_COLS = f"rowid, {MESSAGE_COLUMN_NAMES}, index_state"
+_MSG_COLS = SQLITE.message_columns
 
 
 def _row_to_message(row: sqlite3.Row) -> Message:
     """A message from a row of :data:`_MSG_COLS` (rowid first, index state last)."""
-    return Message(**message_fields(tuple(row)[1:-1], load=json.loads))
-
-
-def _row_to_session(row: sqlite3.Row) -> Session:
-    return Session(
-        id=row["id"], parent_id=row["parent_id"], resource_id=row["resource_id"],
-        origin_platform=row["origin_platform"], chat_type=row["chat_type"],
-        group_id=row["group_id"], group_name=row["group_name"],
-        metadata=json.loads(row["metadata"]), settings=json.loads(row["settings"]),
-    )
+    return sm.row_to_message(SQLITE, row)
 
 
 def _on_store_thread(
@@ -186,6 +175,14 @@ class SqliteStore:
     def conn(self) -> sqlite3.Connection:
         assert self._conn is not None
         return self._conn
+
+    def _rows(self, *statements: Statement | None) -> list[Any]:
+        """The rows of these statements, in order (``None``: a statement not needed)."""
+        out: list[Any] = []
+        for st in statements:
+            if st is not None:
+                out.extend(self.conn.execute(*st).fetchall())
+        return out
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -534,65 +531,37 @@ class SqliteStore:
                     continue
                 ts = msg.ts if msg.ts is not None else now_ms()
                 # ts is unique within a session: stagger equal timestamps forward
-                while conn.execute("SELECT 1 FROM messages WHERE session_id=? AND ts=?",
-                                   (msg.session_id, ts)).fetchone():
+                while conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
                     ts += 1
-                state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
-                conn.execute(
-                    "INSERT INTO messages (id, session_id, ts, role, kind, content, "
-                    "visible_content, source, speaker_id, speaker_name, mentions, platform, "
-                    "metadata, index_state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (mid, msg.session_id, ts, msg.role, msg.kind, msg.content,
-                     msg.visible_content, msg.source, msg.speaker_id, msg.speaker_name,
-                     json.dumps(list(msg.mentions), ensure_ascii=False), msg.platform,
-                     json.dumps(dict(msg.metadata), ensure_ascii=False), int(state)),
-                )
-                conn.execute("INSERT OR IGNORE INTO sessions (id) VALUES (?)", (msg.session_id,))
+                conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
+                    msg, mid, ts, json.dumps(list(msg.mentions), ensure_ascii=False),
+                    json.dumps(dict(msg.metadata), ensure_ascii=False)))
+                conn.execute(*sm.insert_sessions_query(SQLITE, [msg.session_id]))
                 stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
         return stored
 
     @_on_store_thread
     def get(self, ids: Sequence[str]) -> dict[str, Message]:
-        out: dict[str, Message] = {}
-        for chunk in chunks(list(ids), 500):
-            q = ",".join("?" * len(chunk))
-            for row in self.conn.execute(
-                f"SELECT {_MSG_COLS} FROM messages WHERE id IN ({q})", chunk
-            ):
-                out[row["id"]] = _row_to_message(row)
-        return out
+        return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)))
 
     @_on_store_thread
     def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                 visible_content: str | None = None,
                 metadata: Mapping[str, Any] | None = None) -> Message | None:
         with self._tx() as conn:
-            row = conn.execute(f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? "
-                               "AND ts=?", (session_id, ts)).fetchone()
+            row = conn.execute(*sm.rewrite_select_query(SQLITE, session_id, ts)).fetchone()
             if row is None:
                 return None
-            old = _row_to_message(row)
-            new = Message(**{
-                **old.__dict__,
-                "content": old.content if content is None else content,
-                "visible_content": (old.visible_content if visible_content is None
-                                    else visible_content),
-                "metadata": old.metadata if metadata is None else dict(metadata),
-            })
-            conn.execute(
-                "UPDATE messages SET content=?, visible_content=?, metadata=? WHERE rowid=?",
-                (new.content, new.visible_content,
-                 json.dumps(dict(new.metadata), ensure_ascii=False), row["rowid"]),
-            )
+            new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
+            conn.execute(*sm.rewrite_update_query(
+                SQLITE, row, new, json.dumps(dict(new.metadata), ensure_ascii=False)))
             return new
 
     @_on_store_thread
     def scan_messages(self, after: int, limit: int
                       ) -> list[tuple[int, Message, IndexState]]:
-        rows = self.conn.execute(
-            f"SELECT {_MSG_COLS} FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?",
-            (after, limit)).fetchall()
-        return [(r["rowid"], _row_to_message(r), IndexState(r["index_state"])) for r in rows]
+        return sm.scan_messages_result(
+            SQLITE, self._rows(sm.scan_messages_query(SQLITE, after, limit)))
 
     @_on_store_thread
     def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
@@ -605,106 +574,58 @@ class SqliteStore:
 
     @_on_store_thread
     def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
-        out: dict[str, IndexState] = {}
-        for chunk in chunks(list(ids), 500):
-            q = ",".join("?" * len(chunk))
-            for row in self.conn.execute(
-                f"SELECT id, index_state FROM messages WHERE id IN ({q})", chunk
-            ):
-                out[row[0]] = IndexState(row[1])
-        return out
+        return sm.index_states_result(self._rows(*sm.index_states_query(SQLITE, ids)))
 
     @_on_store_thread
     def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         with self._tx() as conn:
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                self._drop_vectors_sync(
-                    "message_id IN (" + q + ")", chunk
-                )
+            for chunk in SQLITE.id_chunks(ids):
+                self._drop_vectors_sync(*SQLITE.in_list("message_id", chunk))
                 # separate-index rows too
                 self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
-                n += conn.execute(f"DELETE FROM messages WHERE id IN ({q})", chunk).rowcount
+                n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
         return n
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int
               ) -> list[Message]:
-        hidden = ",".join("?" * len(HIDDEN_KINDS))
-        base = (f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND role != 'system' "
-                f"AND kind NOT IN ({hidden})")
-        prev = self.conn.execute(
-            base + " AND ts < ? ORDER BY ts DESC LIMIT ?",
-            (session_id, *HIDDEN_KINDS, around_ts, before),
-        ).fetchall() if before > 0 else []
-        nxt = self.conn.execute(
-            base + " AND ts > ? ORDER BY ts ASC LIMIT ?",
-            (session_id, *HIDDEN_KINDS, around_ts, after),
-        ).fetchall() if after > 0 else []
-        return [_row_to_message(r) for r in reversed(prev)] + [_row_to_message(r) for r in nxt]
+        prev, nxt = sm.range_query(SQLITE, session_id, around_ts, before, after)
+        return sm.range_result(SQLITE, self._rows(prev), self._rows(nxt))
 
     @_on_store_thread
     def recent(self, session_id: str, n: int) -> list[Message]:
-        hidden = ",".join("?" * len(HIDDEN_KINDS))
-        rows = self.conn.execute(
-            f"SELECT {_MSG_COLS} FROM messages WHERE session_id=? AND kind NOT IN ({hidden}) "
-            "ORDER BY ts DESC LIMIT ?", (session_id, *HIDDEN_KINDS, n),
-        ).fetchall()
-        return [_row_to_message(r) for r in reversed(rows)]
+        return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n)))
 
     @_on_store_thread
     def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        states = pending_states(include_failed)
-
-        q = ",".join("?" * len(states))
-        rows = self.conn.execute(
-            f"SELECT {_MSG_COLS} FROM messages WHERE index_state IN ({q}) "
-            "ORDER BY rowid LIMIT ?", (*states, limit),
-        ).fetchall()
-        return [_row_to_message(r) for r in rows]
+        return sm.messages_result(
+            SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed)))
 
     @_on_store_thread
     def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         with self._tx() as conn:
-            for chunk in chunks(list(ids), 500):
-                q = ",".join("?" * len(chunk))
-                conn.execute(f"UPDATE messages SET index_state=? WHERE id IN ({q})",
-                             (int(state), *chunk))
+            for st in sm.set_index_state_query(SQLITE, ids, state):
+                conn.execute(*st)
 
     @_on_store_thread
     def reset_index_state(self, old: IndexState, new: IndexState,
                           session_id: str | None = None) -> int:
         with self._tx() as conn:
-            if session_id is None:
-                return int(conn.execute("UPDATE messages SET index_state=? WHERE "
-                                        "index_state=?", (int(new), int(old))).rowcount)
             return int(conn.execute(
-                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                (int(new), int(old), session_id)).rowcount)
+                *sm.reset_index_state_query(SQLITE, old, new, session_id)).rowcount)
 
     # ---------------------------------------------------------------- sessions
 
     @_on_store_thread
     def upsert_session(self, session: Session) -> Session:
         with self._tx() as conn:
-            row = conn.execute("SELECT * FROM sessions WHERE id=?", (session.id,)
-                               ).fetchone()
-            conn.execute(
-                "INSERT INTO sessions (id, parent_id, resource_id, origin_platform, chat_type, "
-                "group_id, group_name, metadata, settings) VALUES (?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT(id) DO UPDATE SET parent_id=excluded.parent_id, "
-                "resource_id=excluded.resource_id, origin_platform=excluded.origin_platform, "
-                "chat_type=excluded.chat_type, group_id=excluded.group_id, "
-                "group_name=excluded.group_name, metadata=excluded.metadata, "
-                "settings=excluded.settings",
-                (session.id, session.parent_id, session.resource_id, session.origin_platform,
-                 session.chat_type, session.group_id, session.group_name,
-                 json.dumps(dict(session.metadata), ensure_ascii=False),
-                 json.dumps(dict(session.settings), ensure_ascii=False)),
-            )
+            row = conn.execute(*sm.session_query(SQLITE, session.id)).fetchone()
+            conn.execute(*sm.upsert_session_query(
+                SQLITE, session, json.dumps(dict(session.metadata), ensure_ascii=False),
+                json.dumps(dict(session.settings), ensure_ascii=False)))
             # the vectors follow the session in the same transaction
-            own, tree = snapshot_changes(None if row is None else _row_to_session(row),
+            own, tree = snapshot_changes(None if row is None else sm.row_to_session(SQLITE, row),
                                          session)
             if own:
                 ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
@@ -712,19 +633,15 @@ class SqliteStore:
         return session
 
     def _descendants_sync(self, session_id: str) -> list[str]:
-        return [r[0] for r in self.conn.execute(
-            "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id=? "
-            "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
-            "WHERE d.depth < ?) SELECT DISTINCT id FROM d WHERE id != ? ORDER BY id",
-            (session_id, MAX_SESSION_DEPTH, session_id))]
+        return sm.ids_result(self._rows(sm.descendants_query(SQLITE, session_id)))
 
     def _snapshots_sync(self, ids: Sequence[str]) -> list[SessionSnapshot]:
         cache: dict[str, Session | None] = {}
 
         def lookup(sid: str) -> Session | None:
             if sid not in cache:
-                row = self.conn.execute("SELECT * FROM sessions WHERE id=?", (sid,)).fetchone()
-                cache[sid] = None if row is None else _row_to_session(row)
+                row = self.conn.execute(*sm.session_query(SQLITE, sid)).fetchone()
+                cache[sid] = None if row is None else sm.row_to_session(SQLITE, row)
             return cache[sid]
 
         out = []
@@ -739,15 +656,11 @@ class SqliteStore:
         of the full-text rows of a separate index's entries) of these sessions."""
         n = 0
         for s in snapshots:
-            smeta = json.dumps(dict(s.metadata), ensure_ascii=False)
-            row = (s.origin_platform, s.resource_id, smeta, s.session_id)
-            n += self.conn.execute("SELECT count(*) FROM vectors WHERE session_id=?",
-                                   (s.session_id,)).fetchone()[0]
-            for table in ("vectors", "lexical_entries"):  # rows already right stay as they are
-                self.conn.execute(
-                    f"UPDATE {table} SET origin_platform=?, resource_id=?, smeta=? WHERE "
-                    "session_id=? AND (origin_platform IS NOT ? OR resource_id IS NOT ? OR "
-                    "smeta IS NOT ?)", (*row, *row[:3]))
+            count, updates = sm.snapshot_queries(
+                SQLITE, s, json.dumps(dict(s.metadata), ensure_ascii=False))
+            n += self.conn.execute(*count).fetchone()[0]
+            for st in updates:
+                self.conn.execute(*st)
         return n
 
     async def descendant_sessions(self, session_id: str) -> list[str]:
@@ -760,61 +673,44 @@ class SqliteStore:
 
     @_on_store_thread
     def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
-        out: dict[str, Session] = {}
-        for chunk in chunks(list(ids), 500):
-            q = ",".join("?" * len(chunk))
-            for row in self.conn.execute(f"SELECT * FROM sessions WHERE id IN ({q})", chunk):
-                out[row["id"]] = _row_to_session(row)
-        return out
+        return {s.id: s for s in sm.sessions_result(
+            SQLITE, self._rows(*sm.get_sessions_query(SQLITE, ids)))}
 
     @_on_store_thread
     def all_sessions(self) -> list[Session]:
-        return [_row_to_session(r)
-                for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
+        return sm.sessions_result(SQLITE, self._rows(sm.all_sessions_query(SQLITE)))
 
     # ---------------------------------------------------------------- metadata area
 
     @_on_store_thread
     def meta_get(self, namespace: str, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE namespace=? AND key=?",
-                                (namespace, key)).fetchone()
-        return None if row is None else str(row[0])
+        return sm.meta_get_result(
+            self.conn.execute(*sm.meta_get_query(SQLITE, namespace, key)).fetchone())
 
     @_on_store_thread
     def meta_set(self, namespace: str, key: str, value: str) -> None:
-        self.conn.execute(
-            "INSERT INTO meta (namespace, key, value) VALUES (?,?,?) "
-            "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
-            (namespace, key, value),
-        )
+        self.conn.execute(*sm.meta_set_query(SQLITE, namespace, key, value))
 
     @_on_store_thread
     def meta_delete(self, namespace: str, key: str) -> None:
-        self.conn.execute("DELETE FROM meta WHERE namespace=? AND key=?", (namespace, key))
+        self.conn.execute(*sm.meta_delete_query(SQLITE, namespace, key))
 
     @_on_store_thread
     def meta_items(self) -> list[tuple[str, str, str]]:
-        return [(r[0], r[1], r[2]) for r in self.conn.execute(
-            "SELECT namespace, key, value FROM meta ORDER BY namespace, key")]
+        return sm.meta_items_result(self._rows(sm.meta_items_query(SQLITE)))
 
     # ---------------------------------------------------------------- stats / clear
 
     @_on_store_thread
     def stats(self) -> StoreStats:
-        counts = {IndexState(s): n for s, n in self.conn.execute(
-            f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1")}
-        sessions = self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        by_model = {str(m): n for m, n in self.conn.execute(
-            "SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY model_id")}
-        return StoreStats.of(counts, sessions, by_model)
+        counts, sessions, by_model = sm.STATS_QUERIES
+        return sm.stats_result(self._rows(counts),
+                               self.conn.execute(*sessions).fetchone(), self._rows(by_model))
 
     @_on_store_thread
     def clear_messages(self, session_id: str | None = None) -> int:
         with self._tx() as conn:
-            if session_id is None:
-                return int(conn.execute("DELETE FROM messages").rowcount)
-            return int(conn.execute("DELETE FROM messages WHERE session_id=?",
-                                    (session_id,)).rowcount)
+            return int(conn.execute(*sm.clear_messages_query(SQLITE, session_id)).rowcount)
 
     # ---------------------------------------------------------------- vector index
 
@@ -920,14 +816,12 @@ class SqliteStore:
             if session_id is None:
                 n = int(self.conn.execute("DELETE FROM vectors").rowcount)
                 self._lex_clear()  # X1: full text follows the vectors
-                self.conn.execute("UPDATE messages SET index_state=? WHERE index_state=?",
-                                  (int(IndexState.CLEARED), int(IndexState.INDEXED)))
+            else:
+                n = self._drop_vectors_sync("session_id=?", (session_id,))
+            self.conn.execute(*sm.reset_index_state_query(
+                SQLITE, IndexState.INDEXED, IndexState.CLEARED, session_id))
+            if session_id is None:
                 self._matrices.clear()
-                return n
-            n = self._drop_vectors_sync("session_id=?", (session_id,))
-            self.conn.execute(
-                "UPDATE messages SET index_state=? WHERE index_state=? AND session_id=?",
-                (int(IndexState.CLEARED), int(IndexState.INDEXED), session_id))
             return n
 
     # ---------------------------------------------------------------- lexical index (X1)

@@ -1,0 +1,390 @@
+"""One message-store algorithm over a small SQL dialect (SQLite, PostgreSQL).
+
+:class:`~chatmem.store.sqlite.SqliteStore` (sync ``sqlite3`` on a thread) and
+:class:`~chatmem.store.postgres.PostgresStore` (async psycopg) answer the same
+message-store methods with the same SQL. Each function here builds the statements
+of one method (SQL text and parameters) for a :class:`Dialect`, and the ``*_result``
+functions turn the fetched rows into the method's answer; the backends only execute
+the statements on their connection. So the algorithm is written once, the I/O twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import IndexState, Message, Session, StoreStats
+from .base import MAX_SESSION_DEPTH, SessionSnapshot, chunks
+from .columns import MESSAGE_COLUMN_NAMES, message_fields
+from .sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+
+#: One statement: SQL text and its parameters.
+Statement = tuple[str, Sequence[Any]]
+
+SESSION_COLUMNS = ("id, parent_id, resource_id, origin_platform, chat_type, group_id, "
+                   "group_name, metadata, settings")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between the SQL of the two stores."""
+
+    #: the parameter placeholder (``?`` or ``%s``)
+    mark: str
+    #: the insertion-order column of ``messages`` (the ``scan_messages`` cursor)
+    seq: str
+    #: ids per ``IN`` list / array parameter
+    id_chunk: int
+    #: ``col = ANY(%s::text[])`` (one array parameter) instead of ``col IN (?, ...)``
+    arrays: bool
+    #: appended to an ORDER BY column for byte-wise (C) ordering
+    collate_c: str
+    #: decodes JSON columns stored as text (``None``: the driver decodes them)
+    load: Callable[[Any], Any] | None
+    #: a negative LIMIT means "no limit" (SQLite); else it is spelled NULL
+    negative_limit: bool
+    #: appended to the placeholder of a JSON column (``::jsonb``)
+    json_cast: str
+    #: appended to a SELECT whose rows the transaction goes on to write
+    for_update: str
+    #: the NULL-safe "differs" operator
+    distinct: str
+
+    @property
+    def message_columns(self) -> str:
+        """Message rows: the sequence column first, the index state last."""
+        return f"{self.seq}, {MESSAGE_COLUMN_NAMES}, index_state"
+
+    def limit(self, n: int) -> int | None:
+        return n if self.negative_limit or n >= 0 else None
+
+    def in_list(self, column: str, values: Sequence[Any], *, negate: bool = False
+                ) -> tuple[str, list[Any]]:
+        """``column`` is (``negate``: is not) one of ``values`` (strings)."""
+        if self.arrays:
+            op = f"<> ALL({self.mark}::text[])" if negate else f"= ANY({self.mark}::text[])"
+            return f"{column} {op}", [list(values)]
+        marks = ", ".join([self.mark] * len(values))
+        return f"{column} {'NOT IN' if negate else 'IN'} ({marks})", list(values)
+
+    def id_chunks(self, ids: Sequence[str]) -> list[list[str]]:
+        return chunks(list(ids), self.id_chunk)
+
+    def by_ids(self, select: str, column: str, ids: Sequence[str],
+               params: Sequence[Any] = ()) -> list[Statement]:
+        """``select`` + `` WHERE column IN (ids)``, one statement per chunk of ids
+        (``params``: those of ``select``, first)."""
+        out: list[Statement] = []
+        for chunk in self.id_chunks(ids):
+            frag, ids_params = self.in_list(column, chunk)
+            out.append((f"{select} WHERE {frag}", [*params, *ids_params]))
+        return out
+
+    def sql(self, text: str) -> str:
+        """``text`` written with ``?`` placeholders, in this dialect's."""
+        return text if self.mark == "?" else text.replace("?", self.mark)
+
+
+SQLITE = Dialect(mark="?", seq="rowid", id_chunk=500, arrays=False, collate_c="",
+                 load=json.loads, negative_limit=True, json_cast="",
+                 for_update="", distinct="IS NOT")
+POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c=' COLLATE "C"',
+                   load=None, negative_limit=False, json_cast="::jsonb",
+                   for_update=" FOR UPDATE", distinct="IS DISTINCT FROM")
+
+
+# ---------------------------------------------------------------- row mapping
+
+def row_to_message(d: Dialect, row: Sequence[Any]) -> Message:
+    """A message from a row of :attr:`Dialect.message_columns`."""
+    return Message(**message_fields(tuple(row)[1:-1], load=d.load))
+
+
+def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
+    """A session from a row of :data:`SESSION_COLUMNS`."""
+    r = tuple(row)
+    load = d.load or (lambda v: v)
+    metadata = load(r[7]) if isinstance(r[7], str) else r[7]
+    settings = load(r[8]) if isinstance(r[8], str) else r[8]
+    return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
+                   chat_type=r[4], group_id=r[5], group_name=r[6], metadata=metadata,
+                   settings=settings)
+
+
+def messages_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
+    return [row_to_message(d, r) for r in rows]
+
+
+def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> dict[str, Message]:
+    """``get``: messages by id (the id is the row's second column)."""
+    return {r[1]: row_to_message(d, r) for r in rows}
+
+
+# ---------------------------------------------------------------- messages (read)
+
+def get_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids(f"SELECT {d.message_columns} FROM messages", "id", ids)
+
+
+def index_states_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids("SELECT id, index_state FROM messages", "id", ids)
+
+
+def index_states_result(rows: Sequence[Sequence[Any]]) -> dict[str, IndexState]:
+    return {r[0]: IndexState(r[1]) for r in rows}
+
+
+def range_query(d: Dialect, session_id: str, around_ts: int, before: int, after: int
+                ) -> tuple[Statement | None, Statement | None]:
+    """The rows before ``around_ts`` (newest first) and after it (oldest first); ``None``
+    where nothing is asked."""
+    hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
+    base = (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND role <> 'system' AND {hidden}")
+    prev: Statement | None = None
+    nxt: Statement | None = None
+    if before > 0:
+        prev = (base + d.sql(" AND ts < ? ORDER BY ts DESC LIMIT ?"),
+                [session_id, *hparams, around_ts, before])
+    if after > 0:
+        nxt = (base + d.sql(" AND ts > ? ORDER BY ts ASC LIMIT ?"),
+               [session_id, *hparams, around_ts, after])
+    return prev, nxt
+
+
+def range_result(d: Dialect, prev: Sequence[Sequence[Any]], nxt: Sequence[Sequence[Any]]
+                 ) -> list[Message]:
+    return messages_result(d, list(reversed(prev))) + messages_result(d, nxt)
+
+
+def recent_query(d: Dialect, session_id: str, n: int) -> Statement:
+    hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
+    return (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
+            [session_id, *hparams, d.limit(n)])
+
+
+def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
+    return messages_result(d, list(reversed(rows)))
+
+
+def pending_query(d: Dialect, limit: int, include_failed: bool) -> Statement:
+    # literals, not parameters: the planner must see the partial index's predicate
+    states = ", ".join(str(s) for s in pending_states(include_failed))
+    return (f"SELECT {d.message_columns} FROM messages WHERE index_state IN ({states}) "
+            f"ORDER BY {d.seq} LIMIT {d.mark}", [d.limit(limit)])
+
+
+def scan_messages_query(d: Dialect, after: int, limit: int) -> Statement:
+    return (f"SELECT {d.message_columns} FROM messages WHERE {d.seq} > {d.mark} "
+            f"ORDER BY {d.seq} LIMIT {d.mark}", [after, d.limit(limit)])
+
+
+def scan_messages_result(d: Dialect, rows: Sequence[Sequence[Any]]
+                         ) -> list[tuple[int, Message, IndexState]]:
+    return [(int(r[0]), row_to_message(d, r), IndexState(r[-1])) for r in rows]
+
+
+# ---------------------------------------------------------------- sessions (read)
+
+def get_sessions_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids(f"SELECT {SESSION_COLUMNS} FROM sessions", "id", ids)
+
+
+def all_sessions_query(d: Dialect) -> Statement:
+    return f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id", []
+
+
+def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Session]:
+    return [row_to_session(d, r) for r in rows]
+
+
+def descendants_query(d: Dialect, session_id: str) -> Statement:
+    return (d.sql(
+        "WITH RECURSIVE d(id, depth) AS (SELECT id, 1 FROM sessions WHERE parent_id = ? "
+        "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+        "WHERE d.depth < ?) SELECT DISTINCT id FROM d WHERE id <> ? ORDER BY id"),
+        [session_id, MAX_SESSION_DEPTH, session_id])
+
+
+def ids_result(rows: Sequence[Sequence[Any]]) -> list[str]:
+    return [str(r[0]) for r in rows]
+
+
+# ---------------------------------------------------------------- metadata area
+
+def meta_get_query(d: Dialect, namespace: str, key: str) -> Statement:
+    return d.sql("SELECT value FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
+
+
+def meta_get_result(row: Sequence[Any] | None) -> str | None:
+    return None if row is None else str(row[0])
+
+
+def meta_set_query(d: Dialect, namespace: str, key: str, value: str) -> Statement:
+    return (d.sql("INSERT INTO meta (namespace, key, value) VALUES (?, ?, ?) "
+                  "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value"),
+            [namespace, key, value])
+
+
+def meta_delete_query(d: Dialect, namespace: str, key: str) -> Statement:
+    return d.sql("DELETE FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
+
+
+def meta_items_query(d: Dialect) -> Statement:
+    return (f"SELECT namespace, key, value FROM meta ORDER BY namespace{d.collate_c}, "
+            f"key{d.collate_c}", [])
+
+
+def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str]]:
+    return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+# ---------------------------------------------------------------- stats
+
+#: ``stats``: the index-state counts, the session count, the vectors per model.
+STATS_QUERIES: tuple[Statement, Statement, Statement] = (
+    (f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1", []),
+    ("SELECT count(*) FROM sessions", []),
+    ("SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1", []),
+)
+COUNT_BY_MODEL_QUERY = STATS_QUERIES[2]
+
+
+def count_by_model_result(rows: Sequence[Sequence[Any]]) -> dict[str, int]:
+    return {str(m): int(n) for m, n in rows}
+
+
+def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None,
+                 by_model: Sequence[Sequence[Any]]) -> StoreStats:
+    return StoreStats.of({IndexState(s): int(n) for s, n in counts},
+                         int(sessions[0]) if sessions else 0, count_by_model_result(by_model))
+
+
+# ---------------------------------------------------------------- messages (write)
+
+def set_index_state_query(d: Dialect, ids: Sequence[str], state: IndexState
+                          ) -> list[Statement]:
+    return d.by_ids(f"UPDATE messages SET index_state = {d.mark}", "id", ids, [int(state)])
+
+
+def reset_index_state_query(d: Dialect, old: IndexState, new: IndexState,
+                            session_id: str | None = None) -> Statement:
+    """Messages in state ``old`` (of one session, or all) go to state ``new``."""
+    if session_id is None:
+        return d.sql("UPDATE messages SET index_state = ? WHERE index_state = ?"), [
+            int(new), int(old)]
+    return (d.sql("UPDATE messages SET index_state = ? WHERE index_state = ? "
+                  "AND session_id = ?"), [int(new), int(old), session_id])
+
+
+def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement:
+    if session_id is None:
+        return "DELETE FROM messages", []
+    return d.sql("DELETE FROM messages WHERE session_id = ?"), [session_id]
+
+
+def delete_messages_query(d: Dialect, chunk: Sequence[str]) -> Statement:
+    """One chunk (:meth:`Dialect.id_chunks`) of the messages ``delete_messages`` deletes."""
+    frag, params = d.in_list("id", chunk)
+    return f"DELETE FROM messages WHERE {frag}", params
+
+
+def ts_taken_query(d: Dialect, session_id: str, ts: int) -> Statement:
+    """A row when ``ts`` is taken in the session (``append`` staggers it forward)."""
+    return d.sql("SELECT 1 FROM messages WHERE session_id = ? AND ts = ?"), [session_id, ts]
+
+
+def insert_message_sql(d: Dialect) -> str:
+    """``append``'s insert; its rows come from :func:`message_row`."""
+    m, j = d.mark, d.mark + d.json_cast
+    return ("INSERT INTO messages (id, session_id, ts, role, kind, content, visible_content, "
+            "source, speaker_id, speaker_name, mentions, platform, metadata, index_state) "
+            f"VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {j}, {m}, {j}, {m})")
+
+
+def message_row(msg: Message, mid: str, ts: int, mentions: str, metadata: str
+                ) -> tuple[Any, ...]:
+    """The :func:`insert_message_sql` row of a new message (``mentions`` and ``metadata``
+    already JSON text); a new message waits for the indexer when it is indexable."""
+    state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
+    return (mid, msg.session_id, ts, msg.role, msg.kind, msg.content, msg.visible_content,
+            msg.source, msg.speaker_id, msg.speaker_name, mentions, msg.platform, metadata,
+            int(state))
+
+
+def insert_sessions_query(d: Dialect, session_ids: Sequence[str]) -> Statement:
+    """The sessions of appended messages, created bare when missing."""
+    if d.arrays:
+        return (f"INSERT INTO sessions (id) SELECT DISTINCT unnest({d.mark}::text[]) "
+                "ON CONFLICT (id) DO NOTHING", [sorted(set(session_ids))])
+    marks = ", ".join(f"({d.mark})" for _ in sorted(set(session_ids)))
+    return (f"INSERT INTO sessions (id) VALUES {marks} ON CONFLICT (id) DO NOTHING",
+            sorted(set(session_ids)))
+
+
+def rewrite_select_query(d: Dialect, session_id: str, ts: int) -> Statement:
+    """``rewrite``: the message at ``ts`` of the session (locked for the update)."""
+    return (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+            f"AND ts = {d.mark}{d.for_update}", [session_id, ts])
+
+
+def rewritten(old: Message, content: str | None, visible_content: str | None,
+              metadata: Mapping[str, Any] | None) -> Message:
+    """``rewrite``: the message with the given fields replaced (``None``: kept)."""
+    return dataclasses.replace(
+        old,
+        content=old.content if content is None else content,
+        visible_content=old.visible_content if visible_content is None else visible_content,
+        metadata=old.metadata if metadata is None else dict(metadata),
+    )
+
+
+def rewrite_update_query(d: Dialect, row: Sequence[Any], new: Message, metadata: str
+                         ) -> Statement:
+    """``rewrite``: store ``new`` (``metadata`` its JSON text) over the selected ``row``."""
+    return (f"UPDATE messages SET content = {d.mark}, visible_content = {d.mark}, "
+            f"metadata = {d.mark}{d.json_cast} WHERE {d.seq} = {d.mark}",
+            [new.content, new.visible_content, metadata, row[0]])
+
+
+# ---------------------------------------------------------------- sessions (write)
+
+def session_query(d: Dialect, session_id: str, *, for_update: bool = False) -> Statement:
+    lock = d.for_update if for_update else ""
+    return (f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = {d.mark}{lock}", [session_id])
+
+
+def upsert_session_query(d: Dialect, session: Session, metadata: str, settings: str
+                         ) -> Statement:
+    """``upsert_session``'s write (``metadata``, ``settings``: JSON text)."""
+    m, j = d.mark, d.mark + d.json_cast
+    return (f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES ({m}, {m}, {m}, {m}, {m}, {m}, "
+            f"{m}, {j}, {j}) ON CONFLICT (id) DO UPDATE SET "
+            "parent_id = excluded.parent_id, resource_id = excluded.resource_id, "
+            "origin_platform = excluded.origin_platform, chat_type = excluded.chat_type, "
+            "group_id = excluded.group_id, group_name = excluded.group_name, "
+            "metadata = excluded.metadata, settings = excluded.settings",
+            [session.id, session.parent_id, session.resource_id, session.origin_platform,
+             session.chat_type, session.group_id, session.group_name, metadata, settings])
+
+
+def snapshot_queries(d: Dialect, s: SessionSnapshot, smeta: str
+                     ) -> tuple[Statement, list[Statement]]:
+    """``update_session_snapshot`` for one session (``smeta``: its metadata as JSON text):
+    the count of its vector entries, and the updates of its vector entries and of the
+    full-text rows of a separate index's entries. Rows already right stay as they are
+    (in PostgreSQL an update rewrites the row into every index, the HNSW graph too)."""
+    m, j, ne = d.mark, d.mark + d.json_cast, d.distinct
+    count = (f"SELECT count(*) FROM vectors WHERE session_id = {m}", [s.session_id])
+    updates: list[Statement] = [
+        (f"UPDATE {table} SET origin_platform = {m}, resource_id = {m}, smeta = {j} "
+         f"WHERE session_id = {m} AND (origin_platform {ne} {m} OR resource_id {ne} {m} "
+         f"OR smeta {ne} {j})",
+         [s.origin_platform, s.resource_id, smeta, s.session_id, s.origin_platform,
+          s.resource_id, smeta])
+        for table in ("vectors", "lexical_entries")]
+    return count, updates
