@@ -361,7 +361,8 @@ def probe_http(tmp: Path, cases: int, rng: random.Random) -> dict[str, int]:
             except (ValueError, RecursionError):
                 text = "{}"
             if method == "GET":
-                resp = c.get(path, params={"session": str(payload)[:50]})
+                raw = str(payload)[:50].encode("utf-8", "surrogatepass")  # as a client sends it
+                resp = c.get(path, params={"session": raw.decode("utf-8", "replace")})
             else:
                 resp = c.request(method, path, content=text.encode("utf-8"),
                                  headers={"Content-Type": "application/json"})
