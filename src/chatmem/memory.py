@@ -44,6 +44,7 @@ from .models import (
     check_ts,
     coerce_messages,
     describe,
+    filter_document,
     now_ms,
     validate_message,
     validate_session,
@@ -92,15 +93,6 @@ LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 
 
-def entry_doc(msg: Message, session: Session | None) -> dict[str, Any]:
-    """The filter document a message would have as a vector entry (for neighbours)."""
-    return {
-        "message_id": msg.id, "session_id": msg.session_id, "ts": msg.ts, "role": msg.role,
-        "platform": msg.platform,
-        "origin_platform": session.origin_platform if session else None,
-        "speaker_id": msg.speaker_id, "resource_id": session.resource_id if session else None,
-        "meta": dict(session.metadata) if session else {}, "message": dict(msg.metadata),
-    }
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -555,7 +547,7 @@ class Memory:
                         half_life_days=self.config.search.half_life_days,
                         boost_speakers=plan.boost_speakers,
                         boost=self.config.search.user_priority_boost)[:plan.top_k]
-        neighbours = await self._neighbours(ranked, plan, request.session)
+        neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
         snippets = merge_windows(ranked, neighbours, plan.skip_ids)
         sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
         text = render(snippets, sessions, locale=self.config.locale,
@@ -649,7 +641,7 @@ class Memory:
             return []
 
     async def _neighbours(self, ranked: Sequence[Ranked], plan: RecallPlan,
-                          session: str | None) -> dict[str, list[Message]]:
+                          session: str | None, model_id: str) -> dict[str, list[Message]]:
         """F5: each hit's neighbours from its own session (other sessions' hits only with
         ``cross_session``); R4: a neighbour is shown only if it is visible itself."""
         win = plan.window
@@ -667,7 +659,8 @@ class Memory:
                     if sid not in snapshots:
                         snapshots.update(await snapshot_sessions(self.store, {sid}))
                     around = [m for m in around
-                              if evaluate(plan.visibility, entry_doc(m, snapshots.get(sid)))]
+                              if evaluate(plan.visibility, filter_document(
+                                  vector_entry(m, snapshots.get(sid), None, model_id)))]
             out[r.message.id] = around
         return out
 

@@ -407,6 +407,16 @@ VECTOR_FIELDS: frozenset[str] = frozenset({
 VECTOR_JSON_PREFIXES: tuple[str, ...] = ("meta", "message")
 
 
+def filter_document(entry: VectorEntry) -> dict[str, Any]:
+    """What a vector-index filter reads of ``entry``: its :data:`VECTOR_FIELDS`, plus
+    ``meta`` (the session-metadata snapshot) and ``message`` (the message metadata).
+    The reference evaluator (:func:`chatmem.store.filters.evaluate`) takes this."""
+    doc: dict[str, Any] = {name: getattr(entry, name) for name in VECTOR_FIELDS}
+    doc["meta"] = dict(entry.session_metadata)
+    doc["message"] = dict(entry.message_metadata)
+    return doc
+
+
 @dataclass(frozen=True)
 class ScoredId:
     """One nearest-neighbour answer of a vector index."""
