@@ -39,25 +39,27 @@ class _Codes:
         return c
 
 
-class VectorMatrix:
-    def __init__(self, dim: int, capacity: int = 1024) -> None:
-        self.dim = dim
-        self.vecs = np.zeros((capacity, dim), dtype=np.float32)
+class RowColumns:
+    """Store rowids with the columns recall's common filters read (session, model, role),
+    interned, in reusable rows: the filter half of :class:`VectorMatrix`, and alone the
+    SQLite store's copy of its full-text entries without a ``vectors`` row (pending
+    messages, entries of a separate index), so that the same fast filter covers them."""
+
+    #: The per-row numpy arrays, grown together.
+    _ARRAYS: tuple[str, ...] = ("alive", "rowid", "session", "model", "role")
+
+    def __init__(self, capacity: int = 1024) -> None:
         self.alive = np.zeros(capacity, dtype=bool)
         self.rowid = np.zeros(capacity, dtype=np.int64)
-        self.ts = np.zeros(capacity, dtype=np.int64)
         self.session = np.zeros(capacity, dtype=np.int32)
         self.model = np.zeros(capacity, dtype=np.int32)
         self.role = np.zeros(capacity, dtype=np.int32)
-        self.seq = np.zeros(capacity, dtype=np.int64)  # write_seq of the row's last write
-        self.message_id: list[str] = [""] * capacity
         self.sessions = _Codes()
         self.models = _Codes()
         self.roles = _Codes()
-        self.row_of: dict[int, int] = {}  # store rowid -> matrix row
+        self.row_of: dict[int, int] = {}  # store rowid -> row
         self.free: list[int] = []
         self.used = 0  # rows [0, used) have ever been written
-        self.write_seq = 0  # bumped after each put_many has written all its rows
         self.removed = 0  # rows ever removed (lets the ANN notice deletes cheaply)
 
     @property
@@ -65,30 +67,25 @@ class VectorMatrix:
         return len(self.row_of)
 
     def _grow(self, need: int) -> None:
-        cap = self.vecs.shape[0]
+        cap = self.alive.shape[0]
         if need <= cap:
             return
         new = max(need, cap * 2)
-
-        def grow(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        for name in self._ARRAYS:
+            a = getattr(self, name)
             out = np.zeros((new, *a.shape[1:]), dtype=a.dtype)
             out[:cap] = a
-            return out
+            setattr(self, name, out)
+        self._grew(new - cap)
 
-        self.vecs = grow(self.vecs)
-        self.alive = grow(self.alive)
-        self.rowid = grow(self.rowid)
-        self.ts = grow(self.ts)
-        self.session = grow(self.session)
-        self.model = grow(self.model)
-        self.role = grow(self.role)
-        self.seq = grow(self.seq)
-        self.message_id.extend([""] * (new - cap))
+    def _grew(self, extra: int) -> None:
+        """Hook: ``extra`` rows were added to every array (grow other row storage)."""
 
-    def put_many(self, rowids: Sequence[int], message_ids: Sequence[str],
-                 sessions: Sequence[str], roles: Sequence[str | None],
-                 models: Sequence[str | None], ts: Sequence[int],
-                 vecs: npt.NDArray[np.float32]) -> None:
+    def _place(self, rowids: Sequence[int], sessions: Sequence[str],
+               roles: Sequence[str | None], models: Sequence[str | None]
+               ) -> npt.NDArray[np.int64]:
+        """Rows for these store rowids (their own, or free or new ones), with their
+        filter columns written and marked alive."""
         targets = []
         fresh = 0
         for rid in rowids:
@@ -104,27 +101,27 @@ class VectorMatrix:
         self._grow(self.used + fresh)
         self.used += fresh
         idx = np.asarray(targets, dtype=np.int64)
-        self.vecs[idx] = vecs
         self.alive[idx] = True
         self.rowid[idx] = np.asarray(rowids, dtype=np.int64)
-        self.ts[idx] = np.asarray(ts, dtype=np.int64)
         self.session[idx] = [self.sessions.intern(s) for s in sessions]
         self.model[idx] = [self.models.intern(m) for m in models]
         self.role[idx] = [self.roles.intern(r) for r in roles]
-        for row, mid in zip(targets, message_ids):
-            self.message_id[row] = mid
-        # the vectors are in place: stamp the rows, then publish the new sequence number
-        self.seq[idx] = self.write_seq + 1
-        self.write_seq += 1
+        return idx
+
+    def put(self, rowid: int, session: str, role: str | None, model: str | None) -> None:
+        self._place([rowid], [session], [role], [model])
 
     def remove(self, rowid: int) -> None:
         row = self.row_of.pop(rowid, None)
         if row is None:
             return
         self.alive[row] = False
-        self.message_id[row] = ""
+        self._forget(row)
         self.free.append(row)
         self.removed += 1
+
+    def _forget(self, row: int) -> None:
+        """Hook: ``row`` was removed (drop what else it held)."""
 
     def rows_for(self, rowids: Sequence[int]) -> npt.NDArray[np.int64]:
         rows = [self.row_of[r] for r in rowids if r in self.row_of]
@@ -155,6 +152,38 @@ class VectorMatrix:
             else:
                 mask &= np.isin(column[: self.used], np.asarray(codes, dtype=np.int32))
         return np.flatnonzero(mask).astype(np.int64)
+
+
+class VectorMatrix(RowColumns):
+    _ARRAYS = (*RowColumns._ARRAYS, "vecs", "ts", "seq")
+
+    def __init__(self, dim: int, capacity: int = 1024) -> None:
+        super().__init__(capacity)
+        self.dim = dim
+        self.vecs = np.zeros((capacity, dim), dtype=np.float32)
+        self.ts = np.zeros(capacity, dtype=np.int64)
+        self.seq = np.zeros(capacity, dtype=np.int64)  # write_seq of the row's last write
+        self.message_id: list[str] = [""] * capacity
+        self.write_seq = 0  # bumped after each put_many has written all its rows
+
+    def _grew(self, extra: int) -> None:
+        self.message_id.extend([""] * extra)
+
+    def _forget(self, row: int) -> None:
+        self.message_id[row] = ""
+
+    def put_many(self, rowids: Sequence[int], message_ids: Sequence[str],
+                 sessions: Sequence[str], roles: Sequence[str | None],
+                 models: Sequence[str | None], ts: Sequence[int],
+                 vecs: npt.NDArray[np.float32]) -> None:
+        idx = self._place(rowids, sessions, roles, models)
+        self.vecs[idx] = vecs
+        self.ts[idx] = np.asarray(ts, dtype=np.int64)
+        for row, mid in zip(idx.tolist(), message_ids):
+            self.message_id[row] = mid
+        # the vectors are in place: stamp the rows, then publish the new sequence number
+        self.seq[idx] = self.write_seq + 1
+        self.write_seq += 1
 
     def top_k(self, q: npt.NDArray[np.float32], k: int,
               rows: npt.NDArray[np.int64] | None) -> list[ScoredId]:
