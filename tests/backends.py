@@ -7,6 +7,7 @@ message store and the vector index (the same object for SQL backends).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -110,3 +111,47 @@ async def qdrant_backend(tmp: Path) -> AsyncIterator[tuple[Any, Any]]:
 
 
 BACKENDS["qdrant"] = qdrant_backend
+
+
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """Where a :class:`chatmem.Memory` keeps its data: the store URL and, when the vectors
+    live apart, the vector index URL (``Memory.open(place.url, vector=place.vector)``);
+    the same place can be opened again (a restart)."""
+
+    url: str
+    vector: str | None = None
+
+
+@contextlib.asynccontextmanager
+async def sqlite_place(tmp: Path) -> AsyncIterator[Place]:
+    yield Place(f"sqlite:///{tmp}/memory.db")
+
+
+@contextlib.asynccontextmanager
+async def qdrant_place(tmp: Path) -> AsyncIterator[Place]:
+    """Messages in a SQLite file, vectors in a Qdrant local-mode folder."""
+    pytest.importorskip("qdrant_client")
+    yield Place(f"sqlite:///{tmp}/messages.db", vector=f"qdrant+local://{tmp}/qdrant")
+
+
+@contextlib.asynccontextmanager
+async def postgres_place(tmp: Path) -> AsyncIterator[Place]:
+    """A PostgreSQL store in a schema of its own, dropped afterwards."""
+    import uuid
+
+    url = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    try:
+        yield Place(pg_schema_url(url, schema))
+    finally:
+        await drop_pg_schema(url, schema)
+
+
+#: name -> factory of a place for a whole Memory: SQLite as its own index, SQLite beside
+#: a separate Qdrant index, PostgreSQL.
+PLACES: dict[str, Callable[[Path], contextlib.AbstractAsyncContextManager[Place]]] = {
+    "sqlite": sqlite_place,
+    "qdrant": qdrant_place,
+    "postgres": postgres_place,
+}

@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
-from chatmem.models import IndexState, Message, Session, VectorEntry
+from chatmem.indexing import snapshot_sessions, vector_entry
+from chatmem.models import PENDING_MODEL, IndexState, Message, Session, VectorEntry, filter_document
 from chatmem.store import Storage
-from chatmem.store.base import LexicalIndex, SessionSnapshot
+from chatmem.store.base import LexicalIndex, Retry, SessionSnapshot
 from chatmem.store.filters import evaluate
 
 NAMES = sorted(BACKENDS)
@@ -692,6 +693,161 @@ async def test_lexical_scores_agree_across_backends(tmp_path: Path) -> None:
     assert all(got == reference for got in scores.values()), scores
 
 
+# --------------------------------------------------------------------------- pending full text (X1)
+
+PENDING_SESSIONS = [
+    Session(id="p-root", origin_platform="qq", resource_id="tenant", metadata={"team": "a"}),
+    Session(id="p-child", parent_id="p-root", metadata={"team": "b"}),
+    Session(id="p-other", origin_platform="tg", resource_id="bob"),
+]
+#: Filters over every field of the entry filter document (models.filter_document).
+PENDING_WHERES: list[dict[str, Any] | None] = [
+    None, {"session_id": "p-child"}, {"session_id": {"$in": ["p-root", "p-other"]}},
+    {"origin_platform": "qq"}, {"resource_id": "tenant"}, {"meta.team": "b"},
+    {"speaker_id": "u1"}, {"platform": "web"}, {"role": "assistant"}, {"ts": {"$gte": 11}},
+    {"message.n": {"$in": [1, 3]}}, {"model_id": PENDING_MODEL},
+    {"$or": [{"session_id": "p-other"}, {"meta.team": "a"}]}, {"role": {"$ne": "user"}},
+]
+
+
+async def pending_world(p: Pair) -> list[Message]:
+    """Sessions (a child inherits its root's origin platform and resource id) and
+    messages appended but never embedded: three indexable, two stored only."""
+    for session in PENDING_SESSIONS:
+        await p.store.upsert_session(session)
+    return await p.store.append([
+        Message(session_id="p-root", content="the zephyr kite is blue", ts=10, speaker_id="u1",
+                mentions=("u2",), platform="qq", metadata={"n": 1}),
+        Message(session_id="p-child", content="zephyr kite repaired", ts=11, role="assistant",
+                speaker_id="mem", platform="web", metadata={"n": 2}),
+        Message(session_id="p-other", content="a zephyr kite for sale", ts=12, speaker_id="u3",
+                metadata={"n": 3}),
+        Message(session_id="p-other", content="zephyr kite tool output", ts=13, role="tool"),
+        Message(session_id="p-other", content="zephyr kite news", ts=14, source="scheduler"),
+    ])
+
+
+async def entries_as_indexed(p: Pair, msgs: list[Message], model_id: str | None
+                             ) -> list[VectorEntry]:
+    """The entries the indexer writes for these messages (``model_id`` None: the pending
+    entries, which carry no vector)."""
+    sessions = await snapshot_sessions(p.store, {m.session_id for m in msgs})
+    vecs = unit_vectors(len(msgs), 8, 3)
+    return [vector_entry(m, sessions.get(m.session_id), None if model_id is None else v,
+                         model_id or PENDING_MODEL) for m, v in zip(msgs, vecs)]
+
+
+async def test_pending_messages_are_found_by_full_text_as_their_entries(pair: Pair) -> None:
+    """X1: an indexable message is found by full text as soon as it is appended, under
+    exactly the filters its vector entry will answer to; when the vector is written,
+    the hit becomes the indexed one (no duplicate, no stale field)."""
+    msgs = await pending_world(pair)
+    waiting = msgs[:3]
+    docs = {e.message_id: filter_document(e) for e in await entries_as_indexed(
+        pair, waiting, None)}
+    for where in PENDING_WHERES:
+        hits = await lexical(pair).lexical_query("zephyr kite", 10, where)
+        want = {mid for mid, d in docs.items() if evaluate(where or {}, d)}
+        assert {h.message_id for h in hits} == want, where
+        assert len(hits) == len(want), where
+        assert all(h.model_id == PENDING_MODEL for h in hits)
+    by_id = {h.message_id: h for h in await lexical(pair).lexical_query("zephyr", 10)}
+    assert [(by_id[m.id].session_id, by_id[m.id].ts, by_id[m.id].role)  # type: ignore[index]
+            for m in waiting] == [(m.session_id, m.ts, m.role) for m in waiting]
+    await pair.index_entries(await entries_as_indexed(pair, waiting[:2], "test:m"))
+    for where in PENDING_WHERES:
+        hits = await lexical(pair).lexical_query("zephyr kite", 10, where)
+        want = {mid for mid, d in docs.items() if evaluate(where or {}, d)
+                and (mid == waiting[2].id or where != {"model_id": PENDING_MODEL})}
+        assert sorted(h.message_id for h in hits) == sorted(want), where
+        assert {h.message_id: h.model_id for h in hits} == {
+            mid: PENDING_MODEL if mid == waiting[2].id else "test:m" for mid in want}
+    await pair.index_entries(await entries_as_indexed(pair, waiting[2:], "test:m"))
+    assert await lexical_ids(pair, "zephyr", {"model_id": PENDING_MODEL}) == []
+    assert len(await lexical_ids(pair, "zephyr")) == 3
+
+
+async def test_pending_entries_follow_their_messages(pair: Pair) -> None:
+    """Rewrites, session changes, index states, clears and deletes move a pending
+    full-text entry as they would move the message's vector entry."""
+    root, child, other = (await pending_world(pair))[:3]
+    assert set(await lexical_ids(pair, "zephyr")) == {root.id, child.id, other.id}
+    await pair.store.rewrite("p-root", 10, content="the aurora kite is blue", metadata={"n": 9})
+    assert await lexical_ids(pair, "aurora") == [root.id]
+    assert set(await lexical_ids(pair, "zephyr")) == {child.id, other.id}
+    assert await lexical_ids(pair, "kite", {"message.n": 9}) == [root.id]
+    # a session change reaches the entries of the session and of its descendants
+    await pair.storage.upsert_session(Session(id="p-root", origin_platform="tg",
+                                              resource_id="tenant", metadata={"team": "z"}))
+    assert set(await lexical_ids(pair, "kite", {"origin_platform": "tg"})) == {
+        root.id, child.id, other.id}
+    assert await lexical_ids(pair, "kite", {"meta.team": "z"}) == [root.id]
+    assert await lexical_ids(pair, "kite", {"meta.team": "b"}) == [child.id]
+    # index states: out of the waiting states, the entry goes; back in, it comes back
+    await pair.store.set_index_state([other.id], IndexState.CLEARED)
+    assert set(await lexical_ids(pair, "kite")) == {root.id, child.id}
+    await pair.store.set_index_state([other.id], IndexState.FAILED)
+    assert set(await lexical_ids(pair, "kite")) == {root.id, child.id, other.id}
+    assert await pair.store.reset_index_state(IndexState.PENDING, IndexState.CLEARED,
+                                              "p-child") == 1
+    assert await lexical_ids(pair, "repaired") == []
+    await pair.store.reset_index_state(IndexState.CLEARED, IndexState.PENDING, "p-child")
+    assert await lexical_ids(pair, "repaired", {"origin_platform": "tg"}) == [child.id]
+    # clearing vectors and indexed full text leaves the waiting messages findable
+    assert await pair.storage.clear_vectors() == 0
+    assert await lexical(pair).clear_lexical() == 0
+    assert await lexical(pair).clear_lexical("p-other") == 0
+    assert set(await lexical_ids(pair, "kite")) == {root.id, child.id, other.id}
+    assert await pair.store.delete_messages([child.id]) == 1  # type: ignore[list-item]
+    assert await pair.store.clear_messages("p-other") == 3
+    assert await lexical_ids(pair, "kite") == [root.id]
+    assert await pair.store.clear_messages() == 1
+    assert await lexical_ids(pair, "kite") == []
+
+
+async def test_retry_schedules_are_kept_in_the_store(pair: Pair) -> None:
+    """E12: a failed message waits FAILED with its attempts and next due time; due
+    retries come soonest first; anything that sets a state starts the schedule over."""
+    st = pair.store
+    a, _, c, d, tool = await st.append([
+        *(Message(session_id="s", content=f"retry me {x}", ts=i, id=x)
+          for i, x in enumerate("abcd")),
+        Message(session_id="s", content="tool output", ts=9, id="t", role="tool")])
+    assert await st.retries(["a", "t", "missing"]) == {"a": Retry(), "t": Retry()}
+    assert await st.next_retry_at() is None
+    assert await st.schedule_retries({"a": Retry(1, 5000), "b": Retry(3, 2000),
+                                      "c": Retry(2, 2000), "t": Retry(1, 1),
+                                      "missing": Retry(1, 1)}) == 3
+    states = await st.index_states(["a", "b", "c", "d", "t"])
+    assert [states[x] for x in "abcdt"] == [IndexState.FAILED] * 3 + [
+        IndexState.PENDING, IndexState.SKIPPED]
+    assert await st.retries(["a", "b", "c"]) == {"a": Retry(1, 5000), "b": Retry(3, 2000),
+                                                 "c": Retry(2, 2000)}
+    assert [m.id for m in await st.due_retries(10, 1999)] == []
+    assert [m.id for m in await st.due_retries(10, 2000)] == ["b", "c"]
+    assert [m.id for m in await st.due_retries(1, 9999)] == ["b"]
+    assert [m.id for m in await st.pending(10)] == ["d"]
+    assert [m.id for m in await st.pending(10, include_failed=True)] == ["a", "b", "c", "d"]
+    assert await st.next_retry_at() == 2000
+    s1 = await st.stats()
+    assert (s1.failed, s1.pending, s1.next_retry_at) == (3, 1, 2000)
+    first = await st.failed_after(0, 2)
+    assert [m.id for _, m in first] == ["a", "b"]
+    assert [m.id for _, m in await st.failed_after(first[-1][0], 10)] == ["c"]
+    # the waiting states keep the message findable by full text
+    assert len(await lexical_ids(pair, "retry")) == 4
+    await st.set_index_state(["b"], IndexState.PENDING)  # queued again: starts over
+    assert (await st.retries(["b"]))["b"] == Retry()
+    await pair.index_entries(await entries_as_indexed(pair, [c], "test:m"))
+    assert (await st.retries(["c"]))["c"] == Retry()
+    assert await st.next_retry_at() == 5000
+    assert await st.schedule_retries({"c": Retry(5, 1)}) == 0  # indexed meanwhile: kept
+    assert (await st.index_states(["c"]))["c"] == IndexState.INDEXED
+    assert await st.reset_index_state(IndexState.FAILED, IndexState.PENDING) == 1
+    assert await st.next_retry_at() is None and (await st.retries(["a"]))["a"] == Retry()
+    assert (a.id, d.id, tool.id) == ("a", "d", "t")
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -790,13 +946,24 @@ async def _transcript(p: Pair, scores: list[list[float]]) -> list[Any]:
     out.append([msg_view(m) for m in await st.recent("s2", 4)])
     rewritten = await st.rewrite("s1", 500, content="changed", metadata={"new": True})
     out.append(None if rewritten is None else msg_view(rewritten))
+    # X1, E12: pending full text and retry schedules
+    out.append(sorted((h.message_id, h.model_id, h.session_id, h.ts) for h in
+                      await lexical(p).lexical_query("changed c4 c9", 10)))
+    out.append(await st.schedule_retries({"m08": Retry(2, 700), "m09": Retry(1, 600),
+                                          "m02": Retry(1, 1)}))
+    out.append([m.id for m in await st.due_retries(10, 650)])
+    out.append([m.id for _, m in await st.failed_after(0, 10)])
+    out.append(await st.next_retry_at())
     pend = await st.pending(100)
     vecs = unit_vectors(len(pend), 24, 21)
     entries = [entry(m, v, session_metadata={"n": j % 4}, message_metadata=dict(m.metadata))
                for j, (m, v) in enumerate(zip(pend, vecs))]
     await p.index_entries(entries)
     s = await st.stats()
-    out.append((s.messages, s.sessions, s.indexed, s.pending, s.failed, s.skipped))
+    out.append((s.messages, s.sessions, s.indexed, s.pending, s.failed, s.skipped,
+                s.next_retry_at))
+    out.append(sorted((h.message_id, h.model_id) for h in
+                      await lexical(p).lexical_query("changed c4 c9", 10)))
     q = unit_vectors(1, 24, 5)[0]
     for where in (None, {"session_id": "s1"}, {"meta.n": {"$in": [1, 3]}},
                   {"message.odd": True, "role": "user"}, {"ts": {"$gt": 505}}):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import numpy as np
 import pytest
 
 from backends import BACKENDS
-from chatmem.models import Message, VectorEntry
+from chatmem.models import PENDING_MODEL, IndexState, Message, VectorEntry, now_ms
 from chatmem.store import SqliteStore
+from chatmem.store.base import Retry
 from chatmem.store.bm25 import CHAR_WEIGHT, calibrate, ideal_score, idf, plan_query
 from chatmem.store.sqlite.lexical import split_tokens
+from chatmem.store.sqlite.schema import SCHEMA_VERSION as SQLITE_SCHEMA
 from chatmem.text import cjk_share, query_terms, tokenize
 
 # ------------------------------------------------------------------ tokenizer
@@ -151,10 +155,15 @@ async def test_deletes_and_clears_follow_the_vectors(store: SqliteStore) -> None
     assert await ids(store, "苹果") == []
 
 
-async def test_only_messages_with_vectors_are_searchable(store: SqliteStore) -> None:
-    await store.append([Message(session_id="s", content="工具输出的苹果", role="tool"),
-                        Message(session_id="s", content="还没索引的苹果")])
-    assert await ids(store, "苹果") == []
+async def test_indexable_messages_are_searchable_before_their_vector(store: SqliteStore
+                                                                      ) -> None:
+    """A message waiting for its vector is found, marked PENDING_MODEL; stored-only
+    messages (tool output) never are."""
+    _, waiting = await store.append([
+        Message(session_id="s", content="工具输出的苹果", role="tool"),
+        Message(session_id="s", content="还没索引的苹果")])
+    [hit] = await store.lexical_query("苹果", 10)
+    assert (hit.message_id, hit.model_id) == (waiting.id, PENDING_MODEL)
 
 
 async def test_scores_are_calibrated(store: SqliteStore) -> None:
@@ -195,3 +204,113 @@ async def test_postgres_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # 
             assert await ids(again, "旧库") == [m.id]
         finally:
             await again.close()
+
+
+# ------------------------------------------------------------------ entries without a vector
+
+
+async def test_the_fast_filter_path_agrees_with_sql_on_pending_entries(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """SQLite answers recall's common filter shapes from in-memory columns, pending
+    entries (and a separate index's) included; wrapped in ``$and`` the same filter goes
+    through SQL. Both must agree, after every kind of change and after a reopen."""
+    path = tmp_path / "fast.db"
+    store = await SqliteStore.open(path)
+    wheres: list[dict[str, object]] = [
+        {"session_id": "s1"}, {"session_id": {"$in": ["s1", "s2"]}}, {"role": "assistant"},
+        {"model_id": PENDING_MODEL}, {"model_id": "test:m", "session_id": "s1"},
+        {"session_id": "nobody"}]
+
+    async def agree() -> None:
+        for where in wheres:
+            assert store._fast_rowids(where) is not None, where
+            fast = await store.lexical_query("桌游 周末", 10, where)
+            slow = await store.lexical_query("桌游 周末", 10, {"$and": [where]})
+            assert fast == slow, where
+
+    try:
+        await put(store, "s1", ["周末去玩桌游", "桌游店关门了"])
+        a, b, c = await store.append([
+            Message(session_id="s1", content="桌游规则很难", role="assistant"),
+            Message(session_id="s2", content="周末桌游局", ts=5),
+            Message(session_id="s3", content="周末下雨")])
+        assert len(await store.lexical_query("桌游", 10, {"model_id": PENDING_MODEL})) == 2
+        await agree()
+        await store.upsert([entry(a)])  # the pending entry becomes the indexed one
+        await store.rewrite("s2", 5, content="桌游改到周日")
+        await agree()
+        await store.set_index_state([b.id], IndexState.CLEARED)  # type: ignore[list-item]
+        await store.delete_messages([c.id])  # type: ignore[list-item]
+        await agree()
+        await store.set_index_state([b.id], IndexState.PENDING)  # type: ignore[list-item]
+        await store.clear_vectors()
+        await agree()
+        await store.close()
+        store = await SqliteStore.open(path)
+        await agree()
+        await store.clear_messages("s2")
+        await agree()
+    finally:
+        await store.close()
+
+
+async def test_an_old_sqlite_store_gets_retry_columns_and_pending_entries(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "v2.db"
+    store = await SqliteStore.open(path)
+    waiting, indexed = await store.append([Message(session_id="s", content="待索引的旧消息", ts=1),
+                                           Message(session_id="s", content="已索引的旧消息", ts=2)])
+    await store.upsert([entry(indexed)])
+    await store.set_index_state([waiting.id], IndexState.FAILED)  # type: ignore[list-item]
+    await store.close()
+    # what chatmem wrote before schema 3 (and before files were marked): no retry
+    # columns, no pending full-text entries
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id=0")
+    for index in ("messages_retry", "messages_pending", "lexical_entries_pending"):
+        conn.execute(f"DROP INDEX {index}")
+    conn.execute("DELETE FROM lexical WHERE rowid IN (SELECT mrowid FROM lexical_entries)")
+    conn.execute("DELETE FROM lexical_entries")
+    for column in ("retry_at", "attempts"):
+        conn.execute(f"ALTER TABLE messages DROP COLUMN {column}")
+    conn.execute("PRAGMA user_version=2")
+    conn.commit()
+    conn.close()
+    store = await SqliteStore.open(path, create=False)
+    try:
+        await old_store_is_current(store, waiting, indexed)
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SQLITE_SCHEMA
+    finally:
+        await store.close()
+
+
+async def test_an_old_postgres_store_is_migrated_and_gets_pending_entries(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    async with BACKENDS["postgres"](tmp_path) as (store, _):
+        waiting, indexed = await store.append([
+            Message(session_id="s", content="待索引的旧消息", ts=1),
+            Message(session_id="s", content="已索引的旧消息", ts=2)])
+        await store.upsert([entry(indexed)])
+        await store.set_index_state([waiting.id], IndexState.FAILED)
+        async with store._tx() as conn:  # what a schema-3 store holds
+            await conn.execute("DROP INDEX messages_retry, messages_pending, "
+                               "lexical_entries_pending")
+            await conn.execute("ALTER TABLE messages DROP COLUMN attempts, "
+                               "DROP COLUMN retry_at")
+            await conn.execute("DELETE FROM lexical_entries")
+            await conn.execute("DELETE FROM chatmem_migrations WHERE version = 4")
+        assert await ids(store, "旧消息") == [indexed.id]
+        again = type(store)(store._conninfo, schema=store.schema)
+        await again._open()
+        try:
+            await old_store_is_current(again, waiting, indexed)
+        finally:
+            await again.close()
+
+
+async def old_store_is_current(store: object, waiting: Message, indexed: Message) -> None:
+    """An old store's waiting message is findable by full text (a pending entry) and due
+    for a retry at once; its indexed message is as it was."""
+    hits = await store.lexical_query("旧消息", 10)  # type: ignore[attr-defined]
+    assert {h.message_id: h.model_id for h in hits} == {waiting.id: PENDING_MODEL,
+                                                       indexed.id: "test:m"}
+    assert await store.retries([waiting.id]) == {waiting.id: Retry()}  # type: ignore[attr-defined]
+    due = await store.due_retries(10, now_ms())  # type: ignore[attr-defined]
+    assert [m.id for m in due] == [waiting.id]

@@ -51,7 +51,9 @@ class IndexState(IntEnum):
     PENDING = 0
     INDEXED = 1
     SKIPPED = 2  # stored, never embedded (F1: tool/system/notice/source/control)
-    FAILED = 3  # embedding failed terminally; retried by a sweep (E12)
+    #: embedding failed (the provider was down, deferred, or answered garbage): waiting
+    #: for a retry at its scheduled time, with a backoff that grows per attempt (E12)
+    FAILED = 3
     #: indexable, but its vector was cleared on purpose (F12): not re-embedded in the
     #: background; ``reindex`` embeds it again
     CLEARED = 4
@@ -398,6 +400,33 @@ class VectorEntry:
     text: str | None = None
 
 
+#: The ``model_id`` of the full-text entry of a message that has no vector yet (PENDING,
+#: or FAILED and waiting for a retry, E12): such a message is found by full-text search
+#: as soon as it is stored, with the visibility of an indexed one (X1), and recall admits
+#: it whatever the query model (F11: it has no vector, so no vector space of its own).
+#: Not a real id: those are ``"<provider>:<model>"`` and legacy vectors have none.
+PENDING_MODEL = "<pending>"
+
+
+def message_entry(msg: Message, *, vector: Any, model_id: str | None,
+                  origin_platform: str | None, resource_id: str | None,
+                  session_metadata: Mapping[str, Any]) -> VectorEntry:
+    """The vector entry of a stored message (SPEC §2) with its session's snapshot fields
+    (origin platform and resource id as scoping sees them, session metadata)."""
+    assert msg.id is not None and msg.ts is not None
+    return VectorEntry(
+        message_id=msg.id, session_id=msg.session_id, ts=msg.ts, role=msg.role,
+        model_id=model_id, vector=vector,
+        # the message's own entry platform: never a copy of the session's, so that it
+        # cannot go stale when the session changes (F9 tests the origin platform apart)
+        platform=msg.platform,
+        speaker_id=msg.speaker_id, mentions=msg.mentions,
+        resource_id=resource_id, session_metadata=dict(session_metadata),
+        origin_platform=origin_platform, message_metadata=dict(msg.metadata),
+        text=embedded_text(msg),
+    )
+
+
 #: Fields a vector-index filter (``where``) may name. ``meta.<path>`` reads the
 #: session-metadata snapshot, ``message.<path>`` the message metadata.
 VECTOR_FIELDS: frozenset[str] = frozenset({
@@ -440,12 +469,16 @@ class StoreStats:
     vectors_by_model: Mapping[str, int]
     #: Indexable messages whose vectors were cleared, waiting for ``reindex``.
     cleared: int = 0
+    #: When the soonest retry of a ``failed`` message is due (ms since the epoch; E12);
+    #: ``None`` when no message waits for a retry.
+    next_retry_at: int | None = None
 
     @classmethod
     def of(cls, states: Mapping[IndexState, int], sessions: int,
-           vectors_by_model: Mapping[str, int]) -> StoreStats:
+           vectors_by_model: Mapping[str, int], next_retry_at: int | None = None
+           ) -> StoreStats:
         """From message counts per index state (what every SQL store selects)."""
-        return cls(messages=sum(states.values()), sessions=sessions,
+        return cls(messages=sum(states.values()), sessions=sessions, next_retry_at=next_retry_at,
                    indexed=states.get(IndexState.INDEXED, 0),
                    pending=states.get(IndexState.PENDING, 0),
                    failed=states.get(IndexState.FAILED, 0),

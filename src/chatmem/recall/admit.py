@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Message, ScoredId
+from ..models import PENDING_MODEL, Message, ScoredId
 from .rank import Candidate
 from .request import RecallPlan
 
@@ -32,12 +32,14 @@ class Admission:
 
 def admit(pool: Sequence[ScoredId], plan: RecallPlan, *, model_id: str,
           legacy_model: str) -> Admission:
-    """Keep the query model's vectors (legacy vectors count as ``legacy_model``), scores
-    at or above the floor, non-assistant hits with ``others-only`` (legacy vectors
-    without a role count as ``user``), and ids the caller does not already have."""
+    """Keep the query model's vectors (legacy vectors count as ``legacy_model``; a
+    full-text hit of a message not embedded yet, model :data:`PENDING_MODEL`, has no
+    vector space and counts as the query model's), scores at or above the floor,
+    non-assistant hits with ``others-only`` (legacy vectors without a role count as
+    ``user``), and ids the caller does not already have."""
     out = Admission(kept=[])
     for s in pool:
-        model = s.model_id or legacy_model
+        model = model_id if s.model_id == PENDING_MODEL else s.model_id or legacy_model
         if model != model_id:
             out.excluded["other_model"] += 1
             out.other_models.add(model)

@@ -15,7 +15,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidInput
-from ..models import IndexState, Message, ScoredId, Session, StoreStats, VectorEntry
+from ..models import (
+    PENDING_MODEL,
+    IndexState,
+    Message,
+    ScoredId,
+    Session,
+    StoreStats,
+    VectorEntry,
+    message_entry,
+)
 
 T = TypeVar("T")
 
@@ -62,6 +71,26 @@ def session_snapshot(session: Session, lookup: Callable[[str], Session | None]
                            session.resource_id or root.resource_id, dict(session.metadata))
 
 
+def pending_entry(msg: Message, snapshot: SessionSnapshot | None) -> VectorEntry:
+    """The full-text entry of a stored message that has no vector yet (X1, E12): the
+    fields of its future vector entry, ``model_id`` :data:`~chatmem.models.PENDING_MODEL`
+    and no vector, so that it is found, under the same filters, before it is embedded."""
+    snap = snapshot or SessionSnapshot(msg.session_id)
+    return message_entry(msg, vector=None, model_id=PENDING_MODEL,
+                         origin_platform=snap.origin_platform, resource_id=snap.resource_id,
+                         session_metadata=snap.metadata)
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A message's retry schedule (E12): embedding attempts that failed since it was
+    last indexed or queued again, and when the next one is due (ms since the epoch;
+    0 = now). Kept in the message row, so that a restart keeps it."""
+
+    attempts: int = 0
+    retry_at: int = 0
+
+
 #: Session fields whose change moves the snapshot of the session's descendants too.
 TREE_FIELDS = ("parent_id", "origin_platform", "resource_id")
 
@@ -79,7 +108,10 @@ class MessageStore(Protocol):
     async def append(self, messages: Sequence[Message]) -> list[Message]:
         """Store messages durably (committed on return); assign ids and staggered ts.
 
-        Indexable messages (F1) are stored ``PENDING``, the rest ``SKIPPED``.
+        Indexable messages (F1) are stored ``PENDING``, the rest ``SKIPPED``. A store
+        that is a :class:`LexicalIndex` writes the pending full-text entry of each
+        indexable message (:func:`pending_entry`) in the same transaction, so full-text
+        search finds it before it is embedded (X1).
         """
         ...
 
@@ -116,14 +148,45 @@ class MessageStore(Protocol):
     async def recent(self, session_id: str, n: int) -> list[Message]: ...
 
     async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        """Messages waiting for the indexer, oldest first."""
+        """Messages waiting for the indexer (``include_failed``: and those waiting for a
+        retry, ``FAILED``), oldest first."""
         ...
 
-    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None: ...
+    async def due_retries(self, limit: int, due: int) -> list[Message]:
+        """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch),
+        soonest first (E12)."""
+        ...
+
+    async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
+        """``FAILED`` messages, due or not, in insertion order from cursor ``after``
+        (0 = start), with their cursor: a flush gives each one attempt."""
+        ...
+
+    async def retries(self, ids: Sequence[str]) -> dict[str, Retry]:
+        """The retry schedule of these messages (E12; absent ids are left out)."""
+        ...
+
+    async def schedule_retries(self, schedules: Mapping[str, Retry]) -> int:
+        """Mark these messages ``FAILED`` with their schedule, in one transaction; a
+        message no longer waiting (indexed, cleared or deleted meanwhile) is left as it
+        is. Returns how many changed."""
+        ...
+
+    async def next_retry_at(self) -> int | None:
+        """When the soonest retry of a ``FAILED`` message is due; ``None``: none waits."""
+        ...
+
+    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+        """Set the index state of these messages; their retry schedule starts over. A
+        message moved to a waiting state (``PENDING``, ``FAILED``) without a vector or
+        a full-text entry gets its pending full-text entry (:func:`pending_entry`); one
+        moved out of them loses it."""
+        ...
 
     async def reset_index_state(self, old: IndexState, new: IndexState,
                                 session_id: str | None = None) -> int:
-        """Move every message (of one session) in state ``old`` to ``new``."""
+        """Move every message (of one session) in state ``old`` to ``new``, as
+        :meth:`set_index_state` does."""
         ...
 
     async def upsert_session(self, session: Session) -> Session:
@@ -196,8 +259,15 @@ class VectorIndex(Protocol):
 
 @runtime_checkable
 class LexicalIndex(Protocol):
-    """Full-text search over the embedded text of indexed messages (X1), kept by the
-    message store so that it works whichever vector index is used.
+    """Full-text search over the embedded text of every indexable message that is
+    indexed or waiting to be (X1), kept by the message store so that it works whichever
+    vector index is used.
+
+    A message gets a *pending* full-text entry (:func:`pending_entry`, model
+    :data:`~chatmem.models.PENDING_MODEL`) in the transaction that appends it, so it is
+    found while its embedding waits (for the indexer, or for a retry while the provider
+    is down); the entry follows the message (rewrite, session snapshot, delete, clear,
+    index state) until its vector is written, when the vector's entry replaces it.
 
     A store that is its own vector index writes the lexical rows in its ``upsert``
     (same transaction) and deletes them wherever it deletes vectors. With a separate
@@ -212,7 +282,10 @@ class LexicalIndex(Protocol):
 
     async def delete_lexical(self, message_ids: Sequence[str]) -> int: ...
 
-    async def clear_lexical(self, session_id: str | None = None) -> int: ...
+    async def clear_lexical(self, session_id: str | None = None) -> int:
+        """Delete the full-text rows of every indexed entry (of one session); pending
+        entries stay (their messages still wait for a vector). Returns how many."""
+        ...
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:

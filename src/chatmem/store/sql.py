@@ -7,7 +7,7 @@ helpers are the one statement of those rules, so the backends cannot drift.
 
 from __future__ import annotations
 
-from ..models import CONTROL_KINDS, DIRECTIVE_KINDS, INDEXED_ROLES, IndexState
+from ..models import CONTROL_KINDS, DIRECTIVE_KINDS, INDEXED_ROLES, PENDING_MODEL, IndexState
 
 #: Kinds ``range`` and ``recent`` never return (control markers and directives).
 HIDDEN_KINDS: tuple[str, ...] = tuple(sorted(CONTROL_KINDS | DIRECTIVE_KINDS))
@@ -17,6 +17,14 @@ WAITING_STATES: tuple[IndexState, ...] = (IndexState.PENDING, IndexState.FAILED)
 
 #: ``IN (...)`` list of :data:`WAITING_STATES`, for DDL (no parameters there).
 WAITING_STATES_SQL = "(" + ", ".join(str(int(s)) for s in WAITING_STATES) + ")"
+
+#: The states as SQL literals (partial indexes need literals, not parameters, to be used).
+PENDING_SQL = str(int(IndexState.PENDING))
+FAILED_SQL = str(int(IndexState.FAILED))
+
+#: A full-text entry row that stands for a message without a vector yet (``lexical_entries``
+#: of both SQL stores; a literal, so that the partial index on it is used).
+PENDING_ENTRY_SQL = f"model_id = '{PENDING_MODEL}'"
 
 _INDEXED_ROLES_SQL = "(" + ", ".join(f"'{r}'" for r in sorted(INDEXED_ROLES)) + ")"
 
@@ -29,7 +37,8 @@ STATE_FOR_STATS = (
 )
 
 
-def pending_states(include_failed: bool) -> tuple[int, ...]:
-    """The ``index_state`` values ``pending`` returns."""
-    return tuple(int(s) for s in (WAITING_STATES if include_failed else (IndexState.PENDING,)))
+def waiting(state: IndexState) -> bool:
+    """Whether a message in ``state`` waits for the indexer (and so has a pending
+    full-text entry unless it has a vector)."""
+    return state in WAITING_STATES
 

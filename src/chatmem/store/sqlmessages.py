@@ -17,9 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import IndexState, Message, Session, StoreStats
-from .base import MAX_SESSION_DEPTH, SessionSnapshot, chunks
+from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks
 from .columns import MESSAGE_COLUMN_NAMES, message_fields
-from .sql import HIDDEN_KINDS, STATE_FOR_STATS, pending_states
+from .sql import (
+    FAILED_SQL,
+    HIDDEN_KINDS,
+    PENDING_ENTRY_SQL,
+    PENDING_SQL,
+    STATE_FOR_STATS,
+    WAITING_STATES_SQL,
+)
 
 #: One statement: SQL text and its parameters.
 Statement = tuple[str, Sequence[Any]]
@@ -171,11 +178,108 @@ def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
     return messages_result(d, list(reversed(rows)))
 
 
+# The waiting states are literals, not parameters, and spelled as in the partial index
+# ``messages_waiting`` (``index_state IN (0, 3)``) even when one state is meant: SQLite
+# uses a partial index only when the query repeats its predicate.
+_WAITING = f"index_state IN {WAITING_STATES_SQL}"
+
+
 def pending_query(d: Dialect, limit: int, include_failed: bool) -> Statement:
-    # literals, not parameters: the planner must see the partial index's predicate
-    states = ", ".join(str(s) for s in pending_states(include_failed))
-    return (f"SELECT {d.message_columns} FROM messages WHERE index_state IN ({states}) "
+    """``pending``: PENDING rows (with ``include_failed``, FAILED ones too), oldest first
+    (the ``messages_pending`` or ``messages_waiting`` index: no FAILED row is read to
+    find the PENDING ones, however many wait for a retry)."""
+    states = _WAITING if include_failed else f"index_state = {PENDING_SQL}"
+    return (f"SELECT {d.message_columns} FROM messages WHERE {states} "
             f"ORDER BY {d.seq} LIMIT {d.mark}", [d.limit(limit)])
+
+
+def due_retries_query(d: Dialect, limit: int, due: int) -> Statement:
+    """``due_retries``: FAILED rows whose retry is due by ``due``, soonest first (the
+    ``messages_retry`` index)."""
+    return (f"SELECT {d.message_columns} FROM messages WHERE index_state = {FAILED_SQL} "
+            f"AND retry_at <= {d.mark} ORDER BY retry_at, {d.seq} LIMIT {d.mark}",
+            [due, d.limit(limit)])
+
+
+def failed_after_query(d: Dialect, after: int, limit: int) -> Statement:
+    return (f"SELECT {d.message_columns} FROM messages WHERE {_WAITING} "
+            f"AND index_state = {FAILED_SQL} AND {d.seq} > {d.mark} ORDER BY {d.seq} "
+            f"LIMIT {d.mark}", [after, d.limit(limit)])
+
+
+def failed_after_result(d: Dialect, rows: Sequence[Sequence[Any]]
+                        ) -> list[tuple[int, Message]]:
+    return [(int(r[0]), row_to_message(d, r)) for r in rows]
+
+
+def retries_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
+    return d.by_ids("SELECT id, attempts, retry_at FROM messages", "id", ids)
+
+
+def retries_result(rows: Sequence[Sequence[Any]]) -> dict[str, Retry]:
+    return {str(r[0]): Retry(int(r[1]), int(r[2])) for r in rows}
+
+
+def schedule_retries_sql(d: Dialect) -> str:
+    """``schedule_retries``: one message's schedule (rows: attempts, retry_at, id); a
+    message that stopped waiting meanwhile stays as it is."""
+    return d.sql(f"UPDATE messages SET index_state = {FAILED_SQL}, attempts = ?, retry_at = ? "
+                 f"WHERE id = ? AND {_WAITING}")
+
+
+def schedule_rows(schedules: Mapping[str, Retry]) -> list[tuple[int, int, str]]:
+    return [(r.attempts, r.retry_at, mid) for mid, r in sorted(schedules.items())]
+
+
+#: ``next_retry_at`` (``messages_retry``: the index's first entry).
+NEXT_RETRY_QUERY: Statement = (
+    f"SELECT min(retry_at) FROM messages WHERE index_state = {FAILED_SQL}", [])
+
+
+def next_retry_result(row: Sequence[Any] | None) -> int | None:
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def unentried_query(d: Dialect, *, session_id: str | None = None,
+                    ids: Sequence[str] | None = None) -> list[Statement]:
+    """Waiting messages (of one session, or these ids, or all) with neither a vector nor
+    a full-text entry: those that need a pending full-text entry."""
+    select = (f"SELECT {d.message_columns} FROM messages WHERE {_WAITING} AND NOT EXISTS "
+              "(SELECT 1 FROM vectors WHERE vectors.message_id = messages.id) AND NOT EXISTS "
+              "(SELECT 1 FROM lexical_entries WHERE lexical_entries.message_id = messages.id)")
+    return _scoped(d, select, "id", "session_id", session_id, ids)
+
+
+def stale_pending_query(d: Dialect, key: str, *, session_id: str | None = None,
+                        ids: Sequence[str] | None = None) -> list[Statement]:
+    """The ``key`` column of the pending full-text entries (of one session, or these
+    ids, or all) whose message is no longer waiting, or gone."""
+    select = (f"SELECT {key} FROM lexical_entries WHERE {PENDING_ENTRY_SQL} AND NOT EXISTS "
+              "(SELECT 1 FROM messages WHERE messages.id = lexical_entries.message_id "
+              f"AND messages.{_WAITING})")
+    return _scoped(d, select, "message_id", "session_id", session_id, ids)
+
+
+def pending_entries_query(d: Dialect, key: str, session_id: str | None = None) -> Statement:
+    """The ``key`` column of the pending full-text entries (of one session, or all)."""
+    if session_id is None:
+        return f"SELECT {key} FROM lexical_entries WHERE {PENDING_ENTRY_SQL}", []
+    return (f"SELECT {key} FROM lexical_entries WHERE {PENDING_ENTRY_SQL} "
+            f"AND session_id = {d.mark}", [session_id])
+
+
+def _scoped(d: Dialect, select: str, id_column: str, session_column: str,
+            session_id: str | None, ids: Sequence[str] | None) -> list[Statement]:
+    """``select`` (a WHERE already begun) narrowed to one session or to some ids."""
+    if ids is not None:
+        out: list[Statement] = []
+        for chunk in d.id_chunks(ids):
+            frag, params = d.in_list(id_column, chunk)
+            out.append((f"{select} AND {frag}", params))
+        return out
+    if session_id is not None:
+        return [(f"{select} AND {session_column} = {d.mark}", [session_id])]
+    return [(select, [])]
 
 
 def scan_messages_query(d: Dialect, after: int, limit: int) -> Statement:
@@ -245,11 +349,13 @@ def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str
 
 # ---------------------------------------------------------------- stats
 
-#: ``stats``: the index-state counts, the session count, the vectors per model.
-STATS_QUERIES: tuple[Statement, Statement, Statement] = (
+#: ``stats``: the index-state counts, the session count, the vectors per model, the
+#: soonest retry.
+STATS_QUERIES: tuple[Statement, Statement, Statement, Statement] = (
     (f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1", []),
     ("SELECT count(*) FROM sessions", []),
     ("SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1", []),
+    NEXT_RETRY_QUERY,
 )
 COUNT_BY_MODEL_QUERY = STATS_QUERIES[2]
 
@@ -259,26 +365,31 @@ def count_by_model_result(rows: Sequence[Sequence[Any]]) -> dict[str, int]:
 
 
 def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None,
-                 by_model: Sequence[Sequence[Any]]) -> StoreStats:
+                 by_model: Sequence[Sequence[Any]], next_retry: Sequence[Any] | None
+                 ) -> StoreStats:
     return StoreStats.of({IndexState(s): int(n) for s, n in counts},
-                         int(sessions[0]) if sessions else 0, count_by_model_result(by_model))
+                         int(sessions[0]) if sessions else 0, count_by_model_result(by_model),
+                         next_retry_result(next_retry))
 
 
 # ---------------------------------------------------------------- messages (write)
 
+#: A new index state, and a retry schedule that starts over (E12).
+_SET_STATE = "UPDATE messages SET index_state = ?, attempts = 0, retry_at = 0"
+
+
 def set_index_state_query(d: Dialect, ids: Sequence[str], state: IndexState
                           ) -> list[Statement]:
-    return d.by_ids(f"UPDATE messages SET index_state = {d.mark}", "id", ids, [int(state)])
+    return d.by_ids(d.sql(_SET_STATE), "id", ids, [int(state)])
 
 
 def reset_index_state_query(d: Dialect, old: IndexState, new: IndexState,
                             session_id: str | None = None) -> Statement:
     """Messages in state ``old`` (of one session, or all) go to state ``new``."""
     if session_id is None:
-        return d.sql("UPDATE messages SET index_state = ? WHERE index_state = ?"), [
-            int(new), int(old)]
-    return (d.sql("UPDATE messages SET index_state = ? WHERE index_state = ? "
-                  "AND session_id = ?"), [int(new), int(old), session_id])
+        return d.sql(f"{_SET_STATE} WHERE index_state = ?"), [int(new), int(old)]
+    return (d.sql(f"{_SET_STATE} WHERE index_state = ? AND session_id = ?"),
+            [int(new), int(old), session_id])
 
 
 def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement:

@@ -117,8 +117,10 @@ from ...models import (
 from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
+    Retry,
     SessionSnapshot,
     chunks,
+    pending_entry,
     retried_add,
     session_snapshot,
     snapshot_changes,
@@ -131,6 +133,7 @@ from ..columns import (
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
+from ..sql import PENDING_ENTRY_SQL, waiting
 from ..sqlmessages import POSTGRES, Statement
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
@@ -405,6 +408,8 @@ class PostgresStore:
                                    [version])
                 log.info("postgres schema %s: applied migration %d", self.schema, version)
             await lexical.pg_setup(conn)  # X1: (re)tokenize rows written before or stale
+            # X1: messages an older chatmem (or process) left waiting get their entries
+            await self._sync_pending(conn)
 
     async def _load_hnsw_dims(self, conn: psycopg.AsyncConnection[Any]) -> set[int]:
         rows = await (await conn.execute(
@@ -481,6 +486,7 @@ class PostgresStore:
             taken = _TakenTs(conn)
             await taken.preload(batch)
             stored: list[Message] = []
+            fresh: list[Message] = []  # the new rows' messages
             rows: list[tuple[Any, ...]] = []
             for i, (msg, mid) in enumerate(zip(batch, ids)):
                 old = existing.get(mid)
@@ -498,6 +504,7 @@ class PostgresStore:
                 rows.append(sm.message_row(msg, mid, ts, mentions, metadata))
                 new = dataclasses.replace(msg, id=mid, ts=ts)
                 stored.append(new)
+                fresh.append(new)
                 # a later duplicate in this batch sees this row as stored
                 existing[mid] = dataclasses.replace(
                     new, mentions=tuple(json.loads(mentions)), metadata=json.loads(metadata))
@@ -505,6 +512,8 @@ class PostgresStore:
                 async with conn.cursor() as cur:
                     await cur.executemany(sm.insert_message_sql(POSTGRES), rows)
                 await conn.execute(*sm.insert_sessions_query(POSTGRES, [r[1] for r in rows]))
+                # X1: findable by full text before it is embedded, in this transaction
+                await self._put_pending(conn, fresh)
         return stored
 
     async def get(self, ids: Sequence[str]) -> dict[str, Message]:
@@ -522,6 +531,10 @@ class PostgresStore:
             new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
             await conn.execute(*sm.rewrite_update_query(
                 POSTGRES, row, new, _json(dict(new.metadata), "metadata")))
+            if await (await conn.execute(
+                    f"SELECT 1 FROM lexical_entries WHERE message_id = %s AND "
+                    f"{PENDING_ENTRY_SQL}", [new.id])).fetchone():
+                await self._put_pending(conn, [new])  # its pending entry follows (X1)
             return new
 
     async def scan_messages(self, after: int, limit: int
@@ -563,17 +576,74 @@ class PostgresStore:
             rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed))
         return sm.messages_result(POSTGRES, rows)
 
+    async def due_retries(self, limit: int, due: int) -> list[Message]:
+        async with self._conn() as conn:
+            rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due))
+        return sm.messages_result(POSTGRES, rows)
+
+    async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
+        async with self._conn() as conn:
+            rows = await _rows(conn, sm.failed_after_query(POSTGRES, after, limit))
+        return sm.failed_after_result(POSTGRES, rows)
+
+    async def retries(self, ids: Sequence[str]) -> dict[str, Retry]:
+        async with self._conn() as conn:
+            return sm.retries_result(await _rows(conn, *sm.retries_query(POSTGRES, ids)))
+
+    async def schedule_retries(self, schedules: Mapping[str, Retry]) -> int:
+        n = 0
+        async with self._tx() as conn:
+            for row in sm.schedule_rows(schedules):
+                n += (await conn.execute(sm.schedule_retries_sql(POSTGRES), row)).rowcount
+        return n
+
+    async def next_retry_at(self) -> int | None:
+        async with self._conn() as conn:
+            return sm.next_retry_result(
+                await (await conn.execute(*sm.NEXT_RETRY_QUERY)).fetchone())
+
     async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         async with self._tx() as conn:
             for st in sm.set_index_state_query(POSTGRES, ids, state):
                 await conn.execute(*st)
+            await self._sync_pending(conn, ids=list(ids))  # X1: entries follow the state
 
     async def reset_index_state(self, old: IndexState, new: IndexState,
                                 session_id: str | None = None) -> int:
         async with self._tx() as conn:
             cur = await conn.execute(
                 *sm.reset_index_state_query(POSTGRES, old, new, session_id))
+            if cur.rowcount and waiting(old) != waiting(new):
+                await self._sync_pending(conn, session_id=session_id)
             return int(cur.rowcount)
+
+    @classmethod
+    async def _put_pending(cls, conn: psycopg.AsyncConnection[Any],
+                           messages: Sequence[Message]) -> None:
+        """Inside the caller's transaction: the pending full-text entries of these
+        messages, with their sessions' current snapshots."""
+        todo = [m for m in messages if m.indexable]
+        if not todo:
+            return
+        snapshots = {s.session_id: s for s in
+                     await cls._snapshots(conn, sorted({m.session_id for m in todo}))}
+        await lexical.pg_put_pending(
+            conn, [pending_entry(m, snapshots.get(m.session_id)) for m in todo])
+
+    @classmethod
+    async def _sync_pending(cls, conn: psycopg.AsyncConnection[Any], *,
+                            session_id: str | None = None,
+                            ids: Sequence[str] | None = None) -> None:
+        """Inside the caller's transaction: a pending full-text entry for each waiting
+        message (of one session, or these ids, or all) that has no vector and no entry,
+        and none for a message no longer waiting."""
+        stale = [r[0] for r in await _rows(conn, *sm.stale_pending_query(
+            POSTGRES, "message_id", session_id=session_id, ids=ids))]
+        if stale:
+            await lexical.pg_drop(conn, stale)
+        rows = await _rows(conn, *sm.unentried_query(POSTGRES, session_id=session_id,
+                                                     ids=ids))
+        await cls._put_pending(conn, [_row_to_message(r) for r in rows])
 
     # ---------------------------------------------------------------- sessions
 
@@ -675,12 +745,13 @@ class PostgresStore:
     # ---------------------------------------------------------------- stats / clear
 
     async def stats(self) -> StoreStats:
-        counts, sessions, by_model = sm.STATS_QUERIES
+        counts, sessions, by_model, next_retry = sm.STATS_QUERIES
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
             return sm.stats_result(await _rows(conn, counts),
                                    await (await conn.execute(*sessions)).fetchone(),
-                                   await _rows(conn, by_model))
+                                   await _rows(conn, by_model),
+                                   await (await conn.execute(*next_retry)).fetchone())
 
     @staticmethod
     async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:
@@ -688,6 +759,11 @@ class PostgresStore:
 
     async def clear_messages(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:
+            # X1: the pending entries go with their messages
+            stale = [r[0] for r in await _rows(
+                conn, sm.pending_entries_query(POSTGRES, "message_id", session_id))]
+            if stale:
+                await lexical.pg_drop(conn, stale)
             cur = await conn.execute(*sm.clear_messages_query(POSTGRES, session_id))
             return int(cur.rowcount)
 
@@ -742,10 +818,12 @@ class PostgresStore:
             async with conn.cursor() as cur:
                 await cur.executemany(_VECTORS_UPSERT, rows)
             await lexical.pg_put(conn, [(r[1], r[13]) for r in rows])  # X1: same transaction
+            written = sorted({r[1] for r in rows})
+            await lexical.pg_drop(conn, written)  # the pending entries: the vectors' now
             # the vector and the index state commit together: exactly once after a crash
             await conn.execute(
-                "UPDATE messages SET index_state = %s WHERE id = ANY(%s::text[])",
-                [int(IndexState.INDEXED), sorted({r[1] for r in rows})])
+                "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0 "
+                "WHERE id = ANY(%s::text[])", [int(IndexState.INDEXED), written])
         added: dict[int, int] = {}
         for r in rows:
             added[r[14]] = added.get(r[14], 0) + 1

@@ -18,6 +18,7 @@ from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, query_terms, tokenize
 from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
 from ..columns import entry_values, json_text, pg_upsert_sql
+from ..sql import PENDING_ENTRY_SQL
 
 _META_NS = "chatmem.lexical"
 _ENTRIES_UPSERT = pg_upsert_sql(
@@ -100,17 +101,25 @@ async def pg_put_entries(conn: Any, entries: Sequence[VectorEntry]) -> None:
     cur = await conn.execute("SELECT id FROM messages WHERE id = ANY(%s::text[])",
                              [[e.message_id for e in entries]])
     alive = {r[0] for r in await cur.fetchall()}
+    # deleted meanwhile: nothing to index
+    await _put_entry_rows(conn, [(e, texts[e.message_id]) for e in entries
+                                 if e.message_id in alive])
+
+
+async def pg_put_pending(conn: Any, entries: Sequence[VectorEntry]) -> None:
+    """The rows of pending entries (:func:`~chatmem.store.base.pending_entry`: their
+    text is given, their messages are being written in this transaction)."""
+    await _put_entry_rows(conn, [(e, e.text or "") for e in entries])
+
+
+async def _put_entry_rows(conn: Any, items: Sequence[tuple[VectorEntry, str]]) -> None:
     rows = []
-    for e in entries:
-        if e.message_id not in alive:  # deleted meanwhile: nothing to index
-            continue
-        lex, n = pg_lex(texts[e.message_id])
-        rows.append((*entry_values(e, json_text), texts[e.message_id], lex, n))
-    if not rows:
-        return
-    async with conn.cursor() as cur:
-        await cur.executemany(
-            _ENTRIES_UPSERT, rows)
+    for e, text in items:
+        lex, n = pg_lex(text)
+        rows.append((*entry_values(e, json_text), text, lex, n))
+    if rows:
+        async with conn.cursor() as cur:
+            await cur.executemany(_ENTRIES_UPSERT, rows)
 
 
 async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:
@@ -121,11 +130,13 @@ async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:
 
 
 async def pg_clear(conn: Any, session_id: str | None = None) -> int:
+    """Delete the rows of a separate index's entries (of one session); the pending
+    entries of messages still waiting for a vector stay. Returns how many."""
     if session_id is None:
-        cur = await conn.execute("DELETE FROM lexical_entries")
+        cur = await conn.execute(f"DELETE FROM lexical_entries WHERE NOT {PENDING_ENTRY_SQL}")
     else:
-        cur = await conn.execute("DELETE FROM lexical_entries WHERE session_id = %s",
-                                 [session_id])
+        cur = await conn.execute("DELETE FROM lexical_entries WHERE session_id = %s AND "
+                                 f"NOT {PENDING_ENTRY_SQL}", [session_id])
     return int(cur.rowcount)
 
 

@@ -6,7 +6,7 @@ statements, so they are never edited, only appended to.
 
 from __future__ import annotations
 
-from ..sql import WAITING_STATES_SQL
+from ..sql import FAILED_SQL, PENDING_ENTRY_SQL, PENDING_SQL, WAITING_STATES_SQL
 from .lexical import PG_MIGRATION as LEXICAL_MIGRATION
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
@@ -80,5 +80,19 @@ MIGRATIONS[2] = LEXICAL_MIGRATION  # X1: full-text columns, GIN index (store/pos
 MIGRATIONS[3] = [
     "ALTER TABLE vectors SET (fillfactor = 50)",
     "CREATE INDEX sessions_parent ON sessions (parent_id)",
+]
+#: E12: the retry schedule of a message whose embedding failed (attempts so far, when the
+#: next is due; 0 = now), the index of the retries due soonest and that of the messages
+#: never attempted (a sweep reads no FAILED row to find them). X1: the pending
+#: full-text entries (``lexical_entries`` rows of messages without a vector yet) are
+#: found by a partial index; messages left waiting by an older chatmem get theirs at
+#: open (``PostgresStore._migrate``).
+MIGRATIONS[4] = [
+    "ALTER TABLE messages ADD COLUMN attempts integer NOT NULL DEFAULT 0",
+    "ALTER TABLE messages ADD COLUMN retry_at bigint NOT NULL DEFAULT 0",
+    f"CREATE INDEX messages_retry ON messages (retry_at, seq) WHERE index_state = {FAILED_SQL}",
+    f"CREATE INDEX messages_pending ON messages (seq) WHERE index_state = {PENDING_SQL}",
+    f"CREATE INDEX lexical_entries_pending ON lexical_entries (session_id) "
+    f"WHERE {PENDING_ENTRY_SQL}",
 ]
 SCHEMA_VERSION = max(MIGRATIONS)

@@ -50,8 +50,10 @@ from ...models import (
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
+    Retry,
     SessionSnapshot,
     chunks,
+    pending_entry,
     retried_add,
     session_snapshot,
     snapshot_changes,
@@ -63,8 +65,9 @@ from ..columns import (
     entry_values,
     json_text,
 )
-from ..matrix import VectorMatrix
+from ..matrix import RowColumns, VectorMatrix
 from ..postings import Postings
+from ..sql import PENDING_ENTRY_SQL, waiting
 from ..sqlmessages import SQLITE, Statement
 from ..where import check_fields, compile_where
 from . import lexical
@@ -74,8 +77,9 @@ from .schema import (
     SCHEMA,
     SCHEMA_VERSION,
     SQLITE_MAGIC,
-    chatmem_columns,
     chatmem_tables,
+    known_columns,
+    migrate,
     signed32,
     table_columns,
 )
@@ -129,6 +133,12 @@ class SqliteStore:
         self._lock_file: Any = None
         self._closed = False
         self._matrices: dict[int, VectorMatrix] = {}
+        #: the filter columns of ``lexical_entries`` (full-text entries without a
+        #: ``vectors`` row), so that the fast filter path covers them too
+        self._entry_rows = RowColumns()
+        #: their changes in the open transaction, applied on commit: (rowid, entry or
+        #: None for a removed row), or None for "every row went"
+        self._entry_ops: list[tuple[int, VectorEntry | None] | None] = []
         #: BM25 over the token rows, built on the first lexical query (X1)
         self._postings: Postings | None = None
         #: token-row changes of the open transaction, applied to _postings on commit
@@ -301,7 +311,7 @@ class SqliteStore:
                                      "chatmem store yet: check the path, or create the "
                                      "store first")
             elif not (version >= 1 and CORE_TABLES <= tables <= chatmem_tables()
-                      and table_columns(conn, "messages") == chatmem_columns()):
+                      and known_columns(table_columns(conn, "messages"))):
                 shown = ", ".join(sorted(tables)[:5]) or "none"
                 raise self._foreign(f"application_id 0 and tables {shown}"
                                     + (", …" if len(tables) > 5 else ""))
@@ -342,6 +352,9 @@ class SqliteStore:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(SCHEMA)
         lexical.sqlite_setup(conn)  # X1: full-text rows, rebuilt when missing or stale
+        migrate(conn)  # schema 3: retry schedule columns and their indexes
+        with self._tx():  # messages an older chatmem left waiting get their entries
+            self._sync_pending()
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _abort_open(self, made: list[str]) -> None:
@@ -365,6 +378,10 @@ class SqliteStore:
 
     def _load_matrices(self) -> None:
         self._matrices.clear()
+        self._entry_rows = RowColumns()
+        for r in self.conn.execute(
+                "SELECT mrowid, session_id, role, model_id FROM lexical_entries"):
+            self._entry_rows.put(r[0], r[1], r[2], r[3])
         cur = self.conn.execute(
             "SELECT mrowid, message_id, session_id, ts, role, model_id, dim, vec FROM vectors "
             "ORDER BY mrowid"
@@ -392,10 +409,12 @@ class SqliteStore:
     def _tx(self) -> Any:
         self.conn.execute("BEGIN IMMEDIATE")
         self._lex_pending.clear()
+        self._entry_ops.clear()
         try:
             yield self.conn
         except BaseException:
             self._lex_pending.clear()
+            self._entry_ops.clear()
             self.conn.execute("ROLLBACK")
             raise
         else:
@@ -408,16 +427,72 @@ class SqliteStore:
         tokens = lexical.sqlite_put(self.conn, rowid, text, entry)
         if tokens is not None:
             self._lex_pending.append(("put", (rowid, tokens)))
+            self._entry_ops.append((rowid, entry))
+
+    def _lex_index(self, rowid: int, text: str | None) -> None:
+        """The token row of a message whose vector is being written (its pending entry
+        goes; unchanged tokens stay)."""
+        tokens = lexical.sqlite_index(self.conn, rowid, text)
+        if tokens is not None:
+            self._lex_pending.append(("put", (rowid, tokens)))
+        self._entry_ops.append((rowid, None))
 
     def _lex_drop(self, rowids: Sequence[int]) -> int:
         self._lex_pending.append(("drop", list(rowids)))
+        self._entry_ops.extend((r, None) for r in rowids)
         return lexical.sqlite_drop(self.conn, rowids)
 
-    def _lex_clear(self) -> int:
-        self._lex_pending.append(("clear", None))
-        return lexical.sqlite_clear(self.conn)
+    def _lex_clear(self, session_id: str | None = None) -> int:
+        """Drop the token rows of indexed entries (of one session); the pending entries
+        of messages still waiting for a vector stay. Returns how many rows went."""
+        keep = {r[0] for r in self._rows(sm.pending_entries_query(SQLITE, "mrowid",
+                                                                  session_id))}
+        if session_id is not None:
+            return self._lex_drop([r for r in lexical.sqlite_rowids(
+                self.conn, session_id=session_id) if r not in keep])
+        if not keep:
+            self._lex_pending.append(("clear", None))
+            self._entry_ops.append(None)
+            return lexical.sqlite_clear(self.conn)
+        drop = {r[0] for r in self.conn.execute(
+            f"SELECT id FROM lexical_docsize UNION SELECT mrowid FROM lexical_entries "
+            f"WHERE NOT {PENDING_ENTRY_SQL}")}
+        return self._lex_drop(sorted(drop - keep))
+
+    def _put_pending(self, items: Sequence[tuple[int, Message]]) -> None:
+        """Inside the caller's transaction: the pending full-text entries of these
+        (rowid, message) pairs, with their sessions' current snapshots."""
+        todo = [(rowid, m) for rowid, m in items if m.indexable]
+        if not todo:
+            return
+        snapshots = {s.session_id: s for s in
+                     self._snapshots_sync(sorted({m.session_id for _, m in todo}))}
+        for rowid, msg in todo:
+            entry = pending_entry(msg, snapshots.get(msg.session_id))
+            self._lex_put(rowid, entry.text, entry)
+
+    def _sync_pending(self, *, session_id: str | None = None,
+                      ids: Sequence[str] | None = None) -> None:
+        """Inside the caller's transaction: a pending full-text entry for each waiting
+        message (of one session, or these ids, or all) that has no vector and no entry,
+        and none for a message no longer waiting."""
+        stale = [r[0] for r in self._rows(*sm.stale_pending_query(
+            SQLITE, "mrowid", session_id=session_id, ids=ids))]
+        if stale:
+            self._lex_drop(stale)
+        rows = self._rows(*sm.unentried_query(SQLITE, session_id=session_id, ids=ids))
+        self._put_pending([(int(r[0]), _row_to_message(r)) for r in rows])
 
     def _apply_lexical(self) -> None:
+        for op in self._entry_ops:
+            if op is None:
+                self._entry_rows = RowColumns()
+            elif op[1] is None:
+                self._entry_rows.remove(op[0])
+            else:
+                e = op[1]
+                self._entry_rows.put(op[0], e.session_id, e.role, e.model_id)
+        self._entry_ops = []
         pending, self._lex_pending = self._lex_pending, []
         if self._postings is not None:
             _replay(self._postings, pending)
@@ -520,6 +595,7 @@ class SqliteStore:
         from ...models import now_ms
 
         stored: list[Message] = []
+        fresh: list[tuple[int, Message]] = []  # new rows: (rowid, message)
         with self._tx() as conn:
             for msg in messages:
                 mid = msg.id or uuid.uuid4().hex
@@ -533,11 +609,15 @@ class SqliteStore:
                 # ts is unique within a session: stagger equal timestamps forward
                 while conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
                     ts += 1
-                conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
+                cur = conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
                     msg, mid, ts, json.dumps(list(msg.mentions), ensure_ascii=False),
                     json.dumps(dict(msg.metadata), ensure_ascii=False)))
                 conn.execute(*sm.insert_sessions_query(SQLITE, [msg.session_id]))
                 stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
+                assert cur.lastrowid is not None
+                fresh.append((cur.lastrowid, stored[-1]))
+            # X1: findable by full text before it is embedded, in this transaction
+            self._put_pending(fresh)
         return stored
 
     @_on_store_thread
@@ -555,6 +635,9 @@ class SqliteStore:
             new = sm.rewritten(_row_to_message(row), content, visible_content, metadata)
             conn.execute(*sm.rewrite_update_query(
                 SQLITE, row, new, json.dumps(dict(new.metadata), ensure_ascii=False)))
+            if conn.execute(f"SELECT 1 FROM lexical_entries WHERE mrowid=? AND "
+                            f"{PENDING_ENTRY_SQL}", (row[0],)).fetchone():
+                self._put_pending([(row[0], new)])  # its pending entry follows (X1)
             return new
 
     @_on_store_thread
@@ -603,17 +686,44 @@ class SqliteStore:
             SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed)))
 
     @_on_store_thread
+    def due_retries(self, limit: int, due: int) -> list[Message]:
+        return sm.messages_result(SQLITE, self._rows(sm.due_retries_query(SQLITE, limit, due)))
+
+    @_on_store_thread
+    def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
+        return sm.failed_after_result(SQLITE, self._rows(sm.failed_after_query(SQLITE, after,
+                                                                               limit)))
+
+    @_on_store_thread
+    def retries(self, ids: Sequence[str]) -> dict[str, Retry]:
+        return sm.retries_result(self._rows(*sm.retries_query(SQLITE, ids)))
+
+    @_on_store_thread
+    def schedule_retries(self, schedules: Mapping[str, Retry]) -> int:
+        with self._tx() as conn:
+            return sum(conn.execute(sm.schedule_retries_sql(SQLITE), row).rowcount
+                       for row in sm.schedule_rows(schedules))
+
+    @_on_store_thread
+    def next_retry_at(self) -> int | None:
+        return sm.next_retry_result(self.conn.execute(*sm.NEXT_RETRY_QUERY).fetchone())
+
+    @_on_store_thread
     def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
         with self._tx() as conn:
             for st in sm.set_index_state_query(SQLITE, ids, state):
                 conn.execute(*st)
+            self._sync_pending(ids=list(ids))  # X1: pending entries follow the state
 
     @_on_store_thread
     def reset_index_state(self, old: IndexState, new: IndexState,
                           session_id: str | None = None) -> int:
         with self._tx() as conn:
-            return int(conn.execute(
+            n = int(conn.execute(
                 *sm.reset_index_state_query(SQLITE, old, new, session_id)).rowcount)
+            if n and waiting(old) != waiting(new):
+                self._sync_pending(session_id=session_id)
+            return n
 
     # ---------------------------------------------------------------- sessions
 
@@ -703,13 +813,16 @@ class SqliteStore:
 
     @_on_store_thread
     def stats(self) -> StoreStats:
-        counts, sessions, by_model = sm.STATS_QUERIES
-        return sm.stats_result(self._rows(counts),
-                               self.conn.execute(*sessions).fetchone(), self._rows(by_model))
+        counts, sessions, by_model, next_retry = sm.STATS_QUERIES
+        return sm.stats_result(self._rows(counts), self.conn.execute(*sessions).fetchone(),
+                               self._rows(by_model), self.conn.execute(*next_retry).fetchone())
 
     @_on_store_thread
     def clear_messages(self, session_id: str | None = None) -> int:
         with self._tx() as conn:
+            # X1: the pending entries go with their messages
+            self._lex_drop([r[0] for r in self._rows(
+                sm.pending_entries_query(SQLITE, "mrowid", session_id))])
             return int(conn.execute(*sm.clear_messages_query(SQLITE, session_id)).rowcount)
 
     # ---------------------------------------------------------------- vector index
@@ -731,10 +844,10 @@ class SqliteStore:
                     f"VALUES (?, {_ENTRY_MARKS}, ?, ?)",
                     (r[0], *entry_values(e, json_text), vec.shape[0], vec.tobytes()),
                 )
-                self._lex_put(r[0], e.text)  # X1: full text, same transaction
+                self._lex_index(r[0], e.text)  # X1: full text, same transaction
                 # the vector and the index state commit together: exactly once after a crash
-                conn.execute("UPDATE messages SET index_state=? WHERE rowid=?",
-                             (int(IndexState.INDEXED), r[0]))
+                conn.execute("UPDATE messages SET index_state=?, attempts=0, retry_at=0 "
+                             "WHERE rowid=?", (int(IndexState.INDEXED), r[0]))
                 rows.append((r[0], e, vec))
         # the transaction committed: bring the matrix in step
         for rowid, e, vec in rows:
@@ -815,7 +928,7 @@ class SqliteStore:
         with self._tx():
             if session_id is None:
                 n = int(self.conn.execute("DELETE FROM vectors").rowcount)
-                self._lex_clear()  # X1: full text follows the vectors
+                self._lex_clear()  # X1: full text follows the vectors (pending entries stay)
             else:
                 n = self._drop_vectors_sync("session_id=?", (session_id,))
             self.conn.execute(*sm.reset_index_state_query(
@@ -844,10 +957,8 @@ class SqliteStore:
 
     @_on_store_thread
     def clear_lexical(self, session_id: str | None = None) -> int:
-        with self._tx() as conn:
-            if session_id is None:
-                return self._lex_clear()
-            return self._lex_drop(lexical.sqlite_rowids(conn, session_id=session_id))
+        with self._tx():
+            return self._lex_clear(session_id)
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:
@@ -865,18 +976,17 @@ class SqliteStore:
         return await self._run(_query)
 
     def _fast_rowids(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
-        """The rowids of the vectors matching ``where``, read from the in-memory matrices
-        for the session/model/role shapes that recall builds (as dense search does);
-        ``None`` for any other filter, or when entries of a separate index exist."""
-        if self.conn.execute("SELECT 1 FROM lexical_entries LIMIT 1").fetchone():
-            return None
+        """The rowids of the entries matching ``where`` — vectors, and full-text entries
+        without a vector row (pending messages, a separate index's entries) — read from
+        the in-memory columns for the session/model/role shapes that recall builds (as
+        dense search does); ``None`` for any other filter."""
         parts = []
-        for mat in self._matrices.values():
-            rows = mat.fast_rows(where)
+        for columns in (*self._matrices.values(), self._entry_rows):
+            rows = columns.fast_rows(where)
             if rows is None:
                 return None
-            parts.append(mat.rowid[rows])
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+            parts.append(columns.rowid[rows])
+        return np.concatenate(parts)
 
 
 def _replay(postings: Postings, changes: Sequence[tuple[str, Any]]) -> None:

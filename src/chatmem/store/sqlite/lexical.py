@@ -2,8 +2,10 @@
 
 Documents are stored pre-tokenized (:func:`chatmem.text.tokenize`) in an FTS5
 table with two columns, ``terms`` (words, numbers, bigrams) and ``chars`` (CJK
-unigrams), written in the same transaction as the vector. The FTS rowid is the
-message's rowid, which is also the ``vectors.mrowid`` of its vector entry. The
+unigrams), written in the same transaction as the message (with a pending entry in
+``lexical_entries``, see :func:`~chatmem.store.base.pending_entry`) and again,
+only if its text changed, with the vector (:func:`sqlite_index`). The FTS rowid is
+the message's rowid, which is also the ``vectors.mrowid`` of its vector entry. The
 table is the durable copy of the tokens: queries are answered by
 :class:`~chatmem.store.postings.Postings`, an in-memory BM25 loaded from it
 (:func:`sqlite_load`) with the same formula as FTS5's
@@ -41,8 +43,9 @@ def _columns(toks: Sequence[str]) -> tuple[str, str]:
 
 #: Created by :func:`sqlite_setup`. ``lexical`` holds the token text of each
 #: searchable message by message rowid (= ``vectors.mrowid``); ``lexical_entries``
-#: holds the vector fields of entries whose vector lives in a separate index
-#: (Qdrant), since there is no ``vectors`` row to filter on for those.
+#: holds the vector fields of entries without a ``vectors`` row to filter on: those
+#: whose vector lives in a separate index (Qdrant), and the pending entries of
+#: messages not embedded yet (``model_id`` = :data:`~chatmem.models.PENDING_MODEL`).
 SQLITE_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5(
     terms, chars, tokenize = "unicode61 remove_diacritics 0 tokenchars '.'"
@@ -102,16 +105,10 @@ def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
     the message row. ``entry`` is given when the vector lives in a separate
     index: its fields are kept in ``lexical_entries`` for filtering.
     """
-    if text is None:
-        row = conn.execute(f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=?",
-                           (rowid,)).fetchone()
-        if row is None:
-            return None
-        text = _message_text(row)
-    toks = tokenize(text)
-    conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
-    conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
-                 (rowid, *_columns(toks)))
+    toks = _tokens(conn, rowid, text)
+    if toks is None:
+        return None
+    _write_tokens(conn, rowid, toks)
     if entry is None:
         conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
     else:
@@ -119,6 +116,40 @@ def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
                      f"VALUES (?, {','.join('?' * len(ENTRY_COLUMNS))})",
                      (rowid, *entry_values(entry, json_text)))
     return toks
+
+
+def sqlite_index(conn: sqlite3.Connection, rowid: int, text: str | None) -> list[str] | None:
+    """The token row of message ``rowid`` as its vector is written (inside the caller's
+    transaction): its pending entry goes, and its tokens are written only when they
+    differ from the row's (the pending row usually holds them already). Returns the new
+    tokens; ``None`` when the row stayed as it was (or the message is gone)."""
+    conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
+    toks = _tokens(conn, rowid, text)
+    if toks is None:
+        return None
+    row = conn.execute("SELECT terms, chars FROM lexical WHERE rowid=?", (rowid,)).fetchone()
+    if row is not None and tuple(row) == _columns(toks):
+        return None
+    _write_tokens(conn, rowid, toks)
+    return toks
+
+
+def _tokens(conn: sqlite3.Connection, rowid: int, text: str | None) -> list[str] | None:
+    """The tokens of ``text``, or (``None``) of message ``rowid``'s embedded text;
+    ``None`` when that message is gone."""
+    if text is None:
+        row = conn.execute(f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=?",
+                           (rowid,)).fetchone()
+        if row is None:
+            return None
+        text = _message_text(row)
+    return tokenize(text)
+
+
+def _write_tokens(conn: sqlite3.Connection, rowid: int, toks: Sequence[str]) -> None:
+    conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
+    conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
+                 (rowid, *_columns(toks)))
 
 
 def sqlite_drop(conn: sqlite3.Connection, rowids: Sequence[int]) -> int:

@@ -11,11 +11,14 @@ import functools
 import sqlite3
 
 from ..columns import sqlite_entry_ddl
-from ..sql import WAITING_STATES_SQL
+from ..sql import FAILED_SQL, PENDING_ENTRY_SQL, PENDING_SQL, WAITING_STATES_SQL
 from .lexical import SQLITE_SCHEMA as LEXICAL_SCHEMA
 
-#: 2: messages may be in IndexState.CLEARED (an older chatmem would not read them)
-SCHEMA_VERSION = 2
+#: 2: messages may be in IndexState.CLEARED (an older chatmem would not read them).
+#: 3: the retry schedule of messages (``attempts``, ``retry_at``: E12) and the pending
+#: full-text entries of messages without a vector (X1), which an older chatmem would
+#: leave behind: it must not write this file.
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id`` of every chatmem SQLite file: 0x43484D4D, the ASCII
 #: bytes ``CHMM`` (at offset 68 of the file header).
 APPLICATION_ID = 0x43484D4D
@@ -50,6 +53,8 @@ CREATE TABLE IF NOT EXISTS messages (
     platform TEXT,
     metadata TEXT NOT NULL DEFAULT '{}',
     index_state INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    retry_at INTEGER NOT NULL DEFAULT 0,
     UNIQUE (session_id, ts)
 );
 CREATE INDEX IF NOT EXISTS messages_waiting ON messages (rowid)
@@ -70,6 +75,33 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """.replace("{waiting}", WAITING_STATES_SQL).replace(
     "{entry_columns}", sqlite_entry_ddl(unique_message_id=True))
+
+
+#: Columns of ``messages`` added by schema 3, in order (``ALTER TABLE`` on older files).
+RETRY_COLUMNS: dict[str, str] = {
+    "attempts": "INTEGER NOT NULL DEFAULT 0",
+    "retry_at": "INTEGER NOT NULL DEFAULT 0",
+}
+#: Indexes of schema 3, created once its columns exist (after :data:`RETRY_COLUMNS`): the
+#: retries due soonest, the messages never attempted (a sweep reads no FAILED row to find
+#: them), and the pending full-text entries.
+INDEXES = f"""
+CREATE INDEX IF NOT EXISTS messages_retry ON messages (retry_at)
+    WHERE index_state = {FAILED_SQL};
+CREATE INDEX IF NOT EXISTS messages_pending ON messages (rowid)
+    WHERE index_state = {PENDING_SQL};
+CREATE INDEX IF NOT EXISTS lexical_entries_pending ON lexical_entries (session_id)
+    WHERE {PENDING_ENTRY_SQL};
+"""
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the tables of a file written by an older chatmem to this schema."""
+    have = set(table_columns(conn, "messages"))
+    for name, ddl in RETRY_COLUMNS.items():
+        if name not in have:
+            conn.execute(f"ALTER TABLE messages ADD COLUMN {name} {ddl}")
+    conn.executescript(INDEXES)
 
 
 def signed32(n: int) -> int:
@@ -98,6 +130,12 @@ def chatmem_tables() -> frozenset[str]:
 
 def chatmem_columns() -> tuple[str, ...]:
     return reference()[1]
+
+
+def known_columns(columns: tuple[str, ...]) -> bool:
+    """Whether ``columns`` are those of ``messages`` in this schema or an older one."""
+    current = chatmem_columns()
+    return columns in (current, tuple(c for c in current if c not in RETRY_COLUMNS))
 
 
 def table_columns(conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
