@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +12,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from chatmem.cli import main
+from chatmem.models import Message, now_ms
+from chatmem.store import SqliteStore
+from chatmem.store.base import Retry
 
 
 def test_demo_prints_the_deadline_inside_the_injected_system_message() -> None:
@@ -58,3 +63,23 @@ def test_every_command_has_an_example_and_is_documented_in_the_readme() -> None:
     for name, cmd in main.commands.items():
         assert "Example:" in (cmd.help or ""), f"chatmem {name} has no example in its help"
         assert f"chatmem {name}" in readme, f"chatmem {name} is not documented in README.md"
+
+
+def test_stats_show_when_the_next_retry_is_due(tmp_path: Path) -> None:
+    """E12: a message whose embedding failed is counted failed, with its next attempt."""
+    db = tmp_path / "retry.db"
+
+    async def failed_once() -> None:
+        store = await SqliteStore.open(db)
+        [m] = await store.append([Message(session_id="s", content="try me again")])
+        assert m.id is not None
+        await store.schedule_retries({m.id: Retry(2, now_ms() + 3_600_000)})
+        await store.close()
+
+    asyncio.run(failed_once())
+    res = CliRunner().invoke(main, ["stats", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert "    failed: 1" in res.output
+    assert re.search(r"next retry: in 3[56]\d\d s", res.output), res.output
+    res = CliRunner().invoke(main, ["stats", "--db", str(db), "--json"])
+    assert json.loads(res.output)["next_retry_at"] > now_ms()

@@ -126,13 +126,11 @@ async def test_queue_overflow_drops_queued_ids_never_messages() -> None:
     await mem.close()
 
 
-async def test_failed_embeddings_stay_stored_and_are_retried(monkeypatch) -> None:
-    from chatmem import indexing
-
-    monkeypatch.setattr(indexing, "RETRY_INTERVAL_S", 0.1)
+async def test_failed_embeddings_stay_stored_and_are_retried() -> None:
     prov = RecordingProvider()
     prov.fail_with = ValueError("provider exploded")
-    mem = await Memory.open("memory://", embedder=Embedder(prov))
+    mem = await Memory.open("memory://", embedder=Embedder(prov),
+                            indexing={"retry_initial_s": 0.05, "retry_max_s": 0.1})
     await mem.add(Message(session_id="s", content="keep me"))
     for _ in range(100):
         if (await mem.stats())["failed"] == 1:

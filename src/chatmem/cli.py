@@ -406,8 +406,9 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
 async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
-    """Counts of messages, indexed, pending, failed, skipped (never embedded: tool,
-    system, notice, source, control) and cleared (vectors cleared, waiting for
+    """Counts of messages, indexed, pending, failed (waiting for a retry of their
+    embedding, and when the soonest is due), skipped (never embedded: tool, system,
+    notice, source, control) and cleared (vectors cleared, waiting for
     `chatmem reindex`), and vectors per model.
 
     \b
@@ -423,6 +424,9 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
         for key in ("messages", "sessions", "indexed", "pending", "failed", "skipped",
                     "cleared"):
             click.echo(f"{key:>10}: {data[key]}")
+        if data["next_retry_at"] is not None:
+            due_s = (data["next_retry_at"] - now_ms()) / 1000
+            click.echo(f"{'next retry':>10}: {f'in {due_s:.0f} s' if due_s > 0 else 'due'}")
         for model, n in data["vectors_by_model"].items():
             click.echo(f"   vectors: {n} ({model or 'no model id'})")
 

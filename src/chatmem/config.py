@@ -16,6 +16,7 @@ from pydantic import (
     StrictBool,
     ValidationError,
     field_validator,
+    model_validator,
 )
 
 from .errors import ConfigError, InvalidInput
@@ -125,6 +126,18 @@ class IndexingConfig(_Strict):
     max_queue_size: int = Field(default=500, strict=True)
     #: Messages one worker takes from the queue per embedding call.
     batch_size: int = Field(default=512, ge=1, le=4096, strict=True)
+    #: E12: seconds before the first retry of a message whose embedding failed (provider
+    #: down, deferred, garbage answer); each further failure doubles it, with jitter.
+    retry_initial_s: float = Field(default=1.0, gt=0.0)
+    #: E12: the longest wait between two retries of one message (the doubling stops here).
+    retry_max_s: float = Field(default=300.0, gt=0.0)
+
+    @model_validator(mode="after")
+    def _retry_order(self) -> IndexingConfig:
+        if self.retry_max_s < self.retry_initial_s:
+            raise ValueError(f"retry_max_s ({self.retry_max_s}) must be at least "
+                             f"retry_initial_s ({self.retry_initial_s})")
+        return self
 
 
 class CacheConfig(_Strict):

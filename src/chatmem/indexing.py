@@ -1,12 +1,41 @@
 """The background indexer (F1, F2, E12): stored messages → vectors, durably.
 
 The message store is the durable queue: every indexable message is stored
-``PENDING`` before ``add`` returns, and becomes ``INDEXED`` in the same
-transaction that writes its vector (or by an idempotent upsert keyed by the
-message id, for a separate vector index). The in-memory queue only saves a
-trip to the store; when it overflows, the oldest *queued id* is dropped, never
-the message, and a sweep of the store picks it up later. After a crash the
-start-up sweep indexes every pending message exactly once.
+``PENDING`` (with its pending full-text entry, so full-text search finds it at
+once, X1) before ``add`` returns, and becomes ``INDEXED`` in the same transaction
+that writes its vector (or by an idempotent upsert keyed by the message id, for a
+separate vector index). The in-memory queue only saves a trip to the store; when
+it overflows, the oldest *queued id* is dropped, never the message, and a sweep of
+the store picks it up later. After a crash the start-up sweep indexes every
+pending message exactly once.
+
+Retries (E12). An embedding that fails — the provider is down or refuses
+(``fail``), asks to wait (``defer``: deadline, cooldown, retries exhausted), or
+answers garbage (``invalid``; a batch is first retried one message at a time, so
+only the bad message fails) — leaves its messages ``FAILED`` with a schedule in
+their rows: the attempts so far and when the next is due, ``retry_initial_s`` ×
+2^(attempts − 1) capped at ``retry_max_s`` (:class:`~chatmem.config.IndexingConfig`),
+less up to :data:`RETRY_JITTER` of it, drawn once per batch so that a batch that
+failed together is retried together. ``FAILED`` is therefore the durable "waiting
+for a retry" state, not a terminal one. It is kept rather than replaced by a new
+state because stores, exports (``index_state: "failed"``), ``reindex`` (which embeds
+failed messages at once) and stats already give it that meaning; only the schedule
+is new, and a restart keeps it. The sweeper queues the retries that are due, one
+wave at a time, and sleeps until the next is due. While the provider keeps failing
+(``fail``, ``defer``), retries also wait for the provider's own backoff (the same
+doubling, per batch failed in a row) and then one batch goes ahead as a probe; the
+others follow once a batch succeeds. So an outage costs a provider call per backoff
+step, not one per message, and nothing retries in a loop.
+
+Exactly once: an id is queued or in flight at most once, and a store read that
+ran while a batch finished (and so may show that batch's messages as still
+waiting) is discounted for those messages. A message's vector and its ``INDEXED``
+state commit together, so after recovery every message is indexed once.
+
+``flush`` waits until everything waiting when it starts (and stored while it runs)
+has been attempted: indexed, or failed and scheduled again. Messages already waiting
+for a retry get one attempt at once, whatever their schedule. A provider that is
+down therefore never hangs a flush.
 """
 
 from __future__ import annotations
@@ -14,16 +43,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
-from .models import IndexState, Message, Session, VectorEntry
+from .models import Message, Session, VectorEntry, message_entry, now_ms
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
+from .store.base import Retry
 from .store.storage import (  # re-exported: the snapshot helpers used to live here
     SNAPSHOT_DIRTY,
     Storage,
@@ -33,35 +64,43 @@ from .store.storage import (  # re-exported: the snapshot helpers used to live h
     snapshot_sessions,
 )
 
-__all__ = ["SNAPSHOT_DIRTY", "Indexer", "IndexerStats", "embedded_text", "root_of",
-           "session_tree", "snapshot_of", "snapshot_sessions", "vector_entry"]
+__all__ = ["RETRY_JITTER", "SNAPSHOT_DIRTY", "Indexer", "IndexerStats", "embedded_text",
+           "retry_delay", "root_of", "session_tree", "snapshot_of", "snapshot_sessions",
+           "vector_entry"]
 
 log = logging.getLogger("chatmem.indexing")
 
-#: Seconds between retries of messages whose embedding failed (E12).
-RETRY_INTERVAL_S = 30.0
+#: Share of a retry delay taken off at random (E12), so that retries of messages that
+#: failed at different moments do not all arrive at once.
+RETRY_JITTER = 0.25
 #: Seconds between retries of session changes a separate index has not caught up with.
 HEAL_RETRY_S = 5.0
 #: Seconds a worker holding the embedding slot waits for a partial batch to fill.
 COALESCE_S = 0.02
+#: Longest sleep of the sweeper between looks at its flags (new work, heals).
+SWEEP_POLL_S = 0.5
+
+
+def retry_delay(attempts: int, initial_s: float, max_s: float, jitter: float = 0.0) -> float:
+    """Seconds from a failed attempt to the next (E12): ``initial_s`` after the first
+    failure (``attempts`` = 1), doubled by each further one, at most ``max_s``, less the
+    share ``jitter`` (0 to :data:`RETRY_JITTER`) of it."""
+    base = min(max_s, initial_s * 2.0 ** min(max(attempts - 1, 0), 64))
+    return base * (1.0 - jitter)
 
 
 def vector_entry(msg: Message, session: Session | None, vector: object, model_id: str
                  ) -> VectorEntry:
-    assert msg.id is not None and msg.ts is not None
-    return VectorEntry(
-        message_id=msg.id, session_id=msg.session_id, ts=msg.ts, role=msg.role,
-        model_id=model_id, vector=vector,
-        # the message's own entry platform: never a copy of the session's, so that it
-        # cannot go stale when the session changes (F9 tests the origin platform apart)
-        platform=msg.platform,
-        speaker_id=msg.speaker_id, mentions=msg.mentions,
-        resource_id=session.resource_id if session else None,
-        session_metadata=dict(session.metadata) if session else {},
+    """The vector entry of ``msg`` with ``session`` as :func:`snapshot_sessions` resolved it."""
+    return message_entry(
+        msg, vector=vector, model_id=model_id,
         origin_platform=session.origin_platform if session else None,
-        message_metadata=dict(msg.metadata),
-        text=embedded_text(msg),
-    )
+        resource_id=session.resource_id if session else None,
+        session_metadata=session.metadata if session else {})
+
+
+def _earliest(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
 
 
 @dataclass(frozen=True)
@@ -70,8 +109,13 @@ class IndexerStats:
     in_flight: int
     dropped_from_queue: int
     indexed: int
+    #: Embedding attempts that failed, counted per message (each is scheduled again).
     failed: int
     batches: int
+    #: Messages of the retry wave under way (queued or in flight).
+    retrying: int = 0
+    #: Seconds before retries may go on, the provider having failed (0: not paused).
+    retries_paused_s: float = 0.0
 
 
 class Indexer:
@@ -95,9 +139,23 @@ class Indexer:
         self._in_flight: set[str] = set()
         self._in_flight_msgs: dict[str, Message] = {}
         self._wakeup = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
+        #: Cuts the sweeper's sleep short (a retry wave ended, retries were scheduled).
+        self._sweeper_wakeup = asyncio.Event()
+        #: Set whenever queued or in-flight work finishes or is dropped (flush waits on it).
+        self._progress = asyncio.Event()
+        #: One set per store read under way: the ids whose batch finished meanwhile.
+        self._watchers: list[set[str]] = []
         self._sweep_needed = True  # start-up: resume whatever a previous run left pending
+        #: E12 retries: the ids of the wave under way, the soonest known due time (ms),
+        #: whether to read it again from the store, due times scheduled since that read
+        #: began, whether the last batch failed, and until when retries pause (monotonic).
+        self._retrying: set[str] = set()
+        self._next_retry_at: int | None = None
+        self._retry_reload = True
+        self._scheduled_min: int | None = None
+        self._failing = False
+        self._failures_in_a_row = 0
+        self._retry_pause_until = 0.0
         # A worker takes its batch only once it may embed: while one batch runs, the
         # queue fills, and the next batch is larger and better length-sorted. Local
         # models run one inference at a time anyway (they use every core inside one).
@@ -110,7 +168,6 @@ class Indexer:
         self._indexed = 0
         self._failed = 0
         self._batches = 0
-        self._last_retry = 0.0
         self.last_error: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -148,7 +205,8 @@ class Indexer:
 
     # ------------------------------------------------------------------ queue
 
-    def enqueue(self, messages: Sequence[Message]) -> None:
+    def enqueue(self, messages: Sequence[Message], *, retry: bool = False) -> None:
+        """Queue these messages (``retry``: they wait for a retry, a wave of them)."""
         limit = self.config.max_queue_size
         for msg in messages:
             if not msg.indexable or msg.id is None:
@@ -157,14 +215,57 @@ class Indexer:
                 continue
             self._queue.append(msg)
             self._queued.add(msg.id)
+            if retry:
+                self._retrying.add(msg.id)
             if limit > 0 and len(self._queue) > limit:
                 old = self._queue.popleft()
                 self._queued.discard(old.id or "")
+                self._settle_ids([old.id or ""])
                 self._dropped += 1
-                self._sweep_needed = True  # it is still PENDING in the store
-        if self._queue:
-            self._idle.clear()
+                self._sweep_needed = True  # it is still waiting in the store
         self._wakeup.set()
+
+    def _room(self) -> int:
+        """How many more ids the queue takes now."""
+        limit = self.config.max_queue_size if self.config.max_queue_size > 0 else 10_000
+        return max(limit - len(self._queue), 0)
+
+    def _settle_ids(self, ids: Iterable[str]) -> None:
+        """These ids left the queue or the workers: tell the waiters; a retry wave whose
+        last message this was is over (the next due time is read again)."""
+        ids = list(ids)
+        for watch in self._watchers:
+            watch.update(ids)
+        if self._retrying:
+            self._retrying.difference_update(ids)
+            if not self._retrying:
+                self._retry_reload = True
+                self._sweeper_wakeup.set()
+        self._progress.set()
+
+    @contextlib.contextmanager
+    def _watching(self) -> Iterator[set[str]]:
+        """Around a store read of waiting messages: the ids whose batch finished while
+        it ran (the read may predate their new state, see :meth:`_fresh`)."""
+        watch: set[str] = set()
+        self._watchers.append(watch)
+        try:
+            yield watch
+        finally:
+            self._watchers.remove(watch)
+
+    def _fresh(self, found: Sequence[Message], watch: set[str]) -> list[Message]:
+        """Of the messages a read found waiting, those to queue: not queued or in flight,
+        and not finished while the read ran. So none is embedded twice."""
+        return [m for m in found if m.id not in watch and m.id not in self._queued
+                and m.id not in self._in_flight]
+
+    async def _settled(self, messages: Sequence[Message]) -> None:
+        """Wait until none of these messages is queued or in flight."""
+        ids = [m.id for m in messages if m.id]
+        while any(i in self._queued or i in self._in_flight for i in ids):
+            self._progress.clear()
+            await self._progress.wait()
 
     def _take(self, n: int) -> list[Message]:
         batch: list[Message] = []
@@ -177,14 +278,9 @@ class Indexer:
             batch.append(msg)
         return batch
 
-    def _maybe_idle(self) -> None:
-        if not self._queue and not self._in_flight and not self._sweep_needed:
-            self._idle.set()
-
     async def _worker(self, n: int) -> None:
         while not self._stopping:
             if not self._queue:
-                self._maybe_idle()
                 self._wakeup.clear()
                 await self._wakeup.wait()
                 continue
@@ -209,11 +305,11 @@ class Indexer:
                 for m in batch:
                     self._in_flight.discard(m.id or "")
                     self._in_flight_msgs.pop(m.id or "", None)
-                self._maybe_idle()
+                self._settle_ids(m.id or "" for m in batch)
 
     async def _sweep_loop(self) -> None:
         while not self._stopping:
-            retry_due = time.monotonic() - self._last_retry >= RETRY_INTERVAL_S
+            self._sweeper_wakeup.clear()  # a wake-up from here on ends the sleep below
             if self.snapshots_dirty and time.monotonic() >= self._heal_retry_at:
                 try:
                     await self.heal_snapshots()
@@ -223,16 +319,49 @@ class Indexer:
                     self._heal_retry_at = time.monotonic() + HEAL_RETRY_S
                     log.warning("session changes not yet in the vector index (%s); retried "
                                 "in %.0f s", exc, HEAL_RETRY_S)
-            if self._sweep_needed or (retry_due and self._failed):
+            retries = self._retries_due()
+            if self._sweep_needed or retries or self._retry_reload:
                 try:
-                    await self.sweep(include_failed=retry_due)
+                    if self._retry_reload and not self._retrying:
+                        await self._reload_next_retry()
+                        retries = self._retries_due()
+                    if self._sweep_needed or retries:
+                        await self.sweep(retries=retries)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("sweep of pending messages failed; will retry")
                     await asyncio.sleep(1.0)
                     continue
-            await asyncio.sleep(0.05 if self._sweep_needed else 0.5)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._sweeper_wakeup.wait(), self._sweep_wait())
+
+    def _retries_due(self) -> bool:
+        """Whether the sweeper should queue retries now: one is due, no wave is under
+        way, and retries are not paused (the provider failing)."""
+        return (not self._retrying and self._next_retry_at is not None
+                and now_ms() >= self._next_retry_at
+                and time.monotonic() >= self._retry_pause_until)
+
+    def _sweep_wait(self) -> float:
+        """Seconds the sweeper sleeps: briefly when work is waiting, else until the next
+        retry is due (or retries resume), at most :data:`SWEEP_POLL_S`."""
+        if self._sweep_needed:
+            return 0.05
+        wait = SWEEP_POLL_S
+        if self._next_retry_at is not None and not self._retrying:
+            due_in = max((self._next_retry_at - now_ms()) / 1000.0,
+                         self._retry_pause_until - time.monotonic())
+            wait = min(wait, max(due_in, 0.01))
+        return wait
+
+    async def _reload_next_retry(self) -> None:
+        """Read the soonest due retry from the store (at start-up, after a wave); a
+        failure scheduled while the read runs is kept too."""
+        self._retry_reload = False
+        self._scheduled_min = None
+        found = await self.store.next_retry_at()
+        self._next_retry_at = _earliest(found, self._scheduled_min)
 
     async def heal_snapshots(self) -> None:
         """Redo the session changes a separate index has not caught up with (durable
@@ -248,30 +377,44 @@ class Indexer:
                 self.snapshots_dirty = True
                 raise
 
-    async def sweep(self, *, include_failed: bool = False) -> int:
-        """Queue what the store holds as pending (and failed, when retrying)."""
-        if include_failed:
-            self._last_retry = time.monotonic()
-        room = self.config.max_queue_size if self.config.max_queue_size > 0 else 10_000
-        room = max(room - len(self._queue), 0)
+    async def sweep(self, *, retries: bool = False) -> int:
+        """Queue what the store holds as pending and, with ``retries``, a wave of the
+        retries that are due (one batch, a probe, while the provider is failing)."""
+        room = self._room()
         if room == 0:
             return 0
         self._sweep_needed = False
-        pending = await self.store.pending(room + len(self._in_flight) + len(self._queue),
-                                           include_failed=include_failed)
-        fresh = [m for m in pending if m.id not in self._queued and m.id not in self._in_flight]
-        fresh = fresh[:room]
-        if len(pending) >= room:  # more may be waiting behind this page
+        busy = len(self._in_flight) + len(self._queue)
+        with self._watching() as watch:
+            found = await self.store.pending(room + busy)
+        fresh = self._fresh(found, watch)[:room]
+        if len(found) >= room:  # more may be waiting behind this page
             self._sweep_needed = True
         self.enqueue(fresh)
-        self._maybe_idle()
-        return len(fresh)
+        taken = len(fresh)
+        if retries:
+            wave = room - taken
+            if self._failing:  # a probe: the rest follows once a batch succeeds
+                wave = min(wave, self.config.batch_size)
+            if wave > 0:
+                with self._watching() as watch:
+                    due = await self.store.due_retries(wave + busy, now_ms())
+                due = self._fresh(due, watch)[:wave]
+                self.enqueue(due, retry=True)
+                taken += len(due)
+                if not due:  # all taken elsewhere meanwhile: look again in a while
+                    self._next_retry_at = None
+                    self._retry_reload = True
+                    self._retry_pause_until = max(self._retry_pause_until,
+                                                  time.monotonic() + SWEEP_POLL_S)
+        return taken
 
     # ------------------------------------------------------------------ indexing
 
     async def _index_batch(self, batch: list[Message],
                            slot: asyncio.Semaphore | None = None) -> None:
-        """Embed (holding ``slot``, released as soon as vectors are back), then write."""
+        """Embed (holding ``slot``, released as soon as vectors are back), then write;
+        a failed embedding schedules the batch's retries (E12)."""
         try:
             vectors = await self.embedder.embed_many([embedded_text(m) for m in batch])
         except EmbeddingUnavailable as exc:
@@ -284,20 +427,14 @@ class Indexer:
                 for m in batch:
                     await self._index_batch([m])
                 return
-            if exc.retry_decision == "defer":
-                log.warning("embedding deferred (%s); %d message(s) stay pending", exc,
-                            len(batch))
-                self._sweep_needed = True
-                await asyncio.sleep(1.0)
-                return
-            self._failed += len(batch)
-            await self.store.set_index_state([m.id for m in batch if m.id], IndexState.FAILED)
-            log.warning("embedding failed for %d message(s): %s; retried every %.0f s",
-                        len(batch), exc, RETRY_INTERVAL_S)
+            await self._schedule_retries(batch, exc)
             return
         finally:
             if slot is not None:
                 slot.release()
+        self._failing = False  # the provider answers: retries go on at once
+        self._failures_in_a_row = 0
+        self._retry_pause_until = 0.0
         model_id = self.embedder.model_id
         async with self.snapshot_lock:  # the sessions as they are when the vectors land
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
@@ -307,23 +444,75 @@ class Indexer:
         self._indexed += len(entries)
         self._batches += 1
 
-    async def flush(self, timeout: float | None = None) -> None:
-        """Wait until every pending message has been indexed (or has failed)."""
+    async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable
+                                ) -> None:
+        """Mark the batch ``FAILED`` with each message's next attempt (E12) and pause
+        retries for the shortest of those delays."""
+        ids = [m.id for m in batch if m.id]
+        known = await self.store.retries(ids)
+        now = now_ms()
+        jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
+        cfg = self.config
+        schedules: dict[str, Retry] = {}
+        for mid in ids:
+            attempts = known.get(mid, Retry()).attempts + 1
+            delay = retry_delay(attempts, cfg.retry_initial_s, cfg.retry_max_s, jitter)
+            schedules[mid] = Retry(attempts, now + int(delay * 1000))
+        await self.store.schedule_retries(schedules)
+        self._failed += len(ids)
+        if not schedules:
+            return
+        soonest = min(r.retry_at for r in schedules.values())
+        self._next_retry_at = _earliest(self._next_retry_at, soonest)
+        self._scheduled_min = _earliest(self._scheduled_min, soonest)
+        wait_s = max(soonest - now, 0) / 1000.0
+        if exc.retry_decision != "invalid":  # the provider failed, not one text
+            # the provider's own backoff: grows per failed batch in a row, whichever
+            # messages the batch held, so an outage is probed ever more rarely
+            self._failing = True
+            self._failures_in_a_row += 1
+            wait_s = max(wait_s, retry_delay(self._failures_in_a_row, cfg.retry_initial_s,
+                                             cfg.retry_max_s, jitter))
+            self._retry_pause_until = max(self._retry_pause_until,
+                                          time.monotonic() + wait_s)
+        log.warning("embedding %s for %d message(s): %s; retried in %.3g s",
+                    {"defer": "deferred", "invalid": "invalid"}.get(exc.retry_decision,
+                                                                     "failed"),
+                    len(ids), exc, wait_s)
+
+    async def flush(self, timeout: float | None = None, *, retry_failed: bool = True) -> None:
+        """Wait until every message waiting when this starts, or stored meanwhile, has
+        been attempted: indexed, or failed and scheduled again (E12: so a provider that
+        is down cannot hang it). With ``retry_failed``, messages already waiting for a
+        retry get one attempt now, whatever their schedule; one failing again keeps
+        waiting, and the flush does not wait for it."""
 
         async def _wait() -> None:
             await self.heal_snapshots()
+            if retry_failed:
+                cursor = 0
+                while True:
+                    with self._watching() as watch:
+                        page = await self.store.failed_after(cursor, self._page())
+                    if not page:
+                        break
+                    cursor = page[-1][0]
+                    found = [m for _, m in page]
+                    self.enqueue(self._fresh(found, watch), retry=True)
+                    await self._settled(found)
             while True:
-                self._sweep_needed = True
-                self._idle.clear()
-                self._wakeup.set()
-                await self.sweep()
-                self._maybe_idle()
-                await self._idle.wait()
-                if not await self.store.pending(1):
+                with self._watching() as watch:
+                    found = await self.store.pending(self._page())
+                if not found:
                     return
-                await asyncio.sleep(0.01)
+                self.enqueue(self._fresh(found, watch))
+                await self._settled(found)
+                await asyncio.sleep(0)  # found but taken: their batch is being written
 
         await asyncio.wait_for(_wait(), timeout)
+
+    def _page(self) -> int:
+        return max(self._room(), self.config.batch_size)
 
     async def settle(self, session_id: str, ts: int, timeout: float = 60.0) -> None:
         """Wait until no queued or in-flight work is about the message at (session, ts) (F3)."""
@@ -338,4 +527,7 @@ class Indexer:
 
     def stats(self) -> IndexerStats:
         return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,
-                            self._indexed, self._failed, self._batches)
+                            self._indexed, self._failed, self._batches, len(self._retrying),
+                            max(self._retry_pause_until - time.monotonic(), 0.0)
+                            if self._failing else 0.0)
+

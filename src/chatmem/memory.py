@@ -209,7 +209,10 @@ class Memory:
         return stored.session
 
     async def flush(self, timeout: float | None = None) -> None:
-        """Wait until every stored message that should be indexed is indexed."""
+        """Wait until every stored message that should be indexed has been attempted:
+        indexed, or (the embedding provider failing) scheduled for a retry, which
+        ``stats()`` counts as ``failed`` (E12). Messages already waiting for a retry are
+        tried once more at once."""
         if self._indexer is not None:
             self._start_indexer()
             await self._indexer.flush(timeout)
@@ -385,7 +388,8 @@ class Memory:
             await self.store.set_index_state(chunk, IndexState.PENDING)
             msgs = await self.store.get(chunk)
             self._indexer.enqueue([msgs[i] for i in chunk if i in msgs])
-            await self.flush()
+            # this chunk only: messages failing meanwhile wait for their retry (E12)
+            await self._indexer.flush(retry_failed=False)
             if progress is not None:
                 progress(min(start + step, len(todo)), len(todo))
         left = await self.store.index_states(todo) if todo else {}
@@ -698,6 +702,8 @@ class Memory:
             "messages": s.messages, "sessions": s.sessions, "indexed": s.indexed,
             "pending": s.pending, "failed": s.failed, "skipped": s.skipped,
             "cleared": s.cleared,
+            # E12: the failed messages wait for a retry; the soonest is due then (ms)
+            "next_retry_at": s.next_retry_at,
             "vectors_by_model": by_model,
         }
         if self.embedder is not None:
