@@ -805,6 +805,22 @@ async def test_pending_entries_follow_their_messages(pair: Pair) -> None:
     assert await lexical_ids(pair, "kite") == []
 
 
+async def test_a_vector_written_after_a_rewrite_takes_the_new_text(pair: Pair) -> None:
+    """The vector of a message rewritten while it waited carries the new text; its
+    full-text row follows it, and a vector made from the old text (the indexer's copy
+    predates the rewrite) brings the old text back with it, as before."""
+    [m] = await pair.store.append([Message(session_id="s", content="old walrus", ts=1)])
+    new = await pair.store.rewrite("s", 1, content="new narwhal")
+    assert new is not None
+    await pair.index_entries(await entries_as_indexed(pair, [new], "test:m"))
+    assert [(h.message_id, h.model_id) for h in await lexical(pair).lexical_query(
+        "narwhal walrus", 10)] == [(m.id, "test:m")]
+    assert await lexical_ids(pair, "walrus") == []
+    await pair.index_entries(await entries_as_indexed(pair, [m], "test:m"))
+    assert await lexical_ids(pair, "walrus") == [m.id]
+    assert await lexical_ids(pair, "narwhal") == []
+
+
 async def test_retry_schedules_are_kept_in_the_store(pair: Pair) -> None:
     """E12: a failed message waits FAILED with its attempts and next due time; due
     retries come soonest first; anything that sets a state starts the schedule over."""

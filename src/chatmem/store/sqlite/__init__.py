@@ -423,19 +423,16 @@ class SqliteStore:
 
     # token rows (X1): written in the caller's transaction, mirrored after the commit
 
-    def _lex_put(self, rowid: int, text: str | None, entry: VectorEntry | None = None) -> None:
-        tokens = lexical.sqlite_put(self.conn, rowid, text, entry)
-        if tokens is not None:
-            self._lex_pending.append(("put", (rowid, tokens)))
-            self._entry_ops.append((rowid, entry))
-
-    def _lex_index(self, rowid: int, text: str | None) -> None:
-        """The token row of a message whose vector is being written (its pending entry
-        goes; unchanged tokens stay)."""
-        tokens = lexical.sqlite_index(self.conn, rowid, text)
-        if tokens is not None:
-            self._lex_pending.append(("put", (rowid, tokens)))
-        self._entry_ops.append((rowid, None))
+    def _lex_put(self, rowid: int, text: str | None, entry: VectorEntry | None = None, *,
+                 vector: bool = False) -> None:
+        """The token row of message ``rowid`` and its entry row (``None``: none, its
+        vector is in ``vectors``), see :func:`lexical.sqlite_put`."""
+        put = lexical.sqlite_put(self.conn, rowid, text, entry, vector=vector)
+        if put is None:
+            return
+        if put.changed:
+            self._lex_pending.append(("put", (rowid, put.tokens)))
+        self._entry_ops.append((rowid, entry))
 
     def _lex_drop(self, rowids: Sequence[int]) -> int:
         self._lex_pending.append(("drop", list(rowids)))
@@ -844,7 +841,7 @@ class SqliteStore:
                     f"VALUES (?, {_ENTRY_MARKS}, ?, ?)",
                     (r[0], *entry_values(e, json_text), vec.shape[0], vec.tobytes()),
                 )
-                self._lex_index(r[0], e.text)  # X1: full text, same transaction
+                self._lex_put(r[0], e.text, vector=True)  # X1: full text, same transaction
                 # the vector and the index state commit together: exactly once after a crash
                 conn.execute("UPDATE messages SET index_state=?, attempts=0, retry_at=0 "
                              "WHERE rowid=?", (int(IndexState.INDEXED), r[0]))
@@ -947,7 +944,7 @@ class SqliteStore:
                 r = conn.execute("SELECT rowid FROM messages WHERE id=?",
                                  (e.message_id,)).fetchone()
                 if r is not None:
-                    self._lex_put(r[0], e.text, e)
+                    self._lex_put(r[0], e.text, e, vector=True)
 
     @_on_store_thread
     def delete_lexical(self, message_ids: Sequence[str]) -> int:

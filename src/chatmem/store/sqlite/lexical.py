@@ -4,7 +4,7 @@ Documents are stored pre-tokenized (:func:`chatmem.text.tokenize`) in an FTS5
 table with two columns, ``terms`` (words, numbers, bigrams) and ``chars`` (CJK
 unigrams), written in the same transaction as the message (with a pending entry in
 ``lexical_entries``, see :func:`~chatmem.store.base.pending_entry`) and again,
-only if its text changed, with the vector (:func:`sqlite_index`). The FTS rowid is
+only if its text changed, with the vector (:func:`sqlite_put`). The FTS rowid is
 the message's rowid, which is also the ``vectors.mrowid`` of its vector entry. The
 table is the durable copy of the tokens: queries are answered by
 :class:`~chatmem.store.postings.Postings`, an in-memory BM25 loaded from it
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,7 @@ from ...text import TOKENIZER_VERSION, is_char, query_terms, tokenize
 from ..bm25 import calibrate, plan_query
 from ..columns import ENTRY_COLUMN_NAMES, ENTRY_COLUMNS, entry_values, json_text, sqlite_entry_ddl
 from ..postings import Postings
+from ..sql import PENDING_ENTRY_SQL
 
 
 def split_tokens(text: str) -> tuple[str, str]:
@@ -97,59 +98,69 @@ def sqlite_setup(conn: sqlite3.Connection) -> None:
 
 
 def sqlite_put(conn: sqlite3.Connection, rowid: int, text: str | None,
-               entry: VectorEntry | None = None) -> list[str] | None:
-    """Write the token row of message ``rowid`` (inside the caller's transaction);
-    returns its tokens (``None`` when the message is gone).
+               entry: VectorEntry | None = None, *, vector: bool = False) -> Tokens | None:
+    """Write the token row of message ``rowid`` (inside the caller's transaction) and
+    its entry row: ``entry``'s fields, kept in ``lexical_entries`` for filtering (a
+    pending entry, or the entry of a vector in a separate index), or none (its vector
+    is in ``vectors``). ``None`` when the message is gone.
 
     ``text`` is the embedded text (``VectorEntry.text``); ``None`` reads it from
-    the message row. ``entry`` is given when the vector lives in a separate
-    index: its fields are kept in ``lexical_entries`` for filtering.
+    the message row. ``vector``: the message's vector is being written; its pending
+    entry, when it has one for this very text, already holds the tokens, which are
+    then kept without tokenizing again (a rewrite changes the message first, so its
+    text differs until the pending entry is written anew).
     """
-    toks = _tokens(conn, rowid, text)
-    if toks is None:
+    tokens = _kept_pending(conn, rowid, text) if vector else None
+    tokens = tokens or _put_tokens(conn, rowid, text)
+    if tokens is None:
         return None
-    _write_tokens(conn, rowid, toks)
     if entry is None:
         conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
     else:
         conn.execute(f"INSERT OR REPLACE INTO lexical_entries (mrowid, {ENTRY_COLUMN_NAMES}) "
                      f"VALUES (?, {','.join('?' * len(ENTRY_COLUMNS))})",
                      (rowid, *entry_values(entry, json_text)))
-    return toks
+    return tokens
 
 
-def sqlite_index(conn: sqlite3.Connection, rowid: int, text: str | None) -> list[str] | None:
-    """The token row of message ``rowid`` as its vector is written (inside the caller's
-    transaction): its pending entry goes, and its tokens are written only when they
-    differ from the row's (the pending row usually holds them already). Returns the new
-    tokens; ``None`` when the row stayed as it was (or the message is gone)."""
-    conn.execute("DELETE FROM lexical_entries WHERE mrowid=?", (rowid,))
-    toks = _tokens(conn, rowid, text)
-    if toks is None:
+class Tokens(NamedTuple):
+    """The tokens of a message's row, and whether this write changed the row."""
+
+    tokens: list[str]
+    changed: bool
+
+
+def _kept_pending(conn: sqlite3.Connection, rowid: int, text: str | None) -> Tokens | None:
+    """Unchanged tokens (unknown, not needed) when message ``rowid`` has a pending entry
+    and ``text`` is its embedded text (``None``: it is); else ``None``."""
+    row = conn.execute(
+        f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=? AND EXISTS (SELECT 1 FROM "
+        f"lexical_entries WHERE mrowid=messages.rowid AND {PENDING_ENTRY_SQL})",
+        (rowid,)).fetchone()
+    if row is None or (text is not None and text != _message_text(row)):
         return None
-    row = conn.execute("SELECT terms, chars FROM lexical WHERE rowid=?", (rowid,)).fetchone()
-    if row is not None and tuple(row) == _columns(toks):
-        return None
-    _write_tokens(conn, rowid, toks)
-    return toks
+    return Tokens([], False)
 
 
-def _tokens(conn: sqlite3.Connection, rowid: int, text: str | None) -> list[str] | None:
-    """The tokens of ``text``, or (``None``) of message ``rowid``'s embedded text;
-    ``None`` when that message is gone."""
+def _put_tokens(conn: sqlite3.Connection, rowid: int, text: str | None) -> Tokens | None:
+    """Make the token row of message ``rowid`` hold ``text``'s tokens (``None``: its
+    embedded text), rewriting it only when they differ: a message's row is written
+    when it is appended and its vector, with the same text, comes later."""
     if text is None:
         row = conn.execute(f"SELECT {_MSG_TEXT_COLS} FROM messages WHERE rowid=?",
                            (rowid,)).fetchone()
         if row is None:
             return None
         text = _message_text(row)
-    return tokenize(text)
-
-
-def _write_tokens(conn: sqlite3.Connection, rowid: int, toks: Sequence[str]) -> None:
-    conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
-    conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)",
-                 (rowid, *_columns(toks)))
+    toks = tokenize(text)
+    columns = _columns(toks)
+    row = conn.execute("SELECT terms, chars FROM lexical WHERE rowid=?", (rowid,)).fetchone()
+    if row is not None and tuple(row) == columns:
+        return Tokens(toks, False)
+    if row is not None:
+        conn.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
+    conn.execute("INSERT INTO lexical (rowid, terms, chars) VALUES (?, ?, ?)", (rowid, *columns))
+    return Tokens(toks, True)
 
 
 def sqlite_drop(conn: sqlite3.Connection, rowids: Sequence[int]) -> int:
