@@ -16,7 +16,12 @@ For each data set and store size, in one process:
 * the ANN with a broad filter (role = user, half the rows) and a narrow one
   (one session, 100 rows: goes exact), and an ``nprobe`` sweep;
 * the full ``Memory.recall`` path (top_k 5, window 2, rendering) with a
-  provider that returns precomputed query vectors.
+  provider that returns precomputed query vectors;
+* full-text queries (k=20) under recall's session and role filters while 1% of
+  the messages wait for their vector (pending full-text entries): answered from
+  the in-memory filter columns (``fast``) and through SQL (``sql``, the same
+  filter wrapped in ``$and``: what every such query did before those columns
+  covered entries without a vector row).
 
 Data (384-d, L2-normalised, model all-MiniLM-L6-v2 int8):
 * ``real``: ``--real`` LoCoMo turns embedded with the default model, and the
@@ -303,6 +308,7 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
         res["nlist"] = int(ann._graph.index.nlist) if ann._graph is not None else None
 
     qtexts = args.current_questions
+    res["lexical"] = await lexical_paths(store, n, args.current_texts, qtexts, len(queries))
     res["memory_recall"] = await memory_recall(store, store, queries, have_ann, qtexts)
     for label, (st, ix) in extra.items():
         res["memory_recall"][label] = (await memory_recall(st, ix, queries, False, qtexts)
@@ -312,6 +318,57 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
     for f in tmp.glob(f"{name}-{n}.db*"):
         f.unlink()
     return res
+
+
+#: Share of the store appended without vectors for the lexical paths (waiting messages).
+PENDING_SHARE = 0.01
+LEXICAL_K = 20
+
+
+async def lexical_paths(store: SqliteStore, n: int, texts: Sequence[str] | None,
+                        questions: Sequence[str] | None, n_queries: int
+                        ) -> dict[str, dict[str, float]]:
+    """Full-text latency under recall's filter shapes, fast columns vs SQL, with
+    :data:`PENDING_SHARE` of the messages waiting for a vector (see the module docs)."""
+    sessions = max(n // SESSION_SIZE, 1)
+    extra = max(int(n * PENDING_SHARE), 1)
+    await store.append([
+        Message(id=f"p{i}", session_id=f"s{i % sessions}", ts=2_000_000 + i,
+                role="user" if i % 2 else "assistant",
+                content=texts[i % len(texts)] if texts else f"message {n + i}")
+        for i in range(extra)])
+    qs = list(questions) if questions else [f"message {(i * 7919) % n}"
+                                            for i in range(n_queries)]
+    shapes = {
+        "session": lambda i: {"session_id": f"s{(i * 37) % sessions}"},
+        "3 sessions, role": lambda i: {"session_id": {"$in": [f"s{(i * 37 + j) % sessions}"
+                                                               for j in range(3)]},
+                                       "role": "user"},
+    }
+    out: dict[str, dict[str, float]] = {}
+    for label, where_of in shapes.items():
+        # the same filter; wrapped in $and it is no shape the fast columns answer
+        wheres = {"fast": [where_of(i) for i in range(len(qs))],
+                  "sql": [{"$and": [where_of(i)]} for i in range(len(qs))]}
+        for q in qs[:5]:  # warm up (and load the in-memory BM25)
+            for ws in wheres.values():
+                await store.lexical_query(q, LEXICAL_K, ws[0])
+        lat: dict[str, list[float]] = {p: [] for p in wheres}
+        answers: dict[str, list[list[str]]] = {p: [] for p in wheres}
+        for b in range(0, len(qs), BLOCK):  # paths alternate block by block
+            for p, ws in wheres.items():
+                for i in range(b, min(b + BLOCK, len(qs))):
+                    dt, got = await timed(
+                        lambda q=qs[i], w=ws[i]: store.lexical_query(q, LEXICAL_K, w))  # type: ignore[misc]
+                    lat[p].append(dt)
+                    answers[p].append([h.message_id for h in got])
+        assert answers["fast"] == answers["sql"], f"{label}: the two paths disagree"
+        for p in wheres:
+            out[f"lexical {label} {p}"] = summary(lat[p])
+        out[f"lexical {label} fast"]["x_sql_p50"] = (out[f"lexical {label} fast"]["p50_ms"]
+                                                     / out[f"lexical {label} sql"]["p50_ms"])
+    out["pending_messages"] = {"n": float(extra)}
+    return out
 
 
 async def memory_recall(store: Any, index: Any, queries: np.ndarray, have_ann: bool,
@@ -500,6 +557,9 @@ def main() -> None:
                     ratio = r.get("x_dense_p50")
                     rows.append([kind, n, f"Memory.recall {mode}", r["p50_ms"], r["p95_ms"],
                                  "", "", "" if ratio is None else f"{ratio:.2f}"])
+                for path, r in res["lexical"].items():
+                    if "p50_ms" in r:
+                        rows.append([kind, n, path, r["p50_ms"], r["p95_ms"], "", "", ""])
                 write_json(args.out, out)  # partial results survive a long run
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
