@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from chatmem.embedding import Capabilities
+
 
 def bag_of_words(text: str, dim: int) -> np.ndarray:
     vec = np.zeros(dim, dtype=np.float32)
@@ -46,3 +48,8 @@ class RecordingProvider:
         if self.raw_override is not None:
             return self.raw_override  # type: ignore[return-value]
         return np.stack([bag_of_words(t, self.dim) * 3.0 for t in texts])
+
+    capabilities = Capabilities()
+
+    async def aclose(self) -> None:
+        pass

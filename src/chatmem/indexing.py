@@ -101,7 +101,7 @@ class Indexer:
         # A worker takes its batch only once it may embed: while one batch runs, the
         # queue fills, and the next batch is larger and better length-sorted. Local
         # models run one inference at a time anyway (they use every core inside one).
-        slots = getattr(embedder.provider, "max_concurrency", None) or self._worker_count()
+        slots = embedder.capabilities.max_concurrency or self._worker_count()
         self._embed_slots = asyncio.Semaphore(slots)
         self._workers: list[asyncio.Task[None]] = []
         self._sweeper: asyncio.Task[None] | None = None

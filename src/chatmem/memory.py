@@ -136,6 +136,8 @@ class Memory:
             self._indexer = Indexer(self.storage, embedder, self.config.indexing,
                                     snapshot_lock=self._snapshot_lock)
         self._closed = False
+        #: Whether close() also closes the embedder (built by open(), not passed in).
+        self._owns_embedder = False
 
     @property
     def store(self) -> MessageStore:
@@ -157,21 +159,26 @@ class Memory:
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
                    embedder: Embedder | None = None,
                    config: Config | Mapping[str, Any] | None = None, create: bool = True,
-                   **options: Any) -> Memory:
+                   env: Mapping[str, str] | None = None, **options: Any) -> Memory:
         """Open a message store by URL (``sqlite:///chat.db`` = ``./chat.db``,
         ``sqlite:////abs/chat.db``, a plain path, ``memory://``, ``postgresql://…``) and,
         optionally, a separate vector index (``vector="qdrant://host:6333"``), with the
         configured embedder (the local ONNX model by default). The default URL is
         ``chatmem.db`` in the working directory. ``create=False`` opens only an existing
         store (a missing one is a :class:`StoreError` naming it, nothing is created).
-        ``options`` override configuration fields."""
+        ``env`` is where a remote provider's API key is looked up when the
+        configuration has none (pass ``os.environ``; chatmem never reads it itself).
+        ``options`` override configuration fields. An embedder built here is closed
+        with the memory; one passed in stays the caller's."""
         cfg = config if isinstance(config, Config) else Config.load(config, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
         storage = await Storage.open(url, vector=vector, create=create)
         try:
-            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding),
+            own = embedder is None
+            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding, env=env),
                          config=cfg)
+            memory._owns_embedder = own
         except BaseException:
             await storage.close()
             raise
@@ -624,7 +631,7 @@ class Memory:
         dense_hits, lexical_hits = await asyncio.gather(
             dense(), self._lexical_hits(lexical, q, pool_size, where))
         return fuse(dense_hits, lexical_hits, query=q,
-                    languages=getattr(embedder.provider, "languages", None),
+                    languages=embedder.capabilities.languages,
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
@@ -718,7 +725,11 @@ class Memory:
         self._closed = True
         if self._indexer is not None:
             await self._indexer.stop()
-        await self.storage.close()
+        try:
+            await self.storage.close()
+        finally:
+            if self._owns_embedder and self.embedder is not None:
+                await self.embedder.aclose()
 
 
 def _blocking(method: Callable[Concatenate[Memory, P], Coroutine[Any, Any, T]]

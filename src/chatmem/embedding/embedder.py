@@ -10,7 +10,13 @@ Pipeline of :meth:`Embedder.embed_many` (E4)::
 
 Sorting a role group by length before cutting batches keeps padding short
 for local models (a batch is padded to its longest member) and costs an HTTP
-provider nothing.
+provider nothing. Batches are cut at the smaller of ``batch_size`` and the
+provider's declared ``max_batch``.
+
+One call has one deadline (``deadline`` seconds, the configuration's
+``embedding.deadline`` unless the caller gives one): a remote provider's HTTP
+layer reads it (:data:`chatmem.embedding.remote.CALL_DEADLINE`) and gives up
+with decision ``defer`` rather than wait past it.
 """
 
 from __future__ import annotations
@@ -18,15 +24,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import EmbeddingUnavailable, InvalidInput
-from .base import EmbeddingProvider, EmbedInput, EmbedRole, Vector
+from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
+from .remote import CALL_DEADLINE, RemoteProvider
+
+if TYPE_CHECKING:
+    import httpx
+
+    from ..config import EmbeddingConfig
 
 EmbedLike = str | tuple[str, str] | EmbedInput
 
@@ -88,6 +100,7 @@ class Embedder:
         cache_max_items: int = 20000,
         on_status: Callable[[StatusDetail], Any] | None = None,
         on_error: Callable[[EmbeddingUnavailable], Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         if batch_size < 1:
             raise InvalidInput("batch_size must be ≥ 1")
@@ -101,7 +114,10 @@ class Embedder:
                 f"of {provider.model_id}: set it to {native} or less, or 0 for the model's own "
                 "size", provider=provider.name, retry_decision="fail")
         self.provider = provider
-        self.batch_size = batch_size
+        caps = provider.capabilities
+        self.batch_size = min(batch_size, caps.max_batch) if caps.max_batch else batch_size
+        #: Seconds one call may take in all (retries included) when the caller gives none.
+        self.deadline = deadline
         self._dimensions = dimensions
         self.normalize = normalize
         self.cache: EmbedCache = (
@@ -111,6 +127,42 @@ class Embedder:
         self.on_error = on_error
         self._status = EmbedderStatus()
         self._log = logging.getLogger(f"chatmem.embedding.{provider.name}")
+        log.info("embedder: provider=%s model=%s dimensions=%s cache=%s batch_size=%d%s",
+                 provider.name, provider.model_id, self.dimensions or "native",
+                 f"lru({cache_max_items})" if cache_enabled else "off", self.batch_size,
+                 f" endpoint={provider.redacted_endpoint}"
+                 if isinstance(provider, RemoteProvider) else "")
+
+    @classmethod
+    def from_config(cls, config: EmbeddingConfig | Mapping[str, Any] | str | None = None, *,
+                    env: Mapping[str, str] | None = None,
+                    transport: httpx.AsyncBaseTransport | None = None,
+                    on_status: Callable[[StatusDetail], Any] | None = None,
+                    on_error: Callable[[EmbeddingUnavailable], Any] | None = None,
+                    ) -> Embedder:
+        """The embedder an ``embedding`` configuration describes (a mapping is validated
+        like the configuration file's ``embedding`` section). ``env`` is where API keys
+        are looked up when the configuration has none (pass ``os.environ``);
+        ``transport`` replaces the network of a remote provider (tests)."""
+        from ..config import EmbeddingConfig, embedding_config
+        from .registry import build_provider
+
+        cfg = config if isinstance(config, EmbeddingConfig) else embedding_config(config)
+        provider = build_provider(cfg, env=env, transport=transport)
+        return cls(provider, batch_size=cfg.batch_size, dimensions=cfg.dimensions,
+                   normalize=cfg.normalize, cache_enabled=cfg.cache.enabled,
+                   cache_max_items=cfg.cache.max_items, on_status=on_status,
+                   on_error=on_error,
+                   deadline=cfg.deadline if provider.capabilities.remote else None)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self.provider.capabilities
+
+    def redact(self, text: str) -> str:
+        """``text`` without the provider's secrets (for anything shown or logged)."""
+        return self.provider.http.redact(text) if isinstance(self.provider, RemoteProvider) \
+            else text
 
     @property
     def model_id(self) -> str:
@@ -127,15 +179,23 @@ class Embedder:
         return EmbedderStatus(s.last_ok_at, s.last_error, s.calls, s.texts, s.provider_calls,
                               s.provider_texts, s.errors, self.cache.stats())
 
-    async def embed_one(self, item: EmbedLike) -> Vector:
-        return (await self.embed_many([item]))[0]
+    async def embed_one(self, item: EmbedLike, *, deadline: float | None = None) -> Vector:
+        return (await self.embed_many([item], deadline=deadline))[0]
 
-    async def embed_many(self, items: Sequence[EmbedLike]) -> list[Vector]:
+    async def embed_many(self, items: Sequence[EmbedLike], *,
+                         deadline: float | None = None) -> list[Vector]:
+        """Vectors of ``items`` in input order. ``deadline``: seconds the whole call may
+        take (default: the embedder's ``deadline``; None = no limit but the per-attempt
+        timeouts)."""
         inputs = [_to_input(item, i) for i, item in enumerate(items)]
+        budget = deadline if deadline is not None else self.deadline
+        if budget is not None and not budget > 0:
+            raise InvalidInput(f"deadline must be a positive number of seconds, got {budget}")
         started = time.perf_counter()
         calls_before = self._status.provider_calls
         self._status.calls += 1
         self._status.texts += len(inputs)
+        token = CALL_DEADLINE.set(time.monotonic() + budget if budget is not None else None)
         try:
             out = await self._embed(inputs)
         except EmbeddingUnavailable as exc:
@@ -145,11 +205,13 @@ class Embedder:
             raise
         except Exception as exc:  # a provider bug or driver error: map at the edge
             err = EmbeddingUnavailable(
-                f"{type(exc).__name__}: {exc}", provider=self.provider.name,
+                self.redact(f"{type(exc).__name__}: {exc}"), provider=self.provider.name,
                 retry_decision="fail",
             )
             self._record_failure(err, started, len(inputs), calls_before)
             raise err from exc
+        finally:
+            CALL_DEADLINE.reset(token)
         self._status.last_ok_at = time.time()
         self._notify_status(StatusDetail(
             ok=True, duration_ms=(time.perf_counter() - started) * 1000, texts=len(inputs),
@@ -267,7 +329,6 @@ class Embedder:
         except Exception:
             log.exception("on_status callback raised; ignored")
 
-    def close(self) -> None:
-        close = getattr(self.provider, "close", None)
-        if callable(close):
-            close()
+    async def aclose(self) -> None:
+        """Release the provider's connections; the embedder can be used again after."""
+        await self.provider.aclose()

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
-from .base import EmbedRole
+from .base import Capabilities, EmbedRole
 from .engines import Engine
 
 log = logging.getLogger("chatmem.embedding.local")
@@ -357,6 +357,14 @@ class LocalProvider:
     @property
     def languages(self) -> tuple[str, ...]:
         return self.spec.languages
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(languages=self.spec.languages, max_concurrency=1,
+                            roles=bool(self.spec.prefixes), remote=False)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the loaded model is shared by the process."""
 
     @property
     def engine(self) -> EngineName:
