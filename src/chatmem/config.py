@@ -264,6 +264,9 @@ class HybridConfig(_Strict):
     dense_weight_uncovered: float = Field(default=0.2, ge=0.0, le=1.0)
     #: The k of reciprocal-rank fusion (``fusion: rank`` only).
     rrf_k: int = Field(default=60, ge=1, le=10000, strict=True)
+    #: When the query cannot be embedded (provider down, deadline), rank by full text
+    #: alone and flag the result ``degraded``; ``false`` raises EmbeddingUnavailable.
+    fallback_to_lexical: bool = Field(default=True, strict=True)
 
 
 class SemanticRecallConfig(_Strict):

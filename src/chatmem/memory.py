@@ -12,7 +12,9 @@ import asyncio
 import functools
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from .config import Config, Window, narrower_or_equal
@@ -98,6 +100,16 @@ P = ParamSpec("P")
 
 
 
+@dataclass(frozen=True)
+class TurnContext:
+    """What :meth:`Memory.turn_context` returns."""
+
+    #: The messages to put before the conversation (as :meth:`Memory.context`).
+    messages: list[dict[str, str]]
+    #: The recall behind the system message (empty when recall is off).
+    recall: RecallResult
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -138,6 +150,8 @@ class Memory:
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
+        #: When recall started falling back to full text (the provider is down), else None.
+        self._outage_since: float | None = None
 
     @property
     def store(self) -> MessageStore:
@@ -542,7 +556,7 @@ class Memory:
         plan = await self._plan(request)
         if plan.query is None:
             return RecallResult(query=None, scope=plan.scope, clamped=plan.clamped)
-        pool = await self._candidates(plan.query, plan.pool_size, plan.where)
+        pool, degraded = await self._candidates(plan.query, plan.pool_size, plan.where)
         legacy = await self._legacy_model(embedder.model_id) \
             if any(s.model_id is None for s in pool) else embedder.model_id
         admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
@@ -563,7 +577,7 @@ class Memory:
                       chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
                             tuple(snippets), text, admission.excluded, scope=plan.scope,
-                            clamped=plan.clamped)
+                            clamped=plan.clamped, degraded_reason=degraded)
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
         """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""
@@ -611,31 +625,62 @@ class Memory:
         return base, True
 
     async def _candidates(self, q: str, pool_size: int, where: Mapping[str, Any] | None
-                          ) -> list[ScoredId]:
-        """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``,
-        fused with the ``pool_size`` best full-text matches under the same ``where`` when
-        hybrid recall is on and the store keeps a lexical index (X1). Each score is the
-        fused semantic score in [0, 1] (:mod:`chatmem.recall.fuse`)."""
+                          ) -> tuple[list[ScoredId], str | None]:
+        """The candidate pool of a recall and, when it is degraded, why.
+
+        The pool is the ``pool_size`` nearest vectors under ``where``, fused with the
+        ``pool_size`` best full-text matches under the same ``where`` when hybrid recall
+        is on and the store keeps a lexical index (X1). Each score is the fused semantic
+        score in [0, 1] (:mod:`chatmem.recall.fuse`). When the query cannot be embedded
+        and full text is at hand, the pool is the full-text matches alone and the reason
+        is returned (``hybrid.fallback_to_lexical``): a turn must not fail because the
+        embedding service does."""
         index, embedder = self._require_recall()
         hybrid = self.config.hybrid
         lexical = self.storage.lexical if hybrid.enabled else None
 
         async def dense() -> list[ScoredId]:
-            vec = await embedder.embed_one((q, "query"))
+            vec = await embedder.embed_one((q, "query"),
+                                           deadline=self.config.embedding.query_deadline)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:
-            return await dense()
+            return await dense(), None
         if hybrid.mode == "lexical":
-            return await lexical.lexical_query(q, pool_size, where)
-        dense_hits, lexical_hits = await asyncio.gather(
-            dense(), self._lexical_hits(lexical, q, pool_size, where))
+            return await lexical.lexical_query(q, pool_size, where), None
+        dense_task = asyncio.ensure_future(dense())
+        try:
+            lexical_hits = await self._lexical_hits(lexical, q, pool_size, where)
+            dense_hits = await dense_task
+        except EmbeddingUnavailable as exc:
+            if not hybrid.fallback_to_lexical:
+                raise
+            self._note_outage(exc)
+            return lexical_hits, f"query not embedded ({exc}); ranked by full text only"
+        finally:
+            if not dense_task.done():
+                dense_task.cancel()
+        self._note_recovery()
         return fuse(dense_hits, lexical_hits, query=q,
                     languages=embedder.capabilities.languages,
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
-                    rrf_k=hybrid.rrf_k)
+                    rrf_k=hybrid.rrf_k), None
+
+    def _note_outage(self, exc: EmbeddingUnavailable) -> None:
+        """One warning per outage (not one per recall)."""
+        if self._outage_since is None:
+            self._outage_since = time.time()
+            log.warning("recall degraded to full text: the query could not be embedded "
+                        "(%s, decision=%s); further recalls stay degraded quietly until "
+                        "the provider answers", exc, exc.retry_decision)
+
+    def _note_recovery(self) -> None:
+        if self._outage_since is not None:
+            log.warning("recall uses dense search again after %.0f s of full-text only",
+                        time.time() - self._outage_since)
+            self._outage_since = None
 
     @staticmethod
     async def _lexical_hits(lexical: LexicalIndex, q: str, pool_size: int,
@@ -675,7 +720,16 @@ class Memory:
                       speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
                       ) -> list[dict[str, str]]:
         """The messages to put before the conversation: the recall system message
-        (when anything is recalled) followed by the session's ``last_messages`` (M2)."""
+        (when anything is recalled) followed by the session's ``last_messages`` (M2).
+        :meth:`turn_context` also returns the recall behind them."""
+        return (await self.turn_context(turn, session=session, speakers=speakers,
+                                        exclude_ids=exclude_ids)).messages
+
+    async def turn_context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
+                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
+                           ) -> TurnContext:
+        """:meth:`context`'s messages with the recall that made them (its hits, and
+        whether it was ``degraded`` to full text because the provider was down)."""
         check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
         turn_inputs(turn)  # a bad turn is refused even when recall is off
         exclude_ids = id_list(exclude_ids, "exclude_ids")
@@ -694,7 +748,7 @@ class Memory:
         for m in last:
             role = m.role if m.role in ("user", "assistant", "system") else "system"
             out.append({"role": role, "content": m.shown_text})
-        return out
+        return TurnContext(out, result)
 
     # ------------------------------------------------------------------ housekeeping
 
@@ -794,6 +848,7 @@ class SyncMemory:
     run_recall = _blocking(Memory.run_recall)
     recall = _blocking(Memory.recall)
     context = _blocking(Memory.context)
+    turn_context = _blocking(Memory.turn_context)
     stats = _blocking(Memory.stats)
 
     @functools.wraps(Memory.tool_schema)

@@ -808,10 +808,12 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @v1.post("/context", tags=["memory"])
     async def context(body: ContextBody, mem: Mem) -> dict[str, Any]:
         """The messages to put before the conversation: the recall system message (when
-        anything is recalled) and the session's last messages (M2)."""
-        return {"messages": await mem.context(body.turn, session=body.session,
-                                              speakers=body.speakers,
-                                              exclude_ids=body.exclude_ids)}
+        anything is recalled) and the session's last messages (M2); ``degraded`` says
+        the recall ranked by full text alone because the query could not be embedded."""
+        turn = await mem.turn_context(body.turn, session=body.session,
+                                      speakers=body.speakers, exclude_ids=body.exclude_ids)
+        return {"messages": turn.messages, "degraded": turn.recall.degraded,
+                "degraded_reason": turn.recall.degraded_reason}
 
     @v1.get("/settings", tags=["settings"])
     async def get_settings(mem: Mem, session: str, platform: str | None = None

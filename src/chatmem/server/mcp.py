@@ -86,6 +86,9 @@ class RecallOutput(TypedDict):
     requested_scope: str | None
     clamped: bool
     note: str | None
+    #: True when recall ranked by full text alone (the embedding provider was down).
+    degraded: bool
+    degraded_reason: str | None
     hits: list[RecallHit]
 
 
