@@ -6,11 +6,11 @@ import logging
 from pathlib import Path
 
 import pytest
-from providers import RecordingProvider
 
 from chatmem import Memory, Message
 from chatmem.embedding import Embedder
 from chatmem.errors import EmbeddingUnavailable
+from providers import RecordingProvider
 
 FACTS = ["the launch code word is pineapple", "we meet at the harbour on friday",
          "my sister lives in Lisbon", "the printer on floor three is broken"]
