@@ -53,12 +53,15 @@ async def test_recall_falls_back_to_full_text_and_says_so(tmp_path: Path,
         assert tool["degraded"] is True and "harbour" in tool["text"]
         turn = await mem.turn_context("where do we meet friday?", session="s1")
         assert turn.recall.degraded and "harbour" in turn.messages[0]["content"]
+        stats = (await mem.stats())["recall"]
+        assert stats["degraded"] == 4 and stats["outage_since"] is not None
         # the provider answers again: dense search is back, and the recovery is logged
         prov.fail_with = None
         with caplog.at_level(logging.WARNING, logger="chatmem"):
             back = await mem.recall("the code word pineapple", session="s1")
         assert not back.degraded
         assert any("dense search again" in r.getMessage() for r in caplog.records)
+        assert (await mem.stats())["recall"]["outage_since"] is None
     finally:
         await mem.close()
 

@@ -152,6 +152,8 @@ class Memory:
         self._owns_embedder = False
         #: When recall started falling back to full text (the provider is down), else None.
         self._outage_since: float | None = None
+        #: Recalls that fell back to full text since this memory was opened.
+        self._degraded_recalls = 0
 
     @property
     def store(self) -> MessageStore:
@@ -670,6 +672,7 @@ class Memory:
 
     def _note_outage(self, exc: EmbeddingUnavailable) -> None:
         """One warning per outage (not one per recall)."""
+        self._degraded_recalls += 1
         if self._outage_since is None:
             self._outage_since = time.time()
             log.warning("recall degraded to full text: the query could not be embedded "
@@ -760,6 +763,8 @@ class Memory:
             "pending": s.pending, "failed": s.failed, "skipped": s.skipped,
             "cleared": s.cleared,
             "vectors_by_model": by_model,
+            "recall": {"degraded": self._degraded_recalls,
+                       "outage_since": self._outage_since},
         }
         if self.embedder is not None:
             st = self.embedder.status

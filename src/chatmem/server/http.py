@@ -454,9 +454,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 class Metrics:
     """Request counters and latency sums, rendered with the stores' counts."""
 
-    def __init__(self) -> None:
+    def __init__(self, embedder: Embedder | None = None) -> None:
         self.requests: Counter[tuple[str, str, int]] = Counter()
         self.seconds: dict[tuple[str, str], float] = {}
+        #: The embedder every namespace shares (its calls, errors, last success).
+        self.embedder = embedder
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
         self.requests[(method, route, status)] += 1
@@ -486,7 +488,37 @@ class Metrics:
             lines += [f"# HELP chatmem_{key} {help_text.capitalize()}, per namespace.",
                       f"# TYPE chatmem_{key} gauge"]
             lines += [f'chatmem_{key}{{namespace="{ns}"}} {s[key]}' for ns, s in stats.items()]
-        return "\n".join(lines) + "\n"
+        lines += ["# HELP chatmem_recall_degraded_total Recalls ranked by full text alone "
+                  "because the query could not be embedded, per namespace.",
+                  "# TYPE chatmem_recall_degraded_total counter"]
+        lines += [f'chatmem_recall_degraded_total{{namespace="{ns}"}} '
+                  f'{s["recall"]["degraded"]}' for ns, s in stats.items()]
+        return "\n".join(lines + self._embedding_lines()) + "\n"
+
+    def _embedding_lines(self) -> list[str]:
+        """The shared embedder's counters; labels are the provider and model id only
+        (never an endpoint: a URL may carry a key)."""
+        if self.embedder is None:
+            return []
+        st = self.embedder.status
+        labels = (f'provider="{self.embedder.provider.name}",'
+                  f'model="{self.embedder.model_id}"')
+        out = []
+        for name, kind, help_text, value in (
+            ("calls_total", "counter", "Embedding calls.", st.calls),
+            ("texts_total", "counter", "Texts asked for.", st.texts),
+            ("provider_calls_total", "counter", "Requests to the provider.",
+             st.provider_calls),
+            ("errors_total", "counter", "Calls that failed terminally.", st.errors),
+            ("last_ok_timestamp_seconds", "gauge", "Unix time of the last successful call "
+             "(0: none yet).", st.last_ok_at or 0),
+            ("last_error_timestamp_seconds", "gauge", "Unix time of the last failed call "
+             "(0: none).", st.last_error[0] if st.last_error else 0),
+        ):
+            out += [f"# HELP chatmem_embedding_{name} {help_text}",
+                    f"# TYPE chatmem_embedding_{name} {kind}",
+                    f"chatmem_embedding_{name}{{{labels}}} {value}"]
+        return out
 
 
 # --------------------------------------------------------------------------- app
@@ -689,7 +721,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     cfg = config or Config.load()
     emb = embedder or create_embedder(cfg.embedding)
     namespaces = Namespaces(url, vector, cfg, keys, emb)
-    metrics = Metrics()
+    metrics = Metrics(emb)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
