@@ -126,6 +126,8 @@ class Embedder:
         self.on_status = on_status
         self.on_error = on_error
         self._status = EmbedderStatus()
+        #: Monotonic time the current run of failures began (None: the last call worked).
+        self._failing_since: float | None = None
         self._log = logging.getLogger(f"chatmem.embedding.{provider.name}")
         log.info("embedder: provider=%s model=%s dimensions=%s cache=%s batch_size=%d%s",
                  provider.name, provider.model_id, self.dimensions or "native",
@@ -213,6 +215,10 @@ class Embedder:
         finally:
             CALL_DEADLINE.reset(token)
         self._status.last_ok_at = time.time()
+        if self._failing_since is not None:
+            self._log.warning("embedding works again after %.0f s of failures",
+                              time.monotonic() - self._failing_since)
+            self._failing_since = None
         self._notify_status(StatusDetail(
             ok=True, duration_ms=(time.perf_counter() - started) * 1000, texts=len(inputs),
             provider_calls=self._status.provider_calls - calls_before,
@@ -309,7 +315,15 @@ class Embedder:
                         calls_before: int) -> None:
         self._status.errors += 1
         self._status.last_error = (time.time(), str(exc))
-        self._log.warning("embedding failed: %s (decision=%s)", exc, exc.retry_decision)
+        # an outage fails every call: warn when it starts, then keep the channel quiet
+        # (every failure stays in status, on_status and on_error)
+        first = self._failing_since is None
+        if first:
+            self._failing_since = time.monotonic()
+        self._log.log(logging.WARNING if first else logging.DEBUG,
+                      "embedding failed: %s (decision=%s)%s", exc, exc.retry_decision,
+                      "; further failures are logged at DEBUG until a call succeeds"
+                      if first else "")
         self._notify_status(StatusDetail(
             ok=False, duration_ms=(time.perf_counter() - started) * 1000, texts=texts,
             provider_calls=self._status.provider_calls - calls_before,
