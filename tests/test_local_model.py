@@ -39,7 +39,7 @@ async def test_int8_onnx_matches_sentence_transformers_fp32(local_embedder: Embe
 def test_padding_is_to_the_batch_longest_and_long_texts_reach_256_tokens() -> None:
     prov = LocalProvider()
     prov.embed_sync(["warm up"], "document")
-    tok = prov._tokenizer
+    tok = prov._ensure_loaded().tokenizer
     short = tok.encode_batch(["hi", "hello there"])
     assert len(short[0].ids) == len(short[1].ids) < 16  # not a fixed 128
     long = tok.encode_batch(["word " * 400])

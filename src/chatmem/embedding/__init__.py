@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ..config import EmbeddingConfig
 from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import LruEmbedCache, NullEmbedCache, cache_key
-from .embedder import Embedder, EmbedderStatus, StatusDetail
+from .embedder import Embedder, EmbedderStatus, StatusDetail, SyncEmbedder
 
 __all__ = [
     "Capabilities",
@@ -19,6 +19,7 @@ __all__ = [
     "LruEmbedCache",
     "NullEmbedCache",
     "StatusDetail",
+    "SyncEmbedder",
     "Vector",
     "cache_key",
     "create_embedder",
