@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from ..config import EmbeddingConfig
 from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import LruEmbedCache, NullEmbedCache, cache_key
+from .doctor import Diagnosis, diagnose
 from .embedder import Embedder, EmbedderStatus, StatusDetail, SyncEmbedder
 
 __all__ = [
     "Capabilities",
+    "Diagnosis",
     "EmbedInput",
     "EmbedRole",
     "Embedder",
@@ -23,6 +25,7 @@ __all__ = [
     "Vector",
     "cache_key",
     "create_embedder",
+    "diagnose",
 ]
 
 
