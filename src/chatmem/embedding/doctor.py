@@ -31,7 +31,9 @@ from ..config import EmbeddingConfig, embedding_config
 from ..errors import ChatmemError, EmbeddingUnavailable
 from .embedder import Embedder
 from .http import SECRET_HEADERS, redact_url
+from .local import LocalProvider
 from .registry import PROVIDERS, provider_key
+from .remote import RemoteProvider
 
 if TYPE_CHECKING:
     import httpx
@@ -158,14 +160,11 @@ async def diagnose(config: EmbeddingConfig | Mapping[str, Any] | str | None = No
     except ChatmemError as exc:
         return _failure(base, exc, cfg, env, scrub)
     try:
-        from .local import LocalProvider
-        from .remote import RemoteProvider
-
         prov = emb.provider
         base = replace(base, model_id=emb.model_id, batch_size=emb.batch_size,
-                        model_files=prov.files if isinstance(prov, LocalProvider) else (),
-                        endpoint=scrub(prov.redacted_endpoint)
-                        if isinstance(prov, RemoteProvider) else base.endpoint)
+                       model_files=prov.files if isinstance(prov, LocalProvider) else (),
+                       endpoint=scrub(prov.redacted_endpoint)
+                       if isinstance(prov, RemoteProvider) else base.endpoint)
         budget = deadline if deadline is not None else cfg.query_deadline
         try:
             started = time.perf_counter()
@@ -177,7 +176,7 @@ async def diagnose(config: EmbeddingConfig | Mapping[str, Any] | str | None = No
         except EmbeddingUnavailable as exc:
             return _failure(base, exc, cfg, env, scrub)
         return replace(base, ok=True, dimensions=int(vec.shape[0]),
-                        latency_ms=round(first, 1), warm_latency_ms=round(warm, 1))
+                       latency_ms=round(first, 1), warm_latency_ms=round(warm, 1))
     finally:
         await emb.aclose()
 
