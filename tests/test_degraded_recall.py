@@ -27,8 +27,8 @@ async def _memory(tmp_path: Path, **config: object) -> tuple[Memory, RecordingPr
 
 
 def _down(prov: RecordingProvider, decision: str = "defer") -> None:
-    prov.fail_with = EmbeddingUnavailable("connection refused", provider="test",
-                                          retry_decision=decision)
+    prov.fail_with(EmbeddingUnavailable("connection refused", provider="test",
+                                        retry_decision=decision))
 
 
 async def test_recall_falls_back_to_full_text_and_says_so(tmp_path: Path,
@@ -56,7 +56,7 @@ async def test_recall_falls_back_to_full_text_and_says_so(tmp_path: Path,
         stats = (await mem.stats())["recall"]
         assert stats["degraded"] == 4 and stats["outage_since"] is not None
         # the provider answers again: dense search is back, and the recovery is logged
-        prov.fail_with = None
+        prov.recover()
         with caplog.at_level(logging.WARNING, logger="chatmem"):
             back = await mem.recall("the code word pineapple", session="s1")
         assert not back.degraded

@@ -131,7 +131,7 @@ async def test_failed_embeddings_stay_stored_and_are_retried(monkeypatch) -> Non
 
     monkeypatch.setattr(indexing, "RETRY_INTERVAL_S", 0.1)
     prov = RecordingProvider()
-    prov.fail_with = ValueError("provider exploded")
+    prov.fail_with(ValueError("provider exploded"))
     mem = await Memory.open("memory://", embedder=Embedder(prov))
     await mem.add(Message(session_id="s", content="keep me"))
     for _ in range(100):
@@ -139,7 +139,7 @@ async def test_failed_embeddings_stay_stored_and_are_retried(monkeypatch) -> Non
             break
         await asyncio.sleep(0.02)
     assert (await mem.stats())["failed"] == 1
-    prov.fail_with = None  # the provider recovers
+    prov.recover()  # the provider recovers
     for _ in range(200):
         if (await mem.stats())["indexed"] == 1:
             break

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
+from ._sync import BlockingWrapper, blocking
 from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, create_embedder
 from .errors import (
@@ -93,11 +93,6 @@ log = logging.getLogger("chatmem.memory")
 #: Where the model of legacy (model-less) vectors is recorded (F11).
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
-
-
-T = TypeVar("T")
-P = ParamSpec("P")
-
 
 
 @dataclass(frozen=True)
@@ -791,90 +786,44 @@ class Memory:
                 await self.embedder.aclose()
 
 
-def _blocking(method: Callable[Concatenate[Memory, P], Coroutine[Any, Any, T]]
-              ) -> Callable[Concatenate[SyncMemory, P], T]:
-    """The blocking form of one :class:`Memory` coroutine method: same parameters, same
-    docstring, the awaited result; typed from the original, so there is nothing to keep
-    in step by hand."""
-
-    @functools.wraps(method)
-    def call(self: SyncMemory, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self._run(method(self._memory, *args, **kwargs))
-
-    return call
-
-
-class SyncMemory:
+class SyncMemory(BlockingWrapper[Memory]):
     """Blocking access to a :class:`Memory` for scripts.
 
     It runs the async core on a private event loop in a background thread; each
     method is the async method of the same name run to completion there (see
-    :func:`_blocking`), so there is no second copy of any logic.
+    :func:`chatmem._sync.blocking`), so there is no second copy of any logic.
     """
-
-    def __init__(self, memory_factory: Callable[[], Awaitable[Memory]]) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="chatmem-sync")
-        self._thread.start()
-        try:
-            self._memory: Memory = self._run(memory_factory())
-        except BaseException:
-            self._stop_loop()
-            raise
 
     @classmethod
     def open(cls, url: str = "sqlite:///chatmem.db", **kwargs: Any) -> SyncMemory:
         """:meth:`Memory.open` (the same URL forms and keywords, e.g. ``create=False``)."""
         return cls(lambda: Memory.open(url, **kwargs))
 
-    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        async def _await() -> T:
-            return await coro
-
-        return asyncio.run_coroutine_threadsafe(_await(), self._loop).result()
-
     @property
     def memory(self) -> Memory:
         """The async memory underneath (for its attributes: ``config``, ``store``…)."""
-        return self._memory
+        return self._inner
 
-    add = _blocking(Memory.add)
-    upsert_session = _blocking(Memory.upsert_session)
-    flush = _blocking(Memory.flush)
-    rewrite = _blocking(Memory.rewrite)
-    clear = _blocking(Memory.clear)
-    reindex = _blocking(Memory.reindex)
-    call_tool = _blocking(Memory.call_tool)
-    situation = _blocking(Memory.situation)
-    effective_scope = _blocking(Memory.effective_scope)
-    set_scope = _blocking(Memory.set_scope)
-    get_session = _blocking(Memory.get_session)
-    run_recall = _blocking(Memory.run_recall)
-    recall = _blocking(Memory.recall)
-    context = _blocking(Memory.context)
-    turn_context = _blocking(Memory.turn_context)
-    stats = _blocking(Memory.stats)
+    async def _aclose_inner(self) -> None:
+        await self._inner.close()
+
+    add = blocking(Memory.add)
+    upsert_session = blocking(Memory.upsert_session)
+    flush = blocking(Memory.flush)
+    rewrite = blocking(Memory.rewrite)
+    clear = blocking(Memory.clear)
+    reindex = blocking(Memory.reindex)
+    call_tool = blocking(Memory.call_tool)
+    situation = blocking(Memory.situation)
+    effective_scope = blocking(Memory.effective_scope)
+    set_scope = blocking(Memory.set_scope)
+    get_session = blocking(Memory.get_session)
+    run_recall = blocking(Memory.run_recall)
+    recall = blocking(Memory.recall)
+    context = blocking(Memory.context)
+    turn_context = blocking(Memory.turn_context)
+    stats = blocking(Memory.stats)
 
     @functools.wraps(Memory.tool_schema)
     def tool_schema(self) -> dict[str, Any]:
-        return self._memory.tool_schema()
-
-    def close(self) -> None:
-        if self._loop.is_closed():
-            return
-        try:
-            self._run(self._memory.close())
-        finally:
-            self._stop_loop()
-
-    def _stop_loop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
-
-    def __enter__(self) -> SyncMemory:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return self._inner.tool_schema()

@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from ..config import EmbeddingConfig
 from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import LruEmbedCache, NullEmbedCache, cache_key
-from .embedder import Embedder, EmbedderStatus, StatusDetail
+from .doctor import Diagnosis, diagnose
+from .embedder import Embedder, EmbedderStatus, StatusDetail, SyncEmbedder
 
 __all__ = [
     "Capabilities",
+    "Diagnosis",
     "EmbedInput",
     "EmbedRole",
     "Embedder",
@@ -19,9 +21,11 @@ __all__ = [
     "LruEmbedCache",
     "NullEmbedCache",
     "StatusDetail",
+    "SyncEmbedder",
     "Vector",
     "cache_key",
     "create_embedder",
+    "diagnose",
 ]
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput
 from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
@@ -346,3 +347,54 @@ class Embedder:
     async def aclose(self) -> None:
         """Release the provider's connections; the embedder can be used again after."""
         await self.provider.aclose()
+
+
+class SyncEmbedder(BlockingWrapper[Embedder]):
+    """Blocking access to an :class:`Embedder`, for scripts::
+
+        with SyncEmbedder.from_config({"provider": "openai"}, env=os.environ) as emb:
+            vec = emb.embed_one("hello")
+
+    The async core runs on a private event loop in a background thread; each method
+    is the async method of the same name run to completion there (see
+    :func:`chatmem._sync.blocking`, which :class:`~chatmem.SyncMemory` uses too), so
+    there is no second copy of any logic. :meth:`close` releases the provider's
+    connections and stops the thread.
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        super().__init__(lambda: ready(embedder))
+
+    @classmethod
+    def from_config(cls, config: EmbeddingConfig | Mapping[str, Any] | str | None = None,
+                    **kwargs: Any) -> SyncEmbedder:
+        """:meth:`Embedder.from_config` with the same arguments (``env=os.environ`` for
+        API keys from the environment), wrapped."""
+        return cls(Embedder.from_config(config, **kwargs))
+
+    @property
+    def embedder(self) -> Embedder:
+        """The async embedder underneath."""
+        return self._inner
+
+    @property
+    def model_id(self) -> str:
+        return self._inner.model_id
+
+    @property
+    def dimensions(self) -> int | None:
+        return self._inner.dimensions
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._inner.capabilities
+
+    @property
+    def status(self) -> EmbedderStatus:
+        return self._inner.status
+
+    async def _aclose_inner(self) -> None:
+        await self._inner.aclose()
+
+    embed_one = blocking(Embedder.embed_one)
+    embed_many = blocking(Embedder.embed_many)

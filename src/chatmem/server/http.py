@@ -707,19 +707,24 @@ def _content_length(scope: Scope) -> int | None:
 
 
 def create_app(*, url: str, vector: str | None = None, config: Config | None = None,
-               keys: KeyTable | None = None, embedder: Embedder | None = None) -> ASGIApp:
+               keys: KeyTable | None = None, embedder: Embedder | None = None,
+               env: Mapping[str, str] | None = None) -> ASGIApp:
     """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
     ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
-    FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``)."""
-    api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder)
+    FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``).
+    ``env``: where the configured embedding provider's API key is looked up when the
+    configuration has none (``chatmem serve`` passes ``os.environ``)."""
+    api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder,
+                     env=env)
     return _Guard(api, keys=keys, metrics=api.state.metrics)
 
 
 def create_api(*, url: str, vector: str | None = None, config: Config | None = None,
-               keys: KeyTable | None = None, embedder: Embedder | None = None) -> FastAPI:
+               keys: KeyTable | None = None, embedder: Embedder | None = None,
+               env: Mapping[str, str] | None = None) -> FastAPI:
     """The FastAPI application without the outer guard (tests and embedding)."""
     cfg = config or Config.load()
-    emb = embedder or create_embedder(cfg.embedding)
+    emb = embedder or create_embedder(cfg.embedding, env=env)
     namespaces = Namespaces(url, vector, cfg, keys, emb)
     metrics = Metrics(emb)
 
@@ -932,12 +937,13 @@ def _version() -> str:
 
 
 def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None, host: str,
-          port: int, allow_open: bool = False) -> None:
-    """Run the API under uvicorn until interrupted (``chatmem serve``)."""
+          port: int, allow_open: bool = False, env: Mapping[str, str] | None = None) -> None:
+    """Run the API under uvicorn until interrupted (``chatmem serve``, which passes
+    ``env=os.environ`` for the embedding provider's API key)."""
     import uvicorn
 
     check_bind(host, keys, allow_open=allow_open)
-    app = create_app(url=url, vector=vector, config=config, keys=keys)
+    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env)
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
 
