@@ -91,6 +91,9 @@ from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 log = logging.getLogger("chatmem.memory")
 
 #: Where the model of legacy (model-less) vectors is recorded (F11).
+#: Seconds a recall's query embedding may take while an outage is known (recall then
+#: falls back to full text): long enough for a recovered service to answer.
+OUTAGE_PROBE_S = 2.0
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 
@@ -636,9 +639,17 @@ class Memory:
         hybrid = self.config.hybrid
         lexical = self.storage.lexical if hybrid.enabled else None
 
+        deadline = self.config.embedding.query_deadline
+        if self._outage_since is not None and lexical is not None \
+                and hybrid.fallback_to_lexical:
+            last_ok = embedder.status.last_ok_at
+            if last_ok is None or last_ok < self._outage_since:
+                # a known outage: probe briefly instead of holding up every turn for the
+                # full deadline (a success of the indexer's calls ends this early)
+                deadline = min(deadline, OUTAGE_PROBE_S)
+
         async def dense() -> list[ScoredId]:
-            vec = await embedder.embed_one((q, "query"),
-                                           deadline=self.config.embedding.query_deadline)
+            vec = await embedder.embed_one((q, "query"), deadline=deadline)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:
