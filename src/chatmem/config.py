@@ -145,6 +145,9 @@ DEFAULT_MODELS: dict[str, str] = {
 }
 #: Seed 003's model-router names (``openai/text-embedding-3-small``) name these.
 _ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"}
+#: A router prefix that also names the service (``openrouter/openai/text-embedding-3-small``
+#: is OpenRouter's model ``openai/text-embedding-3-small``, not OpenAI's).
+_ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
 
 
 class OpenRouterRouting(_Strict):
@@ -218,6 +221,8 @@ class EmbeddingConfig(_Strict):
             if name in PROVIDERS and name != "local" and rest:
                 data["provider"] = name
                 data["model"] = rest
+                if prefix.lower() in _ROUTER_ENDPOINTS and not data.get("endpoint"):
+                    data["endpoint"] = _ROUTER_ENDPOINTS[prefix.lower()]
         provider = data.get("provider", "local")
         if not data.get("model") and isinstance(provider, str) and provider in DEFAULT_MODELS:
             data["model"] = DEFAULT_MODELS[provider]
