@@ -20,6 +20,7 @@ can check that each input got its own vector, in input order.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -29,13 +30,15 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
+
+from chatmem.embedding.http import COOLDOWNS
 
 DIMS = 8
 
@@ -306,4 +309,17 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
-__all__ = ["DIMS", "FakeEmbeddingService", "Recorded", "Step", "expected", "vector"]
+@contextlib.contextmanager
+def fresh_service(dims: int = DIMS) -> Iterator[FakeEmbeddingService]:
+    """A started service, the process's cooldown book cleared before and after: a
+    ``Retry-After`` one test provoked must not make the next test's calls fail fast."""
+    COOLDOWNS.clear()
+    try:
+        with FakeEmbeddingService(dims) as service:
+            yield service
+    finally:
+        COOLDOWNS.clear()
+
+
+__all__ = ["DIMS", "FakeEmbeddingService", "Recorded", "Step", "expected", "fresh_service",
+           "vector"]

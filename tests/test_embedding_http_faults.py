@@ -20,20 +20,17 @@ import numpy as np
 import pytest
 
 from chatmem.embedding import Embedder, StatusDetail
-from chatmem.embedding.http import COOLDOWNS
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import EmbeddingUnavailable
-from fake_embedding_service import FakeEmbeddingService, Step, expected
+from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
 
 TEXTS = ["the first text", "the second one"]
 
 
 @pytest.fixture
 def service() -> Iterator[FakeEmbeddingService]:
-    COOLDOWNS.clear()
-    with FakeEmbeddingService() as s:
+    with fresh_service() as s:
         yield s
-    COOLDOWNS.clear()
 
 
 def http_date(seconds_from_now: float) -> str:

@@ -12,20 +12,25 @@ import pytest
 
 from chatmem.config import embedding_config
 from chatmem.embedding import Embedder
-from chatmem.embedding.http import COOLDOWNS
 from chatmem.embedding.registry import PROVIDERS
 from chatmem.errors import EmbeddingUnavailable
-from fake_embedding_service import DIMS, FakeEmbeddingService, Recorded, Step, expected, vector
+from fake_embedding_service import (
+    DIMS,
+    FakeEmbeddingService,
+    Recorded,
+    Step,
+    expected,
+    fresh_service,
+    vector,
+)
 
 KEY = "test-key-0000"
 
 
 @pytest.fixture
 def service() -> Iterator[FakeEmbeddingService]:
-    COOLDOWNS.clear()
-    with FakeEmbeddingService() as s:
+    with fresh_service() as s:
         yield s
-    COOLDOWNS.clear()
 
 
 async def embed(config: Mapping[str, Any], items: list[Any], *,
@@ -216,6 +221,15 @@ async def test_endpoint_may_carry_part_of_the_path(service: FakeEmbeddingService
                                                    endpoint_path: str, request_path: str) -> None:
     await embed(service.config(provider, path=endpoint_path), ["x"])
     assert service.requests[0].path == request_path
+
+
+async def test_endpoint_with_a_query_keeps_it(service: FakeEmbeddingService) -> None:
+    cfg = service.config("openai", path="/openai/deployments/d?api-version=2024-10-21")
+    await embed(cfg, ["x"])
+    rec = service.requests[0]
+    assert (rec.path, rec.query) == ("/openai/deployments/d/embeddings",
+                                     {"api-version": "2024-10-21"})
+    assert rec.headers["api-key"] == KEY  # an Azure host or api-version: Azure's header
 
 
 async def test_router_shorthand(service: FakeEmbeddingService) -> None:

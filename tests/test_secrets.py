@@ -22,10 +22,9 @@ import pytest
 from chatmem import Memory
 from chatmem.config import Config
 from chatmem.embedding import Embedder, StatusDetail
-from chatmem.embedding.http import COOLDOWNS
-from chatmem.errors import EmbeddingUnavailable
+from chatmem.errors import ConfigError, EmbeddingUnavailable
 from chatmem.server.http import create_app
-from fake_embedding_service import FakeEmbeddingService, Recorded, Step
+from fake_embedding_service import FakeEmbeddingService, Recorded, Step, fresh_service
 from servers import running
 
 
@@ -81,10 +80,8 @@ def seen() -> Iterator[Seen]:
 def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeEmbeddingService]:
     # these tests are about what is shown, not about backoff: keep retries quick
     monkeypatch.setattr("chatmem.embedding.http.BACKOFF_BASE_S", 0.01)
-    COOLDOWNS.clear()
-    with FakeEmbeddingService() as s:
+    with fresh_service() as s:
         yield s
-    COOLDOWNS.clear()
 
 
 def credential(rec: Recorded) -> str:
@@ -158,6 +155,20 @@ async def test_no_key_leaks_through_any_provider(service: FakeEmbeddingService, 
     assert any(key in credential(r) for r in service.requests)
     seen.assert_clean(key)
     assert any("***" in t for t in seen.texts)
+    if name == "gemini":  # the URL is shown, its key is not
+        assert any("batchEmbedContents?key=***" in t for t in seen.texts)
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://generativelanguage.googleapis.com/v1beta?key={key}",
+    "https://user:{key}@embed.example/v1",
+    "ftp://embed.example/v1?api_key={key}",
+])
+def test_configuration_errors_never_echo_a_key(endpoint: str) -> None:
+    key = fake_key()
+    with pytest.raises(ConfigError) as info:
+        Config.load(embedding={"provider": "gemini", "endpoint": endpoint.format(key=key)})
+    assert "embedding.endpoint" in str(info.value) and key not in str(info.value)
 
 
 async def test_key_from_the_environment_and_config_dumps(service: FakeEmbeddingService,

@@ -50,11 +50,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
+from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
 
 #: Query parameters whose values are secrets (Gemini's ``?key=``, and common others).
-SECRET_PARAMS = frozenset({"key", "api_key", "apikey", "api-key", "token", "access_token",
-                           "sig", "signature", "secret", "password"})
+SECRET_PARAMS = SECRET_QUERY_PARAMS
 #: Header names whose values are secrets.
 SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "x-goog-api-key",
                             "proxy-authorization", "cookie"})
@@ -126,7 +126,12 @@ class _RedactingFilter(logging.Filter):
 
     def __init__(self) -> None:
         super().__init__()
-        self.clients: weakref.WeakSet[HttpClient] = weakref.WeakSet()
+        self._clients: weakref.WeakSet[HttpClient] = weakref.WeakSet()
+        self._lock = threading.Lock()  # clients are added from any thread
+
+    def add(self, client: HttpClient) -> None:
+        with self._lock:
+            self._clients.add(client)
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -134,7 +139,9 @@ class _RedactingFilter(logging.Filter):
         except Exception:  # a record that cannot format itself: leave it to logging
             return True
         clean = _SECRET_QUERY.sub(r"\1***", text)
-        for client in list(self.clients):
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
             clean = client.redact(clean)
         if clean != text:
             record.msg, record.args = clean, ()
@@ -211,7 +218,7 @@ class HttpClient:
         self._clients: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop],
                                        httpx.AsyncClient]] = {}
         self.log = logging.getLogger(f"chatmem.embedding.{provider}")
-        _LIB_FILTER.clients.add(self)
+        _LIB_FILTER.add(self)
 
     # ------------------------------------------------------------------ secrets
 

@@ -8,8 +8,10 @@ One wire format, four kinds of service:
   (``https://<resource>.openai.azure.com/openai/deployments/<deployment>``) and
   ``api_version`` is set; the key travels in the ``api-key`` header and the
   version as ``?api-version=``;
-* OpenRouter (``https://openrouter.ai/api/v1``): ``openrouter.order`` /
-  ``openrouter.ignore`` become its ``provider`` routing object;
+* OpenRouter (``https://openrouter.ai/api/v1``, or any endpoint when
+  ``openrouter`` routing is configured, e.g. a proxy): ``openrouter.order`` /
+  ``openrouter.ignore`` become its ``provider`` routing object, and the key's
+  variable is ``OPENROUTER_API_KEY``;
 * self-hosted servers (Ollama's ``/v1``, TEI, vLLM, LM Studio, …): any other
   ``endpoint``; a key is optional there.
 
@@ -29,8 +31,10 @@ from .remote import RemoteProvider, Request, data_embeddings
 
 
 def is_azure(endpoint: str, options: dict[str, Any]) -> bool:
-    host = (urlsplit(endpoint).hostname or "").lower()
-    return bool(options.get("api_version")) or host.endswith(".openai.azure.com")
+    """Azure mode: ``api_version`` set, an Azure host, or ``?api-version=`` in the endpoint."""
+    parts = urlsplit(endpoint)
+    return bool(options.get("api_version")) or "api-version=" in parts.query \
+        or (parts.hostname or "").lower().endswith(".openai.azure.com")
 
 
 def is_openrouter(endpoint: str) -> bool:

@@ -15,7 +15,7 @@ import contextvars
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import numpy as np
@@ -109,13 +109,14 @@ class RemoteProvider:
         """``endpoint`` joined with ``path``, without repeating the segments the endpoint
         already ends with: the base URL (``…/v1``) and the full URL
         (``…/v1/embeddings``) both work."""
+        parts = urlsplit(self.endpoint)
+        base = parts.path.rstrip("/")
         segments = path.strip("/").split("/")
-        base = urlsplit(self.endpoint).path
         for n in range(len(segments), 0, -1):
             if base.endswith("/" + "/".join(segments[:n])):
                 segments = segments[n:]
                 break
-        return "/".join([self.endpoint, *segments])
+        return urlunsplit(parts._replace(path="/".join([base, *segments])))
 
     # the two hooks of a wire format
 
