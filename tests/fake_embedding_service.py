@@ -75,7 +75,8 @@ class Step:
     """How to answer one request."""
 
     status: int = 200
-    #: None: a correct answer in the request's wire format; a dict or list: that JSON;
+    #: None: a correct answer in the request's wire format (an error object for a status
+    #: of 300 or more); a dict or list: that JSON;
     #: str or bytes: sent as is; a callable: called with the :class:`Recorded` request
     #: and its result used as above.
     body: Any = None
@@ -265,6 +266,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         content = step.body(rec) if callable(step.body) else step.body
+        if content is None and step.status >= 300:
+            content = {"error": {"message": f"HTTP {step.status}"}}
         if content is None:
             if kind is None:
                 self._send(404, b'{"error": "no such endpoint"}', step.headers)
