@@ -143,8 +143,15 @@ DEFAULT_MODELS: dict[str, str] = {
     "gemini": "gemini-embedding-001", "cohere": "embed-multilingual-v3.0",
     "voyage": "voyage-3.5", "mistral": "mistral-embed", "ollama": "nomic-embed-text",
 }
+#: Query parameters whose values are secrets (Gemini's ``?key=``, and common others):
+#: refused in ``embedding.endpoint``, redacted in every URL the HTTP layer shows.
+SECRET_QUERY_PARAMS = frozenset({"key", "api_key", "apikey", "api-key", "token",
+                                 "access_token", "sig", "signature", "secret", "password"})
 #: Seed 003's model-router names (``openai/text-embedding-3-small``) name these.
 _ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"}
+#: A router prefix that also names the service (``openrouter/openai/text-embedding-3-small``
+#: is OpenRouter's model ``openai/text-embedding-3-small``, not OpenAI's).
+_ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
 
 
 class OpenRouterRouting(_Strict):
@@ -218,6 +225,8 @@ class EmbeddingConfig(_Strict):
             if name in PROVIDERS and name != "local" and rest:
                 data["provider"] = name
                 data["model"] = rest
+                if prefix.lower() in _ROUTER_ENDPOINTS and not data.get("endpoint"):
+                    data["endpoint"] = _ROUTER_ENDPOINTS[prefix.lower()]
         provider = data.get("provider", "local")
         if not data.get("model") and isinstance(provider, str) and provider in DEFAULT_MODELS:
             data["model"] = DEFAULT_MODELS[provider]
@@ -228,13 +237,17 @@ class EmbeddingConfig(_Strict):
     def _endpoint(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        from urllib.parse import urlsplit
+        from urllib.parse import parse_qsl, urlsplit
 
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname:
+            # never echo what may be a credential
+            shown = "a URL with user info or a query" if "@" in value or "?" in value \
+                else repr(value)
             raise ValueError(f"embedding.endpoint must be an http(s) URL such as "
-                             f"'http://127.0.0.1:11434', got {value!r}")
-        if parts.username or parts.password:
+                             f"'http://127.0.0.1:11434', got {shown}")
+        keys = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
+        if parts.username or parts.password or keys & SECRET_QUERY_PARAMS:
             raise ValueError("embedding.endpoint must not carry credentials: put the key "
                              "in embedding.api_key or the provider's environment variable")
         return value

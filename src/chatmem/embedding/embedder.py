@@ -207,10 +207,7 @@ class Embedder:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a provider bug or driver error: map at the edge
-            err = EmbeddingUnavailable(
-                self.redact(f"{type(exc).__name__}: {exc}"), provider=self.provider.name,
-                retry_decision="fail",
-            )
+            err = self._error(f"{type(exc).__name__}: {exc}", "fail")
             self._record_failure(err, started, len(inputs), calls_before)
             raise err from exc
         finally:
@@ -266,8 +263,7 @@ class Embedder:
                         self.cache.set(k, vec)
         done = [v for v in out if v is not None]
         if len(done) != len(out):  # cannot happen unless the loop above is broken
-            raise EmbeddingUnavailable("internal error: an input got no vector",
-                                       provider=self.provider.name, retry_decision="fail")
+            raise self._error("internal error: an input got no vector", "fail")
         return done
 
     def _post_process(self, raw: Any, expected_rows: int) -> list[Vector]:
@@ -275,15 +271,11 @@ class Embedder:
         try:
             arr = np.asarray(raw, dtype=np.float32)
         except (TypeError, ValueError) as exc:
-            raise EmbeddingUnavailable(
-                f"provider returned something that is not a matrix of numbers: {exc}",
-                provider=self.provider.name, retry_decision="invalid",
-            ) from exc
+            raise self._error(
+                f"provider returned something that is not a matrix of numbers: {exc}") from exc
         if arr.ndim != 2 or arr.shape[0] != expected_rows:
-            raise EmbeddingUnavailable(
-                f"provider returned shape {arr.shape}, expected ({expected_rows}, d)",
-                provider=self.provider.name, retry_decision="invalid",
-            )
+            raise self._error(f"provider returned shape {arr.shape}, expected "
+                              f"({expected_rows}, d)")
         want = self._dimensions
         have = arr.shape[1]
         if want:
@@ -291,26 +283,25 @@ class Embedder:
                 arr = arr[:, :want]
             elif have < want:
                 # zero-padding would silently corrupt cosine similarity: refuse instead
-                raise EmbeddingUnavailable(
-                    f"provider returned {have} dimensions, fewer than the configured "
-                    f"{want}; set embedding.dimensions to {have} or 0",
-                    provider=self.provider.name, retry_decision="invalid",
-                )
+                raise self._error(f"provider returned {have} dimensions, fewer than the "
+                                  f"configured {want}; set embedding.dimensions to {have} or 0")
         if not np.isfinite(arr).all():
-            raise EmbeddingUnavailable(
-                "provider returned NaN or infinite values", provider=self.provider.name,
-                retry_decision="invalid",
-            )
+            raise self._error("provider returned NaN or infinite values")
         if self.normalize:
             norms = np.linalg.norm(arr, axis=1, keepdims=True)
             if (norms == 0).any():
-                raise EmbeddingUnavailable(
-                    "provider returned an all-zero vector", provider=self.provider.name,
-                    retry_decision="invalid",
-                )
+                raise self._error("provider returned an all-zero vector")
             arr = arr / norms
         arr = np.ascontiguousarray(arr, dtype=np.float32)
         return list(arr)
+
+    def _error(self, reason: str, decision: str = "invalid") -> EmbeddingUnavailable:
+        """An error of the provider, raised here: secrets redacted, the redacted endpoint
+        of a remote provider as its ``url``."""
+        url = self.provider.redacted_endpoint if isinstance(self.provider, RemoteProvider) \
+            else None
+        return EmbeddingUnavailable(self.redact(reason), provider=self.provider.name, url=url,
+                                    retry_decision=decision)
 
     def _record_failure(self, exc: EmbeddingUnavailable, started: float, texts: int,
                         calls_before: int) -> None:

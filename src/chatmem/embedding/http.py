@@ -13,12 +13,15 @@ answer, or raises :class:`~chatmem.errors.EmbeddingUnavailable` with a
   not passed for this (provider, endpoint, model): failed fast, no request sent.
 * ``invalid``: the service answered 2xx with something that is not JSON.
 
-Rules of one call: each attempt has its own timeout (``timeout``, 30 s), cut
-short by the deadline; the caller's cancellation cancels the attempt under way
-(asyncio); 5xx, 429 and network errors are retried up to ``max_retries`` times
-after an exponential backoff with full jitter (0.5 s · 2^attempt, at most 8 s),
-or after ``Retry-After`` (seconds or an HTTP date) when the answer carries one;
-a ``Retry-After`` is also recorded as a cooldown that other calls honour.
+Rules of one call: each attempt has its own timeout (``timeout``, 30 s) for the
+whole exchange (connect, send, every read), cut short by the deadline; the
+caller's cancellation cancels the attempt under way (asyncio) and drops its
+connection; 5xx, 408, 425, 429 and network errors are retried up to
+``max_retries`` times after an exponential backoff with full jitter
+(0.5 s · 2^attempt, at most 8 s), or after ``Retry-After`` (seconds or an HTTP
+date) when the answer carries one; a ``Retry-After`` is also recorded as a
+cooldown that other calls honour: a call that *starts* during a cooldown fails
+fast, a call already retrying waits it out (or defers, past its deadline).
 
 Secrets never leave this module in clear: URLs are redacted (query values of
 key-like parameters and user info), and every text that reaches an exception,
@@ -47,11 +50,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
+from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
 
 #: Query parameters whose values are secrets (Gemini's ``?key=``, and common others).
-SECRET_PARAMS = frozenset({"key", "api_key", "apikey", "api-key", "token", "access_token",
-                           "sig", "signature", "secret", "password"})
+SECRET_PARAMS = SECRET_QUERY_PARAMS
 #: Header names whose values are secrets.
 SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "x-goog-api-key",
                             "proxy-authorization", "cookie"})
@@ -110,13 +113,25 @@ _SECRET_QUERY = re.compile(
     re.IGNORECASE)
 
 
+#: The loggers of the HTTP libraries. A logger's filter sees only the records created on
+#: that very logger (not its children's), so httpcore's are listed one by one.
+_LIB_LOGGERS = ("httpx", "httpcore", "httpcore.connection", "httpcore.http11",
+                "httpcore.http2", "httpcore.proxy", "httpcore.socks")
+
+
 class _RedactingFilter(logging.Filter):
     """Redacts every record of the ``httpx``/``httpcore`` loggers: httpx logs each
-    request's full URL at INFO, and Gemini's key travels in the URL (``?key=``)."""
+    request's full URL at INFO, and Gemini's key travels in the URL (``?key=``);
+    httpcore logs the response headers at DEBUG (a service may echo a key)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.clients: weakref.WeakSet[HttpClient] = weakref.WeakSet()
+        self._clients: weakref.WeakSet[HttpClient] = weakref.WeakSet()
+        self._lock = threading.Lock()  # clients are added from any thread
+
+    def add(self, client: HttpClient) -> None:
+        with self._lock:
+            self._clients.add(client)
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -124,7 +139,9 @@ class _RedactingFilter(logging.Filter):
         except Exception:  # a record that cannot format itself: leave it to logging
             return True
         clean = _SECRET_QUERY.sub(r"\1***", text)
-        for client in list(self.clients):
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
             clean = client.redact(clean)
         if clean != text:
             record.msg, record.args = clean, ()
@@ -132,7 +149,7 @@ class _RedactingFilter(logging.Filter):
 
 
 _LIB_FILTER = _RedactingFilter()
-for _name in ("httpx", "httpcore"):
+for _name in _LIB_LOGGERS:
     logging.getLogger(_name).addFilter(_LIB_FILTER)
 
 
@@ -189,15 +206,19 @@ class HttpClient:
         self.timeout = timeout
         self.max_retries = max_retries
         self.headers = dict(headers or {})
-        header_secrets = [v for k, v in self.headers.items() if k.lower() in SECRET_HEADERS]
+        # a secret header's whole value, and its credential alone ("Bearer <token>")
+        header_secrets = [part for k, v in self.headers.items() if k.lower() in SECRET_HEADERS
+                          for part in (v, v.split()[-1] if v.split() else v)]
         # longest first, so that a secret containing another is replaced whole
         self._secrets = sorted({s for s in (*secrets, *header_secrets) if s and len(s) >= 4},
                                key=len, reverse=True)
         self._transport = transport
         self.cooldowns = cooldowns if cooldowns is not None else COOLDOWNS
-        self._clients: dict[int, httpx.AsyncClient] = {}
+        #: id(loop) → (the loop, weakly; its connection pool)
+        self._clients: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop],
+                                       httpx.AsyncClient]] = {}
         self.log = logging.getLogger(f"chatmem.embedding.{provider}")
-        _LIB_FILTER.clients.add(self)
+        _LIB_FILTER.add(self)
 
     # ------------------------------------------------------------------ secrets
 
@@ -207,8 +228,9 @@ class HttpClient:
             text = text.replace(secret, "***")
         return text
 
-    def _error(self, reason: str, *, url: str, status: int | None = None,
-               decision: str) -> EmbeddingUnavailable:
+    def error(self, reason: str, *, url: str, status: int | None = None,
+              decision: str) -> EmbeddingUnavailable:
+        """The :class:`EmbeddingUnavailable` of this provider, secrets redacted."""
         return EmbeddingUnavailable(self.redact(reason), provider=self.provider,
                                     url=self.redact(redact_url(url)), status=status,
                                     retry_decision=decision)
@@ -216,23 +238,30 @@ class HttpClient:
     # ------------------------------------------------------------------ client
 
     def _client(self) -> httpx.AsyncClient:
-        """One connection pool per event loop (an AsyncClient must not cross loops)."""
-        loop = id(asyncio.get_running_loop())
-        client = self._clients.get(loop)
-        if client is None or client.is_closed:
-            client = httpx.AsyncClient(transport=self._transport, follow_redirects=False,
-                                       trust_env=self._transport is None)
-            self._clients[loop] = client
+        """One connection pool per event loop (an AsyncClient must not cross loops).
+
+        Pools are keyed by the loop's id *and* checked to belong to that very loop: a
+        finished loop's id is reused by a later one, whose requests would otherwise
+        land in a pool bound to a closed loop. Pools of dead loops are dropped."""
+        loop = asyncio.get_running_loop()
+        entry = self._clients.get(id(loop))
+        if entry is not None and entry[0]() is loop and not entry[1].is_closed:
+            return entry[1]
+        self._clients = {k: v for k, v in self._clients.items() if _running(v[0]())}
+        client = httpx.AsyncClient(transport=self._transport, follow_redirects=False,
+                                   trust_env=self._transport is None)
+        self._clients[id(loop)] = (weakref.ref(loop), client)
         return client
 
     async def aclose(self) -> None:
         """Close this loop's connection pool; pools of other (finished) loops are dropped
         (their sockets closed by the garbage collector: awaiting them here would cross
         event loops)."""
+        loop = asyncio.get_running_loop()
         clients, self._clients = self._clients, {}
-        client = clients.get(id(asyncio.get_running_loop()))
-        if client is not None:
-            await client.aclose()
+        entry = clients.get(id(loop))
+        if entry is not None and entry[0]() is loop:
+            await entry[1].aclose()
 
     # ------------------------------------------------------------------ requests
 
@@ -252,35 +281,36 @@ class HttpClient:
         key = self.cooldown_key(full_url)
         send_headers = {**self.headers, **(headers or {})}
         payload = json.dumps(body, ensure_ascii=False).encode()
+        cooling = self.cooldowns.until(key) - time.monotonic()
+        if cooling > 0:
+            raise self.error(f"the service asked to wait (Retry-After); {cooling:.1f} s of "
+                             "cooldown left, no request sent", url=full_url,
+                             decision="cooldown")
         attempt = 0
         while True:
-            now = time.monotonic()
-            cooling = self.cooldowns.until(key)
-            if cooling > now:
-                raise self._error(
-                    f"the service asked to wait (Retry-After); {cooling - now:.1f} s of "
-                    "cooldown left, no request sent", url=full_url, decision="cooldown")
             budget = self.timeout
             if deadline is not None:
-                budget = min(budget, deadline - now)
+                budget = min(budget, deadline - time.monotonic())
                 if budget <= 0:
-                    raise self._error("deadline reached before the request could be sent",
-                                      url=full_url, decision="defer")
+                    raise self.error("deadline reached before the request could be sent",
+                                     url=full_url, decision="defer")
             status: int | None = None
             retry_after: float | None = None
             started = time.perf_counter()
             try:
-                response = await self._client().post(
+                # httpx's timeout bounds each network operation; wait_for bounds the
+                # attempt (a server dripping bytes must not outlive it)
+                response = await asyncio.wait_for(self._client().post(
                     full_url, content=payload,
                     headers={"content-type": "application/json", **send_headers},
-                    timeout=httpx.Timeout(budget))
-            except httpx.TimeoutException as exc:
+                    timeout=httpx.Timeout(budget)), budget)
+            except (httpx.TimeoutException, asyncio.TimeoutError) as exc:
                 problem = f"timed out after {budget:.1f} s ({type(exc).__name__})"
             except httpx.TransportError as exc:
                 problem = f"network error: {type(exc).__name__}: {exc}"
             except httpx.InvalidURL as exc:
-                raise self._error(f"invalid URL: {exc}", url=full_url,
-                                  decision="fail") from None
+                raise self.error(f"invalid URL: {exc}", url=full_url,
+                                 decision="fail") from None
             else:
                 status = response.status_code
                 elapsed_ms = (time.perf_counter() - started) * 1000
@@ -291,29 +321,35 @@ class HttpClient:
                     try:
                         return response.json()
                     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                        raise self._error(f"answer is not JSON ({exc.__class__.__name__}): "
-                                          f"{_snippet(response.text)}", url=full_url,
-                                          status=status, decision="invalid") from None
+                        raise self.error(f"answer is not JSON ({exc.__class__.__name__}): "
+                                         f"{_snippet(response.text)}", url=full_url,
+                                         status=status, decision="invalid") from None
                 problem = f"HTTP {status}: {_snippet(response.text)}"
                 if status < 500 and status not in RETRYABLE_STATUS:
-                    raise self._error(f"rejected: {_snippet(response.text)}", url=full_url,
-                                      status=status, decision="fail")
+                    raise self.error(f"rejected: {_snippet(response.text)}", url=full_url,
+                                     status=status, decision="fail")
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
                 if retry_after is not None and retry_after > 0:
                     self.cooldowns.record(key, retry_after)
             self.log.info("attempt %d of %d failed: %s", attempt + 1, self.max_retries + 1,
                           self.redact(problem))
             if attempt >= self.max_retries:
-                raise self._error(f"gave up after {attempt + 1} attempt(s): {problem}",
-                                  url=full_url, status=status, decision="defer")
+                raise self.error(f"gave up after {attempt + 1} attempt(s): {problem}",
+                                 url=full_url, status=status, decision="defer")
             wait = retry_after if retry_after is not None else \
                 random.uniform(0.0, min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** attempt))
+            # a cooldown another call recorded meanwhile is honoured too
+            wait = max(wait, self.cooldowns.until(key) - time.monotonic())
             if deadline is not None and time.monotonic() + wait >= deadline:
-                raise self._error(f"the next attempt (in {wait:.1f} s) would pass the "
-                                  f"deadline; last error: {problem}", url=full_url,
-                                  status=status, decision="defer")
+                raise self.error(f"the next attempt (in {wait:.1f} s) would pass the "
+                                 f"deadline; last error: {problem}", url=full_url,
+                                 status=status, decision="defer")
             await asyncio.sleep(wait)
             attempt += 1
+
+
+def _running(loop: asyncio.AbstractEventLoop | None) -> bool:
+    return loop is not None and not loop.is_closed()
 
 
 def _snippet(text: str) -> str:

@@ -8,8 +8,10 @@ One wire format, four kinds of service:
   (``https://<resource>.openai.azure.com/openai/deployments/<deployment>``) and
   ``api_version`` is set; the key travels in the ``api-key`` header and the
   version as ``?api-version=``;
-* OpenRouter (``https://openrouter.ai/api/v1``): ``openrouter.order`` /
-  ``openrouter.ignore`` become its ``provider`` routing object;
+* OpenRouter (``https://openrouter.ai/api/v1``, or any endpoint when
+  ``openrouter`` routing is configured, e.g. a proxy): ``openrouter.order`` /
+  ``openrouter.ignore`` become its ``provider`` routing object, and the key's
+  variable is ``OPENROUTER_API_KEY``;
 * self-hosted servers (Ollama's ``/v1``, TEI, vLLM, LM Studio, …): any other
   ``endpoint``; a key is optional there.
 
@@ -27,16 +29,12 @@ from urllib.parse import urlsplit
 from .base import EmbedRole
 from .remote import RemoteProvider, Request, data_embeddings
 
-DEFAULT_ENDPOINT = "https://api.openai.com/v1"
-DEFAULT_MODEL = "text-embedding-3-small"
-#: Native sizes of OpenAI's own models.
-KNOWN_DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072,
-                    "text-embedding-ada-002": 1536}
-
 
 def is_azure(endpoint: str, options: dict[str, Any]) -> bool:
-    host = (urlsplit(endpoint).hostname or "").lower()
-    return bool(options.get("api_version")) or host.endswith(".openai.azure.com")
+    """Azure mode: ``api_version`` set, an Azure host, or ``?api-version=`` in the endpoint."""
+    parts = urlsplit(endpoint)
+    return bool(options.get("api_version")) or "api-version=" in parts.query \
+        or (parts.hostname or "").lower().endswith(".openai.azure.com")
 
 
 def is_openrouter(endpoint: str) -> bool:
@@ -54,7 +52,7 @@ def key_env(endpoint: str, options: dict[str, Any]) -> str:
     """The conventional environment variable of the key for this endpoint."""
     if is_azure(endpoint, options):
         return "AZURE_OPENAI_API_KEY"
-    if is_openrouter(endpoint):
+    if is_openrouter(endpoint) or options.get("openrouter"):
         return "OPENROUTER_API_KEY"
     return "OPENAI_API_KEY"
 
@@ -62,11 +60,11 @@ def key_env(endpoint: str, options: dict[str, Any]) -> str:
 class OpenAIProvider(RemoteProvider):
     name = "openai"
     max_batch = 2048  # OpenAI's per-request input limit
+    sends_dimensions = True
 
     def request(self, texts: Sequence[str], role: EmbedRole) -> Request:
         options = dict(self.settings.options)
-        url = self.endpoint if self.endpoint.endswith("/embeddings") \
-            else f"{self.endpoint}/embeddings"
+        url = self.endpoint_url("embeddings")
         body: dict[str, Any] = {"input": list(texts), "model": self.model,
                                 "encoding_format": "float"}
         if self.settings.dimensions:
@@ -78,13 +76,13 @@ class OpenAIProvider(RemoteProvider):
                 params["api-version"] = str(options["api_version"])
         else:
             headers = self.bearer()
-        routing = options.get("openrouter")
+        routing = {k: list(v) for k, v in (options.get("openrouter") or {}).items() if v}
         if routing:
-            body["provider"] = {k: list(v) for k, v in routing.items() if v}
+            body["provider"] = routing
         return Request(url, body, params, headers)
 
     def parse(self, answer: Any, count: int) -> list[Any]:
         return data_embeddings(answer)
 
 
-__all__ = ["DEFAULT_ENDPOINT", "DEFAULT_MODEL", "KNOWN_DIMENSIONS", "OpenAIProvider"]
+__all__ = ["OpenAIProvider", "is_azure", "is_openrouter", "key_env", "needs_key"]

@@ -2,8 +2,10 @@
 
 A provider module only says how its wire format looks: :meth:`RemoteProvider.request`
 (URL, body, query parameters, headers for one batch of one role) and
-:meth:`RemoteProvider.parse` (the vectors in the answer). Everything else —
-retries, cooldowns, deadlines, redaction — is :mod:`chatmem.embedding.http`;
+:meth:`RemoteProvider.parse` (the vectors in the answer), plus a few class
+attributes (``name``, ``max_batch``, ``roles``, ``sends_dimensions``). Everything
+else — retries, cooldowns, deadlines, redaction — is :mod:`chatmem.embedding.http`;
+the answer's checks (count, numbers, finite, one width per model) are here;
 batching, caching, dimension enforcement and normalisation are the Embedder's.
 """
 
@@ -13,6 +15,7 @@ import contextvars
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import numpy as np
@@ -59,6 +62,9 @@ class RemoteProvider:
     max_batch: ClassVar[int | None] = None
     #: Whether the wire format tells queries from documents.
     roles: ClassVar[bool] = False
+    #: Whether a configured ``dimensions`` is sent to the service (which then answers
+    #: vectors of that size); otherwise the Embedder truncates the native ones.
+    sends_dimensions: ClassVar[bool] = False
     #: Requests in flight at once from one process's indexer, unless configured.
     default_concurrency: ClassVar[int] = 4
 
@@ -74,7 +80,11 @@ class RemoteProvider:
         self.model_id = f"{self.name}:{settings.model}"
         self.endpoint = settings.endpoint.rstrip("/")
         self._languages = languages
-        self._dims: int | None = settings.dimensions or native_dimensions
+        #: Width of the answers, as known before the first one (asked for, or the
+        #: registry's native size), then as seen in the first one.
+        self._expected = settings.dimensions if settings.dimensions and self.sends_dimensions \
+            else native_dimensions
+        self._seen: int | None = None
         self.http = HttpClient(
             self.name, model=settings.model, timeout=settings.timeout,
             max_retries=settings.max_retries, headers=settings.headers,
@@ -83,7 +93,7 @@ class RemoteProvider:
 
     @property
     def dimensions(self) -> int | None:
-        return self._dims
+        return self._seen or self._expected
 
     @property
     def capabilities(self) -> Capabilities:
@@ -94,6 +104,19 @@ class RemoteProvider:
     @property
     def redacted_endpoint(self) -> str:
         return self.http.redact(redact_url(self.endpoint))
+
+    def endpoint_url(self, path: str) -> str:
+        """``endpoint`` joined with ``path``, without repeating the segments the endpoint
+        already ends with: the base URL (``…/v1``) and the full URL
+        (``…/v1/embeddings``) both work."""
+        parts = urlsplit(self.endpoint)
+        base = parts.path.rstrip("/")
+        segments = path.strip("/").split("/")
+        for n in range(len(segments), 0, -1):
+            if base.endswith("/" + "/".join(segments[:n])):
+                segments = segments[n:]
+                break
+        return urlunsplit(parts._replace(path="/".join([base, *segments])))
 
     # the two hooks of a wire format
 
@@ -111,7 +134,7 @@ class RemoteProvider:
                                            headers=req.headers,
                                            deadline=CALL_DEADLINE.get())
         try:
-            rows = self.parse(answer, len(texts))
+            rows = list(self.parse(answer, len(texts)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise self.invalid(f"unexpected answer shape ({type(exc).__name__}: {exc})",
                                req.url) from None
@@ -128,18 +151,15 @@ class RemoteProvider:
                                f"({len(texts)}, d)", req.url)
         if not np.isfinite(out).all():
             raise self.invalid("answer holds NaN or infinite values", req.url)
-        if not self.settings.dimensions:
-            if self._dims is not None and out.shape[1] != self._dims:
-                # one model space has one size: a change means a different model answered
-                raise self.invalid(f"answer has {out.shape[1]} dimensions, this model "
-                                   f"gives {self._dims}", req.url)
-            self._dims = int(out.shape[1])
+        if self._seen is not None and out.shape[1] != self._seen:
+            # one model space has one size: a change means a different model answered
+            raise self.invalid(f"answer has {out.shape[1]} dimensions, this model gave "
+                               f"{self._seen} before", req.url)
+        self._seen = int(out.shape[1])
         return out
 
     def invalid(self, reason: str, url: str) -> EmbeddingUnavailable:
-        return EmbeddingUnavailable(self.http.redact(reason), provider=self.name,
-                                    url=self.http.redact(redact_url(url)),
-                                    retry_decision="invalid")
+        return self.http.error(reason, url=url, decision="invalid")
 
     def bearer(self) -> dict[str, str]:
         """``Authorization: Bearer <key>`` when a key is set."""
