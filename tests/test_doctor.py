@@ -102,8 +102,9 @@ async def test_an_unreachable_endpoint_names_the_endpoint() -> None:
 
 
 async def test_a_size_other_than_the_models_is_a_setting_to_fix() -> None:
-    with FakeOpenAI(dim=24) as fake:  # text-embedding-3-small gives 1536
-        d = await diagnose({"provider": "openai", "endpoint": fake.url}, env={})
+    with FakeOpenAI(dim=24) as fake:  # asked for 32, answers 24
+        d = await diagnose({"provider": "openai", "endpoint": fake.url, "dimensions": 32},
+                           env={})
     assert d.exit_code == EXIT_CONFIG and d.decision == "invalid"
     assert d.fix == "embedding.dimensions or embedding.model"
 
