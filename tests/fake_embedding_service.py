@@ -68,6 +68,8 @@ class Recorded:
     texts: list[str]
     #: the client closed the connection before the answer was sent
     dropped: bool = False
+    #: the status of the step that answered it (None: not yet taken)
+    status: int | None = None
 
 
 @dataclass
@@ -256,6 +258,7 @@ class _Handler(BaseHTTPRequestHandler):
         with owner._lock:
             owner.requests.append(rec)
         step = owner._next_step()
+        rec.status = step.status
         if step.delay and not self._wait(step.delay, rec):
             self.close_connection = True
             return
