@@ -58,7 +58,7 @@ import numpy as np
 from _common import DEFAULT_LOCOMO, locomo_texts, machine, pct, print_table, write_json
 from chatmem import Memory, Message
 from chatmem.config import Config
-from chatmem.embedding import Embedder
+from chatmem.embedding import Capabilities, Embedder
 from chatmem.models import IndexState, VectorEntry
 from chatmem.store import SqliteStore
 from chatmem.store.ann import DEFAULT_THRESHOLD, AnnSettings, load_faiss
@@ -152,6 +152,11 @@ class Precomputed:
 
     async def embed(self, texts: Sequence[str], role: str) -> np.ndarray:
         return np.stack([self.table[t] for t in texts])
+
+    capabilities = Capabilities()
+
+    async def aclose(self) -> None:
+        pass
 
 
 def messages(lo: int, hi: int, texts: Sequence[str] | None = None) -> list[Message]:

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from _common import machine, median, print_table, write_json
 from chatmem import Memory, Message, Session
-from chatmem.embedding import Embedder
+from chatmem.embedding import Capabilities, Embedder
 from chatmem.models import IndexState, VectorEntry
 from chatmem.store import SqliteStore
 
@@ -52,6 +52,11 @@ class FixedProvider:
 
     async def embed(self, texts: Sequence[str], role: str) -> npt.NDArray[np.float32]:
         return np.ones((len(texts), DIM), dtype=np.float32)
+
+    capabilities = Capabilities()
+
+    async def aclose(self) -> None:
+        pass
 
 
 async def fill(store: Any, index: Any, sizes: dict[str, int], rng: np.random.Generator

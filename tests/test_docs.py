@@ -33,3 +33,55 @@ def test_every_configuration_field_is_documented_with_its_default() -> None:
 
 def test_the_tool_is_documented() -> None:
     assert "`memory_recall`" in README and "tool_schema()" in README
+
+
+def section(title: str) -> str:
+    """The README text under ``title`` up to the next heading of the same level."""
+    level = title.split(" ")[0]
+    start = README.index(f"\n{title}\n")
+    end = README.find(f"\n{level} ", start + len(title) + 2)
+    return README[start:end if end != -1 else len(README)]
+
+
+def test_every_provider_is_in_the_readme_table_with_its_default_model_dimensions_and_key(
+        ) -> None:
+    from chatmem.config import DEFAULT_MODELS
+    from chatmem.embedding.registry import PROVIDERS
+
+    text = section("## Embedding providers")
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines()
+            if line.startswith("| `") and "default `embedding.model`" not in line}
+    assert set(rows) == {f"`{name}`" for name in ["local", *PROVIDERS]}, sorted(rows)
+    assert f"`{DEFAULT_MODELS['local']}`" in rows["`local`"] and "384" in rows["`local`"]
+    for name, spec in PROVIDERS.items():
+        row = rows[f"`{name}`"]
+        assert f"`{spec.default_model}`" in row, name
+        native = spec.dimensions.get(spec.default_model)
+        assert native is not None and str(native) in row, name
+        assert f"`{spec.default_endpoint}`" in row, name
+        var = spec.key_env(spec.default_endpoint or "", {})
+        assert (f"`{var}`" in row) if var else ("none" in row), name
+        assert ("yes" in row) == spec.roles, name
+    for var in ("AZURE_OPENAI_API_KEY", "OPENROUTER_API_KEY"):
+        assert f"`{var}`" in rows["`openai`"]
+
+
+def test_the_provider_examples_are_valid_configurations() -> None:
+    import re
+
+    import pytest
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+
+    text = section("## Embedding providers")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) >= 5
+    providers = set()
+    for block in blocks:
+        cfg = Config.load(tomllib.loads(block))
+        providers.add((cfg.embedding.provider, cfg.embedding.endpoint))
+    assert ("ollama", "http://127.0.0.1:11434") in providers
+    assert ("openai", "http://127.0.0.1:11434/v1") in providers

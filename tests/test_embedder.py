@@ -145,11 +145,11 @@ async def test_status_callbacks_and_last_error_survives_success(
 
     emb = Embedder(prov, on_status=bad_callback, on_error=errors.append)
     await emb.embed_one("ok")
-    prov.fail_with = ConnectionError("reset by peer")
+    prov.fail_with(ConnectionError("reset by peer"))
     with caplog.at_level(logging.ERROR), pytest.raises(EmbeddingUnavailable):
         await emb.embed_one("fails")
     assert "callback raised" in caplog.text
-    prov.fail_with = None
+    prov.recover()
     await emb.embed_one("fine again")
     st = emb.status
     assert st.last_error is not None and "reset by peer" in st.last_error[1]

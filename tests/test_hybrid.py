@@ -14,7 +14,7 @@ import pytest
 from backends import BACKENDS
 from chatmem import Memory, Message
 from chatmem.config import Config, HybridConfig
-from chatmem.embedding import Embedder
+from chatmem.embedding import Capabilities, Embedder
 from chatmem.models import ScoredId, Session
 from chatmem.recall.fuse import covers, dense_trust, fuse, rank_fusion, score_fusion
 
@@ -108,8 +108,10 @@ class MappedProvider:
         self.vectors = {k: np.asarray(v, dtype=np.float32) for k, v in (vectors or {}).items()}
         self.dim = dim
         self.model_id = "test:mapped"
-        if languages is not None:
-            self.languages = languages
+        self.capabilities = Capabilities(languages=languages)
+
+    async def aclose(self) -> None:
+        pass
 
     @property
     def dimensions(self) -> int:

@@ -39,7 +39,7 @@ async def test_int8_onnx_matches_sentence_transformers_fp32(local_embedder: Embe
 def test_padding_is_to_the_batch_longest_and_long_texts_reach_256_tokens() -> None:
     prov = LocalProvider()
     prov.embed_sync(["warm up"], "document")
-    tok = prov._tokenizer
+    tok = prov._ensure_loaded().tokenizer
     short = tok.encode_batch(["hi", "hello there"])
     assert len(short[0].ids) == len(short[1].ids) < 16  # not a fixed 128
     long = tok.encode_batch(["word " * 400])
@@ -66,3 +66,25 @@ async def test_model_loads_from_a_directory_with_the_same_vectors(tmp_path: Path
 def test_a_directory_without_model_files_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="must hold model.onnx"):
         LocalProvider(str(tmp_path))
+
+
+async def test_the_onnx_model_is_loaded_once_per_process(caplog: pytest.LogCaptureFixture
+                                                         ) -> None:
+    import logging
+
+    from chatmem.embedding import local
+
+    # the default: however many embedders, one session (maybe loaded by an earlier test)
+    a, b = Embedder.from_config({}), Embedder.from_config({})
+    va, vb = await a.embed_one("shared session"), await b.embed_one("shared session")
+    assert isinstance(a.provider, LocalProvider) and isinstance(b.provider, LocalProvider)
+    assert a.provider._ensure_loaded() is b.provider._ensure_loaded()
+    assert np.array_equal(va, vb)
+    # a key no other test uses: exactly one load for two embedders
+    before = local.loaded_onnx_models()
+    with caplog.at_level(logging.INFO, logger="chatmem.embedding.local"):
+        c, d = Embedder.from_config({"max_length": 77}), Embedder.from_config({"max_length": 77})
+        vc, vd = await c.embed_one("shared session"), await d.embed_one("shared session")
+    assert local.loaded_onnx_models() == before + 1
+    assert sum(r.getMessage().startswith("loaded ") for r in caplog.records) == 1
+    assert np.array_equal(vc, vd) and float(vc @ va) > 0.9999  # short text: same vector

@@ -128,7 +128,7 @@ async def test_queue_overflow_drops_queued_ids_never_messages() -> None:
 
 async def test_failed_embeddings_stay_stored_and_are_retried() -> None:
     prov = RecordingProvider()
-    prov.fail_with = ValueError("provider exploded")
+    prov.fail_with(ValueError("provider exploded"))
     mem = await Memory.open("memory://", embedder=Embedder(prov),
                             indexing={"retry_initial_s": 0.05, "retry_max_s": 0.1})
     await mem.add(Message(session_id="s", content="keep me"))
@@ -137,7 +137,7 @@ async def test_failed_embeddings_stay_stored_and_are_retried() -> None:
             break
         await asyncio.sleep(0.02)
     assert (await mem.stats())["failed"] == 1
-    prov.fail_with = None  # the provider recovers
+    prov.recover()  # the provider recovers
     for _ in range(200):
         if (await mem.stats())["indexed"] == 1:
             break

@@ -104,6 +104,10 @@ async def test_an_outage_loses_nothing_and_new_messages_are_found_at_once(
         assert hit_ids(await by_text.recall(word, session="s5", scope="resource")) == []
         assert hit_ids(await by_text.recall(word, session="s9", scope="platform")) == [probe.id]
         assert hit_ids(await by_text.recall(word, session="s8", scope="platform")) == []
+        # the default (hybrid) recall, degraded to full text while the provider is down
+        degraded = await mem.recall(word, session="s7", scope="session")
+        assert hit_ids(degraded) == [probe.id] and degraded.degraded_reason is not None
+        assert hit_ids(await mem.recall(word, session="s8", scope="session")) == []
 
         # a flush with the provider down comes back: everything attempted, scheduled
         await mem.flush(timeout=60)
@@ -127,6 +131,7 @@ async def test_an_outage_loses_nothing_and_new_messages_are_found_at_once(
         assert await lexical.lexical_query("drawer", N, {"model_id": PENDING_MODEL}) == []
         result = await mem.recall(word, session="s7", scope="session", top_k=5)
         assert hit_ids(result)[0] == probe.id and hit_ids(result).count(probe.id) == 1
+        assert result.degraded_reason is None
         assert hit_ids(await mem.recall(word, session="s8", scope="session")).count(
             probe.id) == 0
     finally:

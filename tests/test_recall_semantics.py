@@ -116,11 +116,11 @@ async def test_f3_embedding_failure_keeps_the_old_vector(caplog: pytest.LogCaptu
     mem = await Memory.open("memory://", embedder=Embedder(prov))
     [m] = await mem.add(Message(session_id="s", content="original words", ts=10))
     await mem.flush(timeout=10)
-    prov.fail_with = ConnectionError("provider down")
+    prov.fail_with(ConnectionError("provider down"))
     with caplog.at_level(logging.WARNING):
         await mem.rewrite("s", 10, content="rewritten words")
     assert "old vector stays" in caplog.text
-    prov.fail_with = None
+    prov.recover()
     [hit] = (await mem.recall("original words", session="s", window=0)).hits
     assert hit.message.id == m.id and hit.message.content == "rewritten words"
     # the stored vector is still the one of the old text

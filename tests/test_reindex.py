@@ -59,11 +59,11 @@ async def test_reindex_retries_failed_messages(tmp_path: Path) -> None:
     provider = RecordingProvider(model="flaky")
     async with await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
                                  embedder=Embedder(provider)) as mem:
-        provider.fail_with = EmbeddingUnavailable("provider down", retry_decision="fail")
+        provider.fail_with(EmbeddingUnavailable("provider down", retry_decision="fail"))
         [msg] = await mem.add({"session_id": "s", "content": "the wifi password is hunter2"})
         await mem.flush(timeout=30)
         assert (await mem.store.index_states([msg.id]))[msg.id] == IndexState.FAILED  # type: ignore[index, list-item]
-        provider.fail_with = None
+        provider.recover()
         out = await mem.reindex()
         assert out == {"model": "test:flaky", "stale": 0, "failed": 1, "cleared": 0,
                        "missing": 0, "pending": 0, "reembedded": 1, "sessions_refreshed": 0}

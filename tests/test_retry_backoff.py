@@ -207,7 +207,7 @@ async def test_a_provider_that_stays_down_is_not_called_in_a_loop(tmp_path: Path
         try:
             await mem.add(Message(session_id="s", content="patience"))
             await asyncio.sleep(1.0)
-            assert 1 <= provider.calls <= 8
+            assert 1 <= len(provider.calls) <= 8
             st = await mem.stats()
             assert st["failed"] == 1 and st["next_retry_at"] is not None
         finally:
@@ -238,3 +238,24 @@ async def test_a_flapping_provider_still_embeds_every_message_exactly_once(
         assert set(provider.embedded.values()) == {1}
     finally:
         await mem.close()
+
+
+async def test_batches_failing_together_count_as_one_failure_of_the_provider(
+        tmp_path: Path) -> None:
+    """In an outage every batch fails: the provider's backoff grows per probe, not per
+    batch, or a short outage would leave retries paused for ``retry_max_s``."""
+    initial = 5.0
+    async with PLACES["sqlite"](tmp_path) as place:
+        provider = FlakyProvider()
+        provider.down = "defer"
+        mem = await open_memory(place, provider, indexing={
+            **FAST_RETRIES, "batch_size": 2, "retry_initial_s": initial, "retry_max_s": 300.0})
+        try:
+            for i in range(10):
+                await mem.add(notes(2, session=f"s{i}"))
+            await mem.flush(timeout=60)
+            st = await mem.stats()
+            assert st["failed"] == 20 and len(provider.calls) >= 10
+            assert 0 < st["indexer"]["retries_paused_s"] <= initial
+        finally:
+            await mem.close()

@@ -2,7 +2,7 @@
 
 from ._version import __version__
 from .config import Config
-from .embedding import Embedder
+from .embedding import Embedder, SyncEmbedder
 from .errors import (
     ChatmemError,
     ConfigError,
@@ -37,6 +37,7 @@ __all__ = [
     "ScopeError",
     "Session",
     "StoreError",
+    "SyncEmbedder",
     "SyncMemory",
     "__version__",
 ]

@@ -2,13 +2,15 @@
 
 Each command parses its options, calls one library method, maps errors to a
 message and exit code 2, and shows an example in its help. The environment is
-read here (``CHATMEM_DB``, ``CHATMEM_CONFIG``) and nowhere in the library.
+read here (``CHATMEM_DB``, ``CHATMEM_CONFIG``, and the providers' API key variables
+such as ``OPENAI_API_KEY``, passed on as ``env``) and nowhere in the library.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Coroutine
@@ -18,7 +20,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from .config import Config
+from .config import PROVIDERS, Config
 from .errors import ChatmemError
 from .memory import Memory
 from .models import Message, now_ms
@@ -69,6 +71,12 @@ def load_config(path: str | None) -> Config:
     if not path:
         return Config.load()
     return Config.load(read_table(path, "--config"))
+
+
+def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
+    """:meth:`Memory.open` with the environment as the source of API keys
+    (``OPENAI_API_KEY``, …): the CLI is the edge where it is read."""
+    return Memory.open(url, env=os.environ, **kwargs)
 
 
 def fail(message: str) -> NoReturn:
@@ -156,7 +164,7 @@ async def demo(db: str | None, as_json: bool) -> None:
     from .demo import DEMO_QUESTION, DEMO_SESSION, DEMO_USER, demo_messages
 
     start = now_ms() - 3 * 86_400_000
-    async with await Memory.open(db or "memory://") as mem:
+    async with await open_memory(db or "memory://") as mem:
         await mem.add(demo_messages(start))
         question = Message(session_id=DEMO_SESSION, content=DEMO_QUESTION, role="user",
                            speaker_id=DEMO_USER[0], speaker_name=DEMO_USER[1], platform="cli")
@@ -201,7 +209,7 @@ async def add(db: str | None, config_path: str | None, session: str, role: str,
         except UnicodeDecodeError as exc:
             fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg) as mem:
+    async with await open_memory(_store_url(db), config=cfg) as mem:
         [msg] = await mem.add(Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
                                       speaker_id=speaker_id, speaker_name=speaker_name,
                                       platform=platform, ts=ts))
@@ -235,7 +243,7 @@ async def recall(db: str | None, config_path: str | None, session: str | None,
       chatmem recall --db chat.db --session s1 --scope session "when is the deadline?"
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score)
     if as_json:
@@ -302,7 +310,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
         with open(file, encoding="utf-8") as fh:
             records = validate_jsonl(fh)
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), vector=vector, config=cfg) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
         with _progress("importing", len(records)) as bar:
             counts = await import_records(mem.storage, records,
                                           progress=lambda kind, n: bar.update(n))
@@ -360,7 +368,7 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
         what = f"session {session}" if session else "EVERY session"
         click.confirm(f"Clear {target} of {what}?", abort=True)
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
         out = await mem.clear(target, session=session)
     click.echo(f"cleared {out}")
 
@@ -384,7 +392,7 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
       chatmem reindex --db chat.db --config chatmem.toml
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), vector=vector, config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg, create=False) as mem:
         bar = _progress("re-embedding")
         with bar:
             def step(done: int, total: int) -> None:
@@ -416,7 +424,7 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
       chatmem stats --db chat.db --json
     """
     cfg = load_config(config_path)
-    async with await Memory.open(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
         data = await mem.stats()
     if as_json:
         _echo_json(data)
@@ -429,6 +437,58 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
             click.echo(f"{'next retry':>10}: {f'in {due_s:.0f} s' if due_s > 0 else 'due'}")
         for model, n in data["vectors_by_model"].items():
             click.echo(f"   vectors: {n} ({model or 'no model id'})")
+
+
+@main.command()
+@click.option("--config", "config_path", envvar="CHATMEM_CONFIG", default=None,
+              help="TOML or YAML configuration file [env CHATMEM_CONFIG].")
+@click.option("--provider", default=None, type=click.Choice(list(PROVIDERS)),
+              help="Override embedding.provider.")
+@click.option("--model", default=None, help="Override embedding.model.")
+@click.option("--endpoint", default=None, help="Override embedding.endpoint.")
+@click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds each probe may take, retries included (default: "
+                   "embedding.query_deadline, 10).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@one_line_errors
+def doctor(config_path: str | None, provider: str | None, model: str | None,
+           endpoint: str | None, deadline: float | None, as_json: bool) -> None:
+    """Check the embedding provider: build it from the configuration, embed a probe
+    text, and print the provider, model id, dimensions, latency, the endpoint (keys
+    redacted) or the local model files, the cache and the batch size; on failure, the
+    error (decision, HTTP status, URL) and the setting to fix. API keys come from the
+    configuration or the provider's environment variable; none is ever printed.
+
+    Exit code 0: working; 1: the provider is unavailable (unreachable, failing,
+    rate-limiting, answering garbage: try later); 2: a setting is wrong.
+
+    \b
+    Example:
+      chatmem doctor --config chatmem.toml
+      chatmem doctor --provider ollama --model nomic-embed-text --json
+    """
+    from .embedding.doctor import config_failure, diagnose
+
+    overrides = {k: v for k, v in (("provider", provider), ("model", model),
+                                   ("endpoint", endpoint)) if v is not None}
+    try:
+        data = read_table(config_path, "--config") if config_path else {}
+        if isinstance(data.get("embedding"), str):  # the shorthand: a model name
+            data["embedding"] = {"model": data["embedding"]}
+        cfg = Config.load(data, **({"embedding": overrides} if overrides else {}))
+    except click.BadParameter as exc:
+        diagnosis = config_failure(exc.format_message(), provider=provider or "unknown")
+    except ChatmemError as exc:
+        diagnosis = config_failure(str(exc), provider=provider or "unknown")
+    else:
+        if not logging.getLogger("chatmem").handlers:  # the report says it all
+            logging.getLogger("chatmem").addHandler(logging.NullHandler())
+        diagnosis = asyncio.run(diagnose(cfg.embedding, env=os.environ, deadline=deadline))
+    if as_json:
+        click.echo(json.dumps(diagnosis.to_dict(), ensure_ascii=False))
+    else:
+        click.echo("\n".join(diagnosis.lines()))
+    sys.exit(diagnosis.exit_code)
 
 
 def _server_extra(what: str) -> None:
@@ -474,7 +534,8 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
     from .server.http import serve as serve_http
 
     serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
-               keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open)
+               keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
+               env=os.environ)
 
 
 @main.command()
@@ -514,7 +575,7 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
             transport=transport, host=host, port=port, session=session,
             platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
-            allowed_hosts=allowed_hosts, allow_open=allow_open)
+            allowed_hosts=allowed_hosts, allow_open=allow_open, env=os.environ)
 
 
 if __name__ == "__main__":  # pragma: no cover

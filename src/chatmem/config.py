@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SecretStr,
     StrictBool,
     ValidationError,
     field_validator,
@@ -145,12 +146,71 @@ class CacheConfig(_Strict):
     max_items: int = Field(default=20000, ge=1, strict=True)
 
 
+#: ``embedding.provider`` values (the registry: :mod:`chatmem.embedding.registry`).
+PROVIDERS: tuple[str, ...] = ("local", "openai", "gemini", "cohere", "voyage", "mistral",
+                              "ollama")
+#: Each provider's model when ``embedding.model`` is not set.
+DEFAULT_MODELS: dict[str, str] = {
+    "local": "all-MiniLM-L6-v2", "openai": "text-embedding-3-small",
+    "gemini": "gemini-embedding-001", "cohere": "embed-multilingual-v3.0",
+    "voyage": "voyage-3.5", "mistral": "mistral-embed", "ollama": "nomic-embed-text",
+}
+#: Query parameters whose values are secrets (Gemini's ``?key=``, and common others):
+#: refused in ``embedding.endpoint``, redacted in every URL the HTTP layer shows.
+SECRET_QUERY_PARAMS = frozenset({"key", "api_key", "apikey", "api-key", "token",
+                                 "access_token", "sig", "signature", "secret", "password"})
+#: Seed 003's model-router names (``openai/text-embedding-3-small``) name these.
+_ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"}
+#: A router prefix that also names the service (``openrouter/openai/text-embedding-3-small``
+#: is OpenRouter's model ``openai/text-embedding-3-small``, not OpenAI's).
+_ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
+
+
+class OpenRouterRouting(_Strict):
+    """OpenRouter's ``provider`` routing object: which upstreams to prefer or skip."""
+
+    order: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=list)
+
+
 class EmbeddingConfig(_Strict):
-    provider: Literal["local"] = "local"
-    #: A registered local model name (``chatmem.embedding.local.MODELS``: all-MiniLM-L6-v2,
-    #: multilingual-e5-small, use-multilingual-v3, ...), a directory holding ``model.onnx`` +
-    #: ``tokenizer.json``, or a Hugging Face id (online only).
-    model: str = "all-MiniLM-L6-v2"
+    """Which embedding provider and how to call it (README § Embedding providers).
+
+    ``model: "openai/text-embedding-3-small"`` without a ``provider`` is shorthand
+    for ``provider: openai, model: text-embedding-3-small`` (seed 003's router
+    names); a bare string as the whole ``embedding`` option means the same.
+    """
+
+    provider: Literal["local", "openai", "gemini", "cohere", "voyage", "mistral",
+                      "ollama"] = "local"
+    #: The provider's model; empty = the provider's default (``DEFAULT_MODELS``). For
+    #: ``local``: a registered model name (``chatmem.embedding.local.MODELS``), a
+    #: directory holding ``model.onnx`` + ``tokenizer.json``, or a Hugging Face id.
+    model: str = ""
+    #: Base URL of a remote service (each provider has its default); for ``openai``
+    #: also an Azure deployment URL or any OpenAI-compatible server.
+    endpoint: str | None = None
+    #: Key of a cloud provider; else the provider's environment variable, read by the
+    #: CLI and servers (``OPENAI_API_KEY``, ``GEMINI_API_KEY``, …). Never logged.
+    api_key: SecretStr | None = None
+    #: Azure OpenAI's ``api-version`` (turns the ``openai`` provider into Azure mode).
+    api_version: str | None = None
+    #: OpenRouter routing fields (``openai`` provider pointed at OpenRouter).
+    openrouter: OpenRouterRouting | None = None
+    #: Extra HTTP headers of every request to a remote provider.
+    headers: dict[str, str] = Field(default_factory=dict)
+    #: Seconds one HTTP attempt may take.
+    timeout: float = Field(default=30.0, gt=0.0, le=600.0)
+    #: Retries of a transient failure (5xx, 429, network) within one call.
+    max_retries: int = Field(default=2, ge=0, le=10, strict=True)
+    #: Seconds an indexing call may take in all, retries and waits included; past it the
+    #: messages stay pending and are retried later.
+    deadline: float = Field(default=120.0, gt=0.0, le=3600.0)
+    #: The same for the query embedding of a recall: past it, recall falls back to full
+    #: text (``degraded``) rather than hold up the turn.
+    query_deadline: float = Field(default=10.0, gt=0.0, le=600.0)
+    #: Requests in flight at once (remote providers); 0 = the provider's own default.
+    max_concurrency: int = Field(default=0, ge=0, le=256, strict=True)
     batch_size: int = Field(default=32, ge=1, le=2048, strict=True)
     #: Expected output size; 0 = the provider's own. Larger → truncated, smaller → error.
     dimensions: int = Field(default=0, ge=0, strict=True)
@@ -161,6 +221,57 @@ class EmbeddingConfig(_Strict):
     threads: int = Field(default=0, ge=0, strict=True)
     #: Longest input in tokens for the local provider; longer texts are truncated.
     max_length: int = Field(default=256, ge=8, le=8192, strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: object) -> object:
+        if isinstance(data, str):
+            data = {"model": data}
+        if not isinstance(data, Mapping):
+            return data
+        data = dict(data)
+        model = data.get("model")
+        if "provider" not in data and isinstance(model, str) and "/" in model:
+            prefix, _, rest = model.partition("/")
+            name = _ROUTER_ALIASES.get(prefix.lower(), prefix.lower())
+            if name in PROVIDERS and name != "local" and rest:
+                data["provider"] = name
+                data["model"] = rest
+                if prefix.lower() in _ROUTER_ENDPOINTS and not data.get("endpoint"):
+                    data["endpoint"] = _ROUTER_ENDPOINTS[prefix.lower()]
+        provider = data.get("provider", "local")
+        if not data.get("model") and isinstance(provider, str) and provider in DEFAULT_MODELS:
+            data["model"] = DEFAULT_MODELS[provider]
+        return data
+
+    @field_validator("endpoint")
+    @classmethod
+    def _endpoint(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from urllib.parse import parse_qsl, urlsplit
+
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            # never echo what may be a credential
+            shown = "a URL with user info or a query" if "@" in value or "?" in value \
+                else repr(value)
+            raise ValueError(f"embedding.endpoint must be an http(s) URL such as "
+                             f"'http://127.0.0.1:11434', got {shown}")
+        keys = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
+        if parts.username or parts.password or keys & SECRET_QUERY_PARAMS:
+            raise ValueError("embedding.endpoint must not carry credentials: put the key "
+                             "in embedding.api_key or the provider's environment variable")
+        return value
+
+    @field_validator("headers")
+    @classmethod
+    def _headers(cls, value: dict[str, str]) -> dict[str, str]:
+        for k, v in value.items():
+            if not k or any(c in k for c in " :\r\n") or any(c in v for c in "\r\n"):
+                raise ValueError(f"embedding.headers: invalid header {k!r} (names without "
+                                 "spaces or colons, values on one line)")
+        return value
 
 
 class HybridConfig(_Strict):
@@ -178,6 +289,9 @@ class HybridConfig(_Strict):
     dense_weight_uncovered: float = Field(default=0.2, ge=0.0, le=1.0)
     #: The k of reciprocal-rank fusion (``fusion: rank`` only).
     rrf_k: int = Field(default=60, ge=1, le=10000, strict=True)
+    #: When the query cannot be embedded (provider down, deadline), rank by full text
+    #: alone and flag the result ``degraded``; ``false`` raises EmbeddingUnavailable.
+    fallback_to_lexical: bool = Field(default=True, strict=True)
 
 
 class SemanticRecallConfig(_Strict):
@@ -291,6 +405,12 @@ class Config(_Strict):
             return cls.model_validate(merged)
         except ValidationError as exc:
             raise ConfigError(format_validation_error(exc)) from None
+
+
+def embedding_config(data: Mapping[str, Any] | str | None) -> EmbeddingConfig:
+    """An ``embedding`` section on its own (``Embedder.from_config``), validated with the
+    same messages as in a whole configuration."""
+    return Config.load({} if data is None else {"embedding": data}).embedding
 
 
 def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -54,9 +54,10 @@ class NotFound(ChatmemError, KeyError):
 class EmbeddingUnavailable(ChatmemError):
     """An embedding provider failed terminally (E9).
 
-    ``retry_decision`` is ``"fail"`` (do not retry), ``"defer"`` (retry later:
-    deadline, cooldown, exhausted retries) or ``"invalid"`` (the provider
-    answered with something that is not a usable vector).
+    ``retry_decision`` is ``"fail"`` (do not retry as is), ``"defer"`` (retry later:
+    deadline, exhausted retries), ``"cooldown"`` (the service's ``Retry-After`` has
+    not passed: failed fast, nothing sent; retry later) or ``"invalid"`` (the
+    provider answered with something that is not a usable vector).
     """
 
     def __init__(

@@ -10,7 +10,8 @@ the store picks it up later. After a crash the start-up sweep indexes every
 pending message exactly once.
 
 Retries (E12). An embedding that fails — the provider is down or refuses
-(``fail``), asks to wait (``defer``: deadline, cooldown, retries exhausted), or
+(``fail``), asks to wait (``defer``: deadline, retries exhausted; ``cooldown``: its
+``Retry-After`` has not passed), or
 answers garbage (``invalid``; a batch is first retried one message at a time, so
 only the bad message fails) — leaves its messages ``FAILED`` with a schedule in
 their rows: the attempts so far and when the next is due, ``retry_initial_s`` ×
@@ -22,7 +23,7 @@ state because stores, exports (``index_state: "failed"``), ``reindex`` (which em
 failed messages at once) and stats already give it that meaning; only the schedule
 is new, and a restart keeps it. The sweeper queues the retries that are due, one
 wave at a time, and sleeps until the next is due. While the provider keeps failing
-(``fail``, ``defer``), retries also wait for the provider's own backoff (the same
+(``fail``, ``defer``, ``cooldown``), retries also wait for the provider's own backoff (the same
 doubling, per batch failed in a row) and then one batch goes ahead as a probe; the
 others follow once a batch succeeds. So an outage costs a provider call per backoff
 step, not one per message, and nothing retries in a loop.
@@ -159,7 +160,7 @@ class Indexer:
         # A worker takes its batch only once it may embed: while one batch runs, the
         # queue fills, and the next batch is larger and better length-sorted. Local
         # models run one inference at a time anyway (they use every core inside one).
-        slots = getattr(embedder.provider, "max_concurrency", None) or self._worker_count()
+        slots = embedder.capabilities.max_concurrency or self._worker_count()
         self._embed_slots = asyncio.Semaphore(slots)
         self._workers: list[asyncio.Task[None]] = []
         self._sweeper: asyncio.Task[None] | None = None
@@ -467,17 +468,20 @@ class Indexer:
         self._scheduled_min = _earliest(self._scheduled_min, soonest)
         wait_s = max(soonest - now, 0) / 1000.0
         if exc.retry_decision != "invalid":  # the provider failed, not one text
-            # the provider's own backoff: grows per failed batch in a row, whichever
-            # messages the batch held, so an outage is probed ever more rarely
             self._failing = True
-            self._failures_in_a_row += 1
-            wait_s = max(wait_s, retry_delay(self._failures_in_a_row, cfg.retry_initial_s,
-                                             cfg.retry_max_s, jitter))
-            self._retry_pause_until = max(self._retry_pause_until,
-                                          time.monotonic() + wait_s)
+            clock = time.monotonic()
+            if clock >= self._retry_pause_until:
+                # the provider's own backoff: it grows per failure once the last pause is
+                # over (a probe), not per batch failing meanwhile (batches fail together
+                # in an outage), so an outage is probed ever more rarely
+                self._failures_in_a_row += 1
+                pause = retry_delay(self._failures_in_a_row, cfg.retry_initial_s,
+                                    cfg.retry_max_s, jitter)
+                self._retry_pause_until = clock + max(wait_s, pause)
+            wait_s = max(wait_s, self._retry_pause_until - clock)
         log.warning("embedding %s for %d message(s): %s; retried in %.3g s",
-                    {"defer": "deferred", "invalid": "invalid"}.get(exc.retry_decision,
-                                                                     "failed"),
+                    {"defer": "deferred", "cooldown": "deferred (cooldown)",
+                     "invalid": "invalid"}.get(exc.retry_decision, "failed"),
                     len(ids), exc, wait_s)
 
     async def flush(self, timeout: float | None = None, *, retry_failed: bool = True) -> None:

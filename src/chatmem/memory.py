@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from ._sync import BlockingWrapper, blocking
 from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, create_embedder
 from .errors import (
@@ -89,13 +91,21 @@ from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 log = logging.getLogger("chatmem.memory")
 
 #: Where the model of legacy (model-less) vectors is recorded (F11).
+#: Seconds a recall's query embedding may take while an outage is known (recall then
+#: falls back to full text): long enough for a recovered service to answer.
+OUTAGE_PROBE_S = 2.0
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 
 
-T = TypeVar("T")
-P = ParamSpec("P")
+@dataclass(frozen=True)
+class TurnContext:
+    """What :meth:`Memory.turn_context` returns."""
 
+    #: The messages to put before the conversation (as :meth:`Memory.context`).
+    messages: list[dict[str, str]]
+    #: The recall behind the system message (empty when recall is off).
+    recall: RecallResult
 
 
 class Memory:
@@ -136,6 +146,12 @@ class Memory:
             self._indexer = Indexer(self.storage, embedder, self.config.indexing,
                                     snapshot_lock=self._snapshot_lock)
         self._closed = False
+        #: Whether close() also closes the embedder (built by open(), not passed in).
+        self._owns_embedder = False
+        #: When recall started falling back to full text (the provider is down), else None.
+        self._outage_since: float | None = None
+        #: Recalls that fell back to full text since this memory was opened.
+        self._degraded_recalls = 0
 
     @property
     def store(self) -> MessageStore:
@@ -157,21 +173,26 @@ class Memory:
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
                    embedder: Embedder | None = None,
                    config: Config | Mapping[str, Any] | None = None, create: bool = True,
-                   **options: Any) -> Memory:
+                   env: Mapping[str, str] | None = None, **options: Any) -> Memory:
         """Open a message store by URL (``sqlite:///chat.db`` = ``./chat.db``,
         ``sqlite:////abs/chat.db``, a plain path, ``memory://``, ``postgresql://…``) and,
         optionally, a separate vector index (``vector="qdrant://host:6333"``), with the
         configured embedder (the local ONNX model by default). The default URL is
         ``chatmem.db`` in the working directory. ``create=False`` opens only an existing
         store (a missing one is a :class:`StoreError` naming it, nothing is created).
-        ``options`` override configuration fields."""
+        ``env`` is where a remote provider's API key is looked up when the
+        configuration has none (pass ``os.environ``; chatmem never reads it itself).
+        ``options`` override configuration fields. An embedder built here is closed
+        with the memory; one passed in stays the caller's."""
         cfg = config if isinstance(config, Config) else Config.load(config, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
         storage = await Storage.open(url, vector=vector, create=create)
         try:
-            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding),
+            own = embedder is None
+            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding, env=env),
                          config=cfg)
+            memory._owns_embedder = own
         except BaseException:
             await storage.close()
             raise
@@ -539,7 +560,7 @@ class Memory:
         plan = await self._plan(request)
         if plan.query is None:
             return RecallResult(query=None, scope=plan.scope, clamped=plan.clamped)
-        pool = await self._candidates(plan.query, plan.pool_size, plan.where)
+        pool, degraded = await self._candidates(plan.query, plan.pool_size, plan.where)
         legacy = await self._legacy_model(embedder.model_id) \
             if any(s.model_id is None for s in pool) else embedder.model_id
         admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
@@ -560,7 +581,7 @@ class Memory:
                       chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
                             tuple(snippets), text, admission.excluded, scope=plan.scope,
-                            clamped=plan.clamped)
+                            clamped=plan.clamped, degraded_reason=degraded)
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
         """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""
@@ -608,31 +629,71 @@ class Memory:
         return base, True
 
     async def _candidates(self, q: str, pool_size: int, where: Mapping[str, Any] | None
-                          ) -> list[ScoredId]:
-        """The candidate pool of a recall: the ``pool_size`` nearest vectors under ``where``,
-        fused with the ``pool_size`` best full-text matches under the same ``where`` when
-        hybrid recall is on and the store keeps a lexical index (X1). Each score is the
-        fused semantic score in [0, 1] (:mod:`chatmem.recall.fuse`)."""
+                          ) -> tuple[list[ScoredId], str | None]:
+        """The candidate pool of a recall and, when it is degraded, why.
+
+        The pool is the ``pool_size`` nearest vectors under ``where``, fused with the
+        ``pool_size`` best full-text matches under the same ``where`` when hybrid recall
+        is on and the store keeps a lexical index (X1). Each score is the fused semantic
+        score in [0, 1] (:mod:`chatmem.recall.fuse`). When the query cannot be embedded
+        and full text is at hand, the pool is the full-text matches alone and the reason
+        is returned (``hybrid.fallback_to_lexical``): a turn must not fail because the
+        embedding service does."""
         index, embedder = self._require_recall()
         hybrid = self.config.hybrid
         lexical = self.storage.lexical if hybrid.enabled else None
 
+        deadline = self.config.embedding.query_deadline
+        if self._outage_since is not None and lexical is not None \
+                and hybrid.fallback_to_lexical:
+            last_ok = embedder.status.last_ok_at
+            if last_ok is None or last_ok < self._outage_since:
+                # a known outage: probe briefly instead of holding up every turn for the
+                # full deadline (a success of the indexer's calls ends this early)
+                deadline = min(deadline, OUTAGE_PROBE_S)
+
         async def dense() -> list[ScoredId]:
-            vec = await embedder.embed_one((q, "query"))
+            vec = await embedder.embed_one((q, "query"), deadline=deadline)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:
-            return await dense()
+            return await dense(), None
         if hybrid.mode == "lexical":
-            return await lexical.lexical_query(q, pool_size, where)
-        dense_hits, lexical_hits = await asyncio.gather(
-            dense(), self._lexical_hits(lexical, q, pool_size, where))
+            return await lexical.lexical_query(q, pool_size, where), None
+        dense_task = asyncio.ensure_future(dense())
+        try:
+            lexical_hits = await self._lexical_hits(lexical, q, pool_size, where)
+            dense_hits = await dense_task
+        except EmbeddingUnavailable as exc:
+            if not hybrid.fallback_to_lexical:
+                raise
+            self._note_outage(exc)
+            return lexical_hits, f"query not embedded ({exc}); ranked by full text only"
+        finally:
+            if not dense_task.done():
+                dense_task.cancel()
+        self._note_recovery()
         return fuse(dense_hits, lexical_hits, query=q,
-                    languages=getattr(embedder.provider, "languages", None),
+                    languages=embedder.capabilities.languages,
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
-                    rrf_k=hybrid.rrf_k)
+                    rrf_k=hybrid.rrf_k), None
+
+    def _note_outage(self, exc: EmbeddingUnavailable) -> None:
+        """One warning per outage (not one per recall)."""
+        self._degraded_recalls += 1
+        if self._outage_since is None:
+            self._outage_since = time.time()
+            log.warning("recall degraded to full text: the query could not be embedded "
+                        "(%s, decision=%s); further recalls stay degraded quietly until "
+                        "the provider answers", exc, exc.retry_decision)
+
+    def _note_recovery(self) -> None:
+        if self._outage_since is not None:
+            log.warning("recall uses dense search again after %.0f s of full-text only",
+                        time.time() - self._outage_since)
+            self._outage_since = None
 
     @staticmethod
     async def _lexical_hits(lexical: LexicalIndex, q: str, pool_size: int,
@@ -672,7 +733,16 @@ class Memory:
                       speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
                       ) -> list[dict[str, str]]:
         """The messages to put before the conversation: the recall system message
-        (when anything is recalled) followed by the session's ``last_messages`` (M2)."""
+        (when anything is recalled) followed by the session's ``last_messages`` (M2).
+        :meth:`turn_context` also returns the recall behind them."""
+        return (await self.turn_context(turn, session=session, speakers=speakers,
+                                        exclude_ids=exclude_ids)).messages
+
+    async def turn_context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
+                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
+                           ) -> TurnContext:
+        """:meth:`context`'s messages with the recall that made them (its hits, and
+        whether it was ``degraded`` to full text because the provider was down)."""
         check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
         turn_inputs(turn)  # a bad turn is refused even when recall is off
         exclude_ids = id_list(exclude_ids, "exclude_ids")
@@ -691,7 +761,7 @@ class Memory:
         for m in last:
             role = m.role if m.role in ("user", "assistant", "system") else "system"
             out.append({"role": role, "content": m.shown_text})
-        return out
+        return TurnContext(out, result)
 
     # ------------------------------------------------------------------ housekeeping
 
@@ -705,6 +775,8 @@ class Memory:
             # E12: the failed messages wait for a retry; the soonest is due then (ms)
             "next_retry_at": s.next_retry_at,
             "vectors_by_model": by_model,
+            "recall": {"degraded": self._degraded_recalls,
+                       "outage_since": self._outage_since},
         }
         if self.embedder is not None:
             st = self.embedder.status
@@ -724,92 +796,51 @@ class Memory:
         self._closed = True
         if self._indexer is not None:
             await self._indexer.stop()
-        await self.storage.close()
+        try:
+            await self.storage.close()
+        finally:
+            if self._owns_embedder and self.embedder is not None:
+                await self.embedder.aclose()
 
 
-def _blocking(method: Callable[Concatenate[Memory, P], Coroutine[Any, Any, T]]
-              ) -> Callable[Concatenate[SyncMemory, P], T]:
-    """The blocking form of one :class:`Memory` coroutine method: same parameters, same
-    docstring, the awaited result; typed from the original, so there is nothing to keep
-    in step by hand."""
-
-    @functools.wraps(method)
-    def call(self: SyncMemory, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self._run(method(self._memory, *args, **kwargs))
-
-    return call
-
-
-class SyncMemory:
+class SyncMemory(BlockingWrapper[Memory]):
     """Blocking access to a :class:`Memory` for scripts.
 
     It runs the async core on a private event loop in a background thread; each
     method is the async method of the same name run to completion there (see
-    :func:`_blocking`), so there is no second copy of any logic.
+    :func:`chatmem._sync.blocking`), so there is no second copy of any logic.
     """
-
-    def __init__(self, memory_factory: Callable[[], Awaitable[Memory]]) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="chatmem-sync")
-        self._thread.start()
-        try:
-            self._memory: Memory = self._run(memory_factory())
-        except BaseException:
-            self._stop_loop()
-            raise
 
     @classmethod
     def open(cls, url: str = "sqlite:///chatmem.db", **kwargs: Any) -> SyncMemory:
         """:meth:`Memory.open` (the same URL forms and keywords, e.g. ``create=False``)."""
         return cls(lambda: Memory.open(url, **kwargs))
 
-    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        async def _await() -> T:
-            return await coro
-
-        return asyncio.run_coroutine_threadsafe(_await(), self._loop).result()
-
     @property
     def memory(self) -> Memory:
         """The async memory underneath (for its attributes: ``config``, ``store``…)."""
-        return self._memory
+        return self._inner
 
-    add = _blocking(Memory.add)
-    upsert_session = _blocking(Memory.upsert_session)
-    flush = _blocking(Memory.flush)
-    rewrite = _blocking(Memory.rewrite)
-    clear = _blocking(Memory.clear)
-    reindex = _blocking(Memory.reindex)
-    call_tool = _blocking(Memory.call_tool)
-    situation = _blocking(Memory.situation)
-    effective_scope = _blocking(Memory.effective_scope)
-    set_scope = _blocking(Memory.set_scope)
-    get_session = _blocking(Memory.get_session)
-    run_recall = _blocking(Memory.run_recall)
-    recall = _blocking(Memory.recall)
-    context = _blocking(Memory.context)
-    stats = _blocking(Memory.stats)
+    async def _aclose_inner(self) -> None:
+        await self._inner.close()
+
+    add = blocking(Memory.add)
+    upsert_session = blocking(Memory.upsert_session)
+    flush = blocking(Memory.flush)
+    rewrite = blocking(Memory.rewrite)
+    clear = blocking(Memory.clear)
+    reindex = blocking(Memory.reindex)
+    call_tool = blocking(Memory.call_tool)
+    situation = blocking(Memory.situation)
+    effective_scope = blocking(Memory.effective_scope)
+    set_scope = blocking(Memory.set_scope)
+    get_session = blocking(Memory.get_session)
+    run_recall = blocking(Memory.run_recall)
+    recall = blocking(Memory.recall)
+    context = blocking(Memory.context)
+    turn_context = blocking(Memory.turn_context)
+    stats = blocking(Memory.stats)
 
     @functools.wraps(Memory.tool_schema)
     def tool_schema(self) -> dict[str, Any]:
-        return self._memory.tool_schema()
-
-    def close(self) -> None:
-        if self._loop.is_closed():
-            return
-        try:
-            self._run(self._memory.close())
-        finally:
-            self._stop_loop()
-
-    def _stop_loop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
-
-    def __enter__(self) -> SyncMemory:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return self._inner.tool_schema()

@@ -142,6 +142,8 @@ def tool_result(result: RecallResult, requested_scope: str | None) -> dict[str, 
         "clamped": result.clamped,
         "note": (f"scope {requested_scope!r} is wider than this conversation may see; "
                  f"searched {result.scope!r} instead") if result.clamped else None,
+        "degraded": result.degraded,
+        "degraded_reason": result.degraded_reason,
         "hits": [{"id": h.message.id, "session_id": h.message.session_id,
                   "ts": h.message.ts, "speaker": h.message.speaker_name or h.message.speaker_id,
                   "role": h.message.role, "score": round(h.score, 4)} for h in result.hits],

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..config import EmbeddingConfig
-from .base import EmbeddingProvider, EmbedInput, EmbedRole, Vector
+from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import LruEmbedCache, NullEmbedCache, cache_key
-from .embedder import Embedder, EmbedderStatus, StatusDetail
+from .doctor import Diagnosis, diagnose
+from .embedder import Embedder, EmbedderStatus, StatusDetail, SyncEmbedder
 
 __all__ = [
+    "Capabilities",
+    "Diagnosis",
     "EmbedInput",
     "EmbedRole",
     "Embedder",
@@ -16,23 +21,15 @@ __all__ = [
     "LruEmbedCache",
     "NullEmbedCache",
     "StatusDetail",
+    "SyncEmbedder",
     "Vector",
     "cache_key",
     "create_embedder",
+    "diagnose",
 ]
 
 
-def create_embedder(config: EmbeddingConfig | None = None) -> Embedder:
-    """Build the configured provider behind an Embedder (the provider loads lazily)."""
-    cfg = config or EmbeddingConfig()
-    from .local import LocalProvider
-
-    provider = LocalProvider(cfg.model, threads=cfg.threads, max_length=cfg.max_length)
-    return Embedder(
-        provider,
-        batch_size=cfg.batch_size,
-        dimensions=cfg.dimensions,
-        normalize=cfg.normalize,
-        cache_enabled=cfg.cache.enabled,
-        cache_max_items=cfg.cache.max_items,
-    )
+def create_embedder(config: EmbeddingConfig | None = None, *,
+                    env: Mapping[str, str] | None = None) -> Embedder:
+    """Build the configured provider behind an Embedder (see :meth:`Embedder.from_config`)."""
+    return Embedder.from_config(config or EmbeddingConfig(), env=env)

@@ -1,7 +1,12 @@
 """The provider contract: a provider only translates protocol (E2).
 
 Batching, caching, dimension enforcement, normalisation, statistics and error
-semantics all live in :class:`chatmem.embedding.Embedder`.
+semantics all live in :class:`chatmem.embedding.Embedder`; retries, timeouts,
+cooldowns and deadlines of remote providers live in
+:mod:`chatmem.embedding.http`.
+
+A provider *declares* what it can do in :class:`Capabilities` instead of the
+facade probing for optional attributes.
 """
 
 from __future__ import annotations
@@ -23,6 +28,25 @@ class EmbedInput:
     role: EmbedRole = "document"
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a provider declares about itself (read by the Embedder, the indexer and
+    hybrid recall)."""
+
+    #: Languages the model was trained for (ISO 639-1; ``"multilingual"`` for many);
+    #: ``None`` when the provider does not say. Hybrid recall trusts dense scores less
+    #: for a query in a script the model does not cover.
+    languages: tuple[str, ...] | None = None
+    #: Most texts one request may carry (the Embedder cuts batches to it); None = any.
+    max_batch: int | None = None
+    #: Calls worth running at once (the indexer's embedding slots); None = no limit.
+    max_concurrency: int | None = None
+    #: Whether the provider embeds queries and documents differently (E2 roles).
+    roles: bool = False
+    #: Whether calls leave the process (a network service that can be down).
+    remote: bool = False
+
+
 @runtime_checkable
 class EmbeddingProvider(Protocol):
     """What the Embedder needs from a provider."""
@@ -37,6 +61,14 @@ class EmbeddingProvider(Protocol):
         """Native output size when known before the first call, else None."""
         ...
 
+    @property
+    def capabilities(self) -> Capabilities:
+        ...
+
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         """Embed ``texts`` (one batch, one role) into a (len(texts), d) array."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections (a no-op for in-process models)."""
         ...

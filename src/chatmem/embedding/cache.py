@@ -7,10 +7,13 @@ interface; the Embedder never checks which one it holds.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from .base import Vector
+
+log = logging.getLogger("chatmem.embedding.cache")
 
 
 def cache_key(provider: str, model: str, role: str, text: str) -> str:
@@ -50,9 +53,13 @@ class LruEmbedCache:
         self._items.move_to_end(key)
         while len(self._items) > self.max_items:
             self._items.popitem(last=False)
+            if not self.evictions:  # once: from now on every new entry evicts one
+                log.info("embedding cache full (%d items): evicting the least recently "
+                         "used; raise embedding.cache.max_items to keep more", self.max_items)
             self.evictions += 1
 
     def clear(self) -> None:
+        log.debug("embedding cache cleared (%d items)", len(self._items))
         self._items.clear()
 
     def stats(self) -> CacheStats:

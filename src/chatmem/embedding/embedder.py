@@ -10,7 +10,13 @@ Pipeline of :meth:`Embedder.embed_many` (E4)::
 
 Sorting a role group by length before cutting batches keeps padding short
 for local models (a batch is padded to its longest member) and costs an HTTP
-provider nothing.
+provider nothing. Batches are cut at the smaller of ``batch_size`` and the
+provider's declared ``max_batch``.
+
+One call has one deadline (``deadline`` seconds, the configuration's
+``embedding.deadline`` unless the caller gives one): a remote provider's HTTP
+layer reads it (:data:`chatmem.embedding.remote.CALL_DEADLINE`) and gives up
+with decision ``defer`` rather than wait past it.
 """
 
 from __future__ import annotations
@@ -18,15 +24,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput
-from .base import EmbeddingProvider, EmbedInput, EmbedRole, Vector
+from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
+from .remote import CALL_DEADLINE, RemoteProvider
+
+if TYPE_CHECKING:
+    import httpx
+
+    from ..config import EmbeddingConfig
 
 EmbedLike = str | tuple[str, str] | EmbedInput
 
@@ -88,6 +101,7 @@ class Embedder:
         cache_max_items: int = 20000,
         on_status: Callable[[StatusDetail], Any] | None = None,
         on_error: Callable[[EmbeddingUnavailable], Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         if batch_size < 1:
             raise InvalidInput("batch_size must be ≥ 1")
@@ -101,7 +115,10 @@ class Embedder:
                 f"of {provider.model_id}: set it to {native} or less, or 0 for the model's own "
                 "size", provider=provider.name, retry_decision="fail")
         self.provider = provider
-        self.batch_size = batch_size
+        caps = provider.capabilities
+        self.batch_size = min(batch_size, caps.max_batch) if caps.max_batch else batch_size
+        #: Seconds one call may take in all (retries included) when the caller gives none.
+        self.deadline = deadline
         self._dimensions = dimensions
         self.normalize = normalize
         self.cache: EmbedCache = (
@@ -110,7 +127,45 @@ class Embedder:
         self.on_status = on_status
         self.on_error = on_error
         self._status = EmbedderStatus()
+        #: Monotonic time the current run of failures began (None: the last call worked).
+        self._failing_since: float | None = None
         self._log = logging.getLogger(f"chatmem.embedding.{provider.name}")
+        log.info("embedder: provider=%s model=%s dimensions=%s cache=%s batch_size=%d%s",
+                 provider.name, provider.model_id, self.dimensions or "native",
+                 f"lru({cache_max_items})" if cache_enabled else "off", self.batch_size,
+                 f" endpoint={provider.redacted_endpoint}"
+                 if isinstance(provider, RemoteProvider) else "")
+
+    @classmethod
+    def from_config(cls, config: EmbeddingConfig | Mapping[str, Any] | str | None = None, *,
+                    env: Mapping[str, str] | None = None,
+                    transport: httpx.AsyncBaseTransport | None = None,
+                    on_status: Callable[[StatusDetail], Any] | None = None,
+                    on_error: Callable[[EmbeddingUnavailable], Any] | None = None,
+                    ) -> Embedder:
+        """The embedder an ``embedding`` configuration describes (a mapping is validated
+        like the configuration file's ``embedding`` section). ``env`` is where API keys
+        are looked up when the configuration has none (pass ``os.environ``);
+        ``transport`` replaces the network of a remote provider (tests)."""
+        from ..config import EmbeddingConfig, embedding_config
+        from .registry import build_provider
+
+        cfg = config if isinstance(config, EmbeddingConfig) else embedding_config(config)
+        provider = build_provider(cfg, env=env, transport=transport)
+        return cls(provider, batch_size=cfg.batch_size, dimensions=cfg.dimensions,
+                   normalize=cfg.normalize, cache_enabled=cfg.cache.enabled,
+                   cache_max_items=cfg.cache.max_items, on_status=on_status,
+                   on_error=on_error,
+                   deadline=cfg.deadline if provider.capabilities.remote else None)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self.provider.capabilities
+
+    def redact(self, text: str) -> str:
+        """``text`` without the provider's secrets (for anything shown or logged)."""
+        return self.provider.http.redact(text) if isinstance(self.provider, RemoteProvider) \
+            else text
 
     @property
     def model_id(self) -> str:
@@ -127,15 +182,23 @@ class Embedder:
         return EmbedderStatus(s.last_ok_at, s.last_error, s.calls, s.texts, s.provider_calls,
                               s.provider_texts, s.errors, self.cache.stats())
 
-    async def embed_one(self, item: EmbedLike) -> Vector:
-        return (await self.embed_many([item]))[0]
+    async def embed_one(self, item: EmbedLike, *, deadline: float | None = None) -> Vector:
+        return (await self.embed_many([item], deadline=deadline))[0]
 
-    async def embed_many(self, items: Sequence[EmbedLike]) -> list[Vector]:
+    async def embed_many(self, items: Sequence[EmbedLike], *,
+                         deadline: float | None = None) -> list[Vector]:
+        """Vectors of ``items`` in input order. ``deadline``: seconds the whole call may
+        take (default: the embedder's ``deadline``; None = no limit but the per-attempt
+        timeouts)."""
         inputs = [_to_input(item, i) for i, item in enumerate(items)]
+        budget = deadline if deadline is not None else self.deadline
+        if budget is not None and not budget > 0:
+            raise InvalidInput(f"deadline must be a positive number of seconds, got {budget}")
         started = time.perf_counter()
         calls_before = self._status.provider_calls
         self._status.calls += 1
         self._status.texts += len(inputs)
+        token = CALL_DEADLINE.set(time.monotonic() + budget if budget is not None else None)
         try:
             out = await self._embed(inputs)
         except EmbeddingUnavailable as exc:
@@ -144,13 +207,16 @@ class Embedder:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a provider bug or driver error: map at the edge
-            err = EmbeddingUnavailable(
-                f"{type(exc).__name__}: {exc}", provider=self.provider.name,
-                retry_decision="fail",
-            )
+            err = self._error(f"{type(exc).__name__}: {exc}", "fail")
             self._record_failure(err, started, len(inputs), calls_before)
             raise err from exc
+        finally:
+            CALL_DEADLINE.reset(token)
         self._status.last_ok_at = time.time()
+        if self._failing_since is not None:
+            self._log.warning("embedding works again after %.0f s of failures",
+                              time.monotonic() - self._failing_since)
+            self._failing_since = None
         self._notify_status(StatusDetail(
             ok=True, duration_ms=(time.perf_counter() - started) * 1000, texts=len(inputs),
             provider_calls=self._status.provider_calls - calls_before,
@@ -197,8 +263,7 @@ class Embedder:
                         self.cache.set(k, vec)
         done = [v for v in out if v is not None]
         if len(done) != len(out):  # cannot happen unless the loop above is broken
-            raise EmbeddingUnavailable("internal error: an input got no vector",
-                                       provider=self.provider.name, retry_decision="fail")
+            raise self._error("internal error: an input got no vector", "fail")
         return done
 
     def _post_process(self, raw: Any, expected_rows: int) -> list[Vector]:
@@ -206,15 +271,11 @@ class Embedder:
         try:
             arr = np.asarray(raw, dtype=np.float32)
         except (TypeError, ValueError) as exc:
-            raise EmbeddingUnavailable(
-                f"provider returned something that is not a matrix of numbers: {exc}",
-                provider=self.provider.name, retry_decision="invalid",
-            ) from exc
+            raise self._error(
+                f"provider returned something that is not a matrix of numbers: {exc}") from exc
         if arr.ndim != 2 or arr.shape[0] != expected_rows:
-            raise EmbeddingUnavailable(
-                f"provider returned shape {arr.shape}, expected ({expected_rows}, d)",
-                provider=self.provider.name, retry_decision="invalid",
-            )
+            raise self._error(f"provider returned shape {arr.shape}, expected "
+                              f"({expected_rows}, d)")
         want = self._dimensions
         have = arr.shape[1]
         if want:
@@ -222,32 +283,39 @@ class Embedder:
                 arr = arr[:, :want]
             elif have < want:
                 # zero-padding would silently corrupt cosine similarity: refuse instead
-                raise EmbeddingUnavailable(
-                    f"provider returned {have} dimensions, fewer than the configured "
-                    f"{want}; set embedding.dimensions to {have} or 0",
-                    provider=self.provider.name, retry_decision="invalid",
-                )
+                raise self._error(f"provider returned {have} dimensions, fewer than the "
+                                  f"configured {want}; set embedding.dimensions to {have} or 0")
         if not np.isfinite(arr).all():
-            raise EmbeddingUnavailable(
-                "provider returned NaN or infinite values", provider=self.provider.name,
-                retry_decision="invalid",
-            )
+            raise self._error("provider returned NaN or infinite values")
         if self.normalize:
             norms = np.linalg.norm(arr, axis=1, keepdims=True)
             if (norms == 0).any():
-                raise EmbeddingUnavailable(
-                    "provider returned an all-zero vector", provider=self.provider.name,
-                    retry_decision="invalid",
-                )
+                raise self._error("provider returned an all-zero vector")
             arr = arr / norms
         arr = np.ascontiguousarray(arr, dtype=np.float32)
         return list(arr)
+
+    def _error(self, reason: str, decision: str = "invalid") -> EmbeddingUnavailable:
+        """An error of the provider, raised here: secrets redacted, the redacted endpoint
+        of a remote provider as its ``url``."""
+        url = self.provider.redacted_endpoint if isinstance(self.provider, RemoteProvider) \
+            else None
+        return EmbeddingUnavailable(self.redact(reason), provider=self.provider.name, url=url,
+                                    retry_decision=decision)
 
     def _record_failure(self, exc: EmbeddingUnavailable, started: float, texts: int,
                         calls_before: int) -> None:
         self._status.errors += 1
         self._status.last_error = (time.time(), str(exc))
-        self._log.warning("embedding failed: %s (decision=%s)", exc, exc.retry_decision)
+        # an outage fails every call: warn when it starts, then keep the channel quiet
+        # (every failure stays in status, on_status and on_error)
+        first = self._failing_since is None
+        if first:
+            self._failing_since = time.monotonic()
+        self._log.log(logging.WARNING if first else logging.DEBUG,
+                      "embedding failed: %s (decision=%s)%s", exc, exc.retry_decision,
+                      "; further failures are logged at DEBUG until a call succeeds"
+                      if first else "")
         self._notify_status(StatusDetail(
             ok=False, duration_ms=(time.perf_counter() - started) * 1000, texts=texts,
             provider_calls=self._status.provider_calls - calls_before,
@@ -267,7 +335,57 @@ class Embedder:
         except Exception:
             log.exception("on_status callback raised; ignored")
 
-    def close(self) -> None:
-        close = getattr(self.provider, "close", None)
-        if callable(close):
-            close()
+    async def aclose(self) -> None:
+        """Release the provider's connections; the embedder can be used again after."""
+        await self.provider.aclose()
+
+
+class SyncEmbedder(BlockingWrapper[Embedder]):
+    """Blocking access to an :class:`Embedder`, for scripts::
+
+        with SyncEmbedder.from_config({"provider": "openai"}, env=os.environ) as emb:
+            vec = emb.embed_one("hello")
+
+    The async core runs on a private event loop in a background thread; each method
+    is the async method of the same name run to completion there (see
+    :func:`chatmem._sync.blocking`, which :class:`~chatmem.SyncMemory` uses too), so
+    there is no second copy of any logic. :meth:`close` releases the provider's
+    connections and stops the thread.
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        super().__init__(lambda: ready(embedder))
+
+    @classmethod
+    def from_config(cls, config: EmbeddingConfig | Mapping[str, Any] | str | None = None,
+                    **kwargs: Any) -> SyncEmbedder:
+        """:meth:`Embedder.from_config` with the same arguments (``env=os.environ`` for
+        API keys from the environment), wrapped."""
+        return cls(Embedder.from_config(config, **kwargs))
+
+    @property
+    def embedder(self) -> Embedder:
+        """The async embedder underneath."""
+        return self._inner
+
+    @property
+    def model_id(self) -> str:
+        return self._inner.model_id
+
+    @property
+    def dimensions(self) -> int | None:
+        return self._inner.dimensions
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._inner.capabilities
+
+    @property
+    def status(self) -> EmbedderStatus:
+        return self._inner.status
+
+    async def _aclose_inner(self) -> None:
+        await self._inner.aclose()
+
+    embed_one = blocking(Embedder.embed_one)
+    embed_many = blocking(Embedder.embed_many)

@@ -83,3 +83,8 @@ class SharedLoader:
                 engine = load()
                 self._loaded[key] = engine
             return engine  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        """How many engines are loaded."""
+        with self._lock:
+            return len(self._loaded)

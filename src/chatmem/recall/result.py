@@ -58,8 +58,17 @@ class RecallResult:
     #: The scope that was applied, and whether a wider request was clamped to it (F8).
     scope: str = "all"
     clamped: bool = False
+    #: Why this recall ranked by full text alone although dense search was asked for
+    #: (the query could not be embedded: the provider is down, cooling down, too slow);
+    #: None when it ran as configured.
+    degraded_reason: str | None = None
+
+    @property
+    def degraded(self) -> bool:
+        return self.degraded_reason is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {"query": self.query, "hits": [h.to_dict() for h in self.hits],
                 "text": self.text, "excluded": dict(self.excluded), "scope": self.scope,
-                "clamped": self.clamped}
+                "clamped": self.clamped, "degraded": self.degraded,
+                "degraded_reason": self.degraded_reason}

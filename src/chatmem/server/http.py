@@ -454,9 +454,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 class Metrics:
     """Request counters and latency sums, rendered with the stores' counts."""
 
-    def __init__(self) -> None:
+    def __init__(self, embedder: Embedder | None = None) -> None:
         self.requests: Counter[tuple[str, str, int]] = Counter()
         self.seconds: dict[tuple[str, str], float] = {}
+        #: The embedder every namespace shares (its calls, errors, last success).
+        self.embedder = embedder
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
         self.requests[(method, route, status)] += 1
@@ -486,7 +488,37 @@ class Metrics:
             lines += [f"# HELP chatmem_{key} {help_text.capitalize()}, per namespace.",
                       f"# TYPE chatmem_{key} gauge"]
             lines += [f'chatmem_{key}{{namespace="{ns}"}} {s[key]}' for ns, s in stats.items()]
-        return "\n".join(lines) + "\n"
+        lines += ["# HELP chatmem_recall_degraded_total Recalls ranked by full text alone "
+                  "because the query could not be embedded, per namespace.",
+                  "# TYPE chatmem_recall_degraded_total counter"]
+        lines += [f'chatmem_recall_degraded_total{{namespace="{ns}"}} '
+                  f'{s["recall"]["degraded"]}' for ns, s in stats.items()]
+        return "\n".join(lines + self._embedding_lines()) + "\n"
+
+    def _embedding_lines(self) -> list[str]:
+        """The shared embedder's counters; labels are the provider and model id only
+        (never an endpoint: a URL may carry a key)."""
+        if self.embedder is None:
+            return []
+        st = self.embedder.status
+        labels = (f'provider="{self.embedder.provider.name}",'
+                  f'model="{self.embedder.model_id}"')
+        out = []
+        for name, kind, help_text, value in (
+            ("calls_total", "counter", "Embedding calls.", st.calls),
+            ("texts_total", "counter", "Texts asked for.", st.texts),
+            ("provider_calls_total", "counter", "Requests to the provider.",
+             st.provider_calls),
+            ("errors_total", "counter", "Calls that failed terminally.", st.errors),
+            ("last_ok_timestamp_seconds", "gauge", "Unix time of the last successful call "
+             "(0: none yet).", st.last_ok_at or 0),
+            ("last_error_timestamp_seconds", "gauge", "Unix time of the last failed call "
+             "(0: none).", st.last_error[0] if st.last_error else 0),
+        ):
+            out += [f"# HELP chatmem_embedding_{name} {help_text}",
+                    f"# TYPE chatmem_embedding_{name} {kind}",
+                    f"chatmem_embedding_{name}{{{labels}}} {value}"]
+        return out
 
 
 # --------------------------------------------------------------------------- app
@@ -675,21 +707,26 @@ def _content_length(scope: Scope) -> int | None:
 
 
 def create_app(*, url: str, vector: str | None = None, config: Config | None = None,
-               keys: KeyTable | None = None, embedder: Embedder | None = None) -> ASGIApp:
+               keys: KeyTable | None = None, embedder: Embedder | None = None,
+               env: Mapping[str, str] | None = None) -> ASGIApp:
     """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
     ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
-    FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``)."""
-    api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder)
+    FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``).
+    ``env``: where the configured embedding provider's API key is looked up when the
+    configuration has none (``chatmem serve`` passes ``os.environ``)."""
+    api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder,
+                     env=env)
     return _Guard(api, keys=keys, metrics=api.state.metrics)
 
 
 def create_api(*, url: str, vector: str | None = None, config: Config | None = None,
-               keys: KeyTable | None = None, embedder: Embedder | None = None) -> FastAPI:
+               keys: KeyTable | None = None, embedder: Embedder | None = None,
+               env: Mapping[str, str] | None = None) -> FastAPI:
     """The FastAPI application without the outer guard (tests and embedding)."""
     cfg = config or Config.load()
-    emb = embedder or create_embedder(cfg.embedding)
+    emb = embedder or create_embedder(cfg.embedding, env=env)
     namespaces = Namespaces(url, vector, cfg, keys, emb)
-    metrics = Metrics()
+    metrics = Metrics(emb)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -808,10 +845,12 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @v1.post("/context", tags=["memory"])
     async def context(body: ContextBody, mem: Mem) -> dict[str, Any]:
         """The messages to put before the conversation: the recall system message (when
-        anything is recalled) and the session's last messages (M2)."""
-        return {"messages": await mem.context(body.turn, session=body.session,
-                                              speakers=body.speakers,
-                                              exclude_ids=body.exclude_ids)}
+        anything is recalled) and the session's last messages (M2); ``degraded`` says
+        the recall ranked by full text alone because the query could not be embedded."""
+        turn = await mem.turn_context(body.turn, session=body.session,
+                                      speakers=body.speakers, exclude_ids=body.exclude_ids)
+        return {"messages": turn.messages, "degraded": turn.recall.degraded,
+                "degraded_reason": turn.recall.degraded_reason}
 
     @v1.get("/settings", tags=["settings"])
     async def get_settings(mem: Mem, session: str, platform: str | None = None
@@ -898,12 +937,13 @@ def _version() -> str:
 
 
 def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None, host: str,
-          port: int, allow_open: bool = False) -> None:
-    """Run the API under uvicorn until interrupted (``chatmem serve``)."""
+          port: int, allow_open: bool = False, env: Mapping[str, str] | None = None) -> None:
+    """Run the API under uvicorn until interrupted (``chatmem serve``, which passes
+    ``env=os.environ`` for the embedding provider's API key)."""
     import uvicorn
 
     check_bind(host, keys, allow_open=allow_open)
-    app = create_app(url=url, vector=vector, config=config, keys=keys)
+    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env)
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
 

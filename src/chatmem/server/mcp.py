@@ -38,7 +38,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -86,6 +86,9 @@ class RecallOutput(TypedDict):
     requested_scope: str | None
     clamped: bool
     note: str | None
+    #: True when recall ranked by full text alone (the embedding provider was down).
+    degraded: bool
+    degraded_reason: str | None
     hits: list[RecallHit]
 
 
@@ -327,13 +330,16 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
         transport: str = "stdio", host: str = "127.0.0.1", port: int = 8766,
         session: str = "mcp", platform: str | None = None,
         speaker_id: str | None = None, keys: KeyTable | None = None,
-        allowed_hosts: Sequence[str] = (), allow_open: bool = False) -> None:
+        allowed_hosts: Sequence[str] = (), allow_open: bool = False,
+        env: Mapping[str, str] | None = None) -> None:
     """Serve until stopped: ``stdio``, or ``http`` (streamable HTTP at ``host:port/mcp``,
     behind ``keys`` and the allowed hosts; see :func:`http_app`).
 
     The memory is opened first, in the serving event loop, so a store or configuration
     error is raised here as a :class:`ChatmemError` (not buried in a transport's task
-    group); the server's lifespan then takes it over and closes it at shutdown."""
+    group); the server's lifespan then takes it over and closes it at shutdown. ``env``
+    is where the embedding provider's API key is looked up when the configuration has
+    none (``chatmem mcp`` passes ``os.environ``)."""
     if transport not in ("stdio", "http"):
         raise InvalidInput(f"transport must be 'stdio' or 'http', got {transport!r}")
     url = store_url(url, keys)
@@ -345,12 +351,12 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
         transport_security(host, port, allowed_hosts)
 
     async def serve() -> None:
-        opened = [await Memory.open(url, vector=vector, config=config)]
+        opened = [await Memory.open(url, vector=vector, config=config, env=env)]
 
         async def open_memory() -> Memory:
             # the one opened above, once; a later lifespan (if any) opens its own
             return opened.pop() if opened else await Memory.open(url, vector=vector,
-                                                                 config=config)
+                                                                 config=config, env=env)
 
         first = opened[0]
         server = create_server(open_memory, session=session, platform=platform,

@@ -1,0 +1,360 @@
+"""The one HTTP layer of every remote embedding provider (E8, E9, E11).
+
+:meth:`HttpClient.post_json` sends one JSON request and returns the decoded
+answer, or raises :class:`~chatmem.errors.EmbeddingUnavailable` with a
+``retry_decision``:
+
+* ``fail``: not worth retrying as is (400, 401, 403, 404, 422, …): the
+  configuration or the input is wrong.
+* ``defer``: transient (5xx, 429, network error, timeout) and the attempts are
+  used up, or the next wait would not end before the caller's deadline: try
+  again later (the indexer reschedules; recall degrades to full text).
+* ``cooldown``: the service asked us to wait (``Retry-After``) and that time has
+  not passed for this (provider, endpoint, model): failed fast, no request sent.
+* ``invalid``: the service answered 2xx with something that is not JSON.
+
+Rules of one call: each attempt has its own timeout (``timeout``, 30 s) for the
+whole exchange (connect, send, every read), cut short by the deadline; the
+caller's cancellation cancels the attempt under way (asyncio) and drops its
+connection; 5xx, 408, 425, 429 and network errors are retried up to
+``max_retries`` times after an exponential backoff with full jitter
+(0.5 s · 2^attempt, at most 8 s), or after ``Retry-After`` (seconds or an HTTP
+date) when the answer carries one; a ``Retry-After`` is also recorded as a
+cooldown that other calls honour: a call that *starts* during a cooldown fails
+fast, a call already retrying waits it out (or defers, past its deadline).
+
+Secrets never leave this module in clear: URLs are redacted (query values of
+key-like parameters and user info), and every text that reaches an exception,
+a log line or a status record passes :meth:`HttpClient.redact`, which replaces
+each configured secret (the API key, secret header values) by ``***``.
+
+Hand-written rather than ``tenacity``: the deadline-aware ``defer``, the shared
+cooldown book and the per-decision errors are most of the logic, and they read
+more plainly as one loop than as tenacity's stop/wait/retry callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import random
+import re
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import httpx
+
+from ..config import SECRET_QUERY_PARAMS
+from ..errors import EmbeddingUnavailable
+
+#: Query parameters whose values are secrets (Gemini's ``?key=``, and common others).
+SECRET_PARAMS = SECRET_QUERY_PARAMS
+#: Header names whose values are secrets.
+SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "x-goog-api-key",
+                            "proxy-authorization", "cookie"})
+BACKOFF_BASE_S = 0.5
+BACKOFF_MAX_S = 8.0
+#: Longest ``Retry-After`` honoured; a longer one is treated as this (a broken or
+#: hostile header must not stall indexing for days).
+RETRY_AFTER_MAX_S = 600.0
+#: Characters of an error body kept in an exception (redacted).
+BODY_SNIPPET_CHARS = 300
+
+RETRYABLE_STATUS = frozenset({408, 425, 429})
+
+
+def redact_url(url: str) -> str:
+    """``url`` without secrets: user info dropped, values of key-like query params
+    replaced by ``***``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable url>"
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode([(k, "***" if k.lower() in SECRET_PARAMS else v) for k, v in pairs],
+                          safe="*")
+    if not query and parts.query:  # unparseable: drop it rather than risk a key
+        query = "***"
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date);
+    None when absent or unreadable. Capped at :data:`RETRY_AFTER_MAX_S`."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds:  # NaN
+        return None
+    return min(max(seconds, 0.0), RETRY_AFTER_MAX_S)
+
+
+_SECRET_QUERY = re.compile(
+    r"([?&](?:" + "|".join(re.escape(p) for p in sorted(SECRET_PARAMS)) + r")=)[^&#\s\"']*",
+    re.IGNORECASE)
+
+
+#: The loggers of the HTTP libraries. A logger's filter sees only the records created on
+#: that very logger (not its children's), so httpcore's are listed one by one.
+_LIB_LOGGERS = ("httpx", "httpcore", "httpcore.connection", "httpcore.http11",
+                "httpcore.http2", "httpcore.proxy", "httpcore.socks")
+
+
+class _RedactingFilter(logging.Filter):
+    """Redacts every record of the ``httpx``/``httpcore`` loggers: httpx logs each
+    request's full URL at INFO, and Gemini's key travels in the URL (``?key=``);
+    httpcore logs the response headers at DEBUG (a service may echo a key)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._clients: weakref.WeakSet[HttpClient] = weakref.WeakSet()
+        self._lock = threading.Lock()  # clients are added from any thread
+
+    def add(self, client: HttpClient) -> None:
+        with self._lock:
+            self._clients.add(client)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # a record that cannot format itself: leave it to logging
+            return True
+        clean = _SECRET_QUERY.sub(r"\1***", text)
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            clean = client.redact(clean)
+        if clean != text:
+            record.msg, record.args = clean, ()
+        return True
+
+
+_LIB_FILTER = _RedactingFilter()
+for _name in _LIB_LOGGERS:
+    logging.getLogger(_name).addFilter(_LIB_FILTER)
+
+
+class CooldownBook:
+    """Until when each (provider, endpoint, model) asked not to be called (E8).
+
+    Process-wide by default (:data:`COOLDOWNS`): two embedders calling the same
+    service share what it said. Thread-safe (the sync wrappers run loops in threads).
+    """
+
+    def __init__(self) -> None:
+        self._until: dict[tuple[str, str, str], float] = {}
+        self._lock = threading.Lock()
+
+    def until(self, key: tuple[str, str, str]) -> float:
+        """Monotonic time the cooldown of ``key`` ends (0 when none)."""
+        with self._lock:
+            end = self._until.get(key, 0.0)
+            if end and end <= time.monotonic():
+                del self._until[key]
+                return 0.0
+            return end
+
+    def record(self, key: tuple[str, str, str], seconds: float) -> None:
+        end = time.monotonic() + seconds
+        with self._lock:
+            self._until[key] = max(end, self._until.get(key, 0.0))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._until.clear()
+
+
+COOLDOWNS = CooldownBook()
+
+
+class HttpClient:
+    """POSTs JSON for one provider with the rules of the module docstring."""
+
+    def __init__(
+        self,
+        provider: str,
+        *,
+        model: str,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        headers: Mapping[str, str] | None = None,
+        secrets: Sequence[str] = (),
+        transport: httpx.AsyncBaseTransport | None = None,
+        cooldowns: CooldownBook | None = None,
+    ) -> None:
+        self.provider = provider
+        self.model = model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.headers = dict(headers or {})
+        # a secret header's whole value, and its credential alone ("Bearer <token>")
+        header_secrets = [part for k, v in self.headers.items() if k.lower() in SECRET_HEADERS
+                          for part in (v, v.split()[-1] if v.split() else v)]
+        # longest first, so that a secret containing another is replaced whole
+        self._secrets = sorted({s for s in (*secrets, *header_secrets) if s and len(s) >= 4},
+                               key=len, reverse=True)
+        self._transport = transport
+        self.cooldowns = cooldowns if cooldowns is not None else COOLDOWNS
+        #: id(loop) → (the loop, weakly; its connection pool)
+        self._clients: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop],
+                                       httpx.AsyncClient]] = {}
+        self.log = logging.getLogger(f"chatmem.embedding.{provider}")
+        _LIB_FILTER.add(self)
+
+    # ------------------------------------------------------------------ secrets
+
+    def redact(self, text: str) -> str:
+        """``text`` with every configured secret replaced by ``***``."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def error(self, reason: str, *, url: str, status: int | None = None,
+              decision: str) -> EmbeddingUnavailable:
+        """The :class:`EmbeddingUnavailable` of this provider, secrets redacted."""
+        return EmbeddingUnavailable(self.redact(reason), provider=self.provider,
+                                    url=self.redact(redact_url(url)), status=status,
+                                    retry_decision=decision)
+
+    # ------------------------------------------------------------------ client
+
+    def _client(self) -> httpx.AsyncClient:
+        """One connection pool per event loop (an AsyncClient must not cross loops).
+
+        Pools are keyed by the loop's id *and* checked to belong to that very loop: a
+        finished loop's id is reused by a later one, whose requests would otherwise
+        land in a pool bound to a closed loop. Pools of dead loops are dropped."""
+        loop = asyncio.get_running_loop()
+        entry = self._clients.get(id(loop))
+        if entry is not None and entry[0]() is loop and not entry[1].is_closed:
+            return entry[1]
+        self._clients = {k: v for k, v in self._clients.items() if _running(v[0]())}
+        client = httpx.AsyncClient(transport=self._transport, follow_redirects=False,
+                                   trust_env=self._transport is None)
+        self._clients[id(loop)] = (weakref.ref(loop), client)
+        return client
+
+    async def aclose(self) -> None:
+        """Close this loop's connection pool; pools of other (finished) loops are dropped
+        (their sockets closed by the garbage collector: awaiting them here would cross
+        event loops)."""
+        loop = asyncio.get_running_loop()
+        clients, self._clients = self._clients, {}
+        entry = clients.get(id(loop))
+        if entry is not None and entry[0]() is loop:
+            await entry[1].aclose()
+
+    # ------------------------------------------------------------------ requests
+
+    def cooldown_key(self, url: str) -> tuple[str, str, str]:
+        return (self.provider, redact_url(url), self.model)
+
+    async def post_json(self, url: str, body: Any, *, params: Mapping[str, str] | None = None,
+                        headers: Mapping[str, str] | None = None,
+                        deadline: float | None = None) -> Any:
+        """POST ``body`` as JSON to ``url`` and return the decoded answer.
+
+        ``deadline`` is a :func:`time.monotonic` time after which no attempt is
+        started and no wait is begun that would end past it (decision ``defer``).
+        """
+        full_url = url if not params else f"{url}{'&' if '?' in url else '?'}" \
+            f"{urlencode(params)}"
+        key = self.cooldown_key(full_url)
+        send_headers = {**self.headers, **(headers or {})}
+        payload = json.dumps(body, ensure_ascii=False).encode()
+        cooling = self.cooldowns.until(key) - time.monotonic()
+        if cooling > 0:
+            raise self.error(f"the service asked to wait (Retry-After); {cooling:.1f} s of "
+                             "cooldown left, no request sent", url=full_url,
+                             decision="cooldown")
+        attempt = 0
+        while True:
+            budget = self.timeout
+            if deadline is not None:
+                budget = min(budget, deadline - time.monotonic())
+                if budget <= 0:
+                    raise self.error("deadline reached before the request could be sent",
+                                     url=full_url, decision="defer")
+            status: int | None = None
+            retry_after: float | None = None
+            started = time.perf_counter()
+            try:
+                # httpx's timeout bounds each network operation; wait_for bounds the
+                # attempt (a server dripping bytes must not outlive it)
+                response = await asyncio.wait_for(self._client().post(
+                    full_url, content=payload,
+                    headers={"content-type": "application/json", **send_headers},
+                    timeout=httpx.Timeout(budget)), budget)
+            except (httpx.TimeoutException, asyncio.TimeoutError) as exc:
+                problem = f"timed out after {budget:.1f} s ({type(exc).__name__})"
+            except httpx.TransportError as exc:
+                problem = f"network error: {type(exc).__name__}: {exc}"
+            except httpx.InvalidURL as exc:
+                raise self.error(f"invalid URL: {exc}", url=full_url,
+                                 decision="fail") from None
+            else:
+                status = response.status_code
+                elapsed_ms = (time.perf_counter() - started) * 1000
+                self.log.debug("POST %s → %d in %.0f ms (attempt %d)",
+                               self.redact(redact_url(full_url)), status, elapsed_ms,
+                               attempt + 1)
+                if 200 <= status < 300:
+                    try:
+                        return response.json()
+                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                        raise self.error(f"answer is not JSON ({exc.__class__.__name__}): "
+                                         f"{_snippet(response.text)}", url=full_url,
+                                         status=status, decision="invalid") from None
+                problem = f"HTTP {status}: {_snippet(response.text)}"
+                if status < 500 and status not in RETRYABLE_STATUS:
+                    raise self.error(f"rejected: {_snippet(response.text)}", url=full_url,
+                                     status=status, decision="fail")
+                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                if retry_after is not None and retry_after > 0:
+                    self.cooldowns.record(key, retry_after)
+            self.log.info("attempt %d of %d failed: %s", attempt + 1, self.max_retries + 1,
+                          self.redact(problem))
+            if attempt >= self.max_retries:
+                raise self.error(f"gave up after {attempt + 1} attempt(s): {problem}",
+                                 url=full_url, status=status, decision="defer")
+            wait = retry_after if retry_after is not None else \
+                random.uniform(0.0, min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** attempt))
+            # a cooldown another call recorded meanwhile is honoured too
+            wait = max(wait, self.cooldowns.until(key) - time.monotonic())
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise self.error(f"the next attempt (in {wait:.1f} s) would pass the "
+                                 f"deadline; last error: {problem}", url=full_url,
+                                 status=status, decision="defer")
+            await asyncio.sleep(wait)
+            attempt += 1
+
+
+def _running(loop: asyncio.AbstractEventLoop | None) -> bool:
+    return loop is not None and not loop.is_closed()
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
+
+
+__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "parse_retry_after", "redact_url"]

@@ -1,0 +1,184 @@
+"""What every remote provider shares: settings, the HTTP client, response checks.
+
+A provider module only says how its wire format looks: :meth:`RemoteProvider.request`
+(URL, body, query parameters, headers for one batch of one role) and
+:meth:`RemoteProvider.parse` (the vectors in the answer), plus a few class
+attributes (``name``, ``max_batch``, ``roles``, ``sends_dimensions``). Everything
+else — retries, cooldowns, deadlines, redaction — is :mod:`chatmem.embedding.http`;
+the answer's checks (count, numbers, finite, one width per model) are here;
+batching, caching, dimension enforcement and normalisation are the Embedder's.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import EmbeddingUnavailable
+from .base import Capabilities, EmbedRole
+from .http import CooldownBook, HttpClient, redact_url
+
+#: The monotonic deadline of the embedding call under way (set by the Embedder for
+#: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
+CALL_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "chatmem_embedding_deadline", default=None)
+
+
+@dataclass(frozen=True)
+class RemoteSettings:
+    """The resolved settings of one remote provider (key already looked up)."""
+
+    model: str
+    endpoint: str
+    api_key: str | None = None
+    dimensions: int = 0
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout: float = 30.0
+    max_retries: int = 2
+    #: Provider-specific extras (Azure's api_version, OpenRouter's routing, …).
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    url: str
+    body: Any
+    params: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class RemoteProvider:
+    """Base of the HTTP providers. Subclasses set :attr:`name` and the two hooks."""
+
+    name: ClassVar[str] = ""
+    #: Per-request limit of the service (the Embedder cuts batches to it).
+    max_batch: ClassVar[int | None] = None
+    #: Whether the wire format tells queries from documents.
+    roles: ClassVar[bool] = False
+    #: Whether a configured ``dimensions`` is sent to the service (which then answers
+    #: vectors of that size); otherwise the Embedder truncates the native ones.
+    sends_dimensions: ClassVar[bool] = False
+    #: Requests in flight at once from one process's indexer, unless configured.
+    default_concurrency: ClassVar[int] = 4
+
+    def __init__(self, settings: RemoteSettings, *,
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 cooldowns: CooldownBook | None = None,
+                 languages: tuple[str, ...] | None = None,
+                 native_dimensions: int | None = None,
+                 max_concurrency: int | None = None) -> None:
+        self.settings = settings
+        self.max_concurrency = max_concurrency or self.default_concurrency
+        self.model = settings.model
+        self.model_id = f"{self.name}:{settings.model}"
+        self.endpoint = settings.endpoint.rstrip("/")
+        self._languages = languages
+        #: Width of the answers, as known before the first one (asked for, or the
+        #: registry's native size), then as seen in the first one.
+        self._expected = settings.dimensions if settings.dimensions and self.sends_dimensions \
+            else native_dimensions
+        self._seen: int | None = None
+        self.http = HttpClient(
+            self.name, model=settings.model, timeout=settings.timeout,
+            max_retries=settings.max_retries, headers=settings.headers,
+            secrets=[settings.api_key] if settings.api_key else [], transport=transport,
+            cooldowns=cooldowns)
+
+    @property
+    def dimensions(self) -> int | None:
+        return self._seen or self._expected
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(languages=self._languages, max_batch=self.max_batch,
+                            max_concurrency=self.max_concurrency, roles=self.roles,
+                            remote=True)
+
+    @property
+    def redacted_endpoint(self) -> str:
+        return self.http.redact(redact_url(self.endpoint))
+
+    def endpoint_url(self, path: str) -> str:
+        """``endpoint`` joined with ``path``, without repeating the segments the endpoint
+        already ends with: the base URL (``…/v1``) and the full URL
+        (``…/v1/embeddings``) both work."""
+        parts = urlsplit(self.endpoint)
+        base = parts.path.rstrip("/")
+        segments = path.strip("/").split("/")
+        for n in range(len(segments), 0, -1):
+            if base.endswith("/" + "/".join(segments[:n])):
+                segments = segments[n:]
+                break
+        return urlunsplit(parts._replace(path="/".join([base, *segments])))
+
+    # the two hooks of a wire format
+
+    def request(self, texts: Sequence[str], role: EmbedRole) -> Request:
+        raise NotImplementedError
+
+    def parse(self, answer: Any, count: int) -> list[Any]:
+        raise NotImplementedError
+
+    # shared
+
+    async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
+        req = self.request(texts, role)
+        answer = await self.http.post_json(req.url, req.body, params=req.params,
+                                           headers=req.headers,
+                                           deadline=CALL_DEADLINE.get())
+        try:
+            rows = list(self.parse(answer, len(texts)))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise self.invalid(f"unexpected answer shape ({type(exc).__name__}: {exc})",
+                               req.url) from None
+        if len(rows) != len(texts):
+            raise self.invalid(f"answer has {len(rows)} vectors for {len(texts)} texts",
+                               req.url)
+        try:
+            out = np.asarray(rows, dtype=np.float32)
+        except (TypeError, ValueError) as exc:
+            raise self.invalid(f"vectors are not numbers of equal length ({exc})",
+                               req.url) from None
+        if out.ndim != 2 or out.shape[1] == 0:
+            raise self.invalid(f"answer has shape {out.shape}, expected "
+                               f"({len(texts)}, d)", req.url)
+        if not np.isfinite(out).all():
+            raise self.invalid("answer holds NaN or infinite values", req.url)
+        if self._seen is not None and out.shape[1] != self._seen:
+            # one model space has one size: a change means a different model answered
+            raise self.invalid(f"answer has {out.shape[1]} dimensions, this model gave "
+                               f"{self._seen} before", req.url)
+        self._seen = int(out.shape[1])
+        return out
+
+    def invalid(self, reason: str, url: str) -> EmbeddingUnavailable:
+        return self.http.error(reason, url=url, decision="invalid")
+
+    def bearer(self) -> dict[str, str]:
+        """``Authorization: Bearer <key>`` when a key is set."""
+        key = self.settings.api_key
+        return {"authorization": f"Bearer {key}"} if key else {}
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+def data_embeddings(answer: Any) -> list[Any]:
+    """The vectors of an OpenAI-shaped answer ``{"data": [{"embedding", "index"}]}``,
+    in input order (the index field, when present, decides the order)."""
+    data = answer["data"]
+    if not isinstance(data, list):
+        raise TypeError("'data' is not a list")
+    if all(isinstance(d, dict) and isinstance(d.get("index"), int) for d in data):
+        data = sorted(data, key=lambda d: d["index"])
+    return [d["embedding"] for d in data]
+
+
+__all__ = ["CALL_DEADLINE", "RemoteProvider", "RemoteSettings", "Request", "data_embeddings"]

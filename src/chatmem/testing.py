@@ -1,0 +1,147 @@
+"""Deterministic embeddings for your own tests, as httpx ships ``MockTransport``.
+
+:class:`HashEmbeddingProvider` runs in-process, needs no model, no network and
+no key, and gives the same vector for the same text on every machine. Its
+vectors are hashed bags of words, so texts that share words are close and
+recall finds them: a bot's test can add messages, recall, and check what came
+back. It records every call and fails on cue, to test what a bot does while the
+embedding service is down::
+
+    from chatmem import Memory
+    from chatmem.testing import HashEmbeddingProvider, embedder
+
+    provider = HashEmbeddingProvider()
+    async with await Memory.open("sqlite:///test.db", embedder=embedder(provider)) as mem:
+        ...
+        provider.fail_next(3)          # the next 3 calls raise EmbeddingUnavailable
+        provider.recover()             # and calls succeed again
+
+It is an ordinary provider behind the real :class:`~chatmem.embedding.Embedder`
+(cache, batching, normalisation, status and callbacks all run as in
+production). It is not a language model: words match only when spelt alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .embedding import Capabilities, Embedder, EmbedRole
+from .errors import EmbeddingUnavailable
+
+_WORD = re.compile(r"\w+")
+
+
+def hash_vector(text: str, dim: int) -> npt.NDArray[np.float32]:
+    """The raw (unnormalised) vector of ``text``: one count per word, each word in the
+    bucket its SHA-256 picks. A text without words gets a fixed vector."""
+    vec = np.zeros(dim, dtype=np.float32)
+    for word in _WORD.findall(text.lower()):
+        h = int.from_bytes(hashlib.sha256(word.encode()).digest()[:4], "little")
+        vec[h % dim] += 1.0
+    if not vec.any():
+        vec[0] = 1.0
+    return vec
+
+
+class EmbedCall(NamedTuple):
+    """One call the provider received: the batch and its role."""
+
+    texts: list[str]
+    role: EmbedRole
+
+
+class HashEmbeddingProvider:
+    """A deterministic in-process embedding provider for tests (see the module).
+
+    ``dim``: vector size; ``model``: its model id is ``test:<model>`` (vectors of
+    another model are another space, as in production); ``capabilities``: what it
+    declares (default: no limits, no roles, not remote — pass
+    ``Capabilities(remote=True)`` to make a memory treat it like a network service).
+    """
+
+    name = "test"
+
+    def __init__(self, dim: int = 64, model: str = "hash", *,
+                 capabilities: Capabilities | None = None) -> None:
+        if dim < 1:
+            raise ValueError(f"dim must be ≥ 1, got {dim}")
+        self.dim = dim
+        self.model_id = f"{self.name}:{model}"
+        self._capabilities = capabilities or Capabilities()
+        #: Every call received, failed ones included, in order.
+        self.calls: list[EmbedCall] = []
+        #: Whether :meth:`aclose` was called.
+        self.closed = False
+        self._fail_next = 0
+        self._decision = "defer"
+        self._error: BaseException | None = None
+
+    @property
+    def dimensions(self) -> int:
+        return self.dim
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    @property
+    def texts(self) -> list[str]:
+        """Every text of every call, in order."""
+        return [t for call in self.calls for t in call.texts]
+
+    # ------------------------------------------------------------------ failing on cue
+
+    def fail_next(self, n: int = 1, *, decision: str = "defer") -> None:
+        """Make the next ``n`` calls raise :class:`EmbeddingUnavailable` with
+        ``retry_decision=decision`` (``defer``: an outage, the indexer retries later;
+        ``fail``: a configuration error; ``cooldown``; ``invalid``)."""
+        if n < 0:
+            raise ValueError(f"n must be ≥ 0, got {n}")
+        self._fail_next, self._decision = n, decision
+
+    def fail_with(self, exc: BaseException) -> None:
+        """Make every call raise ``exc`` until :meth:`recover` (the Embedder turns an
+        exception that is not an :class:`EmbeddingUnavailable` into one)."""
+        self._error = exc
+
+    def recover(self) -> None:
+        """Cancel :meth:`fail_next` and :meth:`fail_with`: calls succeed again."""
+        self._fail_next, self._error = 0, None
+
+    # ------------------------------------------------------------------ the provider
+
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        """The raw vector of one text (the Embedder L2-normalises it)."""
+        return hash_vector(text, self.dim)
+
+    async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
+        self.calls.append(EmbedCall(list(texts), role))
+        if self._error is not None:
+            raise self._error
+        if self._fail_next:
+            self._fail_next -= 1
+            raise EmbeddingUnavailable("simulated outage (HashEmbeddingProvider.fail_next)",
+                                       provider=self.name, retry_decision=self._decision)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self.vector(t) for t in texts])
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def embedder(provider: HashEmbeddingProvider | None = None, /, **options: Any) -> Embedder:
+    """An :class:`Embedder` over ``provider`` (default: a new
+    :class:`HashEmbeddingProvider`); ``options`` are the Embedder's (``batch_size``,
+    ``cache_enabled``, ``on_status``, ``on_error``, ``deadline``, …). The provider is
+    ``embedder(...).provider``."""
+    return Embedder(provider if provider is not None else HashEmbeddingProvider(), **options)
+
+
+__all__ = ["EmbedCall", "HashEmbeddingProvider", "embedder", "hash_vector"]

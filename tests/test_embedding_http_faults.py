@@ -1,0 +1,256 @@
+"""The HTTP layer's fault matrix (E8–E11) through ``Embedder.from_config`` against a real
+HTTP service on 127.0.0.1: retries, ``Retry-After``, cooldowns, deadlines, resets,
+timeouts, refusals, bad answers, cancellation, status callbacks and log channels.
+
+Timeouts and delays are scaled down; the only timing assertions are that a
+``Retry-After`` was waited out, and that a call gave up before a wait it refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from chatmem.embedding import Embedder, StatusDetail
+from chatmem.embedding.remote import RemoteProvider
+from chatmem.errors import EmbeddingUnavailable
+from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
+
+TEXTS = ["the first text", "the second one"]
+
+
+@pytest.fixture
+def service() -> Iterator[FakeEmbeddingService]:
+    with fresh_service() as s:
+        yield s
+
+
+def http_date(seconds_from_now: float) -> str:
+    return email.utils.formatdate(time.time() + seconds_from_now, usegmt=True)
+
+
+@dataclass
+class Case:
+    """One row of the fault matrix."""
+
+    name: str
+    #: the scripted answers (made when the test runs: HTTP dates are relative to now)
+    steps: Callable[[], list[Step]] = list
+    #: the answer once the script is used up
+    default: Step = field(default_factory=Step)
+    config: dict[str, Any] = field(default_factory=dict)
+    #: None: the call succeeds
+    decision: str | None = None
+    status: int | None = None
+    attempts: int = 1
+    #: the call must have taken at least this long (a Retry-After waited out)
+    waited_at_least: float = 0.0
+    #: the call must have ended before this (a wait it refused)
+    gave_up_before: float | None = None
+    reason: str = ""
+
+
+MATRIX = [
+    Case("500 then success", lambda: [Step(500, body={"error": "boom"})], attempts=2),
+    Case("503 persistent", default=Step(503, body={"error": "overloaded"}),
+         decision="defer", status=503, attempts=3, reason="gave up after 3 attempt"),
+    Case("429 Retry-After: 1", lambda: [Step(429, headers={"Retry-After": "1"})],
+         attempts=2, waited_at_least=0.9),
+    Case("429 Retry-After: HTTP date", lambda: [Step(429, headers={"Retry-After": http_date(2)})],
+         attempts=2, waited_at_least=0.9),
+    Case("429 Retry-After: 30, deadline 2 s", lambda: [Step(429, headers={"Retry-After": "30"})],
+         config={"deadline": 2}, decision="defer", status=429, attempts=1,
+         gave_up_before=25, reason="would pass the deadline"),
+    Case("connection reset then success", lambda: [Step(reset=True)], attempts=2),
+    Case("connection reset persistent", default=Step(reset=True), decision="defer",
+         attempts=3, reason="network error"),
+    Case("read timeout", default=Step(delay=2), config={"timeout": 0.3, "max_retries": 1},
+         decision="defer", attempts=2, reason="timed out"),
+    Case("400", lambda: [Step(400, body={"error": "input too long"})], decision="fail",
+         status=400, reason="input too long"),
+    Case("401", lambda: [Step(401, body={"error": "bad key"})], decision="fail", status=401),
+    Case("404", lambda: [Step(404, body={"error": "no such model"})], decision="fail",
+         status=404),
+    Case("garbage body", lambda: [Step(body="<html>upstream error</html>")],
+         decision="invalid", status=200, reason="not JSON"),
+    Case("JSON of another shape", lambda: [Step(body={"result": "ok"})], decision="invalid",
+         reason="unexpected answer shape"),
+    Case("NaN", lambda: [Step(nan=True)], decision="invalid", reason="NaN"),
+    Case("wrong count", lambda: [Step(count=1)], decision="invalid",
+         reason="1 vectors for 2 texts"),
+    Case("fewer dimensions than configured", lambda: [Step(dims=8)],
+         config={"dimensions": 16}, decision="invalid", reason="fewer than the configured 16"),
+]
+
+
+@pytest.mark.parametrize("case", MATRIX, ids=lambda c: c.name)
+async def test_fault_matrix(service: FakeEmbeddingService, case: Case) -> None:
+    service.script(*case.steps())
+    service.default = case.default
+    statuses: list[StatusDetail] = []
+    errors: list[EmbeddingUnavailable] = []
+    emb = Embedder.from_config(service.config("openai", path="/v1", **case.config),
+                               on_status=statuses.append, on_error=errors.append)
+    started = time.monotonic()
+    try:
+        out = await emb.embed_many(TEXTS)
+        failure = None
+    except EmbeddingUnavailable as exc:
+        failure = exc
+    waited = time.monotonic() - started
+    await emb.aclose()
+
+    assert len(service.requests) == case.attempts
+    assert waited >= case.waited_at_least
+    if case.gave_up_before is not None:
+        assert waited < case.gave_up_before
+    assert len(statuses) == 1
+    if case.decision is None:
+        assert failure is None, failure
+        assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, TEXTS))
+        assert statuses[0].ok and errors == []
+        return
+    assert failure is not None
+    assert (failure.retry_decision, failure.status) == (case.decision, case.status)
+    assert case.reason in failure.reason
+    assert failure.provider == "openai"
+    assert failure.url in (service.url + "/v1/embeddings", service.url + "/v1")
+    assert errors == [failure]
+    assert (statuses[0].ok, statuses[0].retry_decision) == (False, case.decision)
+    assert emb.cache.stats().size == 0  # nothing half-stored
+    if case.name == "read timeout":  # each timed-out attempt dropped its connection
+        assert all(service.wait_dropped(i) for i in range(case.attempts))
+
+
+async def test_cooldown_fails_fast_without_sending(service: FakeEmbeddingService) -> None:
+    service.script(Step(429, headers={"Retry-After": "30"}))
+    cfg = service.config("openai", path="/v1", max_retries=0)
+    first = Embedder.from_config(cfg)
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await first.embed_one("hello")
+    assert (info.value.retry_decision, info.value.status) == ("defer", 429)
+    # a second call (another embedder of the same service, too) fails fast
+    for emb in (first, Embedder.from_config(cfg)):
+        started = time.monotonic()
+        with pytest.raises(EmbeddingUnavailable) as info:
+            await emb.embed_one("hello again")
+        assert time.monotonic() - started < 25
+        assert info.value.retry_decision == "cooldown" and info.value.status is None
+        assert "no request sent" in info.value.reason
+    assert len(service.requests) == 1
+    # the cooldown is for that (provider, url, model): another model still goes out
+    other = Embedder.from_config({**cfg, "model": "other-model"})
+    await other.embed_one("hello")
+    assert len(service.requests) == 2
+    for emb in (first, other):
+        await emb.aclose()
+
+
+async def test_a_retry_waits_out_a_cooldown_another_call_recorded(
+        service: FakeEmbeddingService) -> None:
+    """Call A gets a (slow) 500 and would retry after a short backoff; meanwhile call B
+    got a 429 with ``Retry-After: 1``. A's retry waits the cooldown out instead of
+    failing fast: fail-fast is for calls that start during a cooldown."""
+    service.script(Step(500, delay=0.3), Step(429, headers={"Retry-After": "1"}))
+    emb = Embedder.from_config(service.config("openai", path="/v1"))
+
+    async def timed(text: str) -> tuple[np.ndarray, float]:
+        vec = await emb.embed_one(text)
+        return vec, time.monotonic()
+
+    started = time.monotonic()
+    call_a = asyncio.create_task(timed("call a"))
+    await asyncio.to_thread(service.wait_for, 1)
+    (vec_a, a_done), (vec_b, _) = await asyncio.gather(call_a, timed("call b"))
+    assert a_done - started >= 0.9
+    assert np.allclose(vec_a, expected("call a"), atol=1e-6)
+    assert np.allclose(vec_b, expected("call b"), atol=1e-6)
+    assert len(service.requests) == 4
+    await emb.aclose()
+
+
+async def test_size_change_between_calls_is_invalid(service: FakeEmbeddingService) -> None:
+    emb = Embedder.from_config(service.config("mistral", model="fake-embed"))
+    assert (await emb.embed_one("first")).shape == (8,)
+    service.script(Step(dims=12))
+    with pytest.raises(EmbeddingUnavailable, match="12 dimensions, this model gave 8") as info:
+        await emb.embed_one("second")
+    assert info.value.retry_decision == "invalid"
+    await emb.aclose()
+
+
+def test_configured_dimensions_above_a_known_native_size_fail_at_construction() -> None:
+    with pytest.raises(EmbeddingUnavailable, match="larger than the 1024 dimensions"):
+        Embedder.from_config({"provider": "mistral", "api_key": "k" * 8, "dimensions": 2048})
+
+
+async def test_cancellation_propagates_and_drops_the_connection(
+        service: FakeEmbeddingService) -> None:
+    service.default = Step(delay=10)
+    statuses: list[StatusDetail] = []
+    emb = Embedder.from_config(service.config("openai", path="/v1"),
+                               on_status=statuses.append)
+    task = asyncio.create_task(emb.embed_one("slow"))
+    await asyncio.to_thread(service.wait_for, 1)
+    started = time.monotonic()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert time.monotonic() - started < 9  # before the service would have answered
+    assert await asyncio.to_thread(service.wait_dropped, 0)
+    assert len(service.requests) == 1  # not retried
+    assert statuses == [] and emb.status.errors == 0  # a cancellation is not a failure
+    await emb.aclose()
+
+
+async def test_status_callbacks_last_error_and_log_channel(
+        service: FakeEmbeddingService, caplog: pytest.LogCaptureFixture) -> None:
+    statuses: list[StatusDetail] = []
+    errors: list[EmbeddingUnavailable] = []
+    caplog.set_level(logging.DEBUG)
+    emb = Embedder.from_config(service.config("gemini", max_retries=1),
+                               on_status=statuses.append, on_error=errors.append)
+    await emb.embed_one("ok first")
+    service.script(Step(500), Step(502))
+    with pytest.raises(EmbeddingUnavailable):
+        await emb.embed_one("fails")
+    failed_at = emb.status.last_error
+    await emb.embed_one("ok again")
+    await emb.aclose()
+
+    assert [(s.ok, s.retry_decision) for s in statuses] == [(True, None), (False, "defer"),
+                                                            (True, None)]
+    assert statuses[1].reason is not None and "HTTP 502" in statuses[1].reason
+    assert statuses[1].provider_calls == 0 and statuses[2].provider_calls == 1
+    assert len(errors) == 1 and errors[0].status == 502  # once per terminal failure
+    st = emb.status
+    assert st.last_error == failed_at and st.last_error is not None  # not cleared
+    assert st.last_ok_at is not None and st.last_ok_at >= st.last_error[0]
+    assert (st.calls, st.errors) == (3, 1)
+    channel = [r for r in caplog.records if r.name == "chatmem.embedding.gemini"]
+    assert any("attempt 1 of 2 failed: HTTP 500" in r.getMessage() for r in channel)
+    assert any(r.levelno == logging.WARNING and "embedding failed" in r.getMessage()
+               for r in channel)
+    assert any(r.name == "chatmem.embedding" and "provider=gemini" in r.getMessage()
+               for r in caplog.records)  # the start-up line
+
+
+def test_one_embedder_serves_several_event_loops(service: FakeEmbeddingService) -> None:
+    """A script runs each call in its own loop (``asyncio.run``): each loop gets its own
+    connection pool, and the pools (and loops) of finished loops are not kept."""
+    emb = Embedder.from_config(service.config("openai", path="/v1"))
+    for i in range(6):
+        vec = asyncio.run(emb.embed_one(f"loop {i}"))
+        assert np.allclose(vec, expected(f"loop {i}"), atol=1e-6)
+    assert len(service.requests) == 6
+    provider = emb.provider
+    assert isinstance(provider, RemoteProvider)
+    assert len(provider.http._clients) == 1  # only the last loop's pool

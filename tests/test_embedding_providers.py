@@ -1,0 +1,298 @@
+"""Each remote provider's wire format (E2, E3) against a real HTTP service on 127.0.0.1:
+auth, request body, roles, batching, response parsing and order, model ids, keys."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+from chatmem.config import embedding_config
+from chatmem.embedding import Embedder
+from chatmem.embedding.registry import PROVIDERS
+from chatmem.errors import EmbeddingUnavailable
+from fake_embedding_service import (
+    DIMS,
+    FakeEmbeddingService,
+    Recorded,
+    Step,
+    expected,
+    fresh_service,
+    vector,
+)
+
+KEY = "test-key-0000"
+
+
+@pytest.fixture
+def service() -> Iterator[FakeEmbeddingService]:
+    with fresh_service() as s:
+        yield s
+
+
+async def embed(config: Mapping[str, Any], items: list[Any], *,
+                env: Mapping[str, str] | None = None) -> tuple[Embedder, list[np.ndarray]]:
+    emb = Embedder.from_config(config, env=env)
+    try:
+        return emb, await emb.embed_many(items)
+    finally:
+        await emb.aclose()
+
+
+#: provider → (endpoint path to append to the service URL, request path, default model)
+WIRE = {
+    "openai": ("/v1", "/v1/embeddings", "text-embedding-3-small"),
+    "gemini": ("/v1beta", "/v1beta/models/gemini-embedding-001:batchEmbedContents",
+               "gemini-embedding-001"),
+    "cohere": ("", "/v2/embed", "embed-multilingual-v3.0"),
+    "voyage": ("/v1", "/v1/embeddings", "voyage-3.5"),
+    "mistral": ("/v1", "/v1/embeddings", "mistral-embed"),
+    "ollama": ("", "/api/embed", "nomic-embed-text"),
+}
+
+
+def body_for(provider: str, texts: list[str], role: str) -> dict[str, Any]:
+    """The request body each wire format must carry for one batch."""
+    model = WIRE[provider][2]
+    if provider == "openai":
+        return {"input": texts, "model": model, "encoding_format": "float"}
+    if provider == "gemini":
+        task = {"document": "RETRIEVAL_DOCUMENT", "query": "RETRIEVAL_QUERY"}[role]
+        return {"requests": [{"model": f"models/{model}", "content": {"parts": [{"text": t}]},
+                              "taskType": task} for t in texts]}
+    if provider == "cohere":
+        return {"model": model, "texts": texts, "embedding_types": ["float"],
+                "input_type": {"document": "search_document", "query": "search_query"}[role]}
+    if provider == "voyage":
+        return {"input": texts, "model": model, "input_type": role}
+    return {"model": model, "input": texts}  # mistral, ollama
+
+
+def check_auth(provider: str, rec: Recorded, key: str | None) -> None:
+    if provider == "gemini":
+        assert rec.query == ({"key": key} if key else {})
+        assert "authorization" not in rec.headers
+    else:
+        assert rec.query == {}
+        assert rec.headers.get("authorization") == (f"Bearer {key}" if key else None)
+    assert rec.headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize("provider", sorted(WIRE))
+async def test_wire_format_auth_roles_and_parsing(service: FakeEmbeddingService,
+                                                  provider: str) -> None:
+    base, path, model = WIRE[provider]
+    key = None if provider == "ollama" else KEY
+    items = [("what is on my calendar", "query"), "the dentist is on Monday",
+             ("the dentist is on Monday", "query"), "I like tea"]
+    emb, out = await embed(service.config(provider, key=key, path=base), items)
+    assert emb.model_id == f"{provider}:{model}"
+    caps = emb.capabilities
+    assert caps.remote and caps.roles == (provider in ("gemini", "cohere", "voyage"))
+    # one request per role (in the order roles first appear), each the exact body of
+    # its wire format; a batch lists its texts longest first
+    docs = ["the dentist is on Monday", "I like tea"]
+    queries = ["the dentist is on Monday", "what is on my calendar"]
+    assert [r.path for r in service.requests] == [path, path]
+    assert [r.body for r in service.requests] == [body_for(provider, queries, "query"),
+                                                  body_for(provider, docs, "document")]
+    for rec in service.requests:
+        check_auth(provider, rec, key)
+    # each input got its own text's vector, in input order
+    for text, vec in zip([i if isinstance(i, str) else i[0] for i in items], out):
+        assert vec.dtype == np.float32 and vec.shape == (DIMS,)
+        assert np.allclose(vec, expected(text), atol=1e-6)
+
+
+async def test_ollama_sends_a_key_only_when_configured(service: FakeEmbeddingService) -> None:
+    await embed(service.config("ollama", key="proxy-key-1234"), ["hello"])
+    check_auth("ollama", service.requests[0], "proxy-key-1234")
+
+
+async def test_self_hosted_openai_server_needs_no_key(service: FakeEmbeddingService) -> None:
+    emb, _ = await embed(service.config("openai", key=None, path="/v1", model="bge-m3"),
+                         ["hello"])
+    assert emb.model_id == "openai:bge-m3"
+    assert "authorization" not in service.requests[0].headers
+    assert service.requests[0].body["model"] == "bge-m3"
+
+
+async def test_azure_mode(service: FakeEmbeddingService) -> None:
+    cfg = service.config("openai", path="/openai/deployments/emb-small",
+                         api_version="2024-10-21")
+    _, out = await embed(cfg, ["hello azure"])
+    rec = service.requests[0]
+    assert rec.path == "/openai/deployments/emb-small/embeddings"
+    assert rec.query == {"api-version": "2024-10-21"}
+    assert rec.headers["api-key"] == KEY and "authorization" not in rec.headers
+    assert np.allclose(out[0], expected("hello azure"), atol=1e-6)
+
+
+async def test_openrouter_routing_fields_and_key_variable(
+        service: FakeEmbeddingService) -> None:
+    cfg = service.config("openai", key=None, path="/api/v1",
+                         model="openai/text-embedding-3-small",
+                         openrouter={"order": ["openai", "azure"], "ignore": ["deepinfra"]})
+    emb, _ = await embed(cfg, ["route me"], env={"OPENROUTER_API_KEY": "or-key-5678",
+                                                 "OPENAI_API_KEY": "wrong-key-0000"})
+    rec = service.requests[0]
+    assert rec.path == "/api/v1/embeddings"
+    assert rec.body["provider"] == {"order": ["openai", "azure"], "ignore": ["deepinfra"]}
+    assert rec.body["model"] == "openai/text-embedding-3-small"
+    assert rec.headers["authorization"] == "Bearer or-key-5678"
+    assert emb.model_id == "openai:openai/text-embedding-3-small"
+    # empty routing lists send no routing object
+    await embed(service.config("openai", path="/v1", openrouter={"order": []}), ["x"])
+    assert "provider" not in service.requests[-1].body
+
+
+@pytest.mark.parametrize("provider, field", [
+    ("openai", "dimensions"), ("gemini", "outputDimensionality"), ("voyage", "output_dimension"),
+    ("cohere", None), ("mistral", None), ("ollama", None),
+])
+async def test_dimensions(service: FakeEmbeddingService, provider: str,
+                          field: str | None) -> None:
+    """Providers whose API takes an output size are asked for it; for the others the
+    Embedder truncates the native vectors (E7)."""
+    cfg = service.config(provider, path=WIRE[provider][0], dimensions=4,
+                         model="some-model")
+    emb, out = await embed(cfg, ["hello"])
+    body = service.requests[0].body
+    sent = body["requests"][0].get(field) if provider == "gemini" else body.get(field or "")
+    assert sent == (4 if field else None)
+    assert emb.dimensions == 4 and out[0].shape == (4,)
+    raw = np.asarray(vector("hello", 4 if field else DIMS), dtype=np.float32)[:4]
+    assert np.allclose(out[0], raw / np.linalg.norm(raw), atol=1e-6)
+
+
+@pytest.mark.parametrize("provider", sorted(WIRE))
+async def test_batches_of_batch_size_in_input_order(service: FakeEmbeddingService,
+                                                    provider: str) -> None:
+    texts = [f"note {i:02d}" for i in range(70)]  # equal lengths: batches keep input order
+    _, out = await embed(service.config(provider, path=WIRE[provider][0]), texts)
+    assert [len(r.texts) for r in service.requests] == [32, 32, 6]
+    assert [t for r in service.requests for t in r.texts] == texts
+    assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+
+
+@pytest.mark.parametrize("provider, limit", [("cohere", 96), ("gemini", 100)])
+async def test_provider_max_batch_cuts_batches(service: FakeEmbeddingService, provider: str,
+                                               limit: int) -> None:
+    cfg = service.config(provider, path=WIRE[provider][0], batch_size=500)
+    emb = Embedder.from_config(cfg)
+    assert emb.batch_size == limit
+    texts = [f"item {i:03d}" for i in range(limit + 5)]
+    out = await emb.embed_many(texts)
+    await emb.aclose()
+    assert [len(r.texts) for r in service.requests] == [limit, 5]
+    assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+
+
+async def test_answer_order_follows_the_index_field(service: FakeEmbeddingService) -> None:
+    service.default = Step(shuffle=True)
+    texts = ["first text", "other text", "third text"]
+    _, out = await embed(service.config("openai", path="/v1"), texts)
+    assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+
+
+async def test_cohere_v1_answer_shape_is_accepted(service: FakeEmbeddingService) -> None:
+    service.default = Step(shape="v1")
+    _, out = await embed(service.config("cohere"), ["alpha", "beta"])
+    assert np.allclose(out[1], expected("beta"), atol=1e-6)
+
+
+@pytest.mark.parametrize("endpoint_path, request_path", [
+    ("/v1", "/v1/embeddings"), ("/v1/", "/v1/embeddings"), ("/v1/embeddings", "/v1/embeddings"),
+])
+async def test_openai_endpoint_base_or_full_url(service: FakeEmbeddingService,
+                                                endpoint_path: str, request_path: str) -> None:
+    await embed(service.config("openai", path=endpoint_path), ["x"])
+    assert service.requests[0].path == request_path
+
+
+@pytest.mark.parametrize("provider, endpoint_path, request_path", [
+    ("ollama", "/api", "/api/embed"), ("ollama", "/api/embed", "/api/embed"),
+    ("cohere", "/v2", "/v2/embed"),
+])
+async def test_endpoint_may_carry_part_of_the_path(service: FakeEmbeddingService, provider: str,
+                                                   endpoint_path: str, request_path: str) -> None:
+    await embed(service.config(provider, path=endpoint_path), ["x"])
+    assert service.requests[0].path == request_path
+
+
+async def test_endpoint_with_a_query_keeps_it(service: FakeEmbeddingService) -> None:
+    cfg = service.config("openai", path="/openai/deployments/d?api-version=2024-10-21")
+    await embed(cfg, ["x"])
+    rec = service.requests[0]
+    assert (rec.path, rec.query) == ("/openai/deployments/d/embeddings",
+                                     {"api-version": "2024-10-21"})
+    assert rec.headers["api-key"] == KEY  # an Azure host or api-version: Azure's header
+
+
+async def test_router_shorthand(service: FakeEmbeddingService) -> None:
+    cfg = {"model": "openai/text-embedding-3-small", "endpoint": service.url + "/v1",
+           "api_key": KEY}
+    emb, _ = await embed(cfg, ["short"])
+    assert emb.model_id == "openai:text-embedding-3-small"
+    assert service.requests[0].body["model"] == "text-embedding-3-small"
+    assert embedding_config("google/gemini-embedding-001").provider == "gemini"
+    # OpenRouter's model names keep their own prefix, and the service is OpenRouter
+    cfg_or = embedding_config({"model": "openrouter/openai/text-embedding-3-small"})
+    assert (cfg_or.provider, cfg_or.model, cfg_or.endpoint) == (
+        "openai", "openai/text-embedding-3-small", "https://openrouter.ai/api/v1")
+
+
+@pytest.mark.parametrize("provider, extra, var", [
+    ("openai", {"path": "/v1"}, "OPENAI_API_KEY"),
+    ("openai", {"path": "/openai/deployments/d", "api_version": "2024-10-21"},
+     "AZURE_OPENAI_API_KEY"),
+    ("openai", {"path": "/api/v1", "openrouter": {"order": ["openai"]}}, "OPENROUTER_API_KEY"),
+    ("gemini", {}, "GEMINI_API_KEY"),
+    ("cohere", {}, "COHERE_API_KEY"),
+    ("voyage", {}, "VOYAGE_API_KEY"),
+    ("mistral", {}, "MISTRAL_API_KEY"),
+])
+async def test_key_from_the_environment_mapping(service: FakeEmbeddingService, provider: str,
+                                                extra: dict[str, Any], var: str) -> None:
+    env = {var: "env-key-9999", "UNRELATED_API_KEY": "nope-0000"}
+    await embed(service.config(provider, key=None, **extra), ["hello"], env=env)
+    rec = service.requests[0]
+    sent = rec.query.get("key") or rec.headers.get("api-key") or rec.headers["authorization"]
+    assert sent.removeprefix("Bearer ") == "env-key-9999"
+    # the configuration's key wins over the environment
+    await embed(service.config(provider, key="cfg-key-1111", **extra), ["other"], env=env)
+    rec = service.requests[1]
+    sent = rec.query.get("key") or rec.headers.get("api-key") or rec.headers["authorization"]
+    assert sent.removeprefix("Bearer ") == "cfg-key-1111"
+
+
+@pytest.mark.parametrize("config, var", [
+    ({"provider": "openai"}, "OPENAI_API_KEY"),
+    ({"model": "openai/text-embedding-3-large"}, "OPENAI_API_KEY"),
+    ({"provider": "openai", "api_version": "2024-10-21",
+      "endpoint": "https://acme.openai.azure.com/openai/deployments/emb"}, "AZURE_OPENAI_API_KEY"),
+    ({"provider": "openai", "endpoint": "https://openrouter.ai/api/v1"}, "OPENROUTER_API_KEY"),
+    ({"provider": "gemini"}, "GEMINI_API_KEY"),
+    ({"provider": "cohere"}, "COHERE_API_KEY"),
+    ({"provider": "voyage"}, "VOYAGE_API_KEY"),
+    ({"provider": "mistral"}, "MISTRAL_API_KEY"),
+])
+def test_cloud_provider_without_key_fails_at_construction(config: dict[str, Any],
+                                                          var: str) -> None:
+    env = {"SOME_OTHER_API_KEY": "x" * 12}  # no fallback to anything else
+    with pytest.raises(EmbeddingUnavailable) as info:
+        Embedder.from_config(config, env=env)
+    err = info.value
+    assert "embedding.api_key" in str(err) and var in str(err)
+    assert err.retry_decision == "fail" and err.provider == embedding_config(config).provider
+
+
+def test_registry_declarations_match_the_provider_classes() -> None:
+    for name, spec in PROVIDERS.items():
+        module, _, cls_name = spec.target.partition(":")
+        cls = getattr(importlib.import_module(module), cls_name)
+        assert cls.name == name and cls.roles == spec.roles, name
+        assert spec.default_model and spec.default_endpoint, name
