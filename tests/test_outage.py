@@ -68,7 +68,7 @@ async def test_a_provider_outage_loses_nothing_and_recall_degrades_to_full_text(
             # exactly once: every message's text was embedded by one successful request
             healthy = [r for r in service.requests if r.status == 200]
             embedded = Counter(t for r in healthy for t in r.texts)
-            counts = Counter(embedded[m.embedded_text()] for m in acked)
+            counts = Counter(embedded[m.embedded_text] for m in acked)
             assert counts == {1: N}, counts
 
             after = await mem.recall("where is token517x filed?", session="s7")
