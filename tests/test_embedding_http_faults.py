@@ -21,7 +21,7 @@ import pytest
 
 from chatmem.embedding import Embedder, StatusDetail
 from chatmem.embedding.remote import RemoteProvider
-from chatmem.errors import EmbeddingUnavailable
+from chatmem.errors import EmbeddingUnavailable, InvalidInput
 from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
 
 TEXTS = ["the first text", "the second one"]
@@ -254,3 +254,18 @@ def test_one_embedder_serves_several_event_loops(service: FakeEmbeddingService) 
     provider = emb.provider
     assert isinstance(provider, RemoteProvider)
     assert len(provider.http._clients) == 1  # only the last loop's pool
+
+
+async def test_a_call_may_ask_for_fewer_retries(service: FakeEmbeddingService) -> None:
+    """A recall during a known outage probes once (max_retries=0 for that call)."""
+    emb = Embedder.from_config(service.config("openai", model="m", max_retries=2))
+    service.default = Step(status=503)
+    with pytest.raises(EmbeddingUnavailable) as err:
+        await emb.embed_one(("probe", "query"), max_retries=0)
+    assert err.value.retry_decision == "defer" and len(service.requests) == 1
+    with pytest.raises(EmbeddingUnavailable):
+        await emb.embed_one(("probe again", "query"))  # the configured two retries
+    assert len(service.requests) == 1 + 3
+    with pytest.raises(InvalidInput):
+        await emb.embed_one("x", max_retries=-1)
+    await emb.aclose()

@@ -644,16 +644,19 @@ class Memory:
         lexical = self.storage.lexical if hybrid.enabled else None
 
         deadline = self.config.embedding.query_deadline
+        retries: int | None = None
         if self._outage_since is not None and lexical is not None \
                 and hybrid.fallback_to_lexical:
             last_ok = embedder.status.last_ok_at
             if last_ok is None or last_ok < self._outage_since:
-                # a known outage: probe briefly instead of holding up every turn for the
-                # full deadline (a success of the indexer's calls ends this early)
-                deadline = min(deadline, OUTAGE_PROBE_S)
+                # a known outage: one brief probe instead of holding up every turn with
+                # retries up to the full deadline (a success of the indexer's calls ends
+                # the outage for recall too)
+                deadline, retries = min(deadline, OUTAGE_PROBE_S), 0
 
         async def dense() -> list[ScoredId]:
-            vec = await embedder.embed_one((q, "query"), deadline=deadline)
+            vec = await embedder.embed_one((q, "query"), deadline=deadline,
+                                           max_retries=retries)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:

@@ -34,7 +34,7 @@ from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput
 from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
-from .remote import CALL_DEADLINE, RemoteProvider
+from .remote import CALL_DEADLINE, CALL_RETRIES, RemoteProvider
 
 if TYPE_CHECKING:
     import httpx
@@ -182,14 +182,22 @@ class Embedder:
         return EmbedderStatus(s.last_ok_at, s.last_error, s.calls, s.texts, s.provider_calls,
                               s.provider_texts, s.errors, self.cache.stats())
 
-    async def embed_one(self, item: EmbedLike, *, deadline: float | None = None) -> Vector:
-        return (await self.embed_many([item], deadline=deadline))[0]
+    async def embed_one(self, item: EmbedLike, *, deadline: float | None = None,
+                        max_retries: int | None = None) -> Vector:
+        return (await self.embed_many([item], deadline=deadline,
+                                      max_retries=max_retries))[0]
 
     async def embed_many(self, items: Sequence[EmbedLike], *,
-                         deadline: float | None = None) -> list[Vector]:
+                         deadline: float | None = None,
+                         max_retries: int | None = None) -> list[Vector]:
         """Vectors of ``items`` in input order. ``deadline``: seconds the whole call may
         take (default: the embedder's ``deadline``; None = no limit but the per-attempt
-        timeouts)."""
+        timeouts). ``max_retries``: retries of a remote provider's transient failures in
+        this call (default: ``embedding.max_retries``)."""
+        if max_retries is not None and (isinstance(max_retries, bool)
+                                        or not isinstance(max_retries, int)
+                                        or max_retries < 0):
+            raise InvalidInput(f"max_retries must be an integer ≥ 0, got {max_retries!r}")
         inputs = [_to_input(item, i) for i, item in enumerate(items)]
         budget = deadline if deadline is not None else self.deadline
         if budget is not None and not budget > 0:
@@ -199,6 +207,7 @@ class Embedder:
         self._status.calls += 1
         self._status.texts += len(inputs)
         token = CALL_DEADLINE.set(time.monotonic() + budget if budget is not None else None)
+        retries_token = CALL_RETRIES.set(max_retries)
         try:
             out = await self._embed(inputs)
         except EmbeddingUnavailable as exc:
@@ -212,6 +221,7 @@ class Embedder:
             raise err from exc
         finally:
             CALL_DEADLINE.reset(token)
+            CALL_RETRIES.reset(retries_token)
         self._status.last_ok_at = time.time()
         if self._failing_since is not None:
             self._log.warning("embedding works again after %.0f s of failures",

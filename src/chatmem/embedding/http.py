@@ -270,12 +270,15 @@ class HttpClient:
 
     async def post_json(self, url: str, body: Any, *, params: Mapping[str, str] | None = None,
                         headers: Mapping[str, str] | None = None,
-                        deadline: float | None = None) -> Any:
+                        deadline: float | None = None,
+                        max_retries: int | None = None) -> Any:
         """POST ``body`` as JSON to ``url`` and return the decoded answer.
 
         ``deadline`` is a :func:`time.monotonic` time after which no attempt is
         started and no wait is begun that would end past it (decision ``defer``).
+        ``max_retries`` replaces the configured number for this call.
         """
+        retries = self.max_retries if max_retries is None else max_retries
         full_url = url if not params else f"{url}{'&' if '?' in url else '?'}" \
             f"{urlencode(params)}"
         key = self.cooldown_key(full_url)
@@ -331,9 +334,9 @@ class HttpClient:
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
                 if retry_after is not None and retry_after > 0:
                     self.cooldowns.record(key, retry_after)
-            self.log.info("attempt %d of %d failed: %s", attempt + 1, self.max_retries + 1,
+            self.log.info("attempt %d of %d failed: %s", attempt + 1, retries + 1,
                           self.redact(problem))
-            if attempt >= self.max_retries:
+            if attempt >= retries:
                 raise self.error(f"gave up after {attempt + 1} attempt(s): {problem}",
                                  url=full_url, status=status, decision="defer")
             wait = retry_after if retry_after is not None else \

@@ -29,6 +29,10 @@ from .http import CooldownBook, HttpClient, redact_url
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
 CALL_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "chatmem_embedding_deadline", default=None)
+#: Retries the HTTP layer may make within the embedding call under way, when the caller
+#: sets a number other than the configured ``max_retries`` (None: the configured one).
+CALL_RETRIES: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "chatmem_embedding_retries", default=None)
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,8 @@ class RemoteProvider:
         req = self.request(texts, role)
         answer = await self.http.post_json(req.url, req.body, params=req.params,
                                            headers=req.headers,
-                                           deadline=CALL_DEADLINE.get())
+                                           deadline=CALL_DEADLINE.get(),
+                                           max_retries=CALL_RETRIES.get())
         try:
             rows = list(self.parse(answer, len(texts)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
@@ -181,4 +186,5 @@ def data_embeddings(answer: Any) -> list[Any]:
     return [d["embedding"] for d in data]
 
 
-__all__ = ["CALL_DEADLINE", "RemoteProvider", "RemoteSettings", "Request", "data_embeddings"]
+__all__ = ["CALL_DEADLINE", "CALL_RETRIES", "RemoteProvider", "RemoteSettings", "Request",
+           "data_embeddings"]
