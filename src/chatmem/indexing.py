@@ -467,6 +467,9 @@ class Indexer:
         self._next_retry_at = _earliest(self._next_retry_at, soonest)
         self._scheduled_min = _earliest(self._scheduled_min, soonest)
         wait_s = max(soonest - now, 0) / 1000.0
+        # in an outage every batch fails: warn when it begins, then keep quiet (the
+        # counts are in stats); a garbage answer for one message is always worth a line
+        loud = exc.retry_decision == "invalid" or not self._failing
         if exc.retry_decision != "invalid":  # the provider failed, not one text
             self._failing = True
             clock = time.monotonic()
@@ -479,7 +482,8 @@ class Indexer:
                                     cfg.retry_max_s, jitter)
                 self._retry_pause_until = clock + max(wait_s, pause)
             wait_s = max(wait_s, self._retry_pause_until - clock)
-        log.warning("embedding %s for %d message(s): %s; retried in %.3g s",
+        log.log(logging.WARNING if loud else logging.DEBUG,
+                "embedding %s for %d message(s): %s; retried in %.3g s",
                     {"defer": "deferred", "cooldown": "deferred (cooldown)",
                      "invalid": "invalid"}.get(exc.retry_decision, "failed"),
                     len(ids), exc, wait_s)
