@@ -78,7 +78,8 @@ class EmbeddingUnavailable(ChatmemError):
 
     def __str__(self) -> str:
         where = f"{self.provider}: " if self.provider else ""
-        status = f" (HTTP {self.status})" if self.status is not None else ""
+        status = f" (HTTP {self.status})" if self.status is not None \
+            and f"HTTP {self.status}" not in self.reason else ""
         return f"{where}{self.reason}{status}"
 
 
