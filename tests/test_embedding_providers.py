@@ -13,7 +13,7 @@ import pytest
 from chatmem.config import embedding_config
 from chatmem.embedding import Embedder
 from chatmem.embedding.registry import PROVIDERS
-from chatmem.errors import EmbeddingUnavailable
+from chatmem.errors import ConfigError, EmbeddingUnavailable
 from fake_embedding_service import (
     DIMS,
     FakeEmbeddingService,
@@ -296,3 +296,18 @@ def test_registry_declarations_match_the_provider_classes() -> None:
         cls = getattr(importlib.import_module(module), cls_name)
         assert cls.name == name and cls.roles == spec.roles, name
         assert spec.default_model and spec.default_endpoint, name
+
+
+@pytest.mark.parametrize("embedding, field", [
+    ({"provider": "ollama", "endpoint": "http://127.0.0.1:11434\r\nX-Injected: 1"},
+     "embedding.endpoint"),
+    ({"provider": "openai", "endpoint": "http://host /v1"}, "embedding.endpoint"),
+    ({"model": "openai/"}, "embedding.model"),
+    ("gemini/ ", "embedding.model"),
+    ({"provider": "openai", "headers": {"X-Extra": "a\r\nb"}}, "embedding.headers"),
+    ({"provider": "openai", "timeout": 0}, "embedding.timeout"),
+])
+def test_bad_embedding_settings_are_config_errors_naming_the_field(
+        embedding: Any, field: str) -> None:
+    with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+        Embedder.from_config(embedding, env={})

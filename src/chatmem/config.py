@@ -234,6 +234,10 @@ class EmbeddingConfig(_Strict):
         if "provider" not in data and isinstance(model, str) and "/" in model:
             prefix, _, rest = model.partition("/")
             name = _ROUTER_ALIASES.get(prefix.lower(), prefix.lower())
+            if name in PROVIDERS and name != "local" and not rest.strip():
+                raise ValueError(f"embedding.model: {model!r} names the {name} provider but "
+                                 f"no model; write '{prefix}/<model>', or set "
+                                 "embedding.provider and leave embedding.model out")
             if name in PROVIDERS and name != "local" and rest:
                 data["provider"] = name
                 data["model"] = rest
@@ -249,6 +253,9 @@ class EmbeddingConfig(_Strict):
     def _endpoint(cls, value: str | None) -> str | None:
         if value is None:
             return None
+        if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in value):
+            raise ValueError("embedding.endpoint must not contain spaces or control "
+                             "characters")
         from urllib.parse import parse_qsl, urlsplit
 
         parts = urlsplit(value)
