@@ -304,6 +304,7 @@ def test_registry_declarations_match_the_provider_classes() -> None:
     ({"provider": "openai", "endpoint": "http://host /v1"}, "embedding.endpoint"),
     ({"model": "openai/"}, "embedding.model"),
     ("gemini/ ", "embedding.model"),
+    ("azure/text-embedding-3-small", "embedding.endpoint"),
     ({"provider": "openai", "headers": {"X-Extra": "a\r\nb"}}, "embedding.headers"),
     ({"provider": "openai", "timeout": 0}, "embedding.timeout"),
 ])

@@ -238,6 +238,10 @@ class EmbeddingConfig(_Strict):
                 raise ValueError(f"embedding.model: {model!r} names the {name} provider but "
                                  f"no model; write '{prefix}/<model>', or set "
                                  "embedding.provider and leave embedding.model out")
+            if prefix.lower() == "azure" and not data.get("endpoint"):
+                raise ValueError("embedding.endpoint: Azure needs its deployment URL "
+                                 "(https://<resource>.openai.azure.com/openai/deployments/"
+                                 "<deployment>) with embedding.api_version")
             if name in PROVIDERS and name != "local" and rest:
                 data["provider"] = name
                 data["model"] = rest
