@@ -178,9 +178,11 @@ def test_f4_query_joins_inputs_and_drops_the_earliest_over_4000_characters() -> 
 
 
 async def test_f4_candidate_pool_is_four_times_top_k_and_eight_with_others_only() -> None:
+    """The configured top_k decides the pool (a request for another number of hits gets
+    the same first pool, so the same first hits: tests/test_first_hits_stable.py)."""
     for roles, factor in (("all", 4), ("others-only", 8)):
         mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider()),
-                                recall_roles=roles)
+                                recall_roles=roles, search={"top_k": 3})
         asked: list[int] = []
         original = mem.store.query
 

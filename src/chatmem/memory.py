@@ -18,7 +18,7 @@ from typing import Any
 
 from ._sync import BlockingWrapper, blocking
 from .config import Config, Window, narrower_or_equal
-from .embedding import Embedder, create_embedder
+from .embedding import Embedder, Vector, create_embedder
 from .errors import (
     ChatmemError,
     EmbeddingUnavailable,
@@ -560,18 +560,33 @@ class Memory:
         plan = await self._plan(request)
         if plan.query is None:
             return RecallResult(query=None, scope=plan.scope, clamped=plan.clamped)
-        pool, degraded = await self._candidates(plan.query, plan.pool_size, plan.where)
-        legacy = await self._legacy_model(embedder.model_id) \
-            if any(s.model_id is None for s in pool) else embedder.model_id
-        admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
-        self._warn_other_models(embedder.model_id, admission.other_models)
-        stored = await self.store.get([s.message_id for s in admission.kept])
-        candidates = admit_messages(admission, stored, plan)
-        ranked = rerank(candidates, now_ms=plan.now if plan.now is not None else now_ms(),
-                        time_weight=self.config.search.time_weight,
-                        half_life_days=self.config.search.half_life_days,
-                        boost_speakers=plan.boost_speakers,
-                        boost=self.config.search.user_priority_boost)[:plan.top_k]
+        ranked: list[Ranked] = []
+        excluded: Mapping[str, int] = {}
+        degraded: str | None = None
+        # the query is embedded once, whatever the number of tiers (None: it could not be)
+        query_vector: list[Vector | None] = []
+        for pool_size in plan.pool_tiers:
+            pool, tier_degraded = await self._candidates(plan.query, pool_size, plan.where,
+                                                         query_vector)
+            degraded = degraded or tier_degraded
+            legacy = await self._legacy_model(embedder.model_id) \
+                if any(s.model_id is None for s in pool) else embedder.model_id
+            admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
+            self._warn_other_models(embedder.model_id, admission.other_models)
+            stored = await self.store.get([s.message_id for s in admission.kept])
+            candidates = admit_messages(admission, stored, plan)
+            tier = rerank(candidates,
+                          now_ms=plan.now if plan.now is not None else now_ms(),
+                          time_weight=self.config.search.time_weight,
+                          half_life_days=self.config.search.half_life_days,
+                          boost_speakers=plan.boost_speakers,
+                          boost=self.config.search.user_priority_boost)
+            known = {r.message.id for r in ranked}
+            ranked += [r for r in tier if r.message.id not in known]
+            excluded = admission.excluded
+            if len(ranked) >= plan.top_k or len(pool) < pool_size:
+                break  # enough hits, or no candidate left beyond this pool
+        ranked = ranked[:plan.top_k]
         neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
         snippets = merge_windows(ranked, neighbours, plan.skip_ids)
         sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
@@ -580,7 +595,7 @@ class Memory:
                       per_item_max_chars=self.config.search.per_item_max_chars,
                       chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
-                            tuple(snippets), text, admission.excluded, scope=plan.scope,
+                            tuple(snippets), text, excluded, scope=plan.scope,
                             clamped=plan.clamped, degraded_reason=degraded)
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
@@ -628,7 +643,8 @@ class Memory:
             return requested, False
         return base, True
 
-    async def _candidates(self, q: str, pool_size: int, where: Mapping[str, Any] | None
+    async def _candidates(self, q: str, pool_size: int, where: Mapping[str, Any] | None,
+                          query_vector: list[Vector | None] | None = None
                           ) -> tuple[list[ScoredId], str | None]:
         """The candidate pool of a recall and, when it is degraded, why.
 
@@ -655,14 +671,20 @@ class Memory:
                 deadline, retries = min(deadline, OUTAGE_PROBE_S), 0
 
         async def dense() -> list[ScoredId]:
+            if query_vector and query_vector[0] is not None:  # a larger tier, same recall
+                return await index.query(query_vector[0], pool_size, where)
             vec = await embedder.embed_one((q, "query"), deadline=deadline,
                                            max_retries=retries)
+            if query_vector is not None:
+                query_vector.append(vec)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:
             return await dense(), None
         if hybrid.mode == "lexical":
             return await lexical.lexical_query(q, pool_size, where), None
+        if query_vector and query_vector[0] is None:  # a smaller tier already degraded
+            return await self._lexical_hits(lexical, q, pool_size, where), None
         dense_task = asyncio.ensure_future(dense())
         try:
             lexical_hits = await self._lexical_hits(lexical, q, pool_size, where)
@@ -671,6 +693,8 @@ class Memory:
             if not hybrid.fallback_to_lexical:
                 raise
             self._note_outage(exc)
+            if query_vector is not None:
+                query_vector.append(None)
             return lexical_hits, f"query not embedded ({exc}); ranked by full text only"
         finally:
             if not dense_task.done():

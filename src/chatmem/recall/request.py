@@ -160,8 +160,9 @@ class RecallPlan:
     #: The query text (F4); ``None``: no inputs, no search.
     query: str | None
     top_k: int
-    #: Candidates fetched: ``top_k × 4`` (``× 8`` with ``recall_roles: others-only``).
-    pool_size: int
+    #: Candidate pools, smallest first (:func:`pool_tiers`): each is ranked on its own,
+    #: and a larger one only adds the candidates the smaller ones did not rank.
+    pool_tiers: tuple[int, ...]
     min_score: float
     window: Window
     cross_session: bool
@@ -181,6 +182,29 @@ class RecallPlan:
     now: int | None
 
 
+#: Candidates fetched per hit asked for (twice as many with ``recall_roles: others-only``).
+POOL_PER_HIT = 4
+#: How much each pool tier grows over the one before.
+TIER_GROWTH = 4
+
+
+def pool_tiers(configured_top_k: int, top_k: int, others_only: bool) -> tuple[int, ...]:
+    """The candidate pools of one recall, smallest first.
+
+    The first is the pool of the *configured* ``top_k`` (× 4, × 8 with others-only),
+    whatever this request asks for: relevance is calibrated over the pool
+    (:mod:`chatmem.recall.rank`), so a pool that grew with ``top_k`` would reorder
+    the first hits. A request for more hits than the first pool ranks gets the next,
+    ``TIER_GROWTH`` times larger pool, whose new candidates come *after* the ones
+    already ranked; the first ``k`` hits of a recall are therefore the same for every
+    ``top_k ≥ k`` (issue 12)."""
+    per_hit = POOL_PER_HIT * (2 if others_only else 1)
+    tiers = [configured_top_k * per_hit]
+    while tiers[-1] < top_k * per_hit:
+        tiers.append(tiers[-1] * TIER_GROWTH)
+    return tuple(tiers)
+
+
 def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
          visibility: Mapping[str, Any] | None, where: Mapping[str, Any] | None
          ) -> RecallPlan:
@@ -191,7 +215,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     return RecallPlan(
         query=build_query(request.texts),
         top_k=top_k,
-        pool_size=top_k * (8 if others_only else 4),
+        pool_tiers=pool_tiers(config.recall_top_k, top_k, others_only),
         min_score=config.search.min_score if request.min_score is None else request.min_score,
         window=config.recall_window if request.window is None else request.window,
         cross_session=(config.context_expand.cross_session if request.cross_session is None
