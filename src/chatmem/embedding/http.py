@@ -334,7 +334,8 @@ class HttpClient:
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
                 if retry_after is not None and retry_after > 0:
                     self.cooldowns.record(key, retry_after)
-            self.log.info("attempt %d of %d failed: %s", attempt + 1, retries + 1,
+            # DEBUG: an outage fails every attempt; the Embedder warns once per outage
+            self.log.debug("attempt %d of %d failed: %s", attempt + 1, retries + 1,
                           self.redact(problem))
             if attempt >= retries:
                 raise self.error(f"gave up after {attempt + 1} attempt(s): {problem}",
