@@ -146,7 +146,7 @@ u: went for my first run walk thing. legs are jelly
 a: Well done! How did the knees feel?
 u: fine, surprisingly. also my manager asked if I want to switch to night shifts permanently #nights_offer
 a: That's a big decision. What would you gain?
-u: more pay, 20 percent extra, but I'd see friends less
+u: more pay, 20 percent extra, but I'd see friends less #nights_pay
 a: Maybe list what matters most this year: money for the move you mentioned wanting someday, or your social life. No need to decide tonight
 u: true. I'll sleep on it
 == 2026-03-11 21:15
@@ -161,7 +161,7 @@ u: Ines booked her flight! arrives April 9 #ines_dates
 a: How lovely! What do you two want to do while she's here?
 u: she loves old bookshops and wants to see a concert
 a: Shakespeare and Company is obvious, but the smaller shops around the Latin Quarter are quieter. For music, check the small jazz clubs near Châtelet #ines_plans
-u: jazz is a great idea, she plays saxophone
+u: jazz is a great idea, she plays saxophone #ines_sax
 a: Then she'll love it. Book early, the good nights sell out
 == 2026-03-17 20:05
 u: I've been feeling lonely lately, most of my friends moved away
@@ -178,7 +178,7 @@ a: Perfect. Consistency beats speed
 u: also I'm vegetarian now, decided this week. feeling good about it #veggie
 a: Nice! Make sure you get iron and B12, especially with nights and running. Lentils, tofu, fortified cereal, maybe a B12 supplement #iron_b12
 == 2026-03-25 22:30
-u: big news. my partner Tom got a job in Berlin
+u: big news. my partner Tom got a job in Berlin #tom_job
 a: Wow! How do you feel about it?
 u: excited and terrified. we're going to move together at the end of summer #move_plan
 a: That's a lot to take in. What's the hardest part?
@@ -195,7 +195,7 @@ u: yogurt it is
 == 2026-04-15 17:40
 u: Ines left this morning, it was the best week #ines_done
 a: I'm so glad! What was the highlight?
-u: the jazz club, she got to jam on stage for a song
+u: the jazz club, she got to jam on stage for a song #ines_jam
 a: That's a memory she won't forget
 u: she forgot her scarf though haha
 == 2026-09-03 20:10
@@ -215,7 +215,7 @@ a: That's fantastic news, all that early paperwork paid off
      "paraphrase", []),
     ("How did you tell me to ease into running with my bad knees?", ["run_walk"],
      "paraphrase", []),
-    ("how much more money would the night work pay", ["nights_offer"], "lexical", []),
+    ("how much more money would the night work pay", ["nights_pay"], "lexical", []),
     ("Did I end up accepting the night work?", ["nights_yes"], "update", ["nights_offer"]),
     ("what were your tips for sleeping during the day", ["night_sleep_tips"], "paraphrase", []),
     ("When was Ines landing?", ["ines_dates"], "temporal", []),
@@ -224,16 +224,16 @@ a: That's fantastic news, all that early paperwork paid off
     ("when did I first go to the running group", ["joined_club"], "temporal", []),
     ("what should I watch out for nutrition-wise since I stopped eating meat",
      ["iron_b12"], "paraphrase", []),
-    ("Why are we moving to Germany?", ["move_plan"], "paraphrase", []),
+    ("Why are we moving to Germany?", ["tom_job"], "paraphrase", []),
     ("what did you advise about learning the language and my nursing papers",
      ["german_plan"], "paraphrase", []),
     ("What should I eat in the middle of the night at work?", ["night_snack"],
      "paraphrase", []),
-    ("what was the best part of my sister's trip", ["ines_done"], "paraphrase", []),
+    ("what was the best part of my sister's trip", ["ines_jam"], "paraphrase", []),
     ("which neighbourhood is our new apartment in", ["live_berlin"], "lexical", []),
     ("When do I start the new hospital job?", ["recognized"], "temporal", []),
     ("what instrument does Ines play and where did she get to perform",
-     ["ines_plans", "ines_done"], "multi_hop", []),
+     ["ines_sax", "ines_jam"], "multi_hop", []),
     ("Which part of Paris was my old flat in?", ["live_paris"], "lexical", []),
     ("what did I say when I first tried the chickpea dish", ["chickpea_made"],
      "lexical", []),
@@ -301,7 +301,7 @@ u: pinch out side shoots, got it
 == 2026-06-10 20:00
 u: Leo's party was Saturday, he loved the sunflower seeds and planted them straight away #leo_party
 a: That's lovely. Did he get a bed of his own?
-u: a corner of mine, he named it Leo's Jungle
+u: a corner of mine, he named it Leo's Jungle #leo_jungle
 a: Perfect name
 u: his sister wants one now too
 == 2026-06-14 09:50
@@ -333,7 +333,7 @@ u: she's already asleep on Carol's feet
     ("what happened with the greyhound", ["biscuit_returned"], "paraphrase", []),
     ("What's my wife's name?", ["wife_carol"], "lexical", []),
     ("how old is Leo turning", ["leo_birthday"], "lexical", []),
-    ("What did Leo call his patch of the garden?", ["leo_party"], "lexical", []),
+    ("What did Leo call his patch of the garden?", ["leo_jungle"], "lexical", []),
     ("when did I first go on the blood pressure medicine", ["bp_5mg"], "temporal", []),
     ("What did the doctor change at the Tuesday appointment?", ["bp_25mg"], "paraphrase", []),
     ("what was the garden like before I started growing things", ["garden_lawn"],
@@ -376,7 +376,7 @@ u: the council has sensor data, I need to request it
 == 2026-10-20 21:50
 u: feeling homesick. my mum's cooking mostly
 a: That's completely understandable. What dish do you miss most?
-u: her rajma chawal
+u: her rajma chawal #rajma_miss
 a: Maybe call her and cook it together on video, it's a way to be home for an hour #cook_with_mum
 u: that's such a nice idea, I'll ask her for Sunday
 == 2026-10-26 17:30
@@ -396,7 +396,7 @@ u: I'll be cleaning sensor data, which is literally my thesis skill
 == 2026-11-12 20:35
 u: update on the thesis, my supervisor and I changed it, now it's about green roofs cooling buildings #thesis_roofs
 a: A big change! What made you switch?
-u: the council data was a mess and a lab has green roof data ready
+u: the council data was a mess and a lab has green roof data ready #thesis_why
 a: Ready data is a huge advantage on a one-year master's
 == 2026-11-18 21:00
 u: food budget went up to 45 a week now that I have the job #budget_45
@@ -421,7 +421,7 @@ u: I'll suggest writing it down first
     ("what did my supervisor want me to focus the study area on", ["narrow_centre"],
      "paraphrase", []),
     ("What did you suggest when I was missing home?", ["cook_with_mum"], "paraphrase", []),
-    ("which dish of mum's do I miss most", ["cook_with_mum"], "lexical", []),
+    ("which dish of mum's do I miss most", ["rajma_miss"], "lexical", []),
     ("What kinds of part-time work did you suggest?", ["job_ideas"], "paraphrase", []),
     ("how many hours is my assistant job", ["ra_job"], "lexical", []),
     ("when did I get the job in the geography department", ["ra_job"], "temporal", []),
@@ -429,7 +429,7 @@ u: I'll suggest writing it down first
     ("what happened when I tried making my mum's recipe", ["rajma_done"], "paraphrase", []),
     ("What did you say to do when the drumming started again?", ["drums_again"],
      "paraphrase", []),
-    ("Why did I change the thesis topic?", ["thesis_roofs"], "paraphrase", []),
+    ("Why did I change the thesis topic?", ["thesis_why"], "paraphrase", []),
     ("how long did my voice shake in the presentation", ["presentation_done"], "lexical", []),
     ("Does my assistant job have anything to do with my thesis work, and what is the "
      "thesis on now?", ["ra_job", "thesis_roofs"], "multi_hop", []),
@@ -610,7 +610,7 @@ a: 那就是适应了，猫比人快
     ("楼下那家健身房一个月多少钱", ["gym_card"], "lexical", []),
     ("家里那盆植物被猫咬了你怎么说的", ["pothos_toxic"], "paraphrase", []),
     ("搬家的时候猫怎么带过去，你提醒过我什么", ["cat_transport"], "paraphrase", []),
-    ("部门为什么要去重庆，我啥时候答应的", ["move_plan"], "temporal", []),
+    ("我是哪天答应跟着部门搬去重庆的", ["move_plan"], "temporal", []),
     ("我在重庆住哪个区", ["live_chongqing"], "lexical", []),
     ("第一次用电饭锅做的饭味道如何", ["rice_done"], "paraphrase", []),
     ("土豆是从哪来的，几个月大", ["cat_tudou_age"], "paraphrase", []),
@@ -739,7 +739,7 @@ a: 真题按年份计时做，错题单独抄到本子上，每周回看一次 #
 == 2025-10-20 21:40
 u: 改目标了，浙大分数线太高，换成南京大学 #target_nju
 a: 根据模考情况调整很理智。专业课科目一样吗？
-u: 都是408，不用重新复习
+u: 都是408，不用重新复习 #exam_408
 a: 那影响不大，安心冲
 == 2025-11-03 22:05
 u: 最近老是胃疼，早饭经常不吃 #stomach
@@ -773,7 +773,7 @@ u: 我要睡三天
     ("国庆那几天我是怎么过的", ["math_round1"], "temporal", []),
     ("刷历年题你建议怎么做", ["past_papers"], "paraphrase", []),
     ("为什么换学校了", ["target_nju"], "paraphrase", []),
-    ("专业课考的是什么", ["target_nju"], "lexical", []),
+    ("专业课考的是什么", ["exam_408"], "lexical", []),
     ("肚子不舒服那次你说什么", ["breakfast_advice"], "paraphrase", []),
     ("校医院给我开的什么药", ["gastritis"], "lexical", []),
     ("政治怎么复习比较好，你当时说", ["politics_tip"], "paraphrase", []),
@@ -862,7 +862,7 @@ u: 婆婆说她可以一直帮到安安上幼儿园 #mil_long
      ["leave_left"]),
     ("老公是什么时候说要调回来的", ["husband_transfer"], "temporal", []),
     ("夜里喂奶老公能帮上忙吗", ["husband_bottle"], "paraphrase", []),
-    ("我跟医生提情绪问题之前，先跟谁说了", ["husband_transfer"], "paraphrase", []),
+    ("情绪低落的事我后来跟谁说了，他怎么回应的", ["husband_transfer"], "paraphrase", []),
     ("婆婆能帮我带孩子到什么时候", ["mil_long"], "paraphrase", []),
     ("去派出所办户口我打算哪天去", ["hukou_day"], "temporal", []),
     ("老公调回来以后，我上班的事是怎么定下来的", ["husband_home", "half_day_agreed"],
