@@ -42,7 +42,6 @@ from typing import Any
 
 from _common import DEFAULT_LOCOMO, machine, print_table, write_json
 from _metrics import deep_merge, variant_overrides
-from chatmem import Memory
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from zh_chat import DAY_MS, DEFAULT_MODEL, Conversation, build, load, try_embedder

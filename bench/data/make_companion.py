@@ -205,6 +205,33 @@ u: big kitchen finally!!
 a: Time to upgrade from the one-pan dinners then
 u: my diploma recognition came through, I start at a hospital in October #recognized
 a: That's fantastic news, all that early paperwork paid off
+== 2026-09-10 21:30
+u: the big kitchen is dangerous, I bought a wok and three cookbooks
+a: Ha, a wok opens up a lot. What's the first dish?
+u: a tofu stir fry, still vegetarian
+a: Press the tofu for ten minutes and fry it before the vegetables so it crisps
+u: Tom says the flat smells like garlic permanently now
+a: That's the sign of a good kitchen
+u: the neighbours downstairs have a cat that sits on our balcony
+a: Sounds like you've been adopted
+== 2026-09-18 22:45
+u: I can't sleep again, the new hospital orientation is stressing me
+a: New job nerves are normal. What part worries you most?
+u: the German. what if I misunderstand a doctor
+a: It's fine to ask people to repeat, and to write key orders down. Most colleagues will respect that you check
+u: I still do my breathing thing sometimes
+a: Good, keep it as a habit rather than only an emergency tool
+u: and Tom made me chamomile tea
+a: Tom is a keeper
+== 2026-09-25 19:20
+u: found a running club in Tempelhof, going Saturday
+a: Exciting! Running on the old airfield sounds amazing
+u: my knees are much better than in spring
+a: Months of run-walk paid off. Still build up slowly with the new group
+u: Ines wants to visit Berlin at Christmas
+a: Lovely, and this time you have a proper guest room?
+u: a sofa bed at least, the air mattress is retired
+a: An upgrade for her
 """, [
     ("Which city am I living in now?", ["live_berlin"], "update", ["live_paris"]),
     ("what was that quick dinner you told me to make when I had no oven", ["chickpea_skillet"],
@@ -313,6 +340,29 @@ a: An older spaniel could be a good match for your walks and the garden
 u: Rosie is home with us. she's 9 and very sweet #rosie_home
 a: Welcome Rosie! Older dogs often settle in faster
 u: she's already asleep on Carol's feet
+== 2026-06-24 10:10
+u: Leo's sunflowers are taller than him already
+a: Amazing! Who's winning the contest?
+u: his sister's is ahead by a hand
+a: He'll want a rematch next year
+u: the courgettes are out of control, we've eaten them every day this week
+a: Courgette glut is a rite of passage. Grate them into fritters or give them to the neighbours
+u: Carol made courgette cake, not bad
+== 2026-06-28 17:30
+u: Rosie doesn't like the rain, refuses to go out
+a: Many older spaniels are like that. A short walk in a dog raincoat might help
+u: a raincoat for a dog, Carol will love that
+a: Keep walks shorter on wet days and do a longer one when it's dry
+u: my pressure was 128 over 80 this morning
+a: That's a good reading, keep logging it for the doctor
+== 2026-07-03 19:45
+u: the calligraphy club at the library wants new members, Carol is joining
+a: Nice, a hobby of her own
+u: I'll stick with the garden
+a: Your beds are a hobby and exercise together
+u: the shed needs a new roof though
+a: Felt roofing is a one-day job for two people, pick a dry weekend
+u: my son will help on Saturday
 """, [
     ("What dog do we have at the moment?", ["dog_rosie"], "update", ["dog_biscuit"]),
     ("what dose of my blood pressure tablet am I on now", ["bp_25mg"], "update", ["bp_5mg"]),
@@ -406,6 +456,29 @@ u: and the occasional takeaway
 u: the drums are back. she says quiet hours were only for October
 a: Ugh, sorry. Maybe it's time to involve the landlord or agree a written house agreement #drums_again
 u: I'll suggest writing it down first
+== 2026-11-28 22:15
+u: the written house agreement worked, quiet after 11 now on weekdays
+a: That's a fair compromise, and written down this time
+u: I bought earplugs for weekends anyway
+a: Belt and braces
+u: my supervisor liked my green roof literature review
+a: Congratulations! That's a big milestone
+u: next step is the data analysis
+== 2026-12-03 20:40
+u: I'm going home for Christmas, flights are so expensive
+a: Booking midweek usually saves money. Is it Manchester to Delhi?
+u: yes, leaving December 19
+a: Pack light and bring your thesis notes, long flights are good for reading
+u: mum already planned a menu for me
+a: I bet rajma is on it
+u: obviously
+== 2026-12-08 21:10
+u: I'm worried I'm not social enough, I only talk to my flatmate and lab people
+a: The lab counts! Is there a society you liked at freshers' fair?
+u: there was a hiking society
+a: Hiking is a great fit for an environmental scientist, and their trips are often at weekends
+u: they go to the Yorkshire Dales on Sunday
+a: Give it one try
 """, [
     ("What is my thesis about now?", ["thesis_roofs"], "update", ["thesis_heat"]),
     ("how much am I spending on groceries a week at the moment", ["budget_45"], "update",
@@ -497,6 +570,29 @@ u: Lena and I booked the trip, cycling along the Danube in May #danube_trip
 a: What a fantastic use of the car money! How long?
 u: a week, Passau to Vienna, we rent e-bikes for her
 a: Good choice, she can keep up without stress
+== 2026-03-05 19:00
+u: we tested e-bikes at the shop, Lena loved it
+a: Great, she'll be ready for the Danube
+u: I also got a second lock for the station
+a: Two different types of lock slow thieves down a lot
+u: my colleague Aisha wants to start commuting by bike too
+a: You could ride in together the first few times
+u: she lives near the park, on my way
+== 2026-03-10 20:30
+u: I tried making a curry from scratch, too much chili
+a: Yogurt or coconut milk can calm it down next time
+u: Lena ate it anyway, brave woman
+a: That's love
+u: I'm cooking five nights a week now, takeaway only on Fridays
+a: That's a huge change from January
+u: and I saved about 200 this month
+== 2026-03-15 11:40
+u: rode 60 km on Saturday with Aisha, training for the trip
+a: That's a big ride! How did your legs feel?
+u: tired but fine
+a: For a week of touring, try two long rides back to back one weekend before you go
+u: good idea, maybe in April
+a: And check your tyres and brakes before the trip
 """, [
     ("How do I get to work these days?", ["five_days", "sold_car"], "update",
      ["drive_golf"]),
@@ -594,6 +690,26 @@ u: 我已经在重庆渝北区住下了，土豆也接过来了 #live_chongqing
 a: 欢迎来到重庆！土豆还适应吗？
 u: 第一天躲床底，现在满屋子跑 #tudou_adapt
 a: 那就是适应了，猫比人快
+== 2026-05-25 21:10
+u: 重庆太辣了，我胃有点受不了
+a: 可以点菜的时候说微辣或者不要辣，多喝点酸奶护胃
+u: 同事带我去吃了火锅，鸳鸯锅
+a: 鸳鸯锅是外地人的好朋友
+u: 公司附近找了个健身房，月卡159，比成都便宜 #gym_cq
+a: 那正好接着练，别让三周的成果丢了
+== 2026-05-29 22:30
+u: 又有点睡不着，新环境还不习惯
+a: 搬家后睡眠乱几天很正常，睡前别刷短视频，房间拉上遮光帘
+u: 楼下有烧烤摊，吵到半夜
+a: 可以试试耳塞，或者问问房东能不能换个朝里的房间
+u: 我先买耳塞试试
+== 2026-06-03 20:05
+u: 我妈又说要给我介绍对象，这次是重庆的
+a: 她的消息真灵通。你这次想见吗？
+u: 还是算了，先把工作稳定下来
+a: 可以直接告诉妈妈你刚搬家，想先适应半年 #mom_talk2
+u: 土豆最近掉毛好厉害
+a: 换季掉毛正常，每天梳一梳，多给点化毛膏
 """, [
     ("我现在住在哪个城市？", ["live_chongqing"], "update", ["live_chengdu"]),
     ("你之前教我用那个煮饭的锅怎么弄晚饭来着", ["rice_cooker_meal"], "paraphrase", []),
@@ -601,13 +717,14 @@ a: 那就是适应了，猫比人快
     ("睡不着那次你给了什么建议", ["sleep_tip"], "paraphrase", []),
     ("不去健身房的话你让我在家练哪些动作", ["home_workout"], "paraphrase", []),
     ("我妈给我介绍的那个男生是做什么工作的", ["blind_date"], "lexical", []),
-    ("关于相亲你建议我怎么跟老妈沟通", ["mom_talk"], "paraphrase", []),
+    ("关于相亲你建议我怎么跟老妈沟通", ["mom_talk", "mom_talk2"], "paraphrase", []),
     ("那次见面最后感觉怎么样", ["date_result"], "paraphrase", []),
     ("我家猫叫啥", ["cat_tudou"], "lexical", []),
     ("刚养小猫要注意些什么，你当时说的", ["kitten_care"], "paraphrase", []),
     ("现在的上司对我怎么样", ["new_boss"], "update", ["old_boss"]),
     ("我什么时候第一次做成五个俯卧撑的", ["pushups_five"], "temporal", []),
-    ("楼下那家健身房一个月多少钱", ["gym_card"], "lexical", []),
+    ("在成都时楼下那家健身房一个月多少钱", ["gym_card"], "lexical", []),
+    ("我现在去的健身房月卡多少钱", ["gym_cq"], "update", ["gym_card"]),
     ("家里那盆植物被猫咬了你怎么说的", ["pothos_toxic"], "paraphrase", []),
     ("搬家的时候猫怎么带过去，你提醒过我什么", ["cat_transport"], "paraphrase", []),
     ("我是哪天答应跟着部门搬去重庆的", ["move_plan"], "temporal", []),
@@ -616,7 +733,7 @@ a: 那就是适应了，猫比人快
     ("土豆是从哪来的，几个月大", ["cat_tudou_age"], "paraphrase", []),
     ("我本来只有什么厨具", ["only_cooker"], "paraphrase", []),
     ("到重庆以后猫适应得怎样", ["tudou_adapt"], "paraphrase", []),
-    ("我办卡前在家练了多久，后来办的卡多少钱", ["pushups_five", "gym_card"], "multi_hop",
+    ("第一次办健身卡之前我在家练了多久，那张卡多少钱", ["pushups_five", "gym_card"], "multi_hop",
      []),
 ])
 
@@ -677,6 +794,26 @@ u: 老伴比我减得还多
 u: 用新手机跟朵朵视频了，她给我看她画的猫 #video_call
 a: 您学得很快啊！看到孙女画的画一定很开心
 u: 开心，她说要把画寄给我
+== 2026-06-08 09:00
+u: 今天早上去公园快走了四十分钟，老伴走得比我快
+a: 您俩一起走真好，注意膝盖别累着
+u: 膝盖还行，比上个月好多了
+a: 那就保持这个量，别一下加太多
+u: 朵朵画的猫寄到了，我贴在书房墙上
+a: 您的书房现在有她的画，她的房间有您的字，很有意思
+== 2026-06-12 19:20
+u: 书法老师让我们练楷书，我觉得隶书更好看
+a: 楷书是基础，打好了写隶书也更稳
+u: 老师说我的横写得太平
+a: 可以多临帖，注意起笔和收笔的变化
+u: 我儿子给我买了一本字帖
+a: 那每天临一页，坚持下来进步很快
+== 2026-06-18 20:10
+u: 最近睡眠不太好，半夜两三点就醒
+a: 老年人早醒比较常见，晚饭后少喝茶，午睡控制在半小时内
+u: 我下午爱喝浓茶
+a: 那试试下午三点以后不喝茶，看一周有没有变化
+u: 好，我让老伴监督我
 """, [
     ("我的书法课现在是哪几天上", ["class_new_time"], "update", ["class_schedule"]),
     ("我最近一次查的空腹血糖是多少", ["glucose_61"], "update", ["glucose_72"]),
@@ -762,14 +899,35 @@ u: 有点飘了哈哈
 u: 考完了！！感觉数学正常发挥，英语作文有点偏题 #exam_done
 a: 辛苦了！先好好休息几天，成绩出来前别多想
 u: 我要睡三天
+== 2025-12-25 20:00
+u: 睡了三天，终于活过来了
+a: 欢迎回来！接下来有什么打算？
+u: 准备先去实习，等成绩出来
+a: 实习也能为复试或者找工作做准备，挺好的
+u: 室友说我考完脾气好多了哈哈
+a: 压力没了人自然就轻松了
+== 2025-12-28 21:30
+u: 找了个实习，在一家做物流软件的公司，写后端
+a: 恭喜！和408的内容也算相关
+u: 对，用Java写接口
+a: 正好可以把操作系统和网络的知识用上
+u: 咖啡又喝回三杯了 #coffee_again
+a: 胃炎才好没多久，还是悠着点，最多一杯
+u: 知道了知道了
+== 2026-01-05 22:10
+u: 我妈问我考得怎么样，我都不敢说
+a: 成绩没出来之前说“正常发挥”就行，不用给自己压力
+u: 我爸又提了考公务员的事 #dad_civil2
+a: 可以说等二月出成绩再一起商量，到时候有了分数更好判断 #dad_advice2
+u: 嗯，先这么应付着
 """, [
     ("我最后报的是哪所学校", ["target_nju"], "update", ["target_zju"]),
     ("你给我排的每天各科时间是怎样的", ["study_plan"], "paraphrase", []),
     ("宿舍吵的时候你有什么办法", ["noise_fix"], "paraphrase", []),
     ("学院那个教室几点关门", ["room_close"], "lexical", []),
     ("背单词老忘你让我怎么复习", ["vocab_method"], "paraphrase", []),
-    ("我爸对我考不上有什么打算", ["dad_civil"], "paraphrase", []),
-    ("家里给压力那阵你怎么劝我的", ["dad_advice"], "paraphrase", []),
+    ("我爸对我考不上有什么打算", ["dad_civil", "dad_civil2"], "paraphrase", []),
+    ("家里给压力那阵你怎么劝我的", ["dad_advice", "dad_advice2"], "paraphrase", []),
     ("国庆那几天我是怎么过的", ["math_round1"], "temporal", []),
     ("刷历年题你建议怎么做", ["past_papers"], "paraphrase", []),
     ("为什么换学校了", ["target_nju"], "paraphrase", []),
@@ -779,7 +937,7 @@ u: 我要睡三天
     ("政治怎么复习比较好，你当时说", ["politics_tip"], "paraphrase", []),
     ("最后一次模拟考数学多少分", ["mock_118"], "lexical", []),
     ("考完感觉哪科没发挥好", ["exam_done"], "paraphrase", []),
-    ("我原来每天喝几杯咖啡", ["coffee_three"], "lexical", []),
+    ("我原来每天喝几杯咖啡", ["coffee_three", "coffee_again"], "lexical", []),
     ("我在教室里坐哪个位置", ["study_room"], "paraphrase", []),
     ("数学一轮是啥时候差不多复习完的", ["math_round1"], "temporal", []),
     ("以前一天背多少单词，你建议多少", ["vocab_before", "vocab_method"], "multi_hop", []),
@@ -843,6 +1001,27 @@ u: 差点就从沙发上翻下去了，吓死我
 u: 跟园长谈好了，明年一月回去先上半天班 #half_day_agreed
 a: 这个过渡方案很好，安安也能慢慢适应
 u: 婆婆说她可以一直帮到安安上幼儿园 #mil_long
+== 2026-09-26 21:20
+u: 安安开始咬东西了，是不是要长牙了
+a: 三四个月流口水咬手很常见，可能是出牙的信号，可以给她用硅胶牙胶
+u: 婆婆说要给她吃米糊
+a: 一般建议六个月左右再加辅食，这个可以下次体检问问医生
+u: 又是请医生出马哈哈
+a: 医生的话婆婆最听
+== 2026-10-02 20:40
+u: 国庆老公带我们回他老家，安安第一次坐长途车
+a: 路上每两个小时停下来让她透透气，带好尿布和备用衣服
+u: 安安在车上睡了一路
+a: 那真是省心的宝宝
+u: 亲戚们都抢着抱她
+a: 注意让大家抱之前洗手，小宝宝抵抗力弱
+== 2026-10-10 22:00
+u: 我最近开始跑步了，产后恢复
+a: 太好了！先从快走开始，盆底肌恢复好了再慢跑
+u: 现在每天晚上老公带安安，我出去走三十分钟
+a: 这个分工很好，也给自己留一点时间
+u: 感觉心情也好了很多
+a: 运动对情绪帮助很大
 """, [
     ("我老公现在在哪上班", ["husband_home"], "update", ["husband_shanghai"]),
     ("宝宝晚上老醒你让我怎么休息", ["sleep_with_baby"], "paraphrase", []),
