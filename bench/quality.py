@@ -221,7 +221,7 @@ def main() -> None:
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", default="bench/results/quality.json")
+    ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
     args = ap.parse_args()
     if not args.skip_locomo and not args.locomo.is_file():
         sys.exit(f"LoCoMo not found: {args.locomo} (use --skip-locomo)")
