@@ -72,6 +72,8 @@ class Question:
     text: str
     gold: tuple[str, ...]
     type: str
+    #: knowledge updates: the older statement(s) the gold supersedes
+    stale: tuple[str, ...] = ()
 
 
 @dataclass
@@ -108,7 +110,7 @@ def load(path: Path) -> list[Conversation]:
     for q in data["questions"]:
         convs[q["conversation"]].questions.append(Question(
             q["id"], q["conversation"], q["asker_id"], q["session"], q["question"],
-            tuple(q["gold"]), q["type"]))
+            tuple(q["gold"]), q["type"], tuple(q.get("stale", ()))))
     return list(convs.values())
 
 

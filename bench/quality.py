@@ -1,0 +1,232 @@
+"""Recall quality on every set, dev and validation side by side (issue 12's protocol).
+
+    python bench/quality.py [--models all-MiniLM-L6-v2[,multilingual-e5-small]]
+                            [--variants default,dense,lexical] [--skip-locomo]
+                            [--locomo PATH] [--threads 2] [--out bench/results/quality.json]
+
+Sets: ``bench/data/zh_chat.json``, ``companion_en.json``, ``companion_zh.json``
+(one format, ``bench/data/README.md`` § Format), each split by conversation into
+``dev`` and ``validation`` by ``bench/data/splits.json``; LoCoMo
+(``../shared/data/locomo/locomo10.json``) is validation only. Choose methods and
+parameters on ``dev``; ``validation`` is only ever reported.
+
+Setup, as a user calls the public API:
+
+* each conversation is its own ``Memory.open("memory://", config=...)`` store,
+  filled with ``add`` and indexed with ``flush`` (``bench/zh_chat.py``'s loader and
+  store builder; LoCoMo through ``bench/locomo.py``'s);
+* every question is one ``recall(question, top_k=5, scope="all", window=0,
+  now=<last message of the conversation + 1 day>)``; Hit@5 = a gold message among
+  the five hits;
+* LoCoMo: ``bench/locomo.py``'s code path (``top_k=20``, its own ``now``), macro
+  Recall@10 over categories 1–4;
+* knowledge updates (questions with ``stale`` ids): one more recall with
+  ``top_k=20``; the question counts when a gold message ranks above every stale
+  one (a gold found and a stale one not found counts; no gold found does not).
+
+Variants (the same stores; only the configuration changes; time decay as configured
+by default everywhere): ``default`` (marked ``*``), ``dense`` (``hybrid.enabled:
+false``), ``lexical`` (``hybrid.mode: lexical``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from _common import DEFAULT_LOCOMO, machine, print_table, write_json
+from _metrics import deep_merge, variant_overrides
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from zh_chat import DAY_MS, DEFAULT_MODEL, Conversation, build, load, try_embedder
+
+DATA = Path(__file__).resolve().parent / "data"
+SETS = ("zh_chat", "companion_en", "companion_zh")
+SPLITS = ("dev", "validation")
+TOP_K = 5
+UPDATE_TOP_K = 20
+VARIANTS = ("default", "dense", "lexical")
+
+
+def variant_config(name: str) -> Config:
+    if name == "default":
+        return Config()
+    return Config.load(deep_merge({}, variant_overrides(name)))
+
+
+def read_splits(path: Path) -> dict[str, dict[str, list[str]]]:
+    splits: dict[str, dict[str, list[str]]] = json.loads(path.read_text(encoding="utf-8"))
+    return splits
+
+
+@dataclass
+class Cell:
+    """Hit@5 and the knowledge-update order of one set × split × variant."""
+
+    hits: list[float] = field(default_factory=list)
+    newer_first: list[float] = field(default_factory=list)
+
+    def result(self) -> dict[str, Any]:
+        return {"questions": len(self.hits), "hit@5": mean(self.hits),
+                "updates": len(self.newer_first), "newer_above_stale": mean(self.newer_first)}
+
+
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def newer_above_stale(ranked: list[str], gold: tuple[str, ...], stale: tuple[str, ...]) -> float:
+    pos = {mid: i for i, mid in enumerate(ranked)}
+    best_gold = min((pos[g] for g in gold if g in pos), default=None)
+    if best_gold is None:
+        return 0.0
+    return float(all(pos.get(s, len(ranked)) > best_gold for s in stale))
+
+
+async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[str, str],
+                  variants: list[str]) -> dict[tuple[str, str], Cell]:
+    cells = {(sp, v): Cell() for sp in SPLITS for v in variants}
+    configs = {v: variant_config(v) for v in variants}
+    for conv in convs:
+        split = split_of[conv.id]
+        await embedder.embed_many([(q.text, "query") for q in conv.questions])
+        mem = await build(conv, embedder)
+        try:
+            now = conv.last_ts + DAY_MS
+            for v in variants:
+                mem.config = configs[v]
+                cell = cells[(split, v)]
+                for q in conv.questions:
+                    res = await mem.recall(q.text, top_k=TOP_K, scope="all", window=0, now=now)
+                    ids = {h.message.id for h in res.hits}
+                    cell.hits.append(float(bool(ids & set(q.gold))))
+                    if q.stale:
+                        res = await mem.recall(q.text, top_k=UPDATE_TOP_K, scope="all",
+                                               window=0, now=now)
+                        cell.newer_first.append(newer_above_stale(
+                            [h.message.id or "" for h in res.hits], q.gold, q.stale))
+        finally:
+            await mem.close()
+    return cells
+
+
+async def run_locomo(embedder: Embedder, path: Path, variants: list[str]) -> dict[str, Any]:
+    import locomo
+
+    convs, _ = locomo.load_locomo(path)
+    scores = {v: locomo.Scores() for v in variants}
+    configs = {v: variant_config(v) for v in variants}
+    for conv in convs:
+        await locomo.warm(embedder, conv)
+        mem = await locomo.build_store(conv, embedder, Config())
+        try:
+            for v in variants:
+                mem.config = configs[v]
+                for q in conv.questions:
+                    ranked, _ = await locomo.recall_ranked(mem, conv, q)
+                    scores[v].add_question_ranked(q, ranked)
+        finally:
+            await mem.close()
+        print(f"  locomo {conv.sample_id}: {len(conv.turns)} turns", file=sys.stderr, flush=True)
+    return {"turns": sum(len(c.turns) for c in convs),
+            "questions": sum(len(c.questions) for c in convs),
+            "variants": {v: {"macro_recall@10": s.macro()["recall@10"], **s.summary()}
+                         for v, s in scores.items()}}
+
+
+def fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+async def amain(args: argparse.Namespace) -> None:
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    for v in variants:
+        if v not in VARIANTS:
+            sys.exit(f"unknown variant {v!r}: use {', '.join(VARIANTS)}")
+    splits = read_splits(args.splits)
+    sets: dict[str, tuple[list[Conversation], dict[str, str]]] = {}
+    for name in SETS:
+        convs = load(DATA / f"{name}.json")
+        split_of = {cid: sp for sp in SPLITS for cid in splits[name][sp]}
+        missing = sorted({c.id for c in convs} - set(split_of))
+        if missing:
+            sys.exit(f"{name}: conversations in no split: {missing}")
+        sets[name] = (convs, split_of)
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    results: dict[str, Any] = {}
+    rows: list[list[Any]] = []
+    for model in models:
+        embedder, why = await try_embedder(model, args.threads)
+        if embedder is None:
+            print(f"skip {model}: {why}", file=sys.stderr)
+            results[model] = {"skipped": why}
+            continue
+        t0 = time.perf_counter()
+        per_set: dict[str, Any] = {}
+        for name, (convs, split_of) in sets.items():
+            cells = await run_set(embedder, convs, split_of, variants)
+            print(f"  {model} {name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr,
+                  flush=True)
+            per_set[name] = {
+                "store": {sp: {"conversations": sum(split_of[c.id] == sp for c in convs),
+                               "messages": sum(len(c.messages) for c in convs
+                                               if split_of[c.id] == sp)} for sp in SPLITS},
+                "variants": {v: {sp: cells[(sp, v)].result() for sp in SPLITS}
+                             for v in variants}}
+            for v in variants:
+                d, val = (cells[(sp, v)] for sp in SPLITS)
+                rows.append([model, name, v + (" *" if v == "default" else ""),
+                             fmt(mean(d.hits)), fmt(mean(val.hits)),
+                             fmt(mean(d.newer_first)), fmt(mean(val.newer_first))])
+        if not args.skip_locomo:
+            lo = await run_locomo(embedder, args.locomo, variants)
+            per_set["locomo"] = lo
+            for v in variants:
+                rows.append([model, "locomo (R@10 macro)", v + (" *" if v == "default" else ""),
+                             "-", fmt(lo["variants"][v]["macro_recall@10"]), "-", "-"])
+        results[model] = {"model_id": embedder.model_id, "seconds": time.perf_counter() - t0,
+                          "sets": per_set}
+    title = (f"recall quality: Hit@5 (recall top_k {TOP_K}, scope all, window 0, now = last "
+             f"message + 1 day); upd = newer fact above the stale one (top_k {UPDATE_TOP_K}); "
+             f"* = default; {machine()['cores']} cores")
+    print_table(title, ["model", "set", "variant", "dev", "validation", "upd dev",
+                        "upd validation"], rows)
+    write_json(args.out, {
+        "machine": machine(), "models": models,
+        "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
+                  "now": "last message of the conversation + 1 day",
+                  "store": "memory:// per conversation", "threads": args.threads,
+                  "splits": str(args.splits), "locomo": None if args.skip_locomo
+                  else str(args.locomo),
+                  "variants": {v: variant_config(v).model_dump(mode="json")["hybrid"]
+                               | {"time_weight": variant_config(v).search.time_weight}
+                               for v in variants}},
+        "results": results,
+    })
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--models", default=DEFAULT_MODEL,
+                    help="comma-separated local models (e.g. all-MiniLM-L6-v2,"
+                         "multilingual-e5-small)")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
+    ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
+    ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
+    args = ap.parse_args()
+    if not args.skip_locomo and not args.locomo.is_file():
+        sys.exit(f"LoCoMo not found: {args.locomo} (use --skip-locomo)")
+    asyncio.run(amain(args))
+
+
+if __name__ == "__main__":
+    main()
