@@ -52,9 +52,13 @@ SPLITS = ("dev", "validation")
 TOP_K = 5
 UPDATE_TOP_K = 20
 VARIANTS = ("default", "dense", "lexical")
+#: ``--variant NAME=JSON``: extra variants (configuration overrides), for dev experiments.
+EXTRA: dict[str, dict[str, Any]] = {}
 
 
 def variant_config(name: str) -> Config:
+    if name in EXTRA:
+        return Config.load(EXTRA[name])
     if name == "default":
         return Config()
     return Config.load(deep_merge({}, variant_overrides(name)))
@@ -147,8 +151,8 @@ def fmt(x: float | None) -> str:
 async def amain(args: argparse.Namespace) -> None:
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
-        if v not in VARIANTS:
-            sys.exit(f"unknown variant {v!r}: use {', '.join(VARIANTS)}")
+        if v not in VARIANTS and v not in EXTRA:
+            sys.exit(f"unknown variant {v!r}: use {', '.join(VARIANTS)} or --variant")
     splits = read_splits(args.splits)
     sets: dict[str, tuple[list[Conversation], dict[str, str]]] = {}
     for name in SETS:
@@ -217,12 +221,18 @@ def main() -> None:
                     help="comma-separated local models (e.g. all-MiniLM-L6-v2,"
                          "multilingual-e5-small)")
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                    help="an extra variant: a name and its configuration overrides "
+                         "(choose on dev; validation is only reported)")
     ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
     args = ap.parse_args()
+    for spec in args.variant:
+        name, _, raw = spec.partition("=")
+        EXTRA[name] = json.loads(raw)
     if not args.skip_locomo and not args.locomo.is_file():
         sys.exit(f"LoCoMo not found: {args.locomo} (use --skip-locomo)")
     asyncio.run(amain(args))
