@@ -565,6 +565,8 @@ class Memory:
         degraded: str | None = None
         # the query is embedded once, whatever the number of tiers (None: it could not be)
         query_vector: list[Vector | None] = []
+        stored: dict[str, Message] = {}
+        now = plan.now if plan.now is not None else now_ms()  # one "now" for every tier
         for pool_size in plan.pool_tiers:
             pool, tier_degraded = await self._candidates(plan.query, pool_size, plan.where,
                                                          query_vector)
@@ -573,10 +575,11 @@ class Memory:
                 if any(s.model_id is None for s in pool) else embedder.model_id
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
             self._warn_other_models(embedder.model_id, admission.other_models)
-            stored = await self.store.get([s.message_id for s in admission.kept])
+            # a larger tier holds the smaller one's candidates: read only the new ones
+            stored.update(await self.store.get(
+                [s.message_id for s in admission.kept if s.message_id not in stored]))
             candidates = admit_messages(admission, stored, plan)
-            tier = rerank(candidates,
-                          now_ms=plan.now if plan.now is not None else now_ms(),
+            tier = rerank(candidates, now_ms=now,
                           time_weight=self.config.search.time_weight,
                           half_life_days=self.config.search.half_life_days,
                           boost_speakers=plan.boost_speakers,
