@@ -66,6 +66,7 @@ from .recall import (
     render,
     rerank,
 )
+from .recall.follow import follow_replies
 from .recall.fuse import fuse
 from .recall.request import id_list, turn_inputs
 from .scopes import (
@@ -568,9 +569,10 @@ class Memory:
         stored: dict[str, Message] = {}
         now = plan.now if plan.now is not None else now_ms()  # one "now" for every tier
         for pool_size in plan.pool_tiers:
-            pool, tier_degraded = await self._candidates(plan.query, pool_size, plan.where,
-                                                         query_vector)
+            found, tier_degraded = await self._candidates(plan.query, pool_size, plan.where,
+                                                          query_vector)
             degraded = degraded or tier_degraded
+            pool = await self._with_replies(found, plan, embedder.model_id)
             legacy = await self._legacy_model(embedder.model_id) \
                 if any(s.model_id is None for s in pool) else embedder.model_id
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
@@ -580,14 +582,14 @@ class Memory:
                 [s.message_id for s in admission.kept if s.message_id not in stored]))
             candidates = admit_messages(admission, stored, plan)
             tier = rerank(candidates, now_ms=now,
-                          time_weight=self.config.search.time_weight,
+                          time_weight=plan.time_weight,
                           half_life_days=self.config.search.half_life_days,
                           boost_speakers=plan.boost_speakers,
                           boost=self.config.search.user_priority_boost)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded
-            if len(ranked) >= plan.top_k or len(pool) < pool_size:
+            if len(ranked) >= plan.top_k or len(found) < pool_size:
                 break  # enough hits, or no candidate left beyond this pool
         ranked = ranked[:plan.top_k]
         neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
@@ -621,6 +623,27 @@ class Memory:
         where = combine(visibility, user_filter(caller if caller is not None else configured))
         return plan(request, self.config, scope=scope, clamped=clamped,
                     visibility=visibility, where=where)
+
+    async def _with_replies(self, pool: list[ScoredId], plan: RecallPlan,
+                            model_id: str) -> list[ScoredId]:
+        """The pool with the replies of its best candidates (:mod:`chatmem.recall.follow`);
+        a reply counts only if it is visible under the same filters as the pool."""
+        share, window = self.config.search.reply_share, self.config.search.reply_window
+        if share <= 0 or window <= 0 or not pool:
+            return pool
+        followers: dict[str, list[Message]] = {}
+        snapshots: dict[str, Session] = {}
+        for parent in pool[:self.config.recall_top_k]:
+            after = await self.store.range(parent.session_id, parent.ts, 0, window)
+            if plan.where and after:
+                sid = parent.session_id
+                if sid not in snapshots:
+                    snapshots.update(await snapshot_sessions(self.store, {sid}))
+                after = [m for m in after
+                         if evaluate(plan.where, filter_document(
+                             vector_entry(m, snapshots.get(sid), None, model_id)))]
+            followers[parent.message_id] = after
+        return follow_replies(pool, followers, share=share)
 
     def _warn_other_models(self, current: str, others: set[str]) -> None:
         """F11: one warning per run per query model, listing the excluded models."""

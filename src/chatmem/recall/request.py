@@ -24,7 +24,7 @@ from ..models import (
     describe,
     validate_message,
 )
-from .query import build_query
+from .query import asks_current_state, build_query
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -177,6 +177,9 @@ class RecallPlan:
     boost_speakers: frozenset[str]
     #: Messages the caller already has: never a hit, never a neighbour.
     skip_ids: frozenset[str]
+    #: The weight of recency in the ranking: ``search.time_weight``, or
+    #: ``search.time_weight_current`` when the query asks about the present.
+    time_weight: float
     #: (session, content) of this turn's own messages: never a hit.
     turn_texts: frozenset[tuple[str | None, str]]
     now: int | None
@@ -212,8 +215,10 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     top_k = config.recall_top_k if request.top_k is None else request.top_k
     others_only = config.recall_roles == "others-only"
     turn_speakers = {m.speaker_id for m in request.turn if m.speaker_id}
+    query = build_query(request.texts)
+    search = config.search
     return RecallPlan(
-        query=build_query(request.texts),
+        query=query,
         top_k=top_k,
         pool_tiers=pool_tiers(config.recall_top_k, top_k, others_only),
         min_score=config.search.min_score if request.min_score is None else request.min_score,
@@ -225,6 +230,8 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         boost_speakers=frozenset(set(request.speakers) | turn_speakers) if scope == "user"
         else frozenset(),
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
+        time_weight=search.time_weight_current if query and asks_current_state(query)
+        else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
                              for m in request.turn),
         now=request.now,
