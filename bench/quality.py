@@ -47,7 +47,7 @@ from chatmem.embedding import Embedder
 from zh_chat import DAY_MS, DEFAULT_MODEL, Conversation, build, load, try_embedder
 
 DATA = Path(__file__).resolve().parent / "data"
-SETS = ("zh_chat", "companion_en", "companion_zh")
+SETS = ("zh_chat", "companion_en", "companion_zh", "group_en", "group_zh")
 SPLITS = ("dev", "validation")
 TOP_K = 5
 UPDATE_TOP_K = 20
