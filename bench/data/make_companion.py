@@ -622,6 +622,464 @@ a: And check your tyres and brakes before the trip
     ("how much is parking a month", ["five_days_parking"], "lexical", []),
 ])
 
+conv("en", "en05", "u_omar", "Omar", """
+== 2026-02-02 23:05
+u: cant sleep. back hurts from work
+a: Sorry to hear that. What kind of work do you do?
+u: warehouse shift lead. lifting all day #job_warehouse
+a: Is it your lower back? If it's a dull ache after lifting, 15 minutes of heat and a gentle knee-to-chest stretch before bed can ease it. If it shoots down your leg, see a GP #back_heat
+u: dull. ok
+== 2026-02-04 20:30
+u: tried the heat thing. bit better
+a: Good. At work, keep loads close to your body and turn with your feet instead of twisting at the waist #lift_tip
+u: easy to say lol
+a: True. Even doing it half the time helps
+u: saving for a deposit btw. got 3400 so far #savings_3400
+a: That's a solid start. What are you aiming for?
+u: 15k. small flat in Leicester #deposit_goal
+== 2026-02-07 13:10
+u: how do i save faster
+a: Move money into a separate account on payday before you can spend it, and look at a Lifetime ISA if you're under 40: the government adds 25 percent when it goes towards a first home #lisa
+u: im 34
+a: Then you qualify, you can open one until you turn 40
+u: nice
+== 2026-02-11 22:15
+u: dad got diagnosed type 2 diabetes #dad_diabetes
+a: I'm sorry, Omar. How's he taking it?
+u: badly. wont change his food
+a: Lectures rarely work. Offer to do something with him instead, like a walk after Sunday lunch, or cook one of his favourite dishes with less rice and more veg #dad_walk
+u: he does like walking to the mosque
+a: That's a great start, it's already a habit
+== 2026-02-15 19:40
+u: started boxing fitness class. mon and wed 7pm #boxing_monwed
+a: Great! How was the first one?
+u: dead. arms like noodles
+a: Totally normal. Drink water, eat some protein within an hour, and don't skip the next class, the second one is easier #boxing_recover
+== 2026-02-20 21:55
+u: got a interview. shift manager at another warehouse, more money #interview
+a: Congratulations! When is it?
+u: thursday 26th
+a: Prepare two stories: a time you solved a problem on shift and a time you handled a difficult team member. Tell each as situation, action, result #interview_star
+u: ok writing them now
+== 2026-02-26 17:20
+u: interview done. think it went ok #interview_done
+a: How did the stories go?
+u: used the forklift one. they liked it #forklift_story
+a: The forklift one? Tell me
+u: stoped a guy driving with the load way too high, then retrained the whole shift #forklift_detail
+a: That's exactly the kind of leadership they look for
+== 2026-03-04 20:05
+u: got the job!! 31k #new_job_31k
+a: Brilliant news, Omar! When do you start?
+u: april 1. mostly desk and floor, hardly any lifting #start_april
+a: Your back will thank you
+== 2026-03-12 22:40
+u: boxing moved. now tue and thu same time #boxing_tuethu
+a: Does that still fit with your shifts?
+u: yeh better actually. back still hurts some mornings
+a: Try a 5-minute routine when you get up: cat-cow, child's pose and glute bridges, 10 of each #morning_stretch
+== 2026-03-20 21:10
+u: dad walked every day this week. sugar down #dad_progress
+a: That's wonderful. Did the walks to the mosque help?
+u: yes he walks to all 5 prayers now lol
+a: Five walks a day, that's better than most gym plans
+== 2026-04-03 19:30
+u: first week new job. lots of spreadsheets
+a: How are you finding it?
+u: excel is killing me
+a: Learn three things first: filters, XLOOKUP and pivot tables. Those cover most warehouse reports #excel_three
+u: pivot what
+a: A pivot table summarises a long list, like total picks per person per day. There are good free 20-minute videos
+== 2026-04-15 20:45
+u: savings at 5100 now. new salary helps #savings_5100
+a: That's real progress. Did you open the Lifetime ISA?
+u: yeh. 4k in the ISA already #lisa_opened
+a: Then the bonus on that will be 1000
+== 2026-04-28 21:20
+u: back mostly fine now. not lifting is great
+a: Keep the morning stretches, they protect you long term
+u: boxing coach says my jab is good
+a: Sounds like you're hooked
+u: dad wants to join a walking group
+a: Good, a group will keep him going
+== 2026-05-06 20:00
+u: looking at flats. one in Belgrave 165k
+a: A 15k deposit would be about 9 percent of that. Check what mortgage rates you'd get #deposit_again
+u: savings not there yet
+a: You're a third of the way already, that's fast
+u: also bought new trainers for boxing, 60 quid
+a: Worth it if your feet were hurting
+""", [
+    ("How much have I got saved right now?", ["savings_5100"], "update", ["savings_3400"]),
+    ("which days is boxing on now", ["boxing_tuethu"], "update", ["boxing_monwed"]),
+    ("what did you tell me to do when my back was aching at night", ["back_heat"],
+     "paraphrase", []),
+    ("How should I pick stuff up at work so I don't hurt myself?", ["lift_tip"],
+     "paraphrase", []),
+    ("what was that government savings account with the bonus", ["lisa"], "paraphrase", []),
+    ("how much am I saving up for the Leicester flat", ["deposit_goal", "deposit_again"], "lexical", []),
+    ("What did you say about getting my dad to look after himself?", ["dad_walk"],
+     "paraphrase", []),
+    ("what did you say after my first class when I was wrecked", ["boxing_recover"],
+     "paraphrase", []),
+    ("How did you tell me to get ready for the job interview?", ["interview_star"],
+     "paraphrase", []),
+    ("what actually happened in the forklift thing", ["forklift_detail"], "lexical", []),
+    ("how much does the manager job pay", ["new_job_31k"], "paraphrase", []),
+    ("When did I start the new job?", ["start_april"], "temporal", []),
+    ("the wake-up routine you gave me for my back, what was it", ["morning_stretch"],
+     "paraphrase", []),
+    ("When did dad's blood sugar start coming down?", ["dad_progress"], "temporal", []),
+    ("what excel stuff did you say to learn first", ["excel_three"], "lexical", []),
+    ("how much is in the ISA", ["lisa_opened"], "lexical", []),
+    ("What was my dad diagnosed with?", ["dad_diabetes"], "paraphrase", []),
+    ("what was I doing for work before this", ["job_warehouse"], "paraphrase", []),
+    ("when was the interview", ["interview_done"], "temporal", []),
+    ("How long after the interview did I hear I got the job?", ["interview_done", "new_job_31k"],
+     "multi_hop", []),
+])
+
+conv("en", "en06", "u_bea", "Bea", """
+== 2026-01-10 20:30
+u: OK so I have NEWS. Jonah proposed last night!!! on the pier in Brighton, in the rain, and I said yes obviously, I'm still shaking #proposal
+a: Congratulations, Bea! That's wonderful. How are you feeling today?
+u: honestly elated and also slightly panicking because both our mums started sending me venue links at 7am
+a: That's a lot of enthusiasm for 7am. Before looking at venues, agree three things with Jonah: a rough budget, a rough guest number and a season. Everything else follows from those #three_decisions
+u: that is very sensible. ok I'll make him sit down on Sunday with a pot of tea
+a: Good plan. Tea makes budgets less scary
+== 2026-01-13 21:15
+u: right so we had the chat. budget is 18k, which felt enormous until I looked at venue prices lol, guests around 120, and we want September #budget_18k
+a: That's a clear brief. 120 guests on 18k is doable but tight: venues often charge per head, so the guest list is the biggest lever you have #per_head
+u: the guest list is going to be the problem, Jonah has about forty cousins, I'm not even exaggerating
+a: Then agree on one rule instead of arguing name by name, for example only cousins you've both met in the last two years #cousin_rule
+u: that rule would cut at least thirty of them lol, I'll pitch it gently
+== 2026-01-20 19:45
+u: we saw a barn venue near Lewes today and I'm in LOVE. fairy lights, old beams, a field for photos. it's 7,500 for the day #barn_venue
+a: It sounds beautiful. Check what's included: chairs, tables, a bar licence, and whether you have to use their caterers #venue_checklist
+u: ooh good shout, I didn't ask about caterers at all, I was too busy staring at the beams
+a: Also ask about the latest finish time, some rural venues stop the music at 11
+u: I'm emailing them tonight
+== 2026-01-27 22:10
+u: ugh. the barn makes you use their caterer and it's 85 a head. so 120 people is over 10k just for food, plus the 7,500. we can't do that #barn_too_much
+a: That's frustrating. You could cut the guest list, look for a venue that lets you bring your own caterer, or do a small ceremony with a bigger evening party #options_cut
+u: Jonah said "forty cousins" again in a very small voice lol
+a: Poor Jonah. Sleep on it and look at two or three other options this weekend
+== 2026-02-05 20:20
+u: big decision made!! we're doing the registry office in Brighton and then the back room of the Anchor pub, my uncle knows the landlord. 70 guests max #registry_pub
+a: That sounds warm and very you two. How does the budget look now?
+u: like 9k total, which means we can actually have a honeymoon!!! #budget_9k
+a: Best of both worlds
+u: my mum cried on the phone, happy crying I think
+a: Registry weddings are often the most emotional ones, it is all about the two of you
+== 2026-02-14 18:30
+u: dress shopping with my mum and my best friend Priti today. I cried in the third shop. it's not a big white thing, it's a pale green silk slip dress, 640 pounds #dress
+a: Pale green silk sounds stunning. Keep some money back for alterations, they often add 100 to 200 #alterations
+u: noted, she already said the straps need taking in
+== 2026-02-25 21:40
+u: slightly awkward one. Jonah's mum wants to do a reading at the ceremony and it's a really long poem, like five minutes, and the registry only gives us 30 minutes in total
+a: You could suggest she reads it at the pub instead, during dinner, where it gets everyone's full attention rather than being squeezed in. Frame it as giving it a bigger moment #mil_poem
+u: oh that's clever, it sounds like a promotion not a demotion
+a: And let her pick the moment in the evening, so it feels like hers
+== 2026-03-08 20:05
+u: update: she loved the pub idea, she's now rehearsing it to her book club haha #mil_poem_ok
+a: That's a lovely outcome
+u: also Jonah wants to learn to dance properly for the first dance, he currently dances like a confused giraffe
+a: Three or four private lessons are usually enough for one song. Pick the song first so the teacher can choreograph to it #dance_lessons
+== 2026-03-22 19:30
+u: we picked it!! "Sea of Love" by Cat Power. and we booked four lessons with a woman called Dolores who is terrifying and wonderful #first_dance_song
+a: A great choice for a slow first dance
+u: Jonah has stepped on my foot twice already
+a: Wear old shoes to the lessons and save the wedding shoes for the last one
+== 2026-04-05 21:00
+u: honeymoon time! we're thinking Portugal, 10 days, the Algarve maybe #honeymoon_algarve
+a: September is lovely there, still warm but quieter after the school holidays. Look at the west coast around Aljezur if you want fewer crowds #honeymoon_tip
+u: fewer crowds yes please, I'll have had enough people by then lol
+== 2026-04-18 20:40
+u: I'm so stressed I'm grinding my teeth at night, Jonah says it sounds like gravel
+a: Wedding stress is real. Make one night a week off-limits for wedding talk, and try a warm shower and no screens for half an hour before bed. If it keeps happening, a dentist can fit a night guard #stress_night
+u: wedding-free Wednesdays. I like that. I'm making it a rule
+== 2026-05-02 19:15
+u: change of plan on the honeymoon!! Jonah's sister offered us her friend's place in the Azores for free, so we're going there instead, 10 days on São Miguel #honeymoon_azores
+a: What a gift! The Azores are stunning: hot springs, crater lakes, whale watching
+u: WHALES. I'm going to cry on a boat
+a: Book the whale trip early in your stay, so if the sea is rough you can move it
+u: planner mode activated
+== 2026-05-16 20:50
+u: Priti is doing my hair, she did a trial run today and I look like a Pre-Raphaelite painting
+a: That sounds beautiful
+u: and the pub landlord said we can have the garden too if the weather is good
+a: A garden for photos, perfect
+u: my mum wants to make the cake, three tiers, lemon and elderflower
+a: Ask her for a trial cake a month ahead, it takes pressure off the week itself
+== 2026-05-30 21:30
+u: final numbers for the pub: 68 yes, two maybes. only 12 of Jonah's forty cousins are coming lol
+a: So you're right on your 70. The budget should hold
+u: we're still at about 9k, maybe 9,300 with the flowers #budget_final
+a: That's impressively close
+u: dance lesson three was actually good, no feet harmed
+a: Dolores will be proud
+""", [
+    ("Where are we having the wedding now?", ["registry_pub"], "update", ["barn_venue"]),
+    ("what's our wedding budget at these days", ["budget_9k", "budget_final"], "update",
+     ["budget_18k"]),
+    ("Where are we going for the honeymoon?", ["honeymoon_azores"], "update",
+     ["honeymoon_algarve"]),
+    ("what did you say Jonah and I should settle before looking at places",
+     ["three_decisions"], "paraphrase", []),
+    ("What did you tell me to double-check with places we visit?", ["venue_checklist"],
+     "paraphrase", []),
+    ("how did you suggest we trim Jonah's side of the list", ["cousin_rule"], "paraphrase", []),
+    ("why couldn't we afford the barn in the end", ["barn_too_much"], "paraphrase", []),
+    ("What were my choices when the barn turned out too pricey?", ["options_cut"],
+     "paraphrase", []),
+    ("how much did the green silk dress cost", ["dress"], "lexical", []),
+    ("What did you warn me to keep money aside for with the dress?", ["alterations"],
+     "paraphrase", []),
+    ("how did you suggest handling my mother-in-law's long reading", ["mil_poem"],
+     "paraphrase", []),
+    ("Was Jonah's mum ok with moving her poem?", ["mil_poem_ok"], "paraphrase", []),
+    ("how many sessions did you think Jonah would need to dance ok", ["dance_lessons"],
+     "paraphrase", []),
+    ("How many lessons did we book with Dolores?", ["first_dance_song"], "lexical", []),
+    ("what track are we dancing to as newlyweds", ["first_dance_song"], "paraphrase", []),
+    ("What did you suggest when I was clenching my jaw in my sleep from stress?",
+     ["stress_night"], "paraphrase", []),
+    ("which bit of Portugal did you say would be quieter", ["honeymoon_tip"], "paraphrase",
+     []),
+    ("When did Jonah propose?", ["proposal"], "temporal", []),
+    ("when did we settle on the registry office", ["registry_pub"], "temporal", []),
+    ("how much per head was the barn's caterer", ["barn_too_much"], "lexical", []),
+    ("We first planned 120 guests, what did we cut it to?", ["budget_18k", "registry_pub"],
+     "multi_hop", []),
+])
+
+conv("en", "en07", "u_kenji", "Kenji", """
+== 2026-06-01 09:40
+u: Morning. Went freelance as of today: illustration and packaging design. Slightly terrifying. #went_freelance
+a: Congratulations, Kenji! What's first on your list?
+u: Working out what to charge. I was thinking £35 an hour. #rate_35
+a: Work backwards: pick the yearly income you need, add about 30% for tax, pension and unpaid admin time, then divide by realistic billable hours, usually 20 to 25 a week, not 40 #rate_formula
+u: Ok, that maths says more like £45. Hm.
+a: That's normal, most people undercharge at first. You could start a bit lower for the first client and raise it later
+u: I'll think about it over coffee.
+== 2026-06-03 14:20
+u: First client! A craft brewery in Stockport wants labels for 3 beers. #brewery_client
+a: Great start. Send a written quote that says how many revision rounds are included, and ask for 50% up front before you start #deposit_advice
+u: They agreed to £1,200 for the three, half upfront. #brewery_price
+a: That's a healthy start. Put the deposit straight into a separate account
+u: Done. Feels very grown-up.
+== 2026-06-10 20:10
+u: My laptop is dying. The 2019 MacBook Air can't handle big Illustrator files.
+a: For illustration work 16GB of RAM is the realistic minimum, 24 is better. A refurbished MacBook Pro with an M-series chip is good value #laptop_ram
+u: Found a refurb 14-inch M3 Pro, 18GB, for £1,549. #laptop_found
+a: That's a solid machine for the price, and it's a business expense you can claim against tax
+== 2026-06-18 21:30
+u: Bought it. Also bought a proper chair because my back is 80 years old. #laptop_bought
+a: Two good investments. What chair?
+u: Secondhand Herman Miller Aeron, £380 from an office that was closing down. #chair_aeron
+a: A great price for an Aeron. Set the seat so your elbows sit at desk height
+u: Took me 20 minutes of fiddling with the levers.
+== 2026-06-29 19:45
+u: Brewery paid the rest on time. Labels go to print July 6. #brewery_print
+a: Brilliant. Ask whether you can show the labels in your portfolio and on Instagram once they're out
+u: Already asked: yes, as long as I wait until launch, which is July 18. #brewery_launch
+== 2026-07-08 22:05
+u: New client: a bakery chain wants a mascot. They asked my rate and I said £45/hour now. #rate_45
+a: Good, you're charging what your numbers say. For a mascot, a fixed project fee often works better than hourly, because clients fear open-ended bills #fixed_fee
+u: Quoted £2,800 fixed, two rounds of revisions. #bakery_quote
+a: Good. Put the payment terms in too: 50% deposit, the balance within 14 days of delivery #payment_terms
+u: Added. Invoice number 007, which feels like a spy thing.
+== 2026-07-20 20:30
+u: The bakery is now 21 days late paying the deposit invoice. #bakery_late
+a: Send a polite reminder with the invoice attached and a clear due date. If nothing comes within 7 days, send a second one that mentions late payment interest; in the UK you can legally charge it on business invoices #late_payment
+u: Didn't know about the interest thing.
+== 2026-07-29 18:15
+u: Reminder worked, bakery paid £1,400 this morning. #bakery_paid
+a: Great. From now on, don't start work until the deposit lands
+u: Lesson learned.
+a: Keep a simple spreadsheet of invoices with the date sent, date due and date paid, it makes chasing easy #invoice_sheet
+u: Made one. Colour-coded, obviously.
+== 2026-08-05 21:40
+u: Tax question. I need to register as self-employed, right?
+a: Yes. Register with HMRC for Self Assessment by 5 October 2027, since your first tax year is 2026/27. That year's return is due online by 31 January 2028 #hmrc_dates
+u: Ok, I'll register this week anyway so I don't forget.
+a: Good idea. And move 25 to 30 percent of every payment you get into a separate pot #tax_pot
+== 2026-08-14 19:20
+u: Baking break: my sourdough starter is alive! Named it Gerald. #starter_gerald
+a: Gerald, excellent. Feed him 1:1:1, starter, flour and water by weight, once a day at room temperature #feed_ratio
+u: Gerald smells like nail varnish.
+a: That means he's hungry: feed him twice a day for a few days #gerald_hungry
+== 2026-08-26 20:50
+u: Rate update: the brewery wants 5 more labels, and I've put my rate up to £50/hour for new work. #rate_50
+a: Sensible after three months of steady work. Give existing clients a month's notice before it applies to them #notice_existing
+u: Told the brewery the new rate starts October 1. #rate_oct1
+a: Good. Put it in writing, an email is enough
+u: Sent it, they replied with a thumbs-up emoji.
+== 2026-09-07 21:15
+u: Bakery wants a second mascot, a cat this time.
+a: Nice, repeat clients are the best clients
+u: I quoted £2,600, they said yes, deposit paid in 2 days this time #bakery_fast
+a: That's the fastest they've ever paid
+u: Gerald made his first proper loaf. Dense but edible.
+a: Dense first loaves are tradition. Try a longer bulk proof next time
+== 2026-09-15 20:00
+u: The brewery's first 3 labels won a small design award in Stockport!
+a: Congratulations! Put that on your website
+u: My accountant friend says I should look at a pension too.
+a: A SIPP lets you pay in and get tax relief; worth a look once your tax pot is steady
+u: The chair is still great, my back feels 40 now, not 80.
+""", [
+    ("What's my hourly rate these days?", ["rate_50"], "update", ["rate_35", "rate_45"]),
+    ("is the bakery still behind on paying me", ["bakery_paid", "bakery_fast"], "update",
+     ["bakery_late"]),
+    ("how did you say I should work out my pricing", ["rate_formula"], "paraphrase", []),
+    ("What did you tell me to do before starting work for my first customer?",
+     ["deposit_advice"], "paraphrase", []),
+    ("how much did the brewery pay for the first three labels", ["brewery_price"],
+     "lexical", []),
+    ("How much memory did you say a computer for my drawing work needs?", ["laptop_ram"],
+     "paraphrase", []),
+    ("what was the price of the refurbished M3 Pro", ["laptop_found"], "lexical", []),
+    ("what did I pay for the Aeron", ["chair_aeron"], "lexical", []),
+    ("When were the beer labels going to the printer?", ["brewery_print"], "temporal", []),
+    ("when could I start posting the brewery work online", ["brewery_launch"], "temporal",
+     []),
+    ("Why did you recommend a set price for the mascot job?", ["fixed_fee"], "paraphrase",
+     []),
+    ("what can I do if a client doesn't pay up on time", ["late_payment"], "paraphrase", []),
+    ("How many days overdue was the bakery in July?", ["bakery_late"], "temporal", []),
+    ("what's the HMRC registration deadline", ["hmrc_dates"], "lexical", []),
+    ("How much of each payment should I put aside for the taxman?", ["tax_pot"],
+     "paraphrase", []),
+    ("what's my sourdough starter called", ["starter_gerald"], "lexical", []),
+    ("How do I feed my bread culture?", ["feed_ratio"], "paraphrase", []),
+    ("what did you say when it started smelling like acetone", ["gerald_hungry"],
+     "paraphrase", []),
+    ("What did you say about telling my current clients about the price rise?",
+     ["notice_existing"], "paraphrase", []),
+    ("what did you tell me to track so I know who still owes me", ["invoice_sheet"],
+     "paraphrase", []),
+    ("how long did you say the bakery gets to pay the remainder", ["payment_terms"],
+     "paraphrase", []),
+    ("how much is the bakery still owing on the first mascot after the deposit",
+     ["bakery_quote", "bakery_paid"], "multi_hop", []),
+    ("What date did I go freelance?", ["went_freelance"], "temporal", []),
+])
+
+conv("en", "en08", "u_grace", "Grace", """
+== 2026-09-05 20:00
+u: Hello. I've been putting this off, but I need to talk to someone about my mum.
+a: I'm here. What's been happening?
+u: She's 81 and was diagnosed with Alzheimer's in the spring. She still lives alone in her bungalow in Whitby, and I'm two hours away in York. #mum_alone
+a: That's a lot to carry from two hours away. What worries you most right now?
+u: The cooker. She left a pan on last week.
+a: An electrician can fit an automatic shut-off valve to the cooker, and a smoke alarm linked to a phone app will text you. It's also worth asking the council for a care needs assessment, which is free #cooker_safety
+u: I didn't know the assessment was free. I'll ring them on Monday.
+== 2026-09-08 21:10
+u: I rang the council; the needs assessment is booked for 24 September. #assessment_date
+a: Good. Write down examples of what she struggles with before then, they will ask for specifics
+u: I teach Year 9 English all day, so evenings are my only time for any of this. #job_english
+a: Then keep it small: one phone call a night is plenty. You don't have to fix everything this week
+u: Thank you. I needed someone to say that.
+== 2026-09-14 19:35
+u: Something for me for a change: my sister and I want to go to Spain at Easter, and I'd love to learn some Spanish.
+a: Lovely. Where in Spain?
+u: Valencia, probably. Four nights. #trip_valencia
+a: With seven months to go, 15 minutes a day is plenty for travel Spanish. Start with ordering food, asking directions and numbers #spanish_plan
+== 2026-09-25 20:20
+u: The assessment went well. They'll arrange a carer twice a day, morning and evening. #carer_twice
+a: That's a real relief. How did your mum feel about it?
+u: She called the assessor "a nosy girl" but agreed, which is a win.
+a: A win indeed. How are you feeling now that it's settled?
+u: Lighter. I slept properly for the first time in weeks.
+== 2026-10-03 10:15
+u: I tried kayaking today with the school outdoor club, on the Ouse. Fell in once. #kayak_first
+a: Falling in is part of it! Did you enjoy it?
+u: Loved it. Cold though.
+a: A thin wetsuit, or a thermal top under a cag, makes autumn paddling far more comfortable #kayak_gear
+u: The club has spare wetsuits, I'll borrow one next time.
+== 2026-10-17 21:30
+u: The morning carer, Joy, is wonderful. Mum actually looks forward to her. #carer_joy
+a: That's so good to hear. A carer she likes makes everything easier
+u: Mum keeps asking when Dad is coming home. He died in 2019. I never know what to say.
+a: Many carers suggest not correcting her each time, because each correction means grieving afresh. Respond to the feeling instead: "You miss him. Tell me about him" #dad_answer
+== 2026-11-06 20:45
+u: My Spanish app streak is 50 days! #streak_50
+a: Fifty days is serious. Ready to try speaking?
+u: Terrified.
+a: An online conversation tutor for 30 minutes a week, even at beginner level, makes a huge difference. Many charge about £12 a lesson #spanish_tutor
+== 2026-11-20 21:00
+u: Found a tutor, Lucía, in Seville. We talk on Thursdays. #tutor_lucia
+a: Lovely. How was the first lesson?
+u: I told her I was 'embarazada' when I meant embarrassed. She laughed for a full minute. #embarazada
+a: A classic. You won't forget that one
+== 2026-12-04 22:20
+u: Bad week. Mum had a fall in the night and was in hospital for three days. She's all right, but the hospital say she can't live alone any more. #mum_fall
+a: I'm so sorry, Grace. That's frightening. How are you?
+u: Exhausted. I feel guilty even thinking about a care home.
+a: Guilt is very common, but choosing safe care is an act of love, not abandonment. Visit two or three homes, go at mealtimes, and notice how the staff talk to residents #care_home_visit
+u: My sister is coming up this weekend so we can look together.
+a: Good, two pairs of eyes notice more, and you share the decision
+== 2026-12-18 19:50
+u: We've chosen a care home, Heather Lodge, ten minutes from me in York. She moves in on January 8th. #care_home
+a: Being ten minutes away will change everything for you both
+u: It's £1,250 a week. Her bungalow will have to be sold. #care_cost
+a: Ask the home and the council about a deferred payment agreement, so you don't have to rush the sale #deferred_payment
+== 2027-01-06 20:30
+u: Lucía suggested we go to Seville instead of Valencia; she'll show us around. My sister has already booked the flights! #trip_seville
+a: A local guide who's also your tutor, perfect. When do you go?
+u: 2 April, five nights now. #trip_dates
+== 2027-01-12 19:00
+u: Mum's at Heather Lodge. The first few days were hard; she asked for Joy. #mum_moved
+a: That's understandable, Joy was a big part of her routine. Maybe put a photo of Joy and one of her bungalow garden by her bed
+u: That's a lovely idea. I'll print them.
+a: And go at the same time each day for the first week or two; a fixed routine helps her settle #visit_routine
+u: I can go after school, about half four.
+== 2027-01-20 20:15
+u: Kayaking again on Saturday, the club does a winter paddle on the Ouse.
+a: Wrap up, the river will be colder than in October
+u: Lucía is teaching me to order tapas. Apparently I say 'por favor' too much.
+a: Being too polite is a good problem to have
+u: Mum recognised me today and asked about my pupils.
+a: Those good days are worth holding on to
+u: My streak is at 126 days now.
+a: Impressive consistency
+""", [
+    ("Where does Mum live now?", ["mum_moved"], "update", ["mum_alone"]),
+    ("which city are we going to in Spain", ["trip_seville"], "update", ["trip_valencia"]),
+    ("What did you suggest when Mum left the stove on?", ["cooker_safety"], "paraphrase",
+     []),
+    ("when was mum's council assessment", ["assessment_date"], "temporal", []),
+    ("Which year group do I teach?", ["job_english"], "lexical", []),
+    ("how did you say I should go about learning the language before the holiday",
+     ["spanish_plan"], "paraphrase", []),
+    ("What help did the council give after they came to see Mum?", ["carer_twice"],
+     "paraphrase", []),
+    ("what should I wear on the water so I'm not freezing", ["kayak_gear"], "paraphrase",
+     []),
+    ("When did I first go out in a kayak?", ["kayak_first"], "temporal", []),
+    ("who's the carer Mum likes so much", ["carer_joy"], "paraphrase", []),
+    ("How should I answer when Mum asks where my father is?", ["dad_answer"], "paraphrase",
+     []),
+    ("what did you say about getting someone to practise talking with", ["spanish_tutor"],
+     "paraphrase", []),
+    ("Which day are my lessons with Lucía?", ["tutor_lucia"], "lexical", []),
+    ("what was my embarrassing mix-up in the first lesson", ["embarazada"], "paraphrase",
+     []),
+    ("Why can't Mum stay in her own house?", ["mum_fall"], "paraphrase", []),
+    ("how did you tell me to choose a place for mum", ["care_home_visit"], "paraphrase",
+     []),
+    ("How much does Heather Lodge cost?", ["care_cost"], "lexical", []),
+    ("what did you suggest so we aren't forced to sell her house quickly",
+     ["deferred_payment"], "paraphrase", []),
+    ("What day do we fly out to Spain?", ["trip_dates"], "temporal", []),
+    ("how often should I go and see mum while she settles in", ["visit_routine"],
+     "paraphrase", []),
+    ("how much closer to me is mum after the move", ["mum_alone", "care_home"], "multi_hop",
+     []),
+    ("When did my app streak reach 50?", ["streak_50"], "temporal", []),
+])
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -1046,6 +1504,408 @@ a: 运动对情绪帮助很大
     ("去派出所办户口我打算哪天去", ["hukou_day"], "temporal", []),
     ("老公调回来以后，我上班的事是怎么定下来的", ["husband_home", "half_day_agreed"],
      "multi_hop", []),
+])
+
+conv("zh", "cz05", "u_xiaochen", "小陈", """
+== 2026-02-09 23:50
+u: 又加班 刚下班
+a: 辛苦了，这么晚，吃东西了吗？
+u: 泡面。在深圳南山做后端 天天996 #job_996
+a: 长期这样身体吃不消。每天至少留七个小时睡觉，泡面别天天吃，便利店的饭团加个鸡蛋都比它强 #food_sleep
+u: 恩
+a: 明天中午至少吃顿正经饭
+u: 公司楼下只有猪脚饭
+a: 猪脚饭也比泡面强，加份青菜
+== 2026-02-12 22:40
+u: 脖子好疼 一天低头盯屏幕 #neck_pain
+a: 把显示器垫高到眼睛平视的位置，每四十五分钟起来活动一下，做几次收下巴的动作 #neck_tips
+u: 公司给的显示器太矮
+a: 先用几本书垫着，或者买个二三十块的支架
+== 2026-02-16 21:10
+u: 想跳槽了
+a: 是太累，还是别的原因？
+u: 都有 领导天天改需求
+a: 先把简历更新好，最近两年的项目按“问题-做法-结果”写，有数字最好，比如性能提升了多少 #resume_tip
+u: 接口从800ms降到120ms 这个算吗 #api_800
+a: 非常算，这就是亮点
+== 2026-02-25 23:05
+u: 约了两个面试 一个电商 一个做游戏的 #two_interviews
+a: 不错！时间都定了吗？
+u: 下周二三
+a: 简历上每个项目都要能讲五分钟，再把常见的Redis和MySQL八股过一遍 #interview_prep
+== 2026-03-05 22:15
+u: 电商那家挂了 算法题没写出来 #ecommerce_fail
+a: 一次没过很正常，把那道题记下来，之后多刷点LeetCode中等题
+u: 游戏公司二面过了
+a: 恭喜！二面过了一般就剩HR面了
+u: 周五hr面
+== 2026-03-12 21:30
+u: 游戏公司给offer了 28k #offer_28k
+a: 恭喜！要接吗？
+u: 在犹豫 想谈谈
+a: 可以礼貌地说出期望，比如30k，理由就是你做性能优化的经验，说完就等对方回复，别自己先松口 #negotiate
+== 2026-03-16 20:50
+u: hr说最多32k 再加半年奖 我接了 #offer_32k
+a: 比预期还好！什么时候入职？
+u: 4月13号入职 #start_date
+a: 走之前把交接文档写清楚，好聚好散
+== 2026-03-24 23:20
+u: 跟领导提离职了 他居然挽留 说给我加两千 #counter_offer
+a: 你怎么想？
+u: 不想留
+a: 加薪挽留一般解决不了根本问题。你要走是因为改需求和加班，多两千块这些都不会变 #counter_advice
+u: 恩 还是走
+== 2026-04-02 22:00
+u: 买了个人体工学椅 1299 #chair_1299
+a: 脖子和腰都会感谢你。高度调到脚能平放、膝盖大概九十度
+u: 显示器支架也到了 #monitor_arm
+a: 两样都齐了，脖子应该能轻松不少
+== 2026-04-14 21:45
+u: 入职第二天 新公司在前海 #new_office
+a: 感觉怎么样？
+u: 十点上班七点走 不加班 #new_hours
+a: 终于不用996了，晚上的时间可以留给自己
+== 2026-04-25 22:30
+u: 晚上闲下来了 想学点啥
+a: 你对什么感兴趣？
+u: 想学日语 打游戏看剧情用 #jp_why
+a: 先用五十音图的APP花两周把假名背熟，再看NHK的简单新闻，每天二十分钟就够 #japanese_plan
+== 2026-05-08 21:00
+u: 假名背完了 比想的快 #kana_done
+a: 两周就背完，很厉害。可以开始学简单句子了
+u: 脖子也不怎么疼了
+a: 看来椅子和支架没白买
+== 2026-05-20 22:10
+u: 新公司也有个bug修到半夜 就一次
+a: 偶尔一次可以，别变成常态
+u: 老同事说原来领导又在改需求
+a: 幸好你已经走了
+u: NHK还是看不太懂
+a: 先看NHK Easy，汉字上面有注音
+u: 买了个Kindle 看日语漫画
+a: 漫画里的口语挺实用
+""", [
+    ("我现在一个月工资多少", ["offer_32k"], "update", ["offer_28k"]),
+    ("我现在几点上下班", ["new_hours"], "update", ["job_996"]),
+    ("天天吃泡面那会你让我咋弄", ["food_sleep"], "paraphrase", []),
+    ("颈椎不舒服你教了啥", ["neck_tips"], "paraphrase", []),
+    ("改简历你说项目经历要怎么写", ["resume_tip"], "paraphrase", []),
+    ("简历上接口优化的数据是多少", ["api_800"], "lexical", []),
+    ("去面之前你让我复习哪些技术题", ["interview_prep"], "paraphrase", []),
+    ("第一家为啥没过", ["ecommerce_fail"], "paraphrase", []),
+    ("跟hr谈钱你怎么教我的", ["negotiate"], "paraphrase", []),
+    ("新公司哪天开始去上班", ["start_date"], "temporal", []),
+    ("老板想留我那次你说了啥", ["counter_advice"], "paraphrase", []),
+    ("老东家挽留说给我涨多少", ["counter_offer"], "lexical", []),
+    ("人体工学椅花了多少", ["chair_1299"], "lexical", []),
+    ("新公司在深圳哪个片区", ["new_office"], "paraphrase", []),
+    ("学日文你让我先从哪开始", ["japanese_plan"], "paraphrase", []),
+    ("啥时候把假名背完的", ["kana_done"], "temporal", []),
+    ("当时约面试的是哪两类公司", ["two_interviews"], "paraphrase", []),
+    ("我学日语图啥", ["jp_why"], "paraphrase", []),
+    ("我是哪天跟领导说要走的", ["counter_offer"], "temporal", []),
+    ("最后谈下来的比第一次给的多了多少", ["offer_28k", "offer_32k"], "multi_hop", []),
+])
+
+conv("zh", "cz06", "u_meimei", "美美", """
+== 2026-03-01 21:30
+u: 啊啊啊开学第一天就被室友的闹钟吵醒三次！！她定了五个闹钟你敢信😭
+a: 哈哈听着好崩溃，你们宿舍几个人呀？
+u: 四个人，我睡下铺，她就在我上面，一响整张床都在抖 #dorm_four
+a: 可以跟她商量把手机放枕头底下开震动，或者买个震动手环，只叫醒她自己 #alarm_fix
+u: 手环！我明天就跟她说，她人其实挺好的就是起不来哈哈
+== 2026-03-04 22:10
+u: 她真的买了手环！还请我喝了一杯奶茶赔罪嘻嘻 #alarm_solved
+a: 太好了，问题解决还赚到一杯奶茶
+u: 说到奶茶…我一周要喝五六杯，感觉胖了好多，现在58公斤 #weight_58
+a: 可以先减到一周两杯，点的时候选三分糖，不要奶盖和珍珠，热量能少一大半 #milk_tea_tip
+u: 不加珍珠那还叫奶茶吗呜呜呜
+== 2026-03-09 20:40
+u: 我想找个兼职！！家里每个月给1500根本不够花 #allowance_1500
+a: 学校附近有什么机会吗？
+u: 学校门口有家奶茶店在招人，一小时15块 #job_milktea
+a: 可以试试，但要问清楚排班，别跟上课冲突，也别熬夜，最好排在周末 #job_schedule
+u: 我去问问老板！
+a: 顺便问问有没有试用期，试用期工资一不一样
+u: 好哒记住了！
+== 2026-03-15 19:20
+u: 我入职奶茶店啦！！周六周日下午各四个小时 #milktea_hired
+a: 恭喜美美！别每天顺手喝一杯哦
+u: 哈哈哈哈你好懂我，店长说员工喝半价
+== 2026-03-20 23:15
+u: 呜呜呜男朋友在北京上学，我们异地三个月了，今天又因为回消息慢吵架了 #bf_beijing
+a: 异地确实容易因为小事吵。你们平时怎么联系的？
+u: 就微信，他经常打游戏不回
+a: 可以约个固定时间，比如每晚十点视频十五分钟，这段时间谁都不干别的，其他时候回慢一点也不用焦虑 #ld_advice
+u: 嗯嗯这个好，我去跟他说
+== 2026-03-28 21:00
+u: 固定视频超有用！！这周一次都没吵 #ld_works
+a: 太好了，有了安全感就不那么在意小事了
+u: 他说五一要来武汉看我🥰 #bf_visit
+== 2026-04-06 22:30
+u: 期中要考高数了我完全没看😭😭
+a: 离考试还有多久？
+u: 十天！
+a: 把老师划的重点和课后习题过一遍，每天三个小时，先做会的，不会的拿去问同学或者去答疑课 #exam_plan
+u: 答疑课在周三下午，我从来没去过哈哈哈 #qa_wed
+== 2026-04-17 20:15
+u: 高数考了82！！！比我想的高好多 #math_82
+a: 恭喜恭喜！十天没白熬
+u: 答疑课的学长讲得超清楚，我要去他那蹭课了哈哈
+a: 去吧，遇到讲得清楚的人要抓住
+u: 嘻嘻我是说学高数！！
+== 2026-04-24 21:40
+u: 我不在奶茶店干了…店长老让我周五晚上加班到十一点 #quit_milktea
+a: 影响休息确实不行，辞了也好
+u: 现在给一个初二的小妹妹辅导数学，一小时60！周二周四晚上 #tutor_job
+a: 比奶茶店好多了，时间也固定
+== 2026-05-03 22:50
+u: 男朋友来啦！带他去户部巷，他说热干面太干了哈哈哈 #bf_came
+a: 哈哈外地人第一次吃热干面都这么说，下次带他吃豆皮
+u: 我们还去东湖骑车了，晒黑了一个度😂 #east_lake
+a: 骑一圈挺累的吧，记得涂防晒
+u: 他走的时候在高铁站抱了我好久呜呜
+a: 下次见面也不远了，暑假就能去北京
+a: 骑一圈挺累的吧，记得涂防晒
+== 2026-05-12 20:20
+u: 报告！我现在55公斤了！！奶茶一周就喝两杯 #weight_55
+a: 太厉害了！靠管住奶茶做到的
+u: 不在奶茶店上班诱惑也少了嘻嘻
+== 2026-05-22 21:10
+u: 下周要期末复习了啊啊啊，还要给妹妹出一套卷子
+a: 可以用你准备高数那套办法，先抓重点再刷题
+u: 她妈妈说她期中数学进步了十五分！！ #student_progress
+a: 你真的很适合当老师
+== 2026-06-02 22:00
+u: 室友又换了个新闹钟，还好是震动的哈哈
+a: 手环的胜利
+u: 宿舍楼下新开了一家奶茶店，第二杯半价，我忍住了！！
+a: 为你的自制力鼓掌
+u: 男朋友说暑假让我去北京玩
+a: 可以提前看看博物馆，很多要预约
+u: 妹妹的妈妈问暑假能不能一周上三次
+a: 一周三次的话记得跟你自己的暑假安排错开
+""", [
+    ("我现在在做什么兼职", ["tutor_job"], "update", ["job_milktea", "milktea_hired"]),
+    ("我现在多重", ["weight_55"], "update", ["weight_58"]),
+    ("室友早上吵人那事你出了什么主意", ["alarm_fix"], "paraphrase", []),
+    ("想喝甜饮料又怕长肉，你是怎么建议的", ["milk_tea_tip"], "paraphrase", []),
+    ("家里一个月给我多少生活费", ["allowance_1500"], "lexical", []),
+    ("找打工那会儿你提醒我注意什么", ["job_schedule"], "paraphrase", []),
+    ("奶茶店时薪多少", ["job_milktea"], "lexical", []),
+    ("和对象老吵架你怎么劝我的", ["ld_advice"], "paraphrase", []),
+    ("每天约好时间联系的办法后来效果咋样", ["ld_works"], "paraphrase", []),
+    ("男朋友在哪个城市念大学", ["bf_beijing"], "paraphrase", []),
+    ("离考试只剩没几天那次你帮我怎么安排的", ["exam_plan"], "paraphrase", []),
+    ("高数期中考了多少分", ["math_82"], "lexical", []),
+    ("答疑课是星期几", ["qa_wed"], "lexical", []),
+    ("上一份打工为啥辞了", ["quit_milktea"], "paraphrase", []),
+    ("做家教一小时多少钱", ["tutor_job"], "lexical", []),
+    ("男朋友是哪天到武汉的", ["bf_came"], "temporal", []),
+    ("带他去吃了啥，他觉得怎么样", ["bf_came"], "paraphrase", []),
+    ("我辅导的那个小孩成绩有变化吗", ["student_progress"], "paraphrase", []),
+    ("我什么时候开始在奶茶店上班的", ["milktea_hired"], "temporal", []),
+    ("从开始控制奶茶到现在我一共瘦了几斤", ["weight_58", "weight_55"], "multi_hop", []),
+])
+
+conv("zh", "cz07", "u_kevin", "Kevin", """
+== 2026-04-01 21:20
+u: 今天被老板push了一整天，Q2的campaign deadline提前到4月20号 #deadline_420
+a: 提前了这么多，压力不小。现在最卡的是哪块？
+u: KV还没定，agency给的三版都不行 #kv_stuck
+a: 把不行的原因写成三条具体feedback给agency，比如品牌色、产品露出、文案长度，比只说“感觉不对”有用得多 #agency_feedback
+u: 有道理，我明天就重写个brief
+a: brief里再写上deadline和谁来审批，省得来回改
+u: 审批的就是我老板，他最难搞
+== 2026-04-05 20:10
+u: 周末跟老婆Vivian商量去日本，想国庆去大阪，吃吃喝喝 #trip_osaka
+a: 国庆日本人也多，机票要早点订。大阪可以住难波附近，去京都奈良都方便 #osaka_stay
+u: Airbnb还是酒店？
+a: 两个人的话，难波的商务酒店性价比更高，日本的Airbnb限制多 #hotel_vs_airbnb
+== 2026-04-12 22:40
+u: 打羽毛球崴了脚踝，肿得像馒头 #ankle
+a: 先冰敷，每次十五到二十分钟，把脚抬高，48小时内别热敷。要是不能走路或者一按骨头就疼，要去拍片 #ankle_rice
+u: 还能走，就是疼
+a: 那先歇两三天，别急着上场
+u: 周末本来还约了球，只能鸽了
+== 2026-04-16 21:30
+u: 脚好多了。KV终于定了，agency改到第四版，老板说OK #kv_done
+a: 太好了！四版搞定还算快
+u: 下周要给APAC的VP做presentation，全英文，有点慌 #vp_pres
+a: 开头一分钟先讲结论，后面只放三个数据支撑，每页一个重点，提前找同事rehearsal两遍 #pres_tips
+== 2026-04-24 20:50
+u: Presentation过了！VP说story很clear #pres_done
+a: 恭喜！结论先行果然有用
+u: campaign 4月20号准时上线，第一周CTR 2.3%，比去年高 #ctr_23
+== 2026-05-06 21:00
+u: 在看车，Vivian想要Model Y，我觉得比亚迪海豹也不错 #car_choice
+a: 两台都去试驾，重点比后排空间、车机和充电方不方便。你们小区能装充电桩吗？ #car_compare
+u: 物业说可以装 #charger_ok
+a: 那电车就方便多了，家里充比外面便宜不少
+u: Vivian说她就是看中了Model Y的大屏
+== 2026-05-18 22:15
+u: 试驾完了，订了Model Y长续航版，落地大概28万 #car_modely
+a: 恭喜！提车要多久？
+u: 说是六月中 #car_delivery
+a: 提车的时候看看车漆和缝隙，有问题当场提 #car_check
+u: 好，我找个懂车的朋友一起去
+== 2026-05-30 20:30
+u: 脚踝又崴了，还是同一个位置 #ankle_again
+a: 反复扭伤要重视，最好去运动医学科看看，可能韧带松了。以后打球戴护踝，平时练练单脚站立 #ankle_brace
+u: 好，下周挂号
+== 2026-06-08 21:40
+u: 医生说韧带轻度损伤，让我停球六周，做康复训练 #ankle_doctor
+a: 那就老老实实停六周，康复动作每天做
+u: 球友都在群里笑我
+a: 等你养好了再回去赢他们
+u: 哈哈先在家做康复
+== 2026-06-20 19:30
+u: 提车了！白色Model Y #car_got
+a: 恭喜提车！第一次充电顺利吗？
+u: 充电桩装好了，7kW，一晚上充满 #charger_7kw
+== 2026-07-02 22:00
+u: 日本的计划改了，Vivian说国庆太挤，改成十一月去北海道泡温泉 #trip_hokkaido
+a: 十一月的北海道人少很多，登别和洞爷湖的温泉都不错，记得带厚外套 #hokkaido_tip
+u: 机票订好了，11月8号出发，玩五天 #flight_1108
+a: 十一月初北海道可能已经下雪，鞋子带防滑的
+u: Vivian已经在Uniqlo买了两件羽绒服
+== 2026-07-15 20:45
+u: 六周到了，医生说可以慢慢恢复打球 #ankle_ok
+a: 先打半小时，强度低一点，一定戴护踝
+u: 护踝买了，Decathlon的 #brace_bought
+== 2026-07-28 21:10
+u: Q3的campaign又要开始了，老板又在push
+a: 这次可以早点跟agency对brief
+u: agency换了一家，希望别再改四版
+a: 第一次沟通就把上次那三条feedback给他们
+u: Vivian在小红书上看北海道攻略，已经收藏了两百个帖子
+a: 那行程应该不用愁了
+u: 开Model Y去了趟杭州，高速上挺省电
+a: 跑长途记得提前规划好充电站
+""", [
+    ("我们去日本最后定的哪儿", ["trip_hokkaido"], "update", ["trip_osaka"]),
+    ("我现在能回去打球了吗", ["ankle_ok"], "update", ["ankle_doctor"]),
+    ("设计公司那几版主视觉都不满意的时候，你教我怎么跟他们说", ["agency_feedback"],
+     "paraphrase", []),
+    ("去关西玩你建议住哪一片", ["osaka_stay"], "paraphrase", []),
+    ("民宿跟酒店你当时怎么比的", ["hotel_vs_airbnb"], "paraphrase", []),
+    ("第一次扭伤脚你让我怎么处理", ["ankle_rice"], "paraphrase", []),
+    ("给大老板做英文汇报你给了哪些建议", ["pres_tips"], "paraphrase", []),
+    ("campaign上线第一周CTR多少", ["ctr_23"], "lexical", []),
+    ("Q2那个活动最后期限是哪天", ["deadline_420"], "temporal", []),
+    ("挑车的时候你让我重点看什么", ["car_compare"], "paraphrase", []),
+    ("Model Y落地多少钱", ["car_modely"], "lexical", []),
+    ("新车是什么时候开回家的", ["car_got"], "temporal", []),
+    ("家里充电桩多少kW", ["charger_7kw"], "lexical", []),
+    ("脚老是受伤你说该怎么办", ["ankle_brace"], "paraphrase", []),
+    ("看完医生，韧带怎么样，要歇多久", ["ankle_doctor"], "paraphrase", []),
+    ("北海道你推荐去哪泡温泉", ["hokkaido_tip"], "paraphrase", []),
+    ("我们几号飞日本", ["flight_1108"], "temporal", []),
+    ("护踝是在哪买的", ["brace_bought"], "lexical", []),
+    ("VP听完我的汇报怎么评价", ["pres_done"], "paraphrase", []),
+    ("KV是改到第几版才过的", ["kv_done"], "lexical", []),
+    ("去拿新车那天你提醒我看什么", ["car_check"], "paraphrase", []),
+    ("两次崴脚中间隔了多久", ["ankle", "ankle_again"], "multi_hop", []),
+])
+
+conv("zh", "cz08", "u_zhaojie", "赵姐", """
+== 2026-05-11 22:30
+u: 小助手，我在西安开了个小面馆，卖油泼面和臊子面，刚开两个月 #shop_open
+a: 赵姐好！开店辛苦了，现在生意怎么样？
+u: 中午还行，晚上人少。房租一个月8500，压力大 #rent_8500
+a: 晚上可以上外卖平台，再做个晚市套餐，比如面加凉菜加饮料29.9，把每单的钱提上去 #dinner_set
+u: 套餐这个主意好
+a: 套餐名字可以起得亲切点，比如“下班一碗面”
+u: 哈哈这个名字我喜欢
+== 2026-05-14 21:50
+u: 外卖平台抽成要18%，划算吗 #platform_18
+a: 算一下：一份25块的面，抽成4块5，再扣一块包装，食材成本在9块以内就还是赚的。外卖价可以比堂食高两三块 #platform_math
+u: 食材成本大概8块
+a: 那可以做，外卖定27或28
+== 2026-05-20 20:40
+u: 外卖上线了，第一天接了23单 #delivery_23
+a: 开门红！高峰期注意出餐速度，别让骑手等太久
+u: 油泼面最受欢迎 #best_seller
+a: 那外卖就主推油泼面，图片拍好看点
+u: 让女儿帮我拍的
+== 2026-05-27 22:10
+u: 一个人忙不过来了，想招个帮工
+a: 可以先招中午11点到下午2点的钟点工，一小时20左右，比请全职省钱 #part_time_help
+u: 我贴个招人启事
+a: 启事上写清楚时间和时薪，贴在店门口，也发到附近的兼职群里
+u: 好，隔壁店老板说他有群
+== 2026-06-03 21:20
+u: 招到了，一个大学生叫小刘，周一到周五中午来 #hired_liu
+a: 太好了，第一周多带带他，把出餐流程写在纸上贴墙上 #process_sheet
+u: 写了，他学得挺快
+== 2026-06-12 22:40
+u: 女儿下周高考，我紧张得睡不着，比她还紧张 #daughter_gaokao
+a: 您紧张很正常。这几天家里饭菜照常，别突然大补，也别老问她复习得怎么样，让她按自己的节奏来 #gaokao_parent
+u: 那两天我关店陪她
+a: 关店前一天在门口贴个通知，外卖平台也设成休息 #closure_notice
+u: 对对，差点忘了平台
+== 2026-06-25 21:00
+u: 分出来了，女儿考了612！ #score_612
+a: 太棒了！恭喜赵姐，想报哪里？
+u: 她想去成都读医
+a: 可以查查四川大学和成都医学院往年在陕西的录取分。学医要多读几年，提前跟她聊好 #med_school
+== 2026-07-06 22:30
+u: 房东说下个月起房租涨到9200 #rent_9200
+a: 一个月多700，一年就是8400。可以跟房东谈一次签两年，换一个低一点的价 #rent_negotiate
+u: 我去试试
+== 2026-07-13 20:50
+u: 谈下来了，签两年，每月9000 #rent_9000
+a: 比他开的价低了，谈得不错
+u: 房东人还行
+== 2026-07-24 21:40
+u: 小刘暑假回老家了，换了个阿姨帮忙，王阿姨，每天中午加晚上 #helper_wang
+a: 王阿姨时间长，工资怎么算？
+u: 王阿姨一个月3000 #wang_3000
+a: 比钟点工贵一点，但晚上有人搭手，外卖单子能多接
+u: 她做的凉菜比我做的还好吃
+a: 那可以把凉菜做成招牌
+== 2026-08-08 22:00
+u: 录取了！四川大学临床医学！ #admitted
+a: 太好了！这是全家的大喜事
+u: 9月6号报到，我送她去 #report_date
+a: 那几天店可以让王阿姨照看
+== 2026-08-20 21:30
+u: 最近腰疼，天天站十二个小时 #back_pain
+a: 站的地方铺一块防疲劳地垫，每两个小时坐下歇五分钟，疼得厉害要去医院 #anti_fatigue
+u: 地垫在拼多多买了，39块
+a: 这钱花得值，鞋也换双软底的
+== 2026-09-10 22:10
+u: 送女儿到成都了，宿舍挺好，我回来了
+a: 一路辛苦，她肯定很开心
+u: 房东又来问要不要装空调，说费用一人一半
+a: 写进合同里就好
+u: 外卖平台说抽成要涨到20%，我得重新算算
+a: 还按之前的算法，扣掉抽成和包装看剩多少
+u: 王阿姨说九月底想请三天假
+a: 提前排好，那几天少接点外卖
+""", [
+    ("我现在每月房租多少", ["rent_9000"], "update", ["rent_8500", "rent_9200"]),
+    ("现在店里是谁在帮我", ["helper_wang"], "update", ["hired_liu"]),
+    ("晚上冷清那阵你给我出的主意", ["dinner_set"], "paraphrase", []),
+    ("你帮我算过送餐那块到底赚不赚", ["platform_math"], "paraphrase", []),
+    ("刚上外卖时平台抽几个点", ["platform_18"], "lexical", []),
+    ("外卖第一天接了多少单", ["delivery_23"], "lexical", []),
+    ("找人搭把手你建议找什么样的", ["part_time_help"], "paraphrase", []),
+    ("新来的人怎么带，你说过", ["process_sheet"], "paraphrase", []),
+    ("孩子大考前当妈的该注意啥，你说的", ["gaokao_parent"], "paraphrase", []),
+    ("女儿高考多少分", ["score_612"], "lexical", []),
+    ("闺女想学医你提醒了我什么", ["med_school"], "paraphrase", []),
+    ("房东要加钱你让我怎么跟他谈", ["rent_negotiate"], "paraphrase", []),
+    ("王阿姨一个月多少工资", ["wang_3000"], "lexical", []),
+    ("女儿最后去了哪个学校", ["admitted"], "paraphrase", []),
+    ("女儿几号去学校报到", ["report_date"], "temporal", []),
+    ("腰不舒服你说怎么缓解", ["anti_fatigue"], "paraphrase", []),
+    ("店里卖得最好的是哪样", ["best_seller"], "paraphrase", []),
+    ("面馆大概是什么时候开张的", ["shop_open"], "temporal", []),
+    ("小刘是啥时候来店里的", ["hired_liu"], "temporal", []),
+    ("关店陪考那两天你提醒我做什么", ["closure_notice"], "paraphrase", []),
+    ("签两年比房东原来要涨到的价，一年能省多少", ["rent_9200", "rent_9000"], "multi_hop",
+     []),
 ])
 
 
