@@ -22,7 +22,9 @@ displacing its cause. ``share = 0`` turns the rule off.
 
 Chosen on the dev splits only (``bench/quality.py``, README § Recall quality):
 ``share`` 0.6–0.8 and ``window`` 2 form a plateau; 0.7 sits in its middle.
-``parents`` beyond 5 changed nothing there.
+``parents`` beyond 5 changed nothing there, nor did lowering the share of the second
+follower below the first's (a falloff of 0.95 to 0.7 per step scored the same or
+lower), so followers of one parent tie and the newer comes first.
 """
 
 from __future__ import annotations

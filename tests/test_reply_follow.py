@@ -1,0 +1,192 @@
+"""Replies inherit relevance (issue 12, :mod:`chatmem.recall.follow`), and a query about
+the present weighs recency more (``search.time_weight_current``).
+
+Real SQLite files and the real pipeline; :class:`chatmem.testing.HashEmbeddingProvider`
+makes texts that share words close and texts that share none far apart, which is
+exactly the situation the rule is for: the answer shares no word with the question.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chatmem import Memory, Message
+from chatmem.config import Config
+from chatmem.errors import ConfigError
+from chatmem.models import ScoredId
+from chatmem.recall.follow import follow_replies
+from chatmem.recall.query import asks_current_state
+from chatmem.recall.request import RecallRequest, plan
+from chatmem.testing import embedder
+
+T0 = 1_750_000_000_000
+DAY = 86_400_000
+
+
+def _sid(mid: str, score: float, ts: int, role: str = "user") -> ScoredId:
+    return ScoredId(mid, score, "m", role, "s", ts)
+
+
+def _msg(mid: str, ts: int, role: str = "assistant") -> Message:
+    return Message(id=mid, session_id="s", content=mid, ts=ts, role=role)
+
+
+def test_followers_get_the_share_of_their_parent_and_keep_a_better_own_score() -> None:
+    pool = [_sid("a", 0.8, 1), _sid("b", 0.5, 5), _sid("c", 0.1, 9)]
+    followers = {"a": [_msg("x", 2), _msg("c", 9)], "b": [_msg("y", 6)]}
+    out = follow_replies(pool, followers, share=0.5)
+    scores = {s.message_id: round(s.score, 6) for s in out}
+    assert scores == {"a": 0.8, "b": 0.5, "c": 0.4, "x": 0.4, "y": 0.25}
+    # best first, ties newer first: c (ts 9) before x (ts 2)
+    assert [s.message_id for s in out] == ["a", "b", "c", "x", "y"]
+    # a follower keeps the model of its parent (it has no vector of its own here)
+    assert {s.message_id: s.model_id for s in out}["x"] == "m"
+    # the best parent decides: a follower of two parents takes the larger share
+    twice = follow_replies(pool, {"a": [_msg("x", 2)], "b": [_msg("x", 2)]}, share=0.5)
+    assert {s.message_id: s.score for s in twice}["x"] == pytest.approx(0.4)
+
+
+def test_a_parent_never_follows_itself_and_no_followers_change_nothing() -> None:
+    pool = [_sid("a", 0.8, 1), _sid("b", 0.5, 5)]
+    assert follow_replies(pool, {"a": [_msg("a", 1)]}, share=0.9) == pool
+    assert follow_replies(pool, {}, share=0.9) == pool
+
+
+CHAT = [
+    # day 1: the user raises a topic; the assistant's answer shares none of its words
+    ("user", "my sister is visiting in april and I have no idea where she will sleep"),
+    ("assistant", "get a decent air mattress with a built in pump"),
+    ("user", "great thanks"),
+    # noise on other days
+    # (sharing a word or two with the question, unlike the answer)
+    ("user", "my boiler makes a strange noise when it rains"),
+    ("assistant", "call the landlord about my boiler when you can"),
+    ("user", "booked my dentist for monday"),
+    ("assistant", "good luck when visiting the dentist"),
+]
+
+
+async def _store(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
+                            config=config)
+    await mem.add([Message(session_id="d1" if i < 3 else f"d{i}", content=text, role=role,
+                           speaker_id="bot" if role == "assistant" else "maya",
+                           ts=T0 + (i * DAY if i >= 3 else i * 60_000))
+                   for i, (role, text) in enumerate(CHAT)])
+    await mem.flush()
+    return mem
+
+
+QUESTION = "where should my sister sleep when visiting"
+ANSWER = "get a decent air mattress with a built in pump"
+
+
+async def test_the_answer_to_a_matched_turn_is_recalled(tmp_path: Path) -> None:
+    mem = await _store(tmp_path)
+    try:
+        hits = (await mem.recall(QUESTION, top_k=3, scope="all", window=0)).hits
+        texts = [h.message.content for h in hits]
+        assert texts[0].startswith("my sister is visiting")
+        assert ANSWER in texts, texts
+        # below the turn it answers
+        assert texts.index(ANSWER) > 0
+    finally:
+        await mem.close()
+
+
+async def _rank_of_answer(mem: Memory) -> int:
+    hits = (await mem.recall(QUESTION, top_k=len(CHAT), scope="all", window=0)).hits
+    return [h.message.content for h in hits].index(ANSWER)
+
+
+async def test_reply_share_zero_turns_it_off(tmp_path: Path) -> None:
+    on = await _store(tmp_path / "on")
+    off = await _store(tmp_path / "off", {"search": {"reply_share": 0.0}})
+    try:
+        assert await _rank_of_answer(on) <= 2 < await _rank_of_answer(off)
+    finally:
+        await on.close()
+        await off.close()
+
+
+async def test_followers_obey_the_same_filters_as_the_pool(tmp_path: Path) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/f.db", embedder=embedder())
+    try:
+        # a message-level filter can hide a reply in the parent's own session
+        await mem.add([
+            Message(session_id="d1", content=CHAT[0][1], ts=T0, metadata={"shared": True}),
+            Message(session_id="d1", content=ANSWER, ts=T0 + 1, role="assistant"),
+            Message(session_id="d1", content="great thanks", ts=T0 + 2,
+                    metadata={"shared": True})])
+        await mem.flush()
+        shown = await mem.recall(QUESTION, top_k=5, scope="all", window=0,
+                                 filter={"message.shared": True})
+        assert [h.message.content for h in shown.hits] == [CHAT[0][1], "great thanks"]
+    finally:
+        await mem.close()
+    mem = await _store(tmp_path / "o", {"recall_roles": "others-only"})
+    try:
+        hits = (await mem.recall(QUESTION, top_k=5, scope="all", window=0)).hits
+        assert all(h.message.role != "assistant" for h in hits)
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("bad", [{"reply_share": 1.5}, {"reply_share": -0.1},
+                                 {"reply_window": -1}, {"reply_window": 2.5},
+                                 {"time_weight_current": 2}])
+def test_bad_settings_name_the_field(bad: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError, match=next(iter(bad))):
+        Config.load({"search": bad})
+
+
+@pytest.mark.parametrize("query", [
+    "Which city am I living in now?", "what do I take at the moment", "how do I get to work "
+    "these days", "Did I end up taking the job", "is she still coming", "currently reading?",
+    "我现在住在哪个城市", "目前的上司怎么样", "最后报的是哪所学校", "我最近一次查的血糖",
+])
+def test_questions_about_the_present(query: str) -> None:
+    assert asks_current_state(query)
+
+
+@pytest.mark.parametrize("query", [
+    "what did you suggest for my sister's bed", "where is Stillwater", "nowhere to go",
+    "when did I first go running", "你上次推荐的那家店叫什么", "谁说要带投影仪",
+])
+def test_questions_not_about_the_present(query: str) -> None:
+    assert not asks_current_state(query)
+
+
+def test_the_plan_takes_the_weight_of_its_query() -> None:
+    cfg = Config.load({"search": {"time_weight": 0.1, "time_weight_current": 0.6}})
+    kw: dict[str, Any] = {"scope": "all", "clamped": False, "visibility": None, "where": None}
+    assert plan(RecallRequest.of("where do I live now"), cfg, **kw).time_weight == 0.6
+    assert plan(RecallRequest.of("where did I live"), cfg, **kw).time_weight == 0.1
+
+
+async def test_a_question_about_the_present_prefers_the_newer_statement(tmp_path: Path
+                                                                        ) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/u.db", embedder=embedder())
+    try:
+        old = Message(session_id="d1", content="our flat is in Paris",
+                      ts=T0, speaker_id="maya")
+        new = Message(session_id="d9", content="we moved, our flat is in Berlin, near the park",
+                      ts=T0 + 150 * DAY, speaker_id="maya")
+        noise = [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
+                 for i, text in enumerate(["booked the dentist", "boiler noise again",
+                                           "pasta recipe please", "train tickets bought"])]
+        await mem.add([old, new, *noise])
+        await mem.flush()
+        now = T0 + 160 * DAY
+        present = await mem.recall("where is our flat now", top_k=2, scope="all",
+                                   window=0, now=now)
+        assert present.hits[0].message.content == new.content
+        # the same question without the word that asks about the present, weighed as such
+        mem.config = Config.load({"search": {"time_weight_current": 0.1}})
+        assert (await mem.recall("where is our flat now", top_k=2, scope="all", window=0,
+                                 now=now)).hits[0].message.content == old.content
+    finally:
+        await mem.close()
