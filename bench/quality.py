@@ -18,6 +18,11 @@ Setup, as a user calls the public API:
 * every question is one ``recall(question, top_k=5, scope="all", window=0,
   now=<last message of the conversation + 1 day>)``; Hit@5 = a gold message among
   the five hits;
+* what the model sees: ``ctx@2000`` = a gold message's rendered line (label and body,
+  as :func:`chatmem.recall.render.render` writes it) lies wholly within the first
+  2,000 characters of the recall message ``context(question, session=<the question's
+  session>, now=<the same now>)`` injects, with the configured (default) window and
+  ``top_k``; ``chars`` = the mean length of that message (0 when nothing is recalled);
 * LoCoMo: ``bench/locomo.py``'s code path (``top_k=20``, its own ``now``), macro
   Recall@10 over categories 1–4;
 * knowledge updates (questions with ``stale`` ids): one more recall with
@@ -26,7 +31,8 @@ Setup, as a user calls the public API:
 
 Variants (the same stores; only the configuration changes; time decay as configured
 by default everywhere): ``default`` (marked ``*``), ``dense`` (``hybrid.enabled:
-false``), ``lexical`` (``hybrid.mode: lexical``).
+false``), ``lexical`` (``hybrid.mode: lexical``); ``--variant NAME=JSON`` adds one
+(e.g. ``budget2000='{"context_expand": {"max_chars": 2000}}'``).
 """
 
 from __future__ import annotations
@@ -39,11 +45,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from _common import DEFAULT_LOCOMO, machine, print_table, write_json
 from _metrics import deep_merge, variant_overrides
 from chatmem.config import Config
 from chatmem.embedding import Embedder
+from chatmem.memory import Memory
+from chatmem.recall.render import LABELS, body_of, label_of
 from zh_chat import DAY_MS, DEFAULT_MODEL, Conversation, build, load, try_embedder
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -51,6 +60,8 @@ SETS = ("zh_chat", "companion_en", "companion_zh", "group_en", "group_zh")
 SPLITS = ("dev", "validation")
 TOP_K = 5
 UPDATE_TOP_K = 20
+#: What the model sees: the first this many characters of the injected recall message.
+CTX_CHARS = 2000
 VARIANTS = ("default", "dense", "lexical")
 #: ``--variant NAME=JSON``: extra variants (configuration overrides), for dev experiments.
 EXTRA: dict[str, dict[str, Any]] = {}
@@ -75,14 +86,42 @@ class Cell:
 
     hits: list[float] = field(default_factory=list)
     newer_first: list[float] = field(default_factory=list)
+    #: a gold line within the first CTX_CHARS characters of context()'s recall message
+    ctx: list[float] = field(default_factory=list)
+    #: the length of that message
+    chars: list[float] = field(default_factory=list)
 
     def result(self) -> dict[str, Any]:
         return {"questions": len(self.hits), "hit@5": mean(self.hits),
-                "updates": len(self.newer_first), "newer_above_stale": mean(self.newer_first)}
+                "updates": len(self.newer_first), "newer_above_stale": mean(self.newer_first),
+                f"ctx@{CTX_CHARS}": mean(self.ctx), "mean_chars": mean(self.chars)}
 
 
 def mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+async def gold_lines(mem: Memory, gold: tuple[str, ...]) -> list[str]:
+    """Each gold message's line as the recall message renders it (label and body)."""
+    cfg = mem.config
+    msgs = await mem.store.get(list(gold))
+    sessions = await mem.store.get_sessions(sorted({m.session_id for m in msgs.values()}))
+    labels = LABELS.get(cfg.locale, LABELS["en"])
+    tz = ZoneInfo(cfg.timezone)
+    out = []
+    for m in msgs.values():
+        label = label_of(m, sessions.get(m.session_id), labels, tz,
+                         mem.platforms.chat_type_labels)
+        out.append(f"{label} {body_of(m, labels, cfg.search.per_item_max_chars)}")
+    return out
+
+
+async def injected(mem: Memory, question: str, session: str, now: int) -> str:
+    """The recall message ``context()`` puts before the conversation ('' when none)."""
+    turn = await mem.turn_context(question, session=session, now=now)
+    text = turn.recall.text
+    assert not text or turn.messages[0] == {"role": "system", "content": text}
+    return text
 
 
 def newer_above_stale(ranked: list[str], gold: tuple[str, ...], stale: tuple[str, ...]) -> float:
@@ -110,6 +149,11 @@ async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[
                     res = await mem.recall(q.text, top_k=TOP_K, scope="all", window=0, now=now)
                     ids = {h.message.id for h in res.hits}
                     cell.hits.append(float(bool(ids & set(q.gold))))
+                    text = await injected(mem, q.text, q.session, now)
+                    head = text[:CTX_CHARS]
+                    cell.ctx.append(float(any(line in head
+                                              for line in await gold_lines(mem, q.gold))))
+                    cell.chars.append(float(len(text)))
                     if q.stale:
                         res = await mem.recall(q.text, top_k=UPDATE_TOP_K, scope="all",
                                                window=0, now=now)
@@ -148,8 +192,13 @@ def fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def fmt_chars(x: float | None) -> str:
+    return "-" if x is None else f"{x:.0f}"
+
+
 async def amain(args: argparse.Namespace) -> None:
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    variants += [v for v in EXTRA if v not in variants]  # --variant runs what it defines
     for v in variants:
         if v not in VARIANTS and v not in EXTRA:
             sys.exit(f"unknown variant {v!r}: use {', '.join(VARIANTS)} or --variant")
@@ -187,29 +236,40 @@ async def amain(args: argparse.Namespace) -> None:
                 d, val = (cells[(sp, v)] for sp in SPLITS)
                 rows.append([model, name, v + (" *" if v == "default" else ""),
                              fmt(mean(d.hits)), fmt(mean(val.hits)),
-                             fmt(mean(d.newer_first)), fmt(mean(val.newer_first))])
+                             fmt(mean(d.newer_first)), fmt(mean(val.newer_first)),
+                             fmt(mean(d.ctx)), fmt(mean(val.ctx)),
+                             fmt_chars(mean(d.chars)), fmt_chars(mean(val.chars))])
         if not args.skip_locomo:
             lo = await run_locomo(embedder, args.locomo, variants)
             per_set["locomo"] = lo
             for v in variants:
                 rows.append([model, "locomo (R@10 macro)", v + (" *" if v == "default" else ""),
-                             "-", fmt(lo["variants"][v]["macro_recall@10"]), "-", "-"])
+                             "-", fmt(lo["variants"][v]["macro_recall@10"]), "-", "-",
+                             "-", "-", "-", "-"])
         results[model] = {"model_id": embedder.model_id, "seconds": time.perf_counter() - t0,
                           "sets": per_set}
     title = (f"recall quality: Hit@5 (recall top_k {TOP_K}, scope all, window 0, now = last "
              f"message + 1 day); upd = newer fact above the stale one (top_k {UPDATE_TOP_K}); "
+             f"ctx@{CTX_CHARS} = a gold line within the first {CTX_CHARS} characters of "
+             f"context()'s recall message (configured window), chars = its mean length; "
              f"* = default; {machine()['cores']} cores")
     print_table(title, ["model", "set", "variant", "dev", "validation", "upd dev",
-                        "upd validation"], rows)
+                        "upd validation", f"ctx@{CTX_CHARS} dev",
+                        f"ctx@{CTX_CHARS} validation", "chars dev", "chars validation"],
+                rows)
     write_json(args.out, {
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
                   "now": "last message of the conversation + 1 day",
+                  "context": {"call": "context(question, session=<its session>, now=<now>)",
+                              "first_chars": CTX_CHARS},
                   "store": "memory:// per conversation", "threads": args.threads,
                   "splits": str(args.splits), "locomo": None if args.skip_locomo
                   else str(args.locomo),
                   "variants": {v: variant_config(v).model_dump(mode="json")["hybrid"]
-                               | {"time_weight": variant_config(v).search.time_weight}
+                               | {"time_weight": variant_config(v).search.time_weight,
+                                  "window": variant_config(v).recall_window.model_dump(),
+                                  "max_chars": variant_config(v).context_expand.max_chars}
                                for v in variants}},
         "results": results,
     })

@@ -119,9 +119,16 @@ class SearchConfig(_Strict):
     reply_window: int = Field(default=2, ge=0, le=20, strict=True)
 
 
+#: Smallest ``context_expand.max_chars``: room for the header and one labelled line.
+MIN_MEMORY_CHARS = 200
+
+
 class ContextExpandConfig(_Strict):
     window: Window = Field(default_factory=Window)
     cross_session: bool = Field(default=True, strict=True)
+    #: Most characters of the rendered memory (what ``context()`` injects); the lowest
+    #: hits go first, with their windows (:mod:`chatmem.recall.budget`). None = no limit.
+    max_chars: int | None = Field(default=None, ge=MIN_MEMORY_CHARS, strict=True)
 
     @field_validator("window", mode="before")
     @classmethod

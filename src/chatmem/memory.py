@@ -60,10 +60,9 @@ from .recall import (
     TurnInput,
     admit,
     admit_messages,
+    fit,
     hits_with_context,
-    merge_windows,
     plan,
-    render,
     rerank,
 )
 from .recall.follow import follow_replies
@@ -593,12 +592,13 @@ class Memory:
                 break  # enough hits, or no candidate left beyond this pool
         ranked = ranked[:plan.top_k]
         neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
-        snippets = merge_windows(ranked, neighbours, plan.skip_ids)
-        sessions = await self.store.get_sessions(sorted({s.session_id for s in snippets}))
-        text = render(snippets, sessions, locale=self.config.locale,
-                      timezone=self.config.timezone,
-                      per_item_max_chars=self.config.search.per_item_max_chars,
-                      chat_type_labels=self.platforms.chat_type_labels)
+        sessions = await self.store.get_sessions(sorted({r.message.session_id
+                                                         for r in ranked}))
+        snippets, text = fit(ranked, neighbours, plan.skip_ids, sessions,
+                             max_chars=self.config.context_expand.max_chars,
+                             locale=self.config.locale, timezone=self.config.timezone,
+                             per_item_max_chars=self.config.search.per_item_max_chars,
+                             chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
                             tuple(snippets), text, excluded, scope=plan.scope,
                             clamped=plan.clamped, degraded_reason=degraded)
@@ -784,20 +784,23 @@ class Memory:
 
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
                       speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
-                      ) -> list[dict[str, str]]:
+                      now: int | None = None) -> list[dict[str, str]]:
         """The messages to put before the conversation: the recall system message
         (when anything is recalled) followed by the session's ``last_messages`` (M2).
+        ``now`` is the recall's clock, as in :meth:`recall` (replays, benchmarks).
         :meth:`turn_context` also returns the recall behind them."""
         return (await self.turn_context(turn, session=session, speakers=speakers,
-                                        exclude_ids=exclude_ids)).messages
+                                        exclude_ids=exclude_ids, now=now)).messages
 
     async def turn_context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
                            speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
-                           ) -> TurnContext:
+                           now: int | None = None) -> TurnContext:
         """:meth:`context`'s messages with the recall that made them (its hits, and
         whether it was ``degraded`` to full text because the provider was down)."""
         check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
         turn_inputs(turn)  # a bad turn is refused even when recall is off
+        if now is not None:
+            check_ts(now, "now")
         exclude_ids = id_list(exclude_ids, "exclude_ids")
         last: list[Message] = []
         if self.config.last_messages > 0:
@@ -807,7 +810,7 @@ class Memory:
         if self.config.semantic_recall_enabled:
             result = await self.recall(
                 turn, session=session, speakers=speakers,
-                exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)],
+                exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)], now=now,
             )
         if result.text:
             out.append({"role": "system", "content": result.text})

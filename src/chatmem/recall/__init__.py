@@ -2,10 +2,12 @@
 
 request (:mod:`.request`: check and plan) → candidates (the indexes, in ``Memory``)
 → admission (:mod:`.admit`) → rerank (:mod:`.rank`) → expand (:mod:`.expand`,
-neighbours from the store) → render (:mod:`.render`) → result (:mod:`.result`).
+neighbours from the store) → render (:mod:`.render`, within the character budget of
+:mod:`.budget`) → result (:mod:`.result`).
 """
 
 from .admit import Admission, admit, admit_messages
+from .budget import fit
 from .expand import Snippet, merge_windows
 from .query import MAX_QUERY_CHARS, build_query
 from .rank import Candidate, Ranked, recency, rerank
@@ -28,6 +30,7 @@ __all__ = [
     "admit",
     "admit_messages",
     "build_query",
+    "fit",
     "hits_with_context",
     "merge_windows",
     "plan",
