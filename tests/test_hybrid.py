@@ -173,7 +173,10 @@ async def test_strong_dense_hit_beats_lexical_noise_in_recall() -> None:
     provider = MappedProvider({q: onehot(0, tail=0.3), gold: onehot(0)})
     mem = await open_mem(provider)
     try:
-        await mem.add([Message(session_id="s", content=t) for t in [gold, *noise]])
+        # unrelated messages, each in its own chat: none is a reply to the gold
+        # (a reply would inherit a share of its score, chatmem.recall.follow)
+        await mem.add([Message(session_id=f"s{i}", content=t)
+                       for i, t in enumerate([gold, *noise])])
         await mem.flush()
         res = await mem.recall(q, top_k=3, window=0)
         assert res.hits[0].message.content == gold

@@ -52,6 +52,10 @@ def test_followers_get_the_share_of_their_parent_and_keep_a_better_own_score() -
 def test_a_parent_never_follows_itself_and_no_followers_change_nothing() -> None:
     pool = [_sid("a", 0.8, 1), _sid("b", 0.5, 5)]
     assert follow_replies(pool, {"a": [_msg("a", 1)]}, share=0.9) == pool
+    # F1: what is never embedded is never a hit, through a parent either
+    tool = Message(id="t", session_id="s", content="raw tool output", ts=2, role="tool")
+    injected = Message(id="i", session_id="s", content="note", ts=3, source="orchestration")
+    assert follow_replies(pool, {"a": [tool, injected]}, share=0.9) == pool
     assert follow_replies(pool, {}, share=0.9) == pool
 
 

@@ -16,7 +16,8 @@ Rule (pure; :meth:`chatmem.Memory.run_recall` reads the followers from the store
 
 for each of the ``parents`` best candidates ``p`` of the pool and each of the
 ``window`` messages ``f`` that follow ``p`` in its session (visible under the same
-filters). A follower not in the pool joins it. ``share < 1`` keeps a reply just
+filters, and searchable: a tool output or an injected note is never a hit, F1). A
+follower not in the pool joins it. ``share < 1`` keeps a reply just
 below the turn it answers, so the pair shows up together rather than the reply
 displacing its cause. ``share = 0`` turns the rule off.
 
@@ -46,7 +47,8 @@ def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Me
     lent: dict[str, ScoredId] = {}
     for parent in pool:
         for f in followers.get(parent.message_id, ()):
-            if f.id is None or f.ts is None or f.id == parent.message_id:
+            if f.id is None or f.ts is None or f.id == parent.message_id \
+                    or not f.indexable:  # F1: what is never searchable is never a hit
                 continue
             score = share * parent.score
             best = lent.get(f.id)
