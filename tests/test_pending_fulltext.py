@@ -66,6 +66,11 @@ def hit_ids(result: RecallResult) -> list[str | None]:
     return [h.message.id for h in result.hits]
 
 
+def first_hit(result: RecallResult) -> str | None:
+    """The best hit (the ones after it may be its replies, :mod:`chatmem.recall.follow`)."""
+    return result.hits[0].message.id if result.hits else None
+
+
 @pytest.mark.parametrize("decision", ["fail", "defer"])
 async def test_an_outage_loses_nothing_and_new_messages_are_found_at_once(
         place: Place, decision: str) -> None:
@@ -98,15 +103,15 @@ async def test_an_outage_loses_nothing_and_new_messages_are_found_at_once(
         # and by recall (full-text ranking: the query needs no embedding), scoped
         by_text = Memory(mem.storage, embedder=mem.embedder,
                          config=Config.load(hybrid={"mode": "lexical"}))
-        assert hit_ids(await by_text.recall(word, session="s7", scope="session")) == [probe.id]
+        assert first_hit(await by_text.recall(word, session="s7", scope="session")) == probe.id
         assert hit_ids(await by_text.recall(word, session="s8", scope="session")) == []
-        assert hit_ids(await by_text.recall(word, session="s4", scope="resource")) == [probe.id]
+        assert first_hit(await by_text.recall(word, session="s4", scope="resource")) == probe.id
         assert hit_ids(await by_text.recall(word, session="s5", scope="resource")) == []
-        assert hit_ids(await by_text.recall(word, session="s9", scope="platform")) == [probe.id]
+        assert first_hit(await by_text.recall(word, session="s9", scope="platform")) == probe.id
         assert hit_ids(await by_text.recall(word, session="s8", scope="platform")) == []
         # the default (hybrid) recall, degraded to full text while the provider is down
         degraded = await mem.recall(word, session="s7", scope="session")
-        assert hit_ids(degraded) == [probe.id] and degraded.degraded_reason is not None
+        assert first_hit(degraded) == probe.id and degraded.degraded_reason is not None
         assert hit_ids(await mem.recall(word, session="s8", scope="session")) == []
 
         # a flush with the provider down comes back: everything attempted, scheduled
@@ -115,7 +120,7 @@ async def test_an_outage_loses_nothing_and_new_messages_are_found_at_once(
         assert (st["messages"], st["pending"], st["failed"], st["indexed"]) == (N, 0, N, 0)
         assert st["next_retry_at"] is not None
         assert not provider.embedded
-        assert hit_ids(await by_text.recall(word, session="s7", scope="session")) == [probe.id]
+        assert first_hit(await by_text.recall(word, session="s7", scope="session")) == probe.id
 
         provider.down = None  # the provider recovers
         await mem.flush(timeout=120)
