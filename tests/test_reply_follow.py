@@ -194,3 +194,46 @@ async def test_a_question_about_the_present_prefers_the_newer_statement(tmp_path
                                  now=now)).hits[0].message.content == old.content
     finally:
         await mem.close()
+
+
+def test_newness_spans_the_best_matches() -> None:
+    from chatmem.recall.rank import Candidate, newness, rerank
+
+    def cand(mid: str, semantic: float, ts: int) -> Candidate:
+        return Candidate(Message(id=mid, session_id="s", content=mid, ts=ts), semantic)
+
+    pool = [cand("old", 0.9, 1_000), cand("new", 0.8, 4_600_000), cand("weak", 0.1, 9_000_000),
+            cand("older", 0.2, 0)]
+    # the span of the two best (ts 1000 .. 4.6e6): newer beyond it clips to 1, older to 0
+    assert newness(pool, 2) == [0.0, 1.0, 1.0, 0.0]
+    # an hour apart, a month ago: the half-life cannot tell them apart, newness can
+    month = 30 * DAY
+    ranked = rerank(pool, now_ms=4_600_000 + month, time_weight=0.45, half_life_days=90,
+                    current_state=True, best=2)
+    assert [r.message.id for r in ranked][:2] == ["new", "old"]
+    plain = rerank(pool, now_ms=4_600_000 + month, time_weight=0.45, half_life_days=90)
+    assert [r.message.id for r in plain][:2] == ["old", "new"]
+    assert newness([cand("a", 0.5, 7)], 5) == [1.0] and newness([], 5) == []
+
+
+@pytest.mark.parametrize("weight", [0.45, 0.0])
+async def test_an_update_an_hour_later_wins_a_question_about_the_present(
+        tmp_path: Path, weight: float) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/h.db", embedder=embedder(),
+                            config={"search": {"time_weight_current": weight}})
+    try:
+        first = Message(session_id="g", content="the meetup point is the north bridge at 6",
+                        ts=T0, speaker_id="lena")
+        moved = Message(session_id="g", content="change: the meetup point moves to the "
+                        "stadium east gate", ts=T0 + 3_600_000, speaker_id="lena")
+        await mem.add([first, moved, *[Message(session_id=f"n{i}", content=t, ts=T0 + i)
+                                       for i, t in enumerate(["pasta recipe", "dentist monday",
+                                                              "train tickets"])]])
+        await mem.flush()
+        now = T0 + 40 * DAY
+        hits = (await mem.recall("where is the meetup point now", top_k=2, scope="all",
+                                 window=0, now=now)).hits
+        # the default weight puts the newer first; without it the closer wording wins
+        assert hits[0].message.content == (moved if weight else first).content
+    finally:
+        await mem.close()

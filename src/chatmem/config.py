@@ -105,9 +105,10 @@ class SearchConfig(_Strict):
     top_k: int = Field(default=5, ge=1, le=MAX_TOP_K, strict=True)
     time_weight: float = Field(default=0.1, ge=0.0, le=1.0)
     #: ``time_weight`` for a query that asks about the present ("where do I live now",
-    #: "我现在住哪", :func:`chatmem.recall.query.asks_current_state`): the newer of two
-    #: statements of a fact that changed should win.
-    time_weight_current: float = Field(default=0.6, ge=0.0, le=1.0)
+    #: "我现在住哪", :func:`chatmem.recall.query.asks_current_state`), whose recency is
+    #: the newness among the best matches (:func:`chatmem.recall.rank.newness`): the
+    #: newer of two statements of a fact that changed should win.
+    time_weight_current: float = Field(default=0.45, ge=0.0, le=1.0)
     half_life_days: float = Field(default=90.0, gt=0.0)
     user_priority_boost: float = Field(default=2.0, gt=0.0)
     per_item_max_chars: int = Field(default=0, ge=0, strict=True)

@@ -584,7 +584,9 @@ class Memory:
                           time_weight=plan.time_weight,
                           half_life_days=self.config.search.half_life_days,
                           boost_speakers=plan.boost_speakers,
-                          boost=self.config.search.user_priority_boost)
+                          boost=self.config.search.user_priority_boost,
+                          current_state=plan.current_state,
+                          best=self.config.recall_top_k)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -177,6 +177,9 @@ class RecallPlan:
     boost_speakers: frozenset[str]
     #: Messages the caller already has: never a hit, never a neighbour.
     skip_ids: frozenset[str]
+    #: Whether the query asks about the present ("… now", "现在 …": ranked by
+    #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
+    current_state: bool
     #: The weight of recency in the ranking: ``search.time_weight``, or
     #: ``search.time_weight_current`` when the query asks about the present.
     time_weight: float
@@ -217,6 +220,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     turn_speakers = {m.speaker_id for m in request.turn if m.speaker_id}
     query = build_query(request.texts)
     search = config.search
+    current = bool(query) and asks_current_state(query or "")
     return RecallPlan(
         query=query,
         top_k=top_k,
@@ -230,8 +234,8 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         boost_speakers=frozenset(set(request.speakers) | turn_speakers) if scope == "user"
         else frozenset(),
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
-        time_weight=search.time_weight_current if query and asks_current_state(query)
-        else search.time_weight,
+        current_state=current,
+        time_weight=search.time_weight_current if current else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
                              for m in request.turn),
         now=request.now,
