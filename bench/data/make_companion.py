@@ -21,11 +21,12 @@ Questions: (question, [gold labels], type, [stale labels]). ``update`` questions
 for the current state; their gold is the newer statement and ``stale`` the older
 one(s) it replaced.
 """
-import json
 import random
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from _sets import build_set, write_set
 
 HERE = Path(__file__).parent
 QTYPES = {"paraphrase", "lexical", "temporal", "multi_hop", "update"}
@@ -93,14 +94,7 @@ def build_conv(lang, cid, user_id, user_name, days, questions):
 
 
 def build(lang):
-    conversations, questions = [], []
-    for spec in SETS[lang]:
-        c, qs = build_conv(lang, *spec)
-        conversations.append(c)
-        for q in qs:
-            questions.append({"id": f"{lang}q{len(questions) + 1:03d}", **q})
-    return {"version": 1, "language": lang, "conversations": conversations,
-            "questions": questions}
+    return build_set(SETS[lang], lang, build_conv, lang)
 
 
 # ---------------------------------------------------------------------------
@@ -1911,9 +1905,4 @@ a: 提前排好，那几天少接点外卖
 
 if __name__ == "__main__":
     for lang in ("en", "zh"):
-        data = build(lang)
-        out = HERE / f"companion_{lang}.json"
-        out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        n_msg = sum(len(s["messages"]) for c in data["conversations"] for s in c["sessions"])
-        print(f"wrote {out} ({len(data['conversations'])} conversations, {n_msg} messages, "
-              f"{len(data['questions'])} questions)")
+        write_set(build(lang), f"companion_{lang}")

@@ -23,11 +23,12 @@ Questions: (asker, question, [gold labels], type, [stale labels]). ``update``
 questions ask for the current state; their gold is the newer statement and
 ``stale`` the older one(s) it replaced.
 """
-import json
 import random
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from _sets import build_set, write_set
 
 HERE = Path(__file__).parent
 QTYPES = {"paraphrase", "lexical", "temporal", "multi_hop", "update"}
@@ -118,14 +119,7 @@ def build_conv(lang, cid, platform, group_name, members, text, questions):
 
 
 def build(lang):
-    conversations, questions = [], []
-    for spec in SETS[lang]:
-        c, qs = build_conv(lang, *spec)
-        conversations.append(c)
-        for q in qs:
-            questions.append({"id": f"g{lang}q{len(questions) + 1:03d}", **q})
-    return {"version": 1, "language": lang, "conversations": conversations,
-            "questions": questions}
+    return build_set(SETS[lang], lang, build_conv, "g" + lang)
 
 
 # ---------------------------------------------------------------------------
@@ -1041,9 +1035,4 @@ fang: 大家早点休息，别迟到
 
 if __name__ == "__main__":
     for lang in ("en", "zh"):
-        data = build(lang)
-        out = HERE / f"group_{lang}.json"
-        out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        n_msg = sum(len(s["messages"]) for c in data["conversations"] for s in c["sessions"])
-        print(f"wrote {out} ({len(data['conversations'])} conversations, {n_msg} messages, "
-              f"{len(data['questions'])} questions)")
+        write_set(build(lang), f"group_{lang}")
