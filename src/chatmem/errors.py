@@ -10,11 +10,18 @@ from exc``), so callers never need to import a driver to catch a failure::
     ├── InvalidInput           (also ValueError) bad message / argument / payload
     │   └── ScopeError         a scope that cannot be applied (e.g. no resource id)
     ├── PermissionDenied       an actor without the owner role changed settings
+    │   └── Unauthorized       (HTTP client) no API key, or an unknown one (401)
     ├── NotFound               (also KeyError) no such message / session
     ├── EmbeddingUnavailable   a provider failed terminally (E9)
     ├── StoreError             a storage backend failed (driver error attached)
     │   └── StoreClosed        the store was used after close()
-    └── RecallUnavailable      semantic recall asked for without index or embedder (M4)
+    ├── RecallUnavailable      semantic recall asked for without index or embedder (M4)
+    └── ServerError            (HTTP client) the server failed (500) or answered outside the API
+        └── ConnectionFailed   (HTTP client) no answer: refused, reset, timed out (cause attached)
+
+:mod:`chatmem.client` raises these same classes for the server's answers (a 400 whose
+body says ``FilterError`` is a :class:`FilterError`); ``http_status`` is then the HTTP
+status (``None`` for errors raised in-process).
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from __future__ import annotations
 
 class ChatmemError(Exception):
     """Base class of every error chatmem raises on purpose."""
+
+    #: The HTTP status the error came with (:mod:`chatmem.client`); None in-process.
+    http_status: int | None = None
 
 
 class ConfigError(ChatmemError, ValueError):
@@ -42,6 +52,10 @@ class ScopeError(InvalidInput):
 
 class PermissionDenied(ChatmemError):
     """The actor may not do this (e.g. only an owner may change scope settings)."""
+
+
+class Unauthorized(PermissionDenied):
+    """The HTTP API refused the request's API key (none, or unknown): HTTP 401."""
 
 
 class NotFound(ChatmemError, KeyError):
@@ -93,3 +107,13 @@ class StoreClosed(StoreError):
 
 class RecallUnavailable(ChatmemError):
     """Semantic recall was configured without a vector index or an embedder (M4)."""
+
+
+class ServerError(ChatmemError):
+    """The chatmem server failed (HTTP 500) or answered outside its API (not the
+    documented JSON, an unexpected status); ``http_status`` says which."""
+
+
+class ConnectionFailed(ServerError):
+    """The chatmem server could not be reached or did not answer in time; the transport's
+    exception is chained as ``__cause__``."""

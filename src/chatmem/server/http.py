@@ -63,6 +63,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -97,6 +98,9 @@ MAX_WINDOW = 100
 #: Routes served without a key (documentation and liveness).
 PUBLIC_PATHS = frozenset({"/health", "/openapi.json", "/docs", "/docs/oauth2-redirect",
                           "/redoc"})
+#: Where the Swagger UI and ReDoc assets are served from (no CDN: ``/docs`` works offline);
+#: public like the pages that load them.
+DOCS_ASSETS = "/docs-assets"
 METRICS_PATH = "/metrics"
 
 
@@ -608,7 +612,8 @@ class _Guard:
         self.app, self.keys, self.metrics = app, keys, metrics
 
     def _denied(self, scope: Scope) -> JSONResponse | None:
-        if self.keys is None or scope["path"] in PUBLIC_PATHS:
+        if self.keys is None or scope["path"] in PUBLIC_PATHS \
+                or scope["path"].startswith(DOCS_ASSETS + "/"):
             return None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
@@ -733,8 +738,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         yield
         await namespaces.close()
 
-    app = FastAPI(title="chatmem", summary="Semantic long-term memory for chat agents",
-                  version=_version(), lifespan=lifespan)
+    # FastAPIOffline: /docs and /redoc load their scripts and styles from DOCS_ASSETS
+    # (files of the fastapi-offline package), never from a CDN
+    app = FastAPIOffline(title="chatmem", summary="Semantic long-term memory for chat agents",
+                         version=_version(), lifespan=lifespan, static_url=DOCS_ASSETS)
     app.state.namespaces = namespaces
     app.state.keys = keys
     app.state.metrics = metrics

@@ -1,0 +1,451 @@
+"""A typed client of the HTTP API (``chatmem serve``): :class:`AsyncClient` and :class:`Client`.
+
+The methods mirror :class:`~chatmem.Memory` (same names, same keywords, same result
+types: :class:`~chatmem.Message`, :class:`~chatmem.RecallResult` with its
+:class:`~chatmem.Hit` s, :class:`~chatmem.models.Session`,
+:class:`~chatmem.scopes.EffectiveScope`), one route each, so code written against a
+local ``Memory`` runs against a server by changing how it is opened::
+
+    async with AsyncClient("http://127.0.0.1:8765", api_key="…") as mem:
+        await mem.add({"session_id": "s1", "content": "I prefer oat milk"})
+        result = await mem.recall("what milk?", session="s1")
+
+Errors are the library's own (:mod:`chatmem.errors`), rebuilt from the server's
+``{"error": {"type", "message"}}`` body: a 400 that says ``FilterError`` raises
+:class:`~chatmem.errors.FilterError`, a 403 :class:`~chatmem.errors.PermissionDenied`,
+a 404 :class:`~chatmem.errors.NotFound`, a 503 :class:`~chatmem.errors.StoreError` or
+:class:`~chatmem.errors.EmbeddingUnavailable`…; each carries ``http_status``. A 401 is
+:class:`~chatmem.errors.Unauthorized`, a 500 or an answer outside the API
+:class:`~chatmem.errors.ServerError`, and no answer at all (refused, reset, timed
+out) :class:`~chatmem.errors.ConnectionFailed` with the transport's error as
+``__cause__``.
+
+Bounded: every request has a timeout (``timeout`` seconds, default 30), and only a
+connection that could not be *opened* is retried (``connect_retries`` times, default
+2, 0.2 s then 0.4 s apart), since nothing reached the server then; a request that was
+sent is never retried.
+
+:class:`Client` is the blocking form for scripts: each method is the
+:class:`AsyncClient` method of the same name run on a private event loop
+(:mod:`chatmem._sync`, as :class:`~chatmem.SyncMemory`), not a second copy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+import httpx
+
+from ._sync import BlockingWrapper, blocking
+from .errors import (
+    ChatmemError,
+    ConfigError,
+    ConnectionFailed,
+    EmbeddingUnavailable,
+    FilterError,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    RecallUnavailable,
+    ScopeError,
+    ServerError,
+    StoreClosed,
+    StoreError,
+    Unauthorized,
+)
+from .models import Message, Session
+from .recall.result import Hit, RecallResult
+from .scopes import EffectiveScope
+
+#: Default seconds for one request (connect, each read and write).
+DEFAULT_TIMEOUT = 30.0
+#: Error types of the server's body → the library's class.
+_BY_TYPE: dict[str, type[ChatmemError]] = {cls.__name__: cls for cls in (
+    ConfigError, FilterError, InvalidInput, ScopeError, PermissionDenied, NotFound,
+    EmbeddingUnavailable, StoreError, StoreClosed, RecallUnavailable)}
+#: When the body's type is not a library class (e.g. ``InvalidRequest``: schema, 422).
+_BY_STATUS: dict[int, type[ChatmemError]] = {
+    400: InvalidInput, 401: Unauthorized, 403: PermissionDenied, 404: NotFound,
+    413: InvalidInput, 415: InvalidInput, 422: InvalidInput, 503: StoreError}
+
+Layer = Literal["platform", "chat_type", "group", "session"]
+MessageLike = Message | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """:meth:`AsyncClient.turn_context`: the context messages and whether the recall
+    behind them was ``degraded`` to full text (the query could not be embedded)."""
+
+    messages: list[dict[str, str]]
+    degraded: bool = False
+    degraded_reason: str | None = None
+
+
+def error_from_response(response: httpx.Response) -> ChatmemError:
+    """The library error an error answer stands for (see the module docstring)."""
+    status = response.status_code
+    kind, message = "", ""
+    try:
+        body = response.json()
+        detail = body["error"]
+        kind, message = str(detail["type"]), str(detail["message"])
+    except (ValueError, KeyError, TypeError):
+        message = response.text[:500] or response.reason_phrase
+    cls = _BY_TYPE.get(kind) or _BY_STATUS.get(status, ServerError)
+    if status == 401:
+        cls = Unauthorized
+    where = f"{response.request.method} {response.request.url.path}"
+    exc: ChatmemError
+    if cls is EmbeddingUnavailable:
+        exc = EmbeddingUnavailable(message, retry_decision="defer")
+    elif cls is ServerError:
+        exc = ServerError(f"{where}: HTTP {status}: {message}")
+    else:
+        exc = cls(message)
+    exc.http_status = status
+    return exc
+
+
+def _message(data: Mapping[str, Any]) -> Message:
+    """A message as the server wrote it (already validated there)."""
+    return Message(
+        session_id=data["session_id"], content=data["content"], role=data.get("role", "user"),
+        ts=data.get("ts"), id=data.get("id"), kind=data.get("kind", "message"),
+        visible_content=data.get("visible_content"), source=data.get("source"),
+        speaker_id=data.get("speaker_id"), speaker_name=data.get("speaker_name"),
+        mentions=tuple(data.get("mentions") or ()), platform=data.get("platform"),
+        metadata=dict(data.get("metadata") or {}))
+
+
+def _hit(data: Mapping[str, Any]) -> Hit:
+    return Hit(message=_message(data["message"]), score=float(data["score"]),
+               semantic=float(data["semantic"]), recency=float(data["recency"]),
+               boost=float(data["boost"]),
+               before=tuple(_message(m) for m in data.get("before", ())),
+               after=tuple(_message(m) for m in data.get("after", ())))
+
+
+def _recall_result(data: Mapping[str, Any]) -> RecallResult:
+    """A :class:`RecallResult` from its JSON form (``snippets`` are not sent: empty)."""
+    return RecallResult(
+        query=data.get("query"), hits=tuple(_hit(h) for h in data.get("hits", ())),
+        text=data.get("text", ""), excluded=dict(data.get("excluded") or {}),
+        scope=data.get("scope", "all"), clamped=bool(data.get("clamped", False)),
+        degraded_reason=data.get("degraded_reason"))
+
+
+def _session(data: Mapping[str, Any]) -> Session:
+    return Session(id=data["id"], parent_id=data.get("parent_id"),
+                   resource_id=data.get("resource_id"),
+                   origin_platform=data.get("origin_platform"),
+                   chat_type=data.get("chat_type"), group_id=data.get("group_id"),
+                   group_name=data.get("group_name"),
+                   metadata=dict(data.get("metadata") or {}),
+                   settings=dict(data.get("settings") or {}))
+
+
+def _message_json(m: MessageLike) -> Any:
+    if isinstance(m, Message):
+        return m.to_dict()
+    if isinstance(m, Mapping):
+        return dict(m)
+    raise InvalidInput(f"messages: expected a Message or a mapping, got {type(m).__name__}")
+
+
+def _session_path(session: str) -> str:
+    if not isinstance(session, str) or not session:
+        raise InvalidInput("session: a non-empty string is required")
+    if "/" in session:  # the server decodes %2F before routing: no route would match
+        raise InvalidInput(f"session {session!r}: the HTTP API cannot address a session id "
+                           "holding '/' in /v1/sessions/{id}")
+    return "/v1/sessions/" + quote(session, safe="")
+
+
+def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+class AsyncClient:
+    """The HTTP API of ``chatmem serve`` with :class:`~chatmem.Memory`'s methods.
+
+    ``api_key``: the bearer key (its namespace and role decide what is visible and
+    allowed; None for an open server). ``timeout``: seconds per request.
+    ``transport``: an ``httpx`` async transport (tests: ``httpx.ASGITransport(app)``).
+    """
+
+    def __init__(self, base_url: str, api_key: str | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT,
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 connect_retries: int = 2) -> None:
+        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"base_url must be an http:// or https:// URL, got {base_url!r}")
+        if not (isinstance(timeout, (int, float)) and 0 < timeout <= 3600):
+            raise ConfigError(f"timeout must be seconds in (0, 3600], got {timeout!r}")
+        if not (isinstance(connect_retries, int) and 0 <= connect_retries <= 10):
+            raise ConfigError(f"connect_retries must be 0 to 10, got {connect_retries!r}")
+        headers = {"Accept": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self.base_url = base_url.rstrip("/")
+        self.connect_retries = connect_retries
+        self._http = httpx.AsyncClient(base_url=self.base_url, headers=headers,
+                                       timeout=httpx.Timeout(timeout), transport=transport,
+                                       follow_redirects=False)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the connections (idempotent)."""
+        await self._http.aclose()
+
+    # ------------------------------------------------------------------ transport
+
+    async def _send(self, method: str, path: str, *, body: Any = None,
+                    params: Mapping[str, str] | None = None) -> httpx.Response:
+        content = None
+        headers = {}
+        if body is not None:
+            try:
+                content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            except (TypeError, ValueError) as exc:
+                raise InvalidInput(f"{method} {path}: the body is not JSON: {exc}") from exc
+            headers["Content-Type"] = "application/json"
+        for attempt in range(self.connect_retries + 1):
+            try:
+                response = await self._http.request(method, path, content=content,
+                                                    params=params, headers=headers)
+            except httpx.ConnectError as exc:  # nothing reached the server: safe to retry
+                if attempt < self.connect_retries:
+                    await asyncio.sleep(0.2 * 2 ** attempt)
+                    continue
+                raise ConnectionFailed(f"{method} {self.base_url}{path}: cannot connect "
+                                       f"({exc})") from exc
+            except httpx.TimeoutException as exc:
+                raise ConnectionFailed(f"{method} {self.base_url}{path}: timed out "
+                                       f"({type(exc).__name__})") from exc
+            except httpx.HTTPError as exc:
+                raise ConnectionFailed(f"{method} {self.base_url}{path}: {type(exc).__name__}:"
+                                       f" {exc}") from exc
+            if response.status_code >= 400:
+                raise error_from_response(response)
+            return response
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _json(self, method: str, path: str, *, body: Any = None,
+                    params: Mapping[str, str] | None = None) -> Any:
+        response = await self._send(method, path, body=body, params=params)
+        try:
+            return response.json()
+        except ValueError as exc:
+            err = ServerError(f"{method} {path}: the answer is not JSON")
+            err.http_status = response.status_code
+            raise err from exc
+
+    # ------------------------------------------------------------------ writing
+
+    async def add(self, messages: MessageLike | Sequence[MessageLike]) -> list[Message]:
+        """Store messages (committed before this returns) and queue them for indexing:
+        ``POST /v1/messages``. The stored messages come back with ``id`` and ``ts``."""
+        batch = [messages] if isinstance(messages, (Message, Mapping)) else list(messages)
+        if not batch:
+            return []
+        data = await self._json("POST", "/v1/messages",
+                                body={"messages": [_message_json(m) for m in batch]})
+        return [_message(m) for m in data["messages"]]
+
+    async def rewrite(self, session: str, ts: int, *, content: str | None = None,
+                      visible_content: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> Message:
+        """Change a stored message, found by session and ts (F3): ``POST /v1/rewrite``."""
+        body = _drop_none({"session": session, "ts": ts, "content": content,
+                           "visible_content": visible_content,
+                           "metadata": dict(metadata) if metadata is not None else None})
+        return _message((await self._json("POST", "/v1/rewrite", body=body))["message"])
+
+    async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
+        """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
+        Its ``settings`` are the server's (:meth:`set_scope` changes them)."""
+        fields = session.to_dict() if isinstance(session, Session) else dict(session)
+        sid = fields.pop("id", None)
+        fields.pop("settings", None)
+        body = {k: (dict(v) if k == "metadata" else v) for k, v in fields.items()
+                if v is not None}
+        data = await self._json("PUT", _session_path(sid), body=body)
+        return _session(data["session"])
+
+    async def clear(self, target: str = "all", *, session: str | None = None
+                    ) -> dict[str, int]:
+        """Clear ``vector``, ``context`` or ``all`` (F12, owner keys): ``POST /v1/clear``."""
+        data = await self._json("POST", "/v1/clear",
+                                body=_drop_none({"target": target, "session": session}))
+        return {str(k): int(v) for k, v in data.items()}
+
+    # ------------------------------------------------------------------ recall
+
+    async def recall(
+        self,
+        query: str | Sequence[str],
+        *,
+        session: str | None = None,
+        platform: str | None = None,
+        top_k: int | None = None,
+        min_score: float | None = None,
+        scope: str | None = None,
+        window: int | Mapping[str, int] | None = None,
+        cross_session: bool | None = None,
+        filter: Mapping[str, Any] | None = None,
+        speakers: Sequence[str] = (),
+        exclude_ids: Sequence[str] = (),
+        now: int | None = None,
+    ) -> RecallResult:
+        """Recall past messages relevant to ``query``: ``POST /v1/recall``. With a user key
+        ``session`` is required and ``scope`` may only narrow (``clamped`` says so).
+        The result has no ``snippets`` (the API does not send them)."""
+        body = _drop_none({
+            "query": query if isinstance(query, str) else list(query), "session": session,
+            "platform": platform, "top_k": top_k, "min_score": min_score, "scope": scope,
+            "window": dict(window) if isinstance(window, Mapping) else window,
+            "cross_session": cross_session,
+            "filter": dict(filter) if filter is not None else None,
+            "speakers": list(speakers), "exclude_ids": list(exclude_ids), "now": now})
+        return _recall_result(await self._json("POST", "/v1/recall", body=body))
+
+    async def turn_context(self, turn: str | Sequence[str], *, session: str,
+                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = ()
+                           ) -> TurnContext:
+        """:meth:`context`'s messages and whether the recall was degraded:
+        ``POST /v1/context``."""
+        data = await self._json("POST", "/v1/context", body={
+            "turn": turn if isinstance(turn, str) else list(turn), "session": session,
+            "speakers": list(speakers), "exclude_ids": list(exclude_ids)})
+        return TurnContext([{"role": str(m["role"]), "content": str(m["content"])}
+                            for m in data["messages"]],
+                           degraded=bool(data.get("degraded", False)),
+                           degraded_reason=data.get("degraded_reason"))
+
+    async def context(self, turn: str | Sequence[str], *, session: str,
+                      speakers: Sequence[str] = (), exclude_ids: Sequence[str] = ()
+                      ) -> list[dict[str, str]]:
+        """The messages to put before the conversation (M2): the recall system message
+        (when anything is recalled) and the session's last messages."""
+        return (await self.turn_context(turn, session=session, speakers=speakers,
+                                        exclude_ids=exclude_ids)).messages
+
+    # ------------------------------------------------------------------ settings
+
+    async def effective_scope(self, session: str, platform: str | None = None
+                              ) -> EffectiveScope:
+        """The scope recalls from ``session`` use now and its layer (F10):
+        ``GET /v1/settings``."""
+        params = _drop_none({"session": session, "platform": platform})
+        data = await self._json("GET", "/v1/settings", params=params)
+        return EffectiveScope(scope=data["scope"], layer=data["layer"],
+                              broken=bool(data.get("broken", False)))
+
+    async def set_scope(self, scope: str | None, *, layer: Layer = "session",
+                        platform: str | None = None, chat_type: str | None = None,
+                        group_id: str | None = None, session: str | None = None) -> None:
+        """Set (``None``: remove) one settings layer's scope: ``PUT /v1/settings``. Owner
+        keys only; the acting owner is the key (no ``actor`` argument)."""
+        body: dict[str, Any] = {"scope": scope, "layer": layer}
+        body.update(_drop_none({"platform": platform, "chat_type": chat_type,
+                                "group_id": group_id, "session": session}))
+        await self._json("PUT", "/v1/settings", body=body)
+
+    async def get_session(self, session: str) -> Session | None:
+        """The registered session ``session`` (its settings included), or ``None``:
+        ``GET /v1/sessions/{id}``."""
+        try:
+            data = await self._json("GET", _session_path(session))
+        except NotFound as exc:
+            if exc.http_status == 404 and "not registered" in str(exc):
+                return None
+            raise
+        return _session(data["session"])
+
+    # ------------------------------------------------------------------ tool
+
+    async def tool_schema(self) -> dict[str, Any]:
+        """The ``memory_recall`` tool in OpenAI tools format (I2): ``GET /v1/tool``."""
+        data: dict[str, Any] = await self._json("GET", "/v1/tool")
+        return data
+
+    async def call_tool(self, arguments: Mapping[str, Any] | str,
+                        caller: Mapping[str, Any]) -> dict[str, Any]:
+        """Run ``memory_recall`` with the model's arguments for ``caller``
+        (``session_id``, ``speaker_id``, ``platform``): ``POST /v1/tool``."""
+        body = {"arguments": arguments if isinstance(arguments, str) else dict(arguments),
+                "caller": _drop_none(dict(caller))}
+        data: dict[str, Any] = await self._json("POST", "/v1/tool", body=body)
+        return data
+
+    # ------------------------------------------------------------------ operations
+
+    async def stats(self) -> dict[str, Any]:
+        """Counts of messages, vectors, indexer and embedder state: ``GET /v1/stats``."""
+        data: dict[str, Any] = await self._json("GET", "/v1/stats")
+        return data
+
+    async def health(self) -> dict[str, Any]:
+        """Liveness (no key needed): ``GET /health``."""
+        data: dict[str, Any] = await self._json("GET", "/health")
+        return data
+
+    async def metrics(self) -> str:
+        """The Prometheus text of ``GET /metrics``."""
+        return (await self._send("GET", "/metrics")).text
+
+
+class Client(BlockingWrapper[AsyncClient]):
+    """Blocking :class:`AsyncClient` for scripts (same arguments, methods and errors)::
+
+        with Client("http://127.0.0.1:8765", api_key="…") as mem:
+            mem.add({"session_id": "s1", "content": "I prefer oat milk"})
+    """
+
+    def __init__(self, base_url: str, api_key: str | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT,
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 connect_retries: int = 2) -> None:
+        async def make() -> AsyncClient:  # on the wrapper's loop: the pool binds to it
+            return AsyncClient(base_url, api_key, timeout=timeout, transport=transport,
+                               connect_retries=connect_retries)
+
+        super().__init__(make)
+
+    @property
+    def async_client(self) -> AsyncClient:
+        """The async client underneath."""
+        return self._inner
+
+    async def _aclose_inner(self) -> None:
+        await self._inner.close()
+
+    add = blocking(AsyncClient.add)
+    rewrite = blocking(AsyncClient.rewrite)
+    upsert_session = blocking(AsyncClient.upsert_session)
+    clear = blocking(AsyncClient.clear)
+    recall = blocking(AsyncClient.recall)
+    turn_context = blocking(AsyncClient.turn_context)
+    context = blocking(AsyncClient.context)
+    effective_scope = blocking(AsyncClient.effective_scope)
+    set_scope = blocking(AsyncClient.set_scope)
+    get_session = blocking(AsyncClient.get_session)
+    tool_schema = blocking(AsyncClient.tool_schema)
+    call_tool = blocking(AsyncClient.call_tool)
+    stats = blocking(AsyncClient.stats)
+    health = blocking(AsyncClient.health)
+    metrics = blocking(AsyncClient.metrics)
+
+
+__all__ = ["AsyncClient", "Client", "TurnContext", "error_from_response"]

@@ -1,0 +1,272 @@
+"""chatmem.client against a real ``chatmem serve`` subprocess on 127.0.0.1 (issue 13):
+every method, the library's error classes rebuilt from the answers, and the sync form."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from chatmem import Hit, Message, RecallResult
+from chatmem.client import AsyncClient, Client, TurnContext
+from chatmem.errors import (
+    ChatmemError,
+    ConfigError,
+    ConnectionFailed,
+    EmbeddingUnavailable,
+    FilterError,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    ServerError,
+    StoreError,
+    Unauthorized,
+)
+from chatmem.models import Session
+from chatmem.scopes import EffectiveScope
+from servers import free_port
+
+OWNER = "client-owner-key-0123456789"
+USER = "client-user-key-01234567890"
+OTHER = "client-other-key-0123456789"  # an owner of another namespace
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("client")
+    keys = tmp / "keys.toml"
+    keys.write_text(
+        f'[keys.owner]\nkey = "{OWNER}"\nnamespace = "home"\nrole = "owner"\n'
+        f'[keys.bot]\nkey = "{USER}"\nnamespace = "home"\nrole = "user"\n'
+        f'[keys.other]\nkey = "{OTHER}"\nnamespace = "other"\nrole = "owner"\n',
+        encoding="utf-8")
+    port = free_port()
+    log = (tmp / "serve.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chatmem", "serve", "--db", f"sqlite:///{tmp}/{{namespace}}.db",
+         "--keys", str(keys), "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, (tmp / "serve.log").read_text()
+            assert time.monotonic() < deadline, "chatmem serve did not come up"
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+async def wait_indexed(c: AsyncClient, n: int) -> None:
+    deadline = time.monotonic() + 60
+    while (await c.stats())["indexed"] < n:
+        assert time.monotonic() < deadline, "indexing did not finish"
+        await asyncio.sleep(0.05)
+
+
+async def test_health_stats_and_metrics(server: str) -> None:
+    async with AsyncClient(server) as anon:
+        assert (await anon.health())["status"] == "ok"
+        with pytest.raises(Unauthorized) as err:
+            await anon.stats()
+        assert err.value.http_status == 401 and isinstance(err.value, PermissionDenied)
+    async with AsyncClient(server, "not-a-key-of-this-server-00") as wrong:
+        with pytest.raises(Unauthorized, match="unknown API key"):
+            await wrong.stats()
+    async with AsyncClient(server, OWNER) as c:
+        stats = await c.stats()
+        assert {"messages", "indexed", "pending", "embedder"} <= set(stats)
+        assert "chatmem_http_requests_total" in await c.metrics()
+
+
+async def test_add_recall_context_and_rewrite(server: str) -> None:
+    async with AsyncClient(server, OWNER, timeout=30) as c:
+        stored = await c.add([
+            {"session_id": "kitchen", "content": "the boiler service is booked for Thursday",
+             "speaker_id": "alice", "speaker_name": "Alice", "platform": "cli"},
+            Message(session_id="kitchen", content="I prefer oat milk in my coffee",
+                    speaker_id="alice", metadata={"topic": "food"}),
+        ])
+        assert [type(m) for m in stored] == [Message, Message]
+        assert all(m.id and m.ts for m in stored)
+        assert stored[1].metadata == {"topic": "food"} and stored[0].platform == "cli"
+        assert await c.add([]) == []
+        # a retry with the same id and content is a no-op
+        again = await c.add(stored[0])
+        assert again[0].id == stored[0].id
+        await wait_indexed(c, 2)
+
+        result = await c.recall("when is the boiler service?", session="kitchen", top_k=3)
+        assert isinstance(result, RecallResult) and isinstance(result.hits[0], Hit)
+        assert result.hits[0].message.content.startswith("the boiler")
+        assert result.hits[0].message.id == stored[0].id
+        assert 0 < result.hits[0].score <= 1 and "boiler" in result.text
+        assert not result.degraded and result.scope
+
+        msgs = await c.context("when is the boiler service?", session="kitchen")
+        assert msgs[0]["role"] == "system" and "boiler service" in msgs[0]["content"]
+        turn = await c.turn_context(["when is the boiler service?"], session="kitchen")
+        assert isinstance(turn, TurnContext) and turn.messages == msgs and not turn.degraded
+
+        assert stored[1].ts is not None
+        new = await c.rewrite("kitchen", stored[1].ts, content="I prefer soy milk now")
+        assert isinstance(new, Message) and new.content == "I prefer soy milk now"
+        assert new.id == stored[1].id
+        hits = (await c.recall("soy milk", session="kitchen")).hits
+        assert "I prefer soy milk now" in [h.message.content for h in hits]
+        with pytest.raises(NotFound) as err:
+            await c.rewrite("kitchen", 12345, content="nothing there")
+        assert err.value.http_status == 404
+
+
+async def test_sessions_settings_and_owner_only_actions(server: str) -> None:
+    async with AsyncClient(server, OWNER) as owner, AsyncClient(server, USER) as bot:
+        assert await owner.get_session("never-registered") is None
+        s = await owner.upsert_session(Session(id="room 1·β", resource_id="alice",
+                                               chat_type="group", metadata={"team": "a"}))
+        assert isinstance(s, Session) and s.id == "room 1·β" and s.metadata == {"team": "a"}
+        got = await bot.get_session("room 1·β")
+        assert got == s
+        with pytest.raises(InvalidInput, match="cannot address"):
+            await owner.get_session("a/b")
+        # a mapping works too
+        s2 = await owner.upsert_session({"id": "room 1·β", "resource_id": "bob"})
+        assert s2.resource_id == "bob" and s2.chat_type is None
+
+        eff = await bot.effective_scope("room 1·β")
+        assert isinstance(eff, EffectiveScope) and eff.layer == "config"
+        await owner.set_scope("session", session="room 1·β")
+        eff = await bot.effective_scope("room 1·β")
+        assert (eff.scope, eff.layer) == ("session", "session")
+        await owner.set_scope(None, session="room 1·β")
+        assert (await bot.effective_scope("room 1·β")).layer == "config"
+
+        # a user key doing an owner's action: PermissionDenied, as in the library
+        with pytest.raises(PermissionDenied, match="owner key") as err:
+            await bot.set_scope("all", session="room 1·β")
+        assert err.value.http_status == 403 and not isinstance(err.value, Unauthorized)
+        with pytest.raises(PermissionDenied):
+            await bot.upsert_session(Session(id="room 2"))
+        with pytest.raises(PermissionDenied):
+            await bot.clear("all")
+        # a user key must name its conversation when it recalls
+        with pytest.raises(InvalidInput, match="session is required"):
+            await bot.recall("anything")
+
+
+async def test_tool_schema_and_call(server: str) -> None:
+    async with AsyncClient(server, USER) as bot:
+        schema = await bot.tool_schema()
+        assert schema["function"]["name"] == "memory_recall"
+        out = await bot.call_tool({"query": "boiler service"},
+                                  {"session_id": "kitchen", "speaker_id": "alice"})
+        assert isinstance(out, dict)
+        out2 = await bot.call_tool('{"query": "boiler service"}', {"session_id": "kitchen"})
+        assert set(out2) == set(out)
+        with pytest.raises(InvalidInput):
+            await bot.call_tool("{not json", {"session_id": "kitchen"})
+
+
+async def test_server_errors_are_the_library_classes(server: str) -> None:
+    async with AsyncClient(server, OWNER) as c:
+        with pytest.raises(InvalidInput, match="content") as err:  # 400: the library check
+            await c.add({"session_id": "s", "content": "", "role": "user"})
+        assert err.value.http_status == 400
+        with pytest.raises(InvalidInput, match="colour") as err:  # 422: the body schema
+            await c.add({"session_id": "s", "content": "x", "colour": "red"})
+        assert err.value.http_status == 422 and isinstance(err.value, ValueError)
+        with pytest.raises(FilterError) as ferr:
+            await c.recall("x", session="s", filter={"team": {"$nope": 1}})
+        assert ferr.value.http_status == 400
+        with pytest.raises(InvalidInput):
+            await c.clear("everything")
+        with pytest.raises(InvalidInput):
+            await c.recall("x", top_k=0)
+        with pytest.raises(InvalidInput, match="not JSON"):
+            await c.add({"session_id": "s", "content": "x", "metadata": {"n": float("nan")}})
+    # nothing listening: ConnectionFailed with the transport error attached, bounded
+    async with AsyncClient(f"http://127.0.0.1:{free_port()}", OWNER,
+                           connect_retries=1) as dead:
+        start = time.monotonic()
+        with pytest.raises(ConnectionFailed, match="cannot connect") as cerr:
+            await dead.stats()
+        assert isinstance(cerr.value.__cause__, httpx.ConnectError)
+        assert isinstance(cerr.value, ServerError) and cerr.value.http_status is None
+        assert time.monotonic() - start < 10
+    with pytest.raises(ConfigError):
+        AsyncClient("127.0.0.1:8765")
+    with pytest.raises(ConfigError):
+        AsyncClient(server, timeout=0)
+
+
+@pytest.mark.parametrize(("status", "body", "cls"), [
+    (503, {"error": {"type": "EmbeddingUnavailable", "message": "local: down"}},
+     EmbeddingUnavailable),
+    (503, {"error": {"type": "StoreError", "message": "disk full"}}, StoreError),
+    (500, {"error": {"type": "InternalError", "message": "internal error"}}, ServerError),
+    (502, "<html>bad gateway</html>", ServerError),
+    (404, {"error": {"type": "NotFound", "message": "no route GET /v1/x"}}, NotFound),
+])
+async def test_error_bodies_map_to_classes(status: int, body: object,
+                                           cls: type[ChatmemError]) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        if isinstance(body, str):
+            return httpx.Response(status, text=body)
+        return httpx.Response(status, json=body)
+
+    async with AsyncClient("http://chatmem.test", "k" * 20,
+                           transport=httpx.MockTransport(answer)) as c:
+        with pytest.raises(cls) as err:
+            await c.stats()
+    assert type(err.value) is cls and err.value.http_status == status
+
+
+async def test_a_timeout_is_connection_failed_and_not_retried() -> None:
+    calls = 0
+
+    def slow(request: httpx.Request) -> httpx.Response:
+        nonlocal calls
+        calls += 1
+        raise httpx.ReadTimeout("read timed out", request=request)
+
+    async with AsyncClient("http://chatmem.test", transport=httpx.MockTransport(slow),
+                           timeout=1) as c:
+        with pytest.raises(ConnectionFailed, match="timed out") as err:
+            await c.add({"session_id": "s", "content": "x"})
+    assert isinstance(err.value.__cause__, httpx.ReadTimeout) and calls == 1
+
+
+def test_sync_client_is_the_async_client_run_to_completion(server: str) -> None:
+    assert Client.recall.__doc__ == AsyncClient.recall.__doc__
+    with Client(server, OTHER) as c:
+        assert c.health()["status"] == "ok"
+        stored = c.add({"session_id": "desk", "content": "my passport expires in March 2027"})
+        assert isinstance(stored[0], Message)
+        deadline = time.monotonic() + 60
+        while c.stats()["indexed"] < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        hits = c.recall("when does my passport run out?", session="desk").hits
+        assert [h.message.content for h in hits] == ["my passport expires in March 2027"]
+        assert c.context("passport?", session="desk")[0]["role"] == "system"
+        with pytest.raises(InvalidInput):
+            c.add({"session_id": "desk", "content": ""})
+        assert c.clear("all") == {"vectors": 1, "messages": 1}
+        assert c.stats()["messages"] == 0
+    c.close()  # idempotent
+    # namespaces do not cross: the other key never saw the "desk" message
+    with Client(server, OWNER) as home:
+        hits = home.recall("passport", session="kitchen", scope="all").hits
+        assert all("passport" not in h.message.content for h in hits)
