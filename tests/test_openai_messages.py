@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -261,9 +263,7 @@ def test_http_takes_openai_messages_with_a_batch_session(api: str) -> None:
         assert stored[2]["source"] == "tool_call"
         assert stored[2]["metadata"]["tool_calls"] == [CALL]
         assert stored[3]["metadata"] == {"tool_call_id": "call_1"}
-        deadline = 30.0
-        import time
-        end = time.monotonic() + deadline
+        end = time.monotonic() + 30
         while c.get("/v1/stats").json()["indexed"] < 2:
             assert time.monotonic() < end
             time.sleep(0.05)
@@ -334,7 +334,6 @@ def test_the_readme_chat_loop_runs_against_an_openai_compatible_server(tmp_path:
         finally:
             await mem.close()
 
-    import asyncio
     assert asyncio.run(stored()) == [
         ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
         ("user", "Which city do I live in?"),
