@@ -6,6 +6,11 @@ vectors (:func:`chatmem.testing.hash_vector`), so recall works through it.
 ``key`` makes it demand ``Authorization: Bearer <key>`` (a wrong one gets a 401
 whose body echoes what was sent, as some services do: a test for redaction);
 ``fail_status`` makes every request fail with that status.
+
+``POST <base>/chat/completions`` checks the message list as the OpenAI API does
+(roles, content strings or parts, ``tool_call_id`` on tool messages; 400
+otherwise) and answers ``fake reply <n>: <the last user text>`` (n counts from 1): a chat loop
+with the real ``openai`` client runs against it.
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ class FakeOpenAI:
                     self.reply(401, {"error": {"message": f"Incorrect API key: {auth!r}"}})
                 elif fake.fail_status is not None:
                     self.reply(fake.fail_status, {"error": {"message": "upstream is down"}})
+                elif self.path == "/v1/chat/completions":
+                    self.reply(*fake.chat(body))
                 elif self.path != "/v1/embeddings":
                     self.reply(404, {"error": {"message": f"no route {self.path}"}})
                 else:
@@ -80,7 +87,62 @@ class FakeOpenAI:
         self._thread.join(timeout=10)
 
     @property
+    def chats(self) -> list[list[dict[str, Any]]]:
+        """The message list of every chat completion asked for, in order."""
+        return [body["messages"] for path, _, body in self.requests
+                if path == "/v1/chat/completions" and isinstance(body, dict)]
+
+    def chat(self, body: Any) -> tuple[int, Any]:
+        """(status, answer) of one chat completion request."""
+        problem = chat_problem(body)
+        if problem:
+            return 400, {"error": {"message": problem, "type": "invalid_request_error"}}
+        users = [m.get("content") for m in body["messages"] if m["role"] == "user"]
+        last = users[-1] if users and isinstance(users[-1], str) else ""
+        n = len(self.chats)  # this request included
+        return 200, {
+            "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 1_700_000_000,
+            "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {"role": "assistant", "content": f"fake reply {n}: {last}",
+                                     "refusal": None}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+
+    @property
     def texts(self) -> list[str]:
         """Every text embedded, in order."""
         return [t for path, _, body in self.requests if isinstance(body, dict)
                 for t in body.get("input", [])]
+
+
+CHAT_ROLES = {"system", "developer", "user", "assistant", "tool"}
+CHAT_FIELDS = {"role", "content", "name", "tool_calls", "tool_call_id", "refusal", "audio",
+               "function_call"}
+
+
+def chat_problem(body: Any) -> str | None:
+    """What the OpenAI API would refuse in a chat completion request, else ``None``."""
+    if not isinstance(body, dict) or not isinstance(body.get("model"), str):
+        return "model is required"
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "messages must be a non-empty list"
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or m.get("role") not in CHAT_ROLES:
+            return f"messages[{i}]: invalid role"
+        if set(m) - CHAT_FIELDS:
+            return f"messages[{i}]: unrecognized fields {sorted(set(m) - CHAT_FIELDS)}"
+        content = m.get("content")
+        if content is None:
+            if not (m["role"] == "assistant" and m.get("tool_calls")):
+                return f"messages[{i}].content is required"
+        elif isinstance(content, list):
+            if not all(isinstance(p, dict) and isinstance(p.get("type"), str)
+                       for p in content):
+                return f"messages[{i}].content: invalid parts"
+        elif not isinstance(content, str):
+            return f"messages[{i}].content must be a string or a list of parts"
+        if m["role"] == "tool" and not isinstance(m.get("tool_call_id"), str):
+            return f"messages[{i}].tool_call_id is required"
+    return None

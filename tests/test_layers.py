@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem.errors", "chatmem.platforms"),
     ("chatmem.models", "chatmem.store.filters"),
-    ("chatmem.config", "chatmem.text", "chatmem.demo"),
+    ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format"),
     ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
     ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
     ("chatmem.memory", "chatmem.testing"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._sync import BlockingWrapper, blocking
+from .chat_format import coerce
 from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, Vector, create_embedder
 from .errors import (
@@ -44,7 +45,6 @@ from .models import (
     check_json,
     check_text,
     check_ts,
-    coerce_messages,
     describe,
     filter_document,
     now_ms,
@@ -209,9 +209,19 @@ class Memory:
     # ------------------------------------------------------------------ writing
 
     async def add(self, messages: Message | Mapping[str, Any]
-                  | Sequence[Message | Mapping[str, Any]]) -> list[Message]:
-        """Store messages (committed before this returns) and queue them for indexing."""
-        batch = coerce_messages(messages)
+                  | Sequence[Message | Mapping[str, Any]], *, session: str | None = None,
+                  platform: str | None = None, speaker_id: str | None = None,
+                  speaker_name: str | None = None) -> list[Message]:
+        """Store messages (committed before this returns) and queue them for indexing.
+
+        ``messages`` are :class:`Message` objects, mappings of their fields, or an OpenAI
+        chat-completions message list as is (I7, :mod:`chatmem.chat_format`): ``name``
+        is the speaker, ``tool`` messages and tool calls are stored and never embedded,
+        content parts are joined (attachments described). ``session`` (and ``platform``,
+        and ``speaker_id`` / ``speaker_name`` for the user messages) apply to every
+        mapping that does not give its own."""
+        batch = coerce(messages, session=session, platform=platform, speaker_id=speaker_id,
+                       speaker_name=speaker_name)
         if not batch:
             return []
         stored = await self.store.append(batch)
@@ -785,21 +795,29 @@ class Memory:
         return out
 
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
-                      speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
-                      now: int | None = None) -> list[dict[str, str]]:
+                      platform: str | None = None, speakers: Sequence[str] = (),
+                      exclude_ids: Sequence[str] = (), now: int | None = None
+                      ) -> list[dict[str, str]]:
         """The messages to put before the conversation: the recall system message
-        (when anything is recalled) followed by the session's ``last_messages`` (M2).
+        (when anything is recalled) followed by the session's ``last_messages`` (M2),
+        as chat-completions messages (``[*context, *messages]`` goes to the model).
+        ``turn`` is this turn's text(s) or messages, or an OpenAI message list as is:
+        its user and assistant words are the query; system prompts, tool calls and tool
+        results are not (I7). ``platform`` is the entry platform of this turn (F9).
         ``now`` is the recall's clock, as in :meth:`recall` (replays, benchmarks).
         :meth:`turn_context` also returns the recall behind them."""
-        return (await self.turn_context(turn, session=session, speakers=speakers,
-                                        exclude_ids=exclude_ids, now=now)).messages
+        return (await self.turn_context(turn, session=session, platform=platform,
+                                        speakers=speakers, exclude_ids=exclude_ids,
+                                        now=now)).messages
 
     async def turn_context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
-                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
-                           now: int | None = None) -> TurnContext:
+                           platform: str | None = None, speakers: Sequence[str] = (),
+                           exclude_ids: Sequence[str] = (), now: int | None = None
+                           ) -> TurnContext:
         """:meth:`context`'s messages with the recall that made them (its hits, and
         whether it was ``degraded`` to full text because the provider was down)."""
         check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
+        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
         turn_inputs(turn)  # a bad turn is refused even when recall is off
         if now is not None:
             check_ts(now, "now")
@@ -811,7 +829,7 @@ class Memory:
         result = RecallResult(query=None)
         if self.config.semantic_recall_enabled:
             result = await self.recall(
-                turn, session=session, speakers=speakers,
+                turn, session=session, platform=platform, speakers=speakers,
                 exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)], now=now,
             )
         if result.text:

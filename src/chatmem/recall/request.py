@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..chat_format import MESSAGE_FIELDS, OPENAI_FIELDS, to_message, turn_messages
 from ..config import MAX_TOP_K, Config, Window, normalize_scope
 from ..errors import FilterError, InvalidInput
 from ..models import (
@@ -28,6 +29,8 @@ from .query import asks_current_state, build_query
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
+#: The fields a turn's mapping may use (chatmem's and chat-completions').
+TURN_FIELDS = MESSAGE_FIELDS | OPENAI_FIELDS
 #: Most inputs in one turn (the query keeps only the latest 4000 characters anyway).
 MAX_TURN_INPUTS = 1000
 #: Most ids in ``speakers`` or ``exclude_ids``.
@@ -37,9 +40,9 @@ MAX_IDS = 10_000
 def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
     """This turn's texts (as they were indexed, F4) and the messages among them."""
     if isinstance(turn, (str, Message, Mapping)):
-        items: Sequence[TurnInput] = [turn]
+        items: Sequence[object] = [turn]
     elif isinstance(turn, (list, tuple)):
-        items = turn
+        items = turn_messages(turn)  # the ChatCompletionMessage of a reply as its mapping
     else:
         raise InvalidInput("query: expected text, a Message, a mapping or a list of them, "
                            f"got {describe(turn)}")
@@ -58,14 +61,14 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
             texts.append(item.embedded_text)  # as indexed (F4)
             msgs.append(item)
         elif isinstance(item, Mapping):
-            if not isinstance(item.get("content"), str):
-                raise InvalidInput(f"turn[{i}].content must be a string")
-            known = {k: v for k, v in item.items() if k in Message.__dataclass_fields__}
+            # chatmem fields and chat-completions fields (I7); other fields are ignored
+            known = {k: v for k, v in item.items() if k in TURN_FIELDS}
             # a turn may come without its session: check the fields it has
-            m = Message.from_dict({**known, "session_id": known.get("session_id") or "-"},
-                                  path=f"turn[{i}]")
+            m = to_message({**known, "session_id": known.get("session_id") or "-"},
+                           path=f"turn[{i}]")
             m = replace(m, session_id=known.get("session_id") or "")
-            texts.append(m.embedded_text)
+            if m.indexable:  # tool results, tool calls, system prompts: not the query (F4)
+                texts.append(m.embedded_text)
             msgs.append(m)
         else:
             raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping, got "

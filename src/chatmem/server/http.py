@@ -325,11 +325,17 @@ class _Body(BaseModel):
 
 
 class MessageIn(_Body):
-    """A message to store (the fields of :class:`chatmem.Message`)."""
+    """A message to store: the fields of :class:`chatmem.Message`, and those of an OpenAI
+    chat-completions message (``name``, content parts, ``tool_calls``, …) (I7)."""
 
-    session_id: str = Field(description="The conversation (a session id).")
-    content: str = Field(description="The text as the model sees it.")
-    role: str = Field("user", description="user, assistant, system, tool or notice.")
+    session_id: str | None = Field(None, description="The conversation (a session id); "
+                                   "default: the request's session_id.")
+    content: str | list[dict[str, Any]] | None = Field(
+        description="The text as the model sees it, or chat-completions content parts "
+        "(text joined; image_url, input_audio and file described); null only with tool_calls "
+        "(or function_call, refusal).")
+    role: str = Field("user", description="user, assistant, system, tool or notice; "
+                      "developer (stored as system) or function (stored as tool).")
     ts: int | None = Field(None, ge=0, le=TS_MAX,
                            description="Milliseconds since the epoch; default now.")
     id: str | None = Field(None, description="Your id; a retry with the same id is a no-op.")
@@ -341,10 +347,28 @@ class MessageIn(_Body):
     mentions: list[str] = Field(default_factory=list)
     platform: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = Field(None, description="OpenAI: the speaker (speaker_id and "
+                             "speaker_name unless given).")
+    tool_calls: list[dict[str, Any]] | None = Field(
+        None, description="OpenAI: the assistant's tool calls, kept in the metadata; a "
+        "message with only tool calls is stored and never embedded.")
+    tool_call_id: str | None = Field(None, description="OpenAI: the call a tool message "
+                                     "answers (kept in the metadata).")
+    function_call: dict[str, Any] | None = None
+    refusal: str | None = None
+    audio: dict[str, Any] | None = None
+    annotations: list[Any] | None = None
 
 
 class AddBody(_Body):
     messages: list[MessageIn] = Field(min_length=1, max_length=1000)
+    session_id: str | None = Field(None, description="The session of every message that "
+                                   "gives none (e.g. an OpenAI message list).")
+    platform: str | None = Field(None, description="The platform of every message that "
+                                 "gives none.")
+    speaker_id: str | None = Field(None, description="The speaker of every user message "
+                                   "that gives none (and no name).")
+    speaker_name: str | None = None
 
 
 class RewriteBody(_Body):
@@ -380,8 +404,11 @@ class RecallBody(_Body):
 
 
 class ContextBody(_Body):
-    turn: str | list[str] = Field(description="This turn's input text(s).")
+    turn: str | list[str | MessageIn] = Field(
+        description="This turn's input text(s), or its messages: an OpenAI chat-completions "
+        "message list as is (user and assistant words are the query).")
     session: str
+    platform: str | None = Field(None, description="The entry platform of this turn.")
     speakers: list[str] = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list)
 
@@ -821,7 +848,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     async def add(body: AddBody, mem: Mem) -> dict[str, Any]:
         """Store messages; they are committed before the answer and indexed in the
         background. A retry with the same ``id`` and content is a no-op."""
-        stored = await mem.add([m.model_dump() for m in body.messages])
+        stored = await mem.add([m.model_dump(exclude_unset=True) for m in body.messages],
+                               session=body.session_id, platform=body.platform,
+                               speaker_id=body.speaker_id, speaker_name=body.speaker_name)
         return {"messages": [m.to_dict() for m in stored]}
 
     @v1.post("/rewrite", tags=["memory"])
@@ -854,7 +883,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         """The messages to put before the conversation: the recall system message (when
         anything is recalled) and the session's last messages (M2); ``degraded`` says
         the recall ranked by full text alone because the query could not be embedded."""
-        turn = await mem.turn_context(body.turn, session=body.session,
+        inputs = body.turn if isinstance(body.turn, str) else [
+            t if isinstance(t, str) else t.model_dump(exclude_unset=True) for t in body.turn]
+        turn = await mem.turn_context(inputs, session=body.session, platform=body.platform,
                                       speakers=body.speakers, exclude_ids=body.exclude_ids)
         return {"messages": turn.messages, "degraded": turn.recall.degraded,
                 "degraded_reason": turn.recall.degraded_reason}

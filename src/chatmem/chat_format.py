@@ -1,0 +1,315 @@
+"""OpenAI chat-completions message lists in (I7).
+
+``Memory.add(messages, session=…)`` and ``Memory.context(messages, session=…)`` take
+the list a bot already sends to ``client.chat.completions.create`` as is. Each
+mapping goes through :func:`to_message`, which accepts chatmem's own fields
+(:class:`~chatmem.models.Message`) and the chat-completions ones side by side:
+
+* ``name`` → ``speaker_id`` and ``speaker_name`` (a message's own speaker fields win);
+* ``content`` as a string, ``null`` (with ``tool_calls``, ``function_call`` or
+  ``refusal``) or a list of parts: text parts are joined, other parts (``image_url``,
+  ``input_audio``, ``file``) become short attachment descriptions such as
+  ``[image: cat.png]`` in the text and are listed in ``metadata["attachments"]``;
+* ``tool_calls`` (and ``tool_call_id``, ``function_call``, ``refusal``, ``audio``,
+  ``annotations``) are kept in the metadata; an assistant message that only calls
+  tools is stored with ``source="tool_call"``, and ``tool`` messages are stored with
+  role ``tool``: neither is embedded (F1);
+* roles ``developer`` and ``function`` are stored as ``system`` and ``tool``.
+
+The batch gives ``session_id`` (and ``platform``, and the speaker of the user
+messages) once; a message's own fields win. A pydantic object with ``model_dump``
+(the ``ChatCompletionMessage`` of a reply) is taken as its mapping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import InvalidInput
+from .models import (
+    MAX_LABEL_CHARS,
+    ROLES,
+    Message,
+    check_text,
+    describe,
+    validate_message,
+)
+
+#: chatmem's own message fields.
+MESSAGE_FIELDS: frozenset[str] = frozenset(Message.__dataclass_fields__)
+#: The chat-completions fields a message may carry besides ``role`` and ``content``.
+OPENAI_FIELDS: frozenset[str] = frozenset({
+    "name", "tool_calls", "tool_call_id", "function_call", "refusal", "audio", "annotations",
+})
+#: Chat-completions roles stored under another chatmem role.
+ROLE_ALIASES: Mapping[str, str] = {"developer": "system", "function": "tool"}
+#: Content part types and how their description starts.
+PART_TYPES: Mapping[str, str] = {
+    "text": "", "refusal": "", "image_url": "image", "input_audio": "audio", "file": "file",
+}
+#: ``source`` of an assistant message that only calls tools (stored, never embedded).
+TOOL_CALL_SOURCE = "tool_call"
+#: Longest label in an attachment or tool-call description.
+_LABEL = 80
+#: Longest tool-call arguments shown in a description.
+_ARGS = 200
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _as_mapping(item: object) -> object:
+    """A pydantic object (the ``ChatCompletionMessage`` of a reply) as its mapping, with
+    only the fields chatmem knows: an SDK object carries whatever extras a provider sent
+    (``reasoning_content``…), which are not part of the message."""
+    dump = getattr(item, "model_dump", None)
+    if not isinstance(item, (Mapping, Message)) and callable(dump):
+        try:
+            data = dump(exclude_none=True)
+        except TypeError:
+            data = dump()
+        if isinstance(data, Mapping):
+            return {k: v for k, v in data.items() if k in MESSAGE_FIELDS | OPENAI_FIELDS}
+        return data
+    return item
+
+
+def _string(value: object, path: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{path} must be a string, got {describe(value)}")
+    check_text(value, path)
+    return value
+
+
+def _part(part: object, path: str) -> tuple[str, dict[str, Any] | None]:
+    """One content part: its text (or description) and, for an attachment, its record."""
+    if not isinstance(part, Mapping):
+        raise InvalidInput(f"{path} must be an object with a type, got {describe(part)}")
+    kind = part.get("type")
+    if not isinstance(kind, str) or kind not in PART_TYPES:
+        raise InvalidInput(f"{path}.type must be one of {sorted(PART_TYPES)}, got "
+                           f"{describe(kind)}")
+    if kind == "text":
+        return _string(part.get("text"), f"{path}.text"), None
+    if kind == "refusal":
+        return _string(part.get("refusal"), f"{path}.refusal"), None
+    body = part.get(kind)
+    if not isinstance(body, Mapping):
+        raise InvalidInput(f"{path}.{kind} must be an object, got {describe(body)}")
+    record: dict[str, Any] = {"type": kind}
+    label = ""
+    if kind == "image_url":
+        url = _string(body.get("url"), f"{path}.image_url.url")
+        if url.startswith("data:"):
+            label = url[5:].split(";", 1)[0].split(",", 1)[0]  # the media type
+            record["media_type"] = label
+        else:
+            record["url"] = _cut(url, 2000)
+            label = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or url
+        if isinstance(body.get("detail"), str):
+            record["detail"] = body["detail"]
+    elif kind == "input_audio":
+        fmt = body.get("format")
+        if fmt is not None:
+            label = _string(fmt, f"{path}.input_audio.format")
+            record["format"] = label
+    else:  # file
+        for key in ("filename", "file_id"):
+            value = body.get(key)
+            if value is not None:
+                record[key] = _cut(_string(value, f"{path}.file.{key}"), MAX_LABEL_CHARS)
+        label = record.get("filename") or record.get("file_id") or ""
+    word = PART_TYPES[kind]
+    return (f"[{word}: {_cut(label, _LABEL)}]" if label else f"[{word}]"), record
+
+
+def _content(value: object, path: str) -> tuple[str | None, list[dict[str, Any]]]:
+    """The text of ``content`` (``None`` when null) and the attachments it lists."""
+    if value is None:
+        return None, []
+    if isinstance(value, str):
+        return value, []
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput(f"{path} must be a string, a list of content parts or null, "
+                           f"got {describe(value)}")
+    texts: list[str] = []
+    attachments: list[dict[str, Any]] = []
+    for j, part in enumerate(value):
+        text, record = _part(part, f"{path}[{j}]")
+        texts.append(text)
+        if record is not None:
+            attachments.append(record)
+    return "\n".join(t for t in texts if t), attachments
+
+
+def _tool_calls(value: object, path: str) -> list[Mapping[str, Any]]:
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput(f"{path} must be a list of tool calls, got {describe(value)}")
+    for j, call in enumerate(value):
+        if not isinstance(call, Mapping):
+            raise InvalidInput(f"{path}[{j}] must be an object, got {describe(call)}")
+        fn = call.get("function")
+        if fn is not None and not isinstance(fn, Mapping):
+            raise InvalidInput(f"{path}[{j}].function must be an object, got {describe(fn)}")
+    return list(value)
+
+
+def _call_text(call: Mapping[str, Any]) -> str:
+    """``name(arguments)`` of one tool call, for the stored text."""
+    found = call.get("function")
+    fn: Mapping[str, Any] = found if isinstance(found, Mapping) else call
+    name = fn.get("name")
+    if not isinstance(name, str):
+        name = str(call.get("type", "tool"))
+    raw = fn.get("arguments")
+    args = raw if isinstance(raw, str) else ""
+    if raw is not None and not isinstance(raw, str):
+        try:
+            args = json.dumps(raw, ensure_ascii=False)
+        except (TypeError, ValueError):
+            args = ""
+    return f"{_cut(name, _LABEL)}({_cut(args, _ARGS)})"
+
+
+def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None,
+               platform: str | None = None, speaker_id: str | None = None,
+               speaker_name: str | None = None) -> Message:
+    """One mapping (chatmem fields, chat-completions fields, or both) as a validated
+    :class:`Message`, with the batch's defaults filled in; errors name ``path``."""
+    unknown = sorted(str(k) for k in set(item) - MESSAGE_FIELDS - OPENAI_FIELDS)
+    if unknown:
+        raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
+    data: dict[str, Any] = {k: v for k, v in item.items() if k in MESSAGE_FIELDS}
+    extra = {k: v for k, v in item.items() if k in OPENAI_FIELDS and v is not None}
+
+    role = item.get("role", "user")
+    if not isinstance(role, str) or (role not in ROLES and role not in ROLE_ALIASES):
+        raise InvalidInput(f"{path}.role must be one of {sorted(ROLES | set(ROLE_ALIASES))}, "
+                           f"got {describe(role)}")
+    metadata = item.get("metadata")
+    metadata = {} if metadata is None else metadata
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput(f"{path}.metadata must be an object, got {describe(metadata)}")
+    meta: dict[str, Any] = dict(metadata)
+    if role in ROLE_ALIASES:
+        meta["openai_role"] = role
+        role = ROLE_ALIASES[role]
+    data["role"] = role
+
+    if "content" not in item and not extra:
+        raise InvalidInput(f"{path}.content is required")
+    content, attachments = _content(item.get("content"), f"{path}.content")
+    if attachments:
+        meta["attachments"] = attachments
+
+    name = extra.pop("name", None)
+    if name is not None:
+        check_text(name, f"{path}.name", max_chars=MAX_LABEL_CHARS)
+        if meta.get("openai_role") == "function":
+            meta["name"] = name  # the function's name, not a speaker
+        else:
+            for key in ("speaker_id", "speaker_name"):
+                if data.get(key) is None:
+                    data[key] = name
+
+    calls: list[Mapping[str, Any]] = []
+    if "tool_calls" in extra:
+        calls = _tool_calls(extra.pop("tool_calls"), f"{path}.tool_calls")
+        if calls:
+            meta["tool_calls"] = calls
+    if "function_call" in extra:
+        fc = extra.pop("function_call")
+        if not isinstance(fc, Mapping):
+            raise InvalidInput(f"{path}.function_call must be an object, got {describe(fc)}")
+        meta["function_call"] = fc
+        calls.append({"function": fc})
+    if "tool_call_id" in extra:
+        meta["tool_call_id"] = _string(extra.pop("tool_call_id"), f"{path}.tool_call_id")
+    refusal = extra.pop("refusal", None)
+    if refusal is not None:
+        meta["refusal"] = _string(refusal, f"{path}.refusal")
+    for key in ("audio", "annotations"):
+        value = extra.pop(key, None)
+        if value:
+            meta[key] = value
+    audio = meta.get("audio")
+    if content is None and isinstance(audio, Mapping) and isinstance(audio.get("transcript"),
+                                                                     str):
+        content = audio["transcript"]  # a spoken reply: what the user heard
+
+    if content is None or not content.strip():
+        if calls:
+            content = "[tool call: " + "; ".join(_call_text(c) for c in calls) + "]"
+            if role == "assistant" and not data.get("source"):
+                data["source"] = TOOL_CALL_SOURCE  # stored, never embedded (F1)
+        elif refusal is not None:
+            content = refusal
+        elif role == "tool" and content is not None:
+            content = "[no output]"
+        elif content is None:
+            raise InvalidInput(f"{path}.content is null; it may be only with tool_calls, "
+                               "function_call or refusal")
+    data["content"] = content
+    if meta or "metadata" in item:
+        data["metadata"] = meta
+
+    if data.get("session_id") is None:
+        if session is None:
+            raise InvalidInput(
+                f"{path}.session_id is required: pass session=<the conversation id> for "
+                "the whole batch (mem.add(messages, session=...); over HTTP a top-level "
+                "session_id), or give each message a session_id")
+        data["session_id"] = session
+    if data.get("platform") is None and platform is not None:
+        data["platform"] = platform
+    if role == "user":
+        if data.get("speaker_id") is None and speaker_id is not None:
+            data["speaker_id"] = speaker_id
+        if data.get("speaker_name") is None and speaker_name is not None:
+            data["speaker_name"] = speaker_name
+    return Message.from_dict(data, path=path)
+
+
+def check_defaults(**defaults: object) -> None:
+    """The batch-level defaults: labels or ``None``."""
+    for name, value in defaults.items():
+        check_text(value, name, max_chars=MAX_LABEL_CHARS)
+        if isinstance(value, str) and not value.strip():
+            raise InvalidInput(f"{name} must not be empty")
+
+
+def coerce(items: object, *, session: str | None = None, platform: str | None = None,
+           speaker_id: str | None = None, speaker_name: str | None = None
+           ) -> list[Message]:
+    """One message or many (``Message``, chatmem mappings, chat-completions mappings,
+    pydantic message objects), validated, with the batch's defaults filled in.
+    ``Message`` objects are taken as they are."""
+    check_defaults(session=session, platform=platform, speaker_id=speaker_id,
+                   speaker_name=speaker_name)
+    items = _as_mapping(items)
+    if isinstance(items, (Message, Mapping)):
+        items = [items]
+    if not isinstance(items, (list, tuple)):
+        raise InvalidInput("messages: expected a Message, a mapping or a list of them, got "
+                           f"{describe(items)}")
+    out: list[Message] = []
+    for i, item in enumerate(items):
+        path = f"messages[{i}]"
+        item = _as_mapping(item)
+        if isinstance(item, Message):
+            validate_message(item, path=path)
+            out.append(item)
+        elif isinstance(item, Mapping):
+            out.append(to_message(item, path=path, session=session, platform=platform,
+                                  speaker_id=speaker_id, speaker_name=speaker_name))
+        else:
+            raise InvalidInput(f"{path}: expected an object, got {describe(item)}")
+    return out
+
+
+def turn_messages(items: Sequence[object]) -> list[object]:
+    """``items`` with pydantic message objects as mappings (for a turn)."""
+    return [_as_mapping(item) for item in items]

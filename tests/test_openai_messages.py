@@ -1,0 +1,340 @@
+"""OpenAI chat-completions message lists in and out (I7, issue 13 part 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from chatmem import InvalidInput, Memory, Message
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.models import IndexState
+from chatmem.server.http import create_app
+from chatmem.testing import HashEmbeddingProvider
+from fake_embeddings import FakeOpenAI
+from providers import RecordingProvider
+from servers import running
+
+ROOT = Path(__file__).parents[1]
+
+CALL = {"id": "call_1", "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Berlin"}'}}
+
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "system", "content": "You are a helpful assistant"},
+    {"role": "user", "name": "alex", "content": "I live in Berlin and love rowing"},
+    {"role": "assistant", "content": None, "tool_calls": [CALL]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "sunny, 21 degrees, zeppelin"},
+    {"role": "assistant", "content": "It is sunny in Berlin today"},
+]
+
+
+async def open_memory(provider: HashEmbeddingProvider | None = None, **options: Any
+                      ) -> Memory:
+    return await Memory.open("memory://", embedder=Embedder(provider or RecordingProvider()),
+                             **options)
+
+
+async def vector_ids(mem: Memory) -> set[str]:
+    assert mem.index is not None
+    return {e.message_id for e in await mem.index.scan_vectors(None, 1000)}
+
+
+async def test_a_plain_openai_message_needs_a_session_and_the_error_says_how() -> None:
+    mem = await open_memory()
+    with pytest.raises(InvalidInput, match=r"messages\[0\]\.session_id is required: pass "
+                                           r"session="):
+        await mem.add([{"role": "user", "content": "I live in Berlin"}])
+    [stored] = await mem.add([{"role": "user", "content": "I live in Berlin"}], session="s1")
+    assert (stored.session_id, stored.role, stored.content) == ("s1", "user", "I live in Berlin")
+    await mem.close()
+
+
+async def test_batch_defaults_apply_and_per_message_fields_win() -> None:
+    mem = await open_memory()
+    stored = await mem.add([
+        {"role": "user", "content": "one"},
+        {"role": "user", "content": "two", "session_id": "other", "platform": "telegram",
+         "speaker_id": "u9", "speaker_name": "Bo"},
+        {"role": "assistant", "content": "three"},
+        Message(session_id="msg", content="four"),  # a Message is taken as it is
+    ], session="s1", platform="web", speaker_id="u1", speaker_name="Alex")
+    assert [(m.session_id, m.platform, m.speaker_id, m.speaker_name) for m in stored] == [
+        ("s1", "web", "u1", "Alex"),
+        ("other", "telegram", "u9", "Bo"),
+        ("s1", "web", None, None),  # the batch's speaker is the user's, not the assistant's
+        ("msg", None, None, None),
+    ]
+    await mem.close()
+
+
+async def test_name_is_the_speaker_unless_the_message_names_one() -> None:
+    mem = await open_memory()
+    a, b, c = await mem.add([
+        {"role": "user", "name": "alex", "content": "hi"},
+        {"role": "user", "name": "alex", "speaker_id": "u1", "content": "hi again"},
+        {"role": "user", "name": "bo", "content": "hello"},
+    ], session="g1", speaker_id="default-user")
+    assert (a.speaker_id, a.speaker_name) == ("alex", "alex")
+    assert (b.speaker_id, b.speaker_name) == ("u1", "alex")
+    assert (c.speaker_id, c.speaker_name) == ("bo", "bo")
+    assert a.embedded_text == "alex: hi"  # the sender prefix (F1)
+    await mem.close()
+
+
+async def test_tool_messages_and_tool_calls_are_stored_never_embedded() -> None:
+    provider = RecordingProvider()
+    mem = await open_memory(provider)
+    stored = await mem.add(CONVERSATION, session="s1")
+    await mem.flush(timeout=30)
+    _system, user, call, tool, answer = stored
+    assert call.role == "assistant" and call.source == "tool_call"
+    assert call.metadata["tool_calls"] == [CALL]
+    assert call.content == '[tool call: get_weather({"city": "Berlin"})]'
+    assert tool.role == "tool" and tool.metadata["tool_call_id"] == "call_1"
+    assert tool.content == "sunny, 21 degrees, zeppelin"
+    states = await mem.store.index_states([m.id for m in stored if m.id])
+    assert [states[m.id] for m in stored if m.id] == [
+        IndexState.SKIPPED, IndexState.INDEXED, IndexState.SKIPPED, IndexState.SKIPPED,
+        IndexState.INDEXED]
+    assert await vector_ids(mem) == {user.id, answer.id}
+    embedded = " ".join(provider.texts)
+    assert "zeppelin" not in embedded and "get_weather" not in embedded
+    assert "helpful assistant" not in embedded
+    # an assistant message with text and tool calls is embedded by its text only
+    [both] = await mem.add([{"role": "assistant", "content": "Let me check the tides",
+                             "tool_calls": [CALL]}], session="s1")
+    await mem.flush(timeout=30)
+    assert both.source is None and both.metadata["tool_calls"] == [CALL]
+    assert both.id in await vector_ids(mem)
+    assert not any("get_weather" in t for t in provider.texts)
+    # stored faithfully: read back from the store
+    back = await mem.store.get([call.id, tool.id])  # type: ignore[list-item]
+    assert back[call.id].metadata["tool_calls"] == [CALL]  # type: ignore[index]
+    await mem.close()
+
+
+async def test_content_parts_are_joined_and_attachments_described() -> None:
+    mem = await open_memory()
+    [msg, audio, file, data] = await mem.add([
+        {"role": "user", "content": [
+            {"type": "text", "text": "What is in this picture?"},
+            {"type": "image_url", "image_url": {"url": "https://ex.org/img/cat.png?s=1",
+                                                "detail": "low"}},
+            {"type": "text", "text": "Be brief."}]},
+        {"role": "user", "content": [{"type": "input_audio",
+                                      "input_audio": {"data": "UklGRg==", "format": "wav"}}]},
+        {"role": "user", "content": [{"type": "text", "text": "summarise"},
+                                     {"type": "file", "file": {"filename": "report.pdf",
+                                                               "file_data": "JVBERi0="}}]},
+        {"role": "user", "content": [{"type": "image_url", "image_url": {
+            "url": "data:image/png;base64," + "A" * 5000}}]},
+    ], session="s1")
+    assert msg.content == "What is in this picture?\n[image: cat.png]\nBe brief."
+    assert msg.metadata["attachments"] == [
+        {"type": "image_url", "url": "https://ex.org/img/cat.png?s=1", "detail": "low"}]
+    assert audio.content == "[audio: wav]"
+    assert audio.metadata["attachments"] == [{"type": "input_audio", "format": "wav"}]
+    assert file.content == "summarise\n[file: report.pdf]"
+    assert data.content == "[image: image/png]"  # a data URL is described, never stored
+    assert "AAAA" not in str(data.metadata)
+    await mem.close()
+
+
+async def test_other_openai_shapes() -> None:
+    mem = await open_memory()
+    dev, fn, refusal, empty_tool = await mem.add([
+        {"role": "developer", "content": "Answer in English"},
+        {"role": "function", "name": "lookup", "content": "42"},
+        {"role": "assistant", "content": None, "refusal": "I can't help with that"},
+        {"role": "tool", "tool_call_id": "c9", "content": ""},
+    ], session="s1")
+    assert (dev.role, dev.metadata["openai_role"]) == ("system", "developer")
+    assert (fn.role, fn.metadata["name"], fn.speaker_id) == ("tool", "lookup", None)
+    assert refusal.content == "I can't help with that" and refusal.indexable
+    assert empty_tool.content == "[no output]"
+    await mem.close()
+
+
+@pytest.mark.parametrize(("batch", "path"), [
+    ([{"role": "user", "content": "a"}, {"role": "robot", "content": "b"}],
+     r"messages\[1\]\.role must be one of"),
+    ([{"role": "user", "content": "a"}, {"role": "user", "content": "b"},
+      {"role": "user", "content": [{"type": "text", "text": "x"}, {"type": "video"}]}],
+     r"messages\[2\]\.content\[1\]\.type must be one of"),
+    ([{"role": "user", "content": [{"type": "text", "text": 5}]}],
+     r"messages\[0\]\.content\[0\]\.text must be a string"),
+    ([{"role": "user", "content": ["plain"]}],
+     r"messages\[0\]\.content\[0\] must be an object"),
+    ([{"role": "user", "content": [{"type": "image_url", "image_url": "x"}]}],
+     r"messages\[0\]\.content\[0\]\.image_url must be an object"),
+    ([{"role": "user", "content": None}], r"messages\[0\]\.content is null"),
+    ([{"role": "user", "content": 5}], r"messages\[0\]\.content must be a string"),
+    ([{"role": "assistant", "content": None, "tool_calls": "x"}],
+     r"messages\[0\]\.tool_calls must be a list"),
+    ([{"role": "assistant", "content": None, "tool_calls": [1]}],
+     r"messages\[0\]\.tool_calls\[0\] must be an object"),
+    ([{"role": "tool", "content": "x", "tool_call_id": 3}],
+     r"messages\[0\]\.tool_call_id must be a string"),
+    ([{"role": "user", "content": "x", "name": 3}], r"messages\[0\]\.name must be a string"),
+    ([{"role": "user", "content": "x", "colour": "red"}], r"messages\[0\]: unknown field"),
+])
+async def test_bad_openai_input_names_the_path_and_stores_nothing(
+        batch: list[dict[str, Any]], path: str) -> None:
+    mem = await open_memory()
+    with pytest.raises(InvalidInput, match=path):
+        await mem.add(batch, session="s1")
+    assert (await mem.stats())["messages"] == 0
+    with pytest.raises(InvalidInput, match="session must not be empty"):
+        await mem.add([{"role": "user", "content": "x"}], session=" ")
+    await mem.close()
+
+
+async def test_context_takes_an_openai_list_and_returns_messages_for_the_model() -> None:
+    provider = RecordingProvider()
+    mem = await open_memory(provider, context_expand={"window": 0})
+    await mem.add(CONVERSATION, session="s1")
+    await mem.add([{"role": "user", "content": "my sister Mia lives in Lisbon"},
+                   {"role": "user", "content": "the weather here is grey"}], session="s2")
+    await mem.flush(timeout=30)
+    turn = [{"role": "system", "content": "You are a helpful assistant"},
+            {"role": "user", "content": [{"type": "text", "text": "Where does Mia live?"}]},
+            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "grey weather"}]
+    provider.calls.clear()
+    ctx = await mem.context(turn, session="s3")
+    # the query is the user's words only: not the system prompt, the call or its result
+    assert [c.texts for c in provider.calls] == [["Where does Mia live?"]]
+    assert [m["role"] for m in ctx] == ["system"]
+    assert "Lisbon" in ctx[0]["content"]
+    for m in ctx:  # ready for client.chat.completions.create
+        assert set(m) == {"role", "content"} and isinstance(m["content"], str)
+    # a turn of only tool traffic has no query: nothing is searched
+    assert await mem.context(turn[2:], session="s3") == []
+    with pytest.raises(InvalidInput, match=r"turn\[1\]\.content\[0\]\.type must be one of"):
+        await mem.context([{"role": "user", "content": "x"},
+                           {"role": "user", "content": [{"type": "movie"}]}], session="s3")
+    await mem.close()
+
+
+async def test_a_reply_object_of_the_openai_client_is_stored_as_is() -> None:
+    openai = pytest.importorskip("openai")
+    reply = openai.types.chat.ChatCompletionMessage.model_validate(
+        {"role": "assistant", "content": "Berlin, you said.", "refusal": None,
+         "annotations": [], "reasoning_content": "a provider's extra field"})
+    mem = await open_memory()
+    [stored] = await mem.add([reply], session="s1")
+    assert (stored.role, stored.content, dict(stored.metadata)) == (
+        "assistant", "Berlin, you said.", {})
+    await mem.close()
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[str]:
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     config=Config.load(context_expand={"window": 0}),
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base:
+        yield base
+
+
+def test_http_takes_openai_messages_with_a_batch_session(api: str) -> None:
+    with httpx.Client(base_url=api, timeout=30) as c:
+        r = c.post("/v1/messages", json={"session_id": "s1", "platform": "web",
+                                         "messages": CONVERSATION})
+        assert r.status_code == 200, r.text
+        stored = r.json()["messages"]
+        assert [m["session_id"] for m in stored] == ["s1"] * 5
+        assert [m["platform"] for m in stored] == ["web"] * 5
+        assert stored[1]["speaker_name"] == "alex"
+        assert stored[2]["source"] == "tool_call"
+        assert stored[2]["metadata"]["tool_calls"] == [CALL]
+        assert stored[3]["metadata"] == {"tool_call_id": "call_1"}
+        end = time.monotonic() + 30
+        while c.get("/v1/stats").json()["indexed"] < 2:
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        stats = c.get("/v1/stats").json()
+        assert (stats["indexed"], stats["skipped"]) == (2, 3)
+        # chatmem's own fields still work; a message's own session wins
+        r = c.post("/v1/messages", json={"session_id": "s1", "messages": [
+            {"session_id": "s2", "content": "rowing on the Spree", "speaker_id": "u1"}]})
+        assert r.status_code == 200 and r.json()["messages"][0]["session_id"] == "s2"
+        # no session anywhere: 400 naming the fix; a bad part: 400 naming the path
+        r = c.post("/v1/messages", json={"messages": [{"role": "user", "content": "x"}]})
+        assert r.status_code == 400 and "pass session=" in r.json()["error"]["message"]
+        r = c.post("/v1/messages", json={"session_id": "s1", "messages": [
+            {"role": "user", "content": [{"type": "video"}]}]})
+        assert r.status_code == 400
+        assert "messages[0].content[0].type" in r.json()["error"]["message"]
+        r = c.post("/v1/context", json={"session": "s3", "platform": "web", "turn": [
+            {"role": "system", "content": "be nice"},
+            {"role": "user", "name": "alex", "content": "where do I live? Berlin?"}]})
+        assert r.status_code == 200, r.text
+        messages = r.json()["messages"]
+        assert messages and messages[0]["role"] == "system"
+        assert "I live in Berlin" in messages[0]["content"]
+        r = c.post("/v1/context", json={"session": "s3", "turn": [
+            {"role": "wizard", "content": "x"}]})
+        assert r.status_code == 400 and "turn[0].role" in r.json()["error"]["message"]
+        assert c.get("/v1/stats").json()["messages"] == 6
+
+
+# --------------------------------------------------------------------------- README
+
+
+def readme_example() -> str:
+    """The README's first Python example."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```python\n(.*?)```", readme, re.S)
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_readme_chat_loop_runs_against_an_openai_compatible_server(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    code = readme_example()
+    assert "chat.completions.create" in code and "mem.context(" in code
+    assert len(code.strip().splitlines()) <= 14, "the first example stays short"
+    with FakeOpenAI() as fake:
+        env = {**os.environ, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "sk-test",
+               "PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
+                                              os.environ.get("PYTHONPATH", "")])}
+        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        chats = fake.chats
+    assert done.stdout.splitlines() == ["fake reply 1: I live in Berlin",
+                                        "fake reply 2: Which city do I live in?"]
+    assert len(chats) == 2
+    # the second call carries what chatmem recalled from the first turn
+    first_system = [m for m in chats[1] if m["role"] == "system"]
+    assert first_system and "I live in Berlin" in first_system[0]["content"]
+    assert chats[1][-1] == {"role": "user", "content": "Which city do I live in?"}
+    assert (tmp_path / "chat.db").exists()  # the default embedded store
+
+    async def stored() -> list[tuple[str, str]]:
+        mem = await Memory.open(f"sqlite:///{tmp_path}/chat.db", semantic_recall=False,
+                                create=False)
+        try:
+            return [(m.role, m.content) for m in await mem.store.recent("alex-dm", 10)]
+        finally:
+            await mem.close()
+
+    assert asyncio.run(stored()) == [
+        ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
+        ("user", "Which city do I live in?"),
+        ("assistant", "fake reply 2: Which city do I live in?")]
