@@ -314,7 +314,7 @@ class HybridConfig(_Strict):
     #: language of the query's script (CJK or not).
     dense_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     #: The same when it does not (a Chinese query, an English-only model).
-    dense_weight_uncovered: float = Field(default=0.2, ge=0.0, le=1.0)
+    dense_weight_uncovered: float = Field(default=0.15, ge=0.0, le=1.0)
     #: The k of reciprocal-rank fusion (``fusion: rank`` only).
     rrf_k: int = Field(default=60, ge=1, le=10000, strict=True)
     #: When the query cannot be embedded (provider down, deadline), rank by full text
