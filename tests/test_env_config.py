@@ -122,6 +122,11 @@ def test_precedence_arguments_over_environment_over_file_over_defaults(
     assert Config.load(file).search.top_k == 3
     # from_env is load with the environment given
     assert Config.from_env(env, data=file).search.min_score == 0.4
+    # the embedding shorthand of a file merges with the variables of its fields
+    cfg = Config.load({"embedding": "openai/text-embedding-3-large"},
+                      env={"CHATMEM_EMBEDDING__TIMEOUT": "5"})
+    assert (cfg.embedding.provider, cfg.embedding.model, cfg.embedding.timeout) == \
+        ("openai", "text-embedding-3-large", 5.0)
 
 
 def test_the_library_never_reads_the_environment_by_itself(

@@ -444,6 +444,9 @@ class Config(_Strict):
         if bad_keys:
             raise ConfigError(f"invalid configuration: option names must be strings, got "
                               f"{bad_keys[0]!r}")
+        data = dict(data or {})
+        if isinstance(data.get("embedding"), str):  # the shorthand, so that fields merge
+            data["embedding"] = {"model": data["embedding"]}
         from_env: dict[str, Any] = {}
         sources: dict[str, tuple[str, str]] = {}
         if env is not None or env_file is not None:
@@ -451,7 +454,7 @@ class Config(_Strict):
             # an explicit argument hides the variable it overrides
             sources = {path: src for path, src in sources.items()
                        if not _has_path(overrides, path)}
-        merged: dict[str, Any] = _deep_merge(_deep_merge(dict(data or {}), from_env), overrides)
+        merged: dict[str, Any] = _deep_merge(_deep_merge(data, from_env), overrides)
         try:
             return cls.model_validate(merged)
         except ValidationError as exc:

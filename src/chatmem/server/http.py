@@ -741,7 +741,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         indexing latency, the embedder's calls by decision, and per-namespace counts of
         the namespaces opened so far (README § Metrics). With a key table, any API key
         or the metrics token (``[metrics] token``) may read it."""
-        return Response(await metrics.render(namespaces), media_type=CONTENT_TYPE_LATEST)
+        return Response(await metrics.render(namespaces.open),
+                        media_type=CONTENT_TYPE_LATEST)
 
     @v1.post("/messages", tags=["memory"])
     async def add(body: AddBody, mem: Mem) -> dict[str, Any]:

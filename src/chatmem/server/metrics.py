@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from ..embedding import Embedder
     from ..embedding.embedder import StatusDetail
     from ..memory import Memory
-    from .http import Namespaces
 
 log = logging.getLogger("chatmem.server.metrics")
 
@@ -126,20 +125,21 @@ class Metrics:
 
     # -------------------------------------------------------------- scrape
 
-    async def refresh(self, namespaces: Namespaces) -> None:
-        """Read the stores' counts, unless the last reading is under ``stats_ttl`` old."""
+    async def refresh(self, memories: Mapping[str, Memory]) -> None:
+        """Read the counts of the open stores (namespace → memory), unless the last
+        reading is under ``stats_ttl`` old."""
         if time.monotonic() - self._stats_at < self.stats_ttl:
             return
         stats: dict[str, dict[str, Any]] = {}
-        for ns, mem in sorted(namespaces.open.items()):
+        for ns, mem in sorted(memories.items()):
             try:
                 stats[ns] = await mem.stats()
             except ChatmemError as exc:
                 log.warning("metrics: stats of %s failed: %s", ns, exc)
         self._stats, self._stats_at = stats, time.monotonic()
 
-    async def render(self, namespaces: Namespaces) -> bytes:
-        await self.refresh(namespaces)
+    async def render(self, memories: Mapping[str, Memory]) -> bytes:
+        await self.refresh(memories)
         return generate_latest(self.registry)
 
 
