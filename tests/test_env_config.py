@@ -152,6 +152,8 @@ def test_the_library_never_reads_the_environment_by_itself(
     ({"CHATMEM_CONTEXT_EXPAND__WINDOW": "-1"},
      "CHATMEM_CONTEXT_EXPAND__WINDOW: context_expand.window must be ≥ 0"),
     ({"CHATMEM_TIMEZONE": "Mars/Base"}, "CHATMEM_TIMEZONE: unknown time zone"),
+    ({"CHATMEM_SEARCH": '{"top_k": "8"}'},
+     "CHATMEM_SEARCH: search.top_k: Input should be a valid integer, got '{\"top_k\": \"8\"}'"),
     ({"CHATMEM_EMBEDDING__OPENROUTER__ORDER": "[a"},
      "CHATMEM_EMBEDDING__OPENROUTER__ORDER: not valid JSON"),
 ])
@@ -173,6 +175,8 @@ def test_an_argument_hides_the_variable_it_overrides() -> None:
     {"CHATMEM_EMBEDDING__ENDPOINT": "ftp://u:sk-SECRET-123@h"},
     {"CHATMEM_EMBEDDING__HEADERS": '{"Authorization": "Bearer sk-SECRET-123\\n"}'},
     {"CHATMEM_EMBEDDING__HEADERS": '["sk-SECRET-123"]'},
+    {"CHATMEM_EMBEDDING": '{"api_key": "sk-SECRET-123", "timeout": "x"}'},
+    {"CHATMEM_EMBEDDING": '{"api_key": ["sk-SECRET-123"]}'},
     {"CHATMEM_EMBEDDING__API_KEY": '{"x": "sk-SECRET-123"}',
      "CHATMEM_SEARCH__TOP_K": "x"},
 ])

@@ -557,7 +557,8 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
                           "list is written as JSON, e.g. "
                           "CHATMEM_EMBEDDING__HEADERS='{\"X-Team\": \"a\"}')") from None
     sources: dict[str, tuple[str, str]] = {}
-    return _convert(raw, Config, "", sources), sources
+    upper = {k.upper(): v for k, v in variables.items()}
+    return _convert(raw, Config, "", sources, upper), sources
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
@@ -635,17 +636,24 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
 
 
 def _convert(raw: Mapping[str, Any], model: type[BaseModel] | None, prefix: str,
-             sources: dict[str, tuple[str, str]]) -> dict[str, Any]:
+             sources: dict[str, tuple[str, str]], variables: Mapping[str, str]
+             ) -> dict[str, Any]:
+    """Nested variables converted to their options' types, recording where each came
+    from; a section given whole as JSON (``CHATMEM_SEARCH='{"top_k": 8}'``) is its own
+    variable's, and JSON values stay as they are."""
     out: dict[str, Any] = {}
     for key, value in raw.items():
         path = f"{prefix}{key}"
+        var = env_var(path)
         info = model.model_fields.get(key) if model is not None else None
         annotation = info.annotation if info is not None else None
-        if isinstance(value, Mapping) and not _is_json_target(annotation):
-            out[key] = _convert(value, _model_of(annotation), path + ".", sources)
+        if isinstance(value, Mapping) and not _is_json_target(annotation) \
+                and var not in variables:
+            out[key] = _convert(value, _model_of(annotation), path + ".", sources, variables)
             continue
-        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        sources[path] = (env_var(path), shown)
+        shown = variables.get(var, value if isinstance(value, str)
+                              else json.dumps(value, ensure_ascii=False))
+        sources[path] = (var, shown)
         out[key] = _coerce(value, annotation) if isinstance(value, str) else value
     return out
 
@@ -710,7 +718,9 @@ def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) 
     if not path:
         return None
     var, value = sources[path]
-    secret = any(path == s or path.startswith(s + ".") for s in SECRET_OPTIONS)
+    # a variable holding a secret option, or a whole section around one, is never shown
+    secret = any(path == s or path.startswith(s + ".") or s.startswith(path + ".")
+                 for s in SECRET_OPTIONS)
     got = "" if secret else f", got {value!r}"
     if err["type"] == "extra_forbidden":
         return f"{var}: unknown option {loc} (check the spelling; see README § Configuration)"
