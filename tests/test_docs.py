@@ -31,6 +31,39 @@ def test_every_configuration_field_is_documented_with_its_default() -> None:
     assert not missing, f"undocumented configuration fields: {missing}"
 
 
+def test_every_field_maps_to_a_documented_variable_name() -> None:
+    """README states the rule (section and field in capitals, ``__`` between them) and
+    its examples are what :func:`env_var` gives; every field's variable follows it."""
+    from chatmem.config import env_var
+
+    text = section("### Environment variables")
+    assert "`CHATMEM_<SECTION>__<FIELD>`" in text and "`CHATMEM_<FIELD>`" in text
+    for example in ("search.top_k", "hybrid.enabled", "embedding.cache.max_items", "scope"):
+        assert env_var(example) in text, example
+    assert "`search.top_k` →\n`CHATMEM_SEARCH__TOP_K`" in README
+    for field in fields(Config):
+        var = env_var(field)
+        assert var == "CHATMEM_" + "__".join(p.upper() for p in field.split(".")), field
+        assert var.isascii() and " " not in var, field
+
+
+def test_every_metric_is_documented() -> None:
+    """Each series name of ``/metrics`` is in README § Metrics and traces."""
+    import pytest
+
+    pytest.importorskip("prometheus_client")
+    from chatmem.embedding import Embedder
+    from chatmem.server.metrics import Metrics
+    from chatmem.testing import HashEmbeddingProvider
+
+    text = section("### Metrics and traces")
+    names = {m.name for m in Metrics(Embedder(HashEmbeddingProvider())).registry.collect()}
+    assert len(names) >= 20
+    for name in sorted(names):
+        short = name.removeprefix("chatmem_embedding_")
+        assert f"`{name}" in text or (short != name and f"…_{short}" in text), name
+
+
 def test_the_tool_is_documented() -> None:
     assert "`memory_recall`" in README and "tool_schema()" in README
 

@@ -2,8 +2,9 @@
 
 Each command parses its options, calls one library method, maps errors to a
 message and exit code 2, and shows an example in its help. The environment is
-read here (``CHATMEM_DB``, ``CHATMEM_CONFIG``, and the providers' API key variables
-such as ``OPENAI_API_KEY``, passed on as ``env``) and nowhere in the library.
+read here (``CHATMEM_DB``, ``CHATMEM_CONFIG``, the options' ``CHATMEM_<SECTION>__<FIELD>``
+variables, a ``.env`` file, and the providers' API key variables such as
+``OPENAI_API_KEY``, passed on as ``env``) and nowhere in the library.
 """
 
 from __future__ import annotations
@@ -66,17 +67,35 @@ def read_table(path: str, hint: str) -> dict[str, Any]:
     return data
 
 
-def load_config(path: str | None) -> Config:
-    """Read a TOML or YAML configuration file (I6)."""
-    if not path:
-        return Config.load()
-    return Config.load(read_table(path, "--config"))
+def env_file_variables() -> dict[str, str]:
+    """The variables of the ``.env`` file: ``CHATMEM_ENV_FILE`` names it (empty: none),
+    else ``.env`` in the working directory when there is one."""
+    from .config import read_env_file
+
+    path = os.environ.get("CHATMEM_ENV_FILE")
+    if path is None and Path(".env").is_file():
+        path = ".env"
+    return read_env_file(path) if path else {}
+
+
+def environment() -> dict[str, str]:
+    """The process environment over the variables of the ``.env`` file (README §
+    Environment variables). The one place the CLI and the servers read the environment;
+    the library gets it as ``env``."""
+    return {**env_file_variables(), **os.environ}
+
+
+def load_config(path: str | None, **overrides: Any) -> Config:
+    """The configuration (I6): ``overrides`` > ``CHATMEM_*`` variables (and ``.env``) >
+    the TOML or YAML file ``path`` > the defaults."""
+    return Config.load(read_table(path, "--config") if path else None, env=environment(),
+                       **overrides)
 
 
 def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
     """:meth:`Memory.open` with the environment as the source of API keys
     (``OPENAI_API_KEY``, …): the CLI is the edge where it is read."""
-    return Memory.open(url, env=os.environ, **kwargs)
+    return Memory.open(url, env=environment(), **kwargs)
 
 
 def fail(message: str) -> NoReturn:
@@ -136,9 +155,15 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+#: Variables of the ``.env`` file that stand for command-line options.
+_ENV_FILE_OPTIONS = {"CHATMEM_DB": "db", "CHATMEM_CONFIG": "config_path",
+                     "CHATMEM_KEYS": "keys_path"}
+
+
 @click.group()
 @click.version_option(package_name="chatmem")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """chatmem: semantic long-term memory for chat agents.
 
     \b
@@ -147,6 +172,16 @@ def main() -> None:
       chatmem add --db chat.db --session s1 --speaker-name Alex "The deadline is Friday"
       chatmem recall --db chat.db --session s1 "when is the deadline?"
     """
+    # CHATMEM_DB, CHATMEM_CONFIG and CHATMEM_KEYS of a .env file count as defaults (the
+    # process environment and the command line still win)
+    try:
+        variables = env_file_variables()
+    except ChatmemError as exc:
+        fail(str(exc))
+    defaults = {param: variables[var] for var, param in _ENV_FILE_OPTIONS.items()
+                if var in variables}
+    if defaults:
+        ctx.default_map = {name: dict(defaults) for name in main.commands}
 
 
 @main.command()
@@ -475,7 +510,8 @@ def doctor(config_path: str | None, provider: str | None, model: str | None,
         data = read_table(config_path, "--config") if config_path else {}
         if isinstance(data.get("embedding"), str):  # the shorthand: a model name
             data["embedding"] = {"model": data["embedding"]}
-        cfg = Config.load(data, **({"embedding": overrides} if overrides else {}))
+        explicit: dict[str, Any] = {"embedding": overrides} if overrides else {}
+        cfg = Config.load(data, env=environment(), **explicit)
     except click.BadParameter as exc:
         diagnosis = config_failure(exc.format_message(), provider=provider or "unknown")
     except ChatmemError as exc:
@@ -483,7 +519,8 @@ def doctor(config_path: str | None, provider: str | None, model: str | None,
     else:
         if not logging.getLogger("chatmem").handlers:  # the report says it all
             logging.getLogger("chatmem").addHandler(logging.NullHandler())
-        diagnosis = asyncio.run(diagnose(cfg.embedding, env=os.environ, deadline=deadline))
+        diagnosis = asyncio.run(diagnose(cfg.embedding, env=environment(),
+                                         deadline=deadline))
     if as_json:
         click.echo(json.dumps(diagnosis.to_dict(), ensure_ascii=False))
     else:
@@ -495,7 +532,8 @@ def _server_extra(what: str) -> None:
     """Fail with the install command when the server extra is missing."""
     import importlib.util
 
-    needed = {"serve": ("fastapi", "uvicorn"), "mcp": ("mcp", "fastapi", "uvicorn")}[what]
+    needed = {"serve": ("fastapi", "uvicorn", "prometheus_client"),
+              "mcp": ("mcp", "fastapi", "uvicorn", "prometheus_client")}[what]
     missing = [m for m in needed if importlib.util.find_spec(m) is None]
     if missing:
         fail(f"chatmem {what} needs {', '.join(missing)}: pip install 'chatmem[server]'")
@@ -535,7 +573,7 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 
     serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
                keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
-               env=os.environ)
+               env=environment())
 
 
 @main.command()
@@ -575,7 +613,7 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
             transport=transport, host=host, port=port, session=session,
             platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
-            allowed_hosts=allowed_hosts, allow_open=allow_open, env=os.environ)
+            allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,13 +1,19 @@
 """Configuration: one pydantic schema, validated at start-up, errors that name the field.
 
-Nothing here reads the environment; the CLI and the server do that at their
-edge and pass plain values in.
+Nothing here reads the environment by itself; the CLI and the server do that at
+their edge and pass it in (``Config.load(env=os.environ)``): every option is then
+also the variable ``CHATMEM_<SECTION>__<FIELD>`` (:func:`env_var`), read with
+pydantic-settings, and ``.env`` files are read only when named (``env_file=``).
 """
 
 from __future__ import annotations
 
+import json
+import types
+import typing
 from collections.abc import Mapping
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -19,6 +25,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_settings import BaseSettings, EnvSettingsSource
+from pydantic_settings.sources.utils import parse_env_vars
 
 from .errors import ConfigError, InvalidInput
 from .models import describe
@@ -419,8 +427,17 @@ class Config(_Strict):
         return self.semantic_recall is not False
 
     @classmethod
-    def load(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Config:
-        """Validate configuration; raise :class:`ConfigError` naming every bad field."""
+    def load(cls, data: Mapping[str, Any] | None = None, *,
+             env: Mapping[str, str] | None = None, env_file: str | Path | None = None,
+             **overrides: Any) -> Config:
+        """Validate configuration; raise :class:`ConfigError` naming every bad field.
+
+        Precedence: ``overrides`` (explicit arguments) > ``env`` (``CHATMEM_*`` variables,
+        e.g. ``os.environ``; :func:`env_var`) > ``env_file`` (a ``.env`` file, whose
+        variables count only where ``env`` has none) > ``data`` (a configuration file's
+        table) > the defaults. A bad value from the environment is reported under its
+        variable's name (``CHATMEM_SEARCH__TOP_K: must be an integer from 1 to 1000, got
+        'abc'``); secrets are never echoed."""
         if data is not None and not isinstance(data, Mapping):
             raise ConfigError(f"invalid configuration: expected a mapping of options, got "
                               f"{type(data).__name__}")
@@ -428,11 +445,28 @@ class Config(_Strict):
         if bad_keys:
             raise ConfigError(f"invalid configuration: option names must be strings, got "
                               f"{bad_keys[0]!r}")
-        merged: dict[str, Any] = _deep_merge(dict(data or {}), overrides)
+        data = dict(data or {})
+        if isinstance(data.get("embedding"), str):  # the shorthand, so that fields merge
+            data["embedding"] = {"model": data["embedding"]}
+        from_env: dict[str, Any] = {}
+        sources: dict[str, tuple[str, str]] = {}
+        if env is not None or env_file is not None:
+            from_env, sources = read_env(env, env_file=env_file)
+            # an explicit argument hides the variable it overrides
+            sources = {path: src for path, src in sources.items()
+                       if not _has_path(overrides, path)}
+        merged: dict[str, Any] = _deep_merge(_deep_merge(data, from_env), overrides)
         try:
             return cls.model_validate(merged)
         except ValidationError as exc:
-            raise ConfigError(format_validation_error(exc)) from None
+            raise ConfigError(format_validation_error(exc, sources)) from None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], *, env_file: str | Path | None = None,
+                 data: Mapping[str, Any] | None = None, **overrides: Any) -> Config:
+        """:meth:`load` with the environment the caller passes (``os.environ``): the
+        library never reads it by itself."""
+        return cls.load(data, env=env, env_file=env_file, **overrides)
 
 
 def embedding_config(data: Mapping[str, Any] | str | None) -> EmbeddingConfig:
@@ -450,8 +484,10 @@ def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any
     return base
 
 
-def format_validation_error(exc: ValidationError) -> str:
-    """One line per problem, each starting with the dotted field name."""
+def format_validation_error(exc: ValidationError,
+                            sources: Mapping[str, tuple[str, str]] | None = None) -> str:
+    """One line per problem, each starting with the dotted field name, or with the
+    environment variable that set it (``sources``: dotted path → (variable, value))."""
     lines = []
     errors = exc.errors()
     for err in errors:
@@ -461,6 +497,11 @@ def format_validation_error(exc: ValidationError) -> str:
         parts = [p for p in err["loc"] if not (isinstance(p, str) and p[:1].isupper())
                  and p not in ("bool", "int")]
         loc = ".".join(str(p) for p in parts)
+        if sources:
+            line = _env_error_line(err, loc, sources)
+            if line is not None:
+                lines.append(line)
+                continue
         msg = err["msg"]
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
@@ -471,3 +512,266 @@ def format_validation_error(exc: ValidationError) -> str:
             msg = "unknown option (check the spelling; see README § Configuration)"
         lines.append(f"{loc}: {msg}")
     return "invalid configuration: " + "; ".join(lines)
+
+
+# --------------------------------------------------------------------------- environment
+
+#: Every option is also the environment variable ``CHATMEM_<SECTION>__<FIELD>``.
+ENV_PREFIX = "CHATMEM_"
+ENV_DELIMITER = "__"
+#: Options whose values are never shown in an error (keys, and headers that may carry one).
+SECRET_OPTIONS = frozenset({"embedding.api_key", "embedding.headers"})
+
+
+def env_var(option: str) -> str:
+    """The environment variable of a dotted option: ``search.top_k`` →
+    ``CHATMEM_SEARCH__TOP_K``; ``scope`` → ``CHATMEM_SCOPE``."""
+    return ENV_PREFIX + option.replace(".", ENV_DELIMITER).upper()
+
+
+def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = None
+             ) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+    """The options set by ``CHATMEM_*`` variables of ``env`` (and of ``env_file``, where
+    ``env`` does not set them), as a nested mapping with each value converted to its
+    option's type (``"8"`` → 8, ``"false"`` → False, JSON for lists and tables), and for
+    each dotted option set, (variable, raw value). Other variables (``CHATMEM_DB``, …) are
+    ignored; a variable of an unknown field in a section is kept so that validation
+    reports it."""
+    from pydantic_settings import SettingsError
+
+    variables: dict[str, str] = {}
+    if env_file is not None:
+        variables.update(read_env_file(env_file))
+    variables.update({k: v for k, v in (env or {}).items() if isinstance(v, str)})
+    variables = {k: v for k, v in variables.items() if k.upper().startswith(ENV_PREFIX)}
+    if not variables:
+        return {}, {}
+    settings = _settings_class()
+    source = _MappingEnvSource(settings, variables)
+    try:
+        raw = source()
+    except SettingsError:
+        bad = sorted(k.upper() for k, v in variables.items()
+                     if not _parses(settings, {k: v}))
+        where = ", ".join(bad) if bad else "a CHATMEM_ variable"
+        raise ConfigError(f"invalid configuration: {where}: not valid JSON (a table or a "
+                          "list is written as JSON, e.g. "
+                          "CHATMEM_EMBEDDING__HEADERS='{\"X-Team\": \"a\"}')") from None
+    sources: dict[str, tuple[str, str]] = {}
+    upper = {k.upper(): v for k, v in variables.items()}
+    return _convert(raw, Config, "", sources, upper), sources
+
+
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """The variables of a ``.env`` file (python-dotenv's syntax); a missing file is an
+    error naming it."""
+    from dotenv import dotenv_values
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"invalid configuration: env file {str(p)!r} does not exist")
+    return {k: v for k, v in dotenv_values(p).items() if v is not None}
+
+
+def _parses(settings: Any, variables: Mapping[str, str]) -> bool:
+    from pydantic_settings import SettingsError
+
+    try:
+        _MappingEnvSource(settings, variables)()
+    except SettingsError:
+        return False
+    return True
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+_SETTINGS: Any = None
+
+
+def _settings_class() -> Any:
+    """A pydantic-settings class with Config's fields: it tells the environment source
+    which variables are sections (split on ``__``) and which hold JSON."""
+    global _SETTINGS
+    if _SETTINGS is None:
+        from pydantic import create_model
+
+        fields: dict[str, Any] = {name: (info.annotation, None)
+                                  for name, info in Config.model_fields.items()}
+        _SETTINGS = create_model("ChatmemEnvSettings", __base__=BaseSettings, **fields)
+    return _SETTINGS
+
+
+class _MappingEnvSource(EnvSettingsSource):
+    """pydantic-settings' environment source over a mapping the caller gave (never
+    ``os.environ`` by itself)."""
+
+    def __init__(self, settings_cls: Any, variables: Mapping[str, str]) -> None:
+        self._given = dict(variables)
+        super().__init__(settings_cls, case_sensitive=False, env_prefix=ENV_PREFIX,
+                         env_nested_delimiter=ENV_DELIMITER, env_ignore_empty=True)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return parse_env_vars(self._given, False, True, None)
+
+
+def _flat_types(annotation: Any) -> list[Any]:
+    origin = typing.get_origin(annotation)
+    if origin is Union or origin is types.UnionType:
+        return [t for a in typing.get_args(annotation) for t in _flat_types(a)]
+    if origin is typing.Annotated:
+        return _flat_types(typing.get_args(annotation)[0])
+    return [annotation]
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    for t in _flat_types(annotation):
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            return t
+    return None
+
+
+def _convert(raw: Mapping[str, Any], model: type[BaseModel] | None, prefix: str,
+             sources: dict[str, tuple[str, str]], variables: Mapping[str, str]
+             ) -> dict[str, Any]:
+    """Nested variables converted to their options' types, recording where each came
+    from; a section given whole as JSON (``CHATMEM_SEARCH='{"top_k": 8}'``) is its own
+    variable's, and JSON values stay as they are."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        path = f"{prefix}{key}"
+        var = env_var(path)
+        info = model.model_fields.get(key) if model is not None else None
+        annotation = info.annotation if info is not None else None
+        if isinstance(value, Mapping) and not _is_json_target(annotation) \
+                and var not in variables:
+            out[key] = _convert(value, _model_of(annotation), path + ".", sources, variables)
+            continue
+        shown = variables.get(var, value if isinstance(value, str)
+                              else json.dumps(value, ensure_ascii=False))
+        sources[path] = (var, shown)
+        out[key] = _coerce(value, annotation) if isinstance(value, str) else value
+    return out
+
+
+def _is_json_target(annotation: Any) -> bool:
+    """A field whose value is a free table (``headers``, ``filter``), not a section."""
+    return any(typing.get_origin(t) is dict or t is dict for t in _flat_types(annotation))
+
+
+def _coerce(value: str, annotation: Any) -> Any:
+    """An environment string as the option's type; unconvertible text stays a string, so
+    that validation reports it."""
+    if annotation is None:
+        return value
+    kinds = _flat_types(annotation)
+    text = value.strip()
+    if any(t is str or t is SecretStr for t in kinds) or any(
+            typing.get_origin(t) is Literal for t in kinds):
+        return value
+    if type(None) in kinds and text.lower() in ("null", "none"):
+        return None
+    if bool in kinds:
+        if text.lower() in ("true", "1", "yes", "on"):
+            return True
+        if text.lower() in ("false", "0", "no", "off"):
+            return False
+    if int in kinds:
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    if float in kinds:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    if text[:1] in ("{", "[") and _is_json(text):
+        return json.loads(text)
+    return value
+
+
+def _has_path(data: Mapping[str, Any], path: str) -> bool:
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+_TYPE_ERRORS = ("int_type", "int_parsing", "int_from_float", "float_type", "float_parsing",
+                "bool_type", "bool_parsing", "greater_than", "greater_than_equal",
+                "less_than", "less_than_equal", "finite_number", "literal_error",
+                "string_type", "dict_type", "list_type", "model_type")
+
+
+def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) -> str | None:
+    """The error line of a value set by an environment variable, or None."""
+    path = loc
+    while path and path not in sources:
+        path = path.rpartition(".")[0]
+    if not path:
+        return None
+    var, value = sources[path]
+    # a variable holding a secret option, or a whole section around one, is never shown
+    secret = any(path == s or path.startswith(s + ".") or s.startswith(path + ".")
+                 for s in SECRET_OPTIONS)
+    got = "" if secret else f", got {value!r}"
+    if err["type"] == "extra_forbidden":
+        return f"{var}: unknown option {loc} (check the spelling; see README § Configuration)"
+    if path == loc and err["type"] in _TYPE_ERRORS:
+        return f"{var}: {_expectation(loc)}{got}"
+    msg = err["msg"]
+    if msg.startswith("Value error, "):  # our validators say what they need, and no secret
+        return f"{var}: {msg[len('Value error, '):]}"
+    return f"{var}: {loc}: {msg}{got}"
+
+
+def _field_info(loc: str) -> Any:
+    model: type[BaseModel] | None = Config
+    info: Any = None
+    for part in loc.split("."):
+        if model is None or part not in model.model_fields:
+            return None
+        info = model.model_fields[part]
+        model = _model_of(info.annotation)
+    return info
+
+
+def _expectation(loc: str) -> str:
+    """``must be an integer from 1 to 1000`` for ``search.top_k``."""
+    info = _field_info(loc)
+    if info is None:
+        return "invalid value"
+    kinds = _flat_types(info.annotation)
+    literals = [a for t in kinds if typing.get_origin(t) is Literal for a in typing.get_args(t)]
+    if literals:
+        return "must be one of " + ", ".join(repr(a) for a in literals)
+    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in info.metadata
+              if type(m).__name__ in ("Ge", "Gt", "Le", "Lt")}
+    if int in kinds and bool not in kinds:
+        what = "an integer"
+    elif float in kinds:
+        what = "a number"
+    elif bool in kinds:
+        return "must be true or false" + (" or a JSON table" if _model_of(info.annotation)
+                                          else "")
+    else:
+        return "must be " + ("a JSON table" if _model_of(info.annotation) or
+                             _is_json_target(info.annotation) else "a valid value")
+    low = bounds.get("Ge", bounds.get("Gt"))
+    high = bounds.get("Le", bounds.get("Lt"))
+    if "Ge" in bounds and "Le" in bounds:
+        return f"must be {what} from {low:g} to {high:g}"
+    parts = []
+    if low is not None:
+        parts.append(f"{'≥' if 'Ge' in bounds else '>'} {low:g}")
+    if high is not None:
+        parts.append(f"{'≤' if 'Le' in bounds else '<'} {high:g}")
+    return f"must be {what}" + (f" {' and '.join(parts)}" if parts else "")

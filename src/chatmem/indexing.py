@@ -64,6 +64,7 @@ from .store.storage import (  # re-exported: the snapshot helpers used to live h
     snapshot_of,
     snapshot_sessions,
 )
+from .telemetry import Telemetry
 
 __all__ = ["RETRY_JITTER", "SNAPSHOT_DIRTY", "Indexer", "IndexerStats", "embedded_text",
            "retry_delay", "root_of", "session_tree", "snapshot_of", "snapshot_sessions",
@@ -122,8 +123,11 @@ class IndexerStats:
 class Indexer:
     def __init__(self, storage: Storage, embedder: Embedder,
                  config: IndexingConfig | None = None,
-                 snapshot_lock: asyncio.Lock | None = None) -> None:
+                 snapshot_lock: asyncio.Lock | None = None,
+                 telemetry: Telemetry | None = None) -> None:
         self.storage = storage
+        #: Where batch timings go (the memory's, so that metrics see them).
+        self.telemetry = telemetry or Telemetry()
         self.store = storage.store
         self.embedder = embedder
         self.config = config or IndexingConfig()
@@ -414,8 +418,18 @@ class Indexer:
 
     async def _index_batch(self, batch: list[Message],
                            slot: asyncio.Semaphore | None = None) -> None:
+        """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
+        span (:mod:`chatmem.telemetry`)."""
+        with self.telemetry.timed("index_batch",
+                                  **{"chatmem.batch_size": len(batch)}) as outcome:
+            outcome.size = len(batch)
+            outcome.value = await self._embed_and_write(batch, slot)
+
+    async def _embed_and_write(self, batch: list[Message],
+                               slot: asyncio.Semaphore | None = None) -> str:
         """Embed (holding ``slot``, released as soon as vectors are back), then write;
-        a failed embedding schedules the batch's retries (E12)."""
+        a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
+        ``failed`` (retried later) or ``split`` (retried one by one at once)."""
         try:
             vectors = await self.embedder.embed_many([embedded_text(m) for m in batch])
         except EmbeddingUnavailable as exc:
@@ -427,9 +441,9 @@ class Indexer:
                 # one bad answer must not fail its neighbours: retry one by one
                 for m in batch:
                     await self._index_batch([m])
-                return
+                return "split"
             await self._schedule_retries(batch, exc)
-            return
+            return "failed"
         finally:
             if slot is not None:
                 slot.release()
@@ -444,6 +458,7 @@ class Indexer:
             await self.storage.write_entries(entries)
         self._indexed += len(entries)
         self._batches += 1
+        return "ok"
 
     async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable
                                 ) -> None:

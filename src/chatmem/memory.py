@@ -86,6 +86,7 @@ from .store.base import (
     session_snapshot,
 )
 from .store.filters import evaluate
+from .telemetry import Telemetry
 from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 
 log = logging.getLogger("chatmem.memory")
@@ -140,11 +141,15 @@ class Memory:
         self._warned_models: set[str] = set()
         self._rewrite_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._indexer: Indexer | None = None
+        #: Timings of recalls and indexing batches, and their OpenTelemetry spans
+        #: (:mod:`chatmem.telemetry`); add a listener to observe them.
+        self.telemetry = Telemetry()
         #: Orders session changes against vector writes (see Indexer.snapshot_lock).
         self._snapshot_lock = asyncio.Lock()
         if index is not None and embedder is not None:
             self._indexer = Indexer(self.storage, embedder, self.config.indexing,
-                                    snapshot_lock=self._snapshot_lock)
+                                    snapshot_lock=self._snapshot_lock,
+                                    telemetry=self.telemetry)
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -181,10 +186,12 @@ class Memory:
         ``chatmem.db`` in the working directory. ``create=False`` opens only an existing
         store (a missing one is a :class:`StoreError` naming it, nothing is created).
         ``env`` is where a remote provider's API key is looked up when the
-        configuration has none (pass ``os.environ``; chatmem never reads it itself).
-        ``options`` override configuration fields. An embedder built here is closed
-        with the memory; one passed in stays the caller's."""
-        cfg = config if isinstance(config, Config) else Config.load(config, **options)
+        configuration has none (pass ``os.environ``; chatmem never reads it itself);
+        with a ``config`` mapping (or none) its ``CHATMEM_*`` variables also set options
+        (``CHATMEM_SEARCH__TOP_K=8``; README § Environment variables), between ``config``
+        and ``options``. ``options`` override configuration fields. An embedder built
+        here is closed with the memory; one passed in stays the caller's."""
+        cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
         storage = await Storage.open(url, vector=vector, create=create)
@@ -565,6 +572,15 @@ class Memory:
             speakers=speakers, exclude_ids=exclude_ids, now=now, narrow_only=narrow_only))
 
     async def run_recall(self, request: RecallRequest) -> RecallResult:
+        """The recall pipeline (F4–F6), timed for the metrics, in a ``chatmem.recall``
+        span (:mod:`chatmem.telemetry`)."""
+        with self.telemetry.timed("recall") as outcome:
+            result = await self._run_recall(request)
+            outcome.value = "degraded" if result.degraded else "ok"
+            outcome.size = len(result.hits)
+            return result
+
+    async def _run_recall(self, request: RecallRequest) -> RecallResult:
         """The recall pipeline (F4–F6), stage by stage."""
         _, embedder = self._require_recall()
         plan = await self._plan(request)

@@ -53,7 +53,6 @@ import json
 import logging
 import re
 import time
-from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -61,9 +60,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -84,6 +84,7 @@ from ..errors import (
 )
 from ..memory import Memory
 from ..models import Session
+from .metrics import Metrics
 
 log = logging.getLogger("chatmem.server.http")
 
@@ -259,9 +260,11 @@ class Namespaces:
     """One open :class:`Memory` per namespace, opened on first use, sharing one embedder."""
 
     def __init__(self, url: str, vector: str | None, config: Config, keys: KeyTable | None,
-                 embedder: Embedder) -> None:
+                 embedder: Embedder, metrics: Metrics | None = None) -> None:
         self.url, self.vector, self.config, self.keys = url, vector, config, keys
         self.embedder = embedder
+        #: Observes the recalls and indexing of each namespace opened.
+        self.metrics = metrics
         self.open: dict[str, Memory] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         if keys is not None:  # a bad template fails at start-up, not at the first request
@@ -280,6 +283,8 @@ class Namespaces:
                                         vector=vector, embedder=self.embedder,
                                         config=self.config)
                 self.open[namespace] = mem
+                if self.metrics is not None:
+                    self.metrics.watch(namespace, mem)
                 log.info("namespace %s opened", namespace)
             return mem
 
@@ -477,79 +482,6 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (500, "A bug, logged with its traceback."),
         (503, "The store or the embedding provider is unavailable."),
     )}
-
-
-# --------------------------------------------------------------------------- metrics
-
-
-class Metrics:
-    """Request counters and latency sums, rendered with the stores' counts."""
-
-    def __init__(self, embedder: Embedder | None = None) -> None:
-        self.requests: Counter[tuple[str, str, int]] = Counter()
-        self.seconds: dict[tuple[str, str], float] = {}
-        #: The embedder every namespace shares (its calls, errors, last success).
-        self.embedder = embedder
-
-    def observe(self, method: str, route: str, status: int, seconds: float) -> None:
-        self.requests[(method, route, status)] += 1
-        self.seconds[(method, route)] = self.seconds.get((method, route), 0.0) + seconds
-
-    async def render(self, namespaces: Namespaces) -> str:
-        lines = ["# HELP chatmem_http_requests_total HTTP requests by route and status.",
-                 "# TYPE chatmem_http_requests_total counter"]
-        for (method, route, status), n in sorted(self.requests.items()):
-            lines.append(f'chatmem_http_requests_total{{method="{method}",route="{route}",'
-                         f'status="{status}"}} {n}')
-        lines += ["# HELP chatmem_http_request_seconds_total Time spent answering requests.",
-                  "# TYPE chatmem_http_request_seconds_total counter"]
-        for (method, route), s in sorted(self.seconds.items()):
-            lines.append(f'chatmem_http_request_seconds_total{{method="{method}",'
-                         f'route="{route}"}} {s:.6f}')
-        gauges = {"messages": "stored messages", "indexed": "messages with a vector",
-                  "pending": "messages waiting for indexing", "failed": "failed embeddings",
-                  "cleared": "messages whose vector was cleared (chatmem reindex rebuilds)"}
-        stats = {}
-        for ns, mem in sorted(namespaces.open.items()):
-            try:
-                stats[ns] = await mem.stats()
-            except ChatmemError as exc:
-                log.warning("metrics: stats of %s failed: %s", ns, exc)
-        for key, help_text in gauges.items():
-            lines += [f"# HELP chatmem_{key} {help_text.capitalize()}, per namespace.",
-                      f"# TYPE chatmem_{key} gauge"]
-            lines += [f'chatmem_{key}{{namespace="{ns}"}} {s[key]}' for ns, s in stats.items()]
-        lines += ["# HELP chatmem_recall_degraded_total Recalls ranked by full text alone "
-                  "because the query could not be embedded, per namespace.",
-                  "# TYPE chatmem_recall_degraded_total counter"]
-        lines += [f'chatmem_recall_degraded_total{{namespace="{ns}"}} '
-                  f'{s["recall"]["degraded"]}' for ns, s in stats.items()]
-        return "\n".join(lines + self._embedding_lines()) + "\n"
-
-    def _embedding_lines(self) -> list[str]:
-        """The shared embedder's counters; labels are the provider and model id only
-        (never an endpoint: a URL may carry a key)."""
-        if self.embedder is None:
-            return []
-        st = self.embedder.status
-        labels = (f'provider="{self.embedder.provider.name}",'
-                  f'model="{self.embedder.model_id}"')
-        out = []
-        for name, kind, help_text, value in (
-            ("calls_total", "counter", "Embedding calls.", st.calls),
-            ("texts_total", "counter", "Texts asked for.", st.texts),
-            ("provider_calls_total", "counter", "Requests to the provider.",
-             st.provider_calls),
-            ("errors_total", "counter", "Calls that failed terminally.", st.errors),
-            ("last_ok_timestamp_seconds", "gauge", "Unix time of the last successful call "
-             "(0: none yet).", st.last_ok_at or 0),
-            ("last_error_timestamp_seconds", "gauge", "Unix time of the last failed call "
-             "(0: none).", st.last_error[0] if st.last_error else 0),
-        ):
-            out += [f"# HELP chatmem_embedding_{name} {help_text}",
-                    f"# TYPE chatmem_embedding_{name} {kind}",
-                    f"chatmem_embedding_{name}{{{labels}}} {value}"]
-        return out
 
 
 # --------------------------------------------------------------------------- app
@@ -755,10 +687,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                keys: KeyTable | None = None, embedder: Embedder | None = None,
                env: Mapping[str, str] | None = None) -> FastAPI:
     """The FastAPI application without the outer guard (tests and embedding)."""
-    cfg = config or Config.load()
+    cfg = config or Config.load(env=env)
     emb = embedder or create_embedder(cfg.embedding, env=env)
-    namespaces = Namespaces(url, vector, cfg, keys, emb)
     metrics = Metrics(emb)
+    namespaces = Namespaces(url, vector, cfg, keys, emb, metrics)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -838,11 +770,13 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
 
     @app.get("/metrics", tags=["operations"], response_class=PlainTextResponse,
              responses={401: _ERRORS[401]})
-    async def prometheus() -> str:
-        """Prometheus text format: requests per route and status, and per-namespace counts
-        of the namespaces opened so far. With a key table, any API key or the metrics
-        token (``[metrics] token``) may read it."""
-        return await metrics.render(namespaces)
+    async def prometheus() -> Response:
+        """Prometheus text format: request latency per route and status, recall and
+        indexing latency, the embedder's calls by decision, and per-namespace counts of
+        the namespaces opened so far (README § Metrics). With a key table, any API key
+        or the metrics token (``[metrics] token``) may read it."""
+        return Response(await metrics.render(namespaces.open),
+                        media_type=CONTENT_TYPE_LATEST)
 
     @v1.post("/messages", tags=["memory"])
     async def add(body: AddBody, mem: Mem) -> dict[str, Any]:

@@ -1,0 +1,224 @@
+"""``/metrics`` of ``chatmem serve``: Prometheus metrics with ``prometheus_client``.
+
+Each app owns one :class:`~prometheus_client.CollectorRegistry` (nothing goes to the
+process-wide default registry, so two apps in one process never share a series).
+
+* Events are observed as they happen: every HTTP answer (latency histogram per
+  route template and status), every recall and indexing batch of every open
+  namespace (:class:`chatmem.telemetry.Timing`), every call of the shared embedder
+  (its ``on_status``: latency and outcome by decision).
+* Counts of the stores (messages, pending, failed, queue depth, …) are read lazily
+  when ``/metrics`` is scraped, at most once per :attr:`Metrics.stats_ttl` seconds,
+  so that frequent scrapes stay cheap.
+
+README § Metrics lists every series.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from ..errors import ChatmemError
+from ..telemetry import Timing
+
+if TYPE_CHECKING:
+    from ..embedding import Embedder
+    from ..embedding.embedder import StatusDetail
+    from ..memory import Memory
+
+log = logging.getLogger("chatmem.server.metrics")
+
+#: Buckets of work that may wait on a remote provider (seconds).
+SLOW_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+                120.0)
+#: Per-namespace gauges read from ``Memory.stats()``: (stats key, help).
+STORE_GAUGES = (
+    ("messages", "Stored messages"),
+    ("indexed", "Messages with a vector"),
+    ("pending", "Messages waiting for indexing"),
+    ("failed", "Messages whose embedding failed (each waits for a retry)"),
+    ("cleared", "Messages whose vector was cleared (chatmem reindex rebuilds)"),
+)
+
+
+class Metrics:
+    """The metrics of one app; ``render`` produces the Prometheus text format."""
+
+    def __init__(self, embedder: Embedder | None = None, *,
+                 registry: CollectorRegistry | None = None, stats_ttl: float = 1.0) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        #: The embedder every namespace shares (its calls, errors, last success).
+        self.embedder = embedder
+        #: Seconds a reading of the stores' counts is reused by the next scrapes.
+        self.stats_ttl = stats_ttl
+        self._stats: dict[str, dict[str, Any]] = {}
+        self._stats_at = -float("inf")
+        r = self.registry
+        self.requests = Counter("chatmem_http_requests", "HTTP requests by route and status.",
+                                ["method", "route", "status"], registry=r)
+        self.request_seconds = Counter(
+            "chatmem_http_request_seconds", "Time spent answering requests, in seconds.",
+            ["method", "route"], registry=r)
+        self.request_duration = Histogram(
+            "chatmem_http_request_duration_seconds",
+            "Latency of HTTP answers by route template and status.",
+            ["method", "route", "status"], registry=r)
+        self.recall_duration = Histogram(
+            "chatmem_recall_duration_seconds",
+            "Latency of recalls (query embedding to rendering) by outcome: ok, degraded "
+            "(full text alone), error.", ["namespace", "outcome"], buckets=SLOW_BUCKETS,
+            registry=r)
+        self.index_batch_duration = Histogram(
+            "chatmem_indexing_batch_duration_seconds",
+            "Latency of indexing batches (embedding and writing) by outcome: ok, failed "
+            "(retried later), split (retried one by one), error.",
+            ["namespace", "outcome"], buckets=SLOW_BUCKETS, registry=r)
+        self.index_batch_messages = Counter(
+            "chatmem_indexing_batch_messages", "Messages in indexing batches, by outcome.",
+            ["namespace", "outcome"], registry=r)
+        self.embedding_duration = Histogram(
+            "chatmem_embedding_call_duration_seconds",
+            "Latency of embedder calls by decision: ok, or the retry decision of a failure "
+            "(retry, defer, fail, invalid, …).", ["provider", "model", "decision"],
+            buckets=SLOW_BUCKETS, registry=r)
+        self.embedding_outcomes = Counter(
+            "chatmem_embedding_call_outcomes",
+            "Embedder calls by decision: ok, or the retry decision of a failure.",
+            ["provider", "model", "decision"], registry=r)
+        self.registry.register(_SnapshotCollector(self))
+        if embedder is not None:
+            _chain_on_status(embedder, self.on_embedding_status)
+
+    # -------------------------------------------------------------- events
+
+    def observe(self, method: str, route: str, status: int, seconds: float) -> None:
+        """One HTTP answer."""
+        self.requests.labels(method, route, str(status)).inc()
+        self.request_seconds.labels(method, route).inc(seconds)
+        self.request_duration.labels(method, route, str(status)).observe(seconds)
+
+    def watch(self, namespace: str, memory: Memory) -> None:
+        """Observe the recalls and indexing batches of a namespace just opened."""
+        memory.telemetry.listeners.append(lambda t: self.on_timing(namespace, t))
+
+    def on_timing(self, namespace: str, timing: Timing) -> None:
+        if timing.what == "recall":
+            self.recall_duration.labels(namespace, timing.outcome).observe(timing.seconds)
+        else:
+            self.index_batch_duration.labels(namespace, timing.outcome).observe(timing.seconds)
+            self.index_batch_messages.labels(namespace, timing.outcome).inc(timing.size)
+
+    def on_embedding_status(self, detail: StatusDetail) -> None:
+        if self.embedder is None:
+            return
+        decision = "ok" if detail.ok else (detail.retry_decision or "fail")
+        labels = (self.embedder.provider.name, self.embedder.model_id, decision)
+        self.embedding_duration.labels(*labels).observe(detail.duration_ms / 1000)
+        self.embedding_outcomes.labels(*labels).inc()
+
+    # -------------------------------------------------------------- scrape
+
+    async def refresh(self, memories: Mapping[str, Memory]) -> None:
+        """Read the counts of the open stores (namespace → memory), unless the last
+        reading is under ``stats_ttl`` old."""
+        if time.monotonic() - self._stats_at < self.stats_ttl:
+            return
+        stats: dict[str, dict[str, Any]] = {}
+        for ns, mem in sorted(memories.items()):
+            try:
+                stats[ns] = await mem.stats()
+            except ChatmemError as exc:
+                log.warning("metrics: stats of %s failed: %s", ns, exc)
+        self._stats, self._stats_at = stats, time.monotonic()
+
+    async def render(self, memories: Mapping[str, Memory]) -> bytes:
+        await self.refresh(memories)
+        return generate_latest(self.registry)
+
+
+def _chain_on_status(embedder: Embedder, callback: Callable[[StatusDetail], Any]) -> None:
+    """Add ``callback`` to the embedder's ``on_status`` (keeping one already set)."""
+    previous = embedder.on_status
+    if previous is None:
+        embedder.on_status = callback
+        return
+
+    def both(detail: StatusDetail) -> None:
+        callback(detail)
+        previous(detail)
+
+    embedder.on_status = both
+
+
+class _SnapshotCollector(Collector):
+    """The stores' counts of the last reading, and the embedder's own counters."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterable[Metric]:
+        return list(self._families())
+
+    def _families(self) -> Iterator[Metric]:
+        stats = self.metrics._stats
+        for key, help_text in STORE_GAUGES:
+            g = GaugeMetricFamily(f"chatmem_{key}", f"{help_text}, per namespace.",
+                                  labels=["namespace"])
+            for ns, s in stats.items():
+                g.add_metric([ns], s[key])
+            yield g
+        queue = GaugeMetricFamily("chatmem_indexing_queue_depth",
+                                  "Messages in the in-memory indexing queue, per namespace.",
+                                  labels=["namespace"])
+        flight = GaugeMetricFamily("chatmem_indexing_in_flight",
+                                   "Messages being embedded or written, per namespace.",
+                                   labels=["namespace"])
+        for ns, s in stats.items():
+            indexer = s.get("indexer")
+            if indexer is not None:
+                queue.add_metric([ns], indexer["queued"])
+                flight.add_metric([ns], indexer["in_flight"])
+        yield queue
+        yield flight
+        degraded = CounterMetricFamily(
+            "chatmem_recall_degraded", "Recalls ranked by full text alone because the query "
+            "could not be embedded, per namespace.", labels=["namespace"])
+        for ns, s in stats.items():
+            degraded.add_metric([ns], s["recall"]["degraded"])
+        yield degraded
+        yield from self._embedder()
+
+    def _embedder(self) -> Iterator[Metric]:
+        """The shared embedder's counters; labels are the provider and model id only
+        (never an endpoint: a URL may carry a key)."""
+        emb = self.metrics.embedder
+        if emb is None:
+            return
+        st = emb.status
+        labels = ["provider", "model"]
+        values = [emb.provider.name, emb.model_id]
+        for name, help_text, value in (
+            ("calls", "Embedding calls.", st.calls),
+            ("texts", "Texts asked for.", st.texts),
+            ("provider_calls", "Requests to the provider.", st.provider_calls),
+            ("errors", "Calls that failed terminally.", st.errors),
+        ):
+            c = CounterMetricFamily(f"chatmem_embedding_{name}", help_text, labels=labels)
+            c.add_metric(values, value)
+            yield c
+        for name, help_text, gauge_value in (
+            ("last_ok_timestamp_seconds", "Unix time of the last successful call (0: none "
+             "yet).", st.last_ok_at or 0),
+            ("last_error_timestamp_seconds", "Unix time of the last failed call (0: none).",
+             st.last_error[0] if st.last_error else 0),
+        ):
+            g = GaugeMetricFamily(f"chatmem_embedding_{name}", help_text, labels=labels)
+            g.add_metric(values, gauge_value)
+            yield g

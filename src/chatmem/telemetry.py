@@ -1,0 +1,94 @@
+"""Timings of recall and indexing for metrics, and OpenTelemetry spans around them.
+
+The library keeps no metrics of its own beyond counters in ``stats()``: a
+:class:`Telemetry` hands each timed event to its listeners (the HTTP server's
+Prometheus metrics subscribe, see :mod:`chatmem.server.metrics`), and opens a span
+with the ``opentelemetry-api`` tracer ``chatmem`` when that package is installed.
+The API alone records nothing: spans reach an exporter only once the application
+installs and configures an OpenTelemetry SDK (README § Metrics and traces).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+log = logging.getLogger("chatmem.telemetry")
+
+#: Span names: ``chatmem.recall`` (one recall, query embedding to rendering) and
+#: ``chatmem.index_batch`` (one indexing batch: embedding and writing its vectors).
+RECALL_SPAN = "chatmem.recall"
+INDEX_SPAN = "chatmem.index_batch"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One timed event: a recall or an indexing batch."""
+
+    what: Literal["recall", "index_batch"]
+    seconds: float
+    #: recall: ``ok``, ``degraded`` (ranked by full text alone) or ``error``;
+    #: index_batch: ``ok`` (vectors written) or ``failed`` (retried later) or ``error``.
+    outcome: str
+    #: Messages in the batch (index_batch), hits returned (recall).
+    size: int = 0
+
+
+def _tracer() -> Any:
+    try:
+        from opentelemetry import trace
+    except ImportError:
+        return None
+    return trace.get_tracer("chatmem")
+
+
+@dataclass
+class Telemetry:
+    """Listeners of :class:`Timing` events; a listener that raises is logged and ignored."""
+
+    listeners: list[Callable[[Timing], Any]] = field(default_factory=list)
+
+    def emit(self, timing: Timing) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(timing)
+            except Exception:
+                log.exception("telemetry listener raised; ignored")
+
+    @contextmanager
+    def timed(self, what: Literal["recall", "index_batch"], **attributes: Any
+              ) -> Iterator[Outcome]:
+        """Time the block in a span; the block sets ``outcome.value`` / ``outcome.size``;
+        an exception escaping it counts as ``error`` (and is recorded on the span)."""
+        outcome = Outcome()
+        start = time.perf_counter()
+        tracer = _tracer()
+        try:
+            if tracer is None:
+                yield outcome
+            else:
+                name = RECALL_SPAN if what == "recall" else INDEX_SPAN
+                with tracer.start_as_current_span(name, attributes=attributes) as span:
+                    try:
+                        yield outcome
+                    except BaseException:
+                        outcome.value = "error"
+                        raise
+                    finally:
+                        span.set_attribute("chatmem.outcome", outcome.value)
+                        span.set_attribute("chatmem.size", outcome.size)
+        except BaseException:
+            outcome.value = "error"
+            raise
+        finally:
+            self.emit(Timing(what, time.perf_counter() - start, outcome.value, outcome.size))
+
+
+@dataclass
+class Outcome:
+    value: str = "ok"
+    size: int = 0

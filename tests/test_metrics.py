@@ -1,0 +1,241 @@
+"""``/metrics`` with prometheus_client (X4) over a real server on 127.0.0.1, and the
+OpenTelemetry spans around recall and indexing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from chatmem import Memory, Message
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.errors import EmbeddingUnavailable
+from chatmem.server.http import KeyTable, create_app
+from chatmem.telemetry import INDEX_SPAN, RECALL_SPAN, Telemetry, Timing
+from providers import RecordingProvider
+from servers import running
+
+KEY = "alice-key-0123456789abcdef"
+TOKEN = "metrics-token-0123456789"
+
+
+def scrape(c: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
+    """Every sample of ``/metrics`` by name: [(labels, value)]."""
+    r = c.get("/metrics")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("text/plain")
+    out: dict[str, list[tuple[dict[str, str], float]]] = {}
+    for family in text_string_to_metric_families(r.text):
+        for s in family.samples:
+            out.setdefault(s.name, []).append((s.labels, s.value))
+    return out
+
+
+def value(samples: dict[str, list[tuple[dict[str, str], float]]], name: str,
+          **labels: str) -> float:
+    found = [v for ls, v in samples.get(name, []) if all(ls.get(k) == x
+                                                          for k, x in labels.items())]
+    assert found, f"no {name} {labels} in {sorted(samples)}"
+    return sum(found)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, RecordingProvider]]:
+    prov = RecordingProvider()
+    table = KeyTable.from_mapping({"keys": {"alice": {"key": KEY, "namespace": "alice",
+                                                      "role": "owner"}},
+                                   "metrics": {"token": TOKEN}})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     config=Config.load(context_expand={"window": 0}),
+                     embedder=Embedder(prov))
+    app.app.state.metrics.stats_ttl = 0  # every scrape reads the stores (the test's pace)
+    with running(app) as base:
+        yield base, prov
+
+
+def client(base: str, key: str | None) -> httpx.Client:
+    return httpx.Client(base_url=base, timeout=30,
+                        headers={"Authorization": f"Bearer {key}"} if key else {})
+
+
+def wait_indexed(c: httpx.Client, n: int) -> None:
+    deadline = time.monotonic() + 30
+    while c.get("/v1/stats").json()["indexed"] < n:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_metrics_parse_and_count_requests_recalls_indexing_and_embedder(
+        served: tuple[str, RecordingProvider]) -> None:
+    base, prov = served
+    with client(base, KEY) as c, client(base, TOKEN) as scraper:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "s1", "content": t} for t in
+            ("the boiler is serviced on thursday", "I prefer oat milk")]})
+        assert r.status_code == 200
+        wait_indexed(c, 2)
+        for _ in range(3):
+            assert c.post("/v1/recall", json={"query": "boiler", "scope": "all"}
+                          ).status_code == 200
+        assert c.get("/v1/sessions/nope").status_code == 404
+        m = scrape(scraper)
+        # request latency per route template and status (and the old counters)
+        assert value(m, "chatmem_http_request_duration_seconds_count", method="POST",
+                     route="/v1/recall", status="200") == 3
+        assert value(m, "chatmem_http_request_duration_seconds_bucket", route="/v1/recall",
+                     status="200", le="+Inf") == 3
+        assert value(m, "chatmem_http_requests_total", method="POST", route="/v1/recall",
+                     status="200") == 3
+        assert value(m, "chatmem_http_requests_total", route="/v1/sessions/{session_id}",
+                     status="404") == 1
+        assert value(m, "chatmem_http_request_seconds_total", route="/v1/recall") > 0
+        # recall and indexing latency
+        assert value(m, "chatmem_recall_duration_seconds_count", namespace="alice",
+                     outcome="ok") == 3
+        assert value(m, "chatmem_indexing_batch_duration_seconds_count", namespace="alice",
+                     outcome="ok") >= 1
+        assert value(m, "chatmem_indexing_batch_messages_total", namespace="alice",
+                     outcome="ok") == 2
+        # the stores' counts, read at the scrape
+        assert value(m, "chatmem_messages", namespace="alice") == 2
+        assert value(m, "chatmem_indexed", namespace="alice") == 2
+        assert value(m, "chatmem_pending", namespace="alice") == 0
+        assert value(m, "chatmem_failed", namespace="alice") == 0
+        assert value(m, "chatmem_indexing_queue_depth", namespace="alice") == 0
+        assert value(m, "chatmem_recall_degraded_total", namespace="alice") == 0
+        # the embedder: calls by decision, and its own counters
+        ok_calls = value(m, "chatmem_embedding_call_outcomes_total", decision="ok")
+        assert ok_calls >= 4  # one indexing batch at least, three queries
+        assert value(m, "chatmem_embedding_call_duration_seconds_count", decision="ok") \
+            == ok_calls
+        assert value(m, "chatmem_embedding_calls_total", provider=prov.name) >= 4
+
+        # the provider goes down: recalls degrade, new messages fail and wait
+        prov.fail_with(EmbeddingUnavailable("connection refused", provider="test",
+                                            retry_decision="defer"))
+        r = c.post("/v1/recall", json={"query": "oat milk", "scope": "all"})
+        assert r.status_code == 200 and r.json()["degraded"] is True
+        c.post("/v1/messages", json={"messages": [{"session_id": "s1",
+                                                   "content": "a new fact"}]})
+        deadline = time.monotonic() + 30
+        while True:
+            m = scrape(scraper)
+            if value(m, "chatmem_failed", namespace="alice") >= 1:
+                break
+            assert time.monotonic() < deadline, "the failure was not counted"
+            time.sleep(0.05)
+        assert value(m, "chatmem_recall_duration_seconds_count", namespace="alice",
+                     outcome="degraded") == 1
+        assert value(m, "chatmem_recall_degraded_total", namespace="alice") == 1
+        assert value(m, "chatmem_indexing_batch_duration_seconds_count", namespace="alice",
+                     outcome="failed") >= 1
+        assert value(m, "chatmem_embedding_call_outcomes_total", decision="defer") >= 2
+        assert value(m, "chatmem_embedding_errors_total") >= 2
+
+
+def test_metrics_access_is_unchanged(served: tuple[str, RecordingProvider]) -> None:
+    base, _ = served
+    with client(base, None) as anon, client(base, "not-a-key-at-all-000000") as wrong:
+        assert anon.get("/metrics").status_code == 401
+        assert wrong.get("/metrics").status_code == 401
+    with client(base, TOKEN) as scraper:
+        assert scraper.get("/v1/stats").status_code == 401  # the token reads metrics only
+    with client(base, KEY) as c:
+        assert c.get("/metrics").status_code == 200
+
+
+def test_each_app_has_its_own_registry(tmp_path: Path) -> None:
+    apps = [create_app(url=f"sqlite:///{tmp_path}/{i}.db", embedder=Embedder(RecordingProvider()))
+            for i in range(2)]
+    assert apps[0].app.state.metrics.registry is not apps[1].app.state.metrics.registry
+    with running(apps[0]) as a, running(apps[1]) as b, client(a, None) as ca, \
+            client(b, None) as cb:
+        for _ in range(2):
+            ca.get("/health")
+        assert value(scrape(ca), "chatmem_http_requests_total", route="/health") == 2
+        assert not [v for ls, v in scrape(cb).get("chatmem_http_requests_total", [])
+                    if ls["route"] == "/health"]
+
+
+def test_scrapes_reuse_a_recent_reading_of_the_stores(tmp_path: Path) -> None:
+    app = create_app(url=f"sqlite:///{tmp_path}/s.db", embedder=Embedder(RecordingProvider()))
+    metrics = app.app.state.metrics
+    assert metrics.stats_ttl == 1.0
+    calls = 0
+    with running(app) as base, client(base, None) as c:
+        c.post("/v1/messages", json={"messages": [{"session_id": "s", "content": "x"}]})
+        mem = app.app.state.namespaces.open["default"]
+        original = mem.stats
+
+        async def counted() -> dict[str, Any]:
+            nonlocal calls
+            calls += 1
+            return await original()
+
+        mem.stats = counted
+        metrics.stats_ttl = 60
+        metrics._stats_at = -float("inf")
+        for _ in range(5):
+            assert value(scrape(c), "chatmem_messages", namespace="default") == 1
+    assert calls == 1
+
+
+# ------------------------------------------------------------------ OpenTelemetry
+
+
+async def test_spans_open_with_the_api_alone(tmp_path: Path) -> None:
+    """Without an SDK the API's tracer is a no-op: spans open and close without error."""
+    pytest.importorskip("opentelemetry.trace")
+    seen: list[Timing] = []
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        mem.telemetry.listeners.append(seen.append)
+        await mem.add(Message(session_id="s", content="the spare key is under the mat"))
+        await mem.flush()
+        result = await mem.recall("spare key", session="s")
+        assert result.hits
+    assert [t.what for t in seen].count("recall") == 1
+    assert any(t.what == "index_batch" and t.outcome == "ok" and t.size == 1 for t in seen)
+
+
+def test_a_listener_that_raises_is_ignored() -> None:
+    tele = Telemetry(listeners=[lambda t: 1 / 0])
+    with tele.timed("recall") as outcome:
+        outcome.size = 2
+    with pytest.raises(KeyError), tele.timed("index_batch"):
+        raise KeyError("x")
+
+
+async def test_spans_reach_an_sdk_exporter(tmp_path: Path) -> None:
+    sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export")
+    in_memory = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    from opentelemetry import trace
+
+    exporter = in_memory.InMemorySpanExporter()
+    provider = sdk_trace.TracerProvider()
+    provider.add_span_processor(export.SimpleSpanProcessor(exporter))
+    # a provider of this test only (the global one can be set once per process)
+    import chatmem.telemetry as telemetry
+
+    original = telemetry._tracer
+    telemetry._tracer = lambda: trace.get_tracer("chatmem", tracer_provider=provider)
+    try:
+        async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                     embedder=Embedder(RecordingProvider())) as mem:
+            await mem.add(Message(session_id="s", content="the spare key is under the mat"))
+            await mem.flush()
+            await mem.recall("spare key", session="s")
+    finally:
+        telemetry._tracer = original
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    assert {RECALL_SPAN, INDEX_SPAN} <= set(spans)
+    assert spans[RECALL_SPAN].attributes["chatmem.outcome"] == "ok"
+    assert spans[RECALL_SPAN].attributes["chatmem.size"] == 1
+    assert spans[INDEX_SPAN].attributes["chatmem.batch_size"] == 1
