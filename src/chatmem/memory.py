@@ -9,7 +9,12 @@ from :mod:`chatmem.recall`.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import builtins
+import dataclasses
 import functools
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,8 +42,10 @@ from .indexing import (
 )
 from .models import (
     MAX_LABEL_CHARS,
+    Erased,
     IndexState,
     Message,
+    MessagePage,
     ScoredId,
     Session,
     check_json,
@@ -96,6 +103,43 @@ log = logging.getLogger("chatmem.memory")
 OUTAGE_PROBE_S = 2.0
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
+#: Most messages one ``list`` page holds (I8).
+MAX_PAGE = 1000
+#: Messages erased per store transaction by ``forget`` (each chunk is all-or-nothing).
+ERASE_CHUNK = 2000
+#: Store pages a ``list`` under a visibility filter reads before it returns a short page.
+LIST_ROUNDS = 20
+
+
+def check_label(value: object, name: str) -> str:
+    """A non-empty id (session, speaker, resource) naming ``name`` when it is not."""
+    check_text(value, name, required=True, max_chars=MAX_LABEL_CHARS)
+    assert isinstance(value, str)
+    if not value:
+        raise InvalidInput(f"{name} must not be empty")
+    return value
+
+
+def encode_cursor(ts: int, message_id: str) -> str:
+    """The opaque ``list`` cursor of a position ``(ts, id)``."""
+    raw = json.dumps([ts, message_id], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: object) -> tuple[int, str]:
+    """The position of a ``list`` cursor; :class:`InvalidInput` naming ``cursor``."""
+    bad = InvalidInput("cursor is not a cursor returned by list() (pass next_cursor as is)")
+    if not isinstance(cursor, str) or not cursor or len(cursor) > 4 * MAX_LABEL_CHARS:
+        raise bad
+    try:
+        pos = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+        raise bad from exc
+    if not (isinstance(pos, list) and len(pos) == 2 and isinstance(pos[1], str)
+            and isinstance(pos[0], int) and not isinstance(pos[0], bool)):
+        raise bad
+    check_ts(pos[0], "cursor")
+    return pos[0], pos[1]
 
 
 @dataclass(frozen=True)
@@ -435,6 +479,144 @@ class Memory:
                 await self.storage.update_session_snapshots(chunk)
         log.info("reindex: session snapshots of %d session(s) refreshed", len(snapshots))
         return len(snapshots)
+
+    # ------------------------------------------------------------------ read and erase
+
+    async def get(self, ids: Sequence[str], *, visible_from: str | None = None,
+                  platform: str | None = None) -> dict[str, Message]:
+        """The stored messages of ``ids`` (at most 10 000), in the order asked; unknown
+        ids are left out (I8). ``visible_from``: only those visible from that session
+        under its effective scope (F10), as a recall from it would see them (R4)."""
+        wanted = id_list(ids, "ids")
+        where = await self._visibility(visible_from, platform)
+        found = await self.store.get(list(dict.fromkeys(wanted)))
+        shown = {m.id for m in await self._visible(list(found.values()), where)}
+        return {i: found[i] for i in dict.fromkeys(wanted) if i in shown}
+
+    async def list_messages(self, *, session: str | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, limit: int = 100,
+                            cursor: str | None = None, visible_from: str | None = None,
+                            platform: str | None = None) -> MessagePage:
+        """One page of stored messages ordered by ``(ts, id)`` (I8): of one ``session``
+        and/or one ``speaker_id``, with ``since <= ts < until`` (ms); ``limit`` 1–1000;
+        ``cursor`` is the ``next_cursor`` of the page before (``None`` on the last
+        page). ``visible_from``: only messages visible from that session (as in
+        :meth:`get`). Also available as :meth:`list`."""
+        if session is not None:
+            check_label(session, "session")
+        if speaker_id is not None:
+            check_label(speaker_id, "speaker_id")
+        if since is not None:
+            check_ts(since, "since")
+        if until is not None:
+            check_ts(until, "until")
+        if since is not None and until is not None and until <= since:
+            raise InvalidInput(f"until must be after since, got since={since}, until={until}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
+                               f"got {describe(limit)}")
+        pos = None if cursor is None else decode_cursor(cursor)
+        where = await self._visibility(visible_from, platform)
+        out: builtins.list[Message] = []
+        for _ in range(LIST_ROUNDS):
+            rows = await self.store.list_messages(
+                session_ids=None if session is None else [session], speaker_id=speaker_id,
+                since=since, until=until, after=pos, limit=limit + 1)
+            page = rows[:limit]
+            shown = {m.id for m in await self._visible(page, where)}
+            for i, m in enumerate(page):
+                assert m.ts is not None and m.id is not None
+                pos = (m.ts, m.id)
+                if m.id in shown:
+                    out.append(m)
+                if len(out) == limit:
+                    more = i < len(rows) - 1
+                    return MessagePage(tuple(out), encode_cursor(*pos) if more else None)
+            if len(rows) <= limit:
+                return MessagePage(tuple(out), None)
+        assert pos is not None
+        return MessagePage(tuple(out), encode_cursor(*pos))  # a short page; more may follow
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        """Erase these messages (at most 10 000) everywhere — rows, vectors, full-text
+        rows, ANN labels, Qdrant points, cached embeddings — as :meth:`forget` does;
+        returns how many messages there were (unknown ids are ignored)."""
+        wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
+        return (await self._erase(wanted)).messages
+
+    async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
+                     resource_id: str | None = None) -> Erased:
+        """Erase everything stored of one speaker, one session, or one resource (the
+        sessions whose resource id, own or inherited from their root, is it): the
+        messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
+        embeddings (I8). Exactly one selector. Returns the counts per kind; sessions'
+        registrations and settings stay."""
+        given = {name: value for name, value in (("speaker_id", speaker_id),
+                                                  ("session", session),
+                                                  ("resource_id", resource_id))
+                 if value is not None}
+        if len(given) != 1:
+            raise InvalidInput("forget needs exactly one of speaker_id, session or "
+                               f"resource_id, got {', '.join(given) or 'none'}")
+        name, value = next(iter(given.items()))
+        check_label(value, f"forget.{name}")
+        if name == "resource_id":
+            sessions = {s.id: s for s in await self.store.all_sessions()}
+            scope: builtins.list[str] | None = sorted(
+                sid for sid, s in sessions.items()
+                if session_snapshot(s, sessions.get).resource_id == value)
+            if not scope:
+                return Erased()
+        else:
+            scope = [value] if name == "session" else None
+        ids: builtins.list[str] = []
+        for start in range(0, 1 if scope is None else len(scope), 500):
+            part = None if scope is None else scope[start:start + 500]
+            pos: tuple[int, str] | None = None
+            while rows := await self.store.list_messages(
+                    session_ids=part, speaker_id=speaker_id, after=pos, limit=MAX_PAGE):
+                ids += [m.id for m in rows if m.id is not None]
+                last = rows[-1]
+                assert last.ts is not None and last.id is not None
+                pos = (last.ts, last.id)
+        erased = Erased()
+        for start in range(0, len(ids), ERASE_CHUNK):
+            erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        log.info("forgot %s %r: %s", name, value, erased.to_dict())
+        return erased
+
+    async def _erase(self, ids: Sequence[str]) -> Erased:
+        if not ids:
+            return Erased()
+        msgs = await self.store.get(ids)
+        erased = await self.storage.erase(ids)
+        cache = 0
+        if self.embedder is not None:
+            texts = [t for m in msgs.values()
+                     for t in (m.embedded_text, m.content, m.shown_text)]
+            cache = self.embedder.forget_texts(texts)
+        return dataclasses.replace(erased, cache=cache)
+
+    async def _visibility(self, session: str | None, platform: str | None
+                          ) -> Mapping[str, Any] | None:
+        """The visibility filter of recalls from ``session`` (``None``: no session given,
+        or scope ``all``)."""
+        if session is None:
+            return None
+        check_label(session, "visible_from")
+        situation = await self.situation(session, platform)
+        return scope_filter((await self.settings.effective(situation)).scope, situation)
+
+    async def _visible(self, msgs: Sequence[Message], where: Mapping[str, Any] | None
+                       ) -> builtins.list[Message]:
+        """The messages that pass ``where`` as their vector entries would (R4)."""
+        if not where or not msgs:
+            return builtins.list(msgs)
+        snaps = await snapshot_sessions(self.store, {m.session_id for m in msgs})
+        model = self.embedder.model_id if self.embedder is not None else ""
+        return [m for m in msgs if evaluate(where, filter_document(
+            vector_entry(m, snaps.get(m.session_id), None, model)))]
 
     # ------------------------------------------------------------------ tool
 
@@ -858,6 +1040,9 @@ class Memory:
             if self._owns_embedder and self.embedder is not None:
                 await self.embedder.aclose()
 
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages
+
 
 class SyncMemory(BlockingWrapper[Memory]):
     """Blocking access to a :class:`Memory` for scripts.
@@ -896,7 +1081,14 @@ class SyncMemory(BlockingWrapper[Memory]):
     context = blocking(Memory.context)
     turn_context = blocking(Memory.turn_context)
     stats = blocking(Memory.stats)
+    get = blocking(Memory.get)
+    list_messages = blocking(Memory.list_messages)
+    delete = blocking(Memory.delete)
+    forget = blocking(Memory.forget)
 
     @functools.wraps(Memory.tool_schema)
     def tool_schema(self) -> dict[str, Any]:
         return self._inner.tool_schema()
+
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages

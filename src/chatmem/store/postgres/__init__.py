@@ -106,6 +106,7 @@ from psycopg_pool import AsyncConnectionPool
 from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from ...models import (
     VECTOR_FIELDS,
+    Erased,
     IndexState,
     Message,
     ScoredId,
@@ -559,6 +560,29 @@ class PostgresStore:
                 n += cur.rowcount
         self._sizes_changed()
         return n
+
+    async def erase_messages(self, ids: Sequence[str]) -> Erased:
+        n = vectors = lex = 0
+        async with self._tx() as conn:
+            for chunk in POSTGRES.id_chunks(ids):
+                cur = await conn.execute("DELETE FROM vectors WHERE message_id = "
+                                         "ANY(%s::text[]) RETURNING text IS NOT NULL", [chunk])
+                gone = await cur.fetchall()
+                vectors += len(gone)
+                lex += sum(1 for r in gone if r[0])  # the vector row holds its full text
+                lex += await lexical.pg_drop(conn, chunk)  # pending / separate-index rows
+                n += (await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))).rowcount
+        self._sizes_changed()
+        return Erased(messages=n, vectors=vectors, lexical=lex)
+
+    async def list_messages(self, *, session_ids: Sequence[str] | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, after: tuple[int, str] | None = None,
+                            limit: int = 100) -> list[Message]:
+        async with self._conn() as conn:
+            return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
+                POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
+                until=until, after=after, limit=limit)))
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
