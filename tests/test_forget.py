@@ -265,3 +265,36 @@ def test_sync_memory_reads_and_forgets(tmp_path: Path) -> None:
         assert mem.forget(speaker_id="bob").messages == 6
         assert mem.delete(["a2"]) == 1
         assert len(mem.list().messages) == 6
+
+
+def test_cli_list_and_forget(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    with SyncMemory.open(db, embedder=Embedder(RecordingProvider())) as mem:
+        mem.add(corpus())
+        mem.flush()
+    runner = CliRunner()
+    res = runner.invoke(main, ["list", "--db", db, "--speaker-id", "bob", "--limit", "4"])
+    assert res.exit_code == 0, res.output
+    assert "b0" in res.output and "b3" in res.output and "b4" not in res.output
+    assert "next page: --cursor " in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--limit", "0"])
+    assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--yes"])
+    assert res.exit_code == 2 and "exactly one of" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice"], input="n\n")
+    assert res.exit_code != 0  # declined: nothing erased
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice", "--yes",
+                               "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["messages"] == 7
+    res = runner.invoke(main, ["delete", "--db", db, "--yes", "b0", "b1"])
+    assert res.exit_code == 0 and "deleted 2 message(s)" in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--json"])
+    page = json.loads(res.output)
+    assert [m["id"] for m in page["messages"]] == ["b2", "b3", "b4", "b5"]
