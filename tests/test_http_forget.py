@@ -116,3 +116,18 @@ def test_bad_read_and_erase_requests_are_refused_and_change_nothing(api: str) ->
             assert r.status_code == status, (path, data, r.text)
             assert set(r.json()) == {"error"}
         assert len(c.get("/v1/messages").json()["messages"]) == 8
+
+
+def test_retention_over_http(api: str) -> None:
+    with client(api, ALICE_BOT) as c:
+        r = c.put("/v1/retention", json={"days": 1, "session": "room1"})
+        assert r.status_code == 403
+    with client(api, ALICE) as c:
+        r = c.put("/v1/retention", json={"days": 3, "layer": "session", "session": "room1"})
+        assert r.status_code == 200, r.text
+        r = c.get("/v1/retention", params={"session": "room1"})
+        assert r.json() == {"days": 3, "layer": "session", "broken": False}
+        assert c.put("/v1/retention", json={"days": -1, "session": "room1"}).status_code == 422
+        r = c.put("/v1/retention", json={"days": 1, "layer": "group", "platform": "tg"})
+        assert r.status_code == 400 and "group_id" in r.json()["error"]["message"]
+        assert c.get("/v1/retention", params={"session": "room1"}).json()["days"] == 3

@@ -12,6 +12,7 @@ import asyncio
 import base64
 import binascii
 import builtins
+import contextlib
 import dataclasses
 import functools
 import json
@@ -75,6 +76,7 @@ from .recall import (
 from .recall.follow import follow_replies
 from .recall.fuse import fuse
 from .recall.request import id_list, turn_inputs
+from .retention import DAY_MS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,
     Layer,
@@ -189,6 +191,9 @@ class Memory:
         if index is not None and embedder is not None:
             self._indexer = Indexer(self.storage, embedder, self.config.indexing,
                                     snapshot_lock=self._snapshot_lock)
+        self.retention = RetentionSettings(self.storage.store, self.config.retention.days)
+        #: The background retention sweep (started with the indexer, when configured).
+        self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -209,9 +214,28 @@ class Memory:
 
     def _start_indexer(self) -> None:
         """Start background indexing (once; never after :meth:`close`): it resumes
-        whatever a previous run left pending."""
-        if self._indexer is not None and not self._closed:
+        whatever a previous run left pending. The retention sweep starts with it."""
+        if self._closed:
+            return
+        if self._indexer is not None:
             self._indexer.start()
+        interval = self.config.retention.sweep_interval_s
+        if self._sweeper is None and interval > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(
+                self._sweep_forever(interval))
+
+    async def _sweep_forever(self, interval: float) -> None:
+        """Sweep expired messages every ``interval`` seconds (the first after a short
+        delay, so that opening a memory stays quick); failures are logged and retried."""
+        await asyncio.sleep(min(interval, 5.0))
+        while True:
+            try:
+                await self.sweep_retention()
+            except ChatmemError as exc:
+                log.warning("retention sweep failed (%s); retried in %.0f s", exc, interval)
+            except Exception:
+                log.exception("retention sweep failed; retried in %.0f s", interval)
+            await asyncio.sleep(interval)
 
     @classmethod
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
@@ -584,6 +608,52 @@ class Memory:
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
         log.info("forgot %s %r: %s", name, value, erased.to_dict())
+        return erased
+
+    async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
+                            layer: Layer = "session", platform: str | None = None,
+                            chat_type: str | None = None, group_id: str | None = None,
+                            session: str | None = None) -> None:
+        """Set (``None``: remove) one settings layer's retention in days (0 = keep
+        forever); only an owner ``actor`` may (:class:`PermissionDenied` otherwise).
+        Layers as for :meth:`set_scope`; the most specific wins, else
+        ``retention.days``."""
+        await self.retention.set(days, actor=actor, layer=layer, platform=platform,
+                                 chat_type=chat_type, group_id=group_id, session=session)
+
+    async def effective_retention(self, session: str, platform: str | None = None
+                                  ) -> EffectiveRetention:
+        """The retention of ``session`` now (days, 0 = forever) and the layer it comes
+        from."""
+        check_label(session, "session")
+        return await self.retention.effective(await self.situation(session, platform))
+
+    async def sweep_retention(self, *, now: int | None = None) -> Erased:
+        """Erase every message older than its session's retention (by ``ts``, against
+        ``now``, default the clock), everywhere, as :meth:`forget` does; returns the
+        counts. The background sweep (``retention.sweep_interval_s``) calls it."""
+        at = now_ms() if now is None else check_ts(now, "now")
+        if self.config.retention.days <= 0 and not await self.retention.any_layer():
+            return Erased()
+        erased = Erased()
+        for s in await self.store.all_sessions():
+            root = await root_of(self.store, s) if s.parent_id else s
+            eff = await self.retention.effective(Situation(s, root, None))
+            cutoff = at - eff.days * DAY_MS
+            if eff.days <= 0 or cutoff <= 0:
+                continue
+            ids: builtins.list[str] = []
+            pos: tuple[int, str] | None = None
+            while rows := await self.store.list_messages(session_ids=[s.id], until=cutoff,
+                                                         after=pos, limit=MAX_PAGE):
+                ids += [m.id for m in rows if m.id is not None]
+                last = rows[-1]
+                assert last.ts is not None and last.id is not None
+                pos = (last.ts, last.id)
+            for start in range(0, len(ids), ERASE_CHUNK):
+                erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        if erased.messages:
+            log.info("retention sweep erased %s", erased.to_dict())
         return erased
 
     async def _erase(self, ids: Sequence[str]) -> Erased:
@@ -1032,6 +1102,10 @@ class Memory:
         if self._closed:
             return
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self._indexer is not None:
             await self._indexer.stop()
         try:
@@ -1085,6 +1159,9 @@ class SyncMemory(BlockingWrapper[Memory]):
     list_messages = blocking(Memory.list_messages)
     delete = blocking(Memory.delete)
     forget = blocking(Memory.forget)
+    set_retention = blocking(Memory.set_retention)
+    effective_retention = blocking(Memory.effective_retention)
+    sweep_retention = blocking(Memory.sweep_retention)
 
     @functools.wraps(Memory.tool_schema)
     def tool_schema(self) -> dict[str, Any]:

@@ -15,6 +15,8 @@ is one :class:`~chatmem.Memory` call:
 ``POST /v1/messages/get``  stored messages by id
 ``POST /v1/messages/delete`` erase messages by id (owner keys only)
 ``POST /v1/forget``        erase a speaker, session or resource (owner keys only)
+``GET  /v1/retention``     the retention of a conversation and the layer it comes from
+``PUT  /v1/retention``     set or remove a layer's retention (owner keys only)
 ``GET  /v1/stats``         counts of messages, vectors, indexer and embedder
 ``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
 ``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
@@ -423,6 +425,16 @@ class ForgetBody(_Body):
     speaker_id: str | None = Field(None, min_length=1, max_length=512)
     session: str | None = Field(None, min_length=1, max_length=512)
     resource_id: str | None = Field(None, min_length=1, max_length=512)
+
+
+class RetentionBody(_Body):
+    days: int | None = Field(ge=0, le=36_500, description="Days messages are kept (0: "
+                             "forever); null removes the layer's value.")
+    layer: Literal["platform", "chat_type", "group", "session"] = "session"
+    platform: str | None = Field(None, max_length=512)
+    chat_type: str | None = Field(None, max_length=512)
+    group_id: str | None = Field(None, max_length=512)
+    session: str | None = Field(None, max_length=512)
 
 
 class SessionBody(_Body):
@@ -979,6 +991,27 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         erased = await mem.forget(speaker_id=body.speaker_id, session=body.session,
                                   resource_id=body.resource_id)
         return erased.to_dict()
+
+    @v1.get("/retention", tags=["settings"])
+    async def get_retention(
+            mem: Mem, session: Annotated[str, Query(min_length=1, max_length=512)],
+            platform: Annotated[str | None, Query(max_length=512)] = None,
+    ) -> dict[str, Any]:
+        """The retention of a conversation in days (0: forever) and the layer it comes
+        from."""
+        eff = await mem.effective_retention(session, platform)
+        return {"days": eff.days, "layer": eff.layer, "broken": eff.broken}
+
+    @v1.put("/retention", tags=["settings"])
+    async def put_retention(body: RetentionBody, mem: Mem, who: Who) -> dict[str, Any]:
+        """Set (or, with ``days: null``, remove) one layer's retention; the background
+        sweep erases older messages everywhere. Owner keys only."""
+        owner_only(who, "changing retention")
+        await mem.set_retention(body.days, actor={"id": who.name, "role": "owner"},
+                                layer=body.layer, platform=body.platform,
+                                chat_type=body.chat_type, group_id=body.group_id,
+                                session=body.session)
+        return {"ok": True}
 
     @v1.get("/stats", tags=["operations"])
     async def stats(mem: Mem) -> dict[str, Any]:
