@@ -100,6 +100,10 @@ async def test_forget_speaker_leaves_nothing_on_any_backend(backend: str,
             if backend != "qdrant":
                 assert await raw_rows(store, alice) == {"messages": 0, "vectors": 0,
                                                         "lexical": 0}
+            if isinstance(store, SqliteStore):  # no term of Alice's left in FTS5 segments
+                blocks = await store._run(lambda: [bytes(r[0]) for r in store.conn.execute(
+                    "SELECT block FROM lexical_data") if isinstance(r[0], bytes)])
+                assert blocks and not any(b"zebra" in b for b in blocks)
             after = await mem.recall("striped zebra", scope="all", window=0, top_k=5)
             assert after.hits and all(h.message.speaker_id == "bob" for h in after.hits)
             # the cached embeddings went too: embedding Alice's text asks the provider

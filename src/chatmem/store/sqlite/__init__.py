@@ -681,6 +681,10 @@ class SqliteStore:
                     lex += self._lex_drop(rowids)  # indexed and pending full text
                     vectors += self._drop_vectors_sync(*SQLITE.in_list("message_id", chunk))
                     n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
+                if lex:
+                    # FTS5 keeps a deleted row's terms in its segments until they merge:
+                    # merge them now, so that no term of an erased message stays
+                    conn.execute("INSERT INTO lexical(lexical) VALUES ('optimize')")
         finally:
             conn.execute(f"PRAGMA secure_delete={int(secure)}")
         # the graph keeps the erased vectors (quantised) as dead labels, on disk too:
