@@ -141,6 +141,13 @@ async def test_forget_session_and_resource(backend: str, tmp_path: Path) -> None
             await mem.close()
 
 
+def deep_cursor() -> str:
+    """A cursor-shaped string decoding to JSON nested past the recursion limit."""
+    import base64
+
+    return base64.urlsafe_b64encode(b"[" * 1500).decode().rstrip("=")
+
+
 async def run_reads(mem: Memory) -> list[Any]:
     """Every read and delete, and the error of every bad call, as plain data."""
     out: list[Any] = []
@@ -169,6 +176,7 @@ async def run_reads(mem: Memory) -> list[Any]:
     for bad in (lambda: mem.get("a1"), lambda: mem.get([None]), lambda: mem.get([1]),
                 lambda: mem.list(limit=0), lambda: mem.list(limit=1001),
                 lambda: mem.list(limit=True), lambda: mem.list(cursor="not-a-cursor"),
+                lambda: mem.list(cursor=deep_cursor()), lambda: mem.list(cursor="é"),
                 lambda: mem.list(since=5, until=5), lambda: mem.list(since=-1),
                 lambda: mem.list(session=""), lambda: mem.delete("a1"),
                 lambda: mem.forget(), lambda: mem.forget(speaker_id="a", session="b"),

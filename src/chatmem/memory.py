@@ -135,7 +135,7 @@ def decode_cursor(cursor: object) -> tuple[int, str]:
         raise bad
     try:
         pos = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
+    except (ValueError, binascii.Error, RecursionError) as exc:
         raise bad from exc
     if not (isinstance(pos, list) and len(pos) == 2 and isinstance(pos[1], str)
             and isinstance(pos[0], int) and not isinstance(pos[0], bool)):
