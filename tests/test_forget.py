@@ -310,3 +310,23 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     res = runner.invoke(main, ["list", "--db", db, "--json"])
     page = json.loads(res.output)
     assert [m["id"] for m in page["messages"]] == ["b2", "b3", "b4", "b5"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant"])
+async def test_forget_while_indexing_leaves_no_vector_and_no_cached_embedding(
+        backend: str, tmp_path: Path) -> None:
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            msgs = [{"session_id": f"s{i % 3}", "speaker_id": "carol",
+                     "content": f"carol's secret number {i}"} for i in range(300)]
+            stored = await mem.add(msgs)  # queued and being embedded right now
+            erased = await mem.forget(speaker_id="carol")
+            assert erased.messages == 300
+            await mem.flush()
+            assert await index.scan_vectors(None, 1000) == []
+            assert await store.list_messages(speaker_id="carol") == []
+            texts = [m.embedded_text for m in stored]
+            assert mem.embedder.forget_texts(texts) == 0  # type: ignore[union-attr]
+        finally:
+            await mem.close()

@@ -109,6 +109,8 @@ LEGACY_KEY = "legacy-model"
 MAX_PAGE = 1000
 #: Messages erased per store transaction by ``forget`` (each chunk is all-or-nothing).
 ERASE_CHUNK = 2000
+#: Seconds an erase waits for a batch already embedding erased messages to finish.
+ERASE_SETTLE_S = 10.0
 #: Store pages a ``list`` under a visibility filter reads before it returns a short page.
 LIST_ROUNDS = 20
 
@@ -661,6 +663,15 @@ class Memory:
             return Erased()
         msgs = await self.store.get(ids)
         erased = await self.storage.erase(ids)
+        if self._indexer is not None:
+            # never embedded now; a batch already embedding them finishes first, so that
+            # what it put in the cache goes below (and its write finds them gone)
+            self._indexer.discard(ids)
+            try:
+                await asyncio.wait_for(self._indexer.settled_ids(ids), ERASE_SETTLE_S)
+            except asyncio.TimeoutError:
+                log.warning("erase: an embedding of erased messages is still running; its "
+                            "cached vectors stay until evicted")
         cache = 0
         if self.embedder is not None:
             texts = [t for m in msgs.values()
