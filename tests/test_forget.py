@@ -330,3 +330,29 @@ async def test_forget_while_indexing_leaves_no_vector_and_no_cached_embedding(
             assert mem.embedder.forget_texts(texts) == 0  # type: ignore[union-attr]
         finally:
             await mem.close()
+
+
+async def test_list_order_is_byte_wise_on_every_backend(tmp_path: Path) -> None:
+    """Equal timestamps (other sessions) are ordered by id byte-wise (UTF-8), the same
+    on every backend, and paging by cursor over them loses and repeats nothing."""
+    ids = ["b", "B", "a", "é", "Z", "a-1", "a_1", "中", "10", "9"]
+    orders: dict[str, list[str]] = {}
+    for name in NAMES:
+        (tmp_path / name).mkdir()
+        async with BACKENDS[name](tmp_path / name) as (store, index):
+            mem = Memory(store, index, Embedder(RecordingProvider()))
+            try:
+                await mem.add([{"id": i, "session_id": f"s{n}", "ts": 5, "content": i}
+                               for n, i in enumerate(ids)])
+                seen: list[str] = []
+                cursor = None
+                while True:
+                    page = await mem.list(limit=3, cursor=cursor)
+                    seen += [m.id or "" for m in page.messages]
+                    if (cursor := page.next_cursor) is None:
+                        break
+                orders[name] = seen
+            finally:
+                await mem.close()
+    expected = sorted(ids, key=lambda i: i.encode())
+    assert all(order == expected for order in orders.values()), orders
