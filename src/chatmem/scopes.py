@@ -223,11 +223,8 @@ class ScopeSettings:
         if who.role != "owner":
             raise PermissionDenied(f"only an owner may change scope settings; {who.id!r} has "
                                    f"role {who.role!r}")
-        if layer not in ("platform", "chat_type", "group", "session"):
-            raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
-                               f"'session', got {layer!r}")
-        key = _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
-                   session_id=session)
+        key = layer_key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
+                        session_id=session)
         if scope is None:
             await self.store.meta_delete(SETTINGS_NAMESPACE, key)
             return
