@@ -18,6 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("chatmem.config", "chatmem.text", "chatmem.demo"),
     ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
     ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
+    ("chatmem.retention",),
     ("chatmem.memory", "chatmem.testing"),
     ("chatmem.server",),
     ("chatmem.cli",),
