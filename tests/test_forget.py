@@ -17,6 +17,7 @@ import pytest
 from backends import BACKENDS
 from chatmem import Erased, InvalidInput, Memory, Message, SyncMemory
 from chatmem.embedding import Embedder
+from chatmem.memory import encode_cursor
 from chatmem.models import VectorEntry
 from chatmem.store import SqliteStore, Storage
 from chatmem.store.ann import AnnSettings
@@ -177,6 +178,7 @@ async def run_reads(mem: Memory) -> list[Any]:
                 lambda: mem.list(limit=0), lambda: mem.list(limit=1001),
                 lambda: mem.list(limit=True), lambda: mem.list(cursor="not-a-cursor"),
                 lambda: mem.list(cursor=deep_cursor()), lambda: mem.list(cursor="é"),
+                lambda: mem.list(cursor=encode_cursor(5, "a\x00b")),
                 lambda: mem.list(since=5, until=5), lambda: mem.list(since=-1),
                 lambda: mem.list(session=""), lambda: mem.delete("a1"),
                 lambda: mem.forget(), lambda: mem.forget(speaker_id="a", session="b"),

@@ -143,6 +143,7 @@ def decode_cursor(cursor: object) -> tuple[int, str]:
             and isinstance(pos[0], int) and not isinstance(pos[0], bool)):
         raise bad
     check_ts(pos[0], "cursor")
+    check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
     return pos[0], pos[1]
 
 
