@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import StoreError
 from ..models import ScoredId
 from .matrix import VectorMatrix
 
@@ -681,8 +682,13 @@ class AnnManager:
             del self._indexes[dim]
             dropped += dead
             if ann.path is not None:
-                with contextlib.suppress(FileNotFoundError):
+                try:
                     os.remove(ann.path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise StoreError(f"could not delete the ANN file {ann.path} holding "
+                                     f"erased vectors: {exc}") from exc
         return dropped
 
     def close(self, save: bool = True) -> None:
