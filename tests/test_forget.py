@@ -314,7 +314,7 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     assert [m["id"] for m in page["messages"]] == ["b2", "b3", "b4", "b5"]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "qdrant"])
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant", "postgres"])
 async def test_forget_while_indexing_leaves_no_vector_and_no_cached_embedding(
         backend: str, tmp_path: Path) -> None:
     async with BACKENDS[backend](tmp_path) as (store, index):
