@@ -29,6 +29,9 @@ READ_ONLY = [
     ["export"],
     ["reindex"],
     ["clear", "--yes"],
+    ["list"],
+    ["forget", "--speaker-id", "alice", "--yes"],
+    ["delete", "--yes", "some-id"],
 ]
 
 

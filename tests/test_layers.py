@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format"),
     ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
     ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
+    ("chatmem.retention",),
     ("chatmem.memory", "chatmem.testing"),
     ("chatmem.server",),
     ("chatmem.cli",),

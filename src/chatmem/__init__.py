@@ -16,7 +16,7 @@ from .errors import (
     StoreError,
 )
 from .memory import Memory, SyncMemory
-from .models import Message, Session
+from .models import Erased, Message, MessagePage, Session
 from .recall import Hit, RecallResult
 
 __all__ = [
@@ -25,11 +25,13 @@ __all__ = [
     "ConfigError",
     "Embedder",
     "EmbeddingUnavailable",
+    "Erased",
     "FilterError",
     "Hit",
     "InvalidInput",
     "Memory",
     "Message",
+    "MessagePage",
     "NotFound",
     "PermissionDenied",
     "RecallResult",

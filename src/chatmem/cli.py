@@ -408,6 +408,107 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
     click.echo(f"cleared {out}")
 
 
+@main.command(name="list")
+@db_option
+@click.option("--session", default=None, help="Only this session.")
+@click.option("--speaker-id", default=None, help="Only what this speaker said.")
+@click.option("--since", type=int, default=None, help="From this time (ms since the epoch).")
+@click.option("--until", type=int, default=None,
+              help="Before this time (ms since the epoch, exclusive).")
+@click.option("--limit", type=int, default=100, show_default=True,
+              help="Messages per page (1–1000).")
+@click.option("--cursor", default=None, help="The next page: the cursor the last page printed.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the page as JSON: {messages, next_cursor}.")
+@run
+async def list_messages(db: str | None, config_path: str | None, session: str | None,
+                        speaker_id: str | None, since: int | None, until: int | None,
+                        limit: int, cursor: str | None, as_json: bool) -> None:
+    """List stored messages in time order (then id), one page at a time; the cursor of
+    the next page is printed last (on standard error without --json).
+
+    \b
+    Example:
+      chatmem list --db chat.db --speaker-id alice --limit 20
+      chatmem list --db chat.db --session s1 --cursor <next cursor> --json
+    """
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
+        page = await mem.list(session=session, speaker_id=speaker_id, since=since,
+                              until=until, limit=limit, cursor=cursor)
+    if as_json:
+        _echo_json(page.to_dict())
+        return
+    for m in page.messages:
+        who = m.speaker_name or m.speaker_id or m.role
+        click.echo(f"{m.ts}  {m.session_id}  {m.id}  {who}: {m.shown_text}")
+    if page.next_cursor:
+        click.echo(f"next page: --cursor {page.next_cursor}", err=True)
+
+
+@main.command()
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--speaker-id", default=None, help="Forget everything this speaker said.")
+@click.option("--session", default=None, help="Forget every message of this session.")
+@click.option("--resource-id", default=None,
+              help="Forget every message of the sessions of this resource (user / tenant).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@run
+async def forget(db: str | None, config_path: str | None, vector: str | None,
+                 speaker_id: str | None, session: str | None, resource_id: str | None,
+                 yes: bool, as_json: bool) -> None:
+    """Erase for good every message of one speaker, session or resource (exactly one of
+    them) with its vectors, full-text rows, ANN entries, Qdrant points and cached
+    embeddings; print how many of each went.
+
+    \b
+    Example:
+      chatmem forget --db chat.db --speaker-id alice --yes
+      chatmem forget --db chat.db --vector qdrant://localhost:6333 --session s1 --yes
+    """
+    given = [f"{name} {value}" for name, value in (("speaker", speaker_id),
+                                                   ("session", session),
+                                                   ("resource", resource_id)) if value]
+    if len(given) != 1:
+        fail("forget needs exactly one of --speaker-id, --session or --resource-id")
+    if not yes:
+        click.confirm(f"Erase everything of {given[0]}? This cannot be undone", abort=True)
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        out = await mem.forget(speaker_id=speaker_id, session=session,
+                               resource_id=resource_id)
+    if as_json:
+        _echo_json(out.to_dict())
+    else:
+        click.echo("forgot " + ", ".join(f"{n} {k}" for k, n in out.to_dict().items()))
+
+
+@main.command()
+@db_option
+@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.argument("ids", nargs=-1, required=True)
+@run
+async def delete(db: str | None, config_path: str | None, vector: str | None, yes: bool,
+                 ids: tuple[str, ...]) -> None:
+    """Erase these messages (by id) everywhere, as forget does.
+
+    \b
+    Example:
+      chatmem delete --db chat.db --yes 3f2c9a1e 77b0d4aa
+    """
+    if not yes:
+        click.confirm(f"Erase {len(ids)} message(s)?", abort=True)
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        n = await mem.delete(list(ids))
+    click.echo(f"deleted {n} message(s)")
+
+
 @main.command()
 @db_option
 @click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")

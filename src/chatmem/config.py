@@ -166,6 +166,15 @@ class IndexingConfig(_Strict):
         return self
 
 
+class RetentionConfig(_Strict):
+    #: Days a message is kept (counted from its ts) before the background sweep erases
+    #: it everywhere, as ``forget`` does; 0 = forever. Settable per platform / chat type /
+    #: group / session (``Memory.set_retention``); the most specific layer wins.
+    days: int = Field(default=0, ge=0, le=36500, strict=True)
+    #: Seconds between two background retention sweeps; 0 = none (``sweep_retention()``).
+    sweep_interval_s: float = Field(default=3600.0, ge=0.0)
+
+
 class CacheConfig(_Strict):
     enabled: bool = True
     max_items: int = Field(default=20000, ge=1, strict=True)
@@ -370,6 +379,7 @@ class Config(_Strict):
     indexing: IndexingConfig = Field(default_factory=IndexingConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     hybrid: HybridConfig = Field(default_factory=HybridConfig)
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
     recall_roles: Literal["all", "others-only"] = "all"
     scope: Scope = "all"
     #: M2: the most recent N messages of the session returned by context(); 0 = none.

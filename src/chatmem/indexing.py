@@ -265,6 +265,22 @@ class Indexer:
         return [m for m in found if m.id not in watch and m.id not in self._queued
                 and m.id not in self._in_flight]
 
+    def discard(self, ids: Sequence[str]) -> int:
+        """Take these messages out of the queue (they were erased, I8), so they are never
+        embedded; returns how many were queued."""
+        gone = set(ids) & self._queued
+        if gone:
+            self._queue = deque(m for m in self._queue if m.id not in gone)
+            self._queued -= gone
+            self._progress.set()
+        return len(gone)
+
+    async def settled_ids(self, ids: Sequence[str]) -> None:
+        """Wait until none of these messages is queued or in flight."""
+        while any(i in self._queued or i in self._in_flight for i in ids):
+            self._progress.clear()
+            await self._progress.wait()
+
     async def _settled(self, messages: Sequence[Message]) -> None:
         """Wait until none of these messages is queued or in flight."""
         ids = [m.id for m in messages if m.id]

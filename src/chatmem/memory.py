@@ -9,7 +9,13 @@ from :mod:`chatmem.recall`.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import builtins
+import contextlib
+import dataclasses
 import functools
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -38,8 +44,10 @@ from .indexing import (
 )
 from .models import (
     MAX_LABEL_CHARS,
+    Erased,
     IndexState,
     Message,
+    MessagePage,
     ScoredId,
     Session,
     check_json,
@@ -68,6 +76,7 @@ from .recall import (
 from .recall.follow import follow_replies
 from .recall.fuse import fuse
 from .recall.request import id_list, turn_inputs
+from .retention import DAY_MS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,
     Layer,
@@ -97,6 +106,46 @@ log = logging.getLogger("chatmem.memory")
 OUTAGE_PROBE_S = 2.0
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
+#: Most messages one ``list`` page holds (I8).
+MAX_PAGE = 1000
+#: Messages erased per store transaction by ``forget`` (each chunk is all-or-nothing).
+ERASE_CHUNK = 2000
+#: Seconds an erase waits for a batch already embedding erased messages to finish.
+ERASE_SETTLE_S = 10.0
+#: Store pages a ``list`` under a visibility filter reads before it returns a short page.
+LIST_ROUNDS = 20
+
+
+def check_label(value: object, name: str) -> str:
+    """A non-empty id (session, speaker, resource) naming ``name`` when it is not."""
+    check_text(value, name, required=True, max_chars=MAX_LABEL_CHARS)
+    assert isinstance(value, str)
+    if not value:
+        raise InvalidInput(f"{name} must not be empty")
+    return value
+
+
+def encode_cursor(ts: int, message_id: str) -> str:
+    """The opaque ``list`` cursor of a position ``(ts, id)``."""
+    raw = json.dumps([ts, message_id], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: object) -> tuple[int, str]:
+    """The position of a ``list`` cursor; :class:`InvalidInput` naming ``cursor``."""
+    bad = InvalidInput("cursor is not a cursor returned by list() (pass next_cursor as is)")
+    if not isinstance(cursor, str) or not cursor or len(cursor) > 4 * MAX_LABEL_CHARS:
+        raise bad
+    try:
+        pos = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, binascii.Error, RecursionError) as exc:
+        raise bad from exc
+    if not (isinstance(pos, list) and len(pos) == 2 and isinstance(pos[1], str)
+            and isinstance(pos[0], int) and not isinstance(pos[0], bool)):
+        raise bad
+    check_ts(pos[0], "cursor")
+    check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
+    return pos[0], pos[1]
 
 
 @dataclass(frozen=True)
@@ -150,6 +199,9 @@ class Memory:
             self._indexer = Indexer(self.storage, embedder, self.config.indexing,
                                     snapshot_lock=self._snapshot_lock,
                                     telemetry=self.telemetry)
+        self.retention = RetentionSettings(self.storage.store, self.config.retention.days)
+        #: The background retention sweep (started with the indexer, when configured).
+        self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -170,9 +222,28 @@ class Memory:
 
     def _start_indexer(self) -> None:
         """Start background indexing (once; never after :meth:`close`): it resumes
-        whatever a previous run left pending."""
-        if self._indexer is not None and not self._closed:
+        whatever a previous run left pending. The retention sweep starts with it."""
+        if self._closed:
+            return
+        if self._indexer is not None:
             self._indexer.start()
+        interval = self.config.retention.sweep_interval_s
+        if self._sweeper is None and interval > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(
+                self._sweep_forever(interval))
+
+    async def _sweep_forever(self, interval: float) -> None:
+        """Sweep expired messages every ``interval`` seconds (the first after a short
+        delay, so that opening a memory stays quick); failures are logged and retried."""
+        await asyncio.sleep(min(interval, 5.0))
+        while True:
+            try:
+                await self.sweep_retention()
+            except ChatmemError as exc:
+                log.warning("retention sweep failed (%s); retried in %.0f s", exc, interval)
+            except Exception:
+                log.exception("retention sweep failed; retried in %.0f s", interval)
+            await asyncio.sleep(interval)
 
     @classmethod
     async def open(cls, url: str = "sqlite:///chatmem.db", *, vector: str | None = None,
@@ -452,6 +523,199 @@ class Memory:
                 await self.storage.update_session_snapshots(chunk)
         log.info("reindex: session snapshots of %d session(s) refreshed", len(snapshots))
         return len(snapshots)
+
+    # ------------------------------------------------------------------ read and erase
+
+    async def get(self, ids: Sequence[str], *, visible_from: str | None = None,
+                  platform: str | None = None) -> dict[str, Message]:
+        """The stored messages of ``ids`` (at most 10 000), in the order asked; unknown
+        ids are left out (I8). ``visible_from``: only those visible from that session
+        under its effective scope (F10), as a recall from it would see them (R4)."""
+        wanted = id_list(ids, "ids")
+        where = await self._visibility(visible_from, platform)
+        found = await self.store.get(list(dict.fromkeys(wanted)))
+        shown = {m.id for m in await self._visible(list(found.values()), where)}
+        return {i: found[i] for i in dict.fromkeys(wanted) if i in shown}
+
+    async def list_messages(self, *, session: str | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, limit: int = 100,
+                            cursor: str | None = None, visible_from: str | None = None,
+                            platform: str | None = None) -> MessagePage:
+        """One page of stored messages ordered by ``(ts, id)`` (I8): of one ``session``
+        and/or one ``speaker_id``, with ``since <= ts < until`` (ms); ``limit`` 1–1000;
+        ``cursor`` is the ``next_cursor`` of the page before (``None`` on the last
+        page). ``visible_from``: only messages visible from that session (as in
+        :meth:`get`). Also available as :meth:`list`."""
+        if session is not None:
+            check_label(session, "session")
+        if speaker_id is not None:
+            check_label(speaker_id, "speaker_id")
+        if since is not None:
+            check_ts(since, "since")
+        if until is not None:
+            check_ts(until, "until")
+        if since is not None and until is not None and until <= since:
+            raise InvalidInput(f"until must be after since, got since={since}, until={until}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
+                               f"got {describe(limit)}")
+        pos = None if cursor is None else decode_cursor(cursor)
+        where = await self._visibility(visible_from, platform)
+        out: builtins.list[Message] = []
+        for _ in range(LIST_ROUNDS):
+            rows = await self.store.list_messages(
+                session_ids=None if session is None else [session], speaker_id=speaker_id,
+                since=since, until=until, after=pos, limit=limit + 1)
+            page = rows[:limit]
+            shown = {m.id for m in await self._visible(page, where)}
+            for i, m in enumerate(page):
+                assert m.ts is not None and m.id is not None
+                pos = (m.ts, m.id)
+                if m.id in shown:
+                    out.append(m)
+                if len(out) == limit:
+                    more = i < len(rows) - 1
+                    return MessagePage(tuple(out), encode_cursor(*pos) if more else None)
+            if len(rows) <= limit:
+                return MessagePage(tuple(out), None)
+        assert pos is not None
+        return MessagePage(tuple(out), encode_cursor(*pos))  # a short page; more may follow
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        """Erase these messages (at most 10 000) everywhere — rows, vectors, full-text
+        rows, ANN labels, Qdrant points, cached embeddings — as :meth:`forget` does;
+        returns how many messages there were (unknown ids are ignored)."""
+        wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
+        return (await self._erase(wanted)).messages
+
+    async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
+                     resource_id: str | None = None) -> Erased:
+        """Erase everything stored of one speaker, one session, or one resource (the
+        sessions whose resource id, own or inherited from their root, is it): the
+        messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
+        embeddings (I8). Exactly one selector. Returns the counts per kind; sessions'
+        registrations and settings stay."""
+        given = {name: value for name, value in (("speaker_id", speaker_id),
+                                                  ("session", session),
+                                                  ("resource_id", resource_id))
+                 if value is not None}
+        if len(given) != 1:
+            raise InvalidInput("forget needs exactly one of speaker_id, session or "
+                               f"resource_id, got {', '.join(given) or 'none'}")
+        name, value = next(iter(given.items()))
+        check_label(value, f"forget.{name}")
+        if name == "resource_id":
+            sessions = {s.id: s for s in await self.store.all_sessions()}
+            scope: builtins.list[str] | None = sorted(
+                sid for sid, s in sessions.items()
+                if session_snapshot(s, sessions.get).resource_id == value)
+            if not scope:
+                return Erased()
+        else:
+            scope = [value] if name == "session" else None
+        ids: builtins.list[str] = []
+        for start in range(0, 1 if scope is None else len(scope), 500):
+            part = None if scope is None else scope[start:start + 500]
+            pos: tuple[int, str] | None = None
+            while rows := await self.store.list_messages(
+                    session_ids=part, speaker_id=speaker_id, after=pos, limit=MAX_PAGE):
+                ids += [m.id for m in rows if m.id is not None]
+                last = rows[-1]
+                assert last.ts is not None and last.id is not None
+                pos = (last.ts, last.id)
+        erased = Erased()
+        for start in range(0, len(ids), ERASE_CHUNK):
+            erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        log.info("forgot %s %r: %s", name, value, erased.to_dict())
+        return erased
+
+    async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
+                            layer: Layer = "session", platform: str | None = None,
+                            chat_type: str | None = None, group_id: str | None = None,
+                            session: str | None = None) -> None:
+        """Set (``None``: remove) one settings layer's retention in days (0 = keep
+        forever); only an owner ``actor`` may (:class:`PermissionDenied` otherwise).
+        Layers as for :meth:`set_scope`; the most specific wins, else
+        ``retention.days``."""
+        await self.retention.set(days, actor=actor, layer=layer, platform=platform,
+                                 chat_type=chat_type, group_id=group_id, session=session)
+
+    async def effective_retention(self, session: str, platform: str | None = None
+                                  ) -> EffectiveRetention:
+        """The retention of ``session`` now (days, 0 = forever) and the layer it comes
+        from."""
+        check_label(session, "session")
+        return await self.retention.effective(await self.situation(session, platform))
+
+    async def sweep_retention(self, *, now: int | None = None) -> Erased:
+        """Erase every message older than its session's retention (by ``ts``, against
+        ``now``, default the clock), everywhere, as :meth:`forget` does; returns the
+        counts. The background sweep (``retention.sweep_interval_s``) calls it."""
+        at = now_ms() if now is None else check_ts(now, "now")
+        if self.config.retention.days <= 0 and not await self.retention.any_layer():
+            return Erased()
+        erased = Erased()
+        for s in await self.store.all_sessions():
+            root = await root_of(self.store, s) if s.parent_id else s
+            eff = await self.retention.effective(Situation(s, root, None))
+            cutoff = at - eff.days * DAY_MS
+            if eff.days <= 0 or cutoff <= 0:
+                continue
+            ids: builtins.list[str] = []
+            pos: tuple[int, str] | None = None
+            while rows := await self.store.list_messages(session_ids=[s.id], until=cutoff,
+                                                         after=pos, limit=MAX_PAGE):
+                ids += [m.id for m in rows if m.id is not None]
+                last = rows[-1]
+                assert last.ts is not None and last.id is not None
+                pos = (last.ts, last.id)
+            for start in range(0, len(ids), ERASE_CHUNK):
+                erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        if erased.messages:
+            log.info("retention sweep erased %s", erased.to_dict())
+        return erased
+
+    async def _erase(self, ids: Sequence[str]) -> Erased:
+        if not ids:
+            return Erased()
+        msgs = await self.store.get(ids)
+        erased = await self.storage.erase(ids)
+        if self._indexer is not None:
+            # never embedded now; a batch already embedding them finishes first, so that
+            # what it put in the cache goes below (and its write finds them gone)
+            self._indexer.discard(ids)
+            try:
+                await asyncio.wait_for(self._indexer.settled_ids(ids), ERASE_SETTLE_S)
+            except asyncio.TimeoutError:
+                log.warning("erase: an embedding of erased messages is still running; its "
+                            "cached vectors stay until evicted")
+        cache = 0
+        if self.embedder is not None:
+            texts = [t for m in msgs.values()
+                     for t in (m.embedded_text, m.content, m.shown_text)]
+            cache = self.embedder.forget_texts(texts)
+        return dataclasses.replace(erased, cache=cache)
+
+    async def _visibility(self, session: str | None, platform: str | None
+                          ) -> Mapping[str, Any] | None:
+        """The visibility filter of recalls from ``session`` (``None``: no session given,
+        or scope ``all``)."""
+        if session is None:
+            return None
+        check_label(session, "visible_from")
+        situation = await self.situation(session, platform)
+        return scope_filter((await self.settings.effective(situation)).scope, situation)
+
+    async def _visible(self, msgs: Sequence[Message], where: Mapping[str, Any] | None
+                       ) -> builtins.list[Message]:
+        """The messages that pass ``where`` as their vector entries would (R4)."""
+        if not where or not msgs:
+            return builtins.list(msgs)
+        snaps = await snapshot_sessions(self.store, {m.session_id for m in msgs})
+        model = self.embedder.model_id if self.embedder is not None else ""
+        return [m for m in msgs if evaluate(where, filter_document(
+            vector_entry(m, snaps.get(m.session_id), None, model)))]
 
     # ------------------------------------------------------------------ tool
 
@@ -886,6 +1150,10 @@ class Memory:
         if self._closed:
             return
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self._indexer is not None:
             await self._indexer.stop()
         try:
@@ -893,6 +1161,9 @@ class Memory:
         finally:
             if self._owns_embedder and self.embedder is not None:
                 await self.embedder.aclose()
+
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages
 
 
 class SyncMemory(BlockingWrapper[Memory]):
@@ -932,7 +1203,17 @@ class SyncMemory(BlockingWrapper[Memory]):
     context = blocking(Memory.context)
     turn_context = blocking(Memory.turn_context)
     stats = blocking(Memory.stats)
+    get = blocking(Memory.get)
+    list_messages = blocking(Memory.list_messages)
+    delete = blocking(Memory.delete)
+    forget = blocking(Memory.forget)
+    set_retention = blocking(Memory.set_retention)
+    effective_retention = blocking(Memory.effective_retention)
+    sweep_retention = blocking(Memory.sweep_retention)
 
     @functools.wraps(Memory.tool_schema)
     def tool_schema(self) -> dict[str, Any]:
         return self._inner.tool_schema()
+
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages

@@ -459,6 +459,45 @@ class ScoredId:
 
 
 @dataclass(frozen=True)
+class Erased:
+    """What an erase (``Memory.delete``, ``Memory.forget``, a retention sweep) removed,
+    per kind (I8): messages, vector entries (in whichever index holds them), full-text
+    rows (indexed or pending), ANN graph labels dropped (SQLite), Qdrant points (a
+    separate index; also counted in ``vectors``) and embedding-cache entries."""
+
+    messages: int = 0
+    vectors: int = 0
+    lexical: int = 0
+    ann: int = 0
+    points: int = 0
+    cache: int = 0
+
+    def __add__(self, other: Erased) -> Erased:
+        return Erased(*(a + b for a, b in zip(self.to_tuple(), other.to_tuple(),
+                                              strict=True)))
+
+    def to_tuple(self) -> tuple[int, int, int, int, int, int]:
+        return (self.messages, self.vectors, self.lexical, self.ann, self.points, self.cache)
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(zip(("messages", "vectors", "lexical", "ann", "points", "cache"),
+                        self.to_tuple(), strict=True))
+
+
+@dataclass(frozen=True)
+class MessagePage:
+    """One page of :meth:`chatmem.Memory.list`: messages ordered by ``(ts, id)`` and the
+    cursor of the next page (``None``: this was the last)."""
+
+    messages: tuple[Message, ...]
+    next_cursor: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"messages": [m.to_dict() for m in self.messages],
+                "next_cursor": self.next_cursor}
+
+
+@dataclass(frozen=True)
 class StoreStats:
     messages: int
     sessions: int

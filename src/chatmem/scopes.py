@@ -150,6 +150,31 @@ def _key(layer: Layer, *, platform: str | None, chat_type: str | None, group_id:
     return f"session:{need(session_id, 'session')}"
 
 
+def layer_keys(situation: Situation) -> list[tuple[str, str]]:
+    """The settings keys of a situation, most specific first: (layer, key)."""
+    platform = situation.current_platform
+    keys: list[tuple[str, str]] = [("session", f"session:{situation.session.id}")]
+    if platform:
+        group_id = situation.session.group_id or situation.root.group_id
+        if group_id:
+            keys.append(("group", f"group:{platform}/{group_id}"))
+        chat_type = situation.session.chat_type or situation.root.chat_type
+        if chat_type:
+            keys.append(("chat_type", f"chat_type:{platform}/{chat_type}"))
+        keys.append(("platform", f"platform:{platform}"))
+    return keys
+
+
+def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
+              group_id: str | None, session_id: str | None) -> str:
+    """The settings key of one layer (:class:`InvalidInput` when a part is missing)."""
+    if layer not in ("platform", "chat_type", "group", "session"):
+        raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
+                           f"'session', got {layer!r}")
+    return _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
+                session_id=session_id)
+
+
 @dataclass(frozen=True)
 class EffectiveScope:
     scope: str
@@ -171,21 +196,8 @@ class ScopeSettings:
         self.store = store
         self.default_scope = default_scope
 
-    def _layer_keys(self, situation: Situation) -> list[tuple[str, str]]:
-        platform = situation.current_platform
-        keys: list[tuple[str, str]] = [("session", f"session:{situation.session.id}")]
-        if platform:
-            group_id = situation.session.group_id or situation.root.group_id
-            if group_id:
-                keys.append(("group", f"group:{platform}/{group_id}"))
-            chat_type = situation.session.chat_type or situation.root.chat_type
-            if chat_type:
-                keys.append(("chat_type", f"chat_type:{platform}/{chat_type}"))
-            keys.append(("platform", f"platform:{platform}"))
-        return keys
-
     async def effective(self, situation: Situation) -> EffectiveScope:
-        for layer, key in self._layer_keys(situation):
+        for layer, key in layer_keys(situation):
             try:
                 raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
             except ChatmemError as exc:  # unreadable: the narrowest scope, never a wider one
@@ -211,11 +223,8 @@ class ScopeSettings:
         if who.role != "owner":
             raise PermissionDenied(f"only an owner may change scope settings; {who.id!r} has "
                                    f"role {who.role!r}")
-        if layer not in ("platform", "chat_type", "group", "session"):
-            raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
-                               f"'session', got {layer!r}")
-        key = _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
-                   session_id=session)
+        key = layer_key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
+                        session_id=session)
         if scope is None:
             await self.store.meta_delete(SETTINGS_NAMESPACE, key)
             return

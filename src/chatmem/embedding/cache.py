@@ -58,6 +58,10 @@ class LruEmbedCache:
                          "used; raise embedding.cache.max_items to keep more", self.max_items)
             self.evictions += 1
 
+    def discard(self, key: str) -> bool:
+        """Drop one entry (an erased message's text, I8); whether it was there."""
+        return self._items.pop(key, None) is not None
+
     def clear(self) -> None:
         log.debug("embedding cache cleared (%d items)", len(self._items))
         self._items.clear()
@@ -81,6 +85,9 @@ class NullEmbedCache:
 
     def set(self, key: str, vec: Vector) -> None:
         return None
+
+    def discard(self, key: str) -> bool:
+        return False
 
     def clear(self) -> None:
         return None

@@ -182,6 +182,13 @@ class Embedder:
         return EmbedderStatus(s.last_ok_at, s.last_error, s.calls, s.texts, s.provider_calls,
                               s.provider_texts, s.errors, self.cache.stats())
 
+    def forget_texts(self, texts: Sequence[str]) -> int:
+        """Drop the cached vectors of these texts, in both roles (an erase, I8); returns
+        how many entries there were."""
+        name, model = self.provider.name, self.provider.model_id
+        return sum(self.cache.discard(cache_key(name, model, role, text))
+                   for text in dict.fromkeys(texts) for role in ("document", "query"))
+
     async def embed_one(self, item: EmbedLike, *, deadline: float | None = None,
                         max_retries: int | None = None) -> Vector:
         return (await self.embed_many([item], deadline=deadline,

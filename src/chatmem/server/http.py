@@ -11,6 +11,12 @@ is one :class:`~chatmem.Memory` call:
 ``GET  /v1/settings``      the effective scope of a conversation (F10)
 ``PUT  /v1/settings``      set or remove a layer's scope (owner keys only)
 ``POST /v1/clear``         clear vectors, messages or both (owner keys only)
+``GET  /v1/messages``      list stored messages, a page at a time (I8)
+``POST /v1/messages/get``  stored messages by id
+``POST /v1/messages/delete`` erase messages by id (owner keys only)
+``POST /v1/forget``        erase a speaker, session or resource (owner keys only)
+``GET  /v1/retention``     the retention of a conversation and the layer it comes from
+``PUT  /v1/retention``     set or remove a layer's retention (owner keys only)
 ``GET  /v1/stats``         counts of messages, vectors, indexer and embedder
 ``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
 ``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
@@ -58,7 +64,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -430,6 +436,41 @@ class SettingsBody(_Body):
 class ClearBody(_Body):
     target: Literal["vector", "context", "all"] = "all"
     session: str | None = None
+
+
+#: Most ids one get / delete request may name.
+MAX_REQUEST_IDS = 1000
+IdText = Annotated[str, Field(min_length=1, max_length=512)]
+
+
+class GetBody(_Body):
+    ids: list[IdText] = Field(min_length=1, max_length=MAX_REQUEST_IDS,
+                              description="Message ids (1–1000); unknown ones are left out.")
+    visible_from: str | None = Field(None, min_length=1, max_length=512, description=(
+        "Only messages visible from this session (its effective scope); required with a "
+        "user key."))
+    platform: str | None = Field(None, max_length=512)
+
+
+class DeleteBody(_Body):
+    ids: list[IdText] = Field(min_length=1, max_length=MAX_REQUEST_IDS,
+                              description="Message ids (1–1000) to erase everywhere.")
+
+
+class ForgetBody(_Body):
+    speaker_id: str | None = Field(None, min_length=1, max_length=512)
+    session: str | None = Field(None, min_length=1, max_length=512)
+    resource_id: str | None = Field(None, min_length=1, max_length=512)
+
+
+class RetentionBody(_Body):
+    days: int | None = Field(ge=0, le=36_500, description="Days messages are kept (0: "
+                             "forever); null removes the layer's value.")
+    layer: Literal["platform", "chat_type", "group", "session"] = "session"
+    platform: str | None = Field(None, max_length=512)
+    chat_type: str | None = Field(None, max_length=512)
+    group_id: str | None = Field(None, max_length=512)
+    session: str | None = Field(None, max_length=512)
 
 
 class SessionBody(_Body):
@@ -870,6 +911,79 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         """Clear the vector index, the messages or both (F12). Owner keys only."""
         owner_only(who, "clearing")
         return await mem.clear(body.target, session=body.session)
+
+    @v1.get("/messages", tags=["memory"])
+    async def list_messages(
+            mem: Mem, who: Who,
+            session: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            speaker_id: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            since: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
+            until: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
+            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+            cursor: Annotated[str | None, Query(min_length=1, max_length=2048)] = None,
+            visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            platform: Annotated[str | None, Query(max_length=512)] = None,
+    ) -> dict[str, Any]:
+        """Stored messages ordered by time then id, one page at a time (I8): of one
+        ``session`` and/or ``speaker_id``, ``since <= ts < until``; pass ``next_cursor``
+        as ``cursor`` for the next page. With a user key ``visible_from`` (the session
+        asking) is required and only what a recall from it could show is listed."""
+        if who.narrow_only and visible_from is None:
+            raise InvalidInput("visible_from is required with a user key: only what that "
+                               "conversation may see is listed")
+        page = await mem.list(session=session, speaker_id=speaker_id, since=since,
+                              until=until, limit=limit, cursor=cursor,
+                              visible_from=visible_from, platform=platform)
+        return page.to_dict()
+
+    @v1.post("/messages/get", tags=["memory"])
+    async def get_messages(body: GetBody, mem: Mem, who: Who) -> dict[str, Any]:
+        """Stored messages by id, in the order asked (unknown ids are left out). With a
+        user key ``visible_from`` is required, as for listing."""
+        if who.narrow_only and body.visible_from is None:
+            raise InvalidInput("visible_from is required with a user key: only what that "
+                               "conversation may see is returned")
+        found = await mem.get(body.ids, visible_from=body.visible_from,
+                              platform=body.platform)
+        return {"messages": [m.to_dict() for m in found.values()]}
+
+    @v1.post("/messages/delete", tags=["memory"])
+    async def delete_messages(body: DeleteBody, mem: Mem, who: Who) -> dict[str, int]:
+        """Erase messages by id everywhere (vectors, full text, ANN, Qdrant points,
+        cached embeddings). Owner keys only."""
+        owner_only(who, "deleting messages")
+        return {"deleted": await mem.delete(body.ids)}
+
+    @v1.post("/forget", tags=["memory"])
+    async def forget(body: ForgetBody, mem: Mem, who: Who) -> dict[str, int]:
+        """Erase everything of one speaker, session or resource (exactly one), and say
+        how many messages, vectors, full-text rows, ANN labels, Qdrant points and cached
+        embeddings went. Owner keys only."""
+        owner_only(who, "forgetting")
+        erased = await mem.forget(speaker_id=body.speaker_id, session=body.session,
+                                  resource_id=body.resource_id)
+        return erased.to_dict()
+
+    @v1.get("/retention", tags=["settings"])
+    async def get_retention(
+            mem: Mem, session: Annotated[str, Query(min_length=1, max_length=512)],
+            platform: Annotated[str | None, Query(max_length=512)] = None,
+    ) -> dict[str, Any]:
+        """The retention of a conversation in days (0: forever) and the layer it comes
+        from."""
+        eff = await mem.effective_retention(session, platform)
+        return {"days": eff.days, "layer": eff.layer, "broken": eff.broken}
+
+    @v1.put("/retention", tags=["settings"])
+    async def put_retention(body: RetentionBody, mem: Mem, who: Who) -> dict[str, Any]:
+        """Set (or, with ``days: null``, remove) one layer's retention; the background
+        sweep erases older messages everywhere. Owner keys only."""
+        owner_only(who, "changing retention")
+        await mem.set_retention(body.days, actor={"id": who.name, "role": "owner"},
+                                layer=body.layer, platform=body.platform,
+                                chat_type=body.chat_type, group_id=body.group_id,
+                                session=body.session)
+        return {"ok": True}
 
     @v1.get("/stats", tags=["operations"])
     async def stats(mem: Mem) -> dict[str, Any]:

@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import StoreError
 from ..models import ScoredId
 from .matrix import VectorMatrix
 
@@ -664,6 +665,31 @@ class AnnManager:
 
     def status(self) -> dict[int, dict[str, Any]]:
         return {dim: ann.status() for dim, ann in self._indexes.items()}
+
+    def purge_dead(self) -> int:
+        """Drop every graph that still holds labels of deleted vectors, and its file, so
+        that no trace of an erased vector stays (I8); a dropped graph is rebuilt from the
+        live vectors on the next query (exact search meanwhile). Returns how many dead
+        labels went."""
+        dropped = 0
+        for dim, ann in list(self._indexes.items()):
+            g = ann._graph
+            dead = 0 if g is None else int(g.labels.n
+                                           - np.count_nonzero(g.live_mask(ann.matrix)))
+            if g is not None and dead == 0 and not g.pending.size:
+                continue
+            ann.close(save=False)
+            del self._indexes[dim]
+            dropped += dead
+            if ann.path is not None:
+                try:
+                    os.remove(ann.path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise StoreError(f"could not delete the ANN file {ann.path} holding "
+                                     f"erased vectors: {exc}") from exc
+        return dropped
 
     def close(self, save: bool = True) -> None:
         for ann in self._indexes.values():

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from ..errors import InvalidInput
 from ..models import (
     PENDING_MODEL,
+    Erased,
     IndexState,
     Message,
     ScoredId,
@@ -119,6 +120,22 @@ class MessageStore(Protocol):
 
     async def delete_messages(self, ids: Sequence[str]) -> int:
         """Delete messages (and, in a combined backend, their vectors)."""
+        ...
+
+    async def erase_messages(self, ids: Sequence[str]) -> Erased:
+        """Erase messages for good (I8): the rows, their full-text rows (indexed or
+        pending), the vectors the store holds and, in a store with an ANN graph, the
+        graph's labels of them, in one transaction; freed pages are overwritten where the
+        backend can. Returns the counts (``points`` and ``cache`` stay 0 here)."""
+        ...
+
+    async def list_messages(self, *, session_ids: Sequence[str] | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, after: tuple[int, str] | None = None,
+                            limit: int = 100) -> list[Message]:
+        """Up to ``limit`` messages ordered by ``(ts, id)`` (ids compared byte-wise):
+        of these sessions (``None``: any), spoken by ``speaker_id`` (``None``: anyone),
+        with ``since <= ts < until``, strictly after the position ``after``."""
         ...
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,

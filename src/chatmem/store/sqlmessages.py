@@ -398,6 +398,34 @@ def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement
     return d.sql("DELETE FROM messages WHERE session_id = ?"), [session_id]
 
 
+def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str | None,
+               since: int | None, until: int | None, after: tuple[int, str] | None,
+               limit: int) -> Statement:
+    """``list_messages``: a page ordered by ``(ts, id)``, ids compared byte-wise."""
+    conds: list[str] = []
+    params: list[Any] = []
+    m = d.mark
+    if session_ids is not None:
+        frag, p = d.in_list("session_id", session_ids)
+        conds.append(frag)
+        params += p
+    if speaker_id is not None:
+        conds.append(f"speaker_id = {m}")
+        params.append(speaker_id)
+    if since is not None:
+        conds.append(f"ts >= {m}")
+        params.append(since)
+    if until is not None:
+        conds.append(f"ts < {m}")
+        params.append(until)
+    if after is not None:
+        conds.append(f"(ts > {m} OR (ts = {m} AND id{d.collate_c} > {m}))")
+        params += [after[0], after[0], after[1]]
+    where = f" WHERE {' AND '.join(conds)}" if conds else ""
+    return (f"SELECT {d.message_columns} FROM messages{where} "
+            f"ORDER BY ts, id{d.collate_c} LIMIT {m}", [*params, limit])
+
+
 def delete_messages_query(d: Dialect, chunk: Sequence[str]) -> Statement:
     """One chunk (:meth:`Dialect.id_chunks`) of the messages ``delete_messages`` deletes."""
     frag, params = d.in_list("id", chunk)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ChatmemError
-from ..models import IndexState, Session, StoreStats, VectorEntry
+from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
 from .base import (
     LexicalIndex,
     MessageStore,
@@ -132,8 +132,17 @@ class Storage:
         """Write vector entries as the indexer does: a SQL store writes vector, full-text
         row and ``INDEXED`` state in one transaction; with a separate index, the store's
         full-text rows and states follow the upsert (replaying it is harmless)."""
-        await self._require_index().upsert(entries)
+        index = self._require_index()
+        await index.upsert(entries)
         if self.separate:
+            ids = [e.message_id for e in entries]
+            # a message erased while it was being embedded: its point must not outlive it
+            # (the erase deletes the messages first, then the points)
+            kept = await self.store.index_states(ids)
+            gone = [i for i in ids if i not in kept]
+            if gone:
+                await index.delete_vectors(gone)
+                entries = [e for e in entries if e.message_id in kept]
             if self.lexical is not None:  # X1: the store keeps the full text
                 await self.lexical.upsert_lexical(entries)
             await self.store.set_index_state([e.message_id for e in entries],
@@ -155,6 +164,18 @@ class Storage:
         if self.separate and self.lexical is not None:
             await self.lexical.delete_lexical(message_ids)
         return n
+
+    async def erase(self, message_ids: Sequence[str]) -> Erased:
+        """Erase these messages for good (I8): the store's rows, full-text rows, vectors
+        and ANN labels (one transaction), then a separate index's points. Messages go
+        first, so a vector the indexer writes meanwhile is deleted by the indexer itself
+        (:meth:`write_entries`). ``vectors`` counts the entries of whichever index held
+        them; ``points`` those of a separate (Qdrant) index."""
+        erased = await self.store.erase_messages(message_ids)
+        if self.separate and self.index is not None:
+            points = await self.index.delete_vectors(message_ids)
+            erased = replace(erased, vectors=erased.vectors + points, points=points)
+        return erased
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         """Delete every vector (of one session) and its full-text row; the messages that

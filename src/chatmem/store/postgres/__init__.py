@@ -106,6 +106,7 @@ from psycopg_pool import AsyncConnectionPool
 from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from ...models import (
     VECTOR_FIELDS,
+    Erased,
     IndexState,
     Message,
     ScoredId,
@@ -551,7 +552,8 @@ class PostgresStore:
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in POSTGRES.id_chunks(ids):
+            for chunk in POSTGRES.id_chunks(sorted(set(ids))):
+                await self._lock_messages(conn, chunk)
                 frag, params = POSTGRES.in_list("message_id", chunk)
                 await conn.execute("DELETE FROM vectors WHERE " + frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
@@ -559,6 +561,37 @@ class PostgresStore:
                 n += cur.rowcount
         self._sizes_changed()
         return n
+
+    @staticmethod
+    async def _lock_messages(conn: psycopg.AsyncConnection[Any], chunk: Sequence[str]) -> None:
+        """Lock these message rows first, in id order, as ``upsert`` does: a delete that
+        took the vector rows first could deadlock with an upsert of the same messages."""
+        await conn.execute('SELECT 1 FROM messages WHERE id = ANY(%s::text[]) '
+                           'ORDER BY id COLLATE "C" FOR UPDATE', [list(chunk)])
+
+    async def erase_messages(self, ids: Sequence[str]) -> Erased:
+        n = vectors = lex = 0
+        async with self._tx() as conn:
+            for chunk in POSTGRES.id_chunks(sorted(set(ids))):
+                await self._lock_messages(conn, chunk)
+                cur = await conn.execute("DELETE FROM vectors WHERE message_id = "
+                                         "ANY(%s::text[]) RETURNING text IS NOT NULL", [chunk])
+                gone = await cur.fetchall()
+                vectors += len(gone)
+                lex += sum(1 for r in gone if r[0])  # the vector row holds its full text
+                lex += await lexical.pg_drop(conn, chunk)  # pending / separate-index rows
+                n += (await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))).rowcount
+        self._sizes_changed()
+        return Erased(messages=n, vectors=vectors, lexical=lex)
+
+    async def list_messages(self, *, session_ids: Sequence[str] | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, after: tuple[int, str] | None = None,
+                            limit: int = 100) -> list[Message]:
+        async with self._conn() as conn:
+            return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
+                POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
+                until=until, after=after, limit=limit)))
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
@@ -803,7 +836,8 @@ class PostgresStore:
             seqs: dict[str, int] = {}
             for chunk in chunks(sorted({e.message_id for e in items}), 1000):
                 cur = await conn.execute(
-                    "SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) FOR UPDATE",
+                    'SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) '
+                    'ORDER BY id COLLATE "C" FOR UPDATE',
                     [chunk])
                 seqs.update({mid: int(seq) for mid, seq in await cur.fetchall()})
             rows = []

@@ -40,6 +40,7 @@ from filelock import FileLock, Timeout
 
 from ...errors import StoreClosed, StoreError
 from ...models import (
+    Erased,
     IndexState,
     Message,
     ScoredId,
@@ -666,6 +667,39 @@ class SqliteStore:
                 self._lex_drop(lexical.sqlite_rowids(conn, message_ids=chunk))
                 n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
         return n
+
+    @_on_store_thread
+    def erase_messages(self, ids: Sequence[str]) -> Erased:
+        conn = self.conn
+        secure = conn.execute("PRAGMA secure_delete").fetchone()[0]
+        conn.execute("PRAGMA secure_delete=ON")  # freed pages are overwritten (I8)
+        n = vectors = lex = 0
+        try:
+            with self._tx():
+                for chunk in SQLITE.id_chunks(ids):
+                    rowids = lexical.sqlite_rowids(conn, message_ids=chunk)
+                    lex += self._lex_drop(rowids)  # indexed and pending full text
+                    vectors += self._drop_vectors_sync(*SQLITE.in_list("message_id", chunk))
+                    n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
+                if lex:
+                    # FTS5 keeps a deleted row's terms in its segments until they merge:
+                    # merge them now, so that no term of an erased message stays
+                    conn.execute("INSERT INTO lexical(lexical) VALUES ('optimize')")
+        finally:
+            conn.execute(f"PRAGMA secure_delete={int(secure)}")
+        # the graph keeps the erased vectors (quantised) as dead labels, on disk too:
+        # drop it and its file; it is rebuilt from the live vectors (exact meanwhile)
+        ann = self.ann.purge_dead() if vectors else 0
+        return Erased(messages=n, vectors=vectors, lexical=lex, ann=ann)
+
+    @_on_store_thread
+    def list_messages(self, *, session_ids: Sequence[str] | None = None,
+                      speaker_id: str | None = None, since: int | None = None,
+                      until: int | None = None, after: tuple[int, str] | None = None,
+                      limit: int = 100) -> list[Message]:
+        return sm.messages_result(SQLITE, self._rows(sm.list_query(
+            SQLITE, session_ids=session_ids, speaker_id=speaker_id, since=since,
+            until=until, after=after, limit=limit)))
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int

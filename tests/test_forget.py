@@ -1,0 +1,360 @@
+"""Read and erase (I8): get, list, delete and forget on every backend.
+
+After ``forget`` nothing of the forgotten messages is left anywhere a backend keeps
+it — message rows, vectors, full-text rows (indexed and pending), ANN labels, Qdrant
+points, cached embeddings — and a recall cannot return them. get / list / delete
+answer the same on every backend, bad input included.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from backends import BACKENDS
+from chatmem import Erased, InvalidInput, Memory, Message, SyncMemory
+from chatmem.embedding import Embedder
+from chatmem.memory import encode_cursor
+from chatmem.models import VectorEntry
+from chatmem.store import SqliteStore, Storage
+from chatmem.store.ann import AnnSettings
+from providers import RecordingProvider
+
+NAMES = sorted(BACKENDS)
+
+
+def corpus() -> list[dict[str, Any]]:
+    """Alice and Bob in two rooms; Alice's words are her own (``zebra…``)."""
+    out: list[dict[str, Any]] = []
+    for i in range(6):
+        out.append({"id": f"a{i}", "session_id": "room1" if i % 2 else "room2",
+                    "ts": 1_000 + i, "speaker_id": "alice", "role": "user",
+                    "content": f"zebra{i} alice owns a striped zebra number {i}"})
+        out.append({"id": f"b{i}", "session_id": "room1" if i % 2 else "room2",
+                    "ts": 1_000 + i, "speaker_id": "bob", "role": "user",
+                    "content": f"bob keeps a tortoise called shell {i}"})
+    out.append({"id": "t0", "session_id": "room1", "ts": 2_000, "speaker_id": "alice",
+                "role": "tool", "content": "zebra tool output"})  # stored, not embedded
+    return out
+
+
+async def raw_rows(store: Any, ids: list[str]) -> dict[str, int]:
+    """Rows of these message ids left in the backend's own tables (SQL stores)."""
+    if isinstance(store, SqliteStore):
+        def count() -> dict[str, int]:
+            conn = store.conn
+            marks = ",".join("?" * len(ids))
+            rowids = "SELECT rowid FROM messages"
+            return {
+                "messages": conn.execute(f"SELECT count(*) FROM messages WHERE id IN ({marks})",
+                                         ids).fetchone()[0],
+                "vectors": conn.execute(f"SELECT count(*) FROM vectors WHERE message_id IN "
+                                        f"({marks})", ids).fetchone()[0],
+                # full-text rows of messages that are gone (orphans)
+                "lexical": conn.execute(f"SELECT count(*) FROM lexical_docsize WHERE id NOT IN "
+                                        f"({rowids})").fetchone()[0]
+                + conn.execute(f"SELECT count(*) FROM lexical_entries WHERE mrowid NOT IN "
+                               f"({rowids})").fetchone()[0],
+            }
+        return await store._run(count)
+    async with store._conn() as conn:
+        out = {}
+        for name, sql in (("messages", "SELECT count(*) FROM messages WHERE id = ANY(%s)"),
+                          ("vectors", "SELECT count(*) FROM vectors WHERE message_id = ANY(%s)"),
+                          ("lexical", "SELECT count(*) FROM lexical_entries "
+                                      "WHERE message_id = ANY(%s)")):
+            out[name] = (await (await conn.execute(sql, [ids])).fetchone())[0]
+        return out
+
+
+@pytest.mark.parametrize("backend", NAMES)
+async def test_forget_speaker_leaves_nothing_on_any_backend(backend: str,
+                                                           tmp_path: Path) -> None:
+    provider = RecordingProvider()
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(provider))
+        try:
+            await mem.add(corpus())
+            await mem.flush()
+            # one more of Alice's, still waiting for its vector (a pending full-text row)
+            await store.append([Message(id="a-pending", session_id="room1", ts=3_000,
+                                        speaker_id="alice", content="zebra pending note")])
+            before = await mem.recall("striped zebra", scope="all", window=0, top_k=5)
+            assert any(h.message.speaker_id == "alice" for h in before.hits)
+
+            erased = await mem.forget(speaker_id="alice")
+
+            alice = [f"a{i}" for i in range(6)] + ["t0", "a-pending"]
+            assert erased.messages == 8
+            assert erased.vectors == 6
+            assert erased.lexical >= 7  # six indexed rows and the pending one
+            assert erased.points == (6 if backend == "qdrant" else 0)
+            assert erased.cache >= 6  # the embedded texts were cached
+            assert await store.get(alice) == {}
+            assert await store.list_messages(speaker_id="alice") == []
+            left = [e.message_id for e in await index.scan_vectors(None, 1000)]
+            assert sorted(left) == sorted(f"b{i}" for i in range(6))
+            assert await store.lexical_query("zebra", 50) == []
+            if backend != "qdrant":
+                assert await raw_rows(store, alice) == {"messages": 0, "vectors": 0,
+                                                        "lexical": 0}
+            if isinstance(store, SqliteStore):  # no term of Alice's left in FTS5 segments
+                blocks = await store._run(lambda: [bytes(r[0]) for r in store.conn.execute(
+                    "SELECT block FROM lexical_data") if isinstance(r[0], bytes)])
+                assert blocks and not any(b"zebra" in b for b in blocks)
+            after = await mem.recall("striped zebra", scope="all", window=0, top_k=5)
+            assert after.hits and all(h.message.speaker_id == "bob" for h in after.hits)
+            # the cached embeddings went too: embedding Alice's text asks the provider
+            calls = len(provider.calls)
+            await mem.embedder.embed_one(Message(  # type: ignore[union-attr]
+                session_id="x", content="zebra0 alice owns a striped zebra number 0",
+                speaker_id="alice").embedded_text)
+            assert len(provider.calls) == calls + 1
+            # Bob is untouched; forgetting again finds nothing
+            assert len(await store.list_messages(speaker_id="bob")) == 6
+            assert await mem.forget(speaker_id="alice") == Erased()
+        finally:
+            await mem.close()
+
+
+@pytest.mark.parametrize("backend", NAMES)
+async def test_forget_session_and_resource(backend: str, tmp_path: Path) -> None:
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            await mem.upsert_session({"id": "room1", "resource_id": "tenant-a"})
+            await mem.upsert_session({"id": "child", "parent_id": "room1"})  # inherits it
+            await mem.add([*corpus(), {"id": "c0", "session_id": "child", "ts": 5,
+                                       "content": "zebra in a sub-task"}])
+            await mem.flush()
+            gone = await mem.forget(session="room2")
+            assert gone.messages == 6 and gone.vectors == 6
+            assert {m.session_id for m in (await mem.list()).messages} == {"room1", "child"}
+            gone = await mem.forget(resource_id="tenant-a")
+            assert gone.messages == 8  # room1: 3 + 3 + the tool message; child: 1
+            assert (await mem.list()).messages == ()
+            assert await index.scan_vectors(None, 100) == []
+            assert await mem.forget(resource_id="nobody") == Erased()
+        finally:
+            await mem.close()
+
+
+def deep_cursor() -> str:
+    """A cursor-shaped string decoding to JSON nested past the recursion limit."""
+    import base64
+
+    return base64.urlsafe_b64encode(b"[" * 1500).decode().rstrip("=")
+
+
+async def run_reads(mem: Memory) -> list[Any]:
+    """Every read and delete, and the error of every bad call, as plain data."""
+    out: list[Any] = []
+
+    def ids(page: Any) -> list[str]:
+        return [m.id for m in page.messages]
+
+    await mem.add(corpus())
+    out.append(list(await mem.get(["b3", "nope", "a1", "b3"])))
+    full = await mem.list(limit=1000)
+    out.append(ids(full))
+    assert full.next_cursor is None
+    pages: list[str] = []
+    cursor = None
+    while True:  # every page of 4, stable (ts, then id) order
+        page = await mem.list(limit=4, cursor=cursor)
+        pages += ids(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert pages == ids(full)
+    out.append(ids(await mem.list(session="room1", speaker_id="alice")))
+    out.append(ids(await mem.list(since=1_002, until=1_004)))
+    out.append(await mem.delete(["a0", "b0", "missing"]))
+    out.append(ids(await mem.list(until=1_002)))
+    for bad in (lambda: mem.get("a1"), lambda: mem.get([None]), lambda: mem.get([1]),
+                lambda: mem.list(limit=0), lambda: mem.list(limit=1001),
+                lambda: mem.list(limit=True), lambda: mem.list(cursor="not-a-cursor"),
+                lambda: mem.list(cursor=deep_cursor()), lambda: mem.list(cursor="é"),
+                lambda: mem.list(cursor=encode_cursor(5, "a\x00b")),
+                lambda: mem.list(since=5, until=5), lambda: mem.list(since=-1),
+                lambda: mem.list(session=""), lambda: mem.delete("a1"),
+                lambda: mem.forget(), lambda: mem.forget(speaker_id="a", session="b"),
+                lambda: mem.forget(speaker_id="")):
+        try:
+            await bad()
+        except InvalidInput as exc:
+            out.append((type(exc).__name__, str(exc)))
+        else:  # pragma: no cover
+            raise AssertionError("bad input accepted")
+    out.append(len((await mem.list()).messages))  # bad input changed nothing
+    return out
+
+
+async def test_reads_and_deletes_answer_the_same_on_every_backend(tmp_path: Path) -> None:
+    answers: dict[str, list[Any]] = {}
+    for name in NAMES:
+        (tmp_path / name).mkdir()
+        async with BACKENDS[name](tmp_path / name) as (store, index):
+            mem = Memory(store, index, Embedder(RecordingProvider()))
+            try:
+                answers[name] = await run_reads(mem)
+            finally:
+                await mem.close()
+    first = answers[NAMES[0]]
+    assert first[0] == ["b3", "a1"]
+    assert first[4] == 2
+    for name in NAMES[1:]:
+        assert answers[name] == first, name
+
+
+async def test_list_for_a_viewer_shows_only_its_visible_set(tmp_path: Path) -> None:
+    async with await Memory.open(f"sqlite:///{tmp_path / 'v.db'}",
+                                 embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add(corpus())
+        await mem.set_scope("session", actor={"id": "o", "role": "owner"}, session="room1")
+        page = await mem.list(visible_from="room1", limit=2)
+        seen = list(page.messages)
+        while page.next_cursor:
+            page = await mem.list(visible_from="room1", limit=2, cursor=page.next_cursor)
+            seen += page.messages
+        assert {m.session_id for m in seen} == {"room1"} and len(seen) == 7
+        got = await mem.get(["a0", "a1"], visible_from="room1")
+        assert list(got) == ["a1"]  # a0 is in room2
+
+
+async def test_erase_drops_the_ann_graph_and_its_file(tmp_path: Path) -> None:
+    pytest.importorskip("faiss")
+    db = tmp_path / "ann.db"
+    store = await SqliteStore.open(db, ann=AnnSettings(threshold=200))
+    try:
+        rng = np.random.default_rng(3)
+        vecs = rng.standard_normal((400, 16)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        msgs = await store.append([Message(session_id=f"s{i % 4}", content=f"m{i}", ts=i)
+                                   for i in range(400)])
+        await store.upsert([VectorEntry(message_id=m.id or "", session_id=m.session_id,
+                                        ts=m.ts or 0, role="user", model_id="t:v", vector=v)
+                            for m, v in zip(msgs, vecs, strict=True)])
+        await store.query(vecs[0], 5)  # starts the graph
+        assert store.ann.wait_ready(120)
+        graph_file = Path(f"{db}.ann")
+        assert graph_file.exists()
+        doomed = [m.id or "" for m in msgs[:50]]
+        erased = await store.erase_messages(doomed)
+        assert erased.messages == 50 and erased.vectors == 50 and erased.ann == 50
+        assert not graph_file.exists() and store.ann.status() == {}
+        for q in vecs[:50]:
+            hits = {h.message_id for h in await store.query(q, 10)}
+            assert not hits & set(doomed)
+        assert store.ann.wait_ready(120)  # rebuilt from the live vectors only
+        (st,) = store.ann.status().values()
+        assert st["labels"] == 350 and st["dead"] == 0
+    finally:
+        await store.close()
+
+
+async def test_a_point_written_after_its_message_was_erased_is_deleted(tmp_path: Path
+                                                                       ) -> None:
+    async with BACKENDS["qdrant"](tmp_path) as (store, index):
+        storage = Storage(store, index)
+        (msg,) = await store.append([Message(session_id="s", content="late", ts=1)])
+        assert msg.id is not None
+        await storage.erase([msg.id])
+        # the indexer finishes an embedding it started before the erase
+        await storage.write_entries([VectorEntry(
+            message_id=msg.id, session_id="s", ts=1, role="user", model_id="t:v",
+            vector=np.ones(8, dtype=np.float32) / np.sqrt(8))])
+        assert await index.scan_vectors(None, 10) == []
+
+
+def test_sync_memory_reads_and_forgets(tmp_path: Path) -> None:
+    with SyncMemory.open(f"sqlite:///{tmp_path / 's.db'}",
+                         embedder=Embedder(RecordingProvider())) as mem:
+        mem.add(corpus())
+        assert [m.id for m in mem.list(speaker_id="bob", limit=2).messages] == ["b0", "b1"]
+        assert list(mem.get(["a2"])) == ["a2"]
+        assert mem.forget(speaker_id="bob").messages == 6
+        assert mem.delete(["a2"]) == 1
+        assert len(mem.list().messages) == 6
+
+
+def test_cli_list_and_forget(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    with SyncMemory.open(db, embedder=Embedder(RecordingProvider())) as mem:
+        mem.add(corpus())
+        mem.flush()
+    runner = CliRunner()
+    res = runner.invoke(main, ["list", "--db", db, "--speaker-id", "bob", "--limit", "4"])
+    assert res.exit_code == 0, res.output
+    assert "b0" in res.output and "b3" in res.output and "b4" not in res.output
+    assert "next page: --cursor " in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--limit", "0"])
+    assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--yes"])
+    assert res.exit_code == 2 and "exactly one of" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice"], input="n\n")
+    assert res.exit_code != 0  # declined: nothing erased
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice", "--yes",
+                               "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["messages"] == 7
+    res = runner.invoke(main, ["delete", "--db", db, "--yes", "b0", "b1"])
+    assert res.exit_code == 0 and "deleted 2 message(s)" in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--json"])
+    page = json.loads(res.output)
+    assert [m["id"] for m in page["messages"]] == ["b2", "b3", "b4", "b5"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "qdrant", "postgres"])
+async def test_forget_while_indexing_leaves_no_vector_and_no_cached_embedding(
+        backend: str, tmp_path: Path) -> None:
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            msgs = [{"session_id": f"s{i % 3}", "speaker_id": "carol",
+                     "content": f"carol's secret number {i}"} for i in range(300)]
+            stored = await mem.add(msgs)  # queued and being embedded right now
+            erased = await mem.forget(speaker_id="carol")
+            assert erased.messages == 300
+            await mem.flush()
+            assert await index.scan_vectors(None, 1000) == []
+            assert await store.list_messages(speaker_id="carol") == []
+            texts = [m.embedded_text for m in stored]
+            assert mem.embedder.forget_texts(texts) == 0  # type: ignore[union-attr]
+        finally:
+            await mem.close()
+
+
+async def test_list_order_is_byte_wise_on_every_backend(tmp_path: Path) -> None:
+    """Equal timestamps (other sessions) are ordered by id byte-wise (UTF-8), the same
+    on every backend, and paging by cursor over them loses and repeats nothing."""
+    ids = ["b", "B", "a", "é", "Z", "a-1", "a_1", "中", "10", "9"]
+    orders: dict[str, list[str]] = {}
+    for name in NAMES:
+        (tmp_path / name).mkdir()
+        async with BACKENDS[name](tmp_path / name) as (store, index):
+            mem = Memory(store, index, Embedder(RecordingProvider()))
+            try:
+                await mem.add([{"id": i, "session_id": f"s{n}", "ts": 5, "content": i}
+                               for n, i in enumerate(ids)])
+                seen: list[str] = []
+                cursor = None
+                while True:
+                    page = await mem.list(limit=3, cursor=cursor)
+                    seen += [m.id or "" for m in page.messages]
+                    if (cursor := page.next_cursor) is None:
+                        break
+                orders[name] = seen
+            finally:
+                await mem.close()
+    expected = sorted(ids, key=lambda i: i.encode())
+    assert all(order == expected for order in orders.values()), orders
