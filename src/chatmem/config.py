@@ -329,7 +329,7 @@ class HybridConfig(_Strict):
     fusion: Literal["score", "rank"] = "score"
     #: Share of the dense score in the fused score when the embedding model declares a
     #: language of the query's script (CJK or not).
-    dense_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     #: The same when it does not (a Chinese query, an English-only model).
     dense_weight_uncovered: float = Field(default=0.15, ge=0.0, le=1.0)
     #: The k of reciprocal-rank fusion (``fusion: rank`` only).
