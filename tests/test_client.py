@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from chatmem import Hit, Message, RecallResult
+from chatmem import Erased, Hit, Message, MessagePage, RecallResult
 from chatmem.client import AsyncClient, Client, TurnContext
 from chatmem.errors import (
     ChatmemError,
@@ -28,6 +28,7 @@ from chatmem.errors import (
     Unauthorized,
 )
 from chatmem.models import Session
+from chatmem.retention import EffectiveRetention
 from chatmem.scopes import EffectiveScope
 from servers import free_port
 
@@ -211,6 +212,93 @@ async def test_server_errors_are_the_library_classes(server: str) -> None:
         AsyncClient(server, timeout=0)
 
 
+async def test_get_list_delete_forget_and_retention(server: str) -> None:
+    async with AsyncClient(server, OWNER) as owner, AsyncClient(server, USER) as bot:
+        ledger = await owner.add([
+            {"session_id": "ledger", "content": f"ledger line {i}", "speaker_id": "erin"}
+            for i in range(5)])
+        (diary,) = await owner.add({"session_id": "diary", "content": "carol's diary entry",
+                                    "speaker_id": "carol"})
+        await owner.upsert_session(Session(id="vault", resource_id="dave"))
+        await owner.add({"session_id": "vault", "content": "dave's vault note"})
+        ids = [m.id for m in ledger]
+        assert all(isinstance(i, str) for i in ids) and diary.id
+
+        # get: the order asked, unknown ids left out; over 1000 ids go in chunks
+        got = await owner.get([ids[3], "no-such-id", ids[0]])
+        assert list(got) == [ids[3], ids[0]] and got[ids[3]].content == "ledger line 3"
+        assert all(isinstance(m, Message) for m in got.values())
+        many = await owner.get([f"nope-{i}" for i in range(1500)] + [ids[1]])
+        assert list(many) == [ids[1]]
+        with pytest.raises(InvalidInput, match="list of strings"):
+            await owner.get(ids[0])  # a string, not a list: refused as the library does
+        assert await owner.get([]) == {} and await owner.delete(set()) == 0
+
+        # list: pages of the library's MessagePage, followed by next_cursor
+        seen: list[Message] = []
+        page = await owner.list(session="ledger", limit=2)
+        assert isinstance(page, MessagePage) and len(page.messages) == 2 and page.next_cursor
+        while True:
+            seen += page.messages
+            if page.next_cursor is None:
+                break
+            page = await owner.list(session="ledger", limit=2, cursor=page.next_cursor)
+        assert [m.id for m in seen] == [m.id for m in sorted(ledger, key=lambda m: (m.ts,
+                                                                                  m.id))]
+        assert (await owner.list_messages(speaker_id="carol")).messages == (diary,)
+        with pytest.raises(InvalidInput):
+            await owner.list(limit=0)
+        with pytest.raises(InvalidInput):
+            await owner.list(cursor="not-a-cursor")
+
+        # a user key sees only what its conversation may see, and must say which
+        with pytest.raises(InvalidInput, match="visible_from"):
+            await bot.list()
+        with pytest.raises(InvalidInput, match="visible_from"):
+            await bot.get(ids)
+        assert len((await bot.list(session="ledger", visible_from="ledger")).messages) == 5
+        await owner.set_scope("session", session="ledger")
+        assert list(await bot.get([diary.id, ids[2]], visible_from="ledger")) == [ids[2]]
+        assert (await bot.list(speaker_id="carol", visible_from="ledger")).messages == ()
+        await owner.set_scope(None, session="ledger")
+
+        # owner-only erasing: a user key gets the library's PermissionDenied (HTTP 403)
+        with pytest.raises(PermissionDenied, match="owner key") as err:
+            await bot.forget(speaker_id="carol")
+        assert err.value.http_status == 403 and not isinstance(err.value, Unauthorized)
+        with pytest.raises(PermissionDenied):
+            await bot.delete([diary.id])
+        with pytest.raises(PermissionDenied):
+            await bot.set_retention(7, session="ledger")
+        assert await owner.get([diary.id])  # nothing went
+
+        # retention: the layer that decides, set and removed by the owner
+        eff = await bot.effective_retention("ledger")
+        assert isinstance(eff, EffectiveRetention) and eff.layer == "config"
+        await owner.set_retention(30, session="ledger")
+        eff = await bot.effective_retention("ledger")
+        assert (eff.days, eff.layer) == (30, "session")
+        await owner.set_retention(None, session="ledger")
+        assert (await owner.effective_retention("ledger")).layer == "config"
+        with pytest.raises(InvalidInput):
+            await owner.set_retention(-1, session="ledger")
+
+        # delete: how many there were; forget: what went, per kind, as Erased
+        assert await owner.delete([ids[0], ids[0], "no-such-id"]) == 1
+        assert [m.id for m in (await owner.list(session="ledger")).messages] == [
+            m.id for m in seen[1:]]
+        erased = await owner.forget(speaker_id="carol")
+        assert isinstance(erased, Erased) and erased.messages == 1
+        assert await owner.get([diary.id]) == {}
+        assert (await owner.forget(resource_id="dave")).messages == 1
+        assert await owner.forget(session="never-used") == Erased()
+        with pytest.raises(InvalidInput, match="exactly one"):
+            await owner.forget(speaker_id="erin", session="ledger")
+        with pytest.raises(InvalidInput, match="exactly one"):
+            await owner.forget()
+        assert (await owner.forget(session="ledger")).messages == 4
+
+
 @pytest.mark.parametrize(("status", "body", "cls"), [
     (503, {"error": {"type": "EmbeddingUnavailable", "message": "local: down"}},
      EmbeddingUnavailable),
@@ -261,6 +349,10 @@ def test_sync_client_is_the_async_client_run_to_completion(server: str) -> None:
         hits = c.recall("when does my passport run out?", session="desk").hits
         assert [h.message.content for h in hits] == ["my passport expires in March 2027"]
         assert c.context("passport?", session="desk")[0]["role"] == "system"
+        page = c.list(session="desk")
+        assert isinstance(page, MessagePage) and page.messages == tuple(stored)
+        assert c.get([stored[0].id]) == {stored[0].id: stored[0]}
+        assert c.effective_retention("desk").layer == "config"
         with pytest.raises(InvalidInput):
             c.add({"session_id": "desk", "content": ""})
         assert c.clear("all") == {"vectors": 1, "messages": 1}

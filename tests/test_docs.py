@@ -68,6 +68,29 @@ def test_the_tool_is_documented() -> None:
     assert "`memory_recall`" in README and "tool_schema()" in README
 
 
+def test_every_mcp_tool_is_documented() -> None:
+    """Each tool ``chatmem mcp`` serves is in README § MCP server and in the module's
+    docstring, and the erase tools it does not serve say why."""
+    import pytest
+
+    pytest.importorskip("mcp")
+    import asyncio
+
+    from chatmem.server import mcp
+
+    async def never() -> Any:
+        raise AssertionError("not opened")
+
+    server = mcp.create_server(never, session="s")
+    names = sorted(t.name for t in asyncio.run(server.list_tools()))
+    assert names == ["memory_add", "memory_list", "memory_recall"], names
+    text = section("## MCP server")
+    for name in names:
+        assert f"- `{name}`" in text, name
+        assert f"``{name}``" in (mcp.__doc__ or ""), name
+    assert "no `memory_forget` tool" in text
+
+
 def section(title: str) -> str:
     """The README text under ``title`` up to the next heading of the same level."""
     level = title.split(" ")[0]

@@ -20,7 +20,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
     ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
     ("chatmem.retention",),
-    ("chatmem.memory", "chatmem.testing"),
+    # the HTTP client is Memory's peer (the same methods over the API), not a server
+    ("chatmem.memory", "chatmem.testing", "chatmem.client"),
     ("chatmem.server",),
     ("chatmem.cli",),
     ("chatmem.__main__", "chatmem"),

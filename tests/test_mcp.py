@@ -4,6 +4,7 @@ MCP SDK's own clients over stdio and streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import time
@@ -18,16 +19,25 @@ pytest.importorskip("mcp")
 import httpx
 import httpx2
 from mcp import Client, ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
+import chatmem
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError, StoreClosed
+from chatmem.server import mcp as mcp_server
 from chatmem.server.http import KeyTable
-from chatmem.server.mcp import HTTP_PATH, create_server, http_app, store_url, transport_security
+from chatmem.server.mcp import (
+    HTTP_PATH,
+    create_server,
+    http_app,
+    recent_messages,
+    store_url,
+    transport_security,
+)
 from chatmem.tool import tool_schema
 from providers import RecordingProvider
 from servers import free_port, running
@@ -62,7 +72,13 @@ def server_args(db: Path, *extra: str) -> list[str]:
 
 
 async def test_stdio_end_to_end(tmp_path: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=server_args(tmp_path / "m.db"))
+    # the SDK passes the child only a few variables (not PYTHONPATH): point it at the
+    # chatmem under test, not whichever one the interpreter would import by default
+    src = str(Path(chatmem.__file__).resolve().parents[1])
+    env = {**get_default_environment(),
+           "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")]))}
+    params = StdioServerParameters(command=sys.executable, args=server_args(tmp_path / "m.db"),
+                                   env=env)
     with (tmp_path / "server.log").open("w") as errlog, anyio.fail_after(90):
         async with stdio_client(params, errlog=errlog) as (read, write), \
                 ClientSession(read, write) as client:
@@ -70,7 +86,7 @@ async def test_stdio_end_to_end(tmp_path: Path) -> None:
             assert init.server_info.name == "chatmem"
 
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"memory_recall", "memory_add"}
+            assert set(tools) == {"memory_recall", "memory_add", "memory_list"}
             own = tool_schema(Config())["function"]
             assert tools["memory_recall"].description == own["description"]
             schema = tools["memory_recall"].input_schema
@@ -156,6 +172,97 @@ async def test_create_server_in_process(bow_embedder: Embedder) -> None:
         await mem.store.get([user.structured_content["id"]])
 
 
+async def test_memory_list_shows_the_newest_the_conversation_may_see(
+        bow_embedder: Embedder) -> None:
+    opened: list[Memory] = []
+
+    async def open_memory() -> Memory:
+        opened.append(await Memory.open("memory://", embedder=bow_embedder))
+        return opened[-1]
+
+    server = create_server(open_memory, session="alice-dm", platform="cli", speaker_id="alice")
+    async with Client(server) as client:
+        mem = opened[0]
+        now = int(time.time() * 1000)
+        await mem.add([Message(session_id="alice-dm", content=f"note {i}", ts=now - 1000 * i,
+                               speaker_id="alice", speaker_name="Alice") for i in range(30)]
+                      + [Message(session_id="team", content="team standup moved",
+                                 ts=now - 500, speaker_id="bob"),
+                         Message(session_id="alice-dm", content="an old note",
+                                 ts=now - 40 * 86_400_000)])
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert tools["memory_list"].annotations is not None
+        assert tools["memory_list"].annotations.read_only_hint
+        assert "memory_forget" not in tools  # no owner on an MCP call: see the module doc
+
+        listed = await client.call_tool("memory_list", {"limit": 5})
+        assert not listed.is_error, text_of(listed)
+        assert listed.structured_content is not None
+        got = listed.structured_content["messages"]
+        # the newest five, oldest first; the team's message is visible under the default scope
+        assert [m["content"] for m in got] == ["note 3", "note 2", "note 1",
+                                               "team standup moved", "note 0"]
+        assert got[-1]["speaker"] == "Alice" and got[-1]["session_id"] == "alice-dm"
+        assert listed.structured_content["truncated"] is False
+        text = text_of(listed)
+        assert "not instructions" in text and "[alice-dm @ " in text and "Alice: note 0" in text
+
+        one = await client.call_tool("memory_list", {"session": "team"})
+        assert one.structured_content is not None
+        assert [m["content"] for m in one.structured_content["messages"]] == [
+            "team standup moved"]
+        default = await client.call_tool("memory_list", {})
+        assert default.structured_content is not None
+        assert len(default.structured_content["messages"]) == 20
+        far = await client.call_tool("memory_list", {"limit": 50, "days": 60})
+        assert far.structured_content is not None
+        assert far.structured_content["messages"][0]["content"] == "an old note"
+        assert len(far.structured_content["messages"]) == 32
+
+        # narrowed to its own session, the conversation no longer sees the team's message
+        await mem.settings.set("session", actor={"id": "owner", "role": "owner"},
+                               session="alice-dm")
+        narrowed = await client.call_tool("memory_list", {"limit": 50})
+        assert narrowed.structured_content is not None
+        contents = [m["content"] for m in narrowed.structured_content["messages"]]
+        assert "team standup moved" not in contents and len(contents) == 30
+        hidden = await client.call_tool("memory_list", {"session": "team"})
+        assert hidden.structured_content is not None
+        assert hidden.structured_content["messages"] == []
+        assert "No stored messages" in text_of(hidden)
+
+        for bad in ({"limit": 0}, {"limit": 51}, {"days": 0}, {"session": ""},
+                    {"limit": 3, "colour": "red"}):
+            result = await client.call_tool("memory_list", bad)
+            assert result.is_error, bad
+
+
+async def test_recent_messages_is_bounded(bow_embedder: Embedder,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    async with await Memory.open("memory://", embedder=bow_embedder) as mem:
+        now = 1_800_000_000_000
+        hour, day = 3_600_000, 86_400_000
+        await mem.add([Message(session_id="s", content=f"recent {i}", ts=now - 60_000 * i)
+                       for i in range(3)]
+                      + [Message(session_id="s", content=f"older {i}", ts=now - 2 * day - i)
+                         for i in range(12)])
+        found, truncated = await recent_messages(mem, visible_from="s", platform=None,
+                                                 session=None, limit=2, days=30, now=now)
+        assert [m.content for m in found] == ["recent 1", "recent 0"] and not truncated
+        found, _ = await recent_messages(mem, visible_from="s", platform=None, session=None,
+                                         limit=5, days=30, now=now)
+        assert [m.content for m in found] == ["older 1", "older 0", "recent 2", "recent 1",
+                                              "recent 0"]
+        # the budget runs out inside the week's window: the day's (newer) messages stand
+        monkeypatch.setattr(mcp_server, "LIST_PAGE", 4)
+        monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 3)
+        found, truncated = await recent_messages(mem, visible_from="s", platform=None,
+                                                 session=None, limit=5, days=30, now=now)
+        assert truncated and [m.content for m in found] == ["recent 2", "recent 1",
+                                                            "recent 0"]
+        assert now - hour < found[0].ts  # type: ignore[operator]
+
+
 async def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path,
                         timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
@@ -189,7 +296,7 @@ async def test_streamable_http(tmp_path: Path) -> None:
                     ClientSession(read, write) as client:
                 await client.initialize()
                 names = {t.name for t in (await client.list_tools()).tools}
-                assert names == {"memory_recall", "memory_add"}
+                assert names == {"memory_recall", "memory_add", "memory_list"}
                 added = await client.call_tool("memory_add", {"content": PASSPORT})
                 assert not added.is_error, text_of(added)
                 result = await recall_until(client, "when does my passport expire?", PASSPORT)

@@ -1,6 +1,7 @@
 """chatmem: semantic long-term memory for chat agents."""
 
 from ._version import __version__
+from .client import AsyncClient, Client
 from .config import Config
 from .embedding import Embedder, SyncEmbedder
 from .errors import (
@@ -19,8 +20,12 @@ from .memory import Memory, SyncMemory
 from .models import Erased, Message, MessagePage, Session
 from .recall import Hit, RecallResult
 
+# The HTTP client is exported directly: it needs only httpx, which ``import chatmem``
+# loads anyway (the embedding providers use it), so this costs no extra import.
 __all__ = [
+    "AsyncClient",
     "ChatmemError",
+    "Client",
     "Config",
     "ConfigError",
     "Embedder",

@@ -701,7 +701,7 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
         host: str, port: int, keys_path: str | None, allowed_hosts: tuple[str, ...],
         allow_open: bool, session: str, platform: str | None,
         speaker_id: str | None) -> None:
-    """Run the MCP server with the tools memory_recall and memory_add (I5).
+    """Run the MCP server with the tools memory_recall, memory_add and memory_list (I5).
 
     \b
     Example:

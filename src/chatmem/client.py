@@ -3,8 +3,10 @@
 The methods mirror :class:`~chatmem.Memory` (same names, same keywords, same result
 types: :class:`~chatmem.Message`, :class:`~chatmem.RecallResult` with its
 :class:`~chatmem.Hit` s, :class:`~chatmem.models.Session`,
-:class:`~chatmem.scopes.EffectiveScope`), one route each, so code written against a
-local ``Memory`` runs against a server by changing how it is opened::
+:class:`~chatmem.scopes.EffectiveScope`, :class:`~chatmem.MessagePage`,
+:class:`~chatmem.Erased`, :class:`~chatmem.retention.EffectiveRetention`), one route
+each, so code written against a local ``Memory`` runs against a server by changing
+how it is opened::
 
     async with AsyncClient("http://127.0.0.1:8765", api_key="…") as mem:
         await mem.add({"session_id": "s1", "content": "I prefer oat milk"})
@@ -58,12 +60,17 @@ from .errors import (
     StoreError,
     Unauthorized,
 )
-from .models import Message, Session
+from .models import Erased, Message, MessagePage, Session
+from .recall.request import id_list
 from .recall.result import Hit, RecallResult
+from .retention import EffectiveRetention
 from .scopes import EffectiveScope
 
 #: Default seconds for one request (connect, each read and write).
 DEFAULT_TIMEOUT = 30.0
+#: Most ids one ``/v1/messages/get`` or ``/v1/messages/delete`` request may name: longer
+#: lists are sent in chunks of this many (the library takes up to 10 000).
+IDS_PER_REQUEST = 1000
 #: Error types of the server's body → the library's class.
 _BY_TYPE: dict[str, type[ChatmemError]] = {cls.__name__: cls for cls in (
     ConfigError, FilterError, InvalidInput, ScopeError, PermissionDenied, NotFound,
@@ -169,6 +176,24 @@ def _session_path(session: str) -> str:
 
 def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
+
+
+def _ids(ids: Sequence[str]) -> list[str]:
+    """The distinct ids in order, checked as the library checks them (a list, tuple or
+    set of non-empty strings, at most 10 000; a lone string is refused)."""
+    return list(dict.fromkeys(id_list(ids, "ids")))
+
+
+def _query(params: Mapping[str, Any]) -> dict[str, str]:
+    """Query parameters: ``None`` left out, integers as text."""
+    out: dict[str, str] = {}
+    for k, v in params.items():
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise InvalidInput(f"{k}: expected a string or an integer, got {type(v).__name__}")
+        out[k] = str(v)
+    return out
 
 
 class AsyncClient:
@@ -290,6 +315,80 @@ class AsyncClient:
                                 body=_drop_none({"target": target, "session": session}))
         return {str(k): int(v) for k, v in data.items()}
 
+    # ------------------------------------------------------------------ read and erase
+
+    async def get(self, ids: Sequence[str], *, visible_from: str | None = None,
+                  platform: str | None = None) -> dict[str, Message]:
+        """The stored messages of ``ids``, in the order asked; unknown ids (and, with
+        ``visible_from``, those that session may not see) are left out:
+        ``POST /v1/messages/get``. A user key needs ``visible_from``. Over 1000 ids go
+        in several requests."""
+        wanted = _ids(ids)
+        found: dict[str, Message] = {}
+        for start in range(0, len(wanted), IDS_PER_REQUEST):
+            body = _drop_none({"ids": wanted[start:start + IDS_PER_REQUEST],
+                               "visible_from": visible_from, "platform": platform})
+            data = await self._json("POST", "/v1/messages/get", body=body)
+            for m in data["messages"]:
+                msg = _message(m)
+                if msg.id is not None:
+                    found[msg.id] = msg
+        return {i: found[i] for i in wanted if i in found}
+
+    async def list_messages(self, *, session: str | None = None,
+                            speaker_id: str | None = None, since: int | None = None,
+                            until: int | None = None, limit: int = 100,
+                            cursor: str | None = None, visible_from: str | None = None,
+                            platform: str | None = None) -> MessagePage:
+        """One page of stored messages ordered by ``(ts, id)``: ``GET /v1/messages``.
+        Pass the page's ``next_cursor`` as ``cursor`` for the next (``None``: the last
+        page). A user key needs ``visible_from``. Also available as :meth:`list`."""
+        params = _query({"session": session, "speaker_id": speaker_id, "since": since,
+                         "until": until, "limit": limit, "cursor": cursor,
+                         "visible_from": visible_from, "platform": platform})
+        data = await self._json("GET", "/v1/messages", params=params)
+        return MessagePage(tuple(_message(m) for m in data["messages"]),
+                           data.get("next_cursor"))
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        """Erase these messages everywhere; returns how many there were (unknown ids
+        are ignored): ``POST /v1/messages/delete``. Owner keys only. Over 1000 ids go
+        in several requests."""
+        wanted = _ids(ids)
+        deleted = 0
+        for start in range(0, len(wanted), IDS_PER_REQUEST):
+            data = await self._json("POST", "/v1/messages/delete",
+                                    body={"ids": wanted[start:start + IDS_PER_REQUEST]})
+            deleted += int(data["deleted"])
+        return deleted
+
+    async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
+                     resource_id: str | None = None) -> Erased:
+        """Erase everything of one speaker, session or resource (exactly one) and say
+        what went, per kind: ``POST /v1/forget``. Owner keys only."""
+        data = await self._json("POST", "/v1/forget", body=_drop_none({
+            "speaker_id": speaker_id, "session": session, "resource_id": resource_id}))
+        return Erased(**{k: int(data.get(k, 0)) for k in Erased().to_dict()})
+
+    async def set_retention(self, days: int | None, *, layer: Layer = "session",
+                            platform: str | None = None, chat_type: str | None = None,
+                            group_id: str | None = None, session: str | None = None) -> None:
+        """Set (``None``: remove) one settings layer's retention in days (0: keep
+        forever): ``PUT /v1/retention``. Owner keys only; the acting owner is the key."""
+        body: dict[str, Any] = {"days": days, "layer": layer}
+        body.update(_drop_none({"platform": platform, "chat_type": chat_type,
+                                "group_id": group_id, "session": session}))
+        await self._json("PUT", "/v1/retention", body=body)
+
+    async def effective_retention(self, session: str, platform: str | None = None
+                                  ) -> EffectiveRetention:
+        """The retention of ``session`` now (days, 0 = forever) and the layer it comes
+        from: ``GET /v1/retention``."""
+        data = await self._json("GET", "/v1/retention",
+                                params=_query({"session": session, "platform": platform}))
+        return EffectiveRetention(days=int(data["days"]), layer=str(data["layer"]),
+                                  broken=bool(data.get("broken", False)))
+
     # ------------------------------------------------------------------ recall
 
     async def recall(
@@ -405,6 +504,9 @@ class AsyncClient:
         """The Prometheus text of ``GET /metrics``."""
         return (await self._send("GET", "/metrics")).text
 
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages
+
 
 class Client(BlockingWrapper[AsyncClient]):
     """Blocking :class:`AsyncClient` for scripts (same arguments, methods and errors)::
@@ -435,6 +537,12 @@ class Client(BlockingWrapper[AsyncClient]):
     rewrite = blocking(AsyncClient.rewrite)
     upsert_session = blocking(AsyncClient.upsert_session)
     clear = blocking(AsyncClient.clear)
+    get = blocking(AsyncClient.get)
+    list_messages = blocking(AsyncClient.list_messages)
+    delete = blocking(AsyncClient.delete)
+    forget = blocking(AsyncClient.forget)
+    set_retention = blocking(AsyncClient.set_retention)
+    effective_retention = blocking(AsyncClient.effective_retention)
     recall = blocking(AsyncClient.recall)
     turn_context = blocking(AsyncClient.turn_context)
     context = blocking(AsyncClient.context)
@@ -446,6 +554,8 @@ class Client(BlockingWrapper[AsyncClient]):
     stats = blocking(AsyncClient.stats)
     health = blocking(AsyncClient.health)
     metrics = blocking(AsyncClient.metrics)
+    #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
+    list = list_messages
 
 
 __all__ = ["AsyncClient", "Client", "TurnContext", "error_from_response"]
