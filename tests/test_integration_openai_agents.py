@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("agents")
 
 from agents import Agent, FunctionTool, RunConfig, Runner
-from agents.memory import Session
+from agents.memory import Session, SessionSettings
 from agents.testing import (
     ModelCall,
     ModelStep,
@@ -164,6 +164,21 @@ async def test_the_tool_only_narrows_and_answers_bad_arguments_with_an_error_tex
     assert "the harbour crane is blue" in answer
     assert (await invoke(None, "{not json")).startswith("memory_recall error: ")
     assert "unknown argument" in await invoke(None, json.dumps({"query": "x", "session": "y"}))
+
+
+async def test_a_streamed_run_with_a_session_limit(mem: Memory) -> None:
+    session = ChatmemSession(mem, "s1", session_settings=SessionSettings(limit=2))
+    await session.add_items([{"role": "user", "content": "one"},
+                             {"role": "assistant", "content": "two"},
+                             {"role": "user", "content": "three"}])
+    model = ScriptedModel([ModelStep.respond(echo)])
+    agent = Agent(name="a", model=model)
+    result = Runner.run_streamed(agent, "four", session=session, run_config=NO_TRACES)
+    async for _ in result.stream_events():
+        pass
+    assert result.final_output == "saw: three | four"  # the latest 2 items, then the input
+    assert [m.content for m in (await mem.list(session="s1")).messages] == [
+        "one", "two", "three", "four", "saw: three | four"]
 
 
 async def test_pop_item_and_clear_session(mem: Memory) -> None:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..memory import Memory
 
 __all__ = ["ITEM_KEY", "ChatmemSession", "instructions_with_memory", "item_to_message",
-           "memory_recall_tool"]
+           "memory_recall_tool", "message_to_item"]
 
 #: The metadata key holding the raw Agents SDK item of a stored message.
 ITEM_KEY = "openai_agents_item"
@@ -167,13 +167,14 @@ class ChatmemSession:
 
     ``memory`` is an open :class:`~chatmem.Memory`; ``session_id`` the chatmem session
     (the conversation); ``platform`` and ``speaker_id`` (of the user) label what is
-    stored. Messages of the session stored by other means (``Memory.add``) are part of
+    stored; ``session_settings`` is the SDK's ``SessionSettings``. Messages of the
+    session stored by other means (``Memory.add``) are part of
     the history too, as plain messages."""
 
     session_settings: Any = None
 
     def __init__(self, memory: Memory, session_id: str, *, platform: str | None = None,
-                 speaker_id: str | None = None) -> None:
+                 speaker_id: str | None = None, session_settings: Any = None) -> None:
         check_text(session_id, "session_id", required=True, max_chars=MAX_LABEL_CHARS)
         check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
         check_text(speaker_id, "speaker_id", max_chars=MAX_LABEL_CHARS)
@@ -181,6 +182,8 @@ class ChatmemSession:
         self.session_id = session_id
         self.platform = platform
         self.speaker_id = speaker_id
+        #: The SDK's ``SessionSettings`` (``limit``: how many latest items a run gets).
+        self.session_settings = session_settings
 
     async def _messages(self) -> builtins.list[Message]:
         """Every stored message of the session, oldest first."""
