@@ -1,0 +1,1 @@
+"""Adapters between chatmem and agent frameworks (README § Integrations)."""

@@ -1,0 +1,338 @@
+"""The OpenAI Agents SDK adapter (issue 13 part 3), against the real ``agents`` package.
+
+The model is the SDK's own ``ScriptedModel`` (no network), or the chat completions
+model pointed at the fake OpenAI-compatible server on 127.0.0.1 (the README example).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("agents")
+
+from agents import Agent, FunctionTool, RunConfig, Runner
+from agents.memory import Session, SessionSettings
+from agents.testing import (
+    ModelCall,
+    ModelStep,
+    ScriptedModel,
+    assistant_message,
+    function_call,
+)
+from openai.types.responses import ResponseFunctionToolCall
+
+import chatmem.testing
+from chatmem import InvalidInput, Memory, Message
+from chatmem.integrations.openai_agents import (
+    ITEM_KEY,
+    ChatmemSession,
+    instructions_with_memory,
+    item_to_message,
+    memory_recall_tool,
+)
+from fake_embeddings import FakeOpenAI
+
+ROOT = Path(__file__).parents[1]
+NO_TRACES = RunConfig(tracing_disabled=True)
+
+
+@pytest.fixture
+async def mem(tmp_path: Path) -> AsyncIterator[Memory]:
+    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    try:
+        yield memory
+    finally:
+        await memory.close()
+
+
+def echo(call: ModelCall) -> list[Any]:
+    """A reply naming the user texts the model was given, oldest first."""
+    users = [item["content"] for item in call.input
+             if isinstance(item, dict) and item.get("role") == "user"]
+    return [assistant_message("saw: " + " | ".join(users))]
+
+
+async def stored(mem: Memory, session: str) -> list[tuple[str, str | None, str]]:
+    return [(m.role, m.source, m.content)
+            for m in (await mem.list(session=session)).messages]
+
+
+async def test_a_chatmem_session_is_an_agents_session_and_the_second_run_sees_the_first(
+        mem: Memory, tmp_path: Path) -> None:
+    session = ChatmemSession(mem, "alex-dm", speaker_id="alex", platform="web")
+    assert isinstance(session, Session)  # the SDK's runtime-checkable protocol
+    model = ScriptedModel([ModelStep.respond(echo), ModelStep.respond(echo)])
+    agent = Agent(name="assistant", model=model, instructions="Be brief.")
+
+    first = await Runner.run(agent, "I live in Berlin", session=session, run_config=NO_TRACES)
+    assert first.final_output == "saw: I live in Berlin"
+    second = await Runner.run(agent, "Which city do I live in?", session=session,
+                              run_config=NO_TRACES)
+    assert second.final_output == "saw: I live in Berlin | Which city do I live in?"
+    # the second model call got the first run's items back from chatmem, intact
+    second_input = model.calls[1].input
+    assert second_input[0] == {"role": "user", "content": "I live in Berlin"}
+    assert second_input[1]["type"] == "message" and second_input[1]["role"] == "assistant"
+    assert second_input[1]["content"][0]["text"] == "saw: I live in Berlin"
+
+    # the chatmem store (a real SQLite file) holds the conversation as messages
+    assert (tmp_path / "m.db").exists()
+    assert await stored(mem, "alex-dm") == [
+        ("user", None, "I live in Berlin"),
+        ("assistant", None, "saw: I live in Berlin"),
+        ("user", None, "Which city do I live in?"),
+        ("assistant", None, "saw: I live in Berlin | Which city do I live in?"),
+    ]
+    messages = (await mem.list(session="alex-dm")).messages
+    assert [(m.speaker_id, m.platform) for m in messages[:2]] == [("alex", "web"),
+                                                                   (None, "web")]
+    assert messages[1].metadata[ITEM_KEY]["id"] == "scripted-message"
+    # and recall finds it
+    await mem.flush()
+    hits = (await mem.recall("Berlin", session="alex-dm")).hits
+    assert "I live in Berlin" in [h.message.content for h in hits]
+
+    # a new session object on the same chatmem session (a restart) sees the same items
+    again = ChatmemSession(mem, "alex-dm")
+    assert await again.get_items() == await session.get_items()
+    assert len(await again.get_items(limit=3)) == 3
+    assert (await again.get_items(limit=1))[0]["role"] == "assistant"
+    assert await again.get_items(limit=0) == []
+
+
+async def test_the_memory_recall_tool_runs_in_an_agent_and_tool_items_are_not_embedded(
+        mem: Memory) -> None:
+    await mem.add([{"role": "user", "content": "My dog is called Biscuit"},
+                   {"role": "assistant", "content": "Nice name for a dog"}],
+                  session="old-chat", speaker_id="alex")
+    await mem.flush()
+    tool = memory_recall_tool(mem, "alex-dm", speaker_id="alex")
+    assert isinstance(tool, FunctionTool) and tool.name == "memory_recall"
+    assert tool.params_json_schema == mem.tool_schema()["function"]["parameters"]
+
+    model = ScriptedModel([
+        [function_call("memory_recall", {"query": "what is my dog called", "top_k": 3},
+                       call_id="call_1")],
+        ModelStep.respond(lambda call: [assistant_message("It is Biscuit")]),
+    ])
+    agent = Agent(name="assistant", model=model, tools=[tool])
+    session = ChatmemSession(mem, "alex-dm", speaker_id="alex")
+    result = await Runner.run(agent, "What is my dog called?", session=session,
+                              run_config=NO_TRACES)
+    assert result.final_output == "It is Biscuit"
+    [output] = [i for i in model.calls[1].input
+                if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    assert "My dog is called Biscuit" in output["output"]
+
+    rows = await stored(mem, "alex-dm")
+    assert [(role, source) for role, source, _ in rows] == [
+        ("user", None), ("assistant", "tool_call"), ("tool", None), ("assistant", None)]
+    assert rows[1][2] == '[tool call: memory_recall({"query":"what is my dog called","top_k":3})]'
+    assert "My dog is called Biscuit" in rows[2][2]
+    items = await session.get_items()
+    assert items[1]["type"] == "function_call" and items[1]["call_id"] == "call_1"
+    assert items[2] == {"type": "function_call_output", "call_id": "call_1",
+                        "output": output["output"]}
+    # only the user's and the assistant's words are embedded
+    await mem.flush()
+    assert mem.index is not None
+    embedded = {e.message_id for e in await mem.index.scan_vectors(None, 1000)}
+    messages = (await mem.list(session="alex-dm")).messages
+    assert {m.id for m in messages if m.id in embedded} == {messages[0].id, messages[3].id}
+
+
+async def test_the_tool_only_narrows_and_answers_bad_arguments_with_an_error_text(
+        mem: Memory) -> None:
+    await mem.add([{"role": "user", "content": "the harbour crane is blue"}],
+                  session="elsewhere")
+    await mem.flush()
+    tool = memory_recall_tool(mem, "alex-dm")
+    invoke = tool.on_invoke_tool
+    answer = await invoke(None, json.dumps({"query": "harbour crane", "scope": "session"}))
+    assert "harbour" not in answer  # narrowed to this conversation: nothing there
+    answer = await invoke(None, json.dumps({"query": "harbour crane"}))
+    assert "the harbour crane is blue" in answer
+    assert (await invoke(None, "{not json")).startswith("memory_recall error: ")
+    assert "unknown argument" in await invoke(None, json.dumps({"query": "x", "session": "y"}))
+
+
+async def test_a_streamed_run_with_a_session_limit(mem: Memory) -> None:
+    session = ChatmemSession(mem, "s1", session_settings=SessionSettings(limit=2))
+    await session.add_items([{"role": "user", "content": "one"},
+                             {"role": "assistant", "content": "two"},
+                             {"role": "user", "content": "three"}])
+    model = ScriptedModel([ModelStep.respond(echo)])
+    agent = Agent(name="a", model=model)
+    result = Runner.run_streamed(agent, "four", session=session, run_config=NO_TRACES)
+    async for _ in result.stream_events():
+        pass
+    assert result.final_output == "saw: three | four"  # the latest 2 items, then the input
+    assert [m.content for m in (await mem.list(session="s1")).messages] == [
+        "one", "two", "three", "four", "saw: three | four"]
+
+
+async def test_pop_item_and_clear_session(mem: Memory) -> None:
+    session = ChatmemSession(mem, "s1")
+    other = ChatmemSession(mem, "s2")
+    assert await session.pop_item() is None
+    await session.add_items([{"role": "user", "content": "one"},
+                             {"role": "assistant", "content": "two"},
+                             {"role": "user", "content": "three"}])
+    await other.add_items([{"role": "user", "content": "kept"}])
+    assert await session.pop_item() == {"role": "user", "content": "three"}
+    assert await session.get_items() == [{"role": "user", "content": "one"},
+                                         {"role": "assistant", "content": "two"}]
+    assert [m.content for m in (await mem.list(session="s1")).messages] == ["one", "two"]
+    await session.clear_session()
+    assert await session.get_items() == []
+    assert (await mem.list(session="s1")).messages == ()
+    assert await other.get_items() == [{"role": "user", "content": "kept"}]
+
+    # the SDK's own pop after a run: the latest item goes
+    model = ScriptedModel([[assistant_message("hello")]])
+    agent = Agent(name="a", model=model)
+    await Runner.run(agent, "hi", session=session, run_config=NO_TRACES)
+    popped = await session.pop_item()
+    assert popped is not None and popped["content"][0]["text"] == "hello"
+    assert await session.get_items() == [{"content": "hi", "role": "user"}]
+
+
+async def test_messages_added_with_memory_add_are_part_of_the_history(mem: Memory) -> None:
+    await mem.add([Message(session_id="s1", content="from the bot before", role="user"),
+                   Message(session_id="s1", content="internal", role="tool")])
+    session = ChatmemSession(mem, "s1")
+    assert await session.get_items() == [{"role": "user", "content": "from the bot before"}]
+
+
+async def test_instructions_append_what_chatmem_recalls_for_the_latest_user_input(
+        mem: Memory) -> None:
+    await mem.add([{"role": "user", "content": "I live in Berlin and love rowing"}],
+                  session="old-chat", speaker_id="alex")
+    await mem.flush()
+
+    async def base(context: Any, agent: Agent[Any]) -> str:
+        return f"You are {agent.name}."
+
+    model = ScriptedModel([[assistant_message("ok")], [assistant_message("ok")]])
+    agent = Agent(name="helper", model=model,
+                  instructions=instructions_with_memory(mem, "alex-dm", base,
+                                                        speaker_id="alex"))
+    session = ChatmemSession(mem, "alex-dm", speaker_id="alex")
+    await Runner.run(agent, "where do I live? rowing", session=session, run_config=NO_TRACES)
+    system = model.calls[0].system_instructions
+    assert system is not None and system.startswith("You are helper.\n\n")
+    assert "I live in Berlin and love rowing" in system
+    # the run's own input (stored before the model ran) is not recalled back
+    assert "where do I live? rowing" not in system
+
+    # nothing recalled (an empty store): the base instructions alone
+    empty = await Memory.open("memory://", embedder=chatmem.testing.embedder())
+    try:
+        quiet = ScriptedModel([[assistant_message("ok")]])
+        plain = Agent(name="p", model=quiet,
+                      instructions=instructions_with_memory(empty, "s9", "Base."))
+        await Runner.run(plain, "where do I live?", run_config=NO_TRACES)
+        assert quiet.calls[0].system_instructions == "Base."
+    finally:
+        await empty.close()
+
+
+def test_items_map_to_messages() -> None:
+    dev = item_to_message({"role": "developer", "content": "be nice"}, session="s")
+    assert (dev.role, dev.content, dev.metadata[ITEM_KEY]["role"]) == ("system", "be nice",
+                                                                       "developer")
+    parts = item_to_message({"role": "user", "content": [
+        {"type": "input_text", "text": "look"},
+        {"type": "input_image", "image_url": "https://x.test/cat.png?s=1", "detail": "auto"},
+        {"type": "input_file", "filename": "notes.pdf", "file_data": "data:..."}]},
+        session="s", speaker_id="u1")
+    assert parts.content == "look\n[image: cat.png]\n[file: notes.pdf]"
+    assert (parts.role, parts.speaker_id, parts.indexable) == ("user", "u1", True)
+    reasoning = item_to_message({"type": "reasoning", "id": "rs_1", "summary": [
+        {"type": "summary_text", "text": "thinking"}]}, session="s")
+    assert (reasoning.role, reasoning.source, reasoning.content) == (
+        "tool", "reasoning", "[reasoning] thinking")
+    assert not reasoning.indexable
+    call = item_to_message(ResponseFunctionToolCall(
+        type="function_call", call_id="c1", name="f", arguments="{}"), session="s")
+    assert (call.role, call.source, call.content) == ("assistant", "tool_call",
+                                                      "[tool call: f({})]")
+    assert call.metadata[ITEM_KEY] == {"type": "function_call", "call_id": "c1", "name": "f",
+                                       "arguments": "{}"}
+    empty = item_to_message({"type": "function_call_output", "call_id": "c1", "output": ""},
+                            session="s")
+    assert (empty.role, empty.content) == ("tool", "[no output]")
+    with pytest.raises(InvalidInput, match=r"items\[0\]"):
+        item_to_message({"content": "no role"}, session="s")
+    with pytest.raises(InvalidInput, match="mapping"):
+        item_to_message(42, session="s")
+
+
+def test_without_the_sdk_the_import_error_says_what_to_install() -> None:
+    code = ("import sys; sys.modules['agents'] = None\n"
+            "try:\n"
+            "    import chatmem.integrations.openai_agents\n"
+            "except ImportError as exc:\n"
+            "    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert "pip install 'chatmem[openai-agents]'" in done.stdout, done.stderr
+
+
+# --------------------------------------------------------------------------- README
+
+
+def readme_example() -> str:
+    """The README's OpenAI Agents SDK example."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### OpenAI Agents SDK\n", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_readme_example_runs_against_an_openai_compatible_server(tmp_path: Path) -> None:
+    code = readme_example()
+    assert "ChatmemSession(" in code and "Runner.run(" in code
+    with FakeOpenAI() as fake:
+        env = {**os.environ, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "sk-test",
+               "OPENAI_AGENTS_DISABLE_TRACING": "1",
+               "PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
+                                              os.environ.get("PYTHONPATH", "")])}
+        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        chats = fake.chats
+    assert done.stdout.splitlines() == ["fake reply 1: I live in Berlin",
+                                        "fake reply 2: Which city do I live in?"]
+    assert len(chats) == 2
+    # the second call carries the first run's items (from the chatmem session)
+    assert [(m["role"], m["content"]) for m in chats[1][1:]] == [
+        ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
+        ("user", "Which city do I live in?")]
+    assert chats[1][0]["role"] == "system"
+    assert chats[1][0]["content"].startswith("You are a helpful assistant")
+
+    async def rows() -> list[tuple[str, str]]:
+        memory = await Memory.open(f"sqlite:///{tmp_path}/agent.db", semantic_recall=False,
+                                   create=False)
+        try:
+            return [(m.role, m.content)
+                    for m in (await memory.list(session="alex-dm")).messages]
+        finally:
+            await memory.close()
+
+    assert asyncio.run(rows()) == [
+        ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
+        ("user", "Which city do I live in?"),
+        ("assistant", "fake reply 2: Which city do I live in?")]
