@@ -127,9 +127,34 @@ async def test_namespace_map(mem: Memory) -> None:
 
 
 async def test_invalid_namespaces_are_refused(store: ChatmemStore) -> None:
+    from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
+
     for bad in [("a.b",), ("",), ("langgraph", "x")]:
         with pytest.raises(ValueError):
             await store.aput(bad, "k", {"text": "x"})
+    # ops given to abatch directly are checked too (no ("a", "b") alias of ("a.b",))
+    for op in [PutOp(("a.b",), "k", {"text": "x"}), GetOp(("a", ""), "k"),
+               SearchOp(("a\x00",))]:
+        with pytest.raises(InvalidNamespaceError):
+            await store.abatch([op])
+    assert await store.alist_namespaces() == []
+
+
+async def test_filters_are_json_strict(store: ChatmemStore) -> None:
+    await store.aput(("f",), "bool", {"text": "flag tea", "v": True})
+    await store.aput(("f",), "one", {"text": "one tea", "v": 1})
+    await store.aput(("f",), "str", {"text": "string tea", "v": "5"})
+    await store.aput(("f",), "big", {"text": "big tea", "v": 2**60})
+    for query in (None, "tea"):
+        async def keys(flt: dict[str, Any], query: str | None = query) -> set[str]:
+            return {h.key for h in await store.asearch(("f",), query=query, filter=flt)}
+
+        assert await keys({"v": 1}) == {"one"}
+        assert await keys({"v": True}) == {"bool"}
+        assert await keys({"v": {"$gte": 1}}) == {"one", "big"}
+        assert await keys({"v": {"$ne": 1}}) == {"bool", "str", "big"}
+        assert await keys({"v": "5"}) == {"str"}
+        assert await keys({"v": 2**60}) == {"big"}  # beyond 2**53: checked on the hits
 
 
 # --------------------------------------------------------------------------- as InMemoryStore
@@ -227,6 +252,32 @@ async def test_semantic_search_with_filter_prefix_and_paging(store: ChatmemStore
     assert {h.key for h in await store.asearch((), query="tea", filter={"kind": None})} == {"d1"}
     assert [h.key for h in await store.asearch((), query="tea",
                                                filter={"tags": ["a", "b"]})] == ["tea"]
+
+
+async def test_update_replaces_the_vector(store: ChatmemStore) -> None:
+    await store.aput(("m",), "k", {"text": "green tea"})
+    await store.aput(("m",), "other", {"text": "sailing boats"})
+    assert (await store.asearch(("m",), query="green tea"))[0].key == "k"
+    await store.aput(("m",), "k", {"text": "black coffee"})
+    hits = await store.asearch(("m",), query="black coffee")
+    assert [h.key for h in hits] == ["k", "other"]  # one hit per item, no stale vector
+    assert hits[0].value == {"text": "black coffee"}
+
+
+async def test_concurrent_puts_of_one_key(store: ChatmemStore, mem: Memory) -> None:
+    await asyncio.gather(*(store.aput(("m",), "k", {"text": f"v{i}"}) for i in range(8)))
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "v7"}
+    assert len((await mem.list_messages(session=session_id(("m",)))).messages) == 1
+
+
+async def test_without_recall_a_query_lists(tmp_path: Path) -> None:
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder(),
+                                 semantic_recall=False) as memory:
+        store = ChatmemStore(memory)
+        await store.aput(("m",), "k", {"text": "tea"})
+        hits = await store.asearch(("m",), query="anything")
+        assert [(h.key, h.score) for h in hits] == [("k", None)]
 
 
 async def test_index_false_and_per_item_fields(store: ChatmemStore) -> None:

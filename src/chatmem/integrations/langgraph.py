@@ -30,7 +30,9 @@ The mapping (README § Integrations, LangGraph):
   the recall score) across every session (``scope="all"``), restricted by a
   message-metadata filter to the namespace prefix and, where it translates, the
   LangGraph ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); every hit
-  is checked against the filter with LangGraph's own semantics too. Without a
+  is checked against the filter in Python too. Filters are JSON-strict, as
+  chatmem's: a boolean is never a number and ranges compare numbers only (where
+  LangGraph's ``InMemoryStore`` would convert ``"5"``). Without a
   query (or without recall) it lists the matching items, newest first. Pending
   writes are indexed before a semantic search (``flush_before_search``).
 * **list_namespaces** lists the namespaces that hold items (prefix/suffix
@@ -51,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -61,6 +64,7 @@ try:
     from langgraph.store.base import (
         BaseStore,
         GetOp,
+        InvalidNamespaceError,
         Item,
         ListNamespacesOp,
         MatchCondition,
@@ -79,6 +83,7 @@ except ImportError as exc:
 from chatmem.config import MAX_TOP_K
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import Message
+from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
 
@@ -122,9 +127,22 @@ def _now_ms() -> int:
 
 # --------------------------------------------------------------------------- filters
 
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: a boolean is never a number (``True != 1``), ``1 == 1.0``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 def _lg_compare(item_value: Any, filter_value: Any) -> bool:
-    """LangGraph's filter semantics (as ``InMemoryStore``): exact match, nested
-    objects, lists element by element, ``$eq $ne $gt $gte $lt $lte``."""
+    """A LangGraph filter condition on one value, as ``InMemoryStore`` reads it (exact
+    match, nested objects, lists element by element, ``$eq $ne $gt $gte $lt $lte``)
+    but JSON-strict like chatmem's filters: booleans are never numbers and ranges
+    compare numbers only."""
     if isinstance(filter_value, dict):
         if any(k.startswith("$") for k in filter_value):
             return all(_lg_operator(item_value, k, v) for k, v in filter_value.items())
@@ -134,25 +152,33 @@ def _lg_compare(item_value: Any, filter_value: Any) -> bool:
     if isinstance(filter_value, (list, tuple)):
         return (isinstance(item_value, (list, tuple)) and len(item_value) == len(filter_value)
                 and all(_lg_compare(i, f) for i, f in zip(item_value, filter_value)))
-    return bool(item_value == filter_value)
+    return _same(item_value, filter_value)
 
 
 def _lg_operator(value: Any, op: str, operand: Any) -> bool:
     if op == "$eq":
-        return bool(value == operand)
+        return _same(value, operand)
     if op == "$ne":
-        return bool(value != operand)
+        return not _same(value, operand)
     if op not in _OPS:
         raise ValueError(f"Unsupported operator: {op}")
-    try:
-        a, b = float(value), float(operand)
-    except (TypeError, ValueError):
+    if not (_number(value) and _number(operand)):
         return False
-    return {"$gt": a > b, "$gte": a >= b, "$lt": a < b, "$lte": a <= b}[op]
+    return bool({"$gt": value > operand, "$gte": value >= operand,
+                 "$lt": value < operand, "$lte": value <= operand}[op])
 
 
 def _lg_matches(value: Mapping[str, Any], filter_: Mapping[str, Any] | None) -> bool:
     return not filter_ or all(_lg_compare(value.get(k), v) for k, v in filter_.items())
+
+
+def _safe_operand(v: Any) -> bool:
+    """Whether chatmem's filter language compares ``v`` as LangGraph does."""
+    if isinstance(v, str):
+        return "\x00" not in v
+    if isinstance(v, float):
+        return math.isfinite(v) and abs(v) <= MAX_INT
+    return _number(v) and abs(v) <= MAX_INT
 
 
 def _translate(filter_: Mapping[str, Any] | None, path: str) -> tuple[list[dict[str, Any]], bool]:
@@ -166,9 +192,8 @@ def _translate(filter_: Mapping[str, Any] | None, path: str) -> tuple[list[dict[
             continue
         field = f"{path}.{key}"
         if isinstance(want, dict) and any(str(k).startswith("$") for k in want):
-            ops = {k: v for k, v in want.items()
-                   if k in _OPS and isinstance(v, (str, int, float)) and not isinstance(v, bool)
-                   and (k in ("$eq", "$ne") or not isinstance(v, str))}
+            ops = {k: v for k, v in want.items() if k in _OPS and _safe_operand(v)
+                   and (k in ("$eq", "$ne") or _number(v))}
             exact = exact and len(ops) == len(want)
             if ops:
                 out.append({field: ops})
@@ -176,12 +201,29 @@ def _translate(filter_: Mapping[str, Any] | None, path: str) -> tuple[list[dict[
             inner, inner_exact = _translate(want, field)
             out += inner
             exact = exact and inner_exact
-        elif isinstance(want, (str, int, float)) and not isinstance(want, bool) \
-                and not (isinstance(want, float) and want != want):
+        elif _safe_operand(want):
             out.append({field: want})
         else:  # None (matches missing too), booleans, lists: checked on the hits
             exact = False
     return out, exact
+
+
+def _check_labels(op: Op) -> None:
+    """Refuse labels that would alias another namespace in a session id (``"a.b"`` is
+    ``("a", "b")``), as ``BaseStore``'s methods do, for ops given to ``batch`` directly."""
+    if isinstance(op, (GetOp, PutOp)):
+        labels: Iterable[Any] = op.namespace
+    elif isinstance(op, SearchOp):
+        labels = op.namespace_prefix
+    elif isinstance(op, ListNamespacesOp):
+        labels = [x for c in op.match_conditions or () for x in c.path]
+    else:
+        return
+    for label in labels:
+        if not isinstance(label, str) or not label or "." in label or "\x00" in label:
+            raise InvalidNamespaceError(
+                f"invalid namespace label {label!r}: labels are non-empty strings "
+                "without '.' or NUL")
 
 
 def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
@@ -273,6 +315,7 @@ class ChatmemStore(BaseStore):
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
         results: list[Result] = []
         for op in ops:
+            _check_labels(op)
             if isinstance(op, GetOp):
                 results.append(await self._get(op))
             elif isinstance(op, PutOp):
