@@ -254,6 +254,20 @@ async def test_semantic_search_with_filter_prefix_and_paging(store: ChatmemStore
                                                filter={"tags": ["a", "b"]})] == ["tea"]
 
 
+async def test_an_item_does_not_inherit_the_score_of_the_one_before(store: ChatmemStore,
+                                                                    mem: Memory) -> None:
+    await store.aput(("memories", "u1"), "a", {"text": "I like green tea"})
+    await store.aput(("memories", "u1"), "b", {"text": "my dog is called Rex"})
+    await store.aput(("memories", "u2"), "c", {"text": "tea is boring"})
+    hits = await store.asearch(("memories",), query="green tea")
+    assert [h.key for h in hits] == ["a", "c", "b"]
+    assert mem.config.search.reply_share > 0  # the memory's own recall is unchanged
+    timed = []
+    mem.telemetry.listeners.append(timed.append)
+    await store.asearch(("memories",), query="tea")
+    assert [t.what for t in timed] == ["recall"]
+
+
 async def test_update_replaces_the_vector(store: ChatmemStore) -> None:
     await store.aput(("m",), "k", {"text": "green tea"})
     await store.aput(("m",), "other", {"text": "sailing boats"})
