@@ -372,6 +372,26 @@ async def test_blocking_api_of_an_unbound_memory_explains(mem: Memory) -> None:
     assert await asyncio.to_thread(store.get, ("a",), "k") is None
 
 
+def test_a_memory_whose_loop_is_idle_is_refused(tmp_path: Path) -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        memory = loop.run_until_complete(Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                                     embedder=chatmem.testing.embedder()))
+        store = ChatmemStore(memory)
+        loop.run_until_complete(store.aput(("a",), "k", {"text": "x"}))  # binds this loop
+        with pytest.raises(RuntimeError, match="not running"):
+            store.get(("a",), "k")  # nothing runs the loop now: no wait forever
+
+        async def elsewhere() -> None:
+            await store.aget(("a",), "k")
+
+        with pytest.raises(RuntimeError, match="not running"):
+            asyncio.run(elsewhere())
+        loop.run_until_complete(memory.close())
+    finally:
+        loop.close()
+
+
 # --------------------------------------------------------------------------- graphs
 
 class State(TypedDict):

@@ -26,15 +26,16 @@ The mapping (README § Integrations, LangGraph):
   and filtered ``search`` find it, a semantic query does not.
 * **put** replaces the message (erase, then add; ``created_at`` is kept),
   ``delete`` erases it. ``updated_at`` is the message's ``ts``.
-* **search** with a ``query`` is ``Memory.recall`` (hybrid, with recency; ``score``
-  is the recall score; reply-following is off, as items are not turns) across every session (``scope="all"``), restricted by a
-  message-metadata filter to the namespace prefix and, where it translates, the
-  LangGraph ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); every hit
-  is checked against the filter in Python too. Filters are JSON-strict, as
-  chatmem's: a boolean is never a number and ranges compare numbers only (where
-  LangGraph's ``InMemoryStore`` would convert ``"5"``). Without a
-  query (or without recall) it lists the matching items, newest first. Pending
-  writes are indexed before a semantic search (``flush_before_search``).
+* **search** with a ``query`` is ``Memory.recall`` across every session
+  (``scope="all"``): hybrid, with recency; ``score`` is the recall score;
+  reply-following is off, as items are not turns. A message-metadata filter
+  restricts it to the namespace prefix and, where it translates, to the LangGraph
+  ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); every hit is checked
+  against the filter in Python too. Filters are JSON-strict, as chatmem's: a
+  boolean is never a number and ranges compare numbers only (where LangGraph's
+  ``InMemoryStore`` would convert ``"5"``). Without a query (or without recall) it
+  lists the matching items, newest first. Pending writes are indexed before a
+  semantic search (``flush_before_search``).
 * **list_namespaces** lists the namespaces that hold items (prefix/suffix
   conditions with ``*`` wildcards, ``max_depth``, ``limit``, ``offset``).
 
@@ -239,6 +240,14 @@ def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     return all(p == "*" or k == p for k, p in pairs)
 
 
+def _check_running(loop: asyncio.AbstractEventLoop) -> None:
+    """Refuse to wait on a loop that runs nothing (it would wait forever)."""
+    if not loop.is_running():
+        raise RuntimeError(
+            "ChatmemStore: the event loop that owns the memory is not running; use a "
+            "chatmem SyncMemory for blocking code, or call the store from that loop")
+
+
 # --------------------------------------------------------------------------- the store
 
 class ChatmemStore(BaseStore):
@@ -299,6 +308,7 @@ class ChatmemStore(BaseStore):
             raise RuntimeError(
                 "ChatmemStore: a blocking call on the event loop that runs the memory would "
                 "deadlock; await the async method instead (aput, aget, asearch…)")
+        _check_running(loop)
         return asyncio.run_coroutine_threadsafe(self._abatch(list(ops)), loop).result()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -311,6 +321,7 @@ class ChatmemStore(BaseStore):
         ops = list(ops)
         if loop is running:
             return await self._abatch(ops)
+        _check_running(loop)
         return await asyncio.wrap_future(
             asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
 
