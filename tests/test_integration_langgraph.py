@@ -278,6 +278,16 @@ async def test_update_replaces_the_vector(store: ChatmemStore) -> None:
     assert hits[0].value == {"text": "black coffee"}
 
 
+async def test_a_bad_value_leaves_the_old_item(store: ChatmemStore) -> None:
+    from chatmem.errors import InvalidInput
+
+    await store.aput(("m",), "k", {"text": "good"})
+    with pytest.raises(InvalidInput):
+        await store.aput(("m",), "k", {"text": "bad", "when": float("nan")})
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "good"}
+
+
 async def test_concurrent_puts_of_one_key(store: ChatmemStore, mem: Memory) -> None:
     await asyncio.gather(*(store.aput(("m",), "k", {"text": f"v{i}"}) for i in range(8)))
     item = await store.aget(("m",), "k")

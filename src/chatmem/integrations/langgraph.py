@@ -83,7 +83,7 @@ except ImportError as exc:
 
 from chatmem.config import MAX_TOP_K
 from chatmem.memory import Memory, SyncMemory
-from chatmem.models import Message
+from chatmem.models import Message, validate_message
 from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
@@ -413,12 +413,13 @@ class ChatmemStore(BaseStore):
             meta = {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
                                 "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
                                 "value": value, "created_at": created}}
+            msg = Message(session_id=sid, id=mid, role="user" if text else "system",
+                          content=text or json.dumps(value, ensure_ascii=False, default=str),
+                          metadata=meta)
+            validate_message(msg, path="item")  # a bad value leaves the old item in place
             if old is not None:
                 await self.memory.delete([mid])
-            await self.memory.add(Message(
-                session_id=sid, id=mid, role="user" if text else "system",
-                content=text or json.dumps(value, ensure_ascii=False, default=str),
-                metadata=meta))
+            await self.memory.add(msg)
 
     def _prefix_filter(self, prefix: tuple[str, ...]) -> dict[str, Any]:
         conds: list[dict[str, Any]] = [{f"message.{ITEM_META}.key": {"$exists": True}}]
