@@ -1,1 +1,2 @@
-"""Adapters between chatmem and agent frameworks (README § Integrations)."""
+"""Adapters that plug chatmem into agent frameworks, each behind its own extra
+(README § Integrations)."""

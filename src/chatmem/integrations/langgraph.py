@@ -1,0 +1,521 @@
+"""A LangGraph long-term memory store over chatmem: :class:`ChatmemStore`.
+
+``ChatmemStore(memory)`` is a :class:`langgraph.store.base.BaseStore`: give it to
+``graph.compile(store=...)`` (or ``create_react_agent(..., store=...)``) and nodes
+read and write memories with ``get_store()`` or their ``store`` argument. Items
+live in chatmem as messages, so they are persisted, embedded and recalled like
+any other, and erased with ``Memory.forget``.
+
+The mapping (README § Integrations, LangGraph):
+
+* **namespace → session.** The namespace ``("memories", "u1")`` is the chatmem
+  session ``"langgraph:memories.u1"`` (LangGraph labels never contain ``.``, so
+  the id is unique), whose metadata holds the namespace
+  (``{"langgraph_namespace": ["memories", "u1"]}``). Its resource id is
+  ``namespace_map(namespace)``: by default the second label (``"u1"``, the user
+  in LangGraph's usual ``("memories", user_id)``), ``None`` for a one-label
+  namespace; pass ``namespace_map=lambda ns: ns[0]`` for ``(user_id, "memories")``.
+  ``memory.forget(resource_id="u1")`` then erases that user's items.
+* **item → message.** One item is one message with a deterministic id (from the
+  namespace and key). Its content is the text to embed: the ``index`` fields of
+  the value (``index={"fields": ["text"]}``, as for LangGraph's ``InMemoryStore``;
+  default ``["$"]``, the whole value as JSON), joined by newlines. Its metadata
+  ``langgraph`` holds the key, the namespace, the whole value and the creation
+  time, so ``get`` returns the value intact. An item put with ``index=False``
+  (or whose fields hold no text) is stored unembedded (role ``system``): ``get``
+  and filtered ``search`` find it, a semantic query does not.
+* **put** replaces the message (erase, then add; ``created_at`` is kept),
+  ``delete`` erases it. ``updated_at`` is the message's ``ts``.
+* **search** with a ``query`` is ``Memory.recall`` across every session
+  (``scope="all"``): hybrid, with recency; ``score`` is the recall score;
+  reply-following is off, as items are not turns. A message-metadata filter
+  restricts it to the namespace prefix and, where it translates, to the LangGraph
+  ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); every hit is checked
+  against the filter in Python too. Filters are JSON-strict, as chatmem's: a
+  boolean is never a number and ranges compare numbers only (where LangGraph's
+  ``InMemoryStore`` would convert ``"5"``). Without a query (or without recall) it
+  lists the matching items, newest first. Pending writes are indexed before a
+  semantic search (``flush_before_search``).
+* **list_namespaces** lists the namespaces that hold items (prefix/suffix
+  conditions with ``*`` wildcards, ``max_depth``, ``limit``, ``offset``).
+
+TTLs are not supported (``supports_ttl = False``): use chatmem's retention.
+
+Sync and async: ``abatch`` is native. ``memory`` may be a :class:`~chatmem.Memory`
+or a :class:`~chatmem.SyncMemory`; the store runs every operation on the event
+loop that owns the memory (the SyncMemory's private loop, or the loop the Memory
+was first used on), so ``graph.invoke`` (sync, nodes in worker threads) and
+``graph.ainvoke`` both work. A blocking call (``store.put``) made on that very
+loop's thread would deadlock, so it raises instead: await ``store.aput`` there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+try:
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        InvalidNamespaceError,
+        Item,
+        ListNamespacesOp,
+        MatchCondition,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+    )
+    from langgraph.store.base.embed import get_text_at_path, tokenize_path
+except ImportError as exc:
+    raise ImportError(
+        "chatmem.integrations.langgraph needs LangGraph: pip install 'chatmem[langgraph]'"
+    ) from exc
+
+from chatmem.config import MAX_TOP_K
+from chatmem.memory import Memory, SyncMemory
+from chatmem.models import Message, validate_message
+from chatmem.store.filters import MAX_INT
+
+__all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
+
+T = TypeVar("T")
+
+#: Prefix of the chatmem session ids of LangGraph namespaces.
+SESSION_PREFIX = "langgraph:"
+#: Session-metadata key holding the namespace (a list of labels).
+NS_META = "langgraph_namespace"
+#: Message-metadata key holding the item.
+ITEM_META = "langgraph"
+
+_SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
+_OPS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"})
+_PAGE = 1000
+
+
+def default_namespace_map(namespace: tuple[str, ...]) -> str | None:
+    """The resource id of a namespace: its second label (``("memories", user_id)``)."""
+    return namespace[1] if len(namespace) >= 2 else None
+
+
+def session_id(namespace: tuple[str, ...]) -> str:
+    """The chatmem session of a namespace: ``"langgraph:" + ".".join(namespace)``."""
+    return SESSION_PREFIX + ".".join(namespace)
+
+
+def message_id(namespace: tuple[str, ...], key: str) -> str:
+    """The deterministic message id of the item ``key`` in ``namespace``."""
+    digest = hashlib.sha256(json.dumps([list(namespace), key]).encode()).hexdigest()
+    return f"lg-{digest[:40]}"
+
+
+def _ms_to_dt(ms: int | None) -> datetime:
+    return datetime.fromtimestamp((ms or 0) / 1000, tz=timezone.utc)
+
+
+def _now_ms() -> int:
+    return int(datetime.now(timezone.utc).timestamp() * 1000)
+
+
+# --------------------------------------------------------------------------- filters
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: a boolean is never a number (``True != 1``), ``1 == 1.0``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _lg_compare(item_value: Any, filter_value: Any) -> bool:
+    """A LangGraph filter condition on one value, as ``InMemoryStore`` reads it (exact
+    match, nested objects, lists element by element, ``$eq $ne $gt $gte $lt $lte``)
+    but JSON-strict like chatmem's filters: booleans are never numbers and ranges
+    compare numbers only."""
+    if isinstance(filter_value, dict):
+        if any(k.startswith("$") for k in filter_value):
+            return all(_lg_operator(item_value, k, v) for k, v in filter_value.items())
+        if not isinstance(item_value, dict):
+            return False
+        return all(_lg_compare(item_value.get(k), v) for k, v in filter_value.items())
+    if isinstance(filter_value, (list, tuple)):
+        return (isinstance(item_value, (list, tuple)) and len(item_value) == len(filter_value)
+                and all(_lg_compare(i, f) for i, f in zip(item_value, filter_value)))
+    return _same(item_value, filter_value)
+
+
+def _lg_operator(value: Any, op: str, operand: Any) -> bool:
+    if op == "$eq":
+        return _same(value, operand)
+    if op == "$ne":
+        return not _same(value, operand)
+    if op not in _OPS:
+        raise ValueError(f"Unsupported operator: {op}")
+    if not (_number(value) and _number(operand)):
+        return False
+    return bool({"$gt": value > operand, "$gte": value >= operand,
+                 "$lt": value < operand, "$lte": value <= operand}[op])
+
+
+def _lg_matches(value: Mapping[str, Any], filter_: Mapping[str, Any] | None) -> bool:
+    return not filter_ or all(_lg_compare(value.get(k), v) for k, v in filter_.items())
+
+
+def _safe_operand(v: Any) -> bool:
+    """Whether chatmem's filter language compares ``v`` as LangGraph does."""
+    if isinstance(v, str):
+        return "\x00" not in v
+    if isinstance(v, float):
+        return math.isfinite(v) and abs(v) <= MAX_INT
+    return _number(v) and abs(v) <= MAX_INT
+
+
+def _translate(filter_: Mapping[str, Any] | None, path: str) -> tuple[list[dict[str, Any]], bool]:
+    """The chatmem conditions a LangGraph filter implies (on ``path.<field>``), and
+    whether they are exact (else the rest is checked on the hits only)."""
+    out: list[dict[str, Any]] = []
+    exact = True
+    for key, want in (filter_ or {}).items():
+        if not isinstance(key, str) or not _SEGMENT.fullmatch(key):
+            exact = False
+            continue
+        field = f"{path}.{key}"
+        if isinstance(want, dict) and any(str(k).startswith("$") for k in want):
+            ops = {k: v for k, v in want.items() if k in _OPS and _safe_operand(v)
+                   and (k in ("$eq", "$ne") or _number(v))}
+            exact = exact and len(ops) == len(want)
+            if ops:
+                out.append({field: ops})
+        elif isinstance(want, dict):
+            inner, inner_exact = _translate(want, field)
+            out += inner
+            exact = exact and inner_exact
+        elif _safe_operand(want):
+            out.append({field: want})
+        else:  # None (matches missing too), booleans, lists: checked on the hits
+            exact = False
+    return out, exact
+
+
+def _check_labels(op: Op) -> None:
+    """Refuse labels that would alias another namespace in a session id (``"a.b"`` is
+    ``("a", "b")``), as ``BaseStore``'s methods do, for ops given to ``batch`` directly."""
+    if isinstance(op, (GetOp, PutOp)):
+        labels: Iterable[Any] = op.namespace
+    elif isinstance(op, SearchOp):
+        labels = op.namespace_prefix
+    elif isinstance(op, ListNamespacesOp):
+        labels = [x for c in op.match_conditions or () for x in c.path]
+    else:
+        return
+    for label in labels:
+        if not isinstance(label, str) or not label or "." in label or "\x00" in label:
+            raise InvalidNamespaceError(
+                f"invalid namespace label {label!r}: labels are non-empty strings "
+                "without '.' or NUL")
+
+
+def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    path = tuple(condition.path)
+    if len(namespace) < len(path):
+        return False
+    if condition.match_type == "prefix":
+        pairs = zip(namespace, path)
+    elif condition.match_type == "suffix":
+        pairs = zip(reversed(namespace), reversed(path))
+    else:
+        raise ValueError(f"Unsupported match type: {condition.match_type}")
+    return all(p == "*" or k == p for k, p in pairs)
+
+
+def _check_running(loop: asyncio.AbstractEventLoop) -> None:
+    """Refuse to wait on a loop that runs nothing (it would wait forever)."""
+    if not loop.is_running():
+        raise RuntimeError(
+            "ChatmemStore: the event loop that owns the memory is not running; use a "
+            "chatmem SyncMemory for blocking code, or call the store from that loop")
+
+
+# --------------------------------------------------------------------------- the store
+
+class ChatmemStore(BaseStore):
+    """A LangGraph :class:`~langgraph.store.base.BaseStore` over a chatmem memory
+    (the mapping is in the module docstring).
+
+    ``index``: LangGraph's index configuration; only ``fields`` is read (the JSON
+    paths whose text is embedded; default ``["$"]``): chatmem's own embedder
+    embeds, so ``dims`` and ``embed`` are ignored. ``namespace_map``: the resource
+    id of a namespace. ``flush_before_search``: index pending writes before a
+    semantic search, so that a search sees the puts before it.
+    """
+
+    supports_ttl = False
+
+    def __init__(self, memory: Memory | SyncMemory, *,
+                 namespace_map: Callable[[tuple[str, ...]], str | None] = default_namespace_map,
+                 index: Mapping[str, Any] | None = None,
+                 flush_before_search: bool = True) -> None:
+        if isinstance(memory, SyncMemory):
+            self.memory: Memory = memory.memory
+            self._loop: asyncio.AbstractEventLoop | None = memory._loop
+        elif isinstance(memory, Memory):
+            self.memory = memory
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._loop = None  # bound on first use
+        else:
+            raise TypeError(f"ChatmemStore needs a chatmem Memory or SyncMemory, got "
+                            f"{type(memory).__name__}")
+        self.namespace_map = namespace_map
+        fields = list((index or {}).get("fields") or ["$"])
+        self.index_fields: list[tuple[str, list[str]]] = [
+            (f, tokenize_path(f)) for f in fields]
+        self.flush_before_search = flush_before_search
+        self._sessions: set[str] = set()
+        self._write_lock: asyncio.Lock | None = None
+        self._view: Memory | None = None
+        self._view_config: Any = None
+        self._bind_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ sync over async
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` on the memory's event loop and wait (never on that loop's thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            raise RuntimeError(
+                "ChatmemStore: the blocking API needs a chatmem SyncMemory (or a Memory "
+                "whose event loop runs in another thread); in async code use the a* "
+                "methods (aput, aget, asearch…)")
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            raise RuntimeError(
+                "ChatmemStore: a blocking call on the event loop that runs the memory would "
+                "deadlock; await the async method instead (aput, aget, asearch…)")
+        _check_running(loop)
+        return asyncio.run_coroutine_threadsafe(self._abatch(list(ops)), loop).result()
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` in order (on the memory's own loop when called from another)."""
+        running = asyncio.get_running_loop()
+        with self._bind_lock:
+            if self._loop is None or self._loop.is_closed():
+                self._loop = running
+            loop = self._loop
+        ops = list(ops)
+        if loop is running:
+            return await self._abatch(ops)
+        _check_running(loop)
+        return await asyncio.wrap_future(
+            asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
+
+    async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
+        results: list[Result] = []
+        for op in ops:
+            _check_labels(op)
+            if isinstance(op, GetOp):
+                results.append(await self._get(op))
+            elif isinstance(op, PutOp):
+                await self._put(op)
+                results.append(None)
+            elif isinstance(op, SearchOp):
+                results.append(await self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                results.append(await self._list_namespaces(op))
+            else:
+                raise ValueError(f"Unknown operation type: {type(op)}")
+        return results
+
+    # ------------------------------------------------------------------ operations
+
+    @staticmethod
+    def _fields(msg: Message) -> dict[str, Any]:
+        """The Item fields of an item's message."""
+        meta = msg.metadata[ITEM_META]
+        return {"namespace": tuple(meta["namespace"]), "key": meta["key"],
+                "value": dict(meta["value"]),
+                "created_at": _ms_to_dt(meta.get("created_at", msg.ts)),
+                "updated_at": _ms_to_dt(msg.ts)}
+
+    def _item(self, msg: Message) -> Item:
+        return Item(**self._fields(msg))
+
+    def _search_item(self, msg: Message, score: float | None) -> SearchItem:
+        return SearchItem(**self._fields(msg), score=score)
+
+    @staticmethod
+    def _is_item(msg: Message) -> bool:
+        meta = msg.metadata.get(ITEM_META)
+        return isinstance(meta, Mapping) and "key" in meta and "value" in meta
+
+    async def _get(self, op: GetOp) -> Item | None:
+        found = (await self.memory.get([message_id(op.namespace, op.key)])).values()
+        msg = next(iter(found), None)
+        return self._item(msg) if msg is not None and self._is_item(msg) else None
+
+    def _text(self, value: Mapping[str, Any], index: Sequence[str] | bool | None) -> str:
+        if index is False:
+            return ""
+        paths = self.index_fields if index is None or index is True else \
+            [(f, tokenize_path(f)) for f in index]
+        texts: list[str] = []
+        for path, tokens in paths:
+            if path == "$":
+                texts.append(json.dumps(value, ensure_ascii=False, default=str))
+            else:
+                texts += [t for t in get_text_at_path(value, tokens) if t and t.strip()]
+        return "\n".join(texts)
+
+    async def _ensure_session(self, namespace: tuple[str, ...]) -> str:
+        sid = session_id(namespace)
+        if sid not in self._sessions:
+            await self.memory.upsert_session({
+                "id": sid, "resource_id": self.namespace_map(namespace),
+                "metadata": {NS_META: list(namespace)}})
+            self._sessions.add(sid)
+        return sid
+
+    async def _put(self, op: PutOp) -> None:
+        if self._write_lock is None:
+            self._write_lock = asyncio.Lock()
+        mid = message_id(op.namespace, op.key)
+        async with self._write_lock:
+            old = (await self.memory.get([mid])).get(mid)
+            if op.value is None:
+                if old is not None:
+                    await self.memory.delete([mid])
+                return
+            if not isinstance(op.value, Mapping):
+                raise TypeError(f"a LangGraph item value must be a dict, got "
+                                f"{type(op.value).__name__}")
+            sid = await self._ensure_session(op.namespace)
+            created = _now_ms()
+            if old is not None and self._is_item(old):
+                created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
+            value = dict(op.value)
+            text = self._text(value, op.index)
+            meta = {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
+                                "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
+                                "value": value, "created_at": created}}
+            msg = Message(session_id=sid, id=mid, role="user" if text else "system",
+                          content=text or json.dumps(value, ensure_ascii=False, default=str),
+                          metadata=meta)
+            validate_message(msg, path="item")  # a bad value leaves the old item in place
+            if old is not None:
+                await self.memory.delete([mid])
+            await self.memory.add(msg)
+
+    def _prefix_filter(self, prefix: tuple[str, ...]) -> dict[str, Any]:
+        conds: list[dict[str, Any]] = [{f"message.{ITEM_META}.key": {"$exists": True}}]
+        conds += [{f"message.{ITEM_META}.ns.n{i}": label} for i, label in enumerate(prefix)]
+        return {"$and": conds}
+
+    def _recall_enabled(self) -> bool:
+        m = self.memory
+        return (m.index is not None and m.embedder is not None
+                and m.config.semantic_recall_enabled)
+
+    async def _search(self, op: SearchOp) -> list[SearchItem]:
+        if op.limit <= 0:
+            return []
+        if op.query and self._recall_enabled():
+            return await self._semantic(op)
+        return await self._listed(op)
+
+    def _recaller(self) -> Memory:
+        """The memory recall runs on, with reply-following off: items are documents,
+        not turns, so an item must not inherit the score of the one put before it
+        (``search.reply_share``, README § Ranking). A view over the same storage and
+        embedder (it never writes, indexes or closes anything); recall timings go to
+        the memory's telemetry."""
+        m = self.memory
+        if m.config.search.reply_share <= 0:
+            return m
+        if self._view is None or self._view_config is not m.config:
+            search = m.config.search.model_copy(update={"reply_share": 0.0})
+            view = Memory(m.storage, embedder=m.embedder,
+                          config=m.config.model_copy(update={"search": search}))
+            view.telemetry = m.telemetry
+            view.platforms = m.platforms
+            self._view, self._view_config = view, m.config
+        return self._view
+
+    async def _semantic(self, op: SearchOp) -> list[SearchItem]:
+        if self.flush_before_search:
+            await self.memory.flush()
+        where = self._prefix_filter(op.namespace_prefix)
+        conds, exact = _translate(op.filter, f"message.{ITEM_META}.value")
+        where["$and"] += conds
+        wanted = op.offset + op.limit
+        top_k = min(MAX_TOP_K, wanted if exact else max(wanted * 4, 100))
+        result = await self._recaller().recall(op.query or "", scope="all", top_k=top_k,
+                                               min_score=0.0, window=0, filter=where)
+        out: list[SearchItem] = []
+        seen: set[str] = set()
+        for hit in result.hits:
+            msg = hit.message
+            if msg.id in seen or not self._is_item(msg):
+                continue
+            meta = msg.metadata[ITEM_META]
+            if tuple(meta["namespace"])[:len(op.namespace_prefix)] != op.namespace_prefix \
+                    or not _lg_matches(meta["value"], op.filter):
+                continue
+            seen.add(msg.id or "")
+            out.append(self._search_item(msg, float(hit.score)))
+        return out[op.offset:wanted]
+
+    async def _namespaces(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(session id, namespace) of every LangGraph namespace with a session."""
+        out = []
+        for s in await self.memory.store.all_sessions():
+            ns = s.metadata.get(NS_META)
+            if s.id.startswith(SESSION_PREFIX) and isinstance(ns, list) \
+                    and all(isinstance(x, str) for x in ns):
+                out.append((s.id, tuple(ns)))
+        return out
+
+    async def _listed(self, op: SearchOp) -> list[SearchItem]:
+        n = len(op.namespace_prefix)
+        found: list[Message] = []
+        for sid, ns in await self._namespaces():
+            if ns[:n] != op.namespace_prefix:
+                continue
+            cursor: str | None = None
+            while True:
+                page = await self.memory.list_messages(session=sid, limit=_PAGE, cursor=cursor)
+                found += [m for m in page.messages if self._is_item(m)
+                          and _lg_matches(m.metadata[ITEM_META]["value"], op.filter)]
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+        found.sort(key=lambda m: (-(m.ts or 0), m.id or ""))
+        page_items = found[op.offset:op.offset + op.limit]
+        return [self._search_item(m, None) for m in page_items]
+
+    async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        names = []
+        for sid, ns in await self._namespaces():
+            if op.match_conditions and not all(_ns_matches(c, ns)
+                                               for c in op.match_conditions):
+                continue
+            if (await self.memory.list_messages(session=sid, limit=1)).messages:
+                names.append(ns)
+        if op.max_depth is not None:
+            names = list({ns[:op.max_depth] for ns in names})
+        return sorted(set(names))[op.offset:op.offset + op.limit]

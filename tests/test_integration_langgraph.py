@@ -1,0 +1,477 @@
+"""The LangGraph store (chatmem.integrations.langgraph) against the real LangGraph."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import sys
+from pathlib import Path
+from typing import Any, TypedDict
+
+import numpy as np
+import pytest
+
+pytest.importorskip("langgraph")
+
+from langgraph.config import get_store
+from langgraph.graph import END, START, StateGraph
+from langgraph.store.base import BaseStore, Item, SearchItem
+from langgraph.store.memory import InMemoryStore
+
+import chatmem.testing
+from chatmem import Memory, SyncMemory
+from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
+from chatmem.testing import hash_vector
+
+README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+async def mem(tmp_path: Path) -> Any:
+    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    yield memory
+    await memory.close()
+
+
+@pytest.fixture
+async def store(mem: Memory) -> ChatmemStore:
+    return ChatmemStore(mem, index={"fields": ["text"]})
+
+
+def hash_embed(texts: list[str]) -> list[list[float]]:
+    """The test embedder's vectors, for LangGraph's own InMemoryStore."""
+    out = []
+    for t in texts:
+        v = hash_vector(t, 384)
+        out.append((v / np.linalg.norm(v)).tolist())
+    return out
+
+
+ITEMS: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [
+    (("memories", "u1"), "tea", {"text": "I drink green tea every morning", "n": 3,
+                                 "kind": "habit", "tags": ["a", "b"], "meta": {"lang": "en"}}),
+    (("memories", "u1"), "dog", {"text": "my dog is called Rex", "n": 5, "kind": "fact",
+                                 "meta": {"lang": "en"}}),
+    (("memories", "u2"), "job", {"text": "I work as a baker in Lyon", "n": 1, "kind": "fact",
+                                 "meta": {"lang": "fr"}}),
+    (("memories", "u2", "drafts"), "d1", {"text": "a draft about tea", "n": 7}),
+    (("prefs", "u1"), "theme", {"text": "dark mode please", "n": 2, "kind": "pref"}),
+]
+
+
+async def fill(*stores: BaseStore) -> None:
+    for s in stores:
+        for ns, key, value in ITEMS:
+            await s.aput(ns, key, value)
+
+
+# --------------------------------------------------------------------------- basics
+
+async def test_put_get_roundtrip_and_update_keeps_created_at(store: ChatmemStore,
+                                                             mem: Memory) -> None:
+    value = {"text": "I like tea", "nested": {"a": [1, 2, {"b": None}]}, "x": 1.5}
+    await store.aput(("memories", "u1"), "k", value)
+    item = await store.aget(("memories", "u1"), "k")
+    assert isinstance(item, Item)
+    assert (item.namespace, item.key, item.value) == (("memories", "u1"), "k", value)
+    assert item.created_at.tzinfo is not None and item.created_at <= item.updated_at
+    await asyncio.sleep(0.01)
+    await store.aput(("memories", "u1"), "k", {"text": "I like coffee"})
+    again = await store.aget(("memories", "u1"), "k")
+    assert again is not None and again.value == {"text": "I like coffee"}
+    assert again.created_at == item.created_at and again.updated_at > item.updated_at
+    # one message per item, in the namespace's session, with the item's text as content
+    page = await mem.list_messages(session=session_id(("memories", "u1")))
+    assert [m.content for m in page.messages] == ["I like coffee"]
+    assert page.messages[0].id == message_id(("memories", "u1"), "k")
+    session = await mem.get_session("langgraph:memories.u1")
+    assert session is not None and session.resource_id == "u1"
+    assert await store.aget(("memories", "u1"), "missing") is None
+    assert await store.aget(("memories", "u2"), "k") is None
+
+
+async def test_delete(store: ChatmemStore) -> None:
+    await store.aput(("a", "b"), "k", {"text": "x"})
+    await store.adelete(("a", "b"), "k")
+    assert await store.aget(("a", "b"), "k") is None
+    await store.adelete(("a", "b"), "k")  # deleting a missing item is a no-op
+    assert await store.asearch(("a",)) == []
+    assert await store.alist_namespaces() == []
+
+
+async def test_values_survive_reopening(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/m.db"
+    async with await Memory.open(url, embedder=chatmem.testing.embedder()) as m1:
+        await ChatmemStore(m1).aput(("memories", "u1"), "k", {"text": "kept", "n": 1})
+    async with await Memory.open(url, embedder=chatmem.testing.embedder()) as m2:
+        s2 = ChatmemStore(m2)
+        item = await s2.aget(("memories", "u1"), "k")
+        assert item is not None and item.value == {"text": "kept", "n": 1}
+        assert await s2.alist_namespaces() == [("memories", "u1")]
+
+
+async def test_forget_resource_erases_a_users_items(store: ChatmemStore, mem: Memory) -> None:
+    await fill(store)
+    erased = await mem.forget(resource_id="u1")
+    assert erased.messages == 3  # ("memories","u1") x2 and ("prefs","u1")
+    assert await store.aget(("memories", "u1"), "tea") is None
+    assert await store.alist_namespaces() == [("memories", "u2"), ("memories", "u2", "drafts")]
+
+
+async def test_namespace_map(mem: Memory) -> None:
+    store = ChatmemStore(mem, namespace_map=lambda ns: ns[0])
+    await store.aput(("u9", "memories"), "k", {"text": "x"})
+    session = await mem.get_session(session_id(("u9", "memories")))
+    assert session is not None and session.resource_id == "u9"
+
+
+async def test_invalid_namespaces_are_refused(store: ChatmemStore) -> None:
+    from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
+
+    for bad in [("a.b",), ("",), ("langgraph", "x")]:
+        with pytest.raises(ValueError):
+            await store.aput(bad, "k", {"text": "x"})
+    # ops given to abatch directly are checked too (no ("a", "b") alias of ("a.b",))
+    for op in [PutOp(("a.b",), "k", {"text": "x"}), GetOp(("a", ""), "k"),
+               SearchOp(("a\x00",))]:
+        with pytest.raises(InvalidNamespaceError):
+            await store.abatch([op])
+    assert await store.alist_namespaces() == []
+
+
+async def test_filters_are_json_strict(store: ChatmemStore) -> None:
+    await store.aput(("f",), "bool", {"text": "flag tea", "v": True})
+    await store.aput(("f",), "one", {"text": "one tea", "v": 1})
+    await store.aput(("f",), "str", {"text": "string tea", "v": "5"})
+    await store.aput(("f",), "big", {"text": "big tea", "v": 2**60})
+    for query in (None, "tea"):
+        async def keys(flt: dict[str, Any], query: str | None = query) -> set[str]:
+            return {h.key for h in await store.asearch(("f",), query=query, filter=flt)}
+
+        assert await keys({"v": 1}) == {"one"}
+        assert await keys({"v": True}) == {"bool"}
+        assert await keys({"v": {"$gte": 1}}) == {"one", "big"}
+        assert await keys({"v": {"$ne": 1}}) == {"bool", "str", "big"}
+        assert await keys({"v": "5"}) == {"str"}
+        assert await keys({"v": 2**60}) == {"big"}  # beyond 2**53: checked on the hits
+
+
+# --------------------------------------------------------------------------- as InMemoryStore
+
+LISTED_SEARCHES: list[dict[str, Any]] = [
+    {"namespace_prefix": ()},
+    {"namespace_prefix": ("memories",)},
+    {"namespace_prefix": ("memories", "u2")},
+    {"namespace_prefix": ("memories", "u3")},
+    {"namespace_prefix": (), "filter": {"kind": "fact"}},
+    {"namespace_prefix": (), "filter": {"n": {"$gte": 3}}},
+    {"namespace_prefix": (), "filter": {"n": {"$gt": 1, "$lt": 7}}},
+    {"namespace_prefix": (), "filter": {"kind": {"$ne": "fact"}}},
+    {"namespace_prefix": (), "filter": {"meta": {"lang": "en"}}},
+    {"namespace_prefix": (), "filter": {"tags": ["a", "b"]}},
+    {"namespace_prefix": (), "filter": {"kind": None}},
+    {"namespace_prefix": ("memories",), "filter": {"kind": "fact", "n": 5}},
+    {"namespace_prefix": (), "limit": 2, "offset": 1},
+]
+
+
+@pytest.mark.parametrize("kwargs", LISTED_SEARCHES)
+async def test_listing_search_matches_in_memory_store(store: ChatmemStore,
+                                                      kwargs: dict[str, Any]) -> None:
+    ref = InMemoryStore()
+    await fill(store, ref)
+    prefix = kwargs.pop("namespace_prefix")
+    ours = await store.asearch(prefix, **kwargs)
+    theirs = await ref.asearch(prefix, **kwargs)
+    assert all(isinstance(i, SearchItem) and i.score is None for i in ours)
+    if "limit" in kwargs:  # orders differ (newest first here), so compare counts
+        assert len(ours) == len(theirs)
+    else:
+        assert sorted((i.namespace, i.key) for i in ours) == \
+            sorted((i.namespace, i.key) for i in theirs)
+        assert {i.key: i.value for i in ours} == {i.key: i.value for i in theirs}
+
+
+async def test_listing_is_newest_first_and_pages(store: ChatmemStore) -> None:
+    await fill(store)
+    keys = [i.key for i in await store.asearch((), limit=100)]
+    assert keys == [key for _, key, _ in reversed(ITEMS)]
+    assert [i.key for i in await store.asearch((), limit=2, offset=1)] == keys[1:3]
+    assert await store.asearch((), limit=0) == []
+
+
+NAMESPACE_LISTINGS: list[dict[str, Any]] = [
+    {},
+    {"prefix": ("memories",)},
+    {"prefix": ("memories", "*")},
+    {"suffix": ("u1",)},
+    {"prefix": ("*", "u1")},
+    {"prefix": ("memories",), "suffix": ("drafts",)},
+    {"max_depth": 1},
+    {"max_depth": 2},
+    {"prefix": ("memories",), "max_depth": 2},
+    {"limit": 2},
+    {"limit": 2, "offset": 2},
+    {"prefix": ("nothing",)},
+]
+
+
+@pytest.mark.parametrize("kwargs", NAMESPACE_LISTINGS)
+async def test_list_namespaces_matches_in_memory_store(store: ChatmemStore,
+                                                       kwargs: dict[str, Any]) -> None:
+    ref = InMemoryStore()
+    await fill(store, ref)
+    assert await store.alist_namespaces(**kwargs) == await ref.alist_namespaces(**kwargs)
+
+
+async def test_semantic_search_ranks_like_in_memory_store(store: ChatmemStore) -> None:
+    ref = InMemoryStore(index={"dims": 384, "embed": hash_embed, "fields": ["text"]})
+    await fill(store, ref)
+    for query in ["green tea morning", "dog Rex", "baker Lyon", "dark mode"]:
+        ours = await store.asearch(("memories",), query=query, limit=2)
+        theirs = await ref.asearch(("memories",), query=query, limit=2)
+        assert ours[0].key == theirs[0].key, query
+        assert all(i.namespace[0] == "memories" for i in ours)
+        assert ours[0].score is not None and ours[0].score >= (ours[1].score or 0)
+
+
+async def test_semantic_search_with_filter_prefix_and_paging(store: ChatmemStore) -> None:
+    await fill(store)
+    hits = await store.asearch(("memories",), query="tea", filter={"kind": "fact"})
+    assert {h.key for h in hits} == {"dog", "job"}
+    hits = await store.asearch(("memories", "u2"), query="tea")
+    assert hits[0].key == "d1" and {h.key for h in hits} == {"d1", "job"}
+    hits = await store.asearch((), query="tea", filter={"meta": {"lang": "en"}, "n": {"$lt": 4}})
+    assert [h.key for h in hits] == ["tea"]
+    everything = await store.asearch((), query="tea", limit=10)
+    assert len(everything) == len(ITEMS)
+    assert [h.key for h in await store.asearch((), query="tea", limit=2, offset=1)] == \
+        [h.key for h in everything[1:3]]
+    # filters that only LangGraph's semantics decide (None, lists) are checked on the hits
+    assert {h.key for h in await store.asearch((), query="tea", filter={"kind": None})} == {"d1"}
+    assert [h.key for h in await store.asearch((), query="tea",
+                                               filter={"tags": ["a", "b"]})] == ["tea"]
+
+
+async def test_an_item_does_not_inherit_the_score_of_the_one_before(store: ChatmemStore,
+                                                                    mem: Memory) -> None:
+    await store.aput(("memories", "u1"), "a", {"text": "I like green tea"})
+    await store.aput(("memories", "u1"), "b", {"text": "my dog is called Rex"})
+    await store.aput(("memories", "u2"), "c", {"text": "tea is boring"})
+    hits = await store.asearch(("memories",), query="green tea")
+    assert [h.key for h in hits] == ["a", "c", "b"]
+    assert mem.config.search.reply_share > 0  # the memory's own recall is unchanged
+    timed = []
+    mem.telemetry.listeners.append(timed.append)
+    await store.asearch(("memories",), query="tea")
+    assert [t.what for t in timed] == ["recall"]
+
+
+async def test_update_replaces_the_vector(store: ChatmemStore) -> None:
+    await store.aput(("m",), "k", {"text": "green tea"})
+    await store.aput(("m",), "other", {"text": "sailing boats"})
+    assert (await store.asearch(("m",), query="green tea"))[0].key == "k"
+    await store.aput(("m",), "k", {"text": "black coffee"})
+    hits = await store.asearch(("m",), query="black coffee")
+    assert [h.key for h in hits] == ["k", "other"]  # one hit per item, no stale vector
+    assert hits[0].value == {"text": "black coffee"}
+
+
+async def test_a_bad_value_leaves_the_old_item(store: ChatmemStore) -> None:
+    from chatmem.errors import InvalidInput
+
+    await store.aput(("m",), "k", {"text": "good"})
+    with pytest.raises(InvalidInput):
+        await store.aput(("m",), "k", {"text": "bad", "when": float("nan")})
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "good"}
+
+
+async def test_concurrent_puts_of_one_key(store: ChatmemStore, mem: Memory) -> None:
+    await asyncio.gather(*(store.aput(("m",), "k", {"text": f"v{i}"}) for i in range(8)))
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "v7"}
+    assert len((await mem.list_messages(session=session_id(("m",)))).messages) == 1
+
+
+async def test_without_recall_a_query_lists(tmp_path: Path) -> None:
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder(),
+                                 semantic_recall=False) as memory:
+        store = ChatmemStore(memory)
+        await store.aput(("m",), "k", {"text": "tea"})
+        hits = await store.asearch(("m",), query="anything")
+        assert [(h.key, h.score) for h in hits] == [("k", None)]
+
+
+async def test_index_false_and_per_item_fields(store: ChatmemStore) -> None:
+    await store.aput(("docs",), "secret", {"text": "unicorn password"}, index=False)
+    await store.aput(("docs",), "title", {"title": "unicorn stories", "text": "other"},
+                     index=["title"])
+    hits = await store.asearch(("docs",), query="unicorn")
+    assert [h.key for h in hits] == ["title"]
+    assert {h.key for h in await store.asearch(("docs",))} == {"secret", "title"}
+    item = await store.aget(("docs",), "secret")
+    assert item is not None and item.value == {"text": "unicorn password"}
+
+
+async def test_whole_value_is_embedded_by_default(mem: Memory) -> None:
+    store = ChatmemStore(mem)
+    await store.aput(("docs",), "a", {"colour": "turquoise", "n": 1})
+    await store.aput(("docs",), "b", {"colour": "brown", "n": 2})
+    assert (await store.asearch(("docs",), query="turquoise"))[0].key == "a"
+
+
+async def test_batch_of_mixed_ops(store: ChatmemStore) -> None:
+    from langgraph.store.base import GetOp, ListNamespacesOp, PutOp, SearchOp
+
+    results = await store.abatch([
+        PutOp(("a",), "k", {"text": "one"}),
+        GetOp(("a",), "k"),
+        SearchOp(("a",)),
+        ListNamespacesOp(),
+        PutOp(("a",), "k", None),
+        GetOp(("a",), "k"),
+    ])
+    assert results[0] is None and results[4] is None and results[5] is None
+    assert isinstance(results[1], Item) and results[1].value == {"text": "one"}
+    assert [i.key for i in results[2]] == ["k"]  # type: ignore[union-attr]
+    assert results[3] == [("a",)]
+
+
+async def test_ttl_is_not_supported(store: ChatmemStore) -> None:
+    with pytest.raises(NotImplementedError):
+        await store.aput(("a",), "k", {"text": "x"}, ttl=5)
+
+
+# --------------------------------------------------------------------------- sync and loops
+
+def test_sync_memory_blocking_api(tmp_path: Path) -> None:
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
+                         embedder=chatmem.testing.embedder()) as mem:
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        store.put(("memories", "u1"), "k", {"text": "sync tea"})
+        item = store.get(("memories", "u1"), "k")
+        assert item is not None and item.value == {"text": "sync tea"}
+        assert [i.key for i in store.search(("memories",), query="tea")] == ["k"]
+        assert store.list_namespaces() == [("memories", "u1")]
+
+        async def from_another_loop() -> Item | None:  # awaited on a loop of its own
+            return await store.aget(("memories", "u1"), "k")
+
+        got = asyncio.run(from_another_loop())
+        assert got is not None and got.key == "k"
+        store.delete(("memories", "u1"), "k")
+        assert store.get(("memories", "u1"), "k") is None
+
+
+async def test_blocking_call_on_the_memory_loop_raises(store: ChatmemStore) -> None:
+    with pytest.raises(RuntimeError, match="deadlock"):
+        store.put(("a",), "k", {"text": "x"})
+    # from a worker thread the blocking API works while this loop runs
+    await asyncio.to_thread(store.put, ("a",), "k", {"text": "x"})
+    item = await asyncio.to_thread(store.get, ("a",), "k")
+    assert item is not None and item.value == {"text": "x"}
+
+
+async def test_blocking_api_of_an_unbound_memory_explains(mem: Memory) -> None:
+    store = await asyncio.to_thread(ChatmemStore, mem)  # built where no loop runs
+    with pytest.raises(RuntimeError, match="SyncMemory"):
+        await asyncio.to_thread(store.get, ("a",), "k")
+    assert await store.aget(("a",), "k") is None  # the first async call binds the loop
+    assert await asyncio.to_thread(store.get, ("a",), "k") is None
+
+
+def test_a_memory_whose_loop_is_idle_is_refused(tmp_path: Path) -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        memory = loop.run_until_complete(Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                                     embedder=chatmem.testing.embedder()))
+        store = ChatmemStore(memory)
+        loop.run_until_complete(store.aput(("a",), "k", {"text": "x"}))  # binds this loop
+        with pytest.raises(RuntimeError, match="not running"):
+            store.get(("a",), "k")  # nothing runs the loop now: no wait forever
+
+        async def elsewhere() -> None:
+            await store.aget(("a",), "k")
+
+        with pytest.raises(RuntimeError, match="not running"):
+            asyncio.run(elsewhere())
+        loop.run_until_complete(memory.close())
+    finally:
+        loop.close()
+
+
+# --------------------------------------------------------------------------- graphs
+
+class State(TypedDict):
+    user: str
+    said: str
+    seen: list[str]
+
+
+def remember(state: State, *, store: BaseStore) -> dict[str, Any]:
+    """A node given the store as its ``store`` argument: recall, then remember."""
+    ns = ("memories", state["user"])
+    seen = [i.value["text"] for i in store.search(ns, query=state["said"], limit=5)]
+    count = len(store.search(ns, limit=100))
+    store.put(ns, f"m{count}", {"text": state["said"]})
+    return {"seen": seen}
+
+
+async def aremember(state: State) -> dict[str, Any]:
+    """The async node reaches the store with ``get_store()``."""
+    store = get_store()
+    ns = ("memories", state["user"])
+    seen = [i.value["text"] for i in await store.asearch(ns, query=state["said"], limit=5)]
+    count = len(await store.asearch(ns, limit=100))
+    await store.aput(ns, f"m{count}", {"text": state["said"]})
+    return {"seen": seen}
+
+
+def build(node: Any) -> StateGraph[State]:
+    graph = StateGraph(State)
+    graph.add_node("remember", node)
+    graph.add_edge(START, "remember")
+    graph.add_edge("remember", END)
+    return graph
+
+
+def test_sync_graph_remembers_across_runs(tmp_path: Path) -> None:
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
+                         embedder=chatmem.testing.embedder()) as mem:
+        app = build(remember).compile(store=ChatmemStore(mem, index={"fields": ["text"]}))
+        first = app.invoke({"user": "u1", "said": "my cat is called Tom", "seen": []})
+        assert first["seen"] == []
+        second = app.invoke({"user": "u1", "said": "what is my cat called", "seen": []})
+        assert second["seen"][0] == "my cat is called Tom"
+        other = app.invoke({"user": "u2", "said": "my cat", "seen": []})
+        assert other["seen"] == []  # another user's namespace
+        assert mem.list_messages(session="langgraph:memories.u1").messages[0].content == \
+            "my cat is called Tom"
+
+
+async def test_async_graph_remembers_across_runs(store: ChatmemStore, mem: Memory) -> None:
+    app = build(aremember).compile(store=store)
+    first = await app.ainvoke({"user": "u1", "said": "I live in Paris", "seen": []})
+    assert first["seen"] == []
+    second = await app.ainvoke({"user": "u1", "said": "where do I live, Paris?", "seen": []})
+    assert second["seen"][0] == "I live in Paris"
+    assert len((await mem.list_messages(session="langgraph:memories.u1")).messages) == 2
+
+
+# --------------------------------------------------------------------------- docs, import
+
+def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    section = README.split("### LangGraph", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert code, "README § Integrations, LangGraph has no python example"
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code[0], "README-langgraph", "exec"), {"__name__": "__readme__"})
+
+
+def test_missing_langgraph_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "langgraph.store.base", None)
+    monkeypatch.delitem(sys.modules, "chatmem.integrations.langgraph")
+    with pytest.raises(ImportError, match=r"pip install 'chatmem\[langgraph\]'"):
+        importlib.import_module("chatmem.integrations.langgraph")
