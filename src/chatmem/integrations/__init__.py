@@ -1,0 +1,1 @@
+"""Adapters that plug chatmem into agent frameworks (each needs its framework installed)."""
