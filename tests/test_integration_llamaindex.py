@@ -77,6 +77,16 @@ def test_tool_calls_and_tool_results_are_kept() -> None:
         ToolCallBlock(tool_call_id="c2", tool_name="add", tool_kwargs={"a": 1})]))
     assert block == {"role": "assistant", "content": None, "tool_calls": [
         {"type": "function", "id": "c2", "function": {"name": "add", "arguments": '{"a": 1}'}}]}
+    both = to_openai(ChatMessage(
+        role="assistant", blocks=[ToolCallBlock(tool_call_id="c2", tool_name="add",
+                                                tool_kwargs={"a": 1})],
+        additional_kwargs={"tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{}"}},
+            {"id": "c3", "type": "function", "function": {"name": "sub", "arguments": "{}"}},
+        ]}))
+    assert both is not None
+    assert [(c["id"], c["function"]["name"]) for c in both["tool_calls"]] == [
+        ("c2", "add"), ("c3", "sub")]
     result = to_openai(ChatMessage(role="tool", content="3",
                                    additional_kwargs={"tool_call_id": "c2", "name": "add"}))
     assert result == {"role": "tool", "content": "3", "tool_call_id": "c2", "name": "add"}

@@ -125,7 +125,10 @@ def to_openai(message: ChatMessage) -> dict[str, Any] | None:
         if value is None or value == []:
             continue
         if key == "tool_calls":
-            calls.extend(_plain(value))
+            # an LLM integration may give a call both ways: keep the block's
+            seen = {c["id"] for c in calls if "id" in c}
+            calls.extend(c for c in _plain(value)
+                         if not (isinstance(c, Mapping) and c.get("id") in seen))
         elif isinstance(value, (str, Mapping)):
             out[key] = _plain(value)
     if calls:
