@@ -1,0 +1,243 @@
+"""chatmem as a LlamaIndex memory block (``pip install 'chatmem[llamaindex]'``).
+
+:class:`ChatmemMemoryBlock` is a long-term block for LlamaIndex's
+``llama_index.core.memory.Memory``: the messages that ``Memory`` flushes out of its
+short-term queue (``token_limit``) are stored in chatmem (:meth:`chatmem.Memory.add`:
+tool calls kept in the metadata, tool messages stored and never embedded), and on every
+``get`` the block returns what chatmem recalls for the latest turn, the same text
+:meth:`chatmem.Memory.context` puts in its system message. ``Memory`` renders it inside
+``<memory><chatmem>…</chatmem></memory>`` in the system message (or the latest user
+message, ``insert_method="user"``)::
+
+    from llama_index.core.memory import Memory
+    from chatmem import SyncMemory
+    from chatmem.integrations.llamaindex import ChatmemMemoryBlock
+
+    mem = SyncMemory.open("sqlite:///chat.db")
+    memory = Memory.from_defaults(session_id="s1", token_limit=4000,
+                                  memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+
+``memory`` is a :class:`chatmem.SyncMemory` (works with LlamaIndex's blocking calls,
+``memory.get()``, ``chat_engine.chat()``, and its async ones) or a
+:class:`chatmem.Memory` (async calls only, ``aget``/``aput``/agents, on the loop that
+opened it: LlamaIndex runs each blocking call on a new event loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, TypeVar
+
+try:
+    from llama_index.core.base.llms.types import (
+        AudioBlock,
+        ChatMessage,
+        DocumentBlock,
+        ImageBlock,
+        TextBlock,
+        ToolCallBlock,
+    )
+    from llama_index.core.bridge.pydantic import Field, field_validator
+    from llama_index.core.memory.memory import BaseMemoryBlock
+    from llama_index.core.utils import get_tokenizer
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "chatmem.integrations.llamaindex needs LlamaIndex: pip install 'chatmem[llamaindex]' "
+        f"(llama-index-core>=0.14); {exc}") from exc
+
+from ..memory import Memory, SyncMemory
+
+T = TypeVar("T")
+
+#: LlamaIndex roles stored under another chat-completions role (``developer`` and
+#: ``function`` are chatmem's own aliases, see :mod:`chatmem.chat_format`).
+ROLES: Mapping[str, str] = {"chatbot": "assistant", "model": "assistant"}
+#: ``additional_kwargs`` keys that are chat-completions message fields.
+KWARG_FIELDS = ("tool_calls", "tool_call_id", "name", "function_call", "refusal")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-like data (a pydantic tool call from an LLM SDK as its dict)."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return _plain(dump(exclude_none=True))
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tool_call(block: ToolCallBlock) -> dict[str, Any]:
+    args = block.tool_kwargs
+    call: dict[str, Any] = {"type": "function", "function": {
+        "name": block.tool_name,
+        "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False,
+                                                                   default=str)}}
+    if block.tool_call_id:
+        call["id"] = block.tool_call_id
+    return call
+
+
+def _part(block: Any) -> dict[str, Any] | None:
+    """A non-text content block as a chat-completions content part (chatmem stores a
+    short description, such as ``[image: cat.png]``), or ``None`` to leave it out."""
+    if isinstance(block, ImageBlock):
+        if block.url is not None:
+            url = str(block.url)
+        elif block.path is not None:
+            url = str(block.path)
+        else:  # inline bytes: only the media type is kept
+            url = f"data:{block.image_mimetype or 'image'};base64,"
+        return {"type": "image_url", "image_url": {"url": url}}
+    if isinstance(block, AudioBlock):
+        return {"type": "input_audio",
+                "input_audio": {"format": block.format} if block.format else {}}
+    if isinstance(block, DocumentBlock):
+        return {"type": "file", "file": {"filename": block.title} if block.title else {}}
+    return None  # thinking, citations, cache points, video: not part of the conversation
+
+
+def to_openai(message: ChatMessage) -> dict[str, Any] | None:
+    """One LlamaIndex ``ChatMessage`` as a chat-completions message for
+    :meth:`chatmem.Memory.add`, or ``None`` when it holds nothing to remember."""
+    role = str(getattr(message.role, "value", message.role))
+    out: dict[str, Any] = {"role": ROLES.get(role, role)}
+    texts: list[str] = []
+    parts: list[dict[str, Any]] = []
+    calls: list[Any] = []
+    for block in message.blocks:
+        if isinstance(block, TextBlock):
+            if block.text:
+                texts.append(block.text)
+                parts.append({"type": "text", "text": block.text})
+        elif isinstance(block, ToolCallBlock):
+            calls.append(_tool_call(block))
+        else:
+            part = _part(block)
+            if part is not None:
+                parts.append(part)
+    kwargs = message.additional_kwargs or {}
+    for key in KWARG_FIELDS:
+        value = kwargs.get(key)
+        if value is None or value == []:
+            continue
+        if key == "tool_calls":
+            # an LLM integration may give a call both ways: keep the block's
+            seen = {c["id"] for c in calls if "id" in c}
+            calls.extend(c for c in _plain(value)
+                         if not (isinstance(c, Mapping) and c.get("id") in seen))
+        elif isinstance(value, (str, Mapping)):
+            out[key] = _plain(value)
+    if calls:
+        out["tool_calls"] = calls
+    if len(parts) == len(texts):
+        content: Any = "\n".join(texts)
+    else:
+        content = parts
+    if not content:
+        if not calls and "function_call" not in out and "refusal" not in out:
+            if out["role"] != "tool":
+                return None  # an empty message: nothing to remember
+            content = ""
+        else:
+            content = None
+    out["content"] = content
+    return out
+
+
+def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """The latest turn of ``messages``: from the last user message on (the last message
+    when there is none), as chat-completions messages (the query of a recall)."""
+    start = next((i for i in range(len(messages) - 1, -1, -1)
+                  if str(getattr(messages[i].role, "value", messages[i].role)) == "user"),
+                 len(messages) - 1)
+    return [m for m in (to_openai(msg) for msg in messages[max(start, 0):]) if m is not None]
+
+
+class ChatmemMemoryBlock(BaseMemoryBlock[str]):
+    """chatmem as a long-term LlamaIndex memory block (see the module).
+
+    ``memory``: a :class:`chatmem.SyncMemory` or :class:`chatmem.Memory`;
+    ``session_id``: the chatmem session the messages are stored in and recalled for
+    (default: the LlamaIndex ``Memory``'s own ``session_id``); ``platform``: the
+    chatmem platform of the messages and of the recall. Recall follows the memory's
+    configuration (scope, ``top_k``, windows, ``context_expand.max_chars``, rendering).
+    """
+
+    name: str = Field(default="chatmem", description="The name of the memory block.")
+    memory: Any = Field(description="The chatmem SyncMemory or Memory.", exclude=True)
+    session_id: str | None = Field(
+        default=None, description="The chatmem session (default: the Memory's session_id).")
+    platform: str | None = Field(default=None, description="The chatmem platform.")
+
+    def __init__(self, memory: Memory | SyncMemory | None = None,
+                 session_id: str | None = None, **data: Any) -> None:
+        fields: dict[str, Any] = {"memory": memory, "session_id": session_id, **data}
+        super().__init__(**fields)
+
+    @field_validator("memory")
+    @classmethod
+    def _check_memory(cls, value: Any) -> Any:
+        if not isinstance(value, (Memory, SyncMemory)):
+            raise TypeError("ChatmemMemoryBlock(memory, …): memory must be a chatmem "
+                            f"SyncMemory or Memory, got {type(value).__name__}")
+        return value
+
+    async def _run(self, call: Callable[[Memory], Coroutine[Any, Any, T]]) -> T:
+        """Run ``call`` on the chatmem memory: on a SyncMemory's own loop (from whatever
+        loop LlamaIndex runs this block on), else on the current loop."""
+        mem = self.memory
+        if isinstance(mem, SyncMemory):
+            future = asyncio.run_coroutine_threadsafe(call(mem.memory), mem._loop)
+            return await asyncio.wrap_future(future)
+        coro: Coroutine[Any, Any, T] = call(mem)
+        return await coro
+
+    def _session(self, given: object) -> str:
+        session = self.session_id or (given if isinstance(given, str) else None)
+        if not session:
+            raise ValueError("ChatmemMemoryBlock: no session_id (give one, or use the block "
+                             "in a llama_index Memory, whose session_id it then follows)")
+        return session
+
+    async def _aget(self, messages: list[ChatMessage] | None = None,
+                    **block_kwargs: Any) -> str:
+        """What chatmem recalls for the latest turn of ``messages``: the text of
+        :meth:`chatmem.Memory.context`'s system message (empty when nothing is recalled)."""
+        query = turn(messages or [])
+        if not query:
+            return ""
+        session = self._session(block_kwargs.get("session_id"))
+        context = await self._run(lambda m: m.context(query, session=session,
+                                                      platform=self.platform))
+        return "\n\n".join(
+            m["content"] if m["role"] == "system" else f"{m['role']}: {m['content']}"
+            for m in context)
+
+    async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
+        """Shorten the block by at least ``tokens_to_truncate`` tokens (LlamaIndex's
+        default tokenizer) when ``Memory`` must fit ``token_limit`` (only for
+        ``priority`` > 0): whole groups of lines (separated by blank lines) go from the
+        end; ``None`` when only the header would be left."""
+        count = get_tokenizer()
+        keep = len(count(content)) - max(tokens_to_truncate, 0)
+        parts = content.split("\n\n")
+        while len(parts) > 1 and len(count("\n\n".join(parts))) > keep:
+            parts.pop()
+        return "\n\n".join(parts) if len(parts) > 1 else None
+
+    async def _aput(self, messages: list[ChatMessage]) -> None:
+        """Store the messages flushed from the short-term memory in chatmem."""
+        batch = [m for m in (to_openai(msg) for msg in messages) if m is not None]
+        if not batch:
+            return
+        given = next((msg.additional_kwargs.get("session_id") for msg in messages
+                      if msg.additional_kwargs.get("session_id")), None)
+        session = self._session(given)
+        await self._run(lambda m: m.add(batch, session=session, platform=self.platform))
+
+
+__all__ = ["ChatmemMemoryBlock", "to_openai", "turn"]

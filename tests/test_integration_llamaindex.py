@@ -1,0 +1,307 @@
+"""The LlamaIndex memory block (chatmem.integrations.llamaindex) against the real
+llama-index-core: no network, no LLM (LlamaIndex's MockLLM echoes its prompt)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("llama_index.core")
+
+from llama_index.core.base.llms.types import (
+    ChatMessage,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+)
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.core.llms import MockLLM
+from llama_index.core.memory import Memory as LlamaMemory
+from llama_index.core.storage.chat_store.sql import MessageStatus
+
+from chatmem import Memory, SyncMemory
+from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
+from chatmem.testing import HashEmbeddingProvider, embedder
+
+README = Path(__file__).parents[1] / "README.md"
+DOG = "My dog is called Biscuit and he loves the beach"
+
+
+def filler(n: int) -> list[ChatMessage]:
+    out = []
+    for i in range(n):
+        out.append(ChatMessage(role="user", content=f"Tell me fact number {i} about Paris"))
+        out.append(ChatMessage(role="assistant", content=f"Fact {i}: it rains sometimes"))
+    return out
+
+
+@pytest.fixture
+def sync_mem(tmp_path: Path) -> Iterator[SyncMemory]:
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder()) as mem:
+        yield mem
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_text_messages_become_chat_completions_messages() -> None:
+    assert to_openai(ChatMessage(role="user", content="hi")) == {"role": "user",
+                                                                 "content": "hi"}
+    msg = ChatMessage(role="chatbot", blocks=[TextBlock(text="a"), ThinkingBlock(content="x"),
+                                               TextBlock(text="b")])
+    assert to_openai(msg) == {"role": "assistant", "content": "a\nb"}
+    assert to_openai(ChatMessage(role="assistant", content="")) is None
+    # the session_id LlamaIndex's Memory writes into additional_kwargs is not a field
+    msg = ChatMessage(role="user", content="x", additional_kwargs={"session_id": "s"})
+    assert to_openai(msg) == {"role": "user", "content": "x"}
+
+
+def test_tool_calls_and_tool_results_are_kept() -> None:
+    class SdkCall:  # an LLM SDK's pydantic tool call
+        def model_dump(self, exclude_none: bool = False) -> dict[str, object]:
+            return {"id": "c1", "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city": "Oslo"}'}}
+
+    call = to_openai(ChatMessage(role="assistant", content=None,
+                                 additional_kwargs={"tool_calls": [SdkCall()]}))
+    assert call == {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function",
+         "function": {"name": "weather", "arguments": '{"city": "Oslo"}'}}]}
+    block = to_openai(ChatMessage(role="assistant", blocks=[
+        ToolCallBlock(tool_call_id="c2", tool_name="add", tool_kwargs={"a": 1})]))
+    assert block == {"role": "assistant", "content": None, "tool_calls": [
+        {"type": "function", "id": "c2", "function": {"name": "add", "arguments": '{"a": 1}'}}]}
+    both = to_openai(ChatMessage(
+        role="assistant", blocks=[ToolCallBlock(tool_call_id="c2", tool_name="add",
+                                                tool_kwargs={"a": 1})],
+        additional_kwargs={"tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{}"}},
+            {"id": "c3", "type": "function", "function": {"name": "sub", "arguments": "{}"}},
+        ]}))
+    assert both is not None
+    assert [(c["id"], c["function"]["name"]) for c in both["tool_calls"]] == [
+        ("c2", "add"), ("c3", "sub")]
+    result = to_openai(ChatMessage(role="tool", content="3",
+                                   additional_kwargs={"tool_call_id": "c2", "name": "add"}))
+    assert result == {"role": "tool", "content": "3", "tool_call_id": "c2", "name": "add"}
+    empty = to_openai(ChatMessage(role="tool", content="", additional_kwargs={}))
+    assert empty == {"role": "tool", "content": ""}
+
+
+def test_attachments_become_content_parts() -> None:
+    msg = ChatMessage(role="user", blocks=[TextBlock(text="look"),
+                                           ImageBlock(url="https://x.test/cat.png")])
+    assert to_openai(msg) == {"role": "user", "content": [
+        {"type": "text", "text": "look"},
+        {"type": "image_url", "image_url": {"url": "https://x.test/cat.png"}}]}
+
+
+def test_the_query_is_the_latest_turn() -> None:
+    msgs = [ChatMessage(role="user", content="old"), ChatMessage(role="assistant", content="a"),
+            ChatMessage(role="user", content="new"),
+            ChatMessage(role="assistant", content="", additional_kwargs={})]
+    assert turn(msgs) == [{"role": "user", "content": "new"}]
+    assert turn([ChatMessage(role="assistant", content="only")]) == [
+        {"role": "assistant", "content": "only"}]
+    assert turn([]) == []
+
+
+def test_the_block_refuses_what_is_not_a_chatmem_memory() -> None:
+    with pytest.raises(TypeError, match="SyncMemory or Memory"):
+        ChatmemMemoryBlock(object(), "s1")
+
+
+def test_a_missing_llama_index_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "chatmem.integrations.llamaindex")
+    monkeypatch.setitem(sys.modules, "llama_index.core.memory.memory", None)
+    with pytest.raises(ImportError, match=re.escape("pip install 'chatmem[llamaindex]'")):
+        importlib.import_module("chatmem.integrations.llamaindex")
+
+
+# ------------------------------------------------------------------ in a LlamaIndex Memory
+
+
+def test_flushed_messages_are_stored_and_recalled(sync_mem: SyncMemory) -> None:
+    block = ChatmemMemoryBlock(sync_mem, "s1", platform="web")
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
+                                       memory_blocks=[block])
+    memory.put_messages([ChatMessage(role="user", content=DOG),
+                         ChatMessage(role="assistant", content="Biscuit sounds lovely!")])
+    for msg in filler(10):
+        memory.put(msg)
+    sync_mem.flush()
+
+    stored = sync_mem.list(session="s1").messages
+    # LlamaIndex keeps only the latest messages active
+    active = memory.get_all(status=MessageStatus.ACTIVE)
+    archived = len(stored)
+    assert 2 < archived < 22
+    assert [m.content for m in stored[:2]] == [DOG, "Biscuit sounds lovely!"]
+    assert {m.platform for m in stored} == {"web"}
+    assert {m.role for m in stored} == {"user", "assistant"}
+    assert DOG not in {m.content for m in memory.get_all(status=None)[archived:]}
+    assert len(active) + archived >= 22
+
+    out = memory.get(input="what is my dog called?")
+    assert out[0].role == "system"
+    system = out[0].content or ""
+    assert "<chatmem>" in system and DOG in system
+    # the same text chatmem's context() would inject for that turn
+    ctx = sync_mem.context([{"role": "user", "content": "what is my dog called?"}],
+                           session="s1", platform="web")
+    assert ctx[0]["role"] == "system" and ctx[0]["content"] in system
+    # the short-term messages follow, unchanged
+    active = memory.get_all(status=MessageStatus.ACTIVE)
+    assert [m.content for m in out[1:]] == [m.content for m in active]
+
+
+def test_nothing_recalled_adds_no_block(sync_mem: SyncMemory) -> None:
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=1000,
+                                       memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    memory.put(ChatMessage(role="user", content="hello there"))
+    out = memory.get()
+    assert [(m.role, m.content) for m in out] == [("user", "hello there")]
+    assert sync_mem.stats()["messages"] == 0
+
+
+def test_the_session_follows_the_llama_memory(sync_mem: SyncMemory) -> None:
+    memory = LlamaMemory.from_defaults(session_id="conv-7", token_limit=60,
+                                       memory_blocks=[ChatmemMemoryBlock(sync_mem)])
+    memory.put(ChatMessage(role="user", content=DOG))
+    for msg in filler(6):
+        memory.put(msg)
+    sync_mem.flush()
+    assert sync_mem.list(session="conv-7").messages[0].content == DOG
+    assert DOG in (memory.get(input="my dog?")[0].content or "")
+
+
+async def test_an_async_memory_with_tool_messages(tmp_path: Path) -> None:
+    provider = HashEmbeddingProvider()
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=embedder(provider)) as mem:
+        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
+                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        await memory.aput_messages([
+            ChatMessage(role="user", content="What is the weather in Oslo?"),
+            ChatMessage(role="assistant", blocks=[ToolCallBlock(
+                tool_call_id="c1", tool_name="weather", tool_kwargs={"city": "Oslo"})]),
+            ChatMessage(role="tool", content="Sleet, minus two degrees",
+                        additional_kwargs={"tool_call_id": "c1"}),
+            ChatMessage(role="assistant", content="Oslo has sleet today"),
+        ])
+        for msg in filler(8):
+            await memory.aput(msg)
+        await mem.flush()
+
+        stored = (await mem.list(session="s1")).messages
+        by_role = [(m.role, m.source) for m in stored[:4]]
+        assert by_role == [("user", None), ("assistant", "tool_call"), ("tool", None),
+                           ("assistant", None)]
+        assert stored[1].metadata["tool_calls"][0]["function"]["name"] == "weather"
+        assert stored[2].metadata["tool_call_id"] == "c1"
+        assert not any("Sleet" in t for t in provider.texts)  # tool output: never embedded
+
+        out = await memory.aget(input="how was the weather in Oslo?")
+        system = out[0].content or ""
+        assert "Oslo has sleet today" in system
+
+
+def test_a_chat_engine_sees_the_recalled_memory(sync_mem: SyncMemory) -> None:
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
+                                       memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    memory.put(ChatMessage(role="user", content=DOG))
+    for msg in filler(8):
+        memory.put(msg)
+    sync_mem.flush()
+    engine = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    reply = engine.chat("What is my dog called?")
+    assert DOG in reply.response  # MockLLM answers with its prompt
+    # the turn went into the LlamaIndex memory (and on to chatmem when flushed)
+    assert memory.get_all(status=MessageStatus.ACTIVE)[-1].role == "assistant"
+
+
+async def test_a_chat_engine_async(tmp_path: Path) -> None:
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder()) as mem:
+        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
+                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        await memory.aput(ChatMessage(role="user", content=DOG))
+        for msg in filler(8):
+            await memory.aput(msg)
+        await mem.flush()
+        engine = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+        reply = await engine.achat("What is my dog called?")
+        assert DOG in reply.response
+
+
+async def test_truncation_drops_whole_groups_from_the_end(sync_mem: SyncMemory) -> None:
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
+    text = "Header:\n\n[a] one\n[a] two\n\n[b] three\n\n[c] four"
+    assert await block.atruncate(text, 0) == text
+    assert await block.atruncate(text, 1) == "Header:\n\n[a] one\n[a] two\n\n[b] three"
+    assert await block.atruncate(text, 1000) is None
+
+
+def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory) -> None:
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=120, memory_blocks=[block])
+    memory.put(ChatMessage(role="user", content=DOG))
+    for msg in filler(12):
+        memory.put(msg)
+    sync_mem.flush()
+    query = "what is my dog called?"
+    history = memory.get_all(status=MessageStatus.ACTIVE)
+    memory.token_limit = 100_000
+    whole = memory.get(input=query)  # fits: no truncation
+    text = whole[0].content or ""
+    assert DOG in text and text.count("\n\n") == 2  # the header and two groups of lines
+    # a little less than the history and the block: LlamaIndex asks the block to shrink
+    memory.token_limit = (sum(memory._estimate_token_count(m) for m in history)
+                          + memory._estimate_token_count(text) - 30)
+    shortened = memory.get(input=query)
+    assert shortened[0].role == "system"
+    assert DOG in (shortened[0].content or "")  # the best hit stays
+    assert shortened[0].content == text[:text.rindex("\n\n")] + "\n</chatmem>\n</memory>"
+    assert [m.content for m in shortened[1:]] == [m.content for m in history]
+
+
+def test_last_messages_are_rendered_after_the_recall(tmp_path: Path) -> None:
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
+                         last_messages=2) as mem:
+        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=60,
+                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        memory.put(ChatMessage(role="user", content=DOG))
+        for msg in filler(6):
+            memory.put(msg)
+        mem.flush()
+        last = mem.list(session="s1").messages[-2:]
+        system = memory.get(input="my dog?")[0].content or ""
+        assert DOG in system
+        assert system.endswith(f"{last[0].role}: {last[0].content}\n\n"
+                               f"{last[1].role}: {last[1].content}\n</chatmem>\n</memory>")
+
+
+# ------------------------------------------------------------------ README
+
+
+def readme_example() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n### LlamaIndex\n")
+    section = text[start:text.index("\n## ", start)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 1
+    return blocks[0]
+
+
+def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    exec(compile(readme_example(), "README.md#llamaindex", "exec"), {"__name__": "readme"})
+    printed = capsys.readouterr().out
+    assert "<chatmem>" in printed and "My sister Jane lives in Lisbon" in printed
+    assert (tmp_path / "llama-chat.db").exists()
