@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ChatmemError, InvalidInput, PermissionDenied
+from .errors import ChatmemError, InvalidInput
 from .models import describe
 from .scopes import Actor, Layer, Situation, layer_key, layer_keys
 from .store.base import MessageStore
@@ -82,10 +82,7 @@ class RetentionSettings:
                   chat_type: str | None = None, group_id: str | None = None,
                   session: str | None = None) -> None:
         """Set (``None``: remove) one layer's retention in days. Owners only."""
-        who = Actor.of(actor)
-        if who.role != "owner":
-            raise PermissionDenied(f"only an owner may change retention; {who.id!r} has "
-                                   f"role {who.role!r}")
+        who = Actor.owner(actor, "retention")
         key = layer_key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
                         session_id=session)
         if days is None:

@@ -133,6 +133,16 @@ class Actor:
         raise PermissionDenied("changing scope settings needs an actor with the owner role, "
                                "e.g. actor={'id': 'alice', 'role': 'owner'}")
 
+    @classmethod
+    def owner(cls, value: Actor | Mapping[str, Any] | None, change: str) -> Actor:
+        """The actor of ``value`` if it is an owner, else :class:`PermissionDenied`
+        saying that only an owner may change ``change``."""
+        who = cls.of(value)
+        if who.role != "owner":
+            raise PermissionDenied(f"only an owner may change {change}; {who.id!r} has "
+                                   f"role {who.role!r}")
+        return who
+
 
 def _key(layer: Layer, *, platform: str | None, chat_type: str | None, group_id: str | None,
          session_id: str | None) -> str:
@@ -219,10 +229,7 @@ class ScopeSettings:
                   chat_type: str | None = None, group_id: str | None = None,
                   session: str | None = None) -> None:
         """Set (or with ``scope=None`` remove) the scope of one layer. Owners only."""
-        who = Actor.of(actor)
-        if who.role != "owner":
-            raise PermissionDenied(f"only an owner may change scope settings; {who.id!r} has "
-                                   f"role {who.role!r}")
+        who = Actor.owner(actor, "scope settings")
         key = layer_key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
                         session_id=session)
         if scope is None:
