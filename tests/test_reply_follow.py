@@ -15,7 +15,7 @@ import pytest
 
 from chatmem import Memory, Message
 from chatmem.config import Config
-from chatmem.errors import ConfigError
+from chatmem.errors import ConfigError, InvalidInput
 from chatmem.models import ScoredId
 from chatmem.recall.follow import follow_replies
 from chatmem.recall.query import asks_current_state
@@ -235,5 +235,18 @@ async def test_an_update_an_hour_later_wins_a_question_about_the_present(
                                  window=0, now=now)).hits
         # the default weight puts the newer first; without it the closer wording wins
         assert hits[0].message.content == (moved if weight else first).content
+    finally:
+        await mem.close()
+
+
+async def test_follow_replies_false_turns_it_off_for_one_call(tmp_path: Path) -> None:
+    mem = await _store(tmp_path)
+    try:
+        hits = (await mem.recall(QUESTION, top_k=len(CHAT), scope="all", window=0,
+                                 follow_replies=False)).hits
+        off = [h.message.content for h in hits].index(ANSWER)
+        assert await _rank_of_answer(mem) <= 2 < off
+        with pytest.raises(InvalidInput, match="follow_replies"):
+            await mem.recall(QUESTION, follow_replies="no")  # type: ignore[arg-type]
     finally:
         await mem.close()

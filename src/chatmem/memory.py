@@ -819,6 +819,7 @@ class Memory:
         exclude_ids: Sequence[str] = (),
         now: int | None = None,
         narrow_only: bool = False,
+        follow_replies: bool | None = None,
     ) -> RecallResult:
         """Recall past messages relevant to ``query`` (text, or this turn's messages).
 
@@ -828,12 +829,15 @@ class Memory:
         ``filter`` (seed 003) applies to the session-metadata snapshot of each vector.
         ``narrow_only`` (an untrusted caller, e.g. a user API key): ``scope`` may only
         narrow the effective scope, as in the tool, and ``filter`` is added to the
-        configured filter instead of replacing it.
+        configured filter instead of replacing it. ``follow_replies=False``: no reply
+        inherits a candidate's score in this recall (``search.reply_share``), e.g. when
+        the messages are documents rather than turns.
         """
         return await self.run_recall(RecallRequest.of(
             query, session=session, platform=platform, top_k=top_k, min_score=min_score,
             scope=scope, window=window, cross_session=cross_session, filter=filter,
-            speakers=speakers, exclude_ids=exclude_ids, now=now, narrow_only=narrow_only))
+            speakers=speakers, exclude_ids=exclude_ids, now=now, narrow_only=narrow_only,
+            follow_replies=follow_replies))
 
     async def run_recall(self, request: RecallRequest) -> RecallResult:
         """The recall pipeline (F4–F6), timed for the metrics, in a ``chatmem.recall``
@@ -920,7 +924,7 @@ class Memory:
                             model_id: str) -> list[ScoredId]:
         """The pool with the replies of its best candidates (:mod:`chatmem.recall.follow`);
         a reply counts only if it is visible under the same filters as the pool."""
-        share, window = self.config.search.reply_share, self.config.search.reply_window
+        share, window = plan.reply_share, self.config.search.reply_window
         if share <= 0 or window <= 0 or not pool:
             return pool
         followers: dict[str, list[Message]] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import reprlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Literal
@@ -524,22 +524,3 @@ class StoreStats:
                    skipped=states.get(IndexState.SKIPPED, 0),
                    cleared=states.get(IndexState.CLEARED, 0),
                    vectors_by_model=vectors_by_model)
-
-
-def coerce_messages(items: Message | Mapping[str, Any] | Sequence[Message | Mapping[str, Any]]
-                    ) -> list[Message]:
-    """Accept one message or many, as dataclasses or mappings; validate them all."""
-    if isinstance(items, (Message, Mapping)):
-        items = [items]
-    if not isinstance(items, (list, tuple)):
-        raise InvalidInput("messages: expected a Message, a mapping or a list of them, got "
-                           f"{describe(items)}")
-    out: list[Message] = []
-    for i, item in enumerate(items):
-        path = f"messages[{i}]"
-        if isinstance(item, Message):
-            validate_message(item, path=path)
-            out.append(item)
-        else:
-            out.append(Message.from_dict(item, path=path))
-    return out

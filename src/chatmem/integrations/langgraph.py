@@ -286,8 +286,6 @@ class ChatmemStore(BaseStore):
         self.flush_before_search = flush_before_search
         self._sessions: set[str] = set()
         self._write_lock: asyncio.Lock | None = None
-        self._view: Memory | None = None
-        self._view_config: Any = None
         self._bind_lock = threading.Lock()
 
     # ------------------------------------------------------------------ sync over async
@@ -438,24 +436,6 @@ class ChatmemStore(BaseStore):
             return await self._semantic(op)
         return await self._listed(op)
 
-    def _recaller(self) -> Memory:
-        """The memory recall runs on, with reply-following off: items are documents,
-        not turns, so an item must not inherit the score of the one put before it
-        (``search.reply_share``, README § Ranking). A view over the same storage and
-        embedder (it never writes, indexes or closes anything); recall timings go to
-        the memory's telemetry."""
-        m = self.memory
-        if m.config.search.reply_share <= 0:
-            return m
-        if self._view is None or self._view_config is not m.config:
-            search = m.config.search.model_copy(update={"reply_share": 0.0})
-            view = Memory(m.storage, embedder=m.embedder,
-                          config=m.config.model_copy(update={"search": search}))
-            view.telemetry = m.telemetry
-            view.platforms = m.platforms
-            self._view, self._view_config = view, m.config
-        return self._view
-
     async def _semantic(self, op: SearchOp) -> list[SearchItem]:
         if self.flush_before_search:
             await self.memory.flush()
@@ -464,8 +444,11 @@ class ChatmemStore(BaseStore):
         where["$and"] += conds
         wanted = op.offset + op.limit
         top_k = min(MAX_TOP_K, wanted if exact else max(wanted * 4, 100))
-        result = await self._recaller().recall(op.query or "", scope="all", top_k=top_k,
-                                               min_score=0.0, window=0, filter=where)
+        # items are documents, not turns: none inherits the score of the one put before
+        # it (search.reply_share, README § Ranking)
+        result = await self.memory.recall(op.query or "", scope="all", top_k=top_k,
+                                          min_score=0.0, window=0, filter=where,
+                                          follow_replies=False)
         out: list[SearchItem] = []
         seen: set[str] = set()
         for hit in result.hits:

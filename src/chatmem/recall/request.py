@@ -113,13 +113,17 @@ class RecallRequest:
     exclude_ids: tuple[str, ...] = ()
     now: int | None = None
     narrow_only: bool = False
+    #: ``False``: no reply inherits a score in this recall (``search.reply_share``);
+    #: ``None``: as configured.
+    follow_replies: bool | None = None
 
     @classmethod
     def of(cls, query: TurnInput | Sequence[TurnInput], *, session: object = None,
            platform: object = None, top_k: object = None, min_score: object = None,
            scope: object = None, window: object = None, cross_session: object = None,
            filter: object = None, speakers: object = (), exclude_ids: object = (),
-           now: object = None, narrow_only: object = False) -> RecallRequest:
+           now: object = None, narrow_only: object = False,
+           follow_replies: object = None) -> RecallRequest:
         """Check every argument, naming the bad one (:class:`InvalidInput`)."""
         texts, turn = turn_inputs(query)
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
@@ -131,7 +135,8 @@ class RecallRequest:
                                       or not 0 <= min_score <= 1):
             raise InvalidInput(f"min_score must be a number from 0 to 1, got "
                                f"{describe(min_score)}")
-        for name, flag in (("cross_session", cross_session), ("narrow_only", narrow_only)):
+        for name, flag in (("cross_session", cross_session), ("narrow_only", narrow_only),
+                           ("follow_replies", follow_replies)):
             if flag is not None and not isinstance(flag, bool):
                 raise InvalidInput(f"{name} must be true or false, got {describe(flag)}")
         if now is not None:
@@ -153,6 +158,7 @@ class RecallRequest:
             exclude_ids=id_list(exclude_ids, "exclude_ids"),
             now=now if isinstance(now, int) else None,
             narrow_only=bool(narrow_only),
+            follow_replies=follow_replies if isinstance(follow_replies, bool) else None,
         )
 
 
@@ -180,6 +186,8 @@ class RecallPlan:
     boost_speakers: frozenset[str]
     #: Messages the caller already has: never a hit, never a neighbour.
     skip_ids: frozenset[str]
+    #: The share of a candidate's score its replies inherit (0: none in this recall).
+    reply_share: float
     #: Whether the query asks about the present ("… now", "现在 …": ranked by
     #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
     current_state: bool
@@ -237,6 +245,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         boost_speakers=frozenset(set(request.speakers) | turn_speakers) if scope == "user"
         else frozenset(),
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
+        reply_share=0.0 if request.follow_replies is False else search.reply_share,
         current_state=current,
         time_weight=search.time_weight_current if current else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
