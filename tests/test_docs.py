@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from chatmem.config import Config
-
-README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+from readme import README, section
 
 
 def fields(model: type[BaseModel], prefix: str = "") -> list[str]:
@@ -89,14 +87,6 @@ def test_every_mcp_tool_is_documented() -> None:
         assert f"- `{name}`" in text, name
         assert f"``{name}``" in (mcp.__doc__ or ""), name
     assert "no `memory_forget` tool" in text
-
-
-def section(title: str) -> str:
-    """The README text under ``title`` up to the next heading of the same level."""
-    level = title.split(" ")[0]
-    start = README.index(f"\n{title}\n")
-    end = README.find(f"\n{level} ", start + len(title) + 2)
-    return README[start:end if end != -1 else len(README)]
 
 
 def test_every_provider_is_in_the_readme_table_with_its_default_model_dimensions_and_key(

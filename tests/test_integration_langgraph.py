@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import re
 import sys
 from pathlib import Path
 from typing import Any, TypedDict
@@ -23,8 +22,7 @@ import chatmem.testing
 from chatmem import Memory, SyncMemory
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.testing import hash_vector
-
-README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+from readme import python_blocks, section
 
 
 @pytest.fixture
@@ -463,8 +461,7 @@ async def test_async_graph_remembers_across_runs(store: ChatmemStore, mem: Memor
 # --------------------------------------------------------------------------- docs, import
 
 def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    section = README.split("### LangGraph", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
-    code = re.findall(r"```python\n(.*?)```", section, re.S)
+    code = python_blocks(section("### LangGraph"))
     assert code, "README § Integrations, LangGraph has no python example"
     monkeypatch.chdir(tmp_path)
     exec(compile(code[0], "README-langgraph", "exec"), {"__name__": "__readme__"})

@@ -28,8 +28,8 @@ from llama_index.core.storage.chat_store.sql import MessageStatus
 from chatmem import Memory, SyncMemory
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
 from chatmem.testing import HashEmbeddingProvider, embedder
+from readme import python_blocks, section
 
-README = Path(__file__).parents[1] / "README.md"
 DOG = "My dog is called Biscuit and he loves the beach"
 
 
@@ -290,10 +290,7 @@ def test_last_messages_are_rendered_after_the_recall(tmp_path: Path) -> None:
 
 
 def readme_example() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("\n### LlamaIndex\n")
-    section = text[start:text.index("\n## ", start)]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks = python_blocks(section("### LlamaIndex"))
     assert len(blocks) == 1
     return blocks[0]
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -41,6 +40,7 @@ from chatmem.integrations.openai_agents import (
     memory_recall_tool,
 )
 from fake_embeddings import FakeOpenAI
+from readme import python_blocks, run_example, section
 
 ROOT = Path(__file__).parents[1]
 NO_TRACES = RunConfig(tracing_disabled=True)
@@ -294,23 +294,16 @@ def test_without_the_sdk_the_import_error_says_what_to_install() -> None:
 
 def readme_example() -> str:
     """The README's OpenAI Agents SDK example."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### OpenAI Agents SDK\n", 1)[1]
-    match = re.search(r"```python\n(.*?)```", section, re.S)
-    assert match is not None
-    return match.group(1)
+    return python_blocks(section("### OpenAI Agents SDK"))[0]
 
 
 def test_the_readme_example_runs_against_an_openai_compatible_server(tmp_path: Path) -> None:
     code = readme_example()
     assert "ChatmemSession(" in code and "Runner.run(" in code
     with FakeOpenAI() as fake:
-        env = {**os.environ, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "sk-test",
-               "OPENAI_AGENTS_DISABLE_TRACING": "1",
-               "PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
-                                              os.environ.get("PYTHONPATH", "")])}
-        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = run_example(code, tmp_path, {"OPENAI_BASE_URL": fake.url,
+                                            "OPENAI_API_KEY": "sk-test",
+                                            "OPENAI_AGENTS_DISABLE_TRACING": "1"})
         assert done.returncode == 0, done.stderr
         chats = fake.chats
     assert done.stdout.splitlines() == ["fake reply 1: I live in Berlin",

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +19,8 @@ from chatmem.server.http import create_app
 from chatmem.testing import HashEmbeddingProvider
 from fake_embeddings import FakeOpenAI
 from providers import RecordingProvider
+from readme import python_blocks, run_example
 from servers import running
-
-ROOT = Path(__file__).parents[1]
 
 CALL = {"id": "call_1", "type": "function",
         "function": {"name": "get_weather", "arguments": '{"city": "Berlin"}'}}
@@ -298,10 +293,7 @@ def test_http_takes_openai_messages_with_a_batch_session(api: str) -> None:
 
 def readme_example() -> str:
     """The README's first Python example."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"```python\n(.*?)```", readme, re.S)
-    assert match is not None
-    return match.group(1)
+    return python_blocks()[0]
 
 
 def test_the_readme_chat_loop_runs_against_an_openai_compatible_server(tmp_path: Path) -> None:
@@ -310,11 +302,8 @@ def test_the_readme_chat_loop_runs_against_an_openai_compatible_server(tmp_path:
     assert "chat.completions.create" in code and "mem.context(" in code
     assert len(code.strip().splitlines()) <= 14, "the first example stays short"
     with FakeOpenAI() as fake:
-        env = {**os.environ, "OPENAI_BASE_URL": fake.url, "OPENAI_API_KEY": "sk-test",
-               "PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
-                                              os.environ.get("PYTHONPATH", "")])}
-        done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = run_example(code, tmp_path, {"OPENAI_BASE_URL": fake.url,
+                                            "OPENAI_API_KEY": "sk-test"})
         assert done.returncode == 0, done.stderr
         chats = fake.chats
     assert done.stdout.splitlines() == ["fake reply 1: I live in Berlin",
