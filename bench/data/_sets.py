@@ -1,9 +1,16 @@
 """What the data generators (``make_companion.py``, ``make_group.py``) share: one set of
 conversations and questions in the common JSON format, written to ``bench/data``."""
 import json
+import re
 from pathlib import Path
 
 HERE = Path(__file__).parent
+#: Question types; ``update`` questions (and only they) carry ``stale`` ids.
+QTYPES = {"paraphrase", "lexical", "temporal", "multi_hop", "update"}
+#: ``== YYYY-MM-DD HH:MM``: a new day in a generator's text.
+DAY_RE = re.compile(r"^== (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$")
+BOT = {"en": "Assistant", "zh": "小助手"}
+TZ = {"en": "+01:00", "zh": "+08:00"}
 
 
 def build_set(specs, lang, build_conv, qid_prefix):

@@ -24,17 +24,11 @@ one(s) it replaced.
 import random
 import re
 from datetime import datetime, timedelta
-from pathlib import Path
 
-from _sets import build_set, write_set
+from _sets import BOT, DAY_RE, QTYPES, TZ, build_set, write_set
 
-HERE = Path(__file__).parent
-QTYPES = {"paraphrase", "lexical", "temporal", "multi_hop", "update"}
-_DAY_RE = re.compile(r"^== (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$")
 _LINE_RE = re.compile(r"^([ua]): (.+?)(?:\s+#([a-z][a-z0-9_]*))?$")
 SETS = {"en": [], "zh": []}
-BOT = {"en": "Assistant", "zh": "小助手"}
-TZ = {"en": "+01:00", "zh": "+08:00"}
 
 
 def conv(lang, cid, user_id, user_name, days, questions):
@@ -48,7 +42,7 @@ def build_conv(lang, cid, user_id, user_name, days, questions):
         line = raw.strip()
         if not line:
             continue
-        m = _DAY_RE.match(line)
+        m = DAY_RE.match(line)
         if m:
             new = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M")
             if cur is not None and new <= cur:

@@ -26,17 +26,11 @@ questions ask for the current state; their gold is the newer statement and
 import random
 import re
 from datetime import datetime, timedelta
-from pathlib import Path
 
-from _sets import build_set, write_set
+from _sets import BOT, DAY_RE, QTYPES, TZ, build_set, write_set
 
-HERE = Path(__file__).parent
-QTYPES = {"paraphrase", "lexical", "temporal", "multi_hop", "update"}
-_DAY_RE = re.compile(r"^== (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$")
 _LINE_RE = re.compile(r"^([a-z][a-z0-9_]*): (.+?)(?:\s+#([a-z][a-z0-9_]*))?$")
 SETS = {"en": [], "zh": []}
-BOT = {"en": "Assistant", "zh": "小助手"}
-TZ = {"en": "+01:00", "zh": "+08:00"}
 
 
 def conv(lang, cid, platform, group_name, members, text, questions):
@@ -66,7 +60,7 @@ def build_conv(lang, cid, platform, group_name, members, text, questions):
         line = raw.strip()
         if not line:
             continue
-        m = _DAY_RE.match(line)
+        m = DAY_RE.match(line)
         if m:
             new = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M")
             if cur is not None and new.date() <= cur.date():
