@@ -287,6 +287,9 @@ async def test_get_list_delete_forget_and_retention(server: str) -> None:
         assert await owner.delete([ids[0], ids[0], "no-such-id"]) == 1
         assert [m.id for m in (await owner.list(session="ledger")).messages] == [
             m.id for m in seen[1:]]
+        assert (await owner.forget(speaker_id="carol", dry_run=True)).messages == 1
+        assert list(await owner.get([diary.id])) == [diary.id]  # counted, not erased
+        assert [m.id for m in (await owner.list(text="DIARY")).messages] == [diary.id]
         erased = await owner.forget(speaker_id="carol")
         assert isinstance(erased, Erased) and erased.messages == 1
         assert await owner.get([diary.id]) == {}

@@ -339,13 +339,15 @@ class AsyncClient:
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, limit: int = 100,
                             cursor: str | None = None, visible_from: str | None = None,
-                            platform: str | None = None) -> MessagePage:
+                            platform: str | None = None, text: str | None = None
+                            ) -> MessagePage:
         """One page of stored messages ordered by ``(ts, id)``: ``GET /v1/messages``.
         Pass the page's ``next_cursor`` as ``cursor`` for the next (``None``: the last
-        page). A user key needs ``visible_from``. Also available as :meth:`list`."""
+        page). ``text``: only those containing it, ignoring case. A user key needs
+        ``visible_from``. Also available as :meth:`list`."""
         params = _query({"session": session, "speaker_id": speaker_id, "since": since,
                          "until": until, "limit": limit, "cursor": cursor,
-                         "visible_from": visible_from, "platform": platform})
+                         "visible_from": visible_from, "platform": platform, "text": text})
         data = await self._json("GET", "/v1/messages", params=params)
         return MessagePage(tuple(_message(m) for m in data["messages"]),
                            data.get("next_cursor"))
@@ -363,11 +365,13 @@ class AsyncClient:
         return deleted
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
-                     resource_id: str | None = None) -> Erased:
+                     resource_id: str | None = None, dry_run: bool = False) -> Erased:
         """Erase everything of one speaker, session or resource (exactly one) and say
-        what went, per kind: ``POST /v1/forget``. Owner keys only."""
+        what went, per kind: ``POST /v1/forget``. ``dry_run``: erase nothing, count
+        what would go. Owner keys only."""
         data = await self._json("POST", "/v1/forget", body=_drop_none({
-            "speaker_id": speaker_id, "session": session, "resource_id": resource_id}))
+            "speaker_id": speaker_id, "session": session, "resource_id": resource_id,
+            "dry_run": dry_run or None}))
         return Erased(**{k: int(data.get(k, 0)) for k in Erased().to_dict()})
 
     async def set_retention(self, days: int | None, *, layer: Layer = "session",

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ from .models import (
     validate_message,
     validate_session,
 )
+from .overview import STATE_NAMES, IndexingHistory, SessionsPage, SessionSummary
 from .platforms import PlatformRegistry
 from .recall import (
     Ranked,
@@ -148,6 +150,22 @@ def decode_cursor(cursor: object) -> tuple[int, str]:
     return pos[0], pos[1]
 
 
+def _contains(msg: Message, needle: str) -> bool:
+    """Whether the message's content or visible content holds ``needle`` (casefolded)."""
+    return any(needle in text.casefold() for text in (msg.content, msg.visible_content)
+               if text)
+
+
+def _store_bytes(store: object) -> int | None:
+    """The bytes of an SQLite store on disk (the file, its WAL and its ANN graph); None
+    for a server-side store (PostgreSQL) or an in-memory one."""
+    path = getattr(store, "path", None)
+    if not isinstance(path, str) or not os.path.isfile(path):
+        return None
+    return sum(os.path.getsize(p) for p in (path, path + "-wal", path + ".ann")
+               if os.path.isfile(p))
+
+
 @dataclass(frozen=True)
 class TurnContext:
     """What :meth:`Memory.turn_context` returns."""
@@ -193,6 +211,9 @@ class Memory:
         #: Timings of recalls and indexing batches, and their OpenTelemetry spans
         #: (:mod:`chatmem.telemetry`); add a listener to observe them.
         self.telemetry = Telemetry()
+        #: Messages indexed per 10 s over the last 5 minutes (``stats()["indexing"]``).
+        self._history = IndexingHistory()
+        self.telemetry.listeners.append(self._history.on_timing)
         #: Orders session changes against vector writes (see Indexer.snapshot_lock).
         self._snapshot_lock = asyncio.Lock()
         if index is not None and embedder is not None:
@@ -541,12 +562,15 @@ class Memory:
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, limit: int = 100,
                             cursor: str | None = None, visible_from: str | None = None,
-                            platform: str | None = None) -> MessagePage:
+                            platform: str | None = None, text: str | None = None
+                            ) -> MessagePage:
         """One page of stored messages ordered by ``(ts, id)`` (I8): of one ``session``
         and/or one ``speaker_id``, with ``since <= ts < until`` (ms); ``limit`` 1–1000;
         ``cursor`` is the ``next_cursor`` of the page before (``None`` on the last
         page). ``visible_from``: only messages visible from that session (as in
-        :meth:`get`). Also available as :meth:`list`."""
+        :meth:`get`). ``text``: only messages whose content (or visible content)
+        contains it, ignoring case (a page may then come back short, with a cursor).
+        Also available as :meth:`list`."""
         if session is not None:
             check_label(session, "session")
         if speaker_id is not None:
@@ -560,6 +584,8 @@ class Memory:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
                                f"got {describe(limit)}")
+        check_text(text, "text", max_chars=MAX_LABEL_CHARS)
+        needle = text.casefold() if text else None
         pos = None if cursor is None else decode_cursor(cursor)
         where = await self._visibility(visible_from, platform)
         out: builtins.list[Message] = []
@@ -568,7 +594,8 @@ class Memory:
                 session_ids=None if session is None else [session], speaker_id=speaker_id,
                 since=since, until=until, after=pos, limit=limit + 1)
             page = rows[:limit]
-            shown = {m.id for m in await self._visible(page, where)}
+            matching = page if needle is None else [m for m in page if _contains(m, needle)]
+            shown = {m.id for m in await self._visible(matching, where)}
             for i, m in enumerate(page):
                 assert m.ts is not None and m.id is not None
                 pos = (m.ts, m.id)
@@ -582,6 +609,57 @@ class Memory:
         assert pos is not None
         return MessagePage(tuple(out), encode_cursor(*pos))  # a short page; more may follow
 
+    async def index_states(self, ids: Sequence[str]) -> dict[str, str]:
+        """Where each of these messages stands with the vector index: ``pending``,
+        ``indexed``, ``failed`` (waiting for a retry), ``skipped`` (never embedded) or
+        ``cleared``; unknown ids are left out."""
+        wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
+        states = await self.store.index_states(wanted)
+        return {i: STATE_NAMES[IndexState(states[i])] for i in wanted if i in states}
+
+    async def sessions(self, *, limit: int = 100, after: str | None = None,
+                       only: Sequence[str] | None = None) -> SessionsPage:
+        """One page of the sessions stored (ordered by id, ``after`` the id given; every
+        session with messages is one, registered or not): labels, message counts per
+        index state, the last activity and the effective scope and retention with the
+        layer each comes from (the console's Sessions page). ``only``: just these
+        sessions. Counting reads each session's messages: one call costs time in the
+        number of messages of the sessions listed."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
+                               f"got {describe(limit)}")
+        if after is not None:
+            check_label(after, "after")
+        if only is not None:
+            found = await self.store.get_sessions(id_list(only, "only"))
+            every = sorted(found.values(), key=lambda s: s.id)
+        else:
+            every = await self.store.all_sessions()
+        rest = [s for s in every if after is None or s.id > after]
+        out = []
+        for s in rest[:limit]:
+            situation = await self.situation(s.id)
+            scope = await self.settings.effective(situation)
+            keep = await self.retention.effective(situation)
+            states: dict[str, int] = {}
+            count, last, pos = 0, None, None
+            while rows := await self.store.list_messages(session_ids=[s.id], after=pos,
+                                                         limit=MAX_PAGE):
+                ids = [m.id for m in rows if m.id is not None]
+                for state in (await self.store.index_states(ids)).values():
+                    name = STATE_NAMES[IndexState(state)]
+                    states[name] = states.get(name, 0) + 1
+                count += len(rows)
+                last = rows[-1]
+                assert last.ts is not None and last.id is not None
+                pos = (last.ts, last.id)
+            out.append(SessionSummary(
+                s, situation.current_platform, count, states,
+                None if last is None else last.ts, None if last is None else last.platform,
+                scope.scope, scope.layer, keep.days, keep.layer))
+        more = len(rest) > limit
+        return SessionsPage(tuple(out), out[-1].session.id if more and out else None)
+
     async def delete(self, ids: Sequence[str]) -> int:
         """Erase these messages (at most 10 000) everywhere — rows, vectors, full-text
         rows, ANN labels, Qdrant points, cached embeddings — as :meth:`forget` does;
@@ -590,12 +668,16 @@ class Memory:
         return (await self._erase(wanted)).messages
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
-                     resource_id: str | None = None) -> Erased:
+                     resource_id: str | None = None, dry_run: bool = False) -> Erased:
         """Erase everything stored of one speaker, one session, or one resource (the
         sessions whose resource id, own or inherited from their root, is it): the
         messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
         embeddings (I8). Exactly one selector. Returns the counts per kind; sessions'
-        registrations and settings stay."""
+        registrations and settings stay. ``dry_run``: erase nothing and return what
+        would go: the messages, and as ``vectors`` those of them indexed (the
+        confirmation shown before a forget)."""
+        if not isinstance(dry_run, bool):
+            raise InvalidInput(f"dry_run must be true or false, got {describe(dry_run)}")
         given = {name: value for name, value in (("speaker_id", speaker_id),
                                                   ("session", session),
                                                   ("resource_id", resource_id))
@@ -625,6 +707,12 @@ class Memory:
                 assert last.ts is not None and last.id is not None
                 pos = (last.ts, last.id)
         erased = Erased()
+        if dry_run:
+            indexed = 0
+            for start in range(0, len(ids), ERASE_CHUNK):
+                states = await self.store.index_states(ids[start:start + ERASE_CHUNK])
+                indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
+            return dataclasses.replace(erased, messages=len(ids), vectors=indexed)
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
         log.info("forgot %s %r: %s", name, value, erased.to_dict())
@@ -1148,6 +1236,8 @@ class Memory:
             }
         if self._indexer is not None:
             out["indexer"] = self._indexer.stats().__dict__
+        out["indexing"] = self._history.to_dict()
+        out["store_bytes"] = _store_bytes(self.store)
         return out
 
     async def close(self) -> None:

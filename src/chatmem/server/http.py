@@ -11,18 +11,21 @@ is one :class:`~chatmem.Memory` call:
 ``GET  /v1/settings``      the effective scope of a conversation (F10)
 ``PUT  /v1/settings``      set or remove a layer's scope (owner keys only)
 ``POST /v1/clear``         clear vectors, messages or both (owner keys only)
-``GET  /v1/messages``      list stored messages, a page at a time (I8)
+``GET  /v1/messages``      list stored messages, a page at a time (I8), ``text`` search
 ``POST /v1/messages/get``  stored messages by id
 ``POST /v1/messages/delete`` erase messages by id (owner keys only)
 ``POST /v1/forget``        erase a speaker, session or resource (owner keys only)
 ``GET  /v1/retention``     the retention of a conversation and the layer it comes from
 ``PUT  /v1/retention``     set or remove a layer's retention (owner keys only)
 ``GET  /v1/stats``         counts of messages, vectors, indexer and embedder
+``GET  /v1/sessions``      sessions with counts, last activity, scope and retention
 ``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
 ``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
 ``GET  /v1/tool``          the ``memory_recall`` tool schema (I2)
 ``POST /v1/tool``          call ``memory_recall`` as the model would
+``GET  /v1/whoami``        the calling key's name, namespace and role
 ``GET  /health``           liveness (no key needed)
+``GET  /console``          the web console (README § Console; its calls are these routes)
 ``GET  /metrics``          Prometheus text format (any key, or the metrics token)
 =========================  ==================================================
 
@@ -70,7 +73,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -90,6 +93,7 @@ from ..errors import (
 )
 from ..memory import Memory
 from ..models import Session
+from .console import is_console_path, mount_console
 from .metrics import Metrics
 
 log = logging.getLogger("chatmem.server.http")
@@ -422,6 +426,9 @@ class ContextBody(_Body):
     platform: str | None = Field(None, description="The entry platform of this turn.")
     speakers: list[str] = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list)
+    explain: StrictBool = Field(False, description="Also return the recall behind the system "
+                          "message (its hits with semantic, recency and boost, their "
+                          "neighbours, the excluded candidates by reason) as `recall`.")
 
 
 class SettingsBody(_Body):
@@ -461,6 +468,9 @@ class ForgetBody(_Body):
     speaker_id: str | None = Field(None, min_length=1, max_length=512)
     session: str | None = Field(None, min_length=1, max_length=512)
     resource_id: str | None = Field(None, min_length=1, max_length=512)
+    # strict: "no" must not be read as false and erase
+    dry_run: StrictBool = Field(False, description="Erase nothing: count the messages (and, as "
+                          "vectors, those indexed) that would go.")
 
 
 class RetentionBody(_Body):
@@ -612,8 +622,9 @@ class _Guard:
         self.app, self.keys, self.metrics = app, keys, metrics
 
     def _denied(self, scope: Scope) -> JSONResponse | None:
-        if self.keys is None or scope["path"] in PUBLIC_PATHS \
-                or scope["path"].startswith(DOCS_ASSETS + "/"):
+        path = scope["path"]
+        if self.keys is None or path in PUBLIC_PATHS or path.startswith(DOCS_ASSETS + "/") \
+                or is_console_path(path):
             return None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
@@ -862,8 +873,11 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             t if isinstance(t, str) else t.model_dump(exclude_unset=True) for t in body.turn]
         turn = await mem.turn_context(inputs, session=body.session, platform=body.platform,
                                       speakers=body.speakers, exclude_ids=body.exclude_ids)
-        return {"messages": turn.messages, "degraded": turn.recall.degraded,
-                "degraded_reason": turn.recall.degraded_reason}
+        out: dict[str, Any] = {"messages": turn.messages, "degraded": turn.recall.degraded,
+               "degraded_reason": turn.recall.degraded_reason}
+        if body.explain:
+            out["recall"] = turn.recall.to_dict()
+        return out
 
     @v1.get("/settings", tags=["settings"])
     async def get_settings(mem: Mem, session: str, platform: str | None = None
@@ -881,6 +895,30 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                             chat_type=body.chat_type, group_id=body.group_id,
                             session=body.session)
         return {"ok": True}
+
+    @v1.get("/sessions", tags=["settings"])
+    async def list_sessions(
+            mem: Mem, who: Who,
+            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+            after: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+    ) -> dict[str, Any]:
+        """Sessions ordered by id, a page at a time (``next_after`` as ``after``): labels,
+        message counts per index state, last activity, effective scope and retention
+        with their layers. A user key must name ``visible_from`` (its conversation) and
+        sees that session only."""
+        if who.narrow_only and visible_from is None:
+            raise InvalidInput("visible_from is required with a user key: it sees its own "
+                               "conversation only")
+        only = [visible_from] if who.narrow_only and visible_from is not None else None
+        page = await mem.sessions(limit=limit, after=after, only=only)
+        return page.to_dict()
+
+    @v1.get("/whoami", tags=["operations"])
+    async def whoami(who: Who) -> dict[str, str]:
+        """The calling key's name, namespace and role (``user`` or ``owner``): what the
+        console shows and which of its controls it offers."""
+        return {"name": who.name, "namespace": who.namespace, "role": who.role}
 
     @v1.get("/sessions/{session_id}", tags=["settings"])
     async def get_session(session_id: SessionId, mem: Mem) -> dict[str, Any]:
@@ -923,18 +961,29 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             cursor: Annotated[str | None, Query(min_length=1, max_length=2048)] = None,
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             platform: Annotated[str | None, Query(max_length=512)] = None,
+            text: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            states: bool = False,
     ) -> dict[str, Any]:
         """Stored messages ordered by time then id, one page at a time (I8): of one
-        ``session`` and/or ``speaker_id``, ``since <= ts < until``; pass ``next_cursor``
-        as ``cursor`` for the next page. With a user key ``visible_from`` (the session
-        asking) is required and only what a recall from it could show is listed."""
+        ``session`` and/or ``speaker_id``, ``since <= ts < until``, containing ``text``
+        (ignoring case); pass ``next_cursor`` as ``cursor`` for the next page (a page
+        may be short). ``states=true`` adds ``index_states`` (message id → pending,
+        indexed, failed, skipped or cleared). With a user key ``visible_from`` (the
+        session asking) is required and only what a recall from it could show is
+        listed."""
         if who.narrow_only and visible_from is None:
             raise InvalidInput("visible_from is required with a user key: only what that "
                                "conversation may see is listed")
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
-                              visible_from=visible_from, platform=platform)
-        return page.to_dict()
+                              visible_from=visible_from, platform=platform, text=text)
+        out = page.to_dict()
+        if states and page.messages:
+            out["index_states"] = await mem.index_states(
+                [m.id for m in page.messages if m.id is not None])
+        elif states:
+            out["index_states"] = {}
+        return out
 
     @v1.post("/messages/get", tags=["memory"])
     async def get_messages(body: GetBody, mem: Mem, who: Who) -> dict[str, Any]:
@@ -958,10 +1007,11 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     async def forget(body: ForgetBody, mem: Mem, who: Who) -> dict[str, int]:
         """Erase everything of one speaker, session or resource (exactly one), and say
         how many messages, vectors, full-text rows, ANN labels, Qdrant points and cached
-        embeddings went. Owner keys only."""
+        embeddings went. ``dry_run``: erase nothing, count the messages (and indexed
+        vectors) that would go. Owner keys only."""
         owner_only(who, "forgetting")
         erased = await mem.forget(speaker_id=body.speaker_id, session=body.session,
-                                  resource_id=body.resource_id)
+                                  resource_id=body.resource_id, dry_run=body.dry_run)
         return erased.to_dict()
 
     @v1.get("/retention", tags=["settings"])
@@ -1010,6 +1060,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return await mem.call_tool(body.arguments, body.caller.model_dump())
 
     app.include_router(v1)
+    mount_console(app)
     return app
 
 

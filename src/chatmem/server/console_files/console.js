@@ -1,0 +1,405 @@
+// The chatmem console: calls the /v1 API with the key typed at sign-in (kept in this
+// tab's sessionStorage, sent as the bearer header; no cookies). Every piece of data is
+// put in the page with textContent or a text node, never parsed as HTML.
+"use strict";
+
+(function () {
+  const KEY = "chatmem.key";
+  const AS = "chatmem.session";
+  const PAGES = ["signin", "sessions", "timeline", "inspector", "forget", "health"];
+  const SCOPES = ["all", "user", "platform", "resource", "session"];
+  const state = { role: null, who: null, cursor: null, sessionsAfter: null,
+                  timer: null, pending: null };
+
+  const $ = (id) => document.getElementById(id);
+
+  // An element with properties and children (strings become text nodes).
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === "dataset") Object.assign(node.dataset, v);
+      else node[k] = v;
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+
+  function clear(node) { node.replaceChildren(); }
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+
+  async function api(method, path, body) {
+    const headers = { Authorization: "Bearer " + sessionStorage.getItem(KEY) };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, {
+      method, headers, credentials: "omit", cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) {
+      const err = data && data.error ? data.error : { type: "HTTP", message: response.statusText };
+      const error = new Error(err.type + " (" + response.status + "): " + err.message);
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  function query(params) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, v);
+    return q.toString();
+  }
+
+  const isOwner = () => state.role === "owner";
+  const asSession = () => sessionStorage.getItem(AS) || "";
+
+  function when(ts) {
+    if (ts === null || ts === undefined) return "never";
+    return new Date(ts).toISOString().replace("T", " ").slice(0, 19);
+  }
+
+  function bytes(n) {
+    if (n === null || n === undefined) return "not reported by this store";
+    const units = ["B", "KB", "MB", "GB", "TB"];
+    let i = 0;
+    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+    return n.toFixed(i ? 1 : 0) + " " + units[i];
+  }
+
+  function counts(node, pairs) {
+    clear(node);
+    for (const [label, value] of pairs) {
+      node.append(el("div", { className: "count" }, el("dt", {}, label), el("dd", {}, String(value))));
+    }
+  }
+
+  // ------------------------------------------------------------------ navigation
+
+  function page() {
+    const name = (location.hash || "#sessions").slice(1);
+    return PAGES.includes(name) ? name : "sessions";
+  }
+
+  function show() {
+    const signedIn = state.role !== null;
+    const name = signedIn ? page() : "signin";
+    const allowed = name !== "forget" || isOwner();
+    for (const p of PAGES) $("page-" + p).hidden = p !== (allowed ? name : "sessions");
+    $("nav").hidden = !signedIn;
+    $("signout").hidden = !signedIn;
+    for (const a of document.querySelectorAll("#nav a")) {
+      a.classList.toggle("current", a.dataset.page === name);
+    }
+    for (const node of document.querySelectorAll(".owner-only")) {
+      if (!isOwner()) node.hidden = true;
+      else if (node.tagName === "A") node.hidden = false;
+    }
+    stopHealth();
+    showError("");
+    if (!signedIn) return;
+    if (!allowed) { location.hash = "#sessions"; return; }
+    if (name === "sessions") loadSessions(true).catch(fail);
+    if (name === "timeline" && $("timeline-session").value) loadTimeline(true).catch(fail);
+    if (name === "health") startHealth();
+  }
+
+  function fail(error) {
+    if (error && error.status === 401) { signOut(); }
+    showError(error && error.message ? error.message : String(error));
+  }
+
+  // ------------------------------------------------------------------ sign-in
+
+  async function signIn(event) {
+    event.preventDefault();
+    sessionStorage.setItem(KEY, $("signin-key").value.trim());
+    sessionStorage.setItem(AS, $("signin-session").value.trim());
+    $("signin-key").value = "";
+    try {
+      await whoami();
+      if (!location.hash || location.hash === "#signin") location.hash = "#sessions";
+      else show();
+    } catch (error) {
+      signOut();
+      fail(error);
+    }
+  }
+
+  async function whoami() {
+    const who = await api("GET", "/v1/whoami");
+    if (who.role !== "owner" && !asSession()) {
+      throw new Error("a user key sees what one conversation may see: give its session id");
+    }
+    state.role = who.role;
+    state.who = who;
+    $("who").textContent = who.name + " · " + who.namespace + " · " + who.role
+      + (who.role === "owner" ? "" : " · as " + asSession());
+    for (const id of ["timeline-session", "inspector-session"]) {
+      if (!$(id).value && asSession()) $(id).value = asSession();
+    }
+  }
+
+  function signOut() {
+    sessionStorage.removeItem(KEY);
+    sessionStorage.removeItem(AS);
+    state.role = null;
+    $("who").textContent = "";
+    show();
+  }
+
+  // ------------------------------------------------------------------ sessions
+
+  async function loadSessions(first) {
+    const params = { limit: 50, after: first ? null : state.sessionsAfter };
+    if (!isOwner()) params.visible_from = asSession();
+    const data = await api("GET", "/v1/sessions?" + query(params));
+    const list = $("sessions-list");
+    if (first) { clear(list); clear($("session-ids")); }
+    for (const s of data.sessions) {
+      list.append(sessionCard(s));
+      $("session-ids").append(el("option", { value: s.id }));
+    }
+    state.sessionsAfter = data.next_after;
+    $("sessions-more").hidden = !data.next_after;
+    $("sessions-empty").hidden = list.childElementCount > 0;
+  }
+
+  function sessionCard(s) {
+    const labels = [s.platform || s.last_platform, s.chat_type, s.group_name || s.group_id].filter(Boolean);
+    const states = Object.entries(s.states).map(([k, v]) => v + " " + k).join(", ");
+    const card = el("article", { className: "card", dataset: { session: s.id } },
+      el("h2", {}, el("span", { className: "mono" }, s.id)),
+      el("p", { className: "hint" }, labels.length ? labels.join(" · ") : "no platform or group"),
+      el("dl", { className: "facts" },
+        el("dt", {}, "Messages"), el("dd", {}, String(s.messages) + (states ? " (" + states + ")" : "")),
+        el("dt", {}, "Last activity"), el("dd", {}, when(s.last_ts)),
+        el("dt", {}, "Scope"), el("dd", { className: "scope" }, s.scope.scope + " (from " + s.scope.layer + ")"),
+        el("dt", {}, "Retention"), el("dd", { className: "retention" },
+          (s.retention.days ? s.retention.days + " days" : "forever") + " (from " + s.retention.layer + ")")));
+    const open = el("button", { type: "button", className: "link" }, "Timeline");
+    open.addEventListener("click", () => { $("timeline-session").value = s.id; location.hash = "#timeline"; });
+    const inspect = el("button", { type: "button", className: "link" }, "Inspect recall");
+    inspect.addEventListener("click", () => { $("inspector-session").value = s.id; location.hash = "#inspector"; });
+    card.append(el("div", { className: "actions" }, open, inspect));
+    if (isOwner()) card.append(ownerControls(s));
+    return card;
+  }
+
+  function ownerControls(s) {
+    const scope = el("select", { className: "scope-select", ariaLabel: "scope of " + s.id },
+      el("option", { value: "" }, "inherit"),
+      ...SCOPES.map((v) => el("option", { value: v, selected: s.scope.layer === "session" && s.scope.scope === v }, v)));
+    const days = el("input", { type: "number", min: "0", max: "36500", className: "days",
+      placeholder: "inherit", value: s.retention.layer === "session" ? String(s.retention.days) : "" });
+    const save = el("button", { type: "button", className: "save-scope" }, "Save");
+    save.addEventListener("click", async () => {
+      try {
+        await api("PUT", "/v1/settings", { scope: scope.value || null, layer: "session", session: s.id });
+        await api("PUT", "/v1/retention", { days: days.value === "" ? null : Number(days.value),
+          layer: "session", session: s.id });
+        await loadSessions(true);
+      } catch (error) { fail(error); }
+    });
+    return el("div", { className: "owner-only controls" },
+      el("label", {}, "Scope ", scope), el("label", {}, "Keep days ", days), save);
+  }
+
+  // ------------------------------------------------------------------ timeline
+
+  async function loadTimeline(first) {
+    const params = { session: $("timeline-session").value.trim(), text: $("timeline-text").value.trim(),
+      limit: 50, states: "true", cursor: first ? null : state.cursor };
+    if (!isOwner()) params.visible_from = asSession();
+    const data = await api("GET", "/v1/messages?" + query(params));
+    const list = $("timeline-list");
+    if (first) clear(list);
+    for (const m of data.messages) list.append(messageItem(m, data.index_states[m.id]));
+    state.cursor = data.next_cursor;
+    $("timeline-more").hidden = !data.next_cursor;
+    $("timeline-empty").hidden = list.childElementCount > 0;
+  }
+
+  function speaker(m) {
+    return m.speaker_name || m.speaker_id || m.role;
+  }
+
+  function messageItem(m, indexState, extra) {
+    const head = el("div", { className: "meta" },
+      el("span", { className: "speaker" }, speaker(m)),
+      el("span", { className: "badge role" }, m.role),
+      indexState ? el("span", { className: "badge state " + indexState }, indexState) : null,
+      el("span", { className: "ts" }, when(m.ts)),
+      extra || null);
+    return el("li", { className: "message", dataset: { id: m.id } }, head,
+      el("div", { className: "content" }, m.content === null ? "" : String(m.content)));
+  }
+
+  // ------------------------------------------------------------------ recall inspector
+
+  async function inspect(event) {
+    event.preventDefault();
+    const session = $("inspector-session").value.trim();
+    const data = await api("POST", "/v1/context", { turn: $("inspector-turn").value, session, explain: true });
+    const r = data.recall;
+    $("inspector-summary").textContent = "scope " + r.scope + (r.clamped ? " (clamped)" : "")
+      + " · " + r.hits.length + " hit(s)" + (data.degraded ? " · degraded: " + data.degraded_reason : "")
+      + " · " + data.messages.length + " message(s) before the conversation";
+    const ctx = $("inspector-context");
+    clear(ctx);
+    if (!data.messages.length) ctx.append(el("p", { className: "empty" }, "Nothing: context() injects no message."));
+    data.messages.forEach((m, i) => {
+      ctx.append(el("div", { className: "injected" },
+        el("span", { className: "badge role" }, m.role),
+        el("pre", { className: i === 0 && m.role === "system" && r.text ? "context-text recall-text" : "context-text" }, m.content)));
+    });
+    const hits = $("inspector-hits");
+    clear(hits);
+    for (const h of r.hits) {
+      for (const m of h.before) hits.append(neighbour(m));
+      const scores = el("span", { className: "scores" },
+        "score " + h.score.toFixed(3) + " = semantic " + h.semantic.toFixed(3)
+        + " · recency " + h.recency.toFixed(3) + " · boost " + h.boost.toFixed(3));
+      const item = messageItem(h.message, null, scores);
+      item.classList.add("hit");
+      hits.append(item);
+      for (const m of h.after) hits.append(neighbour(m));
+    }
+    if (!r.hits.length) hits.append(el("li", { className: "empty" }, "No hits."));
+    const reasons = ["other_model", "min_score", "role", "in_context", "gone"];
+    const extra = Object.keys(r.excluded).filter((k) => !reasons.includes(k));
+    counts($("inspector-excluded"), [...reasons, ...extra].map((k) => [k.replace("_", " "), r.excluded[k] || 0]));
+    $("inspector-out").hidden = false;
+  }
+
+  function neighbour(m) {
+    const item = messageItem(m, null, el("span", { className: "badge" }, "neighbour"));
+    item.classList.add("neighbour");
+    return item;
+  }
+
+  // ------------------------------------------------------------------ forget
+
+  async function countForget(event) {
+    event.preventDefault();
+    const kind = $("forget-kind").value;
+    const value = $("forget-value").value.trim();
+    $("forget-done").hidden = true;
+    let text;
+    if (kind === "message") {
+      const found = await api("POST", "/v1/messages/get", { ids: [value] });
+      text = found.messages.length ? "1 message will be erased everywhere." : "No message has this id.";
+      state.pending = found.messages.length ? { kind, value } : null;
+    } else {
+      const c = await api("POST", "/v1/forget", { [kind]: value, dry_run: true });
+      text = c.messages + " message(s) and " + c.vectors + " vector(s) will be erased everywhere"
+        + " (" + (kind === "session" ? "session " : "speaker ") + value + ").";
+      state.pending = c.messages ? { kind, value } : null;
+    }
+    $("forget-counts").textContent = text;
+    $("forget-go").hidden = state.pending === null;
+    $("forget-confirm").hidden = false;
+  }
+
+  async function doForget() {
+    const p = state.pending;
+    if (!p) return;
+    let text;
+    if (p.kind === "message") {
+      const r = await api("POST", "/v1/messages/delete", { ids: [p.value] });
+      text = "Erased " + r.deleted + " message(s).";
+    } else {
+      const r = await api("POST", "/v1/forget", { [p.kind]: p.value });
+      text = "Erased " + Object.entries(r).map(([k, v]) => v + " " + k).join(", ") + ".";
+    }
+    state.pending = null;
+    $("forget-confirm").hidden = true;
+    $("forget-done").textContent = text;
+    $("forget-done").hidden = false;
+  }
+
+  // ------------------------------------------------------------------ health
+
+  function startHealth() {
+    const tick = () => refreshHealth().catch(fail);
+    tick();
+    state.timer = setInterval(tick, 2000);
+  }
+
+  function stopHealth() {
+    if (state.timer !== null) clearInterval(state.timer);
+    state.timer = null;
+  }
+
+  async function refreshHealth() {
+    const s = await api("GET", "/v1/stats");
+    const ix = s.indexer || {};
+    const now = Date.now();
+    counts($("health-counts"), [
+      ["messages", s.messages], ["sessions", s.sessions], ["indexed", s.indexed],
+      ["backlog (pending)", s.pending], ["failed (retrying)", s.failed], ["skipped", s.skipped],
+      ["queued in indexer", ix.queued === undefined ? "n/a" : ix.queued],
+      ["store size", bytes(s.store_bytes)],
+    ]);
+    counts($("health-models"), Object.keys(s.vectors_by_model).length
+      ? Object.entries(s.vectors_by_model) : [["no vectors yet", 0]]);
+    const e = s.embedder;
+    counts($("health-embedder"), e ? [["model", e.model_id], ["calls", e.calls], ["texts", e.texts],
+      ["errors", e.errors], ["last error", e.last_error || "none"],
+      ["recall degraded", s.recall.degraded]] : [["embedder", "none (recall off)"]]);
+    drawChart(s.indexing);
+    $("health-live").textContent = "live · " + new Date(now).toLocaleTimeString();
+  }
+
+  // Messages indexed per bucket (the server keeps the last 5 minutes), as bars.
+  function drawChart(history) {
+    const chart = $("health-chart");
+    clear(chart);
+    const rates = history.indexed.map((n) => n / history.bucket_s);
+    const failed = history.failed.reduce((a, b) => a + b, 0);
+    const top = Math.max(...rates, 0);
+    const bars = el("div", { className: "bars" });
+    for (const r of rates) {
+      const bar = el("span", { className: "bar", title: r.toFixed(1) + " msg/s" });
+      bar.style.height = (top ? Math.round((r / top) * 100) : 0) + "%";  // CSSOM: allowed by the CSP
+      bars.append(bar);
+    }
+    const minutes = (rates.length * history.bucket_s / 60).toFixed(0);
+    const total = history.indexed.reduce((a, b) => a + b, 0);
+    chart.append(bars, el("p", { className: "hint rate" },
+      total + " indexed, " + failed + " failed in the last " + minutes + " min · peak "
+      + top.toFixed(1) + " msg/s (per " + history.bucket_s + " s)"));
+  }
+
+  // ------------------------------------------------------------------ wiring
+
+  function on(id, event, handler) {
+    $(id).addEventListener(event, (e) => {
+      const result = handler(e);
+      if (result && result.catch) result.catch(fail);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    on("signin-form", "submit", signIn);
+    on("signout", "click", signOut);
+    on("sessions-more", "click", () => loadSessions(false));
+    on("timeline-form", "submit", (e) => { e.preventDefault(); return loadTimeline(true); });
+    on("timeline-more", "click", () => loadTimeline(false));
+    on("inspector-form", "submit", inspect);
+    on("forget-form", "submit", countForget);
+    on("forget-go", "click", doForget);
+    on("forget-cancel", "click", () => { state.pending = null; $("forget-confirm").hidden = true; });
+    window.addEventListener("hashchange", show);
+    if (sessionStorage.getItem(KEY)) whoami().then(show, (error) => { signOut(); fail(error); });
+    else show();
+  });
+})();

@@ -1,0 +1,393 @@
+"""The web console (README § Console) in a real browser: Playwright driving Debian's
+Chromium against a real server on 127.0.0.1. Sign-in with user and owner keys, a scope
+change, a forget with its counts first, the recall inspector against Memory.context(),
+live health, and a message holding HTML shown as text. Every page is captured at
+1280×800 and 390×844 under artifacts/console/ (CI keeps the folder).
+
+Without Chromium or Playwright these tests skip, unless CHATMEM_REQUIRE_BROWSER=1 (as
+.ci/run sets it): then they fail."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from chatmem import Memory
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from providers import RecordingProvider
+from servers import running
+from test_http import ALICE, ALICE_BOT, client, keys, wait_indexed
+
+CHROMIUM = os.environ.get("CHATMEM_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("CHATMEM_CONSOLE_ARTIFACTS",
+                                Path(__file__).resolve().parent.parent / "artifacts" / "console"))
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+XSS = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+DAY = 86_400_000
+T0 = 1_767_225_600_000  # 2026-01-01T00:00Z: fixed, so recency is the same for every caller
+
+
+def _config() -> Config:
+    return Config.load(context_expand={"window": 1})
+
+
+def _browser_or_skip() -> Any:
+    required = os.environ.get("CHATMEM_REQUIRE_BROWSER") == "1"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if required:
+            pytest.fail("playwright is not installed but CHATMEM_REQUIRE_BROWSER=1")
+        pytest.skip("no playwright: pip install playwright")
+    if not Path(CHROMIUM).exists():
+        if required:
+            pytest.fail(f"{CHROMIUM} is missing but CHATMEM_REQUIRE_BROWSER=1 "
+                        "(apt-get install chromium)")
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium")
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_playwright = _browser_or_skip()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@dataclass
+class Server:
+    base: str
+    url: str  # the storage URL of namespace "alice"
+    stop: Callable[[], None] = field(repr=False)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    from chatmem.server.http import create_app
+
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     config=_config(), embedder=Embedder(RecordingProvider()))
+    ctx = running(app)
+    base = ctx.__enter__()
+    stopped = False
+
+    def stop() -> None:
+        nonlocal stopped
+        if not stopped:
+            stopped = True
+            ctx.__exit__(None, None, None)
+
+    try:
+        yield Server(base, f"sqlite:///{tmp_path}/alice.db", stop)
+    finally:
+        stop()
+
+
+def seed(base: str) -> None:
+    """Three conversations of namespace alice, indexed."""
+    with client(base, ALICE) as c:
+        r = c.put("/v1/sessions/hiking", json={"origin_platform": "telegram",
+                                               "chat_type": "group", "group_id": "g1",
+                                               "group_name": "Hiking club"})
+        assert r.status_code == 200, r.text
+        names = {"alice": "Alice", "bob": "Bob", "ops": "Operator", None: None}
+        msgs = [  # (session, speaker: None for the assistant, content)
+            ("hiking", "alice", "Are we still doing the ridge trail on Saturday?"),
+            ("hiking", "bob", "Yes, meet at the car park at 7, bring two litres of water"),
+            ("hiking", None, "Noted: ridge trail Saturday, 7:00 at the car park."),
+            ("hiking", "alice", "My knee is still sore, I will take the short loop"),
+            ("dm-alice", "alice", "Remind me that my sister's birthday is on 14 March"),
+            ("dm-alice", None, "I will remember: your sister's birthday is 14 March."),
+            ("dm-alice", "alice", "I prefer oat milk in my coffee"),
+            ("cli", "ops", "boiler service booked for Thursday morning"),
+        ]
+        body = [{"session_id": s, "speaker_id": sp, "speaker_name": names[sp],
+                 "role": "assistant" if sp is None else "user",
+                 "content": text, "ts": T0 + i * 60_000, "id": f"m{i}",
+                 "platform": "telegram" if s == "hiking" else "cli"}
+                for i, (s, sp, text) in enumerate(msgs)]
+        r = c.post("/v1/messages", json={"messages": body})
+        assert r.status_code == 200, r.text
+        wait_indexed(c, 8)
+
+
+@dataclass
+class Tab:
+    page: Any
+    dialogs: list[str]
+    errors: list[str]
+
+
+def open_console(browser: Any, base: str, key: str, *, session: str = "",
+                 size: str = "desktop") -> Tab:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    dialogs: list[str] = []
+    errors: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    # CSP violations, failed loads and script errors all land here
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/console")
+    page.fill("#signin-key", key)
+    page.fill("#signin-session", session)
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#who:not(:empty)")
+    page.wait_for_selector("#page-sessions:not([hidden])")
+    return Tab(page, dialogs, errors)
+
+
+def shot(page: Any, name: str, size: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"), full_page=False)
+
+
+def visible_count(page: Any, selector: str) -> int:
+    return int(page.eval_on_selector_all(
+        selector, "els => els.filter(e => e.offsetParent !== null).length"))
+
+
+def forged(page: Any, method: str, path: str, body: dict[str, Any]) -> int:
+    """The status of a request made from the page with the signed-in key."""
+    return int(page.evaluate(
+        """([method, path, body]) => fetch(path, {method, body: JSON.stringify(body),
+            headers: {Authorization: 'Bearer ' + sessionStorage.getItem('chatmem.key'),
+                      'Content-Type': 'application/json'}}).then(r => r.status)""",
+        [method, path, body]))
+
+
+def test_console_is_public_with_a_strict_csp_and_the_api_is_not(server: Server) -> None:
+    for path in ("/console", "/console/console.js", "/console/console.css"):
+        r = httpx.get(server.base + path)
+        assert r.status_code == 200, path
+        csp = r.headers["content-security-policy"]
+        assert "default-src 'none'" in csp and "script-src 'self'" in csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert "set-cookie" not in r.headers
+    script = httpx.get(server.base + "/console/console.js").text
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+        assert sink not in script, sink
+    assert httpx.get(server.base + "/v1/whoami").status_code == 401
+
+
+def test_user_key_sees_its_conversation_and_no_owner_controls(browser: Any, server: Server
+                                                              ) -> None:
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE_BOT, session="dm-alice")
+    page = tab.page
+    page.wait_for_selector("#sessions-list .card")
+    assert page.locator("#sessions-list .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.session)") == ["dm-alice"]
+    assert visible_count(page, ".owner-only") == 0
+    assert visible_count(page, "select, input[type=number]") == 0
+    assert "user" in page.text_content("#who")
+    page.goto(server.base + "/console#forget")  # no Forget page for a user key
+    page.wait_for_selector("#page-sessions:not([hidden])")
+    assert page.is_hidden("#page-forget")
+    page.goto(server.base + "/console#timeline")
+    page.fill("#timeline-session", "dm-alice")
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-list .message")
+    assert page.locator("#timeline-list .message").count() == 3
+    # what the console does not offer, the API refuses to this key
+    assert forged(page, "PUT", "/v1/settings", {"scope": "all", "session": "dm-alice"}) == 403
+    assert forged(page, "POST", "/v1/forget", {"speaker_id": "alice"}) == 403
+    assert forged(page, "POST", "/v1/forget", {"speaker_id": "alice", "dry_run": True}) == 403
+    with client(server.base, ALICE) as c:
+        assert len(c.get("/v1/messages").json()["messages"]) == 8
+        assert c.get("/v1/settings", params={"session": "dm-alice"}).json()["layer"] \
+            == "config"
+    assert tab.dialogs == []
+
+
+def test_owner_changes_a_scope_and_forgets_a_speaker_after_seeing_counts(
+        browser: Any, server: Server) -> None:
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    card = page.locator("#sessions-list .card[data-session=hiking]")
+    card.wait_for()
+    assert visible_count(page, ".owner-only") >= 2  # the Forget link, the card controls
+    card.locator("select.scope-select").select_option("session")
+    card.locator("input.days").fill("30")
+    card.locator("button.save-scope").click()
+    page.wait_for_function("""() => document.querySelector(
+        '.card[data-session=hiking] .scope').textContent === 'session (from session)'""")
+    assert "30 days (from session)" in card.locator(".retention").text_content()
+    with client(server.base, ALICE) as c:
+        assert c.get("/v1/settings", params={"session": "hiking"}).json()["scope"] \
+            == "session"
+        assert c.get("/v1/retention", params={"session": "hiking"}).json()["days"] == 30
+
+    page.click("nav a[data-page=forget]")
+    page.select_option("#forget-kind", "speaker_id")
+    page.fill("#forget-value", "alice")
+    page.click("#forget-form button[type=submit]")
+    page.wait_for_selector("#forget-confirm:not([hidden])")
+    assert page.text_content("#forget-counts") == (
+        "4 message(s) and 4 vector(s) will be erased everywhere (speaker alice).")
+    with client(server.base, ALICE) as c:  # counting erased nothing
+        assert len(c.get("/v1/messages", params={"speaker_id": "alice"}).json()["messages"]) == 4
+    page.click("#forget-go")
+    page.wait_for_selector("#forget-done:not([hidden])")
+    assert page.text_content("#forget-done").startswith("Erased 4 messages, 4 vectors")
+    page.click("nav a[data-page=timeline]")
+    page.fill("#timeline-session", "dm-alice")
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-list .message")
+    speakers = page.locator("#timeline-list .speaker").all_text_contents()
+    assert speakers == ["assistant"]  # Alice's two messages are gone, the reply stays
+    page.fill("#timeline-text", "alice")  # nothing of hers is found by text either
+    page.fill("#timeline-session", "hiking")
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-empty:not([hidden])")
+    assert page.locator("#timeline-list .message").count() == 0
+    with client(server.base, ALICE) as c:
+        assert c.get("/v1/messages", params={"speaker_id": "alice"}).json()["messages"] == []
+    assert tab.dialogs == [] and tab.errors == []
+
+
+def test_inspector_shows_exactly_what_context_injects(browser: Any, server: Server) -> None:
+    seed(server.base)
+    turn = "what did Bob say about water for the ridge trail"
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.click("nav a[data-page=inspector]")
+    page.fill("#inspector-session", "dm-alice")
+    page.fill("#inspector-turn", turn)
+    page.click("#inspector-form button[type=submit]")
+    page.wait_for_selector("#inspector-out:not([hidden])")
+    shown = page.locator("#inspector-context pre").all_text_contents()
+    hits = page.locator("#inspector-hits .message.hit")
+    assert hits.count() >= 1
+    assert "semantic" in hits.first.text_content() and "boost" in hits.first.text_content()
+    assert page.locator("#inspector-hits .message.neighbour").count() >= 1
+    excluded = page.locator("#inspector-excluded dt").all_text_contents()
+    assert excluded[:4] == ["other model", "min score", "role", "in context"]
+    assert tab.errors == []
+    server.stop()  # the store file to ourselves: Memory.context() for the same turn
+
+    async def context() -> list[dict[str, str]]:
+        async with await Memory.open(server.url, embedder=Embedder(RecordingProvider()),
+                                     config=_config()) as mem:
+            return await mem.context(turn, session="dm-alice")
+
+    # Playwright's sync API keeps its event loop in this thread: run ours in another
+    with ThreadPoolExecutor(1) as pool:
+        expected = pool.submit(asyncio.run, context()).result()
+    assert expected[0]["role"] == "system" and "car park" in expected[0]["content"]
+    assert shown == [m["content"] for m in expected]  # byte for byte, every message
+
+
+def test_health_is_live(browser: Any, server: Server) -> None:
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.click("nav a[data-page=health]")
+
+    def count(label: str) -> str:
+        return str(page.evaluate("""label => [...document.querySelectorAll(
+            '#health-counts .count')].find(c => c.querySelector('dt').textContent === label)
+            ?.querySelector('dd').textContent""", label))
+
+    page.wait_for_function("() => document.querySelector('#health-counts .count')")
+    assert count("messages") == "8" and count("indexed") == "8"
+    assert count("store size").endswith(("KB", "MB"))
+    assert "test:bow" in page.text_content("#health-models")
+    with client(server.base, ALICE) as c:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "cli", "content": f"note number {i}"} for i in range(12)]})
+        assert r.status_code == 200
+    deadline = time.monotonic() + 30  # the page refreshes itself every 2 s
+    while count("indexed") != "20":
+        assert time.monotonic() < deadline, count("indexed")
+        time.sleep(0.2)
+    assert count("messages") == "20"
+    page.wait_for_function("() => document.querySelectorAll('#health-chart .bar').length == 30")
+    assert page.text_content("#health-chart .rate").startswith("20 indexed, 0 failed")
+    assert tab.errors == []
+
+
+def test_html_in_a_message_is_shown_as_text_and_runs_nothing(browser: Any, server: Server
+                                                             ) -> None:
+    seed(server.base)
+    with client(server.base, ALICE) as c:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "dm-alice", "speaker_id": "mallory", "speaker_name": XSS,
+             "content": XSS, "id": "evil", "ts": T0 + DAY}]})
+        assert r.status_code == 200
+        wait_indexed(c, 9)
+    for size in SIZES:
+        tab = open_console(browser, server.base, ALICE, size=size)
+        page = tab.page
+        page.goto(server.base + "/console#timeline")
+        page.fill("#timeline-session", "dm-alice")
+        page.click("#timeline-form button[type=submit]")
+        item = page.locator("#timeline-list .message[data-id=evil]")
+        item.wait_for()
+        assert item.locator(".content").text_content() == XSS
+        assert item.locator(".speaker").text_content() == XSS
+        page.goto(server.base + "/console#inspector")
+        page.fill("#inspector-session", "dm-alice")
+        page.fill("#inspector-turn", "img src onerror alert script")
+        page.click("#inspector-form button[type=submit]")
+        page.wait_for_selector("#inspector-out:not([hidden])")
+        assert XSS in page.locator("#inspector-context pre").first.text_content()
+        page.wait_for_timeout(500)  # an onerror would have fired by now
+        assert page.locator("main img, main script").count() == 0
+        assert tab.dialogs == [] and tab.errors == []
+
+
+def test_screenshots_of_every_page(browser: Any, server: Server) -> None:
+    """Each page at both sizes, saved under artifacts/console/ (README § Console)."""
+    seed(server.base)
+    for size in SIZES:
+        tab = open_console(browser, server.base, ALICE, size=size)
+        page = tab.page
+        page.wait_for_selector("#sessions-list .card")
+        shot(page, "sessions", size)
+        page.goto(server.base + "/console#timeline")
+        page.fill("#timeline-session", "hiking")
+        page.click("#timeline-form button[type=submit]")
+        page.wait_for_selector("#timeline-list .message")
+        shot(page, "timeline", size)
+        page.goto(server.base + "/console#inspector")
+        page.fill("#inspector-session", "dm-alice")
+        page.fill("#inspector-turn", "what time do we meet for the ridge trail")
+        page.click("#inspector-form button[type=submit]")
+        page.wait_for_selector("#inspector-out:not([hidden])")
+        shot(page, "inspector", size)
+        page.goto(server.base + "/console#forget")
+        page.fill("#forget-value", "bob")
+        page.click("#forget-form button[type=submit]")
+        page.wait_for_selector("#forget-confirm:not([hidden])")
+        shot(page, "forget", size)
+        page.goto(server.base + "/console#health")
+        page.wait_for_selector("#health-chart .bar")
+        shot(page, "health", size)
+        assert tab.errors == [] and tab.dialogs == []
+        page.context.close()
+    for name in ("sessions", "timeline", "inspector", "forget", "health"):
+        for size in SIZES:
+            assert (ARTIFACTS / f"{name}-{size}.png").stat().st_size > 0
