@@ -176,6 +176,23 @@ def forged(page: Any, method: str, path: str, body: dict[str, Any]) -> int:
         [method, path, body]))
 
 
+def show_timeline(page: Any, base: str, session: str) -> None:
+    """Open the Timeline page and show ``session`` (its list, or its empty state)."""
+    page.goto(base + "/console#timeline")
+    page.fill("#timeline-session", session)
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-list .message, #timeline-empty:not([hidden])")
+
+
+def inspect(page: Any, base: str, session: str, turn: str) -> None:
+    """Open the Recall inspector and inspect ``turn`` as ``session``."""
+    page.goto(base + "/console#inspector")
+    page.fill("#inspector-session", session)
+    page.fill("#inspector-turn", turn)
+    page.click("#inspector-form button[type=submit]")
+    page.wait_for_selector("#inspector-out:not([hidden])")
+
+
 def test_console_is_public_with_a_strict_csp_and_the_api_is_not(server: Server) -> None:
     for path in ("/console", "/console/console.js", "/console/console.css"):
         r = httpx.get(server.base + path)
@@ -205,10 +222,7 @@ def test_user_key_sees_its_conversation_and_no_owner_controls(browser: Any, serv
     page.goto(server.base + "/console#forget")  # no Forget page for a user key
     page.wait_for_selector("#page-sessions:not([hidden])")
     assert page.is_hidden("#page-forget")
-    page.goto(server.base + "/console#timeline")
-    page.fill("#timeline-session", "dm-alice")
-    page.click("#timeline-form button[type=submit]")
-    page.wait_for_selector("#timeline-list .message")
+    show_timeline(page, server.base, "dm-alice")
     assert page.locator("#timeline-list .message").count() == 3
     # what the console does not offer, the API refuses to this key
     assert forged(page, "PUT", "/v1/settings", {"scope": "all", "session": "dm-alice"}) == 403
@@ -273,11 +287,7 @@ def test_inspector_shows_exactly_what_context_injects(browser: Any, server: Serv
     turn = "what did Bob say about water for the ridge trail"
     tab = open_console(browser, server.base, ALICE)
     page = tab.page
-    page.click("nav a[data-page=inspector]")
-    page.fill("#inspector-session", "dm-alice")
-    page.fill("#inspector-turn", turn)
-    page.click("#inspector-form button[type=submit]")
-    page.wait_for_selector("#inspector-out:not([hidden])")
+    inspect(page, server.base, "dm-alice", turn)
     shown = page.locator("#inspector-context pre").all_text_contents()
     hits = page.locator("#inspector-hits .message.hit")
     assert hits.count() >= 1
@@ -341,18 +351,11 @@ def test_html_in_a_message_is_shown_as_text_and_runs_nothing(browser: Any, serve
     for size in SIZES:
         tab = open_console(browser, server.base, ALICE, size=size)
         page = tab.page
-        page.goto(server.base + "/console#timeline")
-        page.fill("#timeline-session", "dm-alice")
-        page.click("#timeline-form button[type=submit]")
+        show_timeline(page, server.base, "dm-alice")
         item = page.locator("#timeline-list .message[data-id=evil]")
-        item.wait_for()
         assert item.locator(".content").text_content() == XSS
         assert item.locator(".speaker").text_content() == XSS
-        page.goto(server.base + "/console#inspector")
-        page.fill("#inspector-session", "dm-alice")
-        page.fill("#inspector-turn", "img src onerror alert script")
-        page.click("#inspector-form button[type=submit]")
-        page.wait_for_selector("#inspector-out:not([hidden])")
+        inspect(page, server.base, "dm-alice", "img src onerror alert script")
         assert XSS in page.locator("#inspector-context pre").first.text_content()
         page.wait_for_timeout(500)  # an onerror would have fired by now
         assert page.locator("main img, main script").count() == 0
@@ -367,16 +370,9 @@ def test_screenshots_of_every_page(browser: Any, server: Server) -> None:
         page = tab.page
         page.wait_for_selector("#sessions-list .card")
         shot(page, "sessions", size)
-        page.goto(server.base + "/console#timeline")
-        page.fill("#timeline-session", "hiking")
-        page.click("#timeline-form button[type=submit]")
-        page.wait_for_selector("#timeline-list .message")
+        show_timeline(page, server.base, "hiking")
         shot(page, "timeline", size)
-        page.goto(server.base + "/console#inspector")
-        page.fill("#inspector-session", "dm-alice")
-        page.fill("#inspector-turn", "what time do we meet for the ridge trail")
-        page.click("#inspector-form button[type=submit]")
-        page.wait_for_selector("#inspector-out:not([hidden])")
+        inspect(page, server.base, "dm-alice", "what time do we meet for the ridge trail")
         shot(page, "inspector", size)
         page.goto(server.base + "/console#forget")
         page.fill("#forget-value", "bob")
