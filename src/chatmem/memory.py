@@ -1301,6 +1301,8 @@ class SyncMemory(BlockingWrapper[Memory]):
     list_messages = blocking(Memory.list_messages)
     delete = blocking(Memory.delete)
     forget = blocking(Memory.forget)
+    index_states = blocking(Memory.index_states)
+    sessions = blocking(Memory.sessions)
     set_retention = blocking(Memory.set_retention)
     effective_retention = blocking(Memory.effective_retention)
     sweep_retention = blocking(Memory.sweep_retention)
