@@ -1,9 +1,10 @@
 """A sharded vector layout simulated on one machine: recall latency and exactness.
 
     python bench/shards.py [--n 50000] [--shards 1,2,4] [--queries 200] [--pg URL]
-        [--no-qdrant] [--out bench/results/shards.json]
+        [--data clustered|broad] [--no-qdrant] [--out bench/results/shards.json]
 
-The vectors (``--n``, 384-d synthetic clustered, see ``bench/search.py``) are split
+The vectors (``--n``, 384-d synthetic: ``clustered`` as in ``bench/search.py``, or
+``broad``, wider clusters whose neighbours are nearly equidistant) are split
 by session (100 messages each; session j goes to shard j mod N), as a deployment
 split by namespace or hashed by session would split them. Each layout answers the
 same queries: every shard is asked for its top k (k = 10) at once
@@ -42,7 +43,16 @@ import psycopg
 
 from _common import machine, pct, print_table, write_json
 from chatmem.models import ScoredId
-from search import DIM, SESSION_SIZE, clustered, entries, messages, numpy_top_k, recall_at
+from search import (
+    DIM,
+    SESSION_SIZE,
+    clustered,
+    entries,
+    messages,
+    numpy_top_k,
+    recall_at,
+    unit,
+)
 
 K = 10
 
@@ -114,8 +124,32 @@ async def qdrant_layout(vecs: np.ndarray, shards: int) -> tuple[Layout, float]:
     return Layout("qdrant local", indexes), time.perf_counter() - start
 
 
+def broad(n: int, n_queries: int, seed: int = 7) -> tuple[np.ndarray, np.ndarray]:
+    """1,000 random unit centres, points and queries normalise(c + 0.1·g) (cosine to
+    the centre ≈ 0.45): neighbours nearly equidistant, a hard case for HNSW."""
+    rng = np.random.default_rng(seed)
+    centres = unit(rng.standard_normal((1000, DIM), np.float32))
+
+    def around(m: int) -> np.ndarray:
+        return unit(centres[rng.integers(0, len(centres), m)]
+                    + 0.1 * rng.standard_normal((m, DIM), np.float32))
+
+    return around(n), around(n_queries)
+
+
+DATA = {
+    "clustered": "synthetic clustered 384-d (bench/search.py clustered: 2,000 centres, "
+                 "cosine to the centre ≈ 0.7; queries near stored points)",
+    "broad": "synthetic broad clusters 384-d (1,000 centres, cosine to the centre ≈ 0.45; "
+             "queries are new points around random centres)",
+}
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    vecs, queries = clustered(args.n, args.queries, seed=7)
+    if args.data == "broad":
+        vecs, queries = broad(args.n, args.queries)
+    else:
+        vecs, queries = clustered(args.n, args.queries, seed=7)
     truth = [[f"m{i}" for i in numpy_top_k(vecs, q, K)] for q in queries]
     layouts: list[tuple[int, Layout, float]] = []
     counts = [int(s) for s in args.shards.split(",")]
@@ -146,8 +180,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         "recall_at_10": float(np.mean(rec[li]))})
         await layout.close()
     return {"machine": machine(), "n": args.n, "dim": DIM, "k": K, "queries": args.queries,
-            "data": "synthetic clustered 384-d (bench/search.py clustered), as "
-                    "all-MiniLM-L6-v2's vectors are: unit length, 384 dimensions",
+            "data": DATA[args.data] + "; unit length, 384 dimensions as all-MiniLM-L6-v2's",
             "command": "python bench/shards.py " + " ".join(sys.argv[1:]),
             "results": results}
 
@@ -157,6 +190,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=50_000)
     ap.add_argument("--shards", default="1,2,4")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--data", choices=sorted(DATA), default="clustered")
     ap.add_argument("--pg", default=None, help="a throwaway PostgreSQL URL")
     ap.add_argument("--no-qdrant", dest="qdrant", action="store_false")
     ap.add_argument("--out", default="bench/results/shards.json")
@@ -165,7 +199,8 @@ def main() -> None:
         print("note: qdrant-client is missing: Qdrant skipped")
         args.qdrant = False
     out = asyncio.run(run(args))
-    print_table(f"Sharded recall, {args.n} vectors {DIM}-d, k={K}, {args.queries} queries, "
+    print_table(f"Sharded recall, {args.n} vectors {DIM}-d {args.data}, k={K}, "
+                f"{args.queries} queries, "
                 f"{machine()['cores']} cores (shards share them)",
                 ["layout", "N", "vectors/shard", "p50 ms", "p95 ms", "recall@10",
                  "load s"],
