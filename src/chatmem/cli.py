@@ -345,7 +345,10 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
         with open(file, encoding="utf-8") as fh:
             records = validate_jsonl(fh)
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
+    messages = sum(1 for r in records if r["type"] == "message")
+    # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
+    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem, \
+            mem.storage.bulk_load(messages if not no_wait else 0):
         with _progress("importing", len(records)) as bar:
             counts = await import_records(mem.storage, records,
                                           progress=lambda kind, n: bar.update(n))

@@ -513,15 +513,17 @@ class Memory:
             cursor = rows[-1][0]
         refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
         step = max(self.config.indexing.batch_size, 1)
-        for start in range(0, len(todo), step):
-            chunk = todo[start:start + step]
-            await self.store.set_index_state(chunk, IndexState.PENDING)
-            msgs = await self.store.get(chunk)
-            self._indexer.enqueue([msgs[i] for i in chunk if i in msgs])
-            # this chunk only: messages failing meanwhile wait for their retry (E12)
-            await self._indexer.flush(retry_failed=False)
-            if progress is not None:
-                progress(min(start + step, len(todo)), len(todo))
+        # a large reindex into a small index defers the HNSW index (PostgreSQL)
+        async with self.storage.bulk_load(len(todo)):
+            for start in range(0, len(todo), step):
+                chunk = todo[start:start + step]
+                await self.store.set_index_state(chunk, IndexState.PENDING)
+                msgs = await self.store.get(chunk)
+                self._indexer.enqueue([msgs[i] for i in chunk if i in msgs])
+                # this chunk only: messages failing meanwhile wait for their retry (E12)
+                await self._indexer.flush(retry_failed=False)
+                if progress is not None:
+                    progress(min(start + step, len(todo)), len(todo))
         left = await self.store.index_states(todo) if todo else {}
         done = sum(1 for state in left.values() if state == IndexState.INDEXED)
         return {"model": current, **counts, "reembedded": done,

@@ -206,6 +206,14 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
 
 async def import_records(storage: Storage, records: list[dict[str, Any]], *,
                          progress: Progress = _noop) -> TransferCounts:
+    """Write validated records (:func:`validate_jsonl`) into ``storage``, as one bulk
+    load: an index that builds faster afterwards than row by row defers itself."""
+    async with storage.bulk_load(sum(1 for r in records if r["type"] == "vector")):
+        return await _import_records(storage, records, progress)
+
+
+async def _import_records(storage: Storage, records: list[dict[str, Any]],
+                          progress: Progress) -> TransferCounts:
     store = storage.store
     counts = TransferCounts()
     session_fields = set(Session.__dataclass_fields__)

@@ -9,8 +9,9 @@ is decided once, here, and every such operation lives here, so no caller asks ag
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ChatmemError
@@ -147,6 +148,20 @@ class Storage:
                 await self.lexical.upsert_lexical(entries)
             await self.store.set_index_state([e.message_id for e in entries],
                                              IndexState.INDEXED)
+
+    @contextlib.asynccontextmanager
+    async def bulk_load(self, rows: int) -> AsyncIterator[bool]:
+        """Around a load of about ``rows`` vectors (import, migration, reindex): an index
+        that builds faster after the load than row by row (PostgreSQL's HNSW, see
+        :meth:`chatmem.store.postgres.PostgresStore.bulk_load`) defers itself; yields
+        whether it did. Others need nothing."""
+        # an optional capability, not part of the VectorIndex protocol
+        load = getattr(self.index, "bulk_load", None)
+        if load is None:
+            yield False
+            return
+        async with load(rows) as deferred:
+            yield bool(deferred)
 
     async def rewrite_entry(self, entry: VectorEntry) -> None:
         """Replace the vector of the message at ``(entry.session_id, entry.ts)`` by

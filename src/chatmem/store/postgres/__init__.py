@@ -9,6 +9,8 @@ optional query parameters that chatmem reads and removes before connecting:
 * ``pool_size=<n>``: most pooled connections (default 10).
 * ``exact_threshold=<n>``: see *Search* below (default 5000).
 * ``ef_search=<n>``: HNSW candidate list size, 1–1000 (default 100; raised to k).
+* ``build_memory_mb=<n>``: ``maintenance_work_mem`` of a bulk load's index build,
+  in MB (default 1024; see *Bulk loads*).
 
 Every other query parameter goes to libpq unchanged.
 
@@ -32,6 +34,23 @@ Vectors
     dim = d``; at most 2000 dimensions, pgvector's HNSW limit; larger vectors are
     searched exactly). ``upsert`` writes the vectors and marks their messages
     ``INDEXED`` in one transaction. Score = cosine similarity = 1 − distance.
+
+Bulk loads (:meth:`PostgresStore.bulk_load`)
+    Inserting a row into an HNSW graph costs about 20× the row itself, so a large
+    import, migration or reindex defers the index and builds it once at the end.
+    It defers only when the load is at least ``bulk_min_rows`` rows (10,000) and the table
+    holds fewer vectors than the load brings (an index that other processes rely
+    on for a big table is kept, and rows go in one by one). Deferring, under the
+    ``hnsw`` advisory lock: mark the ``vectors`` table (a table comment, which
+    exports do not carry), drop its HNSW indexes; meanwhile every search is exact
+    (correct, slower). The loader holds a session advisory lock ``bulk:<schema>``
+    for the whole load, so one bulk load defers at a time. At the end (also after
+    an exception) it builds each dimension's index with ``CREATE INDEX
+    CONCURRENTLY`` (writers are not blocked; ``maintenance_work_mem`` =
+    ``build_memory_mb``) and clears the mark. A loader that dies leaves the mark
+    and its lock is gone with its connection: the next open rebuilds the indexes.
+    Other processes neither create an index while the mark is set nor lose
+    correctness: their HNSW query on a dropped index is planned as a scan.
 
 Search (filter pushed down, k results whenever k rows match)
     The filter is compiled to SQL (:func:`chatmem.store.filters.compile_postgres`;
@@ -156,6 +175,12 @@ DEFAULT_EF_SEARCH = 100
 #: Seconds a counted table size is trusted (other processes write too).
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
+#: A bulk load smaller than this keeps the HNSW index (per-row inserts are cheap
+#: enough, and the build has a fixed cost).
+BULK_MIN_ROWS = 10_000
+DEFAULT_BUILD_MEMORY_MB = 1024
+#: The comment on the ``vectors`` table while a bulk load defers its HNSW indexes.
+_DEFERRED = "chatmem: HNSW indexes deferred by a bulk load"
 
 
 _MSG_COLS = POSTGRES.message_columns
@@ -261,7 +286,8 @@ class PostgresStore:
     def __init__(self, conninfo: str, *, schema: str = "public",
                  pool_size: int = DEFAULT_POOL_SIZE,
                  exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
-                 ef_search: int = DEFAULT_EF_SEARCH) -> None:
+                 ef_search: int = DEFAULT_EF_SEARCH,
+                 build_memory_mb: int = DEFAULT_BUILD_MEMORY_MB) -> None:
         if not _SCHEMA_RE.fullmatch(schema) or schema.startswith("pg_"):
             raise ConfigError(
                 f"storage URL: schema {schema!r} is not a valid name (lowercase letters, "
@@ -270,6 +296,9 @@ class PostgresStore:
         self.schema = schema
         self.exact_threshold = exact_threshold
         self.ef_search = ef_search
+        self.build_memory_mb = build_memory_mb
+        #: Smallest load :meth:`bulk_load` defers the HNSW indexes for.
+        self.bulk_min_rows = BULK_MIN_ROWS
         self._conninfo = conninfo
         self._pool_size = pool_size
         self._where = describe(conninfo)
@@ -278,6 +307,8 @@ class PostgresStore:
         self._search_path = ""
         self._iterative = False
         self._hnsw_dims: set[int] = set()
+        self._bulk_depth = 0  # nested bulk_load calls
+        self._deferring = False  # this store deferred the HNSW indexes (bulk_load)
         self._sizes: dict[int, tuple[float, int]] = {}  # dim -> (counted at, min(n, T+1))
         #: How the last query was answered: ``none`` (nothing matched), ``exact``,
         #: ``hnsw`` or ``hnsw+exact`` (HNSW came back short, rerun exactly).
@@ -297,6 +328,8 @@ class PostgresStore:
             exact_threshold=int_option(options, "exact_threshold", DEFAULT_EXACT_THRESHOLD,
                                         0),
             ef_search=int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
+            build_memory_mb=int_option(options, "build_memory_mb", DEFAULT_BUILD_MEMORY_MB,
+                                       16),
         )
         await store._open(create)
         return store
@@ -319,6 +352,7 @@ class PostgresStore:
                     [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
                 ).as_string(conn)
                 await self._migrate(conn)
+                await self._resume_deferred(conn)
                 self._hnsw_dims = await self._load_hnsw_dims(conn)
         except psycopg.Error as exc:
             raise self._error(exc, "opening the store") from exc
@@ -414,8 +448,9 @@ class PostgresStore:
 
     async def _load_hnsw_dims(self, conn: psycopg.AsyncConnection[Any]) -> set[int]:
         rows = await (await conn.execute(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND tablename = 'vectors'",
-            [self.schema])).fetchall()
+            "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "WHERE i.indrelid = to_regclass(%s) AND i.indisvalid",  # not a failed build
+            [self._vectors_table()])).fetchall()
         out = set()
         for (name,) in rows:
             m = re.fullmatch(r"vectors_hnsw_(\d+)", str(name))
@@ -807,9 +842,13 @@ class PostgresStore:
         missing = sorted(d for d in dims if d <= HNSW_MAX_DIM and d not in self._hnsw_dims)
         if not missing:
             return
+        if self._deferring:  # this store's bulk load builds them at its end
+            return
         async with self._tx() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                [_LOCK_CLASS, "hnsw:" + self.schema])
+            if await self._is_deferred(conn):  # another process's bulk load builds them
+                return
             for dim in missing:
                 await conn.execute(sql.SQL(
                     "CREATE INDEX IF NOT EXISTS {} ON vectors USING hnsw "
@@ -817,6 +856,141 @@ class PostgresStore:
                 ).format(sql.Identifier(f"vectors_hnsw_{dim}"), sql.Literal(dim),
                          sql.Literal(dim)))
         self._hnsw_dims.update(missing)
+
+    # ---------------------------------------------------------------- bulk loads
+
+    def _vectors_table(self) -> str:
+        return f'"{self.schema}".vectors'  # schema: a checked name (_SCHEMA_RE)
+
+    async def _is_deferred(self, conn: psycopg.AsyncConnection[Any]) -> bool:
+        row = await (await conn.execute(
+            "SELECT obj_description(to_regclass(%s), 'pg_class')",
+            [self._vectors_table()])).fetchone()
+        return bool(row and row[0] == _DEFERRED)
+
+    async def _try_bulk_lock(self, conn: psycopg.AsyncConnection[Any]) -> bool:
+        """The session lock a bulk load holds from start to end (released with ``conn``)."""
+        row = await (await conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                                        [_LOCK_CLASS, "bulk:" + self.schema])).fetchone()
+        return bool(row and row[0])
+
+    async def _resume_deferred(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """At open: indexes a dead bulk load deferred are built now (exact search until)."""
+        if not await self._is_deferred(conn) or not await self._try_bulk_lock(conn):
+            return  # nothing deferred, or a live bulk load builds them at its end
+        try:
+            log.warning("postgres schema %s: a bulk load ended without building its HNSW "
+                        "indexes; building them now", self.schema)
+            await self._build_hnsw(conn)
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))",
+                               [_LOCK_CLASS, "bulk:" + self.schema])
+
+    @contextlib.asynccontextmanager
+    async def bulk_load(self, rows: int) -> AsyncIterator[bool]:
+        """Load about ``rows`` vectors with the HNSW indexes deferred when that pays
+        (see *Bulk loads* in the module docstring); yields whether they are. Nested
+        calls join the outer load. The indexes are built when the outermost call ends,
+        also on an exception; if the process dies first, the next open builds them."""
+        if self._bulk_depth:
+            self._bulk_depth += 1
+            try:
+                yield self._deferring
+            finally:
+                self._bulk_depth -= 1
+            return
+        if rows < self.bulk_min_rows:
+            yield False
+            return
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        try:
+            conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+        except psycopg.Error as exc:
+            raise self._error(exc, "cannot connect") from exc
+        async with conn:
+            deferring = await self._defer(conn, rows)
+            self._bulk_depth, self._deferring = 1, deferring
+            try:
+                yield deferring
+            except Exception:
+                if deferring:  # what was loaded stays: index it
+                    await self._finish_bulk(conn)
+                raise
+            else:
+                if deferring:
+                    await self._finish_bulk(conn)
+            # (cancelled or interrupted: the next open builds the indexes)
+            finally:
+                self._bulk_depth, self._deferring = 0, False
+
+    async def _finish_bulk(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        try:
+            await self._build_hnsw(conn)
+            self._hnsw_dims = await self._load_hnsw_dims(conn)
+        except psycopg.Error as exc:
+            raise self._error(exc, "building the HNSW indexes") from exc
+
+    async def _defer(self, conn: psycopg.AsyncConnection[Any], rows: int) -> bool:
+        """Drop the HNSW indexes for a load of ``rows`` if that pays and no other bulk
+        load runs; the bulk lock is then held on ``conn`` until it closes."""
+        try:
+            if not await self._try_bulk_lock(conn):
+                log.info("postgres schema %s: another bulk load is running; its index "
+                         "build covers this one's rows", self.schema)
+                return False
+            await conn.execute("SELECT set_config('search_path', %s, false)",
+                               [self._search_path])
+            row = await (await conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT %s) AS rows",
+                [rows])).fetchone()
+            have = int(row[0]) if row else 0
+            if have >= rows:
+                log.info("postgres schema %s: bulk load of %d rows into a table of %d or "
+                         "more: HNSW indexes kept (rows inserted one by one)",
+                         self.schema, rows, have)
+                return False
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                   [_LOCK_CLASS, "hnsw:" + self.schema])
+                await conn.execute(sql.SQL("COMMENT ON TABLE vectors IS {}").format(
+                    sql.Literal(_DEFERRED)))
+                for dim in sorted(await self._load_hnsw_dims(conn)):
+                    await conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(
+                        sql.Identifier(f"vectors_hnsw_{dim}")))
+        except psycopg.Error as exc:
+            raise self._error(exc, "starting a bulk load") from exc
+        if have:
+            log.warning("postgres schema %s: HNSW indexes dropped for a bulk load of %d "
+                        "rows; searches are exact until they are built at its end",
+                        self.schema, rows)
+        self._hnsw_dims = set()
+        return True
+
+    async def _build_hnsw(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Build the HNSW index of every dimension present, then clear the mark. On an
+        autocommit connection holding the bulk lock; CONCURRENTLY, so writers go on."""
+        await conn.execute("SELECT set_config('search_path', %s, false)", [self._search_path])
+        await conn.execute("SELECT set_config('maintenance_work_mem', %s, false)",
+                           [f"{self.build_memory_mb}MB"])
+        dims = [int(r[0]) for r in await (await conn.execute(
+            "SELECT DISTINCT dim FROM vectors WHERE dim <= %s", [HNSW_MAX_DIM])).fetchall()]
+        valid = await self._load_hnsw_dims(conn)
+        for dim in sorted(set(dims) - valid):
+            name = sql.Identifier(f"vectors_hnsw_{dim}")
+            started = time.monotonic()
+            # a build killed midway leaves an invalid index under the name
+            await conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(name))
+            await conn.execute(sql.SQL(
+                "CREATE INDEX CONCURRENTLY {} ON vectors USING hnsw "
+                "((embedding::vector({})) vector_cosine_ops) WHERE dim = {}"
+            ).format(name, sql.Literal(dim), sql.Literal(dim)))
+            log.info("postgres schema %s: HNSW index of %d dimensions built in %.1f s",
+                     self.schema, dim, time.monotonic() - started)
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS, "hnsw:" + self.schema])
+            await conn.execute("COMMENT ON TABLE vectors IS NULL")
 
     async def upsert(self, entries: Sequence[VectorEntry]) -> None:
         items = list(entries)

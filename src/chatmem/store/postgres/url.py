@@ -19,7 +19,7 @@ def parse_url(url: str) -> tuple[str, dict[str, str]]:
     ours: dict[str, str] = {}
     rest: list[tuple[str, str]] = []
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        if key in ("schema", "pool_size", "exact_threshold", "ef_search"):
+        if key in ("schema", "pool_size", "exact_threshold", "ef_search", "build_memory_mb"):
             ours[key] = value
         else:
             rest.append((key, value))
