@@ -118,6 +118,7 @@ from ...models import (
 from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
+    Claim,
     Retry,
     SessionSnapshot,
     chunks,
@@ -125,6 +126,7 @@ from ..base import (
     retried_add,
     session_snapshot,
     snapshot_changes,
+    stale_entries,
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
@@ -134,7 +136,7 @@ from ..columns import (
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
-from ..sql import PENDING_ENTRY_SQL, waiting
+from ..sql import PENDING_ENTRY_SQL, WAITING_STATES_SQL, waiting
 from ..sqlmessages import POSTGRES, Statement
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
@@ -156,6 +158,8 @@ DEFAULT_EF_SEARCH = 100
 #: Seconds a counted table size is trusted (other processes write too).
 SIZE_TTL_S = 10.0
 DEFAULT_POOL_SIZE = 10
+#: Now in ms on the database's clock: leases of processes on several hosts compare alike.
+_DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
 
 _MSG_COLS = POSTGRES.message_columns
@@ -614,6 +618,43 @@ class PostgresStore:
             rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due))
         return sm.messages_result(POSTGRES, rows)
 
+    async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
+        wanted = sorted(set(ids))
+        async with self._tx() as conn:
+            # SKIP LOCKED: a row another process is claiming or writing right now is
+            # left to it, never waited for (its holder may be a slow embedding away)
+            got = {r[0] for r in await (await conn.execute(
+                f"UPDATE messages SET claim_owner = %s, claim_until = {_DB_NOW_MS} + %s "
+                "WHERE seq IN (SELECT seq FROM messages WHERE id = ANY(%s::text[]) AND "
+                f"index_state IN {WAITING_STATES_SQL} AND (claim_until <= {_DB_NOW_MS} "
+                "OR claim_owner = %s) ORDER BY seq FOR UPDATE SKIP LOCKED) RETURNING id",
+                [owner, int(lease_ms), wanted, owner])).fetchall()}
+            rest = [i for i in wanted if i not in got]
+            held = None
+            if rest:
+                row = await (await conn.execute(
+                    f"SELECT min(claim_until) - {_DB_NOW_MS} FROM messages "
+                    f"WHERE id = ANY(%s::text[]) AND index_state IN {WAITING_STATES_SQL}",
+                    [rest])).fetchone()
+                held = None if row is None or row[0] is None else max(int(row[0]), 0)
+        return Claim([i for i in dict.fromkeys(ids) if i in got], held)
+
+    async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE messages SET claim_owner = NULL, claim_until = 0 "
+                "WHERE id = ANY(%s::text[]) AND claim_owner = %s", [sorted(set(ids)), owner])
+            return int(cur.rowcount)
+
+    @contextlib.asynccontextmanager
+    async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
+        # transaction-scoped: a process that dies, or a connection that breaks, cannot
+        # leave it held (the transaction ends with it)
+        async with self._tx() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS + 2, f"{ts}:{session_id}"])
+            yield
+
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.failed_after_query(POSTGRES, after, limit))
@@ -818,7 +859,8 @@ class PostgresStore:
                          sql.Literal(dim)))
         self._hnsw_dims.update(missing)
 
-    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
+                     ) -> None:
         items = list(entries)
         if not items:
             if self._closed:
@@ -834,16 +876,22 @@ class PostgresStore:
         await self._ensure_hnsw({v.shape[0] for v in vecs})
         async with self._tx() as conn:
             seqs: dict[str, int] = {}
+            stored: dict[str, Message] = {}
             for chunk in chunks(sorted({e.message_id for e in items}), 1000):
+                # the row lock orders this write after a rewrite committed first (F3)
                 cur = await conn.execute(
-                    'SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) '
+                    f'SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[]) '
                     'ORDER BY id COLLATE "C" FOR UPDATE',
                     [chunk])
-                seqs.update({mid: int(seq) for mid, seq in await cur.fetchall()})
+                for r in await cur.fetchall():
+                    seqs[r[1]] = int(r[0])
+                    stored[r[1]] = _row_to_message(r)
+            for mid in stale_entries(items, stored) if current_only else ():
+                del seqs[mid]
             rows = []
             for e, vec in zip(items, vecs):
                 seq = seqs.get(e.message_id)
-                if seq is None:  # deleted meanwhile: nothing to index
+                if seq is None:  # deleted meanwhile, or rewritten since it was embedded
                     continue
                 dump = _jsonb(f"vector entry {e.message_id!r}")
                 rows.append((seq, *entry_values(e, dump), e.text, int(vec.shape[0]), vec))
@@ -856,8 +904,9 @@ class PostgresStore:
             await lexical.pg_drop(conn, written)  # the pending entries: the vectors' now
             # the vector and the index state commit together: exactly once after a crash
             await conn.execute(
-                "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0 "
-                "WHERE id = ANY(%s::text[])", [int(IndexState.INDEXED), written])
+                "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0, "
+                "claim_owner = NULL, claim_until = 0 WHERE id = ANY(%s::text[])",
+                [int(IndexState.INDEXED), written])
         added: dict[int, int] = {}
         for r in rows:
             added[r[14]] = added.get(r[14], 0) + 1
