@@ -26,7 +26,15 @@ from hypothesis import strategies as st
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.indexing import snapshot_sessions, vector_entry
-from chatmem.models import PENDING_MODEL, IndexState, Message, Session, VectorEntry, filter_document
+from chatmem.models import (
+    PENDING_MODEL,
+    IndexState,
+    Message,
+    Session,
+    VectorEntry,
+    filter_document,
+    now_ms,
+)
 from chatmem.store import Storage
 from chatmem.store.base import LexicalIndex, Retry, SessionSnapshot
 from chatmem.store.filters import evaluate
@@ -850,6 +858,10 @@ async def test_claims_lease_waiting_messages_to_one_owner(pair: Pair) -> None:
         Message(session_id="s", content="tool output", ts=9, id="t", role="tool")])
     got = await st.claim("p1", ["a", "b", "t", "missing"], 60_000)
     assert (got.ids, got.held_ms) == (["a", "b"], None)
+    # a sweep of another owner leaves out what p1 holds; a flush (no owner) sees all
+    assert [m.id for m in await st.pending(10, owner="p2")] == ["c"]
+    assert [m.id for m in await st.pending(10, owner="p1")] == ["a", "b", "c"]
+    assert [m.id for m in await st.pending(10)] == ["a", "b", "c"]
     other = await st.claim("p2", ["b", "a", "c"], 60_000)
     assert other.ids == ["c"] and other.held_ms is not None
     assert 50_000 < other.held_ms <= 60_000
@@ -862,6 +874,8 @@ async def test_claims_lease_waiting_messages_to_one_owner(pair: Pair) -> None:
     assert (after.ids, after.held_ms) == ([], None)
     await st.schedule_retries({"c": Retry(1, 0)})  # FAILED still waits: p2 keeps it
     assert (await st.claim("p1", ["c"], 60_000)).ids == []
+    assert [m.id for m in await st.due_retries(10, now_ms(), owner="p1")] == []
+    assert [m.id for m in await st.due_retries(10, now_ms(), owner="p2")] == ["c"]
     assert (await st.claim("p2", ["c"], 1)).ids == ["c"]  # renewed to a 1 ms lease
     await asyncio.sleep(0.05)
     assert (await st.claim("p1", ["c"], 60_000)).ids == ["c"]  # expired: taken over

@@ -160,6 +160,35 @@ async def test_a_rewrite_in_another_process_wins_over_the_old_text_being_embedde
         assert m.id in vectors
 
 
+async def test_rewrites_of_one_message_in_two_processes_apply_one_after_the_other(
+        ) -> None:
+    """F3 across processes: A's rewrite embeds its text (held by the service) while B
+    rewrites the same indexed message; B waits for A's rewrite to finish (the message
+    lock), so the last rewrite's text has the message's one vector."""
+    async with shared_schema() as url:
+        with embedding_service() as service:
+            service.hold = lambda rec: 1.0 if "first rewrite" in rec.texts else 0.0
+            a = await Memory.open(url, embedding=embedding(service, "key-a"),
+                                  indexing={"lease_s": LEASE_S})
+            b = await Memory.open(url, embedding=embedding(service, "key-b"),
+                                  indexing={"lease_s": LEASE_S})
+            try:
+                await a.add({"content": "original", "ts": 7}, session="s")
+                await a.flush(timeout=60)
+                first = asyncio.create_task(a.rewrite("s", 7, content="first rewrite"))
+                while not any("first rewrite" in r.texts for r in service.requests):
+                    await asyncio.sleep(0.01)
+                await b.rewrite("s", 7, content="second rewrite")
+                assert first.done()  # B went after A
+                await first
+            finally:
+                await a.close()
+                await b.close()
+        messages, states, vectors = await stored_state(url)
+        assert [x.content for x in messages] == ["second rewrite"]
+        assert_each_vector_is_its_text(messages, states, vectors)
+
+
 # --------------------------------------------------------------------------- processes
 
 

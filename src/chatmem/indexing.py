@@ -38,10 +38,11 @@ PostgreSQL, a server beside a batch import). A worker *claims* its batch in the 
 before embedding it (:meth:`~chatmem.store.base.MessageStore.claim`): a lease naming
 this indexer's :attr:`Indexer.owner`, renewed every third of ``lease_s`` while the
 batch runs and ended when it is over (writing a vector ends it too). Messages another
-process holds are dropped from the batch; the sweeper looks at them again when the
-soonest of those leases runs out (at most :data:`CLAIM_RECHECK_S` later), and sweeps
-the store every ``lease_s`` anyway, so the leases of a process killed mid-batch run
-out and another process embeds its messages. A vector is written only if its message
+process holds are dropped from the batch (and a sweep does not read them); the
+sweeper looks again when the soonest of those leases runs out (at most
+:data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
+the leases of a process killed mid-batch run out and another process embeds its
+messages. A vector is written only if its message
 still has the text it was embedded from (``current_only``): a rewrite in another
 process while the batch ran wins, and its message is embedded again.
 
@@ -489,7 +490,9 @@ class Indexer:
         self._sweep_needed = False
         busy = len(self._in_flight) + len(self._queue)
         with self._watching() as watch:
-            found = await self.store.pending(room + busy)
+            # R5: not what other processes hold (their live leases): a sweep that read
+            # those would queue them, fail to claim them and read them again, in a loop
+            found = await self.store.pending(room + busy, owner=self.owner)
         fresh = self._fresh(found, watch)[:room]
         if len(found) >= room:  # more may be waiting behind this page
             self._sweep_needed = True
@@ -501,7 +504,8 @@ class Indexer:
                 wave = min(wave, self.config.batch_size)
             if wave > 0:
                 with self._watching() as watch:
-                    due = await self.store.due_retries(wave + busy, now_ms())
+                    due = await self.store.due_retries(wave + busy, now_ms(),
+                                                       owner=self.owner)
                 due = self._fresh(due, watch)[:wave]
                 self.enqueue(due, retry=True)
                 taken += len(due)

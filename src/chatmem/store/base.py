@@ -186,9 +186,11 @@ class MessageStore(Protocol):
 
     async def recent(self, session_id: str, n: int) -> list[Message]: ...
 
-    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+    async def pending(self, limit: int, *, include_failed: bool = False,
+                      owner: str | None = None) -> list[Message]:
         """Messages waiting for the indexer (``include_failed``: and those waiting for a
-        retry, ``FAILED``), oldest first."""
+        retry, ``FAILED``), oldest first; with ``owner``, only those it may claim (no
+        other owner's lease runs, :meth:`claim`)."""
         ...
 
     async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
@@ -210,9 +212,10 @@ class MessageStore(Protocol):
         every process sharing the store (F3, R5)."""
         ...
 
-    async def due_retries(self, limit: int, due: int) -> list[Message]:
+    async def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                          ) -> list[Message]:
         """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch),
-        soonest first (E12)."""
+        soonest first (E12); ``owner`` as for :meth:`pending`."""
         ...
 
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:

@@ -172,6 +172,13 @@ _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("emb
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 
 
+def _claimable(owner: str | None) -> Statement | None:
+    """The rows ``owner`` may claim: no other owner's lease runs (``None``: any row)."""
+    if owner is None:
+        return None
+    return f"(claim_until <= {_DB_NOW_MS} OR claim_owner = %s)", [owner]
+
+
 def _row_to_message(r: Sequence[Any]) -> Message:
     """A message from a row of :data:`_MSG_COLS` (seq first, index state last)."""
     return sm.row_to_message(POSTGRES, r)
@@ -608,14 +615,18 @@ class PostgresStore:
             rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n))
         return sm.recent_result(POSTGRES, rows)
 
-    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+    async def pending(self, limit: int, *, include_failed: bool = False,
+                      owner: str | None = None) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed))
+            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed,
+                                                      _claimable(owner)))
         return sm.messages_result(POSTGRES, rows)
 
-    async def due_retries(self, limit: int, due: int) -> list[Message]:
+    async def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                          ) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due))
+            rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due,
+                                                          _claimable(owner)))
         return sm.messages_result(POSTGRES, rows)
 
     async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:

@@ -718,13 +718,25 @@ class SqliteStore:
         return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n)))
 
     @_on_store_thread
-    def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        return sm.messages_result(
-            SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed)))
+    def pending(self, limit: int, *, include_failed: bool = False,
+                owner: str | None = None) -> list[Message]:
+        return self._claimable(owner, sm.messages_result(
+            SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed))))
 
     @_on_store_thread
-    def due_retries(self, limit: int, due: int) -> list[Message]:
-        return sm.messages_result(SQLITE, self._rows(sm.due_retries_query(SQLITE, limit, due)))
+    def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                    ) -> list[Message]:
+        return self._claimable(owner, sm.messages_result(
+            SQLITE, self._rows(sm.due_retries_query(SQLITE, limit, due))))
+
+    def _claimable(self, owner: str | None, found: list[Message]) -> list[Message]:
+        """Of ``found``, those ``owner`` may claim (``None``: all). The leases live in
+        memory, so this filters after the query (and may return fewer than asked)."""
+        if owner is None or not self._claims:
+            return found
+        now = now_ms()
+        return [m for m in found if self._claims.get(m.id or "", ("", 0))[1] <= now
+                or self._claims[m.id or ""][0] == owner]
 
     @_on_store_thread
     def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
