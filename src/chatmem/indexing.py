@@ -124,6 +124,13 @@ def _earliest(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
 
 
+@dataclass
+class _Lease:
+    """A batch's leases (R5): whether its vectors were written (which ended them)."""
+
+    written: bool = False
+
+
 @dataclass(frozen=True)
 class IndexerStats:
     queued: int
@@ -349,8 +356,8 @@ class Indexer:
                 if not mine:
                     slot.release()
                 else:
-                    async with self._leased(mine):
-                        await self._index_batch(mine, slot)
+                    async with self._leased(mine) as lease:
+                        lease.written = await self._index_batch(mine, slot) == "ok"
             except asyncio.CancelledError:
                 raise
             except Exception:  # never let a worker die: the messages stay pending
@@ -378,9 +385,11 @@ class Indexer:
         return [m for m in batch if m.id in got]
 
     @contextlib.asynccontextmanager
-    async def _leased(self, batch: Sequence[Message]) -> AsyncIterator[None]:
+    async def _leased(self, batch: Sequence[Message]) -> AsyncIterator[_Lease]:
         """Keep this batch's leases while it runs (renewed every third of ``lease_s``),
-        and end them after (written or failed: another process may retry them)."""
+        and end them after: a SQL store's vector write ends them (vectors written, or
+        left out as rewritten meanwhile); else (failed: another process may retry
+        them; a separate index) they are released here."""
         ids = [m.id or "" for m in batch]
         lease_ms = int(self.config.lease_s * 1000)
 
@@ -396,16 +405,20 @@ class Indexer:
                                 len(ids), exc)
 
         renewer = asyncio.create_task(renew(), name="chatmem-indexer-lease")
+        lease = _Lease()
         try:
-            yield
+            yield lease
         finally:
             renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
-            try:
-                await self.store.release_claims(self.owner, ids)
-            except Exception as exc:  # they run out by themselves
-                log.debug("releasing the lease of %d message(s) failed: %s", len(ids), exc)
+            # a SQL store's write ended them: no round trip per batch for nothing
+            if not lease.written or self.storage.separate:
+                try:
+                    await self.store.release_claims(self.owner, ids)
+                except Exception as exc:  # they run out by themselves
+                    log.debug("releasing the lease of %d message(s) failed: %s", len(ids),
+                              exc)
 
     async def _sweep_loop(self) -> None:
         while not self._stopping:
@@ -519,13 +532,14 @@ class Indexer:
     # ------------------------------------------------------------------ indexing
 
     async def _index_batch(self, batch: list[Message],
-                           slot: asyncio.Semaphore | None = None) -> None:
+                           slot: asyncio.Semaphore | None = None) -> str:
         """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
         span (:mod:`chatmem.telemetry`)."""
         with self.telemetry.timed("index_batch",
                                   **{"chatmem.batch_size": len(batch)}) as outcome:
             outcome.size = len(batch)
             outcome.value = await self._embed_and_write(batch, slot)
+        return outcome.value
 
     async def _embed_and_write(self, batch: list[Message],
                                slot: asyncio.Semaphore | None = None) -> str:

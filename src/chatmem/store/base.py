@@ -198,7 +198,8 @@ class MessageStore(Protocol):
         store embed each message once). Claimed are those still waiting (``PENDING``,
         ``FAILED``) whose lease is free, expired or already ``owner``'s (so claiming
         again renews); a message another owner holds, or is claiming at this instant, is
-        skipped, never waited for. Writing a message's vector ends its lease."""
+        skipped, never waited for. Writing a message's vector ends its lease, and so does
+        an ``upsert(current_only=True)`` that leaves it out as rewritten."""
         ...
 
     async def release_claims(self, owner: str, ids: Sequence[str]) -> int:

@@ -897,8 +897,12 @@ class PostgresStore:
                 for r in await cur.fetchall():
                     seqs[r[1]] = int(r[0])
                     stored[r[1]] = _row_to_message(r)
-            for mid in stale_entries(items, stored) if current_only else ():
+            stale = sorted(stale_entries(items, stored)) if current_only else []
+            for mid in stale:
                 del seqs[mid]
+            if stale:  # the embedding's lease is over: the new text needs another
+                await conn.execute("UPDATE messages SET claim_owner = NULL, claim_until = 0 "
+                                   "WHERE id = ANY(%s::text[])", [stale])
             rows = []
             for e, vec in zip(items, vecs):
                 seq = seqs.get(e.message_id)

@@ -917,9 +917,9 @@ class SqliteStore:
             for e in entries:
                 r = conn.execute("SELECT rowid FROM messages WHERE id=?", (e.message_id,)
                                  ).fetchone()
+                self._claims.pop(e.message_id, None)  # written or stale: its lease is over
                 if r is None or e.message_id in stale:  # deleted or rewritten meanwhile
                     continue
-                self._claims.pop(e.message_id, None)  # written: its lease is over
                 vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(
                     f"INSERT OR REPLACE INTO vectors (mrowid, {ENTRY_COLUMN_NAMES}, dim, vec) "
