@@ -30,7 +30,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -167,6 +167,10 @@ class FakeEmbeddingService:
         self.dims = dims
         self.default = Step()
         self.requests: list[Recorded] = []
+        #: Seconds to hold each request, by who sends it (e.g. its ``authorization``
+        #: header), before answering as its step says: a test can hold one client's
+        #: calls while others go through.
+        self.hold: Callable[[Recorded], float] = lambda rec: 0.0
         self._steps: deque[Step] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -259,7 +263,8 @@ class _Handler(BaseHTTPRequestHandler):
             owner.requests.append(rec)
         step = owner._next_step()
         rec.status = step.status
-        if step.delay and not self._wait(step.delay, rec):
+        delay = step.delay + owner.hold(rec)
+        if delay and not self._wait(delay, rec):
             self.close_connection = True
             return
         if step.reset:

@@ -26,7 +26,15 @@ from hypothesis import strategies as st
 from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.indexing import snapshot_sessions, vector_entry
-from chatmem.models import PENDING_MODEL, IndexState, Message, Session, VectorEntry, filter_document
+from chatmem.models import (
+    PENDING_MODEL,
+    IndexState,
+    Message,
+    Session,
+    VectorEntry,
+    filter_document,
+    now_ms,
+)
 from chatmem.store import Storage
 from chatmem.store.base import LexicalIndex, Retry, SessionSnapshot
 from chatmem.store.filters import evaluate
@@ -819,6 +827,62 @@ async def test_a_vector_written_after_a_rewrite_takes_the_new_text(pair: Pair) -
     await pair.index_entries(await entries_as_indexed(pair, [m], "test:m"))
     assert await lexical_ids(pair, "walrus") == [m.id]
     assert await lexical_ids(pair, "narwhal") == []
+
+
+async def test_a_vector_of_the_old_text_never_lands_after_a_rewrite(pair: Pair) -> None:
+    """F3, R5: ``current_only`` (the indexer's writes, rewrites) skips an entry embedded
+    from text its message no longer has; the message keeps waiting for its new vector."""
+    [m] = await pair.store.append([Message(session_id="s", content="old walrus", ts=1)])
+    [old] = await entries_as_indexed(pair, [m], "test:m")
+    new = await pair.store.rewrite("s", 1, content="new narwhal")
+    assert new is not None and m.id is not None
+    assert (await pair.store.claim("p1", [m.id], 60_000)).ids == [m.id]
+    await pair.storage.write_entries([old], current_only=True)
+    assert (await pair.store.index_states([m.id]))[m.id] == IndexState.PENDING
+    if pair.shared:  # the SQL store's write ended the lease (beside Qdrant: the indexer)
+        assert (await pair.store.claim("p2", [m.id], 60_000)).ids == [m.id]
+    assert await pair.storage.count_by_model() == {}
+    assert await lexical_ids(pair, "walrus") == []
+    await pair.storage.write_entries(await entries_as_indexed(pair, [new], "test:m"),
+                                     current_only=True)
+    assert (await pair.store.index_states([m.id]))[m.id] == IndexState.INDEXED
+    assert await pair.storage.count_by_model() == {"test:m": 1}
+    assert await lexical_ids(pair, "narwhal") == [m.id]
+
+
+async def test_claims_lease_waiting_messages_to_one_owner(pair: Pair) -> None:
+    """R5: a waiting message is leased to one owner at a time; its owner renews it by
+    claiming again, releases it, or loses it when the lease runs out; a written vector
+    ends it; messages not waiting (indexed, skipped, unknown) are never claimed."""
+    st = pair.store
+    a, b, _, tool = await st.append([
+        *(Message(session_id="s", content=f"lease {x}", ts=i, id=x)
+          for i, x in enumerate("abc")),
+        Message(session_id="s", content="tool output", ts=9, id="t", role="tool")])
+    got = await st.claim("p1", ["a", "b", "t", "missing"], 60_000)
+    assert (got.ids, got.held_ms) == (["a", "b"], None)
+    # a sweep of another owner leaves out what p1 holds; a flush (no owner) sees all
+    assert [m.id for m in await st.pending(10, owner="p2")] == ["c"]
+    assert [m.id for m in await st.pending(10, owner="p1")] == ["a", "b", "c"]
+    assert [m.id for m in await st.pending(10)] == ["a", "b", "c"]
+    other = await st.claim("p2", ["b", "a", "c"], 60_000)
+    assert other.ids == ["c"] and other.held_ms is not None
+    assert 50_000 < other.held_ms <= 60_000
+    assert (await st.claim("p1", ["b"], 60_000)).ids == ["b"]  # renewed by its owner
+    assert await st.release_claims("p2", ["a", "b"]) == 0  # not p2's
+    assert await st.release_claims("p1", ["b"]) == 1
+    assert (await st.claim("p2", ["b"], 60_000)).ids == ["b"]
+    await pair.index_entries(await entries_as_indexed(pair, [a], "test:m"))
+    after = await st.claim("p2", ["a"], 60_000)  # indexed: nothing to claim or wait for
+    assert (after.ids, after.held_ms) == ([], None)
+    await st.schedule_retries({"c": Retry(1, 0)})  # FAILED still waits: p2 keeps it
+    assert (await st.claim("p1", ["c"], 60_000)).ids == []
+    assert [m.id for m in await st.due_retries(10, now_ms(), owner="p1")] == []
+    assert [m.id for m in await st.due_retries(10, now_ms(), owner="p2")] == ["c"]
+    assert (await st.claim("p2", ["c"], 1)).ids == ["c"]  # renewed to a 1 ms lease
+    await asyncio.sleep(0.05)
+    assert (await st.claim("p1", ["c"], 60_000)).ids == ["c"]  # expired: taken over
+    assert (b.id, tool.id) == ("b", "t")
 
 
 async def test_retry_schedules_are_kept_in_the_store(pair: Pair) -> None:

@@ -150,6 +150,36 @@ async def test_migrations_are_recorded_once_and_newer_schemas_refused() -> None:
             await PostgresStore.open(url)
 
 
+async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
+    """R5: a store written before leases (schema 4) gains the claim columns at open; its
+    messages stay as they were, and the waiting ones can be claimed."""
+    async with schema_url() as url:
+        store = await PostgresStore.open(url)
+        await store.append([Message(session_id="s", content=f"c{i}", id=f"m{i}", ts=i)
+                            for i in range(3)])
+        await store.close()
+        ident = sql.Identifier(store.schema)
+        # back to schema 4: what a chatmem before leases left
+        await admin(sql.SQL("ALTER TABLE {}.messages DROP COLUMN claim_owner, "
+                            "DROP COLUMN claim_until").format(ident))
+        await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
+                    .format(ident))
+        again = await PostgresStore.open(url)
+        try:
+            rows = await admin(sql.SQL("SELECT version FROM {}.chatmem_migrations")
+                               .format(ident))
+            assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+            assert [m.content for m in await again.pending(10)] == ["c0", "c1", "c2"]
+            assert (await again.claim("p", ["m0", "m1"], 60_000)).ids == ["m0", "m1"]
+            other = await again.claim("q", ["m1", "m2"], 60_000)
+            assert other.ids == ["m2"] and other.held_ms is not None
+            claims = await admin(sql.SQL("SELECT id, claim_owner FROM {}.messages ORDER BY id")
+                                 .format(ident))
+            assert claims == [("m0", "p"), ("m1", "p"), ("m2", "q")]
+        finally:
+            await again.close()
+
+
 async def test_concurrent_opens_of_a_fresh_schema_do_not_race() -> None:
     async with schema_url() as url:
         stores = await asyncio.gather(*(PostgresStore.open(url) for _ in range(4)))

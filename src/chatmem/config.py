@@ -157,6 +157,11 @@ class IndexingConfig(_Strict):
     retry_initial_s: float = Field(default=1.0, gt=0.0)
     #: E12: the longest wait between two retries of one message (the doubling stops here).
     retry_max_s: float = Field(default=300.0, gt=0.0)
+    #: R5: seconds a claim on a batch's messages lasts (several processes on one
+    #: PostgreSQL embed each message once). Renewed every third of it while the batch
+    #: runs, so a live slow batch keeps its messages; a process killed mid-batch loses
+    #: them this long after its last renewal, and another process embeds them.
+    lease_s: float = Field(default=30.0, ge=0.5, le=3600.0)
 
     @model_validator(mode="after")
     def _retry_order(self) -> IndexingConfig:

@@ -33,6 +33,19 @@ ran while a batch finished (and so may show that batch's messages as still
 waiting) is discounted for those messages. A message's vector and its ``INDEXED``
 state commit together, so after recovery every message is indexed once.
 
+Shared work (R5). Several processes may index one store (replicas of a server on one
+PostgreSQL, a server beside a batch import). A worker *claims* its batch in the store
+before embedding it (:meth:`~chatmem.store.base.MessageStore.claim`): a lease naming
+this indexer's :attr:`Indexer.owner`, renewed every third of ``lease_s`` while the
+batch runs and ended when it is over (writing a vector ends it too). Messages another
+process holds are dropped from the batch (and a sweep does not read them); the
+sweeper looks again when the soonest of those leases runs out (at most
+:data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
+the leases of a process killed mid-batch run out and another process embeds its
+messages. A vector is written only if its message
+still has the text it was embedded from (``current_only``): a rewrite in another
+process while the batch ran wins, and its message is embedded again.
+
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting
 for a retry get one attempt at once, whatever their schedule. A provider that is
@@ -44,10 +57,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
+import socket
 import time
+import uuid
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .config import IndexingConfig
@@ -81,6 +97,9 @@ HEAL_RETRY_S = 5.0
 COALESCE_S = 0.02
 #: Longest sleep of the sweeper between looks at its flags (new work, heals).
 SWEEP_POLL_S = 0.5
+#: Longest wait before messages another process held are looked at again (R5): its
+#: batch may end without writing them (a rewrite won, the provider failed).
+CLAIM_RECHECK_S = 1.0
 
 
 def retry_delay(attempts: int, initial_s: float, max_s: float, jitter: float = 0.0) -> float:
@@ -103,6 +122,13 @@ def vector_entry(msg: Message, session: Session | None, vector: object, model_id
 
 def _earliest(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
+
+
+@dataclass
+class _Lease:
+    """A batch's leases (R5): whether its vectors were written (which ended them)."""
+
+    written: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,6 +200,12 @@ class Indexer:
         self._failed = 0
         self._batches = 0
         self.last_error: str | None = None
+        #: R5: this indexer's name on the leases it takes (host, process, instance).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        #: Messages found held by another process at the last claim (flush waits on them).
+        self._held: set[str] = set()
+        #: When to sweep again (monotonic): others' leases run out, or ``lease_s`` passed.
+        self._sweep_at = time.monotonic() + self.config.lease_s
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -316,7 +348,16 @@ class Indexer:
                 slot.release()
                 continue
             try:
-                await self._index_batch(batch, slot)
+                try:
+                    mine = await self._claim(batch)
+                except BaseException:
+                    slot.release()
+                    raise
+                if not mine:
+                    slot.release()
+                else:
+                    async with self._leased(mine) as lease:
+                        lease.written = await self._index_batch(mine, slot) == "ok"
             except asyncio.CancelledError:
                 raise
             except Exception:  # never let a worker die: the messages stay pending
@@ -328,9 +369,64 @@ class Indexer:
                     self._in_flight_msgs.pop(m.id or "", None)
                 self._settle_ids(m.id or "" for m in batch)
 
+    async def _claim(self, batch: list[Message]) -> list[Message]:
+        """The messages of ``batch`` leased to this indexer (R5); those another process
+        holds are left to it, and looked at again when its lease may be over."""
+        claim = await self.store.claim(self.owner, [m.id or "" for m in batch],
+                                       int(self.config.lease_s * 1000))
+        got = set(claim.ids)
+        self._held.difference_update(got)
+        held = [m.id or "" for m in batch if m.id not in got]
+        if held and claim.held_ms is not None:
+            self._held.update(held)
+            recheck = min(claim.held_ms / 1000.0, CLAIM_RECHECK_S)
+            self._sweep_at = min(self._sweep_at, time.monotonic() + recheck)
+            self._sweeper_wakeup.set()  # its sleep may be longer than that
+        return [m for m in batch if m.id in got]
+
+    @contextlib.asynccontextmanager
+    async def _leased(self, batch: Sequence[Message]) -> AsyncIterator[_Lease]:
+        """Keep this batch's leases while it runs (renewed every third of ``lease_s``),
+        and end them after: a SQL store's vector write ends them (vectors written, or
+        left out as rewritten meanwhile); else (failed: another process may retry
+        them; a separate index) they are released here."""
+        ids = [m.id or "" for m in batch]
+        lease_ms = int(self.config.lease_s * 1000)
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(self.config.lease_s / 3)
+                try:
+                    await self.store.claim(self.owner, ids, lease_ms)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # the next renewal may get through
+                    log.warning("renewing the lease of %d message(s) failed: %s",
+                                len(ids), exc)
+
+        renewer = asyncio.create_task(renew(), name="chatmem-indexer-lease")
+        lease = _Lease()
+        try:
+            yield lease
+        finally:
+            renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewer
+            # a SQL store's write ended them: no round trip per batch for nothing
+            if not lease.written or self.storage.separate:
+                try:
+                    await self.store.release_claims(self.owner, ids)
+                except Exception as exc:  # they run out by themselves
+                    log.debug("releasing the lease of %d message(s) failed: %s", len(ids),
+                              exc)
+
     async def _sweep_loop(self) -> None:
         while not self._stopping:
             self._sweeper_wakeup.clear()  # a wake-up from here on ends the sleep below
+            if time.monotonic() >= self._sweep_at:
+                # R5: leases of other processes may have run out (one was killed)
+                self._sweep_needed = True
+                self._sweep_at = time.monotonic() + self.config.lease_s
             if self.snapshots_dirty and time.monotonic() >= self._heal_retry_at:
                 try:
                     await self.heal_snapshots()
@@ -369,7 +465,7 @@ class Indexer:
         retry is due (or retries resume), at most :data:`SWEEP_POLL_S`."""
         if self._sweep_needed:
             return 0.05
-        wait = SWEEP_POLL_S
+        wait = min(SWEEP_POLL_S, max(self._sweep_at - time.monotonic(), 0.01))
         if self._next_retry_at is not None and not self._retrying:
             due_in = max((self._next_retry_at - now_ms()) / 1000.0,
                          self._retry_pause_until - time.monotonic())
@@ -407,7 +503,9 @@ class Indexer:
         self._sweep_needed = False
         busy = len(self._in_flight) + len(self._queue)
         with self._watching() as watch:
-            found = await self.store.pending(room + busy)
+            # R5: not what other processes hold (their live leases): a sweep that read
+            # those would queue them, fail to claim them and read them again, in a loop
+            found = await self.store.pending(room + busy, owner=self.owner)
         fresh = self._fresh(found, watch)[:room]
         if len(found) >= room:  # more may be waiting behind this page
             self._sweep_needed = True
@@ -419,7 +517,8 @@ class Indexer:
                 wave = min(wave, self.config.batch_size)
             if wave > 0:
                 with self._watching() as watch:
-                    due = await self.store.due_retries(wave + busy, now_ms())
+                    due = await self.store.due_retries(wave + busy, now_ms(),
+                                                       owner=self.owner)
                 due = self._fresh(due, watch)[:wave]
                 self.enqueue(due, retry=True)
                 taken += len(due)
@@ -433,13 +532,14 @@ class Indexer:
     # ------------------------------------------------------------------ indexing
 
     async def _index_batch(self, batch: list[Message],
-                           slot: asyncio.Semaphore | None = None) -> None:
+                           slot: asyncio.Semaphore | None = None) -> str:
         """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
         span (:mod:`chatmem.telemetry`)."""
         with self.telemetry.timed("index_batch",
                                   **{"chatmem.batch_size": len(batch)}) as outcome:
             outcome.size = len(batch)
             outcome.value = await self._embed_and_write(batch, slot)
+        return outcome.value
 
     async def _embed_and_write(self, batch: list[Message],
                                slot: asyncio.Semaphore | None = None) -> str:
@@ -471,7 +571,8 @@ class Indexer:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
             entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
                        for m, v in zip(batch, vectors)]
-            await self.storage.write_entries(entries)
+            # a message rewritten (in another process) since it was read keeps waiting
+            await self.storage.write_entries(entries, current_only=True)
         self._indexed += len(entries)
         self._batches += 1
         return "ok"
@@ -546,7 +647,9 @@ class Indexer:
                     return
                 self.enqueue(self._fresh(found, watch))
                 await self._settled(found)
-                await asyncio.sleep(0)  # found but taken: their batch is being written
+                # found but taken: their batch is being written, here or (R5) elsewhere
+                held = any(m.id in self._held for m in found)
+                await asyncio.sleep(CLAIM_RECHECK_S / 10 if held else 0)
 
         await asyncio.wait_for(_wait(), timeout)
 

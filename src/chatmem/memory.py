@@ -353,10 +353,13 @@ class Memory:
         """Change a stored message (e.g. an image reply gains its description) (F3).
 
         Rewrites of one message apply in arrival order, behind any indexing still
-        pending for it. The new vector is computed first; only then the old one is
-        deleted and the new one written. A message never indexed stays unindexed;
-        an embedding failure keeps the old vector (with a warning); a vector index
-        without delete-by-filter keeps the old vector too, so there is never a duplicate.
+        pending for it; across processes sharing a store, one after the other
+        (``store.message_lock``), and a vector embedded from the old text in another
+        process never replaces the new one. The new vector is computed first; only
+        then the old one is deleted and the new one written. A message never indexed
+        stays unindexed; an embedding failure keeps the old vector (with a warning); a
+        vector index without delete-by-filter keeps the old vector too, so there is
+        never a duplicate.
         """
         check_ts(ts, "rewrite.ts")
         probe = Message(session_id=session, content="x" if content is None else content,
@@ -374,12 +377,13 @@ class Memory:
                 self._start_indexer()
                 if self._indexer is not None:
                     await self._indexer.settle(session, ts)
-                msg = await self.store.rewrite(session, ts, content=content,
-                                               visible_content=visible_content,
-                                               metadata=metadata)
-                if msg is None:
-                    raise NotFound(f"no message at session {session!r}, ts {ts}")
-                await self._reindex_rewritten(msg)
+                async with self.store.message_lock(session, ts):  # other processes (R5)
+                    msg = await self.store.rewrite(session, ts, content=content,
+                                                   visible_content=visible_content,
+                                                   metadata=metadata)
+                    if msg is None:
+                        raise NotFound(f"no message at session {session!r}, ts {ts}")
+                    await self._reindex_rewritten(msg)
                 return msg
         finally:
             if not lock.locked() and self._rewrite_locks.get(key) is lock:
@@ -390,6 +394,10 @@ class Memory:
         if self.index is None or self.embedder is None or not msg.indexable:
             return
         state = (await self.store.index_states([msg.id])).get(msg.id)
+        if state == IndexState.PENDING and self._indexer is not None:
+            # indexed as rewritten: a batch of another process holding its old text
+            # writes nothing (R5), so it is queued here too
+            self._indexer.enqueue([msg])
         if state != IndexState.INDEXED:
             return  # never indexed: not indexed by a rewrite; pending: indexed as rewritten
         if not self.storage.supports_delete_by_filter:

@@ -8,6 +8,7 @@ that can always be rebuilt from it. Backends map their driver errors to
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -24,6 +25,7 @@ from ..models import (
     Session,
     StoreStats,
     VectorEntry,
+    embedded_text,
     message_entry,
 )
 
@@ -90,6 +92,26 @@ class Retry:
 
     attempts: int = 0
     retry_at: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What :meth:`MessageStore.claim` got: the ids now leased to the owner (in the
+    order asked), and, when some of the others still wait for the indexer, the
+    milliseconds until the soonest of their leases runs out (0: one is free again, or
+    was being claimed at that instant; ``None``: none of the others waits any more)."""
+
+    ids: list[str] = field(default_factory=list)
+    held_ms: int | None = None
+
+
+def stale_entries(entries: Sequence[VectorEntry], stored: Mapping[str, Message]
+                  ) -> set[str]:
+    """The ids of ``entries`` made from text that is no longer their message's (it was
+    rewritten after it was embedded): ``upsert(current_only=True)`` skips them, so a
+    vector of old content never replaces the vector of newer content."""
+    return {e.message_id for e in entries
+            if e.message_id in stored and e.text != embedded_text(stored[e.message_id])}
 
 
 #: Session fields whose change moves the snapshot of the session's descendants too.
@@ -164,14 +186,37 @@ class MessageStore(Protocol):
 
     async def recent(self, session_id: str, n: int) -> list[Message]: ...
 
-    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+    async def pending(self, limit: int, *, include_failed: bool = False,
+                      owner: str | None = None) -> list[Message]:
         """Messages waiting for the indexer (``include_failed``: and those waiting for a
-        retry, ``FAILED``), oldest first."""
+        retry, ``FAILED``), oldest first; with ``owner``, only those it may claim (no
+        other owner's lease runs, :meth:`claim`)."""
         ...
 
-    async def due_retries(self, limit: int, due: int) -> list[Message]:
+    async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
+        """Lease these messages to ``owner`` for ``lease_ms`` (R5: several processes on one
+        store embed each message once). Claimed are those still waiting (``PENDING``,
+        ``FAILED``) whose lease is free, expired or already ``owner``'s (so claiming
+        again renews); a message another owner holds, or is claiming at this instant, is
+        skipped, never waited for. Writing a message's vector ends its lease, and so does
+        an ``upsert(current_only=True)`` that leaves it out as rewritten."""
+        ...
+
+    async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
+        """End ``owner``'s leases of these messages (its batch is over, written or not);
+        returns how many it held."""
+        ...
+
+    def message_lock(self, session_id: str, ts: int) -> AbstractAsyncContextManager[None]:
+        """Held around a rewrite of the message at ``(session_id, ts)`` and the write of
+        its new vector, so that rewrites of one message apply one after the other in
+        every process sharing the store (F3, R5)."""
+        ...
+
+    async def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                          ) -> list[Message]:
         """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch),
-        soonest first (E12)."""
+        soonest first (E12); ``owner`` as for :meth:`pending`."""
         ...
 
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
@@ -241,8 +286,12 @@ class VectorIndex(Protocol):
     #: Whether :meth:`delete_by_filter` is supported (F3 skips rewrites without it).
     supports_delete_by_filter: bool
 
-    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
-        """Insert or replace by message id: replaying an upsert never duplicates."""
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
+                     ) -> None:
+        """Insert or replace by message id: replaying an upsert never duplicates.
+        ``current_only``: skip an entry whose ``text`` is no longer its message's
+        (:func:`stale_entries`; checked under the message's row lock where the index
+        holds the messages, by :class:`~chatmem.store.storage.Storage` otherwise)."""
         ...
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int: ...

@@ -31,7 +31,10 @@ BM25_B = 0.75
 
 
 def idf(n_docs: int, df: int) -> float:
-    """FTS5's BM25 IDF: ``log((N − n + 0.5) / (n + 0.5))``, floored at 1e-6."""
+    """FTS5's BM25 IDF: ``log((N − n + 0.5) / (n + 0.5))``, floored at 1e-6. ``n`` is
+    capped at ``N``: PostgreSQL counts them in two statements, and rows other processes
+    commit in between can make ``n`` the larger."""
+    df = min(df, n_docs)
     v = math.log((n_docs - df + 0.5) / (df + 0.5))
     return v if v > 1e-6 else 1e-6
 

@@ -421,8 +421,11 @@ class QdrantIndex:
 
     # ---------------------------------------------------------------- writes
 
-    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
-        """Insert or replace by message id, across models and dimensions."""
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
+                     ) -> None:
+        """Insert or replace by message id, across models and dimensions.
+        ``current_only`` is :class:`~chatmem.store.storage.Storage`'s to check: the points
+        hold no messages."""
         from qdrant_client import models as m
 
         self._check_open()

@@ -184,21 +184,27 @@ def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
 _WAITING = f"index_state IN {WAITING_STATES_SQL}"
 
 
-def pending_query(d: Dialect, limit: int, include_failed: bool) -> Statement:
+def pending_query(d: Dialect, limit: int, include_failed: bool,
+                  also: Statement | None = None) -> Statement:
     """``pending``: PENDING rows (with ``include_failed``, FAILED ones too), oldest first
     (the ``messages_pending`` or ``messages_waiting`` index: no FAILED row is read to
-    find the PENDING ones, however many wait for a retry)."""
+    find the PENDING ones, however many wait for a retry); ``also``: a further condition
+    (the claims a process may take, R5)."""
     states = _WAITING if include_failed else f"index_state = {PENDING_SQL}"
+    cond, params = also or ("", [])
     return (f"SELECT {d.message_columns} FROM messages WHERE {states} "
-            f"ORDER BY {d.seq} LIMIT {d.mark}", [d.limit(limit)])
+            f"{'AND ' + cond if cond else ''} ORDER BY {d.seq} LIMIT {d.mark}",
+            [*params, d.limit(limit)])
 
 
-def due_retries_query(d: Dialect, limit: int, due: int) -> Statement:
+def due_retries_query(d: Dialect, limit: int, due: int, also: Statement | None = None
+                      ) -> Statement:
     """``due_retries``: FAILED rows whose retry is due by ``due``, soonest first (the
-    ``messages_retry`` index)."""
+    ``messages_retry`` index); ``also`` as for :func:`pending_query`."""
+    cond, params = also or ("", [])
     return (f"SELECT {d.message_columns} FROM messages WHERE index_state = {FAILED_SQL} "
-            f"AND retry_at <= {d.mark} ORDER BY retry_at, {d.seq} LIMIT {d.mark}",
-            [due, d.limit(limit)])
+            f"AND retry_at <= {d.mark} {'AND ' + cond if cond else ''} "
+            f"ORDER BY retry_at, {d.seq} LIMIT {d.mark}", [due, *params, d.limit(limit)])
 
 
 def failed_after_query(d: Dialect, after: int, limit: int) -> Statement:

@@ -22,6 +22,7 @@ from .base import (
     SessionSnapshot,
     VectorIndex,
     snapshot_changes,
+    stale_entries,
 )
 from .urls import open_store, open_vector_index
 
@@ -129,12 +130,23 @@ class Storage:
 
     # ------------------------------------------------------------------ vectors
 
-    async def write_entries(self, entries: Sequence[VectorEntry]) -> None:
+    async def write_entries(self, entries: Sequence[VectorEntry], *,
+                            current_only: bool = False) -> None:
         """Write vector entries as the indexer does: a SQL store writes vector, full-text
         row and ``INDEXED`` state in one transaction; with a separate index, the store's
-        full-text rows and states follow the upsert (replaying it is harmless)."""
+        full-text rows and states follow the upsert (replaying it is harmless).
+        ``current_only`` (the indexer, rewrites): skip entries embedded from text their
+        message no longer has (:func:`~chatmem.store.base.stale_entries`); a SQL store
+        checks under the message's row lock, beside a separate index the check reads the
+        store just before the upsert (rewrites of one message are ordered by
+        :meth:`MessageStore.message_lock`; an indexer racing one may leave a stale point
+        until the message is rewritten or re-indexed)."""
         index = self._require_index()
-        await index.upsert(entries)
+        if self.separate and current_only:
+            stale = stale_entries(entries, await self.store.get(
+                [e.message_id for e in entries]))
+            entries = [e for e in entries if e.message_id not in stale]
+        await index.upsert(entries, current_only=current_only)
         if self.separate:
             ids = [e.message_id for e in entries]
             # a message erased while it was being embedded: its point must not outlive it
@@ -170,7 +182,7 @@ class Storage:
         replaced by the write. Needs :attr:`supports_delete_by_filter`."""
         await self._require_index().delete_by_filter({"session_id": entry.session_id,
                                                       "ts": entry.ts})
-        await self.write_entries([entry])
+        await self.write_entries([entry], current_only=True)
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         """Delete these messages' vectors (and, beside a separate index, their full-text

@@ -137,6 +137,7 @@ from ...models import (
 from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
+    Claim,
     Retry,
     SessionSnapshot,
     chunks,
@@ -144,6 +145,7 @@ from ..base import (
     retried_add,
     session_snapshot,
     snapshot_changes,
+    stale_entries,
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
@@ -153,7 +155,7 @@ from ..columns import (
     pg_upsert_sql,
 )
 from ..filters import compile_postgres
-from ..sql import PENDING_ENTRY_SQL, waiting
+from ..sql import PENDING_ENTRY_SQL, WAITING_STATES_SQL, waiting
 from ..sqlmessages import POSTGRES, Statement
 from ..where import check_fields, simple_values, vector_field_ref
 from . import lexical
@@ -181,6 +183,8 @@ BULK_MIN_ROWS = 10_000
 DEFAULT_BUILD_MEMORY_MB = 1024
 #: The comment on the ``vectors`` table while a bulk load defers its HNSW indexes.
 _DEFERRED = "chatmem: HNSW indexes deferred by a bulk load"
+#: Now in ms on the database's clock: leases of processes on several hosts compare alike.
+_DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
 
 _MSG_COLS = POSTGRES.message_columns
@@ -191,6 +195,13 @@ _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("emb
                                 prefix=["mseq"])
 #: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
+
+
+def _claimable(owner: str | None) -> Statement | None:
+    """The rows ``owner`` may claim: no other owner's lease runs (``None``: any row)."""
+    if owner is None:
+        return None
+    return f"(claim_until <= {_DB_NOW_MS} OR claim_owner = %s)", [owner]
 
 
 def _row_to_message(r: Sequence[Any]) -> Message:
@@ -639,15 +650,56 @@ class PostgresStore:
             rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n))
         return sm.recent_result(POSTGRES, rows)
 
-    async def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
+    async def pending(self, limit: int, *, include_failed: bool = False,
+                      owner: str | None = None) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed))
+            rows = await _rows(conn, sm.pending_query(POSTGRES, limit, include_failed,
+                                                      _claimable(owner)))
         return sm.messages_result(POSTGRES, rows)
 
-    async def due_retries(self, limit: int, due: int) -> list[Message]:
+    async def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                          ) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due))
+            rows = await _rows(conn, sm.due_retries_query(POSTGRES, limit, due,
+                                                          _claimable(owner)))
         return sm.messages_result(POSTGRES, rows)
+
+    async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
+        wanted = sorted(set(ids))
+        async with self._tx() as conn:
+            # SKIP LOCKED: a row another process is claiming or writing right now is
+            # left to it, never waited for (its holder may be a slow embedding away)
+            got = {r[0] for r in await (await conn.execute(
+                f"UPDATE messages SET claim_owner = %s, claim_until = {_DB_NOW_MS} + %s "
+                "WHERE seq IN (SELECT seq FROM messages WHERE id = ANY(%s::text[]) AND "
+                f"index_state IN {WAITING_STATES_SQL} AND (claim_until <= {_DB_NOW_MS} "
+                "OR claim_owner = %s) ORDER BY seq FOR UPDATE SKIP LOCKED) RETURNING id",
+                [owner, int(lease_ms), wanted, owner])).fetchall()}
+            rest = [i for i in wanted if i not in got]
+            held = None
+            if rest:
+                row = await (await conn.execute(
+                    f"SELECT min(claim_until) - {_DB_NOW_MS} FROM messages "
+                    f"WHERE id = ANY(%s::text[]) AND index_state IN {WAITING_STATES_SQL}",
+                    [rest])).fetchone()
+                held = None if row is None or row[0] is None else max(int(row[0]), 0)
+        return Claim([i for i in dict.fromkeys(ids) if i in got], held)
+
+    async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE messages SET claim_owner = NULL, claim_until = 0 "
+                "WHERE id = ANY(%s::text[]) AND claim_owner = %s", [sorted(set(ids)), owner])
+            return int(cur.rowcount)
+
+    @contextlib.asynccontextmanager
+    async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
+        # transaction-scoped: a process that dies, or a connection that breaks, cannot
+        # leave it held (the transaction ends with it)
+        async with self._tx() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS + 2, f"{ts}:{session_id}"])
+            yield
 
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
         async with self._conn() as conn:
@@ -992,7 +1044,8 @@ class PostgresStore:
                                [_LOCK_CLASS, "hnsw:" + self.schema])
             await conn.execute("COMMENT ON TABLE vectors IS NULL")
 
-    async def upsert(self, entries: Sequence[VectorEntry]) -> None:
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
+                     ) -> None:
         items = list(entries)
         if not items:
             if self._closed:
@@ -1008,16 +1061,26 @@ class PostgresStore:
         await self._ensure_hnsw({v.shape[0] for v in vecs})
         async with self._tx() as conn:
             seqs: dict[str, int] = {}
+            stored: dict[str, Message] = {}
             for chunk in chunks(sorted({e.message_id for e in items}), 1000):
+                # the row lock orders this write after a rewrite committed first (F3)
                 cur = await conn.execute(
-                    'SELECT id, seq FROM messages WHERE id = ANY(%s::text[]) '
+                    f'SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[]) '
                     'ORDER BY id COLLATE "C" FOR UPDATE',
                     [chunk])
-                seqs.update({mid: int(seq) for mid, seq in await cur.fetchall()})
+                for r in await cur.fetchall():
+                    seqs[r[1]] = int(r[0])
+                    stored[r[1]] = _row_to_message(r)
+            stale = sorted(stale_entries(items, stored)) if current_only else []
+            for mid in stale:
+                del seqs[mid]
+            if stale:  # the embedding's lease is over: the new text needs another
+                await conn.execute("UPDATE messages SET claim_owner = NULL, claim_until = 0 "
+                                   "WHERE id = ANY(%s::text[])", [stale])
             rows = []
             for e, vec in zip(items, vecs):
                 seq = seqs.get(e.message_id)
-                if seq is None:  # deleted meanwhile: nothing to index
+                if seq is None:  # deleted meanwhile, or rewritten since it was embedded
                     continue
                 dump = _jsonb(f"vector entry {e.message_id!r}")
                 rows.append((seq, *entry_values(e, dump), e.text, int(vec.shape[0]), vec))
@@ -1030,8 +1093,9 @@ class PostgresStore:
             await lexical.pg_drop(conn, written)  # the pending entries: the vectors' now
             # the vector and the index state commit together: exactly once after a crash
             await conn.execute(
-                "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0 "
-                "WHERE id = ANY(%s::text[])", [int(IndexState.INDEXED), written])
+                "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0, "
+                "claim_owner = NULL, claim_until = 0 WHERE id = ANY(%s::text[])",
+                [int(IndexState.INDEXED), written])
         added: dict[int, int] = {}
         for r in rows:
             added[r[14]] = added.get(r[14], 0) + 1

@@ -95,4 +95,13 @@ MIGRATIONS[4] = [
     f"CREATE INDEX lexical_entries_pending ON lexical_entries (session_id) "
     f"WHERE {PENDING_ENTRY_SQL}",
 ]
+#: R5: a lease on a waiting message (``store.claim``), so that several processes on one
+#: store embed each message once: who holds it (an indexer's owner id) and until when
+#: (ms since the epoch on the database's clock; 0 = free). A process killed mid-batch
+#: loses its leases when they run out. No index: claims go by id, sweeps by the
+#: existing partial indexes of waiting messages.
+MIGRATIONS[5] = [
+    "ALTER TABLE messages ADD COLUMN claim_owner text",
+    "ALTER TABLE messages ADD COLUMN claim_until bigint NOT NULL DEFAULT 0",
+]
 SCHEMA_VERSION = max(MIGRATIONS)

@@ -29,7 +29,7 @@ import stat
 import threading
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -47,10 +47,12 @@ from ...models import (
     Session,
     StoreStats,
     VectorEntry,
+    now_ms,
 )
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
+    Claim,
     Retry,
     SessionSnapshot,
     chunks,
@@ -58,6 +60,7 @@ from ..base import (
     retried_add,
     session_snapshot,
     snapshot_changes,
+    stale_entries,
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
@@ -133,6 +136,9 @@ class SqliteStore:
         self._conn: sqlite3.Connection | None = None
         self._lock_file: Any = None
         self._closed = False
+        #: R5 leases: message id -> (owner, until, ms). One process holds the file (the
+        #: lock), so leases in memory order its indexers as PostgreSQL's columns do.
+        self._claims: dict[str, tuple[str, int]] = {}
         self._matrices: dict[int, VectorMatrix] = {}
         #: the filter columns of ``lexical_entries`` (full-text entries without a
         #: ``vectors`` row), so that the fast filter path covers them too
@@ -712,13 +718,54 @@ class SqliteStore:
         return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n)))
 
     @_on_store_thread
-    def pending(self, limit: int, *, include_failed: bool = False) -> list[Message]:
-        return sm.messages_result(
-            SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed)))
+    def pending(self, limit: int, *, include_failed: bool = False,
+                owner: str | None = None) -> list[Message]:
+        return self._claimable(owner, sm.messages_result(
+            SQLITE, self._rows(sm.pending_query(SQLITE, limit, include_failed))))
 
     @_on_store_thread
-    def due_retries(self, limit: int, due: int) -> list[Message]:
-        return sm.messages_result(SQLITE, self._rows(sm.due_retries_query(SQLITE, limit, due)))
+    def due_retries(self, limit: int, due: int, *, owner: str | None = None
+                    ) -> list[Message]:
+        return self._claimable(owner, sm.messages_result(
+            SQLITE, self._rows(sm.due_retries_query(SQLITE, limit, due))))
+
+    def _claimable(self, owner: str | None, found: list[Message]) -> list[Message]:
+        """Of ``found``, those ``owner`` may claim (``None``: all). The leases live in
+        memory, so this filters after the query (and may return fewer than asked)."""
+        if owner is None or not self._claims:
+            return found
+        now = now_ms()
+        return [m for m in found if self._claims.get(m.id or "", ("", 0))[1] <= now
+                or self._claims[m.id or ""][0] == owner]
+
+    @_on_store_thread
+    def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
+        now = now_ms()
+        states = sm.index_states_result(self._rows(*sm.index_states_query(SQLITE, ids)))
+        got: list[str] = []
+        held: int | None = None
+        for mid in dict.fromkeys(ids):
+            if mid not in states or not waiting(states[mid]):
+                continue
+            holder, until = self._claims.get(mid, ("", 0))
+            if until <= now or holder == owner:
+                self._claims[mid] = (owner, now + int(lease_ms))
+                got.append(mid)
+            else:
+                held = until - now if held is None else min(held, until - now)
+        return Claim(got, held)
+
+    @_on_store_thread
+    def release_claims(self, owner: str, ids: Sequence[str]) -> int:
+        mine = [i for i in set(ids) if self._claims.get(i, ("", 0))[0] == owner]
+        for mid in mine:
+            del self._claims[mid]
+        return len(mine)
+
+    @contextlib.asynccontextmanager
+    async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
+        # one process holds the file, and Memory orders its own rewrites of a message
+        yield
 
     @_on_store_thread
     def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
@@ -859,15 +906,19 @@ class SqliteStore:
     # ---------------------------------------------------------------- vector index
 
     @_on_store_thread
-    def upsert(self, entries: Sequence[VectorEntry]) -> None:
+    def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False) -> None:
         if not entries:
             return
         rows = []
         with self._tx() as conn:
+            stale = stale_entries(entries, sm.by_id_result(SQLITE, self._rows(
+                *sm.get_query(SQLITE, [e.message_id for e in entries])))
+                                  ) if current_only else set()
             for e in entries:
                 r = conn.execute("SELECT rowid FROM messages WHERE id=?", (e.message_id,)
                                  ).fetchone()
-                if r is None:  # deleted meanwhile: nothing to index
+                self._claims.pop(e.message_id, None)  # written or stale: its lease is over
+                if r is None or e.message_id in stale:  # deleted or rewritten meanwhile
                     continue
                 vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(

@@ -1,0 +1,274 @@
+"""R5: several processes on one PostgreSQL share the indexing work (issue 14).
+
+Every embedding goes to a real HTTP service on 127.0.0.1
+(:class:`~fake_embedding_service.FakeEmbeddingService`, OpenAI-shaped) that logs each
+text it embeds and can hold the calls of one client (told apart by API key). The
+stores are real PostgreSQL schemas (``CHATMEM_TEST_PG_URL``, required in CI).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from backends import drop_pg_schema, pg_schema_url, pg_url
+from chatmem import Memory
+from chatmem.models import IndexState, Message, embedded_text
+from chatmem.store.postgres import PostgresStore
+from fake_embedding_service import FakeEmbeddingService, Recorded, expected, fresh_service
+
+LEASE_S = 2.0
+REPLICA = Path(__file__).with_name("pg_replica.py")
+
+
+@contextlib.asynccontextmanager
+async def shared_schema() -> AsyncIterator[str]:
+    """A fresh schema's URL, its tables created; dropped afterwards."""
+    base = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(base, schema)
+    try:
+        await (await PostgresStore.open(url)).close()
+        yield url
+    finally:
+        await drop_pg_schema(base, schema)
+
+
+@contextlib.contextmanager
+def embedding_service() -> Iterator[FakeEmbeddingService]:
+    """The service, holding every batch of notes of a client whose key names ``held``
+    until that client goes away (its queries go through), and each other call a moment
+    (so batches overlap)."""
+    with fresh_service() as service:
+        service.hold = lambda rec: 600.0 if held_batch(rec) else 0.02
+        yield service
+
+
+def held_batch(rec: Recorded) -> bool:
+    return ("held" in rec.headers.get("authorization", "")
+            and any(" note " in t for t in rec.texts))
+
+
+def embedding(service: FakeEmbeddingService, key: str) -> dict[str, Any]:
+    return service.config("openai", key=key, path="/v1", model="text-embedding-3-small")
+
+
+def embed_counts(service: FakeEmbeddingService) -> Counter[str]:
+    return Counter(t for rec in list(service.requests) for t in rec.texts)
+
+
+async def stored_state(url: str) -> tuple[list[Message], dict[str, IndexState],
+                                          dict[str, np.ndarray]]:
+    """Every message, its index state and its vector, read back from the store."""
+    store = await PostgresStore.open(url, create=False)
+    try:
+        rows = await store.scan_messages(0, 100_000)
+        vectors = {e.message_id: np.asarray(e.vector)
+                   for e in await store.scan_vectors(None, 100_000)}
+    finally:
+        await store.close()
+    return [m for _, m, _ in rows], {m.id or "": s for _, m, s in rows}, vectors
+
+
+def assert_each_vector_is_its_text(messages: list[Message], states: dict[str, IndexState],
+                                   vectors: dict[str, np.ndarray]) -> None:
+    assert {m.id for m in messages if m.indexable} == set(vectors)
+    for m in messages:
+        assert states[m.id or ""] == IndexState.INDEXED, m
+        np.testing.assert_allclose(vectors[m.id or ""], expected(embedded_text(m)), atol=1e-5)
+
+
+# --------------------------------------------------------------------------- one process
+
+
+async def test_two_memories_on_one_store_never_embed_the_same_message() -> None:
+    """Two indexers sweep the same pending messages at once: each is embedded once."""
+    async with shared_schema() as url:
+        with embedding_service() as service:
+            store = await PostgresStore.open(url)
+            try:
+                await store.append([Message(session_id=f"s{i % 3}", content=f"pending {i}")
+                                    for i in range(120)])
+            finally:
+                await store.close()
+            mems = [await Memory.open(url, embedding=embedding(service, f"key-{n}"),
+                                      indexing={"lease_s": LEASE_S, "batch_size": 4})
+                    for n in ("a", "b")]
+            try:
+                await asyncio.gather(*(m.flush(timeout=60) for m in mems))
+            finally:
+                for m in mems:
+                    await m.close()
+            counts = embed_counts(service)
+            keys = Counter(rec.headers["authorization"] for rec in service.requests)
+        messages, states, vectors = await stored_state(url)
+        assert len(messages) == 120
+        assert_each_vector_is_its_text(messages, states, vectors)
+        assert {t: n for t, n in counts.items() if t.startswith("pending")} == {
+            m.content: 1 for m in messages}
+        assert len(keys) == 2  # both took part
+
+
+async def test_a_rewrite_in_another_process_wins_over_the_old_text_being_embedded(
+        ) -> None:
+    """F3 across processes: A embeds a pending message's old text (held by the service)
+    while B rewrites it; A's vector of the old text is not written, and the message
+    ends up with the vector of its new text, embedded once."""
+    async with shared_schema() as url:
+        with embedding_service() as service:
+            service.hold = lambda rec: 1.0 if "key-a" in rec.headers.get(
+                "authorization", "") else 0.0
+            store = await PostgresStore.open(url)
+            try:
+                [m] = await store.append([Message(session_id="s", content="old walrus",
+                                                  ts=5)])
+            finally:
+                await store.close()
+            a = await Memory.open(url, embedding=embedding(service, "key-a"),
+                                  indexing={"lease_s": LEASE_S})
+            b = await Memory.open(url, embedding=embedding(service, "key-b"),
+                                  indexing={"lease_s": LEASE_S})
+            try:
+                flushing = asyncio.create_task(a.flush(timeout=60))
+                while not any("old walrus" in r.texts for r in service.requests):
+                    await asyncio.sleep(0.01)
+                await b.rewrite("s", 5, content="new narwhal")
+                await flushing
+                await b.flush(timeout=60)
+                await a.flush(timeout=60)
+            finally:
+                await a.close()
+                await b.close()
+            counts = embed_counts(service)
+        messages, states, vectors = await stored_state(url)
+        assert [x.content for x in messages] == ["new narwhal"]
+        assert_each_vector_is_its_text(messages, states, vectors)
+        assert (counts["old walrus"], counts["new narwhal"]) == (1, 1)
+        assert m.id in vectors
+
+
+async def test_rewrites_of_one_message_in_two_processes_apply_one_after_the_other(
+        ) -> None:
+    """F3 across processes: A's rewrite embeds its text (held by the service) while B
+    rewrites the same indexed message; B waits for A's rewrite to finish (the message
+    lock), so the last rewrite's text has the message's one vector."""
+    async with shared_schema() as url:
+        with embedding_service() as service:
+            service.hold = lambda rec: 1.0 if "first rewrite" in rec.texts else 0.0
+            a = await Memory.open(url, embedding=embedding(service, "key-a"),
+                                  indexing={"lease_s": LEASE_S})
+            b = await Memory.open(url, embedding=embedding(service, "key-b"),
+                                  indexing={"lease_s": LEASE_S})
+            try:
+                await a.add({"content": "original", "ts": 7}, session="s")
+                await a.flush(timeout=60)
+                first = asyncio.create_task(a.rewrite("s", 7, content="first rewrite"))
+                while not any("first rewrite" in r.texts for r in service.requests):
+                    await asyncio.sleep(0.01)
+                await b.rewrite("s", 7, content="second rewrite")
+                assert first.done()  # B went after A
+                await first
+            finally:
+                await a.close()
+                await b.close()
+        messages, states, vectors = await stored_state(url)
+        assert [x.content for x in messages] == ["second rewrite"]
+        assert_each_vector_is_its_text(messages, states, vectors)
+
+
+# --------------------------------------------------------------------------- processes
+
+
+def start_replica(tmp: Path, url: str, service: FakeEmbeddingService, name: str, key: str,
+                  rounds: int, stop_file: Path | None) -> tuple[subprocess.Popen[bytes], Path]:
+    out = tmp / f"{name}.out"
+    cfg = {"url": url, "endpoint": service.url + "/v1", "key": key, "name": name,
+           "lease_s": str(LEASE_S), "rounds": str(rounds),
+           "stop_file": str(stop_file) if stop_file else ""}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+    with open(out, "wb") as sink:
+        proc = subprocess.Popen([sys.executable, str(REPLICA), json.dumps(cfg)],
+                                stdout=sink, stderr=subprocess.STDOUT, env=env)
+    return proc, out
+
+
+def acked(out: Path) -> dict[str, str]:
+    """id -> content of every add the replica acknowledged."""
+    lines = out.read_text(errors="replace").splitlines()
+    return dict(line[4:].split(" ", 1) for line in lines if line.startswith("ack "))
+
+
+def wait_until(check: Any, what: str, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+async def test_three_processes_share_the_work_and_survive_a_kill_mid_batch(
+        tmp_path: Path) -> None:
+    """Three replicas add and recall at once; one is killed (``kill -9``) while the
+    service holds its batches. Every acknowledged message is stored once and has one
+    vector of its text; the service embedded every message once, except the killed
+    replica's claimed ones: once in its lost calls, once more after their leases ran out."""
+    stop = tmp_path / "stop"
+    async with shared_schema() as url:
+        with embedding_service() as service:
+            victim, victim_out = start_replica(tmp_path, url, service, "victim", "key-held",
+                                               10, None)
+            others = [start_replica(tmp_path, url, service, n, f"key-{n}", 30, stop)
+                      for n in ("alice", "bob")]
+            try:
+                def victim_held() -> list[Recorded]:
+                    return [r for r in list(service.requests) if held_batch(r)]
+
+                wait_until(lambda: "added" in victim_out.read_text(errors="replace")
+                           and victim_held(), "the victim's adds and a held batch")
+                assert victim.poll() is None
+                os.kill(victim.pid, signal.SIGKILL)
+                assert victim.wait(timeout=30) == -signal.SIGKILL
+                held = victim_held()
+                wait_until(lambda: all(r.dropped for r in held), "the held calls to drop")
+                assert all(p.poll() is None for p, _ in others)  # still adding
+                stop.touch()
+                for p, _ in others:
+                    assert p.wait(timeout=180) == 0
+            finally:
+                for p in (victim, *(p for p, _ in others)):
+                    if p.poll() is None:
+                        p.kill()
+                        p.wait()
+            counts = embed_counts(service)
+        for _, out in others:
+            assert "done" in out.read_text(), out.read_text()
+        ack = {**acked(victim_out), **{k: v for _, o in others for k, v in acked(o).items()}}
+        assert len(ack) == 10 * 2 + 2 * 30 * 2
+
+        messages, states, vectors = await stored_state(url)
+        by_content = Counter(m.content for m in messages)
+        assert all(by_content[c] == 1 for c in ack.values())  # stored once
+        stored = {m.id: m.content for m in messages}
+        assert all(stored.get(i) == c for i, c in ack.items())
+        assert_each_vector_is_its_text(messages, states, vectors)
+
+        # the victim's claims were embedded by it (lost with it) and once more elsewhere
+        lost = {t for r in held for t in r.texts}
+        assert lost and lost <= set(by_content)
+        twice = {t for t, n in counts.items() if t in by_content and n > 1}
+        assert twice == lost
+        assert all(counts[t] == 2 for t in twice)
+        assert all(counts[c] >= 1 for c in by_content)
