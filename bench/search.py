@@ -1,7 +1,8 @@
 """Recall latency and ingest throughput of the stores, against numpy exact top-k.
 
     python bench/search.py [--sizes 10000,100000] [--data real,synthetic] [--queries 200]
-        [--probes 8,16,32,64] [--pg URL] [--qdrant] [--out bench/results/search.json]
+        [--probes 8,16,32,64] [--pg URL] [--qdrant] [--skip filters,lexical]
+        [--out bench/results/search.json]
 
 For each data set and store size, in one process:
 * ingest throughput (messages/s, precomputed vectors: append + vector upsert);
@@ -284,7 +285,7 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
         ann = store.ann._indexes[DIM]
         res["ann_status"] = store.ann.status()[DIM]
         # filters: broad (role = user, half the rows) and narrow (one session)
-        for label, where_of in (
+        for label, where_of in () if "filters" in args.skip else (
             ("ANN where role=user", lambda i: {"role": "user"}),
             ("ANN where session", lambda i: {"session_id": f"s{(i * 37) % (n // SESSION_SIZE)}"}),
         ):
@@ -313,7 +314,8 @@ async def run_size(name: str, vecs: np.ndarray, queries: np.ndarray, args: argpa
         res["nlist"] = int(ann._graph.index.nlist) if ann._graph is not None else None
 
     qtexts = args.current_questions
-    res["lexical"] = await lexical_paths(store, n, args.current_texts, qtexts, len(queries))
+    res["lexical"] = ({} if "lexical" in args.skip else
+                      await lexical_paths(store, n, args.current_texts, qtexts, len(queries)))
     res["memory_recall"] = await memory_recall(store, store, queries, have_ann, qtexts)
     for label, (st, ix) in extra.items():
         res["memory_recall"][label] = (await memory_recall(st, ix, queries, False, qtexts)
@@ -498,8 +500,12 @@ def main() -> None:
     ap.add_argument("--embed-cache", type=Path, default=None,
                     help="an .npz to keep the real embeddings in between runs (outside the "
                     "repo: the data is measurement only)")
+    ap.add_argument("--skip", default="", help="sections to leave out, comma separated: "
+                    "filters (the filtered ANN rows), lexical (the pending full-text rows; "
+                    "slow through SQL at 1M)")
     ap.add_argument("--out", default="bench/results/search.json")
     args = ap.parse_args()
+    args.skip = {x for x in args.skip.split(",") if x}
     args.probes = [int(x) for x in args.probes.split(",") if x]
     sizes = [int(x) for x in args.sizes.split(",") if x]
     kinds = [x for x in args.data.split(",") if x]

@@ -88,6 +88,90 @@ def test_matches_brute_force_bm25_through_any_writes(
         assert got[r] == pytest.approx(s, rel=1e-9, abs=1e-12)
 
 
+def brute_top_k(docs: dict[int, list[str]], terms: list[str], k: int,
+                allowed: set[int] | None) -> list[tuple[int, float]]:
+    """The top ``k`` and every tie with the k-th, by (score desc, rowid), scored as
+    :func:`brute_bm25` does (terms summed in query order: equal to the last bit)."""
+    if not docs:
+        return []
+    n = len(docs)
+    avg = sum(len(d) for d in docs.values()) / n
+    df = {t: sum(1 for d in docs.values() if t in d) for t in terms}
+    ranked = []
+    for rowid, toks in docs.items():
+        if allowed is not None and rowid not in allowed:
+            continue
+        counts = Counter(toks)
+        score = 0.0
+        for t in terms:
+            if counts[t]:
+                idf = max(math.log((n - df[t] + 0.5) / (df[t] + 0.5)), 1e-6)
+                f = counts[t] * term_weight(t)
+                score += idf * f * (BM25_K1 + 1) / (
+                    f + BM25_K1 * (1 - BM25_B + BM25_B * len(toks) / avg))
+        if score > 0:
+            ranked.append((rowid, score))
+    ranked.sort(key=lambda h: (-h[1], h[0]))
+    if len(ranked) > k:
+        ranked = [h for h in ranked if h[1] >= ranked[k - 1][1]]
+    return ranked
+
+
+#: Zipf-like vocabulary: a few words in most documents, many in a handful; CJK
+#: unigrams (weight 0.5) and bigrams among them.
+ZIPF_VOCAB = [f"w{i}" for i in range(150)] + list("报销单财务截止青柠版本上线") + [
+    "报销", "销单", "财务", "截止", "版本", "上线"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pruned_top_k_is_the_brute_force_top_k(seed: int) -> None:
+    """MaxScore skips documents by upper bounds; it must never change the answer.
+    Common and rare terms, duplicate documents (ties), rewrites, deletes, merges,
+    Chinese terms, filters broad and narrow: the same (rowid, score) set, to the bit."""
+    rng = np.random.default_rng(seed)
+    weights = 1.0 / np.arange(1, len(ZIPF_VOCAB) + 1) ** 1.1
+    weights /= weights.sum()
+
+    def doc() -> list[str]:
+        n = int(rng.integers(1, 25))
+        return [ZIPF_VOCAB[i] for i in rng.choice(len(ZIPF_VOCAB), n, p=weights)]
+
+    docs: dict[int, list[str]] = {}
+    p = Postings(merge_min=int(rng.integers(50, 400)))
+    initial = {r: doc() for r in range(1, 400)}
+    for r in range(400, 600):  # copies: tied scores
+        initial[r] = list(initial[int(rng.integers(1, 400))])
+    p.load(list(initial.items()))
+    docs.update(initial)
+    for step in range(6):
+        for _ in range(150):
+            r = int(rng.integers(1, 900))
+            if rng.random() < 0.2:
+                p.remove(r)
+                docs.pop(r, None)
+            else:
+                toks = doc() if rng.random() < 0.7 or not docs else list(
+                    docs[int(rng.choice(list(docs)))])
+                p.put(r, toks)
+                docs[r] = toks
+        if step == 3:
+            p.merge()
+        rowids = sorted(docs)
+        for _ in range(12):
+            n_terms = int(rng.integers(1, 9))
+            terms = list(dict.fromkeys(
+                [ZIPF_VOCAB[i] for i in rng.choice(len(ZIPF_VOCAB), n_terms, p=weights)]
+                + ["absent"] * int(rng.random() < 0.2)))
+            k = int(rng.choice([1, 2, 5, 10, 20]))
+            for allowed in (None, set(rng.choice(rowids, len(rowids) // 2).tolist()),
+                            set(rng.choice(rowids, 4).tolist()), set()):
+                arr = None if allowed is None else np.asarray(sorted(allowed), dtype=np.int64)
+                got = p.top_k(terms, k, arr)
+                assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+                assert sorted(got, key=lambda h: (-h[1], h[0])) == brute_top_k(
+                    docs, terms, k, allowed), (seed, step, terms, k)
+
+
 def test_top_k_keeps_every_tie_with_the_kth() -> None:
     p = Postings()
     p.load([(1, ["a"]), (2, ["a"]), (3, ["a"]), (4, ["b"]), (5, ["b", "b"])])
