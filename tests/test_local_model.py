@@ -7,13 +7,17 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from chatmem.embedding import Embedder
+from chatmem.embedding import Embedder, local
 from chatmem.embedding.local import LocalProvider, resolve_model
 from chatmem.errors import ConfigError
 
@@ -88,3 +92,42 @@ async def test_the_onnx_model_is_loaded_once_per_process(caplog: pytest.LogCaptu
     assert local.loaded_onnx_models() == before + 1
     assert sum(r.getMessage().startswith("loaded ") for r in caplog.records) == 1
     assert np.array_equal(vc, vd) and float(vc @ va) > 0.9999  # short text: same vector
+
+
+def test_a_query_never_waits_for_document_inference() -> None:
+    """R5: while the document thread is busy (held here, as by a long indexing run), a
+    query is embedded on its own session, and both sessions give the same vector."""
+    prov = LocalProvider()
+    text = "where did Caroline go hiking last summer?"
+    doc = prov.embed_sync([text], "document")
+    model = prov._ensure_loaded()
+    gate = threading.Event()
+    busy = model.documents.submit(gate.wait, 120)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            query = pool.submit(prov.embed_sync, [text], "query").result(timeout=120)
+        assert not busy.done()  # the query did not wait for the document thread
+    finally:
+        gate.set()
+    assert busy.result() is True
+    np.testing.assert_allclose(query, doc, atol=1e-5)
+    # a bulk query call (an evaluation) runs like documents, on every core
+    many = prov.embed_sync([text] * 8, "query")
+    np.testing.assert_allclose(many, np.repeat(doc, 8, axis=0), atol=1e-5)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread nice values are Linux's")
+def test_document_inference_runs_at_a_lower_priority() -> None:
+    prov = LocalProvider()
+    prov.embed_sync(["load the model"], "document")
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    thread = next(t for t in threading.enumerate()
+                  if t.name.startswith("chatmem-embed-documents"))
+    assert thread.native_id is not None
+    assert os.getpriority(os.PRIO_PROCESS, thread.native_id) == min(base + local.DOCUMENT_NICE,
+                                                                     19)
+    # the session's own threads were started from it and inherit its priority; this
+    # thread (queries, request handling) keeps the process's
+    nices = [os.getpriority(os.PRIO_PROCESS, int(tid)) for tid in os.listdir("/proc/self/task")]
+    assert nices.count(min(base + local.DOCUMENT_NICE, 19)) >= 2
+    assert base in nices

@@ -498,7 +498,11 @@ class Indexer:
         """Queue what the store holds as pending and, with ``retries``, a wave of the
         retries that are due (one batch, a probe, while the provider is failing)."""
         room = self._room()
-        if room == 0:
+        limit = self.config.max_queue_size
+        if room == 0 or (self._queue and limit > 0 and room < limit // 2):
+            # a read takes the queued and in-flight rows too (to skip them): while the
+            # queue is more than half full it would parse hundreds of rows for a few new
+            # ones, on the store's thread that recalls need (R5); it drains first
             return 0
         self._sweep_needed = False
         busy = len(self._in_flight) + len(self._queue)

