@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
-from .models import Message, Session, VectorEntry, message_entry, now_ms
+from .models import IndexState, Message, Session, VectorEntry, message_entry, now_ms
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
 from .store.base import Retry
 from .store.storage import (  # re-exported: the snapshot helpers used to live here
@@ -176,6 +176,8 @@ class Indexer:
         self._progress = asyncio.Event()
         #: One set per store read under way: the ids whose batch finished meanwhile.
         self._watchers: list[set[str]] = []
+        #: One set per flush waiting on a page: the ids the full queue dropped meanwhile.
+        self._drop_watchers: list[set[str]] = []
         self._sweep_needed = True  # start-up: resume whatever a previous run left pending
         #: E12 retries: the ids of the wave under way, the soonest known due time (ms),
         #: whether to read it again from the store, due times scheduled since that read
@@ -259,6 +261,8 @@ class Indexer:
                 self._queued.discard(old.id or "")
                 self._settle_ids([old.id or ""])
                 self._dropped += 1
+                for dropped in self._drop_watchers:
+                    dropped.add(old.id or "")
                 self._sweep_needed = True  # it is still waiting in the store
         self._wakeup.set()
 
@@ -629,9 +633,12 @@ class Indexer:
         been attempted: indexed, or failed and scheduled again (E12: so a provider that
         is down cannot hang it). With ``retry_failed``, messages already waiting for a
         retry get one attempt now, whatever their schedule; one failing again keeps
-        waiting, and the flush does not wait for it."""
+        waiting, and the flush does not wait for it. So does a batch already in flight
+        when the flush starts and failing after it: its attempt began before the flush
+        (perhaps while the provider was down), so it does not count as the flush's."""
 
         async def _wait() -> None:
+            began_before = set(self._in_flight)
             await self.heal_snapshots()
             if retry_failed:
                 cursor = 0
@@ -641,21 +648,48 @@ class Indexer:
                     if not page:
                         break
                     cursor = page[-1][0]
-                    found = [m for _, m in page]
-                    self.enqueue(self._fresh(found, watch), retry=True)
-                    await self._settled(found)
+                    await self._attempt_once([m for _, m in page], watch)
             while True:
                 with self._watching() as watch:
                     found = await self.store.pending(self._page())
                 if not found:
-                    return
+                    break
                 self.enqueue(self._fresh(found, watch))
                 await self._settled(found)
                 # found but taken: their batch is being written, here or (R5) elsewhere
                 held = any(m.id in self._held for m in found)
                 await asyncio.sleep(CLAIM_RECHECK_S / 10 if held else 0)
+            if retry_failed and began_before:
+                await self.settled_ids(sorted(began_before))
+                states = await self.store.index_states(sorted(began_before))
+                failed = [i for i, st in states.items() if st is IndexState.FAILED]
+                if failed:
+                    with self._watching() as watch:
+                        again = list((await self.store.get(failed)).values())
+                    await self._attempt_once(again, watch)
 
         await asyncio.wait_for(_wait(), timeout)
+
+    async def _attempt_once(self, found: list[Message], watch: set[str]) -> None:
+        """Give these messages waiting for a retry one attempt and wait for it (flush).
+        Ones a full queue drops before their attempt (the sweeper fills it too) are
+        queued again while the store still shows them waiting: a flush never moves
+        past a page, as the pending loop never does, with some of it unattempted."""
+        while found:
+            dropped: set[str] = set()
+            self._drop_watchers.append(dropped)
+            try:
+                self.enqueue(self._fresh(found, watch), retry=True)
+                await self._settled(found)
+            finally:
+                self._drop_watchers.remove(dropped)
+            missed = sorted(dropped & {m.id for m in found})
+            if not missed:
+                return
+            with self._watching() as watch:
+                states = await self.store.index_states(missed)
+            found = [m for m in found if m.id in missed
+                     and states.get(m.id or "") is IndexState.FAILED]
 
     def _page(self) -> int:
         return max(self._room(), self.config.batch_size)
