@@ -11,7 +11,10 @@ table is the durable copy of the tokens: queries are answered by
 (:func:`sqlite_load`) with the same formula as FTS5's
 ``bm25(lexical, 1.0, CHAR_WEIGHT)`` (:mod:`chatmem.store.bm25`), many times
 faster on common words; its hits pass the same vector-entry filter as dense
-search, so visibility is identical (:func:`sqlite_query`).
+search, so visibility is identical, and take their entry fields from the same
+in-memory columns dense search answers from: a hit with a vector costs no SQL
+(only pending entries, a separate index's entries and SQL filters do;
+:func:`sqlite_query`).
 """
 
 from __future__ import annotations
