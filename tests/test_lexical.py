@@ -12,7 +12,7 @@ from chatmem.models import PENDING_MODEL, IndexState, Message, VectorEntry, now_
 from chatmem.store import SqliteStore
 from chatmem.store.base import Retry
 from chatmem.store.bm25 import CHAR_WEIGHT, calibrate, ideal_score, idf, plan_query
-from chatmem.store.sqlite.lexical import split_tokens
+from chatmem.store.sqlite.lexical import split_tokens, sqlite_query
 from chatmem.store.sqlite.schema import SCHEMA_VERSION as SQLITE_SCHEMA
 from chatmem.text import cjk_share, query_terms, tokenize
 
@@ -249,6 +249,36 @@ async def test_the_fast_filter_path_agrees_with_sql_on_pending_entries(tmp_path)
         await agree()
         await store.clear_messages("s2")
         await agree()
+    finally:
+        await store.close()
+
+
+async def test_tied_hits_keep_the_smallest_message_ids_with_their_entry_fields(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Many documents tie on score (a text said again and again): the k kept are those
+    with the smallest message ids, whether their fields come from the in-memory vector
+    columns (indexed) or from the tables (pending), and they equal what the tables say."""
+    store = await SqliteStore.open(tmp_path / "ties.db")
+    try:
+        said = await store.append([
+            Message(session_id=f"s{i % 3}", content="the zephyr kite is red", ts=100 + i,
+                    role="user" if i % 2 else "assistant") for i in range(40)])
+        await store.append([Message(session_id="s9", content=f"a zephyr {i} went by", ts=i)
+                            for i in range(100)])  # they hold one of the words, score less
+        await store.upsert([entry(m) for m in said[::2]])  # half indexed, half pending
+        by_id = {m.id: m for m in said}
+        for k in (1, 7, 25, 40):
+            hits = await store.lexical_query("zephyr kite red", k)
+            assert [h.message_id for h in hits] == sorted(by_id)[:k]
+            assert len({h.score for h in hits}) == 1
+            for h in hits:
+                m = by_id[h.message_id]
+                indexed = said.index(m) % 2 == 0
+                assert (h.session_id, h.ts, h.role, h.model_id) == (
+                    m.session_id, m.ts, m.role, "test:m" if indexed else PENDING_MODEL)
+            postings = await store._lexical_index()
+            from_tables = await store._run(lambda k=k, p=postings: sqlite_query(
+                store.conn, p, "zephyr kite red", k))  # no in-memory columns
+            assert from_tables == hits
     finally:
         await store.close()
 

@@ -13,7 +13,7 @@ it copied the row holds a different vector now.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,10 @@ import numpy.typing as npt
 
 from ..models import ScoredId
 from .where import simple_values
+
+#: An entry's fields as a search hit carries them: message id, model id, role, session
+#: id, ts (:class:`~chatmem.models.ScoredId` without the score).
+EntryFields = tuple[str, str | None, str | None, str, int]
 
 
 class _Codes:
@@ -184,6 +188,21 @@ class VectorMatrix(RowColumns):
         # the vectors are in place: stamp the rows, then publish the new sequence number
         self.seq[idx] = self.write_seq + 1
         self.write_seq += 1
+
+    def message_ids(self, rowids: Iterable[int]) -> dict[int, str]:
+        """The message ids of those of these store rowids that have a row here."""
+        mid, row_of = self.message_id, self.row_of
+        return {r: mid[row] for r in rowids if (row := row_of.get(r)) is not None}
+
+    def entry_fields(self, rowid: int) -> EntryFields | None:
+        """The entry fields of store rowid ``rowid`` as :meth:`top_k` answers them, or
+        ``None`` when it has no row here (full-text hits read them so, X1)."""
+        row = self.row_of.get(rowid)
+        if row is None:
+            return None
+        return (self.message_id[row], self.models.value[self.model[row]],
+                self.roles.value[self.role[row]], str(self.sessions.value[self.session[row]]),
+                int(self.ts[row]))
 
     def top_k(self, q: npt.NDArray[np.float32], k: int,
               rows: npt.NDArray[np.int64] | None) -> list[ScoredId]:

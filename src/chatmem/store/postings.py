@@ -22,9 +22,18 @@ same to the bit, ties included (``tests/test_postings.py`` checks against a
 brute-force ranking). Measured on the 1M LoCoMo-derived corpus of
 ``bench/search.py`` with its 200 LoCoMo questions, k=20, 2 shared cores, one
 process: p50 9.1 ms instead of 37.7 ms for the full scan (4.1×; the total over
-all questions 2.9×), identical answers, and hybrid ``Memory.recall`` 1.77× dense
-instead of 2.38× in the same run (README, Benchmarks). No search engine is needed
-for this: the bounds cost 8 bytes per distinct term and a query 1 byte per document.
+all questions 2.9×; 2.7 ms on a quieter machine), identical answers, and hybrid
+``Memory.recall`` 1.77× dense instead of 2.38× in the same run; with the hits'
+fields read from memory too (:func:`chatmem.store.sqlite.lexical.sqlite_query`),
+1.68× in ``bench/search.py`` itself (README, Benchmarks).
+
+Why by hand, rather than FTS5 or a search engine: FTS5 calls ``bm25()`` once per
+matching row and cannot stop early, and a separate engine would be a second copy
+of the documents to keep in step with the store's transactions, plus a
+dependency, for the same BM25. Here the scores are FTS5's to the bit, the index
+lives beside the vector matrix under the store's one writer thread (so a hit's
+fields come from memory too), and the MaxScore bounds cost 8 bytes per distinct
+term and a query 1 byte per document.
 
 The FTS5 table stays the durable copy of the tokens; this index is derived from
 it on the first lexical query (:meth:`Postings.load`) and then kept in step by

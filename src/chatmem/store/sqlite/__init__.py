@@ -1047,13 +1047,16 @@ class SqliteStore:
         postings = await self._lexical_index()
 
         def _query() -> list[ScoredId]:
+            mats = list(self._matrices.values())
             if not where:
-                return lexical.sqlite_query(self.conn, postings, text, k)
+                return lexical.sqlite_query(self.conn, postings, text, k, matrices=mats)
             sql, params = compile_where(where)  # validates, even when the fast path answers
             allowed = self._fast_rowids(where)
             if allowed is not None:
-                return lexical.sqlite_query(self.conn, postings, text, k, allowed)
-            return lexical.sqlite_query(self.conn, postings, text, k, where=(sql, params))
+                return lexical.sqlite_query(self.conn, postings, text, k, allowed,
+                                            matrices=mats)
+            return lexical.sqlite_query(self.conn, postings, text, k, where=(sql, params),
+                                        matrices=mats)
 
         return await self._run(_query)
 
