@@ -166,6 +166,25 @@ async def test_sessions_settings_and_owner_only_actions(server: str) -> None:
         with pytest.raises(InvalidInput, match="session is required"):
             await bot.recall("anything")
 
+        # the sessions overview and the key's identity, as the library and the console
+        await owner.add({"session_id": "room 1·β", "content": "the boiler is fixed"})
+        await owner.set_retention(30, session="room 1·β")
+        page = await owner.sessions()
+        row = next(r for r in page.sessions if r.session.id == "room 1·β")
+        assert row.session.resource_id == "bob" and row.messages == 1
+        assert (row.retention_days, row.retention_layer) == (30, "session")
+        assert (row.scope, row.scope_layer) == ("all", "config")
+        first = await owner.sessions(limit=1)
+        assert len(first.sessions) == 1 and first.next_after == first.sessions[0].session.id
+        rest = await owner.sessions(after=first.next_after)
+        assert first.sessions[0].session.id not in {r.session.id for r in rest.sessions}
+        with pytest.raises(InvalidInput, match="visible_from is required"):
+            await bot.sessions()
+        mine = await bot.sessions(visible_from="room 1·β")
+        assert [r.session.id for r in mine.sessions] == ["room 1·β"]
+        assert (await owner.whoami())["role"] == "owner"
+        assert (await bot.whoami())["role"] == "user"
+
 
 async def test_tool_schema_and_call(server: str) -> None:
     async with AsyncClient(server, USER) as bot:

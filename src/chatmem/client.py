@@ -61,6 +61,7 @@ from .errors import (
     Unauthorized,
 )
 from .models import Erased, Message, MessagePage, Session
+from .overview import SessionsPage, SessionSummary
 from .recall.request import id_list
 from .recall.result import Hit, RecallResult
 from .retention import EffectiveRetention
@@ -155,6 +156,18 @@ def _session(data: Mapping[str, Any]) -> Session:
                    group_name=data.get("group_name"),
                    metadata=dict(data.get("metadata") or {}),
                    settings=dict(data.get("settings") or {}))
+
+
+def _session_summary(data: Mapping[str, Any]) -> SessionSummary:
+    """A row of ``GET /v1/sessions`` (the fields :meth:`SessionSummary.to_dict` writes)."""
+    scope, retention = data.get("scope") or {}, data.get("retention") or {}
+    return SessionSummary(
+        session=_session(data), platform=data.get("platform"),
+        messages=int(data.get("messages", 0)), states=dict(data.get("states") or {}),
+        last_ts=data.get("last_ts"), last_platform=data.get("last_platform"),
+        scope=scope.get("scope", "all"), scope_layer=scope.get("layer", "config"),
+        retention_days=int(retention.get("days", 0)),
+        retention_layer=retention.get("layer", "config"))
 
 
 def _message_json(m: MessageLike) -> Any:
@@ -476,6 +489,23 @@ class AsyncClient:
             raise
         return _session(data["session"])
 
+    async def sessions(self, *, limit: int = 100, after: str | None = None,
+                       visible_from: str | None = None) -> SessionsPage:
+        """One page of sessions ordered by id (pass ``next_after`` as ``after`` for the
+        next): labels, message counts per index state, last activity, effective scope
+        and retention with their layers: ``GET /v1/sessions``. A user key must pass
+        ``visible_from`` (its conversation) and gets that session only."""
+        params = _query({"limit": limit, "after": after, "visible_from": visible_from})
+        data = await self._json("GET", "/v1/sessions", params=params)
+        return SessionsPage(tuple(_session_summary(row) for row in data["sessions"]),
+                            data.get("next_after"))
+
+    async def whoami(self) -> dict[str, str]:
+        """The calling key's ``name``, ``namespace`` and ``role`` (``user`` or
+        ``owner``): ``GET /v1/whoami``."""
+        data: dict[str, str] = await self._json("GET", "/v1/whoami")
+        return data
+
     # ------------------------------------------------------------------ tool
 
     async def tool_schema(self) -> dict[str, Any]:
@@ -553,6 +583,8 @@ class Client(BlockingWrapper[AsyncClient]):
     effective_scope = blocking(AsyncClient.effective_scope)
     set_scope = blocking(AsyncClient.set_scope)
     get_session = blocking(AsyncClient.get_session)
+    sessions = blocking(AsyncClient.sessions)
+    whoami = blocking(AsyncClient.whoami)
     tool_schema = blocking(AsyncClient.tool_schema)
     call_tool = blocking(AsyncClient.call_tool)
     stats = blocking(AsyncClient.stats)
