@@ -235,7 +235,8 @@
   function messageItem(m, indexState, extra) {
     const head = el("div", { className: "meta" },
       el("span", { className: "speaker" }, speaker(m)),
-      el("span", { className: "badge role" }, m.role),
+      // the role chip only when the label is not the role already (no "assistant assistant")
+      speaker(m) === m.role ? null : el("span", { className: "badge role" }, m.role),
       indexState ? el("span", { className: "badge state " + indexState }, indexState) : null,
       el("span", { className: "ts" }, when(m.ts)),
       extra || null);
