@@ -4,8 +4,6 @@ every method, the library's error classes rebuilt from the answers, and the sync
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -30,7 +28,7 @@ from chatmem.errors import (
 from chatmem.models import Session
 from chatmem.retention import EffectiveRetention
 from chatmem.scopes import EffectiveScope
-from servers import free_port
+from servers import chatmem_serve, free_port
 
 OWNER = "client-owner-key-0123456789"
 USER = "client-user-key-01234567890"
@@ -46,28 +44,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         f'[keys.bot]\nkey = "{USER}"\nnamespace = "home"\nrole = "user"\n'
         f'[keys.other]\nkey = "{OTHER}"\nnamespace = "other"\nrole = "owner"\n',
         encoding="utf-8")
-    port = free_port()
-    log = (tmp / "serve.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chatmem", "serve", "--db", f"sqlite:///{tmp}/{{namespace}}.db",
-         "--keys", str(keys), "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, (tmp / "serve.log").read_text()
-            assert time.monotonic() < deadline, "chatmem serve did not come up"
-            time.sleep(0.2)
+    with chatmem_serve(f"sqlite:///{tmp}/{{namespace}}.db", keys, tmp / "serve.log") as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
 
 
 async def wait_indexed(c: AsyncClient, n: int) -> None:

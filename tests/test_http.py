@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +16,7 @@ from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError
 from chatmem.server.http import KeyTable, check_bind, create_app
 from providers import RecordingProvider
-from servers import free_port, running
+from servers import chatmem_serve, running
 
 ALICE = "alice-key-0123456789abcdef"
 ALICE_BOT = "alice-bot-key-0123456789ab"
@@ -219,31 +217,12 @@ def test_chatmem_serve_runs_with_the_real_model(tmp_path: Path) -> None:
     keys_file = tmp_path / "keys.toml"
     keys_file.write_text(f'[keys.me]\nkey = "{ALICE}"\nnamespace = "me"\nrole = "owner"\n',
                          encoding="utf-8")
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chatmem", "serve", "--db", f"sqlite:///{tmp_path}/{{namespace}}.db",
-         "--keys", str(keys_file), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, proc.stdout.read().decode()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline, "chatmem serve did not come up"
-            time.sleep(0.2)
-        with client(base, ALICE) as c:
-            add(c, "My passport expires in March 2027", "I had pasta for lunch")
-            wait_indexed(c, 2)
-            assert recall_texts(c, "when does my passport run out?")[0].startswith(
-                "My passport")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with chatmem_serve(f"sqlite:///{tmp_path}/{{namespace}}.db", keys_file,
+                       tmp_path / "serve.log") as base, client(base, ALICE) as c:
+        add(c, "My passport expires in March 2027", "I had pasta for lunch")
+        wait_indexed(c, 2)
+        assert recall_texts(c, "when does my passport run out?")[0].startswith(
+            "My passport")
 
 
 # --------------------------------------------------------------------------- issue 9

@@ -319,10 +319,7 @@ class Indexer:
 
     async def _settled(self, messages: Sequence[Message]) -> None:
         """Wait until none of these messages is queued or in flight."""
-        ids = [m.id for m in messages if m.id]
-        while any(i in self._queued or i in self._in_flight for i in ids):
-            self._progress.clear()
-            await self._progress.wait()
+        await self.settled_ids([m.id for m in messages if m.id])
 
     def _take(self, n: int) -> list[Message]:
         batch: list[Message] = []

@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +110,19 @@ LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 #: Most messages one ``list`` page holds (I8).
 MAX_PAGE = 1000
+
+
+async def message_pages(store: MessageStore, **where: Any) -> AsyncIterator[list[Message]]:
+    """Every message ``store.list_messages(**where)`` selects, :data:`MAX_PAGE` at a
+    time in ``(ts, id)`` order (each page resumes strictly after the last)."""
+    pos: tuple[int, str] | None = None
+    while rows := await store.list_messages(**where, after=pos, limit=MAX_PAGE):
+        yield rows
+        last = rows[-1]
+        assert last.ts is not None and last.id is not None
+        pos = (last.ts, last.id)
+
+
 #: Messages erased per store transaction by ``forget`` (each chunk is all-or-nothing).
 ERASE_CHUNK = 2000
 #: Seconds an erase waits for a batch already embedding erased messages to finish.
@@ -652,17 +665,14 @@ class Memory:
             scope = await self.settings.effective(situation)
             keep = await self.retention.effective(situation)
             states: dict[str, int] = {}
-            count, last, pos = 0, None, None
-            while rows := await self.store.list_messages(session_ids=[s.id], after=pos,
-                                                         limit=MAX_PAGE):
+            count, last = 0, None
+            async for rows in message_pages(self.store, session_ids=[s.id]):
                 ids = [m.id for m in rows if m.id is not None]
                 for state in (await self.store.index_states(ids)).values():
                     name = STATE_NAMES[IndexState(state)]
                     states[name] = states.get(name, 0) + 1
                 count += len(rows)
                 last = rows[-1]
-                assert last.ts is not None and last.id is not None
-                pos = (last.ts, last.id)
             out.append(SessionSummary(
                 s, situation.current_platform, count, states,
                 None if last is None else last.ts, None if last is None else last.platform,
@@ -709,13 +719,9 @@ class Memory:
         ids: builtins.list[str] = []
         for start in range(0, 1 if scope is None else len(scope), 500):
             part = None if scope is None else scope[start:start + 500]
-            pos: tuple[int, str] | None = None
-            while rows := await self.store.list_messages(
-                    session_ids=part, speaker_id=speaker_id, after=pos, limit=MAX_PAGE):
+            async for rows in message_pages(self.store, session_ids=part,
+                                            speaker_id=speaker_id):
                 ids += [m.id for m in rows if m.id is not None]
-                last = rows[-1]
-                assert last.ts is not None and last.id is not None
-                pos = (last.ts, last.id)
         erased = Erased()
         if dry_run:
             indexed = 0
@@ -761,13 +767,8 @@ class Memory:
             if eff.days <= 0 or cutoff <= 0:
                 continue
             ids: builtins.list[str] = []
-            pos: tuple[int, str] | None = None
-            while rows := await self.store.list_messages(session_ids=[s.id], until=cutoff,
-                                                         after=pos, limit=MAX_PAGE):
+            async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff):
                 ids += [m.id for m in rows if m.id is not None]
-                last = rows[-1]
-                assert last.ts is not None and last.id is not None
-                pos = (last.ts, last.id)
             for start in range(0, len(ids), ERASE_CHUNK):
                 erased += await self._erase(ids[start:start + ERASE_CHUNK])
         if erased.messages:
