@@ -126,6 +126,10 @@ class SearchConfig(_Strict):
     reply_share: float = Field(default=0.7, ge=0.0, le=1.0)
     #: How many messages after a candidate inherit its score.
     reply_window: int = Field(default=2, ge=0, le=20, strict=True)
+    #: Multiplies the messages of the role whose past words the query asks about
+    #: ("what did you suggest…" → the assistant's, "what did I say…" → the user's;
+    #: :func:`chatmem.recall.query.asked_role`); 1 turns it off.
+    asked_role_boost: float = Field(default=3.0, ge=1.0, le=10.0)
 
 
 #: Smallest ``context_expand.max_chars``: room for the header and one labelled line.

@@ -961,7 +961,8 @@ class Memory:
         stored: dict[str, Message] = {}
         now = plan.now if plan.now is not None else now_ms()  # one "now" for every tier
         for pool_size in plan.pool_tiers:
-            found, tier_degraded = await self._candidates(plan.query, pool_size, plan.where,
+            found, tier_degraded = await self._candidates(plan.search_text or plan.query,
+                                                          pool_size, plan.where,
                                                           query_vector)
             degraded = degraded or tier_degraded
             pool = await self._with_replies(found, plan, embedder.model_id)
@@ -979,7 +980,9 @@ class Memory:
                           boost_speakers=plan.boost_speakers,
                           boost=self.config.search.user_priority_boost,
                           current_state=plan.current_state,
-                          best=self.config.recall_top_k)
+                          best=self.config.recall_top_k,
+                          asked_role=plan.asked_role,
+                          role_boost=self.config.search.asked_role_boost)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -41,3 +41,76 @@ _CURRENT_STATE_RE = re.compile(
 def asks_current_state(query: str) -> bool:
     """Whether ``query`` asks for how things are *now* (:data:`CURRENT_STATE_EN`, ``_ZH``)."""
     return _CURRENT_STATE_RE.search(query) is not None
+
+
+#: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",
+#: "the routine *you gave* me", "*your tips*" (issue 12: a question about what the
+#: assistant said is answered by an assistant message, rarely by the user's turn that
+#: raised the topic, which matches the question's words better).
+_ASSISTANT_VERBS_EN = (
+    "say", "said", "suggest", "suggested", "recommend", "recommended", "tell", "told",
+    "advise", "advised", "propose", "proposed", "mention", "mentioned", "teach", "taught",
+    "remind", "reminded", "warn", "warned", "give", "gave", "offer", "offered",
+    "explain", "explained", "show", "showed", "think", "thought", "pick", "picked",
+    "come up with", "came up with")
+_ASSISTANT_NOUNS_EN = (
+    "advice", "suggestion", "suggestions", "tip", "tips", "trick", "tricks", "idea",
+    "ideas", "recommendation", "recommendations", "answer", "opinion", "take", "recipe",
+    "routine", "plan", "explanation", "reminder", "warning")
+_VERBS = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in _ASSISTANT_VERBS_EN)
+_PAST = "|".join(v for v in _ASSISTANT_VERBS_EN
+                 if v.endswith(("ed", "ght", "old", "aid", "ave", "wed")))
+_NOUNS = "|".join(_ASSISTANT_NOUNS_EN)
+_ADVERB = r"(?:\s+(?:ever|once|just|also|first))?"
+#: "did you suggest", "you told me", "your tips".
+_YOU_EN = re.compile(
+    r"\b(?:(?:did|do|would|have|had|will)\s+you" + _ADVERB + r"\s+(?:" + _VERBS + r")"
+    r"|you(?:'d|'ve|\s+had|\s+have)?" + _ADVERB + r"\s+(?:" + _PAST + r")"
+    r"|your\s+(?:" + _NOUNS + r"))\b", re.IGNORECASE)
+#: "did the bot suggest", "the assistant's tips": in a group the bot is named, and its
+#: name is also a word of the messages that addressed it, so it stays in the query.
+_BOT_EN = re.compile(
+    r"\b(?:(?:did|do|would|have|had|will)\s+the\s+(?:bot|assistant)" + _ADVERB
+    + r"\s+(?:" + _VERBS + r")|the\s+(?:bot|assistant)(?:'s)?" + _ADVERB + r"\s+(?:"
+    + _PAST + "|" + _NOUNS + r"))\b", re.IGNORECASE)
+_ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚才|前几天|曾经|也|都|还|又)?"
+                r"(?:是)?(?:怎么|咋)?")
+_ZH_VERB = (r"(?:建议|推荐|教|让我|叫我|要我|提醒|说|讲|劝|告诉|提到|支招|出主意|给|排|安排"
+            r"|觉得|帮我(?:想|出|列|排|定)|有什么(?:办法|建议|主意|推荐)|怎么比)")
+#: Chinese: 你 / 您 as the subject (not "跟你", "对你"…), a time word or 怎么 between,
+#: before a verb of advice or speech.
+_YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替])[你您]" + _ZH_MODIFIER + _ZH_VERB)
+_BOT_ZH = re.compile(r"(?:小助手|助手|机器人)" + _ZH_MODIFIER + _ZH_VERB)
+#: The user's own past words: "what did *I say*", "*I told you*", "我*跟你说过*".
+_USER_EN = re.compile(
+    r"\b(?:did\s+I\s+(?:say|tell|mention|write|ask)|I\s+(?:said|told\s+you|mentioned|"
+    r"wrote|asked\s+you))\b", re.IGNORECASE)
+_USER_ZH = re.compile(r"我(?:之前|以前|当时|上次|那次|那时|曾经)?(?:跟你|和你|对你|给你)?"
+                      r"(?:说过|提过|提到|讲过|告诉过?你)")
+
+
+def asked_role(query: str) -> str | None:
+    """Whose past words ``query`` asks about: ``"assistant"`` for "what did you
+    suggest…", "你让我…", ``"user"`` for "what did I say…", "我跟你说过…"; ``None``
+    when it does not say (most questions).
+
+    A question can name both ("did you say what I told you…"): the assistant then,
+    since a question put to the assistant about its own words is the commoner form."""
+    return role_cue(query)[0]
+
+
+def role_cue(query: str) -> tuple[str | None, str]:
+    """:func:`asked_role` and the query without the words that said it.
+
+    "你让我", "did you suggest": they tell whose words are asked about, not what
+    about, and left in the query they match every message where the assistant says
+    "你" or "you" (issue 12)."""
+    for role, cues, named in (("assistant", (_YOU_EN, _YOU_ZH), (_BOT_EN, _BOT_ZH)),
+                              ("user", (_USER_EN, _USER_ZH), ())):
+        if any(p.search(query) for p in (*cues, *named)):
+            rest = query
+            for p in cues:
+                rest = p.sub(" ", rest)
+            return role, rest if rest.strip(" ?？!！.。,，") else query
+    return None, query
+

@@ -25,7 +25,7 @@ from ..models import (
     describe,
     validate_message,
 )
-from .query import asks_current_state, build_query
+from .query import asks_current_state, build_query, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -191,6 +191,13 @@ class RecallPlan:
     #: Whether the query asks about the present ("… now", "现在 …": ranked by
     #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
     current_state: bool
+    #: Whose past words the query asks about (``"assistant"``, ``"user"``, ``None``;
+    #: :func:`~chatmem.recall.query.asked_role`): their messages get
+    #: ``search.asked_role_boost``.
+    asked_role: str | None
+    #: What the channels search for: ``query`` without the words that named
+    #: ``asked_role`` ("你让我", "did you suggest"; :func:`~.query.role_cue`).
+    search_text: str | None
     #: The weight of recency in the ranking: ``search.time_weight``, or
     #: ``search.time_weight_current`` when the query asks about the present.
     time_weight: float
@@ -232,6 +239,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     query = build_query(request.texts)
     search = config.search
     current = bool(query) and asks_current_state(query or "")
+    role, search_text = role_cue(query) if query else (None, query)
     return RecallPlan(
         query=query,
         top_k=top_k,
@@ -247,6 +255,8 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
         reply_share=0.0 if request.follow_replies is False else search.reply_share,
         current_state=current,
+        asked_role=role,
+        search_text=search_text,
         time_weight=search.time_weight_current if current else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
                              for m in request.turn),
