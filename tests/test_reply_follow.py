@@ -18,7 +18,7 @@ from chatmem.config import Config
 from chatmem.errors import ConfigError, InvalidInput
 from chatmem.models import ScoredId
 from chatmem.recall.follow import follow_replies
-from chatmem.recall.query import asks_current_state
+from chatmem.recall.query import asks_current_state, asks_earliest
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
 
@@ -164,11 +164,56 @@ def test_questions_not_about_the_present(query: str) -> None:
     assert not asks_current_state(query)
 
 
+@pytest.mark.parametrize("query", [
+    "What did my flatmate agree to at first?", "when did I first go to the running group",
+    "what was the plan originally", "how much did it cost initially", "我什么时候第一次做成俯卧撑",
+    "我原来每天喝几杯咖啡", "房东一开始说涨到多少", "木木原本说哪天还",
+])
+def test_questions_about_how_it_began(query: str) -> None:
+    assert asks_earliest(query)
+
+
+@pytest.mark.parametrize("query", [
+    "what did you say after my first class", "how much for the first three labels",
+    "where do I live now", "最后谈下来的比第一次给的多了多少",  # the present wins
+    "what did you suggest for my sister's bed", "",
+])
+def test_questions_not_about_how_it_began(query: str) -> None:
+    assert not asks_earliest(query)
+
+
 def test_the_plan_takes_the_weight_of_its_query() -> None:
     cfg = Config.load({"search": {"time_weight": 0.1, "time_weight_current": 0.6}})
     kw: dict[str, Any] = {"scope": "all", "clamped": False, "visibility": None, "where": None}
     assert plan(RecallRequest.of("where do I live now"), cfg, **kw).time_weight == 0.6
     assert plan(RecallRequest.of("where did I live"), cfg, **kw).time_weight == 0.1
+    first = plan(RecallRequest.of("where did I live at first"), cfg, **kw)
+    assert first.earliest and not first.current_state and first.time_weight == 0.6
+
+
+async def test_a_question_about_how_it_began_prefers_the_older_statement(tmp_path: Path
+                                                                        ) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/e.db", embedder=embedder())
+    try:
+        old = Message(session_id="d1", content="four cups of coffee for me", ts=T0,
+                      speaker_id="maya")
+        new = Message(session_id="d9", content="now I drink one cup of coffee a day, down "
+                      "from four cups a day", ts=T0 + 40 * DAY, speaker_id="maya")
+        noise = [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
+                 for i, text in enumerate(["booked the dentist", "boiler noise again",
+                                           "pasta recipe please", "train tickets bought"])]
+        await mem.add([old, new, *noise])
+        await mem.flush()
+        now = T0 + 41 * DAY
+        ask = "how many cups of coffee a day did I drink at first"
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
+        assert hits[0].message.content == old.content
+        # weighed like any other question, the newer (and closer worded) one leads
+        mem.config = Config.load({"search": {"time_weight_current": 0.0}})
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
+        assert hits[0].message.content == new.content
+    finally:
+        await mem.close()
 
 
 async def test_a_question_about_the_present_prefers_the_newer_statement(tmp_path: Path

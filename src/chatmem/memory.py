@@ -980,6 +980,7 @@ class Memory:
                           boost_speakers=plan.boost_speakers,
                           boost=self.config.search.user_priority_boost,
                           current_state=plan.current_state,
+                          earliest=plan.earliest,
                           best=self.config.recall_top_k,
                           asked_role=plan.asked_role,
                           role_boost=self.config.search.asked_role_boost)

@@ -43,6 +43,25 @@ def asks_current_state(query: str) -> bool:
     return _CURRENT_STATE_RE.search(query) is not None
 
 
+#: Words that ask for how something *began* ("what did I drink *at first*", "when did I
+#: *first* go", "我*一开始*…", "*原本*说哪天还"): the mirror of the words above, the
+#: older of two statements should win. "first" alone is left out: "my first
+#: customer" names a thing, not a time in the conversation.
+EARLIEST_EN = ("originally", "at first", "initially", "in the beginning", "to begin with",
+               "first time", "at the start")
+EARLIEST_ZH = ("第一次", "最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始")
+_EARLIEST_RE = re.compile(
+    r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in EARLIEST_EN)
+    + r"|(?:did|do|does|have|has|had)\s+\w+\s+first)\b|" + "|".join(EARLIEST_ZH),
+    re.IGNORECASE)
+
+
+def asks_earliest(query: str) -> bool:
+    """Whether ``query`` asks how something began (:data:`EARLIEST_EN`, ``_ZH``, "when
+    did I first…"). A query that also asks about the present counts as that only."""
+    return _EARLIEST_RE.search(query) is not None and not asks_current_state(query)
+
+
 #: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",
 #: "the routine *you gave* me", "*your tips*" (issue 12: a question about what the
 #: assistant said is answered by an assistant message, rarely by the user's turn that

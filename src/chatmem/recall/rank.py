@@ -79,22 +79,26 @@ def newness(candidates: Sequence[Candidate], best: int) -> list[float]:
 
 def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            half_life_days: float, boost_speakers: Collection[str] = (),
-           boost: float = 1.0, current_state: bool = False,
+           boost: float = 1.0, current_state: bool = False, earliest: bool = False,
            best: int = 5, asked_role: str | None = None,
            role_boost: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
-    among the ``best`` most relevant candidates instead of the half-life decay.
+    among the ``best`` most relevant candidates instead of the half-life decay;
+    ``earliest`` (a question about how something began): its mirror, ``1 − newness``.
     ``asked_role`` (whose past words the query asks about,
     :func:`~chatmem.recall.query.asked_role`): that role's messages are multiplied by
     ``role_boost``."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
-    newer = newness(candidates, best) if current_state else None
+    newer = newness(candidates, best) if current_state or earliest else None
     for i, (c, rel) in enumerate(zip(candidates, relevance)):
         assert c.message.ts is not None
-        r = newer[i] if newer is not None else recency(c.message.ts, now_ms, half_life_days)
+        if newer is None:
+            r = recency(c.message.ts, now_ms, half_life_days)
+        else:
+            r = 1.0 - newer[i] if earliest and not current_state else newer[i]
         b = boost if boost_speakers and is_about(c.message, boost_speakers) else 1.0
         if asked_role is not None and c.message.role == asked_role:
             b *= role_boost

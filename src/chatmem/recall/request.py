@@ -25,7 +25,7 @@ from ..models import (
     describe,
     validate_message,
 )
-from .query import asks_current_state, build_query, role_cue
+from .query import asks_current_state, asks_earliest, build_query, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -191,6 +191,9 @@ class RecallPlan:
     #: Whether the query asks about the present ("… now", "现在 …": ranked by
     #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
     current_state: bool
+    #: Whether the query asks how something began ("at first", "第一次", "原本"…): the
+    #: mirror of ``current_state``, ranked by oldness (:func:`~.query.asks_earliest`).
+    earliest: bool
     #: Whose past words the query asks about (``"assistant"``, ``"user"``, ``None``;
     #: :func:`~chatmem.recall.query.asked_role`): their messages get
     #: ``search.asked_role_boost``.
@@ -239,6 +242,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     query = build_query(request.texts)
     search = config.search
     current = bool(query) and asks_current_state(query or "")
+    earliest = bool(query) and asks_earliest(query or "")
     role, search_text = role_cue(query) if query else (None, query)
     return RecallPlan(
         query=query,
@@ -255,9 +259,11 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
         reply_share=0.0 if request.follow_replies is False else search.reply_share,
         current_state=current,
+        earliest=earliest,
         asked_role=role,
         search_text=search_text,
-        time_weight=search.time_weight_current if current else search.time_weight,
+        time_weight=search.time_weight_current if current or earliest
+        else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
                              for m in request.turn),
         now=request.now,
