@@ -61,7 +61,8 @@ async def test_the_first_k_hits_do_not_depend_on_top_k(tmp_path: Path, config: d
             query = " ".join(rng.sample(WORDS, rng.randint(1, 3)))
             # questions about whose words: the role boost reorders within each tier
             query = rng.choice(["{}", "what did you suggest about {}", "{} 你当时说的",
-                                "what did I say about {}", "where is the {} now"]
+                                "what did I say about {}", "where is the {} now",
+                                "when is the {}", "{} 第一次"]
                                ).format(query)
             scope = rng.choice(["all", "user"])
             kwargs = dict(session="s0", scope=scope, window=0, now=now,

@@ -130,6 +130,10 @@ class SearchConfig(_Strict):
     #: ("what did you suggest…" → the assistant's, "what did I say…" → the user's;
     #: :func:`chatmem.recall.query.asked_role`); 1 turns it off.
     asked_role_boost: float = Field(default=3.0, ge=1.0, le=10.0)
+    #: Multiplies the messages that state a time (a date, a weekday, "yesterday",
+    #: "5月", "周五"…) when the query asks when ("when did…", "哪天", "几号";
+    #: :func:`chatmem.recall.query.asks_when`); 1 turns it off.
+    when_boost: float = Field(default=2.0, ge=1.0, le=10.0)
 
 
 #: Smallest ``context_expand.max_chars``: room for the header and one labelled line.

@@ -983,7 +983,9 @@ class Memory:
                           earliest=plan.earliest,
                           best=self.config.recall_top_k,
                           asked_role=plan.asked_role,
-                          role_boost=self.config.search.asked_role_boost)
+                          role_boost=self.config.search.asked_role_boost,
+                          asks_when=plan.asks_when,
+                          when_boost=self.config.search.when_boost)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -62,6 +62,20 @@ def asks_earliest(query: str) -> bool:
     return _EARLIEST_RE.search(query) is not None and not asks_current_state(query)
 
 
+#: Words that ask *when* ("when did…", "what day", "which nights", "哪天", "几号",
+#: "什么时候"): the answer is a message that states a time
+#: (:func:`chatmem.recall.rank.mentions_time`).
+_WHEN_RE = re.compile(
+    r"\b(?:when|what\s+(?:date|day|time|month|year)|which\s+(?:day|date|month|night|"
+    r"nights|weekend)|how\s+long\s+ago)\b"
+    r"|哪天|哪一天|几号|什么时候|几月|几点|哪个月|多久", re.IGNORECASE)
+
+
+def asks_when(query: str) -> bool:
+    """Whether ``query`` asks when something happened or will."""
+    return _WHEN_RE.search(query) is not None
+
+
 #: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",
 #: "the routine *you gave* me", "*your tips*" (issue 12: a question about what the
 #: assistant said is answered by an assistant message, rarely by the user's turn that

@@ -13,6 +13,7 @@ means what it says: the share of the ordering that recency may move.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -50,6 +51,27 @@ def is_about(msg: Message, speakers: Collection[str]) -> bool:
     )
 
 
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
+           "december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+#: Time expressions: dates, weekdays, months, clock times, "yesterday", "last week",
+#: "3 days ago"; 5月, 12号, 周五, 星期六, 下周, 昨天, 晚上… A bare number is not one.
+_TIME_RE = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)|" + _DAYS + "|" + _MONTHS + r"|today|tomorrow|yesterday"
+    r"|tonight|weekend|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}"
+    r"|(?:last|next|this)\s+(?:week|month|year|weekend)"
+    r"|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)\b"
+    r"|\d+\s*[月号日点]|[周星期礼拜][一二三四五六日天末]"
+    r"|今天|明天|昨天|后天|前天|下周|上周|这周|下个月|上个月|月底|月初|年底|早上|晚上|中午|下午",
+    re.IGNORECASE)
+
+
+def mentions_time(text: str) -> bool:
+    """Whether ``text`` states a time (:data:`_TIME_RE`): what answers a "when"
+    question (:func:`chatmem.recall.query.asks_when`)."""
+    return _TIME_RE.search(text) is not None
+
+
 def calibrate(scores: Sequence[float]) -> list[float]:
     """Min-max scale over the pool: best 1, weakest 0; all equal → all 1."""
     if not scores:
@@ -81,7 +103,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            half_life_days: float, boost_speakers: Collection[str] = (),
            boost: float = 1.0, current_state: bool = False, earliest: bool = False,
            best: int = 5, asked_role: str | None = None,
-           role_boost: float = 1.0) -> list[Ranked]:
+           role_boost: float = 1.0, asks_when: bool = False,
+           when_boost: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -89,7 +112,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``earliest`` (a question about how something began): its mirror, ``1 − newness``.
     ``asked_role`` (whose past words the query asks about,
     :func:`~chatmem.recall.query.asked_role`): that role's messages are multiplied by
-    ``role_boost``."""
+    ``role_boost``; when the query asks when (``asks_when``), the messages that state
+    a time (:func:`mentions_time`) by ``when_boost``."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -102,6 +126,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         b = boost if boost_speakers and is_about(c.message, boost_speakers) else 1.0
         if asked_role is not None and c.message.role == asked_role:
             b *= role_boost
+        if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
+            b *= when_boost
         score = ((1.0 - time_weight) * rel + time_weight * r) * b
         out.append(Ranked(c.message, score, c.semantic, r, b))
     out.sort(key=lambda h: (-h.score, -(h.message.ts or 0), h.message.id or ""))

@@ -25,7 +25,7 @@ from ..models import (
     describe,
     validate_message,
 )
-from .query import asks_current_state, asks_earliest, build_query, role_cue
+from .query import asks_current_state, asks_earliest, asks_when, build_query, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -194,6 +194,9 @@ class RecallPlan:
     #: Whether the query asks how something began ("at first", "第一次", "原本"…): the
     #: mirror of ``current_state``, ranked by oldness (:func:`~.query.asks_earliest`).
     earliest: bool
+    #: Whether the query asks when ("when did…", "哪天"; :func:`~.query.asks_when`):
+    #: the messages that state a time get ``search.when_boost``.
+    asks_when: bool
     #: Whose past words the query asks about (``"assistant"``, ``"user"``, ``None``;
     #: :func:`~chatmem.recall.query.asked_role`): their messages get
     #: ``search.asked_role_boost``.
@@ -260,6 +263,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         reply_share=0.0 if request.follow_replies is False else search.reply_share,
         current_state=current,
         earliest=earliest,
+        asks_when=bool(query) and asks_when(query or ""),
         asked_role=role,
         search_text=search_text,
         time_weight=search.time_weight_current if current or earliest
