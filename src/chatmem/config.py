@@ -345,6 +345,11 @@ class HybridConfig(_Strict):
     dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     #: The same when it does not (a Chinese query, an English-only model).
     dense_weight_uncovered: float = Field(default=0.15, ge=0.0, le=1.0)
+    #: The cosine the embedding model gives unrelated texts, when the model's own
+    #: figure is unknown or wrong (a remote model): its cosines are mapped onto the
+    #: scale the weights were chosen with (:func:`chatmem.recall.fuse.rescale`).
+    #: ``None``: the model's measured figure, or no mapping.
+    cosine_baseline: float | None = Field(default=None, ge=0.0, lt=1.0)
     #: The k of reciprocal-rank fusion (``fusion: rank`` only).
     rrf_k: int = Field(default=60, ge=1, le=10000, strict=True)
     #: When the query cannot be embedded (provider down, deadline), rank by full text

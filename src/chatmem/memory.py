@@ -1127,8 +1127,10 @@ class Memory:
             if not dense_task.done():
                 dense_task.cancel()
         self._note_recovery()
+        baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
+            else embedder.capabilities.cosine_baseline
         return fuse(dense_hits, lexical_hits, query=q,
-                    languages=embedder.capabilities.languages,
+                    languages=embedder.capabilities.languages, cosine_baseline=baseline,
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,

@@ -45,6 +45,11 @@ class Capabilities:
     roles: bool = False
     #: Whether calls leave the process (a network service that can be down).
     remote: bool = False
+    #: The cosine this model typically gives two unrelated texts (``None``: not
+    #: measured). Hybrid recall maps the model's cosines onto the scale its weights
+    #: were chosen with (:func:`chatmem.recall.fuse.rescale`): multilingual-e5 gives
+    #: unrelated texts about 0.8, all-MiniLM-L6-v2 about 0.13.
+    cosine_baseline: float | None = None
 
 
 @runtime_checkable

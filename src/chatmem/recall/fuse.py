@@ -11,7 +11,8 @@ Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score ble
 
     fused = t · dense + (1 − t) · lexical
 
-* ``dense`` is the cosine clipped to [0, 1]. A candidate found only by the
+* ``dense`` is the cosine on the reference scale (:func:`rescale`), clipped to
+  [0, 1]. A candidate found only by the
   lexical search gets the lowest cosine of the dense pool: it was not among the
   dense pool, so its cosine is at most that (an upper bound, so a lexical-only
   hit is never penalised for a score nobody measured).
@@ -24,6 +25,15 @@ Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score ble
   CJK characters. So a weak signal cannot drown a strong one: with an
   English-only model a Chinese query is ranked mostly by BM25, an English query
   mostly by meaning.
+
+Models differ in where their cosines sit: all-MiniLM-L6-v2 gives two unrelated
+texts about 0.13 and a good match 0.5; multilingual-e5 gives them 0.8 and 0.85.
+Blended raw, e5's dense channel barely moves the fused score and full text decides
+(on the dev splits e5 hybrid scored below e5 dense on three of five sets). So each
+model's cosines are first mapped onto the scale of the model the weights were
+chosen with, by its *cosine baseline* (:attr:`~chatmem.embedding.base.Capabilities.
+cosine_baseline`, measured by ``bench/cosine_baseline.py``): the baseline goes to
+:data:`REFERENCE_BASELINE`, 1 stays 1. For all-MiniLM-L6-v2 this is the identity.
 
 Fusion ``rank`` (``hybrid.fusion = "rank"``; reciprocal-rank fusion, kept for comparison)::
 
@@ -83,15 +93,31 @@ def dense_trust(query: str, languages: Sequence[str] | None, *, dense_weight: fl
     return share * w_cjk + (1.0 - share) * w_other
 
 
+#: The cosine baseline of all-MiniLM-L6-v2, the model ``dense_weight`` and
+#: ``dense_weight_uncovered`` were chosen with on the dev splits.
+REFERENCE_BASELINE = 0.135
+
+
+def rescale(cosine: float, baseline: float | None) -> float:
+    """``cosine`` of a model whose unrelated texts score ``baseline``, on the reference
+    scale: ``baseline`` → :data:`REFERENCE_BASELINE`, 1 → 1, linear between (and
+    below). ``None`` (a model nobody measured): unchanged."""
+    if baseline is None:
+        return cosine
+    return REFERENCE_BASELINE + (cosine - baseline) * (1.0 - REFERENCE_BASELINE) \
+        / (1.0 - baseline)
+
+
 def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
 def score_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
-                 limit: int) -> list[ScoredId]:
-    """Calibrated score blending: ``trust · cosine + (1 − trust) · lexical``."""
-    floor = _clip(min(s.score for s in dense)) if dense else 0.0
-    d = {s.message_id: _clip(s.score) for s in dense}
+                 limit: int, cosine_baseline: float | None = None) -> list[ScoredId]:
+    """Calibrated score blending: ``trust · cosine + (1 − trust) · lexical``, the
+    cosine on the reference scale (:func:`rescale`)."""
+    d = {s.message_id: _clip(rescale(s.score, cosine_baseline)) for s in dense}
+    floor = min(d.values()) if d else 0.0
     lx = {s.message_id: _clip(s.score) for s in lexical}
     return _fused(dense, lexical, limit, lambda mid: (
         trust * d.get(mid, floor) + (1.0 - trust) * lx.get(mid, 0.0)))
@@ -126,14 +152,16 @@ def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
 def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
          languages: Sequence[str] | None, dense_weight: float,
          dense_weight_uncovered: float, limit: int,
-         method: FusionMethod = "score", rrf_k: int = 60) -> list[ScoredId]:
+         method: FusionMethod = "score", rrf_k: int = 60,
+         cosine_baseline: float | None = None) -> list[ScoredId]:
     """One candidate pool of at most ``limit`` from both lists (see the module docs)."""
     trust = dense_trust(query, languages, dense_weight=dense_weight,
                         dense_weight_uncovered=dense_weight_uncovered)
     if method == "rank":
         return rank_fusion(dense, lexical, trust=trust, limit=limit, k=rrf_k)
-    return score_fusion(dense, lexical, trust=trust, limit=limit)
+    return score_fusion(dense, lexical, trust=trust, limit=limit,
+                        cosine_baseline=cosine_baseline)
 
 
-__all__ = ["CJK_LANGUAGES", "FusionMethod", "covers", "dense_trust", "fuse", "rank_fusion",
-           "score_fusion"]
+__all__ = ["CJK_LANGUAGES", "REFERENCE_BASELINE", "FusionMethod", "covers", "dense_trust",
+           "fuse", "rank_fusion", "rescale", "score_fusion"]
