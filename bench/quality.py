@@ -1,6 +1,6 @@
 """Recall quality on every set, dev and validation side by side (issue 12's protocol).
 
-    python bench/quality.py [--models all-MiniLM-L6-v2[,multilingual-e5-small]]
+    python bench/quality.py [--models auto[,all-MiniLM-L6-v2,multilingual-e5-small]]
                             [--variants default,dense,lexical] [--skip-locomo]
                             [--locomo PATH] [--threads 2] [--out bench/results/quality.json]
 
@@ -9,6 +9,11 @@ Sets: ``bench/data/zh_chat.json``, ``companion_en.json``, ``companion_zh.json``
 ``dev`` and ``validation`` by ``bench/data/splits.json``; LoCoMo
 (``../shared/data/locomo/locomo10.json``) is validation only. Choose methods and
 parameters on ``dev``; ``validation`` is only ever reported.
+
+Models: ``auto`` (the default of ``embedding.model``) chooses per store
+(:mod:`chatmem.embedding.auto`: multilingual-e5-small for a largely-CJK store where it
+loads, all-MiniLM-L6-v2 otherwise; ``Memory.open`` gives each store its own view of
+the shared embedder); a named model is used for every store.
 
 Setup, as a user calls the public API:
 
@@ -51,9 +56,10 @@ from _common import DEFAULT_LOCOMO, machine, print_table, write_json
 from _metrics import deep_merge, variant_overrides
 from chatmem.config import Config
 from chatmem.embedding import Embedder
+from chatmem.embedding.auto import AUTO
 from chatmem.memory import Memory
 from chatmem.recall.render import LABELS, body_of, label_of
-from zh_chat import DAY_MS, DEFAULT_MODEL, Conversation, build, load, try_embedder
+from zh_chat import DAY_MS, Conversation, build, load, try_embedder
 
 DATA = Path(__file__).resolve().parent / "data"
 SETS = ("zh_chat", "companion_en", "companion_zh", "group_en", "group_zh")
@@ -277,9 +283,10 @@ async def amain(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--models", default=DEFAULT_MODEL,
-                    help="comma-separated local models (e.g. all-MiniLM-L6-v2,"
-                         "multilingual-e5-small)")
+    ap.add_argument("--models", default=AUTO,
+                    help="comma-separated local models (default: auto, the default of "
+                         "embedding.model, which picks a model per store; e.g. "
+                         "all-MiniLM-L6-v2,multilingual-e5-small)")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
                     help="an extra variant: a name and its configuration overrides "

@@ -78,8 +78,9 @@ async def test_the_onnx_model_is_loaded_once_per_process(caplog: pytest.LogCaptu
 
     from chatmem.embedding import local
 
-    # the default: however many embedders, one session (maybe loaded by an earlier test)
-    a, b = Embedder.from_config({}), Embedder.from_config({})
+    # however many embedders, one session (maybe loaded by an earlier test)
+    minilm = {"model": "all-MiniLM-L6-v2"}
+    a, b = Embedder.from_config(minilm), Embedder.from_config(minilm)
     va, vb = await a.embed_one("shared session"), await b.embed_one("shared session")
     assert isinstance(a.provider, LocalProvider) and isinstance(b.provider, LocalProvider)
     assert a.provider._ensure_loaded() is b.provider._ensure_loaded()
@@ -87,7 +88,8 @@ async def test_the_onnx_model_is_loaded_once_per_process(caplog: pytest.LogCaptu
     # a key no other test uses: exactly one load for two embedders
     before = local.loaded_onnx_models()
     with caplog.at_level(logging.INFO, logger="chatmem.embedding.local"):
-        c, d = Embedder.from_config({"max_length": 77}), Embedder.from_config({"max_length": 77})
+        c = Embedder.from_config({**minilm, "max_length": 77})
+        d = Embedder.from_config({**minilm, "max_length": 77})
         vc, vd = await c.embed_one("shared session"), await d.embed_one("shared session")
     assert local.loaded_onnx_models() == before + 1
     assert sum(r.getMessage().startswith("loaded ") for r in caplog.records) == 1

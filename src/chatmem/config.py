@@ -198,7 +198,7 @@ PROVIDERS: tuple[str, ...] = ("local", "openai", "gemini", "cohere", "voyage", "
                               "ollama")
 #: Each provider's model when ``embedding.model`` is not set.
 DEFAULT_MODELS: dict[str, str] = {
-    "local": "all-MiniLM-L6-v2", "openai": "text-embedding-3-small",
+    "local": "auto", "openai": "text-embedding-3-small",
     "gemini": "gemini-embedding-001", "cohere": "embed-multilingual-v3.0",
     "voyage": "voyage-3.5", "mistral": "mistral-embed", "ollama": "nomic-embed-text",
 }

@@ -13,6 +13,7 @@ import base64
 import binascii
 import builtins
 import contextlib
+import copy
 import dataclasses
 import functools
 import json
@@ -27,6 +28,9 @@ from ._sync import BlockingWrapper, blocking
 from .chat_format import coerce
 from .config import Config, Window, narrower_or_equal
 from .embedding import Embedder, Vector, create_embedder
+from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL, AutoProvider
+from .embedding.auto import META_KEY as AUTO_META_KEY
+from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import (
     ChatmemError,
     EmbeddingUnavailable,
@@ -189,6 +193,10 @@ class TurnContext:
     recall: RecallResult
 
 
+#: Messages whose text ``embedding.model: auto`` reads to choose a store's model.
+AUTO_SAMPLE = 200
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -302,14 +310,55 @@ class Memory:
         storage = await Storage.open(url, vector=vector, create=create)
         try:
             own = embedder is None
+            if embedder is not None and isinstance(embedder.provider, AutoProvider):
+                # auto chooses per store: a shared embedder (the server's namespaces,
+                # one per tenant) gets a view of its own for this store, with the same
+                # cache, settings and status
+                fresh = embedder.provider.for_store()
+                embedder = copy.copy(embedder)
+                embedder.provider = fresh
             memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding, env=env),
                          config=cfg)
             memory._owns_embedder = own
+            await memory._settle_auto_model()
         except BaseException:
             await storage.close()
             raise
         memory._start_indexer()
         return memory
+
+    async def _settle_auto_model(self) -> None:
+        """``embedding.model: auto`` (:mod:`chatmem.embedding.auto`): the store's recorded
+        choice, else the model of the vectors it holds, else a choice at the first
+        embedding of documents, from its first messages, recorded in the store."""
+        provider = self.embedder.provider if self.embedder is not None else None
+        if not isinstance(provider, AutoProvider):
+            return
+        recorded = await self.store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
+        if recorded is None and self.index is not None:
+            counts = await self.index.count_by_model()
+            known = {m: n for m, n in counts.items()
+                     if m.removeprefix("local:") in (ENGLISH_MODEL, MULTILINGUAL_MODEL)}
+            if known:
+                recorded = max(known, key=lambda m: (known[m], m)).removeprefix("local:")
+                await self.store.meta_set(AUTO_META_NAMESPACE, AUTO_META_KEY, recorded)
+        if recorded is not None:
+            provider.pin(recorded)
+            return
+        store = self.store
+
+        async def first_texts() -> list[str]:
+            rows = await store.scan_messages(0, AUTO_SAMPLE)
+            return [embedded_text(m) for _, m, _ in rows if m.indexable]
+
+        async def record(choice: str) -> str:
+            current = await store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
+            if current is None:
+                await store.meta_set(AUTO_META_NAMESPACE, AUTO_META_KEY, choice)
+                current = await store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
+            return current or choice
+
+        provider.sampler, provider.on_choice = first_texts, record
 
     async def __aenter__(self) -> Memory:
         self._start_indexer()

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import EmbeddingConfig, embedding_config
 from ..errors import ChatmemError, EmbeddingUnavailable
+from .auto import AutoProvider
 from .embedder import Embedder
 from .http import SECRET_HEADERS, redact_url
 from .local import LocalProvider
@@ -162,7 +163,8 @@ async def diagnose(config: EmbeddingConfig | Mapping[str, Any] | str | None = No
     try:
         prov = emb.provider
         base = replace(base, model_id=emb.model_id, batch_size=emb.batch_size,
-                       model_files=prov.files if isinstance(prov, LocalProvider) else (),
+                       model_files=prov.files if isinstance(prov, LocalProvider | AutoProvider)
+                       else (),
                        endpoint=scrub(prov.redacted_endpoint)
                        if isinstance(prov, RemoteProvider) else base.endpoint)
         budget = deadline if deadline is not None else cfg.query_deadline

@@ -153,6 +153,10 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
     if cfg.provider == "local":
         from .local import LocalProvider
 
+        if cfg.model == "auto":
+            from .auto import AutoProvider
+
+            return AutoProvider(threads=cfg.threads, max_length=cfg.max_length)
         return LocalProvider(cfg.model, threads=cfg.threads, max_length=cfg.max_length)
     spec = PROVIDERS.get(cfg.provider)
     if spec is None:

