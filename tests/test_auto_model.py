@@ -20,6 +20,7 @@ from chatmem.embedding.auto import (
     choose_model,
     cjk_text_share,
 )
+from chatmem.embedding.cache import cache_key
 from chatmem.embedding.local import model_unavailable
 from chatmem.errors import ConfigError
 
@@ -176,3 +177,37 @@ async def test_memories_sharing_one_embedder_choose_each_for_its_store(tmp_path:
     finally:
         await zh.close()
         await en.close()
+
+
+async def test_a_vector_is_cached_under_the_model_that_made_it(tmp_path: Path) -> None:
+    # two tenants of one server (one shared embedder, one cache) hold the same Chinese
+    # messages: the second store finds every document in the cache, and must still
+    # choose e5 and hold e5's vectors; a cached vector is always its own model's
+    _needs_e5()
+    shared = Embedder.from_config({})
+    mems = []
+    try:
+        for name in ("a", "b"):
+            mem = await Memory.open(f"sqlite:///{tmp_path}/{name}.db", embedder=shared)
+            mems.append(mem)
+            await mem.add([Message(session_id="s", content=t) for t in CHINESE])
+            await mem.flush()
+        for mem in mems:
+            assert mem.embedder is not None
+            assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+            assert (await mem.stats())["vectors_by_model"] == {
+                f"local:{MULTILINGUAL_MODEL}": 3}
+        first = await mems[0].recall("脚受伤了", top_k=3, window=0)
+        second = await mems[1].recall("脚受伤了", top_k=3, window=0)
+        assert [h.message.content for h in first.hits] == [
+            h.message.content for h in second.hits]
+        assert first.hits[0].message.content == CHINESE[2]
+        minilm = Embedder.from_config({"model": ENGLISH_MODEL})
+        for text in CHINESE:
+            cached = shared.cache.get(cache_key("local", f"local:{ENGLISH_MODEL}",
+                                                "document", text))
+            assert cached is None or np.allclose(cached, await minilm.embed_one(text),
+                                                 atol=1e-5)
+    finally:
+        for mem in mems:
+            await mem.close()

@@ -154,7 +154,10 @@ class AutoProvider:
     def files(self) -> tuple[str, ...]:
         return self.current.files
 
-    async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
+    async def settle(self, texts: Sequence[str], role: EmbedRole) -> None:
+        """Rule 3 at the first documents of a store (the memory set ``on_choice``):
+        choose from ``texts`` and the store's first messages, record, pin. The Embedder
+        calls this before it computes cache keys (:class:`~.base.SettlingProvider`)."""
         if self._chosen is None and role == "document" and self.on_choice is not None:
             async with self._lock:
                 if self._chosen is None:
@@ -166,6 +169,9 @@ class AutoProvider:
                     self.pin(recorded)
                     log.info("embedding.model auto: %s for this store (CJK share %.2f of "
                              "the first messages)", self._chosen, cjk_text_share(sample))
+
+    async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
+        await self.settle(texts, role)  # already settled when called by an Embedder
         return await self.current.embed(texts, role)
 
     async def aclose(self) -> None:

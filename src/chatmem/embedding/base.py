@@ -77,3 +77,15 @@ class EmbeddingProvider(Protocol):
     async def aclose(self) -> None:
         """Release connections (a no-op for in-process models)."""
         ...
+
+
+@runtime_checkable
+class SettlingProvider(Protocol):
+    """A provider whose model is settled by the first documents it is given
+    (``embedding.model: auto``). The Embedder lets it settle *before* it reads
+    ``model_id`` for the cache keys of a call: a vector is cached under the model that
+    made it, whichever store (sharing one cache) asked first."""
+
+    async def settle(self, texts: Sequence[str], role: EmbedRole) -> None:
+        """Choose the model now if ``texts`` (the documents of one call) decide it."""
+        ...

@@ -32,7 +32,14 @@ import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput
-from .base import Capabilities, EmbeddingProvider, EmbedInput, EmbedRole, Vector
+from .base import (
+    Capabilities,
+    EmbeddingProvider,
+    EmbedInput,
+    EmbedRole,
+    SettlingProvider,
+    Vector,
+)
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
 from .remote import CALL_DEADLINE, CALL_RETRIES, RemoteProvider
 
@@ -242,6 +249,11 @@ class Embedder:
 
     async def _embed(self, inputs: list[EmbedInput]) -> list[Vector]:
         out: list[Vector | None] = [None] * len(inputs)
+        if isinstance(self.provider, SettlingProvider):
+            # the model first, then the keys: a vector is cached under its own model
+            docs = [inp.text for inp in inputs if inp.role == "document"]
+            if docs:
+                await self.provider.settle(docs, "document")
         name, model = self.provider.name, self.provider.model_id
         dedupe = not isinstance(self.cache, NullEmbedCache)
         # key -> (input, indexes that want it); insertion order kept
