@@ -287,6 +287,8 @@ class ChatmemStore(BaseStore):
         self._sessions: set[str] = set()
         self._write_lock: asyncio.Lock | None = None
         self._bind_lock = threading.Lock()
+        #: The last write's time: writes within one millisecond still list newest first.
+        self._last_write_ms = 0
 
     # ------------------------------------------------------------------ sync over async
 
@@ -403,7 +405,9 @@ class ChatmemStore(BaseStore):
                 raise TypeError(f"a LangGraph item value must be a dict, got "
                                 f"{type(op.value).__name__}")
             sid = await self._ensure_session(op.namespace)
-            created = _now_ms()
+            # strictly increasing per store: "newest first" is the order of the writes
+            written = self._last_write_ms = max(_now_ms(), self._last_write_ms + 1)
+            created = written
             if old is not None and self._is_item(old):
                 created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
             value = dict(op.value)
@@ -413,7 +417,7 @@ class ChatmemStore(BaseStore):
                                 "value": value, "created_at": created}}
             msg = Message(session_id=sid, id=mid, role="user" if text else "system",
                           content=text or json.dumps(value, ensure_ascii=False, default=str),
-                          metadata=meta)
+                          ts=written, metadata=meta)
             validate_message(msg, path="item")  # a bad value leaves the old item in place
             if old is not None:
                 await self.memory.delete([mid])
