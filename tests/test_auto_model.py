@@ -3,13 +3,16 @@ language calls for, once, and keeps it. Real SQLite files, the real local models
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from chatmem import Memory, Message
+from chatmem.cli import main
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.embedding.auto import (
@@ -96,8 +99,22 @@ async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) ->
     try:
         assert mem.embedder is not None
         assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+        assert (await mem.stats())["embedder"]["auto"] == {"chosen": MULTILINGUAL_MODEL}
     finally:
         await mem.close()
+    # the CLI says which model auto chose, and that a new store has none yet
+    # the CLI runs its own event loop: call it from a thread, as a shell would
+    out = (await asyncio.to_thread(CliRunner().invoke, main,
+                                   ["stats", "--db", str(tmp_path / "zh.db")])).output
+    assert f"model: auto: {MULTILINGUAL_MODEL}, chosen for this store" in out
+    mem = await Memory.open(f"sqlite:///{tmp_path}/new.db")
+    try:
+        assert (await mem.stats())["embedder"]["auto"] == {"chosen": None}
+    finally:
+        await mem.close()
+    out = (await asyncio.to_thread(CliRunner().invoke, main,
+                                   ["stats", "--db", str(tmp_path / "new.db")])).output
+    assert "model: auto: not chosen yet" in out
 
 
 async def test_a_store_indexed_before_auto_keeps_its_model(tmp_path: Path) -> None:

@@ -576,6 +576,15 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
             click.echo(f"{'next retry':>10}: {f'in {due_s:.0f} s' if due_s > 0 else 'due'}")
         for model, n in data["vectors_by_model"].items():
             click.echo(f"   vectors: {n} ({model or 'no model id'})")
+        embedder = data.get("embedder") or {}
+        if "auto" in embedder:
+            chosen = embedder["auto"]["chosen"]
+            click.echo(f"{'model':>10}: auto: " + (
+                f"{chosen}, chosen for this store" if chosen else
+                "not chosen yet (at the first messages embedded; queries use "
+                "all-MiniLM-L6-v2 until then)"))
+        elif embedder:
+            click.echo(f"{'model':>10}: {embedder['model_id']}")
 
 
 @main.command()

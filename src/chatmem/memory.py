@@ -1302,6 +1302,10 @@ class Memory:
                 "last_error": st.last_error[1] if st.last_error else None,
                 "cache": st.cache.__dict__ if st.cache else None,
             }
+            if isinstance(self.embedder.provider, AutoProvider):
+                # embedding.model auto: the model chosen for this store, None before the
+                # first documents (queries use all-MiniLM-L6-v2 until then)
+                out["embedder"]["auto"] = {"chosen": self.embedder.provider.chosen}
         if self._indexer is not None:
             out["indexer"] = self._indexer.stats().__dict__
         out["indexing"] = self._history.to_dict()
