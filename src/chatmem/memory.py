@@ -1034,7 +1034,8 @@ class Memory:
                           asked_role=plan.asked_role,
                           role_boost=self.config.search.asked_role_boost,
                           asks_when=plan.asks_when,
-                          when_boost=self.config.search.when_boost)
+                          when_boost=self.config.search.when_boost,
+                          question_factor=self.config.search.current_question_factor)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

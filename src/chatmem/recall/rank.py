@@ -72,6 +72,18 @@ def mentions_time(text: str) -> bool:
     return _TIME_RE.search(text) is not None
 
 
+#: A message that asks something: a question mark, or a Chinese sentence-final
+#: particle (吗, 呢, 么, 嘛) with at most trailing punctuation.
+_QUESTION_RE = re.compile(r"[?？]|[吗呢么嘛][\s。！!~～…]*$")
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` asks a question (:data:`_QUESTION_RE`). On a question about the
+    present it is a proposal or a question back ("Saturday 26 September?", "那要不
+    2号到5号？"), not a statement of how things are."""
+    return _QUESTION_RE.search(text) is not None
+
+
 def calibrate(scores: Sequence[float]) -> list[float]:
     """Min-max scale over the pool: best 1, weakest 0; all equal → all 1."""
     if not scores:
@@ -104,7 +116,7 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            boost: float = 1.0, current_state: bool = False, earliest: bool = False,
            best: int = 5, asked_role: str | None = None,
            role_boost: float = 1.0, asks_when: bool = False,
-           when_boost: float = 1.0) -> list[Ranked]:
+           when_boost: float = 1.0, question_factor: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -113,7 +125,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``asked_role`` (whose past words the query asks about,
     :func:`~chatmem.recall.query.asked_role`): that role's messages are multiplied by
     ``role_boost``; when the query asks when (``asks_when``), the messages that state
-    a time (:func:`mentions_time`) by ``when_boost``."""
+    a time (:func:`mentions_time`) by ``when_boost``. On a question about the present,
+    a message that itself asks (:func:`is_question`) is multiplied by
+    ``question_factor``."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -128,6 +142,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
             b *= role_boost
         if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
             b *= when_boost
+        if current_state and question_factor != 1.0 and is_question(c.message.content):
+            b *= question_factor
         score = ((1.0 - time_weight) * rel + time_weight * r) * b
         out.append(Ranked(c.message, score, c.semantic, r, b))
     out.sort(key=lambda h: (-h.score, -(h.message.ts or 0), h.message.id or ""))
