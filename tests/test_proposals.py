@@ -21,7 +21,8 @@ DAY = 86_400_000
 
 @pytest.mark.parametrize("text", [
     "Saturday 26 September?", "can we do the 3rd instead? I work that day",
-    "那要不整体往后挪一天，2号到5号？", "还是4号走吗", "你们几点到呢。", "这样可以么~",
+    "那要不整体往后挪一天，2号到5号？", "还是4号走吗", "你们几点到？", "这样可以么~",
+    "really?!", "晚饭吃什么",
 ])
 def test_texts_that_ask(text: str) -> None:
     assert is_question(text)
@@ -29,7 +30,7 @@ def test_texts_that_ask(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "ok confirmed: Saturday 13 to Monday 15", "还是1号到4号不变", "吗啡过敏", "",
-    "问了一下，呢子大衣到了",
+    "问了一下，呢子大衣到了", "还没到呢", "好嘛", "the form is at https://x.example/f?id=3",
 ])
 def test_texts_that_do_not(text: str) -> None:
     assert not is_question(text)

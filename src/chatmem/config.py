@@ -136,8 +136,8 @@ class SearchConfig(_Strict):
     when_boost: float = Field(default=2.0, ge=1.0, le=10.0)
     #: Multiplies, on a question about the present (``time_weight_current``), the
     #: messages that themselves ask a question ("Saturday 26 September?", "那要不2号到
-    #: 5号？"): a proposal, not how things are (:func:`chatmem.recall.rank.is_question`);
-    #: 1 turns it off.
+    #: 5号？", "…吗"): a proposal, not how things are
+    #: (:func:`chatmem.recall.rank.is_question`); 1 turns it off.
     current_question_factor: float = Field(default=0.4, ge=0.0, le=1.0)
 
 

@@ -72,9 +72,10 @@ def mentions_time(text: str) -> bool:
     return _TIME_RE.search(text) is not None
 
 
-#: A message that asks something: a question mark, or a Chinese sentence-final
-#: particle (吗, 呢, 么, 嘛) with at most trailing punctuation.
-_QUESTION_RE = re.compile(r"[?？]|[吗呢么嘛][\s。！!~～…]*$")
+#: A message that asks something: a question mark (not one inside a link's query
+#: string), or a sentence-final 吗 or 么 (什么, 怎么) with at most trailing
+#: punctuation. 呢 and 嘛 are left out: "还没到呢", "好嘛" state things.
+_QUESTION_RE = re.compile(r"\?(?![\w=&%])|？|[吗么][\s。！!~～…]*$")
 
 
 def is_question(text: str) -> bool:
