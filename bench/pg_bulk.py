@@ -62,9 +62,8 @@ async def load(store: PostgresStore, vecs: np.ndarray, lo: int, hi: int) -> floa
 async def check(store: PostgresStore, vecs: np.ndarray, queries: np.ndarray) -> dict[str, Any]:
     conninfo, _ = parse_url(store._conninfo)
     async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-        idx = [r[0] for r in await (await conn.execute(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexname LIKE "
-            "'vectors_hnsw_%%'", [store.schema])).fetchall()]
+        # the valid ones only (a failed build is listed by pg_indexes too)
+        idx = [f"vectors_hnsw_{d}" for d in sorted(await store._load_hnsw_dims(conn))]
     lat, rec = [], []
     for q in queries:
         t = time.perf_counter()

@@ -14,6 +14,7 @@ from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.rank import Candidate, is_question, rerank
 from chatmem.testing import embedder
+from world import UNRELATED
 
 T0 = 1_750_000_000_000
 DAY = 86_400_000
@@ -55,10 +56,6 @@ def test_a_proposal_gives_way_to_a_statement_only_on_questions_about_the_present
         assert ranked[0].boost == 1.0
 
 
-NOISE = ["booked the dentist", "the boiler makes a noise", "pasta recipe please",
-         "train tickets bought", "the printer is out of toner", "guitar lesson was fun"]
-
-
 async def test_the_statement_answers_what_the_plan_is_now(tmp_path: Path) -> None:
     mem = await Memory.open(f"sqlite:///{tmp_path}/p.db", embedder=embedder())
     try:
@@ -68,7 +65,7 @@ async def test_the_statement_answers_what_the_plan_is_now(tmp_path: Path) -> Non
             Message(session_id="g", content="is the team dinner now at the mill?",
                     ts=T0 + 3_600_000, speaker_id="ben"),
             *(Message(session_id=f"n{i}", content=t, ts=T0 - (1 + i) * DAY)
-              for i, t in enumerate(NOISE))])
+              for i, t in enumerate(UNRELATED))])
         await mem.flush()
         ask = "where is the team dinner now"
         now = T0 + 30 * DAY

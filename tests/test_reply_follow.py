@@ -191,6 +191,13 @@ def test_the_plan_takes_the_weight_of_its_query() -> None:
     assert first.earliest and not first.current_state and first.time_weight == 0.6
 
 
+def _unrelated() -> list[Message]:
+    """Four messages about nothing asked, days 20–23."""
+    return [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
+            for i, text in enumerate(["booked the dentist", "boiler noise again",
+                                      "pasta recipe please", "train tickets bought"])]
+
+
 async def test_a_question_about_how_it_began_prefers_the_older_statement(tmp_path: Path
                                                                         ) -> None:
     mem = await Memory.open(f"sqlite:///{tmp_path}/e.db", embedder=embedder())
@@ -199,10 +206,7 @@ async def test_a_question_about_how_it_began_prefers_the_older_statement(tmp_pat
                       speaker_id="maya")
         new = Message(session_id="d9", content="now I drink one cup of coffee a day, down "
                       "from four cups a day", ts=T0 + 40 * DAY, speaker_id="maya")
-        noise = [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
-                 for i, text in enumerate(["booked the dentist", "boiler noise again",
-                                           "pasta recipe please", "train tickets bought"])]
-        await mem.add([old, new, *noise])
+        await mem.add([old, new, *_unrelated()])
         await mem.flush()
         now = T0 + 41 * DAY
         ask = "how many cups of coffee a day did I drink at first"
@@ -224,10 +228,7 @@ async def test_a_question_about_the_present_prefers_the_newer_statement(tmp_path
                       ts=T0, speaker_id="maya")
         new = Message(session_id="d9", content="we moved, our flat is in Berlin, near the park",
                       ts=T0 + 150 * DAY, speaker_id="maya")
-        noise = [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
-                 for i, text in enumerate(["booked the dentist", "boiler noise again",
-                                           "pasta recipe please", "train tickets bought"])]
-        await mem.add([old, new, *noise])
+        await mem.add([old, new, *_unrelated()])
         await mem.flush()
         now = T0 + 160 * DAY
         present = await mem.recall("where is our flat now", top_k=2, scope="all",

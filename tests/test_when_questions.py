@@ -17,6 +17,7 @@ from chatmem.recall.query import asks_when
 from chatmem.recall.rank import mentions_time
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
+from world import UNRELATED
 
 T0 = 1_750_000_000_000
 DAY = 86_400_000
@@ -68,10 +69,6 @@ def test_a_bad_boost_names_the_field(bad: object) -> None:
         Config.load({"search": {"when_boost": bad}})
 
 
-NOISE = ["booked the dentist", "the boiler makes a noise", "pasta recipe please",
-         "train tickets bought", "the printer is out of toner", "guitar lesson was fun"]
-
-
 async def test_the_message_with_the_date_answers_the_when_question(tmp_path: Path) -> None:
     mem = await Memory.open(f"sqlite:///{tmp_path}/w.db", embedder=embedder())
     try:
@@ -80,7 +77,7 @@ async def test_the_message_with_the_date_answers_the_when_question(tmp_path: Pat
                     ts=T0),
             Message(session_id="a", content="party is on Friday 9 October", ts=T0 + 60_000),
             *(Message(session_id=f"n{i}", content=t, ts=T0 + (1 + i) * DAY)
-              for i, t in enumerate(NOISE))])
+              for i, t in enumerate(UNRELATED))])
         await mem.flush()
         ask = "when is the housewarming party"
         hits = (await mem.recall(ask, top_k=2, scope="all", window=0)).hits

@@ -15,6 +15,10 @@ from chatmem.embedding import Embedder
 DAY = 86_400_000
 T0 = 1_760_000_000_000  # 2025-10-09
 
+#: Messages about nothing the tests ask (the filler of the ranking tests).
+UNRELATED = ["booked the dentist", "the boiler makes a noise", "pasta recipe please",
+             "train tickets bought", "the printer is out of toner", "guitar lesson was fun"]
+
 PEOPLE = {"alice": "Alice", "bob": "Bob", "carol": "Carol", "dave": "Dave", "erin": "Erin"}
 
 SESSIONS = [

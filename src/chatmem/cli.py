@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from .config import PROVIDERS, Config
+from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError
 from .memory import Memory
 from .models import Message, now_ms
@@ -582,7 +583,7 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
             click.echo(f"{'model':>10}: auto: " + (
                 f"{chosen}, chosen for this store" if chosen else
                 "not chosen yet (at the first messages embedded; queries use "
-                "all-MiniLM-L6-v2 until then)"))
+                f"{ENGLISH_MODEL} until then)"))
         elif embedder:
             click.echo(f"{'model':>10}: {embedder['model_id']}")
 

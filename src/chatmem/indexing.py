@@ -204,8 +204,9 @@ class Indexer:
         self.last_error: str | None = None
         #: R5: this indexer's name on the leases it takes (host, process, instance).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        #: Messages found held by another process at the last claim (flush waits on them).
-        self._held: set[str] = set()
+        #: Messages found held by another process, and when (monotonic) their lease may
+        #: run out: flush waits on them; entries past that are dropped at each claim.
+        self._held: dict[str, float] = {}
         #: When to sweep again (monotonic): others' leases run out, or ``lease_s`` passed.
         self._sweep_at = time.monotonic() + self.config.lease_s
 
@@ -376,10 +377,12 @@ class Indexer:
         claim = await self.store.claim(self.owner, [m.id or "" for m in batch],
                                        int(self.config.lease_s * 1000))
         got = set(claim.ids)
-        self._held.difference_update(got)
+        now = time.monotonic()
+        self._held = {i: until for i, until in self._held.items()
+                      if until > now and i not in got}
         held = [m.id or "" for m in batch if m.id not in got]
         if held and claim.held_ms is not None:
-            self._held.update(held)
+            self._held.update(dict.fromkeys(held, now + claim.held_ms / 1000.0))
             recheck = min(claim.held_ms / 1000.0, CLAIM_RECHECK_S)
             self._sweep_at = min(self._sweep_at, time.monotonic() + recheck)
             self._sweeper_wakeup.set()  # its sleep may be longer than that
@@ -654,7 +657,8 @@ class Indexer:
                 self.enqueue(self._fresh(found, watch))
                 await self._settled(found)
                 # found but taken: their batch is being written, here or (R5) elsewhere
-                held = any(m.id in self._held for m in found)
+                now = time.monotonic()
+                held = any(self._held.get(m.id or "", 0.0) > now for m in found)
                 await asyncio.sleep(CLAIM_RECHECK_S / 10 if held else 0)
             if retry_failed and began_before:
                 await self.settled_ids(sorted(began_before))

@@ -249,11 +249,11 @@ class Embedder:
 
     async def _embed(self, inputs: list[EmbedInput]) -> list[Vector]:
         out: list[Vector | None] = [None] * len(inputs)
-        if isinstance(self.provider, SettlingProvider):
-            # the model first, then the keys: a vector is cached under its own model
-            docs = [inp.text for inp in inputs if inp.role == "document"]
-            if docs:
-                await self.provider.settle(docs, "document")
+        # the model first, then the keys: a vector is cached under its own model (a
+        # query-only call, every recall's, skips the protocol check)
+        docs = [inp.text for inp in inputs if inp.role == "document"]
+        if docs and isinstance(self.provider, SettlingProvider):
+            await self.provider.settle(docs, "document")
         name, model = self.provider.name, self.provider.model_id
         dedupe = not isinstance(self.cache, NullEmbedCache)
         # key -> (input, indexes that want it); insertion order kept

@@ -151,11 +151,10 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
                    cooldowns: CooldownBook | None = None) -> EmbeddingProvider:
     """The provider ``cfg`` names, ready to use (a local model loads on first use)."""
     if cfg.provider == "local":
+        from .auto import AUTO, AutoProvider
         from .local import LocalProvider
 
-        if cfg.model == "auto":
-            from .auto import AutoProvider
-
+        if cfg.model == AUTO:
             return AutoProvider(threads=cfg.threads, max_length=cfg.max_length)
         return LocalProvider(cfg.model, threads=cfg.threads, max_length=cfg.max_length)
     spec = PROVIDERS.get(cfg.provider)

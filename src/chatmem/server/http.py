@@ -978,11 +978,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                               until=until, limit=limit, cursor=cursor,
                               visible_from=visible_from, platform=platform, text=text)
         out = page.to_dict()
-        if states and page.messages:
+        if states:
             out["index_states"] = await mem.index_states(
                 [m.id for m in page.messages if m.id is not None])
-        elif states:
-            out["index_states"] = {}
         return out
 
     @v1.post("/messages/get", tags=["memory"])

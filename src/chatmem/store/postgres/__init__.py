@@ -104,6 +104,7 @@ scan concurrent with appends may miss a row whose transaction commits late.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -312,6 +313,10 @@ class PostgresStore:
         self.bulk_min_rows = BULK_MIN_ROWS
         self._conninfo = conninfo
         self._pool_size = pool_size
+        #: A message lock holds a pooled connection while the rewrite it guards uses
+        #: others (embedding included): at most half the pool is held that way, so
+        #: concurrent rewrites can never take every connection and wait on themselves.
+        self._message_locks = asyncio.Semaphore(max(1, pool_size // 2))
         self._where = describe(conninfo)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
@@ -696,7 +701,7 @@ class PostgresStore:
     async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
         # transaction-scoped: a process that dies, or a connection that breaks, cannot
         # leave it held (the transaction ends with it)
-        async with self._tx() as conn:
+        async with self._message_locks, self._tx() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                [_LOCK_CLASS + 2, f"{ts}:{session_id}"])
             yield
@@ -1062,15 +1067,18 @@ class PostgresStore:
         async with self._tx() as conn:
             seqs: dict[str, int] = {}
             stored: dict[str, Message] = {}
+            # the whole rows only when their text is compared (an import needs seq, id)
+            cols = _MSG_COLS if current_only else "seq, id"
             for chunk in chunks(sorted({e.message_id for e in items}), 1000):
                 # the row lock orders this write after a rewrite committed first (F3)
                 cur = await conn.execute(
-                    f'SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[]) '
+                    f'SELECT {cols} FROM messages WHERE id = ANY(%s::text[]) '
                     'ORDER BY id COLLATE "C" FOR UPDATE',
                     [chunk])
                 for r in await cur.fetchall():
                     seqs[r[1]] = int(r[0])
-                    stored[r[1]] = _row_to_message(r)
+                    if current_only:
+                        stored[r[1]] = _row_to_message(r)
             stale = sorted(stale_entries(items, stored)) if current_only else []
             for mid in stale:
                 del seqs[mid]

@@ -136,7 +136,7 @@ class SqliteStore:
         self._conn: sqlite3.Connection | None = None
         self._lock_file: Any = None
         self._closed = False
-        #: R5 leases: message id -> (owner, until, ms). One process holds the file (the
+        #: R5 leases: message id -> (owner, until in ms). One process holds the file (the
         #: lock), so leases in memory order its indexers as PostgreSQL's columns do.
         self._claims: dict[str, tuple[str, int]] = {}
         self._matrices: dict[int, VectorMatrix] = {}
