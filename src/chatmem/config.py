@@ -175,6 +175,16 @@ class IndexingConfig(_Strict):
     #: runs, so a live slow batch keeps its messages; a process killed mid-batch loses
     #: them this long after its last renewal, and another process embeds them.
     lease_s: float = Field(default=30.0, ge=0.5, le=3600.0)
+    #: A message of at most this many characters that answers the other side (user
+    #: after assistant, assistant after user) is embedded together with the message
+    #: before it: alone, "three months, from a friend's cat" says little. 0 (the
+    #: default) = every message is embedded alone; 30 was the measured setting (it
+    #: helps dense-only recall, not the hybrid default; README § Recall quality).
+    #: Full-text search always indexes the message alone. Applies to vectors computed
+    #: from then on (``chatmem reindex`` redoes them all).
+    short_reply_chars: int = Field(default=0, ge=0, le=10000, strict=True)
+    #: How many characters of the message before (its beginning) go with a short reply.
+    reply_context_chars: int = Field(default=100, ge=1, le=2000, strict=True)
 
     @model_validator(mode="after")
     def _retry_order(self) -> IndexingConfig:

@@ -45,7 +45,10 @@ from .indexing import (
     embedded_text,
     root_of,
     snapshot_sessions,
+    takes_context,
     vector_entry,
+    vector_text,
+    vector_texts,
 )
 from .models import (
     MAX_LABEL_CHARS,
@@ -453,30 +456,52 @@ class Memory:
 
     async def _reindex_rewritten(self, msg: Message) -> None:
         assert msg.id is not None and msg.ts is not None
-        if self.index is None or self.embedder is None or not msg.indexable:
+        if self.index is None or self.embedder is None:
             return
-        state = (await self.store.index_states([msg.id])).get(msg.id)
-        if state == IndexState.PENDING and self._indexer is not None:
-            # indexed as rewritten: a batch of another process holding its old text
-            # writes nothing (R5), so it is queued here too
-            self._indexer.enqueue([msg])
-        if state != IndexState.INDEXED:
-            return  # never indexed: not indexed by a rewrite; pending: indexed as rewritten
+        todo: list[Message] = []
+        if msg.indexable:
+            state = (await self.store.index_states([msg.id])).get(msg.id)
+            if state == IndexState.PENDING and self._indexer is not None:
+                # indexed as rewritten: a batch of another process holding its old text
+                # writes nothing (R5), so it is queued here too
+                self._indexer.enqueue([msg])
+            if state == IndexState.INDEXED:  # never indexed: not indexed by a rewrite
+                todo.append(msg)
+        # a short reply embedded with the old text (issue 12) is embedded again too
+        follower = await self._reply_to(msg)
+        if follower is not None and follower.id is not None and (
+                await self.store.index_states([follower.id])).get(follower.id) \
+                == IndexState.INDEXED:
+            todo.append(follower)
+        if not todo:
+            return
         if not self.storage.supports_delete_by_filter:
             log.warning("vector index cannot delete by filter: rewrite of %s not re-indexed "
                         "(the old vector stays, so there is no duplicate)", msg.id)
             return
         try:
-            vec = await self.embedder.embed_one(embedded_text(msg))
+            vectors = await self.embedder.embed_many(
+                await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
                         exc)
             return
         async with self._snapshot_lock:
-            sessions = await snapshot_sessions(self.store, {msg.session_id})
-            entry = vector_entry(msg, sessions.get(msg.session_id), vec,
-                                 self.embedder.model_id)
-            await self.storage.rewrite_entry(entry)
+            sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
+            for m, vec in zip(todo, vectors):
+                await self.storage.rewrite_entry(vector_entry(
+                    m, sessions.get(m.session_id), vec, self.embedder.model_id))
+
+    async def _reply_to(self, msg: Message) -> Message | None:
+        """The message right after ``msg`` in its session when its vector is computed
+        with ``msg``'s text (:func:`~chatmem.indexing.takes_context`)."""
+        if msg.ts is None or self.config.indexing.short_reply_chars <= 0:
+            return None
+        after = await self.store.range(msg.session_id, msg.ts, 0, 1)
+        if after and after[0].indexable and takes_context(after[0], msg,
+                                                           self.config.indexing):
+            return after[0]
+        return None
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:
@@ -828,6 +853,8 @@ class Memory:
         if not ids:
             return Erased()
         msgs = await self.store.get(ids)
+        context_texts, replies = await self._erased_context(builtins.list(msgs.values()),
+                                                            set(ids))
         erased = await self.storage.erase(ids)
         if self._indexer is not None:
             # never embedded now; a batch already embedding them finishes first, so that
@@ -842,8 +869,36 @@ class Memory:
         if self.embedder is not None:
             texts = [t for m in msgs.values()
                      for t in (m.embedded_text, m.content, m.shown_text)]
-            cache = self.embedder.forget_texts(texts)
+            cache = self.embedder.forget_texts(texts + context_texts)
+        if replies and self._indexer is not None:
+            # their vectors hold erased words: embedded again, alone or with the turn
+            # now before them (durably: pending until written)
+            states = await self.store.index_states([r.id for r in replies if r.id])
+            again = [r for r in replies if states.get(r.id or "") == IndexState.INDEXED]
+            if again:
+                await self.store.set_index_state([r.id for r in again if r.id],
+                                                 IndexState.PENDING)
+                self._indexer.enqueue(again)
         return dataclasses.replace(erased, cache=cache)
+
+    async def _erased_context(self, msgs: Sequence[Message], erased: set[str]
+                              ) -> tuple[list[str], list[Message]]:
+        """For an erase: the texts the vectors of ``msgs`` were computed from with the
+        turn before them, and the short replies (not erased) whose vectors were
+        computed with the words of one of ``msgs`` (issue 12)."""
+        if self.embedder is None or self.config.indexing.short_reply_chars <= 0:
+            return [], []
+        cfg = self.config.indexing
+        texts: list[str] = []
+        replies: dict[str, Message] = {}
+        owns = await vector_texts(self.store, msgs, cfg)
+        texts += [own for m, own in zip(msgs, owns) if own != m.embedded_text]
+        for m in msgs:
+            reply = await self._reply_to(m)
+            if reply is not None and reply.id is not None and reply.id not in erased:
+                texts.append(vector_text(reply, m, cfg))
+                replies[reply.id] = reply
+        return texts, builtins.list(replies.values())
 
     async def _visibility(self, session: str | None, platform: str | None
                           ) -> Mapping[str, Any] | None:
