@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from chatmem import Memory
+from chatmem.config import Config
 from chatmem.embedding import Embedder, local
 from chatmem.embedding.local import LocalProvider, resolve_model
 from chatmem.errors import ConfigError
@@ -70,6 +72,21 @@ async def test_model_loads_from_a_directory_with_the_same_vectors(tmp_path: Path
 def test_a_directory_without_model_files_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="must hold model.onnx"):
         LocalProvider(str(tmp_path))
+
+
+@pytest.mark.parametrize("name", ["autox", "all-MiniLM-L6", "e5-small"])
+async def test_an_unknown_model_name_is_a_config_error_before_any_download(
+        name: str, tmp_path: Path) -> None:
+    """A bare name that is neither registered nor a directory is a typo (a hub id is
+    owner/name): the error names the field and the choices, and nothing is written."""
+    with pytest.raises(ConfigError) as err:
+        LocalProvider(name)
+    assert f"embedding.model: {name!r} is not a registered local model" in str(err.value)
+    assert "auto, all-MiniLM-L6-v2" in str(err.value)
+    db = tmp_path / "m.db"
+    with pytest.raises(ConfigError, match="embedding.model"):
+        await Memory.open(f"sqlite:///{db}", config=Config.load({"embedding": {"model": name}}))
+    assert not db.exists()
 
 
 async def test_the_onnx_model_is_loaded_once_per_process(caplog: pytest.LogCaptureFixture

@@ -310,9 +310,15 @@ class Memory:
         cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
-        storage = await Storage.open(url, vector=vector, create=create)
+        # the embedder first: a bad embedding setting must not create a store file
+        built = create_embedder(cfg.embedding, env=env) if embedder is None else None
         try:
-            own = embedder is None
+            storage = await Storage.open(url, vector=vector, create=create)
+        except BaseException:
+            if built is not None:
+                await built.aclose()
+            raise
+        try:
             if embedder is not None and isinstance(embedder.provider, AutoProvider):
                 # auto chooses per store: a shared embedder (the server's namespaces,
                 # one per tenant) gets a view of its own for this store, with the same
@@ -320,12 +326,13 @@ class Memory:
                 fresh = embedder.provider.for_store()
                 embedder = copy.copy(embedder)
                 embedder.provider = fresh
-            memory = cls(storage, embedder=embedder or create_embedder(cfg.embedding, env=env),
-                         config=cfg)
-            memory._owns_embedder = own
+            memory = cls(storage, embedder=built or embedder, config=cfg)
+            memory._owns_embedder = built is not None
             await memory._settle_auto_model()
         except BaseException:
             await storage.close()
+            if built is not None:
+                await built.aclose()
             raise
         memory._start_indexer()
         return memory

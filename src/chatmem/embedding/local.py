@@ -212,6 +212,12 @@ def resolve_model(model: str, *, max_length: int | None = None) -> LocalModelSpe
             raise ConfigError(
                 f"embedding.model: {what}: {path} (give a directory holding model.onnx and "
                 f"tokenizer.json, or one of the registered models: {', '.join(MODELS)})")
+        elif "/" not in model:
+            # a hub id is owner/name: a bare unknown name is a typo, not a download
+            raise ConfigError(
+                f"embedding.model: {model!r} is not a registered local model "
+                f"({', '.join(['auto', *MODELS])}), a directory holding model.onnx and "
+                "tokenizer.json, or a Hugging Face id (owner/name)")
         else:
             spec = _spec_from_directory(_download_from_hub(model), hub_id=model)
     if max_length is not None:
