@@ -1068,6 +1068,518 @@ a: Impressive consistency
     ("When did my app streak reach 50?", ["streak_50"], "temporal", []),
 ])
 
+
+conv("en", "en09", "u_luis", "Luis", """
+== 2026-02-03 23:50
+u: fryer spat oil on my hand mid service, stings like hell #burn_first
+a: Ouch, sorry Luis. Cool running water for a good 20 minutes, no ice. Then cover it loosely with cling film. No butter, no toothpaste #burn_advice
+u: lol my avó would 100% put butter on it
+a: Lots of grandmothers do, but butter keeps the heat in. How big is it?
+u: like a 2 euro coin, no bubbles. tap running, obrigado
+== 2026-02-08 14:20
+u: day off, doing food truck maths again
+a: Love it. Where are the numbers at?
+u: 9400 saved, need like 30k total #savings_9400
+a: Solid start. Set an automatic transfer on payday into a separate account with no card, so the money never sits where you spend it #auto_transfer
+u: ya if i see it i spend it on imperiais lol. 400 a month then #save_400
+== 2026-02-15 21:05
+u: avó gave me her recipe notebook, pages falling apart #avo_notebook
+a: What a gift. Photograph every page this week and keep the photos in two places, phone and cloud #photo_notebook
+u: her bifanas are in there, pork overnight in white wine, garlic, colorau, louro. main thing on the truck for sure #bifana_marinade
+a: Great anchor for a menu. Are the quantities written down?
+u: nah its all "um copo" and "q.b." lol
+a: Then cook with her and weigh everything before it goes in the pot. Write the grams in the margin #cook_with_avo
+== 2026-02-23 23:10
+u: ok dont laugh, rui made me get a dating app
+a: No laughing. How's it going?
+u: matched w a girl called carolina, been texting since 9 #match_carolina
+a: Nice! What does she do?
+u: architect in príncipe real. she draws buildings, i burn myself haha #carolina_job
+u: what do i even suggest for a first date, i always freeze
+a: Keep it short and easy: walk up to a miradouro at sunset, then one drink. If it's going well you stay #first_date_idea
+== 2026-03-04 22:30
+u: found a truck mano!! 2011 renault master, kitchen already fitted. guy wants 19500 #truck_19k
+a: Exciting! Before paying anything, get an independent mechanic to check it, and ask for the kitchen's gas certificate and the inspeção papers #truck_checks
+u: my cousin knows a mechanic in amadora
+a: Perfect, book him before you fall in love with it
+== 2026-03-11 23:10
+u: first date w carolina was yesterday at miradouro da graça #date_graca
+a: And?? How did it go?
+u: 4 hours!! shes vegetarian tho, im a bifana guy lol
+a: Maybe the truck needs a veggie option anyway. Mushroom bifanas are a thing
+u: lowkey not bad. burn is just a pink mark now btw
+a: Good. Keep it out of strong sun for a few weeks
+== 2026-03-20 16:40
+u: went to the câmara about the permit, got sent to 3 different desks
+a: Classic. What did you find out?
+u: need the vending licence and an approved spot. plan is alcântara near lx factory, tourists everywhere #loc_alcantara
+a: Good foot traffic there. You'll also need a HACCP plan and a hygiene certificate; the course is usually one day, 50 to 80 euros #haccp
+u: mine from the restaurant prob expired, ill redo it
+== 2026-04-02 20:10
+u: cooked caldo verde w avó and weighed everything, she hated the scale #caldo_verde
+a: Worth it, one recipe in real numbers
+u: how do i price stuff tho, no clue what a bifana should cost
+a: Aim for ingredients to be about 30% of the price. If a bifana costs you 1.40 to make, sell it around 4.50 #food_cost
+u: 1.40 sounds right w the bread from the padaria
+== 2026-04-14 22:45
+u: mechanic says the clutch is basically dead and one tyre is bald #clutch_worn
+a: Good thing you checked. A clutch on a Master is often 700 to 900 fitted. Ask him to fix it or take it off the price #clutch_advice
+u: he dropped it to 17000, i sort the clutch myself #truck_17k
+a: Nice negotiating. Will he hold it for you?
+u: 6 weeks if i put something down
+== 2026-04-27 19:30
+u: câmara says alcântara is full, no new licences there this year #alcantara_full
+a: That's a blow. Any other zones, or a private lot you could rent?
+u: rui's uncle knows a guy w a lot in marvila next to 2 craft breweries. thats the spot now #loc_marvila
+a: Breweries with no kitchen are perfect neighbours. What does he want for it?
+u: 250 a month, água e luz included #lot_rent
+a: Very fair. Get it in writing, even a simple contract
+== 2026-05-08 18:20
+u: carolina comes to mine tomorrow, first time i cook for her. shes veggie remember
+a: Cook something you could make half asleep: avó's caldo verde without the chouriço, with a bit of smoked paprika oil on top #date_cook_tip
+u: ohh smart. arroz doce after
+a: Perfect. A clean kitchen and a candle beat five courses
+== 2026-05-16 13:10
+u: put 2000 down on the van this morning, hes holding it till end of june #deposit_paid
+a: Huge step! Get a signed receipt with the price and the hold date
+u: done. dinner was a hit btw, carolina wants to design the truck logo
+a: Lovely. Agree who owns the logo so it's simple later
+u: 9800 left in savings after the deposit, extra shifts helped
+== 2026-06-09 23:30
+u: steam from the bain marie got my wrist, blister popped on the way home
+a: Ouch. Don't peel the loose skin, it protects what's under it. Wash gently and use a non-stick dressing, change it daily
+u: looks nasty ngl
+a: If it gets red and hot around the edges or leaks yellow stuff, get it checked
+u: chef says long sleeves from now on
+== 2026-07-04 17:00
+u: saw another truck online, big iveco, 24000, hatches on both sides
+a: Tempting, but you've got a deposit down on the Master. Worth losing that?
+u: nah just dreaming, the master is my baby
+u: avó taught me pastéis de bacalhau today, weighed it all this time
+a: Another recipe in real numbers. Going on the menu?
+u: weekend special maybe. sign shop in marvila wants 350 to put carolina's logo on the sides
+a: Not bad. Maybe sort the clutch first, the logo can wait
+""", [
+    ("how much is the guy selling the van for now", ["truck_17k"], "update", ["truck_19k"]),
+    ("where am i gonna park the truck to sell", ["loc_marvila"], "update", ["loc_alcantara"]),
+    ("what did you tell me to do right after hot oil got my hand", ["burn_advice"],
+     "paraphrase", []),
+    ("how did you say i should put money aside every month", ["auto_transfer"],
+     "paraphrase", []),
+    ("what did you say to do so grandma's old book doesn't get lost", ["photo_notebook"],
+     "paraphrase", []),
+    ("how did you say i could get proper amounts when grandma just cooks by eye",
+     ["cook_with_avo"], "paraphrase", []),
+    ("what did you suggest for meeting the girl from the app the first time",
+     ["first_date_idea"], "paraphrase", []),
+    ("what did you say i should look at before paying for a secondhand van",
+     ["truck_checks"], "paraphrase", []),
+    ("how did you tell me to figure out what to charge for the food", ["food_cost"],
+     "paraphrase", []),
+    ("what did you say to do when the mechanic found stuff wrong with the van",
+     ["clutch_advice"], "paraphrase", []),
+    ("what did you suggest i make when carolina came over for dinner", ["date_cook_tip"],
+     "paraphrase", []),
+    ("what does the girl i met online do for a living", ["carolina_job"], "paraphrase", []),
+    ("why couldn't i get my first choice of neighbourhood for the truck",
+     ["alcantara_full"], "paraphrase", []),
+    ("what goes in avó's bifana marinade", ["bifana_marinade"], "lexical", []),
+    ("what did you tell me about the HACCP course", ["haccp"], "lexical", []),
+    ("how much is the rent on the marvila lot", ["lot_rent"], "lexical", []),
+    ("where did carolina and i meet on our first date", ["date_graca"], "lexical", []),
+    ("when did i put money down on the van", ["deposit_paid"], "temporal", []),
+    ("when did the fryer burn me", ["burn_first"], "temporal", []),
+    ("when did i match with carolina", ["match_carolina"], "temporal", []),
+    ("how much do i still owe on the van after what i paid to hold it",
+     ["truck_17k", "deposit_paid"], "multi_hop", []),
+])
+
+conv("en", "en10", "u_hannah", "Hannah", """
+== 2026-04-07 20:45
+u: Hi. Quick context: I'm in year 3 of a marine biology PhD in Plymouth, on seagrass meadows in Plymouth Sound. Next big thing is a 4-day boat trip, 12-15 May: 60 sediment grab samples across 6 sites. #plan_60
+a: Big trip! How are you feeling about it?
+u: Mostly dread, because I get badly seasick. On a 2-hour trip in 2024 I was sick 5 times and useless for the rest of the day.
+a: Then plan ahead: take a tablet such as hyoscine before you board, not once you feel ill. Stay on deck in the middle of the boat, watch the horizon, nibble plain crackers #seasick_tips
+u: Tablet before boarding, midships, horizon, crackers. Noted. The boat is the RV Kittiwake, 21 m, so not tiny, but the Sound gets choppy in a south-westerly.
+a: 21 metres is a decent size. Fingers crossed for calm water
+== 2026-04-13 19:30
+u: Different topic: on 21 March we adopted a retired racing greyhound, Juniper. She's 3, weighs 28 kg, and ran 31 races at Romford before retiring. #juniper_intro
+a: Congratulations! How is she settling in?
+u: Very well, apart from stairs: ex-racers often never saw any. My flat is on the first floor, 14 steps, and she freezes on the second one and trembles. #stairs_problem
+a: Very common. Put treats on the first two steps only and let her choose to climb, then add a step every couple of days. Never pull the lead #stairs_plan
+u: So about 4 weeks for all 14. My back won't enjoy carrying 28 kg till then.
+== 2026-04-21 22:10
+u: Supervisor problem. My Chapter 3 (the field data chapter) draft is due to Fiona, my main supervisor, on 15 June. #ch3_june15
+u: Today she asked me to add an eDNA analysis to it. That's roughly 3 extra months of lab work. I said it wasn't feasible; she said "make it feasible". #carew_edna
+a: Put it in writing, calmly: an email with the timeline, what eDNA would add, what it would cost in months, and two options. Then ask to meet with your second supervisor there #sup_email_advice
+u: My second supervisor is Dr Tunde Okafor, who is much more pragmatic. I'll draft the email tonight and sleep on it before sending.
+a: Good. He sounds like the right person to have in the room
+== 2026-05-03 18:05
+u: Hay fever has started, earlier than usual; grass pollen, I think. I take cetirizine 10 mg every morning, but it makes me so drowsy I nodded off at the microscope twice on Thursday. #cetirizine
+a: Ask a pharmacist or your GP about a less sedating one
+u: I'll ask. Any non-drug tips? I'm on the shore sampling 3 days a week at the moment.
+a: Wraparound sunglasses outside, shower and change clothes as soon as you're home, windows shut in the evening, and check the pollen forecast #hayfever_tips
+u: A labmate swears by Vaseline. Real or folklore?
+a: Real enough: a thin layer around the nostrils traps some pollen. Cheap and harmless #vaseline
+== 2026-05-10 21:30
+u: The boat trip for 12-15 May is cancelled: gale warning, gusts up to 45 knots. It's been rebooked for 26-29 May, same 6 sites. #trip_postponed
+a: Much better than being out in that. Does it cause problems?
+u: It eats 2 weeks of analysis time before the 15 June deadline. Good news though: Juniper now manages 6 of the 14 steps!
+a: 6 of 14, great! And a weather delay is a fair argument for more time
+== 2026-05-30 12:15
+u: Back from the Kittiwake last night. Day 1 I was sick twice, then I took the tablet before breakfast on days 2-4 and stayed midships: fine! #back_boat
+a: That's a huge improvement on 5 times in 2 hours. How did the sampling go?
+u: We got 48 grab samples in total. Site 5 was too rough to sample on day 3, and the grab jammed twice at site 2. #grabs_48
+a: Still a good dataset. Examiners understand weather; note the reasons in your methods
+u: Already in my field notebook, with times and wave heights.
+== 2026-06-04 17:40
+u: Met Fiona and Tunde today. Tunde suggested the eDNA becomes a short appendix using samples I already have, not a new analysis. Fiona agreed, reluctantly. #okafor_compromise
+a: Good outcome! How do you feel?
+u: Relieved. And because of the boat delay, the Chapter 3 draft is now due on 10 July instead of 15 June. #ch3_july10
+a: Almost four extra weeks. Confirm it by email so it's on record
+u: Sent a summary email 10 minutes after the meeting. She replied: "fine".
+== 2026-06-12 20:20
+u: GP update: she has switched me from cetirizine to fexofenadine 180 mg, once a day, starting today. #fexo
+a: Good. Give it a week and see how you feel at the microscope
+u: Juniper question: her recall is about 50% in the garden and 0% anywhere else. Last week she saw a squirrel and was 200 m away in about 6 seconds.
+a: Sighthounds chase movement; it's instinct. Practise recall on a 10 m long line with high-value treats like chicken, and only let her off lead in a fenced area #recall_longline
+u: There's a secure dog field in Plympton: £9 for 30 minutes, 1.8 m fences. Booked for Saturday at 9. #field_plympton
+== 2026-06-19 21:50
+u: Analysis question. Response is amphipod counts per grab, predictor is seagrass shoot density; 5 sites with data, 8 to 10 grabs each. A plain linear model feels wrong to me.
+a: Try a GLMM: negative binomial or Poisson, with site as a random effect. Check overdispersion first; amphipod counts usually need the negative binomial #mixed_model
+u: Dispersion ratio is 3.7, so negative binomial it is. I'll fit it with glmmTMB in R.
+a: Good choice. Keep one script from raw data to figures
+== 2026-06-28 22:30
+u: Honest status: Chapter 3 is at 4,200 of a planned 12,000 words, with 12 days to go. I keep "writing" for 9 hours a day and producing about 300 words.
+a: Try three 90-minute blocks in the morning, phone in another room, no email until the first is done, and a target of 700 words a day instead of hours #writing_routine
+u: 700 x 11 days = 7,700, so 11,900. Close enough; the figures carry the rest.
+a: Exactly. And walk Juniper between blocks, it'll help you both
+u: She'd approve. She considers everything except walks and sofas pointless.
+== 2026-07-09 18:00
+u: Submitted the Chapter 3 draft to Fiona at 16:40 today, one day early: 11,650 words, 7 figures, 4 tables. #ch3_submitted
+a: Congratulations, Hannah! A day early, after all that
+u: Also: Juniper climbed all 14 steps alone yesterday. Very pleased with herself.
+a: Two big wins in one week. Celebrate both
+== 2026-07-23 21:05
+u: Fiona's feedback arrived: 43 comments. About 10 are substantial (she wants the discussion restructured); the other 33 are wording. Trying not to take it personally. #feedback_43
+a: Sort them into three piles: quick fixes, ones that need thought, ones you disagree with. Do the quick ones first for momentum #triage_comments
+u: And the ones I disagree with?
+a: Reply to each with a short reason and evidence, and bring them to your next meeting #disagree_reply
+u: Quick-fix pile done in 2 hours 20 minutes. Oddly satisfying.
+== 2026-08-08 10:30
+u: The trainer at the dog field says greyhounds "can't sit". True? Juniper hovers halfway for about 2 seconds and then lies down.
+a: Mostly true: their long hind legs and big thigh muscles make sitting uncomfortable for many. Teach a "down" as her calm default instead #sit_advice
+u: Her down works 9 times out of 10, so we'll build on that. Hay fever is easing too.
+a: Good news on both counts
+== 2026-08-27 19:40
+u: Fiona wants one more field day to fill the site 5 gap: a single day on a 7 m RIB, 16 September. A RIB sounds far worse for seasickness than the Kittiwake.
+a: Bumpier, but only one day. Sit towards the back, where the motion is gentlest
+u: I'll take the tablet before breakfast again, since that's what worked on days 2-4.
+a: Stick with what worked. Pack a dry bag and spare gloves too, RIBs are wet
+u: Also, Chapter 4 now has a deadline: first draft to Fiona by 30 October.
+a: About two months, and the September samples will feed straight into it
+== 2026-09-06 20:10
+u: Juniper's check-up: 29.5 kg, up from 28 when we got her, teeth good, vet happy.
+a: Lovely! A bit of gain is normal for ex-racers
+u: Also, Fiona called my revised discussion "the strongest part of the thesis so far"!
+a: What a turnaround since July. Well done
+u: Booked the Plympton field again for Saturday. Her recall there is now about 80%.
+a: 80% is excellent for a sighthound. Keep the sessions short and fun
+""", [
+    ("What did the due date for my field data chapter end up being?", ["ch3_july10"],
+     "update", ["ch3_june15"]),
+    ("Which hay fever tablet am I on now?", ["fexo"], "update", ["cetirizine"]),
+    ("What did you tell me to do about seasickness before the four-day trip?",
+     ["seasick_tips"], "paraphrase", []),
+    ("How did you suggest getting my dog used to the steps up to my flat?", ["stairs_plan"],
+     "paraphrase", []),
+    ("How did you say I should handle my supervisor wanting all that extra lab work?",
+     ["sup_email_advice"], "paraphrase", []),
+    ("What did you say I should do when I get in from fieldwork during pollen season?",
+     ["hayfever_tips"], "paraphrase", []),
+    ("How did you suggest I train my dog to come back when I call her?",
+     ["recall_longline"], "paraphrase", []),
+    ("What kind of statistics did you recommend for my invertebrate numbers?",
+     ["mixed_model"], "paraphrase", []),
+    ("What did you suggest when I was at the desk all day and getting hardly anything written?",
+     ["writing_routine"], "paraphrase", []),
+    ("How did you tell me to tackle the mountain of notes on my draft?",
+     ["triage_comments", "disagree_reply"], "paraphrase", []),
+    ("What did you say about my greyhound not sitting?", ["sit_advice"],
+     "paraphrase", []),
+    ("Why was I dozing off in the lab in early May?", ["cetirizine"], "paraphrase", []),
+    ("What extra work did my main supervisor want added to the field chapter?",
+     ["carew_edna"], "paraphrase", []),
+    ("Why couldn't we sail on the original dates?", ["trip_postponed"], "paraphrase", []),
+    ("What did Tunde propose at the meeting?", ["okafor_compromise"], "lexical", []),
+    ("How much does it cost to hire the dog field in Plympton?", ["field_plympton"],
+     "lexical", []),
+    ("How many comments did Fiona leave on my draft?", ["feedback_43"], "lexical", []),
+    ("Why did you say Vaseline would help?", ["vaseline"], "lexical", []),
+    ("When did the postponed boat trip actually take place?",
+     ["trip_postponed", "back_boat"], "temporal", []),
+    ("When did I hand in the Chapter 3 draft?", ["ch3_submitted"], "temporal", []),
+    ("When did we adopt Juniper?", ["juniper_intro"], "temporal", []),
+    ("How many grab samples short of my target did I come back with?",
+     ["plan_60", "grabs_48"], "multi_hop", []),
+])
+
+
+conv("en", "en11", "u_tomasz", "Tomasz", """
+== 2026-01-08 21:10
+u: evening. layby on the a1 near newark. knee killing me
+a: Sorry to hear it. Which knee, and is it an ache or does it lock?
+u: left. clicks and locks since i jumped off the trailer in november #knee_locks
+a: Locking after a twist can mean torn cartilage. Book the GP this week and ask for a scan, not just painkillers #knee_gp
+u: ok will ring them tomoz
+== 2026-01-15 20:40
+u: me and ewa want to buy a house this year. sick of rent #house_goal
+a: Exciting! Where, and what sort of price?
+u: doncaster. 3 bed semi round 190k. need 19k deposit, got 11.5k #deposit_target
+a: So 7.5k to go. Before seeing a lender, check both your credit files and that you're on the electoral register, lenders look at both #credit_check
+u: we never registered lol
+a: It's a quick online form. Do it this week, it takes a few weeks to show up #register
+== 2026-01-22 13:05
+u: lunch in a layby at scotch corner. 3rd pie this week #cab_food
+a: Cab food is hard. Got a fridge or a 12V socket in there?
+u: both. thinking get a little camping gas stove #gas_stove
+a: Please don't cook on gas inside the cab. Carbon monoxide builds up fast in a closed space and drivers have died of it. A 12V lunchbox heater is far safer #no_gas
+u: ok ok. ewa would kill me anyway lol
+== 2026-01-30 20:25
+u: zuzia won 3-1 sunday. shes centre back this season #zuzia_cb
+a: Brilliant! Were you there?
+u: no. away most weekends, miss loads of her games #miss_games
+a: That's hard. Ask a parent who films to send you clips, and have her talk you through them on a video call from the cab #film_clips
+u: her mates dad films everything. will ask
+== 2026-02-06 19:50
+u: mri back. torn meniscus like you said #meniscus
+a: At least you know now. What's the plan?
+u: keyhole op 24 feb at doncaster royal. 6 weeks off #op_date
+a: Tell your transport manager now. Does the company pay full sick pay?
+u: 4 weeks full then ssp. hurts the house money #sick_pay
+a: Then pause the savings for those weeks instead of dipping into the deposit. Pausing beats going backwards #pause_saving
+== 2026-02-12 13:30
+u: bought the lunchbox heater, 32 quid. ewas bigos hot in 40 min #heater
+a: Bigos in a lorry cab, proper!
+u: need more ideas tho. ewa cant cook for me every week
+a: Chickpea curry reheats well: onion, garlic, a spoon of curry paste, a tin each of chickpeas and tomatoes, half a tin of coconut milk, 20 min, then spinach #chickpea_recipe
+u: even i cant mess that up
+== 2026-02-19 20:15
+u: broker rang. agreement in principle thru. 171k at 4.79, 5 yr fix #aip_479
+a: Great step! How long is it valid?
+u: 90 days. op is tuesday then house hunting #aip_90
+a: Then aim to find a place by mid-May, or you'll need a new one and rates can move #aip_expiry
+== 2026-03-04 15:10
+u: on the sofa not a layby for once. going mad
+a: How's the knee?
+u: swollen but ok. physio gemma gave me exercises 3x a day #physio_gemma
+a: Do them even when bored: quad squeezes, straight leg raises and heel slides get the bend back and wake the thigh up. Ice 15 min after #physio_advice
+== 2026-03-13 19:30
+u: zuzia picked for county trials!!! #county_trials
+a: That's huge! When?
+u: 28 march in sheffield. can drive the car by then so i take her #trials_date
+a: Pack water, snacks and both pairs of boots, trials can run for hours #trials_kit
+u: she wants to go as centre back #cb_trials
+== 2026-04-10 21:20
+u: first week back on the truck. markham moor #back_work
+u: knee stiff. getting down from the cab is worst
+a: Face the cab and keep three points of contact on the way down, no jumping, even when you're tired #three_points
+u: zuzia didnt make county squad btw. cried then ate a whole mcdonalds lol #trials_result
+u: scout said try goal cos shes tall
+a: Getting to trials at 12 is already something. Let her be gutted for a day, then ask what she wants to work on for next year #trials_next
+== 2026-04-22 20:05
+u: zuzias keeper broke her wrist. zuzia went in goal sunday, clean sheet!! #zuzia_goal
+a: That scout was onto something! Does she like it?
+u: loves it. keeper rest of season now #zuzia_keeper
+a: Then she'll want proper gloves. Get them fitted in a shop, sizes vary a lot between brands, and keep an old pair for training #gloves_tip
+== 2026-05-06 21:00
+u: layby near wetherby. bad news
+u: bank pulled the 4.79 deal #deal_pulled
+a: Annoying, it happens when rates move. Has the broker found another?
+u: new bank 4.52, only 2 yr fix. same 171k #offer_452
+a: Cheaper now, but you'd remortgage in 2028 at unknown rates. Ask him for the monthly cost of a 2 and a 5 year side by side #two_vs_five
+== 2026-05-16 10:30
+u: viewed a house in cantley today. 3 bed 185k, long garden #house_viewed
+a: Sounds lovely. Anything worry you?
+u: boiler looks ancient. offering 180 monday #offer_180
+a: Ask the agent for the boiler's age and service history first. If it's over 15 years old, that's a fair reason to offer lower #boiler_tip
+== 2026-05-28 13:15
+u: sick of chickpea curry lol. another one for the heater?
+a: Try a lentil and sausage stew: fry sliced kabanos and an onion, add a tin of tomatoes, a cup of red lentils and stock, 25 min. Good with bread #lentil_stew
+u: physio signed me off today #physio_done
+u: gemma says keep doing the leg raises at home
+a: Great news! Keep them up 3 times a week, and swimming or cycling will keep the thigh strong #keep_strong
+== 2026-06-09 20:40
+u: layby near grantham. offer accepted on the cantley house!!! #offer_accepted
+a: Congratulations Tomasz! That's what you've worked for all year
+u: went with the 2 yr fix, 60 quid a month less than the 5 #chose_2yr
+a: Makes sense while money's tight. Put a reminder in your phone for early 2028 to look at remortgaging #remortgage_reminder
+u: kestrels lost cup final 2-1. her mates dad filmed it, watched in the cab
+""", [
+    ("what mortgage deal have we got now, what rate and how long", ["offer_452", "chose_2yr"],
+     "update", ["aip_479"]),
+    ("What position does Zuzia play these days?", ["zuzia_goal", "zuzia_keeper"], "update",
+     ["zuzia_cb", "cb_trials"]),
+    ("what did you tell me to do when my knee first started giving me trouble", ["knee_gp"],
+     "paraphrase", []),
+    ("how did i hurt the knee in the first place", ["knee_locks"], "paraphrase", []),
+    ("What did you say we should sort out before going to a bank for a mortgage?",
+     ["credit_check"], "paraphrase", []),
+    ("why was it a bad idea to get a burner for cooking in the lorry", ["no_gas"],
+     "paraphrase", []),
+    ("how did you say i could keep up with my daughter's matches while im away",
+     ["film_clips"], "paraphrase", []),
+    ("what did you suggest doing with our savings while i was on reduced pay",
+     ["pause_saving"], "paraphrase", []),
+    ("Which exercises did you say would get my leg bending again after surgery?",
+     ["physio_advice"], "paraphrase", []),
+    ("what did you tell me about getting out of the truck safely", ["three_points"],
+     "paraphrase", []),
+    ("what did you say to compare before picking between the two mortgage options",
+     ["two_vs_five"], "paraphrase", []),
+    ("How did Zuzia take it when she didn't get into the county team?", ["trials_result"],
+     "paraphrase", []),
+    ("what bothered me about the house we looked at", ["offer_180"], "paraphrase", []),
+    ("how much did the lunchbox heater cost", ["heater"], "lexical", []),
+    ("what goes in that chickpea curry you gave me", ["chickpea_recipe"], "lexical", []),
+    ("how many times a day did gemma want me doing the exercises", ["physio_gemma"],
+     "lexical", []),
+    ("how much deposit did we need for a 190k house", ["deposit_target"], "lexical", []),
+    ("When was my knee operation?", ["op_date", "aip_90"], "temporal", []),
+    ("when did the broker first come back with how much we could borrow", ["aip_479"],
+     "temporal", []),
+    ("when did i get back behind the wheel at work after the op", ["back_work"], "temporal",
+     []),
+    ("how much less than the price we first planned on was our offer for the cantley house",
+     ["deposit_target", "offer_180"], "multi_hop", []),
+])
+
+conv("en", "en12", "u_aisha", "Aisha", """
+== 2026-02-03 21:30
+u: ok so news: I got promoted yesterday. engineering manager #promotion
+a: Congratulations, Aisha! How does it feel?
+u: excited and terrified in equal parts
+u: first job is hiring two people: a senior backend engineer and a QA engineer #two_roles
+a: A good first project. Before any interviews, write down 3 or 4 things that "good" looks like for each role, so every candidate is judged against the same list #scorecard
+== 2026-02-10 22:45
+u: it's quarter to 11 and I'm still answering slack
+a: That's late. What does this week look like?
+u: - 7 interviews
+u: - 5 one-to-ones
+u: - my own tickets, still. and sleeping about 5 hours #overload
+a: That's two jobs at once. Drop your own tickets first and hand them to the team this week. Your job now is their output, not yours #drop_tickets
+== 2026-02-16 20:05
+u: Ramadan starts Wednesday and I've signed up for a half marathon on 10 May #half_date
+a: Ramadan Mubarak in advance! How's training going so far?
+u: 4 runs a week, longest 14k
+u: do I just stop for a month??
+a: No need to stop, just aim to maintain. Keep runs easy and short, in the last hour before iftar so you can drink and eat straight after. Do any longer run after iftar at the weekend #fast_run_plan
+u: running right before iftar sounds grim but makes sense
+a: For suhoor, oats, eggs, yoghurt and dates keep you going longest. And drink steadily from iftar to bed, not a litre in one go #suhoor_tips
+== 2026-02-24 19:20
+u: Ifeoma accepted!! our backend offer. starts 6 April #ifeoma_accepts
+a: Fantastic! What won her over?
+u: the code review culture, she said. and I got Ollie (our CTO) to add 5k to the offer #ifeoma_5k
+a: Well fought. Plan her first week now: a buddy, laptop ready on day one, and a small ticket she can ship by Friday #onboarding
+u: QA still open, 2 in the final round
+== 2026-03-03 21:10
+u: week 2 of fasting. ran 5k right before iftar yesterday and got really dizzy at the end #dizzy
+a: Please don't push through that. Stop and walk if you feel dizzy, and skip the run on hard days. Move it to after iftar once you've had water and something small #dizzy_advice
+u: ok after iftar from now on
+u: my mum is feeding me like I'm training for an ultra lol
+== 2026-03-09 22:00
+u: my little brother Bilal got all 4 uni offers. computer science
+u: leeds, sheffield, newcastle, manchester
+a: Well done Bilal! Which way is he leaning?
+u: leeds firm, sheffield insurance. main reason: "better nights out" #bilal_leeds
+a: Fair enough at 18, but not the only thing. Get him to an offer holder day, seeing the department and the halls often decides it #offer_day
+== 2026-03-17 18:40
+u: cried in the work toilets today #cried
+a: Oh Aisha, I'm sorry. What happened?
+u: nothing really. a deploy broke and I just couldn't. fasting + hiring + 5 hours sleep
+a: That sounds like weeks of running on empty. Can you take a few days after Eid? And tell Ollie plainly the load isn't working, with two or three specific things you want taken off you #tell_ollie
+u: Eid is Friday. booking Mon and Tue off #eid_off
+== 2026-03-26 20:30
+u: back after 5 days away from slack. I actually slept 9 hours twice
+a: That's so good to hear. Did you manage to talk to Ollie?
+u: yes. he takes over the on-call rota, I drop the platform planning meeting, and no interviews on Fridays #ollie_agreed
+a: That's a real change, well done for asking. Protect it: pick two evenings a week with the laptop shut and tell the team #laptop_off
+u: also QA hire done: Hannah, starts 20 April #hannah_qa
+== 2026-04-02 19:05
+u: ugh. Ifeoma pulled out. her current company counter-offered #ifeoma_out
+a: That's really frustrating after all that work. Did you have a runner-up?
+u: Rhys. he was close. calling him tomorrow
+a: Be straight with him: the role reopened and he was a strong second. Most people take that well, but move fast in case he has other offers #runner_up_tip
+== 2026-04-08 21:30
+u: Rhys said yes! starts 11 May #rhys_yes
+a: Brilliant, you rescued it. How's the running now Ramadan's over?
+u: 16k on Sunday, slow but fine #run_16k
+a: Good. A couple more long runs up to 18 or 19k, then ease right off for the last 10 days so your legs are fresh on race day #taper
+== 2026-04-15 22:15
+u: plot twist. Bilal went to the Manchester offer holder day and now wants Manchester as firm #bilal_manchester
+u: he can live at home, saves about 9k a year on halls #bilal_why
+a: That's a mature reason. Does he like the course as much?
+u: more actually. there's a year in industry
+a: Then great. Remind him his insurance should ask for lower grades than his firm, so it's a real fallback #insurance_tip
+== 2026-04-22 20:45
+u: Hannah started Monday and found 3 bugs already lol
+a: A QA who finds bugs in week one, perfect
+u: first proper 1:1 with her tomorrow. what do I even ask?
+a: Ask what she wants from 1:1s, how she likes to get feedback, and what a good week looks like for her. Let her set half the agenda #first_11
+u: writing that down now
+== 2026-05-10 19:30
+u: DID IT. 2:04:37 #half_done
+a: Aisha! Congratulations! How do you feel?
+u: wanted sub 2 but the fasting weeks cost me. still happy #sub2
+a: Training through Ramadan and still running 2:04 is a proper result. Rest those legs this week
+== 2026-05-15 21:00
+u: Rhys's first week done. merged his first PR on day 2 #rhys_week
+a: Great start. How are 1:1s going with him?
+u: weird tbh. how do I do 1:1s with someone who knows more than me?
+a: Don't compete on tech. Ask about his career goals and what's blocking him, and lean on him as the expert in design reviews #senior_11
+u: also signed up for a 10k in July already lol
+a: Give it a week of easy running first, no speed work, your legs are still recovering from the half #recovery
+== 2026-05-20 21:40
+u: Bilal's made it official on UCAS: Manchester firm, Sheffield insurance #bilal_confirmed
+a: Lovely. Your mum must be happy he's staying home
+u: work: had a wobbly week, but kept my two laptop-free evenings #wobbly
+a: That's what matters: noticing the wobble and still holding the line
+""", [
+    ("who ended up taking the senior backend job", ["rhys_yes"], "update",
+     ["ifeoma_accepts"]),
+    ("Which university is Bilal putting first now?", ["bilal_manchester", "bilal_confirmed"],
+     "update", ["bilal_leeds"]),
+    ("what did you say I should write down before interviewing anyone", ["scorecard"],
+     "paraphrase", []),
+    ("When I was completely swamped after the promotion, what did you say to let go of first?",
+     ["drop_tickets"], "paraphrase", []),
+    ("what did you first suggest for running while fasting", ["fast_run_plan"], "paraphrase", []),
+    ("What did you recommend eating in the early morning meal?", ["suhoor_tips"],
+     "paraphrase", []),
+    ("what did you say after I nearly fainted on a run", ["dizzy_advice"], "paraphrase", []),
+    ("How did you tell me to approach the candidate who came second?", ["runner_up_tip"],
+     "paraphrase", []),
+    ("what should the last couple of weeks before the race have looked like", ["taper"],
+     "paraphrase", []),
+    ("what did you suggest asking in my first one-to-one with the new tester",
+     ["first_11"], "paraphrase", []),
+    ("What did my boss agree to take off my plate?", ["ollie_agreed"], "paraphrase", []),
+    ("why does my brother want to stay in his home city for uni", ["bilal_why"],
+     "paraphrase", []),
+    ("why did our first pick for the backend role back out", ["ifeoma_out"], "paraphrase",
+     []),
+    ("did I hit my target time in the race", ["sub2"], "paraphrase", []),
+    ("how much extra did Ollie approve on Ifeoma's offer", ["ifeoma_5k"], "lexical", []),
+    ("what date does Hannah start", ["hannah_qa"], "lexical", []),
+    ("What did Bilal say about nights out in Leeds?", ["bilal_leeds"], "lexical", []),
+    ("what happened on the 5k I ran just before iftar", ["dizzy"], "lexical", []),
+    ("when did I become a manager", ["promotion"], "temporal", []),
+    ("When was the day I broke down at the office?", ["cried"], "temporal", []),
+    ("when was my half marathon", ["half_date", "half_done"], "temporal", []),
+    ("who joins the team first, the new QA or the new backend engineer",
+     ["hannah_qa", "rhys_yes"], "multi_hop", []),
+])
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -1894,6 +2406,461 @@ a: 提前排好，那几天少接点外卖
     ("关店陪考那两天你提醒我做什么", ["closure_notice"], "paraphrase", []),
     ("签两年比房东原来要涨到的价，一年能省多少", ["rent_9200", "rent_9000"], "multi_hop",
      []),
+])
+
+
+conv("zh", "cz09", "u_dali", "大刘", """
+== 2026-01-16 04:20
+u: 刚收车今儿跑了十一个钟头腰跟断了一样
+a: 辛苦了！是坐久了才疼吗？
+u: 对老毛病了前年拍片说是腰椎间盘突出 #back_old
+a: 开车最伤腰。座椅加个腰靠，每跑两个钟头下车站站，叉腰往后仰几下 #back_tips
+u: 腰靠中不中网上几十块那种
+a: 中，挑偏硬点的，顶住后腰
+== 2026-01-21 15:40
+u: 才睡醒白天老是睡不踏实
+a: 卧室换遮光帘、戴耳塞，收车后少刷手机，睡前别喝浓茶 #sleep_day
+u: 俺孩儿美术老师说叫他寒假去画室集训 #training_offer
+a: 孩子几年级了？自己想去不？
+u: 初二了可想去就是二十天要六千八 #training_6800
+a: 先带他去试听一两节，看看老师咋教，再问清楚耽误不耽误文化课 #training_advice
+== 2026-01-27 04:10
+u: 油又涨了一个月光加油就得三千多 #fuel_3000
+a: 油钱是大头。你开的啥车？
+u: 朗逸跑了快三十万公里了 #car_lavida
+a: 那修车钱也快上来了，不少司机都换电车了
+u: 就怕冬天掉电跑不了一夜
+a: 冬天续航一般打七八折，挑标称五百公里往上的，半夜歇班再补次电 #ev_winter
+== 2026-02-02 14:50
+u: 俺媳妇想在小区门口开个小卖部门面一个月两千二 #shop_rent
+a: 好事！她做过生意吗？
+u: 木有之前在超市干收银 #wife_cashier
+a: 那懂货。开头别压太多货，先上烟酒饮料零食这些走得快的 #shop_stock
+u: 她还想卖菜
+a: 菜损耗大，先别上。拉个小区微信群送货上门，回头客就来了 #shop_wechat
+== 2026-02-08 03:55
+u: 带孩儿去试听了那个画室叫青禾画室老师怪负责 #qinghe
+a: 孩子觉得咋样？
+u: 他说可得劲一路都在说想去 #son_likes
+a: 那就让他去，别把手腕累伤了
+u: 报上了明个就开班 #training_signed
+== 2026-02-13 04:30
+u: 今儿拉了个喝多的吐我后座上了
+a: 太糟心了。后座常备塑料袋和湿巾，看着喝多的一上车就递个袋子 #drunk_tip
+u: 洗车花了五十
+a: 可以在平台申请清洁费，先拍照留证 #clean_fee
+u: 还有这说法我都不知道
+== 2026-03-16 15:20
+u: 过年没歇腰彻底不中了今儿去医院拍了片子 #hospital_day
+a: 医生咋说？
+u: 腰四腰五膨出说不用开刀先做理疗 #l4l5
+a: 那就好。平时练练小燕飞：趴床上手脚一起抬，一天两组一组十个，疼就停 #xiaoyanfei
+u: 孩儿集训完了老师说进步挺大 #training_result
+== 2026-03-22 23:10
+u: 今儿小卖部开张了媳妇忙到现在 #shop_open
+a: 恭喜开业！生意咋样？
+u: 卖了八百多邻居都来捧场 #first_day_800
+== 2026-03-27 14:10
+u: 看中比亚迪秦PLUS了落地十万出头 #ev_look
+a: 先问清楚新车能不能办网约车运输证，郑州对车型有要求 #permit_check
+u: 问了4S店说能办他们帮着弄
+== 2026-04-09 16:00
+u: 今儿把秦PLUS提回来了开着可安静 #new_car
+a: 恭喜提车！头几天开慢点
+u: 朗逸卖了三万二 #lavida_sold
+a: 跑了三十万公里还能卖这价，不亏
+u: 现在去快充站充一度连服务费一块二 #charge_public
+a: 有固定车位可以装私桩：物业开同意证明，带车位合同去供电公司报装，买车一般送桩 #charger_advice
+u: 车位是租的不知道中不中
+== 2026-04-28 15:30
+u: 私桩装好了一度电五毛六比快充站便宜一半还多 #charge_home
+u: 小卖部有邻居老想赊账媳妇不好意思拒
+a: 弄个小本记着，每家定个上限比如两百，月底结清，就说是店里规矩 #credit_tip
+== 2026-05-16 14:40
+u: 孩儿想暑假再去集训一个月媳妇怕耽误文化课 #summer_question
+a: 明年就中考了，可以跟孩子一起看看文化课排第几，特长生要的文化线多少 #summer_advice
+u: 班主任说他文化课中等偏上
+a: 那可以折中，暑假半天补文化课半天画画
+== 2026-05-30 04:40
+u: 商量好了暑假就报青禾的周末班 #summer_decided
+a: 两头都顾上了，挺好
+u: 这个月充电一共花了七百来块 #elec_700
+a: 省下的够给孩儿买颜料了
+== 2026-06-05 03:30
+u: 拉了个乘客也开电车说冬天掉电掉一半
+u: 他说高速服务区充一度一块八真肉疼
+a: 服务区贵，也就跑长途才在那充
+u: 腰又犯了找盲人按摩按了一回
+a: 按按能松松，可别让人使劲扳腰
+== 2026-06-13 15:10
+u: 媳妇想在店门口加个冰柜卖雪糕
+a: 冰柜可以找冷饮厂家免费投放，签个进货量就行
+u: 孩儿同学去另一家画室暑假集训一个月九千
+a: 各家价钱差得多，主要看老师
+""", [
+    ("我现在跑车开的是啥车", ["new_car"], "update", ["car_lavida"]),
+    ("我现在平常充电一度多少钱", ["charge_home"], "update", ["charge_public"]),
+    ("一坐一整夜腰受不了，你头一回让我咋弄", ["back_tips"], "paraphrase", []),
+    ("白天补觉老睡不好，你给我出过啥主意", ["sleep_day"], "paraphrase", []),
+    ("孩儿学画要不要去那事，你一开始让我先干啥", ["training_advice"], "paraphrase", []),
+    ("天冷了电车跑不远这个你咋说的", ["ev_winter"], "paraphrase", []),
+    ("媳妇刚开店那会头一批该进啥，你咋建议的", ["shop_stock"], "paraphrase", []),
+    ("邻居来店里拿东西不给现钱，你教俺媳妇咋应付", ["credit_tip"], "paraphrase", []),
+    ("在自家车位弄个充电的得走啥手续", ["charger_advice"], "paraphrase", []),
+    ("碰上喝醉的乘客你让我车里提前备点啥", ["drunk_tip"], "paraphrase", []),
+    ("俺媳妇以前是干啥工作的", ["wife_cashier"], "paraphrase", []),
+    ("孩儿今年暑假学画最后定的咋弄", ["summer_decided"], "paraphrase", []),
+    ("带孩儿去听了一回课，他回来啥反应", ["son_likes"], "paraphrase", []),
+    ("寒假那回学画一共交了多少钱", ["training_6800"], "paraphrase", []),
+    ("青禾画室那老师咋样", ["qinghe"], "lexical", []),
+    ("腰四腰五查出来是啥情况，要不要做手术", ["l4l5"], "lexical", []),
+    ("小燕飞一天做几组", ["xiaoyanfei"], "lexical", []),
+    ("那辆朗逸最后卖了多少钱", ["lavida_sold"], "lexical", []),
+    ("今年去医院拍腰那回是哪天", ["hospital_day"], "temporal", []),
+    ("媳妇的小卖部是啥时候开起来的", ["shop_open"], "temporal", []),
+    ("孩儿寒假那回学画是哪天开始上课的", ["training_signed"], "temporal", []),
+    ("换成电车以后一个月比原来烧油省下多少钱", ["fuel_3000", "elec_700"], "multi_hop", []),
+])
+
+conv("zh", "cz10", "u_xiaomin", "小敏", """
+== 2026-06-12 09:40
+u: 下夜班啦😵 眼睛都睁不开了
+a: 辛苦啦～ICU的夜班最耗人，到家了吗？
+u: 刚到！跟同事在海珠区合租 我那间一个月2100 #live_haizhu
+u: 但是一躺下就睡不着😭😭
+a: 下班路上戴个墨镜，到家先吃点清淡的垫垫肚子，拉上遮光帘，睡到下午一两点就起，别一口气睡到天黑 #night_sleep
+u: 墨镜！！学到了哈哈哈
+== 2026-06-18 21:30
+u: 我决定考编了💪 佛山南海有家医院招护士 带编制的 #exam_decide
+a: 好事！一般考些什么？
+u: 笔试考护理综合＋公基 八月份考 #exam_subjects
+a: 倒班时间零碎，就每天固定刷一小时题，夜班前睡够了再看。公基先背时政和常识，护理综合以刷真题为主 #study_plan
+u: 收到～～
+== 2026-06-25 22:10
+u: 我妈又打电话催了😩 说老家亲戚介绍了个男生
+a: 哈哈又到这个环节了，对方什么情况？
+u: 叫陈宇 在番禺当中学体育老师 #date_chenyu
+u: 我妈说人家也在广州 见面方便
+a: 第一次见就喝个咖啡，别约饭局，一个小时想走就能走，压力小 #date_format
+u: 有道理 那就喝奶茶哈哈哈
+== 2026-07-03 15:20
+u: 给你看我新买的多肉🌵 一口气买了六盆 #succulents
+a: 好可爱！放在哪儿养？
+u: 卧室窗台～就是西晒 #windowsill
+a: 多肉喜欢光但怕暴晒，夏天西晒太猛就拉层纱帘，浇水等土干透了再浇 #succulent_care
+== 2026-07-11 22:40
+u: 见完啦😳
+a: 怎么样怎么样？
+u: 人还挺有趣的 聊了两个小时都没冷场🤭 #date_good
+a: 挺难得的～还准备再约吗？
+u: 他约我下周去爬白云山 #baiyun
+== 2026-07-20 10:20
+u: 连上了四个夜班 现在整个人是飘的😵‍💫
+u: 下了班还是睡不着 想吃点褪黑素
+a: 褪黑素可以短期小剂量试试，睡前半小时吃，别长期靠它，也可以问问你们科的医生 #melatonin
+u: 哈哈我自己就是护士 轮到自己就犯懒
+== 2026-07-31 21:15
+u: 第一次烤戚风 塌成饼了😭😭 #chiffon_fail
+a: 戚风塌多半是蛋白没打够，或者出炉没倒扣。蛋白要打到提起来是直立的小尖角，出炉马上倒扣，凉透再脱模 #chiffon_tips
+u: 我没倒扣🙈 #chiffon_why
+a: 那就是它了，下次记得～
+u: 陈宇说塌了他也吃哈哈哈
+== 2026-08-22 18:30
+u: 笔试考完了！！感觉还行～ #written_done
+a: 终于考完了！公基难吗？
+u: 公基有点偏 护理综合好多是ICU常见的 占便宜了🤭
+a: 面试一般是结构化，先把自我介绍写好，再练护患沟通、突发情况处理这类题，对着手机录像练 #interview_prep
+== 2026-09-05 22:00
+u: 跟你说个事🙈 我跟陈宇在一起了 #together
+a: 哇恭喜！！🎉
+u: 昨天看电影的时候他表白的 #confess
+a: 好甜～夜班再累也给自己留点谈恋爱的时间
+== 2026-09-16 12:30
+u: 进面了！笔试排第三😆 #rank_3
+a: 太棒了！面试什么时候？
+u: 九月底 这两天天天对着镜子练
+a: 别背得太死。答题先表明态度，再分一二三点说做法，最后落到病人安全上 #interview_answer
+== 2026-09-30 20:10
+u: 录了！！！！😭😭 南海那家 有编了 #hired
+a: 恭喜小敏！！这几个月夜班加刷题太不容易了
+u: 十一月一号入职～要搬去佛山了 #start_date
+a: 可以先在医院附近看房，通勤短一点，下夜班也能早点躺下
+== 2026-10-18 16:40
+u: 陈宇说佛山太远了 周末都见不上
+u: 最近老吵架 昨天说好先分开了😞 #breakup
+a: 抱抱你。这阵子变化太多，难过是正常的
+u: 没事 我想先把新工作弄好
+a: 嗯，先顾好自己，多肉和烤箱都在等你呢
+== 2026-10-28 20:20
+u: 搬完家了！！佛山桂城 一室一厅 一个月1600 #live_foshan
+a: 一个人住一室一厅，比合租舒服多了吧
+u: 多肉全带过来了 结果有两盆根烂了😢
+a: 把发黑的根剪掉，晾两三天等伤口干了，再种回干土里，先别浇水 #rot_fix
+== 2026-11-04 09:50
+u: 在新医院上了第一个夜班 还是睡不着😵
+a: 新环境加夜班，头几周都会这样
+u: 我妈又给我介绍了一个～说在佛山做外贸的
+a: 这次想见吗？
+u: 先微信聊着吧 不着急～
+== 2026-11-09 21:00
+u: 今天烤了蛋挞！一次成功😆
+a: 蛋挞比戚风友好多了哈哈，表面烤出焦斑就能出炉
+u: 又入了一盆龟背竹 放客厅
+a: 龟背竹喜欢散射光，别直晒，叶子常擦擦灰就很好看
+u: 新科室护士长人挺好的～
+""", [
+    ("我现在住在哪个城市", ["live_foshan"], "update", ["live_haizhu"]),
+    ("我跟陈宇现在还处着吗", ["breakup"], "update", ["together"]),
+    ("刚开始跟你聊那会，下夜班睡不着你让我怎么弄", ["night_sleep"], "paraphrase", []),
+    ("备考那会你帮我排的复习安排是啥", ["study_plan"], "paraphrase", []),
+    ("考编要考哪几门", ["exam_subjects"], "paraphrase", []),
+    ("头一回跟相亲对象见面，你建议怎么约", ["date_format"], "paraphrase", []),
+    ("相亲第一次见完面我觉得对方怎么样", ["date_good"], "paraphrase", []),
+    ("我那几盆肉肉夏天该怎么养，你说过", ["succulent_care"], "paraphrase", []),
+    ("我当时一共买了几盆小植物", ["succulents"], "paraphrase", []),
+    ("第一回做蛋糕失败，我是漏了哪一步", ["chiffon_why"], "paraphrase", []),
+    ("刚考完笔试那会，你让我面试先准备啥、怎么练", ["interview_prep"], "paraphrase", []),
+    ("回答考官问题你让我按什么顺序讲", ["interview_answer"], "paraphrase", []),
+    ("搬家后根坏掉的那两盆你说怎么救", ["rot_fix"], "paraphrase", []),
+    ("陈宇是做什么的", ["date_chenyu"], "lexical", []),
+    ("戚风为什么会塌，你说的原因是啥", ["chiffon_tips"], "lexical", []),
+    ("褪黑素你说能不能吃、怎么吃", ["melatonin"], "lexical", []),
+    ("进面的时候我笔试排第几", ["rank_3"], "lexical", []),
+    ("陈宇是哪天跟我表白的", ["confess"], "temporal", []),
+    ("考编笔试是什么时候考完的", ["written_done"], "temporal", []),
+    ("新单位是哪天开始上班", ["start_date"], "temporal", []),
+    ("搬到佛山以后房租一个月比在广州时少多少", ["live_haizhu", "live_foshan"], "multi_hop", []),
+])
+
+
+conv("zh", "cz11", "u_wanglaoshi", "王老师", """
+== 2026-02-24 21:10
+u: 明天开学，这学期带毕业班，心里没底。
+a: 毕业班最累就这半年，您也要顾着自己。
+u: 新房也刚交付，装修预算打算控制在十八万。 #budget_18
+a: 最好再留一成当机动钱，装修增项几乎躲不掉。 #reserve_tip
+u: 朋友介绍了一家"匠心家装"，下周去谈。 #company_jiangxin
+a: 签之前把报价单逐项看清，尤其写着"按实际发生计算"的几项。 #contract_tip
+== 2026-03-03 21:30
+u: 今天发现班上一男一女在传纸条，内容挺亲密的。 #notes_found
+a: 这个年纪挺常见的。您打算怎么处理？
+u: 女生最近成绩下滑得厉害，我有点着急。
+a: 先分别单独找他们聊，别在班上点名，更别当众念纸条，这个年纪最要面子。 #talk_separately
+u: 我也不想闹大，明天课后先找女生聊聊。
+== 2026-03-08 20:40
+u: 下周一中考百日誓师，让我代表班主任发言，我不想讲空话。 #pledge_speech
+a: 可以讲三块：一个学生的真实故事、一个每天做得到的小目标、一句送给他们的话。 #speech_structure
+u: 我想讲去年一个学生每天六点在走廊背古诗的事。 #speech_story
+a: 这个故事有画面感。结尾可以落在"一百天也是一天一天过的"。
+== 2026-03-15 21:00
+u: 那个女生的妈妈今天冲到学校来了，她看到了女儿的聊天记录。 #mom_came
+u: 她一进办公室就嚷着要让男生转班。
+a: 先让她把火发完，再拿成绩、作业这些具体的事说，别提"早恋"两个字。 #parent_talk
+u: 她女儿从年级八十多名掉到了一百五十名左右。 #rank_drop
+a: 可以约她带上孩子三个人谈，让孩子自己说打算，比大人定规矩管用。 #three_way
+== 2026-03-22 19:30
+u: 说件私事，我报了个成人游泳班，十次课一千六。 #swim_class
+a: 好呀！怎么想到学游泳了？
+u: 一直怕水，小时候在老家河里呛过一次。 #fear_water
+a: 先别急着学动作，在浅水区练憋气，把脸埋进水里慢慢吐泡泡。 #bubble_tip
+u: 教练让我扶着池边练，可我一埋头就心慌。
+a: 先只埋到鼻子，心里数三下就抬头，每次多数一下。 #count_tip
+== 2026-04-02 21:20
+u: 我爸左眼模糊一年多了，今天在扬州查出白内障，要做手术。 #dad_cataract
+a: 这手术现在很成熟。叔叔多大年纪了？
+u: 七十三了。 #dad_age
+u: 医生让我们选晶体，单焦点和多焦点，价钱差了一万多。 #lens_choice
+a: 多焦点远近都方便，但夜里看灯可能有光圈。问问医生单焦点配老花镜够不够，别被推着选贵的。 #lens_advice
+== 2026-04-12 20:50
+u: 装修气死我了，那家一开工就加钱，光水电改造就多报了两万。 #jiangxin_add
+a: 刚开工就这样，不如趁早止损。
+u: 已经解约了，换了"木禾装饰"，这次签全包。 #company_muhe
+a: 全包省心，记得把主材品牌写进合同。 #muhe_contract
+u: 全包贵一些，总预算提到了二十二万。 #budget_22
+== 2026-04-20 21:40
+u: 我爸前天做完手术，选的单焦点，今天揭了纱布，说亮堂多了。 #dad_surgery_done
+a: 太好了！术后这一个月很关键。
+u: 医生开了三种眼药水，我怕他记混。还有什么要当心的？
+a: 每瓶贴大字标签，再做张时间表贴冰箱上，滴一次打个勾。 #eyedrop_table
+a: 另外别揉眼，洗脸洗头别进水，睡觉戴护眼罩，一个月内别提重物。 #postop_care
+== 2026-04-28 21:00
+u: 一模成绩出来了，我们班语文平均分全年级第二。 #mock1
+u: 那个女生也回到了年级一百名以内。 #girl_recover
+u: 两个孩子自己说好了，中考前只做同学，有话考完再说。 #kids_agree
+a: 自己定的，比大人逼的管用。
+== 2026-05-03 20:30
+u: 今天终于敢松开池边了，教练托着腰让我漂了一会儿。 #float_first
+a: 这是很大的一步！感觉怎么样？
+u: 一开始腿往下沉，一放松反而浮起来了。
+a: 对，越紧张越沉。下次试试抱膝漂浮，找找浮起来的感觉。 #float_tip
+== 2026-05-12 21:15
+u: 离中考一个月了，好几个孩子说晚上睡不着。 #sleepless
+a: 可以开次班会，让他们把担心匿名写纸条投进箱子，您挑几条统一回应。 #stress_meeting
+u: 这个好，匿名他们才肯说真话。
+u: 装修又超了，加了中央空调，算下来要二十五万。 #budget_25
+a: 一次装好也省事，软装以后慢慢添。
+== 2026-05-24 20:40
+u: 好消息，我今天蛙泳游了二十五米，中间没停！ #swim_25m
+a: 太棒了！这进步可不是一点点。
+u: 就是换气还不行，一抬头就呛。
+a: "低头吐、抬头吸"：脸在水里就把气吐完，抬头只管张嘴吸。 #breath_tip
+== 2026-06-07 21:00
+u: 周五开最后一次班会，之后孩子们回家待考。
+a: 最后一次少讲道理，把准考证、文具、进场时间再过一遍。 #last_meeting
+u: 我想给每个孩子写张小卡片，写一句只给他的话。 #cards
+u: 还有，我爸今天去复查，左眼视力到零点八了。 #dad_recheck
+== 2026-06-18 19:40
+u: 中考今天下午考完了，送完最后一场，我在校门口站了好久。 #exam_over
+a: 辛苦了王老师，这三年总算交卷了。
+u: 孩子们出来都来抱我，那个女生还哭了。
+a: 您陪他们走完了最难的一段。
+== 2026-07-02 20:30
+u: 又有家长打电话，说孩子暑假天天打游戏，问我怎么办。
+a: 建议家长和孩子一起定暑假作息表，把游戏时间写进去，比硬禁强。
+u: 装修那边说油漆工下周进场。
+a: 刷完漆最好多通风几个月再住。
+== 2026-07-14 21:00
+u: 我爸说右眼也开始有点模糊，医生说可以明年再做。
+a: 有了左眼的经验，叔叔应该不怕了。
+u: 游泳馆开了自由泳进阶班，我又报了。
+a: 自由泳是侧头换气，和蛙泳不一样，刚开始会有点别扭。
+""", [
+    ("装修现在总共打算花多少钱", ["budget_25"], "update", ["budget_18", "budget_22"]),
+    ("新房现在是哪家公司在给我做", ["company_muhe"], "update", ["company_jiangxin"]),
+    ("跟装修公司签合同前你提醒过我留意什么", ["contract_tip", "muhe_contract"], "paraphrase", []),
+    ("发现班里两个孩子走得近，你建议我先怎么处理", ["talk_separately"], "paraphrase", []),
+    ("倒计时一百天那次上台讲话，你建议我分哪几块讲", ["speech_structure"], "paraphrase", []),
+    ("那个妈妈跑来学校闹，你教我怎么跟她沟通", ["parent_talk", "three_way"], "paraphrase", []),
+    ("我为啥从小就不敢下水", ["fear_water"], "paraphrase", []),
+    ("脸一进水就慌的时候你让我怎么练", ["bubble_tip", "count_tip"], "paraphrase", []),
+    ("我爸今年多大岁数", ["dad_age"], "paraphrase", []),
+    ("给我爸挑人工晶状体那会儿你是怎么建议的", ["lens_advice"], "paraphrase", []),
+    ("我爸做完眼睛以后生活上要避开哪些事", ["postop_care"], "paraphrase", []),
+    ("考前学生焦虑睡不好，你出了什么主意", ["stress_meeting"], "paraphrase", []),
+    ("早恋那两个孩子后来自己约定了什么", ["kids_agree"], "paraphrase", []),
+    ("游泳时一吸气就呛，你当时怎么教我的", ["breath_tip"], "paraphrase", []),
+    ("单焦点和多焦点两种价钱差多少", ["lens_choice"], "lexical", []),
+    ("一模我们班语文平均分排第几", ["mock1"], "lexical", []),
+    ("我爸复查时左眼视力恢复到多少", ["dad_recheck"], "lexical", []),
+    ("第一家装修公司水电改造多报了多少", ["jiangxin_add"], "lexical", []),
+    ("我爸的眼睛手术是哪天做的", ["dad_surgery_done"], "temporal", []),
+    ("我哪天第一次不扶边在水里漂起来的", ["float_first"], "temporal", []),
+    ("学生们是哪天考完中考的", ["exam_over"], "temporal", []),
+    ("从报名学游泳到能一口气游完一个池子，我用了多久", ["swim_class", "swim_25m"], "multi_hop", []),
+])
+
+conv("zh", "cz12", "u_ahao", "阿豪", """
+== 2026-03-06 23:40
+u: 电竞社报了王者高校赛 我打野 #esports_jungle
+a: nb！什么时候开打？
+u: 3.21小组赛 #group_date
+a: 还有两周，每天约队友打几把五排磨合一下
+u: 队长也这么说hhh
+== 2026-03-10 22:15
+u: 破防了 今天一称182斤 #weight_182
+a: 身高多少呀？
+u: 178
+a: 别急着饿肚子，晚饭换成鸡胸肉加青菜，奶茶可乐先停，每天走八千步 #diet_plan
+u: 可乐也要戒？？我的命啊
+a: 先换成零度的，过渡一下 #zero_cola
+== 2026-03-16 01:20
+u: 室友又吼我了 bhys
+u: 他考研 11点就睡 我打rank键盘噼里啪啦 #roommate_conflict
+a: 那他确实难受。换个静音点的轴，十二点后戴耳机别开麦 #quiet_keyboard
+u: 我青轴 确实吵hhh #blue_switch
+== 2026-03-21 21:30
+u: 小组赛赢了!!! 2:0 #group_win
+a: 666！你打得咋样？
+u: 两把mvp yyds #mvp_two
+u: 下轮打隔壁学校 听说很猛
+a: 找他们以前的比赛录像看看，重点看爱拿哪几个英雄，BP提前想好 #scout_tip
+== 2026-03-29 22:40
+u: 开始投暑期实习了 后端java和测开 投了二十多家 #apply_20
+a: 简历项目要写清楚你负责哪块，最好带数据，比如接口从多少毫秒降到多少 #resume_tip
+u: 我就一个课设图书管理系统 蚌埠住了
+a: 课设也能写，把用到的redis缓存和登录鉴权写具体 #course_proj
+== 2026-04-04 23:00
+u: 半决赛输了 破防了 #semi_lose
+a: 抱抱，输在哪了？
+u: 被抢了三条龙 #three_dragons
+a: 约大家一起复盘，把每条龙前的视野和站位截图出来对一下 #replay_tip
+== 2026-04-14 22:10
+u: 室友两天没理我了 冷战
+a: 键盘换了吗？
+u: 还没 有点舍不得
+a: 一个键盘换宿舍和平，值。再主动一点，明早帮他带个早饭 #breakfast_peace
+u: 行吧 给他带个肉包
+== 2026-04-26 20:30
+u: 拿到offer了!! 星城电商 测开 日薪150 #offer_changsha
+a: 恭喜！第一个offer，面试问了啥？
+u: hashmap mysql索引 还有手写sql #interview_q
+a: 都是高频题。后面还有面试的话，把redis和线程池再过一遍 #interview_prep
+u: ok 女朋友说我是打工人了xswl
+== 2026-05-06 22:40
+u: 今天称了 176 绝绝子 #weight_176
+a: 一个多月掉六斤，速度很健康
+u: 零度可乐yyds
+a: 再加点力量训练，不然容易平台期 #strength_tip
+u: 还有 换了个红轴 室友终于理我了 #switch_red
+== 2026-05-18 23:10
+u: 女朋友6.8生日 送啥啊 救命 #gf_birthday
+a: 预算多少？她平时喜欢什么？
+u: 500以内 她爱拍照 #gift_budget
+a: 送个拍立得，再配本相册，把你们以前的合照洗出来贴进去 #instax_idea
+u: 卧槽 这个好
+a: 再手写一张卡片，比礼物本身还戳人 #card_tip
+== 2026-05-27 22:00
+u: 大变化 杭州一家中厂给了后端offer 日薪300 #offer_hz
+a: nb！那长沙那个呢？
+u: 纠结 去杭州要租房
+a: 算笔账：日薪翻倍，房租两千以内还是多赚，而且后端更对口 #offer_calc
+== 2026-06-08 23:30
+u: 礼物送了 她哭了 呜呜 #gift_given
+a: 戳中了！最后送的啥？
+u: 拍立得mini12 粉的 加相册 #instax_pink
+u: 卡片写了三遍 tql我
+== 2026-06-20 21:00
+u: 定了 去杭州 下周一入职 #hz_decided
+a: 冲！房子找好了吗？
+u: 跟同学合租 一人一千五 #rent_1500
+a: 挺划算。第一周多问多记，先把项目代码跑起来 #first_week
+== 2026-07-12 22:30
+u: 实习两周了 天天crud 累麻了
+a: 刚开始都这样，能看懂业务就是进步
+u: 刚称 171 #weight_171
+a: 又掉五斤，实习也没松劲
+== 2026-07-26 21:40
+u: 同事拉我打公司王者赛 输了 对面有个前职业
+a: 输给前职业不丢人
+u: 室友暑假留校 问我旧键盘卖不卖他hhh
+a: 冤家变买家了
+== 2026-08-04 22:00
+u: 女朋友说七夕想要条手链
+a: 选条简单的银链，刻上你们在一起的日子
+u: 钱包又要破防
+a: 实习工资正好派上用场
+""", [
+    ("我暑假最后去哪实习了", ["hz_decided"], "update", ["offer_changsha"]),
+    ("我现在体重多少", ["weight_171"], "update", ["weight_182", "weight_176"]),
+    ("半夜打游戏吵到室友，你给我出的主意", ["quiet_keyboard"], "paraphrase", []),
+    ("跟室友闹僵不说话那阵，你让我怎么破冰", ["breakfast_peace"], "paraphrase", []),
+    ("刚开始瘦身你让我怎么吃", ["diet_plan", "zero_cola"], "paraphrase", []),
+    ("碰上很强的对手，你让我赛前做什么准备", ["scout_tip"], "paraphrase", []),
+    ("比赛输了以后你建议怎么回头分析", ["replay_tip"], "paraphrase", []),
+    ("简历上没啥像样项目，你当时怎么说", ["resume_tip", "course_proj"], "paraphrase", []),
+    ("两份实习纠结的时候你帮我怎么掂量的", ["offer_calc"], "paraphrase", []),
+    ("对象过生日你给我出的点子", ["instax_idea", "card_tip"], "paraphrase", []),
+    ("我和室友当初为啥闹矛盾", ["roommate_conflict"], "paraphrase", []),
+    ("最后送出去的那份礼物具体是啥", ["instax_pink"], "paraphrase", []),
+    ("再有面试的话你让我补哪些知识点", ["interview_prep"], "paraphrase", []),
+    ("星城电商那个岗一天给多少", ["offer_changsha"], "lexical", []),
+    ("半决赛被对面抢了几条龙", ["three_dragons"], "lexical", []),
+    ("杭州合租每人每月多少钱", ["rent_1500"], "lexical", []),
+    ("小组赛我拿了几个mvp", ["mvp_two"], "lexical", []),
+    ("电竞社小组赛是哪天打的", ["group_date", "group_win"], "temporal", []),
+    ("女朋友生日是几号", ["gf_birthday", "gift_given"], "temporal", []),
+    ("我啥时候拿到第一个实习offer的", ["offer_changsha"], "temporal", []),
+    ("长沙和杭州两个offer一天差多少钱", ["offer_changsha", "offer_hz"], "multi_hop", []),
 ])
 
 

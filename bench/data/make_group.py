@@ -603,6 +603,264 @@ chidi: I'll be there, I'm off Friday #chidi_gazebo
 ])
 
 
+conv("en", "ge05", "whatsapp", "Tuesday 5-a-side ⚽",
+     {"liam": "Liam", "dev": "Dev", "rhys": "Rhys", "kwame": "Kwame", "olly": "Olly"}, """
+== 2026-09-07 19:40
+liam: right lads, league's on. first game Tue 15 Sept, 8pm, pitch 3 at Goals Riverside #pitch_first
+kwame: finally. summer without football nearly killed me
+olly: 8 is perfect, straight from the office
+rhys: in, been running all summer
+dev: same. what's the damage for the season?
+liam: £300 for the 10 league games, plus £5 a match for the ref, cash on the night #league_fee
+== 2026-09-09 20:15
+liam: league rule: we need bibs for colour clashes
+kwame: I've got orange bibs from my Sunday side, I'll bring them every week #kwame_bibs
+rhys: who's washing them though
+olly: I will for now, our washing machine actually works #olly_wash
+liam: @Assistant 5 players, £300 league fee and £5 for the ref every game. what does each of us pay?
+bot: £300 ÷ 5 = £60 each for the season. The ref fee is £1 each per game: one person pays the £5 on the night and you settle up monthly #bot_split
+liam: £60 to me by 30 September please, bank details in DM #fee_deadline
+dev: sent 👍
+== 2026-09-11 18:20
+dev: news! my mate Gio at Bean There on Mill Street wants to sponsor our shirts #sponsor_offer
+kwame: free kit?? what's the catch
+dev: café logo on the front, and a team photo on his Instagram after every win #sponsor_terms
+liam: what colour are they?
+dev: teal with white numbers. sizes and numbers to me by Sunday #shirt_colour
+rhys: large, number 4 please
+== 2026-09-14 21:05
+liam: change tomorrow: pitch 3's being resurfaced, we're on pitch 5 at 8:40 #pitch_moved
+kwame: 8:40?? I'm on the early shift Wednesday
+liam: just this week, apparently
+olly: suits me, time for a pint before 😅
+== 2026-09-15 22:30
+olly: 6-4!! get in. Kwame with a hat-trick
+kwame: the orange bibs are lucky, nobody wash them
+rhys: rolled my ankle in the last minute, it's already swelling 😬 #rhys_ankle
+dev: @Assistant Rhys twisted his ankle playing, what should he do?
+bot: Rest, ice for 15–20 minutes every few hours, a compression bandage, and keep it raised for the first 48 hours. If he can't bear weight or the bone itself is tender, get an X-ray to rule out a fracture #bot_ankle
+rhys: I can hobble, so no X-ray. sofa and frozen peas
+== 2026-09-17 19:10
+kwame: @Rhys see Hannah at Riverside Physio, she fixed my hamstring in three sessions #kwame_physio
+dev: Align Clinic on the high street is cheaper, £35 a go #dev_physio
+olly: my sister likes the leisure centre physio, walk-ins on Saturdays #olly_physio
+rhys: booked Hannah for Monday #rhys_booked
+== 2026-09-21 20:30
+rhys: grade 2 sprain. out about four weeks from when I did it 😩 #rhys_out
+liam: gutted. we need a fifth then
+olly: my flatmate Marcus plays, I'll ask him #marcus_cover
+olly: Marcus is in for tomorrow #marcus_in
+== 2026-09-24 18:45
+olly: Marcus was decent. my boots were useless on that surface though
+kwame: get proper astro ones. Adidas Copa turf, £55 at JD, grip like glue #kwame_boots
+dev: Nike Tiempo TF for me, wider fit for flat feet #dev_boots
+liam: my £25 Kipsta ones from Decathlon have lasted two seasons #liam_boots
+olly: cheap it is, cheers Liam
+== 2026-09-28 21:00
+olly: Marcus is on night shifts now, no more Tuesdays for him #marcus_out
+dev: my cousin Zain can step in, he was a keeper at uni #zain_cover
+liam: an actual keeper! sign him up
+dev: he'll play till Rhys is back and chip in for the fee
+liam: @Assistant Zain's in, so 6 of us split the £300. what does each pay, and what do the 5 who paid £60 get back?
+bot: £300 ÷ 6 = £50 each. Zain pays £50 and the five who paid £60 get £10 back each #bot_resplit
+== 2026-10-01 19:30
+liam: league email: pitch 3's new 3G is done, and from October all our games are on it at 7pm, not 8 #pitch_final
+kwame: 7 is way better
+olly: tight from work but I'll make it
+dev: shirts are ready! behind the counter at the café from Saturday #shirts_ready
+== 2026-10-06 21:50
+kwame: 3-3 and Zain saved a penalty!!
+liam: where we going for a drink?
+olly: The Ferryman, £4 pints on Tuesdays #olly_pub
+kwame: Railway Tavern, best chips going and the Champions League is on #kwame_pub
+liam: Crown & Anchor, pool table and a quiet back room #liam_pub
+rhys: meet you wherever, no limp now
+== 2026-10-08 18:30
+olly: washing machine's dead. bibs are in a bin bag, it's grim #olly_machine
+liam: I'll take the bibs over, we've got a new machine #liam_wash
+kwame: I'll bring my spare set Tuesday just in case #kwame_spare
+== 2026-10-11 12:10
+rhys: physio's signed me off! back on Tuesday 13 October 💪 #rhys_back
+dev: Zain's gutted, he was loving it
+liam: tell him to stay on as a rolling sub, league allows it #zain_sub
+rhys: Hannah says tape it for a few games and wobble board every day #rhys_strap
+== 2026-10-14 07:45
+kwame: what a comeback Rhys, a goal and an assist 🔥
+rhys: ankle held up. might get the Puma high-tops for more support #rhys_boots
+olly: team photo's up, Gio stuck it in the café window #gio_photo
+dev: he says free bacon rolls if we win the next two
+== 2026-10-19 20:00
+liam: refunds sent, check your banking apps. Zain's paid too #refunds_done
+kwame: my knee's grumbling, might try the massage place by the station #kwame_knee
+olly: Ferryman's got a quiz on Tuesdays now, after the game?
+liam: see you tomorrow, bibs washed and in my bag #liam_bibs_bag
+""", [
+    ("kwame", "where and what time are our Tuesday games now", ["pitch_final"], "update",
+     ["pitch_first", "pitch_moved"]),
+    ("olly", "who ended up covering while Rhys was injured", ["zain_cover"], "update",
+     ["marcus_cover", "marcus_in"]),
+    ("rhys", "how much is my share of the league entry in the end", ["bot_resplit"], "update",
+     ["bot_split"]),
+    ("dev", "who's in charge of cleaning the bibs these days", ["liam_wash", "liam_bibs_bag"], "update",
+     ["olly_wash"]),
+    ("olly", "what does the league cost the team in total, and what do we pay the referee",
+     ["league_fee", "bot_split"], "paraphrase", []),
+    ("rhys", "who supplies the spare coloured vests for when kits clash", ["kwame_bibs", "kwame_spare"],
+     "paraphrase", []),
+    ("liam", "what does Dev's friend want in return for paying for our kit", ["sponsor_terms"],
+     "paraphrase", []),
+    ("kwame", "what street is Bean There on", ["sponsor_offer"], "lexical", []),
+    ("olly", "what colour is the new kit", ["shirt_colour"], "paraphrase", []),
+    ("kwame", "what first aid did the bot recommend after Rhys got hurt", ["bot_ankle"],
+     "paraphrase", []),
+    ("liam", "when did Rhys pick up his injury", ["rhys_ankle"], "temporal", []),
+    ("rhys", "where does the physio Kwame recommended work", ["kwame_physio"], "paraphrase", []),
+    ("olly", "how much does Align Clinic charge", ["dev_physio"], "lexical", []),
+    ("dev", "how long did the physio think Rhys would be out", ["rhys_out"], "paraphrase", []),
+    ("olly", "what footwear did Kwame tell me to buy", ["kwame_boots"], "paraphrase", []),
+    ("kwame", "what are the budget boots Liam has been wearing", ["liam_boots"], "paraphrase",
+     []),
+    ("rhys", "where did Olly say we'd get cheap beer after the match", ["olly_pub"],
+     "paraphrase", []),
+    ("dev", "what's good about the Railway Tavern", ["kwame_pub"], "lexical", []),
+    ("rhys", "why did Olly's flatmate stop playing for us", ["marcus_out"], "paraphrase", []),
+    ("olly", "when and where could we pick up the sponsored kit", ["shirts_ready"], "temporal",
+     []),
+    ("kwame", "what time does the game Rhys is coming back for kick off",
+     ["rhys_back", "pitch_final"], "multi_hop", []),
+    ("dev", "what did the physio tell Rhys to keep doing now he's playing again", ["rhys_strap"],
+     "paraphrase", []),
+])
+
+conv("en", "ge06", "telegram", "Plot 17 allotment",
+     {"maggie": "Maggie", "raj": "Raj", "ewan": "Ewan", "sofia": "Sofia"}, """
+== 2026-05-04 18:50
+maggie: welcome to the Plot 17 chat! the plot's £88 a year, so £22 each #plot_rent
+raj: brilliant, three years on the waiting list on my own
+ewan: I'll do the heavy digging, I'm retired and bored #ewan_digging
+sofia: I'll do the seed order, wishes to me by Friday #sofia_seeds
+maggie: shed padlock code is 3091, keep it to yourselves #padlock
+ewan: noted
+== 2026-05-06 20:10
+raj: climbing beans for me. chillies I'm starting on my windowsill #raj_seeds
+ewan: Charlotte potatoes went in last week, two left-hand rows, don't dig there #ewan_potatoes
+maggie: beetroot, carrots and a row of sweet peas for cutting #maggie_seeds
+sofia: courgettes and salad leaves for me
+sofia: @Assistant how many courgette plants for four households?
+bot: Two or three is plenty: a healthy plant gives 2–3 courgettes a week at its peak. Sow a couple of spares in case of slugs and give the extras away #bot_courgette
+sofia: three then, one of them yellow #sofia_courgette
+== 2026-05-08 17:30
+sofia: seed order's in! Thornbury Seeds, £31.60 after the society discount, so £7.90 each #seed_order
+raj: sending mine now
+sofia: arriving by the 15th #seed_delivery
+ewan: seed potatoes were £4 from the trading hut, my treat #ewan_spuds
+== 2026-05-11 09:40
+ewan: bad news: the shed roof felt has torn and rain got in on the seed trays #shed_leak
+maggie: oh no, my sweet peas
+ewan: soggy but alive. door's hanging off its top hinge too #shed_hinge
+raj: I've got a drill and screws, leave the door to me #raj_hinge
+ewan: half a roll of felt in my garage, that'll do the roof #ewan_felt
+maggie: working party Saturday morning? #shed_day
+== 2026-05-13 21:00
+maggie: @Assistant watering rota for 4 people for dry spells please, one person a day, weekends covered
+bot: Maggie Monday and Thursday, Raj Tuesday and Friday, Ewan Wednesday and Saturday, Sofia Sunday. Water early or in the evening and soak the roots, not the leaves. Swap days in here if you're away #bot_rota
+sofia: only Sundays for me? then I'll keep the water butt clean too #sofia_butt
+raj: Tuesdays and Fridays suit me
+ewan: fine by me
+== 2026-05-16 14:20
+raj: door's fixed. and the old padlock had rusted, new one's code is 7720 #padlock_new
+ewan: roof's felted and nailed, bone dry in there #shed_done
+maggie: heroes! lemon drizzle in the shed tin #maggie_cake
+sofia: seeds came, they're in the biscuit tin on the shed shelf, mouse-proof #seeds_tin
+== 2026-05-20 07:55
+maggie: disaster 🐌 slugs ate half the lettuce seedlings overnight #slug_attack
+raj: copper tape round the raised beds, they won't cross it #raj_copper
+maggie: I'll do beer traps, yoghurt pots of cheap lager sunk in the soil #maggie_beer
+sofia: nematodes! water them in and they kill slugs underground, about £13 a pack #sofia_nematodes
+ewan: or a torch after dark and pick them off. old school #ewan_torch
+== 2026-05-22 19:30
+raj: @Assistant any slug treatment that's safe for the hedgehog under our compost bin?
+bot: Avoid metaldehyde pellets. Nematodes are safe for hedgehogs and pets, and so are beer traps if emptied often. If you want pellets, use ferric phosphate and scatter them thinly. Clearing weeds around seedlings helps too #bot_slugs
+sofia: nematodes it is, ordering a pack tonight #nematode_order
+maggie: keeping my beer traps too, they were full this morning
+== 2026-05-27 20:05
+ewan: committee inspections are Saturday 6 June, they check plots are being worked #inspection
+maggie: path needs strimming and the bindweed out of the back corner
+ewan: I'll borrow my son's strimmer #ewan_strimmer
+raj: I'll pull the bindweed Sunday morning #raj_bindweed
+== 2026-06-01 19:15
+maggie: idea: harvest barbecue at the plot when the potatoes and beans are ready, families too #bbq_idea
+sofia: yes!! Saturday 18 July? #bbq_first
+raj: I'll bring my Weber and a bag of charcoal #raj_grill
+ewan: I'll dig the first potatoes that morning
+maggie: I'll make potato salad with those and our chives #maggie_salad
+== 2026-06-03 21:30
+sofia: rota problem: I'm on weekend shifts at the garden centre now, Sundays are out #sofia_weekends
+raj: let's swap, I'll take Sundays and you have my Tuesdays #rota_swap
+sofia: thank you!! Tuesday evenings are perfect
+maggie: I'll change the rota sheet on the shed door #rota_door
+== 2026-06-06 13:00
+ewan: inspection passed! she said ours is one of the tidiest plots on the site #inspection_passed
+raj: get in 🎉
+maggie: the strimming made all the difference
+raj: she said we could apply for the empty half plot next door, 17b #plot_17b
+sofia: ooh, room for more courgettes
+== 2026-06-11 20:40
+maggie: barbecue problem: the society open day is 18 July, the site will be heaving #bbq_clash
+raj: push it back a week? Saturday 25 July #bbq_moved
+ewan: fine by me, my daughter's back from Spain by then
+sofia: works for me. I'll bring halloumi and courgette skewers #sofia_skewers
+== 2026-06-17 19:45
+sofia: nematodes worked, not one slug in the lettuce for a fortnight #nematodes_worked
+raj: my copper tape's peeling off in the rain tbh #raj_copper_peel
+maggie: the beer traps mostly caught woodlice lol
+ewan: first broad beans picked today, a whole carrier bag full #broad_beans
+sofia: save me some!
+== 2026-06-24 18:10
+ewan: water butt's empty, ten days without rain
+raj: standpipe by the gate works again, council fixed it Friday #standpipe
+sofia: I'll scrub the butt out on Tuesday when I'm down anyway
+sofia: also doing an autumn Thornbury order, garlic and winter onions, shout by next week #autumn_order
+maggie: garlic for me. Ewan, snails on the climbing beans now, ideas? #snails
+ewan: grapefruit halves face down, collect the snails from under them each morning #ewan_grapefruit
+""", [
+    ("ewan", "who waters the plot on Sundays now", ["rota_swap"], "update", ["bot_rota"]),
+    ("ewan", "what date is the harvest barbecue now", ["bbq_moved"], "update", ["bbq_first"]),
+    ("sofia", "what's the combination for the shed lock", ["padlock_new"], "update",
+     ["padlock"]),
+    ("sofia", "how much is each of us paying for the plot per year", ["plot_rent"],
+     "paraphrase", []),
+    ("raj", "what did Ewan suggest when the slugs first showed up", ["ewan_torch"],
+     "paraphrase", []),
+    ("ewan", "what did Maggie put in for on the first seed order", ["maggie_seeds"], "paraphrase", []),
+    ("maggie", "how many courgette plants did the bot reckon we'd need", ["bot_courgette"],
+     "paraphrase", []),
+    ("raj", "what did the Thornbury Seeds order come to for each of us", ["seed_order"],
+     "lexical", []),
+    ("sofia", "what damage did Ewan find at the shed", ["shed_leak", "shed_hinge"], "paraphrase",
+     []),
+    ("maggie", "what did Ewan use to patch up the roof", ["ewan_felt", "shed_done"],
+     "paraphrase", []),
+    ("ewan", "where did Sofia store the seeds once they arrived", ["seeds_tin"], "paraphrase",
+     []),
+    ("sofia", "what was Raj's idea for keeping the slugs off", ["raj_copper", "raj_copper_peel"],
+     "paraphrase", []),
+    ("raj", "how did Maggie make her slug traps", ["maggie_beer"], "paraphrase", []),
+    ("maggie", "how much is a pack of nematodes", ["sofia_nematodes"], "lexical", []),
+    ("sofia", "which slug treatments did the bot say wouldn't harm wildlife", ["bot_slugs"],
+     "paraphrase", []),
+    ("raj", "when did the slugs eat the lettuces", ["slug_attack"], "temporal", []),
+    ("sofia", "when was the committee's check of the plots", ["inspection", "inspection_passed"],
+     "temporal", []),
+    ("ewan", "who's bringing the grill for the barbecue", ["raj_grill"], "paraphrase", []),
+    ("raj", "what is Sofia bringing to the barbecue", ["sofia_skewers"], "paraphrase", []),
+    ("maggie", "which of the slug remedies actually worked in the end", ["nematodes_worked"],
+     "paraphrase", []),
+    ("ewan", "what did the committee say about 17b", ["plot_17b"], "lexical", []),
+    ("sofia", "how many weeks after the plot inspection is the barbecue now",
+     ["inspection", "bbq_moved"], "multi_hop", []),
+])
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -1024,6 +1282,244 @@ fang: 大家早点休息，别迟到
     ("wu", "玩密室要注意穿什么", ["lin_shoes"], "paraphrase", []),
     ("lin", "晚饭喝的酒谁准备的", ["jiang_wine"], "paraphrase", []),
     ("fang", "老蒋回来上班时离团建还有几天", ["jiang_back", "final_time"], "multi_hop", []),
+])
+
+
+conv("zh", "gz05", "wechat", "三年二班家长群",
+     {"duo": "朵朵妈", "le": "乐乐爸", "han": "子涵妈妈", "hao": "浩宇爸爸", "tian": "甜甜妈"}, """
+== 2026-03-09 20:10
+duo: 陈老师说春游定在4月10号周五，去植物园 #spring_first
+tian: 家长要跟着去吗？
+duo: 每个班要两个家长志愿者跟队 #volunteer_need
+hao: 那天我能请假，算我一个 #hao_volunteer
+han: 我也报，周五我本来就调休 #han_volunteer
+== 2026-03-11 21:05
+duo: 这学期班费每人交200 #fee_amount
+tian: 钱放谁那儿管呢？
+duo: 我先管着吧，我本职是会计 #duo_account
+han: @小助手 42个孩子每人200，一共多少
+bot: 42 × 200 = 8400 元 #bot_fee_total
+duo: 我发群收款，这周五前交哈 #fee_deadline
+== 2026-03-13 19:40
+tian: 要订夏季校服了，短袖短裤一套168 #uniform_price
+tian: 至少订两套，按身高选码，下周三前报 #uniform_rule
+han: @小助手 孩子136公分，选130还是140
+bot: 建议选140。这个年纪一年大概长5到7公分，136穿130到下学期就紧了，140稍大点，能穿一整年 #bot_size
+han: 好，那就140 #han_140
+== 2026-03-16 07:50
+le: 我家锦绣花园的，早上开车送娃，顺路的可以拼 #le_carpool
+tian: 我们也在锦绣花园！能蹭车吗
+le: 可以，7点20小区北门等 #carpool_time
+han: 我们住翠湖苑，下午放学我来接 #han_pickup
+== 2026-03-18 20:30
+hao: 浩宇想学画画，大家周末都报的啥班
+duo: 朵朵在「小橙子美术」，一节课120 #duo_art
+le: 乐乐在万达三楼「码力少年」学编程 #le_coding
+tian: 甜甜在「声声慢」学古筝，两年了 #tian_guzheng
+hao: 浩宇坐不住，先去试听一下
+== 2026-03-20 21:00
+duo: 要选家委会了，一个主任两个委员，自愿报 #election_notice
+hao: 我报委员，跑腿的活交给我 #hao_run
+han: 我提名朵朵妈当主任，她最热心
+duo: 行，我试试。那账就别我管了，最好分开 #duo_conflict
+le: 周三晚上在群里投票吧 #vote_when
+== 2026-03-23 20:15
+han: 子涵最近爱看书，求推荐书店
+le: 少年宫旁边「半页书屋」，周六上午有故事会 #le_bookstore
+tian: 图书馆新馆三楼少儿区，免费还能借 #tian_library
+duo: 万象城「蒲公英书店」能坐着看一下午 #duo_bookstore
+== 2026-03-25 21:30
+duo: 投票结果：我当主任，浩宇爸爸和甜甜妈当委员 #election_result
+hao: 以后有事尽管喊我
+duo: 账本周末交给甜甜妈，以后班费她管 #account_handover
+tian: 好，每月底我在群里公示一次 #tian_monthly
+tian: @浩宇爸爸 校服尺码就差你家没报了 #uniform_missing
+hao: 不好意思忘了，浩宇要150的，两套 #hao_size
+== 2026-03-30 20:40
+duo: 植物园在装修，春游改去森林公园，日期不变 #spring_place
+le: 森林公园好，能放风筝
+han: 那挺远的，怎么过去？
+duo: 学校包大巴，早上7点50校门口上车 #bus_time
+tian: @小助手 孩子出去玩一整天，书包里要装什么
+bot: 水壶、午饭和水果，纸巾湿巾，一件薄外套，帽子和防晒霜，几个创可贴。零食别带太多，也别带贵重东西 #bot_pack
+== 2026-04-01 17:20
+le: 校门口新来个鸡蛋仔摊，乐乐吃了俩 #le_eggwaffle
+han: 东边那家「老杨煎饼」干净点，现做的 #han_jianbing
+hao: 浩宇天天吵着吃对面的炸串 #hao_skewer
+tian: 路边摊少吃，甜甜上次吃拉肚子了
+== 2026-04-03 21:10
+le: 我下周起调早班，早上送不了了 #le_shift
+tian: 啊，那甜甜怎么办
+hao: 我也住锦绣花园，早上我来送，还是7点20北门 #hao_carpool
+le: 谢谢！我四点下班，下午能接了 #le_afternoon
+le: @子涵妈妈 下午周一到周三我接，周四周五还是你 #pickup_split
+== 2026-04-07 20:00
+duo: 又变了😂 10号有雷阵雨，春游推迟到17号 #spring_date
+han: 那我得重新调休
+hao: 17号我出差，跟队去不了了 #hao_out
+le: 我来，17号我正好轮休 #le_replace
+duo: 好，跟队的改成子涵妈妈和乐乐爸 #volunteer_final
+== 2026-04-10 21:30
+tian: 3月账目：班费已收齐，买打印纸和绿萝花了365，余8035 #account_march
+le: 辛苦甜甜妈
+duo: 春游保险从班费出吧，每人10块 #insurance
+tian: 好，42个人支出420 #insurance_total
+han: 上周六去了半页书屋，故事会不错就是人多 #han_visit
+hao: 浩宇试听完美术，回来说还想去 #hao_art_result
+== 2026-04-17 18:40
+le: 春游回来了，一个个都晒黑了
+han: 照片传群相册了，两百多张 #photos
+tian: 甜甜的蓝外套落在森林公园了，谁看见了吗 #tian_jacket
+le: 好像在大巴最后一排，我明天问问司机 #le_jacket
+== 2026-04-21 20:10
+tian: 校服到了，周四放学后去传达室领 #uniform_pickup
+duo: 小橙子现在报名送颜料，浩宇爸爸可以看看 #duo_art_promo
+han: 半页书屋下周六讲恐龙，子涵吵着要去
+tian: 外套找到了，谢谢乐乐爸 #jacket_found
+""", [
+    ("tian", "春游最后改到哪天了", ["spring_date"], "update", ["spring_first"]),
+    ("han", "孩子们春游现在去哪玩", ["spring_place"], "update", ["spring_first"]),
+    ("le", "现在班里的钱是谁在管", ["account_handover"], "update", ["duo_account"]),
+    ("tian", "现在早上是谁开车带孩子去学校", ["hao_carpool"], "update", ["le_carpool"]),
+    ("hao", "朵朵妈是做什么工作的", ["duo_account"], "paraphrase", []),
+    ("le", "全班的班费加起来有多少", ["bot_fee_total"], "paraphrase", []),
+    ("duo", "小助手为什么让子涵选大一点的码", ["bot_size"], "paraphrase", []),
+    ("hao", "朵朵学画画的那家一节课多少钱", ["duo_art"], "paraphrase", []),
+    ("han", "乐乐上的电脑课在哪儿上", ["le_coding"], "paraphrase", []),
+    ("hao", "甜甜妈说的那个不花钱看书的地方在哪", ["tian_library"], "paraphrase", []),
+    ("duo", "乐乐爸推荐的书店叫什么", ["le_bookstore"], "paraphrase", []),
+    ("le", "子涵妈妈觉得校门口哪家吃的比较卫生", ["han_jianbing"], "paraphrase", []),
+    ("han", "春游当天早上几点到哪儿集合", ["bus_time"], "paraphrase", []),
+    ("tian", "出去玩一整天要给孩子准备哪些东西，小助手怎么说的", ["bot_pack"],
+     "paraphrase", []),
+    ("han", "下午接孩子我和乐乐爸是怎么分的", ["pickup_split"], "paraphrase", []),
+    ("tian", "浩宇爸爸去不了之后谁替他跟队", ["le_replace", "volunteer_final"],
+     "paraphrase", []),
+    ("tian", "班费最晚哪天要交", ["fee_deadline"], "temporal", []),
+    ("le", "新校服什么时候能去领", ["uniform_pickup"], "temporal", []),
+    ("tian", "「声声慢」是学什么的", ["tian_guzheng"], "lexical", []),
+    ("han", "买绿萝和打印纸花了多少", ["account_march"], "lexical", []),
+    ("duo", "炸串是谁家孩子吵着要吃", ["hao_skewer"], "lexical", []),
+    ("duo", "交完春游保险后班费还剩多少", ["account_march", "insurance_total"],
+     "multi_hop", []),
+])
+
+
+conv("zh", "gz06", "qq", "青海湖自驾小分队",
+     {"jie": "阿杰", "yu": "小雨", "dong": "东哥", "mi": "米米"}, """
+== 2026-06-08 21:10
+jie: 我年假批下来了！7月25号到31号 #jie_leave
+dong: 那就定了，西宁进敦煌出，正好七天 #route
+yu: 茶卡的天空之镜我馋好久了
+mi: 我只求别晕车😂
+dong: 机票各买各的，25号中午前在曹家堡机场碰头 #meet_airport
+== 2026-06-11 20:30
+dong: 悦途租车有辆途观L，一天380 #car_first
+jie: 西宁借敦煌还，要加钱吧
+dong: 异地还车费1500 #oneway_first
+yu: 肉疼，但也没办法
+mi: 我驾照才半年，不开了，负责放歌拍照 #mi_nodrive
+== 2026-06-15 22:00
+yu: @小助手 第一次上高原，高反怎么预防
+bot: 出发前三到五天开始吃红景天，效果因人而异；到了别跑跳，第一晚别洗澡，多喝水，备几罐便携氧气。头痛厉害或喘不上气要去医院 #bot_altitude
+dong: 青海湖才三千二左右，问题不大
+jie: 我上次去拉萨喝的葡萄糖口服液，感觉挺管用 #jie_glucose
+mi: 我去药店买红景天，一人一盒 #mi_rhodiola
+== 2026-06-18 21:20
+dong: 排一下开车：26号西宁到青海湖，小雨开 #leg_yu
+yu: 没问题，我在老家天天开山路
+dong: 青海湖到茶卡阿杰开，茶卡到大柴旦我来 #leg_dong
+jie: 大柴旦到敦煌要翻当金山，我和东哥换着开 #leg_last
+dong: 行，两小时一换，谁都别硬撑 #swap_2h
+== 2026-06-22 20:45
+yu: 青海湖我订了二郎剑边上的「湖光酒店」，460一晚 #hotel_lake_first
+jie: 二郎剑人挤人，住黑马河吧，第二天能看日出 #jie_sunrise
+yu: 有道理，我去看看能不能退
+== 2026-06-25 12:30
+dong: 落地先吃手抓，莫家街「马老三手抓」 #dong_mutton
+dong: 我出差去吃过三回
+yu: 我同事说必须喝水井巷的「雪域酸奶」 #yu_yogurt
+yu: 上面一层厚皮，勺子插着不倒
+mi: 我收藏的是「尕娃酿皮」，凉的，夏天吃正好 #mi_niangpi
+jie: 都吃，反正到的那天不开车
+== 2026-06-29 22:15
+mi: 完了，公司让我月底去上海跑展会
+mi: 我可能去不成了😭 #mi_out
+yu: 啊？？？
+dong: 车照租，费用就三个人分 #split_three
+jie: @米米 你再跟老板磨一磨
+mi: 我试试，下周给准信
+== 2026-07-02 20:10
+dong: 坏消息，悦途说途观L不接异地还车了 #car_problem
+dong: 换了青途租车的丰田汉兰达，四驱，一天450 #car_final
+dong: 异地还车费1200 #oneway_final
+jie: 汉兰达好，四个箱子都塞得下
+yu: 贵了点，但过当金山四驱安心
+== 2026-07-06 21:40
+mi: 好消息！！展会换同事去了，我又能去了 #mi_back
+yu: 米米！！！🎉
+dong: 那还是四个人分 #split_four
+jie: 快买机票，25号的越来越贵
+== 2026-07-09 20:20
+jie: @小助手 租车7天，一天450，加1200异地费，四个人分每人多少
+bot: 450 × 7 = 3150 元，加 1200 元共 4350 元，四人平摊每人 1087.5 元 #bot_car_split
+dong: 油费过路费我先垫，回来一起算 #dong_fuel
+yu: 住的我统一在app上付，最后也一起结 #yu_hotels
+== 2026-07-12 21:00
+yu: 青海湖换好了，黑马河「日出营地」，一晚520 #hotel_lake_final
+yu: 茶卡住镇上的「盐湖驿站」 #hotel_chaka
+yu: 敦煌两晚住沙洲夜市旁的「鸣沙客栈」 #hotel_dunhuang
+mi: 那大柴旦呢？
+yu: 大柴旦就一家能订，「柴达木宾馆」，条件一般 #hotel_dachaidan
+jie: 莫高窟要提前约，我来抢票 #jie_mogao
+== 2026-07-15 19:30
+mi: 高原紫外线猛，我买了脸基尼，强烈推荐 #mi_facekini
+yu: 我就用防晒喷雾，SPF50，两小时补一次 #yu_spray
+dong: 我冰袖加渔夫帽，省事 #dong_sleeves
+jie: 茶卡要穿雨靴，不然盐水泡脚，景区门口能租 #jie_boots
+== 2026-07-20 22:10
+jie: 莫高窟约到了！30号下午两点，A类票四张 #mogao_got
+yu: @阿杰 牛
+mi: 我有点感冒，还能上高原吗 #mi_cold
+dong: @小助手 感冒了去青海有风险吗
+bot: 感冒会让高反更重，还可能诱发肺水肿，最好出发前治好；到时还发烧咳嗽的话，先别上高原，在西宁休息观察 #bot_cold
+mi: 那我这几天老实吃药
+== 2026-07-24 21:30
+mi: 感冒好了！明天见 #mi_well
+jie: 我明早八点的航班，十一点半落地曹家堡 #jie_flight
+dong: 我今天先飞西宁，明早提车，十一点到机场接你们 #dong_pickup
+== 2026-07-26 21:50
+yu: 今天开了一路，青海湖蓝得不真实
+mi: 在二郎剑拍照时头有点疼，吸了两口氧就好了 #mi_oxygen
+dong: 晚饭的牦牛肉火锅可以，老板还送了壶酥油茶
+jie: 明早五点半起看日出，闹钟都定好了 #sunrise_alarm
+yu: 同事说到了敦煌一定要吃驴肉黄面 #yu_huangmian
+dong: 我只惦记沙洲夜市的杏皮水 #dong_xingpi
+""", [
+    ("yu", "最后租的是哪家的什么车", ["car_final"], "update", ["car_first"]),
+    ("dong", "湖边那晚最后订的是哪家，多少钱", ["hotel_lake_final"], "update",
+     ["hotel_lake_first"]),
+    ("jie", "米米这趟到底去不去", ["mi_back", "mi_well"], "update", ["mi_out"]),
+    ("mi", "车钱现在是几个人平摊", ["split_four", "bot_car_split"], "update",
+     ["split_three"]),
+    ("yu", "米米为啥一段都不开", ["mi_nodrive"], "paraphrase", []),
+    ("mi", "去之前怎么防高原反应，小助手是怎么说的", ["bot_altitude"], "paraphrase", []),
+    ("dong", "谁说要给每人带一盒防高反的药", ["mi_rhodiola"], "paraphrase", []),
+    ("mi", "从西宁开去湖边那天谁握方向盘", ["leg_yu"], "paraphrase", []),
+    ("yu", "最后翻山那段阿杰和东哥多久换一次手", ["swap_2h"], "paraphrase", []),
+    ("jie", "东哥推荐的那家羊肉馆在哪条街", ["dong_mutton"], "paraphrase", []),
+    ("dong", "小雨同事安利的那家店在哪条巷子", ["yu_yogurt"], "paraphrase", []),
+    ("yu", "当初为啥没租成第一家的车", ["car_problem"], "paraphrase", []),
+    ("mi", "租车的钱我得出多少", ["bot_car_split"], "paraphrase", []),
+    ("jie", "在敦煌住的那家叫什么", ["hotel_dunhuang"], "paraphrase", []),
+    ("mi", "去盐湖脚上要穿什么", ["jie_boots"], "paraphrase", []),
+    ("yu", "米米生病那会小助手怎么说的", ["bot_cold"], "paraphrase", []),
+    ("mi", "莫高窟约的是哪天几点", ["mogao_got"], "temporal", []),
+    ("dong", "阿杰请的是哪几天假", ["jie_leave"], "temporal", []),
+    ("dong", "脸基尼是谁推荐的", ["mi_facekini"], "lexical", []),
+    ("jie", "尕娃酿皮是谁收藏的", ["mi_niangpi"], "lexical", []),
+    ("mi", "大柴旦住的哪家", ["hotel_dachaidan"], "lexical", []),
+    ("yu", "汉兰达比原来看的那辆一天贵多少", ["car_first", "car_final"], "multi_hop", []),
 ])
 
 
