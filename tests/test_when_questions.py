@@ -27,7 +27,8 @@ DAY = 86_400_000
     "When did I first go to the running group?", "what day is the housewarming now",
     "which nights did we keep the cabin for", "what time does the class start",
     "how long ago did we move", "新车是什么时候开回家的", "Q2那个活动最后期限是哪天",
-    "我们几号飞日本", "几点集合", "哪个月搬家",
+    "我们几号飞日本", "几点集合", "哪个月搬家", "so when is the party", "when's my op",
+    "remind me when the op was", "do you know when did I pay", "since when do I run",
 ])
 def test_questions_that_ask_when(query: str) -> None:
     assert asks_when(query)
@@ -36,6 +37,10 @@ def test_questions_that_ask_when(query: str) -> None:
 @pytest.mark.parametrize("query", [
     "where is our flat", "what did you suggest for my sister's bed", "whenever you like",
     "谁说要带投影仪", "那家店叫什么", "",
+    # "when" as a conjunction: the question asks for advice or a reaction, not a time
+    "What did you suggest when I was missing home?",
+    "How did Zuzia take it when she didn't get into the county team?",
+    "what was the breathing trick for when I can't fall asleep",
 ])
 def test_questions_that_do_not(query: str) -> None:
     assert not asks_when(query)

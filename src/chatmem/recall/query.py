@@ -66,14 +66,25 @@ def asks_earliest(query: str) -> bool:
 #: "什么时候"): the answer is a message that states a time
 #: (:func:`chatmem.recall.rank.mentions_time`).
 _WHEN_RE = re.compile(
-    r"\b(?:when|what\s+(?:date|day|time|month|year)|which\s+(?:day|date|month|night|"
-    r"nights|weekend)|how\s+long\s+ago)\b"
+    r"\b(?:what\s+(?:date|day|time|month|year)|which\s+(?:day|date|month|night|"
+    r"nights|weekend)|how\s+long\s+ago|since\s+when)\b"
     r"|哪天|哪一天|几号|什么时候|几月|几点|哪个月|多久", re.IGNORECASE)
+#: English "when" asks only as a question word: first in the question, after a filler
+#: ("so when…", "remind me when…"), or before an auxiliary ("…when did", "when's").
+#: Elsewhere it is a conjunction: "what did you suggest *when* I was missing home" asks
+#: for advice, and on the dev splits 17 such questions had the "when" boost lift
+#: dated messages over their answer.
+_WHEN_ASKS_RE = re.compile(
+    r"^\W*(?:(?:so|and|but|ok|okay|hey|hmm|um|also|then|wait|oh|btw|remind\s+me|"
+    r"tell\s+me)\W+)*when\b"
+    r"|\bwhen(?:\s+|\s*(?=['’]))(?:did|do|does|is|are|was|were|will|would|can|could|should|"
+    r"shall|have|has|had|am|['’]s|['’]d|['’]ll)\b", re.IGNORECASE)
 
 
 def asks_when(query: str) -> bool:
-    """Whether ``query`` asks when something happened or will."""
-    return _WHEN_RE.search(query) is not None
+    """Whether ``query`` asks when something happened or will ("when" as a question
+    word, not as a conjunction; :data:`_WHEN_ASKS_RE`)."""
+    return _WHEN_RE.search(query) is not None or _WHEN_ASKS_RE.search(query) is not None
 
 
 #: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",
