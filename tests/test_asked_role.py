@@ -33,6 +33,7 @@ DAY = 86_400_000
     "你之前教我用那个锅怎么弄晚饭来着", "睡不着那次你给了什么建议", "跟hr谈钱你怎么教我的",
     "刚养小猫要注意些什么，你当时说的", "宿舍吵的时候你有什么办法",
     "小助手给小杨的训练计划是怎样的", "您上次推荐的那家店叫什么",
+    "小助手为什么让子涵选大一点的码", "你为啥让我先去试听",
 ])
 def test_questions_about_the_assistants_words(query: str) -> None:
     assert asked_role(query) == "assistant"
@@ -49,7 +50,7 @@ def test_questions_about_the_users_words(query: str) -> None:
 @pytest.mark.parametrize("query", [
     "can you tell me about Paris", "do you remember the hotel", "where is your flat",
     "what should I eat at night", "你能帮我查一下吗", "我现在住在哪个城市", "谁说要带投影仪",
-    "what did Alice suggest", "",
+    "what did Alice suggest", "我让你记的那个号码是多少", "",
 ])
 def test_questions_that_do_not_say(query: str) -> None:
     assert asked_role(query) is None

@@ -118,8 +118,8 @@ _BOT_EN = re.compile(
     + r"\s+(?:" + _VERBS + r")|the\s+(?:bot|assistant)(?:'s)?" + _ADVERB + r"\s+(?:"
     + _PAST + "|" + _NOUNS + r"))\b", re.IGNORECASE)
 _ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚才|前几天|曾经|也|都|还|又)?"
-                r"(?:是)?(?:怎么|咋)?")
-_ZH_VERB = (r"(?:建议|推荐|教|让我|叫我|要我|提醒|说|讲|劝|告诉|提到|支招|出主意|给|排|安排"
+                r"(?:是)?(?:怎么|咋|为什么|为啥)?")
+_ZH_VERB = (r"(?:建议|推荐|教|让我|让|叫我|要我|提醒|说|讲|劝|告诉|提到|支招|出主意|给|排|安排"
             r"|觉得|帮我(?:想|出|列|排|定)|有什么(?:办法|建议|主意|推荐)|怎么比)")
 #: Chinese: 你 / 您 as the subject (not "跟你", "对你"…), a time word or 怎么 between,
 #: before a verb of advice or speech.
