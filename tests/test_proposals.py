@@ -1,7 +1,9 @@
 """On a question about the present, a message that itself asks ("Saturday 26
 September?", "那要不2号到5号？") is a proposal, not how things are (issue 12,
-``search.current_question_factor``): :func:`chatmem.recall.rank.is_question`, the
-ranking rule, then the real pipeline on a real SQLite file."""
+``search.current_question_factor``); on any query, the assistant's questions back
+("How's the knee?") are not answers (``search.asked_back_factor``):
+:func:`chatmem.recall.rank.is_question`, the ranking rules, then the real pipeline on a
+real SQLite file."""
 
 from __future__ import annotations
 
@@ -79,7 +81,50 @@ async def test_the_statement_answers_what_the_plan_is_now(tmp_path: Path) -> Non
         await mem.close()
 
 
+def test_the_assistants_question_back_gives_way_on_any_query() -> None:
+    def cand(mid: str, content: str, role: str, semantic: float, ts: int) -> Candidate:
+        return Candidate(Message(id=mid, session_id="s", content=content, ts=ts,
+                                 role=role), semantic)
+    pool = [cand("back", "How's the knee?", "assistant", 0.9, 2_000),
+            cand("said", "clicks since I jumped off the trailer", "user", 0.7, 1_000),
+            cand("mine", "is my knee ok?", "user", 0.8, 500),
+            cand("other", "pasta recipe", "user", 0.1, 0)]
+    kw = {"now_ms": 3_000, "time_weight": 0.1, "half_life_days": 90.0}
+    ranked = rerank(pool, asked_back_factor=0.4, **kw)  # type: ignore[arg-type]
+    assert [r.message.id for r in ranked][:3] == ["mine", "said", "back"]
+    assert {r.message.id: r.boost for r in ranked}["back"] == pytest.approx(0.4)
+    # the user's own question keeps its place; off (1), the question back wins
+    ranked = rerank(pool, asked_back_factor=1.0, **kw)  # type: ignore[arg-type]
+    assert ranked[0].message.id == "back"
+    # on a question about the present the proposal rule decides, and it once only
+    ranked = rerank(pool, current_state=True, question_factor=0.5,  # type: ignore[arg-type]
+                    asked_back_factor=0.4, **kw)
+    assert {r.message.id: r.boost for r in ranked}["back"] == pytest.approx(0.5)
+
+
+async def test_the_answer_after_a_question_back_is_recalled(tmp_path: Path) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/b.db", embedder=embedder())
+    try:
+        await mem.add([
+            Message(session_id="c", role="assistant", content="how did the knee get hurt?",
+                    ts=T0),
+            Message(session_id="c", role="user", content="jumped off the trailer",
+                    ts=T0 + 60_000),
+            *(Message(session_id=f"n{i}", content=t, ts=T0 - (1 + i) * DAY)
+              for i, t in enumerate(UNRELATED))])
+        await mem.flush()
+        ask = "how did the knee get hurt"
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=T0 + DAY)).hits
+        assert hits[0].message.content == "jumped off the trailer"
+        mem.config = Config.load({"search": {"asked_back_factor": 1.0}})
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=T0 + DAY)).hits
+        assert hits[0].message.content == "how did the knee get hurt?"
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("field", ["current_question_factor", "asked_back_factor"])
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "x"])
-def test_a_bad_factor_names_the_field(bad: object) -> None:
-    with pytest.raises(ConfigError, match="current_question_factor"):
-        Config.load({"search": {"current_question_factor": bad}})
+def test_a_bad_factor_names_the_field(field: str, bad: object) -> None:
+    with pytest.raises(ConfigError, match=field):
+        Config.load({"search": {field: bad}})

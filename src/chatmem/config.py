@@ -139,6 +139,11 @@ class SearchConfig(_Strict):
     #: 5号？", "…吗"): a proposal, not how things are
     #: (:func:`chatmem.recall.rank.is_question`); 1 turns it off.
     current_question_factor: float = Field(default=0.4, ge=0.0, le=1.0)
+    #: Multiplies, on any query, the assistant's messages that ask a question ("How's
+    #: the knee?", "When do you start?", "土豆多大了？"): a question back holds no fact
+    #: and no advice; the user's reply after it does (it inherits the question's
+    #: relevance, ``reply_share``). 1 turns it off.
+    asked_back_factor: float = Field(default=0.4, ge=0.0, le=1.0)
 
 
 #: Smallest ``context_expand.max_chars``: room for the header and one labelled line.

@@ -1097,7 +1097,8 @@ class Memory:
                           role_boost=self.config.search.asked_role_boost,
                           asks_when=plan.asks_when,
                           when_boost=self.config.search.when_boost,
-                          question_factor=self.config.search.current_question_factor)
+                          question_factor=self.config.search.current_question_factor,
+                          asked_back_factor=self.config.search.asked_back_factor)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -117,7 +117,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            boost: float = 1.0, current_state: bool = False, earliest: bool = False,
            best: int = 5, asked_role: str | None = None,
            role_boost: float = 1.0, asks_when: bool = False,
-           when_boost: float = 1.0, question_factor: float = 1.0) -> list[Ranked]:
+           when_boost: float = 1.0, question_factor: float = 1.0,
+           asked_back_factor: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -128,7 +129,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``role_boost``; when the query asks when (``asks_when``), the messages that state
     a time (:func:`mentions_time`) by ``when_boost``. On a question about the present,
     a message that itself asks (:func:`is_question`) is multiplied by
-    ``question_factor``."""
+    ``question_factor``; on any other query, an assistant's message that asks by
+    ``asked_back_factor`` (a question back is not an answer)."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -143,8 +145,12 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
             b *= role_boost
         if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
             b *= when_boost
-        if current_state and question_factor != 1.0 and is_question(c.message.content):
-            b *= question_factor
+        if current_state:
+            if question_factor != 1.0 and is_question(c.message.content):
+                b *= question_factor
+        elif (asked_back_factor != 1.0 and c.message.role == "assistant"
+              and is_question(c.message.content)):
+            b *= asked_back_factor
         score = ((1.0 - time_weight) * rel + time_weight * r) * b
         out.append(Ranked(c.message, score, c.semantic, r, b))
     out.sort(key=lambda h: (-h.score, -(h.message.ts or 0), h.message.id or ""))
