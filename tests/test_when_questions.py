@@ -49,7 +49,8 @@ def test_questions_that_do_not(query: str) -> None:
 @pytest.mark.parametrize("text", [
     "see you on the 12th", "Friday works", "booked for 14 June", "yesterday was rough",
     "at 7pm", "meet at 18:30", "moved in last week", "3 days ago", "4月13号入职",
-    "周五晚上见", "星期六集合", "下周再说", "明天出发",
+    "周五晚上见", "星期六集合", "下周再说", "明天出发", "put 2000 down this morning",
+    "it happened last night", "今儿去医院拍了片子", "报上了明个就开班", "过年没歇", "国庆没回家",
 ])
 def test_texts_that_state_a_time(text: str) -> None:
     assert mentions_time(text)
@@ -57,6 +58,7 @@ def test_texts_that_state_a_time(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "I did 5 push-ups", "the flat costs 1200", "多吃一点", "white Model Y", "ok thanks",
+    "the morning routine you gave me", "考完了！！",
 ])
 def test_texts_that_do_not(text: str) -> None:
     assert not mentions_time(text)

@@ -55,14 +55,17 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
            "december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: Time expressions: dates, weekdays, months, clock times, "yesterday", "last week",
-#: "3 days ago"; 5月, 12号, 周五, 星期六, 下周, 昨天, 晚上… A bare number is not one.
+#: "this morning", "3 days ago"; 5月, 12号, 周五, 星期六, 下周, 昨天, 今儿, 今晚, 过年,
+#: 国庆… A bare number is not one.
 _TIME_RE = re.compile(
     r"\b(?:\d{1,2}(?:st|nd|rd|th)|" + _DAYS + "|" + _MONTHS + r"|today|tomorrow|yesterday"
     r"|tonight|weekend|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}"
     r"|(?:last|next|this)\s+(?:week|month|year|weekend)"
+    r"|(?:this|last|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|earlier\s+today"
     r"|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)\b"
     r"|\d+\s*[月号日点]|[周星期礼拜][一二三四五六日天末]"
-    r"|今天|明天|昨天|后天|前天|下周|上周|这周|下个月|上个月|月底|月初|年底|早上|晚上|中午|下午",
+    r"|今天|明天|昨天|后天|前天|下周|上周|这周|下个月|上个月|月底|月初|年底|早上|晚上|中午|下午"
+    r"|今儿|昨儿|明儿|明个|今早|今晚|昨晚|明早|明晚|过年|春节|国庆|五一|中秋|元旦",
     re.IGNORECASE)
 
 
