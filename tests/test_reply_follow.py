@@ -139,7 +139,26 @@ async def test_followers_obey_the_same_filters_as_the_pool(tmp_path: Path) -> No
         await mem.close()
 
 
+@pytest.mark.parametrize(("query", "share"), [
+    ("how old is my cat", 0.7), ("土豆几个月大", 0.8), ("", 0.7),
+    # a query mixing scripts: weighted by its share of CJK characters (5 of 11)
+    ("Model Y是哪天提的", 0.7 + (0.8 - 0.7) * 5 / 11),
+])
+def test_cjk_queries_use_their_own_reply_share(query: str, share: float) -> None:
+    from chatmem.recall.request import reply_share
+    search = Config().search
+    assert reply_share(query, search) == pytest.approx(share)
+    kw: dict[str, Any] = {"scope": "all", "clamped": False, "visibility": None, "where": None}
+    if query:
+        assert plan(RecallRequest.of(query), Config(), **kw).reply_share == \
+            pytest.approx(share)
+        # off for one call: no reply inherits, in any script
+        assert plan(RecallRequest.of(query, follow_replies=False), Config(),
+                    **kw).reply_share == 0.0
+
+
 @pytest.mark.parametrize("bad", [{"reply_share": 1.5}, {"reply_share": -0.1},
+                                 {"reply_share_cjk": 1.5}, {"reply_share_cjk": "x"},
                                  {"reply_window": -1}, {"reply_window": 2.5},
                                  {"time_weight_current": 2}])
 def test_bad_settings_name_the_field(bad: dict[str, Any]) -> None:

@@ -124,6 +124,10 @@ class SearchConfig(_Strict):
     #: Share of a strong candidate's score that the messages right after it in its
     #: session (its replies) inherit (:mod:`chatmem.recall.follow`); 0 turns it off.
     reply_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    #: ``reply_share`` for a query in Chinese, Japanese or Korean (a query mixing scripts
+    #: gets the average, weighted by its share of CJK characters): short CJK turns leave
+    #: the answer in a reply more often ("三个月，朋友家猫生的" after "土豆多大了？").
+    reply_share_cjk: float = Field(default=0.8, ge=0.0, le=1.0)
     #: How many messages after a candidate inherit its score.
     reply_window: int = Field(default=2, ge=0, le=20, strict=True)
     #: Multiplies the messages of the role whose past words the query asks about

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..chat_format import MESSAGE_FIELDS, OPENAI_FIELDS, to_message, turn_messages
-from ..config import MAX_TOP_K, Config, Window, normalize_scope
+from ..config import MAX_TOP_K, Config, SearchConfig, Window, normalize_scope
 from ..errors import FilterError, InvalidInput
 from ..models import (
     MAX_CONTENT_CHARS,
@@ -25,6 +25,7 @@ from ..models import (
     describe,
     validate_message,
 )
+from ..text import cjk_share
 from .query import asks_current_state, asks_earliest, asks_when, build_query, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
@@ -235,6 +236,14 @@ def pool_tiers(configured_top_k: int, top_k: int, others_only: bool) -> tuple[in
     return tuple(tiers)
 
 
+def reply_share(query: str | None, search: SearchConfig) -> float:
+    """The share of a candidate's score its replies inherit: ``reply_share``, and
+    ``reply_share_cjk`` for the CJK part of the query (weighted by its share of CJK
+    characters, as :func:`~chatmem.recall.fuse.dense_trust` weighs the dense side)."""
+    cjk = cjk_share(query) if query else 0.0
+    return (1.0 - cjk) * search.reply_share + cjk * search.reply_share_cjk
+
+
 def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
          visibility: Mapping[str, Any] | None, where: Mapping[str, Any] | None
          ) -> RecallPlan:
@@ -260,7 +269,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         boost_speakers=frozenset(set(request.speakers) | turn_speakers) if scope == "user"
         else frozenset(),
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
-        reply_share=0.0 if request.follow_replies is False else search.reply_share,
+        reply_share=0.0 if request.follow_replies is False else reply_share(query, search),
         current_state=current,
         earliest=earliest,
         asks_when=bool(query) and asks_when(query or ""),
