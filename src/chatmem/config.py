@@ -122,7 +122,8 @@ class SearchConfig(_Strict):
     per_item_max_chars: int = Field(default=0, ge=0, strict=True)
     min_score: float = Field(default=0.0, ge=0.0, le=1.0)
     #: Share of a strong candidate's score that the messages right after it in its
-    #: session (its replies) inherit (:mod:`chatmem.recall.follow`); 0 turns it off.
+    #: session (its replies) inherit (:mod:`chatmem.recall.follow`); 0 here and in
+    #: ``reply_share_cjk`` turns it off.
     reply_share: float = Field(default=0.7, ge=0.0, le=1.0)
     #: ``reply_share`` for a query in Chinese, Japanese or Korean (a query mixing scripts
     #: gets the average, weighted by its share of CJK characters): short CJK turns leave
@@ -143,7 +144,8 @@ class SearchConfig(_Strict):
     #: 5号？", "…吗"): a proposal, not how things are
     #: (:func:`chatmem.recall.rank.is_question`); 1 turns it off.
     current_question_factor: float = Field(default=0.4, ge=0.0, le=1.0)
-    #: Multiplies, on any query, the assistant's messages that ask a question ("How's
+    #: Multiplies, on a query not about the present (there ``current_question_factor``
+    #: applies to every asking message), the assistant's messages that ask ("How's
     #: the knee?", "When do you start?", "土豆多大了？"): a question back holds no fact
     #: and no advice; the user's reply after it does (it inherits the question's
     #: relevance, ``reply_share``). 1 turns it off.
