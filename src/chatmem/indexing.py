@@ -130,6 +130,12 @@ def _said(msg: Message) -> str:
     return msg.shown_text if msg.role == "assistant" else msg.content
 
 
+def _short_reply(msg: Message, config: IndexingConfig) -> bool:
+    """Short enough to take the turn before it (``config.short_reply_chars``, 0: never)."""
+    return (config.short_reply_chars > 0 and msg.role in DIALOGUE_ROLES
+            and len(_said(msg)) <= config.short_reply_chars)
+
+
 def takes_context(msg: Message, previous: Message | None, config: IndexingConfig) -> bool:
     """Whether ``msg`` is embedded together with ``previous``, the message before it in
     its session: it is short (at most ``config.short_reply_chars``) and answers the
@@ -144,10 +150,8 @@ def takes_context(msg: Message, previous: Message | None, config: IndexingConfig
     validation splits it helped dense-only recall on every Chinese set (companion_zh
     0.639 → 0.687) but cost the hybrid default 4 questions there, so it is off by
     default (``short_reply_chars`` 0)."""
-    limit = config.short_reply_chars
-    return (limit > 0 and previous is not None and msg.role in DIALOGUE_ROLES
-            and previous.role in DIALOGUE_ROLES and previous.role != msg.role
-            and len(_said(msg)) <= limit)
+    return (previous is not None and _short_reply(msg, config)
+            and previous.role in DIALOGUE_ROLES and previous.role != msg.role)
 
 
 def vector_text(msg: Message, previous: Message | None, config: IndexingConfig) -> str:
@@ -173,9 +177,7 @@ async def vector_texts(store: MessageStore, msgs: Sequence[Message],
     """:func:`vector_text` of each message, reading the turn before each short one."""
     out = []
     for m in msgs:
-        short = (config.short_reply_chars > 0 and m.role in DIALOGUE_ROLES
-                 and len(_said(m)) <= config.short_reply_chars)
-        previous = await previous_turn(store, m) if short else None
+        previous = await previous_turn(store, m) if _short_reply(m, config) else None
         out.append(vector_text(m, previous, config))
     return out
 

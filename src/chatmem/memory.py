@@ -465,21 +465,19 @@ class Memory:
         assert msg.id is not None and msg.ts is not None
         if self.index is None or self.embedder is None:
             return
-        todo: list[Message] = []
-        if msg.indexable:
-            state = (await self.store.index_states([msg.id])).get(msg.id)
-            if state == IndexState.PENDING and self._indexer is not None:
-                # indexed as rewritten: a batch of another process holding its old text
-                # writes nothing (R5), so it is queued here too
-                self._indexer.enqueue([msg])
-            if state == IndexState.INDEXED:  # never indexed: not indexed by a rewrite
-                todo.append(msg)
         # a short reply embedded with the old text (issue 12) is embedded again too
         follower = await self._reply_to(msg)
-        if follower is not None and follower.id is not None and (
-                await self.store.index_states([follower.id])).get(follower.id) \
-                == IndexState.INDEXED:
-            todo.append(follower)
+        candidates = [m for m in (msg if msg.indexable else None, follower) if m is not None]
+        if not candidates:
+            return
+        states = await self.store.index_states([m.id or "" for m in candidates])
+        if msg.indexable and states.get(msg.id) == IndexState.PENDING \
+                and self._indexer is not None:
+            # indexed as rewritten: a batch of another process holding its old text
+            # writes nothing (R5), so it is queued here too
+            self._indexer.enqueue([msg])
+        # never indexed: not indexed by a rewrite
+        todo = [m for m in candidates if states.get(m.id or "") == IndexState.INDEXED]
         if not todo:
             return
         if not self.storage.supports_delete_by_filter:

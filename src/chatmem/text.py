@@ -197,3 +197,10 @@ def cjk_share(text: str) -> float:
     total = cjk + letters
     return cjk / total if total else 0.0
 
+
+def by_script(text: str, other: float, cjk: float) -> float:
+    """``cjk`` for CJK text, ``other`` for the rest; mixed text gets the average weighted
+    by its :func:`cjk_share` (how per-script settings apply to a query)."""
+    share = cjk_share(text)
+    return share * cjk + (1.0 - share) * other
+

@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from ..models import ScoredId
-from ..text import cjk_share
+from ..text import by_script
 
 #: The names of ``hybrid.fusion`` in the configuration.
 FusionMethod = Literal["score", "rank"]
@@ -85,12 +85,11 @@ def dense_trust(query: str, languages: Sequence[str] | None, *, dense_weight: fl
 
     ``dense_weight`` where the model covers the query's script, else
     ``dense_weight_uncovered``; a query mixing scripts gets the average weighted
-    by its share of CJK characters (:func:`~chatmem.text.cjk_share`).
+    by its share of CJK characters (:func:`~chatmem.text.by_script`).
     """
-    share = cjk_share(query)
     w_cjk = dense_weight if covers(languages, True) else dense_weight_uncovered
     w_other = dense_weight if covers(languages, False) else dense_weight_uncovered
-    return share * w_cjk + (1.0 - share) * w_other
+    return by_script(query, w_other, w_cjk)
 
 
 #: The cosine baseline of all-MiniLM-L6-v2, the model ``dense_weight`` and

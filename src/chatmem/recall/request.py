@@ -25,7 +25,7 @@ from ..models import (
     describe,
     validate_message,
 )
-from ..text import cjk_share
+from ..text import by_script
 from .query import asks_current_state, asks_earliest, asks_when, build_query, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
@@ -240,8 +240,7 @@ def reply_share(query: str | None, search: SearchConfig) -> float:
     """The share of a candidate's score its replies inherit: ``reply_share``, and
     ``reply_share_cjk`` for the CJK part of the query (weighted by its share of CJK
     characters, as :func:`~chatmem.recall.fuse.dense_trust` weighs the dense side)."""
-    cjk = cjk_share(query) if query else 0.0
-    return (1.0 - cjk) * search.reply_share + cjk * search.reply_share_cjk
+    return by_script(query or "", search.reply_share, search.reply_share_cjk)
 
 
 def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
