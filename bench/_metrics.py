@@ -17,6 +17,8 @@ Variants are literal configuration mappings, nothing guessed from field names.
 from __future__ import annotations
 
 import copy
+import math
+import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -123,3 +125,40 @@ def metric_cols(d: Mapping[str, float], ks: Sequence[int] = KS) -> list[Any]:
 
 def metric_header(ks: Sequence[int] = KS) -> list[str]:
     return [f"R@{k}" for k in ks] + [f"H@{k}" for k in ks]
+
+
+def sign_test(found: int, lost: int) -> float:
+    """Two-sided exact sign test (McNemar's exact test) of ``found`` against ``lost``
+    discordant questions: the chance of a split at least this uneven if a change
+    found and lost questions equally often. 1.0 when nothing moved."""
+    n = found + lost
+    if n == 0:
+        return 1.0
+    k = min(found, lost)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
+    return min(1.0, 2.0 * tail)
+
+
+def cluster_interval(outcomes: Sequence[float], clusters: Sequence[str], *,
+                     rounds: int = 2000, seed: int = 0) -> tuple[float, float] | None:
+    """A 95 % percentile interval of the mean of ``outcomes`` by resampling whole
+    clusters (conversations) with replacement.
+
+    Questions of one conversation are not independent (one hard conversation sinks
+    many), so resampling single questions would draw the interval too narrow; with
+    the few conversations of a split this one is wide, and that is the point: it is
+    how far a figure can move on conversations like these. ``None`` without data.
+    """
+    if not outcomes:
+        return None
+    groups: dict[str, list[float]] = defaultdict(list)
+    for value, cluster in zip(outcomes, clusters, strict=True):
+        groups[cluster].append(value)
+    sums = [(sum(v), len(v)) for v in groups.values()]
+    rng = random.Random(seed)
+    means = []
+    for _ in range(rounds):
+        draw = [sums[rng.randrange(len(sums))] for _ in sums]
+        means.append(sum(s for s, _ in draw) / sum(n for _, n in draw))
+    means.sort()
+    return means[int(0.025 * (rounds - 1))], means[int(0.975 * (rounds - 1))]

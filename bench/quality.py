@@ -3,10 +3,12 @@
     python bench/quality.py [--models auto[,all-MiniLM-L6-v2,multilingual-e5-small]]
                             [--variants default,dense,lexical] [--skip-locomo]
                             [--locomo PATH] [--threads 2] [--out bench/results/quality.json]
+                            [--variant NAME=JSON ...] [--baseline bench/results/quality.json]
 
-Sets: ``bench/data/zh_chat.json``, ``companion_en.json``, ``companion_zh.json``
-(one format, ``bench/data/README.md`` § Format), each split by conversation into
-``dev`` and ``validation`` by ``bench/data/splits.json``; LoCoMo
+Sets: ``bench/data/zh_chat.json``, ``companion_en.json``, ``companion_zh.json``,
+``group_en.json``, ``group_zh.json`` (one format, ``bench/data/README.md`` § Format),
+each split by conversation into ``dev`` and ``validation`` by
+``bench/data/splits.json``; LoCoMo
 (``../shared/data/locomo/locomo10.json``) is validation only. Choose methods and
 parameters on ``dev``; ``validation`` is only ever reported.
 
@@ -34,6 +36,18 @@ Setup, as a user calls the public API:
   ``top_k=20``; the question counts when a gold message ranks above every stale
   one (a gold found and a stale one not found counts; no gold found does not).
 
+How far a figure can be trusted, printed beside it:
+
+* each Hit@5 carries a 95 % interval from resampling whole conversations
+  (``bench/_metrics.cluster_interval``): questions of one conversation succeed and
+  fail together, and a split holds only a few conversations;
+* a second table pairs every variant with the default on the same questions:
+  questions it found that the default missed (``+``), questions it lost (``−``), and
+  the exact two-sided sign test of that split (``p``), per set and pooled over the
+  sets. ``--baseline`` pairs each variant with the same variant of a stored run
+  (its ``missed`` lists), which is how a code change is judged on dev: a change that
+  finds 4 and loses 2 is noise (p 0.69), one that finds 13 and loses none is not.
+
 Variants (the same stores; only the configuration changes; time decay as configured
 by default everywhere): ``default`` (marked ``*``), ``dense`` (``hybrid.enabled:
 false``), ``lexical`` (``hybrid.mode: lexical``); ``--variant NAME=JSON`` adds one
@@ -53,7 +67,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from _common import DEFAULT_LOCOMO, machine, print_table, write_json
-from _metrics import deep_merge, variant_overrides
+from _metrics import cluster_interval, deep_merge, sign_test, variant_overrides
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.embedding.auto import AUTO
@@ -88,19 +102,44 @@ def read_splits(path: Path) -> dict[str, dict[str, list[str]]]:
 
 @dataclass
 class Cell:
-    """Hit@5 and the knowledge-update order of one set × split × variant."""
+    """Hit@5 and the knowledge-update order of one set × split × variant, per question."""
 
     hits: list[float] = field(default_factory=list)
+    #: the id and the conversation of each question, parallel to ``hits``
+    ids: list[str] = field(default_factory=list)
+    convs: list[str] = field(default_factory=list)
     newer_first: list[float] = field(default_factory=list)
+    #: the ids of the update questions, parallel to ``newer_first``
+    update_ids: list[str] = field(default_factory=list)
     #: a gold line within the first CTX_CHARS characters of context()'s recall message
     ctx: list[float] = field(default_factory=list)
     #: the length of that message
     chars: list[float] = field(default_factory=list)
 
+    def missed(self) -> list[str]:
+        return [q for q, hit in zip(self.ids, self.hits, strict=True) if not hit]
+
     def result(self) -> dict[str, Any]:
+        interval = cluster_interval(self.hits, self.convs)
         return {"questions": len(self.hits), "hit@5": mean(self.hits),
+                "hit@5_ci95": None if interval is None else [round(x, 4) for x in interval],
                 "updates": len(self.newer_first), "newer_above_stale": mean(self.newer_first),
-                f"ctx@{CTX_CHARS}": mean(self.ctx), "mean_chars": mean(self.chars)}
+                f"ctx@{CTX_CHARS}": mean(self.ctx), "mean_chars": mean(self.chars),
+                "missed": self.missed(),
+                "updates_missed": [q for q, ok in zip(self.update_ids, self.newer_first,
+                                                      strict=True) if not ok]}
+
+
+def paired(questions: list[str], base_missed: set[str], missed: set[str]) -> dict[str, Any]:
+    """Questions found and lost against a baseline run on the same questions, with the
+    exact sign test of that split (``bench/_metrics.sign_test``)."""
+    found = sum(q in base_missed and q not in missed for q in questions)
+    lost = sum(q in missed and q not in base_missed for q in questions)
+    return {"found": found, "lost": lost, "p": round(sign_test(found, lost), 4)}
+
+
+def fmt_paired(d: dict[str, Any]) -> str:
+    return f"+{d['found']} −{d['lost']} (p {d['p']:.2f})"
 
 
 def mean(values: list[float]) -> float | None:
@@ -155,6 +194,8 @@ async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[
                     res = await mem.recall(q.text, top_k=TOP_K, scope="all", window=0, now=now)
                     ids = {h.message.id for h in res.hits}
                     cell.hits.append(float(bool(ids & set(q.gold))))
+                    cell.ids.append(q.id)
+                    cell.convs.append(conv.id)
                     text = await injected(mem, q.text, q.session, now)
                     head = text[:CTX_CHARS]
                     cell.ctx.append(float(any(line in head
@@ -165,6 +206,7 @@ async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[
                                                window=0, now=now)
                         cell.newer_first.append(newer_above_stale(
                             [h.message.id or "" for h in res.hits], q.gold, q.stale))
+                        cell.update_ids.append(q.id)
         finally:
             await mem.close()
     return cells
@@ -198,6 +240,27 @@ def fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def fmt_ci(cell: Cell) -> str:
+    """Hit@5 with its 95 % interval over conversations (:func:`cluster_interval`)."""
+    interval = cluster_interval(cell.hits, cell.convs)
+    if interval is None:
+        return "-"
+    return f"{fmt(mean(cell.hits))} ({interval[0]:.2f}–{interval[1]:.2f})"
+
+
+def baseline_missed(baseline: dict[str, Any] | None, model: str, name: str, variant: str,
+                    split: str) -> set[str] | None:
+    """The questions a stored run (``--baseline``) missed in one cell, when it has it."""
+    if baseline is None:
+        return None
+    try:
+        cell = baseline["results"][model]["sets"][name]["variants"][variant][split]
+    except KeyError:
+        return None
+    missed = cell.get("missed")
+    return None if missed is None else set(missed)
+
+
 def fmt_chars(x: float | None) -> str:
     return "-" if x is None else f"{x:.0f}"
 
@@ -218,8 +281,11 @@ async def amain(args: argparse.Namespace) -> None:
             sys.exit(f"{name}: conversations in no split: {missing}")
         sets[name] = (convs, split_of)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
+    baseline = json.loads(args.baseline.read_text(encoding="utf-8")) if args.baseline else None
     results: dict[str, Any] = {}
     rows: list[list[Any]] = []
+    pair_rows: list[list[Any]] = []
+    pooled_pairs: dict[tuple[str, str, str, str], dict[str, int]] = {}
     for model in models:
         embedder, why = await try_embedder(model, args.threads)
         if embedder is None:
@@ -241,10 +307,28 @@ async def amain(args: argparse.Namespace) -> None:
             for v in variants:
                 d, val = (cells[(sp, v)] for sp in SPLITS)
                 rows.append([model, name, v + (" *" if v == "default" else ""),
-                             fmt(mean(d.hits)), fmt(mean(val.hits)),
+                             fmt_ci(d), fmt_ci(val),
                              fmt(mean(d.newer_first)), fmt(mean(val.newer_first)),
                              fmt(mean(d.ctx)), fmt(mean(val.ctx)),
                              fmt_chars(mean(d.chars)), fmt_chars(mean(val.chars))])
+            for sp in SPLITS:
+                for v in variants:
+                    cell = cells[(sp, v)]
+                    against: list[tuple[str, set[str]]] = []
+                    if v != "default" and "default" in variants:
+                        against.append(("default", set(cells[(sp, "default")].missed())))
+                    stored = baseline_missed(baseline, model, name, v, sp)
+                    if stored is not None:
+                        against.append((f"{v} in {args.baseline}", stored))
+                    for base_name, base_missed in against:
+                        pair = paired(cell.ids, base_missed, set(cell.missed()))
+                        per_set[name]["variants"][v][sp].setdefault(
+                            "paired", {})[base_name] = pair
+                        pooled = pooled_pairs.setdefault((model, sp, v, base_name),
+                                                         {"found": 0, "lost": 0})
+                        pooled["found"] += pair["found"]
+                        pooled["lost"] += pair["lost"]
+                        pair_rows.append([model, name, sp, v, base_name, fmt_paired(pair)])
         if not args.skip_locomo:
             lo = await run_locomo(embedder, args.locomo, variants)
             per_set["locomo"] = lo
@@ -263,6 +347,17 @@ async def amain(args: argparse.Namespace) -> None:
                         "upd validation", f"ctx@{CTX_CHARS} dev",
                         f"ctx@{CTX_CHARS} validation", "chars dev", "chars validation"],
                 rows)
+    pooled_rows = [{"model": m, "split": sp, "variant": v, "against": b, **counts,
+                    "p": round(sign_test(counts["found"], counts["lost"]), 4)}
+                   for (m, sp, v, b), counts in pooled_pairs.items()]
+    for row in pooled_rows:
+        pair_rows.append([row["model"], "all sets", row["split"], row["variant"],
+                          row["against"], fmt_paired(row)])
+    if pair_rows:
+        print_table("paired: questions found (+) and lost (−) against a baseline on the "
+                    "same questions; p = exact two-sided sign test", [
+                        "model", "set", "split", "variant", "against", "found / lost"],
+                    pair_rows)
     write_json(args.out, {
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
@@ -278,6 +373,7 @@ async def amain(args: argparse.Namespace) -> None:
                                   "max_chars": variant_config(v).context_expand.max_chars}
                                for v in variants}},
         "results": results,
+        "paired_all_sets": pooled_rows,
     })
 
 
@@ -294,6 +390,9 @@ def main() -> None:
     ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
+    ap.add_argument("--baseline", type=Path, default=None, metavar="JSON",
+                    help="a stored run (e.g. bench/results/quality.json): each variant's "
+                         "questions found and lost against the same variant there")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
     args = ap.parse_args()
