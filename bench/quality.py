@@ -48,6 +48,10 @@ How far a figure can be trusted, printed beside it:
   (its ``missed`` lists), which is how a code change is judged on dev: a change that
   finds 4 and loses 2 is noise (p 0.69), one that finds 13 and loses none is not.
 
+``--haystack`` puts every conversation of a split into one store (other people's chats
+as distractors, a history 3–6 times longer than one conversation) and asks the same
+questions there, with ``now`` the pooled store's last message + 1 day.
+
 Variants (the same stores; only the configuration changes; time decay as configured
 by default everywhere): ``default`` (marked ``*``), ``dense`` (``hybrid.enabled:
 false``), ``lexical`` (``hybrid.mode: lexical``); ``--variant NAME=JSON`` adds one
@@ -177,6 +181,25 @@ def newer_above_stale(ranked: list[str], gold: tuple[str, ...], stale: tuple[str
     return float(all(pos.get(s, len(ranked)) > best_gold for s in stale))
 
 
+def haystack(convs: list[Conversation], split_of: dict[str, str]
+             ) -> tuple[list[Conversation], dict[str, str]]:
+    """Every conversation of a split in one store (``--haystack``): a history several
+    times longer, where each question's conversation sits among other people's chats.
+
+    The sets' conversations are 60–110 messages each, far shorter than the histories
+    of a companion used daily for weeks; this asks whether the ranking holds when the
+    store is 3–6 times larger (ids are unique across a set's conversations, so nothing
+    is renamed). One ``now`` for the pooled store: its last message + 1 day."""
+    pooled = []
+    for sp in SPLITS:
+        part = [c for c in convs if split_of[c.id] == sp]
+        if part:
+            pooled.append(Conversation(
+                f"{sp}-haystack", [s for c in part for s in c.sessions],
+                [m for c in part for m in c.messages], [q for c in part for q in c.questions]))
+    return pooled, {c.id: c.id.removesuffix("-haystack") for c in pooled}
+
+
 async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[str, str],
                   variants: list[str]) -> dict[tuple[str, str], Cell]:
     cells = {(sp, v): Cell() for sp in SPLITS for v in variants}
@@ -195,7 +218,7 @@ async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[
                     ids = {h.message.id for h in res.hits}
                     cell.hits.append(float(bool(ids & set(q.gold))))
                     cell.ids.append(q.id)
-                    cell.convs.append(conv.id)
+                    cell.convs.append(q.conversation)
                     text = await injected(mem, q.text, q.session, now)
                     head = text[:CTX_CHARS]
                     cell.ctx.append(float(any(line in head
@@ -295,7 +318,8 @@ async def amain(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         per_set: dict[str, Any] = {}
         for name, (convs, split_of) in sets.items():
-            cells = await run_set(embedder, convs, split_of, variants)
+            cells = await run_set(embedder, *(haystack(convs, split_of) if args.haystack
+                                              else (convs, split_of)), variants)
             print(f"  {model} {name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr,
                   flush=True)
             per_set[name] = {
@@ -342,7 +366,8 @@ async def amain(args: argparse.Namespace) -> None:
              f"message + 1 day); upd = newer fact above the stale one (top_k {UPDATE_TOP_K}); "
              f"ctx@{CTX_CHARS} = a gold line within the first {CTX_CHARS} characters of "
              f"context()'s recall message (configured window), chars = its mean length; "
-             f"* = default; {machine()['cores']} cores")
+             f"* = default; {machine()['cores']} cores"
+             + ("; --haystack: one store per set and split" if args.haystack else ""))
     print_table(title, ["model", "set", "variant", "dev", "validation", "upd dev",
                         "upd validation", f"ctx@{CTX_CHARS} dev",
                         f"ctx@{CTX_CHARS} validation", "chars dev", "chars validation"],
@@ -361,10 +386,12 @@ async def amain(args: argparse.Namespace) -> None:
     write_json(args.out, {
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
-                  "now": "last message of the conversation + 1 day",
+                  "now": "last message of the store + 1 day",
+                  "haystack": args.haystack,
                   "context": {"call": "context(question, session=<its session>, now=<now>)",
                               "first_chars": CTX_CHARS},
-                  "store": "memory:// per conversation", "threads": args.threads,
+                  "store": "memory:// per set and split (--haystack)" if args.haystack
+                  else "memory:// per conversation", "threads": args.threads,
                   "splits": str(args.splits), "locomo": None if args.skip_locomo
                   else str(args.locomo),
                   "variants": {v: variant_config(v).model_dump(mode="json")["hybrid"]
@@ -390,6 +417,9 @@ def main() -> None:
     ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
+    ap.add_argument("--haystack", action="store_true",
+                    help="one store per set and split holding all its conversations (a "
+                         "longer history, other people's chats as distractors)")
     ap.add_argument("--baseline", type=Path, default=None, metavar="JSON",
                     help="a stored run (e.g. bench/results/quality.json): each variant's "
                          "questions found and lost against the same variant there")

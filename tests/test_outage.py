@@ -74,6 +74,8 @@ async def test_a_provider_outage_loses_nothing_and_recall_degrades_to_full_text(
             after = await mem.recall("where is token517x filed?", session="s7")
             assert not after.degraded
             ids = [h.message.id for h in after.hits]
-            assert ids[0] == acked[517].id and len(ids) == len(set(ids))
+            # the service's vectors are random (no meaning to rank by): the word match is
+            # recalled, blended with its own (random) cosine since stop 22, not first
+            assert acked[517].id in ids and len(ids) == len(set(ids))
         finally:
             await mem.close()

@@ -113,6 +113,10 @@ log = logging.getLogger("chatmem.memory")
 #: Seconds a recall's query embedding may take while an outage is known (recall then
 #: falls back to full text): long enough for a recovered service to answer.
 OUTAGE_PROBE_S = 2.0
+#: Ids per query when measuring the cosines of full-text-only candidates: well within
+#: a filter's node limit (:data:`chatmem.store.filters.MAX_NODES`) with the recall's
+#: own filter beside them.
+MEASURE_BATCH = 200
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 #: Most messages one ``list`` page holds (I8).
@@ -1208,13 +1212,17 @@ class Memory:
                 # the outage for recall too)
                 deadline, retries = min(deadline, OUTAGE_PROBE_S), 0
 
+        used: list[Vector] = []  # the query vector, to measure full-text-only candidates
+
         async def dense() -> list[ScoredId]:
             if query_vector and query_vector[0] is not None:  # a larger tier, same recall
+                used.append(query_vector[0])
                 return await index.query(query_vector[0], pool_size, where)
             vec = await embedder.embed_one((q, "query"), deadline=deadline,
                                            max_retries=retries)
             if query_vector is not None:
                 query_vector.append(vec)
+            used.append(vec)
             return await index.query(vec, pool_size, where)
 
         if lexical is None:
@@ -1238,6 +1246,9 @@ class Memory:
             if not dense_task.done():
                 dense_task.cancel()
         self._note_recovery()
+        measured = await self._cosines_of_lexical_only(index, used[0], embedder.model_id,
+                                                       dense_hits, lexical_hits, where) \
+            if hybrid.fusion == "score" else []
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
             else embedder.capabilities.cosine_baseline
         return fuse(dense_hits, lexical_hits, query=q,
@@ -1245,7 +1256,33 @@ class Memory:
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
-                    rrf_k=hybrid.rrf_k), None
+                    rrf_k=hybrid.rrf_k, measured=measured), None
+
+    @staticmethod
+    async def _cosines_of_lexical_only(index: VectorIndex, vector: Vector, model_id: str,
+                                       dense_hits: Sequence[ScoredId],
+                                       lexical_hits: Sequence[ScoredId],
+                                       where: Mapping[str, Any] | None) -> list[ScoredId]:
+        """The cosines of the full-text candidates the dense search did not return, by
+        one more nearest-neighbour query restricted to their ids (under the same
+        ``where``). Score fusion blends them instead of bounding them
+        (:mod:`chatmem.recall.fuse`). A candidate with no vector yet is not returned,
+        and one whose vector is another model's is dropped (a cosine across two
+        models' spaces means nothing): both keep the bound."""
+        seen = {s.message_id for s in dense_hits}
+        missing = [s.message_id for s in lexical_hits if s.message_id not in seen]
+        out: list[ScoredId] = []
+        # a filter holds at most MAX_NODES values: large pools are measured in parts
+        for i in range(0, len(missing), MEASURE_BATCH):
+            part = missing[i:i + MEASURE_BATCH]
+            ids = {"message_id": {"$in": part}}
+            # beside the recall's own conditions, not under an $and: a top-level id list
+            # is what the backends answer from their message_id index
+            narrowed = ids if not where else {**where, **ids} if "message_id" not in where \
+                else {"$and": [dict(where), ids]}
+            out += [s for s in await index.query(vector, len(part), narrowed)
+                    if s.model_id in (model_id, None)]
+        return out
 
     def _note_outage(self, exc: EmbeddingUnavailable) -> None:
         """One warning per outage (not one per recall)."""

@@ -1,0 +1,84 @@
+"""Hybrid recall measures the cosine of a candidate only full text found (issue 12,
+stop 22; :mod:`chatmem.recall.fuse`) — on every backend, since the measurement is one
+more nearest-neighbour query restricted to those ids.
+
+A provider with chosen vectors makes every cosine known: 60 messages near the query
+that do not say its word fill the dense pool; two messages that say it lie outside
+that pool, one at cosine 0 and one at 0.2. Their fused score must blend those
+cosines, not the pool's lowest (about 0.3 here), which is what they got before and
+what grows as a store fills up.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from backends import BACKENDS
+from chatmem import Memory, Message
+from chatmem.config import Config
+from chatmem.testing import HashEmbeddingProvider, embedder
+
+NAMES = sorted(BACKENDS)
+T0 = 1_750_000_000_000
+DIM = 64
+QUERY = "zebra"
+#: dense weight 0.3: the word matches outrank the meaning matches, so they are hits
+CFG = Config.load({"hybrid": {"dense_weight": 0.3}, "search": {"time_weight": 0.0}})
+
+
+def unit(i: int) -> npt.NDArray[np.float32]:
+    v = np.zeros(DIM, dtype=np.float32)
+    v[i] = 1.0
+    return v
+
+
+def at_cosine(c: float, axis: int) -> npt.NDArray[np.float32]:
+    """A unit vector at cosine ``c`` from the query's (axis 0), off along ``axis``."""
+    return (c * unit(0) + math.sqrt(1.0 - c * c) * unit(axis)).astype(np.float32)
+
+
+NEAR = {f"neighbour number {i}": at_cosine(0.9 - 0.01 * i, 1 + i) for i in range(60)}
+FAR = {"zebra stripes": unit(61), "zebra crossing": at_cosine(0.2, 62)}
+
+
+class ChosenVectors(HashEmbeddingProvider):
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        chosen = {QUERY: unit(0), **NEAR, **FAR}
+        return chosen[text] if text in chosen else super().vector(text)
+
+
+@pytest.mark.parametrize("scope", ["all", "session"])
+@pytest.mark.parametrize("backend", NAMES)
+async def test_a_word_match_outside_the_dense_pool_gets_its_own_cosine(
+        backend: str, scope: str, tmp_path: Path) -> None:
+    """``scope="session"``: the measuring query keeps the recall's own filter."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, embedder(ChosenVectors(DIM)), config=CFG)
+        try:
+            texts = [*NEAR, *FAR]
+            await mem.add([Message(id=f"m{i}", session_id="s", role="user", content=t,
+                                   ts=T0 + i) for i, t in enumerate(texts)])
+            await mem.flush()
+            ids = {t: f"m{i}" for i, t in enumerate(texts)}
+            lexical = {s.message_id: s.score
+                       for s in await mem.storage.lexical.lexical_query(QUERY, 10, None)}
+            assert set(lexical) == {ids["zebra stripes"], ids["zebra crossing"]}
+            res = await mem.recall(QUERY, top_k=10, scope=scope, window=0,
+                                   session="s" if scope == "session" else None)
+            semantic = {h.message.id: h.semantic for h in res.hits}
+            # top_k 10 → a pool of 40 nearest: all neighbours, neither word match
+            floor = 0.9 - 0.01 * 39
+            for text, cosine in (("zebra stripes", 0.0), ("zebra crossing", 0.2)):
+                mid = ids[text]
+                assert semantic[mid] == pytest.approx(0.3 * cosine + 0.7 * lexical[mid],
+                                                      abs=1e-4), text
+                assert semantic[mid] < 0.3 * floor + 0.7 * lexical[mid] - 0.02
+            # with the same word score, the one nearer in meaning ranks first
+            assert semantic[ids["zebra crossing"]] > semantic[ids["zebra stripes"]]
+        finally:
+            await mem.close()
