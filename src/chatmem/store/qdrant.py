@@ -65,7 +65,7 @@ from ..models import ScoredId, VectorEntry
 from .base import SessionSnapshot, chunks
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant
-from .where import check_fields
+from .where import check_fields, simple_values
 
 if TYPE_CHECKING:
     from qdrant_client import AsyncQdrantClient
@@ -231,6 +231,22 @@ def collection_name(model_id: str | None, dim: int) -> str:
         key = "model:" + model_id
     digest = hashlib.sha256(f"{key}\x00{dim}".encode("utf-8", "surrogatepass")).hexdigest()
     return f"chatmem_{slug}_{dim}_{digest[:10]}"
+
+
+def _query_filter(where: Mapping[str, Any]) -> Any:
+    """The Qdrant filter of a query's ``where``. A top-level ``message_id`` list of
+    strings (recall measuring given candidates) selects the points by id, which
+    Qdrant answers directly; ``message_id`` has no payload index."""
+    from qdrant_client import models as m
+
+    ids = simple_values(where.get("message_id")) if "message_id" in where else None
+    if ids is None:
+        return compile_qdrant(where)
+    rest = {k: v for k, v in where.items() if k != "message_id"}
+    must: list[Any] = [m.HasIdCondition(has_id=[point_id(mid) for mid in ids])]
+    if rest:
+        must.append(compile_qdrant(rest))
+    return m.Filter(must=must)
 
 
 def point_id(message_id: str) -> str:
@@ -559,7 +575,7 @@ class QdrantIndex:
         flt = None
         if where:
             check_fields(where)
-            flt = compile_qdrant(where)
+            flt = _query_filter(where)
         dim = int(q.shape[0])
         names = [n for n, d in (await self._refresh()).items() if d == dim]
         hits: dict[str, ScoredId] = {}
