@@ -6,7 +6,9 @@ A provider with chosen vectors makes every cosine known: 60 messages near the qu
 that do not say its word fill the dense pool; two messages that say it lie outside
 that pool, one at cosine 0 and one at 0.2. Their fused score must blend those
 cosines, not the pool's lowest (about 0.3 here), which is what they got before and
-what grows as a store fills up.
+what grows as a store fills up. The mirror: a message near in meaning that says the
+word once in a long text, outside the full-text pool, gets its own (small) word
+score, not 0.
 """
 
 from __future__ import annotations
@@ -80,5 +82,49 @@ async def test_a_word_match_outside_the_dense_pool_gets_its_own_cosine(
                 assert semantic[mid] < 0.3 * floor + 0.7 * lexical[mid] - 0.02
             # with the same word score, the one nearer in meaning ranks first
             assert semantic[ids["zebra crossing"]] > semantic[ids["zebra stripes"]]
+        finally:
+            await mem.close()
+
+
+#: 60 short messages that say the word (the full-text pool of 40 is theirs), each far
+#: in meaning; one long message that says it once (a weak word match, outside that pool)
+#: and means exactly the query.
+WORDY = {f"zebra note {i}": unit(1 + i) for i in range(60)}
+MEANT = ("the zebra came up again in a long rambling story about the school trip, the "
+         "weather, the bus, the lunch boxes and everything else that happened that day")
+
+
+#: dense weight 0.9: the meaning match is the first hit, whatever its word score
+MEANING_FIRST = Config.load({"hybrid": {"dense_weight": 0.9},
+                             "search": {"time_weight": 0.0}})
+
+
+class ChosenVectors2(HashEmbeddingProvider):
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        chosen = {QUERY: unit(0), **WORDY, MEANT: at_cosine(0.95, 63)}
+        return chosen[text] if text in chosen else super().vector(text)
+
+
+@pytest.mark.parametrize("backend", NAMES)
+async def test_a_meaning_match_outside_the_word_pool_gets_its_own_word_score(
+        backend: str, tmp_path: Path) -> None:
+    """The mirror: a dense-only candidate's full-text score is measured, not taken as 0."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, embedder(ChosenVectors2(DIM)), config=MEANING_FIRST)
+        try:
+            texts = [*WORDY, MEANT]
+            await mem.add([Message(id=f"m{i}", session_id="s", role="user", content=t,
+                                   ts=T0 + i) for i, t in enumerate(texts)])
+            await mem.flush()
+            target = f"m{len(WORDY)}"
+            pool = await mem.storage.lexical.lexical_query(QUERY, 40, None)
+            assert target not in {s.message_id for s in pool}  # outside the word pool
+            (own,) = await mem.storage.lexical.lexical_query(
+                QUERY, 5, {"message_id": {"$in": [target, "nope"]}})
+            assert own.message_id == target and 0 < own.score < min(s.score for s in pool)
+            res = await mem.recall(QUERY, top_k=10, scope="all", window=0)
+            semantic = {h.message.id: h.semantic for h in res.hits}
+            assert res.hits[0].message.id == target
+            assert semantic[target] == pytest.approx(0.9 * 0.95 + 0.1 * own.score, abs=1e-4)
         finally:
             await mem.close()

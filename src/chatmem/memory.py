@@ -117,6 +117,21 @@ OUTAGE_PROBE_S = 2.0
 #: a filter's node limit (:data:`chatmem.store.filters.MAX_NODES`) with the recall's
 #: own filter beside them.
 MEASURE_BATCH = 200
+
+
+def _id_batches(ids: Sequence[str], where: Mapping[str, Any] | None
+                ) -> list[tuple[list[str], dict[str, Any]]]:
+    """``ids`` in parts of :data:`MEASURE_BATCH`, each with ``where`` narrowed to them.
+    The id list goes beside the recall's own conditions, not under an ``$and``: a
+    top-level ``message_id`` list is what the backends answer from their index."""
+    out = []
+    for i in range(0, len(ids), MEASURE_BATCH):
+        part = list(ids[i:i + MEASURE_BATCH])
+        only = {"message_id": {"$in": part}}
+        narrowed = only if not where else {**where, **only} if "message_id" not in where \
+            else {"$and": [dict(where), only]}
+        out.append((part, narrowed))
+    return out
 LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 #: Most messages one ``list`` page holds (I8).
@@ -1246,9 +1261,13 @@ class Memory:
             if not dense_task.done():
                 dense_task.cancel()
         self._note_recovery()
-        measured = await self._cosines_of_lexical_only(index, used[0], embedder.model_id,
-                                                       dense_hits, lexical_hits, where) \
-            if hybrid.fusion == "score" else []
+        measured: list[ScoredId] = []
+        measured_lexical: list[ScoredId] = []
+        if hybrid.fusion == "score":  # rank fusion reads ranks, not scores
+            measured = await self._cosines_of_lexical_only(
+                index, used[0], embedder.model_id, dense_hits, lexical_hits, where)
+            measured_lexical = await self._lexical_of_dense_only(
+                lexical, q, dense_hits, lexical_hits, where)
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
             else embedder.capabilities.cosine_baseline
         return fuse(dense_hits, lexical_hits, query=q,
@@ -1256,7 +1275,8 @@ class Memory:
                     dense_weight=hybrid.dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
-                    rrf_k=hybrid.rrf_k, measured=measured), None
+                    rrf_k=hybrid.rrf_k, measured=measured,
+                    measured_lexical=measured_lexical), None
 
     @staticmethod
     async def _cosines_of_lexical_only(index: VectorIndex, vector: Vector, model_id: str,
@@ -1272,16 +1292,30 @@ class Memory:
         seen = {s.message_id for s in dense_hits}
         missing = [s.message_id for s in lexical_hits if s.message_id not in seen]
         out: list[ScoredId] = []
-        # a filter holds at most MAX_NODES values: large pools are measured in parts
-        for i in range(0, len(missing), MEASURE_BATCH):
-            part = missing[i:i + MEASURE_BATCH]
-            ids = {"message_id": {"$in": part}}
-            # beside the recall's own conditions, not under an $and: a top-level id list
-            # is what the backends answer from their message_id index
-            narrowed = ids if not where else {**where, **ids} if "message_id" not in where \
-                else {"$and": [dict(where), ids]}
+        for part, narrowed in _id_batches(missing, where):
             out += [s for s in await index.query(vector, len(part), narrowed)
                     if s.model_id in (model_id, None)]
+        return out
+
+    @staticmethod
+    async def _lexical_of_dense_only(lexical: LexicalIndex, q: str,
+                                     dense_hits: Sequence[ScoredId],
+                                     lexical_hits: Sequence[ScoredId],
+                                     where: Mapping[str, Any] | None) -> list[ScoredId]:
+        """The full-text scores of the dense candidates the full-text search did not
+        return (the mirror of :meth:`_cosines_of_lexical_only`): a pool of the best 20
+        word matches leaves out more partial matches the larger the store, and they
+        counted 0. A failing full-text index leaves them at 0, as ``_lexical_hits``
+        degrades to dense."""
+        seen = {s.message_id for s in lexical_hits}
+        missing = [s.message_id for s in dense_hits if s.message_id not in seen]
+        out: list[ScoredId] = []
+        try:
+            for part, narrowed in _id_batches(missing, where):
+                out += await lexical.lexical_query(q, len(part), narrowed)
+        except StoreError as exc:
+            log.warning("full-text scores of dense candidates failed (%s); they count 0",
+                        exc)
         return out
 
     def _note_outage(self, exc: EmbeddingUnavailable) -> None:

@@ -18,8 +18,9 @@ Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score ble
   of another model) gets the lowest cosine of the dense pool: it was not among the
   dense pool, so its cosine is at most that (an upper bound, so it is never
   penalised for a score nobody could measure).
-* ``lexical`` is the calibrated BM25 score; 0 when the lexical search did not
-  return the candidate.
+* ``lexical`` is the calibrated BM25 score. For a candidate found only by the dense
+  search it is measured the same way (``measured_lexical``: the full-text index
+  scores exactly those ids); 0 when it holds none of the query's words.
 * ``t`` is the *dense trust* of this query (:func:`dense_trust`): the
   configured ``dense_weight`` when the embedding model declares a language of
   the query's script, ``dense_weight_uncovered`` when it does not (a Chinese
@@ -42,7 +43,10 @@ messages is a stranger, of 450 a near neighbour, so in larger stores a message t
 shared a word by chance got the cosine of a near neighbour and outranked matches by
 meaning. With every conversation of a split in one store (``bench/quality.py
 --haystack``, 3–6 times the messages) the dev mean Hit@5 rose 0.835 → 0.846 with
-measured cosines, and the one-conversation stores did not move (0.912). Giving
+measured cosines, and to 0.858 with the full-text scores of dense-only candidates
+measured too (the same bound on the other side: a lexical pool of 20 leaves out more
+partial matches the larger the store); the one-conversation stores did not move
+(0.912). Giving
 lexical-only candidates 0 instead did as well there, but where the dense channel is
 weak it starved the word matches (Chinese through all-MiniLM-L6-v2; LoCoMo, 0.568 →
 0.470): a measured cosine is right in both cases, since where the model cannot tell
@@ -126,15 +130,19 @@ def _clip(x: float) -> float:
 
 def score_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
                  limit: int, cosine_baseline: float | None = None,
-                 measured: Sequence[ScoredId] = ()) -> list[ScoredId]:
+                 measured: Sequence[ScoredId] = (),
+                 measured_lexical: Sequence[ScoredId] = ()) -> list[ScoredId]:
     """Calibrated score blending: ``trust · cosine + (1 − trust) · lexical``, the
     cosine on the reference scale (:func:`rescale`). ``measured``: the cosines of
-    lexical-only candidates; the rest of them get the dense pool's lowest."""
+    lexical-only candidates; the rest of them get the dense pool's lowest.
+    ``measured_lexical``: the full-text scores of dense-only candidates; the rest 0."""
     d = {s.message_id: _clip(rescale(s.score, cosine_baseline)) for s in dense}
     floor = min(d.values()) if d else 0.0
     for s in measured:
         d.setdefault(s.message_id, _clip(rescale(s.score, cosine_baseline)))
     lx = {s.message_id: _clip(s.score) for s in lexical}
+    for s in measured_lexical:
+        lx.setdefault(s.message_id, _clip(s.score))
     return _fused(dense, lexical, limit, lambda mid: (
         trust * d.get(mid, floor) + (1.0 - trust) * lx.get(mid, 0.0)))
 
@@ -170,15 +178,18 @@ def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
          dense_weight_uncovered: float, limit: int,
          method: FusionMethod = "score", rrf_k: int = 60,
          cosine_baseline: float | None = None,
-         measured: Sequence[ScoredId] = ()) -> list[ScoredId]:
+         measured: Sequence[ScoredId] = (),
+         measured_lexical: Sequence[ScoredId] = ()) -> list[ScoredId]:
     """One candidate pool of at most ``limit`` from both lists (see the module docs);
-    ``measured``: the cosines of the lexical-only candidates (score fusion)."""
+    ``measured`` / ``measured_lexical``: the cosines of the lexical-only candidates and
+    the full-text scores of the dense-only ones (score fusion)."""
     trust = dense_trust(query, languages, dense_weight=dense_weight,
                         dense_weight_uncovered=dense_weight_uncovered)
     if method == "rank":
         return rank_fusion(dense, lexical, trust=trust, limit=limit, k=rrf_k)
     return score_fusion(dense, lexical, trust=trust, limit=limit,
-                        cosine_baseline=cosine_baseline, measured=measured)
+                        cosine_baseline=cosine_baseline, measured=measured,
+                        measured_lexical=measured_lexical)
 
 
 __all__ = ["CJK_LANGUAGES", "REFERENCE_BASELINE", "FusionMethod", "covers", "dense_trust",

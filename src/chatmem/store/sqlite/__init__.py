@@ -1069,6 +1069,12 @@ class SqliteStore:
             if not where:
                 return lexical.sqlite_query(self.conn, postings, text, k, matrices=mats)
             sql, params = compile_where(where)  # validates, even when the fast path answers
+            named = self._named_rowids(where)
+            if named is not None:  # given messages (recall measuring its candidates)
+                rest = {key: v for key, v in where.items() if key != "message_id"}
+                return lexical.sqlite_query(
+                    self.conn, postings, text, k, named,
+                    where=compile_where(rest) if rest else None, matrices=mats)
             allowed = self._fast_rowids(where)
             if allowed is not None:
                 return lexical.sqlite_query(self.conn, postings, text, k, allowed,
@@ -1077,6 +1083,20 @@ class SqliteStore:
                                         matrices=mats)
 
         return await self._run(_query)
+
+    def _named_rowids(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
+        """The rowids of the entries a top-level ``message_id`` list of strings names —
+        vectors and full-text entries, by their UNIQUE ``message_id`` indexes — else
+        ``None``. BM25 then probes just those documents (``Postings.top_k``)."""
+        ids = simple_values(where.get("message_id")) if "message_id" in where else None
+        if ids is None:
+            return None
+        marks = ", ".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT mrowid FROM vectors WHERE message_id IN ({marks}) UNION "
+            f"SELECT mrowid FROM lexical_entries WHERE message_id IN ({marks})",
+            [*ids, *ids]).fetchall()
+        return np.asarray([r[0] for r in rows], dtype=np.int64)
 
     def _fast_rowids(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
         """The rowids of the entries matching ``where`` — vectors, and full-text entries
