@@ -23,6 +23,8 @@ import pytest
 from backends import BACKENDS
 from chatmem import Memory, Message
 from chatmem.config import Config
+from chatmem.errors import FilterError
+from chatmem.store import SqliteStore
 from chatmem.testing import HashEmbeddingProvider, embedder
 
 NAMES = sorted(BACKENDS)
@@ -128,3 +130,26 @@ async def test_a_meaning_match_outside_the_word_pool_gets_its_own_word_score(
             assert semantic[target] == pytest.approx(0.9 * 0.95 + 0.1 * own.score, abs=1e-4)
         finally:
             await mem.close()
+
+
+async def test_a_caller_filter_near_the_node_limit_still_recalls(tmp_path: Path) -> None:
+    """The measuring queries add the candidates' ids to the caller's filter; a filter
+    the searches accepted but with no room left for them keeps the bounds instead of
+    failing the recall."""
+    store = await SqliteStore.open(tmp_path / "m.db")
+    mem = Memory(store, store, embedder(ChosenVectors(DIM)), config=CFG)
+    try:
+        texts = [*NEAR, *FAR]
+        await mem.add([Message(id=f"m{i}", session_id="s", role="user", content=t,
+                               ts=T0 + i, metadata={"tag": "a"}) for i, t in enumerate(texts)])
+        await mem.flush()
+        wide = {"message.tag": {"$in": ["a", *(f"x{i}" for i in range(990))]}}
+        res = await mem.recall(QUERY, top_k=10, scope="all", window=0, filter=wide)
+        ids = {h.message.id for h in res.hits}
+        # the word matches are recalled, with the dense pool's bound for their cosine
+        assert {"m60", "m61"} <= ids
+        with pytest.raises(FilterError):  # one node more is the caller's own error
+            await mem.recall(QUERY, filter={"message.tag": {"$in": [f"x{i}" for i in
+                                                                   range(1001)]}})
+    finally:
+        await mem.close()

@@ -34,6 +34,7 @@ from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import (
     ChatmemError,
     EmbeddingUnavailable,
+    FilterError,
     InvalidInput,
     NotFound,
     RecallUnavailable,
@@ -109,14 +110,18 @@ from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 
 log = logging.getLogger("chatmem.memory")
 
-#: Where the model of legacy (model-less) vectors is recorded (F11).
 #: Seconds a recall's query embedding may take while an outage is known (recall then
 #: falls back to full text): long enough for a recovered service to answer.
 OUTAGE_PROBE_S = 2.0
-#: Ids per query when measuring the cosines of full-text-only candidates: well within
-#: a filter's node limit (:data:`chatmem.store.filters.MAX_NODES`) with the recall's
-#: own filter beside them.
+#: Ids per query when a recall measures candidates in the channel that did not return
+#: them (rule 18): well within a filter's node limit
+#: (:data:`chatmem.store.filters.MAX_NODES`) with the recall's own filter beside them.
 MEASURE_BATCH = 200
+#: Where the model of legacy (model-less) vectors is recorded (F11).
+LEGACY_NAMESPACE = "memory-vector"
+LEGACY_KEY = "legacy-model"
+#: Most messages one ``list`` page holds (I8).
+MAX_PAGE = 1000
 
 
 def _id_batches(ids: Sequence[str], where: Mapping[str, Any] | None
@@ -132,10 +137,6 @@ def _id_batches(ids: Sequence[str], where: Mapping[str, Any] | None
             else {"$and": [dict(where), only]}
         out.append((part, narrowed))
     return out
-LEGACY_NAMESPACE = "memory-vector"
-LEGACY_KEY = "legacy-model"
-#: Most messages one ``list`` page holds (I8).
-MAX_PAGE = 1000
 
 
 async def message_pages(store: MessageStore, **where: Any) -> AsyncIterator[list[Message]]:
@@ -1288,13 +1289,18 @@ class Memory:
         ``where``). Score fusion blends them instead of bounding them
         (:mod:`chatmem.recall.fuse`). A candidate with no vector yet is not returned,
         and one whose vector is another model's is dropped (a cosine across two
-        models' spaces means nothing): both keep the bound."""
+        models' spaces means nothing): both keep the bound. So do all of them when the
+        caller's filter leaves no room for the ids under the filter node limit (the
+        filter itself was accepted by the searches before)."""
         seen = {s.message_id for s in dense_hits}
         missing = [s.message_id for s in lexical_hits if s.message_id not in seen]
         out: list[ScoredId] = []
-        for part, narrowed in _id_batches(missing, where):
-            out += [s for s in await index.query(vector, len(part), narrowed)
-                    if s.model_id in (model_id, None)]
+        try:
+            for part, narrowed in _id_batches(missing, where):
+                out += [s for s in await index.query(vector, len(part), narrowed)
+                        if s.model_id in (model_id, None)]
+        except FilterError:  # the caller's filter near the node limit: keep the bound
+            return []
         return out
 
     @staticmethod
@@ -1313,9 +1319,12 @@ class Memory:
         try:
             for part, narrowed in _id_batches(missing, where):
                 out += await lexical.lexical_query(q, len(part), narrowed)
+        except FilterError:  # the caller's filter near the node limit: they count 0
+            return []
         except StoreError as exc:
             log.warning("full-text scores of dense candidates failed (%s); they count 0",
                         exc)
+            return []
         return out
 
     def _note_outage(self, exc: EmbeddingUnavailable) -> None:
