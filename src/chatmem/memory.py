@@ -1265,10 +1265,11 @@ class Memory:
         measured: list[ScoredId] = []
         measured_lexical: list[ScoredId] = []
         if hybrid.fusion == "score":  # rank fusion reads ranks, not scores
-            measured = await self._cosines_of_lexical_only(
-                index, used[0], embedder.model_id, dense_hits, lexical_hits, where)
-            measured_lexical = await self._lexical_of_dense_only(
-                lexical, q, dense_hits, lexical_hits, where)
+            # independent round trips (PostgreSQL, Qdrant): at once, as the searches
+            measured, measured_lexical = await asyncio.gather(
+                self._cosines_of_lexical_only(index, used[0], embedder.model_id,
+                                              dense_hits, lexical_hits, where),
+                self._lexical_of_dense_only(lexical, q, dense_hits, lexical_hits, where))
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
             else embedder.capabilities.cosine_baseline
         return fuse(dense_hits, lexical_hits, query=q,

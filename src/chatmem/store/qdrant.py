@@ -65,7 +65,7 @@ from ..models import ScoredId, VectorEntry
 from .base import SessionSnapshot, chunks
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant
-from .where import check_fields, simple_values
+from .where import check_fields, named_ids
 
 if TYPE_CHECKING:
     from qdrant_client import AsyncQdrantClient
@@ -239,10 +239,9 @@ def _query_filter(where: Mapping[str, Any]) -> Any:
     Qdrant answers directly; ``message_id`` has no payload index."""
     from qdrant_client import models as m
 
-    ids = simple_values(where.get("message_id")) if "message_id" in where else None
+    ids, rest = named_ids(where)
     if ids is None:
         return compile_qdrant(where)
-    rest = {k: v for k, v in where.items() if k != "message_id"}
     must: list[Any] = [m.HasIdCondition(has_id=[point_id(mid) for mid in ids])]
     if rest:
         must.append(compile_qdrant(rest))

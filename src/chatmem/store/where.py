@@ -61,3 +61,13 @@ def simple_values(cond: Any) -> list[str] | None:
                 and all(isinstance(v, str) for v in operand)):
             return list(operand)
     return None
+
+
+def named_ids(where: Mapping[str, Any]) -> tuple[list[str] | None, dict[str, Any]]:
+    """A top-level ``message_id`` list of strings (:func:`simple_values`; recall
+    measuring given candidates) and the rest of ``where``; ``(None, where)`` without
+    one. Backends answer the list from their ``message_id`` index or point ids."""
+    ids = simple_values(where["message_id"]) if "message_id" in where else None
+    if ids is None:
+        return None, dict(where)
+    return ids, {k: v for k, v in where.items() if k != "message_id"}

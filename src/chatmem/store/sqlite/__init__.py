@@ -73,7 +73,7 @@ from ..matrix import RowColumns, VectorMatrix
 from ..postings import Postings
 from ..sql import PENDING_ENTRY_SQL, waiting
 from ..sqlmessages import SQLITE, Statement
-from ..where import check_fields, compile_where, simple_values
+from ..where import check_fields, compile_where, named_ids
 from . import lexical
 from .schema import APPLICATION_ID as APPLICATION_ID  # the file mark, re-exported
 from .schema import (
@@ -123,10 +123,9 @@ def _vector_where_sql(where: Mapping[str, Any]) -> tuple[str, list[Any]]:
     answers: the general compiler guards each comparison with ``typeof``, which no
     index can serve (10 ms a query at 100,000 vectors), and the column is text, never
     NULL, so the guard changes nothing there."""
-    ids = simple_values(where.get("message_id")) if "message_id" in where else None
+    ids, rest = named_ids(where)
     if ids is None:
         return compile_where(where)
-    rest = {k: v for k, v in where.items() if k != "message_id"}
     sql = f"message_id IN ({', '.join('?' * len(ids))})"
     if not rest:
         return sql, list(ids)
@@ -1069,11 +1068,10 @@ class SqliteStore:
             if not where:
                 return lexical.sqlite_query(self.conn, postings, text, k, matrices=mats)
             sql, params = compile_where(where)  # validates, even when the fast path answers
-            named = self._named_rowids(where)
-            if named is not None:  # given messages (recall measuring its candidates)
-                rest = {key: v for key, v in where.items() if key != "message_id"}
+            ids, rest = named_ids(where)
+            if ids is not None:  # given messages (recall measuring its candidates)
                 return lexical.sqlite_query(
-                    self.conn, postings, text, k, named,
+                    self.conn, postings, text, k, self._named_rowids(ids),
                     where=compile_where(rest) if rest else None, matrices=mats)
             allowed = self._fast_rowids(where)
             if allowed is not None:
@@ -1084,13 +1082,10 @@ class SqliteStore:
 
         return await self._run(_query)
 
-    def _named_rowids(self, where: Mapping[str, Any]) -> npt.NDArray[np.int64] | None:
-        """The rowids of the entries a top-level ``message_id`` list of strings names —
-        vectors and full-text entries, by their UNIQUE ``message_id`` indexes — else
-        ``None``. BM25 then probes just those documents (``Postings.top_k``)."""
-        ids = simple_values(where.get("message_id")) if "message_id" in where else None
-        if ids is None:
-            return None
+    def _named_rowids(self, ids: Sequence[str]) -> npt.NDArray[np.int64]:
+        """The rowids of the entries of these message ids — vectors and full-text
+        entries, by their UNIQUE ``message_id`` indexes. BM25 then probes just those
+        documents (``Postings.top_k``)."""
         marks = ", ".join("?" * len(ids))
         rows = self.conn.execute(
             f"SELECT mrowid FROM vectors WHERE message_id IN ({marks}) UNION "
