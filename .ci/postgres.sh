@@ -4,6 +4,11 @@
 #   bash .ci/postgres.sh start   # install/build if needed, start; URL on last line
 #   bash .ci/postgres.sh stop    # fast shutdown; fine if nothing is running
 #   bash .ci/postgres.sh url     # print the connection URL
+#   bash .ci/postgres.sh reset   # drop and recreate the test database (running
+#                                # server); URL on last line. CI runs it after start:
+#                                # a cluster left running or on disk from an earlier
+#                                # run (benches write to its public schema) must not
+#                                # hand the tests another run's tables
 #
 # Environment:
 #   CHATMEM_PG_DIR            cluster directory (default /tmp/chatmem-pg)
@@ -371,6 +376,21 @@ cmd_stop() {
         die "pg_ctl stop failed for $PG_DIR"
 }
 
+cmd_reset() {
+    running || die "no server running in $PG_DIR; run: bash .ci/postgres.sh start"
+    local port admin_url url
+    port=$(running_port)
+    admin_url="postgresql://$DB_USER@127.0.0.1:$port/postgres"
+    url=$(url_for_port "$port")
+    log "recreating database $DB_NAME"
+    psql_url "$admin_url" -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" ||
+        die "DROP DATABASE $DB_NAME failed"
+    psql_url "$admin_url" -c "CREATE DATABASE $DB_NAME" || die "CREATE DATABASE $DB_NAME failed"
+    psql_url "$url" -c "CREATE EXTENSION IF NOT EXISTS vector" ||
+        die "CREATE EXTENSION vector failed in $DB_NAME"
+    echo "$url"
+}
+
 cmd_url() {
     if [[ -x $PG_BIN/pg_ctl ]] && running; then
         url_for_port "$(running_port)"
@@ -391,8 +411,9 @@ case "${1:-}" in
     start) cmd_start ;;
     stop) cmd_stop ;;
     url) cmd_url ;;
+    reset) cmd_reset ;;
     *)
-        echo "usage: $0 {start|stop|url}" >&2
+        echo "usage: $0 {start|stop|url|reset}" >&2
         exit 2
         ;;
 esac

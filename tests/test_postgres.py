@@ -200,7 +200,11 @@ async def test_concurrent_opens_of_a_fresh_schema_do_not_race() -> None:
 
 async def test_driver_errors_become_store_errors_and_close_is_final() -> None:
     async with opened() as store:
-        await admin(sql.SQL("DROP TABLE {}.meta").format(sql.Identifier(store.schema)))
+        # a column gone, not the table: a dropped table would be looked up in the next
+        # schema of the search path (pgvector's, often public), where another store's
+        # tables may live
+        await admin(sql.SQL("ALTER TABLE {}.meta RENAME COLUMN value TO v").format(
+            sql.Identifier(store.schema)))
         with pytest.raises(StoreError) as info:
             await store.meta_get("a", "b")
         assert isinstance(info.value.__cause__, psycopg.Error)

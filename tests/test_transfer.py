@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from backends import pg_url
+from backends import drop_pg_schema, pg_url
 from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
@@ -66,15 +66,18 @@ async def test_round_trip_sqlite_postgres_qdrant_sqlite_keeps_everything(tmp_pat
         (f"sqlite:///{tmp_path}/c.db", None),
     ]
     prev: tuple[str, str | None] = (f"sqlite:///{tmp_path}/a.db", None)
-    for url, vector in hops:
-        source = await Storage.open(prev[0], vector=prev[1])
-        target = await Storage.open(url, vector=vector)
-        await migrate(source, target)
-        got = await snapshot(target)
-        assert got == want, f"lost something on the way to {url} {vector or ''}"
-        for storage in (source, target):
-            await storage.close()
-        prev = (url, vector)
+    try:
+        for url, vector in hops:
+            source = await Storage.open(prev[0], vector=prev[1])
+            target = await Storage.open(url, vector=vector)
+            await migrate(source, target)
+            got = await snapshot(target)
+            assert got == want, f"lost something on the way to {url} {vector or ''}"
+            for storage in (source, target):
+                await storage.close()
+            prev = (url, vector)
+    finally:
+        await drop_pg_schema(pg, schema)
     # the last copy still recalls, with the same settings in force
     mem = await Memory.open(prev[0], embedder=Embedder(RecordingProvider()))
     r = await mem.recall("Eagle Peak", session="g-hike", top_k=20)

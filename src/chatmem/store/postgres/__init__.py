@@ -439,10 +439,13 @@ class PostgresStore:
                     sql.Identifier(self.schema)))
             await conn.execute("SELECT set_config('search_path', %s, true)",
                                [self._search_path])
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS chatmem_migrations (version integer PRIMARY KEY, "
-                "applied_at timestamptz NOT NULL DEFAULT now())"
-            )
+            # qualified: created in the schema, never further along the search path, and
+            # the schema is locked against a concurrent DROP until this commits, so the
+            # unqualified tables of the migrations cannot land in pgvector's schema either
+            await conn.execute(sql.SQL(
+                "CREATE TABLE IF NOT EXISTS {}.chatmem_migrations (version integer PRIMARY KEY, "
+                "applied_at timestamptz NOT NULL DEFAULT now())").format(
+                    sql.Identifier(self.schema)))
             row = await (await conn.execute(
                 "SELECT coalesce(max(version), 0) FROM chatmem_migrations")).fetchone()
             current = int(row[0]) if row else 0
