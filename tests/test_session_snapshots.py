@@ -133,6 +133,24 @@ async def test_a_parent_change_reaches_its_descendants_vectors(mem: Memory) -> N
     assert not await found(mem, scope="resource")
 
 
+async def test_a_parent_stored_after_its_child_with_no_fields_still_reaches_it(
+        mem: Memory) -> None:
+    """Found by tests/test_visibility_property.py: a child stored before its parent takes
+    its own origin platform (its chain ends at the missing parent). When the parent comes
+    with no platform, the child's messages must drop it: a thread's platform is its
+    root's, and the parent's first upsert changes no field of its own."""
+    await mem.upsert_session(Session(id="asker", origin_platform="qq"))
+    await mem.add(Message(session_id="thread", content=NOTE, ts=1000))
+    await mem.flush(timeout=60)
+    await mem.upsert_session(Session(id="thread", parent_id="room", origin_platform="qq"))
+    assert await found(mem, scope="platform")  # the chain ends at "thread" for now
+    await mem.upsert_session(Session(id="room"))
+    [e] = await entries_of(mem.index, "thread")
+    assert e.origin_platform is None
+    assert not await found(mem, scope="platform")
+    assert await found(mem, scope="all")
+
+
 async def test_an_unchanged_session_writes_nothing_and_indexing_uses_the_new_snapshot(
         mem: Memory) -> None:
     await mem.upsert_session(Session(id="boat", origin_platform="qq", metadata={"a": 1}))

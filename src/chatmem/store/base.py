@@ -120,9 +120,13 @@ TREE_FIELDS = ("parent_id", "origin_platform", "resource_id")
 
 def snapshot_changes(old: Session | None, new: Session) -> tuple[bool, bool]:
     """(whether the vectors of ``new``'s session must follow this upsert, whether those of
-    its descendants must too), ``old`` being the stored row (``None``: none yet)."""
+    its descendants must too), ``old`` being the stored row (``None``: none yet).
+
+    A session stored for the first time moves its descendants even when every field is
+    empty: a child stored before its parent took its own ``origin_platform`` as its
+    root's (the chain ended at the missing parent); now the chain reaches the parent."""
     before = old or Session(id=new.id)
-    tree = any(getattr(before, f) != getattr(new, f) for f in TREE_FIELDS)
+    tree = old is None or any(getattr(before, f) != getattr(new, f) for f in TREE_FIELDS)
     return tree or dict(before.metadata) != dict(new.metadata), tree
 
 
