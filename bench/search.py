@@ -1,7 +1,7 @@
 """Recall latency and ingest throughput of the stores, against numpy exact top-k.
 
     python bench/search.py [--sizes 10000,100000] [--data real,synthetic] [--queries 200]
-        [--probes 8,16,32,64] [--pg URL] [--qdrant] [--skip filters,lexical]
+        [--probes 8,16,32,64] [--pg URL [--pg-vacuum]] [--qdrant] [--skip filters,lexical]
         [--out bench/results/search.json]
 
 For each data set and store size, in one process:
@@ -9,7 +9,10 @@ For each data set and store size, in one process:
 * latency p50/p95 of one query with a precomputed vector (query embedding
   excluded), k=10, for: a bare numpy exact top-k over the store's own matrix
   (the baseline), SqliteStore exact, SqliteStore + ANN (IVF, faiss-cpu), and
-  PostgresStore (``--pg URL``, a throwaway database: the bench clears it) and
+  PostgresStore (``--pg URL``, a throwaway database: the bench clears it; measured
+  right after the ingest, or with ``--pg-vacuum`` after ``VACUUM (ANALYZE)`` of its
+  tables: what autovacuum leaves within about a minute of a burst of writes, and
+  what lets the full-text corpus statistics come from an index-only scan) and
   Qdrant local mode in memory (``--qdrant``, up to ``--qdrant-max``) when their
   modules exist; the paths
   alternate query by query so that machine noise hits them alike;
@@ -439,6 +442,13 @@ async def open_others(args: argparse.Namespace, tmp: Path, name: str, n: int
             await pg.clear_vectors()
             await pg.clear_messages()
             rate = await ingest(pg, pg, vecs, texts=args.current_texts)
+            if args.pg_vacuum:
+                import psycopg
+
+                async with await psycopg.AsyncConnection.connect(args.pg,
+                                                                 autocommit=True) as conn:
+                    for table in ("vectors", "lexical_entries", "messages"):
+                        await conn.execute(f"VACUUM (ANALYZE) {pg.schema}.{table}")
             print(f"[{name} {n}] postgres ingest {rate:,.0f} messages/s", flush=True)
             out["postgres"] = (pg, pg, rate)
     if args.qdrant:
@@ -493,6 +503,8 @@ def main() -> None:
                     "default is 1)")
     ap.add_argument("--pg", default=None, help="a throwaway PostgreSQL URL (it is cleared)")
     ap.add_argument("--pg-max", type=int, default=100_000)
+    ap.add_argument("--pg-vacuum", action="store_true",
+                    help="VACUUM (ANALYZE) the PostgreSQL tables after the ingest")
     ap.add_argument("--qdrant", action="store_true", help="also Qdrant local mode")
     ap.add_argument("--qdrant-max", type=int, default=10_000)
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)

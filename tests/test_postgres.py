@@ -151,8 +151,9 @@ async def test_migrations_are_recorded_once_and_newer_schemas_refused() -> None:
 
 
 async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
-    """R5: a store written before leases (schema 4) gains the claim columns at open; its
-    messages stay as they were, and the waiting ones can be claimed."""
+    """R5: a store written before leases (schema 4) gains the claim columns at open (and
+    migration 6's indexes); its messages stay as they were, and the waiting ones can be
+    claimed."""
     async with schema_url() as url:
         store = await PostgresStore.open(url)
         await store.append([Message(session_id="s", content=f"c{i}", id=f"m{i}", ts=i)
@@ -162,6 +163,8 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
         # back to schema 4: what a chatmem before leases left
         await admin(sql.SQL("ALTER TABLE {}.messages DROP COLUMN claim_owner, "
                             "DROP COLUMN claim_until").format(ident))
+        for index in ("vectors_lex_len", "lexical_entries_lex_len"):  # migration 6
+            await admin(sql.SQL("DROP INDEX {}.{}").format(ident, sql.Identifier(index)))
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -169,6 +172,9 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
             rows = await admin(sql.SQL("SELECT version FROM {}.chatmem_migrations")
                                .format(ident))
             assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+            indexes = {r[0] for r in await admin(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = %s", [again.schema])}
+            assert {"vectors_lex_len", "lexical_entries_lex_len"} <= indexes
             assert [m.content for m in await again.pending(10)] == ["c0", "c1", "c2"]
             assert (await again.claim("p", ["m0", "m1"], 60_000)).ids == ["m0", "m1"]
             other = await again.claim("q", ["m1", "m2"], 60_000)
@@ -389,3 +395,42 @@ async def test_memory_end_to_end_on_postgres(bow_embedder: Embedder) -> None:
             assert result.hits and "deadline" in result.hits[0].message.content
         finally:
             await mem.close()
+
+
+# --------------------------------------------------------------------------- full text
+
+
+async def test_a_query_restricted_to_ids_scores_with_the_statistics_of_the_search_before(
+) -> None:
+    """Recall measures the full-text scores of its dense candidates by a query restricted
+    to their ids right after its full-text search: that query reuses the search's corpus
+    statistics (a second scan of the index was most of a recall's time), so its scores
+    are on the search's scale even when another process writes in between."""
+    filler = " ".join(f"w{i}" for i in range(12))
+    async with schema_url() as url:
+        a, b = await PostgresStore.open(url), await PostgresStore.open(url)
+        try:
+            await a.append([Message(session_id="s", content=f"kiwi harvest {i} {filler}",
+                                    id=f"k{i}") for i in range(3)]
+                           + [Message(session_id="s", content=f"pear {i} {filler}",
+                                      id=f"p{i}") for i in range(6)])
+            first = {h.message_id: h.score for h in await a.lexical_query("kiwi harvest", 10)}
+            assert set(first) == {"k0", "k1", "k2"}
+            # another process makes "kiwi" and "harvest" common: their weight drops
+            await b.append([Message(session_id="s", content=f"kiwi harvest note {i}",
+                                    id=f"n{i}") for i in range(12)])
+            only = {"message_id": {"$in": sorted(first)}}
+            measured = {h.message_id: h.score for h in await a.lexical_query(
+                "kiwi harvest", 10, only)}
+            assert measured == first
+            # without a search of that text before it, a restricted query counts afresh
+            fresh = {h.message_id: h.score for h in await b.lexical_query(
+                "kiwi harvest", 10, only)}
+            assert set(fresh) == set(first)
+            assert all(fresh[m] < first[m] for m in first)
+            # a full search always counts afresh (it is what the statistics come from)
+            again = {h.message_id: h.score for h in await a.lexical_query("kiwi harvest", 20)}
+            assert {m: again[m] for m in first} == fresh
+        finally:
+            await a.close()
+            await b.close()

@@ -158,7 +158,7 @@ from ..columns import (
 from ..filters import compile_postgres
 from ..sql import PENDING_ENTRY_SQL, WAITING_STATES_SQL, waiting
 from ..sqlmessages import POSTGRES, Statement
-from ..where import check_fields, simple_values, vector_field_ref
+from ..where import check_fields, named_ids, simple_values, vector_field_ref
 from . import lexical
 from .schema import MIGRATIONS
 from .schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
@@ -177,6 +177,11 @@ DEFAULT_EXACT_THRESHOLD = 5000
 DEFAULT_EF_SEARCH = 100
 #: Seconds a counted table size is trusted (other processes write too).
 SIZE_TTL_S = 10.0
+#: Seconds a full-text query's corpus statistics serve the queries restricted to named
+#: ids that follow it (a recall measuring its dense candidates: milliseconds later).
+LEXICAL_STATS_TTL_S = 2.0
+#: Query texts whose corpus statistics are kept (concurrent recalls).
+LEXICAL_STATS_KEPT = 64
 DEFAULT_POOL_SIZE = 10
 #: A bulk load smaller than this keeps the HNSW index (per-row inserts are cheap
 #: enough, and the build has a fixed cost).
@@ -192,7 +197,8 @@ _MSG_COLS = POSTGRES.message_columns
 _SESSION_COLS = sm.SESSION_COLUMNS
 _VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
 #: rows: mseq, the entry columns, text, dim, embedding
-_VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s")],
+_VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s"),
+                                            ("lex", "%s::tsvector"), ("lex_len", "%s")],
                                 prefix=["mseq"])
 #: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
@@ -326,6 +332,8 @@ class PostgresStore:
         self._bulk_depth = 0  # nested bulk_load calls
         self._deferring = False  # this store deferred the HNSW indexes (bulk_load)
         self._sizes: dict[int, tuple[float, int]] = {}  # dim -> (counted at, min(n, T+1))
+        #: query text -> (computed at, its corpus statistics), see :meth:`lexical_query`
+        self._lexical_stats: dict[str, tuple[float, lexical.CorpusStats]] = {}
         #: How the last query was answered: ``none`` (nothing matched), ``exact``,
         #: ``hnsw`` or ``hnsw+exact`` (HNSW came back short, rerun exactly).
         self.last_search = "none"
@@ -1088,18 +1096,20 @@ class PostgresStore:
             if stale:  # the embedding's lease is over: the new text needs another
                 await conn.execute("UPDATE messages SET claim_owner = NULL, claim_until = 0 "
                                    "WHERE id = ANY(%s::text[])", [stale])
-            rows = []
-            for e, vec in zip(items, vecs):
-                seq = seqs.get(e.message_id)
-                if seq is None:  # deleted meanwhile, or rewritten since it was embedded
-                    continue
-                dump = _jsonb(f"vector entry {e.message_id!r}")
-                rows.append((seq, *entry_values(e, dump), e.text, int(vec.shape[0]), vec))
-            if not rows:
+            kept = [(e, vec) for e, vec in zip(items, vecs)
+                    # absent: deleted meanwhile, or rewritten since it was embedded
+                    if e.message_id in seqs]
+            if not kept:
                 return
+            # X1: the full-text columns, in the same row and transaction
+            lex = await lexical.pg_lex_columns(conn, [(e.message_id, e.text) for e, _ in kept])
+            rows = []
+            for e, vec in kept:
+                dump = _jsonb(f"vector entry {e.message_id!r}")
+                rows.append((seqs[e.message_id], *entry_values(e, dump), e.text,
+                             int(vec.shape[0]), vec, *lex[e.message_id]))
             async with conn.cursor() as cur:
                 await cur.executemany(_VECTORS_UPSERT, rows)
-            await lexical.pg_put(conn, [(r[1], r[13]) for r in rows])  # X1: same transaction
             written = sorted({r[1] for r in rows})
             await lexical.pg_drop(conn, written)  # the pending entries: the vectors' now
             # the vector and the index state commit together: exactly once after a crash
@@ -1278,8 +1288,24 @@ class PostgresStore:
         if self._closed:
             raise StoreClosed("the store is closed")
         frag, params = compile_vector_where(where)
+        # The corpus statistics (row count, mean length, each term's document frequency)
+        # scan the whole index and are most of a query's time. A query restricted to
+        # named ids (recall measuring the full-text scores of its dense candidates)
+        # scores with those of the same text's full search just before, when there is
+        # one: the measured scores are then on the scale of the search's, as SQLite's
+        # are, and the measurement costs a lookup by id instead of a second scan.
+        restricted = where is not None and named_ids(where)[0] is not None
+        now = time.monotonic()
+        kept = self._lexical_stats.get(text) if restricted else None
+        reuse = kept[1] if kept is not None and now - kept[0] < LEXICAL_STATS_TTL_S else None
         async with self._conn() as conn:
-            return await lexical.pg_query(conn, text, k, frag, params)
+            hits, stats = await lexical.pg_query(conn, text, k, frag, params, reuse)
+        if not restricted and stats is not None:
+            self._lexical_stats.pop(text, None)
+            self._lexical_stats[text] = (now, stats)
+            while len(self._lexical_stats) > LEXICAL_STATS_KEPT:
+                del self._lexical_stats[next(iter(self._lexical_stats))]
+        return hits
 
 
 class _TakenTs:

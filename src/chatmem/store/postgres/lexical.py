@@ -11,7 +11,8 @@ Functions take a psycopg ``AsyncConnection`` whose search_path is the store's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...models import Message, ScoredId, VectorEntry, embedded_text
@@ -83,16 +84,13 @@ async def _pg_texts(conn: Any, items: Sequence[tuple[str, str | None]]) -> list[
     return [(mid, text if text is not None else found.get(mid, "")) for mid, text in items]
 
 
-async def pg_put(conn: Any, items: Sequence[tuple[str, str | None]]) -> None:
-    """Set the lexical columns of these vectors rows (inside the caller's transaction)."""
-    rows = []
-    for mid, text in await _pg_texts(conn, items):
-        lex, n = pg_lex(text)
-        rows.append((lex, n, mid))
-    if rows:
-        async with conn.cursor() as cur:
-            await cur.executemany(
-                "UPDATE vectors SET lex = %s::tsvector, lex_len = %s WHERE message_id = %s", rows)
+async def pg_lex_columns(conn: Any, items: Sequence[tuple[str, str | None]]
+                         ) -> dict[str, tuple[str, int]]:
+    """Message id -> the ``lex`` / ``lex_len`` values of its text (:func:`pg_lex`); a
+    missing text is read from the message row. The upsert writes them with the row: set
+    by a later ``UPDATE``, every vector was written twice, and since ``lex`` is indexed
+    the second version went into every index again (no HOT update), HNSW's included."""
+    return {mid: pg_lex(text) for mid, text in await _pg_texts(conn, items)}
 
 
 async def pg_put_entries(conn: Any, entries: Sequence[VectorEntry]) -> None:
@@ -172,28 +170,54 @@ def _pg_tsquery(terms: Sequence[str]) -> str:
     return " | ".join(_pg_quote(t) for t in terms)
 
 
-async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
-                   params: Sequence[Any] = ()) -> list[ScoredId]:
-    """The ``k`` best BM25 matches of ``text`` among rows matching ``frag`` (SQL over the
-    vector-entry columns, as for dense search); scores calibrated as with SQLite."""
-    terms = query_terms(text)
-    if not terms or k <= 0:
-        return []
+@dataclass(frozen=True)
+class CorpusStats:
+    """What BM25 reads from the whole corpus for one query: the number of rows with a
+    ``tsvector``, their mean length, and each query term's document frequency."""
+
+    n_docs: int
+    avgdl: float
+    df: Mapping[str, int]
+
+
+async def pg_corpus_stats(conn: Any, terms: Sequence[str]) -> CorpusStats:
+    """The corpus statistics of ``terms`` (two statements; both scan every row with a
+    ``tsvector`` or its index, which is most of a small query's time)."""
     stats = await (await conn.execute(
         "SELECT count(*), coalesce(avg(lex_len), 0) FROM (SELECT lex_len FROM vectors "
         "WHERE lex IS NOT NULL UNION ALL SELECT lex_len FROM lexical_entries "
         "WHERE lex IS NOT NULL) AS rows")).fetchone()
     n_docs, avgdl = int(stats[0]), float(stats[1])
-    if n_docs == 0:
-        return []
+    if n_docs == 0 or not terms:
+        return CorpusStats(n_docs, avgdl, {})
     cur = await conn.execute(
         "SELECT q.t, (SELECT count(*) FROM vectors WHERE lex @@ q.t::tsquery) "
         "+ (SELECT count(*) FROM lexical_entries WHERE lex @@ q.t::tsquery) "
         "FROM unnest(%s::text[]) AS q(t)", [[_pg_quote(t) for t in terms]])
-    df = {t: int(n) for t, (_, n) in zip(terms, await cur.fetchall())}
+    return CorpusStats(n_docs, avgdl,
+                       {t: int(n) for t, (_, n) in zip(terms, await cur.fetchall())})
+
+
+async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
+                   params: Sequence[Any] = (), stats: CorpusStats | None = None
+                   ) -> tuple[list[ScoredId], CorpusStats | None]:
+    """The ``k`` best BM25 matches of ``text`` among rows matching ``frag`` (SQL over the
+    vector-entry columns, as for dense search); scores calibrated as with SQLite.
+
+    ``stats``: the corpus statistics of ``text``'s terms to score with, instead of
+    computing them (:func:`pg_corpus_stats`). Returned with the matches (``None`` when
+    the query has no terms), so a caller can score a second query on the same scale."""
+    terms = query_terms(text)
+    if not terms or k <= 0:
+        return [], None
+    if stats is None:
+        stats = await pg_corpus_stats(conn, terms)
+    n_docs, avgdl, df = stats.n_docs, stats.avgdl, stats.df
+    if n_docs == 0:
+        return [], stats
     plan = plan_query(terms, df, n_docs)
     if plan is None:
-        return []
+        return [], stats
     kept, ideal = plan
     weights = [term_weight(t) for t in kept]
     idfs = [idf(n_docs, df[t]) for t in kept]
@@ -224,4 +248,4 @@ async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
                             int(ts)))
         if len(out) == k:
             break
-    return out
+    return out, stats
