@@ -13,6 +13,7 @@ import textwrap
 import uuid
 
 import numpy as np
+import psycopg
 import pytest
 
 from backends import drop_pg_schema, pg_schema_url, pg_url
@@ -96,6 +97,13 @@ async def test_bulk_load_defers_then_answers_by_hnsw() -> None:
                 await late.close()
             assert await deferred_mark(store) is None
             assert await hnsw_indexes(store) == ["vectors_hnsw_4", "vectors_hnsw_8"]
+            # vacuumed: the full-text statistics read the lex_len index, not the heap
+            async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as c:
+                [(vacuumed,)] = await (await c.execute(
+                    "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables "
+                    "WHERE schemaname = %s AND relname = 'vectors'", [store.schema])
+                ).fetchall()
+            assert vacuumed
             hits = await store.query(entries[321].vector, 5)
             assert store.last_search == "hnsw" and hits[0].message_id == "b00321"
             # a big table is not unindexed for a load smaller than it
