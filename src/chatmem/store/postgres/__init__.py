@@ -196,7 +196,8 @@ _DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 _MSG_COLS = POSTGRES.message_columns
 _SESSION_COLS = sm.SESSION_COLUMNS
 _VEC_COLS = f"{ENTRY_COLUMN_NAMES}, text, embedding"
-#: rows: mseq, the entry columns, text, dim, embedding
+#: rows: mseq, the entry columns, text, dim, embedding, lex, lex_len (X1: written with
+#: the row, see :func:`lexical.pg_lex_columns`)
 _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("embedding", "%s"),
                                             ("lex", "%s::tsvector"), ("lex_len", "%s")],
                                 prefix=["mseq"])
