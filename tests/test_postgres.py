@@ -150,6 +150,32 @@ async def test_migrations_are_recorded_once_and_newer_schemas_refused() -> None:
             await PostgresStore.open(url)
 
 
+async def test_full_text_statistics_come_from_an_index_kept_visible() -> None:
+    """Migrations 6 and 7: the corpus statistics of full-text recall are an index-only
+    scan of ``lex_len``, and autovacuum marks new pages visible after 1 % new rows."""
+    async with opened() as store:
+        await fill(store, 300, 8)
+        async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+            for table in ("vectors", "lexical_entries"):
+                await conn.execute(sql.SQL("VACUUM (ANALYZE) {}.{}").format(
+                    sql.Identifier(store.schema), sql.Identifier(table)))
+            await conn.execute(sql.SQL("SET search_path = {}, public").format(
+                sql.Identifier(store.schema)))
+            # a small table: force the choice between the plans the index allows
+            await conn.execute("SET enable_seqscan = off")
+            await conn.execute("SET enable_bitmapscan = off")
+            plan = "\n".join(r[0] for r in await (await conn.execute(
+                "EXPLAIN SELECT count(*), avg(lex_len) FROM vectors WHERE lex IS NOT NULL")
+            ).fetchall())
+            assert "Index Only Scan using vectors_lex_len" in plan, plan
+            options = {r[0]: r[1] for r in await (await conn.execute(
+                "SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n "
+                "ON n.oid = c.relnamespace WHERE n.nspname = %s", [store.schema])).fetchall()}
+        for table in ("vectors", "lexical_entries"):
+            assert "autovacuum_vacuum_insert_scale_factor=0.01" in (options[table] or []), \
+                options[table]
+
+
 async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
     """R5: a store written before leases (schema 4) gains the claim columns at open (and
     migration 6's indexes); its messages stay as they were, and the waiting ones can be
