@@ -2,19 +2,25 @@
 returns a message outside its visible set, and narrowing never widens it.
 
 The visible set is computed here independently of chatmem's code (the oracle
-below restates SPEC F9/F10 from scratch).
+below restates SPEC F9/F10 from scratch). The in-memory store runs many examples;
+every stored backend (SQLite file, SQLite + Qdrant, PostgreSQL) runs fewer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from backends import PLACES, Place
 from chatmem import Memory, Message, Session
 from chatmem.config import Config
 from chatmem.embedding import Embedder
@@ -143,8 +149,21 @@ def returned(result: Any) -> list[Message]:
 
 
 async def check(world: World, asker: str, entry: str | None, requested: str | None,
-                query: str) -> None:
-    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=32)),
+                query: str, backend: str | None = None) -> None:
+    """``backend``: a name of :data:`backends.PLACES` (a fresh place per example);
+    ``None``: the in-memory store."""
+    async with contextlib.AsyncExitStack() as stack:
+        place = Place("memory://")
+        if backend is not None:
+            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            place = await stack.enter_async_context(PLACES[backend](tmp))
+        await _check(place, world, asker, entry, requested, query)
+
+
+async def _check(place: Place, world: World, asker: str, entry: str | None,
+                 requested: str | None, query: str) -> None:
+    mem = await Memory.open(place.url, vector=place.vector,
+                            embedder=Embedder(RecordingProvider(dim=32)),
                             config=Config.load({"scope": world.config_scope,
                                                 "indexing": {"concurrency": 1},
                                                 "context_expand": {"window": 2}}))
@@ -219,3 +238,19 @@ def test_no_recall_or_tool_call_returns_a_message_outside_its_visible_set(
     requested = data.draw(st.sampled_from([None, *SCOPES]))
     query = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)))
     asyncio.run(check(world, asker, entry, requested, query))
+
+
+#: Stored backends run fewer examples each (a file, a schema or a Qdrant folder per
+#: example); the in-memory run above explores, these check that every backend's filters
+#: and session snapshots agree with the oracle too.
+@pytest.mark.parametrize("backend", sorted(PLACES))
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(world=worlds(), data=st.data())
+def test_the_same_holds_on_every_stored_backend(backend: str, world: World,
+                                                data: st.DataObject) -> None:
+    asker = data.draw(st.sampled_from([s.id for s in world.sessions]))
+    entry = data.draw(st.sampled_from([None, *PLATFORMS]))
+    requested = data.draw(st.sampled_from([None, *SCOPES]))
+    query = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)))
+    asyncio.run(check(world, asker, entry, requested, query, backend))
