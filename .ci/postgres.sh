@@ -318,6 +318,19 @@ psql_url() {
         "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -At -d "$1" "${@:2}"
 }
 
+# The test database and its pgvector extension (admin URL, database URL).
+create_db() {
+    psql_url "$1" -c "CREATE DATABASE $DB_NAME" || die "CREATE DATABASE $DB_NAME failed"
+    create_extension "$2"
+}
+
+create_extension() {
+    # Creating the extension loads vector.so, and cmd_start's query exercises it,
+    # so a broken build fails here rather than in the first test.
+    psql_url "$1" -c "CREATE EXTENSION IF NOT EXISTS vector" ||
+        die "CREATE EXTENSION vector failed in $DB_NAME"
+}
+
 cmd_start() {
     ensure_server
     if running; then
@@ -349,12 +362,10 @@ cmd_start() {
     admin_url="postgresql://$DB_USER@127.0.0.1:$PG_PORT/postgres"
     url=$(url_for_port "$PG_PORT")
     if [[ -z $(psql_url "$admin_url" -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'") ]]; then
-        psql_url "$admin_url" -c "CREATE DATABASE $DB_NAME" || die "CREATE DATABASE $DB_NAME failed"
+        create_db "$admin_url" "$url"
+    else
+        create_extension "$url"
     fi
-    # Creating the extension loads vector.so, and the query exercises it, so
-    # a broken build fails here rather than in the first test.
-    psql_url "$url" -c "CREATE EXTENSION IF NOT EXISTS vector" ||
-        die "CREATE EXTENSION vector failed in $DB_NAME"
     local version
     version=$(psql_url "$url" -c "SELECT extversion FROM pg_extension WHERE extname = 'vector'")
     psql_url "$url" -c "SELECT '[1,2,3]'::vector <=> '[1,2,4]'::vector" >/dev/null ||
@@ -385,9 +396,7 @@ cmd_reset() {
     log "recreating database $DB_NAME"
     psql_url "$admin_url" -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" ||
         die "DROP DATABASE $DB_NAME failed"
-    psql_url "$admin_url" -c "CREATE DATABASE $DB_NAME" || die "CREATE DATABASE $DB_NAME failed"
-    psql_url "$url" -c "CREATE EXTENSION IF NOT EXISTS vector" ||
-        die "CREATE EXTENSION vector failed in $DB_NAME"
+    create_db "$admin_url" "$url"
     echo "$url"
 }
 

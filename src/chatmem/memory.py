@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +136,27 @@ def _id_batches(ids: Sequence[str], where: Mapping[str, Any] | None
         narrowed = only if not where else {**where, **only} if "message_id" not in where \
             else {"$and": [dict(where), only]}
         out.append((part, narrowed))
+    return out
+
+
+def _not_in(hits: Sequence[ScoredId], others: Sequence[ScoredId]) -> list[str]:
+    """The ids of ``hits`` that ``others`` does not hold, in ``hits``' order."""
+    seen = {s.message_id for s in others}
+    return [s.message_id for s in hits if s.message_id not in seen]
+
+
+async def _measure(ids: Sequence[str], where: Mapping[str, Any] | None,
+                   query: Callable[[list[str], dict[str, Any]], Awaitable[list[ScoredId]]]
+                   ) -> list[ScoredId]:
+    """``query(part, narrowed)`` over ``ids`` in :func:`_id_batches`; nothing when the
+    caller's filter leaves no room for the ids under the filter node limit (the filter
+    itself was accepted by the searches before): the candidates keep their bounds."""
+    out: list[ScoredId] = []
+    try:
+        for part, narrowed in _id_batches(ids, where):
+            out += await query(part, narrowed)
+    except FilterError:
+        return []
     return out
 
 
@@ -1291,18 +1312,12 @@ class Memory:
         (:mod:`chatmem.recall.fuse`). A candidate with no vector yet is not returned,
         and one whose vector is another model's is dropped (a cosine across two
         models' spaces means nothing): both keep the bound. So do all of them when the
-        caller's filter leaves no room for the ids under the filter node limit (the
-        filter itself was accepted by the searches before)."""
-        seen = {s.message_id for s in dense_hits}
-        missing = [s.message_id for s in lexical_hits if s.message_id not in seen]
-        out: list[ScoredId] = []
-        try:
-            for part, narrowed in _id_batches(missing, where):
-                out += [s for s in await index.query(vector, len(part), narrowed)
-                        if s.model_id in (model_id, None)]
-        except FilterError:  # the caller's filter near the node limit: keep the bound
-            return []
-        return out
+        caller's filter is too near the filter node limit (:func:`_measure`)."""
+        async def cosines(part: list[str], narrowed: dict[str, Any]) -> list[ScoredId]:
+            return [s for s in await index.query(vector, len(part), narrowed)
+                    if s.model_id in (model_id, None)]
+
+        return await _measure(_not_in(lexical_hits, dense_hits), where, cosines)
 
     @staticmethod
     async def _lexical_of_dense_only(lexical: LexicalIndex, q: str,
@@ -1314,19 +1329,15 @@ class Memory:
         word matches leaves out more partial matches the larger the store, and they
         counted 0. A failing full-text index leaves them at 0, as ``_lexical_hits``
         degrades to dense."""
-        seen = {s.message_id for s in lexical_hits}
-        missing = [s.message_id for s in dense_hits if s.message_id not in seen]
-        out: list[ScoredId] = []
+        async def scores(part: list[str], narrowed: dict[str, Any]) -> list[ScoredId]:
+            return await lexical.lexical_query(q, len(part), narrowed)
+
         try:
-            for part, narrowed in _id_batches(missing, where):
-                out += await lexical.lexical_query(q, len(part), narrowed)
-        except FilterError:  # the caller's filter near the node limit: they count 0
-            return []
+            return await _measure(_not_in(dense_hits, lexical_hits), where, scores)
         except StoreError as exc:
             log.warning("full-text scores of dense candidates failed (%s); they count 0",
                         exc)
             return []
-        return out
 
     def _note_outage(self, exc: EmbeddingUnavailable) -> None:
         """One warning per outage (not one per recall)."""

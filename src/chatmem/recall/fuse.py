@@ -46,9 +46,8 @@ meaning. With every conversation of a split in one store (``bench/quality.py
 measured cosines, and to 0.858 with the full-text scores of dense-only candidates
 measured too (the same bound on the other side: a lexical pool of 20 leaves out more
 partial matches the larger the store); the one-conversation stores did not move
-(0.912). Giving
-lexical-only candidates 0 instead did as well there, but where the dense channel is
-weak it starved the word matches (Chinese through all-MiniLM-L6-v2; LoCoMo, 0.568 →
+(0.912). Giving lexical-only candidates 0 instead did as well there, but where the
+dense channel is weak it starved the word matches (Chinese through all-MiniLM-L6-v2; LoCoMo, 0.568 →
 0.470): a measured cosine is right in both cases, since where the model cannot tell
 messages apart it measures them all alike.
 
