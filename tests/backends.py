@@ -59,12 +59,38 @@ def pg_schema_url(url: str, schema: str) -> str:
 
 
 async def drop_pg_schema(url: str, schema: str) -> None:
+    """Drop a test store's schema, after checking that BM25's totals in it (the ledger of
+    migration 8) still agree with a count of its rows: every test that writes to a
+    PostgreSQL store checks that its writes kept them."""
     import psycopg
     from psycopg import sql
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await assert_pg_totals(conn, schema)
         await conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
             sql.Identifier(schema)))
+
+
+async def assert_pg_totals(conn: Any, schema: str) -> None:
+    """BM25's document count and token total in ``schema``: the ledger equals a count of
+    the rows (nothing to check in a schema without the ledger)."""
+    from psycopg import sql
+
+    from chatmem.store.postgres.lexical import PG_COUNT_SQL
+
+    found = await (await conn.execute(
+        "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
+        [f'"{schema}".lexical_totals', f'"{schema}".lexical_entries'])).fetchone()
+    if not found or not found[0]:
+        return
+    async with conn.transaction():
+        await conn.execute(sql.SQL("SET LOCAL search_path = {}").format(sql.Identifier(schema)))
+        booked = await (await conn.execute(
+            "SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lexical_totals")
+        ).fetchone()
+        counted = await (await conn.execute(PG_COUNT_SQL)).fetchone()
+    assert tuple(booked) == tuple(counted), \
+        f"schema {schema}: BM25 totals booked {tuple(booked)}, rows hold {tuple(counted)}"
 
 
 @contextlib.asynccontextmanager

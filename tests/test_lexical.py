@@ -321,14 +321,15 @@ async def test_an_old_postgres_store_is_migrated_and_gets_pending_entries(tmp_pa
         await store.set_index_state([waiting.id], IndexState.FAILED)
         async with store._tx() as conn:  # what a schema-3 store holds
             await conn.execute("DROP INDEX messages_retry, messages_pending, "
-                               "lexical_entries_pending, vectors_lex_len, "
-                               "lexical_entries_lex_len")
+                               "lexical_entries_pending")
             await conn.execute("ALTER TABLE messages DROP COLUMN attempts, "
                                "DROP COLUMN retry_at, DROP COLUMN claim_owner, "
                                "DROP COLUMN claim_until")
             await conn.execute("DELETE FROM lexical_entries")
             await conn.execute("DELETE FROM chatmem_migrations WHERE version >= 4")
         assert await ids(store, "旧消息") == [indexed.id]
+        async with store._tx() as conn:  # nor the ledger of BM25's totals (migration 8)
+            await conn.execute("DROP TABLE lexical_totals")
         again = type(store)(store._conninfo, schema=store.schema)
         await again._open()
         try:

@@ -24,6 +24,7 @@ from chatmem.errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from chatmem.models import IndexState, Message, VectorEntry
 from chatmem.store import MessageStore, VectorIndex, open_store
 from chatmem.store.postgres import SCHEMA_VERSION, PostgresStore, compile_vector_where
+from chatmem.store.postgres.lexical import PG_COUNT_SQL, pg_corpus_stats
 
 
 def unit_rows(n: int, dim: int, seed: int) -> np.ndarray:
@@ -150,30 +151,127 @@ async def test_migrations_are_recorded_once_and_newer_schemas_refused() -> None:
             await PostgresStore.open(url)
 
 
-async def test_full_text_statistics_come_from_an_index_kept_visible() -> None:
-    """Migrations 6 and 7: the corpus statistics of full-text recall are an index-only
-    scan of ``lex_len``, and autovacuum marks new pages visible after 1 % new rows."""
+async def totals(store: PostgresStore) -> tuple[tuple[int, int], tuple[int, int], int]:
+    """(the ledger's sums, a count of the rows, the ledger's rows) of a store."""
+    async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+        await conn.execute(sql.SQL("SET search_path = {}").format(
+            sql.Identifier(store.schema)))
+        booked = await (await conn.execute(
+            "SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0), count(*) "
+            "FROM lexical_totals")).fetchone()
+        counted = await (await conn.execute(PG_COUNT_SQL)).fetchone()
+    assert booked is not None and counted is not None
+    return (int(booked[0]), int(booked[1])), (int(counted[0]), int(counted[1])), int(booked[2])
+
+
+async def test_bm25_totals_follow_every_write_and_the_ledger_stays_short() -> None:
+    """Migration 8: BM25's document count and token total come from a ledger each write
+    appends to in its own transaction (no scan of the rows, whose pages autovacuum may
+    not have marked visible yet), through every kind of write: pending entries at
+    append, vectors replacing them, rewrites, deletes, erasure, clears, entries of a
+    separate vector index; compaction keeps the ledger a few hundred rows at most."""
     async with opened() as store:
-        await fill(store, 300, 8)
-        async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
-            for table in ("vectors", "lexical_entries"):
-                await conn.execute(sql.SQL("VACUUM (ANALYZE) {}.{}").format(
-                    sql.Identifier(store.schema), sql.Identifier(table)))
-            await conn.execute(sql.SQL("SET search_path = {}, public").format(
-                sql.Identifier(store.schema)))
-            # a small table: force the choice between the plans the index allows
-            await conn.execute("SET enable_seqscan = off")
-            await conn.execute("SET enable_bitmapscan = off")
-            plan = "\n".join(r[0] for r in await (await conn.execute(
-                "EXPLAIN SELECT count(*), avg(lex_len) FROM vectors WHERE lex IS NOT NULL")
-            ).fetchall())
-            assert "Index Only Scan using vectors_lex_len" in plan, plan
-            options = {r[0]: r[1] for r in await (await conn.execute(
-                "SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n "
-                "ON n.oid = c.relnamespace WHERE n.nspname = %s", [store.schema])).fetchall()}
-        for table in ("vectors", "lexical_entries"):
-            assert "autovacuum_vacuum_insert_scale_factor=0.01" in (options[table] or []), \
-                options[table]
+        entries = await fill(store, 300, 8)
+        for i in range(0, 300, 7):  # one booking each: past a compaction
+            await store.rewrite(f"s{i % 10}", 1000 + i, content=f"now longer words {i} x y")
+        await store.append([Message(session_id="p", content=f"pending {i} words", id=f"p{i}",
+                                    ts=5000 + i) for i in range(40)])
+        booked, counted, _ = await totals(store)
+        assert booked == counted and counted[0] == 340
+        await store.upsert(entries[:50])  # replaced: the rewritten texts' lengths go
+        await store.delete_messages(["m00003", "p1"])
+        await store.erase_messages(["m00004", "p2"])
+        await store.delete_vectors(["m00005"])
+        await store.delete_by_filter({"session_id": "s9"})
+        await store.clear_vectors("s8")
+        sep = [VectorEntry(f"p{i}", "p", 5000 + i, "user", "test:m", None, text=f"side {i}")
+               for i in range(10, 20)]
+        await store.upsert_lexical(sep)
+        await store.delete_lexical(["p10"])
+        await store.clear_lexical("p")
+        booked, counted, rows = await totals(store)
+        assert booked == counted
+        assert rows <= 256
+        # a full-text query reads them
+        async with store._conn() as conn:
+            await conn.execute("SELECT set_config('search_path', %s, false)",
+                               [store._search_path])
+            stats = await pg_corpus_stats(conn, ["pending"])
+        assert (stats.n_docs, stats.avgdl) == (counted[0], counted[1] / counted[0])
+        await store.clear_vectors()
+        await store.clear_messages()
+        assert (await totals(store))[:2] == ((0, 0), (0, 0))
+        options = {r[0]: r[1] for r in await admin(
+            "SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname = %s", [store.schema])}
+    for table in ("vectors", "lexical_entries"):  # migration 7, for the GIN counts
+        assert "autovacuum_vacuum_insert_scale_factor=0.01" in (options[table] or []), \
+            options[table]
+    assert "vectors_lex_len" not in options  # migration 8 dropped migration 6's indexes
+
+
+async def test_bm25_totals_hold_under_concurrent_writers() -> None:
+    """Writers in several processes (stores) on one schema, on overlapping messages: the
+    ledger is appended to, never updated, so no writer waits for another on it, and the
+    sums still equal a count of the rows."""
+    async with schema_url() as url:
+        stores = [await PostgresStore.open(url) for _ in range(4)]
+        try:
+            vecs = unit_rows(200, 8, 3)
+
+            await stores[0].append([Message(session_id="r", content=f"r{i}", id=f"r{i}",
+                                            ts=100 + i) for i in range(10)])
+
+            async def writer(k: int, store: PostgresStore) -> None:
+                for r in range(5):
+                    ids = [f"m{(k * 17 + r * 31 + j) % 120}" for j in range(30)]
+                    await store.append([Message(session_id="s", content=f"message {mid}",
+                                                id=mid, ts=10_000 + int(mid[1:]))
+                                        for mid in ids])
+                    await store.upsert([VectorEntry(mid, "s", 10_000 + int(mid[1:]), "user",
+                                                    "test:m", vecs[int(mid[1:])],
+                                                    text=f"{k} {r} " * (1 + j % 4))
+                                        for j, mid in enumerate(ids[:20])])
+                    await store.delete_vectors(ids[18:22])
+                    await store.delete_messages(ids[25:])
+                    await store.rewrite("r", 100 + (k + r) % 10, content=f"re {k} {r} " * r)
+                    if r == 3:
+                        await store.delete_by_filter({"session_id": "s", "ts": {"$lt": 10_010}})
+
+            await asyncio.gather(*(writer(k, s) for k, s in enumerate(stores)))
+            booked, counted, _ = await totals(stores[0])
+            assert booked == counted and counted[0] > 0
+        finally:
+            for s in stores:
+                await s.close()
+
+
+async def test_a_store_of_schema_7_gets_its_bm25_totals_counted_once() -> None:
+    """Opening a store written before migration 8 counts its rows into the ledger, with
+    both tables locked against writers meanwhile."""
+    async with schema_url() as url:
+        store = await PostgresStore.open(url)
+        await fill(store, 120, 8)
+        await store.append([Message(session_id="p", content=f"pending {i}", id=f"p{i}",
+                                    ts=9000 + i) for i in range(15)])
+        expected = (await totals(store))[1]
+        await store.close()
+        ident = sql.Identifier(store.schema)
+        await admin(sql.SQL("DROP TABLE {}.lexical_totals").format(ident))
+        await admin(sql.SQL("CREATE INDEX vectors_lex_len ON {}.vectors (lex_len) "
+                            "WHERE lex IS NOT NULL").format(ident))
+        await admin(sql.SQL("CREATE INDEX lexical_entries_lex_len ON {}.lexical_entries "
+                            "(lex_len) WHERE lex IS NOT NULL").format(ident))
+        await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 8")
+                    .format(ident))
+        again = await PostgresStore.open(url)
+        try:
+            booked, counted, rows = await totals(again)
+            assert booked == counted == expected and expected[0] == 135 and rows == 1
+            await again.delete_messages(["p0"])
+            assert (await totals(again))[0] == (134, expected[1] - 2)
+        finally:
+            await again.close()
 
 
 async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
@@ -189,8 +287,7 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
         # back to schema 4: what a chatmem before leases left
         await admin(sql.SQL("ALTER TABLE {}.messages DROP COLUMN claim_owner, "
                             "DROP COLUMN claim_until").format(ident))
-        for index in ("vectors_lex_len", "lexical_entries_lex_len"):  # migration 6
-            await admin(sql.SQL("DROP INDEX {}.{}").format(ident, sql.Identifier(index)))
+        await admin(sql.SQL("DROP TABLE {}.lexical_totals").format(ident))  # migration 8
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -200,7 +297,8 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
             assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
             indexes = {r[0] for r in await admin(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = %s", [again.schema])}
-            assert {"vectors_lex_len", "lexical_entries_lex_len"} <= indexes
+            assert not {"vectors_lex_len", "lexical_entries_lex_len"} & indexes  # 6, 8
+            assert "lexical_totals_pkey" in indexes  # migration 8
             assert [m.content for m in await again.pending(10)] == ["c0", "c1", "c2"]
             assert (await again.claim("p", ["m0", "m1"], 60_000)).ids == ["m0", "m1"]
             other = await again.claim("q", ["m1", "m2"], 60_000)

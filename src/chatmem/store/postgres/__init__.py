@@ -618,7 +618,7 @@ class PostgresStore:
             for chunk in POSTGRES.id_chunks(sorted(set(ids))):
                 await self._lock_messages(conn, chunk)
                 frag, params = POSTGRES.in_list("message_id", chunk)
-                await conn.execute("DELETE FROM vectors WHERE " + frag, params)
+                await lexical.pg_delete(conn, "vectors", frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
                 cur = await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))
                 n += cur.rowcount
@@ -637,11 +637,10 @@ class PostgresStore:
         async with self._tx() as conn:
             for chunk in POSTGRES.id_chunks(sorted(set(ids))):
                 await self._lock_messages(conn, chunk)
-                cur = await conn.execute("DELETE FROM vectors WHERE message_id = "
-                                         "ANY(%s::text[]) RETURNING text IS NOT NULL", [chunk])
-                gone = await cur.fetchall()
-                vectors += len(gone)
-                lex += sum(1 for r in gone if r[0])  # the vector row holds its full text
+                gone, with_text = await lexical.pg_delete(
+                    conn, "vectors", "message_id = ANY(%s::text[])", [chunk])
+                vectors += gone
+                lex += with_text  # the vector row holds its full text
                 lex += await lexical.pg_drop(conn, chunk)  # pending / separate-index rows
                 n += (await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))).rowcount
         self._sizes_changed()
@@ -999,10 +998,10 @@ class PostgresStore:
             self._hnsw_dims = await self._load_hnsw_dims(conn)
         except psycopg.Error as exc:
             raise self._error(exc, "building the HNSW indexes") from exc
-        # Planner statistics for the new rows, and the visibility map that lets the
-        # full-text corpus statistics come from an index-only scan (migration 6): until
-        # autovacuum gets to it, every recall would scan the heap (20 ms at 20,000 rows
-        # instead of 1). On the autocommit connection, outside any transaction.
+        # Planner statistics for the new rows, and the visibility map (the state
+        # autovacuum would reach later), without which counts over the new rows, as
+        # full-text recall's document frequencies, read the heap. On the autocommit
+        # connection, outside any transaction.
         try:
             for table in ("vectors", "lexical_entries"):
                 await conn.execute(sql.SQL("VACUUM (ANALYZE) {}.{}").format(
@@ -1120,6 +1119,9 @@ class PostgresStore:
                 dump = _jsonb(f"vector entry {e.message_id!r}")
                 rows.append((seqs[e.message_id], *entry_values(e, dump), e.text,
                              int(vec.shape[0]), vec, *lex[e.message_id]))
+            # X1: BM25's totals; the last row of an id is the one that stays
+            await lexical.pg_book_replacement(conn, "vectors",
+                                              {r[1]: r[-1] for r in rows})
             async with conn.cursor() as cur:
                 await cur.executemany(_VECTORS_UPSERT, rows)
             written = sorted({r[1] for r in rows})
@@ -1138,9 +1140,9 @@ class PostgresStore:
         n = 0
         async with self._tx() as conn:
             for chunk in chunks(list(message_ids), 1000):
-                cur = await conn.execute(
-                    "DELETE FROM vectors WHERE message_id = ANY(%s::text[])", [chunk])
-                n += cur.rowcount
+                gone, _ = await lexical.pg_delete(conn, "vectors",
+                                                  "message_id = ANY(%s::text[])", [chunk])
+                n += gone
         self._sizes_changed()
         return n
 
@@ -1149,9 +1151,9 @@ class PostgresStore:
             raise StoreClosed("the store is closed")
         frag, params = compile_vector_where(where)
         async with self._tx() as conn:
-            cur = await conn.execute("DELETE FROM vectors WHERE " + frag, params)
+            n, _ = await lexical.pg_delete(conn, "vectors", frag, params)
         self._sizes_changed()
-        return int(cur.rowcount)
+        return n
 
     async def query(self, vector: npt.NDArray[np.float32], k: int,
                     where: Mapping[str, Any] | None = None) -> list[ScoredId]:
@@ -1269,15 +1271,15 @@ class PostgresStore:
     async def clear_vectors(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:
             if session_id is None:
-                cur = await conn.execute("DELETE FROM vectors")
+                n, _ = await lexical.pg_delete(conn, "vectors", "TRUE")
             else:
-                cur = await conn.execute("DELETE FROM vectors WHERE session_id = %s",
-                                         [session_id])
+                n, _ = await lexical.pg_delete(conn, "vectors", "session_id = %s",
+                                               [session_id])
             await conn.execute(*sm.reset_index_state_query(
                 POSTGRES, IndexState.INDEXED, IndexState.CLEARED, session_id))
             await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
         self._sizes_changed()
-        return int(cur.rowcount)
+        return n
 
     # ---------------------------------------------------------------- lexical index (X1)
 

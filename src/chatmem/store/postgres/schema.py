@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..sql import FAILED_SQL, PENDING_ENTRY_SQL, PENDING_SQL, WAITING_STATES_SQL
 from .lexical import PG_MIGRATION as LEXICAL_MIGRATION
+from .lexical import PG_TOTALS_MIGRATION
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
 MIGRATIONS: dict[int, list[str]] = {
@@ -108,7 +109,7 @@ MIGRATIONS[5] = [
 #: ``tsvector`` (BM25's corpus statistics). Without an index that is a scan of the whole
 #: ``vectors`` heap (embeddings included; 10 ms of a 16 ms query at 20,000 rows); from
 #: these partial indexes it is an index-only scan (1–3 ms once autovacuum has marked
-#: the pages visible).
+#: the pages visible). Dropped by migration 8, whose ledger replaced that scan.
 MIGRATIONS[6] = [
     "CREATE INDEX vectors_lex_len ON vectors (lex_len) WHERE lex IS NOT NULL",
     "CREATE INDEX lexical_entries_lex_len ON lexical_entries (lex_len) WHERE lex IS NOT NULL",
@@ -122,4 +123,8 @@ MIGRATIONS[7] = [
     "ALTER TABLE vectors SET (autovacuum_vacuum_insert_scale_factor = 0.01)",
     "ALTER TABLE lexical_entries SET (autovacuum_vacuum_insert_scale_factor = 0.01)",
 ]
+#: X1: BM25's document count and mean length from a ledger the writes keep (see
+#: :data:`~chatmem.store.postgres.lexical.PG_TOTALS_MIGRATION`), instead of migration 6's
+#: index-only scan, which read the heap for every page written since autovacuum last ran.
+MIGRATIONS[8] = PG_TOTALS_MIGRATION
 SCHEMA_VERSION = max(MIGRATIONS)
