@@ -4,9 +4,11 @@
                             [--variants default,dense,lexical] [--skip-locomo]
                             [--locomo PATH] [--threads 2] [--out bench/results/quality.json]
                             [--variant NAME=JSON ...] [--baseline bench/results/quality.json]
+                            [--sets zh_chat,companion_en,...]
 
 Sets: ``bench/data/zh_chat.json``, ``companion_en.json``, ``companion_zh.json``,
-``group_en.json``, ``group_zh.json`` (one format, ``bench/data/README.md`` § Format),
+``group_en.json``, ``group_zh.json``, ``long_en.json``, ``long_zh.json`` (one format,
+``bench/data/README.md`` § Format),
 each split by conversation into ``dev`` and ``validation`` by
 ``bench/data/splits.json``; LoCoMo
 (``../shared/data/locomo/locomo10.json``) is validation only. Choose methods and
@@ -80,7 +82,8 @@ from chatmem.recall.render import LABELS, body_of, label_of
 from zh_chat import DAY_MS, Conversation, build, load, try_embedder
 
 DATA = Path(__file__).resolve().parent / "data"
-SETS = ("zh_chat", "companion_en", "companion_zh", "group_en", "group_zh")
+SETS = ("zh_chat", "companion_en", "companion_zh", "group_en", "group_zh", "long_en",
+        "long_zh")
 SPLITS = ("dev", "validation")
 TOP_K = 5
 UPDATE_TOP_K = 20
@@ -296,7 +299,11 @@ async def amain(args: argparse.Namespace) -> None:
             sys.exit(f"unknown variant {v!r}: use {', '.join(VARIANTS)} or --variant")
     splits = read_splits(args.splits)
     sets: dict[str, tuple[list[Conversation], dict[str, str]]] = {}
-    for name in SETS:
+    names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    for name in names:
+        if name not in SETS:
+            sys.exit(f"unknown set {name!r}: use {', '.join(SETS)}")
+    for name in names:
         convs = load(DATA / f"{name}.json")
         split_of = {cid: sp for sp in SPLITS for cid in splits[name][sp]}
         missing = sorted({c.id for c in convs} - set(split_of))
@@ -415,6 +422,8 @@ def main() -> None:
                     help="an extra variant: a name and its configuration overrides "
                          "(choose on dev; validation is only reported)")
     ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
+    ap.add_argument("--sets", default=",".join(SETS),
+                    help="comma-separated sets of bench/data to run (default: all)")
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
     ap.add_argument("--haystack", action="store_true",
