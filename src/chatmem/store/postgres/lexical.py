@@ -230,7 +230,8 @@ async def pg_compact_totals(conn: Any) -> None:
 async def pg_recount_totals(conn: Any) -> None:
     """Replace the ledger by a count of the rows, both tables locked against writes until
     the caller's transaction ends (after a re-tokenization rewrote every row)."""
-    await conn.execute("LOCK TABLE vectors, lexical_entries IN SHARE MODE")  # held: a no-op
+    # pg_setup holds this lock already (then a no-op); any other caller needs it here
+    await conn.execute("LOCK TABLE vectors, lexical_entries IN SHARE MODE")
     await conn.execute("DELETE FROM lexical_totals")
     await conn.execute("INSERT INTO lexical_totals (docs, tokens) " + PG_COUNT_SQL)
 
