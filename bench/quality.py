@@ -132,7 +132,7 @@ class Cell:
                 "hit@5_ci95": None if interval is None else [round(x, 4) for x in interval],
                 "updates": len(self.newer_first), "newer_above_stale": mean(self.newer_first),
                 f"ctx@{CTX_CHARS}": mean(self.ctx), "mean_chars": mean(self.chars),
-                "missed": self.missed(),
+                "asked": list(self.ids), "missed": self.missed(),
                 "updates_missed": [q for q, ok in zip(self.update_ids, self.newer_first,
                                                       strict=True) if not ok]}
 
@@ -275,8 +275,11 @@ def fmt_ci(cell: Cell) -> str:
 
 
 def baseline_missed(baseline: dict[str, Any] | None, model: str, name: str, variant: str,
-                    split: str) -> set[str] | None:
-    """The questions a stored run (``--baseline``) missed in one cell, when it has it."""
+                    split: str, asked: list[str]) -> tuple[set[str], set[str]] | None:
+    """The questions a stored run (``--baseline``) asked and missed in one cell, when it
+    has that cell: only the questions both runs asked are paired (a set that grew since
+    must not count its new questions as found or lost). A stored run that does not list
+    what it asked pairs only when it asked as many questions as this one."""
     if baseline is None:
         return None
     try:
@@ -284,7 +287,13 @@ def baseline_missed(baseline: dict[str, Any] | None, model: str, name: str, vari
     except KeyError:
         return None
     missed = cell.get("missed")
-    return None if missed is None else set(missed)
+    if missed is None:
+        return None
+    if "asked" in cell:
+        return set(cell["asked"]), set(missed)
+    if cell.get("questions") != len(asked):
+        return None
+    return set(asked), set(missed)
 
 
 def fmt_chars(x: float | None) -> str:
@@ -345,14 +354,19 @@ async def amain(args: argparse.Namespace) -> None:
             for sp in SPLITS:
                 for v in variants:
                     cell = cells[(sp, v)]
-                    against: list[tuple[str, set[str]]] = []
+                    against: list[tuple[str, set[str], set[str]]] = []
                     if v != "default" and "default" in variants:
-                        against.append(("default", set(cells[(sp, "default")].missed())))
-                    stored = baseline_missed(baseline, model, name, v, sp)
+                        against.append(("default", set(cell.ids),
+                                        set(cells[(sp, "default")].missed())))
+                    stored = baseline_missed(baseline, model, name, v, sp, cell.ids)
                     if stored is not None:
-                        against.append((f"{v} in {args.baseline}", stored))
-                    for base_name, base_missed in against:
-                        pair = paired(cell.ids, base_missed, set(cell.missed()))
+                        against.append((f"{v} in {args.baseline}", *stored))
+                    elif baseline is not None:
+                        print(f"  {name} {sp} {v}: not paired with {args.baseline} (it "
+                              "asked other questions or lacks the cell)", file=sys.stderr)
+                    for base_name, base_asked, base_missed in against:
+                        both = [q for q in cell.ids if q in base_asked]
+                        pair = paired(both, base_missed, set(cell.missed()))
                         per_set[name]["variants"][v][sp].setdefault(
                             "paired", {})[base_name] = pair
                         pooled = pooled_pairs.setdefault((model, sp, v, base_name),

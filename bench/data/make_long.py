@@ -647,6 +647,632 @@ u: can't believe in March I was eating toast in Porto waiting for Lumen to pay
 ])
 
 
+conv("en", "le03", "u_marcus", "Marcus", """
+== 2025-09-23 21:40
+u: hey. my mate said these things help, so here I am
+a: Hi Marcus, glad you came. What's on your mind?
+u: me and Kerry split up over the summer. Im kipping on my brother Dean's sofa in Fishponds for now #dean_sofa
+a: That's a lot at once. How are you doing?
+u: not great. had ACL surgery on my knee in august, 6 weeks ago, so cant even run to clear my head #acl_op
+a: A breakup and a rebuilt knee at the same time, no wonder it feels heavy. Are the kids with Kerry?
+u: yeah Ellie is 9 and Finn is 6, they stay in the house in Horfield #kids_ages
+u: I have them every other weekend, sat morning to sun teatime, plus wednesday tea after school. they sleep at Kerry's cos theres no room at Dean's #sched_v1
+a: That's a reasonable start while you're between places. We can go through any of it whenever you need
+== 2025-09-27 14:10
+u: GOOD NEWS for once. got the keys to an allotment today!! been on the waiting list nearly 2 years #allotment_keys
+a: That's brilliant! Where is it?
+u: Eastville, plot 14. 10 mins drive from Dean's #plot14
+u: its completely wild tho, brambles taller than me
+a: Common on a neglected plot. Don't do it all at once with that knee. Cut the brambles to ankle height, dig out the root crowns a bit at a time and cover each cleared patch with cardboard over winter #bramble_advice
+u: cardboard I can get loads of from school
+a: Perfect, PE cupboards get endless deliveries
+== 2025-10-01 20:55
+u: had the kids for tea. Finn cried when I dropped them back, held onto my leg at the door and Kerry had to peel him off #finn_cried
+a: That's so hard. How were you after?
+u: sat in the car for 20 mins
+a: Completely understandable. Keep the parting short and the same every time, a little ritual like a special handshake, and always tell him when the next time is: "see you Saturday" #goodbye_ritual
+u: we used to do a fist bump thing before school
+a: Bring that back. Familiar is good at 6
+== 2025-10-05 19:30
+u: knee is like a balloon tonight. spent 3 hrs at the allotment yesterday kneeling and pulling roots. stupid
+a: Ah, that'll do it. Is it hot or just puffy?
+u: puffy and stiff, not hot
+a: Then rest it tonight: ice in a tea towel for 15-20 minutes every couple of hours, leg up above your heart, compression sleeve if you have one. If it gets hot or your calf hurts, ring the clinic #ice_advice
+u: physio will tell me off on tuesday
+a: Better you tell her first. And at the plot use a kneeling pad or a low stool and stop every half hour
+== 2025-10-09 21:15
+u: random one. I want to learn spanish
+a: Love that. What's brought it on?
+u: taking the kids to Seville next summer, my half of the hols. want to at least order food without pointing #seville_plan
+u: did french at school and remember nothing
+a: A realistic plan: 15-20 minutes a day on an app for vocab, plus a short podcast where you repeat phrases out loud. Survival phrases first: ordering, directions, numbers, "can you speak slower" #spanish_plan
+u: already on duolingo, 4 day streak lol
+a: Then you've started! Just add the speaking bit
+== 2025-10-12 18:00
+u: my sister Claire rang from Leeds, mums 70 on 14th march. Claire wants a massive party, mum says she doesnt want a fuss #mum_70
+a: Classic. What does your mum actually enjoy?
+u: family, a sunday roast and Motown. and she cries at everything #mum_likes
+a: Then maybe a middle way: not a surprise, but a proper afternoon with family and her old friends, good food and her music. Ask her who she'd want there so it feels like hers #party_middle
+u: mum'd hate a surprise tbh
+a: Ha. Then that's your argument for Claire
+== 2025-10-16 22:00
+u: knackered. teaching PE when you cant run is weird
+a: I can imagine. How are you managing the lessons?
+u: shouting from the side. year 8s taking the mick
+u: and every time a kid goes up for a header I flinch. thats how I did mine, five a side with the staff team in may, landed funny #knee_cause
+a: A few things might help: pick a couple of reliable students as demonstrators, teach from a fixed spot with a stool, and run station lessons where groups rotate with task cards #pe_lessons
+u: stations could work for the fitness unit
+u: head of dept said I can swap my after school football club for table tennis till spring lol #table_tennis
+a: Good deal for your knee, honestly
+== 2025-10-19 16:45
+u: back at the plot with Gaz from school, cleared about half. under the brambles its all bindweed, white roots everywhere
+u: Gaz says borrow his rotavator, done in a day #gaz_rotavator
+a: Hold off. Rotavating bindweed chops the roots into hundreds of bits and every bit can grow into a new plant. Fork out what you can by hand and keep the ground covered, it weakens in a season or two #no_rotavator
+u: gutting. a day vs two years
+a: Sorry! You'll still have beds in the covered bits by spring
+== 2025-10-24 20:30
+u: been looking at flats. Deans sofa is wrecking my back and the kids need somewhere to sleep at mine #flat_search
+u: budget about 1100 a month, bristol is mental
+a: It really is. What do you need most?
+u: 2 beds for the kids. near-ish horfield for school
+a: Worth widening the area and checking the drive time at school-run hours rather than the distance. And ask about the landlord's rules on pets and putting things on walls, kids will want posters up #flat_tips
+u: saw one in Bedminster today, 2 bed, 1150. bit over #bedminster_viewing
+a: Only 50 over. Landlords sometimes come down a bit if you offer a longer contract
+== 2025-10-29 19:45
+u: half term so had the kids at the plot all afternoon. Finn found a frog and named it Gary after Gaz. Gaz is honored #frog_gary
+a: The highest honour there is. Did Ellie enjoy it?
+u: she wants her own little bed for strawberries #ellie_strawberries
+u: bloke on the next plot says garlic goes in now??
+a: Yes, autumn's ideal, garlic needs a cold spell to split into cloves. Push each clove in pointy end up, 2-3 cm deep and 15 cm apart, somewhere sunny. Buy bulbs from a garden centre, not the supermarket #garlic_advice
+u: its the only bit thats clear anyway lol
+a: Then the garlic bed picks itself
+== 2025-11-03 21:20
+u: party update, had a video call with Claire and Dean. we booked the function room upstairs at the Red Lion in Westbury, saturday 14 march 2pm #venue_redlion
+u: about 40 people. mum agreed as long as nobody makes a speech about her #no_speech
+a: Good compromise. Any idea what to get her?
+u: no idea, she says she has everything
+a: What about a memory book: ask family and her old friends to send one photo and a short memory each, then put them together in a printed photo book. Start collecting now, people are slow #photo_book
+u: love that. Claire can chase people
+a: Perfect division of labour then
+== 2025-11-07 18:50
+u: signed for the Bedminster flat!! #flat_signed
+u: landlord knocked it down to 1120 if I sign for a year #rent_1120
+a: Well negotiated! When do you get the keys?
+u: move in on the 15th. Dean is gutted lol
+a: Ha, poor Dean. What about the kids' room?
+u: Finn wants bunks, Ellie says shes too old
+a: Maybe a normal bed for Ellie and a cabin bed for Finn, and let each of them choose their own bedding so the room feels theirs #kids_room
+== 2025-11-11 21:35
+u: physio today. Priti says Im ahead of schedule #priti_ahead
+u: 13 weeks. 20 mins bike and light leg press now #bike_legpress
+a: That's great progress. How does it feel?
+u: clicks on stairs tho. she says normal if no pain
+a: Clicking without pain or swelling is common after an ACL reconstruction. Keep doing the boring strength work, that's what protects the graft later #clicking
+u: asked when I can run. she said maybe 4-5 months after the op if my strength tests are ok #run_timeline
+a: So maybe early new year. Something to aim for
+== 2025-11-16 20:10
+u: moved into the Bedminster flat yesterday. Dean and Gaz carried everything, I was banned from lifting #moved_in
+u: kids stayed over last night, first time theyve slept at mine. Finn came into my bed at 3am, said the flat makes noises #first_sleepover
+a: New places sound odd at night. How is he today?
+u: clingy. Ellie's fine, already put posters up
+a: For Finn: bring something from his room at Kerry's, like a teddy or his pillow, add a small nightlight, and keep bedtime the same as at his mum's, same story, same order #finn_settle
+u: he's got a toy dinosaur he won't sleep without. I'll ask Kerry if it can travel
+a: Good idea, one thing the same in both houses helps
+== 2025-11-20 22:10
+u: first spanish evening class tonight! community centre in Southville, thursdays 7 till 9 #class_thursday
+a: Exciting! How was it?
+u: teacher Alberto is great but talks sooo fast
+u: and whats the difference between ser and estar, my brain hurts
+a: Rough rule: ser for what something is, who you are, where you're from, your job. Estar for states and locations, how you feel or where something is right now. "Soy profesor" but "estoy cansado" #ser_estar
+u: estoy muy cansado then. night
+a: ¡Perfecto! Buenas noches, Marcus
+== 2025-11-25 21:00
+u: me and Kerry had a row on the doorstep sunday, in front of the kids. cos I was 20 mins late with traffic from bedminster #handover_row
+a: Rough for everyone. How did the kids take it?
+u: Ellie went quiet all evening
+a: A few things can take the heat out: swap over at school or somewhere neutral, keep it short and friendly, and put the practical stuff in a shared calendar app. If you're late, text early #handover_tips
+u: an app might stop the "you never told me" stuff. gonna suggest it. and say sorry to Ellie
+a: Both good moves. Saying sorry to her matters more than who was right
+== 2025-11-30 15:30
+u: built compost bays out of pallets at the plot, got them free from the school kitchen #compost_pallets
+a: Nice recycling. How many bays?
+u: three, like the books say
+u: and put broad beans in. Len on plot 15 gave me the seeds, hes about 80 and still digs every day #len_80
+a: Legend. Autumn-sown broad beans are tough, but mice love digging them up, so cover the bed with fleece or netting. You should get an early crop around May or June #mice_fleece
+== 2025-12-04 21:45
+u: first mediation session today #mediation1
+u: better than I thought. the mediator was really calm, didnt let us talk over each other
+a: That's a good sign. Did you agree anything?
+u: not yet. christmas mostly, and me wanting the kids overnight more now Ive got the flat. next session is in january
+a: Before then, write down the schedule you'd actually like and why, thinking about the kids' week rather than counting hours. Walking in with a concrete proposal helps a lot #mediation_prep
+u: I want wednesdays overnight so I can do a school run
+a: Good, that's about the kids. Write it down
+== 2025-12-09 20:20
+u: Ellie turned 10 on sunday!!
+u: we got her two guinea pigs for her birthday, she named them Salt and Pepper #guinea_pigs
+a: She must be over the moon! From both of you?
+u: yeah me and Kerry went halves. first thing we've done together in months
+a: That's a really nice thing to pull off for her
+u: Finn is jealous, wants a snake now
+a: A snake might be a harder sell to Kerry
+== 2025-12-14 19:00
+u: need easy teas for the kids, sick of pasta pesto
+a: Fair! One they can help make: wrap pizzas. Tortilla wrap, tomato purée, grated cheese and whatever toppings they like, 8 minutes in a hot oven. They build their own, so less moaning #wrap_pizza
+u: ha Finn would put sweetcorn on everything
+a: Then he gets the sweetcorn one
+u: knee did 30 mins on the bike today no problem btw
+a: That's a big step up from last month
+== 2025-12-21 18:30
+u: christmas is sorted. kids wake up at Kerry's christmas morning, I get them from 2pm christmas day till boxing day evening #xmas_split
+u: next year we swap
+a: Sounds fair. How do you feel about the morning?
+u: dreading it tbh. first xmas morning without them
+a: Completely understandable. Could you plan something for the morning so it isn't empty? A walk, the plot, breakfast with Dean #xmas_morning
+u: Dean says come for a fry up
+a: Noise and a fry up, that's a solid plan
+== 2025-12-27 17:40
+u: survived christmas. teh fry up helped and the kids loved it at mine, Finn built his dinosaur lego in about an hour
+u: Salt and Pepper are staying at Kerry's full time, my lease says no pets #pigs_at_kerrys
+a: Makes sense. Did Ellie mind?
+u: wanted them every weekend. we said maybe hols
+a: Sounds like a fair compromise
+== 2026-01-04 20:00
+u: happy new year. seed catalogue and a beer tonight
+a: Best kind of evening. What are you thinking?
+u: spuds, onions, beans, courgettes, Ellie's strawberries. too much?
+a: Not for a full plot, but split it into four beds and move each group round every year: potatoes, beans and peas, onions with the garlic, squash or cabbages. Stops diseases building up #crop_rotation
+u: Len said the same but with more swearing
+a: Then Len and I agree
+u: also thinking of getting a tutor for spanish. the class is good but I never actually get to talk
+a: Half an hour a week with an online tutor would give you exactly that. Look for one who does conversation, not grammar drills #tutor_advice
+== 2026-01-09 21:10
+u: I RAN
+u: Priti did the hop tests, I passed, so 5 mins jogging on the treadmill at the gym today #first_jog
+a: Marcus, that's huge! How did it feel?
+u: like a baby giraffe. no pain though
+a: All those boring exercises paid off. Any plan?
+u: plan is 1 min jog 1 min walk x5, 3 times a week, no hills till march #run_plan
+a: Stick to it even when it feels too easy
+== 2026-01-14 21:30
+u: second mediation done. we agreed a proper schedule #mediation_done
+u: every other weekend from friday after school till I drop them at school monday, plus every wednesday overnight #sched_v2
+a: Big step! And you got your school runs
+u: relieved. Kerry seemed relieved too
+a: Maybe put it straight into the shared calendar so everyone, kids included, can see whose day it is
+u: Ellie wants it on both fridges
+a: Even better, kids like knowing what's next
+== 2026-01-19 20:40
+u: party problem. the Red Lion function room is up a steep flight of stairs and Aunt Val is in a wheelchair since her fall, mums hip isnt great either #stairs_problem
+a: Ah. Is there a room downstairs?
+u: no, downstairs is just the pub
+a: Then it's worth moving. Look for somewhere step-free with an accessible toilet: cricket or rugby club halls, church halls, community centres. Ask about a kitchen and bringing your own music #venue_search
+u: Claire is fuming, she paid the deposit
+a: Ask the Red Lion to refund it given the reason, pubs often will
+== 2026-01-25 19:15
+u: first lesson with my spanish tutor tonight. Lucía, online, shes from Valencia #lucia
+u: sundays 6pm, 45 mins, £18 a go #lucia_price
+a: How was it?
+u: terrifying. all in spanish. understood more than I thought tho
+a: That's the best sign. Between lessons, write down three things you wanted to say but couldn't and bring them next time. That builds exactly the language you need #lucia_tip
+u: she said seville in july is like an oven lol
+a: She's right, it often tops 40 degrees
+== 2026-01-31 17:00
+u: venue sorted! mums party is moving to Westbury cricket club, the pavilion is all one level with a ramp #venue_cricket
+u: same date and time, and cheaper
+a: Brilliant. Did you get the deposit back?
+u: yep full refund. Claire is calm again
+u: and Claire's mate Bex makes cakes, she's doing mums #cake_bex
+a: A homemade cake for a 70th, lovely. Ask your mum her favourite casually, as if it's for something else
+== 2026-02-06 21:00
+u: knee swelled up again. felt great so I did 20 mins straight on the treadmill instead of the intervals. idiot #overdid_run
+a: The classic mistake. Is it just puffy?
+u: yeah no real pain, just fat and stiff
+a: Ice and elevate tonight. Then tell Priti and drop back a stage in the plan until it's stayed settled for a couple of days. Swelling the next day is your knee saying the load was too much #swelling_step_back
+u: Priti is gonna kill me
+a: She's seen it a hundred times
+== 2026-02-12 20:30
+u: change of plan for the summer, we're going to Valencia instead of Seville #valencia
+u: Lucía talked me into it. beach and no 40 degrees
+a: Good call with kids that age. Booked yet?
+u: flights booked, 27th july for 10 days #flights_booked
+u: Ellie is learning the numbers with me, shes faster than me already #ellie_numbers
+a: Kids soak it up. Make it a game
+== 2026-02-18 19:50
+u: half term, kids at the plot all morning. we've got Charlotte seed potatoes sprouting on my windowsill #chitting
+a: Nice first crop. Keep them in egg boxes, eyes facing up, somewhere cool and light
+u: Len gave us a rhubarb crown from his plot #rhubarb
+u: whats the deal with it
+a: Plant it in a sunny corner where it can stay for years, with plenty of compost, crown at soil level. The hard part: pick nothing this first year and only a few stalks next year #rhubarb_advice
+u: Finn's already planning crumble lol
+a: Gently. Maybe promise him shop rhubarb for now
+== 2026-02-26 21:40
+u: mums photo book is nearly done, Claire got 31 memories in #book_31
+u: her old netball team sent one, made me cry
+a: That'll be special. Found out the cake yet?
+u: coffee and walnut, obviously. three tiers #cake_flavour
+u: and now mum wants me to say a few words on the day. the woman who banned speeches #speech_request
+a: Of course she does! Keep it short: two minutes, one funny story, one thing she taught you, then raise a glass. Write it on a card, don't wing it #speech_tips
+u: funny story is easy. she once drove to Cornwall with the handbrake on
+a: That's your opener sorted
+== 2026-03-07 18:10
+u: week till mums party. got the kids this weekend, theyre making her a card with a 70 out of pasta shells
+a: She'll keep that forever. How are you doing?
+u: good actually. me and Kerry had a coffee after drop off on monday, first time we've just talked #kerry_coffee
+a: That's a big change from November
+u: and Priti says I can jog outside from next week, flat routes only #outside_jog
+a: The harbourside would be perfect for that
+== 2026-03-15 12:30
+u: mums party was amazing. she cried at the photo book within about 10 seconds #mum_cried
+a: Of course she did! How did your speech go?
+u: handbrake story got the biggest laugh
+u: Finn danced to Motown pushing Aunt Val's wheelchair. Ellie said feliz cumpleaños in her best accent #feliz
+a: That's perfect, Marcus
+u: six months ago I was on a sofa with a bad leg. feels like a different life
+a: It really does. You've handled a lot of hard things well this year
+""", [
+    ("where am I living these days?", ["flat_signed", "moved_in"], "update",
+     ["dean_sofa", "flat_search"]),
+    ("what's the current deal for when the kids are with me", ["sched_v2"], "update",
+     ["sched_v1"]),
+    ("Where is mum's 70th happening now?", ["venue_cricket"], "update", ["venue_redlion"]),
+    ("which city are we heading to on holiday this summer", ["valencia"], "update",
+     ["seville_plan"]),
+    ("when did I finally get my allotment?", ["allotment_keys"], "temporal", []),
+    ("When did I first manage a jog after the operation", ["first_jog"], "temporal", []),
+    ("when was the first meeting with the mediator?", ["mediation1"], "temporal", []),
+    ("what did Finn call the frog", ["frog_gary"], "lexical", []),
+    ("remind me when to use ser and when estar", ["ser_estar"], "lexical", []),
+    ("how much does a session with Lucía cost?", ["lucia_price"], "lexical", []),
+    ("what should I do with the rhubarb crown Len gave me", ["rhubarb_advice"], "lexical", []),
+    ("why did you say not to use the rotavator?", ["no_rotavator"], "lexical", []),
+    ("Who's baking mum's birthday cake and what flavour is it?", ["cake_bex", "cake_flavour"],
+     "multi_hop", []),
+    ("where do the pets we got Ellie for her birthday live", ["guinea_pigs", "pigs_at_kerrys"],
+     "multi_hop", []),
+    ("what did you suggest when Finn got upset about me leaving after tea", ["goodbye_ritual"],
+     "paraphrase", []),
+    ("what did you say about all the thorny stuff on the plot when I first got it", ["bramble_advice"],
+     "paraphrase", []),
+    ("How was I meant to plant the garlic?", ["garlic_advice"], "paraphrase", []),
+    ("how did you tell me to treat my leg when it blew up after all that kneeling on the plot",
+     ["ice_advice"], "paraphrase", []),
+    ("what was your plan for me starting Spanish from scratch", ["spanish_plan"],
+     "paraphrase", []),
+    ("How did you say I could run my PE classes while I couldn't demo anything?",
+     ["pe_lessons"], "paraphrase", []),
+    ("what gift idea did you come up with for mum", ["photo_book"], "paraphrase", []),
+    ("how did you say Kerry and I could stop fighting when we swap the kids over",
+     ["handover_tips"], "paraphrase", []),
+    ("What did you suggest to help my youngest sleep at my place?", ["finn_settle"],
+     "paraphrase", []),
+    ("what was that easy tea the kids can make themselves", ["wrap_pizza"], "paraphrase", []),
+    ("what did you say when I pushed it too far on the treadmill", ["swelling_step_back"],
+     "paraphrase", []),
+    ("how did I wreck my knee in the first place?", ["knee_cause"], "paraphrase", []),
+    ("what sort of things does mum love", ["mum_likes"], "paraphrase", []),
+    ("how did we divide up Christmas with the kids?", ["xmas_split"], "paraphrase", []),
+    ("what rent did I end up paying for the flat", ["rent_1120"], "paraphrase", []),
+    ("why did we have to change where mum's do is?", ["stairs_problem"], "paraphrase", []),
+])
+
+
+conv("en", "le04", "u_gwen", "Gwen", """
+== 2026-04-02 21:05
+u: Evening! Long day. The old oven played up AGAIN, the back deck wouldn't get hot
+u: Burnt four loaves of bara brith trying to make up for it, I could have cried! #bara_brith
+a: Oh no, what a start. How old is the oven?
+u: Twenty two years! It came with the shop, it's older than some of my customers haha
+a: That's a good innings for a deck oven. Is someone coming to look at it?
+u: Engineer's booked for Saturday. Fingers crossed it's something silly
+a: Fingers crossed for you!
+== 2026-04-04 17:40
+u: Well, the engineer's been. Bad news I'm afraid
+u: Thermostat and two elements are gone and they don't make the parts anymore. Not worth patching, he says, I need a new oven!! #oven_dead
+a: Oh Gwen, I'm sorry. Did he give you any idea of cost?
+u: £16,500 for a new three-deck, fitted. I nearly fell off my stool
+a: Don't sign anything yet. Get at least two more quotes, ask about ex-display or refurbished ovens, and compare a bank loan with asset finance before deciding #oven_advice
+u: Refurbished, I hadn't even thought of that!
+a: Bakeries close and upgrade all the time, good used ovens do come up
+u: Right, I'll ring round Monday. We'll manage on the front deck till then
+== 2026-04-07 20:15
+u: More fun news, the nurse rang. HbA1c is 44, which apparently means I'm prediabetic! #hba1c_44
+u: I run a BAKERY! I taste everything all day long!!
+a: That's a lot to take in. Prediabetes can often be reversed with small, steady changes
+a: Some easy starts: stop tasting every batch yourself (pick someone else to do it), don't skip lunch, and walk for 15-20 minutes after your main meal #prediab_tips
+u: Bethan can be chief taster, she'll love that!
+a: Perfect delegation. When will they test you again?
+u: July sometime. She wants me to lose a bit of weight too
+a: Three months is plenty of time to see a difference
+== 2026-04-09 19:30
+u: Rhys finally handed his notice in today! 38 years at the council, highways department. Last day 30 June!! #rhys_retire_june
+a: What a milestone! How is he feeling?
+u: Like a kid on the last day of term
+u: He's looking at campervans on his phone every night
+a: And how do you feel about having him home all day?
+u: Bit nervous! He'll be in the shop reorganising my shelves, I know him
+a: Maybe give him a proper job there, like deliveries, so he's helping not hovering
+u: Ooh the cafe orders! He could do the drop offs
+== 2026-04-12 14:20
+u: I'M GOING TO BE A NANA!!!
+u: Carys told us at Sunday lunch, a little card signed "Baby, due 20th September". I screamed so loud next door came round #carys_due
+a: Gwen, congratulations!! Your first grandchild?
+u: First one! Rhys had to go and "check something in the garage" for ten minutes haha
+a: That's lovely. How is Carys feeling?
+u: Sick as a dog every morning, poor thing
+a: Ginger and small, frequent snacks help a lot of people with that
+== 2026-04-15 21:40
+u: Guess who's got the solo at the summer concert!
+u: Delyth, our conductor, wants me to sing the first verse of Myfanwy on my own
+a: That's wonderful! A big vote of confidence
+u: I haven't sung alone since the school eisteddfod! Terrified but I said yes
+a: When's the concert?
+u: Saturday 11th July, at the chapel in Canton
+a: Loads of time to prepare. Record yourself once a week so you can hear it improving
+u: Ugh, I hate my own voice! But fine
+== 2026-04-18 16:50
+u: Been to the bank. They'll look at a business loan of £15,000 over 5 years, about 8.9% #loan_apply
+u: I've got £1,500 saved for the rest
+a: That's a solid start. Can I suggest a few questions before you sign?
+u: Please! I always come out of the bank feeling stupid
+a: Ask if it's secured on your house, what the fees are for paying it off early, whether there's a repayment holiday at the start, and the total you'll repay #bank_questions
+u: Writing that on the back of a paper bag now
+a: A baker's notepad!
+== 2026-04-21 20:05
+u: Awful day. Bethan handed her notice in this morning #bethan_notice
+u: Six years she's been with me! Her partner's got a job in Bristol so they're moving #bethan_reason
+a: Oh Gwen, that's hard. You two sound close
+u: She's like a second daughter. And she does all the early sourdough
+a: When's her last day?
+u: Friday 29th May. Five weeks to find someone
+a: Could she help write the job description? She knows the job best
+u: Good idea, she's already offered to train whoever we get
+== 2026-04-24 14:30
+u: Quiet afternoon. Question! I have toast and jam at 5am and I'm starving by ten
+a: Classic sugar crash. Want a breakfast that keeps you full longer?
+u: Yes please, but no eggs at 5 in the morning!
+a: Overnight oats then: oats, plain yogurt, grated apple and cinnamon in a jar the night before. No sugar needed, the apple sweetens it #oats_recipe
+u: In a jam jar! I've got hundreds!
+u: Weighed myself too, 13 stone 2. Target is 12 and a half by Christmas
+a: Realistic. About a pound a fortnight gets you there
+== 2026-04-28 19:50
+u: Bethan and I wrote the job advert tonight over a glass of wine
+u: Assistant baker, 5am starts, four days a week, £12.75 an hour #ad_wage
+a: Sounds clear. Did you mention the training?
+u: Yes! Where do I put it though? Last time I hired was 2020
+a: Shop window, the local Facebook group and Indeed. And call the catering college
+u: The college! Carys went there, I'll ring them
+== 2026-05-02 17:10
+u: Oven news! A bakery in Swansea is closing and selling their two-year-old deck oven, refurbished and fitted for £8,800 #refurb_quote
+u: Half the price!!
+a: Great find. A few checks before you commit?
+u: Go on
+a: Get a warranty in writing, ask for the service records, and measure your back door, deck ovens are wider than you think #refurb_check
+u: Ha! Rhys is already out there with the tape measure
+a: Good man. And ask who does the installation and the gas safety certificate #refurb_gas
+u: Their engineer does it all, I'll get that in writing too
+== 2026-05-05 21:55
+u: Choir was a disaster. My voice cracked on the high note in front of everyone
+a: Oh no. Were you warmed up?
+u: Not really, I rushed in straight from the shop
+a: That'll do it. Ten minutes first: humming, lip trills up and down your range, then gentle sirens on "ng" #vocal_warmup
+u: Lip trills? Like a horse?
+a: Exactly like a horse! Daft but it relaxes everything
+u: Delyth said the same, just less kindly haha
+== 2026-05-08 15:20
+u: Lunch with Carys today, she's past the sickness thank goodness
+a: Oh good. How's she doing otherwise?
+u: Blooming! And I've started a little lemon cardigan, since we don't know if it's a boy or a girl yet #knit_cardigan
+a: Lemon is a lovely choice
+u: Rhys keeps sending me campervan adverts. I keep saying, pension first!
+a: A chat for when the retirement date gets closer
+== 2026-05-11 20:30
+u: Twelve applications! Down to three for interviews
+a: Good response. Who's on the list?
+u: Tomasz, 28, four years at a Polish bakery in Newport, gorgeous rye in his photos
+u: Kieran, 19, just out of the catering college. And Siân, 45, retraining after a bank job
+a: A nice range. Could you do short paid trials as well as talking?
+u: How do you mean?
+a: Give each of them two hours on a real morning: shaping, the oven, a customer or two. Watch how they cope under pressure and whether they clean as they go #trial_shift_advice
+u: Clever! Bethan can watch the shaping, she's fussier than me
+== 2026-05-14 19:15
+u: Trials done and I've offered the job to Tomasz! He said yes straight away
+a: Brilliant! What made him stand out?
+u: His shaping is better than mine. And he tidied the bench without being asked
+a: Exactly what a trial shows. When does he start?
+u: Tuesday 26th May, so he gets a week with Bethan
+u: Felt awful ringing Kieran, he was so keen. I said I'd keep his number
+a: That's kind, you might well need him later
+== 2026-05-18 18:00
+u: Decision made, we're going for the second-hand oven! It's spotless
+u: So I went back to the bank and I only need £9,000 now instead of the full amount #loan_9000
+a: That's a big saving, well done. Same term?
+u: Same five years, same rate. Fitting's booked for early June
+a: Not long to wait then!
+== 2026-05-22 13:40
+u: Five pounds down!! Walking along the Taff every evening after I close
+a: Fantastic! How do you feel?
+u: Less puffed on the stairs. But lunch is my weak spot, I grab a sausage roll off the counter
+a: What about a big pot of soup on Sunday for the week? Red lentils, carrot, onion, cumin and a tin of tomatoes. Filling and cheap #lentil_soup
+u: I do love a soup. Rhys will moan it's got no meat
+a: He can add ham to his bowl
+== 2026-05-29 21:10
+u: Bethan's last day today. I'm in bits
+u: We shut at 2 and had a little party in the shop. I made her a three-tier lemon drizzle and the regulars brought cards #bethan_lastday
+a: What a lovely send-off. Did she like the cake?
+u: She cried into it! Then she handed Tomasz her sourdough starter
+u: The starter's called Dai. Don't ask haha
+a: Long live Dai!
+== 2026-06-04 19:45
+u: THE NEW OVEN IS IN!! Went in yesterday, first bake this morning #oven_installed
+a: Hooray! How did it go?
+u: Even heat on all three decks, every loaf the same colour, I nearly cried again
+a: That's the dream. How's Tomasz getting on with it?
+u: He calls it "the lady". Rhys kept the old one's door as a souvenir, don't ask
+a: A 22-year-old door deserves a retirement too
+== 2026-06-08 20:20
+u: I could scream. Rhys's boss asked him to stay till the end of October to train his replacement, and the soft lump said yes! #rhys_retire_oct
+a: Oh dear. How do you feel about it?
+u: Cross! We'd planned a trip in July. But it's more money for the campervan I suppose
+a: A fair silver lining. Could you still get away for a long weekend?
+u: Maybe. Carys will be huge by then though
+== 2026-06-12 18:30
+u: It's a GIRL!! #girl_news
+u: Dan gave me the sealed envelope from the scan so I could bake the reveal cake. Didn't peek once! Pink sponge inside #its_a_girl
+a: A granddaughter! Congratulations, Nana Gwen. What willpower
+u: Rhys says he's building her a dolls house. She's not even born!
+a: He'll have time for it once he's retired
+== 2026-06-17 21:30
+u: Three weeks to the concert and I'm singing Myfanwy in my sleep
+a: That's your brain rehearsing. How are rehearsals going?
+u: Better since the horse noises! But I get the shakes as soon as I step out front
+a: Try this: breathe out slowly for longer than you breathe in, plant both feet, and find one friendly face in the audience to sing to #stage_nerves
+u: Rhys will be in the front row, I'll sing to him
+a: Unless he makes you laugh
+u: He will! I'll pick Delyth's mam instead
+== 2026-06-21 17:25
+u: First loan statement came. £186 a month for five years #loan_repay
+u: Ouch! But the gas bill's already down
+a: New ovens are far more efficient. Have you worked out the saving?
+u: Tomasz reckons forty quid a month
+a: So the oven is partly paying for itself
+== 2026-06-26 20:40
+u: Confession. Two Welsh cakes straight off the griddle and a slice of Tomasz's apple cake
+a: No judgement. Hunger or habit?
+u: Habit! The 3 o'clock slump, the smell gets me every time
+a: Keep something ready for 3pm: a handful of almonds, oatcakes with cheese, or yogurt with berries. Eating first makes the cakes less tempting #snack_3pm
+u: Cheese and oatcakes I can do. I'll keep them in the office
+u: Oh and Tomasz wants to try a dark rye loaf on Saturdays. I said go on then
+a: Let's see how Cardiff takes to rye!
+== 2026-07-01 19:05
+u: The rye sold out by 10 on Saturday!
+a: Fantastic, Tomasz is a real find
+u: Saturdays are mad now, so I've taken on Kieran, the lad from the college. Saturday mornings on the till and the trays #kieran_saturday
+a: Lovely that you kept his number. How's he settling in?
+u: Bit shy, but the old ladies adore him already
+== 2026-07-07 12:30
+u: Four days to go and my throat is scratchy! Of all the weeks!!
+a: Oh no. A cold, or overuse?
+u: Shouting over the mixer, and extra rehearsals
+a: Rest it as much as you can: no shouting, no whispering either (it strains more than you'd think), lots of water, and steam from a bowl of hot water twice a day #scratchy_throat
+u: No whispering? I had no idea!
+a: Honey in warm water is soothing too, just not too much with your sugar levels #throat_honey
+== 2026-07-12 10:15
+u: Well!! The concert last night
+u: I didn't crack once! The whole chapel went silent and then they clapped before the choir even came in. Rhys was crying in the front row #concert_done
+a: Gwen, that's amazing! How did it feel?
+u: Like flying! I looked at Delyth's mam like you said and it worked
+a: I'm so proud of you. Did anyone record it?
+u: Carys filmed it, I've watched it nine times already
+== 2026-07-20 16:45
+u: Retest results!!! HbA1c is 39, the nurse says that's back in the normal range #hba1c_39
+u: And 9 pounds down altogether, that was my Christmas target!
+a: Brilliant, Gwen. All those oats and evening walks paid off
+u: She'll check again in a year
+a: What do you think made the biggest difference?
+u: Not tasting everything. And the soup, I'm on my eighth pot
+== 2026-07-28 20:55
+u: Carys and Dan have picked a name, or so they say. Elin!
+a: Elin is lovely. A family name?
+u: Dan's gran. But Carys keeps changing her mind
+u: And Rhys has found a campervan! 2015 VW, two owners, £26,000. His lump sum will cover it #campervan
+a: Exciting! Have you seen it?
+u: Saturday in Bridgend. I'll check for rust, he'll check the cup holders
+== 2026-08-06 21:00
+u: We bought the van!! Blue and white, and Rhys has named her Blodwen
+a: Ha, Blodwen! Where's her first trip?
+u: Pembrokeshire once he's finished work. St Davids, first weekend of November #camper_trip
+a: Wild but beautiful in November
+u: Flask of soup and two blankets, we'll be fine
+== 2026-08-12 19:10
+u: I'm taking a whole week off at the end of August! First in three years
+u: Tomasz will run the bakery with Kieran. I'm nervous!
+a: He sounds ready. A few things that might help you relax
+a: Leave the supplier numbers and a what-if list (oven trouble, someone off sick), cap the special orders that week, and agree one check-in call a day #week_off_tips
+u: One call a day, that'll be hard haha
+a: You'll manage. Where are you going?
+u: Only my sister's in Aberystwyth but it's a break!
+== 2026-08-31 18:20
+u: Back at work and the place is still standing! Tomasz even added a seeded loaf
+a: Welcome back! How was Aberystwyth?
+u: Lovely, walked the prom every day. Rang Tomasz once a day like a good girl
+a: Impressive restraint
+u: And Delyth's planning Christmas already. She wants me to sing the solo in O Holy Night at the carol concert! #xmas_solo
+a: Two solos in one year! You've caught the bug
+u: Don't tell her but I was hoping she'd ask
+== 2026-09-09 06:40
+u: SHE'S HERE!!! Mali Rhiannon, born at 2.10 this morning, 7lb 3oz. Not Elin after all, they changed their minds at the last minute! #baby_born
+a: Congratulations, Nana Gwen! Mali is beautiful. How are they both?
+u: Both well, Carys exhausted but glowing
+a: Have you held her yet?
+u: Going in at visiting time. Tomasz is opening up for me, bless him
+== 2026-09-18 20:10
+u: Nana duty every afternoon this week, shattered but so happy
+a: How are Carys and Mali doing?
+u: Mali's feeding well, Carys is worn out. I take them soup and a loaf every day
+a: Exactly the help new parents need
+u: Rhys can't wait to be a full-time grandad
+u: He sits in Blodwen on the drive with a cup of tea haha
+== 2026-09-29 21:00
+u: Tomasz asked for a raise today. Fair enough, he's been running the place half the time
+a: How much is he asking for?
+u: £14 an hour instead of the £12.75. I said yes, he's worth every penny #tomasz_raise
+a: That's fair, and it'll help keep him
+u: Loan's fine, the oven's a dream, and Mali smiled at me yesterday. Wind, Carys says. I say smile!
+a: Definitely a smile
+u: Christmas rehearsals start Thursday. Lip trills at the ready!
+""", [
+    ("How much am I actually borrowing from the bank for the oven?", ["loan_9000"],
+     "update", ["loan_apply"]),
+    ("When is Rhys leaving work now?", ["rhys_retire_oct"], "update", ["rhys_retire_june"]),
+    ("What's my blood sugar test number at the moment?", ["hba1c_39"], "update",
+     ["hba1c_44"]),
+    ("what am I paying Tomasz per hour these days", ["tomasz_raise"], "update", ["ad_wage"]),
+    ("Where did the replacement oven come from, and what do I pay back each month?",
+     ["refurb_quote", "loan_repay"], "multi_hop", []),
+    ("How many days before her due date did my granddaughter arrive?",
+     ["carys_due", "baby_born"], "multi_hop", []),
+    ("When did Bethan tell me she was going?", ["bethan_notice"], "temporal", []),
+    ("when was the new oven put in", ["oven_installed"], "temporal", []),
+    ("When did we find out Carys was having a girl?", ["girl_news", "its_a_girl"], "temporal", []),
+    ("What happened to the bara brith the day the oven went wrong?", ["bara_brith"],
+     "lexical", []),
+    ("how much did Rhys say the VW cost", ["campervan"], "lexical", []),
+    ("What's Mali's middle name?", ["baby_born"], "lexical", []),
+    ("What does Kieran do for me?", ["kieran_saturday"], "lexical", []),
+    ("where in Pembrokeshire are we taking the van, and when", ["camper_trip"],
+     "lexical", []),
+    ("What did you tell me to do before paying for the first oven I was quoted?",
+     ["oven_advice"], "paraphrase", []),
+    ("what were your first tips after the nurse told me about my blood sugar",
+     ["prediab_tips"], "paraphrase", []),
+    ("What did you say I should ask the bank before signing?", ["bank_questions"],
+     "paraphrase", []),
+    ("what did you suggest I eat first thing instead of toast", ["oats_recipe"],
+     "paraphrase", []),
+    ("What should I have checked before buying a used oven, according to you?",
+     ["refurb_check", "refurb_gas"], "paraphrase", []),
+    ("how did you say to get my voice ready after it broke on the top note",
+     ["vocal_warmup"], "paraphrase", []),
+    ("How did you suggest I pick between the people I interviewed?",
+     ["trial_shift_advice"], "paraphrase", []),
+    ("what did you suggest making at the weekend for my lunches", ["lentil_soup"],
+     "paraphrase", []),
+    ("What did you tell me to do when my throat went funny just before the concert?",
+     ["scratchy_throat", "throat_honey"], "paraphrase", []),
+    ("how did you say to handle the shaking when I stand up to sing on my own",
+     ["stage_nerves"], "paraphrase", []),
+    ("What did you say I should sort out before going away for a week?",
+     ["week_off_tips"], "paraphrase", []),
+    ("what did the repair man say was wrong with the old oven", ["oven_dead"],
+     "paraphrase", []),
+    ("Why is Bethan leaving?", ["bethan_reason"], "paraphrase", []),
+    ("how did we say goodbye to Bethan", ["bethan_lastday"], "paraphrase", []),
+    ("what was I making for the little one back in the spring?",
+     ["knit_cardigan"], "paraphrase", []),
+    ("How did my solo go in the end?", ["concert_done"], "paraphrase", []),
+])
+
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -1218,6 +1844,594 @@ u: 那必须的
     ("老伴她们舞队现在在哪儿练", ["dance_place_new"], "update", ["dance_place_old", "dance_place_mid"]),
     ("买相机我本来打算花多少，儿子最后帮我出了多少", ["camera_budget", "son_paid"], "multi_hop", []),
     ("参赛照片里老伴她们跳舞那张，是在哪个公园拍的", ["three_photos", "dance_place_new"], "multi_hop", []),
+])
+
+
+conv("zh", "lz03", "u_amei", "阿梅", """
+== 2026-02-24 21:30
+u: 开学第一周，嗓子都喊哑了
+a: 辛苦了梅老师，班上的小朋友还闹不闹？
+u: 中班的娃儿些还好，就是有个叫睿睿的，一整天一句话都不说 #ruirui_silent
+a: 是刚转来的吗，还是一直这样？
+u: 上学期就这样，在幼儿园从来不开口，喝水都只是指一下 #ruirui_point
+a: 先别逼他说话，允许他用点头、指东西来表达，让他觉得在班上是安全的 #ruirui_first_tip
+u: 要得，我明天试下
+u: 不说了，还要写观察记录
+== 2026-02-27 22:10
+u: 跟你说个私事，我和老公备孕大半年了，还莫得动静 #tty_8months
+a: 谢谢你愿意跟我说。现在有在吃叶酸吗？
+u: 吃的，每天一粒
+a: 那挺好。可以用排卵试纸测一测，强阳那天和第二天同房，比较好把握 #ovulation_strip
+u: 我婆婆隔三岔五打电话问，问得我心头好烦 #mil_calls
+a: 被催确实有压力。这种事可以让你老公去跟他妈说，你不用每次都自己接招 #mil_husband_talk
+u: 老陈那个人嘴笨得很
+== 2026-03-02 20:45
+u: 今天练车练到腰痛
+a: 在练科目二吗？
+u: 嗯，月中就要考了，倒车入库老是压线 #kemu2_soon
+a: 压线多半是方向打晚了。倒车前先找好点位，后视镜里看到库角再打满 #reverse_tip
+u: 王教练也是这么说的，但我一紧张就忘
+a: 考前每天在脑子里把流程默念几遍，上车就不容易慌
+== 2026-03-05 21:20
+u: 婆婆寄了一箱土鸡蛋过来，还有一包中药 #mil_herbs
+a: 中药是给谁喝的？
+u: 说是她们乐山那边传的偏方，喝了好怀娃儿 #mil_herbs_leshan
+a: 来路不明的中药先别喝，备孕期间吃药最好都问过医生。鸡蛋可以放心吃 #herbs_advice
+u: 我也不敢喝，又怕她不高兴
+a: 可以说医生让你暂时别吃中药，把理由推给医生，老人家比较容易接受 #herbs_excuse
+u: 这个办法好
+== 2026-03-09 21:00
+u: 我们房贷还剩95万，看到利息好心痛 #loan_95
+a: 现在月供多少？
+u: 四千八，工资一大半都拿去还了 #payment_4800
+a: 手头有闲钱的话可以提前还一部分。先问清楚银行收不收违约金、要提前多久预约 #prepay_ask_bank
+u: 我们存了差不多十万 #savings_10w
+a: 还的时候可以选缩短年限或者减少月供，缩年限省的利息更多 #shorten_vs_reduce
+u: 那肯定选缩年限噻 #plan_shorten
+== 2026-03-12 17:30
+u: 科目二挂了，气死我了 #kemu2_fail
+a: 抱抱，是哪一项出的问题？
+u: 还是倒车入库，第二把右边压线了 #fail_reason
+a: 第一次考挂的人很多，不代表你不会。补考要等多久？
+u: 要十天以后才能约 #retake_wait
+a: 这段时间多练右边的库，把点位练成习惯 #retake_practice
+u: 晚上吃顿火锅安慰一下自己
+u: 老陈说陪我去吃九宫格
+== 2026-03-16 21:40
+u: 今天终于跟睿睿妈妈聊了一下 #ruirui_mom_talk
+a: 她怎么说？
+u: 说他在屋头话多得很，最喜欢恐龙，啥子恐龙都认得 #ruirui_dinosaur
+a: 在家能说、在园里不说，说明他主要是紧张，不是不会说
+u: 那我咋个帮他嘛
+a: 可以在区角放些恐龙模型和卡片，让他先动手摆弄，不要求他回答 #dino_corner
+u: 明天就去淘宝买一套
+== 2026-03-19 22:00
+u: 婆婆又打电话，问我药喝了没有
+a: 你是怎么回的？
+u: 按你说的，说医生不让吃 #told_mil_doctor
+a: 她接受了吗？
+u: 嘀咕了几句，说我们城头的人讲究
+a: 能嘀咕出来也算放下了，你没跟她硬碰，挺好
+u: 这个月试纸强阳了 #strip_positive
+a: 那就顺其自然，别太盯着，放松也很重要
+== 2026-03-23 07:40
+u: 我的天，早上测出两道杠了！！ #positive_test
+a: 恭喜阿梅！！大好事！
+u: 手都在抖，老陈还在睡
+a: 可以先去医院抽血查HCG和孕酮，确认一下 #hcg_check
+u: 末次月经是2月19号，预产期咋个算 #lmp_date
+a: 按末次月经算大概是11月26号，后面医生会根据B超再核对 #due_1126
+u: 先不跟婆婆说，等稳了再讲 #not_tell_mil
+== 2026-03-26 20:30
+u: 血查了，HCG翻倍挺好，孕酮有点低 #hcg_result
+a: 医生有开药吗？
+u: 开了黄体酮胶囊，早晚各一粒 #progesterone
+a: 按时吃，别自己加减。这段时间别提重物，多休息 #early_rest
+u: 那科目二补考还去不去嘛
+a: 考试本身不剧烈，先问问医生。医生同意的话，那天穿平底鞋，别空腹去 #exam_pregnant
+u: 好，下次复查问一下
+== 2026-03-31 21:15
+u: 睿睿今天拿着剑龙蹲到我旁边
+a: 哇，他主动靠近你了
+u: 我问他这个叫啥，他没开腔，但是把卡片递给我了 #ruirui_card
+a: 很大的进步！你可以接过来说“谢谢睿睿，这是剑龙”，帮他把话说出来 #narrate_tip
+u: 配班的小周老师说我太惯着他了 #xiaozhou
+a: 有不同意见很正常，可以跟她约好先一起观察一个月
+== 2026-04-03 12:30
+u: 午休，好想吐，闻到食堂的味道就恶心 #nausea_start
+a: 孕吐开始了，辛苦。少量多餐，包里备点苏打饼干，起床前先吃两块 #nausea_tip
+u: 我以前最爱吃辣，现在看到火锅都怕
+a: 孕早期口味变化很正常，过了三个月多半会好些
+u: 科目二补考约到23号了 #retake_booked
+== 2026-04-09 18:20
+u: 今天做B超，看到胎心了！ #heartbeat
+a: 太好了！什么感觉？
+u: 想哭，老陈在旁边比我哭得还凶 #husband_cried
+a: 哈哈，他藏不住。医生说下次什么时候去？
+u: 说12周左右来建档，顺便做NT #nt_plan
+a: 可以提前在医院公众号上约，建档号经常要抢 #book_jiandang
+u: 晚上打电话告诉婆婆了 #told_mil
+u: 她在电话头声音都变了
+== 2026-04-14 21:50
+u: 婆婆晓得以后高兴惨了，说要马上上来照顾我 #mil_come
+a: 你自己想要她来吗？
+u: 说实话不太想，她来了啥都要管
+a: 可以说你现在还能上班，需要帮忙时一定叫她，先把时间往后放 #mil_delay
+u: 她还说生了以后就住我们家次卧，帮忙带娃 #mil_room
+a: 这个还早，先听着，等孕中期再跟老陈一起商量
+u: 嗯，先拖到起
+== 2026-04-18 16:00
+u: 周末回驾校练了两把，教练不准我练太久
+a: 教练挺细心的。练得怎样？
+u: 左边的库稳了，右边还是有点虚
+a: 右库可以把座椅调高一点，右后视镜看得更清楚 #seat_tip
+u: 对了，医生说可以去考，别太紧张就行 #doctor_ok_exam
+a: 那就放心去，你准备得很充分了
+== 2026-04-23 15:10
+u: 过了过了！科目二补考一把过！ #kemu2_pass
+a: 太棒了阿梅！这次倒库顺吗？
+u: 顺得很，坡道起步差点熄火，吓死
+a: 有惊无险。科目三打算什么时候练？
+u: 等孕吐好点再说，现在坐车都晕 #kemu3_later
+== 2026-04-28 21:30
+u: 今天去银行问了提前还款的事 #bank_visit
+a: 银行怎么说？
+u: 满一年就莫得违约金，要提前一个月在APP上预约 #no_penalty
+a: 挺方便。定好还多少了吗？
+u: 婆婆听说我们要还贷，说给我们拿五万 #mil_50k
+a: 婆婆挺支持你们。这笔钱跟老陈说好、记个数，免得以后说不清
+u: 那就一共还十五万 #prepay_15w
+== 2026-05-04 20:00
+u: 五一在屋头躺了五天
+a: 休息好了吗？孕吐好点没？
+u: 好一点了，早上还是要吐 #nausea_better
+a: 可以试试姜片泡水，或者含颗话梅，不少人觉得有用 #ginger_tip
+u: 婆婆又寄了腊肉香肠，说孕妇要多吃
+a: 腊肉香肠太咸，孕期少吃，偶尔解解馋可以 #larou_tip
+u: 我也这么想的，拿去送给我妈了
+== 2026-05-09 21:10
+u: 跟你说，今天睿睿在区角小声说了“霸王龙” #ruirui_first_word
+a: 哇！他在幼儿园第一次开口？
+u: 是的！就对着我一个人，声音像蚊子一样
+a: 这时候别大惊小怪，也别让他当着全班再说一遍，自然地回一句就好 #dont_make_fuss
+u: 我就说了句“对，霸王龙好凶”，他还笑了 #ruirui_smile
+== 2026-05-14 20:40
+u: 在APP上约好提前还款了，6月15号扣款 #prepay_date
+a: 好的，最后选的缩短年限吗？
+u: 跟老陈又商量了，改成减月供了 #plan_reduce
+a: 怎么改主意了？
+u: 娃儿出生以后用钱的地方多，每个月少还点压力小些 #reduce_reason
+a: 很实在的考虑，现金流宽松些心里踏实
+== 2026-05-20 14:30
+u: 今天建档，顺便把NT做了 #jiandang_day
+a: 结果还好吗？
+u: NT是1.3，医生说正常 #nt_result
+a: 太好了，这一关过了
+u: 医生看B超说娃儿小几天，预产期改成12月1号了 #due_1201
+a: 按B超核对很常见，以后就按新的日子算
+u: 还查出来有点贫血，让我每天吃一片铁剂 #anemia
+a: 铁剂空腹吃吸收好，伤胃就饭后吃，别和牛奶、茶一起喝 #iron_tip
+== 2026-05-25 21:00
+u: 婆婆又开始了，说我怀起娃儿还学车，出了事咋个办 #mil_driving
+a: 她是担心你。你自己觉得身体吃得消吗？
+u: 医生都说可以，只是别太累
+a: 可以把医生的话原样转给她，再让老陈帮你说一声
+u: 她还说我现在不爱吃辣了，肯定是儿子
+a: 哈哈，这个老说法没有科学依据，听听就好
+u: 我跟老陈说了，男娃女娃都一样 #boy_girl
+== 2026-06-01 18:30
+u: 今天六一，班上演节目，累惨了
+a: 辛苦啦，节目顺利吗？
+u: 睿睿站在最后一排，虽然没唱，但是跟着做了动作 #ruirui_june1
+a: 能站上台就很不容易，他在一点点往前走
+u: 睿睿妈妈在下面眼泪都出来了
+a: 很珍贵的画面，可以写进他的成长档案 #growth_record
+== 2026-06-05 20:20
+u: 开始练科目三了，上路还是有点怕 #kemu3_start
+a: 第一次上真实道路紧张很正常。最怕哪里？
+u: 变道，后头的车一按喇叭我就慌
+a: 变道先打灯，看后视镜，再回头看盲区，三秒后再慢慢打方向 #lane_change
+u: 教练说我现在怀起的，坐姿要调一下
+a: 座椅往后一点，安全带下面那根从肚子下方过，别勒在肚子上 #seatbelt
+== 2026-06-10 21:40
+u: 婆婆说国庆就上来，等我坐月子 #mil_october
+a: 比之前说的早一些。住的地方怎么安排？
+u: 我们家就两室，她住次卧的话娃儿生了就莫得地方了
+a: 可以考虑在同一个小区给婆婆短租一套小的，离得近又各有空间 #rent_nearby_idea
+u: 想法好，就是不晓得她愿不愿意
+a: 让老陈去说，重点讲“方便妈休息”，而不是“不想一起住” #husband_frame
+== 2026-06-16 20:15
+u: 昨天扣款了，十五万还进去了 #prepay_done
+a: 恭喜！新的月供出来了吗？
+u: 出来了，现在每个月四千零五十 #payment_4050
+a: 每个月少了七百多，生娃以后能宽松不少
+u: 剩下的贷款还有八十万
+a: 以后再有闲钱，可以过一年再看要不要还一笔 #prepay_again
+u: 要得，先把娃儿生了再说
+== 2026-06-20 21:00
+u: 今天产检抽了无创DNA，要等两周出结果 #nipt
+a: 等结果难免焦虑，尽量别天天上网搜
+u: 医生说我体重长得有点快，一个月胖了五斤 #weight_gain
+a: 晚饭主食减一点，水果别一次吃太多，饭后散步二十分钟 #weight_tip
+u: 我最近迷上冰西瓜了
+a: 西瓜糖分不低，一天一两块就够了
+== 2026-06-25 20:00
+u: 科目三约到7月3号了 #kemu3_booked
+a: 好，还有一周多可以练
+u: 王教练说我灯光那一项老是记混 #light_confuse
+a: 可以把灯光口令写成小卡片，每天在家闭着眼睛比划五遍 #light_cards
+u: 老陈说他来考我
+a: 好主意，他念口令你做动作，两个人都有参与感 #light_husband
+== 2026-06-30 21:30
+u: 学期快完了，睿睿现在会小声跟我和同桌讲话了 #ruirui_talks_now
+a: 真为你们高兴！他同桌是谁？
+u: 一个叫糖糖的女娃娃，很会照顾人 #tangtang
+a: 有个信任的小伙伴对他帮助很大，下学期可以继续让他们坐一起 #keep_buddy
+u: 小周老师也说还是我的办法有用 #xiaozhou_agree
+== 2026-07-03 17:40
+u: 科目三过了！一百分！ #kemu3_pass
+a: 太厉害了！灯光没记混吧？
+u: 全对，老陈的抽查有用
+a: 那就剩科目四了，刷刷题就好
+u: 约了下周考
+== 2026-07-09 20:10
+u: 无创结果出来了，低风险 #nipt_result
+a: 太好了，可以安心了！
+u: 婆婆同意在我们小区租个一室的了，国庆住进来 #mil_rent
+a: 这样挺好，各有空间，帮忙也方便
+u: 老陈去说的，说完婆婆自己还挺高兴
+a: 看来老陈嘴也不笨嘛
+== 2026-07-14 19:30
+u: 科目四考完了，驾照拿到手了！！ #license_got
+a: 恭喜！从科目二挂科到拿证，一路不容易
+u: 但是老陈不准我现在开车，说等生了再说 #no_drive_now
+a: 孕期开车确实要谨慎，可以偶尔在近处开开，保持手感 #drive_pregnant
+u: 那我就周末去超市开一下
+== 2026-07-19 21:00
+u: 放暑假了，好巴适
+a: 好好休息！最近身体怎么样？
+u: 昨晚第一次感觉到胎动，像小鱼在吐泡泡 #first_move
+a: 好神奇！可以每天固定时间感受一下
+u: 医生让铁剂加到一天两片了，血色素还是低 #iron_two
+a: 按医生说的吃，多吃点红肉和动物肝脏，配点维生素C帮助吸收 #iron_food
+u: 晓得了，我妈天天给我炖猪肝汤
+== 2026-07-24 20:30
+u: 今天去看了婴儿床，贵得吓人
+a: 婴儿床用的时间不长，可以看看二手或者亲戚家用过的
+u: 睿睿妈妈发消息说，睿睿在家说想梅老师了 #ruirui_miss
+a: 这是对你最好的肯定
+u: 下学期我还带他们班，升大班了 #next_term
+a: 那正好再陪他们一年
+u: 今天不聊了，早点睡
+""", [
+    ("我们现在每个月房贷要还好多", ["payment_4050"], "update", ["payment_4800"]),
+    ("婆婆上来以后住哪里，最后咋个定的", ["mil_rent"], "update", ["mil_room"]),
+    ("娃儿的预产期现在算的是哪天", ["due_1201"], "update", ["due_1126"]),
+    ("补血的药我现在一天吃几片", ["iron_two"], "update", ["anemia"]),
+    ("我是哪天晓得自己怀上了的", ["positive_test"], "temporal", []),
+    ("我科目二第一次没考过是哪天", ["kemu2_fail"], "temporal", []),
+    ("睿睿头一回在园里出声是哪天", ["ruirui_first_word"], "temporal", []),
+    ("提前还贷那笔钱，我们自己出了好多，婆婆出了好多", ["savings_10w", "mil_50k"],
+     "multi_hop", []),
+    ("睿睿在家最迷的是啥，他在园里开口说的第一个词又是啥", ["ruirui_dinosaur", "ruirui_first_word"],
+     "multi_hop", []),
+    ("NT查出来是好多", ["nt_result"], "lexical", []),
+    ("糖糖是哪个娃儿", ["tangtang"], "lexical", []),
+    ("排卵试纸你说咋个用", ["ovulation_strip"], "lexical", []),
+    ("小周老师开头对我带睿睿的办法有啥看法", ["xiaozhou"], "lexical", []),
+    ("黄体酮医生让我一天吃几次", ["progesterone"], "lexical", []),
+    ("开学那周我说睿睿不开口，你最先叫我咋个对他", ["ruirui_first_tip"], "paraphrase", []),
+    ("为了让那个不爱说话的娃儿慢慢融进来，你叫我在教室里摆些啥", ["dino_corner"], "paraphrase", []),
+    ("睿睿第一回拿东西给我看的时候，你教我咋个接", ["narrate_tip"], "paraphrase", []),
+    ("睿睿第一次小声出声以后，你提醒我注意啥", ["dont_make_fuss"], "paraphrase", []),
+    ("婆婆寄的那包药我不想喝，你教我咋个跟她讲", ["herbs_excuse", "told_mil_doctor"], "paraphrase", []),
+    ("婆婆寄来的那包药说是拿来干啥的", ["mil_herbs_leshan"], "paraphrase", []),
+    ("怀孕后老想吐，你给过我哪些办法", ["nausea_tip", "ginger_tip"], "paraphrase", []),
+    ("倒库老出线那阵，你分析是啥原因", ["reverse_tip"], "paraphrase", []),
+    ("科目三开灯那一项我老搞混，你出了啥主意", ["light_cards", "light_husband"], "paraphrase", []),
+    ("婆婆来帮忙坐月子，你建议她住哪里", ["rent_nearby_idea"], "paraphrase", []),
+    ("刚起心提前还贷那阵，你叫我先去问清楚啥", ["prepay_ask_bank"], "paraphrase", []),
+    ("还贷方式后头为啥改了", ["reduce_reason"], "paraphrase", []),
+    ("第一次看到娃儿心跳那天，我老公啥反应", ["husband_cried"], "paraphrase", []),
+    ("儿童节那天睿睿表现咋样", ["ruirui_june1"], "paraphrase", []),
+    ("第一次觉得娃儿在肚子里动是啥感觉", ["first_move"], "paraphrase", []),
+    ("拿到驾照以后老陈准不准我开车", ["no_drive_now"], "paraphrase", []),
+])
+
+
+conv("zh", "lz04", "u_laowu", "老吴", """
+== 2026-04-03 22:10
+u: 睡不着 找个人摆哈龙门阵
+a: 我在呢吴哥，今天咋了？
+u: 大货车卖了 今天交的车
+a: 开了多少年了？舍得吗？
+u: 十九年 腰杆都跑废了 #truck_years
+a: 身体要紧，歇下来是对的。接下来有啥打算？
+u: 跟以前一起跑车的老刘合伙开个小面馆
+u: 老婆在超市上班 女儿读高三 总要有个进项
+a: 开面馆好啊，重庆人一天都离不得小面。铺面找好没有？
+== 2026-04-05 19:40
+u: 今天看了两个铺面
+a: 咋样，说来听听
+u: 一个在南坪 挨到一所中学 四十五个平方 月租六千五 #nanping_shop
+u: 一个在渝北轻轨站出口 六十平 月租九千 还要五万转让费 #yubei_shop
+a: 两个各有好处。你们主要做早上还是全天？
+u: 小面主要靠早上那一波
+a: 那这几天早上七点到九点，分别去两个门口站着数人头，看过路的有多少、手里拿早饭的有多少 #count_people
+u: 要得 明早就去蹲
+== 2026-04-08 01:20
+u: 脚大拇指突然肿起好大 痛得睡不着 #gout_first
+a: 吴哥，啥时候开始的？红不红，烫不烫？
+u: 又红又烫 晚上跟老刘喝了啤酒吃了火锅
+a: 听起来很像痛风发作。先拿毛巾包冰袋敷十几分钟，脚垫高，多喝温开水，千万别热敷也别揉 #gout_ice
+u: 冰箱里只有冻饺子
+a: 冻饺子装袋子包上毛巾也行。天亮一定去医院
+== 2026-04-10 20:30
+u: 医院看了 确实是痛风 尿酸五百六 #uric_560
+a: 偏高不少。医生开了啥药？
+u: 秋水仙碱 说痛起来的时候吃 一天不超过三颗 #colchicine
+u: 等不痛了再吃非布司他 一天二十毫克 要长期吃 #febuxostat_20
+a: 饮食也得跟着改：啤酒、动物内脏、海鲜、火锅和熬久了的浓汤尽量别碰，每天喝够两升水 #gout_diet
+u: 啤酒都不能喝了啊
+a: 啤酒最伤，实在馋了换成苏打水
+u: 老子的命苦哦
+a: 命不苦，脚不痛了比啥都强
+== 2026-04-13 22:40
+u: 悦悦二模考了五百四十一 #ermo_541
+a: 离高考还有时间。她情绪咋样？
+u: 回来关到屋头哭 饭都没吃
+a: 孩子心里肯定比你还难受。你跟她说了啥没有？
+u: 我就说了句下回努力 她把门一摔
+a: 这时候先别提分数。端碗吃的放她门口，说一句“爸爸不看分，饿了就出来吃”，等她愿意讲了你只听不评 #talk_daughter
+u: 我这个大老粗 嘴笨
+a: 嘴笨不要紧，她看得到你做的
+== 2026-04-16 20:00
+u: 两边都蹲了三个早上
+a: 辛苦了，看出啥名堂没有？
+u: 南坪一个钟头过四百多人 好多学生跟上班的
+u: 渝北人更多 但是那笔转让费拿不出来 定了南坪 #choose_nanping
+a: 学生加上班族，早饭生意稳。房东那边谈了吗？
+u: 明天约房东 那个嬢嬢看起精得很
+a: 可以这样谈：争取一个月免租装修期；合同签三年，写明每年涨租不超过百分之五；押金最多押两个月 #rent_negotiate
+u: 记到手机上了
+== 2026-04-19 21:15
+u: 跟老刘把钱算了一下
+u: 总共凑二十万 我出十二 他出八
+u: 就按六四分 我六他四 #share_64
+a: 亲兄弟明算账。建议写个合伙协议，把出资、分工、分红、以后谁想退出咋办都写清楚；再单独办一张卡专门走店里的钱，每周对一次账 #partner_advice
+u: 老刘说都是兄弟伙 写那个伤感情
+a: 写清楚了才不伤感情，以后有分歧有个依据
+u: 那我再劝劝他
+a: 好，慢慢来，别为这个闹得不愉快
+== 2026-04-22 19:50
+u: 大姐从万州打电话来 说老妈在院坝头摔了一跤 #mom_fall
+a: 严重吗？老人家多大年纪了？
+u: 七十八 手杵破了皮 骨头没得事 #mom_age
+u: 一个人住在忠县老家 我们三姊妹都不放心
+a: 可以想想几条路：接到重庆跟你们住；送镇上的养老院；或者在村里请个人白天照看，每天给你们报个平安 #mom_options
+u: 她肯定哪都不想去
+a: 老人恋家很正常，先听听她自己咋想
+== 2026-04-26 20:40
+u: 合同签了 房东只肯免二十天 #rent_free
+u: 签三年 月租六千五 涨租那条也写进去了
+a: 二十天也是争取来的。装修找好人没有？
+u: 老刘介绍的蒋师傅 报价四万八 #jiang_quote
+u: 我想压到四万以内
+a: 有些钱可以省，桌椅买二手、墙面刷白就行；但厨房排烟、下水和地面防滑砖千万别省，面馆出问题多半就在这几处 #reno_advice
+u: 要得 我跟他说
+a: 价钱谈定了记得让他写在单子上
+== 2026-04-30 21:30
+u: 开工了 砸墙砸了一天
+u: 灰大得很 我在里头打杂
+a: 记得戴口罩，腰不好别去搬重的
+u: 老刘还是不肯写协议
+a: 换个说法试试：不是防他，是万一你们哪个出点事，两家屋头的人说得清楚
+u: 这个说法他可能听得进
+a: 慢慢来，他会想通的
+== 2026-05-04 22:00
+u: 脚不痛了 今天开始吃降尿酸的药
+a: 好，按时吃。刚开始几周偶尔痛一下也别自己停药
+u: 熬牛骨汤我总得尝味道嘛
+a: 尝一小口含一下就吐掉，别咽下去；吐了漱个口再尝下一锅 #taste_broth
+u: 老刘舌头不行 吃啥都说淡
+a: 哈哈，那调味还是得靠你
+== 2026-05-08 20:15
+u: 跟大姐幺妹商量好了
+u: 等悦悦高考完 把老妈接到重庆跟我们住 #mom_plan_cq
+a: 这样你们都照看得到。她自己愿意吗？
+u: 嘴上说不来 大姐劝了两天才松口
+a: 老人家都这样，心里其实是想跟儿女在一起的
+u: 两室一厅 悦悦那间让给她奶奶 九月悦悦就去读大学了
+a: 安排得很周到。老人来了可以带她去附近公园，认识几个老姐妹
+== 2026-05-12 21:45
+u: 悦悦说她想学临床 以后当医生 #wants_medicine
+u: 我想她读师范 当老师稳当
+a: 她说过为啥想当医生吗？
+u: 说她奶奶摔那一跤 她想学了能照顾屋头的人
+a: 这个理由很难得。你可以把担心讲给她：学医苦、读的年限长，但最后让她自己选 #major_talk
+u: 也是 又不是我去读
+== 2026-05-17 20:30
+u: 跟老刘吵了一架
+u: 他要买个八千块的煮面炉 我说三千的就够了 #stove_fight
+a: 两个人都有道理。以后定个规矩：超过两千块的开销，两个人都点头才买 #spend_rule
+u: 这个规矩要得
+u: 最后买了个五千的 各退一步
+a: 挺好，合伙做生意就是这样商量着来
+== 2026-05-21 19:10
+u: 菜单定了 二两小面八块 #price_8
+u: 牛肉面十五 豌杂面十二
+a: 跟周边比怎么样？
+u: 街对面一家卖七块 我们分量足点
+a: 可以的。别跟人打价格战，把面和油辣子做出味道，客人认的是味道 #pricing_advice
+u: 面是在九龙坡黄记面坊订的 一斤两块二 #huangji
+a: 碱面好坏差别很大，开张前多试几锅
+== 2026-05-26 21:50
+u: 装修完了 比预算多了六千 #reno_over
+u: 下水管全部重新换的
+a: 这钱花得值，面馆下水一堵就要命。哪天开张？
+u: 老刘翻黄历选了个日子
+a: 开张头几天可以搞点小活动：前三天每碗送个煎蛋，或者充一百送二十，但别拖太长，不然客人光等优惠 #opening_promo
+u: 送煎蛋好 学生娃喜欢
+a: 学生娃长身体，一个蛋很实在
+== 2026-05-30 22:30
+u: 今天正式开张了 #opening_day
+u: 从早上六点半忙到下午两点
+a: 恭喜吴哥！生意咋样？
+u: 三百二十碗 #first_day_bowls
+a: 开门红！累坏了吧，泡个脚早点睡
+u: 腰杆像断了一样
+a: 明天还要早起，快去睡
+== 2026-06-03 21:20
+u: 脚又有点痛 没得上回凶 #gout_second
+a: 这几天站得久、出汗多，水又喝得少，容易犯。药按时吃了吗？
+u: 吃了的 就是一忙起来忘了喝水
+a: 在灶台边放个一升半的大水杯，每送走一拨客人就喝几口，一天喝完两杯 #water_bottle
+u: 要得 明天带个大杯子去
+== 2026-06-06 22:50
+u: 悦悦明天高考
+u: 我比她还紧张 不晓得说啥子
+a: 今晚啥都不用多说，照平常一样吃饭睡觉。考完一科别问她考得咋样 #exam_eve
+u: 明早我送她去考场 店里老刘先顶到
+a: 好，送到门口给她个拥抱就够了
+== 2026-06-09 18:30
+u: 考完了 悦悦说数学好难 #math_hard
+a: 难的话大家都难。她现在心情咋样？
+u: 跟同学出去吃烤肉了
+a: 那就好，让她放松几天
+u: 店里也理顺了 老刘管进货跟收钱 我守灶台 #roles
+a: 各管一摊最好，账也好对
+== 2026-06-14 20:20
+u: 把老妈从忠县接过来了 #mom_arrived
+a: 老人家路上辛苦了。晚上吃的啥？
+u: 悦悦给她奶奶煮的面
+a: 孙女煮的面，她肯定吃得香
+== 2026-06-20 21:40
+u: 头一个月对账 差了一千八 #account_gap
+u: 老刘有几回用他自己微信给菜贩子付的钱 没记 #account_cause
+a: 找出来就好，不是谁贪了。以后进货付款都走店里那个账户，小票拍照发到一个群里 #receipt_tip
+u: 老刘脸都红了 说不是故意的
+a: 你信得过他就行，规矩定好就不会再出这种事
+u: 协议他也答应签了 #agreement_signed
+a: 那就好，签了你们两个都踏实
+== 2026-06-25 22:10
+u: 分出来了 五百九十八 #score_598
+u: 比二模多了五十几分
+a: 太好了！物理类还是历史类？
+u: 物理类 她哭了 这回是高兴哭
+a: 别光看分数，查一下全市位次，填志愿主要看位次 #check_rank
+u: 一万八千多名
+a: 这个位次选择面挺宽的，慢慢挑
+== 2026-06-28 21:00
+u: 看了一晚上志愿书 眼睛都看花了
+a: 辛苦了，看出点眉目没有？
+u: 重医临床去年要六百一十几 够不到 #cqmu
+u: 川北医学院临床去年五百八十五 #chuanbei_line
+a: 可以按冲稳保来排：前面放一两个去年线比她高一点的冲一下，中间放分差不多的，后面一定放几个稳稳能上的兜底 #tier_advice
+u: 她一心想学临床
+a: 那兜底的也尽量选临床或者相近的，比如医学检验
+== 2026-07-02 20:45
+u: 志愿交了 #submitted
+u: 第一个填的川北医学院临床 #first_choice
+a: 终于落地了，剩下的交给时间
+u: 悦悦说要来店里帮忙 收了两天钱
+a: 让她也体会下你们的辛苦，挺好
+== 2026-07-08 21:30
+u: 去复查了 尿酸四百八 #uric_480
+u: 医生说还不够低 非布司他加到四十毫克 #febuxostat_40
+a: 比上次降了不少，加量后一个月再查。最近还吃火锅吗？
+u: 老刘喊我喝啤酒 我都推了
+a: 推得好！水也要喝够
+== 2026-07-14 20:10
+u: 生意还可以 老刘想在门口摆外摆
+u: 他又拿了四万出来 买冰柜跟桌椅
+u: 重新算了 现在我们两个五五开 #share_55
+a: 比例改了记得把协议也改一下，两个人都签字
+u: 房东嬢嬢说外摆不能挡到她铺子的门
+a: 那摆的时候留出她门口的位置，别为这点事闹僵
+== 2026-07-19 19:30
+u: 录取了 川北医学院 临床医学 #admitted
+a: 恭喜！悦悦要当医生了
+u: 在南充 坐高铁两个钟头
+u: 她奶奶高兴得给她包了个红包
+a: 一家人都高兴，今晚吃顿好的？
+u: 就在自己店里吃 哈哈
+== 2026-07-26 21:10
+u: 老妈闹着要回忠县
+u: 说楼太高 出门一个熟人都没得 电视里说话她也听不惯 #mom_unhappy
+a: 老人离开熟地方，很难适应。她回去一个人住你们放心吗？
+u: 不放心 大姐说镇上新开了个养老院
+a: 可以先去看看：离老家近不近、有没有医生值班、伙食合不合她胃口，最好让她自己去住两天试试 #nursing_check
+u: 这周末我开车带她去看
+== 2026-08-02 22:20
+u: 这几天四十度 店里像蒸笼
+u: 中午几乎没得人
+a: 大热天中午可以加凉面、冰粉和酸梅汤，热面卖早上，凉的卖中午 #summer_menu
+u: 冰粉悦悦会做
+a: 那正好让她走之前露一手
+== 2026-08-09 20:00
+u: 老妈住进镇上养老院了 #mom_nursing
+u: 一个月两千四 包吃住 有医生 #nursing_fee
+a: 她住得惯吗？
+u: 里头有两个她以前的老姐妹 天天打牌
+a: 有熟人就好多了
+u: 钱我们三姊妹平摊 #fee_split
+a: 这样分担大家都不会太累
+== 2026-08-16 21:00
+u: 菜籽油跟牛肉都涨了
+u: 二两小面涨到九块了 #price_9
+a: 涨一块大部分熟客能接受，门口贴个说明就好
+u: 有个老头嘟囔了两句 还是吃了
+a: 味道在，客人就在
+u: 脚一个多月没痛过了
+a: 说明药和喝水都起作用了，继续保持
+== 2026-08-23 21:40
+u: 第一次分红 我跟老刘一人分了九千 #first_dividend
+a: 恭喜！开张不到三个月就分到钱了
+u: 老婆说拿一半给悦悦存起
+u: 想请个帮工 我们两个熬不住了
+a: 请人之前先说好试用期、工钱、哪天休息，写张纸两边签字 #hire_advice
+u: 老刘有个外侄 二十岁
+a: 自家亲戚用着放心，但规矩也要一样讲清楚
+== 2026-08-30 21:20
+u: 帮工来了 老刘外侄小谭 一个月四千 #hire_tan
+u: 手脚麻利 就是爱耍手机
+a: 年轻人嘛，说好干活的时候手机放柜子里
+u: 下周送悦悦去南充
+u: 每个月给她两千生活费 #allowance
+a: 第一次离家，多给她打打电话
+u: 舍不得哦
+a: 舍不得也得放手，她会越走越好的
+""", [
+    ("看铺面那会儿你教我咋个判断哪边客人多", ["count_people"], "paraphrase", []),
+    ("签租房合同之前你让我跟房东争取哪些条件", ["rent_negotiate"], "paraphrase", []),
+    ("脚第一回肿起来那天晚上你叫我咋个处理", ["gout_ice"], "paraphrase", []),
+    ("得了痛风以后哪些吃的喝的你说要戒", ["gout_diet"], "paraphrase", []),
+    ("女儿模考没考好躲起来哭那次你叫我咋做", ["talk_daughter"], "paraphrase", []),
+    ("刚跟老刘说好各拿多少钱那天你给了啥建议", ["partner_advice"], "paraphrase", []),
+    ("装修的时候你说哪几样钱不能抠", ["reno_advice"], "paraphrase", []),
+    ("我妈摔跤那回你给我出了哪几个主意", ["mom_options"], "paraphrase", []),
+    ("开张头几天招揽客人你出了啥点子", ["opening_promo"], "paraphrase", []),
+    ("我以前开了几年大车", ["truck_years"], "paraphrase", []),
+    ("我妈在重庆为啥待不惯", ["mom_unhappy"], "paraphrase", []),
+    ("报学校的时候你说顺序要咋个安排", ["tier_advice"], "paraphrase", []),
+    ("店里的活路我跟老刘各管哪一摊", ["roles"], "paraphrase", []),
+    ("开业那天生意咋样 出了多少份", ["first_day_bowls"], "paraphrase", []),
+    ("第一次算账少了钱是咋回事", ["account_gap", "account_cause"], "paraphrase", []),
+    ("悦悦最后考上的是哪个学校", ["admitted"], "paraphrase", []),
+    ("秋水仙碱医生说咋个吃", ["colchicine"], "lexical", []),
+    ("蒋师傅最开始报的多少钱", ["jiang_quote"], "lexical", []),
+    ("渝北那个铺面要多少转让费", ["yubei_shop"], "lexical", []),
+    ("悦悦二模考了好多分", ["ermo_541"], "lexical", []),
+    ("黄记面坊的面好多钱一斤", ["huangji"], "lexical", []),
+    ("面馆是哪天开张的", ["opening_day"], "temporal", []),
+    ("我头一回痛风发作是哪天", ["gout_first"], "temporal", []),
+    ("悦悦的志愿是哪天交上去的", ["submitted"], "temporal", []),
+    ("降尿酸那个药我现在一天吃好大的量", ["febuxostat_40"], "update", ["febuxostat_20"]),
+    ("现在店里我跟老刘的股份咋个分", ["share_55"], "update", ["share_64"]),
+    ("我妈现在住在哪儿", ["mom_nursing"], "update", ["mom_plan_cq", "mom_arrived"]),
+    ("二两小面现在卖好多钱", ["price_9"], "update", ["price_8"]),
+    ("悦悦高考的分比川北临床去年的线高出多少", ["score_598", "chuanbei_line"], "multi_hop", []),
+    ("我妈养老院的钱分下来我一个月要出多少", ["nursing_fee", "fee_split"], "multi_hop", []),
 ])
 
 
