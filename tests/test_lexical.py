@@ -328,8 +328,8 @@ async def test_an_old_postgres_store_is_migrated_and_gets_pending_entries(tmp_pa
             await conn.execute("DELETE FROM lexical_entries")
             await conn.execute("DELETE FROM chatmem_migrations WHERE version >= 4")
         assert await ids(store, "旧消息") == [indexed.id]
-        async with store._tx() as conn:  # nor the ledger of BM25's totals (migration 8)
-            await conn.execute("DROP TABLE lexical_totals")
+        async with store._tx() as conn:  # nor BM25's totals (migrations 8, 9)
+            await conn.execute("DROP TABLE lexical_totals, lexical_totals_checked")
         again = type(store)(store._conninfo, schema=store.schema)
         await again._open()
         try:

@@ -262,6 +262,7 @@ async def test_a_store_of_schema_7_gets_its_bm25_totals_counted_once() -> None:
                             "WHERE lex IS NOT NULL").format(ident))
         await admin(sql.SQL("CREATE INDEX lexical_entries_lex_len ON {}.lexical_entries "
                             "(lex_len) WHERE lex IS NOT NULL").format(ident))
+        await admin(sql.SQL("DROP TABLE {}.lexical_totals_checked").format(ident))  # 9
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 8")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -270,6 +271,47 @@ async def test_a_store_of_schema_7_gets_its_bm25_totals_counted_once() -> None:
             assert booked == counted == expected and expected[0] == 135 and rows == 1
             await again.delete_messages(["p0"])
             assert (await totals(again))[0] == (134, expected[1] - 2)
+        finally:
+            await again.close()
+
+
+async def test_rows_written_without_booking_are_counted_at_an_open_an_hour_later(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A process of an older chatmem, still running beside one that applied migration 8,
+    writes rows without booking them: an open at least an hour after the last check
+    (the database's clock) finds the difference in one snapshot, books it and says so;
+    opens within the hour do not count the rows again."""
+    async with schema_url() as url:
+        store = await PostgresStore.open(url)
+        await fill(store, 40, 8)
+        await store.close()
+        ident = sql.Identifier(store.schema)
+        last_check = sql.SQL("UPDATE {}.lexical_totals_checked SET at = 0").format(ident)
+
+        async def unbooked_writes(mid: str) -> None:  # what an older chatmem does
+            await admin(sql.SQL("DELETE FROM {}.vectors WHERE message_id = %s").format(ident),
+                        [mid])
+
+        async def reopen() -> str:
+            caplog.clear()
+            with caplog.at_level("WARNING", logger="chatmem.store.postgres"):
+                await (await PostgresStore.open(url)).close()
+            return caplog.text
+
+        await unbooked_writes("m00001")
+        await admin(sql.SQL("UPDATE {}.vectors SET lex = 'a:1 b:2 c:3', lex_len = 3 "
+                            "WHERE message_id = 'm00002'").format(ident))
+        assert "BM25" not in await reopen()  # checked at creation, less than an hour ago
+        await admin(last_check)  # an hour later
+        assert "BM25's totals were off by -1 rows" in await reopen()
+        await unbooked_writes("m00003")
+        assert "BM25" not in await reopen()
+        await admin(last_check)
+        assert "off by -1 rows" in await reopen()
+        again = await PostgresStore.open(url)
+        try:
+            booked, counted, _ = await totals(again)
+            assert booked == counted
         finally:
             await again.close()
 
@@ -287,7 +329,8 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
         # back to schema 4: what a chatmem before leases left
         await admin(sql.SQL("ALTER TABLE {}.messages DROP COLUMN claim_owner, "
                             "DROP COLUMN claim_until").format(ident))
-        await admin(sql.SQL("DROP TABLE {}.lexical_totals").format(ident))  # migration 8
+        await admin(sql.SQL("DROP TABLE {}.lexical_totals, {}.lexical_totals_checked")
+                    .format(ident, ident))  # migrations 8 and 9
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
                     .format(ident))
         again = await PostgresStore.open(url)

@@ -473,6 +473,15 @@ class PostgresStore:
             await lexical.pg_setup(conn)  # X1: (re)tokenize rows written before or stale
             # X1: messages an older chatmem (or process) left waiting get their entries
             await self._sync_pending(conn)
+            # X1: BM25's totals (migration 8) as the rows hold them: an older chatmem
+            # still running beside this one writes without booking (a count of both
+            # tables, once per open)
+            repaired = await lexical.pg_repair_totals(conn)
+            if repaired is not None:
+                log.warning("postgres schema %s: BM25's totals were off by %d rows and %d "
+                            "tokens (written by an older chatmem?); corrected. Upgrade "
+                            "every process that writes to this store.", self.schema,
+                            *repaired)
 
     async def _load_hnsw_dims(self, conn: psycopg.AsyncConnection[Any]) -> set[int]:
         rows = await (await conn.execute(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..sql import FAILED_SQL, PENDING_ENTRY_SQL, PENDING_SQL, WAITING_STATES_SQL
 from .lexical import PG_MIGRATION as LEXICAL_MIGRATION
-from .lexical import PG_TOTALS_MIGRATION
+from .lexical import PG_TOTALS_CHECK_MIGRATION, PG_TOTALS_MIGRATION
 
 #: version -> statements, applied in order in one transaction (search_path = the schema).
 MIGRATIONS: dict[int, list[str]] = {
@@ -127,4 +127,7 @@ MIGRATIONS[7] = [
 #: :data:`~chatmem.store.postgres.lexical.PG_TOTALS_MIGRATION`), instead of migration 6's
 #: index-only scan, which read the heap for every page written since autovacuum last ran.
 MIGRATIONS[8] = PG_TOTALS_MIGRATION
+#: X1: when an open last checked that ledger against a count of the rows (a process of an
+#: older chatmem writes without booking; the count is not for every open).
+MIGRATIONS[9] = PG_TOTALS_CHECK_MIGRATION
 SCHEMA_VERSION = max(MIGRATIONS)
