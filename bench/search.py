@@ -12,7 +12,7 @@ For each data set and store size, in one process:
   PostgresStore (``--pg URL``, a throwaway database: the bench clears it; measured
   right after the ingest, or with ``--pg-vacuum`` after ``VACUUM (ANALYZE)`` of its
   tables: what autovacuum leaves within about a minute of a burst of writes, and
-  what lets the full-text corpus statistics come from an index-only scan) and
+  what spares the full-text document counts reading the heap) and
   Qdrant local mode in memory (``--qdrant``, up to ``--qdrant-max``) when their
   modules exist; the paths
   alternate query by query so that machine noise hits them alike;

@@ -76,7 +76,7 @@ async def assert_pg_totals(conn: Any, schema: str) -> None:
     the rows (nothing to check in a schema without the ledger)."""
     from psycopg import sql
 
-    from chatmem.store.postgres.lexical import PG_COUNT_SQL
+    from chatmem.store.postgres.lexical import PG_COUNT_SQL, PG_TOTALS_SQL
 
     found = await (await conn.execute(
         "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL",
@@ -85,9 +85,7 @@ async def assert_pg_totals(conn: Any, schema: str) -> None:
         return
     async with conn.transaction():
         await conn.execute(sql.SQL("SET LOCAL search_path = {}").format(sql.Identifier(schema)))
-        booked = await (await conn.execute(
-            "SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lexical_totals")
-        ).fetchone()
+        booked = await (await conn.execute(PG_TOTALS_SQL)).fetchone()
         counted = await (await conn.execute(PG_COUNT_SQL)).fetchone()
     assert tuple(booked) == tuple(counted), \
         f"schema {schema}: BM25 totals booked {tuple(booked)}, rows hold {tuple(counted)}"

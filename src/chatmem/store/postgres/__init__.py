@@ -1128,9 +1128,9 @@ class PostgresStore:
                 dump = _jsonb(f"vector entry {e.message_id!r}")
                 rows.append((seqs[e.message_id], *entry_values(e, dump), e.text,
                              int(vec.shape[0]), vec, *lex[e.message_id]))
-            # X1: BM25's totals; the last row of an id is the one that stays
-            await lexical.pg_book_replacement(conn, "vectors",
-                                              {r[1]: r[-1] for r in rows})
+            # X1: BM25's totals (the last row of an id is the one that stays)
+            await lexical.pg_book_replacement(
+                conn, "vectors", {e.message_id: lex[e.message_id][1] for e, _ in kept})
             async with conn.cursor() as cur:
                 await cur.executemany(_VECTORS_UPSERT, rows)
             written = sorted({r[1] for r in rows})
@@ -1311,12 +1311,13 @@ class PostgresStore:
         if self._closed:
             raise StoreClosed("the store is closed")
         frag, params = compile_vector_where(where)
-        # The corpus statistics (row count, mean length, each term's document frequency)
-        # scan the whole index and are most of a query's time. A query restricted to
-        # named ids (recall measuring the full-text scores of its dense candidates)
-        # scores with those of the same text's full search just before, when there is
-        # one: the measured scores are then on the scale of the search's, as SQLite's
-        # are, and the measurement costs a lookup by id instead of a second scan.
+        # The corpus statistics (row count and mean length from the ledger, each term's
+        # document frequency counted over the GIN index) are most of a small query's
+        # time. A query restricted to named ids (recall measuring the full-text scores
+        # of its dense candidates) scores with those of the same text's full search just
+        # before, when there is one: the measured scores are then on the scale of the
+        # search's, as SQLite's are, and the measurement costs a lookup by id instead of
+        # counting again.
         restricted = where is not None and named_ids(where)[0] is not None
         now = time.monotonic()
         kept = self._lexical_stats.get(text) if restricted else None

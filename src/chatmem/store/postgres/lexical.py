@@ -196,6 +196,7 @@ PG_TOTALS_MIGRATION: list[str] = [
         tokens bigint NOT NULL
     )""",
     "LOCK TABLE vectors, lexical_entries IN SHARE MODE",
+    # PG_COUNT_SQL's count, spelled out: a released migration must not change with it
     "INSERT INTO lexical_totals (docs, tokens) SELECT count(*), coalesce(sum(lex_len), 0) "
     "FROM (SELECT lex_len FROM vectors WHERE lex IS NOT NULL UNION ALL SELECT lex_len "
     "FROM lexical_entries WHERE lex IS NOT NULL) AS rows",
@@ -203,7 +204,9 @@ PG_TOTALS_MIGRATION: list[str] = [
     "DROP INDEX vectors_lex_len",
     "DROP INDEX lexical_entries_lex_len",
 ]
-_TOTALS_SQL = "SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lexical_totals"
+#: BM25's totals as the ledger holds them (the query side; tests).
+PG_TOTALS_SQL = ("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) "
+                 "FROM lexical_totals")
 #: What the ledger should hold, counted from the rows (tests; :func:`pg_recount_totals`).
 PG_COUNT_SQL = ("SELECT count(*), coalesce(sum(lex_len), 0) FROM (SELECT lex_len FROM vectors "
                 "WHERE lex IS NOT NULL UNION ALL SELECT lex_len FROM lexical_entries "
@@ -266,7 +269,7 @@ async def pg_repair_totals(conn: Any, every_s: float = TOTALS_CHECK_S
     if due is None:
         return None
     row = await (await conn.execute(
-        f"WITH c(docs, tokens) AS ({PG_COUNT_SQL}), l(docs, tokens) AS ({_TOTALS_SQL}) "
+        f"WITH c(docs, tokens) AS ({PG_COUNT_SQL}), l(docs, tokens) AS ({PG_TOTALS_SQL}) "
         "INSERT INTO lexical_totals (docs, tokens) SELECT c.docs - l.docs, "
         "c.tokens - l.tokens FROM c, l WHERE c.docs <> l.docs OR c.tokens <> l.tokens "
         "RETURNING docs, tokens")).fetchone()
@@ -326,7 +329,7 @@ class CorpusStats:
 async def pg_corpus_stats(conn: Any, terms: Sequence[str]) -> CorpusStats:
     """The corpus statistics of ``terms``: the totals from the ledger (:data:`PG_TOTALS_MIGRATION`,
     a sum over a few rows), each term's document frequency from the GIN indexes."""
-    stats = await (await conn.execute(_TOTALS_SQL)).fetchone()
+    stats = await (await conn.execute(PG_TOTALS_SQL)).fetchone()
     n_docs, tokens = int(stats[0]), int(stats[1])
     avgdl = tokens / n_docs if n_docs > 0 else 0.0
     if n_docs == 0 or not terms:
