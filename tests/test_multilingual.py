@@ -226,6 +226,22 @@ def test_all_mpnet_base_v2_is_an_english_entry_from_a_directory_or_the_hub(
                        dense_weight_uncovered=0.15) == pytest.approx(0.6)
 
 
+def test_a_registered_model_the_hub_cannot_give_names_the_directory_to_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline (the hub library's own offline mode, an empty cache), selecting a
+    registered hub-only model fails with an error that says how to load it anyway."""
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(EmbeddingUnavailable) as caught:
+        LocalProvider("all-mpnet-base-v2")
+    text = str(caught.value)
+    assert "sentence-transformers/all-mpnet-base-v2" in text
+    assert "named 'all-mpnet-base-v2'" in text and "tokenizer.json" in text
+    assert not (tmp_path / "hub").exists() or not any((tmp_path / "hub").rglob("*.onnx"))
+
+
 def test_chatmem_model_json_overrides_the_registry(tmp_path: Path) -> None:
     path = _fake_onnx_dir(tmp_path / "paraphrase-multilingual-MiniLM-L12-v2")
     (path / "chatmem_model.json").write_text(json.dumps({"name": "pml", "max_length": 64}))

@@ -317,7 +317,11 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
             repo_id, allow_patterns=["*.json", "onnx/model.onnx", "model.onnx", "*.txt"],
         )
     except Exception as exc:
-        raise EmbeddingUnavailable(f"could not fetch {repo_id!r} from the hub: {exc}",
+        # offline, a registered model still loads from a directory: say so
+        where = "" if known is None else (
+            f"; without the network, give the directory that holds its ONNX export "
+            f"(model.onnx or onnx/model.onnx, and tokenizer.json), named {known.name!r}")
+        raise EmbeddingUnavailable(f"could not fetch {repo_id!r} from the hub: {exc}{where}",
                                    provider="local") from exc
     return Path(local)
 
