@@ -121,10 +121,11 @@ MODELS: dict[str, LocalModelSpec] = {
         dimensions=512, max_length=512, languages=("zh",),
         prefixes={"query": "为这个句子生成表示以用于检索相关文章："}),
     # English, 110M parameters: on the long-history dev split of bench/quality.py its
-    # dense channel finds 0.817 of the questions where all-MiniLM-L6-v2's finds 0.750,
-    # at about a fifth of the indexing rate (README § A stronger English model). Its
-    # only PyPI upload depends on torch and sentence-transformers unpinned: not a
-    # dependency, so no default
+    # dense channel finds 0.817 of the questions, all-MiniLM-L6-v2's 0.750, at about a
+    # fifth of the indexing rate (README § A stronger English model). Not a dependency,
+    # so never the default: its only PyPI upload (a zip of the safetensors split over
+    # five packages) requires AAIT, which requires torch and sentence-transformers
+    # unpinned
     "all-mpnet-base-v2": LocalModelSpec(
         name="all-mpnet-base-v2", hf_id="sentence-transformers/all-mpnet-base-v2",
         dimensions=768, max_length=384, cosine_baseline=0.127),
