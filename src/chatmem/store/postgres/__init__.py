@@ -475,7 +475,7 @@ class PostgresStore:
             await self._sync_pending(conn)
             # X1: BM25's totals (migration 8) as the rows hold them: an older chatmem
             # still running beside this one writes without booking (a count of both
-            # tables, once per open)
+            # tables, at an open at least an hour after the last one: migration 9)
             repaired = await lexical.pg_repair_totals(conn)
             if repaired is not None:
                 log.warning("postgres schema %s: BM25's totals were off by %d rows and %d "
