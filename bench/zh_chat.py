@@ -157,12 +157,13 @@ def registered_models() -> list[str]:
 
 async def try_embedder(model: str, threads: int) -> tuple[Embedder | None, str]:
     """An Embedder for ``model`` that has embedded one text, or (None, why not)."""
-    from chatmem.embedding.local import MODELS
+    from chatmem.embedding.local import MODELS, model_unavailable
 
     spec = MODELS.get(model)
-    if spec is not None and getattr(spec, "hf_id", None) and spec.model_file is None \
-            and model != DEFAULT_MODEL:
-        return None, f"needs the Hugging Face hub ({spec.hf_id}); not downloaded here"
+    if spec is not None and spec.engine == "onnx" and model != DEFAULT_MODEL:
+        why = model_unavailable(model)  # None: installed here (all-mpnet-base-v2's packages)
+        if why is not None:
+            return None, f"not here without the hub: {why}"
     try:
         cfg = Config.load({"embedding": {"model": model, "threads": threads,
                                          "cache": {"max_items": 1_000_000}}})

