@@ -16,7 +16,14 @@ from chatmem import Memory, Message
 from chatmem.config import Config, HybridConfig
 from chatmem.embedding import Capabilities, Embedder
 from chatmem.models import ScoredId, Session
-from chatmem.recall.fuse import covers, dense_trust, fuse, rank_fusion, score_fusion
+from chatmem.recall.fuse import (
+    DEFAULT_DENSE_WEIGHT,
+    covers,
+    dense_trust,
+    fuse,
+    rank_fusion,
+    score_fusion,
+)
 
 EN = ("en",)
 E5 = ("en", "zh", "ja", "fr")
@@ -73,8 +80,10 @@ def test_fusion_never_ranks_a_strong_dense_hit_below_weak_lexical_noise() -> Non
     messages that only share a frequent word with it."""
     dense = [sid("strong", 0.82)] + [sid(f"d{i}", 0.35 - i * 0.01) for i in range(19)]
     noise = [sid(f"n{i}", 0.15 - i * 0.005) for i in range(20)]
-    cfg = HybridConfig()  # the defaults
-    w = {"dense_weight": cfg.dense_weight, "dense_weight_uncovered": cfg.dense_weight_uncovered}
+    cfg = HybridConfig()  # the defaults (dense_weight unset: a model without its own, 0.6)
+    assert cfg.dense_weight is None
+    w = {"dense_weight": DEFAULT_DENSE_WEIGHT,
+         "dense_weight_uncovered": cfg.dense_weight_uncovered}
     out = fuse(dense, noise, query="what did my sister say about the wedding venue",
                languages=EN, limit=40, **w)
     assert out[0].message_id == "strong"

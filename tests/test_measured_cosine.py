@@ -153,3 +153,36 @@ async def test_a_caller_filter_near_the_node_limit_still_recalls(tmp_path: Path)
                                                                    range(1001)]}})
     finally:
         await mem.close()
+
+
+@pytest.mark.parametrize(("declared", "configured", "used"), [
+    (0.3, None, 0.3),    # the model's own weight when the setting is unset
+    (0.3, 0.5, 0.5),     # the setting, when given, wins over the model's
+    (None, None, 0.6),   # a model that declares none: the default
+])
+async def test_the_dense_weight_is_the_settings_else_the_models_else_the_default(
+        declared: float | None, configured: float | None, used: float,
+        tmp_path: Path) -> None:
+    """``hybrid.dense_weight`` unset: a model's ``Capabilities.dense_weight`` (a stronger
+    model earns more: all-mpnet-base-v2 declares 0.7), else 0.6."""
+    from chatmem.embedding.base import Capabilities
+
+    hybrid = {} if configured is None else {"dense_weight": configured}
+    config = Config.load({"hybrid": hybrid, "search": {"time_weight": 0.0}})
+    provider = ChosenVectors(DIM, capabilities=Capabilities(dense_weight=declared))
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'w.db'}", embedder=embedder(provider),
+                            config=config)
+    try:
+        texts = [*NEAR, *FAR]
+        await mem.add([Message(id=f"m{i}", session_id="s", role="user", content=t,
+                               ts=T0 + i) for i, t in enumerate(texts)])
+        await mem.flush()
+        crossing = f"m{texts.index('zebra crossing')}"
+        (word,) = await mem.storage.lexical.lexical_query(
+            QUERY, 5, {"message_id": {"$in": [crossing]}})
+        res = await mem.recall(QUERY, top_k=60, scope="all", window=0)
+        semantic = {h.message.id: h.semantic for h in res.hits}
+        assert semantic[crossing] == pytest.approx(used * 0.2 + (1 - used) * word.score,
+                                                   abs=1e-4)
+    finally:
+        await mem.close()

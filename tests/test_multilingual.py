@@ -231,6 +231,7 @@ def test_all_mpnet_base_v2_is_an_english_entry_from_a_directory_or_the_hub(
     assert provider.model_id == "local:all-mpnet-base-v2"
     caps = provider.capabilities
     assert caps.languages == ("en",) and caps.cosine_baseline == pytest.approx(0.127)
+    assert caps.dense_weight == pytest.approx(0.7)  # its own hybrid weight (README)
     assert dense_trust("我现在住在哪里", caps.languages, dense_weight=0.6,
                        dense_weight_uncovered=0.15) == pytest.approx(0.15)
     assert dense_trust("where do I live now", caps.languages, dense_weight=0.6,

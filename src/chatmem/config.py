@@ -367,8 +367,10 @@ class HybridConfig(_Strict):
     #: ``score``: calibrated score blending; ``rank``: reciprocal-rank fusion.
     fusion: Literal["score", "rank"] = "score"
     #: Share of the dense score in the fused score when the embedding model declares a
-    #: language of the query's script (CJK or not).
-    dense_weight: float = Field(default=0.6, ge=0.0, le=1.0)
+    #: language of the query's script (CJK or not). ``None``: the model's own figure
+    #: (``Capabilities.dense_weight``; all-mpnet-base-v2 0.7), else
+    #: :data:`chatmem.recall.fuse.DEFAULT_DENSE_WEIGHT` (0.6).
+    dense_weight: float | None = Field(default=None, ge=0.0, le=1.0)
     #: The same when it does not (a Chinese query, an English-only model).
     dense_weight_uncovered: float = Field(default=0.15, ge=0.0, le=1.0)
     #: The cosine the embedding model gives unrelated texts, when the model's own

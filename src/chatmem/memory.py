@@ -84,7 +84,7 @@ from .recall import (
     rerank,
 )
 from .recall.follow import follow_replies
-from .recall.fuse import fuse
+from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
 from .scopes import (
@@ -1291,11 +1291,14 @@ class Memory:
                 self._cosines_of_lexical_only(index, used[0], embedder.model_id,
                                               dense_hits, lexical_hits, where),
                 self._lexical_of_dense_only(lexical, q, dense_hits, lexical_hits, where))
+        caps = embedder.capabilities
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
-            else embedder.capabilities.cosine_baseline
+            else caps.cosine_baseline
+        dense_weight = next(w for w in (hybrid.dense_weight, caps.dense_weight,
+                                        DEFAULT_DENSE_WEIGHT) if w is not None)
         return fuse(dense_hits, lexical_hits, query=q,
-                    languages=embedder.capabilities.languages, cosine_baseline=baseline,
-                    dense_weight=hybrid.dense_weight,
+                    languages=caps.languages, cosine_baseline=baseline,
+                    dense_weight=dense_weight,
                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
                     method=hybrid.fusion,
                     rrf_k=hybrid.rrf_k, measured=measured,

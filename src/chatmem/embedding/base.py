@@ -50,6 +50,10 @@ class Capabilities:
     #: were chosen with (:func:`chatmem.recall.fuse.rescale`): multilingual-e5 gives
     #: unrelated texts about 0.8, all-MiniLM-L6-v2 about 0.13.
     cosine_baseline: float | None = None
+    #: The share of the dense score this model's cosines earn in hybrid recall, when it
+    #: is not the default's (``hybrid.dense_weight`` unset): a stronger model earns more
+    #: (all-mpnet-base-v2: 0.7, chosen on the dev splits). ``None``: the default's.
+    dense_weight: float | None = None
 
 
 @runtime_checkable

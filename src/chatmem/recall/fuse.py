@@ -112,6 +112,10 @@ def dense_trust(query: str, languages: Sequence[str] | None, *, dense_weight: fl
 #: ``dense_weight_uncovered`` were chosen with on the dev splits.
 REFERENCE_BASELINE = 0.135
 
+#: ``hybrid.dense_weight`` for a model that declares none of its own: chosen on the dev
+#: splits with all-MiniLM-L6-v2 (README § Recall quality, rule 6) and kept for e5.
+DEFAULT_DENSE_WEIGHT = 0.6
+
 
 def rescale(cosine: float, baseline: float | None) -> float:
     """``cosine`` of a model whose unrelated texts score ``baseline``, on the reference
@@ -191,5 +195,5 @@ def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
                         measured_lexical=measured_lexical)
 
 
-__all__ = ["CJK_LANGUAGES", "REFERENCE_BASELINE", "FusionMethod", "covers", "dense_trust",
-           "fuse", "rank_fusion", "rescale", "score_fusion"]
+__all__ = ["CJK_LANGUAGES", "DEFAULT_DENSE_WEIGHT", "REFERENCE_BASELINE", "FusionMethod",
+           "covers", "dense_trust", "fuse", "rank_fusion", "rescale", "score_fusion"]
