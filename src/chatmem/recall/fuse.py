@@ -22,8 +22,9 @@ Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score ble
   search it is measured the same way (``measured_lexical``: the full-text index
   scores exactly those ids); 0 when it holds none of the query's words.
 * ``t`` is the *dense trust* of this query (:func:`dense_trust`): the
-  configured ``dense_weight`` when the embedding model declares a language of
-  the query's script, ``dense_weight_uncovered`` when it does not (a Chinese
+  ``dense_weight`` (the configured one, else the model's own, else
+  :data:`DEFAULT_DENSE_WEIGHT`; the caller resolves it) when the embedding model
+  declares a language of the query's script, ``dense_weight_uncovered`` when it does not (a Chinese
   query against the English-only default model), mixed by the query's share of
   CJK characters. So a weak signal cannot drown a strong one: with an
   English-only model a Chinese query is ranked mostly by BM25, an English query
