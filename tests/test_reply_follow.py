@@ -17,7 +17,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError, InvalidInput
 from chatmem.models import ScoredId
-from chatmem.recall.follow import follow_replies
+from chatmem.recall.follow import follow_replies, reply_followers
 from chatmem.recall.query import asks_current_state, asks_earliest
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
@@ -160,6 +160,8 @@ def test_cjk_queries_use_their_own_reply_share(query: str, share: float) -> None
 @pytest.mark.parametrize("bad", [{"reply_share": 1.5}, {"reply_share": -0.1},
                                  {"reply_share_cjk": 1.5}, {"reply_share_cjk": "x"},
                                  {"reply_window": -1}, {"reply_window": 2.5},
+                                 {"reply_insertions": -1}, {"reply_insertions": 1.5},
+                                 {"reply_insertions": 11}, {"reply_insertions": "two"},
                                  {"time_weight_current": 2}])
 def test_bad_settings_name_the_field(bad: dict[str, Any]) -> None:
     with pytest.raises(ConfigError, match=next(iter(bad))):
@@ -315,3 +317,79 @@ async def test_follow_replies_false_turns_it_off_for_one_call(tmp_path: Path) ->
             await mem.recall(QUESTION, follow_replies="no")  # type: ignore[arg-type]
     finally:
         await mem.close()
+
+
+def _turn(mid: str, role: str, content: str) -> Message:
+    return Message(id=mid, session_id="s", content=content, ts=int(mid[1:]), role=role)
+
+
+def test_an_insertion_sequence_does_not_use_up_the_window() -> None:
+    back = _turn("m1", "assistant", "did you tell the landlord?")
+    answer = _turn("m2", "user", "yes, she keeps stalling")
+    advice = _turn("m3", "assistant", "send her a dated note")
+    after = [back, answer, advice, _turn("m4", "user", "ok"), _turn("m5", "user", "bye")]
+    assert reply_followers(after, 2) == after[:2]
+    assert reply_followers(after, 2, 2) == after[:4]
+    assert reply_followers(after, 1, 1) == after[:3]
+    assert reply_followers(after, 0, 2) == [] and reply_followers([], 2, 2) == []
+    # the user's questions are the topic, not a question back
+    asks = _turn("m1", "user", "what should I do?")
+    assert reply_followers([asks, *after[1:]], 2, 2) == [asks, answer]
+    # at most ``insertions`` pairs are skipped; a question with no answer after it counts
+    again = [back, answer, _turn("m3", "assistant", "since when？"), _turn("m4", "user", "monday"),
+             _turn("m5", "assistant", "和她说过吗"), _turn("m6", "user", "说了"), advice]
+    assert reply_followers(again, 2, 2) == again[:6]
+    assert reply_followers(again, 1, 3) == again
+    assert reply_followers([answer, back], 2, 2) == [answer, back]
+
+
+#: One day of chat where the assistant asks back before it advises: the advice shares no
+#: word with a later question about it, and comes three turns after the turn that does.
+HEATER = [("user", "my water heater is broken, three days without a hot shower"),
+          ("assistant", "did you tell the landlord?"),
+          ("user", "yes, she keeps stalling"),
+          ("assistant", "send her a dated note listing each missed repair deadline"),
+          ("user", "ok will do")]
+ADVICE = HEATER[3][1]
+
+
+async def _heater(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/w.db", embedder=embedder(), config=config)
+    await mem.add([Message(session_id="d1", content=text, role=role, ts=T0 + i * 60_000,
+                           speaker_id="bot" if role == "assistant" else "maya",
+                           metadata={"shared": i in (0, 3)})
+                   for i, (role, text) in enumerate(HEATER)] + _unrelated() + [
+        # other days, sharing a word with the questions: the pool's best five are the
+        # matched turn and these, not the user's answer after the question back
+        Message(session_id=f"o{i // 2}", content=text, ts=T0 + (30 + i) * DAY,
+                role="assistant" if i % 2 else "user")
+        for i, text in enumerate(["my phone screen is broken",
+                                  "a broken screen is a quick fix at the mall",
+                                  "my bike chain is broken", "oil the bike chain weekly",
+                                  "I forget to drink water", "keep water on your desk"])])
+    await mem.flush()
+    return mem
+
+
+async def _rank(mem: Memory, query: str, text: str, **kw: Any) -> int:
+    hits = (await mem.recall(query, top_k=20, scope="all", window=0, **kw)).hits
+    return [h.message.content for h in hits].index(text)
+
+
+async def test_the_advice_after_a_question_back_is_recalled(tmp_path: Path) -> None:
+    asked = "what did you suggest about my broken water heater"
+    on = await _heater(tmp_path / "on")
+    off = await _heater(tmp_path / "off", {"search": {"reply_insertions": 0}})
+    try:
+        assert await _rank(on, asked, ADVICE) <= 1 < 3 < await _rank(off, asked, ADVICE)
+        # only a question about the assistant's words skips the question back
+        plain = "how long was my water heater broken"
+        assert await _rank(on, plain, ADVICE) == await _rank(off, plain, ADVICE) > 3
+        # what answers what is read from the session's order: a filter that hides the
+        # question back and its answer still lets the advice inherit from the matched turn
+        shown = await on.recall(asked, top_k=2, scope="all", window=0,
+                                filter={"message.shared": True})
+        assert {h.message.content for h in shown.hits} == {HEATER[0][1], ADVICE}
+    finally:
+        await on.close()
+        await off.close()

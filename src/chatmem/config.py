@@ -131,6 +131,11 @@ class SearchConfig(_Strict):
     reply_share_cjk: float = Field(default=0.8, ge=0.0, le=1.0)
     #: How many messages after a candidate inherit its score.
     reply_window: int = Field(default=2, ge=0, le=20, strict=True)
+    #: On a question about the assistant's words, how many insertion sequences (the
+    #: assistant asks back, the user answers) after a candidate do not count towards
+    #: ``reply_window``, so the advice that follows them inherits too
+    #: (:func:`chatmem.recall.follow.reply_followers`); 0 turns it off.
+    reply_insertions: int = Field(default=2, ge=0, le=10, strict=True)
     #: Multiplies the messages of the role whose past words the query asks about
     #: ("what did you suggest…" → the assistant's, "what did I say…" → the user's;
     #: :func:`chatmem.recall.query.asked_role`); 1 turns it off.

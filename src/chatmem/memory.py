@@ -83,7 +83,7 @@ from .recall import (
     plan,
     rerank,
 )
-from .recall.follow import follow_replies
+from .recall.follow import follow_replies, reply_followers
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
@@ -1184,10 +1184,16 @@ class Memory:
         share, window = plan.reply_share, self.config.search.reply_window
         if share <= 0 or window <= 0 or not pool:
             return pool
+        # the assistant's questions back are skipped only when its advice is asked for
+        insertions = self.config.search.reply_insertions \
+            if plan.asked_role == "assistant" else 0
         followers: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
         for parent in pool[:self.config.recall_top_k]:
-            after = await self.store.range(parent.session_id, parent.ts, 0, window)
+            # the session's own order decides what answers what; filters apply after
+            after = reply_followers(
+                await self.store.range(parent.session_id, parent.ts, 0,
+                                       window + 2 * insertions), window, insertions)
             if plan.where and after:
                 sid = parent.session_id
                 if sid not in snapshots:

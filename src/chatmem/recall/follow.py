@@ -26,6 +26,18 @@ Chosen on the dev splits only (``bench/quality.py``, README § Recall quality):
 ``parents`` beyond 5 changed nothing there, nor did lowering the share of the second
 follower below the first's (a falloff of 0.95 to 0.7 per step scored the same or
 lower), so followers of one parent tie and the newer comes first.
+
+**Insertion sequences** (:func:`reply_followers`). Asked for advice, an assistant often
+asks back before it answers: "the water heater's been broken three days" → "did you
+tell the landlord?" → "yes, she keeps stalling" → the advice. Conversation analysis
+calls the middle pair an insertion sequence: a question and its answer inserted
+between a turn and the reply it gets. On a question about the assistant's words
+("what did you suggest…", "你让我…"), such pairs do not use up the window, so the
+advice three turns after the matched turn inherits like an immediate reply.
+``search.reply_insertions`` (2) pairs may be skipped per parent; on other questions
+none are. Chosen on the dev splits (on every question, one pair at most: 3 questions
+found, 5 lost; on these only, two pairs: 4 found, 1 lost; one pair: 3 found, 1 lost);
+validation, only reported: 7 found, 0 lost (README § Recall quality, rule 19).
 """
 
 from __future__ import annotations
@@ -33,6 +45,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..models import Message, ScoredId
+from .rank import is_question
+
+
+def reply_followers(after: Sequence[Message], window: int, insertions: int = 0
+                    ) -> list[Message]:
+    """The messages of ``after`` (those following a candidate, in order) that inherit.
+
+    The first ``window`` of them, except that up to ``insertions`` insertion sequences
+    (an assistant's message that asks, and the message after it: the answer) do not
+    count towards the window: they inherit too, and so do the ``window`` messages
+    after them. ``insertions`` 0 → ``after[:window]``. ``after`` should hold
+    ``window + 2 × insertions`` messages to leave room for them."""
+    kept: list[Message] = []
+    budget, skipped, i = window, 0, 0
+    while i < len(after) and budget > 0:
+        msg = after[i]
+        if skipped < insertions and i + 1 < len(after) and msg.role == "assistant" \
+                and is_question(msg.content):
+            kept += after[i:i + 2]
+            skipped, i = skipped + 1, i + 2
+            continue
+        kept.append(msg)
+        budget, i = budget - 1, i + 1
+    return kept
 
 
 def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Message]],
@@ -67,4 +103,4 @@ def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Me
     return ranked
 
 
-__all__ = ["follow_replies"]
+__all__ = ["follow_replies", "reply_followers"]
