@@ -625,33 +625,62 @@ class PostgresStore:
         n = 0
         async with self._tx() as conn:
             for chunk in POSTGRES.id_chunks(sorted(set(ids))):
-                await self._lock_messages(conn, chunk)
+                locked = await self._lock_messages(conn, chunk)
                 frag, params = POSTGRES.in_list("message_id", chunk)
                 await lexical.pg_delete(conn, "vectors", frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
-                cur = await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))
-                n += cur.rowcount
+                if locked:
+                    cur = await conn.execute(*sm.delete_messages_query(POSTGRES, locked))
+                    n += cur.rowcount
         self._sizes_changed()
         return n
 
     @staticmethod
-    async def _lock_messages(conn: psycopg.AsyncConnection[Any], chunk: Sequence[str]) -> None:
+    async def _lock_messages(conn: psycopg.AsyncConnection[Any], chunk: Sequence[str]
+                             ) -> list[str]:
         """Lock these message rows first, in id order, as ``upsert`` does: a delete that
-        took the vector rows first could deadlock with an upsert of the same messages."""
-        await conn.execute('SELECT 1 FROM messages WHERE id = ANY(%s::text[]) '
-                           'ORDER BY id COLLATE "C" FOR UPDATE', [list(chunk)])
+        took the vector rows first could deadlock with an upsert of the same messages.
+        Returns the ids locked: a message that another writer adds after this lock is
+        not among them, and a delete must leave it (deleting it would wait for its
+        upsert, which may wait for a row locked here)."""
+        cur = await conn.execute('SELECT id FROM messages WHERE id = ANY(%s::text[]) '
+                                 'ORDER BY id COLLATE "C" FOR UPDATE', [list(chunk)])
+        return [r[0] for r in await cur.fetchall()]
+
+    @classmethod
+    async def _delete_locked(cls, conn: psycopg.AsyncConnection[Any], table: str,
+                             where: str, params: Sequence[Any] = ()) -> tuple[int, int]:
+        """:func:`lexical.pg_delete` of the rows of ``table`` matching ``where``, their
+        messages locked first in id order, as every writer of a message locks them: an
+        upsert holds its messages' rows while it books and writes the vector and
+        full-text rows, so a delete that locked those rows first, in the table's order,
+        could deadlock with it (seen with four writers on overlapping messages). Rows
+        that start to match after the ids are read are left, as if written just after
+        the delete. Returns (rows deleted, of them rows that held a text)."""
+        ids = sorted({r[0] for r in await (await conn.execute(
+            f"SELECT message_id FROM {table} WHERE {where}", list(params))).fetchall()})
+        gone = with_text = 0
+        for chunk in POSTGRES.id_chunks(ids):
+            await cls._lock_messages(conn, chunk)
+            n, t = await lexical.pg_delete(
+                conn, table, f"({where}) AND message_id = ANY(%s::text[])",
+                [*params, chunk])
+            gone, with_text = gone + n, with_text + t
+        return gone, with_text
 
     async def erase_messages(self, ids: Sequence[str]) -> Erased:
         n = vectors = lex = 0
         async with self._tx() as conn:
             for chunk in POSTGRES.id_chunks(sorted(set(ids))):
-                await self._lock_messages(conn, chunk)
+                locked = await self._lock_messages(conn, chunk)
                 gone, with_text = await lexical.pg_delete(
                     conn, "vectors", "message_id = ANY(%s::text[])", [chunk])
                 vectors += gone
                 lex += with_text  # the vector row holds its full text
                 lex += await lexical.pg_drop(conn, chunk)  # pending / separate-index rows
-                n += (await conn.execute(*sm.delete_messages_query(POSTGRES, chunk))).rowcount
+                if locked:
+                    n += (await conn.execute(
+                        *sm.delete_messages_query(POSTGRES, locked))).rowcount
         self._sizes_changed()
         return Erased(messages=n, vectors=vectors, lexical=lex)
 
@@ -1148,7 +1177,8 @@ class PostgresStore:
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in chunks(list(message_ids), 1000):
+            for chunk in POSTGRES.id_chunks(sorted(set(message_ids))):
+                await self._lock_messages(conn, chunk)
                 gone, _ = await lexical.pg_delete(conn, "vectors",
                                                   "message_id = ANY(%s::text[])", [chunk])
                 n += gone
@@ -1160,7 +1190,7 @@ class PostgresStore:
             raise StoreClosed("the store is closed")
         frag, params = compile_vector_where(where)
         async with self._tx() as conn:
-            n, _ = await lexical.pg_delete(conn, "vectors", frag, params)
+            n, _ = await self._delete_locked(conn, "vectors", frag, params)
         self._sizes_changed()
         return n
 
@@ -1278,15 +1308,32 @@ class PostgresStore:
                 for r in rows]
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
+        scope, params = ("TRUE", []) if session_id is None else ("session_id = %s",
+                                                                 [session_id])
+        entries = f"{scope} AND NOT {PENDING_ENTRY_SQL}"
+        indexed = int(IndexState.INDEXED)
+        n = 0
         async with self._tx() as conn:
-            if session_id is None:
-                n, _ = await lexical.pg_delete(conn, "vectors", "TRUE")
-            else:
-                n, _ = await lexical.pg_delete(conn, "vectors", "session_id = %s",
-                                               [session_id])
-            await conn.execute(*sm.reset_index_state_query(
-                POSTGRES, IndexState.INDEXED, IndexState.CLEARED, session_id))
-            await lexical.pg_clear(conn, session_id)  # X1: separate-index full-text rows
+            # every message this touches, locked first in id order (:meth:`_delete_locked`):
+            # its vectors, its separate-index full text, its index state
+            ids = sorted({r[0] for r in await _rows(
+                conn, (f"SELECT message_id FROM vectors WHERE {scope}", params),
+                (f"SELECT message_id FROM lexical_entries WHERE {entries}", params),
+                (f"SELECT id FROM messages WHERE index_state = %s AND {scope}",
+                 [indexed, *params]))})
+            for chunk in POSTGRES.id_chunks(ids):
+                locked = await self._lock_messages(conn, chunk)
+                gone, _ = await lexical.pg_delete(
+                    conn, "vectors", f"{scope} AND message_id = ANY(%s::text[])",
+                    [*params, chunk])
+                n += gone
+                await conn.execute(
+                    "UPDATE messages SET index_state = %s, attempts = 0, retry_at = 0 "
+                    "WHERE index_state = %s AND id = ANY(%s::text[])",
+                    [int(IndexState.CLEARED), indexed, locked])
+                await lexical.pg_delete(  # X1: separate-index full-text rows
+                    conn, "lexical_entries", f"{entries} AND message_id = ANY(%s::text[])",
+                    [*params, chunk])
         self._sizes_changed()
         return n
 
@@ -1300,11 +1347,30 @@ class PostgresStore:
 
     async def delete_lexical(self, message_ids: Sequence[str]) -> int:
         async with self._tx() as conn:
-            return await lexical.pg_drop(conn, list(message_ids))
+            n = 0
+            for chunk in POSTGRES.id_chunks(sorted(set(message_ids))):
+                await self._lock_messages(conn, chunk)  # as upsert_lexical locks them
+                n += await lexical.pg_drop(conn, chunk)
+            return n
+
+    @classmethod
+    async def _clear_entries(cls, conn: psycopg.AsyncConnection[Any],
+                             session_id: str | None) -> int:
+        """Delete the separate index's full-text rows (of one session); the pending
+        entries of messages still waiting for a vector stay. Their messages are locked
+        first (:meth:`_delete_locked`). Returns how many."""
+        if session_id is None:
+            n, _ = await cls._delete_locked(conn, "lexical_entries",
+                                            f"NOT {PENDING_ENTRY_SQL}")
+        else:
+            n, _ = await cls._delete_locked(
+                conn, "lexical_entries", f"session_id = %s AND NOT {PENDING_ENTRY_SQL}",
+                [session_id])
+        return n
 
     async def clear_lexical(self, session_id: str | None = None) -> int:
         async with self._tx() as conn:
-            return await lexical.pg_clear(conn, session_id)
+            return await self._clear_entries(conn, session_id)
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:

@@ -19,7 +19,6 @@ from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, query_terms, tokenize
 from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
 from ..columns import entry_values, json_text, pg_upsert_sql
-from ..sql import PENDING_ENTRY_SQL
 
 _META_NS = "chatmem.lexical"
 _ENTRIES_UPSERT = pg_upsert_sql(
@@ -130,17 +129,6 @@ async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:
     """Delete the separate-index lexical rows of these messages; returns how many."""
     n, _ = await pg_delete(conn, "lexical_entries", "message_id = ANY(%s::text[])",
                            [list(message_ids)])
-    return n
-
-
-async def pg_clear(conn: Any, session_id: str | None = None) -> int:
-    """Delete the rows of a separate index's entries (of one session); the pending
-    entries of messages still waiting for a vector stay. Returns how many."""
-    if session_id is None:
-        n, _ = await pg_delete(conn, "lexical_entries", f"NOT {PENDING_ENTRY_SQL}")
-    else:
-        n, _ = await pg_delete(conn, "lexical_entries",
-                               f"session_id = %s AND NOT {PENDING_ENTRY_SQL}", [session_id])
     return n
 
 
