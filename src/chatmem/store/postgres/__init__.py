@@ -221,6 +221,11 @@ def _row_to_session(r: Sequence[Any]) -> Session:
     return sm.row_to_session(POSTGRES, r)
 
 
+def _session_scope(session_id: str | None) -> tuple[str, list[Any]]:
+    """A ``WHERE`` fragment and its parameters: the rows of one session, or all."""
+    return ("TRUE", []) if session_id is None else ("session_id = %s", [session_id])
+
+
 async def _rows(conn: psycopg.AsyncConnection[Any], *statements: Statement | None
                 ) -> list[Any]:
     """The rows of these statements, in order (``None``: a statement not needed)."""
@@ -624,8 +629,7 @@ class PostgresStore:
     async def delete_messages(self, ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in POSTGRES.id_chunks(sorted(set(ids))):
-                locked = await self._lock_messages(conn, chunk)
+            async for chunk, locked in self._locked_chunks(conn, ids):
                 frag, params = POSTGRES.in_list("message_id", chunk)
                 await lexical.pg_delete(conn, "vectors", frag, params)
                 await lexical.pg_drop(conn, chunk)  # X1: separate-index full-text rows
@@ -636,16 +640,18 @@ class PostgresStore:
         return n
 
     @staticmethod
-    async def _lock_messages(conn: psycopg.AsyncConnection[Any], chunk: Sequence[str]
-                             ) -> list[str]:
-        """Lock these message rows first, in id order, as ``upsert`` does: a delete that
-        took the vector rows first could deadlock with an upsert of the same messages.
-        Returns the ids locked: a message that another writer adds after this lock is
-        not among them, and a delete must leave it (deleting it would wait for its
+    async def _locked_chunks(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
+                             ) -> AsyncIterator[tuple[list[str], list[str]]]:
+        """The ids in chunks, each chunk's message rows locked before it is yielded, in
+        one id order across chunks, as ``upsert`` locks them: a delete that took the
+        vector rows first could deadlock with an upsert of the same messages. Yields
+        (chunk, the ids of it locked): a message that another writer adds after its lock
+        is not among them, and a delete must leave it (deleting it would wait for its
         upsert, which may wait for a row locked here)."""
-        cur = await conn.execute('SELECT id FROM messages WHERE id = ANY(%s::text[]) '
-                                 'ORDER BY id COLLATE "C" FOR UPDATE', [list(chunk)])
-        return [r[0] for r in await cur.fetchall()]
+        for chunk in POSTGRES.id_chunks(sorted(set(ids))):
+            cur = await conn.execute('SELECT id FROM messages WHERE id = ANY(%s::text[]) '
+                                     'ORDER BY id COLLATE "C" FOR UPDATE', [chunk])
+            yield chunk, [r[0] for r in await cur.fetchall()]
 
     @classmethod
     async def _delete_locked(cls, conn: psycopg.AsyncConnection[Any], table: str,
@@ -657,11 +663,10 @@ class PostgresStore:
         could deadlock with it (seen with four writers on overlapping messages). Rows
         that start to match after the ids are read are left, as if written just after
         the delete. Returns (rows deleted, of them rows that held a text)."""
-        ids = sorted({r[0] for r in await (await conn.execute(
-            f"SELECT message_id FROM {table} WHERE {where}", list(params))).fetchall()})
+        ids = [r[0] for r in await (await conn.execute(
+            f"SELECT message_id FROM {table} WHERE {where}", list(params))).fetchall()]
         gone = with_text = 0
-        for chunk in POSTGRES.id_chunks(ids):
-            await cls._lock_messages(conn, chunk)
+        async for chunk, _ in cls._locked_chunks(conn, ids):
             n, t = await lexical.pg_delete(
                 conn, table, f"({where}) AND message_id = ANY(%s::text[])",
                 [*params, chunk])
@@ -671,8 +676,7 @@ class PostgresStore:
     async def erase_messages(self, ids: Sequence[str]) -> Erased:
         n = vectors = lex = 0
         async with self._tx() as conn:
-            for chunk in POSTGRES.id_chunks(sorted(set(ids))):
-                locked = await self._lock_messages(conn, chunk)
+            async for chunk, locked in self._locked_chunks(conn, ids):
                 gone, with_text = await lexical.pg_delete(
                     conn, "vectors", "message_id = ANY(%s::text[])", [chunk])
                 vectors += gone
@@ -1177,8 +1181,7 @@ class PostgresStore:
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         n = 0
         async with self._tx() as conn:
-            for chunk in POSTGRES.id_chunks(sorted(set(message_ids))):
-                await self._lock_messages(conn, chunk)
+            async for chunk, _ in self._locked_chunks(conn, message_ids):
                 gone, _ = await lexical.pg_delete(conn, "vectors",
                                                   "message_id = ANY(%s::text[])", [chunk])
                 n += gone
@@ -1308,21 +1311,19 @@ class PostgresStore:
                 for r in rows]
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
-        scope, params = ("TRUE", []) if session_id is None else ("session_id = %s",
-                                                                 [session_id])
+        scope, params = _session_scope(session_id)
         entries = f"{scope} AND NOT {PENDING_ENTRY_SQL}"
         indexed = int(IndexState.INDEXED)
         n = 0
         async with self._tx() as conn:
             # every message this touches, locked first in id order (:meth:`_delete_locked`):
             # its vectors, its separate-index full text, its index state
-            ids = sorted({r[0] for r in await _rows(
+            ids = [r[0] for r in await _rows(
                 conn, (f"SELECT message_id FROM vectors WHERE {scope}", params),
                 (f"SELECT message_id FROM lexical_entries WHERE {entries}", params),
                 (f"SELECT id FROM messages WHERE index_state = %s AND {scope}",
-                 [indexed, *params]))})
-            for chunk in POSTGRES.id_chunks(ids):
-                locked = await self._lock_messages(conn, chunk)
+                 [indexed, *params]))]
+            async for chunk, locked in self._locked_chunks(conn, ids):
                 gone, _ = await lexical.pg_delete(
                     conn, "vectors", f"{scope} AND message_id = ANY(%s::text[])",
                     [*params, chunk])
@@ -1348,29 +1349,19 @@ class PostgresStore:
     async def delete_lexical(self, message_ids: Sequence[str]) -> int:
         async with self._tx() as conn:
             n = 0
-            for chunk in POSTGRES.id_chunks(sorted(set(message_ids))):
-                await self._lock_messages(conn, chunk)  # as upsert_lexical locks them
+            # locked as upsert_lexical locks them
+            async for chunk, _ in self._locked_chunks(conn, message_ids):
                 n += await lexical.pg_drop(conn, chunk)
             return n
 
-    @classmethod
-    async def _clear_entries(cls, conn: psycopg.AsyncConnection[Any],
-                             session_id: str | None) -> int:
-        """Delete the separate index's full-text rows (of one session); the pending
-        entries of messages still waiting for a vector stay. Their messages are locked
-        first (:meth:`_delete_locked`). Returns how many."""
-        if session_id is None:
-            n, _ = await cls._delete_locked(conn, "lexical_entries",
-                                            f"NOT {PENDING_ENTRY_SQL}")
-        else:
-            n, _ = await cls._delete_locked(
-                conn, "lexical_entries", f"session_id = %s AND NOT {PENDING_ENTRY_SQL}",
-                [session_id])
-        return n
-
     async def clear_lexical(self, session_id: str | None = None) -> int:
+        """The separate index's full-text rows (of one session) go; the pending entries
+        of messages still waiting for a vector stay."""
+        scope, params = _session_scope(session_id)
         async with self._tx() as conn:
-            return await self._clear_entries(conn, session_id)
+            n, _ = await self._delete_locked(
+                conn, "lexical_entries", f"{scope} AND NOT {PENDING_ENTRY_SQL}", params)
+            return n
 
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:
