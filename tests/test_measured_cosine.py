@@ -32,7 +32,10 @@ T0 = 1_750_000_000_000
 DIM = 64
 QUERY = "zebra"
 #: dense weight 0.3: the word matches outrank the meaning matches, so they are hits
-CFG = Config.load({"hybrid": {"dense_weight": 0.3}, "search": {"time_weight": 0.0}})
+# one session within milliseconds: rule 20 (a sitting lends relevance) is off so that the
+# fused scores these tests read are the channels' alone
+CFG = Config.load({"hybrid": {"dense_weight": 0.3},
+                   "search": {"time_weight": 0.0, "episode_share": 0.0}})
 
 
 def unit(i: int) -> npt.NDArray[np.float32]:
@@ -98,7 +101,7 @@ MEANT = ("the zebra came up again in a long rambling story about the school trip
 
 #: dense weight 0.9: the meaning match is the first hit, whatever its word score
 MEANING_FIRST = Config.load({"hybrid": {"dense_weight": 0.9},
-                             "search": {"time_weight": 0.0}})
+                             "search": {"time_weight": 0.0, "episode_share": 0.0}})
 
 
 class ChosenVectors2(HashEmbeddingProvider):
@@ -168,7 +171,8 @@ async def test_the_dense_weight_is_the_settings_else_the_models_else_the_default
     from chatmem.embedding.base import Capabilities
 
     hybrid = {} if configured is None else {"dense_weight": configured}
-    config = Config.load({"hybrid": hybrid, "search": {"time_weight": 0.0}})
+    config = Config.load({"hybrid": hybrid,
+                          "search": {"time_weight": 0.0, "episode_share": 0.0}})
     provider = ChosenVectors(DIM, capabilities=Capabilities(dense_weight=declared))
     mem = await Memory.open(f"sqlite:///{tmp_path / 'w.db'}", embedder=embedder(provider),
                             config=config)

@@ -286,10 +286,12 @@ async def test_a_memory_on_all_mpnet_base_v2_recalls_by_meaning(tmp_path: Path) 
                             config={"embedding": {"model": "all-mpnet-base-v2"},
                                     "hybrid": {"enabled": False}})
     try:
-        await mem.add([{"session_id": "s", "role": "user", "content": text}
-                       for text in ("my knee swelled up again after the treadmill",
-                                    "signed for the Bedminster flat!!",
-                                    "the kids loved the pizza wraps")])
+        # three days, three sittings: within one sitting each message would also gain a
+        # share of the others' match (search.episode_share), which is not what this checks
+        await mem.add([{"session_id": f"day{i}", "role": "user", "content": text}
+                       for i, text in enumerate(("my knee swelled up again after the treadmill",
+                                                 "signed for the Bedminster flat!!",
+                                                 "the kids loved the pizza wraps"))])
         await mem.flush()
         result = await mem.recall("where am I living these days?", top_k=1, scope="all")
         assert result.hits[0].message.content == "signed for the Bedminster flat!!"

@@ -26,6 +26,14 @@ T0 = 1_750_000_000_000
 DAY = 86_400_000
 
 
+def _without_sittings(config: dict[str, Any] | None) -> dict[str, Any]:
+    """Rule 20 (a sitting lends relevance) off: these stores put the turns of one day in
+    one session, and these tests measure the reply rules alone."""
+    config = dict(config or {})
+    config["search"] = {"episode_share": 0.0, **config.get("search", {})}
+    return config
+
+
 def _sid(mid: str, score: float, ts: int, role: str = "user") -> ScoredId:
     return ScoredId(mid, score, "m", role, "s", ts)
 
@@ -74,6 +82,7 @@ CHAT = [
 
 
 async def _store(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+    config = _without_sittings(config)
     mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
                             config=config)
     await mem.add([Message(session_id="d1" if i < 3 else f"d{i}", content=text, role=role,
@@ -354,6 +363,7 @@ ADVICE = HEATER[3][1]
 
 
 async def _heater(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+    config = _without_sittings(config)
     mem = await Memory.open(f"sqlite:///{tmp_path}/w.db", embedder=embedder(), config=config)
     await mem.add([Message(session_id="d1", content=text, role=role, ts=T0 + i * 60_000,
                            speaker_id="bot" if role == "assistant" else "maya",

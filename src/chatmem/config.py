@@ -136,6 +136,13 @@ class SearchConfig(_Strict):
     #: ``reply_window``, so the advice that follows them inherits too
     #: (:func:`chatmem.recall.follow.reply_followers`); 0 turns it off.
     reply_insertions: int = Field(default=2, ge=0, le=10, strict=True)
+    #: Share of the best other match of a candidate's sitting (its session, within
+    #: ``episode_minutes`` of it) that the candidate gains: a turn among several matches
+    #: of one sitting moves up (:mod:`chatmem.recall.episode`); 0 turns it off.
+    episode_share: float = Field(default=0.2, ge=0.0, le=1.0)
+    #: How far apart in time two messages of one session may be and still count as one
+    #: sitting for ``episode_share``.
+    episode_minutes: int = Field(default=60, ge=1, le=10_080, strict=True)
     #: Multiplies the messages of the role whose past words the query asks about
     #: ("what did you suggest…" → the assistant's, "what did I say…" → the user's;
     #: :func:`chatmem.recall.query.asked_role`); 1 turns it off.

@@ -83,6 +83,7 @@ from .recall import (
     plan,
     rerank,
 )
+from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
 from .recall.request import id_list, turn_inputs
@@ -1079,8 +1080,9 @@ class Memory:
         ``narrow_only`` (an untrusted caller, e.g. a user API key): ``scope`` may only
         narrow the effective scope, as in the tool, and ``filter`` is added to the
         configured filter instead of replacing it. ``follow_replies=False``: no reply
-        inherits a candidate's score in this recall (``search.reply_share``), e.g. when
-        the messages are documents rather than turns.
+        inherits a candidate's score (``search.reply_share``) and no sitting lends one
+        (``search.episode_share``) in this recall, e.g. when the messages are documents
+        rather than turns.
         """
         return await self.run_recall(RecallRequest.of(
             query, session=session, platform=platform, top_k=top_k, min_score=min_score,
@@ -1115,7 +1117,10 @@ class Memory:
                                                           pool_size, plan.where,
                                                           query_vector)
             degraded = degraded or tier_degraded
-            pool = await self._with_replies(found, plan, embedder.model_id)
+            pool = episode_context(
+                await self._with_replies(found, plan, embedder.model_id),
+                share=plan.episode_share,
+                span_ms=self.config.search.episode_minutes * 60_000)
             legacy = await self._legacy_model(embedder.model_id) \
                 if any(s.model_id is None for s in pool) else embedder.model_id
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)

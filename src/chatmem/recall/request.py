@@ -114,8 +114,9 @@ class RecallRequest:
     exclude_ids: tuple[str, ...] = ()
     now: int | None = None
     narrow_only: bool = False
-    #: ``False``: no reply inherits a score in this recall (``search.reply_share``);
-    #: ``None``: as configured.
+    #: ``False``: the messages are documents, not turns: no reply inherits a score
+    #: (``search.reply_share``) and no sitting lends one (``search.episode_share``) in
+    #: this recall; ``None``: as configured.
     follow_replies: bool | None = None
 
     @classmethod
@@ -189,6 +190,8 @@ class RecallPlan:
     skip_ids: frozenset[str]
     #: The share of a candidate's score its replies inherit (0: none in this recall).
     reply_share: float
+    #: The share of the best other match of its sitting a candidate gains (0: none).
+    episode_share: float
     #: Whether the query asks about the present ("… now", "现在 …": ranked by
     #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
     current_state: bool
@@ -269,6 +272,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         else frozenset(),
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
         reply_share=0.0 if request.follow_replies is False else reply_share(query, search),
+        episode_share=0.0 if request.follow_replies is False else search.episode_share,
         current_state=current,
         earliest=earliest,
         asks_when=bool(query) and asks_when(query or ""),
