@@ -49,7 +49,7 @@ def test_a_candidate_gains_a_share_of_the_best_other_match_of_its_sitting() -> N
 
 def test_share_zero_and_a_lone_candidate_keep_every_score() -> None:
     pool = [_sid("b", 0.3, 2), _sid("a", 0.8, 1)]
-    assert episode_context(pool, share=0.0, span_ms=60 * MINUTE) == pool[::-1]
+    assert episode_context(pool, share=0.0, span_ms=60 * MINUTE) == pool  # not even re-sorted
     assert episode_context(pool[:1], share=0.5, span_ms=60 * MINUTE) == pool[:1]
     assert episode_context([], share=0.5, span_ms=60 * MINUTE) == []
     # a sitting whose other matches score nothing lends nothing

@@ -62,12 +62,13 @@ def episode_context(pool: Sequence[ScoredId], *, share: float, span_ms: int
                     ) -> list[ScoredId]:
     """The pool with each candidate's score raised by ``share ×`` the best score among
     the other candidates of its session within ``span_ms`` of it; sorted best first with
-    the pool's tie break (score, newer, id). ``share`` 0 → the pool as it is, re-sorted.
+    the pool's tie break (score, newer, id). ``share`` 0 → the pool as it is (off means
+    exactly the order without the rule).
 
     O(n log n) in the pool's size: per session, candidates sorted by time and a range
     maximum on each side of the candidate."""
     if share <= 0 or len(pool) < 2:
-        return sorted(pool, key=lambda s: (-s.score, -s.ts, s.message_id))
+        return list(pool)
     sessions: dict[str, list[ScoredId]] = {}
     for s in pool:
         sessions.setdefault(s.session_id, []).append(s)
