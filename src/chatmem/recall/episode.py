@@ -37,6 +37,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..models import ScoredId
+from .fuse import pool_order
 
 
 def _range_max(values: Sequence[float]) -> list[list[float]]:
@@ -81,10 +82,11 @@ def episode_context(pool: Sequence[ScoredId], *, share: float, span_ms: int
             lo = bisect_left(times, s.ts - span_ms)
             hi = bisect_right(times, s.ts + span_ms)
             other = max(_max_of(table, lo, i), _max_of(table, i + 1, hi))
+            # the constructor, not dataclasses.replace: the hot path, as in .fuse
             out.append(s if other <= 0 else ScoredId(
                 s.message_id, s.score + share * other, s.model_id, s.role, s.session_id,
                 s.ts))
-    out.sort(key=lambda s: (-s.score, -s.ts, s.message_id))
+    out.sort(key=pool_order)
     return out
 
 

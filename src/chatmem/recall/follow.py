@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..models import Message, ScoredId
+from .fuse import pool_order
 from .rank import is_question
 
 
@@ -99,7 +100,7 @@ def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Me
             out[mid] = s if own is None else ScoredId(
                 mid, s.score, own.model_id, own.role, own.session_id, own.ts)
     ranked = list(out.values())
-    ranked.sort(key=lambda s: (-s.score, -s.ts, s.message_id))
+    ranked.sort(key=pool_order)
     return ranked
 
 

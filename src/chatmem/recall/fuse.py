@@ -165,6 +165,12 @@ def rank_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust
     return _fused(dense, lexical, limit, score)
 
 
+def pool_order(s: ScoredId) -> tuple[float, int, str]:
+    """The candidate pool's order, as a sort key: best score first, then newer, then id
+    (a stable order for ties); every stage that rescored the pool sorts by it."""
+    return (-s.score, -s.ts, s.message_id)
+
+
 def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
            score: Callable[[str], float]) -> list[ScoredId]:
     by_id: dict[str, ScoredId] = {}
@@ -173,7 +179,7 @@ def _fused(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], limit: int,
     # the constructor, not dataclasses.replace: this runs for every candidate of every recall
     out = [ScoredId(mid, score(mid), s.model_id, s.role, s.session_id, s.ts)
            for mid, s in by_id.items()]
-    out.sort(key=lambda s: (-s.score, -s.ts, s.message_id))
+    out.sort(key=pool_order)
     return out[:limit]
 
 
@@ -196,5 +202,16 @@ def fuse(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, query: str,
                         measured_lexical=measured_lexical)
 
 
-__all__ = ["CJK_LANGUAGES", "DEFAULT_DENSE_WEIGHT", "REFERENCE_BASELINE", "FusionMethod",
-           "covers", "dense_trust", "fuse", "rank_fusion", "rescale", "score_fusion"]
+__all__ = [
+    "CJK_LANGUAGES",
+    "DEFAULT_DENSE_WEIGHT",
+    "REFERENCE_BASELINE",
+    "FusionMethod",
+    "covers",
+    "dense_trust",
+    "fuse",
+    "pool_order",
+    "rank_fusion",
+    "rescale",
+    "score_fusion",
+]
