@@ -14,7 +14,7 @@ days over four to six months, about 200 messages, 4-5 threads of the user's life
 come back again and again, 30 questions. They imitate the held-out histories of issue 12
 (a companion used most days for weeks): the same knee, landlord or recipe on many
 days, and a question must find the right one among them. Written blind (the writers
-never ran chatmem), in stop 24.
+never ran chatmem): le01–le04 and lz01–lz04 in stop 24, le05, le06, lz05, lz06 in stop 29.
 """
 from _sets import build_set, write_set
 from make_companion import build_conv
@@ -1273,6 +1273,638 @@ u: Christmas rehearsals start Thursday. Lip trills at the ready!
 ])
 
 
+conv("en", "le05", "u_tom", "Tom", """
+== 2026-02-16 19:40
+u: Good evening. My daughter set this up for me.
+a: Good evening, Tom. I'm glad she did. How are your evenings?
+u: Quiet. My wife Margaret died last March, and the house feels very big. #wife_margaret
+a: I'm so sorry. That's still very recent. What was she like?
+u: She was the organised one. Forty-one years married, and she ran everything except the bus. #married_41
+a: The bus?
+u: Thirty-four years driving buses in Glasgow.
+u: Fiona says the house in Shawlands is too much for one man. #house_shawlands
+a: No rush to decide. Many people wait out the first year.
+== 2026-02-18 20:05
+u: I had beans on toast again tonight. The fourth time this week.
+a: Cooking for one can feel pointless. Did Margaret cook?
+u: All of it. I can boil an egg and make toast.
+a: Then shall we try one simple dish a week?
+u: Yes please. Nothing that leaves a mountain of dishes.
+a: Try a lentil and bacon soup: fry an onion, a carrot and two rashers of bacon, add a cup of red lentils and a litre of stock, simmer 25 minutes. Four bowls, freeze three. #lentil_soup
+u: I can manage that. Margaret made one like it on Sundays.
+== 2026-02-21 11:20
+u: I made the soup. Not quite hers, but good. #soup_made
+a: Well done, Tom. That's a real start.
+u: My neighbour Irene says I should get a dog. #irene_dog
+u: She walks hers past my window every morning.
+a: A dog can give the day some shape. Have you had one before?
+u: A collie, when the children were small.
+u: But not a puppy. I am sixty-six and my knees know it.
+a: Then a retired racing greyhound might suit you. They're calm indoors, sleep most of the day, and rescues always need homes for them. #greyhound_idea
+== 2026-02-24 19:15
+u: The optician says I have a cataract in my right eye. #cataract_found
+a: That's very common. Is it bothering you?
+u: Headlights at night are the worst. Every one has a halo.
+a: Classic cataract glare. Best not to drive at night.
+u: I gave up the car last autumn. I take the bus.
+u: I still watch how the drivers take the corners.
+a: Old habits.
+== 2026-02-27 18:30
+u: My right eye operation is on the 26th of March. #right_eye_date
+a: That's quicker than many people wait. How do you feel?
+u: Nervous. I do not like being awake for it.
+a: Most people find it much easier than they feared. Numbing drops, you just see light and colours, and it's over in about twenty minutes. #surgery_reassure
+u: Fiona will take me and bring me home.
+== 2026-03-02 20:10
+u: The fourteenth of March is getting close. That is the day Margaret died. #anniversary_date
+a: The run-up is often the hardest part. How are you sleeping?
+u: Badly. I keep thinking about how the day should go.
+a: Some people plan something quiet: a visit to a place you shared, a meal she liked, an hour with people who knew her. Others keep it very simple. There's no right way. #anniv_ideas
+u: We walked in the Botanic Gardens every spring.
+u: She loved the Kibble Palace.
+a: That sounds gentle. Alone, or with family?
+u: Fiona wants to come. Graham cannot, he lives in Calgary.
+== 2026-03-05 19:45
+u: Graham phoned. His son Callum is getting married in Canada. #callum_wedding
+a: Lovely news! Where will it be?
+u: In Canmore, near Calgary, on the 8th of August. The bride is Nadia. #wedding_canmore
+a: That will be beautiful. Are you thinking of going?
+u: I would like to. I have never flown further than Tenerife.
+a: Doable, in steps: passport, flights, insurance, clothes.
+u: My passport runs out in May. I will apply this week. #passport_may
+== 2026-03-09 11:00
+u: Irene took me to a greyhound rescue near Kilmarnock.
+a: How did it go? Did any dog catch your eye?
+u: A black one called Jet. Four years old, retired from racing. #jet_meet
+u: He leaned against my leg the whole time.
+a: The lean is a greyhound thing. It's how they show trust.
+u: They will visit the house first.
+u: My back fence is only four feet high.
+a: Greyhounds can clear a low fence if they spot something to chase. Aim for five or six feet, or fix a trellis on top of what you have. #fence_advice
+== 2026-03-14 21:30
+u: It has been a year today.
+a: I've been thinking of you, Tom. How did it go?
+u: Fiona and I walked round the Botanic Gardens and sat in the Kibble Palace. #anniv_day
+u: Then fish and chips in the car, the way Margaret and I used to at Largs. #anniv_chips
+a: What a lovely way to remember her.
+u: Lighter in the afternoon. Heavier now that I am home.
+a: Evenings often are. Be gentle with yourself tonight.
+== 2026-03-18 18:50
+u: The home visit went well. Jet comes home on Saturday. #jet_date
+a: Wonderful news. Is everything ready for him?
+u: I have a bed, two bowls and a lead.
+a: He'll need a coat too. Greyhounds have almost no body fat.
+u: And a muzzle for the first weeks.
+== 2026-03-22 10:15
+u: Jet has been home one day. He follows me from room to room. #jet_home
+a: Welcome home, Jet! He's working out that you're his person.
+u: How much walking does he need?
+a: Start with two short walks of about twenty minutes, morning and late afternoon. Greyhounds are sprinters, they don't need long hikes. #walk_plan_first
+u: Queens Park is close. We will go at eight and at four. #walk_times_first
+== 2026-03-27 17:40
+u: The operation was yesterday. Mostly light and colour, as you said. #right_eye_done
+a: I'm so glad. How is the eye today?
+u: A bit gritty, but the kitchen walls are white now, not yellow.
+a: The old lens was tinting everything.
+u: Drops four times a day for four weeks. I forget the lunchtime one. #drops_schedule
+a: Tie each dose to something you already do, and keep the bottle right next to Jet's lead. You walk him at fixed times, so you'll see it. #drops_tip
+u: Good idea. I never forget Jet.
+== 2026-04-01 19:20
+u: Jet stole a whole packet of sausages off the worktop. #jet_steals
+a: Counter-surfing is common in ex-racers. Did he eat them?
+u: All eight, raw. He seems fine. #sausages_eight
+a: Watch for sickness. For the habit: keep the worktops completely clear for a few weeks so there's nothing to win, and reward him for staying on his bed while you cook. #counter_surf_tip
+u: Margaret would have laughed. She always said I left food out.
+== 2026-04-06 12:30
+u: Fiona says I should eat more fish.
+a: A salmon traybake is easy for one. Halve a few new potatoes and roast them 15 minutes, then add the fillet, cherry tomatoes and green beans for another 15 at 200 degrees. #salmon_traybake
+u: Potatoes first. I would not have known that.
+a: They take longer, so they get a head start.
+u: I am keeping these in a notebook now.
+a: Maybe one day it can sit next to Margaret's recipe book.
+== 2026-04-10 20:00
+u: An estate agent valued the house today. About 245,000 pounds. #valuation_245
+a: How did it feel, hearing a number?
+u: He walked round Margaret's garden like a car park.
+a: A valuation commits you to nothing.
+u: Fiona thinks I should buy a two-bedroom flat near her in Paisley. #fiona_paisley
+u: I do not know myself. Every room here has forty years in it.
+a: Then take your time. There's no deadline.
+== 2026-04-15 18:40
+u: Graham sent me flights to Calgary, changing in Amsterdam.
+a: August fares climb from spring, so don't leave it too long.
+u: About nine hundred pounds return.
+u: He wants me there a week early, on the 1st of August.
+a: Allow at least ninety minutes to change in Amsterdam.
+== 2026-04-20 19:10
+u: My new passport came this morning. Six weeks in all. #passport_came
+a: One job off the list.
+u: Jet saw the vet today. His teeth need cleaning.
+a: Common with ex-racers. Did they book it in?
+u: The 5th of May, under anaesthetic. #teeth_date
+u: I have written it in my notebook.
+== 2026-04-24 20:20
+u: I finished the eye drops today.
+a: Well done. Is there a follow-up?
+u: Next week. They will look at the left eye too.
+u: The left one is like a net curtain now.
+a: Then you're ready for the second one.
+== 2026-04-30 18:15
+u: The left eye is booked for the 11th of June. #left_eye_date
+a: Good, healed well before Canada.
+u: I booked the flights tonight. 920 pounds, via Amsterdam. #flights_booked
+u: Graham will meet me at Calgary.
+a: That makes it real! What about travel insurance?
+u: Fiona is sorting it. I must declare both eye operations.
+== 2026-05-06 19:30
+u: Jet came back from the vet yesterday, two teeth lighter. #teeth_done
+a: Poor Jet. Is he eating?
+u: Soft food for a few days. I soaked his kibble in warm water.
+a: Exactly right.
+u: He still tried to reach the butter on the table.
+a: That habit doesn't take days off. How is it otherwise?
+u: Better. He lies on his bed while I cook. Most days.
+== 2026-05-10 17:00
+u: Graham has asked me to say a few words at the wedding dinner. #speech_asked
+a: What an honour! How do you feel?
+u: Terrified. I talked to passengers, not crowds.
+a: Keep it to three or four minutes. Say who you are, tell one story about Callum, a kind word about Nadia, and finish with a toast. #speech_structure
+u: At six he rode my bus all day and rang the bell at every stop. #bus_story
+a: Perfect. Everyone will picture it.
+== 2026-05-15 20:40
+u: I found Margaret's reading glasses in my winter coat today. #glasses_found
+a: I'm sorry, Tom. Small things like that catch you off guard.
+u: I sat in the car outside Morrisons for twenty minutes. #morrisons
+a: That's grief, not weakness. Is there someone to talk to?
+u: The minister mentioned a bereavement group on Thursday mornings. #group_thursday
+a: Worth going once to see. You needn't speak the first time. #group_advice
+== 2026-05-21 19:00
+u: I went to the bereavement group this morning. Eight of us. #group_first
+a: How did it feel?
+u: I said little at the group, but a widower called Alec had tea with me after. #alec
+a: A good start. Alec may understand things others can't.
+u: He has a spaniel. We may walk the dogs together.
+== 2026-05-26 18:30
+u: Fiona came for dinner. I made chicken and chorizo with rice.
+a: Did she like it?
+u: Two helpings.
+a: The best review there is. Want something new to try?
+u: Something for warmer evenings. Not soup.
+a: A frittata: fry leftover potatoes and an onion, pour in three beaten eggs with cheese and ham or peas, then finish under the grill. Good cold the next day too. #frittata
+u: I think I have all of that in.
+== 2026-06-01 19:50
+u: It has been warm and Jet struggles on the afternoon walk.
+a: Greyhounds overheat easily. Move the walks to the cool ends of the day. #heat_advice
+u: Alec goes at half six in the morning. We will join him, and go again at eight at night. #walk_times_new
+u: Also, the hospital phoned. The left eye is moved to the 18th of June. #left_eye_moved
+a: A week later still leaves plenty of time before your flight.
+== 2026-06-06 20:15
+u: I have been thinking about the house again.
+a: What brought it back?
+u: A second agent came. She said 260,000 if I redo the kitchen. #valuation_260
+u: If I am honest, I am leaning towards selling in the autumn. #leaning_sell
+a: That's a big step. What's pulling you that way?
+u: I saw a flat in Paisley on Tuesday. Nice, but no garden at all. #flat_no_garden
+a: With Jet, a garden matters more than it did a year ago.
+u: That is exactly what I thought, standing in the car park.
+== 2026-06-12 18:40
+u: What does one wear to a Canadian wedding?
+a: A well-fitting navy suit works almost anywhere.
+u: My only suit is the funeral one. I will not wear it.
+a: Understandable. A happy day deserves something new.
+u: Next week I will buy a navy suit on Sauchiehall Street. #suit_navy
+== 2026-06-20 16:10
+u: The left eye was done on Thursday. Quicker than the first. #left_eye_done
+a: Great news. How are you seeing?
+u: Both eyes match. I read the paper without glasses today.
+u: Same drops, but only three weeks this time.
+a: Then the same reminder system should work.
+u: Alec is walking Jet this week, until I may bend down. #alec_walks_jet
+== 2026-06-25 19:30
+u: I practised the speech on Jet. He fell asleep.
+a: That just means he's a greyhound. How long is it?
+u: Four and a half minutes. I talk slowly.
+a: Slow is good. Cut a line rather than speed up.
+u: I want to mention Margaret, but not cry.
+a: Raise a glass to absent friends and say her name. It's short, everyone will understand, and it's fine if your voice wobbles. #speech_margaret
+u: Absent friends. She would like that.
+== 2026-07-01 20:00
+u: Change of plan. Graham says all the men are wearing kilts. #kilt_plan
+a: How lovely. Do you have a family tartan?
+u: MacLeod, on my mother's side. I have hired the full kilt outfit from a shop in town. #kilt_hired
+a: A MacLeod kilt in the Rockies. You'll be in a lot of photos.
+u: I never did buy the navy suit. Just as well.
+== 2026-07-03 21:00
+u: Partick Thistle's new fixtures are out. I will miss the first home game.
+a: For a grandson's wedding, surely that's forgivable.
+u: Margaret used to say the Jags were my other family.
+a: Did she ever come to a match?
+u: Once, in 1989. She brought a book.
+== 2026-07-06 19:15
+u: I have made a decision about the house.
+a: I'm listening.
+u: I am staying, for another year at least. Jet needs the garden. #house_stay
+a: That sounds thought through. How did Fiona take it?
+u: Well. She said her mum would have said the same.
+u: I may do up the back bedroom for Callum and Nadia.
+a: A lovely idea. They'd feel very welcome.
+== 2026-07-12 18:45
+u: Jet saw the vet again. A corn on his front left paw. #jet_corn
+a: Corns are very common in greyhounds. What did the vet suggest?
+u: A softening cream, and grass instead of pavement wherever we can. #corn_treatment
+a: Queens Park has plenty of grass, so that's manageable.
+u: Alec found a grass path round the pond. We go that way now.
+a: Softer on his paws, and a nice view for you.
+== 2026-07-18 19:40
+u: Who will look after Jet while I am in Canada?
+a: Kennels, a sitter or friends. Some rescues board dogs too.
+u: Irene and Alec have offered to share him. Irene in the mornings, Alec in the evenings, and he sleeps at Irene's. #jet_sitters
+a: Ideal, he knows them both. Write down his food amounts, the paw cream and the vet's number for them. #jet_notes
+u: And that the butter must never be left on the table.
+a: Top of the list.
+== 2026-07-26 20:30
+u: Packed a week early. Margaret always packed at the last minute.
+a: Organised to the end. How are you feeling?
+u: Case packed, speech in my jacket, passport in the drawer.
+u: Nervous, but good. A year ago I could not have imagined this.
+a: You've done a lot this year, Tom. A dog, two new eyes, a kitchen you can use, and now the Atlantic.
+u: Thank you. You have been good company on the quiet evenings.
+a: It's been a pleasure. Safe travels, and give Callum my best.
+""", [
+    ("What did you tell me to make when I was living on beans on toast?",
+     ["lentil_soup"], "paraphrase", []),
+    ("How long did the fish dinner you described need in the oven?",
+     ["salmon_traybake"], "paraphrase", []),
+    ("What was the egg dish you suggested once the weather got warmer?",
+     ["frittata"], "paraphrase", []),
+    ("What did you advise to break Jet of pinching food in the kitchen?",
+     ["counter_surf_tip"], "paraphrase", []),
+    ("What trick did you give me for remembering my eye medicine?",
+     ["drops_tip"], "paraphrase", []),
+    ("What did you suggest I might do to mark a year since Margaret passed?",
+     ["anniv_ideas"], "paraphrase", []),
+    ("How high did you say the back garden boundary should be before the dog came?",
+     ["fence_advice"], "paraphrase", []),
+    ("What outline did you give me for my few words at my grandson's wedding dinner?",
+     ["speech_structure"], "paraphrase", []),
+    ("How did you suggest I bring my wife into the end of my toast?",
+     ["speech_margaret"], "paraphrase", []),
+    ("What did you say I should leave for the people minding the dog while I travel?",
+     ["jet_notes"], "paraphrase", []),
+    ("How many years were Margaret and I husband and wife?",
+     ["married_41"], "paraphrase", []),
+    ("What did Fiona and I eat on the anniversary?",
+     ["anniv_chips"], "paraphrase", []),
+    ("What did the vet find wrong with Jet's foot in the summer?",
+     ["jet_corn"], "paraphrase", []),
+    ("What belonging of my wife's did I come across that upset me so much?",
+     ["glasses_found"], "paraphrase", []),
+    ("Which memory of Callum am I using in my wedding talk?",
+     ["bus_story"], "paraphrase", []),
+    ("What put me off the flat I viewed near Fiona?",
+     ["flat_no_garden"], "paraphrase", []),
+    ("How many sausages did Jet get through?",
+     ["jet_steals", "sausages_eight"], "lexical", []),
+    ("How long did I sit outside Morrisons that day?",
+     ["morrisons"], "lexical", []),
+    ("What was I going to buy on Sauchiehall Street?",
+     ["suit_navy"], "lexical", []),
+    ("What is the date of the wedding in Canmore?",
+     ["wedding_canmore"], "lexical", []),
+    ("Who was with me in the Kibble Palace on the anniversary?",
+     ["anniv_day"], "lexical", []),
+    ("When did Jet have his teeth seen to?",
+     ["teeth_date", "teeth_done"], "temporal", []),
+    ("When was the operation on my first eye?",
+     ["right_eye_date", "right_eye_done"], "temporal", []),
+    ("What day did I first go along to the grief support meeting?",
+     ["group_first"], "temporal", []),
+    ("What times do Jet and I go out these days?",
+     ["walk_times_new"], "update", ["walk_times_first", "walk_plan_first"]),
+    ("What am I wearing for Callum's wedding?",
+     ["kilt_hired", "kilt_plan"], "update", ["suit_navy"]),
+    ("What date did the second cataract operation end up on?",
+     ["left_eye_moved", "left_eye_done"], "update", ["left_eye_date"]),
+    ("Am I going to sell the house or not?",
+     ["house_stay"], "update", ["leaning_sell"]),
+    ("Of the two people minding Jet while I am in Canada, which one did I meet at the grief group?",
+     ["jet_sitters", "alec"], "multi_hop", []),
+    ("Who first told me to get a dog, and what kind did you recommend?",
+     ["irene_dog", "greyhound_idea"], "multi_hop", []),
+])
+
+
+conv("en", "le06", "u_aisha", "Aisha", """
+== 2026-05-04 21:40
+u: my manager gareth just tore my PR apart in the team channel. 14 comments. in PUBLIC 😭
+a: Oof, that stings, especially with everyone watching. Were the comments fair on the code itself, or was it more how he said it?
+u: some were fair tbh. but the tone 🙄
+u: i'm 3 months into my first dev job, everyone saw
+a: Fix the fair points quickly and thank him for those. Then in your next 1:1, calmly ask if bigger feedback could come by DM or a quick call first #pr_public_advice
+u: ok. less scary than what i was gonna type lol
+a: Sleep on it before typing anything. Nothing good gets sent at 10pm while you're angry
+== 2026-05-06 22:10
+u: boiler's broken AGAIN. cold shower number 3 this week 🥶
+a: That's miserable. Is this the house share?
+u: yeah fallowfield, 4 of us in a terrace off wilmslow rd #live_old
+u: landlord is this guy mr doyle who never picks up
+a: Put the repair request in writing with the date and how long it's been broken. Heating and hot water have to be fixed in reasonable time, and a paper trail helps #repair_in_writing
+u: and we each paid him a £950 deposit for this 💀 #deposit_amount
+a: That's a lot for a house without hot water. Keep the deposit paperwork somewhere safe
+== 2026-05-09 18:30
+u: just got back from crag yard 🧗‍♀️
+u: same yellow v3 for 2 weeks now, arms dead by the top
+a: Getting pumped that early often means a cold start. Do 10 minutes of easy climbing on big holds, then a few problems well below your limit, and only then try the project #warmup
+u: i usually just jump straight on it lol
+a: Classic mistake. And rest 3 or 4 minutes between goes
+== 2026-05-12 20:50
+u: did the gp thing today. for the adhd
+u: she was nice!! referring me through right to choose bc the nhs list here is like 2 years #gp_referral
+a: Good she listened. Is focus at work the main struggle?
+u: yes. i read the same ticket 6 times and then suddenly it's 4pm
+a: Work in 25-minute blocks with a timer you can see, and before each break write down the very next small step, so coming back doesn't start from zero #focus_tips
+a: Another thing many people with ADHD swear by is body doubling: working alongside someone, even on a silent video call, so your brain has company #body_doubling
+u: omg my friend chloe does that. might steal her lol
+== 2026-05-16 11:20
+u: amira rang!! (big sister) she wants me as a bridesmaid 🥹
+a: Aww, that's lovely! When's the wedding?
+u: 12th sept. she and kieran are doing it at a barn near hathersage #wedding_venue
+a: The Peak District in September, beautiful
+u: never been a bridesmaid, what do i actually do
+a: Usually: help with the dress and getting ready on the day, support at the hen do, and keep the bride calm. Ask Amira what she wants from you
+u: she said "just be there and don't let mum take over" 😂
+== 2026-05-19 21:15
+u: ok new goal. japan next april 🌸🇯🇵
+a: Cherry blossom season! Any idea what you'd need?
+u: like £3k for 2 weeks? flights are the big one
+u: i'm on 27k so there's not loads left after rent lol #salary_old
+a: How much could you put aside each month?
+u: £200 probably. more if i stop buying iced lattes 🙃 #save_200
+a: Open a separate pot just for Japan and set a standing order for payday, so the money moves before you can spend it #savings_pot
+== 2026-05-22 19:40
+u: had my 1:1 with gareth
+u: he said i "ask too many questions" and should "figure things out more" #gareth_questions
+a: How did that land with you?
+u: kinda crushed ngl. isn't asking the point of being junior
+a: It is. A middle way: try alone for about 20 minutes, note what you tried, then ask. Save non-urgent questions and ask them together once or twice a day #question_log
+u: so like a list
+a: Exactly. It also shows him what you solve alone
+== 2026-05-27 21:00
+u: found MOULD behind my wardrobe 🤢
+a: Oh no. Have you told Doyle?
+u: he said "open a window" lol
+a: That's not a fix. Do you even want to stay?
+u: we all want out tbh. contract ends 30 june so we're giving notice #leave_notice
+a: Right call. A damp house isn't worth another year
+u: jess and sam are moving home so i need a new place 😩
+u: maybe with chloe? her lease ends in the summer
+== 2026-05-30 17:45
+u: SENT THE YELLOW V3 🎉🎉
+a: Yesss! After two weeks on it! What made the difference?
+u: did your warm up thing and rested properly lol
+a: That's what being fresh does. What's next?
+u: a pink v3 on the overhang, everyone says it's soft
+== 2026-06-03 22:30
+u: adhd clinic sent 3 forms 😵 one's for a parent to fill in
+a: How do you feel about asking your mum?
+u: already did. she said i lost a shoe basically every week and teachers wrote "bright but away with the fairies" on every report #mum_childhood
+a: Those are exactly the details assessors look for. Ask her to write them in her own words
+u: she's writing an essay lol she's so into it
+a: Sweet. Do your forms one section a night
+== 2026-06-07 14:10
+u: bridesmaid dress fitting today 👗
+a: How did it go? What colour did Amira pick?
+u: sage green, floaty. £120 and we pay ourselves 🙃 #dress
+u: also my cousin leila is planning the hen, she wants a whole weekend away in august #leila_organiser
+a: Where's she thinking?
+u: edinburgh. 2 nights #hen_edinburgh
+a: And per person?
+u: £380 😭 before drinks
+a: Say it early, before anything's booked. Message Leila privately: you really want to come but it's too much right now. Ask if there's a cheaper option or you could do one night #hen_money_talk
+== 2026-06-10 20:20
+u: viewing a flat with chloe tmrw!! 2 bed in levenshulme, £1220 so 610 each #viewing_levenshulme
+a: Exciting! Want a list of things to check?
+u: yes pls, last time i just said yes to everything
+a: Run the shower to check heat and pressure, look behind furniture for damp, and ask about average bills, which deposit scheme they use and how fast repairs get done #viewing_questions
+u: looking behind furniture 😂 lesson learned
+a: Exactly. And check your phone signal in both bedrooms #viewing_signal
+== 2026-06-14 16:00
+u: 2 weeks in japan, where do i even go 🙈
+a: For a first trip: 5 nights in Tokyo with a day trip to Kamakura, 5 in Kyoto with a day in Nara, then 2 nights in Osaka for the food #itinerary
+u: osaka for food yes 🍜
+u: is the JR pass worth it? everyone online argues about it
+a: Since the JR Pass price went up, it often isn't for a route like that. A single Tokyo–Kyoto bullet train ticket plus local fares usually comes out cheaper #jr_pass
+a: For local trains get an IC card like Suica, it even works in convenience stores
+== 2026-06-18 19:10
+u: worst standup of my life
+u: the payments page broke in prod last night and gareth said in front of everyone "that was aisha's change" #prod_blame
+u: it was NOT my change. my PR wasn't even merged, the git history literally shows it
+a: That's really unfair. Reply in writing, calm and factual: a short message to Gareth with the link showing your change wasn't deployed. And keep a private note of these moments with dates #prod_bug_advice
+u: should i go to someone above him
+a: If it keeps happening, yes. Who's his manager?
+u: sunita, head of engineering. she's actually nice
+a: Then ask her for a chat about how you're finding things, and whether there's room to grow in another team #sunita_idea
+== 2026-06-21 12:30
+u: WE GOT THE FLAT 🎉🎉🎉
+a: Amazing!! The one you saw with Chloe?
+u: yesss keys on 1 july
+a: Congrats! Have you given Doyle notice in writing?
+u: yep emailed last week
+== 2026-06-24 21:45
+u: ADHD ASSESSMENT BOOKED 😭 early july, on video
+a: That was quick! How are you feeling?
+u: scared they'll say i'm just lazy tbh
+a: That fear is really common. It's not a test you can fail, they want honest examples from your life
+u: should i prepare anything
+a: Bring your mum's notes and a list of real examples: missed deadlines, that ticket you read six times, lost keys. It's easy to go blank on a call #assessment_prep
+== 2026-06-28 15:20
+u: deep cleaning before i move out 🧽
+a: Before you hand the keys back, film a slow video of every room and photograph walls, carpet and oven with the date visible #moveout_photos
+u: we got an inventory when we moved in, jess has it somewhere
+a: Get a copy of it. Together with the video, it's your best evidence if Doyle tries to keep money #moveout_inventory
+u: found 3 forks and a hair straightener behind the radiator 😂
+== 2026-07-01 22:00
+u: first night in the levenshulme flat 🥹 #live_new
+u: sitting on the floor eating pizza bc we have no sofa yet
+a: Best first meal in a new home. How does it feel?
+u: perfect. the shower is HOT. no mould 🙏
+a: The bar was low, but it's been cleared. Take the meter readings today if you haven't
+== 2026-07-03 18:30
+u: had the assessment
+u: it's official. adhd, combined type #diagnosis_day
+a: Aisha, how are you feeling about it?
+u: weirdly relieved?? and kinda sad for kid me
+a: Both make sense. Relief that it has a name, and grief for the years you blamed yourself
+u: the psychiatrist said we can try meds, a nurse will call to start it #meds_plan
+a: Good next step. Write down what you want to ask the nurse, it's easy to forget on the phone
+== 2026-07-08 20:40
+u: doyle's email just came in 😤
+u: he's keeping £400 of my deposit. £250 for "professional carpet cleaning" and £150 repainting for "marks on walls" #landlord_deductions
+a: Don't agree to anything yet. Do you have your move-out video and the inventory?
+u: yesss both. inventory literally says "minor marks" on my walls
+a: Then say you don't accept and ask for invoices. If he won't budge, open a free dispute with the DPS. Blu tack marks after 2 years are usually fair wear and tear, not damage #dispute_advice
+u: he never cleaned that carpet once in 2 years btw
+a: Mention that too. A landlord can't charge you to make things better than when you moved in
+== 2026-07-12 19:00
+u: guess who sent her first v4 today 🧗‍♀️🔥 #first_v4
+a: No way! Which one?
+u: the blue one on the slab. balancey, no crimps, my kind of climb
+a: Slab takes patience, that suits you
+u: ngl i screamed a bit at the top
+a: The whole wall deserved to know
+== 2026-07-16 08:05
+u: first day on the meds 💊
+u: elvanse 30mg. nurse said we'll adjust it over a few weeks #dose_30
+a: Exciting! Have you taken it yet?
+u: just did
+a: Good, mornings are best, a late dose can keep you up at night. Eat a breakfast with some protein before or with it, it can kill your appetite by lunch #meds_morning
+u: eggs on toast it is 🍳
+== 2026-07-21 21:30
+u: HEN UPDATE
+u: leila listened!! it's moving to liverpool, 15-16 aug, £220 each now #hen_liverpool
+a: So much better! Did you message her like we said?
+u: yeah and 3 others couldn't afford edinburgh either 😅
+a: So you did everyone a favour by saying it
+== 2026-07-25 13:00
+u: so i did the sunita chat on thursday
+a: How did it go?
+u: she said yes!! i'm moving to the platform team under nadia from 3 aug #team_move
+a: Aisha, that's brilliant! A fresh start with a new manager
+u: gareth's face when sunita told the team 😶
+a: Stay polite with him, you'll still bump into him
+== 2026-07-30 20:15
+u: meds update
+u: the 30 is great in the morning but by 2pm it's gone and i crash hard #dose_wears_off
+a: That afternoon drop-off is something the nurse can adjust. Have you told her?
+u: yeah today. she's bumping me up to 50 from monday #dose_50
+a: Good. Keep tracking sleep, appetite and mood so the next check-in has real data
+== 2026-08-05 19:30
+u: first few days on the new team!!
+u: my new manager literally asked "what do you need from me" and i almost cried
+a: What a difference! What's the team like?
+u: small, 5 of us. we look after the CI pipelines and the internal tools the other devs use #new_team_work
+a: Great place to learn how everything fits together
+u: paired on a deploy script today and didn't feel stupid once
+== 2026-08-09 21:10
+u: i think i broke my finger 😭
+a: Oh no! What happened?
+u: crimpy v4 at crag yard, heard a pop in my ring finger. left hand. it's already swollen #finger_injury
+a: Stop climbing for now. Ice it 10 minutes a few times a day, keep it raised, don't test it. If it's still swollen in a few days, see a physio who knows climbers #finger_rest
+u: NOOO i was on a roll
+a: I know. A couple of weeks off now beats months off later
+== 2026-08-17 12:40
+u: back from the hen 🥴
+a: How was it?! Did Amira have fun?
+u: she LOVED it. best moment: amira did bohemian rhapsody at karaoke and a whole other hen party joined in on the high notes #hen_story
+u: also leila made us wear sashes with kieran's face on 💀
+a: Iconic. Did you stay on budget?
+u: mostly lol. 2 cocktails over
+== 2026-08-21 18:00
+u: physio today for the finger
+a: What did they say?
+u: mild A2 pulley strain. no climbing 2 more weeks, then H-tape it and only big holds for a month #physio_htape
+a: Mild is good news. Anything to do meanwhile?
+u: putty exercises
+a: Do the putty every day, that's what rebuilds it. And skip crimpy problems until it's fully pain-free
+== 2026-08-27 21:20
+u: doyle still won't budge on the £400
+u: so i opened a dispute with DPS today. uploaded the video, inventory, everything #dispute_filed
+a: Good, you did it properly. The adjudicator goes on evidence, and it usually takes a few weeks
+u: anyway japan pot just hit £800 ✨
+a: Four paydays in a row, well done
+== 2026-09-03 20:00
+u: ok the 50 was too much
+u: not eating till dinner and my heart was racing in meetings
+a: That sounds horrible. Did you tell the nurse?
+u: yes, she's bringing me down to 40. apparently landing in the middle is common #dose_40
+a: Sensible. Keep up the protein breakfast too
+u: ok mum 😂
+== 2026-09-09 21:30
+u: wedding is SATURDAY 😱
+u: amira asked me to do a reading in the ceremony 😬
+a: That's an honour! What are you reading?
+u: a short poem, like 12 lines. but my voice shakes when i'm nervous
+a: Read it aloud every day until then, a few times to a real person. On the day, feet flat, paper in both hands, one slow breath before the first line #reading_tips
+u: chloe is being my practice audience tonight
+== 2026-09-14 19:45
+u: wedding recap incoming
+u: it was PERFECT. didn't even rain!! i cried in my reading 🥲
+a: That sounds beautiful! How did Amira react?
+u: she cried first so it was fine lol. kieran's dad danced to every single song
+a: Every good wedding has one of those dads
+u: also my review with nadia is thursday. she said "come with a number" 😳
+a: Then bring one. List what you've shipped since joining, like the deploy script, and check what juniors earn in Manchester. Say your number clearly, then stop talking #pay_prep
+== 2026-09-24 18:20
+u: PAY RISE 💸
+u: nadia got it approved, i'm going up to 31k from october #salary_new
+a: Aisha! That's a big jump. Was that your number?
+u: i asked for 32, she came back with 31. i'll take it
+a: Great outcome, and it shows you did the homework
+u: so the japan pot goes up to £350 a month now 🇯🇵 #save_350
+a: At that rate you'll have the full £3k before spring
+== 2026-10-02 20:10
+u: DPS DECIDED 🚨
+u: adjudicator said the carpet was just old and the walls were fair wear and tear
+u: i get £820 back!!! doyle only keeps a bit for a door scratch that was kinda my fault tbh #deposit_result
+a: Yes! The video and the inventory paid off
+u: celebrating with a thai takeaway with chloe 🥡
+== 2026-10-10 17:30
+u: back at crag yard!! first proper session since the finger
+a: How did it feel?
+u: taped it like the physio said. easy v2s and a v3, no pain 🙏
+a: Perfect comeback. Nothing crimpy for a few more weeks
+u: also booked flights for japan!! 2 april, manchester to tokyo via helsinki ✈️ #flights_booked
+a: Aisha!! It's actually happening
+u: 6 months to go. cherry blossom here i come 🌸
+""", [
+    ("which area of manchester do i live in now", ["live_new"], "update", ["live_old"]),
+    ("what dose am i on for my adhd meds at the moment", ["dose_40"], "update",
+     ["dose_30", "dose_wears_off", "dose_50"]),
+    ("how much am i earning now", ["salary_new"], "update", ["salary_old"]),
+    ("where did my sister's hen weekend end up being", ["hen_liverpool"], "update",
+     ["hen_edinburgh"]),
+    ("when did i find out i have adhd", ["diagnosis_day"], "temporal", []),
+    ("when did i get my first ever v4", ["first_v4"], "temporal", []),
+    ("what day did i hurt my hand bouldering", ["finger_injury"], "temporal", []),
+    ("what did gareth tell me in that 1:1", ["gareth_questions"], "lexical", []),
+    ("remind me what the physio said, the H-tape stuff", ["physio_htape"], "lexical", []),
+    ("is a JR pass worth it for my trip", ["jr_pass"], "lexical", []),
+    ("what did you say about blu tack on the walls, can he charge for that", ["dispute_advice"], "lexical", []),
+    ("what was body doubling again", ["body_doubling"], "lexical", []),
+    ("so how much of my deposit did the old landlord get to keep in the end",
+     ["deposit_amount", "deposit_result"], "multi_hop", []),
+    ("who's my manager since i switched teams and what does that team actually do",
+     ["team_move", "new_team_work"], "multi_hop", []),
+    ("what did you say to do when my manager left loads of harsh review comments where everyone could see",
+     ["pr_public_advice"], "paraphrase", []),
+    ("how did you tell me to get ready before trying my hardest problem at the wall",
+     ["warmup"], "paraphrase", []),
+    ("how did you say i should answer gareth when he pinned the outage on me",
+     ["prod_bug_advice"], "paraphrase", []),
+    ("what did my mum remember about me as a kid", ["mum_childhood"], "paraphrase", []),
+    ("what did i say about my outfit for amira's wedding", ["dress"], "paraphrase", []),
+    ("how did you suggest i tell my cousin the hen was too pricey for me",
+     ["hen_money_talk"], "paraphrase", []),
+    ("what did you tell me to look out for when we went to see the new place",
+     ["viewing_questions", "viewing_signal"], "paraphrase", []),
+    ("which cities did you suggest for my two weeks in japan", ["itinerary"],
+     "paraphrase", []),
+    ("how did you say i should protect myself when leaving the old house",
+     ["moveout_photos", "moveout_inventory"], "paraphrase", []),
+    ("what was doyle trying to charge me for", ["landlord_deductions"], "paraphrase", []),
+    ("what did you say about what time of day to take my adhd tablets",
+     ["meds_morning"], "paraphrase", []),
+    ("what did you tell me to do straight after i hurt my hand climbing", ["finger_rest"],
+     "paraphrase", []),
+    ("how did you suggest i put money aside for the trip", ["savings_pot"], "paraphrase", []),
+    ("what was the highlight of the hen do", ["hen_story"], "paraphrase", []),
+    ("how did you tell me to keep my voice steady for the poem at the ceremony",
+     ["reading_tips"], "paraphrase", []),
+    ("how did you help me prepare for asking nadia for more money", ["pay_prep"],
+     "paraphrase", []),
+])
+
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -2432,6 +3064,591 @@ a: 舍不得也得放手，她会越走越好的
     ("二两小面现在卖好多钱", ["price_9"], "update", ["price_8"]),
     ("悦悦高考的分比川北临床去年的线高出多少", ["score_598", "chuanbei_line"], "multi_hop", []),
     ("我妈养老院的钱分下来我一个月要出多少", ["nursing_fee", "fee_split"], "multi_hop", []),
+])
+
+
+conv("zh", "lz05", "u_laozhou", "老周", """
+== 2026-10-15 20:30
+u: 小助手你好，儿子给我装的这个。我老伴上礼拜做了心脏搭桥，还在医院躺着呢
+a: 周叔您好！阿姨手术顺利吗？搭了几根桥？
+u: 三根，大夫说挺顺利 #bypass3
+u: 我天天医院家里两头跑，还得接送上二年级的孙女乐乐
+a: 家里没人能搭把手吗？
+u: 儿子儿媳都在深圳上班，乐乐跟着我们老两口过 #son_sz
+u: 我这辈子没做过饭，都是老伴整，愁死了
+a: 没事，慢慢学，我一步步教您
+== 2026-10-17 18:10
+u: 今儿上午出院了，总算回家了 #discharge
+a: 太好了！阿姨回家心情肯定好多了。大夫开了啥药？
+u: 阿司匹林、阿托伐他汀，还有个氯吡格雷，说得吃满一年不能停 #clopi
+u: 倍他乐克半片，一天两回，早晚各一次 #metop_half
+a: 记得挺清楚。买个分格药盒，早晚分开装，一周装一回不容易漏
+u: 大夫还说吃得清淡，清淡到啥份上啊
+a: 一天盐不超过5克，买个控盐勺量着放；酱油、咸菜、大酱都算盐，尽量少用 #salt_rule
+u: 大酱也算？这可要了我老命了哈哈
+== 2026-10-19 16:40
+u: 刚接完乐乐，三点四十放学，校门口人贼多
+u: 班级群里老师让接龙，我整不明白
+a: 点开群里那条接龙，在最后一行填上乐乐的名字，再点发送就行
+u: 整上了哈哈，群里还有家长唠起来没完
+a: 家长群里注意几样：老师发通知回一句“收到”就行；别在群里闲聊、发广告；孩子的事私聊老师 #group_rules
+u: 明白了，我就怕给孩子丢人
+a: 您这么上心，乐乐有面子着呢
+== 2026-10-21 18:50
+u: 老伴让我学着熬点粥，她胃口不好
+a: 那先从小米南瓜粥开始，最简单
+u: 咋整，你说细点
+a: 小米半碗淘一遍，南瓜一小块切丁，水放米的十倍，大火开了转小火熬四十分钟，中间搅几下别糊底 #porridge
+u: 要放糖不？
+a: 不用，南瓜本身就甜，阿姨也得控着点
+u: 熬好了，她喝了两碗，说比医院食堂强多了哈哈 #porridge_react
+a: 头一回就成功，周叔有天分！
+== 2026-10-24 20:10
+u: 今天大刘打电话，说今年是我们入伍四十年，想聚一聚
+a: 四十年了，真值得纪念！你们当年在哪当兵？
+u: 八六年一块入的伍，在丹东当工程兵，一个连的 #army
+a: 那感情可深了。这回谁张罗？
+u: 大刘腿脚不好，让我牵头，我哪干过这个
+a: 先建个微信群把人拉齐，让大家接龙报名；钱收上来由一个人管，每笔开销都在群里晒出来 #org_tips
+u: 接龙我会了哈哈，上回家长群学的
+u: 估计能来十五六个吧
+== 2026-10-27 16:30
+u: 乐乐口算又错了五道，都是进位加法
+a: 二年级进位加法容易马虎。一做题她就着急吗？
+u: 一看作业就磨叽，我也急
+a: 可以用扑克牌玩：每人翻两张，谁先说出和谁拿走，一天玩十分钟，比做题有意思 #poker_game
+u: 这招好，家里正好有扑克
+u: 周六上午还得送她去少年宫上舞蹈班 #class_dance
+a: 跳舞好，孩子身体协调，您也能歇会儿
+u: 我就在楼下大厅坐着看手机哈哈
+== 2026-10-30 19:20
+u: 今儿学着炒土豆丝，粘了一锅底
+a: 哈哈头一回都这样。切好了泡水没有？
+u: 没泡，切完就下锅了
+a: 切完泡十分钟清水，把淀粉洗掉再沥干；锅烧热了再倒油，大火快炒，出锅前淋点醋
+u: 老伴说丝切得跟筷子似的，太粗了哈哈
+a: 刀工慢慢练，粗点也能吃
+== 2026-11-02 20:30
+u: 小区又闹腾起来了
+a: 咋了周叔？
+u: 我们小区一直是宏泰物业管，合同年底到期，人家不续了 #wy_old
+a: 换物业是大事。您家有啥想法？
+u: 就盼着能有人管管楼道，堆得贼埋汰
+u: 还有暖气，昨天一号开始供的，摸着温乎乎的不热
+a: 刚供暖可能还在排气，过几天再看，阿姨刚做完手术可别冻着
+== 2026-11-05 19:40
+u: 儿子给我寄了个新手机，华为的，屏贼大
+a: 太好了！用着习惯吗？
+u: 我们楼老李天天拍短视频，好几百粉丝，我也想整
+a: 拍做饭就挺好，您正学着呢
+u: 对，那咋拍好看
+a: 手机竖着拿，找东西架稳；站窗户边或者开亮灯，别背着光；一条别超过一分钟 #shoot_tips
+u: 一分钟够嘎哈的
+a: 只拍切菜、下锅、出锅几步，剩下的剪掉
+== 2026-11-08 10:10
+u: 老伴说想下楼溜达，我怕她累着
+a: 大夫让适当活动吧？
+u: 嗯，说能走，别太累
+a: 从一回十分钟开始，平地慢走，每周加五分钟；走着能说话不喘就行，胸闷马上停 #walk_plan
+u: 外头这么冷能去吗
+a: 太冷容易诱发心绞痛，早上别去，挑中午暖和的时候，或者先在屋里走
+u: 行，中午我陪她在小区转转
+== 2026-11-11 20:20
+u: 聚会群建好了，接龙报名已经十四个了
+a: 效率真高！时间地点定了吗？
+u: 定的12月12号礼拜六中午
+u: 饭店订的鑫源酒楼，离大伙都近 #rest_old
+a: 问问包间有没有最低消费，能不能自带酒
+u: 每人先交两百，多退少补
+a: 钱您记个账，结完在群里公布
+== 2026-11-14 11:10
+u: 暖气还是不热，屋里冻手
+a: 找物业说了吗？
+u: 物业来测温了，才16度，说是热力公司那头的事 #temp16
+a: 室温一般得到18度，不达标可以打热力公司客服，或者打12345反映
+u: 打了12345，说三天内来人
+a: 这几天阿姨那屋先用电暖气顶一顶，别离被子太近
+== 2026-11-18 18:30
+u: 老伴说想吃鱼，我哪会整鱼啊
+a: 清蒸鱼最简单，也清淡，适合阿姨
+u: 买了条鲈鱼，市场给收拾好了
+a: 鱼身划几刀，铺上葱姜，水开上锅蒸八分钟，关火焖两分钟；倒掉盘里的汤，放新葱丝，淋一勺蒸鱼豉油，浇热油 #fish_recipe
+u: 蒸好了，肉挺嫩，就是葱丝切得磕碜哈哈
+a: 好吃就行，卖相以后练
+== 2026-11-21 20:00
+u: 下了个剪映，想把蒸鱼那段剪剪
+a: 剪映上手不难，卡在哪了？
+u: 别人视频底下都有字，我这咋没有
+a: 点下边“文本”，再点“识别字幕”，它自动把您说的话转成字，有错字点开改 #jianying_sub
+u: 出来了！贼神奇
+u: 发出去了，三十多个人看
+a: 头一条就三十多人看，开门红
+== 2026-11-25 16:50
+u: 乐乐今天说不想去跳舞了
+a: 咋了？跟您说原因了吗？
+u: 老师嫌她动作慢，当着全班说的，孩子回来就哭了 #dance_cry
+a: 当众挨说挺伤自尊。先别逼她，问问她是不喜欢跳舞还是怕那个老师
+u: 她说就是不想跳了，想学下棋
+a: 可以先带她去试听一节，别急着交钱
+u: 我跟她爸商量商量
+== 2026-11-28 19:30
+u: 今儿陪老伴去复查了，术后头一回
+a: 结果咋样？
+u: 做了个六分钟走路的测试，走了380米，大夫说还行 #six_min
+u: 就是心率还偏快，坐着都88
+a: 大夫调药了吗？
+u: 倍他乐克加量了，现在一回一整片，还是早晚各一次 #metop_up
+a: 加量头几天可能有点乏，起身慢一点，防着头晕
+== 2026-12-02 21:20
+u: 气死我了，在业主群跟人干起来了
+a: 周叔先消消气，咋回事？
+u: 来竞标的安居物业要涨物业费，一平从1.2涨到1.8
+u: 我说太贵，有个邻居说嫌贵的都是想白住的老赖，我就跟他骂起来了 #argue_cause
+a: 被人扣帽子确实窝火，可群里越吵越僵，您血压也受不了
+a: 别在群里回了，把意见一条条写下来交给业委会，几家一块提，比吵架管用 #wy_advice
+u: 你说得在理，就是咽不下这口气
+a: 过两天消了气再写，话更有分量
+== 2026-12-05 19:20
+u: 坏了，鑫源来电话说要装修，12号不营业了
+a: 啊，那得赶紧换地方，就剩一礼拜了
+u: 跑了一下午，改订福满楼了，就在我家那条街上 #rest_new
+u: 包间一桌1280，十个凉菜热菜 #room_price
+a: 价格挺实在。记得在群里通知大伙换地方了
+u: 发了，大伙都说那家锅包肉好吃哈哈
+== 2026-12-08 16:20
+u: 乐乐去下了围棋试听课，回来说贼好玩
+a: 太好了！那就报吧？
+u: 报了，舞蹈不跳了，改成礼拜天下午学围棋 #class_weiqi
+a: 下棋练专注力，对算数也有帮助
+u: 老师今天群里又发通知，让做手抄报，主题是冬天
+a: 让乐乐自己画，您帮着写几个字，别全替她做
+u: 我写字还行，年轻时候练过
+== 2026-12-12 22:10
+u: 聚会刚散，喝得有点多哈哈
+a: 周叔慢点喝！人来得齐吗？
+u: 18个，整了两桌 #tables
+u: 有好几个四十年没见了，一见面就抱着哭
+a: 太感人了，一个连出来的兄弟，感情就是不一样
+u: 酒水加菜一共三千零四十，一人摊一百七不到
+a: 喝点蜂蜜水早点睡，别吵醒阿姨
+== 2026-12-20 10:40
+u: 老伴这两天老叹气，说自己成废人了
+a: 手术后情绪低落挺常见的。她以前最爱干啥？
+u: 爱跳广场舞，以前天天去
+a: 多让她干点力所能及的，比如择菜、指点您做饭，让她觉得自己有用
+u: 昨天她指挥着我做了个白菜豆腐汤，她乐了
+a: 这就对了，您俩一个做一个指挥
+== 2026-12-26 17:30
+u: 今儿下午小区开业主大会投票了 #vote_day
+a: 结果咋样？
+u: 换新物业的票过半了，物业费最后定的1.5
+a: 比1.8降了不少，您写的意见没白提
+u: 哈哈我交了两页纸呢
+== 2026-12-29 16:10
+u: 乐乐快期末了，数学卷子做对九十多分
+a: 进步不小啊！扑克牌没白玩
+u: 就是拼音还分不清前后鼻音
+a: 把in和ing的字写在卡片上，读对一张奖一个贴纸
+u: 她就吃这一套
+== 2027-01-03 11:20
+u: 新物业元旦那天进场了，就是安居物业 #wy_new
+a: 新气象！有啥变化吗？
+u: 楼道杂物两天就清干净了，保安也换了
+u: 暖气也好了，现在屋里22度
+a: 屋里暖和，阿姨恢复也舒服
+== 2027-01-08 20:30
+u: 跟你说个事，那条蒸鱼的视频不知咋的火了，两百三十多个赞 #video_hot
+a: 哇，恭喜！实实在在的东西大家爱看
+u: 好多人在底下问咋做的，我就照你教的回了
+a: 哈哈那我也算出了份力
+u: 大夫说老伴得多吃点降脂的，整点啥菜好
+a: 山药炒木耳就不错：山药切片焯水，木耳泡发，少油快炒，出锅放点盐
+== 2027-01-17 18:40
+u: 老伴三个月复查，今儿去的
+a: 各项指标咋样？
+u: 低密度那个降到1.6了，大夫说达标了
+u: 他汀接着吃，别的照旧
+a: 太好了！您这几个月的清淡菜没白做
+== 2027-01-23 20:00
+u: 大刘来电话，说聚会那天没来的几个也想见见
+a: 那开春可以再张罗一回
+u: 他说想回丹东老营房看看，我心也动了
+a: 老营房还在吗？
+u: 听说还剩两排平房，改成仓库了
+a: 能回去看看也是个念想，开春暖和了再去，阿姨那边也放心
+== 2027-01-27 19:30
+u: 快过年了，想自己包饺子，你教教我馅咋调
+a: 白菜猪肉馅：白菜剁碎撒点盐杀水挤干，肉馅加葱姜末、一点酱油和香油，顺一个方向搅上劲，再拌白菜
+u: 阿姨那份能少放盐不
+a: 她那份单独调，盐减半，多放点香菇提鲜
+u: 好嘞，过两天就整
+== 2027-01-30 15:20
+u: 今儿头一回自己包饺子，包了六十多个 #dumpling_first
+a: 厉害！煮的时候破没破？
+u: 破了好几个，皮捏得不严哈哈
+a: 边上多捏两下，水开后点两回凉水就不容易破
+u: 老伴说馅调得比她的还香
+== 2027-02-06 10:30
+u: 过年好！儿子他们前天就到家了
+a: 周叔过年好！一家团圆了
+u: 乐乐一见她爸就扑上去了
+a: 这回能在家待几天？
+u: 到初八，初九就得回深圳 #son_stay
+u: 拍了个全家拜年的视频，老伴非让删了重拍，嫌自己胖哈哈
+a: 阿姨有精神头挑剔，说明恢复得真不错
+== 2027-02-14 20:10
+u: 新物业开始收费了，一平一个月1.5
+u: 我一次交了一年的，九十平，一千六百二
+a: 1.5乘90再乘12，正好1620，收据收好
+u: 留着呢。这家比原来那家强，楼道天天有人扫
+== 2027-02-22 16:00
+u: 乐乐开学了，还是三点四十放学
+a: 又开始接送了，周叔辛苦
+u: 下棋的老师说她下得稳，下个月让她参加少儿比赛
+a: 太棒了！第一次比赛别给她压力，输赢都夸她
+== 2027-03-03 19:30
+u: 老伴说想回广场舞队了，你看行不
+a: 去之前最好问问康复门诊的大夫
+u: 大夫说可以，别跳快的
+a: 先跳慢节奏的，一回别超过半小时，跳完心率别过110，胸闷就停 #dance_wife
+u: 她乐坏了，说终于能出去见老姐妹
+a: 心情好对心脏也好
+== 2027-03-10 20:00
+u: 跟大刘他们定了，五一回丹东老营房看看 #dandong_trip
+a: 太好了！去几个人？
+u: 目前报了十一个，坐高铁去
+a: 这回还是您张罗？
+u: 大刘张罗，我负责拍视频哈哈
+a: 那得多拍点，说不定比以前的都火
+u: 粉丝都五百多了
+""", [
+    ("老伴心脏那个手术一共接了几根血管", ["bypass3"], "paraphrase", []),
+    ("孙女平时为啥是我俩带着，她爸妈在哪", ["son_sz"], "paraphrase", []),
+    ("老伴是哪天从医院回的家", ["discharge"], "temporal", []),
+    ("氯吡格雷大夫让吃多长时间", ["clopi"], "lexical", []),
+    ("老伴那个管心跳快的药现在一回吃多少", ["metop_up"], "update", ["metop_half"]),
+    ("刚出院那阵，老伴吃咸淡这块你让我咋把关", ["salt_rule"], "paraphrase", []),
+    ("孩子班上那个微信群里说话有啥讲究，你跟我说过", ["group_rules"], "paraphrase", []),
+    ("头一回教我给老伴熬的那个稀饭咋做来着", ["porridge"], "paraphrase", []),
+    ("我第一次下厨做的东西，老伴吃完咋评价的", ["porridge_react"], "paraphrase", []),
+    ("我们那帮老战友当年部队驻在哪儿", ["army"], "paraphrase", []),
+    ("张罗战友吃饭那事，你一开始给我出了啥主意", ["org_tips"], "paraphrase", []),
+    ("乐乐算数老马虎那阵你出的啥招", ["poker_game"], "paraphrase", []),
+    ("乐乐现在的兴趣班是礼拜几上课", ["class_weiqi"], "update", ["class_dance"]),
+    ("咱小区现在是哪家物业在管", ["wy_new"], "update", ["wy_old"]),
+    ("暖气不热那会儿物业来测温，量出来几度", ["temp16"], "lexical", []),
+    ("拍做菜视频的时候手机咋放、光咋弄，你教过我", ["shoot_tips"], "paraphrase", []),
+    ("老伴刚回家那阵下楼走走，你让她咋一点点加量", ["walk_plan"], "paraphrase", []),
+    ("战友那顿饭最后是在哪家吃的", ["rest_new"], "update", ["rest_old"]),
+    ("剪映里头字幕咋能自动出来", ["jianying_sub"], "lexical", []),
+    ("乐乐不乐意再去跳舞，那回是出了啥事", ["dance_cry"], "paraphrase", []),
+    ("六分钟那个测试老伴走了多远", ["six_min"], "lexical", []),
+    ("那回我在小区群里跟人翻脸，对方说了啥难听的", ["argue_cause"], "paraphrase", []),
+    ("物业涨价那回我跟人呛呛，你劝我换个啥法子", ["wy_advice"], "paraphrase", []),
+    ("小区开会投票选物业是哪天", ["vote_day"], "temporal", []),
+    ("战友聚会那天光桌菜钱一共多少", ["room_price", "tables"], "multi_hop", []),
+    ("最火的那条视频拍的那道菜，你当初咋教我做的", ["video_hot", "fish_recipe"], "multi_hop", []),
+    ("我哪天头一回自己包的饺子", ["dumpling_first"], "temporal", []),
+    ("过年儿子他们在家待到哪天", ["son_stay"], "paraphrase", []),
+    ("老伴想重新出去跳舞，你让她注意点啥", ["dance_wife"], "paraphrase", []),
+    ("回丹东老营房那趟定的啥时候去", ["dandong_trip"], "lexical", []),
+])
+
+
+conv("zh", "lz06", "u_xiaolin", "小林", """
+== 2026-03-03 22:40
+u: 家人们谁懂啊
+u: 今天下午被叫进小会议室，直接被裁了 #laid_off
+a: 啊……太突然了。你现在还好吗？
+u: 我们整条业务线都砍了，不止我一个
+a: 整条线砍掉，说明不是你能力的问题。赔偿谈了吗？
+u: 给N+1，我干了三年，就是四个月工资 #n_plus_1
+a: 先把这笔钱当缓冲，别急着今晚就想好下一步
+u: 月薪两万二，四个月八万多，深圳房租一交也撑不了多久 #salary_old
+a: 今晚先好好睡一觉，明天再算账，好吗
+== 2026-03-05 01:20
+u: 又睡不着了
+u: 一闭眼就在算存款还能撑几个月
+a: 凌晨还醒着，脑子停不下来确实难受
+a: 试试这样：躺了二十分钟还没睡着就起来，去客厅开盏小灯坐会儿，困了再回床上 #sleep_get_up
+u: 男朋友阿哲刚挂视频，他在杭州，我俩异地一年半了 #bf_ld
+u: 他说让我干脆去杭州找工作
+a: 你自己怎么想？
+u: 不知道，深圳待了五年，朋友都在这边
+== 2026-03-08 15:30
+u: 在改简历，改到想吐
+a: 卡在哪一块了？
+u: 项目经历写出来像流水账
+a: 每个项目写成“做了什么+结果是多少”，比如“重做注册流程，转化率从18%提到26%”，数字往前放 #resume_numbers
+u: 馒头一直趴我脚边看我改简历hhh
+a: 馒头是谁呀？
+u: 我家柯基，两岁，屁股超圆的那种 #corgi_intro
+a: 有它陪着，找工作也没那么孤单
+== 2026-03-11 08:10
+u: 救命，馒头昨晚吐了两次，早上又拉稀
+a: 精神怎么样？还肯喝水吗？
+u: 蔫蔫的，水喝了一点
+a: 先停食八到十二小时，温水少量多次地给；要是便便带血或者一直吐，就马上去医院 #dog_fast
+u: 我昨天给它吃了好多鸡肉干，是不是这个原因
+a: 很可能，零食一下吃太多肠胃会受不了
+== 2026-03-12 20:30
+u: 还是拉，下午带它去医院了 #vet1_go
+u: 医生说急性肠胃炎，打了止吐针，开了益生菌 #vet1_gastro
+a: 确诊了就放心些。花了多少？
+u: 六百八，失业了还要给狗子打工 #vet1_cost
+u: 医生说零食全停，一周后复查
+a: 益生菌别用热水冲，会把菌烫死 #probiotic_tip
+== 2026-03-16 21:00
+u: 今天第一个面式，栗子科技，做电商的 #lizi_first
+u: 面得稀烂
+a: 怎么了？被问住了？
+u: 问我DAU掉了10%怎么排查，我脑子一片空白
+a: 可以按顺序答：先确认数据口径没错，再拆渠道和用户群，然后看同期的版本和活动，最后看外部因素 #dau_answer
+a: 每次面完当晚写个复盘，把没答好的题记下来，下次就有准备了 #interview_review
+u: 还有，我决定趁空窗期把PMP考了，之前一直想考没时间 #pmp_decide
+a: 这个时机挺好，考下来简历也更好看
+== 2026-03-19 19:40
+u: PMP培训班报了，35学时那种，三千八 #pmp_course_fee
+a: 35学时是报考的硬性要求，这钱省不掉
+u: 你帮我排个计划吧
+a: 你现在每天能空出多少时间？
+u: 除了面试，三四个小时没问题
+a: 那前四周每天两小时过课程和教材，第五周开始每天刷一百道题，错题当天整理 #pmp_plan
+== 2026-03-23 23:50
+u: 跟阿哲吵架了
+u: 我就说了句面试又挂了，他回“那你来杭州不就完了”
+u: 感觉他根本没再听我说话
+a: 你想要的是被安慰，他直接甩了个方案，这个落差挺大的
+a: 下次可以先说一句“我现在不要建议，只想你听我说说”，把需要讲明白 #bf_need_advice
+u: 试试吧，他是直男中的直男
+a: 直男也能教，他多半是真不知道你要什么
+== 2026-03-27 20:15
+u: 馒头复查了，肠胃是好了
+u: 但医生说它可能对鸡肉过敏，让换成低敏粮，我买了三文鱼配方的 #food_salmon
+a: 别一下全换：第一二天新粮占四分之一，三四天一半，五六天四分之三，第七天再全换 #food_7day
+a: 中间便便变软就放慢一点
+u: 一包三百多，它吃得比我好
+a: 你也要好好吃饭啊
+== 2026-03-31 00:30
+u: 最近心慌得厉害
+u: 晚上躺下心跳咚咚的，白天刷招聘软件手都在抖
+a: 这样持续多久了？
+u: 两三周了，裁员之后就开始了
+a: 焦虑已经影响到身体和睡眠了，可以考虑找专业的心理咨询师聊聊 #suggest_counsel
+u: 朋友推荐过一个，一次六百，有点贵 #counsel_price
+a: 可以先约一次试试合不合适，不合适再换
+== 2026-04-03 21:10
+u: 今天第一次去咨询了，咨询师姓周，说话很温柔 #counsel_first
+a: 感觉怎么样？
+u: 哭了半小时，纸巾用掉半包hhh
+u: 她让我每天晚上七点留二十分钟，把担心的事全写下来，别的时候冒出来就告诉自己“留到七点再想” #worry_time
+a: 这叫担忧时间，把焦虑关进固定的时段里，坚持两周一般会有感觉 #worry_name
+u: 她说先每周去一次 #counsel_weekly
+a: 每周一次挺合适，有变化也能及时调整
+== 2026-04-07 18:40
+u: 云帆二面过了！做B端SaaS的 #yunfan_second
+a: 恭喜！二面问了什么？
+u: 问我为什么离职，我差点说漏嘴吐槽老东家
+a: 这题就说事实：业务线调整整体裁撤，再接一句你想找什么样的下一份工作，别评价前公司 #layoff_answer
+u: 栗子居然也进三面了，一面那么烂都能过，离谱
+a: 说明面试官看的不只是那一道题
+== 2026-04-10 22:20
+u: 房东发微信了
+u: 五月底合同到期，续租的话从4200涨到4800 #rent_old
+a: 一下涨六百，幅度不小。你现在住哪一片？
+u: 南山科技园旁边，一室一厅，以前上班走路十分钟 #home_nanshan
+a: 可以先在租房软件上看看附近同户型的价，再跟房东谈，实在太贵就趁这次换地方 #rent_compare
+== 2026-04-14 20:00
+u: 栗子offer下来了！！月薪24k，14薪 #lizi_offer
+a: 恭喜！！比你原来高一些，满意吗？
+u: 还行，但我想等等云帆的终面
+a: 可以跟栗子HR说需要几天考虑，一般给一周没问题 #ask_time
+u: 要是云帆也给，我要怎么谈薪啊，我最怕谈钱
+a: 先别急着报数，问清对方的预算；报的时候给个区间，下限就是你能接受的数，再把手上的offer拿出来当筹码 #nego_tip
+== 2026-04-17 13:30
+u: PMP考试报名了，6月20号考 #pmp_date
+u: 考试费三千九 #pmp_exam_fee
+a: 日子定了心就定了，还有两个月出头
+u: 好怕考不过钱打水漂
+a: 报了名就往前冲，别提前给自己判卷
+== 2026-04-20 22:50
+u: 栗子我接了，下个月6号入职 #accept_lizi
+u: 云帆终面完一直没消息，不等了
+a: 定下来就好，空窗期终于要结束了
+u: 这周末去杭州找阿哲，就当庆祝
+a: 好好玩，就当给自己放个假
+== 2026-04-26 21:30
+u: 从杭州回来了
+u: 怎么说呢，感觉怪怪的
+a: 哪里怪？
+u: 他一整天都在打游戏，我问以后咱俩谁去谁的城市，他就一句“再说吧” #bf_zaishuo
+a: 一聊以后他就躲，难怪你心里没底
+u: 对，我俩都27了，总不能一直异地吧
+a: 可以找个两人都不累的时候，认真约一次，就谈未来两年谁搬、怎么搬 #future_talk
+== 2026-04-28 23:40
+u: 馒头又进医院了😭
+u: 下午遛弯在草丛里捡了块不知道啥的吃了，晚上狂吐
+a: 天哪，现在怎么样？
+u: 抽了血，说胰腺指标高，轻度胰腺炎，要住院两天 #vet2_pancreatitis
+a: 胰腺炎以后得严格低脂，医生有说吃什么吗？
+u: 出院后改吃低脂处方粮，三文鱼那个不能吃了 #food_rx
+a: 以后遛它可以戴个嘴套，或者把牵引绳收短，免得再乱捡东西 #muzzle_tip
+u: 这次又是两千三，钱包裂开 #vet2_cost
+== 2026-05-01 19:00
+u: 云帆终面今天突然通知过了
+u: 一开始开的25k，我按你教的那套谈，最后谈到27k，13薪 #yunfan_offer
+a: 太厉害了！多谈下来两千
+u: 可是栗子以经答应了，6号就要入职
+a: 两边各写下来：年包、业务方向、团队氛围、通勤，看哪个更是你想要的 #compare_offer
+u: 年包差不多，栗子33.6万，云帆35.1万
+u: 但云帆做B端，我一直想转B端
+a: 那你心里其实已经有答案了
+== 2026-05-03 11:20
+u: 决定了，去云帆 #join_yunfan
+u: 但要怎么跟栗子HR说啊，好尴尬
+a: 越早说越好，直接打电话，先谢谢对方的认可，再说选了更符合职业方向的机会，别编理由 #decline_tip
+u: 打完了，HR还挺客气，说以后有机会再合作
+a: 你处理得很成熟
+u: 云帆8号入职 #yunfan_start
+== 2026-05-06 20:30
+u: 趁入职前去看房了，腿要断了
+a: 看的哪一片？有合眼缘的吗？
+u: 西乡，有一套离地铁五分钟，一室一厅3600，就是朝北 #view_xixiang
+a: 看房时开水龙头和热水器试试水压，晚上再去一趟听听吵不吵，一定问清能不能养狗 #viewing_tips
+u: 养狗这点我差点忘了！！
+== 2026-05-08 21:45
+u: 入职第一天打卡，工位靠窗
+a: 第一天感觉怎么样？
+u: 同事挺nice的，就是试用期六个月，有点长 #probation_6
+u: 老板说试用期里要带一个需求从0到1上线 #probation_goal
+a: 这个长度挺常见。早点跟老板对齐转正的考核标准，写成几条能衡量的目标 #align_goals
+u: 好，下周一对一的时候问
+== 2026-05-11 23:50
+u: 分手了 #breakup
+a: ……发生什么了？
+u: 刚打了两个小时电话
+u: 我问他到底有没有打算来深圳，他说没有，也不希望我“为了他”去杭州
+u: 那还异地个啥
+a: 抱抱你。两个小时把话说开，也是你们对彼此的尊重
+u: 哭不出来，就是空
+a: 空是正常的，今晚不用想明白什么，想说话我都在
+== 2026-05-14 22:30
+u: 周老师说分手后难受是正常的，让我别逼自己马上好起来 #zhou_breakup
+a: 她说得对，难过有个出口就不会憋着
+u: 睡眠又不行了，三点就醒
+a: 醒了先别看手机，起来喝口温水，还是用那个躺不着就起来的办法 #sleep_again
+u: 好，手机放客厅充电
+a: 这周有什么让你稍微开心点的事吗？
+u: 馒头出院后精神挺好，今天会抢我拖鞋了
+a: 那就是彻底好起来了
+== 2026-05-18 20:10
+u: 西乡那套签了！3600一个月，押一付三 #rent_new
+u: 房东说可以养狗
+a: 太好了，住的地方落定又是一件大事
+u: 但是老房东说墙上有馒头蹭的印子，要扣我1500押金 #deposit_1500
+a: 先翻合同看损坏怎么赔，再找入住时拍的照片，墙面正常磨损本来就不该租客全赔 #deposit_advice
+u: 入住照片我好像有，去相册翻翻
+a: 要是谈不拢，可以打12345，或者找街道的租赁纠纷调解 #deposit_12345
+== 2026-05-24 21:00
+u: 下周六搬家
+u: 馒头胆子小，我好怕它到新家应激
+a: 把它的旧垫子和你穿过没洗的衣服带上，先在新家布置好它的角落再放它出来 #dog_move_tip
+a: 搬家当天找个朋友帮忙看着它，别让它在门口乱跑
+u: 搬家公司报价800，小面包车 #movers_800
+a: 价格合理，提前跟他们说好楼层和有没有电梯
+== 2026-05-30 22:40
+u: 搬完了累瘫
+u: 馒头在新家先是趴在垫子上不动，晚上就到处闻了
+a: 旧垫子起作用了
+u: 我把入住照片甩给老房东，墙上那块本来就有，最后押金只扣了300清洁费 #deposit_result
+a: 有理有据就是硬气，照片立大功
+== 2026-06-04 22:10
+u: 上班快一个月，需求评审被怼了
+u: 技术说我写的PRD边界情况没考虑
+a: 新人被挑边界很常见。下次写PRD前先列一张异常清单：空数据、断网、权限不够、重复提交 #prd_checklist
+u: PMP第一次模考62%，离谱 #mock_62
+a: 模考稳定在七成以上再上考场比较放心。还剩两周多，把错题按知识领域分类，专攻最弱的两块 #mock_advice
+u: 敏捷那块错得最多
+a: 那就先啃敏捷
+== 2026-06-09 20:50
+u: 今天咨询，周老师说我状态好多了
+u: 以后改成两周一次 #counsel_biweekly
+a: 这是个好信号，说明你自己能接住的东西变多了
+u: 担忧时间我现在十分钟就写完了
+a: 说明要担心的事真的在变少
+== 2026-06-16 23:00
+u: 最后一次模考78！ #mock_78
+a: 从62到78，这两周没白熬
+u: 周六就考了，紧张
+a: 考前一晚别刷新题，早点睡。180道题230分钟，中间有两次休息，每60题看一眼时间，卡住的先标记跳过 #exam_tips
+u: 好，带身份证带身份证带身份证
+== 2026-07-02 20:20
+u: 带馒头去复查，指标全正常了 #vet3_normal
+a: 太好了！
+u: 医生说处方粮再吃三个月，之后可以换普通的低脂粮 #rx_three_months
+a: 那就先坚持，零食也挑低脂的
+u: 它现在11公斤，医生说刚刚好 #weight_11
+a: 柯基最怕胖，腰椎受不了，这个体重保持住
+== 2026-07-10 21:30
+u: PMP出分了，过了！！ #pmp_pass
+u: 三个领域全是AT
+a: 恭喜恭喜！！三个多月没白熬
+u: 老板周会上还提了一嘴，说组里多了个持证PM
+a: 试用期里这就是加分项
+== 2026-07-16 23:20
+u: 阿哲突然给我发消息了
+u: 问我最近好不好，说他想明白了，可以来深圳 #ex_back
+a: 你看到的时候心里是什么感觉？
+u: 第一反应是，早干嘛去了
+u: 第二反应是有点心动，烦
+a: 两种感觉都正常，不用今晚回他。下次咨询可以带着这件事跟周老师聊聊 #ex_counsel
+== 2026-07-23 21:00
+u: 咨询完了，想清楚了
+u: 跟阿哲说了不复合，祝他好 #no_reunite
+a: 这个决定不容易，你是想好了才说的
+u: 对，我不想再等一个人想明白
+u: 周老师说我可以试着一个月去一次了，八月开始 #counsel_monthly
+a: 能慢慢拉长间隔，说明你自己撑得住的越来越多了
+u: 哈哈谢谢你陪我这几个月
+a: 我一直在
+== 2026-07-29 20:00
+u: 今天跟老板一对一
+u: 他说我带的那个需求上线数据不错，转正应该没问题 #probation_ok
+a: 太棒了！从三月被裁到现在，真的一步一步走出来了
+u: 下个月想带馒头去海边玩
+a: 记得带够水，沙滩烫脚，傍晚去比较好 #beach_tip
+""", [
+    ("我是哪天被公司优化掉的", ["laid_off"], "temporal", []),
+    ("上家公司裁我的时候赔偿是怎么算的", ["n_plus_1"], "paraphrase", []),
+    ("刚丢工作那阵半夜睡不着，你让我怎么办", ["sleep_get_up"], "paraphrase", []),
+    ("写履历的时候你建议我怎么描述做过的项目", ["resume_numbers"], "paraphrase", []),
+    ("馒头头一回又吐又拉，你让我在家先怎么处理", ["dog_fast"], "paraphrase", []),
+    ("馒头第一次被我带去看医生是哪天", ["vet1_go", "vet1_gastro"], "temporal", []),
+    ("面试被问DAU下滑怎么查，你教我按什么顺序答", ["dau_answer"], "lexical", []),
+    ("新旧狗粮要怎么掺着过渡，你当时说的", ["food_7day"], "paraphrase", []),
+    ("看心理咨询每次收费多少来着", ["counsel_price"], "paraphrase", []),
+    ("担忧时间那个方法具体咋做", ["worry_time", "worry_name"], "lexical", []),
+    ("别人问我为啥从上家走的，你建议我怎么回", ["layoff_answer"], "paraphrase", []),
+    ("搬家之前我住在哪个片区", ["home_nanshan"], "paraphrase", []),
+    ("栗子科技当时开的月薪是多少", ["lizi_offer"], "lexical", []),
+    ("跟公司谈工资你教我的套路是啥", ["nego_tip"], "paraphrase", []),
+    ("去杭州找他那回，我提到将来在哪个城市落脚，阿哲怎么回的", ["bf_zaishuo"], "paraphrase", []),
+    ("馒头得胰腺炎那回要住几天院", ["vet2_pancreatitis"], "lexical", []),
+    ("馒头乱吃东西进医院那次花了多少钱", ["vet2_cost"], "paraphrase", []),
+    ("推掉已经答应的那家时，你让我怎么跟HR开口", ["decline_tip"], "paraphrase", []),
+    ("西乡那套房离地铁多远", ["view_xixiang"], "lexical", []),
+    ("我和前男友是哪天掰的", ["breakup"], "temporal", []),
+    ("在云帆我要干多久才能转正", ["probation_6"], "paraphrase", []),
+    ("老房东想扣我钱的时候你给我出了什么主意", ["deposit_advice", "deposit_12345"], "paraphrase",
+     []),
+    ("退租时老房东最后少退了我多少钱", ["deposit_result"], "paraphrase", []),
+    ("前任七月回头找我，我最后给他的答复是什么", ["no_reunite"], "paraphrase", []),
+    ("我现在是在哪家公司上班", ["join_yunfan", "yunfan_start"], "update", ["accept_lizi"]),
+    ("我现在房租一个月多少", ["rent_new"], "update", ["rent_old"]),
+    ("我现在多久去见一次咨询师", ["counsel_monthly"], "update", ["counsel_weekly", "counsel_biweekly"]),
+    ("馒头现在吃的是哪种粮", ["food_rx", "rx_three_months"], "update", ["food_salmon"]),
+    ("新工作的月薪比被裁前涨了多少", ["salary_old", "yunfan_offer"], "multi_hop", []),
+    ("考PMP报班加上报名考试，一共花了多少", ["pmp_course_fee", "pmp_exam_fee"], "multi_hop", []),
 ])
 
 
