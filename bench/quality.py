@@ -50,6 +50,9 @@ How far a figure can be trusted, printed beside it:
   (its ``missed`` lists), which is how a code change is judged on dev: a change that
   finds 4 and loses 2 is noise (p 0.69), one that finds 13 and loses none is not.
 
+``--now-days`` moves that ``now`` (default: 1 day after the last message); a user
+who calls ``recall`` without ``now`` on a history that ended long ago is years past it.
+
 ``--haystack`` puts every conversation of a split into one store (other people's chats
 as distractors, a history 3–6 times longer than one conversation) and asks the same
 questions there, with ``now`` the pooled store's last message + 1 day.
@@ -204,7 +207,8 @@ def haystack(convs: list[Conversation], split_of: dict[str, str]
 
 
 async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[str, str],
-                  variants: list[str]) -> dict[tuple[str, str], Cell]:
+                  variants: list[str], now_after_ms: int = DAY_MS
+                  ) -> dict[tuple[str, str], Cell]:
     cells = {(sp, v): Cell() for sp in SPLITS for v in variants}
     configs = {v: variant_config(v) for v in variants}
     for conv in convs:
@@ -212,7 +216,7 @@ async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[
         await embedder.embed_many([(q.text, "query") for q in conv.questions])
         mem = await build(conv, embedder)
         try:
-            now = conv.last_ts + DAY_MS
+            now = conv.last_ts + now_after_ms
             for v in variants:
                 mem.config = configs[v]
                 cell = cells[(split, v)]
@@ -335,7 +339,8 @@ async def amain(args: argparse.Namespace) -> None:
         per_set: dict[str, Any] = {}
         for name, (convs, split_of) in sets.items():
             cells = await run_set(embedder, *(haystack(convs, split_of) if args.haystack
-                                              else (convs, split_of)), variants)
+                                              else (convs, split_of)), variants,
+                                  now_after_ms=round(args.now_days * DAY_MS))
             print(f"  {model} {name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr,
                   flush=True)
             per_set[name] = {
@@ -384,7 +389,8 @@ async def amain(args: argparse.Namespace) -> None:
         results[model] = {"model_id": embedder.model_id, "seconds": time.perf_counter() - t0,
                           "sets": per_set}
     title = (f"recall quality: Hit@5 (recall top_k {TOP_K}, scope all, window 0, now = last "
-             f"message + 1 day); upd = newer fact above the stale one (top_k {UPDATE_TOP_K}); "
+             f"message + {args.now_days:g} day(s)); upd = newer fact above the stale one "
+             f"(top_k {UPDATE_TOP_K}); "
              f"ctx@{CTX_CHARS} = a gold line within the first {CTX_CHARS} characters of "
              f"context()'s recall message (configured window), chars = its mean length; "
              f"* = default; {machine()['cores']} cores"
@@ -407,7 +413,7 @@ async def amain(args: argparse.Namespace) -> None:
     write_json(args.out, {
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
-                  "now": "last message of the store + 1 day",
+                  "now": f"last message of the store + {args.now_days:g} day(s)",
                   "haystack": args.haystack,
                   "context": {"call": "context(question, session=<its session>, now=<now>)",
                               "first_chars": CTX_CHARS},
@@ -423,6 +429,17 @@ async def amain(args: argparse.Namespace) -> None:
         "results": results,
         "paired_all_sets": pooled_rows,
     })
+
+
+def non_negative_days(text: str) -> float:
+    """``--now-days``: a finite number of days, 0 or more."""
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days") from None
+    if not 0 <= days < 100_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of days from 0 to 99999")
+    return days
 
 
 def main() -> None:
@@ -446,6 +463,10 @@ def main() -> None:
     ap.add_argument("--baseline", type=Path, default=None, metavar="JSON",
                     help="a stored run (e.g. bench/results/quality.json): each variant's "
                          "questions found and lost against the same variant there")
+    ap.add_argument("--now-days", type=non_negative_days, default=1.0, metavar="DAYS",
+                    help="recall with now = the store's last message + DAYS (default 1; "
+                         "a user calling recall without now on an old history is years "
+                         "past it: e.g. 1095)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
     args = ap.parse_args()

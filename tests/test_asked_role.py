@@ -34,6 +34,9 @@ DAY = 86_400_000
     "刚养小猫要注意些什么，你当时说的", "宿舍吵的时候你有什么办法",
     "小助手给小杨的训练计划是怎样的", "您上次推荐的那家店叫什么",
     "小助手为什么让子涵选大一点的码", "你为啥让我先去试听",
+    # "to me" between the subject and the verb: still the assistant who spoke
+    "群里说话有啥讲究，你跟我说过", "你和我讲过的那个办法", "你之前对我提到的书",
+    "小助手跟我说过的那家店",
 ])
 def test_questions_about_the_assistants_words(query: str) -> None:
     assert asked_role(query) == "assistant"
@@ -51,6 +54,8 @@ def test_questions_about_the_users_words(query: str) -> None:
     "can you tell me about Paris", "do you remember the hotel", "where is your flat",
     "what should I eat at night", "你能帮我查一下吗", "我现在住在哪个城市", "谁说要带投影仪",
     "what did Alice suggest", "我让你记的那个号码是多少", "",
+    # 我 as the object: someone else spoke, neither the user nor the assistant
+    "他跟我说过啥", "老王和我说过的那家店",
 ])
 def test_questions_that_do_not_say(query: str) -> None:
     assert asked_role(query) is None
@@ -63,6 +68,8 @@ def test_the_cue_leaves_the_searched_text_and_a_named_bot_stays() -> None:
     assert "pricing" in text
     role, text = role_cue("颈椎不舒服你教了啥")
     assert role == "assistant" and "你" not in text and "颈椎不舒服" in text
+    role, text = role_cue("家长群里说话有啥讲究，你跟我说过")
+    assert role == "assistant" and "你跟我说" not in text and "家长群" in text
     # in a group the bot is addressed by name, so its name is a word worth matching
     assert role_cue("what did the bot suggest for the walk") == (
         "assistant", "what did the bot suggest for the walk")

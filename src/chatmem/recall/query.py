@@ -121,16 +121,20 @@ _ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚
                 r"(?:是)?(?:怎么|咋|为什么|为啥)?")
 _ZH_VERB = (r"(?:建议|推荐|教|让我|让|叫我|要我|提醒|说|讲|劝|告诉|提到|支招|出主意|给|排|安排"
             r"|觉得|帮我(?:想|出|列|排|定)|有什么(?:办法|建议|主意|推荐)|怎么比)")
+#: "to me" between the subject and the verb: "你*跟我*说过", "你*和我*讲过" say the
+#: assistant spoke, as "你给我…" already did ("我说过" alone would read as the user's words).
+_ZH_TO_ME = r"(?:跟我|和我|对我|同我|给我)?"
 #: Chinese: 你 / 您 as the subject (not "跟你", "对你"…), a time word or 怎么 between,
 #: before a verb of advice or speech.
-_YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替])[你您]" + _ZH_MODIFIER + _ZH_VERB)
-_BOT_ZH = re.compile(r"(?:小助手|助手|机器人)" + _ZH_MODIFIER + _ZH_VERB)
-#: The user's own past words: "what did *I say*", "*I told you*", "我*跟你说过*".
+_YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替])[你您]" + _ZH_MODIFIER + _ZH_TO_ME + _ZH_VERB)
+_BOT_ZH = re.compile(r"(?:小助手|助手|机器人)" + _ZH_MODIFIER + _ZH_TO_ME + _ZH_VERB)
+#: The user's own past words: "what did *I say*", "*I told you*", "我*跟你说过*" (我 as the
+#: subject: in "他跟我说过" someone else spoke).
 _USER_EN = re.compile(
     r"\b(?:did\s+I\s+(?:say|tell|mention|write|ask)|I\s+(?:said|told\s+you|mentioned|"
     r"wrote|asked\s+you))\b", re.IGNORECASE)
-_USER_ZH = re.compile(r"我(?:之前|以前|当时|上次|那次|那时|曾经)?(?:跟你|和你|对你|给你)?"
-                      r"(?:说过|提过|提到|讲过|告诉过?你)")
+_USER_ZH = re.compile(r"(?<![跟和对给同向])我(?:之前|以前|当时|上次|那次|那时|曾经)?"
+                      r"(?:跟你|和你|对你|给你)?(?:说过|提过|提到|讲过|告诉过?你)")
 
 
 def asked_role(query: str) -> str | None:
