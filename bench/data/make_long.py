@@ -14,7 +14,7 @@ days over four to six months, about 200 messages, 4-5 threads of the user's life
 come back again and again, 30 questions. They imitate the held-out histories of issue 12
 (a companion used most days for weeks): the same knee, landlord or recipe on many
 days, and a question must find the right one among them. Written blind (the writers
-never ran chatmem): le01–le04 and lz01–lz04 in stop 24, le05, le06, lz05, lz06 in stop 29.
+never ran chatmem): le01–le04 and lz01–lz04 in stop 24, le05–le08 and lz05–lz08 in stop 29.
 """
 from _sets import build_set, write_set
 from make_companion import build_conv
@@ -1905,6 +1905,624 @@ u: 6 months to go. cherry blossom here i come 🌸
 ])
 
 
+conv("en", "le07", "u_nkechi", "Nkechi", """
+== 2026-09-03 21:40
+u: evening. dispensary was two techs down again, so I was the techs
+u: also, IVF consultation this afternoon. we start injections with my next cycle, end of the month probably #ivf_start
+a: Big step. How are you and Femi feeling?
+u: he's calm. I read drug leaflets for a living, so I'm a wreck
+u: and I've entered a triathlon. the Dorney Lake sprint in May. 750m swim, 20k bike, 5k run #tri_signup
+a: All in this autumn, then! Which bit scares you?
+u: the swim. I can do two lengths of front crawl and then I'm basically drowning #swim_2lengths
+a: Very common for adults. A block of improver lessons now gives you eight months, which is plenty
+== 2026-09-06 10:20
+u: builder came round with the kitchen quote. £18,500, six weeks, starting the 21st #kitchen_quote
+a: Does that include plumbing and electrics?
+u: supposedly. his name is Gary and he calls me darling. I've decided to allow it for now
+a: Before he starts: get the timetable in writing, tie each payment to a finished stage, and only a small deposit upfront. Budget 10% extra for surprises #kitchen_contract_tip
+u: Gary says paperwork is for people who don't trust each other
+a: That's exactly what it's for. A one-page email he replies "agreed" to is enough
+== 2026-09-09 20:35
+u: bad call with my brother. Mum got lost walking back from the market on Saturday
+a: Oh Nkechi. Is she safe?
+u: yes, a neighbour found her. Chidi took her to a neurologist in Lagos today. they're saying Alzheimer's #mum_diagnosis
+a: I'm so sorry. That's a lot, from this far away
+u: they've started her on donepezil, 5mg at night #donepezil_5
+a: You know the drug better than I do. The thing families miss is vivid dreams; if she gets them, the morning is usually fine too
+u: I do know. doesn't help when it's your own mum
+a: No, it doesn't. Would a call at a fixed time help, something she can look forward to?
+u: Sunday mornings. she always liked those
+== 2026-09-12 08:10
+u: first adult swim lesson done. humbling
+a: Well done for going. What did the coach say?
+u: that I hold my breath underwater like I'm hiding from something #hold_breath
+a: Classic. Hum or blow bubbles out through your nose the whole time your face is in, so when you turn you only need to breathe in #exhale_tip
+u: bubbles. at 38. fine
+a: Everyone you'll overtake in May started with bubbles
+u: the 8am class is all retired men who swim like otters
+== 2026-09-16 21:15
+u: the lead pharmacist post finally went up. surgery and critical care, band 8a. closes 9 October #job_advert
+a: The one you've been waiting for! Applying?
+u: obviously. my manager Helen sent me the link twice
+a: Good sign. Go through the person spec line by line and give one real example for each point. Shortlisters literally tick boxes #statement_tip
+u: very NHS
+a: Very. Write each example as STAR: situation, task, action, result. Stops you rambling #star
+u: I never ramble. I dispense
+== 2026-09-21 19:50
+u: baseline scan fine. stims start tomorrow, Gonal-f 225 units every evening #stims_225
+a: Here we go. Do you have a plan for the injections?
+u: I've counselled hundreds of patients on pens. never stuck one in myself
+a: Same time every evening, pen out of the fridge half an hour before, alternate sides of your tummy each night. Ice for ten seconds first if you bruise #injection_tips
+u: also Gary's start has moved to the 28th. "supplier thing" #gary_delay1
+a: Has he at least replied to your email?
+u: with a thumbs up. I'm counting it
+== 2026-09-26 20:25
+u: stims day five. I feel like an overfilled hot water bottle
+a: Bloating is normal at this stage. How was the scan?
+u: eight follicles growing. nurse seemed pleased #follicles8
+a: That's encouraging. Plenty of fluids, something salty and some protein help with the bloating
+u: second pen tomorrow. the stop-ovulating-early one
+a: Two pens a night. You're basically a pharmacy now
+== 2026-09-29 18:40
+u: Gary has ripped out the entire kitchen. there's a hole where my life was
+a: Demolition always looks apocalyptic
+u: worse. rotten joists under where the sink was. another £1,200 and a week #joists
+a: Annoying, but rotten joists are a real find, not a scam. Get the extra cost and time in writing before he does it #variation_writing
+u: we're living off a microwave and a kettle in the living room
+a: A slow cooker would stretch that a long way
+u: Femi's mother would be appalled
+== 2026-10-02 14:05
+u: egg collection this morning. on the sofa with a hot water bottle #egg_collection
+a: How are you feeling? How did it go?
+u: sore. nine #egg_nine
+a: Nine is a good number. When do you hear more?
+u: embryologist rings tomorrow
+a: Rest today. No heroics, no work emails
+u: already checked them twice
+== 2026-10-07 21:05
+u: transfer done. one blastocyst in, three frozen. best news in weeks #transfer_frozen3
+a: That's wonderful. How are you feeling?
+u: like I'm carrying a very small, very expensive egg
+a: In a way you are. When's the test?
+u: the 18th. progesterone pessaries twice a day till then. glamorous #pessaries
+a: The two weeks after transfer are the hardest. Plan one small nice thing for every evening, and ration symptom googling to zero #tww_plan
+u: zero is ambitious
+a: Ten minutes then. With a timer
+== 2026-10-09 22:20
+u: application submitted. 52 minutes before the deadline #job_submitted
+a: Cutting it fine, but done! Happy with it?
+u: Helen read it and said "very you". not sure that's a compliment
+a: From a manager who pushed you to apply, it probably is
+== 2026-10-13 19:10
+u: Chidi says Mum left the gas on twice last week. he can't cover it with his job
+a: That's frightening. Is he thinking about help at home?
+u: a carer, yes. he wants my view because I'm "the medical one"
+a: Phone the references yourselves, do a paid trial week, and write Mum's routine and the tasks on one sheet. A weekly video call with the carer and Mum keeps you in the loop #carer_advice
+u: and the gas?
+a: A timer cut-off valve on the cooker, or an electric hob that switches itself off. A local engineer can fit either #gas_valve
+u: sent him both. also did ten lengths of front crawl tonight without stopping #swim_10lengths
+a: Ten! From two in September. The bubbles are working
+== 2026-10-18 09:40
+u: negative. tested this morning #bfn
+a: Oh Nkechi. I'm so sorry
+u: I knew. I think I've known since Thursday
+a: Knowing doesn't make it hurt less. Is Femi with you?
+u: he's making eggs. neither of us has mentioned the irony
+a: Be gentle with yourselves today
+u: clinic says stop the pessaries, follow-up in a couple of weeks #stop_pessaries
+== 2026-10-22 20:45
+u: Gary update. new total £20,300 and finished "mid November" instead of end of October #kitchen_20300
+a: Nearly £2,000 over. What else is in it?
+u: the Belfast sink I wanted needs a special base unit. another £380. mentioned it today #belfast_sink
+a: Ask him for an itemised list: original quote, each extra, and why. And only pay for stages that are finished #itemised
+u: he says the list is "in his head"
+a: Then it can come out of his head and into an email
+== 2026-10-27 21:35
+u: shortlisted! interview on 12 November #shortlisted
+a: Brilliant! Is there a presentation?
+u: ten minutes on reducing omitted doses on the wards. then the panel
+a: Good topic for you. Do you have your own data?
+u: loads. I audited it last year and nobody read it #omitted_audit
+a: Now a panel will. Anything else this week?
+u: Chidi found a carer. she started Monday
+a: What's she like?
+u: Blessing. 28, trained care assistant. Mum calls her "that girl", affectionately #blessing_hired
+== 2026-11-01 11:10
+u: follow-up with Dr Mensah. she thinks we were just unlucky, the embryo looked good #mensah_unlucky
+a: Hard to hear and reassuring at once. Anything else?
+u: my lining was on the thin side, 7mm. for the frozen one they'll build it up with oestrogen tablets first #lining_7mm
+a: Sounds sensible. Do you know when?
+u: next cycle. early December maybe
+a: A few weeks to breathe, then
+== 2026-11-05 20:05
+u: joined the tri club's Thursday swim. coach says my legs sink like anchors #legs_sink
+a: Very common. Kick from the hips not the knees, keep it small, and look at the bottom of the pool, not ahead. Your hips will come up #legs_sink_tip
+u: I was looking at the clock. it felt relevant
+u: also bought a road bike. second hand, £350 off a man in Walthamstow #bike_bought
+a: Nice! Has anyone checked it fits you?
+u: the seller was my height. that's a fit, right
+a: Get the saddle height set at a bike shop at least
+== 2026-11-09 21:50
+u: presentation prep. 14 slides for ten minutes. Helen says that's a crime
+a: Helen's right. Aim for six or seven: the problem, your audit numbers, three changes, how you'd measure them, a one-line close #presentation_structure
+u: three changes. I had eleven
+a: Keep the three that need a lead's authority. Save the rest for questions
+u: cutting slides is harder than cutting out a kitchen, apparently
+== 2026-11-12 18:15
+u: interview done
+a: How did it go?
+u: presentation went well. I fumbled the one about managing a colleague who isn't pulling their weight #interview_fumble
+a: Everyone finds that one hard. What did you say?
+u: something about "supportive conversations". I sounded like a leaflet
+a: You were probably more concrete than you remember. When do they decide?
+u: end of next week
+== 2026-11-17 12:35
+u: got it. they rang during my lunch #job_offer
+a: NKECHI! Congratulations!
+u: I'm eating a meal deal in a stairwell grinning like an idiot
+a: Best meal deal of your life. Salary? Start date?
+u: HR to follow. Helen says I should ask for a higher point on the band
+a: She's right. Ask for the point that matches your years of experience, with evidence. Worst case they say no #salary_point
+== 2026-11-22 10:10
+u: units arrived. they're sage green. I ordered navy #wrong_units
+a: Oh no. Who placed the order?
+u: Gary. says the supplier messed up. two more weeks
+a: If he ordered them, fixing it with the supplier is his problem, not your cost. Ask him to forward the order confirmation
+u: sage green is the colour of scrubs. I'm not coming home to work
+a: Fair grounds to refuse them
+== 2026-11-27 20:35
+u: decision made. we're pushing the frozen transfer to January #fet_postponed
+a: What tipped it?
+u: it would land right when I'm in Lagos with Mum. not doing progesterone in 34 degrees with a suitcase #fet_reason
+a: Makes sense. Mum first, transfer with a clear head
+u: Dr Mensah was fine with it. the embryos aren't going anywhere
+a: The most patient members of the family
+u: ha. true
+== 2026-12-03 21:05
+u: Chidi says the neurologist has put Mum up to 10mg #donepezil_10
+a: How is she taking the increase?
+u: nauseous. refusing breakfast
+a: Nausea is usually worst in the first couple of weeks on a higher dose. A small snack with the tablet at bedtime often helps #nausea_tip
+u: it's already at night. I'll tell Chidi about the snack
+u: flights booked. ten days, back just before Christmas. Femi's staying to guard the kitchen from Gary
+a: Ten days with Mum. That will matter to both of you
+== 2026-12-08 19:20
+u: Gary says he's "basically done". final invoice £22,800 #kitchen_22800
+a: £4,300 over the quote. Does it match what you agreed?
+u: joists, sink unit, extra plastering, and "sundries" £900. I asked what sundries are. he said "you know"
+a: You don't. Ask for them itemised before paying that part. And keep back 5% until every snag is fixed, say 30 days #retention
+u: the tap isn't in. a drawer doesn't close. the extractor hums
+u: navy units are in though. Femi made toast. we both got a bit emotional
+== 2026-12-12 16:05
+u: landed in Lagos this morning. forgot how loud everything is #lagos_arrived
+a: You made it! How's Mum?
+u: she knew me at the door. then asked me twice at lunch when I was coming
+a: Joy and grief in the same afternoon. That's a lot
+u: Blessing is lovely with her. and she's leaving at the end of the month. getting married, moving to Abuja #blessing_leaving
+a: Just as Mum's settled. Does Chidi have anyone in mind?
+u: no. that's my job this week apparently
+== 2026-12-16 21:40
+u: saw three carers today with Chidi. we chose Mrs Okon, a retired midwife. she'll live in #new_carer
+a: A retired midwife sounds like a steady pair of hands. How did Mum take to her?
+u: criticised her headscarf, then held her hand for an hour
+u: evenings are the worst. around six she gets restless, says people are taking her things #mum_evenings
+a: That's often called sundowning. Lights on before it gets dark, a quiet familiar late afternoon, her music, and no tea or coffee after lunch #sundowning
+u: she'll fight me on the tea. she's Nigerian, not a monster
+a: Decaf then. Don't tell her
+u: deal
+== 2026-12-23 22:05
+u: back in London. Mum cried at the airport, forgot why, then cried again
+a: That sounds unbearably hard. How are you?
+u: wrung out. Femi collected me. the kitchen has a tap now
+a: Small mercies. Did Mrs Okon settle in?
+u: moved in on the 20th. already reorganised Mum's pill box, which I respect professionally #okon_moved
+a: High praise from a pharmacist
+== 2027-01-04 19:05
+u: happy new year. back at work. cruel
+a: Happy new year! Any news from HR?
+u: start date 1 February. and they gave me the higher pay point #job_start
+a: Well done for asking!
+u: frozen cycle has started too. oestrogen tablets, 2mg three times a day #oestrogen_tabs
+a: Back on the schedule. When's the lining scan?
+u: the 14th
+== 2027-01-09 10:35
+u: coach wants me breathing to both sides. I can only breathe right. on the left I swallow half the pool #bilateral
+a: Try the catch-up drill: one arm waits out in front until the other finishes its stroke and touches it. It slows you down enough to turn your head on the weak side #catchup_drill
+u: I look like a very confused windmill
+a: That means it's working. Four lengths of it at the start of every session
+u: it's nine degrees outside and I'm planning a lake swim in May. who am I
+== 2027-01-14 20:05
+u: lining scan. 8.5mm. Dr Mensah actually smiled #lining_85
+a: A big improvement. When's the transfer?
+u: the 20th. thaw at 9, transfer at 11 #fet_date
+a: Next week then. How's Mum?
+u: good week. Mrs Okon has her doing puzzles after breakfast. she told Chidi she has "a new sister" #okon_puzzles
+a: That's lovely to hear
+== 2027-01-20 14:10
+u: transfer done. embryo survived the thaw. two still in the freezer #fet_done
+a: Good news on every count. How are you feeling?
+u: calmer than last time. using your October plan again #tww_again
+a: Good. What's on tonight?
+u: Femi's jollof and a terrible film
+== 2027-01-25 21:05
+u: crack in the new worktop next to the sink. Gary's not answering #worktop_crack
+a: Have you still got the 5% back?
+u: yes. £1,140 sitting there smugly
+a: Then you have leverage. One clear email: the photo, the fix you want, 14 days to do it, and the money gets released when it's done #worktop_email
+u: he'll reply with a thumbs up and nothing else
+a: That still counts as a written acknowledgement
+u: trying not to think about Friday. test day
+== 2027-01-29 07:35
+u: positive. faint but positive #bfp
+a: Oh Nkechi. That's wonderful
+u: telling nobody yet. bloods on Monday
+a: Very sensible. How's Femi?
+u: cried into his cereal. I'm cautiously optimistic, which for me is hysterical joy
+a: Let yourself have today, whatever Monday says
+u: trying
+== 2027-02-02 20:35
+u: bloods are good. early scan on the 17th #bloods_good
+a: Great news! And your first days as lead?
+u: two days in. four meetings, one insulin crisis, nobody died #first_days
+a: Sounds like a lead's week. Still swimming?
+u: did the full 750m tonight. 30 lengths, no stopping #swim_30lengths
+a: The whole race swim! From two lengths in September
+u: the otters clapped
+""", [
+    ("what did you tell me to sort out with the builder before he began", ["kitchen_contract_tip"],
+     "paraphrase", []),
+    ("what did you tell me to do about holding my breath when I swim",
+     ["exhale_tip"], "paraphrase", []),
+    ("what were your tips for doing the fertility jabs on myself", ["injection_tips"],
+     "paraphrase", []),
+    ("what did Gary find when he pulled the old kitchen out", ["joists"], "paraphrase", []),
+    ("what did you suggest to get me through the waiting after the first embryo went in",
+     ["tww_plan"], "paraphrase", []),
+    ("what did you say Chidi should check when hiring someone to help Mum",
+     ["carer_advice"], "paraphrase", []),
+    ("how many eggs did the clinic retrieve in the first round", ["egg_nine"],
+     "paraphrase", []),
+    ("what did you say to fix my legs dropping when I swim", ["legs_sink_tip"],
+     "paraphrase", []),
+    ("how did you tell me to lay out my talk for the interview panel",
+     ["presentation_structure"], "paraphrase", []),
+    ("which interview question did I think I handled badly", ["interview_fumble"],
+     "paraphrase", []),
+    ("what did you say about holding on to part of Gary's final payment", ["retention"],
+     "paraphrase", []),
+    ("what did you suggest for Mum getting worked up late in the day", ["sundowning"],
+     "paraphrase", []),
+    ("why did we delay the frozen embryo transfer", ["fet_reason"], "paraphrase", []),
+    ("what did you suggest for Mum feeling sick after her tablets went up", ["nausea_tip"],
+     "paraphrase", []),
+    ("what did you tell me to do about the damaged counter top", ["worktop_email"],
+     "paraphrase", []),
+    ("what did the consultant think went wrong with our first go", ["mensah_unlucky", "lining_7mm"],
+     "paraphrase", []),
+    ("what are the distances for each leg of the Dorney race", ["tri_signup"], "lexical", []),
+    ("how much extra did the Belfast sink add", ["belfast_sink"], "lexical", []),
+    ("where is Blessing moving to", ["blessing_leaving"], "lexical", []),
+    ("remind me how the catch-up drill works", ["catchup_drill"], "lexical", []),
+    ("what does STAR stand for again", ["star"], "lexical", []),
+    ("when did they take my eggs out", ["egg_collection"], "temporal", []),
+    ("what day did I get to Lagos", ["lagos_arrived"], "temporal", []),
+    ("when did I hear the promotion was mine", ["job_offer"], "temporal", []),
+    ("what's the kitchen costing us in total now", ["kitchen_22800"], "update",
+     ["kitchen_quote", "kitchen_20300"]),
+    ("what strength is Mum's dementia medicine now", ["donepezil_10"], "update",
+     ["donepezil_5"]),
+    ("how far can I swim front crawl without a break these days", ["swim_30lengths"],
+     "update", ["swim_2lengths", "swim_10lengths"]),
+    ("who's looking after Mum at home now", ["new_carer", "okon_moved", "okon_puzzles"], "update",
+     ["blessing_hired"]),
+    ("what did my lining measure the first time round, and at the scan before the second transfer",
+     ["lining_7mm", "lining_85"], "multi_hop", []),
+    ("what did you tell me to ask HR for, and did I get it", ["salary_point", "job_start"],
+     "multi_hop", []),
+])
+
+
+conv("en", "le08", "u_jake", "Jake", """
+== 2026-09-24 21:40
+u: hey. moved into halls on sunday and its been a lot
+a: Hey Jake! That's a huge week. How are you finding it so far?
+u: idk tbh kind of homesick already
+u: im from norwich never lived away from home before. doing mech eng #from_norwich
+a: Mechanical engineering, nice. Missing home in the first week is really normal, even for people who look like they're loving it
+u: flatmates r ok i guess. theres 6 of us, callum is really loud, ade seems sound
+a: A few things that help: keep your door propped open when you're in, say yes to one thing each day even if it's small, and set fixed times to call home instead of checking your phone all evening #homesick_tips
+u: door open thing is smart. my gf ellie is still in norwich so thats hard too
+a: Long distance in first year is tough but really common. Have you two made a plan for when you'll next see each other?
+== 2026-09-27 19:10
+u: loan came in today. 2950 but the halls rent takes 1800 of it straight away
+a: So roughly £1,150 has to last you until the January payment, about 15 weeks
+u: when u say it like that its scary
+a: Move the rent money out first so you never see it. Then give yourself a weekly limit of around £70 for food and going out, and keep £100 aside for emergencies and trains home #budget_plan
+u: ok 70 a week. i can do that #budget_70
+u: freshers is gonna destroy it lol
+a: Take cash out before a night out and leave the card at home, it's the easiest way to stop a £20 night becoming £60
+== 2026-09-30 22:15
+u: got a trial shift at a pub near uni, the old forge. tomorrow 6 till 11
+u: kinda bricking it
+a: Congrats! Get there ten minutes early, ask someone to show you the till before it gets busy, and if you don't know something say "let me check" instead of guessing #trial_tips
+u: the manager is called dawn. she was proper scary in the interview
+a: Strict managers usually just want people who turn up on time and don't need telling twice. You can do that
+== 2026-10-02 23:50
+u: got the job!!!
+a: Jake, that's brilliant! How did the trial go?
+u: dropped one glass but dawn said i was quick
+u: im on thursday and saturday nights #shifts_thu_sat
+a: Two nights is a good amount alongside a full engineering timetable. What's the pay like?
+u: 10.85 an hour plus tips #pay_1085
+u: oh and dawn said no phones behind the bar ever. she checks #dawn_phones
+a: Then leave it in your locker or your coat. Easier than being caught once
+== 2026-10-05 21:00
+u: bought a guitar today
+a: No way! Electric or acoustic?
+u: acoustic. a yamaha off marketplace
+a: Nice! What did it set you back?
+u: 60 quid, the guy threw in a tuner #guitar_bought
+u: learning off youtube. got G C and D so far but my fingertips are dead
+a: That's the worst bit and it passes. Play 15 to 20 minutes twice a day instead of one long session, press just behind the fret rather than on it, and the hard skin builds up in two or three weeks #sore_fingers
+u: callum already banged on the wall lol
+== 2026-10-09 08:30
+u: mum rang. grandad had a stroke last night #grandad_stroke
+a: Oh Jake, I'm so sorry. Is he in hospital?
+u: hes in the norfolk and norwich. right side is weak and his speech is all messed up #grandad_ward
+u: idk if i should go home
+a: Ask your mum what would actually help this week. He may be very sleepy for the first days. If you do go, email your personal tutor today so the missed lectures are on record #go_home_advice
+u: ok ill ring mum back. prob getting the train tonight
+a: That sounds right. Take care of yourself on the journey, and message me any time
+== 2026-10-12 20:30
+u: back in sheff
+a: How was it? How is your grandad?
+u: he cant really talk yet. but he squeezed my hand when i sat with him
+a: That squeeze matters. He knew you were there
+u: saw ellie too. nice but way too short and the train was 48 quid return. ouch
+a: Get a 16-25 Railcard: it's about £30 a year and takes a third off most train fares, so it pays for itself in two trips home #railcard
+u: didnt even know that was a thing
+== 2026-10-15 17:20
+u: callum has left a pan of beans in the sink for 5 days
+u: the whole kitchen stinks
+a: Gross. Rather than calling him out alone, suggest a quick flat meeting and a washing-up rota in the group chat, so it's about everyone and not an attack on him #dishes_advice
+u: sophie said shed back me up
+u: ade made jollof for the whole flat tho which was elite #ade_jollof
+a: Ade sounds like a keeper. Maybe bring it up at the meeting while everyone's in a good mood from the food
+== 2026-10-18 13:05
+u: dawn had a go at me last night
+a: Oh no, what happened?
+u: i poured a pint with a massive head on it and she made me redo it in front of the customer
+u: and she said if im late again im off the rota. i was 4 mins late
+a: Embarrassing, but fixable. Be there 10 minutes early every shift and ask her once, at a quiet moment, how she likes pints poured. Strict managers soften when they see you learn
+u: ok. still hate her a bit
+== 2026-10-23 22:55
+u: ellie is annoyed at me
+a: What's going on?
+u: says i never text back when im out with the flat. but im not ignoring her i just forget
+a: Agree what you each expect. A quick "out with the flat, will ring tomorrow" takes ten seconds, and one fixed evening for a proper call means nobody is left waiting all week #ellie_texting_advice
+u: yeah we just talked. sundays are gonna be our call night #sunday_calls
+a: That's a good outcome from a hard conversation
+== 2026-10-28 19:45
+u: grandad got moved to a rehab unit today. like 10 mins from nans house #grandad_rehab
+a: That's a good sign, it means the hospital thinks he's ready to work on getting better
+u: mum says i should video call him but idk what to say when he cant talk back
+a: Keep questions short and ones he can answer with a nod or a yes. Give him time, and don't finish his sentences for him. You can also show him things, the flat, the view, your guitar #grandad_call_tips
+u: i could play him something. he used to play the harmonica at every family party #grandad_harmonica
+a: He'd probably love that, even if it's just G, C and D
+== 2026-11-01 12:10
+u: checked my bank. i am not ok
+a: Uh oh. How bad is it?
+u: spent 310 in 2 weeks
+u: the 85 quid on tickets for that warehouse rave didnt help #ticket_85
+a: It happens in first term, and it's fixable. Take what's left, divide it by the weeks until January, and that's your new limit. Don't count bar money in it, treat that as extra #budget_55_advice
+u: did the maths. its 55 a week from now on, bar money goes straight into savings #budget_55
+a: Good plan. Set up a separate savings pot in your banking app so you can't spend it by accident
+== 2026-11-04 18:30
+u: i need food that isnt pasta and pesto
+a: Egg fried rice: rice cooked the day before, two eggs, a handful of frozen peas, soy sauce and a spring onion. Under a pound a portion and ten minutes in a frying pan #egg_fried_rice
+u: i have like half a bag of rice so thats perfect
+u: oh and callum washed up today. the rota actually worked #rota_worked
+a: Ha, a miracle. The flat meeting paid off
+== 2026-11-08 16:40
+u: the F chord is impossible
+u: my finger just doesnt press all the strings down
+a: Everyone gets stuck on F. Roll your first finger slightly onto its bony side, keep your thumb low behind the neck, and start with the small F on only four strings before trying the full barre #f_chord_tip
+u: the guy in the video makes it look so easy
+a: He's had ten years. Give it a few weeks of a couple of minutes a day
+== 2026-11-13 00:20
+u: had a guy kick off at the bar tonight
+a: Are you ok?
+u: yeah. he was wasted and threw a glass. dawn sorted him out in like 30 seconds. she was actually kind of class
+a: Sounds like she's good in a crisis, even if she's hard work the rest of the time
+u: and she said i can run the till on my own now #till_alone
+a: That's trust. Nice one
+== 2026-11-15 21:15
+u: ellie is coming up to sheff on the 27th for the weekend, first time shes seeing the flat #ellie_visit_date
+a: Exciting! Any plans for what you'll do?
+u: idk. shes not into clubs
+a: The bus out to the Peak District takes under an hour, and a walk up onto the edges with a flask is a proper day out that costs almost nothing
+u: also her bday is 12 dec. wanna learn yellow by coldplay for her, its kind of our song #song_choice
+a: Lovely idea. Yellow is in B, which is all barre chords, so cheat: put a capo on the 4th fret and play it with G, D and C shapes, the ones you already know #capo_tip
+u: wait thats genius
+== 2026-11-19 20:05
+u: GRANDAD SAID MY NAME on the video call today. slowly but he said jake #grandad_name
+a: Jake, that's amazing! How did everyone react?
+u: nan cried. i nearly did
+u: the physio says his right arm is coming back slower than his leg tho #physio_arm
+a: That's common after a stroke, legs often recover first. Every small step counts
+== 2026-11-22 14:30
+u: got my first maths coursework back. 48. mechanics is fine its the maths thats killing me #maths_48
+a: 48 is a pass, and first-year maths is a shock for most people. Does your uni have a maths support drop-in?
+u: think so. sophie does maths she said shed go through the problem sheets with me
+a: Take her up on it, and go to the drop-in with the questions you're both stuck on
+== 2026-11-24 23:10
+u: cant sleep. fire alarm went off at 3 last night bc someone made toast and i keep thinking about all the stuff i have to do
+a: That's a rough combo. Want to dump it all here?
+u: ellie visit, maths sheet, 2 shifts, yellow, and i miss home
+a: Write that list on paper, pick one thing for tomorrow morning and leave the rest until after. Your brain lets go more easily when it's written down
+u: ok. night
+== 2026-11-29 18:40
+u: ellie went back this afternoon. best weekend since i got here honestly #ellie_went_back
+a: So glad! What did you get up to?
+u: took her out to the peaks on the bus. she loved it #ellie_visit_peaks
+u: the flat were all nice to her, ade cooked again. feel kind of empty now shes gone
+a: That slump after a visit is normal. What helps most is having the next date pinned down
+u: im home for xmas from the 16th anyway #xmas_home_date
+a: Under three weeks then
+== 2026-12-03 17:00
+u: need to ask dawn for xmas off but shes already stressing about december
+a: Ask her in person, early, and at a quiet moment, not in the middle of a rush. Offer to pick up extra shifts before you go, and then send her a text with the dates so it's in writing #ask_dawn_advice
+u: ok ill ask her before my shift tonight
+a: Good luck. You've been on time for weeks, that helps
+== 2026-12-06 15:20
+u: dawn said yes to xmas off as long as i do 2 extra shifts next week #xmas_off_yes
+a: Told you! Fair deal
+u: also played yellow all the way through without stopping for the first time #yellow_full
+a: Jake!! That's a real milestone. Six days to go until her birthday too
+u: the changes are still a bit slow but ye
+== 2026-12-10 21:30
+u: exams are 11th to 22nd jan and ill be home for most of the revision time #exam_dates
+a: Then plan it now. Start with the module you feel least sure about, do past papers rather than re-reading notes, two 50 minute blocks every morning, and use guitar as your break #revision_plan
+u: nan will feed me at least
+a: And tell your family your study hours so they give you space
+== 2026-12-13 10:15
+u: played yellow for ellie on facetime yesterday before my shift. she cried lol. good crying #ellie_cried
+u: messed up the bridge but she didnt care
+a: That's so lovely. Nobody cares about the bridge when someone learned a song for them
+u: also got her a necklace with a tiny train on it. bc of all the trains #necklace_gift
+a: Perfect gift for a long distance couple
+== 2026-12-19 19:30
+u: been home a few days. went to see grandad at the unit today
+a: How was he in person?
+u: hes walking with a frame now #grandad_frame
+u: played him the guitar and he tapped along with his good hand
+a: That's a lovely picture. Music often gets through when words are hard
+u: they might let him home in the new year
+== 2026-12-27 20:45
+u: grandad was allowed home for christmas day but he had to go back to the unit after #grandad_xmas
+a: Still, Christmas at home must have meant a lot to him
+u: he ate a tiny bit of turkey and fell asleep in his chair during the kings speech lol
+u: nan gave me 50 quid
+a: Maybe put half in the savings pot and keep half for the new term
+u: ye fair. revision has been ok. did 2 maths papers
+== 2027-01-05 13:00
+u: grandad is home for good as of today!!! #grandad_home
+a: That's the best news, Jake!
+u: they put a rail in the bathroom and moved his bed downstairs. nan is stressed but happy
+a: Carers need looking after too. Maybe offer to sit with him for a few hours so she can get out
+u: already did. going back to sheff on the 9th
+== 2027-01-13 22:05
+u: first exam done. maths. think it went ok??
+a: Sounds promising. How did the past papers prepare you?
+u: the revision plan thing actually helped. half the questions were like the papers
+u: callum got food poisoning from his own chicken lol
+a: Poor Callum. Undercooked chicken is no joke, maybe a meat thermometer for the flat
+== 2027-01-16 18:20
+u: need a cheap food thing i can make once and eat all week while revising
+a: Big pot of lentil chilli: an onion, two tins of tomatoes, a tin of kidney beans, red lentils, chilli powder and cumin. Makes five portions and freezes well
+u: do lentils need soaking
+a: Red ones don't, they cook straight in the sauce in about 25 minutes
+u: ok doing it tomorrow
+== 2027-01-22 16:00
+u: LAST EXAM DONE
+a: Congratulations! How do you feel?
+u: dead. but free. back at the bar on sunday, dawn sent the new rota
+u: im on fridays and sundays now instead #shifts_fri_sun
+a: Will that clash with your calls with Ellie?
+u: nah i finish at 9 so i can still ring her after
+== 2027-01-27 19:40
+u: second loan payment came in
+a: Nice timing. How did you do with money last term?
+u: mostly stuck to the budget after the rave disaster and saved 240 from the bar #saved_240
+a: That's really good for a first term. What's the savings for?
+u: want to go to norwich more and maybe a trip with ellie in summer
+a: Having a goal makes it much easier not to dip into it
+== 2027-02-01 21:20
+u: started learning fingerpicking
+a: Fun! How is it going?
+u: my thumb keeps doing its own thing
+a: Give your thumb the bottom three strings and your first three fingers one string each. Use a metronome at a slow 60 and only speed up when it's clean #fingerpicking_tip
+u: 60 is so slow
+a: Slow is how it gets fast
+== 2027-02-05 23:35
+u: DAWN GAVE ME A PAY RISE
+a: What?! Tell me everything
+u: 11.50 an hour from next week #pay_1150
+u: she said im the only one who hasnt been late since october
+a: That's huge, Jake. From nearly off the rota to the reliable one
+u: still scared of her tho
+== 2027-02-09 17:10
+u: nan sent a video, grandad walked to the end of the road today with just a stick #grandad_stick
+a: From a frame to a stick, that's real progress
+u: his speech is like 70 percent back. he told me to get a haircut lol
+a: Sounds like he's back to being a grandad
+== 2027-02-12 20:00
+u: got exam results. passed everything. maths was 58 #results
+a: Well done! Up from 48 on that first coursework
+u: also sorting a house for next year
+a: Who are you going in with?
+u: ade and sophie. not callum #house_next_year
+u: havent told callum yet its awkward
+a: Tell him soon and in person, before he hears it from someone else. Keep it simple: you three wanted a smaller house, nothing personal
+== 2027-02-16 22:30
+u: back from norwich. swapped my sunday shift w someone so i could stay
+a: How was Valentine's?
+u: took ellie to the pizza place we went on our first date
+u: and she saw grandad. he called her the girl with the train necklace
+a: That's adorable. He's clearly paying attention
+u: honestly i feel way less homesick than in september #less_homesick
+a: You've built a whole life here since then, the job, the flat, the guitar. That's a lot in five months
+u: ye. cheers for listening to all my moaning
+""", [
+    ("which nights am i working at the pub these days", ["shifts_fri_sun"], "update",
+     ["shifts_thu_sat"]),
+    ("how much do i get an hour at the bar now", ["pay_1150"], "update", ["pay_1085"]),
+    ("whats my weekly spending limit at the moment", ["budget_55"], "update", ["budget_70"]),
+    ("where is grandad staying now", ["grandad_home"], "update",
+     ["grandad_ward", "grandad_rehab", "grandad_xmas"]),
+    ("what did u tell me to do in my first week when i was missing home", ["homesick_tips"],
+     "paraphrase", []),
+    ("how did u say to deal with my fingers hurting from practising", ["sore_fingers"],
+     "paraphrase", []),
+    ("what tips did u give me before my first go working at the pub", ["trial_tips"],
+     "paraphrase", []),
+    ("how did u say i should talk to grandad on video when he couldnt speak",
+     ["grandad_call_tips"], "paraphrase", []),
+    ("whats that cheap thing u said to cook with leftover rice", ["egg_fried_rice"],
+     "paraphrase", []),
+    ("what was ur advice for that chord where one finger has to hold every string",
+     ["f_chord_tip"], "paraphrase", []),
+    ("how did u say i should ask my boss for time off over the holidays", ["ask_dawn_advice"],
+     "paraphrase", []),
+    ("what was the study plan u gave me for january", ["revision_plan"], "paraphrase", []),
+    ("what did u say when ellie was upset i wasnt replying to her", ["ellie_texting_advice"],
+     "paraphrase", []),
+    ("how much did i pay for my guitar", ["guitar_bought"], "paraphrase", []),
+    ("which evening did me and ellie agree to ring each other", ["sunday_calls"],
+     "paraphrase", []),
+    ("which module was i struggling with in first term", ["maths_48"], "paraphrase", []),
+    ("what was the first thing grandad managed to say to me after the stroke",
+     ["grandad_name"], "paraphrase", []),
+    ("where did i take ellie when she came up to see me", ["ellie_visit_peaks"],
+     "paraphrase", []),
+    ("what did i buy my girlfriend for her birthday", ["necklace_gift"], "paraphrase", []),
+    ("who am i living with in second year", ["house_next_year"], "paraphrase", []),
+    ("what did u tell me about getting a railcard", ["railcard"], "lexical", []),
+    ("what did i blow 85 quid on", ["ticket_85"], "lexical", []),
+    ("whats dawns rule about phones", ["dawn_phones"], "lexical", []),
+    ("who in the flat made jollof", ["ade_jollof"], "lexical", []),
+    ("what did i say about grandad and the harmonica", ["grandad_harmonica"], "lexical", []),
+    ("when did grandad have his stroke", ["grandad_stroke"], "temporal", []),
+    ("when did i first manage to play ellies song start to finish", ["yellow_full"],
+     "temporal", []),
+    ("when was ellie coming up to visit me in sheffield", ["ellie_visit_date", "ellie_went_back"], "temporal", []),
+    ("the song i learned for ellies birthday, what chords did u tell me to play it with",
+     ["song_choice", "capo_tip"], "multi_hop", []),
+    ("when callum kept leaving his dirty pan, what did u suggest and did it work in the end",
+     ["dishes_advice", "rota_worked"], "multi_hop", []),
+])
+
+
 # ---------------------------------------------------------------------------
 # Chinese
 # ---------------------------------------------------------------------------
@@ -3649,6 +4267,596 @@ a: 记得带够水，沙滩烫脚，傍晚去比较好 #beach_tip
     ("馒头现在吃的是哪种粮", ["food_rx", "rx_three_months"], "update", ["food_salmon"]),
     ("新工作的月薪比被裁前涨了多少", ["salary_old", "yunfan_offer"], "multi_hop", []),
     ("考PMP报班加上报名考试，一共花了多少", ["pmp_course_fee", "pmp_exam_fee"], "multi_hop", []),
+])
+
+
+conv("zh", "lz07", "u_azhen", "阿珍", """
+== 2026-05-03 21:40
+u: 今日好攰，啱啱先收档返到屋企
+a: 辛苦晒！你做咩行业㗎？
+u: 我喺福华市场开鱼档，做咗十几年喇 #stall_intro
+a: 卖鱼好辛苦，朝早好早就要起身啦
+u: 四点几就起身，档口租金都要三千八一个月 #rent_3800
+u: 最烦系返屋企见到个仔仲喺度打机 #son_phone1
+u: 佢读初三，六月尾就中考，叫极都唔放低部手机 #son_grade
+a: 临考前大家都紧张。可以搵佢心情好嘅时候倾，一齐定规矩：做完功课先玩半个钟，夜晚十点手机放客厅充电 #phone_rule
+u: 我试下啦，佢实嫌我烦
+== 2026-05-06 22:10
+u: 老公阿强前日喺批发市场搬冰鲜箱闪咗腰 #back_injury
+a: 哎呀，而家点样？有冇睇医生？
+u: 去咗街口诊所，开咗膏药同止痛药 #clinic_first
+a: 头几日多啲休息，但唔好成日瞓喺床，可以热敷。如果一个礼拜都冇好转，或者脚开始麻，就要去大医院 #back_advice1
+u: 佢去唔到入货，叔仔阿明话先帮住手 #helper_ming
+u: 得佢帮手我安心啲
+== 2026-05-09 14:20
+u: 管理处搞免费体检，话我甲状腺有个结节 #nodule_found
+a: 听到都会紧张。报告有冇写大小同分类？
+u: 一点一厘米，写住TI-RADS 3类 #nodule_size
+a: 结节好常见，3类一般系良性可能大。建议挂甲状腺专科，畀医生睇埋B超 #nodule_calm
+u: 我成晚都冇心机做嘢
+a: 担心系正常嘅，先唔好自己上网乱查
+u: 好，我约咗月尾睇专科
+== 2026-05-12 21:50
+u: 今朝管理处贴通知，七月起租金加到四千六 #rent_raise
+a: 一下加八百，幅度唔细。你打算点？
+u: 唔想畀，但又唔知点同佢哋开口
+a: 可以约埋隔篱几个档主一齐去管理处，摆出近排生意淡嘅数，要求分两年慢慢加，或者签长约换细啲加幅 #rent_talk
+u: 听讲利华新街市啱啱开，招商平啲 #new_market_hear
+a: 得闲可以去睇下，留意朝早同傍晚嘅人流
+u: 过两日去行下先
+== 2026-05-15 22:30
+u: 俊仔二模成绩出咗，全级排一百二几
+a: 离中考仲有一个几月。佢有冇目标学校？
+u: 佢想考振华中学，老师话去年录取线大概705 #target_line
+a: 有目标系好事。二模同中考会有差距，保持节奏就得
+u: 今晚又打机打到十二点 #son_phone_late
+a: 可以同佢讲，考前呢几个礼拜你都陪住佢守规矩，唔系净系管佢
+u: 我边有时间陪佢，卖鱼都卖到癫
+== 2026-05-18 21:15
+u: 侄女阿欣叫我开抖音直播卖鱼 #niece_douyin
+a: 好主意！而家好多街市档主都喺网上卖
+u: 但我唔识弄，又怕出镜
+a: 用个手机支架固定，光线够就得。开播时讲清楚今日有咩鱼、几钱一斤、可以帮手劏埋 #live_basic
+u: 我普通话唔标准喎
+a: 讲粤语冇问题，附近街坊先系你嘅主要客
+u: 阿欣话帮我开个账号，叫"珍姐鲜鱼档" #account_name
+== 2026-05-22 22:40
+u: 阿强个腰都系唔见好，仲话左脚有啲麻 #leg_numb
+a: 脚麻要重视，可能压到神经
+u: 佢去咗三次推拿，冇乜用 #tcm_massage
+a: 建议尽快去大医院骨科，照个片睇清楚，唔好再拖 #go_hospital
+u: 佢死都唔肯去，话贵
+a: 可以同佢讲，拖耐咗开唔到工，损失仲大
+u: 我听日再劝下佢
+== 2026-05-26 13:10
+u: 今朝六点半喺档口开咗第一次直播！ #first_live
+a: 好叻！有几多人睇？
+u: 得十几个，卖咗两条鲈鱼
+a: 第一次有成交已经好好。下次可以一边劏鱼一边讲点煮，大家最钟意睇 #live_cook_tip
+u: 我谂住以后都系朝早开档嗰阵开 #live_morning
+a: 可以，朝早啱到货，鱼最生猛
+u: 不过一边招呼客一边睇手机，手忙脚乱
+== 2026-05-30 16:00
+u: 今日去咗专科睇结节
+a: 医生点讲？
+u: 话暂时唔使穿刺，半年后再照B超 #nodule_half_year
+a: 咁就放心啲，按时复查就得
+u: 系咪唔可以食海带紫菜？ #iodine_q
+a: 一般结节唔使刻意戒，正常份量就得，唔好大量猛食。具体都系听你医生讲 #iodine_advice
+u: 我成日煲海带汤，以后少啲
+== 2026-06-03 21:30
+u: 今日终于押住阿强去医院照咗核磁共振 #mri_day
+a: 做得好！结果点样？
+u: 腰椎间盘突出，医生话唔使开刀，先做理疗 #mri_result
+a: 唔使开刀已经系好消息。有冇讲唔可以做咩？
+u: 唔可以搬重嘢，起码三个月 #no_lifting
+a: 等急性期过咗、医生同意嘅话，可以试下小燕飞同臀桥，每日两组，每组十下 #back_exercise
+u: 小燕飞系咪趴喺床度嗰个？
+a: 系，趴低，手脚同胸口一齐微微抬起，停三秒再放低
+== 2026-06-07 20:40
+u: 阿芬同我讲，想喺市场门口合伙卖凉茶 #liangcha_idea
+a: 阿芬系？
+u: 我妯娌，阿明老婆，佢屋企有祖传方子 #afen_who
+a: 夏天卖凉茶应该有市场。合伙最紧要开头讲清楚：边个出钱、边个睇档、点分钱，写落纸两个都签名 #partner_advice
+u: 自己人嚟㗎，使唔使咁认真
+a: 就系自己人先要讲清楚，费事日后伤感情
+u: 佢出方子同煲茶，我出档口位同本钱，赚到五五分 #partner_split
+== 2026-06-11 23:05
+u: 今晚收咗俊仔部手机，佢大力摔门 #son_slam
+a: 听落你哋两个都好嬲。你而家点？
+u: 好嬲，佢仲话"你识咩啫" #son_words
+a: 今晚先唔好再追，大家冷静。听日同佢讲你系担心佢，唔系要管住佢，唔好翻旧账 #slam_advice
+u: 离中考得两个礼拜，我真系好怕
+a: 呢段时间可以放松少少要求，佢温书时唔好催，佢自己都有压力
+u: 嗯，我听日煲啲汤畀佢
+== 2026-06-15 21:20
+u: 同几个档主去咗管理处倾租
+a: 倾成点？
+u: 冇得减，七月照交四千六 #rent_4600
+a: 都努力过喇。新街市有冇去睇？
+u: 睇咗，利华新街市档位报价三千五，头两个月免租 #new_market_quote
+a: 平好多喎。人流点样？
+u: 朝早啲人少过福华好多 #new_market_crowd
+a: 可以星期六日再去睇多次，问下已经入驻嘅档主生意点
+u: 好，下个礼拜再去
+== 2026-06-20 21:45
+u: 俊仔礼拜三开考，我比佢仲紧张
+a: 做阿妈都系咁。佢状态点？
+u: 话夜晚瞓唔着
+a: 睡前唔好再刷题，浸个热水脚，早啲熄灯。考前几日唔使再捱夜 #exam_sleep
+u: 考嗰几日煮咩畀佢食好？ #exam_food_q
+a: 食清淡、平时食惯嘅嘢，唔好生冷同煎炸。鱼片粥、蒸水蛋都好，唔好突然食补品 #exam_food
+u: 鱼片粥我拿手，档口啲鲩鱼最新鲜
+== 2026-06-27 12:40
+u: 终于考完！俊仔话数学好难
+a: 辛苦晒你哋两个！考完就先唔好谂分数
+u: 佢昨晚打机打到天光 #exam_done_game
+a: 考完放纵几日都明白。之后可以一齐定个暑假作息，例如夜晚一点前瞓 #summer_rule
+u: 我都系咁谂，先畀佢玩几日
+== 2026-07-02 20:15
+u: 凉茶档今日开张喇！ #liangcha_open
+a: 恭喜！卖成点？
+u: 卖咗八十几杯，五花茶最好卖 #liangcha_first_sales
+a: 第一日有咁嘅成绩好好。有几多款？
+u: 三款：五花茶、夏枯草、竹蔗茅根，五蚊一杯 #liangcha_menu
+a: 建议由第一日开始每日记低杯数同收入，对住嚟分钱 #daily_book
+u: 阿欣帮手影咗条片放上网
+== 2026-07-08 21:40
+u: 直播开咗一个几月，粉丝得三百几 #fans_300
+a: 由零到三百已经唔错
+u: 朝早客多，我根本顾唔到直播
+a: 可以试下改晚上七点半喺屋企开，即场教点煮鱼，收第二朝嘅订单，朝早喺档口执好等人嚟攞 #live_evening_tip
+u: 咁都得？佢哋肯预订咩
+a: 熟客会肯，仲可以畀预订嘅人九五折
+u: 我同阿欣商量下
+== 2026-07-12 22:10
+u: 中考分数出咗，688 #zhongkao_score
+a: 辛苦咗！佢自己满唔满意？
+u: 佢好失落，差振华好远
+a: 688唔差。填志愿可以分冲、稳、保三档：一间略高过分数嘅冲一冲，中间填把握大嘅，最后留间保底 #zhiyuan_advice
+u: 班主任建议明德中学做稳嗰间 #teacher_suggest
+a: 可以同俊仔一齐睇下几间学校，佢自己有份拣会更甘心
+u: 佢话要上网睇下啲师兄点讲
+== 2026-07-16 20:45
+u: 阿强做咗六次理疗，而家可以行耐啲 #physio_six
+a: 有进步！腰仲痛唔痛？
+u: 好返好多，佢成日话想返档口帮手
+a: 可以畀佢坐喺度收钱、覆抖音信息，唔好拎鱼箱同冰 #husband_role
+u: 阿明话佢自己档口都忙，下个月唔帮我入货喇 #ming_stop
+a: 咁要趁早搵人，可以请个散工专门凌晨去入货
+u: 我问下市场啲人识唔识人
+== 2026-07-22 21:15
+u: 请咗个小工阿辉，二十几岁，每朝三点去黄沙入货 #helper_hui
+a: 有人帮手轻松啲喇。佢靠唔靠得住？
+u: 勤力，就系成日迟到十分钟
+a: 一开始就讲清楚钟数，迟到就讲，唔好忍到爆先讲
+u: 阿辉日薪一百八，我觉得都抵 #hui_pay
+== 2026-07-28 22:00
+u: 同阿芬嘈咗一场 #fight_afen
+a: 发生咩事？
+u: 佢话我收咗现金冇入数，我真系冇 #cash_dispute
+a: 咁一定好冤枉。之后可以全部用一个收款码收钱，每晚收档两个人一齐对数签名 #ledger_advice
+u: 我都系咁谂，费事日日疑来疑去
+a: 倾嘅时候讲"我哋一齐整清楚"，唔好讲"你冤枉我"
+u: 好，我听朝同佢讲
+== 2026-08-03 20:30
+u: 俊仔录取咗明德中学，要寄宿 #school_final
+a: 恭喜！佢开唔开心？
+u: 开心过我估，话明德篮球队好犀利
+a: 有佢钟意嘅嘢就易啲适应
+u: 九月一号开学，要买蚊帐同床垫
+a: 可以列张清单，学校通常有指定尺寸，问清楚先买 #boarding_list
+== 2026-08-08 21:50
+u: 直播改咗晚上七点半喺屋企开 #live_evening
+a: 效果点样？
+u: 好好多，粉丝破咗一千 #fans_1000
+a: 劲！你教咩菜最多人睇？
+u: 豉汁蒸鱼腩，但我自己成日蒸老咗
+a: 鱼腩用豉汁、蒜蓉、少少糖同生粉捞匀，水滚先落锅，大火蒸六至七分钟，熄火焗一分钟再淋热油 #fish_belly_recipe
+u: 好，听晚就咁教
+== 2026-08-14 22:25
+u: 阿强叫我搬去利华，我都未决定
+a: 你最担心咩？
+u: 怕老街坊唔跟过嚟 #move_worry
+a: 可以咁计：每个月慳几多租，要走几多客先唔抵。而家网上嘅订单仲可以跟住你走 #move_calc
+u: 抖音订单差唔多占三成生意
+a: 咁就有底气。可以先问下熟客，你搬咗佢哋仲会唔会嚟
+u: 我听朝问下几个熟客
+== 2026-08-20 21:05
+u: 呢排成日觉得条颈紧紧哋 #neck_tight
+a: 有冇声沙或者吞嘢困难？
+u: 冇，就系紧
+a: 可能系攰亲或者瞓姿唔好。如果有声沙、吞嘢唔顺或者摸到变大，就唔好等复查，提早去睇 #nodule_symptom
+u: 可能系我自己吓自己
+a: 呢排事多，紧张都好正常
+== 2026-08-27 20:50
+u: 利华嗰边签咗，倾到三千二，九月中搬 #rent_new
+a: 恭喜！又平咗三百，好叻
+u: 管理处话头两个月都照样免租
+a: 搬之前可以喺旧档口贴告示、直播预告新地址，畀熟客一张写住新档位嘅卡片 #move_tips
+u: 阿欣话帮我设计卡片
+== 2026-09-02 21:30
+u: 俊仔琴日入宿，屋企静晒 #son_boarding
+a: 第一次分开，有啲唔惯好正常
+u: 学校手机要交，礼拜五先还 #school_phone
+a: 咁平日佢反而可以专心读书
+u: 我成晚望住佢间房
+a: 可以约定每晚用宿舍电话打返嚟五分钟，两个人都安心
+== 2026-09-15 20:10
+u: 今日喺利华新街市开咗第一日档 #moved_day
+a: 恭喜！生意点样？
+u: 有六七个熟客跟咗过嚟，仲有粉丝嚟打卡 #moved_customers
+a: 好好嘅开始！阿辉熟唔熟新档口嘅路？
+u: 熟，佢去黄沙仲近咗十分钟
+== 2026-09-22 21:00
+u: 阿强今日复诊，医生话恢复得几好 #back_recheck
+a: 太好喇！有冇讲可以做返啲咩？
+u: 可以做轻嘢，但拎嘢唔可以超过十斤 #ten_jin
+a: 咁档口啲冰同鱼箱继续交畀阿辉，佢负责劏鱼同收钱就得 #husband_stall
+u: 佢开心到饮咗两杯
+a: 饮少少得，腰都系要顾住
+== 2026-09-27 22:15
+u: 俊仔周末返嚟，一入门就攞返部手机 #weekend_phone
+a: 成个礼拜冇得玩，明白嘅
+u: 不过佢月考全班第十二，有进步 #monthly_rank
+a: 咁要讲出嚟赞佢！周末可以畀佢玩多啲，但礼拜日晚返校前收埋 #weekend_rule
+u: 我赞咗佢，佢仲扮唔在乎
+== 2026-10-04 19:40
+u: 国庆凉茶淡咗好多
+a: 天气转凉，饮凉茶嘅人自然少
+u: 阿芬想加罗汉果雪梨茶，卖六蚊一杯 #luohanguo
+a: 秋天干燥，润喉嘅茶啱时。可以先试一个礼拜，睇下卖唔卖得 #autumn_try
+u: 自从每晚对数，我同阿芬都冇再嘈过 #afen_ok
+a: 咁就好，规矩定咗大家都舒服
+== 2026-10-13 21:20
+u: 今日喺新档口过咗四十五岁生日 #birthday
+a: 生日快乐！点庆祝？
+u: 俊仔用宿舍电话打返嚟讲生日快乐
+a: 好窝心
+u: 阿强买咗个蛋糕，熟客仲送咗扎花
+== 2026-10-28 16:30
+u: 今日复查B超，结节都系一点一，冇变 #nodule_same
+a: 好消息！医生点讲？
+u: 仍然系3类，话以后一年照一次就得 #nodule_yearly
+a: 安心好多喇，今晚食餐好嘅庆祝下
+u: 放低心头大石
+== 2026-11-01 21:10
+u: 搬过嚟一个几月，生意比我估好
+a: 真系替你开心
+u: 租平咗，加埋网上订单，上个月净赚多咗两千 #profit_up
+a: 当初计嗰笔数冇计错
+u: 阿强话下个月想学开直播，换佢出镜 #husband_live
+a: 佢把声够大，啱晒
+u: 我终于可以瞓耐少少
+""", [
+    ("我而家个档口每个月租金几多", ["rent_new"], "update",
+     ["rent_3800", "rent_raise", "rent_4600", "new_market_quote"]),
+    ("而家边个朝朝帮我去批发市场攞货", ["helper_hui"], "update", ["helper_ming"]),
+    ("我而家一般喺边度、几点开直播", ["live_evening"], "update", ["live_morning", "first_live"]),
+    ("医生而家话个结节隔几耐睇一次", ["nodule_yearly"], "update", ["nodule_half_year"]),
+    ("最开始个仔成日打机，你教我同佢约定啲咩", ["phone_rule"], "paraphrase", []),
+    ("老公刚伤咗嗰几日，你叫我点照顾，去到咩情况要转去睇专科", ["back_advice1"], "paraphrase", []),
+    ("管理处话要加租嗰阵，你教我点样去讲价", ["rent_talk"], "paraphrase", []),
+    ("仲未开播之前，你话镜头前面要交代清楚啲咩", ["live_basic"], "paraphrase", []),
+    ("同妯娌夹份做生意之前，你提醒我要先讲清楚乜嘢", ["partner_advice"], "paraphrase", []),
+    ("个仔同我闹交大力闩门嗰晚，你叫我第二日点样同佢倾", ["slam_advice"], "paraphrase", []),
+    ("考试嗰几日你建议我煮啲咩畀俊仔", ["exam_food"], "paraphrase", []),
+    ("分数出咗之后，你教我报学校要点样排先后", ["zhiyuan_advice"], "paraphrase", []),
+    ("同阿芬为钱嘅事嘈完，你出咗咩主意避免再有误会", ["ledger_advice"], "paraphrase", []),
+    ("有咗结节之后饮食使唔使戒口，你当时点答我", ["iodine_advice"], "paraphrase", []),
+    ("条颈觉得唔妥嗰阵，你话有咩症状就要即刻去睇", ["nodule_symptom"], "paraphrase", []),
+    ("阿强条腰当初系点样伤到嘅", ["back_injury"], "paraphrase", []),
+    ("老公照完片，医院诊断佢系咩问题", ["mri_result"], "paraphrase", []),
+    ("俊仔最后考入咗边间高中", ["school_final"], "paraphrase", []),
+    ("第一次去新街市睇档，我觉得边方面唔够好", ["new_market_crowd"], "paraphrase", []),
+    ("俊仔住校之后第一次考试排第几", ["monthly_rank"], "paraphrase", []),
+    ("振华中学去年要几多分先入到", ["target_line"], "lexical", []),
+    ("小燕飞一日要做几多下", ["back_exercise"], "lexical", []),
+    ("罗汉果雪梨茶定咗几钱一杯", ["luohanguo"], "lexical", []),
+    ("豉汁蒸鱼腩要大火蒸几耐", ["fish_belly_recipe"], "lexical", []),
+    ("阿辉每日人工几钱", ["hui_pay"], "lexical", []),
+    ("我系几时头一次喺网上直播卖鱼", ["first_live"], "temporal", []),
+    ("凉茶档系边日开始营业", ["liangcha_open"], "temporal", []),
+    ("我系边日正式喺新街市做生意", ["moved_day"], "temporal", []),
+    ("俊仔中考分数同佢最想入嗰间学校去年嘅分数线差几多分", ["target_line", "zhongkao_score"],
+     "multi_hop", []),
+    ("凉茶档开张第一日大概收入几多钱", ["liangcha_first_sales", "liangcha_menu"], "multi_hop", []),
+])
+
+
+conv("zh", "lz08", "u_chenbo", "陈博", """
+== 2026-09-03 22:10
+u: 晚上好，今天组会开到七点多。
+a: 辛苦了。博后那边最近很忙吗？
+u: 挺忙，我博后明年八月就出站了。 #u_postdoc_end
+u: 还有个事，老婆怀二胎了，今天刚确认。 #u_pregnant
+a: 恭喜你们！现在几周了？
+u: 七周，按末次月经算，预产期是明年4月22日。 #u_duedate_old
+a: 头三个月要多休息，重活你多担着。
+== 2026-09-05 21:30
+u: 心情很差，等了五个月的那篇论文被拒了。 #u_rejected
+a: 换谁都难受。审稿意见怎么说？
+u: 一个说创新性不够，一个嫌数据太少。
+a: 意见还算具体。
+u: 但我现在一看到那封邮件就烦。
+a: 先放两天别碰。周一再把意见逐条抄进表格，分成“能改的”“需要解释的”“不同意的”三类，改完马上转投下一家。 #a_reject_plan
+== 2026-09-08 22:45
+u: 这两天脖子特别僵，一低头就疼。
+a: 疼的时候会往肩膀或者手上窜吗？
+u: 右手小拇指有点麻，早上起来最明显。
+a: 手麻最好去医院看看，别拖着。
+u: 好，这周约个号。
+a: 看医生之前先调一下工位：屏幕抬到眼睛平视的高度，键盘放低，每四十五分钟站起来做几次收下巴。 #a_neck_desk
+u: 我一直用笔记本，确实老低着头。
+a: 买个支架配个键盘，不贵。 #a_stand
+== 2026-09-11 20:50
+u: 简历终于弄好了，一口气投了五所学校。 #u_cv_sent
+a: 效率很高！都在哪些城市？
+u: 北京两所，天津、石家庄、深圳各一所。
+u: 北京那两所希望不大，竞争太激烈了。
+a: 多投是对的，先拿到面试再说。
+== 2026-09-15 19:40
+u: 今天去医院拍了核磁，结果出来了。
+a: 医生怎么说？
+u: C5-C6椎间盘轻度突出，压到一点神经根，所以手会麻。 #u_mri
+a: 轻度的话问题不大。怎么治？
+u: 做理疗，牵引加中频电疗，每周去三次，先做一个月。 #u_physio
+a: 医生还交代别的了吗？
+u: 让我少低头，有空学学游泳，说蛙泳对颈椎好。 #u_doctor_swim
+a: 正好把运动捡起来。你会游吗？
+u: 完全不会，旱鸭子一个。
+== 2026-09-18 21:15
+u: 跟老婆商量了，打算让我爸妈从佳木斯过来帮忙带乐乐。 #u_parents_plan
+a: 有老人搭把手会轻松不少。乐乐多大了？
+u: 三岁半，刚上幼儿园小班。 #u_lele_age
+a: 那爸妈来了住哪？
+u: 我们家是两居室，把次卧腾给我爸妈，乐乐跟我们睡。 #u_parents_room
+a: 短期没问题，住久了再看。
+u: 嗯，先这么安排。
+== 2026-09-22 22:00
+u: 拒稿意见列成表了，一共十四条。
+a: 分完类看，需要大改的多吗？
+u: 主要是补两组实验，其他是写作问题。
+a: 那工作量可控。打算转投哪里？
+u: 改投TGRS，今天下午已经提交了。 #u_resubmit
+a: 真快！这段时间可以专心准备面试。
+u: 希望这次运气好点。
+== 2026-09-26 22:30
+u: 理疗做了四次，手麻轻了一些。
+a: 有效果就好。晚上睡觉脖子舒服吗？
+u: 不太舒服，家里的枕头特别高，老婆买的记忆棉。
+a: 枕头太高会让颈椎一直往前弯。仰睡一拳高比较合适，侧睡和肩膀一样宽，最好选中间低、两边高的。 #a_pillow
+u: 明天就去换一个。
+== 2026-09-30 20:20
+u: 石家庄那所学校来邮件了，约我十月中旬线上面试。 #u_sjz_invite
+a: 好消息！第一个面试来了。
+u: 有点慌，不知道从哪下手。
+a: 先写一个五分钟的自我陈述：过去做了什么、未来五年想做什么、能申哪些基金。再把可能被问的问题列出来，找人模拟两遍。 #a_interview_prep
+u: 找组里的师兄帮我模拟一下。
+== 2026-10-06 21:00
+u: 国庆最后一天，带乐乐去了趟动物园。
+a: 乐乐玩得开心吗？
+u: 开心，看长颈鹿看了半小时。另外我在学校游泳馆报了私教课，一共十节。 #u_swim_lessons
+a: 行动力很强！多少钱一节？
+u: 260，有点肉疼。 #u_swim_price
+a: 为了脖子，值得。教练怎么样？
+u: 姓周，挺年轻的，说我这个年纪学得快。
+== 2026-10-10 18:40
+u: 今天陪老婆做了NT，1.1毫米，正常。 #u_nt
+a: 太好了，可以松一口气了。
+u: 医生根据B超把预产期往前调了，改成4月15日。 #u_duedate_new
+a: 提前了一周，安排得跟着调。
+u: 是啊，正好跟找工作、出站挤在一起。
+a: 做个时间表吧，把面试产检都标上。
+== 2026-10-14 22:20
+u: 石家庄那边的线上面试结束了。
+a: 感觉怎么样？
+u: 大部分都答上来了，就是有个评委问我为什么不去企业，我愣了好几秒。 #u_interview1_q
+a: 这题很常见，下次从研究兴趣去答。
+u: 他们说两周左右出结果。
+u: 坐了一下午，脖子又疼了。
+a: 起来活动活动，今晚早点睡。
+== 2026-10-18 17:30
+u: 我爸妈今天下午到北京了，从佳木斯坐了一整天的车。 #u_parents_arrive
+a: 路上辛苦了！乐乐高兴吗？
+u: 高兴坏了，一直拉着奶奶看他的玩具。
+a: 有老人在，你和老婆都能喘口气。
+u: 我妈晚上就包了酸菜饺子。
+== 2026-10-22 21:40
+u: 第一节游泳课，喝了好几口水。
+a: 第一节课呛水很正常。主要卡在哪？
+u: 头一埋进水里就慌，不知道怎么换气。
+a: 先别急着游，扶着池边练吐泡泡：头埋下去用鼻子慢慢呼气，抬头用嘴快速吸气，每次练二十个。 #a_breath
+u: 教练也让我先练这个。
+a: 对，换气熟了再练蹬腿。
+== 2026-10-27 20:50
+u: 天津那所学校通知我去现场面试，还要试讲。 #u_tj_invite
+a: 太好了！时间定了吗？
+u: 下个月中旬，试讲二十分钟，讲一节本科课。
+a: 准备时间够。深圳那边有消息吗？
+u: 深圳约了下周线上面试。 #u_sz_invite
+a: 几个面试挤在一起，精力要分配好。
+u: 石家庄那边还没出结果，有点焦虑。
+== 2026-11-01 22:50
+u: 这周连写了三天基金本子，脖子又犯了。
+a: 手麻也回来了吗？
+u: 有一点。理疗停了一周，最近太忙没去。
+a: 越忙越要去，停了容易反复。
+u: 明天就去约。对了，深圳前天线上面完了，感觉一般。
+a: 一般不代表没戏。写东西时设个闹钟，每小时起来动动。
+u: 嗯，用手机的番茄钟吧。
+== 2026-11-05 21:30
+u: 家里有点小矛盾，我妈和老婆为乐乐吃饭的事闹别扭了。 #u_conflict
+a: 具体是怎么回事？
+u: 我妈总追着喂饭，老婆想让乐乐自己吃。
+a: 你来当中间人：私下跟妈说这是幼儿园老师要求的，让她觉得是听专业意见，不是被儿媳管；也别在老婆面前抱怨妈。 #a_mom_wife
+u: 这个办法好，把老师搬出来。
+== 2026-11-09 22:10
+u: TGRS的审稿意见回来了，大修！ #u_major_rev
+a: 大修就是有戏，恭喜！几个审稿人？
+u: 三个。Reviewer 1和3问题不大，Reviewer 2要我补消融实验，还要跟三个最新方法对比。 #u_reviewer2
+a: 工作量不小。给了多长时间？
+u: 六十天，deadline是一月初。
+a: 先把实验跑起来，回复信边跑边写。
+u: 服务器得抢，组里最近都在赶稿。
+== 2026-11-12 21:20
+u: 开始准备天津的试讲了。
+a: 选了哪部分内容？
+u: 《遥感原理》里的电磁波谱。
+a: 别塞太多公式，开头用一张卫星图引入，中间留一个向学生提问的环节，最后一分钟总结，总时长卡在二十分钟以内。 #a_trial_tips
+u: 我现在的稿子公式太多了，得删。
+== 2026-11-17 20:40
+u: 今天在天津试讲完了，坐早上七点的高铁去的。 #u_trial_day
+a: 辛苦了！讲得怎么样？
+u: 时间刚好，评委的提问也答上了。
+a: 听起来挺顺利。后面还有面谈吗？
+u: 下午跟院长聊了半小时，问能不能早点入职。
+a: 问入职时间，说明他们是认真的。
+u: 希望吧。回来的车上脖子又僵了。
+== 2026-11-21 19:50
+u: 游泳课上到第六节了，能漂起来了。
+a: 进步很快！蹬腿练得怎么样？
+u: 教练说我是剪刀腿，收腿时脚跟要靠近屁股，蹬出去之前脚掌往外翻。 #u_coach_fix
+a: 新手常见问题。可以趴床边练翻脚。
+u: 好，回家就练。
+a: 加油，下节课给教练看看。
+u: 嗯，周六还有一节。
+== 2026-11-25 22:00
+u: 家里太挤了，早上五个人抢一个卫生间。
+a: 老婆越往后越需要休息。怎么打算？
+u: 想在我们小区给爸妈租个一居室，白天过来帮忙，晚上回去睡。 #u_rent_plan
+a: 两边都有自己的空间，我觉得挺好。
+u: 就是怕我妈觉得我们嫌她。
+a: 可以从老婆需要休息、爸妈晚上也能睡踏实这个角度说，强调是为了大家都好。 #a_rent_talk
+u: 明天跟他们说说。
+== 2026-11-30 21:10
+u: 爸妈搬进同小区的一居室了，月租5200，走路三分钟。 #u_parents_rent
+a: 这么快就办好了！他们住得惯吗？
+u: 我妈挺满意，说终于有自己的厨房了。
+a: 那就好，两边都舒服了。
+u: 我爸还是不太适应北京，说这里没人陪他下棋。 #u_dad_chess
+a: 带他去公园转转，那儿常有人下棋。
+== 2026-12-04 20:30
+u: 石家庄那所学校发offer了！ #u_sjz_offer
+a: 恭喜！条件怎么样？
+u: 副教授，有编制，年薪税前二十二万。 #u_sjz_salary
+a: 挺不错的。要求什么时候答复？
+u: 一月十号之前。
+a: 还有一个多月，可以等等天津。
+u: 我现在倾向于接石家庄的，稳当。 #u_lean_sjz
+a: 先别急，等结果都出来再比。
+== 2026-12-08 22:40
+u: 消融实验终于跑完了，结果还挺好看。
+a: 太好了！回复信开始写了吗？
+u: 刚开了个头，不知道语气怎么把握。
+a: 每条意见先复述，再致谢，接着写具体改了什么，标出页码和行号。不同意的地方用数据说话，语气保持客气。 #a_response_letter
+u: Reviewer 2有一条我觉得不太合理。
+a: 能补的先补，补不了的把原因解释清楚，别直接拒绝。 #a_response_r2
+u: 懂了，明天接着写。
+== 2026-12-12 21:00
+u: 今天老婆做了大排畸，各项都正常。 #u_anomaly
+a: 太好了！她身体还好吗？
+u: 就是腰酸，晚上翻来覆去睡不好。
+a: 可以给她买个孕妇侧睡枕，夹在两腿中间，腰会舒服不少。 #a_preg_pillow
+u: 好，马上下单。
+== 2026-12-16 21:30
+u: 今天第一次不扶浮板游完了25米！ #u_swim_25
+a: 太棒了！从旱鸭子到25米，才两个月。
+u: 最后几米差点沉下去，硬撑过来的。
+a: 下一步练连续换气。
+u: 私教课下周就上完了，之后打算自己练。
+a: 自己练也要注意安全。
+u: 放心，我只在浅水区。
+== 2026-12-20 22:10
+u: 天津那边也发offer了，也是副教授，有编制。 #u_tj_offer
+a: 第二个offer，恭喜！待遇怎么样？
+u: 年薪税前二十六万，还给一套周转房。 #u_tj_salary
+a: 比石家庄高一些。深圳那边呢？
+u: 深圳也给了，年薪最高，安家费八十万，但是没编制，六年考核。 #u_sz_offer
+a: 三个都拿到了！纠结什么？
+u: 各有各的好，脑子一团乱。
+a: 做个表：薪资、编制、考核压力、离北京远近、孩子上学、老婆工作能不能调，每项打分再加权。 #a_offer_table
+u: 好，今晚跟老婆一起填。
+== 2026-12-27 20:00
+u: 大修稿今天交回去了，比deadline早了一周。 #u_revision_sent
+a: 恭喜！这段时间辛苦了。
+u: 终于能喘口气。今天跟乐乐说家里要来个小宝宝了。
+a: 他什么反应？
+u: 说不要，妈妈只能抱他一个。 #u_lele_react
+a: 很正常。让他参与进来，比如一起给宝宝挑衣服、摸摸妈妈的肚子；再每天留一段只陪他的时间。 #a_lele_sibling
+u: 只陪他这个好，我每天睡前给他讲故事。
+== 2027-01-05 21:20
+u: 想了好几天，最后决定去天津。 #u_choose_tj
+a: 定下来了！最后是什么让你选了天津？
+u: 离北京近，高铁半小时，老婆以后调工作也方便。
+a: 嫂子是做什么工作的？
+u: 初中语文老师。 #u_wife_job
+a: 那另外两边回复了吗？
+u: 今天给石家庄和深圳都发了邮件，婉拒了。
+a: 什么时候入职？
+u: 出站以后，今年九月。 #u_tj_start
+== 2027-01-12 19:30
+u: 陪老婆做了糖耐，抽了三次血，结果都正常。 #u_ogtt
+a: 又过了一关！她还好吗？
+u: 空腹太久有点头晕，喝完糖水想吐。
+a: 回家给她弄点热乎的吃。
+u: 我的颈椎最近也好多了，手基本不麻了。 #u_neck_better
+a: 理疗加游泳起作用了，坚持下去。
+u: 医生说理疗可以减到每周一次。 #u_physio_less
+== 2027-01-19 21:40
+u: 好消息，TGRS那篇正式接收了！ #u_accepted
+a: 太棒了！这篇走了快一年吧。
+u: 差不多，去年四月第一次投的。
+a: 该好好庆祝一下。
+u: 晚上跟老婆和爸妈一起吃了顿火锅。
+== 2027-01-28 20:30
+u: 今天在游泳馆连续游了200米，中间没停。 #u_swim_200
+a: 厉害！换气已经很熟了吧。
+u: 还行，就是两条腿蹬得不太对称。
+a: 可以再约一两节课，让教练看看动作。
+u: 我爸在公园找到棋友了，天天往外跑。 #u_dad_friends
+a: 有了圈子，他就待得住了。
+u: 我妈也加入了小区的广场舞队。
+== 2027-02-05 21:00
+u: 除夕快乐！今年在北京过年，爸妈没回佳木斯。
+a: 除夕快乐！一家人在一起最好。
+u: 我妈包了三种馅的饺子，乐乐吃了八个。
+a: 胃口真好。老婆还好吗？
+u: 七个多月了，肚子挺大，走路都慢了。
+a: 新的一年一切顺利！
+u: 谢谢，今年最大的两件事就是二宝出生和去天津。 #u_ny_tianjin
+""", [
+    ("论文被拒那天，你劝我怎么处理那堆意见？", ["a_reject_plan"], "paraphrase", []),
+    ("脖子刚开始疼那会儿，你让我电脑桌那块怎么弄？", ["a_neck_desk", "a_stand"], "paraphrase", []),
+    ("我颈椎不好，晚上睡觉头底下垫的东西该选多高的，你当时怎么说的？", ["a_pillow"], "paraphrase", []),
+    ("头一回要面试的时候，你让我提前准备些什么？", ["a_interview_prep"], "paraphrase", []),
+    ("刚下水老是呛着，你教我先练什么？", ["a_breath"], "paraphrase", []),
+    ("去天津那所学校讲课考核之前，你给我提了哪些建议？", ["a_trial_tips"], "paraphrase", []),
+    ("我妈和我老婆在带孩子上起争执的时候，你让我怎么处理？", ["a_mom_wife"], "paraphrase", []),
+    ("改稿时给审稿人回话的那封信，你说该怎么写？", ["a_response_letter", "a_response_r2"], "paraphrase", []),
+    ("乐乐不想要弟弟妹妹，你给我出了什么主意？", ["a_lele_sibling"], "paraphrase", []),
+    ("老婆腰疼睡不着那阵子，你推荐我给她买什么？", ["a_preg_pillow"], "paraphrase", []),
+    ("我博士后是什么时候到期来着？", ["u_postdoc_end"], "paraphrase", []),
+    ("医生给我开的是哪几种理疗？", ["u_physio"], "paraphrase", []),
+    ("我老婆是干什么的？", ["u_wife_job"], "paraphrase", []),
+    ("跟老大说家里要添个宝宝，他当时怎么说的？", ["u_lele_react"], "paraphrase", []),
+    ("第一次在网上面试，我被哪道题卡住了？", ["u_interview1_q"], "paraphrase", []),
+    ("游泳教练纠正过我哪个动作？", ["u_coach_fix"], "paraphrase", []),
+    ("Reviewer 2 当时要求我补些什么？", ["u_reviewer2"], "lexical", []),
+    ("C5-C6 那个片子结果是什么情况？", ["u_mri"], "lexical", []),
+    ("深圳那边给的安家费是多少？", ["u_sz_offer"], "lexical", []),
+    ("老婆做NT的时候测出来多少？", ["u_nt"], "lexical", []),
+    ("你说要打分加权的那张表，都要列哪几项？", ["a_offer_table"], "lexical", []),
+    ("我是哪天去天津现场讲课的？", ["u_trial_day"], "temporal", []),
+    ("我爸妈是哪天到的北京？", ["u_parents_arrive"], "temporal", []),
+    ("我是哪天头一回不靠辅助工具游完一整趟的？", ["u_swim_25"], "temporal", []),
+    ("老婆现在的预产期是几号？", ["u_duedate_new"], "update", ["u_duedate_old"]),
+    ("我爸妈现在在北京住哪儿？", ["u_parents_rent"], "update", ["u_parents_room"]),
+    ("那篇被拒过的论文现在是什么进度？", ["u_accepted"], "update",
+     ["u_rejected", "u_resubmit", "u_major_rev", "u_revision_sent"]),
+    ("找工作最后定了去哪所学校？", ["u_choose_tj", "u_ny_tianjin"], "update", ["u_lean_sjz"]),
+    ("学游泳的私教课我一共花了多少钱？", ["u_swim_lessons", "u_swim_price"], "multi_hop", []),
+    ("天津给的年薪比石家庄多多少？", ["u_tj_salary", "u_sjz_salary"], "multi_hop", []),
 ])
 
 
