@@ -55,7 +55,7 @@ who calls ``recall`` without ``now`` on a history that ended long ago is years p
 
 ``--haystack`` puts every conversation of a split into one store (other people's chats
 as distractors, a history 3–6 times longer than one conversation) and asks the same
-questions there, with ``now`` the pooled store's last message + 1 day.
+questions there, with ``now`` measured from the pooled store's last message.
 
 Variants (the same stores; only the configuration changes; time decay as configured
 by default everywhere): ``default`` (marked ``*``), ``dense`` (``hybrid.enabled:
@@ -195,7 +195,7 @@ def haystack(convs: list[Conversation], split_of: dict[str, str]
     The sets' conversations are 60–110 messages each, far shorter than the histories
     of a companion used daily for weeks; this asks whether the ranking holds when the
     store is 3–6 times larger (ids are unique across a set's conversations, so nothing
-    is renamed). One ``now`` for the pooled store: its last message + 1 day."""
+    is renamed). One ``now`` for the pooled store: measured from its last message."""
     pooled = []
     for sp in SPLITS:
         part = [c for c in convs if split_of[c.id] == sp]
@@ -329,6 +329,8 @@ async def amain(args: argparse.Namespace) -> None:
     rows: list[list[Any]] = []
     pair_rows: list[list[Any]] = []
     pooled_pairs: dict[tuple[str, str, str, str], dict[str, int]] = {}
+    now_after_ms = round(args.now_days * DAY_MS)
+    now_said = f"last message of the store + {args.now_days:g} day(s)"  # title and JSON
     for model in models:
         embedder, why = await try_embedder(model, args.threads)
         if embedder is None:
@@ -340,7 +342,7 @@ async def amain(args: argparse.Namespace) -> None:
         for name, (convs, split_of) in sets.items():
             cells = await run_set(embedder, *(haystack(convs, split_of) if args.haystack
                                               else (convs, split_of)), variants,
-                                  now_after_ms=round(args.now_days * DAY_MS))
+                                  now_after_ms=now_after_ms)
             print(f"  {model} {name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr,
                   flush=True)
             per_set[name] = {
@@ -388,9 +390,8 @@ async def amain(args: argparse.Namespace) -> None:
                              "-", "-", "-", "-"])
         results[model] = {"model_id": embedder.model_id, "seconds": time.perf_counter() - t0,
                           "sets": per_set}
-    title = (f"recall quality: Hit@5 (recall top_k {TOP_K}, scope all, window 0, now = last "
-             f"message + {args.now_days:g} day(s)); upd = newer fact above the stale one "
-             f"(top_k {UPDATE_TOP_K}); "
+    title = (f"recall quality: Hit@5 (recall top_k {TOP_K}, scope all, window 0, now = "
+             f"{now_said}); upd = newer fact above the stale one (top_k {UPDATE_TOP_K}); "
              f"ctx@{CTX_CHARS} = a gold line within the first {CTX_CHARS} characters of "
              f"context()'s recall message (configured window), chars = its mean length; "
              f"* = default; {machine()['cores']} cores"
@@ -413,7 +414,7 @@ async def amain(args: argparse.Namespace) -> None:
     write_json(args.out, {
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
-                  "now": f"last message of the store + {args.now_days:g} day(s)",
+                  "now": now_said,
                   "haystack": args.haystack,
                   "context": {"call": "context(question, session=<its session>, now=<now>)",
                               "first_chars": CTX_CHARS},
