@@ -17,7 +17,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError, InvalidInput
 from chatmem.models import ScoredId
-from chatmem.recall.follow import follow_replies, reply_followers
+from chatmem.recall.follow import follow_replies, reply_followers, reply_parents
 from chatmem.recall.query import asks_current_state, asks_earliest
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
@@ -404,3 +404,67 @@ async def test_the_advice_after_a_question_back_is_recalled(tmp_path: Path) -> N
     finally:
         await on.close()
         await off.close()
+
+
+def test_on_a_question_about_one_side_the_other_sides_turns_all_lend() -> None:
+    pool = [_sid("a1", 0.9, 1, "assistant"), _sid("u1", 0.8, 2), _sid("a2", 0.7, 3,
+            "assistant"), _sid("u2", 0.6, 4), _sid("a3", 0.5, 5, "assistant"),
+            _sid("u3", 0.4, 6), _sid("a4", 0.3, 7, "assistant"), _sid("u4", 0.2, 8)]
+    ids = lambda parents: [s.message_id for s in parents]  # noqa: E731
+    # the best three lend whatever is asked
+    assert ids(reply_parents(pool, 3, None)) == ["a1", "u1", "a2"]
+    # asked for the assistant's words: every later user turn lends too, in pool order
+    assert ids(reply_parents(pool, 3, "assistant")) == ["a1", "u1", "a2", "u2", "u3", "u4"]
+    # and the mirror
+    assert ids(reply_parents(pool, 3, "user")) == ["a1", "u1", "a2", "a3", "a4"]
+    # off: the best three only
+    assert ids(reply_parents(pool, 3, "assistant", other_side=False)) == ["a1", "u1", "a2"]
+    assert ids(reply_parents(pool, 20, "assistant")) == ids(pool)
+
+
+DAD = [("user", "dad refused to move"),
+       ("assistant", "ask what matters most to him and look for places that keep those")]
+DAD_ADVICE = DAD[1][1]
+
+
+async def _dad(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/d.db", embedder=embedder(),
+                            config=_without_sittings(config))
+    await mem.add([Message(session_id="d1", content=text, role=role, ts=T0 + i * 60_000)
+                   for i, (role, text) in enumerate(DAD)] + _unrelated() + [
+        # the user's own turns of other days, closer in words to the question: the
+        # pool's best five, so the turn that raised it is further down
+        Message(session_id=f"o{i}", content=f"handle dad when he refused to move the {thing}",
+                ts=T0 + (30 + i) * DAY, role="user")
+        for i, thing in enumerate(["sofa", "piano", "car", "bed", "boxes", "table"])])
+    await mem.flush()
+    return mem
+
+
+async def test_the_advice_to_a_turn_outside_the_best_five_is_recalled(tmp_path: Path
+                                                                    ) -> None:
+    asked = "how did you suggest I handle dad when he refused to move"
+    on = await _dad(tmp_path / "on")
+    off = await _dad(tmp_path / "off", {"search": {"reply_other_side": False}})
+    try:
+        hits = [h.message.content for h in
+                (await on.recall(asked, top_k=5, scope="all", window=0)).hits]
+        assert hits[0] == DAD_ADVICE, hits
+        hits = [h.message.content for h in
+                (await off.recall(asked, top_k=5, scope="all", window=0)).hits]
+        assert DAD_ADVICE not in hits, hits
+        # a question that names neither side: the best five lend, as before
+        plain = "dad refused to move, what now"
+        assert [h.message.content for h in
+                (await on.recall(plain, top_k=5, scope="all", window=0)).hits] == \
+            [h.message.content for h in
+             (await off.recall(plain, top_k=5, scope="all", window=0)).hits]
+    finally:
+        await on.close()
+        await off.close()
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None])
+def test_a_bad_reply_other_side_names_the_field(bad: object) -> None:
+    with pytest.raises(ConfigError, match="reply_other_side"):
+        Config.load({"search": {"reply_other_side": bad}})

@@ -136,6 +136,13 @@ class SearchConfig(_Strict):
     #: ``reply_window``, so the advice that follows them inherits too
     #: (:func:`chatmem.recall.follow.reply_followers`); 0 turns it off.
     reply_insertions: int = Field(default=2, ge=0, le=10, strict=True)
+    #: On a question about one side's words ("what did you suggest…" → the assistant's,
+    #: "what did I say…" → the user's; ``asked_role_boost``), every candidate of the
+    #: *other* side in the pool lends its replies their share, not only the best
+    #: ``top_k`` candidates: those turns raised the topic, and the reply that answers
+    #: them is what is asked for (:func:`chatmem.recall.follow.reply_parents`). False:
+    #: the best ``top_k`` only.
+    reply_other_side: bool = Field(default=True, strict=True)
     #: Share of the best other match of a candidate's sitting (its session, within
     #: ``episode_minutes`` of it) that the candidate gains: a turn among several matches
     #: of one sitting moves up (:mod:`chatmem.recall.episode`); 0 turns it off.
@@ -151,6 +158,10 @@ class SearchConfig(_Strict):
     #: "5月", "周五"…) when the query asks when ("when did…", "哪天", "几号";
     #: :func:`chatmem.recall.query.asks_when`); 1 turns it off.
     when_boost: float = Field(default=2.0, ge=1.0, le=10.0)
+    #: Multiplies the messages that state a quantity (a number, "nine", "half", "两",
+    #: "一个"…) when the query asks how many or how much ("how far", "what did it cost",
+    #: "多少", "几个"; :func:`chatmem.recall.query.asks_quantity`); 1 turns it off.
+    quantity_boost: float = Field(default=2.0, ge=1.0, le=10.0)
     #: Multiplies, on a question about the present (``time_weight_current``), the
     #: messages that themselves ask a question ("Saturday 26 September?", "那要不2号到
     #: 5号？", "…吗"): a proposal, not how things are

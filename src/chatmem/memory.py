@@ -84,7 +84,7 @@ from .recall import (
     rerank,
 )
 from .recall.episode import episode_context
-from .recall.follow import follow_replies, reply_followers
+from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
@@ -1141,6 +1141,8 @@ class Memory:
                           role_boost=self.config.search.asked_role_boost,
                           asks_when=plan.asks_when,
                           when_boost=self.config.search.when_boost,
+                          asks_quantity=plan.asks_quantity,
+                          quantity_boost=self.config.search.quantity_boost,
                           question_factor=self.config.search.current_question_factor,
                           asked_back_factor=self.config.search.asked_back_factor)
             known = {r.message.id for r in ranked}
@@ -1194,7 +1196,8 @@ class Memory:
             if plan.asked_role == "assistant" else 0
         followers: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
-        for parent in pool[:self.config.recall_top_k]:
+        for parent in reply_parents(pool, self.config.recall_top_k, plan.asked_role,
+                                    other_side=self.config.search.reply_other_side):
             # the session's own order decides what answers what; filters apply after
             after = reply_followers(
                 await self.store.range(parent.session_id, parent.ts, 0,

@@ -72,6 +72,34 @@ def reply_followers(after: Sequence[Message], window: int, insertions: int = 0
     return kept
 
 
+def reply_parents(pool: Sequence[ScoredId], best: int, asked_role: str | None, *,
+                  other_side: bool = True) -> list[ScoredId]:
+    """The candidates of ``pool`` (best first) whose replies inherit: the ``best`` first,
+    and on a question about one side's words (``asked_role``) with ``other_side``, every
+    later candidate of the other side too, in pool order.
+
+    Why: asked "how did you suggest I handle Dad when he flat out refused to move?",
+    the user's turn that raised it ("he says he's not leaving the bungalow till they
+    carry him out in a box") is in the pool but not among its best five, so the advice
+    right after it inherited nothing; and after rule 7 (×3 for the assistant's words)
+    that turn cannot win on its own either. On such a question a turn of the other
+    side is rarely the answer: it is what the answer replies to. Chosen on the dev
+    splits (``bench/quality.py``): the user's candidates as parents too, up to 8, 10,
+    15 or 20 parents in all (the pool's size), found 2 questions and lost none; the
+    same for the assistant's candidates on questions about the user's words moved
+    nothing, and is kept so that the rule reads the same both ways (README § Recall
+    quality, rule 23)."""
+    parents = list(pool[:best])
+    other = _OTHER_SIDE.get(asked_role or "") if other_side else None
+    if other is not None:
+        parents += [s for s in pool[best:] if s.role == other]
+    return parents
+
+
+#: The side whose turns raise what the other side's words answer.
+_OTHER_SIDE = {"assistant": "user", "user": "assistant"}
+
+
 def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Message]],
                    *, share: float) -> list[ScoredId]:
     """The pool with each parent's followers scored ``share ×`` the parent's score.
@@ -104,4 +132,4 @@ def follow_replies(pool: Sequence[ScoredId], followers: Mapping[str, Sequence[Me
     return ranked
 
 
-__all__ = ["follow_replies", "reply_followers"]
+__all__ = ["follow_replies", "reply_followers", "reply_parents"]

@@ -87,6 +87,25 @@ def asks_when(query: str) -> bool:
     return _WHEN_RE.search(query) is not None or _WHEN_ASKS_RE.search(query) is not None
 
 
+#: Words that ask *how many / how much* ("how many eggs", "how far off", "what did they
+#: cost", "多少钱", "几个人", "隔几耐"): the answer is a message that states a quantity
+#: (:func:`chatmem.recall.rank.states_quantity`). Chinese 几 counts only before a
+#: measure word (几个, 几次, 几块…) or as 几多 / 几耐 (Cantonese "how much" / "how
+#: long"), and not after 这/那/前/后/过/好/头…: "这几天", "那几个月", "好几次" name a
+#: time or say "several", they do not ask.
+_QUANTITY_RE = re.compile(
+    r"\bhow\s+(?:many|much|long|far|old|often|big|tall|heavy|fast|high)\b|\bcost\b"
+    r"|\bprice\b|多少|(?<![这那前后过好头末最])几(?:[个次天岁块年月周回斤里分小遍趟位人口张本双件瓶杯碗米层万千百十]"
+    r"|多|耐)|多长|多远|多大|多重|多高|多贵", re.IGNORECASE)
+
+
+def asks_quantity(query: str) -> bool:
+    """Whether ``query`` asks how many or how much (:data:`_QUANTITY_RE`) and not when:
+    a question has one expected answer, and "how long ago" or "多久" asks for a time
+    (:func:`asks_when`)."""
+    return _QUANTITY_RE.search(query) is not None and not asks_when(query)
+
+
 #: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",
 #: "the routine *you gave* me", "*your tips*" (issue 12: a question about what the
 #: assistant said is answered by an assistant message, rarely by the user's turn that

@@ -75,6 +75,22 @@ def mentions_time(text: str) -> bool:
     return _TIME_RE.search(text) is not None
 
 
+#: Quantities: digits ("£70", "9 miles", "62.0", "3 sets of 15"), English number words
+#: ("nine", "half", "twice"), Chinese numerals (两, 三…万, 半) and 一 before a measure
+#: word (一个, 一次, 一块…; alone it is mostly "一起", "一直", "一下").
+_QUANTITY_RE = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen"
+    r"|twenty|thirty|forty|fifty|hundred|thousand|half|dozen|once|twice)\b"
+    r"|[两二三四五六七八九十百千万半俩仨]"
+    r"|一[个次天岁块年月周回斤里分小遍趟位人口张本双件瓶杯碗米层]", re.IGNORECASE)
+
+
+def states_quantity(text: str) -> bool:
+    """Whether ``text`` states a quantity (:data:`_QUANTITY_RE`): what answers a "how
+    many / how much" question (:func:`chatmem.recall.query.asks_quantity`)."""
+    return _QUANTITY_RE.search(text) is not None
+
+
 #: A message that asks something: a question mark (not one inside a link's query
 #: string), or a sentence-final 吗 or 么 (什么, 怎么) with at most trailing
 #: punctuation. 呢 and 嘛 are left out: "还没到呢", "好嘛" state things.
@@ -120,7 +136,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            boost: float = 1.0, current_state: bool = False, earliest: bool = False,
            best: int = 5, asked_role: str | None = None,
            role_boost: float = 1.0, asks_when: bool = False,
-           when_boost: float = 1.0, question_factor: float = 1.0,
+           when_boost: float = 1.0, asks_quantity: bool = False,
+           quantity_boost: float = 1.0, question_factor: float = 1.0,
            asked_back_factor: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
@@ -130,7 +147,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``asked_role`` (whose past words the query asks about,
     :func:`~chatmem.recall.query.asked_role`): that role's messages are multiplied by
     ``role_boost``; when the query asks when (``asks_when``), the messages that state
-    a time (:func:`mentions_time`) by ``when_boost``. On a question about the present,
+    a time (:func:`mentions_time`) by ``when_boost``; when it asks how many or how much
+    (``asks_quantity``), the messages that state a quantity (:func:`states_quantity`) by
+    ``quantity_boost``. On a question about the present,
     a message that itself asks (:func:`is_question`) is multiplied by
     ``question_factor``; on any other query, an assistant's message that asks by
     ``asked_back_factor`` (a question back is not an answer)."""
@@ -148,6 +167,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
             b *= role_boost
         if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
             b *= when_boost
+        if asks_quantity and quantity_boost != 1.0 and states_quantity(c.message.content):
+            b *= quantity_boost
         if current_state:
             if question_factor != 1.0 and is_question(c.message.content):
                 b *= question_factor

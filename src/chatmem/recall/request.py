@@ -26,7 +26,14 @@ from ..models import (
     validate_message,
 )
 from ..text import by_script
-from .query import asks_current_state, asks_earliest, asks_when, build_query, role_cue
+from .query import (
+    asks_current_state,
+    asks_earliest,
+    asks_quantity,
+    asks_when,
+    build_query,
+    role_cue,
+)
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -201,6 +208,10 @@ class RecallPlan:
     #: Whether the query asks when ("when did…", "哪天"; :func:`~.query.asks_when`):
     #: the messages that state a time get ``search.when_boost``.
     asks_when: bool
+    #: Whether the query asks how many or how much ("how far", "多少", "几个";
+    #: :func:`~.query.asks_quantity`): the messages that state a quantity get
+    #: ``search.quantity_boost``.
+    asks_quantity: bool
     #: Whose past words the query asks about (``"assistant"``, ``"user"``, ``None``;
     #: :func:`~chatmem.recall.query.asked_role`): their messages get
     #: ``search.asked_role_boost``.
@@ -276,6 +287,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         current_state=current,
         earliest=earliest,
         asks_when=bool(query) and asks_when(query or ""),
+        asks_quantity=bool(query) and asks_quantity(query or ""),
         asked_role=role,
         search_text=search_text,
         time_weight=search.time_weight_current if current or earliest
