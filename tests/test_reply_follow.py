@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from chatmem import Memory, Message
+from chatmem import Memory, Message, Session
 from chatmem.config import Config
 from chatmem.errors import ConfigError, InvalidInput
 from chatmem.models import ScoredId
@@ -169,6 +169,8 @@ def test_cjk_queries_use_their_own_reply_share(query: str, share: float) -> None
 @pytest.mark.parametrize("bad", [{"reply_share": 1.5}, {"reply_share": -0.1},
                                  {"reply_share_cjk": 1.5}, {"reply_share_cjk": "x"},
                                  {"reply_window": -1}, {"reply_window": 2.5},
+                                 {"reply_window_group": -1}, {"reply_window_group": "1"},
+                                 {"reply_window_group": 21}, {"reply_window_group": 1.0},
                                  {"reply_insertions": -1}, {"reply_insertions": 1.5},
                                  {"reply_insertions": 11}, {"reply_insertions": "two"},
                                  {"time_weight_current": 2}])
@@ -468,3 +470,56 @@ async def test_the_advice_to_a_turn_outside_the_best_five_is_recalled(tmp_path: 
 def test_a_bad_reply_other_side_names_the_field(bad: object) -> None:
     with pytest.raises(ConfigError, match="reply_other_side"):
         Config.load({"search": {"reply_other_side": bad}})
+
+
+GROUP = [("alice", "the boiler is broken again"), ("bob", "call the plumber tomorrow"),
+         ("carol", "anyone seen my keys")]
+
+
+async def _chat(tmp_path: Path, session: Session, config: dict[str, Any] | None = None
+                ) -> Memory:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/c.db", embedder=embedder(),
+                            config=_without_sittings(config))
+    await mem.upsert_session(session)
+    await mem.add([Message(session_id=session.id, content=text, speaker_id=who,
+                           ts=T0 + i * 60_000) for i, (who, text) in enumerate(GROUP)]
+                  + _unrelated())
+    await mem.flush()
+    return mem
+
+
+async def _scores(mem: Memory) -> dict[str, float]:
+    hits = (await mem.recall("is the boiler broken", top_k=20, scope="all", window=0)).hits
+    return {h.message.content: h.semantic for h in hits}
+
+
+@pytest.mark.parametrize("session", [
+    Session(id="g", chat_type="group"), Session(id="g", group_id="G1"),
+    Session(id="g", chat_type="Channel")])
+async def test_reply_window_group_applies_to_group_chats_only(tmp_path: Path,
+                                                            session: Session) -> None:
+    assert session.is_group
+    one = {"search": {"reply_window_group": 1}}
+    group = await _chat(tmp_path / "group", session, one)
+    private = await _chat(tmp_path / "private", Session(id="g", chat_type="private"), one)
+    # unset (the default): a group chat has the same window as any other
+    same = await _chat(tmp_path / "same", session)
+    try:
+        top = (await _scores(group))[GROUP[0][1]]
+        # the next message is a reply in any chat
+        for mem in (group, private, same):
+            assert (await _scores(mem))[GROUP[1][1]] == pytest.approx(0.7 * top)
+        # the one after it, in a group, is another member talking past the turn
+        assert (await _scores(group)).get(GROUP[2][1], 0.0) < 0.3 * top
+        assert (await _scores(private))[GROUP[2][1]] == pytest.approx(0.7 * top)
+        assert (await _scores(same))[GROUP[2][1]] == pytest.approx(0.7 * top)
+    finally:
+        for mem in (group, private, same):
+            await mem.close()
+
+
+def test_what_counts_as_a_group_chat() -> None:
+    assert not Session(id="p").is_group
+    assert not Session(id="p", chat_type="private").is_group
+    assert Session(id="g", chat_type="group").is_group
+    assert Session(id="g", group_id="1001").is_group

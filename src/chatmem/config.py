@@ -131,6 +131,12 @@ class SearchConfig(_Strict):
     reply_share_cjk: float = Field(default=0.8, ge=0.0, le=1.0)
     #: How many messages after a candidate inherit its score.
     reply_window: int = Field(default=2, ge=0, le=20, strict=True)
+    #: ``reply_window`` in a group chat (a session with a ``group_id``, or of
+    #: ``chat_type`` group or channel: :attr:`chatmem.models.Session.is_group`), where
+    #: the next messages are often other members talking past the candidate. None: the
+    #: same as ``reply_window`` (1 gained on dev and was level on validation: README
+    #: § Recall quality, "One follower in group chats").
+    reply_window_group: int | None = Field(default=None, ge=0, le=20, strict=True)
     #: On a question about the assistant's words, how many insertion sequences (the
     #: assistant asks back, the user answers) after a candidate do not count towards
     #: ``reply_window``, so the advice that follows them inherits too

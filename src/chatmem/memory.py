@@ -1188,20 +1188,30 @@ class Memory:
                             model_id: str) -> list[ScoredId]:
         """The pool with the replies of its best candidates (:mod:`chatmem.recall.follow`);
         a reply counts only if it is visible under the same filters as the pool."""
-        share, window = plan.reply_share, self.config.search.reply_window
-        if share <= 0 or window <= 0 or not pool:
+        search = self.config.search
+        share, window = plan.reply_share, search.reply_window
+        window_group = window if search.reply_window_group is None \
+            else search.reply_window_group
+        if share <= 0 or max(window, window_group) <= 0 or not pool:
             return pool
         # the assistant's questions back are skipped only when its advice is asked for
-        insertions = self.config.search.reply_insertions \
-            if plan.asked_role == "assistant" else 0
+        insertions = search.reply_insertions if plan.asked_role == "assistant" else 0
+        parents = reply_parents(pool, self.config.recall_top_k, plan.asked_role,
+                                other_side=search.reply_other_side)
+        groups: set[str] = set()
+        if window_group != window:
+            sessions = await self.store.get_sessions(sorted({p.session_id for p in parents}))
+            groups = {sid for sid, session in sessions.items() if session.is_group}
         followers: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
-        for parent in reply_parents(pool, self.config.recall_top_k, plan.asked_role,
-                                    other_side=self.config.search.reply_other_side):
+        for parent in parents:
+            size = window_group if parent.session_id in groups else window
+            if size <= 0:
+                continue
             # the session's own order decides what answers what; filters apply after
             after = reply_followers(
                 await self.store.range(parent.session_id, parent.ts, 0,
-                                       window + 2 * insertions), window, insertions)
+                                       size + 2 * insertions), size, insertions)
             if plan.where and after:
                 sid = parent.session_id
                 if sid not in snapshots:

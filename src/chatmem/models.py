@@ -350,6 +350,10 @@ def validate_session(session: object, *, path: str = "session") -> Session:
     return session
 
 
+#: ``Session.chat_type`` values of a chat with more than two parties.
+_GROUP_TYPES = frozenset({"group", "channel"})
+
+
 @dataclass(frozen=True)
 class Session:
     """A conversation: an IM group or private chat, a web console thread, a sub-task."""
@@ -363,6 +367,12 @@ class Session:
     group_name: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_group(self) -> bool:
+        """A chat of more than two parties: it has a ``group_id``, or its ``chat_type``
+        is ``group`` or ``channel`` (``search.reply_window_group`` applies to it)."""
+        return self.group_id is not None or (self.chat_type or "").lower() in _GROUP_TYPES
 
     def to_dict(self) -> dict[str, Any]:
         return {

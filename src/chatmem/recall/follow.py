@@ -38,6 +38,17 @@ advice three turns after the matched turn inherits like an immediate reply.
 none are. Chosen on the dev splits (on every question, one pair at most: 3 questions
 found, 5 lost; on these only, two pairs: 4 found, 1 lost; one pair: 3 found, 1 lost);
 validation, only reported: 7 found, 0 lost (README § Recall quality, rule 19).
+
+**Group chats** (``search.reply_window_group``, off by default). After a turn in a
+group, the next messages are as often other members talking past it as replies to it
+("the boiler is broken again" → "call the plumber tomorrow" → "anyone seen my keys"),
+so a shorter window may be set there (:attr:`chatmem.models.Session.is_group`; the
+caller reads the parents' sessions). 1 found 4 dev questions and lost 1 against 2
+(group_en 0.908 → 0.938, group_zh 0.875 → 0.891; 0 found 7 and lost 4), but on
+validation it found 2 and lost 2 with one conversation per store, and found 1 and lost
+2 with every conversation of a split in one store (where group_en fell below the dense
+channel alone), so the default keeps one window everywhere (README § Recall quality,
+"One follower in group chats").
 """
 
 from __future__ import annotations
