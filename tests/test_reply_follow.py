@@ -200,6 +200,8 @@ def test_questions_not_about_the_present(query: str) -> None:
     "What did my flatmate agree to at first?", "when did I first go to the running group",
     "what was the plan originally", "how much did it cost initially", "我什么时候第一次做成俯卧撑",
     "我原来每天喝几杯咖啡", "房东一开始说涨到多少", "木木原本说哪天还",
+    # the first of several occurrences, asked when
+    "when was the first time I ran 5k", "哪天第一次去的健身房",
 ])
 def test_questions_about_how_it_began(query: str) -> None:
     assert asks_earliest(query)
@@ -209,6 +211,10 @@ def test_questions_about_how_it_began(query: str) -> None:
     "what did you say after my first class", "how much for the first three labels",
     "where do I live now", "最后谈下来的比第一次给的多了多少",  # the present wins
     "what did you suggest for my sister's bed", "",
+    # "the first time" names an event, and the question asks about it, not when
+    "Where did I head the very first time I took the camper out without anyone?",
+    "what did my lining measure the first time round", "第一次觉得娃儿在肚子里动是啥感觉",
+    "头一回教我熬的那个稀饭咋做来着",
 ])
 def test_questions_not_about_how_it_began(query: str) -> None:
     assert not asks_earliest(query)

@@ -48,18 +48,29 @@ def asks_current_state(query: str) -> bool:
 #: older of two statements should win. "first" alone is left out: "my first
 #: customer" names a thing, not a time in the conversation.
 EARLIEST_EN = ("originally", "at first", "initially", "in the beginning", "to begin with",
-               "first time", "at the start")
-EARLIEST_ZH = ("第一次", "最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始")
+               "at the start")
+EARLIEST_ZH = ("最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始")
 _EARLIEST_RE = re.compile(
     r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in EARLIEST_EN)
     + r"|(?:did|do|does|have|has|had)\s+\w+\s+first)\b|" + "|".join(EARLIEST_ZH),
     re.IGNORECASE)
+#: "The first time" / "第一次" names an event ("where did I head the *first time* I took
+#: the camper out", "*第一次*觉得娃儿在肚子里动是啥感觉"), which may come late in a
+#: history: the words of the question find it, and the oldest candidates are no better
+#: a guess. Only when the question asks *when* ("我什么时候*第一次*做成俯卧撑", "when was
+#: the *first time* I ran 5k") is the first of several occurrences the answer.
+_FIRST_TIME_RE = re.compile(r"\bfirst\s+time\b|第一次|头一回|头一次", re.IGNORECASE)
 
 
 def asks_earliest(query: str) -> bool:
     """Whether ``query`` asks how something began (:data:`EARLIEST_EN`, ``_ZH``, "when
-    did I first…"). A query that also asks about the present counts as that only."""
-    return _EARLIEST_RE.search(query) is not None and not asks_current_state(query)
+    did I first…"), or when something happened for the first time (a "when" question,
+    :func:`asks_when`, with "first time" or "第一次"). A query that also asks about the
+    present counts as that only."""
+    if asks_current_state(query):
+        return False
+    return _EARLIEST_RE.search(query) is not None or (
+        _FIRST_TIME_RE.search(query) is not None and asks_when(query))
 
 
 #: Words that ask *when* ("when did…", "what day", "which nights", "哪天", "几号",

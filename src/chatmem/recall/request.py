@@ -202,7 +202,7 @@ class RecallPlan:
     #: Whether the query asks about the present ("… now", "现在 …": ranked by
     #: :func:`~chatmem.recall.rank.newness`, :func:`~.query.asks_current_state`).
     current_state: bool
-    #: Whether the query asks how something began ("at first", "第一次", "原本"…): the
+    #: Whether the query asks how something began ("at first", "原本", "哪天第一次"…): the
     #: mirror of ``current_state``, ranked by oldness (:func:`~.query.asks_earliest`).
     earliest: bool
     #: Whether the query asks when ("when did…", "哪天"; :func:`~.query.asks_when`):
