@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 #: Longest query, in characters: the earliest inputs are dropped beyond it (F4).
 MAX_QUERY_CHARS = 4000
@@ -67,10 +68,7 @@ def asks_earliest(query: str) -> bool:
     did I first…"), or when something happened for the first time (a "when" question,
     :func:`asks_when`, with "first time" or "第一次"). A query that also asks about the
     present counts as that only."""
-    if asks_current_state(query):
-        return False
-    return _EARLIEST_RE.search(query) is not None or (
-        _FIRST_TIME_RE.search(query) is not None and asks_when(query))
+    return question_kinds(query).earliest
 
 
 #: Words that ask *when* ("when did…", "what day", "which nights", "哪天", "几号",
@@ -114,7 +112,28 @@ def asks_quantity(query: str) -> bool:
     """Whether ``query`` asks how many or how much (:data:`_QUANTITY_RE`) and not when:
     a question has one expected answer, and "how long ago" or "多久" asks for a time
     (:func:`asks_when`)."""
-    return _QUANTITY_RE.search(query) is not None and not asks_when(query)
+    return question_kinds(query).quantity
+
+
+@dataclass(frozen=True)
+class QuestionKinds:
+    """What a query asks for, as the ranking reads it (each flag as its ``asks_*``)."""
+
+    current_state: bool
+    earliest: bool
+    when: bool
+    quantity: bool
+
+
+def question_kinds(query: str) -> QuestionKinds:
+    """:func:`asks_current_state`, :func:`asks_earliest`, :func:`asks_when` and
+    :func:`asks_quantity` of ``query``, each pattern searched once (the last two
+    depend on the first ones; a recall's plan reads all four)."""
+    current, when = asks_current_state(query), asks_when(query)
+    earliest = not current and (_EARLIEST_RE.search(query) is not None or (
+        when and _FIRST_TIME_RE.search(query) is not None))
+    quantity = not when and _QUANTITY_RE.search(query) is not None
+    return QuestionKinds(current, earliest, when, quantity)
 
 
 #: Past-speech verbs whose subject, "you", is the assistant: "what did *you suggest*",

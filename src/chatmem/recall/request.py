@@ -26,14 +26,7 @@ from ..models import (
     validate_message,
 )
 from ..text import by_script
-from .query import (
-    asks_current_state,
-    asks_earliest,
-    asks_quantity,
-    asks_when,
-    build_query,
-    role_cue,
-)
+from .query import build_query, question_kinds, role_cue
 
 #: One input of a turn: text, a stored or new message, or a mapping of message fields.
 TurnInput = str | Message | Mapping[str, Any]
@@ -266,8 +259,7 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
     turn_speakers = {m.speaker_id for m in request.turn if m.speaker_id}
     query = build_query(request.texts)
     search = config.search
-    current = bool(query) and asks_current_state(query or "")
-    earliest = bool(query) and asks_earliest(query or "")
+    kinds = question_kinds(query or "")
     role, search_text = role_cue(query) if query else (None, query)
     return RecallPlan(
         query=query,
@@ -284,13 +276,13 @@ def plan(request: RecallRequest, config: Config, *, scope: str, clamped: bool,
         skip_ids=frozenset(request.exclude_ids) | {m.id for m in request.turn if m.id},
         reply_share=0.0 if request.follow_replies is False else reply_share(query, search),
         episode_share=0.0 if request.follow_replies is False else search.episode_share,
-        current_state=current,
-        earliest=earliest,
-        asks_when=bool(query) and asks_when(query or ""),
-        asks_quantity=bool(query) and asks_quantity(query or ""),
+        current_state=kinds.current_state,
+        earliest=kinds.earliest,
+        asks_when=kinds.when,
+        asks_quantity=kinds.quantity,
         asked_role=role,
         search_text=search_text,
-        time_weight=search.time_weight_current if current or earliest
+        time_weight=search.time_weight_current if kinds.current_state or kinds.earliest
         else search.time_weight,
         turn_texts=frozenset((m.session_id or request.session, m.content)
                              for m in request.turn),
