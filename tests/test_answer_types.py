@@ -1,6 +1,8 @@
 """Expected answer types (issue 12): a question that asks *when* is answered by a
 message that states a time (rule 9, ``search.when_boost``), one that asks *how many /
-how much* by a message that states a quantity (rule 22, ``search.quantity_boost``).
+how much* by a message that states a quantity (rule 22, ``search.quantity_boost``),
+one about the present by a message that says something changed (rule 25,
+``search.change_boost``).
 The cue and answer functions of :mod:`chatmem.recall.query` and
 :mod:`chatmem.recall.rank`, then the real pipeline on a real SQLite file.
 """
@@ -16,7 +18,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.query import asks_quantity, asks_when
-from chatmem.recall.rank import mentions_time, states_quantity
+from chatmem.recall.rank import mentions_time, states_change, states_quantity
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
 from world import UNRELATED
@@ -122,7 +124,7 @@ def test_the_plan_says_whether_it_asks_how_many() -> None:
                     **kw).asks_quantity
 
 
-@pytest.mark.parametrize("field", ["when_boost", "quantity_boost"])
+@pytest.mark.parametrize("field", ["when_boost", "quantity_boost", "change_boost"])
 @pytest.mark.parametrize("bad", [0.9, 0, 11, "x", None])
 def test_a_bad_boost_names_the_field(field: str, bad: object) -> None:
     with pytest.raises(ConfigError, match=field):
@@ -152,5 +154,56 @@ async def test_the_message_of_the_asked_type_answers_the_question(
         mem.config = Config.load({"search": {field: 1.0}})
         hits = (await mem.recall(ask, top_k=2, scope="all", window=0)).hits
         assert hits[0].message.content == matched
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("text", [
+    "Change of plan. Graham says all the men are wearing kilts", "we switched to the 7am class",
+    "moved into the Bedminster flat yesterday", "went for the blue one instead",
+    "she no longer works weekends", "the match got rescheduled", "they cancelled the booking",
+    "改目标了，换成南京大学", "集合点改到奥体中心东门", "以后不再去那家了", "会议推迟到周五",
+    "下个月搬去杭州", "聚餐取消了", "集合點改到東門", "換咗工",
+])
+def test_texts_that_state_a_change(text: str) -> None:
+    assert states_change(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a state, however current it sounds, is not a change: the older statement of a
+    # changed fact says "now" as often as the newer one (the words chosen on dev)
+    "I now live in Chengdu", "我现在住在成都高新区", "I decided to get the gym card",
+    "我决定办卡了", "the kitchen quote came in at £18,500", "ok thanks", "",
+])
+def test_texts_that_state_no_change(text: str) -> None:
+    assert not states_change(text)
+
+
+async def test_on_a_question_about_the_present_the_change_answers(tmp_path: Path) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/w.db", embedder=embedder())
+    said = "the running club meets at the riverside track on saturdays"
+    changed = "running club switched to the park gates"
+    ask = "where does the running club meet on saturdays now"
+    try:
+        await mem.add([
+            Message(session_id="a", content=changed, ts=T0),
+            Message(session_id="b", content=said, ts=T0 + DAY),
+            *(Message(session_id=f"n{i}", content=t, ts=T0 + (2 + i) * DAY)
+              for i, t in enumerate(UNRELATED))])
+        await mem.flush()
+        mem.config = Config.load({"search": {"change_boost": 10.0}})
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0)).hits
+        assert hits[0].message.content == changed
+        assert hits[0].boost == pytest.approx(10.0)
+        # off, the closer wording (and the newer message) wins
+        mem.config = Config.load({"search": {"change_boost": 1.0}})
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0)).hits
+        assert hits[0].message.content == said
+        # a question that is not about the present is not ranked by it
+        mem.config = Config.load({"search": {"change_boost": 10.0}})
+        hits = (await mem.recall("where does the running club meet on saturdays", top_k=2,
+                                 scope="all", window=0)).hits
+        assert hits[0].message.content == said
+        assert hits[0].boost == pytest.approx(1.0)
     finally:
         await mem.close()

@@ -272,8 +272,9 @@ async def test_a_question_about_the_present_prefers_the_newer_statement(tmp_path
         present = await mem.recall("where is our flat now", top_k=2, scope="all",
                                    window=0, now=now)
         assert present.hits[0].message.content == new.content
-        # the same question without the word that asks about the present, weighed as such
-        mem.config = Config.load({"search": {"time_weight_current": 0.1}})
+        # the same question weighed as one not about the present (newness and the
+        # "moved" of rule 25 off)
+        mem.config = Config.load({"search": {"time_weight_current": 0.1, "change_boost": 1}})
         assert (await mem.recall("where is our flat now", top_k=2, scope="all", window=0,
                                  now=now)).hits[0].message.content == old.content
     finally:
@@ -303,8 +304,10 @@ def test_newness_spans_the_best_matches() -> None:
 @pytest.mark.parametrize("weight", [0.45, 0.0])
 async def test_an_update_an_hour_later_wins_a_question_about_the_present(
         tmp_path: Path, weight: float) -> None:
+    # off means newness off and the "moves" of rule 25 (a statement of change) too
     mem = await Memory.open(f"sqlite:///{tmp_path}/h.db", embedder=embedder(),
-                            config={"search": {"time_weight_current": weight}})
+                            config={"search": {"time_weight_current": weight,
+                                               "change_boost": 1.5 if weight else 1.0}})
     try:
         first = Message(session_id="g", content="the meetup point is the north bridge at 6",
                         ts=T0, speaker_id="lena")
@@ -317,7 +320,7 @@ async def test_an_update_an_hour_later_wins_a_question_about_the_present(
         now = T0 + 40 * DAY
         hits = (await mem.recall("where is the meetup point now", top_k=2, scope="all",
                                  window=0, now=now)).hits
-        # the default weight puts the newer first; without it the closer wording wins
+        # the default weights put the newer first; without them the closer wording wins
         assert hits[0].message.content == (moved if weight else first).content
     finally:
         await mem.close()

@@ -168,6 +168,11 @@ class SearchConfig(_Strict):
     #: "一个"…) when the query asks how many or how much ("how far", "what did it cost",
     #: "多少", "几个"; :func:`chatmem.recall.query.asks_quantity`); 1 turns it off.
     quantity_boost: float = Field(default=2.0, ge=1.0, le=10.0)
+    #: Multiplies, on a question about the present ("…now", "现在"…;
+    #: :func:`chatmem.recall.query.asks_current_state`), the messages that say something
+    #: changed ("switched to", "moved into", "instead", "改到", "换成", "取消"…;
+    #: :func:`chatmem.recall.rank.states_change`); 1 turns it off.
+    change_boost: float = Field(default=1.5, ge=1.0, le=10.0)
     #: Multiplies, on a question about the present (``time_weight_current``), the
     #: messages that themselves ask a question ("Saturday 26 September?", "那要不2号到
     #: 5号？", "…吗"): a proposal, not how things are

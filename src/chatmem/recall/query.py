@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .hanzi import fold_traditional
+
 #: Longest query, in characters: the earliest inputs are dropped beyond it (F4).
 MAX_QUERY_CHARS = 4000
 
@@ -27,13 +29,16 @@ def build_query(inputs: Sequence[str], limit: int = MAX_QUERY_CHARS) -> str | No
 
 #: Words that ask for the present state of something ("where do I live *now*", "我*现在*
 #: 住哪"): a fact that changed is asked about with them, and then the newer statement
-#: should win (issue 12, knowledge updates). English as whole words, Chinese as is.
+#: should win (issue 12, knowledge updates). English as whole words, Chinese as is
+#: (Mandarin, then Cantonese: 而家 / 依家 "now", 最尾 "in the end", 后尾 "later on"),
+#: in either script (:func:`~chatmem.recall.hanzi.fold_traditional`).
 CURRENT_STATE_EN = ("now", "currently", "current", "at the moment", "these days",
                     "nowadays", "still", "anymore", "any more", "latest", "most recent",
                     "recently", "lately", "in the end", "end up", "ended up", "finally",
                     "so far")
 CURRENT_STATE_ZH = ("现在", "目前", "最近", "如今", "眼下", "这几天", "这阵子", "还在",
-                    "最后", "最终", "后来", "到底", "最新", "当前")
+                    "最后", "最终", "后来", "到底", "最新", "当前", "终于",
+                    "而家", "依家", "宜家", "最尾", "后尾")
 _CURRENT_STATE_RE = re.compile(
     r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in CURRENT_STATE_EN)
     + r")\b|" + "|".join(CURRENT_STATE_ZH), re.IGNORECASE)
@@ -41,7 +46,7 @@ _CURRENT_STATE_RE = re.compile(
 
 def asks_current_state(query: str) -> bool:
     """Whether ``query`` asks for how things are *now* (:data:`CURRENT_STATE_EN`, ``_ZH``)."""
-    return _CURRENT_STATE_RE.search(query) is not None
+    return _CURRENT_STATE_RE.search(fold_traditional(query)) is not None
 
 
 #: Words that ask for how something *began* ("what did I drink *at first*", "when did I
@@ -50,7 +55,8 @@ def asks_current_state(query: str) -> bool:
 #: customer" names a thing, not a time in the conversation.
 EARLIEST_EN = ("originally", "at first", "initially", "in the beginning", "to begin with",
                "at the start")
-EARLIEST_ZH = ("最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始")
+EARLIEST_ZH = ("最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始", "最先",
+               "起头", "开头")
 _EARLIEST_RE = re.compile(
     r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in EARLIEST_EN)
     + r"|(?:did|do|does|have|has|had)\s+\w+\s+first)\b|" + "|".join(EARLIEST_ZH),
@@ -72,12 +78,14 @@ def asks_earliest(query: str) -> bool:
 
 
 #: Words that ask *when* ("when did…", "what day", "which nights", "哪天", "几号",
-#: "什么时候"): the answer is a message that states a time
-#: (:func:`chatmem.recall.rank.mentions_time`).
+#: "什么时候"; Cantonese 几时, 边日 "which day"): the answer is a message that states a
+#: time (:func:`chatmem.recall.rank.mentions_time`).
 _WHEN_RE = re.compile(
     r"\b(?:what\s+(?:date|day|time|month|year)|which\s+(?:day|date|month|night|"
     r"nights|weekend)|how\s+long\s+ago|since\s+when)\b"
-    r"|哪天|哪一天|几号|什么时候|几月|几点|哪个月|多久", re.IGNORECASE)
+    r"|哪天|哪一天|几号|什么时候|几月|几点|哪个月|多久|哪年|哪一年|哪周|哪个星期"
+    r"|(?:周|星期|礼拜)几|几时|边日|边一日|边个月|几多号",
+    re.IGNORECASE)
 #: English "when" asks only as a question word: first in the question, after a filler
 #: ("so when…", "remind me when…"), or before an auxiliary ("…when did", "when's").
 #: Elsewhere it is a conjunction: "what did you suggest *when* I was missing home" asks
@@ -93,7 +101,8 @@ _WHEN_ASKS_RE = re.compile(
 def asks_when(query: str) -> bool:
     """Whether ``query`` asks when something happened or will ("when" as a question
     word, not as a conjunction; :data:`_WHEN_ASKS_RE`)."""
-    return _WHEN_RE.search(query) is not None or _WHEN_ASKS_RE.search(query) is not None
+    folded = fold_traditional(query)
+    return _WHEN_RE.search(folded) is not None or _WHEN_ASKS_RE.search(folded) is not None
 
 
 #: Words that ask *how many / how much* ("how many eggs", "how far off", "what did they
@@ -104,8 +113,9 @@ def asks_when(query: str) -> bool:
 #: time or say "several", they do not ask.
 _QUANTITY_RE = re.compile(
     r"\bhow\s+(?:many|much|long|far|old|often|big|tall|heavy|fast|high)\b|\bcost\b"
-    r"|\bprice\b|多少|(?<![这那前后过好头末最])几(?:[个次天岁块年月周回斤里分小遍趟位人口张本双件瓶杯碗米层万千百十]"
-    r"|多|耐)|多长|多远|多大|多重|多高|多贵", re.IGNORECASE)
+    r"|\bprice\b|多少|第几|(?<![这那前后过好头末最])几"
+    r"(?:[个次天岁块年月周回斤里分小遍趟位人口张本双件瓶杯碗米层万千百十条只台辆份间节场顿]"
+    r"|多|耐|钱)|多长|多远|多大|多重|多高|多贵", re.IGNORECASE)
 
 
 def asks_quantity(query: str) -> bool:
@@ -129,10 +139,11 @@ def question_kinds(query: str) -> QuestionKinds:
     """:func:`asks_current_state`, :func:`asks_earliest`, :func:`asks_when` and
     :func:`asks_quantity` of ``query``, each pattern searched once (the last two
     depend on the first ones; a recall's plan reads all four)."""
-    current, when = asks_current_state(query), asks_when(query)
-    earliest = not current and (_EARLIEST_RE.search(query) is not None or (
-        when and _FIRST_TIME_RE.search(query) is not None))
-    quantity = not when and _QUANTITY_RE.search(query) is not None
+    folded = fold_traditional(query)
+    current, when = asks_current_state(folded), asks_when(folded)
+    earliest = not current and (_EARLIEST_RE.search(folded) is not None or (
+        when and _FIRST_TIME_RE.search(folded) is not None))
+    quantity = not when and _QUANTITY_RE.search(folded) is not None
     return QuestionKinds(current, earliest, when, quantity)
 
 
@@ -166,24 +177,28 @@ _BOT_EN = re.compile(
     r"\b(?:(?:did|do|would|have|had|will)\s+the\s+(?:bot|assistant)" + _ADVERB
     + r"\s+(?:" + _VERBS + r")|the\s+(?:bot|assistant)(?:'s)?" + _ADVERB + r"\s+(?:"
     + _PAST + "|" + _NOUNS + r"))\b", re.IGNORECASE)
-_ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚才|前几天|曾经|也|都|还|又)?"
+_ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚才|前几天|曾经|也|都|还|又"
+                r"|嗰阵|嗰次|嗰日|头先)?"
                 r"(?:是)?(?:怎么|咋|为什么|为啥)?")
-_ZH_VERB = (r"(?:建议|推荐|教|让我|让|叫我|要我|提醒|说|讲|劝|告诉|提到|支招|出主意|给|排|安排"
-            r"|觉得|帮我(?:想|出|列|排|定)|有什么(?:办法|建议|主意|推荐)|怎么比)")
+_ZH_VERB = (r"(?:建议|推荐|教|让我|让|叫我|要我|提醒|说|讲|话|劝|告诉|提到|支招|给|排|安排"
+            r"|出(?:了|咗|过)?(?:什么|啥|咩|乜嘢|乜|个)?(?:主意|点子)"
+            r"|觉得|帮我(?:想|出|列|排|定)|有(?:什么|咩|乜嘢|乜)(?:办法|建议|主意|推荐)|怎么比)")
 #: "to me" between the subject and the verb: "你*跟我*说过", "你*和我*讲过" say the
 #: assistant spoke, as "你给我…" already did ("我说过" alone would read as the user's words).
-_ZH_TO_ME = r"(?:跟我|和我|对我|同我|给我)?"
-#: Chinese: 你 / 您 as the subject (not "跟你", "对你"…), a time word or 怎么 between,
-#: before a verb of advice or speech.
-_YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替])[你您]" + _ZH_MODIFIER + _ZH_TO_ME + _ZH_VERB)
+_ZH_TO_ME = r"(?:跟我|和我|对我|同我|给我|畀我)?"
+#: Chinese: 你 / 您 as the subject (not "跟你", "对你", Cantonese "同你"…), a time word
+#: or 怎么 between, before a verb of advice or speech (Cantonese: 你话 "you said", 你出咗
+#: 咩主意 "what idea did you come up with", 嗰阵 "back then").
+_YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替同畀])[你您]" + _ZH_MODIFIER + _ZH_TO_ME
+                     + _ZH_VERB)
 _BOT_ZH = re.compile(r"(?:小助手|助手|机器人)" + _ZH_MODIFIER + _ZH_TO_ME + _ZH_VERB)
 #: The user's own past words: "what did *I say*", "*I told you*", "我*跟你说过*" (我 as the
 #: subject: in "他跟我说过" someone else spoke).
 _USER_EN = re.compile(
     r"\b(?:did\s+I\s+(?:say|tell|mention|write|ask)|I\s+(?:said|told\s+you|mentioned|"
     r"wrote|asked\s+you))\b", re.IGNORECASE)
-_USER_ZH = re.compile(r"(?<![跟和对给同向])我(?:之前|以前|当时|上次|那次|那时|曾经)?"
-                      r"(?:跟你|和你|对你|给你)?(?:说过|提过|提到|讲过|告诉过?你)")
+_USER_ZH = re.compile(r"(?<![跟和对给同向畀])我(?:之前|以前|当时|上次|那次|那时|曾经|嗰阵)?"
+                      r"(?:跟你|和你|对你|给你|同你)?(?:说过|提过|提到|讲过|话过|告诉过?你)")
 
 
 def asked_role(query: str) -> str | None:
@@ -202,12 +217,24 @@ def role_cue(query: str) -> tuple[str | None, str]:
     "你让我", "did you suggest": they tell whose words are asked about, not what
     about, and left in the query they match every message where the assistant says
     "你" or "you" (issue 12)."""
+    folded = fold_traditional(query)
     for role, cues, named in (("assistant", (_YOU_EN, _YOU_ZH), (_BOT_EN, _BOT_ZH)),
                               ("user", (_USER_EN, _USER_ZH), ())):
-        if any(p.search(query) for p in (*cues, *named)):
+        if any(p.search(folded) for p in (*cues, *named)):
             rest = query
             for p in cues:
-                rest = p.sub(" ", rest)
+                rest = _cut(p, rest)
             return role, rest if rest.strip(" ?？!！.。,，") else query
     return None, query
+
+
+def _cut(pattern: re.Pattern[str], text: str) -> str:
+    """``text`` with each match of ``pattern`` in its folded form replaced by a space:
+    the cue words go, and the rest keeps the user's own characters (the folding maps
+    one character to one, so the spans agree)."""
+    parts, last = [], 0
+    for m in pattern.finditer(fold_traditional(text)):
+        parts += [text[last:m.start()], " "]
+        last = m.end()
+    return "".join(parts) + text[last:]
 

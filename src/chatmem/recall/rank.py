@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..models import Message
+from .hanzi import fold_traditional
 
 MS_PER_DAY = 86_400_000
 
@@ -65,14 +66,17 @@ _TIME_RE = re.compile(
     r"|\d+\s+(?:days?|weeks?|months?|years?)\s+ago)\b"
     r"|\d+\s*[月号日点]|[周星期礼拜][一二三四五六日天末]"
     r"|今天|明天|昨天|后天|前天|下周|上周|这周|下个月|上个月|月底|月初|年底|早上|晚上|中午|下午"
-    r"|今儿|昨儿|明儿|明个|今早|今晚|昨晚|明早|明晚|过年|春节|国庆|五一|中秋|元旦",
+    r"|今儿|昨儿|明儿|明个|今早|今晚|昨晚|明早|明晚|过年|春节|国庆|五一|中秋|元旦"
+    # Cantonese: tomorrow, yesterday, today, this / tomorrow morning, last night, month end
+    r"|听日|琴日|寻日|噚日|今日|(?<![以之])[前后]日|今朝|听朝|琴晚|寻晚|噚晚|月尾|年尾"
+    r"|[上下]个?(?:礼拜|星期)",
     re.IGNORECASE)
 
 
 def mentions_time(text: str) -> bool:
     """Whether ``text`` states a time (:data:`_TIME_RE`): what answers a "when"
     question (:func:`chatmem.recall.query.asks_when`)."""
-    return _TIME_RE.search(text) is not None
+    return _TIME_RE.search(fold_traditional(text)) is not None
 
 
 #: Quantities: digits ("£70", "9 miles", "62.0", "3 sets of 15"), English number words
@@ -88,20 +92,40 @@ _QUANTITY_RE = re.compile(
 def states_quantity(text: str) -> bool:
     """Whether ``text`` states a quantity (:data:`_QUANTITY_RE`): what answers a "how
     many / how much" question (:func:`chatmem.recall.query.asks_quantity`)."""
-    return _QUANTITY_RE.search(text) is not None
+    return _QUANTITY_RE.search(fold_traditional(text)) is not None
+
+
+#: Statements that something changed ("changed", "switched", "moved into", "instead",
+#: "no longer", "rescheduled", "cancelled", "改成", "换了", "不再", "推迟", "取消", "搬"…):
+#: what answers a question about the present when a fact changed over time (issue 12,
+#: rule 25). Words that state a state ("now", "现在", "decided", "决定") are left out:
+#: the older statement of a changed fact says them as often as the newer one ("我现在
+#: 住在成都", then "已经在重庆住下了"), and with them the rule lost as many update
+#: questions on the dev splits as it won.
+_CHANGE_RE = re.compile(
+    r"\b(?:chang(?:e|ed|es|ing)|switch(?:ed|ing)?|swapp?(?:ed|ing)?|mov(?:e|ed|ing)"
+    r"|instead|no\s+longer|resched\w*|postponed|pushed\s+back|brought\s+forward"
+    r"|cancell?ed|replac(?:e|ed|ing))\b"
+    r"|改|换|变成|不再|取消|推迟|延期|提前|搬", re.IGNORECASE)
+
+
+def states_change(text: str) -> bool:
+    """Whether ``text`` says something changed (:data:`_CHANGE_RE`): what answers a
+    question about the present (:func:`chatmem.recall.query.asks_current_state`)."""
+    return _CHANGE_RE.search(fold_traditional(text)) is not None
 
 
 #: A message that asks something: a question mark (not one inside a link's query
-#: string), or a sentence-final 吗 or 么 (什么, 怎么) with at most trailing
-#: punctuation. 呢 and 嘛 are left out: "还没到呢", "好嘛" state things.
-_QUESTION_RE = re.compile(r"\?(?![\w=&%])|？|[吗么][\s。！!~～…]*$")
+#: string), or a sentence-final 吗 or 么 (什么, 怎么), or Cantonese 咩, with at most
+#: trailing punctuation. 呢 and 嘛 are left out: "还没到呢", "好嘛" state things.
+_QUESTION_RE = re.compile(r"\?(?![\w=&%])|？|[吗么咩][\s。！!~～…]*$")
 
 
 def is_question(text: str) -> bool:
     """Whether ``text`` asks a question (:data:`_QUESTION_RE`). On a question about the
     present it is a proposal or a question back ("Saturday 26 September?", "那要不
     2号到5号？"), not a statement of how things are."""
-    return _QUESTION_RE.search(text) is not None
+    return _QUESTION_RE.search(fold_traditional(text)) is not None
 
 
 def calibrate(scores: Sequence[float]) -> list[float]:
@@ -138,7 +162,7 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            role_boost: float = 1.0, asks_when: bool = False,
            when_boost: float = 1.0, asks_quantity: bool = False,
            quantity_boost: float = 1.0, question_factor: float = 1.0,
-           asked_back_factor: float = 1.0) -> list[Ranked]:
+           asked_back_factor: float = 1.0, change_boost: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -149,8 +173,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``role_boost``; when the query asks when (``asks_when``), the messages that state
     a time (:func:`mentions_time`) by ``when_boost``; when it asks how many or how much
     (``asks_quantity``), the messages that state a quantity (:func:`states_quantity`) by
-    ``quantity_boost``. On a question about the present,
-    a message that itself asks (:func:`is_question`) is multiplied by
+    ``quantity_boost``. On a question about the present, a message that says
+    something changed (:func:`states_change`) is multiplied by ``change_boost`` and
+    a message that itself asks (:func:`is_question`) by
     ``question_factor``; on any other query, an assistant's message that asks by
     ``asked_back_factor`` (a question back is not an answer)."""
     out = []
@@ -170,6 +195,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         if asks_quantity and quantity_boost != 1.0 and states_quantity(c.message.content):
             b *= quantity_boost
         if current_state:
+            if change_boost != 1.0 and states_change(c.message.content):
+                b *= change_boost
             if question_factor != 1.0 and is_question(c.message.content):
                 b *= question_factor
         elif (asked_back_factor != 1.0 and c.message.role == "assistant"
