@@ -18,6 +18,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.query import asked_role, role_cue
+from chatmem.recall.rank import content_length
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
 
@@ -163,3 +164,44 @@ async def test_the_users_words_come_first_when_the_user_asks_what_they_said(
         assert hits[0].message.role == "assistant"  # more words in common
     finally:
         await mem.close()
+
+
+@pytest.mark.parametrize(("text", "length"), [
+    ("Perfect. Everyone will picture it.", 5), ("先别逼他说话，允许他用点头", 12),
+    ("Vue学了一半", 5), ("ok 好的", 3), ("", 0), ("¡Hola! café", 2), ("don't", 2),
+])
+def test_content_length_counts_words_and_cjk_characters(text: str, length: int) -> None:
+    assert content_length(text) == length
+
+
+async def test_a_short_acknowledgement_is_not_the_advice_asked_about(tmp_path: Path) -> None:
+    chat = [
+        ("user", "my sister is visiting in april and I have no idea where her bed will be"),
+        ("assistant", "oh how lovely"),
+        ("user", "she stays five days"),
+        ("assistant", "for five days an air bed with a built in pump is the least hassle "
+                      "and it packs away after"),
+        *CHAT[4:],
+    ]
+    mem = await Memory.open(f"sqlite:///{tmp_path}/a.db", embedder=embedder())
+    try:
+        await mem.add([Message(session_id="d", content=text, role=role, ts=T0 + i * 60_000)
+                       for i, (role, text) in enumerate(chat)])
+        await mem.flush()
+        hits = [h for h in (await mem.recall(QUESTION, top_k=4, scope="all", window=0)).hits
+                if h.message.role == "assistant"]
+        assert [h.message.content for h in hits] == [chat[3][1], "oh how lovely"]
+        assert [h.boost for h in hits] == [pytest.approx(3.0), pytest.approx(1.0)]
+        # every assistant turn boosted alike, the acknowledgement right after the
+        # matched turn inherits the most and comes first
+        mem.config = Config.load({"search": {"asked_assistant_min_length": 0}})
+        hits = (await mem.recall(QUESTION, top_k=3, scope="all", window=0)).hits
+        assert hits[0].message.content == "oh how lovely"
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("bad", [-1, 1001, 2.5, "long", None])
+def test_a_bad_min_length_names_the_field(bad: object) -> None:
+    with pytest.raises(ConfigError, match="asked_assistant_min_length"):
+        Config.load({"search": {"asked_assistant_min_length": bad}})

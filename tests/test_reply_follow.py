@@ -183,6 +183,8 @@ def test_bad_settings_name_the_field(bad: dict[str, Any]) -> None:
     "Which city am I living in now?", "what do I take at the moment", "how do I get to work "
     "these days", "Did I end up taking the job", "is she still coming", "currently reading?",
     "我现在住在哪个城市", "目前的上司怎么样", "最后报的是哪所学校", "我最近一次查的血糖",
+    # a plan asked about is the latest plan (rule 27)
+    "where am i gonna park the truck to sell", "Am I going to sell the house or not?",
 ])
 def test_questions_about_the_present(query: str) -> None:
     assert asks_current_state(query)
@@ -191,6 +193,7 @@ def test_questions_about_the_present(query: str) -> None:
 @pytest.mark.parametrize("query", [
     "what did you suggest for my sister's bed", "where is Stillwater", "nowhere to go",
     "when did I first go running", "你上次推荐的那家店叫什么", "谁说要带投影仪",
+    "I'm going to the gym, what did you say about stretching", "are you going to remind me",
 ])
 def test_questions_not_about_the_present(query: str) -> None:
     assert not asks_current_state(query)
@@ -202,6 +205,8 @@ def test_questions_not_about_the_present(query: str) -> None:
     "我原来每天喝几杯咖啡", "房东一开始说涨到多少", "木木原本说哪天还",
     # the first of several occurrences, asked when
     "when was the first time I ran 5k", "哪天第一次去的健身房",
+    # the English idiom for "originally" (rule 27)
+    "how did I wreck my knee in the first place?",
 ])
 def test_questions_about_how_it_began(query: str) -> None:
     assert asks_earliest(query)

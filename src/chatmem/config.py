@@ -160,6 +160,11 @@ class SearchConfig(_Strict):
     #: ("what did you suggest…" → the assistant's, "what did I say…" → the user's;
     #: :func:`chatmem.recall.query.asked_role`); 1 turns it off.
     asked_role_boost: float = Field(default=3.0, ge=1.0, le=10.0)
+    #: On a question about the assistant's words, its messages shorter than this (words,
+    #: each CJK character counting as one; :func:`chatmem.recall.rank.content_length`)
+    #: do not get ``asked_role_boost``: "Perfect. Everyone will picture it." after the
+    #: matched turn is an acknowledgement, not the advice asked about. 0 turns it off.
+    asked_assistant_min_length: int = Field(default=10, ge=0, le=1000, strict=True)
     #: Multiplies the messages that state a time (a date, a weekday, "yesterday",
     #: "5月", "周五"…) when the query asks when ("when did…", "哪天", "几号";
     #: :func:`chatmem.recall.query.asks_when`); 1 turns it off.

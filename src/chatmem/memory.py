@@ -1145,7 +1145,8 @@ class Memory:
                           quantity_boost=self.config.search.quantity_boost,
                           question_factor=self.config.search.current_question_factor,
                           asked_back_factor=self.config.search.asked_back_factor,
-                          change_boost=self.config.search.change_boost)
+                          change_boost=self.config.search.change_boost,
+                          min_length=self.config.search.asked_assistant_min_length)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -31,7 +31,8 @@ def build_query(inputs: Sequence[str], limit: int = MAX_QUERY_CHARS) -> str | No
 #: 住哪"): a fact that changed is asked about with them, and then the newer statement
 #: should win (issue 12, knowledge updates). English as whole words, Chinese as is
 #: (Mandarin, then Cantonese: 而家 / 依家 "now", 最尾 "in the end", 后尾 "later on"),
-#: in either script (:func:`~chatmem.recall.hanzi.fold_traditional`).
+#: in either script (:func:`~chatmem.recall.hanzi.fold_traditional`). A question about
+#: a plan ("where *am I gonna* park", "*are we going to* sell") asks for the latest plan.
 CURRENT_STATE_EN = ("now", "currently", "current", "at the moment", "these days",
                     "nowadays", "still", "anymore", "any more", "latest", "most recent",
                     "recently", "lately", "in the end", "end up", "ended up", "finally",
@@ -41,6 +42,7 @@ CURRENT_STATE_ZH = ("现在", "目前", "最近", "如今", "眼下", "这几天
                     "而家", "依家", "宜家", "最尾", "后尾")
 _CURRENT_STATE_RE = re.compile(
     r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in CURRENT_STATE_EN)
+    + r"|(?:am|are|is)\s+(?:i|we|he|she|they)\s+(?:gonna|going\s+to)"
     + r")\b|" + "|".join(CURRENT_STATE_ZH), re.IGNORECASE)
 
 
@@ -54,7 +56,7 @@ def asks_current_state(query: str) -> bool:
 #: older of two statements should win. "first" alone is left out: "my first
 #: customer" names a thing, not a time in the conversation.
 EARLIEST_EN = ("originally", "at first", "initially", "in the beginning", "to begin with",
-               "at the start")
+               "at the start", "in the first place")
 EARLIEST_ZH = ("最早", "一开始", "起初", "最初", "原来", "本来", "原本", "刚开始", "最先",
                "起头", "开头")
 _EARLIEST_RE = re.compile(

@@ -128,6 +128,18 @@ def is_question(text: str) -> bool:
     return _QUESTION_RE.search(fold_traditional(text)) is not None
 
 
+#: A word (a run of letters or digits) or one CJK character: the unit of
+#: :func:`content_length`, so that English and Chinese turns of the same content
+#: measure about the same.
+_LENGTH_UNIT_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]"
+                             r"|[^\W_\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def content_length(text: str) -> int:
+    """The words of ``text``, each CJK character counting as one (:data:`_LENGTH_UNIT_RE`)."""
+    return len(_LENGTH_UNIT_RE.findall(text))
+
+
 def calibrate(scores: Sequence[float]) -> list[float]:
     """Min-max scale over the pool: best 1, weakest 0; all equal → all 1."""
     if not scores:
@@ -162,7 +174,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            role_boost: float = 1.0, asks_when: bool = False,
            when_boost: float = 1.0, asks_quantity: bool = False,
            quantity_boost: float = 1.0, question_factor: float = 1.0,
-           asked_back_factor: float = 1.0, change_boost: float = 1.0) -> list[Ranked]:
+           asked_back_factor: float = 1.0, change_boost: float = 1.0,
+           min_length: int = 0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -170,7 +183,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     ``earliest`` (a question about how something began): its mirror, ``1 − newness``.
     ``asked_role`` (whose past words the query asks about,
     :func:`~chatmem.recall.query.asked_role`): that role's messages are multiplied by
-    ``role_boost``; when the query asks when (``asks_when``), the messages that state
+    ``role_boost`` (the assistant's only from ``min_length`` words or CJK characters,
+    :func:`content_length`: a short turn is an acknowledgement, not the advice asked
+    about); when the query asks when (``asks_when``), the messages that state
     a time (:func:`mentions_time`) by ``when_boost``; when it asks how many or how much
     (``asks_quantity``), the messages that state a quantity (:func:`states_quantity`) by
     ``quantity_boost``. On a question about the present, a message that says
@@ -188,7 +203,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         else:
             r = 1.0 - newer[i] if earliest and not current_state else newer[i]
         b = boost if boost_speakers and is_about(c.message, boost_speakers) else 1.0
-        if asked_role is not None and c.message.role == asked_role:
+        if asked_role is not None and c.message.role == asked_role and (
+                asked_role != "assistant" or content_length(c.message.content) >= min_length):
             b *= role_boost
         if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
             b *= when_boost
