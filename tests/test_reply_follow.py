@@ -386,13 +386,17 @@ async def _heater(tmp_path: Path, config: dict[str, Any] | None = None) -> Memor
                            metadata={"shared": i in (0, 3)})
                    for i, (role, text) in enumerate(HEATER)] + _unrelated() + [
         # other days, sharing a word with the questions: the pool's best five are the
-        # matched turn and these, not the user's answer after the question back
+        # matched turn and these, not the user's answer after the question back (the
+        # assistant's advice there is 10 words or more, so it takes rule 7's boost too)
         Message(session_id=f"o{i // 2}", content=text, ts=T0 + (30 + i) * DAY,
                 role="assistant" if i % 2 else "user")
-        for i, text in enumerate(["my phone screen is broken",
-                                  "a broken screen is a quick fix at the mall",
-                                  "my bike chain is broken", "oil the bike chain weekly",
-                                  "I forget to drink water", "keep water on your desk"])])
+        for i, text in enumerate([
+            "my phone screen is broken",
+            "a broken screen is a quick fix at the mall, most shops do it in an hour",
+            "my bike chain is broken",
+            "oil the bike chain weekly and wipe it down after every ride in the rain",
+            "I forget to drink water",
+            "keep a full bottle of water on your desk and refill it when you stand"])])
     await mem.flush()
     return mem
 
