@@ -239,4 +239,3 @@ def _cut(pattern: re.Pattern[str], text: str) -> str:
         parts += [text[last:m.start()], " "]
         last = m.end()
     return "".join(parts) + text[last:]
-
