@@ -48,7 +48,7 @@ _CURRENT_STATE_RE = re.compile(
 
 def asks_current_state(query: str) -> bool:
     """Whether ``query`` asks for how things are *now* (:data:`CURRENT_STATE_EN`, ``_ZH``)."""
-    return _CURRENT_STATE_RE.search(fold_traditional(query)) is not None
+    return question_kinds(query).current_state
 
 
 #: Words that ask for how something *began* ("what did I drink *at first*", "when did I
@@ -103,8 +103,7 @@ _WHEN_ASKS_RE = re.compile(
 def asks_when(query: str) -> bool:
     """Whether ``query`` asks when something happened or will ("when" as a question
     word, not as a conjunction; :data:`_WHEN_ASKS_RE`)."""
-    folded = fold_traditional(query)
-    return _WHEN_RE.search(folded) is not None or _WHEN_ASKS_RE.search(folded) is not None
+    return question_kinds(query).when
 
 
 #: Words that ask *how many / how much* ("how many eggs", "how far off", "what did they
@@ -139,10 +138,12 @@ class QuestionKinds:
 
 def question_kinds(query: str) -> QuestionKinds:
     """:func:`asks_current_state`, :func:`asks_earliest`, :func:`asks_when` and
-    :func:`asks_quantity` of ``query``, each pattern searched once (the last two
-    depend on the first ones; a recall's plan reads all four)."""
+    :func:`asks_quantity` of ``query``, read from one folded copy of it
+    (:func:`~chatmem.recall.hanzi.fold_traditional`), each pattern searched once (the
+    last two depend on the first ones; a recall's plan reads all four)."""
     folded = fold_traditional(query)
-    current, when = asks_current_state(folded), asks_when(folded)
+    current = _CURRENT_STATE_RE.search(folded) is not None
+    when = _WHEN_RE.search(folded) is not None or _WHEN_ASKS_RE.search(folded) is not None
     earliest = not current and (_EARLIEST_RE.search(folded) is not None or (
         when and _FIRST_TIME_RE.search(folded) is not None))
     quantity = not when and _QUANTITY_RE.search(folded) is not None

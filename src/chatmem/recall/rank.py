@@ -76,7 +76,7 @@ _TIME_RE = re.compile(
 def mentions_time(text: str) -> bool:
     """Whether ``text`` states a time (:data:`_TIME_RE`): what answers a "when"
     question (:func:`chatmem.recall.query.asks_when`)."""
-    return _TIME_RE.search(fold_traditional(text)) is not None
+    return _reads(_TIME_RE, fold_traditional(text))
 
 
 #: Quantities: digits ("£70", "9 miles", "62.0", "3 sets of 15"), English number words
@@ -92,7 +92,7 @@ _QUANTITY_RE = re.compile(
 def states_quantity(text: str) -> bool:
     """Whether ``text`` states a quantity (:data:`_QUANTITY_RE`): what answers a "how
     many / how much" question (:func:`chatmem.recall.query.asks_quantity`)."""
-    return _QUANTITY_RE.search(fold_traditional(text)) is not None
+    return _reads(_QUANTITY_RE, fold_traditional(text))
 
 
 #: Statements that something changed ("changed", "switched", "moved into", "instead",
@@ -112,7 +112,7 @@ _CHANGE_RE = re.compile(
 def states_change(text: str) -> bool:
     """Whether ``text`` says something changed (:data:`_CHANGE_RE`): what answers a
     question about the present (:func:`chatmem.recall.query.asks_current_state`)."""
-    return _CHANGE_RE.search(fold_traditional(text)) is not None
+    return _reads(_CHANGE_RE, fold_traditional(text))
 
 
 #: A message that asks something: a question mark (not one inside a link's query
@@ -125,7 +125,14 @@ def is_question(text: str) -> bool:
     """Whether ``text`` asks a question (:data:`_QUESTION_RE`). On a question about the
     present it is a proposal or a question back ("Saturday 26 September?", "那要不
     2号到5号？"), not a statement of how things are."""
-    return _QUESTION_RE.search(fold_traditional(text)) is not None
+    return _reads(_QUESTION_RE, fold_traditional(text))
+
+
+def _reads(pattern: re.Pattern[str], folded: str) -> bool:
+    """Whether ``pattern`` occurs in ``folded`` (a text already read through
+    :func:`~chatmem.recall.hanzi.fold_traditional`): :func:`rerank` folds each candidate
+    once and asks every answer type of it, the public predicates fold their own text."""
+    return pattern.search(folded) is not None
 
 
 #: A word (a run of letters or digits) or one CJK character: the unit of
@@ -203,20 +210,21 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         else:
             r = 1.0 - newer[i] if earliest and not current_state else newer[i]
         b = boost if boost_speakers and is_about(c.message, boost_speakers) else 1.0
+        text = fold_traditional(c.message.content)
         if asked_role is not None and c.message.role == asked_role and (
                 asked_role != "assistant" or content_length(c.message.content) >= min_length):
             b *= role_boost
-        if asks_when and when_boost != 1.0 and mentions_time(c.message.content):
+        if asks_when and when_boost != 1.0 and _reads(_TIME_RE, text):
             b *= when_boost
-        if asks_quantity and quantity_boost != 1.0 and states_quantity(c.message.content):
+        if asks_quantity and quantity_boost != 1.0 and _reads(_QUANTITY_RE, text):
             b *= quantity_boost
         if current_state:
-            if change_boost != 1.0 and states_change(c.message.content):
+            if change_boost != 1.0 and _reads(_CHANGE_RE, text):
                 b *= change_boost
-            if question_factor != 1.0 and is_question(c.message.content):
+            if question_factor != 1.0 and _reads(_QUESTION_RE, text):
                 b *= question_factor
         elif (asked_back_factor != 1.0 and c.message.role == "assistant"
-              and is_question(c.message.content)):
+              and _reads(_QUESTION_RE, text)):
             b *= asked_back_factor
         score = ((1.0 - time_weight) * rel + time_weight * r) * b
         out.append(Ranked(c.message, score, c.semantic, r, b))
