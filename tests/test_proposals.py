@@ -1,5 +1,6 @@
 """On a question about the present, a message that itself asks ("Saturday 26
-September?", "那要不2号到5号？") is a proposal, not how things are (issue 12,
+September?", "那要不2号到5号？") or reports a question ("my manager asked if I want to
+switch", rule 29) is a proposal, not how things are (issue 12,
 ``search.current_question_factor``); on any query, the assistant's questions back
 ("How's the knee?") are not answers (``search.asked_back_factor``):
 :func:`chatmem.recall.rank.is_question`, the ranking rules, then the real pipeline on a
@@ -14,7 +15,7 @@ import pytest
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError
-from chatmem.recall.rank import Candidate, is_question, rerank
+from chatmem.recall.rank import Candidate, is_question, reports_question, rerank
 from chatmem.testing import embedder
 from world import UNRELATED
 
@@ -37,6 +38,30 @@ def test_texts_that_ask(text: str) -> None:
 ])
 def test_texts_that_do_not(text: str) -> None:
     assert not is_question(text)
+
+
+@pytest.mark.parametrize("text", [
+    "also my manager asked if I want to switch to night shifts permanently",
+    "I'll ask if we can keep Monday as the last night instead, one sec",
+    "she asked me whether I could cover Tuesday", "he's asking Dev if the kit is paid",
+    "I'm going to ask whether the flat is still free", "房东又来问要不要装空调",
+    "妹妹的妈妈问暑假能不能一周上三次", "我去问问学院有没有考研教室", "老细问我使唔使加班",
+    "佢問我要唔要搬", "房東又來問願不願意續租", "我問過有沒有車位",
+])
+def test_texts_that_report_a_question(text: str) -> None:
+    assert reports_question(text)
+    assert not is_question(text)  # no question mark: rule 12 alone missed them
+
+
+@pytest.mark.parametrize("text", [
+    # advice to ask is the assistant's advice, not a pending question
+    "Ask if it's secured on your house", "calmly ask if bigger feedback could wait",
+    "ok I said yes to the night shifts", "she asked for the money back",
+    "问题是没有车位", "能不能行我也不知道", "I asked around, no luck", "",
+    "the form I was asked to fill in, if you need it",
+])
+def test_texts_that_do_not_report_one(text: str) -> None:
+    assert not reports_question(text)
 
 
 def _cand(mid: str, content: str, semantic: float, ts: int) -> Candidate:
@@ -77,6 +102,45 @@ async def test_the_statement_answers_what_the_plan_is_now(tmp_path: Path) -> Non
         mem.config = Config.load({"search": {"current_question_factor": 1.0}})
         hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
         assert hits[0].message.content == "is the team dinner now at the mill?"
+    finally:
+        await mem.close()
+
+
+def test_a_reported_question_gives_way_like_a_question_mark() -> None:
+    pool = [_cand("said", "I work at the Manchester office", 0.7, 1_000),
+            _cand("asked", "my manager asked if I want to work at the Leeds office", 0.9,
+                  2_000),
+            _cand("other", "pasta recipe", 0.1, 0)]
+    kw = {"now_ms": 3_000, "time_weight": 0.45, "half_life_days": 90.0}
+    ranked = rerank(pool, current_state=True, question_factor=0.4, **kw)  # type: ignore[arg-type]
+    assert [r.message.id for r in ranked][:2] == ["said", "asked"]
+    assert {r.message.id: r.boost for r in ranked}["asked"] == pytest.approx(0.4)
+    # not a question about the present: a report of a question may be what is asked
+    ranked = rerank(pool, question_factor=0.4, asked_back_factor=0.4, **kw)  # type: ignore[arg-type]
+    assert [r.message.id for r in ranked][:2] == ["asked", "said"]
+    assert ranked[0].boost == 1.0
+
+
+async def test_the_answer_is_the_state_not_the_offer_reported_after_it(
+        tmp_path: Path) -> None:
+    mem = await Memory.open(f"sqlite:///{tmp_path}/r.db", embedder=embedder())
+    try:
+        await mem.add([
+            Message(session_id="w", content="I work nights at the Manchester office",
+                    ts=T0),
+            Message(session_id="w", content="my manager asked if I want to move to nights"
+                    " at the Leeds office", ts=T0 + 7 * DAY),
+            *(Message(session_id=f"n{i}", content=t, ts=T0 - (1 + i) * DAY)
+              for i, t in enumerate(UNRELATED))])
+        await mem.flush()
+        ask = "which office do I work nights at now"
+        now = T0 + 30 * DAY
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
+        assert hits[0].message.content == "I work nights at the Manchester office"
+        # without the rule the newer report of a question wins (newer, and "move")
+        mem.config = Config.load({"search": {"current_question_factor": 1.0}})
+        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
+        assert hits[0].message.content.startswith("my manager asked if")
     finally:
         await mem.close()
 

@@ -180,8 +180,10 @@ class SearchConfig(_Strict):
     change_boost: float = Field(default=1.5, ge=1.0, le=10.0)
     #: Multiplies, on a question about the present (``time_weight_current``), the
     #: messages that themselves ask a question ("Saturday 26 September?", "那要不2号到
-    #: 5号？", "…吗"): a proposal, not how things are
-    #: (:func:`chatmem.recall.rank.is_question`); 1 turns it off.
+    #: 5号？", "…吗") or report one ("my manager asked if I want to switch", "房东又来问
+    #: 要不要装空调"): a proposal, not how things are
+    #: (:func:`chatmem.recall.rank.is_question`,
+    #: :func:`chatmem.recall.rank.reports_question`); 1 turns it off.
     current_question_factor: float = Field(default=0.4, ge=0.0, le=1.0)
     #: Multiplies, on a query not about the present (there ``current_question_factor``
     #: applies to every asking message), the assistant's messages that ask ("How's

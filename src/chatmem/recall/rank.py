@@ -121,6 +121,28 @@ def states_change(text: str) -> bool:
 _QUESTION_RE = re.compile(r"\?(?![\w=&%])|？|[吗么咩][\s。！!~～…]*$")
 
 
+#: A message that reports a question, asked or to be asked ("my manager asked if I
+#: want to switch to nights", "I'll ask if we can keep Monday instead", "房东又来问要不要
+#: 装空调", "问佢使唔使"): on a question about the present it is a proposal awaiting an
+#: answer, like a question mark (rule 29). English: "asked / asks / asking", or "ask"
+#: after "'ll", "will", "to", "gonna", "should", then "if" or "whether" within two
+#: words; a bare "Ask if it's secured on your house" is advice and is left out.
+#: Chinese: 问 then, within four characters, an A-not-A question (要不要, 能不能, 可不可以,
+#: Cantonese 要唔要, 使唔使) or 有没有 / 有冇.
+_REPORTED_QUESTION_RE = re.compile(
+    r"\b(?:asked|asks|asking|(?:['’]ll|will|to|gonna|should)\s+ask)\s+(?:\w+\s+){0,2}?"
+    r"(?:if|whether)\b"
+    r"|问.{0,4}?(?:([要能想行肯会是得使愿])[不唔]\1|可[不唔]可以|有(?:没有|冇))",
+    re.IGNORECASE)
+
+
+def reports_question(text: str) -> bool:
+    """Whether ``text`` reports a question asked or to be asked
+    (:data:`_REPORTED_QUESTION_RE`): on a question about the present, like
+    :func:`is_question`, a proposal rather than a statement of how things are."""
+    return _reads(_REPORTED_QUESTION_RE, fold_traditional(text))
+
+
 def is_question(text: str) -> bool:
     """Whether ``text`` asks a question (:data:`_QUESTION_RE`). On a question about the
     present it is a proposal or a question back ("Saturday 26 September?", "那要不
@@ -197,9 +219,10 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     (``asks_quantity``), the messages that state a quantity (:func:`states_quantity`) by
     ``quantity_boost``. On a question about the present, a message that says
     something changed (:func:`states_change`) is multiplied by ``change_boost`` and
-    a message that itself asks (:func:`is_question`) by
-    ``question_factor``; on any other query, an assistant's message that asks by
-    ``asked_back_factor`` (a question back is not an answer)."""
+    a message that itself asks (:func:`is_question`) or reports a question
+    (:func:`reports_question`) by ``question_factor``; on any other query, an
+    assistant's message that asks by ``asked_back_factor`` (a question back is not an
+    answer)."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -221,7 +244,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         if current_state:
             if change_boost != 1.0 and _reads(_CHANGE_RE, text):
                 b *= change_boost
-            if question_factor != 1.0 and _reads(_QUESTION_RE, text):
+            if question_factor != 1.0 and (_reads(_QUESTION_RE, text)
+                                           or _reads(_REPORTED_QUESTION_RE, text)):
                 b *= question_factor
         elif (asked_back_factor != 1.0 and c.message.role == "assistant"
               and _reads(_QUESTION_RE, text)):
