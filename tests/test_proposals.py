@@ -45,7 +45,7 @@ def test_texts_that_do_not(text: str) -> None:
     "I'll ask if we can keep Monday as the last night instead, one sec",
     "she asked me whether I could cover Tuesday", "he's asking Dev if the kit is paid",
     "I'm going to ask whether the flat is still free", "房东又来问要不要装空调",
-    "妹妹的妈妈问暑假能不能一周上三次", "我去问问学院有没有考研教室", "老细问我使唔使加班",
+    "妹妹的妈妈问暑假能不能一周上三次", "下午问院长能不能早点入职", "老细问我使唔使加班",
     "佢問我要唔要搬", "房東又來問願不願意續租", "我問過有沒有車位",
 ])
 def test_texts_that_report_a_question(text: str) -> None:
@@ -56,6 +56,8 @@ def test_texts_that_report_a_question(text: str) -> None:
 @pytest.mark.parametrize("text", [
     # advice to ask is the assistant's advice, not a pending question
     "Ask if it's secured on your house", "calmly ask if bigger feedback could wait",
+    "you should ask whether the deposit is protected", "remember to ask if it's included",
+    "或者问问房东能不能换个朝里的房间", "一定问清能不能养狗",
     "ok I said yes to the night shifts", "she asked for the money back",
     "问题是没有车位", "能不能行我也不知道", "I asked around, no luck", "",
     "the form I was asked to fill in, if you need it",

@@ -125,14 +125,17 @@ _QUESTION_RE = re.compile(r"\?(?![\w=&%])|？|[吗么咩][\s。！!~～…]*$")
 #: want to switch to nights", "I'll ask if we can keep Monday instead", "房东又来问要不要
 #: 装空调", "问佢使唔使"): on a question about the present it is a proposal awaiting an
 #: answer, like a question mark (rule 29). English: "asked / asks / asking", or "ask"
-#: after "'ll", "will", "to", "gonna", "should", then "if" or "whether" within two
-#: words; a bare "Ask if it's secured on your house" is advice and is left out.
+#: after "'ll", "will", "gonna", "going to" (the speaker's own question to come), then
+#: "if" or "whether" within two words. Advice to ask ("Ask if it's secured on your
+#: house", "you should ask whether…", "remember to ask if…") is left out: it is the
+#: assistant's advice, which a question about the present may be after.
 #: Chinese: 问 then, within four characters, an A-not-A question (要不要, 能不能, 可不可以,
-#: Cantonese 要唔要, 使唔使) or 有没有 / 有冇.
+#: Cantonese 要唔要, 使唔使) or 有没有 / 有冇; not 问问 or 问清 ("问问房东能不能换个房间",
+#: "先问清楚能不能养狗"), which are advice to ask, as in English.
 _REPORTED_QUESTION_RE = re.compile(
-    r"\b(?:asked|asks|asking|(?:['’]ll|will|to|gonna|should)\s+ask)\s+(?:\w+\s+){0,2}?"
+    r"\b(?:asked|asks|asking|(?:['’]ll|will|gonna|going\s+to)\s+ask)\s+(?:\w+\s+){0,2}?"
     r"(?:if|whether)\b"
-    r"|问.{0,4}?(?:([要能想行肯会是得使愿])[不唔]\1|可[不唔]可以|有(?:没有|冇))",
+    r"|(?<!问)问(?![问清]).{0,4}?(?:([要能想行肯会是得使愿])[不唔]\1|可[不唔]可以|有(?:没有|冇))",
     re.IGNORECASE)
 
 
