@@ -85,25 +85,36 @@ def test_a_proposal_gives_way_to_a_statement_only_on_questions_about_the_present
         assert ranked[0].boost == 1.0
 
 
-async def test_the_statement_answers_what_the_plan_is_now(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("state", "proposal", "ask"), [
+    # a question mark (rule 12), a group chat: the proposal an hour after the state
+    (Message(session_id="g", content="the team dinner is at the harbour", ts=T0,
+             speaker_id="ana"),
+     Message(session_id="g", content="is the team dinner now at the mill?",
+             ts=T0 + 3_600_000, speaker_id="ben"),
+     "where is the team dinner now"),
+    # a reported question (rule 29): newer by a week, and its "move" takes rule 25
+    (Message(session_id="w", content="I work nights at the Manchester office", ts=T0),
+     Message(session_id="w",
+             content="my manager asked if I want to move to nights at the Leeds office",
+             ts=T0 + 7 * DAY),
+     "which office do I work nights at now"),
+])
+async def test_the_statement_answers_what_the_plan_is_now(
+        tmp_path: Path, state: Message, proposal: Message, ask: str) -> None:
     mem = await Memory.open(f"sqlite:///{tmp_path}/p.db", embedder=embedder())
     try:
         await mem.add([
-            Message(session_id="g", content="the team dinner is at the harbour",
-                    ts=T0, speaker_id="ana"),
-            Message(session_id="g", content="is the team dinner now at the mill?",
-                    ts=T0 + 3_600_000, speaker_id="ben"),
+            state, proposal,
             *(Message(session_id=f"n{i}", content=t, ts=T0 - (1 + i) * DAY)
               for i, t in enumerate(UNRELATED))])
         await mem.flush()
-        ask = "where is the team dinner now"
         now = T0 + 30 * DAY
         hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
-        assert hits[0].message.content == "the team dinner is at the harbour"
+        assert hits[0].message.content == state.content
         # without the rule the newer proposal wins the question about the present
         mem.config = Config.load({"search": {"current_question_factor": 1.0}})
         hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
-        assert hits[0].message.content == "is the team dinner now at the mill?"
+        assert hits[0].message.content == proposal.content
     finally:
         await mem.close()
 
@@ -121,30 +132,6 @@ def test_a_reported_question_gives_way_like_a_question_mark() -> None:
     ranked = rerank(pool, question_factor=0.4, asked_back_factor=0.4, **kw)  # type: ignore[arg-type]
     assert [r.message.id for r in ranked][:2] == ["asked", "said"]
     assert ranked[0].boost == 1.0
-
-
-async def test_the_answer_is_the_state_not_the_offer_reported_after_it(
-        tmp_path: Path) -> None:
-    mem = await Memory.open(f"sqlite:///{tmp_path}/r.db", embedder=embedder())
-    try:
-        await mem.add([
-            Message(session_id="w", content="I work nights at the Manchester office",
-                    ts=T0),
-            Message(session_id="w", content="my manager asked if I want to move to nights"
-                    " at the Leeds office", ts=T0 + 7 * DAY),
-            *(Message(session_id=f"n{i}", content=t, ts=T0 - (1 + i) * DAY)
-              for i, t in enumerate(UNRELATED))])
-        await mem.flush()
-        ask = "which office do I work nights at now"
-        now = T0 + 30 * DAY
-        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
-        assert hits[0].message.content == "I work nights at the Manchester office"
-        # without the rule the newer report of a question wins (newer, and "move")
-        mem.config = Config.load({"search": {"current_question_factor": 1.0}})
-        hits = (await mem.recall(ask, top_k=2, scope="all", window=0, now=now)).hits
-        assert hits[0].message.content.startswith("my manager asked if")
-    finally:
-        await mem.close()
 
 
 def test_the_assistants_question_back_gives_way_on_any_query() -> None:
