@@ -53,6 +53,10 @@ How far a figure can be trusted, printed beside it:
 ``--now-days`` moves that ``now`` (default: 1 day after the last message); a user
 who calls ``recall`` without ``now`` on a history that ended long ago is years past it.
 
+``--no-timestamps`` adds each conversation in one call with no message's ``ts``, so the
+store times them as they arrive, and recalls at the wall clock: a history imported
+without times (the order of the messages is then all that tells a newer statement).
+
 ``--haystack`` puts every conversation of a split into one store (other people's chats
 as distractors, a history 3–6 times longer than one conversation) and asks the same
 questions there, with ``now`` measured from the pooled store's last message.
@@ -171,7 +175,7 @@ async def gold_lines(mem: Memory, gold: tuple[str, ...]) -> list[str]:
     return out
 
 
-async def injected(mem: Memory, question: str, session: str, now: int) -> str:
+async def injected(mem: Memory, question: str, session: str, now: int | None) -> str:
     """The recall message ``context()`` puts before the conversation ('' when none)."""
     turn = await mem.turn_context(question, session=session, now=now)
     text = turn.recall.text
@@ -207,16 +211,17 @@ def haystack(convs: list[Conversation], split_of: dict[str, str]
 
 
 async def run_set(embedder: Embedder, convs: list[Conversation], split_of: dict[str, str],
-                  variants: list[str], now_after_ms: int = DAY_MS
+                  variants: list[str], now_after_ms: int = DAY_MS, timestamps: bool = True
                   ) -> dict[tuple[str, str], Cell]:
     cells = {(sp, v): Cell() for sp in SPLITS for v in variants}
     configs = {v: variant_config(v) for v in variants}
     for conv in convs:
         split = split_of[conv.id]
         await embedder.embed_many([(q.text, "query") for q in conv.questions])
-        mem = await build(conv, embedder)
+        mem = await build(conv, embedder, timestamps=timestamps)
         try:
-            now = conv.last_ts + now_after_ms
+            # without timestamps the store timed the messages as they came: now is now
+            now = conv.last_ts + now_after_ms if timestamps else None
             for v in variants:
                 mem.config = configs[v]
                 cell = cells[(split, v)]
@@ -330,7 +335,8 @@ async def amain(args: argparse.Namespace) -> None:
     pair_rows: list[list[Any]] = []
     pooled_pairs: dict[tuple[str, str, str, str], dict[str, int]] = {}
     now_after_ms = round(args.now_days * DAY_MS)
-    now_said = f"last message of the store + {args.now_days:g} day(s)"  # title and JSON
+    now_said = ("the wall clock; messages added without timestamps" if args.no_timestamps
+                else f"last message of the store + {args.now_days:g} day(s)")  # title, JSON
     for model in models:
         embedder, why = await try_embedder(model, args.threads)
         if embedder is None:
@@ -342,7 +348,8 @@ async def amain(args: argparse.Namespace) -> None:
         for name, (convs, split_of) in sets.items():
             cells = await run_set(embedder, *(haystack(convs, split_of) if args.haystack
                                               else (convs, split_of)), variants,
-                                  now_after_ms=now_after_ms)
+                                  now_after_ms=now_after_ms,
+                                  timestamps=not args.no_timestamps)
             print(f"  {model} {name}: {time.perf_counter() - t0:.0f}s", file=sys.stderr,
                   flush=True)
             per_set[name] = {
@@ -415,7 +422,7 @@ async def amain(args: argparse.Namespace) -> None:
         "machine": machine(), "models": models,
         "setup": {"top_k": TOP_K, "update_top_k": UPDATE_TOP_K, "scope": "all", "window": 0,
                   "now": now_said,
-                  "haystack": args.haystack,
+                  "haystack": args.haystack, "timestamps": not args.no_timestamps,
                   "context": {"call": "context(question, session=<its session>, now=<now>)",
                               "first_chars": CTX_CHARS},
                   "store": "memory:// per set and split (--haystack)" if args.haystack
@@ -468,9 +475,16 @@ def main() -> None:
                     help="recall with now = the store's last message + DAYS (default 1; "
                          "a user calling recall without now on an old history is years "
                          "past it: e.g. 1095)")
+    ap.add_argument("--no-timestamps", action="store_true",
+                    help="add each conversation in one call without its messages' ts, "
+                         "so the store times them as they arrive, and recall at the wall "
+                         "clock (a history imported without times)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
     args = ap.parse_args()
+    if args.no_timestamps and (args.now_days != 1.0 or not args.skip_locomo):
+        ap.error("--no-timestamps: give --skip-locomo and no --now-days (without "
+                 "timestamps now is the wall clock, and LoCoMo keeps its session dates)")
     for spec in args.variant:
         name, _, raw = spec.partition("=")
         EXTRA[name] = json.loads(raw)

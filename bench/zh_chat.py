@@ -40,7 +40,7 @@ import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -174,11 +174,15 @@ async def try_embedder(model: str, threads: int) -> tuple[Embedder | None, str]:
     return emb, "ok"
 
 
-async def build(conv: Conversation, embedder: Embedder) -> Memory:
+async def build(conv: Conversation, embedder: Embedder, *, timestamps: bool = True) -> Memory:
+    """One store holding ``conv``, added in one call; ``timestamps=False`` leaves every
+    message's ``ts`` out, so the store times them as they arrive (an imported history
+    without times; ``bench/quality.py --no-timestamps``)."""
     mem = await Memory.open("memory://", embedder=embedder, config=Config())
     for s in conv.sessions:
         await mem.upsert_session(s)
-    await mem.add(conv.messages)
+    await mem.add(conv.messages if timestamps
+                  else [replace(m, ts=None) for m in conv.messages])
     await mem.flush()
     return mem
 

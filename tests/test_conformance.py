@@ -155,6 +155,27 @@ async def test_append_assigns_ids_staggers_ts_and_round_trips(pair: Pair) -> Non
     assert await pair.store.append([]) == []
 
 
+async def test_messages_without_ts_keep_their_order_across_sessions(pair: Pair) -> None:
+    """A history added in one batch without timestamps, one session per day, keeps its
+    order: each message is later than every one before it, in whichever session
+    (recall reads that order: which statement of a fact is newer, issue 12)."""
+    stored = await pair.store.append([
+        Message(session_id=f"day{d}", content=f"d{d}-{i}") for d in range(3) for i in range(4)])
+    ts = [m.ts for m in stored]
+    assert all(isinstance(t, int) for t in ts) and ts == sorted(set(ts))  # type: ignore[type-var]
+    later = await pair.store.append([Message(session_id="day0", content="next"),
+                                     Message(session_id="day9", content="other")])
+    assert ts[-1] < later[0].ts < later[1].ts  # type: ignore[operator]
+    # a given timestamp is kept; the clock goes on after the last one it gave
+    mixed = await pair.store.append([Message(session_id="x", content="a", ts=5),
+                                     Message(session_id="y", content="b")])
+    assert mixed[0].ts == 5 and mixed[1].ts > later[1].ts  # type: ignore[operator]
+    # an idempotent retry of an add without ts is still the same add
+    [again] = await pair.store.append([Message(session_id="day0", content="d0-0",
+                                               id=stored[0].id)])
+    assert again == stored[0]
+
+
 async def test_duplicate_id_is_idempotent_and_conflicts_roll_back_the_batch(pair: Pair) -> None:
     [a] = await pair.store.append([Message(session_id="s", content="x", id="m1", ts=5)])
     [b] = await pair.store.append([Message(session_id="s", content="x", id="m1")])

@@ -133,11 +133,11 @@ from ...models import (
     Session,
     StoreStats,
     VectorEntry,
-    now_ms,
 )
 from .. import sqlmessages as sm
 from ..base import (
     MAX_SESSION_DEPTH,
+    ArrivalClock,
     Claim,
     Retry,
     SessionSnapshot,
@@ -332,6 +332,7 @@ class PostgresStore:
         self._where = describe(conninfo)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
+        self._arrivals = ArrivalClock()  # the ts of messages added without one
         self._search_path = ""
         self._iterative = False
         self._hnsw_dims: set[int] = set()
@@ -561,8 +562,10 @@ class PostgresStore:
                     f"SELECT {_MSG_COLS} FROM messages WHERE id = ANY(%s::text[])", [chunk])
                 for r in await cur.fetchall():
                     existing[r[1]] = _row_to_message(r)
+            # the time each message will try: its own, or the next of the store's clock
+            planned = [m.ts if m.ts is not None else self._arrivals.next() for m in batch]
             taken = _TakenTs(conn)
-            await taken.preload(batch)
+            await taken.preload(batch, planned)
             stored: list[Message] = []
             fresh: list[Message] = []  # the new rows' messages
             rows: list[tuple[Any, ...]] = []
@@ -571,11 +574,13 @@ class PostgresStore:
                 if old is not None:  # an idempotent retry of the same add, or an error
                     stored.append(retried_add(old, msg, mid))
                     continue
-                ts = msg.ts if msg.ts is not None else now_ms()
+                ts = planned[i]
                 # ts is unique within a session: stagger equal timestamps forward
                 while await taken.has(msg.session_id, ts):
                     ts += 1
                 taken.add(msg.session_id, ts)
+                if msg.ts is None:
+                    self._arrivals.taken(ts)
                 where = f"messages[{i}]"
                 mentions = _json(list(msg.mentions), where + ".mentions")
                 metadata = _json(dict(msg.metadata), where + ".metadata")
@@ -1402,11 +1407,11 @@ class _TakenTs:
         self.taken: dict[str, set[int]] = {}
         self.windows: dict[str, tuple[list[int], list[int]]] = {}  # sorted (lo, hi) pairs
 
-    async def preload(self, batch: Sequence[Message]) -> None:
-        now = now_ms()
+    async def preload(self, batch: Sequence[Message], planned: Sequence[int]) -> None:
+        """``planned``: the timestamp each message of ``batch`` will try first."""
         per: dict[str, list[int]] = {}
-        for m in batch:
-            per.setdefault(m.session_id, []).append(m.ts if m.ts is not None else now)
+        for m, ts in zip(batch, planned, strict=True):
+            per.setdefault(m.session_id, []).append(ts)
         for session, starts in per.items():
             span = len(starts) + 64
             merged: list[list[int]] = []

@@ -52,6 +52,7 @@ from ...models import (
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
+    ArrivalClock,
     Claim,
     Retry,
     SessionSnapshot,
@@ -153,6 +154,7 @@ class SqliteStore:
         self._conn: sqlite3.Connection | None = None
         self._lock_file: Any = None
         self._closed = False
+        self._arrivals = ArrivalClock()  # the ts of messages added without one
         #: R5 leases: message id -> (owner, until in ms). One process holds the file (the
         #: lock), so leases in memory order its indexers as PostgreSQL's columns do.
         self._claims: dict[str, tuple[str, int]] = {}
@@ -613,8 +615,6 @@ class SqliteStore:
 
     @_on_store_thread
     def append(self, messages: Sequence[Message]) -> list[Message]:
-        from ...models import now_ms
-
         stored: list[Message] = []
         fresh: list[tuple[int, Message]] = []  # new rows: (rowid, message)
         with self._tx() as conn:
@@ -626,10 +626,12 @@ class SqliteStore:
                 if existing is not None:  # an idempotent retry of the same add, or an error
                     stored.append(retried_add(_row_to_message(existing), msg, mid))
                     continue
-                ts = msg.ts if msg.ts is not None else now_ms()
+                ts = msg.ts if msg.ts is not None else self._arrivals.next()
                 # ts is unique within a session: stagger equal timestamps forward
                 while conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
                     ts += 1
+                if msg.ts is None:
+                    self._arrivals.taken(ts)
                 cur = conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
                     msg, mid, ts, json.dumps(list(msg.mentions), ensure_ascii=False),
                     json.dumps(dict(msg.metadata), ensure_ascii=False)))
