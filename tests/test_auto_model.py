@@ -117,6 +117,26 @@ async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) ->
     assert "model: auto: not chosen yet" in out
 
 
+async def test_senders_latin_handles_do_not_make_a_chinese_chat_english(
+        tmp_path: Path) -> None:
+    """The language is read from what the messages say, not from the sender prefix the
+    vectors carry: with the prefixes, "xiaofeng_1994: 在吗" is mostly Latin letters."""
+    _needs_e5()
+    msgs = [Message(session_id="s", content="在吗", speaker_name="xiaofeng_1994"),
+            Message(session_id="s", content="在的，怎么了", role="assistant",
+                    speaker_name="Assistant"),
+            Message(session_id="s", content="腰又疼了", speaker_name="xiaofeng_1994")]
+    assert cjk_text_share([m.embedded_text for m in msgs]) < CJK_THRESHOLD
+    mem = await Memory.open(f"sqlite:///{tmp_path}/handles.db")
+    try:
+        await mem.add(msgs)
+        await mem.flush()
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+    finally:
+        await mem.close()
+
+
 async def test_a_store_indexed_before_auto_keeps_its_model(tmp_path: Path) -> None:
     _needs_e5()
     url = f"sqlite:///{tmp_path}/old.db"

@@ -43,7 +43,6 @@ from .errors import (
 )
 from .indexing import (
     Indexer,
-    embedded_text,
     root_of,
     snapshot_sessions,
     takes_context,
@@ -64,6 +63,7 @@ from .models import (
     check_ts,
     describe,
     filter_document,
+    message_body,
     now_ms,
     validate_message,
     validate_session,
@@ -401,7 +401,8 @@ class Memory:
 
         async def first_texts() -> list[str]:
             rows = await store.scan_messages(0, AUTO_SAMPLE)
-            return [embedded_text(m) for _, m, _ in rows if m.indexable]
+            # the senders' names are no part of the language (models.message_body)
+            return [message_body(m) for _, m, _ in rows if m.indexable]
 
         async def record(choice: str) -> str:
             current = await store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)

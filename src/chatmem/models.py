@@ -179,10 +179,18 @@ def embedded_text(msg: Message) -> str:
     Assistant messages: what the user saw (``visible_content`` or ``content``),
     with the assistant's own name as prefix when its identity is known.
     """
-    body = msg.shown_text if msg.role == "assistant" else msg.content
+    body = message_body(msg)
     if msg.speaker_name and not body.startswith(f"{msg.speaker_name}:"):
         return f"{msg.speaker_name}: {body}"
     return body
+
+
+def message_body(msg: Message) -> str:
+    """What a message says, without the sender prefix :func:`embedded_text` adds: the
+    text as given for a user, what the user saw for the assistant. The language of a
+    store is read from it (``embedding.model: auto``): a Chinese chat among senders with
+    Latin handles ("xiaofeng_1994: 在吗") is still a Chinese chat."""
+    return msg.shown_text if msg.role == "assistant" else msg.content
 
 
 def describe(value: object) -> str:

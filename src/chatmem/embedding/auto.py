@@ -16,7 +16,8 @@ One store holds one model's vectors, so the choice is made once and kept. In ord
    (stores indexed before ``auto`` existed keep their model);
 3. otherwise at the first embedding of documents: the share of CJK characters among
    the letters of the store's first messages (:attr:`AutoProvider.sampler`, at least
-   that first batch) — :data:`CJK_THRESHOLD` or more picks e5 when it loads here.
+   that first batch; what they say, :func:`chatmem.models.message_body`, without the
+   senders' names, which are no part of the language) — :data:`CJK_THRESHOLD` or more picks e5 when it loads here.
    The choice is then recorded (rule 1 on every later open; a second process that
    recorded first wins).
 
