@@ -17,9 +17,9 @@ One store holds one model's vectors, so the choice is made once and kept. In ord
 3. otherwise at the first embedding of documents: the share of CJK characters among
    the letters of the store's first messages (:attr:`AutoProvider.sampler`, at least
    that first batch; what they say, :func:`chatmem.models.message_body`, without the
-   senders' names, which are no part of the language) — :data:`CJK_THRESHOLD` or more picks e5 when it loads here.
-   The choice is then recorded (rule 1 on every later open; a second process that
-   recorded first wins).
+   senders' names, which are no part of the language) — :data:`CJK_THRESHOLD` or
+   more picks e5 when it loads here. The choice is then recorded (rule 1 on every
+   later open; a second process that recorded first wins).
 
 Rules 1 and 2 are applied by :meth:`chatmem.Memory.open`, which gives every store its
 own view (:meth:`AutoProvider.for_store`) of an embedder passed to several memories.
