@@ -120,13 +120,15 @@ async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) ->
 async def test_senders_latin_handles_do_not_make_a_chinese_chat_english(
         tmp_path: Path) -> None:
     """The language is read from what the messages say, not from the sender prefix the
-    vectors carry: with the prefixes, "xiaofeng_1994: 在吗" is mostly Latin letters."""
+    vectors carry: with the prefixes, "xiaofeng_hangzhou_1994: 在吗" is mostly Latin."""
     _needs_e5()
-    msgs = [Message(session_id="s", content="在吗", speaker_name="xiaofeng_1994"),
-            Message(session_id="s", content="在的，怎么了", role="assistant",
+    msgs = [Message(session_id="s", content="在吗", speaker_name="xiaofeng_hangzhou_1994"),
+            Message(session_id="s", content="在的", role="assistant",
                     speaker_name="Assistant"),
-            Message(session_id="s", content="腰又疼了", speaker_name="xiaofeng_1994")]
-    assert cjk_text_share([m.embedded_text for m in msgs]) < CJK_THRESHOLD
+            Message(session_id="s", content="腰又疼了", speaker_name="xiaofeng_hangzhou_1994")]
+    texts = [m.embedded_text for m in msgs]
+    assert cjk_text_share(texts) < CJK_THRESHOLD
+    assert cjk_text_share(texts + [m.content for m in msgs]) < CJK_THRESHOLD
     mem = await Memory.open(f"sqlite:///{tmp_path}/handles.db")
     try:
         await mem.add(msgs)

@@ -157,14 +157,18 @@ class AutoProvider:
 
     async def settle(self, texts: Sequence[str], role: EmbedRole) -> None:
         """Rule 3 at the first documents of a store (the memory set ``on_choice``):
-        choose from ``texts`` and the store's first messages, record, pin. The Embedder
+        choose from the store's first messages (``texts`` when it gives none), record,
+        pin. The Embedder
         calls this before it computes cache keys (:class:`~.base.SettlingProvider`)."""
         if self._chosen is None and role == "document" and self.on_choice is not None:
             async with self._lock:
                 if self._chosen is None:
-                    sample = list(texts)
-                    if self.sampler is not None:
-                        sample += await self.sampler()
+                    # the store's first messages as they were written (they hold these
+                    # texts, which carry the senders' names); these texts only when the
+                    # store gives none
+                    sample = await self.sampler() if self.sampler is not None else []
+                    if not sample:
+                        sample = list(texts)
                     choice = choose_model(sample)
                     recorded = await self.on_choice(choice)
                     self.pin(recorded)
