@@ -158,8 +158,8 @@ class AutoProvider:
     async def settle(self, texts: Sequence[str], role: EmbedRole) -> None:
         """Rule 3 at the first documents of a store (the memory set ``on_choice``):
         choose from the store's first messages (``texts`` when it gives none), record,
-        pin. The Embedder
-        calls this before it computes cache keys (:class:`~.base.SettlingProvider`)."""
+        pin. The Embedder calls this before it computes cache keys
+        (:class:`~.base.SettlingProvider`)."""
         if self._chosen is None and role == "document" and self.on_choice is not None:
             async with self._lock:
                 if self._chosen is None:
