@@ -99,7 +99,8 @@ async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) ->
     try:
         assert mem.embedder is not None
         assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
-        assert (await mem.stats())["embedder"]["auto"] == {"chosen": MULTILINGUAL_MODEL}
+        assert (await mem.stats())["embedder"]["auto"] == {"chosen": MULTILINGUAL_MODEL,
+                                                          "tentative": None}
     finally:
         await mem.close()
     # the CLI says which model auto chose, and that a new store has none yet
@@ -109,7 +110,7 @@ async def test_a_chinese_store_gets_e5_and_recalls_by_meaning(tmp_path: Path) ->
     assert f"model: auto: {MULTILINGUAL_MODEL}, chosen for this store" in out
     mem = await Memory.open(f"sqlite:///{tmp_path}/new.db")
     try:
-        assert (await mem.stats())["embedder"]["auto"] == {"chosen": None}
+        assert (await mem.stats())["embedder"]["auto"] == {"chosen": None, "tentative": None}
     finally:
         await mem.close()
     out = (await asyncio.to_thread(CliRunner().invoke, main,
@@ -135,6 +136,52 @@ async def test_senders_latin_handles_do_not_make_a_chinese_chat_english(
         await mem.flush()
         assert mem.embedder is not None
         assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+    finally:
+        await mem.close()
+
+
+async def test_a_chinese_chat_that_opens_with_hi_is_decided_by_what_follows(
+        tmp_path: Path) -> None:
+    """A first batch of "hi" says too little (MIN_SAMPLE_LETTERS): the choice is
+    tentative, kept across a reopen, and when the Chinese that follows decides, the
+    message embedded meanwhile is embedded again with the model chosen."""
+    _needs_e5()
+    url = f"sqlite:///{tmp_path}/hi.db"
+    mem = await _fill(url, ["hi"])
+    try:
+        stats = await mem.stats()
+        assert stats["embedder"]["auto"] == {"chosen": None, "tentative": ENGLISH_MODEL}
+        assert stats["vectors_by_model"] == {f"local:{ENGLISH_MODEL}": 1}
+        assert await mem.store.meta_get("embedding", "auto_model") is None
+    finally:
+        await mem.close()
+    out = (await asyncio.to_thread(CliRunner().invoke, main,
+                                   ["stats", "--db", str(tmp_path / "hi.db")])).output
+    assert f"model: auto: {ENGLISH_MODEL} for now" in out
+    # reopened undecided: the one vector does not decide (rule 2 is for older stores)
+    mem = await _fill(url, CHINESE)
+    try:
+        stats = await mem.stats()
+        assert stats["embedder"]["auto"] == {"chosen": MULTILINGUAL_MODEL, "tentative": None}
+        assert stats["vectors_by_model"] == {f"local:{MULTILINGUAL_MODEL}": 4}
+        assert stats["pending"] == 0 and stats["indexed"] == 4
+        assert await mem.store.meta_get("embedding", "auto_model") == MULTILINGUAL_MODEL
+        assert await mem.store.meta_get("embedding", "auto_model_tentative") is None
+        hits = (await mem.recall("扭伤脚了", top_k=1, scope="all", window=0)).hits
+        assert hits[0].message.content == CHINESE[2]
+    finally:
+        await mem.close()
+
+
+async def test_an_english_chat_that_opens_with_hi_keeps_its_vectors(tmp_path: Path) -> None:
+    mem = await _fill(f"sqlite:///{tmp_path}/hi-en.db", ["hi"])
+    try:
+        await mem.add([Message(session_id="s", content=t) for t in ENGLISH])
+        await mem.flush()
+        stats = await mem.stats()
+        assert stats["embedder"]["auto"] == {"chosen": ENGLISH_MODEL, "tentative": None}
+        assert stats["vectors_by_model"] == {f"local:{ENGLISH_MODEL}": 4}
+        assert stats["embedder"]["texts"] == 4  # nothing embedded twice
     finally:
         await mem.close()
 

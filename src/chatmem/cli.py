@@ -579,9 +579,11 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
             click.echo(f"   vectors: {n} ({model or 'no model id'})")
         embedder = data.get("embedder") or {}
         if "auto" in embedder:
-            chosen = embedder["auto"]["chosen"]
+            chosen, tentative = embedder["auto"]["chosen"], embedder["auto"].get("tentative")
             click.echo(f"{'model':>10}: auto: " + (
                 f"{chosen}, chosen for this store" if chosen else
+                f"{tentative} for now (the first messages say too little to choose)"
+                if tentative else
                 "not chosen yet (at the first messages embedded; queries use "
                 f"{ENGLISH_MODEL} until then)"))
         elif embedder:

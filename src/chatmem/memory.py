@@ -31,6 +31,7 @@ from .embedding import Embedder, Vector, create_embedder
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL, AutoProvider
 from .embedding.auto import META_KEY as AUTO_META_KEY
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
+from .embedding.auto import META_TENTATIVE_KEY as AUTO_TENTATIVE_KEY
 from .errors import (
     ChatmemError,
     EmbeddingUnavailable,
@@ -387,7 +388,9 @@ class Memory:
         if not isinstance(provider, AutoProvider):
             return
         recorded = await self.store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
-        if recorded is None and self.index is not None:
+        tentative = await self.store.meta_get(AUTO_META_NAMESPACE, AUTO_TENTATIVE_KEY)
+        # vectors made under a tentative choice do not decide (auto.MIN_SAMPLE_LETTERS)
+        if recorded is None and tentative is None and self.index is not None:
             counts = await self.index.count_by_model()
             known = {m: n for m, n in counts.items()
                      if m.removeprefix("local:") in (ENGLISH_MODEL, MULTILINGUAL_MODEL)}
@@ -397,6 +400,8 @@ class Memory:
         if recorded is not None:
             provider.pin(recorded)
             return
+        if tentative is not None:
+            provider.resume(tentative)
         store = self.store
 
         async def first_texts() -> list[str]:
@@ -409,9 +414,35 @@ class Memory:
             if current is None:
                 await store.meta_set(AUTO_META_NAMESPACE, AUTO_META_KEY, choice)
                 current = await store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
+            await store.meta_delete(AUTO_META_NAMESPACE, AUTO_TENTATIVE_KEY)
             return current or choice
 
+        async def keep_tentative(choice: str) -> None:
+            await store.meta_set(AUTO_META_NAMESPACE, AUTO_TENTATIVE_KEY, choice)
+
         provider.sampler, provider.on_choice = first_texts, record
+        provider.on_tentative, provider.on_switch = keep_tentative, self._embed_again
+
+    async def _embed_again(self, model_id: str) -> None:
+        """Queue every message with a vector of ``model_id`` for embedding with the
+        model now in use: ``auto``'s tentative choice gave way
+        (:data:`chatmem.embedding.auto.MIN_SAMPLE_LETTERS`; a handful of messages, the
+        store's first). Marked pending first, as :meth:`reindex` does, so a close before
+        they are done leaves them to the next open's indexer."""
+        if self.index is None or self._indexer is None:
+            return
+        ids: list[str] = []
+        after: str | None = None
+        while page := await self.index.scan_vectors(after, 1000):
+            ids += [e.message_id for e in page if e.model_id == model_id]
+            after = page[-1].message_id
+        if not ids:
+            return
+        log.info("embedding.model auto: embedding %d message(s) of %s again with %s",
+                 len(ids), model_id, self.embedder.model_id if self.embedder else "?")
+        await self.store.set_index_state(ids, IndexState.PENDING)
+        stored = await self.store.get(ids)
+        self._indexer.enqueue([stored[i] for i in ids if i in stored])
 
     async def __aenter__(self) -> Memory:
         self._start_indexer()
@@ -1491,8 +1522,10 @@ class Memory:
             }
             if isinstance(self.embedder.provider, AutoProvider):
                 # embedding.model auto: the model chosen for this store, None before the
-                # first documents (queries use all-MiniLM-L6-v2 until then)
-                out["embedder"]["auto"] = {"chosen": self.embedder.provider.chosen}
+                # first documents (queries use all-MiniLM-L6-v2 until then), and the one
+                # in use while its first messages say too little to choose
+                auto = self.embedder.provider
+                out["embedder"]["auto"] = {"chosen": auto.chosen, "tentative": auto.tentative}
         if self._indexer is not None:
             out["indexer"] = self._indexer.stats().__dict__
         out["indexing"] = self._history.to_dict()

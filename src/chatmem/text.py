@@ -190,6 +190,11 @@ def query_terms(text: str) -> list[str]:
     return kept or terms
 
 
+def letter_count(text: str) -> int:
+    """Letters of ``text``, CJK characters included (digits, marks and emoji are not)."""
+    return len(_CJK_RE.findall(text)) + len(_LETTER_RE.findall(text))
+
+
 def cjk_share(text: str) -> float:
     """Share of CJK characters among the letters of ``text`` (0 when it has none)."""
     cjk = len(_CJK_RE.findall(text))

@@ -19,7 +19,11 @@ One store holds one model's vectors, so the choice is made once and kept. In ord
    that first batch; what they say, :func:`chatmem.models.message_body`, without the
    senders' names, which are no part of the language) — :data:`CJK_THRESHOLD` or
    more picks e5 when it loads here. The choice is then recorded (rule 1 on every
-   later open; a second process that recorded first wins).
+   later open; a second process that recorded first wins). While those messages hold
+   fewer than :data:`MIN_SAMPLE_LETTERS` letters the choice is tentative: kept under
+   :data:`META_TENTATIVE_KEY` (so rule 2 does not take its vectors for an older
+   store's), made again at the next documents, and when the model in use changes the
+   memory embeds the messages of the old one again (``on_switch``).
 
 Rules 1 and 2 are applied by :meth:`chatmem.Memory.open`, which gives every store its
 own view (:meth:`AutoProvider.for_store`) of an embedder passed to several memories.
@@ -39,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError
-from ..text import cjk_share
+from ..text import cjk_share, letter_count
 from .base import Capabilities, EmbedRole
 from .local import LocalProvider, model_unavailable
 
@@ -59,6 +63,16 @@ CJK_THRESHOLD = 0.3
 #: Where the choice is recorded in the store (``Store.meta_get``).
 META_NAMESPACE = "embedding"
 META_KEY = "auto_model"
+#: Where a tentative choice is kept (:data:`MIN_SAMPLE_LETTERS`), so that a store
+#: reopened before it has said enough is still undecided.
+META_TENTATIVE_KEY = "auto_model_tentative"
+#: Fewest letters (Latin or CJK) among the store's first messages to decide on. A live
+#: chat's first indexed batch can be one "hi" or "ok": a Chinese chat that opens so
+#: would get all-MiniLM-L6-v2 for good. Below this the choice is tentative: made from
+#: what there is, not recorded, made again at the next documents, and the few messages
+#: embedded meanwhile are embedded again if it changes. 24 letters: two or three
+#: ordinary chat messages in either script.
+MIN_SAMPLE_LETTERS = 24
 
 
 def cjk_text_share(texts: Sequence[str]) -> float:
@@ -68,6 +82,11 @@ def cjk_text_share(texts: Sequence[str]) -> float:
     if total == 0:
         return 0.0
     return sum(cjk_share(t) * len(t) for t in texts) / total
+
+
+def sample_letters(texts: Sequence[str]) -> int:
+    """Letters (Latin or CJK) in ``texts``: how much a sample says about its language."""
+    return sum(letter_count(t) for t in texts)
 
 
 def choose_model(texts: Sequence[str]) -> str:
@@ -96,12 +115,20 @@ class AutoProvider:
         self._max_length = max_length
         self._providers: dict[str, LocalProvider] = {}
         self._chosen: str | None = None
+        #: The model in use while the store's first messages say too little to choose
+        #: (:data:`MIN_SAMPLE_LETTERS`); None once chosen.
+        self._tentative: str | None = None
         self._lock = asyncio.Lock()
         #: Texts of the store's first messages (set by the memory that owns this).
         self.sampler: Callable[[], Awaitable[list[str]]] | None = None
         #: Records a choice in the store and returns the recorded one (another
         #: process may have recorded first); set by the memory that owns this.
         self.on_choice: Callable[[str], Awaitable[str]] | None = None
+        #: Keeps a tentative choice in the store (set by the memory that owns this).
+        self.on_tentative: Callable[[str], Awaitable[None]] | None = None
+        #: Called with the model id of the vectors to embed again when the model in use
+        #: changes (a tentative choice gave way); set by the memory that owns this.
+        self.on_switch: Callable[[str], Awaitable[None]] | None = None
         self._provider(ENGLISH_MODEL)  # fail now, naming the fix, if it cannot load
 
     def for_store(self) -> AutoProvider:
@@ -120,6 +147,19 @@ class AutoProvider:
         """The model chosen for the store, or None while there is no choice yet."""
         return self._chosen
 
+    @property
+    def tentative(self) -> str | None:
+        """The model in use until the store's first messages say enough, or None."""
+        return self._tentative
+
+    def resume(self, model: str) -> None:
+        """Use ``model`` tentatively: the store was left undecided (reopened before its
+        first messages said enough, :data:`MIN_SAMPLE_LETTERS`)."""
+        name = model.removeprefix("local:")
+        if name in (ENGLISH_MODEL, MULTILINGUAL_MODEL) and self._chosen is None:
+            self._provider(name)
+            self._tentative = name
+
     def pin(self, model: str) -> None:
         """Use ``model`` (one of the two) from now on: the store's recorded choice or
         the model of its vectors."""
@@ -133,7 +173,7 @@ class AutoProvider:
 
     @property
     def current(self) -> LocalProvider:
-        return self._provider(self._chosen or ENGLISH_MODEL)
+        return self._provider(self._chosen or self._tentative or ENGLISH_MODEL)
 
     @property
     def model_id(self) -> str:
@@ -170,10 +210,25 @@ class AutoProvider:
                     if not sample:
                         sample = list(texts)
                     choice = choose_model(sample)
-                    recorded = await self.on_choice(choice)
-                    self.pin(recorded)
-                    log.info("embedding.model auto: %s for this store (CJK share %.2f of "
-                             "the first messages)", self._chosen, cjk_text_share(sample))
+                    before = self.current.model_id
+                    if sample_letters(sample) < MIN_SAMPLE_LETTERS:
+                        if choice != self._tentative:
+                            self._provider(choice)
+                            self._tentative = choice
+                            if self.on_tentative is not None:
+                                await self.on_tentative(choice)
+                            log.info("embedding.model auto: %s for now (the first "
+                                     "messages hold %d letters)", choice,
+                                     sample_letters(sample))
+                    else:
+                        recorded = await self.on_choice(choice)
+                        self.pin(recorded)
+                        self._tentative = None
+                        log.info("embedding.model auto: %s for this store (CJK share "
+                                 "%.2f of the first messages)", self._chosen,
+                                 cjk_text_share(sample))
+                    if self.current.model_id != before and self.on_switch is not None:
+                        await self.on_switch(before)
 
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         await self.settle(texts, role)  # already settled when called by an Embedder
@@ -184,5 +239,5 @@ class AutoProvider:
             await provider.aclose()
 
 
-__all__ = ["AUTO", "CJK_THRESHOLD", "ENGLISH_MODEL", "MULTILINGUAL_MODEL", "AutoProvider",
-           "choose_model", "cjk_text_share"]
+__all__ = ["AUTO", "CJK_THRESHOLD", "ENGLISH_MODEL", "MIN_SAMPLE_LETTERS", "MULTILINGUAL_MODEL",
+           "AutoProvider", "choose_model", "cjk_text_share", "sample_letters"]
