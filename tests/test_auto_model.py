@@ -186,6 +186,27 @@ async def test_an_english_chat_that_opens_with_hi_keeps_its_vectors(tmp_path: Pa
         await mem.close()
 
 
+async def test_auto_holds_its_model_for_one_call_until_the_choice_is_final() -> None:
+    """While the choice can change, one Embedder call at a time (its cache keys and its
+    vectors from one model); once final, calls do not wait for each other."""
+    provider = AutoProvider()
+    entered = asyncio.Event()
+
+    async def other() -> None:
+        async with provider.steady():
+            entered.set()
+
+    async with provider.steady():
+        task = asyncio.create_task(other())
+        await asyncio.sleep(0.05)
+        assert not entered.is_set()
+    await asyncio.wait_for(task, 5)
+    provider.pin(ENGLISH_MODEL)
+    # nested: would wait for itself if it still locked
+    async with provider.steady(), provider.steady():
+        pass
+
+
 async def test_a_store_indexed_before_auto_keeps_its_model(tmp_path: Path) -> None:
     _needs_e5()
     url = f"sqlite:///{tmp_path}/old.db"

@@ -637,6 +637,8 @@ class Indexer:
         self._failing = False  # the provider answers: retries go on at once
         self._failures_in_a_row = 0
         self._retry_pause_until = 0.0
+        # the model of these vectors: read before any await (auto may change its model
+        # at the next call, embedding.auto.MIN_SAMPLE_LETTERS)
         model_id = self.embedder.model_id
         async with self.snapshot_lock:  # the sessions as they are when the vectors land
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})

@@ -568,11 +568,12 @@ class Memory:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
                         exc)
             return
+        model_id = self.embedder.model_id  # the model of these vectors: read before awaiting
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
             for m, vec in zip(todo, vectors):
                 await self.storage.rewrite_entry(vector_entry(
-                    m, sessions.get(m.session_id), vec, self.embedder.model_id))
+                    m, sessions.get(m.session_id), vec, model_id))
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed

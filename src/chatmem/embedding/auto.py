@@ -36,8 +36,9 @@ used on its own) there is no store to decide for: ``auto`` is all-MiniLM-L6-v2. 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -119,6 +120,8 @@ class AutoProvider:
         #: (:data:`MIN_SAMPLE_LETTERS`); None once chosen.
         self._tentative: str | None = None
         self._lock = asyncio.Lock()
+        #: Held by each Embedder call while the choice is not final (:meth:`steady`).
+        self._steady = asyncio.Lock()
         #: Texts of the store's first messages (set by the memory that owns this).
         self.sampler: Callable[[], Awaitable[list[str]]] | None = None
         #: Records a choice in the store and returns the recorded one (another
@@ -230,8 +233,20 @@ class AutoProvider:
                     if self.current.model_id != before and self.on_switch is not None:
                         await self.on_switch(before)
 
+    @contextlib.asynccontextmanager
+    async def steady(self) -> AsyncIterator[None]:
+        """One Embedder call at a time while the choice can still change (none or a
+        tentative one): its cache keys and its vectors then come from one model. Free
+        once the choice is final."""
+        if self._chosen is not None:
+            yield
+            return
+        async with self._steady:
+            yield
+
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
-        await self.settle(texts, role)  # already settled when called by an Embedder
+        if self._chosen is None and self._tentative is None:
+            await self.settle(texts, role)  # an Embedder settles before its cache keys
         return await self.current.embed(texts, role)
 
     async def aclose(self) -> None:

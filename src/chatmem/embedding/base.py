@@ -12,6 +12,7 @@ facade probing for optional attributes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -92,4 +93,10 @@ class SettlingProvider(Protocol):
 
     async def settle(self, texts: Sequence[str], role: EmbedRole) -> None:
         """Choose the model now if ``texts`` (the documents of one call) decide it."""
+        ...
+
+    def steady(self) -> AbstractAsyncContextManager[None]:
+        """Hold the model for one call of the Embedder, from its settling to its last
+        vector: while the choice can still change, no other call changes it between
+        this call's cache keys and its vectors."""
         ...

@@ -248,6 +248,14 @@ class Embedder:
         return out
 
     async def _embed(self, inputs: list[EmbedInput]) -> list[Vector]:
+        # a provider whose model can still change (auto) holds it for the whole call
+        steady = getattr(self.provider, "steady", None)
+        if steady is None:
+            return await self._embed_steady(inputs)
+        async with steady():
+            return await self._embed_steady(inputs)
+
+    async def _embed_steady(self, inputs: list[EmbedInput]) -> list[Vector]:
         out: list[Vector | None] = [None] * len(inputs)
         # the model first, then the keys: a vector is cached under its own model (a
         # query-only call, every recall's, skips the protocol check)
