@@ -213,7 +213,9 @@ class AutoProvider:
                     if not sample:
                         sample = list(texts)
                     choice = choose_model(sample)
-                    before = self.current.model_id
+                    # the model of the documents embedded so far (none before a
+                    # tentative choice: queries alone leave no vector)
+                    before = self.current.model_id if self._tentative is not None else None
                     if sample_letters(sample) < MIN_SAMPLE_LETTERS:
                         if choice != self._tentative:
                             self._provider(choice)
@@ -230,7 +232,8 @@ class AutoProvider:
                         log.info("embedding.model auto: %s for this store (CJK share "
                                  "%.2f of the first messages)", self._chosen,
                                  cjk_text_share(sample))
-                    if self.current.model_id != before and self.on_switch is not None:
+                    if before is not None and self.current.model_id != before \
+                            and self.on_switch is not None:
                         await self.on_switch(before)
 
     @contextlib.asynccontextmanager
