@@ -207,6 +207,23 @@ async def test_auto_holds_its_model_for_one_call_until_the_choice_is_final() -> 
         pass
 
 
+async def test_vectors_come_with_the_model_that_made_them(tmp_path: Path) -> None:
+    """The model id is read inside the call: before it, auto had not chosen (queries
+    would use MiniLM); the documents of the call chose e5, and made the vectors."""
+    _needs_e5()
+    mem = await Memory.open(f"sqlite:///{tmp_path}/with-model.db")
+    try:
+        await mem.add([Message(session_id="s", content=t) for t in CHINESE])
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{ENGLISH_MODEL}"  # nothing chosen yet
+        embedded = await mem.embedder.embed_many_with_model([CHINESE[2]])
+        assert embedded.model_id == f"local:{MULTILINGUAL_MODEL}"
+        again = await mem.embedder.embed_many([CHINESE[2]])
+        assert np.array_equal(embedded.vectors[0], again[0])
+    finally:
+        await mem.close()
+
+
 async def test_a_store_indexed_before_auto_keeps_its_model(tmp_path: Path) -> None:
     _needs_e5()
     url = f"sqlite:///{tmp_path}/old.db"

@@ -17,7 +17,7 @@ from fake_embeddings import FakeOpenAI
 def test_every_coroutine_method_has_a_blocking_twin_with_the_same_parameters() -> None:
     coros = {name: fn for name, fn in vars(Embedder).items()
              if not name.startswith("_") and inspect.iscoroutinefunction(fn)}
-    assert set(coros) == {"embed_one", "embed_many", "aclose"}
+    assert set(coros) == {"embed_one", "embed_many", "embed_many_with_model", "aclose"}
     for name, fn in coros.items():
         twin = getattr(SyncEmbedder, "close" if name == "aclose" else name)
         assert not inspect.iscoroutinefunction(twin), name

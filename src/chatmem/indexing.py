@@ -617,7 +617,7 @@ class Indexer:
         a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
         ``failed`` (retried later) or ``split`` (retried one by one at once)."""
         try:
-            vectors = await self.embedder.embed_many(
+            embedded = await self.embedder.embed_many_with_model(
                 await vector_texts(self.store, batch, self.config))
         except EmbeddingUnavailable as exc:
             if slot is not None:
@@ -637,13 +637,12 @@ class Indexer:
         self._failing = False  # the provider answers: retries go on at once
         self._failures_in_a_row = 0
         self._retry_pause_until = 0.0
-        # the model of these vectors: read before any await (auto may change its model
-        # at the next call, embedding.auto.MIN_SAMPLE_LETTERS)
-        model_id = self.embedder.model_id
         async with self.snapshot_lock:  # the sessions as they are when the vectors land
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
-            entries = [vector_entry(m, sessions.get(m.session_id), v, model_id)
-                       for m, v in zip(batch, vectors)]
+            # stored under the model that made them (auto may change its model between
+            # two calls, embedding.auto.MIN_SAMPLE_LETTERS)
+            entries = [vector_entry(m, sessions.get(m.session_id), v, embedded.model_id)
+                       for m, v in zip(batch, embedded.vectors)]
             # a message rewritten (in another process) since it was read keeps waiting
             await self.storage.write_entries(entries, current_only=True)
         self._indexed += len(entries)

@@ -562,18 +562,17 @@ class Memory:
                         "(the old vector stays, so there is no duplicate)", msg.id)
             return
         try:
-            vectors = await self.embedder.embed_many(
+            embedded = await self.embedder.embed_many_with_model(
                 await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
                         exc)
             return
-        model_id = self.embedder.model_id  # the model of these vectors: read before awaiting
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
-            for m, vec in zip(todo, vectors):
+            for m, vec in zip(todo, embedded.vectors):
                 await self.storage.rewrite_entry(vector_entry(
-                    m, sessions.get(m.session_id), vec, model_id))
+                    m, sessions.get(m.session_id), vec, embedded.model_id))
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed

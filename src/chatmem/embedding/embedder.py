@@ -94,6 +94,15 @@ def _to_input(item: EmbedLike, index: int) -> EmbedInput:
     return EmbedInput(text, role)
 
 
+@dataclass(frozen=True)
+class Embedded:
+    """The vectors of one :meth:`Embedder.embed_many_with_model` call, in input order,
+    and the id of the model that made them."""
+
+    model_id: str
+    vectors: list[Vector]
+
+
 class Embedder:
     """Turn texts into float32 vectors whose dot product is cosine similarity."""
 
@@ -208,6 +217,15 @@ class Embedder:
         take (default: the embedder's ``deadline``; None = no limit but the per-attempt
         timeouts). ``max_retries``: retries of a remote provider's transient failures in
         this call (default: ``embedding.max_retries``)."""
+        return (await self.embed_many_with_model(items, deadline=deadline,
+                                                 max_retries=max_retries)).vectors
+
+    async def embed_many_with_model(self, items: Sequence[EmbedLike], *,
+                                    deadline: float | None = None,
+                                    max_retries: int | None = None) -> Embedded:
+        """:meth:`embed_many` and the id of the model that made the vectors, read inside
+        the call: what vectors are stored under (``embedding.model: auto`` can change its
+        model between two calls while a store's first messages say too little)."""
         if max_retries is not None and (isinstance(max_retries, bool)
                                         or not isinstance(max_retries, int)
                                         or max_retries < 0):
@@ -247,7 +265,7 @@ class Embedder:
         ))
         return out
 
-    async def _embed(self, inputs: list[EmbedInput]) -> list[Vector]:
+    async def _embed(self, inputs: list[EmbedInput]) -> Embedded:
         # a provider whose model can still change (auto) holds it for the whole call
         steady = getattr(self.provider, "steady", None)
         if steady is None:
@@ -255,7 +273,7 @@ class Embedder:
         async with steady():
             return await self._embed_steady(inputs)
 
-    async def _embed_steady(self, inputs: list[EmbedInput]) -> list[Vector]:
+    async def _embed_steady(self, inputs: list[EmbedInput]) -> Embedded:
         out: list[Vector | None] = [None] * len(inputs)
         # the model first, then the keys: a vector is cached under its own model (a
         # query-only call, every recall's, skips the protocol check)
@@ -301,7 +319,7 @@ class Embedder:
         done = [v for v in out if v is not None]
         if len(done) != len(out):  # cannot happen unless the loop above is broken
             raise self._error("internal error: an input got no vector", "fail")
-        return done
+        return Embedded(model, done)
 
     def _post_process(self, raw: Any, expected_rows: int) -> list[Vector]:
         """Dimension enforcement (E7), float32, finiteness, L2 normalisation."""
@@ -426,3 +444,4 @@ class SyncEmbedder(BlockingWrapper[Embedder]):
 
     embed_one = blocking(Embedder.embed_one)
     embed_many = blocking(Embedder.embed_many)
+    embed_many_with_model = blocking(Embedder.embed_many_with_model)
