@@ -427,8 +427,7 @@ class Memory:
         """Queue every message with a vector of ``model_id`` for embedding with the
         model now in use: ``auto``'s tentative choice gave way
         (:data:`chatmem.embedding.auto.MIN_SAMPLE_LETTERS`; a handful of messages, the
-        store's first). Marked pending first, as :meth:`reindex` does, so a close before
-        they are done leaves them to the next open's indexer."""
+        store's first), as :meth:`reindex` queues its messages."""
         if self.index is None or self._indexer is None:
             return
         ids: list[str] = []
@@ -440,6 +439,12 @@ class Memory:
             return
         log.info("embedding.model auto: embedding %d message(s) of %s again with %s",
                  len(ids), model_id, self.embedder.model_id if self.embedder else "?")
+        await self._queue_again(ids)
+
+    async def _queue_again(self, ids: list[str]) -> None:
+        """Mark these messages pending (durable: a close before they are done leaves
+        them to the next open's indexer) and queue them for the indexer."""
+        assert self._indexer is not None
         await self.store.set_index_state(ids, IndexState.PENDING)
         stored = await self.store.get(ids)
         self._indexer.enqueue([stored[i] for i in ids if i in stored])
@@ -694,9 +699,7 @@ class Memory:
         async with self.storage.bulk_load(len(todo)):
             for start in range(0, len(todo), step):
                 chunk = todo[start:start + step]
-                await self.store.set_index_state(chunk, IndexState.PENDING)
-                msgs = await self.store.get(chunk)
-                self._indexer.enqueue([msgs[i] for i in chunk if i in msgs])
+                await self._queue_again(chunk)
                 # this chunk only: messages failing meanwhile wait for their retry (E12)
                 await self._indexer.flush(retry_failed=False)
                 if progress is not None:

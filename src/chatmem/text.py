@@ -190,17 +190,21 @@ def query_terms(text: str) -> list[str]:
     return kept or terms
 
 
+def _script_counts(text: str) -> tuple[int, int]:
+    """CJK characters and other letters of ``text`` (digits, marks and emoji are
+    neither)."""
+    return len(_CJK_RE.findall(text)), len(_LETTER_RE.findall(text))
+
+
 def letter_count(text: str) -> int:
-    """Letters of ``text``, CJK characters included (digits, marks and emoji are not)."""
-    return len(_CJK_RE.findall(text)) + len(_LETTER_RE.findall(text))
+    """Letters of ``text``, CJK characters included."""
+    return sum(_script_counts(text))
 
 
 def cjk_share(text: str) -> float:
     """Share of CJK characters among the letters of ``text`` (0 when it has none)."""
-    cjk = len(_CJK_RE.findall(text))
-    letters = len(_LETTER_RE.findall(text))
-    total = cjk + letters
-    return cjk / total if total else 0.0
+    cjk, other = _script_counts(text)
+    return cjk / (cjk + other) if cjk + other else 0.0
 
 
 def by_script(text: str, other: float, cjk: float) -> float:

@@ -157,22 +157,26 @@ class AutoProvider:
 
     def resume(self, model: str) -> None:
         """Use ``model`` tentatively: the store was left undecided (reopened before its
-        first messages said enough, :data:`MIN_SAMPLE_LETTERS`)."""
-        name = model.removeprefix("local:")
-        if name in (ENGLISH_MODEL, MULTILINGUAL_MODEL) and self._chosen is None:
-            self._provider(name)
-            self._tentative = name
+        first messages said enough, :data:`MIN_SAMPLE_LETTERS`); a marker naming
+        neither model is ignored (the first documents then choose)."""
+        if model.removeprefix("local:") in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
+            self._tentative = self._loaded(model)
 
     def pin(self, model: str) -> None:
         """Use ``model`` (one of the two) from now on: the store's recorded choice or
         the model of its vectors."""
+        self._chosen = self._loaded(model)
+
+    def _loaded(self, model: str) -> str:
+        """``model``'s name, once it is one of the two and loads here (else a
+        :class:`ConfigError` naming the fix)."""
         name = model.removeprefix("local:")
         if name not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
             raise ConfigError(f"embedding.model auto: the store's model {model!r} is not "
                               f"one auto chooses ({ENGLISH_MODEL}, {MULTILINGUAL_MODEL}); "
                               "set embedding.model to it")
-        self._provider(name)  # a ConfigError naming the fix when it cannot load here
-        self._chosen = name
+        self._provider(name)
+        return name
 
     @property
     def current(self) -> LocalProvider:
@@ -216,15 +220,14 @@ class AutoProvider:
                     # the model of the documents embedded so far (none before a
                     # tentative choice: queries alone leave no vector)
                     before = self.current.model_id if self._tentative is not None else None
-                    if sample_letters(sample) < MIN_SAMPLE_LETTERS:
+                    letters = sample_letters(sample)
+                    if letters < MIN_SAMPLE_LETTERS:
                         if choice != self._tentative:
-                            self._provider(choice)
-                            self._tentative = choice
+                            self.resume(choice)
                             if self.on_tentative is not None:
                                 await self.on_tentative(choice)
                             log.info("embedding.model auto: %s for now (the first "
-                                     "messages hold %d letters)", choice,
-                                     sample_letters(sample))
+                                     "messages hold %d letters)", choice, letters)
                     else:
                         recorded = await self.on_choice(choice)
                         self.pin(recorded)

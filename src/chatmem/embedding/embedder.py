@@ -266,20 +266,22 @@ class Embedder:
         return out
 
     async def _embed(self, inputs: list[EmbedInput]) -> Embedded:
-        # a provider whose model can still change (auto) holds it for the whole call
+        # a provider whose model can still change (auto, a SettlingProvider) settles it
+        # from the call's documents, then holds it to the call's last vector: the model
+        # first, then the keys, so a vector is cached under its own model (a query-only
+        # call, every recall's, skips the protocol check)
         steady = getattr(self.provider, "steady", None)
         if steady is None:
-            return await self._embed_steady(inputs)
+            return await self._embed_with_model(inputs)
         async with steady():
-            return await self._embed_steady(inputs)
+            docs = [inp.text for inp in inputs if inp.role == "document"]
+            if docs and isinstance(self.provider, SettlingProvider):
+                await self.provider.settle(docs, "document")
+            return await self._embed_with_model(inputs)
 
-    async def _embed_steady(self, inputs: list[EmbedInput]) -> Embedded:
+    async def _embed_with_model(self, inputs: list[EmbedInput]) -> Embedded:
+        """The vectors of ``inputs`` from the cache or the provider's current model."""
         out: list[Vector | None] = [None] * len(inputs)
-        # the model first, then the keys: a vector is cached under its own model (a
-        # query-only call, every recall's, skips the protocol check)
-        docs = [inp.text for inp in inputs if inp.role == "document"]
-        if docs and isinstance(self.provider, SettlingProvider):
-            await self.provider.settle(docs, "document")
         name, model = self.provider.name, self.provider.model_id
         dedupe = not isinstance(self.cache, NullEmbedCache)
         # key -> (input, indexes that want it); insertion order kept
