@@ -191,6 +191,11 @@ class SearchConfig(_Strict):
     #: and no advice; the user's reply after it does (it inherits the question's
     #: relevance, ``reply_share``). 1 turns it off.
     asked_back_factor: float = Field(default=0.4, ge=0.0, le=1.0)
+    #: Multiplies the messages sent within the stretch of time the query names
+    #: ("yesterday", "last week", "in March", "at Christmas", "昨天", "上周五", "国庆";
+    #: :func:`chatmem.recall.period.named_period`, days in ``timezone``); 1 turns it
+    #: off.
+    period_boost: float = Field(default=1.5, ge=1.0, le=10.0)
 
 
 #: Smallest ``context_expand.max_chars``: room for the header and one labelled line.

@@ -87,6 +87,7 @@ from .recall import (
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
+from .recall.period import named_period
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
 from .scopes import (
@@ -1150,6 +1151,9 @@ class Memory:
         query_vector: list[Vector | None] = []
         stored: dict[str, Message] = {}
         now = plan.now if plan.now is not None else now_ms()  # one "now" for every tier
+        search = self.config.search
+        period = named_period(plan.query, now, self.config.timezone) \
+            if search.period_boost != 1.0 else None
         for pool_size in plan.pool_tiers:
             found, tier_degraded = await self._candidates(plan.search_text or plan.query,
                                                           pool_size, plan.where,
@@ -1184,7 +1188,8 @@ class Memory:
                           question_factor=self.config.search.current_question_factor,
                           asked_back_factor=self.config.search.asked_back_factor,
                           change_boost=self.config.search.change_boost,
-                          min_length=self.config.search.asked_assistant_min_length)
+                          min_length=self.config.search.asked_assistant_min_length,
+                          period=period, period_boost=search.period_boost)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded

@@ -69,7 +69,9 @@ def tool_schema(config: Config) -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "query": {"type": "string",
-                              "description": "What to look for, in natural language."},
+                              "description": "What to look for, in natural language; "
+                                             "naming the day helps (\"what did the user say "
+                                             "yesterday about the trip\", \"上周五\")."},
                     "scope": {"type": "string", "enum": [*SCOPES, "thread"],
                               "description": "Narrow the search: session (this "
                                              "conversation), platform, resource, user or all. "

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..models import Message
 from .hanzi import fold_traditional
+from .period import Period
 
 MS_PER_DAY = 86_400_000
 
@@ -207,7 +208,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
            when_boost: float = 1.0, asks_quantity: bool = False,
            quantity_boost: float = 1.0, question_factor: float = 1.0,
            asked_back_factor: float = 1.0, change_boost: float = 1.0,
-           min_length: int = 0) -> list[Ranked]:
+           min_length: int = 0, period: Period | None = None,
+           period_boost: float = 1.0) -> list[Ranked]:
     """Score and sort; ties break by time (newer first) then id, so order is stable.
 
     ``current_state`` (a question about the present): recency is :func:`newness`
@@ -225,7 +227,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     a message that itself asks (:func:`is_question`) or reports a question
     (:func:`reports_question`) by ``question_factor``; on any other query, an
     assistant's message that asks by ``asked_back_factor`` (a question back is not an
-    answer)."""
+    answer). When the query names a stretch of time (``period``,
+    :func:`~chatmem.recall.period.named_period`: "yesterday", "上周五", "at Christmas"),
+    the messages sent within it are multiplied by ``period_boost``."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -240,6 +244,8 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
         if asked_role is not None and c.message.role == asked_role and (
                 asked_role != "assistant" or content_length(c.message.content) >= min_length):
             b *= role_boost
+        if period is not None and period_boost != 1.0 and period.holds(c.message.ts):
+            b *= period_boost
         if asks_when and when_boost != 1.0 and _reads(_TIME_RE, text):
             b *= when_boost
         if asks_quantity and quantity_boost != 1.0 and _reads(_QUANTITY_RE, text):
