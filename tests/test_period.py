@@ -14,6 +14,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.period import named_period
+from chatmem.testing import embedder
 
 UTC = dt.timezone.utc
 #: Wednesday 2 December 2026, 15:00 UTC
@@ -229,3 +230,72 @@ def test_any_text_at_any_now_names_a_period_or_none() -> None:
         assert period is None or period.start < period.end
     assert named_period("yesterday", MAX_TS, "Pacific/Kiritimati") is None
     assert named_period("八七月", NOW) is None  # not a month number
+
+
+@pytest.mark.parametrize("query, only", [
+    ("what did I tell you yesterday?", True),
+    ("what did we talk about last week", True),
+    ("do you remember what I said on Friday?", True),
+    ("你还记得我昨天跟你说了什么吗", True),
+    ("昨天的事你还记得吗", True),
+    ("国庆那几天我是怎么过的", True),
+    ("尋日我同你講咗乜", True),
+    ("what did the doctor say yesterday", False),
+    ("what did I say about the trip yesterday", False),
+    ("儿童节那天睿睿表现咋样", False),
+    ("三月份晚上加班打车一共花了多少钱", False),
+    ("What did I cook on Valentine's Day?", False),
+])
+def test_a_question_about_nothing_but_a_day(query: str, only: bool) -> None:
+    period = named_period(query, NOW)
+    assert period is not None and period.only is only
+
+
+async def test_a_day_asked_about_alone_comes_first_in_a_long_history(tmp_path: Path) -> None:
+    """"What did I tell you yesterday?" names only a day: its messages come first even
+    where other days match the question's words better, and even when the store holds
+    far more messages than the first candidate pool (a hash embedder: the words decide).
+    A question with a topic as well is not reordered so."""
+    filler = {day: [f"note {day}-{i}: {text}" for i, text in enumerate(
+        ["what did I tell you about the plan", "tell me what you said", "I told you so",
+         "what did you say?", "you told me yesterday"])] for day in range(2, 40)}
+    history = {**filler, 1: ["the roof guy came, he quoted 900 for the gutters",
+                             "and Sam starts nursery on Monday"]}
+    mem = await Memory.open(f"sqlite:///{tmp_path}/many.db", embedder=embedder())
+    try:
+        await mem.add([Message(session_id=f"day{day}", content=text,
+                               ts=_at(day, 12) + i * 60_000)
+                       for day, texts in history.items() for i, text in enumerate(texts)])
+        await mem.flush()
+        hits = (await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
+                                 window=0, now=_at(0, 15))).hits
+        assert {h.message.content for h in hits[:2]} == set(history[1])
+        mem.config = Config.load({"search": {"period_boost": 1}})
+        hits = (await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
+                                 window=0, now=_at(0, 15))).hits
+        assert not {h.message.content for h in hits} & set(history[1])
+    finally:
+        await mem.close()
+
+
+async def test_a_day_alone_in_a_store_of_three_messages(tmp_path: Path) -> None:
+    """Relevance is scaled over the candidates, so in a tiny store the day's message can
+    be the weakest match of all (relevance 0, which no factor lifts); a question about
+    nothing but that day still gets it first."""
+    mem = await Memory.open(f"sqlite:///{tmp_path}/three.db")
+    try:
+        await mem.add([Message(session_id="s", content=text, ts=_at(day, 12))
+                       for day, text in [(5, "we planned the garden for spring"),
+                                         (3, "the plumber fixed the sink"),
+                                         (1, "my sister called about her wedding")]])
+        await mem.flush()
+        firsts = {}
+        for boost in (1.5, 1.0):
+            mem.config = Config.load({"search": {"period_boost": boost}})
+            hits = (await mem.recall("what did I tell you yesterday?", top_k=3,
+                                     scope="all", window=0, now=_at(0, 15))).hits
+            firsts[boost] = hits[0].message.content
+        assert firsts == {1.5: "my sister called about her wedding",
+                          1.0: "the plumber fixed the sink"}
+    finally:
+        await mem.close()

@@ -193,8 +193,9 @@ class SearchConfig(_Strict):
     asked_back_factor: float = Field(default=0.4, ge=0.0, le=1.0)
     #: Multiplies the messages sent within the stretch of time the query names
     #: ("yesterday", "last week", "in March", "at Christmas", "昨天", "上周五", "国庆";
-    #: :func:`chatmem.recall.period.named_period`, days in ``timezone``); 1 turns it
-    #: off.
+    #: :func:`chatmem.recall.period.named_period`, days in ``timezone``); when the
+    #: query names nothing else ("what did I tell you yesterday?"), that stretch's best
+    #: matches join the candidates and its messages come first. 1 turns both off.
     period_boost: float = Field(default=1.5, ge=1.0, le=10.0)
 
 

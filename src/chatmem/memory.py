@@ -86,8 +86,8 @@ from .recall import (
 )
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
-from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse
-from .recall.period import named_period
+from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse, pool_order
+from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
 from .scopes import (
@@ -1159,6 +1159,12 @@ class Memory:
                                                           pool_size, plan.where,
                                                           query_vector)
             degraded = degraded or tier_degraded
+            searched = len(found)
+            if period is not None and period.only and pool_size == plan.pool_tiers[0]:
+                # the question names only a day: that day's messages must be candidates
+                # (in the first pool only, whose size does not depend on top_k)
+                found = await self._with_period(plan.search_text or plan.query, found,
+                                                period, plan, pool_size, query_vector)
             pool = episode_context(
                 await self._with_replies(found, plan, embedder.model_id),
                 share=plan.episode_share,
@@ -1193,7 +1199,7 @@ class Memory:
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
             excluded = admission.excluded
-            if len(ranked) >= plan.top_k or len(found) < pool_size:
+            if len(ranked) >= plan.top_k or searched < pool_size:
                 break  # enough hits, or no candidate left beyond this pool
         ranked = ranked[:plan.top_k]
         neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
@@ -1207,6 +1213,22 @@ class Memory:
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
                             tuple(snippets), text, excluded, scope=plan.scope,
                             clamped=plan.clamped, degraded_reason=degraded)
+
+    async def _with_period(self, q: str, found: list[ScoredId], period: Period,
+                           plan: RecallPlan, pool_size: int,
+                           query_vector: list[Vector | None]) -> list[ScoredId]:
+        """``found`` and the best ``pool_size`` matches sent within ``period`` under the
+        same filters: a question that names only a day ("what did I tell you
+        yesterday?") matches nothing by its words, and in a long history that day's
+        messages are not among the best matches of the whole store."""
+        within = combine(plan.where, {"ts": {"$gte": period.start, "$lt": period.end}})
+        try:
+            extra, _ = await self._candidates(q, pool_size, within, query_vector)
+        except FilterError:  # the caller's filter leaves no room under the node limit
+            return found
+        known = {s.message_id for s in found}
+        return sorted([*found, *(s for s in extra if s.message_id not in known)],
+                      key=pool_order)
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
         """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""

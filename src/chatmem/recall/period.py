@@ -13,7 +13,9 @@ A boost, not a filter: a question often names the day of what it asks about, not
 day it was said ("五一去云南坐的那趟飞机是几号" — booked in April; "what was the study
 plan for January" — made in December). On the dev splits of ``bench/quality.py`` a
 boost of 1.25–2 found two more questions and lost none; 3 and above lost two of those
-that name such a day.
+that name such a day. Only a question that names nothing *but* the stretch
+(:attr:`Period.only`, :func:`asks_only_when`: "what did I tell you yesterday?") gets
+that stretch's messages first, searched within it (``Memory._with_period``).
 
 Resolution, always into the past (a memory holds what was said):
 
@@ -46,9 +48,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+from ..text import CJK_QUERY_STOPCHARS, CJK_QUERY_STOPWORDS, STOPWORDS
 from .hanzi import fold_traditional
 
-__all__ = ["MAX_SPAN", "Period", "named_period"]
+__all__ = ["MAX_SPAN", "Period", "asks_only_when", "named_period"]
 
 Day = dt.date
 
@@ -66,6 +69,11 @@ class Period:
     start: int
     end: int
     words: str
+    #: The query names nothing but this stretch ("what did I tell you yesterday?",
+    #: "你还记得我昨天跟你说了什么吗", "what did we talk about last week"): no topic is
+    #: left once the time words and the words that ask what was said are taken out
+    #: (:func:`asks_only_when`). Its messages then come before every other one.
+    only: bool = False
 
     def holds(self, ts: int | None) -> bool:
         return ts is not None and self.start <= ts < self.end
@@ -438,9 +446,51 @@ def named_period(query: str, now_ms: int, timezone: str = "UTC") -> Period | Non
         end = max(e for (_, e), _ in spans)
         if end - start > MAX_SPAN:  # "last weekend before April 10, 2023": not one stretch
             return None
-        words = " / ".join(w.strip() for _, w in spans)
-        return Period(_ms(start, zone), _ms(end, zone), words)
+        named = [w for _, w in spans]
+        return Period(_ms(start, zone), _ms(end, zone), " / ".join(w.strip() for w in named),
+                      only=asks_only_when(text, named))
     except (OverflowError, ValueError):
         # a day beyond the calendar (year 1 or 10000: a "now" at the edge of the range
         # check_ts allows, in a time zone ahead of UTC) names nothing a store can hold
         return None
+
+
+#: Words that ask *what was said*, not about what: with a named day and nothing else
+#: the question is about that day ("what did I tell you yesterday?", "what did we talk
+#: about last week", "anything I mentioned on Friday"). English ones are compared as
+#: lowercase words, next to :data:`chatmem.text.STOPWORDS`.
+SAID_EN: frozenset[str] = frozenset({
+    "say", "said", "says", "saying", "tell", "told", "telling", "talk", "talked",
+    "talking", "chat", "chatted", "discuss", "discussed", "mention", "mentioned",
+    "speak", "spoke", "remember", "recall", "anything", "everything", "something",
+    "stuff", "thing", "things", "us", "again", "back", "please", "could", "would",
+    "happened", "happen", "go", "went", "through", "during", "last", "night", "day",
+    "days", "week", "weekend", "ago", "earlier", "yes", "ok", "hey", "hi", "oh",
+})
+#: The Chinese (and Cantonese) ones, taken out as phrases before the characters left are
+#: compared with :data:`chatmem.text.CJK_QUERY_STOPCHARS`.
+SAID_ZH = ("记不记得", "还记得", "记得", "说了什么", "说过什么", "聊了什么", "聊过什么",
+           "讲了什么", "说的事", "说的话", "说过的话", "的事情", "的事", "说的", "说过",
+           "说了", "聊了", "聊过", "聊的", "讲过", "讲了", "告诉", "跟你", "和你", "对你",
+           "同你", "咱们", "我们", "那几天", "那天", "那时", "那会", "那晚", "讲咗乜",
+           "倾咗乜", "讲咗", "倾咗", "乜嘢", "咩", "嘢", "怎么过的", "过得怎么样", "干了什么",
+           "干嘛了", "做了什么")
+_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def asks_only_when(text: str, named: list[str]) -> bool:
+    """Whether ``text`` asks about nothing but the stretch its ``named`` words name: once
+    they, the words that ask what was said (:data:`SAID_EN`, :data:`SAID_ZH`) and the
+    function words are taken out, no word is left."""
+    rest = text.lower()
+    for words in sorted(named, key=len, reverse=True):
+        rest = rest.replace(words.lower(), " ")
+    for phrase in (*sorted(SAID_ZH, key=len, reverse=True), *CJK_QUERY_STOPWORDS):
+        rest = rest.replace(phrase, " ")
+    if any(c not in CJK_QUERY_STOPCHARS for c in _CJK_RE.findall(rest)):
+        return False
+    latin = [w for w in _WORD_RE.findall(_CJK_RE.sub(" ", rest))
+             if len(w) > 1 or w == "i"]
+    return all(w in STOPWORDS or w in SAID_EN or w.removesuffix("'s") in STOPWORDS
+               for w in latin)

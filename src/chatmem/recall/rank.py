@@ -229,7 +229,9 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
     assistant's message that asks by ``asked_back_factor`` (a question back is not an
     answer). When the query names a stretch of time (``period``,
     :func:`~chatmem.recall.period.named_period`: "yesterday", "上周五", "at Christmas"),
-    the messages sent within it are multiplied by ``period_boost``."""
+    the messages sent within it are multiplied by ``period_boost``, and when the query
+    names nothing else (``period.only``: "what did I tell you yesterday?") they come
+    before every other message."""
     out = []
     relevance = calibrate([c.semantic for c in candidates])
     newer = newness(candidates, best) if current_state or earliest else None
@@ -261,5 +263,7 @@ def rerank(candidates: Sequence[Candidate], *, now_ms: int, time_weight: float,
             b *= asked_back_factor
         score = ((1.0 - time_weight) * rel + time_weight * r) * b
         out.append(Ranked(c.message, score, c.semantic, r, b))
-    out.sort(key=lambda h: (-h.score, -(h.message.ts or 0), h.message.id or ""))
+    first = period if period is not None and period.only and period_boost != 1.0 else None
+    out.sort(key=lambda h: (first is not None and not first.holds(h.message.ts), -h.score,
+                            -(h.message.ts or 0), h.message.id or ""))
     return out
