@@ -6,11 +6,13 @@ matches to the pool and multiplies its messages by ``search.period_boost``."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from chatmem import Memory, Message
+from backends import PLACES, Place
+from chatmem import Memory, Message, Session
 from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.period import named_period
@@ -251,29 +253,46 @@ def test_a_question_about_nothing_but_a_day(query: str, only: bool) -> None:
     assert period is not None and period.only is only
 
 
-async def test_a_day_asked_about_alone_comes_first_in_a_long_history(tmp_path: Path) -> None:
+@pytest.fixture(params=sorted(PLACES))
+async def place(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Place]:
+    async with PLACES[request.param](tmp_path) as p:
+        yield p
+
+
+async def test_a_day_asked_about_alone_comes_first_in_a_long_history(place: Place) -> None:
     """"What did I tell you yesterday?" names only a day: its messages come first even
     where other days match the question's words better, and even when the store holds
     far more messages than the first candidate pool (a hash embedder: the words decide).
-    A question with a topic as well is not reordered so."""
+    Every backend (the day's own search filters on ``ts`` under the caller's filter:
+    a message of that day in a session the filter leaves out stays out)."""
     filler = {day: [f"note {day}-{i}: {text}" for i, text in enumerate(
         ["what did I tell you about the plan", "tell me what you said", "I told you so",
          "what did you say?", "you told me yesterday"])] for day in range(2, 40)}
     history = {**filler, 1: ["the roof guy came, he quoted 900 for the gutters",
                              "and Sam starts nursery on Monday"]}
-    mem = await Memory.open(f"sqlite:///{tmp_path}/many.db", embedder=embedder())
+    mem = await Memory.open(place.url, vector=place.vector, embedder=embedder())
     try:
+        for day in history:
+            await mem.upsert_session(Session(id=f"day{day}", metadata={"owner": "me"}))
+        await mem.upsert_session(Session(id="elsewhere", metadata={"owner": "someone"}))
         await mem.add([Message(session_id=f"day{day}", content=text,
                                ts=_at(day, 12) + i * 60_000)
                        for day, texts in history.items() for i, text in enumerate(texts)])
+        await mem.add([Message(session_id="elsewhere", content="a stranger's secret",
+                               ts=_at(1, 13))])
         await mem.flush()
-        hits = (await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
-                                 window=0, now=_at(0, 15))).hits
-        assert {h.message.content for h in hits[:2]} == set(history[1])
-        mem.config = Config.load({"search": {"period_boost": 1}})
-        hits = (await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
-                                 window=0, now=_at(0, 15))).hits
-        assert not {h.message.content for h in hits} & set(history[1])
+        mine = {"owner": "me"}
+
+        async def contents(boost: float) -> list[str]:
+            mem.config = Config.load({"search": {"period_boost": boost}})
+            hits = (await mem.recall("what did I tell you yesterday?", top_k=5,
+                                     scope="all", window=0, now=_at(0, 15),
+                                     filter=mine)).hits
+            return [h.message.content for h in hits]
+
+        found = await contents(1.5)
+        assert set(found[:2]) == set(history[1]) and "a stranger's secret" not in found
+        assert not set(await contents(1.0)) & set(history[1])
     finally:
         await mem.close()
 
