@@ -475,6 +475,8 @@ SAID_ZH = ("记不记得", "还记得", "记得", "说了什么", "说过什么"
            "同你", "咱们", "我们", "那几天", "那天", "那时", "那会", "那晚", "讲咗乜",
            "倾咗乜", "讲咗", "倾咗", "乜嘢", "咩", "嘢", "怎么过的", "过得怎么样", "干了什么",
            "干嘛了", "做了什么")
+#: longest first, so that "说了什么" goes before "说了" can split it
+_SAID_ZH_PHRASES = (*sorted(SAID_ZH, key=len, reverse=True), *CJK_QUERY_STOPWORDS)
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -486,11 +488,10 @@ def asks_only_when(text: str, named: list[str]) -> bool:
     rest = text.lower()
     for words in sorted(named, key=len, reverse=True):
         rest = rest.replace(words.lower(), " ")
-    for phrase in (*sorted(SAID_ZH, key=len, reverse=True), *CJK_QUERY_STOPWORDS):
+    for phrase in _SAID_ZH_PHRASES:
         rest = rest.replace(phrase, " ")
     if any(c not in CJK_QUERY_STOPCHARS for c in _CJK_RE.findall(rest)):
         return False
-    latin = [w for w in _WORD_RE.findall(_CJK_RE.sub(" ", rest))
-             if len(w) > 1 or w == "i"]
-    return all(w in STOPWORDS or w in SAID_EN or w.removesuffix("'s") in STOPWORDS
-               for w in latin)
+    # single letters are what is left of "what's", "I'd": never a topic
+    return all(w in STOPWORDS or w in SAID_EN
+               for w in _WORD_RE.findall(_CJK_RE.sub(" ", rest)) if len(w) > 1)
