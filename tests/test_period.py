@@ -242,6 +242,9 @@ def test_any_text_at_any_now_names_a_period_or_none() -> None:
     ("昨天的事你还记得吗", True),
     ("国庆那几天我是怎么过的", True),
     ("尋日我同你講咗乜", True),
+    ("what did the user say yesterday?", True),  # how a model calls memory_recall
+    ("用户昨天说了什么", True),
+    ("what did the user say about the roof yesterday?", False),
     ("what did the doctor say yesterday", False),
     ("what did I say about the trip yesterday", False),
     ("儿童节那天睿睿表现咋样", False),

@@ -466,6 +466,8 @@ SAID_EN: frozenset[str] = frozenset({
     "stuff", "thing", "things", "us", "again", "back", "please", "could", "would",
     "happened", "happen", "go", "went", "through", "during", "last", "night", "day",
     "days", "week", "weekend", "ago", "earlier", "yes", "ok", "hey", "hi", "oh",
+    # how a model calling the memory_recall tool names the two sides
+    "user", "assistant", "bot",
 })
 #: The Chinese (and Cantonese) ones, taken out as phrases before the characters left are
 #: compared with :data:`chatmem.text.CJK_QUERY_STOPCHARS`.
@@ -474,7 +476,7 @@ SAID_ZH = ("记不记得", "还记得", "记得", "说了什么", "说过什么"
            "说了", "聊了", "聊过", "聊的", "讲过", "讲了", "告诉", "跟你", "和你", "对你",
            "同你", "咱们", "我们", "那几天", "那天", "那时", "那会", "那晚", "讲咗乜",
            "倾咗乜", "讲咗", "倾咗", "乜嘢", "咩", "嘢", "怎么过的", "过得怎么样", "干了什么",
-           "干嘛了", "做了什么")
+           "干嘛了", "做了什么", "用户", "助手")
 #: longest first, so that "说了什么" goes before "说了" can split it
 _SAID_ZH_PHRASES = (*sorted(SAID_ZH, key=len, reverse=True), *CJK_QUERY_STOPWORDS)
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
