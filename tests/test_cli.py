@@ -41,6 +41,13 @@ def test_add_then_recall_with_json(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["hits"][0]["message"]["content"] == "I moved to Lisbon in May"
+    assert data["period"] is None
+    # the stretch of time a question names, as recall read it (rule 30)
+    res = runner.invoke(main, ["recall", "--db", db, "--session", "s1", "--json",
+                               "what did I say today?"])
+    period = json.loads(res.output)["period"]
+    assert period["words"] == "today" and period["only"] is True
+    assert period["end"] - period["start"] == 86_400_000
     res = runner.invoke(main, ["stats", "--db", db, "--json"])
     assert json.loads(res.output)["indexed"] == 3
 

@@ -95,7 +95,12 @@ async def test_add_recall_context_and_rewrite(server: str) -> None:
         # search.when_boost (scores are relevance × boosts, not capped at 1)
         assert 0 < result.hits[0].semantic <= 1 and "boiler" in result.text
         assert result.hits[0].boost == 2.0 and result.hits[0].score > result.hits[0].semantic
-        assert not result.degraded and result.scope
+        assert not result.degraded and result.scope and result.period is None
+        # the stretch of time a question names comes back as the server read it
+        named = await c.recall("what did Alice say about the boiler yesterday?",
+                               session="kitchen", top_k=3)
+        assert named.period is not None and named.period.words == "yesterday"
+        assert named.period.end - named.period.start == 86_400_000 and not named.period.only
 
         msgs = await c.context("when is the boiler service?", session="kitchen")
         assert msgs[0]["role"] == "system" and "boiler service" in msgs[0]["content"]

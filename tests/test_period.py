@@ -186,6 +186,30 @@ async def test_yesterday_comes_first(tmp_path: Path) -> None:
         await mem.close()
 
 
+async def test_the_result_says_which_stretch_it_read(tmp_path: Path) -> None:
+    """``RecallResult.period`` (and its JSON, which the HTTP API and ``chatmem recall
+    --json`` print) says which day a relative word meant, in the configured zone."""
+    mem = await Memory.open(f"sqlite:///{tmp_path}/r.db", embedder=embedder(),
+                            config=Config.load({"timezone": "Asia/Shanghai"}))
+    try:
+        await mem.add([Message(session_id="s", content="hello", ts=_at(3, 12))])
+        await mem.flush()
+        result = await mem.recall("what did I tell you yesterday?", scope="all",
+                                  now=_at(0, 15))
+        assert result.period is not None and result.period.only
+        # 2 December 15:00 UTC is 23:00 in Shanghai: yesterday there is 1 December,
+        # from 30 November 16:00 UTC
+        assert result.period.start == int(
+            dt.datetime(2026, 11, 30, 16, tzinfo=UTC).timestamp() * 1000)
+        assert result.to_dict()["period"] == {
+            "start": result.period.start, "end": result.period.start + DAY_MS,
+            "words": "yesterday", "only": True}
+        plain = await mem.recall("hello", scope="all", now=_at(0, 15))
+        assert plain.period is None and plain.to_dict()["period"] is None
+    finally:
+        await mem.close()
+
+
 async def test_only_the_named_days_messages_are_boosted(tmp_path: Path) -> None:
     """The real default model (MiniLM for this English chat): yesterday's messages score
     ``period_boost`` times what they score with the rule off, every other message the

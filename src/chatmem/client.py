@@ -62,6 +62,7 @@ from .errors import (
 )
 from .models import Erased, Message, MessagePage, Session
 from .overview import SessionsPage, SessionSummary
+from .recall.period import Period
 from .recall.request import id_list
 from .recall.result import Hit, RecallResult
 from .retention import EffectiveRetention
@@ -145,7 +146,15 @@ def _recall_result(data: Mapping[str, Any]) -> RecallResult:
         query=data.get("query"), hits=tuple(_hit(h) for h in data.get("hits", ())),
         text=data.get("text", ""), excluded=dict(data.get("excluded") or {}),
         scope=data.get("scope", "all"), clamped=bool(data.get("clamped", False)),
-        degraded_reason=data.get("degraded_reason"))
+        degraded_reason=data.get("degraded_reason"), period=_period(data.get("period")))
+
+
+def _period(data: Mapping[str, Any] | None) -> Period | None:
+    """The named stretch of a recall from its JSON form (None from a server without it)."""
+    if not data:
+        return None
+    return Period(int(data["start"]), int(data["end"]), str(data["words"]),
+                  only=bool(data.get("only", False)))
 
 
 def _session(data: Mapping[str, Any]) -> Session:

@@ -1212,7 +1212,7 @@ class Memory:
                              chat_type_labels=self.platforms.chat_type_labels)
         return RecallResult(plan.query, hits_with_context(ranked, neighbours),
                             tuple(snippets), text, excluded, scope=plan.scope,
-                            clamped=plan.clamped, degraded_reason=degraded)
+                            clamped=plan.clamped, degraded_reason=degraded, period=period)
 
     async def _with_period(self, q: str, found: list[ScoredId], period: Period,
                            plan: RecallPlan, pool_size: int,

@@ -78,6 +78,10 @@ class Period:
     def holds(self, ts: int | None) -> bool:
         return ts is not None and self.start <= ts < self.end
 
+    def to_dict(self) -> dict[str, object]:
+        return {"start": self.start, "end": self.end, "words": self.words,
+                "only": self.only}
+
 
 # --- numbers -------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..models import Message
 from .expand import Snippet
+from .period import Period
 from .rank import Ranked
 
 
@@ -62,6 +63,10 @@ class RecallResult:
     #: (the query could not be embedded: the provider is down, cooling down, too slow);
     #: None when it ran as configured.
     degraded_reason: str | None = None
+    #: The stretch of time the query named, as this recall read it (rule 30:
+    #: "yesterday" → that day in ``Config.timezone``), or None: says which day a
+    #: relative word meant, e.g. when the time zone is not the user's.
+    period: Period | None = None
 
     @property
     def degraded(self) -> bool:
@@ -71,4 +76,5 @@ class RecallResult:
         return {"query": self.query, "hits": [h.to_dict() for h in self.hits],
                 "text": self.text, "excluded": dict(self.excluded), "scope": self.scope,
                 "clamped": self.clamped, "degraded": self.degraded,
-                "degraded_reason": self.degraded_reason}
+                "degraded_reason": self.degraded_reason,
+                "period": None if self.period is None else self.period.to_dict()}
