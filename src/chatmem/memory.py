@@ -1154,21 +1154,21 @@ class Memory:
         search = self.config.search
         period = named_period(plan.query, now, self.config.timezone) \
             if search.period_boost != 1.0 else None
+        searched_text = plan.search_text or plan.query
         for pool_size in plan.pool_tiers:
-            found, tier_degraded = await self._candidates(plan.search_text or plan.query,
-                                                          pool_size, plan.where,
-                                                          query_vector)
+            found, tier_degraded = await self._candidates(searched_text, pool_size,
+                                                          plan.where, query_vector)
             degraded = degraded or tier_degraded
             searched = len(found)
             if period is not None and period.only and pool_size == plan.pool_tiers[0]:
                 # the question names only a day: that day's messages must be candidates
                 # (in the first pool only, whose size does not depend on top_k)
-                found = await self._with_period(plan.search_text or plan.query, found,
-                                                period, plan, pool_size, query_vector)
+                found = await self._with_period(searched_text, found, period, plan.where,
+                                                pool_size, query_vector)
             pool = episode_context(
                 await self._with_replies(found, plan, embedder.model_id),
                 share=plan.episode_share,
-                span_ms=self.config.search.episode_minutes * 60_000)
+                span_ms=search.episode_minutes * 60_000)
             legacy = await self._legacy_model(embedder.model_id) \
                 if any(s.model_id is None for s in pool) else embedder.model_id
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
@@ -1179,22 +1179,22 @@ class Memory:
             candidates = admit_messages(admission, stored, plan)
             tier = rerank(candidates, now_ms=now,
                           time_weight=plan.time_weight,
-                          half_life_days=self.config.search.half_life_days,
+                          half_life_days=search.half_life_days,
                           boost_speakers=plan.boost_speakers,
-                          boost=self.config.search.user_priority_boost,
+                          boost=search.user_priority_boost,
                           current_state=plan.current_state,
                           earliest=plan.earliest,
                           best=self.config.recall_top_k,
                           asked_role=plan.asked_role,
-                          role_boost=self.config.search.asked_role_boost,
+                          role_boost=search.asked_role_boost,
                           asks_when=plan.asks_when,
-                          when_boost=self.config.search.when_boost,
+                          when_boost=search.when_boost,
                           asks_quantity=plan.asks_quantity,
-                          quantity_boost=self.config.search.quantity_boost,
-                          question_factor=self.config.search.current_question_factor,
-                          asked_back_factor=self.config.search.asked_back_factor,
-                          change_boost=self.config.search.change_boost,
-                          min_length=self.config.search.asked_assistant_min_length,
+                          quantity_boost=search.quantity_boost,
+                          question_factor=search.current_question_factor,
+                          asked_back_factor=search.asked_back_factor,
+                          change_boost=search.change_boost,
+                          min_length=search.asked_assistant_min_length,
                           period=period, period_boost=search.period_boost)
             known = {r.message.id for r in ranked}
             ranked += [r for r in tier if r.message.id not in known]
@@ -1215,13 +1215,13 @@ class Memory:
                             clamped=plan.clamped, degraded_reason=degraded, period=period)
 
     async def _with_period(self, q: str, found: list[ScoredId], period: Period,
-                           plan: RecallPlan, pool_size: int,
+                           where: Mapping[str, Any] | None, pool_size: int,
                            query_vector: list[Vector | None]) -> list[ScoredId]:
         """``found`` and the best ``pool_size`` matches sent within ``period`` under the
         same filters: a question that names only a day ("what did I tell you
         yesterday?") matches nothing by its words, and in a long history that day's
         messages are not among the best matches of the whole store."""
-        within = combine(plan.where, {"ts": {"$gte": period.start, "$lt": period.end}})
+        within = combine(where, {"ts": {"$gte": period.start, "$lt": period.end}})
         try:
             extra, _ = await self._candidates(q, pool_size, within, query_vector)
         except FilterError:  # the caller's filter leaves no room under the node limit

@@ -51,7 +51,10 @@ _TOKEN_RE = re.compile(
     r"|(?P<num>\d+(?:\.\d+)+)"
     rf"|(?P<word>[^\W_{_CJK}]+)"
 )
-_CJK_RE = re.compile(rf"[{_CJK}]")
+#: One CJK character (the scripts :func:`tokenize` cuts into bigrams).
+CJK_CHAR_RE = re.compile(rf"[{_CJK}]")
+#: A run of letters of the other scripts (no digits, no CJK).
+NON_CJK_WORD_RE = re.compile(rf"[^\W\d_{_CJK}]+")
 _LETTER_RE = re.compile(rf"[^\W\d_{_CJK}]")
 
 #: English function words: near-zero IDF anyway, and they make OR queries slow.
@@ -156,7 +159,7 @@ def tokenize(text: str) -> list[str]:
 
 def is_char(token: str) -> bool:
     """A CJK unigram: full-text search weighs it below a word or a bigram."""
-    return len(token) == 1 and _CJK_RE.match(token) is not None
+    return len(token) == 1 and CJK_CHAR_RE.match(token) is not None
 
 
 #: Chinese function characters (pronouns, particles, question words, copulas), dropped
@@ -193,7 +196,7 @@ def query_terms(text: str) -> list[str]:
 def _script_counts(text: str) -> tuple[int, int]:
     """CJK characters and other letters of ``text`` (digits, marks and emoji are
     neither)."""
-    return len(_CJK_RE.findall(text)), len(_LETTER_RE.findall(text))
+    return len(CJK_CHAR_RE.findall(text)), len(_LETTER_RE.findall(text))
 
 
 def letter_count(text: str) -> int:

@@ -48,7 +48,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from ..text import CJK_QUERY_STOPCHARS, CJK_QUERY_STOPWORDS, STOPWORDS
+from ..text import (
+    CJK_CHAR_RE,
+    CJK_QUERY_STOPCHARS,
+    CJK_QUERY_STOPWORDS,
+    NON_CJK_WORD_RE,
+    STOPWORDS,
+)
 from .hanzi import fold_traditional
 
 __all__ = ["MAX_SPAN", "Period", "asks_only_when", "named_period"]
@@ -388,7 +394,8 @@ def _en_spans(text: str, today: Day) -> Iterator[tuple[tuple[Day, Day] | None, s
         elif g["imonth"]:
             yield _in_month(today, _month_number(g["imonth"]), year=year), m.group()
     for m in _HOLIDAY_EN.finditer(text):
-        i = next(int(k[1:]) for k, v in m.groupdict().items() if v)
+        assert m.lastgroup is not None  # the one group hN that matched
+        i = int(m.lastgroup[1:])
         yield _latest(today, _HOLIDAYS_EN[i][1]), m.group()
 
 
@@ -422,7 +429,8 @@ def _zh_spans(text: str, today: Day) -> Iterator[tuple[tuple[Day, Day] | None, s
         else:
             yield _in_month(today, month, m.group("part"), year), m.group()
     for m in _HOLIDAY_ZH.finditer(text):
-        i = next(int(k[1:]) for k, v in m.groupdict().items() if v)
+        assert m.lastgroup is not None  # the one group hN that matched
+        i = int(m.lastgroup[1:])
         yield _latest(today, _HOLIDAYS_ZH[i][1]), m.group()
 
 
@@ -483,8 +491,6 @@ SAID_ZH = ("记不记得", "还记得", "记得", "说了什么", "说过什么"
            "干嘛了", "做了什么", "用户", "助手")
 #: longest first, so that "说了什么" goes before "说了" can split it
 _SAID_ZH_PHRASES = (*sorted(SAID_ZH, key=len, reverse=True), *CJK_QUERY_STOPWORDS)
-_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def asks_only_when(text: str, named: list[str]) -> bool:
@@ -496,8 +502,8 @@ def asks_only_when(text: str, named: list[str]) -> bool:
         rest = rest.replace(words.lower(), " ")
     for phrase in _SAID_ZH_PHRASES:
         rest = rest.replace(phrase, " ")
-    if any(c not in CJK_QUERY_STOPCHARS for c in _CJK_RE.findall(rest)):
+    if any(c not in CJK_QUERY_STOPCHARS for c in CJK_CHAR_RE.findall(rest)):
         return False
     # single letters are what is left of "what's", "I'd": never a topic
     return all(w in STOPWORDS or w in SAID_EN
-               for w in _WORD_RE.findall(_CJK_RE.sub(" ", rest)) if len(w) > 1)
+               for w in NON_CJK_WORD_RE.findall(rest) if len(w) > 1)
