@@ -111,6 +111,13 @@ async def test_stdio_end_to_end(tmp_path: Path) -> None:
             hits = result.structured_content["hits"]
             assert hits and hits[0]["id"] == ids[0]
             assert hits[0]["session_id"] == "alice-dm"
+            assert result.structured_content["period"] is None
+            # a question about a day says which stretch it read (in UTC here)
+            today = await recall(client, "what did I say today?")
+            period = today.structured_content["period"] if today.structured_content else None
+            assert period is not None and period["words"] == "today" and period["only"]
+            assert period["end"] - period["start"] == 86_400_000
+            assert period["start"] <= hits[0]["ts"] < period["end"]
 
             # chatmem's validation comes back as a tool error naming the problem ...
             bad = await client.call_tool("memory_add", {"content": "   "})

@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from backends import PLACES, Place
-from chatmem import Memory, Message, Session
+from chatmem import Memory, Message, RecallResult, Session
 from chatmem.config import Config
-from chatmem.errors import ConfigError
+from chatmem.embedding import Embedder
+from chatmem.errors import ConfigError, EmbeddingUnavailable
 from chatmem.recall.period import named_period
 from chatmem.testing import embedder
+from providers import RecordingProvider
 
 UTC = dt.timezone.utc
 #: Wednesday 2 December 2026, 15:00 UTC
@@ -286,40 +288,77 @@ async def place(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         yield p
 
 
+#: 38 days of notes whose words match "what did I tell you yesterday?", around
+#: yesterday's two messages, which match none of them
+FILLER = {day: [f"note {day}-{i}: {text}" for i, text in enumerate(
+    ["what did I tell you about the plan", "tell me what you said", "I told you so",
+     "what did you say?", "you told me yesterday"])] for day in range(2, 40)}
+YESTERDAY = ["the roof guy came, he quoted 900 for the gutters",
+             "and Sam starts nursery on Monday"]
+#: the caller's filter of the tests below: "elsewhere" (someone else's) stays out
+MINE = {"owner": "me"}
+
+
+async def _long_history(mem: Memory) -> None:
+    history = {**FILLER, 1: YESTERDAY}
+    for day in history:
+        await mem.upsert_session(Session(id=f"day{day}", metadata={"owner": "me"}))
+    await mem.upsert_session(Session(id="elsewhere", metadata={"owner": "someone"}))
+    await mem.add([Message(session_id=f"day{day}", content=text,
+                           ts=_at(day, 12) + i * 60_000)
+                   for day, texts in history.items() for i, text in enumerate(texts)])
+    await mem.add([Message(session_id="elsewhere", content="a stranger's secret",
+                           ts=_at(1, 13))])
+    await mem.flush()
+
+
+async def _yesterday(mem: Memory, **search: object) -> RecallResult:
+    mem.config = Config.load({"search": {"period_boost": 1.5}, **search})
+    return await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
+                            window=0, now=_at(0, 15), filter=MINE)
+
+
 async def test_a_day_asked_about_alone_comes_first_in_a_long_history(place: Place) -> None:
     """"What did I tell you yesterday?" names only a day: its messages come first even
     where other days match the question's words better, and even when the store holds
     far more messages than the first candidate pool (a hash embedder: the words decide).
     Every backend (the day's own search filters on ``ts`` under the caller's filter:
     a message of that day in a session the filter leaves out stays out)."""
-    filler = {day: [f"note {day}-{i}: {text}" for i, text in enumerate(
-        ["what did I tell you about the plan", "tell me what you said", "I told you so",
-         "what did you say?", "you told me yesterday"])] for day in range(2, 40)}
-    history = {**filler, 1: ["the roof guy came, he quoted 900 for the gutters",
-                             "and Sam starts nursery on Monday"]}
     mem = await Memory.open(place.url, vector=place.vector, embedder=embedder())
     try:
-        for day in history:
-            await mem.upsert_session(Session(id=f"day{day}", metadata={"owner": "me"}))
-        await mem.upsert_session(Session(id="elsewhere", metadata={"owner": "someone"}))
-        await mem.add([Message(session_id=f"day{day}", content=text,
-                               ts=_at(day, 12) + i * 60_000)
-                       for day, texts in history.items() for i, text in enumerate(texts)])
-        await mem.add([Message(session_id="elsewhere", content="a stranger's secret",
-                               ts=_at(1, 13))])
-        await mem.flush()
-        mine = {"owner": "me"}
+        await _long_history(mem)
+        found = [h.message.content for h in (await _yesterday(mem)).hits]
+        assert set(found[:2]) == set(YESTERDAY) and "a stranger's secret" not in found
+        mem.config = Config.load({"search": {"period_boost": 1.0}})
+        off = await mem.recall("what did I tell you yesterday?", top_k=5, scope="all",
+                               window=0, now=_at(0, 15), filter=MINE)
+        assert not {h.message.content for h in off.hits} & set(YESTERDAY)
+    finally:
+        await mem.close()
 
-        async def contents(boost: float) -> list[str]:
-            mem.config = Config.load({"search": {"period_boost": boost}})
-            hits = (await mem.recall("what did I tell you yesterday?", top_k=5,
-                                     scope="all", window=0, now=_at(0, 15),
-                                     filter=mine)).hits
-            return [h.message.content for h in hits]
 
-        found = await contents(1.5)
-        assert set(found[:2]) == set(history[1]) and "a stranger's secret" not in found
-        assert not set(await contents(1.0)) & set(history[1])
+@pytest.mark.parametrize("ranked_by", ["hybrid.mode lexical", "the provider down"])
+async def test_a_day_asked_about_alone_with_full_text_alone(place: Place,
+                                                            ranked_by: str) -> None:
+    """Ranked by full text alone (configured, or the fallback while the embedding
+    provider is down), no search finds yesterday's messages: they share no word with
+    the question, and a full-text search returns only what matches. They are read from
+    the store instead (the latest first, under the caller's filter) and come first;
+    before, this recall returned other days' notes or nothing at all."""
+    prov = RecordingProvider()
+    mem = await Memory.open(place.url, vector=place.vector, embedder=Embedder(prov))
+    try:
+        await _long_history(mem)
+        if ranked_by == "the provider down":
+            prov.fail_with(EmbeddingUnavailable("connection refused", provider="test",
+                                                retry_decision="defer"))
+            result = await _yesterday(mem)
+            assert result.degraded
+        else:
+            result = await _yesterday(mem, hybrid={"mode": "lexical"})
+        found = [h.message.content for h in result.hits]
+        assert found[:2] == YESTERDAY[::-1] and "a stranger's secret" not in found
+        assert len(found) == 5  # then the best matches of the words, as before
     finally:
         await mem.close()
 

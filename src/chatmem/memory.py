@@ -53,6 +53,7 @@ from .indexing import (
 )
 from .models import (
     MAX_LABEL_CHARS,
+    PENDING_MODEL,
     Erased,
     IndexState,
     Message,
@@ -1227,8 +1228,33 @@ class Memory:
         except FilterError:  # the caller's filter leaves no room under the node limit
             return found
         known = {s.message_id for s in found}
-        return sorted([*found, *(s for s in extra if s.message_id not in known)],
-                      key=pool_order)
+        added = [s for s in extra if s.message_id not in known]
+        if len(extra) < pool_size and not (query_vector and query_vector[0] is not None):
+            # ranked by full text alone (hybrid.mode "lexical", or the query could not be
+            # embedded): "what did I tell you yesterday?" shares no word with that day's
+            # messages, and a search finds none of them. They join as the weakest
+            # candidates, the latest first (rule 30 puts them before every other one).
+            known |= {s.message_id for s in extra}
+            added += [ScoredId(m.id, 0.0, PENDING_MODEL, m.role, m.session_id, m.ts)
+                      for m in await self._latest_within(period, where, pool_size)
+                      if m.id is not None and m.ts is not None and m.id not in known]
+        return sorted([*found, *added], key=pool_order)
+
+    async def _latest_within(self, period: Period, where: Mapping[str, Any] | None,
+                             n: int) -> builtins.list[Message]:
+        """The ``n`` latest searchable messages sent within ``period`` that ``where``
+        lets through (as their index entries would), newest first; reads at most
+        :data:`LIST_ROUNDS` store pages, the earliest first (a stretch with more
+        messages than that gives the latest of those read)."""
+        latest: builtins.list[Message] = []
+        rounds = 0
+        async for page in message_pages(self.store, since=period.start, until=period.end):
+            kept = [m for m in page if m.indexable]
+            latest = (latest + await self._visible(kept, where))[-n:]
+            rounds += 1
+            if rounds >= LIST_ROUNDS:
+                break
+        return latest[::-1]
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
         """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""

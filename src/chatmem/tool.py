@@ -146,6 +146,8 @@ def tool_result(result: RecallResult, requested_scope: str | None) -> dict[str, 
                  f"searched {result.scope!r} instead") if result.clamped else None,
         "degraded": result.degraded,
         "degraded_reason": result.degraded_reason,
+        # which day "yesterday" was, in the configured time zone (rule 30)
+        "period": None if result.period is None else result.period.to_dict(),
         "hits": [{"id": h.message.id, "session_id": h.message.session_id,
                   "ts": h.message.ts, "speaker": h.message.speaker_name or h.message.speaker_id,
                   "role": h.message.role, "score": round(h.score, 4)} for h in result.hits],

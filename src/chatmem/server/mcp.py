@@ -107,6 +107,19 @@ class RecallHit(TypedDict):
     score: float
 
 
+class RecallPeriod(TypedDict):
+    """The stretch of time the query named, as recall read it (``RecallResult.period``)."""
+
+    #: ms since the epoch: start <= ts < end, days beginning at midnight in the
+    #: configured time zone
+    start: int
+    end: int
+    #: the words that named it ("yesterday", "上周五")
+    words: str
+    #: the query names nothing else: the stretch's messages came first
+    only: bool
+
+
 class RecallOutput(TypedDict):
     """The structured result of memory_recall (chatmem.tool.tool_result)."""
 
@@ -118,6 +131,8 @@ class RecallOutput(TypedDict):
     #: True when recall ranked by full text alone (the embedding provider was down).
     degraded: bool
     degraded_reason: str | None
+    #: the stretch of time the query named ("yesterday", "last week"), or None
+    period: RecallPeriod | None
     hits: list[RecallHit]
 
 
