@@ -234,6 +234,22 @@ def test_the_plan_takes_the_weight_of_its_query() -> None:
     assert first.earliest and not first.current_state and first.time_weight == 0.6
 
 
+async def test_the_assistants_second_reply_is_recalled(tmp_path: Path) -> None:
+    """Asked what the assistant said, its second reply after the matched turn inherits,
+    not the user's turn between them; asked anything else, the two messages after it
+    do, and the advice stays far down."""
+    mem = await _heater(tmp_path, day=DANCE)
+    advice, between = DANCE[3][1], DANCE[2][1]
+    try:
+        asked = "what did you suggest about my wife and her dance class"
+        assert await _rank(mem, asked, advice) <= 1
+        hits = (await mem.recall(asked, top_k=3, scope="all", window=0)).hits
+        assert between not in [h.message.content for h in hits]
+        assert await _rank(mem, "is my wife back at her dance class", advice) > 3
+    finally:
+        await mem.close()
+
+
 def _unrelated() -> list[Message]:
     """Four messages about nothing asked, days 20–23."""
     return [Message(session_id=f"n{i}", content=text, ts=T0 + (20 + i) * DAY)
@@ -348,24 +364,32 @@ def _turn(mid: str, role: str, content: str) -> Message:
     return Message(id=mid, session_id="s", content=content, ts=int(mid[1:]), role=role)
 
 
-def test_an_insertion_sequence_does_not_use_up_the_window() -> None:
+def test_on_a_question_about_one_side_the_window_counts_that_sides_turns() -> None:
     back = _turn("m1", "assistant", "did you tell the landlord?")
     answer = _turn("m2", "user", "yes, she keeps stalling")
     advice = _turn("m3", "assistant", "send her a dated note")
     after = [back, answer, advice, _turn("m4", "user", "ok"), _turn("m5", "user", "bye")]
+    # any other question: the next ``window`` messages, whoever sent them
     assert reply_followers(after, 2) == after[:2]
-    assert reply_followers(after, 2, 2) == after[:4]
-    assert reply_followers(after, 1, 1) == after[:3]
-    assert reply_followers(after, 0, 2) == [] and reply_followers([], 2, 2) == []
-    # the user's questions are the topic, not a question back
-    asks = _turn("m1", "user", "what should I do?")
-    assert reply_followers([asks, *after[1:]], 2, 2) == [asks, answer]
-    # at most ``insertions`` pairs are skipped; a question with no answer after it counts
+    assert reply_followers(after, 2, 2) == after[:2]  # questions back only count by role
+    # a question about the assistant's words: its next two turns, the user's left out
+    assert reply_followers(after, 2, role="assistant") == [back, advice]
+    assert reply_followers(after, 1, role="assistant") == [back]
+    # ... and about the user's words: the user's next two
+    assert reply_followers(after, 2, role="user") == [answer, after[3]]
+    assert reply_followers(after, 0, role="assistant") == []
+    assert reply_followers([], 2, 2, role="assistant") == []
+    # up to ``insertions`` of the assistant's questions back do not count
     again = [back, answer, _turn("m3", "assistant", "since when？"), _turn("m4", "user", "monday"),
              _turn("m5", "assistant", "和她说过吗"), _turn("m6", "user", "说了"), advice]
-    assert reply_followers(again, 2, 2) == again[:6]
-    assert reply_followers(again, 1, 3) == again
-    assert reply_followers([answer, back], 2, 2) == [answer, back]
+    assert reply_followers(again, 2, role="assistant") == [back, again[2]]
+    assert reply_followers(again, 2, 1, role="assistant") == [back, again[2], again[4]]
+    assert reply_followers(again, 1, 3, role="assistant") == [back, again[2], again[4],
+                                                              advice]
+    # the user's questions are the topic, never skipped
+    asks = [_turn("m1", "user", "what should I do?"), _turn("m2", "user", "any idea?"),
+            _turn("m3", "user", "ok")]
+    assert reply_followers(asks, 2, 2, role="user") == asks[:2]
 
 
 #: One day of chat where the assistant asks back before it advises: the advice shares no
@@ -378,13 +402,25 @@ HEATER = [("user", "my water heater is broken, three days without a hot shower")
 ADVICE = HEATER[3][1]
 
 
-async def _heater(tmp_path: Path, config: dict[str, Any] | None = None) -> Memory:
+#: The advice asked about is the assistant's second reply, after a first that is no
+#: question back (rule 31; before it, the two messages after the matched turn inherited:
+#: the first reply and the user's answer).
+DANCE = [("user", "my wife wants to go back to her dance class, is that ok"),
+         ("assistant", "ask her physio first"),
+         ("user", "the physio says yes, just nothing fast"),
+         ("assistant", "start with slow numbers, half an hour at most, stop if her chest "
+                       "feels tight"),
+         ("user", "she is so happy")]
+
+
+async def _heater(tmp_path: Path, config: dict[str, Any] | None = None,
+                  day: list[tuple[str, str]] = HEATER) -> Memory:
     config = _without_sittings(config)
     mem = await Memory.open(f"sqlite:///{tmp_path}/w.db", embedder=embedder(), config=config)
     await mem.add([Message(session_id="d1", content=text, role=role, ts=T0 + i * 60_000,
                            speaker_id="bot" if role == "assistant" else "maya",
                            metadata={"shared": i in (0, 3)})
-                   for i, (role, text) in enumerate(HEATER)] + _unrelated() + [
+                   for i, (role, text) in enumerate(day)] + _unrelated() + [
         # other days, sharing a word with the questions: the pool's best five are the
         # matched turn and these, not the user's answer after the question back (the
         # assistant's advice there is 10 words or more, so it takes rule 7's boost too)
@@ -407,15 +443,19 @@ async def _rank(mem: Memory, query: str, text: str, **kw: Any) -> int:
 
 
 async def test_the_advice_after_a_question_back_is_recalled(tmp_path: Path) -> None:
+    """The question back and the advice are the assistant's two turns after the matched
+    one: on a question about its words both inherit (rule 31); with a window of one
+    turn, or on another question (two messages: the question back and its answer),
+    the advice does not."""
     asked = "what did you suggest about my broken water heater"
     on = await _heater(tmp_path / "on")
-    off = await _heater(tmp_path / "off", {"search": {"reply_insertions": 0}})
+    off = await _heater(tmp_path / "off", {"search": {"reply_window": 1}})
     try:
         assert await _rank(on, asked, ADVICE) <= 1
         assert await _rank(off, asked, ADVICE) > 3
-        # only a question about the assistant's words skips the question back
+        # only a question about the assistant's words counts the assistant's turns
         plain = "how long was my water heater broken"
-        assert await _rank(on, plain, ADVICE) == await _rank(off, plain, ADVICE) > 3
+        assert await _rank(on, plain, ADVICE) > 3
         # a filter that hides the question back and its answer still lets the advice
         # inherit from the matched turn
         shown = await on.recall(asked, top_k=2, scope="all", window=0,

@@ -137,11 +137,13 @@ class SearchConfig(_Strict):
     #: same as ``reply_window`` (1 gained on dev and was level on validation: README
     #: § Recall quality, "One follower in group chats").
     reply_window_group: int | None = Field(default=None, ge=0, le=20, strict=True)
-    #: On a question about the assistant's words, how many insertion sequences (the
-    #: assistant asks back, the user answers) after a candidate do not count towards
-    #: ``reply_window``, so the advice that follows them inherits too
-    #: (:func:`chatmem.recall.follow.reply_followers`); 0 turns it off.
-    reply_insertions: int = Field(default=2, ge=0, le=10, strict=True)
+    #: On a question about one side's words, ``reply_window`` counts that side's turns
+    #: after a candidate (:func:`chatmem.recall.follow.reply_followers`). On a question
+    #: about the assistant's words, how many of its questions back ("did you tell the
+    #: landlord?") inherit without counting towards it, so the advice after more of
+    #: them inherits too; 0: each counts (a question back and the advice after it
+    #: are the window's two).
+    reply_insertions: int = Field(default=0, ge=0, le=10, strict=True)
     #: On a question about one side's words ("what did you suggest…" → the assistant's,
     #: "what did I say…" → the user's; ``asked_role_boost``), every candidate of the
     #: *other* side in the pool lends its replies their share, not only the best

@@ -126,6 +126,10 @@ LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 #: Most messages one ``list`` page holds (I8).
 MAX_PAGE = 1000
+#: On a question about one side's words, the messages read after a candidate per turn
+#: of that side its window holds (:func:`chatmem.recall.follow.reply_followers`): one
+#: of each side in a one-to-one chat, and room for a third speaker's message.
+FOLLOW_READ = 3
 
 
 def _id_batches(ids: Sequence[str], where: Mapping[str, Any] | None
@@ -1287,8 +1291,10 @@ class Memory:
             else search.reply_window_group
         if share <= 0 or max(window, window_group) <= 0 or not pool:
             return pool
-        # the assistant's questions back are skipped only when its advice is asked for
-        insertions = search.reply_insertions if plan.asked_role == "assistant" else 0
+        # on a question about one side's words the window counts that side's turns;
+        # the assistant's questions back may be left out of the count (rule 31)
+        role = plan.asked_role
+        insertions = search.reply_insertions if role == "assistant" else 0
         parents = reply_parents(pool, self.config.recall_top_k, plan.asked_role,
                                 other_side=search.reply_other_side)
         groups: set[str] = set()
@@ -1302,9 +1308,10 @@ class Memory:
             if size <= 0:
                 continue
             # the session's own order decides what answers what; filters apply after
+            read = size if role is None else FOLLOW_READ * (size + insertions)
             after = reply_followers(
-                await self.store.range(parent.session_id, parent.ts, 0,
-                                       size + 2 * insertions), size, insertions)
+                await self.store.range(parent.session_id, parent.ts, 0, read),
+                size, insertions, role)
             if plan.where and after:
                 sid = parent.session_id
                 if sid not in snapshots:

@@ -27,17 +27,28 @@ Chosen on the dev splits only (``bench/quality.py``, README § Recall quality):
 follower below the first's (a falloff of 0.95 to 0.7 per step scored the same or
 lower), so followers of one parent tie and the newer comes first.
 
-**Insertion sequences** (:func:`reply_followers`). Asked for advice, an assistant often
-asks back before it answers: "the water heater's been broken three days" → "did you
-tell the landlord?" → "yes, she keeps stalling" → the advice. Conversation analysis
-calls the middle pair an insertion sequence: a question and its answer inserted
-between a turn and the reply it gets. On a question about the assistant's words
-("what did you suggest…", "你让我…"), such pairs do not use up the window, so the
-advice three turns after the matched turn inherits like an immediate reply.
-``search.reply_insertions`` (2) pairs may be skipped per parent; on other questions
-none are. Chosen on the dev splits (on every question, one pair at most: 3 questions
-found, 5 lost; on these only, two pairs: 4 found, 1 lost; one pair: 3 found, 1 lost);
-validation, only reported: 7 found, 0 lost (README § Recall quality, rule 19).
+**The asked side's turns** (:func:`reply_followers`, ``role``). On a question about
+one side's words ("what did you suggest…", "你让我…" → the assistant's; "what did I
+say…" → the user's: :func:`~chatmem.recall.query.asked_role`), the window counts that
+side's turns, and only they inherit. In a one-to-one chat the two messages after a
+turn are one reply of each side, and the other side's (rank's ``role_boost`` does not
+lift it) is what the answer replies to, not the answer: "老伴说想回广场舞队了，你看行不"
+→ "去之前最好问问康复门诊的大夫" → "大夫说可以，别跳快的" → "先跳慢节奏的，一回别超过半小时…",
+where the advice asked about is the second reply. Chosen on the dev splits (against
+two messages whatever their side, README § Recall quality, rule 31): one store per
+conversation 3 found, 1 lost; ``--haystack`` 2 found, 2 lost; the other side's turns in
+between inheriting too: 2 found, 1 lost; three of the asked side's turns: 2 found, 3
+lost; one: 1 found, 6 lost. On questions about the user's words it moved nothing, and
+it applies there too so that the rule reads the same both ways.
+
+**Questions back** (``insertions``). Asked for advice, an assistant often asks back
+before it answers: "the water heater's been broken three days" → "did you tell the
+landlord?" → "yes, she keeps stalling" → the advice. Conversation analysis calls the
+middle pair an insertion sequence. Counting the asked side's turns, the question back
+and the advice are the window's two; ``search.reply_insertions`` (0) more of the
+assistant's questions back may be left out of the count on a question about its words
+(1 or 2: 2 found, 3 lost on dev against 0). Before rule 31, the window counted every
+message and two such pairs were skipped (rule 19: dev 6 found against none).
 
 **Group chats** (``search.reply_window_group``, off by default). After a turn in a
 group, the next messages are as often other members talking past it as replies to it
@@ -60,26 +71,30 @@ from .fuse import pool_order
 from .rank import is_question
 
 
-def reply_followers(after: Sequence[Message], window: int, insertions: int = 0
-                    ) -> list[Message]:
+def reply_followers(after: Sequence[Message], window: int, insertions: int = 0,
+                    role: str | None = None) -> list[Message]:
     """The messages of ``after`` (those following a candidate, in order) that inherit.
 
-    The first ``window`` of them, except that up to ``insertions`` insertion sequences
-    (an assistant's message that asks, and the message after it: the answer) do not
-    count towards the window: they inherit too, and so do the ``window`` messages
-    after them. ``insertions`` 0 → ``after[:window]``. ``after`` should hold
-    ``window + 2 × insertions`` messages to leave room for them."""
+    ``role`` ``None``: the first ``window`` of them. Otherwise (a question about that
+    side's words) the first ``window`` of that role's messages, the others left out;
+    with ``role`` ``"assistant"``, up to ``insertions`` of its messages that ask
+    (:func:`~chatmem.recall.rank.is_question`) inherit without counting towards the
+    window. ``after`` should hold enough messages for the window (about
+    ``2 × (window + insertions)`` in a one-to-one chat)."""
+    if role is None:
+        return list(after[:max(window, 0)])
     kept: list[Message] = []
-    budget, skipped, i = window, 0, 0
-    while i < len(after) and budget > 0:
-        msg = after[i]
-        if skipped < insertions and i + 1 < len(after) and msg.role == "assistant" \
-                and is_question(msg.content):
-            kept += after[i:i + 2]
-            skipped, i = skipped + 1, i + 2
+    budget, skipped = window, 0
+    for msg in after:
+        if budget <= 0:
+            break
+        if msg.role != role:
             continue
         kept.append(msg)
-        budget, i = budget - 1, i + 1
+        if role == "assistant" and skipped < insertions and is_question(msg.content):
+            skipped += 1
+        else:
+            budget -= 1
     return kept
 
 
