@@ -331,6 +331,34 @@ async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:
                                     IndexState.PENDING for m in stored]
 
 
+async def test_list_messages_pages_both_ways(pair: Pair) -> None:
+    """``(ts, id)`` order and its reverse (``newest_first``), over sessions, within
+    ``since``/``until``, each page strictly past the last position (ties on ``ts`` across
+    sessions ordered by id, byte-wise)."""
+    stored = await pair.store.append([
+        Message(session_id=f"s{i % 3}", content=f"c{i}", ts=1000 + (i // 2) * 10)
+        for i in range(25)])
+    within = sorted((m for m in stored if 1030 <= (m.ts or 0) < 1100),
+                    key=lambda m: (m.ts, (m.id or "").encode()))
+
+    async def pages(newest_first: bool) -> list[Message]:
+        seen: list[Message] = []
+        pos: tuple[int, str] | None = None
+        while page := await pair.store.list_messages(since=1030, until=1100, after=pos,
+                                                     limit=4, newest_first=newest_first):
+            assert len(page) <= 4
+            seen += page
+            pos = (page[-1].ts, page[-1].id)
+        return seen
+
+    assert len(within) == 14
+    assert await pages(False) == within
+    assert await pages(True) == within[::-1]
+    one = await pair.store.list_messages(session_ids=["s1"], limit=3, newest_first=True)
+    assert one == sorted((m for m in stored if m.session_id == "s1"),
+                         key=lambda m: (m.ts, (m.id or "").encode()), reverse=True)[:3]
+
+
 async def test_clear_and_delete_messages(pair: Pair) -> None:
     entries = await indexed_corpus(pair, sessions=2, per=5, dim=8)
     assert await pair.store.delete_messages(["id-0-000", "id-0-001", "missing"]) == 2

@@ -185,6 +185,9 @@ ERASE_CHUNK = 2000
 ERASE_SETTLE_S = 10.0
 #: Store pages a ``list`` under a visibility filter reads before it returns a short page.
 LIST_ROUNDS = 20
+#: Store pages read for the latest messages of a day asked about, ranked by full text
+#: alone (``Memory._latest_within``).
+PERIOD_FILL_ROUNDS = 3
 
 
 def check_label(value: object, name: str) -> str:
@@ -1247,18 +1250,22 @@ class Memory:
     async def _latest_within(self, period: Period, where: Mapping[str, Any] | None,
                              n: int) -> builtins.list[Message]:
         """The ``n`` latest searchable messages sent within ``period`` that ``where``
-        lets through (as their index entries would), newest first; reads at most
-        :data:`LIST_ROUNDS` store pages, the earliest first (a stretch with more
-        messages than that gives the latest of those read)."""
+        lets through (as their index entries would), newest first. Reads at most
+        :data:`PERIOD_FILL_ROUNDS` store pages of ``n × 10`` messages: the messages
+        table has no index on time alone, so each page may be a scan of it."""
         latest: builtins.list[Message] = []
-        rounds = 0
-        async for page in message_pages(self.store, since=period.start, until=period.end):
-            kept = [m for m in page if m.indexable]
-            latest = (latest + await self._visible(kept, where))[-n:]
-            rounds += 1
-            if rounds >= LIST_ROUNDS:
+        pos: tuple[int, str] | None = None
+        for _ in range(PERIOD_FILL_ROUNDS):
+            page = await self.store.list_messages(since=period.start, until=period.end,
+                                                  after=pos, limit=n * 10,
+                                                  newest_first=True)
+            latest += await self._visible([m for m in page if m.indexable], where)
+            if len(latest) >= n or len(page) < n * 10:
                 break
-        return latest[::-1]
+            last = page[-1]
+            assert last.ts is not None and last.id is not None
+            pos = (last.ts, last.id)
+        return latest[:n]
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
         """The request resolved: effective scope (F10), visibility (F9), filters (M6)."""

@@ -192,10 +192,12 @@ class MessageStore(Protocol):
     async def list_messages(self, *, session_ids: Sequence[str] | None = None,
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
-                            limit: int = 100) -> list[Message]:
+                            limit: int = 100, newest_first: bool = False
+                            ) -> list[Message]:
         """Up to ``limit`` messages ordered by ``(ts, id)`` (ids compared byte-wise):
         of these sessions (``None``: any), spoken by ``speaker_id`` (``None``: anyone),
-        with ``since <= ts < until``, strictly after the position ``after``."""
+        with ``since <= ts < until``, strictly after the position ``after``.
+        ``newest_first``: in the reverse order, strictly before ``after``."""
         ...
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,

@@ -406,8 +406,9 @@ def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement
 
 def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str | None,
                since: int | None, until: int | None, after: tuple[int, str] | None,
-               limit: int) -> Statement:
-    """``list_messages``: a page ordered by ``(ts, id)``, ids compared byte-wise."""
+               limit: int, newest_first: bool = False) -> Statement:
+    """``list_messages``: a page ordered by ``(ts, id)``, ids compared byte-wise
+    (``newest_first``: the reverse order, ``after`` then a position to go below)."""
     conds: list[str] = []
     params: list[Any] = []
     m = d.mark
@@ -424,12 +425,13 @@ def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str
     if until is not None:
         conds.append(f"ts < {m}")
         params.append(until)
+    past, order = ("<", " DESC") if newest_first else (">", "")
     if after is not None:
-        conds.append(f"(ts > {m} OR (ts = {m} AND id{d.collate_c} > {m}))")
+        conds.append(f"(ts {past} {m} OR (ts = {m} AND id{d.collate_c} {past} {m}))")
         params += [after[0], after[0], after[1]]
     where = f" WHERE {' AND '.join(conds)}" if conds else ""
     return (f"SELECT {d.message_columns} FROM messages{where} "
-            f"ORDER BY ts, id{d.collate_c} LIMIT {m}", [*params, limit])
+            f"ORDER BY ts{order}, id{d.collate_c}{order} LIMIT {m}", [*params, limit])
 
 
 def delete_messages_query(d: Dialect, chunk: Sequence[str]) -> Statement:

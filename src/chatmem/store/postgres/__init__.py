@@ -696,11 +696,13 @@ class PostgresStore:
     async def list_messages(self, *, session_ids: Sequence[str] | None = None,
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
-                            limit: int = 100) -> list[Message]:
+                            limit: int = 100, newest_first: bool = False
+                            ) -> list[Message]:
         async with self._conn() as conn:
             return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
                 POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
-                until=until, after=after, limit=limit)))
+                until=until, after=after, limit=limit,
+                newest_first=newest_first)))
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:

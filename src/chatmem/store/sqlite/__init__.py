@@ -721,10 +721,12 @@ class SqliteStore:
     def list_messages(self, *, session_ids: Sequence[str] | None = None,
                       speaker_id: str | None = None, since: int | None = None,
                       until: int | None = None, after: tuple[int, str] | None = None,
-                      limit: int = 100) -> list[Message]:
+                      limit: int = 100, newest_first: bool = False
+                      ) -> list[Message]:
         return sm.messages_result(SQLITE, self._rows(sm.list_query(
             SQLITE, session_ids=session_ids, speaker_id=speaker_id, since=since,
-            until=until, after=after, limit=limit)))
+            until=until, after=after, limit=limit,
+            newest_first=newest_first)))
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int
