@@ -189,14 +189,19 @@ async def test_a_short_acknowledgement_is_not_the_advice_asked_about(tmp_path: P
                        for i, (role, text) in enumerate(chat)])
         await mem.flush()
         hits = [h for h in (await mem.recall(QUESTION, top_k=4, scope="all", window=0)).hits
-                if h.message.role == "assistant"]
+                if h.message.role == "assistant"][:2]
         assert [h.message.content for h in hits] == [chat[3][1], "oh how lovely"]
         assert [h.boost for h in hits] == [pytest.approx(3.0), pytest.approx(1.0)]
-        # every assistant turn boosted alike, the acknowledgement right after the
-        # matched turn inherits the most and comes first
+        order = [h.message.content for h in
+                 (await mem.recall(QUESTION, top_k=3, scope="all", window=0)).hits]
+        assert order.index("oh how lovely") > order.index(chat[0][1])
+        # every assistant turn boosted alike, the acknowledgement that inherits from the
+        # matched turn takes the ×3 too and comes before that turn (since rule 31 the
+        # advice, the assistant's second turn after it, inherits as much and leads)
         mem.config = Config.load({"search": {"asked_assistant_min_length": 0}})
         hits = (await mem.recall(QUESTION, top_k=3, scope="all", window=0)).hits
-        assert hits[0].message.content == "oh how lovely"
+        assert [h.message.content for h in hits[:2]] == [chat[3][1], "oh how lovely"]
+        assert hits[1].boost == pytest.approx(3.0)
     finally:
         await mem.close()
 
