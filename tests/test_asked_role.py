@@ -38,6 +38,9 @@ DAY = 86_400_000
     # "to me" between the subject and the verb: still the assistant who spoke
     "群里说话有啥讲究，你跟我说过", "你和我讲过的那个办法", "你之前对我提到的书",
     "小助手跟我说过的那家店",
+    # as a model calling memory_recall writes it
+    "assistant's advice about the water heater", "Assistant suggestions for the toast",
+    "what did the assistant recommend for sleep", "助手之前给用户的建议",
 ])
 def test_questions_about_the_assistants_words(query: str) -> None:
     assert asked_role(query) == "assistant"
@@ -46,6 +49,9 @@ def test_questions_about_the_assistants_words(query: str) -> None:
 @pytest.mark.parametrize("query", [
     "what did I say when I first tried the chickpea dish", "I told you about my boss, right?",
     "我之前说过我住在哪个区来着", "你还记得我跟你说过的那家店吗",
+    # as a model calling memory_recall writes it
+    "what the user said about their sister visiting", "did the user mention a date",
+    "the user's words about the new job", "用户之前说过的那家店", "用户提到的搬家时间",
 ])
 def test_questions_about_the_users_words(query: str) -> None:
     assert asked_role(query) == "user"
@@ -57,6 +63,9 @@ def test_questions_about_the_users_words(query: str) -> None:
     "what did Alice suggest", "我让你记的那个号码是多少", "",
     # 我 as the object: someone else spoke, neither the user nor the assistant
     "他跟我说过啥", "老王和我说过的那家店",
+    # someone's assistant, a user who is not the one asking
+    "what did my assistant say about the schedule", "user reviews of the hotel",
+    "the user count of the app", "用户量多少",
 ])
 def test_questions_that_do_not_say(query: str) -> None:
     assert asked_role(query) is None

@@ -176,10 +176,13 @@ _YOU_EN = re.compile(
     r"|your\s+(?:" + _NOUNS + r"))\b", re.IGNORECASE)
 #: "did the bot suggest", "the assistant's tips": in a group the bot is named, and its
 #: name is also a word of the messages that addressed it, so it stays in the query.
+#: A model calling ``memory_recall`` may drop the article at the start of its query
+#: ("assistant's advice about the water heater"); elsewhere "assistant" without "the"
+#: is someone's ("my assistant said the meeting moved").
 _BOT_EN = re.compile(
     r"\b(?:(?:did|do|would|have|had|will)\s+the\s+(?:bot|assistant)" + _ADVERB
-    + r"\s+(?:" + _VERBS + r")|the\s+(?:bot|assistant)(?:'s)?" + _ADVERB + r"\s+(?:"
-    + _PAST + "|" + _NOUNS + r"))\b", re.IGNORECASE)
+    + r"\s+(?:" + _VERBS + r")|(?:the\s+|^\s*)(?:bot|assistant)(?:'s)?" + _ADVERB
+    + r"\s+(?:" + _PAST + "|" + _NOUNS + r"))\b", re.IGNORECASE)
 _ZH_MODIFIER = (r"(?:之前|以前|当时|上次|那次|那时|那会|那天|刚才|前几天|曾经|也|都|还|又"
                 r"|嗰阵|嗰次|嗰日|头先)?"
                 r"(?:是)?(?:怎么|咋|为什么|为啥)?")
@@ -202,6 +205,16 @@ _USER_EN = re.compile(
     r"wrote|asked\s+you))\b", re.IGNORECASE)
 _USER_ZH = re.compile(r"(?<![跟和对给同向畀])我(?:之前|以前|当时|上次|那次|那时|曾经|嗰阵)?"
                       r"(?:跟你|和你|对你|给你|同你)?(?:说过|提过|提到|讲过|话过|告诉过?你)")
+#: The user named, as a model calling ``memory_recall`` writes it: "what *the user
+#: said* about their sister", "*did the user mention* a date", "*用户之前说过*…",
+#: "*用户提到*的那家店".
+_USER_NAMED_EN = re.compile(
+    r"\b(?:(?:did|has|had)\s+the\s+user" + _ADVERB
+    + r"\s+(?:say|tell|mention|write|ask|share)|the\s+user(?:'s)?" + _ADVERB
+    + r"\s+(?:said|told|mentioned|wrote|asked|shared|words))\b", re.IGNORECASE)
+_USER_NAMED_ZH = re.compile(r"用户(?:之前|以前|当时|上次|那次|曾经)?"
+                            r"(?:跟你|和你|对你|跟助手|和助手)?"
+                            r"(?:说过|说了|提过|提到|讲过|告诉过?(?:你|助手)?)")
 
 
 def asked_role(query: str) -> str | None:
@@ -222,7 +235,8 @@ def role_cue(query: str) -> tuple[str | None, str]:
     "你" or "you" (issue 12)."""
     folded = fold_traditional(query)
     for role, cues, named in (("assistant", (_YOU_EN, _YOU_ZH), (_BOT_EN, _BOT_ZH)),
-                              ("user", (_USER_EN, _USER_ZH), ())):
+                              ("user", (_USER_EN, _USER_ZH, _USER_NAMED_EN,
+                                        _USER_NAMED_ZH), ())):
         if any(p.search(folded) for p in (*cues, *named)):
             rest = query
             for p in cues:
