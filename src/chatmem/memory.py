@@ -1302,7 +1302,7 @@ class Memory:
         # the assistant's questions back may be left out of the count (rule 31)
         role = plan.asked_role
         insertions = search.reply_insertions if role == "assistant" else 0
-        parents = reply_parents(pool, self.config.recall_top_k, plan.asked_role,
+        parents = reply_parents(pool, self.config.recall_top_k, role,
                                 other_side=search.reply_other_side)
         groups: set[str] = set()
         if window_group != window:
