@@ -57,9 +57,29 @@ def test_share_zero_and_a_lone_candidate_keep_every_score() -> None:
     assert [s.score for s in episode_context(zero, share=0.5, span_ms=MINUTE)] == [0.8, 0.4]
 
 
-def _brute_force(pool: list[ScoredId], share: float, span: int) -> dict[str, float]:
+def test_on_a_question_about_one_side_only_that_side_borrows() -> None:
+    """Rule 32: the other side's turns still lend, and never borrow."""
+    pool = [ScoredId("u1", 0.8, "m", "user", "s", 0),
+            ScoredId("a1", 0.3, "m", "assistant", "s", MINUTE),
+            ScoredId("u2", 0.2, "m", "user", "s", 2 * MINUTE)]
+    out = {s.message_id: round(s.score, 6) for s in
+           episode_context(pool, share=0.5, span_ms=60 * MINUTE, role="assistant")}
+    assert out == {"u1": 0.8, "a1": 0.7, "u2": 0.2}
+    both = {s.message_id: round(s.score, 6) for s in
+            episode_context(pool, share=0.5, span_ms=60 * MINUTE)}
+    assert both == {"u1": 0.95, "a1": 0.7, "u2": 0.6}
+    mine = {s.message_id: round(s.score, 6) for s in
+            episode_context(pool, share=0.5, span_ms=60 * MINUTE, role="user")}
+    assert mine == {"u1": 0.95, "a1": 0.3, "u2": 0.6}
+
+
+def _brute_force(pool: list[ScoredId], share: float, span: int,
+                 role: str | None = None) -> dict[str, float]:
     out = {}
     for s in pool:
+        if role is not None and s.role != role:
+            out[s.message_id] = s.score
+            continue
         other = max((o.score for o in pool if o.message_id != s.message_id
                      and o.session_id == s.session_id and abs(o.ts - s.ts) <= span),
                     default=0.0)
@@ -71,12 +91,14 @@ def _brute_force(pool: list[ScoredId], share: float, span: int) -> dict[str, flo
 def test_the_range_maximum_agrees_with_the_rule_read_literally(seed: int) -> None:
     rng = random.Random(seed)
     n = rng.randint(2, 120)
-    pool = [_sid(f"m{i}", rng.choice([0.0, rng.random(), -rng.random() / 4]),
-                 rng.randint(0, 600) * MINUTE // rng.choice([1, 10]), rng.choice("stu"))
+    pool = [ScoredId(f"m{i}", rng.choice([0.0, rng.random(), -rng.random() / 4]), "m",
+                     rng.choice(["user", "assistant"]), rng.choice("stu"),
+                     rng.randint(0, 600) * MINUTE // rng.choice([1, 10]))
             for i in range(n)]
     share, span = rng.choice([0.1, 0.2, 1.0]), rng.choice([1, 30, 60, 300]) * MINUTE
-    out = episode_context(pool, share=share, span_ms=span)
-    expected = _brute_force(pool, share, span)
+    role = rng.choice([None, "user", "assistant"])
+    out = episode_context(pool, share=share, span_ms=span, role=role)
+    expected = _brute_force(pool, share, span, role)
     assert {s.message_id: s.score for s in out} == pytest.approx(expected)
     assert [s.message_id for s in out] == [
         s.message_id for s in sorted(out, key=lambda s: (-s.score, -s.ts, s.message_id))]

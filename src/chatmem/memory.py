@@ -1176,7 +1176,7 @@ class Memory:
             pool = episode_context(
                 await self._with_replies(found, plan, embedder.model_id),
                 share=plan.episode_share,
-                span_ms=search.episode_minutes * 60_000)
+                span_ms=search.episode_minutes * 60_000, role=plan.asked_role)
             legacy = await self._legacy_model(embedder.model_id) \
                 if any(s.model_id is None for s in pool) else embedder.model_id
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)

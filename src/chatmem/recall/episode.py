@@ -29,6 +29,14 @@ of the sets lasts under 25 minutes): 15 minutes to 24 hours score the same on de
 minutes loses a question in the group chats, where one session runs for weeks in
 bursts; a week (nearly the whole session) moves them +1 −1. An hour, one sitting, is
 the setting (README § Recall quality, rule 20).
+
+**On a question about one side's words** (``role``: "what did you suggest…" → the
+assistant's, :func:`~chatmem.recall.query.asked_role`) only that side's candidates
+borrow; every candidate still lends. The other side's turns are what the answer
+replies to, not the answer, as with the replies (:mod:`.follow`, rule 31): raised by
+their sitting they only crowd the asked side's messages. Chosen on dev (README § Recall
+quality, rule 32): 1 question found and none lost with one store per conversation, 1
+and none with ``--haystack``.
 """
 
 from __future__ import annotations
@@ -59,12 +67,13 @@ def _max_of(table: list[list[float]], lo: int, hi: int) -> float:
     return max(table[level][lo], table[level][hi - (1 << level)])
 
 
-def episode_context(pool: Sequence[ScoredId], *, share: float, span_ms: int
-                    ) -> list[ScoredId]:
+def episode_context(pool: Sequence[ScoredId], *, share: float, span_ms: int,
+                    role: str | None = None) -> list[ScoredId]:
     """The pool with each candidate's score raised by ``share ×`` the best score among
-    the other candidates of its session within ``span_ms`` of it; sorted best first with
-    the pool's tie break (score, newer, id). ``share`` 0 → the pool as it is (off means
-    exactly the order without the rule).
+    the other candidates of its session within ``span_ms`` of it (with ``role``, only
+    that role's candidates are raised); sorted best first with the pool's tie break
+    (score, newer, id). ``share`` 0 → the pool as it is (off means exactly the order
+    without the rule).
 
     O(n log n) in the pool's size: per session, candidates sorted by time and a range
     maximum on each side of the candidate."""
@@ -79,6 +88,9 @@ def episode_context(pool: Sequence[ScoredId], *, share: float, span_ms: int
         times = [s.ts for s in members]
         table = _range_max([s.score for s in members])
         for i, s in enumerate(members):
+            if role is not None and s.role != role:
+                out.append(s)
+                continue
             lo = bisect_left(times, s.ts - span_ms)
             hi = bisect_right(times, s.ts + span_ms)
             other = max(_max_of(table, lo, i), _max_of(table, i + 1, hi))
