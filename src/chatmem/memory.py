@@ -168,12 +168,16 @@ async def _measure(ids: Sequence[str], where: Mapping[str, Any] | None,
     return out
 
 
-async def message_pages(store: MessageStore, **where: Any) -> AsyncIterator[list[Message]]:
-    """Every message ``store.list_messages(**where)`` selects, :data:`MAX_PAGE` at a
-    time in ``(ts, id)`` order (each page resumes strictly after the last)."""
+async def message_pages(store: MessageStore, *, limit: int = MAX_PAGE, **where: Any
+                        ) -> AsyncIterator[list[Message]]:
+    """Every message ``store.list_messages(**where)`` selects, ``limit`` at a time in
+    ``(ts, id)`` order (``newest_first=True``: the reverse), each page resuming strictly
+    past the last; a short page is the last."""
     pos: tuple[int, str] | None = None
-    while rows := await store.list_messages(**where, after=pos, limit=MAX_PAGE):
+    while rows := await store.list_messages(**where, after=pos, limit=limit):
         yield rows
+        if len(rows) < limit:
+            return
         last = rows[-1]
         assert last.ts is not None and last.id is not None
         pos = (last.ts, last.id)
@@ -1254,17 +1258,13 @@ class Memory:
         :data:`PERIOD_FILL_ROUNDS` store pages of ``n × 10`` messages: the messages
         table has no index on time alone, so each page may be a scan of it."""
         latest: builtins.list[Message] = []
-        pos: tuple[int, str] | None = None
-        for _ in range(PERIOD_FILL_ROUNDS):
-            page = await self.store.list_messages(since=period.start, until=period.end,
-                                                  after=pos, limit=n * 10,
-                                                  newest_first=True)
+        rounds = 0
+        async for page in message_pages(self.store, since=period.start, until=period.end,
+                                        newest_first=True, limit=n * 10):
             latest += await self._visible([m for m in page if m.indexable], where)
-            if len(latest) >= n or len(page) < n * 10:
+            rounds += 1
+            if len(latest) >= n or rounds >= PERIOD_FILL_ROUNDS:
                 break
-            last = page[-1]
-            assert last.ts is not None and last.id is not None
-            pos = (last.ts, last.id)
         return latest[:n]
 
     async def _plan(self, request: RecallRequest) -> RecallPlan:
