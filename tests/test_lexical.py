@@ -295,7 +295,8 @@ async def test_an_old_sqlite_store_gets_retry_columns_and_pending_entries(tmp_pa
     # columns, no pending full-text entries
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA application_id=0")
-    for index in ("messages_retry", "messages_pending", "lexical_entries_pending"):
+    for index in ("messages_retry", "messages_pending", "lexical_entries_pending",
+                  "messages_time", "messages_speaker"):
         conn.execute(f"DROP INDEX {index}")
     conn.execute("DELETE FROM lexical WHERE rowid IN (SELECT mrowid FROM lexical_entries)")
     conn.execute("DELETE FROM lexical_entries")
@@ -308,6 +309,9 @@ async def test_an_old_sqlite_store_gets_retry_columns_and_pending_entries(tmp_pa
     try:
         await old_store_is_current(store, waiting, indexed)
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SQLITE_SCHEMA
+        assert {r[0] for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name IN "
+            "('messages_time', 'messages_speaker')")} == {"messages_time", "messages_speaker"}
     finally:
         await store.close()
 
@@ -321,7 +325,7 @@ async def test_an_old_postgres_store_is_migrated_and_gets_pending_entries(tmp_pa
         await store.set_index_state([waiting.id], IndexState.FAILED)
         async with store._tx() as conn:  # what a schema-3 store holds
             await conn.execute("DROP INDEX messages_retry, messages_pending, "
-                               "lexical_entries_pending")
+                               "lexical_entries_pending, messages_time, messages_speaker")
             await conn.execute("ALTER TABLE messages DROP COLUMN attempts, "
                                "DROP COLUMN retry_at, DROP COLUMN claim_owner, "
                                "DROP COLUMN claim_until")

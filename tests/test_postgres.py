@@ -304,6 +304,8 @@ async def test_a_store_of_schema_7_gets_its_bm25_totals_counted_once() -> None:
         await admin(sql.SQL("CREATE INDEX lexical_entries_lex_len ON {}.lexical_entries "
                             "(lex_len) WHERE lex IS NOT NULL").format(ident))
         await admin(sql.SQL("DROP TABLE {}.lexical_totals_checked").format(ident))  # 9
+        await admin(sql.SQL("DROP INDEX {}.messages_time, {}.messages_speaker")
+                    .format(ident, ident))  # 10
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 8")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -372,6 +374,8 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
                             "DROP COLUMN claim_until").format(ident))
         await admin(sql.SQL("DROP TABLE {}.lexical_totals, {}.lexical_totals_checked")
                     .format(ident, ident))  # migrations 8 and 9
+        await admin(sql.SQL("DROP INDEX {}.messages_time, {}.messages_speaker")
+                    .format(ident, ident))  # migration 10
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -382,6 +386,7 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
             indexes = {r[0] for r in await admin(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = %s", [again.schema])}
             assert not {"vectors_lex_len", "lexical_entries_lex_len"} & indexes  # 6, 8
+            assert {"messages_time", "messages_speaker"} <= indexes  # 10
             assert "lexical_totals_pkey" in indexes  # migration 8
             assert [m.content for m in await again.pending(10)] == ["c0", "c1", "c2"]
             assert (await again.claim("p", ["m0", "m1"], 60_000)).ids == ["m0", "m1"]
@@ -500,6 +505,43 @@ async def test_one_partial_hnsw_index_per_dimension() -> None:
         again = await PostgresStore.open(pg_schema_url(pg_url(), store.schema))
         assert again._hnsw_dims == {8, 16}
         await again.close()
+
+
+@pytest.mark.parametrize("newest_first", [False, True])
+@pytest.mark.parametrize("speaker", [None, "u3"])
+async def test_a_page_without_a_session_walks_an_index(newest_first: bool,
+                                                       speaker: str | None) -> None:
+    """Migration 10: ``list_messages`` without a session reads ``messages (ts, id
+    COLLATE "C")`` (with a speaker, ``(speaker_id, ts, id COLLATE "C")``) in its order
+    from its position, no sort of the table (the SQLite side: test_list_order.py)."""
+    from chatmem.store import sqlmessages
+
+    async with opened() as store:
+        await store.append([Message(session_id=f"s{i % 7}", content=f"m{i}", ts=i,
+                                    speaker_id=f"u{i % 50}") for i in range(1, 5000)])
+        # with a speaker and a time range either index serves (the planner weighs them)
+        index = ("messages_time",) if speaker is None else ("messages_speaker",
+                                                            "messages_time")
+        async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+            await conn.execute(sql.SQL("SET search_path = {}").format(
+                sql.Identifier(store.schema)))
+            await conn.execute("ANALYZE messages")
+            for plan_kind in ("seqscan", "bitmapscan", "sort"):  # a small table: the
+                # planner would rather sort it; what is asked is that the walk exists
+                await conn.execute(f"SET enable_{plan_kind} = off")
+            for window in ({}, {"since": 10, "until": 3000}):
+                for after in (None, (1500, "zz")):
+                    text, params = sqlmessages.list_query(
+                        sqlmessages.POSTGRES, session_ids=None, speaker_id=speaker,
+                        after=after, limit=20, newest_first=newest_first,
+                        since=window.get("since"), until=window.get("until"))
+                    plan = "\n".join(r[0] for r in await (await conn.execute(
+                        "EXPLAIN " + text, params)).fetchall())
+                    assert any(i in plan for i in index) and "Sort" not in plan, plan
+                    if speaker is not None and not window:
+                        assert "messages_speaker" in plan, plan
+                    if after is not None:  # from the position, not from the start
+                        assert "Index Cond" in plan and "1500" in plan, plan
 
 
 async def test_hnsw_plan_uses_the_partial_index() -> None:

@@ -1255,8 +1255,9 @@ class Memory:
                              n: int) -> builtins.list[Message]:
         """The ``n`` latest searchable messages sent within ``period`` that ``where``
         lets through (as their index entries would), newest first. Reads at most
-        :data:`PERIOD_FILL_ROUNDS` store pages of ``n × 10`` messages: the messages
-        table has no index on time alone, so each page may be a scan of it."""
+        :data:`PERIOD_FILL_ROUNDS` store pages of ``n × 10`` messages (each a walk of
+        the store's time index): a day full of conversations ``where`` hides must not
+        hold up a recall."""
         latest: builtins.list[Message] = []
         rounds = 0
         async for page in message_pages(self.store, since=period.start, until=period.end,

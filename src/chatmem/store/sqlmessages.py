@@ -408,7 +408,12 @@ def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str
                since: int | None, until: int | None, after: tuple[int, str] | None,
                limit: int, newest_first: bool = False) -> Statement:
     """``list_messages``: a page ordered by ``(ts, id)``, ids compared byte-wise
-    (``newest_first``: the reverse order, ``after`` then a position to go below)."""
+    (``newest_first``: the reverse order, ``after`` then a position to go below).
+
+    Both backends index ``messages (ts, id)`` and ``(speaker_id, ts, id)`` (SQLite
+    ``messages_time``, ``messages_speaker``; PostgreSQL migration 10), so a page
+    without a session is a walk of one of them from its position, not a sort of the
+    whole table."""
     conds: list[str] = []
     params: list[Any] = []
     m = d.mark
@@ -427,8 +432,11 @@ def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str
         params.append(until)
     past, order = ("<", " DESC") if newest_first else (">", "")
     if after is not None:
-        conds.append(f"(ts {past} {m} OR (ts = {m} AND id{d.collate_c} {past} {m}))")
-        params += [after[0], after[0], after[1]]
+        # "ts >= / <= pos" first: the OR alone is no range, and the planner would walk
+        # the (ts, id) index from its start to the position on every page
+        conds.append(f"ts {past}= {m} AND (ts {past} {m} OR (ts = {m} "
+                     f"AND id{d.collate_c} {past} {m}))")
+        params += [after[0], after[0], after[0], after[1]]
     where = f" WHERE {' AND '.join(conds)}" if conds else ""
     return (f"SELECT {d.message_columns} FROM messages{where} "
             f"ORDER BY ts{order}, id{d.collate_c}{order} LIMIT {m}", [*params, limit])

@@ -130,4 +130,12 @@ MIGRATIONS[8] = PG_TOTALS_MIGRATION
 #: X1: when an open last checked that ledger against a count of the rows (a process of an
 #: older chatmem writes without booking; the count is not for every open).
 MIGRATIONS[9] = PG_TOTALS_CHECK_MIGRATION
+#: Every message in ``list_messages``' order (ids byte-wise, as it compares them), by
+#: time and by speaker then time: a page of a listing that names no session (``chatmem
+#: list --since``, ``GET /v1/messages``, ``forget`` by speaker, a day's latest
+#: messages) was a sort of the whole table (``bench/listing.py``).
+MIGRATIONS[10] = [
+    'CREATE INDEX messages_time ON messages (ts, id COLLATE "C")',
+    'CREATE INDEX messages_speaker ON messages (speaker_id, ts, id COLLATE "C")',
+]
 SCHEMA_VERSION = max(MIGRATIONS)
