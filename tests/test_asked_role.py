@@ -41,6 +41,11 @@ DAY = 86_400_000
     # as a model calling memory_recall writes it
     "assistant's advice about the water heater", "Assistant suggestions for the toast",
     "what did the assistant recommend for sleep", "助手之前给用户的建议",
+    # the model speaking of itself: "I" is the assistant when "the user" is the listener
+    "what did I tell the user about the trip", "what I recommended to the user for sleep",
+    "did I suggest anything to the user about knees", "my advice to the user about sleep",
+    "what did I say to the user yesterday", "我跟用户说过什么关于旅行的", "我之前告诉用户什么",
+    "我给用户推荐过哪本书",
 ])
 def test_questions_about_the_assistants_words(query: str) -> None:
     assert asked_role(query) == "assistant"
@@ -66,6 +71,8 @@ def test_questions_about_the_users_words(query: str) -> None:
     # someone's assistant, a user who is not the one asking
     "what did my assistant say about the schedule", "user reviews of the hotel",
     "the user count of the app", "用户量多少",
+    # someone else told the user
+    "他跟用户说过啥", "what did Alice tell the user",
 ])
 def test_questions_that_do_not_say(query: str) -> None:
     assert asked_role(query) is None
@@ -151,6 +158,22 @@ async def test_the_assistants_answer_comes_first_when_its_words_are_asked_for(
     finally:
         await on.close()
         await off.close()
+
+
+async def test_a_model_asking_what_it_told_the_user_gets_its_own_words(
+        tmp_path: Path) -> None:
+    """The ``memory_recall`` tool: a model writes "what did I tell the user…"; "I" is the
+    assistant there (read as the user's words before, and the user's turns led)."""
+    mem = await _store(tmp_path)
+    try:
+        result = await mem.call_tool(
+            {"query": "what did I suggest to the user for the sister's bed", "top_k": 3},
+            {"session_id": "d0"})
+        first = result["hits"][0]
+        assert first["role"] == "assistant"
+        assert (await mem.get([first["id"]]))[first["id"]].content == ANSWER
+    finally:
+        await mem.close()
 
 
 async def test_the_users_words_come_first_when_the_user_asks_what_they_said(

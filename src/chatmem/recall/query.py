@@ -198,6 +198,17 @@ _ZH_TO_ME = r"(?:跟我|和我|对我|同我|给我|畀我)?"
 _YOU_ZH = re.compile(r"(?<![跟和对给帮让问向替同畀])[你您]" + _ZH_MODIFIER + _ZH_TO_ME
                      + _ZH_VERB)
 _BOT_ZH = re.compile(r"(?:小助手|助手|机器人)" + _ZH_MODIFIER + _ZH_TO_ME + _ZH_VERB)
+#: The assistant speaking of itself, as a model calling ``memory_recall`` writes it: "what
+#: *did I tell the user* about the trip", "*I recommended to the user*…", "*my advice to
+#: the user*", "*我跟用户说过*…", "*我给用户推荐过*…". "I" is then the assistant, and
+#: without this the user's cue below ("did I tell") read them as the user's words.
+_SELF_TO_USER_EN = re.compile(
+    r"\b(?:(?:did|do|have|had|would)\s+I|I(?:'d|'ve|\s+had|\s+have)?)" + _ADVERB
+    + r"\s+(?:" + _VERBS + r")(?:\s+\w+)?\s+(?:to\s+|for\s+)?the\s+user\b"
+    r"|\bmy\s+(?:" + _NOUNS + r")\s+(?:to|for)\s+the\s+user\b", re.IGNORECASE)
+_SELF_TO_USER_ZH = re.compile(
+    r"我" + _ZH_MODIFIER + r"(?:跟|和|对|给|同|向|帮)用户" + _ZH_MODIFIER + _ZH_VERB
+    + r"|我" + _ZH_MODIFIER + r"(?:告诉|提醒|建议|推荐|劝|教|叮嘱)(?:过|了)?用户")
 #: The user's own past words: "what did *I say*", "*I told you*", "我*跟你说过*" (我 as the
 #: subject: in "他跟我说过" someone else spoke).
 _USER_EN = re.compile(
@@ -207,12 +218,12 @@ _USER_ZH = re.compile(r"(?<![跟和对给同向畀])我(?:之前|以前|当时|�
                       r"(?:跟你|和你|对你|给你|同你)?(?:说过|提过|提到|讲过|话过|告诉过?你)")
 #: The user named, as a model calling ``memory_recall`` writes it: "what *the user
 #: said* about their sister", "*did the user mention* a date", "*用户之前说过*…",
-#: "*用户提到*的那家店".
+#: "*用户提到*的那家店" (用户 as the subject: in "他跟用户说过" someone else spoke).
 _USER_NAMED_EN = re.compile(
     r"\b(?:(?:did|has|had)\s+the\s+user" + _ADVERB
     + r"\s+(?:say|tell|mention|write|ask|share)|the\s+user(?:'s)?" + _ADVERB
     + r"\s+(?:said|told|mentioned|wrote|asked|shared|words))\b", re.IGNORECASE)
-_USER_NAMED_ZH = re.compile(r"用户(?:之前|以前|当时|上次|那次|曾经)?"
+_USER_NAMED_ZH = re.compile(r"(?<![跟和对给同向畀])用户(?:之前|以前|当时|上次|那次|曾经)?"
                             r"(?:跟你|和你|对你|跟助手|和助手)?"
                             r"(?:说过|说了|提过|提到|讲过|告诉过?(?:你|助手)?)")
 
@@ -234,7 +245,8 @@ def role_cue(query: str) -> tuple[str | None, str]:
     about, and left in the query they match every message where the assistant says
     "你" or "you" (issue 12)."""
     folded = fold_traditional(query)
-    for role, cues, named in (("assistant", (_YOU_EN, _YOU_ZH), (_BOT_EN, _BOT_ZH)),
+    for role, cues, named in (("assistant", (_YOU_EN, _YOU_ZH, _SELF_TO_USER_EN,
+                                             _SELF_TO_USER_ZH), (_BOT_EN, _BOT_ZH)),
                               ("user", (_USER_EN, _USER_ZH, _USER_NAMED_EN,
                                         _USER_NAMED_ZH), ())):
         if any(p.search(folded) for p in (*cues, *named)):
