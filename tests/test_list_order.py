@@ -23,7 +23,9 @@ async def test_a_page_without_a_session_is_a_walk_of_an_index(
     try:
         await store.append([Message(session_id=f"s{i % 7}", content=f"m{i}", ts=i,
                                     speaker_id=f"u{i % 5}") for i in range(1, 600)])
-        index = "messages_time" if speaker is None else "messages_speaker"
+        # with a speaker and a time range either index serves (the planner weighs them)
+        index = ("messages_time",) if speaker is None else (
+            ("messages_speaker",) if not window else ("messages_speaker", "messages_time"))
         for after in (None, (150, "zz")):
             sql, params = sqlmessages.list_query(
                 sqlmessages.SQLITE, session_ids=None, speaker_id=speaker, after=after,
@@ -31,7 +33,7 @@ async def test_a_page_without_a_session_is_a_walk_of_an_index(
                 until=window.get("until"))
             plan = " | ".join(r[-1] for r in store.conn.execute(
                 "EXPLAIN QUERY PLAN " + sql, params).fetchall())
-            assert index in plan and "TEMP B-TREE" not in plan, plan
+            assert any(i in plan for i in index) and "TEMP B-TREE" not in plan, plan
             if after is not None:  # a range from the position, not a scan from the start
                 assert "ts<?" in plan if newest_first else "ts>?" in plan, plan
             # and the page is the one the order says

@@ -22,7 +22,7 @@ from chatmem import Memory
 from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from chatmem.models import IndexState, Message, VectorEntry
-from chatmem.store import MessageStore, VectorIndex, open_store
+from chatmem.store import MessageStore, VectorIndex, open_store, sqlmessages
 from chatmem.store.postgres import SCHEMA_VERSION, PostgresStore, compile_vector_where
 from chatmem.store.postgres.lexical import PG_COUNT_SQL, pg_corpus_stats
 
@@ -514,8 +514,6 @@ async def test_a_page_without_a_session_walks_an_index(newest_first: bool,
     """Migration 10: ``list_messages`` without a session reads ``messages (ts, id
     COLLATE "C")`` (with a speaker, ``(speaker_id, ts, id COLLATE "C")``) in its order
     from its position, no sort of the table (the SQLite side: test_list_order.py)."""
-    from chatmem.store import sqlmessages
-
     async with opened() as store:
         await store.append([Message(session_id=f"s{i % 7}", content=f"m{i}", ts=i,
                                     speaker_id=f"u{i % 50}") for i in range(1, 5000)])
