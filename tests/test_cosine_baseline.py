@@ -13,7 +13,7 @@ from chatmem.config import Config
 from chatmem.embedding.local import MODELS
 from chatmem.errors import ConfigError
 from chatmem.models import ScoredId
-from chatmem.recall.fuse import REFERENCE_BASELINE, fuse, rescale, score_fusion
+from chatmem.recall.fuse import REFERENCE_BASELINE, dense_only, fuse, rescale, score_fusion
 from chatmem.testing import embedder
 
 
@@ -85,3 +85,53 @@ async def test_the_configured_baseline_reaches_the_fusion(tmp_path: Path) -> Non
     assert scores["model"].keys() == scores["set"].keys()
     # a higher baseline stretches the dense part: the fused scores are not the same
     assert scores["model"] != pytest.approx(scores["set"])
+
+
+def test_dense_only_puts_the_cosines_on_the_reference_scale() -> None:
+    hits = [_sid("a", 0.95), _sid("b", 0.86), _sid("c", 0.70)]
+    out = dense_only(hits, 0.807)
+    assert [s.message_id for s in out] == ["a", "b", "c"]  # the order is kept
+    assert out[0].score == pytest.approx(rescale(0.95, 0.807))
+    assert out[1].score == pytest.approx(rescale(0.86, 0.807))
+    assert out[2].score == 0.0  # below the baseline: clipped, as fusion's dense side
+    # only the score changes
+    assert [(s.message_id, s.model_id, s.role, s.session_id, s.ts) for s in out] == \
+        [(s.message_id, s.model_id, s.role, s.session_id, s.ts) for s in hits]
+    # the reference model, or one nobody measured: as they are
+    assert dense_only(hits, REFERENCE_BASELINE) == hits
+    assert dense_only(hits, None) == hits
+    assert dense_only([], 0.807) == []
+
+
+async def test_dense_only_recall_scores_on_the_reference_scale(tmp_path: Path) -> None:
+    """``hybrid.enabled: false`` with a model whose unrelated texts score 0.5: the
+    scores every later rule and ``min_score`` read are the mapped cosines, as the dense
+    side of a fused score is (before this they were the raw cosines)."""
+    texts = ["the harbour hotel had a tiny room", "a hotel by the harbour in june",
+             "pasta with garlic for dinner", "train to leeds on friday"]
+    query = "a hotel room by the harbour"
+    seen = {}
+    for name, baseline in (("raw", None), ("mapped", 0.5)):
+        cfg = {"hybrid": {"enabled": False, "cosine_baseline": baseline},
+               # no rule that adds scores: what is compared is the channel's own score
+               "search": {"episode_share": 0.0, "reply_share": 0.0, "reply_share_cjk": 0.0}}
+        mem = await Memory.open(f"sqlite:///{tmp_path}/{name}.db", embedder=embedder(),
+                                config=cfg)
+        try:
+            await mem.add([Message(session_id="s", content=t, ts=1_700_000_000_000 + i)
+                           for i, t in enumerate(texts)])
+            await mem.flush()
+            hits = (await mem.recall(query, top_k=4, scope="all", window=0)).hits
+            seen[name] = {h.message.content: h.semantic for h in hits}
+            if name == "mapped":  # min_score reads the same scale
+                floor = rescale(0.5 + 1e-6, 0.5)
+                kept = (await mem.recall(query, top_k=4, scope="all", window=0,
+                                         min_score=floor)).hits
+                assert {h.message.content for h in kept} == {
+                    t for t, s in seen["mapped"].items() if s >= floor}
+        finally:
+            await mem.close()
+    assert seen["raw"].keys() == seen["mapped"].keys()
+    for text, cosine in seen["raw"].items():
+        expected = min(1.0, max(0.0, rescale(cosine, 0.5)))
+        assert seen["mapped"][text] == pytest.approx(expected)

@@ -87,7 +87,7 @@ from .recall import (
 )
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
-from .recall.fuse import DEFAULT_DENSE_WEIGHT, fuse, pool_order
+from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
 from .retention import DAY_MS, EffectiveRetention, RetentionSettings
@@ -1362,7 +1362,9 @@ class Memory:
         The pool is the ``pool_size`` nearest vectors under ``where``, fused with the
         ``pool_size`` best full-text matches under the same ``where`` when hybrid recall
         is on and the store keeps a lexical index (X1). Each score is the fused semantic
-        score in [0, 1] (:mod:`chatmem.recall.fuse`). When the query cannot be embedded
+        score in [0, 1] (:mod:`chatmem.recall.fuse`); without full text, the cosine on
+        the same reference scale (:func:`~chatmem.recall.fuse.dense_only`). When the
+        query cannot be embedded
         and full text is at hand, the pool is the full-text matches alone and the reason
         is returned (``hybrid.fallback_to_lexical``): a turn must not fail because the
         embedding service does."""
@@ -1394,8 +1396,11 @@ class Memory:
             used.append(vec)
             return await index.query(vec, pool_size, where)
 
+        caps = embedder.capabilities
+        baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
+            else caps.cosine_baseline
         if lexical is None:
-            return await dense(), None
+            return dense_only(await dense(), baseline), None
         if hybrid.mode == "lexical":
             return await lexical.lexical_query(q, pool_size, where), None
         if query_vector and query_vector[0] is None:  # a smaller tier already degraded
@@ -1423,9 +1428,6 @@ class Memory:
                 self._cosines_of_lexical_only(index, used[0], embedder.model_id,
                                               dense_hits, lexical_hits, where),
                 self._lexical_of_dense_only(lexical, q, dense_hits, lexical_hits, where))
-        caps = embedder.capabilities
-        baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
-            else caps.cosine_baseline
         dense_weight = next(w for w in (hybrid.dense_weight, caps.dense_weight,
                                         DEFAULT_DENSE_WEIGHT) if w is not None)
         return fuse(dense_hits, lexical_hits, query=q,

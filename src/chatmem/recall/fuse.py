@@ -132,6 +132,27 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
+def dense_only(hits: Sequence[ScoredId], baseline: float | None) -> list[ScoredId]:
+    """The pool of a recall without full text (``hybrid.enabled: false``, or a store
+    without a lexical index): the dense hits with their cosines on the reference scale
+    (:func:`rescale`, clipped to [0, 1]), as :func:`score_fusion` puts its dense side.
+
+    Why: every later rule adds or compares scores with shares chosen on that scale
+    (a reply inherits 0.7 of its parent's, a sitting lends 0.2 of its best match,
+    ``min_score``). Raw multilingual-e5 cosines all sit near 0.85, so a reply never
+    inherited (0.7 × 0.85 is below every candidate's own score) and a sitting's 0.17
+    outweighed any difference of meaning: on the dev splits of ``bench/quality.py``
+    the dense-only configuration found 625 of 738 questions on raw cosines and 655 on
+    the reference scale (the Chinese sets, where ``auto`` picks e5; the English
+    default model's scale is the reference, so nothing changes there). Order is kept
+    (the map is increasing), ties apart: cosines above 1 or below 0 after the map tie
+    at the clip."""
+    if baseline is None or baseline == REFERENCE_BASELINE:
+        return list(hits)
+    return [ScoredId(s.message_id, _clip(rescale(s.score, baseline)), s.model_id, s.role,
+                     s.session_id, s.ts) for s in hits]
+
+
 def score_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trust: float,
                  limit: int, cosine_baseline: float | None = None,
                  measured: Sequence[ScoredId] = (),
@@ -208,6 +229,7 @@ __all__ = [
     "REFERENCE_BASELINE",
     "FusionMethod",
     "covers",
+    "dense_only",
     "dense_trust",
     "fuse",
     "pool_order",
