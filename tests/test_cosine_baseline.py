@@ -5,6 +5,7 @@ raw, e5's dense channel could hardly move a fused score."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,19 +67,26 @@ def test_a_bad_baseline_names_the_field(bad: object) -> None:
         Config.load({"hybrid": {"cosine_baseline": bad}})
 
 
+QUERY = "a hotel room by the harbour"
+
+
+async def _stored(path: Path, config: dict[str, Any] | None, texts: list[str]) -> Memory:
+    """A real SQLite store holding ``texts`` in one session, indexed."""
+    mem = await Memory.open(f"sqlite:///{path}", embedder=embedder(), config=config)
+    await mem.add([Message(session_id="s", content=t, ts=1_700_000_000_000 + i)
+                   for i, t in enumerate(texts)])
+    await mem.flush()
+    return mem
+
+
 async def test_the_configured_baseline_reaches_the_fusion(tmp_path: Path) -> None:
     texts = ["the harbour hotel had a tiny room", "pasta with garlic for dinner",
              "train to leeds on friday", "the printer needs toner again"]
     scores = {}
     for name, cfg in (("model", None), ("set", {"hybrid": {"cosine_baseline": 0.5}})):
-        mem = await Memory.open(f"sqlite:///{tmp_path}/{name}.db", embedder=embedder(),
-                                config=cfg)
+        mem = await _stored(tmp_path / f"{name}.db", cfg, texts)
         try:
-            await mem.add([Message(session_id="s", content=t, ts=1_700_000_000_000 + i)
-                           for i, t in enumerate(texts)])
-            await mem.flush()
-            hits = (await mem.recall("a hotel room by the harbour", top_k=4, scope="all",
-                                     window=0)).hits
+            hits = (await mem.recall(QUERY, top_k=4, scope="all", window=0)).hits
             scores[name] = {h.message.content: h.semantic for h in hits}
         finally:
             await mem.close()
@@ -109,18 +117,14 @@ async def test_dense_only_recall_scores_on_the_reference_scale(tmp_path: Path) -
     side of a fused score is (before this they were the raw cosines)."""
     texts = ["the harbour hotel had a tiny room", "a hotel by the harbour in june",
              "pasta with garlic for dinner", "train to leeds on friday"]
-    query = "a hotel room by the harbour"
+    query = QUERY
     seen = {}
     for name, baseline in (("raw", None), ("mapped", 0.5)):
         cfg = {"hybrid": {"enabled": False, "cosine_baseline": baseline},
                # no rule that adds scores: what is compared is the channel's own score
                "search": {"episode_share": 0.0, "reply_share": 0.0, "reply_share_cjk": 0.0}}
-        mem = await Memory.open(f"sqlite:///{tmp_path}/{name}.db", embedder=embedder(),
-                                config=cfg)
+        mem = await _stored(tmp_path / f"{name}.db", cfg, texts)
         try:
-            await mem.add([Message(session_id="s", content=t, ts=1_700_000_000_000 + i)
-                           for i, t in enumerate(texts)])
-            await mem.flush()
             hits = (await mem.recall(query, top_k=4, scope="all", window=0)).hits
             seen[name] = {h.message.content: h.semantic for h in hits}
             if name == "mapped":  # min_score reads the same scale
