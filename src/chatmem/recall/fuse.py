@@ -132,6 +132,12 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
+def _on_scale(cosine: float, baseline: float | None) -> float:
+    """A cosine as fusion's dense side and dense-only recall read it: on the reference
+    scale (:func:`rescale`), clipped to [0, 1]."""
+    return _clip(rescale(cosine, baseline))
+
+
 def dense_only(hits: Sequence[ScoredId], baseline: float | None) -> list[ScoredId]:
     """The pool of a recall without full text (``hybrid.enabled: false``, or a store
     without a lexical index): the dense hits with their cosines on the reference scale
@@ -149,7 +155,7 @@ def dense_only(hits: Sequence[ScoredId], baseline: float | None) -> list[ScoredI
     at the clip."""
     if baseline is None or baseline == REFERENCE_BASELINE:
         return list(hits)
-    return [ScoredId(s.message_id, _clip(rescale(s.score, baseline)), s.model_id, s.role,
+    return [ScoredId(s.message_id, _on_scale(s.score, baseline), s.model_id, s.role,
                      s.session_id, s.ts) for s in hits]
 
 
@@ -161,10 +167,10 @@ def score_fusion(dense: Sequence[ScoredId], lexical: Sequence[ScoredId], *, trus
     cosine on the reference scale (:func:`rescale`). ``measured``: the cosines of
     lexical-only candidates; the rest of them get the dense pool's lowest.
     ``measured_lexical``: the full-text scores of dense-only candidates; the rest 0."""
-    d = {s.message_id: _clip(rescale(s.score, cosine_baseline)) for s in dense}
+    d = {s.message_id: _on_scale(s.score, cosine_baseline) for s in dense}
     floor = min(d.values()) if d else 0.0
     for s in measured:
-        d.setdefault(s.message_id, _clip(rescale(s.score, cosine_baseline)))
+        d.setdefault(s.message_id, _on_scale(s.score, cosine_baseline))
     lx = {s.message_id: _clip(s.score) for s in lexical}
     for s in measured_lexical:
         lx.setdefault(s.message_id, _clip(s.score))
