@@ -251,6 +251,23 @@ async def test_get_list_delete_forget_and_retention(server: str) -> None:
         assert [m.id for m in seen] == [m.id for m in sorted(ledger, key=lambda m: (m.ts,
                                                                                   m.id))]
         assert (await owner.list_messages(speaker_id="carol")).messages == (diary,)
+        # newest first over HTTP: the same pages reversed, its cursor kept to its direction
+        back: list[Message] = []
+        page = await owner.list(session="ledger", limit=2, newest_first=True)
+        while True:
+            back += page.messages
+            if page.next_cursor is None:
+                break
+            with pytest.raises(InvalidInput, match="newest_first=true"):
+                await owner.list(session="ledger", limit=2, cursor=page.next_cursor)
+            page = await owner.list(session="ledger", limit=2, cursor=page.next_cursor,
+                                    newest_first=True)
+        assert [m.id for m in back] == [m.id for m in seen][::-1]
+        assert [m.id for m in (await bot.list(session="ledger", visible_from="ledger",
+                                              limit=1, newest_first=True)).messages] \
+            == [seen[-1].id]
+        with pytest.raises(InvalidInput, match="newest_first"):
+            await owner.list(newest_first="yes")  # type: ignore[arg-type]
         with pytest.raises(InvalidInput):
             await owner.list(limit=0)
         with pytest.raises(InvalidInput):

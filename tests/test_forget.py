@@ -170,6 +170,20 @@ async def run_reads(mem: Memory) -> list[Any]:
         if cursor is None:
             break
     assert pages == ids(full)
+    newest: list[str] = []
+    cursor = None
+    while True:  # newest first, pages of 3: the same order reversed
+        page = await mem.list(limit=3, cursor=cursor, newest_first=True)
+        newest += ids(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert newest == ids(full)[::-1]
+    out.append(ids(await mem.list(session="room1", speaker_id="alice", newest_first=True,
+                                  limit=2)))
+    out.append(ids(await mem.list(since=1_001, until=1_004, newest_first=True)))
+    oldest_cursor = (await mem.list(limit=2)).next_cursor
+    newest_cursor = (await mem.list(limit=2, newest_first=True)).next_cursor
     out.append(ids(await mem.list(session="room1", speaker_id="alice")))
     out.append(ids(await mem.list(since=1_002, until=1_004)))
     out.append(await mem.delete(["a0", "b0", "missing"]))
@@ -181,6 +195,10 @@ async def run_reads(mem: Memory) -> list[Any]:
                 lambda: mem.list(cursor=encode_cursor(5, "a\x00b")),
                 lambda: mem.list(since=5, until=5), lambda: mem.list(since=-1),
                 lambda: mem.list(session=""), lambda: mem.delete("a1"),
+                lambda: mem.list(newest_first="yes"),  # type: ignore[arg-type]
+                lambda: mem.list(newest_first=1),  # type: ignore[arg-type]
+                lambda: mem.list(cursor=oldest_cursor, newest_first=True),
+                lambda: mem.list(cursor=newest_cursor),
                 lambda: mem.forget(), lambda: mem.forget(speaker_id="a", session="b"),
                 lambda: mem.forget(speaker_id="")):
         try:
@@ -205,7 +223,7 @@ async def test_reads_and_deletes_answer_the_same_on_every_backend(tmp_path: Path
                 await mem.close()
     first = answers[NAMES[0]]
     assert first[0] == ["b3", "a1"]
-    assert first[4] == 2
+    assert first[6] == 2  # the delete
     for name in NAMES[1:]:
         assert answers[name] == first, name
 
@@ -297,6 +315,15 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "b0" in res.output and "b3" in res.output and "b4" not in res.output
     assert "next page: --cursor " in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--speaker-id", "bob", "--limit", "2",
+                               "--newest-first"])
+    assert res.exit_code == 0, res.output
+    lines = [line.split()[2] for line in res.output.splitlines() if "  " in line]
+    assert lines == ["b5", "b4"] and "next page: --newest-first --cursor " in res.output
+    cursor = res.output.rsplit("--cursor ", 1)[1].split()[0]
+    res = runner.invoke(main, ["list", "--db", db, "--cursor", cursor])
+    assert res.exit_code == 2 and "newest_first=true" in res.output
+    assert "--newest-first" in res.output
     res = runner.invoke(main, ["list", "--db", db, "--limit", "0"])
     assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
     res = runner.invoke(main, ["forget", "--db", db, "--yes"])
@@ -354,6 +381,13 @@ async def test_list_order_is_byte_wise_on_every_backend(tmp_path: Path) -> None:
                     if (cursor := page.next_cursor) is None:
                         break
                 orders[name] = seen
+                seen = []
+                while True:
+                    page = await mem.list(limit=3, cursor=cursor, newest_first=True)
+                    seen += [m.id or "" for m in page.messages]
+                    if (cursor := page.next_cursor) is None:
+                        break
+                assert seen == orders[name][::-1], name
             finally:
                 await mem.close()
     expected = sorted(ids, key=lambda i: i.encode())

@@ -25,6 +25,7 @@ from mcp_types import CallToolResult, TextContent
 
 import chatmem
 from chatmem import Memory, Message
+from chatmem import memory as memory_module
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError, StoreClosed
@@ -246,13 +247,18 @@ async def test_memory_list_shows_the_newest_the_conversation_may_see(
 
 async def test_recent_messages_is_bounded(bow_embedder: Embedder,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    async with await Memory.open("memory://", embedder=bow_embedder) as mem:
+    async with await Memory.open("memory://", embedder=bow_embedder,
+                                 config={"scope": "session"}) as mem:
         now = 1_800_000_000_000
-        hour, day = 3_600_000, 86_400_000
+        day = 86_400_000
         await mem.add([Message(session_id="s", content=f"recent {i}", ts=now - 60_000 * i)
                        for i in range(3)]
                       + [Message(session_id="s", content=f"older {i}", ts=now - 2 * day - i)
-                         for i in range(12)])
+                         for i in range(12)]
+                      + [Message(session_id="s", content="last year", ts=now - 300 * day)]
+                      # another conversation's, which "s" may not see, between the two
+                      + [Message(session_id="other", content=f"hidden {i}",
+                                 ts=now - day - i) for i in range(40)])
         found, truncated = await recent_messages(mem, visible_from="s", platform=None,
                                                  session=None, limit=2, days=30, now=now)
         assert [m.content for m in found] == ["recent 1", "recent 0"] and not truncated
@@ -260,14 +266,21 @@ async def test_recent_messages_is_bounded(bow_embedder: Embedder,
                                          limit=5, days=30, now=now)
         assert [m.content for m in found] == ["older 1", "older 0", "recent 2", "recent 1",
                                               "recent 0"]
-        # the budget runs out inside the week's window: the day's (newer) messages stand
-        monkeypatch.setattr(mcp_server, "LIST_PAGE", 4)
-        monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 3)
+        found, truncated = await recent_messages(mem, visible_from="s", platform=None,
+                                                 session=None, limit=50, days=30, now=now)
+        assert len(found) == 15 and not truncated  # not last year's, nor the hidden ones
+        assert found[0].content == "older 11" and found[-1].content == "recent 0"
+        # the budget runs out among the hidden messages: the newer ones found stand
+        monkeypatch.setattr(memory_module, "LIST_ROUNDS", 2)
+        monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 2)
         found, truncated = await recent_messages(mem, visible_from="s", platform=None,
                                                  session=None, limit=5, days=30, now=now)
         assert truncated and [m.content for m in found] == ["recent 2", "recent 1",
                                                             "recent 0"]
-        assert now - hour < found[0].ts  # type: ignore[operator]
+        monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 20)
+        found, truncated = await recent_messages(mem, visible_from="s", platform=None,
+                                                 session=None, limit=5, days=30, now=now)
+        assert not truncated and len(found) == 5 and found[0].content == "older 1"
 
 
 async def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path,

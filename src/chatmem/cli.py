@@ -422,12 +422,15 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
 @click.option("--limit", type=int, default=100, show_default=True,
               help="Messages per page (1–1000).")
 @click.option("--cursor", default=None, help="The next page: the cursor the last page printed.")
+@click.option("--newest-first", is_flag=True,
+              help="The latest messages first (give it again with --cursor).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the page as JSON: {messages, next_cursor}.")
 @run
 async def list_messages(db: str | None, config_path: str | None, session: str | None,
                         speaker_id: str | None, since: int | None, until: int | None,
-                        limit: int, cursor: str | None, as_json: bool) -> None:
+                        limit: int, cursor: str | None, newest_first: bool,
+                        as_json: bool) -> None:
     """List stored messages in time order (then id), one page at a time; the cursor of
     the next page is printed last (on standard error without --json).
 
@@ -435,11 +438,13 @@ async def list_messages(db: str | None, config_path: str | None, session: str | 
     Example:
       chatmem list --db chat.db --speaker-id alice --limit 20
       chatmem list --db chat.db --session s1 --cursor <next cursor> --json
+      chatmem list --db chat.db --session s1 --newest-first --limit 10
     """
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
-                              until=until, limit=limit, cursor=cursor)
+                              until=until, limit=limit, cursor=cursor,
+                              newest_first=newest_first)
     if as_json:
         _echo_json(page.to_dict())
         return
@@ -447,7 +452,8 @@ async def list_messages(db: str | None, config_path: str | None, session: str | 
         who = m.speaker_name or m.speaker_id or m.role
         click.echo(f"{m.ts}  {m.session_id}  {m.id}  {who}: {m.shown_text}")
     if page.next_cursor:
-        click.echo(f"next page: --cursor {page.next_cursor}", err=True)
+        again = " --newest-first" if newest_first else ""
+        click.echo(f"next page:{again} --cursor {page.next_cursor}", err=True)
 
 
 @main.command()

@@ -361,15 +361,20 @@ class AsyncClient:
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, limit: int = 100,
                             cursor: str | None = None, visible_from: str | None = None,
-                            platform: str | None = None, text: str | None = None
-                            ) -> MessagePage:
+                            platform: str | None = None, text: str | None = None,
+                            newest_first: bool = False) -> MessagePage:
         """One page of stored messages ordered by ``(ts, id)``: ``GET /v1/messages``.
         Pass the page's ``next_cursor`` as ``cursor`` for the next (``None``: the last
-        page). ``text``: only those containing it, ignoring case. A user key needs
+        page). ``text``: only those containing it, ignoring case. ``newest_first``: the
+        latest first (pass it again with the cursor). A user key needs
         ``visible_from``. Also available as :meth:`list`."""
+        if not isinstance(newest_first, bool):
+            raise InvalidInput(f"newest_first must be true or false, got "
+                               f"{type(newest_first).__name__}")
         params = _query({"session": session, "speaker_id": speaker_id, "since": since,
                          "until": until, "limit": limit, "cursor": cursor,
-                         "visible_from": visible_from, "platform": platform, "text": text})
+                         "visible_from": visible_from, "platform": platform, "text": text,
+                         "newest_first": "true" if newest_first else None})
         data = await self._json("GET", "/v1/messages", params=params)
         return MessagePage(tuple(_message(m) for m in data["messages"]),
                            data.get("next_cursor"))

@@ -203,14 +203,22 @@ def check_label(value: object, name: str) -> str:
     return value
 
 
-def encode_cursor(ts: int, message_id: str) -> str:
-    """The opaque ``list`` cursor of a position ``(ts, id)``."""
-    raw = json.dumps([ts, message_id], ensure_ascii=False, separators=(",", ":"))
+def encode_cursor(ts: int, message_id: str, newest_first: bool = False) -> str:
+    """The opaque ``list`` cursor of a position ``(ts, id)``; a cursor of a listing
+    newest first says so, so that it cannot be read in the other direction."""
+    pos: list[object] = [ts, message_id, NEWEST] if newest_first else [ts, message_id]
+    raw = json.dumps(pos, ensure_ascii=False, separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: object) -> tuple[int, str]:
-    """The position of a ``list`` cursor; :class:`InvalidInput` naming ``cursor``."""
+#: The mark a newest-first ``list`` cursor carries after its position.
+NEWEST = "newest"
+
+
+def decode_cursor(cursor: object, newest_first: bool = False) -> tuple[int, str]:
+    """The position of a ``list`` cursor; :class:`InvalidInput` naming ``cursor``, also
+    when the cursor comes from a listing in the other direction than ``newest_first``
+    (its position would be read as the wrong side of the page)."""
     bad = InvalidInput("cursor is not a cursor returned by list() (pass next_cursor as is)")
     if not isinstance(cursor, str) or not cursor or len(cursor) > 4 * MAX_LABEL_CHARS:
         raise bad
@@ -218,9 +226,16 @@ def decode_cursor(cursor: object) -> tuple[int, str]:
         pos = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (ValueError, binascii.Error, RecursionError) as exc:
         raise bad from exc
-    if not (isinstance(pos, list) and len(pos) == 2 and isinstance(pos[1], str)
-            and isinstance(pos[0], int) and not isinstance(pos[0], bool)):
+    if not (isinstance(pos, list) and len(pos) in (2, 3) and isinstance(pos[1], str)
+            and isinstance(pos[0], int) and not isinstance(pos[0], bool)
+            and pos[2:] in ([], [NEWEST])):
         raise bad
+    if (len(pos) == 3) != newest_first:
+        raise InvalidInput(
+            "cursor comes from a listing newest first: pass newest_first=true with it "
+            "(CLI --newest-first), as for the page that returned it" if len(pos) == 3 else
+            "cursor comes from a listing oldest first: leave newest_first out with it "
+            "(CLI --newest-first), as for the page that returned it")
     check_ts(pos[0], "cursor")
     check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
     return pos[0], pos[1]
@@ -757,14 +772,16 @@ class Memory:
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, limit: int = 100,
                             cursor: str | None = None, visible_from: str | None = None,
-                            platform: str | None = None, text: str | None = None
-                            ) -> MessagePage:
+                            platform: str | None = None, text: str | None = None,
+                            newest_first: bool = False) -> MessagePage:
         """One page of stored messages ordered by ``(ts, id)`` (I8): of one ``session``
         and/or one ``speaker_id``, with ``since <= ts < until`` (ms); ``limit`` 1–1000;
         ``cursor`` is the ``next_cursor`` of the page before (``None`` on the last
         page). ``visible_from``: only messages visible from that session (as in
         :meth:`get`). ``text``: only messages whose content (or visible content)
         contains it, ignoring case (a page may then come back short, with a cursor).
+        ``newest_first``: in the reverse order, the latest first (the last *n* messages
+        in one page, whatever the history's length; pass it again with the cursor).
         Also available as :meth:`list`."""
         if session is not None:
             check_label(session, "session")
@@ -780,14 +797,18 @@ class Memory:
             raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
                                f"got {describe(limit)}")
         check_text(text, "text", max_chars=MAX_LABEL_CHARS)
+        if not isinstance(newest_first, bool):
+            raise InvalidInput(f"newest_first must be true or false, got "
+                               f"{describe(newest_first)}")
         needle = text.casefold() if text else None
-        pos = None if cursor is None else decode_cursor(cursor)
+        pos = None if cursor is None else decode_cursor(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
         out: builtins.list[Message] = []
         for _ in range(LIST_ROUNDS):
             rows = await self.store.list_messages(
                 session_ids=None if session is None else [session], speaker_id=speaker_id,
-                since=since, until=until, after=pos, limit=limit + 1)
+                since=since, until=until, after=pos, limit=limit + 1,
+                newest_first=newest_first)
             page = rows[:limit]
             matching = page if needle is None else [m for m in page if _contains(m, needle)]
             shown = {m.id for m in await self._visible(matching, where)}
@@ -798,11 +819,13 @@ class Memory:
                     out.append(m)
                 if len(out) == limit:
                     more = i < len(rows) - 1
-                    return MessagePage(tuple(out), encode_cursor(*pos) if more else None)
+                    return MessagePage(tuple(out), encode_cursor(*pos, newest_first)
+                                       if more else None)
             if len(rows) <= limit:
                 return MessagePage(tuple(out), None)
         assert pos is not None
-        return MessagePage(tuple(out), encode_cursor(*pos))  # a short page; more may follow
+        # a short page; more may follow
+        return MessagePage(tuple(out), encode_cursor(*pos, newest_first))
 
     async def index_states(self, ids: Sequence[str]) -> dict[str, str]:
         """Where each of these messages stands with the vector index: ``pending``,

@@ -962,12 +962,14 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             platform: Annotated[str | None, Query(max_length=512)] = None,
             text: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+            newest_first: bool = False,
             states: bool = False,
     ) -> dict[str, Any]:
         """Stored messages ordered by time then id, one page at a time (I8): of one
         ``session`` and/or ``speaker_id``, ``since <= ts < until``, containing ``text``
         (ignoring case); pass ``next_cursor`` as ``cursor`` for the next page (a page
-        may be short). ``states=true`` adds ``index_states`` (message id → pending,
+        may be short). ``newest_first=true``: the latest first (the last *n* messages;
+        pass it again with the cursor). ``states=true`` adds ``index_states`` (message id → pending,
         indexed, failed, skipped or cleared). With a user key ``visible_from`` (the
         session asking) is required and only what a recall from it could show is
         listed."""
@@ -976,7 +978,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                                "conversation may see is listed")
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
-                              visible_from=visible_from, platform=platform, text=text)
+                              visible_from=visible_from, platform=platform, text=text,
+                              newest_first=newest_first)
         out = page.to_dict()
         if states:
             out["index_states"] = await mem.index_states(

@@ -15,8 +15,9 @@
     the most recent stored messages the bound conversation may see (its effective
     scope, as a recall from it: :meth:`Memory.list` with ``visible_from``), newest
     last; optional ``session`` (one conversation of those), ``limit`` (1–50, default
-    20) and ``days`` (how far back, 1–3650, default 30). Bounded: it reads at most
-    :data:`LIST_SCAN_PAGES` pages of the store per call.
+    20) and ``days`` (how far back, 1–3650, default 30). One walk back in time
+    (:meth:`Memory.list` ``newest_first``), bounded: at most :data:`LIST_SCAN_PAGES`
+    pages per call, each of at most :data:`chatmem.memory.LIST_ROUNDS` store reads.
 
 There is no ``memory_forget`` (nor delete, retention or settings) tool: erasing is
 an owner's act, and this server has no owner on a call. Over HTTP a key is checked
@@ -51,7 +52,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -88,12 +88,11 @@ LIST_DEFAULT = 20
 #: memory_list: how far back it may look (days), and the default.
 LIST_MAX_DAYS = 3650
 LIST_DEFAULT_DAYS = 30
-#: memory_list: most store pages (of :data:`LIST_PAGE` messages) one call reads.
+#: memory_list: most pages of :meth:`Memory.list` one call reads (a page is short, with
+#: a cursor, when its store reads held mostly messages the conversation may not see).
 LIST_SCAN_PAGES = 10
-LIST_PAGE = 1000
 #: memory_list: characters shown of one message when ``search.per_item_max_chars`` is 0.
 LIST_ITEM_MAX_CHARS = 1000
-_HOUR_MS = 3_600_000
 #: The streamable HTTP endpoint's path (the SDK's default).
 HTTP_PATH = "/mcp"
 
@@ -165,36 +164,26 @@ async def recent_messages(mem: Memory, *, visible_from: str, platform: str | Non
                           session: str | None, limit: int, days: int,
                           now: int | None = None) -> tuple[list[Message], bool]:
     """The ``limit`` newest messages of the last ``days`` that ``visible_from`` may see,
-    oldest first, and whether the read budget (:data:`LIST_SCAN_PAGES`) ran out.
+    oldest first, and whether the read budget (:data:`LIST_SCAN_PAGES` store pages)
+    ran out before ``limit`` were found (the ones found are then still the newest).
 
-    The store lists forward in time, so the look-back widens (an hour, a day, a week,
-    a month, a year, ``days``) until a window holds ``limit`` messages; when the budget
-    runs out inside a window, the messages of the window before (all newer than anything
-    unread) are the answer."""
+    One walk back from ``now`` (``list(newest_first=True)``): each page reads at most
+    a few store pages, and a page comes back short, with a cursor, when what it read
+    was mostly messages ``visible_from`` may not see."""
     at = now_ms() if now is None else now
-    span = days * DAY_MS
-    windows = [w for w in (_HOUR_MS, DAY_MS, 7 * DAY_MS, 30 * DAY_MS, 365 * DAY_MS)
-               if w < span] + [span]
-    budget = LIST_SCAN_PAGES
-    best: list[Message] = []
-    for window in windows:
-        keep: deque[Message] = deque(maxlen=limit)
-        cursor: str | None = None
-        while True:
-            if budget == 0:
-                return best, True
-            budget -= 1
-            page = await mem.list(session=session, since=max(0, at - window),
-                                  limit=LIST_PAGE, cursor=cursor,
-                                  visible_from=visible_from, platform=platform)
-            keep.extend(page.messages)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-        best = list(keep)
-        if len(best) >= limit:
-            break
-    return best, False
+    since = max(0, at - days * DAY_MS)
+    found: list[Message] = []
+    cursor: str | None = None
+    for _ in range(LIST_SCAN_PAGES):
+        page = await mem.list(session=session, since=since,
+                              limit=limit - len(found), cursor=cursor,
+                              visible_from=visible_from, platform=platform,
+                              newest_first=True)
+        found += page.messages
+        cursor = page.next_cursor
+        if cursor is None or len(found) >= limit:
+            return found[::-1], False
+    return found[::-1], True
 
 
 def _list_text(messages: Sequence[Message], mem: Memory, truncated: bool) -> str:
