@@ -324,6 +324,18 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     res = runner.invoke(main, ["list", "--db", db, "--cursor", cursor])
     assert res.exit_code == 2 and "newest_first=true" in res.output
     assert "--newest-first" in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--text", "SHELL 3", "--json"])
+    assert [m["id"] for m in json.loads(res.output)["messages"]] == ["b3"]
+    with SyncMemory.open(db, embedder=Embedder(RecordingProvider())) as mem:
+        mem.set_scope("session", actor={"id": "op", "role": "owner"}, session="room2")
+    res = runner.invoke(main, ["list", "--db", db, "--text", "tortoise", "--visible-from",
+                               "room2", "--json"])
+    assert res.exit_code == 0, res.output  # room2 sees its own messages only
+    assert [m["id"] for m in json.loads(res.output)["messages"]] == ["b0", "b2", "b4"]
+    res = runner.invoke(main, ["list", "--db", db, "--platform", "telegram"])
+    assert res.exit_code == 2 and "give --visible-from too" in res.output
+    res = runner.invoke(main, ["list", "--db", db, "--visible-from", ""])
+    assert res.exit_code == 2 and "visible_from" in res.output
     res = runner.invoke(main, ["list", "--db", db, "--limit", "0"])
     assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
     res = runner.invoke(main, ["forget", "--db", db, "--yes"])

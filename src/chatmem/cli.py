@@ -424,12 +424,18 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
 @click.option("--cursor", default=None, help="The next page: the cursor the last page printed.")
 @click.option("--newest-first", is_flag=True,
               help="The latest messages first (give it again with --cursor).")
+@click.option("--text", default=None,
+              help="Only messages containing this text (ignoring case).")
+@click.option("--visible-from", default=None,
+              help="Only what a recall from this session may show (its effective scope).")
+@click.option("--platform", default=None, help="The --visible-from session's platform.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the page as JSON: {messages, next_cursor}.")
 @run
 async def list_messages(db: str | None, config_path: str | None, session: str | None,
                         speaker_id: str | None, since: int | None, until: int | None,
                         limit: int, cursor: str | None, newest_first: bool,
+                        text: str | None, visible_from: str | None, platform: str | None,
                         as_json: bool) -> None:
     """List stored messages in time order (then id), one page at a time; the cursor of
     the next page is printed last (on standard error without --json).
@@ -439,12 +445,16 @@ async def list_messages(db: str | None, config_path: str | None, session: str | 
       chatmem list --db chat.db --speaker-id alice --limit 20
       chatmem list --db chat.db --session s1 --cursor <next cursor> --json
       chatmem list --db chat.db --session s1 --newest-first --limit 10
+      chatmem list --db chat.db --text visa --visible-from alice-dm
     """
+    if platform is not None and visible_from is None:
+        fail("--platform is the --visible-from session's platform: give --visible-from too")
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
-                              newest_first=newest_first)
+                              newest_first=newest_first, text=text,
+                              visible_from=visible_from, platform=platform)
     if as_json:
         _echo_json(page.to_dict())
         return
