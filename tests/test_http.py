@@ -140,6 +140,19 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
         assert r.status_code == 422 and "top_k" in r.json()["error"]["message"]
         r = c.post("/v1/recall", json={"query": "x", "filter": {"$bogus": 1}})
         assert r.status_code == 400, r.text
+        # JSON's types as they are, as the library reads them: "no" is not false, "5" and
+        # 5.0 are not 5, true is not 1
+        for field, value in (("cross_session", "no"), ("cross_session", 0),
+                             ("top_k", "5"), ("top_k", 5.0), ("top_k", True),
+                             ("window", "2")):
+            r = c.post("/v1/recall", json={"query": "x", field: value})
+            assert r.status_code == 422, (field, value, r.text)
+            assert field in r.json()["error"]["message"], r.text
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "s1", "content": "x", "ts": "1000"}]})
+        assert r.status_code == 422 and "ts" in r.json()["error"]["message"]
+        r = c.post("/v1/recall", json={"query": "x", "min_score": 0})  # an int is a number
+        assert r.status_code == 200, r.text
         r = c.post("/v1/rewrite", json={"session": "nope", "ts": 1, "content": "y"})
         assert r.status_code == 404
         r = c.post("/v1/messages", content=b"{not json",

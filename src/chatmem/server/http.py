@@ -329,7 +329,9 @@ def _lone_surrogate(value: Any) -> str | None:
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: JSON's types as they are, as the library reads them ("no" is not false,
+    # "5" and 5.0 are not 5, true is not 1), and no unknown field
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     @field_validator("*", mode="after")
     @classmethod
