@@ -660,3 +660,66 @@ async def test_memory_with_messages_in_sqlite_and_vectors_in_qdrant(tmp_path: Pa
         assert (await mem.stats())["pending"] == 0
     finally:
         await mem.close()
+
+
+def test_a_store_records_its_index_without_credentials() -> None:
+    from chatmem.store.storage import index_label
+
+    assert index_label("qdrant://user:pw@db.example:6333/p?api_key=SECRET&exact=1") \
+        == "qdrant://db.example:6333/p"
+    assert index_label("qdrant+local:///srv/vectors") == "qdrant+local:///srv/vectors"
+
+
+def test_a_store_paired_with_qdrant_is_never_opened_alone(tmp_path: Path) -> None:
+    """Opened without its index, a store would take new vectors itself and recall would
+    read its own instead of the index's: a split index. It refuses, naming the fix, and
+    changes nothing, at every door; a copy of it (migrate, export) is not paired."""
+    import asyncio
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from chatmem import SyncMemory
+    from chatmem.cli import main
+    from chatmem.store import Storage
+
+    db, vectors = tmp_path / "chat.db", f"qdrant+local://{tmp_path}/q"
+    url = f"sqlite:///{db}"
+    with SyncMemory.open(url, vector=vectors, embedder=Embedder(RecordingProvider())) as mem:
+        mem.add([Message(session_id="s1", content="my sister lives in Lisbon"),
+                 Message(session_id="s1", content="the dentist is on Friday")])
+        mem.flush()
+
+    def rows() -> tuple[int, ...]:
+        with sqlite3.connect(db) as conn:
+            return tuple(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                         for t in ("messages", "vectors", "meta"))
+
+    before = rows()
+    for opening in (lambda: SyncMemory.open(url, embedder=Embedder(RecordingProvider())),
+                    lambda: asyncio.run(Storage.open(url))):
+        with pytest.raises(ConfigError) as err:
+            opening()
+        assert "separate index (qdrant+local://" in str(err.value)
+        assert "--vector" in str(err.value)
+    assert rows() == before
+
+    runner = CliRunner()
+    for args in (["recall", "sister"], ["add", "--session", "s1", "--no-wait", "Porto"],
+                 ["list"], ["stats"], ["clear", "--target", "vector", "--yes"]):
+        res = runner.invoke(main, [*args[:1], "--db", url, *args[1:]])
+        assert res.exit_code == 2 and "separate index" in res.output, (args, res.output)
+    assert rows() == before  # nothing was written by any of them
+    res = runner.invoke(main, ["list", "--db", url, "--vector", vectors, "--json"])
+    assert res.exit_code == 0 and "Lisbon" in res.output, res.output
+    res = runner.invoke(main, ["stats", "--db", url, "--json"],
+                        env={"CHATMEM_VECTOR": vectors})
+    assert res.exit_code == 0 and '"indexed": 2' in res.output, res.output
+
+    # a copy goes into a store of its own, which opens alone
+    copy = f"sqlite:///{tmp_path / 'copy.db'}"
+    res = runner.invoke(main, ["migrate", "--from", url, "--from-vector", vectors,
+                               "--to", copy])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["stats", "--db", copy, "--json"])
+    assert res.exit_code == 0 and '"messages": 2' in res.output, res.output

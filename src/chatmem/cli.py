@@ -148,6 +148,12 @@ def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
                              "default: the user data directory's chatmem.db].")(f)
 
 
+def vector_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--vector", envvar="CHATMEM_VECTOR", default=None,
+                        help="Separate vector index URL (e.g. qdrant://host:6333), for a "
+                             "store whose vectors live there [env CHATMEM_VECTOR].")(f)
+
+
 def _store_url(db: str | None) -> str:
     return db or default_db()
 
@@ -158,7 +164,7 @@ def _echo_json(data: Any) -> None:
 
 #: Variables of the ``.env`` file that stand for command-line options.
 _ENV_FILE_OPTIONS = {"CHATMEM_DB": "db", "CHATMEM_CONFIG": "config_path",
-                     "CHATMEM_KEYS": "keys_path"}
+                     "CHATMEM_KEYS": "keys_path", "CHATMEM_VECTOR": "vector"}
 
 
 @click.group()
@@ -218,6 +224,7 @@ async def demo(db: str | None, as_json: bool) -> None:
 
 @main.command()
 @db_option
+@vector_option
 @click.option("--session", required=True, help="Session (conversation) id.")
 @click.option("--role", default="user", show_default=True,
               type=click.Choice(["user", "assistant", "system", "tool", "notice"]))
@@ -229,7 +236,8 @@ async def demo(db: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the stored message as JSON.")
 @click.argument("text")
 @run
-async def add(db: str | None, config_path: str | None, session: str, role: str,
+async def add(db: str | None, config_path: str | None, vector: str | None, session: str,
+              role: str,
               speaker_id: str | None, speaker_name: str | None, platform: str | None,
               ts: int | None, no_wait: bool, as_json: bool, text: str) -> None:
     """Store one message (and index it). TEXT "-" reads the text from standard input.
@@ -245,7 +253,7 @@ async def add(db: str | None, config_path: str | None, session: str, role: str,
         except UnicodeDecodeError as exc:
             fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), config=cfg) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
         [msg] = await mem.add(Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
                                       speaker_id=speaker_id, speaker_name=speaker_name,
                                       platform=platform, ts=ts))
@@ -259,6 +267,7 @@ async def add(db: str | None, config_path: str | None, session: str, role: str,
 
 @main.command()
 @db_option
+@vector_option
 @click.option("--session", default=None, help="The current session (needed by scope=session).")
 @click.option("--scope", default=None,
               type=click.Choice(["all", "user", "platform", "resource", "session", "thread"]),
@@ -269,7 +278,8 @@ async def add(db: str | None, config_path: str | None, session: str, role: str,
 @click.option("--json", "as_json", is_flag=True, help="Structured hits as JSON.")
 @click.argument("query")
 @run
-async def recall(db: str | None, config_path: str | None, session: str | None,
+async def recall(db: str | None, config_path: str | None, vector: str | None,
+                 session: str | None,
                  scope: str | None, top_k: int | None, window: int | None,
                  min_score: float | None, as_json: bool, query: str) -> None:
     """Recall past messages relevant to QUERY and print the rendered memory.
@@ -279,7 +289,8 @@ async def recall(db: str | None, config_path: str | None, session: str | None,
       chatmem recall --db chat.db --session s1 --scope session "when is the deadline?"
     """
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score)
     if as_json:
@@ -296,7 +307,7 @@ def _progress(label: str, total: int | None = None) -> Any:
 
 @main.command(name="export")
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--vectors", "with_vectors", is_flag=True,
               help="Include vectors (else the importing store re-embeds).")
 @click.option("-o", "--output", default="-", help="Output file (default: standard output).")
@@ -325,7 +336,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
 
 @main.command(name="import")
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--no-wait", is_flag=True, help="Do not wait for re-embedding before exiting.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @run
@@ -390,13 +401,14 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
 
 @main.command()
 @db_option
+@vector_option
 @click.option("--session", default=None, help="Only this session (default: everything).")
 @click.option("--target", type=click.Choice(["vector", "context", "all"]), default="all",
               show_default=True, help="What to clear: the vector index, the messages, or both.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @run
-async def clear(db: str | None, config_path: str | None, session: str | None, target: str,
-                yes: bool) -> None:
+async def clear(db: str | None, config_path: str | None, vector: str | None,
+                session: str | None, target: str, yes: bool) -> None:
     """Clear the vector index, the messages, or both; globally or for one session.
 
     \b
@@ -407,13 +419,15 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
         what = f"session {session}" if session else "EVERY session"
         click.confirm(f"Clear {target} of {what}?", abort=True)
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
         out = await mem.clear(target, session=session)
     click.echo(f"cleared {out}")
 
 
 @main.command(name="list")
 @db_option
+@vector_option
 @click.option("--session", default=None, help="Only this session.")
 @click.option("--speaker-id", default=None, help="Only what this speaker said.")
 @click.option("--since", type=int, default=None, help="From this time (ms since the epoch).")
@@ -432,7 +446,8 @@ async def clear(db: str | None, config_path: str | None, session: str | None, ta
 @click.option("--json", "as_json", is_flag=True,
               help="Print the page as JSON: {messages, next_cursor}.")
 @run
-async def list_messages(db: str | None, config_path: str | None, session: str | None,
+async def list_messages(db: str | None, config_path: str | None, vector: str | None,
+                        session: str | None,
                         speaker_id: str | None, since: int | None, until: int | None,
                         limit: int, cursor: str | None, newest_first: bool,
                         text: str | None, visible_from: str | None, platform: str | None,
@@ -450,7 +465,8 @@ async def list_messages(db: str | None, config_path: str | None, session: str | 
     if platform is not None and visible_from is None:
         fail("--platform is the --visible-from session's platform: give --visible-from too")
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
                               newest_first=newest_first, text=text,
@@ -468,7 +484,7 @@ async def list_messages(db: str | None, config_path: str | None, session: str | 
 
 @main.command()
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--speaker-id", default=None, help="Forget everything this speaker said.")
 @click.option("--session", default=None, help="Forget every message of this session.")
 @click.option("--resource-id", default=None,
@@ -508,7 +524,7 @@ async def forget(db: str | None, config_path: str | None, vector: str | None,
 
 @main.command()
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.argument("ids", nargs=-1, required=True)
 @run
@@ -531,7 +547,7 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
 
 @main.command()
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @run
 async def reindex(db: str | None, config_path: str | None, vector: str | None,
@@ -567,9 +583,11 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
 
 @main.command()
 @db_option
+@vector_option
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
-async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
+async def stats(db: str | None, config_path: str | None, vector: str | None,
+                as_json: bool) -> None:
     """Counts of messages, indexed, pending, failed (waiting for a retry of their
     embedding, and when the soonest is due), skipped (never embedded: tool, system,
     notice, source, control) and cleared (vectors cleared, waiting for
@@ -580,7 +598,8 @@ async def stats(db: str | None, config_path: str | None, as_json: bool) -> None:
       chatmem stats --db chat.db --json
     """
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), config=cfg, create=False) as mem:
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
         data = await mem.stats()
     if as_json:
         _echo_json(data)
@@ -682,7 +701,7 @@ def load_keys(path: str | None) -> Any:
 
 @main.command()
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--keys", "keys_path", envvar="CHATMEM_KEYS", default=None,
               help="TOML file of API keys → namespaces [env CHATMEM_KEYS]; without it the "
                    "server is open (loopback only).")
@@ -710,7 +729,7 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 
 @main.command()
 @db_option
-@click.option("--vector", default=None, help="Separate vector index URL (e.g. qdrant://…).")
+@vector_option
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
               show_default=True, help="stdio for a local client, http for streamable HTTP.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")

@@ -37,6 +37,7 @@ from .models import (
     validate_session,
 )
 from .store import Storage
+from .store.storage import VECTORS_NAMESPACE
 
 FORMAT = "chatmem-jsonl"
 VERSION = 1
@@ -65,6 +66,10 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
     for s in await store.all_sessions():
         yield {"type": "session", **s.to_dict()}
     for ns, key, value in await store.meta_items():
+        if ns == VECTORS_NAMESPACE:
+            # where this store's vectors live is not data: the store it goes into has
+            # its own pairing (recorded when that one is opened with a separate index)
+            continue
         yield {"type": "meta", "namespace": ns, "key": key, "value": value}
     cursor = 0
     while True:
@@ -223,7 +228,7 @@ async def _import_records(storage: Storage, records: list[dict[str, Any]],
                                                   if k in session_fields}))
             counts.sessions += 1
             progress("session", 1)
-        elif rec["type"] == "meta":
+        elif rec["type"] == "meta" and rec["namespace"] != VECTORS_NAMESPACE:
             await store.meta_set(rec["namespace"], rec["key"], rec["value"])
             counts.meta += 1
     batch: list[Message] = []

@@ -13,8 +13,9 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
+from urllib.parse import urlsplit
 
-from ..errors import ChatmemError
+from ..errors import ChatmemError, ConfigError
 from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
 from .base import (
     LexicalIndex,
@@ -31,6 +32,21 @@ log = logging.getLogger("chatmem.storage")
 #: Metadata-area namespace of sessions whose vectors a separate index has not caught up
 #: with yet (key: the session id whose change must reach its vectors and its descendants').
 SNAPSHOT_DIRTY = "chatmem.snapshot-dirty"
+#: Metadata-area place where a store records the separate index its vectors live in
+#: (the index's URL without credentials or options; :func:`index_label`).
+VECTORS_NAMESPACE = "chatmem.storage"
+VECTORS_KEY = "vectors"
+
+
+def index_label(url: str) -> str:
+    """A vector index URL as a store records it: scheme, host, port and path, without
+    user info or query (an ``api_key`` must not be written into the store)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rsplit("@", 1)[-1]
+    except ValueError:
+        return "a separate vector index"
+    return f"{parts.scheme}://{host}{parts.path}"
 
 
 async def root_of(store: MessageStore, session: Session, limit: int = 32) -> Session:
@@ -105,10 +121,24 @@ class Storage:
         given, a separate vector index (``qdrant://…``); else the store is its own index.
         ``create=False`` opens only an existing store."""
         store = await open_store(url, create=create)
-        if vector is None:
-            return cls(store, store)
         try:
-            return cls(store, await open_vector_index(vector, store))
+            recorded = await store.meta_get(VECTORS_NAMESPACE, VECTORS_KEY)
+            if vector is None:
+                if recorded is not None:
+                    # opened alone, it would take new vectors itself and recall would
+                    # read its own (few or none) instead of the index's: a split index
+                    raise ConfigError(
+                        f"this store's vectors live in a separate index ({recorded}): "
+                        "open it with that index (vector=… in Python, --vector on the "
+                        "command line and the servers, CHATMEM_VECTOR). To keep the "
+                        "vectors in a store of its own instead, copy it with chatmem "
+                        "migrate --from-vector … into a store opened without one")
+                return cls(store, store)
+            index = await open_vector_index(vector, store)
+            label = index_label(vector)
+            if recorded != label:
+                await store.meta_set(VECTORS_NAMESPACE, VECTORS_KEY, label)
+            return cls(store, index)
         except BaseException:
             await store.close()
             raise
