@@ -42,6 +42,15 @@ def test_add_then_recall_with_json(tmp_path: Path) -> None:
     data = json.loads(res.output)
     assert data["hits"][0]["message"]["content"] == "I moved to Lisbon in May"
     assert data["period"] is None
+    # --no-follow-replies: the three messages are one sitting, whose matches lend each
+    # other a share of their relevance (rule 20); without, none does
+    res = runner.invoke(main, ["recall", "--db", db, "--session", "s1", "--window", "0",
+                               "--json", "--no-follow-replies", "which city do I live in?"])
+    assert res.exit_code == 0, res.output
+    alone = {h["message"]["id"]: h["semantic"] for h in json.loads(res.output)["hits"]}
+    lent = {h["message"]["id"]: h["semantic"] for h in data["hits"]}
+    assert alone.keys() == lent.keys()
+    assert all(lent[i] > alone[i] + 0.01 for i in lent)
     # the stretch of time a question names, as recall read it (rule 30)
     res = runner.invoke(main, ["recall", "--db", db, "--session", "s1", "--json",
                                "what did I say today?"])

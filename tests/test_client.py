@@ -91,6 +91,24 @@ async def test_add_recall_context_and_rewrite(server: str) -> None:
         assert isinstance(result, RecallResult) and isinstance(result.hits[0], Hit)
         assert result.hits[0].message.content.startswith("the boiler")
         assert result.hits[0].message.id == stored[0].id
+        # an OpenAI message list as is, its session and speaker given for the batch
+        listed = await c.add([{"role": "user", "content": "the plumber comes at nine"},
+                              {"role": "assistant", "content": "noted, nine it is"}],
+                             session="hall", platform="web", speaker_id="bob")
+        assert [(m.session_id, m.platform, m.speaker_id) for m in listed] == [
+            ("hall", "web", "bob"), ("hall", "web", None)]
+        await wait_indexed(c, 4)
+        turn = await c.turn_context(
+            [{"role": "user", "content": "when does the plumber come?"}], session="hall",
+            platform="web", now=listed[-1].ts + 60_000, explain=True)  # type: ignore[operator]
+        assert turn.recall is not None and "plumber" in turn.recall.text
+        assert turn.recall.hits[0].message.id == listed[0].id
+        assert (await c.turn_context("plumber", session="hall")).recall is None
+        plain = await c.recall("when is the boiler service?", session="kitchen", top_k=3,
+                               follow_replies=False)
+        assert plain.hits[0].message.id == stored[0].id
+        with pytest.raises(InvalidInput, match="follow_replies"):
+            await c.recall("boiler", follow_replies="no")  # type: ignore[arg-type]
         # "when" asks for a time: the hit states one, so its score carries
         # search.when_boost (scores are relevance × boosts, not capped at 1)
         assert 0 < result.hits[0].semantic <= 1 and "boiler" in result.text

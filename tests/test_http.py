@@ -84,6 +84,30 @@ def test_add_then_recall_and_context(api: str) -> None:
         assert r.status_code == 200, r.text
         assert r.json()["message"]["content"] == "I prefer soy milk now"
         assert "I prefer soy milk now" in recall_texts(c, "soy milk")
+        # follow_replies: false, as the library's: the answer after a match inherits
+        # nothing of its score
+        r = c.post("/v1/messages", json={"session_id": "s9", "messages": [
+            {"content": "what should I plant in the shady corner of the garden?"},
+            {"role": "assistant", "content": "ferns and hostas do well there"}]})
+        assert r.status_code == 200, r.text
+        wait_indexed(c, 4)
+        now = r.json()["messages"][-1]["ts"] + 60_000  # one "now": recency is the same
+
+        def reply_score(**extra: object) -> float:
+            r = c.post("/v1/recall", json={"query": "plants for the shady corner",
+                                           "session": "s9", "top_k": 5, "now": now,
+                                           **extra})
+            assert r.status_code == 200, r.text
+            return next(h["score"] for h in r.json()["hits"]
+                        if h["message"]["content"].startswith("ferns"))
+
+        assert reply_score() > reply_score(follow_replies=False)
+        assert reply_score(follow_replies=True) == reply_score()
+        r = c.post("/v1/recall", json={"query": "x", "follow_replies": "no"})
+        assert r.status_code == 422 and "follow_replies" in r.text
+        # a window side left out is 0, as in the library
+        r = c.post("/v1/recall", json={"query": "boiler", "window": {"before": 1}})
+        assert r.status_code == 200, r.text
 
 
 def test_keys_are_required_and_namespaces_never_cross(api: str) -> None:

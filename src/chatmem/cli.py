@@ -275,13 +275,16 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
 @click.option("--top-k", type=int, default=None, help="Hits to return (default 5).")
 @click.option("--window", type=int, default=None, help="Neighbours each side (default 2).")
 @click.option("--min-score", type=float, default=None, help="Semantic floor 0..1 (default 0).")
+@click.option("--no-follow-replies", "no_follow", is_flag=True,
+              help="No reply or sitting inherits a match's score (messages are documents).")
 @click.option("--json", "as_json", is_flag=True, help="Structured hits as JSON.")
 @click.argument("query")
 @run
 async def recall(db: str | None, config_path: str | None, vector: str | None,
                  session: str | None,
                  scope: str | None, top_k: int | None, window: int | None,
-                 min_score: float | None, as_json: bool, query: str) -> None:
+                 min_score: float | None, no_follow: bool, as_json: bool,
+                 query: str) -> None:
     """Recall past messages relevant to QUERY and print the rendered memory.
 
     \b
@@ -292,7 +295,8 @@ async def recall(db: str | None, config_path: str | None, vector: str | None,
     async with await open_memory(_store_url(db), vector=vector, config=cfg,
                                  create=False) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
-                                  window=window, min_score=min_score)
+                                  window=window, min_score=min_score,
+                                  follow_replies=False if no_follow else None)
     if as_json:
         _echo_json(result.to_dict())
     else:

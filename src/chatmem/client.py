@@ -94,6 +94,9 @@ class TurnContext:
     messages: list[dict[str, str]]
     degraded: bool = False
     degraded_reason: str | None = None
+    #: The recall behind the messages, when asked for (``explain=True``); its hits carry
+    #: no ``snippets``.
+    recall: RecallResult | None = None
 
 
 def error_from_response(response: httpx.Response) -> ChatmemError:
@@ -300,14 +303,22 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ writing
 
-    async def add(self, messages: MessageLike | Sequence[MessageLike]) -> list[Message]:
+    async def add(self, messages: MessageLike | Sequence[MessageLike], *,
+                  session: str | None = None, platform: str | None = None,
+                  speaker_id: str | None = None, speaker_name: str | None = None
+                  ) -> list[Message]:
         """Store messages (committed before this returns) and queue them for indexing:
-        ``POST /v1/messages``. The stored messages come back with ``id`` and ``ts``."""
+        ``POST /v1/messages``. ``session`` (and ``platform``, and ``speaker_id`` /
+        ``speaker_name`` for the user messages) apply to every mapping that gives none,
+        e.g. an OpenAI message list as is. The stored messages come back with ``id``
+        and ``ts``."""
         batch = [messages] if isinstance(messages, (Message, Mapping)) else list(messages)
         if not batch:
             return []
-        data = await self._json("POST", "/v1/messages",
-                                body={"messages": [_message_json(m) for m in batch]})
+        body = {"messages": [_message_json(m) for m in batch], **_drop_none({
+            "session_id": session, "platform": platform, "speaker_id": speaker_id,
+            "speaker_name": speaker_name})}
+        data = await self._json("POST", "/v1/messages", body=body)
         return [_message(m) for m in data["messages"]]
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
@@ -437,39 +448,55 @@ class AsyncClient:
         speakers: Sequence[str] = (),
         exclude_ids: Sequence[str] = (),
         now: int | None = None,
+        follow_replies: bool | None = None,
     ) -> RecallResult:
         """Recall past messages relevant to ``query``: ``POST /v1/recall``. With a user key
         ``session`` is required and ``scope`` may only narrow (``clamped`` says so).
-        The result has no ``snippets`` (the API does not send them)."""
+        ``follow_replies=False``: no reply or sitting inherits a match's score. The
+        result has no ``snippets`` (the API does not send them)."""
         body = _drop_none({
             "query": query if isinstance(query, str) else list(query), "session": session,
             "platform": platform, "top_k": top_k, "min_score": min_score, "scope": scope,
             "window": dict(window) if isinstance(window, Mapping) else window,
             "cross_session": cross_session,
             "filter": dict(filter) if filter is not None else None,
-            "speakers": list(speakers), "exclude_ids": list(exclude_ids), "now": now})
+            "speakers": list(speakers), "exclude_ids": list(exclude_ids), "now": now,
+            "follow_replies": follow_replies})
         return _recall_result(await self._json("POST", "/v1/recall", body=body))
 
-    async def turn_context(self, turn: str | Sequence[str], *, session: str,
-                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = ()
-                           ) -> TurnContext:
+    async def turn_context(self, turn: str | MessageLike | Sequence[str | MessageLike], *,
+                           session: str, platform: str | None = None,
+                           speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
+                           now: int | None = None, explain: bool = False) -> TurnContext:
         """:meth:`context`'s messages and whether the recall was degraded:
-        ``POST /v1/context``."""
-        data = await self._json("POST", "/v1/context", body={
-            "turn": turn if isinstance(turn, str) else list(turn), "session": session,
-            "speakers": list(speakers), "exclude_ids": list(exclude_ids)})
+        ``POST /v1/context``. ``turn``: this turn's text(s) or messages (an OpenAI message
+        list as is). ``explain=True`` also returns the recall behind them."""
+        if not isinstance(explain, bool):
+            raise InvalidInput(f"explain must be true or false, got {type(explain).__name__}")
+        turns = [turn] if isinstance(turn, (str, Message, Mapping)) else list(turn)
+        body = {"turn": turn if isinstance(turn, str) else [
+                    t if isinstance(t, str) else _message_json(t) for t in turns],
+                "session": session, "speakers": list(speakers),
+                "exclude_ids": list(exclude_ids),
+                **_drop_none({"platform": platform, "now": now}),
+                **({"explain": True} if explain else {})}
+        data = await self._json("POST", "/v1/context", body=body)
         return TurnContext([{"role": str(m["role"]), "content": str(m["content"])}
                             for m in data["messages"]],
                            degraded=bool(data.get("degraded", False)),
-                           degraded_reason=data.get("degraded_reason"))
+                           degraded_reason=data.get("degraded_reason"),
+                           recall=_recall_result(data["recall"]) if "recall" in data
+                           else None)
 
-    async def context(self, turn: str | Sequence[str], *, session: str,
-                      speakers: Sequence[str] = (), exclude_ids: Sequence[str] = ()
-                      ) -> list[dict[str, str]]:
+    async def context(self, turn: str | MessageLike | Sequence[str | MessageLike], *,
+                      session: str, platform: str | None = None,
+                      speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
+                      now: int | None = None) -> list[dict[str, str]]:
         """The messages to put before the conversation (M2): the recall system message
         (when anything is recalled) and the session's last messages."""
-        return (await self.turn_context(turn, session=session, speakers=speakers,
-                                        exclude_ids=exclude_ids)).messages
+        return (await self.turn_context(turn, session=session, platform=platform,
+                                        speakers=speakers, exclude_ids=exclude_ids,
+                                        now=now)).messages
 
     # ------------------------------------------------------------------ settings
 

@@ -397,8 +397,9 @@ class RewriteBody(_Body):
 
 
 class WindowBody(_Body):
-    before: int = Field(ge=0, le=MAX_WINDOW)
-    after: int = Field(ge=0, le=MAX_WINDOW)
+    # a side left out is 0, as in the library's mapping
+    before: int = Field(0, ge=0, le=MAX_WINDOW)
+    after: int = Field(0, ge=0, le=MAX_WINDOW)
 
 
 class RecallBody(_Body):
@@ -418,6 +419,10 @@ class RecallBody(_Body):
     exclude_ids: list[str] = Field(default_factory=list)
     now: int | None = Field(None, ge=0, le=TS_MAX,
                             description="Milliseconds; default now (for decay).")
+    follow_replies: bool | None = Field(None, description=(
+        "false: no reply inherits a match's score and no sitting lends one, e.g. when "
+        "the stored messages are documents rather than turns; default: the "
+        "configuration's shares."))
 
 
 class ContextBody(_Body):
@@ -428,6 +433,8 @@ class ContextBody(_Body):
     platform: str | None = Field(None, description="The entry platform of this turn.")
     speakers: list[str] = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list)
+    now: int | None = Field(None, ge=0, le=TS_MAX,
+                            description="Milliseconds; default now (for decay).")
     explain: StrictBool = Field(False, description="Also return the recall behind the system "
                           "message (its hits with semantic, recency and boost, their "
                           "neighbours, the excluded candidates by reason) as `recall`.")
@@ -863,7 +870,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             body.query, session=body.session, platform=body.platform, top_k=body.top_k,
             min_score=body.min_score, scope=body.scope, window=window,
             cross_session=body.cross_session, filter=body.filter, speakers=body.speakers,
-            exclude_ids=body.exclude_ids, now=body.now, narrow_only=who.narrow_only)
+            exclude_ids=body.exclude_ids, now=body.now, narrow_only=who.narrow_only,
+            follow_replies=body.follow_replies)
         return result.to_dict()
 
     @v1.post("/context", tags=["memory"])
@@ -874,7 +882,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         inputs = body.turn if isinstance(body.turn, str) else [
             t if isinstance(t, str) else t.model_dump(exclude_unset=True) for t in body.turn]
         turn = await mem.turn_context(inputs, session=body.session, platform=body.platform,
-                                      speakers=body.speakers, exclude_ids=body.exclude_ids)
+                                      speakers=body.speakers, exclude_ids=body.exclude_ids,
+                                      now=body.now)
         out: dict[str, Any] = {"messages": turn.messages, "degraded": turn.recall.degraded,
                "degraded_reason": turn.recall.degraded_reason}
         if body.explain:
