@@ -340,8 +340,17 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
     res = runner.invoke(main, ["forget", "--db", db, "--yes"])
     assert res.exit_code == 2 and "exactly one of" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice", "--dry-run"])
+    assert res.exit_code == 0, res.output
+    assert "would forget 7 message(s), 6 of them indexed (nothing erased)" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice", "--dry-run",
+                               "--json"])
+    assert json.loads(res.output)["messages"] == 7
     res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice"], input="n\n")
     assert res.exit_code != 0  # declined: nothing erased
+    assert "Erase 7 message(s) (6 indexed) of speaker alice?" in res.output
+    res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "nobody"])
+    assert res.exit_code == 0 and "forgot 0 messages" in res.output  # nothing to ask
     res = runner.invoke(main, ["forget", "--db", db, "--speaker-id", "alice", "--yes",
                                "--json"])
     assert res.exit_code == 0, res.output

@@ -494,32 +494,49 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
 @click.option("--resource-id", default=None,
               help="Forget every message of the sessions of this resource (user / tenant).")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--dry-run", is_flag=True,
+              help="Erase nothing: print how many messages (and of them indexed, as "
+                   "vectors) would go.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @run
 async def forget(db: str | None, config_path: str | None, vector: str | None,
                  speaker_id: str | None, session: str | None, resource_id: str | None,
-                 yes: bool, as_json: bool) -> None:
+                 yes: bool, dry_run: bool, as_json: bool) -> None:
     """Erase for good every message of one speaker, session or resource (exactly one of
     them) with its vectors, full-text rows, ANN entries, Qdrant points and cached
-    embeddings; print how many of each went.
+    embeddings; print how many of each went. Without --yes it says how many messages
+    would go and asks first.
 
     \b
     Example:
+      chatmem forget --db chat.db --speaker-id alice --dry-run
       chatmem forget --db chat.db --speaker-id alice --yes
       chatmem forget --db chat.db --vector qdrant://localhost:6333 --session s1 --yes
     """
     given = [f"{name} {value}" for name, value in (("speaker", speaker_id),
                                                    ("session", session),
-                                                   ("resource", resource_id)) if value]
+                                                   ("resource", resource_id))
+             if value is not None]
     if len(given) != 1:
         fail("forget needs exactly one of --speaker-id, --session or --resource-id")
-    if not yes:
-        click.confirm(f"Erase everything of {given[0]}? This cannot be undone", abort=True)
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), vector=vector, config=cfg,
                                  create=False) as mem:
-        out = await mem.forget(speaker_id=speaker_id, session=session,
-                               resource_id=resource_id)
+        out = None
+        if dry_run or not yes:  # what would go: the answer, or what the question says
+            out = await mem.forget(speaker_id=speaker_id, session=session,
+                                   resource_id=resource_id, dry_run=True)
+            if not dry_run and out.messages:
+                click.confirm(f"Erase {out.messages} message(s) ({out.vectors} indexed) "
+                              f"of {given[0]}? This cannot be undone", abort=True)
+                out = None
+        if out is None:
+            out = await mem.forget(speaker_id=speaker_id, session=session,
+                                   resource_id=resource_id)
+    if dry_run and not as_json:
+        click.echo(f"would forget {out.messages} message(s), {out.vectors} of them indexed "
+                   "(nothing erased)")
+        return
     if as_json:
         _echo_json(out.to_dict())
     else:
