@@ -58,6 +58,9 @@ def test_sessions_overview_for_owner_and_user_keys(api: str) -> None:
         rest = c.get("/v1/sessions", params={"after": "room1"}).json()
         assert [s["id"] for s in rest["sessions"]] == ["room2"]
         assert c.get("/v1/sessions", params={"limit": 0}).status_code == 422
+        # an owner's visible_from narrows too (it was ignored: every session came back)
+        r = c.get("/v1/sessions", params={"visible_from": "room2"})
+        assert [s["id"] for s in r.json()["sessions"]] == ["room2"]
     with client(api, ALICE_BOT) as c:
         r = c.get("/v1/sessions")
         assert r.status_code == 400 and "visible_from" in r.json()["error"]["message"]

@@ -916,12 +916,12 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     ) -> dict[str, Any]:
         """Sessions ordered by id, a page at a time (``next_after`` as ``after``): labels,
         message counts per index state, last activity, effective scope and retention
-        with their layers. A user key must name ``visible_from`` (its conversation) and
-        sees that session only."""
+        with their layers. ``visible_from``: that session only (as a user key sees it);
+        a user key must name it (its conversation)."""
         if who.narrow_only and visible_from is None:
             raise InvalidInput("visible_from is required with a user key: it sees its own "
                                "conversation only")
-        only = [visible_from] if who.narrow_only and visible_from is not None else None
+        only = None if visible_from is None else [visible_from]
         page = await mem.sessions(limit=limit, after=after, only=only)
         return page.to_dict()
 
