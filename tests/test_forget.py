@@ -241,6 +241,16 @@ async def test_list_for_a_viewer_shows_only_its_visible_set(tmp_path: Path) -> N
         assert {m.session_id for m in seen} == {"room1"} and len(seen) == 7
         got = await mem.get(["a0", "a1"], visible_from="room1")
         assert list(got) == ["a1"]  # a0 is in room2
+        # visible(): the same test for messages stored or not (what memory_add asks)
+        fresh = [Message(session_id="room2", content="x"),
+                 Message(session_id="room1", content="y"), got["a1"]]
+        assert await mem.visible(fresh, visible_from="room1") == fresh[1:]
+        assert await mem.visible(fresh, visible_from="room2") == fresh  # scope "all"
+        for bad in ({"session_id": "room1", "content": "z"}, fresh[0]):
+            with pytest.raises(InvalidInput, match="list of Message"):
+                await mem.visible(bad, visible_from="room1")  # type: ignore[arg-type]
+        with pytest.raises(InvalidInput, match="visible_from"):
+            await mem.visible(fresh, visible_from="")
 
 
 async def test_erase_drops_the_ann_graph_and_its_file(tmp_path: Path) -> None:

@@ -768,6 +768,24 @@ class Memory:
         shown = {m.id for m in await self._visible(list(found.values()), where)}
         return {i: found[i] for i in dict.fromkeys(wanted) if i in shown}
 
+    async def visible(self, messages: Sequence[Message], *, visible_from: str,
+                      platform: str | None = None) -> builtins.list[Message]:
+        """Those of ``messages``, stored or not, that a recall from ``visible_from`` could
+        show under its effective scope (R4), in their order: e.g. whether a message a
+        model is about to store elsewhere lands where its own conversation may see."""
+        if isinstance(messages, Message) or not all(isinstance(m, Message)
+                                                    for m in messages):
+            raise InvalidInput("messages must be a list of Message objects")
+        where = await self._visibility(visible_from, platform)
+        if where is None:
+            return builtins.list(messages)
+        # an entry needs an id and a time; the scopes read neither
+        probes = [m if m.id is not None and m.ts is not None
+                  else dataclasses.replace(m, id=m.id or f"probe-{i}", ts=m.ts or 0)
+                  for i, m in enumerate(messages)]
+        shown = {id(p) for p in await self._visible(probes, where)}
+        return [m for m, p in zip(messages, probes, strict=True) if id(p) in shown]
+
     async def list_messages(self, *, session: str | None = None,
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, limit: int = 100,
@@ -1689,6 +1707,7 @@ class SyncMemory(BlockingWrapper[Memory]):
     list_messages = blocking(Memory.list_messages)
     delete = blocking(Memory.delete)
     forget = blocking(Memory.forget)
+    visible = blocking(Memory.visible)
     index_states = blocking(Memory.index_states)
     sessions = blocking(Memory.sessions)
     set_retention = blocking(Memory.set_retention)

@@ -291,9 +291,17 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
         msg = Message(session_id=bound_session if session is None else session,
                       content=content, role=role, speaker_id=speaker_id,
                       speaker_name=speaker_name, platform=bound_platform)
+        mem = memory()
         try:
             validate_message(msg, path="message")
-            stored = (await memory().add(msg))[0]
+            if msg.session_id != bound_session and not await mem.visible(
+                    [msg], visible_from=bound_session, platform=bound_platform):
+                # a model (or text injected into it) must not plant messages where its
+                # own conversation cannot see them: another's recall would show them
+                raise InvalidInput(f"session {msg.session_id!r} is not a conversation this "
+                                   f"one ({bound_session!r}) may see: memory_add stores only "
+                                   "where memory_recall could find it")
+            stored = (await mem.add(msg))[0]
         except ChatmemError as exc:
             raise _tool_error(exc, ADD_TOOL_NAME) from exc
         if stored.id is None or stored.ts is None:  # the store assigns both
