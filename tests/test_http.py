@@ -343,6 +343,24 @@ def test_a_user_key_may_only_narrow_the_scope(api: str) -> None:
         r = owner.post("/v1/recall", json={"query": "vault code", "session": "a2",
                                            "scope": "all"})
         assert "5521" in r.text and r.json()["clamped"] is False
+        # a rewrite names the conversation asking, and changes (and shows) only what it
+        # may see: a1's message is not found from a2, and stays as it was
+        vault = owner.get("/v1/messages", params={"session": "a1"}).json()["messages"][0]
+        change = {"session": "a1", "ts": vault["ts"], "content": "the vault code is 0000"}
+        assert "visible_from" in json_error(bot.post("/v1/rewrite", json=change),
+                                            400)["message"]
+        hidden = json_error(bot.post("/v1/rewrite", json={**change, "visible_from": "a2"}),
+                            404)["message"]
+        absent = json_error(bot.post("/v1/rewrite", json={  # the same answer: no oracle
+            **change, "visible_from": "a2", "ts": vault["ts"] + 1}), 404)["message"]
+        assert hidden.replace(str(vault["ts"]), "T") == absent.replace(
+            str(vault["ts"] + 1), "T")
+        assert owner.get("/v1/messages", params={"session": "a1"}).json()[
+            "messages"][0]["content"] == "the vault code is 5521"
+        r = bot.post("/v1/rewrite", json={**change, "visible_from": "a1"})
+        assert r.status_code == 200 and r.json()["message"]["content"].endswith("0000")
+        r = owner.post("/v1/rewrite", json={**change, "content": "the vault code is 5521"})
+        assert r.status_code == 200, r.text  # an owner key names no conversation
 
 
 def test_metrics_need_a_key_and_count_500s(api: str, tmp_path: Path,

@@ -323,11 +323,16 @@ class AsyncClient:
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
-                      metadata: Mapping[str, Any] | None = None) -> Message:
-        """Change a stored message, found by session and ts (F3): ``POST /v1/rewrite``."""
+                      metadata: Mapping[str, Any] | None = None,
+                      visible_from: str | None = None, platform: str | None = None
+                      ) -> Message:
+        """Change a stored message, found by session and ts (F3): ``POST /v1/rewrite``.
+        ``visible_from`` (required with a user key): only a message that conversation
+        may see (``NotFound`` otherwise)."""
         body = _drop_none({"session": session, "ts": ts, "content": content,
                            "visible_content": visible_content,
-                           "metadata": dict(metadata) if metadata is not None else None})
+                           "metadata": dict(metadata) if metadata is not None else None,
+                           "visible_from": visible_from, "platform": platform})
         return _message((await self._json("POST", "/v1/rewrite", body=body))["message"])
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:

@@ -394,6 +394,10 @@ class RewriteBody(_Body):
     content: str | None = None
     visible_content: str | None = None
     metadata: dict[str, Any] | None = None
+    visible_from: str | None = Field(None, min_length=1, max_length=512, description=(
+        "The conversation asking: only a message it may see is changed (required with a "
+        "user key)."))
+    platform: str | None = Field(None, max_length=512)
 
 
 class WindowBody(_Body):
@@ -849,8 +853,19 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return {"messages": [m.to_dict() for m in stored]}
 
     @v1.post("/rewrite", tags=["memory"])
-    async def rewrite(body: RewriteBody, mem: Mem) -> dict[str, Any]:
-        """Change a stored message (found by session and ts); its vector follows (F3)."""
+    async def rewrite(body: RewriteBody, mem: Mem, who: Who) -> dict[str, Any]:
+        """Change a stored message (found by session and ts); its vector follows (F3).
+        With a user key ``visible_from`` (the conversation asking) is required, and a
+        message it may not see is not found, as for reading."""
+        if who.narrow_only and body.visible_from is None:
+            raise InvalidInput("visible_from is required with a user key: only a message "
+                               "that conversation may see can be changed")
+        if body.visible_from is not None and [m.ts for m in (await mem.list(
+                session=body.session, since=body.ts, limit=1,
+                visible_from=body.visible_from, platform=body.platform)).messages] \
+                != [body.ts]:
+            raise NotFound(f"no message at ts={body.ts} in session {body.session!r} that "
+                           f"{body.visible_from!r} may see")
         msg = await mem.rewrite(body.session, body.ts, content=body.content,
                                 visible_content=body.visible_content, metadata=body.metadata)
         return {"message": msg.to_dict()}
