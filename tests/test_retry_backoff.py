@@ -147,8 +147,9 @@ async def test_the_retry_schedule_survives_a_restart(place: Place) -> None:
     finally:
         await mem.close()
     assert all(r.attempts >= 1 and r.retry_at > 0 for r in before.values())
-    # the store alone, as the next process finds it
-    async with await Storage.open(place.url, create=False) as storage:
+    # the store (with its index, as a store paired with one must be opened), as the next
+    # process finds it
+    async with await Storage.open(place.url, vector=place.vector, create=False) as storage:
         kept = await storage.store.retries(ids)
         states = await storage.store.index_states(ids)
         stats = await storage.store.stats()
