@@ -104,6 +104,9 @@ async def test_add_recall_context_and_rewrite(server: str) -> None:
         assert turn.recall is not None and "plumber" in turn.recall.text
         assert turn.recall.hits[0].message.id == listed[0].id
         assert (await c.turn_context("plumber", session="hall")).recall is None
+        asked = await c.context(Message(session_id="hall", content="when is the plumber?"),
+                                session="hall")
+        assert "plumber comes at nine" in asked[0]["content"]
         plain = await c.recall("when is the boiler service?", session="kitchen", top_k=3,
                                follow_replies=False)
         assert plain.hits[0].message.id == stored[0].id

@@ -235,7 +235,7 @@ def decode_cursor(cursor: object, newest_first: bool = False) -> tuple[int, str]
             "cursor comes from a listing newest first: pass newest_first=true with it "
             "(CLI --newest-first), as for the page that returned it" if len(pos) == 3 else
             "cursor comes from a listing oldest first: leave newest_first out with it "
-            "(CLI --newest-first), as for the page that returned it")
+            "(CLI: without --newest-first), as for the page that returned it")
     check_ts(pos[0], "cursor")
     check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
     return pos[0], pos[1]
@@ -773,18 +773,19 @@ class Memory:
         """Those of ``messages``, stored or not, that a recall from ``visible_from`` could
         show under its effective scope (R4), in their order: e.g. whether a message a
         model is about to store elsewhere lands where its own conversation may see."""
-        if isinstance(messages, Message) or not all(isinstance(m, Message)
-                                                    for m in messages):
+        msgs = builtins.list(messages) if isinstance(messages, (builtins.list, tuple)) \
+            else None
+        if msgs is None or not all(isinstance(m, Message) for m in msgs):
             raise InvalidInput("messages must be a list of Message objects")
         where = await self._visibility(visible_from, platform)
         if where is None:
-            return builtins.list(messages)
+            return msgs
         # an entry needs an id and a time; the scopes read neither
         probes = [m if m.id is not None and m.ts is not None
                   else dataclasses.replace(m, id=m.id or f"probe-{i}", ts=m.ts or 0)
-                  for i, m in enumerate(messages)]
+                  for i, m in enumerate(msgs)]
         shown = {id(p) for p in await self._visible(probes, where)}
-        return [m for m, p in zip(messages, probes, strict=True) if id(p) in shown]
+        return [m for m, p in zip(msgs, probes, strict=True) if id(p) in shown]
 
     async def list_messages(self, *, session: str | None = None,
                             speaker_id: str | None = None, since: int | None = None,

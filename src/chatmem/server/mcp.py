@@ -164,8 +164,9 @@ async def recent_messages(mem: Memory, *, visible_from: str, platform: str | Non
                           session: str | None, limit: int, days: int,
                           now: int | None = None) -> tuple[list[Message], bool]:
     """The ``limit`` newest messages of the last ``days`` that ``visible_from`` may see,
-    oldest first, and whether the read budget (:data:`LIST_SCAN_PAGES` store pages)
-    ran out before ``limit`` were found (the ones found are then still the newest).
+    oldest first, and whether the read budget (:data:`LIST_SCAN_PAGES` pages of
+    :meth:`Memory.list`) ran out before ``limit`` were found (the ones found are then
+    still the newest).
 
     One walk back from ``now`` (``list(newest_first=True)``): each page reads at most
     a few store pages, and a page comes back short, with a cursor, when what it read
