@@ -119,3 +119,44 @@ def test_an_unusable_path_is_one_line_and_exit_2_in_a_real_process(
         line = one_line_error(proc.stderr)
         assert ("/proc/chat.db" if db.startswith("sqlite") else str(tmp_path)) in line
     assert not os.path.exists("/proc/chat.db.lock")
+
+
+def test_export_replaces_its_file_only_when_complete(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """-o is a user's file: a failed export leaves yesterday's backup as it was (and no
+    partial file, no temporary one); the store's own files are refused; a new backup is
+    readable by its owner only, a replaced one keeps its mode."""
+    import stat
+
+    from chatmem.cli import _replacing
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "chat.db", "--session", "s", "--no-wait",
+                               "Lisbon in May"])
+    assert res.exit_code == 0, res.output
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("yesterday's backup\n")
+    backup.chmod(0o640)
+    with pytest.raises(RuntimeError), _replacing(str(backup), "chat.db") as out:
+        out.write('{"type": "session", "id": "half of it"}\n')
+        raise RuntimeError("the store went away")
+    assert backup.read_text() == "yesterday's backup\n"
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+    res = runner.invoke(main, ["export", "--db", "chat.db", "-o", "backup.jsonl"])
+    assert res.exit_code == 0, res.output
+    assert "Lisbon in May" in backup.read_text()
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o640
+    res = runner.invoke(main, ["export", "--db", "chat.db", "-o", "new.jsonl"])
+    assert res.exit_code == 0 and stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) \
+        == 0o600
+
+    store = (tmp_path / "chat.db").read_bytes()
+    for bad, why in (("chat.db", "the store's own file"), ("chat.db-wal", "own file"),
+                     (".", "is a directory"), ("nope/x.jsonl", "no folder")):
+        res = runner.invoke(main, ["export", "--db", "sqlite:///chat.db", "-o", bad])
+        assert res.exit_code == 2 and why in res.output, (bad, res.output)
+    assert (tmp_path / "chat.db").read_bytes() == store
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+    assert not (tmp_path / "nope").exists()

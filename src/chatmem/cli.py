@@ -10,14 +10,17 @@ variables, a ``.env`` file, and the providers' API key variables such as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import stat
 import sys
-from collections.abc import Callable, Coroutine
+import tempfile
+from collections.abc import Callable, Coroutine, Iterator
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -314,7 +317,9 @@ def _progress(label: str, total: int | None = None) -> Any:
 @vector_option
 @click.option("--vectors", "with_vectors", is_flag=True,
               help="Include vectors (else the importing store re-embeds).")
-@click.option("-o", "--output", default="-", help="Output file (default: standard output).")
+@click.option("-o", "--output", default="-",
+              help="Output file (default: standard output); it is replaced only when the "
+                   "export is complete.")
 @run
 async def export_cmd(db: str | None, config_path: str | None, vector: str | None,
                      with_vectors: bool, output: str) -> None:
@@ -328,14 +333,66 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     from .store import Storage
     from .transfer import export_jsonl
 
-    async with await Storage.open(_store_url(db), vector=vector, create=False) as storage:
-        out = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")  # noqa: SIM115
-        try:
-            counts = await export_jsonl(storage, out, vectors=with_vectors)
-        finally:
-            if out is not sys.stdout:
-                out.close()
+    url = _store_url(db)
+    if output != "-":
+        _check_output(output, url)
+    async with await Storage.open(url, vector=vector, create=False) as storage:
+        if output == "-":
+            counts = await export_jsonl(storage, sys.stdout, vectors=with_vectors)
+        else:
+            with _replacing(output, url) as out:
+                counts = await export_jsonl(storage, out, vectors=with_vectors)
     click.echo(f"exported {counts.as_dict()}", err=True)
+
+
+#: Files beside a SQLite store that belong to it (journal, WAL, shared memory, ANN graph).
+_STORE_SIDECARS = ("", "-wal", "-shm", "-journal", ".ann")
+
+
+def _check_output(output: str, store_url: str) -> Path:
+    """``-o``'s path, refused (before the store is opened) when it is a folder, in a
+    missing folder, or one of the store's own files."""
+    path = Path(output).expanduser()
+    if path.is_dir():
+        fail(f"-o {output}: is a directory; give a file name such as backup.jsonl")
+    from .store.urls import sqlite_path
+
+    try:
+        db = sqlite_path(store_url)
+    except ChatmemError:
+        db = ":memory:"  # not a SQLite file (PostgreSQL): nothing of it to overwrite
+    if db != ":memory:" and any(path.resolve() == Path(db + end).expanduser().resolve()
+                                for end in _STORE_SIDECARS):
+        fail(f"-o {output}: is the store's own file; write the export somewhere else")
+    if not path.parent.is_dir():
+        fail(f"-o {output}: no folder {str(path.parent)!r}; create it first")
+    return path
+
+
+@contextlib.contextmanager
+def _replacing(output: str, store_url: str) -> Iterator[TextIO]:
+    """A text file that becomes ``output`` only when the block ends without an error: it
+    is written beside it and renamed over it, so a failed export leaves an existing file
+    (yesterday's backup) as it was, and never a partial one (:func:`_check_output`
+    first). A new file is readable by its owner only (it holds the conversations); a
+    replaced one keeps its mode."""
+    path = _check_output(output, store_url)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        fail(f"-o {output}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 @main.command(name="import")
