@@ -99,3 +99,27 @@ def test_stats_show_when_the_next_retry_is_due(tmp_path: Path) -> None:
     assert re.search(r"next retry: in 3[56]\d\d s", res.output), res.output
     res = CliRunner().invoke(main, ["stats", "--db", str(db), "--json"])
     assert json.loads(res.output)["next_retry_at"] > now_ms()
+
+
+def test_a_reader_that_goes_away_is_not_an_error(tmp_path: Path) -> None:
+    """chatmem list | head: the closed pipe ends the command quietly (141, the shell's
+    code for it), not with "unexpected BrokenPipeError … please report it"."""
+    from chatmem.store.sqlite import SqliteStore
+
+    async def fill() -> None:
+        store = await SqliteStore.open(tmp_path / "big.db")
+        try:
+            await store.append([Message(session_id="s", content=f"message number {i} " * 8,
+                                         ts=1_700_000_000_000 + i) for i in range(3000)])
+        finally:
+            await store.close()
+
+    asyncio.run(fill())
+    proc = subprocess.Popen([sys.executable, "-m", "chatmem", "list", "--db",
+                             str(tmp_path / "big.db"), "--limit", "1000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert b"message number 0" in proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away after one line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == "", err

@@ -123,6 +123,12 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
             fail(str(exc))
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            # the reader went away (chatmem list | head): not an error of ours; what is
+            # still buffered for it goes nowhere, and the exit code is the shell's 141
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:
             if os.environ.get("CHATMEM_DEBUG"):
                 raise
