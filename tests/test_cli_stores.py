@@ -68,6 +68,19 @@ def test_migrate_refuses_a_missing_source_and_creates_no_destination(tmp_path: P
     assert os.listdir(tmp_path) == []
 
 
+def test_migrate_refuses_one_store_as_both_ends(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "chat.db", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    for src, dst in (("sqlite:///chat.db", "chat.db"), ("chat.db", f"{tmp_path}/chat.db")):
+        res = runner.invoke(main, ["migrate", "--from", src, "--to", dst])
+        assert res.exit_code == 2 and "name the same store" in res.output, res.output
+    res = runner.invoke(main, ["stats", "--db", "chat.db", "--json"])
+    assert '"messages": 1' in res.output
+
+
 def test_commands_that_write_create_the_store_relative_to_the_working_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

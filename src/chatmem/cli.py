@@ -454,8 +454,19 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
       chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db --to-vector qdrant+local:///q
     """
     from .store import Storage
+    from .store.urls import sqlite_path
     from .transfer import migrate as do_migrate
 
+    def place(url: str) -> str:
+        try:
+            path = sqlite_path(url)
+        except ChatmemError:
+            return url  # not SQLite: the URL itself
+        return str(Path(path).resolve()) if path != ":memory:" else f":memory:{id(url)}"
+
+    if place(src) == place(dst):
+        fail("--from and --to name the same store: give the destination another file or "
+             "URL")
     async with await Storage.open(src, vector=from_vector, create=False) as source, \
             await Storage.open(dst, vector=to_vector) as target:
         total = (await source.store.stats()).messages
