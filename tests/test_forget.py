@@ -284,6 +284,34 @@ async def test_erase_drops_the_ann_graph_and_its_file(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_a_file_not_ours_at_the_ann_path_is_left_alone(tmp_path: Path) -> None:
+    """A user's file that happens to be named <store>.ann is neither replaced by a saved
+    graph nor removed by an erase: the graph is built and used, and not saved."""
+    pytest.importorskip("faiss")
+    db = tmp_path / "ann.db"
+    theirs = Path(f"{db}.ann")
+    theirs.write_bytes(b"my own notes, not a graph\n")
+    store = await SqliteStore.open(db, ann=AnnSettings(threshold=200, save_fraction=0.0))
+    try:
+        rng = np.random.default_rng(5)
+        vecs = rng.standard_normal((400, 16)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        msgs = await store.append([Message(session_id="s", content=f"m{i}", ts=i)
+                                   for i in range(400)])
+        await store.upsert([VectorEntry(message_id=m.id or "", session_id=m.session_id,
+                                        ts=m.ts or 0, role="user", model_id="t:v", vector=v)
+                            for m, v in zip(msgs, vecs, strict=True)])
+        await store.query(vecs[0], 5)  # starts the graph
+        assert store.ann.wait_ready(120)
+        assert (await store.query(vecs[7], 1))[0].message_id == msgs[7].id
+        erased = await store.erase_messages([m.id or "" for m in msgs[:10]])
+        assert erased.messages == 10
+    finally:
+        await store.close()  # a save at close too
+    assert theirs.read_bytes() == b"my own notes, not a graph\n"
+    assert not Path(f"{db}.ann.tmp").exists()
+
+
 async def test_a_point_written_after_its_message_was_erased_is_deleted(tmp_path: Path
                                                                        ) -> None:
     async with BACKENDS["qdrant"](tmp_path) as (store, index):

@@ -207,6 +207,7 @@ class AnnIndex:
         #: Queries answered by the graph, sent to exact search as narrow, and fallbacks.
         self.counts = {"answered": 0, "narrow": 0, "fallback": 0}
         self._graph: _Graph | None = None
+        self._foreign_warned = False  # a file not ours holds the path: said once
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._ready = threading.Event()
@@ -464,6 +465,13 @@ class AnnIndex:
     def _save_quietly(self, g: _Graph) -> None:
         if not self.settings.persist or self.path is None:
             return
+        if not ours_or_absent(self.path):
+            if not self._foreign_warned:
+                self._foreign_warned = True
+                log.warning("%s is not a chatmem ANN file: it is left alone and the graph "
+                            "is not saved (rename that file to keep the graph between "
+                            "runs)", self.path)
+            return
         try:
             self._save(g)
         except Exception:
@@ -681,7 +689,7 @@ class AnnManager:
             ann.close(save=False)
             del self._indexes[dim]
             dropped += dead
-            if ann.path is not None:
+            if ann.path is not None and ours_or_absent(ann.path):
                 try:
                     os.remove(ann.path)
                 except FileNotFoundError:
@@ -708,6 +716,19 @@ def _fingerprints(vecs: npt.NDArray[np.float32]) -> npt.NDArray[np.uint64]:
     with np.errstate(over="ignore"):
         out: npt.NDArray[np.uint64] = (bits * mult).sum(axis=1, dtype=np.uint64)
     return out
+
+
+def ours_or_absent(path: str) -> bool:
+    """Whether ``path`` is missing or a chatmem ANN file (its magic): only such a file is
+    replaced or removed; another (a user's file that happens to have the name) is left
+    alone."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def _file_dim(path: str) -> int | None:
