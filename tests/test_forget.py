@@ -253,21 +253,27 @@ async def test_list_for_a_viewer_shows_only_its_visible_set(tmp_path: Path) -> N
             await mem.visible(fresh, visible_from="")
 
 
+async def with_a_graph(store: SqliteStore, seed: int) -> tuple[list[Message], Any]:
+    """400 messages in 4 sessions with random 16-d vectors, and the ANN graph built."""
+    rng = np.random.default_rng(seed)
+    vecs = rng.standard_normal((400, 16)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    msgs = await store.append([Message(session_id=f"s{i % 4}", content=f"m{i}", ts=i)
+                               for i in range(400)])
+    await store.upsert([VectorEntry(message_id=m.id or "", session_id=m.session_id,
+                                    ts=m.ts or 0, role="user", model_id="t:v", vector=v)
+                        for m, v in zip(msgs, vecs, strict=True)])
+    await store.query(vecs[0], 5)  # starts the graph
+    assert store.ann.wait_ready(120)
+    return msgs, vecs
+
+
 async def test_erase_drops_the_ann_graph_and_its_file(tmp_path: Path) -> None:
     pytest.importorskip("faiss")
     db = tmp_path / "ann.db"
     store = await SqliteStore.open(db, ann=AnnSettings(threshold=200))
     try:
-        rng = np.random.default_rng(3)
-        vecs = rng.standard_normal((400, 16)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        msgs = await store.append([Message(session_id=f"s{i % 4}", content=f"m{i}", ts=i)
-                                   for i in range(400)])
-        await store.upsert([VectorEntry(message_id=m.id or "", session_id=m.session_id,
-                                        ts=m.ts or 0, role="user", model_id="t:v", vector=v)
-                            for m, v in zip(msgs, vecs, strict=True)])
-        await store.query(vecs[0], 5)  # starts the graph
-        assert store.ann.wait_ready(120)
+        msgs, vecs = await with_a_graph(store, seed=3)
         graph_file = Path(f"{db}.ann")
         assert graph_file.exists()
         doomed = [m.id or "" for m in msgs[:50]]
@@ -293,16 +299,7 @@ async def test_a_file_not_ours_at_the_ann_path_is_left_alone(tmp_path: Path) -> 
     theirs.write_bytes(b"my own notes, not a graph\n")
     store = await SqliteStore.open(db, ann=AnnSettings(threshold=200, save_fraction=0.0))
     try:
-        rng = np.random.default_rng(5)
-        vecs = rng.standard_normal((400, 16)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        msgs = await store.append([Message(session_id="s", content=f"m{i}", ts=i)
-                                   for i in range(400)])
-        await store.upsert([VectorEntry(message_id=m.id or "", session_id=m.session_id,
-                                        ts=m.ts or 0, role="user", model_id="t:v", vector=v)
-                            for m, v in zip(msgs, vecs, strict=True)])
-        await store.query(vecs[0], 5)  # starts the graph
-        assert store.ann.wait_ready(120)
+        msgs, vecs = await with_a_graph(store, seed=5)
         assert (await store.query(vecs[7], 1))[0].message_id == msgs[7].id
         erased = await store.erase_messages([m.id or "" for m in msgs[:10]])
         assert erased.messages == 10
