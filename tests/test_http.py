@@ -239,6 +239,11 @@ def test_concurrent_adds_and_recalls_lose_nothing(api: str) -> None:
 def test_key_table_and_bind_errors_name_the_fix() -> None:
     with pytest.raises(ConfigError, match="keys.a.namespace"):
         KeyTable.from_mapping({"keys": {"a": {"key": ALICE, "namespace": "Bad Name"}}})
+    for ns in ("abc\n", "abc\r\n", "a/b", "../a", ""):  # a file name made of it
+        with pytest.raises(ConfigError, match="keys.a.namespace"):
+            KeyTable.from_mapping({"keys": {"a": {"key": ALICE, "namespace": ns}}})
+    with pytest.raises(ConfigError, match="unknown field"):  # a key that is not text
+        KeyTable.from_mapping({"keys": {"a": {"key": ALICE, "namespace": "a", 7: 1}}})
     with pytest.raises(ConfigError, match="key or key_sha256"):
         KeyTable.from_mapping({"keys": {"a": {"namespace": "a"}}})
     with pytest.raises(ConfigError, match="at least 16"):

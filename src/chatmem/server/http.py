@@ -157,7 +157,8 @@ class KeyTable:
             where = f"{source}: keys.{name}"
             if not isinstance(entry, Mapping):
                 raise ConfigError(f"{where} must be a table")
-            unknown = sorted(set(entry) - {"key", "key_sha256", "namespace", "role"})
+            unknown = sorted(str(k) for k in set(entry) - {"key", "key_sha256", "namespace",
+                                                           "role"})
             if unknown:
                 raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}")
             plain, hashed = entry.get("key"), entry.get("key_sha256")
@@ -169,7 +170,8 @@ class KeyTable:
                                        or not re.fullmatch(r"[0-9a-f]{64}", hashed)):
                 raise ConfigError(f"{where}.key_sha256 must be 64 lowercase hex digits")
             ns = entry.get("namespace")
-            if not isinstance(ns, str) or not NAMESPACE_RE.match(ns):
+            # fullmatch: "$" alone lets a trailing newline through ("abc\n" made abc\n.db)
+            if not isinstance(ns, str) or not NAMESPACE_RE.fullmatch(ns):
                 raise ConfigError(f"{where}.namespace must match {NAMESPACE_RE.pattern} "
                                   f"(letters, digits, - and _), got {ns!r}")
             role = entry.get("role", "user")
