@@ -63,3 +63,32 @@ def test_add_reads_the_text_from_stdin(tmp_path: Path) -> None:
     assert_one_line_error(proc, "UTF-8")
     stats = json.loads(chatmem("stats", "--db", db, "--json").stdout)
     assert stats["messages"] == 1
+
+
+@pytest.mark.parametrize("name,content,names", [
+    ("c.yaml", "a: !!python/object/apply:os.system ['touch pwned']\n", "not valid YAML at line 1"),
+    ("c.yaml", "search: [1, 2\n", "not valid YAML"),
+    ("c.yaml", "[1, 2]\n", "must hold a table of options, got list"),
+    ("c.yaml", "false\n", "must hold a table of options, got bool"),
+    ("c.toml", "search = " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
+    ("c.toml", "search = \n", "not valid TOML"),
+    ("c.toml", b"scope = \"\xff\"\n", "not UTF-8 text"),
+    ("c.toml", "# " + "x" * (1024 * 1024) + "\n", "over 1024 KiB"),
+    ("dir.toml", None, "is a folder"),
+])
+def test_a_bad_config_file_is_one_line_naming_it(tmp_path: Path, name: str,
+                                                 content: str | bytes | None,
+                                                 names: str) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    for args in (["stats", "--db", str(tmp_path / "s.db"), "--config", str(path)],
+                 ["serve", "--db", str(tmp_path / "{namespace}.db"), "--keys", str(path)]):
+        proc = chatmem(*args)
+        assert_one_line_error(proc, names)
+        assert f"{args[-2]} {path}" in proc.stderr
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / "s.db").exists()

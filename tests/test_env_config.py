@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel
 
-from chatmem.config import Config, SemanticRecallConfig, env_var, read_env
+from chatmem.config import Config, SemanticRecallConfig, env_var, read_env, read_env_file
 from chatmem.errors import ConfigError
 from test_docs import fields
 
@@ -206,6 +206,28 @@ def test_env_file(tmp_path: Path) -> None:
     path.write_text("CHATMEM_SEARCH__TOP_K=x\n")
     with pytest.raises(ConfigError, match="CHATMEM_SEARCH__TOP_K: must be an integer"):
         Config.load(env_file=path)
+
+
+def test_a_hostile_env_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "chatmem.env"
+    # ${VAR} is not expanded: doubling references made 3.4 GB of 572 bytes
+    path.write_text("A=aaaaaaaa\n" + "".join(f"A{i + 1}=${{A{i}}}${{A{i}}}\n"
+                                             for i in range(40)).replace("A0", "A")
+                    + "CHATMEM_SCOPE=${A}\n")
+    values = read_env_file(path)
+    assert values["A40"] == "${A39}${A39}" and values["CHATMEM_SCOPE"] == "${A}"
+    with pytest.raises(ConfigError, match=r"CHATMEM_SCOPE: .* got '\$\{A\}'"):
+        Config.load(env_file=path)
+    path.write_bytes(b"CHATMEM_SCOPE=\xff\n")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        Config.load(env_file=path)
+    path.write_text("# " + "x" * 300_000 + "\n")
+    with pytest.raises(ConfigError, match="over 256 KiB"):
+        Config.load(env_file=path)
+    with pytest.raises(ConfigError, match="is a folder"):
+        Config.load(env_file=tmp_path)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER": "[" * 5000 + "]" * 5000})
 
 
 async def test_memory_open_applies_the_environment_it_is_given() -> None:

@@ -26,7 +26,7 @@ import click
 
 from .config import PROVIDERS, Config
 from .embedding.auto import ENGLISH_MODEL
-from .errors import ChatmemError
+from .errors import ChatmemError, ConfigError
 from .memory import Memory
 from .models import Message, now_ms
 
@@ -39,35 +39,68 @@ def default_db() -> str:
     return str(Path(user_data_dir("chatmem")) / "chatmem.db")
 
 
+#: Largest configuration or key file read (a table of options is a few KB; a larger one
+#: is a mistake or an attack: parsing a 6 MB YAML list took 720 MB).
+MAX_TABLE_BYTES = 1024 * 1024
+
+
 def read_table(path: str, hint: str) -> dict[str, Any]:
-    """A TOML or YAML file holding one table (``hint`` names the option in errors)."""
+    """A TOML or YAML file holding one table (``hint`` names the option in errors); every
+    way it can be wrong is a :class:`ConfigError` naming the file."""
     p = Path(path)
+    where = f"{hint} {path}"
+    if p.is_dir():
+        raise ConfigError(f"{where}: is a folder; give a TOML or YAML file")
     if not p.is_file():
-        raise click.BadParameter(f"{path} does not exist", param_hint=hint)
-    text = p.read_text(encoding="utf-8")
+        raise ConfigError(f"{where}: does not exist")
+    if p.stat().st_size > MAX_TABLE_BYTES:
+        raise ConfigError(f"{where}: over {MAX_TABLE_BYTES // 1024} KiB; a table of "
+                          "options is a few KB")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+                          ) from None
     data: Any
-    if p.suffix in (".yaml", ".yml"):
-        try:
-            import yaml
-        except ImportError:
-            raise click.BadParameter("YAML files need PyYAML: pip install pyyaml",
-                                     param_hint=hint) from None
-        data = yaml.safe_load(text) or {}
-    else:
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover - Python 3.10
+    try:
+        if p.suffix in (".yaml", ".yml"):
             try:
-                import tomli as tomllib
+                import yaml
             except ImportError:
-                raise click.BadParameter("TOML files on Python 3.10 need tomli: "
-                                         "pip install tomli", param_hint=hint) from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise click.BadParameter(f"{path}: {exc}", param_hint=hint) from None
+                raise ConfigError(f"{where}: YAML files need PyYAML: pip install pyyaml"
+                                  ) from None
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                at = f" at line {mark.line + 1}" if mark is not None else ""
+                problem = getattr(exc, "problem", None) or type(exc).__name__
+                raise ConfigError(f"{where}: not valid YAML{at} ({problem}; only plain "
+                                  "tables, lists and values, no tags)") from None
+            if data is None:  # an empty file
+                data = {}
+        else:
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover - Python 3.10
+                try:
+                    import tomli as tomllib
+                except ImportError:
+                    raise ConfigError(f"{where}: TOML files on Python 3.10 need tomli: "
+                                      "pip install tomli") from None
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"{where}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply") from None
+    except ChatmemError:
+        raise
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise ConfigError(f"{where}: {exc}") from None
     if not isinstance(data, dict):
-        raise click.BadParameter(f"{path} must hold a table of options", param_hint=hint)
+        raise ConfigError(f"{where}: must hold a table of options, got "
+                          f"{type(data).__name__}")
     return data
 
 

@@ -8,6 +8,7 @@ pydantic-settings, and ``.env`` files are read only when named (``env_file=``).
 
 from __future__ import annotations
 
+import io
 import json
 import types
 import typing
@@ -655,6 +656,9 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     source = _MappingEnvSource(settings, variables)
     try:
         raw = source()
+    except RecursionError:
+        raise ConfigError("invalid configuration: a CHATMEM_ variable holds JSON nested too "
+                          "deeply") from None
     except SettingsError:
         bad = sorted(k.upper() for k, v in variables.items()
                      if not _parses(settings, {k: v}))
@@ -664,18 +668,38 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
                           "CHATMEM_EMBEDDING__HEADERS='{\"X-Team\": \"a\"}')") from None
     sources: dict[str, tuple[str, str]] = {}
     upper = {k.upper(): v for k, v in variables.items()}
-    return _convert(raw, Config, "", sources, upper), sources
+    try:
+        return _convert(raw, Config, "", sources, upper), sources
+    except RecursionError:
+        raise ConfigError("invalid configuration: a CHATMEM_ variable holds JSON nested too "
+                          "deeply") from None
+
+
+#: Largest ``.env`` file read (a few variables; a larger one is a mistake).
+MAX_ENV_FILE_BYTES = 256 * 1024
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
-    """The variables of a ``.env`` file (python-dotenv's syntax); a missing file is an
-    error naming it."""
+    """The variables of a ``.env`` file (python-dotenv's syntax, without ``${VAR}``
+    expansion: 572 bytes of doubling references took 3.4 GB); a missing, oversized or
+    non-UTF-8 file is an error naming it."""
     from dotenv import dotenv_values
 
     p = Path(path)
+    where = f"invalid configuration: env file {str(p)!r}"
+    if p.is_dir():
+        raise ConfigError(f"{where} is a folder")
     if not p.is_file():
-        raise ConfigError(f"invalid configuration: env file {str(p)!r} does not exist")
-    return {k: v for k, v in dotenv_values(p).items() if v is not None}
+        raise ConfigError(f"{where} does not exist")
+    if p.stat().st_size > MAX_ENV_FILE_BYTES:
+        raise ConfigError(f"{where} is over {MAX_ENV_FILE_BYTES // 1024} KiB")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+                          ) from None
+    values = dotenv_values(stream=io.StringIO(text), interpolate=False)
+    return {k: v for k, v in values.items() if v is not None}
 
 
 def _parses(settings: Any, variables: Mapping[str, str]) -> bool:
