@@ -18,7 +18,7 @@ from chatmem.cli import main
 from chatmem.embedding import Embedder
 from chatmem.errors import InvalidInput
 from chatmem.store import Storage
-from chatmem.transfer import export_jsonl, migrate, validate_jsonl
+from chatmem.transfer import export_jsonl, import_records, migrate, validate_jsonl
 from providers import RecordingProvider
 from world import MESSAGES, SESSIONS
 
@@ -129,3 +129,69 @@ def test_a_truncated_or_bad_export_changes_nothing(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "x.db"), str(path)])
     assert res.exit_code == 2 and "truncated" in res.output
     assert not (tmp_path / "x.db").exists()
+
+
+def _file(*records: dict[str, Any]) -> list[str]:
+    """An export of these records, with its header and a matching end line."""
+    kinds = [r["type"] for r in records]
+    return [json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 1}),
+            *(json.dumps(r) for r in records),
+            json.dumps({"type": "end", **{k + ("" if k == "meta" else "s"): kinds.count(k)
+                                          for k in ("session", "message", "vector",
+                                                    "meta")}})]
+
+
+async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: Path
+                                                                       ) -> None:
+    """What no single line shows: ids unique and new to the store, a vector with its own
+    message's session and time (a relabelled one would be recalled in another
+    conversation), a sane size, metadata chatmem writes, the store's own model kept."""
+    msg = {"type": "message", "id": "m1", "session_id": "secret", "content": "pin 1234",
+           "ts": 5}
+    vec = {"type": "vector", "message_id": "m1", "session_id": "secret", "ts": 5,
+           "model_id": "t:v", "vector": [0.6, 0.8]}
+    bad_files = [
+        (_file(msg, {**msg, "content": "again"}), "appears twice"),
+        (_file(msg, {**vec, "session_id": "public"}), "must be its message's"),
+        (_file(msg, {**vec, "message_id": "ghost"}), "no such message"),
+        (_file(msg, {**vec, "vector": [0.1] * 9000}), "over 8192"),
+        (_file(msg, vec, {**msg, "id": "m2"}, {**vec, "message_id": "m2", "vector": [1.0]}),
+         "where model 't:v' has 2"),
+        (_file(msg, vec, dict(vec)), "two vectors"),
+        (_file(msg, {**vec, "vector": [0.0, 0.0]}), "all zeros"),
+        (_file(msg, {"type": "meta", "namespace": "embedding", "key": "auto_model",
+                     "value": "../../etc/passwd"}), "not a model"),
+        (_file(msg, {"type": "meta", "namespace": "chatmem.other", "key": "k",
+                     "value": "v"}), "not one chatmem exports"),
+    ]
+    for lines, why in bad_files:
+        with pytest.raises(InvalidInput, match=why):
+            validate_jsonl(lines)
+    header_true = _file(msg)
+    header_true[0] = header_true[0].replace('"version": 1', '"version": true')
+    after_end = [*_file(msg), json.dumps(msg)]
+    for lines, why in ((header_true, "not a chatmem-jsonl v1"),
+                       (after_end, "after the end line")):
+        with pytest.raises(InvalidInput, match=why):
+            validate_jsonl(lines)
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes("\n".join(_file(msg)).replace("pin", "pïn").encode("latin-1"))
+    with open(path, encoding="utf-8") as fh, pytest.raises(InvalidInput, match="not UTF-8"):
+        validate_jsonl(fh)
+
+    # against the store: an id it holds, a model record of its own that differs
+    storage = await Storage.open(f"sqlite:///{tmp_path}/t.db")
+    try:
+        await import_records(storage, validate_jsonl(_file(msg, vec)))
+        await storage.store.meta_set("embedding", "auto_model", "all-MiniLM-L6-v2")
+        before = await storage.store.stats()
+        other = {**msg, "id": "m2"}
+        for lines, why in (
+                (_file({**other, "ts": 6}, msg), "already in this store"),
+                (_file(other, {"type": "meta", "namespace": "embedding", "key": "auto_model",
+                               "value": "multilingual-e5-small"}), "import into a new store")):
+            with pytest.raises(InvalidInput, match=why):
+                await import_records(storage, validate_jsonl(lines))
+        assert await storage.store.stats() == before  # nothing written
+    finally:
+        await storage.close()

@@ -25,7 +25,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from ._version import __version__
+from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
+from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
+from .memory import LEGACY_NAMESPACE
 from .models import (
     IndexState,
     Message,
@@ -36,8 +39,10 @@ from .models import (
     check_ts,
     validate_session,
 )
+from .retention import RETENTION_NAMESPACE
+from .scopes import SETTINGS_NAMESPACE
 from .store import Storage
-from .store.storage import VECTORS_NAMESPACE
+from .store.storage import SNAPSHOT_DIRTY, VECTORS_NAMESPACE
 
 FORMAT = "chatmem-jsonl"
 VERSION = 1
@@ -118,8 +123,24 @@ def _plural(kind: str) -> str:
             "meta": "meta"}[kind]
 
 
+def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
+    """The lines, numbered; a file that is not UTF-8 is an error naming the line."""
+    it = iter(lines)
+    n = 0
+    while True:
+        n += 1
+        try:
+            line = next(it)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
+                               "an export is UTF-8 JSONL") from None
+        yield n, line
+
+
 def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
-    for n, line in enumerate(lines, 1):
+    for n, line in _utf8_lines(lines):
         if not line.strip():
             continue
         try:
@@ -129,6 +150,8 @@ def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
         except RecursionError:
             raise InvalidInput(f"line {n}: nested too deeply") from None
         except ValueError as exc:  # NaN / Infinity: not JSON, never stored
+            if "integer string conversion" in str(exc):
+                raise InvalidInput(f"line {n}: a number of thousands of digits") from None
             raise InvalidInput(f"line {n}: {exc}") from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
@@ -141,9 +164,15 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
     header = end = None
     for n, rec in _parse_lines(lines):
         kind = rec["type"]
+        if end is not None:
+            raise InvalidInput(f"line {n}: a record after the end line")
         if kind == "header":
-            if rec.get("format") != FORMAT or rec.get("version") != VERSION:
+            version = rec.get("version")  # 1, not true or 1.0 (both == 1 in Python)
+            if rec.get("format") != FORMAT or type(version) is not int \
+                    or version != VERSION:
                 raise InvalidInput(f"line {n}: not a {FORMAT} v{VERSION} file")
+            if header is not None:
+                raise InvalidInput(f"line {n}: a second header line")
             header = rec
         elif kind == "end":
             end = rec
@@ -173,7 +202,69 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
     want = {k: end.get(k) for k in got}
     if got != want:
         raise InvalidInput(f"record counts {got} do not match the end line {want}")
+    _check_links(records)
     return records
+
+
+#: The metadata namespaces an export carries (:data:`VECTORS_NAMESPACE` is left out:
+#: where a store's vectors live is not data). Of them, the full-text tokenizer's version
+#: is the target's own (it writes the rows) and is not imported; the model records go
+#: with the vectors: an import brings them into a store without them, and never changes
+#: a store's own.
+IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NAMESPACE,
+                           LEGACY_NAMESPACE, "chatmem.lexical", SNAPSHOT_DIRTY})
+NOT_IMPORTED_META = frozenset({"chatmem.lexical", VECTORS_NAMESPACE})
+STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
+
+#: Most numbers in one imported vector (the largest embedding models give 3,072–4,096;
+#: one vector of a million made every later open of the store reserve gigabytes).
+MAX_VECTOR_DIM = 8192
+
+
+def _check_links(records: list[dict[str, Any]]) -> None:
+    """What no single record shows: message ids are unique; each vector belongs to a
+    message of the file, with that message's session and time (a vector relabelled to
+    another session would be recalled there: R4), once per model, and one model's
+    vectors have one size of at most :data:`MAX_VECTOR_DIM`; meta records are of the
+    namespaces an export writes."""
+    messages: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        if rec["type"] == "message":
+            mid = rec.get("id")
+            if mid is None:
+                continue  # given one when stored
+            if mid in messages:
+                raise InvalidInput(f"message id {mid!r} appears twice in the file")
+            messages[mid] = rec
+    dims: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    for rec in records:
+        if rec["type"] == "meta" and rec["namespace"] not in IMPORTED_META:
+            raise InvalidInput(f"meta namespace {rec['namespace']!r} is not one chatmem "
+                               "exports (was the file written by a newer version?)")
+        if rec["type"] == "meta" and rec["namespace"] == AUTO_META_NAMESPACE \
+                and rec["value"] not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
+            raise InvalidInput(f"meta {AUTO_META_NAMESPACE}.{rec['key']}: "
+                               f"{rec['value']!r} is not a model embedding.model auto picks")
+        if rec["type"] != "vector":
+            continue
+        mid, model = rec["message_id"], str(rec.get("model_id"))
+        where = f"vector of message {mid!r}"
+        msg = messages.get(mid)
+        if msg is None:
+            raise InvalidInput(f"{where}: no such message in the file")
+        if rec["session_id"] != msg.get("session_id") or rec["ts"] != msg.get("ts"):
+            raise InvalidInput(f"{where}: its session_id and ts must be its message's "
+                               f"({msg.get('session_id')!r}, {msg.get('ts')!r})")
+        if (mid, model) in seen:
+            raise InvalidInput(f"{where}: two vectors of model {model!r}")
+        seen.add((mid, model))
+        size = len(rec["vector"])
+        if size > MAX_VECTOR_DIM:
+            raise InvalidInput(f"{where}: {size} numbers, over {MAX_VECTOR_DIM}")
+        if dims.setdefault(model, size) != size:
+            raise InvalidInput(f"{where}: {size} numbers where model {model!r} has "
+                               f"{dims[model]}")
 
 
 def _no_constant(name: str) -> None:
@@ -207,12 +298,36 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
     arr = np.asarray(vec, dtype=np.float64)
     if not np.isfinite(arr).all() or np.abs(arr).max() > 1e30:
         raise InvalidInput(f"{where}.vector holds a number that is not finite")
+    if not arr.any():
+        raise InvalidInput(f"{where}.vector is all zeros (it has no direction)")
+
+
+async def check_target(storage: Storage, records: list[dict[str, Any]]) -> None:
+    """What the records would collide with in ``storage``, refused before anything is
+    written: a message id it already holds, or a record of its own (its model, its
+    tokenizer) with another value."""
+    store = storage.store
+    ids = [r["id"] for r in records if r["type"] == "message" and r.get("id") is not None]
+    for i in range(0, len(ids), PAGE):
+        taken = await store.get(ids[i:i + PAGE])
+        if taken:
+            raise InvalidInput(f"message id {next(iter(taken))!r} is already in this store "
+                               "(import into a new store, or delete those messages first)")
+    for rec in records:
+        if rec["type"] == "meta" and rec["namespace"] in STORE_RECORDS:
+            own = await store.meta_get(rec["namespace"], rec["key"])
+            if own is not None and own != rec["value"]:
+                raise InvalidInput(
+                    f"this store's {rec['namespace']}.{rec['key']} is {own!r} and the "
+                    f"file's {rec['value']!r}: import into a new store")
 
 
 async def import_records(storage: Storage, records: list[dict[str, Any]], *,
                          progress: Progress = _noop) -> TransferCounts:
     """Write validated records (:func:`validate_jsonl`) into ``storage``, as one bulk
-    load: an index that builds faster afterwards than row by row defers itself."""
+    load: an index that builds faster afterwards than row by row defers itself. What
+    they would collide with in the store is refused first (:func:`check_target`)."""
+    await check_target(storage, records)
     async with storage.bulk_load(sum(1 for r in records if r["type"] == "vector")):
         return await _import_records(storage, records, progress)
 
@@ -228,7 +343,7 @@ async def _import_records(storage: Storage, records: list[dict[str, Any]],
                                                   if k in session_fields}))
             counts.sessions += 1
             progress("session", 1)
-        elif rec["type"] == "meta" and rec["namespace"] != VECTORS_NAMESPACE:
+        elif rec["type"] == "meta" and rec["namespace"] not in NOT_IMPORTED_META:
             await store.meta_set(rec["namespace"], rec["key"], rec["value"])
             counts.meta += 1
     batch: list[Message] = []
