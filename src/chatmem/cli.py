@@ -791,8 +791,6 @@ def doctor(config_path: str | None, provider: str | None, model: str | None,
             data["embedding"] = {"model": data["embedding"]}
         explicit: dict[str, Any] = {"embedding": overrides} if overrides else {}
         cfg = Config.load(data, env=environment(), **explicit)
-    except click.BadParameter as exc:
-        diagnosis = config_failure(exc.format_message(), provider=provider or "unknown")
     except ChatmemError as exc:
         diagnosis = config_failure(str(exc), provider=provider or "unknown")
     else:

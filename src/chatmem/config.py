@@ -657,8 +657,7 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     try:
         raw = source()
     except RecursionError:
-        raise ConfigError("invalid configuration: a CHATMEM_ variable holds JSON nested too "
-                          "deeply") from None
+        raise _nested_too_deeply() from None
     except SettingsError:
         bad = sorted(k.upper() for k, v in variables.items()
                      if not _parses(settings, {k: v}))
@@ -671,8 +670,12 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     try:
         return _convert(raw, Config, "", sources, upper), sources
     except RecursionError:
-        raise ConfigError("invalid configuration: a CHATMEM_ variable holds JSON nested too "
-                          "deeply") from None
+        raise _nested_too_deeply() from None
+
+
+def _nested_too_deeply() -> ConfigError:
+    return ConfigError("invalid configuration: a CHATMEM_ variable holds JSON nested too "
+                       "deeply")
 
 
 #: Largest ``.env`` file read (a few variables; a larger one is a mistake).
