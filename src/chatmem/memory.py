@@ -102,6 +102,8 @@ from .scopes import (
 )
 from .store import Storage
 from .store.base import (
+    LEGACY_KEY,
+    LEGACY_NAMESPACE,
     LexicalIndex,
     MessageStore,
     SessionSnapshot,
@@ -121,9 +123,6 @@ OUTAGE_PROBE_S = 2.0
 #: them (rule 18): well within a filter's node limit
 #: (:data:`chatmem.store.filters.MAX_NODES`) with the recall's own filter beside them.
 MEASURE_BATCH = 200
-#: Where the model of legacy (model-less) vectors is recorded (F11).
-LEGACY_NAMESPACE = "memory-vector"
-LEGACY_KEY = "legacy-model"
 #: Most messages one ``list`` page holds (I8).
 MAX_PAGE = 1000
 #: On a question about one side's words, the messages read after a candidate per turn

@@ -21,11 +21,10 @@ from typing import Any
 from .errors import ChatmemError, InvalidInput
 from .models import describe
 from .scopes import Actor, Layer, Situation, layer_key, layer_keys
-from .store.base import MessageStore
+from .store.base import RETENTION_NAMESPACE, MessageStore
 
 log = logging.getLogger("chatmem.retention")
 
-RETENTION_NAMESPACE = "retention-settings"
 #: The longest retention that can be set (a hundred years).
 MAX_DAYS = 36_500
 DAY_MS = 86_400_000

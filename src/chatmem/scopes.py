@@ -28,12 +28,11 @@ from typing import Any, Literal
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
 from .models import Session
-from .store.base import MessageStore
+from .store.base import SETTINGS_NAMESPACE, MessageStore
 from .store.filters import parse_filter
 
 log = logging.getLogger("chatmem.scopes")
 
-SETTINGS_NAMESPACE = "scope-settings"
 
 
 @dataclass(frozen=True)

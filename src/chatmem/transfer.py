@@ -28,7 +28,6 @@ from ._version import __version__
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
-from .memory import LEGACY_NAMESPACE
 from .models import (
     IndexState,
     Message,
@@ -39,9 +38,13 @@ from .models import (
     check_ts,
     validate_session,
 )
-from .retention import RETENTION_NAMESPACE
-from .scopes import SETTINGS_NAMESPACE
 from .store import Storage
+from .store.base import (
+    LEGACY_NAMESPACE,
+    LEXICAL_NAMESPACE,
+    RETENTION_NAMESPACE,
+    SETTINGS_NAMESPACE,
+)
 from .store.storage import SNAPSHOT_DIRTY, VECTORS_NAMESPACE
 
 FORMAT = "chatmem-jsonl"
@@ -212,8 +215,8 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
 #: with the vectors: an import brings them into a store without them, and never changes
 #: a store's own.
 IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NAMESPACE,
-                           LEGACY_NAMESPACE, "chatmem.lexical", SNAPSHOT_DIRTY})
-NOT_IMPORTED_META = frozenset({"chatmem.lexical", VECTORS_NAMESPACE})
+                           LEGACY_NAMESPACE, LEXICAL_NAMESPACE, SNAPSHOT_DIRTY})
+NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 
 #: Most numbers in one imported vector (the largest embedding models give 3,072–4,096;

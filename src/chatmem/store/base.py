@@ -76,6 +76,18 @@ class ArrivalClock:
 #: Most parent links followed from a session to its root (a cycle stops earlier).
 MAX_SESSION_DEPTH = 32
 
+# The store's metadata area (``MessageStore.meta_get``), by namespace: defined here, the
+# layer every writer and ``chatmem.transfer`` (which exports and imports them) can read.
+#: Scope settings per layer (:mod:`chatmem.scopes`).
+SETTINGS_NAMESPACE = "scope-settings"
+#: Retention settings per layer (:mod:`chatmem.retention`).
+RETENTION_NAMESPACE = "retention-settings"
+#: The model of legacy (model-less) vectors (F11; :class:`chatmem.Memory`).
+LEGACY_NAMESPACE = "memory-vector"
+LEGACY_KEY = "legacy-model"
+#: The full-text tokenizer's version the store's rows were written with.
+LEXICAL_NAMESPACE = "chatmem.lexical"
+
 
 @dataclass(frozen=True)
 class SessionSnapshot:

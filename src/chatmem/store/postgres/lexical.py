@@ -17,10 +17,11 @@ from typing import Any
 
 from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, query_terms, tokenize
+from ..base import LEXICAL_NAMESPACE
 from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
 from ..columns import entry_values, json_text, pg_upsert_sql
 
-_META_NS = "chatmem.lexical"
+_META_NS = LEXICAL_NAMESPACE
 _ENTRIES_UPSERT = pg_upsert_sql(
     "lexical_entries", [("text", "%s"), ("lex", "%s::tsvector"), ("lex_len", "%s")])
 

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, is_char, query_terms, tokenize
+from ..base import LEXICAL_NAMESPACE
 from ..bm25 import calibrate, plan_query
 from ..columns import ENTRY_COLUMN_NAMES, ENTRY_COLUMNS, entry_values, json_text, sqlite_entry_ddl
 from ..matrix import EntryFields, VectorMatrix
@@ -61,7 +62,7 @@ CREATE TABLE IF NOT EXISTS lexical_entries (
 {entry_columns}
 );
 """.replace("{entry_columns}", sqlite_entry_ddl(unique_message_id=True))
-_META_NS = "chatmem.lexical"
+_META_NS = LEXICAL_NAMESPACE
 _MSG_TEXT_COLS = "rowid, session_id, role, content, visible_content, speaker_name"
 
 
