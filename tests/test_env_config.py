@@ -226,6 +226,12 @@ def test_a_hostile_env_file_is_an_error_naming_it(tmp_path: Path) -> None:
         Config.load(env_file=path)
     with pytest.raises(ConfigError, match="is a folder"):
         Config.load(env_file=tmp_path)
+    path.write_text("CHATMEM_SCOPE=user\nCHATMEM_DB chat.db\n")  # a line it cannot read
+    with pytest.raises(ConfigError, match="line 2: not KEY=value"):
+        Config.load(env_file=path)
+    path.write_text("CHATMEM_SCOPE='user\n")
+    with pytest.raises(ConfigError, match="line 1: not KEY=value"):
+        Config.load(env_file=path)
     with pytest.raises(ConfigError, match="nested too deeply"):
         Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER": "[" * 5000 + "]" * 5000})
 

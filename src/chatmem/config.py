@@ -701,6 +701,15 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where} is not UTF-8 text ({exc.reason} at byte {exc.start})"
                           ) from None
+    from dotenv.parser import parse_stream
+
+    # a line python-dotenv cannot read would be skipped with a log line, and a mistyped
+    # CHATMEM_DB would send the command to the default store: an error naming the line
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ConfigError(f"{where}, line {binding.original.line}: not KEY=value "
+                              "(quote a value with spaces, close its quotes; "
+                              "CHATMEM_ENV_FILE= reads no .env)")
     values = dotenv_values(stream=io.StringIO(text), interpolate=False)
     return {k: v for k, v in values.items() if v is not None}
 
