@@ -141,7 +141,7 @@ def test_export_replaces_its_file_only_when_complete(tmp_path: Path,
     readable by its owner only, a replaced one keeps its mode."""
     import stat
 
-    from chatmem.cli import _replacing
+    from chatmem.cli import _check_output, _replacing
 
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
@@ -151,7 +151,8 @@ def test_export_replaces_its_file_only_when_complete(tmp_path: Path,
     backup = tmp_path / "backup.jsonl"
     backup.write_text("yesterday's backup\n")
     backup.chmod(0o640)
-    with pytest.raises(RuntimeError), _replacing(str(backup), "chat.db") as out:
+    with pytest.raises(RuntimeError), _replacing(_check_output(str(backup), "chat.db")) \
+            as out:
         out.write('{"type": "session", "id": "half of it"}\n')
         raise RuntimeError("the store went away")
     assert backup.read_text() == "yesterday's backup\n"

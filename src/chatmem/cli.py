@@ -373,13 +373,12 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     from .transfer import export_jsonl
 
     url = _store_url(db)
-    if output != "-":
-        _check_output(output, url)
+    path = None if output == "-" else _check_output(output, url)
     async with await Storage.open(url, vector=vector, create=False) as storage:
-        if output == "-":
+        if path is None:
             counts = await export_jsonl(storage, sys.stdout, vectors=with_vectors)
         else:
-            with _replacing(output, url) as out:
+            with _replacing(path) as out:
                 counts = await export_jsonl(storage, out, vectors=with_vectors)
     click.echo(f"exported {counts.as_dict()}", err=True)
 
@@ -409,18 +408,17 @@ def _check_output(output: str, store_url: str) -> Path:
 
 
 @contextlib.contextmanager
-def _replacing(output: str, store_url: str) -> Iterator[TextIO]:
-    """A text file that becomes ``output`` only when the block ends without an error: it
-    is written beside it and renamed over it, so a failed export leaves an existing file
-    (yesterday's backup) as it was, and never a partial one (:func:`_check_output`
-    first). A new file is readable by its owner only (it holds the conversations); a
-    replaced one keeps its mode."""
-    path = _check_output(output, store_url)
+def _replacing(path: Path) -> Iterator[TextIO]:
+    """A text file that becomes ``path`` (checked by :func:`_check_output`) only when the
+    block ends without an error: it is written beside it and renamed over it, so a
+    failed export leaves an existing file (yesterday's backup) as it was, and never a
+    partial one. A new file is readable by its owner only (it holds the conversations);
+    a replaced one keeps its mode."""
     mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        fail(f"-o {output}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+        fail(f"-o {path}: cannot write in {str(path.parent)!r} ({exc.strerror})")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             yield fh

@@ -686,8 +686,6 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     """The variables of a ``.env`` file (python-dotenv's syntax, without ``${VAR}``
     expansion: 572 bytes of doubling references took 3.4 GB); a missing, oversized or
     non-UTF-8 file is an error naming it."""
-    from dotenv import dotenv_values
-
     p = Path(path)
     where = f"invalid configuration: env file {str(p)!r}"
     if p.is_dir():
@@ -703,15 +701,18 @@ def read_env_file(path: str | Path) -> dict[str, str]:
                           ) from None
     from dotenv.parser import parse_stream
 
-    # a line python-dotenv cannot read would be skipped with a log line, and a mistyped
-    # CHATMEM_DB would send the command to the default store: an error naming the line
+    # python-dotenv's own reading (dotenv_values) skips a line it cannot read with a log
+    # line, and a mistyped CHATMEM_DB would send the command to the default store: its
+    # parser, read here, names the line; a later assignment wins, as there
+    values: dict[str, str] = {}
     for binding in parse_stream(io.StringIO(text)):
         if binding.error:
             raise ConfigError(f"{where}, line {binding.original.line}: not KEY=value "
                               "(quote a value with spaces, close its quotes; "
                               "CHATMEM_ENV_FILE= reads no .env)")
-    values = dotenv_values(stream=io.StringIO(text), interpolate=False)
-    return {k: v for k, v in values.items() if v is not None}
+        if binding.key is not None and binding.value is not None:
+            values[binding.key] = binding.value
+    return values
 
 
 def _parses(settings: Any, variables: Mapping[str, str]) -> bool:
