@@ -246,8 +246,8 @@ async def test_cleared_state_survives_export_and_import(tmp_path: Path) -> None:
         await export_jsonl(mem.storage, buf)
     async with await Memory.open(f"sqlite:///{tmp_path / 'b.db'}",
                                  embedder=Embedder(RecordingProvider())) as mem:
-        await import_records(mem.storage,
-                             validate_jsonl(buf.getvalue().splitlines()))
+        lines = buf.getvalue().splitlines()
+        await import_records(mem.storage, validate_jsonl(lines), lines)
         await mem.flush(timeout=60)
         assert _counts(await mem.stats()) == (n + 5, 0, 0, 0, 5, n)
         assert (await mem.reindex())["reembedded"] == n

@@ -182,7 +182,8 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
     # against the store: an id it holds, a model record of its own that differs
     storage = await Storage.open(f"sqlite:///{tmp_path}/t.db")
     try:
-        await import_records(storage, validate_jsonl(_file(msg, vec)))
+        lines = _file(msg, vec)
+        await import_records(storage, validate_jsonl(lines), lines)
         await storage.store.meta_set("embedding", "auto_model", "all-MiniLM-L6-v2")
         before = await storage.store.stats()
         other = {**msg, "id": "m2"}
@@ -191,7 +192,149 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
                 (_file(other, {"type": "meta", "namespace": "embedding", "key": "auto_model",
                                "value": "multilingual-e5-small"}), "import into a new store")):
             with pytest.raises(InvalidInput, match=why):
-                await import_records(storage, validate_jsonl(lines))
+                await import_records(storage, validate_jsonl(lines), lines)
         assert await storage.store.stats() == before  # nothing written
     finally:
         await storage.close()
+
+
+async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_path: Path
+                                                                         ) -> None:
+    """The file is checked whole, then read again to be written a page at a time (the
+    records are not held: 100,000 messages with vectors took 2.1 GB). A line that is
+    not the one checked, or a file that ends early, stops the writing with an error
+    saying the file changed; a file checked and written unchanged imports whole."""
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(2500)]
+    lines = _file(*msgs)
+    checked = validate_jsonl(lines)
+    assert len(checked) == 2500 and checked.counts.messages == 2500
+    changed = list(lines)
+    changed[2000] = changed[2000].replace("note", "n0te")
+    for other, why in ((changed, "line 2001 is not the line checked"),
+                       (lines[:-1], "ends before its checked end line")):
+        storage = await Storage.open(f"sqlite:///{tmp_path}/{uuid.uuid4().hex}.db")
+        try:
+            with pytest.raises(InvalidInput, match=why):
+                await import_records(storage, checked, other)
+        finally:
+            await storage.close()
+    storage = await Storage.open(f"sqlite:///{tmp_path}/whole.db")
+    try:
+        counts = await import_records(storage, checked, lines)
+        assert counts.messages == 2500
+        got = await storage.store.get(["m0", "m1999", "m2499"])
+        assert [got[k].content for k in ("m0", "m1999", "m2499")] == \
+            ["note 0", "note 1999", "note 2499"]
+    finally:
+        await storage.close()
+
+
+def test_an_import_refuses_a_line_longer_than_any_record_without_holding_it(
+        tmp_path: Path) -> None:
+    """A line is read at most MAX_LINE_CHARS + 1 characters at a time: one of 20 MB is
+    refused naming its line, from a file and from standard input, and nothing is
+    created; the largest message a store accepts fits in a line."""
+    from chatmem.models import Message
+    from chatmem.transfer import MAX_LINE_CHARS, read_lines
+
+    head, tail = _file()[0], _file()[-1]
+    path = tmp_path / "long.jsonl"
+    path.write_text(f'{head}\n{{"type": "meta", "value": "{"x" * 20_000_000}"}}\n{tail}\n')
+    with open(path, encoding="utf-8") as fh:
+        it = read_lines(fh)
+        assert next(it) == head + "\n"
+        assert len(next(it)) == MAX_LINE_CHARS + 1
+    with open(path, encoding="utf-8") as fh, \
+            pytest.raises(InvalidInput, match="line 2: longer than"):
+        validate_jsonl(read_lines(fh))
+    for args, stdin in (([str(path)], None), (["-"], path.read_bytes())):
+        res = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "x.db"), *args],
+                                 input=stdin)
+        assert res.exit_code == 2 and "line 2: longer than" in res.output, res.output
+        assert not (tmp_path / "x.db").exists()
+
+    # the largest message: content and shown text of 200,000 characters that JSON
+    # escapes six apiece, metadata at its bound, every mention and label at theirs
+    odd = "\x01"
+    big = Message.from_dict({
+        "id": "big", "session_id": odd * 512, "role": "assistant", "ts": 1,
+        "content": odd * 200_000, "visible_content": odd * 200_000,
+        "metadata": {"k": odd * 99_000}, "mentions": [odd * 512] * 256,
+        "speaker_id": odd * 512, "speaker_name": odd * 512, "platform": odd * 512,
+        "source": odd * 512}, path="big")
+    line = json.dumps({"type": "message", **big.to_dict()}, ensure_ascii=False)
+    assert 3_000_000 < len(line) < MAX_LINE_CHARS
+    assert len(validate_jsonl(_file(json.loads(line)))) == 1
+
+
+def test_a_vector_before_its_message_or_a_record_before_the_header_is_refused() -> None:
+    msg = {"type": "message", "id": "m1", "session_id": "s", "content": "hi", "ts": 5}
+    vec = {"type": "vector", "message_id": "m1", "session_id": "s", "ts": 5,
+           "model_id": "t:v", "vector": [0.6, 0.8]}
+    with pytest.raises(InvalidInput, match="no such message in the file before it"):
+        validate_jsonl(_file(vec, msg))
+    lines = _file(msg)
+    with pytest.raises(InvalidInput, match="line 1: a record before the header"):
+        validate_jsonl([lines[1], lines[0], lines[2]])
+
+
+async def test_import_from_standard_input_and_a_streamed_migration(tmp_path: Path) -> None:
+    """`chatmem import -` (read twice through an unnamed temporary copy) and `chatmem
+    migrate` (the source read a page at a time, its ids compared with the target's
+    first) keep everything, as a file import does."""
+    src, want = await _source(f"sqlite:///{tmp_path}/src.db")
+    await src.close()
+    runner = CliRunner()
+    out = tmp_path / "backup.jsonl"
+    res = await asyncio.to_thread(runner.invoke, main, [
+        "export", "--db", str(tmp_path / "src.db"), "--vectors", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    res = await asyncio.to_thread(runner.invoke, main, [
+        "import", "--db", str(tmp_path / "in.db"), "--no-wait", "-"], input=out.read_bytes())
+    assert res.exit_code == 0, res.output
+    res = await asyncio.to_thread(runner.invoke, main, [
+        "migrate", "--from", f"sqlite:///{tmp_path}/src.db", "--to",
+        f"sqlite:///{tmp_path}/mig.db"])
+    assert res.exit_code == 0, res.output
+    for name in ("in.db", "mig.db"):
+        storage = await Storage.open(str(tmp_path / name))
+        try:
+            assert await snapshot(storage) == want, name
+        finally:
+            await storage.close()
+    # a migration into a store that holds one of the ids writes nothing
+    res = await asyncio.to_thread(runner.invoke, main, [
+        "migrate", "--from", f"sqlite:///{tmp_path}/src.db", "--to",
+        f"sqlite:///{tmp_path}/mig.db"])
+    assert res.exit_code == 2 and "already in this store" in res.output, res.output
+
+
+def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> None:
+    """A named pipe (as `<(zcat backup.jsonl.gz)` gives) can be read once: it is copied
+    to an unnamed temporary file, checked, then written."""
+    import os
+    import threading
+
+    lines = _file({"type": "message", "id": "p1", "session_id": "s", "content": "piped",
+                   "ts": 5})
+    fifo = tmp_path / "export.fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    res = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "p.db"), "--no-wait",
+                                    str(fifo)])
+    writer.join(timeout=30)
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["list", "--db", str(tmp_path / "p.db")])
+    assert "piped" in res.output
+    bad = tmp_path / "latin1.jsonl"
+    bad.write_bytes("\n".join(lines).replace("piped", "pïped").encode("latin-1"))
+    res = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "q.db"), str(bad)])
+    assert res.exit_code == 2 and "not UTF-8" in res.output, res.output
+    assert not (tmp_path / "q.db").exists()

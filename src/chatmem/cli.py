@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -432,6 +434,24 @@ def _replacing(path: Path) -> Iterator[TextIO]:
         raise
 
 
+@contextlib.contextmanager
+def _import_source(file: str) -> Iterator[TextIO]:
+    """The file to import, open for two reads; standard input, a pipe or any other
+    stream that can be read only once is copied first to an unnamed temporary file."""
+    with contextlib.ExitStack() as stack:
+        raw = sys.stdin.buffer if file == "-" else stack.enter_context(open(file, "rb"))
+        if not raw.seekable():
+            spool = stack.enter_context(tempfile.TemporaryFile())
+            shutil.copyfileobj(raw, spool)
+            spool.seek(0)
+            raw = spool
+        fh = io.TextIOWrapper(raw, encoding="utf-8")
+        try:
+            yield fh
+        finally:
+            fh.detach()  # the file is closed by its owner (never standard input)
+
+
 @main.command(name="import")
 @db_option
 @vector_option
@@ -441,29 +461,28 @@ def _replacing(path: Path) -> Iterator[TextIO]:
 async def import_cmd(db: str | None, config_path: str | None, vector: str | None,
                      no_wait: bool, file: str) -> None:
     """Load a JSONL export into a store. The whole file is checked first: a bad or
-    truncated file changes nothing. Messages without vectors are re-embedded.
+    truncated file changes nothing. Then it is read again and written a page at a time
+    (standard input is first copied to an unnamed temporary file), so the memory used
+    does not grow with the file. Messages without vectors are re-embedded.
 
     \b
     Example:
       chatmem import --db new.db backup.jsonl
     """
-    from .transfer import import_records, validate_jsonl
+    from .transfer import import_records, read_lines, validate_jsonl
 
-    if file == "-":
-        records = validate_jsonl(sys.stdin)
-    else:
-        with open(file, encoding="utf-8") as fh:
-            records = validate_jsonl(fh)
-    cfg = load_config(config_path)
-    messages = sum(1 for r in records if r["type"] == "message")
-    # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
-    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem, \
-            mem.storage.bulk_load(messages if not no_wait else 0):
-        with _progress("importing", len(records)) as bar:
-            counts = await import_records(mem.storage, records,
-                                          progress=lambda kind, n: bar.update(n))
-        if not no_wait:
-            await mem.flush()
+    with _import_source(file) as fh:
+        checked = validate_jsonl(read_lines(fh))
+        cfg = load_config(config_path)
+        # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
+        async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem, \
+                mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
+            with _progress("importing", len(checked)) as bar:
+                fh.seek(0)
+                counts = await import_records(mem.storage, checked, read_lines(fh),
+                                              progress=lambda kind, n: bar.update(n))
+            if not no_wait:
+                await mem.flush()
     click.echo(f"imported {counts.as_dict()}", err=True)
 
 

@@ -17,8 +17,9 @@ an import detect a truncated file.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -50,6 +51,14 @@ from .store.storage import SNAPSHOT_DIRTY, VECTORS_NAMESPACE
 FORMAT = "chatmem-jsonl"
 VERSION = 1
 PAGE = 1000
+
+#: The longest line an import reads. A record is bounded by its fields: a message's
+#: content and shown text of 200,000 characters each, six characters apiece when JSON
+#: escapes them, its metadata, mentions and labels; a vector of 8,192 numbers.
+MAX_LINE_CHARS = 8 * 1024 * 1024
+
+#: Bytes of the digest of each checked line (BLAKE2b), compared when it is read again.
+DIGEST_SIZE = 8
 
 Progress = Callable[[str, int], None]
 
@@ -126,8 +135,18 @@ def _plural(kind: str) -> str:
             "meta": "meta"}[kind]
 
 
+def read_lines(fh: TextIO) -> Iterator[str]:
+    """The lines of a text file, each read at most :data:`MAX_LINE_CHARS` + 1 characters
+    at a time, so that a line too long for any record is refused (by
+    :func:`_utf8_lines`) without being held whole: a 1.5 GB line once took 3.1 GB
+    before it failed as "not JSON"."""
+    while line := fh.readline(MAX_LINE_CHARS + 1):
+        yield line
+
+
 def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
-    """The lines, numbered; a file that is not UTF-8 is an error naming the line."""
+    """The lines, numbered; a file that is not UTF-8, or a line longer than any record,
+    is an error naming the line."""
     it = iter(lines)
     n = 0
     while True:
@@ -139,10 +158,20 @@ def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
         except UnicodeDecodeError as exc:
             raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
                                "an export is UTF-8 JSONL") from None
+        if len(line) > MAX_LINE_CHARS:
+            raise InvalidInput(f"line {n}: longer than {MAX_LINE_CHARS:,} characters, "
+                               "more than any record of an export holds")
         yield n, line
 
 
-def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
+def _digest(line: str) -> bytes:
+    return hashlib.blake2b(line.encode("utf-8", "surrogatepass"),
+                           digest_size=DIGEST_SIZE).digest()
+
+
+def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
+                 ) -> Iterable[tuple[int, dict[str, Any], bytes]]:
+    """Each non-blank line's number, record and digest (appended to ``digests``)."""
     for n, line in _utf8_lines(lines):
         if not line.strip():
             continue
@@ -158,14 +187,38 @@ def _parse_lines(lines: Iterable[str]) -> Iterable[tuple[int, dict[str, Any]]]:
             raise InvalidInput(f"line {n}: {exc}") from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
-        yield n, rec
+        yield n, rec, _digest(line)
 
 
-def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """Read and check a whole export before anything is written (bad input changes nothing)."""
-    records: list[dict[str, Any]] = []
+@dataclass
+class CheckedExport:
+    """What :func:`validate_jsonl` keeps of a checked file for the writing pass: a
+    digest of each record (the file is read again to write it, and must not have
+    changed), each message's session and time (a vector must match its message, the
+    store must not hold the id yet) and the store records to compare with the target.
+    The records themselves are not kept: an export of 100,000 messages with their
+    vectors took 2.1 GB held whole, and a million would not fit most machines."""
+
+    counts: TransferCounts
+    digests: bytes
+    messages: dict[str, tuple[str, int | None]]
+    store_records: list[dict[str, Any]]
+
+    def __len__(self) -> int:
+        """How many records (sessions, meta, messages, vectors) the file holds."""
+        return sum(self.counts.as_dict().values())
+
+
+def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
+    """Read and check a whole export before anything is written (bad input changes
+    nothing), keeping only what the writing pass needs (:class:`CheckedExport`)."""
+    counts = TransferCounts()
+    digests = bytearray()
+    links = _Links()
+    store_records: list[dict[str, Any]] = []
     header = end = None
-    for n, rec in _parse_lines(lines):
+    for n, rec, digest in _parse_lines(lines):
+        digests += digest
         kind = rec["type"]
         if end is not None:
             raise InvalidInput(f"line {n}: a record after the end line")
@@ -177,36 +230,40 @@ def validate_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
             if header is not None:
                 raise InvalidInput(f"line {n}: a second header line")
             header = rec
-        elif kind == "end":
+            continue
+        if kind == "end":
             end = rec
-        elif kind == "message":
+            continue
+        if header is None:
+            raise InvalidInput(f"line {n}: a record before the header line")
+        if kind == "message":
             data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
             Message.from_dict(data, path=f"line {n}")
-            records.append(rec)
+            links.message(rec)
         elif kind == "session":
             validate_session({k: v for k, v in rec.items() if k != "type"},
                              path=f"line {n}: session")
-            records.append(rec)
         elif kind == "meta":
             for name in ("namespace", "key", "value"):
                 check_text(rec.get(name), f"line {n}: meta.{name}", required=True)
-            records.append(rec)
+            _check_meta(rec)
+            if rec["namespace"] in STORE_RECORDS:
+                store_records.append(rec)
         elif kind == "vector":
             _check_vector(rec, n)
-            records.append(rec)
+            links.vector(rec)
         else:
             raise InvalidInput(f"line {n}: unknown record type {kind!r}")
+        setattr(counts, _plural(kind), getattr(counts, _plural(kind)) + 1)
     if header is None:
         raise InvalidInput(f"not a {FORMAT} file: no header line")
     if end is None:
         raise InvalidInput("the file is truncated: no end line (was the export interrupted?)")
-    got = {k: sum(1 for r in records if _plural(r["type"]) == k)
-           for k in ("sessions", "messages", "vectors", "meta")}
+    got = counts.as_dict()
     want = {k: end.get(k) for k in got}
     if got != want:
         raise InvalidInput(f"record counts {got} do not match the end line {want}")
-    _check_links(records)
-    return records
+    return CheckedExport(counts, bytes(digests), links.messages, store_records)
 
 
 #: The metadata namespaces an export carries (:data:`VECTORS_NAMESPACE` is left out:
@@ -224,50 +281,59 @@ STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 MAX_VECTOR_DIM = 8192
 
 
-def _check_links(records: list[dict[str, Any]]) -> None:
-    """What no single record shows: message ids are unique; each vector belongs to a
-    message of the file, with that message's session and time (a vector relabelled to
-    another session would be recalled there: R4), once per model, and one model's
-    vectors have one size of at most :data:`MAX_VECTOR_DIM`; meta records are of the
-    namespaces an export writes."""
-    messages: dict[str, dict[str, Any]] = {}
-    for rec in records:
-        if rec["type"] == "message":
-            mid = rec.get("id")
-            if mid is None:
-                continue  # given one when stored
-            if mid in messages:
-                raise InvalidInput(f"message id {mid!r} appears twice in the file")
-            messages[mid] = rec
-    dims: dict[str, int] = {}
-    seen: set[tuple[str, str]] = set()
-    for rec in records:
-        if rec["type"] == "meta" and rec["namespace"] not in IMPORTED_META:
-            raise InvalidInput(f"meta namespace {rec['namespace']!r} is not one chatmem "
-                               "exports (was the file written by a newer version?)")
-        if rec["type"] == "meta" and rec["namespace"] == AUTO_META_NAMESPACE \
-                and rec["value"] not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
-            raise InvalidInput(f"meta {AUTO_META_NAMESPACE}.{rec['key']}: "
-                               f"{rec['value']!r} is not a model embedding.model auto picks")
-        if rec["type"] != "vector":
-            continue
+def _check_meta(rec: dict[str, Any]) -> None:
+    """A meta record of a namespace an export writes, and an auto-model record naming
+    one of the models ``auto`` picks."""
+    if rec["namespace"] not in IMPORTED_META:
+        raise InvalidInput(f"meta namespace {rec['namespace']!r} is not one chatmem "
+                           "exports (was the file written by a newer version?)")
+    if rec["namespace"] == AUTO_META_NAMESPACE \
+            and rec["value"] not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
+        raise InvalidInput(f"meta {AUTO_META_NAMESPACE}.{rec['key']}: "
+                           f"{rec['value']!r} is not a model embedding.model auto picks")
+
+
+class _Links:
+    """What no single record shows, checked as the records come: message ids are
+    unique; each vector follows a message of the file (as an export writes them), with
+    that message's session and time (a vector relabelled to another session would be
+    recalled there: R4), once per model, and one model's vectors have one size of at
+    most :data:`MAX_VECTOR_DIM`."""
+
+    def __init__(self) -> None:
+        self.messages: dict[str, tuple[str, int | None]] = {}
+        self._sessions: dict[str, str] = {}  # one string per session id, not per message
+        self._vectors: set[tuple[str, str]] = set()
+        self._dims: dict[str, int] = {}
+
+    def message(self, rec: dict[str, Any]) -> None:
+        mid = rec.get("id")
+        if mid is None:
+            return  # given one when stored
+        if mid in self.messages:
+            raise InvalidInput(f"message id {mid!r} appears twice in the file")
+        session = self._sessions.setdefault(rec["session_id"], rec["session_id"])
+        self.messages[mid] = (session, rec.get("ts"))
+
+    def vector(self, rec: dict[str, Any]) -> None:
         mid, model = rec["message_id"], str(rec.get("model_id"))
         where = f"vector of message {mid!r}"
-        msg = messages.get(mid)
+        msg = self.messages.get(mid)
         if msg is None:
-            raise InvalidInput(f"{where}: no such message in the file")
-        if rec["session_id"] != msg.get("session_id") or rec["ts"] != msg.get("ts"):
+            raise InvalidInput(f"{where}: no such message in the file before it (an "
+                               "export writes every message before the vectors)")
+        if (rec["session_id"], rec["ts"]) != msg:
             raise InvalidInput(f"{where}: its session_id and ts must be its message's "
-                               f"({msg.get('session_id')!r}, {msg.get('ts')!r})")
-        if (mid, model) in seen:
+                               f"({msg[0]!r}, {msg[1]!r})")
+        if (mid, model) in self._vectors:
             raise InvalidInput(f"{where}: two vectors of model {model!r}")
-        seen.add((mid, model))
+        self._vectors.add((mid, model))
         size = len(rec["vector"])
         if size > MAX_VECTOR_DIM:
             raise InvalidInput(f"{where}: {size} numbers, over {MAX_VECTOR_DIM}")
-        if dims.setdefault(model, size) != size:
+        if self._dims.setdefault(model, size) != size:
             raise InvalidInput(f"{where}: {size} numbers where model {model!r} has "
-                               f"{dims[model]}")
+                               f"{self._dims[model]}")
 
 
 def _no_constant(name: str) -> None:
@@ -305,97 +371,150 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
         raise InvalidInput(f"{where}.vector is all zeros (it has no direction)")
 
 
-async def check_target(storage: Storage, records: list[dict[str, Any]]) -> None:
+async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
+                       store_records: Sequence[dict[str, Any]]) -> None:
     """What the records would collide with in ``storage``, refused before anything is
-    written: a message id it already holds, or a record of its own (its model, its
-    tokenizer) with another value."""
+    written: a message id it already holds (``message_ids``, in pages), or a record of
+    its own (its model) with another value."""
     store = storage.store
-    ids = [r["id"] for r in records if r["type"] == "message" and r.get("id") is not None]
-    for i in range(0, len(ids), PAGE):
-        taken = await store.get(ids[i:i + PAGE])
+    async for page in message_ids:
+        taken = await store.get(page) if page else {}
         if taken:
             raise InvalidInput(f"message id {next(iter(taken))!r} is already in this store "
                                "(import into a new store, or delete those messages first)")
-    for rec in records:
-        if rec["type"] == "meta" and rec["namespace"] in STORE_RECORDS:
-            own = await store.meta_get(rec["namespace"], rec["key"])
-            if own is not None and own != rec["value"]:
-                raise InvalidInput(
-                    f"this store's {rec['namespace']}.{rec['key']} is {own!r} and the "
-                    f"file's {rec['value']!r}: import into a new store")
+    for rec in store_records:
+        own = await store.meta_get(rec["namespace"], rec["key"])
+        if own is not None and own != rec["value"]:
+            raise InvalidInput(
+                f"this store's {rec['namespace']}.{rec['key']} is {own!r} and the "
+                f"file's {rec['value']!r}: import into a new store")
 
 
-async def import_records(storage: Storage, records: list[dict[str, Any]], *,
+async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
+    page: list[str] = []
+    for mid in ids:
+        page.append(mid)
+        if len(page) >= PAGE:
+            yield page
+            page = []
+    if page:
+        yield page
+
+
+async def import_records(storage: Storage, checked: CheckedExport, lines: Iterable[str], *,
                          progress: Progress = _noop) -> TransferCounts:
-    """Write validated records (:func:`validate_jsonl`) into ``storage``, as one bulk
-    load: an index that builds faster afterwards than row by row defers itself. What
-    they would collide with in the store is refused first (:func:`check_target`)."""
-    await check_target(storage, records)
-    async with storage.bulk_load(sum(1 for r in records if r["type"] == "vector")):
-        return await _import_records(storage, records, progress)
+    """Write a checked file (:func:`validate_jsonl`) into ``storage``, reading ``lines``
+    (the same file) again, as one bulk load: an index that builds faster afterwards
+    than row by row defers itself. What the file would collide with in the store is
+    refused first (:func:`check_target`). A line that is not the one checked (the file
+    changed in between) stops the import with an error naming it."""
+    await check_target(storage, _pages(checked.messages), checked.store_records)
+
+    async def records() -> AsyncIterator[dict[str, Any]]:
+        size = DIGEST_SIZE
+        changed = ("the file changed while it was imported (the records before it were "
+                   "written; import the finished file into a new store)")
+        read = 0
+        for i, (n, rec, digest) in enumerate(_parse_lines(lines)):
+            if checked.digests[i * size:(i + 1) * size] != digest:
+                raise InvalidInput(f"line {n} is not the line checked before the import "
+                                   f"began: {changed}")
+            read = i + 1
+            if rec["type"] not in ("header", "end"):
+                yield rec
+        if read * size != len(checked.digests):
+            raise InvalidInput(f"the file ends before its checked end line: {changed}")
+
+    async with storage.bulk_load(checked.counts.vectors):
+        return await _write(storage, records(), progress)
 
 
-async def _import_records(storage: Storage, records: list[dict[str, Any]],
-                          progress: Progress) -> TransferCounts:
+async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
+                 progress: Progress) -> TransferCounts:
+    """Write checked records in their order, messages and vectors a page at a time (a
+    vector's message is written before it)."""
     store = storage.store
     counts = TransferCounts()
     session_fields = set(Session.__dataclass_fields__)
-    for rec in records:
-        if rec["type"] == "session":
+    messages: list[Message] = []
+    kept: dict[IndexState, list[str]] = {IndexState.SKIPPED: [], IndexState.CLEARED: []}
+    entries: list[VectorEntry] = []
+
+    async def write_messages() -> None:
+        if not messages:
+            return
+        counts.messages += len(await store.append(messages))
+        # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed
+        for state, ids in kept.items():
+            if ids:
+                await store.set_index_state(ids, state)
+                ids.clear()
+        progress("message", len(messages))
+        messages.clear()
+
+    async def write_vectors() -> None:
+        if not entries:
+            return
+        await storage.write_entries(entries)
+        counts.vectors += len(entries)
+        progress("vector", len(entries))
+        entries.clear()
+
+    async for rec in records:
+        kind = rec["type"]
+        if kind == "session":
             await store.upsert_session(Session(**{k: v for k, v in rec.items()
                                                   if k in session_fields}))
             counts.sessions += 1
             progress("session", 1)
-        elif rec["type"] == "meta" and rec["namespace"] not in NOT_IMPORTED_META:
-            await store.meta_set(rec["namespace"], rec["key"], rec["value"])
-            counts.meta += 1
-    batch: list[Message] = []
-    for rec in records:
-        if rec["type"] == "message":
+        elif kind == "meta":
+            if rec["namespace"] not in NOT_IMPORTED_META:
+                await store.meta_set(rec["namespace"], rec["key"], rec["value"])
+                counts.meta += 1
+        elif kind == "message":
             data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
-            batch.append(Message.from_dict(data))
-            if len(batch) >= PAGE:
-                counts.messages += len(await store.append(batch))
-                progress("message", len(batch))
-                batch = []
-    if batch:
-        counts.messages += len(await store.append(batch))
-        progress("message", len(batch))
-    # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed on import
-    for kept in (IndexState.SKIPPED, IndexState.CLEARED):
-        ids = [r["id"] for r in records if r["type"] == "message"
-               and r.get("index_state") == kept.name.lower()]
-        for i in range(0, len(ids), PAGE):
-            await store.set_index_state(ids[i:i + PAGE], kept)
-    if storage.index is not None:
-        entries: list[VectorEntry] = []
-        for rec in records:
-            if rec["type"] != "vector":
-                continue
-            entries.append(VectorEntry(
-                message_id=rec["message_id"], session_id=rec["session_id"], ts=rec["ts"],
-                role=rec.get("role"), model_id=rec.get("model_id"),
-                vector=np.asarray(rec["vector"], dtype=np.float32),
-                platform=rec.get("platform"), speaker_id=rec.get("speaker_id"),
-                mentions=tuple(rec.get("mentions") or ()), resource_id=rec.get("resource_id"),
-                session_metadata=rec.get("session_metadata") or {},
-                origin_platform=rec.get("origin_platform"),
-                message_metadata=rec.get("message_metadata") or {}, text=rec.get("text"),
-            ))
+            messages.append(Message.from_dict(data))
+            for state, ids in kept.items():
+                if rec.get("index_state") == state.name.lower():
+                    ids.append(rec["id"])
+            if len(messages) >= PAGE:
+                await write_messages()
+        elif kind == "vector" and storage.index is not None:
+            await write_messages()  # its message first
+            entries.append(_entry(rec))
             if len(entries) >= PAGE:
-                await storage.write_entries(entries)
-                counts.vectors += len(entries)
-                progress("vector", len(entries))
-                entries = []
-        if entries:
-            await storage.write_entries(entries)
-            counts.vectors += len(entries)
-            progress("vector", len(entries))
+                await write_vectors()
+    await write_messages()
+    await write_vectors()
     return counts
+
+
+def _entry(rec: dict[str, Any]) -> VectorEntry:
+    return VectorEntry(
+        message_id=rec["message_id"], session_id=rec["session_id"], ts=rec["ts"],
+        role=rec.get("role"), model_id=rec.get("model_id"),
+        vector=np.asarray(rec["vector"], dtype=np.float32),
+        platform=rec.get("platform"), speaker_id=rec.get("speaker_id"),
+        mentions=tuple(rec.get("mentions") or ()), resource_id=rec.get("resource_id"),
+        session_metadata=rec.get("session_metadata") or {},
+        origin_platform=rec.get("origin_platform"),
+        message_metadata=rec.get("message_metadata") or {}, text=rec.get("text"),
+    )
 
 
 async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
                   progress: Progress = _noop) -> TransferCounts:
-    """Copy everything from one backend to another, vectors included (no re-embedding)."""
-    records = [rec async for rec in _records(source, vectors)]
-    return await import_records(target, records, progress=progress)
+    """Copy everything from one backend to another, vectors included (no re-embedding):
+    the source's message ids are compared with the target's first, then its records
+    are written as they are read, a page at a time (never the whole store at once)."""
+    async def ids() -> AsyncIterator[list[str]]:
+        cursor = 0
+        while page := await source.store.scan_messages(cursor, PAGE):
+            yield [msg.id for _, msg, _ in page if msg.id is not None]
+            cursor = page[-1][0]
+
+    own = [{"namespace": ns, "key": key, "value": value}
+           for ns, key, value in await source.store.meta_items() if ns in STORE_RECORDS]
+    await check_target(target, ids(), own)
+    async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
+        return await _write(target, _records(source, vectors), progress)
