@@ -105,6 +105,13 @@ async def test_forget_speaker_leaves_nothing_on_any_backend(backend: str,
                 blocks = await store._run(lambda: [bytes(r[0]) for r in store.conn.execute(
                     "SELECT block FROM lexical_data") if isinstance(r[0], bytes)])
                 assert blocks and not any(b"zebra" in b for b in blocks)
+                # nor anywhere in its files while it is open: the write-ahead log kept
+                # every page as written, Alice's words included, until a checkpoint
+                # (a server running for weeks kept them for weeks)
+                if store.path != ":memory:":
+                    files = [Path(store.path + suffix) for suffix in ("", "-wal")]
+                    assert all(b"zebra" not in f.read_bytes() for f in files if f.exists())
+                    assert b"tortoise" in files[0].read_bytes()  # Bob's, written back
             after = await mem.recall("striped zebra", scope="all", window=0, top_k=5)
             assert after.hits and all(h.message.speaker_id == "bob" for h in after.hits)
             # the cached embeddings went too: embedding Alice's text asks the provider
