@@ -455,3 +455,35 @@ async def test_list_order_is_byte_wise_on_every_backend(tmp_path: Path) -> None:
                 await mem.close()
     expected = sorted(ids, key=lambda i: i.encode())
     assert all(order == expected for order in orders.values()), orders
+
+
+async def test_an_erase_the_log_cannot_be_emptied_for_says_so(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Another process reading the file (here a second connection in a read
+    transaction, as the sqlite3 shell holds one) keeps the log from being emptied: the
+    erase still happens, and a warning says the log holds the text until later; once the
+    reader is gone, the next erase empties it."""
+    import logging
+    import sqlite3
+
+    db = tmp_path / "held.db"
+    store = await SqliteStore.open(db)
+    try:
+        await store.append([Message(id=f"m{i}", session_id="s", ts=i + 1,
+                                    content=f"secret quokka {i}") for i in range(3)])
+        reader = sqlite3.connect(db)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM messages").fetchone()
+        with caplog.at_level(logging.WARNING, logger="chatmem.store.sqlite"):
+            assert (await store.erase_messages(["m0"])).messages == 1
+        assert "another process is reading the store" in caplog.text
+        reader.rollback()
+        reader.close()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="chatmem.store.sqlite"):
+            assert (await store.erase_messages(["m1", "m2"])).messages == 2
+        assert caplog.text == ""
+        assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+        assert b"quokka" not in db.read_bytes()
+    finally:
+        await store.close()

@@ -90,6 +90,10 @@ from .schema import (
 )
 
 log = logging.getLogger("chatmem.store.sqlite")
+
+#: How long the checkpoint after an erase waits for another process's reader before it
+#: gives up (the store's thread waits meanwhile: every call of the store does).
+CHECKPOINT_WAIT_MS = 200
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -731,7 +735,13 @@ class SqliteStore:
         bytes. A reader of the file in another process (the ``sqlite3`` shell) can
         hold the checkpoint back: then the words stay in the log until the next
         erase or the close, and a warning says so."""
-        busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        conn = self.conn
+        wait = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")  # not the store's 5 s
+        try:
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={int(wait)}")
         if busy:
             log.warning("%s: another process is reading the store, so the write-ahead "
                         "log still holds the erased messages until the next erase or "
