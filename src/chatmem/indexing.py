@@ -66,6 +66,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ._aio import wait_within
 from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable
@@ -517,7 +518,7 @@ class Indexer:
                     await asyncio.sleep(1.0)
                     continue
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._sweeper_wakeup.wait(), self._sweep_wait())
+                await wait_within(self._sweeper_wakeup.wait(), self._sweep_wait())
 
     def _retries_due(self) -> bool:
         """Whether the sweeper should queue retries now: one is due, no wave is under
@@ -733,7 +734,7 @@ class Indexer:
                         again = list((await self.store.get(failed)).values())
                     await self._attempt_once(again, watch)
 
-        await asyncio.wait_for(_wait(), timeout)
+        await wait_within(_wait(), timeout)
 
     async def _attempt_once(self, found: list[Message], watch: set[str]) -> None:
         """Give these messages waiting for a retry one attempt and wait for it (flush).

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
+from ._aio import wait_within
 from ._sync import BlockingWrapper, blocking
 from .chat_format import coerce
 from .config import Config, Window, narrower_or_equal
@@ -351,7 +352,7 @@ class Memory:
         """Sweep expired messages every ``interval`` seconds (the first after a short
         delay, so that opening a memory stays quick); failures are logged and retried."""
         await asyncio.sleep(min(interval, 5.0))
-        while True:
+        while not self._closed:  # a cancellation lost on the way still ends the loop
             try:
                 await self.sweep_retention()
             except ChatmemError as exc:
@@ -1000,7 +1001,7 @@ class Memory:
             # what it put in the cache goes below (and its write finds them gone)
             self._indexer.discard(ids)
             try:
-                await asyncio.wait_for(self._indexer.settled_ids(ids), ERASE_SETTLE_S)
+                await wait_within(self._indexer.settled_ids(ids), ERASE_SETTLE_S)
             except asyncio.TimeoutError:
                 log.warning("erase: an embedding of erased messages is still running; its "
                             "cached vectors stay until evicted")

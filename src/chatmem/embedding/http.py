@@ -50,6 +50,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
+from .._aio import wait_within
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
 
@@ -302,8 +303,9 @@ class HttpClient:
             started = time.perf_counter()
             try:
                 # httpx's timeout bounds each network operation; wait_for bounds the
-                # attempt (a server dripping bytes must not outlive it)
-                response = await asyncio.wait_for(self._client().post(
+                # attempt (a server dripping bytes must not outlive it; wait_within, not
+                # asyncio.wait_for, which can drop a cancellation before Python 3.12)
+                response = await wait_within(self._client().post(
                     full_url, content=payload,
                     headers={"content-type": "application/json", **send_headers},
                     timeout=httpx.Timeout(budget)), budget)
