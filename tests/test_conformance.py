@@ -389,6 +389,7 @@ async def test_stats_count_states_and_vectors_by_model(pair: Pair) -> None:
     if pair.shared:
         assert dict(st_.vectors_by_model) == {"a": 2, "b": 1, "": 1}
     assert await pair.index.count_by_model() == {"a": 2, "b": 1, "": 1}
+    assert await pair.index.vector_sizes() == {"a": {8}, "b": {8}, "": {8}}
 
 
 # --------------------------------------------------------------------------- vectors
@@ -475,6 +476,10 @@ async def test_vectors_of_different_sizes_coexist(pair: Pair) -> None:
     assert msgs[0].id not in await ids(pair.index, small[0], 10)
     assert msgs[0].id in await ids(pair.index, big[0], 10)
     assert await pair.index.count_by_model() == {"small": 2, "big": 4}
+    assert await pair.index.vector_sizes() == {"small": {4}, "big": {12}}
+    # one model may hold two sizes (a provider asked for another size): both are listed
+    await pair.index_entries([entry(msgs[1], unit_vectors(1, 6, 4)[0], model_id="big")])
+    assert await pair.index.vector_sizes() == {"small": {4}, "big": {6, 12}}
 
 
 async def test_delete_vectors_and_delete_by_filter(pair: Pair) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from backends import drop_pg_schema, pg_url
+from backends import PLACES, drop_pg_schema, pg_url
 from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
@@ -196,6 +196,74 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
         assert await storage.store.stats() == before  # nothing written
     finally:
         await storage.close()
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+async def test_vectors_of_a_size_the_store_does_not_hold_for_their_model_are_refused(
+        tmp_path: Path, place: str) -> None:
+    """A query is embedded once and compared with vectors of its own size only: a file
+    whose vectors of a model differ in size from the store's vectors of that model
+    would import "indexed" messages that meaning never finds. Refused before anything
+    is written; ``vectors=False`` imports the messages, which the store embeds itself."""
+    msg = {"type": "message", "id": "m1", "session_id": "s", "content": "pin 1234",
+           "ts": 5}
+    vec = {"type": "vector", "message_id": "m1", "session_id": "s", "ts": 5,
+           "model_id": "t:v", "vector": [0.6, 0.8, 0.0]}
+    other = {**msg, "id": "m2", "ts": 6, "content": "the vault code is 77"}
+    async with PLACES[place](tmp_path) as where:
+        storage = await Storage.open(where.url, vector=where.vector)
+        try:
+            lines = _file(msg, vec)
+            await import_records(storage, validate_jsonl(lines), lines)
+            assert await storage.vector_sizes() == {"t:v": {3}}
+            before = await storage.store.stats()
+            wrong = _file(other, {**vec, "message_id": "m2", "ts": 6, "vector": [0.6, 0.8]})
+            with pytest.raises(InvalidInput, match=r"'t:v' have 2 numbers here and 3 in "
+                                                   r"this store.*--no-vectors"):
+                await import_records(storage, validate_jsonl(wrong), wrong)
+            assert await storage.store.stats() == before  # nothing written
+            assert (await storage.store.get(["m2"])) == {}
+            # another model's vectors of another size are its own: they coexist
+            new_model = _file(other, {**vec, "message_id": "m2", "ts": 6,
+                                      "model_id": "t:w", "vector": [0.6, 0.8]})
+            await import_records(storage, validate_jsonl(new_model), new_model)
+            assert await storage.vector_sizes() == {"t:v": {3}, "t:w": {2}}
+            # without its vectors the file imports and its messages wait to be embedded
+            third = {**msg, "id": "m3", "ts": 7, "content": "moved to Berlin"}
+            wrong = _file(third, {**vec, "message_id": "m3", "ts": 7, "vector": [1.0]})
+            counts = await import_records(storage, validate_jsonl(wrong), wrong,
+                                          vectors=False)
+            assert (counts.messages, counts.vectors) == (1, 0)
+            assert (await storage.store.index_states(["m3"]))["m3"].name == "PENDING"
+            assert await storage.vector_sizes() == {"t:v": {3}, "t:w": {2}}
+        finally:
+            await storage.close()
+
+
+def test_import_no_vectors_via_cli(tmp_path: Path) -> None:
+    """`chatmem import --no-vectors`: a file of another model's vectors imports its
+    messages, re-embedded by this store's model; without the flag it is refused."""
+    runner = CliRunner()
+    db = str(tmp_path / "c.db")
+    assert runner.invoke(main, ["add", "--db", db, "--session", "s",
+                                "The deadline is Friday"]).exit_code == 0
+    msg = {"type": "message", "id": "m1", "session_id": "s", "content": "My sister "
+           "lives in Lisbon now", "ts": 5}
+    vec = {"type": "vector", "message_id": "m1", "session_id": "s", "ts": 5,
+           "model_id": "local:all-MiniLM-L6-v2", "vector": [0.25] * 16}
+    path = tmp_path / "other.jsonl"
+    path.write_text("\n".join(_file(msg, vec)) + "\n", encoding="utf-8")
+    res = runner.invoke(main, ["import", "--db", db, str(path)])
+    assert res.exit_code == 2 and "16 numbers here and 384 in this store" in res.output
+    res = runner.invoke(main, ["import", "--db", db, "--no-vectors", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "'messages': 1, 'vectors': 0" in res.output
+    dense_only = tmp_path / "dense.toml"  # found by meaning: its vector is this store's
+    dense_only.write_text("[hybrid]\nenabled = false\n", encoding="utf-8")
+    res = runner.invoke(main, ["recall", "--db", db, "--config", str(dense_only),
+                               "--session", "s", "--top-k", "1", "where is my sibling based"])
+    assert res.exit_code == 0, res.output
+    assert "Lisbon" in res.output
 
 
 async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_path: Path

@@ -456,18 +456,23 @@ def _import_source(file: str) -> Iterator[TextIO]:
 @db_option
 @vector_option
 @click.option("--no-wait", is_flag=True, help="Do not wait for re-embedding before exiting.")
+@click.option("--no-vectors", is_flag=True,
+              help="Leave the file's vectors out; this store embeds the messages itself "
+                   "(a file made with another model or vector size).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @run
 async def import_cmd(db: str | None, config_path: str | None, vector: str | None,
-                     no_wait: bool, file: str) -> None:
+                     no_wait: bool, no_vectors: bool, file: str) -> None:
     """Load a JSONL export into a store. The whole file is checked first: a bad or
     truncated file changes nothing. Then it is read again and written a page at a time
     (standard input is first copied to an unnamed temporary file), so the memory used
-    does not grow with the file. Messages without vectors are re-embedded.
+    does not grow with the file. Messages without vectors are re-embedded; vectors of
+    a size this store's vectors of that model do not have are refused.
 
     \b
     Example:
       chatmem import --db new.db backup.jsonl
+      chatmem import --db chat.db --no-vectors other-model.jsonl
     """
     from .transfer import import_records, read_lines, validate_jsonl
 
@@ -480,7 +485,8 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
             with _progress("importing", len(checked)) as bar:
                 fh.seek(0)
                 counts = await import_records(mem.storage, checked, read_lines(fh),
-                                              progress=lambda kind, n: bar.update(n))
+                                              progress=lambda kind, n: bar.update(n),
+                                              vectors=not no_vectors)
             if not no_wait:
                 await mem.flush()
     click.echo(f"imported {counts.as_dict()}", err=True)

@@ -19,8 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
@@ -203,6 +212,8 @@ class CheckedExport:
     digests: bytes
     messages: dict[str, tuple[str, int | None]]
     store_records: list[dict[str, Any]]
+    #: the size of each model's vectors in the file (one per model)
+    vector_sizes: dict[str, int] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """How many records (sessions, meta, messages, vectors) the file holds."""
@@ -263,7 +274,8 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
     want = {k: end.get(k) for k in got}
     if got != want:
         raise InvalidInput(f"record counts {got} do not match the end line {want}")
-    return CheckedExport(counts, bytes(digests), links.messages, store_records)
+    return CheckedExport(counts, bytes(digests), links.messages, store_records,
+                         links.sizes)
 
 
 #: The metadata namespaces an export carries (:data:`VECTORS_NAMESPACE` is left out:
@@ -304,7 +316,7 @@ class _Links:
         self.messages: dict[str, tuple[str, int | None]] = {}
         self._sessions: dict[str, str] = {}  # one string per session id, not per message
         self._vectors: set[tuple[str, str]] = set()
-        self._dims: dict[str, int] = {}
+        self.sizes: dict[str, int] = {}
 
     def message(self, rec: dict[str, Any]) -> None:
         mid = rec.get("id")
@@ -331,9 +343,9 @@ class _Links:
         size = len(rec["vector"])
         if size > MAX_VECTOR_DIM:
             raise InvalidInput(f"{where}: {size} numbers, over {MAX_VECTOR_DIM}")
-        if self._dims.setdefault(model, size) != size:
+        if self.sizes.setdefault(model, size) != size:
             raise InvalidInput(f"{where}: {size} numbers where model {model!r} has "
-                               f"{self._dims[model]}")
+                               f"{self.sizes[model]}")
 
 
 def _no_constant(name: str) -> None:
@@ -372,11 +384,27 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
 
 
 async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
-                       store_records: Sequence[dict[str, Any]]) -> None:
+                       store_records: Sequence[dict[str, Any]],
+                       vector_sizes: Mapping[str, Collection[int]]) -> None:
     """What the records would collide with in ``storage``, refused before anything is
-    written: a message id it already holds (``message_ids``, in pages), or a record of
-    its own (its model) with another value."""
+    written: a message id it already holds (``message_ids``, in pages), a record of
+    its own (its model) with another value, or vectors of a model whose vectors in the
+    store have another size (``vector_sizes``: the incoming sizes per model). A query
+    is embedded once and compared only with vectors of its size, so such vectors would
+    be stored, counted as indexed and never found by meaning."""
     store = storage.store
+    if vector_sizes:
+        own_sizes = await storage.vector_sizes()
+        for model, sizes in sorted(vector_sizes.items()):
+            held = own_sizes.get(model)
+            other = sorted(set(sizes) - set(held)) if held else []
+            if other:
+                raise InvalidInput(
+                    f"the vectors of model {model!r} have {other[0]} numbers here and "
+                    f"{', '.join(map(str, sorted(held or ())))} in this store: they could "
+                    "never be compared (import without the vectors, `chatmem import "
+                    "--no-vectors`, so that this store embeds the messages itself, or "
+                    "into a new store)")
     async for page in message_ids:
         taken = await store.get(page) if page else {}
         if taken:
@@ -402,13 +430,19 @@ async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
 
 
 async def import_records(storage: Storage, checked: CheckedExport, lines: Iterable[str], *,
-                         progress: Progress = _noop) -> TransferCounts:
+                         progress: Progress = _noop, vectors: bool = True) -> TransferCounts:
     """Write a checked file (:func:`validate_jsonl`) into ``storage``, reading ``lines``
     (the same file) again, as one bulk load: an index that builds faster afterwards
     than row by row defers itself. What the file would collide with in the store is
     refused first (:func:`check_target`). A line that is not the one checked (the file
-    changed in between) stops the import with an error naming it."""
-    await check_target(storage, _pages(checked.messages), checked.store_records)
+    changed in between) stops the import with an error naming it. ``vectors=False``:
+    the file's vectors and its model records are left out, and the store embeds the
+    messages itself (a file made with another model, or vectors of another size)."""
+    await check_target(storage, _pages(checked.messages),
+                       checked.store_records if vectors else (),
+                       {model: (size,) for model, size in checked.vector_sizes.items()}
+                       if vectors else {})
+    left_out = set() if vectors else {"vector"}
 
     async def records() -> AsyncIterator[dict[str, Any]]:
         size = DIGEST_SIZE
@@ -420,12 +454,15 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
                 raise InvalidInput(f"line {n} is not the line checked before the import "
                                    f"began: {changed}")
             read = i + 1
+            if rec["type"] in left_out or (not vectors and rec["type"] == "meta"
+                                           and rec["namespace"] in STORE_RECORDS):
+                continue
             if rec["type"] not in ("header", "end"):
                 yield rec
         if read * size != len(checked.digests):
             raise InvalidInput(f"the file ends before its checked end line: {changed}")
 
-    async with storage.bulk_load(checked.counts.vectors):
+    async with storage.bulk_load(checked.counts.vectors if vectors else 0):
         return await _write(storage, records(), progress)
 
 
@@ -515,6 +552,6 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
 
     own = [{"namespace": ns, "key": key, "value": value}
            for ns, key, value in await source.store.meta_items() if ns in STORE_RECORDS]
-    await check_target(target, ids(), own)
+    await check_target(target, ids(), own, await source.vector_sizes() if vectors else {})
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)

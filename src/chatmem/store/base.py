@@ -357,6 +357,11 @@ class VectorIndex(Protocol):
 
     async def count_by_model(self) -> dict[str, int]: ...
 
+    async def vector_sizes(self) -> dict[str, frozenset[int]]:
+        """The sizes of each model's vectors (legacy vectors under ``""``): a query
+        compares only vectors of its own size, so an import checks its vectors' here."""
+        ...
+
     async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
         """Every entry ordered by message id, after ``after``: export and migration."""
         ...

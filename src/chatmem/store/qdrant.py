@@ -628,6 +628,15 @@ class QdrantIndex:
             out[key] = out.get(key, 0) + count
         return out
 
+    async def vector_sizes(self) -> dict[str, frozenset[int]]:
+        """The sizes of each model's vectors: one collection per (model, size)."""
+        self._check_open()
+        sizes: dict[str, set[int]] = {}
+        for name, dim in (await self._refresh()).items():
+            if await self._count(name):
+                sizes.setdefault(await self._model_of(name) or "", set()).add(dim)
+        return {model: frozenset(dims) for model, dims in sizes.items()}
+
     async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
         """Every entry ordered by message id, after ``after``: export and migration.
 

@@ -370,6 +370,18 @@ def count_by_model_result(rows: Sequence[Sequence[Any]]) -> dict[str, int]:
     return {str(m): int(n) for m, n in rows}
 
 
+#: ``vector_sizes``: the sizes of each model's vectors (legacy vectors under ``""``).
+VECTOR_SIZES_QUERY: Statement = (
+    "SELECT DISTINCT coalesce(model_id, ''), dim FROM vectors ORDER BY 1, 2", [])
+
+
+def vector_sizes_result(rows: Sequence[Sequence[Any]]) -> dict[str, frozenset[int]]:
+    sizes: dict[str, set[int]] = {}
+    for model, dim in rows:
+        sizes.setdefault(str(model), set()).add(int(dim))
+    return {model: frozenset(dims) for model, dims in sizes.items()}
+
+
 def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None,
                  by_model: Sequence[Sequence[Any]], next_retry: Sequence[Any] | None
                  ) -> StoreStats:

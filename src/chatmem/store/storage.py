@@ -252,6 +252,10 @@ class Storage:
         """Vectors per embedding model (legacy vectors under ``""``)."""
         return {} if self.index is None else await self.index.count_by_model()
 
+    async def vector_sizes(self) -> dict[str, frozenset[int]]:
+        """The sizes of each model's vectors (legacy vectors under ``""``)."""
+        return {} if self.index is None else await self.index.vector_sizes()
+
     async def stats(self) -> StoreStats:
         """The store's counts, with the vector counts of the index that holds them."""
         s = await self.store.stats()

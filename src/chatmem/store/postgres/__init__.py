@@ -1309,6 +1309,10 @@ class PostgresStore:
         async with self._conn() as conn:
             return await self._count_by_model(conn)
 
+    async def vector_sizes(self) -> dict[str, frozenset[int]]:
+        async with self._conn() as conn:
+            return sm.vector_sizes_result(await _rows(conn, sm.VECTOR_SIZES_QUERY))
+
     async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
         async with self._conn() as conn:
             rows = await (await conn.execute(

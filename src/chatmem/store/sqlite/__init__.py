@@ -1057,6 +1057,10 @@ class SqliteStore:
         return dict((await self.stats()).vectors_by_model)
 
     @_on_store_thread
+    def vector_sizes(self) -> dict[str, frozenset[int]]:
+        return sm.vector_sizes_result(self._rows(sm.VECTOR_SIZES_QUERY))
+
+    @_on_store_thread
     def clear_vectors(self, session_id: str | None = None) -> int:
         with self._tx():
             if session_id is None:
