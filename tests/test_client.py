@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -408,3 +409,152 @@ def test_sync_client_is_the_async_client_run_to_completion(server: str) -> None:
     with Client(server, OWNER) as home:
         hits = home.recall("passport", session="kitchen", scope="all").hits
         assert all("passport" not in h.message.content for h in hits)
+
+
+class HostileServer:
+    """A raw HTTP/1.1 server on 127.0.0.1 that answers every request with ``answer``
+    (an async function of the request head and the writer), and records what it saw."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+        self.heads: list[bytes] = []
+        self.sent = 0
+        self.finished = False
+        self.server: asyncio.AbstractServer | None = None
+
+    async def __aenter__(self) -> str:
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+                self.heads.append(head)
+                await self.answer(self, head, writer)
+                self.finished = True
+            except (ConnectionError, asyncio.IncompleteReadError):
+                pass  # the client hung up: what these tests expect of it
+            finally:
+                writer.close()
+
+        self.server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+    async def write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        writer.write(data)
+        await writer.drain()
+        self.sent += len(data)
+
+
+def _ok(body: bytes, *headers: str) -> bytes:
+    extra = "".join(f"{h}\r\n" for h in headers)
+    return (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{extra}"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+@pytest.mark.parametrize(("call", "body"), [
+    ("add", b'{"unexpected": true}'),
+    ("add", b'{"messages": [{"session_id": "s", "content": 7}]}'),
+    ("recall", b'{"hits": [{"message": 5}]}'),
+    ("recall", b'[]'),
+    ("list", b'{"messages": [], "next_cursor": 5}'),
+    ("stats", b'["not", "an", "object"]'),
+    ("forget", b'{"messages": "many"}'),
+    ("context", b'{"messages": null}'),
+])
+async def test_an_answer_outside_the_api_is_a_server_error(call: str, body: bytes) -> None:
+    """A 200 whose JSON is not what the route sends is a ServerError naming the route,
+    never a raw KeyError / TypeError from reading it."""
+    async def answer(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter) -> None:
+        await srv.write(writer, _ok(body))
+
+    calls = {
+        "add": lambda c: c.add({"session_id": "s", "content": "x"}),
+        "recall": lambda c: c.recall("x", session="s"),
+        "list": lambda c: c.list(session="s"),
+        "stats": lambda c: c.stats(),
+        "forget": lambda c: c.forget(session="s"),
+        "context": lambda c: c.turn_context("x", session="s"),
+    }
+    async with HostileServer(answer) as base, AsyncClient(base, "k" * 20) as c:
+        with pytest.raises(ServerError, match="the answer is not the API's") as err:
+            await calls[call](c)
+    assert err.value.http_status == 200
+
+
+async def test_a_server_that_sends_a_byte_now_and_then_is_cut_at_the_timeout() -> None:
+    """``timeout`` bounds the whole exchange: each byte coming before a read timeout
+    would otherwise hold the call for as long as the server likes."""
+    async def dribble(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter) -> None:
+        await srv.write(writer, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                b"Content-Length: 1000\r\n\r\n")
+        for _ in range(1000):
+            await srv.write(writer, b" ")
+            await asyncio.sleep(0.1)
+
+    srv = HostileServer(dribble)
+    async with srv as base, AsyncClient(base, timeout=1) as c:
+        with pytest.raises(ConnectionFailed, match="no whole answer within 1 s"):
+            await c.stats()
+        assert not srv.finished and len(srv.heads) == 1  # cut short, and not retried
+
+
+async def test_an_answer_larger_than_max_response_bytes_is_not_read_on() -> None:
+    """An endless answer, and a small gzip one that inflates past the bound, stop at
+    ``max_response_bytes`` (counted after decompression) with a ServerError; the
+    server's endless answer is not read to its end (it took 3.7 GB of memory for
+    600 MB before the bound)."""
+    import gzip
+
+    async def endless(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter) -> None:
+        await srv.write(writer, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"[" + b"0," * 32768
+        while True:  # until the client hangs up
+            await srv.write(writer, b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+
+    bomb = gzip.compress(b"[" + b"0," * (4 * 1024 * 1024) + b"0]")
+
+    async def inflating(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter
+                        ) -> None:
+        await srv.write(writer, _ok(bomb, "Content-Encoding: gzip"))
+
+    srv = HostileServer(endless)
+    async with srv as base, AsyncClient(base, max_response_bytes=1024 * 1024) as c:
+        with pytest.raises(ServerError, match="larger than max_response_bytes"):
+            await c.stats()
+        for _ in range(100):  # the server notices the hang-up at its next write
+            if srv.server is not None and not srv.finished and srv.sent:
+                break
+            await asyncio.sleep(0.01)
+    assert not srv.finished
+    async with HostileServer(inflating) as base, \
+            AsyncClient(base, max_response_bytes=1024 * 1024) as c:
+        assert len(bomb) < 1024 * 1024
+        with pytest.raises(ServerError, match="larger than max_response_bytes"):
+            await c.stats()
+    for bad in (0, 10, True, 1.5e6, "1000000"):
+        with pytest.raises(ConfigError, match="max_response_bytes"):
+            AsyncClient("http://127.0.0.1:1", max_response_bytes=bad)  # type: ignore[arg-type]
+
+
+async def test_a_redirect_is_not_followed_and_the_key_goes_nowhere_else() -> None:
+    """A 3xx answer is a ServerError naming where it pointed; the other address never
+    sees a request (the bearer key would have gone with it)."""
+    async def elsewhere(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter
+                        ) -> None:
+        await srv.write(writer, _ok(b'{"status": "ok"}'))
+
+    other_server = HostileServer(elsewhere)
+    async with other_server as other:
+        async def redirect(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter
+                           ) -> None:
+            await srv.write(writer, f"HTTP/1.1 307 Temporary Redirect\r\nLocation: {other}"
+                                    f"/v1/stats\r\nContent-Length: 0\r\n\r\n".encode())
+
+        async with HostileServer(redirect) as base, \
+                AsyncClient(base, "secret-key-0123456789") as c:
+            with pytest.raises(ServerError, match="307 to .*not followed") as err:
+                await c.stats()
+    assert err.value.http_status == 307 and other_server.heads == []

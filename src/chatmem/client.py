@@ -22,10 +22,17 @@ a 404 :class:`~chatmem.errors.NotFound`, a 503 :class:`~chatmem.errors.StoreErro
 out) :class:`~chatmem.errors.ConnectionFailed` with the transport's error as
 ``__cause__``.
 
-Bounded: every request has a timeout (``timeout`` seconds, default 30), and only a
-connection that could not be *opened* is retried (``connect_retries`` times, default
-2, 0.2 s then 0.4 s apart), since nothing reached the server then; a request that was
-sent is never retried.
+Bounded: every request has a timeout (``timeout`` seconds, default 30) for the whole
+exchange, connecting to the last byte of the answer (a server that sends a byte now and
+then cannot hold a call longer), and an answer may hold at most ``max_response_bytes``
+(default 128 MiB, counted after decompression); past either the call fails
+(:class:`~chatmem.errors.ConnectionFailed`, :class:`~chatmem.errors.ServerError`)
+without reading on. An answer whose JSON is not what the API sends (a missing field, a
+list for an object) is a :class:`~chatmem.errors.ServerError` too, never a raw
+``KeyError`` or ``TypeError``. Only a connection that could not be *opened* is retried
+(``connect_retries`` times, default 2, 0.2 s then 0.4 s apart), since nothing reached
+the server then; a request that was sent is never retried. Redirects are not followed
+(the key is never sent elsewhere).
 
 :class:`Client` is the blocking form for scripts: each method is the
 :class:`AsyncClient` method of the same name run on a private event loop
@@ -36,13 +43,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
 
+from ._aio import wait_within
 from ._sync import BlockingWrapper, blocking
 from .errors import (
     ChatmemError,
@@ -68,8 +76,13 @@ from .recall.result import Hit, RecallResult
 from .retention import EffectiveRetention
 from .scopes import EffectiveScope
 
-#: Default seconds for one request (connect, each read and write).
+#: Default seconds for one request, from connecting to the answer's last byte.
 DEFAULT_TIMEOUT = 30.0
+#: Default largest answer read, in bytes after decompression (a 600 MB answer took
+#: 3.7 GB of memory to read and parse before this bound).
+DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024
+#: Headers that described the answer as sent, not as read (it is held decoded).
+_TRANSFER_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 #: Most ids one ``/v1/messages/get`` or ``/v1/messages/delete`` request may name: longer
 #: lists are sent in chunks of this many (the library takes up to 10 000).
 IDS_PER_REQUEST = 1000
@@ -84,6 +97,7 @@ _BY_STATUS: dict[int, type[ChatmemError]] = {
 
 Layer = Literal["platform", "chat_type", "group", "session"]
 MessageLike = Message | Mapping[str, Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -125,14 +139,14 @@ def error_from_response(response: httpx.Response) -> ChatmemError:
 
 
 def _message(data: Mapping[str, Any]) -> Message:
-    """A message as the server wrote it (already validated there)."""
-    return Message(
-        session_id=data["session_id"], content=data["content"], role=data.get("role", "user"),
-        ts=data.get("ts"), id=data.get("id"), kind=data.get("kind", "message"),
-        visible_content=data.get("visible_content"), source=data.get("source"),
-        speaker_id=data.get("speaker_id"), speaker_name=data.get("speaker_name"),
-        mentions=tuple(data.get("mentions") or ()), platform=data.get("platform"),
-        metadata=dict(data.get("metadata") or {}))
+    """A message as the server wrote it, checked as the library checks one (fields a
+    newer server may add are left out)."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"a message object was expected, got {type(data).__name__}")
+    return Message.from_dict({k: v for k, v in data.items() if k in _MESSAGE_FIELDS})
+
+
+_MESSAGE_FIELDS = frozenset(Message.__dataclass_fields__)
 
 
 def _hit(data: Mapping[str, Any]) -> Hit:
@@ -150,6 +164,28 @@ def _recall_result(data: Mapping[str, Any]) -> RecallResult:
         text=data.get("text", ""), excluded=dict(data.get("excluded") or {}),
         scope=data.get("scope", "all"), clamped=bool(data.get("clamped", False)),
         degraded_reason=data.get("degraded_reason"), period=_period(data.get("period")))
+
+
+def _turn_context(data: Mapping[str, Any]) -> TurnContext:
+    return TurnContext([{"role": str(m["role"]), "content": str(m["content"])}
+                        for m in data["messages"]],
+                       degraded=bool(data.get("degraded", False)),
+                       degraded_reason=_text_or_none(data, "degraded_reason"),
+                       recall=_recall_result(data["recall"]) if "recall" in data else None)
+
+
+def _object(data: Any) -> dict[str, Any]:
+    """A JSON object as the API sends one (anything else is not the API's answer)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"a JSON object was expected, got {type(data).__name__}")
+    return data
+
+
+def _text_or_none(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{key}: text or null was expected, got {type(value).__name__}")
+    return value
 
 
 def _period(data: Mapping[str, Any] | None) -> Period | None:
@@ -225,20 +261,30 @@ class AsyncClient:
     """The HTTP API of ``chatmem serve`` with :class:`~chatmem.Memory`'s methods.
 
     ``api_key``: the bearer key (its namespace and role decide what is visible and
-    allowed; None for an open server). ``timeout``: seconds per request.
+    allowed; None for an open server). ``timeout``: seconds per request, the whole
+    exchange. ``max_response_bytes``: the largest answer read.
     ``transport``: an ``httpx`` async transport (tests: ``httpx.ASGITransport(app)``).
     """
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT,
                  transport: httpx.AsyncBaseTransport | None = None,
-                 connect_retries: int = 2) -> None:
+                 connect_retries: int = 2,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must be an http:// or https:// URL, got {base_url!r}")
-        if not (isinstance(timeout, (int, float)) and 0 < timeout <= 3600):
+        if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
+                                             and 0 < timeout <= 3600):
             raise ConfigError(f"timeout must be seconds in (0, 3600], got {timeout!r}")
-        if not (isinstance(connect_retries, int) and 0 <= connect_retries <= 10):
+        if isinstance(connect_retries, bool) or not (isinstance(connect_retries, int)
+                                                     and 0 <= connect_retries <= 10):
             raise ConfigError(f"connect_retries must be 0 to 10, got {connect_retries!r}")
+        if isinstance(max_response_bytes, bool) or not (
+                isinstance(max_response_bytes, int) and max_response_bytes >= 1024):
+            raise ConfigError(f"max_response_bytes must be an integer of at least 1024, "
+                              f"got {max_response_bytes!r}")
+        self.timeout = float(timeout)
+        self.max_response_bytes = max_response_bytes
         headers = {"Accept": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
@@ -272,8 +318,11 @@ class AsyncClient:
             headers["Content-Type"] = "application/json"
         for attempt in range(self.connect_retries + 1):
             try:
-                response = await self._http.request(method, path, content=content,
-                                                    params=params, headers=headers)
+                response = await wait_within(
+                    self._exchange(method, path, content, params, headers), self.timeout)
+            except asyncio.TimeoutError as exc:
+                raise ConnectionFailed(f"{method} {self.base_url}{path}: no whole answer "
+                                       f"within {self.timeout:g} s (timeout)") from exc
             except httpx.ConnectError as exc:  # nothing reached the server: safe to retry
                 if attempt < self.connect_retries:
                     await asyncio.sleep(0.2 * 2 ** attempt)
@@ -288,8 +337,37 @@ class AsyncClient:
                                        f" {exc}") from exc
             if response.status_code >= 400:
                 raise error_from_response(response)
+            if response.is_redirect:  # the key would go wherever it points: not followed
+                err = ServerError(
+                    f"{method} {path}: HTTP {response.status_code} to "
+                    f"{response.headers.get('location', '')[:200]!r}, not followed (give "
+                    "the server's own address as base_url)")
+                err.http_status = response.status_code
+                raise err
             return response
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _exchange(self, method: str, path: str, content: bytes | None,
+                        params: Mapping[str, str] | None, headers: Mapping[str, str]
+                        ) -> httpx.Response:
+        """One request, its answer read whole up to :attr:`max_response_bytes`."""
+        async with self._http.stream(method, path, content=content, params=params,
+                                     headers=headers) as streamed:
+            parts: list[bytes] = []
+            size = 0
+            async for chunk in streamed.aiter_bytes():
+                size += len(chunk)
+                if size > self.max_response_bytes:
+                    err = ServerError(
+                        f"{method} {path}: the answer is larger than max_response_bytes "
+                        f"({self.max_response_bytes}); not read further")
+                    err.http_status = streamed.status_code
+                    raise err
+                parts.append(chunk)
+        return httpx.Response(
+            streamed.status_code, content=b"".join(parts), request=streamed.request,
+            headers=[(k, v) for k, v in streamed.headers.multi_items()
+                     if k.lower() not in _TRANSFER_HEADERS])
 
     async def _json(self, method: str, path: str, *, body: Any = None,
                     params: Mapping[str, str] | None = None) -> Any:
@@ -299,6 +377,20 @@ class AsyncClient:
         except ValueError as exc:
             err = ServerError(f"{method} {path}: the answer is not JSON")
             err.http_status = response.status_code
+            raise err from exc
+
+    async def _call(self, method: str, path: str, read: Callable[[Any], T], *,
+                    body: Any = None, params: Mapping[str, str] | None = None) -> T:
+        """``read`` applied to the JSON answer; an answer it cannot read (a field
+        missing or of another type) is a :class:`ServerError` naming the route."""
+        data = await self._json(method, path, body=body, params=params)
+        try:
+            return read(data)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError,
+                InvalidInput) as exc:
+            err = ServerError(f"{method} {path}: the answer is not the API's "
+                              f"({type(exc).__name__}: {str(exc)[:200]})")
+            err.http_status = 200
             raise err from exc
 
     # ------------------------------------------------------------------ writing
@@ -318,8 +410,9 @@ class AsyncClient:
         body = {"messages": [_message_json(m) for m in batch], **_drop_none({
             "session_id": session, "platform": platform, "speaker_id": speaker_id,
             "speaker_name": speaker_name})}
-        data = await self._json("POST", "/v1/messages", body=body)
-        return [_message(m) for m in data["messages"]]
+        return await self._call("POST", "/v1/messages",
+                                lambda data: [_message(m) for m in data["messages"]],
+                                body=body)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -333,7 +426,8 @@ class AsyncClient:
                            "visible_content": visible_content,
                            "metadata": dict(metadata) if metadata is not None else None,
                            "visible_from": visible_from, "platform": platform})
-        return _message((await self._json("POST", "/v1/rewrite", body=body))["message"])
+        return await self._call("POST", "/v1/rewrite", lambda data: _message(data["message"]),
+                                body=body)
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
@@ -343,15 +437,15 @@ class AsyncClient:
         fields.pop("settings", None)
         body = {k: (dict(v) if k == "metadata" else v) for k, v in fields.items()
                 if v is not None}
-        data = await self._json("PUT", _session_path(sid), body=body)
-        return _session(data["session"])
+        return await self._call("PUT", _session_path(sid),
+                                lambda data: _session(data["session"]), body=body)
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:
         """Clear ``vector``, ``context`` or ``all`` (F12, owner keys): ``POST /v1/clear``."""
-        data = await self._json("POST", "/v1/clear",
+        return await self._call("POST", "/v1/clear",
+                                lambda data: {str(k): int(v) for k, v in data.items()},
                                 body=_drop_none({"target": target, "session": session}))
-        return {str(k): int(v) for k, v in data.items()}
 
     # ------------------------------------------------------------------ read and erase
 
@@ -366,11 +460,10 @@ class AsyncClient:
         for start in range(0, len(wanted), IDS_PER_REQUEST):
             body = _drop_none({"ids": wanted[start:start + IDS_PER_REQUEST],
                                "visible_from": visible_from, "platform": platform})
-            data = await self._json("POST", "/v1/messages/get", body=body)
-            for m in data["messages"]:
-                msg = _message(m)
-                if msg.id is not None:
-                    found[msg.id] = msg
+            page = await self._call("POST", "/v1/messages/get",
+                                    lambda data: [_message(m) for m in data["messages"]],
+                                    body=body)
+            found.update((msg.id, msg) for msg in page if msg.id is not None)
         return {i: found[i] for i in wanted if i in found}
 
     async def list_messages(self, *, session: str | None = None,
@@ -391,9 +484,9 @@ class AsyncClient:
                          "until": until, "limit": limit, "cursor": cursor,
                          "visible_from": visible_from, "platform": platform, "text": text,
                          "newest_first": "true" if newest_first else None})
-        data = await self._json("GET", "/v1/messages", params=params)
-        return MessagePage(tuple(_message(m) for m in data["messages"]),
-                           data.get("next_cursor"))
+        return await self._call("GET", "/v1/messages", lambda data: MessagePage(
+            tuple(_message(m) for m in data["messages"]), _text_or_none(data, "next_cursor")),
+            params=params)
 
     async def delete(self, ids: Sequence[str]) -> int:
         """Erase these messages everywhere; returns how many there were (unknown ids
@@ -402,9 +495,9 @@ class AsyncClient:
         wanted = _ids(ids)
         deleted = 0
         for start in range(0, len(wanted), IDS_PER_REQUEST):
-            data = await self._json("POST", "/v1/messages/delete",
-                                    body={"ids": wanted[start:start + IDS_PER_REQUEST]})
-            deleted += int(data["deleted"])
+            deleted += await self._call(
+                "POST", "/v1/messages/delete", lambda data: int(data["deleted"]),
+                body={"ids": wanted[start:start + IDS_PER_REQUEST]})
         return deleted
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
@@ -412,10 +505,11 @@ class AsyncClient:
         """Erase everything of one speaker, session or resource (exactly one) and say
         what went, per kind: ``POST /v1/forget``. ``dry_run``: erase nothing, count
         what would go. Owner keys only."""
-        data = await self._json("POST", "/v1/forget", body=_drop_none({
-            "speaker_id": speaker_id, "session": session, "resource_id": resource_id,
-            "dry_run": dry_run or None}))
-        return Erased(**{k: int(data.get(k, 0)) for k in Erased().to_dict()})
+        return await self._call(
+            "POST", "/v1/forget",
+            lambda data: Erased(**{k: int(data.get(k, 0)) for k in Erased().to_dict()}),
+            body=_drop_none({"speaker_id": speaker_id, "session": session,
+                             "resource_id": resource_id, "dry_run": dry_run or None}))
 
     async def set_retention(self, days: int | None, *, layer: Layer = "session",
                             platform: str | None = None, chat_type: str | None = None,
@@ -431,10 +525,11 @@ class AsyncClient:
                                   ) -> EffectiveRetention:
         """The retention of ``session`` now (days, 0 = forever) and the layer it comes
         from: ``GET /v1/retention``."""
-        data = await self._json("GET", "/v1/retention",
-                                params=_query({"session": session, "platform": platform}))
-        return EffectiveRetention(days=int(data["days"]), layer=str(data["layer"]),
-                                  broken=bool(data.get("broken", False)))
+        return await self._call(
+            "GET", "/v1/retention",
+            lambda data: EffectiveRetention(days=int(data["days"]), layer=str(data["layer"]),
+                                            broken=bool(data.get("broken", False))),
+            params=_query({"session": session, "platform": platform}))
 
     # ------------------------------------------------------------------ recall
 
@@ -467,7 +562,7 @@ class AsyncClient:
             "filter": dict(filter) if filter is not None else None,
             "speakers": list(speakers), "exclude_ids": list(exclude_ids), "now": now,
             "follow_replies": follow_replies})
-        return _recall_result(await self._json("POST", "/v1/recall", body=body))
+        return await self._call("POST", "/v1/recall", _recall_result, body=body)
 
     async def turn_context(self, turn: str | MessageLike | Sequence[str | MessageLike], *,
                            session: str, platform: str | None = None,
@@ -485,13 +580,7 @@ class AsyncClient:
                 "exclude_ids": list(exclude_ids),
                 **_drop_none({"platform": platform, "now": now}),
                 **({"explain": True} if explain else {})}
-        data = await self._json("POST", "/v1/context", body=body)
-        return TurnContext([{"role": str(m["role"]), "content": str(m["content"])}
-                            for m in data["messages"]],
-                           degraded=bool(data.get("degraded", False)),
-                           degraded_reason=data.get("degraded_reason"),
-                           recall=_recall_result(data["recall"]) if "recall" in data
-                           else None)
+        return await self._call("POST", "/v1/context", _turn_context, body=body)
 
     async def context(self, turn: str | MessageLike | Sequence[str | MessageLike], *,
                       session: str, platform: str | None = None,
@@ -510,9 +599,11 @@ class AsyncClient:
         """The scope recalls from ``session`` use now and its layer (F10):
         ``GET /v1/settings``."""
         params = _drop_none({"session": session, "platform": platform})
-        data = await self._json("GET", "/v1/settings", params=params)
-        return EffectiveScope(scope=data["scope"], layer=data["layer"],
-                              broken=bool(data.get("broken", False)))
+        return await self._call(
+            "GET", "/v1/settings",
+            lambda data: EffectiveScope(scope=str(data["scope"]), layer=str(data["layer"]),
+                                        broken=bool(data.get("broken", False))),
+            params=params)
 
     async def set_scope(self, scope: str | None, *, layer: Layer = "session",
                         platform: str | None = None, chat_type: str | None = None,
@@ -528,12 +619,12 @@ class AsyncClient:
         """The registered session ``session`` (its settings included), or ``None``:
         ``GET /v1/sessions/{id}``."""
         try:
-            data = await self._json("GET", _session_path(session))
+            return await self._call("GET", _session_path(session),
+                                    lambda data: _session(data["session"]))
         except NotFound as exc:
             if exc.http_status == 404 and "not registered" in str(exc):
                 return None
             raise
-        return _session(data["session"])
 
     async def sessions(self, *, limit: int = 100, after: str | None = None,
                        visible_from: str | None = None) -> SessionsPage:
@@ -542,22 +633,21 @@ class AsyncClient:
         and retention with their layers: ``GET /v1/sessions``. A user key must pass
         ``visible_from`` (its conversation) and gets that session only."""
         params = _query({"limit": limit, "after": after, "visible_from": visible_from})
-        data = await self._json("GET", "/v1/sessions", params=params)
-        return SessionsPage(tuple(_session_summary(row) for row in data["sessions"]),
-                            data.get("next_after"))
+        return await self._call("GET", "/v1/sessions", lambda data: SessionsPage(
+            tuple(_session_summary(row) for row in data["sessions"]),
+            _text_or_none(data, "next_after")), params=params)
 
     async def whoami(self) -> dict[str, str]:
         """The calling key's ``name``, ``namespace`` and ``role`` (``user`` or
         ``owner``): ``GET /v1/whoami``."""
-        data: dict[str, str] = await self._json("GET", "/v1/whoami")
-        return data
+        return await self._call("GET", "/v1/whoami",
+                                lambda data: {str(k): str(v) for k, v in _object(data).items()})
 
     # ------------------------------------------------------------------ tool
 
     async def tool_schema(self) -> dict[str, Any]:
         """The ``memory_recall`` tool in OpenAI tools format (I2): ``GET /v1/tool``."""
-        data: dict[str, Any] = await self._json("GET", "/v1/tool")
-        return data
+        return await self._call("GET", "/v1/tool", _object)
 
     async def call_tool(self, arguments: Mapping[str, Any] | str,
                         caller: Mapping[str, Any]) -> dict[str, Any]:
@@ -565,20 +655,17 @@ class AsyncClient:
         (``session_id``, ``speaker_id``, ``platform``): ``POST /v1/tool``."""
         body = {"arguments": arguments if isinstance(arguments, str) else dict(arguments),
                 "caller": _drop_none(dict(caller))}
-        data: dict[str, Any] = await self._json("POST", "/v1/tool", body=body)
-        return data
+        return await self._call("POST", "/v1/tool", _object, body=body)
 
     # ------------------------------------------------------------------ operations
 
     async def stats(self) -> dict[str, Any]:
         """Counts of messages, vectors, indexer and embedder state: ``GET /v1/stats``."""
-        data: dict[str, Any] = await self._json("GET", "/v1/stats")
-        return data
+        return await self._call("GET", "/v1/stats", _object)
 
     async def health(self) -> dict[str, Any]:
         """Liveness (no key needed): ``GET /health``."""
-        data: dict[str, Any] = await self._json("GET", "/health")
-        return data
+        return await self._call("GET", "/health", _object)
 
     async def metrics(self) -> str:
         """The Prometheus text of ``GET /metrics``."""
@@ -598,10 +685,12 @@ class Client(BlockingWrapper[AsyncClient]):
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT,
                  transport: httpx.AsyncBaseTransport | None = None,
-                 connect_retries: int = 2) -> None:
+                 connect_retries: int = 2,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         async def make() -> AsyncClient:  # on the wrapper's loop: the pool binds to it
             return AsyncClient(base_url, api_key, timeout=timeout, transport=transport,
-                               connect_retries=connect_retries)
+                               connect_retries=connect_retries,
+                               max_response_bytes=max_response_bytes)
 
         super().__init__(make)
 
