@@ -86,6 +86,9 @@ MATRIX = [
     Case("NaN", lambda: [Step(nan=True)], decision="invalid", reason="NaN"),
     Case("wrong count", lambda: [Step(count=1)], decision="invalid",
          reason="1 vectors for 2 texts"),
+    # 2 texts may take 1 MiB + 2 × 256 KiB: a URL serving something else is not read whole
+    Case("an answer larger than its texts need", lambda: [Step(body="[" + "0," * 1_500_000)],
+         decision="fail", status=200, reason="larger than 1572864 bytes"),
     Case("fewer dimensions than configured", lambda: [Step(dims=8)],
          config={"dimensions": 16}, decision="invalid", reason="fewer than the configured 16"),
 ]

@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: package) and any lower layer's. The filter language (store.filters) is shared
 #: vocabulary — configuration validates filters with it — so it sits at the bottom.
 LAYERS: list[tuple[str, ...]] = [
-    ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem.errors", "chatmem.platforms",
-     "chatmem.telemetry"),
+    ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
+     "chatmem.platforms", "chatmem.telemetry"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
      "chatmem.overview"),

@@ -51,6 +51,7 @@ from urllib.parse import quote
 import httpx
 
 from ._aio import wait_within
+from ._http import AnswerTooLarge, read_bounded
 from ._sync import BlockingWrapper, blocking
 from .errors import (
     ChatmemError,
@@ -81,8 +82,6 @@ DEFAULT_TIMEOUT = 30.0
 #: Default largest answer read, in bytes after decompression (a 600 MB answer took
 #: 3.7 GB of memory to read and parse before this bound).
 DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024
-#: Headers that described the answer as sent, not as read (it is held decoded).
-_TRANSFER_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 #: Most ids one ``/v1/messages/get`` or ``/v1/messages/delete`` request may name: longer
 #: lists are sent in chunks of this many (the library takes up to 10 000).
 IDS_PER_REQUEST = 1000
@@ -351,23 +350,15 @@ class AsyncClient:
                         params: Mapping[str, str] | None, headers: Mapping[str, str]
                         ) -> httpx.Response:
         """One request, its answer read whole up to :attr:`max_response_bytes`."""
-        async with self._http.stream(method, path, content=content, params=params,
-                                     headers=headers) as streamed:
-            parts: list[bytes] = []
-            size = 0
-            async for chunk in streamed.aiter_bytes():
-                size += len(chunk)
-                if size > self.max_response_bytes:
-                    err = ServerError(
-                        f"{method} {path}: the answer is larger than max_response_bytes "
-                        f"({self.max_response_bytes}); not read further")
-                    err.http_status = streamed.status_code
-                    raise err
-                parts.append(chunk)
-        return httpx.Response(
-            streamed.status_code, content=b"".join(parts), request=streamed.request,
-            headers=[(k, v) for k, v in streamed.headers.multi_items()
-                     if k.lower() not in _TRANSFER_HEADERS])
+        try:
+            return await read_bounded(self._http, method, path,
+                                      limit=self.max_response_bytes, content=content,
+                                      params=params, headers=headers)
+        except AnswerTooLarge as exc:
+            err = ServerError(f"{method} {path}: the answer is larger than "
+                              f"max_response_bytes ({exc.limit}); not read further")
+            err.http_status = exc.status
+            raise err from exc
 
     async def _json(self, method: str, path: str, *, body: Any = None,
                     params: Mapping[str, str] | None = None) -> Any:

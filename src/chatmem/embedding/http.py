@@ -51,6 +51,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import httpx
 
 from .._aio import wait_within
+from .._http import AnswerTooLarge, read_bounded
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
 
@@ -66,6 +67,12 @@ BACKOFF_MAX_S = 8.0
 RETRY_AFTER_MAX_S = 600.0
 #: Characters of an error body kept in an exception (redacted).
 BODY_SNIPPET_CHARS = 300
+#: Bytes of answer allowed per text embedded (after decompression), and for the rest of
+#: the answer: a vector of 8,192 numbers written as JSON takes at most about 200 KB, so
+#: a batch's answer is bounded by its size and a URL that points at something else (a
+#: file, a stream) is never read whole into memory.
+ANSWER_BYTES_PER_TEXT = 8192 * 32
+ANSWER_BYTES_BASE = 1024 * 1024
 
 RETRYABLE_STATUS = frozenset({408, 425, 429})
 
@@ -272,8 +279,11 @@ class HttpClient:
     async def post_json(self, url: str, body: Any, *, params: Mapping[str, str] | None = None,
                         headers: Mapping[str, str] | None = None,
                         deadline: float | None = None,
-                        max_retries: int | None = None) -> Any:
+                        max_retries: int | None = None, texts: int = 1) -> Any:
         """POST ``body`` as JSON to ``url`` and return the decoded answer.
+
+        ``texts``: how many texts the request embeds; the answer may hold
+        :data:`ANSWER_BYTES_PER_TEXT` bytes for each (an error past that, not retried).
 
         ``deadline`` is a :func:`time.monotonic` time after which no attempt is
         started and no wait is begun that would end past it (decision ``defer``).
@@ -290,6 +300,7 @@ class HttpClient:
             raise self.error(f"the service asked to wait (Retry-After); {cooling:.1f} s of "
                              "cooldown left, no request sent", url=full_url,
                              decision="cooldown")
+        answer_limit = ANSWER_BYTES_BASE + max(1, texts) * ANSWER_BYTES_PER_TEXT
         attempt = 0
         while True:
             budget = self.timeout
@@ -305,10 +316,14 @@ class HttpClient:
                 # httpx's timeout bounds each network operation; wait_for bounds the
                 # attempt (a server dripping bytes must not outlive it; wait_within, not
                 # asyncio.wait_for, which can drop a cancellation before Python 3.12)
-                response = await wait_within(self._client().post(
-                    full_url, content=payload,
+                response = await wait_within(read_bounded(
+                    self._client(), "POST", full_url, limit=answer_limit, content=payload,
                     headers={"content-type": "application/json", **send_headers},
                     timeout=httpx.Timeout(budget)), budget)
+            except AnswerTooLarge as exc:  # not an outage: the same URL answers the same
+                raise self.error(f"the answer is larger than {exc.limit} bytes (is the URL "
+                                 "an embeddings endpoint?)", url=full_url,
+                                 status=exc.status, decision="fail") from None
             except (httpx.TimeoutException, asyncio.TimeoutError) as exc:
                 problem = f"timed out after {budget:.1f} s ({type(exc).__name__})"
             except httpx.TransportError as exc:

@@ -137,7 +137,8 @@ class RemoteProvider:
         answer = await self.http.post_json(req.url, req.body, params=req.params,
                                            headers=req.headers,
                                            deadline=CALL_DEADLINE.get(),
-                                           max_retries=CALL_RETRIES.get())
+                                           max_retries=CALL_RETRIES.get(),
+                                           texts=len(texts))
         try:
             rows = list(self.parse(answer, len(texts)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
