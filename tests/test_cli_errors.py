@@ -65,6 +65,31 @@ def test_add_reads_the_text_from_stdin(tmp_path: Path) -> None:
     assert stats["messages"] == 1
 
 
+def test_add_from_stdin_reads_one_message_worth_and_no_more(tmp_path: Path) -> None:
+    """Standard input is read up to one message's limit and a character more, never to
+    its end: `yes | chatmem add -` (a stream that never ends) is refused at once. Before,
+    1 GB piped in was read whole (2 GB of memory) only to be refused."""
+    db = str(tmp_path / "s.db")
+    proc = subprocess.Popen([sys.executable, "-m", "chatmem", "add", "--db", db,
+                             "--session", "s1", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(b"a" * 300_000)
+        proc.stdin.flush()  # and left open: the stream has not ended
+    except BrokenPipeError:
+        pass  # it stopped reading past the limit, before all of it was written
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.stderr is not None
+    stderr = proc.stderr.read().decode("utf-8", "replace")
+    assert code == 2, stderr
+    assert "more than 200000 characters" in stderr and "split the text" in stderr
+    assert not Path(db).exists()  # refused before the store was opened
+
+
 @pytest.mark.parametrize("name,content,names", [
     ("c.yaml", "a: !!python/object/apply:os.system ['touch pwned']\n", "not valid YAML at line 1"),
     ("c.yaml", "search: [1, 2\n", "not valid YAML"),

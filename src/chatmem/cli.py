@@ -30,7 +30,7 @@ from .config import PROVIDERS, Config
 from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError
 from .memory import Memory
-from .models import Message, now_ms
+from .models import MAX_CONTENT_CHARS, Message, now_ms
 
 T = TypeVar("T")
 
@@ -292,10 +292,14 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
       cat notes.txt | chatmem add --db chat.db --session s1 -
     """
     if text == "-":
-        try:
-            text = sys.stdin.read()
+        try:  # one message's worth and a character more: never the whole stream
+            text = sys.stdin.read(MAX_CONTENT_CHARS + 1)
         except UnicodeDecodeError as exc:
             fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        if len(text) > MAX_CONTENT_CHARS:
+            fail(f"standard input holds more than {MAX_CONTENT_CHARS} characters, the "
+                 "most one message may hold (split the text or store an attachment "
+                 "reference)")
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
         [msg] = await mem.add(Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
