@@ -208,6 +208,57 @@ def test_console_is_public_with_a_strict_csp_and_the_api_is_not(server: Server) 
     assert httpx.get(server.base + "/v1/whoami").status_code == 401
 
 
+def test_the_console_reads_no_file_a_request_names(server: Server) -> None:
+    """The console's files are fixed: a query string cannot name another. Its first
+    version bound each file name as a default argument of the endpoint, which FastAPI
+    reads from the request: `GET /console?name=../../../etc/passwd` answered the file,
+    without a key."""
+    for path in ("/console", "/console/console.js", "/console/console.css",
+                 "/console/favicon.svg"):
+        own = httpx.get(server.base + path)
+        assert own.status_code == 200, path
+        for query in ("name=../../../../../../../../../etc/passwd",
+                      "name=__init__.py&media_type=text/plain", "media_type=text/html"):
+            r = httpx.get(f"{server.base}{path}?{query}")
+            assert r.status_code == 200, (path, query)
+            assert r.content == own.content and b"root:" not in r.content, (path, query)
+            assert r.headers["content-type"] == own.headers["content-type"]
+
+
+def test_no_route_outside_the_api_schema_reads_the_request(tmp_path: Path) -> None:
+    """A route left out of the OpenAPI schema (the console's, the docs') takes nothing
+    from the request: no query, path, header, cookie or body parameter, which nobody
+    would see documented or checked (the console's file name was one)."""
+    from fastapi.routing import APIRoute
+
+    from chatmem.server.http import create_app
+
+    def walk(routes: Any, seen: set[int]) -> Any:
+        for route in routes:
+            if id(route) in seen:
+                continue
+            seen.add(id(route))
+            if isinstance(route, APIRoute):
+                yield route
+            inner = getattr(route, "original_router", None)  # an included router
+            if inner is not None:
+                yield from walk(inner.routes, seen)
+
+    def params(dep: Any) -> list[str]:
+        own = [p.name for kind in ("query_params", "path_params", "header_params",
+                                   "cookie_params", "body_params")
+               for p in getattr(dep, kind)]
+        return own + [n for sub in dep.dependencies for n in params(sub)]
+
+    app = create_app(url=f"sqlite:///{tmp_path}/routes.db").app
+    routes = list(walk(app.routes, set()))
+    assert "/v1/recall" in {r.path for r in routes}  # the included API router is walked
+    hidden = [r for r in routes if not r.include_in_schema]
+    assert {r.path for r in hidden} >= {"/console", "/console/console.js"}
+    for route in hidden:
+        assert params(route.dependant) == [], route.path
+
+
 def test_user_key_sees_its_conversation_and_no_owner_controls(browser: Any, server: Server
                                                               ) -> None:
     seed(server.base)

@@ -9,6 +9,7 @@ and framing, so a message holding HTML cannot run or load anything."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 
 from fastapi import FastAPI
@@ -40,15 +41,19 @@ def mount_console(app: FastAPI) -> None:
     small files, and an edited file shows without a restart)."""
     folder = files("chatmem.server").joinpath("console_files")
 
-    def serve(name: str, media_type: str) -> Response:
-        return Response(folder.joinpath(name).read_bytes(), media_type=media_type,
-                        headers=_HEADERS)
+    def route_for(name: str, media_type: str) -> Callable[[], Response]:
+        # The endpoint takes no arguments: FastAPI reads every argument of an endpoint
+        # from the request. The first version bound the file name as a default
+        # argument, which made it a query parameter: GET /console?name=../../../etc/passwd
+        # read any file the server could, without a key (the console is public).
+        def route() -> Response:
+            return Response(folder.joinpath(name).read_bytes(), media_type=media_type,
+                            headers=_HEADERS)
+        return route
 
     for path, (name, media_type) in _FILES.items():
-        def route(name: str = name, media_type: str = media_type) -> Response:
-            return serve(name, media_type)
-
-        app.add_api_route(path, route, methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, route_for(name, media_type), methods=["GET"],
+                          include_in_schema=False)
     app.add_api_route(CONSOLE_PATH + "/", _to_console, methods=["GET"],
                       include_in_schema=False)
 
