@@ -507,3 +507,62 @@ def test_a_user_key_filter_adds_to_the_configured_filter(tmp_path: Path) -> None
         assert sessions(bot, {}) == {"a1"}  # an empty filter does not drop the configured one
         assert sessions(bot, {"topic": "cooking"}) == set()  # AND, never instead
         assert sessions(owner, {"topic": "cooking"}) == {"a3"}  # an owner key replaces it
+
+
+def test_an_open_server_answers_only_its_own_host_names(tmp_path: Path) -> None:
+    """DNS rebinding: a web page that points its own name at 127.0.0.1 reaches an open
+    server (no keys) as the same origin, and could read and write every memory (before:
+    `Host: evil.example:8798` got 200 from /v1/stats). An open server answers only its
+    own names (421), and a browser Origin of another site is refused (403)."""
+    from chatmem.server.http import allowed_hosts
+    from servers import free_port
+
+    port = free_port()
+    app = create_app(url=f"sqlite:///{tmp_path}/open.db", embedder=Embedder(RecordingProvider()),
+                     hosts=allowed_hosts("127.0.0.1", port, ["mybox.local:*"]))
+    with running(app, port=port) as base:
+        def status(**headers: str) -> int:
+            return httpx.get(base + "/v1/stats", headers=headers).status_code
+
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}",
+                     f"[::1]:{port}", "mybox.local:1234", "mybox.local"):
+            assert status(Host=host) == 200, host
+        for host in (f"evil.example:{port}", "127.0.0.1", f"127.0.0.2:{port}",
+                     f"localhost.evil.example:{port}", ""):
+            r = httpx.get(base + "/v1/stats", headers={"Host": host})
+            assert r.status_code == 421, host
+            assert r.json()["error"]["type"] == "MisdirectedRequest"
+        assert status(Origin=f"http://127.0.0.1:{port}") == 200
+        for origin in (f"http://evil.example:{port}", "null", "file://", "http://evil.example"):
+            assert status(Origin=origin) == 403, origin
+        # the console and /health are behind the same door
+        assert httpx.get(base + "/console", headers={"Host": "evil.example"}).status_code == 421
+    with pytest.raises(ConfigError, match="needs --allowed-host"):
+        allowed_hosts("0.0.0.0", port)
+    with pytest.raises(ConfigError, match="host\\[:port\\]"):
+        allowed_hosts("127.0.0.1", port, ["http://x/"])
+    assert allowed_hosts("::1", 80) == ["[::1]:80", "127.0.0.1:80", "localhost:80"]
+
+
+def test_a_server_with_keys_answers_any_host_unless_told(tmp_path: Path) -> None:
+    """With keys a rebinding page has no key to send, so the Host check is off by default
+    (a proxy's name needs no flag); `--allowed-host` turns it on."""
+    from chatmem.server.http import allowed_hosts
+
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base:
+        r = httpx.get(base + "/v1/stats", headers={"Host": "proxy.example"})
+        assert r.status_code == 401  # the key is what stops it
+        r = httpx.get(base + "/v1/stats", headers={"Host": "proxy.example",
+                                                   "Authorization": f"Bearer {ALICE}"})
+        assert r.status_code == 200
+    told = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                      embedder=Embedder(RecordingProvider()),
+                      hosts=allowed_hosts("127.0.0.1", 1, ["api.example.org:*"]))
+    with running(told) as base:
+        auth = {"Authorization": f"Bearer {ALICE}"}
+        assert httpx.get(base + "/v1/stats", headers={**auth, "Host": "proxy.example"}
+                         ).status_code == 421
+        assert httpx.get(base + "/v1/stats", headers={**auth, "Host": "api.example.org"}
+                         ).status_code == 200

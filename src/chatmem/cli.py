@@ -862,22 +862,28 @@ def load_keys(path: str | None) -> Any:
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to bind.")
 @click.option("--allow-open", is_flag=True,
               help="Serve without keys on a non-loopback address (trusted networks only).")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="Another Host header clients may use (name:port or name:*); repeatable. "
+                   "Without keys only the bound address's names are answered, others get "
+                   "421 (DNS-rebinding protection); with keys, giving one turns the check on.")
 @one_line_errors
 def serve(db: str | None, config_path: str | None, vector: str | None,
-          keys_path: str | None, host: str, port: int, allow_open: bool) -> None:
+          keys_path: str | None, host: str, port: int, allow_open: bool,
+          allowed_hosts: tuple[str, ...]) -> None:
     """Run the HTTP API (OpenAPI docs at /docs). With --keys, each key maps to a
     namespace: put {namespace} in --db to give each its own store.
 
     \b
     Example:
       chatmem serve --db 'sqlite:///data/{namespace}.db' --keys keys.toml --port 8765
+      chatmem serve --db chat.db --allowed-host mybox.local:8765
     """
     _server_extra("serve")
     from .server.http import serve as serve_http
 
     serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
                keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
-               env=environment())
+               env=environment(), extra_hosts=allowed_hosts)
 
 
 @main.command()

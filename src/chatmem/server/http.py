@@ -62,7 +62,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -252,6 +252,54 @@ def check_bind(host: str, keys: KeyTable | None, *, allow_open: bool = False) ->
     if not loopback:
         raise ConfigError(f"refusing to serve {host} without API keys: pass --keys keys.toml "
                           "(see README § HTTP server) or bind 127.0.0.1")
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a URL writes it (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+def allowed_hosts(host: str, port: int, extra: Sequence[str] = ()) -> list[str]:
+    """The ``Host`` headers a server bound to ``host:port`` answers (DNS-rebinding
+    protection): that address, on loopback also its ``localhost``, ``127.0.0.1`` and
+    ``[::1]`` forms, and ``extra`` (``--allowed-host``: ``name:port``, or ``name:*`` for
+    any port). A page that rebinds its own name to 127.0.0.1 sends its own name."""
+    hosts: list[str] = []
+    for name in extra:
+        if not isinstance(name, str) or not name.strip() or "/" in name or " " in name:
+            raise ConfigError(f"--allowed-host must be host[:port] (e.g. mcp.example.org:443 "
+                              f"or mcp.example.org:*), got {name!r}")
+        hosts.append(name.strip())
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.append(host_port(host, port))
+    if _loopback(host):
+        hosts += [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
+    if not hosts:
+        raise ConfigError(f"binding {host or 'every address'} needs --allowed-host with the "
+                          f"name clients use (e.g. --allowed-host mcp.example.org:{port}): "
+                          "other Host headers are refused (DNS-rebinding protection)")
+    return list(dict.fromkeys(hosts))
+
+
+def host_allowed(value: str, hosts: frozenset[str]) -> bool:
+    """``value`` (a ``Host`` header, or an ``Origin``'s host and port) is one of
+    ``hosts`` (:func:`allowed_hosts`), or its name is there with ``:*``; without a port
+    it is port 80 or 443, as a browser leaves them out."""
+    value = value.strip().lower()
+    if not value:
+        return False
+    bracketed = value.startswith("[")
+    has_port = (":" in value.rpartition("]")[2]) if bracketed else (":" in value)
+    name = value.rpartition(":")[0] if has_port else value
+    candidates = [value] if has_port else [f"{value}:80", f"{value}:443"]
+    return any(c in hosts for c in candidates) or f"{name}:*" in hosts
 
 
 def namespace_url(url: str, namespace: str, keys: KeyTable | None) -> str:
@@ -633,10 +681,37 @@ class _Guard:
       escapes the app is answered with a 500 in the documented shape (the app's own
       handler has logged its traceback)."""
 
-    def __init__(self, app: FastAPI, *, keys: KeyTable | None, metrics: Metrics) -> None:
+    def __init__(self, app: FastAPI, *, keys: KeyTable | None, metrics: Metrics,
+                 hosts: Sequence[str] | None = None) -> None:
         self.app, self.keys, self.metrics = app, keys, metrics
+        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
+
+    def _misdirected(self, scope: Scope) -> JSONResponse | None:
+        """DNS-rebinding protection (``hosts``): a ``Host`` that is not this server's is a
+        421, a browser ``Origin`` of another site a 403."""
+        if self.hosts is None:
+            return None
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", ())}
+        host = headers.get("host", "")
+        if not host_allowed(host, self.hosts):
+            return _error(421, "MisdirectedRequest",
+                          f"Host {host[:100]!r} is not this server's (DNS-rebinding "
+                          "protection); a name clients use goes in --allowed-host")
+        origin = headers.get("origin")
+        if origin is not None:
+            scheme, sep, rest = origin.partition("://")
+            if not sep or scheme.lower() not in ("http", "https") \
+                    or not host_allowed(rest, self.hosts):
+                return _error(403, "PermissionDenied",
+                              f"Origin {origin[:100]!r} is not this server's (a page of "
+                              "another site may not call it)")
+        return None
 
     def _denied(self, scope: Scope) -> JSONResponse | None:
+        misdirected = self._misdirected(scope)
+        if misdirected is not None:
+            return misdirected
         path = scope["path"]
         if self.keys is None or path in PUBLIC_PATHS or path.startswith(DOCS_ASSETS + "/") \
                 or is_console_path(path):
@@ -739,15 +814,17 @@ def _content_length(scope: Scope) -> int | None:
 
 def create_app(*, url: str, vector: str | None = None, config: Config | None = None,
                keys: KeyTable | None = None, embedder: Embedder | None = None,
-               env: Mapping[str, str] | None = None) -> ASGIApp:
+               env: Mapping[str, str] | None = None,
+               hosts: Sequence[str] | None = None) -> ASGIApp:
     """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
     ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
     FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``).
     ``env``: where the configured embedding provider's API key is looked up when the
-    configuration has none (``chatmem serve`` passes ``os.environ``)."""
+    configuration has none (``chatmem serve`` passes ``os.environ``). ``hosts``: the
+    ``Host`` headers answered (:func:`allowed_hosts`; ``None``: any)."""
     api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder,
                      env=env)
-    return _Guard(api, keys=keys, metrics=api.state.metrics)
+    return _Guard(api, keys=keys, metrics=api.state.metrics, hosts=hosts)
 
 
 def create_api(*, url: str, vector: str | None = None, config: Config | None = None,
@@ -1103,16 +1180,21 @@ def _version() -> str:
 
 
 def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None, host: str,
-          port: int, allow_open: bool = False, env: Mapping[str, str] | None = None) -> None:
+          port: int, allow_open: bool = False, env: Mapping[str, str] | None = None,
+          extra_hosts: Sequence[str] = ()) -> None:
     """Run the API under uvicorn until interrupted (``chatmem serve``, which passes
-    ``env=os.environ`` for the embedding provider's API key)."""
+    ``env=os.environ`` for the embedding provider's API key). An open server (no keys)
+    answers only its own ``Host`` names (:func:`allowed_hosts` with ``extra_hosts``):
+    without a key to stop it, a web page that rebinds its name to 127.0.0.1 would read
+    and write every memory. With keys, ``extra_hosts`` turns the same check on."""
     import uvicorn
 
     check_bind(host, keys, allow_open=allow_open)
-    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env)
+    hosts = allowed_hosts(host, port, extra_hosts) if keys is None or extra_hosts else None
+    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts)
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
 
 
-__all__ = ["ApiKey", "KeyTable", "Namespaces", "bearer_token", "check_bind", "create_api",
-           "create_app", "namespace_url", "serve"]
+__all__ = ["ApiKey", "KeyTable", "Namespaces", "allowed_hosts", "bearer_token", "check_bind",
+           "create_api", "create_app", "host_allowed", "host_port", "namespace_url", "serve"]

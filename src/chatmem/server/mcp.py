@@ -49,7 +49,6 @@ shutdown. Logs go through :mod:`logging` to stderr: on stdio, stdout is the prot
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -379,39 +378,16 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                      lifespan=lifespan, tools=[recall_tool, add_tool, list_tool])
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def _host_port(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
-
-
 def transport_security(host: str, port: int, allowed_hosts: Sequence[str] = ()
                        ) -> TransportSecuritySettings:
     """DNS-rebinding protection for a server bound to ``host:port``: the ``Host`` header
-    must be that address (on loopback also its ``localhost``, ``127.0.0.1`` and ``[::1]``
-    forms) or one of ``allowed_hosts`` (``name:port``, or ``name:*`` for any port); a
-    browser's ``Origin`` must be ``http://`` or ``https://`` one of those."""
-    hosts: list[str] = []
-    for extra in allowed_hosts:
-        if not isinstance(extra, str) or not extra.strip() or "/" in extra or " " in extra:
-            raise ConfigError(f"--allowed-host must be host[:port] (e.g. mcp.example.org:443 or "
-                              f"mcp.example.org:*), got {extra!r}")
-        hosts.append(extra.strip())
-    wildcard = host in ("0.0.0.0", "::", "")
-    if not wildcard:
-        hosts.append(_host_port(host, port))
-    if _loopback(host):
-        hosts += [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
-    if not hosts:
-        raise ConfigError(f"binding {host or 'every address'} needs --allowed-host with the "
-                          f"name clients use (e.g. --allowed-host mcp.example.org:{port}): "
-                          "other Host headers are refused (DNS-rebinding protection)")
-    hosts = list(dict.fromkeys(hosts))
+    must be one of :func:`~chatmem.server.http.allowed_hosts` (that address, on loopback
+    also its ``localhost``, ``127.0.0.1`` and ``[::1]`` forms, and ``allowed_hosts``:
+    ``name:port``, or ``name:*`` for any port); a browser's ``Origin`` must be
+    ``http://`` or ``https://`` one of those."""
+    from .http import allowed_hosts as hosts_of
+
+    hosts = hosts_of(host, port, allowed_hosts)
     origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                      allowed_hosts=hosts, allowed_origins=origins)
@@ -496,7 +472,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
     url = store_url(url, keys)
     vector = store_url(vector, keys) if vector else None
     if transport == "http":  # refuse a bad bind before opening anything
-        from .http import check_bind
+        from .http import check_bind, host_port
 
         check_bind(host, keys, allow_open=allow_open)
         transport_security(host, port, allowed_hosts)
@@ -520,7 +496,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
 
                 app = http_app(server, host=host, port=port, keys=keys,
                                allowed_hosts=allowed_hosts, allow_open=allow_open)
-                log.info("MCP server on http://%s%s (%s)", _host_port(host, port), HTTP_PATH,
+                log.info("MCP server on http://%s%s (%s)", host_port(host, port), HTTP_PATH,
                          "API keys required" if keys is not None else "open, loopback only")
                 await uvicorn.Server(uvicorn.Config(app, host=host, port=port,
                                                     log_level="info")).serve()
