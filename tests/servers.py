@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +23,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running(app: Any, *, port: int | None = None, path: str = "") -> Iterator[str]:
+def running(app: Any, *, port: int | None = None, path: str = "",
+            **options: Any) -> Iterator[str]:
     """``app`` under uvicorn on 127.0.0.1 (``port``, else a free one) in a background
-    thread; yields its base URL with ``path``."""
+    thread; yields its base URL with ``path``. ``options`` go to ``uvicorn.Config``
+    (e.g. ``http=`` a protocol class)."""
     port = free_port() if port is None else port
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on", **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -43,15 +45,26 @@ def running(app: Any, *, port: int | None = None, path: str = "") -> Iterator[st
 
 
 @contextlib.contextmanager
-def chatmem_serve(db: str, keys: Path, log: Path) -> Iterator[str]:
+def chatmem_serve(db: str, keys: Path | None, log: Path, *, options: Sequence[str] = (),
+                  open_files: int | None = None) -> Iterator[str]:
     """A real ``chatmem serve`` process on a free port of 127.0.0.1 (store URL ``db``,
-    key file ``keys``, its output in ``log``); yields its base URL once ``/health``
-    answers, and stops it after."""
+    key file ``keys`` or none, more ``options``, its output in ``log``, at most
+    ``open_files`` descriptors if given); yields its base URL once ``/health`` answers,
+    and stops it after."""
     port = free_port()
+    command = [sys.executable, "-m", "chatmem", "serve", "--db", db, "--port", str(port),
+               *(["--keys", str(keys)] if keys is not None else []), *options]
+
+    def limit_files() -> None:  # in the child, before it runs chatmem
+        if open_files is not None:
+            import resource
+
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, hard))
+
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "chatmem", "serve", "--db", db, "--keys", str(keys),
-             "--port", str(port)], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                preexec_fn=limit_files)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60

@@ -852,6 +852,16 @@ def load_keys(path: str | None) -> Any:
     return KeyTable.from_mapping(read_table(path, "--keys"), source=path)
 
 
+def client_limits(timeout: float, max_connections: int | None) -> Any:
+    """The :class:`~chatmem.server.limits.ClientLimits` of ``--client-timeout`` and
+    ``--max-connections`` (a bad value is a ConfigError naming the option)."""
+    from .server.limits import ClientLimits
+
+    if max_connections is None:
+        return ClientLimits(timeout=timeout)
+    return ClientLimits(timeout=timeout, max_connections=max_connections)
+
+
 @main.command()
 @db_option
 @vector_option
@@ -866,10 +876,17 @@ def load_keys(path: str | None) -> Any:
               help="Another Host header clients may use (name:port or name:*); repeatable. "
                    "Without keys only the bound address's names are answered, others get "
                    "421 (DNS-rebinding protection); with keys, giving one turns the check on.")
+@click.option("--client-timeout", type=float, default=10.0, show_default=True,
+              help="Seconds a client has for a request's head and for each chunk of its "
+                   "body (six times as long for the whole body); later: 408, closed.")
+@click.option("--max-connections", type=int, default=None,
+              help="Connections kept open at once; more are answered 503 [default: 1000, "
+                   "or 128 below the open-file limit].")
 @one_line_errors
 def serve(db: str | None, config_path: str | None, vector: str | None,
           keys_path: str | None, host: str, port: int, allow_open: bool,
-          allowed_hosts: tuple[str, ...]) -> None:
+          allowed_hosts: tuple[str, ...], client_timeout: float,
+          max_connections: int | None) -> None:
     """Run the HTTP API (OpenAPI docs at /docs). With --keys, each key maps to a
     namespace: put {namespace} in --db to give each its own store.
 
@@ -881,9 +898,10 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
     _server_extra("serve")
     from .server.http import serve as serve_http
 
+    limits = client_limits(client_timeout, max_connections)
     serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
                keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
-               env=environment(), extra_hosts=allowed_hosts)
+               env=environment(), extra_hosts=allowed_hosts, limits=limits)
 
 
 @main.command()
@@ -905,11 +923,18 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
               help="The conversation the tools act for (recall scope, where adds go).")
 @click.option("--platform", default=None, help="That conversation's platform.")
 @click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
+@click.option("--client-timeout", type=float, default=10.0, show_default=True,
+              help="With --transport http: seconds a client has for a request's head and "
+                   "for each chunk of its body (six times as long for the whole body); "
+                   "later: 408, closed.")
+@click.option("--max-connections", type=int, default=None,
+              help="With --transport http: connections kept open at once; more are "
+                   "answered 503 [default: 1000, or 128 below the open-file limit].")
 @one_line_errors
 def mcp(db: str | None, config_path: str | None, vector: str | None, transport: str,
         host: str, port: int, keys_path: str | None, allowed_hosts: tuple[str, ...],
         allow_open: bool, session: str, platform: str | None,
-        speaker_id: str | None) -> None:
+        speaker_id: str | None, client_timeout: float, max_connections: int | None) -> None:
     """Run the MCP server with the tools memory_recall, memory_add and memory_list (I5).
 
     \b
@@ -923,7 +948,8 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
             transport=transport, host=host, port=port, session=session,
             platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
-            allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment())
+            allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment(),
+            limits=client_limits(client_timeout, max_connections))
 
 
 if __name__ == "__main__":  # pragma: no cover

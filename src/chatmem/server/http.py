@@ -43,13 +43,15 @@ single namespace ``default``, and :func:`check_bind` allows that on loopback onl
 The outermost layer (:class:`_Guard`, plain ASGI) checks the key *before* any of
 the body is read, counts body bytes as they stream (413 past
 :data:`MAX_BODY_BYTES`, whatever ``Content-Length`` says), and counts every
-answer in the metrics, 500s included.
+answer in the metrics, 500s included. Under ``chatmem serve`` a client has
+:class:`~chatmem.server.limits.ClientLimits`' seconds for a request's head and for each
+chunk of its body, and connections past a cap are refused (503).
 
 Errors have one shape, ``{"error": {"type", "message"}}``: 400 bad input (the
 message names the field), 401 no or unknown key, 403 not allowed, 404 not
-found, 405 wrong method, 413 body too large, 422 a body that does not match the
-schema, 500 a bug (logged with its traceback), 503 the store or the embedding
-provider is unavailable.
+found, 405 wrong method, 408 a body that stalled, 413 body too large, 422 a body
+that does not match the schema, 500 a bug (logged with its traceback), 503 the store
+or the embedding provider is unavailable.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ from ..errors import (
 from ..memory import Memory
 from ..models import Session
 from .console import is_console_path, mount_console
+from .limits import ClientLimits, ClientTooSlow, deadline_receive, protocol_class
 from .metrics import Metrics
 
 log = logging.getLogger("chatmem.server.http")
@@ -665,7 +668,8 @@ _STATUS: list[tuple[type[ChatmemError], int]] = [
 ]
 
 _HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound",
-               405: "MethodNotAllowed", 413: "PayloadTooLarge", 415: "UnsupportedMediaType"}
+               405: "MethodNotAllowed", 408: "RequestTimeout", 413: "PayloadTooLarge",
+               415: "UnsupportedMediaType"}
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
@@ -677,13 +681,17 @@ class _Guard:
     * body bytes are counted as they stream in; past :data:`MAX_BODY_BYTES` the
       request ends with 413 (chunked bodies included, whatever ``Content-Length``
       claims); the rest of the body is not read;
+    * a body that stalls ends with 408 (:mod:`~chatmem.server.limits`: ``timeout``
+      between chunks, ``body_deadline`` in all), its connection closed;
     * every answer is counted in the metrics (500s included), and an exception that
       escapes the app is answered with a 500 in the documented shape (the app's own
       handler has logged its traceback)."""
 
     def __init__(self, app: FastAPI, *, keys: KeyTable | None, metrics: Metrics,
-                 hosts: Sequence[str] | None = None) -> None:
+                 hosts: Sequence[str] | None = None, limits: ClientLimits | None = None
+                 ) -> None:
         self.app, self.keys, self.metrics = app, keys, metrics
+        self.limits = limits or ClientLimits()
         self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
 
     def _misdirected(self, scope: Scope) -> JSONResponse | None:
@@ -747,13 +755,18 @@ class _Guard:
         status = 500
         started = False
         received = 0
-        too_large = False
+        too_large = False  # or too slow: either way the rest of the body is not read
+        timed_receive = deadline_receive(receive, self.limits)
 
         async def counted_receive() -> Message:
             nonlocal received, too_large
             if too_large:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            try:
+                message = await timed_receive()
+            except ClientTooSlow:
+                too_large = True
+                raise
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > MAX_BODY_BYTES:
@@ -815,7 +828,8 @@ def _content_length(scope: Scope) -> int | None:
 def create_app(*, url: str, vector: str | None = None, config: Config | None = None,
                keys: KeyTable | None = None, embedder: Embedder | None = None,
                env: Mapping[str, str] | None = None,
-               hosts: Sequence[str] | None = None) -> ASGIApp:
+               hosts: Sequence[str] | None = None,
+               limits: ClientLimits | None = None) -> ASGIApp:
     """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
     ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
     FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``).
@@ -824,7 +838,7 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
     ``Host`` headers answered (:func:`allowed_hosts`; ``None``: any)."""
     api = create_api(url=url, vector=vector, config=config, keys=keys, embedder=embedder,
                      env=env)
-    return _Guard(api, keys=keys, metrics=api.state.metrics, hosts=hosts)
+    return _Guard(api, keys=keys, metrics=api.state.metrics, hosts=hosts, limits=limits)
 
 
 def create_api(*, url: str, vector: str | None = None, config: Config | None = None,
@@ -1181,19 +1195,24 @@ def _version() -> str:
 
 def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None, host: str,
           port: int, allow_open: bool = False, env: Mapping[str, str] | None = None,
-          extra_hosts: Sequence[str] = ()) -> None:
+          extra_hosts: Sequence[str] = (), limits: ClientLimits | None = None) -> None:
     """Run the API under uvicorn until interrupted (``chatmem serve``, which passes
     ``env=os.environ`` for the embedding provider's API key). An open server (no keys)
     answers only its own ``Host`` names (:func:`allowed_hosts` with ``extra_hosts``):
     without a key to stop it, a web page that rebinds its name to 127.0.0.1 would read
-    and write every memory. With keys, ``extra_hosts`` turns the same check on."""
+    and write every memory. With keys, ``extra_hosts`` turns the same check on.
+    ``limits``: how long a client may take to send a request, and how many connections
+    are kept (:class:`~chatmem.server.limits.ClientLimits`)."""
     import uvicorn
 
+    limits = limits or ClientLimits()
     check_bind(host, keys, allow_open=allow_open)
     hosts = allowed_hosts(host, port, extra_hosts) if keys is None or extra_hosts else None
-    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts)
+    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts,
+                     limits=limits)
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False,
+                http=protocol_class(limits), backlog=limits.backlog())
 
 
 __all__ = ["ApiKey", "KeyTable", "Namespaces", "allowed_hosts", "bearer_token", "check_bind",

@@ -71,6 +71,7 @@ from ..models import Message, now_ms, validate_message
 from ..recall.render import LABELS, body_of, format_time, speaker_label
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
+from .limits import ClientLimits
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -425,16 +426,19 @@ class _RequireKey:
 
 def http_app(server: MCPServer[Memory], *, host: str, port: int,
              keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
-             allow_open: bool = False) -> ASGIApp:
+             allow_open: bool = False, limits: ClientLimits | None = None) -> ASGIApp:
     """The streamable-HTTP ASGI app of ``server`` (at :data:`HTTP_PATH`), with the
-    DNS-rebinding protection of :func:`transport_security` and, with ``keys``, a bearer
+    DNS-rebinding protection of :func:`transport_security`, the body deadlines of
+    ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`) and, with ``keys``, a bearer
     key on every request. Without keys only a loopback ``host`` is allowed."""
     from .http import check_bind
+    from .limits import BodyDeadline
 
     check_bind(host, keys, allow_open=allow_open)
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=HTTP_PATH, host=host,
         transport_security=transport_security(host, port, allowed_hosts))
+    app = BodyDeadline(app, limits or ClientLimits())
     return _RequireKey(app, keys) if keys is not None else app
 
 
@@ -458,7 +462,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
         session: str = "mcp", platform: str | None = None,
         speaker_id: str | None = None, keys: KeyTable | None = None,
         allowed_hosts: Sequence[str] = (), allow_open: bool = False,
-        env: Mapping[str, str] | None = None) -> None:
+        env: Mapping[str, str] | None = None, limits: ClientLimits | None = None) -> None:
     """Serve until stopped: ``stdio``, or ``http`` (streamable HTTP at ``host:port/mcp``,
     behind ``keys`` and the allowed hosts; see :func:`http_app`).
 
@@ -466,7 +470,8 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
     error is raised here as a :class:`ChatmemError` (not buried in a transport's task
     group); the server's lifespan then takes it over and closes it at shutdown. ``env``
     is where the embedding provider's API key is looked up when the configuration has
-    none (``chatmem mcp`` passes ``os.environ``)."""
+    none (``chatmem mcp`` passes ``os.environ``). ``limits``: the HTTP transport's limits
+    on its clients (:class:`~chatmem.server.limits.ClientLimits`)."""
     if transport not in ("stdio", "http"):
         raise InvalidInput(f"transport must be 'stdio' or 'http', got {transport!r}")
     url = store_url(url, keys)
@@ -494,12 +499,18 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
             else:
                 import uvicorn
 
+                from .limits import protocol_class
+
+                client_limits = limits or ClientLimits()
                 app = http_app(server, host=host, port=port, keys=keys,
-                               allowed_hosts=allowed_hosts, allow_open=allow_open)
+                               allowed_hosts=allowed_hosts, allow_open=allow_open,
+                               limits=client_limits)
                 log.info("MCP server on http://%s%s (%s)", host_port(host, port), HTTP_PATH,
                          "API keys required" if keys is not None else "open, loopback only")
-                await uvicorn.Server(uvicorn.Config(app, host=host, port=port,
-                                                    log_level="info")).serve()
+                await uvicorn.Server(uvicorn.Config(
+                    app, host=host, port=port, log_level="info",
+                    http=protocol_class(client_limits),
+                    backlog=client_limits.backlog())).serve()
         finally:
             await first.close()  # a no-op when the lifespan closed it
 

@@ -1,0 +1,272 @@
+"""How long and how many: the limits a server puts on its clients' connections.
+
+uvicorn waits for a request's head for as long as a client keeps the connection
+open, and for each chunk of its body for as long as the app asks. One client that
+opens connections and never finishes a request (slowloris) held them all: measured on
+``chatmem serve`` under ``ulimit -n 1024``, 1,050 connections that each sent a request
+line and one header were still open 22 s later, the server logged ``Too many open
+files`` and a normal request timed out. Both servers (``chatmem serve``, ``chatmem mcp
+--transport http``) now run with :class:`ClientLimits`:
+
+* ``timeout``: a request's head (request line and headers) must arrive within this
+  many seconds of the connection being opened or of the previous answer; a
+  connection that sends nothing is closed at the same deadline. A head begun and not
+  finished gets ``408 Request Timeout``.
+* the same ``timeout`` between two chunks of a body, and :attr:`ClientLimits.body_deadline`
+  for the whole body: a request whose body stalls gets 408 and its connection is closed.
+  Both are counted only while the app waits for the body, so a slow app never makes
+  its client look slow.
+* ``max_connections``: connections past this many are answered ``503`` and closed at
+  once, before the process runs out of file descriptors (which the stores, the model
+  and the PostgreSQL pool need too). The default stays 128 below the process's
+  ``RLIMIT_NOFILE``.
+
+The head deadline lives in an ``h11`` protocol of uvicorn's (:func:`protocol_class`):
+uvicorn has no such setting (its ``timeout_keep_alive`` applies only after an answer,
+and any byte received cancels it). The body deadlines are plain ASGI
+(:func:`deadline_receive`, :class:`BodyDeadline`), so they answer in each server's own
+error shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+from dataclasses import dataclass, field
+
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+#: File descriptors left for the process itself (store files, model, pools, logs).
+RESERVED_DESCRIPTORS = 128
+#: The most connections a server accepts by default, if the descriptor limit allows.
+DEFAULT_MAX_CONNECTIONS = 1000
+DEFAULT_TIMEOUT_S = 10.0
+#: The whole body of a request, at the default timeout: 8 MiB in a minute is 140 KB/s.
+BODY_DEADLINE_FACTOR = 6.0
+
+
+#: uvicorn's listen backlog, which is also how many connections asyncio accepts in one
+#: go, before any of them can be refused.
+MAX_BACKLOG = 2048
+
+
+def open_file_limit() -> int | None:
+    """The process's soft ``RLIMIT_NOFILE`` (None: unlimited or unknown)."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - no such limit here
+        return None
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def default_max_connections() -> int:
+    """:data:`DEFAULT_MAX_CONNECTIONS`, or fewer: :data:`RESERVED_DESCRIPTORS` below the
+    process's soft ``RLIMIT_NOFILE`` (at least 16)."""
+    soft = open_file_limit()
+    if soft is None:
+        return DEFAULT_MAX_CONNECTIONS
+    return max(16, min(DEFAULT_MAX_CONNECTIONS, soft - RESERVED_DESCRIPTORS))
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """A server's limits on its clients (see the module docstring); ``option`` names
+    are the CLI's, for the errors."""
+
+    timeout: float = DEFAULT_TIMEOUT_S
+    max_connections: int = field(default_factory=default_max_connections)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
+                or not math.isfinite(self.timeout) or not 0.1 <= self.timeout <= 3600:
+            raise ConfigError(f"--client-timeout must be between 0.1 and 3600 seconds, "
+                              f"got {self.timeout!r}")
+        if isinstance(self.max_connections, bool) or not isinstance(self.max_connections, int) \
+                or not 1 <= self.max_connections <= 1_000_000:
+            raise ConfigError(f"--max-connections must be an integer from 1 to 1000000, "
+                              f"got {self.max_connections!r}")
+
+    @property
+    def body_deadline(self) -> float:
+        """Seconds the whole body of one request may take."""
+        return self.timeout * BODY_DEADLINE_FACTOR
+
+    def backlog(self) -> int:
+        """The listen backlog for uvicorn. asyncio accepts up to this many connections
+        in one tick before any is refused for the cap, so the backlog must fit in the
+        descriptors the cap leaves: with uvicorn's 2048 under ``ulimit -n 1024``, a burst
+        of 1,050 connections ran the process out of descriptors (1,134 ``accept()``
+        errors logged) although the cap was 896. Half of what is left, 16 to 2048."""
+        soft = open_file_limit()
+        if soft is None:
+            return MAX_BACKLOG
+        spare = soft - self.max_connections - RESERVED_DESCRIPTORS // 2
+        if spare < 32:
+            log.warning("--max-connections %d leaves %d of the %d open files this process "
+                        "may have: raise ulimit -n, or lower --max-connections",
+                        self.max_connections, max(0, soft - self.max_connections), soft)
+        return max(16, min(MAX_BACKLOG, spare // 2))
+
+
+class ClientTooSlow(StarletteHTTPException):
+    """The client did not send its request body in time (408)."""
+
+    def __init__(self, limits: ClientLimits, whole: bool) -> None:
+        what = (f"the request body did not arrive within {limits.body_deadline:g} s" if whole
+                else f"no part of the request body arrived for {limits.timeout:g} s")
+        super().__init__(408, f"{what}; send the body at once (--client-timeout sets it)")
+
+
+def deadline_receive(receive: Receive, limits: ClientLimits) -> Receive:
+    """``receive`` that raises :class:`ClientTooSlow` when a body chunk is later than
+    ``limits.timeout`` after the app asked for it, or the body as a whole later than
+    ``limits.body_deadline`` after the first ask. Once the body is complete, ``receive``
+    is awaited as it is (a disconnect may come at any time)."""
+    loop = asyncio.get_running_loop()
+    deadline: float | None = None
+    body_done = False
+
+    async def timed() -> Message:
+        nonlocal deadline, body_done
+        if body_done:
+            return await receive()
+        now = loop.time()
+        if deadline is None:
+            deadline = now + limits.body_deadline
+        left = deadline - now
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, min(limits.timeout, left)))
+        except TimeoutError:
+            raise ClientTooSlow(limits, whole=left <= limits.timeout) from None
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            body_done = True
+        return message
+
+    return timed
+
+
+class BodyDeadline:
+    """Plain ASGI: :func:`deadline_receive` around an app that answers in its own shape
+    (the MCP server). A late body is answered 408 by the app's own handler, or here if
+    the exception escapes it, and the connection is closed."""
+
+    def __init__(self, app: ASGIApp, limits: ClientLimits) -> None:
+        self.app, self.limits = app, limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = slow = False
+        timed_receive = deadline_receive(receive, self.limits)
+
+        async def watched_receive() -> Message:
+            nonlocal slow
+            try:
+                return await timed_receive()
+            except ClientTooSlow:
+                slow = True
+                raise
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                if slow:  # the rest of the body is not read: the connection cannot be reused
+                    message = {**message, "headers": [*message.get("headers", ()),
+                                                      (b"connection", b"close")]}
+            await send(message)
+
+        try:
+            await self.app(scope, watched_receive, watched_send)
+        except ClientTooSlow as exc:
+            if started:
+                raise
+            body = json.dumps({"jsonrpc": "2.0", "id": None,
+                               "error": {"code": -32600, "message": exc.detail}}).encode()
+            await send({"type": "http.response.start", "status": 408,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    (b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": body})
+
+
+def _raw_answer(status: int, reason: str, message: str) -> bytes:
+    body = json.dumps({"error": {"type": reason.replace(" ", ""), "message": message}}).encode()
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
+    """uvicorn's ``h11`` protocol with the head deadline and the connection cap of
+    ``limits`` (pass it as ``uvicorn.Config(http=...)``)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+        _head_begun = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > limits.max_connections:
+                log.warning("connection refused: %d open, --max-connections is %d",
+                            len(self.connections) - 1, limits.max_connections)
+                transport.write(_raw_answer(503, "Service Unavailable",
+                                            f"the server has {limits.max_connections} "
+                                            "connections open; try again"))
+                transport.close()
+                return
+            self._await_head()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_head_timer()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE:
+                self._head_begun = True
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._stop_head_timer()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._await_head()
+
+        def _await_head(self) -> None:
+            self._stop_head_timer()
+            self._head_begun = False
+            self._head_timer = self.loop.call_later(limits.timeout, self._head_late)
+
+        def _stop_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            if self._head_begun:
+                log.info("request head not complete within %g s: closing", limits.timeout)
+                self.transport.write(_raw_answer(
+                    408, "Request Timeout",
+                    f"the request head did not arrive within {limits.timeout:g} s"))
+            self.transport.close()
+
+    return GuardedH11Protocol
+
+
+__all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "deadline_receive",
+           "default_max_connections", "protocol_class"]

@@ -1,0 +1,283 @@
+"""A client's time and connections are bounded (chatmem.server.limits): a request head or
+body that stalls is answered 408 and its connection closed, a connection that sends
+nothing is closed, connections past the cap are answered 503, and a burst of
+connections does not run the server out of file descriptors (slowloris).
+
+Real servers on 127.0.0.1, raw sockets for the slow clients. Before this, uvicorn
+waited for a head or a body for as long as the client kept the connection: each test
+below that reads an answer from a stalled connection hung until its socket timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.errors import ConfigError
+from chatmem.server.http import allowed_hosts, create_app
+from chatmem.server.limits import ClientLimits, protocol_class
+from providers import RecordingProvider
+from servers import chatmem_serve, free_port, running
+
+#: How long a test waits for an answer before it fails (the server's limits are far
+#: shorter: this only keeps a broken server from hanging the suite).
+PATIENCE_S = 20
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    sock.settimeout(PATIENCE_S)
+    data = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+
+
+def status_and_body(answer: bytes) -> tuple[int, dict[str, object], str]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    return int(lines[0].split()[1]), json.loads(body), "\r\n".join(lines[1:]).lower()
+
+
+def open_api(tmp_path: Path, limits: ClientLimits, port: int) -> object:
+    return create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                      config=Config.load(context_expand={"window": 0}),
+                      embedder=Embedder(RecordingProvider()),
+                      hosts=allowed_hosts("127.0.0.1", port), limits=limits)
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """The open API under the server's protocol, with a client timeout of 0.5 s."""
+    limits = ClientLimits(timeout=0.5, max_connections=50)
+    port = free_port()
+    with running(open_api(tmp_path, limits, port), port=port,
+                 http=protocol_class(limits)) as base:
+        yield base, port
+
+
+def connect(port: int, first: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE_S)
+    if first:
+        sock.sendall(first)
+    return sock
+
+
+def messages_stored(base: str) -> int:
+    return int(httpx.get(f"{base}/v1/stats", timeout=PATIENCE_S).json()["messages"])
+
+
+def test_a_head_left_unfinished_is_answered_408_and_closed(api: tuple[str, int]) -> None:
+    base, port = api
+    with connect(port, b"GET /v1/stats HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port) as sock:
+        status, body, headers = status_and_body(read_all(sock))
+    assert status == 408 and "connection: close" in headers
+    assert body["error"] == {"type": "RequestTimeout",
+                             "message": "the request head did not arrive within 0.5 s"}
+    assert httpx.get(f"{base}/v1/stats", timeout=PATIENCE_S).status_code == 200
+
+
+def test_a_connection_that_sends_nothing_is_closed(api: tuple[str, int]) -> None:
+    _, port = api
+    with connect(port) as sock:
+        assert read_all(sock) == b""  # closed without an answer: no request was begun
+
+
+def test_a_kept_alive_connection_cannot_stall_its_next_head(api: tuple[str, int]) -> None:
+    # uvicorn's keep-alive timer is cancelled by any byte: one byte of a next request
+    # used to hold the connection for ever
+    _, port = api
+    with connect(port, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port) as sock:
+        sock.settimeout(PATIENCE_S)
+        first = sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        sock.sendall(b"G")
+        status, body, _ = status_and_body(read_all(sock))
+    assert status == 408 and body["error"]["type"] == "RequestTimeout"  # type: ignore[index]
+
+
+def test_a_stalled_body_is_408_closed_and_nothing_is_stored(api: tuple[str, int]) -> None:
+    base, port = api
+    payload = json.dumps({"messages": [{"session_id": "s", "content": "hello there"}]})
+    head = (f"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n")
+    with connect(port, head.encode() + payload[:20].encode()) as sock:
+        status, body, headers = status_and_body(read_all(sock))
+    assert status == 408 and "connection: close" in headers
+    assert body["error"]["type"] == "RequestTimeout"  # type: ignore[index]
+    assert "no part of the request body arrived for 0.5 s" in body["error"]["message"]  # type: ignore[index]
+    assert messages_stored(base) == 0
+
+
+def test_a_body_trickled_past_the_whole_deadline_is_408(api: tuple[str, int]) -> None:
+    # each chunk in time (0.2 s apart, the timeout is 0.5 s), but the whole body is
+    # allowed six timeouts (3 s): it never ends, so it is cut there
+    base, port = api
+    head = (f"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+    with connect(port, head.encode()) as sock:
+        sock.settimeout(0.2)
+        answer = b""
+        for _ in range(int(PATIENCE_S / 0.2)):
+            try:
+                sock.sendall(b" ")
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # the server closed: whatever it sent is in answer
+                break
+            if not chunk:
+                break
+            answer += chunk
+        answer += read_all(sock) if answer and b"\r\n\r\n" not in answer else b""
+    status, body, _ = status_and_body(answer)
+    assert status == 408
+    assert "the request body did not arrive within 3 s" in body["error"]["message"]  # type: ignore[index]
+    assert messages_stored(base) == 0
+
+
+def test_a_slow_steady_body_within_the_limits_is_taken(api: tuple[str, int]) -> None:
+    base, port = api
+    payload = json.dumps({"messages": [{"session_id": "s", "content": "slow but steady"}]})
+    head = (f"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n")
+    with connect(port, head.encode()) as sock:
+        for start in range(0, len(payload), 20):
+            time.sleep(0.1)
+            sock.sendall(payload[start:start + 20].encode())
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert messages_stored(base) == 1
+
+
+def test_connections_past_the_cap_get_503_and_the_server_recovers(tmp_path: Path) -> None:
+    limits = ClientLimits(timeout=30, max_connections=5)
+    port = free_port()
+    with running(open_api(tmp_path, limits, port), port=port,
+                 http=protocol_class(limits)) as base:
+        held = [connect(port) for _ in range(5)]
+        try:
+            with connect(port) as extra:
+                status, body, headers = status_and_body(read_all(extra))
+            assert status == 503 and "connection: close" in headers
+            assert body["error"] == {"type": "ServiceUnavailable", "message":
+                                     "the server has 5 connections open; try again"}
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + PATIENCE_S
+        while True:  # the server notices the closed connections on its next loop turns
+            r = httpx.get(f"{base}/health", timeout=PATIENCE_S)
+            if r.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert r.status_code == 200
+
+
+def test_a_burst_of_stalled_connections_leaves_the_server_serving(tmp_path: Path) -> None:
+    """The slowloris of the report, scaled down: ``chatmem serve`` under an open-file
+    limit of 256 (so a cap of 128 connections and a listen backlog that fits what is
+    left), 400 connections that each send half a head. The server never runs out of
+    descriptors (before the backlog fix it logged ``Too many open files``), answers each
+    stalled head 408, and a normal request then succeeds."""
+    log = tmp_path / "serve.log"
+    with chatmem_serve(f"sqlite:///{tmp_path}/c.db", None, log,
+                       options=["--client-timeout", "1"], open_files=256) as base:
+        port = int(base.rsplit(":", 1)[1])
+        stalled = []
+        for _ in range(400):
+            try:
+                stalled.append(connect(port, b"GET /v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+            except OSError:  # the listen queue is full for a moment: the kernel says so
+                break
+        answers: dict[int, int] = {}
+        for sock in stalled:
+            with sock:
+                answer = read_all(sock)
+            code = int(answer.split()[1]) if answer else 0
+            answers[code] = answers.get(code, 0) + 1
+        assert set(answers) <= {408, 503}, answers
+        assert answers.get(408, 0) >= 100, answers
+        r = httpx.get(f"{base}/v1/stats", timeout=PATIENCE_S)
+        assert r.status_code == 200, r.text
+    text = log.read_text()
+    assert "Too many open files" not in text and "out of system resource" not in text, text[-2000:]
+
+
+def test_limits_are_checked_and_named() -> None:
+    for bad in (0, -1, 0.01, float("nan"), float("inf"), 3601, True, "10"):
+        with pytest.raises(ConfigError, match="--client-timeout"):
+            ClientLimits(timeout=bad)  # type: ignore[arg-type]
+    for bad_count in (0, -5, 1_000_001, 2.5, True):
+        with pytest.raises(ConfigError, match="--max-connections"):
+            ClientLimits(max_connections=bad_count)  # type: ignore[arg-type]
+    limits = ClientLimits(timeout=2)
+    assert limits.body_deadline == 12 and 16 <= limits.max_connections <= 1000
+
+
+def test_the_defaults_follow_the_open_file_limit() -> None:
+    script = ("import resource; "
+              "resource.setrlimit(resource.RLIMIT_NOFILE, "
+              "({}, resource.getrlimit(resource.RLIMIT_NOFILE)[1])); "
+              "from chatmem.server.limits import ClientLimits as L; "
+              "l = L(); print(l.max_connections, l.backlog())")
+    seen = {}
+    for soft in (256, 1024, 4096):
+        out = subprocess.run([sys.executable, "-c", script.format(soft)], check=True,
+                             capture_output=True, text=True).stdout.split()
+        seen[soft] = (int(out[0]), int(out[1]))
+    assert seen[256] == (128, 32) and seen[1024] == (896, 32)
+    assert seen[4096] == (1000, 1516)
+    for soft, (cap, backlog) in seen.items():
+        assert cap + backlog < soft  # a full burst still leaves descriptors over
+
+
+def test_the_cli_refuses_bad_limits_before_opening_anything(tmp_path: Path) -> None:
+    for command in (["serve"], ["mcp", "--transport", "http"]):
+        for option, value in (("--client-timeout", "0"), ("--max-connections", "0")):
+            db = tmp_path / "never.db"
+            done = subprocess.run([sys.executable, "-m", "chatmem", *command, "--db", str(db),
+                                   "--port", str(free_port()), option, value],
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 2, done.stderr
+            assert done.stderr.startswith(f"error: {option} must be"), done.stderr
+            assert not db.exists()
+
+
+def test_the_mcp_server_bounds_heads_and_bodies_too(tmp_path: Path) -> None:
+    from chatmem import Memory
+    from chatmem.server.mcp import HTTP_PATH, create_server, http_app
+
+    async def open_memory() -> Memory:
+        return await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=Embedder(RecordingProvider()))
+
+    limits = ClientLimits(timeout=0.5, max_connections=50)
+    port = free_port()
+    app = http_app(create_server(open_memory, session="s"), host="127.0.0.1", port=port,
+                   limits=limits)
+    with running(app, port=port, http=protocol_class(limits)):
+        with connect(port, b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                     % (HTTP_PATH.encode(), port)) as sock:
+            assert read_all(sock).startswith(b"HTTP/1.1 408 ")
+        head = (f"POST {HTTP_PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\n"
+                "Content-Length: 1000\r\n\r\n{")
+        with connect(port, head.encode()) as sock:
+            answer = read_all(sock)
+        head_part, _, body = answer.partition(b"\r\n\r\n")
+        assert head_part.startswith(b"HTTP/1.1 408 ") and b"connection: close" in head_part
+        assert b"no part of the request body arrived for 0.5 s" in body
