@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import re
 import sys
 from pathlib import Path
 from typing import Any, TypedDict
@@ -284,6 +285,34 @@ async def test_a_bad_value_leaves_the_old_item(store: ChatmemStore) -> None:
         await store.aput(("m",), "k", {"text": "bad", "when": float("nan")})
     item = await store.aget(("m",), "k")
     assert item is not None and item.value == {"text": "good"}
+
+
+def deep_and_looped() -> tuple[dict[str, object], dict[str, object]]:
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(10_000):  # deeper than Python's recursion limit
+        node["a"] = {}
+        node = node["a"]  # type: ignore[assignment]
+    looped: dict[str, object] = {}
+    looped["me"] = looped
+    return deep, looped
+
+
+async def test_a_value_chatmem_cannot_store_is_named_and_writes_nothing(
+        store: ChatmemStore, mem: Memory) -> None:
+    # json.dumps raised a bare RecursionError on these, after the namespace's session
+    # had been registered
+    from chatmem.errors import InvalidInput
+
+    deep, looped = deep_and_looped()
+    for bad, where in ((deep, "value.d.a.a.a"), (looped, "value.d.me.me.me"),
+                       (float("inf"), "value.d: inf is not a JSON number"),
+                       ({1, 2}, "value.d: must be JSON")):
+        value = {"text": "x", "d": bad}
+        with pytest.raises(InvalidInput, match=re.escape(where)):
+            await store.aput(("fresh", "u9"), "k", value)
+    assert await mem.get_session(session_id(("fresh", "u9"))) is None
+    assert await store.alist_namespaces() == []
 
 
 async def test_concurrent_puts_of_one_key(store: ChatmemStore, mem: Memory) -> None:

@@ -3,6 +3,7 @@ llama-index-core: no network, no LLM (LlamaIndex's MockLLM echoes its prompt).""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import re
 import sys
@@ -25,7 +26,7 @@ from llama_index.core.llms import MockLLM
 from llama_index.core.memory import Memory as LlamaMemory
 from llama_index.core.storage.chat_store.sql import MessageStatus
 
-from chatmem import Memory, SyncMemory
+from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
 from chatmem.testing import HashEmbeddingProvider, embedder
 from readme import python_blocks, section
@@ -302,3 +303,26 @@ def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     printed = capsys.readouterr().out
     assert "<chatmem>" in printed and "My sister Jane lives in Lisbon" in printed
     assert (tmp_path / "llama-chat.db").exists()
+
+
+def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
+        sync_mem: SyncMemory) -> None:
+    # a bare RecursionError before (a recursive copy, then json.dumps)
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(10_000):
+        node["a"] = {}
+        node = node["a"]  # type: ignore[assignment]
+    looped: dict[str, object] = {}
+    looped["me"] = looped
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    for message, where in (
+            (ChatMessage(role="assistant", content="calling",
+                         additional_kwargs={"tool_calls": [deep]}),
+             "additional_kwargs.tool_calls[0].a.a.a"),
+            (ChatMessage(role="assistant", blocks=[
+                ToolCallBlock(tool_name="lookup", tool_kwargs={"q": looped})]),
+             "tool call 'lookup' arguments.q.me.me")):
+        with pytest.raises(InvalidInput, match=re.escape(where)):
+            asyncio.run(block.aput([ChatMessage(role="user", content="find it"), message]))
+    assert not sync_mem.list_messages(session="s1").messages

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -329,3 +330,28 @@ def test_the_readme_example_runs_against_an_openai_compatible_server(tmp_path: P
         ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
         ("user", "Which city do I live in?"),
         ("assistant", "fake reply 2: Which city do I live in?")]
+
+
+async def test_bad_items_are_named_and_nothing_is_stored(mem: Memory) -> None:
+    # a bare RecursionError or TypeError before: json.dumps on a deep or self-holding
+    # item, enumerate() on None
+    session = ChatmemSession(mem, "s1")
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(10_000):
+        node["a"] = {}
+        node = node["a"]
+    looped: dict[str, Any] = {}
+    looped["me"] = looped
+    for items, message in (
+            (None, "items must be a list of Agents SDK input items, got NoneType"),
+            ({"role": "user", "content": "hi"}, "(one item? pass [item])"),
+            ("hello", "items must be a list of Agents SDK input items, got str"),
+            ([{"role": "user", "content": "hi"}, {"role": "user", "content": "x", "x": deep}],
+             "items[1].x.a.a.a"),
+            ([{"role": "user", "content": "x", "x": looped}], "items[0].x.me.me"),
+            ([{"role": "user", "content": "x", "n": float("nan")}],
+             "items[0].n: nan is not a JSON number")):
+        with pytest.raises(InvalidInput, match=re.escape(message)):
+            await session.add_items(items)
+    assert await session.get_items() == []

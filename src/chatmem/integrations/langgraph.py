@@ -83,7 +83,7 @@ except ImportError as exc:
 
 from chatmem.config import MAX_TOP_K
 from chatmem.memory import Memory, SyncMemory
-from chatmem.models import Message, validate_message
+from chatmem.models import Message, check_json, validate_message
 from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
@@ -404,6 +404,8 @@ class ChatmemStore(BaseStore):
             if not isinstance(op.value, Mapping):
                 raise TypeError(f"a LangGraph item value must be a dict, got "
                                 f"{type(op.value).__name__}")
+            # before anything is written: a bad value registers no session either
+            check_json(op.value, "value")
             sid = await self._ensure_session(op.namespace)
             # strictly increasing per store: "newest first" is the order of the writes
             written = self._last_write_ms = max(_now_ms(), self._last_write_ms + 1)

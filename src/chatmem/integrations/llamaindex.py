@@ -47,7 +47,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "chatmem.integrations.llamaindex needs LlamaIndex: pip install 'chatmem[llamaindex]' "
         f"(llama-index-core>=0.14); {exc}") from exc
 
+from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
+from ..models import MAX_JSON_DEPTH
 
 T = TypeVar("T")
 
@@ -58,15 +60,20 @@ ROLES: Mapping[str, str] = {"chatbot": "assistant", "model": "assistant"}
 KWARG_FIELDS = ("tool_calls", "tool_call_id", "name", "function_call", "refusal")
 
 
-def _plain(value: Any) -> Any:
-    """``value`` as JSON-like data (a pydantic tool call from an LLM SDK as its dict)."""
+def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
+    """``value`` as JSON-like data (a pydantic tool call from an LLM SDK as its dict);
+    nesting deeper than chatmem stores (or a value that holds itself) is refused here,
+    naming the path, rather than recursing until Python's stack runs out."""
+    if depth > MAX_JSON_DEPTH:
+        raise InvalidInput(f"{path}: nested deeper than {MAX_JSON_DEPTH} levels (or refers "
+                           "to itself)")
     dump = getattr(value, "model_dump", None)
     if callable(dump):
-        return _plain(dump(exclude_none=True))
+        return _plain(dump(exclude_none=True), path, depth)
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v, f"{path}.{k}", depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_plain(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
     return value
 
 
@@ -74,8 +81,9 @@ def _tool_call(block: ToolCallBlock) -> dict[str, Any]:
     args = block.tool_kwargs
     call: dict[str, Any] = {"type": "function", "function": {
         "name": block.tool_name,
-        "arguments": args if isinstance(args, str) else json.dumps(args, ensure_ascii=False,
-                                                                   default=str)}}
+        "arguments": args if isinstance(args, str) else json.dumps(
+            _plain(args, f"tool call {block.tool_name!r} arguments"), ensure_ascii=False,
+            default=str)}}
     if block.tool_call_id:
         call["id"] = block.tool_call_id
     return call
@@ -127,10 +135,10 @@ def to_openai(message: ChatMessage) -> dict[str, Any] | None:
         if key == "tool_calls":
             # an LLM integration may give a call both ways: keep the block's
             seen = {c["id"] for c in calls if "id" in c}
-            calls.extend(c for c in _plain(value)
+            calls.extend(c for c in _plain(value, "additional_kwargs.tool_calls")
                          if not (isinstance(c, Mapping) and c.get("id") in seen))
         elif isinstance(value, (str, Mapping)):
-            out[key] = _plain(value)
+            out[key] = _plain(value, f"additional_kwargs.{key}")
     if calls:
         out["tool_calls"] = calls
     if len(parts) == len(texts):

@@ -19,12 +19,20 @@ from __future__ import annotations
 import builtins
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..chat_format import TOOL_CALL_SOURCE
 from ..errors import InvalidInput, RecallUnavailable
-from ..models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, Message, Role, check_text, describe
+from ..models import (
+    MAX_CONTENT_CHARS,
+    MAX_LABEL_CHARS,
+    Message,
+    Role,
+    check_json,
+    check_text,
+    describe,
+)
 from ..tool import TOOL_NAME, Caller
 
 try:
@@ -65,6 +73,7 @@ def _plain(item: object, path: str) -> dict[str, Any]:
     if not isinstance(item, Mapping):
         raise InvalidInput(f"{path} must be an Agents SDK input item (a mapping), got "
                            f"{describe(item)}")
+    check_json(item, path)  # names the part: too deep, not finite, not JSON, NUL…
     try:
         data = json.loads(json.dumps(item, ensure_ascii=False))
     except (TypeError, ValueError) as exc:
@@ -208,6 +217,10 @@ class ChatmemSession:
     async def add_items(self, items: Sequence[Any]) -> None:
         """Store the items, in order (committed before this returns; indexed in the
         background)."""
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            hint = " (one item? pass [item])" if isinstance(items, Mapping) else ""
+            raise InvalidInput(f"items must be a list of Agents SDK input items, got "
+                               f"{describe(items)}{hint}")
         batch = [item_to_message(item, session=self.session_id, platform=self.platform,
                                  speaker_id=self.speaker_id, path=f"items[{i}]")
                  for i, item in enumerate(items)]
