@@ -11,6 +11,8 @@ from typing import Any, TypedDict
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("langgraph")
 
@@ -501,3 +503,87 @@ def test_missing_langgraph_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.delitem(sys.modules, "chatmem.integrations.langgraph")
     with pytest.raises(ImportError, match=r"pip install 'chatmem\[langgraph\]'"):
         importlib.import_module("chatmem.integrations.langgraph")
+
+
+# --------------------------------------------------------------------------- fuzz
+
+_LABEL = st.sampled_from(["memories", "u1", "u2", "x.y", ""]) | st.text(max_size=4)
+_NS = st.lists(_LABEL, max_size=3).map(tuple)
+_KEY = st.sampled_from(["k", "k2", "a/b", ""]) | st.text(max_size=4)
+_SCALAR = (st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats()
+           | st.text(max_size=6))
+_VALUE = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=6)
+_ITEM = st.dictionaries(st.sampled_from(["text", "n", "kind"]) | st.text(max_size=3), _VALUE,
+                        max_size=4)
+_FILTER = st.none() | st.dictionaries(
+    st.sampled_from(["n", "kind", "text"]),
+    _SCALAR | st.dictionaries(st.sampled_from(["$eq", "$ne", "$gt", "$lte", "$in", "$x"]),
+                              _SCALAR | st.lists(_SCALAR, max_size=2), max_size=2), max_size=2)
+_COUNT = st.integers(-2, 12)
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("put"), _NS, _KEY, _ITEM),
+    st.tuples(st.just("get"), _NS, _KEY),
+    st.tuples(st.just("delete"), _NS, _KEY),
+    st.tuples(st.just("search"), _NS, _FILTER, _COUNT, _COUNT),
+    st.tuples(st.just("list"), st.none() | _NS, st.none() | _NS,
+              st.none() | st.integers(-1, 4), _COUNT, _COUNT)), min_size=1, max_size=8)
+
+
+async def _apply(store: BaseStore, op: tuple[Any, ...]) -> Any:
+    kind, *args = op
+    if kind == "put":
+        return await store.aput(*args)
+    if kind == "get":
+        item = await store.aget(*args)
+        return None if item is None else (item.namespace, item.key, item.value)
+    if kind == "delete":
+        return await store.adelete(*args)
+    if kind == "search":
+        prefix, filter_, limit, offset = args
+        hits = await store.asearch(prefix, filter=filter_, limit=limit, offset=offset)
+        return sorted(repr((h.namespace, h.key, h.value)) for h in hits)
+    prefix, suffix, depth, limit, offset = args
+    return await store.alist_namespaces(prefix=prefix, suffix=suffix, max_depth=depth,
+                                        limit=limit, offset=offset)
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(ops=_OPS)
+def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
+        tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[Any, ...]]) -> None:
+    """Random calls on ChatmemStore and on LangGraph's InMemoryStore side by side: ours
+    raises nothing but a ChatmemError (a value JSON cannot hold, named) or the error
+    LangGraph's own store raises for the same call, and once ours has refused nothing,
+    ``get`` and filtered ``search`` answer the same. (``list_namespaces`` is left out of
+    the comparison: InMemoryStore lists a namespace that a ``get`` or ``delete`` only
+    looked in.)"""
+    from chatmem.errors import ChatmemError
+
+    async def run() -> None:
+        path = tmp_path_factory.mktemp("fuzz") / "m.db"
+        async with await Memory.open(f"sqlite:///{path}",
+                                     embedder=chatmem.testing.embedder()) as memory:
+            ours, theirs = ChatmemStore(memory), InMemoryStore()
+            diverged = False  # after a value we refused, the two stores differ
+            for op in ops:
+                expected: Any = None
+                expected_error: Exception | None = None
+                try:
+                    expected = await _apply(theirs, op)
+                except Exception as exc:
+                    expected_error = exc
+                try:
+                    got = await _apply(ours, op)
+                except ChatmemError:
+                    diverged = diverged or (op[0] == "put" and expected_error is None)
+                    continue
+                except Exception as exc:
+                    assert type(exc) is type(expected_error), (op, exc, expected_error)
+                    continue
+                assert expected_error is None, (op, expected_error)
+                if not diverged and op[0] in ("get", "search"):
+                    assert got == expected, op
+
+    asyncio.run(run())
