@@ -281,3 +281,58 @@ def test_the_mcp_server_bounds_heads_and_bodies_too(tmp_path: Path) -> None:
         head_part, _, body = answer.partition(b"\r\n\r\n")
         assert head_part.startswith(b"HTTP/1.1 408 ") and b"connection: close" in head_part
         assert b"no part of the request body arrived for 0.5 s" in body
+
+
+def stored_page(base: str, count: int) -> int:
+    """``count`` messages of 199,000 characters in session ``s``; the byte size of
+    their page as JSON."""
+    big = "x" * 199_000
+    for start in range(0, count, 20):  # within the body limit
+        r = httpx.post(f"{base}/v1/messages", timeout=PATIENCE_S, json={"messages": [
+            {"session_id": "s", "content": f"{i} {big}"}
+            for i in range(start, min(count, start + 20))]})
+        assert r.status_code == 200, r.text
+    return len(httpx.get(f"{base}/v1/messages", params={"session": "s", "limit": 1000},
+                         timeout=PATIENCE_S).content)
+
+
+def ask_for_page(port: int) -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the kernel holds little
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"GET /v1/messages?session=s&limit=1000 HTTP/1.1\r\n"
+                 b"Host: 127.0.0.1:%d\r\n\r\n" % port)
+    return sock
+
+
+def test_a_client_that_stops_reading_its_answer_is_dropped(api: tuple[str, int]) -> None:
+    # the page (10 MB) stayed in the server's memory for as long as the client kept
+    # the connection without reading
+    base, port = api
+    size = stored_page(base, 50)
+    with ask_for_page(port) as sock:
+        time.sleep(3)  # six timeouts without reading a byte
+        sock.settimeout(PATIENCE_S)
+        received = 0
+        with pytest.raises(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += len(chunk)
+            raise AssertionError("the connection ended without a reset")
+    assert received < size  # what the kernels held, not the answer
+    assert httpx.get(f"{base}/v1/stats", timeout=PATIENCE_S).status_code == 200
+
+
+def test_a_client_that_reads_slowly_but_steadily_gets_its_whole_answer(
+        api: tuple[str, int]) -> None:
+    base, port = api
+    size = stored_page(base, 10)
+    with ask_for_page(port) as sock:
+        sock.settimeout(PATIENCE_S)
+        answer = b""
+        while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < size:
+            chunk = sock.recv(16384)
+            assert chunk, "the server closed the connection"
+            answer += chunk
+            time.sleep(0.01)  # far slower than loopback, never idle for a timeout
+    body = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert len(body["messages"]) == 10

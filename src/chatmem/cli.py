@@ -877,8 +877,9 @@ def client_limits(timeout: float, max_connections: int | None) -> Any:
                    "Without keys only the bound address's names are answered, others get "
                    "421 (DNS-rebinding protection); with keys, giving one turns the check on.")
 @click.option("--client-timeout", type=float, default=10.0, show_default=True,
-              help="Seconds a client has for a request's head and for each chunk of its "
-                   "body (six times as long for the whole body); later: 408, closed.")
+              help="Seconds a client has for a request's head, for each chunk of its body "
+                   "(six times as long for the whole body; later: 408, closed) and to read "
+                   "some of its answer (else the connection is dropped).")
 @click.option("--max-connections", type=int, default=None,
               help="Connections kept open at once; more are answered 503 [default: 1000, "
                    "or 128 below the open-file limit].")
@@ -924,9 +925,9 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--platform", default=None, help="That conversation's platform.")
 @click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
 @click.option("--client-timeout", type=float, default=10.0, show_default=True,
-              help="With --transport http: seconds a client has for a request's head and "
-                   "for each chunk of its body (six times as long for the whole body); "
-                   "later: 408, closed.")
+              help="With --transport http: seconds a client has for a request's head, "
+                   "for each chunk of its body (six times as long for the whole body; "
+                   "later: 408, closed) and to read some of its answer.")
 @click.option("--max-connections", type=int, default=None,
               help="With --transport http: connections kept open at once; more are "
                    "answered 503 [default: 1000, or 128 below the open-file limit].")

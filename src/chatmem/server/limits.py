@@ -16,24 +16,34 @@ files`` and a normal request timed out. Both servers (``chatmem serve``, ``chatm
   for the whole body: a request whose body stalls gets 408 and its connection is closed.
   Both are counted only while the app waits for the body, so a slow app never makes
   its client look slow.
+* the same ``timeout`` for a client to read: while an answer waits in the write
+  buffer, the buffer must shrink within each ``timeout``, or the connection is dropped
+  with the rest of the answer. Before, a client that asked for a page of large messages
+  and never read it kept the page in the server's memory for as long as it kept the
+  connection (measured: 5 such clients, a page of 300 messages of 199,000 characters,
+  server RSS 393 → 731 MB, unchanged 40 s later).
 * ``max_connections``: connections past this many are answered ``503`` and closed at
   once, before the process runs out of file descriptors (which the stores, the model
   and the PostgreSQL pool need too). The default stays 128 below the process's
   ``RLIMIT_NOFILE``.
 
-The head deadline lives in an ``h11`` protocol of uvicorn's (:func:`protocol_class`):
-uvicorn has no such setting (its ``timeout_keep_alive`` applies only after an answer,
-and any byte received cancels it). The body deadlines are plain ASGI
-(:func:`deadline_receive`, :class:`BodyDeadline`), so they answer in each server's own
-error shape.
+The head deadline and the read watch live in an ``h11`` protocol of uvicorn's
+(:func:`protocol_class`): uvicorn has no such setting (its ``timeout_keep_alive``
+applies only after an answer, and any byte received cancels it). The body deadlines
+are plain ASGI (:func:`deadline_receive`, :class:`BodyDeadline`), so they answer in
+each server's own error shape. The listen backlog is sized to the descriptors left
+(:meth:`ClientLimits.backlog`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
+import socket
+import struct
 from dataclasses import dataclass, field
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -215,6 +225,8 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
     class GuardedH11Protocol(H11Protocol):
         _head_timer: asyncio.TimerHandle | None = None
         _head_begun = False
+        _write_watch: asyncio.TimerHandle | None = None
+        _write_left = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -230,7 +242,44 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_head_timer()
+            self._stop_write_watch()
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self._stop_write_watch()
+            self._write_left = self.transport.get_write_buffer_size()
+            self._write_watch = self.loop.call_later(limits.timeout, self._check_writes)
+
+        def resume_writing(self) -> None:
+            self._stop_write_watch()
+            super().resume_writing()
+
+        def _stop_write_watch(self) -> None:
+            if self._write_watch is not None:
+                self._write_watch.cancel()
+                self._write_watch = None
+
+        def _check_writes(self) -> None:
+            """While the answer waits in the write buffer: it must shrink between two
+            looks, ``timeout`` apart, or the connection is dropped with what is left
+            (``abort``: ``close`` would wait for the client to read it)."""
+            self._write_watch = None
+            left = self.transport.get_write_buffer_size()
+            if left == 0:
+                return
+            if left >= self._write_left:
+                log.info("client read nothing of its answer for %g s (%d bytes left): "
+                         "dropping the connection", limits.timeout, left)
+                sock = self.transport.get_extra_info("socket")
+                if sock is not None:  # a reset: the kernel keeps no orphaned send queue
+                    with contextlib.suppress(OSError):
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                        struct.pack("ii", 1, 0))
+                self.transport.abort()
+                return
+            self._write_left = left
+            self._write_watch = self.loop.call_later(limits.timeout, self._check_writes)
 
         def data_received(self, data: bytes) -> None:
             if self.conn.their_state is h11.IDLE:
