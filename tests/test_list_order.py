@@ -46,3 +46,38 @@ async def test_a_page_without_a_session_is_a_walk_of_an_index(
                 assert all((k < after) if newest_first else (k > after) for k in keys)
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("newest_first", [False, True])
+async def test_a_page_of_large_messages_ends_short_at_its_character_budget(
+        tmp_path: Path, newest_first: bool) -> None:
+    """1,000 of the largest messages made one page of 200 MB or more, which the
+    library's own HTTP client refused to read (``max_response_bytes``); a page now ends
+    once its text reaches ``MAX_PAGE_CHARS``, with a cursor, and the pages together
+    are every message once, in order."""
+    import chatmem.testing
+    from chatmem import Memory
+    from chatmem.memory import MAX_PAGE_CHARS, text_chars
+
+    big = "x" * 199_000
+    count = MAX_PAGE_CHARS // len(big) + 30
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=chatmem.testing.embedder(),
+                                 semantic_recall=False) as mem:
+        await mem.add([Message(session_id="s", content=f"{i} {big}", ts=1000 + i,
+                               metadata={"n": i}) for i in range(count)])
+        await mem.add(Message(session_id="s", content="a small one after", ts=5000))
+        pages, cursor = [], None
+        while True:
+            page = await mem.list(session="s", limit=1000, cursor=cursor,
+                                  newest_first=newest_first)
+            pages.append(page.messages)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        assert len(pages) >= 2 and len(pages[0]) < count
+        for messages in pages:  # at most one message past the budget
+            assert sum(text_chars(m) for m in messages[:-1]) < MAX_PAGE_CHARS
+        listed = [m.ts for messages in pages for m in messages]
+        expected = [1000 + i for i in range(count)] + [5000]
+        assert listed == (expected[::-1] if newest_first else expected)

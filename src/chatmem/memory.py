@@ -126,6 +126,13 @@ OUTAGE_PROBE_S = 2.0
 MEASURE_BATCH = 200
 #: Most messages one ``list`` page holds (I8).
 MAX_PAGE = 1000
+#: Most characters of text one ``list`` page holds (content, visible content and
+#: metadata as JSON), past which it ends short with a cursor. 1,000 of the largest
+#: messages made a page of 200 to 600 MB: more than a server should hold per request,
+#: and more than :mod:`chatmem.client` reads (``max_response_bytes``, 128 MiB; measured:
+#: 700 messages of 199,000 characters, one page, refused by the client). 16 million
+#: characters are 16 to 48 MB of UTF-8.
+MAX_PAGE_CHARS = 16_000_000
 #: On a question about one side's words, the messages read after a candidate per turn
 #: of that side its window holds (:func:`chatmem.recall.follow.reply_followers`): one
 #: of each side in a one-to-one chat, and room for a third speaker's message.
@@ -239,6 +246,12 @@ def decode_cursor(cursor: object, newest_first: bool = False) -> tuple[int, str]
     check_ts(pos[0], "cursor")
     check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
     return pos[0], pos[1]
+
+
+def text_chars(msg: Message) -> int:
+    """The characters of text ``msg`` adds to a page (:data:`MAX_PAGE_CHARS`)."""
+    meta = len(json.dumps(msg.metadata, ensure_ascii=False)) if msg.metadata else 0
+    return len(msg.content) + len(msg.visible_content or "") + meta
 
 
 def _contains(msg: Message, needle: str) -> bool:
@@ -823,6 +836,7 @@ class Memory:
         pos = None if cursor is None else decode_cursor(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
         out: builtins.list[Message] = []
+        chars = 0
         for _ in range(LIST_ROUNDS):
             rows = await self.store.list_messages(
                 session_ids=None if session is None else [session], speaker_id=speaker_id,
@@ -836,7 +850,8 @@ class Memory:
                 pos = (m.ts, m.id)
                 if m.id in shown:
                     out.append(m)
-                if len(out) == limit:
+                    chars += text_chars(m)
+                if len(out) == limit or chars >= MAX_PAGE_CHARS:
                     more = i < len(rows) - 1
                     return MessagePage(tuple(out), encode_cursor(*pos, newest_first)
                                        if more else None)
