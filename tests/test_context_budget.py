@@ -203,3 +203,37 @@ async def test_bad_budget_refused_by_open(tmp_path: Path) -> None:
 def test_default_is_off_and_minimum_accepted() -> None:
     assert Config().context_expand.max_chars is None
     assert Config.load({"context_expand": {"max_chars": 200}}).context_expand.max_chars == 200
+
+
+async def test_one_recall_returns_at_most_max_recall_chars(tmp_path: Path) -> None:
+    """Whatever the configuration: the hits and windows a recall returns hold at most
+    ``MAX_RECALL_CHARS`` characters (counted as the answer carries them), the kept hits
+    are a prefix of the ranking, the one at the edge keeps its nearest neighbours, and
+    the left-out hits are counted. Before, a recall of 100 hits with windows of 100
+    over messages of 199,000 characters returned 3.5 GB (the HTTP API, measured)."""
+    from chatmem.memory import MAX_RECALL_CHARS, text_chars
+
+    big = "y" * 199_000
+    count = 2 * MAX_RECALL_CHARS // len(big)
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=Embedder(HashEmbeddingProvider())) as mem:
+        await mem.add([Message(session_id="s", ts=T0 + i * MIN,
+                               content=f"harbour crane {i} {big}") for i in range(count)])
+        await mem.flush(120)
+        plain = await mem.recall("harbour crane", top_k=50, window=0, scope="all",
+                                 now=NOW)  # 10 million characters: within the budget
+        wide = await mem.recall("harbour crane", top_k=50, window=100, scope="all",
+                                now=NOW)
+    assert plain.excluded["budget"] == 0 and len(plain.hits) == 50
+    carried = sum(text_chars(h.message) + sum(map(text_chars, (*h.before, *h.after)))
+                  for h in wide.hits)
+    assert carried <= MAX_RECALL_CHARS
+    kept = [h.message.id for h in wide.hits]
+    assert kept == [h.message.id for h in plain.hits][:len(kept)]
+    assert wide.excluded["budget"] == 50 - len(kept) > 0
+    edge = wide.hits[-1]
+    order = sorted([*edge.before, edge.message, *edge.after], key=lambda m: m.ts or 0)
+    at = order.index(edge.message)  # the window kept is contiguous around the hit
+    assert [m.ts for m in order] == [edge.message.ts + (i - at) * MIN
+                                     for i in range(len(order))]
+    assert len(wide.text) <= MAX_RECALL_CHARS + 100 * len(wide.hits)  # labels and headers

@@ -86,6 +86,7 @@ from .recall import (
     plan,
     rerank,
 )
+from .recall.budget import nearest_first
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
@@ -133,6 +134,14 @@ MAX_PAGE = 1000
 #: 700 messages of 199,000 characters, one page, refused by the client). 16 million
 #: characters are 16 to 48 MB of UTF-8.
 MAX_PAGE_CHARS = 16_000_000
+#: Most characters of messages one recall returns, its hits and their windows counted
+#: as the answer carries them (a message in two hits' windows twice). Hits are kept in
+#: rank order with their windows while they fit; the hit that does not fit keeps the
+#: neighbours nearest to it that do, and the hits after it are left out (counted as
+#: ``excluded["budget"]``); the best hit is always kept. Without it one recall over the
+#: HTTP API (top_k 100, window 100, messages of 199,000 characters) answered 3.5 GB
+#: after 54 s and left the server at 3 GB of memory.
+MAX_RECALL_CHARS = 16_000_000
 #: On a question about one side's words, the messages read after a candidate per turn
 #: of that side its window holds (:func:`chatmem.recall.follow.reply_followers`): one
 #: of each side in a one-to-one chat, and room for a third speaker's message.
@@ -1272,6 +1281,9 @@ class Memory:
                 break  # enough hits, or no candidate left beyond this pool
         ranked = ranked[:plan.top_k]
         neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
+        if len(ranked) > len(neighbours):  # the character budget left hits out
+            excluded = {**excluded, "budget": len(ranked) - len(neighbours)}
+            ranked = [r for r in ranked if r.message.id in neighbours]
         sessions = await self.store.get_sessions(sorted({r.message.session_id
                                                          for r in ranked}))
         snippets, text = fit(ranked, neighbours, plan.skip_ids, sessions,
@@ -1561,12 +1573,17 @@ class Memory:
     async def _neighbours(self, ranked: Sequence[Ranked], plan: RecallPlan,
                           session: str | None, model_id: str) -> dict[str, list[Message]]:
         """F5: each hit's neighbours from its own session (other sessions' hits only with
-        ``cross_session``); R4: a neighbour is shown only if it is visible itself."""
+        ``cross_session``); R4: a neighbour is shown only if it is visible itself. Hits
+        past :data:`MAX_RECALL_CHARS` get no entry (the caller leaves them out)."""
         win = plan.window
         out: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
+        used = 0
         for r in ranked:
             assert r.message.id is not None and r.message.ts is not None
+            used += text_chars(r.message)
+            if out and used > MAX_RECALL_CHARS:
+                break
             around: list[Message] = []
             if (win.before or win.after) and (plan.cross_session
                                               or r.message.session_id == session):
@@ -1579,6 +1596,17 @@ class Memory:
                     around = [m for m in around
                               if evaluate(plan.visibility, filter_document(
                                   vector_entry(m, snapshots.get(sid), None, model_id)))]
+            sizes = [text_chars(m) for m in around]
+            if used + sum(sizes) > MAX_RECALL_CHARS:  # the nearest neighbours that fit
+                keep = set()
+                for m in nearest_first(r.message, around):
+                    size = text_chars(m)
+                    if used + size <= MAX_RECALL_CHARS:
+                        keep.add(m.id)
+                        used += size
+                around = [m for m in around if m.id in keep]
+            else:
+                used += sum(sizes)
             out[r.message.id] = around
         return out
 

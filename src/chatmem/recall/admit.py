@@ -16,8 +16,9 @@ from ..models import PENDING_MODEL, Message, ScoredId
 from .rank import Candidate
 from .request import RecallPlan
 
-#: The reasons a candidate is dropped, in ``RecallResult.excluded``.
-REASONS = ("other_model", "min_score", "role", "in_context", "gone")
+#: The reasons a candidate is dropped, in ``RecallResult.excluded`` (``budget``: a hit
+#: past the characters one recall returns, ``chatmem.memory.MAX_RECALL_CHARS``).
+REASONS = ("other_model", "min_score", "role", "in_context", "gone", "budget")
 
 
 @dataclass

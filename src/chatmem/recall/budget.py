@@ -60,7 +60,7 @@ def fit(ranked: Sequence[Ranked], neighbours: Mapping[str, Sequence[Message]],
     # 2. the best hit alone: its farthest neighbours go first
     hit = ranked[0]
     assert hit.message.id is not None
-    window = _nearest_first(hit.message, neighbours.get(hit.message.id, ()))
+    window = nearest_first(hit.message, neighbours.get(hit.message.id, ()))
     while window:
         window.pop()
         candidate = draw(ranked[:1], {hit.message.id: window})
@@ -74,7 +74,7 @@ def fit(ranked: Sequence[Ranked], neighbours: Mapping[str, Sequence[Message]],
     return _truncated(hit, shown, max_chars, draw, labels.truncated)
 
 
-def _nearest_first(hit: Message, around: Sequence[Message]) -> list[Message]:
+def nearest_first(hit: Message, around: Sequence[Message]) -> list[Message]:
     """``around`` ordered by distance from the hit in the session (messages between
     them), nearest first; at equal distance the later message first, so that popping
     from the end drops the earlier one."""

@@ -54,7 +54,8 @@ class RecallResult:
     hits: tuple[Hit, ...] = ()
     snippets: tuple[Snippet, ...] = ()
     text: str = ""
-    #: Why candidates were dropped: other_model, min_score, role, in_context, gone.
+    #: Why candidates were dropped: other_model, min_score, role, in_context, gone,
+    #: budget (hits past the characters one recall returns).
     excluded: Mapping[str, int] = field(default_factory=dict)
     #: The scope that was applied, and whether a wider request was clamped to it (F8).
     scope: str = "all"
