@@ -131,3 +131,34 @@ def test_retention_over_http(api: str) -> None:
         r = c.put("/v1/retention", json={"days": 1, "layer": "group", "platform": "tg"})
         assert r.status_code == 400 and "group_id" in r.json()["error"]["message"]
         assert c.get("/v1/retention", params={"session": "room1"}).json()["days"] == 3
+
+
+def test_getting_more_than_a_page_of_text_by_id_is_refused_and_fewer_ids_work(
+        api: str) -> None:
+    """1,000 ids of the largest messages made an answer of up to 500 million characters
+    (the HTTP client refused to read 700 of 199,000 characters): past a list page's
+    character budget the answer is a 400 naming ``ids``, never a partial answer that
+    would read as unknown ids; fewer ids come back whole, in the order asked."""
+    big = "z" * 199_000
+    ids = [f"big{i}" for i in range(100)]  # 19.9 million characters
+    with client(api, ALICE) as c:
+        for start in range(0, 100, 20):
+            r = c.post("/v1/messages", json={"messages": [
+                {"session_id": "s9", "id": i, "content": f"{i} {big}"}
+                for i in ids[start:start + 20]]})
+            assert r.status_code == 200, r.text
+        r = c.post("/v1/messages/get", json={"ids": ids})
+        assert r.status_code == 400, r.text[:300]
+        assert r.json()["error"]["type"] == "InvalidInput"
+        assert r.json()["error"]["message"].startswith(
+            "ids: the messages asked for hold more than 16,000,000 characters")
+        asked = [*ids[:60][::-1], ids[0], "nope"]  # a repeat and an unknown id
+        r = c.post("/v1/messages/get", json={"ids": asked})
+        assert r.status_code == 200, r.text[:300]
+        assert [m["id"] for m in r.json()["messages"]] == ids[:60][::-1]
+    # chatmem's client asks for fewer ids at a time and returns them all, as Memory.get
+    from chatmem.client import Client
+
+    with Client(api, ALICE) as library_client:
+        got = library_client.get([*ids[::-1], "nope"])
+    assert list(got) == ids[::-1] and got[ids[7]].content == f"{ids[7]} {big}"

@@ -69,7 +69,7 @@ from .errors import (
     StoreError,
     Unauthorized,
 )
-from .models import Erased, Message, MessagePage, Session
+from .models import TOO_MUCH_TEXT, Erased, Message, MessagePage, Session
 from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
 from .recall.request import id_list
@@ -445,15 +445,25 @@ class AsyncClient:
         """The stored messages of ``ids``, in the order asked; unknown ids (and, with
         ``visible_from``, those that session may not see) are left out:
         ``POST /v1/messages/get``. A user key needs ``visible_from``. Over 1000 ids go
-        in several requests."""
+        in several requests, and fewer when the server says their text is too much for
+        one answer."""
         wanted = _ids(ids)
         found: dict[str, Message] = {}
-        for start in range(0, len(wanted), IDS_PER_REQUEST):
-            body = _drop_none({"ids": wanted[start:start + IDS_PER_REQUEST],
-                               "visible_from": visible_from, "platform": platform})
-            page = await self._call("POST", "/v1/messages/get",
-                                    lambda data: [_message(m) for m in data["messages"]],
-                                    body=body)
+        batches = [wanted[start:start + IDS_PER_REQUEST]
+                   for start in range(0, len(wanted), IDS_PER_REQUEST)]
+        while batches:
+            batch = batches.pop(0)
+            body = _drop_none({"ids": batch, "visible_from": visible_from,
+                               "platform": platform})
+            try:
+                page = await self._call("POST", "/v1/messages/get",
+                                        lambda data: [_message(m) for m in data["messages"]],
+                                        body=body)
+            except InvalidInput as exc:  # too much text for one answer: halves
+                if len(batch) < 2 or not str(exc).startswith(TOO_MUCH_TEXT):
+                    raise
+                batches[:0] = [batch[:len(batch) // 2], batch[len(batch) // 2:]]
+                continue
             found.update((msg.id, msg) for msg in page if msg.id is not None)
         return {i: found[i] for i in wanted if i in found}
 

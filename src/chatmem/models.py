@@ -42,6 +42,9 @@ MAX_TS = 253_402_300_799_999
 #: JSON values (metadata, settings): deepest nesting and largest encoded size.
 MAX_JSON_DEPTH = 32
 MAX_JSON_CHARS = 100_000
+#: How ``POST /v1/messages/get`` begins its 400 when the messages asked for hold more
+#: text than one answer carries; :mod:`chatmem.client` then asks for fewer at a time.
+TOO_MUCH_TEXT = "ids: the messages asked for hold more than"
 _INT64 = 2**63
 
 

@@ -93,8 +93,9 @@ from ..errors import (
     RecallUnavailable,
     StoreError,
 )
-from ..memory import Memory
-from ..models import Session
+from ..memory import MAX_PAGE_CHARS, Memory, text_chars
+from ..models import TOO_MUCH_TEXT, Session
+from ..models import Message as StoredMessage
 from .console import is_console_path, mount_console
 from .limits import ClientLimits, ClientTooSlow, deadline_receive, protocol_class
 from .metrics import Metrics
@@ -107,6 +108,10 @@ NAMESPACE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 DEFAULT_NAMESPACE = "default"
 #: The documented timestamp range, in milliseconds: 0 to the last millisecond of 9999.
 TS_MAX = 253_402_300_799_999
+#: Ids read at a time by ``POST /v1/messages/get``, which stops (400) once the
+#: messages read hold more than a list page may (``MAX_PAGE_CHARS``): 1,000 ids of the
+#: largest messages made an answer of up to 500 million characters.
+GET_BATCH = 100
 #: Largest context window (neighbours each side) a request may ask for.
 MAX_WINDOW = 100
 #: Routes served without a key (documentation and liveness).
@@ -1112,8 +1117,19 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and body.visible_from is None:
             raise InvalidInput("visible_from is required with a user key: only what that "
                                "conversation may see is returned")
-        found = await mem.get(body.ids, visible_from=body.visible_from,
-                              platform=body.platform)
+        found: dict[str, StoredMessage] = {}
+        chars = 0
+        ids = list(dict.fromkeys(body.ids))
+        for start in range(0, len(ids), GET_BATCH):  # a bounded answer (list pages' budget)
+            batch = await mem.get(ids[start:start + GET_BATCH],
+                                  visible_from=body.visible_from, platform=body.platform)
+            chars += sum(map(text_chars, batch.values()))
+            if chars > MAX_PAGE_CHARS:
+                raise InvalidInput(
+                    f"{TOO_MUCH_TEXT} {MAX_PAGE_CHARS:,} "
+                    f"characters (the first {start + GET_BATCH} ids already do); ask for "
+                    "fewer at a time")
+            found.update(batch)
         return {"messages": [m.to_dict() for m in found.values()]}
 
     @v1.post("/messages/delete", tags=["memory"])
