@@ -237,3 +237,28 @@ async def test_one_recall_returns_at_most_max_recall_chars(tmp_path: Path) -> No
     assert [m.ts for m in order] == [edge.message.ts + (i - at) * MIN
                                      for i in range(len(order))]
     assert len(wide.text) <= MAX_RECALL_CHARS + 100 * len(wide.hits)  # labels and headers
+
+
+async def test_at_the_budget_the_window_stays_unbroken_and_later_hits_go(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hit at the edge keeps its nearest neighbours up to the first that does not
+    fit, never a farther one past a gap; the hits after it are left out even when they
+    are small. (The budget is lowered for the test: the rule is the same at 16 million
+    characters.)"""
+    import chatmem.memory
+
+    monkeypatch.setattr(chatmem.memory, "MAX_RECALL_CHARS", 1_000)
+    notes = [("far before, short", 0), ("near before " + "w" * 950, 1),
+             ("kettle descaling vinegar ratio", 2), ("after, short", 3),
+             ("another day entirely", 10), ("kettle descaling again soon", 11)]
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                 embedder=Embedder(HashEmbeddingProvider())) as mem:
+        await mem.add([Message(session_id="s", ts=T0 + minute * MIN, content=text)
+                       for text, minute in notes])
+        await mem.flush(30)
+        result = await mem.recall("kettle descaling vinegar ratio", top_k=2, window=2,
+                                  scope="all", now=NOW)
+    assert [h.message.content for h in result.hits] == ["kettle descaling vinegar ratio"]
+    (hit,) = result.hits
+    assert [m.content for m in (*hit.before, *hit.after)] == ["after, short"]
+    assert result.excluded["budget"] == 1

@@ -1578,11 +1578,11 @@ class Memory:
         win = plan.window
         out: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
-        used = 0
+        used, full = 0, False
         for r in ranked:
             assert r.message.id is not None and r.message.ts is not None
             used += text_chars(r.message)
-            if out and used > MAX_RECALL_CHARS:
+            if out and (full or used > MAX_RECALL_CHARS):
                 break
             around: list[Message] = []
             if (win.before or win.after) and (plan.cross_session
@@ -1601,10 +1601,12 @@ class Memory:
                 keep = set()
                 for m in nearest_first(r.message, around):
                     size = text_chars(m)
-                    if used + size <= MAX_RECALL_CHARS:
-                        keep.add(m.id)
-                        used += size
+                    if used + size > MAX_RECALL_CHARS:
+                        break  # and no farther one: the window stays unbroken
+                    keep.add(m.id)
+                    used += size
                 around = [m for m in around if m.id in keep]
+                full = True  # the hits after this one are left out
             else:
                 used += sum(sizes)
             out[r.message.id] = around
