@@ -374,16 +374,21 @@ async def seeded(db: Path) -> None:
                                session="a2")
 
 
-async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
+async def keyed_app(db: Path, session: str) -> tuple[Any, int]:
+    """The seeded store served over HTTP behind :func:`mcp_keys`, for ``session``; the
+    app and its port."""
     await seeded(db)
 
     async def open_memory() -> Memory:
         return await Memory.open(f"sqlite:///{db}", embedder=Embedder(RecordingProvider()))
 
     port = free_port()
-    server = create_server(open_memory, session="a2", speaker_id="alice")
-    app = http_app(server, host="127.0.0.1", port=port, keys=mcp_keys())
+    server = create_server(open_memory, session=session, speaker_id="alice")
+    return http_app(server, host="127.0.0.1", port=port, keys=mcp_keys()), port
+
+
+async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -> None:
+    app, port = await keyed_app(tmp_path / "m.db", "a2")
     with running(app, port=port, path=HTTP_PATH) as url:
         async with httpx.AsyncClient(timeout=30) as raw:
             r = await raw.post(url, json=INIT, headers=MCP_HEADERS)
@@ -442,3 +447,38 @@ def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "without API keys" in proc.stderr, proc.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+async def test_streamable_http_keeps_no_session_per_client(tmp_path: Path) -> None:
+    """Stateless transport: an initialize leaves nothing behind. A stateful server kept
+    every initialized session for 30 idle minutes, up to 10,000: one client that sent
+    10,000 initializes (34 s) held 480 MB of the server and turned every other client
+    away ("Too many open sessions") until they expired."""
+    app, port = await keyed_app(tmp_path / "m.db", "a1")
+    good = {**MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"}
+    with running(app, port=port, path=HTTP_PATH) as url:
+        async with httpx.AsyncClient(timeout=30) as raw:
+            for _ in range(200):
+                r = await raw.post(url, json=INIT, headers=good)
+                assert r.status_code == 200, r.text
+                assert "mcp-session-id" not in r.headers
+            # a call needs no session either
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "memory_recall", "arguments": {"query": "vault code"}}}
+            r = await raw.post(url, json=call, headers={**good,
+                                                        "Mcp-Protocol-Version": "2025-06-18"})
+            assert r.status_code == 200, r.text
+            assert "5521" in r.text
+            # a body past 4 MiB (the SDK's limit) is refused before it is parsed
+            big = {**call, "params": {"name": "memory_add",
+                                      "arguments": {"content": "x" * (4 << 20)}}}
+            r = await raw.post(url, json=big, headers={**good,
+                                                       "Mcp-Protocol-Version": "2025-06-18"})
+            assert r.status_code == 413, r.text
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {MCP_OWNER}"},
+                                      timeout=30) as http, \
+                streamable_http_client(url, http_client=http) as (read, write), \
+                ClientSession(read, write) as client:
+            await client.initialize()
+            result = await recall(client, "vault code")
+            assert "5521" in text_of(result)
