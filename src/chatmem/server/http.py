@@ -97,7 +97,15 @@ from ..memory import MAX_PAGE_CHARS, Memory, text_chars
 from ..models import TOO_MUCH_TEXT, Session
 from ..models import Message as StoredMessage
 from .console import is_console_path, mount_console
-from .limits import ClientLimits, ClientTooSlow, deadline_receive, protocol_class
+from .limits import (
+    ClientLimits,
+    ClientTooSlow,
+    RequestSlots,
+    ServerBusy,
+    deadline_receive,
+    has_body,
+    protocol_class,
+)
 from .metrics import Metrics
 
 log = logging.getLogger("chatmem.server.http")
@@ -121,6 +129,9 @@ PUBLIC_PATHS = frozenset({"/health", "/openapi.json", "/docs", "/docs/oauth2-red
 #: public like the pages that load them.
 DOCS_ASSETS = "/docs-assets"
 METRICS_PATH = "/metrics"
+#: The requests that take one of ``--max-concurrent-requests`` slots (the API itself; the
+#: health check, metrics, docs and console answer without one).
+SLOTTED_PREFIX = "/v1/"
 
 
 # --------------------------------------------------------------------------- keys
@@ -674,7 +685,7 @@ _STATUS: list[tuple[type[ChatmemError], int]] = [
 
 _HTTP_TYPES = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound",
                405: "MethodNotAllowed", 408: "RequestTimeout", 413: "PayloadTooLarge",
-               415: "UnsupportedMediaType"}
+               415: "UnsupportedMediaType", 503: "ServiceUnavailable"}
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
@@ -688,6 +699,10 @@ class _Guard:
       claims); the rest of the body is not read;
     * a body that stalls ends with 408 (:mod:`~chatmem.server.limits`: ``timeout``
       between chunks, ``body_deadline`` in all), its connection closed;
+    * a request to the API (:data:`SLOTTED_PREFIX`) takes one of
+      ``max_concurrent_requests`` slots once its body has arrived, and gives it back as
+      its answer's last part is handed on; none free within ``timeout``: 503 with
+      ``Retry-After`` (:class:`~chatmem.server.limits.RequestSlots`);
     * every answer is counted in the metrics (500s included), and an exception that
       escapes the app is answered with a 500 in the documented shape (the app's own
       handler has logged its traceback)."""
@@ -697,6 +712,7 @@ class _Guard:
                  ) -> None:
         self.app, self.keys, self.metrics = app, keys, metrics
         self.limits = limits or ClientLimits()
+        self.slots = RequestSlots(self.limits)
         self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
 
     def _misdirected(self, scope: Scope) -> JSONResponse | None:
@@ -798,11 +814,22 @@ class _Guard:
             if denied is None and length is not None and length > MAX_BODY_BYTES:
                 denied = _error(413, "PayloadTooLarge", str(_BodyTooLarge().detail))
             if denied is not None:
-                if _has_body(scope):  # not read: the connection cannot be reused
+                if has_body(scope):  # not read: the connection cannot be reused
                     denied.headers["Connection"] = "close"
                 await answer(denied)
-            else:
+            elif not scope["path"].startswith(SLOTTED_PREFIX):
                 await self.app(scope, counted_receive, observed_send)
+            else:
+                try:
+                    await self.slots.hold(has_body(scope)).run(self.app, scope, counted_receive,
+                                                                observed_send)
+                except ServerBusy as exc:
+                    if started:
+                        raise
+                    log.warning("%s %s: 503, %d requests at once", scope.get("method"),
+                                scope.get("path"), self.limits.max_concurrent_requests)
+                    await answer(_error(503, "ServiceUnavailable", str(exc.detail),
+                                        **dict(exc.headers or {})))
         except Exception:  # the app's handler answered (or could not); never a traceback
             if not started:
                 log.exception("%s %s failed", scope.get("method"), scope.get("path"))
@@ -811,15 +838,6 @@ class _Guard:
             method = scope.get("method", "GET")
             self.metrics.observe(method if method in _METHODS else "OTHER", self._route(scope),
                                  status, time.perf_counter() - start)
-
-
-def _has_body(scope: Scope) -> bool:
-    for key, value in scope.get("headers", ()):
-        name = key.lower()
-        if name == b"transfer-encoding" or (name == b"content-length"
-                                            and value.strip() not in (b"", b"0")):
-            return True
-    return False
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -22,6 +22,15 @@ files`` and a normal request timed out. Both servers (``chatmem serve``, ``chatm
   and never read it kept the page in the server's memory for as long as it kept the
   connection (measured: 5 such clients, a page of 300 messages of 199,000 characters,
   server RSS 393 → 731 MB, unchanged 40 s later).
+* ``max_concurrent_requests``: requests worked on at once (:class:`RequestSlots`). Each
+  request takes a slot once its body has arrived (at once without a body), and gives it
+  back when the last part of its answer is handed to the connection; one that finds no
+  slot free within ``timeout`` is answered ``503`` with ``Retry-After``. A recall builds
+  its answer in memory, up to 16 million characters of messages: measured on ``chatmem
+  serve`` (700 messages of 199,000 characters, ``top_k`` 100, ``window`` 100), 32 such
+  recalls at once took the server to 3.9 GB and 64 to 7.2 GB, so a few hundred would
+  exhaust the machine. A body still arriving holds no slot, so slow senders cannot
+  starve the others.
 * ``max_connections``: connections past this many are answered ``503`` and closed at
   once, before the process runs out of file descriptors (which the stores, the model
   and the PostgreSQL pool need too). The default stays 128 below the process's
@@ -46,6 +55,7 @@ import socket
 import struct
 from dataclasses import dataclass, field
 
+import anyio
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -58,6 +68,9 @@ RESERVED_DESCRIPTORS = 128
 #: The most connections a server accepts by default, if the descriptor limit allows.
 DEFAULT_MAX_CONNECTIONS = 1000
 DEFAULT_TIMEOUT_S = 10.0
+#: Requests worked on at once by default: a recall's working set is up to about 100 MB
+#: (the largest answers), so 16 stay under 2 GB; on 2 cores more would not answer sooner.
+DEFAULT_MAX_CONCURRENT_REQUESTS = 16
 #: The whole body of a request, at the default timeout: 8 MiB in a minute is 140 KB/s.
 BODY_DEADLINE_FACTOR = 6.0
 
@@ -94,6 +107,7 @@ class ClientLimits:
 
     timeout: float = DEFAULT_TIMEOUT_S
     max_connections: int = field(default_factory=default_max_connections)
+    max_concurrent_requests: int = DEFAULT_MAX_CONCURRENT_REQUESTS
 
     def __post_init__(self) -> None:
         if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
@@ -104,6 +118,11 @@ class ClientLimits:
                 or not 1 <= self.max_connections <= 1_000_000:
             raise ConfigError(f"--max-connections must be an integer from 1 to 1000000, "
                               f"got {self.max_connections!r}")
+        if isinstance(self.max_concurrent_requests, bool) \
+                or not isinstance(self.max_concurrent_requests, int) \
+                or not 1 <= self.max_concurrent_requests <= 100_000:
+            raise ConfigError("--max-concurrent-requests must be an integer from 1 to 100000, "
+                              f"got {self.max_concurrent_requests!r}")
 
     @property
     def body_deadline(self) -> float:
@@ -164,6 +183,142 @@ def deadline_receive(receive: Receive, limits: ClientLimits) -> Receive:
     return timed
 
 
+class ServerBusy(StarletteHTTPException):
+    """No request slot came free in time (503, ``Retry-After: 1``)."""
+
+    def __init__(self, limits: ClientLimits) -> None:
+        super().__init__(503, f"the server is working on {limits.max_concurrent_requests} "
+                              f"requests at once and none finished within {limits.timeout:g} "
+                              "s; try again (--max-concurrent-requests sets how many)",
+                         headers={"Retry-After": "1"})
+
+
+class RequestSlots:
+    """At most ``limits.max_concurrent_requests`` requests worked on at once, for one
+    server (see the module docstring). :meth:`hold` gives each request its
+    :class:`SlotHold`."""
+
+    def __init__(self, limits: ClientLimits) -> None:
+        self.limits = limits
+        self._free: anyio.Semaphore | None = None  # made in the serving event loop
+
+    def hold(self, has_body: bool) -> SlotHold:
+        if self._free is None:
+            self._free = anyio.Semaphore(self.limits.max_concurrent_requests)
+        return SlotHold(self._free, self.limits, has_body)
+
+    @property
+    def in_use(self) -> int:
+        """Slots held now."""
+        if self._free is None:
+            return 0
+        return self.limits.max_concurrent_requests - self._free.value
+
+
+class SlotHold:
+    """One request's slot: :meth:`receive` takes it as the body completes (a request
+    without a body: :meth:`take` before the app runs), :meth:`send` gives it back as the
+    last part of the answer is handed on, :meth:`give` in any case when the app ends."""
+
+    def __init__(self, free: anyio.Semaphore, limits: ClientLimits, has_body: bool) -> None:
+        self._free, self._limits = free, limits
+        self.has_body = has_body
+        self._held = self._done = False
+
+    async def take(self) -> None:
+        """Wait up to ``timeout`` for a slot; :class:`ServerBusy` if none came free."""
+        if self._held or self._done:
+            return
+        with anyio.move_on_after(self._limits.timeout):
+            await self._free.acquire()
+            self._held = True
+            return
+        raise ServerBusy(self._limits)
+
+    async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+        """``app`` in this slot: taken at once without a body, else as the body
+        completes; given back in any case (:class:`ServerBusy` if none came free)."""
+        try:
+            if not self.has_body:
+                await self.take()
+            await app(scope, self.receive(receive), self.send(send))
+        finally:
+            self.give()
+
+    def give(self) -> None:
+        self._done = True
+        if self._held:
+            self._held = False
+            self._free.release()
+
+    def receive(self, receive: Receive) -> Receive:
+        async def slotted() -> Message:
+            message = await receive()
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                await self.take()
+            return message
+
+        return slotted
+
+    def send(self, send: Send) -> Send:
+        async def slotted(message: Message) -> None:
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                self.give()  # what is left is the client's to read (the write watch)
+            await send(message)
+
+        return slotted
+
+
+def has_body(scope: Scope) -> bool:
+    """Whether the request announces a body (``Transfer-Encoding`` or a
+    ``Content-Length`` other than 0)."""
+    for key, value in scope.get("headers", ()):
+        name = key.lower()
+        if name == b"transfer-encoding" or (name == b"content-length"
+                                            and value.strip() not in (b"", b"0")):
+            return True
+    return False
+
+
+async def _jsonrpc_error(send: Send, exc: StarletteHTTPException) -> None:
+    """An MCP transport's answer to a request it did not run: JSON-RPC's error shape."""
+    body = json.dumps({"jsonrpc": "2.0", "id": None,
+                       "error": {"code": -32600, "message": exc.detail}}).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    headers += [(k.lower().encode("latin-1"), v.encode("latin-1"))
+                for k, v in (exc.headers or {}).items()]
+    await send({"type": "http.response.start", "status": exc.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Slotted:
+    """Plain ASGI: :class:`RequestSlots` around an app that answers in JSON-RPC's shape
+    (the MCP server); a request that finds no slot in time is answered 503 here."""
+
+    def __init__(self, app: ASGIApp, limits: ClientLimits) -> None:
+        self.app, self.slots = app, RequestSlots(limits)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        hold = self.slots.hold(has_body(scope))
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await hold.run(self.app, scope, receive, watched_send)
+        except ServerBusy as exc:
+            if started:
+                raise
+            await _jsonrpc_error(send, exc)
+
+
 class BodyDeadline:
     """Plain ASGI: :func:`deadline_receive` around an app that answers in its own shape
     (the MCP server). A late body is answered 408 by the app's own handler, or here if
@@ -201,13 +356,7 @@ class BodyDeadline:
         except ClientTooSlow as exc:
             if started:
                 raise
-            body = json.dumps({"jsonrpc": "2.0", "id": None,
-                               "error": {"code": -32600, "message": exc.detail}}).encode()
-            await send({"type": "http.response.start", "status": 408,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(body)).encode()),
-                                    (b"connection", b"close")]})
-            await send({"type": "http.response.body", "body": body})
+            await _jsonrpc_error(send, exc)
 
 
 def _raw_answer(status: int, reason: str, message: str) -> bytes:
@@ -317,5 +466,6 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
     return GuardedH11Protocol
 
 
-__all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "deadline_receive",
-           "default_max_connections", "protocol_class"]
+__all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "RequestSlots", "ServerBusy",
+           "SlotHold", "Slotted", "deadline_receive", "default_max_connections", "has_body",
+           "protocol_class"]

@@ -429,11 +429,12 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
              keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
              allow_open: bool = False, limits: ClientLimits | None = None) -> ASGIApp:
     """The streamable-HTTP ASGI app of ``server`` (at :data:`HTTP_PATH`), with the
-    DNS-rebinding protection of :func:`transport_security`, the body deadlines of
-    ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`) and, with ``keys``, a bearer
+    DNS-rebinding protection of :func:`transport_security`, the body deadlines and the
+    request slots of ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`,
+    :class:`~chatmem.server.limits.Slotted`) and, with ``keys``, a bearer
     key on every request. Without keys only a loopback ``host`` is allowed."""
     from .http import check_bind
-    from .limits import BodyDeadline
+    from .limits import BodyDeadline, Slotted
 
     check_bind(host, keys, allow_open=allow_open)
     # Stateless: the tools keep no state between calls (each acts for the bound
@@ -443,7 +444,8 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=HTTP_PATH, host=host, stateless_http=True,
         transport_security=transport_security(host, port, allowed_hosts))
-    app = BodyDeadline(app, limits or ClientLimits())
+    limits = limits or ClientLimits()
+    app = BodyDeadline(Slotted(app, limits), limits)
     return _RequireKey(app, keys) if keys is not None else app
 
 
