@@ -821,8 +821,7 @@ class _Guard:
                 await self.app(scope, counted_receive, observed_send)
             else:
                 try:
-                    await self.slots.hold(has_body(scope)).run(self.app, scope, counted_receive,
-                                                                observed_send)
+                    await self.slots.run(self.app, scope, counted_receive, observed_send)
                 except ServerBusy as exc:
                     if started:
                         raise

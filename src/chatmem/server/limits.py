@@ -195,34 +195,34 @@ class ServerBusy(StarletteHTTPException):
 
 class RequestSlots:
     """At most ``limits.max_concurrent_requests`` requests worked on at once, for one
-    server (see the module docstring). :meth:`hold` gives each request its
-    :class:`SlotHold`."""
+    server (see the module docstring): :meth:`run` runs each request in a slot."""
 
     def __init__(self, limits: ClientLimits) -> None:
         self.limits = limits
         self._free: anyio.Semaphore | None = None  # made in the serving event loop
 
-    def hold(self, has_body: bool) -> SlotHold:
+    async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+        """``app`` in a slot: taken at once for a request without a body, else as its
+        body completes; given back as the answer's last part is handed on, or when the
+        app ends (:class:`ServerBusy` if none came free in time)."""
         if self._free is None:
             self._free = anyio.Semaphore(self.limits.max_concurrent_requests)
-        return SlotHold(self._free, self.limits, has_body)
+        hold = _SlotHold(self._free, self.limits)
+        try:
+            if not has_body(scope):
+                await hold.take()
+            await app(scope, hold.receive(receive), hold.send(send))
+        finally:
+            hold.give()
 
-    @property
-    def in_use(self) -> int:
-        """Slots held now."""
-        if self._free is None:
-            return 0
-        return self.limits.max_concurrent_requests - self._free.value
 
+class _SlotHold:
+    """One request's slot: :meth:`receive` takes it as the body completes, :meth:`send`
+    gives it back as the last part of the answer is handed on, :meth:`give` in any case
+    when the app ends."""
 
-class SlotHold:
-    """One request's slot: :meth:`receive` takes it as the body completes (a request
-    without a body: :meth:`take` before the app runs), :meth:`send` gives it back as the
-    last part of the answer is handed on, :meth:`give` in any case when the app ends."""
-
-    def __init__(self, free: anyio.Semaphore, limits: ClientLimits, has_body: bool) -> None:
+    def __init__(self, free: anyio.Semaphore, limits: ClientLimits) -> None:
         self._free, self._limits = free, limits
-        self.has_body = has_body
         self._held = self._done = False
 
     async def take(self) -> None:
@@ -234,16 +234,6 @@ class SlotHold:
             self._held = True
             return
         raise ServerBusy(self._limits)
-
-    async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
-        """``app`` in this slot: taken at once without a body, else as the body
-        completes; given back in any case (:class:`ServerBusy` if none came free)."""
-        try:
-            if not self.has_body:
-                await self.take()
-            await app(scope, self.receive(receive), self.send(send))
-        finally:
-            self.give()
 
     def give(self) -> None:
         self._done = True
@@ -303,7 +293,6 @@ class Slotted:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        hold = self.slots.hold(has_body(scope))
         started = False
 
         async def watched_send(message: Message) -> None:
@@ -312,7 +301,7 @@ class Slotted:
             await send(message)
 
         try:
-            await hold.run(self.app, scope, receive, watched_send)
+            await self.slots.run(self.app, scope, receive, watched_send)
         except ServerBusy as exc:
             if started:
                 raise
@@ -467,5 +456,5 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
 
 
 __all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "RequestSlots", "ServerBusy",
-           "SlotHold", "Slotted", "deadline_receive", "default_max_connections", "has_body",
+           "Slotted", "deadline_receive", "default_max_connections", "has_body",
            "protocol_class"]
