@@ -22,6 +22,7 @@ from chatmem.errors import (
     InvalidInput,
     NotFound,
     PermissionDenied,
+    ServerBusy,
     ServerError,
     StoreError,
     Unauthorized,
@@ -353,6 +354,8 @@ async def test_get_list_delete_forget_and_retention(server: str) -> None:
     (500, {"error": {"type": "InternalError", "message": "internal error"}}, ServerError),
     (502, "<html>bad gateway</html>", ServerError),
     (404, {"error": {"type": "NotFound", "message": "no route GET /v1/x"}}, NotFound),
+    (503, {"error": {"type": "ServiceUnavailable", "message": "16 requests at once"}},
+     ServerBusy),
 ])
 async def test_error_bodies_map_to_classes(status: int, body: object,
                                            cls: type[ChatmemError]) -> None:
@@ -361,11 +364,44 @@ async def test_error_bodies_map_to_classes(status: int, body: object,
             return httpx.Response(status, text=body)
         return httpx.Response(status, json=body)
 
-    async with AsyncClient("http://chatmem.test", "k" * 20,
+    async with AsyncClient("http://chatmem.test", "k" * 20, busy_retries=0,
                            transport=httpx.MockTransport(answer)) as c:
         with pytest.raises(cls) as err:
             await c.stats()
     assert type(err.value) is cls and err.value.http_status == status
+
+
+@pytest.mark.parametrize("retries", [0, 1, 3])
+async def test_only_a_busy_answer_is_sent_again_and_as_often_as_asked(retries: int) -> None:
+    """A 503 saying the server had no request slot free (``ServiceUnavailable`` with
+    ``Retry-After``) was not worked on: sent again ``busy_retries`` times, then
+    :class:`ServerBusy`. A 503 from the store or the provider is not: it may have
+    been half done."""
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path == "/v1/stats":
+            return httpx.Response(503, headers={"Retry-After": "0"}, json={
+                "error": {"type": "ServiceUnavailable", "message": "busy"}})
+        return httpx.Response(503, json={"error": {"type": "StoreError",
+                                                   "message": "disk full"}})
+
+    async with AsyncClient("http://chatmem.test", busy_retries=retries,
+                           transport=httpx.MockTransport(answer)) as c:
+        with pytest.raises(ServerBusy) as busy:
+            await c.stats()
+        assert busy.value.retry_after == 0 and busy.value.http_status == 503
+        assert not isinstance(busy.value, StoreError)
+        with pytest.raises(StoreError):
+            await c.add({"session_id": "s", "content": "x"})
+    assert seen == ["/v1/stats"] * (retries + 1) + ["/v1/messages"]
+
+
+@pytest.mark.parametrize("bad", [-1, 11, True, 1.5, "2"])
+def test_busy_retries_is_checked(bad: object) -> None:
+    with pytest.raises(ConfigError, match="busy_retries must be 0 to 10"):
+        AsyncClient("http://chatmem.test", busy_retries=bad)  # type: ignore[arg-type]
 
 
 async def test_a_timeout_is_connection_failed_and_not_retried() -> None:

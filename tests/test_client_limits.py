@@ -56,10 +56,11 @@ def status_and_body(answer: bytes) -> tuple[int, dict[str, object], str]:
     return int(lines[0].split()[1]), json.loads(body), "\r\n".join(lines[1:]).lower()
 
 
-def open_api(tmp_path: Path, limits: ClientLimits, port: int) -> object:
+def open_api(tmp_path: Path, limits: ClientLimits, port: int,
+             provider: RecordingProvider | None = None) -> object:
     return create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
                       config=Config.load(context_expand={"window": 0}),
-                      embedder=Embedder(RecordingProvider()),
+                      embedder=Embedder(provider or RecordingProvider()),
                       hosts=allowed_hosts("127.0.0.1", port), limits=limits)
 
 
@@ -177,6 +178,7 @@ def test_connections_past_the_cap_get_503_and_the_server_recovers(tmp_path: Path
             with connect(port) as extra:
                 status, body, headers = status_and_body(read_all(extra))
             assert status == 503 and "connection: close" in headers
+            assert "retry-after: 1" in headers  # nothing was read: chatmem.client retries
             assert body["error"] == {"type": "ServiceUnavailable", "message":
                                      "the server has 5 connections open; try again"}
         finally:
@@ -387,10 +389,7 @@ def test_requests_past_the_slots_wait_then_get_503_and_a_slow_body_holds_none(
     limits = ClientLimits(timeout=1.0, max_connections=50, max_concurrent_requests=1)
     provider = GatedProvider()
     port = free_port()
-    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
-                     config=Config.load(context_expand={"window": 0}),
-                     embedder=Embedder(provider), hosts=allowed_hosts("127.0.0.1", port),
-                     limits=limits)
+    app = open_api(tmp_path, limits, port, provider)
     recall = {"query": "what did we plan?", "session": "s"}
     with running(app, port=port, http=protocol_class(limits)) as base, \
             ThreadPoolExecutor(2) as pool:
@@ -423,6 +422,60 @@ def test_requests_past_the_slots_wait_then_get_503_and_a_slow_body_holds_none(
             slow.sendall(body[10:].encode())
             status, _, _ = status_and_body(read_all(slow))
         assert status == 200 and messages_stored(base) == 1
+
+
+class StatusRecorder(httpx.AsyncHTTPTransport):
+    """The real transport, noting the status of every answer the client got."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.statuses: list[int] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        self.statuses.append(response.status_code)
+        return response
+
+
+def test_the_client_sends_a_refused_request_again_once_a_slot_is_free(
+        tmp_path: Path) -> None:
+    """Before: ``chatmem.client`` read the server's 503 for "no slot free" as a
+    :class:`StoreError` and gave up at once, though nothing had been done (in
+    ``bench/concurrency.py``, 16 of 64 calls at once failed so)."""
+    from chatmem.client import Client
+    from chatmem.errors import ServerBusy, StoreError
+
+    limits = ClientLimits(timeout=0.5, max_connections=50, max_concurrent_requests=1)
+    provider = GatedProvider()
+    port = free_port()
+    app = open_api(tmp_path, limits, port, provider)
+    with running(app, port=port, http=protocol_class(limits)) as base, \
+            ThreadPoolExecutor(2) as pool, Client(base, timeout=PATIENCE_S) as holder, \
+            Client(base, timeout=PATIENCE_S, busy_retries=0) as impatient:
+        holder.add({"session_id": "s", "content": "we planned a trip to Lisbon"})
+        recorder = StatusRecorder()
+        first = pool.submit(holder.recall, "what did we plan?", session="s")
+        try:
+            wait_until(lambda: provider.waiting == 1)  # the one slot is held
+            with pytest.raises(ServerBusy) as busy:
+                impatient.recall("which trip was it?", session="s")
+            assert not isinstance(busy.value, StoreError)
+            assert busy.value.http_status == 503 and busy.value.retry_after == 1
+            assert "--max-concurrent-requests" in str(busy.value)
+
+            with Client(base, timeout=PATIENCE_S, transport=recorder) as patient:
+                second = pool.submit(patient.recall, "where are we going?", session="s")
+                wait_until(lambda: recorder.statuses == [503])  # refused, waits 1-1.5 s
+                provider.gate.set()
+                hits = second.result(timeout=PATIENCE_S).hits
+        finally:
+            provider.gate.set()  # else the pool waits for the first call for ever
+        assert [h.message.content for h in first.result().hits] == [
+            "we planned a trip to Lisbon"]
+        assert [h.message.content for h in hits] == ["we planned a trip to Lisbon"]
+        assert recorder.statuses == [503, 200]
+        # two queries embedded (each asked once: a refused try never reached the model)
+        assert provider.waiting == 2
 
 
 def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Reading an HTTP answer whole, within a bound: :func:`read_bounded`.
+"""Reading an HTTP answer whole, within a bound: :func:`read_bounded`; the wait a
+``Retry-After`` header asks for: :func:`parse_retry_after`.
 
 ``httpx`` reads a body whole before it hands the response over, however large it is:
 a server (broken, misconfigured or hostile) answering 600 MB made the HTTP client hold
@@ -9,6 +10,8 @@ decompression (a small gzip answer can inflate to any size).
 
 from __future__ import annotations
 
+import email.utils
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,4 +52,28 @@ async def read_bounded(client: httpx.AsyncClient, method: str, url: str, *, limi
                  if k.lower() not in _TRANSFER_HEADERS])
 
 
-__all__ = ["AnswerTooLarge", "read_bounded"]
+
+def parse_retry_after(value: str | None, *, cap: float, now: float | None = None
+                      ) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date);
+    None when absent or unreadable; at most ``cap`` (a broken or hostile header
+    must not stall the caller for days)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds:  # NaN
+        return None
+    return min(max(seconds, 0.0), cap)
+
+
+__all__ = ["AnswerTooLarge", "parse_retry_after", "read_bounded"]

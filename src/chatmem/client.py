@@ -16,7 +16,8 @@ Errors are the library's own (:mod:`chatmem.errors`), rebuilt from the server's
 ``{"error": {"type", "message"}}`` body: a 400 that says ``FilterError`` raises
 :class:`~chatmem.errors.FilterError`, a 403 :class:`~chatmem.errors.PermissionDenied`,
 a 404 :class:`~chatmem.errors.NotFound`, a 503 :class:`~chatmem.errors.StoreError` or
-:class:`~chatmem.errors.EmbeddingUnavailable`…; each carries ``http_status``. A 401 is
+:class:`~chatmem.errors.EmbeddingUnavailable` (a busy server's 503,
+:class:`~chatmem.errors.ServerBusy`)…; each carries ``http_status``. A 401 is
 :class:`~chatmem.errors.Unauthorized`, a 500 or an answer outside the API
 :class:`~chatmem.errors.ServerError`, and no answer at all (refused, reset, timed
 out) :class:`~chatmem.errors.ConnectionFailed` with the transport's error as
@@ -29,9 +30,12 @@ then cannot hold a call longer), and an answer may hold at most ``max_response_b
 (:class:`~chatmem.errors.ConnectionFailed`, :class:`~chatmem.errors.ServerError`)
 without reading on. An answer whose JSON is not what the API sends (a missing field, a
 list for an object) is a :class:`~chatmem.errors.ServerError` too, never a raw
-``KeyError`` or ``TypeError``. Only a connection that could not be *opened* is retried
+``KeyError`` or ``TypeError``. A connection that could not be *opened* is retried
 (``connect_retries`` times, default 2, 0.2 s then 0.4 s apart), since nothing reached
-the server then; a request that was sent is never retried. Redirects are not followed
+the server then; so is a request the server answered 503 ``ServiceUnavailable`` with
+``Retry-After`` (no request slot came free: it was not worked on), after the wait it
+asks for, ``busy_retries`` times (default 2), then :class:`~chatmem.errors.ServerBusy`.
+Any other request that was sent is never retried. Redirects are not followed
 (the key is never sent elsewhere).
 
 :class:`Client` is the blocking form for scripts: each method is the
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -51,7 +56,7 @@ from urllib.parse import quote
 import httpx
 
 from ._aio import wait_within
-from ._http import AnswerTooLarge, read_bounded
+from ._http import AnswerTooLarge, parse_retry_after, read_bounded
 from ._sync import BlockingWrapper, blocking
 from .errors import (
     ChatmemError,
@@ -64,6 +69,7 @@ from .errors import (
     PermissionDenied,
     RecallUnavailable,
     ScopeError,
+    ServerBusy,
     ServerError,
     StoreClosed,
     StoreError,
@@ -82,6 +88,15 @@ DEFAULT_TIMEOUT = 30.0
 #: Default largest answer read, in bytes after decompression (a 600 MB answer took
 #: 3.7 GB of memory to read and parse before this bound).
 DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024
+#: Default times a request the server was too busy to take (503 ``ServiceUnavailable``
+#: with ``Retry-After``: nothing was done) is sent again before :class:`ServerBusy`.
+DEFAULT_BUSY_RETRIES = 2
+#: Longest wait a busy server's ``Retry-After`` may ask of a call (a broken or hostile
+#: header must not hold it for long); waits are also spread by up to half again, so
+#: that the clients a burst turned away do not all come back at the same instant.
+BUSY_WAIT_MAX_S = 30.0
+#: The error type the server's body names when it had no request slot free.
+_BUSY_TYPE = "ServiceUnavailable"
 #: Most ids one ``/v1/messages/get`` or ``/v1/messages/delete`` request may name: longer
 #: lists are sent in chunks of this many (the library takes up to 10 000).
 IDS_PER_REQUEST = 1000
@@ -127,7 +142,10 @@ def error_from_response(response: httpx.Response) -> ChatmemError:
         cls = Unauthorized
     where = f"{response.request.method} {response.request.url.path}"
     exc: ChatmemError
-    if cls is EmbeddingUnavailable:
+    if status == 503 and kind == _BUSY_TYPE:
+        exc = ServerBusy(f"{where}: {message}", retry_after=parse_retry_after(
+            response.headers.get("retry-after"), cap=BUSY_WAIT_MAX_S))
+    elif cls is EmbeddingUnavailable:
         exc = EmbeddingUnavailable(message, retry_decision="defer")
     elif cls is ServerError:
         exc = ServerError(f"{where}: HTTP {status}: {message}")
@@ -269,7 +287,8 @@ class AsyncClient:
                  timeout: float = DEFAULT_TIMEOUT,
                  transport: httpx.AsyncBaseTransport | None = None,
                  connect_retries: int = 2,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+                 busy_retries: int = DEFAULT_BUSY_RETRIES) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must be an http:// or https:// URL, got {base_url!r}")
         if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
@@ -278,6 +297,9 @@ class AsyncClient:
         if isinstance(connect_retries, bool) or not (isinstance(connect_retries, int)
                                                      and 0 <= connect_retries <= 10):
             raise ConfigError(f"connect_retries must be 0 to 10, got {connect_retries!r}")
+        if isinstance(busy_retries, bool) or not (isinstance(busy_retries, int)
+                                                  and 0 <= busy_retries <= 10):
+            raise ConfigError(f"busy_retries must be 0 to 10, got {busy_retries!r}")
         if isinstance(max_response_bytes, bool) or not (
                 isinstance(max_response_bytes, int) and max_response_bytes >= 1024):
             raise ConfigError(f"max_response_bytes must be an integer of at least 1024, "
@@ -289,6 +311,7 @@ class AsyncClient:
             headers["Authorization"] = f"Bearer {api_key}"
         self.base_url = base_url.rstrip("/")
         self.connect_retries = connect_retries
+        self.busy_retries = busy_retries
         self._http = httpx.AsyncClient(base_url=self.base_url, headers=headers,
                                        timeout=httpx.Timeout(timeout), transport=transport,
                                        follow_redirects=False)
@@ -315,6 +338,31 @@ class AsyncClient:
             except (TypeError, ValueError) as exc:
                 raise InvalidInput(f"{method} {path}: the body is not JSON: {exc}") from exc
             headers["Content-Type"] = "application/json"
+        busy_left = self.busy_retries
+        while True:
+            response = await self._send_once(method, path, content, params, headers)
+            if response.status_code < 400:
+                break
+            error = error_from_response(response)
+            if not isinstance(error, ServerBusy) or busy_left == 0:
+                raise error
+            busy_left -= 1  # not worked on: sending it again is safe
+            wait = 1.0 if error.retry_after is None else error.retry_after
+            await asyncio.sleep(wait * (1 + random.random() / 2))
+        if response.is_redirect:  # the key would go wherever it points: not followed
+            err = ServerError(
+                f"{method} {path}: HTTP {response.status_code} to "
+                f"{response.headers.get('location', '')[:200]!r}, not followed (give "
+                "the server's own address as base_url)")
+            err.http_status = response.status_code
+            raise err
+        return response
+
+    async def _send_once(self, method: str, path: str, content: bytes | None,
+                         params: Mapping[str, str] | None, headers: Mapping[str, str]
+                         ) -> httpx.Response:
+        """One request sent and its answer read, whatever its status; a connection that
+        could not be opened is tried ``connect_retries`` more times."""
         for attempt in range(self.connect_retries + 1):
             try:
                 response = await wait_within(
@@ -334,15 +382,6 @@ class AsyncClient:
             except httpx.HTTPError as exc:
                 raise ConnectionFailed(f"{method} {self.base_url}{path}: {type(exc).__name__}:"
                                        f" {exc}") from exc
-            if response.status_code >= 400:
-                raise error_from_response(response)
-            if response.is_redirect:  # the key would go wherever it points: not followed
-                err = ServerError(
-                    f"{method} {path}: HTTP {response.status_code} to "
-                    f"{response.headers.get('location', '')[:200]!r}, not followed (give "
-                    "the server's own address as base_url)")
-                err.http_status = response.status_code
-                raise err
             return response
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -687,11 +726,13 @@ class Client(BlockingWrapper[AsyncClient]):
                  timeout: float = DEFAULT_TIMEOUT,
                  transport: httpx.AsyncBaseTransport | None = None,
                  connect_retries: int = 2,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+                 busy_retries: int = DEFAULT_BUSY_RETRIES) -> None:
         async def make() -> AsyncClient:  # on the wrapper's loop: the pool binds to it
             return AsyncClient(base_url, api_key, timeout=timeout, transport=transport,
                                connect_retries=connect_retries,
-                               max_response_bytes=max_response_bytes)
+                               max_response_bytes=max_response_bytes,
+                               busy_retries=busy_retries)
 
         super().__init__(make)
 

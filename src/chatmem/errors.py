@@ -16,6 +16,8 @@ from exc``), so callers never need to import a driver to catch a failure::
     ├── StoreError             a storage backend failed (driver error attached)
     │   └── StoreClosed        the store was used after close()
     ├── RecallUnavailable      semantic recall asked for without index or embedder (M4)
+    ├── ServerBusy             (HTTP client) the server had no request slot free (503,
+    │                          Retry-After): nothing was done, safe to send again
     └── ServerError            (HTTP client) the server failed (500) or answered outside the API
         └── ConnectionFailed   (HTTP client) no answer: refused, reset, timed out (cause attached)
 
@@ -107,6 +109,17 @@ class StoreClosed(StoreError):
 
 class RecallUnavailable(ChatmemError):
     """Semantic recall was configured without a vector index or an embedder (M4)."""
+
+
+class ServerBusy(ChatmemError):
+    """The chatmem server was working on as many requests as it takes at once and none
+    finished in time (HTTP 503 with ``Retry-After``): the request was not worked on, so
+    sending it again is safe. :mod:`chatmem.client` does so ``busy_retries`` times
+    before it raises this; ``retry_after`` is the wait the server asked for, seconds."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ServerError(ChatmemError):

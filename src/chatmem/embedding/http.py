@@ -36,7 +36,6 @@ more plainly as one loop than as tenacity's stop/wait/retry callbacks.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import logging
 import random
@@ -51,7 +50,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import httpx
 
 from .._aio import wait_within
-from .._http import AnswerTooLarge, read_bounded
+from .._http import AnswerTooLarge, parse_retry_after, read_bounded
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
 
@@ -93,27 +92,6 @@ def redact_url(url: str) -> str:
     if not query and parts.query:  # unparseable: drop it rather than risk a key
         query = "***"
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date);
-    None when absent or unreadable. Capped at :data:`RETRY_AFTER_MAX_S`."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when is None:
-            return None
-        seconds = when.timestamp() - (time.time() if now is None else now)
-    if seconds != seconds:  # NaN
-        return None
-    return min(max(seconds, 0.0), RETRY_AFTER_MAX_S)
 
 
 _SECRET_QUERY = re.compile(
@@ -348,7 +326,8 @@ class HttpClient:
                 if status < 500 and status not in RETRYABLE_STATUS:
                     raise self.error(f"rejected: {_snippet(response.text)}", url=full_url,
                                      status=status, decision="fail")
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                retry_after = parse_retry_after(response.headers.get("retry-after"),
+                                                cap=RETRY_AFTER_MAX_S)
                 if retry_after is not None and retry_after > 0:
                     self.cooldowns.record(key, retry_after)
             # DEBUG: an outage fails every attempt; the Embedder warns once per outage
@@ -378,4 +357,4 @@ def _snippet(text: str) -> str:
     return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
 
 
-__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "parse_retry_after", "redact_url"]
+__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "redact_url"]

@@ -100,8 +100,8 @@ from .console import is_console_path, mount_console
 from .limits import (
     ClientLimits,
     ClientTooSlow,
+    NoFreeSlot,
     RequestSlots,
-    ServerBusy,
     deadline_receive,
     has_body,
     protocol_class,
@@ -822,7 +822,7 @@ class _Guard:
             else:
                 try:
                     await self.slots.run(self.app, scope, counted_receive, observed_send)
-                except ServerBusy as exc:
+                except NoFreeSlot as exc:
                     if started:
                         raise
                     log.warning("%s %s: 503, %d requests at once", scope.get("method"),

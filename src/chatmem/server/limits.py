@@ -183,7 +183,7 @@ def deadline_receive(receive: Receive, limits: ClientLimits) -> Receive:
     return timed
 
 
-class ServerBusy(StarletteHTTPException):
+class NoFreeSlot(StarletteHTTPException):
     """No request slot came free in time (503, ``Retry-After: 1``)."""
 
     def __init__(self, limits: ClientLimits) -> None:
@@ -204,7 +204,7 @@ class RequestSlots:
     async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
         """``app`` in a slot: taken at once for a request without a body, else as its
         body completes; given back as the answer's last part is handed on, or when the
-        app ends (:class:`ServerBusy` if none came free in time)."""
+        app ends (:class:`NoFreeSlot` if none came free in time)."""
         if self._free is None:
             self._free = anyio.Semaphore(self.limits.max_concurrent_requests)
         hold = _SlotHold(self._free, self.limits)
@@ -226,14 +226,14 @@ class _SlotHold:
         self._held = self._done = False
 
     async def take(self) -> None:
-        """Wait up to ``timeout`` for a slot; :class:`ServerBusy` if none came free."""
+        """Wait up to ``timeout`` for a slot; :class:`NoFreeSlot` if none came free."""
         if self._held or self._done:
             return
         with anyio.move_on_after(self._limits.timeout):
             await self._free.acquire()
             self._held = True
             return
-        raise ServerBusy(self._limits)
+        raise NoFreeSlot(self._limits)
 
     def give(self) -> None:
         self._done = True
@@ -302,7 +302,7 @@ class Slotted:
 
         try:
             await self.slots.run(self.app, scope, receive, watched_send)
-        except ServerBusy as exc:
+        except NoFreeSlot as exc:
             if started:
                 raise
             await _jsonrpc_error(send, exc)
@@ -348,10 +348,12 @@ class BodyDeadline:
             await _jsonrpc_error(send, exc)
 
 
-def _raw_answer(status: int, reason: str, message: str) -> bytes:
+def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | None = None
+                ) -> bytes:
     body = json.dumps({"error": {"type": reason.replace(" ", ""), "message": message}}).encode()
+    wait = "" if retry_after is None else f"retry-after: {retry_after}\r\n"
     return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+            f"content-length: {len(body)}\r\n{wait}connection: close\r\n\r\n").encode() + body
 
 
 def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
@@ -373,7 +375,7 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
                             len(self.connections) - 1, limits.max_connections)
                 transport.write(_raw_answer(503, "Service Unavailable",
                                             f"the server has {limits.max_connections} "
-                                            "connections open; try again"))
+                                            "connections open; try again", retry_after=1))
                 transport.close()
                 return
             self._await_head()
@@ -455,6 +457,6 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
     return GuardedH11Protocol
 
 
-__all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "RequestSlots", "ServerBusy",
+__all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "NoFreeSlot", "RequestSlots",
            "Slotted", "deadline_receive", "default_max_connections", "has_body",
            "protocol_class"]
