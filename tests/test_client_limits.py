@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import subprocess
 import sys
@@ -239,6 +240,9 @@ def test_limits_are_checked_and_named() -> None:
     for bad_count in (0, -5, 100_001, 2.5, True, "4"):
         with pytest.raises(ConfigError, match="--max-concurrent-requests"):
             ClientLimits(max_concurrent_requests=bad_count)  # type: ignore[arg-type]
+    for bad_count in (0, -5, 1_000_001, 2.5, True, "4"):
+        with pytest.raises(ConfigError, match="--max-unread-mb"):
+            ClientLimits(max_unread_mb=bad_count)  # type: ignore[arg-type]
     limits = ClientLimits(timeout=2)
     assert limits.body_deadline == 12 and 16 <= limits.max_connections <= 1000
 
@@ -263,7 +267,7 @@ def test_the_defaults_follow_the_open_file_limit() -> None:
 def test_the_cli_refuses_bad_limits_before_opening_anything(tmp_path: Path) -> None:
     for command in (["serve"], ["mcp", "--transport", "http"]):
         for option, value in (("--client-timeout", "0"), ("--max-connections", "0"),
-                              ("--max-concurrent-requests", "0")):
+                              ("--max-concurrent-requests", "0"), ("--max-unread-mb", "0")):
             db = tmp_path / "never.db"
             done = subprocess.run([sys.executable, "-m", "chatmem", *command, "--db", str(db),
                                    "--port", str(free_port()), option, value],
@@ -353,6 +357,52 @@ def test_a_client_that_reads_slowly_but_steadily_gets_its_whole_answer(
             time.sleep(0.01)  # far slower than loopback, never idle for a timeout
     body = json.loads(answer.partition(b"\r\n\r\n")[2])
     assert len(body["messages"]) == 10
+
+
+def read_on(sock: socket.socket, until: float = math.inf) -> tuple[int, bool]:
+    """Bytes read until the server closes the connection (or ``until`` bytes are in),
+    and whether it was reset."""
+    sock.settimeout(PATIENCE_S)
+    got = 0
+    try:
+        while got < until and (chunk := sock.recv(1 << 20)):
+            got += len(chunk)
+    except ConnectionResetError:
+        return got, True
+    return got, False
+
+
+def test_answers_waiting_for_slow_readers_are_bounded_in_all(tmp_path: Path) -> None:
+    """Before: the read watch asked for progress only, so a client reading 256 KiB a
+    second kept its answer in memory as long as it liked: 120 such connections, each
+    asking for a 30 MB recall, held ``chatmem serve`` at 4.0 GB (bench/slow_readers.py).
+    Now, past ``max_unread_mb`` in all, the connection that has waited longest goes;
+    the answer just written stays, and a client that reads gets all of it."""
+    limits = ClientLimits(timeout=30, max_connections=50, max_unread_mb=1)
+    port = free_port()
+    with running(open_api(tmp_path, limits, port), port=port,
+                 http=protocol_class(limits)) as base:
+        size = stored_page(base, 40)  # 8 MB: far more than the kernel buffers hold
+        slow: list[socket.socket] = []
+        try:
+            for _ in range(3):  # each asks and reads only the head
+                sock = ask_for_page(port)
+                sock.settimeout(PATIENCE_S)
+                assert sock.recv(16).startswith(b"HTTP/1.1 200")
+                slow.append(sock)
+                time.sleep(0.3)  # its answer written: the next one waits longer
+            # the first two were dropped when the next answer was written...
+            for sock in slow[:2]:
+                got, reset = read_on(sock)
+                assert reset and got < size
+            # ... the last one was not, and a client that reads gets its whole answer
+            got, reset = read_on(slow[2], until=size)  # the head counts too
+            assert not reset and got >= size
+        finally:
+            for sock in slow:
+                sock.close()
+        assert len(httpx.get(f"{base}/v1/messages", params={"session": "s", "limit": 1000},
+                             timeout=PATIENCE_S).content) == size
 
 
 # --------------------------------------------------------------- requests worked on at once
@@ -519,10 +569,13 @@ def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
 
 
 def test_the_cli_default_is_the_library_default() -> None:
-    from chatmem.server.limits import DEFAULT_MAX_CONCURRENT_REQUESTS
+    from chatmem.server.limits import DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_MAX_UNREAD_MB
 
     for command in ("serve", "mcp"):
         done = subprocess.run([sys.executable, "-m", "chatmem", command, "--help"],
                               capture_output=True, text=True, timeout=60, check=True)
-        assert f"[default: {DEFAULT_MAX_CONCURRENT_REQUESTS}]" in " ".join(done.stdout.split())
+        text = " ".join(done.stdout.split())
+        assert f"Retry-After [default: {DEFAULT_MAX_CONCURRENT_REQUESTS}]" in text
+        assert f"dropped [default: {DEFAULT_MAX_UNREAD_MB}]" in text
     assert ClientLimits().max_concurrent_requests == DEFAULT_MAX_CONCURRENT_REQUESTS
+    assert ClientLimits().max_unread_mb == DEFAULT_MAX_UNREAD_MB

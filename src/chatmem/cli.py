@@ -853,28 +853,40 @@ def load_keys(path: str | None) -> Any:
 
 
 def client_limits(timeout: float, max_connections: int | None,
-                  max_concurrent_requests: int | None) -> Any:
+                  max_concurrent_requests: int | None, max_unread_mb: int | None) -> Any:
     """The :class:`~chatmem.server.limits.ClientLimits` of ``--client-timeout``,
-    ``--max-connections`` and ``--max-concurrent-requests`` (a bad value is a ConfigError
-    naming the option; None: the default)."""
+    ``--max-connections``, ``--max-concurrent-requests`` and ``--max-unread-mb`` (a bad
+    value is a ConfigError naming the option; None: the default)."""
     from .server.limits import ClientLimits
 
     given = {name: value for name, value in (("max_connections", max_connections),
                                              ("max_concurrent_requests",
-                                              max_concurrent_requests))
+                                              max_concurrent_requests),
+                                             ("max_unread_mb", max_unread_mb))
              if value is not None}
     return ClientLimits(timeout=timeout, **given)
 
 
-def concurrency_option(prefix: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """``--max-concurrent-requests`` (``prefix``: when it applies). Its default is
-    :data:`chatmem.server.limits.DEFAULT_MAX_CONCURRENT_REQUESTS` (not imported here:
-    the server extra may be missing; ``tests/test_client_limits.py`` checks the two)."""
-    return click.option(
+def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``--max-concurrent-requests`` and ``--max-unread-mb`` (``prefix``: when they
+    apply). Their defaults are :data:`chatmem.server.limits.DEFAULT_MAX_CONCURRENT_REQUESTS`
+    and :data:`~chatmem.server.limits.DEFAULT_MAX_UNREAD_MB` (not imported here: the
+    server extra may be missing; ``tests/test_client_limits.py`` checks them)."""
+    requests = click.option(
         "--max-concurrent-requests", type=int, default=None,
         help=f"{prefix}requests worked on at once (each holds its answer in memory); one "
              "that finds none finished within --client-timeout is answered 503 with "
              "Retry-After [default: 16].")
+    unread = click.option(
+        "--max-unread-mb", type=int, default=None,
+        help=f"{prefix}MiB of answers that may wait for slow clients to read them, in "
+             "all; past it the connections that have waited longest are dropped "
+             "[default: 512].")
+
+    def both(command: Callable[..., T]) -> Callable[..., T]:
+        return requests(unread(command))
+
+    return both
 
 
 @main.command()
@@ -898,12 +910,13 @@ def concurrency_option(prefix: str) -> Callable[[Callable[..., T]], Callable[...
 @click.option("--max-connections", type=int, default=None,
               help="Connections kept open at once; more are answered 503 [default: 1000, "
                    "or 128 below the open-file limit].")
-@concurrency_option("API ")
+@concurrency_options("API ")
 @one_line_errors
 def serve(db: str | None, config_path: str | None, vector: str | None,
           keys_path: str | None, host: str, port: int, allow_open: bool,
           allowed_hosts: tuple[str, ...], client_timeout: float,
-          max_connections: int | None, max_concurrent_requests: int | None) -> None:
+          max_connections: int | None, max_concurrent_requests: int | None,
+          max_unread_mb: int | None) -> None:
     """Run the HTTP API (OpenAPI docs at /docs). With --keys, each key maps to a
     namespace: put {namespace} in --db to give each its own store.
 
@@ -915,7 +928,8 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
     _server_extra("serve")
     from .server.http import serve as serve_http
 
-    limits = client_limits(client_timeout, max_connections, max_concurrent_requests)
+    limits = client_limits(client_timeout, max_connections, max_concurrent_requests,
+                           max_unread_mb)
     serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
                keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
                env=environment(), extra_hosts=allowed_hosts, limits=limits)
@@ -947,13 +961,13 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--max-connections", type=int, default=None,
               help="With --transport http: connections kept open at once; more are "
                    "answered 503 [default: 1000, or 128 below the open-file limit].")
-@concurrency_option("With --transport http: ")
+@concurrency_options("With --transport http: ")
 @one_line_errors
 def mcp(db: str | None, config_path: str | None, vector: str | None, transport: str,
         host: str, port: int, keys_path: str | None, allowed_hosts: tuple[str, ...],
         allow_open: bool, session: str, platform: str | None,
         speaker_id: str | None, client_timeout: float, max_connections: int | None,
-        max_concurrent_requests: int | None) -> None:
+        max_concurrent_requests: int | None, max_unread_mb: int | None) -> None:
     """Run the MCP server with the tools memory_recall, memory_add and memory_list (I5).
 
     \b
@@ -968,7 +982,8 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
             transport=transport, host=host, port=port, session=session,
             platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
             allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment(),
-            limits=client_limits(client_timeout, max_connections, max_concurrent_requests))
+            limits=client_limits(client_timeout, max_connections, max_concurrent_requests,
+                                 max_unread_mb))
 
 
 if __name__ == "__main__":  # pragma: no cover

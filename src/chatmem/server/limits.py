@@ -31,6 +31,17 @@ files`` and a normal request timed out. Both servers (``chatmem serve``, ``chatm
   recalls at once took the server to 3.9 GB and 64 to 7.2 GB, so a few hundred would
   exhaust the machine. A body still arriving holds no slot, so slow senders cannot
   starve the others.
+* ``max_unread_mb``: answers waiting for their clients to read them, in all. The read
+  watch above asks for progress, not speed: a client that read 256 KiB a second kept
+  its answer in the server's memory for as long as it pleased, so connections asking
+  for a recall of 30 MB each (100 messages of 199,000 characters, ``top_k`` 100) held
+  ``chatmem serve`` at 2.3 GB (60 of them) and 4.0 GB (120; ``bench/slow_readers.py``),
+  and the 1,000 connections ``max_connections`` lets in would hold 30 GB; with the
+  default bound, 1.2 GB either way. When the answers waiting in write buffers pass
+  this many MiB, the connections that have waited longest are dropped (reset, as by
+  the read watch) until they fit; the answer just written is never the one dropped, so
+  one larger than the whole budget still reaches a client that reads it. A client that
+  reads at the speed of its link waits only moments and is not touched.
 * ``max_connections``: connections past this many are answered ``503`` and closed at
   once, before the process runs out of file descriptors (which the stores, the model
   and the PostgreSQL pool need too). The default stays 128 below the process's
@@ -71,6 +82,9 @@ DEFAULT_TIMEOUT_S = 10.0
 #: Requests worked on at once by default: a recall's working set is up to about 100 MB
 #: (the largest answers), so 16 stay under 2 GB; on 2 cores more would not answer sooner.
 DEFAULT_MAX_CONCURRENT_REQUESTS = 16
+#: MiB of answers that may wait for slow clients to read them, over all connections: 16
+#: of the largest recall answers (32 MB each).
+DEFAULT_MAX_UNREAD_MB = 512
 #: The whole body of a request, at the default timeout: 8 MiB in a minute is 140 KB/s.
 BODY_DEADLINE_FACTOR = 6.0
 
@@ -108,6 +122,7 @@ class ClientLimits:
     timeout: float = DEFAULT_TIMEOUT_S
     max_connections: int = field(default_factory=default_max_connections)
     max_concurrent_requests: int = DEFAULT_MAX_CONCURRENT_REQUESTS
+    max_unread_mb: int = DEFAULT_MAX_UNREAD_MB
 
     def __post_init__(self) -> None:
         if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
@@ -123,6 +138,15 @@ class ClientLimits:
                 or not 1 <= self.max_concurrent_requests <= 100_000:
             raise ConfigError("--max-concurrent-requests must be an integer from 1 to 100000, "
                               f"got {self.max_concurrent_requests!r}")
+        if isinstance(self.max_unread_mb, bool) or not isinstance(self.max_unread_mb, int) \
+                or not 1 <= self.max_unread_mb <= 1_000_000:
+            raise ConfigError("--max-unread-mb must be an integer from 1 to 1000000 (MiB), "
+                              f"got {self.max_unread_mb!r}")
+
+    @property
+    def max_unread_bytes(self) -> int:
+        """Bytes of answers that may wait for their clients, over all connections."""
+        return self.max_unread_mb * 1024 * 1024
 
     @property
     def body_deadline(self) -> float:
@@ -362,6 +386,10 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    # the connections whose answers wait in their write buffers (asyncio paused the
+    # writing), and since when: one table per server, shared by its connections
+    waiting: dict[GuardedH11Protocol, float] = {}
+
     class GuardedH11Protocol(H11Protocol):
         _head_timer: asyncio.TimerHandle | None = None
         _head_begun = False
@@ -383,6 +411,7 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_head_timer()
             self._stop_write_watch()
+            waiting.pop(self, None)
             super().connection_lost(exc)
 
         def pause_writing(self) -> None:
@@ -390,10 +419,42 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
             self._stop_write_watch()
             self._write_left = self.transport.get_write_buffer_size()
             self._write_watch = self.loop.call_later(limits.timeout, self._check_writes)
+            waiting.setdefault(self, self.loop.time())
+            self._fit_unread()
 
         def resume_writing(self) -> None:
             self._stop_write_watch()
+            waiting.pop(self, None)
             super().resume_writing()
+
+        def _fit_unread(self) -> None:
+            """Drop the connections that have waited longest, never this one, until
+            the answers waiting in all write buffers fit in ``max_unread_mb``."""
+            sizes = {p: p.transport.get_write_buffer_size() for p in waiting}
+            total = sum(sizes.values())
+            for other in sorted(sizes, key=waiting.__getitem__):
+                if total <= limits.max_unread_bytes:
+                    return
+                if other is self:
+                    continue
+                log.warning("answers waiting for clients to read them pass --max-unread-mb "
+                            "(%d MiB): dropping a connection that has read too little of "
+                            "its answer for %.1f s (%d bytes left)", limits.max_unread_mb,
+                            self.loop.time() - waiting[other], sizes[other])
+                other._drop()
+                total -= sizes[other]
+
+        def _drop(self) -> None:
+            """Reset the connection with what is left of its answer (``abort``: ``close``
+            would wait for the client to read it)."""
+            waiting.pop(self, None)
+            self._stop_write_watch()
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:  # a reset: the kernel keeps no orphaned send queue
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                    struct.pack("ii", 1, 0))
+            self.transport.abort()
 
         def _stop_write_watch(self) -> None:
             if self._write_watch is not None:
@@ -411,12 +472,7 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
             if left >= self._write_left:
                 log.info("client read nothing of its answer for %g s (%d bytes left): "
                          "dropping the connection", limits.timeout, left)
-                sock = self.transport.get_extra_info("socket")
-                if sock is not None:  # a reset: the kernel keeps no orphaned send queue
-                    with contextlib.suppress(OSError):
-                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                        struct.pack("ii", 1, 0))
-                self.transport.abort()
+                self._drop()
                 return
             self._write_left = left
             self._write_watch = self.loop.call_later(limits.timeout, self._check_writes)
