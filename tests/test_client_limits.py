@@ -301,7 +301,9 @@ def test_the_mcp_server_bounds_heads_and_bodies_too(tmp_path: Path) -> None:
             answer = read_all(sock)
         head_part, _, body = answer.partition(b"\r\n\r\n")
         assert head_part.startswith(b"HTTP/1.1 408 ") and b"connection: close" in head_part
-        assert b"no part of the request body arrived for 0.5 s" in body
+        error = json.loads(body)  # JSON-RPC's shape, not the SDK's plain text
+        assert error["jsonrpc"] == "2.0" and error["error"]["code"] == -32600
+        assert "no part of the request body arrived for 0.5 s" in error["error"]["message"]
 
 
 def stored_page(base: str, count: int) -> int:
@@ -554,8 +556,11 @@ def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
             with httpx.stream("POST", url, json=call, headers=headers,
                               timeout=PATIENCE_S) as busy:
                 assert busy.status_code == 503
-                # the SDK answers an HTTP error raised while it reads a body in plain text
-                assert "--max-concurrent-requests" in busy.read().decode()
+                # JSON-RPC's shape, as an MCP client reads errors (the SDK's own
+                # handler answered an error raised while it read a body in plain text)
+                error = json.loads(busy.read())
+                assert error["jsonrpc"] == "2.0" and error["id"] is None
+                assert "--max-concurrent-requests" in error["error"]["message"]
                 assert busy.headers["retry-after"] == "1"
             assert provider.waiting == 1
             stream = httpx.get(url, headers=headers, timeout=PATIENCE_S)  # no body

@@ -294,10 +294,16 @@ def has_body(scope: Scope) -> bool:
     return False
 
 
+def jsonrpc_error_body(exc: StarletteHTTPException) -> bytes:
+    """JSON-RPC's error shape for a request the MCP server did not run (no id: it was
+    not read, or not in time)."""
+    return json.dumps({"jsonrpc": "2.0", "id": None,
+                       "error": {"code": -32600, "message": exc.detail}}).encode()
+
+
 async def _jsonrpc_error(send: Send, exc: StarletteHTTPException) -> None:
     """An MCP transport's answer to a request it did not run: JSON-RPC's error shape."""
-    body = json.dumps({"jsonrpc": "2.0", "id": None,
-                       "error": {"code": -32600, "message": exc.detail}}).encode()
+    body = jsonrpc_error_body(exc)
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
     headers += [(k.lower().encode("latin-1"), v.encode("latin-1"))
@@ -515,4 +521,4 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
 
 __all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "NoFreeSlot", "RequestSlots",
            "Slotted", "deadline_receive", "default_max_connections", "has_body",
-           "protocol_class"]
+           "jsonrpc_error_body", "protocol_class"]

@@ -433,17 +433,32 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     request slots of ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`,
     :class:`~chatmem.server.limits.Slotted`) and, with ``keys``, a bearer
     key on every request. Without keys only a loopback ``host`` is allowed."""
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from starlette.requests import Request
+    from starlette.responses import Response
+
     from .http import check_bind
-    from .limits import BodyDeadline, Slotted
+    from .limits import BodyDeadline, ClientTooSlow, NoFreeSlot, Slotted, jsonrpc_error_body
 
     check_bind(host, keys, allow_open=allow_open)
     # Stateless: the tools keep no state between calls (each acts for the bound
     # conversation), and a stateful server keeps every initialized session for 30 idle
     # minutes up to 10,000 of them: one client that initialized 10,000 (34 s measured)
     # held 480 MB and turned every other client away with "Too many open sessions".
-    app: ASGIApp = server.streamable_http_app(
+    sdk_app = server.streamable_http_app(
         streamable_http_path=HTTP_PATH, host=host, stateless_http=True,
         transport_security=transport_security(host, port, allowed_hosts))
+
+    async def jsonrpc_error(request: Request, exc: Exception) -> Response:
+        # raised while the SDK reads the body (a late body, no slot free): its own
+        # handler would answer in plain text, which an MCP client cannot read
+        assert isinstance(exc, StarletteHTTPException)
+        return Response(jsonrpc_error_body(exc), status_code=exc.status_code,
+                        headers=exc.headers, media_type="application/json")
+
+    for limit_error in (ClientTooSlow, NoFreeSlot):
+        sdk_app.add_exception_handler(limit_error, jsonrpc_error)
+    app: ASGIApp = sdk_app
     limits = limits or ClientLimits()
     app = BodyDeadline(Slotted(app, limits), limits)
     return _RequireKey(app, keys) if keys is not None else app
