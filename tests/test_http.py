@@ -185,6 +185,13 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
         r = c.post("/v1/messages", content=b"x" * (8 * 1024 * 1024 + 1),
                    headers={"Content-Type": "application/json"})
         assert r.status_code == 413
+        for depth in (2_000, 100_000):  # valid JSON, deeper than the parser reads
+            r = c.post("/v1/messages", content=b'{"messages": %s%s}' % (b"[" * depth,
+                                                                       b"]" * depth),
+                       headers={"Content-Type": "application/json"})
+            assert r.status_code == 400, r.text
+            assert r.json()["error"]["message"] == (
+                "body: JSON nested too deeply to read; send a flatter body")
         assert c.get("/v1/stats").json()["messages"] == 0  # none of it was stored
 
 

@@ -926,7 +926,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}"
         elif exc.status_code == 400 and "parsing the body" in message:
-            message = "body: not valid JSON (UTF-8 expected)"
+            # the parser's recursion limit is a refusal of depth, not of the syntax
+            message = ("body: JSON nested too deeply to read; send a flatter body"
+                       if isinstance(exc.__cause__, RecursionError)
+                       else "body: not valid JSON (UTF-8 expected)")
         return _error(exc.status_code, kind, message, **dict(exc.headers or {}))
 
     @app.exception_handler(ValueError)
