@@ -27,6 +27,7 @@ from backends import BACKENDS
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.indexing import snapshot_sessions, vector_entry
 from chatmem.models import (
+    MAX_TS,
     PENDING_MODEL,
     IndexState,
     Message,
@@ -153,6 +154,30 @@ async def test_append_assigns_ids_staggers_ts_and_round_trips(pair: Pair) -> Non
     now = await pair.store.append([Message(session_id="n", content="no ts")])
     assert now[0].ts is not None and now[0].ts > 1_600_000_000_000
     assert await pair.store.append([]) == []
+
+
+async def test_equal_timestamps_stagger_past_runs_and_never_past_the_largest_ts(
+        pair: Pair) -> None:
+    """Staggering finds the end of a run of taken timestamps (kept and new ones, over
+    batches, with gaps), and refuses, storing nothing, a message it would have to move
+    past MAX_TS: the store held a ts that its cursors, ``rewrite`` and an import of its
+    export then refused."""
+    await pair.store.append([Message(session_id="s", content=f"kept {t}", ts=t)
+                             for t in (102, 103, 106)])
+    first = await pair.store.append([Message(session_id="s", content=f"a{i}", ts=100)
+                                     for i in range(6)])
+    assert [m.ts for m in first] == [100, 101, 104, 105, 107, 108]
+    again = await pair.store.append([Message(session_id="s", content=f"b{i}", ts=100)
+                                     for i in range(3)]
+                                    + [Message(session_id="t", content="other", ts=100)])
+    assert [m.ts for m in again] == [109, 110, 111, 100]
+    last = await pair.store.append([Message(session_id="m", content="at the end", ts=MAX_TS)])
+    assert last[0].ts == MAX_TS
+    before = (await pair.store.stats()).messages
+    with pytest.raises(InvalidInput, match=r"messages\[1\]\.ts.*earlier ts"):
+        await pair.store.append([Message(session_id="m", content="fits", ts=MAX_TS - 1),
+                                 Message(session_id="m", content="past the end", ts=MAX_TS)])
+    assert (await pair.store.stats()).messages == before  # the whole batch: nothing stored
 
 
 async def test_messages_without_ts_keep_their_order_across_sessions(pair: Pair) -> None:

@@ -358,6 +358,69 @@ async def test_the_lock_refuses_a_second_open_and_survives_a_refused_one(tmp_pat
     await again.close()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="hard links and flock: POSIX")
+@pytest.mark.parametrize("link", ["hard", "symbolic"])
+async def test_another_name_of_an_open_store_is_refused(tmp_path: Path, link: str) -> None:
+    """The lock file is found by name: through a hard link, each name had its own lock
+    and SQLite its own -wal, so two processes wrote one database through two logs (it
+    came out malformed, acknowledged messages gone). The store file itself is locked."""
+    path = tmp_path / "chat.db"
+    store = await SqliteStore.open(path)
+    await store.append([Message(session_id="s", content="first", id="m1")])
+    alias = tmp_path / "alias.db"
+    if link == "hard":
+        os.link(path, alias)
+    else:
+        alias.symlink_to(path)
+    with pytest.raises(StoreError, match="open in another process, or by another name"):
+        await SqliteStore.open(alias)
+    await store.append([Message(session_id="s", content="second", id="m2")])
+    await store.close()
+    again = await SqliteStore.open(alias, create=False)  # closed: any name opens it
+    assert set(await again.get(["m1", "m2"])) == {"m1", "m2"}
+    await again.close()
+
+
+def _killed_mid_write(path: Path, wal: bool) -> None:
+    """Another program's database, left as a process killed while writing leaves it:
+    committed pages still in its -wal (``wal``), or a hot -journal of a transaction
+    half written into the file."""
+    code = (
+        "import os, sqlite3, sys\n"
+        "conn = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        + ("conn.execute('PRAGMA journal_mode=WAL')\n"
+           "conn.execute('PRAGMA wal_autocheckpoint=0')\n"
+           "conn.execute('CREATE TABLE notes (x)')\n"
+           "conn.execute('INSERT INTO notes VALUES (1)')\n" if wal else
+           "conn.execute('CREATE TABLE notes (x)')\n"
+           "conn.execute('PRAGMA cache_size=1')\n"
+           "conn.execute('BEGIN')\n"
+           "conn.execute('INSERT INTO notes SELECT randomblob(3000) FROM (WITH RECURSIVE "
+           "r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 50) SELECT i FROM r)')\n")
+        + "os.kill(os.getpid(), 9)\n")
+    subprocess.run([sys.executable, "-c", code, str(path)], timeout=60)
+    assert os.path.exists(f"{path}-wal" if wal else f"{path}-journal")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+@pytest.mark.parametrize("wal", [True, False], ids=["wal", "hot-journal"])
+async def test_another_programs_leftover_log_is_not_applied(tmp_path: Path, wal: bool) -> None:
+    """Opening it read-write to look merged the -wal into the file on close, or rolled
+    the hot journal back, before refusing it as "left unchanged". (The -shm file is
+    SQLite's shared scratch index, rebuilt by any reader; it is not compared.)"""
+    path = tmp_path / "theirs.db"
+    _killed_mid_write(path, wal)
+
+    def files() -> dict[str, str]:
+        return {k: v for k, v in tree(tmp_path).items() if not k.endswith("-shm")}
+
+    before = files()
+    for create in (True, False):
+        with pytest.raises(StoreError, match="not a chatmem store|without changing it"):
+            await SqliteStore.open(path, create=create)
+        assert files() == before
+
+
 def test_chatmem_imports_and_opens_a_store_without_fcntl(tmp_path: Path) -> None:
     """Windows has no fcntl: the lock must not need it."""
     code = (

@@ -61,3 +61,28 @@ def test_sqlite_urls() -> None:
         sqlite_path("sqlite://rel.db")
     with pytest.raises(Exception, match="unknown scheme"):
         sqlite_path("mysql://x")
+
+
+async def test_a_full_disk_is_reported_as_such_and_stores_nothing(tmp_path) -> None:
+    """SQLite rolls a transaction back by itself after SQLITE_FULL; the store's own
+    ROLLBACK then failed, and the error said "cannot rollback - no transaction is
+    active" instead of what happened. The disk filling up is played by the page limit
+    of the real connection (``max_page_count``), the same error SQLite gives."""
+    store = await SqliteStore.open(tmp_path / "full.db")
+    await store.append([Message(session_id="s", content="before", id="m0")])
+
+    def page_limit(pages: int | None) -> None:
+        if pages is None:
+            pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count={pages}")
+
+    await store._run(page_limit, None)
+    with pytest.raises(StoreError, match="full") as err:
+        await store.append([Message(session_id="s", content="x" * 200_000, id=f"m{i}")
+                            for i in range(1, 4)])
+    assert "rollback" not in str(err.value)
+    assert set(await store.get(["m0", "m1", "m2", "m3"])) == {"m0"}
+    await store._run(page_limit, 1_000_000)  # room again: the store goes on
+    await store.append([Message(session_id="s", content="after", id="m4")])
+    assert set(await store.get(["m0", "m4"])) == {"m0", "m4"}
+    await store.close()

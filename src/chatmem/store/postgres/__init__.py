@@ -578,6 +578,7 @@ class PostgresStore:
                 # ts is unique within a session: stagger equal timestamps forward
                 while await taken.has(msg.session_id, ts):
                     ts += 1
+                sm.check_staggered(ts, planned[i], f"messages[{i}]")
                 taken.add(msg.session_id, ts)
                 if msg.ts is None:
                     self._arrivals.taken(ts)

@@ -7,13 +7,21 @@
   with the ``vectors`` table; the filter is applied *before* top-k (a narrow
   scope still returns k hits) and no row is ever skipped by a scan cap.
 * The file is locked (``<file>.lock``, a portable lock from ``filelock``) while
-  open: this store is its only writer, so the in-memory matrix is never stale.
+  open: this store is its only writer, so the in-memory matrix is never stale. The
+  store file itself is ``flock``-ed too (POSIX systems): the lock file is found by
+  name, and another name of the same file (a hard link) had its own, so two processes
+  wrote one database through two write-ahead logs and corrupted it.
 * The file is marked as chatmem's by ``PRAGMA application_id`` =
   :data:`APPLICATION_ID`. Opening checks the file *before* writing anything (no
   table, no WAL switch, no lock file): a new or empty file is initialised; a file
   with our application id, or (written by chatmem before the mark existed) with
   application id 0 and only chatmem's tables, is opened (and stamped); anything
-  else is refused unchanged. ``create=False`` opens only an existing store.
+  else is refused unchanged. A file whose header does not carry our id and that has
+  a ``-wal`` or ``-journal`` beside it is read through a read-only connection first:
+  a read-write one would roll back that leftover journal, or merge the log into the
+  file on close. (Without one, the read-write connection changes nothing, and a
+  read-only one would leave ``-wal`` and ``-shm`` files behind.)
+  ``create=False`` opens only an existing store.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequenc
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
+from urllib.parse import quote
 
 import numpy as np
 import numpy.typing as npt
@@ -157,6 +166,8 @@ class SqliteStore:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatmem-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._lock_file: Any = None
+        self._file_lock: int | None = None  # the flock-ed descriptor of the store file
+        self._header_id = 0  # the application id in an existing file's header
         self._closed = False
         self._arrivals = ArrivalClock()  # the ts of messages added without one
         #: R5 leases: message id -> (owner, until in ms). One process holds the file (the
@@ -238,8 +249,14 @@ class SqliteStore:
         made: list[str] = []  # files and folders this open created: removed if it fails
         try:
             new = self._check_file(create, made)
-            self._conn = self._connect()
-            stamp = self._inspect(create, new)
+            self._hold_file()
+            if new or self._header_id == signed32(APPLICATION_ID) or not any(
+                    os.path.lexists(self.path + end) for end in ("-wal", "-journal")):
+                self._conn = self._connect()
+                stamp = self._inspect(self._conn, create, new)
+            else:  # maybe another program's, with its log beside it: read it first
+                stamp = self._inspect_read_only(create)
+                self._conn = self._connect()
             self._take_lock(made)
             self._init_schema(stamp)
             self._load_matrices()
@@ -272,7 +289,7 @@ class SqliteStore:
                     raise StoreError(f"{path} is an empty file, not a chatmem store yet: "
                                      "check the path, or create the store first")
                 return True
-            self._check_header()
+            self._header_id = self._check_header()
             return False
         if not create:
             raise StoreError(
@@ -296,9 +313,10 @@ class SqliteStore:
         made.append(path)
         return True
 
-    def _check_header(self) -> None:
+    def _check_header(self) -> int:
         """Refuse a file that is not SQLite, or is another application's SQLite file
-        (a non-zero application id not ours), without opening it as a database."""
+        (a non-zero application id not ours), without opening it as a database; the
+        application id its header carries."""
         try:
             with open(self.path, "rb") as fh:
                 head = fh.read(100)
@@ -311,6 +329,7 @@ class SqliteStore:
         app_id = int.from_bytes(head[68:72], "big", signed=True)
         if app_id not in (0, signed32(APPLICATION_ID)):
             raise self._foreign(f"its application_id is {app_id & 0xFFFFFFFF:#010x}")
+        return app_id
 
     def _foreign(self, why: str) -> StoreError:
         return StoreError(
@@ -318,12 +337,63 @@ class SqliteStore:
             "and was left unchanged: give the path of a chatmem store or of a new file"
         )
 
-    def _inspect(self, create: bool, new: bool) -> bool:
+    def _hold_file(self) -> None:
+        """``flock`` the store file (its inode, whatever name it was opened by) for as
+        long as the store is open. Released by :meth:`_release_file`, only after the
+        SQLite connection is closed: closing any descriptor of a file drops the POSIX
+        locks the process holds on it, SQLite's included."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: the lock file alone
+            return
+
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(
+                f"{self.path} is open in another process, or by another name (a hard "
+                "link): chatmem is the only writer of its store file; stop that process "
+                "or talk to it over HTTP") from None
+        except OSError as exc:  # a file system without flock: the lock file still holds
+            os.close(fd)
+            log.debug("no flock on %s (%s): the lock file alone guards it", self.path, exc)
+            return
+        self._file_lock = fd
+
+    def _release_file(self) -> None:
+        if self._file_lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._file_lock)
+            self._file_lock = None
+
+    def _inspect_read_only(self, create: bool) -> bool:
+        """:meth:`_inspect` through a read-only connection, closed after it."""
+        uri = "file:" + quote(self.path) + "?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise self._unreadable(exc) from exc
+        try:
+            return self._inspect(conn, create, False)
+        except sqlite3.Error as exc:
+            raise self._unreadable(exc) from exc
+        finally:
+            conn.close()
+
+    def _unreadable(self, exc: sqlite3.Error) -> StoreError:
+        return StoreError(
+            f"{self.path} cannot be read without changing it ({exc}): it is not marked as "
+            "a chatmem store, and a -journal or -wal file left beside it by a program that "
+            "did not close it would be rolled back or merged into it; it was left "
+            "unchanged: open it with the program that wrote it, or give another path")
+
+    def _inspect(self, conn: sqlite3.Connection, create: bool, new: bool) -> bool:
         """Read (never write) an existing file: is it chatmem's? Returns whether it
         still needs the application id stamped."""
         if new:
             return True
-        conn = self.conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if app_id == signed32(APPLICATION_ID):
@@ -393,6 +463,7 @@ class SqliteStore:
             with contextlib.suppress(Exception):
                 self._conn.close()
             self._conn = None
+        self._release_file()
         if self._lock_file is not None:
             with contextlib.suppress(Exception):
                 self._lock_file.release()
@@ -445,7 +516,10 @@ class SqliteStore:
         except BaseException:
             self._lex_pending.clear()
             self._entry_ops.clear()
-            self.conn.execute("ROLLBACK")
+            # SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR):
+            # a second ROLLBACK would raise over the error that says what happened
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         else:
             self.conn.execute("COMMIT")
@@ -606,6 +680,7 @@ class SqliteStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            self._release_file()
             if self._lock_file is not None:
                 self._lock_file.release()  # the file stays: waiters share its inode
                 self._lock_file = None
@@ -621,8 +696,11 @@ class SqliteStore:
     def append(self, messages: Sequence[Message]) -> list[Message]:
         stored: list[Message] = []
         fresh: list[tuple[int, Message]] = []  # new rows: (rowid, message)
+        # per (session, requested ts): the first millisecond the batch has not yet
+        # checked, so a batch of equal timestamps walks their run once
+        after: dict[tuple[str, int], int] = {}
         with self._tx() as conn:
-            for msg in messages:
+            for i, msg in enumerate(messages):
                 mid = msg.id or uuid.uuid4().hex
                 existing = conn.execute(
                     f"SELECT {_MSG_COLS} FROM messages WHERE id=?", (mid,)
@@ -630,10 +708,16 @@ class SqliteStore:
                 if existing is not None:  # an idempotent retry of the same add, or an error
                     stored.append(retried_add(_row_to_message(existing), msg, mid))
                     continue
-                ts = msg.ts if msg.ts is not None else self._arrivals.next()
-                # ts is unique within a session: stagger equal timestamps forward
-                while conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
-                    ts += 1
+                requested = msg.ts if msg.ts is not None else self._arrivals.next()
+                # ts is unique within a session: stagger equal timestamps forward, to
+                # the end of the run of taken ones
+                key = (msg.session_id, requested)
+                ts = after.get(key, requested)
+                if conn.execute(*sm.ts_taken_query(SQLITE, msg.session_id, ts)).fetchone():
+                    ts = conn.execute(*sm.first_free_ts_query(SQLITE, msg.session_id, ts)
+                                      ).fetchone()[0]
+                sm.check_staggered(ts, requested, f"messages[{i}]")
+                after[key] = ts + 1
                 if msg.ts is None:
                     self._arrivals.taken(ts)
                 cur = conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
