@@ -530,11 +530,15 @@ def test_the_client_sends_a_refused_request_again_once_a_slot_is_free(
         assert provider.waiting == 2
 
 
-def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
-    from chatmem import Memory
-    from chatmem.server.mcp import HTTP_PATH, create_server, http_app
+#: What an MCP client sends with each request over streamable HTTP.
+MCP_HEADERS = {"Accept": "application/json, text/event-stream",
+               "Content-Type": "application/json", "Mcp-Protocol-Version": "2025-06-18"}
 
-    provider = GatedProvider()
+
+def one_slot_mcp_app(tmp_path: Path, provider: Any) -> tuple[Any, ClientLimits, int]:
+    """An MCP HTTP app over a SQLite file with one request slot, its limits and port."""
+    from chatmem import Memory
+    from chatmem.server.mcp import create_server, http_app
 
     async def open_memory() -> Memory:
         return await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=Embedder(provider))
@@ -543,8 +547,15 @@ def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
     port = free_port()
     app = http_app(create_server(open_memory, session="s"), host="127.0.0.1", port=port,
                    limits=limits)
-    headers = {"Accept": "application/json, text/event-stream",
-               "Content-Type": "application/json", "Mcp-Protocol-Version": "2025-06-18"}
+    return app, limits, port
+
+
+def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
+    from chatmem.server.mcp import HTTP_PATH
+
+    provider = GatedProvider()
+    app, limits, port = one_slot_mcp_app(tmp_path, provider)
+    headers = MCP_HEADERS
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "memory_recall", "arguments": {"query": "what did we plan?"}}}
     with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url, \
@@ -563,14 +574,39 @@ def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
                 assert "--max-concurrent-requests" in error["error"]["message"]
                 assert busy.headers["retry-after"] == "1"
             assert provider.waiting == 1
-            stream = httpx.get(url, headers=headers, timeout=PATIENCE_S)  # no body
-            assert stream.status_code == 503, stream.text
-            assert "--max-concurrent-requests" in stream.json()["error"]["message"]
         finally:
             provider.gate.set()  # else the pool waits for the first call for ever
         assert first.result().status_code == 200
         assert httpx.post(url, json=call, headers=headers,
                           timeout=PATIENCE_S).status_code == 200
+
+
+def test_the_mcp_server_opens_no_event_stream_that_would_hold_a_slot(tmp_path: Path) -> None:
+    """GET on the MCP path opened the SDK's event stream, which this stateless server
+    never sends on, and held a request slot until the client left: a few GETs that read
+    nothing turned every other client away with 503. Now: 405 at once, in JSON-RPC's
+    error shape, with ``Allow: POST``, and no slot taken."""
+    from chatmem.server.mcp import HTTP_PATH
+
+    app, limits, port = one_slot_mcp_app(tmp_path, RecordingProvider())
+    headers = MCP_HEADERS
+    with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url:
+        streams = [httpx.stream("GET", url, headers=headers, timeout=PATIENCE_S)
+                   for _ in range(3)]
+        opened = [s.__enter__() for s in streams]  # held open, nothing read
+        try:
+            for answer in opened:
+                assert answer.status_code == 405
+                assert answer.headers["allow"] == "POST"
+                error = json.loads(answer.read())
+                assert error["jsonrpc"] == "2.0" and error["error"]["code"] == -32600
+                assert "POST" in error["error"]["message"]
+            listed = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                headers=headers, timeout=PATIENCE_S)
+            assert listed.status_code == 200, listed.text
+        finally:
+            for s in streams:
+                s.__exit__(None, None, None)
 
 
 def test_the_cli_default_is_the_library_default() -> None:

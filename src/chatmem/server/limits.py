@@ -301,7 +301,7 @@ def jsonrpc_error_body(exc: StarletteHTTPException) -> bytes:
                        "error": {"code": -32600, "message": exc.detail}}).encode()
 
 
-async def _jsonrpc_error(send: Send, exc: StarletteHTTPException) -> None:
+async def send_jsonrpc_error(send: Send, exc: StarletteHTTPException) -> None:
     """An MCP transport's answer to a request it did not run: JSON-RPC's error shape."""
     body = jsonrpc_error_body(exc)
     headers = [(b"content-type", b"application/json"),
@@ -335,7 +335,7 @@ class Slotted:
         except NoFreeSlot as exc:
             if started:
                 raise
-            await _jsonrpc_error(send, exc)
+            await send_jsonrpc_error(send, exc)
 
 
 class BodyDeadline:
@@ -375,7 +375,7 @@ class BodyDeadline:
         except ClientTooSlow as exc:
             if started:
                 raise
-            await _jsonrpc_error(send, exc)
+            await send_jsonrpc_error(send, exc)
 
 
 def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | None = None

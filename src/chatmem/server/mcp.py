@@ -425,6 +425,31 @@ class _RequireKey:
         await self.app(scope, receive, send)
 
 
+class _NoEventStream:
+    """Plain ASGI: ``GET`` on the MCP path is answered 405 in JSON-RPC's error shape.
+
+    A GET opens the event stream of a streamable-HTTP session; this server is
+    stateless and never sends on one, but the SDK held each GET open (and with it a
+    request slot, given back only with the last body chunk): 20 GETs from one key
+    that read nothing left every other client a 503 for as long as they stayed open.
+    The transport's spec lets a server without a stream answer 405."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            from starlette.exceptions import HTTPException as StarletteHTTPException
+
+            from .limits import send_jsonrpc_error
+
+            await send_jsonrpc_error(send, StarletteHTTPException(
+                405, "this MCP server is stateless and opens no event stream: send "
+                "JSON-RPC requests with POST", headers={"Allow": "POST"}))
+            return
+        await self.app(scope, receive, send)
+
+
 def http_app(server: MCPServer[Memory], *, host: str, port: int,
              keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
              allow_open: bool = False, limits: ClientLimits | None = None) -> ASGIApp:
@@ -460,7 +485,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
         sdk_app.add_exception_handler(limit_error, jsonrpc_error)
     app: ASGIApp = sdk_app
     limits = limits or ClientLimits()
-    app = BodyDeadline(Slotted(app, limits), limits)
+    app = _NoEventStream(BodyDeadline(Slotted(app, limits), limits))
     return _RequireKey(app, keys) if keys is not None else app
 
 
