@@ -192,6 +192,19 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
             assert r.status_code == 400, r.text
             assert r.json()["error"]["message"] == (
                 "body: JSON nested too deeply to read; send a flatter body")
+        # a key given twice: parsers disagree on which counts (a proxy or a log that
+        # keeps the first saw "dry_run": true where the server erased), so neither does
+        for body in (b'{"target": "all", "target": "vector"}',
+                     b'{"messages": [{"session_id": "s1", "content": "a", "content": "b"}]}'):
+            r = c.post("/v1/clear" if b"target" in body else "/v1/messages", content=body,
+                       headers={"Content-Type": "application/json"})
+            assert r.status_code == 400, r.text
+            assert "appears twice in one object; send each key once" in \
+                r.json()["error"]["message"], r.text
+        r = c.post("/v1/recall", content=b'{"query": "x", "top_k": %s}' % (b"9" * 5000),
+                   headers={"Content-Type": "application/json"})  # valid JSON, too long
+        assert r.status_code == 400, r.text
+        assert "more digits than can be read" in r.json()["error"]["message"], r.text
         assert c.get("/v1/stats").json()["messages"] == 0  # none of it was stored
 
 

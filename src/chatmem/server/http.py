@@ -63,8 +63,9 @@ import ipaddress
 import json
 import logging
 import re
+import sys
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -72,6 +73,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -662,6 +664,44 @@ SessionId = Annotated[str, Path(min_length=1, max_length=512,
                                 description="The session (conversation) id.")]
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object of a request body names one key twice."""
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of request bodies: refuse a key given twice. Parsers
+    disagree on which one counts (Python's and most keep the last, some the first), so
+    a proxy, a log or a review that read ``{"dry_run": true, "dry_run": false}`` saw a
+    dry run where the server erased a session."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _StrictJsonRequest(Request):
+    """A request whose JSON body may not repeat a key in one object (:func:`_one_of_each`)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), object_pairs_hook=_one_of_each)
+        return self._json
+
+
+class _StrictJsonRoute(APIRoute):
+    """The routes of the API read their bodies through :class:`_StrictJsonRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_StrictJsonRequest(request.scope, request.receive))
+
+        return strict
+
+
 class _Unauthorized(Exception):
     pass
 
@@ -884,7 +924,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     app.state.namespaces = namespaces
     app.state.keys = keys
     app.state.metrics = metrics
-    v1 = APIRouter(prefix="/v1", responses=_ERRORS)
+    v1 = APIRouter(prefix="/v1", responses=_ERRORS, route_class=_StrictJsonRoute)
 
     def owner_only(who: Principal, what: str) -> None:
         if who.role != "owner":
@@ -927,9 +967,18 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             message = f"{request.method} is not allowed on {request.url.path}"
         elif exc.status_code == 400 and "parsing the body" in message:
             # the parser's recursion limit is a refusal of depth, not of the syntax
-            message = ("body: JSON nested too deeply to read; send a flatter body"
-                       if isinstance(exc.__cause__, RecursionError)
-                       else "body: not valid JSON (UTF-8 expected)")
+            cause = exc.__cause__
+            if isinstance(cause, RecursionError):
+                message = "body: JSON nested too deeply to read; send a flatter body"
+            elif isinstance(cause, _DuplicateKey):
+                message = (f"body: the key {cause.args[0]!r} appears twice in one object; "
+                           "send each key once")
+            elif isinstance(cause, ValueError) and "digits" in str(cause):
+                # Python's limit on the digits of an int it converts (CVE-2020-10735)
+                message = ("body: a number with more digits than can be read (at most "
+                           f"{sys.get_int_max_str_digits()}); send a shorter number")
+            else:
+                message = "body: not valid JSON (UTF-8 expected)"
         return _error(exc.status_code, kind, message, **dict(exc.headers or {}))
 
     @app.exception_handler(ValueError)
