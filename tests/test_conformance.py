@@ -174,6 +174,13 @@ async def test_equal_timestamps_stagger_past_runs_and_never_past_the_largest_ts(
     last = await pair.store.append([Message(session_id="m", content="at the end", ts=MAX_TS)])
     assert last[0].ts == MAX_TS
     before = (await pair.store.stats()).messages
+    # the same batch sent again (a retry after a timeout) is the same add, though the
+    # store moved some of its timestamps later
+    assert await pair.store.append([Message(session_id="s", content=f"a{i}", ts=100,
+                                            id=first[i].id) for i in range(6)]) == first
+    with pytest.raises(InvalidInput, match="already exists"):  # later than stored: another
+        await pair.store.append([Message(session_id="s", content="a1", ts=102,
+                                         id=first[1].id)])
     with pytest.raises(InvalidInput, match=r"messages\[1\]\.ts.*earlier ts"):
         await pair.store.append([Message(session_id="m", content="fits", ts=MAX_TS - 1),
                                  Message(session_id="m", content="past the end", ts=MAX_TS)])
