@@ -298,6 +298,40 @@ async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_pat
         await storage.close()
 
 
+async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path: Path
+                                                                       ) -> None:
+    """An import stopped part way (here: the file changed under it after two pages; a
+    kill or a full disk leave the same) kept the pages it wrote, and importing the file
+    again was refused for its first stored id: the only way on was a new store. With
+    ``resume`` the stored messages are taken when each is the file's own, the rest
+    written; a stored message that differs from the file's is refused by name."""
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(2500)]
+    lines = _file(*msgs)
+    checked = validate_jsonl(lines)
+    changed = list(lines)
+    changed[2200] = changed[2200].replace("note", "n0te")
+    storage = await Storage.open(f"sqlite:///{tmp_path}/part.db")
+    try:
+        with pytest.raises(InvalidInput, match="line 2201 is not the line checked"):
+            await import_records(storage, checked, changed)
+        part = (await storage.store.stats()).messages
+        assert 0 < part < 2500
+        with pytest.raises(InvalidInput, match="already in this store.*--resume"):
+            await import_records(storage, checked, lines)
+        counts = await import_records(storage, checked, lines, resume=True)
+        assert counts.messages == 2500 and (await storage.store.stats()).messages == 2500
+        got = await storage.store.get(["m0", "m2499"])
+        assert [got[k].content for k in ("m0", "m2499")] == ["note 0", "note 2499"]
+        other = _file(*[{**m, "content": "another note"} if m["id"] == "m5" else m
+                        for m in msgs])
+        with pytest.raises(InvalidInput, match="'m5' already exists with different content"):
+            await import_records(storage, validate_jsonl(other), other, resume=True)
+        assert (await storage.store.get(["m5"]))["m5"].content == "note 5"
+    finally:
+        await storage.close()
+
+
 def test_an_import_refuses_a_line_longer_than_any_record_without_holding_it(
         tmp_path: Path) -> None:
     """A line is read at most MAX_LINE_CHARS + 1 characters at a time: one of 20 MB is

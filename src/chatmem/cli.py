@@ -463,20 +463,26 @@ def _import_source(file: str) -> Iterator[TextIO]:
 @click.option("--no-vectors", is_flag=True,
               help="Leave the file's vectors out; this store embeds the messages itself "
                    "(a file made with another model or vector size).")
+@click.option("--resume", is_flag=True,
+              help="Finish an import of this file that stopped part way (killed, a full "
+                   "disk): the messages already stored are kept when each is the file's "
+                   "own, the rest are written.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @run
 async def import_cmd(db: str | None, config_path: str | None, vector: str | None,
-                     no_wait: bool, no_vectors: bool, file: str) -> None:
+                     no_wait: bool, no_vectors: bool, resume: bool, file: str) -> None:
     """Load a JSONL export into a store. The whole file is checked first: a bad or
     truncated file changes nothing. Then it is read again and written a page at a time
     (standard input is first copied to an unnamed temporary file), so the memory used
     does not grow with the file. Messages without vectors are re-embedded; vectors of
-    a size this store's vectors of that model do not have are refused.
+    a size this store's vectors of that model do not have are refused. An import
+    that stopped part way keeps what it wrote; --resume finishes it.
 
     \b
     Example:
       chatmem import --db new.db backup.jsonl
       chatmem import --db chat.db --no-vectors other-model.jsonl
+      chatmem import --db new.db --resume backup.jsonl
     """
     from .transfer import import_records, read_lines, validate_jsonl
 
@@ -490,7 +496,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                 fh.seek(0)
                 counts = await import_records(mem.storage, checked, read_lines(fh),
                                               progress=lambda kind, n: bar.update(n),
-                                              vectors=not no_vectors)
+                                              vectors=not no_vectors, resume=resume)
             if not no_wait:
                 await mem.flush()
     click.echo(f"imported {counts.as_dict()}", err=True)

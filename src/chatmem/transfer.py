@@ -385,13 +385,16 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
 
 async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                        store_records: Sequence[dict[str, Any]],
-                       vector_sizes: Mapping[str, Collection[int]]) -> None:
+                       vector_sizes: Mapping[str, Collection[int]], *,
+                       resume: bool = False) -> None:
     """What the records would collide with in ``storage``, refused before anything is
     written: a message id it already holds (``message_ids``, in pages), a record of
     its own (its model) with another value, or vectors of a model whose vectors in the
     store have another size (``vector_sizes``: the incoming sizes per model). A query
     is embedded once and compared only with vectors of its size, so such vectors would
-    be stored, counted as indexed and never found by meaning."""
+    be stored, counted as indexed and never found by meaning. ``resume``: the ids
+    already held are not refused here (an import of this file that stopped part way);
+    each must then be the same message as the file's, which writing checks."""
     store = storage.store
     if vector_sizes:
         own_sizes = await storage.vector_sizes()
@@ -406,10 +409,14 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                     "--no-vectors`, so that this store embeds the messages itself, or "
                     "into a new store)")
     async for page in message_ids:
+        if resume:
+            break
         taken = await store.get(page) if page else {}
         if taken:
             raise InvalidInput(f"message id {next(iter(taken))!r} is already in this store "
-                               "(import into a new store, or delete those messages first)")
+                               "(import into a new store, or delete those messages first; "
+                               "an import of this file that stopped part way is finished "
+                               "with resume: chatmem import --resume)")
     for rec in store_records:
         own = await store.meta_get(rec["namespace"], rec["key"])
         if own is not None and own != rec["value"]:
@@ -430,18 +437,27 @@ async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
 
 
 async def import_records(storage: Storage, checked: CheckedExport, lines: Iterable[str], *,
-                         progress: Progress = _noop, vectors: bool = True) -> TransferCounts:
+                         progress: Progress = _noop, vectors: bool = True,
+                         resume: bool = False) -> TransferCounts:
     """Write a checked file (:func:`validate_jsonl`) into ``storage``, reading ``lines``
     (the same file) again, as one bulk load: an index that builds faster afterwards
     than row by row defers itself. What the file would collide with in the store is
     refused first (:func:`check_target`). A line that is not the one checked (the file
     changed in between) stops the import with an error naming it. ``vectors=False``:
     the file's vectors and its model records are left out, and the store embeds the
-    messages itself (a file made with another model, or vectors of another size)."""
+    messages itself (a file made with another model, or vectors of another size).
+
+    ``resume``: finish an import of the same file that stopped part way (killed, a full
+    disk): the messages already stored are taken as they are when each is the file's
+    own (same id, session, role and content; :func:`~chatmem.store.base.retried_add`),
+    the rest are written, and sessions, records and vectors are written again (each an
+    upsert). A stored message that differs stops the import with an error naming it.
+    Without it such an import was refused for its first stored id, and the only way
+    on was a new store."""
     await check_target(storage, _pages(checked.messages),
                        checked.store_records if vectors else (),
                        {model: (size,) for model, size in checked.vector_sizes.items()}
-                       if vectors else {})
+                       if vectors else {}, resume=resume)
     left_out = set() if vectors else {"vector"}
 
     async def records() -> AsyncIterator[dict[str, Any]]:
