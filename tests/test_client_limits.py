@@ -306,6 +306,28 @@ def test_the_mcp_server_bounds_heads_and_bodies_too(tmp_path: Path) -> None:
         assert "no part of the request body arrived for 0.5 s" in error["error"]["message"]
 
 
+def test_a_request_that_is_not_http_gets_a_json_error(tmp_path: Path) -> None:
+    """What h11 cannot read (two Content-Lengths, a bad chunk size, a header without a
+    colon) was answered in uvicorn's plain text; now in the API's error shape."""
+    limits = ClientLimits(timeout=2.0, max_connections=50)
+    port = free_port()
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     embedder=Embedder(RecordingProvider()))
+    bad_heads = (b"Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
+                 b"Transfer-Encoding: chunked\r\n\r\nzz\r\n",
+                 b"No colon here\r\n\r\n")
+    with running(app, port=port, http=protocol_class(limits)):
+        for head in bad_heads:
+            with connect(port, b"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                         % port + head) as sock:
+                answer = read_all(sock)
+            head_part, _, body = answer.partition(b"\r\n\r\n")
+            assert head_part.startswith(b"HTTP/1.1 400 "), answer
+            assert b"content-type: application/json" in head_part
+            error = json.loads(body)["error"]
+            assert error["type"] == "BadRequest" and "not valid HTTP/1.1" in error["message"]
+
+
 def stored_page(base: str, count: int) -> int:
     """``count`` messages of 199,000 characters in session ``s``; the byte size of
     their page as JSON."""

@@ -208,6 +208,24 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
         assert c.get("/v1/stats").json()["messages"] == 0  # none of it was stored
 
 
+def test_escapes_that_are_not_utf8_are_refused_in_paths_and_queries(api: str) -> None:
+    """``%ff%fe`` was decoded to U+FFFD: PUT /v1/sessions/%ff%fe registered a session
+    named "\ufffd\ufffd" that no client could name again. UTF-8 escapes still work."""
+    with client(api, ALICE) as c:
+        for method, url in (("PUT", "/v1/sessions/%ff%fe"),
+                            ("GET", "/v1/messages?session=%ff%fe"),
+                            ("GET", "/v1/messages?session=ok&visible_from=a%C3")):
+            r = c.request(method, url, json={} if method == "PUT" else None)
+            assert r.status_code == 400, (url, r.text)
+            assert "not UTF-8" in r.json()["error"]["message"], r.text
+        assert c.get("/v1/sessions").json()["sessions"] == []
+        r = c.put("/v1/sessions/caf%C3%A9", json={})
+        assert r.status_code == 200, r.text
+        assert c.get("/v1/sessions/caf%C3%A9").json()["session"]["id"] == "café"
+    with client(api, None) as anon:  # the key first: no key, no word about the path
+        assert anon.put("/v1/sessions/%ff", json={}).status_code == 401
+
+
 def test_tool_health_metrics_and_openapi(api: str) -> None:
     with client(api, ALICE) as c:
         schema = c.get("/v1/tool").json()

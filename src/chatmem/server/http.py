@@ -69,6 +69,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequenc
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
+from urllib.parse import unquote_to_bytes
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -664,6 +665,22 @@ SessionId = Annotated[str, Path(min_length=1, max_length=512,
                                 description="The session (conversation) id.")]
 
 
+def _not_utf8(scope: Scope) -> JSONResponse | None:
+    """400 for a path or query string whose %-escapes are not UTF-8 (``/v1/sessions/%ff``):
+    the server decodes them with U+FFFD in their place, so a session named by bytes
+    that are not text was registered as "\ufffd\ufffd", and read back by no client."""
+    raw_path = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
+    for part, what in ((raw_path, "path"),
+                       (scope.get("query_string", b"").replace(b"+", b" "), "query string")):
+        try:
+            unquote_to_bytes(part).decode("utf-8")
+        except UnicodeDecodeError:
+            return _error(400, "InvalidInput",
+                          f"the {what} holds %-escapes that are not UTF-8 text; encode "
+                          "every name and value as UTF-8 before %-escaping it")
+    return None
+
+
 class _DuplicateKey(ValueError):
     """A JSON object of a request body names one key twice."""
 
@@ -784,7 +801,7 @@ class _Guard:
         path = scope["path"]
         if self.keys is None or path in PUBLIC_PATHS or path.startswith(DOCS_ASSETS + "/") \
                 or is_console_path(path):
-            return None
+            return _not_utf8(scope)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
         token = bearer_token(headers)
@@ -796,7 +813,7 @@ class _Guard:
         if not ok:
             return _error(401, "Unauthorized", "unknown API key",
                           **{"WWW-Authenticate": "Bearer"})
-        return None
+        return _not_utf8(scope)
 
     def _route(self, scope: Scope) -> str:
         route = scope.get("route")

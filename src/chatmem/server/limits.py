@@ -516,6 +516,15 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
                     f"the request head did not arrive within {limits.timeout:g} s"))
             self.transport.close()
 
+        def send_400_response(self, msg: str) -> None:
+            """A request h11 cannot read (a bad request line or header, two
+            Content-Lengths, a bad chunk size): the same JSON error as every other
+            answer, where uvicorn wrote plain text ("Invalid HTTP request received.")."""
+            self.transport.write(_raw_answer(
+                400, "Bad Request", "the request is not valid HTTP/1.1 (its request line, "
+                "a header or the body's framing could not be read); nothing was done"))
+            self.transport.close()
+
     return GuardedH11Protocol
 
 
