@@ -20,6 +20,7 @@ from servers import chatmem_serve, running
 
 ALICE = "alice-key-0123456789abcdef"
 ALICE_BOT = "alice-bot-key-0123456789ab"
+ALICE_DM = "alice-dm-key-0123456789abc"  # a user key bound to session s1
 BOB = "bob-key-0123456789abcdef00"
 
 
@@ -27,6 +28,7 @@ def keys() -> KeyTable:
     return KeyTable.from_mapping({"keys": {
         "alice": {"key": ALICE, "namespace": "alice", "role": "owner"},
         "alice-bot": {"key": ALICE_BOT, "namespace": "alice", "role": "user"},
+        "alice-dm": {"key": ALICE_DM, "namespace": "alice", "sessions": ["s1"]},
         "bob": {"key": BOB, "namespace": "bob", "role": "owner"},
     }})
 
@@ -206,6 +208,49 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
         assert r.status_code == 400, r.text
         assert "more digits than can be read" in r.json()["error"]["message"], r.text
         assert c.get("/v1/stats").json()["messages"] == 0  # none of it was stored
+
+
+def test_a_user_key_bound_to_sessions_acts_for_them_only(api: str) -> None:
+    """A user key names the conversation asking, and without a binding any name was
+    taken at its word: an audit's bot key read and rewrote every session of its
+    namespace and stored into any. ``keys.<name>.sessions`` binds it (403 elsewhere,
+    nothing stored); an unbound user key is as before."""
+    with client(api, ALICE) as owner, client(api, ALICE_DM) as dm, \
+            client(api, ALICE_BOT) as bot:
+        assert add(owner, "the vault code is 5521", session="s2").status_code == 200
+        assert add(dm, "my own note").status_code == 200  # s1: its session
+        for r in (add(dm, "planted", session="s2"),
+                  dm.post("/v1/messages", json={"messages": [
+                      {"session_id": "s1", "content": "fine"},
+                      {"session_id": "s2", "content": "planted"}]}),
+                  dm.post("/v1/recall", json={"query": "vault", "session": "s2"}),
+                  dm.post("/v1/context", json={"turn": "vault?", "session": "s2"}),
+                  dm.post("/v1/tool", json={"arguments": {"query": "vault"},
+                                            "caller": {"session_id": "s2"}}),
+                  dm.get("/v1/messages", params={"visible_from": "s2"}),
+                  dm.post("/v1/messages/get", json={"ids": ["x"], "visible_from": "s2"}),
+                  dm.get("/v1/sessions", params={"visible_from": "s2"}),
+                  dm.get("/v1/sessions/s2"),
+                  dm.get("/v1/settings", params={"session": "s2"}),
+                  dm.get("/v1/retention", params={"session": "s2"}),
+                  dm.post("/v1/rewrite", json={"session": "s2", "ts": 1, "content": "x",
+                                               "visible_from": "s2"})):
+            assert r.status_code == 403, (r.request.url, r.text)
+            assert "acts only for its own sessions" in r.json()["error"]["message"], r.text
+        listed = owner.get("/v1/messages", params={"limit": 100}).json()["messages"]
+        assert sorted(m["content"] for m in listed) == ["my own note",
+                                                        "the vault code is 5521"]
+        assert dm.post("/v1/recall", json={"query": "note", "session": "s1"}
+                       ).status_code == 200
+        assert dm.get("/v1/messages", params={"visible_from": "s1"}).status_code == 200
+        # an unbound user key still names any conversation of its namespace
+        assert bot.get("/v1/messages", params={"visible_from": "s2"}).status_code == 200
+    for entry, why in (({"role": "owner", "sessions": ["s1"]}, "owner key acts for"),
+                       ({"sessions": "s1"}, "non-empty list of session ids"),
+                       ({"sessions": []}, "non-empty list"), ({"sessions": [""]}, "1 to")):
+        with pytest.raises(ConfigError, match=why):
+            KeyTable.from_mapping({"keys": {"k": {"key": ALICE_DM, "namespace": "a",
+                                                  **entry}}})
 
 
 def test_escapes_that_are_not_utf8_are_refused_in_paths_and_queries(api: str) -> None:

@@ -424,6 +424,32 @@ async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -
                     assert result.structured_content["scope"] == "session"
 
 
+async def test_a_user_key_bound_to_other_sessions_is_refused(tmp_path: Path) -> None:
+    """``keys.<name>.sessions``: a user key acts only for those conversations, so an MCP
+    server serving another one refuses it (403), and serves one bound to its own."""
+    await seeded(tmp_path / "m.db")
+
+    async def open_memory() -> Memory:
+        return await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
+                                 embedder=Embedder(RecordingProvider()))
+
+    keys = KeyTable.from_mapping({"keys": {
+        "a1-bot": {"key": MCP_USER, "namespace": "alice", "sessions": ["a1"]},
+        "a2-bot": {"key": MCP_OWNER, "namespace": "alice", "sessions": ["a2"]}}})
+    port = free_port()
+    app = http_app(create_server(open_memory, session="a2"), host="127.0.0.1", port=port,
+                   keys=keys, session="a2")
+    with running(app, port=port, path=HTTP_PATH) as url:
+        async with httpx.AsyncClient(timeout=30) as raw:
+            r = await raw.post(url, json=INIT, headers={
+                **MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"})
+            assert r.status_code == 403, r.text
+            assert "acts only for its own sessions" in r.json()["error"]["message"]
+            r = await raw.post(url, json=INIT, headers={
+                **MCP_HEADERS, "Authorization": f"Bearer {MCP_OWNER}"})
+            assert r.status_code == 200, r.text
+
+
 def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None:
     async def never() -> Memory:
         raise AssertionError("not opened")

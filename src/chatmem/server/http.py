@@ -142,12 +142,14 @@ SLOTTED_PREFIX = "/v1/"
 
 @dataclass(frozen=True)
 class ApiKey:
-    """One API key: who (``name``), where (``namespace``) and what it may do (``role``)."""
+    """One API key: who (``name``), where (``namespace``) and what it may do (``role``);
+    ``sessions``: the only conversations a user key may act for (``None``: any)."""
 
     name: str
     namespace: str
     role: Literal["user", "owner"]
     sha256: str  # of the key itself: the table never needs the plain key after loading
+    sessions: frozenset[str] | None = None
 
 
 class KeyTable:
@@ -180,7 +182,7 @@ class KeyTable:
             if not isinstance(entry, Mapping):
                 raise ConfigError(f"{where} must be a table")
             unknown = sorted(str(k) for k in set(entry) - {"key", "key_sha256", "namespace",
-                                                           "role"})
+                                                           "role", "sessions"})
             if unknown:
                 raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}")
             plain, hashed = entry.get("key"), entry.get("key_sha256")
@@ -200,7 +202,8 @@ class KeyTable:
             if role not in ("user", "owner"):
                 raise ConfigError(f"{where}.role must be 'user' or 'owner', got {role!r}")
             digest = hashed if hashed is not None else _sha256(str(plain))
-            keys.append(ApiKey(str(name), ns, role, digest))
+            keys.append(ApiKey(str(name), ns, role, digest,
+                               _bound_sessions(entry.get("sessions"), role, where)))
         if len({k.sha256 for k in keys}) != len(keys):
             raise ConfigError(f"{source}: two entries share one key")
         metrics = _metrics_token(data.get("metrics"), source)
@@ -225,6 +228,21 @@ class KeyTable:
         metrics = self.metrics_sha256 is not None and hmac.compare_digest(
             self.metrics_sha256, _sha256(token))
         return self.find(token) is not None or metrics
+
+
+def _bound_sessions(value: Any, role: str, where: str) -> frozenset[str] | None:
+    """``sessions = ["alice-dm", …]`` of a user key: the conversations it acts for."""
+    if value is None:
+        return None
+    if role == "owner":
+        raise ConfigError(f"{where}.sessions binds a user key to its conversations; an "
+                          "owner key acts for the whole namespace (leave sessions out, or "
+                          "role = \"user\")")
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, str) and 1 <= len(v) <= 512 and "\x00" not in v for v in value):
+        raise ConfigError(f"{where}.sessions must be a non-empty list of session ids (1 to "
+                          "512 characters each), e.g. sessions = [\"alice-dm\"]")
+    return frozenset(value)
 
 
 def _metrics_token(table: Any, source: str) -> str | None:
@@ -630,11 +648,21 @@ class Principal:
     name: str
     namespace: str
     role: str
+    #: the conversations a user key is bound to (``keys.<name>.sessions``); None: any
+    sessions: frozenset[str] | None = None
 
     @property
     def narrow_only(self) -> bool:
         """A user key may only narrow what its conversation sees (R6)."""
         return self.role != "owner"
+
+    def acts_for(self, session: str | None, field: str) -> None:
+        """Refuse (403) a conversation a bound user key may not act for: it names the
+        conversation asking, and without a binding any name was taken at its word."""
+        if self.sessions is not None and session is not None \
+                and session not in self.sessions:
+            raise PermissionDenied(f"{field} {session!r}: key {self.name!r} acts only for "
+                                   "its own sessions (keys.<name>.sessions)")
 
 
 _bearer = HTTPBearer(auto_error=False)
@@ -650,7 +678,7 @@ async def _principal(request: Request, creds: Annotated[HTTPAuthorizationCredent
     found = keys.find(creds.credentials)
     if found is None:
         raise _Unauthorized("unknown API key")
-    return Principal(found.name, found.namespace, found.role)
+    return Principal(found.name, found.namespace, found.role, found.sessions)
 
 
 async def _memory(request: Request, who: Annotated[Principal, Depends(_principal)]) -> Memory:
@@ -1028,9 +1056,14 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                         media_type=CONTENT_TYPE_LATEST)
 
     @v1.post("/messages", tags=["memory"])
-    async def add(body: AddBody, mem: Mem) -> dict[str, Any]:
+    async def add(body: AddBody, mem: Mem, who: Who) -> dict[str, Any]:
         """Store messages; they are committed before the answer and indexed in the
-        background. A retry with the same ``id`` and content is a no-op."""
+        background. A retry with the same ``id`` and content is a no-op. A user key
+        bound to sessions stores only in them."""
+        if who.sessions is not None:
+            for i, m in enumerate(body.messages):
+                who.acts_for(m.session_id or body.session_id,
+                             f"messages[{i}].session_id")
         stored = await mem.add([m.model_dump(exclude_unset=True) for m in body.messages],
                                session=body.session_id, platform=body.platform,
                                speaker_id=body.speaker_id, speaker_name=body.speaker_name)
@@ -1044,6 +1077,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and body.visible_from is None:
             raise InvalidInput("visible_from is required with a user key: only a message "
                                "that conversation may see can be changed")
+        who.acts_for(body.visible_from, "visible_from")
         if body.visible_from is not None and [m.ts for m in (await mem.list(
                 session=body.session, since=body.ts, limit=1,
                 visible_from=body.visible_from, platform=body.platform)).messages] \
@@ -1063,6 +1097,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and body.session is None:
             raise InvalidInput("session is required with a user key: the recall is capped "
                                "by that conversation's effective scope")
+        who.acts_for(body.session, "session")
         window = body.window.model_dump() if isinstance(body.window, WindowBody) \
             else body.window
         result = await mem.recall(
@@ -1074,10 +1109,11 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return result.to_dict()
 
     @v1.post("/context", tags=["memory"])
-    async def context(body: ContextBody, mem: Mem) -> dict[str, Any]:
+    async def context(body: ContextBody, mem: Mem, who: Who) -> dict[str, Any]:
         """The messages to put before the conversation: the recall system message (when
         anything is recalled) and the session's last messages (M2); ``degraded`` says
         the recall ranked by full text alone because the query could not be embedded."""
+        who.acts_for(body.session, "session")
         inputs = body.turn if isinstance(body.turn, str) else [
             t if isinstance(t, str) else t.model_dump(exclude_unset=True) for t in body.turn]
         turn = await mem.turn_context(inputs, session=body.session, platform=body.platform,
@@ -1090,9 +1126,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return out
 
     @v1.get("/settings", tags=["settings"])
-    async def get_settings(mem: Mem, session: str, platform: str | None = None
+    async def get_settings(mem: Mem, who: Who, session: str, platform: str | None = None
                            ) -> dict[str, Any]:
         """The effective scope of a conversation and the layer it comes from (F10)."""
+        who.acts_for(session, "session")
         eff = await mem.effective_scope(session, platform)
         return {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken}
 
@@ -1120,6 +1157,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and visible_from is None:
             raise InvalidInput("visible_from is required with a user key: it sees its own "
                                "conversation only")
+        who.acts_for(visible_from, "visible_from")
         only = None if visible_from is None else [visible_from]
         page = await mem.sessions(limit=limit, after=after, only=only)
         return page.to_dict()
@@ -1131,9 +1169,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return {"name": who.name, "namespace": who.namespace, "role": who.role}
 
     @v1.get("/sessions/{session_id}", tags=["settings"])
-    async def get_session(session_id: SessionId, mem: Mem) -> dict[str, Any]:
+    async def get_session(session_id: SessionId, mem: Mem, who: Who) -> dict[str, Any]:
         """A registered session: parent, resource, origin platform, chat type, group,
         metadata and settings. 404 when it was never registered."""
+        who.acts_for(session_id, "session")
         found = await mem.get_session(session_id)
         if found is None:
             raise NotFound(f"session {session_id!r} is not registered (PUT it first)")
@@ -1186,6 +1225,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and visible_from is None:
             raise InvalidInput("visible_from is required with a user key: only what that "
                                "conversation may see is listed")
+        who.acts_for(visible_from, "visible_from")
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
                               visible_from=visible_from, platform=platform, text=text,
@@ -1203,6 +1243,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         if who.narrow_only and body.visible_from is None:
             raise InvalidInput("visible_from is required with a user key: only what that "
                                "conversation may see is returned")
+        who.acts_for(body.visible_from, "visible_from")
         found: dict[str, StoredMessage] = {}
         chars = 0
         ids = list(dict.fromkeys(body.ids))
@@ -1238,11 +1279,12 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
 
     @v1.get("/retention", tags=["settings"])
     async def get_retention(
-            mem: Mem, session: Annotated[str, Query(min_length=1, max_length=512)],
+            mem: Mem, who: Who, session: Annotated[str, Query(min_length=1, max_length=512)],
             platform: Annotated[str | None, Query(max_length=512)] = None,
     ) -> dict[str, Any]:
         """The retention of a conversation in days (0: forever) and the layer it comes
         from."""
+        who.acts_for(session, "session")
         eff = await mem.effective_retention(session, platform)
         return {"days": eff.days, "layer": eff.layer, "broken": eff.broken}
 
@@ -1269,9 +1311,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return mem.tool_schema()
 
     @v1.post("/tool", tags=["tool"])
-    async def call_tool(body: ToolBody, mem: Mem) -> dict[str, Any]:
+    async def call_tool(body: ToolBody, mem: Mem, who: Who) -> dict[str, Any]:
         """Run ``memory_recall`` with the model's arguments for the calling conversation;
         arguments may only narrow the configuration."""
+        who.acts_for(body.caller.session_id, "caller.session_id")
         if isinstance(body.arguments, str):
             try:
                 parsed = json.loads(body.arguments)

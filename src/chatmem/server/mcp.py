@@ -399,8 +399,8 @@ class _RequireKey:
     """Plain ASGI: every HTTP request needs a key of the table, checked from the headers
     before the body is read (401 in the HTTP API's error shape otherwise)."""
 
-    def __init__(self, app: ASGIApp, keys: KeyTable) -> None:
-        self.app, self.keys = app, keys
+    def __init__(self, app: ASGIApp, keys: KeyTable, session: str | None = None) -> None:
+        self.app, self.keys, self.session = app, keys, session
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.datastructures import Headers
@@ -411,8 +411,19 @@ class _RequireKey:
         if scope["type"] == "http":
             request_headers = Headers(scope=scope)
             token = bearer_token(request_headers)
+            found = None if token is None else self.keys.find(token)
             problem = ("send Authorization: Bearer <API key>" if token is None
-                       else None if self.keys.find(token) is not None else "unknown API key")
+                       else None if found is not None else "unknown API key")
+            if found is not None and found.sessions is not None \
+                    and self.session not in found.sessions:
+                # a user key bound to other conversations (keys.<name>.sessions)
+                response = JSONResponse({"error": {
+                    "type": "PermissionDenied",
+                    "message": f"key {found.name!r} acts only for its own sessions, and "
+                               f"this server serves {self.session!r}"}},
+                    status_code=403, headers={"Connection": "close"})
+                await response(scope, receive, send)
+                return
             if problem is not None:
                 headers = {"WWW-Authenticate": "Bearer"}
                 if request_headers.get("content-length", "0") != "0" or \
@@ -452,12 +463,14 @@ class _NoEventStream:
 
 def http_app(server: MCPServer[Memory], *, host: str, port: int,
              keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
-             allow_open: bool = False, limits: ClientLimits | None = None) -> ASGIApp:
+             allow_open: bool = False, limits: ClientLimits | None = None,
+             session: str | None = None) -> ASGIApp:
     """The streamable-HTTP ASGI app of ``server`` (at :data:`HTTP_PATH`), with the
     DNS-rebinding protection of :func:`transport_security`, the body deadlines and the
     request slots of ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`,
     :class:`~chatmem.server.limits.Slotted`) and, with ``keys``, a bearer
-    key on every request. Without keys only a loopback ``host`` is allowed."""
+    key on every request. Without keys only a loopback ``host`` is allowed. ``session``:
+    the served conversation, which a user key bound to sessions must be bound to."""
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.requests import Request
     from starlette.responses import Response
@@ -486,7 +499,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     app: ASGIApp = sdk_app
     limits = limits or ClientLimits()
     app = _NoEventStream(BodyDeadline(Slotted(app, limits), limits))
-    return _RequireKey(app, keys) if keys is not None else app
+    return _RequireKey(app, keys, session) if keys is not None else app
 
 
 def store_url(url: str, keys: KeyTable | None) -> str:
@@ -551,7 +564,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
                 client_limits = limits or ClientLimits()
                 app = http_app(server, host=host, port=port, keys=keys,
                                allowed_hosts=allowed_hosts, allow_open=allow_open,
-                               limits=client_limits)
+                               limits=client_limits, session=session)
                 log.info("MCP server on http://%s%s (%s)", host_port(host, port), HTTP_PATH,
                          "API keys required" if keys is not None else "open, loopback only")
                 await uvicorn.Server(uvicorn.Config(
