@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import io
 import json
 import logging
@@ -363,8 +364,11 @@ def _progress(label: str, total: int | None = None) -> Any:
 @click.option("--vectors", "with_vectors", is_flag=True,
               help="Include vectors (else the importing store re-embeds).")
 @click.option("-o", "--output", default="-",
-              help="Output file (default: standard output); it is replaced only when the "
-                   "export is complete.")
+              help="Output file (default: standard output, also /dev/stdout); it is "
+                   "replaced only when the export is complete. A symbolic link keeps "
+                   "pointing at its file, which is replaced; a read-only file, a "
+                   "device, a named pipe or socket, and the store's own files are "
+                   "refused.")
 @run
 async def export_cmd(db: str | None, config_path: str | None, vector: str | None,
                      with_vectors: bool, output: str) -> None:
@@ -379,7 +383,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     from .transfer import export_jsonl
 
     url = _store_url(db)
-    path = None if output == "-" else _check_output(output, url)
+    path = None if _is_stdout(output) else _check_output(output, url)
     async with await Storage.open(url, vector=vector, create=False) as storage:
         if path is None:
             counts = await export_jsonl(storage, sys.stdout, vectors=with_vectors)
@@ -389,16 +393,78 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     click.echo(f"exported {counts.as_dict()}", err=True)
 
 
-#: Files beside a SQLite store that belong to it (journal, WAL, shared memory, ANN graph).
-_STORE_SIDECARS = ("", "-wal", "-shm", "-journal", ".ann")
+#: Files beside a SQLite store that belong to it (journal, WAL, shared memory, ANN graph,
+#: and the lock file that the store's one writer holds).
+_STORE_SIDECARS = ("", "-wal", "-shm", "-journal", ".ann", ".lock")
+
+#: ``-o`` names of standard output: written like ``-o -`` (the link is never replaced,
+#: and a ``> file`` or ``>> file`` redirection keeps its meaning).
+_STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def _is_stdout(output: str) -> bool:
+    return output == "-" or os.path.abspath(os.path.expanduser(output)) in _STDOUT_NAMES
+
+
+def _is_process_file(path: Path) -> bool:
+    """``/dev/stdin``, ``/dev/stderr``, ``/dev/fd/N``, ``/proc/…/fd/N``: a process's open
+    file (a terminal, a pipe, a file another program redirected), never one to replace."""
+    parts = Path(os.path.abspath(path)).parts
+    return (parts[:3] in (("/", "dev", "stdin"), ("/", "dev", "stderr"))
+            or parts[:3] == ("/", "dev", "fd")
+            or (parts[:2] == ("/", "proc") and len(parts) > 3 and parts[3] == "fd"))
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
 
 
 def _check_output(output: str, store_url: str) -> Path:
-    """``-o``'s path, refused (before the store is opened) when it is a folder, in a
-    missing folder, or one of the store's own files."""
+    """``-o``'s path, refused (before the store is opened, changing nothing) when it is a
+    folder, in a missing folder, one of the store's own files, an existing file that is
+    not a regular one (a device such as /dev/null, a named pipe, a socket: export
+    replaces its file, which would replace the node), a read-only file, a process's open
+    file (``/dev/stderr``, ``/dev/fd/N``), or a symbolic link to nothing. A symbolic link
+    to a regular file gives that file, so the file is replaced and the link kept."""
     path = Path(output).expanduser()
+    stdout_fix = "or -o - to write to standard output"
+    if _is_process_file(path):
+        fail(f"-o {output}: is a process's open file, not a file to replace; use -o - "
+             "(standard output) and redirect it")
+    if path.is_symlink():
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            fail(f"-o {output}: is a symbolic link to {os.readlink(path)!r}, which does not "
+                 "exist; give the file's own name or remove the link")
+        except OSError as exc:
+            fail(f"-o {output}: cannot follow the symbolic link ({exc.strerror})")
+        path = Path(os.path.realpath(path))  # the link's file is replaced, the link kept
     if path.is_dir():
         fail(f"-o {output}: is a directory; give a file name such as backup.jsonl")
+    try:
+        mode: int | None = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None  # a new file
+    except OSError as exc:
+        fail(f"-o {output}: cannot use it ({exc.strerror}); give a file name such as "
+             "backup.jsonl")
+    if mode is not None and not stat.S_ISREG(mode):
+        fail(f"-o {output}: is {_file_kind(mode)}, not a regular file, and the export "
+             f"replaces its file; give a file name such as backup.jsonl, {stdout_fix}")
+    if mode is not None and (not os.access(path, os.W_OK) or not mode & 0o222):
+        # a file nobody may write (chmod 444) is refused to root as well
+        if hasattr(os, "statvfs") and os.statvfs(path).f_flag & os.ST_RDONLY:
+            fail(f"-o {output}: is on a read-only file system; give a file on a writable "
+                 "disk")
+        fail(f"-o {output}: is read-only; make it writable (chmod u+w {output}) or give "
+             "another file name")
     from .store.urls import sqlite_path
 
     try:
@@ -413,28 +479,54 @@ def _check_output(output: str, store_url: str) -> Path:
     return path
 
 
+class _ExportFile(io.FileIO):
+    """The temporary file of ``-o``, which notes the error its writes fail with (a full
+    disk), so that it is told from an error of the store being read."""
+
+    error: OSError | None = None
+
+    def write(self, b: Any, /) -> int:
+        try:
+            return super().write(b)
+        except OSError as exc:
+            self.error = exc
+            raise
+
+
 @contextlib.contextmanager
 def _replacing(path: Path) -> Iterator[TextIO]:
     """A text file that becomes ``path`` (checked by :func:`_check_output`) only when the
     block ends without an error: it is written beside it and renamed over it, so a
     failed export leaves an existing file (yesterday's backup) as it was, and never a
     partial one. A new file is readable by its owner only (it holds the conversations);
-    a replaced one keeps its mode."""
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
+    a replaced one keeps its mode. The file cannot be written (a full disk): one line
+    naming it and the cause."""
+    existed = path.exists()
+    mode = stat.S_IMODE(path.stat().st_mode) if existed else 0o600
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         fail(f"-o {path}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+    raw = _ExportFile(fd, "w")
+    written = False  # the block ended: what fails now is the file's own
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8") as fh:
             yield fh
+            written = True
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and (written or raw.error is not None):
+            kept = "it is left as it was" if existed else "no file was written"
+            fix = ("free some space or give a file on another disk"
+                   if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+                   else "give another file")
+            fail(f"-o {path}: cannot write the export ({exc.strerror or exc}); {kept}; "
+                 f"{fix}")
         raise
 
 
