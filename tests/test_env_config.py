@@ -147,7 +147,7 @@ def test_the_library_never_reads_the_environment_by_itself(
     ({"CHATMEM_HYBRID__ENABLED": "maybe"},
      "CHATMEM_HYBRID__ENABLED: must be true or false, got 'maybe'"),
     ({"CHATMEM_SCOPE": "world"}, "CHATMEM_SCOPE: must be one of 'all', 'user'"),
-    ({"CHATMEM_LAST_MESSAGES": "-1"}, "CHATMEM_LAST_MESSAGES: must be an integer ≥ 0"),
+    ({"CHATMEM_LAST_MESSAGES": "-1"}, "CHATMEM_LAST_MESSAGES: must be an integer from 0 to 1000"),
     ({"CHATMEM_SEARCH__TOPK": "1"}, "CHATMEM_SEARCH__TOPK: unknown option search.topk"),
     ({"CHATMEM_CONTEXT_EXPAND__WINDOW": "-1"},
      "CHATMEM_CONTEXT_EXPAND__WINDOW: context_expand.window must be ≥ 0"),

@@ -189,6 +189,9 @@ def reference(docs: Sequence[Mapping[str, Any]], f: Filter) -> set[int]:
         ({"a": {"$eq": 2**53 + 1}}, "filter['a']: $eq integer 9007199254740993 is out of range"),
         ({"a": {"$gt": -(2**64)}}, "filter['a']: $gt integer -18446744073709551616 is out of"),
         ({"a": "x\x00y"}, "filter['a']: $eq strings must not contain NUL"),
+        ({"a": "\ud800"}, "filter['a']: $eq strings must be valid UTF-8 text (lone surrogate"),
+        ({"a": {"$ne": "x\ud83d"}}, "filter['a']: $ne strings must be valid UTF-8 text"),
+        ({"a": {"$in": ["ok", "\udfff"]}}, "filter['a']['$in'][1]: $in strings must be valid"),
         (
             {"a": {"$in": []}},
             "filter['a']: $in expects a non-empty list of str, int, float or bool",

@@ -75,7 +75,16 @@ from .errors import (
     StoreError,
     Unauthorized,
 )
-from .models import TOO_MUCH_TEXT, Erased, Message, MessagePage, Session
+from .models import (
+    MAX_LABEL_CHARS,
+    TOO_MUCH_TEXT,
+    Erased,
+    Message,
+    MessagePage,
+    Session,
+    check_text,
+    describe,
+)
 from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
 from .recall.request import id_list
@@ -243,9 +252,25 @@ def _message_json(m: MessageLike) -> Any:
     raise InvalidInput(f"messages: expected a Message or a mapping, got {type(m).__name__}")
 
 
+def _mapping(value: object, name: str) -> dict[str, Any]:
+    """``value`` as a dict to send, :class:`InvalidInput` naming ``name`` when it is not
+    a mapping (``dict()`` of it would raise a raw TypeError or ValueError)."""
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{name} must be an object (a mapping), got {describe(value)}")
+    return dict(value)
+
+
+def _sequence(value: object, name: str) -> list[Any]:
+    """``value`` as a list to send: a list or tuple, else :class:`InvalidInput`."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput(f"{name} must be a list, got {describe(value)}")
+    return list(value)
+
+
 def _session_path(session: str) -> str:
     if not isinstance(session, str) or not session:
         raise InvalidInput("session: a non-empty string is required")
+    check_text(session, "session", max_chars=MAX_LABEL_CHARS)  # quote() needs UTF-8
     if "/" in session:  # the server decodes %2F before routing: no route would match
         raise InvalidInput(f"session {session!r}: the HTTP API cannot address a session id "
                            "holding '/' in /v1/sessions/{id}")
@@ -270,6 +295,7 @@ def _query(params: Mapping[str, Any]) -> dict[str, str]:
             continue
         if isinstance(v, bool) or not isinstance(v, (str, int)):
             raise InvalidInput(f"{k}: expected a string or an integer, got {type(v).__name__}")
+        check_text(v if isinstance(v, str) else None, k)  # a URL holds UTF-8 only
         out[k] = str(v)
     return out
 
@@ -434,7 +460,8 @@ class AsyncClient:
         ``speaker_name`` for the user messages) apply to every mapping that gives none,
         e.g. an OpenAI message list as is. The stored messages come back with ``id``
         and ``ts``."""
-        batch = [messages] if isinstance(messages, (Message, Mapping)) else list(messages)
+        batch = [messages] if isinstance(messages, (Message, Mapping)) \
+            else _sequence(messages, "messages")
         if not batch:
             return []
         body = {"messages": [_message_json(m) for m in batch], **_drop_none({
@@ -454,7 +481,8 @@ class AsyncClient:
         may see (``NotFound`` otherwise)."""
         body = _drop_none({"session": session, "ts": ts, "content": content,
                            "visible_content": visible_content,
-                           "metadata": dict(metadata) if metadata is not None else None,
+                           "metadata": None if metadata is None
+                           else _mapping(metadata, "rewrite.metadata"),
                            "visible_from": visible_from, "platform": platform})
         return await self._call("POST", "/v1/rewrite", lambda data: _message(data["message"]),
                                 body=body)
@@ -462,11 +490,12 @@ class AsyncClient:
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
         Its ``settings`` are the server's (:meth:`set_scope` changes them)."""
-        fields = session.to_dict() if isinstance(session, Session) else dict(session)
+        fields = session.to_dict() if isinstance(session, Session) \
+            else _mapping(session, "session")
         sid = fields.pop("id", None)
         fields.pop("settings", None)
-        body = {k: (dict(v) if k == "metadata" else v) for k, v in fields.items()
-                if v is not None}
+        body = {k: (_mapping(v, "session.metadata") if k == "metadata" else v)
+                for k, v in fields.items() if v is not None}
         return await self._call("PUT", _session_path(sid),
                                 lambda data: _session(data["session"]), body=body)
 
@@ -594,13 +623,17 @@ class AsyncClient:
         ``session`` is required and ``scope`` may only narrow (``clamped`` says so).
         ``follow_replies=False``: no reply or sitting inherits a match's score. The
         result has no ``snippets`` (the API does not send them)."""
+        if filter is not None and not isinstance(filter, Mapping):
+            raise FilterError(f"filter must be a mapping, got {type(filter).__name__}")
         body = _drop_none({
-            "query": query if isinstance(query, str) else list(query), "session": session,
+            "query": query if isinstance(query, str) else _sequence(query, "query"),
+            "session": session,
             "platform": platform, "top_k": top_k, "min_score": min_score, "scope": scope,
             "window": dict(window) if isinstance(window, Mapping) else window,
             "cross_session": cross_session,
             "filter": dict(filter) if filter is not None else None,
-            "speakers": list(speakers), "exclude_ids": list(exclude_ids), "now": now,
+            "speakers": list(id_list(speakers, "speakers")),
+            "exclude_ids": list(id_list(exclude_ids, "exclude_ids")), "now": now,
             "follow_replies": follow_replies})
         return await self._call("POST", "/v1/recall", _recall_result, body=body)
 
@@ -613,11 +646,12 @@ class AsyncClient:
         list as is). ``explain=True`` also returns the recall behind them."""
         if not isinstance(explain, bool):
             raise InvalidInput(f"explain must be true or false, got {type(explain).__name__}")
-        turns = [turn] if isinstance(turn, (str, Message, Mapping)) else list(turn)
+        turns = [turn] if isinstance(turn, (str, Message, Mapping)) \
+            else _sequence(turn, "turn")
         body = {"turn": turn if isinstance(turn, str) else [
                     t if isinstance(t, str) else _message_json(t) for t in turns],
-                "session": session, "speakers": list(speakers),
-                "exclude_ids": list(exclude_ids),
+                "session": session, "speakers": list(id_list(speakers, "speakers")),
+                "exclude_ids": list(id_list(exclude_ids, "exclude_ids")),
                 **_drop_none({"platform": platform, "now": now}),
                 **({"explain": True} if explain else {})}
         return await self._call("POST", "/v1/context", _turn_context, body=body)
@@ -638,7 +672,7 @@ class AsyncClient:
                               ) -> EffectiveScope:
         """The scope recalls from ``session`` use now and its layer (F10):
         ``GET /v1/settings``."""
-        params = _drop_none({"session": session, "platform": platform})
+        params = _query({"session": session, "platform": platform})
         return await self._call(
             "GET", "/v1/settings",
             lambda data: EffectiveScope(scope=str(data["scope"]), layer=str(data["layer"]),
@@ -693,8 +727,9 @@ class AsyncClient:
                         caller: Mapping[str, Any]) -> dict[str, Any]:
         """Run ``memory_recall`` with the model's arguments for ``caller``
         (``session_id``, ``speaker_id``, ``platform``): ``POST /v1/tool``."""
-        body = {"arguments": arguments if isinstance(arguments, str) else dict(arguments),
-                "caller": _drop_none(dict(caller))}
+        body = {"arguments": arguments if isinstance(arguments, str)
+                else _mapping(arguments, "arguments"),
+                "caller": _drop_none(_mapping(caller, "caller"))}
         return await self._call("POST", "/v1/tool", _object, body=body)
 
     # ------------------------------------------------------------------ operations

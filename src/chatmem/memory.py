@@ -219,6 +219,23 @@ def check_label(value: object, name: str) -> str:
     return value
 
 
+def _timeout(value: object, name: str) -> float | None:
+    """A wait in seconds: ``None`` (no limit) or a number ≥ 0 (not NaN)."""
+    if value is None:
+        return None
+    bad = InvalidInput(f"{name} must be a number of seconds ≥ 0 (or None: no limit), got "
+                       f"{describe(value)}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise bad
+    try:
+        seconds = float(value)
+    except OverflowError:  # an integer past any float
+        raise bad from None
+    if not seconds >= 0:  # negative or NaN
+        raise bad
+    return seconds
+
+
 def encode_cursor(ts: int, message_id: str, newest_first: bool = False) -> str:
     """The opaque ``list`` cursor of a position ``(ts, id)``; a cursor of a listing
     newest first says so, so that it cannot be read in the other direction."""
@@ -400,6 +417,14 @@ class Memory:
         (``CHATMEM_SEARCH__TOP_K=8``; README § Environment variables), between ``config``
         and ``options``. ``options`` override configuration fields. An embedder built
         here is closed with the memory; one passed in stays the caller's."""
+        check_text(url, "url", required=True)
+        check_text(vector, "vector")
+        if not isinstance(create, bool):
+            raise InvalidInput(f"create must be true or false, got {describe(create)}")
+        if env is not None and (not isinstance(env, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+            raise InvalidInput("env must be a mapping of variable names to strings (e.g. "
+                               f"os.environ), got {describe(env)}")
         cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
             cfg = Config.load(config.model_dump(), **options)
@@ -546,10 +571,12 @@ class Memory:
         """Wait until every stored message that should be indexed has been attempted:
         indexed, or (the embedding provider failing) scheduled for a retry, which
         ``stats()`` counts as ``failed`` (E12). Messages already waiting for a retry are
-        tried once more at once."""
+        tried once more at once. ``timeout``: seconds (``None``: no limit), past which
+        :class:`TimeoutError` is raised; indexing goes on in the background."""
+        seconds = _timeout(timeout, "timeout")
         if self._indexer is not None:
             self._start_indexer()
-            await self._indexer.flush(timeout)
+            await self._indexer.flush(seconds)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -653,6 +680,8 @@ class Memory:
         if target not in ("vector", "context", "all"):
             raise InvalidInput(f"clear target must be 'vector', 'context' or 'all', "
                                f"got {target!r}")
+        if session is not None:
+            check_label(session, "session")
         out = {"vectors": 0, "messages": 0}
         if target in ("vector", "all") and self.index is not None:
             out["vectors"] = await self.storage.clear_vectors(session)
@@ -799,6 +828,8 @@ class Memory:
             else None
         if msgs is None or not all(isinstance(m, Message) for m in msgs):
             raise InvalidInput("messages must be a list of Message objects")
+        for i, m in enumerate(msgs):  # as add() checks them: the filter reads every field
+            validate_message(m, path=f"messages[{i}]")
         where = await self._visibility(visible_from, platform)
         if where is None:
             return msgs
@@ -1068,6 +1099,7 @@ class Memory:
                           ) -> Mapping[str, Any] | None:
         """The visibility filter of recalls from ``session`` (``None``: no session given,
         or scope ``all``)."""
+        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)  # also without a session
         if session is None:
             return None
         check_label(session, "visible_from")
@@ -1121,7 +1153,12 @@ class Memory:
         return self.index, self.embedder
 
     async def situation(self, session: str, platform: str | None = None) -> Situation:
-        """Where a recall comes from: ``session`` (entry ``platform``) and its root."""
+        """Where a recall comes from: ``session`` (entry ``platform``) and its root.
+        Every visibility decision goes through here: ``platform`` becomes a literal of
+        the scope filter, so anything but text (a mapping would act as filter operators
+        and widen the scope, R4) is refused."""
+        check_label(session, "session")
+        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
         found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
         root = await root_of(self.store, found) if found.parent_id else found
         return Situation(found, root, platform)

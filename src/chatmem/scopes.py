@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
-from .models import Session
+from .models import MAX_LABEL_CHARS, Session, check_text
 from .store.base import SETTINGS_NAMESPACE, MessageStore
 from .store.filters import parse_filter
 
@@ -176,10 +176,14 @@ def layer_keys(situation: Situation) -> list[tuple[str, str]]:
 
 def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
               group_id: str | None, session_id: str | None) -> str:
-    """The settings key of one layer (:class:`InvalidInput` when a part is missing)."""
+    """The settings key of one layer (:class:`InvalidInput` when a part is missing, or
+    one given is not text that a store can hold)."""
     if layer not in ("platform", "chat_type", "group", "session"):
         raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
                            f"'session', got {layer!r}")
+    for name, value in (("platform", platform), ("chat_type", chat_type),
+                        ("group_id", group_id), ("session", session_id)):
+        check_text(value, name, max_chars=MAX_LABEL_CHARS)
     return _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
                 session_id=session_id)
 

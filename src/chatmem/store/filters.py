@@ -335,6 +335,11 @@ class _Parser:
         if isinstance(value, str):
             if "\x00" in value:
                 raise FilterError(f"{path}: {op} strings must not contain NUL (U+0000)")
+            try:  # a lone surrogate cannot reach any backend (UnicodeEncodeError there)
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise FilterError(f"{path}: {op} strings must be valid UTF-8 text (lone "
+                                  f"surrogate at index {exc.start})") from None
             return str.__str__(value)
         raise FilterError(f"{path}: {op} values must be str, int, float or bool, got {_got(value)}")
 

@@ -1,0 +1,371 @@
+"""R3 for the library's remaining entry points (audit 1): every bad argument of
+``Memory`` is a ChatmemError naming it, never a raw exception, and changes nothing.
+
+* ``platform`` of get / list / visible / effective_scope / effective_retention /
+  situation is text: a mapping there became filter operators of the visibility filter
+  and widened scope ``platform`` to every platform (R4);
+* a filter value with a lone surrogate is a FilterError, not a UnicodeEncodeError;
+* the configuration integers that had no upper bound have one;
+* clear / set_scope / set_retention / flush / visible / open check their arguments.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from chatmem import Memory, Message
+from chatmem.client import AsyncClient
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.errors import ChatmemError, ConfigError, FilterError, InvalidInput
+from chatmem.transfer import export_jsonl
+from providers import RecordingProvider
+
+OWNER = {"id": "root", "role": "owner"}
+
+
+async def _platform_world() -> Memory:
+    """Scope ``platform``: alice on telegram, bob on discord."""
+    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=16)),
+                            config=Config.load(indexing={"concurrency": 1}, scope="platform"))
+    await mem.add([{"content": "secret on telegram", "id": "tg1"}], session="alice-tg",
+                  platform="telegram")
+    await mem.add([{"content": "hello on discord", "id": "dc1"}], session="bob-dc",
+                  platform="discord")
+    await mem.flush(timeout=30)
+    return mem
+
+
+async def _snapshot(mem: Memory) -> str:
+    out = io.StringIO()
+    await export_jsonl(mem.storage, out, vectors=True)
+    return out.getvalue()
+
+
+def _probe(session: str = "alice-tg") -> Message:
+    return Message(session_id=session, content="x", id="tg1", platform="telegram")
+
+
+#: Platforms that are not text: operators, a list, a number, a lone surrogate, NUL, huge.
+BAD_PLATFORMS: list[Any] = [{"$exists": True}, {"$ne": "x"}, ["discord"], 5, "\ud800",
+                            "disc\x00ord", "d" * 513]
+
+#: Each entry point that reads ``platform``, called from bob's session.
+PLATFORM_CALLS: dict[str, Callable[[Memory, Any], Awaitable[Any]]] = {
+    "list": lambda m, p: m.list_messages(visible_from="bob-dc", platform=p),
+    "list without visible_from": lambda m, p: m.list_messages(platform=p),
+    "get": lambda m, p: m.get(["tg1", "dc1"], visible_from="bob-dc", platform=p),
+    "visible": lambda m, p: m.visible([_probe()], visible_from="bob-dc", platform=p),
+    "effective_scope": lambda m, p: m.effective_scope("bob-dc", p),
+    "effective_retention": lambda m, p: m.effective_retention("bob-dc", p),
+    "situation": lambda m, p: m.situation("bob-dc", p),
+}
+
+
+@pytest.mark.parametrize("call", list(PLATFORM_CALLS), ids=list(PLATFORM_CALLS))
+@pytest.mark.parametrize("platform", BAD_PLATFORMS,
+                         ids=[repr(p)[:20] for p in BAD_PLATFORMS])
+async def test_a_platform_that_is_not_text_is_refused_naming_platform(
+        call: str, platform: Any) -> None:
+    mem = await _platform_world()
+    try:
+        before = await _snapshot(mem)
+        with pytest.raises(InvalidInput, match="platform"):
+            await PLATFORM_CALLS[call](mem, platform)
+        assert await _snapshot(mem) == before
+    finally:
+        await mem.close()
+
+
+async def test_filter_operators_as_platform_never_widen_scope_platform() -> None:
+    """The audit's injection: ``platform={"$exists": True}`` showed bob telegram's
+    messages under scope ``platform``; an honest platform shows only discord's."""
+    mem = await _platform_world()
+    try:
+        page = await mem.list_messages(visible_from="bob-dc", platform="discord")
+        assert [m.id for m in page.messages] == ["dc1"]
+        assert list(await mem.get(["tg1", "dc1"], visible_from="bob-dc",
+                                  platform="discord")) == ["dc1"]
+        assert await mem.visible([_probe()], visible_from="bob-dc", platform="discord") == []
+        for op in ({"$exists": True}, {"$ne": "x"}, {"$in": ["telegram", "discord"]}):
+            with pytest.raises(InvalidInput, match="platform must be a string"):
+                await mem.list_messages(visible_from="bob-dc", platform=op)  # type: ignore[arg-type]
+            with pytest.raises(InvalidInput, match="platform must be a string"):
+                await mem.get(["tg1"], visible_from="bob-dc", platform=op)  # type: ignore[arg-type]
+            with pytest.raises(InvalidInput, match="platform must be a string"):
+                await mem.visible([_probe()], visible_from="bob-dc", platform=op)  # type: ignore[arg-type]
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("session", [5, None, b"s", "", "\ud800", "a\x00b", "s" * 513])
+async def test_situation_checks_its_session_as_a_label(session: Any) -> None:
+    mem = await _platform_world()
+    try:
+        with pytest.raises(InvalidInput, match="session"):
+            await mem.situation(session)
+    finally:
+        await mem.close()
+
+
+# ---------------------------------------------------------------------- filter values
+
+@pytest.mark.parametrize("filter_", [
+    {"topic": "\ud800"},
+    {"topic": {"$in": ["ok", "\udfff"]}},
+    {"message.tag": {"$ne": "\ud83d"}},
+    {"$or": [{"a": 1}, {"b": {"$nin": ["x\udc00y"]}}]},
+], ids=["eq", "in", "ne", "nin under or"])
+@pytest.mark.parametrize("where", ["memory", "sqlite"])
+async def test_a_lone_surrogate_in_a_filter_value_is_a_filter_error(
+        filter_: dict[str, Any], where: str, tmp_path: Path) -> None:
+    url = "memory://" if where == "memory" else f"sqlite:///{tmp_path / 'f.db'}"
+    mem = await Memory.open(url, embedder=Embedder(RecordingProvider(dim=16)),
+                            config=Config.load(indexing={"concurrency": 1}))
+    try:
+        await mem.add([{"content": "I love hiking in the alps"}], session="s1")
+        await mem.flush(timeout=30)
+        with pytest.raises(FilterError, match=r"filter\[.*valid UTF-8"):
+            await mem.recall("hiking", session="s1", filter=filter_)
+    finally:
+        await mem.close()
+
+
+# ---------------------------------------------------------------------- config bounds
+
+@pytest.mark.parametrize("options,field,limit", [
+    ({"last_messages": 2**63}, "last_messages", 1000),
+    ({"last_messages": 1001}, "last_messages", 1000),
+    ({"indexing": {"concurrency": 10**6}}, "indexing.concurrency", 64),
+    ({"indexing": {"concurrency": 2**40}}, "indexing.concurrency", 64),
+    ({"indexing": {"max_queue_size": 2**63}}, "indexing.max_queue_size", 100000),
+    ({"embedding": {"threads": 2**40}}, "embedding.threads", 256),
+])
+def test_unbounded_config_integers_have_an_upper_bound(options: dict[str, Any], field: str,
+                                                       limit: int) -> None:
+    with pytest.raises(ConfigError, match=re.escape(field) + r".*less than or equal to "
+                       + str(limit)):
+        Config.load(**options)
+
+
+def test_config_integers_at_their_bound_are_accepted() -> None:
+    cfg = Config.load(last_messages=1000, embedding={"threads": 256},
+                      indexing={"concurrency": 64, "max_queue_size": 100_000})
+    assert (cfg.last_messages, cfg.embedding.threads) == (1000, 256)
+    assert (cfg.indexing.concurrency, cfg.indexing.max_queue_size) == (64, 100_000)
+    # 0 or less still means unlimited
+    assert Config.load(indexing={"concurrency": -1, "max_queue_size": 0}).indexing \
+        .concurrency == -1
+
+
+async def test_open_refuses_a_huge_last_messages_instead_of_failing_every_context() -> None:
+    with pytest.raises(ConfigError, match="last_messages"):
+        await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=16)),
+                          last_messages=2**63)
+
+
+def test_readme_documents_the_new_bounds() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in readme.splitlines()
+            if line.startswith("| `")}
+    assert "at most 64" in rows["`indexing.concurrency`"]
+    assert "at most 100,000" in rows["`indexing.max_queue_size`"]
+    assert "0–256" in rows["`embedding.threads`"]
+    assert "0–1000" in rows["`last_messages`"]
+
+
+# ---------------------------------------------------------------------- other arguments
+
+async def _seeded() -> Memory:
+    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=16)),
+                            config=Config.load(indexing={"concurrency": 1}))
+    await mem.add([{"content": "hello there", "id": "m1"}], session="s1", platform="tg")
+    await mem.set_scope("session", actor=OWNER, session="s1")  # so that visible() filters
+    await mem.flush(timeout=30)
+    return mem
+
+
+BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], str]] = [
+    ("clear session past 64 bits", lambda m: m.clear("vector", session=2**70),  # type: ignore[arg-type]
+     "session must be a string"),
+    ("clear session lone surrogate", lambda m: m.clear("all", session="\ud800"), "session"),
+    ("clear session int", lambda m: m.clear("all", session=1), "session"),  # type: ignore[arg-type]
+    ("clear session bytes", lambda m: m.clear("context", session=b"s1"),  # type: ignore[arg-type]
+     "session"),
+    ("clear session empty", lambda m: m.clear("all", session=""), "session"),
+    ("set_scope session lone surrogate",
+     lambda m: m.set_scope("session", actor=OWNER, session="\ud800"), "session"),
+    ("set_scope session NUL", lambda m: m.set_scope("session", actor=OWNER, session="a\x00b"),
+     "session"),
+    ("set_scope platform lone surrogate",
+     lambda m: m.set_scope("all", actor=OWNER, layer="platform", platform="\udfff"),
+     "platform"),
+    ("set_scope chat_type dict",
+     lambda m: m.set_scope("all", actor=OWNER, layer="chat_type", platform="tg",
+                           chat_type={"$ne": 1}),  # type: ignore[arg-type]
+     "chat_type"),
+    ("set_retention group_id lone surrogate",
+     lambda m: m.set_retention(5, actor=OWNER, layer="group", platform="tg",
+                               group_id="\ud800"), "group_id"),
+    ("set_retention session too long",
+     lambda m: m.set_retention(5, actor=OWNER, session="s" * 513), "session"),
+    ("flush timeout as text", lambda m: m.flush("5"), "timeout"),  # type: ignore[arg-type]
+    ("flush negative timeout", lambda m: m.flush(-1), "timeout"),
+    ("flush NaN timeout", lambda m: m.flush(math.nan), "timeout"),
+    ("flush timeout past any float", lambda m: m.flush(10**400), "timeout"),
+    ("flush timeout True", lambda m: m.flush(True), "timeout"),
+    ("visible metadata None",
+     lambda m: m.visible([Message(session_id="s1", content="x", metadata=None)],  # type: ignore[arg-type]
+                         visible_from="s1"), "messages[0].metadata"),
+    ("visible ts as text",
+     lambda m: m.visible([Message(session_id="s1", content="x"),
+                          Message(session_id="s1", content="x", ts="5")],  # type: ignore[arg-type]
+                         visible_from="s1"), "messages[1].ts"),
+    ("visible session_id int",
+     lambda m: m.visible([Message(session_id=5, content="x")],  # type: ignore[arg-type]
+                         visible_from="s1"), "messages[0].session_id"),
+    ("visible mentions None",
+     lambda m: m.visible([Message(session_id="s1", content="x", mentions=None)],  # type: ignore[arg-type]
+                         visible_from="s1"), "messages[0].mentions"),
+]
+
+
+@pytest.mark.parametrize("label,call,names", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+async def test_bad_argument_is_invalid_input_naming_it_and_changes_nothing(
+        label: str, call: Callable[[Memory], Awaitable[Any]], names: str) -> None:
+    mem = await _seeded()
+    try:
+        before = await _snapshot(mem)
+        with pytest.raises(InvalidInput) as info:
+            await call(mem)
+        assert names in str(info.value)
+        assert await _snapshot(mem) == before
+        assert (await mem.effective_scope("s1")).scope == "session"
+    finally:
+        await mem.close()
+
+
+async def test_good_arguments_still_work() -> None:
+    mem = await _seeded()
+    try:
+        await mem.flush(0.0 + 30)
+        await mem.flush(30)
+        shown = await mem.visible([Message(session_id="s1", content="x"),
+                                   Message(session_id="s2", content="y")], visible_from="s1")
+        assert [m.session_id for m in shown] == ["s1"]
+        assert (await mem.clear("vector", session="s1"))["vectors"] == 1
+        await mem.set_retention(5, actor=OWNER, layer="group", platform="tg", group_id="g")
+        assert (await mem.clear("all", session="s1"))["messages"] == 1
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("args,kwargs,names", [
+    ((None,), {}, "url"),
+    ((5,), {}, "url"),
+    ((b"x.db",), {}, "url"),
+    (("/tmp/\ud800.db",), {}, "url"),
+    (("memory://",), {"vector": 5}, "vector"),
+    (("memory://",), {"vector": "qdrant+local://\udfff"}, "vector"),
+    (("memory://",), {"env": ["X=1"]}, "env"),
+    (("memory://",), {"env": {"CHATMEM_SEARCH__TOP_K": 5}}, "env"),
+    (("memory://",), {"create": "no"}, "create"),
+    (("memory://",), {"create": 0}, "create"),
+], ids=["url None", "url int", "url bytes", "url surrogate", "vector int",
+        "vector surrogate", "env list", "env int value", "create 'no'", "create 0"])
+async def test_open_checks_its_arguments(args: tuple[Any, ...], kwargs: dict[str, Any],
+                                         names: str) -> None:
+    with pytest.raises(InvalidInput, match=names):
+        await Memory.open(*args, embedder=Embedder(RecordingProvider(dim=16)), **kwargs)
+
+
+async def test_open_with_a_bad_create_creates_no_file(tmp_path: Path) -> None:
+    db = tmp_path / "no.db"
+    with pytest.raises(InvalidInput, match="create must be true or false"):
+        await Memory.open(str(db), embedder=Embedder(RecordingProvider(dim=16)),
+                          create="no")  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_every_error_here_is_a_chatmem_error() -> None:
+    """No raw exception on any of the audit's calls (a guard on the classes used)."""
+    mem = await _seeded()
+    try:
+        for call in (lambda: mem.flush("5"),  # type: ignore[arg-type]
+                     lambda: mem.situation("\ud800"),
+                     lambda: mem.clear("vector", session=2**70)):  # type: ignore[arg-type]
+            with pytest.raises(ChatmemError):
+                await call()
+    finally:
+        await mem.close()
+
+
+# ---------------------------------------------------------------------- HTTP client
+
+#: (label, call on an AsyncClient, a part of the message naming the argument): each
+#: shaped its request with dict() / list() / quote() and raised a raw TypeError,
+#: ValueError or UnicodeEncodeError before.
+CLIENT_CALLS: list[tuple[str, Callable[[Any], Awaitable[Any]], str]] = [
+    ("add(None)", lambda c: c.add(None, session="s1"), "messages"),
+    ("add(5)", lambda c: c.add(5, session="s1"), "messages"),
+    ("recall filter list", lambda c: c.recall("q", session="s1", filter=["a"]), "filter"),
+    ("recall(None)", lambda c: c.recall(None, session="s1"), "query"),
+    ("recall speakers int", lambda c: c.recall("q", session="s1", speakers=5), "speakers"),
+    ("recall exclude_ids str", lambda c: c.recall("q", exclude_ids="m1"), "exclude_ids"),
+    ("upsert_session list", lambda c: c.upsert_session(["abc"]), "session"),
+    ("upsert_session metadata 5",
+     lambda c: c.upsert_session({"id": "s1", "metadata": 5}), "session.metadata"),
+    ("rewrite metadata list", lambda c: c.rewrite("s1", 1, metadata=[1]), "rewrite.metadata"),
+    ("call_tool arguments None", lambda c: c.call_tool(None, {"session_id": "s1"}),
+     "arguments"),
+    ("call_tool caller str", lambda c: c.call_tool({"query": "q"}, "s1"), "caller"),
+    ("context(5)", lambda c: c.context(5, session="s1"), "turn"),
+    ("context speakers int", lambda c: c.context("q", session="s1", speakers=1), "speakers"),
+    ("get_session surrogate", lambda c: c.get_session("\ud800"), "session"),
+    ("list cursor surrogate", lambda c: c.list_messages(cursor="\ud800"), "cursor"),
+    ("effective_scope platform dict",
+     lambda c: c.effective_scope("s1", {"$ne": "x"}), "platform"),
+    ("effective_scope platform surrogate",
+     lambda c: c.effective_scope("s1", "\udfff"), "platform"),
+]
+
+
+def _recording_client() -> tuple[AsyncClient, list[httpx.Request]]:
+    sent: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json={"scope": "all", "layer": "config"})
+
+    return AsyncClient("http://chatmem.test", transport=httpx.MockTransport(answer)), sent
+
+
+@pytest.mark.parametrize("label,call,names", CLIENT_CALLS, ids=[c[0] for c in CLIENT_CALLS])
+async def test_client_refuses_a_bad_argument_before_sending(
+        label: str, call: Callable[[Any], Awaitable[Any]], names: str) -> None:
+    client, sent = _recording_client()
+    try:
+        with pytest.raises((InvalidInput, FilterError)) as info:
+            await call(client)
+        assert names in str(info.value)
+        assert sent == []
+    finally:
+        await client.close()
+
+
+async def test_client_still_sends_good_arguments() -> None:
+    client, sent = _recording_client()
+    try:
+        scope = await client.effective_scope("s1", "telegram")
+        assert scope.scope == "all" and len(sent) == 1
+        assert sent[0].url.params["platform"] == "telegram"
+    finally:
+        await client.close()
