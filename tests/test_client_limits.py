@@ -631,6 +631,27 @@ def test_the_mcp_server_opens_no_event_stream_that_would_hold_a_slot(tmp_path: P
                 s.__exit__(None, None, None)
 
 
+def test_the_mcp_servers_own_refusals_are_json_rpc_too(tmp_path: Path) -> None:
+    """The SDK answered a body over its 4 MiB (413) and another path (404) in plain text,
+    which an MCP client cannot read; now in JSON-RPC's error shape, like the rest."""
+    from chatmem.server.mcp import HTTP_PATH
+
+    app, limits, port = one_slot_mcp_app(tmp_path, RecordingProvider())
+    with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url:
+        big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "%s"}}' % (
+            b"a" * (5 * 1024 * 1024))
+        for answer, status, words in (
+                (httpx.post(url, content=big, headers=MCP_HEADERS, timeout=PATIENCE_S),
+                 413, "too large"),
+                (httpx.post(url.replace(HTTP_PATH, "/elsewhere"), json={}, headers=MCP_HEADERS,
+                            timeout=PATIENCE_S), 404, f"answers at {HTTP_PATH}")):
+            assert answer.status_code == status, answer.text
+            assert answer.headers["content-type"] == "application/json"
+            error = answer.json()
+            assert error["jsonrpc"] == "2.0" and error["id"] is None
+            assert words in error["error"]["message"], error
+
+
 def test_the_cli_default_is_the_library_default() -> None:
     from chatmem.server.limits import DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_MAX_UNREAD_MB
 

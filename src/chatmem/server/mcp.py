@@ -436,6 +436,50 @@ class _RequireKey:
         await self.app(scope, receive, send)
 
 
+class _JsonRpcErrorBodies:
+    """Plain ASGI around the SDK's app: an error it answers in plain text (413 for a body
+    over its 4 MiB, 404 for another path) is sent in JSON-RPC's error shape, as every
+    other refusal of this server is: an MCP client reads nothing else."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        held: dict[str, Any] | None = None
+        chunks: list[bytes] = []
+
+        async def rewriting_send(message: Any) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start" and message["status"] >= 400:
+                kind = dict(message.get("headers", ())).get(b"content-type", b"")
+                if not kind.startswith(b"application/json"):
+                    held = message
+                    return
+            if message["type"] == "http.response.body" and held is not None:
+                chunks.append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                text = (f"no MCP endpoint at {scope['path']}: the server answers at "
+                        f"{HTTP_PATH}" if held["status"] == 404 else
+                        b"".join(chunks).decode("utf-8", "replace").strip()
+                        or "the request was refused")
+                body = json.dumps({"jsonrpc": "2.0", "id": None,
+                                   "error": {"code": -32600, "message": text}}).encode()
+                headers = [(k, v) for k, v in held.get("headers", ())
+                           if k.lower() not in (b"content-type", b"content-length")]
+                await send({**held, "headers": [*headers,
+                                                (b"content-type", b"application/json"),
+                                                (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+            await send(message)
+
+        await self.app(scope, receive, rewriting_send)
+
+
 class _NoEventStream:
     """Plain ASGI: ``GET`` on the MCP path is answered 405 in JSON-RPC's error shape.
 
@@ -496,7 +540,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
 
     for limit_error in (ClientTooSlow, NoFreeSlot):
         sdk_app.add_exception_handler(limit_error, jsonrpc_error)
-    app: ASGIApp = sdk_app
+    app: ASGIApp = _JsonRpcErrorBodies(sdk_app)
     limits = limits or ClientLimits()
     app = _NoEventStream(BodyDeadline(Slotted(app, limits), limits))
     return _RequireKey(app, keys, session) if keys is not None else app
