@@ -86,3 +86,30 @@ async def test_a_full_disk_is_reported_as_such_and_stores_nothing(tmp_path) -> N
     await store.append([Message(session_id="s", content="after", id="m4")])
     assert set(await store.get(["m0", "m4"])) == {"m0", "m4"}
     await store.close()
+
+
+async def test_a_store_in_a_read_only_folder_says_so(tmp_path) -> None:
+    """On a read-only file system SQLite cannot make the -shm file a WAL store needs even
+    to be read, and the error was its own "unable to open database file". A tmpfs
+    mounted read-only plays it (root and mount needed: skipped elsewhere)."""
+    import os
+    import subprocess
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)],
+            capture_output=True).returncode != 0:
+        pytest.skip("mounting a tmpfs needs root and a mount-capable host")
+    try:
+        store = await SqliteStore.open(folder / "chat.db")
+        await store.append([Message(session_id="s", content="kept")])
+        await store.close()
+        (folder / "chat.db.lock").unlink()
+        assert subprocess.run(["mount", "-o", "remount,ro", str(folder)]).returncode == 0
+        before = (folder / "chat.db").read_bytes()
+        with pytest.raises(StoreError, match="its folder is read-only"):
+            await SqliteStore.open(folder / "chat.db", create=False)
+        assert (folder / "chat.db").read_bytes() == before
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)

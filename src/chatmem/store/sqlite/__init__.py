@@ -264,7 +264,25 @@ class SqliteStore:
             self._abort_open(made)
             if isinstance(exc, OSError):
                 raise StoreError(f"cannot open the store {self.path}: {exc}") from exc
+            if isinstance(exc, sqlite3.OperationalError) and not self._writable_here():
+                raise StoreError(
+                    f"cannot open the store {self.path} ({exc}): its folder is read-only "
+                    "(a read-only file system, or no write permission), and chatmem "
+                    "writes its write-ahead log and lock file beside the store, even to "
+                    "read it; copy the store to a writable folder") from exc
             raise
+
+    def _writable_here(self) -> bool:
+        """Whether the store's folder (where its -wal, -shm and lock files go) and the
+        file itself may be written."""
+        folder = os.path.dirname(self.path) or "."
+        try:
+            if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:
+                return False
+        except OSError:
+            return True  # nothing more to say than SQLite's own error
+        return os.access(folder, os.W_OK) and (
+            not os.path.exists(self.path) or os.access(self.path, os.W_OK))
 
     def _check_file(self, create: bool, made: list[str]) -> bool:
         """Check the path before anything touches it; ``True``: a new or empty file
