@@ -1099,8 +1099,8 @@ class Memory:
                           ) -> Mapping[str, Any] | None:
         """The visibility filter of recalls from ``session`` (``None``: no session given,
         or scope ``all``)."""
-        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)  # also without a session
-        if session is None:
+        if session is None:  # with a session, situation() checks platform
+            check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
             return None
         check_label(session, "visible_from")
         situation = await self.situation(session, platform)

@@ -408,15 +408,15 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                     "never be compared (import without the vectors, `chatmem import "
                     "--no-vectors`, so that this store embeds the messages itself, or "
                     "into a new store)")
-    async for page in message_ids:
-        if resume:
-            break
-        taken = await store.get(page) if page else {}
-        if taken:
-            raise InvalidInput(f"message id {next(iter(taken))!r} is already in this store "
-                               "(import into a new store, or delete those messages first; "
-                               "an import of this file that stopped part way is finished "
-                               "with resume: chatmem import --resume)")
+    if not resume:
+        async for page in message_ids:
+            taken = await store.get(page) if page else {}
+            if taken:
+                raise InvalidInput(
+                    f"message id {next(iter(taken))!r} is already in this store (import "
+                    "into a new store, or delete those messages first; an import of this "
+                    "file that stopped part way is finished with resume: chatmem import "
+                    "--resume)")
     for rec in store_records:
         own = await store.meta_get(rec["namespace"], rec["key"])
         if own is not None and own != rec["value"]:

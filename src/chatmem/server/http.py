@@ -96,8 +96,8 @@ from ..errors import (
     RecallUnavailable,
     StoreError,
 )
-from ..memory import MAX_PAGE_CHARS, Memory, text_chars
-from ..models import TOO_MUCH_TEXT, Session
+from ..memory import MAX_PAGE_CHARS, Memory, check_label, text_chars
+from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session
 from ..models import Message as StoredMessage
 from .console import is_console_path, mount_console
 from .limits import (
@@ -238,10 +238,17 @@ def _bound_sessions(value: Any, role: str, where: str) -> frozenset[str] | None:
         raise ConfigError(f"{where}.sessions binds a user key to its conversations; an "
                           "owner key acts for the whole namespace (leave sessions out, or "
                           "role = \"user\")")
-    if not isinstance(value, list) or not value or not all(
-            isinstance(v, str) and 1 <= len(v) <= 512 and "\x00" not in v for v in value):
+    problem = "" if isinstance(value, list) and value else "is empty or not a list"
+    for i, session in enumerate(value if not problem else ()):
+        try:  # a session id as the library checks one
+            check_label(session, f"sessions[{i}]")
+        except InvalidInput as exc:
+            problem = str(exc)
+            break
+    if problem:
         raise ConfigError(f"{where}.sessions must be a non-empty list of session ids (1 to "
-                          "512 characters each), e.g. sessions = [\"alice-dm\"]")
+                          f"{MAX_LABEL_CHARS} characters each), e.g. sessions = "
+                          f"[\"alice-dm\"] ({problem})")
     return frozenset(value)
 
 

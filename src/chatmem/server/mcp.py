@@ -445,6 +445,10 @@ class _JsonRpcErrorBodies:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.exceptions import HTTPException as StarletteHTTPException
+
+        from .limits import jsonrpc_error_body
+
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -466,8 +470,7 @@ class _JsonRpcErrorBodies:
                         f"{HTTP_PATH}" if held["status"] == 404 else
                         b"".join(chunks).decode("utf-8", "replace").strip()
                         or "the request was refused")
-                body = json.dumps({"jsonrpc": "2.0", "id": None,
-                                   "error": {"code": -32600, "message": text}}).encode()
+                body = jsonrpc_error_body(StarletteHTTPException(held["status"], text))
                 headers = [(k, v) for k, v in held.get("headers", ())
                            if k.lower() not in (b"content-type", b"content-length")]
                 await send({**held, "headers": [*headers,

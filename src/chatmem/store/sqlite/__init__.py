@@ -370,15 +370,17 @@ class SqliteStore:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise StoreError(
-                f"{self.path} is open in another process, or by another name (a hard "
-                "link): chatmem is the only writer of its store file; stop that process "
-                "or talk to it over HTTP") from None
+            raise self._open_elsewhere(", or by another name (a hard link)") from None
         except OSError as exc:  # a file system without flock: the lock file still holds
             os.close(fd)
             log.debug("no flock on %s (%s): the lock file alone guards it", self.path, exc)
             return
         self._file_lock = fd
+
+    def _open_elsewhere(self, how: str) -> StoreError:
+        return StoreError(f"{self.path} is open in another process{how}: chatmem is the "
+                          "only writer of its store file; stop that process or talk to it "
+                          "over HTTP")
 
     def _release_file(self) -> None:
         if self._file_lock is not None:
@@ -447,10 +449,7 @@ class SqliteStore:
         try:
             lock.acquire(timeout=0)
         except Timeout:
-            raise StoreError(
-                f"{self.path} is open in another process (a server?): chatmem is the only "
-                "writer of its store file; stop that process or talk to it over HTTP"
-            ) from None
+            raise self._open_elsewhere(" (a server?)") from None
         except OSError as exc:
             if not existed and os.path.lexists(lock_path):
                 made.append(lock_path)
