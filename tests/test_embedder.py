@@ -43,6 +43,19 @@ async def test_duplicates_in_one_call_cost_one_round_trip_and_cache_hits() -> No
     assert st is not None and st.hits == 1 and st.size == 2
 
 
+async def test_a_vector_changed_by_its_caller_leaves_the_cache_and_duplicates_alone() -> None:
+    # the cache handed out its own array: a caller centring its vector in place changed
+    # what every later call (the indexer's too, on a shared embedder) got for that text
+    emb = Embedder(RecordingProvider())
+    first = await emb.embed_one("hello world")
+    kept = first.copy()
+    first -= 0.5
+    assert np.allclose(await emb.embed_one("hello world"), kept)
+    a, b = await emb.embed_many(["same text", "same text"])
+    a *= 0.0
+    assert abs(float(np.linalg.norm(b)) - 1.0) < 1e-5
+
+
 async def test_roles_are_batched_separately_and_keyed_separately() -> None:
     prov = RecordingProvider()
     emb = Embedder(prov)

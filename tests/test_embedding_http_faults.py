@@ -84,6 +84,10 @@ MATRIX = [
     Case("JSON of another shape", lambda: [Step(body={"result": "ok"})], decision="invalid",
          reason="unexpected answer shape"),
     Case("NaN", lambda: [Step(nan=True)], decision="invalid", reason="NaN"),
+    # the service's fault, not a setting's (was a raw DecodingError, decision fail)
+    Case("a gzip answer that is not gzip", lambda: [Step(
+        body=b"not gzip at all", headers={"Content-Encoding": "gzip"})], decision="invalid",
+         reason="could not be decoded"),
     Case("wrong count", lambda: [Step(count=1)], decision="invalid",
          reason="1 vectors for 2 texts"),
     # 2 texts may take 1 MiB + 2 × 256 KiB: a URL serving something else is not read whole
@@ -278,3 +282,24 @@ async def test_a_call_may_ask_for_fewer_retries(service: FakeEmbeddingService) -
     with pytest.raises(InvalidInput):
         await emb.embed_one("x", max_retries=-1)
     await emb.aclose()
+
+
+@pytest.mark.parametrize("header", ["Ocp-Apim-Subscription-Key", "X-Auth-Token", "api-token",
+                                    "X-Client-Secret"])
+async def test_a_key_in_a_header_of_any_name_is_redacted(service: FakeEmbeddingService,
+                                                         header: str) -> None:
+    # gateways name their key headers freely (Azure API Management's
+    # Ocp-Apim-Subscription-Key): a service echoing one showed it in the error and in doctor
+    from chatmem.embedding.doctor import diagnose
+
+    secret = "gateway-key-0123456789"
+    service.default = Step(401, body=lambda rec: {
+        "error": f"subscription key {rec.headers.get(header.lower())} is not valid"})
+    config = service.config("openai", key=None, path="/v1", headers={header: secret})
+    emb = Embedder.from_config(config)
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await emb.embed_many(TEXTS)
+    await emb.aclose()
+    assert secret not in str(info.value) and "***" in str(info.value)
+    report = await diagnose(config)
+    assert report.exit_code == 2 and not any(secret in line for line in report.lines())

@@ -198,6 +198,80 @@ async def test_answer_order_follows_the_index_field(service: FakeEmbeddingServic
     assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
 
 
+def _numbered(indexes: list[int]) -> Any:
+    """An OpenAI-shaped answer whose items carry these ``index`` fields."""
+    return lambda rec: {"data": [{"index": i, "embedding": vector(t)}
+                                 for i, t in zip(indexes, rec.texts)]}
+
+
+@pytest.mark.parametrize("indexes", [[0, 0, 1], [0, 1, 0], [1, 2, 3], [0, 2, 5]])
+async def test_answer_whose_index_fields_do_not_number_the_texts_is_refused(
+        service: FakeEmbeddingService, indexes: list[int]) -> None:
+    # a proxy numbering each sub-batch from 0 (0, 1, 0): sorting by index would hand
+    # one text's vector to another; it is refused, as a wrong count is
+    service.default = Step(body=_numbered(indexes))
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await embed(service.config("openai", path="/v1", max_retries=0),
+                    ["first text", "other text", "third text"])
+    assert info.value.retry_decision == "invalid" and "index" in str(info.value)
+
+
+async def test_answer_giving_every_vector_the_same_index_keeps_its_order(
+        service: FakeEmbeddingService) -> None:
+    # a server writing index 0 for each item says nothing about the order: as without one
+    service.default = Step(body=_numbered([0, 0, 0]))
+    texts = ["first text", "other text", "third text"]
+    _, out = await embed(service.config("openai", path="/v1"), texts)
+    assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+
+
+@pytest.mark.parametrize("row", [["0.5", "0.25", "1"], [True, False, True], [0.5, None, 1.0],
+                                 [0.5, "0.25", 1.0], [{"v": 1}, 0.5, 1.0]])
+async def test_answer_with_values_that_are_not_numbers_is_refused(
+        service: FakeEmbeddingService, row: list[Any]) -> None:
+    # "0.5" and true are not numbers in JSON: numpy would quietly read them as such
+    service.default = Step(body=lambda rec: {"embeddings": [row for _ in rec.texts]})
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await embed(service.config("ollama", key=None, max_retries=0), ["alpha", "beta"])
+    assert info.value.retry_decision == "invalid" and "not numbers" in str(info.value)
+
+
+@pytest.mark.parametrize("key", ["sk-live-0123456789\r", "sk-live-0123456789\n",
+                                 " sk-live-0123456789", "sk-live-0123456789 ",
+                                 "sk-live-01234\x0056789", "sk-live-0123456789\u00e9"])
+@pytest.mark.parametrize("from_env", [False, True])
+async def test_key_that_a_request_cannot_carry_is_a_config_error_without_the_key(
+        service: FakeEmbeddingService, key: str, from_env: bool,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # a key read from a file with Windows line ends: the HTTP library refused it on every
+    # call, quoting it escaped ("…\\r", which redaction did not match) as a network error
+    # (decision defer: retried forever; doctor said the service was unreachable)
+    config = service.config("openai", key=None if from_env else key)
+    env = {"OPENAI_API_KEY": key} if from_env else {}
+    with caplog.at_level("DEBUG"), pytest.raises(ConfigError) as info:
+        await embed(config, ["hello"], env=env)
+    text = str(info.value)
+    assert "embedding.api_key" in text and ("OPENAI_API_KEY" in text) == from_env
+    assert "0123456789" not in text and "56789" not in caplog.text
+    assert not service.requests
+
+
+async def test_a_key_that_cannot_be_sent_is_not_quoted_by_the_error(
+        service: FakeEmbeddingService, caplog: pytest.LogCaptureFixture) -> None:
+    # a provider built directly skips the registry's check: the HTTP layer's error
+    # quotes the header escaped, and that form is redacted too
+    from chatmem.embedding.openai import OpenAIProvider
+    from chatmem.embedding.remote import RemoteSettings
+
+    provider = OpenAIProvider(RemoteSettings(model="m", endpoint=service.url,
+                                             api_key="sk-live-0123456789\r", max_retries=0))
+    emb = Embedder(provider)
+    with caplog.at_level("DEBUG"), pytest.raises(EmbeddingUnavailable) as info:
+        await emb.embed_many(["hello"])
+    await emb.aclose()
+    assert "0123456789" not in str(info.value) and "0123456789" not in caplog.text
+
+
 async def test_cohere_v1_answer_shape_is_accepted(service: FakeEmbeddingService) -> None:
     service.default = Step(shape="v1")
     _, out = await embed(service.config("cohere"), ["alpha", "beta"])

@@ -148,6 +148,9 @@ async def test_a_lone_surrogate_in_a_filter_value_is_a_filter_error(
     ({"indexing": {"concurrency": 2**40}}, "indexing.concurrency", 64),
     ({"indexing": {"max_queue_size": 2**63}}, "indexing.max_queue_size", 100000),
     ({"embedding": {"threads": 2**40}}, "embedding.threads", 256),
+    ({"indexing": {"retry_max_s": 1e17}}, "indexing.retry_max_s", 86400),
+    ({"indexing": {"retry_initial_s": 1e17, "retry_max_s": 1e17}},
+     "indexing.retry_initial_s", 86400),
 ])
 def test_unbounded_config_integers_have_an_upper_bound(options: dict[str, Any], field: str,
                                                        limit: int) -> None:
@@ -180,6 +183,8 @@ def test_readme_documents_the_new_bounds() -> None:
     assert "at most 100,000" in rows["`indexing.max_queue_size`"]
     assert "0–256" in rows["`embedding.threads`"]
     assert "0–1000" in rows["`last_messages`"]
+    assert "at most 86,400" in rows["`indexing.retry_max_s`"]
+    assert "at most 86,400" in rows["`indexing.retry_initial_s`"]
 
 
 # ---------------------------------------------------------------------- other arguments

@@ -260,3 +260,58 @@ async def test_batches_failing_together_count_as_one_failure_of_the_provider(
             assert 0 < st["indexer"]["retries_paused_s"] <= initial
         finally:
             await mem.close()
+
+
+async def test_erasing_messages_of_a_queued_retry_wave_does_not_stop_retries(
+        tmp_path: Path) -> None:
+    """A wave of retries waits in the queue behind a slow batch when part of it is
+    erased (``forget``, a retention sweep): the wave still ends, and a message failing
+    later is retried on its own (the erased ids kept it open for good, so no retry was
+    ever queued again until a restart or a flush)."""
+    from chatmem import Memory
+    from fake_embedding_service import Step, fresh_service
+
+    with fresh_service(dims=16) as service:
+        service.default = Step(503)
+        config = {"embedding": service.config("openai", model="bow", max_retries=0,
+                                              max_concurrency=1, cache={"enabled": False}),
+                  "indexing": {"retry_initial_s": 0.1, "retry_max_s": 0.3, "batch_size": 5}}
+        mem = await Memory.open(f"sqlite:///{tmp_path}/wave.db", config=config)
+        try:
+            await mem.add([Message(session_id="gone" if i % 2 else "kept",
+                                   content=f"note {i}", ts=1000 + i) for i in range(40)])
+
+            async def all_failed() -> bool:
+                return (await mem.stats())["failed"] == 40
+
+            await until(all_failed, "failed")
+            service.default = Step(delay=0.3)  # back, slowly: the wave waits queued
+
+            async def wave_queued() -> bool:
+                indexer = (await mem.stats())["indexer"]
+                return indexer["queued"] >= 10 and indexer["retrying"] >= 10
+
+            await until(wave_queued, "queued")
+            await mem.forget(session="gone")
+
+            async def wave_over() -> bool:
+                st = await mem.stats()
+                return st["indexed"] == 20 and st["indexer"]["retrying"] == 0
+
+            await until(wave_over, "over", limit_s=30)
+            service.default = Step(503)
+            await mem.add(Message(session_id="kept", content="a late note", ts=5000))
+
+            async def late_failed() -> bool:
+                return (await mem.stats())["failed"] == 1
+
+            await until(late_failed, "failed")
+            service.default = Step()
+
+            async def late_indexed() -> bool:
+                return (await mem.stats())["indexed"] == 21
+
+            await until(late_indexed, "indexed without a flush", limit_s=15)
+        finally:
+            await mem.close()
+

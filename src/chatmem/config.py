@@ -241,9 +241,10 @@ class IndexingConfig(_Strict):
     batch_size: int = Field(default=512, ge=1, le=4096, strict=True)
     #: E12: seconds before the first retry of a message whose embedding failed (provider
     #: down, deferred, garbage answer); each further failure doubles it, with jitter.
-    retry_initial_s: float = Field(default=1.0, gt=0.0)
+    retry_initial_s: float = Field(default=1.0, gt=0.0, le=86_400.0)
     #: E12: the longest wait between two retries of one message (the doubling stops here).
-    retry_max_s: float = Field(default=300.0, gt=0.0)
+    #: At most a day: 1e17 (finite, so accepted before) overflowed the stored retry time.
+    retry_max_s: float = Field(default=300.0, gt=0.0, le=86_400.0)
     #: R5: seconds a claim on a batch's messages lasts (several processes on one
     #: PostgreSQL embed each message once). Renewed every third of it while the batch
     #: runs, so a live slow batch keeps its messages; a process killed mid-batch loses

@@ -372,7 +372,9 @@ class Indexer:
         if gone:
             self._queue = deque(m for m in self._queue if m.id not in gone)
             self._queued -= gone
-            self._progress.set()
+            # settled like a finished batch: a retry wave they belonged to must still
+            # end, or no retry would be queued again
+            self._settle_ids(gone)
         return len(gone)
 
     async def settled_ids(self, ids: Sequence[str]) -> None:

@@ -318,7 +318,9 @@ class Embedder:
                         out[i] = vec
                     if dedupe:
                         self.cache.set(k, vec)
-        done = [v for v in out if v is not None]
+        # each caller gets its own array: one changing its vector in place must not
+        # change the cached one (later calls, the index) nor a duplicate input's
+        done = [v.copy() for v in out if v is not None]
         if len(done) != len(out):  # cannot happen unless the loop above is broken
             raise self._error("internal error: an input got no vector", "fail")
         return Embedded(model, done)

@@ -11,7 +11,8 @@ answer, or raises :class:`~chatmem.errors.EmbeddingUnavailable` with a
   again later (the indexer reschedules; recall degrades to full text).
 * ``cooldown``: the service asked us to wait (``Retry-After``) and that time has
   not passed for this (provider, endpoint, model): failed fast, no request sent.
-* ``invalid``: the service answered 2xx with something that is not JSON.
+* ``invalid``: the service answered 2xx with something that is not JSON, or a body
+  that cannot be decoded (a broken gzip stream).
 
 Rules of one call: each attempt has its own timeout (``timeout``, 30 s) for the
 whole exchange (connect, send, every read), cut short by the deadline; the
@@ -59,6 +60,10 @@ SECRET_PARAMS = SECRET_QUERY_PARAMS
 #: Header names whose values are secrets.
 SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "x-goog-api-key",
                             "proxy-authorization", "cookie"})
+#: Parts of a header name that mark its value as a secret too: gateways name their keys
+#: freely (Azure API Management's ``Ocp-Apim-Subscription-Key``, ``X-Auth-Token``).
+SECRET_HEADER_MARKERS = ("key", "token", "auth", "secret", "password", "cookie",
+                         "credential", "signature")
 BACKOFF_BASE_S = 0.5
 BACKOFF_MAX_S = 8.0
 #: Longest ``Retry-After`` honoured; a longer one is treated as this (a broken or
@@ -74,6 +79,12 @@ ANSWER_BYTES_PER_TEXT = 8192 * 32
 ANSWER_BYTES_BASE = 1024 * 1024
 
 RETRYABLE_STATUS = frozenset({408, 425, 429})
+
+
+def is_secret_header(name: str) -> bool:
+    """Whether the value of header ``name`` is redacted wherever it could be shown."""
+    name = name.lower()
+    return name in SECRET_HEADERS or any(m in name for m in SECRET_HEADER_MARKERS)
 
 
 def redact_url(url: str) -> str:
@@ -193,11 +204,15 @@ class HttpClient:
         self.max_retries = max_retries
         self.headers = dict(headers or {})
         # a secret header's whole value, and its credential alone ("Bearer <token>")
-        header_secrets = [part for k, v in self.headers.items() if k.lower() in SECRET_HEADERS
+        header_secrets = [part for k, v in self.headers.items() if is_secret_header(k)
                           for part in (v, v.split()[-1] if v.split() else v)]
+        # each also as an error quotes it when it cannot be sent: escaped (h11's
+        # "Illegal header value b'Bearer sk-…\\r'") and without the stray whitespace
+        forms = [form for s in (*secrets, *header_secrets) if s
+                 for form in (s, s.strip(), s.encode("unicode_escape").decode("ascii"),
+                              repr(s.encode())[2:-1])]
         # longest first, so that a secret containing another is replaced whole
-        self._secrets = sorted({s for s in (*secrets, *header_secrets) if s and len(s) >= 4},
-                               key=len, reverse=True)
+        self._secrets = sorted({s for s in forms if len(s) >= 4}, key=len, reverse=True)
         self._transport = transport
         self.cooldowns = cooldowns if cooldowns is not None else COOLDOWNS
         #: id(loop) → (the loop, weakly; its connection pool)
@@ -302,6 +317,9 @@ class HttpClient:
                 raise self.error(f"the answer is larger than {exc.limit} bytes (is the URL "
                                  "an embeddings endpoint?)", url=full_url,
                                  status=exc.status, decision="fail") from None
+            except httpx.DecodingError as exc:  # a broken gzip body: the service's fault
+                raise self.error(f"answer could not be decoded ({exc})", url=full_url,
+                                 decision="invalid") from None
             except (httpx.TimeoutException, asyncio.TimeoutError) as exc:
                 problem = f"timed out after {budget:.1f} s ({type(exc).__name__})"
             except httpx.TransportError as exc:
@@ -357,4 +375,4 @@ def _snippet(text: str) -> str:
     return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
 
 
-__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "redact_url"]
+__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "redact_url"]

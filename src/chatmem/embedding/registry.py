@@ -136,6 +136,12 @@ def provider_key(cfg: EmbeddingConfig, env: Mapping[str, str] | None = None
     return None, var
 
 
+def _sendable_key(key: str) -> bool:
+    """Whether ``key`` can travel in an HTTP header or query as it is: printable ASCII,
+    no spaces around it."""
+    return key == key.strip() and all(" " <= c <= "~" for c in key)
+
+
 def _options(cfg: EmbeddingConfig) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if cfg.api_version:
@@ -171,6 +177,16 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
             f"no API key: set embedding.api_key{where} (the CLI and servers read the "
             "environment; in a program pass env=os.environ)",
             provider=cfg.provider, retry_decision="fail")
+    if key is not None and not _sendable_key(key):
+        # refused here: the HTTP library would raise on every call with the key quoted
+        # in an escaped form that redaction cannot match ("…\\r"), as an outage (retried)
+        where = "embedding.api_key" if cfg.api_key is not None \
+            and cfg.api_key.get_secret_value() else f"the {var} environment variable"
+        raise ConfigError(
+            f"embedding.api_key: the API key from {where} holds a line break, another "
+            "control character, a non-ASCII character or spaces around it, which an HTTP "
+            "request cannot carry (a stray newline or \\r from the file it was copied "
+            "from?); set it to the key alone")
     settings = RemoteSettings(
         model=cfg.model or spec.default_model, endpoint=endpoint, api_key=key,
         dimensions=cfg.dimensions, headers=dict(cfg.headers), timeout=cfg.timeout,

@@ -148,8 +148,13 @@ class RemoteProvider:
             raise self.invalid(f"answer has {len(rows)} vectors for {len(texts)} texts",
                                req.url)
         try:
-            out = np.asarray(rows, dtype=np.float32)
-        except (TypeError, ValueError) as exc:
+            # no dtype first: numpy would turn "0.5" and true into numbers
+            numbers = np.asarray(rows)
+            if numbers.dtype.kind not in "fiu":
+                raise TypeError("they hold strings, booleans, nulls or objects")
+            with np.errstate(over="ignore"):  # past float32's range: inf, refused below
+                out = numbers.astype(np.float32)
+        except (TypeError, ValueError, OverflowError) as exc:
             raise self.invalid(f"vectors are not numbers of equal length ({exc})",
                                req.url) from None
         if out.ndim != 2 or out.shape[1] == 0:
@@ -183,6 +188,12 @@ def data_embeddings(answer: Any) -> list[Any]:
     if not isinstance(data, list):
         raise TypeError("'data' is not a list")
     if all(isinstance(d, dict) and isinstance(d.get("index"), int) for d in data):
+        indexes = sorted(d["index"] for d in data)
+        if indexes != list(range(len(data))) and len(set(indexes)) > 1:
+            # a vector would go to another text (a proxy numbering each sub-batch
+            # from 0, an index skipped): refused, never stored. One index for all (a
+            # server writing 0 for each) says nothing: the answer's order holds
+            raise ValueError(f"the 'index' fields are not 0 to {len(data) - 1}, once each")
         data = sorted(data, key=lambda d: d["index"])
     return [d["embedding"] for d in data]
 
