@@ -32,6 +32,7 @@ from .models import (
     MAX_LABEL_CHARS,
     ROLES,
     Message,
+    check_json,
     check_text,
     describe,
     validate_message,
@@ -110,7 +111,7 @@ def _part(part: object, path: str) -> tuple[str, dict[str, Any] | None]:
             record["url"] = _cut(url, 2000)
             label = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or url
         if isinstance(body.get("detail"), str):
-            record["detail"] = body["detail"]
+            record["detail"] = _string(body["detail"], f"{path}.image_url.detail")
     elif kind == "input_audio":
         fmt = body.get("format")
         if fmt is not None:
@@ -154,6 +155,9 @@ def _tool_calls(value: object, path: str) -> list[Mapping[str, Any]]:
         fn = call.get("function")
         if fn is not None and not isinstance(fn, Mapping):
             raise InvalidInput(f"{path}[{j}].function must be an object, got {describe(fn)}")
+        # checked here, not only as metadata later: the error names the field as given
+        # (a NUL in the name would otherwise be reported in the content made from it)
+        check_json(call, f"{path}[{j}]")
     return list(value)
 
 
@@ -224,6 +228,7 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
         fc = extra.pop("function_call")
         if not isinstance(fc, Mapping):
             raise InvalidInput(f"{path}.function_call must be an object, got {describe(fc)}")
+        check_json(fc, f"{path}.function_call")
         meta["function_call"] = fc
         calls.append({"function": fc})
     if "tool_call_id" in extra:
@@ -234,6 +239,7 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     for key in ("audio", "annotations"):
         value = extra.pop(key, None)
         if value:
+            check_json(value, f"{path}.{key}")
             meta[key] = value
     audio = meta.get("audio")
     if content is None and isinstance(audio, Mapping) and isinstance(audio.get("transcript"),

@@ -106,6 +106,10 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"{TOOL_NAME} arguments are not valid JSON: {exc}") from None
+        except ValueError:
+            # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+            raise InvalidInput(f"{TOOL_NAME} arguments hold a number too long to read"
+                               ) from None
         except RecursionError:
             raise InvalidInput(f"{TOOL_NAME} arguments are nested too deeply") from None
     if not isinstance(arguments, Mapping):

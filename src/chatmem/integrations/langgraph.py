@@ -361,8 +361,19 @@ class ChatmemStore(BaseStore):
 
     @staticmethod
     def _is_item(msg: Message) -> bool:
+        """Whether ``msg`` is an item this store wrote: its metadata names a namespace and
+        key whose session and message id are ``msg``'s own. A message added otherwise (in
+        any session, over HTTP with a user key) may carry the same metadata, but it is not
+        an item of that namespace and must not be read as one."""
         meta = msg.metadata.get(ITEM_META)
-        return isinstance(meta, Mapping) and "key" in meta and "value" in meta
+        if not isinstance(meta, Mapping) or not isinstance(meta.get("value"), Mapping):
+            return False
+        key, labels = meta.get("key"), meta.get("namespace")
+        if not isinstance(key, str) or not isinstance(labels, list) \
+                or not all(isinstance(label, str) for label in labels):
+            return False
+        namespace = tuple(labels)
+        return msg.session_id == session_id(namespace) and msg.id == message_id(namespace, key)
 
     async def _get(self, op: GetOp) -> Item | None:
         found = (await self.memory.get([message_id(op.namespace, op.key)])).values()

@@ -52,6 +52,13 @@ __all__ = ["ITEM_KEY", "ChatmemSession", "instructions_with_memory", "item_to_me
 
 #: The metadata key holding the raw Agents SDK item of a stored message.
 ITEM_KEY = "openai_agents_item"
+#: The metadata key saying where the item's text was taken out of ``ITEM_KEY`` (it is
+#: the message's content): an item too large to keep whole in the metadata.
+TEXT_KEY = "openai_agents_text"
+#: Where an item's one text may be: a message's string content, its one text part, a
+#: tool call's string output.
+_TEXT_SPOTS: tuple[tuple[str | int, ...], ...] = (("content",), ("content", 0, "text"),
+                                                  ("output",))
 #: Longest page read from the store at once.
 _PAGE = 1000
 #: How many items a run may have added to the session since its input, at most, for
@@ -65,21 +72,83 @@ _TEXT_PARTS = {"input_text": "text", "output_text": "text", "text": "text",
 _ATTACHMENTS = {"input_image": "image", "input_file": "file", "input_audio": "audio"}
 
 
-def _plain(item: object, path: str) -> dict[str, Any]:
-    """An item (a TypedDict, or a pydantic object of the openai SDK) as JSON data."""
+def _mapping(item: object, path: str) -> Mapping[str, Any]:
+    """An item (a TypedDict, or a pydantic object of the openai SDK) as a mapping."""
     dump = getattr(item, "model_dump", None)
     if not isinstance(item, Mapping) and callable(dump):
         item = dump(exclude_unset=True, mode="json")
     if not isinstance(item, Mapping):
         raise InvalidInput(f"{path} must be an Agents SDK input item (a mapping), got "
                            f"{describe(item)}")
-    check_json(item, path)  # names the part: too deep, not finite, not JSON, NUL…
+    return item
+
+
+def _plain(item: object, path: str, *, checked: bool = True) -> dict[str, Any]:
+    """An item as JSON data (``checked``: also as chatmem stores it in metadata)."""
+    item = _mapping(item, path)
+    if checked:
+        check_json(item, path)  # names the part: too deep, not finite, not JSON, NUL…
     try:
         data = json.loads(json.dumps(item, ensure_ascii=False))
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"{path} is not JSON data: {exc}") from None
     assert isinstance(data, dict)
     return data
+
+
+def _text_spot(item: Mapping[str, Any]) -> tuple[str | int, ...] | None:
+    """Where the item's one text is (one of ``_TEXT_SPOTS``), if it has one that is
+    stored unchanged as the message's content."""
+    kind = item.get("type")
+    if kind in (None, "message") and item.get("role") in _ROLES:
+        content = item.get("content")
+        if isinstance(content, str):
+            spot: tuple[str | int, ...] = ("content",)
+        elif isinstance(content, (list, tuple)) and len(content) == 1 \
+                and isinstance(content[0], Mapping) \
+                and _TEXT_PARTS.get(str(content[0].get("type"))) == "text":
+            spot = ("content", 0, "text")
+        else:
+            return None
+    elif isinstance(kind, str) and kind.endswith("_call_output"):
+        spot = ("output",)
+    else:
+        return None
+    text = _at(item, spot)
+    return spot if isinstance(text, str) and text.strip() else None
+
+
+def _at(item: Mapping[str, Any], spot: Sequence[str | int]) -> object:
+    value: Any = item
+    for step in spot:
+        value = value[step]
+    return value
+
+
+def _with_text(item: Mapping[str, Any], spot: Sequence[str | int], text: str
+               ) -> dict[str, Any]:
+    """A copy of ``item`` with ``text`` at ``spot`` (the item itself is not changed)."""
+    if len(spot) == 1:
+        return {**item, str(spot[0]): text}
+    first = item[str(spot[0])]
+    return {**item, str(spot[0]): [{**first[0], "text": text}, *first[1:]]}
+
+
+def _kept_item(data: Mapping[str, Any], path: str
+               ) -> tuple[dict[str, Any], tuple[str | int, ...] | None]:
+    """The raw item as kept in the metadata, and where its text was taken out (``None``:
+    kept whole). An item whose JSON is too large for the metadata (a pasted document, a
+    long tool output) keeps its text only as the message's content, so that storing it
+    does not fail the run; it reads back whole (:func:`message_to_item`)."""
+    try:
+        return _plain(data, path), None
+    except InvalidInput:
+        spot = _text_spot(data)
+        if spot is None:
+            raise
+        where = path + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in spot)
+        check_text(_at(data, spot), where, max_chars=MAX_CONTENT_CHARS)
+        return _plain(_with_text(data, spot, ""), path), spot
 
 
 def _cut(text: str, limit: int) -> str:
@@ -125,7 +194,13 @@ def item_to_message(item: object, *, session: str, platform: str | None = None,
     ``*_call_output`` a ``tool`` message with the output, any other item (reasoning,
     built-in tool calls) a ``tool`` message whose source is the item type. Only the
     user and assistant words are embedded."""
-    raw = _plain(item, path)
+    data = _mapping(item, path)
+    kept, spot = _kept_item(data, path)
+    metadata: dict[str, Any] = {ITEM_KEY: kept}
+    raw = kept
+    if spot is not None:
+        metadata[TEXT_KEY] = list(spot)
+        raw = _with_text(kept, spot, str(_at(data, spot)))
     kind = raw.get("type")
     role = raw.get("role")
     source: str | None = None
@@ -156,7 +231,7 @@ def item_to_message(item: object, *, session: str, platform: str | None = None,
         session_id=session, content=_cut(text, MAX_CONTENT_CHARS), role=stored_role,
         source=source, platform=platform,
         speaker_id=speaker_id if stored_role == "user" else None,
-        metadata={ITEM_KEY: raw})
+        metadata=metadata)
 
 
 def message_to_item(message: Message) -> dict[str, Any] | None:
@@ -165,6 +240,9 @@ def message_to_item(message: Message) -> dict[str, Any] | None:
     other messages."""
     raw = message.metadata.get(ITEM_KEY)
     if isinstance(raw, Mapping):
+        spot = message.metadata.get(TEXT_KEY)
+        if isinstance(spot, list) and tuple(spot) in _TEXT_SPOTS:
+            return _with_text(raw, spot, message.content)  # kept as the content only
         return dict(raw)
     if message.role in ("user", "assistant", "system"):
         return {"role": message.role, "content": message.shown_text}
@@ -274,6 +352,15 @@ def memory_recall_tool(memory: Memory, session_id: str, *, platform: str | None 
 Instructions = str | Callable[[Any, Any], "str | Awaitable[str]"] | None
 
 
+def _query_text(text: str) -> str:
+    """A user's words as a recall query. A user may send anything (a pasted document, a
+    NUL, half a surrogate pair), and a turn must not fail because of it: the latest
+    ``MAX_CONTENT_CHARS`` characters (the query reads only the latest words anyway),
+    with NUL and lone surrogates replaced."""
+    text = text[-MAX_CONTENT_CHARS:].replace("\x00", " ")
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _latest_user_text(items: Sequence[Any]) -> str:
     for item in reversed(items):
         if isinstance(item, str):
@@ -298,7 +385,7 @@ async def _in_input(memory: Memory, session_id: str, turn_input: Sequence[Any]
         return []
     recent = await memory.store.recent(session_id, min(len(turn_input) + _RUN_ITEMS, _PAGE))
     try:
-        first = _plain(turn_input[0], "turn_input[0]")
+        first = _plain(turn_input[0], "turn_input[0]", checked=False)
     except InvalidInput:
         return recent
     for i, message in enumerate(recent):
@@ -316,6 +403,7 @@ def instructions_with_memory(memory: Memory, session_id: str,
     recalls for the run's latest user input, as :meth:`Memory.context` recalls it.
     The session's messages already in the model's input (from the run's oldest input
     item on) are not recalled again."""
+    Caller.of({"session_id": session_id, "speaker_id": speaker_id, "platform": platform})
 
     async def instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> str:
         base: object = base_instructions
@@ -325,7 +413,7 @@ def instructions_with_memory(memory: Memory, session_id: str,
                 base = await base
         base_text = base if isinstance(base, str) else ""
         turn_input = builtins.list(getattr(context, "turn_input", None) or [])
-        query = _latest_user_text(turn_input)
+        query = _query_text(_latest_user_text(turn_input))
         if not query:
             return base_text
         shown = await _in_input(memory, session_id, turn_input)
