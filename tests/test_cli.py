@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from chatmem.cli import main
@@ -123,3 +125,68 @@ def test_a_reader_that_goes_away_is_not_an_error(tmp_path: Path) -> None:
     proc.stdout.close()  # the reader goes away after one line
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141 and err == "", err
+
+
+def test_the_env_files_store_is_not_the_demos(tmp_path: Path) -> None:
+    """.env's CHATMEM_DB is the default of the --db options that read CHATMEM_DB; demo's
+    --db (its own store, in memory by default) does not: `chatmem demo` beside a .env
+    naming the user's store once wrote its 17 messages into that store."""
+    db = tmp_path / "real.db"
+    (tmp_path / ".env").write_text(f"CHATMEM_DB={db}\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHATMEM_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[1] / "src"),
+                                         env.get("PYTHONPATH", "")])
+
+    def chatmem(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "chatmem", *args], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=300)
+
+    proc = chatmem("add", "--session", "s1", "--no-wait", "my own note")
+    assert proc.returncode == 0, proc.stderr  # the .env's store
+    assert db.exists()
+    proc = chatmem("demo")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(chatmem("stats", "--json").stdout)["messages"] == 1
+
+
+def test_escape_sequences_in_a_message_reach_no_terminal(tmp_path: Path) -> None:
+    """A stored message is anyone's words: `chatmem list` and `recall` printed its escape
+    sequences as they were, and the operator's terminal obeyed them (cleared the screen,
+    retitled the window, wrote the clipboard with OSC 52, hid text behind a carriage
+    return). The text output writes control characters out; --json stays exact."""
+    db = str(tmp_path / "esc.db")
+    name = "Eve\x1b[2J\x1b]0;pwned\x07"
+    text = "deadline \x1b]52;c;ZWNobyBoaQ==\x07 Friday\rall fine\x9b31m"
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", db, "--session", "s1", "--speaker-name",
+                               name, "--no-wait", text])
+    assert res.exit_code == 0, res.output
+    for args in (["list", "--db", db], ["recall", "--db", db, "--session", "s1",
+                                        "--scope", "session", "deadline"]):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 0, res.output
+        assert not any(c in res.output for c in "\x1b\x07\r\x9b"), repr(res.output)
+        assert ("Eve\\x1b[2J\\x1b]0;pwned\\x07" in res.output
+                and "\\x07 Friday\\x0dall fine\\x9b31m" in res.output), res.output
+    res = runner.invoke(main, ["list", "--db", db, "--json"])
+    assert not any(c in res.output for c in "\x1b\x07\r\x9b"), repr(res.output)
+    [message] = json.loads(res.output)["messages"]
+    assert message["content"] == text and message["speaker_name"] == name
+
+
+def test_an_embedding_services_error_text_reaches_no_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`chatmem doctor` prints the service's own error text: its escape sequences were
+    printed as they came."""
+    from chatmem.embedding import doctor
+
+    async def diagnose(*args: object, **kwargs: object) -> doctor.Diagnosis:
+        return doctor.Diagnosis(ok=False, provider="openai", decision="fail", status=400,
+                                error='rejected: {"message": "\x1b]0;PWNED\x07\x9b2J"}')
+
+    monkeypatch.setattr(doctor, "diagnose", diagnose)
+    for args in ([], ["--json"]):
+        res = CliRunner().invoke(main, ["doctor", "--provider", "openai", *args])
+        assert "]0;PWNED" in res.output, res.output
+        assert not any(c in res.output for c in "\x1b\x07\x9b"), repr(res.output)
+    assert json.loads(res.output)["error"].endswith("\x1b]0;PWNED\x07\x9b2J\"}")

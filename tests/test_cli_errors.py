@@ -117,3 +117,88 @@ def test_a_bad_config_file_is_one_line_naming_it(tmp_path: Path, name: str,
         assert_one_line_error(proc, names)
         assert f"{args[-2]} {path}" in proc.stderr
     assert not (tmp_path / "pwned").exists() and not (tmp_path / "s.db").exists()
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
+                                                                  command: list[str]) -> None:
+    """A port out of range was a uvicorn traceback (OverflowError in bind); a port in use
+    and an address of another machine ended with uvicorn's log line and exit code 3.
+    Now: Click's range error, or the server's log and then one line naming the option,
+    exit code 2."""
+    import socket
+
+    db = str(tmp_path / "p.db")
+    for port in ("99999", "-1"):
+        proc = chatmem(*command, "--db", db, "--port", port)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert "Invalid value for '--port'" in proc.stderr and "0<=x<=65535" in proc.stderr
+
+    def refused(*args: str) -> str:
+        proc = chatmem(*command, "--db", db, *args)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stderr.strip().splitlines()[-1]
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert refused("--port", port) == (f"error: --port {port}: another program listens "
+                                           "on it at 127.0.0.1; stop it or give another "
+                                           "--port")
+    assert refused("--host", "192.0.2.1", "--allow-open").startswith(
+        "error: --host 192.0.2.1: not an address of this machine")
+
+
+def test_the_question_before_erasing_is_asked_on_stderr_and_needs_an_answer(
+        tmp_path: Path) -> None:
+    """forget, delete and clear ask first: on standard error, so that `--json > out.json`
+    holds JSON only (the question went to standard output: into the file, unseen, while
+    the command waited for an answer); no answer (standard input at its end, a script)
+    is an error naming --yes (it was Click's bare "Aborted!", exit code 1)."""
+    db = str(tmp_path / "q.db")
+    seed = chatmem("add", "--db", db, "--session", "s1", "--speaker-id", "bob", "--json",
+                   "--no-wait", "a note")
+    assert seed.returncode == 0, seed.stderr
+    message_id = json.loads(seed.stdout)["id"]
+    proc = chatmem("forget", "--db", db, "--speaker-id", "bob", "--json", stdin="y\n")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["messages"] == 1 and "[y/N]" in proc.stderr
+    chatmem("add", "--db", db, "--session", "s1", "--speaker-id", "bob", "--no-wait", "b")
+    for args in (["forget", "--speaker-id", "bob", "--json"], ["delete", message_id],
+                 ["clear"]):
+        proc = chatmem(args[0], "--db", db, *args[1:], stdin=b"")
+        assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+        question, error = proc.stderr.strip().splitlines()
+        question = question.rstrip()
+        assert question.endswith("[y/N]:")
+        assert error == (f"error: chatmem {args[0]} asks first, and standard input gave no "
+                         "answer: pass --yes to go ahead without asking")
+    assert json.loads(chatmem("stats", "--db", db, "--json").stdout)["messages"] == 1
+
+
+def test_a_config_file_that_is_no_file_or_cannot_be_read_is_one_line_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/dev/null (and a named pipe) "did not exist"; a file this user may not read (or
+    under a folder it may not enter) was "unexpected PermissionError … please report it"."""
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    for option in ("--config", "--keys"):
+        proc = chatmem("serve" if option == "--keys" else "stats", "--db",
+                       str(tmp_path / "s.db"), option, "/dev/null")
+        assert_one_line_error(proc, f"{option} /dev/null: is not a regular file")
+    path = tmp_path / "c.toml"
+    path.write_text('scope = "all"\n')
+
+    def refused(self: Path, *args: object, **kwargs: object) -> str:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_text", refused)  # root reads every file: pretend
+    res = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "s.db"),
+                                    "--config", str(path)])
+    assert res.exit_code == 2
+    assert res.output == (f"error: --config {path}: cannot read it (Permission denied); "
+                          "make it readable by this user or give another file\n")
+    assert not (tmp_path / "s.db").exists()

@@ -81,6 +81,28 @@ def test_migrate_refuses_one_store_as_both_ends(tmp_path: Path,
     assert '"messages": 1' in res.output
 
 
+@pytest.mark.parametrize("args", [["add", "--session", "s", "x"], ["import", "-"],
+                                  ["demo", "--json"], ["stats"],
+                                  ["migrate", "--to", "new.db"], ["migrate", "--from", "new.db"]],
+                         ids=lambda a: "-".join(a[:2]))
+def test_a_dash_is_no_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            args: list[str]) -> None:
+    """`-` is standard input or output elsewhere (`add -`, `import -`, `export -o -`);
+    as a store it made a file named "-" in the working directory (`chatmem add --db -`
+    stored the message there). It is refused, naming the option; ./- is that file."""
+    monkeypatch.chdir(tmp_path)
+    if args[0] == "migrate":
+        option = "--from" if args[1] == "--to" else "--to"
+        argv = ["migrate", option, "-", *args[1:]]
+    else:
+        option = "--db"
+        argv = [args[0], "--db", "-", *args[1:]]
+    res = CliRunner().invoke(main, argv, input='{"type": "header"}\n')
+    assert res.exit_code == 2, res.output
+    assert one_line_error(res.output).startswith(f"error: {option} -: a store is a file")
+    assert os.listdir(tmp_path) == []
+
+
 def test_commands_that_write_create_the_store_relative_to_the_working_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -438,3 +438,65 @@ def test_screenshots_of_every_page(browser: Any, server: Server) -> None:
     for name in ("sessions", "timeline", "inspector", "forget", "health"):
         for size in SIZES:
             assert (ARTIFACTS / f"{name}-{size}.png").stat().st_size > 0
+
+
+def test_sign_out_leaves_nothing_of_the_last_keys_data_in_the_page(
+        browser: Any, server: Server) -> None:
+    """An owner inspects a recall and reads a timeline, then signs out; a user key signs
+    in in the same tab. Before, the owner's timeline, inspector output and health counts
+    stayed in the page (only hidden): the user key saw them by opening those pages, and
+    a request of its own that failed left them there."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    show_timeline(page, server.base, "hiking")
+    inspect(page, server.base, "hiking", "what did Bob say about water")
+    page.goto(server.base + "/console#health")
+    page.wait_for_selector("#health-counts .count")
+    page.click("#signout")
+    page.wait_for_selector("#page-signin:not([hidden])")
+    secret = "car park"
+    assert secret not in (page.text_content("main") or "")
+    page.fill("#signin-key", ALICE_BOT)
+    page.fill("#signin-session", "dm-alice")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#who:not(:empty)")
+    for name in ("timeline", "inspector", "health"):
+        page.goto(server.base + f"/console#{name}")
+        page.wait_for_selector(f"#page-{name}:not([hidden])")
+        page.wait_for_timeout(300)
+        assert secret not in (page.text_content(f"#page-{name}") or ""), name
+        assert page.is_hidden("#inspector-out")
+    assert tab.dialogs == []
+
+
+def test_labels_and_errors_that_hold_html_are_shown_as_text(
+        browser: Any, server: Server) -> None:
+    seed(server.base)
+    label = "<img src=x onerror=alert(3)>"  # a session id (no "/": it is in the path)
+    with client(server.base, ALICE) as c:
+        r = c.put(f"/v1/sessions/{label}", json={
+            "origin_platform": XSS, "chat_type": XSS, "group_id": XSS, "group_name": XSS,
+            "resource_id": XSS, "metadata": {XSS: XSS}})
+        assert r.status_code == 200, r.text
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": label, "speaker_id": XSS, "speaker_name": XSS, "platform": XSS,
+             "content": XSS, "metadata": {XSS: XSS}, "id": "evil"}]})
+        assert r.status_code == 200, r.text
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.wait_for_selector("#sessions-list .card")
+    assert XSS in (page.text_content("#sessions-list") or "")
+    show_timeline(page, server.base, label)
+    assert page.locator("#timeline-list .message .content").first.text_content() == XSS
+    inspect(page, server.base, label, XSS)
+    page.goto(server.base + "/console#forget")
+    page.fill("#forget-value", XSS)
+    page.click("#forget-form button[type=submit]")
+    page.wait_for_selector("#forget-confirm:not([hidden])")
+    assert XSS in (page.text_content("#forget-counts") or "")
+    show_timeline(page, server.base, label + "\u0000")  # an error repeating the input
+    page.wait_for_timeout(500)
+    assert page.locator("main img, main script").count() == 0
+    assert tab.dialogs == []
+    assert [e for e in tab.errors if "400" not in e and "404" not in e] == []

@@ -16,6 +16,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import stat
 import sys
@@ -52,18 +53,24 @@ def read_table(path: str, hint: str) -> dict[str, Any]:
     way it can be wrong is a :class:`ConfigError` naming the file."""
     p = Path(path)
     where = f"{hint} {path}"
-    if p.is_dir():
-        raise ConfigError(f"{where}: is a folder; give a TOML or YAML file")
-    if not p.is_file():
-        raise ConfigError(f"{where}: does not exist")
-    if p.stat().st_size > MAX_TABLE_BYTES:
-        raise ConfigError(f"{where}: over {MAX_TABLE_BYTES // 1024} KiB; a table of "
-                          "options is a few KB")
     try:
+        if p.is_dir():
+            raise ConfigError(f"{where}: is a folder; give a TOML or YAML file")
+        if not p.is_file():
+            if p.exists():  # /dev/null, a named pipe (which would wait for a writer)
+                raise ConfigError(f"{where}: is not a regular file (a device, a named "
+                                  "pipe or a socket); give a TOML or YAML file")
+            raise ConfigError(f"{where}: does not exist")
+        if p.stat().st_size > MAX_TABLE_BYTES:
+            raise ConfigError(f"{where}: over {MAX_TABLE_BYTES // 1024} KiB; a table of "
+                              "options is a few KB")
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
                           ) from None
+    except OSError as exc:  # a file or folder this user may not read
+        raise ConfigError(f"{where}: cannot read it ({exc.strerror or exc}); make it "
+                          "readable by this user or give another file") from None
     data: Any
     try:
         if p.suffix in (".yaml", ".yml"):
@@ -138,9 +145,21 @@ def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
     return Memory.open(url, env=environment(), **kwargs)
 
 
+#: Control characters other than newline and tab (C0, DEL, C1).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters other than newline and tab written out
+    (``\\x1b``), for a terminal: a stored message is anyone's words, and a terminal
+    obeys the escape sequences in them (clear the screen, retitle the window, write the
+    clipboard; a carriage return hides what came before it). ``--json`` is exact."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def fail(message: str) -> NoReturn:
     """The one way a command fails: one line on stderr, exit code 2."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {printable(message)}", err=True)
     sys.exit(2)
 
 
@@ -199,17 +218,27 @@ def vector_option(f: Callable[..., Any]) -> Callable[..., Any]:
                              "store whose vectors live there [env CHATMEM_VECTOR].")(f)
 
 
-def _store_url(db: str | None) -> str:
+def _store_url(db: str | None, option: str = "--db") -> str:
+    if db == "-":  # elsewhere standard input or output: never a store file named "-"
+        fail(f"{option} -: a store is a file or URL, not standard input or output; give a "
+             "file name such as chat.db (./- for a file named -)")
     return db or default_db()
 
 
+def _json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as JSON for a terminal: JSON escapes C0 controls itself; DEL and C1
+    (U+009B is CSI) are written as ``\\u`` escapes too (see :func:`printable`)."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    return _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(_json_text(data))
 
 
-#: Variables of the ``.env`` file that stand for command-line options.
-_ENV_FILE_OPTIONS = {"CHATMEM_DB": "db", "CHATMEM_CONFIG": "config_path",
-                     "CHATMEM_KEYS": "keys_path", "CHATMEM_VECTOR": "vector"}
+#: Variables of the ``.env`` file that stand for command-line options (those options
+#: that read them from the environment).
+_ENV_FILE_OPTIONS = ("CHATMEM_DB", "CHATMEM_CONFIG", "CHATMEM_KEYS", "CHATMEM_VECTOR")
 
 
 @click.group()
@@ -224,16 +253,20 @@ def main(ctx: click.Context) -> None:
       chatmem add --db chat.db --session s1 --speaker-name Alex "The deadline is Friday"
       chatmem recall --db chat.db --session s1 "when is the deadline?"
     """
-    # CHATMEM_DB, CHATMEM_CONFIG and CHATMEM_KEYS of a .env file count as defaults (the
-    # process environment and the command line still win)
+    # CHATMEM_DB, CHATMEM_CONFIG, CHATMEM_KEYS and CHATMEM_VECTOR of a .env file count as
+    # defaults (the process environment and the command line still win), of the options
+    # that read that variable only: demo's --db (a file for the demo's own store) does
+    # not, and .env's CHATMEM_DB once made `chatmem demo` write into the user's store
     try:
         variables = env_file_variables()
     except ChatmemError as exc:
         fail(str(exc))
-    defaults = {param: variables[var] for var, param in _ENV_FILE_OPTIONS.items()
-                if var in variables}
-    if defaults:
-        ctx.default_map = {name: dict(defaults) for name in main.commands}
+    defaults = {name: {param.name: variables[param.envvar] for param in command.params
+                       if param.name and isinstance(param.envvar, str)
+                       and param.envvar in _ENV_FILE_OPTIONS and param.envvar in variables}
+                for name, command in main.commands.items()}
+    if any(defaults.values()):
+        ctx.default_map = {name: own for name, own in defaults.items() if own}
 
 
 @main.command()
@@ -251,7 +284,7 @@ async def demo(db: str | None, as_json: bool) -> None:
     from .demo import DEMO_QUESTION, DEMO_SESSION, DEMO_USER, demo_messages
 
     start = now_ms() - 3 * 86_400_000
-    async with await open_memory(db or "memory://") as mem:
+    async with await open_memory(_store_url(db) if db else "memory://") as mem:
         await mem.add(demo_messages(start))
         question = Message(session_id=DEMO_SESSION, content=DEMO_QUESTION, role="user",
                            speaker_id=DEMO_USER[0], speaker_name=DEMO_USER[1], platform="cli")
@@ -349,7 +382,22 @@ async def recall(db: str | None, config_path: str | None, vector: str | None,
     if as_json:
         _echo_json(result.to_dict())
     else:
-        click.echo(result.text or "(nothing recalled)")
+        click.echo(printable(result.text) or "(nothing recalled)")
+
+
+def _confirm(question: str, command: str) -> None:
+    """Ask ``question`` and go on only on a yes (else "Aborted!", exit code 1). Asked on
+    standard error: standard output is the command's answer, often a file or a pipe
+    (``--json > out.json``), where the question went unseen and into the JSON. No answer
+    at all (standard input at its end: a script, a cron job) is one line naming --yes."""
+    try:
+        click.confirm(question, abort=True, err=True)
+    except click.Abort as exc:
+        if isinstance(exc.__context__, EOFError):  # what click.confirm raises it from
+            click.echo("", err=True)  # end the question's line
+            fail(f"chatmem {command} asks first, and standard input gave no answer: pass "
+                 "--yes to go ahead without asking")
+        raise
 
 
 def _progress(label: str, total: int | None = None) -> Any:
@@ -578,11 +626,12 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
     """
     from .transfer import import_records, read_lines, validate_jsonl
 
+    url = _store_url(db)
     with _import_source(file) as fh:
         checked = validate_jsonl(read_lines(fh))
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
-        async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem, \
+        async with await open_memory(url, vector=vector, config=cfg) as mem, \
                 mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
             with _progress("importing", len(checked)) as bar:
                 fh.seek(0)
@@ -622,6 +671,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
             return url  # not SQLite: the URL itself
         return str(Path(path).resolve()) if path != ":memory:" else f":memory:{id(url)}"
 
+    src, dst = _store_url(src, "--from"), _store_url(dst, "--to")
     if place(src) == place(dst):
         fail("--from and --to name the same store: give the destination another file or "
              "URL")
@@ -653,7 +703,7 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
     """
     if not yes:
         what = f"session {session}" if session else "EVERY session"
-        click.confirm(f"Clear {target} of {what}?", abort=True)
+        _confirm(f"Clear {target} of {what}?", "clear")
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), vector=vector, config=cfg,
                                  create=False) as mem:
@@ -712,7 +762,7 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
         return
     for m in page.messages:
         who = m.speaker_name or m.speaker_id or m.role
-        click.echo(f"{m.ts}  {m.session_id}  {m.id}  {who}: {m.shown_text}")
+        click.echo(printable(f"{m.ts}  {m.session_id}  {m.id}  {who}: {m.shown_text}"))
     if page.next_cursor:
         again = " --newest-first" if newest_first else ""
         click.echo(f"next page:{again} --cursor {page.next_cursor}", err=True)
@@ -759,8 +809,8 @@ async def forget(db: str | None, config_path: str | None, vector: str | None,
             out = await mem.forget(speaker_id=speaker_id, session=session,
                                    resource_id=resource_id, dry_run=True)
             if not dry_run and out.messages:
-                click.confirm(f"Erase {out.messages} message(s) ({out.vectors} indexed) "
-                              f"of {given[0]}? This cannot be undone", abort=True)
+                _confirm(f"Erase {out.messages} message(s) ({out.vectors} indexed) of "
+                         f"{given[0]}? This cannot be undone", "forget")
                 out = None
         if out is None:
             out = await mem.forget(speaker_id=speaker_id, session=session,
@@ -790,7 +840,7 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
       chatmem delete --db chat.db --yes 3f2c9a1e 77b0d4aa
     """
     if not yes:
-        click.confirm(f"Erase {len(ids)} message(s)?", abort=True)
+        _confirm(f"Erase {len(ids)} message(s)?", "delete")
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), vector=vector, config=cfg,
                                  create=False) as mem:
@@ -864,7 +914,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
             due_s = (data["next_retry_at"] - now_ms()) / 1000
             click.echo(f"{'next retry':>10}: {f'in {due_s:.0f} s' if due_s > 0 else 'due'}")
         for model, n in data["vectors_by_model"].items():
-            click.echo(f"   vectors: {n} ({model or 'no model id'})")
+            click.echo(printable(f"   vectors: {n} ({model or 'no model id'})"))
         embedder = data.get("embedder") or {}
         if "auto" in embedder:
             chosen, tentative = embedder["auto"]["chosen"], embedder["auto"].get("tentative")
@@ -875,7 +925,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
                 "not chosen yet (at the first messages embedded; queries use "
                 f"{ENGLISH_MODEL} until then)"))
         elif embedder:
-            click.echo(f"{'model':>10}: {embedder['model_id']}")
+            click.echo(printable(f"{'model':>10}: {embedder['model_id']}"))
 
 
 @main.command()
@@ -924,9 +974,9 @@ def doctor(config_path: str | None, provider: str | None, model: str | None,
         diagnosis = asyncio.run(diagnose(cfg.embedding, env=environment(),
                                          deadline=deadline))
     if as_json:
-        click.echo(json.dumps(diagnosis.to_dict(), ensure_ascii=False))
-    else:
-        click.echo("\n".join(diagnosis.lines()))
+        click.echo(_json_text(diagnosis.to_dict(), indent=None))
+    else:  # the service's own error text is in it
+        click.echo(printable("\n".join(diagnosis.lines())))
     sys.exit(diagnosis.exit_code)
 
 
@@ -965,6 +1015,67 @@ def client_limits(timeout: float, max_connections: int | None,
     return ClientLimits(timeout=timeout, **given)
 
 
+#: ``--port``: what a TCP port can be (0: any free port the system picks).
+PORT = click.IntRange(0, 65535)
+
+
+#: uvicorn's exit code when the server did not start (it logged why).
+UVICORN_STARTUP_FAILURE = 3
+
+
+@contextlib.contextmanager
+def listening(host: str, port: int) -> Iterator[None]:
+    """Around a server's run: uvicorn ends a server that could not start (a port in
+    use, an address of another machine) with a log line and exit code 3; this makes it
+    the command's one line naming ``--host`` or ``--port`` and exit code 2."""
+    try:
+        yield
+    except SystemExit as exc:
+        if exc.code != UVICORN_STARTUP_FAILURE:
+            raise
+        check_listen(host, port)
+        fail(f"the server did not start (the error is above): check --host {host} and "
+             f"--port {port}")
+
+
+def check_listen(host: str, port: int) -> None:
+    """Fail (one line naming ``--host`` or ``--port``) when a server could not listen on
+    ``host:port``: a name that does not resolve, an address of another machine, a port
+    in use or reserved; tried with a socket bound and closed at once."""
+    import socket
+
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        fail(f"--host {host}: not an address or name this machine resolves "
+             f"({getattr(exc, 'strerror', None) or exc}); give one of its addresses, "
+             "such as 127.0.0.1")
+    for family, kind, proto, _, address in found:
+        try:
+            probe = socket.socket(family, kind, proto)
+        except OSError:
+            continue  # a family this system lacks: the server skips it too
+        with probe:
+            # as the server's own socket is (asyncio's create_server)
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    fail(f"--port {port}: another program listens on it at {host}; stop "
+                         "it or give another --port")
+                if exc.errno == errno.EACCES:
+                    fail(f"--port {port}: this user may not listen on it (ports below "
+                         "1024 need privileges); give another --port, such as 8765")
+                if exc.errno == errno.EADDRNOTAVAIL:
+                    fail(f"--host {host}: not an address of this machine; give one of "
+                         "its addresses, such as 127.0.0.1 (or 0.0.0.0 for all)")
+                fail(f"--host {host} --port {port}: cannot listen there ({exc.strerror})")
+
+
 def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """``--max-concurrent-requests`` and ``--max-unread-mb`` (``prefix``: when they
     apply). Their defaults are :data:`chatmem.server.limits.DEFAULT_MAX_CONCURRENT_REQUESTS`
@@ -994,7 +1105,7 @@ def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..
               help="TOML file of API keys → namespaces [env CHATMEM_KEYS]; without it the "
                    "server is open (loopback only).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", type=int, default=8765, show_default=True, help="Port to bind.")
+@click.option("--port", type=PORT, default=8765, show_default=True, help="Port to bind.")
 @click.option("--allow-open", is_flag=True,
               help="Serve without keys on a non-loopback address (trusted networks only).")
 @click.option("--allowed-host", "allowed_hosts", multiple=True,
@@ -1028,9 +1139,10 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 
     limits = client_limits(client_timeout, max_connections, max_concurrent_requests,
                            max_unread_mb)
-    serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
-               keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
-               env=environment(), extra_hosts=allowed_hosts, limits=limits)
+    with listening(host, port):
+        serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
+                   keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
+                   env=environment(), extra_hosts=allowed_hosts, limits=limits)
 
 
 @main.command()
@@ -1039,7 +1151,7 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
               show_default=True, help="stdio for a local client, http for streamable HTTP.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
-@click.option("--port", type=int, default=8766, show_default=True, help="HTTP port.")
+@click.option("--port", type=PORT, default=8766, show_default=True, help="HTTP port.")
 @click.option("--keys", "keys_path", envvar="CHATMEM_KEYS", default=None,
               help="TOML file of API keys, as for serve [env CHATMEM_KEYS]; with --transport "
                    "http every request needs one. All keys must map to one namespace.")
@@ -1076,12 +1188,13 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     _server_extra("mcp")
     from .server.mcp import run as run_mcp
 
-    run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
-            transport=transport, host=host, port=port, session=session,
-            platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
-            allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment(),
-            limits=client_limits(client_timeout, max_connections, max_concurrent_requests,
-                                 max_unread_mb))
+    with listening(host, port):
+        run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
+                transport=transport, host=host, port=port, session=session,
+                platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
+                allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment(),
+                limits=client_limits(client_timeout, max_connections,
+                                     max_concurrent_requests, max_unread_mb))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,9 @@
   const PAGES = ["signin", "sessions", "timeline", "inspector", "forget", "health"];
   const SCOPES = ["all", "user", "platform", "resource", "session"];
   const state = { role: null, who: null, cursor: null, sessionsAfter: null,
-                  timer: null, pending: null };
+                  timer: null, pending: null, signOuts: 0 };
+  // What an answer asked for by a key that has since signed out ends as (never shown).
+  const STALE = new Error("signed out");
 
   const $ = (id) => document.getElementById(id);
 
@@ -36,6 +38,7 @@
   }
 
   async function api(method, path, body) {
+    const signOuts = state.signOuts;
     const headers = { Authorization: "Bearer " + sessionStorage.getItem(KEY) };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await fetch(path, {
@@ -44,6 +47,7 @@
     });
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
+    if (signOuts !== state.signOuts) throw STALE;  // the key that asked has signed out
     if (!response.ok) {
       const err = data && data.error ? data.error : { type: "HTTP", message: response.statusText };
       const error = new Error(err.type + " (" + response.status + "): " + err.message);
@@ -113,6 +117,7 @@
   }
 
   function fail(error) {
+    if (error === STALE) return;
     if (error && error.status === 401) { signOut(); }
     showError(error && error.message ? error.message : String(error));
   }
@@ -152,8 +157,27 @@
     sessionStorage.removeItem(KEY);
     sessionStorage.removeItem(AS);
     state.role = null;
+    state.signOuts++;
     $("who").textContent = "";
+    forgetData();
     show();
+  }
+
+  // Sign-out empties the page, not only hides it: whoever signs in next in this tab
+  // (another key, a user key) must not find the last key's messages, recall or counts
+  // on a page it opens before its own request replaces them (or when that one fails).
+  function forgetData() {
+    for (const id of ["sessions-list", "session-ids", "timeline-list", "inspector-context",
+      "inspector-hits", "inspector-excluded", "health-counts", "health-models",
+      "health-embedder", "health-chart"]) clear($(id));
+    for (const id of ["timeline-session", "timeline-text", "inspector-session",
+      "inspector-turn", "forget-value"]) $(id).value = "";
+    for (const id of ["inspector-summary", "forget-counts", "forget-done", "health-live"]) {
+      $(id).textContent = "";
+    }
+    for (const id of ["inspector-out", "forget-confirm", "forget-done", "sessions-more",
+      "sessions-empty", "timeline-more", "timeline-empty"]) $(id).hidden = true;
+    Object.assign(state, { who: null, cursor: null, sessionsAfter: null, pending: null });
   }
 
   // ------------------------------------------------------------------ sessions
