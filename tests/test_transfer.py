@@ -410,6 +410,8 @@ async def test_import_from_standard_input_and_a_streamed_migration(tmp_path: Pat
         "migrate", "--from", f"sqlite:///{tmp_path}/src.db", "--to",
         f"sqlite:///{tmp_path}/mig.db"])
     assert res.exit_code == 2 and "already in this store" in res.output, res.output
+    # naming what a migration can do: it has no --resume
+    assert "migrate into a new store" in res.output and "--resume" not in res.output
 
 
 def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> None:

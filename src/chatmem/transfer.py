@@ -386,7 +386,7 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
 async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                        store_records: Sequence[dict[str, Any]],
                        vector_sizes: Mapping[str, Collection[int]], *,
-                       resume: bool = False) -> None:
+                       resume: bool = False, migrating: bool = False) -> None:
     """What the records would collide with in ``storage``, refused before anything is
     written: a message id it already holds (``message_ids``, in pages), a record of
     its own (its model) with another value, or vectors of a model whose vectors in the
@@ -394,7 +394,8 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
     is embedded once and compared only with vectors of its size, so such vectors would
     be stored, counted as indexed and never found by meaning. ``resume``: the ids
     already held are not refused here (an import of this file that stopped part way);
-    each must then be the same message as the file's, which writing checks."""
+    each must then be the same message as the file's, which writing checks.
+    ``migrating``: the errors name what a migration can do (it has no resume)."""
     store = storage.store
     if vector_sizes:
         own_sizes = await storage.vector_sizes()
@@ -412,11 +413,13 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
         async for page in message_ids:
             taken = await store.get(page) if page else {}
             if taken:
+                fix = ("migrate into a new store, or delete those messages there first"
+                       if migrating else
+                       "import into a new store, or delete those messages first; an "
+                       "import of this file that stopped part way is finished with "
+                       "resume: chatmem import --resume")
                 raise InvalidInput(
-                    f"message id {next(iter(taken))!r} is already in this store (import "
-                    "into a new store, or delete those messages first; an import of this "
-                    "file that stopped part way is finished with resume: chatmem import "
-                    "--resume)")
+                    f"message id {next(iter(taken))!r} is already in this store ({fix})")
     for rec in store_records:
         own = await store.meta_get(rec["namespace"], rec["key"])
         if own is not None and own != rec["value"]:
@@ -568,6 +571,7 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
 
     own = [{"namespace": ns, "key": key, "value": value}
            for ns, key, value in await source.store.meta_items() if ns in STORE_RECORDS]
-    await check_target(target, ids(), own, await source.vector_sizes() if vectors else {})
+    await check_target(target, ids(), own, await source.vector_sizes() if vectors else {},
+                       migrating=True)
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)
