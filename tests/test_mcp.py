@@ -508,3 +508,19 @@ async def test_streamable_http_keeps_no_session_per_client(tmp_path: Path) -> No
             await client.initialize()
             result = await recall(client, "vault code")
             assert "5521" in text_of(result)
+
+
+@pytest.mark.parametrize("served", [{"session": "a\udc80b"}, {"session": "a\x00b"},
+                                    {"session": "s", "speaker_id": "\ud800"},
+                                    {"session": "s", "platform": "x" * 10_000}])
+def test_a_served_conversation_that_no_add_could_name_is_refused_at_start(
+        served: dict[str, str]) -> None:
+    """Checked as every caller is: a lone surrogate or a NUL in the session started a
+    server whose every add and recall then failed."""
+    from chatmem.errors import InvalidInput
+
+    async def never() -> Memory:
+        raise AssertionError("not opened")
+
+    with pytest.raises(InvalidInput, match="caller"):
+        create_server(never, **served)

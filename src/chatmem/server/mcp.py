@@ -251,7 +251,10 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
     published ``memory_recall`` definition."""
     if not isinstance(session, str) or not session.strip():
         raise InvalidInput("session must be a non-empty string (the conversation served)")
-    caller = Caller(session_id=session, speaker_id=speaker_id, platform=platform)
+    # checked as every caller is (NUL, a lone surrogate, length): else the server would
+    # start and every add and recall of it fail
+    caller = Caller.of({"session_id": session, "speaker_id": speaker_id,
+                        "platform": platform})
     bound_session, bound_platform, bound_speaker = session, platform, speaker_id
     opened: list[Memory] = []
 
