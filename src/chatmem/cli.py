@@ -28,7 +28,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from .config import PROVIDERS, Config
+from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError
 from .memory import Memory
@@ -53,24 +53,7 @@ def read_table(path: str, hint: str) -> dict[str, Any]:
     way it can be wrong is a :class:`ConfigError` naming the file."""
     p = Path(path)
     where = f"{hint} {path}"
-    try:
-        if p.is_dir():
-            raise ConfigError(f"{where}: is a folder; give a TOML or YAML file")
-        if not p.is_file():
-            if p.exists():  # /dev/null, a named pipe (which would wait for a writer)
-                raise ConfigError(f"{where}: is not a regular file (a device, a named "
-                                  "pipe or a socket); give a TOML or YAML file")
-            raise ConfigError(f"{where}: does not exist")
-        if p.stat().st_size > MAX_TABLE_BYTES:
-            raise ConfigError(f"{where}: over {MAX_TABLE_BYTES // 1024} KiB; a table of "
-                              "options is a few KB")
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-                          ) from None
-    except OSError as exc:  # a file or folder this user may not read
-        raise ConfigError(f"{where}: cannot read it ({exc.strerror or exc}); make it "
-                          "readable by this user or give another file") from None
+    text = read_small_text(p, where, MAX_TABLE_BYTES, "a TOML or YAML file")
     data: Any
     try:
         if p.suffix in (".yaml", ".yml"):

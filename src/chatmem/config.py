@@ -700,23 +700,37 @@ def _nested_too_deeply() -> ConfigError:
 MAX_ENV_FILE_BYTES = 256 * 1024
 
 
+def read_small_text(path: Path, where: str, max_bytes: int, what: str) -> str:
+    """The text of a small UTF-8 file the user named (a ``.env``, a ``--config`` or
+    ``--keys`` table); every way it can be wrong is a :class:`ConfigError` beginning
+    with ``where`` (the file as the user gave it) and ending, where a file of another
+    kind was given, with ``give {what}``."""
+    try:
+        if path.is_dir():
+            raise ConfigError(f"{where}: is a folder; give {what}")
+        if not path.is_file():
+            if path.exists():  # /dev/null, a named pipe (which would wait for a writer)
+                raise ConfigError(f"{where}: is not a regular file (a device, a named "
+                                  f"pipe or a socket); give {what}")
+            raise ConfigError(f"{where}: does not exist")
+        if path.stat().st_size > max_bytes:
+            raise ConfigError(f"{where}: over {max_bytes // 1024} KiB; {what} is a few KB")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+                          ) from None
+    except OSError as exc:  # a file or folder this user may not read
+        raise ConfigError(f"{where}: cannot read it ({exc.strerror or exc}); make it "
+                          "readable by this user or give another file") from None
+
+
 def read_env_file(path: str | Path) -> dict[str, str]:
     """The variables of a ``.env`` file (python-dotenv's syntax, without ``${VAR}``
     expansion: 572 bytes of doubling references took 3.4 GB); a missing, oversized or
     non-UTF-8 file is an error naming it."""
     p = Path(path)
     where = f"invalid configuration: env file {str(p)!r}"
-    if p.is_dir():
-        raise ConfigError(f"{where} is a folder")
-    if not p.is_file():
-        raise ConfigError(f"{where} does not exist")
-    if p.stat().st_size > MAX_ENV_FILE_BYTES:
-        raise ConfigError(f"{where} is over {MAX_ENV_FILE_BYTES // 1024} KiB")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{where} is not UTF-8 text ({exc.reason} at byte {exc.start})"
-                          ) from None
+    text = read_small_text(p, where, MAX_ENV_FILE_BYTES, "a file of KEY=value lines")
     from dotenv.parser import parse_stream
 
     # python-dotenv's own reading (dotenv_values) skips a line it cannot read with a log
