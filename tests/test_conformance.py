@@ -335,6 +335,10 @@ async def test_sessions_and_metadata_area(pair: Pair) -> None:
     await pair.store.meta_delete("ns", "never")
     assert await pair.store.meta_get("ns", "k") is None
     assert await pair.store.meta_get("ns2", "k") == "other"
+    # set unless set, the first writer's value kept (a store's vector owner id)
+    assert await pair.store.meta_set_default("ns3", "k", "first") == "first"
+    assert await pair.store.meta_set_default("ns3", "k", "second") == "first"
+    await pair.store.meta_delete("ns3", "k")
     await pair.store.meta_set("ns", "B", "1")
     await pair.store.meta_set("ns", "a", "2")
     mine = [item for item in await pair.store.meta_items() if item[0] in ("ns", "ns2")]

@@ -112,11 +112,107 @@ async def test_invalid_schema_names_are_refused(schema: str) -> None:
         await PostgresStore.open(pg_schema_url(pg_url(), schema))
 
 
-@pytest.mark.parametrize("param", ["pool_size=0", "pool_size=x", "exact_threshold=-1",
-                                   "ef_search=0", "ef_search=1001"])
+@pytest.mark.parametrize("param", [
+    "pool_size=0", "pool_size=x", "exact_threshold=-1", "ef_search=0", "ef_search=1001",
+    # every query counts up to exact_threshold + 1 in a bigint LIMIT: all of them failed
+    "exact_threshold=9223372036854775807",
+    # over PostgreSQL's maintenance_work_mem: failed at the end of a bulk load, and then
+    # every open (which builds the indexes the load left unbuilt)
+    "build_memory_mb=2097152",
+    "schema=a&schema=b",  # which one? (the last won)
+])
 async def test_bad_url_options_are_config_errors(param: str) -> None:
     with pytest.raises(ConfigError):
         await PostgresStore.open(pg_url() + ("&" if "?" in pg_url() else "?") + param)
+
+
+async def test_a_url_libpq_cannot_read_is_a_config_error_naming_the_problem() -> None:
+    # was a StoreError worded 'cannot connect', and a raw ValueError for a broken host
+    with pytest.raises(ConfigError, match=r'"foo".*schema, pool_size'):
+        await PostgresStore.open(pg_url() + ("&" if "?" in pg_url() else "?") + "foo=1")
+    with pytest.raises(ConfigError, match="not a valid URL"):
+        await PostgresStore.open("postgresql://me:pw@[::1/db")
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://me:s3cr3t%zz@127.0.0.1:1/db",  # a '%' not encoded as %25
+    "postgresql://me:s3cr3t%@127.0.0.1:1/db",
+    "postgresql://me:s3cr3t%00@127.0.0.1:1/db",
+    "postgresql://me:s3cr3t pw@127.0.0.1:1/db",
+    "postgresql://me@127.0.0.1:1/db?password=s3cr3t%00",
+    "postgresql://me@127.0.0.1:1/db?connect_timeout=2&password=s3cr3t%zz",
+])
+async def test_a_password_libpq_cannot_read_is_never_quoted(url: str) -> None:
+    # libpq's own message quoted it: 'invalid percent-encoded token: "s3cr3t%zz"'
+    with pytest.raises(ConfigError, match="password is not valid in a URL") as info:
+        await PostgresStore.open(url)
+    assert "s3cr3t" not in str(info.value)
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+async def test_libpq_parameters_reach_libpq_as_written() -> None:
+    # a form's decoding turned %20 into '+', which libpq reads as '+': options= of any
+    # -c setting failed ('unrecognized configuration parameter "+statement_timeout"')
+    async with schema_url(options="-c%20statement_timeout%3D4321",
+                          application_name="a%2Bb%20c") as url:
+        store = await PostgresStore.open(url)
+        try:
+            async with store._conn() as conn:
+                row = await (await conn.execute(
+                    "SELECT current_setting('statement_timeout'), "
+                    "current_setting('application_name')")).fetchone()
+            assert row == ("4321ms", "a+b c")
+        finally:
+            await store.close()
+
+
+async def test_a_connection_setup_that_fails_fails_the_open_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pool retried it for 30 s, then said only 'pool initialization incomplete'
+    async def refuse(self: PostgresStore, conn: Any) -> None:
+        raise psycopg.OperationalError("setup refused")
+
+    monkeypatch.setattr(PostgresStore, "_configure", refuse)
+    async with schema_url() as url:
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(StoreError, match="setup refused"):
+            await PostgresStore.open(url)
+        assert asyncio.get_running_loop().time() - started < 10
+
+
+async def test_connections_a_server_restart_ended_are_replaced_not_failed() -> None:
+    # a restart (or failover) ends every idle pooled connection; each failed the next
+    # call made on it while the server was up again
+    name = f"chatmem_{uuid.uuid4().hex[:12]}"
+    async with schema_url(application_name=name) as url:
+        store = await PostgresStore.open(url)
+        try:
+            await store.append([Message(session_id="s", content="x", id="m1")])
+            held = [store._conn() for _ in range(4)]  # four connections in the pool
+            for cm in held:
+                await cm.__aenter__()
+            for cm in held:
+                await cm.__aexit__(None, None, None)
+            ended = await admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE application_name = %s", [name])
+            assert len(ended) >= 4
+            for _ in range(100):
+                if not await admin("SELECT 1 FROM pg_stat_activity WHERE "
+                                   "application_name = %s", [name]):
+                    break
+                await asyncio.sleep(0.05)
+            for _ in range(6):
+                assert set(await store.get(["m1"])) == {"m1"}
+        finally:
+            await store.close()
+
+
+async def test_meta_set_default_keeps_the_first_value() -> None:
+    async with opened() as store:
+        values = await asyncio.gather(*(store.meta_set_default("ns", "k", f"v{i}")
+                                        for i in range(6)))
+        assert len(set(values)) == 1 and values[0] == await store.meta_get("ns", "k")
+        assert await store.meta_set_default("ns", "k", "later") == values[0]
 
 
 async def test_connection_failure_is_a_store_error_without_the_password() -> None:
@@ -682,3 +778,31 @@ async def test_a_query_restricted_to_ids_scores_with_the_statistics_of_the_searc
         finally:
             await a.close()
             await b.close()
+
+
+async def test_a_word_over_postgresqls_lexeme_limit_is_stored_and_found_as_in_sqlite() -> None:
+    # a token over 2047 bytes (a long URL, a base64 blob) made the message's full-text
+    # row fail: its add raised StoreError 'word is too long', and a query holding one
+    # lost full-text search; SQLite takes both
+    from chatmem.store import SqliteStore
+
+    blob, other = "y" * 3000, "é" * 1200 + "z" * 1000  # the second: multibyte, cut inside
+    texts = {"long": f"pizza {blob} {other}", "twice": f"{blob} {blob} cheese",
+             "short": "pizza with cheese"}
+    sqlite = await SqliteStore.open(":memory:")
+    try:
+        async with opened() as pg:
+            results = []
+            for store in (sqlite, pg):
+                msgs = await store.append([Message(session_id="s", content=t, id=i, ts=1 + n)
+                                           for n, (i, t) in enumerate(texts.items())])
+                await store.upsert([VectorEntry(m.id or "", "s", m.ts or 0, "user", "t:m", v,
+                                                text=m.content)
+                                    for m, v in zip(msgs, unit_rows(3, 4, 5))])
+                results.append([[(h.message_id, round(h.score, 6))
+                                 for h in await store.lexical_query(q, 5)]
+                                for q in (blob, f"{other} pizza", "cheese")])
+            assert results[0] == results[1]
+            assert [h for h, _ in results[1][0]] == ["twice", "long"]
+    finally:
+        await sqlite.close()

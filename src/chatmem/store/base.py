@@ -324,6 +324,11 @@ class MessageStore(Protocol):
 
     async def meta_set(self, namespace: str, key: str, value: str) -> None: ...
 
+    async def meta_set_default(self, namespace: str, key: str, value: str) -> str:
+        """Set ``key`` to ``value`` unless it is set; returns the value it holds (the
+        first writer's when several set it at once)."""
+        ...
+
     async def meta_delete(self, namespace: str, key: str) -> None: ...
 
     async def meta_items(self) -> list[tuple[str, str, str]]:

@@ -341,6 +341,11 @@ def meta_set_query(d: Dialect, namespace: str, key: str, value: str) -> Statemen
             [namespace, key, value])
 
 
+def meta_set_default_query(d: Dialect, namespace: str, key: str, value: str) -> Statement:
+    return (d.sql("INSERT INTO meta (namespace, key, value) VALUES (?, ?, ?) "
+                  "ON CONFLICT (namespace, key) DO NOTHING"), [namespace, key, value])
+
+
 def meta_delete_query(d: Dialect, namespace: str, key: str) -> Statement:
     return d.sql("DELETE FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
 

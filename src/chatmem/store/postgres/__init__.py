@@ -7,12 +7,14 @@ optional query parameters that chatmem reads and removes before connecting:
   default ``public``). Names match ``^[a-z_][a-z0-9_]{0,62}$``; one database can
   hold many independent stores this way.
 * ``pool_size=<n>``: most pooled connections (default 10).
-* ``exact_threshold=<n>``: see *Search* below (default 5000).
+* ``exact_threshold=<n>``: see *Search* below (default 5000; at most 10⁹).
 * ``ef_search=<n>``: HNSW candidate list size, 1–1000 (default 100; raised to k).
 * ``build_memory_mb=<n>``: ``maintenance_work_mem`` of a bulk load's index build,
-  in MB (default 1024; see *Bulk loads*).
+  in MB, 16–2,097,151 (default 1024; see *Bulk loads*).
 
-Every other query parameter goes to libpq unchanged.
+Each is given once. Every other query parameter goes to libpq unchanged (libpq's own
+``%xx`` decoding); a URL libpq cannot read is a :class:`~chatmem.errors.ConfigError`
+that never quotes the password (:func:`.url.parse_url`).
 
 Semantics are those of :class:`chatmem.store.sqlite.SqliteStore`, the reference
 implementation; the conformance suite (``tests/test_conformance.py``) holds both
@@ -110,6 +112,7 @@ import dataclasses
 import json
 import logging
 import re
+import select
 import time
 import uuid
 from bisect import bisect_right
@@ -174,6 +177,9 @@ HNSW_MAX_DIM = 2000
 #: ``hnsw.ef_search`` accepts at most this.
 EF_SEARCH_MAX = 1000
 DEFAULT_EXACT_THRESHOLD = 5000
+#: The largest ``exact_threshold``: every query counts rows up to it + 1 in a ``bigint``
+#: ``LIMIT`` (2**63 - 1 and beyond made every query fail); no table comes near it.
+EXACT_THRESHOLD_MAX = 10**9
 DEFAULT_EF_SEARCH = 100
 #: Seconds a counted table size is trusted (other processes write too).
 SIZE_TTL_S = 10.0
@@ -187,6 +193,10 @@ DEFAULT_POOL_SIZE = 10
 #: enough, and the build has a fixed cost).
 BULK_MIN_ROWS = 10_000
 DEFAULT_BUILD_MEMORY_MB = 1024
+#: PostgreSQL's largest ``maintenance_work_mem`` in MB (2**31 - 1 kB): a larger value
+#: failed only at the end of a bulk load, leaving its indexes unbuilt and every later
+#: open of the store (which builds them) failing too.
+BUILD_MEMORY_MB_MAX = 2_097_151
 #: The comment on the ``vectors`` table while a bulk load defers its HNSW indexes.
 _DEFERRED = "chatmem: HNSW indexes deferred by a bulk load"
 #: Now in ms on the database's clock: leases of processes on several hosts compare alike.
@@ -210,6 +220,20 @@ def _claimable(owner: str | None) -> Statement | None:
     if owner is None:
         return None
     return f"(claim_until <= {_DB_NOW_MS} OR claim_owner = %s)", [owner]
+
+
+async def _check_idle(conn: psycopg.AsyncConnection[Any]) -> None:
+    """The pool's check of a connection it hands out: a restarted or failed-over server
+    leaves every idle pooled connection dead, and each would fail the next call made on
+    it (up to ``pool_size`` calls failing while the server is up again). A dead
+    connection has input waiting (the server's 'terminating connection' and the end of
+    the stream) where an idle one has none: only such a connection is asked for a
+    round trip, and one that fails it is replaced, so a healthy one costs no query."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    if readable:
+        await AsyncConnectionPool.check_connection(conn)
 
 
 def _row_to_message(r: Sequence[Any]) -> Message:
@@ -357,10 +381,10 @@ class PostgresStore:
             schema=options.get("schema") or "public",
             pool_size=int_option(options, "pool_size", DEFAULT_POOL_SIZE, 1),
             exact_threshold=int_option(options, "exact_threshold", DEFAULT_EXACT_THRESHOLD,
-                                        0),
+                                        0, EXACT_THRESHOLD_MAX),
             ef_search=int_option(options, "ef_search", DEFAULT_EF_SEARCH, 1, EF_SEARCH_MAX),
             build_memory_mb=int_option(options, "build_memory_mb", DEFAULT_BUILD_MEMORY_MB,
-                                       16),
+                                       16, BUILD_MEMORY_MB_MAX),
         )
         await store._open(create)
         return store
@@ -382,16 +406,21 @@ class PostgresStore:
                 self._search_path = sql.SQL(", ").join(
                     [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
                 ).as_string(conn)
+                self._iterative = tuple(
+                    int(p) for p in re.findall(r"\d+", version)[:2]) >= (0, 8)
+                # what each pooled connection will run, run here first: a failure (the
+                # URL's options= making its statements fail, say) is this open's error,
+                # not a pool retrying it for 30 s and reporting only a timeout
+                await self._configure(conn)
                 await self._migrate(conn)
                 await self._resume_deferred(conn)
                 self._hnsw_dims = await self._load_hnsw_dims(conn)
         except psycopg.Error as exc:
             raise self._error(exc, "opening the store") from exc
-        self._iterative = tuple(int(p) for p in re.findall(r"\d+", version)[:2]) >= (0, 8)
         pool = AsyncConnectionPool(
             self._conninfo, min_size=1, max_size=self._pool_size,
             kwargs={"autocommit": True}, configure=self._configure, open=False,
-            name=f"chatmem-{self.schema}",
+            name=f"chatmem-{self.schema}", check=_check_idle,
         )
         try:
             await pool.open(wait=True, timeout=30)
@@ -918,6 +947,17 @@ class PostgresStore:
     async def meta_set(self, namespace: str, key: str, value: str) -> None:
         async with self._conn() as conn:
             await conn.execute(*sm.meta_set_query(POSTGRES, namespace, key, value))
+
+    async def meta_set_default(self, namespace: str, key: str, value: str) -> str:
+        async with self._tx() as conn:
+            # a concurrent insert of the key: this one waits for it, does nothing, and
+            # the read (a statement of its own, read committed) sees the first writer's
+            await conn.execute(*sm.meta_set_default_query(POSTGRES, namespace, key, value))
+            row = await (await conn.execute(
+                *sm.meta_get_query(POSTGRES, namespace, key))).fetchone()
+        stored = sm.meta_get_result(row)
+        assert stored is not None
+        return stored
 
     async def meta_delete(self, namespace: str, key: str) -> None:
         async with self._conn() as conn:

@@ -11,6 +11,7 @@ Functions take a psycopg ``AsyncConnection`` whose search_path is the store's.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,26 @@ _PG_MSG_COLS = "seq, session_id, role, content, visible_content, speaker_name"
 _PG_MAX_POS = 16383
 
 
+#: A lexeme's most bytes in a ``tsvector`` or ``tsquery`` (PostgreSQL's limit).
+_PG_MAX_LEXEME = 2047
+
+
+def _pg_lexeme(token: str) -> str:
+    """The lexeme that stands for ``token``: itself, or for a token over PostgreSQL's
+    limit (a long URL, a base64 blob: its message could not be stored at all, 'word is
+    too long') its start and a digest of the whole, unique as the token is. Documents
+    and queries map alike, and ``#`` is never in a token, so BM25 scores are SQLite's."""
+    raw = token.encode()
+    if len(raw) <= _PG_MAX_LEXEME:
+        return token
+    digest = hashlib.sha256(raw).hexdigest()
+    head = raw[:_PG_MAX_LEXEME - len(digest) - 1].decode("utf-8", "ignore")
+    return f"{head}#{digest}"
+
+
 def _pg_quote(token: str) -> str:
-    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+    """``token``'s lexeme as a ``tsvector`` / ``tsquery`` literal."""
+    return "'" + _pg_lexeme(token).replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def pg_lex(text: str) -> tuple[str, int]:
@@ -370,7 +389,8 @@ async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
         "WITH q(term, w, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[], "
         "%s::float8[])), c(avgdl) AS (SELECT %s::float8) "
         + " UNION ALL ".join(parts) + " ORDER BY r DESC, message_id LIMIT %s",
-        [kept, weights, idfs, max(avgdl, 1e-9), tsq, *params, tsq, *params, k * 2])
+        [[_pg_lexeme(t) for t in kept], weights, idfs, max(avgdl, 1e-9), tsq, *params, tsq,
+         *params, k * 2])
     out: list[ScoredId] = []
     seen: set[str] = set()
     for mid, model_id, role, session_id, ts, r in await cur.fetchall():

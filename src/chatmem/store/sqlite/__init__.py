@@ -1032,6 +1032,15 @@ class SqliteStore:
         self.conn.execute(*sm.meta_set_query(SQLITE, namespace, key, value))
 
     @_on_store_thread
+    def meta_set_default(self, namespace: str, key: str, value: str) -> str:
+        with self._tx():  # no other writer between the insert and the read
+            self.conn.execute(*sm.meta_set_default_query(SQLITE, namespace, key, value))
+            stored = sm.meta_get_result(
+                self.conn.execute(*sm.meta_get_query(SQLITE, namespace, key)).fetchone())
+        assert stored is not None
+        return stored
+
+    @_on_store_thread
     def meta_delete(self, namespace: str, key: str) -> None:
         self.conn.execute(*sm.meta_delete_query(SQLITE, namespace, key))
 
