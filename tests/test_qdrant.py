@@ -9,10 +9,17 @@ A real cluster is not covered here.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import random
+import threading
+import time
+import traceback
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+import warnings
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +145,25 @@ def test_url_errors_never_show_the_api_key() -> None:
     assert "s3cret" not in str(info.value)
 
 
+@pytest.mark.parametrize("url", [
+    "qdrant://ann:s3cret@h:6333",                  # user info: refused, never shown
+    "qdrant://ann:s3cret@h:port",
+    "qdrant://h?api%5Fkey=s3cret&timeout=soon",     # the key's name %-escaped
+    "qdrant://h?API_KEY=s3cret",                    # the key's name in capitals
+    "qdrant+local:///tmp/q?api_key=s3cret",
+    "qdrant:h?api_key=s3cret",
+    "qdrant://h?api_key=s3c#ret",                   # an unescaped '#' in the key
+    "postgresql://ann:s3cret@db/chat",              # a store URL given as the index
+    "http://h:6333?api_key=s3cret",                 # the scheme forgotten
+    "QDRANT://h?api_key=s3cret",
+])
+async def test_url_errors_never_show_credentials(url: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        await open_vector_index(url)
+    assert "s3c" not in str(info.value) and "#ret" not in str(info.value)  # nor a part
+    assert "vector URL" in str(info.value)
+
+
 async def test_open_vector_index_dispatches_qdrant_urls() -> None:
     idx = await open_vector_index("qdrant+local://:memory:", None)
     try:
@@ -152,6 +178,89 @@ async def test_unreachable_server_is_a_store_error_at_open() -> None:
     with pytest.raises(StoreError, match=r"qdrant \(http://127\.0\.0\.1:1\)"):
         await QdrantIndex.open("qdrant://127.0.0.1:1?timeout=2")
 
+
+@contextlib.contextmanager
+def misbehaving_server(answer: str) -> Iterator[str]:
+    """A server on 127.0.0.1 that is not a working Qdrant; ``answer``: ``echo`` (a 500
+    whose body repeats the API key, as some proxies do), ``401`` (the key refused, echoed
+    too), ``garbage`` (not JSON) or ``hang`` (no answer). Yields its address."""
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            key = str(self.headers.get("api-key"))
+            if answer == "hang":
+                time.sleep(3)
+                return
+            status, body = {"echo": (500, json.dumps({"status": {"error": f"bad {key}"}})),
+                            "401": (401, f"Unauthorized: {key}"),
+                            "garbage": (200, "<html>a web server</html>")}[answer]
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("answer, fix", [
+    ("echo", "Internal Server Error"),
+    ("401", "refused the request (HTTP 401): check the api_key=… option"),
+    ("garbage", "the answer is not Qdrant's"),
+    ("hang", "no answer within 1 s"),
+])
+async def test_a_misbehaving_server_is_a_store_error_without_the_key(answer: str, fix: str
+                                                                      ) -> None:
+    key = "-".join(["s3cret", "key"])  # not in this source, which a traceback quotes
+    with misbehaving_server(answer) as address, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # qdrant-client: an API key over plain http
+        with pytest.raises(StoreError) as info:
+            await QdrantIndex.open(f"qdrant://{address}?api_key={key}&timeout=1")
+    shown = "".join(traceback.format_exception(info.value))  # what a logged error prints
+    assert key not in shown
+    assert f"qdrant (http://{address})" in str(info.value)
+    assert fix in str(info.value)
+
+
+async def test_an_unreachable_server_names_the_fix() -> None:
+    with pytest.raises(StoreError) as info:
+        await QdrantIndex.open("qdrant://127.0.0.1:1?timeout=2")
+    assert "cannot reach a Qdrant server at http://127.0.0.1:1" in str(info.value)
+    assert "host, port and https= option" in str(info.value)
+
+
+async def test_a_local_folder_that_is_a_file_or_anothers_is_refused_unchanged(
+        tmp_path: Path) -> None:
+    store = tmp_path / "chat.db"
+    store.write_bytes(b"SQLite format 3\x00 user data")
+    with pytest.raises(StoreError, match="is a file, not a folder"):
+        await QdrantIndex.open(f"qdrant+local://{store}")
+    assert store.read_bytes() == b"SQLite format 3\x00 user data"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "meta.json").write_text('{"name": "my project"}')
+    with pytest.raises(StoreError, match="not a Qdrant local-mode folder") as info:
+        await QdrantIndex.open(f"qdrant+local://{project}")
+    assert "name a new or empty folder" in str(info.value)
+    assert os.listdir(project) == ["meta.json"]
+    assert (project / "meta.json").read_text() == '{"name": "my project"}'
+    # a folder of the user's files (a home folder, /): local mode would write its
+    # meta.json, .lock and collection/ among them
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("mine")
+    with pytest.raises(StoreError, match="holds files that are not Qdrant's .'notes.txt'"):
+        await QdrantIndex.open(f"qdrant+local://{home}")
+    assert os.listdir(home) == ["notes.txt"]
 
 async def test_a_local_folder_has_one_user_at_a_time(tmp_path: Path) -> None:
     url = f"qdrant+local://{tmp_path}/q"
@@ -386,6 +495,19 @@ async def test_a_collection_dropped_elsewhere_is_made_again(index: QdrantIndex) 
     await index.upsert([entry("b", [1, 0])])
     assert [h.message_id for h in await index.query(unit(1, 0), 5)] == ["b"]
 
+
+async def test_a_collection_dropped_during_a_query_has_no_hits(
+        index: QdrantIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    await index.upsert([entry("a", [1, 0]), entry("b", [1, 0.1], model="m:b")])
+    search = index._client.query_points
+
+    async def racing(name: str, **kwargs: Any) -> Any:
+        if name == collection_name("m:a", 2):  # another process clears it meanwhile
+            await index._client.delete_collection(name)
+        return await search(name, **kwargs)
+
+    monkeypatch.setattr(index._client, "query_points", racing)
+    assert [h.message_id for h in await index.query(unit(1, 0), 5)] == ["b"]
 
 async def test_scan_vectors_pages_in_message_id_order(index: QdrantIndex) -> None:
     entries = [entry(f"m{n:03d}", [1, n % 7, n % 3], model=["m:a", "m:b", None][n % 3],
@@ -723,3 +845,130 @@ def test_a_store_paired_with_qdrant_is_never_opened_alone(tmp_path: Path) -> Non
     assert res.exit_code == 0, res.output
     res = runner.invoke(main, ["stats", "--db", copy, "--json"])
     assert res.exit_code == 0 and '"messages": 2' in res.output, res.output
+
+
+async def test_stores_sharing_one_qdrant_never_see_each_others_vectors(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two stores (two namespaces of a server, say) with their vectors in one Qdrant:
+    each has collections of its own, so neither's stats, recall, export or clear reach
+    the other's points. A store that recorded its index before stores had owners keeps
+    the shared names, where its vectors are, and says so in the log."""
+    import io
+    import sqlite3
+
+    from chatmem.store.storage import OWNER_KEY, VECTORS_NAMESPACE
+    from chatmem.transfer import export_jsonl
+
+    vec = f"qdrant+local://{tmp_path}/q"
+
+    async def opened(name: str) -> Memory:
+        return await Memory.open(f"sqlite:///{tmp_path}/{name}.db", vector=vec,
+                                 embedder=Embedder(RecordingProvider()))
+
+    alice = await opened("alice")
+    await alice.add([Message(session_id="s1", content="alice's pin is 1234", ts=T0)])
+    await alice.flush(timeout=30)
+    await alice.close()
+
+    bob = await opened("bob")
+    try:
+        await bob.add([Message(session_id="s1", content="bob talks about the weather",
+                               ts=T0)])
+        await bob.flush(timeout=30)
+        assert (await bob.stats())["vectors_by_model"] == {"test:bow": 1}
+        hits = (await bob.recall("pin 1234", window=0, scope="all")).hits
+        assert [h.message.content for h in hits] == ["bob talks about the weather"]
+        out = io.StringIO()
+        await export_jsonl(bob.storage, out, vectors=True)
+        assert "1234" not in out.getvalue()
+        assert (await bob.clear("vector"))["vectors"] == 1
+    finally:
+        await bob.close()
+
+    alice = await opened("alice")
+    try:
+        assert (await alice.stats())["vectors_by_model"] == {"test:bow": 1}
+        hits = (await alice.recall("pin 1234", window=0, scope="all")).hits
+        assert [h.message.content for h in hits] == ["alice's pin is 1234"]
+        owner = await alice.storage.store.meta_get(VECTORS_NAMESPACE, OWNER_KEY)
+        assert owner and [n.startswith(f"chatmem-{owner}_")
+                          for n in await alice.index._refresh()] == [True]
+    finally:
+        await alice.close()
+
+    # a store paired before owners existed: no owner recorded, its points in the shared
+    # names; it keeps reading them (nothing lost) and warns
+    with sqlite3.connect(tmp_path / "alice.db") as conn:
+        conn.execute("DELETE FROM meta WHERE namespace = ? AND key = ?",
+                     (VECTORS_NAMESPACE, OWNER_KEY))
+    old = await QdrantIndex.open(vec)
+    try:
+        await old.upsert([entry("legacy-1", unit(1, 0), session="s1")])
+    finally:
+        await old.close()
+    alice = await opened("alice")
+    try:
+        assert await alice.storage.store.meta_get(VECTORS_NAMESPACE, OWNER_KEY) is None
+        assert all(n.startswith("chatmem_") for n in await alice.index._refresh())
+        assert "shared with every other store" in caplog.text
+    finally:
+        await alice.close()
+
+
+async def test_a_malformed_owner_is_refused_before_anything_opens(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="owner id"):
+        await QdrantIndex.open(f"qdrant+local://{tmp_path}/q", owner="../x")
+    assert not (tmp_path / "q").exists()
+
+
+async def test_an_index_refusing_writes_is_retried_with_a_pause_and_one_traceback(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The index refuses every write for a while (here its collection cannot be made: a
+    file stands where its folder goes). The pending messages are looked at again after
+    a growing pause, with one traceback for the outage (one per batch was 119 in 5 s
+    with a server down), and indexed once the index takes writes again."""
+    import asyncio
+    import logging
+
+    from chatmem.store.storage import OWNER_KEY, VECTORS_NAMESPACE
+
+    provider = RecordingProvider()
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", vector=f"qdrant+local://{tmp_path}/q",
+                            embedder=Embedder(provider),
+                            indexing={"retry_initial_s": 0.2, "retry_max_s": 1.0})
+    try:
+        owner = await mem.storage.store.meta_get(VECTORS_NAMESPACE, OWNER_KEY)
+        blocker = tmp_path / "q" / "collection" / collection_name(
+            provider.model_id, provider.dim, f"chatmem-{owner}")
+        blocker.parent.mkdir(parents=True, exist_ok=True)
+        blocker.write_text("not a folder")
+        caplog.set_level(logging.DEBUG, logger="chatmem.indexing")
+        await mem.add([Message(session_id="s1", content=f"fact {i}", ts=T0 + i)
+                       for i in range(5)])
+        await asyncio.sleep(3)
+        st = await mem.stats()
+        assert (st["indexed"], st["pending"]) == (0, 5)
+        failures = [r for r in caplog.records if "indexing batch failed" in r.getMessage()]
+        assert 2 <= len(failures) <= 8  # tried again, with pauses (0.2, 0.4, 0.8, 1 s…)
+        assert len([r for r in failures if r.exc_info]) == 1
+        blocker.unlink()
+
+        async def all_indexed() -> bool:
+            return (await mem.stats())["indexed"] == 5
+
+        for _ in range(100):
+            if await all_indexed():
+                break
+            await asyncio.sleep(0.1)
+        assert await all_indexed()
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize("vector", ["qdrant://h:6333?bogus=1", "qdrant://h:notaport",
+                                    "ftp://h/x", "sqlite:///other.db"])
+async def test_a_mistyped_vector_url_creates_no_store(tmp_path: Path, vector: str) -> None:
+    with pytest.raises(ConfigError, match="vector URL"):
+        await Memory.open(f"sqlite:///{tmp_path}/new.db", vector=vector,
+                          embedder=Embedder(RecordingProvider()))
+    assert list(tmp_path.iterdir()) == []

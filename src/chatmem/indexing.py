@@ -251,6 +251,10 @@ class Indexer:
         self._scheduled_min: int | None = None
         self._failing = False
         self._failures_in_a_row = 0
+        #: Batches in a row that failed past the embedding (the store or the separate
+        #: index refusing the write): the pending messages are looked at again after a
+        #: growing pause, as retries are while the provider fails.
+        self._write_failures = 0
         self._retry_pause_until = 0.0
         # A worker takes its batch only once it may embed: while one batch runs, the
         # queue fills, and the next batch is larger and better length-sorted. Local
@@ -427,9 +431,20 @@ class Indexer:
                         lease.written = await self._index_batch(mine, slot) == "ok"
             except asyncio.CancelledError:
                 raise
-            except Exception:  # never let a worker die: the messages stay pending
-                log.exception("indexing batch failed; messages stay pending")
-                self._sweep_needed = True
+            except Exception as exc:  # never let a worker die: the messages stay pending
+                # the store or the index is failing (Qdrant down): every batch would fail
+                # at once, so look for them again after a pause that grows per failure in
+                # a row, with one traceback per outage (one per batch was 119 in 5 s)
+                self._write_failures += 1
+                pause = retry_delay(self._write_failures, self.config.retry_initial_s,
+                                    self.config.retry_max_s, random.uniform(0, RETRY_JITTER))
+                if self._write_failures == 1:
+                    log.exception("indexing batch failed; messages stay pending, looked "
+                                  "at again in %.3g s", pause)
+                else:
+                    log.debug("indexing batch failed again (%s); looked at again in %.3g s",
+                              exc, pause)
+                self._sweep_at = min(self._sweep_at, time.monotonic() + pause)
             finally:
                 for m in batch:
                     self._in_flight.discard(m.id or "")
@@ -648,6 +663,7 @@ class Indexer:
                        for m, v in zip(batch, embedded.vectors)]
             # a message rewritten (in another process) since it was read keeps waiting
             await self.storage.write_entries(entries, current_only=True)
+        self._write_failures = 0
         self._indexed += len(entries)
         self._batches += 1
         return "ok"

@@ -15,11 +15,14 @@ is what runs against a cluster.
 
 Layout:
 
-* One collection per (model id, dimension), cosine distance, named
-  ``chatmem_<slug of the model id>_<dimension>_<hash>`` (vectors without a
-  model id go to ``chatmem_legacy_<dimension>_<hash>``); created on the first
-  upsert, with keyword payload indexes on the fields recall filters on and an
-  integer index on ``ts``. Other collections in the cluster are ignored.
+* One collection per (owner, model id, dimension), cosine distance, named
+  ``chatmem-<owner>_<slug of the model id>_<dimension>_<hash>`` (vectors
+  without a model id go to ``…_legacy_<dimension>_<hash>``); created on the
+  first upsert, with keyword payload indexes on the fields recall filters on
+  and an integer index on ``ts``. The owner is a store's id (the store keeps
+  it), so stores sharing one Qdrant never see each other's points; an index
+  opened without one uses the shared names ``chatmem_…`` (stores that recorded
+  their index before owners existed). Other collections are ignored.
 * A point's id is ``uuid5(message id)``; its payload holds every
   :class:`~chatmem.models.VectorEntry` field, the session metadata under
   ``meta`` and the message metadata under ``message``, so the filter fields
@@ -49,17 +52,20 @@ import hashlib
 import inspect
 import json
 import math
+import os
 import re
+import secrets
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit
 
 import numpy as np
 import numpy.typing as npt
 
+from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import ScoredId, VectorEntry
 from .base import SessionSnapshot, chunks
@@ -71,8 +77,8 @@ if TYPE_CHECKING:
     from qdrant_client import AsyncQdrantClient
     from qdrant_client import models as qmodels
 
-__all__ = ["QdrantIndex", "QdrantTarget", "collection_name", "entry_payload", "parse_url",
-           "point_id"]
+__all__ = ["QdrantIndex", "QdrantTarget", "collection_name", "collection_prefix",
+           "entry_payload", "mask_url", "new_owner", "parse_url", "point_id"]
 
 T = TypeVar("T")
 
@@ -86,13 +92,22 @@ PAYLOAD_INDEXES: tuple[tuple[str, str], ...] = (
     ("ts", "integer"),
 )
 _SCORED_FIELDS = ["message_id", "session_id", "ts", "role", "model_id"]
-_NAME_RE = re.compile(r"chatmem_([a-z0-9-]+)_([1-9][0-9]*)_([0-9a-f]{10})")
+#: The collections of an index opened without an owner: the names every such index
+#: shares (one store's, before stores had collections of their own).
+SHARED_PREFIX = "chatmem"
+#: A store's own collections are ``chatmem-<owner>_…``; an owner is what
+#: :func:`new_owner` makes (the store keeps it: ``chatmem.store.storage``).
+_OWNER_RE = re.compile(r"[0-9a-f]{12}")
 _BATCH = 256
 _SCAN_PAGE = 1024
 _OPTIONS = ("api_key", "https", "prefix", "timeout", "exact")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 _LOCAL_INDEX_WARNING = "Payload indexes have no effect in the local Qdrant"
+#: The user info of a URL (``scheme://user:password@``), hidden in errors.
+_USERINFO_RE = re.compile(r"^([^:/?#]*://)[^/?#]*@")
+#: One ``name=value`` pair of a URL's query (a key's value runs to ``&``: ``#`` may be in it).
+_QUERY_PAIR_RE = re.compile(r"([?&])([^=&#]*)=([^&]*)")
 
 
 # --------------------------------------------------------------------------- URLs
@@ -116,12 +131,21 @@ def _flag(url: str, name: str, value: str) -> bool:
         return True
     if low in _FALSE:
         return False
-    raise ConfigError(f"vector URL {_mask(url)!r}: {name}={value!r} is not a flag; use "
+    raise ConfigError(f"vector URL {mask_url(url)!r}: {name}={value!r} is not a flag; use "
                       f"{name}=1 or {name}=0")
 
 
-def _mask(url: str) -> str:
-    return re.sub(r"(api_key=)[^&#]*", r"\1***", url)
+def mask_url(url: str) -> str:
+    """``url`` as errors show it: user info and the values of key-like query options
+    (however their names are spelled or escaped: ``API_KEY``, ``api%5Fkey``) as ``***``."""
+    shown = _USERINFO_RE.sub(r"\1***@", url)
+
+    def hide(match: re.Match[str]) -> str:
+        name = unquote_plus(match.group(2)).strip().lower()
+        return f"{match.group(1)}{match.group(2)}=***" if name in SECRET_QUERY_PARAMS \
+            else match.group(0)
+
+    return _QUERY_PAIR_RE.sub(hide, shown)
 
 
 def parse_url(url: str) -> QdrantTarget:
@@ -129,33 +153,33 @@ def parse_url(url: str) -> QdrantTarget:
     naming the fix."""
     scheme, sep, rest = url.partition("://")
     if not sep:
-        raise ConfigError(f"vector URL {url!r}: expected qdrant://host:6333 or "
+        raise ConfigError(f"vector URL {mask_url(url)!r}: expected qdrant://host:6333 or "
                           "qdrant+local:///abs/folder")
     if scheme == "qdrant+local":
         return _parse_local(url, rest)
     if scheme in ("qdrant", "qdrant+http", "qdrant+https"):
         return _parse_server(url, scheme)
-    raise ConfigError(f"vector URL {_mask(url)!r}: unknown scheme {scheme!r}; use qdrant://, "
+    raise ConfigError(f"vector URL {mask_url(url)!r}: unknown scheme {scheme!r}; use qdrant://, "
                       "qdrant+http://, qdrant+https:// or qdrant+local://")
 
 
 def _parse_local(url: str, rest: str) -> QdrantTarget:
     fix = ("use qdrant+local:///absolute/folder (three slashes) or qdrant+local://:memory:")
     if "?" in rest or "#" in rest:
-        raise ConfigError(f"vector URL {url!r}: qdrant+local takes no options; {fix}")
+        raise ConfigError(f"vector URL {mask_url(url)!r}: qdrant+local takes no options; {fix}")
     if rest == ":memory:":
         return QdrantTarget({"location": ":memory:"}, url, local=True)
     path = unquote(rest)
     if not path.startswith("/"):
         what = "no folder" if not path else f"{path!r} is not an absolute folder"
-        raise ConfigError(f"vector URL {url!r}: {what}; {fix}")
+        raise ConfigError(f"vector URL {mask_url(url)!r}: {what}; {fix}")
     if "\x00" in path:
         raise ConfigError(f"vector URL {url!r}: the folder contains NUL; {fix}")
     return QdrantTarget({"path": path}, url, local=True)
 
 
 def _parse_server(url: str, scheme: str) -> QdrantTarget:
-    shown = _mask(url)
+    shown = mask_url(url)
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -173,7 +197,9 @@ def _parse_server(url: str, scheme: str) -> QdrantTarget:
         raise ConfigError(f"vector URL {shown!r}: unexpected path {parts.path!r}; a path "
                           f"prefix goes in the query, e.g. ?prefix={parts.path}")
     if parts.fragment:
-        raise ConfigError(f"vector URL {shown!r}: unexpected fragment #{parts.fragment}")
+        # not shown: a '#' in an API key makes the key's tail a fragment
+        raise ConfigError(f"vector URL {shown!r}: unexpected fragment (#…); a '#' in the "
+                          "API key or another option is written %23")
     options: dict[str, str] = {}
     try:
         pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
@@ -218,19 +244,114 @@ def _parse_server(url: str, scheme: str) -> QdrantTarget:
     return QdrantTarget(kwargs, display, local=False, exact=exact)
 
 
+def _reason(target: QdrantTarget, exc: BaseException) -> str:
+    """Why a driver call failed, and for a server the likely fix."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if target.local:
+        return text
+    import httpx
+    import pydantic
+    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+    source = exc.source if isinstance(exc, ResponseHandlingException) else exc
+    why = " ".join(str(source).split())[:200] or type(source).__name__
+    server = f"a Qdrant server at {target.display}"
+    if isinstance(exc, UnexpectedResponse):
+        if exc.status_code in (401, 403):
+            return (f"{server} refused the request (HTTP {exc.status_code}): check the "
+                    "api_key=… option of the vector URL")
+        if exc.status_code == 404:
+            return f"{text}: check that the URL names {server} (and its prefix= option)"
+        return text
+    if isinstance(source, httpx.TimeoutException):
+        limit = target.client_kwargs.get("timeout", 5)
+        return (f"no answer within {limit} s ({type(source).__name__}): check that {server} "
+                "is up and reachable, or allow more time with ?timeout=SECONDS")
+    if isinstance(source, (httpx.TransportError, OSError)):
+        return (f"cannot reach {server} ({why}): check that it runs and that the host, port "
+                "and https= option of the vector URL are right")
+    if isinstance(source, (json.JSONDecodeError, pydantic.ValidationError)):
+        return (f"the answer is not Qdrant's ({why}): check that the URL names {server} "
+                "(its port, https= and prefix= options)")
+    return text
+
+
+def _store_error(target: QdrantTarget, what: str, exc: BaseException) -> StoreError:
+    """The :class:`StoreError` of a failed driver call, naming the fix; the API key is
+    hidden (a server or proxy may echo it in an error body)."""
+    text = f"qdrant ({target.display}): {what}: {_reason(target, exc)}"
+    secret = target.client_kwargs.get("api_key")
+    return StoreError(text.replace(secret, "***") if secret else text)
+
+
+def _cause(target: QdrantTarget, exc: BaseException) -> BaseException | None:
+    """The driver's exception, to chain as ``__cause__``; ``None`` when its text (or its
+    causes') holds the API key, as a logged traceback would show it."""
+    secret = target.client_kwargs.get("api_key")
+    seen: set[int] = set()
+    node: BaseException | None = exc
+    while secret and node is not None and id(node) not in seen:
+        seen.add(id(node))
+        source = getattr(node, "source", None)
+        if secret in f"{node!r} {node} {source!r} {source}":
+            return None
+        node = node.__cause__ or node.__context__
+    return exc
+
+
+#: What Qdrant's local mode keeps in its folder.
+_LOCAL_ENTRIES = frozenset({".lock", "meta.json", "collection"})
+
+
+def _check_local_folder(target: QdrantTarget, folder: str) -> None:
+    """Refuse a local-mode folder that holds anything local mode does not write (a home
+    folder, a project, ``/``): it would write its files among the user's."""
+    try:
+        others = sorted(set(os.listdir(folder)) - _LOCAL_ENTRIES)
+    except (FileNotFoundError, NotADirectoryError):
+        return  # made by local mode / refused as a file by the open
+    except OSError as exc:
+        raise StoreError(f"qdrant ({target.display}): cannot read the folder {folder!r} "
+                         f"({exc.strerror or exc})") from exc
+    if others:
+        shown = ", ".join(repr(name) for name in others[:3])
+        raise StoreError(
+            f"qdrant ({target.display}): {folder!r} holds files that are not Qdrant's "
+            f"({shown}{', …' if len(others) > 3 else ''}); local mode keeps the vectors "
+            "in a folder of their own and it is left as it is: name a new or empty folder")
+
+
 # --------------------------------------------------------------------------- layout
 
 
-def collection_name(model_id: str | None, dim: int) -> str:
-    """The collection of ``model_id``'s vectors of size ``dim``: a readable slug plus a
-    hash of the exact model id, so distinct ids never share a collection."""
+def new_owner() -> str:
+    """A fresh owner id for a store's collections (48 random bits, as hex)."""
+    return secrets.token_hex(6)
+
+
+def collection_prefix(owner: str | None) -> str:
+    """The first part of the names of ``owner``'s collections (``None``: the shared
+    names). A malformed owner is refused: it comes from a store's metadata area."""
+    if owner is None:
+        return SHARED_PREFIX
+    if not isinstance(owner, str) or not _OWNER_RE.fullmatch(owner):
+        raise StoreError(f"the store's vector owner id {owner!r} is not 12 hex digits; "
+                         "the store's metadata area was changed by hand: restore it, or "
+                         "copy the store with chatmem migrate")
+    return f"{SHARED_PREFIX}-{owner}"
+
+
+def collection_name(model_id: str | None, dim: int, prefix: str = SHARED_PREFIX) -> str:
+    """The collection of ``model_id``'s vectors of size ``dim`` (among those whose names
+    start with ``prefix``): a readable slug plus a hash of the exact model id, so
+    distinct ids never share a collection."""
     if model_id is None:
         slug, key = "legacy", "\x00legacy"
     else:
         slug = re.sub(r"[^a-z0-9]+", "-", model_id.lower())[:48].strip("-") or "model"
         key = "model:" + model_id
     digest = hashlib.sha256(f"{key}\x00{dim}".encode("utf-8", "surrogatepass")).hexdigest()
-    return f"chatmem_{slug}_{dim}_{digest[:10]}"
+    return f"{prefix}_{slug}_{dim}_{digest[:10]}"
 
 
 def _query_filter(where: Mapping[str, Any]) -> Any:
@@ -311,10 +432,18 @@ class QdrantIndex:
     supports_delete_by_filter = True
 
     def __init__(self, client: AsyncQdrantClient, *, display: str = "qdrant",
-                 exact: bool = False) -> None:
+                 exact: bool = False, target: QdrantTarget | None = None,
+                 owner: str | None = None) -> None:
         self._client = client
+        #: Whose collections these are: a store's own (``owner``, so that stores sharing
+        #: one Qdrant never read, count or drop each other's points) or the shared names.
+        self._prefix = collection_prefix(owner)
+        self._name_re = re.compile(
+            re.escape(self._prefix) + r"_([a-z0-9-]+)_([1-9][0-9]*)_([0-9a-f]{10})")
         self.display = display
         self._exact = exact
+        #: What the URL named: a server's errors name the fix and hide its API key.
+        self._target = target
         self._closed = False
         self._write_lock = asyncio.Lock()
         self._dims: dict[str, int] = {}  # our collections (as last listed) -> dimension
@@ -325,8 +454,10 @@ class QdrantIndex:
     # ---------------------------------------------------------------- plumbing
 
     @classmethod
-    async def open(cls, url: str) -> QdrantIndex:
-        """Open the index named by a qdrant URL (see the module docstring)."""
+    async def open(cls, url: str, *, owner: str | None = None) -> QdrantIndex:
+        """Open the index named by a qdrant URL (see the module docstring); ``owner``
+        picks the collections (:func:`collection_prefix`)."""
+        collection_prefix(owner)  # a malformed owner is refused before anything opens
         target = parse_url(url)
         try:
             from qdrant_client import AsyncQdrantClient
@@ -335,6 +466,9 @@ class QdrantIndex:
                 f"vector URL {target.display!r} needs the Qdrant client: "
                 "pip install 'chatmem[qdrant]'"
             ) from None
+        folder = target.client_kwargs.get("path")
+        if folder:
+            _check_local_folder(target, folder)
         kwargs = dict(target.client_kwargs)
         if "check_compatibility" not in inspect.signature(AsyncQdrantClient).parameters:
             kwargs.pop("check_compatibility", None)  # clients before 1.12 never check
@@ -343,12 +477,25 @@ class QdrantIndex:
         except Exception as exc:
             if target.local and "already accessed" in str(exc):
                 raise StoreError(
-                    f"qdrant ({target.display}): the folder is open in another process; "
+                    f"qdrant ({target.display}): the folder is open in another process (or "
+                    "another index of this one); "
                     "Qdrant's local mode has one user at a time: close the other one, or run "
                     "a Qdrant server and use qdrant://host:6333"
                 ) from exc
-            raise StoreError(f"qdrant ({target.display}): {exc}") from exc
-        index = cls(client, display=target.display, exact=target.exact)
+            if folder and isinstance(exc, (FileExistsError, NotADirectoryError)):
+                raise StoreError(
+                    f"qdrant ({target.display}): {folder!r} (or a folder above it) is a file, "
+                    "not a folder; local mode keeps the vectors in a folder of their own: "
+                    "name a new or empty folder") from exc
+            if folder and not isinstance(exc, OSError) and os.path.isfile(
+                    os.path.join(folder, "meta.json")):
+                raise StoreError(
+                    f"qdrant ({target.display}): {folder!r} is not a Qdrant local-mode folder "
+                    f"(its meta.json is not Qdrant's: {type(exc).__name__}: {exc}); it is left "
+                    "as it is: name a new or empty folder for the vectors") from exc
+            raise _store_error(target, "open", exc) from _cause(target, exc)
+        index = cls(client, display=target.display, exact=target.exact, target=target,
+                    owner=owner)
         try:
             await index._refresh()
         except BaseException:
@@ -370,7 +517,9 @@ class QdrantIndex:
         except Exception as exc:
             if self._closed:
                 raise StoreClosed("the qdrant index is closed") from exc
-            raise StoreError(f"qdrant ({self.display}): {what}: {exc}") from exc
+            if self._target is None:
+                raise StoreError(f"qdrant ({self.display}): {what}: {exc}") from exc
+            raise _store_error(self._target, what, exc) from _cause(self._target, exc)
 
     async def close(self) -> None:
         if self._closed:
@@ -385,7 +534,7 @@ class QdrantIndex:
         resp = await self._call("list collections", self._client.get_collections)
         dims: dict[str, int] = {}
         for c in resp.collections:
-            match = _NAME_RE.fullmatch(c.name)
+            match = self._name_re.fullmatch(c.name)
             if match:
                 dims[c.name] = int(match.group(2))
         self._dims = dims
@@ -396,7 +545,7 @@ class QdrantIndex:
         """The collection for ``(model_id, dim)``, created with its payload indexes."""
         from qdrant_client import models as m
 
-        name = collection_name(model_id, dim)
+        name = collection_name(model_id, dim, self._prefix)
         self._models[name] = model_id
         if name in self._ready:
             return name
@@ -579,7 +728,14 @@ class QdrantIndex:
         names = [n for n, d in (await self._refresh()).items() if d == dim]
         hits: dict[str, ScoredId] = {}
         for name in names:
-            for s in await self._search(name, q.tolist(), k, flt):
+            try:
+                found = await self._search(name, q.tolist(), k, flt)
+            except StoreError:
+                # dropped since it was listed (a clear in another process): no vectors
+                if await self._call("check collection", self._client.collection_exists, name):
+                    raise
+                continue
+            for s in found:
                 old = hits.get(s.message_id)
                 if old is None or s.score > old.score:
                     hits[s.message_id] = s

@@ -25,7 +25,8 @@ from .base import (
     snapshot_changes,
     stale_entries,
 )
-from .urls import open_store, open_vector_index
+from .qdrant import new_owner
+from .urls import check_vector_url, open_store, open_vector_index
 
 log = logging.getLogger("chatmem.storage")
 
@@ -36,6 +37,9 @@ SNAPSHOT_DIRTY = "chatmem.snapshot-dirty"
 #: (the index's URL without credentials or options; :func:`index_label`).
 VECTORS_NAMESPACE = "chatmem.storage"
 VECTORS_KEY = "vectors"
+#: ... and the id that names the store's own collections in that index (so that stores
+#: sharing one Qdrant never read, count, export or drop each other's points).
+OWNER_KEY = "vectors-owner"
 
 
 def index_label(url: str) -> str:
@@ -97,6 +101,22 @@ class StoredSession:
     snapshots_owed: bool = False
 
 
+async def _vector_owner(store: MessageStore, recorded: str | None) -> str | None:
+    """The id of the store's own collections in a separate index: made when the store
+    first opens with one; ``None`` for a store that recorded its index before stores
+    had owners (its vectors stay in the shared collections, where they are)."""
+    owner = await store.meta_get(VECTORS_NAMESPACE, OWNER_KEY)
+    if owner is not None or recorded is None:
+        return owner or await store.meta_set_default(VECTORS_NAMESPACE, OWNER_KEY,
+                                                     new_owner())
+    log.warning("this store's vectors are in the collections chatmem_* of %s, shared with "
+                "every other store that recorded its index there before stores had "
+                "collections of their own (they can see and clear each other's vectors); "
+                "to give it its own, copy it: chatmem migrate --from-vector … --to-vector …",
+                recorded)
+    return None
+
+
 class Storage:
     """The message store, the vector index (``None``: a store without recall) and the
     store's full-text index (``None`` when the store keeps none), used together."""
@@ -120,6 +140,8 @@ class Storage:
         """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
         given, a separate vector index (``qdrant://…``); else the store is its own index.
         ``create=False`` opens only an existing store."""
+        if vector is not None:
+            check_vector_url(vector)  # a mistyped one creates no store
         store = await open_store(url, create=create)
         try:
             recorded = await store.meta_get(VECTORS_NAMESPACE, VECTORS_KEY)
@@ -134,7 +156,8 @@ class Storage:
                         "vectors in a store of its own instead, copy it with chatmem "
                         "migrate --from-vector … into a store opened without one")
                 return cls(store, store)
-            index = await open_vector_index(vector, store)
+            index = await open_vector_index(vector, store,
+                                            owner=await _vector_owner(store, recorded))
             label = index_label(vector)
             if recorded != label:
                 await store.meta_set(VECTORS_NAMESPACE, VECTORS_KEY, label)

@@ -97,18 +97,32 @@ async def open_store(url: str, *, create: bool = True) -> IndexedStore:
     return await SqliteStore.open(sqlite_path(url), create=create)
 
 
-async def open_vector_index(url: str, store: MessageStore | None = None) -> VectorIndex:
-    """The separate vector index named by ``url`` (Qdrant); a SQL store's URL is refused,
-    as such a store is its own index (:meth:`Storage.open` with ``vector=None``).
-    ``store`` is accepted for the callers that pass the store it serves; it is unused."""
-    if url.startswith(("qdrant://", "qdrant+local://", "qdrant+http://", "qdrant+https://")):
-        from .qdrant import QdrantIndex
+def check_vector_url(url: str) -> None:
+    """Refuse, without connecting, a URL that cannot name a separate vector index: a
+    store is then not opened (nor created) for an index that could never open."""
+    from .qdrant import mask_url, parse_url
 
-        return await QdrantIndex.open(url)
+    if url.startswith(("qdrant://", "qdrant+local://", "qdrant+http://", "qdrant+https://")):
+        parse_url(url)
+        return
+    shown = mask_url(url)  # a password or an api_key in a mistyped URL stays hidden
     if _is_postgres(url) or url.startswith(("sqlite://", "memory://")):
         raise ConfigError(
-            f"vector URL {url!r}: a SQL store is its own vector index; pass it as the "
+            f"vector URL {shown!r}: a SQL store is its own vector index; pass it as the "
             "storage URL and leave vector unset, or use qdrant://host:port"
         )
-    raise ConfigError(f"vector URL {url!r}: unknown scheme; use qdrant://host:port or "
+    raise ConfigError(f"vector URL {shown!r}: unknown scheme; use qdrant://host:port or "
                       "qdrant+local:///path")
+
+
+async def open_vector_index(url: str, store: MessageStore | None = None, *,
+                            owner: str | None = None) -> VectorIndex:
+    """The separate vector index named by ``url`` (Qdrant); a SQL store's URL is refused,
+    as such a store is its own index (:meth:`Storage.open` with ``vector=None``).
+    ``owner`` is the id of the store it serves, whose collections it uses (``None``:
+    the names shared by every index opened without one). ``store`` is accepted for the
+    callers that pass the store it serves; it is unused."""
+    from .qdrant import QdrantIndex
+
+    check_vector_url(url)
+    return await QdrantIndex.open(url, owner=owner)
