@@ -197,6 +197,41 @@ async def test_a_garbage_answer_fails_only_its_message(tmp_path: Path) -> None:
             await mem.close()
 
 
+async def test_a_provider_whose_every_answer_is_invalid_is_not_asked_once_per_message(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Every answer is ``invalid`` (a model of another size behind the URL, an HTML page,
+    NaN for everything): after the batch and three of its texts alone, the rest waits for
+    its retry as in an outage. It was one request and one warning per message at every
+    retry step (500 messages: 219 requests and 218 log lines in 10 s, 283 not yet tried).
+    Nothing is lost: once the answers are good every message is indexed."""
+    import logging
+
+    async with PLACES["sqlite"](tmp_path) as place:
+        provider = FlakyProvider()
+        provider.poison = ""  # in every text: every vector NaN
+        mem = await open_memory(place, provider, indexing={
+            "retry_initial_s": 0.5, "retry_max_s": 1.0, "batch_size": 40, "concurrency": 1})
+        try:
+            caplog.set_level(logging.WARNING, logger="chatmem.indexing")
+            await mem.add(notes(40))
+
+            async def all_failed() -> bool:
+                return (await mem.stats())["failed"] == 40
+
+            await until(all_failed, "failed", limit_s=10)
+            # the batch, then 3 texts alone (the rest is not sent): not 1 + 40
+            assert len(provider.calls) == 1 + 3, len(provider.calls)
+            assert len([r for r in caplog.records if r.name == "chatmem.indexing"
+                        and "invalid" in r.getMessage()]) == 1
+            provider.poison = None
+            await mem.flush(timeout=30)
+            st = await mem.stats()
+            assert (st["indexed"], st["failed"], st["pending"]) == (40, 0, 0)
+            assert set(provider.embedded.values()) == {1} and len(provider.embedded) == 40
+        finally:
+            await mem.close()
+
+
 async def test_a_provider_that_stays_down_is_not_called_in_a_loop(tmp_path: Path) -> None:
     """``defer`` schedules a retry instead of trying again at once: over a second, one
     message costs a handful of calls (the backoff's steps), not a loop's thousands."""

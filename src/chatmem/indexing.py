@@ -102,6 +102,12 @@ SWEEP_POLL_S = 0.5
 #: Longest wait before messages another process held are looked at again (R5): its
 #: batch may end without writing them (a rewrite won, the provider failed).
 CLAIM_RECHECK_S = 1.0
+#: A batch answered ``invalid`` is retried one text at a time (one bad text must not fail
+#: its neighbours); when this many in a row are invalid too and none was embedded, the
+#: provider is broken (a model of another size behind the URL, an HTML page, NaN for
+#: everything), not a text: the rest waits for its retry, as in an outage, instead of
+#: one request and one log line per message at every retry step.
+INVALID_SPLIT_PROBES = 3
 
 
 def retry_delay(attempts: int, initial_s: float, max_s: float, jitter: float = 0.0) -> float:
@@ -620,17 +626,40 @@ class Indexer:
     # ------------------------------------------------------------------ indexing
 
     async def _index_batch(self, batch: list[Message],
-                           slot: asyncio.Semaphore | None = None) -> str:
+                           slot: asyncio.Semaphore | None = None, *,
+                           quiet: bool = False) -> str:
         """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
         span (:mod:`chatmem.telemetry`)."""
         with self.telemetry.timed("index_batch",
                                   **{"chatmem.batch_size": len(batch)}) as outcome:
             outcome.size = len(batch)
-            outcome.value = await self._embed_and_write(batch, slot)
+            outcome.value = await self._embed_and_write(batch, slot, quiet=quiet)
         return outcome.value
 
+    async def _index_one_by_one(self, batch: list[Message], exc: EmbeddingUnavailable
+                                ) -> None:
+        """A batch answered ``invalid``, retried one text at a time, in random order (so
+        that a few bad texts cannot stand first every time), with one log line."""
+        order = random.sample(batch, len(batch))
+        invalid = 0
+        for i, m in enumerate(order):
+            if await self._index_batch([m], quiet=True) == "failed":
+                invalid += 1
+            if invalid == INVALID_SPLIT_PROBES == i + 1 and i + 1 < len(order):
+                rest = order[i + 1:]
+                await self._schedule_retries(rest, EmbeddingUnavailable(
+                    f"{INVALID_SPLIT_PROBES} texts sent one by one were invalid too: "
+                    f"{self.last_error}", provider=exc.provider, retry_decision="fail"),
+                    quiet=True)
+                invalid += len(rest)
+                break
+        if invalid:
+            log.warning("embedding invalid for %d of %d message(s) sent one by one (%s); "
+                        "each retried later", invalid, len(batch), self.last_error)
+
     async def _embed_and_write(self, batch: list[Message],
-                               slot: asyncio.Semaphore | None = None) -> str:
+                               slot: asyncio.Semaphore | None = None, *,
+                               quiet: bool = False) -> str:
         """Embed (holding ``slot``, released as soon as vectors are back), then write;
         a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
         ``failed`` (retried later) or ``split`` (retried one by one at once)."""
@@ -644,10 +673,9 @@ class Indexer:
             self.last_error = str(exc)
             if len(batch) > 1 and exc.retry_decision == "invalid":
                 # one bad answer must not fail its neighbours: retry one by one
-                for m in batch:
-                    await self._index_batch([m])
+                await self._index_one_by_one(batch, exc)
                 return "split"
-            await self._schedule_retries(batch, exc)
+            await self._schedule_retries(batch, exc, quiet=quiet)
             return "failed"
         finally:
             if slot is not None:
@@ -668,8 +696,8 @@ class Indexer:
         self._batches += 1
         return "ok"
 
-    async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable
-                                ) -> None:
+    async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable,
+                                *, quiet: bool = False) -> None:
         """Mark the batch ``FAILED`` with each message's next attempt (E12) and pause
         retries for the shortest of those delays."""
         ids = [m.id for m in batch if m.id]
@@ -692,7 +720,7 @@ class Indexer:
         wait_s = max(soonest - now, 0) / 1000.0
         # in an outage every batch fails: warn when it begins, then keep quiet (the
         # counts are in stats); a garbage answer for one message is always worth a line
-        loud = exc.retry_decision == "invalid" or not self._failing
+        loud = not quiet and (exc.retry_decision == "invalid" or not self._failing)
         if exc.retry_decision != "invalid":  # the provider failed, not one text
             self._failing = True
             clock = time.monotonic()
