@@ -68,8 +68,28 @@ def speaker_label(msg: Message, labels: Labels) -> str:
     return msg.speaker_name or msg.speaker_id or labels.unknown_speaker
 
 
+#: What a rendered body's second and later lines start with: only a label starts a line
+#: with ``[``, so no message can write a line that reads as another speaker's.
+CONTINUATION = "  "
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks (any of them: ``\r``, ``\u2028``…) as spaces: a
+    label's part (a speaker's or group's name is anyone's words)."""
+    return " ".join(text.splitlines()) if text else text
+
+
+def indented(body: str) -> str:
+    """``body``'s lines after the first indented by :data:`CONTINUATION` (any line
+    break becoming ``\n``): a message holding ``\n[telegram/「Family」/Mom @ …] …``
+    must not render as a line of Mom's."""
+    lines = body.splitlines()
+    return ("\n" + CONTINUATION).join(lines) if len(lines) > 1 else body
+
+
 def body_of(msg: Message, labels: Labels, per_item_max_chars: int) -> str:
-    """The shown text, without the sender prefix the label already carries."""
+    """The shown text, without the sender prefix the label already carries, its later
+    lines indented (:func:`indented`)."""
     body = msg.shown_text
     name = msg.speaker_name
     if name and not body.startswith("["):
@@ -80,7 +100,7 @@ def body_of(msg: Message, labels: Labels, per_item_max_chars: int) -> str:
     if per_item_max_chars > 0 and len(body) > per_item_max_chars:
         rest = len(body) - per_item_max_chars
         body = body[:per_item_max_chars] + labels.truncated.format(n=rest)
-    return body
+    return indented(body)
 
 
 def format_time(ts: int, tz: ZoneInfo) -> str:
@@ -99,7 +119,7 @@ def label_of(msg: Message, session: Session | None, labels: Labels, tz: ZoneInfo
     place = _place(session, platform, chat_type_labels)
     if session is not None and session.group_name and place == session.group_name:
         place = labels.group.format(name=session.group_name)
-    parts = [p for p in (platform, place, speaker_label(msg, labels)) if p]
+    parts = [one_line(p) for p in (platform, place, speaker_label(msg, labels)) if p]
     assert msg.ts is not None
     return f"[{'/'.join(parts)} @ {format_time(msg.ts, tz)}]"
 
