@@ -7,6 +7,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from collections.abc import AsyncIterator
+
+from chatmem import Memory
 from chatmem.embedding import Embedder
 from providers import RecordingProvider
 
@@ -22,3 +25,16 @@ def local_embedder() -> Embedder:
 @pytest.fixture
 def bow_embedder() -> Embedder:
     return Embedder(RecordingProvider())
+
+
+@pytest.fixture
+async def mem(tmp_path: Path) -> AsyncIterator[Memory]:
+    """A memory in a SQLite file, embedding with :mod:`chatmem.testing`'s hash embedder
+    (the integration and tool tests; a module may define its own ``mem``)."""
+    import chatmem.testing
+
+    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    try:
+        yield memory
+    finally:
+        await memory.close()

@@ -29,13 +29,6 @@ from readme import python_blocks, section
 
 
 @pytest.fixture
-async def mem(tmp_path: Path) -> Any:
-    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
-    yield memory
-    await memory.close()
-
-
-@pytest.fixture
 async def store(mem: Memory) -> ChatmemStore:
     return ChatmemStore(mem, index={"fields": ["text"]})
 

@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +45,6 @@ from readme import python_blocks, run_example, section
 ROOT = Path(__file__).parents[1]
 NO_TRACES = RunConfig(tracing_disabled=True)
 
-
-@pytest.fixture
-async def mem(tmp_path: Path) -> AsyncIterator[Memory]:
-    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
-    try:
-        yield memory
-    finally:
-        await memory.close()
 
 
 def echo(call: ModelCall) -> list[Any]:

@@ -5,25 +5,14 @@ changed, nothing seen beyond what the conversation may see, no run killed."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import chatmem.testing
 from chatmem import InvalidInput, Memory
 
 CALLER = {"session_id": "s1"}
 
-
-@pytest.fixture
-async def mem(tmp_path: Path) -> AsyncIterator[Memory]:
-    memory = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
-    try:
-        yield memory
-    finally:
-        await memory.close()
 
 
 async def test_a_number_too_long_to_read_in_the_arguments_is_invalid_input(mem: Memory) -> None:
