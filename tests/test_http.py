@@ -336,6 +336,14 @@ def test_key_table_and_bind_errors_name_the_fix() -> None:
     check_bind("127.0.0.1", None)
     with pytest.raises(ConfigError, match="must contain {namespace}"):
         create_app(url="sqlite:///one.db", keys=keys(), embedder=Embedder(RecordingProvider()))
+    # a Qdrant local-mode folder has one user at a time: every namespace but the first
+    # failed at its first request; a server (each store its own collections) is fine
+    with pytest.raises(ConfigError, match="vector URL must contain {namespace}"):
+        create_app(url="sqlite:///data/{namespace}.db", vector="qdrant+local:///v",
+                   keys=keys(), embedder=Embedder(RecordingProvider()))
+    for vector in ("qdrant://127.0.0.1:6333", "qdrant+local:///v/{namespace}"):
+        create_app(url="sqlite:///data/{namespace}.db", vector=vector, keys=keys(),
+                   embedder=Embedder(RecordingProvider()))
 
 
 def test_chatmem_serve_runs_with_the_real_model(tmp_path: Path) -> None:

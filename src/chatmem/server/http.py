@@ -360,6 +360,25 @@ def namespace_url(url: str, namespace: str, keys: KeyTable | None) -> str:
     return url
 
 
+def namespace_vector_url(url: str | None, namespace: str, keys: KeyTable | None
+                         ) -> str | None:
+    """The separate vector index URL of one namespace (``{namespace}`` filled in). A
+    Qdrant server holds every namespace (each store has collections of its own), but
+    Qdrant's local mode has one user at a time: a folder without ``{namespace}`` would
+    refuse every namespace but the first, at its first request."""
+    if url is None:
+        return None
+    if "{namespace}" in url:
+        return url.replace("{namespace}", namespace)
+    if (keys is not None and len(keys.namespaces) > 1 and url.startswith("qdrant+local://")
+            and url != "qdrant+local://:memory:"):
+        raise ConfigError("the keys map to several namespaces, and a Qdrant local-mode "
+                          "folder has one user at a time: the vector URL must contain "
+                          "{namespace}, e.g. qdrant+local:///data/vectors-{namespace}, or "
+                          "name a Qdrant server (qdrant://host:6333)")
+    return url
+
+
 # --------------------------------------------------------------------------- namespaces
 
 
@@ -376,6 +395,7 @@ class Namespaces:
         self._locks: dict[str, asyncio.Lock] = {}
         if keys is not None:  # a bad template fails at start-up, not at the first request
             namespace_url(url, next(iter(keys.namespaces)), keys)
+            namespace_vector_url(vector, next(iter(keys.namespaces)), keys)
 
     async def get(self, namespace: str) -> Memory:
         mem = self.open.get(namespace)
@@ -385,7 +405,7 @@ class Namespaces:
         async with lock:
             mem = self.open.get(namespace)
             if mem is None:
-                vector = self.vector.replace("{namespace}", namespace) if self.vector else None
+                vector = namespace_vector_url(self.vector, namespace, self.keys)
                 mem = await Memory.open(namespace_url(self.url, namespace, self.keys),
                                         vector=vector, embedder=self.embedder,
                                         config=self.config)
