@@ -28,13 +28,17 @@ exchange, connecting to the last byte of the answer (a server that sends a byte 
 then cannot hold a call longer), and an answer may hold at most ``max_response_bytes``
 (default 128 MiB, counted after decompression); past either the call fails
 (:class:`~chatmem.errors.ConnectionFailed`, :class:`~chatmem.errors.ServerError`)
-without reading on. An answer whose JSON is not what the API sends (a missing field, a
-list for an object) is a :class:`~chatmem.errors.ServerError` too, never a raw
-``KeyError`` or ``TypeError``. A connection that could not be *opened* is retried
-(``connect_retries`` times, default 2, 0.2 s then 0.4 s apart), since nothing reached
-the server then; so is a request the server answered 503 ``ServiceUnavailable`` with
-``Retry-After`` (no request slot came free: it was not worked on), after the wait it
-asks for, ``busy_retries`` times (default 2), then :class:`~chatmem.errors.ServerBusy`.
+without reading on (answers are decompressed within that bound: :mod:`chatmem._http`).
+An answer whose JSON is not what the API sends (a missing field, a list for an object,
+a number past 1e308, nesting past Python's stack) is a
+:class:`~chatmem.errors.ServerError` too, never a raw ``KeyError``, ``TypeError``,
+``OverflowError`` or ``RecursionError``. The API key is never in an error: the server's
+text is quoted without it (an echoing server sends it back). A connection that could
+not be *opened* is retried (``connect_retries`` times, default 2, 0.2 s then 0.4 s
+apart), since nothing reached the server then; so is a request the server answered
+503 ``ServiceUnavailable`` with ``Retry-After`` (no request slot came free: it was not
+worked on), after the wait it asks for, ``busy_retries`` times (default 2), then
+:class:`~chatmem.errors.ServerBusy`.
 Any other request that was sent is never retried. Redirects are not followed
 (the key is never sent elsewhere).
 
@@ -47,8 +51,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
@@ -109,6 +115,8 @@ _BUSY_TYPE = "ServiceUnavailable"
 #: Most ids one ``/v1/messages/get`` or ``/v1/messages/delete`` request may name: longer
 #: lists are sent in chunks of this many (the library takes up to 10 000).
 IDS_PER_REQUEST = 1000
+#: Most characters of the server's text an error carries.
+_MESSAGE_CHARS = 1000
 #: Error types of the server's body → the library's class.
 _BY_TYPE: dict[str, type[ChatmemError]] = {cls.__name__: cls for cls in (
     ConfigError, FilterError, InvalidInput, ScopeError, PermissionDenied, NotFound,
@@ -139,24 +147,29 @@ class TurnContext:
 def error_from_response(response: httpx.Response) -> ChatmemError:
     """The library error an error answer stands for (see the module docstring)."""
     status = response.status_code
+    where = f"{response.request.method} {response.request.url.path}"
+    # the server's words go into the error bounded, and never with the key in them (a
+    # server echoing the request, or a proxy's error page, sends it back)
+    key = response.request.headers.get("authorization", "").partition(" ")[2].strip()
     kind, message = "", ""
     try:
         body = response.json()
         detail = body["error"]
-        kind, message = str(detail["type"]), str(detail["message"])
-    except (ValueError, KeyError, TypeError):
-        message = response.text[:500] or response.reason_phrase
+        kind, message = str(detail["type"]), _told(str(detail["message"]), key)
+    except (ValueError, KeyError, TypeError, RecursionError):  # nested past Python's stack
+        text = _told(response.text.strip(), key) or response.reason_phrase
+        message = (f"{where}: HTTP {status}: {text} (not an error answer of chatmem serve: "
+                   "is base_url its address, and is any proxy in between working?)")
     cls = _BY_TYPE.get(kind) or _BY_STATUS.get(status, ServerError)
     if status == 401:
         cls = Unauthorized
-    where = f"{response.request.method} {response.request.url.path}"
     exc: ChatmemError
     if status == 503 and kind == _BUSY_TYPE:
         exc = ServerBusy(f"{where}: {message}", retry_after=parse_retry_after(
             response.headers.get("retry-after"), cap=BUSY_WAIT_MAX_S))
     elif cls is EmbeddingUnavailable:
         exc = EmbeddingUnavailable(message, retry_decision="defer")
-    elif cls is ServerError:
+    elif cls is ServerError and kind:
         exc = ServerError(f"{where}: HTTP {status}: {message}")
     else:
         exc = cls(message)
@@ -176,26 +189,27 @@ _MESSAGE_FIELDS = frozenset(Message.__dataclass_fields__)
 
 
 def _hit(data: Mapping[str, Any]) -> Hit:
-    return Hit(message=_message(data["message"]), score=float(data["score"]),
-               semantic=float(data["semantic"]), recency=float(data["recency"]),
-               boost=float(data["boost"]),
-               before=tuple(_message(m) for m in data.get("before", ())),
-               after=tuple(_message(m) for m in data.get("after", ())))
+    return Hit(message=_message(data["message"]), score=_number(data, "score"),
+               semantic=_number(data, "semantic"), recency=_number(data, "recency"),
+               boost=_number(data, "boost"),
+               before=tuple(_message(m) for m in _list(data, "before", ())),
+               after=tuple(_message(m) for m in _list(data, "after", ())))
 
 
 def _recall_result(data: Mapping[str, Any]) -> RecallResult:
     """A :class:`RecallResult` from its JSON form (``snippets`` are not sent: empty)."""
     return RecallResult(
-        query=data.get("query"), hits=tuple(_hit(h) for h in data.get("hits", ())),
-        text=data.get("text", ""), excluded=dict(data.get("excluded") or {}),
-        scope=data.get("scope", "all"), clamped=bool(data.get("clamped", False)),
-        degraded_reason=data.get("degraded_reason"), period=_period(data.get("period")))
+        query=_text_or_none(data, "query"), hits=tuple(_hit(h) for h in _list(data, "hits", ())),
+        text=_text(data, "text", ""), excluded=_counts(data, "excluded"),
+        scope=_text(data, "scope", "all"), clamped=_flag(data, "clamped", False),
+        degraded_reason=_text_or_none(data, "degraded_reason"),
+        period=_period(data.get("period")))
 
 
 def _turn_context(data: Mapping[str, Any]) -> TurnContext:
-    return TurnContext([{"role": str(m["role"]), "content": str(m["content"])}
-                        for m in data["messages"]],
-                       degraded=bool(data.get("degraded", False)),
+    return TurnContext([{"role": _text(m, "role"), "content": _text(m, "content")}
+                        for m in _list(data, "messages")],
+                       degraded=_flag(data, "degraded", False),
                        degraded_reason=_text_or_none(data, "degraded_reason"),
                        recall=_recall_result(data["recall"]) if "recall" in data else None)
 
@@ -207,41 +221,100 @@ def _object(data: Any) -> dict[str, Any]:
     return data
 
 
+#: The readers of one field of an answer's object below: each raises TypeError (or
+#: KeyError when it is missing and has no default) for a value the API would not send,
+#: rather than handing on a number where text belongs, a string "NaN" as a score or
+#: None as "None".
+_MISSING: Any = object()
+
+
+def _field(data: Mapping[str, Any], key: str, default: Any) -> Any:
+    value = _object(data).get(key, default)
+    if value is _MISSING:
+        raise KeyError(key)
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> str:
+    value = _field(data, key, default)
+    if not isinstance(value, str):
+        raise TypeError(f"{key}: text was expected, got {describe(value)}")
+    return value
+
+
 def _text_or_none(data: Mapping[str, Any], key: str) -> str | None:
-    value = data.get(key)
+    value = _field(data, key, None)
     if value is not None and not isinstance(value, str):
         raise TypeError(f"{key}: text or null was expected, got {type(value).__name__}")
     return value
+
+
+def _int(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> int:
+    value = _field(data, key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{key}: an integer was expected, got {describe(value)}")
+    return value
+
+
+def _number(data: Mapping[str, Any], key: str) -> float:
+    value = _field(data, key, _MISSING)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise TypeError(f"{key}: a finite number was expected, got {describe(value)}")
+    return float(value)
+
+
+def _flag(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> bool:
+    value = _field(data, key, default)
+    if not isinstance(value, bool):
+        raise TypeError(f"{key}: true or false was expected, got {describe(value)}")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> list[Any]:
+    value = _field(data, key, default)
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{key}: a list was expected, got {describe(value)}")
+    return list(value)
+
+
+def _counts(data: Mapping[str, Any], key: str) -> dict[str, int]:
+    """An object of counts by name (``excluded``, ``states``); null or absent: none."""
+    value = _field(data, key, None) or {}
+    return {str(k): _int(value, k) for k in _object(value)}
 
 
 def _period(data: Mapping[str, Any] | None) -> Period | None:
     """The named stretch of a recall from its JSON form (None from a server without it)."""
     if not data:
         return None
-    return Period(int(data["start"]), int(data["end"]), str(data["words"]),
-                  only=bool(data.get("only", False)))
+    return Period(_int(data, "start"), _int(data, "end"), _text(data, "words"),
+                  only=_flag(data, "only", False))
 
 
 def _session(data: Mapping[str, Any]) -> Session:
-    return Session(id=data["id"], parent_id=data.get("parent_id"),
-                   resource_id=data.get("resource_id"),
-                   origin_platform=data.get("origin_platform"),
-                   chat_type=data.get("chat_type"), group_id=data.get("group_id"),
-                   group_name=data.get("group_name"),
-                   metadata=dict(data.get("metadata") or {}),
-                   settings=dict(data.get("settings") or {}))
+    return Session(id=_text(data, "id"), parent_id=_text_or_none(data, "parent_id"),
+                   resource_id=_text_or_none(data, "resource_id"),
+                   origin_platform=_text_or_none(data, "origin_platform"),
+                   chat_type=_text_or_none(data, "chat_type"),
+                   group_id=_text_or_none(data, "group_id"),
+                   group_name=_text_or_none(data, "group_name"),
+                   metadata=dict(_object(data.get("metadata") or {})),
+                   settings=dict(_object(data.get("settings") or {})))
 
 
 def _session_summary(data: Mapping[str, Any]) -> SessionSummary:
     """A row of ``GET /v1/sessions`` (the fields :meth:`SessionSummary.to_dict` writes)."""
-    scope, retention = data.get("scope") or {}, data.get("retention") or {}
+    scope, retention = _field(data, "scope", None) or {}, _field(data, "retention", None) or {}
+    last_ts = _field(data, "last_ts", None)
     return SessionSummary(
-        session=_session(data), platform=data.get("platform"),
-        messages=int(data.get("messages", 0)), states=dict(data.get("states") or {}),
-        last_ts=data.get("last_ts"), last_platform=data.get("last_platform"),
-        scope=scope.get("scope", "all"), scope_layer=scope.get("layer", "config"),
-        retention_days=int(retention.get("days", 0)),
-        retention_layer=retention.get("layer", "config"))
+        session=_session(data), platform=_text_or_none(data, "platform"),
+        messages=_int(data, "messages", 0), states=_counts(data, "states"),
+        last_ts=None if last_ts is None else _int(data, "last_ts"),
+        last_platform=_text_or_none(data, "last_platform"),
+        scope=_text(scope, "scope", "all"), scope_layer=_text(scope, "layer", "config"),
+        retention_days=_int(retention, "days", 0),
+        retention_layer=_text(retention, "layer", "config"))
 
 
 def _message_json(m: MessageLike) -> Any:
@@ -275,6 +348,30 @@ def _session_path(session: str) -> str:
         raise InvalidInput(f"session {session!r}: the HTTP API cannot address a session id "
                            "holding '/' in /v1/sessions/{id}")
     return "/v1/sessions/" + quote(session, safe="")
+
+
+#: An API key as an HTTP header can carry it: printable ASCII, no spaces at either end
+#: (the server strips them, so the key would not be the one meant).
+_KEY_RE = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?")
+
+
+def _shown_url(url: str) -> str:
+    """``url`` as an error may show it: a password in it hidden."""
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if not (sep and at):
+        return url
+    return f"{scheme}://{user.partition(':')[0]}:***@{host}{slash}{path}"
+
+
+def _told(text: str, secret: str | None) -> str:
+    """``text`` of the server's answer as an error carries it: without the API key (a
+    server that echoes the request, or a proxy's error page, sends it back) and at most
+    :data:`_MESSAGE_CHARS` long (a hostile answer's text may be as long as the answer)."""
+    if secret:
+        text = text.replace(secret, "***")
+    return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS] + "…"
 
 
 def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -316,7 +413,24 @@ class AsyncClient:
                  max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
                  busy_retries: int = DEFAULT_BUSY_RETRIES) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must be an http:// or https:// URL, got {base_url!r}")
+            raise ConfigError(f"base_url must be an http:// or https:// URL, got "
+                              f"{_shown_url(base_url)!r}")
+        try:
+            host = httpx.URL(base_url).host
+        except httpx.InvalidURL as exc:
+            raise ConfigError(f"base_url {_shown_url(base_url)!r} is not a valid URL "
+                              f"({exc})") from None
+        if not host:
+            raise ConfigError(f"base_url {_shown_url(base_url)!r} names no host, e.g. "
+                              "http://127.0.0.1:8765")
+        if api_key is not None and not isinstance(api_key, str):
+            raise ConfigError(f"api_key must be text (the key), got {type(api_key).__name__}")
+        if api_key and not _KEY_RE.fullmatch(api_key):
+            # the key itself is not shown: one with a line break reached the transport's
+            # error message, one with a non-ASCII letter a raw UnicodeEncodeError
+            raise ConfigError("api_key must be printable ASCII without leading or trailing "
+                              "spaces (it is sent in an HTTP header); check it for a line "
+                              "break or a stray character")
         if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
                                              and 0 < timeout <= 3600):
             raise ConfigError(f"timeout must be seconds in (0, 3600], got {timeout!r}")
@@ -336,6 +450,9 @@ class AsyncClient:
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         self.base_url = base_url.rstrip("/")
+        #: base_url as errors show it (a password in it hidden)
+        self._where = _shown_url(self.base_url)
+        self._secret = api_key or None
         self.connect_retries = connect_retries
         self.busy_retries = busy_retries
         self._http = httpx.AsyncClient(base_url=self.base_url, headers=headers,
@@ -356,6 +473,8 @@ class AsyncClient:
 
     async def _send(self, method: str, path: str, *, body: Any = None,
                     params: Mapping[str, str] | None = None) -> httpx.Response:
+        if self._http.is_closed:  # as Memory after close(); httpx raised a RuntimeError
+            raise StoreClosed(f"{method} {path}: the client is closed; open a new one")
         content = None
         headers = {}
         if body is not None:
@@ -378,7 +497,8 @@ class AsyncClient:
         if response.is_redirect:  # the key would go wherever it points: not followed
             err = ServerError(
                 f"{method} {path}: HTTP {response.status_code} to "
-                f"{response.headers.get('location', '')[:200]!r}, not followed (give "
+                f"{_told(response.headers.get('location', ''), self._secret)[:200]!r}, "
+                "not followed (give "
                 "the server's own address as base_url)")
             err.http_status = response.status_code
             raise err
@@ -394,19 +514,23 @@ class AsyncClient:
                 response = await wait_within(
                     self._exchange(method, path, content, params, headers), self.timeout)
             except asyncio.TimeoutError as exc:
-                raise ConnectionFailed(f"{method} {self.base_url}{path}: no whole answer "
+                raise ConnectionFailed(f"{method} {self._where}{path}: no whole answer "
                                        f"within {self.timeout:g} s (timeout)") from exc
             except httpx.ConnectError as exc:  # nothing reached the server: safe to retry
                 if attempt < self.connect_retries:
                     await asyncio.sleep(0.2 * 2 ** attempt)
                     continue
-                raise ConnectionFailed(f"{method} {self.base_url}{path}: cannot connect "
+                raise ConnectionFailed(f"{method} {self._where}{path}: cannot connect "
                                        f"({exc})") from exc
+            except httpx.DecodingError as exc:  # an answer, but not one to read
+                err = ServerError(f"{method} {path}: the answer's body cannot be decoded "
+                                  f"({exc})")
+                raise err from exc
             except httpx.TimeoutException as exc:
-                raise ConnectionFailed(f"{method} {self.base_url}{path}: timed out "
+                raise ConnectionFailed(f"{method} {self._where}{path}: timed out "
                                        f"({type(exc).__name__})") from exc
             except httpx.HTTPError as exc:
-                raise ConnectionFailed(f"{method} {self.base_url}{path}: {type(exc).__name__}:"
+                raise ConnectionFailed(f"{method} {self._where}{path}: {type(exc).__name__}:"
                                        f" {exc}") from exc
             return response
         raise AssertionError("unreachable")  # pragma: no cover
@@ -430,8 +554,10 @@ class AsyncClient:
         response = await self._send(method, path, body=body, params=params)
         try:
             return response.json()
-        except ValueError as exc:
-            err = ServerError(f"{method} {path}: the answer is not JSON")
+        except (ValueError, RecursionError) as exc:  # nested past Python's stack
+            err = ServerError(f"{method} {path}: the answer is not JSON"
+                              + (" (nested too deeply)" if isinstance(exc, RecursionError)
+                                 else ""))
             err.http_status = response.status_code
             raise err from exc
 
@@ -442,11 +568,13 @@ class AsyncClient:
         data = await self._json(method, path, body=body, params=params)
         try:
             return read(data)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError,
-                InvalidInput) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
+                RecursionError, InvalidInput) as exc:
             err = ServerError(f"{method} {path}: the answer is not the API's "
-                              f"({type(exc).__name__}: {str(exc)[:200]})")
+                              f"({type(exc).__name__}: {_told(str(exc), self._secret)[:200]})")
             err.http_status = 200
+            if self._secret and self._secret in str(exc):  # it quotes the answer's text
+                raise err from None
             raise err from exc
 
     # ------------------------------------------------------------------ writing
@@ -468,7 +596,7 @@ class AsyncClient:
             "session_id": session, "platform": platform, "speaker_id": speaker_id,
             "speaker_name": speaker_name})}
         return await self._call("POST", "/v1/messages",
-                                lambda data: [_message(m) for m in data["messages"]],
+                                lambda data: [_message(m) for m in _list(data, "messages")],
                                 body=body)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
@@ -503,7 +631,7 @@ class AsyncClient:
                     ) -> dict[str, int]:
         """Clear ``vector``, ``context`` or ``all`` (F12, owner keys): ``POST /v1/clear``."""
         return await self._call("POST", "/v1/clear",
-                                lambda data: {str(k): int(v) for k, v in data.items()},
+                                lambda data: {k: _int(data, k) for k in _object(data)},
                                 body=_drop_none({"target": target, "session": session}))
 
     # ------------------------------------------------------------------ read and erase
@@ -525,7 +653,8 @@ class AsyncClient:
                                "platform": platform})
             try:
                 page = await self._call("POST", "/v1/messages/get",
-                                        lambda data: [_message(m) for m in data["messages"]],
+                                        lambda data: [_message(m)
+                                                      for m in _list(data, "messages")],
                                         body=body)
             except InvalidInput as exc:  # too much text for one answer: halves
                 if len(batch) < 2 or not str(exc).startswith(TOO_MUCH_TEXT):
@@ -554,7 +683,8 @@ class AsyncClient:
                          "visible_from": visible_from, "platform": platform, "text": text,
                          "newest_first": "true" if newest_first else None})
         return await self._call("GET", "/v1/messages", lambda data: MessagePage(
-            tuple(_message(m) for m in data["messages"]), _text_or_none(data, "next_cursor")),
+            tuple(_message(m) for m in _list(data, "messages")),
+            _text_or_none(data, "next_cursor")),
             params=params)
 
     async def delete(self, ids: Sequence[str]) -> int:
@@ -565,7 +695,7 @@ class AsyncClient:
         deleted = 0
         for start in range(0, len(wanted), IDS_PER_REQUEST):
             deleted += await self._call(
-                "POST", "/v1/messages/delete", lambda data: int(data["deleted"]),
+                "POST", "/v1/messages/delete", lambda data: _int(data, "deleted"),
                 body={"ids": wanted[start:start + IDS_PER_REQUEST]})
         return deleted
 
@@ -576,7 +706,7 @@ class AsyncClient:
         what would go. Owner keys only."""
         return await self._call(
             "POST", "/v1/forget",
-            lambda data: Erased(**{k: int(data.get(k, 0)) for k in Erased().to_dict()}),
+            lambda data: Erased(**{k: _int(data, k, 0) for k in Erased().to_dict()}),
             body=_drop_none({"speaker_id": speaker_id, "session": session,
                              "resource_id": resource_id, "dry_run": dry_run or None}))
 
@@ -596,8 +726,9 @@ class AsyncClient:
         from: ``GET /v1/retention``."""
         return await self._call(
             "GET", "/v1/retention",
-            lambda data: EffectiveRetention(days=int(data["days"]), layer=str(data["layer"]),
-                                            broken=bool(data.get("broken", False))),
+            lambda data: EffectiveRetention(days=_int(data, "days"),
+                                            layer=_text(data, "layer"),
+                                            broken=_flag(data, "broken", False)),
             params=_query({"session": session, "platform": platform}))
 
     # ------------------------------------------------------------------ recall
@@ -675,8 +806,8 @@ class AsyncClient:
         params = _query({"session": session, "platform": platform})
         return await self._call(
             "GET", "/v1/settings",
-            lambda data: EffectiveScope(scope=str(data["scope"]), layer=str(data["layer"]),
-                                        broken=bool(data.get("broken", False))),
+            lambda data: EffectiveScope(scope=_text(data, "scope"), layer=_text(data, "layer"),
+                                        broken=_flag(data, "broken", False)),
             params=params)
 
     async def set_scope(self, scope: str | None, *, layer: Layer = "session",
@@ -708,14 +839,14 @@ class AsyncClient:
         ``visible_from`` (its conversation) and gets that session only."""
         params = _query({"limit": limit, "after": after, "visible_from": visible_from})
         return await self._call("GET", "/v1/sessions", lambda data: SessionsPage(
-            tuple(_session_summary(row) for row in data["sessions"]),
+            tuple(_session_summary(row) for row in _list(data, "sessions")),
             _text_or_none(data, "next_after")), params=params)
 
     async def whoami(self) -> dict[str, str]:
         """The calling key's ``name``, ``namespace`` and ``role`` (``user`` or
         ``owner``): ``GET /v1/whoami``."""
         return await self._call("GET", "/v1/whoami",
-                                lambda data: {str(k): str(v) for k, v in _object(data).items()})
+                                lambda data: {k: _text(data, k) for k in _object(data)})
 
     # ------------------------------------------------------------------ tool
 
@@ -757,6 +888,9 @@ class Client(BlockingWrapper[AsyncClient]):
             mem.add({"session_id": "s1", "content": "I prefer oat milk"})
     """
 
+    #: A call after close(), as :class:`AsyncClient` (and Memory) raise.
+    closed_error = StoreClosed
+
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT,
                  transport: httpx.AsyncBaseTransport | None = None,
@@ -778,6 +912,13 @@ class Client(BlockingWrapper[AsyncClient]):
 
     async def _aclose_inner(self) -> None:
         await self._inner.close()
+
+    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
+        if self._loop.is_closed():  # closed: as AsyncClient, not the loop's RuntimeError
+            if isinstance(coro, Coroutine):
+                coro.close()  # never run: no "never awaited" warning
+            raise self.closed_error(f"this {type(self).__name__} is closed: open another one")
+        return super()._run(coro)
 
     add = blocking(AsyncClient.add)
     rewrite = blocking(AsyncClient.rewrite)
