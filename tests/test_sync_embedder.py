@@ -69,3 +69,12 @@ def test_a_missing_key_fails_before_any_thread_starts() -> None:
     with pytest.raises(EmbeddingUnavailable, match="OPENAI_API_KEY"):
         SyncEmbedder.from_config({"provider": "openai"}, env={})
     assert {t.name for t in threading.enumerate()} == before
+
+
+def test_a_call_after_close_is_store_closed_not_a_runtime_error() -> None:
+    from chatmem.errors import StoreClosed
+
+    emb = SyncEmbedder(Embedder(HashEmbeddingProvider(dim=8)))
+    emb.close()
+    with pytest.raises(StoreClosed, match="SyncEmbedder is closed"):
+        emb.embed_one("hello")

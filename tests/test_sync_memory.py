@@ -3,14 +3,20 @@ logic of its own (issue 10: typed methods, checked against Memory)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
+import signal
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from chatmem import Memory, Message, SyncMemory
 from chatmem.embedding import Embedder
-from chatmem.errors import InvalidInput, StoreError
+from chatmem.errors import ChatmemError, InvalidInput, StoreClosed, StoreError
 from providers import RecordingProvider
 
 
@@ -47,3 +53,138 @@ def test_a_failed_open_leaves_no_thread_behind(tmp_path: Path) -> None:
         SyncMemory.open(str(tmp_path / "dir.db"), embedder=Embedder(RecordingProvider()))
     assert {t.name for t in threading.enumerate()} - before <= {"chatmem-sqlite_0"}
     assert not any(t.name == "chatmem-sync" for t in threading.enumerate())
+
+
+# ------------------------------------------------------------------ calls that cannot run
+# (an audit's findings: each of these waited for ever, or raised a raw RuntimeError)
+
+class _Held(RecordingProvider):
+    """Embeds a text containing ``hold`` only after ``release`` is set (or never); says
+    when such a call started and whether it was cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import threading
+
+        self.started = threading.Event()
+        self.cancelled = threading.Event()
+        self.release: asyncio.Event | None = None
+
+    async def embed(self, texts: Any, role: Any) -> Any:
+        if any("hold" in str(t) for t in texts):
+            self.started.set()
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                self.cancelled.set()
+                raise
+        return await super().embed(texts, role)
+
+
+def test_a_call_after_close_is_store_closed_as_in_the_async_core(tmp_path: Path) -> None:
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))
+    mem.close()
+    mem.close()  # twice is fine
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "coroutine ... was never awaited"
+        with pytest.raises(StoreClosed, match="SyncMemory is closed"):
+            mem.add(Message(session_id="s", content="too late"))
+        with pytest.raises(StoreClosed):
+            mem.stats()
+
+
+def test_a_callback_calling_back_in_is_refused_instead_of_waiting_for_ever(
+        tmp_path: Path) -> None:
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))
+    mem.add([Message(session_id="s", content=f"note {i}") for i in range(3)])
+    mem.flush(timeout=10)
+    mem.clear("vector")
+    called: list[object] = []
+
+    def progress(done: int, total: int) -> None:
+        called.append(mem.get_session("s"))  # on the loop's thread: waited for ever
+
+    with _deadline(20), pytest.raises(InvalidInput, match="own event loop thread"):
+        mem.reindex(progress=progress)
+    assert not called
+    assert mem.stats()["messages"] == 3  # and the memory still works
+    mem.close()  # (not in a finally: a stuck loop could not close)
+
+
+def test_a_forked_child_gets_an_error_instead_of_waiting_for_ever(tmp_path: Path) -> None:
+    import os
+
+    with SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider())) as mem:
+        mem.add(Message(session_id="s", content="before the fork"))
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report, never run the parent's test machinery
+            os.close(read)
+            signal.alarm(10)
+            try:
+                mem.get_session("s")
+                answer = b"answered"
+            except ChatmemError as exc:
+                answer = b"error: " + str(exc).encode()
+            mem.close()  # the parent's to close: does nothing here
+            os.write(write, answer)
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            answer = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        assert status == 0, "the child waited for ever"
+        assert answer.startswith(b"error: ") and b"fork" in answer, answer
+        assert mem.get(["nothing"]) == {}  # the parent's memory still works
+
+
+def test_close_ends_the_calls_other_threads_wait_on(tmp_path: Path) -> None:
+    import threading
+
+    provider = _Held()
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(provider))
+    outcome: list[BaseException | object] = []
+
+    def recall() -> None:
+        try:
+            outcome.append(mem.recall("hold on", session="s"))
+        except BaseException as exc:  # the outcome is the test
+            outcome.append(exc)
+
+    waiter = threading.Thread(target=recall, daemon=True)
+    waiter.start()
+    assert provider.started.wait(10)
+    mem.close()
+    waiter.join(10)
+    assert not waiter.is_alive(), "the recall waited for ever on a stopped loop"
+    assert isinstance(outcome[0], StoreClosed), outcome
+    assert provider.cancelled.is_set()
+
+
+def test_ctrl_c_during_a_call_stops_the_call(tmp_path: Path) -> None:
+    import threading
+
+    provider = _Held()
+    with SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(provider)) as mem:
+        main = threading.get_ident()
+        threading.Thread(target=lambda: provider.started.wait(10) and signal.pthread_kill(
+            main, signal.SIGINT), daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            mem.recall("hold on", session="s")
+        assert provider.cancelled.wait(10)  # not left running behind the user's back
+        assert mem.get(["nothing"]) == {}
+
+
+@contextlib.contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
+    def expired(*_: object) -> None:
+        raise AssertionError(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -93,9 +93,11 @@ def worlds(draw: st.DrawFn) -> World:
 
 
 def root(world: World, sid: str) -> Session:
+    """The top of ``sid``'s parent chain: a parent that is not registered ends it (README:
+    a child stored before its parent counts itself as the root). chatmem refuses cycles."""
     by_id = {s.id: s for s in world.sessions}
     s = by_id[sid]
-    while s.parent_id:
+    while s.parent_id and s.parent_id in by_id:
         s = by_id[s.parent_id]
     return s
 

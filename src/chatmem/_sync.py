@@ -5,12 +5,22 @@ made the same way: a :class:`BlockingWrapper` owns an event loop running in a
 daemon thread, and each blocking method is the async method of the same name
 run to completion there (:func:`blocking`), typed from the original. There is
 no second copy of any logic, and nothing to keep in step by hand.
+
+A call that cannot be run is refused with an error (the subclass's
+:attr:`~BlockingWrapper.closed_error` or :attr:`~BlockingWrapper.usage_error`) instead
+of waiting for ever: after :meth:`BlockingWrapper.close` (a call still
+running in another thread when it closes ends with the same error), from the
+wrapper's own loop thread (a callback such as ``reindex(progress=…)`` calling back
+in), or in a process forked after the wrapper was made (the loop's thread does not
+survive a fork).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
+import os
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
@@ -29,38 +39,115 @@ class BlockingWrapper(Generic[C]):
 
     ``factory`` builds the object on that loop (so anything it binds to the running
     loop binds to this one); if it fails, the thread is stopped before the error
-    propagates. Subclasses say how the object is closed (:meth:`_aclose_inner`).
+    propagates. Subclasses say how the object is closed (:meth:`_aclose_inner`) and
+    which errors a call that cannot run raises (chatmem's own: this module is below
+    :mod:`chatmem.errors` in the layers).
     """
+
+    #: The error of a call after :meth:`close`.
+    closed_error: type[Exception] = RuntimeError
+    #: The error of a call that would wait for ever: from a forked process, or from the
+    #: wrapper's own loop thread.
+    usage_error: type[Exception] = RuntimeError
 
     def __init__(self, factory: Callable[[], Awaitable[C]]) -> None:
         self._loop = asyncio.new_event_loop()
+        self._pid = os.getpid()
+        self._closed = False
+        #: Orders each call's submission against close(): none reaches a stopped loop.
+        self._submit_lock = threading.Lock()
+        #: Held through close(), so that a second close() returns once the first is done.
+        self._close_lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name=THREAD_NAME)
         self._thread.start()
         try:
-            self._inner: C = self._run(factory())
+            self._inner: C = self._wait(self._submit(factory()))
         except BaseException:
             self._stop_loop()
             raise
 
-    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
+    def _refusal(self) -> Exception | None:
+        """Why a call cannot run now (it would fail or wait for ever), else ``None``."""
+        name = type(self).__name__
+        if os.getpid() != self._pid:
+            return self.usage_error(
+                f"this {name} was opened in process {self._pid}, and this process is a "
+                "fork of it: its event loop thread did not survive the fork. Open "
+                f"another {name} in this process")
+        if threading.get_ident() == self._thread.ident:
+            return self._own_thread_error()
+        if self._closed:
+            return self.closed_error(f"this {name} is closed: open another one")
+        return None
+
+    def _own_thread_error(self) -> Exception:
+        name = type(self).__name__
+        return self.usage_error(
+            f"a {name} method was called on the {name}'s own event loop thread (from a "
+            "callback it runs, such as reindex(progress=…) or a telemetry listener): it "
+            "would wait for itself for ever. Make the call after the method that runs "
+            "the callback has returned")
+
+    def _submit(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
+                ) -> concurrent.futures.Future[T]:
         async def _await() -> T:
             return await coro
 
-        return asyncio.run_coroutine_threadsafe(_await(), self._loop).result()
+        return asyncio.run_coroutine_threadsafe(_await(), self._loop)
+
+    def _wait(self, future: concurrent.futures.Future[T]) -> T:
+        try:
+            return future.result()
+        except concurrent.futures.CancelledError:
+            if self._closed:  # close() ended the call while it ran
+                raise self.closed_error(f"this {type(self).__name__} was closed while the "
+                                        "call ran") from None
+            raise
+        except BaseException:
+            # e.g. KeyboardInterrupt while waiting: the work stops too (a no-op once done)
+            future.cancel()
+            raise
+
+    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
+        with self._submit_lock:
+            refusal = self._refusal()
+            if refusal is None:
+                future = self._submit(coro)
+        if refusal is not None:
+            if isinstance(coro, Coroutine):
+                coro.close()  # never run: no "coroutine was never awaited" warning
+            raise refusal
+        return self._wait(future)
 
     async def _aclose_inner(self) -> None:
         """Close the wrapped object (run on the wrapper's loop by :meth:`close`)."""
         raise NotImplementedError
 
     def close(self) -> None:
-        """Close the wrapped object, then stop the loop and its thread (idempotent)."""
-        if self._loop.is_closed():
+        """Close the wrapped object, then stop the loop and its thread (idempotent). Calls
+        still running in other threads end with :attr:`closed_error`. In a forked
+        process it only marks the wrapper closed: the loop and the connections are the
+        parent's."""
+        if os.getpid() != self._pid:
+            self._closed = True
             return
-        try:
-            self._run(self._aclose_inner())
-        finally:
-            self._stop_loop()
+        if threading.get_ident() == self._thread.ident:
+            if self._closed:
+                return
+            raise self._own_thread_error()  # the loop cannot stop itself and go on
+        with self._close_lock:
+            with self._submit_lock:
+                if self._closed:
+                    return
+                self._closed = True
+            try:
+                self._wait(self._submit(self._aclose_inner()))
+            finally:
+                try:
+                    self._wait(self._submit(_cancel_other_tasks()))
+                finally:
+                    self._stop_loop()
 
     def _stop_loop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
@@ -84,6 +171,16 @@ def blocking(method: Callable[Concatenate[C, P], Coroutine[Any, Any, T]]
         return self._run(method(self._inner, *args, **kwargs))
 
     return call
+
+
+async def _cancel_other_tasks() -> None:
+    """Cancel every task of the running loop but this one, and wait for them: the calls
+    that other threads still wait on (they get the wrapper's closed error)."""
+    current = asyncio.current_task()
+    others = [t for t in asyncio.all_tasks() if t is not current]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
 
 
 async def ready(value: T) -> T:

@@ -54,7 +54,7 @@ import json
 import math
 import random
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
@@ -890,6 +890,8 @@ class Client(BlockingWrapper[AsyncClient]):
 
     #: A call after close(), as :class:`AsyncClient` (and Memory) raise.
     closed_error = StoreClosed
+    #: A call from a forked process, or from the client's own loop thread.
+    usage_error = InvalidInput
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT,
@@ -912,13 +914,6 @@ class Client(BlockingWrapper[AsyncClient]):
 
     async def _aclose_inner(self) -> None:
         await self._inner.close()
-
-    def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        if self._loop.is_closed():  # closed: as AsyncClient, not the loop's RuntimeError
-            if isinstance(coro, Coroutine):
-                coro.close()  # never run: no "never awaited" warning
-            raise self.closed_error(f"this {type(self).__name__} is closed: open another one")
-        return super()._run(coro)
 
     add = blocking(AsyncClient.add)
     rewrite = blocking(AsyncClient.rewrite)

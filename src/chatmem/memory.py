@@ -41,6 +41,7 @@ from .errors import (
     NotFound,
     RecallUnavailable,
     ScopeError,
+    StoreClosed,
     StoreError,
 )
 from .indexing import (
@@ -98,6 +99,7 @@ from .scopes import (
     Layer,
     ScopeSettings,
     Situation,
+    check_parent_chain,
     combine,
     scope_filter,
     user_filter,
@@ -562,6 +564,7 @@ class Memory:
         session = validate_session(session)
         self._start_indexer()
         async with self._snapshot_lock:
+            await check_parent_chain(self.store, session)  # a chain scoping can read
             stored = await self.storage.upsert_session(session)
             if stored.snapshots_owed and self._indexer is not None:
                 self._indexer.snapshots_dirty = True  # the indexer redoes it
@@ -1766,6 +1769,11 @@ class SyncMemory(BlockingWrapper[Memory]):
     def memory(self) -> Memory:
         """The async memory underneath (for its attributes: ``config``, ``store``…)."""
         return self._inner
+
+    #: A call after close() fails as the async core's does after its close().
+    closed_error = StoreClosed
+    #: A call from a forked process, or from a callback on the memory's own loop thread.
+    usage_error = InvalidInput
 
     async def _aclose_inner(self) -> None:
         await self._inner.close()

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
 from .models import MAX_LABEL_CHARS, Session, check_text
-from .store.base import SETTINGS_NAMESPACE, MessageStore
+from .store.base import MAX_SESSION_DEPTH, SETTINGS_NAMESPACE, MessageStore
 from .store.filters import parse_filter
 
 log = logging.getLogger("chatmem.scopes")
@@ -47,6 +47,49 @@ class Situation:
     def current_platform(self) -> str | None:
         """F9: the root session's origin platform, else the entry platform."""
         return self.root.origin_platform or self.entry_platform
+
+
+async def check_parent_chain(store: MessageStore, session: Session) -> None:
+    """Refuse (:class:`InvalidInput`, before anything is stored) a ``session.parent_id``
+    after which the session's chain has no root, or one too far for scoping to read:
+    the parent is the session itself or its descendant (a cycle: each session of it
+    would take another one's origin platform as its root's), or the chain from the
+    session's farthest descendant up to the root would hold more than
+    :data:`MAX_SESSION_DEPTH` sessions (the walk to the root stops there, and the
+    sessions below would take a wrong root's platform, or the turn's entry platform).
+    Checked when the parent changes or the session is new; a missing parent ends the
+    chain, as it does for scoping."""
+    stored = (await store.get_sessions([session.id])).get(session.id)
+    if session.parent_id is None or (stored is not None
+                                     and stored.parent_id == session.parent_id):
+        return
+    chain = [session.id]  # the session, then its ancestors as they will be
+    parent: str | None = session.parent_id
+    while parent is not None and len(chain) <= MAX_SESSION_DEPTH:
+        if parent in chain:
+            raise InvalidInput(
+                f"session.parent_id {session.parent_id!r} would make a cycle "
+                f"({' → '.join([*chain, parent])}): a session cannot be its own ancestor; "
+                "the root of a chain has no parent_id")
+        chain.append(parent)
+        found = (await store.get_sessions([parent])).get(parent)
+        parent = found.parent_id if found is not None else None
+    below = 0  # the most parent links from a stored descendant up to the session
+    ids = await store.descendant_sessions(session.id)
+    parents = {sid: s.parent_id for sid, s in (await store.get_sessions(ids)).items()}
+    for sid in parents:
+        links, current = 0, sid
+        while current in parents and links <= MAX_SESSION_DEPTH:
+            current, links = parents[current] or "", links + 1
+        if current == session.id:
+            below = max(below, links)
+    if len(chain) + below > MAX_SESSION_DEPTH:
+        raise InvalidInput(
+            f"session.parent_id {session.parent_id!r}: the chain from the root down to "
+            f"the session's last descendant would hold more than {MAX_SESSION_DEPTH} "
+            "sessions (scopes read a sub-task's platform from its root, at most "
+            f"{MAX_SESSION_DEPTH - 1} parents up); give the session a parent nearer the "
+            "root")
 
 
 def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
-from ..errors import EmbeddingUnavailable, InvalidInput
+from ..errors import EmbeddingUnavailable, InvalidInput, StoreClosed
 from .base import (
     Capabilities,
     EmbeddingProvider,
@@ -411,6 +411,11 @@ class SyncEmbedder(BlockingWrapper[Embedder]):
     there is no second copy of any logic. :meth:`close` releases the provider's
     connections and stops the thread.
     """
+
+    #: A call after close() or that could not run (a forked process, the embedder's own
+    #: loop thread): chatmem's errors, not RuntimeError.
+    closed_error = StoreClosed
+    usage_error = InvalidInput
 
     def __init__(self, embedder: Embedder) -> None:
         super().__init__(lambda: ready(embedder))
