@@ -161,20 +161,6 @@ def test_close_ends_the_calls_other_threads_wait_on(tmp_path: Path) -> None:
     assert provider.cancelled.is_set()
 
 
-def test_ctrl_c_during_a_call_stops_the_call(tmp_path: Path) -> None:
-    import threading
-
-    provider = _Held()
-    with SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(provider)) as mem:
-        main = threading.get_ident()
-        threading.Thread(target=lambda: provider.started.wait(10) and signal.pthread_kill(
-            main, signal.SIGINT), daemon=True).start()
-        with pytest.raises(KeyboardInterrupt):
-            mem.recall("hold on", session="s")
-        assert provider.cancelled.wait(10)  # not left running behind the user's back
-        assert mem.get(["nothing"]) == {}
-
-
 @contextlib.contextmanager
 def _deadline(seconds: int) -> Iterator[None]:
     """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
