@@ -28,7 +28,13 @@ from typing import Any, Literal
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
 from .models import MAX_LABEL_CHARS, Session, check_text
-from .store.base import MAX_SESSION_DEPTH, SETTINGS_NAMESPACE, MessageStore
+from .store.base import (
+    MAX_SESSION_DEPTH,
+    SETTINGS_NAMESPACE,
+    MessageStore,
+    load_parent_chain,
+    parent_chain,
+)
 from .store.filters import parse_filter
 
 log = logging.getLogger("chatmem.scopes")
@@ -63,27 +69,24 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
     if session.parent_id is None or (stored is not None
                                      and stored.parent_id == session.parent_id):
         return
-    chain = [session.id]  # the session, then its ancestors as they will be
-    parent: str | None = session.parent_id
-    while parent is not None and len(chain) <= MAX_SESSION_DEPTH:
-        if parent in chain:
-            raise InvalidInput(
-                f"session.parent_id {session.parent_id!r} would make a cycle "
-                f"({' → '.join([*chain, parent])}): a session cannot be its own ancestor; "
-                "the root of a chain has no parent_id")
-        chain.append(parent)
-        found = (await store.get_sessions([parent])).get(parent)
-        parent = found.parent_id if found is not None else None
-    below = 0  # the most parent links from a stored descendant up to the session
+    up = await load_parent_chain(store, session, MAX_SESSION_DEPTH + 1)
+    if up.cycle is not None:
+        path = [s.id for s in up.sessions]
+        raise InvalidInput(
+            f"session.parent_id {session.parent_id!r} would make a cycle "
+            f"({' → '.join([*path, up.cycle])}): a session cannot be its own ancestor; "
+            "the root of a chain has no parent_id")
+    # The chain counts the session's unknown parent too: it will hold a session once
+    # that parent is stored.
+    chain = len(up.sessions) + (up.unknown is not None)
+    # The most sessions from a stored descendant up to (not counting) the session: each
+    # descendant's walk over the descendants alone stops at the session, unknown there.
     ids = await store.descendant_sessions(session.id)
-    parents = {sid: s.parent_id for sid, s in (await store.get_sessions(ids)).items()}
-    for sid in parents:
-        links, current = 0, sid
-        while current in parents and links <= MAX_SESSION_DEPTH:
-            current, links = parents[current] or "", links + 1
-        if current == session.id:
-            below = max(below, links)
-    if len(chain) + below > MAX_SESSION_DEPTH:
+    below_sessions = await store.get_sessions(ids)
+    below = max((len(c.sessions) for c in (
+        parent_chain(s, below_sessions.get, MAX_SESSION_DEPTH + 1)
+        for s in below_sessions.values()) if c.unknown == session.id), default=0)
+    if chain + below > MAX_SESSION_DEPTH:
         raise InvalidInput(
             f"session.parent_id {session.parent_id!r}: the chain from the root down to "
             f"the session's last descendant would hold more than {MAX_SESSION_DEPTH} "

@@ -105,17 +105,60 @@ class SessionSnapshot:
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ParentChain:
+    """A session's parent chain as one walk up found it: the session, then each ancestor
+    found, nearest first. The walk ends at a session without a parent (the root), at a
+    parent the lookup does not find (``unknown``: a missing parent ends a chain), at a
+    parent already in the chain (``cycle``: that parent's id), or at ``limit`` sessions."""
+
+    sessions: tuple[Session, ...]
+    unknown: str | None = None
+    cycle: str | None = None
+
+    @property
+    def root(self) -> Session:
+        """The farthest session reached: the root scoping reads a sub-task's platform from."""
+        return self.sessions[-1]
+
+
+def parent_chain(session: Session, lookup: Callable[[str], Session | None],
+                 limit: int = MAX_SESSION_DEPTH) -> ParentChain:
+    """The one walk up a parent chain (scoping, snapshots, retention and the check of a
+    new parent all read it): ``lookup`` finds a session by id; at most ``limit`` sessions."""
+    chain = [session]
+    seen = {session.id}
+    while (parent_id := chain[-1].parent_id) and len(chain) < limit:
+        if parent_id in seen:
+            return ParentChain(tuple(chain), cycle=parent_id)
+        parent = lookup(parent_id)
+        if parent is None:
+            return ParentChain(tuple(chain), unknown=parent_id)
+        seen.add(parent_id)
+        chain.append(parent)
+    return ParentChain(tuple(chain))
+
+
+async def load_parent_chain(store: MessageStore, session: Session,
+                            limit: int = MAX_SESSION_DEPTH) -> ParentChain:
+    """:func:`parent_chain` over a store: each walk that stops at a parent not loaded yet
+    loads it (one read per ancestor) and walks again."""
+    loaded: dict[str, Session] = {}
+    while True:
+        chain = parent_chain(session, loaded.get, limit)
+        wanted = chain.unknown
+        if wanted is None:
+            return chain
+        found = (await store.get_sessions([wanted])).get(wanted)
+        if found is None:
+            return chain
+        loaded[wanted] = found
+
+
 def session_snapshot(session: Session, lookup: Callable[[str], Session | None]
                      ) -> SessionSnapshot:
     """The snapshot of ``session``; ``lookup`` finds a session by id (its parent chain)."""
-    seen = {session.id}
-    root = session
-    while root.parent_id and root.parent_id not in seen and len(seen) < MAX_SESSION_DEPTH:
-        parent = lookup(root.parent_id)
-        if parent is None:
-            break
-        seen.add(parent.id)
-        root = parent
+    root = parent_chain(session, lookup).root
     return SessionSnapshot(session.id, root.origin_platform,
                            session.resource_id or root.resource_id, dict(session.metadata))
 

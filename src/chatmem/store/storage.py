@@ -22,6 +22,7 @@ from .base import (
     MessageStore,
     SessionSnapshot,
     VectorIndex,
+    load_parent_chain,
     snapshot_changes,
     stale_entries,
 )
@@ -53,17 +54,9 @@ def index_label(url: str) -> str:
     return f"{parts.scheme}://{host}{parts.path}"
 
 
-async def root_of(store: MessageStore, session: Session, limit: int = 32) -> Session:
+async def root_of(store: MessageStore, session: Session) -> Session:
     """The root of a session's parent chain (a sub-task's room)."""
-    seen = {session.id}
-    current = session
-    while current.parent_id and current.parent_id not in seen and len(seen) < limit:
-        parent = (await store.get_sessions([current.parent_id])).get(current.parent_id)
-        if parent is None:
-            break
-        seen.add(parent.id)
-        current = parent
-    return current
+    return (await load_parent_chain(store, session)).root
 
 
 async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Session]:
