@@ -150,6 +150,19 @@ def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
         "error: --host 192.0.2.1: not an address of this machine")
 
 
+def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> None:
+    """`chatmem serve --db notes.txt` started, answered /health "ok", and failed every
+    request with "not a chatmem store"; now it ends before listening, with the store's
+    one-line error, the file unchanged (as `chatmem mcp` did already)."""
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"my notes")
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "serve", "--db", str(path),
+                           "--port", "0"], capture_output=True, timeout=120, env=ENV,
+                          text=True)
+    assert_one_line_error(proc, f"{path} is not a chatmem store")
+    assert path.read_bytes() == b"my notes"
+
+
 def test_the_question_before_erasing_is_asked_on_stderr_and_needs_an_answer(
         tmp_path: Path) -> None:
     """forget, delete and clear ask first: on standard error, so that `--json > out.json`

@@ -81,7 +81,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from ..config import Config
 from ..embedding import Embedder, create_embedder
@@ -414,6 +414,16 @@ class Namespaces:
                     self.metrics.watch(namespace, mem)
                 log.info("namespace %s opened", namespace)
             return mem
+
+    async def check_store(self) -> None:
+        """Open and close the store of a storage URL without ``{namespace}`` (every
+        namespace's, and there is one): a path that is not a store, or a server that is
+        not there, fails at start-up instead of at every request after a healthy start."""
+        if "{namespace}" in self.url:
+            return  # each namespace's store is made at its first request
+        namespace = next(iter(self.keys.namespaces)) if self.keys else DEFAULT_NAMESPACE
+        await self.get(namespace)
+        await self.close()
 
     async def close(self) -> None:
         for ns, mem in list(self.open.items()):
@@ -963,7 +973,7 @@ def create_app(*, url: str, vector: str | None = None, config: Config | None = N
                keys: KeyTable | None = None, embedder: Embedder | None = None,
                env: Mapping[str, str] | None = None,
                hosts: Sequence[str] | None = None,
-               limits: ClientLimits | None = None) -> ASGIApp:
+               limits: ClientLimits | None = None) -> _Guard:
     """The ASGI app (the FastAPI application inside :class:`_Guard`); ``url`` may hold
     ``{namespace}`` (required with several namespaces). ``create_app(...).app`` is the
     FastAPI application (its ``state`` holds ``namespaces``, ``keys`` and ``metrics``).
@@ -1382,6 +1392,7 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     hosts = allowed_hosts(host, port, extra_hosts) if keys is None or extra_hosts else None
     app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts,
                      limits=limits)
+    asyncio.run(app.app.state.namespaces.check_store())
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False,
                 http=protocol_class(limits), backlog=limits.backlog())
