@@ -174,3 +174,35 @@ def _deadline(seconds: int) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_dropped_sync_memory_is_closed_and_its_store_opens_again(tmp_path: Path) -> None:
+    """A SyncMemory a function opened and never closed kept its store open (and its loop
+    thread running) for the life of the process: opening the store again said it was
+    "open in another process". Now it is closed when garbage-collected, with a
+    ResourceWarning, its thread gone, the added message stored."""
+    import gc
+    import threading
+
+    url = f"sqlite:///{tmp_path / 'dropped.db'}"
+
+    def threads() -> int:
+        return sum(t.name == "chatmem-sync" for t in threading.enumerate())
+
+    before = threads()
+
+    def note(text: str) -> None:
+        mem = SyncMemory.open(url, embedder=Embedder(RecordingProvider()))
+        mem.add({"session_id": "s", "content": text})
+
+    with pytest.warns(ResourceWarning, match="SyncMemory was not closed"):
+        note("first")
+        gc.collect()
+    assert threads() == before
+    with pytest.warns(ResourceWarning):
+        note("second")  # was StoreError: "open in another process"
+        gc.collect()
+    with SyncMemory.open(url, embedder=Embedder(RecordingProvider())) as mem:
+        assert sorted(m.content for m in mem.list_messages(session="s").messages) == ["first",
+                                                                             "second"]
+    assert threads() == before

@@ -13,6 +13,11 @@ running in another thread when it closes ends with the same error), from the
 wrapper's own loop thread (a callback such as ``reindex(progress=…)`` calling back
 in), or in a process forked after the wrapper was made (the loop's thread does not
 survive a fork).
+
+A wrapper dropped without :meth:`~BlockingWrapper.close` is closed when it is
+garbage-collected, with a :class:`ResourceWarning` (as an unclosed file is): its
+loop thread would otherwise keep the object, and a store's lock, for the life of
+the process.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import logging
 import os
 import threading
+import warnings
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
@@ -32,6 +40,10 @@ W = TypeVar("W", bound="BlockingWrapper[Any]")
 
 #: Name of the thread running a wrapper's event loop.
 THREAD_NAME = "chatmem-sync"
+#: Seconds the close of a dropped wrapper may take before its thread is left running.
+DROPPED_CLOSE_S = 60.0
+
+log = logging.getLogger("chatmem.sync")
 
 
 class BlockingWrapper(Generic[C]):
@@ -39,7 +51,7 @@ class BlockingWrapper(Generic[C]):
 
     ``factory`` builds the object on that loop (so anything it binds to the running
     loop binds to this one); if it fails, the thread is stopped before the error
-    propagates. Subclasses say how the object is closed (:meth:`_aclose_inner`) and
+    propagates. Subclasses say how the object is closed (:meth:`_aclose_object`) and
     which errors a call that cannot run raises (chatmem's own: this module is below
     :mod:`chatmem.errors` in the layers).
     """
@@ -66,6 +78,12 @@ class BlockingWrapper(Generic[C]):
         except BaseException:
             self._stop_loop()
             raise
+        # Not at exit: by then the executors a close needs are shut down, and the daemon
+        # thread ends with the process anyway.
+        self._finalizer = weakref.finalize(
+            self, _close_dropped, type(self).__name__, self._pid, self._loop,
+            self._thread, type(self)._aclose_object, self._inner)
+        self._finalizer.atexit = False
 
     def _refusal(self) -> Exception | None:
         """Why a call cannot run now (it would fail or wait for ever), else ``None``."""
@@ -120,8 +138,11 @@ class BlockingWrapper(Generic[C]):
             raise refusal
         return self._wait(future)
 
-    async def _aclose_inner(self) -> None:
-        """Close the wrapped object (run on the wrapper's loop by :meth:`close`)."""
+    @staticmethod
+    async def _aclose_object(inner: Any) -> None:
+        """Close the wrapped object (run on the wrapper's loop by :meth:`close`, and when
+        a wrapper nobody closed is garbage-collected: a static method, so that closing
+        needs no reference to the wrapper)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -141,8 +162,9 @@ class BlockingWrapper(Generic[C]):
                 if self._closed:
                     return
                 self._closed = True
+            self._finalizer.detach()
             try:
-                self._wait(self._submit(self._aclose_inner()))
+                self._wait(self._submit(self._aclose_object(self._inner)))
             finally:
                 try:
                     self._wait(self._submit(_cancel_other_tasks()))
@@ -171,6 +193,38 @@ def blocking(method: Callable[Concatenate[C, P], Coroutine[Any, Any, T]]
         return self._run(method(self._inner, *args, **kwargs))
 
     return call
+
+
+def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
+                   thread: threading.Thread,
+                   aclose: Callable[[Any], Coroutine[Any, Any, None]], inner: Any) -> None:
+    """Close what a wrapper garbage-collected without close() held, then stop its loop."""
+    if os.getpid() != pid or loop.is_closed():
+        return  # a forked child's copy: the loop and the connections are the parent's
+    warnings.warn(f"a {name} was not closed: closed now that nothing refers to it; call "
+                  "close() or use it in a with block", ResourceWarning, stacklevel=2)
+
+    async def close_and_cancel() -> None:
+        try:
+            await aclose(inner)
+        finally:
+            await _cancel_other_tasks()
+
+    if threading.get_ident() == thread.ident:  # dropped by a callback on its own loop
+        task = loop.create_task(close_and_cancel())
+        task.add_done_callback(lambda _: loop.stop())
+        return
+    try:
+        asyncio.run_coroutine_threadsafe(close_and_cancel(), loop).result(DROPPED_CLOSE_S)
+    except concurrent.futures.TimeoutError:
+        log.warning("an unclosed %s did not close within %.0f s; its thread is left running",
+                    name, DROPPED_CLOSE_S)
+        return
+    except Exception:
+        log.warning("closing an unclosed %s failed", name, exc_info=True)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()
 
 
 async def _cancel_other_tasks() -> None:

@@ -912,8 +912,9 @@ class Client(BlockingWrapper[AsyncClient]):
         """The async client underneath."""
         return self._inner
 
-    async def _aclose_inner(self) -> None:
-        await self._inner.close()
+    @staticmethod
+    async def _aclose_object(inner: AsyncClient) -> None:
+        await inner.close()
 
     add = blocking(AsyncClient.add)
     rewrite = blocking(AsyncClient.rewrite)

@@ -1775,8 +1775,9 @@ class SyncMemory(BlockingWrapper[Memory]):
     #: A call from a forked process, or from a callback on the memory's own loop thread.
     usage_error = InvalidInput
 
-    async def _aclose_inner(self) -> None:
-        await self._inner.close()
+    @staticmethod
+    async def _aclose_object(inner: Memory) -> None:
+        await inner.close()
 
     add = blocking(Memory.add)
     upsert_session = blocking(Memory.upsert_session)

@@ -448,8 +448,9 @@ class SyncEmbedder(BlockingWrapper[Embedder]):
     def status(self) -> EmbedderStatus:
         return self._inner.status
 
-    async def _aclose_inner(self) -> None:
-        await self._inner.aclose()
+    @staticmethod
+    async def _aclose_object(inner: Embedder) -> None:
+        await inner.aclose()
 
     embed_one = blocking(Embedder.embed_one)
     embed_many = blocking(Embedder.embed_many)
