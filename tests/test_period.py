@@ -106,6 +106,21 @@ def test_words_that_name_no_period(query: str) -> None:
     assert named_period(query, NOW) is None
 
 
+@pytest.mark.parametrize("query, named", [
+    ("100天前我说了什么", None), ("10000000000天前", None), ("365日前", None),
+    ("一百二十天前", None), ("一百零五天前", None), ("1.5天前", None),
+    ("1.5 days ago", None), ("2,5 weeks ago", None),
+    ("二十天前", "二十天前"), ("5天前", "5天前"), ("两三天前", "三天前"),
+])
+def test_days_ago_is_never_the_tail_of_a_longer_number(query: str, named: str | None
+                                                       ) -> None:
+    """"100天前" named "00天前" (today, and only: today's messages first), "120天前" 20
+    days ago, "一百二十天前" "十天前": a number the patterns do not read (more than two
+    digits, 百, a decimal) names no day, as "100 days ago" names none."""
+    period = named_period(query, NOW)
+    assert (period and period.words) == named
+
+
 def test_days_begin_at_midnight_in_the_configured_time_zone() -> None:
     # 1 June 2026, 07:00 in Shanghai is 31 May, 23:00 UTC
     sent = int(dt.datetime(2026, 5, 31, 23, 0, tzinfo=UTC).timestamp() * 1000)

@@ -1613,8 +1613,10 @@ class Memory:
     async def _neighbours(self, ranked: Sequence[Ranked], plan: RecallPlan,
                           session: str | None, model_id: str) -> dict[str, list[Message]]:
         """F5: each hit's neighbours from its own session (other sessions' hits only with
-        ``cross_session``); R4: a neighbour is shown only if it is visible itself. Hits
-        past :data:`MAX_RECALL_CHARS` get no entry (the caller leaves them out)."""
+        ``cross_session``); R4: a neighbour is shown only if it is visible itself and
+        passes the recall's filter (the configured one and the caller's, as a hit must:
+        a filter on ``message.<key>`` hides a message next to a hit too). Hits past
+        :data:`MAX_RECALL_CHARS` get no entry (the caller leaves them out)."""
         win = plan.window
         out: dict[str, list[Message]] = {}
         snapshots: dict[str, Session] = {}
@@ -1629,12 +1631,12 @@ class Memory:
                                               or r.message.session_id == session):
                 around = await self.store.range(r.message.session_id, r.message.ts,
                                                 win.before, win.after)
-                if plan.visibility and around:
+                if plan.where and around:
                     sid = r.message.session_id
                     if sid not in snapshots:
                         snapshots.update(await snapshot_sessions(self.store, {sid}))
                     around = [m for m in around
-                              if evaluate(plan.visibility, filter_document(
+                              if evaluate(plan.where, filter_document(
                                   vector_entry(m, snapshots.get(sid), None, model_id)))]
             sizes = [text_chars(m) for m in around]
             if used + sum(sizes) > MAX_RECALL_CHARS:  # the nearest neighbours that fit
@@ -1686,10 +1688,12 @@ class Memory:
         out: list[dict[str, str]] = []
         result = RecallResult(query=None)
         if self.config.semantic_recall_enabled:
-            result = await self.recall(
-                turn, session=session, platform=platform, speakers=speakers,
-                exclude_ids=[*exclude_ids, *(m.id for m in last if m.id)], now=now,
-            )
+            request = RecallRequest.of(turn, session=session, platform=platform,
+                                       speakers=speakers, exclude_ids=exclude_ids, now=now)
+            # the last messages join after the check: the caller's ids may be as many as
+            # ``exclude_ids`` allows (they made a 400 of a request within its limits)
+            result = await self.run_recall(dataclasses.replace(
+                request, exclude_ids=(*request.exclude_ids, *(m.id for m in last if m.id))))
         if result.text:
             out.append({"role": "system", "content": result.text})
         for m in last:

@@ -225,7 +225,8 @@ _DAY_WORDS = _compile(
     _EN + r"(?:(?P<d0>today|tonight|this\s+(?:morning|afternoon|evening)|earlier\s+on)"
     r"|(?P<d2>the\s+day\s+before\s+yesterday)"
     r"|(?P<d1>yesterday|last\s+night)"
-    r"|(?P<ago>\d{1,2}|a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of"
+    r"|(?<!\d[.,])(?P<ago>\d{1,2}|a|one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|a\s+couple\s+of"
     r"|a\s+few)\s+(?P<unit>days?|weeks?)\s+ago"
     r"|(?P<week>(?:this|last|past)\s+week)(?!\w|\s+(?:or|and)\b)"
     r"|(?P<weekend>last\s+weekend)"
@@ -250,7 +251,10 @@ _DAY_ZH = re.compile(
     r"|(?P<d3>大前天|大前日)"
     r"|(?P<d2>前天|前日|前儿)"
     r"|(?P<d1>昨天|昨日|昨儿|昨晚|昨夜|琴日|寻日|尋日|琴晚)"
-    r"|(?P<ago>" + _ZH_NUM + r"|几)(?:天|日)(?:之)?前"
+    # not the tail of a longer number: "100天前" is not "00天前" (today), "一百二十天前" not
+    # "二十天前", "1.5天前" not "5天前" ("三四天前", a guess, stays "四天前")
+    r"|(?<![\d〇零百千万亿])(?<!\d[.,])(?!十(?<=[一二两三四五六七八九]十))"
+    r"(?P<ago>" + _ZH_NUM + r"|几)(?:天|日)(?:之)?前"
     r"|(?P<lastweekday>上(?:个)?(?:周|星期|礼拜|禮拜))(?P<lwd>[一二三四五六日天末])"
     r"|(?P<lastweek>上(?:个)?(?:周|星期|礼拜|禮拜))"
     r"|(?P<thisweek>这(?:个)?(?:周|星期|礼拜)|本周)(?![一二三四五六日天末])"

@@ -82,9 +82,9 @@ def one_line(text: str) -> str:
 def indented(body: str) -> str:
     """``body``'s lines after the first indented by :data:`CONTINUATION` (any line
     break becoming ``\n``): a message holding ``\n[telegram/「Family」/Mom @ …] …``
-    must not render as a line of Mom's."""
-    lines = body.splitlines()
-    return ("\n" + CONTINUATION).join(lines) if len(lines) > 1 else body
+    must not render as a line of Mom's. A break at the end goes (``"ok\n"`` left an
+    empty line, which reads as the end of its snippet)."""
+    return ("\n" + CONTINUATION).join(body.splitlines())
 
 
 def body_of(msg: Message, labels: Labels, per_item_max_chars: int) -> str:
