@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from backends import BACKENDS
-from chatmem import Erased, InvalidInput, Memory, Message, SyncMemory
+from backends import BACKENDS, PLACES
+from chatmem import Erased, InvalidInput, Memory, Message, StoreError, SyncMemory
 from chatmem.embedding import Embedder
 from chatmem.memory import encode_cursor
 from chatmem.models import VectorEntry
@@ -328,6 +328,51 @@ async def test_a_point_written_after_its_message_was_erased_is_deleted(tmp_path:
             message_id=msg.id, session_id="s", ts=1, role="user", model_id="t:v",
             vector=np.ones(8, dtype=np.float32) / np.sqrt(8))])
         assert await index.scan_vectors(None, 10) == []
+
+
+async def test_an_erase_the_separate_index_missed_is_finished_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store erased the messages, then Qdrant failed (or the process died) before
+    their points went: the messages can no longer be found to be forgotten again, so the
+    erase's record in the store has the points deleted later — at the next flush, and
+    after a restart."""
+    async with PLACES["qdrant"](tmp_path) as place:
+        async def down(ids: list[str]) -> int:
+            raise StoreError("qdrant unreachable")
+
+        mem = await Memory.open(place.url, vector=place.vector,
+                                embedder=Embedder(RecordingProvider()))
+        try:
+            await mem.add(corpus())
+            await mem.flush()
+            index = mem.storage.index
+            assert index is not None
+            monkeypatch.setattr(index, "delete_vectors", down)
+            with pytest.raises(StoreError, match="unreachable"):
+                await mem.forget(speaker_id="alice")
+            assert await mem.forget(speaker_id="alice") == Erased()  # gone from the store
+            monkeypatch.undo()
+            await mem.flush()
+            left = {e.message_id for e in await index.scan_vectors(None, 100)}
+            assert left == {f"b{i}" for i in range(6)}
+            monkeypatch.setattr(index, "delete_vectors", down)
+            with pytest.raises(StoreError):
+                await mem.forget(session="room1")  # Bob's b1, b3, b5; then a crash
+        finally:
+            await mem.close()
+        mem = await Memory.open(place.url, vector=place.vector,
+                                embedder=Embedder(RecordingProvider()))
+        try:
+            await mem.flush()
+            assert mem.storage.index is not None
+            left = {e.message_id for e in await mem.storage.index.scan_vectors(None, 100)}
+            assert left == {"b0", "b2", "b4"}
+            hits = (await mem.recall("tortoise shell", scope="all", window=0, top_k=10)).hits
+            assert sorted(h.message.id or "" for h in hits) == ["b0", "b2", "b4"]
+            assert not [key for ns, key, _ in await mem.store.meta_items()
+                        if key.startswith("erase-owed:")]
+        finally:
+            await mem.close()
 
 
 def test_sync_memory_reads_and_forgets(tmp_path: Path) -> None:

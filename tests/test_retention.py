@@ -77,6 +77,12 @@ async def test_bad_or_unauthorised_settings_change_nothing(tmp_path: Path) -> No
         eff = await mem.effective_retention("s")
         assert eff.broken and eff.days == 0
         assert (await mem.sweep_retention(now=NOW)).messages == 0
+        # nested too deep to read (an imported file, another program): broken too, not
+        # a RecursionError from the sweep and the sessions listing
+        await mem.store.meta_set(RETENTION_NAMESPACE, "session:s", "[" * 100_000)
+        assert (await mem.effective_retention("s")).broken
+        assert (await mem.sweep_retention(now=NOW)).messages == 0
+        assert (await mem.sessions()).sessions[0].retention_days == 0
         await mem.set_retention(None, actor=OWNER, session="s")
         await mem.set_retention(30, actor=OWNER, session="s")
         assert (await mem.sweep_retention(now=NOW)).messages == 1

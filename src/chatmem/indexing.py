@@ -517,15 +517,17 @@ class Indexer:
                 # R5: leases of other processes may have run out (one was killed)
                 self._sweep_needed = True
                 self._sweep_at = time.monotonic() + self.config.lease_s
-            if self.snapshots_dirty and time.monotonic() >= self._heal_retry_at:
+            if (self.snapshots_dirty or self.storage.erasures_owed) \
+                    and time.monotonic() >= self._heal_retry_at:
                 try:
                     await self.heal_snapshots()
+                    await self.heal_erasures()
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     self._heal_retry_at = time.monotonic() + HEAL_RETRY_S
-                    log.warning("session changes not yet in the vector index (%s); retried "
-                                "in %.0f s", exc, HEAL_RETRY_S)
+                    log.warning("session changes or erasures not yet in the vector index "
+                                "(%s); retried in %.0f s", exc, HEAL_RETRY_S)
             retries = self._retries_due()
             if self._sweep_needed or retries or self._retry_reload:
                 try:
@@ -583,6 +585,12 @@ class Indexer:
             except BaseException:
                 self.snapshots_dirty = True
                 raise
+
+    async def heal_erasures(self) -> None:
+        """Delete the points of erased messages a separate index missed (durable records
+        in the store's metadata area, see :meth:`Storage.heal_erasures`)."""
+        async with self._heal_lock:
+            await self.storage.heal_erasures()
 
     async def sweep(self, *, retries: bool = False) -> int:
         """Queue what the store holds as pending and, with ``retries``, a wave of the
@@ -751,6 +759,7 @@ class Indexer:
         async def _wait() -> None:
             began_before = set(self._in_flight)
             await self.heal_snapshots()
+            await self.heal_erasures()
             if retry_failed:
                 cursor = 0
                 while True:

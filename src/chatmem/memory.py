@@ -1053,7 +1053,15 @@ class Memory:
         msgs = await self.store.get(ids)
         context_texts, replies = await self._erased_context(builtins.list(msgs.values()),
                                                             set(ids))
-        erased = await self.storage.erase(ids)
+        texts = [t for m in msgs.values() for t in (m.embedded_text, m.content, m.shown_text)]
+        try:
+            erased = await self.storage.erase(ids)
+        except ChatmemError:
+            # the store may have erased them and the separate index not (its points go
+            # in the background, from the erase's record): their cached vectors go now
+            if self.embedder is not None:
+                self.embedder.forget_texts(texts + context_texts)
+            raise
         if self._indexer is not None:
             # never embedded now; a batch already embedding them finishes first, so that
             # what it put in the cache goes below (and its write finds them gone)
@@ -1065,8 +1073,6 @@ class Memory:
                             "cached vectors stay until evicted")
         cache = 0
         if self.embedder is not None:
-            texts = [t for m in msgs.values()
-                     for t in (m.embedded_text, m.content, m.shown_text)]
             cache = self.embedder.forget_texts(texts + context_texts)
         if replies and self._indexer is not None:
             # their vectors hold erased words: embedded again, alone or with the turn

@@ -66,7 +66,7 @@ class RetentionSettings:
                 continue
             try:
                 days = check_days(json.loads(raw))
-            except (ValueError, InvalidInput):
+            except (ValueError, RecursionError, InvalidInput):  # too deep a nesting too
                 log.warning("retention setting %s is broken (%r); keeping", key, raw)
                 return EffectiveRetention(0, layer, broken=True)
             return EffectiveRetention(days, layer)

@@ -10,7 +10,9 @@ is decided once, here, and every such operation lives here, so no caller asks ag
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
@@ -41,6 +43,12 @@ VECTORS_KEY = "vectors"
 #: ... and the id that names the store's own collections in that index (so that stores
 #: sharing one Qdrant never read, count, export or drop each other's points).
 OWNER_KEY = "vectors-owner"
+#: ... and, under keys with this prefix, the erasures the separate index may have missed
+#: (the ids, as JSON, of messages whose points must go): written before the store erases,
+#: deleted once the points are gone. A crash or an index failure in between leaves it for
+#: :meth:`Storage.heal_erasures`, as the erased messages can no longer be found to be
+#: forgotten again. (In this namespace, so that an export leaves it out: not data.)
+ERASE_OWED_PREFIX = "erase-owed:"
 
 
 def index_label(url: str) -> str:
@@ -126,6 +134,9 @@ class Storage:
         # a SQL store beside a separate index keeps only full-text rows of its entries;
         # its own snapshot update moves them (it holds no vectors)
         self._store_snapshots = own_index if self.separate and self.lexical is not None else None
+        #: Whether erasures may still owe the separate index's points (start-up, or an
+        #: erase whose points could not be deleted): :meth:`heal_erasures` looks.
+        self.erasures_owed = self.separate
 
     @classmethod
     async def open(cls, url: str, *, vector: str | None = None, create: bool = True
@@ -243,12 +254,63 @@ class Storage:
         and ANN labels (one transaction), then a separate index's points. Messages go
         first, so a vector the indexer writes meanwhile is deleted by the indexer itself
         (:meth:`write_entries`). ``vectors`` counts the entries of whichever index held
-        them; ``points`` those of a separate (Qdrant) index."""
+        them; ``points`` those of a separate (Qdrant) index. Beside a separate index, a
+        durable marker first: an index failing (or a crash) after the store's commit
+        leaves it, and :meth:`heal_erasures` deletes the points later."""
+        if not self.separate or self.index is None:
+            return await self.store.erase_messages(message_ids)
+        key = ERASE_OWED_PREFIX + uuid.uuid4().hex
+        await self.store.meta_set(VECTORS_NAMESPACE, key, json.dumps(list(message_ids)))
         erased = await self.store.erase_messages(message_ids)
-        if self.separate and self.index is not None:
+        try:
             points = await self.index.delete_vectors(message_ids)
-            erased = replace(erased, vectors=erased.vectors + points, points=points)
-        return erased
+        except ChatmemError as exc:
+            self.erasures_owed = True
+            log.warning("%d message(s) erased from the store, but not yet their vectors "
+                        "in the separate index (%s); deleted when it answers again",
+                        erased.messages, exc)
+            raise
+        await self.store.meta_delete(VECTORS_NAMESPACE, key)
+        return replace(erased, vectors=erased.vectors + points, points=points)
+
+    async def heal_erasures(self) -> int:
+        """Delete the separate index's points of messages an erase took from the store
+        but not from the index (it failed, or the process died, in between); returns
+        how many erasures were finished. A record of messages still stored (an erase
+        under way, or one that died before the store's commit) stays."""
+        if not self.erasures_owed or self.index is None:
+            return 0
+        self.erasures_owed = False  # an erase failing from now on sets it again
+        try:
+            done = await self._heal_erasures(self.index)
+        except BaseException:
+            self.erasures_owed = True
+            raise
+        if done:
+            log.info("vectors of %d erasure(s) deleted from the separate index", done)
+        return done
+
+    async def _heal_erasures(self, index: VectorIndex) -> int:
+        owed = [(key, value) for ns, key, value in await self.store.meta_items()
+                if ns == VECTORS_NAMESPACE and key.startswith(ERASE_OWED_PREFIX)]
+        done = 0
+        for key, value in owed:
+            try:
+                ids = json.loads(value)
+            except ValueError:
+                ids = None
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                log.warning("unreadable erase record %s dropped: %r", key, value[:200])
+                await self.store.meta_delete(VECTORS_NAMESPACE, key)
+                continue
+            stored = await self.store.index_states(ids)
+            gone = [i for i in ids if i not in stored]
+            if gone:
+                await index.delete_vectors(gone)
+            if not stored:
+                await self.store.meta_delete(VECTORS_NAMESPACE, key)
+                done += 1
+        return done
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         """Delete every vector (of one session) and its full-text row; the messages that
