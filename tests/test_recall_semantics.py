@@ -364,6 +364,13 @@ async def test_f10_a_broken_value_at_any_layer_means_session(world: Memory) -> N
     assert (eff.scope, eff.broken) == ("session", True)
     await world.store.meta_set("scope-settings", "group:qq/1001", "{not json")
     assert (await world.settings.effective(await world.situation("g-hike"))).scope == "session"
+    # nested too deep to read (an imported file, another program): broken too, never a
+    # RecursionError from every recall of the group
+    await world.store.meta_set("scope-settings", "group:qq/1001", "[" * 100_000)
+    eff = await world.settings.effective(await world.situation("g-hike"))
+    assert (eff.scope, eff.broken) == ("session", True)
+    r = await world.recall("Eagle Peak", session="g-hike", top_k=20, window=0)
+    assert r.scope == "session" and all(h.message.session_id == "g-hike" for h in r.hits)
 
 
 async def test_f10_resource_scope_without_a_resource_id_names_the_fix(world: Memory) -> None:

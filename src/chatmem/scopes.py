@@ -267,7 +267,7 @@ class ScopeSettings:
             try:
                 value = json.loads(raw)
                 scope = normalize_scope(value)
-            except (ValueError, InvalidInput):
+            except (ValueError, RecursionError, InvalidInput):  # too deep a nesting too
                 log.warning("scope setting %s is broken (%r); using 'session'", key, raw)
                 return EffectiveScope("session", layer, broken=True)
             return EffectiveScope(scope, layer)
