@@ -130,6 +130,61 @@ async def test_f3_embedding_failure_keeps_the_old_vector(caplog: pytest.LogCaptu
     await mem.close()
 
 
+async def test_f3_a_rewrite_left_on_its_old_text_is_indexed_again(tmp_path: Any) -> None:
+    """A rewrite commits the new text, then embeds it: a failed embedding, or a crash in
+    between, left the old text's vector and full-text row for good (a message rewritten
+    to redact it stayed findable by what it said). A durable record now makes the entries
+    again at the next flush (the provider back) or open (after a crash)."""
+    old, new = "my phone number is 555-0199 call me", "removed by the user"
+
+    async def old_text_found(mem: Memory) -> bool:
+        assert mem.embedder is not None and mem.index is not None
+        [vec] = await mem.index.query(await mem.embedder.embed_one(old), 1)
+        lexical = await mem.storage.lexical.lexical_query("555-0199 phone", 5)  # type: ignore[union-attr]
+        return vec.score > 0.99 or bool(lexical)
+
+    # the provider failing during the rewrite, back before a flush
+    prov = RecordingProvider()
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'a.db'}", embedder=Embedder(prov))
+    await mem.add(Message(session_id="s", content=old, ts=10))
+    await mem.flush(timeout=10)
+    prov.fail_with(ConnectionError("provider down"))
+    await mem.rewrite("s", 10, content=new)
+    assert await old_text_found(mem)  # F3: the old vector stays while the provider fails
+    prov.recover()
+    await mem.flush(timeout=10)
+    assert not await old_text_found(mem)
+    await mem.close()
+
+    # a crash while the new text is embedded: the rewrite's task ends there
+    class Hang(RecordingProvider):
+        hang = False
+
+        async def embed(self, texts: Any, role: str) -> Any:
+            if self.hang and role == "document":
+                await asyncio.sleep(3600)
+            return await super().embed(texts, role)
+
+    hang = Hang()
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'b.db'}", embedder=Embedder(hang))
+    await mem.add(Message(session_id="s", content=old, ts=10))
+    await mem.flush(timeout=10)
+    hang.hang = True
+    rewrite = asyncio.create_task(mem.rewrite("s", 10, content=new))
+    while [m.content for m in (await mem.list_messages(session="s")).messages] != [new]:
+        await asyncio.sleep(0.01)
+    rewrite.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await rewrite
+    assert await old_text_found(mem)
+    await mem.close()
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'b.db'}", embedder=Embedder(Hang()))
+    await mem.flush(timeout=10)
+    assert not await old_text_found(mem)
+    assert await mem.storage.rewrites_owed() == []
+    await mem.close()
+
+
 async def test_f3_rewrites_apply_in_arrival_order_behind_pending_indexing() -> None:
     release = asyncio.Event()
 

@@ -359,6 +359,8 @@ class Memory:
         self.retention = RetentionSettings(self.storage.store, self.config.retention.days)
         #: The background retention sweep (started with the indexer, when configured).
         self._sweeper: asyncio.Task[None] | None = None
+        #: Heals, after an open, the rewrites a crash left on their old vectors.
+        self._rewrite_healer: asyncio.Task[None] | None = None
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -455,6 +457,8 @@ class Memory:
                 await built.aclose()
             raise
         memory._start_indexer()
+        memory._rewrite_healer = asyncio.get_running_loop().create_task(
+            memory._heal_rewrites_quietly())
         return memory
 
     async def _settle_auto_model(self) -> None:
@@ -577,9 +581,12 @@ class Memory:
         tried once more at once. ``timeout``: seconds (``None``: no limit), past which
         :class:`TimeoutError` is raised; indexing goes on in the background."""
         seconds = _timeout(timeout, "timeout")
+        began = time.monotonic()
+        await asyncio.wait_for(self._heal_rewrites_quietly(), seconds)
         if self._indexer is not None:
             self._start_indexer()
-            await self._indexer.flush(seconds)
+            left = None if seconds is None else max(0.0, seconds - (time.monotonic() - began))
+            await self._indexer.flush(left)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -591,7 +598,9 @@ class Memory:
         (``store.message_lock``), and a vector embedded from the old text in another
         process never replaces the new one. The new vector is computed first; only
         then the old one is deleted and the new one written. A message never indexed
-        stays unindexed; an embedding failure keeps the old vector (with a warning); a
+        stays unindexed; an embedding failure keeps the old vector (with a warning)
+        until the next :meth:`flush` or open makes it from the new text (a durable
+        record, :meth:`Storage.owe_rewrite`, survives a crash in between too); a
         vector index without delete-by-filter keeps the old vector too, so there is
         never a duplicate.
         """
@@ -604,34 +613,70 @@ class Memory:
                 raise InvalidInput(f"rewrite.metadata must be an object, got "
                                    f"{describe(metadata)}")
             check_json(metadata, "rewrite.metadata")
+        async with self._rewrite_lock(session, ts):
+            self._start_indexer()
+            if self._indexer is not None:
+                await self._indexer.settle(session, ts)
+            async with self.store.message_lock(session, ts):  # other processes (R5)
+                # durable before the new text is: a crash or a failed embedding after it
+                # leaves the record, and _heal_rewrites makes the entries again
+                owed = (await self.storage.owe_rewrite(session, ts)
+                        if self.index is not None and self.embedder is not None else None)
+                msg = await self.store.rewrite(session, ts, content=content,
+                                               visible_content=visible_content,
+                                               metadata=metadata)
+                if (msg is None or await self._reindex_rewritten(msg)) and owed:
+                    await self.storage.rewrite_done(owed)
+                if msg is None:
+                    raise NotFound(f"no message at session {session!r}, ts {ts}")
+            return msg
+
+    @contextlib.asynccontextmanager
+    async def _rewrite_lock(self, session: str, ts: int) -> AsyncIterator[None]:
+        """Rewrites of one message in this process, in arrival order."""
         key = (session, ts)
         lock = self._rewrite_locks.setdefault(key, asyncio.Lock())
         try:
             async with lock:  # asyncio locks wake waiters first in, first out
-                self._start_indexer()
-                if self._indexer is not None:
-                    await self._indexer.settle(session, ts)
-                async with self.store.message_lock(session, ts):  # other processes (R5)
-                    msg = await self.store.rewrite(session, ts, content=content,
-                                                   visible_content=visible_content,
-                                                   metadata=metadata)
-                    if msg is None:
-                        raise NotFound(f"no message at session {session!r}, ts {ts}")
-                    await self._reindex_rewritten(msg)
-                return msg
+                yield
         finally:
             if not lock.locked() and self._rewrite_locks.get(key) is lock:
                 del self._rewrite_locks[key]
 
-    async def _reindex_rewritten(self, msg: Message) -> None:
-        assert msg.id is not None and msg.ts is not None
+    async def _heal_rewrites(self) -> None:
+        """Make again the index entries of rewrites a crash or a failed embedding left
+        on their old text (:meth:`Storage.owe_rewrite`); a record whose entries still
+        cannot be made (the provider failing) stays for the next flush or open."""
         if self.index is None or self.embedder is None:
             return
+        for key, session, ts in await self.storage.rewrites_owed():
+            async with self._rewrite_lock(session, ts), self.store.message_lock(session, ts):
+                found = await self.store.list_messages(session_ids=[session], since=ts,
+                                                       until=ts + 1, limit=1)
+                if not found or await self._reindex_rewritten(found[0]):
+                    await self.storage.rewrite_done(key)
+                    if found:
+                        log.info("rewrite of %s: index entries made from its new text",
+                                 found[0].id)
+
+    async def _heal_rewrites_quietly(self) -> None:
+        try:
+            await self._heal_rewrites()
+        except ChatmemError as exc:
+            log.warning("rewrites left on their old vectors not healed yet (%s); retried "
+                        "at the next flush or open", exc)
+
+    async def _reindex_rewritten(self, msg: Message) -> bool:
+        """Make the index entries of a rewritten message (and of a short reply embedded
+        with it) from the new text; ``False`` when they still hold the old text."""
+        assert msg.id is not None and msg.ts is not None
+        if self.index is None or self.embedder is None:
+            return True
         # a short reply embedded with the old text (issue 12) is embedded again too
         follower = await self._reply_to(msg)
         candidates = [m for m in (msg if msg.indexable else None, follower) if m is not None]
         if not candidates:
-            return
+            return True
         states = await self.store.index_states([m.id or "" for m in candidates])
         if msg.indexable and states.get(msg.id) == IndexState.PENDING \
                 and self._indexer is not None:
@@ -641,23 +686,24 @@ class Memory:
         # never indexed: not indexed by a rewrite
         todo = [m for m in candidates if states.get(m.id or "") == IndexState.INDEXED]
         if not todo:
-            return
+            return True
         if not self.storage.supports_delete_by_filter:
             log.warning("vector index cannot delete by filter: rewrite of %s not re-indexed "
                         "(the old vector stays, so there is no duplicate)", msg.id)
-            return
+            return True
         try:
             embedded = await self.embedder.embed_many_with_model(
                 await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
-            log.warning("rewrite of %s: embedding failed (%s); the old vector stays", msg.id,
-                        exc)
-            return
+            log.warning("rewrite of %s: embedding failed (%s); the old vector stays until "
+                        "the next flush or open embeds the new text", msg.id, exc)
+            return False
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
             for m, vec in zip(todo, embedded.vectors):
                 await self.storage.rewrite_entry(vector_entry(
                     m, sessions.get(m.session_id), vec, embedded.model_id))
+        return True
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed
@@ -1746,10 +1792,11 @@ class Memory:
         if self._closed:
             return
         self._closed = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._rewrite_healer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self._indexer is not None:
             await self._indexer.stop()
         try:

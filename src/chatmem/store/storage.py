@@ -49,6 +49,11 @@ OWNER_KEY = "vectors-owner"
 #: :meth:`Storage.heal_erasures`, as the erased messages can no longer be found to be
 #: forgotten again. (In this namespace, so that an export leaves it out: not data.)
 ERASE_OWED_PREFIX = "erase-owed:"
+#: ... and, under keys with this prefix (then ``[session_id, ts]`` as JSON), the rewrites
+#: whose new vectors and full-text rows may not be written yet: a rewrite of an indexed
+#: message commits its new text first and embeds it after, so a crash (or the provider
+#: failing) in between would leave the old text findable for good, a redaction undone.
+REWRITE_OWED_PREFIX = "rewrite-owed:"
 
 
 def index_label(url: str) -> str:
@@ -311,6 +316,35 @@ class Storage:
                 await self.store.meta_delete(VECTORS_NAMESPACE, key)
                 done += 1
         return done
+
+    async def owe_rewrite(self, session_id: str, ts: int) -> str:
+        """Record, durably, that the index entries of the message at ``(session_id, ts)``
+        must be made again from its text; returns the record's key
+        (:meth:`rewrite_done` drops it once they are)."""
+        key = REWRITE_OWED_PREFIX + json.dumps([session_id, ts], ensure_ascii=False)
+        await self.store.meta_set(VECTORS_NAMESPACE, key, "")
+        return key
+
+    async def rewrite_done(self, key: str) -> None:
+        await self.store.meta_delete(VECTORS_NAMESPACE, key)
+
+    async def rewrites_owed(self) -> list[tuple[str, str, int]]:
+        """The rewrite records (key, session id, ts) left by a crash or a failed embedding;
+        an unreadable one is dropped."""
+        out: list[tuple[str, str, int]] = []
+        for ns, key, _ in await self.store.meta_items():
+            if ns != VECTORS_NAMESPACE or not key.startswith(REWRITE_OWED_PREFIX):
+                continue
+            try:
+                session_id, ts = json.loads(key[len(REWRITE_OWED_PREFIX):])
+            except (ValueError, TypeError, RecursionError):
+                session_id = ts = None
+            if not isinstance(session_id, str) or not isinstance(ts, int):
+                log.warning("unreadable rewrite record %r dropped", key[:200])
+                await self.rewrite_done(key)
+                continue
+            out.append((key, session_id, ts))
+        return out
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         """Delete every vector (of one session) and its full-text row; the messages that
