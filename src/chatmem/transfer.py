@@ -17,6 +17,7 @@ an import detect a truncated file.
 
 from __future__ import annotations
 
+import array
 import hashlib
 import json
 from collections.abc import (
@@ -33,12 +34,15 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
+from pydantic import ValidationError
 
 from ._version import __version__
+from .config import RetentionConfig, normalize_scope
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
 from .models import (
+    ROLES,
     IndexState,
     Message,
     Session,
@@ -46,14 +50,17 @@ from .models import (
     check_json,
     check_text,
     check_ts,
+    describe,
     validate_session,
 )
 from .store import Storage
 from .store.base import (
     LEGACY_NAMESPACE,
     LEXICAL_NAMESPACE,
+    MAX_SESSION_DEPTH,
     RETENTION_NAMESPACE,
     SETTINGS_NAMESPACE,
+    parent_chain,
 )
 from .store.storage import SNAPSHOT_DIRTY, VECTORS_NAMESPACE
 
@@ -87,8 +94,42 @@ def _noop(kind: str, n: int) -> None:
     return None
 
 
+class _IdDigests:
+    """A set of message ids held as 8-byte digests (8 MB a million ids, where a set of
+    the ids themselves took over 100 MB), filled, then frozen and asked in pages."""
+
+    def __init__(self) -> None:
+        self._digests = array.array("Q")
+        self._sorted: np.ndarray | None = None
+
+    @staticmethod
+    def _of(mid: str) -> int:
+        return int.from_bytes(_digest(mid), "little")
+
+    def add(self, mid: str) -> None:
+        self._digests.append(self._of(mid))
+
+    def freeze(self) -> None:
+        self._sorted = np.sort(np.frombuffer(self._digests, dtype=np.uint64))
+        self._digests = array.array("Q")
+
+    def contains(self, ids: Sequence[str]) -> list[bool]:
+        assert self._sorted is not None, "freeze() first"
+        if not len(self._sorted):
+            return [False] * len(ids)
+        want = np.fromiter((self._of(i) for i in ids), dtype=np.uint64, count=len(ids))
+        at = np.minimum(np.searchsorted(self._sorted, want), len(self._sorted) - 1)
+        return [bool(x) for x in self._sorted[at] == want]
+
+
 async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, Any]]:
+    """The records of a store, read a page at a time. A store written meanwhile (another
+    process adding to a PostgreSQL store) is read as it is reached, not as one snapshot;
+    a vector is written only when its message was (one stored, and embedded, after the
+    message pages were read is left for the next export), since an import refuses a
+    vector without its message: every export of a live store once failed to import."""
     store, index = storage.store, storage.index
+    exported = _IdDigests()
     for s in await store.all_sessions():
         yield {"type": "session", **s.to_dict()}
     for ns, key, value in await store.meta_items():
@@ -104,14 +145,21 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
             break
         for pos, msg, state in page:
             yield {"type": "message", **msg.to_dict(), "index_state": state.name.lower()}
+            if vectors and msg.id is not None:
+                exported.add(msg.id)
             cursor = pos
+    exported.freeze()
     if vectors and index is not None:
         after: str | None = None
         while True:
             entries = await index.scan_vectors(after, PAGE)
             if not entries:
                 break
-            for e in entries:
+            written = exported.contains([e.message_id for e in entries])
+            for e, message_written in zip(entries, written):
+                after = e.message_id
+                if not message_written:
+                    continue
                 yield {
                     "type": "vector", "message_id": e.message_id, "session_id": e.session_id,
                     "ts": e.ts, "role": e.role, "model_id": e.model_id,
@@ -121,7 +169,6 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
                     "message_metadata": dict(e.message_metadata), "text": e.text,
                     "vector": [float(x) for x in np.asarray(e.vector, dtype=np.float32)],
                 }
-                after = e.message_id
 
 
 async def export_jsonl(storage: Storage, out: TextIO, *, vectors: bool = False,
@@ -214,6 +261,8 @@ class CheckedExport:
     store_records: list[dict[str, Any]]
     #: the size of each model's vectors in the file (one per model)
     vector_sizes: dict[str, int] = field(default_factory=dict)
+    #: each session's parent_id (the chains must stay ones scoping can read)
+    parents: dict[str, str | None] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """How many records (sessions, meta, messages, vectors) the file holds."""
@@ -227,6 +276,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
     digests = bytearray()
     links = _Links()
     store_records: list[dict[str, Any]] = []
+    parents: dict[str, str | None] = {}
     header = end = None
     for n, rec, digest in _parse_lines(lines):
         digests += digest
@@ -250,14 +300,23 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
         if kind == "message":
             data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
             Message.from_dict(data, path=f"line {n}")
+            state = rec.get("index_state")
+            if state is not None and (not isinstance(state, str)
+                                      or state not in INDEX_STATES):
+                raise InvalidInput(f"line {n}.index_state must be one of "
+                                   f"{sorted(INDEX_STATES)}, got {describe(state)}")
             links.message(rec)
         elif kind == "session":
-            validate_session({k: v for k, v in rec.items() if k != "type"},
-                             path=f"line {n}: session")
+            session = validate_session({k: v for k, v in rec.items() if k != "type"},
+                                       path=f"line {n}: session")
+            if session.id in parents:
+                raise InvalidInput(f"line {n}: session id {session.id!r} appears twice in "
+                                   "the file")
+            parents[session.id] = session.parent_id
         elif kind == "meta":
             for name in ("namespace", "key", "value"):
                 check_text(rec.get(name), f"line {n}: meta.{name}", required=True)
-            _check_meta(rec)
+            _check_meta(rec, n)
             if rec["namespace"] in STORE_RECORDS:
                 store_records.append(rec)
         elif kind == "vector":
@@ -272,10 +331,59 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
         raise InvalidInput("the file is truncated: no end line (was the export interrupted?)")
     got = counts.as_dict()
     want = {k: end.get(k) for k in got}
-    if got != want:
+    if got != want or any(type(v) is not int for v in want.values()):  # not true, 1.0
         raise InvalidInput(f"record counts {got} do not match the end line {want}")
+    check_parent_chains(parents, {})
     return CheckedExport(counts, bytes(digests), links.messages, store_records,
-                         links.sizes)
+                         links.sizes, parents)
+
+
+def check_parent_chains(parents: Mapping[str, str | None],
+                        stored: Mapping[str, str | None]) -> None:
+    """Refuse sessions (``parents``: each one's parent_id) that, over the sessions
+    already ``stored`` (the same), would make a parent chain scoping cannot read: a
+    cycle, or more than :data:`MAX_SESSION_DEPTH` sessions from one up to its root (a
+    missing parent counted, as :func:`chatmem.scopes.check_parent_chain` does for
+    ``upsert_session``, which an import does not go through). Only the chains that
+    pass through a session of ``parents`` are checked."""
+    def parent(sid: str) -> str | None:
+        return parents[sid] if sid in parents else stored.get(sid)
+
+    # the stored sessions below the incoming ones: each chain through one starts there
+    children: dict[str, list[str]] = {}
+    for sid, up in stored.items():
+        if up is not None and sid not in parents:
+            children.setdefault(up, []).append(sid)
+    below: list[str] = []
+    reached = set(parents)
+    level = list(parents)
+    for _ in range(MAX_SESSION_DEPTH):
+        level = [c for sid in level for c in children.get(sid, ()) if c not in reached]
+        if not level:
+            break
+        reached.update(level)
+        below += level
+
+    def lookup(sid: str) -> Session | None:
+        known = sid in parents or sid in stored
+        return Session(id=sid, parent_id=parent(sid)) if known else None
+
+    for start in (*parents, *below):
+        chain = parent_chain(Session(id=start, parent_id=parent(start)), lookup,
+                             MAX_SESSION_DEPTH + 1)
+        if not any(s.id in parents for s in chain.sessions):
+            continue  # a stored chain the file does not change
+        if chain.cycle is not None:
+            raise InvalidInput(
+                f"session {start!r}: the parent_id links make a cycle "
+                f"({' → '.join([*(s.id for s in chain.sessions), chain.cycle])}): a "
+                "session cannot be its own ancestor; the root of a chain has no parent_id")
+        if len(chain.sessions) + (chain.unknown is not None) > MAX_SESSION_DEPTH:
+            raise InvalidInput(
+                f"session {start!r}: its chain of parents up to the root would hold more "
+                f"than {MAX_SESSION_DEPTH} sessions (scopes read a sub-task's platform "
+                f"from its root, at most {MAX_SESSION_DEPTH - 1} parents up); give it a "
+                "parent nearer the root")
 
 
 #: The metadata namespaces an export carries (:data:`VECTORS_NAMESPACE` is left out:
@@ -288,21 +396,50 @@ IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NA
 NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 
+#: The fields of a vector record (as :func:`_records` writes them).
+VECTOR_FIELDS = frozenset({"type", "message_id", "session_id", "ts", "role", "model_id",
+                           "platform", "origin_platform", "speaker_id", "mentions",
+                           "resource_id", "session_metadata", "message_metadata", "text",
+                           "vector"})
+#: A message record's ``index_state``s.
+INDEX_STATES = frozenset(state.name.lower() for state in IndexState)
+
 #: Most numbers in one imported vector (the largest embedding models give 3,072–4,096;
 #: one vector of a million made every later open of the store reserve gigabytes).
 MAX_VECTOR_DIM = 8192
 
 
-def _check_meta(rec: dict[str, Any]) -> None:
-    """A meta record of a namespace an export writes, and an auto-model record naming
-    one of the models ``auto`` picks."""
+def _check_meta(rec: dict[str, Any], n: int) -> None:
+    """A meta record of a namespace an export writes, an auto-model record naming one
+    of the models ``auto`` picks, and a scope or retention setting chatmem can read."""
     if rec["namespace"] not in IMPORTED_META:
-        raise InvalidInput(f"meta namespace {rec['namespace']!r} is not one chatmem "
+        raise InvalidInput(f"line {n}: meta namespace {rec['namespace']!r} is not one chatmem "
                            "exports (was the file written by a newer version?)")
     if rec["namespace"] == AUTO_META_NAMESPACE \
             and rec["value"] not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
-        raise InvalidInput(f"meta {AUTO_META_NAMESPACE}.{rec['key']}: "
+        raise InvalidInput(f"line {n}: meta {AUTO_META_NAMESPACE}.{rec['key']}: "
                            f"{rec['value']!r} is not a model embedding.model auto picks")
+    # a broken setting would be read as the narrowest scope, or as keep-forever
+    check = {SETTINGS_NAMESPACE: normalize_scope, RETENTION_NAMESPACE: _check_days}.get(
+        rec["namespace"])
+    if check is not None:
+        where = f"line {n}: meta {rec['namespace']}.{rec['key']}"
+        try:
+            value = json.loads(rec["value"], parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            raise InvalidInput(f"{where}: not JSON, as chatmem writes its settings") \
+                from None
+        check(value, name=where)
+
+
+def _check_days(value: object, *, name: str) -> None:
+    """A retention layer's days, as ``retention.days`` takes them (this layer does not
+    import :func:`chatmem.retention.check_days`, the same bounds)."""
+    try:
+        RetentionConfig.model_validate({"days": value})
+    except ValidationError:
+        raise InvalidInput(f"{name} must be whole days, 0 (keep forever) up to what "
+                           f"retention.days takes, got {describe(value)}") from None
 
 
 class _Links:
@@ -356,12 +493,18 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
     """A vector record that can be written as given: ids, a range-checked ts, finite
     numbers, JSON metadata (R2: a wrong vector is never stored)."""
     where = f"line {n}: vector"
+    unknown = sorted(str(k) for k in set(rec) - VECTOR_FIELDS)
+    if unknown:
+        raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
     for name in ("message_id", "session_id"):
         check_text(rec.get(name), f"{where}.{name}", required=True)
     check_ts(rec.get("ts"), f"{where}.ts")
     for name in ("role", "model_id", "platform", "origin_platform", "speaker_id",
                  "resource_id", "text"):
         check_text(rec.get(name), f"{where}.{name}")
+    if rec.get("role") is not None and rec["role"] not in ROLES:  # a string by now
+        raise InvalidInput(f"{where}.role must be one of {sorted(ROLES)} or null, got "
+                           f"{describe(rec['role'])}")
     mentions = rec.get("mentions") or []
     if not isinstance(mentions, list):
         raise InvalidInput(f"{where}.mentions must be a list of ids")
@@ -386,17 +529,22 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
 async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                        store_records: Sequence[dict[str, Any]],
                        vector_sizes: Mapping[str, Collection[int]], *,
+                       parents: Mapping[str, str | None] | None = None,
                        resume: bool = False, migrating: bool = False) -> None:
     """What the records would collide with in ``storage``, refused before anything is
     written: a message id it already holds (``message_ids``, in pages), a record of
     its own (its model) with another value, or vectors of a model whose vectors in the
     store have another size (``vector_sizes``: the incoming sizes per model). A query
     is embedded once and compared only with vectors of its size, so such vectors would
-    be stored, counted as indexed and never found by meaning. ``resume``: the ids
+    be stored, counted as indexed and never found by meaning. ``parents`` (each incoming
+    session's parent_id): sessions that, with the store's, would make a parent chain
+    scoping cannot read (:func:`check_parent_chains`). ``resume``: the ids
     already held are not refused here (an import of this file that stopped part way);
     each must then be the same message as the file's, which writing checks.
     ``migrating``: the errors name what a migration can do (it has no resume)."""
     store = storage.store
+    if parents:
+        check_parent_chains(parents, {s.id: s.parent_id for s in await store.all_sessions()})
     if vector_sizes:
         own_sizes = await storage.vector_sizes()
         for model, sizes in sorted(vector_sizes.items()):
@@ -460,7 +608,7 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
     await check_target(storage, _pages(checked.messages),
                        checked.store_records if vectors else (),
                        {model: (size,) for model, size in checked.vector_sizes.items()}
-                       if vectors else {}, resume=resume)
+                       if vectors else {}, parents=checked.parents, resume=resume)
     left_out = set() if vectors else {"vector"}
 
     async def records() -> AsyncIterator[dict[str, Any]]:
@@ -495,11 +643,24 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     messages: list[Message] = []
     kept: dict[IndexState, list[str]] = {IndexState.SKIPPED: [], IndexState.CLEARED: []}
     entries: list[VectorEntry] = []
+    # the messages the store timed otherwise than the file (a time its session already
+    # has a message at is staggered): their vectors take the stored time, or a vector
+    # would sit at another message's (session, ts), which a rewrite of that one deletes
+    moved: dict[str, int] = {}
+    # beside a separate index (Qdrant) the vectors of a session follow a change of its
+    # fields (a resource id scoping filters on) only through the storage, as a SQL
+    # store's do in its own transaction; an index without vectors (an import into a new
+    # store) has none to move, and the file's vectors carry their sessions' fields
+    follow = storage.separate and bool(await storage.vector_sizes())
 
     async def write_messages() -> None:
         if not messages:
             return
-        counts.messages += len(await store.append(messages))
+        stored = await store.append(messages)
+        for given, got in zip(messages, stored):
+            if given.id is not None and got.ts is not None and given.ts != got.ts:
+                moved[given.id] = got.ts
+        counts.messages += len(stored)
         # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed
         for state, ids in kept.items():
             if ids:
@@ -519,8 +680,11 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     async for rec in records:
         kind = rec["type"]
         if kind == "session":
-            await store.upsert_session(Session(**{k: v for k, v in rec.items()
-                                                  if k in session_fields}))
+            session = Session(**{k: v for k, v in rec.items() if k in session_fields})
+            if follow:
+                await storage.upsert_session(session)
+            else:
+                await store.upsert_session(session)
             counts.sessions += 1
             progress("session", 1)
         elif kind == "meta":
@@ -537,7 +701,7 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
                 await write_messages()
         elif kind == "vector" and storage.index is not None:
             await write_messages()  # its message first
-            entries.append(_entry(rec))
+            entries.append(_entry(rec, moved.get(rec["message_id"])))
             if len(entries) >= PAGE:
                 await write_vectors()
     await write_messages()
@@ -545,9 +709,10 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     return counts
 
 
-def _entry(rec: dict[str, Any]) -> VectorEntry:
+def _entry(rec: dict[str, Any], ts: int | None = None) -> VectorEntry:
     return VectorEntry(
-        message_id=rec["message_id"], session_id=rec["session_id"], ts=rec["ts"],
+        message_id=rec["message_id"], session_id=rec["session_id"],
+        ts=rec["ts"] if ts is None else ts,
         role=rec.get("role"), model_id=rec.get("model_id"),
         vector=np.asarray(rec["vector"], dtype=np.float32),
         platform=rec.get("platform"), speaker_id=rec.get("speaker_id"),
@@ -572,6 +737,7 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
     own = [{"namespace": ns, "key": key, "value": value}
            for ns, key, value in await source.store.meta_items() if ns in STORE_RECORDS]
     await check_target(target, ids(), own, await source.vector_sizes() if vectors else {},
+                       parents={s.id: s.parent_id for s in await source.store.all_sessions()},
                        migrating=True)
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)
