@@ -178,6 +178,13 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
     path.write_bytes("\n".join(_file(msg)).replace("pin", "pïn").encode("latin-1"))
     with open(path, encoding="utf-8") as fh, pytest.raises(InvalidInput, match="not UTF-8"):
         validate_jsonl(fh)
+    import gzip
+
+    packed = tmp_path / "backup.jsonl.gz"  # a compressed backup given as it is
+    packed.write_bytes(gzip.compress("\n".join(_file(msg)).encode("utf-8")))
+    with open(packed, encoding="utf-8") as fh, \
+            pytest.raises(InvalidInput, match="gzip-compressed: decompress it first"):
+        validate_jsonl(fh)
 
     # against the store: an id it holds, a model record of its own that differs
     storage = await Storage.open(f"sqlite:///{tmp_path}/t.db")

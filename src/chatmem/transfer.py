@@ -200,6 +200,10 @@ def read_lines(fh: TextIO) -> Iterator[str]:
         yield line
 
 
+#: The first bytes of a gzip file (a compressed backup given as it is).
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     """The lines, numbered; a file that is not UTF-8, or a line longer than any record,
     is an error naming the line."""
@@ -212,6 +216,10 @@ def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
         except StopIteration:
             return
         except UnicodeDecodeError as exc:
+            if n == 1 and bytes(exc.object[:2]) == GZIP_MAGIC:
+                raise InvalidInput("the file is gzip-compressed: decompress it first "
+                                   "(gunzip FILE, or gunzip -c FILE | chatmem import -)"
+                                   ) from None
             raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
                                "an export is UTF-8 JSONL") from None
         if len(line) > MAX_LINE_CHARS:
