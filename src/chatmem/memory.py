@@ -361,6 +361,7 @@ class Memory:
         self._sweeper: asyncio.Task[None] | None = None
         #: Heals, after an open, the rewrites a crash left on their old vectors.
         self._rewrite_healer: asyncio.Task[None] | None = None
+        self._rewrite_heal_lock = asyncio.Lock()
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -649,8 +650,21 @@ class Memory:
         cannot be made (the provider failing) stays for the next flush or open."""
         if self.index is None or self.embedder is None:
             return
+        # one heal at a time: a flush waits for the one started at open to finish
+        async with self._rewrite_heal_lock:
+            if not self.storage.rewrites_unsettled:
+                return  # no record can be waiting: a flush reads nothing
+            self.storage.rewrites_unsettled = False  # a rewrite from now on sets it again
+            try:
+                await self._heal_rewrite_records()
+            except BaseException:
+                self.storage.rewrites_unsettled = True
+                raise
+
+    async def _heal_rewrite_records(self) -> None:
         for key, session, ts in await self.storage.rewrites_owed():
-            async with self._rewrite_lock(session, ts), self.store.message_lock(session, ts):
+            async with self._rewrite_lock(session, ts), \
+                    self.store.message_lock(session, ts):
                 found = await self.store.list_messages(session_ids=[session], since=ts,
                                                        until=ts + 1, limit=1)
                 if not found or await self._reindex_rewritten(found[0]):
@@ -658,6 +672,8 @@ class Memory:
                     if found:
                         log.info("rewrite of %s: index entries made from its new text",
                                  found[0].id)
+                else:
+                    self.storage.rewrites_unsettled = True  # again at the next flush
 
     async def _heal_rewrites_quietly(self) -> None:
         try:

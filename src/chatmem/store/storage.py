@@ -142,6 +142,9 @@ class Storage:
         #: Whether erasures may still owe the separate index's points (start-up, or an
         #: erase whose points could not be deleted): :meth:`heal_erasures` looks.
         self.erasures_owed = self.separate
+        #: Whether rewrite records may be waiting (start-up: an earlier run's; then each
+        #: rewrite until a heal has looked): a flush reads the records only then.
+        self.rewrites_unsettled = True
 
     @classmethod
     async def open(cls, url: str, *, vector: str | None = None, create: bool = True
@@ -295,11 +298,14 @@ class Storage:
             log.info("vectors of %d erasure(s) deleted from the separate index", done)
         return done
 
+    async def _records(self, prefix: str) -> list[tuple[str, str]]:
+        """The durable records (key, value) under ``prefix`` in :data:`VECTORS_NAMESPACE`."""
+        return [(key, value) for ns, key, value in await self.store.meta_items()
+                if ns == VECTORS_NAMESPACE and key.startswith(prefix)]
+
     async def _heal_erasures(self, index: VectorIndex) -> int:
-        owed = [(key, value) for ns, key, value in await self.store.meta_items()
-                if ns == VECTORS_NAMESPACE and key.startswith(ERASE_OWED_PREFIX)]
         done = 0
-        for key, value in owed:
+        for key, value in await self._records(ERASE_OWED_PREFIX):
             try:
                 ids = json.loads(value)
             except ValueError:
@@ -323,6 +329,7 @@ class Storage:
         (:meth:`rewrite_done` drops it once they are)."""
         key = REWRITE_OWED_PREFIX + json.dumps([session_id, ts], ensure_ascii=False)
         await self.store.meta_set(VECTORS_NAMESPACE, key, "")
+        self.rewrites_unsettled = True
         return key
 
     async def rewrite_done(self, key: str) -> None:
@@ -332,9 +339,7 @@ class Storage:
         """The rewrite records (key, session id, ts) left by a crash or a failed embedding;
         an unreadable one is dropped."""
         out: list[tuple[str, str, int]] = []
-        for ns, key, _ in await self.store.meta_items():
-            if ns != VECTORS_NAMESPACE or not key.startswith(REWRITE_OWED_PREFIX):
-                continue
+        for key, _ in await self._records(REWRITE_OWED_PREFIX):
             try:
                 session_id, ts = json.loads(key[len(REWRITE_OWED_PREFIX):])
             except (ValueError, TypeError, RecursionError):
