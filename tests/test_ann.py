@@ -311,7 +311,61 @@ async def test_corrupt_index_file_is_rebuilt(tmp_path: Path, damage: str) -> Non
         got = [h.message_id for h in await store.query(q, 10)]
         assert len(set(got) & set(await exact(store, q, 10))) >= 9
     await store.close()
-    assert read_header(ann_file)["labels"] == N  # rewritten whole
+    if damage == "garbage":  # without the magic it may be a user's file: left alone
+        assert ann_file.read_bytes() == b"not an index at all"
+    else:
+        assert read_header(ann_file)["labels"] == N  # rewritten whole
+
+
+async def built_and_closed(db: Path) -> None:
+    """Fill a store past the threshold, let the graph build, close (a save at close)."""
+    store = await SqliteStore.open(db, ann=settings())
+    vecs = clustered(N)
+    await fill(store, vecs)
+    await store.query(vecs[0], 1)
+    assert store.ann.wait_ready(120)
+    assert (await store.query(vecs[5], 1))[0].score == pytest.approx(1.0, abs=1e-5)
+    await store.close()
+
+
+@needs_faiss
+async def test_a_users_file_at_the_ann_path_survives_the_save_at_close(tmp_path: Path
+                                                                      ) -> None:
+    db = tmp_path / "u.db"
+    theirs = Path(f"{db}.ann")
+    theirs.write_bytes(b"my own notes, not a graph\n")
+    await built_and_closed(db)
+    assert theirs.read_bytes() == b"my own notes, not a graph\n"
+
+
+@needs_faiss
+async def test_a_users_file_at_the_temporary_path_is_neither_truncated_nor_moved(
+        tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    theirs = Path(f"{db}.ann.tmp")
+    theirs.write_bytes(b"my own notes, not a graph\n")
+    await built_and_closed(db)
+    assert theirs.read_bytes() == b"my own notes, not a graph\n"
+    assert not Path(f"{db}.ann").exists()
+    # a save of ours cut short (a crash) is replaced by the next save
+    theirs.write_bytes(MAGIC + b"\0" * 100)
+    await built_and_closed(db)
+    assert read_header(Path(f"{db}.ann"))["labels"] == 2 * N and not theirs.exists()
+
+
+@needs_faiss
+async def test_a_save_that_fails_midway_leaves_no_half_file(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    def full_disk(sink: object) -> object:
+        def write(data: bytes) -> int:
+            raise OSError(28, "No space left on device")
+        return write
+
+    monkeypatch.setattr(ann_mod, "_writer", full_disk)
+    db = tmp_path / "w.db"
+    await built_and_closed(db)
+    assert not Path(f"{db}.ann").exists() and not Path(f"{db}.ann.tmp").exists()
 
 
 @needs_faiss

@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from backends import BACKENDS
-from chatmem.models import PENDING_MODEL, IndexState, Message, VectorEntry, now_ms
+from chatmem.models import (
+    MAX_CONTENT_CHARS,
+    PENDING_MODEL,
+    IndexState,
+    Message,
+    VectorEntry,
+    now_ms,
+)
 from chatmem.store import SqliteStore
 from chatmem.store.base import Retry
 from chatmem.store.bm25 import CHAR_WEIGHT, calibrate, ideal_score, idf, plan_query
@@ -202,6 +209,76 @@ async def test_postgres_rows_are_rebuilt_for_an_old_store(tmp_path) -> None:  # 
         await again._open()
         try:
             assert await ids(again, "旧库") == [m.id]
+        finally:
+            await again.close()
+
+
+#: A message past PostgreSQL's 16383 tsvector positions whose last words repeat, one
+#: repeating a word past its 256 positions, and short ones to rank them against.
+_LONG_DOCS = [" ".join(f"w{i}" for i in range(17_000)) + " tail" * 5,
+              "tail of a short one", "spam " * 300 + "ham", "spam ham eggs", "ham eggs"]
+
+
+async def _lexical_answers(store: SqliteStore, queries: list[str]
+                           ) -> dict[str, list[tuple[str, float]]]:
+    msgs = await store.append([Message(id=f"m{i}", session_id="s", content=t, ts=i + 1)
+                               for i, t in enumerate(_LONG_DOCS)])
+    await store.upsert([entry(m, seed=i) for i, m in enumerate(msgs)])
+    return {q: [(h.message_id, h.score) for h in await store.lexical_query(q, 5)]
+            for q in queries}
+
+
+async def test_sqlite_and_postgres_count_terms_of_long_messages_alike(tmp_path
+                                                                     ) -> None:  # type: ignore[no-untyped-def]
+    """A term's count is the same on both backends: PostgreSQL's tsvector positions stop
+    at 16383 (a word repeated past them counted once) and keep 256 per word."""
+    queries = ["tail", "spam ham", "spam eggs w5"]
+    async with BACKENDS["memory"](tmp_path) as (lite, _):
+        want = await _lexical_answers(lite, queries)
+    async with BACKENDS["postgres"](tmp_path) as (pg, _):
+        got = await _lexical_answers(pg, queries)
+    assert got == want
+    assert want["tail"][1][1] > 0.5  # the long message's five tails all count
+
+
+async def test_postgres_stores_a_long_cjk_message(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A message at the content limit fits a tsvector: each word once (its repeats as
+    positions), and past PostgreSQL's 1 MB of distinct words, those that fit."""
+    para = "我们明天上午九点在公司门口集合，然后一起坐大巴去郊区的农场摘草莓，中午在农家乐吃饭。"
+    story = (para * (MAX_CONTENT_CHARS // len(para) + 1))[:MAX_CONTENT_CHARS]
+    rng = np.random.default_rng(0)
+    noise = "".join(map(chr, rng.integers(0x4E00, 0x9FFF, MAX_CONTENT_CHARS)))
+    async with BACKENDS["postgres"](tmp_path) as (store, _):
+        a, b = await store.append([Message(id="story", session_id="s", content=story),
+                                   Message(id="noise", session_id="s", content=noise)])
+        assert await ids(store, "草莓") == ["story"]
+        assert await ids(store, noise[100:104]) == ["noise"]
+        await store.upsert([entry(a), entry(b)])
+        assert await ids(store, "郊区农场") == ["story"]
+
+
+async def test_postgres_rows_of_the_old_lexeme_layout_are_rewritten(tmp_path
+                                                                    ) -> None:  # type: ignore[no-untyped-def]
+    async with BACKENDS["memory"](tmp_path) as (lite, _):
+        want = await _lexical_answers(lite, ["tail"])
+    async with BACKENDS["postgres"](tmp_path) as (store, _):
+        await _lexical_answers(store, [])
+        # as the first layout wrote them: each token at its position, capped at 16383
+        async with store._tx() as conn:
+            cur = await conn.execute("SELECT message_id, text FROM vectors")
+            for mid, text in await cur.fetchall():
+                old = " ".join(f"'{t}':{min(i, 16383)}"
+                               for i, t in enumerate(tokenize(text), 1))
+                await conn.execute("UPDATE vectors SET lex = %s::tsvector WHERE "
+                                   "message_id = %s", [old, mid])
+            await conn.execute("DELETE FROM meta WHERE namespace = 'chatmem.lexical' AND "
+                               "key = 'lexemes'")
+        assert await store.lexical_query("tail", 5) != want["tail"]
+        again = type(store)(store._conninfo, schema=store.schema)
+        await again._open()
+        try:
+            hits = await again.lexical_query("tail", 5)
+            assert [(h.message_id, h.score) for h in hits] == want["tail"]
         finally:
             await again.close()
 

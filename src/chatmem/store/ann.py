@@ -73,6 +73,8 @@ FORMAT = 2
 #: The faiss index kind; a file of another kind is rebuilt.
 BACKEND = "faiss-ivf-sq8"
 HEADER_SIZE = 4096  # magic, u32 length, JSON, zero padding; rewritten last
+#: A save is written to ``<file>.tmp`` and then renamed over the file.
+TMP_SUFFIX = ".tmp"
 _I64 = np.dtype("<i8")
 
 
@@ -315,9 +317,10 @@ class AnnIndex:
         if g.saved_labels == 0 or added > self.settings.save_fraction * max(1, g.labels.n):
             try:
                 self._catch_up(g)
-                self._save(g)
             except Exception:  # derived data: never fail a close over it
                 log.exception("could not save the ANN index to %s", self.path)
+                return
+            self._save_quietly(g)  # never over a file that is not ours
 
     # ------------------------------------------------------------------ worker
 
@@ -465,12 +468,15 @@ class AnnIndex:
     def _save_quietly(self, g: _Graph) -> None:
         if not self.settings.persist or self.path is None:
             return
-        if not ours_or_absent(self.path):
+        tmp = self.path + TMP_SUFFIX
+        foreign = self.path if not ours_or_absent(self.path) else \
+            tmp if not _leftover_or_absent(tmp) else None
+        if foreign is not None:
             if not self._foreign_warned:
                 self._foreign_warned = True
                 log.warning("%s is not a chatmem ANN file: it is left alone and the graph "
                             "is not saved (rename that file to keep the graph between "
-                            "runs)", self.path)
+                            "runs)", foreign)
             return
         try:
             self._save(g)
@@ -490,32 +496,38 @@ class AnnIndex:
         header = self._header(g, rowids)
         header["rowids_crc32"] = zlib.crc32(rowids.tobytes())
         header["fingerprints_crc32"] = zlib.crc32(prints.tobytes())
-        tmp = self.path + ".tmp"
+        tmp = self.path + TMP_SUFFIX
         crc = 0
         size = 0
-        with open(tmp, "wb") as f:
+        try:
+            with open(tmp, "wb") as f:
 
-            def sink(data: bytes) -> None:
-                nonlocal crc, size
-                crc = zlib.crc32(data, crc)
-                size += len(data)
-                f.write(data)
+                def sink(data: bytes) -> None:
+                    nonlocal crc, size
+                    crc = zlib.crc32(data, crc)
+                    size += len(data)
+                    f.write(data)
 
-            f.write(b"\0" * HEADER_SIZE)
-            f.write(rowids.tobytes())
-            f.write(prints.tobytes())
-            with self.lock:
-                self.faiss.write_index(g.index, self.faiss.PyCallbackIOWriter(_writer(sink)))
-            header["index_bytes"] = size
-            header["index_crc32"] = crc
-            head = json.dumps(header, sort_keys=True).encode()
-            block = MAGIC + struct.pack("<I", len(head)) + head
-            if len(block) > HEADER_SIZE:
-                raise ValueError("ANN header too long")
-            f.seek(0)
-            f.write(block)
-            f.flush()
-            os.fsync(f.fileno())
+                # the magic at once: a save cut short leaves a file that is recognisably ours
+                f.write(MAGIC.ljust(HEADER_SIZE, b"\0"))
+                f.write(rowids.tobytes())
+                f.write(prints.tobytes())
+                with self.lock:
+                    self.faiss.write_index(g.index, self.faiss.PyCallbackIOWriter(_writer(sink)))
+                header["index_bytes"] = size
+                header["index_crc32"] = crc
+                head = json.dumps(header, sort_keys=True).encode()
+                block = MAGIC + struct.pack("<I", len(head)) + head
+                if len(block) > HEADER_SIZE:
+                    raise ValueError("ANN header too long")
+                f.seek(0)
+                f.write(block)
+                f.flush()
+                os.fsync(f.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):  # a full disk: no half file left behind
+                os.remove(tmp)
+            raise
         os.replace(tmp, self.path)
         g.saved_labels = n
         log.info("saved the ANN index (%d labels) to %s", n, self.path)
@@ -729,6 +741,20 @@ def ours_or_absent(path: str) -> bool:
         return True
     except OSError:
         return False
+
+
+def _leftover_or_absent(path: str) -> bool:
+    """Whether ``path`` (``<db>.ann.tmp``) is missing or a save of ours cut short: it
+    starts with the magic, or is empty or zeros so far (earlier versions wrote the
+    magic last); any other file of that name is a user's, neither truncated nor moved."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER_SIZE)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return head.startswith(MAGIC) or not head.strip(b"\0")
 
 
 def _file_dim(path: str) -> int | None:

@@ -25,6 +25,12 @@ MAX_QUERY_TOKENS = 64
 #: Weight of a CJK unigram match relative to a bigram or word match (FTS5 column weight).
 CHAR_WEIGHT = 0.5
 
+#: Most occurrences of a term in one document that BM25 counts: PostgreSQL keeps at most
+#: 256 positions of a lexeme in a ``tsvector`` (its term count there), so every backend
+#: caps the count alike. A term repeated that often is saturated long before (FTS5's own
+#: ``bm25()`` counts them all: the one place where the two differ).
+MAX_TERM_COUNT = 256
+
 #: FTS5 ``bm25()`` constants (SQLite's built-in values).
 BM25_K1 = 1.2
 BM25_B = 0.75

@@ -50,7 +50,9 @@ Layout:
   appended per write). When the delta holds more than a tenth of the base (and
   at least :data:`MERGE_MIN`) both are merged and dead slots are dropped and
   renumbered;
-* document frequencies and lengths count live documents only, as FTS5 does.
+* document frequencies and lengths count live documents only, as FTS5 does;
+* a term's count in a document stops at :data:`~chatmem.store.bm25.MAX_TERM_COUNT`,
+  as PostgreSQL's does.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .bm25 import BM25_B, BM25_K1, idf, term_weight
+from .bm25 import BM25_B, BM25_K1, MAX_TERM_COUNT, idf, term_weight
 
 #: Delta postings that trigger a merge into the base arrays (or a tenth of the base).
 MERGE_MIN = 50_000
@@ -131,6 +133,7 @@ class Postings:
         tok = np.frombuffer(ids, dtype=np.int32).astype(np.int64)
         doc = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
         key, tf = np.unique(doc * max(n_terms, 1) + tok, return_counts=True)
+        tf = np.minimum(tf, MAX_TERM_COUNT)
         self._build((key % max(n_terms, 1)).astype(np.int32),
                     (key // max(n_terms, 1)).astype(np.int32), tf.astype(np.float32),
                     np.asarray(rowids, dtype=np.int64), np.asarray(lens, dtype=np.float64))
@@ -167,7 +170,7 @@ class Postings:
     def _add(self, rowid: int, tokens: Sequence[str]) -> None:
         slot = self.n_slots
         ids = array("i")
-        counts = Counter(tokens)
+        counts = {t: min(n, MAX_TERM_COUNT) for t, n in Counter(tokens).items()}
         for term, tf in counts.items():
             tid = self.term_id.get(term)
             if tid is None:

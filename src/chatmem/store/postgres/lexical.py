@@ -12,6 +12,8 @@ Functions take a psycopg ``AsyncConnection`` whose search_path is the store's.
 from __future__ import annotations
 
 import hashlib
+import logging
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,9 +21,10 @@ from typing import Any
 from ...models import Message, ScoredId, VectorEntry, embedded_text
 from ...text import TOKENIZER_VERSION, query_terms, tokenize
 from ..base import LEXICAL_NAMESPACE
-from ..bm25 import BM25_B, BM25_K1, calibrate, idf, plan_query, term_weight
+from ..bm25 import BM25_B, BM25_K1, MAX_TERM_COUNT, calibrate, idf, plan_query, term_weight
 from ..columns import entry_values, json_text, pg_upsert_sql
 
+log = logging.getLogger("chatmem.store.postgres")
 _META_NS = LEXICAL_NAMESPACE
 _ENTRIES_UPSERT = pg_upsert_sql(
     "lexical_entries", [("text", "%s"), ("lex", "%s::tsvector"), ("lex_len", "%s")])
@@ -58,8 +61,17 @@ PG_MIGRATION: list[str] = [
     "CREATE INDEX lexical_entries_lex ON lexical_entries USING gin (lex)",
 ]
 _PG_MSG_COLS = "seq, session_id, role, content, visible_content, speaker_name"
-#: tsvector positions stop at 16383 (PostgreSQL's limit).
+#: tsvector positions stop at 16383 (PostgreSQL's limit): rows written before
+#: :data:`_PG_LEXEME_FORMAT` 2 with more tokens than this undercount their terms.
 _PG_MAX_POS = 16383
+#: A ``tsvector``'s most bytes of lexemes and positions (PostgreSQL's limit).
+_PG_MAX_TSVECTOR = (1 << 20) - 1
+#: How :func:`pg_lex` lays out a ``tsvector`` (meta key ``lexemes``). 1: each token at
+#: its position in the text, so a term past position 16383 counted once however often it
+#: came, and every token's lexeme written out again, so a long CJK message (some 120,000
+#: characters and more) could not be stored ("string is too long for tsvector"). 2: each
+#: lexeme once, with positions 1 to its term count.
+_PG_LEXEME_FORMAT = "2"
 
 
 #: A lexeme's most bytes in a ``tsvector`` or ``tsquery`` (PostgreSQL's limit).
@@ -81,14 +93,38 @@ def _pg_lexeme(token: str) -> str:
 
 def _pg_quote(token: str) -> str:
     """``token``'s lexeme as a ``tsvector`` / ``tsquery`` literal."""
-    return "'" + _pg_lexeme(token).replace("\\", "\\\\").replace("'", "''") + "'"
+    return _pg_quote_lexeme(_pg_lexeme(token))
+
+
+def _pg_quote_lexeme(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def pg_lex(text: str) -> tuple[str, int]:
-    """A ``tsvector`` literal of the tokens of ``text`` (with positions) and their count."""
+    """A ``tsvector`` literal of the tokens of ``text`` and their count.
+
+    BM25 reads only a term's count in a document, its number of positions, so each
+    lexeme is written once with positions 1 to that count (at most
+    :data:`~chatmem.store.bm25.MAX_TERM_COUNT`, PostgreSQL's limit); the text's real
+    positions stop at 16383 and would count a term past them once. A message whose
+    distinct lexemes exceed PostgreSQL's 1 MB for a ``tsvector`` (only a long run of
+    CJK characters in random order, each pair a new bigram, comes near) keeps those
+    that fit, in order of first appearance, so that it can still be stored."""
     toks = tokenize(text)
-    return (" ".join(f"{_pg_quote(t)}:{min(i, _PG_MAX_POS)}" for i, t in enumerate(toks, 1)),
-            len(toks))
+    parts: list[str] = []
+    size = 0
+    for lexeme, count in Counter(_pg_lexeme(t) for t in toks).items():
+        n = min(count, MAX_TERM_COUNT)
+        raw = len(lexeme.encode())
+        # as PostgreSQL counts it: the lexeme, padded to 2 bytes, a count, the positions
+        size += raw + (raw & 1) + 2 + 2 * n
+        if size > _PG_MAX_TSVECTOR:
+            log.warning("a message's full text holds more distinct words than a "
+                        "PostgreSQL tsvector can (1 MB); its first %d of %d are indexed",
+                        len(parts), len(set(toks)))
+            break
+        parts.append(f"{_pg_quote_lexeme(lexeme)}:{','.join(map(str, range(1, n + 1)))}")
+    return " ".join(parts), len(toks)
 
 
 async def _pg_texts(conn: Any, items: Sequence[tuple[str, str | None]]) -> list[tuple[str, str]]:
@@ -155,16 +191,21 @@ async def pg_drop(conn: Any, message_ids: Sequence[str]) -> int:
 async def pg_setup(conn: Any) -> None:
     """Fill the lexical columns of rows written before them, or by another tokenizer.
 
-    Runs at open, after the migrations, inside the caller's transaction."""
-    row = await (await conn.execute(
-        "SELECT value FROM meta WHERE namespace = %s AND key = 'tokenizer'", [_META_NS]
-    )).fetchone()
-    if row is not None and row[0] == str(TOKENIZER_VERSION):
+    Runs at open, after the migrations, inside the caller's transaction. Rows of an
+    older :data:`_PG_LEXEME_FORMAT` are rewritten too where it counted their terms
+    otherwise (more than 16383 tokens); their lengths stay, so the totals do."""
+    cur = await conn.execute(
+        "SELECT key, value FROM meta WHERE namespace = %s AND key IN ('tokenizer', "
+        "'lexemes')", [_META_NS])
+    marks = dict(await cur.fetchall())
+    retokenize = marks.get("tokenizer") != str(TOKENIZER_VERSION)
+    if not retokenize and marks.get("lexemes") == _PG_LEXEME_FORMAT:
         return
     # no writer of another process may add a row between the rewrite and the recount
     await conn.execute("LOCK TABLE vectors, lexical_entries IN SHARE MODE")
     for table in ("vectors", "lexical_entries"):
-        cur = await conn.execute(f"SELECT message_id, text FROM {table}")
+        which = "" if retokenize else f" WHERE lex_len > {_PG_MAX_POS}"
+        cur = await conn.execute(f"SELECT message_id, text FROM {table}{which}")
         rows = await cur.fetchall()
         if not rows:
             continue
@@ -176,11 +217,14 @@ async def pg_setup(conn: Any) -> None:
             await c.executemany(
                 f"UPDATE {table} SET lex = %s::tsvector, lex_len = %s WHERE message_id = %s",
                 fixed)
-    await pg_recount_totals(conn)
-    await conn.execute(
-        "INSERT INTO meta (namespace, key, value) VALUES (%s, 'tokenizer', %s) "
-        "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
-        [_META_NS, str(TOKENIZER_VERSION)])
+    if retokenize:
+        await pg_recount_totals(conn)
+    async with conn.cursor() as c:
+        await c.executemany(
+            "INSERT INTO meta (namespace, key, value) VALUES (%s, %s, %s) "
+            "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+            [(_META_NS, "tokenizer", str(TOKENIZER_VERSION)),
+             (_META_NS, "lexemes", _PG_LEXEME_FORMAT)])
 
 
 # ------------------------------------------------------------------ BM25's corpus totals
