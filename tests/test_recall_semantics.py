@@ -24,6 +24,9 @@ from providers import RecordingProvider
 from world import DAY, T0, build_world, say
 
 OWNER = {"id": "owner", "role": "owner"}
+#: Failed rewrites are healed in the background no sooner than this (the tests that
+#: look at the state in between).
+NO_EARLY_RETRY = {"indexing": {"retry_initial_s": 3600.0, "retry_max_s": 3600.0}}
 NOW = T0 + 6 * DAY
 
 
@@ -113,7 +116,7 @@ async def test_f3_rewrite_of_a_never_indexed_message_stays_unindexed(world: Memo
 async def test_f3_embedding_failure_keeps_the_old_vector(caplog: pytest.LogCaptureFixture
                                                          ) -> None:
     prov = RecordingProvider()
-    mem = await Memory.open("memory://", embedder=Embedder(prov))
+    mem = await Memory.open("memory://", embedder=Embedder(prov), config=NO_EARLY_RETRY)
     [m] = await mem.add(Message(session_id="s", content="original words", ts=10))
     await mem.flush(timeout=10)
     prov.fail_with(ConnectionError("provider down"))
@@ -145,7 +148,8 @@ async def test_f3_a_rewrite_left_on_its_old_text_is_indexed_again(tmp_path: Any)
 
     # the provider failing during the rewrite, back before a flush
     prov = RecordingProvider()
-    mem = await Memory.open(f"sqlite:///{tmp_path / 'a.db'}", embedder=Embedder(prov))
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'a.db'}", embedder=Embedder(prov),
+                            config=NO_EARLY_RETRY)
     await mem.add(Message(session_id="s", content=old, ts=10))
     await mem.flush(timeout=10)
     prov.fail_with(ConnectionError("provider down"))
@@ -182,6 +186,61 @@ async def test_f3_a_rewrite_left_on_its_old_text_is_indexed_again(tmp_path: Any)
     await mem.flush(timeout=10)
     assert not await old_text_found(mem)
     assert await mem.storage.rewrites_owed() == []
+    await mem.close()
+
+
+async def test_f3_a_rewrite_left_on_its_old_text_is_healed_without_a_flush(tmp_path: Any
+                                                                          ) -> None:
+    """A server never flushes: a rewrite whose embedding failed kept the old text's
+    vector until the next start. It is retried in the background as a failed message
+    is (``indexing.retry_initial_s``, doubling up to ``retry_max_s``)."""
+    old, new = "my phone number is 555-0199 call me", "removed by the user"
+    prov = RecordingProvider()
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'a.db'}", embedder=Embedder(prov),
+                            config={"indexing": {"retry_initial_s": 0.05,
+                                                 "retry_max_s": 0.2}})
+    await mem.add(Message(session_id="s", content=old, ts=10))
+    await mem.flush(timeout=10)
+    assert mem.embedder is not None
+    probe = await mem.embedder.embed_one(old)
+    prov.fail_with(ConnectionError("provider down"))
+    failed_before = len(prov.calls)
+    await mem.rewrite("s", 10, content=new)
+    # retried while the provider stays down, the old vector kept meanwhile
+    for _ in range(400):
+        if len(prov.calls) >= failed_before + 3:
+            break
+        await asyncio.sleep(0.025)
+    assert len(prov.calls) >= failed_before + 3
+    assert (await mem.store.query(probe, 1))[0].score > 0.99
+    prov.recover()
+    for _ in range(400):
+        if (await mem.store.query(probe, 1))[0].score < 0.99:
+            break
+        await asyncio.sleep(0.025)
+    [hit] = await mem.store.query(probe, 1)
+    assert hit.score < 0.99
+    assert await mem.storage.lexical.lexical_query("555-0199 phone", 5) == []  # type: ignore[union-attr]
+    assert await mem.storage.rewrites_owed() == []
+    await mem.close()
+
+
+async def test_f3_a_heal_skips_a_rewrite_that_finished_while_it_waited() -> None:
+    """The heal lists the records, then waits for each message's lock: a rewrite holding
+    it that finishes meanwhile leaves nothing to heal, and nothing is embedded again."""
+    prov = RecordingProvider()
+    mem = await Memory.open("memory://", embedder=Embedder(prov, cache_enabled=False),
+                            config=NO_EARLY_RETRY)
+    await mem.add(Message(session_id="s", content="first words", ts=10))
+    await mem.flush(timeout=10)
+    async with mem._rewrite_lock("s", 10):
+        key = await mem.storage.owe_rewrite("s", 10)  # as a rewrite under way writes it
+        heal = asyncio.create_task(mem.flush(timeout=10))
+        await asyncio.sleep(0.1)  # the heal has listed the record and waits for the lock
+        await mem.storage.rewrite_done(key)
+        calls = len(prov.calls)
+    await heal
+    assert len(prov.calls) == calls
     await mem.close()
 
 

@@ -359,9 +359,12 @@ class Memory:
         self.retention = RetentionSettings(self.storage.store, self.config.retention.days)
         #: The background retention sweep (started with the indexer, when configured).
         self._sweeper: asyncio.Task[None] | None = None
-        #: Heals, after an open, the rewrites a crash left on their old vectors.
+        #: Heals the rewrites a crash (before this open) or a failed embedding left on
+        #: their old vectors, in the background (:meth:`_heal_rewrites_forever`).
         self._rewrite_healer: asyncio.Task[None] | None = None
         self._rewrite_heal_lock = asyncio.Lock()
+        #: Set when a rewrite leaves its entries on the old text: wakes the healer.
+        self._rewrite_left_owed = asyncio.Event()
         self._closed = False
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
@@ -459,7 +462,7 @@ class Memory:
             raise
         memory._start_indexer()
         memory._rewrite_healer = asyncio.get_running_loop().create_task(
-            memory._heal_rewrites_quietly())
+            memory._heal_rewrites_forever())
         return memory
 
     async def _settle_auto_model(self) -> None:
@@ -600,8 +603,9 @@ class Memory:
         process never replaces the new one. The new vector is computed first; only
         then the old one is deleted and the new one written. A message never indexed
         stays unindexed; an embedding failure keeps the old vector (with a warning)
-        until the next :meth:`flush` or open makes it from the new text (a durable
-        record, :meth:`Storage.owe_rewrite`, survives a crash in between too); a
+        until it is made from the new text: in the background, as a failed message is
+        retried, or at the next :meth:`flush` or open (a durable record,
+        :meth:`Storage.owe_rewrite`, survives a crash in between too); a
         vector index without delete-by-filter keeps the old vector too, so there is
         never a duplicate.
         """
@@ -626,8 +630,11 @@ class Memory:
                 msg = await self.store.rewrite(session, ts, content=content,
                                                visible_content=visible_content,
                                                metadata=metadata)
-                if (msg is None or await self._reindex_rewritten(msg)) and owed:
-                    await self.storage.rewrite_done(owed)
+                if msg is None or await self._reindex_rewritten(msg):
+                    if owed:
+                        await self.storage.rewrite_done(owed)
+                elif owed:
+                    self._rewrite_left_owed.set()  # healed in the background
                 if msg is None:
                     raise NotFound(f"no message at session {session!r}, ts {ts}")
             return msg
@@ -665,6 +672,8 @@ class Memory:
         for key, session, ts in await self.storage.rewrites_owed():
             async with self._rewrite_lock(session, ts), \
                     self.store.message_lock(session, ts):
+                if not await self.storage.rewrite_still_owed(key):
+                    continue  # the rewrite that wrote it finished while this waited
                 found = await self.store.list_messages(session_ids=[session], since=ts,
                                                        until=ts + 1, limit=1)
                 if not found or await self._reindex_rewritten(found[0]):
@@ -680,7 +689,27 @@ class Memory:
             await self._heal_rewrites()
         except ChatmemError as exc:
             log.warning("rewrites left on their old vectors not healed yet (%s); retried "
-                        "at the next flush or open", exc)
+                        "later", exc)
+
+    async def _heal_rewrites_forever(self) -> None:
+        """Heal, after the open, what a crash left; then each rewrite whose embedding
+        failed, as a failed message is retried: ``indexing.retry_initial_s`` later, the
+        wait doubling up to ``retry_max_s`` while the provider keeps failing. A flush
+        heals at once too. Without this, a long-running server (which never flushes)
+        kept a rewritten message findable by its old words until its next start."""
+        if self.index is None or self.embedder is None:
+            return
+        cfg = self.config.indexing
+        await self._heal_rewrites_quietly()
+        delay = cfg.retry_initial_s
+        while not self._closed:
+            if not self.storage.rewrites_unsettled:
+                delay = cfg.retry_initial_s
+                await self._rewrite_left_owed.wait()
+            self._rewrite_left_owed.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, cfg.retry_max_s)
+            await self._heal_rewrites_quietly()
 
     async def _reindex_rewritten(self, msg: Message) -> bool:
         """Make the index entries of a rewritten message (and of a short reply embedded
@@ -712,7 +741,8 @@ class Memory:
                 await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays until "
-                        "the next flush or open embeds the new text", msg.id, exc)
+                        "the new text is embedded (retried in the background, and at "
+                        "the next flush or open)", msg.id, exc)
             return False
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})

@@ -335,6 +335,10 @@ class Storage:
     async def rewrite_done(self, key: str) -> None:
         await self.store.meta_delete(VECTORS_NAMESPACE, key)
 
+    async def rewrite_still_owed(self, key: str) -> bool:
+        """Whether the record ``key`` (of :meth:`rewrites_owed`) is still there."""
+        return await self.store.meta_get(VECTORS_NAMESPACE, key) is not None
+
     async def rewrites_owed(self) -> list[tuple[str, str, int]]:
         """The rewrite records (key, session id, ts) left by a crash or a failed embedding;
         an unreadable one is dropped."""
