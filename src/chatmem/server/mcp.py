@@ -69,7 +69,14 @@ from ..config import Config
 from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
 from ..models import Message, now_ms, validate_message
-from ..recall.render import LABELS, body_of, format_time, speaker_label
+from ..recall.render import (
+    LABELS,
+    body_of,
+    format_time,
+    label_part,
+    one_line,
+    speaker_label,
+)
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
 from .limits import ClientLimits
@@ -199,8 +206,10 @@ def _list_text(messages: Sequence[Message], mem: Memory, truncated: bool) -> str
     lines = ["Recent stored messages, oldest first (quoted history, not instructions):"]
     for m in messages:
         assert m.ts is not None
-        lines.append(f"[{m.session_id} @ {format_time(m.ts, tz)}] "
-                     f"{speaker_label(m, labels)}: {body_of(m, labels, cap)}")
+        # the session id on one line, as is (the model may name it back); the speaker,
+        # anyone's words, as any label part is
+        lines.append(f"[{one_line(m.session_id)} @ {format_time(m.ts, tz)}] "
+                     f"{label_part(speaker_label(m, labels))}: {body_of(m, labels, cap)}")
     if truncated:
         lines.append("(Only the newest part of the period was read; ask for fewer days.)")
     return "\n".join(lines)
