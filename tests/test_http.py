@@ -283,6 +283,8 @@ def test_tool_health_metrics_and_openapi(api: str) -> None:
         assert "vet appointment" in str(r.json())
     with client(api, None) as anon:
         assert anon.get("/health").json()["status"] == "ok"
+        head = anon.head("/health")  # how uptime monitors probe
+        assert head.status_code == 200 and head.content == b""
         assert anon.get("/metrics").status_code == 401
         paths = anon.get("/openapi.json").json()["paths"]
         for p in ("/v1/messages", "/v1/rewrite", "/v1/recall", "/v1/context", "/v1/settings",

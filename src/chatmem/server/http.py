@@ -1077,7 +1077,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, "InternalError", "internal error; it was logged")
 
+    # HEAD too: uptime monitors and load balancers probe with it (405 read as down)
     @app.get("/health", tags=["operations"])
+    @app.head("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
         """Liveness; no key needed."""
         return {"status": "ok", "namespaces_open": len(namespaces.open)}
