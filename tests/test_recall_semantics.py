@@ -692,6 +692,28 @@ async def test_f6_no_name_renders_a_label_that_closes_and_a_second_one(
         await mem.close()
 
 
+async def test_f6_a_child_sessions_lines_carry_its_roots_platform(
+        local_embedder: Embedder) -> None:
+    """S: a child takes its root's origin platform; a thread of a Telegram group (two
+    levels down) labelled its lines with no platform at all."""
+    mem = await Memory.open("memory://", embedder=local_embedder)
+    try:
+        await mem.upsert_session(Session(id="g", origin_platform="tg", group_name="Family"))
+        await mem.upsert_session(Session(id="g-thread", parent_id="g"))
+        await mem.upsert_session(Session(id="g-sub", parent_id="g-thread", chat_type="task"))
+        await mem.add([Message(session_id="g-thread", content="the picnic is on saturday",
+                               speaker_name="Bob", ts=T0),
+                       Message(session_id="g-sub", content="picnic shopping list done",
+                               speaker_name="Ann", ts=T0 + 1)])
+        await mem.flush(timeout=30)
+        r = await mem.recall("picnic", session="g", scope="all", top_k=2, window=0)
+        labels = sorted(line.split(" @ ")[0] for line in r.text.splitlines()
+                        if line.startswith("["))
+        assert labels == ["[tg/Bob", "[tg/task/Ann"], r.text
+    finally:
+        await mem.close()
+
+
 # ----------------------------------------------------------------------------- F8 tool
 
 

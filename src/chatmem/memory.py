@@ -112,6 +112,7 @@ from .store.base import (
     MessageStore,
     SessionSnapshot,
     VectorIndex,
+    load_parent_chain,
     session_snapshot,
 )
 from .store.filters import evaluate
@@ -750,6 +751,19 @@ class Memory:
                 await self.storage.rewrite_entry(vector_entry(
                     m, sessions.get(m.session_id), vec, embedded.model_id))
         return True
+
+    async def _label_sessions(self, ids: set[str]) -> dict[str, Session]:
+        """The sessions whose labels a recall renders, a child's ``origin_platform`` its
+        root's (S: a child takes its root's, as scoping and the vectors' snapshots read
+        it): a thread of a Telegram group labelled its lines with no platform at all."""
+        sessions = await self.store.get_sessions(sorted(ids))
+        for sid, session in sessions.items():
+            if session.parent_id and not session.origin_platform:
+                root = (await load_parent_chain(self.store, session)).root
+                if root.origin_platform:
+                    sessions[sid] = dataclasses.replace(
+                        session, origin_platform=root.origin_platform)
+        return sessions
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed
@@ -1422,8 +1436,7 @@ class Memory:
         if len(ranked) > len(neighbours):  # the character budget left hits out
             excluded = {**excluded, "budget": len(ranked) - len(neighbours)}
             ranked = [r for r in ranked if r.message.id in neighbours]
-        sessions = await self.store.get_sessions(sorted({r.message.session_id
-                                                         for r in ranked}))
+        sessions = await self._label_sessions({r.message.session_id for r in ranked})
         snippets, text = fit(ranked, neighbours, plan.skip_ids, sessions,
                              max_chars=self.config.context_expand.max_chars,
                              locale=self.config.locale, timezone=self.config.timezone,
