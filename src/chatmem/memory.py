@@ -710,7 +710,10 @@ class Memory:
             self._rewrite_left_owed.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, cfg.retry_max_s)
-            await self._heal_rewrites_quietly()
+            try:
+                await self._heal_rewrites_quietly()
+            except Exception:  # a bug must not end the healing for this process's life
+                log.exception("healing rewrites failed; retried in %.0f s", delay)
 
     async def _reindex_rewritten(self, msg: Message) -> bool:
         """Make the index entries of a rewritten message (and of a short reply embedded
