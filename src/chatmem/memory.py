@@ -112,7 +112,6 @@ from .store.base import (
     MessageStore,
     SessionSnapshot,
     VectorIndex,
-    load_parent_chain,
     session_snapshot,
 )
 from .store.filters import evaluate
@@ -759,14 +758,7 @@ class Memory:
         """The sessions whose labels a recall renders, a child's ``origin_platform`` its
         root's (S: a child takes its root's, as scoping and the vectors' snapshots read
         it): a thread of a Telegram group labelled its lines with no platform at all."""
-        sessions = await self.store.get_sessions(sorted(ids))
-        for sid, session in sessions.items():
-            if session.parent_id and not session.origin_platform:
-                root = (await load_parent_chain(self.store, session)).root
-                if root.origin_platform:
-                    sessions[sid] = dataclasses.replace(
-                        session, origin_platform=root.origin_platform)
-        return sessions
+        return await snapshot_sessions(self.store, ids)
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed
@@ -1407,8 +1399,15 @@ class Memory:
             admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
             self._warn_other_models(embedder.model_id, admission.other_models)
             # a larger tier holds the smaller one's candidates: read only the new ones
-            stored.update(await self.store.get(
-                [s.message_id for s in admission.kept if s.message_id not in stored]))
+            fetched = await self.store.get(
+                [s.message_id for s in admission.kept if s.message_id not in stored])
+            # R4: an index entry's session snapshot may lag its session (a separate index
+            # still updating or failing to, another process's indexing, an imported
+            # file): a candidate is kept only if its message, with its session as it is
+            # now, passes the recall's filter, as neighbours and listed messages must
+            shown = {m.id for m in await self._visible(builtins.list(fetched.values()),
+                                                       plan.where)}
+            stored.update({i: m for i, m in fetched.items() if i in shown})
             candidates = admit_messages(admission, stored, plan)
             tier = rerank(candidates, now_ms=now,
                           time_weight=plan.time_weight,

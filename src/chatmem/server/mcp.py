@@ -50,6 +50,7 @@ shutdown. Logs go through :mod:`logging` to stderr: on stdio, stdout is the prot
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -308,8 +309,11 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
         mem = memory()
         try:
             validate_message(msg, path="message")
+            # probed without its platform (the bound one, which scope "platform" always
+            # lets through): the target session's own fields decide
             if msg.session_id != bound_session and not await mem.visible(
-                    [msg], visible_from=bound_session, platform=bound_platform):
+                    [dataclasses.replace(msg, platform=None)], visible_from=bound_session,
+                    platform=bound_platform):
                 # a model (or text injected into it) must not plant messages where its
                 # own conversation cannot see them: another's recall would show them
                 raise InvalidInput(f"session {msg.session_id!r} is not a conversation this "
