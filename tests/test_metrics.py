@@ -3,6 +3,7 @@ OpenTelemetry spans around recall and indexing."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -186,6 +187,52 @@ def test_scrapes_reuse_a_recent_reading_of_the_stores(tmp_path: Path) -> None:
     assert calls == 1
 
 
+def test_concurrent_scrapes_share_one_reading_of_the_stores(tmp_path: Path) -> None:
+    """/metrics takes no request slot: a burst of scrapes while the reading is stale
+    must read the stores once, not once per scrape (any key may scrape, and the
+    counts of every namespace are read)."""
+    app = create_app(url=f"sqlite:///{tmp_path}/s.db", embedder=Embedder(RecordingProvider()))
+    calls = 0
+    with running(app) as base, client(base, None) as c:
+        c.post("/v1/messages", json={"messages": [{"session_id": "s", "content": "x"}]})
+        mem = app.app.state.namespaces.open["default"]
+        original = mem.stats
+
+        async def slow() -> dict[str, Any]:
+            nonlocal calls
+            calls += 1
+            await asyncio.sleep(0.2)  # a store that takes a moment to count
+            return await original()
+
+        mem.stats = slow
+        app.app.state.metrics.stats_ttl = 60
+        app.app.state.metrics._stats_at = -float("inf")
+
+        async def burst() -> list[int]:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as ac:
+                answers = await asyncio.gather(*(ac.get("/metrics") for _ in range(20)))
+            return [r.status_code for r in answers]
+
+        assert asyncio.run(burst()) == [200] * 20
+        assert value(scrape(c), "chatmem_messages", namespace="default") == 1
+    assert calls == 1
+
+
+def test_an_app_served_again_answers_concurrent_scrapes(tmp_path: Path) -> None:
+    """The scrapes' shared reading is per event loop: the same app served again after
+    a shutdown (a new loop) still answers a burst of scrapes."""
+    app = create_app(url=f"sqlite:///{tmp_path}/s.db", embedder=Embedder(RecordingProvider()))
+    app.app.state.metrics.stats_ttl = 0
+    for _ in range(2):
+        with running(app) as base:
+            async def burst() -> list[int]:
+                async with httpx.AsyncClient(base_url=base, timeout=30) as ac:
+                    answers = await asyncio.gather(*(ac.get("/metrics") for _ in range(10)))
+                return [r.status_code for r in answers]
+
+            assert asyncio.run(burst()) == [200] * 10
+
+
 # ------------------------------------------------------------------ OpenTelemetry
 
 
@@ -239,3 +286,65 @@ async def test_spans_reach_an_sdk_exporter(tmp_path: Path) -> None:
     assert spans[RECALL_SPAN].attributes["chatmem.outcome"] == "ok"
     assert spans[RECALL_SPAN].attributes["chatmem.size"] == 1
     assert spans[INDEX_SPAN].attributes["chatmem.batch_size"] == 1
+
+
+@pytest.fixture
+def exporter() -> Iterator[Any]:
+    """Spans of the tracer ``chatmem`` (and of ``app``, the tracer of the test's own
+    spans) into an in-memory exporter; yields (exporter, app tracer)."""
+    sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export")
+    in_memory = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    from opentelemetry import trace
+
+    import chatmem.telemetry as telemetry
+
+    spans = in_memory.InMemorySpanExporter()
+    provider = sdk_trace.TracerProvider()
+    provider.add_span_processor(export.SimpleSpanProcessor(spans))
+    original = telemetry._tracer
+    telemetry._tracer = lambda: trace.get_tracer("chatmem", tracer_provider=provider)
+    try:
+        yield spans, trace.get_tracer("app", tracer_provider=provider)
+    finally:
+        telemetry._tracer = original
+
+
+async def test_index_batches_do_not_join_the_trace_that_opened_the_store(
+        tmp_path: Path, exporter: Any) -> None:
+    """The indexer's workers keep the context of the call that started them (under
+    ``chatmem serve``, a namespace's first request): its batches are background work,
+    each in a trace of its own, not children of that request for as long as it runs."""
+    spans, app = exporter
+    with app.start_as_current_span("first request"):
+        mem = await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                embedder=Embedder(RecordingProvider()))
+    async with mem:
+        for i in range(3):
+            await mem.add(Message(session_id="s", content=f"fact number {i}"))
+            await mem.flush()
+    batches = [s for s in spans.get_finished_spans() if s.name == INDEX_SPAN]
+    assert len(batches) == 3
+    assert [s.parent for s in batches] == [None] * 3
+    assert len({s.context.trace_id for s in batches}) == 3
+
+
+def test_a_batch_split_up_holds_the_spans_of_its_parts(exporter: Any) -> None:
+    spans, app = exporter
+    tele = Telemetry()
+    with app.start_as_current_span("request"), tele.timed("index_batch") as outcome:
+        outcome.value = "split"
+        for _ in range(2):
+            with tele.timed("index_batch"):
+                pass
+    with app.start_as_current_span("request"), tele.timed("recall"):
+        pass
+    by_name: dict[str, list[Any]] = {}
+    for s in spans.get_finished_spans():
+        by_name.setdefault(s.name, []).append(s)
+    split = next(s for s in by_name[INDEX_SPAN] if s.attributes["chatmem.outcome"] == "split")
+    assert split.parent is None
+    parts = [s for s in by_name[INDEX_SPAN] if s is not split]
+    assert [s.parent.span_id for s in parts] == [split.context.span_id] * 2
+    # a recall is part of its caller's work
+    assert by_name[RECALL_SPAN][0].parent.span_id == by_name["request"][1].context.span_id

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,6 +24,9 @@ log = logging.getLogger("chatmem.telemetry")
 #: ``chatmem.index_batch`` (one indexing batch: embedding and writing its vectors).
 RECALL_SPAN = "chatmem.recall"
 INDEX_SPAN = "chatmem.index_batch"
+#: Whether the code running is inside a ``chatmem.index_batch`` span (a batch that
+#: failed as invalid is retried one message at a time, in spans of its own inside it).
+_IN_INDEX_SPAN: ContextVar[bool] = ContextVar("chatmem_in_index_span", default=False)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,19 @@ def _tracer() -> Any:
     except ImportError:
         return None
     return trace.get_tracer("chatmem")
+
+
+def _parent(what: str) -> Any:
+    """The context a span starts in: the current one for a recall (the caller's request
+    or job) and for the batches of a batch split up; an empty one for an indexing batch,
+    which is background work: the indexer's workers keep the context of the call that
+    started them (under ``chatmem serve``, the first request of a namespace), and every
+    batch would otherwise join that request's trace for as long as the process runs."""
+    if what == "recall" or _IN_INDEX_SPAN.get():
+        return None
+    from opentelemetry.context import Context
+
+    return Context()
 
 
 @dataclass
@@ -72,13 +89,16 @@ class Telemetry:
                 yield outcome
             else:
                 name = RECALL_SPAN if what == "recall" else INDEX_SPAN
-                with tracer.start_as_current_span(name, attributes=attributes) as span:
+                with tracer.start_as_current_span(name, context=_parent(what),
+                                                  attributes=attributes) as span:
+                    inside = _IN_INDEX_SPAN.set(what == "index_batch")
                     try:
                         yield outcome
                     except BaseException:
                         outcome.value = "error"
                         raise
                     finally:
+                        _IN_INDEX_SPAN.reset(inside)
                         span.set_attribute("chatmem.outcome", outcome.value)
                         span.set_attribute("chatmem.size", outcome.size)
         except BaseException:

@@ -16,6 +16,7 @@ README § Metrics lists every series.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -60,6 +61,11 @@ class Metrics:
         self.stats_ttl = stats_ttl
         self._stats: dict[str, dict[str, Any]] = {}
         self._stats_at = -float("inf")
+        #: One reading at a time: scrapes that arrive while one is under way wait for it
+        #: and share it (``/metrics`` takes no request slot, so a burst of scrapes must
+        #: not count every store once each). A lock per event loop: an app served again
+        #: after a shutdown runs on a new loop.
+        self._reading: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         r = self.registry
         self.requests = Counter("chatmem_http_requests", "HTTP requests by route and status.",
                                 ["method", "route", "status"], registry=r)
@@ -127,16 +133,28 @@ class Metrics:
 
     async def refresh(self, memories: Mapping[str, Memory]) -> None:
         """Read the counts of the open stores (namespace → memory), unless the last
-        reading is under ``stats_ttl`` old."""
-        if time.monotonic() - self._stats_at < self.stats_ttl:
+        reading is under ``stats_ttl`` old (or one is under way: it is waited for)."""
+        if self._fresh():
             return
-        stats: dict[str, dict[str, Any]] = {}
-        for ns, mem in sorted(memories.items()):
-            try:
-                stats[ns] = await mem.stats()
-            except ChatmemError as exc:
-                log.warning("metrics: stats of %s failed: %s", ns, exc)
-        self._stats, self._stats_at = stats, time.monotonic()
+        async with self._reading_lock():
+            if self._fresh():  # read while this scrape waited
+                return
+            stats: dict[str, dict[str, Any]] = {}
+            for ns, mem in sorted(memories.items()):
+                try:
+                    stats[ns] = await mem.stats()
+                except ChatmemError as exc:
+                    log.warning("metrics: stats of %s failed: %s", ns, exc)
+            self._stats, self._stats_at = stats, time.monotonic()
+
+    def _fresh(self) -> bool:
+        return time.monotonic() - self._stats_at < self.stats_ttl
+
+    def _reading_lock(self) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        if self._reading is None or self._reading[0] is not loop:
+            self._reading = (loop, asyncio.Lock())
+        return self._reading[1]
 
     async def render(self, memories: Mapping[str, Memory]) -> bytes:
         await self.refresh(memories)
