@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from chatmem.config import Config
 from chatmem.embedding import Embedder
@@ -226,6 +227,15 @@ def test_a_burst_of_stalled_connections_leaves_the_server_serving(tmp_path: Path
         assert answers.get(408, 0) >= 100, answers
         r = httpx.get(f"{base}/v1/stats", timeout=PATIENCE_S)
         assert r.status_code == 200, r.text
+        # answered before any request reached the app, and still counted: a 503 at the
+        # cap is the overload signal (one lost to a reset was written all the same)
+        counted = {int(f.labels["status"]): int(f.value) for family in
+                   text_string_to_metric_families(httpx.get(f"{base}/metrics").text)
+                   if family.name == "chatmem_http_connection_answers"
+                   for f in family.samples if f.name.endswith("_total")}
+        assert counted.get(408, 0) == answers[408], (counted, answers)
+        assert counted.get(503, 0) >= answers.get(503, 0), (counted, answers)
+        assert counted.get(408, 0) + counted.get(503, 0) == len(stalled), (counted, answers)
     text = log.read_text()
     assert "Too many open files" not in text and "out of system resource" not in text, text[-2000:]
 

@@ -1397,7 +1397,8 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     asyncio.run(app.app.state.namespaces.check_store())
     log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
     uvicorn.run(app, host=host, port=port, log_level="info", access_log=False,
-                http=protocol_class(limits), backlog=limits.backlog())
+                http=protocol_class(limits, app.metrics.on_connection_answer),
+                backlog=limits.backlog())
 
 
 __all__ = ["ApiKey", "KeyTable", "Namespaces", "allowed_hosts", "bearer_token", "check_bind",

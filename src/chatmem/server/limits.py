@@ -64,6 +64,7 @@ import logging
 import math
 import socket
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import anyio
@@ -386,9 +387,23 @@ def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | No
             f"content-length: {len(body)}\r\n{wait}connection: close\r\n\r\n").encode() + body
 
 
-def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
+def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None = None
+                   ) -> type[asyncio.Protocol]:
     """uvicorn's ``h11`` protocol with the head deadline and the connection cap of
-    ``limits`` (pass it as ``uvicorn.Config(http=...)``)."""
+    ``limits`` (pass it as ``uvicorn.Config(http=...)``). ``on_answer`` is told the
+    status of each answer written here, before any request reached the app (the app's
+    own metrics never see them: a refusal at the cap is the overload signal)."""
+
+    def answer(transport: asyncio.BaseTransport, status: int, reason: str, message: str,
+               *, retry_after: int | None = None) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(_raw_answer(status, reason, message, retry_after=retry_after))
+        if on_answer is not None:
+            try:
+                on_answer(status)
+            except Exception:  # counting must never break a connection's handling
+                log.exception("counting a connection answer failed")
+
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -407,9 +422,9 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
             if len(self.connections) > limits.max_connections:
                 log.warning("connection refused: %d open, --max-connections is %d",
                             len(self.connections) - 1, limits.max_connections)
-                transport.write(_raw_answer(503, "Service Unavailable",
-                                            f"the server has {limits.max_connections} "
-                                            "connections open; try again", retry_after=1))
+                answer(transport, 503, "Service Unavailable",
+                       f"the server has {limits.max_connections} connections open; "
+                       "try again", retry_after=1)
                 transport.close()
                 return
             self._await_head()
@@ -511,18 +526,17 @@ def protocol_class(limits: ClientLimits) -> type[asyncio.Protocol]:
                 return
             if self._head_begun:
                 log.info("request head not complete within %g s: closing", limits.timeout)
-                self.transport.write(_raw_answer(
-                    408, "Request Timeout",
-                    f"the request head did not arrive within {limits.timeout:g} s"))
+                answer(self.transport, 408, "Request Timeout",
+                       f"the request head did not arrive within {limits.timeout:g} s")
             self.transport.close()
 
         def send_400_response(self, msg: str) -> None:
             """A request h11 cannot read (a bad request line or header, two
             Content-Lengths, a bad chunk size): the same JSON error as every other
             answer, where uvicorn wrote plain text ("Invalid HTTP request received.")."""
-            self.transport.write(_raw_answer(
-                400, "Bad Request", "the request is not valid HTTP/1.1 (its request line, "
-                "a header or the body's framing could not be read); nothing was done"))
+            answer(self.transport, 400, "Bad Request", "the request is not valid "
+                   "HTTP/1.1 (its request line, a header or the body's framing could not "
+                   "be read); nothing was done")
             self.transport.close()
 
     return GuardedH11Protocol

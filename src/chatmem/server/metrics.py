@@ -98,6 +98,11 @@ class Metrics:
             "chatmem_embedding_call_outcomes",
             "Embedder calls by decision: ok, or the retry decision of a failure.",
             ["provider", "model", "decision"], registry=r)
+        self.connection_answers = Counter(
+            "chatmem_http_connection_answers",
+            "Answers the connection layer wrote before any request reached the app: 503 "
+            "(the connection cap), 408 (a request head too late), 400 (not HTTP/1.1).",
+            ["status"], registry=r)
         self.registry.register(_SnapshotCollector(self))
         if embedder is not None:
             _chain_on_status(embedder, self.on_embedding_status)
@@ -109,6 +114,10 @@ class Metrics:
         self.requests.labels(method, route, str(status)).inc()
         self.request_seconds.labels(method, route).inc(seconds)
         self.request_duration.labels(method, route, str(status)).observe(seconds)
+
+    def on_connection_answer(self, status: int) -> None:
+        """One answer of the connection layer (:func:`~chatmem.server.limits.protocol_class`)."""
+        self.connection_answers.labels(str(status)).inc()
 
     def watch(self, namespace: str, memory: Memory) -> None:
         """Observe the recalls and indexing batches of a namespace just opened."""
