@@ -119,6 +119,18 @@ def test_a_bad_config_file_is_one_line_naming_it(tmp_path: Path, name: str,
     assert not (tmp_path / "pwned").exists() and not (tmp_path / "s.db").exists()
 
 
+def test_a_bad_value_of_a_config_file_is_named_with_the_file(tmp_path: Path) -> None:
+    """A valid file holding a bad value: the error (doctor's report) says which file,
+    not only the field."""
+    path = tmp_path / "chatmem.toml"
+    path.write_text("[search]\ntopk = 3\n")
+    for args in (["stats", "--db", str(tmp_path / "s.db")], ["doctor"]):
+        proc = chatmem(*args, "--config", str(path))
+        assert f"--config {path}: search.topk: unknown option; did you mean search.top_k?" \
+            in proc.stderr + proc.stdout, (proc.stderr, proc.stdout)
+    assert not (tmp_path / "s.db").exists()
+
+
 @pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
 def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
                                                                   command: list[str]) -> None:

@@ -119,7 +119,7 @@ def load_config(path: str | None, **overrides: Any) -> Config:
     """The configuration (I6): ``overrides`` > ``CHATMEM_*`` variables (and ``.env``) >
     the TOML or YAML file ``path`` > the defaults."""
     return Config.load(read_table(path, "--config") if path else None, env=environment(),
-                       **overrides)
+                       data_source=f"--config {path}" if path else None, **overrides)
 
 
 def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
@@ -948,7 +948,8 @@ def doctor(config_path: str | None, provider: str | None, model: str | None,
         if isinstance(data.get("embedding"), str):  # the shorthand: a model name
             data["embedding"] = {"model": data["embedding"]}
         explicit: dict[str, Any] = {"embedding": overrides} if overrides else {}
-        cfg = Config.load(data, env=environment(), **explicit)
+        cfg = Config.load(data, env=environment(), **explicit,
+                          data_source=f"--config {config_path}" if config_path else None)
     except ChatmemError as exc:
         diagnosis = config_failure(str(exc), provider=provider or "unknown")
     else:

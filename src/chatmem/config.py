@@ -303,6 +303,11 @@ _ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"
 _ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
 
 
+#: The characters of an HTTP header name (RFC 9110 ``token``).
+_HEADER_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "!#$%&'*+-.^_`|~")
+
+
 class OpenRouterRouting(_Strict):
     """OpenRouter's ``provider`` routing object: which upstreams to prefer or skip."""
 
@@ -408,19 +413,35 @@ class EmbeddingConfig(_Strict):
                 else repr(value)
             raise ValueError(f"embedding.endpoint must be an http(s) URL such as "
                              f"'http://127.0.0.1:11434', got {shown}")
+        try:
+            port = parts.port
+        except ValueError:  # port 99999, or not a number: failed at every call instead
+            port = 0
+        if port == 0:
+            raise ValueError("embedding.endpoint: the port must be a number from 1 to "
+                             "65535")
         keys = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
         if parts.username or parts.password or keys & SECRET_QUERY_PARAMS:
             raise ValueError("embedding.endpoint must not carry credentials: put the key "
                              "in embedding.api_key or the provider's environment variable")
         return value
 
+    def __repr_args__(self) -> Any:
+        # a header may carry a key (Authorization, X-Api-Key): its value is never shown,
+        # as api_key's is not
+        for name, value in super().__repr_args__():
+            yield name, ({k: "**********" for k in value} if name == "headers" else value)
+
     @field_validator("headers")
     @classmethod
     def _headers(cls, value: dict[str, str]) -> dict[str, str]:
         for k, v in value.items():
-            if not k or any(c in k for c in " :\r\n") or any(c in v for c in "\r\n"):
-                raise ValueError(f"embedding.headers: invalid header {k!r} (names without "
-                                 "spaces or colons, values on one line)")
+            # HTTP sends ASCII: "é" in a name or value failed every call with a
+            # UnicodeEncodeError, and a control character is not header text
+            if not k or not all(c in _HEADER_NAME_CHARS for c in k) \
+                    or any(not (" " <= c <= "~" or c == "\t") for c in v):
+                raise ValueError(f"embedding.headers: invalid header {k!r} (names of ASCII "
+                                 "letters, digits and -, values of ASCII text on one line)")
         return value
 
 
@@ -553,7 +574,7 @@ class Config(_Strict):
     @classmethod
     def load(cls, data: Mapping[str, Any] | None = None, *,
              env: Mapping[str, str] | None = None, env_file: str | Path | None = None,
-             **overrides: Any) -> Config:
+             data_source: str | None = None, **overrides: Any) -> Config:
         """Validate configuration; raise :class:`ConfigError` naming every bad field.
 
         Precedence: ``overrides`` (explicit arguments) > ``env`` (``CHATMEM_*`` variables,
@@ -561,14 +582,17 @@ class Config(_Strict):
         variables count only where ``env`` has none) > ``data`` (a configuration file's
         table) > the defaults. A bad value from the environment is reported under its
         variable's name (``CHATMEM_SEARCH__TOP_K: must be an integer from 1 to 1000, got
-        'abc'``); secrets are never echoed."""
+        'abc'``), and one of ``data`` with ``data_source`` when given (the file it was
+        read from: ``--config chatmem.toml: search.topk: unknown option…``); secrets are
+        never echoed."""
+        where = "" if data_source is None else f"{data_source}: "
         if data is not None and not isinstance(data, Mapping):
-            raise ConfigError(f"invalid configuration: expected a mapping of options, got "
-                              f"{type(data).__name__}")
+            raise ConfigError(f"invalid configuration: {where}expected a mapping of options, "
+                              f"got {type(data).__name__}")
         bad_keys = [k for k in (data or {}) if not isinstance(k, str)]
         if bad_keys:
-            raise ConfigError(f"invalid configuration: option names must be strings, got "
-                              f"{bad_keys[0]!r}")
+            raise ConfigError(f"invalid configuration: {where}option names must be strings, "
+                              f"got {bad_keys[0]!r}")
         data = dict(data or {})
         if isinstance(data.get("embedding"), str):  # the shorthand, so that fields merge
             data["embedding"] = {"model": data["embedding"]}
@@ -579,11 +603,15 @@ class Config(_Strict):
             # an explicit argument hides the variable it overrides
             sources = {path: src for path, src in sources.items()
                        if not _has_path(overrides, path)}
+        for path in _WINDOW_OPTIONS:
+            data = _spread_window(data, path, (from_env, overrides))
+            from_env = _spread_window(from_env, path, (overrides,))
         merged: dict[str, Any] = _deep_merge(_deep_merge(data, from_env), overrides)
         try:
             return cls.model_validate(merged)
         except ValidationError as exc:
-            raise ConfigError(format_validation_error(exc, sources)) from None
+            file = None if data_source is None else (data_source, data, overrides)
+            raise ConfigError(format_validation_error(exc, sources, file)) from None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, env_file: str | Path | None = None,
@@ -599,6 +627,34 @@ def embedding_config(data: Mapping[str, Any] | str | None) -> EmbeddingConfig:
     return Config.load({} if data is None else {"embedding": data}).embedding
 
 
+#: Options holding a :class:`Window`: an integer or ``{before, after}``.
+_WINDOW_OPTIONS = ("context_expand.window", "semantic_recall.message_range")
+
+
+def _spread_window(layer: dict[str, Any], path: str, above: tuple[Mapping[str, Any], ...]
+                   ) -> dict[str, Any]:
+    """``layer`` with its integer window at ``path`` written as ``{before, after}`` when a
+    layer above sets one side only (a file's ``window = 3`` under
+    ``CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE=1``): the other side keeps the 3, where the
+    merge would otherwise replace the integer and leave that side 0."""
+    if not any(isinstance(_get_path(a, path), Mapping) for a in above):
+        return layer
+    value = _get_path(layer, path)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return layer
+    section, _, name = path.partition(".")
+    return {**layer, section: {**layer[section], name: {"before": value, "after": value}}}
+
+
+def _get_path(data: Mapping[str, Any], path: str) -> Any:
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
 def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in extra.items():
         if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
@@ -609,9 +665,13 @@ def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any
 
 
 def format_validation_error(exc: ValidationError,
-                            sources: Mapping[str, tuple[str, str]] | None = None) -> str:
+                            sources: Mapping[str, tuple[str, str]] | None = None,
+                            file: tuple[str, Mapping[str, Any], Mapping[str, Any]] | None
+                            = None) -> str:
     """One line per problem, each starting with the dotted field name, or with the
-    environment variable that set it (``sources``: dotted path → (variable, value))."""
+    environment variable that set it (``sources``: dotted path → (variable, value)), or
+    with the file that set it (``file``: its name, its table, and the explicit
+    arguments above it)."""
     lines = []
     errors = exc.errors()
     for err in errors:
@@ -626,16 +686,36 @@ def format_validation_error(exc: ValidationError,
             if line is not None:
                 lines.append(line)
                 continue
+        # a value of the file (and not of an explicit argument) is named with it
+        where = f"{file[0]}: " if file is not None and _set_by(file[1], loc) \
+            and not _has_path(file[2], loc) else ""
         msg = err["msg"]
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
             # our own validators already name the field
-            lines.append(msg if msg.startswith(loc.split(".")[0]) else f"{loc}: {msg}")
+            lines.append(where + (msg if msg.startswith(loc.split(".")[0])
+                                  else f"{loc}: {msg}"))
             continue
         if err["type"] == "extra_forbidden":
-            msg = "unknown option (check the spelling; see README § Configuration)"
-        lines.append(f"{loc}: {msg}")
+            near = _nearest_option(loc)
+            msg = (f"unknown option; did you mean {near}? (see README § Configuration)"
+                   if near else "unknown option (check the spelling; see README § "
+                   "Configuration)")
+        lines.append(f"{where}{loc}: {msg}")
     return "invalid configuration: " + "; ".join(lines)
+
+
+def _set_by(data: Mapping[str, Any], loc: str) -> bool:
+    """True when ``data`` holds the value at ``loc``, or a value above it that is not a
+    table (``search = 5``)."""
+    node: Any = data
+    for part in loc.split("."):
+        if not isinstance(node, Mapping):
+            return True
+        if part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 # --------------------------------------------------------------------------- environment
@@ -670,6 +750,9 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     variables = {k: v for k, v in variables.items() if k.upper().startswith(ENV_PREFIX)}
     if not variables:
         return {}, {}
+    unknown = [line for line in map(_unknown_variable, sorted(variables)) if line]
+    if unknown:
+        raise ConfigError("invalid configuration: " + "; ".join(unknown))
     settings = _settings_class()
     source = _MappingEnvSource(settings, variables)
     try:
@@ -689,6 +772,45 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
         return _convert(raw, Config, "", sources, upper), sources
     except RecursionError:
         raise _nested_too_deeply() from None
+
+
+#: ``CHATMEM_`` variables that are not options: the command line's (``--db``,
+#: ``--config``, ``--keys``, ``--vector``, the ``.env`` file, tracebacks).
+OTHER_VARIABLES = frozenset({"CHATMEM_DB", "CHATMEM_CONFIG", "CHATMEM_KEYS", "CHATMEM_VECTOR",
+                             "CHATMEM_ENV_FILE", "CHATMEM_DEBUG"})
+
+
+def _option_paths(model: type[BaseModel], prefix: str = "") -> list[str]:
+    """Every dotted option and section of ``model``."""
+    out = []
+    for name, info in model.model_fields.items():
+        out.append(prefix + name)
+        section = _model_of(info.annotation)
+        if section is not None and section is not Window:
+            out.extend(_option_paths(section, f"{prefix}{name}."))
+    return out
+
+
+def _unknown_variable(name: str) -> str | None:
+    """The error line of a ``CHATMEM_`` variable that names no option but looks meant
+    to (``CHATMEM_SERCH__TOP_K``, ``CHATMEM_SEARCH_TOP_K``): left alone it would be
+    ignored, and the option silently keep its default. Other variables (the command
+    line's, other tools') are None. A misspelt field of a known section is reported by
+    validation, as its section's unknown option."""
+    import difflib
+
+    upper = name.upper()
+    rest = upper[len(ENV_PREFIX):]
+    if upper in OTHER_VARIABLES or rest.split(ENV_DELIMITER)[0].lower() in Config.model_fields:
+        return None
+    names = {env_var(path)[len(ENV_PREFIX):]: env_var(path) for path in _option_paths(Config)}
+    near = difflib.get_close_matches(rest, list(names), n=1, cutoff=0.8)
+    if near:
+        return f"{name}: unknown option; did you mean {names[near[0]]}? (see README § " \
+               "Configuration)"
+    if ENV_DELIMITER in rest:
+        return f"{name}: unknown option (check the spelling; see README § Configuration)"
+    return None
 
 
 def _nested_too_deeply() -> ConfigError:
@@ -715,7 +837,9 @@ def read_small_text(path: Path, where: str, max_bytes: int, what: str) -> str:
             raise ConfigError(f"{where}: does not exist")
         if path.stat().st_size > max_bytes:
             raise ConfigError(f"{where}: over {max_bytes // 1024} KiB; {what} is a few KB")
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark (Windows Notepad writes one) is not part of the
+        # text; left in, a TOML file was "not valid TOML" at line 1, column 1
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
                           ) from None
@@ -855,12 +979,15 @@ def _coerce(value: str, annotation: Any) -> Any:
             return True
         if text.lower() in ("false", "0", "no", "off"):
             return False
-    if int in kinds:
+    # int() and float() also read "1_0" and other scripts' digits ("٣"): not how a
+    # number is spelt here
+    plain = text.isascii() and "_" not in text
+    if int in kinds and plain:
         try:
             return int(text)
         except ValueError:
             pass
-    if float in kinds:
+    if float in kinds and plain:
         try:
             return float(text)
         except ValueError:
@@ -891,13 +1018,23 @@ def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) 
     while path and path not in sources:
         path = path.rpartition(".")[0]
     if not path:
-        return None
+        # set by a variable below it: CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE for the
+        # window, CHATMEM_EMBEDDING__API_KEY__X (a table where a value is expected)
+        # (a message of our validators names the part that is wrong: only its variable)
+        named = err["msg"].startswith("Value error, ")
+        below = sorted(p for p in sources if p.startswith(loc + ".")
+                       and (not named or p in err["msg"]))
+        if not loc or not below:
+            return None
+        path = below[0]
     var, value = sources[path]
     # a variable holding a secret option, or a whole section around one, is never shown
-    secret = any(path == s or path.startswith(s + ".") or s.startswith(path + ".")
-                 for s in SECRET_OPTIONS)
-    got = "" if secret else f", got {value!r}"
+    got = "" if _is_secret(path) else f", got {_shown(value)}"
     if err["type"] == "extra_forbidden":
+        near = _nearest_option(loc)
+        if near:
+            return (f"{var}: unknown option {loc}; did you mean {env_var(near)}? (see "
+                    "README § Configuration)")
         return f"{var}: unknown option {loc} (check the spelling; see README § Configuration)"
     if path == loc and err["type"] in _TYPE_ERRORS:
         return f"{var}: {_expectation(loc)}{got}"
@@ -905,6 +1042,21 @@ def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) 
     if msg.startswith("Value error, "):  # our validators say what they need, and no secret
         return f"{var}: {msg[len('Value error, '):]}"
     return f"{var}: {loc}: {msg}{got}"
+
+
+def _is_secret(path: str) -> bool:
+    """A secret option, one inside it, or a section holding one."""
+    return any(path == s or path.startswith(s + ".") or s.startswith(path + ".")
+               for s in SECRET_OPTIONS)
+
+
+def _shown(value: str) -> str:
+    """A variable's value in an error, cut short (a value may be megabytes)."""
+    import reprlib
+
+    shown = reprlib.Repr()
+    shown.maxstring = 80
+    return shown.repr(value)
 
 
 def _field_info(loc: str) -> Any:
@@ -916,6 +1068,27 @@ def _field_info(loc: str) -> Any:
         info = model.model_fields[part]
         model = _model_of(info.annotation)
     return info
+
+
+def _model_at(path: str) -> type[BaseModel] | None:
+    """The section (model) at a dotted path; ``""`` is the whole configuration."""
+    if not path:
+        return Config
+    info = _field_info(path)
+    return None if info is None else _model_of(info.annotation)
+
+
+def _nearest_option(loc: str) -> str | None:
+    """The dotted option a misspelt ``loc`` most likely meant (``search.topk`` →
+    ``search.top_k``), or None."""
+    import difflib
+
+    parent, _, name = loc.rpartition(".")
+    model = _model_at(parent)
+    if model is None:
+        return None
+    near = difflib.get_close_matches(name.lower(), list(model.model_fields), n=1, cutoff=0.6)
+    return f"{parent}.{near[0]}" if parent and near else (near[0] if near else None)
 
 
 def _expectation(loc: str) -> str:
@@ -936,6 +1109,8 @@ def _expectation(loc: str) -> str:
     elif bool in kinds:
         return "must be true or false" + (" or a JSON table" if _model_of(info.annotation)
                                           else "")
+    elif any(typing.get_origin(t) is list for t in kinds):
+        return "must be a JSON list"
     else:
         return "must be " + ("a JSON table" if _model_of(info.annotation) or
                              _is_json_target(info.annotation) else "a valid value")

@@ -1,0 +1,222 @@
+"""Configuration as a careless user writes it: misspelt options and variables, a
+byte-order mark, one side of a window from the environment, secrets in ``repr``, and
+README's table of options and defaults."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from chatmem.config import Config, read_small_text
+from chatmem.errors import ConfigError
+from readme import section
+from test_docs import fields
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"search": {"topk": 3}}, "search.topk: unknown option; did you mean search.top_k?"),
+    ({"serch": {"top_k": 3}}, "serch: unknown option; did you mean search?"),
+    ({"embedding": {"cache": {"max_item": 3}}},
+     "embedding.cache.max_item: unknown option; did you mean embedding.cache.max_items?"),
+    ({"semantic_recall": {"topk": 3}},
+     "semantic_recall.topk: unknown option; did you mean semantic_recall.top_k?"),
+    ({"zzz": 1}, "zzz: unknown option (check the spelling"),
+])
+def test_a_misspelt_option_is_named_with_the_nearest_one(data: dict[str, Any],
+                                                         message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.load(data)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"CHATMEM_SEARCH__TOPK": "3"},
+     "CHATMEM_SEARCH__TOPK: unknown option search.topk; did you mean CHATMEM_SEARCH__TOP_K?"),
+    # an unknown section, a single underscore, a misspelt top-level option: each was
+    # ignored, and the option silently kept its default
+    ({"CHATMEM_SERCH__TOP_K": "3"},
+     "CHATMEM_SERCH__TOP_K: unknown option; did you mean CHATMEM_SEARCH__TOP_K?"),
+    ({"CHATMEM_SEARCH_TOP_K": "3"},
+     "CHATMEM_SEARCH_TOP_K: unknown option; did you mean CHATMEM_SEARCH__TOP_K?"),
+    ({"CHATMEM_TIMEZON": "Asia/Shanghai"},
+     "CHATMEM_TIMEZON: unknown option; did you mean CHATMEM_TIMEZONE?"),
+    ({"CHATMEM_FOO__BAR": "1"}, "CHATMEM_FOO__BAR: unknown option (check the spelling"),
+])
+def test_a_misspelt_variable_is_named_not_ignored(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert message in str(info.value)
+
+
+def test_variables_that_are_not_options_are_left_alone() -> None:
+    env = {name: "x" for name in ("CHATMEM_DB", "CHATMEM_CONFIG", "CHATMEM_KEYS",
+                                  "CHATMEM_VECTOR", "CHATMEM_ENV_FILE", "CHATMEM_DEBUG",
+                                  "CHATMEM_TEST_PG_URL", "CHATMEM_REQUIRE_PG", "chatmem_db")}
+    assert Config.load(env={**env, "CHATMEM_SEARCH__TOP_K": "8"}).search.top_k == 8
+
+
+def test_a_secret_in_a_misspelt_variable_is_not_shown() -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_EMBEDDING_API_KEY": "sk-SECRET-1"})
+    assert "did you mean CHATMEM_EMBEDDING__API_KEY?" in str(info.value)
+    assert "SECRET" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["chatmem.toml", "chatmem.yaml", ".env"])
+def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path: Path, name: str) -> None:
+    """Windows Notepad writes one: TOML refused line 1 of such a file."""
+    from chatmem.cli import read_table
+
+    path = tmp_path / name
+    if name == ".env":
+        path.write_bytes(b"\xef\xbb\xbfCHATMEM_SEARCH__TOP_K=7\n")
+        assert Config.load(env={}, env_file=path).search.top_k == 7
+    else:
+        body = "[search]\ntop_k = 7\n" if name.endswith(".toml") else "search:\n  top_k: 7\n"
+        path.write_bytes(b"\xef\xbb\xbf" + body.encode())
+        assert Config.load(read_table(str(path), "--config")).search.top_k == 7
+    assert not read_small_text(path, "x", 1024, "a file").startswith("\ufeff")
+
+
+def test_a_variable_below_an_option_is_named() -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "x"})
+    assert "CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE: context_expand.window.before" \
+        in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_EMBEDDING__API_KEY__X": "sk-SECRET-2"})
+    assert "CHATMEM_EMBEDDING__API_KEY__X: embedding.api_key" in str(info.value)
+    assert "SECRET" not in str(info.value)
+    # the file's bad side is not blamed on the variable that set the other one
+    with pytest.raises(ConfigError) as info:
+        Config.load({"context_expand": {"window": -1}},
+                    env={"CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "1"})
+    assert "CHATMEM_" not in str(info.value)
+    assert "context_expand.window.after must be ≥ 0" in str(info.value)
+
+
+def test_one_side_of_a_window_set_above_keeps_the_other() -> None:
+    """Precedence is per field: a variable setting ``before`` leaves the file's
+    ``after``, which used to become 0."""
+    file = {"context_expand": {"window": 3}, "semantic_recall": {"message_range": 5}}
+    cfg = Config.load(file, env={"CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "1",
+                                 "CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__AFTER": "0"})
+    assert (cfg.context_expand.window.before, cfg.context_expand.window.after) == (1, 3)
+    assert (cfg.recall_window.before, cfg.recall_window.after) == (5, 0)
+    cfg = Config.load(file, env={"CHATMEM_CONTEXT_EXPAND__WINDOW": "4"},
+                      context_expand={"window": {"after": 0}})
+    assert (cfg.context_expand.window.before, cfg.context_expand.window.after) == (4, 0)
+    cfg = Config.load(file, env={"CHATMEM_CONTEXT_EXPAND__WINDOW": "1"})
+    assert (cfg.context_expand.window.before, cfg.context_expand.window.after) == (1, 1)
+
+
+def test_header_values_are_never_in_repr() -> None:
+    cfg = Config.load({"embedding": {"provider": "openai", "api_key": "sk-SECRET-3",
+                                     "headers": {"Authorization": "Bearer sk-SECRET-4"}}})
+    for shown in (repr(cfg), str(cfg), repr(cfg.embedding), str(cfg.embedding)):
+        assert "SECRET" not in shown and "'Authorization'" in shown
+    assert cfg.embedding.headers == {"Authorization": "Bearer sk-SECRET-4"}
+
+
+def test_a_long_bad_value_is_cut_short() -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_SEARCH__TOP_K": "9" * 100_000})
+    assert "CHATMEM_SEARCH__TOP_K: must be an integer from 1 to 1000" in str(info.value)
+    assert len(str(info.value)) < 300
+
+
+def _class_default(path: str) -> Any:
+    model: Any = Config
+    info: Any = None
+    for part in path.split("."):
+        info = model.model_fields[part]
+        model = next((t for t in (info.annotation, *getattr(info.annotation, "__args__", ()))
+                      if isinstance(t, type) and issubclass(t, BaseModel)), None)
+    return info.get_default(call_default_factory=True)
+
+
+def _agrees(default: Any, documented: str) -> bool:
+    text = documented.strip()
+    if default is None or default == "":
+        return text.split(" ")[0].rstrip(":") in ("unset", "none", "the")
+    if isinstance(default, bool):
+        return text.strip("`") == str(default).lower()
+    if isinstance(default, str):
+        return text == f"`{default}`"
+    if isinstance(default, (dict, list)):
+        return text == f"`{default!r}`"
+    if isinstance(default, BaseModel):  # a window
+        return default.model_dump() == {"before": int(text), "after": int(text)}
+    return float(text.replace(",", "")) == default
+
+
+def test_every_option_has_its_own_row_with_the_code_default() -> None:
+    """The older test finds the name anywhere in README (an option mentioned in another
+    row passed without a row of its own) and never read the default."""
+    rows = dict(re.findall(r"^\| `([a-z_.]+)` \| ([^|]*) \|", section("## Configuration"),
+                           re.M))
+    missing = [f for f in fields(Config) if f not in rows]
+    assert not missing, f"configuration fields without a row in README: {missing}"
+    wrong = {f: (_class_default(f), rows[f]) for f in fields(Config)
+             if not _agrees(_class_default(f), rows[f])}
+    assert not wrong, f"README defaults that are not the code's: {wrong}"
+
+
+@pytest.mark.parametrize("endpoint", ["http://127.0.0.1:99999/v1", "http://h:0/",
+                                      "http://h:abc/"])
+def test_an_endpoint_port_out_of_range_is_refused_at_start_up(endpoint: str) -> None:
+    """It was accepted, and every call then failed with "ExceptionGroup: unhandled errors
+    in a TaskGroup"."""
+    with pytest.raises(ConfigError, match=r"embedding\.endpoint: the port must be a number "
+                       "from 1 to 65535"):
+        Config.load({"embedding": {"provider": "ollama", "endpoint": endpoint}})
+    for fine in ("http://[::1]:8080/", "http://h:65535/", "http://h/"):
+        assert Config.load({"embedding": {"endpoint": fine}}).embedding.endpoint == fine
+
+
+@pytest.mark.parametrize("headers", [{"X-A": "é"}, {"X-é": "a"}, {"X-A": "a\x01b"},
+                                     {"X-(a)": "a"}, {"": "a"}])
+def test_a_header_http_cannot_send_is_refused_at_start_up(headers: dict[str, str]) -> None:
+    """Non-ASCII text failed every call with a UnicodeEncodeError."""
+    with pytest.raises(ConfigError, match=r"embedding\.headers: invalid header"):
+        Config.load({"embedding": {"provider": "ollama", "headers": headers}})
+    ok = {"Authorization": "Bearer sk-x", "X_Team": "a b\tc", "X-Trace-Id": "~!#"}
+    assert Config.load({"embedding": {"headers": ok}}).embedding.headers == ok
+
+
+def test_a_bad_value_of_a_file_is_named_with_the_file() -> None:
+    """``data_source`` names the file (the CLI's ``--config``) in the errors of its own
+    values, not in those of a variable or an explicit argument."""
+    where = "--config chatmem.toml"
+    with pytest.raises(ConfigError) as info:
+        Config.load({"search": {"top_k": 0, "topk": 1}},
+                    env={"CHATMEM_SEARCH__TIME_WEIGHT": "2"}, data_source=where)
+    text = str(info.value)
+    assert f"{where}: search.top_k" in text and f"{where}: search.topk: unknown option" in text
+    assert "; CHATMEM_SEARCH__TIME_WEIGHT: must be a number from 0 to 1" in text
+    with pytest.raises(ConfigError) as info:
+        Config.load({"search": {"top_k": 3}}, data_source=where, search={"top_k": 0})
+    assert "chatmem.toml" not in str(info.value)
+    with pytest.raises(ConfigError, match=f"^invalid configuration: {where}: option names"):
+        Config.load({1: 2}, data_source=where)
+    with pytest.raises(ConfigError) as info:
+        Config.load({"embedding": {"api_key": 5, "headers": {"A": "sk-SECRET-5\n"}}},
+                    data_source=where)
+    assert f"{where}: embedding.api_key" in str(info.value)
+    assert "SECRET" not in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["1_0", "٣", "１０", "1_0.5"])
+def test_a_number_is_spelt_in_ascii_digits(value: str) -> None:
+    """README: values are converted "only from text that spells it"; int() also read
+    these."""
+    for var in ("CHATMEM_SEARCH__TOP_K", "CHATMEM_SEARCH__HALF_LIFE_DAYS"):
+        with pytest.raises(ConfigError, match=f"{var}: must be"):
+            Config.load(env={var: value})
+    assert Config.load(env={"CHATMEM_SEARCH__TOP_K": " 8 "}).search.top_k == 8
+    assert Config.load(env={"CHATMEM_SEARCH__HALF_LIFE_DAYS": "1e1"}).search.half_life_days \
+        == 10.0
