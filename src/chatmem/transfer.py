@@ -133,9 +133,11 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
     for s in await store.all_sessions():
         yield {"type": "session", **s.to_dict()}
     for ns, key, value in await store.meta_items():
-        if ns == VECTORS_NAMESPACE:
+        if ns in NOT_IMPORTED_META:
             # where this store's vectors live is not data: the store it goes into has
-            # its own pairing (recorded when that one is opened with a separate index)
+            # its own pairing (recorded when that one is opened with a separate index);
+            # nor is how its full-text rows are laid out (the tokenizer's version, a
+            # backend's own layout): the store it goes into writes its own rows
             continue
         yield {"type": "meta", "namespace": ns, "key": key, "value": value}
     cursor = 0
@@ -394,11 +396,11 @@ def check_parent_chains(parents: Mapping[str, str | None],
                 "parent nearer the root")
 
 
-#: The metadata namespaces an export carries (:data:`VECTORS_NAMESPACE` is left out:
-#: where a store's vectors live is not data). Of them, the full-text tokenizer's version
-#: is the target's own (it writes the rows) and is not imported; the model records go
-#: with the vectors: an import brings them into a store without them, and never changes
-#: a store's own.
+#: The metadata namespaces an import accepts. :data:`NOT_IMPORTED_META` are not
+#: exported (where a store's vectors live, and how its full-text rows are laid out, are
+#: the store's own: the target writes its rows), and skipped in files of older exports
+#: that hold them; the model records go with the vectors: an import brings them into a
+#: store without them, and never changes a store's own.
 IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NAMESPACE,
                            LEGACY_NAMESPACE, LEXICAL_NAMESPACE, SNAPSHOT_DIRTY})
 NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
