@@ -13,17 +13,22 @@ mapping goes through :func:`to_message`, which accepts chatmem's own fields
 * ``tool_calls`` (and ``tool_call_id``, ``function_call``, ``refusal``, ``audio``,
   ``annotations``) are kept in the metadata; an assistant message that only calls
   tools is stored with ``source="tool_call"``, and ``tool`` messages are stored with
-  role ``tool``: neither is embedded (F1);
+  role ``tool``: neither is embedded (F1); a spoken reply is stored as its transcript,
+  one sent back by its id only as ``[audio reply]`` with ``source="audio"``; a
+  message's own ``metadata`` may not give another value under a key chatmem sets;
 * roles ``developer`` and ``function`` are stored as ``system`` and ``tool``.
 
 The batch gives ``session_id`` (and ``platform``, and the speaker of the user
 messages) once; a message's own fields win. A pydantic object with ``model_dump``
-(the ``ChatCompletionMessage`` of a reply) is taken as its mapping.
+(the ``ChatCompletionMessage`` of a reply, or its ``tool_calls`` in a mapping) is taken
+as its mapping. An empty ``name``, ``speaker_id``, ``speaker_name`` or ``platform`` is
+refused, not stored in place of the batch's.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +40,7 @@ from .models import (
     check_json,
     check_text,
     describe,
+    retried_add,
     validate_message,
 )
 
@@ -52,6 +58,20 @@ PART_TYPES: Mapping[str, str] = {
 }
 #: ``source`` of an assistant message that only calls tools (stored, never embedded).
 TOOL_CALL_SOURCE = "tool_call"
+#: ``source`` of an assistant message that only refers to an earlier audio reply by its id
+#: (``{"audio": {"id": …}}``, how a conversation sends one back): its words are not known,
+#: so it is stored, never embedded.
+AUDIO_SOURCE = "audio"
+#: The text of such a message.
+AUDIO_REPLY = "[audio reply]"
+#: Fields of a mapping that fill in the batch's default when left out: an empty one
+#: would stand in for the default unseen (a user message ``name: ""`` was stored with
+#: speaker ``""`` instead of the batch's ``speaker_id``, so ``forget(speaker_id=…)``
+#: missed it, and no ``forget`` could name ``""``).
+DEFAULTED_FIELDS = ("platform", "speaker_id", "speaker_name")
+#: A media type (RFC 6838) as a ``data:`` URL starts with: the only part of one kept.
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}/[A-Za-z0-9][\w!#$&^.+-]{0,126}",
+                         re.ASCII)
 #: Longest label in an attachment or tool-call description.
 _LABEL = 80
 #: Longest tool-call arguments shown in a description.
@@ -62,20 +82,45 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _dumped(item: object) -> object:
+    """A pydantic object as its mapping (``model_dump``); anything else as it is."""
+    dump = getattr(item, "model_dump", None)
+    if not isinstance(item, (Mapping, Message)) and callable(dump):
+        try:
+            return dump(exclude_none=True)
+        except TypeError:
+            return dump()
+    return item
+
+
 def _as_mapping(item: object) -> object:
     """A pydantic object (the ``ChatCompletionMessage`` of a reply) as its mapping, with
     only the fields chatmem knows: an SDK object carries whatever extras a provider sent
     (``reasoning_content``…), which are not part of the message."""
-    dump = getattr(item, "model_dump", None)
-    if not isinstance(item, (Mapping, Message)) and callable(dump):
-        try:
-            data = dump(exclude_none=True)
-        except TypeError:
-            data = dump()
-        if isinstance(data, Mapping):
-            return {k: v for k, v in data.items() if k in MESSAGE_FIELDS | OPENAI_FIELDS}
-        return data
-    return item
+    data = _dumped(item)
+    if data is not item and isinstance(data, Mapping):
+        return {k: v for k, v in data.items() if k in MESSAGE_FIELDS | OPENAI_FIELDS}
+    return data
+
+
+def _plain(value: object) -> object:
+    """The value of a chat-completions field with a pydantic object of an SDK (a
+    ``ChatCompletionMessageToolCall``, as in ``{"role": "assistant", "tool_calls":
+    reply.tool_calls}``, which the OpenAI client sends as is) as its mapping, at the top
+    or as an item of a list."""
+    if isinstance(value, (list, tuple)):
+        return [_dumped(item) for item in value]
+    return _dumped(value)
+
+
+def _put(meta: dict[str, Any], given: Mapping[str, Any], key: str, value: object,
+         source: str) -> None:
+    """Set chatmem's own metadata key ``key`` from the field ``source``; the message's own
+    ``metadata`` giving another value under it is refused rather than overwritten."""
+    if key in given and given[key] != value:
+        raise InvalidInput(f"{source.rsplit('.', 1)[0]}.metadata.{key} is set by chatmem "
+                           f"from {source}: give it another key, or leave the field out")
+    meta[key] = value
 
 
 def _string(value: object, path: str) -> str:
@@ -104,9 +149,12 @@ def _part(part: object, path: str) -> tuple[str, dict[str, Any] | None]:
     label = ""
     if kind == "image_url":
         url = _string(body.get("url"), f"{path}.image_url.url")
-        if url.startswith("data:"):
-            label = url[5:].split(";", 1)[0].split(",", 1)[0]  # the media type
-            record["media_type"] = label
+        if url.lstrip()[:5].lower() == "data:":  # the scheme is case-insensitive
+            # only the media type is kept: what a malformed URL has in its place (the
+            # image's bytes when it names none) is not
+            media = url.lstrip()[5:].split(";", 1)[0].split(",", 1)[0]
+            if _MEDIA_TYPE.fullmatch(media):
+                label = record["media_type"] = media
         else:
             record["url"] = _cut(url, 2000)
             label = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or url
@@ -187,7 +235,13 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     if unknown:
         raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
     data: dict[str, Any] = {k: v for k, v in item.items() if k in MESSAGE_FIELDS}
-    extra = {k: v for k, v in item.items() if k in OPENAI_FIELDS and v is not None}
+    extra: dict[str, Any] = {k: _plain(v) for k, v in item.items()
+                             if k in OPENAI_FIELDS and v is not None}
+    for key in DEFAULTED_FIELDS:
+        value = data.get(key)
+        if isinstance(value, str) and not value.strip():
+            raise InvalidInput(f"{path}.{key} must not be empty (leave it out when there "
+                               "is none)")
 
     role = item.get("role", "user")
     if not isinstance(role, str) or (role not in ROLES and role not in ROLE_ALIASES):
@@ -199,7 +253,7 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
         raise InvalidInput(f"{path}.metadata must be an object, got {describe(metadata)}")
     meta: dict[str, Any] = dict(metadata)
     if role in ROLE_ALIASES:
-        meta["openai_role"] = role
+        _put(meta, metadata, "openai_role", role, f"{path}.role")
         role = ROLE_ALIASES[role]
     data["role"] = role
 
@@ -207,13 +261,16 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
         raise InvalidInput(f"{path}.content is required")
     content, attachments = _content(item.get("content"), f"{path}.content")
     if attachments:
-        meta["attachments"] = attachments
+        _put(meta, metadata, "attachments", attachments, f"{path}.content")
 
     name = extra.pop("name", None)
     if name is not None:
         check_text(name, f"{path}.name", max_chars=MAX_LABEL_CHARS)
-        if meta.get("openai_role") == "function":
-            meta["name"] = name  # the function's name, not a speaker
+        if not name.strip():
+            raise InvalidInput(f"{path}.name must not be empty (leave it out when the "
+                               "speaker is not known)")
+        if item.get("role") == "function":
+            _put(meta, metadata, "name", name, f"{path}.name")  # the function's, not a speaker
         else:
             for key in ("speaker_id", "speaker_name"):
                 if data.get(key) is None:
@@ -223,41 +280,51 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     if "tool_calls" in extra:
         calls = _tool_calls(extra.pop("tool_calls"), f"{path}.tool_calls")
         if calls:
-            meta["tool_calls"] = calls
+            _put(meta, metadata, "tool_calls", calls, f"{path}.tool_calls")
     if "function_call" in extra:
         fc = extra.pop("function_call")
         if not isinstance(fc, Mapping):
             raise InvalidInput(f"{path}.function_call must be an object, got {describe(fc)}")
         check_json(fc, f"{path}.function_call")
-        meta["function_call"] = fc
+        _put(meta, metadata, "function_call", fc, f"{path}.function_call")
         calls.append({"function": fc})
     if "tool_call_id" in extra:
-        meta["tool_call_id"] = _string(extra.pop("tool_call_id"), f"{path}.tool_call_id")
+        _put(meta, metadata, "tool_call_id",
+             _string(extra.pop("tool_call_id"), f"{path}.tool_call_id"), f"{path}.tool_call_id")
     refusal = extra.pop("refusal", None)
     if refusal is not None:
-        meta["refusal"] = _string(refusal, f"{path}.refusal")
+        _put(meta, metadata, "refusal", _string(refusal, f"{path}.refusal"), f"{path}.refusal")
+    audio = extra.get("audio")
+    if isinstance(audio, Mapping):
+        # the sound itself (base64, often past the metadata limit) is not kept, as the data
+        # of a data: URL is not: its id, transcript and expiry are
+        audio = extra["audio"] = {k: v for k, v in audio.items() if k != "data"}
     for key in ("audio", "annotations"):
         value = extra.pop(key, None)
         if value:
             check_json(value, f"{path}.{key}")
-            meta[key] = value
-    audio = meta.get("audio")
-    if content is None and isinstance(audio, Mapping) and isinstance(audio.get("transcript"),
-                                                                     str):
+            _put(meta, metadata, key, value, f"{path}.{key}")
+    if (content is None or not content.strip()) and isinstance(audio, Mapping) \
+            and isinstance(audio.get("transcript"), str):
         content = audio["transcript"]  # a spoken reply: what the user heard
 
     if content is None or not content.strip():
         if calls:
             content = "[tool call: " + "; ".join(_call_text(c) for c in calls) + "]"
-            if role == "assistant" and not data.get("source"):
-                data["source"] = TOOL_CALL_SOURCE  # stored, never embedded (F1)
+            if not data.get("source"):
+                # stored, never embedded (F1), whatever the role: calls are not words
+                data["source"] = TOOL_CALL_SOURCE
         elif refusal is not None:
             content = refusal
+        elif isinstance(audio, Mapping) and audio:
+            content = AUDIO_REPLY  # an earlier audio reply sent back by its id only
+            if not data.get("source"):
+                data["source"] = AUDIO_SOURCE
         elif role == "tool" and content is not None:
             content = "[no output]"
         elif content is None:
             raise InvalidInput(f"{path}.content is null; it may be only with tool_calls, "
-                               "function_call or refusal")
+                               "function_call, refusal or audio")
     data["content"] = content
     if meta or "metadata" in item:
         data["metadata"] = meta
@@ -313,7 +380,25 @@ def coerce(items: object, *, session: str | None = None, platform: str | None = 
                                   speaker_id=speaker_id, speaker_name=speaker_name))
         else:
             raise InvalidInput(f"{path}: expected an object, got {describe(item)}")
+    _check_ids(out)
     return out
+
+
+def _check_ids(batch: Sequence[Message]) -> None:
+    """An id given twice in one batch names one message: the same add twice (as a retry
+    would send it) is stored once, other content is refused naming both (the store's
+    error could not say which message of the batch it meant)."""
+    first: dict[str, tuple[int, Message]] = {}
+    for i, msg in enumerate(batch):
+        if msg.id is None:
+            continue
+        j, earlier = first.setdefault(msg.id, (i, msg))
+        if j != i:
+            try:
+                retried_add(earlier, msg, msg.id)
+            except InvalidInput:
+                raise InvalidInput(f"messages[{i}].id {msg.id!r} is also messages[{j}].id, "
+                                   "with other content: an id names one message") from None
 
 
 def turn_messages(items: Sequence[object]) -> list[object]:

@@ -234,6 +234,21 @@ def check_ts(value: object, name: str) -> int:
     return value
 
 
+def retried_add(old: Message, new: Message, message_id: str) -> Message:
+    """An add whose id is already stored: the stored message when ``new`` is the same add
+    again (an idempotent retry), else :class:`InvalidInput` (S2: ids are never reused)."""
+    # the store moves a ts only later (equal times within a session are staggered
+    # forward), so an earlier ts asked for is the same add, stored a little later: a
+    # batch of two messages at one second, retried after a timeout, was refused
+    same = (old.session_id == new.session_id and old.content == new.content
+            and old.role == new.role and (new.ts is None or old.ts is None
+                                          or new.ts <= old.ts))
+    if not same:
+        raise InvalidInput(f"message id {message_id!r} already exists with different content; "
+                           "use rewrite() to change a stored message")
+    return old
+
+
 def check_json(value: object, name: str) -> None:
     """A JSON value chatmem can store and give back unchanged on every backend.
 
@@ -242,7 +257,9 @@ def check_json(value: object, name: str) -> None:
     (PostgreSQL's jsonb refuses it); nesting is at most ``MAX_JSON_DEPTH`` deep
     (so a self-referencing value is refused, not followed) and the encoded value
     at most ``MAX_JSON_CHARS`` characters. Anything else (sets, bytes, objects) is
-    refused rather than converted, so what is read back is what was written."""
+    refused rather than converted, so what is read back is what was written; so is an
+    object inside the value that is a mapping but not a ``dict`` (a ``MappingProxyType``),
+    which no JSON encoder takes (the value itself is copied into a ``dict`` when stored)."""
     budget = [MAX_JSON_CHARS]
 
     def spend(n: int, path: str) -> None:
@@ -270,6 +287,9 @@ def check_json(value: object, name: str) -> None:
             check_text(v, path)
             spend(len(v) + 2, path)
         elif isinstance(v, Mapping):
+            if depth > 1 and not isinstance(v, dict):
+                raise InvalidInput(f"{path}: must be JSON (an object as a dict), got "
+                                   f"{describe(v)}")
             spend(2, path)
             for key, item in v.items():
                 if not isinstance(key, str):

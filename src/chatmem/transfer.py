@@ -610,7 +610,7 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
 
     ``resume``: finish an import of the same file that stopped part way (killed, a full
     disk): the messages already stored are taken as they are when each is the file's
-    own (same id, session, role and content; :func:`~chatmem.store.base.retried_add`),
+    own (same id, session, role and content; :func:`~chatmem.models.retried_add`),
     the rest are written, and sessions, records and vectors are written again (each an
     upsert). A stored message that differs stops the import with an error naming it.
     Without it such an import was refused for its first stored id, and the only way

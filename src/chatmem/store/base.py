@@ -15,7 +15,6 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InvalidInput
 from ..models import (
     PENDING_MODEL,
     Erased,
@@ -31,21 +30,6 @@ from ..models import (
 )
 
 T = TypeVar("T")
-
-
-def retried_add(old: Message, new: Message, message_id: str) -> Message:
-    """An add whose id is already stored: the stored message when ``new`` is the same add
-    again (an idempotent retry), else :class:`InvalidInput` (S2: ids are never reused)."""
-    # the store moves a ts only later (equal times within a session are staggered
-    # forward), so an earlier ts asked for is the same add, stored a little later: a
-    # batch of two messages at one second, retried after a timeout, was refused
-    same = (old.session_id == new.session_id and old.content == new.content
-            and old.role == new.role and (new.ts is None or old.ts is None
-                                          or new.ts <= old.ts))
-    if not same:
-        raise InvalidInput(f"message id {message_id!r} already exists with different content; "
-                           "use rewrite() to change a stored message")
-    return old
 
 
 class ArrivalClock:

@@ -136,6 +136,7 @@ from ...models import (
     Session,
     StoreStats,
     VectorEntry,
+    retried_add,
 )
 from .. import sqlmessages as sm
 from ..base import (
@@ -146,7 +147,6 @@ from ..base import (
     SessionSnapshot,
     chunks,
     pending_entry,
-    retried_add,
     session_snapshot,
     snapshot_changes,
     stale_entries,

@@ -57,6 +57,7 @@ from ...models import (
     StoreStats,
     VectorEntry,
     now_ms,
+    retried_add,
 )
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
@@ -67,7 +68,6 @@ from ..base import (
     SessionSnapshot,
     chunks,
     pending_entry,
-    retried_add,
     session_snapshot,
     snapshot_changes,
     stale_entries,
