@@ -170,6 +170,13 @@ async def test_create_server_in_process(bow_embedder: Embedder) -> None:
             "alice-dm", "user", "alice", "cli")
         assert (b.session_id, b.role, b.speaker_id, b.speaker_name, b.platform) == (
             "notes", "assistant", None, "Bot", "cli")
+        # a model filling every field with "": the served user, not a speaker ""
+        blank = await client.call_tool("memory_add", {"content": "I also like oolong",
+                                                      "speaker_id": "", "speaker_name": ""})
+        assert not blank.is_error and blank.structured_content
+        stored = (await mem.store.get([blank.structured_content["id"]]))[
+            blank.structured_content["id"]]
+        assert (stored.speaker_id, stored.speaker_name) == ("alice", None)
         await mem.flush(10)
         result = await client.call_tool("memory_recall", {"query": "green tea"})
         assert not result.is_error, text_of(result)

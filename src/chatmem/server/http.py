@@ -477,7 +477,7 @@ class MessageIn(_Body):
     content: str | list[dict[str, Any]] | None = Field(
         description="The text as the model sees it, or chat-completions content parts "
         "(text joined; image_url, input_audio and file described); null only with tool_calls "
-        "(or function_call, refusal).")
+        "(or function_call, refusal, audio).")
     role: str = Field("user", description="user, assistant, system, tool or notice; "
                       "developer (stored as system) or function (stored as tool).")
     ts: int | None = Field(None, ge=0, le=TS_MAX,

@@ -301,6 +301,9 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                            Field(description="The conversation to store it in; defaults to "
                                              "the one this server acts for.")] = None,
     ) -> AddOutput:
+        # an empty speaker is none (a model fills every field): never stored as "", which
+        # forget(speaker_id=...) could not name
+        speaker_id, speaker_name = speaker_id or None, speaker_name or None
         if speaker_id is None and role == "user":
             speaker_id = bound_speaker
         msg = Message(session_id=bound_session if session is None else session,
