@@ -9,6 +9,7 @@ import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 DEFAULT_LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / \
     "locomo10.json"
@@ -21,6 +22,24 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
     }
+
+
+def pg_url(url: str, **options: Any) -> str:
+    """A PostgreSQL URL with chatmem's query parameters ``options`` (``schema``, …) set:
+    one the user's ``--pg`` URL already names is replaced (the store refuses a parameter
+    given twice), the others are kept."""
+    parts = urlsplit(url)
+    kept = [item for item in parts.query.split("&")
+            if item and unquote(item.partition("=")[0]) not in options]
+    query = "&".join([*kept, urlencode({k: str(v) for k, v in options.items()})])
+    return urlunsplit(parts._replace(query=query))
+
+
+def pg_conninfo(url: str) -> str:
+    """What psycopg connects with: the URL without chatmem's own query parameters."""
+    from chatmem.store.postgres.url import parse_url
+
+    return parse_url(url)[0]
 
 
 def locomo_turns(conv: dict[str, Any]) -> Iterator[tuple[str, str]]:

@@ -164,7 +164,7 @@ def main() -> None:
         started = time.perf_counter()
         asyncio.run(build(db, args.messages, args.chars))
         built = time.perf_counter() - started
-        store_mb = sum(p.stat().st_size for p in Path(folder).iterdir()) // (1024 * 1024)
+        store_mb = round(sum(p.stat().st_size for p in Path(folder).iterdir()) / 2**20, 1)
         rows, _ = run_server(db, 100_000, levels, [])
         slotted, client_rows = run_server(db, args.slots, levels, client_levels)
         rows += slotted

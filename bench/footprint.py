@@ -39,6 +39,9 @@ import numpy as np
 from _common import DEFAULT_LOCOMO, locomo_texts, machine, print_table, write_json
 
 MiB = 1024 * 1024
+#: the vectors' model (bench/search.py's real-derived data) and the one the cold start loads
+#: (``Config().embedding``: ``auto``, all-MiniLM-L6-v2 outside a store)
+MODEL = "local:all-MiniLM-L6-v2 int8"
 
 
 def rss_mib() -> float:
@@ -143,13 +146,14 @@ def main() -> None:
                          f"{c['model_load_s']:.2f}", f"{c['rss_model_mib'] - base:.0f}"])
             for p in Path(tmp).glob(f"footprint-{n}.db*"):
                 p.unlink()
-            write_json(args.out, {"machine": machine(), "runs": runs})
-    print_table(f"SQLite store footprint and cold start ({machine()['cores']} cores; "
+            write_json(args.out, {"machine": machine(), "model": MODEL, "runs": runs})
+    print_table(f"SQLite store footprint and cold start ({machine()['cores']} cores; model "
+                f"{MODEL}; "
                 "RSS in MiB above the process after its imports; times in s)",
                 ["messages", "disk MiB", "files MiB", "open s", "RSS open",
                  "1st dense s", "RSS +ANN", "1st lexical s", "RSS +BM25", "model s",
                  "RSS +model"], rows)
-    write_json(args.out, {"machine": machine(), "runs": runs})
+    write_json(args.out, {"machine": machine(), "model": MODEL, "runs": runs})
 
 
 if __name__ == "__main__":

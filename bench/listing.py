@@ -37,12 +37,11 @@ from typing import Any
 
 import psycopg
 
-from _common import machine, print_table, write_json
+from _common import machine, pg_conninfo, pg_url, print_table, write_json
 from chatmem.memory import message_pages
 from chatmem.models import Message
 from chatmem.store import MessageStore
 from chatmem.store.postgres import PostgresStore
-from chatmem.store.postgres.url import parse_url
 from chatmem.store.sqlite import SqliteStore
 
 BASE_TS = 1_700_000_000_000
@@ -137,7 +136,7 @@ class Postgres:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.conninfo, _ = parse_url(url)
+        self.conninfo = pg_conninfo(url)
         self.schema = "bench_listing"
 
     async def admin(self, statement: str) -> None:
@@ -147,8 +146,7 @@ class Postgres:
 
     async def open(self) -> PostgresStore:
         await self.admin(f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
-        sep = "&" if "?" in self.url else "?"
-        return await PostgresStore.open(f"{self.url}{sep}schema={self.schema}")
+        return await PostgresStore.open(pg_url(self.url, schema=self.schema))
 
     async def drop_index(self, store: Any) -> None:
         for name in INDEXES:

@@ -383,8 +383,9 @@ class VariantRun:
             out["rendered_chars_mean"] = {str(k): mean(v) for k, v in self.chars.items()}
             out["render_check_mismatches"] = self.render_mismatch
             out["real_top_k"] = {
-                "note": "one recall per top_k=k (candidate pool 4·k): hits alone (window 0 "
-                        "equivalent) and rendered snippets (window 2)",
+                "note": "one recall per top_k=k: hits alone (window 0 equivalent) and "
+                        "rendered snippets (window 2); the first pool is the configured "
+                        "top_k's, so these should equal the first k of the top_k=20 recall",
                 "hits": self.real_hits.summary(), "window": self.real_window.summary(),
                 "rendered_chars_mean": {str(k): mean(v) for k, v in self.real_chars.items()},
             }
@@ -410,8 +411,10 @@ async def recall_windowed(mem: Memory, conv: Conversation, q: Question, run: Var
     k, the snippets chatmem builds from its first k hits (same ranking as the
     window-0 rows, so the difference is the window alone), rendered with chatmem's
     own ``merge_windows`` + ``render`` to count characters. Then one real recall
-    per ``top_k=k`` (``run.real_*``): the candidate pool is 4·top_k, so with time
-    decay the ranking itself depends on top_k.
+    per ``top_k=k`` (``run.real_*``): the first candidate pool is the *configured*
+    top_k's whatever the request asks (``chatmem.recall.request.pool_tiers``), so the
+    first k hits should not depend on top_k; a difference from the main figures
+    shows that they do.
     """
     cfg = mem.config
     labels = getattr(getattr(mem, "platforms", None), "chat_type_labels", None)
@@ -501,8 +504,9 @@ def print_results(runs: Sequence[VariantRun], title: str) -> None:
     for r in windowed:
         rows.append([f"{r.variant.name}: hits only", *metric_cols(r.real_hits.macro())])
         rows.append([f"{r.variant.name}: rendered", *metric_cols(r.real_window.macro())])
-    print_table("Real recalls with top_k=k (candidate pool 4·k, so the ranking depends on k "
-                "when time decay is on): macro 1–4", ["variant", *METRIC_HEADER], rows)
+    print_table("Real recalls with top_k=k (the first pool is the configured top_k's: "
+                "should equal the first k of top_k=20): macro 1–4",
+                ["variant", *METRIC_HEADER], rows)
 
 
 def evidence_summary(rep: EvidenceReport) -> dict[str, Any]:

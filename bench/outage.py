@@ -193,7 +193,8 @@ def main() -> None:
         f"{DIM}-d)",
         ["measure", "value"], [[k, v] for k, v in r.items() if k != "requests"])
     print(f"service requests: {r['requests']}")
-    write_json(args.out, {"machine": machine(), "messages": args.messages,
+    write_json(args.out, {"machine": machine(), "model": f"openai → 127.0.0.1 bag-of-words {DIM}-d",
+                          "messages": args.messages,
                           "outage_s": args.outage, "mode": args.mode, **r})
 
 

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from _common import machine, pct, print_table, write_json
+from _common import machine, pct, pg_conninfo, pg_url, print_table, write_json
 from chatmem.store.postgres import PostgresStore
 from chatmem.store.postgres.url import parse_url
 from search import DIM, clustered, entries, messages, numpy_top_k, recall_at
@@ -40,12 +40,15 @@ BATCH = 1000
 
 
 async def fresh(url: str, schema: str, build_memory_mb: int) -> PostgresStore:
-    conninfo, _ = parse_url(url)
+    conninfo = pg_conninfo(url)
     async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
         await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")  # a bench name
-    sep = "&" if "?" in url else "?"
-    return await PostgresStore.open(
-        f"{url}{sep}schema={schema}&build_memory_mb={build_memory_mb}")
+    store = await PostgresStore.open(
+        pg_url(url, schema=schema, build_memory_mb=build_memory_mb))
+    # the bulk path and HNSW answers (what check() asserts) at every size, small ones too
+    store.bulk_min_rows = 0
+    store.exact_threshold = 0
+    return store
 
 
 async def load(store: PostgresStore, vecs: np.ndarray, lo: int, hi: int) -> float:

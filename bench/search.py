@@ -59,7 +59,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before faiss: no spinning
 
 import numpy as np
 
-from _common import DEFAULT_LOCOMO, locomo_texts, machine, pct, print_table, write_json
+from _common import DEFAULT_LOCOMO, locomo_texts, machine, pct, pg_conninfo, print_table, write_json
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Capabilities, Embedder
@@ -445,7 +445,7 @@ async def open_others(args: argparse.Namespace, tmp: Path, name: str, n: int
             if args.pg_vacuum:
                 import psycopg
 
-                async with await psycopg.AsyncConnection.connect(args.pg,
+                async with await psycopg.AsyncConnection.connect(pg_conninfo(args.pg),
                                                                  autocommit=True) as conn:
                     for table in ("vectors", "lexical_entries", "messages"):
                         await conn.execute(f"VACUUM (ANALYZE) {pg.schema}.{table}")
@@ -469,9 +469,15 @@ async def open_others(args: argparse.Namespace, tmp: Path, name: str, n: int
             t_msgs = time.perf_counter() - start
             rate_v = await ingest(msgs_db, qd, vecs, append=False)
             rate = n / (t_msgs + n / rate_v)
-            # the vectors live in Qdrant: mark the messages indexed for Memory's indexer
+            # the vectors live in Qdrant: as the indexer does beside a separate index
+            # (Storage.upsert), the store keeps their full text (else marking them indexed
+            # drops their pending entries, and hybrid recall runs with no lexical side)
+            # and the messages are marked indexed
             for s in range(0, n, 1000):
-                await msgs_db.set_index_state([f"m{i}" for i in range(s, min(n, s + 1000))],
+                e = min(n, s + 1000)
+                await msgs_db.upsert_lexical(entries(messages(s, e, args.current_texts),
+                                                     vecs[s:e]))
+                await msgs_db.set_index_state([f"m{i}" for i in range(s, e)],
                                               IndexState.INDEXED)
             print(f"[{name} {n}] qdrant local ingest {rate:,.0f} messages/s "
                   f"(vectors alone {rate_v:,.0f}/s)", flush=True)

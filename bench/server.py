@@ -62,7 +62,16 @@ from typing import Any
 
 import httpx
 
-from _common import DEFAULT_LOCOMO, locomo_texts, machine, pct, print_table, write_json
+from _common import (
+    DEFAULT_LOCOMO,
+    locomo_texts,
+    machine,
+    pct,
+    pg_conninfo,
+    pg_url,
+    print_table,
+    write_json,
+)
 
 KEY = "bench-key-0123456789abcdef"
 MODEL = "all-MiniLM-L6-v2 int8 (local, default)"
@@ -280,7 +289,7 @@ def wait_healthy(proc: subprocess.Popen[bytes], base: str) -> None:
 def drop_schema(pg: str, schema: str) -> None:
     import psycopg
 
-    with psycopg.connect(pg, autocommit=True) as conn:
+    with psycopg.connect(pg_conninfo(pg), autocommit=True) as conn:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
@@ -372,8 +381,8 @@ def main() -> None:
         raise SystemExit("--replicas > 1 needs --pg: a SQLite store is one process's")
     texts = locomo_texts(args.locomo, 2 * args.messages + 1)
     if len(texts) < 2 * args.messages + 1:
-        raise SystemExit(f"LoCoMo has {len(texts)} turns: use --messages "
-                         f"{(len(texts) - 1) // 2} or fewer")
+        raise SystemExit(f"LoCoMo has {len(texts)} turns: lower --ingest-rate × --seconds "
+                         f"(the messages of a phase) to {(len(texts) - 1) // 2} or fewer")
     qs = questions(args.locomo)
     schema = f"cm_bench_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     procs: list[subprocess.Popen[bytes]] = []
@@ -382,8 +391,7 @@ def main() -> None:
         keys.write_text(f'[keys.bench]\nkey = "{KEY}"\nnamespace = "bench"\nrole = "owner"\n',
                         encoding="utf-8")
         if args.pg:
-            sep = "&" if "?" in args.pg else "?"
-            db, backend = f"{args.pg}{sep}schema={schema}", "PostgreSQL"
+            db, backend = pg_url(args.pg, schema=schema), "PostgreSQL"
         else:
             db, backend = f"sqlite:///{tmp}/{{namespace}}.db", "SQLite"
         try:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from _common import machine, median, print_table, write_json
+from _common import machine, median, pg_conninfo, pg_url, print_table, write_json
 from chatmem import Memory, Message, Session
 from chatmem.embedding import Capabilities, Embedder
 from chatmem.models import IndexState, VectorEntry
@@ -94,13 +94,13 @@ async def backend(name: str, tmp: Path, pg: str | None) -> AsyncIterator[tuple[A
 
         assert pg is not None
         schema = f"bench_{uuid.uuid4().hex[:12]}"
-        sep = "&" if "?" in pg else "?"
-        store = await PostgresStore.open(f"{pg}{sep}schema={schema}")
+        store = await PostgresStore.open(pg_url(pg, schema=schema))
         try:
             yield store, store
         finally:
             await store.close()
-            async with await psycopg.AsyncConnection.connect(pg, autocommit=True) as conn:
+            async with await psycopg.AsyncConnection.connect(pg_conninfo(pg),
+                                                             autocommit=True) as conn:
                 await conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(
                     sql.Identifier(schema)))
     else:
@@ -155,8 +155,9 @@ async def run_one(name: str, args: argparse.Namespace) -> dict[str, Any]:
                     "reindex_idle_ms": await timed(lambda i: mem.reindex(), 1),
                 }
             finally:
-                if mem._indexer is not None:
-                    await mem._indexer.stop()
+                # the memory's background tasks (indexer, retention sweep) stop here; its
+                # store and index are closed again, harmlessly, by backend()
+                await mem.close()
     return out
 
 
@@ -177,7 +178,7 @@ async def main() -> None:
     tree = args.vectors + args.children * args.per_child
     print_table(
         f"upsert_session cost, ms (median of {args.repeat}); session 'big': {args.vectors} "
-        f"vectors, with descendants {tree}",
+        f"vectors, with descendants {tree}; {machine()['cores']} cores",
         ["backend", "vectors", "unchanged", "metadata", "origin (tree)", "reindex idle"],
         [[n, r["vectors_total"], r["unchanged_ms"], r["metadata_ms"], r["origin_ms"],
           r["reindex_idle_ms"]] for n, r in results.items()])

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from _common import machine, pct, print_table, write_json
+from _common import machine, pct, pg_conninfo, pg_url, print_table, write_json
 from chatmem.models import ScoredId
 from search import (
     DIM,
@@ -85,17 +85,14 @@ def split(n: int, shards: int) -> list[list[int]]:
 
 async def pg_layout(url: str, vecs: np.ndarray, shards: int) -> tuple[Layout, float]:
     from chatmem.store.postgres import PostgresStore
-    from chatmem.store.postgres.url import parse_url
-
-    conninfo, _ = parse_url(url)
-    sep = "&" if "?" in url else "?"
+    conninfo = pg_conninfo(url)
     stores = []
     start = time.perf_counter()
     for j, blocks in enumerate(split(len(vecs), shards)):
         schema = f"bench_shard_{shards}_{j}"
         async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
             await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")  # a bench name
-        store = await PostgresStore.open(f"{url}{sep}schema={schema}")
+        store = await PostgresStore.open(pg_url(url, schema=schema))
         stores.append(store)
         store.bulk_min_rows = 0  # every shard's load defers its index, however small
         async with store.bulk_load(len(blocks) * SESSION_SIZE):
@@ -177,7 +174,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         results.append({"layout": layout.name, "shards": n_shards,
                         "vectors_per_shard": args.n // n_shards, "load_s": secs,
                         "p50_ms": pct(lat[li], 50) * 1e3, "p95_ms": pct(lat[li], 95) * 1e3,
-                        "recall_at_10": float(np.mean(rec[li]))})
+                        "recall_at_10": float(np.mean(rec[li])),
+                        # PostgreSQL answers a shard at or under exact_threshold exactly
+                        "search": ",".join(sorted({str(getattr(s, "last_search", "scan"))
+                                                   for s in layout.shards}))})
         await layout.close()
     return {"machine": machine(), "n": args.n, "dim": DIM, "k": K, "queries": args.queries,
             "data": DATA[args.data] + "; unit length, 384 dimensions as all-MiniLM-L6-v2's",
@@ -203,9 +203,9 @@ def main() -> None:
                 f"{args.queries} queries, "
                 f"{machine()['cores']} cores (shards share them)",
                 ["layout", "N", "vectors/shard", "p50 ms", "p95 ms", "recall@10",
-                 "load s"],
+                 "load s", "search"],
                 [[r["layout"], r["shards"], r["vectors_per_shard"], r["p50_ms"], r["p95_ms"],
-                  r["recall_at_10"], r["load_s"]] for r in out["results"]])
+                  r["recall_at_10"], r["load_s"], r["search"]] for r in out["results"]])
     write_json(args.out, out)
 
 

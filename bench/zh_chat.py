@@ -23,7 +23,7 @@ Variants (rows; the same stores, only the configuration changes):
 ``lexical``  ``hybrid.mode = "lexical"``: the full-text (BM25) search only
 ``hybrid``   the default configuration: dense and lexical fused (``fusion: score``)
 ``hybrid-rrf`` reciprocal-rank fusion instead (``fusion: rank``), for comparison
-``…+decay``  the same with the default time decay (``search.time_weight`` 0.3); the
+``…+decay``  the same with the default time decay (``search.time_weight`` as configured, 0.1); the
              plain rows use ``time_weight`` 0 (pure relevance, as the issue measured)
 
 Models (``--models``): ``auto`` = the default model plus every registered local
