@@ -468,6 +468,30 @@ async def test_a_user_key_bound_to_other_sessions_is_refused(tmp_path: Path) -> 
             assert r.status_code == 200, r.text
 
 
+async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -> None:
+    """``keys.<name>.platform``: a user key bound to one entry platform is refused (403)
+    by an MCP server serving another, and served by one serving its own."""
+    await seeded(tmp_path / "m.db")
+
+    async def open_memory() -> Memory:
+        return await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
+                                 embedder=Embedder(RecordingProvider()))
+
+    keys = KeyTable.from_mapping({"keys": {
+        "tg-bot": {"key": MCP_USER, "namespace": "alice", "platform": "tg"}}})
+    for served, status in (("discord", 403), ("tg", 200)):
+        port = free_port()
+        app = http_app(create_server(open_memory, session="a2", platform=served),
+                       host="127.0.0.1", port=port, keys=keys, session="a2", platform=served)
+        with running(app, port=port, path=HTTP_PATH) as url:
+            async with httpx.AsyncClient(timeout=30) as raw:
+                r = await raw.post(url, json=INIT, headers={
+                    **MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"})
+                assert r.status_code == status, r.text
+                if status == 403:
+                    assert "acts only on platform 'tg'" in r.json()["error"]["message"]
+
+
 def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None:
     async def never() -> Memory:
         raise AssertionError("not opened")

@@ -124,19 +124,21 @@ async def test_mcp_memory_add_refuses_a_conversation_the_bound_one_may_not_see()
     assert result.is_error
 
 
-@pytest.mark.xfail(strict=True, reason="a user key's request names the entry platform, "
-                   "which picks the settings layer of a session without an origin platform")
-async def test_a_user_key_cannot_widen_its_scope_by_leaving_out_the_platform() -> None:
-    """The owner narrows every tg conversation to ``session``; a user key bound to
-    ``alice-dm`` (which it cannot register: owners only) that leaves ``platform`` out, or
-    names another, got the configured ``all`` and bob's DM."""
+async def test_a_user_key_bound_to_a_platform_cannot_widen_its_scope_by_naming_another(
+        ) -> None:
+    """The owner narrows every tg conversation to ``session``. A session without an
+    origin platform takes the request's: a user key bound to ``alice-dm`` (which it
+    cannot register: owners only) that left ``platform`` out, or named another, got the
+    configured ``all`` and bob's DM. A key bound to its platform (``keys.<name>.platform``)
+    is answered for that platform when it names none, and refused (403) another, on
+    every route that takes a platform."""
     from chatmem.server.http import KeyTable, create_app
 
     owner_key, user_key = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
     table = KeyTable.from_mapping({"keys": {
         "owner": {"key": owner_key, "namespace": "w", "role": "owner"},
         "bot": {"key": user_key, "namespace": "w", "role": "user",
-                "sessions": ["alice-dm"]}}})
+                "sessions": ["alice-dm"], "platform": "tg"}}})
     app = create_app(url="memory://", keys=table, config=Config.load({"scope": "all"}),
                      embedder=Embedder(RecordingProvider(dim=32)))
     namespaces = app.app.state.namespaces  # type: ignore[attr-defined]
@@ -155,13 +157,50 @@ async def test_a_user_key_cannot_widen_its_scope_by_leaving_out_the_platform() -
             assert r.status_code == 200, r.text
             await (await namespaces.get("w")).flush(timeout=60)
             r = await user.post("/v1/recall", json={
-                "query": QUERY, "session": "alice-dm", "platform": "tg", "window": 0})
-            assert r.json()["scope"] == "session"
-            r = await user.post("/v1/recall", json={
                 "query": QUERY, "session": "alice-dm", "window": 0})
+            assert r.status_code == 200 and r.json()["scope"] == "session", r.text
             assert "bob-dm" not in [h["message"]["session_id"] for h in r.json()["hits"]]
+            r = await user.get("/v1/messages", params={"visible_from": "alice-dm"})
+            assert [m["session_id"] for m in r.json()["messages"]] == ["alice-dm"], r.text
+            r = await user.get("/v1/settings", params={"session": "alice-dm"})
+            assert r.json()["scope"] == "session", r.text
+            other = [user.post("/v1/recall", json={"query": QUERY, "session": "alice-dm",
+                                                  "platform": "web"}),
+                     user.post("/v1/context", json={"turn": QUERY, "session": "alice-dm",
+                                                   "platform": "web"}),
+                     user.get("/v1/messages", params={"visible_from": "alice-dm",
+                                                      "platform": "web"}),
+                     user.get("/v1/settings", params={"session": "alice-dm",
+                                                      "platform": "web"}),
+                     user.get("/v1/retention", params={"session": "alice-dm",
+                                                       "platform": "web"}),
+                     user.post("/v1/tool", json={"arguments": {"query": QUERY}, "caller": {
+                         "session_id": "alice-dm", "platform": "web"}}),
+                     user.post("/v1/messages", json={"messages": [
+                         {"session_id": "alice-dm", "platform": "web", "content": "x"}]}),
+                     user.post("/v1/messages", json={"platform": "web", "messages": [
+                         {"session_id": "alice-dm", "content": "x"}]})]
+            for answer in other:
+                r = await answer
+                assert r.status_code == 403 and "keys.<name>.platform" in r.text, r.text
+            # a message added without a platform is the bound one's
+            r = await user.post("/v1/messages", json={"messages": [
+                {"session_id": "alice-dm", "content": "from the bound key"}]})
+            assert r.json()["messages"][0]["platform"] == "tg", r.text
     finally:
         await namespaces.close()
+
+
+def test_a_platform_binding_is_for_user_keys_and_a_platform_name() -> None:
+    from chatmem.errors import ConfigError
+    from chatmem.server.http import KeyTable
+
+    for entry, named in (({"role": "owner", "platform": "tg"}, "an owner key may name any"),
+                         ({"platform": ""}, "keys.k.platform must be a platform name"),
+                         ({"platform": 5}, "keys.k.platform must be a platform name")):
+        with pytest.raises(ConfigError, match=named):
+            KeyTable.from_mapping({"keys": {"k": {"key": "k" * 16, "namespace": "w",
+                                                  **entry}}})
 
 
 @pytest.mark.xfail(strict=True, reason="memory.list_messages ends a short page's cursor "

@@ -143,13 +143,15 @@ SLOTTED_PREFIX = "/v1/"
 @dataclass(frozen=True)
 class ApiKey:
     """One API key: who (``name``), where (``namespace``) and what it may do (``role``);
-    ``sessions``: the only conversations a user key may act for (``None``: any)."""
+    ``sessions``: the only conversations a user key may act for (``None``: any);
+    ``platform``: the only entry platform it may name (``None``: any)."""
 
     name: str
     namespace: str
     role: Literal["user", "owner"]
     sha256: str  # of the key itself: the table never needs the plain key after loading
     sessions: frozenset[str] | None = None
+    platform: str | None = None
 
 
 class KeyTable:
@@ -182,7 +184,8 @@ class KeyTable:
             if not isinstance(entry, Mapping):
                 raise ConfigError(f"{where} must be a table")
             unknown = sorted(str(k) for k in set(entry) - {"key", "key_sha256", "namespace",
-                                                           "role", "sessions"})
+                                                           "role", "sessions",
+                                                           "platform"})
             if unknown:
                 raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}")
             plain, hashed = entry.get("key"), entry.get("key_sha256")
@@ -203,7 +206,8 @@ class KeyTable:
                 raise ConfigError(f"{where}.role must be 'user' or 'owner', got {role!r}")
             digest = hashed if hashed is not None else _sha256(str(plain))
             keys.append(ApiKey(str(name), ns, role, digest,
-                               _bound_sessions(entry.get("sessions"), role, where)))
+                               _bound_sessions(entry.get("sessions"), role, where),
+                               _bound_platform(entry.get("platform"), role, where)))
         if len({k.sha256 for k in keys}) != len(keys):
             raise ConfigError(f"{source}: two entries share one key")
         metrics = _metrics_token(data.get("metrics"), source)
@@ -250,6 +254,24 @@ def _bound_sessions(value: Any, role: str, where: str) -> frozenset[str] | None:
                           f"{MAX_LABEL_CHARS} characters each), e.g. sessions = "
                           f"[\"alice-dm\"] ({problem})")
     return frozenset(value)
+
+
+def _bound_platform(value: Any, role: str, where: str) -> str | None:
+    """``platform = "tg"`` of a user key: the only entry platform it may name. A session
+    without an origin platform takes the request's (its settings' platform layer and
+    scope ``platform``), so an unbound key chose them: left out, or named as another,
+    the owner's narrower setting for that platform did not apply."""
+    if value is None:
+        return None
+    if role == "owner":
+        raise ConfigError(f"{where}.platform binds a user key to its entry platform; an "
+                          "owner key may name any (leave platform out, or role = \"user\")")
+    try:
+        check_label(value, "platform")
+    except InvalidInput as exc:
+        raise ConfigError(f"{where}.platform must be a platform name such as \"tg\" (1 to "
+                          f"{MAX_LABEL_CHARS} characters) ({exc})") from None
+    return str(value)
 
 
 def _metrics_token(table: Any, source: str) -> str | None:
@@ -687,6 +709,8 @@ class Principal:
     role: str
     #: the conversations a user key is bound to (``keys.<name>.sessions``); None: any
     sessions: frozenset[str] | None = None
+    #: the entry platform a user key is bound to (``keys.<name>.platform``); None: any
+    platform: str | None = None
 
     @property
     def narrow_only(self) -> bool:
@@ -700,6 +724,16 @@ class Principal:
                 and session not in self.sessions:
             raise PermissionDenied(f"{field} {session!r}: key {self.name!r} acts only for "
                                    "its own sessions (keys.<name>.sessions)")
+
+    def entry_platform(self, given: str | None, field: str = "platform") -> str | None:
+        """The entry platform of a request: a bound key's own (403 for another), else
+        what the request says."""
+        if self.platform is None:
+            return given
+        if given is not None and given != self.platform:
+            raise PermissionDenied(f"{field} {given!r}: key {self.name!r} acts only on "
+                                   f"platform {self.platform!r} (keys.<name>.platform)")
+        return self.platform
 
 
 _bearer = HTTPBearer(auto_error=False)
@@ -715,7 +749,7 @@ async def _principal(request: Request, creds: Annotated[HTTPAuthorizationCredent
     found = keys.find(creds.credentials)
     if found is None:
         raise _Unauthorized("unknown API key")
-    return Principal(found.name, found.namespace, found.role, found.sessions)
+    return Principal(found.name, found.namespace, found.role, found.sessions, found.platform)
 
 
 async def _memory(request: Request, who: Annotated[Principal, Depends(_principal)]) -> Memory:
@@ -1103,8 +1137,11 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             for i, m in enumerate(body.messages):
                 who.acts_for(m.session_id or body.session_id,
                              f"messages[{i}].session_id")
+        for i, m in enumerate(body.messages):
+            who.entry_platform(m.platform, f"messages[{i}].platform")
         stored = await mem.add([m.model_dump(exclude_unset=True) for m in body.messages],
-                               session=body.session_id, platform=body.platform,
+                               session=body.session_id,
+                               platform=who.entry_platform(body.platform),
                                speaker_id=body.speaker_id, speaker_name=body.speaker_name)
         return {"messages": [m.to_dict() for m in stored]}
 
@@ -1119,7 +1156,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         who.acts_for(body.visible_from, "visible_from")
         if body.visible_from is not None and [m.ts for m in (await mem.list(
                 session=body.session, since=body.ts, limit=1,
-                visible_from=body.visible_from, platform=body.platform)).messages] \
+                visible_from=body.visible_from,
+                platform=who.entry_platform(body.platform))).messages] \
                 != [body.ts]:
             raise NotFound(f"no message at ts={body.ts} in session {body.session!r} that "
                            f"{body.visible_from!r} may see")
@@ -1140,7 +1178,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         window = body.window.model_dump() if isinstance(body.window, WindowBody) \
             else body.window
         result = await mem.recall(
-            body.query, session=body.session, platform=body.platform, top_k=body.top_k,
+            body.query, session=body.session, platform=who.entry_platform(body.platform),
+            top_k=body.top_k,
             min_score=body.min_score, scope=body.scope, window=window,
             cross_session=body.cross_session, filter=body.filter, speakers=body.speakers,
             exclude_ids=body.exclude_ids, now=body.now, narrow_only=who.narrow_only,
@@ -1155,7 +1194,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         who.acts_for(body.session, "session")
         inputs = body.turn if isinstance(body.turn, str) else [
             t if isinstance(t, str) else t.model_dump(exclude_unset=True) for t in body.turn]
-        turn = await mem.turn_context(inputs, session=body.session, platform=body.platform,
+        turn = await mem.turn_context(inputs, session=body.session,
+                                      platform=who.entry_platform(body.platform),
                                       speakers=body.speakers, exclude_ids=body.exclude_ids,
                                       now=body.now)
         out: dict[str, Any] = {"messages": turn.messages, "degraded": turn.recall.degraded,
@@ -1169,7 +1209,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                            ) -> dict[str, Any]:
         """The effective scope of a conversation and the layer it comes from (F10)."""
         who.acts_for(session, "session")
-        eff = await mem.effective_scope(session, platform)
+        eff = await mem.effective_scope(session, who.entry_platform(platform))
         return {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken}
 
     @v1.put("/settings", tags=["settings"])
@@ -1267,7 +1307,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         who.acts_for(visible_from, "visible_from")
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
-                              visible_from=visible_from, platform=platform, text=text,
+                              visible_from=visible_from, platform=who.entry_platform(platform),
+                              text=text,
                               newest_first=newest_first)
         out = page.to_dict()
         if states:
@@ -1288,7 +1329,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         ids = list(dict.fromkeys(body.ids))
         for start in range(0, len(ids), GET_BATCH):  # a bounded answer (list pages' budget)
             batch = await mem.get(ids[start:start + GET_BATCH],
-                                  visible_from=body.visible_from, platform=body.platform)
+                                  visible_from=body.visible_from,
+                                  platform=who.entry_platform(body.platform))
             chars += sum(map(text_chars, batch.values()))
             if chars > MAX_PAGE_CHARS:
                 raise InvalidInput(
@@ -1324,7 +1366,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         """The retention of a conversation in days (0: forever) and the layer it comes
         from."""
         who.acts_for(session, "session")
-        eff = await mem.effective_retention(session, platform)
+        eff = await mem.effective_retention(session, who.entry_platform(platform))
         return {"days": eff.days, "layer": eff.layer, "broken": eff.broken}
 
     @v1.put("/retention", tags=["settings"])
@@ -1361,7 +1403,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 parsed = None  # the tool's own check names the problem
             if _lone_surrogate(parsed) is not None:
                 raise InvalidInput("arguments: not valid UTF-8 text (a lone surrogate escape)")
-        return await mem.call_tool(body.arguments, body.caller.model_dump())
+        caller = body.caller.model_dump()
+        caller["platform"] = who.entry_platform(caller.get("platform"), "caller.platform")
+        return await mem.call_tool(body.arguments, caller)
 
     app.include_router(v1)
     mount_console(app)

@@ -418,8 +418,9 @@ class _RequireKey:
     """Plain ASGI: every HTTP request needs a key of the table, checked from the headers
     before the body is read (401 in the HTTP API's error shape otherwise)."""
 
-    def __init__(self, app: ASGIApp, keys: KeyTable, session: str | None = None) -> None:
-        self.app, self.keys, self.session = app, keys, session
+    def __init__(self, app: ASGIApp, keys: KeyTable, session: str | None = None,
+                 platform: str | None = None) -> None:
+        self.app, self.keys, self.session, self.platform = app, keys, session, platform
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.datastructures import Headers
@@ -433,14 +434,21 @@ class _RequireKey:
             found = None if token is None else self.keys.find(token)
             problem = ("send Authorization: Bearer <API key>" if token is None
                        else None if found is not None else "unknown API key")
+            denied = None
             if found is not None and found.sessions is not None \
                     and self.session not in found.sessions:
                 # a user key bound to other conversations (keys.<name>.sessions)
-                response = JSONResponse({"error": {
-                    "type": "PermissionDenied",
-                    "message": f"key {found.name!r} acts only for its own sessions, and "
-                               f"this server serves {self.session!r}"}},
-                    status_code=403, headers={"Connection": "close"})
+                denied = (f"key {found.name!r} acts only for its own sessions, and this "
+                          f"server serves {self.session!r}")
+            elif found is not None and found.platform is not None \
+                    and self.platform != found.platform:
+                # a user key bound to another entry platform (keys.<name>.platform)
+                denied = (f"key {found.name!r} acts only on platform {found.platform!r}, "
+                          f"and this server's platform is {self.platform!r}")
+            if denied is not None:
+                response = JSONResponse({"error": {"type": "PermissionDenied",
+                                                   "message": denied}},
+                                        status_code=403, headers={"Connection": "close"})
                 await response(scope, receive, send)
                 return
             if problem is not None:
@@ -530,13 +538,14 @@ class _NoEventStream:
 def http_app(server: MCPServer[Memory], *, host: str, port: int,
              keys: KeyTable | None = None, allowed_hosts: Sequence[str] = (),
              allow_open: bool = False, limits: ClientLimits | None = None,
-             session: str | None = None) -> ASGIApp:
+             session: str | None = None, platform: str | None = None) -> ASGIApp:
     """The streamable-HTTP ASGI app of ``server`` (at :data:`HTTP_PATH`), with the
     DNS-rebinding protection of :func:`transport_security`, the body deadlines and the
     request slots of ``limits`` (:class:`~chatmem.server.limits.BodyDeadline`,
     :class:`~chatmem.server.limits.Slotted`) and, with ``keys``, a bearer
     key on every request. Without keys only a loopback ``host`` is allowed. ``session``:
-    the served conversation, which a user key bound to sessions must be bound to."""
+    the served conversation, which a user key bound to sessions must be bound to;
+    ``platform``: the served platform, which a user key bound to one must name."""
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.requests import Request
     from starlette.responses import Response
@@ -565,7 +574,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     app: ASGIApp = _JsonRpcErrorBodies(sdk_app)
     limits = limits or ClientLimits()
     app = _NoEventStream(BodyDeadline(Slotted(app, limits), limits))
-    return _RequireKey(app, keys, session) if keys is not None else app
+    return _RequireKey(app, keys, session, platform) if keys is not None else app
 
 
 def store_url(url: str, keys: KeyTable | None) -> str:
@@ -630,7 +639,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
                 client_limits = limits or ClientLimits()
                 app = http_app(server, host=host, port=port, keys=keys,
                                allowed_hosts=allowed_hosts, allow_open=allow_open,
-                               limits=client_limits, session=session)
+                               limits=client_limits, session=session, platform=platform)
                 log.info("MCP server on http://%s%s (%s)", host_port(host, port), HTTP_PATH,
                          "API keys required" if keys is not None else "open, loopback only")
                 await uvicorn.Server(uvicorn.Config(
