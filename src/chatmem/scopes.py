@@ -136,7 +136,9 @@ def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
             return node
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in ("$and", "$or") and isinstance(value, list):
+            # a tuple too (parse_filter takes one): its keys were left as vector-entry
+            # fields, so {"$or": ({"speaker_id": "u1"},)} read the message's speaker
+            if key in ("$and", "$or") and isinstance(value, (list, tuple)):
                 out[key] = [rewrite(v) for v in value]
             elif isinstance(key, str) and not key.startswith(("$", "message.", "meta.")):
                 out[f"meta.{key}"] = value

@@ -28,7 +28,9 @@ Reference semantics (JSON-strict):
   range; it does exist (so ``$ne``/``$nin`` are true on it). Arrays are not
   searched element-wise.
 * Numbers compare exactly. Integer operands are limited to ±2**53 (exactly
-  representable as a JSON double), so every backend compares them exactly.
+  representable as a JSON double); document values may be any 64-bit integer
+  (Qdrant's engine compares those as doubles, so :func:`compile_qdrant` also
+  lists the integers it would take for an operand of magnitude 2**53 or more).
 * Strings containing U+0000 are rejected as operands (PostgreSQL cannot store
   them and SQLite's JSON functions truncate at them).
 
@@ -770,9 +772,33 @@ def compile_postgres(f: Filter | Mapping[str, Any], resolve: Resolver) -> tuple[
 # --------------------------------------------------------------------------- Qdrant
 
 
+#: The 64-bit integers a payload may hold (:func:`chatmem.models.check_json`): [-2**63, 2**63).
+_INT64: Final = 2**63
+#: Most integers one compiled Qdrant filter lists to compare numbers past 2**53 exactly
+#: (:func:`_rounding_ints`: up to about 2,000 per such number).
+_MAX_LISTED_INTS: Final = 20_000
+
+_QdrantCondition: TypeAlias = "qmodels.FieldCondition | qmodels.Filter"
+
+
+def _rounding_ints(bound: float) -> list[int]:
+    """The 64-bit integers other than ``bound`` whose nearest double is ``bound``.
+
+    Qdrant's engine compares an integer payload value with a ``Range`` as a double, so
+    past 2**53 it takes these for ``bound`` (2**53 + 1 for 2**53): the compiled
+    conditions list them, to compare them exactly as :func:`evaluate` does."""
+    if not MAX_INT <= abs(bound) <= 2 * _INT64:
+        return []
+    center = int(bound)  # a double this large is an integer
+    step = int(math.ulp(bound))
+    return [x for x in range(max(center - step, -_INT64), min(center + step, _INT64 - 1) + 1)
+            if x != center and float(x) == bound]
+
+
 class _QdrantCompiler:
     def __init__(self, key: Callable[[str], str]) -> None:
         self.key = key
+        self.listed = 0  # integers listed so far (listing())
 
     def compile(self, node: Filter) -> qmodels.Filter:
         from qdrant_client import models as m
@@ -794,7 +820,7 @@ class _QdrantCompiler:
             )
             return present if node.present else m.Filter(must_not=[present])
         if isinstance(node, In):
-            found = self.scalar(key, [self.matcher(v) for v in node.values])
+            found = self.scalar(key, [self.matcher(v, node.field) for v in node.values])
             return m.Filter(must_not=[found]) if node.negated else found
         if node.op in _EQ_OPS:
             if node.value is None:
@@ -804,7 +830,7 @@ class _QdrantCompiler:
                     must_not=[m.IsNullCondition(is_null=m.PayloadField(key=key + "[]"))],
                 )
             else:
-                found = self.scalar(key, [self.matcher(node.value)])
+                found = self.scalar(key, [self.matcher(node.value, node.field)])
             return m.Filter(must_not=[found]) if node.op == "$ne" else found
         value = node.value
         if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -816,11 +842,31 @@ class _QdrantCompiler:
             "$lt": m.Range(lt=bound),
             "$lte": m.Range(lte=bound),
         }
-        range_ = ranges[node.op]
-        return self.scalar(key, [lambda k: m.FieldCondition(key=k, range=range_)])
+        near = self.listing(_rounding_ints(bound), node.field)
+        # the integers the engine takes for the bound: "$gt"/"$lt" miss those past it,
+        # "$gte"/"$lte" let through those short of it
+        above = [x for x in near if x > value]
+        below = [x for x in near if x < value]
+        fixed = {
+            "$gt": self.number(ranges["$gt"], add=above),
+            "$gte": self.number(ranges["$gte"], drop=below),
+            "$lt": self.number(ranges["$lt"], add=below),
+            "$lte": self.number(ranges["$lte"], drop=above),
+        }
+        return self.scalar(key, [fixed[node.op]])
 
-    @staticmethod
-    def matcher(value: Atom) -> Callable[[str], qmodels.FieldCondition]:
+    def listing(self, ints: list[int], field: str) -> list[int]:
+        """``ints``, counted against the filter's limit of listed integers."""
+        self.listed += len(ints)
+        if self.listed > _MAX_LISTED_INTS:
+            raise FilterError(
+                f"filter on {field!r}: too many numbers of magnitude 2**53 or more for Qdrant, "
+                f"which needs up to about 2,000 integers listed for each of them to compare "
+                f"64-bit integers exactly (at most {_MAX_LISTED_INTS} in all); use fewer"
+            )
+        return ints
+
+    def matcher(self, value: Atom, field: str) -> Callable[[str], _QdrantCondition]:
         from qdrant_client import models as m
 
         if isinstance(value, (bool, str)):
@@ -828,10 +874,31 @@ class _QdrantCompiler:
             return lambda k: m.FieldCondition(key=k, match=match)
         # numbers: a range, since exact match never sees floats (and 1 must equal 1.0)
         number = float(value)
-        return lambda k: m.FieldCondition(key=k, range=m.Range(gte=number, lte=number))
+        near = self.listing(_rounding_ints(number), field)
+        return self.number(m.Range(gte=number, lte=number), drop=near)
 
     @staticmethod
-    def scalar(key: str, matchers: list[Callable[[str], qmodels.FieldCondition]]) -> qmodels.Filter:
+    def number(range_: qmodels.Range, *, add: Sequence[int] = (), drop: Sequence[int] = ()
+               ) -> Callable[[str], _QdrantCondition]:
+        """``range_`` on a number, where the integers ``add`` also hold and those in
+        ``drop`` do not (Qdrant compares integers with a range as doubles; a ``MatchAny``
+        of integers compares them exactly and never matches a float)."""
+        from qdrant_client import models as m
+
+        def make(k: str) -> _QdrantCondition:
+            cond = m.FieldCondition(key=k, range=range_)
+            if add:
+                listed = m.FieldCondition(key=k, match=m.MatchAny(any=list(add)))
+                return m.Filter(should=[cond, listed])
+            if drop:
+                listed = m.FieldCondition(key=k, match=m.MatchAny(any=list(drop)))
+                return m.Filter(must=[cond], must_not=[listed])
+            return cond
+
+        return make
+
+    @staticmethod
+    def scalar(key: str, matchers: list[Callable[[str], _QdrantCondition]]) -> qmodels.Filter:
         """Some matcher holds for the value at ``key`` *as a scalar*.
 
         Qdrant matches arrays element-wise; an element that matches is also found
@@ -852,8 +919,11 @@ def compile_qdrant(
 
     ``key(field)`` gives the payload key (a dotted payload path; identity by default).
     Qdrant's array, null and type semantics are bridged with ``key[]`` exclusions,
-    ``IsNull``/``IsEmpty`` and numeric ``Range`` conditions. Known divergence: Qdrant
-    cannot tell ``[]`` from a missing key, so ``$exists`` treats an empty array as absent.
+    ``IsNull``/``IsEmpty`` and numeric ``Range`` conditions; a number of magnitude 2**53
+    or more also lists (``MatchAny``) the 64-bit integers the engine would read as equal
+    to it, and more than ``_MAX_LISTED_INTS`` of those in one filter is a
+    :class:`FilterError`. Known divergence: Qdrant cannot tell ``[]`` from a missing
+    key, so ``$exists`` treats an empty array as absent.
     """
     tree = _tree(f)
     return _QdrantCompiler(key if key is not None else (lambda name: name)).compile(tree)

@@ -1,0 +1,119 @@
+"""Filters on numbers past 2**53 (64-bit integers a payload may hold) select on Qdrant's
+own engine (``qdrant-edge-py``) what :func:`evaluate` selects, as on SQLite and
+PostgreSQL: the engine compares an integer payload value with a range as a double."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from chatmem.errors import FilterError
+from chatmem.store.filters import MAX_INT, compile_qdrant, compile_sqlite, evaluate, make_resolver
+
+
+def _edge() -> Any:
+    try:
+        import qdrant_edge
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("qdrant-edge-py is missing in CI: it is in the test extra")
+        pytest.skip("qdrant-edge-py is not installed: pip install '.[test]'")
+    return qdrant_edge
+
+
+def _to_edge(node: Any, qe: Any) -> Any:
+    """A qdrant-client filter as a qdrant-edge one (the conditions compile_qdrant uses)."""
+    from qdrant_client import models as m
+
+    if isinstance(node, m.Filter):
+        def items(xs: Any) -> Any:
+            if xs is None:
+                return None
+            return [_to_edge(x, qe) for x in (xs if isinstance(xs, list) else [xs])]
+
+        return qe.Filter(must=items(node.must), should=items(node.should),
+                         must_not=items(node.must_not))
+    if isinstance(node, m.FieldCondition):
+        match = rng = None
+        if isinstance(node.match, m.MatchValue):
+            value = node.match.value
+            # qdrant-edge reads a Python bool as an integer; numpy's bool arrives as one
+            match = qe.MatchValue(np.bool_(value) if isinstance(value, bool) else value)
+        elif isinstance(node.match, m.MatchAny):
+            match = qe.MatchAny(list(node.match.any))
+        else:
+            assert node.match is None, node
+        if node.range is not None:
+            r = node.range
+            rng = qe.RangeFloat(gte=r.gte, gt=r.gt, lte=r.lte, lt=r.lt)
+        return qe.FieldCondition(node.key, match=match, range=rng)
+    if isinstance(node, m.IsEmptyCondition):
+        return qe.IsEmptyCondition(node.is_empty.key)
+    if isinstance(node, m.IsNullCondition):
+        return qe.IsNullCondition(node.is_null.key)
+    raise TypeError(f"no qdrant-edge form for {node!r}")
+
+
+BIG = [2**53, 2**60, 1234567890123456789, 2**63]
+# integers around each (those that round to it as doubles among them), both signs
+AROUND = sorted({s * (c + d) for c in BIG for d in (-513, -2, -1, 0, 1, 2, 3, 64, 129, 513)
+                 for s in (1, -1) if -(2**63) <= s * (c + d) < 2**63})
+VALUES: list[Any] = [*AROUND, float(2**60), 0.5, [2**53 + 1], True, "x", None]
+OPERANDS: list[Any] = [2**53, -(2**53), MAX_INT - 1, float(2**53), float(2**60),
+                       float(1234567890123456789), float(2**63), -float(2**63), 1e300]
+
+
+def test_numbers_past_2_53_compare_exactly_on_qdrants_engine(tmp_path: Path) -> None:
+    qe = _edge()
+    shard = qe.EdgeShard.create(str(tmp_path / "edge"), qe.EdgeConfig(
+        vectors=qe.EdgeVectorParams(size=2, distance=qe.Distance.Cosine)))
+    try:
+        shard.update(qe.UpdateOperation.upsert_points([
+            qe.Point(i + 1, [1.0, 0.0], {"v": v, "i": i}) for i, v in enumerate(VALUES)]))
+        wrong = []
+        for operand in OPERANDS:
+            for op in ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"):
+                where = {"v": {op: [operand] if op in ("$in", "$nin") else operand}}
+                records, _ = shard.scroll(qe.ScrollRequest(
+                    limit=1000, filter=_to_edge(compile_qdrant(where), qe), with_payload=["i"]))
+                engine = {r.payload["i"] for r in records}
+                expected = {i for i, v in enumerate(VALUES) if evaluate(where, {"v": v})}
+                if engine != expected:
+                    wrong.append((where, [VALUES[i] for i in engine ^ expected]))
+        assert not wrong, wrong[:5]
+    finally:
+        shard.close()
+
+
+def test_too_many_big_numbers_for_qdrant_is_a_filter_error_naming_the_field() -> None:
+    where = {"meta.big": {"$in": [float(2**62 + 4096 * i) for i in range(30)]}}
+    compile_sqlite(where, make_resolver("meta"))  # exact in SQL: nothing to list
+    with pytest.raises(FilterError, match=r"'meta\.big'.*2\*\*53"):
+        compile_qdrant(where)
+
+
+async def test_a_tuple_of_conditions_names_session_metadata_as_a_list_does() -> None:
+    """``parse_filter`` takes a tuple for ``$and``/``$or``, but the rewrite of a caller's
+    filter into vector-entry fields only went into lists: inside a tuple, ``speaker_id``
+    read the message's speaker instead of the session metadata key of that name."""
+    from chatmem import Memory, Message, Session
+    from chatmem.embedding import Embedder
+    from providers import RecordingProvider
+
+    mem = await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=32)))
+    try:
+        await mem.upsert_session(Session(id="s", metadata={"speaker_id": "bob"}))
+        await mem.add(Message(session_id="s", content="hello there", speaker_id="u1"))
+        await mem.flush(timeout=30)
+        for combine in (list, tuple):
+            found = {
+                who: len((await mem.recall("hello", session="s", window=0, filter={
+                    "$or": combine([{"speaker_id": who}])})).hits)
+                for who in ("bob", "u1")}
+            assert found == {"bob": 1, "u1": 0}, (combine, found)
+    finally:
+        await mem.close()
