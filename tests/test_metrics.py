@@ -348,3 +348,30 @@ def test_a_batch_split_up_holds_the_spans_of_its_parts(exporter: Any) -> None:
     assert [s.parent.span_id for s in parts] == [split.context.span_id] * 2
     # a recall is part of its caller's work
     assert by_name[RECALL_SPAN][0].parent.span_id == by_name["request"][1].context.span_id
+
+
+def test_an_api_key_reads_its_own_namespaces_series_and_the_token_every_one(
+        tmp_path: Path) -> None:
+    """Two tenants on one server: a key of one (a user key too) read the other's message
+    counts, recall and indexing series by namespace name; now only its own namespace's
+    (and the process-wide series), while the metrics token reads them all."""
+    bob_key = "bob-key-0123456789abcdef0"
+    table = KeyTable.from_mapping({"keys": {
+        "alice": {"key": KEY, "namespace": "alice", "role": "user"},
+        "bob": {"key": bob_key, "namespace": "bob", "role": "owner"}},
+        "metrics": {"token": TOKEN}})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=Embedder(RecordingProvider()))
+    app.app.state.metrics.stats_ttl = 0
+    with running(app) as base:
+        for key in (KEY, bob_key):
+            with client(base, key) as c:
+                assert c.post("/v1/messages", json={"messages": [
+                    {"session_id": "s", "content": "hello"}]}).status_code == 200
+        with client(base, KEY) as alice, client(base, bob_key) as bob, \
+                client(base, TOKEN) as scraper:
+            seen = {who: {ls["namespace"] for samples in scrape(c).values()
+                          for ls, _ in samples if "namespace" in ls}
+                    for who, c in (("alice", alice), ("bob", bob), ("token", scraper))}
+            assert seen == {"alice": {"alice"}, "bob": {"bob"}, "token": {"alice", "bob"}}
+            assert "chatmem_http_requests_total" in scrape(alice)  # process-wide: kept

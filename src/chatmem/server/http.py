@@ -26,7 +26,7 @@ is one :class:`~chatmem.Memory` call:
 ``GET  /v1/whoami``        the calling key's name, namespace and role
 ``GET  /health``           liveness (no key needed)
 ``GET  /console``          the web console (README § Console; its calls are these routes)
-``GET  /metrics``          Prometheus text format (any key, or the metrics token)
+``GET  /metrics``          Prometheus text format (the metrics token; a key: its namespace)
 =========================  ==================================================
 
 Access (R4): each API key (``Authorization: Bearer <key>``) maps to one
@@ -1120,13 +1120,17 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
 
     @app.get("/metrics", tags=["operations"], response_class=PlainTextResponse,
              responses={401: _ERRORS[401]})
-    async def prometheus() -> Response:
+    async def prometheus(request: Request) -> Response:
         """Prometheus text format: request latency per route and status, recall and
         indexing latency, the embedder's calls by decision, and per-namespace counts of
-        the namespaces opened so far (README § Metrics). With a key table, any API key
-        or the metrics token (``[metrics] token``) may read it."""
-        return Response(await metrics.render(namespaces.open),
-                        media_type=CONTENT_TYPE_LATEST)
+        the namespaces opened so far (README § Metrics). With a key table, the metrics
+        token (``[metrics] token``) reads every namespace's series, and an API key those
+        of its own namespace (and the process-wide ones): not another tenant's."""
+        token = bearer_token(request.headers)
+        found = None if keys is None or token is None else keys.find(token)
+        return Response(await metrics.render(
+            namespaces.open, namespace=None if found is None else found.namespace),
+            media_type=CONTENT_TYPE_LATEST)
 
     @v1.post("/messages", tags=["memory"])
     async def add(body: AddBody, mem: Mem, who: Who) -> dict[str, Any]:

@@ -17,6 +17,7 @@ README § Metrics lists every series.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -165,9 +166,30 @@ class Metrics:
             self._reading = (loop, asyncio.Lock())
         return self._reading[1]
 
-    async def render(self, memories: Mapping[str, Memory]) -> bytes:
+    async def render(self, memories: Mapping[str, Memory], *,
+                     namespace: str | None = None) -> bytes:
+        """The Prometheus text; with ``namespace``, the series of other namespaces left
+        out (what an API key of that namespace reads: its tenant's counts, and the
+        process-wide series, not another tenant's)."""
         await self.refresh(memories)
-        return generate_latest(self.registry)
+        if namespace is None:
+            return generate_latest(self.registry)
+        return generate_latest(_OneNamespace(self.registry, namespace))
+
+
+class _OneNamespace:
+    """A registry's families with only the samples of one namespace (and those with no
+    ``namespace`` label)."""
+
+    def __init__(self, registry: CollectorRegistry, namespace: str) -> None:
+        self.registry, self.namespace = registry, namespace
+
+    def collect(self) -> Iterator[Any]:
+        for family in self.registry.collect():
+            kept = copy.copy(family)
+            kept.samples = [s for s in family.samples
+                            if s.labels.get("namespace", self.namespace) == self.namespace]
+            yield kept
 
 
 def _chain_on_status(embedder: Embedder, callback: Callable[[StatusDetail], Any]) -> None:
