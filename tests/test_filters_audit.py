@@ -4,59 +4,14 @@ PostgreSQL: the engine compares an integer payload value with a range as a doubl
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from chatmem.errors import FilterError
 from chatmem.store.filters import MAX_INT, compile_qdrant, compile_sqlite, evaluate, make_resolver
-
-
-def _edge() -> Any:
-    try:
-        import qdrant_edge
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("qdrant-edge-py is missing in CI: it is in the test extra")
-        pytest.skip("qdrant-edge-py is not installed: pip install '.[test]'")
-    return qdrant_edge
-
-
-def _to_edge(node: Any, qe: Any) -> Any:
-    """A qdrant-client filter as a qdrant-edge one (the conditions compile_qdrant uses)."""
-    from qdrant_client import models as m
-
-    if isinstance(node, m.Filter):
-        def items(xs: Any) -> Any:
-            if xs is None:
-                return None
-            return [_to_edge(x, qe) for x in (xs if isinstance(xs, list) else [xs])]
-
-        return qe.Filter(must=items(node.must), should=items(node.should),
-                         must_not=items(node.must_not))
-    if isinstance(node, m.FieldCondition):
-        match = rng = None
-        if isinstance(node.match, m.MatchValue):
-            value = node.match.value
-            # qdrant-edge reads a Python bool as an integer; numpy's bool arrives as one
-            match = qe.MatchValue(np.bool_(value) if isinstance(value, bool) else value)
-        elif isinstance(node.match, m.MatchAny):
-            match = qe.MatchAny(list(node.match.any))
-        else:
-            assert node.match is None, node
-        if node.range is not None:
-            r = node.range
-            rng = qe.RangeFloat(gte=r.gte, gt=r.gt, lte=r.lte, lt=r.lt)
-        return qe.FieldCondition(node.key, match=match, range=rng)
-    if isinstance(node, m.IsEmptyCondition):
-        return qe.IsEmptyCondition(node.is_empty.key)
-    if isinstance(node, m.IsNullCondition):
-        return qe.IsNullCondition(node.is_null.key)
-    raise TypeError(f"no qdrant-edge form for {node!r}")
-
+from test_qdrant import _edge_module, to_edge
 
 BIG = [2**53, 2**60, 1234567890123456789, 2**63]
 # integers around each (those that round to it as doubles among them), both signs
@@ -68,7 +23,7 @@ OPERANDS: list[Any] = [2**53, -(2**53), MAX_INT - 1, float(2**53), float(2**60),
 
 
 def test_numbers_past_2_53_compare_exactly_on_qdrants_engine(tmp_path: Path) -> None:
-    qe = _edge()
+    qe = _edge_module()
     shard = qe.EdgeShard.create(str(tmp_path / "edge"), qe.EdgeConfig(
         vectors=qe.EdgeVectorParams(size=2, distance=qe.Distance.Cosine)))
     try:
@@ -79,7 +34,7 @@ def test_numbers_past_2_53_compare_exactly_on_qdrants_engine(tmp_path: Path) -> 
             for op in ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"):
                 where = {"v": {op: [operand] if op in ("$in", "$nin") else operand}}
                 records, _ = shard.scroll(qe.ScrollRequest(
-                    limit=1000, filter=_to_edge(compile_qdrant(where), qe), with_payload=["i"]))
+                    limit=1000, filter=to_edge(compile_qdrant(where), qe), with_payload=["i"]))
                 engine = {r.payload["i"] for r in records}
                 expected = {i for i, v in enumerate(VALUES) if evaluate(where, {"v": v})}
                 if engine != expected:

@@ -637,12 +637,15 @@ def to_edge(node: Any, qe: Any) -> Any:
                          must_not=items(node.must_not))
     if isinstance(node, m.FieldCondition):
         match = rng = None
-        if node.match is not None:
-            assert isinstance(node.match, m.MatchValue)
+        if isinstance(node.match, m.MatchValue):
             value = node.match.value
             # qdrant-edge 0.9 reads a Python bool as the integer 0/1 (bool is an int);
             # numpy's bool is not an int, so it arrives as a JSON boolean
             match = qe.MatchValue(np.bool_(value) if isinstance(value, bool) else value)
+        elif isinstance(node.match, m.MatchAny):  # integers past 2**53, listed exactly
+            match = qe.MatchAny(list(node.match.any))
+        else:
+            assert node.match is None, node
         if node.range is not None:
             r = node.range
             rng = qe.RangeFloat(gte=r.gte, gt=r.gt, lte=r.lte, lt=r.lt)

@@ -646,11 +646,12 @@ def _spread_window(layer: dict[str, Any], path: str, above: tuple[Mapping[str, A
     return {**layer, section: {**layer[section], name: {"before": value, "after": value}}}
 
 
-def _get_path(data: Mapping[str, Any], path: str) -> Any:
+def _get_path(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
+    """The value at a dotted ``path`` of nested tables, or ``missing``."""
     node: Any = data
     for part in path.split("."):
         if not isinstance(node, Mapping) or part not in node:
-            return None
+            return missing
         node = node[part]
     return node
 
@@ -997,13 +998,11 @@ def _coerce(value: str, annotation: Any) -> Any:
     return value
 
 
+_MISSING = object()
+
+
 def _has_path(data: Mapping[str, Any], path: str) -> bool:
-    node: Any = data
-    for part in path.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return False
-        node = node[part]
-    return True
+    return _get_path(data, path, _MISSING) is not _MISSING
 
 
 _TYPE_ERRORS = ("int_type", "int_parsing", "int_from_float", "float_type", "float_parsing",
