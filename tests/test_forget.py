@@ -17,7 +17,8 @@ import pytest
 from backends import BACKENDS, PLACES
 from chatmem import Erased, InvalidInput, Memory, Message, StoreError, SyncMemory
 from chatmem.embedding import Embedder
-from chatmem.memory import encode_cursor
+from chatmem.memory import CursorSeal
+from chatmem.store.base import CURSOR_KEY, CURSOR_NAMESPACE
 from chatmem.models import VectorEntry
 from chatmem.store import SqliteStore, Storage
 from chatmem.store.ann import AnnSettings
@@ -156,6 +157,21 @@ def deep_cursor() -> str:
     return base64.urlsafe_b64encode(b"[" * 1500).decode().rstrip("=")
 
 
+def readable_cursor(ts: int, message_id: str) -> str:
+    """A position as older chatmem wrote cursors (base64 JSON): anyone could write one."""
+    import base64
+    import json
+
+    raw = json.dumps([ts, message_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def flipped(cursor: str) -> str:
+    """``cursor`` with one character in its middle changed (still base64)."""
+    i = len(cursor) // 2
+    return cursor[:i] + ("B" if cursor[i] == "A" else "A") + cursor[i + 1:]
+
+
 async def run_reads(mem: Memory) -> list[Any]:
     """Every read and delete, and the error of every bad call, as plain data."""
     out: list[Any] = []
@@ -191,6 +207,11 @@ async def run_reads(mem: Memory) -> list[Any]:
     out.append(ids(await mem.list(since=1_001, until=1_004, newest_first=True)))
     oldest_cursor = (await mem.list(limit=2)).next_cursor
     newest_cursor = (await mem.list(limit=2, newest_first=True)).next_cursor
+    assert oldest_cursor is not None and newest_cursor is not None
+    seal = CursorSeal.from_stored(await mem.store.meta_get(CURSOR_NAMESPACE, CURSOR_KEY)
+                                  or "")
+    assert seal is not None  # the key the store's cursors are sealed with
+    other_store = CursorSeal(bytes(16)).encode(1_001, "a1")
     out.append(ids(await mem.list(session="room1", speaker_id="alice")))
     out.append(ids(await mem.list(since=1_002, until=1_004)))
     out.append(await mem.delete(["a0", "b0", "missing"]))
@@ -199,7 +220,10 @@ async def run_reads(mem: Memory) -> list[Any]:
                 lambda: mem.list(limit=0), lambda: mem.list(limit=1001),
                 lambda: mem.list(limit=True), lambda: mem.list(cursor="not-a-cursor"),
                 lambda: mem.list(cursor=deep_cursor()), lambda: mem.list(cursor="é"),
-                lambda: mem.list(cursor=encode_cursor(5, "a\x00b")),
+                lambda: mem.list(cursor=seal.encode(5, "a\x00b")),
+                lambda: mem.list(cursor=readable_cursor(1_001, "a1")),
+                lambda: mem.list(cursor=flipped(oldest_cursor)),
+                lambda: mem.list(cursor=other_store),
                 lambda: mem.list(since=5, until=5), lambda: mem.list(since=-1),
                 lambda: mem.list(session=""), lambda: mem.delete("a1"),
                 lambda: mem.list(newest_first="yes"),  # type: ignore[arg-type]

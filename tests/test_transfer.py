@@ -85,6 +85,16 @@ async def test_round_trip_sqlite_postgres_qdrant_sqlite_keeps_everything(tmp_pat
     await mem.close()
 
 
+async def test_the_list_cursor_key_is_not_exported(tmp_path: Path) -> None:
+    mem, want = await _source(f"sqlite:///{tmp_path}/a.db")
+    try:
+        assert (await mem.list(limit=1)).next_cursor  # the store made its cursor key
+        assert await mem.store.meta_get("chatmem.cursor", "key")
+        assert all(ns != "chatmem.cursor" for ns, _, _ in (await snapshot(mem.storage))["meta"])
+    finally:
+        await mem.close()
+
+
 async def test_export_import_via_cli_and_reembedding(tmp_path: Path) -> None:
     src, want = await _source(f"sqlite:///{tmp_path}/src.db")
     await src.close()
@@ -163,6 +173,10 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
                      "value": "../../etc/passwd"}), "not a model"),
         (_file(msg, {"type": "meta", "namespace": "chatmem.other", "key": "k",
                      "value": "v"}), "not one chatmem exports"),
+        # the key sealing list cursors is the store's own secret: never exported, and
+        # a file bringing one (to open or forge the store's cursors) is refused
+        (_file(msg, {"type": "meta", "namespace": "chatmem.cursor", "key": "key",
+                     "value": "00" * 16}), "not one chatmem exports"),
     ]
     for lines, why in bad_files:
         with pytest.raises(InvalidInput, match=why):

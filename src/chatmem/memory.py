@@ -19,6 +19,7 @@ import functools
 import json
 import logging
 import os
+import struct
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,6 +107,8 @@ from .scopes import (
 )
 from .store import Storage
 from .store.base import (
+    CURSOR_KEY,
+    CURSOR_NAMESPACE,
     LEGACY_KEY,
     LEGACY_NAMESPACE,
     LexicalIndex,
@@ -238,42 +241,82 @@ def _timeout(value: object, name: str) -> float | None:
     return seconds
 
 
-def encode_cursor(ts: int, message_id: str, newest_first: bool = False) -> str:
-    """The opaque ``list`` cursor of a position ``(ts, id)``; a cursor of a listing
+#: The most characters a ``list`` cursor has: the sealed position of an id of
+#: :data:`MAX_LABEL_CHARS` characters of 4 UTF-8 bytes (:class:`CursorSeal`).
+MAX_CURSOR_CHARS = 4 * -(-(12 + 16 + 10 + 4 * MAX_LABEL_CHARS) // 3)
+
+
+class CursorSeal:
+    """Seals a ``list`` position ``(ts, id)`` into an opaque cursor, and opens it again.
+
+    A page cut short while skipping messages the caller may not see (``visible_from``)
+    ends at the last message it read, which may be a hidden one: a readable cursor told
+    a user key that message's id and time (when another conversation talked). The
+    position is encrypted and authenticated (AES-GCM, ``cryptography``) with a key kept
+    in the store (:data:`CURSOR_NAMESPACE`, never exported), so every process of one
+    store opens its cursors and no one can read or forge one. A cursor of a listing
     newest first says so, so that it cannot be read in the other direction."""
-    pos: list[object] = [ts, message_id, NEWEST] if newest_first else [ts, message_id]
-    raw = json.dumps(pos, ensure_ascii=False, separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
+    _VERSION = 1
+    _HEAD = struct.Struct(">BBq")  # version, newest first, ts
+    _AAD = b"chatmem list cursor"
 
-#: The mark a newest-first ``list`` cursor carries after its position.
-NEWEST = "newest"
+    def __init__(self, key: bytes) -> None:
+        # imported here: 25 ms a CLI command that lists nothing need not pay
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+        self._aead = AESGCM(key)
 
-def decode_cursor(cursor: object, newest_first: bool = False) -> tuple[int, str]:
-    """The position of a ``list`` cursor; :class:`InvalidInput` naming ``cursor``, also
-    when the cursor comes from a listing in the other direction than ``newest_first``
-    (its position would be read as the wrong side of the page)."""
-    bad = InvalidInput("cursor is not a cursor returned by list() (pass next_cursor as is)")
-    if not isinstance(cursor, str) or not cursor or len(cursor) > 4 * MAX_LABEL_CHARS:
-        raise bad
-    try:
-        pos = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (ValueError, binascii.Error, RecursionError) as exc:
-        raise bad from exc
-    if not (isinstance(pos, list) and len(pos) in (2, 3) and isinstance(pos[1], str)
-            and isinstance(pos[0], int) and not isinstance(pos[0], bool)
-            and pos[2:] in ([], [NEWEST])):
-        raise bad
-    if (len(pos) == 3) != newest_first:
-        raise InvalidInput(
-            "cursor comes from a listing newest first: pass newest_first=true with it "
-            "(CLI --newest-first), as for the page that returned it" if len(pos) == 3 else
-            "cursor comes from a listing oldest first: leave newest_first out with it "
-            "(CLI: without --newest-first), as for the page that returned it")
-    check_ts(pos[0], "cursor")
-    check_text(pos[1], "cursor", max_chars=MAX_LABEL_CHARS)
-    return pos[0], pos[1]
+    @classmethod
+    def new_key(cls) -> str:
+        """A fresh key, as the store keeps it (hex)."""
+        return os.urandom(16).hex()
+
+    @classmethod
+    def from_stored(cls, value: str) -> CursorSeal | None:
+        """The seal of a stored key; ``None`` when the record is not a key."""
+        try:
+            key = bytes.fromhex(value)
+        except ValueError:
+            return None
+        return cls(key) if len(key) == 16 else None
+
+    def encode(self, ts: int, message_id: str, newest_first: bool = False) -> str:
+        """The cursor of the position ``(ts, message_id)``."""
+        plain = self._HEAD.pack(self._VERSION, newest_first, ts) + message_id.encode()
+        nonce = os.urandom(12)
+        sealed = nonce + self._aead.encrypt(nonce, plain, self._AAD)
+        return base64.urlsafe_b64encode(sealed).decode().rstrip("=")
+
+    def decode(self, cursor: object, newest_first: bool = False) -> tuple[int, str]:
+        """The position of a cursor; :class:`InvalidInput` naming ``cursor`` for anything
+        this store did not seal (another store's cursor too), and when the cursor comes
+        from a listing in the other direction than ``newest_first`` (its position would
+        be read as the wrong side of the page)."""
+        from cryptography.exceptions import InvalidTag
+
+        bad = InvalidInput("cursor is not a cursor returned by list() of this store "
+                           "(pass next_cursor as is)")
+        if not isinstance(cursor, str) or not cursor or len(cursor) > MAX_CURSOR_CHARS:
+            raise bad
+        try:
+            sealed = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+            plain = self._aead.decrypt(sealed[:12], sealed[12:], self._AAD)
+            version, newest, ts = self._HEAD.unpack_from(plain)
+            message_id = plain[self._HEAD.size:].decode()
+        except (ValueError, binascii.Error, InvalidTag, struct.error) as exc:
+            raise bad from exc
+        if version != self._VERSION or newest not in (0, 1):
+            raise bad
+        if bool(newest) != newest_first:
+            raise InvalidInput(
+                "cursor comes from a listing newest first: pass newest_first=true with it "
+                "(CLI --newest-first), as for the page that returned it" if newest else
+                "cursor comes from a listing oldest first: leave newest_first out with it "
+                "(CLI: without --newest-first), as for the page that returned it")
+        check_ts(ts, "cursor")
+        check_text(message_id, "cursor", max_chars=MAX_LABEL_CHARS)
+        return ts, message_id
 
 
 def text_chars(msg: Message) -> int:
@@ -339,6 +382,7 @@ class Memory:
         self.settings = ScopeSettings(self.storage.store, self.config.recall_scope)
         self.platforms = PlatformRegistry()
         self._marker_lock = asyncio.Lock()
+        self._cursor_seal: CursorSeal | None = None
         self._legacy_marker: str | None = None
         self._marker_warned = False
         self._warned_models: set[str] = set()
@@ -977,7 +1021,8 @@ class Memory:
             raise InvalidInput(f"newest_first must be true or false, got "
                                f"{describe(newest_first)}")
         needle = text.casefold() if text else None
-        pos = None if cursor is None else decode_cursor(cursor, newest_first)
+        seal = await self._seal()
+        pos = None if cursor is None else seal.decode(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
         out: builtins.list[Message] = []
         chars = 0
@@ -997,13 +1042,30 @@ class Memory:
                     chars += text_chars(m)
                 if len(out) == limit or chars >= MAX_PAGE_CHARS:
                     more = i < len(rows) - 1
-                    return MessagePage(tuple(out), encode_cursor(*pos, newest_first)
+                    return MessagePage(tuple(out), seal.encode(*pos, newest_first)
                                        if more else None)
             if len(rows) <= limit:
                 return MessagePage(tuple(out), None)
         assert pos is not None
         # a short page; more may follow
-        return MessagePage(tuple(out), encode_cursor(*pos, newest_first))
+        return MessagePage(tuple(out), seal.encode(*pos, newest_first))
+
+    async def _seal(self) -> CursorSeal:
+        """The store's cursor seal: its key is made on the first ``list`` of a store
+        (one for every process of it); a record that is not a key is replaced (a cursor
+        lives for a listing, and the old one's cursors could not be opened anyway)."""
+        if self._cursor_seal is None:
+            stored = await self.store.meta_set_default(CURSOR_NAMESPACE, CURSOR_KEY,
+                                                       CursorSeal.new_key())
+            seal = CursorSeal.from_stored(stored)
+            if seal is None:
+                log.warning("the store's list-cursor key record is not a key: replaced")
+                fresh = CursorSeal.new_key()
+                await self.store.meta_set(CURSOR_NAMESPACE, CURSOR_KEY, fresh)
+                seal = CursorSeal.from_stored(fresh)
+                assert seal is not None
+            self._cursor_seal = seal
+        return self._cursor_seal
 
     async def index_states(self, ids: Sequence[str]) -> dict[str, str]:
         """Where each of these messages stands with the vector index: ``pending``,

@@ -55,6 +55,7 @@ from .models import (
 )
 from .store import Storage
 from .store.base import (
+    CURSOR_NAMESPACE,
     LEGACY_NAMESPACE,
     LEXICAL_NAMESPACE,
     MAX_SESSION_DEPTH,
@@ -133,11 +134,12 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
     for s in await store.all_sessions():
         yield {"type": "session", **s.to_dict()}
     for ns, key, value in await store.meta_items():
-        if ns in NOT_IMPORTED_META:
-            # where this store's vectors live is not data: the store it goes into has
-            # its own pairing (recorded when that one is opened with a separate index);
-            # nor is how its full-text rows are laid out (the tokenizer's version, a
-            # backend's own layout): the store it goes into writes its own rows
+        if ns in NOT_EXPORTED_META:
+            # the key sealing list cursors is a secret; where this store's vectors live
+            # is not data: the store it goes into has its own pairing (recorded when
+            # that one is opened with a separate index); nor is how its full-text rows
+            # are laid out (the tokenizer's version, a backend's own layout): the store
+            # it goes into writes its own rows
             continue
         yield {"type": "meta", "namespace": ns, "key": key, "value": value}
     cursor = 0
@@ -404,6 +406,8 @@ def check_parent_chains(parents: Mapping[str, str | None],
 IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NAMESPACE,
                            LEGACY_NAMESPACE, LEXICAL_NAMESPACE, SNAPSHOT_DIRTY})
 NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
+#: Nor is the key sealing the store's ``list`` cursors (a secret; an import refuses it).
+NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE}
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 
 #: The fields of a vector record (as :func:`_records` writes them).

@@ -96,7 +96,7 @@ from ..errors import (
     RecallUnavailable,
     StoreError,
 )
-from ..memory import MAX_PAGE_CHARS, Memory, check_label, text_chars
+from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, check_label, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session
 from ..models import Message as StoredMessage
 from .console import is_console_path, mount_console
@@ -1290,7 +1290,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             since: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
             until: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
             limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-            cursor: Annotated[str | None, Query(min_length=1, max_length=2048)] = None,
+            cursor: Annotated[str | None, Query(min_length=1, max_length=MAX_CURSOR_CHARS)] = None,
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             platform: Annotated[str | None, Query(max_length=512)] = None,
             text: Annotated[str | None, Query(min_length=1, max_length=512)] = None,

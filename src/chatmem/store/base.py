@@ -75,6 +75,10 @@ LEGACY_NAMESPACE = "memory-vector"
 LEGACY_KEY = "legacy-model"
 #: The full-text tokenizer's version the store's rows were written with.
 LEXICAL_NAMESPACE = "chatmem.lexical"
+#: The key sealing the store's ``list`` cursors (:class:`chatmem.memory.CursorSeal`):
+#: a secret, never exported.
+CURSOR_NAMESPACE = "chatmem.cursor"
+CURSOR_KEY = "key"
 
 
 @dataclass(frozen=True)
