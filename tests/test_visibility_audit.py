@@ -234,3 +234,36 @@ async def test_a_short_list_page_cursor_does_not_name_a_hidden_message() -> None
         assert [m.id for m in seen] == [m.id for m in later]
     finally:
         await mem.close()
+
+
+async def test_a_recall_reads_each_session_once() -> None:
+    """A recall checked its candidates' sessions (R4), then read them again for its hits'
+    neighbours and again for their labels: three reads of one session (and of each
+    child's root), each of which could see it differently. One read now serves all."""
+    mem = await Memory.open("memory://", config=Config.load({"scope": "resource"}),
+                            embedder=Embedder(RecordingProvider(dim=32)))
+    try:
+        await mem.upsert_session(Session(id="home", resource_id="r", origin_platform="tg"))
+        await mem.upsert_session(Session(id="thread", parent_id="home"))
+        await mem.add([Message(session_id="home", content="the boat trip", ts=1000),
+                       *(Message(session_id="thread", content=f"the boat trip {i}",
+                                 ts=2000 + i) for i in range(5))])
+        await mem.flush(timeout=30)
+        asked: list[str] = []
+        read = mem.store.get_sessions
+
+        async def counted(ids: list[str]) -> dict[str, Session]:
+            asked.extend(ids)
+            return await read(ids)
+
+        mem.store.get_sessions = counted  # type: ignore[method-assign]
+        await mem.situation("home")  # the recall's own situation, read the same way
+        situation_reads = len(asked)
+        asked.clear()
+        r = await mem.recall("boat trip", session="home", window=1)
+        assert "thread" in {h.message.session_id for h in r.hits}
+        assert "[tg/" in r.text  # the thread's lines carry its root's platform
+        candidates = asked[situation_reads:]
+        assert sorted(candidates) == sorted(set(candidates)), asked
+    finally:
+        await mem.close()

@@ -798,11 +798,20 @@ class Memory:
                     m, sessions.get(m.session_id), vec, embedded.model_id))
         return True
 
-    async def _label_sessions(self, ids: set[str]) -> dict[str, Session]:
+    async def _label_sessions(self, ids: set[str], read: dict[str, Session]
+                              ) -> dict[str, Session]:
         """The sessions whose labels a recall renders, a child's ``origin_platform`` its
         root's (S: a child takes its root's, as scoping and the vectors' snapshots read
-        it): a thread of a Telegram group labelled its lines with no platform at all."""
-        return await snapshot_sessions(self.store, ids)
+        it): a thread of a Telegram group labelled its lines with no platform at all.
+        Those the recall already read (``read``, :meth:`_sessions`) are not read again."""
+        return await self._sessions(ids, read)
+
+    async def _sessions(self, ids: set[str], read: dict[str, Session]
+                        ) -> dict[str, Session]:
+        """The sessions of ``ids`` as vectors snapshot them. ``read``: the sessions, as
+        stored, that this recall read (each read once, for its visibility checks, its
+        replies', its neighbours' and its labels, which all see it as it was then)."""
+        return await snapshot_sessions(self.store, ids, read)
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed
@@ -1278,12 +1287,13 @@ class Memory:
         situation = await self.situation(session, platform)
         return scope_filter((await self.settings.effective(situation)).scope, situation)
 
-    async def _visible(self, msgs: Sequence[Message], where: Mapping[str, Any] | None
-                       ) -> builtins.list[Message]:
-        """The messages that pass ``where`` as their vector entries would (R4)."""
+    async def _visible(self, msgs: Sequence[Message], where: Mapping[str, Any] | None,
+                       read: dict[str, Session] | None = None) -> builtins.list[Message]:
+        """The messages that pass ``where`` as their vector entries would (R4); their
+        sessions are read into ``read`` (those it holds are not read again)."""
         if not where or not msgs:
             return builtins.list(msgs)
-        snaps = await snapshot_sessions(self.store, {m.session_id for m in msgs})
+        snaps = await self._sessions({m.session_id for m in msgs}, {} if read is None else read)
         model = self.embedder.model_id if self.embedder is not None else ""
         return [m for m in msgs if evaluate(where, filter_document(
             vector_entry(m, snaps.get(m.session_id), None, model)))]
@@ -1437,6 +1447,7 @@ class Memory:
         # the query is embedded once, whatever the number of tiers (None: it could not be)
         query_vector: list[Vector | None] = []
         stored: dict[str, Message] = {}
+        sessions: dict[str, Session] = {}  # read once per recall (_sessions)
         now = plan.now if plan.now is not None else now_ms()  # one "now" for every tier
         search = self.config.search
         period = named_period(plan.query, now, self.config.timezone) \
@@ -1453,7 +1464,7 @@ class Memory:
                 found = await self._with_period(searched_text, found, period, plan.where,
                                                 pool_size, query_vector)
             pool = episode_context(
-                await self._with_replies(found, plan, embedder.model_id),
+                await self._with_replies(found, plan, embedder.model_id, sessions),
                 share=plan.episode_share,
                 span_ms=search.episode_minutes * 60_000, role=plan.asked_role)
             legacy = await self._legacy_model(embedder.model_id) \
@@ -1468,7 +1479,7 @@ class Memory:
             # file): a candidate is kept only if its message, with its session as it is
             # now, passes the recall's filter, as neighbours and listed messages must
             shown = {m.id for m in await self._visible(builtins.list(fetched.values()),
-                                                       plan.where)}
+                                                       plan.where, sessions)}
             stored.update({i: m for i, m in fetched.items() if i in shown})
             candidates = admit_messages(admission, stored, plan)
             tier = rerank(candidates, now_ms=now,
@@ -1496,12 +1507,13 @@ class Memory:
             if len(ranked) >= plan.top_k or searched < pool_size:
                 break  # enough hits, or no candidate left beyond this pool
         ranked = ranked[:plan.top_k]
-        neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id)
+        neighbours = await self._neighbours(ranked, plan, request.session, embedder.model_id,
+                                            sessions)
         if len(ranked) > len(neighbours):  # the character budget left hits out
             excluded = {**excluded, "budget": len(ranked) - len(neighbours)}
             ranked = [r for r in ranked if r.message.id in neighbours]
-        sessions = await self._label_sessions({r.message.session_id for r in ranked})
-        snippets, text = fit(ranked, neighbours, plan.skip_ids, sessions,
+        labels = await self._label_sessions({r.message.session_id for r in ranked}, sessions)
+        snippets, text = fit(ranked, neighbours, plan.skip_ids, labels,
                              max_chars=self.config.context_expand.max_chars,
                              locale=self.config.locale, timezone=self.config.timezone,
                              per_item_max_chars=self.config.search.per_item_max_chars,
@@ -1574,9 +1586,10 @@ class Memory:
                     visibility=visibility, where=where)
 
     async def _with_replies(self, pool: list[ScoredId], plan: RecallPlan,
-                            model_id: str) -> list[ScoredId]:
+                            model_id: str, sessions: dict[str, Session]) -> list[ScoredId]:
         """The pool with the replies of its best candidates (:mod:`chatmem.recall.follow`);
-        a reply counts only if it is visible under the same filters as the pool."""
+        a reply counts only if it is visible under the same filters as the pool.
+        ``sessions``: the sessions the recall read (:meth:`_sessions`)."""
         search = self.config.search
         share, window = plan.reply_share, search.reply_window
         window_group = window if search.reply_window_group is None \
@@ -1591,10 +1604,9 @@ class Memory:
                                 other_side=search.reply_other_side)
         groups: set[str] = set()
         if window_group != window:
-            sessions = await self.store.get_sessions(sorted({p.session_id for p in parents}))
-            groups = {sid for sid, session in sessions.items() if session.is_group}
+            parent_sessions = await self._sessions({p.session_id for p in parents}, sessions)
+            groups = {sid for sid, session in parent_sessions.items() if session.is_group}
         followers: dict[str, list[Message]] = {}
-        snapshots: dict[str, Session] = {}
         for parent in parents:
             size = window_group if parent.session_id in groups else window
             if size <= 0:
@@ -1606,11 +1618,10 @@ class Memory:
                 size, insertions, role)
             if plan.where and after:
                 sid = parent.session_id
-                if sid not in snapshots:
-                    snapshots.update(await snapshot_sessions(self.store, {sid}))
+                snap = (await self._sessions({sid}, sessions)).get(sid)
                 after = [m for m in after
                          if evaluate(plan.where, filter_document(
-                             vector_entry(m, snapshots.get(sid), None, model_id)))]
+                             vector_entry(m, snap, None, model_id)))]
             followers[parent.message_id] = after
         return follow_replies(pool, followers, share=share)
 
@@ -1786,15 +1797,16 @@ class Memory:
             return []
 
     async def _neighbours(self, ranked: Sequence[Ranked], plan: RecallPlan,
-                          session: str | None, model_id: str) -> dict[str, list[Message]]:
+                          session: str | None, model_id: str, read: dict[str, Session]
+                          ) -> dict[str, list[Message]]:
         """F5: each hit's neighbours from its own session (other sessions' hits only with
         ``cross_session``); R4: a neighbour is shown only if it is visible itself and
         passes the recall's filter (the configured one and the caller's, as a hit must:
         a filter on ``message.<key>`` hides a message next to a hit too). Hits past
-        :data:`MAX_RECALL_CHARS` get no entry (the caller leaves them out)."""
+        :data:`MAX_RECALL_CHARS` get no entry (the caller leaves them out).
+        ``read``: the sessions the recall read (:meth:`_sessions`)."""
         win = plan.window
         out: dict[str, list[Message]] = {}
-        snapshots: dict[str, Session] = {}
         used, full = 0, False
         for r in ranked:
             assert r.message.id is not None and r.message.ts is not None
@@ -1808,11 +1820,10 @@ class Memory:
                                                 win.before, win.after)
                 if plan.where and around:
                     sid = r.message.session_id
-                    if sid not in snapshots:
-                        snapshots.update(await snapshot_sessions(self.store, {sid}))
+                    snap = (await self._sessions({sid}, read)).get(sid)
                     around = [m for m in around
                               if evaluate(plan.where, filter_document(
-                                  vector_entry(m, snapshots.get(sid), None, model_id)))]
+                                  vector_entry(m, snap, None, model_id)))]
             sizes = [text_chars(m) for m in around]
             if used + sum(sizes) > MAX_RECALL_CHARS:  # the nearest neighbours that fit
                 keep = set()

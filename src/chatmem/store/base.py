@@ -128,10 +128,12 @@ def parent_chain(session: Session, lookup: Callable[[str], Session | None],
 
 
 async def load_parent_chain(store: MessageStore, session: Session,
-                            limit: int = MAX_SESSION_DEPTH) -> ParentChain:
+                            limit: int = MAX_SESSION_DEPTH,
+                            cache: dict[str, Session] | None = None) -> ParentChain:
     """:func:`parent_chain` over a store: each walk that stops at a parent not loaded yet
-    loads it (one read per ancestor) and walks again."""
-    loaded: dict[str, Session] = {}
+    loads it (one read per ancestor) and walks again. ``cache``: sessions by id as
+    stored, which the caller read already; the ancestors loaded are added to it."""
+    loaded: dict[str, Session] = {} if cache is None else cache
     while True:
         chain = parent_chain(session, loaded.get, limit)
         wanted = chain.unknown

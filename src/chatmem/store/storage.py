@@ -72,14 +72,23 @@ async def root_of(store: MessageStore, session: Session) -> Session:
     return (await load_parent_chain(store, session)).root
 
 
-async def snapshot_sessions(store: MessageStore, ids: set[str]) -> dict[str, Session]:
+async def snapshot_sessions(store: MessageStore, ids: set[str],
+                            cache: dict[str, Session] | None = None) -> dict[str, Session]:
     """Sessions as a vector snapshots them: a child takes its root's origin platform (F9)
-    and, when it has none of its own, its root's resource id."""
-    sessions = await store.get_sessions(sorted(ids))
+    and, when it has none of its own, its root's resource id. ``cache``: sessions by id
+    as stored, which the caller read already (not read again); those read here, and
+    their ancestors, are added to it."""
+    stored: dict[str, Session] = {} if cache is None else cache
+    wanted = sorted(ids - stored.keys())
+    if wanted:
+        stored.update(await store.get_sessions(wanted))
     out: dict[str, Session] = {}
-    for sid, session in sessions.items():
+    for sid in sorted(ids):
+        session = stored.get(sid)
+        if session is None:
+            continue
         if session.parent_id:
-            root = await root_of(store, session)
+            root = (await load_parent_chain(store, session, cache=stored)).root
             session = replace(session, origin_platform=root.origin_platform,
                               resource_id=session.resource_id or root.resource_id)
         out[sid] = session
