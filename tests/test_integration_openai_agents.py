@@ -199,6 +199,44 @@ async def test_pop_item_and_clear_session(mem: Memory) -> None:
     assert await session.get_items() == [{"content": "hi", "role": "user"}]
 
 
+async def test_pops_at_once_take_each_their_own_item(mem: Memory) -> None:
+    """Two pops at once both read the latest item, and both returned it (one erased it,
+    the other erased nothing): an item was reported popped twice, another stayed."""
+    session = ChatmemSession(mem, "s1")
+    await session.add_items([{"role": "user", "content": f"m{i}"} for i in range(4)])
+    popped = await asyncio.gather(session.pop_item(), session.pop_item(), session.pop_item())
+    assert sorted(p["content"] for p in popped) == ["m1", "m2", "m3"]
+    assert await session.get_items() == [{"role": "user", "content": "m0"}]
+
+
+async def test_get_items_reads_the_latest_items_only(mem: Memory) -> None:
+    """``get_items(limit)`` (what a run asks for, ``SessionSettings(limit=…)``) and
+    ``pop_item`` read from the latest back, not the whole history; without a ``limit``
+    ``get_items`` takes ``session_settings.limit``, as the SDK's own sessions do."""
+    await mem.add([Message(session_id="s1", content=f"m{i}", role="user", ts=1000 + i)
+                   for i in range(3000)])
+    session = ChatmemSession(mem, "s1", session_settings=SessionSettings(limit=2))
+    rows = [0]
+    listed = mem.store.list_messages
+
+    async def counted(**kw: Any) -> Any:
+        page = await listed(**kw)
+        rows[0] += len(page)
+        return page
+
+    mem.store.list_messages = counted  # type: ignore[method-assign]
+    assert await session.get_items() == [{"role": "user", "content": "m2998"},
+                                         {"role": "user", "content": "m2999"}]
+    assert [i["content"] for i in await session.get_items(limit=3)] == [
+        "m2997", "m2998", "m2999"]
+    assert (await session.pop_item())["content"] == "m2999"
+    assert rows[0] < 100, rows
+    assert len(await session.get_items(limit=5000)) == 2999
+    for bad in (-1, 1.5, True):
+        with pytest.raises(InvalidInput, match="session_settings.limit must be"):
+            await ChatmemSession(mem, "s1", session_settings={"limit": bad}).get_items()
+
+
 async def test_messages_added_with_memory_add_are_part_of_the_history(mem: Memory) -> None:
     await mem.add([Message(session_id="s1", content="from the bot before", role="user"),
                    Message(session_id="s1", content="internal", role="tool")])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..chat_format import TOOL_CALL_SOURCE
@@ -283,14 +283,45 @@ class ChatmemSession:
             if cursor is None:
                 return out
 
+    async def _latest_first(self, page_size: int = _PAGE) -> AsyncIterator[Message]:
+        """The session's stored messages, the latest first, read a page at a time (the
+        latest items of a long history without reading all of it)."""
+        cursor: str | None = None
+        while True:
+            page = await self.memory.list(session=self.session_id, limit=page_size,
+                                          cursor=cursor, newest_first=True)
+            for message in page.messages:
+                yield message
+            cursor = page.next_cursor
+            if cursor is None:
+                return
+
+    def _settings_limit(self) -> object:
+        """``session_settings.limit`` (a ``SessionSettings`` or a mapping), as the SDK's
+        own sessions read it when ``get_items`` is given no ``limit``."""
+        settings = self.session_settings
+        if isinstance(settings, Mapping):
+            return settings.get("limit")
+        return getattr(settings, "limit", None)
+
     async def get_items(self, limit: int | None = None) -> builtins.list[Any]:
-        """The conversation's items, oldest first; with ``limit``, the latest ``limit``."""
-        items = [i for i in map(message_to_item, await self._messages()) if i is not None]
-        if limit is not None:
-            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-                raise InvalidInput(f"limit must be an integer ≥ 0, got {describe(limit)}")
-            items = items[-limit:] if limit else []
-        return items
+        """The conversation's items, oldest first; with ``limit`` (or, without it,
+        ``session_settings.limit``), the latest ``limit``, read from the latest back."""
+        wanted = self._settings_limit() if limit is None else limit
+        if wanted is None:
+            return [i for i in map(message_to_item, await self._messages()) if i is not None]
+        if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
+            name = "limit" if limit is not None else "session_settings.limit"
+            raise InvalidInput(f"{name} must be an integer ≥ 0, got {describe(wanted)}")
+        items: builtins.list[Any] = []
+        if wanted:
+            async for message in self._latest_first(min(wanted, _PAGE)):
+                item = message_to_item(message)
+                if item is not None:
+                    items.append(item)
+                    if len(items) == wanted:
+                        break
+        return items[::-1]
 
     async def add_items(self, items: Sequence[Any]) -> None:
         """Store the items, in order (committed before this returns; indexed in the
@@ -306,11 +337,13 @@ class ChatmemSession:
             await self.memory.add(batch)
 
     async def pop_item(self) -> Any | None:
-        """Erase the latest item (everywhere, as :meth:`Memory.delete`) and return it."""
-        for message in reversed(await self._messages()):
+        """Erase the latest item (everywhere, as :meth:`Memory.delete`) and return it.
+        Pops at once (in this process or another) each take their own item: one whose
+        message another erased first is passed over for the one before it."""
+        async for message in self._latest_first(8):
             item = message_to_item(message)
-            if item is not None and message.id is not None:
-                await self.memory.delete([message.id])
+            if item is not None and message.id is not None \
+                    and await self.memory.delete([message.id]):
                 return item
         return None
 
