@@ -344,6 +344,20 @@ async def test_sessions_and_metadata_area(pair: Pair) -> None:
     mine = [item for item in await pair.store.meta_items() if item[0] in ("ns", "ns2")]
     assert mine == [("ns", "B", "1"), ("ns", "a", "2"), ("ns2", "k", "other")]
     assert (await pair.store.stats()).sessions == 3
+    # a page of sessions after an id, byte-wise ("Z" before "a", "é" after "zeta"), as
+    # Memory.sessions and the LangGraph store page them
+    for sid in ("langgraph:a", "langgraph:b.c", "langgraph;", "é", "Z", "日本"):
+        await pair.store.upsert_session(Session(id=sid))
+    every = [s.id for s in await pair.store.all_sessions()]
+    assert every == sorted(every, key=str.encode) and len(every) == 9
+    for after in (None, "", "Alpha", "g", "langgraph:", "langgraph:b.c", "zeta", "é",
+                  "\U0001f600"):
+        for limit in (1, 2, 100):
+            want = [i for i in every if after is None or i > after][:limit]
+            got = await pair.store.sessions_after(after, limit)
+            assert [x.id for x in got] == want, (after, limit)
+    assert await pair.store.sessions_after("f", 1) == [Session(id="g1",
+                                                                group_name="Climbing")]
 
 
 async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:

@@ -195,6 +195,32 @@ async def test_listing_is_newest_first_and_pages(store: ChatmemStore) -> None:
     assert await store.asearch((), limit=0) == []
 
 
+async def test_a_store_shared_with_chats_is_not_read_whole(store: ChatmemStore,
+                                                           mem: Memory) -> None:
+    """Listing items and namespaces read every session of the store (a chat store:
+    100,000 sessions took 1.3 s a call): LangGraph's sessions are now read a page at
+    a time from their id prefix on, around sessions that sort before and after it."""
+    from chatmem import Session
+
+    for sid in ("chat-1", "langgraph", "langgraph;x", "zz-chat", "langgraph:"):
+        await mem.upsert_session(Session(id=sid))
+    ref = InMemoryStore()
+    await fill(store, ref)
+    every = mem.store.all_sessions
+
+    async def not_all() -> Any:
+        raise AssertionError("every session of the store read")
+
+    mem.store.all_sessions = not_all  # type: ignore[method-assign]
+    try:
+        assert await store.alist_namespaces() == await ref.alist_namespaces()
+        ours = await store.asearch(("memories",), limit=100)
+        theirs = await ref.asearch(("memories",), limit=100)
+        assert sorted(i.key for i in ours) == sorted(i.key for i in theirs)
+    finally:
+        mem.store.all_sessions = every  # type: ignore[method-assign]
+
+
 NAMESPACE_LISTINGS: list[dict[str, Any]] = [
     {},
     {"prefix": ("memories",)},

@@ -1100,8 +1100,8 @@ class Memory:
         if only is not None:
             found = await self.store.get_sessions(id_list(only, "only"))
             every = sorted(found.values(), key=lambda s: s.id)
-        else:
-            every = await self.store.all_sessions()
+        else:  # one page and the next one's first: not every session of the store
+            every = await self.store.sessions_after(after, limit + 1)
         rest = [s for s in every if after is None or s.id > after]
         out = []
         for s in rest[:limit]:

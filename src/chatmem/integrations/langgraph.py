@@ -482,12 +482,18 @@ class ChatmemStore(BaseStore):
 
     async def _namespaces(self) -> list[tuple[str, tuple[str, ...]]]:
         """(session id, namespace) of every LangGraph namespace with a session."""
-        out = []
-        for s in await self.memory.store.all_sessions():
-            ns = s.metadata.get(NS_META)
-            if s.id.startswith(SESSION_PREFIX) and isinstance(ns, list) \
-                    and all(isinstance(x, str) for x in ns):
-                out.append((s.id, tuple(ns)))
+        out: list[tuple[str, tuple[str, ...]]] = []
+        # ids order byte-wise: this store's sessions are those from the prefix on that
+        # start with it, read a page at a time (not every session of a chat store)
+        after = SESSION_PREFIX
+        while page := await self.memory.store.sessions_after(after, _PAGE):
+            for s in page:
+                if not s.id.startswith(SESSION_PREFIX):
+                    return out
+                ns = s.metadata.get(NS_META)
+                if isinstance(ns, list) and all(isinstance(x, str) for x in ns):
+                    out.append((s.id, tuple(ns)))
+            after = page[-1].id
         return out
 
     async def _listed(self, op: SearchOp) -> list[SearchItem]:

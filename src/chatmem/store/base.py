@@ -264,6 +264,11 @@ class MessageStore(Protocol):
 
     async def all_sessions(self) -> list[Session]: ...
 
+    async def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+        """At most ``limit`` sessions ordered by id (byte-wise), those whose id comes
+        after ``after`` (``None``: from the first): a page of a store's sessions."""
+        ...
+
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
         """Up to ``before`` messages before and ``after`` after ``around_ts``, in time order.

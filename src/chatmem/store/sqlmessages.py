@@ -309,6 +309,16 @@ def all_sessions_query(d: Dialect) -> Statement:
     return f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id", []
 
 
+def sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement:
+    """At most ``limit`` sessions by id (byte-wise: SQLite's binary collation, the
+    ``COLLATE "C"`` of PostgreSQL's column), those after ``after``: the primary key's
+    order, so a page reads ``limit`` rows, not the table."""
+    if after is None:
+        return d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id LIMIT ?"), [limit]
+    return (d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id > ? ORDER BY id LIMIT ?"),
+            [after, limit])
+
+
 def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Session]:
     return [row_to_session(d, r) for r in rows]
 

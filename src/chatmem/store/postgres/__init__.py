@@ -936,6 +936,11 @@ class PostgresStore:
             rows = await _rows(conn, sm.all_sessions_query(POSTGRES))
         return sm.sessions_result(POSTGRES, rows)
 
+    async def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+        async with self._conn() as conn:
+            rows = await _rows(conn, sm.sessions_after_query(POSTGRES, after, limit))
+        return sm.sessions_result(POSTGRES, rows)
+
     # ---------------------------------------------------------------- metadata area
 
     async def meta_get(self, namespace: str, key: str) -> str | None:

@@ -1020,6 +1020,11 @@ class SqliteStore:
     def all_sessions(self) -> list[Session]:
         return sm.sessions_result(SQLITE, self._rows(sm.all_sessions_query(SQLITE)))
 
+    @_on_store_thread
+    def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+        return sm.sessions_result(
+            SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)))
+
     # ---------------------------------------------------------------- metadata area
 
     @_on_store_thread
