@@ -220,3 +220,18 @@ def test_a_number_is_spelt_in_ascii_digits(value: str) -> None:
     assert Config.load(env={"CHATMEM_SEARCH__TOP_K": " 8 "}).search.top_k == 8
     assert Config.load(env={"CHATMEM_SEARCH__HALF_LIFE_DAYS": "1e1"}).search.half_life_days \
         == 10.0
+
+
+def test_a_model_name_given_as_an_argument_keeps_the_files_provider() -> None:
+    """``Config.load(file, embedding="model")``: the shorthand a file may use replaced
+    the file's whole section as an argument (provider back to local, the key and
+    endpoint gone); now it names the model only, as in a file."""
+    file = {"embedding": {"provider": "openai", "api_key": "sk-test",
+                          "model": "text-embedding-3-small",
+                          "endpoint": "http://127.0.0.1:9/v1"}}
+    cfg = Config.load(file, embedding="text-embedding-3-large")
+    assert (cfg.embedding.provider, cfg.embedding.model, cfg.embedding.endpoint) == (
+        "openai", "text-embedding-3-large", "http://127.0.0.1:9/v1")
+    assert cfg.embedding.api_key is not None
+    with pytest.raises(ConfigError, match="set CHATMEM_EMBEDDING__MODEL=<model>"):
+        Config.load({}, env={"CHATMEM_EMBEDDING": "text-embedding-3-large"})

@@ -596,6 +596,9 @@ class Config(_Strict):
         data = dict(data or {})
         if isinstance(data.get("embedding"), str):  # the shorthand, so that fields merge
             data["embedding"] = {"model": data["embedding"]}
+        if isinstance(overrides.get("embedding"), str):  # as an argument too: it replaced
+            # the whole section (a file's provider and key were dropped for the model)
+            overrides = {**overrides, "embedding": {"model": overrides["embedding"]}}
         from_env: dict[str, Any] = {}
         sources: dict[str, tuple[str, str]] = {}
         if env is not None or env_file is not None:
@@ -764,6 +767,10 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
         bad = sorted(k.upper() for k, v in variables.items()
                      if not _parses(settings, {k: v}))
         where = ", ".join(bad) if bad else "a CHATMEM_ variable"
+        if bad == [env_var("embedding")]:  # a model name, as a file's embedding = "…"
+            raise ConfigError(f"invalid configuration: {where}: not valid JSON (the "
+                              "embedding section is a table: to name a model, set "
+                              f"{env_var('embedding.model')}=<model>)") from None
         raise ConfigError(f"invalid configuration: {where}: not valid JSON (a table or a "
                           "list is written as JSON, e.g. "
                           "CHATMEM_EMBEDDING__HEADERS='{\"X-Team\": \"a\"}')") from None
