@@ -131,6 +131,25 @@ def test_a_bad_value_of_a_config_file_is_named_with_the_file(tmp_path: Path) -> 
     assert not (tmp_path / "s.db").exists()
 
 
+def test_a_config_file_under_the_home_folder_may_be_given_with_a_tilde(tmp_path: Path
+                                                                      ) -> None:
+    """``--config '~/chatmem.toml'`` (quoted, or ``CHATMEM_CONFIG`` from a service's
+    environment: no shell expands it) was "does not exist", where ``--db '~/…'`` is the
+    home folder's: the file is read (its bad value named) and ``~`` is not a folder."""
+    (tmp_path / "chatmem.toml").write_text("[search]\ntopk = 3\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**ENV, "HOME": str(tmp_path)}
+    for args in (["--config", "~/chatmem.toml"], []):
+        proc = subprocess.run([sys.executable, "-m", "chatmem", "stats", "--db",
+                               str(work / "s.db"), *args], capture_output=True, text=True,
+                              timeout=300, cwd=work,
+                              env={**env, "CHATMEM_CONFIG": "~/chatmem.toml"} if not args
+                              else env)
+        assert "search.topk: unknown option" in proc.stderr, proc.stderr
+    assert list(work.iterdir()) == []
+
+
 @pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
 def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
                                                                   command: list[str]) -> None:

@@ -201,6 +201,9 @@ def test_env_file(tmp_path: Path) -> None:
                     "OTHER=1\n")
     cfg = Config.load(env_file=path)
     assert (cfg.search.top_k, cfg.scope) == (7, "user")
+    with pytest.MonkeyPatch.context() as home:  # "~" is the home folder, as for --db
+        home.setenv("HOME", str(tmp_path))
+        assert Config.load(env_file="~/chatmem.env").search.top_k == 7
     with pytest.raises(ConfigError, match="env file .* does not exist"):
         Config.load(env_file=tmp_path / "missing.env")
     path.write_text("CHATMEM_SEARCH__TOP_K=x\n")

@@ -50,8 +50,10 @@ MAX_TABLE_BYTES = 1024 * 1024
 
 def read_table(path: str, hint: str) -> dict[str, Any]:
     """A TOML or YAML file holding one table (``hint`` names the option in errors); every
-    way it can be wrong is a :class:`ConfigError` naming the file."""
-    p = Path(path)
+    way it can be wrong is a :class:`ConfigError` naming the file. ``~`` is the home
+    folder, as in ``--db`` (a quoted path, ``CHATMEM_CONFIG`` in a ``.env`` file or a
+    service's environment, is not expanded by a shell)."""
+    p = Path(path).expanduser()
     where = f"{hint} {path}"
     text = read_small_text(p, where, MAX_TABLE_BYTES, "a TOML or YAML file")
     data: Any

@@ -859,9 +859,9 @@ def read_small_text(path: Path, where: str, max_bytes: int, what: str) -> str:
 def read_env_file(path: str | Path) -> dict[str, str]:
     """The variables of a ``.env`` file (python-dotenv's syntax, without ``${VAR}``
     expansion: 572 bytes of doubling references took 3.4 GB); a missing, oversized or
-    non-UTF-8 file is an error naming it."""
-    p = Path(path)
-    where = f"invalid configuration: env file {str(p)!r}"
+    non-UTF-8 file is an error naming it. ``~`` is the home folder."""
+    where = f"invalid configuration: env file {str(path)!r}"
+    p = Path(path).expanduser()
     text = read_small_text(p, where, MAX_ENV_FILE_BYTES, "a file of KEY=value lines")
     from dotenv.parser import parse_stream
 
