@@ -88,7 +88,9 @@ class Metrics:
             "(retried later), split (retried one by one), error.",
             ["namespace", "outcome"], buckets=SLOW_BUCKETS, registry=r)
         self.index_batch_messages = Counter(
-            "chatmem_indexing_batch_messages", "Messages in indexing batches, by outcome.",
+            "chatmem_indexing_batch_messages", "Messages in indexing batches, by outcome "
+            "(a split batch's messages count again, each under its own retry's outcome: "
+            "ok counts the messages indexed).",
             ["namespace", "outcome"], registry=r)
         self.embedding_duration = Histogram(
             "chatmem_embedding_call_duration_seconds",
