@@ -18,10 +18,10 @@ from backends import BACKENDS, PLACES
 from chatmem import Erased, InvalidInput, Memory, Message, StoreError, SyncMemory
 from chatmem.embedding import Embedder
 from chatmem.memory import CursorSeal
-from chatmem.store.base import CURSOR_KEY, CURSOR_NAMESPACE
 from chatmem.models import VectorEntry
 from chatmem.store import SqliteStore, Storage
 from chatmem.store.ann import AnnSettings
+from chatmem.store.base import CURSOR_KEY, CURSOR_NAMESPACE
 from providers import RecordingProvider
 
 NAMES = sorted(BACKENDS)

@@ -86,7 +86,7 @@ async def test_round_trip_sqlite_postgres_qdrant_sqlite_keeps_everything(tmp_pat
 
 
 async def test_the_list_cursor_key_is_not_exported(tmp_path: Path) -> None:
-    mem, want = await _source(f"sqlite:///{tmp_path}/a.db")
+    mem, _ = await _source(f"sqlite:///{tmp_path}/a.db")
     try:
         assert (await mem.list(limit=1)).next_cursor  # the store made its cursor key
         assert await mem.store.meta_get("chatmem.cursor", "key")
