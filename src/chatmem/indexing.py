@@ -238,6 +238,9 @@ class Indexer:
         self._queued: set[str] = set()
         self._in_flight: set[str] = set()
         self._in_flight_msgs: dict[str, Message] = {}
+        #: In-flight short replies whose turn before changed while they were embedded
+        #: (:meth:`_context_moved`): queued again when their batch is over.
+        self._again: dict[str, Message] = {}
         self._wakeup = asyncio.Event()
         #: Cuts the sweeper's sleep short (a retry wave ended, retries were scheduled).
         self._sweeper_wakeup = asyncio.Event()
@@ -455,6 +458,9 @@ class Indexer:
                 for m in batch:
                     self._in_flight.discard(m.id or "")
                     self._in_flight_msgs.pop(m.id or "", None)
+                again = [self._again.pop(m.id) for m in batch if m.id in self._again]
+                if again:  # before they settle: whoever waits on them waits on this too
+                    self.enqueue(again)
                 self._settle_ids(m.id or "" for m in batch)
 
     async def _claim(self, batch: list[Message]) -> list[Message]:
@@ -672,8 +678,8 @@ class Indexer:
         a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
         ``failed`` (retried later) or ``split`` (retried one by one at once)."""
         try:
-            embedded = await self.embedder.embed_many_with_model(
-                await vector_texts(self.store, batch, self.config))
+            texts = await vector_texts(self.store, batch, self.config)
+            embedded = await self.embedder.embed_many_with_model(texts)
         except EmbeddingUnavailable as exc:
             if slot is not None:
                 slot.release()
@@ -699,10 +705,34 @@ class Indexer:
                        for m, v in zip(batch, embedded.vectors)]
             # a message rewritten (in another process) since it was read keeps waiting
             await self.storage.write_entries(entries, current_only=True)
+        await self._context_moved(batch, texts)
         self._write_failures = 0
         self._indexed += len(entries)
         self._batches += 1
         return "ok"
+
+    async def _context_moved(self, batch: Sequence[Message], texts: Sequence[str]) -> None:
+        """Issue 12: a short reply embedded with the turn before it whose turn was erased
+        or rewritten meanwhile (by another process, or while its batch ran) holds words
+        that are no longer there; the erase or rewrite re-embeds only replies already
+        indexed. So each written reply's text is read again after its write: one that
+        moved is made pending and queued again. An erase that commits after this read
+        finds the reply indexed, and re-embeds it itself."""
+        replies = [(m, t) for m, t in zip(batch, texts) if _short_reply(m, self.config)]
+        if not replies:
+            return
+        now = await vector_texts(self.store, [m for m, _ in replies], self.config)
+        moved = [m for (m, was), text in zip(replies, now) if text != was]
+        if not moved:
+            return
+        states = await self.store.index_states([m.id or "" for m in moved])
+        # still waiting: not written (its own text changed), its rewriter queues it
+        stale = [m for m in moved if states.get(m.id or "") == IndexState.INDEXED]
+        if stale:
+            await self.store.set_index_state([m.id or "" for m in stale], IndexState.PENDING)
+            self._again.update((m.id or "", m) for m in stale)
+            log.info("%d short repl(ies) embedded with a turn that changed meanwhile: "
+                     "embedded again", len(stale))
 
     async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable,
                                 *, quiet: bool = False) -> None:
