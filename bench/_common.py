@@ -6,7 +6,8 @@ import json
 import os
 import platform
 import statistics
-from collections.abc import Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
@@ -77,6 +78,16 @@ def pct(values: list[float], p: float) -> float:
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+async def median_ms(op: Callable[[], Awaitable[Any]], repeat: int) -> float:
+    """Median milliseconds of ``repeat`` awaited calls of ``op``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        await op()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
 
 
 def print_table(title: str, header: list[str], rows: list[list[Any]]) -> None:

@@ -18,29 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import tempfile
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from _common import machine, print_table, write_json
+from _common import machine, median_ms, print_table, write_json
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.integrations.openai_agents import ChatmemSession, message_to_item
 
 LIMIT = 20
-
-
-async def timed(op: Callable[[], Awaitable[Any]], repeat: int) -> float:
-    """Median milliseconds of ``op``."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        await op()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 async def measure(size: int, repeat: int, folder: Path) -> list[dict[str, Any]]:
@@ -76,8 +63,8 @@ async def measure(size: int, repeat: int, folder: Path) -> list[dict[str, Any]]:
                  whole_then_last),
                 ("pop_item + add_items", pop_and_put_back, whole_then_pop),
                 ("get_items() (all)", session.get_items, session.get_items)):
-            base = await timed(before, repeat)
-            new = await timed(now, repeat)
+            base = await median_ms(before, repeat)
+            new = await median_ms(now, repeat)
             rows.append({"messages": size, "operation": name, "before_ms": round(base, 2),
                          "now_ms": round(new, 2), "ratio": round(new / base, 4)})
         return rows

@@ -20,30 +20,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
 
-from _common import machine, pg_conninfo, pg_url, print_table, write_json
+from _common import machine, median_ms, pg_conninfo, pg_url, print_table, write_json
 from chatmem import Memory, Session
 from chatmem.config import Config
 from chatmem.integrations.langgraph import ChatmemStore
 
 SCHEMA = "bench_session_pages"
-
-
-async def timed(op: Callable[[], Awaitable[Any]], repeat: int) -> float:
-    """Median milliseconds of ``op``."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        await op()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 async def measure(url: str, backend: str, size: int, repeat: int) -> list[dict[str, Any]]:
@@ -65,7 +53,7 @@ async def measure(url: str, backend: str, size: int, repeat: int) -> list[dict[s
             ("LangGraph asearch(('memories',))", lambda: store.asearch(("memories",))),
         ]
         return [{"backend": backend, "sessions": size, "operation": name,
-                 "ms": round(await timed(op, repeat), 3)} for name, op in ops]
+                 "ms": round(await median_ms(op, repeat), 3)} for name, op in ops]
     finally:
         await mem.close()
 

@@ -7,32 +7,15 @@ owner), as two processes have; the embedding service (127.0.0.1) holds one of th
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import uuid
-from collections.abc import AsyncIterator
 
 import numpy as np
 import pytest
 
-from backends import drop_pg_schema, pg_schema_url, pg_url
 from chatmem import Memory
 from chatmem.models import IndexState, Message
 from chatmem.store.postgres import PostgresStore
 from fake_embedding_service import expected, fresh_service
-
-LEASE_S = 2.0
-
-
-@contextlib.asynccontextmanager
-async def shared_schema() -> AsyncIterator[str]:
-    base = pg_url()
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    url = pg_schema_url(base, schema)
-    try:
-        await (await PostgresStore.open(url)).close()
-        yield url
-    finally:
-        await drop_pg_schema(base, schema)
+from test_pg_replicas import LEASE_S, shared_schema
 
 
 @pytest.mark.parametrize("change", ["forget", "rewrite"])
