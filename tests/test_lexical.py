@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -428,3 +429,38 @@ async def old_store_is_current(store: object, waiting: Message, indexed: Message
     assert await store.retries([waiting.id]) == {waiting.id: Retry()}  # type: ignore[attr-defined]
     due = await store.due_retries(10, now_ms())  # type: ignore[attr-defined]
     assert [m.id for m in due] == [waiting.id]
+
+
+async def test_a_thousand_erases_one_at_a_time_leave_the_full_text_index_whole(
+        tmp_path: Path) -> None:
+    """SQLite 3.40's FTS5 fails the 1,001st ``optimize`` after a delete in one database
+    ("database disk image is malformed"), and every write after it: erasing messages one
+    at a time (``delete``, ``forget``, a retention sweep) broke a store after about 1,000
+    erases. A rebuild every few hundred merges starts SQLite's count again."""
+    from chatmem import Memory, Message
+    from chatmem.embedding import Embedder
+    from providers import RecordingProvider
+
+    mem = await Memory.open(f"sqlite:///{tmp_path}/s.db",
+                            embedder=Embedder(RecordingProvider()))
+    try:
+        ids = [f"m{i}" for i in range(2_000)]  # 1,100 messages did not break SQLite
+        for start in (0, 1_000):
+            await mem.add([{"id": ids[i], "session_id": f"s{i}", "ts": 1_000_000 + i,
+                            "content": f"message number {i} about zebra {i % 97}"}
+                           for i in range(start, start + 1_000)])
+        await mem.flush(timeout=60)
+        for message_id in ids[:1_050]:
+            assert await mem.delete([message_id]) == 1
+        await mem.add(Message(session_id="s0", content="zebra after the erases", ts=9))
+        await mem.flush(timeout=60)
+        hits = (await mem.recall("zebra", top_k=60)).hits
+        assert {h.message.id for h in hits} <= set(ids[1_050:]) | {
+            m.id for m in (await mem.list(session="s0")).messages}
+        assert len(hits) == 60
+        store = mem.store
+        assert isinstance(store, SqliteStore)
+        assert store.conn.execute(
+            "INSERT INTO lexical(lexical, rank) VALUES ('integrity-check', 1)").fetchall() == []
+    finally:
+        await mem.close()
