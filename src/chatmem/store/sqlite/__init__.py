@@ -843,7 +843,9 @@ class SqliteStore:
         ``optimizes``): it is the database's, not the process's."""
         done = sm.meta_get_result(
             conn.execute(*sm.meta_get_query(SQLITE, LEXICAL_NAMESPACE, OPTIMIZES_KEY)).fetchone())
-        count = int(done) + 1 if done and done.isdigit() else 1
+        # no count: a store erased in by an older chatmem, which may have merged
+        # hundreds of times already; it is rebuilt at once
+        count = int(done) + 1 if done and done.isdigit() else OPTIMIZES_BEFORE_REBUILD
         if count >= OPTIMIZES_BEFORE_REBUILD:
             conn.execute("INSERT INTO lexical(lexical) VALUES ('rebuild')")
             count = 0
