@@ -880,6 +880,7 @@ class Memory:
         assert self._indexer is not None
         self._start_indexer()
         current = embedder.model_id
+        size = embedder.dimensions  # the size of the configured model's vectors, if known
         expected = await self._expected_snapshots()
         legacy: str | None = None
         have: set[str] = set()  # messages with a vector of the current model
@@ -893,6 +894,10 @@ class Memory:
                 if model is None:
                     legacy = legacy or await self._legacy_model(current)
                     model = legacy
+                    if size and len(e.vector) != size:
+                        # the marker names the model of the first search, which need
+                        # not have made them: one of another size cannot be this one's
+                        model = None
                 if model != current:
                     stale.add(e.message_id)
                     continue
@@ -930,20 +935,38 @@ class Memory:
                 todo.append(msg.id)
             cursor = rows[-1][0]
         refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
+        # every one is pending before any is embedded: a run that stops part way (killed,
+        # a progress callback raising) is finished by the indexer, here or at the next open
+        for start in range(0, len(todo), 1000):
+            await self.store.set_index_state(todo[start:start + 1000], IndexState.PENDING)
         step = max(self.config.indexing.batch_size, 1)
         # a large reindex into a small index defers the HNSW index (PostgreSQL)
         async with self.storage.bulk_load(len(todo)):
             for start in range(0, len(todo), step):
-                chunk = todo[start:start + step]
-                await self._queue_again(chunk)
-                # this chunk only: messages failing meanwhile wait for their retry (E12)
-                await self._indexer.flush(retry_failed=False)
+                await self._index_waiting(todo[start:start + step])
                 if progress is not None:
                     progress(min(start + step, len(todo)), len(todo))
-        left = await self.store.index_states(todo) if todo else {}
+            left = await self.store.index_states(todo) if todo else {}
+            if any(state == IndexState.PENDING for state in left.values()):
+                # dropped from a full queue, or held by another process's indexer (R5)
+                await self._indexer.flush(retry_failed=False)
+                left = await self.store.index_states(todo)
         done = sum(1 for state in left.values() if state == IndexState.INDEXED)
         return {"model": current, **counts, "reembedded": done,
                 "sessions_refreshed": refreshed}
+
+    async def _index_waiting(self, ids: list[str]) -> None:
+        """Queue those of these messages still pending and wait until each has had its
+        attempt: indexed, or failed and waiting for its retry (E12). Only these: a
+        flush also waits for messages stored while it runs, so under a steady stream of
+        adds a reindex waiting on flushes hardly moved."""
+        assert self._indexer is not None
+        stored = await self.store.get(ids)
+        # read after the messages: one the indexer finished meanwhile is not queued again
+        states = await self.store.index_states(ids)
+        self._indexer.enqueue([stored[i] for i in ids
+                               if i in stored and states.get(i) == IndexState.PENDING])
+        await self._indexer.settled_ids(ids)
 
     async def _expected_snapshots(self) -> dict[str, SessionSnapshot]:
         """Every session's snapshot as vector entries should carry it now."""
