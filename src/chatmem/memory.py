@@ -798,19 +798,13 @@ class Memory:
                     m, sessions.get(m.session_id), vec, embedded.model_id))
         return True
 
-    async def _label_sessions(self, ids: set[str], read: dict[str, Session]
-                              ) -> dict[str, Session]:
-        """The sessions whose labels a recall renders, a child's ``origin_platform`` its
-        root's (S: a child takes its root's, as scoping and the vectors' snapshots read
-        it): a thread of a Telegram group labelled its lines with no platform at all.
-        Those the recall already read (``read``, :meth:`_sessions`) are not read again."""
-        return await self._sessions(ids, read)
-
     async def _sessions(self, ids: set[str], read: dict[str, Session]
                         ) -> dict[str, Session]:
-        """The sessions of ``ids`` as vectors snapshot them. ``read``: the sessions, as
-        stored, that this recall read (each read once, for its visibility checks, its
-        replies', its neighbours' and its labels, which all see it as it was then)."""
+        """The sessions of ``ids`` as vectors snapshot them, a child's ``origin_platform``
+        its root's (a thread of a Telegram group labelled its lines with no platform at
+        all). ``read``: the sessions, as stored, that this recall read (each read once,
+        for its visibility checks, its replies', its neighbours' and its labels, which
+        all see it as it was then)."""
         return await snapshot_sessions(self.store, ids, read)
 
     async def _reply_to(self, msg: Message) -> Message | None:
@@ -1535,7 +1529,7 @@ class Memory:
         if len(ranked) > len(neighbours):  # the character budget left hits out
             excluded = {**excluded, "budget": len(ranked) - len(neighbours)}
             ranked = [r for r in ranked if r.message.id in neighbours]
-        labels = await self._label_sessions({r.message.session_id for r in ranked}, sessions)
+        labels = await self._sessions({r.message.session_id for r in ranked}, sessions)
         snippets, text = fit(ranked, neighbours, plan.skip_ids, labels,
                              max_chars=self.config.context_expand.max_chars,
                              locale=self.config.locale, timezone=self.config.timezone,

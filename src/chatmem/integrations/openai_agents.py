@@ -274,22 +274,16 @@ class ChatmemSession:
 
     async def _messages(self) -> builtins.list[Message]:
         """Every stored message of the session, oldest first."""
-        out: builtins.list[Message] = []
-        cursor: str | None = None
-        while True:
-            page = await self.memory.list(session=self.session_id, limit=_PAGE, cursor=cursor)
-            out += page.messages
-            cursor = page.next_cursor
-            if cursor is None:
-                return out
+        return [m async for m in self._listed(newest_first=False)]
 
-    async def _latest_first(self, page_size: int = _PAGE) -> AsyncIterator[Message]:
-        """The session's stored messages, the latest first, read a page at a time (the
-        latest items of a long history without reading all of it)."""
+    async def _listed(self, *, newest_first: bool = True, page_size: int = _PAGE
+                      ) -> AsyncIterator[Message]:
+        """The session's stored messages, the latest first (or the oldest), read a page
+        at a time (the latest items of a long history without reading all of it)."""
         cursor: str | None = None
         while True:
             page = await self.memory.list(session=self.session_id, limit=page_size,
-                                          cursor=cursor, newest_first=True)
+                                          cursor=cursor, newest_first=newest_first)
             for message in page.messages:
                 yield message
             cursor = page.next_cursor
@@ -315,7 +309,7 @@ class ChatmemSession:
             raise InvalidInput(f"{name} must be an integer ≥ 0, got {describe(wanted)}")
         items: builtins.list[Any] = []
         if wanted:
-            async for message in self._latest_first(min(wanted, _PAGE)):
+            async for message in self._listed(page_size=min(wanted, _PAGE)):
                 item = message_to_item(message)
                 if item is not None:
                     items.append(item)
@@ -340,7 +334,7 @@ class ChatmemSession:
         """Erase the latest item (everywhere, as :meth:`Memory.delete`) and return it.
         Pops at once (in this process or another) each take their own item: one whose
         message another erased first is passed over for the one before it."""
-        async for message in self._latest_first(8):
+        async for message in self._listed(page_size=8):
             item = message_to_item(message)
             if item is not None and message.id is not None \
                     and await self.memory.delete([message.id]):
