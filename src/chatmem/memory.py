@@ -94,7 +94,7 @@ from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
-from .retention import DAY_MS, EffectiveRetention, RetentionSettings
+from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,
     Layer,
@@ -1209,9 +1209,14 @@ class Memory:
     async def effective_retention(self, session: str, platform: str | None = None
                                   ) -> EffectiveRetention:
         """The retention of ``session`` now (days, 0 = forever) and the layer it comes
-        from."""
+        from: the one the sweep applies, which follows the session's registration
+        alone. ``platform`` (checked as everywhere) decides nothing: the sweep has no
+        turn to take an entry platform from, so a platform layer it named would be
+        reported for messages the sweep keeps."""
         check_label(session, "session")
-        return await self.retention.effective(await self.situation(session, platform))
+        situation = await self.situation(session, platform)
+        return await self.retention.effective(
+            Situation(situation.session, situation.root, None))
 
     async def sweep_retention(self, *, now: int | None = None) -> Erased:
         """Erase every message older than its session's retention (by ``ts``, against
@@ -1221,17 +1226,30 @@ class Memory:
         if self.config.retention.days <= 0 and not await self.retention.any_layer():
             return Erased()
         erased = Erased()
-        for s in await self.store.all_sessions():
-            root = await root_of(self.store, s) if s.parent_id else s
-            eff = await self.retention.effective(Situation(s, root, None))
-            cutoff = at - eff.days * DAY_MS
-            if eff.days <= 0 or cutoff <= 0:
-                continue
-            ids: builtins.list[str] = []
-            async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff):
-                ids += [m.id for m in rows if m.id is not None]
-            for start in range(0, len(ids), ERASE_CHUNK):
-                erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        # expired messages of several sessions erased together, ERASE_CHUNK at a time:
+        # an erase per session merged the full-text index and checkpointed the log once
+        # per session (50,000 one-message sessions: half an hour); sessions read a page
+        # at a time, so memory does not grow with the store
+        due: builtins.list[str] = []
+        after: str | None = None
+        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS):
+            after = sessions[-1].id
+            for s in sessions:
+                root = await root_of(self.store, s) if s.parent_id else s
+                eff = await self.retention.effective(Situation(s, root, None))
+                cutoff = at - eff.days * DAY_MS
+                if eff.days <= 0 or cutoff <= 0:
+                    continue
+                async for rows in message_pages(self.store, session_ids=[s.id],
+                                                until=cutoff):
+                    due += [m.id for m in rows if m.id is not None]
+                    while len(due) >= ERASE_CHUNK:  # the pages go on past the erased ones
+                        erased += await self._erase(due[:ERASE_CHUNK])
+                        del due[:ERASE_CHUNK]
+            if len(sessions) < SWEEP_SESSIONS:
+                break
+        if due:
+            erased += await self._erase(due)
         if erased.messages:
             log.info("retention sweep erased %s", erased.to_dict())
         return erased

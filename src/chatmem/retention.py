@@ -28,6 +28,8 @@ log = logging.getLogger("chatmem.retention")
 #: The longest retention that can be set (a hundred years).
 MAX_DAYS = 36_500
 DAY_MS = 86_400_000
+#: Sessions the sweep reads at a time.
+SWEEP_SESSIONS = 500
 
 
 def check_days(value: object, name: str = "days") -> int:

@@ -191,6 +191,15 @@ class Actor:
         return who
 
 
+#: The parts each settings layer's key is made of.
+_LAYER_PARTS: dict[str, tuple[str, ...]] = {
+    "platform": ("platform",), "chat_type": ("platform", "chat_type"),
+    "group": ("platform", "group_id"), "session": ("session",)}
+#: The layer a part given to a layer that does not read it names.
+_PART_LAYER = {"platform": "platform", "chat_type": "chat_type", "group_id": "group",
+               "session": "session"}
+
+
 def _key(layer: Layer, *, platform: str | None, chat_type: str | None, group_id: str | None,
          session_id: str | None) -> str:
     def need(value: str | None, name: str) -> str:
@@ -201,10 +210,21 @@ def _key(layer: Layer, *, platform: str | None, chat_type: str | None, group_id:
     if layer == "platform":
         return f"platform:{need(platform, 'platform')}"
     if layer == "chat_type":
-        return f"chat_type:{need(platform, 'platform')}/{need(chat_type, 'chat_type')}"
+        return f"chat_type:{_platform_part(need(platform, 'platform'))}/" \
+               f"{need(chat_type, 'chat_type')}"
     if layer == "group":
-        return f"group:{need(platform, 'platform')}/{need(group_id, 'group_id')}"
+        return f"group:{_platform_part(need(platform, 'platform'))}/" \
+               f"{need(group_id, 'group_id')}"
     return f"session:{need(session_id, 'session')}"
+
+
+def _platform_part(platform: str) -> str:
+    """The platform as the first part of a two-part key (``group:<platform>/<group>``):
+    without a ``/``, so that the first ``/`` ends it, else platform ``tg`` and group
+    ``x/y`` would share the key of platform ``tg/x`` and group ``y`` (one group's
+    setting deciding for the other). ``%`` too, so that the escape is read one way.
+    A platform without either keeps its key as it was."""
+    return platform.replace("%", "%25").replace("/", "%2F")
 
 
 def layer_keys(situation: Situation) -> list[tuple[str, str]]:
@@ -214,10 +234,10 @@ def layer_keys(situation: Situation) -> list[tuple[str, str]]:
     if platform:
         group_id = situation.session.group_id or situation.root.group_id
         if group_id:
-            keys.append(("group", f"group:{platform}/{group_id}"))
+            keys.append(("group", f"group:{_platform_part(platform)}/{group_id}"))
         chat_type = situation.session.chat_type or situation.root.chat_type
         if chat_type:
-            keys.append(("chat_type", f"chat_type:{platform}/{chat_type}"))
+            keys.append(("chat_type", f"chat_type:{_platform_part(platform)}/{chat_type}"))
         keys.append(("platform", f"platform:{platform}"))
     return keys
 
@@ -232,6 +252,18 @@ def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
     for name, value in (("platform", platform), ("chat_type", chat_type),
                         ("group_id", group_id), ("session", session_id)):
         check_text(value, name, max_chars=MAX_LABEL_CHARS)
+    # a part the layer does not read is refused, not dropped: layer "platform" with a
+    # chat_type would set the whole platform's value where one chat type's was meant
+    takes = _LAYER_PARTS[layer]
+    extra = [name for name, value in (("platform", platform), ("chat_type", chat_type),
+                                      ("group_id", group_id), ("session", session_id))
+             if value is not None and name not in takes]
+    if extra:
+        reads = "; ".join(f"layer {_PART_LAYER[name]!r} reads {name}" for name in extra)
+        raise InvalidInput(
+            f"a {layer}-level setting takes {' and '.join(takes)} only, got "
+            f"{', '.join(extra)} too ({reads}): name the layer meant, or leave "
+            f"{'them' if len(extra) > 1 else 'it'} out")
     return _key(layer, platform=platform, chat_type=chat_type, group_id=group_id,
                 session_id=session_id)
 
