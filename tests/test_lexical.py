@@ -464,3 +464,45 @@ async def test_a_thousand_erases_one_at_a_time_leave_the_full_text_index_whole(
             "INSERT INTO lexical(lexical, rank) VALUES ('integrity-check', 1)").fetchall() == []
     finally:
         await mem.close()
+
+
+async def test_a_full_text_index_sqlite_broke_is_rebuilt_at_the_next_open(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A store an older chatmem erased in ~1,000 times without rebuilds: SQLite 3.40
+    left its FTS5 table unopenable ("vtable constructor failed", even for ``DROP`` and
+    ``'rebuild'``), and every write of the store failed. The next open rebuilds it from
+    the messages, with a warning; adds, erases and lexical search work again."""
+    path = tmp_path / "broken.db"
+    store = await SqliteStore.open(path)
+    kept = await put(store, "s", [f"garden shed note number {i}" for i in range(1_100)])
+    await store.close()
+    raw = sqlite3.connect(path)
+    rowids = [r[0] for r in raw.execute("SELECT rowid FROM lexical ORDER BY rowid")]
+    try:  # what an older chatmem's merges after one-at-a-time erases did
+        for rowid in rowids[:1_050]:
+            raw.execute("DELETE FROM lexical WHERE rowid=?", (rowid,))
+            raw.execute("INSERT INTO lexical(lexical) VALUES ('optimize')")
+            raw.commit()
+    except sqlite3.DatabaseError:
+        raw.rollback()
+    else:  # a SQLite without the bug: the same broken state, made by hand
+        raw.execute("UPDATE lexical_data SET block=x'ffffffffffffffff' WHERE id=10")
+        raw.commit()
+    raw.close()
+    probe = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="vtable constructor failed"):
+        probe.execute("SELECT rowid FROM lexical LIMIT 0")
+    probe.close()
+
+    store = await SqliteStore.open(path)
+    try:
+        found = await store.lexical_query("garden shed", 2_000)
+        assert sorted(h.message_id for h in found) == sorted(str(m.id) for m in kept)
+        [new] = await put(store, "s", ["kumquat after the repair"])
+        assert await ids(store, "kumquat") == [new.id]
+        assert (await store.erase_messages([str(kept[0].id)])).lexical == 1
+        assert store.conn.execute(
+            "INSERT INTO lexical(lexical, rank) VALUES ('integrity-check', 1)").fetchall() == []
+        assert "full-text index cannot be opened" in caplog.text
+    finally:
+        await store.close()

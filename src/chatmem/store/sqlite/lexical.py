@@ -20,6 +20,7 @@ in-memory columns dense search answers from: a hit with a vector costs no SQL
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
@@ -35,6 +36,8 @@ from ..columns import ENTRY_COLUMN_NAMES, ENTRY_COLUMNS, entry_values, json_text
 from ..matrix import EntryFields, VectorMatrix
 from ..postings import Postings
 from ..sql import PENDING_ENTRY_SQL
+
+log = logging.getLogger("chatmem.store.sqlite")
 
 
 def split_tokens(text: str) -> tuple[str, str]:
@@ -79,6 +82,7 @@ def sqlite_setup(conn: sqlite3.Connection) -> None:
     version, has every message that has a vector entry tokenized again here.
     """
     conn.executescript(SQLITE_SCHEMA)
+    _reset_if_unreadable(conn)
     row = conn.execute("SELECT value FROM meta WHERE namespace=? AND key='tokenizer'",
                        (_META_NS,)).fetchone()
     if row is not None and row[0] == str(TOKENIZER_VERSION):
@@ -96,6 +100,43 @@ def sqlite_setup(conn: sqlite3.Connection) -> None:
             "INSERT INTO meta (namespace, key, value) VALUES (?, 'tokenizer', ?) "
             "ON CONFLICT(namespace, key) DO UPDATE SET value=excluded.value",
             (_META_NS, str(TOKENIZER_VERSION)))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _reset_if_unreadable(conn: sqlite3.Connection) -> None:
+    """Empty the full-text table when SQLite cannot open it, so that :func:`sqlite_setup`
+    tokenizes every message again.
+
+    SQLite 3.40's FTS5 (Debian 12's) breaks a table on the 1,001st ``optimize`` after a
+    delete: from then on every use of it, ``DROP TABLE`` and ``'rebuild'`` included,
+    fails with "vtable constructor failed" and every write of the store with it. An
+    older chatmem merged after each erase without the rebuilds that now prevent it
+    (``SqliteStore._merge_lexical_sync``), so such stores exist. The table's rows are
+    derived from the messages: its shadow tables are emptied in place (the virtual
+    table cannot be dropped) and given the blocks of a new empty table, made in
+    memory by the same SQLite, and the missing tokenizer record has them written
+    again."""
+    try:
+        conn.execute("SELECT rowid FROM lexical LIMIT 0")  # runs the table's constructor
+        return
+    except sqlite3.DatabaseError as exc:
+        log.warning("the full-text index cannot be opened (%s): it is rebuilt from the "
+                    "messages (SQLite 3.40 FTS5 after many merges)", exc)
+    empty = sqlite3.connect(":memory:")
+    try:
+        empty.executescript(SQLITE_SCHEMA.split(";", 1)[0])
+        blocks = empty.execute("SELECT id, block FROM lexical_data").fetchall()
+    finally:
+        empty.close()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for shadow in ("data", "idx", "content", "docsize"):
+            conn.execute(f"DELETE FROM lexical_{shadow}")
+        conn.executemany("INSERT INTO lexical_data (id, block) VALUES (?, ?)", blocks)
+        conn.execute("DELETE FROM meta WHERE namespace=? AND key='tokenizer'", (_META_NS,))
     except BaseException:
         conn.execute("ROLLBACK")
         raise
