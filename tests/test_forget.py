@@ -128,6 +128,36 @@ async def test_forget_speaker_leaves_nothing_on_any_backend(backend: str,
             await mem.close()
 
 
+@pytest.mark.parametrize("backend", ["memory", "sqlite", "postgres"])
+async def test_forget_resource_over_many_pages_of_sessions(backend: str, tmp_path: Path
+                                                           ) -> None:
+    """forget(resource_id) reads the sessions a page at a time: a child is matched by
+    its root's resource id also when the root sorts on a later page, a grandchild
+    too, and a child's own resource id wins over its root's."""
+    from chatmem.retention import SWEEP_SESSIONS
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            others = [f"m{i:04d}" for i in range(SWEEP_SESSIONS + 20)]
+            for sid in others:
+                await mem.upsert_session({"id": sid, "resource_id": "tenant-b"})
+            await mem.upsert_session({"id": "z-root", "resource_id": "tenant-a"})
+            await mem.upsert_session({"id": "a-child", "parent_id": "z-root"})
+            await mem.upsert_session({"id": "a-grandchild", "parent_id": "a-child"})
+            await mem.upsert_session({"id": "b-own", "parent_id": "z-root",
+                                      "resource_id": "tenant-b"})
+            sessions = [*others, "z-root", "a-child", "a-grandchild", "b-own"]
+            await mem.add([{"id": f"x-{sid}", "session_id": sid, "ts": 10,
+                            "content": f"note of {sid}"} for sid in sessions])
+            assert (await mem.forget(resource_id="tenant-a", dry_run=True)).messages == 3
+            assert (await mem.forget(resource_id="tenant-a")).messages == 3
+            left = set(await mem.get([f"x-{sid}" for sid in sessions]))
+            assert left == {f"x-{sid}" for sid in [*others, "b-own"]}
+            assert (await mem.forget(resource_id="tenant-b")).messages == len(others) + 1
+        finally:
+            await mem.close()
+
+
 @pytest.mark.parametrize("backend", NAMES)
 async def test_forget_session_and_resource(backend: str, tmp_path: Path) -> None:
     async with BACKENDS[backend](tmp_path) as (store, index):

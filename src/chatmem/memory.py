@@ -115,6 +115,7 @@ from .store.base import (
     MessageStore,
     SessionSnapshot,
     VectorIndex,
+    load_parent_chain,
     session_snapshot,
 )
 from .store.filters import evaluate
@@ -1169,10 +1170,11 @@ class Memory:
         name, value = next(iter(given.items()))
         check_label(value, f"forget.{name}")
         if name == "resource_id":
-            sessions = {s.id: s for s in await self.store.all_sessions()}
-            scope: builtins.list[str] | None = sorted(
-                sid for sid, s in sessions.items()
-                if session_snapshot(s, sessions.get).resource_id == value)
+            # a session's own resource id, else its root's (session_snapshot), with
+            # the sessions read a page at a time, not all held at once
+            scope: builtins.list[str] | None = [
+                s.id async for s, root in self._sessions_with_roots()
+                if (s.resource_id or root.resource_id) == value]
             if not scope:
                 return Erased()
         else:
@@ -1218,6 +1220,22 @@ class Memory:
         return await self.retention.effective(
             Situation(situation.session, situation.root, None))
 
+    async def _sessions_with_roots(self) -> AsyncIterator[tuple[Session, Session]]:
+        """Every registered session with the root of its parent chain (itself without a
+        parent), in id order, read :data:`~chatmem.retention.SWEEP_SESSIONS` at a time
+        so that memory does not grow with the store; each ancestor is read once."""
+        ancestors: dict[str, Session] = {}
+        after: str | None = None
+        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS):
+            after = sessions[-1].id
+            for s in sessions:
+                if s.parent_id:
+                    yield s, (await load_parent_chain(self.store, s, cache=ancestors)).root
+                else:
+                    yield s, s
+            if len(sessions) < SWEEP_SESSIONS:
+                return
+
     async def sweep_retention(self, *, now: int | None = None) -> Erased:
         """Erase every message older than its session's retention (by ``ts``, against
         ``now``, default the clock), everywhere, as :meth:`forget` does; returns the
@@ -1231,23 +1249,16 @@ class Memory:
         # per session (50,000 one-message sessions: half an hour); sessions read a page
         # at a time, so memory does not grow with the store
         due: builtins.list[str] = []
-        after: str | None = None
-        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS):
-            after = sessions[-1].id
-            for s in sessions:
-                root = await root_of(self.store, s) if s.parent_id else s
-                eff = await self.retention.effective(Situation(s, root, None))
-                cutoff = at - eff.days * DAY_MS
-                if eff.days <= 0 or cutoff <= 0:
-                    continue
-                async for rows in message_pages(self.store, session_ids=[s.id],
-                                                until=cutoff):
-                    due += [m.id for m in rows if m.id is not None]
-                    while len(due) >= ERASE_CHUNK:  # the pages go on past the erased ones
-                        erased += await self._erase(due[:ERASE_CHUNK])
-                        del due[:ERASE_CHUNK]
-            if len(sessions) < SWEEP_SESSIONS:
-                break
+        async for s, root in self._sessions_with_roots():
+            eff = await self.retention.effective(Situation(s, root, None))
+            cutoff = at - eff.days * DAY_MS
+            if eff.days <= 0 or cutoff <= 0:
+                continue
+            async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff):
+                due += [m.id for m in rows if m.id is not None]
+                while len(due) >= ERASE_CHUNK:  # the pages go on past the erased ones
+                    erased += await self._erase(due[:ERASE_CHUNK])
+                    del due[:ERASE_CHUNK]
         if due:
             erased += await self._erase(due)
         if erased.messages:
