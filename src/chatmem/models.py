@@ -241,11 +241,16 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
     # forward), so an earlier ts asked for is the same add, stored a little later: a
     # batch of two messages at one second, retried after a timeout, was refused
     same = (old.session_id == new.session_id and old.content == new.content
-            and old.role == new.role and (new.ts is None or old.ts is None
-                                          or new.ts <= old.ts))
+            and old.role == new.role)
     if not same:
         raise InvalidInput(f"message id {message_id!r} already exists with different content; "
                            "use rewrite() to change a stored message")
+    if new.ts is not None and old.ts is not None and new.ts > old.ts:
+        # the same words said again later are another message: saying "different
+        # content" of identical text sent the caller looking in the wrong field
+        raise InvalidInput(f"message id {message_id!r} already exists at ts {old.ts}, "
+                           f"earlier than the ts {new.ts} given: a retry of an add gives the "
+                           "same ts or an earlier one; give a later message its own id")
     return old
 
 

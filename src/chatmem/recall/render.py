@@ -119,11 +119,15 @@ def body_of(msg: Message, labels: Labels, per_item_max_chars: int) -> str:
 def format_time(ts: int, tz: ZoneInfo) -> str:
     """The label's time; a stored value no calendar can show (written before timestamps
     were range-checked, or by another tool) is shown as its raw milliseconds, so that
-    one odd row never breaks a whole recall."""
-    try:
-        return dt.datetime.fromtimestamp(ts / 1000, tz).strftime("%Y-%m-%d %H:%M")
-    except (ValueError, OverflowError, OSError, TypeError):
-        return f"ts={ts}"
+    one odd row never breaks a whole recall. A valid time past the end of the year 9999
+    in ``tz`` (the last hours of it, east of UTC: 9999-12-31 23:59 UTC is 10000-01-01
+    in Kathmandu) is shown in UTC, saying so."""
+    for zone, shown in ((tz, "%Y-%m-%d %H:%M"), (dt.timezone.utc, "%Y-%m-%d %H:%M UTC")):
+        try:
+            return dt.datetime.fromtimestamp(ts / 1000, zone).strftime(shown)
+        except (ValueError, OverflowError, OSError, TypeError):
+            continue
+    return f"ts={ts}"
 
 
 def label_of(msg: Message, session: Session | None, labels: Labels, tz: ZoneInfo,
