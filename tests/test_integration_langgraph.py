@@ -195,6 +195,39 @@ async def test_listing_is_newest_first_and_pages(store: ChatmemStore) -> None:
     assert await store.asearch((), limit=0) == []
 
 
+async def test_every_listing_window_is_a_slice_of_the_whole_newest_first(
+        store: ChatmemStore, mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listing reads each namespace newest first and leaves it once its next item is
+    older than the last one kept, in pages that grow: every window (across page ends,
+    with items of one millisecond in one namespace and in several, with a filter) is
+    the slice of the whole listing, which is newest first, ties by message id."""
+    # three writers of one memory on a stopped clock: each writes 1000, 1001, …, so a
+    # time is held by up to three items, in one namespace and across namespaces, and
+    # page ends fall between items of one time
+    monkeypatch.setattr("chatmem.integrations.langgraph._now_ms", lambda: 1_000)
+    writers = [store, ChatmemStore(mem), ChatmemStore(mem)]
+    for i in range(50):
+        for w, u in ((0, "u1"), (1, "u1"), (0, "u2"), (1, "u3"), (2, "u1")):
+            await writers[w].aput(("memories", u), f"k{i:02d}-{w}",
+                                  {"text": f"item {i}", "n": i})
+    whole = await store.asearch(("memories",), limit=1_000)
+    assert len(whole) == 250
+    assert [(i.namespace, i.key) for i in whole] == [
+        (i.namespace, i.key) for i in sorted(
+            whole, key=lambda i: (-i.updated_at.timestamp(), message_id(i.namespace, i.key)))]
+    for offset, limit in ((0, 1), (0, 10), (5, 20), (15, 2), (16, 16), (17, 16), (40, 30),
+                          (63, 7), (100, 60), (249, 5), (250, 3)):
+        window = await store.asearch(("memories",), limit=limit, offset=offset)
+        assert [(i.namespace, i.key) for i in window] == \
+            [(i.namespace, i.key) for i in whole[offset:offset + limit]], (offset, limit)
+    late = [i for i in whole if i.value["n"] >= 25]
+    for offset, limit in ((0, 3), (10, 25), (70, 10)):
+        window = await store.asearch(("memories",), limit=limit, offset=offset,
+                                     filter={"n": {"$gte": 25}})
+        assert [(i.namespace, i.key) for i in window] == \
+            [(i.namespace, i.key) for i in late[offset:offset + limit]]
+
+
 async def test_a_store_shared_with_chats_is_not_read_whole(store: ChatmemStore,
                                                            mem: Memory) -> None:
     """Listing items and namespaces read every session of the store (a chat store:

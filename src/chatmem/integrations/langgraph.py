@@ -59,6 +59,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
+from operator import itemgetter
 from typing import Any, TypeVar
 
 try:
@@ -497,22 +498,37 @@ class ChatmemStore(BaseStore):
         return out
 
     async def _listed(self, op: SearchOp) -> list[SearchItem]:
+        """The items under the prefix newest first, ``offset + limit`` of them kept: each
+        namespace is read newest first and left once its next message is older than
+        the last one kept (a namespace of 50,000 items was read whole, and held, for
+        ``limit=10``)."""
         n = len(op.namespace_prefix)
-        found: list[Message] = []
+        wanted = op.offset + op.limit
+        # the newest `wanted` found so far, newest first, by (-ts, id): sorting the kept
+        # run with a page appended merges two runs, linear in their length
+        best: list[tuple[tuple[int, str], Message]] = []
         for sid, ns in await self._namespaces():
             if ns[:n] != op.namespace_prefix:
                 continue
             cursor: str | None = None
+            size = min(_PAGE, max(wanted, 16))  # pages grow: most namespaces end early
             while True:
-                page = await self.memory.list_messages(session=sid, limit=_PAGE, cursor=cursor)
-                found += [m for m in page.messages if self._is_item(m)
-                          and _lg_matches(m.metadata[ITEM_META]["value"], op.filter)]
+                page = await self.memory.list_messages(session=sid, limit=size, cursor=cursor,
+                                                       newest_first=True)
+                size = min(_PAGE, size * 4)
+                best += [((-(m.ts or 0), m.id or ""), m) for m in page.messages
+                         if self._is_item(m)
+                         and _lg_matches(m.metadata[ITEM_META]["value"], op.filter)]
+                if len(best) >= wanted:  # fewer: nothing to cut, no namespace to leave
+                    best.sort(key=itemgetter(0))
+                    del best[wanted:]
                 cursor = page.next_cursor
-                if cursor is None:
+                # strictly older only: an item of the same time may still sort first by id
+                if cursor is None or (len(best) == wanted and page.messages
+                                      and -(page.messages[-1].ts or 0) > best[-1][0][0]):
                     break
-        found.sort(key=lambda m: (-(m.ts or 0), m.id or ""))
-        page_items = found[op.offset:op.offset + op.limit]
-        return [self._search_item(m, None) for m in page_items]
+        best.sort(key=itemgetter(0))
+        return [self._search_item(m, None) for _, m in best[op.offset:]]
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         names = []
