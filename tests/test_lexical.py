@@ -331,14 +331,15 @@ async def test_the_fast_filter_path_agrees_with_sql_on_pending_entries(tmp_path)
         await store.close()
 
 
-async def test_tied_hits_keep_the_smallest_message_ids_with_their_entry_fields(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Many documents tie on score (a text said again and again): the k kept are those
-    with the smallest message ids, whether their fields come from the in-memory vector
+async def test_tied_hits_keep_the_newest_then_smallest_ids_with_entry_fields(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Many documents tie on score (a text said again and again): the k kept are the
+    newest, those of one time with the smallest message ids (as dense search and the
+    recall pool break ties), whether their fields come from the in-memory vector
     columns (indexed) or from the tables (pending), and they equal what the tables say."""
     store = await SqliteStore.open(tmp_path / "ties.db")
     try:
-        said = await store.append([
-            Message(session_id=f"s{i % 3}", content="the zephyr kite is red", ts=100 + i,
+        said = await store.append([  # three sessions: three messages at each time
+            Message(session_id=f"s{i % 3}", content="the zephyr kite is red", ts=100 + i // 3,
                     role="user" if i % 2 else "assistant") for i in range(40)])
         await store.append([Message(session_id="s9", content=f"a zephyr {i} went by", ts=i)
                             for i in range(100)])  # they hold one of the words, score less
@@ -346,7 +347,8 @@ async def test_tied_hits_keep_the_smallest_message_ids_with_their_entry_fields(t
         by_id = {m.id: m for m in said}
         for k in (1, 7, 25, 40):
             hits = await store.lexical_query("zephyr kite red", k)
-            assert [h.message_id for h in hits] == sorted(by_id)[:k]
+            assert [h.message_id for h in hits] == [
+                m.id for m in sorted(said, key=lambda m: (-(m.ts or 0), m.id))][:k]
             assert len({h.score for h in hits}) == 1
             for h in hits:
                 m = by_id[h.message_id]

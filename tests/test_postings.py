@@ -207,7 +207,7 @@ def fts5_reference(store: SqliteStore, text: str, k: int,
     rows = conn.execute(
         f"SELECT v.message_id, bm25(lexical, 1.0, {CHAR_WEIGHT}) AS r FROM lexical "
         f"JOIN vectors v ON v.mrowid = lexical.rowid WHERE lexical MATCH ? AND ({sql}) "
-        "ORDER BY r, v.message_id LIMIT ?",
+        "ORDER BY r, v.ts DESC, v.message_id LIMIT ?",  # ties: newer first, then id
         (" OR ".join(f'"{t}"' for t in kept), *params, k)).fetchall()
     return [(mid, calibrate(-r, ideal)) for mid, r in rows]
 

@@ -399,7 +399,10 @@ class VectorIndex(Protocol):
 
     async def query(self, vector: npt.NDArray[np.float32], k: int,
                     where: Mapping[str, Any] | None = None) -> list[ScoredId]:
-        """The k nearest vectors by cosine among those matching ``where`` (pushed down)."""
+        """The k nearest vectors by cosine among those matching ``where`` (pushed down).
+        Exact score ties, past the k-th too, break by newer ``ts``, then message id in
+        code point order: the recall pool's order (``recall.fuse.pool_order``), so every
+        backend keeps the same entries, the newest copies of a repeated text first."""
         ...
 
     async def count_by_model(self) -> dict[str, int]: ...
@@ -460,7 +463,8 @@ class LexicalIndex(Protocol):
     async def lexical_query(self, text: str, k: int,
                             where: Mapping[str, Any] | None = None) -> list[ScoredId]:
         """The k best full-text matches among entries matching ``where`` (the same filter
-        as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1]."""
+        as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1].
+        Exact ties break as :meth:`VectorIndex.query`'s: newer ``ts``, then message id."""
         ...
 
 

@@ -189,10 +189,12 @@ class VectorMatrix(RowColumns):
         self.seq[idx] = self.write_seq + 1
         self.write_seq += 1
 
-    def message_ids(self, rowids: Iterable[int]) -> dict[int, str]:
-        """The message ids of those of these store rowids that have a row here."""
-        mid, row_of = self.message_id, self.row_of
-        return {r: mid[row] for r in rowids if (row := row_of.get(r)) is not None}
+    def tie_keys(self, rowids: Iterable[int]) -> dict[int, tuple[int, str]]:
+        """``(-ts, message id)`` of those of these store rowids that have a row here: how
+        search breaks exact score ties (newer first, then id, as :meth:`top_k`)."""
+        mid, ts, row_of = self.message_id, self.ts, self.row_of
+        return {r: (-int(ts[row]), mid[row]) for r in rowids
+                if (row := row_of.get(r)) is not None}
 
     def entry_fields(self, rowid: int) -> EntryFields | None:
         """The entry fields of store rowid ``rowid`` as :meth:`top_k` answers them, or
@@ -225,18 +227,23 @@ class VectorMatrix(RowColumns):
             return []
         if k < scores.shape[0]:
             part = np.argpartition(-scores, k - 1)[:k]
-            # include every row tied with the k-th score so ties break by rowid, not luck
+            # include every row tied with the k-th score so ties break by the key below, not luck
             kth = scores[part].min()
             part = np.flatnonzero(scores >= kth)
         else:
             part = np.arange(scores.shape[0])
         chosen = cand[part]
-        order = np.lexsort((self.rowid[chosen], -scores[part]))[:k]
+        # exact ties: newer first, then message id (code point order), the recall pool's
+        # order (recall.fuse.pool_order), as every backend breaks them: the newest copies
+        # of a repeated text are kept, whatever order the rows were written in
+        top, rows, ts = scores[part].tolist(), chosen.tolist(), self.ts[chosen].tolist()
+        mid = self.message_id
+        order = sorted(range(len(rows)), key=lambda j: (-top[j], -ts[j], mid[rows[j]]))[:k]
         out = []
         for j in order:
-            row = int(chosen[j])
+            row = rows[j]
             out.append(ScoredId(
-                message_id=self.message_id[row], score=float(scores[part][j]),
+                message_id=self.message_id[row], score=top[j],
                 model_id=self.models.value[self.model[row]],
                 role=self.roles.value[self.role[row]],
                 session_id=str(self.sessions.value[self.session[row]]),

@@ -29,8 +29,8 @@ Layout:
   ``meta.x`` / ``message.x`` are payload paths.
 * A query searches every collection of the query's dimension (other models'
   vectors of that size compete for the pool as in SQLite; recall drops them
-  afterwards) with the filter pushed down, then merges by score (ties by
-  message id).
+  afterwards) with the filter pushed down, then merges by score (exact ties by
+  newer ``ts``, then message id, as every backend and the recall pool break them).
 
 Known differences from :class:`~chatmem.store.sqlite.SqliteStore`: the index
 cannot see the message store, so an upsert for a message deleted meanwhile is
@@ -715,7 +715,7 @@ class QdrantIndex:
     async def query(self, vector: npt.NDArray[np.float32], k: int,
                     where: Mapping[str, Any] | None = None) -> list[ScoredId]:
         """The k nearest by cosine among the entries ``where`` selects, over every
-        collection of the query's dimension; ties by message id."""
+        collection of the query's dimension; exact ties by newer ``ts``, then message id."""
         if k <= 0:
             return []
         self._check_open()
@@ -743,7 +743,7 @@ class QdrantIndex:
                 old = hits.get(s.message_id)
                 if old is None or s.score > old.score:
                     hits[s.message_id] = s
-        return sorted(hits.values(), key=lambda s: (-s.score, s.message_id))[:k]
+        return sorted(hits.values(), key=lambda s: (-s.score, -s.ts, s.message_id))[:k]
 
     async def _measure(self, name: str, q: npt.NDArray[np.float32], ids: list[str],
                        rest: Mapping[str, Any]) -> list[ScoredId]:
@@ -779,7 +779,7 @@ class QdrantIndex:
     async def _search(self, name: str, q: list[float], k: int,
                       flt: qmodels.Filter | None) -> list[ScoredId]:
         """The k best of one collection, plus every point tied with the k-th, so that
-        ties are broken by message id rather than by the engine's order."""
+        ties are broken by :meth:`query`'s key rather than by the engine's order."""
         from qdrant_client import models as m
 
         params = m.SearchParams(exact=True) if self._exact else None

@@ -78,8 +78,9 @@ Search (filter pushed down, k results whenever k rows match)
        the table), the query is rerun exactly. Before pgvector 0.8 the same
        happens without iterative scans.
 
-    Exact search scans the matching rows ordered by score, ties by insertion
-    order; its ordering expression deliberately differs from the index
+    Exact search scans the matching rows ordered by score, exact ties by newer
+    ``ts``, then message id (byte-wise), as every backend and the recall pool break
+    them; its ordering expression deliberately differs from the index
     expression, so the planner can never answer it from the approximate index.
     Exact search over small tables is also what makes results identical to
     SQLite's. Why a threshold at all: a scan costs roughly 2–3 ms per 1000 rows
@@ -1315,11 +1316,12 @@ class PostgresStore:
     async def _query_exact(self, conn: psycopg.AsyncConnection[Any],
                            q: npt.NDArray[np.float32], k: int, frag: str,
                            fparams: list[Any]) -> list[ScoredId]:
-        # `embedding <=> q` (no typmod cast) is not the index expression: always a scan
+        # `embedding <=> q` (no typmod cast) is not the index expression: always a scan.
+        # Exact ties: newer first, then message id in code point order (as Python's str)
         cur = await conn.execute(
             "SELECT message_id, 1 - (embedding <=> %s::vector) AS score, model_id, role, "
             "session_id, ts FROM vectors WHERE dim = %s AND " + frag
-            + " ORDER BY score DESC, mseq LIMIT %s",
+            + ' ORDER BY score DESC, ts DESC, message_id COLLATE "C" LIMIT %s',
             [q, int(q.shape[0]), *fparams, k])
         return [ScoredId(message_id=r[0], score=float(r[1]), model_id=r[2], role=r[3],
                          session_id=r[4], ts=int(r[5])) for r in await cur.fetchall()]
@@ -1334,7 +1336,7 @@ class PostgresStore:
             async with conn.transaction():
                 await conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(k)])
                 found = await (await conn.execute(query, [q, *fparams, k])).fetchall()
-        rows = sorted(found, key=lambda r: (r[1], r[6]))
+        rows = sorted(found, key=lambda r: (r[1], -r[5], r[0]))  # ties as _query_exact
         return [ScoredId(message_id=r[0], score=1.0 - float(r[1]), model_id=r[2], role=r[3],
                          session_id=r[4], ts=int(r[5])) for r in rows]
 
@@ -1347,7 +1349,7 @@ class PostgresStore:
         """
         return sql.SQL(
             "SELECT message_id, (embedding::vector({dim})) <=> %s::vector({dim}) AS distance, "
-            "model_id, role, session_id, ts, mseq FROM vectors WHERE dim = {dim} AND {frag} "
+            "model_id, role, session_id, ts FROM vectors WHERE dim = {dim} AND {frag} "
             "ORDER BY distance LIMIT %s"
         ).format(dim=sql.Literal(int(dim)), frag=sql.SQL(frag))
 

@@ -402,7 +402,8 @@ async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
 
     ``stats``: the corpus statistics of ``text``'s terms to score with, instead of
     computing them (:func:`pg_corpus_stats`). Returned with the matches (``None`` when
-    the query has no terms), so a caller can score a second query on the same scale."""
+    the query has no terms), so a caller can score a second query on the same scale.
+    Exact ties break by newer ``ts``, then message id (code point order), as SQLite's."""
     terms = query_terms(text)
     if not terms or k <= 0:
         return [], None
@@ -432,7 +433,9 @@ async def pg_query(conn: Any, text: str, k: int, frag: str = "TRUE",
     cur = await conn.execute(
         "WITH q(term, w, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[], "
         "%s::float8[])), c(avgdl) AS (SELECT %s::float8) "
-        + " UNION ALL ".join(parts) + " ORDER BY r DESC, message_id LIMIT %s",
+        # message_id: both tables' columns are COLLATE "C" (code point order), and a
+        # UNION may be ordered by its output columns only, not by a COLLATE expression
+        + " UNION ALL ".join(parts) + " ORDER BY r DESC, ts DESC, message_id LIMIT %s",
         [[_pg_lexeme(t) for t in kept], weights, idfs, max(avgdl, 1e-9), tsq, *params, tsq,
          *params, k * 2])
     out: list[ScoredId] = []

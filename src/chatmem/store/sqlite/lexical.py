@@ -266,7 +266,8 @@ def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int
     the best matches only, widening until ``k`` pass; visibility is that of dense
     search either way. A hit needs its ``vectors`` row (or its ``lexical_entries``
     row when its vector lives in a separate index). Scores are calibrated to
-    [0, 1] (:func:`calibrate`); ties break by message id.
+    [0, 1] (:func:`calibrate`); exact ties break by newer ``ts``, then message id (code
+    point order), as dense search and the recall pool do.
 
     The entry fields of hits with a vector come from ``matrices`` (the store's
     in-memory copy of the ``vectors`` table, which dense search answers from), the
@@ -294,12 +295,12 @@ def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int
             n *= 8
     if not hits:
         return []
-    # message ids for the tie-break of every hit, all fields for the k kept ones only
-    named: dict[int, str] = {}
+    # (-ts, message id) for the tie-break of every hit, all fields for the k kept ones only
+    named: dict[int, tuple[int, str]] = {}
     for mat in matrices:
-        named.update(mat.message_ids(hits))
+        named.update(mat.tie_keys(hits))
     stored = _stored_fields(conn, [r for r in hits if r not in named])
-    named.update((r, f[0]) for r, f in stored.items())
+    named.update((r, (-f[4], f[0])) for r, f in stored.items())
     out = []
     for rowid in sorted(named, key=lambda r: (-hits[r], named[r]))[:k]:
         f = stored.get(rowid) or next(filter(None, (m.entry_fields(rowid) for m in matrices)))
