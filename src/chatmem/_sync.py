@@ -76,7 +76,12 @@ class BlockingWrapper(Generic[C]):
         try:
             self._inner: C = self._wait(self._submit(factory()))
         except BaseException:
-            self._stop_loop()
+            try:
+                # interrupted (Ctrl-C): the factory, cancelled, closes what it opened (a
+                # store and its file lock) before the loop stops, not never
+                self._submit(_tasks_ended(DROPPED_CLOSE_S)).result()
+            finally:
+                self._stop_loop()
             raise
         # Not at exit: by then the executors a close needs are shut down, and the daemon
         # thread ends with the process anyway.
@@ -235,6 +240,16 @@ async def _cancel_other_tasks() -> None:
     for task in others:
         task.cancel()
     await asyncio.gather(*others, return_exceptions=True)
+
+
+async def _tasks_ended(timeout: float) -> None:
+    """Wait, at most ``timeout`` seconds, until every other task of the running loop has
+    ended by itself (a cancelled call finishing its clean-up; cancelling it again would
+    cut the clean-up short)."""
+    current = asyncio.current_task()
+    others = [t for t in asyncio.all_tasks() if t is not current]
+    if others:
+        await asyncio.wait(others, timeout=timeout)
 
 
 async def ready(value: T) -> T:

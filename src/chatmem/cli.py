@@ -325,7 +325,15 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
                                       speaker_id=speaker_id, speaker_name=speaker_name,
                                       platform=platform, ts=ts))
         if not no_wait:
-            await mem.flush()
+            try:
+                await mem.flush()
+            except asyncio.CancelledError:
+                # Ctrl-C while it is embedded: the message is stored all the same, and
+                # "Aborted!" alone would have it added again
+                click.echo(f"stored {msg.id} in {session} at ts={msg.ts}; interrupted "
+                           "before it was indexed, which the store's next open does",
+                           err=True)
+                raise
     if as_json:
         _echo_json(msg.to_dict())
     else:
@@ -624,7 +632,14 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                                               progress=lambda kind, n: bar.update(n),
                                               vectors=not no_vectors, resume=resume)
             if not no_wait:
-                await mem.flush()
+                try:
+                    await mem.flush()
+                except asyncio.CancelledError:
+                    # Ctrl-C while it is embedded: the import itself is complete
+                    click.echo(f"imported {counts.as_dict()}; interrupted before every "
+                               "message was indexed, which the store's next open does",
+                               err=True)
+                    raise
     click.echo(f"imported {counts.as_dict()}", err=True)
 
 

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from ._aio import wait_within
 from .config import IndexingConfig
 from .embedding import Embedder
-from .errors import EmbeddingUnavailable
+from .errors import EmbeddingUnavailable, StoreClosed
 from .models import IndexState, Message, Session, VectorEntry, message_entry, now_ms
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
 from .store.base import MessageStore, Retry
@@ -307,7 +307,9 @@ class Indexer:
         self._wakeup.set()
 
     async def stop(self) -> None:
-        """Stop workers; whatever is not indexed stays pending in the store."""
+        """Stop workers; whatever is not indexed stays pending in the store. Calls
+        waiting for work to settle (flush, reindex, rewrite) end with
+        :class:`~chatmem.errors.StoreClosed`: no worker is left to settle it."""
         self._stopping = True
         self._wakeup.set()
         tasks = [*self._workers, *([self._sweeper] if self._sweeper else [])]
@@ -318,6 +320,7 @@ class Indexer:
                 await t
         self._workers = []
         self._sweeper = None
+        self._progress.set()  # wake the waiters, which see _stopping
 
     # ------------------------------------------------------------------ queue
 
@@ -342,6 +345,13 @@ class Indexer:
                     dropped.add(old.id or "")
                 self._sweep_needed = True  # it is still waiting in the store
         self._wakeup.set()
+
+    def sweep_soon(self) -> None:
+        """Look in the store for pending messages at the sweeper's next turn: a write
+        that was cancelled may have committed messages that were never queued (else
+        they would wait for the periodic sweep, ``lease_s`` later)."""
+        self._sweep_needed = True
+        self._sweeper_wakeup.set()
 
     def _room(self) -> int:
         """How many more ids the queue takes now."""
@@ -393,8 +403,16 @@ class Indexer:
     async def settled_ids(self, ids: Sequence[str]) -> None:
         """Wait until none of these messages is queued or in flight."""
         while any(i in self._queued or i in self._in_flight for i in ids):
+            self._check_running()
             self._progress.clear()
             await self._progress.wait()
+
+    def _check_running(self) -> None:
+        """A wait for queued work after :meth:`stop` (the memory closed) would never end."""
+        if self._stopping:
+            raise StoreClosed("the memory was closed while this call waited for indexing; "
+                              "the messages not yet indexed stay pending and are indexed "
+                              "after the next open")
 
     async def _settled(self, messages: Sequence[Message]) -> None:
         """Wait until none of these messages is queued or in flight."""
@@ -854,6 +872,7 @@ class Indexer:
 
         deadline = time.monotonic() + timeout
         while busy() and time.monotonic() < deadline:
+            self._check_running()
             await asyncio.sleep(0.01)
 
     def stats(self) -> IndexerStats:

@@ -411,6 +411,8 @@ class Memory:
         #: Set when a rewrite leaves its entries on the old text: wakes the healer.
         self._rewrite_left_owed = asyncio.Event()
         self._closed = False
+        #: Set when close() has finished: a second close() (another task's) waits for it.
+        self._close_done = asyncio.Event()
         #: Whether close() also closes the embedder (built by open(), not passed in).
         self._owns_embedder = False
         #: When recall started falling back to full text (the provider is down), else None.
@@ -607,7 +609,14 @@ class Memory:
                        speaker_name=speaker_name)
         if not batch:
             return []
-        stored = await self.store.append(batch)
+        try:
+            stored = await self.store.append(batch)
+        except (asyncio.CancelledError, StoreError):
+            # cancelled, or the connection lost, perhaps after the commit: the messages
+            # may be stored and never queued
+            if self._indexer is not None and not self._closed:
+                self._indexer.sweep_soon()
+            raise
         if self._indexer is not None:
             self._start_indexer()
             self._indexer.enqueue(stored)
@@ -618,7 +627,15 @@ class Memory:
         self._start_indexer()
         async with self._snapshot_lock:
             await check_parent_chain(self.store, session)  # a chain scoping can read
-            stored = await self.storage.upsert_session(session)
+            try:
+                stored = await self.storage.upsert_session(session)
+            except BaseException:
+                # cancelled between the store's commit and the index's update: the
+                # durable marker is left, and the indexer redoes it now, not at the
+                # next open (the vectors would show the old resource id until then)
+                if self.storage.separate and self._indexer is not None:
+                    self._indexer.snapshots_dirty = True
+                raise
             if stored.snapshots_owed and self._indexer is not None:
                 self._indexer.snapshots_dirty = True  # the indexer redoes it
         return stored.session
@@ -631,7 +648,7 @@ class Memory:
         :class:`TimeoutError` is raised; indexing goes on in the background."""
         seconds = _timeout(timeout, "timeout")
         began = time.monotonic()
-        await asyncio.wait_for(self._heal_rewrites_quietly(), seconds)
+        await wait_within(self._heal_rewrites_quietly(), seconds)  # never drops a cancel
         if self._indexer is not None:
             self._start_indexer()
             left = None if seconds is None else max(0.0, seconds - (time.monotonic() - began))
@@ -672,10 +689,18 @@ class Memory:
                 # leaves the record, and _heal_rewrites makes the entries again
                 owed = (await self.storage.owe_rewrite(session, ts)
                         if self.index is not None and self.embedder is not None else None)
-                msg = await self.store.rewrite(session, ts, content=content,
-                                               visible_content=visible_content,
-                                               metadata=metadata)
-                if msg is None or await self._reindex_rewritten(msg):
+                try:
+                    msg = await self.store.rewrite(session, ts, content=content,
+                                                   visible_content=visible_content,
+                                                   metadata=metadata)
+                    reindexed = msg is None or await self._reindex_rewritten(msg)
+                except BaseException:
+                    # cancelled (a timeout, a closing server) with the new text perhaps
+                    # committed: healed in the background too, not at the next flush
+                    if owed:
+                        self._rewrite_left_owed.set()
+                    raise
+                if reindexed:
                     if owed:
                         await self.storage.rewrite_done(owed)
                 elif owed:
@@ -1274,9 +1299,13 @@ class Memory:
         texts = [t for m in msgs.values() for t in (m.embedded_text, m.content, m.shown_text)]
         try:
             erased = await self.storage.erase(ids)
-        except ChatmemError:
+        except BaseException:
             # the store may have erased them and the separate index not (its points go
-            # in the background, from the erase's record): their cached vectors go now
+            # in the background, from the erase's record): their cached vectors go now.
+            # Cancelled in between too (a timeout, a closing server): the points are
+            # looked for now, not at the next open, as after an index error
+            if self.storage.separate:
+                self.storage.erasures_owed = True
             if self.embedder is not None:
                 self.embedder.forget_texts(texts + context_texts)
             raise
@@ -1969,21 +1998,28 @@ class Memory:
         return out
 
     async def close(self) -> None:
+        """Stop the background work and close the store (idempotent). Calls still
+        running in other tasks end with :class:`StoreClosed`; a close already under way
+        in another task is waited for (so the store's file is free after either)."""
         if self._closed:
+            await self._close_done.wait()
             return
         self._closed = True
-        for task in (self._sweeper, self._rewrite_healer):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if self._indexer is not None:
-            await self._indexer.stop()
         try:
-            await self.storage.close()
+            for task in (self._sweeper, self._rewrite_healer):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            if self._indexer is not None:
+                await self._indexer.stop()
+            try:
+                await self.storage.close()
+            finally:
+                if self._owns_embedder and self.embedder is not None:
+                    await self.embedder.aclose()
         finally:
-            if self._owns_embedder and self.embedder is not None:
-                await self.embedder.aclose()
+            self._close_done.set()
 
     #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
     list = list_messages

@@ -425,9 +425,13 @@ class PostgresStore:
         )
         try:
             await pool.open(wait=True, timeout=30)
-        except psycopg.Error as exc:
+        except BaseException as exc:
+            # cancelled too (a timeout around the open): else its connection and its
+            # worker tasks are left running, unreachable
             await pool.close()
-            raise self._error(exc, "cannot open the connection pool") from exc
+            if isinstance(exc, psycopg.Error):
+                raise self._error(exc, "cannot open the connection pool") from exc
+            raise
         self._pool = pool
 
     async def _configure(self, conn: psycopg.AsyncConnection[Any]) -> None:

@@ -222,13 +222,21 @@ class SqliteStore:
             raise StoreClosed("the store is closed")
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, fn, *args)
+            return await loop.run_in_executor(self._executor, self._unless_closed, fn, *args)
         except sqlite3.Error as exc:
             raise StoreError(f"sqlite ({self.path}): {exc}") from exc
         except RuntimeError as exc:  # executor shut down under us
             if self._closed:
                 raise StoreClosed("the store is closed") from exc
             raise
+
+    def _unless_closed(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store's thread, unless :meth:`close` ran there first: a
+        call made while the store was open but queued behind the close (another task's,
+        in flight when the memory closed) would find no connection."""
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        return fn(*args)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -701,6 +709,7 @@ class SqliteStore:
             return
 
         def _close() -> None:
+            self._closed = True  # the calls queued behind this one end with StoreClosed
             self.ann.close()  # stops its worker; saves <db>.ann while the lock is held
             if self._conn is not None:
                 self._conn.close()

@@ -1,0 +1,401 @@
+"""Cancellation and shutdown (helper audit): calls cancelled part way, and calls still
+running when the memory closes, leave the store consistent and end with a chatmem error.
+
+A call in flight when :meth:`Memory.close` runs gets :class:`StoreClosed` (never a raw
+error, never a wait for ever); a write cancelled after its commit has what it owes the
+index (a message's embedding, an erased message's points, a session's snapshot, a
+rewritten message's vector) done in the background, not at the next open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from backends import PLACES
+from chatmem import Memory
+from chatmem.embedding import Capabilities
+from chatmem.errors import StoreClosed
+from chatmem.store import SqliteStore
+from chatmem.testing import HashEmbeddingProvider, embedder
+
+#: Seconds a test waits for what must end at once; past it, the call hung.
+HANG_S = 20.0
+
+
+class HeldProvider(HashEmbeddingProvider):
+    """Embeds one batch at a time; while :attr:`hold` is set, each call waits on it (the
+    provider is slow) and :attr:`called` says a call is waiting."""
+
+    def __init__(self) -> None:
+        super().__init__(capabilities=Capabilities(max_concurrency=1))
+        self.hold: asyncio.Event | None = None
+        self.called = asyncio.Event()
+
+    async def embed(self, texts: Sequence[str], role: Any) -> np.ndarray:
+        if self.hold is not None:
+            self.called.set()
+            await self.hold.wait()
+        return await super().embed(texts, role)
+
+
+def notes(n: int, session: str = "s") -> list[dict[str, Any]]:
+    return [{"session_id": session, "role": "user", "content": f"note {i} about cats"}
+            for i in range(n)]
+
+
+async def test_a_sqlite_call_queued_behind_close_gets_store_closed(tmp_path: Path) -> None:
+    """A call made while the store was still open but run after its close (another
+    task's, in flight when the memory closed) found no connection: AssertionError."""
+    store = await SqliteStore.open(tmp_path / "s.db")
+    closing = asyncio.ensure_future(store.close())
+    await asyncio.sleep(0)  # the close is on the store's thread, not finished
+    with pytest.raises(StoreClosed):
+        await store.stats()
+    await closing
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+async def test_a_flush_waiting_when_the_memory_closes_gets_store_closed(
+        place: str, tmp_path: Path) -> None:
+    """It waited for ever: the stopped workers never settle the queued messages."""
+    provider = HeldProvider()
+    async with PLACES[place](tmp_path) as where:
+        mem = await Memory.open(where.url, vector=where.vector, embedder=embedder(provider),
+                                config={"indexing": {"batch_size": 2}})
+        try:
+            provider.hold = asyncio.Event()
+            await mem.add(notes(10))
+            flush = asyncio.ensure_future(mem.flush())
+            await asyncio.wait_for(provider.called.wait(), HANG_S)
+        finally:
+            await mem.close()
+        with pytest.raises(StoreClosed):
+            await asyncio.wait_for(flush, HANG_S)
+        # nothing acknowledged is lost: the next open indexes every message
+        mem = await Memory.open(where.url, vector=where.vector, embedder=embedder())
+        try:
+            await mem.flush(HANG_S)
+            stats = await mem.stats()
+            assert (stats["messages"], stats["indexed"]) == (10, 10)
+        finally:
+            await mem.close()
+
+
+async def test_a_rewrite_waiting_for_its_queued_message_when_the_memory_closes(
+        tmp_path: Path) -> None:
+    """It polled for its 60 s settle timeout before failing."""
+    provider = HeldProvider()
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(provider),
+                            config={"indexing": {"batch_size": 1}})
+    try:
+        provider.hold = asyncio.Event()
+        stored = await mem.add(notes(3))
+        await asyncio.wait_for(provider.called.wait(), HANG_S)
+        last = stored[-1]
+        assert last.ts is not None
+        rewrite = asyncio.ensure_future(mem.rewrite("s", last.ts, content="new words"))
+        await asyncio.sleep(0.05)  # it waits for the queued message to settle
+        assert not rewrite.done()
+    finally:
+        await mem.close()
+    with pytest.raises(StoreClosed):
+        await asyncio.wait_for(rewrite, HANG_S)
+
+
+async def test_an_add_cancelled_after_its_commit_is_indexed_without_a_flush(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The message was stored but never queued: embedded only at the periodic sweep
+    (``lease_s``, 30 s by default, here an hour) or the next flush."""
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
+                            config={"indexing": {"lease_s": 3600}})
+    try:
+        await mem.add(notes(1))
+        await mem.flush()
+        append = mem.store.append
+        committed = asyncio.Event()
+
+        async def commit_then_wait(batch: Any) -> Any:
+            out = await append(batch)
+            committed.set()
+            await asyncio.Event().wait()  # cancelled here: after the commit
+            return out
+
+        monkeypatch.setattr(mem.store, "append", commit_then_wait)
+        add = asyncio.ensure_future(mem.add({"session_id": "s", "content": "late note"}))
+        await asyncio.wait_for(committed.wait(), HANG_S)
+        add.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await add
+        monkeypatch.undo()
+
+        async def indexed() -> None:
+            while (await mem.stats())["pending"]:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(indexed(), HANG_S)
+    finally:
+        await mem.close()
+
+
+async def test_a_forget_cancelled_before_qdrant_deleted_its_points(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store erased the messages and the cancellation came before Qdrant deleted
+    their points: the erase's record stayed, but nothing looked at it until the next
+    open, so a flush left the erased messages' vectors in Qdrant."""
+    async with PLACES["qdrant"](tmp_path) as where:
+        mem = await Memory.open(where.url, vector=where.vector, embedder=embedder())
+        try:
+            await mem.add(notes(3, "gone") + notes(2, "kept"))
+            await mem.flush()
+            index = mem.storage.index
+            assert index is not None
+            delete_vectors = index.delete_vectors
+            called = asyncio.Event()
+
+            async def slow_delete(ids: Any) -> int:
+                called.set()
+                await asyncio.Event().wait()
+                raise AssertionError("unreachable")
+
+            monkeypatch.setattr(index, "delete_vectors", slow_delete)
+            forget = asyncio.ensure_future(mem.forget(session="gone"))
+            await asyncio.wait_for(called.wait(), HANG_S)
+            forget.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await forget
+            monkeypatch.setattr(index, "delete_vectors", delete_vectors)
+            await mem.flush()
+            left = await index.scan_vectors(None, 100)
+            assert sorted(e.session_id for e in left) == ["kept", "kept"]
+        finally:
+            await mem.close()
+
+
+async def test_a_session_change_cancelled_before_qdrant_took_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store had the new resource id and the vectors kept the old one (what scoped
+    recall filters on) until the next open, a flush included."""
+    async with PLACES["qdrant"](tmp_path) as where:
+        mem = await Memory.open(where.url, vector=where.vector, embedder=embedder())
+        try:
+            await mem.upsert_session({"id": "s", "resource_id": "alice"})
+            await mem.add(notes(2))
+            await mem.flush()
+            push = mem.storage.push_snapshots
+            called = asyncio.Event()
+
+            async def slow_push(ids: Any) -> int:
+                called.set()
+                await asyncio.Event().wait()
+                raise AssertionError("unreachable")
+
+            monkeypatch.setattr(mem.storage, "push_snapshots", slow_push)
+            change = asyncio.ensure_future(mem.upsert_session({"id": "s",
+                                                               "resource_id": "bob"}))
+            await asyncio.wait_for(called.wait(), HANG_S)
+            change.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await change
+            monkeypatch.setattr(mem.storage, "push_snapshots", push)
+            await mem.flush()
+            assert mem.storage.index is not None
+            entries = await mem.storage.index.scan_vectors(None, 100)
+            assert [e.resource_id for e in entries] == ["bob", "bob"]
+        finally:
+            await mem.close()
+
+
+@pytest.mark.parametrize("place", ["sqlite", "qdrant"])
+async def test_a_rewrite_cancelled_while_embedding_is_healed_in_the_background(
+        place: str, tmp_path: Path) -> None:
+    """The new text was committed and the cancellation came while its vector was being
+    made: the old vector stayed (recall matched the old words) until the next flush or
+    open; a failed embedding is healed in the background, and so is this now."""
+    provider = HeldProvider()
+    async with PLACES[place](tmp_path) as where:
+        mem = await Memory.open(where.url, vector=where.vector, embedder=embedder(provider),
+                                config={"indexing": {"retry_initial_s": 0.05}})
+        try:
+            (msg,) = await mem.add({"session_id": "s", "content": "apples and oranges"})
+            await mem.flush()
+            assert msg.ts is not None and mem.storage.index is not None
+            provider.hold = asyncio.Event()
+            rewrite = asyncio.ensure_future(mem.rewrite("s", msg.ts, content="secret plans"))
+            await asyncio.wait_for(provider.called.wait(), HANG_S)
+            rewrite.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await rewrite
+            provider.hold = None
+            new = provider.vector("secret plans")
+            new /= np.linalg.norm(new)
+
+            async def healed() -> None:
+                index = mem.storage.index
+                assert index is not None
+                # (a separate index deletes the old point before writing the new one)
+                while not [e for e in await index.scan_vectors(None, 1)
+                           if np.allclose(e.vector, new)]:
+                    await asyncio.sleep(0.02)
+
+            await asyncio.wait_for(healed(), HANG_S)
+        finally:
+            await mem.close()
+
+
+async def test_a_postgres_open_cancelled_while_its_pool_opens_closes_the_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool (its connection and worker tasks) was left open: each open a timeout
+    cut short kept a connection to the server ("Task was destroyed but it is pending")."""
+    from psycopg_pool import AsyncConnectionPool
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+    from chatmem.store.postgres import PostgresStore
+
+    url = pg_url()
+    pools: list[AsyncConnectionPool[Any]] = []
+    opening = asyncio.Event()
+    pool_open = AsyncConnectionPool.open
+
+    async def slow_open(self: AsyncConnectionPool[Any], *args: Any, **kwargs: Any) -> None:
+        pools.append(self)
+        await pool_open(self, *args, **kwargs)
+        opening.set()
+        await asyncio.Event().wait()  # a slow server: cancelled here
+
+    monkeypatch.setattr(AsyncConnectionPool, "open", slow_open)
+    schema = "cancel_audit_pool"
+    try:
+        task = asyncio.ensure_future(PostgresStore.open(pg_schema_url(url, schema)))
+        await asyncio.wait_for(opening.wait(), HANG_S)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert [p.closed for p in pools] == [True]
+    finally:
+        await drop_pg_schema(url, schema)
+
+
+def interrupted_while_embedding(tmp_path: Path, *args: str) -> str:
+    """Run ``chatmem *args`` with an embedding provider that never answers, press Ctrl-C
+    once it is embedding, and return what it wrote on standard error (exit code 1)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from fake_embedding_service import FakeEmbeddingService, Step
+
+    with FakeEmbeddingService() as service:
+        service.default = Step(delay=30)
+        config = tmp_path / "chatmem.toml"
+        config.write_text(f'[embedding]\nprovider = "openai"\nendpoint = "{service.url}/v1"\n'
+                          'model = "fake"\napi_key = "k"\n')
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "chatmem", *args, "--config", str(config)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "CHATMEM_DEBUG": ""})
+        try:
+            service.wait_for(1, timeout=60)  # stored, and being embedded
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert err.rstrip().endswith("Aborted!")
+    return err
+
+
+def stored_ids(db: Path) -> list[str]:
+    """The ids of the messages of session s in the SQLite store ``db``."""
+    from chatmem import SyncMemory
+
+    with SyncMemory.open(f"sqlite:///{db}", semantic_recall=False) as mem:
+        return [m.id or "" for m in mem.list_messages(session="s").messages]
+
+
+def test_ctrl_c_while_cli_add_waits_for_indexing_says_the_message_is_stored(
+        tmp_path: Path) -> None:
+    """The message was stored and the command said only "Aborted!": run again, it is
+    stored twice."""
+    db = tmp_path / "chat.db"
+    err = interrupted_while_embedding(tmp_path, "add", "--db", str(db), "--session", "s",
+                                      "remember the milk")
+    stored = stored_ids(db)
+    assert len(stored) == 1
+    assert f"stored {stored[0]} in s" in err
+
+
+def test_ctrl_c_while_cli_import_waits_for_indexing_says_it_is_imported(
+        tmp_path: Path) -> None:
+    """The import was complete and the command said only "Aborted!"."""
+    import subprocess
+    import sys
+
+    from chatmem import SyncMemory
+
+    source, export = tmp_path / "source.db", tmp_path / "export.jsonl"
+    with SyncMemory.open(f"sqlite:///{source}", semantic_recall=False) as mem:
+        mem.add(notes(3))
+    subprocess.run([sys.executable, "-m", "chatmem", "export", "--db", str(source),
+                    "-o", str(export)], check=True, capture_output=True, timeout=60)
+    db = tmp_path / "chat.db"
+    err = interrupted_while_embedding(tmp_path, "import", "--db", str(db), str(export))
+    assert "imported {'sessions': 1, 'messages': 3" in err
+    assert len(stored_ids(db)) == 3
+
+
+#: A script opening a SyncMemory whose open is interrupted (Ctrl-C), then opening the
+#: same store again in the same process.
+INTERRUPTED_OPEN = """
+import asyncio, os, signal, sys, threading
+from chatmem import Memory, SyncMemory
+from chatmem.testing import embedder
+
+settle = Memory._settle_auto_model
+
+async def stuck(self):
+    threading.Timer(0, os.kill, (os.getpid(), signal.SIGINT)).start()
+    await asyncio.Event().wait()  # Ctrl-C arrives while the open waits here
+
+Memory._settle_auto_model = stuck
+try:
+    SyncMemory.open(sys.argv[1], embedder=embedder())
+except KeyboardInterrupt:
+    print("interrupted")
+Memory._settle_auto_model = settle
+SyncMemory.open(sys.argv[1], embedder=embedder()).close()
+print("opened again")
+"""
+
+
+def test_a_sync_open_interrupted_by_ctrl_c_leaves_the_store_closed(tmp_path: Path) -> None:
+    """The loop stopped before the cancelled open had closed its store: the process kept
+    the store's file lock, and the next open said it was "open in another process"."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", INTERRUPTED_OPEN,
+                           f"sqlite:///{tmp_path}/m.db"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["interrupted", "opened", "again"], proc.stderr
+
+
+async def test_a_second_close_waits_for_the_first(tmp_path: Path) -> None:
+    """It returned at once while the first (another task's) was still closing: the
+    store's file was still held, and opening it again failed as "open in another
+    process"."""
+    url = f"sqlite:///{tmp_path}/m.db"
+    mem = await Memory.open(url, embedder=embedder())
+    await mem.add(notes(20))
+    first = asyncio.ensure_future(mem.close())
+    await asyncio.sleep(0)  # the first close is under way
+    await mem.close()
+    again = await Memory.open(url, embedder=embedder())
+    await again.close()
+    await first
