@@ -145,6 +145,28 @@ async def test_rewriting_the_turn_before_re_embeds_the_reply(backend: str,
 
 
 @pytest.mark.parametrize("backend", NAMES)
+async def test_a_turn_added_before_an_indexed_reply_re_embeds_the_reply(
+        backend: str, tmp_path: Path) -> None:
+    """A message added into the past, between the question and its indexed short reply,
+    is the reply's turn before now: the reply's vector, computed with the question's
+    words, is computed again with the new turn's."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, embedder(HashEmbeddingProvider()), config=ON)
+        try:
+            await mem.add([_m("a", "assistant", ASKED, T0), _m("u", "user", REPLY, T0 + 10)])
+            await mem.flush()
+            assert _close(await _vector(index, "u"),
+                          await _embed(mem, f"{ASKED}\nMaya: {REPLY}"))
+            await mem.add(_m("x", "assistant", "Is Tudou a good sleeper?", T0 + 5))
+            await mem.flush()
+            assert _close(await _vector(index, "u"),
+                          await _embed(mem, f"Is Tudou a good sleeper?\nMaya: {REPLY}"))
+            assert (await mem.index_states(["u", "x"])) == {"u": "indexed", "x": "indexed"}
+        finally:
+            await mem.close()
+
+
+@pytest.mark.parametrize("backend", NAMES)
 async def test_erasing_the_turn_before_leaves_no_vector_or_cache_with_its_words(
         backend: str, tmp_path: Path) -> None:
     async with exchange(backend, tmp_path, _m("b", "assistant", "cute!", T0 + 2)) as (

@@ -137,7 +137,7 @@ def _said(msg: Message) -> str:
     return msg.shown_text if msg.role == "assistant" else msg.content
 
 
-def _short_reply(msg: Message, config: IndexingConfig) -> bool:
+def short_reply(msg: Message, config: IndexingConfig) -> bool:
     """Short enough to take the turn before it (``config.short_reply_chars``, 0: never)."""
     return (config.short_reply_chars > 0 and msg.role in DIALOGUE_ROLES
             and len(_said(msg)) <= config.short_reply_chars)
@@ -157,7 +157,7 @@ def takes_context(msg: Message, previous: Message | None, config: IndexingConfig
     validation splits it helped dense-only recall on every Chinese set (companion_zh
     0.639 → 0.687) but cost the hybrid default 4 questions there, so it is off by
     default (``short_reply_chars`` 0)."""
-    return (previous is not None and _short_reply(msg, config)
+    return (previous is not None and short_reply(msg, config)
             and previous.role in DIALOGUE_ROLES and previous.role != msg.role)
 
 
@@ -184,7 +184,7 @@ async def vector_texts(store: MessageStore, msgs: Sequence[Message],
     """:func:`vector_text` of each message, reading the turn before each short one."""
     out = []
     for m in msgs:
-        previous = await previous_turn(store, m) if _short_reply(m, config) else None
+        previous = await previous_turn(store, m) if short_reply(m, config) else None
         out.append(vector_text(m, previous, config))
     return out
 
@@ -736,7 +736,7 @@ class Indexer:
         indexed. So each written reply's text is read again after its write: one that
         moved is made pending and queued again. An erase that commits after this read
         finds the reply indexed, and re-embeds it itself."""
-        replies = [(m, t) for m, t in zip(batch, texts) if _short_reply(m, self.config)]
+        replies = [(m, t) for m, t in zip(batch, texts) if short_reply(m, self.config)]
         if not replies:
             return
         now = await vector_texts(self.store, [m for m, _ in replies], self.config)

@@ -48,6 +48,7 @@ from .errors import (
 from .indexing import (
     Indexer,
     root_of,
+    short_reply,
     snapshot_sessions,
     takes_context,
     vector_entry,
@@ -620,7 +621,43 @@ class Memory:
         if self._indexer is not None:
             self._start_indexer()
             self._indexer.enqueue(stored)
+            await self._requeue_followers(stored)
         return stored
+
+    async def _requeue_followers(self, stored: Sequence[Message]) -> None:
+        """Embed again the short replies (``indexing.short_reply_chars``) whose turn
+        before is now one of ``stored``: a message added into the past, between a
+        question and its indexed short answer, leaves that answer's vector computed with
+        the words of a turn that is no longer before it (issue 12; a rewrite or an
+        erase of the turn before does the same, :meth:`_reindex_rewritten`)."""
+        cfg = self.config.indexing
+        if self._indexer is None or cfg.short_reply_chars <= 0:
+            return
+        new = {m.id for m in stored}
+        by_session: dict[str, builtins.list[Message]] = {}
+        for m in stored:
+            if m.ts is not None:
+                by_session.setdefault(m.session_id, []).append(m)
+        followers: dict[str, Message] = {}
+        for session, added in by_session.items():
+            # one read when the batch was added after the session's end (the usual
+            # case): nothing stored before follows one of its messages
+            first = min(m.ts or 0 for m in added)
+            later = await self.store.range(session, first, 0, len(added) + 1)
+            if all(m.id in new for m in later):
+                continue
+            for m in added:
+                after = await self.store.range(session, m.ts or 0, 0, 1)
+                if after and after[0].id not in new and after[0].id is not None \
+                        and after[0].indexable and short_reply(after[0], cfg):
+                    followers[after[0].id] = after[0]
+        if not followers:
+            return
+        states = await self.store.index_states(builtins.list(followers))
+        again = [m for mid, m in followers.items() if states.get(mid) == IndexState.INDEXED]
+        if again:
+            await self.store.set_index_state([m.id or "" for m in again], IndexState.PENDING)
+            self._indexer.enqueue(again)
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         session = validate_session(session)
