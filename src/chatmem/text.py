@@ -5,8 +5,9 @@ agree on what a token is; it sits below both :mod:`chatmem.store` (which stores
 the tokens) and :mod:`chatmem.recall` (which weighs dense against lexical
 scores by the query's script, :func:`cjk_share`).
 
-Tokenizer (:func:`tokenize`), after NFKC normalisation (full-width → ASCII) and
-case folding:
+Tokenizer (:func:`tokenize`), after NFKC normalisation (full-width → ASCII), case
+folding and dropping the invisible characters that do not end a word (soft hyphens,
+zero-width joiners, bidi marks, variation selectors: :func:`_unicode_patterns`):
 
 * a run of CJK characters (Han, kana, Hangul) → its overlapping character
   bigrams, then each of its characters (unigrams; a one-character run gives
@@ -16,7 +17,8 @@ case folding:
 * a number directly followed by a CJK character also yields the pair
   (``3月27号`` → ``3``, ``3月``, ``27``, ``27号``, …): dates, times, prices and
   counts are what chat questions ask about;
-* Latin (and other alphabetic) words → lowercased, accents dropped; common
+* Latin (and other alphabetic) words, with the marks written on their letters (the
+  vowel signs of Devanagari or Thai, Hebrew points) → lowercased, accents dropped; common
   English function words (checked on the word and on its plural-stripped form,
   never on the stem) and single letters are dropped; a word that is then plain
   ASCII letters is reduced to its Snowball English (Porter2) stem
@@ -29,6 +31,8 @@ case folding:
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import threading
 import unicodedata
@@ -36,7 +40,8 @@ import unicodedata
 import snowballstemmer
 
 #: Bump when :func:`tokenize` changes: stored token rows are rebuilt on open.
-TOKENIZER_VERSION = 2
+#: 3: marks belong to their word, invisible format characters are dropped.
+TOKENIZER_VERSION = 3
 
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -46,11 +51,72 @@ _CJK = (
     "\uac00-\ud7af"  # Hangul syllables
     "\U00020000-\U0003134f"  # extensions B–G
 )
-_TOKEN_RE = re.compile(
-    rf"(?P<cjk>[{_CJK}]+)"
-    r"|(?P<num>\d+(?:\.\d+)+)"
-    rf"|(?P<word>[^\W_{_CJK}]+)"
-)
+
+
+def _class_of(chars: list[str]) -> str:
+    """A regular-expression character class body matching exactly ``chars`` (sorted)."""
+    runs: list[list[int]] = []
+    for c in map(ord, chars):
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                   for a, b in runs)
+
+
+#: Characters that only choose a glyph: variation selectors (Mongolian, standard,
+#: supplement) and the combining grapheme joiner.
+_GLYPH_SELECTORS = frozenset(map(chr, itertools.chain(
+    range(0x180B, 0x1810), range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0), (0x034F,))))
+
+
+#: Where marks and format characters can be: the BMP and the SMP, without the blocks
+#: that are full of other characters (CJK ideographs, Hangul syllables, surrogates and
+#: private use), and plane 14's tags and variation selectors (planes 2 and 3 hold only
+#: ideographs). Scanned once, at the first text that is not ASCII (some 30-50 ms).
+_SCANNED = (range(0x80, 0x3400), range(0xA000, 0xAC00), range(0xD7B0, 0xD800),
+            range(0xF900, 0x20000), range(0xE0000, 0xE1000))
+
+
+def _marks_and_ignored() -> tuple[str, str]:
+    """The character class bodies of the marks and of the ignored characters."""
+    marks: list[str] = []
+    ignored: list[str] = []
+    for c in map(chr, itertools.chain(*_SCANNED)):
+        category = unicodedata.category(c)
+        if (category == "Cf" and c != "\u200b") or c in _GLYPH_SELECTORS:
+            ignored.append(c)
+        elif category.startswith("M"):
+            marks.append(c)
+    return _class_of(marks), _class_of(ignored)
+
+
+@functools.cache
+def _unicode_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The ignored characters' pattern and the tokens' pattern for text that is not
+    ASCII, made at the first such text (the scan of Unicode takes some 30-50 ms, which
+    every ``import chatmem`` paid before; ASCII text never needs it).
+
+    Marks (Mn, Mc, Me) are not ``\\w``, so a word was cut at each: Hindi ``हिन्दी``
+    gave no token at all, Thai ``คิดถึง`` only ``ดถ``, ``İstanbul`` (``i`` and a dot
+    above once folded) ``stanbul``. A word takes the marks that follow its letters.
+
+    Invisible characters that never end a word (UAX #29 rule WB4: format characters,
+    and :data:`_GLYPH_SELECTORS`) are dropped before tokenizing: a soft hyphen, a
+    zero-width joiner or non-joiner, a bidi mark or a byte order mark inside a word
+    cut it in two (``hyphen\\u00adation``). The zero-width space is a word break and
+    stays one."""
+    marks, ignored = _marks_and_ignored()
+    return re.compile(f"[{ignored}]+"), re.compile(
+        rf"(?P<cjk>[{_CJK}]+)"
+        r"|(?P<num>\d+(?:\.\d+)+)"
+        rf"|(?P<word>[^\W_{_CJK}]+(?:[{marks}]+[^\W_{_CJK}]*)*)")
+
+
+#: The tokens' pattern for ASCII text, which holds no CJK and no marks: looking for a mark
+#: at the end of every word made tokenizing English a fifth slower.
+_ASCII_TOKEN_RE = re.compile(r"(?P<num>\d+(?:\.\d+)+)|(?P<word>[^\W_]+)")
 #: One CJK character (the scripts :func:`tokenize` cuts into bigrams).
 CJK_CHAR_RE = re.compile(rf"[{_CJK}]")
 #: A run of letters of the other scripts (no digits, no CJK).
@@ -73,6 +139,9 @@ STOPWORDS: frozenset[str] = frozenset({
 
 #: Most cached word stems (a chat vocabulary is far smaller; the cache stops growing here).
 _STEM_CACHE_MAX = 200_000
+#: Longest word whose stem is cached: a message may be one word of 200,000 letters, and
+#: cached, 500 such messages held 200 MB for the life of the process.
+_STEM_CACHE_WORD_MAX = 64
 _stem_cache: dict[str, str] = {}
 _stemmers = threading.local()  # a Snowball stemmer keeps state: one per thread
 
@@ -85,7 +154,7 @@ def _stem(word: str) -> str:
         if stemmer is None:
             stemmer = _stemmers.english = snowballstemmer.stemmer("english")
         stem = stemmer.stemWord(word)
-        if len(_stem_cache) < _STEM_CACHE_MAX:
+        if len(_stem_cache) < _STEM_CACHE_MAX and len(word) <= _STEM_CACHE_WORD_MAX:
             _stem_cache[word] = stem
     return stem
 
@@ -103,14 +172,16 @@ def _strip_plural(word: str) -> str:
 
 
 def _fold(word: str) -> str | None:
-    """Strip accents, then stem (ASCII) or strip a plural; ``None`` for a function word.
+    """Strip accents (combining marks, and enclosing ones such as a keycap's), then stem
+    (ASCII) or strip a plural; ``None`` for a function word. The marks that are letters
+    of their script (a Devanagari vowel sign: ``कम`` is not ``काम``) stay.
 
     Function words are looked up on the word and on its plural-stripped form, not
     on the stem: ``owned`` stems to ``own`` and ``willing`` to ``will``, and both stay.
     """
     if not word.isascii():
         word = "".join(c for c in unicodedata.normalize("NFKD", word)
-                       if not unicodedata.combining(c))
+                       if not unicodedata.combining(c) and unicodedata.category(c) != "Me")
     light = _strip_plural(word)
     if word in STOPWORDS or light in STOPWORDS:
         return None
@@ -126,10 +197,14 @@ def tokenize(text: str) -> list[str]:
     :func:`is_char`): the index weighs a character match lower.
     """
     text = unicodedata.normalize("NFKC", text).casefold()
+    tokens_re = _ASCII_TOKEN_RE
+    if not text.isascii():
+        ignored_re, tokens_re = _unicode_patterns()
+        text = ignored_re.sub("", text)
     out: list[str] = []
     pending_num: str | None = None  # a number waiting for a following CJK character
     last_end = -1
-    for m in _TOKEN_RE.finditer(text):
+    for m in tokens_re.finditer(text):
         kind = m.lastgroup
         s = m.group()
         adjacent = m.start() == last_end

@@ -98,8 +98,9 @@ Errors
 
 Differences from SQLite, all from PostgreSQL itself: metadata is ``jsonb`` (key
 order is not kept, NaN/Infinity and U+0000 are refused with
-:class:`~chatmem.errors.InvalidInput`, a float such as ``1e20`` reads back as the
-equal integer); text may not contain U+0000 (validated messages never do);
+:class:`~chatmem.errors.InvalidInput`, ``-0.0`` reads back as ``0.0``, a float is
+written with a fraction: :func:`_json_floats_kept`); text may not contain U+0000
+(validated messages never do);
 ``scan_messages`` cursors are ``bigserial`` values, which are never reused, and a
 scan concurrent with appends may miss a row whose transaction commits late.
 ``scan_vectors`` also returns the stored ``text``.
@@ -118,6 +119,7 @@ import time
 import uuid
 from bisect import bisect_right
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -125,6 +127,7 @@ import numpy.typing as npt
 import psycopg
 from psycopg import errors as pgerrors
 from psycopg import sql
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
@@ -288,7 +291,50 @@ def _json(value: Any, where: str) -> str:
     if "\\u0000" in text and _has_nul(value):
         raise InvalidInput(f"{where} contains a NUL character (U+0000), which PostgreSQL "
                            "cannot store")
+    if "e+" in text and _has_big_float(value):
+        text = _json_floats_kept(value)
     return text
+
+
+def _has_big_float(value: Any) -> bool:
+    """Whether ``value`` holds a float that JSON writes with a positive exponent."""
+    if isinstance(value, float):
+        return "e+" in float.__repr__(value)
+    if isinstance(value, Mapping):
+        return any(_has_big_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_big_float(v) for v in value)
+    return False
+
+
+def _json_floats_kept(value: Any) -> str:
+    """``value`` as JSON with every float written with a fraction, never an exponent:
+    jsonb keeps a number's digits after the point, not its exponent, so ``1e+20`` read
+    back as the integer 100000000000000000000 (a float of 2**63 or more then made an
+    integer that no import takes: the store's export could not be restored), where
+    ``100000000000000000000.0`` reads back as the float it was."""
+    if isinstance(value, float):
+        text = float.__repr__(value)  # as json writes it: numpy's repr is np.float64(…)
+        return format(Decimal(text), "f") + ".0" if "e+" in text else text
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_json_floats_kept(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_json_floats_kept(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _json_loads(data: str | bytes) -> Any:
+    """A ``jsonb`` value as Python. An integer past 64 bits is a float that jsonb kept
+    without its exponent before :func:`_json_floats_kept` (chatmem stores no such
+    integer): read as the float it was, so that the message can be exported, imported
+    and checked again."""
+    return json.loads(data, parse_int=_int_or_float)
+
+
+def _int_or_float(text: str) -> int | float:
+    value = int(text)
+    return value if -(2**63) <= value < 2**63 else float(text)
 
 
 def _jsonb(where: str) -> Callable[[Any, Column], str]:
@@ -437,6 +483,7 @@ class PostgresStore:
     async def _configure(self, conn: psycopg.AsyncConnection[Any]) -> None:
         from pgvector.psycopg import register_vector_async
 
+        set_json_loads(_json_loads, conn)
         await conn.execute("SELECT set_config('search_path', %s, false)", [self._search_path])
         await register_vector_async(conn)
         # HNSW settings for the whole session, so a query needs no transaction of its
