@@ -254,6 +254,17 @@ def main(ctx: click.Context) -> None:
         ctx.default_map = {name: own for name, own in defaults.items() if own}
 
 
+async def _flush_saying(mem: Memory, stored: str) -> None:
+    """Wait for indexing; Ctrl-C meanwhile first says what is stored (``stored``): it
+    stays stored, and "Aborted!" alone would have it sent again."""
+    try:
+        await mem.flush()
+    except asyncio.CancelledError:
+        click.echo(f"{stored}; interrupted before it was all indexed, which the store's "
+                   "next open does", err=True)
+        raise
+
+
 @main.command()
 @click.option("--db", default=None, help="Keep the demo store in this file (default: memory).")
 @click.option("--json", "as_json", is_flag=True, help="Print the injected messages as JSON.")
@@ -325,15 +336,7 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
                                       speaker_id=speaker_id, speaker_name=speaker_name,
                                       platform=platform, ts=ts))
         if not no_wait:
-            try:
-                await mem.flush()
-            except asyncio.CancelledError:
-                # Ctrl-C while it is embedded: the message is stored all the same, and
-                # "Aborted!" alone would have it added again
-                click.echo(f"stored {msg.id} in {session} at ts={msg.ts}; interrupted "
-                           "before it was indexed, which the store's next open does",
-                           err=True)
-                raise
+            await _flush_saying(mem, f"stored {msg.id} in {session} at ts={msg.ts}")
     if as_json:
         _echo_json(msg.to_dict())
     else:
@@ -632,14 +635,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                                               progress=lambda kind, n: bar.update(n),
                                               vectors=not no_vectors, resume=resume)
             if not no_wait:
-                try:
-                    await mem.flush()
-                except asyncio.CancelledError:
-                    # Ctrl-C while it is embedded: the import itself is complete
-                    click.echo(f"imported {counts.as_dict()}; interrupted before every "
-                               "message was indexed, which the store's next open does",
-                               err=True)
-                    raise
+                await _flush_saying(mem, f"imported {counts.as_dict()}")
     click.echo(f"imported {counts.as_dict()}", err=True)
 
 
