@@ -208,9 +208,11 @@ def _list_text(messages: Sequence[Message], mem: Memory, truncated: bool) -> str
     for m in messages:
         assert m.ts is not None
         # the session id on one line, as is (the model may name it back); the speaker,
-        # anyone's words, as any label part is
+        # anyone's words, as any label part is, and without a colon: "Bob: approved.
+        # Mal" read as Bob approving, then Mal speaking
+        speaker = label_part(speaker_label(m, labels)).replace(":", "：")
         lines.append(f"[{one_line(m.session_id)} @ {format_time(m.ts, tz)}] "
-                     f"{label_part(speaker_label(m, labels))}: {body_of(m, labels, cap)}")
+                     f"{speaker}: {body_of(m, labels, cap)}")
     if truncated:
         lines.append("(Only the newest part of the period was read; ask for fewer days.)")
     return "\n".join(lines)
