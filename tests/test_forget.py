@@ -128,6 +128,31 @@ async def test_forget_speaker_leaves_nothing_on_any_backend(backend: str,
             await mem.close()
 
 
+@pytest.mark.parametrize("backend", NAMES)
+async def test_list_text_finds_a_word_however_it_is_written(backend: str,
+                                                            tmp_path: Path) -> None:
+    """``list(text=)`` compared casefolded text only: ``café`` typed the usual way
+    missed the same word stored decomposed, ``istanbul`` missed ``İstanbul``, ``abc``
+    the full-width ``ＡＢＣ``, ``hyphenation`` the word with a soft hyphen."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            stored = {"nfd": "un cafe\u0301 noir", "tr": "İstanbul trip",
+                      "wide": "ＡＢＣ notes", "shy": "hyphen\u00adation rules",
+                      "other": "nothing to see"}
+            await mem.add([{"id": mid, "session_id": "s", "ts": 10 + i, "content": text}
+                           for i, (mid, text) in enumerate(stored.items())])
+            for needle, want in (("café", ["nfd"]), ("CAFE", ["nfd"]), ("istanbul", ["tr"]),
+                                 ("abc", ["wide"]), ("hyphenation", ["shy"]),
+                                 ("\u0301", []), ("see", ["other"])):
+                page = await mem.list(session="s", text=needle)
+                assert [m.id for m in page.messages] == want, needle
+            # what is returned is what was stored
+            assert (await mem.get(["nfd"]))["nfd"].content == stored["nfd"]
+        finally:
+            await mem.close()
+
+
 @pytest.mark.parametrize("backend", ["memory", "sqlite", "postgres"])
 async def test_forget_resource_over_many_pages_of_sessions(backend: str, tmp_path: Path
                                                            ) -> None:

@@ -21,6 +21,7 @@ import logging
 import os
 import struct
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -327,9 +328,22 @@ def text_chars(msg: Message) -> int:
     return len(msg.content) + len(msg.visible_content or "") + meta
 
 
+def _searched(text: str) -> str:
+    """``text`` as ``list(text=)`` compares it: case folded, compatibility forms
+    (full-width ``ＡＢＣ``) decomposed, accents and invisible characters (a soft hyphen, a
+    zero-width joiner) dropped. Casefolding alone missed ``café`` stored decomposed
+    (``cafe`` and a combining accent), ``İstanbul`` for ``istanbul``, and ``ＡＢＣ``."""
+    if text.isascii():
+        return text.casefold()
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)
+                   and unicodedata.category(c) != "Cf").casefold()
+
+
 def _contains(msg: Message, needle: str) -> bool:
-    """Whether the message's content or visible content holds ``needle`` (casefolded)."""
-    return any(needle in text.casefold() for text in (msg.content, msg.visible_content)
+    """Whether the message's content or visible content holds ``needle``
+    (:func:`_searched` already)."""
+    return any(needle in _searched(text) for text in (msg.content, msg.visible_content)
                if text)
 
 
@@ -1109,7 +1123,8 @@ class Memory:
         if not isinstance(newest_first, bool):
             raise InvalidInput(f"newest_first must be true or false, got "
                                f"{describe(newest_first)}")
-        needle = text.casefold() if text else None
+        # a needle of accents or invisible characters alone stays itself, not "" (all)
+        needle = (_searched(text) or text.casefold()) if text else None
         seal = await self._seal()
         pos = None if cursor is None else seal.decode(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
