@@ -281,6 +281,16 @@ async def test_a_postgres_open_cancelled_while_its_pool_opens_closes_the_pool(
         await drop_pg_schema(url, schema)
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child, before it runs Python: SIGINT's default action. A test run started
+    in the background of a shell without job control (``nohup … &``, some CI runners)
+    ignores SIGINT, its children inherit that, and a Python started so never turns
+    Ctrl-C into KeyboardInterrupt."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupted_while_embedding(tmp_path: Path, *args: str) -> str:
     """Run ``chatmem *args`` with an embedding provider that never answers, press Ctrl-C
     once it is embedding, and return what it wrote on standard error (exit code 1)."""
@@ -299,7 +309,7 @@ def interrupted_while_embedding(tmp_path: Path, *args: str) -> str:
         proc = subprocess.Popen(
             [sys.executable, "-m", "chatmem", *args, "--config", str(config)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "CHATMEM_DEBUG": ""})
+            env={**os.environ, "CHATMEM_DEBUG": ""}, preexec_fn=ctrl_c_as_in_a_terminal)
         try:
             service.wait_for(1, timeout=60)  # stored, and being embedded
             proc.send_signal(signal.SIGINT)
@@ -382,7 +392,8 @@ def test_a_sync_open_interrupted_by_ctrl_c_leaves_the_store_closed(tmp_path: Pat
 
     proc = subprocess.run([sys.executable, "-c", INTERRUPTED_OPEN,
                            f"sqlite:///{tmp_path}/m.db"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=ctrl_c_as_in_a_terminal)
     assert proc.stdout.split() == ["interrupted", "opened", "again"], proc.stderr
 
 
