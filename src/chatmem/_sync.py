@@ -232,11 +232,16 @@ def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
     loop.close()
 
 
+def _other_tasks() -> list[asyncio.Task[Any]]:
+    """Every task of the running loop but the current one."""
+    current = asyncio.current_task()
+    return [t for t in asyncio.all_tasks() if t is not current]
+
+
 async def _cancel_other_tasks() -> None:
     """Cancel every task of the running loop but this one, and wait for them: the calls
     that other threads still wait on (they get the wrapper's closed error)."""
-    current = asyncio.current_task()
-    others = [t for t in asyncio.all_tasks() if t is not current]
+    others = _other_tasks()
     for task in others:
         task.cancel()
     await asyncio.gather(*others, return_exceptions=True)
@@ -246,8 +251,7 @@ async def _tasks_ended(timeout: float) -> None:
     """Wait, at most ``timeout`` seconds, until every other task of the running loop has
     ended by itself (a cancelled call finishing its clean-up; cancelling it again would
     cut the clean-up short)."""
-    current = asyncio.current_task()
-    others = [t for t in asyncio.all_tasks() if t is not current]
+    others = _other_tasks()
     if others:
         await asyncio.wait(others, timeout=timeout)
 

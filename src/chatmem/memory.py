@@ -665,12 +665,20 @@ class Memory:
                 if after and after[0].id not in new and after[0].id is not None \
                         and after[0].indexable and short_reply(after[0], cfg):
                     followers[after[0].id] = after[0]
-        if not followers:
+        await self._requeue_indexed(builtins.list(followers.values()))
+
+    async def _requeue_indexed(self, msgs: Sequence[Message]) -> None:
+        """Queue those of ``msgs`` that are indexed to be embedded again, durably (made
+        pending first: a crash before their new vectors are written leaves them to the
+        next open), as :meth:`_queue_again` does with ids; the others are waiting
+        already, or were never indexed."""
+        if not msgs or self._indexer is None:
             return
-        states = await self.store.index_states(builtins.list(followers))
-        again = [m for mid, m in followers.items() if states.get(mid) == IndexState.INDEXED]
+        states = await self.store.index_states([m.id for m in msgs if m.id])
+        again = [m for m in msgs if states.get(m.id or "") == IndexState.INDEXED]
         if again:
-            await self.store.set_index_state([m.id or "" for m in again], IndexState.PENDING)
+            await self.store.set_index_state([m.id for m in again if m.id],
+                                             IndexState.PENDING)
             self._indexer.enqueue(again)
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
@@ -1373,15 +1381,9 @@ class Memory:
         cache = 0
         if self.embedder is not None:
             cache = self.embedder.forget_texts(texts + context_texts)
-        if replies and self._indexer is not None:
-            # their vectors hold erased words: embedded again, alone or with the turn
-            # now before them (durably: pending until written)
-            states = await self.store.index_states([r.id for r in replies if r.id])
-            again = [r for r in replies if states.get(r.id or "") == IndexState.INDEXED]
-            if again:
-                await self.store.set_index_state([r.id for r in again if r.id],
-                                                 IndexState.PENDING)
-                self._indexer.enqueue(again)
+        # their vectors hold erased words: embedded again, alone or with the turn now
+        # before them
+        await self._requeue_indexed(replies)
         return dataclasses.replace(erased, cache=cache)
 
     async def _erased_context(self, msgs: Sequence[Message], erased: set[str]

@@ -234,11 +234,15 @@ def layer_keys(situation: Situation) -> list[tuple[str, str]]:
     if platform:
         group_id = situation.session.group_id or situation.root.group_id
         if group_id:
-            keys.append(("group", f"group:{_platform_part(platform)}/{group_id}"))
+            keys.append(("group", _key("group", platform=platform, chat_type=None,
+                                       group_id=group_id, session_id=None)))
         chat_type = situation.session.chat_type or situation.root.chat_type
         if chat_type:
-            keys.append(("chat_type", f"chat_type:{_platform_part(platform)}/{chat_type}"))
-        keys.append(("platform", f"platform:{platform}"))
+            keys.append(("chat_type", _key("chat_type", platform=platform,
+                                           chat_type=chat_type, group_id=None,
+                                           session_id=None)))
+        keys.append(("platform", _key("platform", platform=platform, chat_type=None,
+                                      group_id=None, session_id=None)))
     return keys
 
 
