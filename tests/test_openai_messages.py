@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +13,10 @@ import httpx
 import pytest
 
 from chatmem import InvalidInput, Memory, Message
+from chatmem.chat_format import ARGUMENTS_CUT_KEY
 from chatmem.config import Config
 from chatmem.embedding import Embedder
-from chatmem.models import IndexState
+from chatmem.models import MAX_JSON_CHARS, IndexState, check_json, json_cost
 from chatmem.server.http import create_app
 from chatmem.testing import HashEmbeddingProvider
 from fake_embeddings import FakeOpenAI
@@ -116,6 +118,64 @@ async def test_tool_messages_and_tool_calls_are_stored_never_embedded() -> None:
     # stored faithfully: read back from the store
     back = await mem.store.get([call.id, tool.id])  # type: ignore[list-item]
     assert back[call.id].metadata["tool_calls"] == [CALL]  # type: ignore[index]
+    await mem.close()
+
+
+def long_call(n: int, name: str = "write_file", call_id: str = "call_w") -> dict[str, Any]:
+    """A tool call whose arguments are ``n`` characters of JSON with escapes in it."""
+    args = '{"path": "notes.md", "text": "' + ('a \\"quoted\\" line\\n' * n)[:n] + '"}'
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
+
+
+async def test_long_tool_call_arguments_are_cut_to_fit_and_the_batch_is_stored(
+        tmp_path: Path) -> None:
+    # an agent writing a file through a tool: the call's JSON is over the metadata limit;
+    # the whole batch was refused ("tool_calls[0] is too large"), the turn forgotten
+    big, small = long_call(150_000), CALL
+    turn: list[dict[str, Any]] = [
+        {"role": "user", "content": "write my notes down"},
+        {"role": "assistant", "content": None, "tool_calls": [big, small]},
+        {"role": "tool", "tool_call_id": "call_w", "content": "written"},
+        {"role": "assistant", "content": "Done", "function_call": {
+            "name": "log", "arguments": "x" * 120_000}},
+    ]
+    given = copy.deepcopy(turn)
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                            embedder=Embedder(RecordingProvider()))
+    stored = await mem.add(turn, session="s1")
+    assert turn == given  # the caller's messages are not changed
+    back = await mem.store.get([m.id for m in stored if m.id])
+    _user, call, tool, legacy = (back[m.id] for m in stored if m.id)
+    assert tool is not None and tool.content == "written"
+    assert call is not None and legacy is not None
+    kept = call.metadata["tool_calls"]
+    original = big["function"]["arguments"]
+    assert kept[1] == small  # short arguments are kept whole
+    assert kept[0]["id"] == "call_w" and kept[0]["function"]["name"] == "write_file"
+    cut = kept[0]["function"]["arguments"]
+    assert cut.endswith("…") and original.startswith(cut[:-1]) and len(cut) > 90_000
+    assert call.metadata[ARGUMENTS_CUT_KEY] == {"tool_calls[0]": len(original)}
+    check_json(call.metadata, "metadata")  # it fits: no more was cut than needed ...
+    assert json_cost(call.metadata, "metadata") > MAX_JSON_CHARS - 200  # ... nor less
+    assert call.content.startswith("[tool call: write_file(") and call.source == "tool_call"
+    assert legacy.metadata["function_call"]["arguments"].endswith("…")
+    assert legacy.metadata[ARGUMENTS_CUT_KEY] == {"function_call": 120_000}
+    # given with tool calls, a function_call is not added to the kept tool calls
+    [both] = await mem.add([{"role": "assistant", "content": "ok", "tool_calls": [small],
+                             "function_call": {"name": "f", "arguments": "{}"}}],
+                           session="s1")
+    assert both.metadata["tool_calls"] == [small]
+    # too large for another reason: refused as before, nothing of the batch stored
+    before = (await mem.stats())["messages"]
+    for bad in ({"role": "user", "content": "x", "metadata": {"doc": "y" * 100_001}},
+                {"role": "assistant", "content": None,
+                 "tool_calls": [big], "metadata": {"doc": "y" * 99_900}},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c", "type": "function", "function": {
+                        "name": "f", "arguments": {"text": "z" * 100_001}}}]}):
+        with pytest.raises(InvalidInput, match=r"messages\[1\]\.metadata is too large"):
+            await mem.add([{"role": "user", "content": "fine"}, bad], session="s1")
+    assert (await mem.stats())["messages"] == before
     await mem.close()
 
 
@@ -286,6 +346,18 @@ def test_http_takes_openai_messages_with_a_batch_session(api: str) -> None:
             {"role": "wizard", "content": "x"}]})
         assert r.status_code == 400 and "turn[0].role" in r.json()["error"]["message"]
         assert c.get("/v1/stats").json()["messages"] == 6
+
+
+def test_http_keeps_a_long_tool_call_cut_to_fit(api: str) -> None:
+    big = long_call(150_000)
+    with httpx.Client(base_url=api, timeout=30) as c:
+        r = c.post("/v1/messages", json={"session_id": "s1", "messages": [
+            {"role": "user", "content": "write my notes down"},
+            {"role": "assistant", "content": None, "tool_calls": [big]}]})
+        assert r.status_code == 200, r.text
+        kept = r.json()["messages"][1]["metadata"]
+        assert kept[ARGUMENTS_CUT_KEY] == {"tool_calls[0]": len(big["function"]["arguments"])}
+        assert kept["tool_calls"][0]["function"]["arguments"].endswith("…")
 
 
 # --------------------------------------------------------------------------- README

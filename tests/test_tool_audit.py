@@ -120,14 +120,18 @@ async def test_a_session_stores_an_item_too_large_for_the_metadata_and_gives_it_
              {"type": "message", "role": "assistant", "id": "m1", "status": "completed",
               "content": [{"type": "output_text", "text": page, "annotations": []}]},
              {"type": "function_call_output", "call_id": "c1", "output": page},
+             # an agent writing a file through a tool: the add failed ("too large")
+             {"type": "function_call", "call_id": "c2", "name": "write_file",
+              "arguments": json.dumps({"path": "notes.md", "text": page})},
              {"role": "user", "content": "small"}]
     await session.add_items(items)
     assert await session.get_items() == items
     stored = (await mem.list(session="s1")).messages
-    assert [m.content for m in stored] == [page, page, page, "small"]
+    assert [m.content for m in stored] == [page, page, page, items[3]["arguments"], "small"]
+    assert stored[3].source == "tool_call" and not stored[3].indexable
     # anything else wrong with a large item is still named
     with pytest.raises(InvalidInput, match=r"items\[0\]\.x: nan"):
         await session.add_items([{"role": "user", "content": page, "x": float("nan")}])
-    assert len((await mem.list(session="s1")).messages) == 4
+    assert len((await mem.list(session="s1")).messages) == 5
     # and json.dumps of what comes back is the item as it came
     assert json.loads(json.dumps((await session.get_items())[2])) == items[2]

@@ -13,9 +13,11 @@ mapping goes through :func:`to_message`, which accepts chatmem's own fields
 * ``tool_calls`` (and ``tool_call_id``, ``function_call``, ``refusal``, ``audio``,
   ``annotations``) are kept in the metadata; an assistant message that only calls
   tools is stored with ``source="tool_call"``, and ``tool`` messages are stored with
-  role ``tool``: neither is embedded (F1); a spoken reply is stored as its transcript,
-  one sent back by its id only as ``[audio reply]`` with ``source="audio"``; a
-  message's own ``metadata`` may not give another value under a key chatmem sets;
+  role ``tool``: neither is embedded (F1); tool-call ``arguments`` too long for the
+  metadata are cut to fit (``metadata["tool_call_arguments_cut"]``); a spoken reply is
+  stored as its transcript, one sent back by its id only as ``[audio reply]`` with
+  ``source="audio"``; a message's own ``metadata`` may not give another value under a
+  key chatmem sets;
 * roles ``developer`` and ``function`` are stored as ``system`` and ``tool``.
 
 The batch gives ``session_id`` (and ``platform``, and the speaker of the user
@@ -34,12 +36,14 @@ from typing import Any
 
 from .errors import InvalidInput
 from .models import (
+    MAX_JSON_CHARS,
     MAX_LABEL_CHARS,
     ROLES,
     Message,
     check_json,
     check_text,
     describe,
+    json_cost,
     retried_add,
     validate_message,
 )
@@ -76,6 +80,9 @@ _MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}/[A-Za-z0-9][\w!#$&^.+-
 _LABEL = 80
 #: Longest tool-call arguments shown in a description.
 _ARGS = 200
+#: chatmem's metadata key listing the tool-call ``arguments`` cut to fit the metadata,
+#: each with its length before (``{"tool_calls[0]": 150000}``).
+ARGUMENTS_CUT_KEY = "tool_call_arguments_cut"
 
 
 def _cut(text: str, limit: int) -> str:
@@ -204,9 +211,58 @@ def _tool_calls(value: object, path: str) -> list[Mapping[str, Any]]:
         if fn is not None and not isinstance(fn, Mapping):
             raise InvalidInput(f"{path}[{j}].function must be an object, got {describe(fn)}")
         # checked here, not only as metadata later: the error names the field as given
-        # (a NUL in the name would otherwise be reported in the content made from it)
-        check_json(call, f"{path}[{j}]")
+        # (a NUL in the name would otherwise be reported in the content made from it);
+        # its size is not: long arguments are cut to fit (_fit_arguments)
+        json_cost(call, f"{path}[{j}]")
     return list(value)
+
+
+def _fit_arguments(meta: dict[str, Any], path: str) -> dict[str, Any]:
+    """``meta``, or when it is too large for the metadata only because of long tool-call
+    ``arguments`` (an agent writing a file through a tool), a copy with the longest cut
+    to one length, just enough to fit, each ending in ``…``, and their lengths before
+    under ``ARGUMENTS_CUT_KEY``: the call is remembered, and the batch not refused for
+    it. Anything else too large is left for the metadata's own check to refuse."""
+    if ARGUMENTS_CUT_KEY in meta:
+        return meta  # the message's own metadata names it: nothing is cut for it
+    spots: list[tuple[str, str]] = []  # (where, arguments)
+    calls = meta.get("tool_calls")
+    for j, call in enumerate(calls if isinstance(calls, list) else []):
+        fn = call.get("function") if isinstance(call, Mapping) else None
+        if isinstance(fn, Mapping) and isinstance(fn.get("arguments"), str):
+            spots.append((f"tool_calls[{j}]", fn["arguments"]))
+    fc = meta.get("function_call")
+    if isinstance(fc, Mapping) and isinstance(fc.get("arguments"), str):
+        spots.append(("function_call", fc["arguments"]))
+    if not spots:
+        return meta
+    cost = json_cost(meta, path)
+    # the record of what was cut, counted as if every call's were (20: a number's width)
+    record = 2 + len(ARGUMENTS_CUT_KEY) + 3 + sum(len(w) + 3 + 20 for w, _ in spots)
+    excess = cost + record - MAX_JSON_CHARS
+    if excess <= 0:
+        return meta
+
+    def saved(cap: int) -> int:
+        return sum(max(0, len(args) - cap) for _, args in spots)
+
+    if saved(1) < excess:
+        return meta  # cutting every argument would not do: refused as too large
+    low, high = 1, max(len(args) for _, args in spots)  # saved(low) >= excess
+    while low < high:  # the longest cap that still saves enough
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if saved(mid) >= excess else (low, mid - 1)
+    cut = {where: len(args) for where, args in spots if len(args) > low}
+    fitted = dict(meta)
+    if isinstance(calls, list):
+        fitted["tool_calls"] = [
+            {**c, "function": {**c["function"], "arguments": _cut(
+                c["function"]["arguments"], low)}} if f"tool_calls[{j}]" in cut else c
+            for j, c in enumerate(calls)]
+    if "function_call" in cut and isinstance(fc, Mapping):
+        fitted["function_call"] = {**fc, "arguments": _cut(fc["arguments"], low)}
+    fitted[ARGUMENTS_CUT_KEY] = cut
+    return fitted
 
 
 def _call_text(call: Mapping[str, Any]) -> str:
@@ -280,12 +336,13 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     if "tool_calls" in extra:
         calls = _tool_calls(extra.pop("tool_calls"), f"{path}.tool_calls")
         if calls:
-            _put(meta, metadata, "tool_calls", calls, f"{path}.tool_calls")
+            # a copy: a function_call given too is added to ``calls`` below, not kept
+            _put(meta, metadata, "tool_calls", list(calls), f"{path}.tool_calls")
     if "function_call" in extra:
         fc = extra.pop("function_call")
         if not isinstance(fc, Mapping):
             raise InvalidInput(f"{path}.function_call must be an object, got {describe(fc)}")
-        check_json(fc, f"{path}.function_call")
+        json_cost(fc, f"{path}.function_call")
         _put(meta, metadata, "function_call", fc, f"{path}.function_call")
         calls.append({"function": fc})
     if "tool_call_id" in extra:
@@ -327,7 +384,7 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
                                "function_call, refusal or audio")
     data["content"] = content
     if meta or "metadata" in item:
-        data["metadata"] = meta
+        data["metadata"] = _fit_arguments(meta, f"{path}.metadata")
 
     if data.get("session_id") is None:
         if session is None:

@@ -265,12 +265,19 @@ def check_json(value: object, name: str) -> None:
     refused rather than converted, so what is read back is what was written; so is an
     object inside the value that is a mapping but not a ``dict`` (a ``MappingProxyType``),
     which no JSON encoder takes (the value itself is copied into a ``dict`` when stored)."""
-    budget = [MAX_JSON_CHARS]
+    json_cost(value, name, limit=MAX_JSON_CHARS)
+
+
+def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
+    """The size :func:`check_json` counts for ``value`` (a string its characters and
+    quotes, a number a fixed width), after checking everything else it checks; over
+    ``limit`` it stops and refuses the value, so a huge one is not walked whole."""
+    spent = [0]
 
     def spend(n: int, path: str) -> None:
-        budget[0] -= n
-        if budget[0] < 0:
-            raise InvalidInput(f"{name} is too large (more than {MAX_JSON_CHARS} characters "
+        spent[0] += n
+        if limit is not None and spent[0] > limit:
+            raise InvalidInput(f"{name} is too large (more than {limit} characters "
                                "as JSON)")
 
     def walk(v: object, path: str, depth: int) -> None:
@@ -311,6 +318,7 @@ def check_json(value: object, name: str) -> None:
                                f"list or object), got {describe(v)}")
 
     walk(value, name, 1)
+    return spent[0]
 
 
 def validate_message(msg: Message, *, path: str = "message") -> None:

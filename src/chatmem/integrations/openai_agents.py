@@ -56,9 +56,9 @@ ITEM_KEY = "openai_agents_item"
 #: the message's content): an item too large to keep whole in the metadata.
 TEXT_KEY = "openai_agents_text"
 #: Where an item's one text may be: a message's string content, its one text part, a
-#: tool call's string output.
+#: tool call's string output, a function call's arguments.
 _TEXT_SPOTS: tuple[tuple[str | int, ...], ...] = (("content",), ("content", 0, "text"),
-                                                  ("output",))
+                                                  ("output",), ("arguments",))
 #: Longest page read from the store at once.
 _PAGE = 1000
 #: How many items a run may have added to the session since its input, at most, for
@@ -112,6 +112,8 @@ def _text_spot(item: Mapping[str, Any]) -> tuple[str | int, ...] | None:
             return None
     elif isinstance(kind, str) and kind.endswith("_call_output"):
         spot = ("output",)
+    elif kind == "function_call":
+        spot = ("arguments",)  # an agent writing a file through a tool
     else:
         return None
     text = _at(item, spot)
@@ -213,7 +215,10 @@ def item_to_message(item: object, *, session: str, platform: str | None = None,
     elif kind == "function_call":
         stored_role, source = "assistant", TOOL_CALL_SOURCE
         args = raw.get("arguments")
-        text = (f"[tool call: {_cut(str(raw.get('name') or 'tool'), 80)}"
+        # taken out of the item, the arguments are the content as they are (it is what
+        # gives them back): the description would not hold them
+        text = (str(args) if spot is not None else
+                f"[tool call: {_cut(str(raw.get('name') or 'tool'), 80)}"
                 f"({_cut(args if isinstance(args, str) else '', 200)})]")
     elif isinstance(kind, str) and kind.endswith("_call_output"):
         stored_role = "tool"
