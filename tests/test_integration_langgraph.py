@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import re
 import sys
@@ -374,6 +375,31 @@ async def test_concurrent_puts_of_one_key(store: ChatmemStore, mem: Memory) -> N
     item = await store.aget(("m",), "k")
     assert item is not None and item.value == {"text": "v7"}
     assert len((await mem.list_messages(session=session_id(("m",)))).messages) == 1
+
+
+async def test_a_cancelled_put_leaves_the_old_value_or_the_new_never_none(
+        store: ChatmemStore, mem: Memory) -> None:
+    # a graph run stopped mid-put: the old item was erased, the new one not stored yet,
+    # and the key had no item at all (cancelled after n steps of the loop: most n in
+    # 14..120 lost the item before)
+    await store.aput(("m",), "k", {"text": "v0"})
+    seen: set[str] = set()
+    for n in range(80):
+        values = {(await store.aget(("m",), "k")).value["text"],  # type: ignore[union-attr]
+                  f"v{n + 1}"}
+        put = asyncio.ensure_future(store.aput(("m",), "k", {"text": f"v{n + 1}"}))
+        for _ in range(n):
+            await asyncio.sleep(0)
+        put.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await put
+        item = await store.aget(("m",), "k")
+        assert item is not None, f"cancelled after {n} steps: the item is gone"
+        assert item.value["text"] in values
+        seen.add("new" if item.value["text"] == f"v{n + 1}" else "old")
+        listed = await mem.list_messages(session=session_id(("m",)))
+        assert [m.id for m in listed.messages] == [message_id(("m",), "k")]
+    assert seen == {"old", "new"}  # cancelled both before the put began and after it
 
 
 async def test_without_recall_a_query_lists(tmp_path: Path) -> None:

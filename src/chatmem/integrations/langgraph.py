@@ -54,10 +54,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import math
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from operator import itemgetter
 from typing import Any, TypeVar
@@ -83,6 +84,7 @@ except ImportError as exc:
     ) from exc
 
 from chatmem.config import MAX_TOP_K
+from chatmem.errors import ChatmemError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import Message, check_json, validate_message
 from chatmem.store.filters import MAX_INT
@@ -90,6 +92,7 @@ from chatmem.store.filters import MAX_INT
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 #: Prefix of the chatmem session ids of LangGraph namespaces.
 SESSION_PREFIX = "langgraph:"
@@ -239,6 +242,24 @@ def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     else:
         raise ValueError(f"Unsupported match type: {condition.match_type}")
     return all(p == "*" or k == p for k, p in pairs)
+
+
+async def _uncancelled(write: Coroutine[Any, Any, None]) -> None:
+    """Run ``write`` to its end even when the caller is cancelled meanwhile (a graph run
+    stopped mid-``put``: the old item was erased and the new one not yet stored, so the
+    key was left with no item at all); the cancellation is raised once it has ended."""
+    task = asyncio.ensure_future(write)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.cancelled():
+                raise
+            cancelled = True
+    task.result()
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
@@ -433,9 +454,25 @@ class ChatmemStore(BaseStore):
                           content=text or json.dumps(value, ensure_ascii=False, default=str),
                           ts=written, metadata=meta)
             validate_message(msg, path="item")  # a bad value leaves the old item in place
-            if old is not None:
-                await self.memory.delete([mid])
+            await _uncancelled(self._replace(old, msg))
+
+    async def _replace(self, old: Message | None, msg: Message) -> None:
+        """``old`` (the item's message, if any) erased and ``msg`` stored in its place;
+        when ``msg`` cannot be stored, ``old`` is stored again: the key never ends up
+        without an item because its new value failed."""
+        if old is None:
             await self.memory.add(msg)
+            return
+        await self.memory.delete([old.id or ""])
+        try:
+            await self.memory.add(msg)
+        except ChatmemError:
+            try:
+                await self.memory.add(old)
+            except ChatmemError as exc:
+                log.warning("langgraph: the item %r lost its old value too: %s",
+                            old.id, exc)
+            raise
 
     def _prefix_filter(self, prefix: tuple[str, ...]) -> dict[str, Any]:
         conds: list[dict[str, Any]] = [{f"message.{ITEM_META}.key": {"$exists": True}}]
