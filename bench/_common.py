@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import statistics
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -111,3 +113,27 @@ def write_json(path: str | Path, data: dict[str, Any]) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
     print(f"\nwrote {path}")
+
+
+async def before_now_main(doc: str, *, name: str, size_name: str,
+                          measure: Callable[[int, int, Path], Awaitable[list[dict[str, Any]]]],
+                          title: str, store: str) -> None:
+    """The command line of a benchmark that times operations now and as they were before
+    (``before_ms``, ``now_ms``, ``ratio`` rows from ``measure(size, repeat, folder)``,
+    one fresh temporary folder for all sizes): ``--sizes``, ``--repeat``, ``--out``
+    (default ``bench/results/<name>.json``), a table, and the JSON with the machine."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--sizes", default="1000,10000,50000")
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--out", default=f"bench/results/{name}.json")
+    args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            rows += await measure(size, args.repeat, Path(tmp))
+    print_table(title, [size_name, "operation", "before ms", "now ms", "now / before"],
+                [[r[size_name], r["operation"], r["before_ms"], r["now_ms"], r["ratio"]]
+                 for r in rows])
+    write_json(args.out, {"machine": machine(), "store": store,
+                          "model": "none (semantic_recall off: nothing embedded)",
+                          "repeat": args.repeat, "rows": rows})

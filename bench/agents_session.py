@@ -16,13 +16,11 @@ run in the same process on the same store): a run's history, ``get_items(limit=2
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import machine, median_ms, print_table, write_json
+from _common import before_now_main, median_ms
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.integrations.openai_agents import ChatmemSession, message_to_item
@@ -73,23 +71,11 @@ async def measure(size: int, repeat: int, folder: Path) -> list[dict[str, Any]]:
 
 
 async def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="1000,10000,50000")
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--out", default="bench/results/agents_session.json")
-    args = ap.parse_args()
-    rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in (int(s) for s in args.sizes.split(",")):
-            rows += await measure(size, args.repeat, Path(tmp))
-    print_table("ChatmemSession over one session of N messages, SQLite, median ms "
-                "(before: the whole history read, as before stop 46; same process)",
-                ["messages", "operation", "before ms", "now ms", "now / before"],
-                [[r["messages"], r["operation"], r["before_ms"], r["now_ms"], r["ratio"]]
-                 for r in rows])
-    write_json(args.out, {"machine": machine(), "store": "sqlite (one session)",
-                          "model": "none (semantic_recall off: nothing embedded)",
-                          "repeat": args.repeat, "rows": rows})
+    await before_now_main(
+        __doc__, name="agents_session", size_name="messages", measure=measure,
+        title="ChatmemSession over one session of N messages, SQLite, median ms "
+              "(before: the whole history read, as before stop 46; same process)",
+        store="sqlite (one session)")
 
 
 if __name__ == "__main__":

@@ -16,16 +16,14 @@ everything either way (the reference row).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from langgraph.store.base import PutOp, SearchOp
 
-from _common import machine, median_ms, print_table, write_json
+from _common import before_now_main, median_ms
 from chatmem import Memory
 from chatmem.config import Config
 from chatmem.integrations.langgraph import ChatmemStore
@@ -77,24 +75,12 @@ async def measure(size: int, repeat: int, folder: Path) -> list[dict[str, Any]]:
 
 
 async def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="1000,10000,50000")
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--out", default="bench/results/langgraph_listing.json")
-    args = ap.parse_args()
-    rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in (int(s) for s in args.sizes.split(",")):
-            rows += await measure(size, args.repeat, Path(tmp))
-    print_table("ChatmemStore search without a query, N items in 10 namespaces, SQLite, "
-                "median ms (before: every item read and sorted, as before stop 47; "
-                "same process)",
-                ["items", "operation", "before ms", "now ms", "now / before"],
-                [[r["items"], r["operation"], r["before_ms"], r["now_ms"], r["ratio"]]
-                 for r in rows])
-    write_json(args.out, {"machine": machine(), "store": "sqlite (10 namespaces)",
-                          "model": "none (semantic_recall off: nothing embedded)",
-                          "repeat": args.repeat, "rows": rows})
+    await before_now_main(
+        __doc__, name="langgraph_listing", size_name="items", measure=measure,
+        title="ChatmemStore search without a query, N items in 10 namespaces, SQLite, "
+              "median ms (before: every item read and sorted, as before stop 47; "
+              "same process)",
+        store="sqlite (10 namespaces)")
 
 
 if __name__ == "__main__":
