@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import getpass
 import io
 import json
 import logging
@@ -922,6 +923,269 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
                 f"{ENGLISH_MODEL} until then)"))
         elif embedder:
             click.echo(printable(f"{'model':>10}: {embedder['model_id']}"))
+
+
+@main.command()
+@db_option
+@vector_option
+@click.option("--limit", type=int, default=100, show_default=True,
+              help="Sessions on the page (1 to 1000).")
+@click.option("--after", default=None,
+              help="The next page: the session id the last page printed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
+@run
+async def sessions(db: str | None, config_path: str | None, vector: str | None, limit: int,
+                   after: str | None, as_json: bool) -> None:
+    """List sessions in id order, a page at a time: messages, the last activity, and the
+    scope and retention each has now with the settings layer each comes from; the id to
+    pass as --after for the next page is printed last (on standard error without --json).
+
+    \b
+    Example:
+      chatmem sessions --db chat.db --limit 20
+      chatmem sessions --db chat.db --after alice-dm --json
+    """
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        page = await mem.sessions(limit=limit, after=after)
+    if as_json:
+        _echo_json(page.to_dict())
+        return
+    for s in page.sessions:
+        last = "never" if s.last_ts is None else str(s.last_ts)
+        kept = f"{s.retention_days} days" if s.retention_days else "forever"
+        click.echo(printable(
+            f"{s.session.id}  {s.messages} message(s)  last {last}  scope {s.scope} "
+            f"({s.scope_layer})  retention {kept} ({s.retention_layer})"))
+    if page.next_after:
+        click.echo(printable(f"next page: --after {page.next_after}"), err=True)
+
+
+def _cli_owner() -> dict[str, str]:
+    """The actor the command line changes settings as: an owner, as whoever can open
+    the store (its file, its database URL) can erase it all anyway; the name logged
+    with the change is the login's."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):  # no login name (a container's unnamed user id)
+        name = str(os.getuid()) if hasattr(os, "getuid") else "unknown"
+    return {"id": f"cli:{name}", "role": "owner"}
+
+
+def _layer_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The settings layer a scope or retention change applies to, and its parts."""
+    for option in reversed((
+            click.option("--layer", type=click.Choice(["platform", "chat_type", "group",
+                                                       "session"]),
+                         default="session", show_default=True,
+                         help="The settings layer: every chat of a platform, a chat type "
+                              "of a platform, one group of a platform, or one session."),
+            click.option("--platform", default=None,
+                         help="The platform (layers platform, chat_type and group)."),
+            click.option("--chat-type", default=None, help="The chat type (layer chat_type)."),
+            click.option("--group-id", default=None, help="The group id (layer group)."),
+            click.option("--session", default=None, help="The session (layer session)."))):
+        f = option(f)
+    return f
+
+
+@main.group()
+def scope() -> None:
+    """Show or change which past conversations a session's recalls may see (F10).
+
+    \b
+    Example:
+      chatmem scope show --db chat.db --session alice-dm
+      chatmem scope set --db chat.db --layer platform --platform telegram session
+      chatmem scope unset --db chat.db --layer platform --platform telegram
+    """
+
+
+@scope.command(name="show")
+@db_option
+@vector_option
+@click.option("--session", required=True, help="The session whose recalls it is.")
+@click.option("--platform", default=None, help="The platform the turn comes from.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@run
+async def scope_show(db: str | None, config_path: str | None, vector: str | None,
+                     session: str, platform: str | None, as_json: bool) -> None:
+    """The scope a session's recalls use now, and the settings layer it comes from.
+
+    \b
+    Example:
+      chatmem scope show --db chat.db --session alice-dm --platform telegram
+    """
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        eff = await mem.effective_scope(session, platform)
+    _echo_effective(as_json, {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken},
+                    f"scope {eff.scope}", "Scopes")
+
+
+@scope.command(name="set")
+@db_option
+@vector_option
+@_layer_options
+@click.argument("value")
+@run
+async def scope_set(db: str | None, config_path: str | None, vector: str | None,
+                    value: str, **layer: str | None) -> None:
+    """Set one settings layer's scope (VALUE: session, resource, group, platform, all;
+    the most specific layer set wins, else the configuration's recall.scope).
+
+    \b
+    Example:
+      chatmem scope set --db chat.db --layer group --platform slack --group-id T1 group
+      chatmem scope set --db chat.db --session alice-dm session
+    """
+    await _set_layer(db, config_path, vector, "scope", value, **layer)
+
+
+@scope.command(name="unset")
+@db_option
+@vector_option
+@_layer_options
+@run
+async def scope_unset(db: str | None, config_path: str | None, vector: str | None,
+                      **layer: str | None) -> None:
+    """Remove one settings layer's scope: the next layer (or the configuration) decides.
+
+    \b
+    Example:
+      chatmem scope unset --db chat.db --session alice-dm
+    """
+    await _set_layer(db, config_path, vector, "scope", None, **layer)
+
+
+@main.group()
+def retention() -> None:
+    """Show or change how long messages are kept, per settings layer, and sweep now.
+
+    \b
+    Example:
+      chatmem retention show --db chat.db --session alice-dm
+      chatmem retention set --db chat.db --layer platform --platform telegram 30
+      chatmem retention sweep --db chat.db --yes
+    """
+
+
+@retention.command(name="show")
+@db_option
+@vector_option
+@click.option("--session", required=True, help="The session.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@run
+async def retention_show(db: str | None, config_path: str | None, vector: str | None,
+                         session: str, as_json: bool) -> None:
+    """How long a session's messages are kept now (0 days: forever), and the settings
+    layer that decides it (the one the sweep applies).
+
+    \b
+    Example:
+      chatmem retention show --db chat.db --session alice-dm --json
+    """
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        eff = await mem.effective_retention(session)
+    _echo_effective(as_json, {"days": eff.days, "layer": eff.layer, "broken": eff.broken},
+                    f"kept {eff.days} days" if eff.days else "kept forever", "Retention")
+
+
+@retention.command(name="set")
+@db_option
+@vector_option
+@_layer_options
+@click.argument("days", type=int)
+@run
+async def retention_set(db: str | None, config_path: str | None, vector: str | None,
+                        days: int, **layer: str | None) -> None:
+    """Set one settings layer's retention in DAYS (0: keep forever); the most specific
+    layer set wins, else the configuration's retention.days. Messages older than that
+    are erased by the next sweep (background, or `chatmem retention sweep`).
+
+    \b
+    Example:
+      chatmem retention set --db chat.db --layer platform --platform telegram 30
+      chatmem retention set --db chat.db --session alice-dm 0
+    """
+    await _set_layer(db, config_path, vector, "retention", days, **layer)
+
+
+@retention.command(name="unset")
+@db_option
+@vector_option
+@_layer_options
+@run
+async def retention_unset(db: str | None, config_path: str | None, vector: str | None,
+                          **layer: str | None) -> None:
+    """Remove one settings layer's retention: the next layer (or the configuration)
+    decides.
+
+    \b
+    Example:
+      chatmem retention unset --db chat.db --layer platform --platform telegram
+    """
+    await _set_layer(db, config_path, vector, "retention", None, **layer)
+
+
+@retention.command(name="sweep")
+@db_option
+@vector_option
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@run
+async def retention_sweep(db: str | None, config_path: str | None, vector: str | None,
+                          yes: bool, as_json: bool) -> None:
+    """Erase now every message older than its session's retention, everywhere, as
+    forget does (what the background sweep does every retention.sweep_interval_s).
+
+    \b
+    Example:
+      chatmem retention sweep --db chat.db --yes
+    """
+    if not yes:
+        _confirm("Erase every message older than its session's retention? This cannot "
+                 "be undone", "retention sweep")
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        out = await mem.sweep_retention()
+    if as_json:
+        _echo_json(out.to_dict())
+    else:
+        click.echo("swept " + ", ".join(f"{n} {k}" for k, n in out.to_dict().items()))
+
+
+def _echo_effective(as_json: bool, out: dict[str, Any], said: str, section: str) -> None:
+    """A scope or retention in effect: ``out`` as JSON, or ``said`` with the layer it
+    comes from."""
+    if as_json:
+        _echo_json(out)
+        return
+    broken = f" — a parent chain is broken: see README § {section}" if out["broken"] else ""
+    click.echo(f"{said} (from {out['layer']}){broken}")
+
+
+async def _set_layer(db: str | None, config_path: str | None, vector: str | None,
+                     what: str, value: str | int | None, **layer: Any) -> None:
+    """Set (``None``: remove) one layer's scope or retention, as an owner; ``layer``:
+    the options of :func:`_layer_options`."""
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        if what == "scope":
+            await mem.set_scope(None if value is None else str(value), actor=_cli_owner(),
+                                **layer)
+        else:
+            await mem.set_retention(None if value is None else int(value),
+                                    actor=_cli_owner(), **layer)
+    where = layer["layer"]
+    click.echo(f"{what} of the {where} layer " + ("removed" if value is None
+                                                 else f"set to {value}"))
 
 
 @main.command()
