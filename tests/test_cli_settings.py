@@ -150,3 +150,83 @@ def test_the_commands_refuse_a_missing_store_and_make_no_file(tmp_path: Path) ->
         assert res.exit_code == 2, (args, res.output)
         assert f"no chatmem store at {tmp_path / 'typo.db'}" in res.output
         assert os.listdir(tmp_path) == []
+
+
+async def stored_session(db: Path, sid: str) -> dict[str, object] | None:
+    async with await Memory.open(f"sqlite:///{db}", embedder=None, create=False) as mem:
+        found = await mem.get_session(sid)
+        return None if found is None else found.to_dict()
+
+
+def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    make_store(db)
+    res = cli("session", "show", "--db", str(db), "nobody")
+    assert res.exit_code == 2 and "'nobody' is not registered" in res.output
+    assert cli("scope", "set", "--db", str(db), "--session", "alice-dm", "session"
+               ).exit_code == 0
+    res = cli("session", "set", "--db", str(db), "--resource-id", "alice", "--metadata",
+              '{"tz": "Europe/Berlin"}', "alice-dm")
+    assert res.exit_code == 0 and res.output == "session alice-dm changed\n"
+    alice = asyncio.run(stored_session(db, "alice-dm"))
+    assert alice is not None
+    assert (alice["origin_platform"], alice["resource_id"], alice["metadata"]) == (
+        "telegram", "alice", {"tz": "Europe/Berlin"})  # kept, set, set
+    assert asyncio.run(library_view(db))["scope"] == ("session", "session")  # kept
+    res = cli("session", "show", "--db", str(db), "alice-dm")
+    assert res.exit_code == 0 and json.loads(res.output) == alice
+    res = cli("session", "set", "--db", str(db), "--parent-id", "alice-dm", "--json", "t1")
+    assert res.exit_code == 0 and json.loads(res.output)["parent_id"] == "alice-dm"
+    assert cli("session", "set", "--db", str(db), "--unset", "parent_id", "t1").exit_code == 0
+    assert asyncio.run(stored_session(db, "t1"))["parent_id"] is None  # type: ignore[index]
+    # bad changes: one line, exit 2, nothing changed
+    assert cli("session", "set", "--db", str(db), "--parent-id", "alice-dm", "t1"
+               ).exit_code == 0
+    before = asyncio.run(stored_session(db, "alice-dm")), asyncio.run(stored_session(db, "t1"))
+    for args, says in ((["--parent-id", "t1", "alice-dm"], "would make a cycle"),
+                       (["--metadata", "[1", "t1"], "--metadata must be a JSON object"),
+                       (["--metadata", "[1]", "t1"], "session.metadata must be an object"),
+                       (["--unset", "group_id", "--group-id", "g", "t1"],
+                        "--group-id is given and unset")):
+        res = cli("session", "set", "--db", str(db), *args)
+        assert res.exit_code == 2 and says in res.output, (args, res.output)
+        assert res.output.startswith("error:") and len(res.output.splitlines()) == 1
+    assert (asyncio.run(stored_session(db, "alice-dm")),
+            asyncio.run(stored_session(db, "t1"))) == before
+
+
+def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+
+    async def first() -> Message:
+        # the default model, as the command line uses it (no --config)
+        async with await Memory.open(f"sqlite:///{db}") as mem:
+            [m] = await mem.add(Message(session_id="s1", content="[image]", ts=1_000))
+            await mem.add(Message(session_id="s1", content="the weather is grey", ts=2_000))
+            return m
+
+    msg = asyncio.run(first())
+    res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000")
+    assert res.exit_code == 2 and "needs --content, --visible-content or --metadata" in res.output
+    res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "3000", "--content", "x")
+    assert res.exit_code == 2 and "no message at session 's1', ts 3000" in res.output
+    res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000", "--metadata",
+              '{"n": NaN}')
+    assert res.exit_code == 2 and "nan is not a JSON number" in res.output
+
+    async def now() -> tuple[Message | None, list[str]]:
+        async with await Memory.open(f"sqlite:///{db}", create=False) as mem:
+            got = (await mem.get([msg.id or ""])).get(msg.id or "")
+            hits = await mem.recall("a cat asleep on a red sofa", session="s1", top_k=1)
+            return got, [h.message.content for h in hits.hits]
+
+    got, hits = asyncio.run(now())
+    assert got is not None and got.content == "[image]" and hits != [
+        "a cat asleep on a red sofa"]
+    res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000", "--content",
+              "a cat asleep on a red sofa", "--metadata", '{"kind": "caption"}')
+    assert res.exit_code == 0, res.output
+    assert res.stdout == f"rewrote {msg.id}: a cat asleep on a red sofa\n"
+    got, hits = asyncio.run(now())
+    assert got is not None and got.metadata == {"kind": "caption"} and got.ts == 1_000
+    assert hits == ["a cat asleep on a red sofa"]

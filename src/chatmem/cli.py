@@ -962,6 +962,140 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
         click.echo(printable(f"next page: --after {page.next_after}"), err=True)
 
 
+@main.command()
+@db_option
+@vector_option
+@click.option("--session", required=True, help="The message's session.")
+@click.option("--ts", type=int, required=True, help="The message's time (ms since the epoch).")
+@click.option("--content", default=None, help="The new text (what is embedded).")
+@click.option("--visible-content", default=None, help="The new text shown in recalls.")
+@click.option("--metadata", default=None, help="The new metadata: a JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print the message as JSON.")
+@run
+async def rewrite(db: str | None, config_path: str | None, vector: str | None, session: str,
+                  ts: int, content: str | None, visible_content: str | None,
+                  metadata: str | None, as_json: bool) -> None:
+    """Change a stored message, found by its session and time (F3): its text is
+    embedded again (the old vector kept until the new one is made), the fields not
+    given are kept.
+
+    \b
+    Example:
+      chatmem rewrite --db chat.db --session s1 --ts 1764547200000 \\
+        --content "[image: a cat asleep on a red sofa]"
+    """
+    if content is None and visible_content is None and metadata is None:
+        fail("rewrite needs --content, --visible-content or --metadata")
+    meta = None
+    if metadata is not None:
+        try:
+            meta = json.loads(metadata)
+        except ValueError as exc:
+            fail(f"--metadata must be a JSON object: {exc}")
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        msg = await mem.rewrite(session, ts, content=content,
+                                visible_content=visible_content, metadata=meta)
+        await _flush_saying(mem, f"rewrote {msg.id}")
+    if as_json:
+        _echo_json(msg.to_dict())
+    else:
+        click.echo(printable(f"rewrote {msg.id}: {msg.shown_text}"))
+
+
+#: The fields ``chatmem session set`` may give or ``--unset``.
+_SESSION_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
+                   "group_name", "metadata")
+
+
+@main.group()
+def session() -> None:
+    """Show or register a session: its parent, resource (user), origin platform, chat
+    type and group decide who sees what (README § Scopes).
+
+    \b
+    Example:
+      chatmem session show --db chat.db alice-dm
+      chatmem session set --db chat.db --origin-platform telegram --resource-id alice alice-dm
+    """
+
+
+@session.command(name="show")
+@db_option
+@vector_option
+@click.argument("session_id")
+@run
+async def session_show(db: str | None, config_path: str | None, vector: str | None,
+                       session_id: str) -> None:
+    """Print a registered session as JSON (its settings included); exit 2 when the
+    session was never registered.
+
+    \b
+    Example:
+      chatmem session show --db chat.db alice-dm
+    """
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        found = await mem.get_session(session_id)
+    if found is None:
+        fail(f"session {session_id!r} is not registered (chatmem session set registers it)")
+    _echo_json(found.to_dict())
+
+
+@session.command(name="set")
+@db_option
+@vector_option
+@click.option("--parent-id", default=None, help="The parent session (a thread's chat).")
+@click.option("--resource-id", default=None, help="The user (resource) it belongs to.")
+@click.option("--origin-platform", default=None, help="The platform it began on.")
+@click.option("--chat-type", default=None, help="private, group, channel, …")
+@click.option("--group-id", default=None, help="The group it is a chat of.")
+@click.option("--group-name", default=None, help="The group's display name.")
+@click.option("--metadata", default=None, help="A JSON object.")
+@click.option("--unset", "unset", multiple=True, type=click.Choice(_SESSION_FIELDS),
+              help="Clear this field (repeat for more).")
+@click.option("--json", "as_json", is_flag=True, help="Print the stored session as JSON.")
+@click.argument("session_id")
+@run
+async def session_set(db: str | None, config_path: str | None, vector: str | None,
+                      session_id: str, unset: tuple[str, ...], as_json: bool,
+                      **given: str | None) -> None:
+    """Register a session, or change the fields given (the others, and its settings,
+    are kept; --unset clears one). A parent chain is checked as upsert_session checks
+    it (no cycle, at most 32 sessions to the root).
+
+    \b
+    Example:
+      chatmem session set --db chat.db --origin-platform slack --chat-type group \\
+        --group-id T1 --group-name "Team one" team-one
+      chatmem session set --db chat.db --parent-id team-one team-one-thread-7
+      chatmem session set --db chat.db --unset parent_id team-one-thread-7
+    """
+    fields = {k: v for k, v in given.items() if v is not None}
+    both = sorted(set(fields) & set(unset))
+    if both:
+        fail(f"--{both[0].replace('_', '-')} is given and unset: keep one of the two")
+    if "metadata" in fields:
+        try:
+            fields["metadata"] = json.loads(str(fields["metadata"]))
+        except ValueError as exc:
+            fail(f"--metadata must be a JSON object: {exc}")
+    cfg = load_config(config_path)
+    async with await open_memory(_store_url(db), vector=vector, config=cfg,
+                                 create=False) as mem:
+        old = await mem.get_session(session_id)
+        record = {**(old.to_dict() if old is not None else {"id": session_id}), **fields,
+                  **dict.fromkeys(unset)}
+        record.pop("settings", None)  # kept by the store, changed by scope/retention
+        stored = await mem.upsert_session(record)
+    if as_json:
+        _echo_json(stored.to_dict())
+    else:
+        click.echo(printable(f"session {stored.id} " + ("changed" if old else "registered")))
+
+
 def _cli_owner() -> dict[str, str]:
     """The actor the command line changes settings as: an owner, as whoever can open
     the store (its file, its database URL) can erase it all anyway; the name logged
