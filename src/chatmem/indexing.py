@@ -241,6 +241,8 @@ class Indexer:
         #: In-flight short replies whose turn before changed while they were embedded
         #: (:meth:`_context_moved`): queued again when their batch is over.
         self._again: dict[str, Message] = {}
+        #: Queued messages enqueued again meanwhile (a rewrite): the version a worker takes.
+        self._newer: dict[str, Message] = {}
         self._wakeup = asyncio.Event()
         #: Cuts the sweeper's sleep short (a retry wave ended, retries were scheduled).
         self._sweeper_wakeup = asyncio.Event()
@@ -330,7 +332,16 @@ class Indexer:
         for msg in messages:
             if not msg.indexable or msg.id is None:
                 continue
-            if msg.id in self._queued or msg.id in self._in_flight:
+            if msg.id in self._in_flight:
+                flying = self._in_flight_msgs.get(msg.id)
+                if flying is not None and embedded_text(flying) != embedded_text(msg):
+                    # rewritten while its batch runs: that batch's write is left out as
+                    # stale (current_only), so this version follows it (else it waited
+                    # for the next periodic sweep, ``lease_s`` later)
+                    self._again[msg.id] = msg
+                continue
+            if msg.id in self._queued:
+                self._newer[msg.id] = msg  # the queued version may be older: sent instead
                 continue
             self._queue.append(msg)
             self._queued.add(msg.id)
@@ -339,6 +350,7 @@ class Indexer:
             if limit > 0 and len(self._queue) > limit:
                 old = self._queue.popleft()
                 self._queued.discard(old.id or "")
+                self._newer.pop(old.id or "", None)
                 self._settle_ids([old.id or ""])
                 self._dropped += 1
                 for dropped in self._drop_watchers:
@@ -395,6 +407,8 @@ class Indexer:
         if gone:
             self._queue = deque(m for m in self._queue if m.id not in gone)
             self._queued -= gone
+            for mid in gone:
+                self._newer.pop(mid, None)
             # settled like a finished batch: a retry wave they belonged to must still
             # end, or no retry would be queued again
             self._settle_ids(gone)
@@ -422,6 +436,7 @@ class Indexer:
         batch: list[Message] = []
         while self._queue and len(batch) < n:
             msg = self._queue.popleft()
+            msg = self._newer.pop(msg.id or "", msg)
             assert msg.id is not None
             self._queued.discard(msg.id)
             self._in_flight.add(msg.id)

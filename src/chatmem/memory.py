@@ -1016,8 +1016,18 @@ class Memory:
         refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
         # every one is pending before any is embedded: a run that stops part way (killed,
         # a progress callback raising) is finished by the indexer, here or at the next open
+        # R5: not one that another process's reindex embedded with this model since the
+        # scan (it would be embedded twice); an entry of this model re-embedded for its
+        # copied platform is marked whatever it has
         for start in range(0, len(todo), 1000):
-            await self.store.set_index_state(todo[start:start + 1000], IndexState.PENDING)
+            chunk = todo[start:start + 1000]
+            recopy = [i for i in chunk if i in have]
+            if recopy:
+                await self.store.set_index_state(recopy, IndexState.PENDING)
+            rest = [i for i in chunk if i not in have]
+            if rest:
+                await self.store.set_index_state(rest, IndexState.PENDING,
+                                                 unless_model=current)
         step = max(self.config.indexing.batch_size, 1)
         # a large reindex into a small index defers the HNSW index (PostgreSQL)
         async with self.storage.bulk_load(len(todo)):

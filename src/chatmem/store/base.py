@@ -332,11 +332,14 @@ class MessageStore(Protocol):
         """When the soonest retry of a ``FAILED`` message is due; ``None``: none waits."""
         ...
 
-    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+    async def set_index_state(self, ids: Sequence[str], state: IndexState, *,
+                              unless_model: str | None = None) -> None:
         """Set the index state of these messages; their retry schedule starts over. A
         message moved to a waiting state (``PENDING``, ``FAILED``) without a vector or
         a full-text entry gets its pending full-text entry (:func:`pending_entry`); one
-        moved out of them loses it."""
+        moved out of them loses it. ``unless_model``: leave the messages that have a
+        vector of that model in this store (``reindex``: another process embedded them
+        since they were read; a separate index's vectors are not looked at)."""
         ...
 
     async def reset_index_state(self, old: IndexState, new: IndexState,

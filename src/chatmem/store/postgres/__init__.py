@@ -834,9 +834,13 @@ class PostgresStore:
 
     async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
         async with self._tx() as conn:
+            # the rows locked in id order, as every writer of a message locks them (a
+            # plain UPDATE takes them in the table's order: a deadlock with a write)
             cur = await conn.execute(
                 "UPDATE messages SET claim_owner = NULL, claim_until = 0 "
-                "WHERE id = ANY(%s::text[]) AND claim_owner = %s", [sorted(set(ids)), owner])
+                "WHERE seq IN (SELECT seq FROM messages WHERE id = ANY(%s::text[]) "
+                'AND claim_owner = %s ORDER BY id COLLATE "C" FOR UPDATE)',
+                [sorted(set(ids)), owner])
             return int(cur.rowcount)
 
     @contextlib.asynccontextmanager
@@ -869,10 +873,22 @@ class PostgresStore:
             return sm.next_retry_result(
                 await (await conn.execute(*sm.NEXT_RETRY_QUERY)).fetchone())
 
-    async def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+    async def set_index_state(self, ids: Sequence[str], state: IndexState, *,
+                              unless_model: str | None = None) -> None:
         async with self._tx() as conn:
-            for st in sm.set_index_state_query(POSTGRES, ids, state):
-                await conn.execute(*st)
+            # the rows locked in id order first, as every writer of a message locks
+            # them: one UPDATE locks them in the table's order, and a reindex marking a
+            # thousand messages deadlocked with another process's vector write of some
+            async for _ in self._locked_chunks(conn, ids):
+                pass
+            for sql_text, params in sm.set_index_state_query(POSTGRES, ids, state):
+                if unless_model is not None:
+                    # R5: a reindex of another process embedded them since they were
+                    # read; marked again, each would be embedded twice
+                    sql_text += (" AND NOT EXISTS (SELECT 1 FROM vectors v WHERE "
+                                 "v.message_id = messages.id AND v.model_id = %s)")
+                    params = [*params, unless_model]
+                await conn.execute(sql_text, params)
             await self._sync_pending(conn, ids=list(ids))  # X1: entries follow the state
 
     async def reset_index_state(self, old: IndexState, new: IndexState,

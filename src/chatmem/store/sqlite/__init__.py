@@ -977,10 +977,15 @@ class SqliteStore:
         return sm.next_retry_result(self.conn.execute(*sm.NEXT_RETRY_QUERY).fetchone())
 
     @_on_store_thread
-    def set_index_state(self, ids: Sequence[str], state: IndexState) -> None:
+    def set_index_state(self, ids: Sequence[str], state: IndexState, *,
+                        unless_model: str | None = None) -> None:
         with self._tx() as conn:
-            for st in sm.set_index_state_query(SQLITE, ids, state):
-                conn.execute(*st)
+            for sql, params in sm.set_index_state_query(SQLITE, ids, state):
+                if unless_model is not None:  # embedded meanwhile (another reindex)
+                    sql += (" AND rowid NOT IN (SELECT mrowid FROM vectors "
+                            "WHERE model_id = ?)")
+                    params = [*params, unless_model]
+                conn.execute(sql, params)
             self._sync_pending(ids=list(ids))  # X1: pending entries follow the state
 
     @_on_store_thread
