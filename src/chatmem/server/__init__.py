@@ -1,1 +1,131 @@
-"""Servers over the Memory facade: HTTP (``http``) and MCP (``mcp``)."""
+"""Servers over the Memory facade: HTTP (``http``) and MCP (``mcp``), and how their
+long-running commands stop (:func:`stop_signals`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable, Iterator
+from typing import Any
+
+log = logging.getLogger("chatmem.server")
+
+#: What stops ``chatmem serve`` and ``chatmem mcp``: Ctrl-C, and what systemd, docker
+#: stop and supervisors send.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+#: The exit code of a long-running command stopped by a stop signal, its memory closed:
+#: 0. The stop was asked for and done, not an error; systemd counts 0 (not 130 or 143)
+#: as a clean stop without ``SuccessExitStatus=``, docker and Kubernetes report it as
+#: completed, and ``uvicorn.run`` (which ``chatmem serve`` used) exited 0 on Ctrl-C.
+STOPPED = 0
+
+
+@contextlib.contextmanager
+def stop_signals(stop: Callable[[], None], hurry: Callable[[], None]) -> Iterator[None]:
+    """Within the running event loop: the first SIGINT or SIGTERM calls ``stop`` (the
+    server stops taking requests, over HTTP answers the open ones, then closes its
+    memory); the second calls ``hurry`` (the open requests are dropped, unanswered, so
+    never acknowledged; the memory is still closed); later ones are logged. Once a stop
+    was asked, the stop signals stay ignored after the block too: the process is
+    ending, and a Ctrl-C in its last moments ended it by SIGINT (exit code -2) or with
+    a KeyboardInterrupt traceback.
+
+    Python's default actions kill the process on SIGTERM without closing the memory
+    (PostgreSQL indexing leases kept until they run out) and turn SIGINT into a
+    KeyboardInterrupt raised wherever the server happens to be. A signal ignored when
+    the command started (``nohup``) stays ignored."""
+    loop = asyncio.get_running_loop()
+    received = 0
+
+    def on_signal(signum: int) -> None:
+        nonlocal received
+        received += 1
+        name = signal.Signals(signum).name
+        if received == 1:
+            log.warning("%s: stopping; the memory is closed before exit (again: "
+                        "without waiting for open requests)", name)
+            stop()
+        elif received == 2:
+            log.warning("%s: dropping the open requests; closing the memory", name)
+            hurry()
+        else:
+            log.warning("%s: already stopping (closing the memory)", name)
+
+    handled = []
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is signal.SIG_IGN:
+            continue
+        try:
+            loop.add_signal_handler(sig, on_signal, sig)
+        except NotImplementedError:  # Windows' event loops: the default actions stay
+            continue
+        handled.append(sig)
+    try:
+        yield
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+            if received:
+                signal.signal(sig, signal.SIG_IGN)
+
+
+class _NoCancelledTraceback(logging.Filter):
+    """uvicorn logs each request task cancelled under it as "Exception in ASGI
+    application" with a traceback; a request dropped on a stop is no error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, asyncio.CancelledError)
+
+
+async def dropped(requests: set[asyncio.Task[Any]]) -> None:
+    """Cancel the open ``requests`` of a server stopped in a hurry (unanswered, so never
+    acknowledged), before its memory is closed under them."""
+    if not requests:
+        return
+    quiet = _NoCancelledTraceback()
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addFilter(quiet)
+    try:
+        for request in requests:
+            request.cancel()
+        await asyncio.gather(*requests, return_exceptions=True)
+    finally:
+        uvicorn_log.removeFilter(quiet)
+    log.warning("dropped %d open request(s), unanswered", len(requests))
+
+
+#: uvicorn's exit code when a server did not start (it logged why).
+UVICORN_STARTUP_FAILURE = 3
+
+
+def uvicorn_server(config: Any) -> Any:
+    """A ``uvicorn.Server`` of ``config`` that leaves SIGINT and SIGTERM to
+    :func:`stop_signals` (its own raise the signal again once stopped: ``chatmem mcp
+    --transport http`` exited 1, "Aborted!"), and whose ``force_exit`` (set by
+    :func:`stop_signals`' ``hurry``) still runs the app's shutdown: uvicorn skips it
+    then, and the memory was never closed."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+        def install_signal_handlers(self) -> None:  # uvicorn before 0.29
+            pass
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets)
+            if self.force_exit:
+                await dropped(set(self.server_state.tasks))
+                await self.lifespan.shutdown()
+
+    return Server(config)
+
+
+__all__ = ["STOPPED", "STOP_SIGNALS", "UVICORN_STARTUP_FAILURE", "stop_signals",
+           "uvicorn_server"]

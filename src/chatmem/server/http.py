@@ -99,6 +99,7 @@ from ..errors import (
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, check_label, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session
 from ..models import Message as StoredMessage
+from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
     ClientLimits,
@@ -1442,11 +1443,30 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     hosts = allowed_hosts(host, port, extra_hosts) if keys is None or extra_hosts else None
     app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts,
                      limits=limits)
-    asyncio.run(app.app.state.namespaces.check_store())
-    log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
-    uvicorn.run(app, host=host, port=port, log_level="info", access_log=False,
-                http=protocol_class(limits, app.metrics.on_connection_answer),
-                backlog=limits.backlog())
+    server = uvicorn_server(uvicorn.Config(
+        app, host=host, port=port, log_level="info", access_log=False,
+        http=protocol_class(limits, app.metrics.on_connection_answer),
+        backlog=limits.backlog()))
+
+    def stop() -> None:
+        # uvicorn's graceful stop: open requests are answered, then the lifespan closes
+        # every namespace's memory. A stop while the store is checked ends the server
+        # as soon as it has started.
+        server.should_exit = True
+
+    def hurry() -> None:
+        server.should_exit = server.force_exit = True
+
+    async def run() -> None:
+        with stop_signals(stop, hurry):
+            await app.app.state.namespaces.check_store()
+            log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
+            await server.serve()
+
+    asyncio.run(run())
+    if not server.started:
+        # as uvicorn.run: the command names --host and --port (cli.listening)
+        sys.exit(UVICORN_STARTUP_FAILURE)
 
 
 __all__ = ["ApiKey", "KeyTable", "Namespaces", "allowed_hosts", "bearer_token", "check_bind",
