@@ -55,8 +55,8 @@ import dataclasses
 import json
 import logging
 import os
-import select
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -611,28 +611,44 @@ class StdinLines:
     At the end of stdin the lines end once every request read was answered
     (:meth:`answered`): the server drops the requests still open when its input ends
     ("Connection closed"), and requests piped in with stdin closed right after
-    (``chatmem mcp < requests.jsonl``) must all be answered."""
+    (``chatmem mcp < requests.jsonl``) must all be answered.
+
+    Two waits, each woken by its own event (and both by a stop): input ready (the event
+    loop watches fd 0) and an answer sent (at the end of input). One wait woken by
+    either once read fd 0 after an answer and blocked the loop, answer and all, until
+    the client's next line. Where the event loop cannot watch a pipe (Windows' loops
+    have no ``add_reader``: it raised NotImplementedError and the server never started)
+    a daemon thread reads fd 0 and hands each chunk to the loop; a stop then ends the
+    lines at once, and the thread, blocked in its read, ends with the process."""
+
+    #: bytes read at a time
+    CHUNK = 65536
 
     def __init__(self, fd: int = 0) -> None:
         self.fd = fd
         self.stopped = False
         self._buffer = b""
         self._eof = False
-        self._waiting: asyncio.Future[None] | None = None
+        self._readable: asyncio.Future[None] | None = None
+        self._answer: asyncio.Future[None] | None = None
         self._requests = 0
         self._answers = 0
+        #: the reading thread's chunks (b"" at the end), where the loop cannot watch fd
+        self._chunks: asyncio.Queue[bytes] | None = None
 
     def stop(self) -> None:
         self.stopped = True
-        self._wake()
+        self._wake(self._readable)
+        self._wake(self._answer)
 
     def answered(self) -> None:
         self._answers += 1
-        self._wake()
+        self._wake(self._answer)
 
-    def _wake(self) -> None:
-        if self._waiting is not None and not self._waiting.done():
-            self._waiting.set_result(None)
+    @staticmethod
+    def _wake(waiting: asyncio.Future[None] | None) -> None:
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def __aiter__(self) -> StdinLines:
         return self
@@ -648,7 +664,7 @@ class StdinLines:
             if self._eof:
                 if self._answers >= self._requests:
                     break
-                await self._wait(None)  # an answer, or a stop
+                await self._wait_answer()
                 continue
             chunk = await self._read()
             self._eof = not chunk and not self.stopped
@@ -663,33 +679,76 @@ class StdinLines:
         if isinstance(message, dict) and "method" in message and "id" in message:
             self._requests += 1
 
-    async def _wait(self, fd: int | None) -> None:
-        loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        if fd is not None:
-            loop.add_reader(fd, self._wake)
-        self._waiting = ready
+    async def _wait_answer(self) -> None:
+        """Until the next answer is sent, or a stop."""
+        self._answer = asyncio.get_running_loop().create_future()
         try:
-            await ready
+            await self._answer
         finally:
-            self._waiting = None
-            if fd is not None:
-                loop.remove_reader(fd)
+            self._answer = None
 
     async def _read(self) -> bytes:
-        while True:
+        """The next chunk of input; b"" at its end or on a stop."""
+        if self._chunks is not None:
+            return await self._from_thread()
+        loop = asyncio.get_running_loop()
+        self._readable = loop.create_future()
+        try:
+            loop.add_reader(self.fd, self._wake, self._readable)
+        except NotImplementedError:  # Windows' event loops
+            self._readable = None
+            self._start_thread(loop)
+            return await self._from_thread()
+        except (OSError, ValueError):
+            # a regular file (chatmem mcp < requests.jsonl) cannot be watched, and its
+            # reads never wait for long
+            self._readable = None
+            return os.read(self.fd, self.CHUNK)
+        try:
+            await self._readable
+        finally:
+            self._readable = None
+            loop.remove_reader(self.fd)
+        # ready means a line or the end of input: this read does not block
+        return b"" if self.stopped else os.read(self.fd, self.CHUNK)
+
+    def _start_thread(self, loop: asyncio.AbstractEventLoop) -> None:
+        chunks: asyncio.Queue[bytes] = asyncio.Queue()
+        self._chunks = chunks
+
+        def pump() -> None:
+            chunk = b"x"
+            while chunk:
+                try:
+                    chunk = os.read(self.fd, self.CHUNK)
+                except OSError:
+                    chunk = b""
+                try:
+                    loop.call_soon_threadsafe(chunks.put_nowait, chunk)
+                except RuntimeError:  # the loop closed: the server has ended
+                    return
+
+        threading.Thread(target=pump, name="chatmem-mcp-stdin", daemon=True).start()
+
+    async def _from_thread(self) -> bytes:
+        assert self._chunks is not None
+        if self._chunks.empty():
+            stopping: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._readable = stopping  # a stop wakes it
+            waiter = asyncio.ensure_future(self._chunks.get())
+            either: list[asyncio.Future[Any]] = [waiter, stopping]
             try:
-                await self._wait(self.fd)
-            except (OSError, ValueError):
-                # a regular file (chatmem mcp < requests.jsonl) cannot be waited on, and
-                # its reads never wait for long
-                return os.read(self.fd, 65536)
-            if self.stopped:
-                return b""
-            # an answer sent wakes the wait too: reading then blocked the event loop
-            # (and the answer itself) until the client's next line or end of input
-            if select.select([self.fd], [], [], 0)[0]:
-                return os.read(self.fd, 65536)
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                self._readable = None
+                if not waiter.done():
+                    waiter.cancel()
+            if not waiter.done() or waiter.cancelled():
+                return b""  # a stop
+            chunk = waiter.result()
+        else:
+            chunk = self._chunks.get_nowait()
+        return b"" if self.stopped else chunk
 
 
 class _AnswersCounted:

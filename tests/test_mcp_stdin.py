@@ -1,0 +1,138 @@
+"""``chatmem mcp``'s stdio input (:class:`chatmem.server.mcp.StdinLines`) over a real
+pipe: lines as they come, every request answered before the lines end at the end of
+input, a stop ends them at once while the client keeps stdin open, and an answer sent
+never blocks the event loop. Each case runs on a selector event loop and on one that
+cannot watch a pipe, as Windows' loops cannot (``add_reader`` raises
+NotImplementedError there: the server failed to start)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import selectors
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from chatmem.server.mcp import StdinLines
+
+#: Seconds a step may take before the reader counts as hung.
+HANG_S = 10.0
+
+
+class LoopWithoutReaders(asyncio.SelectorEventLoop):
+    """An event loop that cannot watch file descriptors, as Windows' proactor loop."""
+
+    def add_reader(self, fd: Any, callback: Callable[..., Any], *args: Any) -> None:
+        raise NotImplementedError
+
+
+LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
+    "selector": lambda: asyncio.SelectorEventLoop(selectors.DefaultSelector()),
+    "no-add_reader": lambda: LoopWithoutReaders(selectors.DefaultSelector()),
+}
+
+
+@pytest.fixture(params=sorted(LOOPS))
+def run(request: pytest.FixtureRequest) -> Iterator[Callable[[Coroutine[Any, Any, Any]], Any]]:
+    loop = LOOPS[request.param]()
+    try:
+        yield lambda coro: loop.run_until_complete(asyncio.wait_for(coro, HANG_S))
+    finally:
+        loop.close()
+
+
+@pytest.fixture
+def pipe() -> Iterator[tuple[int, int]]:
+    read_fd, write_fd = os.pipe()
+    try:
+        yield read_fd, write_fd
+    finally:
+        for fd in (write_fd, read_fd):  # the writer first: a reading thread sees the end
+            with contextlib.suppress(OSError):  # the test closed it (the end of input)
+                os.close(fd)
+
+
+def request(n: int) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}).encode() + b"\n"
+
+
+def test_lines_come_as_written_and_end_after_every_request_is_answered(
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
+    read_fd, write_fd = pipe
+    stdin = StdinLines(read_fd)
+
+    async def scenario() -> list[str]:
+        lines = stdin.__aiter__()
+        os.write(write_fd, request(1) + b'{"jsonrpc": "2.0", "method": "note"}\n')
+        got = [await lines.__anext__(), await lines.__anext__()]
+        os.write(write_fd, request(2)[:10])  # half a line: nothing to hand on yet
+        later = asyncio.ensure_future(lines.__anext__())
+        await asyncio.sleep(0.05)
+        assert not later.done()
+        os.write(write_fd, request(2)[10:])
+        got.append(await later)
+        os.close(write_fd)  # the end of input, two requests read, none answered
+        end = asyncio.ensure_future(lines.__anext__())
+        await asyncio.sleep(0.05)
+        assert not end.done(), "the lines ended with requests unanswered"
+        stdin.answered()
+        await asyncio.sleep(0.05)
+        assert not end.done(), "the lines ended with a request unanswered"
+        stdin.answered()
+        with pytest.raises(StopAsyncIteration):
+            await end
+        return got
+
+    got = run(scenario())
+    assert [json.loads(line).get("id") for line in got] == [1, None, 2]
+
+
+def test_a_stop_ends_the_lines_while_stdin_stays_open(
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
+    read_fd, write_fd = pipe
+    stdin = StdinLines(read_fd)
+
+    async def scenario() -> None:
+        lines = stdin.__aiter__()
+        os.write(write_fd, request(1))
+        await lines.__anext__()
+        waiting = asyncio.ensure_future(lines.__anext__())
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        stdin.stop()
+        with pytest.raises(StopAsyncIteration):
+            await waiting
+
+    run(scenario())
+
+
+def test_an_answer_sent_never_blocks_the_loop(
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
+    """An answer sent while the client keeps stdin open and silent: the loop runs on
+    (before: the answer woke the read-wait, whose read then blocked the loop until the
+    client's next line)."""
+    read_fd, write_fd = pipe
+    stdin = StdinLines(read_fd)
+
+    async def scenario() -> None:
+        lines = stdin.__aiter__()
+        os.write(write_fd, request(1))
+        await lines.__anext__()
+        reading = asyncio.ensure_future(lines.__anext__())
+        await asyncio.sleep(0.05)
+        stdin.answered()
+        ticks = 0
+        for _ in range(20):
+            await asyncio.sleep(0.005)
+            ticks += 1
+        assert ticks == 20 and not reading.done()
+        os.write(write_fd, request(2))
+        assert json.loads(await reading)["id"] == 2
+
+    run(scenario())
