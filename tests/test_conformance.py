@@ -954,6 +954,34 @@ async def test_a_vector_of_the_old_text_never_lands_after_a_rewrite(pair: Pair) 
     assert await lexical_ids(pair, "narwhal") == [m.id]
 
 
+async def test_a_vector_of_the_old_metadata_never_lands_after_a_rewrite(pair: Pair) -> None:
+    """F3, R5: a rewrite of the metadata alone (text unchanged) while the message waits,
+    its batch in flight elsewhere: that batch's entry carries the old metadata, and
+    ``current_only`` skipped only entries of another text, so the vector landed with
+    metadata the message no longer has (filters on ``message.*`` answered by it). Now
+    it is left out like a vector of old text; the entry of the new version lands."""
+    [m] = await pair.store.append([Message(session_id="s", content="kite", ts=1,
+                                           metadata={"tag": "draft"})])
+    [old] = await entries_as_indexed(pair, [m], "test:m")
+    new = await pair.store.rewrite("s", 1, metadata={"tag": "final"})
+    assert new is not None and m.id is not None and new.content == m.content
+    await pair.storage.write_entries([old], current_only=True)
+    assert (await pair.store.index_states([m.id]))[m.id] == IndexState.PENDING
+    assert await pair.storage.count_by_model() == {}
+    [entry] = await entries_as_indexed(pair, [new], "test:m")
+    await pair.storage.write_entries([entry], current_only=True)
+    assert (await pair.store.index_states([m.id]))[m.id] == IndexState.INDEXED
+    assert await ids(pair.index, entry.vector, 5, {"message.tag": "final"}) == [m.id]
+    assert await ids(pair.index, entry.vector, 5, {"message.tag": "draft"}) == []
+    # metadata equal as JSON stores it (a tuple read back as a list) is the same version
+    [t] = await pair.store.append([Message(session_id="s", content="kite", ts=2,
+                                           metadata={"pair": (1, 2)})])
+    assert t.id is not None
+    await pair.storage.write_entries(await entries_as_indexed(pair, [t], "test:m"),
+                                     current_only=True)
+    assert (await pair.store.index_states([t.id]))[t.id] == IndexState.INDEXED
+
+
 async def test_claims_lease_waiting_messages_to_one_owner(pair: Pair) -> None:
     """R5: a waiting message is leased to one owner at a time; its owner renews it by
     claiming again, releases it, or loses it when the lease runs out; a written vector

@@ -111,9 +111,10 @@ async def test_changing_waiting_messages_does_not_deadlock_with_a_vector_write(
             await store_b.close()
 
 
+@pytest.mark.parametrize("change", ["content", "metadata"])
 @pytest.mark.parametrize("old_text_is", ["in_flight", "queued"])
 async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_embedded_again(
-        old_text_is: str) -> None:
+        old_text_is: str, change: str) -> None:
     """A rewrite waits for this process's indexing of the message, then commits the
     new text under the message's lock; a sweep may queue the message (old text) in
     between. The rewrite then queues the new text, but the id was queued or in flight,
@@ -123,7 +124,9 @@ async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_em
     holds the rewrite in the message lock (its own connection holds it) and, at the
     service, the old text's embedding (in flight) or another message's (the only
     worker is busy: queued), so the sweep's version is still waiting when the
-    rewrite commits."""
+    rewrite commits. A rewrite of the metadata alone (``change``): the in-flight batch
+    wrote its entry with the old metadata (the stale check compared text only), so
+    ``message.*`` filters answered by metadata the message no longer had."""
     held_text = "old words" if old_text_is == "in_flight" else "busy worker"
     async with shared_schema() as url:
         with fresh_service() as service:
@@ -134,8 +137,11 @@ async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_em
                     release.wait(30)
                 return 0.0
 
+            def times_asked(text: str) -> int:
+                return sum(text in t for r in list(service.requests) for t in r.texts)
+
             def asked(text: str) -> bool:
-                return any(text in t for r in list(service.requests) for t in r.texts)
+                return times_asked(text) > 0
 
             async def until_asked(text: str, why: str) -> None:
                 end = time.monotonic() + 30
@@ -163,7 +169,8 @@ async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_em
                     await holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                          [_LOCK_CLASS + 2, "5:s"])
                     rewriting = asyncio.create_task(
-                        memory.rewrite("s", 5, content="new words"))
+                        memory.rewrite("s", 5, content="new words") if change == "content"
+                        else memory.rewrite("s", 5, metadata={"v": 2}))
                     await until_blocked(admin, 1, rewriting)
                     indexer.sweep_soon()  # the sweep takes the old text
                     if old_text_is == "in_flight":
@@ -176,22 +183,34 @@ async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_em
                     await holder.rollback()  # the rewrite commits
                     await rewriting
                 release.set()
-                await until_asked("new words",
-                                  "the new text waits for the periodic sweep (an hour)")
+                if change == "content":
+                    await until_asked("new words",
+                                      "the new text waits for the periodic sweep (an hour)")
+                else:  # the same text again: the embedder's cache answers, not the service
+                    end = time.monotonic() + 30
+                    while (await other.index_states([msg.id or ""])).get(
+                            msg.id or "") != IndexState.INDEXED:
+                        assert time.monotonic() < end, \
+                            "the new metadata waits for the periodic sweep (an hour)"
+                        await asyncio.sleep(0.01)
                 await memory.flush(timeout=60)
                 if old_text_is == "queued":
-                    assert not asked("old words")  # the newer version went instead
+                    # the newer version went instead
+                    assert times_asked("old words") == (change == "metadata")
             finally:
                 release.set()
                 await other.close()
                 await memory.close()
         store = await PostgresStore.open(url, create=False)
         try:
-            vectors = {e.message_id: np.asarray(e.vector)
-                       for e in await store.scan_vectors(None, 100)}
+            entries = {e.message_id: e for e in await store.scan_vectors(None, 100)}
         finally:
             await store.close()
-        np.testing.assert_allclose(vectors[msg.id or ""], expected("new words"), atol=1e-5)
+        if change == "content":
+            np.testing.assert_allclose(np.asarray(entries[msg.id or ""].vector),
+                                       expected("new words"), atol=1e-5)
+        assert entries[msg.id or ""].message_metadata == (
+            {"v": 2} if change == "metadata" else {})
 
 
 async def test_a_second_reindex_does_not_embed_again_what_the_first_embedded_since_its_scan(

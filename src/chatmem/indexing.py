@@ -43,8 +43,8 @@ sweeper looks again when the soonest of those leases runs out (at most
 :data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
 the leases of a process killed mid-batch run out and another process embeds its
 messages. A vector is written only if its message
-still has the text it was embedded from (``current_only``): a rewrite in another
-process while the batch ran wins, and its message is embedded again.
+still has the text and metadata it was read with (``current_only``): a rewrite in
+another process while the batch ran wins, and its message is embedded again.
 
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting
@@ -70,7 +70,15 @@ from ._aio import wait_within
 from .config import IndexingConfig
 from .embedding import Embedder
 from .errors import EmbeddingUnavailable, StoreClosed
-from .models import IndexState, Message, Session, VectorEntry, message_entry, now_ms
+from .models import (
+    IndexState,
+    Message,
+    Session,
+    VectorEntry,
+    message_entry,
+    now_ms,
+    same_indexed_version,
+)
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
 from .store.base import MessageStore, Retry
 from .store.storage import (  # re-exported: the snapshot helpers used to live here
@@ -334,10 +342,10 @@ class Indexer:
                 continue
             if msg.id in self._in_flight:
                 flying = self._in_flight_msgs.get(msg.id)
-                if flying is not None and embedded_text(flying) != embedded_text(msg):
-                    # rewritten while its batch runs: that batch's write is left out as
-                    # stale (current_only), so this version follows it (else it waited
-                    # for the next periodic sweep, ``lease_s`` later)
+                if flying is not None and not same_indexed_version(flying, msg):
+                    # rewritten (text or metadata) while its batch runs: that batch's
+                    # write is left out as stale (current_only), so this version follows
+                    # it (else it waited for the next periodic sweep, ``lease_s`` later)
                     self._again[msg.id] = msg
                 continue
             if msg.id in self._queued:

@@ -6,6 +6,7 @@ pipeline passes them along, nobody mutates them.
 
 from __future__ import annotations
 
+import json
 import math
 import reprlib
 import time
@@ -169,6 +170,20 @@ class Message:
 
 _repr = reprlib.Repr()
 _repr.maxstring = _repr.maxother = 40
+
+
+def as_stored_json(value: Any) -> Any:
+    """``value`` as a JSON store reads it back (a tuple given is a list read back), to
+    compare two versions of a message's metadata: equal as JSON values (PostgreSQL's
+    jsonb reads 1e16 back as an integer, equal as a number)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def same_indexed_version(a: Message, b: Message) -> bool:
+    """Whether a vector entry made from ``a`` is one of ``b``: the same embedded text
+    and the same metadata (which the entry carries for ``message.*`` filters)."""
+    return (embedded_text(a) == embedded_text(b)
+            and as_stored_json(a.metadata) == as_stored_json(b.metadata))
 
 
 def embedded_text(msg: Message) -> str:

@@ -24,6 +24,7 @@ from ..models import (
     Session,
     StoreStats,
     VectorEntry,
+    as_stored_json,
     embedded_text,
     message_entry,
     now_ms,
@@ -186,11 +187,16 @@ class Claim:
 
 def stale_entries(entries: Sequence[VectorEntry], stored: Mapping[str, Message]
                   ) -> set[str]:
-    """The ids of ``entries`` made from text that is no longer their message's (it was
-    rewritten after it was embedded): ``upsert(current_only=True)`` skips them, so a
-    vector of old content never replaces the vector of newer content."""
+    """The ids of ``entries`` made from a version that is no longer their message's (it
+    was rewritten after it was read for embedding: other text, or other metadata, which
+    the entry carries for filters): ``upsert(current_only=True)`` skips them, so a
+    vector of an old version never replaces the newer one's (metadata compared as JSON
+    values, :func:`~chatmem.models.as_stored_json`)."""
     return {e.message_id for e in entries
-            if e.message_id in stored and e.text != embedded_text(stored[e.message_id])}
+            if e.message_id in stored and (
+                e.text != embedded_text(stored[e.message_id])
+                or as_stored_json(e.message_metadata)
+                != as_stored_json(stored[e.message_id].metadata))}
 
 
 #: Session fields whose change moves the snapshot of the session's descendants too.
@@ -391,8 +397,8 @@ class VectorIndex(Protocol):
     async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
                      ) -> None:
         """Insert or replace by message id: replaying an upsert never duplicates.
-        ``current_only``: skip an entry whose ``text`` is no longer its message's
-        (:func:`stale_entries`; checked under the message's row lock where the index
+        ``current_only``: skip an entry whose ``text`` or message metadata is no longer
+        its message's (:func:`stale_entries`; checked under the message's row lock where the index
         holds the messages, by :class:`~chatmem.store.storage.Storage` otherwise)."""
         ...
 

@@ -209,8 +209,8 @@ class Storage:
         """Write vector entries as the indexer does: a SQL store writes vector, full-text
         row and ``INDEXED`` state in one transaction; with a separate index, the store's
         full-text rows and states follow the upsert (replaying it is harmless).
-        ``current_only`` (the indexer, rewrites): skip entries embedded from text their
-        message no longer has (:func:`~chatmem.store.base.stale_entries`); a SQL store
+        ``current_only`` (the indexer, rewrites): skip entries made from text or metadata
+        their message no longer has (:func:`~chatmem.store.base.stale_entries`); a SQL store
         checks under the message's row lock, beside a separate index the check reads the
         store just before the upsert (rewrites of one message are ordered by
         :meth:`MessageStore.message_lock`; an indexer racing one may leave a stale point
