@@ -7,19 +7,22 @@ mid-load. ``bulk_min_rows`` is lowered on the instance so small loads defer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 import textwrap
 import uuid
+from collections.abc import AsyncIterator
 
 import numpy as np
 import psycopg
+import psycopg.sql
 import pytest
 
 from backends import drop_pg_schema, pg_schema_url, pg_url
 from chatmem.models import IndexState, Message, VectorEntry
 from chatmem.store import Storage
-from chatmem.store.postgres import PostgresStore
+from chatmem.store.postgres import _DEFERRED, PostgresStore
 from chatmem.transfer import migrate
 from test_postgres import admin, exact, fill, schema_url, unit_rows
 from test_transfer import _source, snapshot
@@ -115,41 +118,88 @@ async def test_bulk_load_defers_then_answers_by_hnsw() -> None:
             await store.close()
 
 
-async def test_a_bulk_load_interrupted_by_an_exception_keeps_its_rows_and_the_index() -> None:
+@contextlib.asynccontextmanager
+async def small_load() -> AsyncIterator[tuple[PostgresStore, list[VectorEntry], list[Message],
+                                             list[VectorEntry]]]:
+    """A store of 50 vectors whose loads of 100 rows or more defer, and a load of 600:
+    (the store, its vectors, the load's messages and its vectors)."""
     async with schema_url(exact_threshold=0) as url:
         store = await PostgresStore.open(url)
         try:
             store.bulk_min_rows = 100
-            before = await fill(store, 50, 8)
-            msgs, entries = batch(0, 600, 8, seed=4)
-            with pytest.raises(RuntimeError, match="midway"):
-                async with store.bulk_load(len(entries)):
-                    await store.append(msgs)
-                    await store.upsert(entries[:300])
-                    raise RuntimeError("midway")
-            assert await deferred_mark(store) is None
-            assert await hnsw_indexes(store) == ["vectors_hnsw_8"]
-            states = await store.index_states([m.id or "" for m in msgs])
-            assert sum(s == IndexState.INDEXED for s in states.values()) == 300
-            assert sum(s == IndexState.PENDING for s in states.values()) == 300
-            written = before + entries[:300]
-            q = entries[42].vector
-            hits = await store.query(q, 10)
-            assert store.last_search == "hnsw"
-            assert hits[0].message_id == "b00042"
-            assert len(set(h.message_id for h in hits) & set(exact(written, q, 10))) >= 8
-            # the rest of the load, later, without a bulk: the index takes them row by row
-            await store.upsert(entries[300:])
-            assert sum((await store.count_by_model()).values()) == 650
+            yield store, await fill(store, 50, 8), *batch(0, 600, 8, seed=4)
         finally:
             await store.close()
+
+
+async def test_a_bulk_load_interrupted_by_an_exception_keeps_its_rows_and_the_index() -> None:
+    async with small_load() as (store, before, msgs, entries):
+        with pytest.raises(RuntimeError, match="midway"):
+            async with store.bulk_load(len(entries)):
+                await store.append(msgs)
+                await store.upsert(entries[:300])
+                raise RuntimeError("midway")
+        assert await deferred_mark(store) is None
+        assert await hnsw_indexes(store) == ["vectors_hnsw_8"]
+        states = await store.index_states([m.id or "" for m in msgs])
+        assert sum(s == IndexState.INDEXED for s in states.values()) == 300
+        assert sum(s == IndexState.PENDING for s in states.values()) == 300
+        written = before + entries[:300]
+        q = entries[42].vector
+        hits = await store.query(q, 10)
+        assert store.last_search == "hnsw"
+        assert hits[0].message_id == "b00042"
+        assert len(set(h.message_id for h in hits) & set(exact(written, q, 10))) >= 8
+        # the rest of the load, later, without a bulk: the index takes them row by row
+        await store.upsert(entries[300:])
+        assert sum((await store.count_by_model()).values()) == 650
+
+
+async def until_built(store: PostgresStore, want: list[str]) -> None:
+    """Wait (at most a minute) until ``store``'s schema has no mark and ``want`` indexes."""
+    end = asyncio.get_running_loop().time() + 60
+    while await deferred_mark(store) is not None or await hnsw_indexes(store) != want:
+        assert asyncio.get_running_loop().time() < end, \
+            "the deferred indexes were never built (left to the next open)"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_cancelled_bulk_load_has_its_index_built_after_the_next_search() -> None:
+    """A bulk load cancelled midway (a timeout around a reindex, Ctrl-C) left its
+    indexes to the next open: an open store, a server say, searched exactly from then
+    on. Its next search now builds them in the background; that search is exact and
+    correct, the ones after the build use HNSW again."""
+    async with small_load() as (store, before, msgs, entries):
+        loaded = asyncio.Event()
+
+        async def load() -> None:
+            async with store.bulk_load(len(entries)):
+                await store.append(msgs)
+                await store.upsert(entries)
+                loaded.set()
+                await asyncio.Event().wait()  # cancelled here
+
+        task = asyncio.create_task(load())
+        await loaded.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await deferred_mark(store) and await hnsw_indexes(store) == []
+        q = entries[42].vector
+        hits = await store.query(q, 10)
+        assert store.last_search == "exact"
+        assert [h.message_id for h in hits] == exact(before + entries, q, 10)
+        await until_built(store, ["vectors_hnsw_8"])
+        await asyncio.sleep(0.05)  # the task reads the built dimensions last
+        hits = await store.query(q, 10)
+        assert store.last_search == "hnsw" and hits[0].message_id == "b00042"
 
 
 _DIES_MIDWAY = textwrap.dedent("""
     import asyncio, os, sys
     import numpy as np
     from chatmem.models import Message, VectorEntry
-    from chatmem.store.postgres import PostgresStore
+    from chatmem.store.postgres import _DEFERRED, PostgresStore
 
     async def main():
         store = await PostgresStore.open(sys.argv[1])
@@ -191,7 +241,15 @@ async def test_a_bulk_loader_that_dies_leaves_a_correct_store_whose_next_open_bu
         want = sorted(all_vecs, key=lambda i: -float(
             np.dot(all_vecs[i] / np.linalg.norm(all_vecs[i]), q)))[:10]
         assert [h.message_id for h in await first.query(q, 10)] == want
+        assert await deferred_mark(first)  # looked at most every deferred_check_s (60)
+        # a store that stays open looks again: a search starts the build in the background
+        first.deferred_check_s = 0.0
+        await first.query(q, 10)
+        await until_built(first, ["vectors_hnsw_8"])
         await first.close()
+        await admin(f'DROP INDEX "{schema}".vectors_hnsw_8')  # as the dead loader left it
+        await admin(psycopg.sql.SQL("COMMENT ON TABLE {}.vectors IS {}").format(
+            psycopg.sql.Identifier(schema), psycopg.sql.Literal(_DEFERRED)))
         # the next open sees the dead loader's mark (its lock went with it) and builds
         again = await PostgresStore.open(url)
         try:

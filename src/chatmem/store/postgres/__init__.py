@@ -50,7 +50,9 @@ Bulk loads (:meth:`PostgresStore.bulk_load`)
     an exception) it builds each dimension's index with ``CREATE INDEX
     CONCURRENTLY`` (writers are not blocked; ``maintenance_work_mem`` =
     ``build_memory_mb``) and clears the mark. A loader that dies leaves the mark
-    and its lock is gone with its connection: the next open rebuilds the indexes.
+    and its lock is gone with its connection: the next open rebuilds the indexes,
+    and so does a store already open, in the background, at its next search (at most
+    every ``deferred_check_s``; at once after a load of its own that was cancelled).
     Other processes neither create an index while the mark is set nor lose
     correctness: their HNSW query on a dropped index is planned as a scan.
 
@@ -113,6 +115,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import math
 import re
 import select
 import time
@@ -196,6 +199,10 @@ DEFAULT_POOL_SIZE = 10
 #: A bulk load smaller than this keeps the HNSW index (per-row inserts are cheap
 #: enough, and the build has a fixed cost).
 BULK_MIN_ROWS = 10_000
+#: Seconds between two looks, by a store that is searched, for HNSW indexes a bulk load
+#: left deferred (cancelled, or its process died): found, they are built in the
+#: background (:meth:`PostgresStore._rebuild_deferred`).
+DEFERRED_CHECK_S = 60.0
 DEFAULT_BUILD_MEMORY_MB = 1024
 #: PostgreSQL's largest ``maintenance_work_mem`` in MB (2**31 - 1 kB): a larger value
 #: failed only at the end of a bulk load, leaving its indexes unbuilt and every later
@@ -394,6 +401,11 @@ class PostgresStore:
         self.build_memory_mb = build_memory_mb
         #: Smallest load :meth:`bulk_load` defers the HNSW indexes for.
         self.bulk_min_rows = BULK_MIN_ROWS
+        #: Seconds between two looks for indexes a bulk load left deferred.
+        self.deferred_check_s = DEFERRED_CHECK_S
+        #: when a search last looked (monotonic; -inf: the next search looks)
+        self._deferred_looked_at = -math.inf
+        self._rebuilding: asyncio.Task[None] | None = None
         self._conninfo = conninfo
         self._pool_size = pool_size
         #: A message lock holds a pooled connection while the rewrite it guards uses
@@ -462,6 +474,7 @@ class PostgresStore:
                 await self._migrate(conn)
                 await self._resume_deferred(conn)
                 self._hnsw_dims = await self._load_hnsw_dims(conn)
+                self._deferred_looked_at = time.monotonic()  # the open looked
         except psycopg.Error as exc:
             raise self._error(exc, "opening the store") from exc
         pool = AsyncConnectionPool(
@@ -604,6 +617,12 @@ class PostgresStore:
         if self._closed:
             return
         self._closed = True
+        rebuilding, self._rebuilding = self._rebuilding, None
+        if rebuilding is not None and not rebuilding.done():
+            # its query is cancelled too (psycopg); the mark stays for the next open
+            rebuilding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await rebuilding
         pool, self._pool = self._pool, None
         if pool is not None:
             with contextlib.suppress(Exception):
@@ -1142,18 +1161,25 @@ class PostgresStore:
         async with conn:
             deferring = await self._defer(conn, rows)
             self._bulk_depth, self._deferring = 1, deferring
+            built = not deferring
             try:
                 yield deferring
             except Exception:
                 if deferring:  # what was loaded stays: index it
                     await self._finish_bulk(conn)
+                    built = True
                 raise
             else:
                 if deferring:
                     await self._finish_bulk(conn)
-            # (cancelled or interrupted: the next open builds the indexes)
+                    built = True
             finally:
                 self._bulk_depth, self._deferring = 0, False
+                if not built:
+                    # cancelled or interrupted (a timeout around a reindex, Ctrl-C):
+                    # the next search builds the indexes in the background, once this
+                    # load's lock is gone with its connection (before: the next open)
+                    self._deferred_looked_at = -math.inf
 
     async def _finish_bulk(self, conn: psycopg.AsyncConnection[Any]) -> None:
         try:
@@ -1172,6 +1198,35 @@ class PostgresStore:
         except psycopg.Error as exc:  # the load is complete and indexed: autovacuum will
             log.warning("postgres schema %s: VACUUM after the bulk load failed (%s)",
                         self.schema, exc)
+
+    def _look_for_deferred(self) -> None:
+        """At most every ``deferred_check_s`` (at once after this store's own bulk load
+        ended unbuilt): look, in the background, for HNSW indexes a bulk load left
+        deferred. A load cancelled, or whose process died, left them to the next open:
+        a server open for weeks searched a large store by exact scans until restarted."""
+        now = time.monotonic()
+        if (self._bulk_depth or now < self._deferred_looked_at + self.deferred_check_s
+                or (self._rebuilding is not None and not self._rebuilding.done())):
+            return
+        self._deferred_looked_at = now
+        self._rebuilding = asyncio.get_running_loop().create_task(
+            self._rebuild_deferred(), name=f"chatmem-hnsw-{self.schema}")
+
+    async def _rebuild_deferred(self) -> None:
+        """Build the HNSW indexes a bulk load left deferred, unless a live load holds
+        its lock (it builds them at its end); searches stay exact (correct) until then."""
+        try:
+            async with self._conn() as pooled:
+                if not await self._is_deferred(pooled):
+                    return
+            conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+            async with conn:
+                await self._resume_deferred(conn)
+                self._hnsw_dims = await self._load_hnsw_dims(conn)
+        except Exception as exc:  # in the background: logged, looked at again later
+            log.warning("postgres schema %s: building the HNSW indexes a bulk load left "
+                        "deferred failed (%s); searches stay exact, tried again in %.0f s",
+                        self.schema, exc, self.deferred_check_s)
 
     async def _defer(self, conn: psycopg.AsyncConnection[Any], rows: int) -> bool:
         """Drop the HNSW indexes for a load of ``rows`` if that pays and no other bulk
@@ -1324,6 +1379,7 @@ class PostgresStore:
             return []
         if self._closed:
             raise StoreClosed("the store is closed")
+        self._look_for_deferred()
         frag, fparams = compile_vector_where(where)
         q = np.ascontiguousarray(vector, dtype=np.float32)
         if q.ndim != 1 or q.shape[0] == 0:
