@@ -122,6 +122,43 @@ async def test_two_memories_on_one_store_never_embed_the_same_message() -> None:
         assert len(keys) == 2  # both took part
 
 
+async def test_messages_a_closing_memory_leaves_are_taken_by_another_at_once() -> None:
+    """A memory closed with messages not yet embedded (its indexer stopped, their leases
+    released) left them to the other processes' periodic sweep, ``lease_s`` later (30 s
+    by default, an hour here): it now announces them, and the indexer of another memory
+    on the store sweeps at once and embeds them."""
+    hour = {"lease_s": 3600}
+    async with shared_schema() as url:
+        with fresh_service() as service:
+            # A's embeddings never come back while it runs
+            service.hold = lambda rec: 600.0 if "key-a" in rec.headers.get(
+                "authorization", "") else 0.0
+            b = await Memory.open(url, embedding=embedding(service, "key-b"), indexing=hour)
+            try:
+                await b.flush(timeout=60)  # its start-up sweep is over: it waits an hour
+                a = await Memory.open(url, embedding=embedding(service, "key-a"),
+                                      indexing=hour)
+                try:
+                    [m] = await a.add({"content": "left behind", "ts": 5}, session="s")
+                    end = time.monotonic() + 30
+                    while not any("key-a" in r.headers.get("authorization", "")
+                                  for r in list(service.requests)):
+                        assert time.monotonic() < end, "A never started embedding it"
+                        await asyncio.sleep(0.01)
+                finally:
+                    await a.close()
+                end = time.monotonic() + 30
+                while (await b.store.index_states([m.id or ""]))[m.id or ""] \
+                        != IndexState.INDEXED:
+                    assert time.monotonic() < end, "B waits for its periodic sweep (an hour)"
+                    await asyncio.sleep(0.05)
+            finally:
+                await b.close()
+        _, _, vectors = await stored_state(url)
+        np.testing.assert_allclose(vectors[m.id or ""], expected(embedded_text(m)),
+                                   atol=1e-5)
+
+
 async def test_a_rewrite_in_another_process_wins_over_the_old_text_being_embedded(
         ) -> None:
     """F3 across processes: A embeds a pending message's old text (held by the service)

@@ -42,7 +42,9 @@ process holds are dropped from the batch (and a sweep does not read them); the
 sweeper looks again when the soonest of those leases runs out (at most
 :data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
 the leases of a process killed mid-batch run out and another process embeds its
-messages. A vector is written only if its message
+messages. An indexer that stops with work left announces it where the store can
+(PostgreSQL's NOTIFY), and the others' sweepers, listening, sweep at once. A vector is
+written only if its message
 still has the text and metadata it was read with (``current_only``): a rewrite in
 another process while the batch ran wins, and its message is embedded again.
 
@@ -282,6 +284,8 @@ class Indexer:
         self._embed_slots = asyncio.Semaphore(slots)
         self._workers: list[asyncio.Task[None]] = []
         self._sweeper: asyncio.Task[None] | None = None
+        #: sweeps at once on another process's announcement (a store that can announce)
+        self._listener: asyncio.Task[None] | None = None
         self._stopping = False
         self._dropped = 0
         self._indexed = 0
@@ -314,6 +318,9 @@ class Indexer:
         self._workers = [asyncio.create_task(self._worker(i), name=f"chatmem-indexer-{i}")
                          for i in range(n)]
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="chatmem-indexer-sweep")
+        if getattr(self.store, "pending_announcements", None) is not None:
+            self._listener = asyncio.create_task(self._listen_for_announcements(),
+                                                 name="chatmem-indexer-listen")
         self._wakeup.set()
 
     async def stop(self) -> None:
@@ -322,15 +329,37 @@ class Indexer:
         :class:`~chatmem.errors.StoreClosed`: no worker is left to settle it."""
         self._stopping = True
         self._wakeup.set()
-        tasks = [*self._workers, *([self._sweeper] if self._sweeper else [])]
+        left = bool(self._queue or self._in_flight) and self.running
+        tasks = [*self._workers, *(t for t in (self._sweeper, self._listener) if t)]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         self._workers = []
-        self._sweeper = None
+        self._sweeper = self._listener = None
         self._progress.set()  # wake the waiters, which see _stopping
+        if left:  # their leases are released: the other processes' indexers take them
+            await self._announce_pending()
+
+    async def _announce_pending(self) -> None:
+        """Tell the indexers of other processes on a shared store (PostgreSQL) that
+        messages this one leaves wait: before, they found them only at their periodic
+        sweep, ``lease_s`` later (30 s by default)."""
+        announce = getattr(self.store, "announce_pending", None)
+        if announce is None:
+            return
+        try:
+            await announce()
+        except Exception as exc:  # the periodic sweeps still find them
+            log.debug("announcing the pending messages left failed: %s", exc)
+
+    async def _listen_for_announcements(self) -> None:
+        """Sweep at once when another process announces pending messages it left."""
+        announcements = self.store.pending_announcements()  # type: ignore[attr-defined]
+        async with contextlib.aclosing(announcements):
+            async for _ in announcements:
+                self.sweep_soon()
 
     # ------------------------------------------------------------------ queue
 

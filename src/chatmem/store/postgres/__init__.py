@@ -113,6 +113,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
 import math
@@ -1198,6 +1199,48 @@ class PostgresStore:
         except psycopg.Error as exc:  # the load is complete and indexed: autovacuum will
             log.warning("postgres schema %s: VACUUM after the bulk load failed (%s)",
                         self.schema, exc)
+
+    # ---------------------------------------------------------- pending announcements
+
+    def _pending_channel(self) -> str:
+        """The LISTEN/NOTIFY channel of this schema's pending messages (a name of at
+        most 63 bytes whatever the schema's)."""
+        return "chatmem_pending_" + hashlib.sha256(self.schema.encode()).hexdigest()[:24]
+
+    async def announce_pending(self) -> None:
+        """Tell the other processes' indexers on this store that messages wait which no
+        indexer here will embed (this one stopped with work left): each sweeps at once,
+        not at its periodic sweep (``indexing.lease_s`` later)."""
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        try:
+            async with self._conn() as conn:
+                await conn.execute("SELECT pg_notify(%s, '')", [self._pending_channel()])
+        except psycopg.Error as exc:
+            raise self._error(exc, "announcing pending messages") from exc
+
+    async def pending_announcements(self) -> AsyncIterator[None]:
+        """One item per :meth:`announce_pending` of any process on this store, while the
+        store is open: a connection of its own LISTENs (outside the pool; a pooler in
+        transaction mode cannot keep a LISTEN, and then nothing is announced: the
+        periodic sweep still finds the messages). A lost connection is reopened, after
+        1 s, then up to 60 s between attempts."""
+        pause = 1.0
+        while not self._closed:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+                async with conn:
+                    await conn.execute(sql.SQL("LISTEN {}").format(
+                        sql.Identifier(self._pending_channel())))
+                    pause = 1.0
+                    async for _ in conn.notifies():
+                        yield
+            except psycopg.Error as exc:
+                log.debug("postgres schema %s: listening for pending messages failed (%s); "
+                          "again in %.0f s", self.schema, exc, pause)
+            if not self._closed:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 60.0)
 
     def _look_for_deferred(self) -> None:
         """At most every ``deferred_check_s`` (at once after this store's own bulk load
