@@ -8,7 +8,6 @@ NotImplementedError there: the server failed to start)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import selectors
@@ -47,15 +46,45 @@ def run(request: pytest.FixtureRequest) -> Iterator[Callable[[Coroutine[Any, Any
         loop.close()
 
 
+class Pipe:
+    """A real pipe: the test writes and ends the input; readers of its read end are made
+    here. Its reading threads (a loop without ``add_reader``) are waited for after the
+    end of input, before the read end is closed: a thread still reading then read the
+    next test's pipe, which reused the descriptor's number, and took its lines."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        self.readers: list[StdinLines] = []
+        self.ended = False
+
+    def reader(self) -> StdinLines:
+        self.readers.append(StdinLines(self.read_fd))
+        return self.readers[-1]
+
+    def write(self, data: bytes) -> None:
+        os.write(self.write_fd, data)
+
+    def end_input(self) -> None:
+        if not self.ended:
+            self.ended = True
+            os.close(self.write_fd)
+
+    def close(self) -> None:
+        self.end_input()
+        for r in self.readers:
+            if r.thread is not None:
+                r.thread.join(HANG_S)
+                assert not r.thread.is_alive(), "the reading thread outlived its input"
+        os.close(self.read_fd)
+
+
 @pytest.fixture
-def pipe() -> Iterator[tuple[int, int]]:
-    read_fd, write_fd = os.pipe()
+def pipe() -> Iterator[Pipe]:
+    p = Pipe()
     try:
-        yield read_fd, write_fd
+        yield p
     finally:
-        for fd in (write_fd, read_fd):  # the writer first: a reading thread sees the end
-            with contextlib.suppress(OSError):  # the test closed it (the end of input)
-                os.close(fd)
+        p.close()
 
 
 def request(n: int) -> bytes:
@@ -63,21 +92,20 @@ def request(n: int) -> bytes:
 
 
 def test_lines_come_as_written_and_end_after_every_request_is_answered(
-        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
-    read_fd, write_fd = pipe
-    stdin = StdinLines(read_fd)
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: Pipe) -> None:
+    stdin = pipe.reader()
 
     async def scenario() -> list[str]:
         lines = stdin.__aiter__()
-        os.write(write_fd, request(1) + b'{"jsonrpc": "2.0", "method": "note"}\n')
+        pipe.write(request(1) + b'{"jsonrpc": "2.0", "method": "note"}\n')
         got = [await lines.__anext__(), await lines.__anext__()]
-        os.write(write_fd, request(2)[:10])  # half a line: nothing to hand on yet
+        pipe.write(request(2)[:10])  # half a line: nothing to hand on yet
         later = asyncio.ensure_future(lines.__anext__())
         await asyncio.sleep(0.05)
         assert not later.done()
-        os.write(write_fd, request(2)[10:])
+        pipe.write(request(2)[10:])
         got.append(await later)
-        os.close(write_fd)  # the end of input, two requests read, none answered
+        pipe.end_input()  # the end of input, two requests read, none answered
         end = asyncio.ensure_future(lines.__anext__())
         await asyncio.sleep(0.05)
         assert not end.done(), "the lines ended with requests unanswered"
@@ -94,13 +122,12 @@ def test_lines_come_as_written_and_end_after_every_request_is_answered(
 
 
 def test_a_stop_ends_the_lines_while_stdin_stays_open(
-        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
-    read_fd, write_fd = pipe
-    stdin = StdinLines(read_fd)
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: Pipe) -> None:
+    stdin = pipe.reader()
 
     async def scenario() -> None:
         lines = stdin.__aiter__()
-        os.write(write_fd, request(1))
+        pipe.write(request(1))
         await lines.__anext__()
         waiting = asyncio.ensure_future(lines.__anext__())
         await asyncio.sleep(0.05)
@@ -113,16 +140,15 @@ def test_a_stop_ends_the_lines_while_stdin_stays_open(
 
 
 def test_an_answer_sent_never_blocks_the_loop(
-        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: tuple[int, int]) -> None:
+        run: Callable[[Coroutine[Any, Any, Any]], Any], pipe: Pipe) -> None:
     """An answer sent while the client keeps stdin open and silent: the loop runs on
     (before: the answer woke the read-wait, whose read then blocked the loop until the
     client's next line)."""
-    read_fd, write_fd = pipe
-    stdin = StdinLines(read_fd)
+    stdin = pipe.reader()
 
     async def scenario() -> None:
         lines = stdin.__aiter__()
-        os.write(write_fd, request(1))
+        pipe.write(request(1))
         await lines.__anext__()
         reading = asyncio.ensure_future(lines.__anext__())
         await asyncio.sleep(0.05)
@@ -132,7 +158,7 @@ def test_an_answer_sent_never_blocks_the_loop(
             await asyncio.sleep(0.005)
             ticks += 1
         assert ticks == 20 and not reading.done()
-        os.write(write_fd, request(2))
+        pipe.write(request(2))
         assert json.loads(await reading)["id"] == 2
 
     run(scenario())

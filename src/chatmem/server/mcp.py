@@ -635,6 +635,8 @@ class StdinLines:
         self._answers = 0
         #: the reading thread's chunks (b"" at the end), where the loop cannot watch fd
         self._chunks: asyncio.Queue[bytes] | None = None
+        #: that thread (it ends at the end of input)
+        self.thread: threading.Thread | None = None
 
     def stop(self) -> None:
         self.stopped = True
@@ -728,7 +730,8 @@ class StdinLines:
                 except RuntimeError:  # the loop closed: the server has ended
                     return
 
-        threading.Thread(target=pump, name="chatmem-mcp-stdin", daemon=True).start()
+        self.thread = threading.Thread(target=pump, name="chatmem-mcp-stdin", daemon=True)
+        self.thread.start()
 
     async def _from_thread(self) -> bytes:
         assert self._chunks is not None
