@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from chatmem._http import parse_retry_after
 from chatmem.embedding import Embedder, StatusDetail
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import EmbeddingUnavailable, InvalidInput
@@ -69,6 +70,11 @@ MATRIX = [
     Case("429 Retry-After: 30, deadline 2 s", lambda: [Step(429, headers={"Retry-After": "30"})],
          config={"deadline": 2}, decision="defer", status=429, attempts=1,
          gave_up_before=25, reason="would pass the deadline"),
+    # an unreadable Retry-After (an HTTP date whose zone overflows) is as none: retried
+    # after the backoff (was an OverflowError: decision fail, never retried)
+    Case("503 Retry-After: a date that overflows, then success", lambda: [Step(
+        503, headers={"Retry-After": "Mon, 01 Jan 2030 00:00:00 +99999999999999999999"})],
+         attempts=2),
     Case("connection reset then success", lambda: [Step(reset=True)], attempts=2),
     Case("connection reset persistent", default=Step(reset=True), decision="defer",
          attempts=3, reason="network error"),
@@ -303,3 +309,16 @@ async def test_a_key_in_a_header_of_any_name_is_redacted(service: FakeEmbeddingS
     assert secret not in str(info.value) and "***" in str(info.value)
     report = await diagnose(config)
     assert report.exit_code == 2 and not any(secret in line for line in report.lines())
+
+
+@pytest.mark.parametrize("value, seconds", [
+    ("7", 7.0), ("-5", 0.0), ("inf", 600.0), ("1e999", 600.0), ("nan", None), ("soon", None),
+    ("Fri, 31 Dec 9999 23:59:59 GMT", 600.0), ("Mon, 01 Jan 2001 00:00:00 GMT", 0.0),
+    ("Mon, 32 Jan 2030 00:00:00 GMT", None),
+    # numbers email.utils lets through and datetime cannot hold: OverflowError before
+    ("Mon, 01 Jan 2030 00:00:00 +99999999999999999999", None),
+    ("Jan -99999999999999999999 23:59:60 Jan -99999999999999999999 GMT", None),
+])
+def test_retry_after_of_any_form_is_seconds_within_the_cap_or_none(
+        value: str, seconds: float | None) -> None:
+    assert parse_retry_after(value, cap=600.0) == seconds

@@ -138,7 +138,10 @@ def parse_retry_after(value: str | None, *, cap: float, now: float | None = None
     except ValueError:
         try:
             when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):
+            # OverflowError: a zone offset or a day of twenty digits ("+99999999999999999999")
+            # passed email.utils' checks and failed in datetime; it escaped as a crash of the
+            # call: a 503 the service meant as "retry" became "fail", never retried
             return None
         if when is None:
             return None
