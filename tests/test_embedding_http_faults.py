@@ -87,6 +87,10 @@ MATRIX = [
          status=404),
     Case("garbage body", lambda: [Step(body="<html>upstream error</html>")],
          decision="invalid", status=200, reason="not JSON"),
+    # nested past Python's stack, well within the size bound (was a RecursionError:
+    # decision fail, "maximum recursion depth exceeded")
+    Case("arrays nested 200,000 deep", lambda: [Step(body="[" * 200_000 + "]" * 200_000)],
+         decision="invalid", status=200, reason="not JSON"),
     Case("JSON of another shape", lambda: [Step(body={"result": "ok"})], decision="invalid",
          reason="unexpected answer shape"),
     Case("NaN", lambda: [Step(nan=True)], decision="invalid", reason="NaN"),

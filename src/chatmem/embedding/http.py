@@ -336,7 +336,10 @@ class HttpClient:
                 if 200 <= status < 300:
                     try:
                         return response.json()
-                    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    # RecursionError: arrays nested past Python's stack ("[[[[…", within
+                    # the size bound) were a crash of the call, decision fail, not the
+                    # service's bad answer
+                    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
                         raise self.error(f"answer is not JSON ({exc.__class__.__name__}): "
                                          f"{_snippet(response.text)}", url=full_url,
                                          status=status, decision="invalid") from None
