@@ -226,7 +226,9 @@ async def test_answer_giving_every_vector_the_same_index_keeps_its_order(
 
 
 @pytest.mark.parametrize("row", [["0.5", "0.25", "1"], [True, False, True], [0.5, None, 1.0],
-                                 [0.5, "0.25", 1.0], [{"v": 1}, 0.5, 1.0]])
+                                 [0.5, "0.25", 1.0], [{"v": 1}, 0.5, 1.0],
+                                 # one true among numbers: numpy read it as 1.0, stored
+                                 [0.5, True, 1.0], [1, False, 0]])
 async def test_answer_with_values_that_are_not_numbers_is_refused(
         service: FakeEmbeddingService, row: list[Any]) -> None:
     # "0.5" and true are not numbers in JSON: numpy would quietly read them as such
