@@ -225,6 +225,39 @@ async def test_answer_giving_every_vector_the_same_index_keeps_its_order(
     assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
 
 
+def _listed_backwards(labels: list[Any]) -> Any:
+    """An OpenAI-shaped answer listing the texts' vectors last first, text k's vector
+    with the ``index`` field ``labels[k]`` (None: no field)."""
+    def body(rec: Recorded) -> Any:
+        items = [{"embedding": vector(t), **({} if label is None else {"index": label})}
+                 for t, label in zip(rec.texts, labels)]
+        return {"data": items[::-1]}
+    return body
+
+
+@pytest.mark.parametrize("labels", [[0, "1"], [0, None], [0.5, 1], [False, True]],
+                         ids=["a string", "one missing", "a fraction", "booleans"])
+async def test_answer_whose_index_fields_are_not_all_whole_numbers_is_refused(
+        service: FakeEmbeddingService, labels: list[Any]) -> None:
+    # one index it could not read made the whole answer be taken in its own order:
+    # listed backwards, each text got the other's vector, stored without a word
+    service.default = Step(body=_listed_backwards(labels))
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await embed(service.config("openai", path="/v1", max_retries=0),
+                    ["first text", "other text"])
+    assert info.value.retry_decision == "invalid" and "'index'" in str(info.value)
+
+
+async def test_index_fields_written_as_whole_floats_order_the_answer(
+        service: FakeEmbeddingService) -> None:
+    # 1.0 is the number 1 in JSON: it orders the answer (it was ignored, and a list
+    # given backwards handed each text the other's vector)
+    service.default = Step(body=_listed_backwards([0.0, 1.0, 2.0]))
+    texts = ["first text", "other text", "third text"]
+    _, out = await embed(service.config("openai", path="/v1"), texts)
+    assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+
+
 @pytest.mark.parametrize("row", [["0.5", "0.25", "1"], [True, False, True], [0.5, None, 1.0],
                                  [0.5, "0.25", 1.0], [{"v": 1}, 0.5, 1.0],
                                  # one true among numbers: numpy read it as 1.0, stored

@@ -196,15 +196,30 @@ def data_embeddings(answer: Any) -> list[Any]:
     data = answer["data"]
     if not isinstance(data, list):
         raise TypeError("'data' is not a list")
-    if all(isinstance(d, dict) and isinstance(d.get("index"), int) for d in data):
-        indexes = sorted(d["index"] for d in data)
-        if indexes != list(range(len(data))) and len(set(indexes)) > 1:
+    labels = [d.get("index") if isinstance(d, dict) else None for d in data]
+    if any(label is not None for label in labels):
+        # an index the check below could not read ("0", 1.5, one item without) made
+        # the whole answer be taken in its own order, whatever the others said: a
+        # reversed list numbered [1, "0"] handed each text the other's vector
+        indexes = [_whole_number(label) for label in labels]
+        if sorted(indexes) != list(range(len(data))) and len(set(indexes)) > 1:
             # a vector would go to another text (a proxy numbering each sub-batch
             # from 0, an index skipped): refused, never stored. One index for all (a
             # server writing 0 for each) says nothing: the answer's order holds
             raise ValueError(f"the 'index' fields are not 0 to {len(data) - 1}, once each")
-        data = sorted(data, key=lambda d: d["index"])
+        data = [d for _, d in sorted(zip(indexes, data), key=lambda pair: pair[0])]
     return [d["embedding"] for d in data]
+
+
+def _whole_number(label: Any) -> int:
+    """An ``index`` field as the integer it says: a JSON number without a fraction
+    (``1.0`` is ``1`` in JSON); anything else is refused."""
+    if isinstance(label, int) and not isinstance(label, bool):
+        return label
+    if isinstance(label, float) and label.is_integer():
+        return int(label)
+    raise ValueError(f"an 'index' field is not a whole number (got {label!r:.40}); they "
+                     "must number the texts from 0, once each")
 
 
 __all__ = ["CALL_DEADLINE", "CALL_RETRIES", "RemoteProvider", "RemoteSettings", "Request",
