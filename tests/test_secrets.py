@@ -22,6 +22,7 @@ import pytest
 from chatmem import Memory
 from chatmem.config import Config
 from chatmem.embedding import Embedder, StatusDetail
+from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import ConfigError, EmbeddingUnavailable
 from chatmem.server.http import create_app
 from fake_embedding_service import FakeEmbeddingService, Recorded, Step, fresh_service
@@ -157,6 +158,25 @@ async def test_no_key_leaks_through_any_provider(service: FakeEmbeddingService, 
     assert any("***" in t for t in seen.texts)
     if name == "gemini":  # the URL is shown, its key is not
         assert any("batchEmbedContents?key=***" in t for t in seen.texts)
+
+
+@pytest.mark.parametrize("name, make", VARIANTS, ids=[v[0] for v in VARIANTS])
+async def test_the_provider_settings_and_requests_show_no_key(
+        service: FakeEmbeddingService, name: str, make: Any) -> None:
+    # what a debug print or a traceback with its locals (pytest --showlocals, error
+    # trackers) shows of the provider: its settings, and the request it sends
+    key = fake_key()
+    emb = Embedder.from_config(make(service, key))
+    provider = emb.provider
+    assert isinstance(provider, RemoteProvider)
+    request = provider.request(["a text"], "document")
+    shown = [repr(provider.settings), str(provider.settings), repr(request)]
+    await emb.embed_one("a text")  # the request carries the key (the test is not vacuous)
+    await emb.aclose()
+    assert key in credential(service.requests[0])
+    leaks = [t for t in shown if key in t]
+    assert not leaks, leaks
+    assert provider.settings.model in shown[0] and "***" in shown[0]
 
 
 @pytest.mark.parametrize("endpoint", [

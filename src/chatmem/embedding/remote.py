@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from ..errors import EmbeddingUnavailable
 from .base import Capabilities, EmbedRole
-from .http import CooldownBook, HttpClient, redact_url
+from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url
 
 #: The monotonic deadline of the embedding call under way (set by the Embedder for
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
@@ -49,6 +49,15 @@ class RemoteSettings:
     #: Provider-specific extras (Azure's api_version, OpenRouter's routing, …).
     options: Mapping[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # the dataclass repr showed the key and every header value in clear (a debug
+        # print, a traceback with locals); shown as EmbeddingConfig's repr shows them
+        return (f"RemoteSettings(model={self.model!r}, endpoint={redact_url(self.endpoint)!r}, "
+                f"api_key={'***' if self.api_key else None!r}, "
+                f"dimensions={self.dimensions!r}, headers={_masked(self.headers)!r}, "
+                f"timeout={self.timeout!r}, max_retries={self.max_retries!r}, "
+                f"options={dict(self.options)!r})")
+
 
 @dataclass(frozen=True)
 class Request:
@@ -56,6 +65,18 @@ class Request:
     body: Any
     params: Mapping[str, str] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # the key travels in a header (Authorization, api-key) or a parameter (Gemini's
+        # ?key=): shown redacted, as the HTTP layer shows URLs
+        params = {k: "***" if k.lower() in SECRET_PARAMS else v for k, v in self.params.items()}
+        return (f"Request(url={redact_url(self.url)!r}, body=<{type(self.body).__name__}>, "
+                f"params={params!r}, headers={_masked(self.headers)!r})")
+
+
+def _masked(headers: Mapping[str, str]) -> dict[str, str]:
+    """``headers`` with every value hidden (any may carry a credential)."""
+    return {k: "***" for k in headers}
 
 
 class RemoteProvider:
