@@ -326,3 +326,25 @@ async def test_a_key_in_a_header_of_any_name_is_redacted(service: FakeEmbeddingS
 def test_retry_after_of_any_form_is_seconds_within_the_cap_or_none(
         value: str, seconds: float | None) -> None:
     assert parse_retry_after(value, cap=600.0) == seconds
+
+
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+@pytest.mark.parametrize("relative", [False, True])
+async def test_a_redirect_is_not_followed_and_names_where_to(
+        service: FakeEmbeddingService, status: int, relative: bool) -> None:
+    with fresh_service() as elsewhere:
+        target = "/v2/embeddings?key=AIza-moved-1234" if relative \
+            else elsewhere.url + "/v1/embeddings?key=AIza-moved-1234"
+        service.default = Step(status, body="", headers={"Location": target})
+        emb = Embedder.from_config(service.config("openai", path="/v1"))
+        with pytest.raises(EmbeddingUnavailable) as info:
+            await emb.embed_one("a text")
+        await emb.aclose()
+        assert elsewhere.requests == [] and len(service.requests) == 1  # not followed
+    shown = (elsewhere.url if not relative else service.url) + \
+        ("/v2" if relative else "/v1") + "/embeddings?key=***"
+    assert (info.value.retry_decision, info.value.status) == ("fail", status)
+    # where it points, and the setting to change (it said "rejected:  (HTTP 308)")
+    assert f"redirected to {shown}" in info.value.reason
+    assert "embedding.endpoint" in info.value.reason and "AIza-moved" not in str(info.value)
+

@@ -344,6 +344,16 @@ class HttpClient:
                                          f"{_snippet(response.text)}", url=full_url,
                                          status=status, decision="invalid") from None
                 problem = f"HTTP {status}: {_snippet(response.text)}"
+                location = response.headers.get("location")
+                if 300 <= status < 400 and location:
+                    # not followed (the key goes to the configured endpoint only); the
+                    # error said "rejected:" and the body, often empty, so an http://
+                    # endpoint moved to https:// read as a refusal with nothing to fix
+                    raise self.error(
+                        f"redirected to {_redirect_target(full_url, location)}"
+                        " (HTTP redirects are not followed, so that the key goes to the "
+                        "configured endpoint only): set embedding.endpoint to the address "
+                        "the service moved to", url=full_url, status=status, decision="fail")
                 if status < 500 and status not in RETRYABLE_STATUS:
                     raise self.error(f"rejected: {_snippet(response.text)}", url=full_url,
                                      status=status, decision="fail")
@@ -371,6 +381,13 @@ class HttpClient:
 
 def _running(loop: asyncio.AbstractEventLoop | None) -> bool:
     return loop is not None and not loop.is_closed()
+
+
+def _redirect_target(url: str, location: str) -> str:
+    """Where a redirect from ``url`` points, absolute and redacted, at most 300
+    characters. (A ``Location`` that is no URL never gets here: httpx refuses the
+    answer as a protocol error, a network error to this module.)"""
+    return _snippet(redact_url(str(httpx.URL(url).join(location))))
 
 
 def _snippet(text: str) -> str:
