@@ -215,6 +215,29 @@ def test_configured_dimensions_above_a_known_native_size_fail_at_construction() 
         Embedder.from_config({"provider": "mistral", "api_key": "k" * 8, "dimensions": 2048})
 
 
+@pytest.mark.parametrize("provider, model, asked, largest", [
+    ("openai", "text-embedding-3-small", 2048, 1536),
+    ("openai", "text-embedding-3-large", 4096, 3072),
+    ("gemini", "gemini-embedding-001", 4096, 3072),
+    ("voyage", "voyage-3.5", 4096, 2048),
+])
+def test_a_size_sent_to_the_service_above_what_the_model_gives_fails_at_construction(
+        provider: str, model: str, asked: int, largest: int) -> None:
+    # these providers send embedding.dimensions to the service, and the check compared it
+    # with itself: built, then every call refused (HTTP 400), the messages never indexed
+    with pytest.raises(EmbeddingUnavailable, match=f"larger than the {largest} dimensions"
+                       ) as info:
+        Embedder.from_config({"provider": provider, "model": model, "api_key": "k" * 8,
+                              "dimensions": asked})
+    assert info.value.retry_decision == "fail" and "embedding.dimensions" in str(info.value)
+
+
+def test_a_size_a_model_gives_beyond_its_native_one_is_asked_for() -> None:
+    # voyage-3.5 answers 1024 numbers unless asked for 256, 512 or 2048
+    emb = Embedder.from_config({"provider": "voyage", "api_key": "k" * 8, "dimensions": 2048})
+    assert emb.dimensions == 2048
+
+
 async def test_cancellation_propagates_and_drops_the_connection(
         service: FakeEmbeddingService) -> None:
     service.default = Step(delay=10)

@@ -47,6 +47,9 @@ class ProviderSpec:
     key_required: Callable[[str], bool] = lambda e: False
     #: Native output size of known models.
     dimensions: Mapping[str, int] = field(default_factory=dict)
+    #: The largest size a known model can be asked for (``embedding.dimensions``, sent by
+    #: the providers whose API takes one) when it is not its native size.
+    max_dimensions: Mapping[str, int] = field(default_factory=dict)
     #: Languages of known models.
     languages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Whether the wire format distinguishes queries from documents.
@@ -105,6 +108,8 @@ for _spec in (
         "voyage", "chatmem.embedding.voyage:VoyageProvider", DEFAULT_MODELS["voyage"],
         "https://api.voyageai.com/v1", _const("VOYAGE_API_KEY"), _always,
         dimensions={"voyage-3.5": 1024, "voyage-3.5-lite": 1024, "voyage-3-large": 1024},
+        # output_dimension: 256, 512, 1024 (the default) or 2048
+        max_dimensions={"voyage-3.5": 2048, "voyage-3.5-lite": 2048, "voyage-3-large": 2048},
         languages={"voyage-3.5": MULTI, "voyage-3.5-lite": MULTI, "voyage-3-large": MULTI},
         roles=True),
     ProviderSpec(
@@ -197,6 +202,8 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
         settings, transport=transport, cooldowns=cooldowns,
         languages=spec.languages.get(settings.model),
         native_dimensions=spec.dimensions.get(settings.model),
+        max_dimensions=spec.max_dimensions.get(settings.model,
+                                               spec.dimensions.get(settings.model)),
         max_concurrency=cfg.max_concurrency or None)
     return provider
 

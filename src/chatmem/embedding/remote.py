@@ -98,7 +98,18 @@ class RemoteProvider:
                  cooldowns: CooldownBook | None = None,
                  languages: tuple[str, ...] | None = None,
                  native_dimensions: int | None = None,
+                 max_dimensions: int | None = None,
                  max_concurrency: int | None = None) -> None:
+        asked = settings.dimensions
+        if asked and self.sends_dimensions and max_dimensions and asked > max_dimensions:
+            # the Embedder's check compares with the size asked for (what such a provider
+            # answers), so this passed: every call then failed with a 400 and the
+            # messages waited for retries that could never succeed
+            raise EmbeddingUnavailable(
+                f"embedding.dimensions = {asked} is larger than the {max_dimensions} "
+                f"dimensions of {self.name}:{settings.model}: set it to {max_dimensions} or "
+                "less, or 0 for the model's own size", provider=self.name,
+                retry_decision="fail")
         self.settings = settings
         self.max_concurrency = max_concurrency or self.default_concurrency
         self.model = settings.model
