@@ -415,6 +415,10 @@ def test_registry_declarations_match_the_provider_classes() -> None:
     ("gemini/ ", "embedding.model"),
     ("azure/text-embedding-3-small", "embedding.endpoint"),
     ({"provider": "openai", "headers": {"X-Extra": "a\r\nb"}}, "embedding.headers"),
+    # framing is per request: every call failed ("Too much data for declared
+    # Content-Length"), or the service read no body
+    ({"provider": "ollama", "headers": {"Content-Length": "5"}}, "embedding.headers"),
+    ({"provider": "ollama", "headers": {"transfer-encoding": "chunked"}}, "embedding.headers"),
     ({"provider": "openai", "timeout": 0}, "embedding.timeout"),
 ])
 def test_bad_embedding_settings_are_config_errors_naming_the_field(

@@ -303,6 +303,8 @@ _ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"
 _ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
 
 
+#: Headers that say how a request's body is framed: set per request, never configured.
+_FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding"})
 #: The characters of an HTTP header name (RFC 9110 ``token``).
 _HEADER_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                "!#$%&'*+-.^_`|~")
@@ -442,6 +444,12 @@ class EmbeddingConfig(_Strict):
                     or any(not (" " <= c <= "~" or c == "\t") for c in v):
                 raise ValueError(f"embedding.headers: invalid header {k!r} (names of ASCII "
                                  "letters, digits and -, values of ASCII text on one line)")
+            if k.lower() in _FRAMING_HEADERS:
+                # the HTTP library frames each body itself: a second Content-Length
+                # failed every call ("Too much data for declared Content-Length"), a
+                # Transfer-Encoding made the service read no body
+                raise ValueError(f"embedding.headers: {k!r} is set for each request from "
+                                 "its body; remove it")
         return value
 
 
