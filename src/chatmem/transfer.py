@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from ._version import __version__
+from .config import MAX_VECTOR_DIM as CONFIG_MAX_VECTOR_DIM
 from .config import RetentionConfig, normalize_scope
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
@@ -418,9 +419,9 @@ VECTOR_FIELDS = frozenset({"type", "message_id", "session_id", "ts", "role", "mo
 #: A message record's ``index_state``s.
 INDEX_STATES = frozenset(state.name.lower() for state in IndexState)
 
-#: Most numbers in one imported vector (the largest embedding models give 3,072–4,096;
-#: one vector of a million made every later open of the store reserve gigabytes).
-MAX_VECTOR_DIM = 8192
+#: Most numbers in one imported vector (:data:`chatmem.config.MAX_VECTOR_DIM`: no
+#: provider's answer is stored wider, so every export imports).
+MAX_VECTOR_DIM = CONFIG_MAX_VECTOR_DIM
 
 
 def _check_meta(rec: dict[str, Any], n: int) -> None:

@@ -21,6 +21,7 @@ import httpx
 import numpy as np
 import numpy.typing as npt
 
+from ..config import MAX_VECTOR_DIM
 from ..errors import EmbeddingUnavailable
 from .base import Capabilities, EmbedRole
 from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url
@@ -196,6 +197,13 @@ class RemoteProvider:
                                f"({len(texts)}, d)", req.url)
         if not np.isfinite(out).all():
             raise self.invalid("answer holds NaN or infinite values", req.url)
+        if out.shape[1] > MAX_VECTOR_DIM:
+            # stored, such a vector made the store's export one that import refuses (and
+            # the answer bound lets one text's vector reach hundreds of thousands)
+            raise self.invalid(f"answer has vectors of {out.shape[1]} numbers, more than "
+                               f"the {MAX_VECTOR_DIM} a stored vector may hold (is the URL "
+                               "an embeddings endpoint, and the model a text embedding "
+                               "model?)", req.url)
         if self._seen is not None and out.shape[1] != self._seen:
             # one model space has one size: a change means a different model answered
             raise self.invalid(f"answer has {out.shape[1]} dimensions, this model gave "
