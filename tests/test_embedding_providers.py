@@ -12,7 +12,8 @@ import pytest
 
 from chatmem.config import embedding_config
 from chatmem.embedding import Embedder
-from chatmem.embedding.registry import PROVIDERS
+from chatmem.embedding.registry import PROVIDERS, provider_key
+from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import ConfigError, EmbeddingUnavailable
 from fake_embedding_service import (
     DIMS,
@@ -147,6 +148,24 @@ async def test_openrouter_routing_fields_and_key_variable(
     # empty routing lists send no routing object
     await embed(service.config("openai", path="/v1", openrouter={"order": []}), ["x"])
     assert "provider" not in service.requests[-1].body
+
+
+@pytest.mark.parametrize("host", ["notopenrouter.ai", "openrouter.ai.example"])
+def test_a_host_merely_named_like_openrouter_gets_no_openrouter_key(host: str) -> None:
+    # a suffix test took notopenrouter.ai for OpenRouter: its key was required, and the
+    # one in the environment sent there; it is any other server (OPENAI_API_KEY, optional)
+    env = {"OPENROUTER_API_KEY": "or-key-5678"}
+    emb = Embedder.from_config({"provider": "openai", "endpoint": f"https://{host}/api/v1"},
+                               env=env)
+    assert isinstance(emb.provider, RemoteProvider)
+    assert emb.provider.settings.api_key is None
+    assert provider_key(embedding_config({"provider": "openai",
+                                          "endpoint": f"https://{host}/api/v1"}), env) \
+        == (None, "OPENAI_API_KEY")
+    # OpenRouter itself, and a subdomain of it, still are
+    for real in ("openrouter.ai", "eu.openrouter.ai"):
+        cfg = embedding_config({"provider": "openai", "endpoint": f"https://{real}/api/v1"})
+        assert provider_key(cfg, env) == ("or-key-5678", "OPENROUTER_API_KEY")
 
 
 @pytest.mark.parametrize("provider, field", [

@@ -38,14 +38,21 @@ def is_azure(endpoint: str, options: dict[str, Any]) -> bool:
 
 
 def is_openrouter(endpoint: str) -> bool:
-    return (urlsplit(endpoint).hostname or "").lower().endswith("openrouter.ai")
+    return _on_host(endpoint, "openrouter.ai")
+
+
+def _on_host(endpoint: str, domain: str) -> bool:
+    """Whether ``endpoint``'s host is ``domain`` or one of its subdomains: a bare suffix
+    test took ``notopenrouter.ai`` for OpenRouter, and sent it ``OPENROUTER_API_KEY``."""
+    host = (urlsplit(endpoint).hostname or "").lower().rstrip(".")
+    return host == domain or host.endswith("." + domain)
 
 
 def needs_key(endpoint: str) -> bool:
     """A cloud endpoint needs a key; a self-hosted server usually does not."""
     host = (urlsplit(endpoint).hostname or "").lower()
     return host == "api.openai.com" or host.endswith(".openai.azure.com") \
-        or host.endswith("openrouter.ai")
+        or is_openrouter(endpoint)
 
 
 def key_env(endpoint: str, options: dict[str, Any]) -> str:
