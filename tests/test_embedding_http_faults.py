@@ -374,3 +374,19 @@ async def test_a_redirect_is_not_followed_and_names_where_to(
     assert f"redirected to {shown}" in info.value.reason
     assert "embedding.endpoint" in info.value.reason and "AIza-moved" not in str(info.value)
 
+
+
+@pytest.mark.parametrize("status", [400, 503, 200])
+async def test_a_services_escape_sequences_are_written_out_in_its_errors(
+        service: FakeEmbeddingService, status: int) -> None:
+    # the warnings of `chatmem add` and `recall` quote the error: its escape sequences
+    # (a window title, a cleared screen) reached the terminal as they came
+    service.default = Step(status, body=b'{"error": "\x1b]0;PWNED\x07\xc2\x9b2J bad"}' if status
+                           != 200 else b"<html>\x1b[2J\x00</html>")
+    emb = Embedder.from_config(service.config("ollama", key=None, max_retries=0))
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await emb.embed_one("a text")
+    await emb.aclose()
+    text = str(info.value)
+    assert not any(c in text for c in "\x1b\x07\x9b\x00"), repr(text)
+    assert ("\\x1b]0;PWNED\\x07\\x9b2J" if status != 200 else "\\x1b[2J\\x00") in text

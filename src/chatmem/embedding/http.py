@@ -390,8 +390,16 @@ def _redirect_target(url: str, location: str) -> str:
     return _snippet(redact_url(str(httpx.URL(url).join(location))))
 
 
+#: Control characters (C0 but the whitespace split away, DEL, C1), written out in a snippet.
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x9f]")
+
+
 def _snippet(text: str) -> str:
-    text = " ".join(text.split())
+    """The service's text as an error may quote it: on one line, control characters
+    written out (``\\x1b``), at most :data:`BODY_SNIPPET_CHARS` characters. An error
+    body's escape sequences reached the terminal through the warnings of ``chatmem add``
+    and ``recall`` ("embedding failed: …rejected: \\x1b]0;…")."""
+    text = _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", " ".join(text.split()))
     return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
 
 
