@@ -150,6 +150,25 @@ async def test_openrouter_routing_fields_and_key_variable(
     assert "provider" not in service.requests[-1].body
 
 
+@pytest.mark.parametrize("provider, endpoint", [
+    ("openai", "http://api.openai.com/v1"),
+    ("openai", "http://my-resource.openai.azure.com/openai/deployments/e"),
+    ("openai", "http://openrouter.ai/api/v1"),
+    ("gemini", "http://generativelanguage.googleapis.com/v1beta"),
+    ("cohere", "http://API.cohere.com"),
+    ("voyage", "http://api.voyageai.com/v1"),
+    ("mistral", "http://api.mistral.ai/v1"),
+])
+def test_a_cloud_service_over_http_is_refused_before_a_key_is_sent(
+        provider: str, endpoint: str) -> None:
+    # a typo'd scheme sent the key unencrypted with the first request (the service's
+    # redirect to https, not followed, came after it)
+    with pytest.raises(ConfigError, match="embedding.endpoint") as info:
+        Embedder.from_config({"provider": provider, "endpoint": endpoint,
+                              "api_key": "sk-secret-1234"})
+    assert "https://" in str(info.value) and "sk-secret" not in str(info.value)
+
+
 @pytest.mark.parametrize("host", ["notopenrouter.ai", "openrouter.ai.example"])
 def test_a_host_merely_named_like_openrouter_gets_no_openrouter_key(host: str) -> None:
     # a suffix test took notopenrouter.ai for OpenRouter: its key was required, and the

@@ -18,6 +18,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -147,6 +148,18 @@ def _sendable_key(key: str) -> bool:
     return key == key.strip() and all(" " <= c <= "~" for c in key)
 
 
+def _cleartext_to_a_cloud(spec: ProviderSpec, endpoint: str) -> bool:
+    """Whether ``endpoint`` is ``http://`` to a cloud service of ``spec``: the host of its
+    default endpoint, or one whose key is required (Azure, OpenRouter)."""
+    parts = urlsplit(endpoint)
+    if parts.scheme.lower() != "http":
+        return False
+    home = urlsplit(spec.default_endpoint or "")
+    host = (parts.hostname or "").lower().rstrip(".")
+    return (home.scheme == "https" and host == (home.hostname or "").lower()) \
+        or (spec.name == "openai" and spec.key_required(endpoint))
+
+
 def _options(cfg: EmbeddingConfig) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if cfg.api_version:
@@ -176,6 +189,12 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
     if not endpoint:
         raise ConfigError(f"embedding.endpoint: the {cfg.provider} provider needs one")
     key, var = provider_key(cfg, env)
+    if _cleartext_to_a_cloud(spec, endpoint):
+        # the first request would carry the key over the network unencrypted (the
+        # service's redirect to https, not followed, comes after it)
+        raise ConfigError(f"embedding.endpoint: {urlsplit(endpoint).hostname} is served over "
+                          "https; an http:// URL would send the API key unencrypted: write "
+                          "https://")
     if key is None and spec.key_required(endpoint):
         where = f" or the {var} environment variable" if var else ""
         raise EmbeddingUnavailable(
