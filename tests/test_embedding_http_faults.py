@@ -103,6 +103,13 @@ MATRIX = [
     # 2 texts may take 1 MiB + 2 × 256 KiB: a URL serving something else is not read whole
     Case("an answer larger than its texts need", lambda: [Step(body="[" + "0," * 1_500_000)],
          decision="fail", status=200, reason="larger than 1572864 bytes"),
+    # an outage with a long page (a proxy's 502 in HTML): retried as any 5xx (was
+    # decision fail at once, as an answer too large for an embeddings endpoint)
+    Case("a 502 with a page larger than the answer bound, then success", lambda: [Step(
+        502, body="<html>" + "x" * 2_000_000 + "</html>")], attempts=2),
+    Case("a 503 with a page larger than the answer bound, persistent", default=Step(
+        503, body="<html>" + "x" * 2_000_000 + "</html>"), decision="defer", status=503,
+         attempts=3, reason="more than 1572864 bytes (not read)"),
     # stored, the export of the store could not be imported (over 8,192 numbers)
     Case("vectors wider than a stored vector may hold", lambda: [Step(dims=8193)],
          decision="invalid", reason="vectors of 8193 numbers, more than the 8192"),

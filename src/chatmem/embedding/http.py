@@ -313,10 +313,16 @@ class HttpClient:
                     self._client(), "POST", full_url, limit=answer_limit, content=payload,
                     headers={"content-type": "application/json", **send_headers},
                     timeout=httpx.Timeout(budget)), budget)
-            except AnswerTooLarge as exc:  # not an outage: the same URL answers the same
-                raise self.error(f"the answer is larger than {exc.limit} bytes (is the URL "
-                                 "an embeddings endpoint?)", url=full_url,
-                                 status=exc.status, decision="fail") from None
+            except AnswerTooLarge as exc:
+                if exc.status < 500 and exc.status not in RETRYABLE_STATUS:
+                    # not an outage: the same URL answers the same
+                    raise self.error(f"the answer is larger than {exc.limit} bytes (is the "
+                                     "URL an embeddings endpoint?)", url=full_url,
+                                     status=exc.status, decision="fail") from None
+                # an outage with a long page (a proxy's 502 in HTML, a 503 with a stack
+                # trace): retried as any 5xx or 429, where it failed the batch at once
+                status = exc.status
+                problem = f"HTTP {status}: an answer of more than {exc.limit} bytes (not read)"
             except httpx.DecodingError as exc:  # a broken gzip body: the service's fault
                 raise self.error(f"answer could not be decoded ({exc})", url=full_url,
                                  decision="invalid") from None
