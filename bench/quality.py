@@ -456,15 +456,19 @@ def main() -> None:
                     help="comma-separated local models (default: auto, the default of "
                          "embedding.model, which picks a model per store; e.g. "
                          "all-MiniLM-L6-v2,multilingual-e5-small)")
-    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help=f"comma-separated built-in variants (default: {','.join(VARIANTS)})")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
                     help="an extra variant: a name and its configuration overrides "
                          "(choose on dev; validation is only reported)")
-    ap.add_argument("--splits", type=Path, default=DATA / "splits.json")
+    ap.add_argument("--splits", type=Path, default=DATA / "splits.json", metavar="JSON",
+                    help="the file that puts each conversation in dev or validation "
+                         "(default: bench/data/splits.json); both splits always run")
     ap.add_argument("--sets", default=",".join(SETS),
                     help="comma-separated sets of bench/data to run (default: all)")
     ap.add_argument("--skip-locomo", action="store_true", help="leave LoCoMo out (slow)")
-    ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO)
+    ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO, metavar="FILE",
+                    help=f"LoCoMo's JSON (validation only; default: {DEFAULT_LOCOMO})")
     ap.add_argument("--haystack", action="store_true",
                     help="one store per set and split holding all its conversations (a "
                          "longer history, other people's chats as distractors)")
@@ -479,8 +483,10 @@ def main() -> None:
                     help="add each conversation in one call without its messages' ts, "
                          "so the store times them as they arrive, and recall at the wall "
                          "clock (a history imported without times)")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"))
+    ap.add_argument("--threads", type=int, default=2,
+                    help="embedding threads (default: 2, the cores of the machines measured)")
+    ap.add_argument("--out", default=str(DATA.parent / "results" / "quality.json"),
+                    help="where the JSON goes (default: bench/results/quality.json)")
     args = ap.parse_args()
     if args.no_timestamps and (args.now_days != 1.0 or not args.skip_locomo):
         ap.error("--no-timestamps: give --skip-locomo and no --now-days (without "
