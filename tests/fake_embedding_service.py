@@ -70,6 +70,8 @@ class Recorded:
     dropped: bool = False
     #: the status of the step that answered it (None: not yet taken)
     status: int | None = None
+    #: the query string as it came, still percent-encoded
+    raw_query: str = ""
 
 
 @dataclass
@@ -258,7 +260,7 @@ class _Handler(BaseHTTPRequestHandler):
         kind = wire_format(parts.path)
         rec = Recorded("POST", parts.path, dict(parse_qsl(parts.query)),
                        {k.lower(): v for k, v in self.headers.items()}, body,
-                       texts_of(kind, body))
+                       texts_of(kind, body), raw_query=parts.query)
         with owner._lock:
             owner.requests.append(rec)
         step = owner._next_step()

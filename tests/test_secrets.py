@@ -8,20 +8,23 @@ server's ``/v1/stats``, ``/metrics`` and error answers."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import re
 import secrets
 import time
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
 
 from chatmem import Memory
 from chatmem.config import Config
-from chatmem.embedding import Embedder, StatusDetail
+from chatmem.embedding import Embedder, StatusDetail, diagnose
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import ConfigError, EmbeddingUnavailable
 from chatmem.server.http import create_app
@@ -243,3 +246,84 @@ def test_http_server_never_shows_the_key(service: FakeEmbeddingService, seen: Se
     assert "chatmem_http_requests_total" in answers[-1]
     assert "***" in answers[-2]  # last_error, redacted
     seen.assert_clean(key)
+
+
+def _lower_hex(text: str) -> str:
+    return re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), text)
+
+
+#: The forms a key takes in a URL, as a service (or a proxy in front of it) may quote
+#: the URL or the key back: percent-encoded, a space as '+' or %20, hex digits in
+#: either case, '/' left as it is
+ENCODED = {
+    "form-encoded": quote_plus,
+    "percent-encoded": lambda k: quote(k, safe=""),
+    "percent-encoded, / kept": quote,
+    "lower-case hex": lambda k: _lower_hex(quote(k, safe="")),
+}
+
+
+@pytest.mark.parametrize("form", sorted(ENCODED))
+@pytest.mark.parametrize("provider", ["gemini", "openai"])
+async def test_a_key_quoted_percent_encoded_is_redacted_too(
+        service: FakeEmbeddingService, seen: Seen, provider: str, form: str) -> None:
+    # a key holding characters a URL encodes ('+', '/', '=', a space): Gemini sends it
+    # as ?key=sk%2BFAKE%2F…, and a service quoting the request (or the key as a URL
+    # carries it) put it in errors, logs, status records and chatmem doctor in a form
+    # the redaction, which matched the key as written only, let through
+    key = f"sk+FAKE/{secrets.token_hex(8)} k=="
+    shown = ENCODED[form](key)
+    assert shown != key
+
+    def quoting(rec: Recorded) -> dict[str, Any]:
+        return {"error": {"message": f"API key not valid: {shown}",
+                          "request": f"POST {rec.path}?{rec.raw_query}"}}
+
+    config = service.config(provider, key=key, path="/v1beta" if provider == "gemini"
+                            else "/v1")
+    statuses: list[StatusDetail] = []
+    errors: list[EmbeddingUnavailable] = []
+    emb = Embedder.from_config({**config, "max_retries": 1}, on_status=statuses.append,
+                               on_error=errors.append)
+    service.script(Step(400, body=quoting, headers={"x-echo": shown}),
+                   Step(503, body=quoting), Step(503, body=quoting))
+    for i in range(2):
+        with pytest.raises(EmbeddingUnavailable) as info:
+            await emb.embed_one(f"failing call {i}")
+        seen.add_error(info.value)
+    await emb.aclose()
+    seen.add(*statuses, *errors, emb.status, emb.status.last_error)
+    service.script(Step(401, body=quoting, headers={"x-echo": shown}))
+    diagnosis = await diagnose(config)
+    assert not diagnosis.ok and diagnosis.error
+    seen.add(json.dumps(diagnosis.to_dict()), *diagnosis.lines())
+    # the key travelled (encoded in Gemini's URL), and was quoted back
+    if provider == "gemini":
+        assert all(quote_plus(key) in r.raw_query for r in service.requests)
+    else:
+        assert all(credential(r) == f"Bearer {key}" for r in service.requests)
+    assert any(shown in str(e.reason) or "***" in e.reason for e in errors)
+    seen.assert_clean(key, shown, quote_plus(key), quote(key, safe=""))
+    assert any("API key not valid: ***" in t for t in seen.texts)
+
+
+async def test_a_key_percent_encoded_in_the_endpoint_is_redacted(
+        service: FakeEmbeddingService) -> None:
+    # a gateway that takes the key in its path: the endpoint carries it percent-encoded
+    # ('/' must be), and the error's URL and chatmem doctor's endpoint showed it so
+    key = f"gw+FAKE/{secrets.token_hex(8)}="
+    config = service.config("openai", key=key, path=f"/gw/{quote(key, safe='')}/v1")
+    service.script(Step(404))
+    emb = Embedder.from_config(config)
+    with pytest.raises(EmbeddingUnavailable) as info:
+        await emb.embed_one("a text")
+    await emb.aclose()
+    service.script(Step(404))
+    diagnosis = await diagnose(config)
+    shown = [str(info.value), repr(info.value), info.value.url or "",
+             repr(emb.provider), str(getattr(emb.provider, "redacted_endpoint", "")),
+             json.dumps(diagnosis.to_dict()), *diagnosis.lines()]
+    assert service.requests[0].path == f"/gw/{quote(key, safe='')}/v1/embeddings"
+    leaks = [t for t in shown if quote(key, safe="") in t or key in t]
+    assert not leaks, leaks
+    assert diagnosis.endpoint and "/gw/***/v1" in diagnosis.endpoint

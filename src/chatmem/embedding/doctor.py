@@ -31,7 +31,7 @@ from ..config import EmbeddingConfig, embedding_config
 from ..errors import ChatmemError, EmbeddingUnavailable
 from .auto import AutoProvider
 from .embedder import Embedder
-from .http import is_secret_header, redact_url
+from .http import is_secret_header, redact_url, secret_pattern
 from .local import LocalProvider
 from .registry import PROVIDERS, provider_key
 from .remote import RemoteProvider
@@ -193,15 +193,13 @@ def _key_from(cfg: EmbeddingConfig, env: Mapping[str, str] | None) -> str | None
 def _scrubber(cfg: EmbeddingConfig, key: str | None) -> Scrub:
     """A function removing every secret of ``cfg`` from a text (belt and braces: the
     HTTP layer already redacts what it raises)."""
-    secrets = [key or "", *(v for k, v in cfg.headers.items() if is_secret_header(k))]
-    secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+    pattern = secret_pattern([key or "", *(v for k, v in cfg.headers.items()
+                                          if is_secret_header(k))])
 
     def scrub(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for s in secrets:
-            text = text.replace(s, "***")
-        return text
+        if text is None or pattern is None:
+            return text
+        return pattern.sub("***", text)
 
     return scrub
 

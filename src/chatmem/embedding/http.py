@@ -44,7 +44,7 @@ import re
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -103,6 +103,29 @@ def redact_url(url: str) -> str:
     if not query and parts.query:  # unparseable: drop it rather than risk a key
         query = "***"
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def secret_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern matching each of ``secrets`` (those of 4 characters or more) as written
+    and in every form a URL gives it: any of its characters percent-encoded, with hex
+    digits of either case, and a space also as ``+``. A key holding ``+``, ``/`` or ``=``
+    travels as ``?key=sk%2B…`` (Gemini), and a service quoting the request, or a key in
+    an endpoint's path, showed it so: matched as written only, it was shown in errors,
+    logs and ``chatmem doctor``. None when there is no secret.
+
+    Longest first, so that a secret containing another is replaced whole."""
+    forms = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+    if not forms:
+        return None
+    return re.compile("|".join("".join(map(_char_forms, s)) for s in forms))
+
+
+def _char_forms(char: str) -> str:
+    """A pattern of ``char`` as written or percent-encoded (its UTF-8 bytes, ``%2b`` or
+    ``%2B``), a space also as ``+``."""
+    encoded = "".join(f"%{b:02X}" for b in char.encode())
+    plus = r"|\+" if char == " " else ""
+    return f"(?:{re.escape(char)}|(?i:{encoded}){plus})"
 
 
 _SECRET_QUERY = re.compile(
@@ -211,8 +234,7 @@ class HttpClient:
         forms = [form for s in (*secrets, *header_secrets) if s
                  for form in (s, s.strip(), s.encode("unicode_escape").decode("ascii"),
                               repr(s.encode())[2:-1])]
-        # longest first, so that a secret containing another is replaced whole
-        self._secrets = sorted({s for s in forms if len(s) >= 4}, key=len, reverse=True)
+        self._secrets = secret_pattern(forms)
         self._transport = transport
         self.cooldowns = cooldowns if cooldowns is not None else COOLDOWNS
         #: id(loop) → (the loop, weakly; its connection pool)
@@ -224,10 +246,9 @@ class HttpClient:
     # ------------------------------------------------------------------ secrets
 
     def redact(self, text: str) -> str:
-        """``text`` with every configured secret replaced by ``***``."""
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        """``text`` with every configured secret replaced by ``***``, as written or in
+        any form a URL gives it (:func:`secret_pattern`)."""
+        return self._secrets.sub("***", text) if self._secrets is not None else text
 
     def error(self, reason: str, *, url: str, status: int | None = None,
               decision: str) -> EmbeddingUnavailable:
@@ -409,4 +430,5 @@ def _snippet(text: str) -> str:
     return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
 
 
-__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "redact_url"]
+__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "redact_url",
+           "secret_pattern"]
