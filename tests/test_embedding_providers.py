@@ -464,3 +464,39 @@ def test_bad_embedding_settings_are_config_errors_naming_the_field(
         embedding: Any, field: str) -> None:
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
         Embedder.from_config(embedding, env={})
+
+
+@pytest.mark.parametrize("config", [
+    {"provider": "openai", "model": "text-embedding-ada-002", "dimensions": 512},
+    {"provider": "openai", "model": "text-embedding-ada-002", "dimensions": 1024,
+     "endpoint": "https://API.openai.com/v1/embeddings"},
+    {"model": "openai/text-embedding-ada-002", "dimensions": 256},
+    {"provider": "openai", "model": "text-embedding-ada-002", "dimensions": 3072},
+])
+def test_ada_002_at_openai_cannot_be_asked_for_a_size(config: dict[str, Any]) -> None:
+    # OpenAI answers 400 to every request of text-embedding-ada-002 that carries
+    # `dimensions` (only the text-embedding-3 models take it): the embedder was built,
+    # then every call refused and the messages waited for retries that never succeed
+    with pytest.raises(ConfigError) as info:
+        Embedder.from_config({**config, "api_key": KEY})
+    text = str(info.value)
+    assert text.startswith("embedding.dimensions") and "text-embedding-3" in text
+    assert "0" in text and KEY not in text
+
+
+@pytest.mark.parametrize("dimensions", [0, 1536])
+def test_ada_002_at_openai_at_its_own_size_sends_none(dimensions: int) -> None:
+    emb = Embedder.from_config({"provider": "openai", "model": "text-embedding-ada-002",
+                                "api_key": KEY, "dimensions": dimensions})
+    provider = emb.provider
+    assert isinstance(provider, RemoteProvider) and emb.dimensions == 1536
+    assert "dimensions" not in provider.request(["a text"], "document").body
+
+
+async def test_a_model_named_ada_002_elsewhere_is_sent_the_size(
+        service: FakeEmbeddingService) -> None:
+    # a self-hosted server (or a proxy) may serve any model under that name: what it
+    # takes is not known, so the size is sent as configured
+    _, out = await embed(service.config("openai", path="/v1", dimensions=4,
+                                        model="text-embedding-ada-002"), ["hello"])
+    assert service.requests[0].body["dimensions"] == 4 and out[0].shape == (4,)

@@ -37,7 +37,7 @@ class GeminiProvider(RemoteProvider):
     def request(self, texts: Sequence[str], role: EmbedRole) -> Request:
         model = self.model.removeprefix("models/")
         extra = {"outputDimensionality": self.settings.dimensions} \
-            if self.settings.dimensions else {}
+            if self.settings.dimensions and self.sends_size else {}
         body = {"requests": [{"model": f"models/{model}", "content": {"parts": [{"text": t}]},
                               "taskType": TASK_TYPES[role], **extra} for t in texts]}
         params = {"key": self.settings.api_key} if self.settings.api_key else {}

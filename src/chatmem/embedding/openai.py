@@ -18,6 +18,8 @@ One wire format, four kinds of service:
 ``endpoint`` may be the base URL (``…/v1``) or the full ``…/embeddings`` URL.
 ``dimensions`` (when set) is sent as the request field of the same name, which
 the ``text-embedding-3`` models honour; other servers ignore or refuse it.
+OpenAI's ``text-embedding-ada-002`` refuses it (HTTP 400): at ``api.openai.com`` a
+size other than its 1,536 is refused when the provider is built, and none is sent.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class OpenAIProvider(RemoteProvider):
         url = self.endpoint_url("embeddings")
         body: dict[str, Any] = {"input": list(texts), "model": self.model,
                                 "encoding_format": "float"}
-        if self.settings.dimensions:
+        if self.settings.dimensions and self.sends_size:
             body["dimensions"] = self.settings.dimensions
         params: dict[str, str] = {}
         if is_azure(self.endpoint, options):

@@ -51,6 +51,13 @@ class ProviderSpec:
     #: The largest size a known model can be asked for (``embedding.dimensions``, sent by
     #: the providers whose API takes one) when it is not its native size.
     max_dimensions: Mapping[str, int] = field(default_factory=dict)
+    #: Known models whose size cannot be asked for at the provider's own service (the
+    #: host of ``default_endpoint``), which refuses the request that tries (HTTP 400):
+    #: model → the models that take a size instead. ``embedding.dimensions`` other than
+    #: the native size is refused when the provider is built, and none is sent. Another
+    #: host (a self-hosted server, a proxy) may serve anything under that name: it is
+    #: sent the size as configured.
+    fixed_size: Mapping[str, str] = field(default_factory=dict)
     #: Languages of known models.
     languages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Whether the wire format distinguishes queries from documents.
@@ -91,6 +98,9 @@ for _spec in (
         "https://api.openai.com/v1", _openai_key_env, _openai_key_required,
         dimensions={"text-embedding-3-small": 1536, "text-embedding-3-large": 3072,
                     "text-embedding-ada-002": 1536},
+        # "This model does not support specifying dimensions" (HTTP 400)
+        fixed_size={"text-embedding-ada-002": "text-embedding-3-small or "
+                    "text-embedding-3-large: only the text-embedding-3 models take one"},
         languages={"text-embedding-3-small": MULTI, "text-embedding-3-large": MULTI}),
     ProviderSpec(
         "gemini", "chatmem.embedding.gemini:GeminiProvider", DEFAULT_MODELS["gemini"],
@@ -160,6 +170,12 @@ def _cleartext_to_a_cloud(spec: ProviderSpec, endpoint: str) -> bool:
         or (spec.name == "openai" and spec.key_required(endpoint))
 
 
+def _at_home(spec: ProviderSpec, endpoint: str) -> bool:
+    """Whether ``endpoint`` is on the host of ``spec``'s default endpoint."""
+    host = (urlsplit(endpoint).hostname or "").lower().rstrip(".")
+    return bool(host) and host == (urlsplit(spec.default_endpoint or "").hostname or "")
+
+
 def _options(cfg: EmbeddingConfig) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if cfg.api_version:
@@ -211,8 +227,19 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
             "control character, a non-ASCII character or spaces around it, which an HTTP "
             "request cannot carry (a stray newline or \\r from the file it was copied "
             "from?); set it to the key alone")
+    model = cfg.model or spec.default_model
+    native = spec.dimensions.get(model)
+    fixed = model in spec.fixed_size and _at_home(spec, endpoint)
+    if fixed and cfg.dimensions and cfg.dimensions != native:
+        # the service refuses the size parameter of this model: built, every call was
+        # refused (HTTP 400) and the messages waited for retries that never succeed
+        raise ConfigError(
+            f"embedding.dimensions: {cfg.provider}:{model} cannot be asked for a size "
+            f"({urlsplit(endpoint).hostname} refuses the request that tries, HTTP 400); "
+            f"set embedding.dimensions to 0 (its own {native}), or set embedding.model to "
+            f"{spec.fixed_size[model]}")
     settings = RemoteSettings(
-        model=cfg.model or spec.default_model, endpoint=endpoint, api_key=key,
+        model=model, endpoint=endpoint, api_key=key,
         dimensions=cfg.dimensions, headers=dict(cfg.headers), timeout=cfg.timeout,
         max_retries=cfg.max_retries, options=_options(cfg))
     module, _, cls_name = spec.target.partition(":")
@@ -220,7 +247,7 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
     provider: EmbeddingProvider = cls(
         settings, transport=transport, cooldowns=cooldowns,
         languages=spec.languages.get(settings.model),
-        native_dimensions=spec.dimensions.get(settings.model),
+        native_dimensions=native, takes_dimensions=not fixed,
         max_dimensions=spec.max_dimensions.get(settings.model,
                                                spec.dimensions.get(settings.model)),
         max_concurrency=cfg.max_concurrency or None)

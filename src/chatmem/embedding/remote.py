@@ -100,9 +100,13 @@ class RemoteProvider:
                  languages: tuple[str, ...] | None = None,
                  native_dimensions: int | None = None,
                  max_dimensions: int | None = None,
-                 max_concurrency: int | None = None) -> None:
+                 max_concurrency: int | None = None,
+                 takes_dimensions: bool = True) -> None:
+        #: Whether this provider sends the configured size: :attr:`sends_dimensions`,
+        #: unless the model takes none (``takes_dimensions``: the registry knows).
+        self.sends_size = self.sends_dimensions and takes_dimensions
         asked = settings.dimensions
-        if asked and self.sends_dimensions and max_dimensions and asked > max_dimensions:
+        if asked and self.sends_size and max_dimensions and asked > max_dimensions:
             # the Embedder's check compares with the size asked for (what such a provider
             # answers), so this passed: every call then failed with a 400 and the
             # messages waited for retries that could never succeed
@@ -119,7 +123,7 @@ class RemoteProvider:
         self._languages = languages
         #: Width of the answers, as known before the first one (asked for, or the
         #: registry's native size), then as seen in the first one.
-        self._expected = settings.dimensions if settings.dimensions and self.sends_dimensions \
+        self._expected = settings.dimensions if settings.dimensions and self.sends_size \
             else native_dimensions
         self._seen: int | None = None
         self.http = HttpClient(

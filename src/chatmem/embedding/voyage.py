@@ -28,7 +28,7 @@ class VoyageProvider(RemoteProvider):
 
     def request(self, texts: Sequence[str], role: EmbedRole) -> Request:
         body: dict[str, Any] = {"input": list(texts), "model": self.model, "input_type": role}
-        if self.settings.dimensions:
+        if self.settings.dimensions and self.sends_size:
             body["output_dimension"] = self.settings.dimensions
         return Request(self.endpoint_url("embeddings"), body, headers=self.bearer())
 
