@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
@@ -500,3 +501,45 @@ async def test_a_model_named_ada_002_elsewhere_is_sent_the_size(
     _, out = await embed(service.config("openai", path="/v1", dimensions=4,
                                         model="text-embedding-ada-002"), ["hello"])
     assert service.requests[0].body["dimensions"] == 4 and out[0].shape == (4,)
+
+
+
+@pytest.mark.parametrize("query, api_version", [
+    ("?api-version=2024-10-21", "2024-10-21"),
+    ("?api-version=2024-10-21", " 2024-10-21 "),
+    ("?api-version=2024-10-21&api-version=2024-10-21", None),
+    ("?x-ms-flag=on&api-version=2024-10-21", "2024-10-21"),
+    ("?api-version=2024-10-21", None),
+    ("", "2024-10-21"),
+])
+async def test_azure_requests_carry_one_api_version(service: FakeEmbeddingService, query: str,
+                                                    api_version: str | None) -> None:
+    # the version in the endpoint and in embedding.api_version both went out
+    # (?api-version=2024-10-21&api-version=2024-10-21)
+    extra = {"api_version": api_version} if api_version is not None else {}
+    await embed(service.config("openai", path="/openai/deployments/d" + query, **extra),
+                ["x"])
+    rec = service.requests[0]
+    pairs = parse_qsl(rec.raw_query)
+    assert [v for k, v in pairs if k.lower() == "api-version"] == ["2024-10-21"], \
+        rec.raw_query
+    others = [p for p in parse_qsl(query.lstrip("?")) if p[0] != "api-version"]
+    assert [p for p in pairs if p[0] != "api-version"] == others  # kept as they were
+    assert rec.path == "/openai/deployments/d/embeddings" and rec.headers["api-key"] == KEY
+
+
+@pytest.mark.parametrize("endpoint, api_version, fields", [
+    ("https://acme.openai.azure.com/openai/deployments/d?api-version=2024-02-01",
+     "2024-10-21", ["embedding.api_version", "embedding.endpoint"]),
+    ("https://acme.openai.azure.com/openai/deployments/d?api-version=2024-02-01"
+     "&api-version=2024-10-21", None, ["embedding.endpoint"]),
+])
+def test_azure_api_versions_that_differ_are_refused(endpoint: str, api_version: str | None,
+                                                    fields: list[str]) -> None:
+    config = {"provider": "openai", "endpoint": endpoint, "api_key": KEY}
+    if api_version:
+        config["api_version"] = api_version
+    with pytest.raises(ConfigError) as info:
+        Embedder.from_config(config)
+    text = str(info.value)
+    assert all(f in text for f in fields) and "2024-02-01" in text and "2024-10-21" in text

@@ -7,7 +7,8 @@ One wire format, four kinds of service:
 * Azure OpenAI: ``endpoint`` is the deployment URL
   (``https://<resource>.openai.azure.com/openai/deployments/<deployment>``) and
   ``api_version`` is set; the key travels in the ``api-key`` header and the
-  version as ``?api-version=``;
+  version as ``?api-version=``, once: the endpoint may carry it instead (or the
+  same one), a version in each that differ is a ``ConfigError``;
 * OpenRouter (``https://openrouter.ai/api/v1``, or any endpoint when
   ``openrouter`` routing is configured, e.g. a proxy): ``openrouter.order`` /
   ``openrouter.ignore`` become its ``provider`` routing object, and the key's
@@ -26,10 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+from ..errors import ConfigError
 from .base import EmbedRole
-from .remote import RemoteProvider, Request, data_embeddings
+from .remote import RemoteProvider, RemoteSettings, Request, data_embeddings
+
+#: Azure's query parameter of the API version.
+API_VERSION = "api-version"
 
 
 def is_azure(endpoint: str, options: dict[str, Any]) -> bool:
@@ -37,6 +42,40 @@ def is_azure(endpoint: str, options: dict[str, Any]) -> bool:
     parts = urlsplit(endpoint)
     return bool(options.get("api_version")) or "api-version=" in parts.query \
         or (parts.hostname or "").lower().endswith(".openai.azure.com")
+
+
+def _is_version(segment: str) -> bool:
+    """Whether one ``name=value`` segment of a query is the ``api-version`` parameter."""
+    pairs = parse_qsl(segment, keep_blank_values=True)
+    return bool(pairs) and pairs[0][0].strip().lower() == API_VERSION
+
+
+def without_api_version(url: str) -> str:
+    """``url`` without its ``api-version`` parameters; the others are kept as written."""
+    parts = urlsplit(url)
+    kept = [seg for seg in parts.query.split("&") if seg and not _is_version(seg)]
+    return urlunsplit(parts._replace(query="&".join(kept)))
+
+
+def api_version(endpoint: str, options: dict[str, Any]) -> str | None:
+    """The one ``api-version`` a request to ``endpoint`` carries: the endpoint's own, or
+    ``embedding.api_version``, or both when they agree. They were both sent
+    (``?api-version=…&api-version=…``); versions that differ are a :class:`ConfigError`
+    naming the two settings."""
+    found = [v.strip() for seg in urlsplit(endpoint).query.split("&") if _is_version(seg)
+             for _, v in parse_qsl(seg, keep_blank_values=True)[:1]]
+    in_url = sorted(set(found))
+    if len(in_url) > 1:
+        raise ConfigError(f"embedding.endpoint carries api-version {' and '.join(in_url)}: "
+                          "a request takes one; keep one of them (or remove them and set "
+                          "embedding.api_version)")
+    configured = str(options.get("api_version") or "").strip() or None
+    if in_url and configured and in_url[0] != configured:
+        raise ConfigError(f"embedding.api_version = {configured!r} and the api-version "
+                          f"{in_url[0]!r} of embedding.endpoint differ: a request takes one; "
+                          "remove ?api-version= from embedding.endpoint, or set "
+                          "embedding.api_version to the same version")
+    return configured or (in_url[0] if in_url else None)
 
 
 def is_openrouter(endpoint: str) -> bool:
@@ -71,6 +110,13 @@ class OpenAIProvider(RemoteProvider):
     max_batch = 2048  # OpenAI's per-request input limit
     sends_dimensions = True
 
+    def __init__(self, settings: RemoteSettings, **kwargs: Any) -> None:
+        super().__init__(settings, **kwargs)
+        options = dict(settings.options)
+        self.azure = is_azure(self.endpoint, options)
+        #: The request's one api-version (Azure), the endpoint's own or the configured one.
+        self.api_version = api_version(self.endpoint, options) if self.azure else None
+
     def request(self, texts: Sequence[str], role: EmbedRole) -> Request:
         options = dict(self.settings.options)
         url = self.endpoint_url("embeddings")
@@ -79,10 +125,12 @@ class OpenAIProvider(RemoteProvider):
         if self.settings.dimensions and self.sends_size:
             body["dimensions"] = self.settings.dimensions
         params: dict[str, str] = {}
-        if is_azure(self.endpoint, options):
+        if self.azure:
             headers = {"api-key": self.settings.api_key} if self.settings.api_key else {}
-            if options.get("api_version"):
-                params["api-version"] = str(options["api_version"])
+            if self.api_version:
+                # once: the endpoint's own is taken out, the one version added
+                url = without_api_version(url)
+                params[API_VERSION] = self.api_version
         else:
             headers = self.bearer()
         routing = {k: list(v) for k, v in (options.get("openrouter") or {}).items() if v}
@@ -94,4 +142,5 @@ class OpenAIProvider(RemoteProvider):
         return data_embeddings(answer)
 
 
-__all__ = ["OpenAIProvider", "is_azure", "is_openrouter", "key_env", "needs_key"]
+__all__ = ["OpenAIProvider", "api_version", "is_azure", "is_openrouter", "key_env",
+           "needs_key", "without_api_version"]
