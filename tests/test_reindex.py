@@ -251,3 +251,23 @@ async def test_cleared_state_survives_export_and_import(tmp_path: Path) -> None:
         await mem.flush(timeout=60)
         assert _counts(await mem.stats()) == (n + 5, 0, 0, 0, 5, n)
         assert (await mem.reindex())["reembedded"] == n
+
+
+async def test_overlapping_store_reads_each_keep_watching_until_they_end(
+        tmp_path: Path) -> None:
+    """Two reads of waiting messages under way at once (two reindex runs, a flush and
+    the sweeper) each hold the set of ids whose batch finished meanwhile. When the
+    sets were equal, the later read's end took out the earlier read's set (by
+    equality), which then missed later batches and failed on its own end
+    (ValueError: list.remove, seen in CI with two reindex runs on PostgreSQL)."""
+    async with await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
+                                 embedder=Embedder(RecordingProvider(model="watch"))) as mem:
+        indexer = mem._indexer
+        assert indexer is not None
+        with indexer._watching() as first:
+            with indexer._watching() as second:
+                indexer._settle_ids(["a"])  # both reads see "a" finish: equal sets
+            indexer._settle_ids(["b"])  # the first read still under way
+            assert first == {"a", "b"}
+            assert second == {"a"}
+        assert indexer._watchers == []

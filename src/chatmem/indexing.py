@@ -210,6 +210,17 @@ class _Lease:
     written: bool = False
 
 
+def _remove_this(watchers: list[set[str]], watch: set[str]) -> None:
+    """Take ``watch`` itself out of ``watchers``. Not ``list.remove``: it removes the
+    first *equal* set, and two reads under way often hold equal sets (both saw the
+    same batches finish), so it took out the other read's set, which then missed
+    the batches that finished after, and this one's removal failed (ValueError)."""
+    for i, other in enumerate(watchers):
+        if other is watch:
+            del watchers[i]
+            return
+
+
 @dataclass(frozen=True)
 class IndexerStats:
     queued: int
@@ -429,7 +440,7 @@ class Indexer:
         try:
             yield watch
         finally:
-            self._watchers.remove(watch)
+            _remove_this(self._watchers, watch)
 
     def _fresh(self, found: Sequence[Message], watch: set[str]) -> list[Message]:
         """Of the messages a read found waiting, those to queue: not queued or in flight,
@@ -903,7 +914,7 @@ class Indexer:
                 self.enqueue(self._fresh(found, watch), retry=True)
                 await self._settled(found)
             finally:
-                self._drop_watchers.remove(dropped)
+                _remove_this(self._drop_watchers, dropped)
             missed = sorted(dropped & {m.id for m in found})
             if not missed:
                 return
