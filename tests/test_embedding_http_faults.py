@@ -14,12 +14,15 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from chatmem import Memory
 from chatmem._http import parse_retry_after
+from chatmem.config import Config
 from chatmem.embedding import Embedder, StatusDetail
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import EmbeddingUnavailable, InvalidInput
@@ -397,3 +400,59 @@ async def test_a_services_escape_sequences_are_written_out_in_its_errors(
     text = str(info.value)
     assert not any(c in text for c in "\x1b\x07\x9b\x00"), repr(text)
     assert ("\\x1b]0;PWNED\\x07\\x9b2J" if status != 200 else "\\x1b[2J\\x00") in text
+
+
+async def test_a_store_holds_one_width_per_model_across_processes(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # the first answer fixed the width for the life of the process only: after the
+    # service came back with another model under the same name (a restart, a model
+    # swapped behind the endpoint), a new process stored vectors of the new width under
+    # the same model id, beside the old ones: a recall's query then found only one width,
+    # and reindex left the others as they were (same model id)
+    url = f"sqlite:///{tmp_path}/width.db"
+    config = {"embedding": service.config("openai", path="/v1", model="fake-embed")}
+    mem = await Memory.open(url, config=Config.load(**config))
+    await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+    await mem.flush()
+    await mem.close()
+    assert (await sizes(url)) == {"openai:fake-embed": frozenset({8})}
+    service.default = Step(dims=12)  # another model answers under the same name
+    mem = await Memory.open(url, config=Config.load(**config))
+    try:
+        await mem.add([{"session_id": "s", "content": "the boiler service is on Thursday"}])
+        await mem.flush()
+        stats = await mem.stats()
+        error = stats["indexer"]["last_error"] or ""
+        assert "of 12 numbers" in error and "have 8" in error and "embedding.model" in error
+        assert stats["failed"] == 1 and stats["indexed"] == 1, stats  # it waits
+        result = await mem.recall("when is the boiler service")
+        assert result.degraded and "of 12 numbers" in (result.degraded_reason or "")
+    finally:
+        await mem.close()
+    assert (await sizes(url)) == {"openai:fake-embed": frozenset({8})}  # never stored
+    # reindex: the model's vectors of the old width are re-embedded, and the new taken
+    mem = await Memory.open(url, config=Config.load(**config))
+    try:
+        done = await mem.reindex()
+        assert done["reembedded"] == 2 and done["stale"] == 1, done
+        assert (await mem.recall("when is the boiler service")).degraded_reason is None
+    finally:
+        await mem.close()
+    assert (await sizes(url)) == {"openai:fake-embed": frozenset({12})}
+    # the store's width holds, not the process's first answer: an empty store takes any
+    service.default = Step(dims=12)
+    empty = f"sqlite:///{tmp_path}/empty.db"
+    mem = await Memory.open(empty, config=Config.load(**config))
+    await mem.add([{"session_id": "s", "content": "a new start"}])
+    await mem.flush()
+    await mem.close()
+    assert (await sizes(empty)) == {"openai:fake-embed": frozenset({12})}
+
+
+async def sizes(url: str) -> dict[str, frozenset[int]]:
+    """The widths of each model's vectors in the store at ``url``."""
+    mem = await Memory.open(url, config=Config.load(embedding={"provider": "ollama"}))
+    try:
+        return await mem.storage.vector_sizes()
+    finally:
+        await mem.close()

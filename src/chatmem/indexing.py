@@ -234,6 +234,70 @@ class IndexerStats:
     retrying: int = 0
     #: Seconds before retries may go on, the provider having failed (0: not paused).
     retries_paused_s: float = 0.0
+    #: The last embedding failure of the indexer (redacted), None before any: the
+    #: provider's, or an answer of another width than the store's vectors of that model.
+    last_error: str | None = None
+
+
+class VectorWidths:
+    """The widths of each model's vectors in the store, to refuse an answer of another
+    width before it is stored.
+
+    A model space has one width. The remote provider refuses a width other than its
+    process's first answer, which held for the life of the process only: after the
+    service came back with another model under the same name (a model swapped behind
+    the endpoint, a restart), a new process stored the new width under the same model
+    id beside the old one, and a recall's query found one width of the two.
+
+    What the store holds decides, not the process: the sizes are read from the store
+    once, kept up to date with this process's writes, and read again before an answer
+    is refused (vectors cleared, or rewritten by another process, meanwhile): an empty
+    store takes any width. :meth:`resize` lets a reindex write the configured width
+    over the old one."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._sizes: dict[str, frozenset[int]] | None = None
+        #: model id → the width a reindex of this process writes (the old ones are stale).
+        self._resized: dict[str, int] = {}
+
+    async def _read(self) -> dict[str, frozenset[int]]:
+        self._sizes = dict(await self._storage.vector_sizes())
+        return self._sizes
+
+    async def check(self, model_id: str, width: int, provider: str) -> None:
+        """Raise :class:`EmbeddingUnavailable` (decision ``fail``) when the store holds
+        vectors of ``model_id`` and none of ``width``."""
+        if self._resized.get(model_id) == width:
+            return
+        sizes = self._sizes if self._sizes is not None else await self._read()
+        if width in sizes.get(model_id, frozenset({width})):
+            return
+        held = (await self._read()).get(model_id)
+        if held is None or width in held or self._resized.get(model_id) == width:
+            return
+        widths = " and ".join(str(w) for w in sorted(held))
+        raise EmbeddingUnavailable(
+            f"the answer has vectors of {width} numbers, the store's vectors of {model_id} "
+            f"have {widths}: another model answers under that name (swapped behind "
+            "embedding.endpoint, or a service restarted with another one), or "
+            "embedding.dimensions changed; not stored, the messages wait. Serve the "
+            "model again (or set embedding.dimensions back), or set embedding.model to the "
+            "new model's name, then run chatmem reindex", provider=provider,
+            retry_decision="fail")
+
+    def wrote(self, model_id: str, width: int) -> None:
+        """Vectors of ``model_id`` and ``width`` were written."""
+        if self._sizes is not None:
+            held = self._sizes.get(model_id, frozenset())
+            if self._resized.get(model_id) == width:
+                held = frozenset()  # the old width goes as the reindex goes on
+            self._sizes[model_id] = held | {width}
+
+    def resize(self, model_id: str, width: int) -> None:
+        """A reindex re-embeds the vectors of ``model_id`` at ``width``: written over
+        the old ones, it is taken."""
+        self._resized[model_id] = width
 
 
 class Indexer:
@@ -247,6 +311,8 @@ class Indexer:
         self.store = storage.store
         self.embedder = embedder
         self.config = config or IndexingConfig()
+        #: The widths of the store's vectors, per model (one answer's width is checked).
+        self.widths = VectorWidths(storage)
         #: Held from reading session snapshots to writing the vectors made with them, and
         #: by ``Memory.upsert_session`` from the store's commit to the index's update: a
         #: session change never lands between the two (the new vectors would miss it).
@@ -761,6 +827,9 @@ class Indexer:
         try:
             texts = await vector_texts(self.store, batch, self.config)
             embedded = await self.embedder.embed_many_with_model(texts)
+            width = len(embedded.vectors[0]) if len(embedded.vectors) else 0
+            if width:
+                await self.widths.check(embedded.model_id, width, self.embedder.provider.name)
         except EmbeddingUnavailable as exc:
             if slot is not None:
                 slot.release()
@@ -786,6 +855,8 @@ class Indexer:
                        for m, v in zip(batch, embedded.vectors)]
             # a message rewritten (in another process) since it was read keeps waiting
             await self.storage.write_entries(entries, current_only=True)
+        if width:
+            self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)
         self._write_failures = 0
         self._indexed += len(entries)
@@ -942,5 +1013,5 @@ class Indexer:
         return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,
                             self._indexed, self._failed, self._batches, len(self._retrying),
                             max(self._retry_pause_until - time.monotonic(), 0.0)
-                            if self._failing else 0.0)
+                            if self._failing else 0.0, self.last_error)
 

@@ -35,6 +35,7 @@ from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL, AutoProvider
 from .embedding.auto import META_KEY as AUTO_META_KEY
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .embedding.auto import META_TENTATIVE_KEY as AUTO_TENTATIVE_KEY
+from .embedding.remote import RemoteProvider
 from .errors import (
     ChatmemError,
     EmbeddingUnavailable,
@@ -960,6 +961,15 @@ class Memory:
         self._start_indexer()
         current = embedder.model_id
         size = embedder.dimensions  # the size of the configured model's vectors, if known
+        if size is None and isinstance(embedder.provider, RemoteProvider):
+            # learnt from its first answer: a vector of this model of another width was
+            # made by another model under the same name, or with other dimensions
+            with contextlib.suppress(EmbeddingUnavailable):
+                size = len(await embedder.embed_one("chatmem reindex"))
+        if size:
+            # written over the old width, the configured one is taken (VectorWidths)
+            self._indexer.widths.resize(current, size)
+        resized: set[str] = set()  # this model's vectors of another width
         expected = await self._expected_snapshots()
         legacy: str | None = None
         have: set[str] = set()  # messages with a vector of the current model
@@ -979,6 +989,9 @@ class Memory:
                         model = None
                 if model != current:
                     stale.add(e.message_id)
+                    continue
+                if size and len(e.vector) != size:
+                    resized.add(e.message_id)
                     continue
                 have.add(e.message_id)
                 if e.platform is not None and e.platform == e.origin_platform:
@@ -1000,7 +1013,7 @@ class Memory:
                     if msg.id not in copied or msg.platform is not None:
                         continue
                     kind = "stale"  # an older chatmem's copy of the origin platform
-                elif msg.id in stale:
+                elif msg.id in stale or msg.id in resized:
                     kind = "stale"
                 elif state == IndexState.FAILED:
                     kind = "failed"
@@ -1021,10 +1034,11 @@ class Memory:
         # copied platform is marked whatever it has
         for start in range(0, len(todo), 1000):
             chunk = todo[start:start + 1000]
-            recopy = [i for i in chunk if i in have]
+            # also this model's vectors of another width (their model is the current one)
+            recopy = [i for i in chunk if i in have or i in resized]
             if recopy:
                 await self.store.set_index_state(recopy, IndexState.PENDING)
-            rest = [i for i in chunk if i not in have]
+            rest = [i for i in chunk if i not in have and i not in resized]
             if rest:
                 await self.store.set_index_state(rest, IndexState.PENDING,
                                                  unless_model=current)
@@ -1825,6 +1839,9 @@ class Memory:
                 return await index.query(query_vector[0], pool_size, where)
             vec = await embedder.embed_one((q, "query"), deadline=deadline,
                                            max_retries=retries)
+            if self._indexer is not None:  # a width the store's vectors of it do not have
+                await self._indexer.widths.check(embedder.model_id, len(vec),
+                                                 embedder.provider.name)
             if query_vector is not None:
                 query_vector.append(vec)
             used.append(vec)

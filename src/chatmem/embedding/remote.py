@@ -211,7 +211,10 @@ class RemoteProvider:
         if self._seen is not None and out.shape[1] != self._seen:
             # one model space has one size: a change means a different model answered
             raise self.invalid(f"answer has {out.shape[1]} dimensions, this model gave "
-                               f"{self._seen} before", req.url)
+                               f"{self._seen} before in this process (another model "
+                               "answers under that name: serve the model again, or set "
+                               "embedding.model to the new model's name and run chatmem "
+                               "reindex)", req.url)
         self._seen = int(out.shape[1])
         return out
 
