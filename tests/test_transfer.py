@@ -431,8 +431,222 @@ async def test_import_from_standard_input_and_a_streamed_migration(tmp_path: Pat
         "migrate", "--from", f"sqlite:///{tmp_path}/src.db", "--to",
         f"sqlite:///{tmp_path}/mig.db"])
     assert res.exit_code == 2 and "already in this store" in res.output, res.output
-    # naming what a migration can do: it has no --resume
-    assert "migrate into a new store" in res.output and "--resume" not in res.output
+    # naming what a migration can do: finish one that stopped, or another store
+    assert "migrate into a new store" in res.output and "chatmem migrate" in res.output
+    assert "--resume" in res.output and "chatmem import" not in res.output
+
+
+# --------------------------------------------------------------------------- resumed migration
+
+#: Where a migration is stopped: the destination's table that refuses its next rows.
+STOPS = {"messages": 9, "vectors": 6}
+
+
+async def _stop_after(storage: Storage, table: str) -> None:
+    """A real failure of the destination's database (a trigger raising 'disk full')
+    once ``table`` holds ``STOPS[table]`` rows: the pages written before it stay."""
+    store: Any = storage.store
+    rows = STOPS[table]
+    if store.__class__.__name__ == "SqliteStore":
+        await store._run(store.conn.execute,
+                         f"CREATE TRIGGER stop BEFORE INSERT ON {table} "
+                         f"WHEN (SELECT count(*) FROM {table}) >= {rows} "
+                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        return
+    async with store._conn() as conn:
+        await conn.execute(
+            "CREATE FUNCTION stop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF (SELECT count(*) FROM {table}) >= {rows} THEN "
+            "RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$")
+        await conn.execute(f"CREATE TRIGGER stop BEFORE INSERT ON {table} "
+                           "FOR EACH ROW EXECUTE FUNCTION stop()")
+
+
+async def _go_on(storage: Storage, table: str) -> None:
+    """The failure is over (the disk has room again)."""
+    store: Any = storage.store
+    if store.__class__.__name__ == "SqliteStore":
+        await store._run(store.conn.execute, "DROP TRIGGER stop")
+        return
+    async with store._conn() as conn:
+        await conn.execute(f"DROP TRIGGER stop ON {table}")
+        await conn.execute("DROP FUNCTION stop()")
+
+
+async def _resumable_source(tmp_path: Path) -> tuple[str, dict[str, Any]]:
+    """The world's store with scope and retention settings, cleared vectors, as a file."""
+    url = f"sqlite:///{tmp_path}/src.db"
+    mem, _ = await _source(url)
+    await mem.retention.set(30, actor=OWNER, layer="group", platform="qq", group_id="1001")
+    want = await snapshot(mem.storage)
+    await mem.close()
+    return url, want
+
+
+@pytest.mark.parametrize(("place", "table"), [
+    ("sqlite", "messages"), ("sqlite", "vectors"), ("qdrant", "messages"),
+    ("postgres", "messages"), ("postgres", "vectors")])
+async def test_a_migration_that_stopped_part_way_is_finished_with_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, place: str, table: str) -> None:
+    """A migration stopped part way (the destination's database failing after some
+    pages: of messages, or of vectors) kept the pages it wrote, and migrating again was
+    refused for the first id held: the only way on was to wipe the destination. With
+    ``resume`` the rest is written and the destination equals one a migration that
+    never stopped made: messages, index states, sessions, scope and retention settings,
+    vectors and counts; a second resume changes nothing."""
+    from chatmem import transfer
+    from chatmem.errors import StoreError
+
+    monkeypatch.setattr(transfer, "PAGE", 4)  # several pages of the world's 18 messages
+    src_url, want = await _resumable_source(tmp_path)
+    (tmp_path / "clean").mkdir()
+    (tmp_path / "part").mkdir()
+    async with PLACES[place](tmp_path / "clean") as clean_at, \
+            PLACES[place](tmp_path / "part") as part_at:
+        source = await Storage.open(src_url, create=False)
+        clean = await Storage.open(clean_at.url, vector=clean_at.vector)
+        target = await Storage.open(part_at.url, vector=part_at.vector)
+        try:
+            done = await migrate(source, clean)
+            assert await snapshot(clean) == want
+            await _stop_after(target, table)
+            with pytest.raises(StoreError, match="disk full"):
+                await migrate(source, target)
+            part = await snapshot(target)
+            if table == "messages":
+                assert 0 < len(part["messages"]) < len(want["messages"])
+            else:
+                # every message written, some still waiting for their vectors
+                assert [m["id"] for m in part["messages"]] == \
+                    [m["id"] for m in want["messages"]]
+                assert 0 < len(part["vectors"]) < len(want["vectors"])
+            with pytest.raises(InvalidInput, match=r"already in this store \(.*--resume"):
+                await migrate(source, target)
+            assert await snapshot(target) == part
+            await _go_on(target, table)
+            counts = await migrate(source, target, resume=True)
+            assert counts == done
+            assert await snapshot(target) == want
+            assert await target.store.stats() == await clean.store.stats()
+            assert await migrate(source, target, resume=True) == done
+            assert await snapshot(target) == want
+            assert await target.store.stats() == await clean.store.stats()
+        finally:
+            for storage in (source, clean, target):
+                await storage.close()
+
+
+@pytest.mark.parametrize("place", ["sqlite", "postgres"])
+@pytest.mark.parametrize(("change", "names"), [
+    ({"content": "we moved to Oslo"}, "already exists with different content"),
+    ({"metadata": {"edited": True}}, "with another metadata than the source's"),
+    ({"visible_content": "shown otherwise"},
+     "with another visible_content than the source's")])
+async def test_a_resumed_migration_refuses_a_message_that_differs_and_writes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, place: str,
+        change: dict[str, Any], names: str) -> None:
+    """A destination message that is not the source's (here the source's was rewritten
+    after the stop) is refused by its id before anything is written: the destination's
+    sessions, messages and vectors stay as the stop left them. Keeping it would leave a
+    copy unlike the source (its old metadata, or shown text) without a word."""
+    from chatmem import transfer
+    from chatmem.errors import StoreError
+    from chatmem.models import Session
+
+    monkeypatch.setattr(transfer, "PAGE", 4)
+    src_url, _ = await _resumable_source(tmp_path)
+    async with PLACES[place](tmp_path) as where:
+        target = await Storage.open(where.url, vector=where.vector)
+        try:
+            source = await Storage.open(src_url, create=False)
+            try:
+                await _stop_after(target, "messages")
+                with pytest.raises(StoreError, match="disk full"):
+                    await migrate(source, target)
+            finally:
+                await source.close()
+            await _go_on(target, "messages")
+            part = await snapshot(target)
+            held = part["messages"][-1]
+            mem = await Memory.open(src_url, embedder=Embedder(RecordingProvider()))
+            try:
+                await mem.rewrite(held["session_id"], held["ts"], **change)
+                await mem.upsert_session(Session(id=held["session_id"],
+                                                 metadata={"renamed": True}))
+                await mem.flush(timeout=30)
+            finally:
+                await mem.close()
+            source = await Storage.open(src_url, create=False)
+            try:
+                with pytest.raises(InvalidInput, match=rf"{held['id']!r} .*{names}"):
+                    await migrate(source, target, resume=True)
+            finally:
+                await source.close()
+            assert await snapshot(target) == part
+        finally:
+            await target.close()
+
+
+def test_migrate_resume_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`chatmem migrate` stopped part way says so in one line (exit 2); run again it is
+    refused in one line naming --resume as the fix (exit 2); with --resume it finishes
+    (exit 0) and the destination equals the source; a message there that differs from
+    the source's is one line naming it (exit 2). The help shows --resume with an
+    example."""
+    import sqlite3
+
+    from chatmem import transfer
+
+    monkeypatch.setattr(transfer, "PAGE", 4)
+    src_url, want = asyncio.run(_resumable_source(tmp_path))
+    dst = tmp_path / "dst.db"
+
+    async def stopping() -> None:
+        target = await Storage.open(f"sqlite:///{dst}")
+        try:
+            await _stop_after(target, "messages")
+        finally:
+            await target.close()
+
+    asyncio.run(stopping())
+    runner = CliRunner()
+    args = ["migrate", "--from", src_url, "--to", f"sqlite:///{dst}"]
+
+    def one_line_error(res: Any, names: str) -> None:
+        assert res.exit_code == 2, res.output
+        # besides the progress bar's label (all a bar shows when not on a terminal)
+        lines = [line for line in res.stderr.strip().splitlines()
+                 if line != "migrating messages"]
+        assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+        assert names in lines[0], res.stderr
+
+    one_line_error(runner.invoke(main, args), "disk full")
+    res = runner.invoke(main, args)
+    one_line_error(res, "already in this store")
+    one_line_error(res, "chatmem migrate --from … --to … --resume")
+    with sqlite3.connect(dst) as conn:
+        conn.execute("DROP TRIGGER stop")
+    res = runner.invoke(main, [*args, "--resume"])
+    assert res.exit_code == 0 and "migrated {'sessions'" in res.stderr, res.output
+
+    async def copied() -> dict[str, Any]:
+        storage = await Storage.open(str(dst))
+        try:
+            return await snapshot(storage)
+        finally:
+            await storage.close()
+
+    assert asyncio.run(copied()) == want
+    first = want["messages"][0]["id"]
+    with sqlite3.connect(dst) as conn:
+        conn.execute("UPDATE messages SET content = 'edited' WHERE id = ?", (first,))
+    one_line_error(runner.invoke(main, [*args, "--resume"]),
+                   f"message id {first!r} already exists with different content")
+    one_line_error(runner.invoke(main, [*args[:-2], "--to", src_url, "--resume"]),
+                   "--from and --to name the same store")
+    res = runner.invoke(main, ["migrate", "--help"])
+    assert res.exit_code == 0 and "--resume" in res.output
+    assert "--to postgresql://me@localhost/chat --resume" in res.output
 
 
 def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> None:

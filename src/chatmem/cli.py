@@ -647,15 +647,24 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
 @click.option("--to-vector", default=None, help="Destination vector index URL, if separate.")
 @click.option("--no-vectors", is_flag=True, help="Copy messages only; the destination "
                                                  "re-embeds them when opened by chatmem.")
+@click.option("--resume", is_flag=True,
+              help="Finish a migration from this source that stopped part way (killed, a "
+                   "full disk, a lost connection): the messages already in the destination "
+                   "are kept when each is the source's own, the rest are written.")
 @run
 async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | None,
-                  no_vectors: bool) -> None:
+                  no_vectors: bool, resume: bool) -> None:
     """Move a whole store between backends: every message, id, setting and vector.
+    A destination that holds any of the source's ids is refused, unless --resume: a
+    migration that stopped part way keeps what it wrote, and --resume finishes it
+    (a message there that differs from the source's is refused by name, before
+    anything is written).
 
     \b
     Example:
       chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat
       chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db --to-vector qdrant+local:///q
+      chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat --resume
     """
     from .store import Storage
     from .store.urls import sqlite_path
@@ -677,7 +686,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
         total = (await source.store.stats()).messages
         with _progress("migrating messages", total) as bar:
             counts = await do_migrate(
-                source, target, vectors=not no_vectors,
+                source, target, vectors=not no_vectors, resume=resume,
                 progress=lambda kind, n: bar.update(n) if kind == "message" else None)
     click.echo(f"migrated {counts.as_dict()}", err=True)
 

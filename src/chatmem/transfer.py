@@ -52,6 +52,7 @@ from .models import (
     check_text,
     check_ts,
     describe,
+    retried_add,
     validate_session,
 )
 from .store import Storage
@@ -554,9 +555,10 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
     be stored, counted as indexed and never found by meaning. ``parents`` (each incoming
     session's parent_id): sessions that, with the store's, would make a parent chain
     scoping cannot read (:func:`check_parent_chains`). ``resume``: the ids
-    already held are not refused here (an import of this file that stopped part way);
-    each must then be the same message as the file's, which writing checks.
-    ``migrating``: the errors name what a migration can do (it has no resume)."""
+    already held are not refused here (an import of this file, or a migration, that
+    stopped part way); each must then be the same message as the incoming one, which
+    writing checks (and a migration before it, :func:`check_kept`).
+    ``migrating``: the errors name what a migration can do."""
     store = storage.store
     if parents:
         check_parent_chains(parents, {s.id: s.parent_id for s in await store.all_sessions()})
@@ -576,7 +578,9 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
         async for page in message_ids:
             taken = await store.get(page) if page else {}
             if taken:
-                fix = ("migrate into a new store, or delete those messages there first"
+                fix = ("a migration that stopped part way is finished with resume: "
+                       "chatmem migrate --from … --to … --resume; else migrate into a "
+                       "new store, or delete those messages there first"
                        if migrating else
                        "import into a new store, or delete those messages first; an "
                        "import of this file that stopped part way is finished with "
@@ -586,9 +590,38 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
     for rec in store_records:
         own = await store.meta_get(rec["namespace"], rec["key"])
         if own is not None and own != rec["value"]:
+            theirs, fix = (("the source's", "migrate into a new store") if migrating
+                           else ("the file's", "import into a new store"))
             raise InvalidInput(
-                f"this store's {rec['namespace']}.{rec['key']} is {own!r} and the "
-                f"file's {rec['value']!r}: import into a new store")
+                f"this store's {rec['namespace']}.{rec['key']} is {own!r} and "
+                f"{theirs} {rec['value']!r}: {fix}")
+
+
+async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -> None:
+    """Before a resumed migration writes anything: each of ``messages`` (in pages) that
+    ``storage`` holds already must be the one it would write, or the copy would not be
+    the source's. The same message as a resumed import keeps (same session, role and
+    content, :func:`~chatmem.models.retried_add`, which writing applies again), and,
+    since a store's messages are compared whole here, with the same other fields (a
+    source message rewritten since the stop, its metadata or shown text, would keep the
+    old ones); its time may be a later one the target gave it (a time its session
+    already had a message at is staggered). One that differs is refused by name."""
+    store = storage.store
+    async for page in messages:
+        held = await store.get([m.id for m in page if m.id is not None]) if page else {}
+        for given in page:
+            kept = held.get(given.id or "")
+            if kept is None or given.id is None:
+                continue
+            retried_add(kept, given, given.id)
+            mine, theirs = kept.to_dict(), given.to_dict()
+            other = [name for name in theirs if name != "ts" and mine[name] != theirs[name]]
+            if other:
+                raise InvalidInput(
+                    f"message id {given.id!r} is in this store with another "
+                    f"{' and '.join(other)} than the source's: a resume finishes a "
+                    "migration of the same source (migrate into a new store, or delete "
+                    "that message there first)")
 
 
 async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
@@ -739,20 +772,34 @@ def _entry(rec: dict[str, Any], ts: int | None = None) -> VectorEntry:
 
 
 async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
-                  progress: Progress = _noop) -> TransferCounts:
+                  progress: Progress = _noop, resume: bool = False) -> TransferCounts:
     """Copy everything from one backend to another, vectors included (no re-embedding):
     the source's message ids are compared with the target's first, then its records
-    are written as they are read, a page at a time (never the whole store at once)."""
-    async def ids() -> AsyncIterator[list[str]]:
+    are written as they are read, a page at a time (never the whole store at once).
+
+    ``resume``: finish a migration from this source that stopped part way (killed, a
+    full disk, a lost connection), as an import's ``resume``: the messages the target
+    holds already are kept when each is the source's own (:func:`check_kept`, all
+    compared before anything is written; one that differs is refused by name), the
+    rest are written, and sessions, settings and vectors are written again (each an
+    upsert), so the target ends as a migration that never stopped leaves it. Without
+    it such a target is refused for its first id held."""
+    async def messages() -> AsyncIterator[list[Message]]:
         cursor = 0
         while page := await source.store.scan_messages(cursor, PAGE):
-            yield [msg.id for _, msg, _ in page if msg.id is not None]
+            yield [msg for _, msg, _ in page]
             cursor = page[-1][0]
+
+    async def ids() -> AsyncIterator[list[str]]:
+        async for page in messages():
+            yield [msg.id for msg in page if msg.id is not None]
 
     own = [{"namespace": ns, "key": key, "value": value}
            for ns, key, value in await source.store.meta_items() if ns in STORE_RECORDS]
     await check_target(target, ids(), own, await source.vector_sizes() if vectors else {},
                        parents={s.id: s.parent_id for s in await source.store.all_sessions()},
-                       migrating=True)
+                       resume=resume, migrating=True)
+    if resume:
+        await check_kept(target, messages())
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)
