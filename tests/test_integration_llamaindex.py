@@ -326,3 +326,18 @@ def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
         with pytest.raises(InvalidInput, match=re.escape(where)):
             asyncio.run(block.aput([ChatMessage(role="user", content="find it"), message]))
     assert not sync_mem.list_messages(session="s1").messages
+
+
+# ------------------------------------------------------------------ audit
+
+
+def test_a_low_priority_block_with_nothing_recalled_can_be_shortened(
+        sync_mem: SyncMemory) -> None:
+    # the history alone over token_limit: LlamaIndex asks every block of priority > 0 to
+    # shrink, passing [] for a block that returned nothing (a TypeError before)
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
+    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=50, memory_blocks=[block])
+    memory.put(ChatMessage(role="user", content="word " * 200))  # kept: the only message
+    out = memory.get(input="hello")
+    assert [m.role for m in out] == ["user"]
+    assert asyncio.run(block.atruncate([], 10)) is None  # type: ignore[arg-type]

@@ -229,7 +229,10 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         """Shorten the block by at least ``tokens_to_truncate`` tokens (LlamaIndex's
         default tokenizer) when ``Memory`` must fit ``token_limit`` (only for
         ``priority`` > 0): whole groups of lines (separated by blank lines) go from the
-        end; ``None`` when only the header would be left."""
+        end; ``None`` when only the header would be left, or when the block had
+        nothing (``Memory`` then passes ``[]``)."""
+        if not isinstance(content, str) or not content:
+            return None
         count = get_tokenizer()
         keep = len(count(content)) - max(tokens_to_truncate, 0)
         parts = content.split("\n\n")
