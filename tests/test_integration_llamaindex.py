@@ -27,6 +27,7 @@ from llama_index.core.memory import Memory as LlamaMemory
 from llama_index.core.storage.chat_store.sql import MessageStatus
 
 from chatmem import InvalidInput, Memory, SyncMemory
+from chatmem.errors import StoreClosed
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
 from chatmem.testing import HashEmbeddingProvider, embedder
 from readme import python_blocks, section
@@ -341,3 +342,25 @@ def test_a_low_priority_block_with_nothing_recalled_can_be_shortened(
     out = memory.get(input="hello")
     assert [m.role for m in out] == ["user"]
     assert asyncio.run(block.atruncate([], 10)) is None  # type: ignore[arg-type]
+
+
+def test_a_closed_memory_is_store_closed(tmp_path: Path) -> None:
+    # a RuntimeError ('Event loop is closed') before, and a coroutine never awaited
+    mem = SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder())
+    block = ChatmemMemoryBlock(mem, "s1")
+    mem.close()
+    with pytest.raises(StoreClosed, match="closed"):
+        asyncio.run(block.aput([ChatMessage(role="user", content=DOG)]))
+    with pytest.raises(StoreClosed, match="closed"):
+        asyncio.run(block.aget([ChatMessage(role="user", content="my dog?")]))
+
+    async def closed_async() -> None:
+        amem = await Memory.open(f"sqlite:///{tmp_path}/a.db", embedder=embedder())
+        await amem.close()
+        ablock = ChatmemMemoryBlock(amem, "s1")
+        with pytest.raises(StoreClosed):
+            await ablock.aput([ChatMessage(role="user", content=DOG)])
+        with pytest.raises(StoreClosed):
+            await ablock.aget([ChatMessage(role="user", content="my dog?")])
+
+    asyncio.run(closed_async())

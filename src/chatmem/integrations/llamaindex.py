@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -199,8 +200,23 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         loop LlamaIndex runs this block on), else on the current loop."""
         mem = self.memory
         if isinstance(mem, SyncMemory):
-            future = asyncio.run_coroutine_threadsafe(call(mem.memory), mem._loop)
-            return await asyncio.wrap_future(future)
+            if threading.get_ident() == mem._thread.ident:  # already on its loop
+                return await call(mem.memory)
+            # refused as SyncMemory's own calls are (StoreClosed after close(), a forked
+            # process), not a RuntimeError from its stopped loop or a wait for ever
+            with mem._submit_lock:
+                refusal = mem._refusal()
+                if refusal is None:
+                    future = mem._submit(call(mem.memory))
+            if refusal is not None:
+                raise refusal
+            try:
+                return await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                if future.cancelled() and mem._closed:  # close() ended the call
+                    raise mem.closed_error("this SyncMemory was closed while the call "
+                                           "ran") from None
+                raise
         coro: Coroutine[Any, Any, T] = call(mem)
         return await coro
 
