@@ -364,3 +364,31 @@ def test_a_closed_memory_is_store_closed(tmp_path: Path) -> None:
             await ablock.aget([ChatMessage(role="user", content="my dog?")])
 
     asyncio.run(closed_async())
+
+
+async def cancelled_put(block: ChatmemMemoryBlock, n: int) -> None:
+    put = asyncio.ensure_future(block.aput(
+        [ChatMessage(role="user", content=f"note {i}") for i in range(n)]))
+    for _ in range(3):  # under way: the messages are being stored
+        await asyncio.sleep(0)
+    assert not put.done()
+    put.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await put
+
+
+def test_a_cancelled_put_still_stores_what_it_was_given(sync_mem: SyncMemory,
+                                                        tmp_path: Path) -> None:
+    # LlamaIndex archives the flushed messages before the block's aput: a cancellation
+    # that cut the add short lost them (0 of 300 stored before)
+    asyncio.run(cancelled_put(ChatmemMemoryBlock(sync_mem, "s1"), 300))
+    assert [m.content for m in sync_mem.list(session="s1", limit=1000).messages] == [
+        f"note {i}" for i in range(300)]
+
+    async def on_async_memory() -> None:
+        async with await Memory.open(f"sqlite:///{tmp_path}/a.db", embedder=embedder()) as mem:
+            await cancelled_put(ChatmemMemoryBlock(mem, "s1"), 300)
+            stored = (await mem.list(session="s1", limit=1000)).messages
+            assert [m.content for m in stored] == [f"note {i}" for i in range(300)]
+
+    asyncio.run(on_async_memory())

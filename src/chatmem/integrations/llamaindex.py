@@ -166,6 +166,24 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     return [m for m in (to_openai(msg) for msg in messages[max(start, 0):]) if m is not None]
 
 
+async def _finished(inner: asyncio.Future[T]) -> T:
+    """``inner``'s result; when the caller is cancelled, ``inner`` still runs to its end
+    (however many cancellations come), then the cancellation is passed on (``inner``'s
+    own error, if it fails, instead: the caller learns the work was not done)."""
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(inner)
+        except asyncio.CancelledError:
+            if inner.done():  # inner itself was cancelled
+                raise
+            cancelled = True
+            continue
+        if cancelled:
+            raise asyncio.CancelledError
+        return result
+
+
 class ChatmemMemoryBlock(BaseMemoryBlock[str]):
     """chatmem as a long-term LlamaIndex memory block (see the module).
 
@@ -195,13 +213,19 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
                             f"SyncMemory or Memory, got {type(value).__name__}")
         return value
 
-    async def _run(self, call: Callable[[Memory], Coroutine[Any, Any, T]]) -> T:
+    async def _run(self, call: Callable[[Memory], Coroutine[Any, Any, T]], *,
+                   finish: bool = False) -> T:
         """Run ``call`` on the chatmem memory: on a SyncMemory's own loop (from whatever
-        loop LlamaIndex runs this block on), else on the current loop."""
+        loop LlamaIndex runs this block on), else on the current loop. ``finish``: a
+        cancellation waits for the call to end, then is passed on (the call is not
+        cut short)."""
         mem = self.memory
-        if isinstance(mem, SyncMemory):
-            if threading.get_ident() == mem._thread.ident:  # already on its loop
-                return await call(mem.memory)
+        if not isinstance(mem, SyncMemory):
+            coro: Coroutine[Any, Any, T] = call(mem)
+            return await (_finished(asyncio.ensure_future(coro)) if finish else coro)
+        if threading.get_ident() == mem._thread.ident:  # already on its loop
+            inner: asyncio.Future[T] = asyncio.ensure_future(call(mem.memory))
+        else:
             # refused as SyncMemory's own calls are (StoreClosed after close(), a forked
             # process), not a RuntimeError from its stopped loop or a wait for ever
             with mem._submit_lock:
@@ -210,15 +234,14 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
                     future = mem._submit(call(mem.memory))
             if refusal is not None:
                 raise refusal
-            try:
-                return await asyncio.wrap_future(future)
-            except asyncio.CancelledError:
-                if future.cancelled() and mem._closed:  # close() ended the call
-                    raise mem.closed_error("this SyncMemory was closed while the call "
-                                           "ran") from None
-                raise
-        coro: Coroutine[Any, Any, T] = call(mem)
-        return await coro
+            inner = asyncio.wrap_future(future)
+        try:
+            return await (_finished(inner) if finish else inner)
+        except asyncio.CancelledError:
+            if inner.cancelled() and mem._closed:  # close() ended the call
+                raise mem.closed_error("this SyncMemory was closed while the call "
+                                       "ran") from None
+            raise
 
     def _session(self, given: object) -> str:
         session = self.session_id or (given if isinstance(given, str) else None)
@@ -264,7 +287,10 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         given = next((msg.additional_kwargs.get("session_id") for msg in messages
                       if msg.additional_kwargs.get("session_id")), None)
         session = self._session(given)
-        await self._run(lambda m: m.add(batch, session=session, platform=self.platform))
+        # LlamaIndex has taken the messages out of its short-term queue before handing
+        # them over: a cancelled put still stores them (then the cancellation goes on)
+        await self._run(lambda m: m.add(batch, session=session, platform=self.platform),
+                        finish=True)
 
 
 __all__ = ["ChatmemMemoryBlock", "to_openai", "turn"]
