@@ -392,3 +392,46 @@ def test_a_cancelled_put_still_stores_what_it_was_given(sync_mem: SyncMemory,
             assert [m.content for m in stored] == [f"note {i}" for i in range(300)]
 
     asyncio.run(on_async_memory())
+
+
+OK = ChatMessage(role="user", content=DOG)
+BAD_PUTS = [
+    (None, "messages must be a list of llama_index ChatMessage, got NoneType"),
+    ([{"role": "user", "content": "x"}], "messages[0] must be a llama_index ChatMessage"),
+    ([OK, None], "messages[1] must be a llama_index ChatMessage, got NoneType"),
+    ([OK, ChatMessage(role="tool", content="3", additional_kwargs={"tool_call_id": 5})],
+     "messages[1].additional_kwargs.tool_call_id must be a string, got int"),
+    ([ChatMessage(role="user", content="hi", additional_kwargs={"name": 7}), OK],
+     "messages[0].additional_kwargs.name must be a string"),
+    ([OK, ChatMessage(role="assistant", content=None, additional_kwargs={
+        "tool_calls": {"id": "c1", "function": {"name": "f", "arguments": "{}"}}})],
+     "messages[1].additional_kwargs.tool_calls must be a list of tool calls, got dict"),
+    ([OK, ChatMessage(role="assistant", content=None,
+                      additional_kwargs={"function_call": "f()"})],
+     "messages[1].additional_kwargs.function_call must be an object, got str"),
+    ([OK, ChatMessage(role="assistant", content=""),
+      ChatMessage(role="user", content="x" * 300_000)],
+     "messages[2].content has 300000 characters"),
+]
+
+
+@pytest.mark.parametrize("with_session", [False, True])
+def test_bad_messages_are_invalid_input_naming_them_and_store_nothing(
+        sync_mem: SyncMemory, with_session: bool) -> None:
+    # before: AttributeError / TypeError, an int tool_call_id or name silently dropped,
+    # a dict or string of tool calls iterated key by key, the index of the batch left
+    # after empty messages went
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    for messages, error in BAD_PUTS:
+        put = block.aput(messages, from_short_term_memory=True,  # type: ignore[arg-type]
+                         session_id="s1" if with_session else None)
+        with pytest.raises(InvalidInput, match=re.escape(error)):
+            asyncio.run(put)
+    assert not sync_mem.list_messages(session="s1").messages
+    for query, error in (("hello", "messages must be a list of llama_index ChatMessage, "
+                                   "got str 'hello'"),
+                         ([OK, 3], "messages[1] must be a llama_index ChatMessage, got int")):
+        with pytest.raises(InvalidInput, match=re.escape(error)):
+            asyncio.run(block.aget(query, session_id="s1"))  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match=re.escape("message must be a llama_index")):
+        to_openai({"role": "user", "content": "x"})  # type: ignore[arg-type]

@@ -48,9 +48,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "chatmem.integrations.llamaindex needs LlamaIndex: pip install 'chatmem[llamaindex]' "
         f"(llama-index-core>=0.14); {exc}") from exc
 
+from ..chat_format import to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
-from ..models import MAX_JSON_DEPTH
+from ..models import MAX_JSON_DEPTH, describe
 
 T = TypeVar("T")
 
@@ -78,12 +79,13 @@ def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
     return value
 
 
-def _tool_call(block: ToolCallBlock) -> dict[str, Any]:
+def _tool_call(block: ToolCallBlock, path: str) -> dict[str, Any]:
     args = block.tool_kwargs
     call: dict[str, Any] = {"type": "function", "function": {
         "name": block.tool_name,
         "arguments": args if isinstance(args, str) else json.dumps(
-            _plain(args, f"tool call {block.tool_name!r} arguments"), ensure_ascii=False,
+            _plain(args, f"{path}: tool call {block.tool_name!r} arguments"),
+            ensure_ascii=False,
             default=str)}}
     if block.tool_call_id:
         call["id"] = block.tool_call_id
@@ -109,9 +111,27 @@ def _part(block: Any) -> dict[str, Any] | None:
     return None  # thinking, citations, cache points, video: not part of the conversation
 
 
-def to_openai(message: ChatMessage) -> dict[str, Any] | None:
+def messages_of(value: object, name: str = "messages") -> list[ChatMessage]:
+    """``value`` as a list of ``ChatMessage``; anything else is :class:`InvalidInput`
+    naming ``name`` (or the item)."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput(f"{name} must be a list of llama_index ChatMessage, got "
+                           f"{describe(value)}")
+    for i, item in enumerate(value):
+        if not isinstance(item, ChatMessage):
+            raise InvalidInput(f"{name}[{i}] must be a llama_index ChatMessage, got "
+                               f"{describe(item)}")
+    return list(value)
+
+
+def to_openai(message: ChatMessage, path: str = "message") -> dict[str, Any] | None:
     """One LlamaIndex ``ChatMessage`` as a chat-completions message for
-    :meth:`chatmem.Memory.add`, or ``None`` when it holds nothing to remember."""
+    :meth:`chatmem.Memory.add`, or ``None`` when it holds nothing to remember.
+    ``additional_kwargs`` fields of the wrong type are :class:`InvalidInput` naming
+    ``path`` and the field."""
+    if not isinstance(message, ChatMessage):
+        raise InvalidInput(f"{path} must be a llama_index ChatMessage, got "
+                           f"{describe(message)}")
     role = str(getattr(message.role, "value", message.role))
     out: dict[str, Any] = {"role": ROLES.get(role, role)}
     texts: list[str] = []
@@ -123,7 +143,7 @@ def to_openai(message: ChatMessage) -> dict[str, Any] | None:
                 texts.append(block.text)
                 parts.append({"type": "text", "text": block.text})
         elif isinstance(block, ToolCallBlock):
-            calls.append(_tool_call(block))
+            calls.append(_tool_call(block, path))
         else:
             part = _part(block)
             if part is not None:
@@ -133,13 +153,25 @@ def to_openai(message: ChatMessage) -> dict[str, Any] | None:
         value = kwargs.get(key)
         if value is None or value == []:
             continue
+        where = f"{path}.additional_kwargs.{key}"
         if key == "tool_calls":
+            given = _plain(value, where)
+            if not isinstance(given, list):
+                raise InvalidInput(f"{where} must be a list of tool calls, got "
+                                   f"{describe(value)}")
             # an LLM integration may give a call both ways: keep the block's
             seen = {c["id"] for c in calls if "id" in c}
-            calls.extend(c for c in _plain(value, "additional_kwargs.tool_calls")
+            calls.extend(c for c in given
                          if not (isinstance(c, Mapping) and c.get("id") in seen))
-        elif isinstance(value, (str, Mapping)):
-            out[key] = _plain(value, f"additional_kwargs.{key}")
+        elif key == "function_call":
+            given = _plain(value, where)
+            if not isinstance(given, Mapping):
+                raise InvalidInput(f"{where} must be an object, got {describe(value)}")
+            out[key] = given
+        elif isinstance(value, str):
+            out[key] = value
+        else:
+            raise InvalidInput(f"{where} must be a string, got {describe(value)}")
     if calls:
         out["tool_calls"] = calls
     if len(parts) == len(texts):
@@ -160,10 +192,13 @@ def to_openai(message: ChatMessage) -> dict[str, Any] | None:
 def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     """The latest turn of ``messages``: from the last user message on (the last message
     when there is none), as chat-completions messages (the query of a recall)."""
+    messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
                   if str(getattr(messages[i].role, "value", messages[i].role)) == "user"),
                  len(messages) - 1)
-    return [m for m in (to_openai(msg) for msg in messages[max(start, 0):]) if m is not None]
+    start = max(start, 0)
+    return [m for m in (to_openai(msg, f"messages[{start + i}]")
+                        for i, msg in enumerate(messages[start:])) if m is not None]
 
 
 async def _finished(inner: asyncio.Future[T]) -> T:
@@ -254,7 +289,7 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
                     **block_kwargs: Any) -> str:
         """What chatmem recalls for the latest turn of ``messages``: the text of
         :meth:`chatmem.Memory.context`'s system message (empty when nothing is recalled)."""
-        query = turn(messages or [])
+        query = turn([] if messages is None else messages)
         if not query:
             return ""
         session = self._session(block_kwargs.get("session_id"))
@@ -279,18 +314,37 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
             parts.pop()
         return "\n\n".join(parts) if len(parts) > 1 else None
 
+    async def aget(self, messages: list[ChatMessage] | None = None,
+                   **block_kwargs: Any) -> str:
+        if messages is not None:
+            messages_of(messages)
+        return await super().aget(messages, **block_kwargs)
+
+    async def aput(self, messages: list[ChatMessage], from_short_term_memory: bool = False,
+                   session_id: str | None = None) -> None:
+        # checked before LlamaIndex writes session_id into each message
+        messages_of(messages)
+        await super().aput(messages, from_short_term_memory=from_short_term_memory,
+                           session_id=session_id)
+
     async def _aput(self, messages: list[ChatMessage]) -> None:
-        """Store the messages flushed from the short-term memory in chatmem."""
-        batch = [m for m in (to_openai(msg) for msg in messages) if m is not None]
-        if not batch:
+        """Store the messages flushed from the short-term memory in chatmem: all of
+        them, or (a message that cannot be stored: :class:`InvalidInput` naming it) none."""
+        messages = messages_of(messages)
+        items = [(i, m) for i, m in ((i, to_openai(msg, f"messages[{i}]"))
+                                     for i, msg in enumerate(messages)) if m is not None]
+        if not items:
             return
         given = next((msg.additional_kwargs.get("session_id") for msg in messages
                       if msg.additional_kwargs.get("session_id")), None)
         session = self._session(given)
+        for i, item in items:  # errors name the message as LlamaIndex gave it
+            to_message(item, path=f"messages[{i}]", session=session, platform=self.platform)
+        batch = [item for _, item in items]
         # LlamaIndex has taken the messages out of its short-term queue before handing
         # them over: a cancelled put still stores them (then the cancellation goes on)
         await self._run(lambda m: m.add(batch, session=session, platform=self.platform),
                         finish=True)
 
 
-__all__ = ["ChatmemMemoryBlock", "to_openai", "turn"]
+__all__ = ["ChatmemMemoryBlock", "messages_of", "to_openai", "turn"]
