@@ -115,8 +115,8 @@ def test_the_query_is_the_latest_turn() -> None:
 
 
 def test_the_block_refuses_what_is_not_a_chatmem_memory() -> None:
-    with pytest.raises(TypeError, match="SyncMemory or Memory"):
-        ChatmemMemoryBlock(object(), "s1")
+    with pytest.raises(InvalidInput, match="SyncMemory or Memory"):
+        ChatmemMemoryBlock(object(), "s1")  # a TypeError before
 
 
 def test_a_missing_llama_index_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -435,3 +435,22 @@ def test_bad_messages_are_invalid_input_naming_them_and_store_nothing(
             asyncio.run(block.aget(query, session_id="s1"))  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match=re.escape("message must be a llama_index")):
         to_openai({"role": "user", "content": "x"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [
+    ({"memory": None}, "memory must be a chatmem SyncMemory or Memory, got NoneType"),
+    ({"session_id": 5}, "ChatmemMemoryBlock session_id must be a string, got int"),
+    ({"session_id": ""}, "ChatmemMemoryBlock session_id must not be empty"),
+    ({"session_id": "s\x00"}, "ChatmemMemoryBlock session_id contains a NUL"),
+    ({"session_id": "s" * 600}, "ChatmemMemoryBlock session_id is longer than 512"),
+    ({"platform": 3}, "ChatmemMemoryBlock platform must be a string, got int"),
+    ({"platform": " "}, "ChatmemMemoryBlock platform must not be empty"),
+])
+def test_bad_block_arguments_are_invalid_input_naming_them(
+        sync_mem: SyncMemory, kwargs: dict[str, object], error: str) -> None:
+    # before: pydantic's ValidationError, a TypeError, or taken as given (an empty
+    # session_id silently replaced by the Memory's; an empty platform refused only when
+    # the first messages were flushed, after LlamaIndex had archived them)
+    given: dict[str, object] = {"memory": sync_mem, "session_id": "s1", **kwargs}
+    with pytest.raises(InvalidInput, match=re.escape(error)):
+        ChatmemMemoryBlock(**given)  # type: ignore[arg-type]

@@ -51,7 +51,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..chat_format import to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
-from ..models import MAX_JSON_DEPTH, describe
+from ..models import MAX_JSON_DEPTH, MAX_LABEL_CHARS, check_text, describe
 
 T = TypeVar("T")
 
@@ -219,6 +219,13 @@ async def _finished(inner: asyncio.Future[T]) -> T:
         return result
 
 
+def _check_memory(value: object) -> Any:
+    if not isinstance(value, (Memory, SyncMemory)):
+        raise InvalidInput("ChatmemMemoryBlock(memory, …): memory must be a chatmem "
+                           f"SyncMemory or Memory, got {describe(value)}")
+    return value
+
+
 class ChatmemMemoryBlock(BaseMemoryBlock[str]):
     """chatmem as a long-term LlamaIndex memory block (see the module).
 
@@ -237,16 +244,23 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
 
     def __init__(self, memory: Memory | SyncMemory | None = None,
                  session_id: str | None = None, **data: Any) -> None:
+        # checked here, as chatmem checks its arguments (InvalidInput naming the field),
+        # not left to pydantic (a ValidationError, or an empty session_id or platform
+        # taken: the first silently replaced by the Memory's, the second refused only
+        # when the first messages are flushed)
+        _check_memory(memory)
+        for name, value in (("session_id", session_id), ("platform", data.get("platform"))):
+            check_text(value, f"ChatmemMemoryBlock {name}", max_chars=MAX_LABEL_CHARS)
+            if isinstance(value, str) and not value.strip():
+                raise InvalidInput(f"ChatmemMemoryBlock {name} must not be empty (leave it "
+                                   "out when there is none)")
         fields: dict[str, Any] = {"memory": memory, "session_id": session_id, **data}
         super().__init__(**fields)
 
     @field_validator("memory")
     @classmethod
     def _check_memory(cls, value: Any) -> Any:
-        if not isinstance(value, (Memory, SyncMemory)):
-            raise TypeError("ChatmemMemoryBlock(memory, …): memory must be a chatmem "
-                            f"SyncMemory or Memory, got {type(value).__name__}")
-        return value
+        return _check_memory(value)
 
     async def _run(self, call: Callable[[Memory], Coroutine[Any, Any, T]], *,
                    finish: bool = False) -> T:
