@@ -4,11 +4,13 @@ llama-index-core: no network, no LLM (LlamaIndex's MockLLM echoes its prompt).""
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,7 @@ from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms import MockLLM
 from llama_index.core.memory import Memory as LlamaMemory
 from llama_index.core.storage.chat_store.sql import MessageStatus
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.errors import StoreClosed
@@ -34,6 +37,18 @@ from readme import python_blocks, section
 
 DOG = "My dog is called Biscuit and he loves the beach"
 
+# LlamaIndex's Memory keeps its short-term queue in an SQLAlchemy chat store (aiosqlite in
+# memory by default) that nothing closes: each test gives it an engine and disposes of
+# it (the `llama` fixture), and a connection left open fails the test it was left by
+pytestmark = pytest.mark.filterwarnings("error:<aiosqlite.core.Connection:ResourceWarning")
+
+
+@pytest.fixture(autouse=True)
+def collected() -> Iterator[None]:
+    """Garbage collected after each test: what it left open is reported for it."""
+    yield
+    gc.collect()
+
 
 def filler(n: int) -> list[ChatMessage]:
     out = []
@@ -41,6 +56,23 @@ def filler(n: int) -> list[ChatMessage]:
         out.append(ChatMessage(role="user", content=f"Tell me fact number {i} about Paris"))
         out.append(ChatMessage(role="assistant", content=f"Fact {i}: it rains sometimes"))
     return out
+
+
+LlamaFactory = Callable[..., LlamaMemory]
+
+
+@pytest.fixture
+def llama() -> Iterator[LlamaFactory]:
+    """``LlamaMemory.from_defaults`` with a chat-store engine disposed of afterwards."""
+    engines: list[AsyncEngine] = []
+
+    def make(**kwargs: Any) -> LlamaMemory:
+        engines.append(create_async_engine("sqlite+aiosqlite://"))
+        return LlamaMemory.from_defaults(async_engine=engines[-1], **kwargs)
+
+    yield make
+    for engine in engines:
+        asyncio.run(engine.dispose())
 
 
 @pytest.fixture
@@ -129,10 +161,11 @@ def test_a_missing_llama_index_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
 # ------------------------------------------------------------------ in a LlamaIndex Memory
 
 
-def test_flushed_messages_are_stored_and_recalled(sync_mem: SyncMemory) -> None:
+def test_flushed_messages_are_stored_and_recalled(sync_mem: SyncMemory,
+                                                  llama: LlamaFactory) -> None:
     block = ChatmemMemoryBlock(sync_mem, "s1", platform="web")
-    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
-                                       memory_blocks=[block])
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[block])
     memory.put_messages([ChatMessage(role="user", content=DOG),
                          ChatMessage(role="assistant", content="Biscuit sounds lovely!")])
     for msg in filler(10):
@@ -163,18 +196,18 @@ def test_flushed_messages_are_stored_and_recalled(sync_mem: SyncMemory) -> None:
     assert [m.content for m in out[1:]] == [m.content for m in active]
 
 
-def test_nothing_recalled_adds_no_block(sync_mem: SyncMemory) -> None:
-    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=1000,
-                                       memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+def test_nothing_recalled_adds_no_block(sync_mem: SyncMemory, llama: LlamaFactory) -> None:
+    memory = llama(session_id="s1", token_limit=1000,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
     memory.put(ChatMessage(role="user", content="hello there"))
     out = memory.get()
     assert [(m.role, m.content) for m in out] == [("user", "hello there")]
     assert sync_mem.stats()["messages"] == 0
 
 
-def test_the_session_follows_the_llama_memory(sync_mem: SyncMemory) -> None:
-    memory = LlamaMemory.from_defaults(session_id="conv-7", token_limit=60,
-                                       memory_blocks=[ChatmemMemoryBlock(sync_mem)])
+def test_the_session_follows_the_llama_memory(sync_mem: SyncMemory, llama: LlamaFactory) -> None:
+    memory = llama(session_id="conv-7", token_limit=60,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem)])
     memory.put(ChatMessage(role="user", content=DOG))
     for msg in filler(6):
         memory.put(msg)
@@ -183,12 +216,12 @@ def test_the_session_follows_the_llama_memory(sync_mem: SyncMemory) -> None:
     assert DOG in (memory.get(input="my dog?")[0].content or "")
 
 
-async def test_an_async_memory_with_tool_messages(tmp_path: Path) -> None:
+async def test_an_async_memory_with_tool_messages(tmp_path: Path, llama: LlamaFactory) -> None:
     provider = HashEmbeddingProvider()
     async with await Memory.open(f"sqlite:///{tmp_path}/m.db",
                                  embedder=embedder(provider)) as mem:
-        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
-                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        memory = llama(session_id="s1", token_limit=80,
+                       memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
         await memory.aput_messages([
             ChatMessage(role="user", content="What is the weather in Oslo?"),
             ChatMessage(role="assistant", blocks=[ToolCallBlock(
@@ -214,9 +247,9 @@ async def test_an_async_memory_with_tool_messages(tmp_path: Path) -> None:
         assert "Oslo has sleet today" in system
 
 
-def test_a_chat_engine_sees_the_recalled_memory(sync_mem: SyncMemory) -> None:
-    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
-                                       memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+def test_a_chat_engine_sees_the_recalled_memory(sync_mem: SyncMemory, llama: LlamaFactory) -> None:
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
     memory.put(ChatMessage(role="user", content=DOG))
     for msg in filler(8):
         memory.put(msg)
@@ -228,10 +261,10 @@ def test_a_chat_engine_sees_the_recalled_memory(sync_mem: SyncMemory) -> None:
     assert memory.get_all(status=MessageStatus.ACTIVE)[-1].role == "assistant"
 
 
-async def test_a_chat_engine_async(tmp_path: Path) -> None:
+async def test_a_chat_engine_async(tmp_path: Path, llama: LlamaFactory) -> None:
     async with await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder()) as mem:
-        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=80,
-                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        memory = llama(session_id="s1", token_limit=80,
+                       memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
         await memory.aput(ChatMessage(role="user", content=DOG))
         for msg in filler(8):
             await memory.aput(msg)
@@ -249,9 +282,10 @@ async def test_truncation_drops_whole_groups_from_the_end(sync_mem: SyncMemory) 
     assert await block.atruncate(text, 1000) is None
 
 
-def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory) -> None:
+def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory,
+                                                  llama: LlamaFactory) -> None:
     block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
-    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=120, memory_blocks=[block])
+    memory = llama(session_id="s1", token_limit=120, memory_blocks=[block])
     memory.put(ChatMessage(role="user", content=DOG))
     for msg in filler(12):
         memory.put(msg)
@@ -272,11 +306,11 @@ def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory) -> None:
     assert [m.content for m in shortened[1:]] == [m.content for m in history]
 
 
-def test_last_messages_are_rendered_after_the_recall(tmp_path: Path) -> None:
+def test_last_messages_are_rendered_after_the_recall(tmp_path: Path, llama: LlamaFactory) -> None:
     with SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
                          last_messages=2) as mem:
-        memory = LlamaMemory.from_defaults(session_id="s1", token_limit=60,
-                                           memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
+        memory = llama(session_id="s1", token_limit=60,
+                       memory_blocks=[ChatmemMemoryBlock(mem, "s1")])
         memory.put(ChatMessage(role="user", content=DOG))
         for msg in filler(6):
             memory.put(msg)
@@ -333,11 +367,11 @@ def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
 
 
 def test_a_low_priority_block_with_nothing_recalled_can_be_shortened(
-        sync_mem: SyncMemory) -> None:
+        sync_mem: SyncMemory, llama: LlamaFactory) -> None:
     # the history alone over token_limit: LlamaIndex asks every block of priority > 0 to
     # shrink, passing [] for a block that returned nothing (a TypeError before)
     block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
-    memory = LlamaMemory.from_defaults(session_id="s1", token_limit=50, memory_blocks=[block])
+    memory = llama(session_id="s1", token_limit=50, memory_blocks=[block])
     memory.put(ChatMessage(role="user", content="word " * 200))  # kept: the only message
     out = memory.get(input="hello")
     assert [m.role for m in out] == ["user"]
