@@ -18,10 +18,12 @@ pytest.importorskip("llama_index.core")
 
 from llama_index.core.base.llms.types import (
     ChatMessage,
+    DocumentBlock,
     ImageBlock,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
+    VideoBlock,
 )
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms import MockLLM
@@ -488,3 +490,17 @@ def test_bad_block_arguments_are_invalid_input_naming_them(
     given: dict[str, object] = {"memory": sync_mem, "session_id": "s1", **kwargs}
     with pytest.raises(InvalidInput, match=re.escape(error)):
         ChatmemMemoryBlock(**given)  # type: ignore[arg-type]
+
+
+def test_a_video_or_an_untitled_document_is_described_not_dropped(
+        sync_mem: SyncMemory) -> None:
+    # before: a message that only showed a video was dropped whole (to_openai -> None),
+    # a video beside text silently left out, a document without a title '[file]'
+    video = ChatMessage(role="user", blocks=[VideoBlock(url="https://x.test/clips/dog.mp4")])
+    assert to_openai(video) == {"role": "user", "content": [
+        {"type": "file", "file": {"filename": "dog.mp4"}}]}
+    doc = ChatMessage(role="user", blocks=[TextBlock(text="read this"),
+                                           DocumentBlock(url="https://x.test/a/report.pdf")])
+    asyncio.run(ChatmemMemoryBlock(sync_mem, "s1").aput([video, doc]))
+    assert [m.content for m in sync_mem.list(session="s1").messages] == [
+        "[file: dog.mp4]", "read this\n[file: report.pdf]"]

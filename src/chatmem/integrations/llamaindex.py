@@ -39,6 +39,7 @@ try:
         ImageBlock,
         TextBlock,
         ToolCallBlock,
+        VideoBlock,
     )
     from llama_index.core.bridge.pydantic import Field, field_validator
     from llama_index.core.memory.memory import BaseMemoryBlock
@@ -92,6 +93,10 @@ def _tool_call(block: ToolCallBlock, path: str) -> dict[str, Any]:
     return call
 
 
+#: The title LlamaIndex gives a DocumentBlock that was given none.
+_UNTITLED = DocumentBlock(data=b"").title
+
+
 def _part(block: Any) -> dict[str, Any] | None:
     """A non-text content block as a chat-completions content part (chatmem stores a
     short description, such as ``[image: cat.png]``), or ``None`` to leave it out."""
@@ -106,9 +111,17 @@ def _part(block: Any) -> dict[str, Any] | None:
     if isinstance(block, AudioBlock):
         return {"type": "input_audio",
                 "input_audio": {"format": block.format} if block.format else {}}
-    if isinstance(block, DocumentBlock):
-        return {"type": "file", "file": {"filename": block.title} if block.title else {}}
-    return None  # thinking, citations, cache points, video: not part of the conversation
+    if isinstance(block, (DocumentBlock, VideoBlock)):
+        # a video too: chat-completions has no part of its own for one, and a message
+        # that only shows one is still a turn of the conversation
+        where = block.url or block.path
+        name = None
+        if isinstance(block, DocumentBlock) and block.title != _UNTITLED:
+            name = block.title
+        if not name and where is not None:
+            name = str(where).split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or None
+        return {"type": "file", "file": {"filename": name} if name else {}}
+    return None  # thinking, citations, cache points: not part of the conversation
 
 
 def messages_of(value: object, name: str = "messages") -> list[ChatMessage]:
