@@ -449,6 +449,69 @@ async def test_a_store_holds_one_width_per_model_across_processes(
     assert (await sizes(empty)) == {"openai:fake-embed": frozenset({12})}
 
 
+async def test_a_cleared_store_takes_a_new_width_in_the_same_process(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # the provider refused any width but its process's first answer, whatever the store
+    # held: after a clear, a long-running process (the server) could never take a model
+    # swapped behind the endpoint, which a new process took at once
+    url = f"sqlite:///{tmp_path}/swap.db"
+    config = {"embedding": service.config("openai", path="/v1", model="fake-embed")}
+    mem = await Memory.open(url, config=Config.load(**config))
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+        await mem.flush()
+        assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({8})}
+        await mem.clear()
+        service.default = Step(dims=12)  # another model answers under the same name
+        await mem.add([{"session_id": "s", "content": "the boiler service is on Thursday"}])
+        await mem.flush()
+        stats = await mem.stats()
+        assert stats["indexed"] == 1 and stats["failed"] == 0, stats
+        assert stats["indexer"]["last_error"] is None, stats["indexer"]
+        result = await mem.recall("when is the boiler service")
+        assert result.degraded_reason is None
+        assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
+        # the store holds 12 now: another width waits, and reindex moves the store to it,
+        # embedding again (not from the embedder's cache of the 12-wide model's vectors)
+        service.default = Step(dims=16)
+        (car,) = await mem.add([{"session_id": "s", "content": "the car is due for its MOT"}])
+        await mem.flush()
+        stats = await mem.stats()
+        assert stats["failed"] == 1 and "have 12" in (stats["indexer"]["last_error"] or "")
+        done = await mem.reindex()
+        assert done["reembedded"] == 2 and done["stale"] == 1, done
+        assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({16})}
+        # a rewrite is judged by the store too: 16 taken, 20 refused (the old vector stays)
+        assert (await mem.recall("when is the MOT")).degraded_reason is None
+        service.default = Step(dims=20)
+        assert car.ts is not None
+        await mem.rewrite("s", car.ts, content="the car is due for its MOT in May")
+        assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({16})}
+    finally:
+        await mem.close()
+
+
+async def test_a_call_holding_cached_vectors_of_a_swapped_model_is_made_again(
+        service: FakeEmbeddingService) -> None:
+    # judged by a store (a memory's calls), a new width is not refused by the provider:
+    # the cache's vectors of the model answering before must not be mixed in, nor kept
+    from chatmem.embedding.remote import CALL_WIDTH_BY_STORE
+
+    emb = Embedder.from_config(service.config("openai", path="/v1", model="fake-embed"))
+    token = CALL_WIDTH_BY_STORE.set(True)
+    try:
+        await emb.embed_one("first")
+        service.default = Step(dims=12)
+        out = await emb.embed_many(["first", "second"])
+        again = await emb.embed_one("first")
+    finally:
+        CALL_WIDTH_BY_STORE.reset(token)
+        await emb.aclose()
+    assert np.allclose(out[0], expected("first", 12), atol=1e-6)
+    assert np.allclose(out[1], expected("second", 12), atol=1e-6)
+    assert np.allclose(again, expected("first", 12), atol=1e-6)
+
+
 async def sizes(url: str) -> dict[str, frozenset[int]]:
     """The widths of each model's vectors in the store at ``url``."""
     mem = await Memory.open(url, config=Config.load(embedding={"provider": "ollama"}))

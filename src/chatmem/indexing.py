@@ -71,6 +71,8 @@ from dataclasses import dataclass
 from ._aio import wait_within
 from .config import IndexingConfig
 from .embedding import Embedder
+from .embedding.embedder import Embedded, EmbedLike
+from .embedding.remote import CALL_WIDTH_BY_STORE
 from .errors import EmbeddingUnavailable, StoreClosed
 from .models import (
     IndexState,
@@ -253,7 +255,9 @@ class VectorWidths:
     once, kept up to date with this process's writes, and read again before an answer
     is refused (vectors cleared, or rewritten by another process, meanwhile): an empty
     store takes any width. :meth:`resize` lets a reindex write the configured width
-    over the old one."""
+    over the old one. A memory's embeddings go through :meth:`embed`, which leaves out
+    the provider's own check against its earlier answers in this process (that one
+    held after a clear, until a restart)."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
@@ -264,6 +268,22 @@ class VectorWidths:
     async def _read(self) -> dict[str, frozenset[int]]:
         self._sizes = dict(await self._storage.vector_sizes())
         return self._sizes
+
+    async def embed(self, embedder: Embedder, items: Sequence[EmbedLike], *,
+                    deadline: float | None = None, max_retries: int | None = None
+                    ) -> Embedded:
+        """``embedder.embed_many_with_model(items)``, the answer's width judged by what
+        the store holds (:meth:`check`), not by the provider's earlier answers."""
+        token = CALL_WIDTH_BY_STORE.set(True)
+        try:
+            embedded = await embedder.embed_many_with_model(items, deadline=deadline,
+                                                            max_retries=max_retries)
+        finally:
+            CALL_WIDTH_BY_STORE.reset(token)
+        if embedded.vectors:
+            await self.check(embedded.model_id, len(embedded.vectors[0]),
+                             embedder.provider.name)
+        return embedded
 
     async def check(self, model_id: str, width: int, provider: str) -> None:
         """Raise :class:`EmbeddingUnavailable` (decision ``fail``) when the store holds
@@ -826,10 +846,8 @@ class Indexer:
         ``failed`` (retried later) or ``split`` (retried one by one at once)."""
         try:
             texts = await vector_texts(self.store, batch, self.config)
-            embedded = await self.embedder.embed_many_with_model(texts)
+            embedded = await self.widths.embed(self.embedder, texts)
             width = len(embedded.vectors[0]) if len(embedded.vectors) else 0
-            if width:
-                await self.widths.check(embedded.model_id, width, self.embedder.provider.name)
         except EmbeddingUnavailable as exc:
             if slot is not None:
                 slot.release()

@@ -870,8 +870,11 @@ class Memory:
                         "(the old vector stays, so there is no duplicate)", msg.id)
             return True
         try:
-            embedded = await self.embedder.embed_many_with_model(
-                await vector_texts(self.store, todo, self.config.indexing))
+            # judged by the store's widths, as the indexer's (a width of another model
+            # under the same name was written over the old vector)
+            assert self._indexer is not None
+            embedded = await self._indexer.widths.embed(
+                self.embedder, await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
             log.warning("rewrite of %s: embedding failed (%s); the old vector stays until "
                         "the new text is embedded (retried in the background, and at "
@@ -1837,11 +1840,11 @@ class Memory:
             if query_vector and query_vector[0] is not None:  # a larger tier, same recall
                 used.append(query_vector[0])
                 return await index.query(query_vector[0], pool_size, where)
-            vec = await embedder.embed_one((q, "query"), deadline=deadline,
-                                           max_retries=retries)
-            if self._indexer is not None:  # a width the store's vectors of it do not have
-                await self._indexer.widths.check(embedder.model_id, len(vec),
-                                                 embedder.provider.name)
+            # refused: a width the store's vectors of the model do not have
+            assert self._indexer is not None
+            vec = (await self._indexer.widths.embed(embedder, [(q, "query")],
+                                                    deadline=deadline,
+                                                    max_retries=retries)).vectors[0]
             if query_vector is not None:
                 query_vector.append(vec)
             used.append(vec)

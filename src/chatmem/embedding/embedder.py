@@ -143,6 +143,8 @@ class Embedder:
         self.on_status = on_status
         self.on_error = on_error
         self._status = EmbedderStatus()
+        #: model id → the width of its last answer (raw): a change empties the cache.
+        self._widths: dict[str, int] = {}
         #: Monotonic time the current run of failures began (None: the last call worked).
         self._failing_since: float | None = None
         self._log = logging.getLogger(f"chatmem.embedding.{provider.name}")
@@ -279,8 +281,14 @@ class Embedder:
                 await self.provider.settle(docs, "document")
             return await self._embed_with_model(inputs)
 
-    async def _embed_with_model(self, inputs: list[EmbedInput]) -> Embedded:
-        """The vectors of ``inputs`` from the cache or the provider's current model."""
+    async def _embed_with_model(self, inputs: list[EmbedInput], *,
+                                again: bool = True) -> Embedded:
+        """The vectors of ``inputs`` from the cache or the provider's current model.
+
+        A model answering another width than before is another model under its name
+        (swapped behind a remote endpoint; a memory's store then decides whether it is
+        taken): the cache holds the old one's vectors, so it is emptied, and a call
+        that already holds some of the old width is made again (``again``), once."""
         out: list[Vector | None] = [None] * len(inputs)
         name, model = self.provider.name, self.provider.model_id
         dedupe = not isinstance(self.cache, NullEmbedCache)
@@ -313,6 +321,12 @@ class Embedder:
                 self._status.provider_calls += 1
                 self._status.provider_texts += len(texts)
                 vecs = self._post_process(raw, len(texts))
+                if self._swapped(model, int(np.shape(raw)[1])) \
+                        and any(v is not None for v in out):  # some of the old width
+                    if again:
+                        return await self._embed_with_model(inputs, again=False)
+                    raise self._error(f"{model} answered vectors of another width twice "
+                                      "in one call; is one model served under its name?")
                 for k, vec in zip(chunk, vecs):
                     for i in misses[k][1]:
                         out[i] = vec
@@ -324,6 +338,19 @@ class Embedder:
         if len(done) != len(out):  # cannot happen unless the loop above is broken
             raise self._error("internal error: an input got no vector", "fail")
         return Embedded(model, done)
+
+    def _swapped(self, model: str, width: int) -> bool:
+        """Whether ``model`` answered ``width`` after answering another (the cache is
+        emptied then: its vectors of that model came from the old one)."""
+        before = self._widths.setdefault(model, width)
+        if before == width:
+            return False
+        self._widths[model] = width
+        self.cache.clear()
+        self._log.warning("%s answers vectors of %d numbers, %d before: another model "
+                          "under that name; the embedding cache is emptied", model, width,
+                          before)
+        return True
 
     def _post_process(self, raw: Any, expected_rows: int) -> list[Vector]:
         """Dimension enforcement (E7), float32, finiteness, L2 normalisation."""

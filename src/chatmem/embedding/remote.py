@@ -34,6 +34,12 @@ CALL_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 #: sets a number other than the configured ``max_retries`` (None: the configured one).
 CALL_RETRIES: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "chatmem_embedding_retries", default=None)
+#: Whether the call under way is judged by the widths a store holds (a memory's calls:
+#: :class:`~chatmem.indexing.VectorWidths`): the provider's own check against its
+#: earlier answers in this process is then left out, so a model swapped behind the
+#: endpoint is taken once the store holds none of the old width (cleared, reindexed).
+CALL_WIDTH_BY_STORE: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "chatmem_embedding_width_by_store", default=False)
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,7 @@ class RemoteProvider:
         self.endpoint = settings.endpoint.rstrip("/")
         self._languages = languages
         #: Width of the answers, as known before the first one (asked for, or the
-        #: registry's native size), then as seen in the first one.
+        #: registry's native size), then as seen in the last one.
         self._expected = settings.dimensions if settings.dimensions and self.sends_size \
             else native_dimensions
         self._seen: int | None = None
@@ -208,7 +214,8 @@ class RemoteProvider:
                                f"the {MAX_VECTOR_DIM} a stored vector may hold (is the URL "
                                "an embeddings endpoint, and the model a text embedding "
                                "model?)", req.url)
-        if self._seen is not None and out.shape[1] != self._seen:
+        if self._seen is not None and out.shape[1] != self._seen \
+                and not CALL_WIDTH_BY_STORE.get():
             # one model space has one size: a change means a different model answered
             raise self.invalid(f"answer has {out.shape[1]} dimensions, this model gave "
                                f"{self._seen} before in this process (another model "
@@ -269,5 +276,5 @@ def _whole_number(label: Any) -> int:
                      "must number the texts from 0, once each")
 
 
-__all__ = ["CALL_DEADLINE", "CALL_RETRIES", "RemoteProvider", "RemoteSettings", "Request",
-           "data_embeddings"]
+__all__ = ["CALL_DEADLINE", "CALL_RETRIES", "CALL_WIDTH_BY_STORE", "RemoteProvider",
+           "RemoteSettings", "Request", "data_embeddings"]
