@@ -538,7 +538,9 @@ async def test_a_migration_that_stopped_part_way_is_finished_with_resume(
 
 @pytest.mark.parametrize("place", ["sqlite", "postgres"])
 @pytest.mark.parametrize(("change", "names"), [
-    ({"content": "we moved to Oslo"}, "already exists with different content"),
+    # said "already exists with different content; use rewrite() to change a stored
+    # message": the library's advice to an add, no way on for a migration
+    ({"content": "we moved to Oslo"}, "with another content than the source's"),
     ({"metadata": {"edited": True}}, "with another metadata than the source's"),
     ({"visible_content": "shown otherwise"},
      "with another visible_content than the source's")])
@@ -578,8 +580,14 @@ async def test_a_resumed_migration_refuses_a_message_that_differs_and_writes_not
                 await mem.close()
             source = await Storage.open(src_url, create=False)
             try:
-                with pytest.raises(InvalidInput, match=rf"{held['id']!r} .*{names}"):
+                with pytest.raises(InvalidInput, match=rf"{held['id']!r} .*{names}") as info:
                     await migrate(source, target, resume=True)
+                # the fix: what resume is for, and the ways on
+                assert "rewrite()" not in str(info.value)
+                assert "resume finishes only an earlier run of this same migration" \
+                    in str(info.value)
+                assert f"chatmem delete --db <destination> {held['id']}" in str(info.value)
+                assert "migrate into an empty store" in str(info.value)
             finally:
                 await source.close()
             assert await snapshot(target) == part
@@ -640,8 +648,10 @@ def test_migrate_resume_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     first = want["messages"][0]["id"]
     with sqlite3.connect(dst) as conn:
         conn.execute("UPDATE messages SET content = 'edited' WHERE id = ?", (first,))
-    one_line_error(runner.invoke(main, [*args, "--resume"]),
-                   f"message id {first!r} already exists with different content")
+    res = runner.invoke(main, [*args, "--resume"])
+    one_line_error(res, f"message id {first!r} is in the destination with another content "
+                        "than the source's")
+    one_line_error(res, f"chatmem delete --db <destination> {first}")
     one_line_error(runner.invoke(main, [*args[:-2], "--to", src_url, "--resume"]),
                    "--from and --to name the same store")
     res = runner.invoke(main, ["migrate", "--help"])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import array
 import hashlib
 import json
+import shlex
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
@@ -52,7 +53,6 @@ from .models import (
     check_text,
     check_ts,
     describe,
-    retried_add,
     validate_session,
 )
 from .store import Storage
@@ -605,7 +605,9 @@ async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -
     since a store's messages are compared whole here, with the same other fields (a
     source message rewritten since the stop, its metadata or shown text, would keep the
     old ones); its time may be a later one the target gave it (a time its session
-    already had a message at is staggered). One that differs is refused by name."""
+    already had a message at is staggered), never an earlier one. One that differs is
+    refused naming its id, the fields that differ and the ways on (not
+    :func:`~chatmem.models.retried_add`'s advice to an add, to use ``rewrite()``)."""
     store = storage.store
     async for page in messages:
         held = await store.get([m.id for m in page if m.id is not None]) if page else {}
@@ -613,15 +615,19 @@ async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -
             kept = held.get(given.id or "")
             if kept is None or given.id is None:
                 continue
-            retried_add(kept, given, given.id)
             mine, theirs = kept.to_dict(), given.to_dict()
-            other = [name for name in theirs if name != "ts" and mine[name] != theirs[name]]
+            other = [name for name in theirs if mine[name] != theirs[name] and (
+                name != "ts" or mine["ts"] is None or theirs["ts"] is None
+                or mine["ts"] < theirs["ts"])]
             if other:
                 raise InvalidInput(
-                    f"message id {given.id!r} is in this store with another "
-                    f"{' and '.join(other)} than the source's: a resume finishes a "
-                    "migration of the same source (migrate into a new store, or delete "
-                    "that message there first)")
+                    f"message id {given.id!r} is in the destination with another "
+                    f"{' and '.join(other)} than the source's: a resume finishes only an "
+                    "earlier run of this same migration, from this source (a message the "
+                    "source changed since, or another store's, is not its copy): migrate "
+                    "into an empty store, or erase that message from the destination "
+                    f"(chatmem delete --db <destination> {shlex.quote(given.id)}) and "
+                    "resume again")
 
 
 async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
