@@ -4,6 +4,8 @@ OpenTelemetry spans around recall and indexing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +26,7 @@ from servers import running
 
 KEY = "alice-key-0123456789abcdef"
 TOKEN = "metrics-token-0123456789"
+BOB_KEY = "bob-key-0123456789abcdef0"
 
 
 def scrape(c: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
@@ -70,6 +73,25 @@ def wait_indexed(c: httpx.Client, n: int) -> None:
     while c.get("/v1/stats").json()["indexed"] < n:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def two_tenants(tmp_path: Path, alice_role: str) -> Iterator[tuple[Any, str]]:
+    """A server of two namespaces (alice's key of ``alice_role``, bob an owner) and the
+    metrics token, each namespace holding one message: (app, base URL)."""
+    table = KeyTable.from_mapping({"keys": {
+        "alice": {"key": KEY, "namespace": "alice", "role": alice_role},
+        "bob": {"key": BOB_KEY, "namespace": "bob", "role": "owner"}},
+        "metrics": {"token": TOKEN}})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=Embedder(RecordingProvider()))
+    app.app.state.metrics.stats_ttl = 0
+    with running(app) as base:
+        for key in (KEY, BOB_KEY):
+            with client(base, key) as c:
+                assert c.post("/v1/messages", json={"messages": [
+                    {"session_id": "s", "content": "hello"}]}).status_code == 200
+        yield app, base
 
 
 def test_metrics_parse_and_count_requests_recalls_indexing_and_embedder(
@@ -233,6 +255,40 @@ def test_an_app_served_again_answers_concurrent_scrapes(tmp_path: Path) -> None:
             assert asyncio.run(burst()) == [200] * 10
 
 
+def test_a_namespace_whose_counts_fail_is_left_out_and_the_scrape_answers(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Only a ChatmemError of a namespace's stats() was caught: any other exception (a
+    driver error not mapped, a bug) made /metrics answer 500, and every other
+    namespace's series and the process-wide ones were lost with it. Now the failure is
+    logged with its traceback, that namespace is left out of the scrape, and the
+    failures are counted per namespace."""
+    from chatmem.errors import StoreError
+
+    caplog.set_level(logging.WARNING, logger="chatmem.server.metrics")
+    with two_tenants(tmp_path, "owner") as (app, base):
+        mem = app.app.state.namespaces.open["alice"]
+        failure: Exception = RuntimeError("the driver lost its connection")
+
+        async def broken() -> dict[str, Any]:  # no real store raises on demand
+            raise failure
+
+        mem.stats = broken
+        with client(base, TOKEN) as scraper:
+            m = scrape(scraper)  # 200 (was 500)
+            assert value(m, "chatmem_messages", namespace="bob") == 1
+            assert not [ls for ls, _ in m["chatmem_messages"] if ls["namespace"] == "alice"]
+            assert "chatmem_http_requests_total" in m
+            assert value(m, "chatmem_metrics_stats_failures_total", namespace="alice") == 1
+            failure = StoreError("the store is locked")  # chatmem's own: counted too
+            m = scrape(scraper)
+            assert value(m, "chatmem_metrics_stats_failures_total", namespace="alice") == 2
+            assert not [ls for ls, _ in m.get("chatmem_metrics_stats_failures_total", [])
+                        if ls["namespace"] == "bob"]
+    logged = [r for r in caplog.records if r.name == "chatmem.server.metrics"]
+    assert logged and "alice" in logged[0].getMessage() and logged[0].exc_info
+    assert logged[0].exc_info[0] is RuntimeError
+
+
 # ------------------------------------------------------------------ OpenTelemetry
 
 
@@ -355,23 +411,10 @@ def test_an_api_key_reads_its_own_namespaces_series_and_the_token_every_one(
     """Two tenants on one server: a key of one (a user key too) read the other's message
     counts, recall and indexing series by namespace name; now only its own namespace's
     (and the process-wide series), while the metrics token reads them all."""
-    bob_key = "bob-key-0123456789abcdef0"
-    table = KeyTable.from_mapping({"keys": {
-        "alice": {"key": KEY, "namespace": "alice", "role": "user"},
-        "bob": {"key": bob_key, "namespace": "bob", "role": "owner"}},
-        "metrics": {"token": TOKEN}})
-    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
-                     embedder=Embedder(RecordingProvider()))
-    app.app.state.metrics.stats_ttl = 0
-    with running(app) as base:
-        for key in (KEY, bob_key):
-            with client(base, key) as c:
-                assert c.post("/v1/messages", json={"messages": [
-                    {"session_id": "s", "content": "hello"}]}).status_code == 200
-        with client(base, KEY) as alice, client(base, bob_key) as bob, \
-                client(base, TOKEN) as scraper:
-            seen = {who: {ls["namespace"] for samples in scrape(c).values()
-                          for ls, _ in samples if "namespace" in ls}
-                    for who, c in (("alice", alice), ("bob", bob), ("token", scraper))}
-            assert seen == {"alice": {"alice"}, "bob": {"bob"}, "token": {"alice", "bob"}}
-            assert "chatmem_http_requests_total" in scrape(alice)  # process-wide: kept
+    with two_tenants(tmp_path, "user") as (_, base), client(base, KEY) as alice, \
+            client(base, BOB_KEY) as bob, client(base, TOKEN) as scraper:
+        seen = {who: {ls["namespace"] for samples in scrape(c).values()
+                      for ls, _ in samples if "namespace" in ls}
+                for who, c in (("alice", alice), ("bob", bob), ("token", scraper))}
+        assert seen == {"alice": {"alice"}, "bob": {"bob"}, "token": {"alice", "bob"}}
+        assert "chatmem_http_requests_total" in scrape(alice)  # process-wide: kept

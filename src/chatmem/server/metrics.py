@@ -9,7 +9,8 @@ process-wide default registry, so two apps in one process never share a series).
   (its ``on_status``: latency and outcome by decision).
 * Counts of the stores (messages, pending, failed, queue depth, …) are read lazily
   when ``/metrics`` is scraped, at most once per :attr:`Metrics.stats_ttl` seconds,
-  so that frequent scrapes stay cheap.
+  so that frequent scrapes stay cheap. A namespace whose reading fails (any exception)
+  is logged, counted and left out: the scrape still answers.
 
 README § Metrics lists every series.
 """
@@ -106,6 +107,11 @@ class Metrics:
             "Answers the connection layer wrote before any request reached the app: 503 "
             "(the connection cap), 408 (a request head too late), 400 (not HTTP/1.1).",
             ["status"], registry=r)
+        self.stats_failures = Counter(
+            "chatmem_metrics_stats_failures",
+            "Readings of a namespace's counts that failed at a scrape (that namespace's "
+            "store series are left out of it; the log says why).", ["namespace"],
+            registry=r)
         self.registry.register(_SnapshotCollector(self))
         if embedder is not None:
             _chain_on_status(embedder, self.on_embedding_status)
@@ -157,6 +163,13 @@ class Metrics:
                     stats[ns] = await mem.stats()
                 except ChatmemError as exc:
                     log.warning("metrics: stats of %s failed: %s", ns, exc)
+                    self.stats_failures.labels(ns).inc()
+                except Exception:
+                    # a driver error chatmem does not map, or a bug: answered 500, the
+                    # scrape lost every other namespace's series and the process's too
+                    log.exception("metrics: stats of %s failed; its series are left out "
+                                  "of this scrape", ns)
+                    self.stats_failures.labels(ns).inc()
             self._stats, self._stats_at = stats, time.monotonic()
 
     def _fresh(self) -> bool:
