@@ -376,6 +376,47 @@ async def test_ties_break_by_message_id_even_past_k(index: QdrantIndex) -> None:
     assert got == ["zz-best", "id00", "id01", "id02"]
 
 
+async def test_more_ties_than_one_search_returns_are_gathered_by_ts_then_id(
+        index: QdrantIndex) -> None:
+    """Past max(4k, k + 1024) points (TIE_CAP) the ties were cut by the engine's order;
+    now the newest ties first, then by message id, with no answer larger than that:
+    1,100 ties at one instant (more than one search returns: their ids paged), two
+    newer, 300 older over a year in ms, one better match; filtered too."""
+    day = 86_400_000
+    rng = random.Random(5)
+    at_once = [(f"now-{i:04d}", T0) for i in range(1100)]
+    newer = [("later-b", T0 + 5), ("later-a", T0 + 5)]
+    older = [(f"old-{i:03d}", T0 - rng.randrange(1, 365 * day)) for i in range(300)]
+    tied = at_once + newer + older
+    rng.shuffle(tied)
+    session = {mid: "s1" if n % 2 else "s2" for n, (mid, _) in enumerate(tied)}
+    await index.upsert([entry(mid, [1, 1], ts=ts, session=session[mid]) for mid, ts in tied]
+                       + [entry("best", [1, 1.5], ts=T0 - 10 * day)])
+    order = [mid for mid, _ in sorted(tied, key=lambda t: (-t[1], t[0]))]
+    sizes: list[int] = []
+    search = index._client.query_points
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        sizes.append(kwargs["limit"])
+        return await search(*args, **kwargs)
+
+    index._client.query_points = counted  # type: ignore[method-assign]
+    for k in (3, 5, 40, 1200):
+        for where in (None, {"session_id": "s1"}):
+            want = [mid for mid in order if where is None or session[mid] == "s1"]
+            sizes.clear()
+            got = [h.message_id for h in await index.query(unit(1, 1.5), k, where)]
+            assert got == ["best", *want][:k], (k, where)
+            assert max(sizes) <= max(4 * k, k + 1024) and len(sizes) <= 30, (k, sizes)
+    # the year of older ties alone, in ms: found by their times, newest first
+    await index.delete_vectors([mid for mid, _ in at_once + newer])
+    olds = [mid for mid in order if mid.startswith("old-")]
+    await index.upsert([entry(f"pad-{i:04d}", [1, 1], ts=T0 - 400 * day) for i in range(800)])
+    sizes.clear()
+    assert [h.message_id for h in await index.query(unit(1, 1.5), 6)] == ["best", *olds[:5]]
+    assert max(sizes) <= 6 + 1024 and len(sizes) <= 30, sizes
+
+
 async def test_models_of_the_same_size_share_the_pool(index: QdrantIndex) -> None:
     await index.upsert([
         entry("a1", [1, 0, 0, 0], model="m:a"), entry("b1", [1, 0.1, 0, 0], model="m:b"),

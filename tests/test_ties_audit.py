@@ -150,3 +150,46 @@ async def test_postgres_hnsw_hits_are_sorted_as_exact_search_sorts_them(tmp_path
     finally:
         await store.close()
         await drop_pg_schema(url, schema)
+
+
+@pytest.mark.parametrize("times", ["spread", "one instant"])
+@pytest.mark.parametrize("name", sorted(BACKENDS))
+async def test_more_ties_than_a_search_gathers_are_broken_as_everywhere(
+        name: str, times: str, tmp_path: Path) -> None:
+    """1,100 copies of one message ("ok": the same vector, so the same score) past the
+    best match: Qdrant gathered the k best plus the points tied with the k-th only up
+    to max(4k, k + 1024), and the copies beyond were chosen by the engine's order, so
+    its top k were other copies than SQLite's. The same ids everywhere, cut at any k,
+    unfiltered and filtered: copies at 400 times, three at each (one per session:
+    broken by id), or all at one instant in sessions of their own."""
+    n = 1100
+    rng = random.Random(11)
+    if times == "spread":
+        tied = [(f"ok-{i:04d}", 1000 + i // 3) for i in range(n)]
+        session = {mid: f"s{i % 3}" for i, (mid, _) in enumerate(tied)}
+    else:
+        tied = [(f"ok-{i:04d}", 5000) for i in range(n)]
+        session = {mid: f"s{i}" for i, (mid, _) in enumerate(tied)}
+    written = tied[:]
+    rng.shuffle(written)
+    async with BACKENDS[name](tmp_path) as (store, index):
+        storage = Storage(store, index)
+        stored = await storage.store.append(
+            [Message(session_id="s-best", id="best", ts=1, content="ok then")]
+            + [Message(session_id=session[mid], id=mid, ts=ts, content="ok")
+               for mid, ts in written])
+        assert [(m.id, m.ts) for m in stored[1:]] == written
+        q = np.zeros(8, dtype=np.float32)
+        q[0] = 1.0
+        same = np.full(8, 0.5, dtype=np.float32)
+        same /= np.linalg.norm(same)
+        await storage.write_entries([
+            VectorEntry(message_id=str(m.id), session_id=m.session_id, ts=int(m.ts or 0),
+                        role="user", model_id="test:m", text=m.content,
+                        vector=q if m.id == "best" else same)
+            for m in stored])
+        want = ["best", *tie_order(tied)]
+        for where in (None, {"role": "user"}, {"ts": {"$gte": 0}}):
+            for k in (1, 5, 40):
+                hits = await storage.index.query(q, k, where)
+                assert [h.message_id for h in hits] == want[:k], (where, k)

@@ -31,6 +31,11 @@ Layout:
   vectors of that size compete for the pool as in SQLite; recall drops them
   afterwards) with the filter pushed down, then merges by score (exact ties by
   newer ``ts``, then message id, as every backend and the recall pool break them).
+  Each collection is asked for the k best and every point tied with the k-th, up to
+  ``max(4k, k + TIE_CAP)`` points; when more tie (a message said thousands of times
+  has one vector), the newest ties are found by searches restricted to ``ts >= t``
+  and, past that many at one ``ts``, by paging their ids: the same hits as SQLite's,
+  with no answer larger than that cap (``QdrantIndex._ties``).
 
 Known differences from :class:`~chatmem.store.sqlite.SqliteStore`: the index
 cannot see the message store, so an upsert for a message deleted meanwhile is
@@ -49,6 +54,7 @@ import asyncio
 import bisect
 import contextlib
 import hashlib
+import heapq
 import inspect
 import json
 import math
@@ -67,7 +73,7 @@ import numpy.typing as npt
 
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
-from ..models import ScoredId, VectorEntry, filter_document
+from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
 from .base import SessionSnapshot, chunks
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant, evaluate
@@ -92,6 +98,10 @@ PAYLOAD_INDEXES: tuple[tuple[str, str], ...] = (
     ("ts", "integer"),
 )
 _SCORED_FIELDS = ["message_id", "session_id", "ts", "role", "model_id"]
+#: A search asks a collection for the k best and every point tied with the k-th, up to
+#: ``max(4 * k, k + TIE_CAP)`` points; more ties than that are gathered by ``ts``
+#: (``QdrantIndex._ties``), one answer of at most that many points at a time.
+TIE_CAP = 1024
 #: The collections of an index opened without an owner: the names every such index
 #: shares (one store's, before stores had collections of their own).
 SHARED_PREFIX = "chatmem"
@@ -367,6 +377,38 @@ def _query_filter(where: Mapping[str, Any]) -> Any:
     if rest:
         must.append(compile_qdrant(rest))
     return m.Filter(must=must)
+
+
+def _scored(points: Sequence[Any]) -> list[ScoredId]:
+    """The hits of a search's points (one without a message id is not chatmem's: left out)."""
+    out = []
+    for p in points:
+        payload = p.payload or {}
+        if "message_id" in payload:
+            out.append(ScoredId(
+                message_id=str(payload["message_id"]), score=float(p.score),
+                model_id=payload.get("model_id"), role=payload.get("role"),
+                session_id=str(payload.get("session_id")), ts=int(payload.get("ts") or 0)))
+    return out
+
+
+def _tie_key(s: ScoredId) -> tuple[int, str]:
+    """The order of hits of one score: newer first, then message id (code point order)."""
+    return (-s.ts, s.message_id)
+
+
+def _below(score: float) -> float:
+    """The largest float32 below ``score``: a ``score_threshold`` that keeps the points
+    scoring ``score`` whether the engine keeps scores above it (local mode) or at least
+    it. Scores are float32, so nothing scores in between."""
+    return float(np.nextafter(np.float32(score), np.float32(-np.inf)))
+
+
+def _and(flt: Any, condition: Any) -> Any:
+    """``flt`` (``None``: every point) and ``condition`` as one Qdrant filter."""
+    from qdrant_client import models as m
+
+    return m.Filter(must=[condition] if flt is None else [flt, condition])
 
 
 def point_id(message_id: str) -> str:
@@ -778,34 +820,119 @@ class QdrantIndex:
 
     async def _search(self, name: str, q: list[float], k: int,
                       flt: qmodels.Filter | None) -> list[ScoredId]:
-        """The k best of one collection, plus every point tied with the k-th, so that
-        ties are broken by :meth:`query`'s key rather than by the engine's order."""
-        from qdrant_client import models as m
-
-        params = m.SearchParams(exact=True) if self._exact else None
-        cap = max(4 * k, k + 1024)
+        """The k best of one collection, plus every point tied with the k-th (or, when
+        more tie than :data:`TIE_CAP` allows, the best of them by :meth:`query`'s key:
+        :meth:`_ties`), so that ties are broken by that key, not by the engine's order."""
+        cap = max(4 * k, k + TIE_CAP)
         limit = k + 1
         while True:
-            resp = await self._call(f"search {name}", self._client.query_points, name,
-                                    query=q, query_filter=flt, limit=limit,
-                                    search_params=params, with_payload=_SCORED_FIELDS,
-                                    with_vectors=False)
-            points = resp.points
-            if len(points) < limit or points[-1].score < points[k - 1].score or limit >= cap:
+            points = await self._points(name, q, flt, limit)
+            if len(points) < limit or points[-1].score < points[k - 1].score:
+                floor = points[k - 1].score if len(points) >= k else -math.inf
+                return [s for s in _scored(points) if s.score >= floor]
+            if limit >= cap:
                 break
             limit = min(limit * 2, cap)
-        floor = points[k - 1].score if len(points) >= k else -math.inf
-        out = []
-        for p in points:
-            payload = p.payload or {}
-            if p.score < floor or "message_id" not in payload:
-                continue
-            out.append(ScoredId(
-                message_id=str(payload["message_id"]), score=float(p.score),
-                model_id=payload.get("model_id"), role=payload.get("role"),
-                session_id=str(payload.get("session_id")), ts=int(payload.get("ts") or 0),
-            ))
-        return out
+        floor = points[k - 1].score
+        hits = _scored(points)
+        above = [s for s in hits if s.score > floor]
+        tied = [s for s in hits if s.score == floor]
+        return above + await self._ties(name, q, flt, floor, k - len(above), cap, tied)
+
+    async def _points(self, name: str, q: list[float], flt: qmodels.Filter | None,
+                      limit: int, threshold: float | None = None) -> list[Any]:
+        """One search of a collection: the ``limit`` best points ``flt`` selects (scoring
+        above ``threshold``), with the payload fields a hit needs and no vectors."""
+        from qdrant_client import models as m
+
+        resp = await self._call(f"search {name}", self._client.query_points, name, query=q,
+                                query_filter=flt, limit=limit, score_threshold=threshold,
+                                search_params=m.SearchParams(exact=True) if self._exact
+                                else None,
+                                with_payload=_SCORED_FIELDS, with_vectors=False)
+        return list(resp.points)
+
+    async def _ties(self, name: str, q: list[float], flt: qmodels.Filter | None,
+                    floor: float, need: int, cap: int, tied: list[ScoredId]
+                    ) -> list[ScoredId]:
+        """The ``need`` best by newer ``ts``, then message id, of the points scoring
+        exactly ``floor`` (the k-th score), when more of them tie than one search of
+        ``cap`` points returns (``tied``: those it did).
+
+        Each step asks for the points scoring at least ``floor`` (``score_threshold``
+        just below it) at ``ts >= t`` (a range on the indexed ``ts``): when fewer than
+        ``cap`` come back they are all there, and when ``need`` of them tie, they hold the
+        answer. ``t`` is found by bisection between the oldest and newest ``ts`` the
+        filter selects (:meth:`_ts_bounds`), each step at least halving the range, so at
+        most log2 of its span in ms plus one searches of at most ``cap`` points (36 for a
+        year); a step goes to the ``ts`` of the ``need``-th newest tie the last search
+        returned when that is further on (there are ``need`` ties from it on: often the
+        last step). When more than ``cap`` tie at one ``ts`` (:meth:`_ties_at`), their ids
+        are read a page at a time. Memory holds one answer and the ``need`` best."""
+        from qdrant_client import models as m
+
+        below = _below(floor)
+        first, last = await self._ts_bounds(name, flt)
+        if last is None:
+            return []  # emptied since (another writer)
+        # too many tie at ts >= lo (the first search: at any ts); fewer than need at >= hi
+        lo, hi = first - 1, last + 1
+        upper: list[ScoredId] = []  # every tie at ts >= hi
+        while hi - lo > 1:
+            newest = sorted((s.ts for s in tied if s.ts > lo), reverse=True)
+            hint = newest[need - 1] if len(newest) >= need else lo
+            t = min(max(hint, (lo + hi) // 2), hi - 1)
+            points = await self._points(name, q, _and(flt, m.FieldCondition(
+                key="ts", range=m.Range(gte=t))), cap, below)
+            found = [s for s in _scored(points) if s.score == floor]
+            if len(points) >= cap:
+                lo, tied = t, found
+            elif len(found) >= need:
+                return sorted(found, key=_tie_key)[:need]
+            else:
+                hi, upper = t, found
+        return upper + await self._ties_at(name, q, flt, floor, lo, need - len(upper))
+
+    async def _ts_bounds(self, name: str, flt: qmodels.Filter | None
+                         ) -> tuple[int, int | None]:
+        """The oldest and newest ``ts`` of the points ``flt`` selects (a scroll ordered by
+        the indexed ``ts``, one point each way); ``(MIN_TS, None)`` when there are none."""
+        from qdrant_client import models as m
+
+        ends = []
+        for direction in (m.Direction.ASC, m.Direction.DESC):
+            records, _ = await self._call(
+                f"scroll {name}", self._client.scroll, name, scroll_filter=flt, limit=1,
+                order_by=m.OrderBy(key="ts", direction=direction), with_payload=["ts"],
+                with_vectors=False)
+            ts = (records[0].payload or {}).get("ts") if records else None
+            ends.append(ts if isinstance(ts, int) else None)
+        return (MIN_TS if ends[0] is None else ends[0]), ends[1]
+
+    async def _ties_at(self, name: str, q: list[float], flt: qmodels.Filter | None,
+                       floor: float, ts: int, need: int) -> list[ScoredId]:
+        """The ``need`` smallest message ids among the points at ``ts`` scoring exactly
+        ``floor``: their ids scrolled a page at a time, each page scored by a search
+        restricted to it (Qdrant's own scores: the same as every other search's)."""
+        from qdrant_client import models as m
+
+        if need <= 0:
+            return []
+        at = _and(flt, m.FieldCondition(key="ts", range=m.Range(gte=ts, lte=ts)))
+        best: list[ScoredId] = []
+        offset: Any = None
+        while True:
+            records, offset = await self._call(
+                f"scroll {name}", self._client.scroll, name, scroll_filter=at,
+                limit=_SCAN_PAGE, offset=offset, with_payload=False, with_vectors=False)
+            if records:
+                page = m.Filter(must=[m.HasIdCondition(has_id=[r.id for r in records])])
+                points = await self._points(name, q, page, len(records), _below(floor))
+                best = heapq.nsmallest(
+                    need, best + [s for s in _scored(points) if s.score == floor],
+                    key=lambda s: s.message_id)
+            if offset is None:
+                return best
 
     async def count_by_model(self) -> dict[str, int]:
         """Vectors per model id (``""`` for legacy vectors without one)."""
