@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.errors import StoreClosed
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
+from chatmem.models import MAX_CONTENT_CHARS
 from chatmem.testing import HashEmbeddingProvider, embedder
 from readme import python_blocks, section
 
@@ -446,8 +447,8 @@ BAD_PUTS = [
                       additional_kwargs={"function_call": "f()"})],
      "messages[1].additional_kwargs.function_call must be an object, got str"),
     ([OK, ChatMessage(role="assistant", content=""),
-      ChatMessage(role="user", content="x" * 300_000)],
-     "messages[2].content has 300000 characters"),
+      ChatMessage(role="user", content="x\x00")],
+     "messages[2].content contains a NUL character"),
 ]
 
 
@@ -504,3 +505,65 @@ def test_a_video_or_an_untitled_document_is_described_not_dropped(
     asyncio.run(ChatmemMemoryBlock(sync_mem, "s1").aput([video, doc]))
     assert [m.content for m in sync_mem.list(session="s1").messages] == [
         "[file: dog.mp4]", "read this\n[file: report.pdf]"]
+
+
+def pasted(chars: int) -> str:
+    """A pasted document of ``chars`` characters that says nothing about a dog."""
+    line = "Quarterly report line {:06d}: revenue and costs were as planned.\n"
+    text = "".join(line.format(i) for i in range(chars // len(line.format(0)) + 1))
+    return text[:chars]
+
+
+QUESTION = " What is my dog called?"
+PASTED = pasted(250_000 - len(QUESTION)) + QUESTION
+
+
+@pytest.mark.parametrize("content", [PASTED, "what is my dog\x00 called?"],
+                         ids=["250k-characters", "NUL"])
+def test_a_very_long_user_message_does_not_break_get(sync_mem: SyncMemory,
+                                                     llama: LlamaFactory, content: str) -> None:
+    # before: chatmem refused the turn (the latest user message) as a recall query, so
+    # every get raised InvalidInput ('turn[0].content has 250000 characters; the limit is
+    # 200000', 'turn[0].content contains a NUL character') until a newer message came
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    memory.put(ChatMessage(role="user", content=DOG))
+    for msg in filler(6):
+        memory.put(msg)
+    memory.put(ChatMessage(role="user", content=content))
+    sync_mem.flush()
+    assert memory.get_all(status=MessageStatus.ACTIVE)[-1].content == content
+    # the recall runs on the message's last words, as chatmem reads a long turn
+    for out in (memory.get(), memory.get(input=content)):
+        assert out[0].role == "system" and DOG in (out[0].content or "")
+    text = memory.get()[0].content or ""
+    ctx = sync_mem.context([content[-MAX_CONTENT_CHARS:].replace("\x00", " ")],
+                           session="s1")
+    assert ctx[0]["content"] in text
+
+
+def test_a_message_over_chatmem_limit_is_stored_cut(sync_mem: SyncMemory,
+                                                    llama: LlamaFactory) -> None:
+    # before: the flushed batch holding it was refused (InvalidInput 'messages[1].content
+    # has 250000 characters'), raised from the put of a later message, after LlamaIndex
+    # had archived the batch: none of it was stored
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    with_image = ChatMessage(role="user", blocks=[TextBlock(text=PASTED),
+                                                  ImageBlock(url="https://x.test/cat.png")])
+    memory.put_messages([ChatMessage(role="user", content=DOG),
+                         ChatMessage(role="user", content=PASTED), with_image])
+    for msg in filler(3):
+        memory.put(msg)
+    stored = sync_mem.list(session="s1").messages
+    assert [len(m.content) for m in stored[:3]] == [len(DOG), MAX_CONTENT_CHARS,
+                                                    MAX_CONTENT_CHARS]
+    assert stored[0].content == DOG
+    # the beginning is kept, "…" marks the cut, the metadata says how long it was
+    assert stored[1].content == PASTED[:MAX_CONTENT_CHARS - 1] + "…"
+    assert stored[1].metadata == {"content_cut": 250_000}
+    image = "\n[image: cat.png]"
+    assert stored[2].content == PASTED[:MAX_CONTENT_CHARS - len(image) - 1] + "…" + image
+    assert stored[2].metadata["content_cut"] == 250_000 + len(image)
+    assert stored[2].metadata["attachments"] == [{"type": "image_url",
+                                                  "url": "https://x.test/cat.png"}]

@@ -52,7 +52,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..chat_format import to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
-from ..models import MAX_JSON_DEPTH, MAX_LABEL_CHARS, check_text, describe
+from ..models import MAX_CONTENT_CHARS, MAX_JSON_DEPTH, MAX_LABEL_CHARS, check_text, describe
 
 T = TypeVar("T")
 
@@ -61,6 +61,9 @@ T = TypeVar("T")
 ROLES: Mapping[str, str] = {"chatbot": "assistant", "model": "assistant"}
 #: ``additional_kwargs`` keys that are chat-completions message fields.
 KWARG_FIELDS = ("tool_calls", "tool_call_id", "name", "function_call", "refusal")
+#: chatmem metadata key of a message stored cut to ``MAX_CONTENT_CHARS``: its length
+#: before (the characters of the content chatmem would have stored).
+CONTENT_CUT_KEY = "content_cut"
 
 
 def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
@@ -202,16 +205,73 @@ def to_openai(message: ChatMessage, path: str = "message") -> dict[str, Any] | N
     return out
 
 
+def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, Any]:
+    """``item`` (from :func:`to_openai`) with its text cut to chatmem's content limit
+    (``MAX_CONTENT_CHARS``, counted as chatmem counts it: the text parts and the
+    attachments' descriptions, one line each). A user may paste a document of any
+    length, and neither a ``get`` nor a ``put`` may fail for it:
+
+    - as a recall query (``query``), the last characters are kept: chatmem's query is
+      the turn's last ``MAX_QUERY_CHARS`` characters anyway (the latest words, where
+      the question after a pasted document is), so the recall is the one chatmem runs
+      on a message just within its limit; a NUL or a lone surrogate (which chatmem
+      refuses in any text) is replaced too;
+    - to be stored, the first characters are kept, ending in ``…``, and the length
+      before goes under ``metadata[CONTENT_CUT_KEY]``: LlamaIndex has archived the
+      messages it flushes before the block stores them, so a refusal could not be
+      retried and would lose the whole batch (and fail an unrelated later ``put``)."""
+    content = item.get("content")
+    if isinstance(content, str):
+        texts, others = [content], []
+    elif isinstance(content, list):
+        texts = [p["text"] for p in content if p["type"] == "text"]
+        # each attachment's description, as chatmem writes it
+        others = [to_message({"role": "user", "content": [p]}, path=path, session="-").content
+                  for p in content if p["type"] != "text"]
+    else:
+        return item
+    if query:
+        texts = [t.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+                 for t in texts]
+    size = sum(map(len, texts)) + sum(map(len, others)) + len(texts) + len(others) - 1
+    if size <= MAX_CONTENT_CHARS and not query:
+        return item
+    excess = size - MAX_CONTENT_CHARS + (0 if query else len("…"))
+    for i in range(len(texts)) if query else range(len(texts) - 1, -1, -1):
+        if excess <= 0:
+            break
+        take = min(excess, len(texts[i]))
+        if query:
+            texts[i] = texts[i][take:]
+        else:
+            texts[i] = texts[i][:len(texts[i]) - take]
+            if take == excess:  # the cut ends here
+                texts[i] += "…"
+        excess -= take
+    kept = iter(texts)
+    out = {**item, "content": next(kept) if isinstance(content, str) else [
+        {"type": "text", "text": next(kept)} if p["type"] == "text" else p
+        for p in content]}
+    if size > MAX_CONTENT_CHARS and not query:
+        out["metadata"] = {CONTENT_CUT_KEY: size}
+    return out
+
+
 def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     """The latest turn of ``messages``: from the last user message on (the last message
-    when there is none), as chat-completions messages (the query of a recall)."""
+    when there is none), as chat-completions messages (the query of a recall), each
+    within chatmem's limit (a longer one keeps its last characters)."""
     messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
                   if str(getattr(messages[i].role, "value", messages[i].role)) == "user"),
                  len(messages) - 1)
     start = max(start, 0)
-    return [m for m in (to_openai(msg, f"messages[{start + i}]")
-                        for i, msg in enumerate(messages[start:])) if m is not None]
+    out = []
+    for i, msg in enumerate(messages[start:], start):
+        item = to_openai(msg, f"messages[{i}]")
+        if item is not None:
+            out.append(_fit(item, f"messages[{i}]", query=True))
+    return out
 
 
 async def _finished(inner: asyncio.Future[T]) -> T:
@@ -356,10 +416,12 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
         """Store the messages flushed from the short-term memory in chatmem: all of
-        them, or (a message that cannot be stored: :class:`InvalidInput` naming it) none."""
+        them (one over chatmem's content limit cut to it, see :func:`_fit`), or (a
+        message that cannot be stored: :class:`InvalidInput` naming it) none."""
         messages = messages_of(messages)
-        items = [(i, m) for i, m in ((i, to_openai(msg, f"messages[{i}]"))
-                                     for i, msg in enumerate(messages)) if m is not None]
+        items = [(i, _fit(m, f"messages[{i}]")) for i, m in (
+            (i, to_openai(msg, f"messages[{i}]")) for i, msg in enumerate(messages))
+            if m is not None]
         if not items:
             return
         given = next((msg.additional_kwargs.get("session_id") for msg in messages
