@@ -285,20 +285,32 @@ async def test_truncation_drops_whole_groups_from_the_end(sync_mem: SyncMemory) 
     assert await block.atruncate(text, 1000) is None
 
 
-def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory,
-                                                  llama: LlamaFactory) -> None:
-    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
-    memory = llama(session_id="s1", token_limit=120, memory_blocks=[block])
+SHORTENED_QUERY = "what is my dog called?"
+
+
+def recalled_in_full(llama: LlamaFactory, block: ChatmemMemoryBlock, token_limit: int,
+                     **kwargs: Any) -> tuple[LlamaMemory, list[ChatMessage], str]:
+    """A LlamaIndex Memory with ``block`` after DOG and older turns left its short-term
+    queue: the Memory, its short-term history and the block's whole text in the prompt
+    (for SHORTENED_QUERY; the Memory's token_limit is then 100,000: no truncation)."""
+    memory = llama(session_id="s1", token_limit=token_limit, memory_blocks=[block],
+                   **kwargs)
     memory.put(ChatMessage(role="user", content=DOG))
     for msg in filler(12):
         memory.put(msg)
-    sync_mem.flush()
-    query = "what is my dog called?"
+    block.memory.flush()
     history = memory.get_all(status=MessageStatus.ACTIVE)
     memory.token_limit = 100_000
-    whole = memory.get(input=query)  # fits: no truncation
-    text = whole[0].content or ""
+    text = memory.get(input=SHORTENED_QUERY)[0].content or ""
     assert DOG in text and text.count("\n\n") == 2  # the header and two groups of lines
+    return memory, history, text
+
+
+def test_a_low_priority_block_is_shortened_to_fit(sync_mem: SyncMemory,
+                                                  llama: LlamaFactory) -> None:
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
+    memory, history, text = recalled_in_full(llama, block, 120)
+    query = SHORTENED_QUERY
     # a little less than the history and the block: LlamaIndex asks the block to shrink
     memory.token_limit = (sum(memory._estimate_token_count(m) for m in history)
                           + memory._estimate_token_count(text) - 30)
@@ -567,3 +579,38 @@ def test_a_message_over_chatmem_limit_is_stored_cut(sync_mem: SyncMemory,
     assert stored[2].metadata["content_cut"] == 250_000 + len(image)
     assert stored[2].metadata["attachments"] == [{"type": "image_url",
                                                   "url": "https://x.test/cat.png"}]
+
+
+def per_character(text: str) -> list[str]:
+    """A tokenizer of one token per character."""
+    return list(text)
+
+
+def test_truncation_counts_in_the_memory_s_tokenizer(sync_mem: SyncMemory,
+                                                     llama: LlamaFactory) -> None:
+    # before: the block counted the tokens LlamaIndex asks it to shed with LlamaIndex's
+    # default tokenizer (tiktoken), whatever the Memory's tokenizer_fn (LlamaIndex gives a
+    # block no tokenizer): asked for 10 one-character tokens, it shed the whole block
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1, tokenizer_fn=per_character)
+    text = "Header:\n\n[a] one\n[a] two\n\n[b] three\n\n[c] four"
+    four = len("\n\n[c] four")
+    assert asyncio.run(block.atruncate(text, four)) == text[:-four]
+    assert asyncio.run(block.atruncate(text, four + 1)) == "Header:\n\n[a] one\n[a] two"
+
+    # in a Memory with that tokenizer, asked to shed a little less than the last group
+    # of recalled lines (in tiktoken's tokens, more than the whole block): it sheds that
+    memory, history, whole = recalled_in_full(llama, block, 600, tokenizer_fn=per_character)
+    inner = whole.removeprefix("<memory>\n<chatmem>\n").removesuffix("\n</chatmem>\n</memory>")
+    last = inner[inner.rindex("\n\n"):]
+    memory.token_limit = (sum(memory._estimate_token_count(m) for m in history)
+                          + len(inner) - (len(last) - 5))
+    shortened = memory.get(input=SHORTENED_QUERY)[0].content or ""
+    assert shortened == whole.replace(last, "")
+    assert DOG in shortened  # the best hit stays
+
+
+def test_a_tokenizer_that_is_not_callable_is_invalid_input(sync_mem: SyncMemory) -> None:
+    # before: pydantic silently ignored the unknown argument
+    with pytest.raises(InvalidInput, match=re.escape(
+            "ChatmemMemoryBlock tokenizer_fn must be a function")):
+        ChatmemMemoryBlock(sync_mem, "s1", tokenizer_fn="cl100k_base")

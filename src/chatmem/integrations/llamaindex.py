@@ -305,8 +305,11 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
     ``memory``: a :class:`chatmem.SyncMemory` or :class:`chatmem.Memory`;
     ``session_id``: the chatmem session the messages are stored in and recalled for
     (default: the LlamaIndex ``Memory``'s own ``session_id``); ``platform``: the
-    chatmem platform of the messages and of the recall. Recall follows the memory's
-    configuration (scope, ``top_k``, windows, ``context_expand.max_chars``, rendering).
+    chatmem platform of the messages and of the recall; ``tokenizer_fn``: the tokenizer
+    :meth:`atruncate` counts with, the LlamaIndex ``Memory``'s own (its
+    ``tokenizer_fn``; default: LlamaIndex's default tokenizer, as ``Memory``'s).
+    Recall follows the memory's configuration (scope, ``top_k``, windows,
+    ``context_expand.max_chars``, rendering).
     """
 
     name: str = Field(default="chatmem", description="The name of the memory block.")
@@ -314,6 +317,11 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
     session_id: str | None = Field(
         default=None, description="The chatmem session (default: the Memory's session_id).")
     platform: str | None = Field(default=None, description="The chatmem platform.")
+    # LlamaIndex asks a block to shed a number of tokens of the Memory's tokenizer, but
+    # gives it neither the Memory nor its tokenizer: the block is given the same one
+    tokenizer_fn: Callable[[str], list[Any]] = Field(
+        default_factory=get_tokenizer, exclude=True,
+        description="The tokenizer atruncate counts with (the Memory's tokenizer_fn).")
 
     def __init__(self, memory: Memory | SyncMemory | None = None,
                  session_id: str | None = None, **data: Any) -> None:
@@ -327,6 +335,13 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
             if isinstance(value, str) and not value.strip():
                 raise InvalidInput(f"ChatmemMemoryBlock {name} must not be empty (leave it "
                                    "out when there is none)")
+        tokenizer = data.get("tokenizer_fn")
+        if tokenizer is None:
+            data.pop("tokenizer_fn", None)  # LlamaIndex's default, as Memory's
+        elif not callable(tokenizer):
+            raise InvalidInput("ChatmemMemoryBlock tokenizer_fn must be a function (text → "
+                               "list of tokens: the LlamaIndex Memory's tokenizer_fn), got "
+                               f"{describe(tokenizer)}")
         fields: dict[str, Any] = {"memory": memory, "session_id": session_id, **data}
         super().__init__(**fields)
 
@@ -387,14 +402,14 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
             for m in context)
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
-        """Shorten the block by at least ``tokens_to_truncate`` tokens (LlamaIndex's
-        default tokenizer) when ``Memory`` must fit ``token_limit`` (only for
+        """Shorten the block by at least ``tokens_to_truncate`` tokens (of
+        ``tokenizer_fn``) when ``Memory`` must fit ``token_limit`` (only for
         ``priority`` > 0): whole groups of lines (separated by blank lines) go from the
         end; ``None`` when only the header would be left, or when the block had
         nothing (``Memory`` then passes ``[]``)."""
         if not isinstance(content, str) or not content:
             return None
-        count = get_tokenizer()
+        count = self.tokenizer_fn
         keep = len(count(content)) - max(tokens_to_truncate, 0)
         parts = content.split("\n\n")
         while len(parts) > 1 and len(count("\n\n".join(parts))) > keep:
