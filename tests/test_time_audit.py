@@ -72,8 +72,17 @@ async def test_an_id_stored_earlier_refused_at_a_later_ts_names_the_times(place:
         again = await mem.add([Message(id="m1", session_id="s", content="ok", ts=1000),
                                Message(id="m2", session_id="s", content="ok", ts=1000)])
         assert [(m.id, m.ts) for m in again] == [("m1", 1000), ("m2", 1001)]
-        with pytest.raises(InvalidInput, match="already exists with different content"):
-            await mem.add([Message(id="m1", session_id="s", content="ok!", ts=1000)])
+        # said "already exists with different content; use rewrite() to change a stored
+        # message" whatever differed, and only the library's name for the fix
+        for change, field in (({"content": "ok!"}, "content"), ({"role": "assistant"}, "role"),
+                              ({"session_id": "t"}, "session_id"),
+                              ({"session_id": "t", "content": "ok!"},
+                               "session_id and content")):
+            given = {"id": "m1", "session_id": "s", "content": "ok", "ts": 1000, **change}
+            with pytest.raises(InvalidInput) as refused:
+                await mem.add([Message(**given)])  # type: ignore[arg-type]
+            assert f"'m1' is already stored with another {field}:" in str(refused.value)
+            assert "chatmem rewrite, POST /v1/rewrite" in str(refused.value)
         page = await mem.list(session="s")
         assert [(m.id, m.ts, m.content) for m in page.messages] == [
             ("m1", 1000, "ok"), ("m2", 1001, "ok")]

@@ -255,11 +255,16 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
     # the store moves a ts only later (equal times within a session are staggered
     # forward), so an earlier ts asked for is the same add, stored a little later: a
     # batch of two messages at one second, retried after a timeout, was refused
-    same = (old.session_id == new.session_id and old.content == new.content
-            and old.role == new.role)
-    if not same:
-        raise InvalidInput(f"message id {message_id!r} already exists with different content; "
-                           "use rewrite() to change a stored message")
+    differing = [name for name, a, b in (("session_id", old.session_id, new.session_id),
+                                         ("role", old.role, new.role),
+                                         ("content", old.content, new.content)) if a != b]
+    if differing:
+        # named for every caller (library, CLI, HTTP, import): "rewrite()" alone sent a
+        # CLI or HTTP user looking for a function, and did not say what differed
+        raise InvalidInput(f"message id {message_id!r} is already stored with another "
+                           f"{' and '.join(differing)}: an id names one message for good; "
+                           "give a new message its own id, or change the stored one with "
+                           "rewrite (Memory.rewrite, chatmem rewrite, POST /v1/rewrite)")
     if new.ts is not None and old.ts is not None and new.ts > old.ts:
         # the same words said again later are another message: saying "different
         # content" of identical text sent the caller looking in the wrong field
