@@ -35,6 +35,7 @@ from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.errors import StoreClosed
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
 from chatmem.models import MAX_CONTENT_CHARS
+from chatmem.recall.request import MAX_TURN_INPUTS
 from chatmem.testing import HashEmbeddingProvider, embedder
 from readme import python_blocks, section
 
@@ -552,6 +553,24 @@ def test_a_very_long_user_message_does_not_break_get(sync_mem: SyncMemory,
     ctx = sync_mem.context([content[-MAX_CONTENT_CHARS:].replace("\x00", " ")],
                            session="s1")
     assert ctx[0]["content"] in text
+
+
+def test_a_turn_of_more_messages_than_a_query_takes_does_not_break_get(
+        sync_mem: SyncMemory) -> None:
+    # before: a tool loop of over 1,000 messages after the last user message made every
+    # get raise InvalidInput ('query: 1202 inputs; the limit is 1000'), until a newer
+    # user message came (found by helper-96)
+    sync_mem.add([{"role": "user", "content": DOG}], session="s1")
+    sync_mem.flush()
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    loop = [ChatMessage(role="user", content="what is my dog called?")] + [
+        ChatMessage(role="assistant", content=f"step {i}: looking it up") for i in range(1200)
+    ] + [ChatMessage(role="assistant", content="what is the name of the dog?")]
+    text = asyncio.run(block.aget(loop))
+    assert DOG in text
+    # the query is the turn's latest messages, as chatmem reads the last words of a turn
+    assert len(turn(loop)) == MAX_TURN_INPUTS
+    assert turn(loop)[-1]["content"] == "what is the name of the dog?"
 
 
 def test_a_message_over_chatmem_limit_is_stored_cut(sync_mem: SyncMemory,

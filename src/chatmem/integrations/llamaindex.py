@@ -53,6 +53,7 @@ from ..chat_format import to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
 from ..models import MAX_CONTENT_CHARS, MAX_JSON_DEPTH, MAX_LABEL_CHARS, check_text, describe
+from ..recall.request import MAX_TURN_INPUTS
 
 T = TypeVar("T")
 
@@ -260,7 +261,9 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
 def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     """The latest turn of ``messages``: from the last user message on (the last message
     when there is none), as chat-completions messages (the query of a recall), each
-    within chatmem's limit (a longer one keeps its last characters)."""
+    within chatmem's limit (a longer one keeps its last characters), and at most
+    ``MAX_TURN_INPUTS`` of them, the latest: a tool loop may run past chatmem's limit
+    on a turn's messages, and chatmem's query is the turn's last words anyway."""
     messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
                   if str(getattr(messages[i].role, "value", messages[i].role)) == "user"),
@@ -271,7 +274,7 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
         item = to_openai(msg, f"messages[{i}]")
         if item is not None:
             out.append(_fit(item, f"messages[{i}]", query=True))
-    return out
+    return out[-MAX_TURN_INPUTS:]
 
 
 async def _finished(inner: asyncio.Future[T]) -> T:
