@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
@@ -65,6 +66,10 @@ KWARG_FIELDS = ("tool_calls", "tool_call_id", "name", "function_call", "refusal"
 #: chatmem metadata key of a message stored cut to ``MAX_CONTENT_CHARS``: its length
 #: before (the characters of the content chatmem would have stored).
 CONTENT_CUT_KEY = "content_cut"
+#: Metadata key of a stored message whose text held characters chatmem cannot store
+#: (NUL, a lone surrogate): how many were replaced by U+FFFD (see :func:`_fit`).
+CONTENT_REPLACED_KEY = "content_replaced"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
@@ -218,9 +223,13 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
       on a message just within its limit; a NUL or a lone surrogate (which chatmem
       refuses in any text) is replaced too;
     - to be stored, the first characters are kept, ending in ``…``, and the length
-      before goes under ``metadata[CONTENT_CUT_KEY]``: LlamaIndex has archived the
-      messages it flushes before the block stores them, so a refusal could not be
-      retried and would lose the whole batch (and fail an unrelated later ``put``)."""
+      before goes under ``metadata[CONTENT_CUT_KEY]``; a NUL or a lone surrogate (which
+      chatmem refuses) is replaced by U+FFFD and counted under
+      ``metadata[CONTENT_REPLACED_KEY]``: LlamaIndex has archived the messages it
+      flushes before the block stores them, so a refusal could not be retried and
+      would lose the whole batch (and fail an unrelated later ``put``). What a user
+      typed is stored; a caller's wrong types (``tool_call_id`` not a string…) are
+      still refused: a bug to fix, not a message to keep."""
     content = item.get("content")
     if isinstance(content, str):
         texts, others = [content], []
@@ -231,13 +240,18 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
                   for p in content if p["type"] != "text"]
     else:
         return item
+    replaced = 0
     if query:
         texts = [t.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
                  for t in texts]
+    else:
+        replaced = sum(len(_UNSTORABLE.findall(t)) for t in texts)
+        texts = [_UNSTORABLE.sub("\ufffd", t) for t in texts]
     size = sum(map(len, texts)) + sum(map(len, others)) + len(texts) + len(others) - 1
-    if size <= MAX_CONTENT_CHARS and not query:
+    if size <= MAX_CONTENT_CHARS and not query and not replaced:
         return item
-    excess = size - MAX_CONTENT_CHARS + (0 if query else len("…"))
+    excess = max(size - MAX_CONTENT_CHARS, 0) + (0 if query or size <= MAX_CONTENT_CHARS
+                                                 else len("…"))
     for i in range(len(texts)) if query else range(len(texts) - 1, -1, -1):
         if excess <= 0:
             break
@@ -255,6 +269,8 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
         for p in content]}
     if size > MAX_CONTENT_CHARS and not query:
         out["metadata"] = {CONTENT_CUT_KEY: size}
+    if replaced:
+        out["metadata"] = {**out.get("metadata", {}), CONTENT_REPLACED_KEY: replaced}
     return out
 
 
