@@ -29,6 +29,41 @@ def test_demo_prints_the_deadline_inside_the_injected_system_message() -> None:
     assert "[cli/Alex @ " in injected[0]["content"]
 
 
+def test_demo_db_writes_only_into_a_store_of_its_own(tmp_path: Path) -> None:
+    """`chatmem demo --db chat.db` on the user's own store added the demo's 17 messages
+    (Alex, his website and Japan) to it, among the user's; run again on its own store,
+    the demo added them a second time and every recalled line came out twice."""
+    runner = CliRunner()
+    mine = str(tmp_path / "chat.db")
+    res = runner.invoke(main, ["add", "--db", mine, "--session", "s1", "--no-wait",
+                               "my own note"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["demo", "--db", mine])
+    assert res.exit_code == 2, res.output
+    assert res.stdout == "" and mine in res.stderr and "--db" in res.stderr, res.stderr
+    assert json.loads(runner.invoke(main, ["stats", "--db", mine, "--json"]).stdout
+                      )["messages"] == 1
+
+    own = str(tmp_path / "demo.db")
+    first = runner.invoke(main, ["demo", "--db", own, "--json"])
+    assert first.exit_code == 0, first.output
+    again = runner.invoke(main, ["demo", "--db", own, "--json"])
+    assert again.exit_code == 0, again.output
+    lines = json.loads(again.stdout)[0]["content"].splitlines()
+    assert "The deadline is in two weeks." in json.loads(first.stdout)[0]["content"]
+    recalled = [line for line in lines if line.startswith("[")]
+    assert recalled and len(recalled) == len(set(recalled)), lines
+    assert json.loads(runner.invoke(main, ["stats", "--db", own, "--json"]).stdout
+                      )["messages"] == 17
+    # its mark is the store's own: an export of it imports, and makes no demo store
+    backup, copy = str(tmp_path / "demo.jsonl"), str(tmp_path / "copy.db")
+    res = runner.invoke(main, ["export", "--db", own, "-o", backup])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["import", "--db", copy, backup])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(main, ["demo", "--db", copy]).exit_code == 2
+
+
 def test_add_then_recall_with_json(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     runner = CliRunner()

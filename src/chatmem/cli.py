@@ -282,6 +282,8 @@ async def demo(db: str | None, as_json: bool) -> None:
 
     start = now_ms() - 3 * 86_400_000
     async with await open_memory(_store_url(db) if db else "memory://") as mem:
+        if db:
+            await _take_demo_store(mem, db)
         await mem.add(demo_messages(start))
         question = Message(session_id=DEMO_SESSION, content=DEMO_QUESTION, role="user",
                            speaker_id=DEMO_USER[0], speaker_name=DEMO_USER[1], platform="cli")
@@ -295,6 +297,25 @@ async def demo(db: str | None, as_json: bool) -> None:
     click.echo("Injected before the model call:\n")
     for m in injected:
         click.echo(f"--- {m['role']} ---\n{m['content']}\n")
+
+
+async def _take_demo_store(mem: Memory, db: str) -> None:
+    """The demo writes only into a store of its own: a new or empty one, marked as the
+    demo's, or one an earlier demo marked, whose demo conversation it replaces (run
+    again, the demo would recall every line twice). A store holding anything else (the
+    user's own, given by mistake) is refused before anything is written to it."""
+    from .demo import DEMO_SESSION, DEMO_STORE_MARK
+
+    if await mem.store.meta_get(*DEMO_STORE_MARK) is not None:
+        await mem.forget(session=DEMO_SESSION)
+        return
+    if await mem.store.list_messages(limit=1) or await mem.store.sessions_after(None, 1):
+        # a URL is not repeated: it may hold a password
+        where = f"--db {db}" if "://" not in db else f"--db ({db.partition(':')[0]} URL)"
+        fail(f"{where} holds a chatmem store the demo did not make: the demo writes its "
+             "conversation only into a new file or one an earlier `chatmem demo --db` "
+             "made; nothing was written, give another path or URL")
+    await mem.store.meta_set(*DEMO_STORE_MARK, "1")
 
 
 @main.command()

@@ -21,6 +21,9 @@ DEMO_TURNS: list[tuple[str, str]] = [
     ("I practice for 30 minutes every day.", "Thirty minutes daily adds up quickly."),
 ]
 DEMO_QUESTION = "Can you remind me about my work project deadline?"
+#: The metadata-area record (namespace, key) marking a store as the demo's own
+#: (``chatmem demo --db``): the demo writes into no other store holding anything.
+DEMO_STORE_MARK = ("chatmem-demo", "store")
 
 
 def demo_messages(start_ms: int) -> list[Message]:

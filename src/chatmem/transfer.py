@@ -40,6 +40,7 @@ from pydantic import ValidationError
 from ._version import __version__
 from .config import MAX_VECTOR_DIM as CONFIG_MAX_VECTOR_DIM
 from .config import RetentionConfig, normalize_scope
+from .demo import DEMO_STORE_MARK
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
@@ -408,8 +409,9 @@ def check_parent_chains(parents: Mapping[str, str | None],
 IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NAMESPACE,
                            LEGACY_NAMESPACE, LEXICAL_NAMESPACE, SNAPSHOT_DIRTY})
 NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
-#: Nor is the key sealing the store's ``list`` cursors (a secret; an import refuses it).
-NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE}
+#: Nor is the key sealing the store's ``list`` cursors (a secret; an import refuses it),
+#: nor the mark of a store ``chatmem demo --db`` made (the demo's own store, not data).
+NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE, DEMO_STORE_MARK[0]}
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 
 #: The fields of a vector record (as :func:`_records` writes them).
