@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chatmem import EmbeddingUnavailable, Memory, Message
+from chatmem import EmbeddingUnavailable, InvalidInput, Memory, Message
 from chatmem.embedding import Capabilities, Embedder, EmbeddingProvider
 from chatmem.testing import EmbedCall, HashEmbeddingProvider, embedder, hash_vector
 
@@ -116,3 +116,31 @@ def test_an_embedder_over_it_is_a_real_embedder() -> None:
     emb = embedder()
     assert isinstance(emb, Embedder) and isinstance(emb.provider, HashEmbeddingProvider)
     assert emb.model_id == "test:hash" and emb.dimensions == 64
+
+
+@pytest.mark.parametrize(("make", "field"), [
+    (lambda: HashEmbeddingProvider(dim=0), "dim"),
+    (lambda: HashEmbeddingProvider(dim="64"), "dim"),  # type: ignore[arg-type]
+    (lambda: HashEmbeddingProvider(dim=64.5), "dim"),  # type: ignore[arg-type]
+    (lambda: HashEmbeddingProvider(dim=True), "dim"),
+    (lambda: HashEmbeddingProvider(model=""), "model"),
+    (lambda: HashEmbeddingProvider(model=5), "model"),  # type: ignore[arg-type]
+    (lambda: HashEmbeddingProvider(capabilities={"remote": True}),  # type: ignore[arg-type]
+     "capabilities"),
+    (lambda: HashEmbeddingProvider().fail_next(-1), "fail_next n"),
+    (lambda: HashEmbeddingProvider().fail_next("3"), "fail_next n"),  # type: ignore[arg-type]
+    (lambda: HashEmbeddingProvider().fail_next(1, decision="fial"), "decision"),
+    (lambda: HashEmbeddingProvider().fail_with("service down"),  # type: ignore[arg-type]
+     "fail_with"),
+    (lambda: embedder("test"), "embedder"),  # type: ignore[arg-type]
+], ids=["dim-0", "dim-str", "dim-float", "dim-bool", "model-empty", "model-int",
+        "capabilities-dict", "n-negative", "n-str", "decision-typo", "fail_with-str",
+        "embedder-str"])
+def test_a_wrong_argument_is_invalid_input_naming_it(make: object, field: str) -> None:
+    """A test's wrong argument was a raw ValueError or TypeError ('<' not supported
+    between instances of 'str' and 'int'), or was taken: dim=64.5 broke the first
+    embed, a misspelt decision simulated another failure than the one asked for (as
+    'fail'), fail_with('service down') raised a TypeError inside the Embedder, which
+    reported it as an outage, and embedder('test') an AttributeError."""
+    with pytest.raises(InvalidInput, match=re.escape(field)):
+        make()  # type: ignore[operator]

@@ -31,10 +31,19 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .embedding import Capabilities, Embedder, EmbedRole
-from .errors import EmbeddingUnavailable
+from .embedding import Capabilities, Embedder, EmbeddingProvider, EmbedRole
+from .errors import EmbeddingUnavailable, InvalidInput
+from .models import describe
 
 _WORD = re.compile(r"\w+")
+#: The ``retry_decision`` values :meth:`HashEmbeddingProvider.fail_next` simulates.
+DECISIONS = ("defer", "fail", "cooldown", "invalid")
+
+
+def _count(value: object, name: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InvalidInput(f"{name} must be an integer ≥ {least}, got {describe(value)}")
+    return value
 
 
 def hash_vector(text: str, dim: int) -> npt.NDArray[np.float32]:
@@ -69,9 +78,14 @@ class HashEmbeddingProvider:
 
     def __init__(self, dim: int = 64, model: str = "hash", *,
                  capabilities: Capabilities | None = None) -> None:
-        if dim < 1:
-            raise ValueError(f"dim must be ≥ 1, got {dim}")
-        self.dim = dim
+        self.dim = _count(dim, "HashEmbeddingProvider dim", 1)
+        if not isinstance(model, str) or not model:
+            raise InvalidInput("HashEmbeddingProvider model must be a non-empty string (its "
+                               f"model id is test:<model>), got {describe(model)}")
+        if capabilities is not None and not isinstance(capabilities, Capabilities):
+            raise InvalidInput("HashEmbeddingProvider capabilities must be a "
+                               "chatmem.embedding.Capabilities, such as "
+                               f"Capabilities(remote=True), got {describe(capabilities)}")
         self.model_id = f"{self.name}:{model}"
         self._capabilities = capabilities or Capabilities()
         #: Every call received, failed ones included, in order.
@@ -101,13 +115,18 @@ class HashEmbeddingProvider:
         """Make the next ``n`` calls raise :class:`EmbeddingUnavailable` with
         ``retry_decision=decision`` (``defer``: an outage, the indexer retries later;
         ``fail``: a configuration error; ``cooldown``; ``invalid``)."""
-        if n < 0:
-            raise ValueError(f"n must be ≥ 0, got {n}")
+        _count(n, "fail_next n", 0)
+        if decision not in DECISIONS:
+            raise InvalidInput(f"fail_next decision must be one of {', '.join(DECISIONS)}, "
+                               f"got {describe(decision)}")
         self._fail_next, self._decision = n, decision
 
     def fail_with(self, exc: BaseException) -> None:
         """Make every call raise ``exc`` until :meth:`recover` (the Embedder turns an
         exception that is not an :class:`EmbeddingUnavailable` into one)."""
+        if not isinstance(exc, BaseException):
+            raise InvalidInput("fail_with takes the exception each call raises, such as "
+                               f"ConnectionError('down'), got {describe(exc)}")
         self._error = exc
 
     def recover(self) -> None:
@@ -141,6 +160,9 @@ def embedder(provider: HashEmbeddingProvider | None = None, /, **options: Any) -
     :class:`HashEmbeddingProvider`); ``options`` are the Embedder's (``batch_size``,
     ``cache_enabled``, ``on_status``, ``on_error``, ``deadline``, …). The provider is
     ``embedder(...).provider``."""
+    if provider is not None and not isinstance(provider, EmbeddingProvider):
+        raise InvalidInput("embedder takes an embedding provider, such as "
+                           f"HashEmbeddingProvider(), got {describe(provider)}")
     return Embedder(provider if provider is not None else HashEmbeddingProvider(), **options)
 
 
