@@ -14,10 +14,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: vocabulary — configuration validates filters with it — so it sits at the bottom.
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
-     "chatmem.platforms", "chatmem.telemetry"),
+     "chatmem.telemetry"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
-     "chatmem.overview"),
+     "chatmem.overview", "chatmem.platforms"),
     ("chatmem.embedding", "chatmem.store", "chatmem.recall"),
     ("chatmem.indexing", "chatmem.scopes", "chatmem.tool", "chatmem.transfer"),
     ("chatmem.retention",),

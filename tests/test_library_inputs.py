@@ -374,3 +374,34 @@ async def test_client_still_sends_good_arguments() -> None:
         assert sent[0].url.params["platform"] == "telegram"
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize(("platform", "chat_types", "field"), [
+    ("", {"private": "private chat"}, "platform"),
+    (5, {"private": "private chat"}, "platform"),
+    ("qq", ["private"], "chat_types"),
+    ("qq", None, "chat_types"),
+    ("qq", {"private": "private chat", 5: "five"}, "chat type"),
+    ("qq", {"private": "private chat", "group": ""}, "'group'"),
+    ("qq", {"private": "private chat", "group": 5}, "'group'"),
+], ids=["empty-platform", "int-platform", "list", "none", "int-type", "empty-label",
+        "int-label"])
+def test_platform_labels_register_refuses_a_bad_argument_and_keeps_none_of_it(
+        tmp_path: Path, platform: Any, chat_types: Any, field: str) -> None:
+    """README § Rendering: ``mem.platforms.register("onebot", chat_types={...})``. On
+    the SyncMemory of README's examples there was no ``platforms`` (AttributeError);
+    a wrong argument was a raw ValueError, or an AttributeError for a list of chat
+    types ("'list' object has no attribute 'items'"), and a chat type that is not text
+    was taken; a bad label kept the labels before it."""
+    from chatmem import SyncMemory
+
+    with SyncMemory.open(str(tmp_path / "p.db"),
+                         embedder=Embedder(RecordingProvider(dim=16))) as mem:
+        with pytest.raises(InvalidInput, match=re.escape(field)):
+            mem.platforms.register(platform, chat_types=chat_types)
+        assert dict(mem.platforms.chat_type_labels) == {}
+        mem.upsert_session({"id": "dm", "origin_platform": "qq", "chat_type": "private"})
+        mem.add([{"content": "my passport expires in March", "id": "m1"}], session="dm")
+        mem.flush(timeout=30)
+        mem.platforms.register("qq", chat_types={"private": "private chat"})
+        assert "[qq/private chat/" in mem.recall("passport", session="dm", top_k=1).text

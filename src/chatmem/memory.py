@@ -2127,6 +2127,12 @@ class SyncMemory(BlockingWrapper[Memory]):
         """The async memory underneath (for its attributes: ``config``, ``store``…)."""
         return self._inner
 
+    @property
+    def platforms(self) -> PlatformRegistry:
+        """The memory's platform declarations (:attr:`Memory.platforms`):
+        ``mem.platforms.register("onebot", chat_types={"private": "私聊"})``."""
+        return self._inner.platforms
+
     #: A call after close() fails as the async core's does after its close().
     closed_error = StoreClosed
     #: A call from a forked process, or from a callback on the memory's own loop thread.

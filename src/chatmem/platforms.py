@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .errors import InvalidInput
+from .models import describe
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
 
 @dataclass
 class PlatformRegistry:
@@ -17,12 +24,24 @@ class PlatformRegistry:
     _labels: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def register(self, platform: str, *, chat_types: Mapping[str, str]) -> None:
-        if not isinstance(platform, str) or not platform:
-            raise ValueError("platform must be a non-empty string")
+        """Declare ``platform``'s labels, chat type → label (text each). A wrong argument
+        is :class:`~chatmem.errors.InvalidInput` naming it, and registers none of them."""
+        if not _text(platform):
+            raise InvalidInput("platforms.register platform must be a non-empty string, "
+                               f"got {describe(platform)}")
+        if not isinstance(chat_types, Mapping):
+            raise InvalidInput("platforms.register chat_types must be a mapping of chat type "
+                               "to label, such as {'private': 'private chat'}, got "
+                               f"{describe(chat_types)}")
         for chat_type, label in chat_types.items():
-            if not isinstance(label, str) or not label:
-                raise ValueError(f"label of chat type {chat_type!r} must be a non-empty string")
-            self._labels[(platform, chat_type)] = label
+            if not _text(chat_type):
+                raise InvalidInput("platforms.register: each chat type must be a non-empty "
+                                   f"string, got {describe(chat_type)}")
+            if not _text(label):
+                raise InvalidInput(f"platforms.register: the label of chat type "
+                                   f"{chat_type!r} must be a non-empty string, got "
+                                   f"{describe(label)}")
+        self._labels.update({(platform, t): label for t, label in chat_types.items()})
 
     @property
     def chat_type_labels(self) -> Mapping[tuple[str, str], str]:
