@@ -405,3 +405,31 @@ def test_platform_labels_register_refuses_a_bad_argument_and_keeps_none_of_it(
         mem.flush(timeout=30)
         mem.platforms.register("qq", chat_types={"private": "private chat"})
         assert "[qq/private chat/" in mem.recall("passport", session="dm", top_k=1).text
+
+
+@pytest.mark.parametrize("given", ["provider", "name"])
+def test_open_refuses_an_embedder_that_is_not_one_and_creates_no_file(
+        tmp_path: Path, given: str) -> None:
+    """README § Testing your bot opens ``SyncMemory.open(db, embedder=embedder(provider))``;
+    a test that passed the provider itself (or a provider's name) got a raw
+    AttributeError ("'HashEmbeddingProvider' object has no attribute 'provider'"), and
+    the store file and its lock file were left behind."""
+    from chatmem import SyncMemory
+    from chatmem.testing import HashEmbeddingProvider
+
+    wrong: Any = HashEmbeddingProvider() if given == "provider" else "local"
+    with pytest.raises(InvalidInput, match=r"embedder must be .*Embedder.*embedder\(provider\)"):
+        SyncMemory.open(str(tmp_path / "bot.db"), embedder=wrong)
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_memory_built_by_hand_refuses_a_provider_as_its_embedder() -> None:
+    from chatmem.store import SqliteStore
+    from chatmem.testing import HashEmbeddingProvider
+
+    store = await SqliteStore.open(":memory:")
+    try:
+        with pytest.raises(InvalidInput, match=r"embedder must be .*Embedder\(provider\)"):
+            Memory(store, store, embedder=HashEmbeddingProvider())  # type: ignore[arg-type]
+    finally:
+        await store.close()

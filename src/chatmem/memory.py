@@ -372,6 +372,15 @@ class TurnContext:
 AUTO_SAMPLE = 200
 
 
+def _check_embedder(embedder: object) -> None:
+    if embedder is not None and not isinstance(embedder, Embedder):
+        raise InvalidInput(
+            "embedder must be a chatmem.embedding.Embedder (leave it out for the configured "
+            "one, set with embedding.provider); a provider goes inside one: "
+            "Embedder(provider), or chatmem.testing.embedder(provider) for a test's; got "
+            f"{describe(embedder)}")
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -388,6 +397,7 @@ class Memory:
         else:
             self.storage = Storage(store, index)
         index = self.storage.index
+        _check_embedder(embedder)
         self.embedder = embedder
         self.config = config or Config()
         if self.config.semantic_recall_enabled and (index is None or embedder is None):
@@ -492,6 +502,7 @@ class Memory:
         check_text(vector, "vector")
         if not isinstance(create, bool):
             raise InvalidInput(f"create must be true or false, got {describe(create)}")
+        _check_embedder(embedder)  # before the store: a wrong one creates no file
         if env is not None and (not isinstance(env, Mapping) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
             raise InvalidInput("env must be a mapping of variable names to strings (e.g. "
