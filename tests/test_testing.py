@@ -144,3 +144,15 @@ def test_a_wrong_argument_is_invalid_input_naming_it(make: object, field: str) -
     reported it as an outage, and embedder('test') an AttributeError."""
     with pytest.raises(InvalidInput, match=re.escape(field)):
         make()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("text", "dim", "field"), [
+    ("x", 0, "dim"), ("x", "8", "dim"), (5, 8, "text"), (None, 8, "text")])
+def test_hash_vector_refuses_a_wrong_argument_naming_it(text: object, dim: object,
+                                                        field: str) -> None:
+    """hash_vector (exported, for a test's expected vectors) raised ZeroDivisionError
+    for dim=0, TypeError for dim='8' and AttributeError ('int' object has no attribute
+    'lower') for a text that is not one."""
+    with pytest.raises(InvalidInput, match=f"hash_vector {field}"):
+        hash_vector(text, dim)  # type: ignore[arg-type]
+    assert hash_vector("Biscuit the dog", 8).shape == (8,)

@@ -49,7 +49,9 @@ def _count(value: object, name: str, least: int) -> int:
 def hash_vector(text: str, dim: int) -> npt.NDArray[np.float32]:
     """The raw (unnormalised) vector of ``text``: one count per word, each word in the
     bucket its SHA-256 picks. A text without words gets a fixed vector."""
-    vec = np.zeros(dim, dtype=np.float32)
+    if not isinstance(text, str):
+        raise InvalidInput(f"hash_vector text must be a string, got {describe(text)}")
+    vec = np.zeros(_count(dim, "hash_vector dim", 1), dtype=np.float32)
     for word in _WORD.findall(text.lower()):
         h = int.from_bytes(hashlib.sha256(word.encode()).digest()[:4], "little")
         vec[h % dim] += 1.0
