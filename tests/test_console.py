@@ -500,3 +500,39 @@ def test_labels_and_errors_that_hold_html_are_shown_as_text(
     assert page.locator("main img, main script").count() == 0
     assert tab.dialogs == []
     assert [e for e in tab.errors if "400" not in e and "404" not in e] == []
+
+
+def test_a_user_key_inspects_recall_only_as_its_own_conversation(
+        browser: Any, server: Server) -> None:
+    """A user key signed in as dm-alice sees what dm-alice may see (README § Console).
+    The Timeline asked with visible_from=dm-alice, but the Recall page ran context() as
+    whatever session was typed in it: with dm-alice confined to itself (scope session),
+    the key read the hiking group's messages there ('car park') that its Timeline
+    refused to list. The inspector of a user key now runs as the signed-in session."""
+    seed(server.base)
+    with client(server.base, ALICE) as c:
+        r = c.put("/v1/settings", json={"scope": "session", "layer": "session",
+                                        "session": "dm-alice"})
+        assert r.status_code == 200, r.text
+    tab = open_console(browser, server.base, ALICE_BOT, session="dm-alice")
+    page = tab.page
+    show_timeline(page, server.base, "hiking")  # what dm-alice may see of hiking: nothing
+    assert page.locator("#timeline-list .message").count() == 0
+    page.goto(server.base + "/console#inspector")
+    page.wait_for_selector("#page-inspector:not([hidden])")
+    assert page.input_value("#inspector-session") == "dm-alice"
+    assert page.get_attribute("#inspector-session", "readonly") is not None
+    # a value put in the field anyway (devtools, a stale form) is not who asks
+    page.evaluate("() => { document.getElementById('inspector-session').value = 'hiking'; }")
+    page.fill("#inspector-turn", "where do we meet for the ridge trail, the car park?")
+    page.click("#inspector-form button[type=submit]")
+    page.wait_for_selector("#inspector-out:not([hidden])")
+    shown = page.text_content("#inspector-out") or ""
+    assert "meet at the car park at 7" not in shown
+    assert "ridge trail Saturday" not in shown
+    assert page.text_content("#inspector-summary").startswith("scope session")
+    # an owner still inspects any session
+    owner = open_console(browser, server.base, ALICE)
+    inspect(owner.page, server.base, "hiking", "where do we meet, the car park?")
+    assert "meet at the car park at 7" in (owner.page.text_content("#inspector-out") or "")
+    assert tab.dialogs == [] and tab.errors == [] and owner.errors == []

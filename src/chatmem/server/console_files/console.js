@@ -148,8 +148,12 @@
     state.who = who;
     $("who").textContent = who.name + " · " + who.namespace + " · " + who.role
       + (who.role === "owner" ? "" : " · as " + asSession());
-    for (const id of ["timeline-session", "inspector-session"]) {
-      if (!$(id).value && asSession()) $(id).value = asSession();
+    if (!$("timeline-session").value && asSession()) $("timeline-session").value = asSession();
+    // A user key's recall runs as its own conversation, as its timeline lists what that
+    // one may see: context() as another session would show what that one sees instead.
+    $("inspector-session").readOnly = who.role !== "owner";
+    if (who.role !== "owner" || !$("inspector-session").value) {
+      $("inspector-session").value = asSession();
     }
   }
 
@@ -272,7 +276,7 @@
 
   async function inspect(event) {
     event.preventDefault();
-    const session = $("inspector-session").value.trim();
+    const session = isOwner() ? $("inspector-session").value.trim() : asSession();
     const data = await api("POST", "/v1/context", { turn: $("inspector-turn").value, session, explain: true });
     const r = data.recall;
     $("inspector-summary").textContent = "scope " + r.scope + (r.clamped ? " (clamped)" : "")
