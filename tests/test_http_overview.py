@@ -183,3 +183,17 @@ async def test_memory_sessions_in_process(tmp_path: Path) -> None:
             await mem.forget(session="s0", dry_run="no")  # type: ignore[arg-type]
         assert (await mem.forget(session="s0", dry_run=True)).messages == 3
         assert (await mem.sessions(only=["s0"])).sessions[0].messages == 3
+
+
+def test_a_bad_visible_from_of_the_sessions_list_is_named_as_sent(api: str) -> None:
+    """GET /v1/sessions?visible_from=%00 was refused as 'only[0] contains a NUL
+    character': the library's argument, which no client sends. The 400 names the query
+    parameter, for both key roles, as GET /v1/messages does."""
+    for key in (ALICE, ALICE_BOT):
+        with client(api, key) as c:
+            for path in ("/v1/sessions", "/v1/messages"):
+                r = c.get(path, params={"visible_from": "room\x001"})
+                assert r.status_code == 400, (key, path, r.text)
+                assert r.json()["error"] == {
+                    "type": "InvalidInput",
+                    "message": "visible_from contains a NUL character"}, (key, path)

@@ -1242,7 +1242,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             raise InvalidInput("visible_from is required with a user key: it sees its own "
                                "conversation only")
         who.acts_for(visible_from, "visible_from")
-        only = None if visible_from is None else [visible_from]
+        # checked here, by the name sent: the library would name its own list (only[0])
+        only = None if visible_from is None else [check_label(visible_from, "visible_from")]
         page = await mem.sessions(limit=limit, after=after, only=only)
         return page.to_dict()
 
