@@ -197,3 +197,34 @@ def test_a_bad_visible_from_of_the_sessions_list_is_named_as_sent(api: str) -> N
                 assert r.json()["error"] == {
                     "type": "InvalidInput",
                     "message": "visible_from contains a NUL character"}, (key, path)
+
+
+def test_answers_that_hold_stored_data_are_never_kept_by_a_cache(api: str) -> None:
+    """Every /v1 answer says Cache-Control: no-store. Before, they said nothing about
+    caching: the messages, sessions and recalls the console shows (and any client
+    reads) could be kept by the browser's disk cache (an open server's GET
+    /v1/messages opened in a tab) or by a proxy on the way. The console's own files
+    hold no data and stay no-cache."""
+    with client(api, ALICE) as c:
+        seed(c)
+        answers = [
+            c.get("/v1/messages", params={"states": "true"}),
+            c.get("/v1/sessions"),
+            c.get("/v1/stats"),
+            c.get("/v1/whoami"),
+            c.post("/v1/messages/get", json={"ids": ["alice0"]}),
+            c.post("/v1/context", json={"turn": "zebra", "session": "room1",
+                                        "explain": True}),
+            c.post("/v1/forget", json={"speaker_id": "alice", "dry_run": True}),
+            c.get("/v1/messages", params={"visible_from": "room1\x00"}),  # an error
+            c.get("/v1/nowhere"),
+        ]
+    with client(api, None) as c:
+        answers.append(c.get("/v1/messages"))  # 401 from the guard
+    with client(api, ALICE_BOT) as c:
+        answers.append(c.get("/v1/sessions", params={"visible_from": "room1"}))
+    for r in answers:
+        assert r.headers.get("cache-control") == "no-store", (r.request.url, r.status_code)
+    assert [r.status_code for r in answers] == [200] * 7 + [400, 404, 401, 200]
+    for path in ("/console", "/console/console.js"):
+        assert httpx.get(api + path).headers["cache-control"] == "no-cache"

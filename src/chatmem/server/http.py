@@ -860,6 +860,7 @@ class _Guard:
       ``max_concurrent_requests`` slots once its body has arrived, and gives it back as
       its answer's last part is handed on; none free within ``timeout``: 503 with
       ``Retry-After`` (:class:`~chatmem.server.limits.RequestSlots`);
+    * every answer of the API says ``Cache-Control: no-store`` (it holds stored data);
     * every answer is counted in the metrics (500s included), and an exception that
       escapes the app is answered with a 500 in the documented shape (the app's own
       handler has logged its traceback)."""
@@ -952,11 +953,18 @@ class _Guard:
                     raise _BodyTooLarge()
             return message
 
+        private = scope["path"].startswith(SLOTTED_PREFIX)
+
         async def observed_send(message: Message) -> None:
             nonlocal status, started
             if message["type"] == "http.response.start":
                 started = True
                 status = int(message["status"])
+                if private:  # stored messages, sessions, counts: no cache keeps them
+                    message = {**message, "headers": [
+                        *(h for h in message.get("headers", ())
+                          if h[0].lower() != b"cache-control"),
+                        (b"cache-control", b"no-store")]}
                 if too_large:  # the rest of the body is not read: end the connection
                     message = {**message, "headers": [*message.get("headers", ()),
                                                       (b"connection", b"close")]}
