@@ -536,3 +536,37 @@ def test_a_user_key_inspects_recall_only_as_its_own_conversation(
     inspect(owner.page, server.base, "hiking", "where do we meet, the car park?")
     assert "meet at the car park at 7" in (owner.page.text_content("#inspector-out") or "")
     assert tab.dialogs == [] and tab.errors == [] and owner.errors == []
+
+
+def test_a_session_save_refused_in_part_changes_nothing(browser: Any, server: Server
+                                                        ) -> None:
+    """An owner's Save on a session card sends the scope, then the retention. Keep days
+    of 1.5 (or 40000) were refused by PUT /v1/retention (422) after PUT /v1/settings had
+    already changed the scope: the session's scope was 'session' on the server while the
+    card still said 'all (from config)'. Now the days are checked before anything is
+    sent: the error names them and nothing is changed."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    card = page.locator("#sessions-list .card[data-session=hiking]")
+    card.wait_for()
+    for days in ("1.5", "40000", "-1"):
+        card.locator("select.scope-select").select_option("session")
+        card.locator("input.days").fill(days)
+        card.locator("button.save-scope").click()
+        page.wait_for_selector("#error:not([hidden])")
+        assert "Keep days" in (page.text_content("#error") or ""), days
+        page.wait_for_timeout(300)  # a second request, if one was sent, has landed
+        with client(server.base, ALICE) as c:
+            assert c.get("/v1/settings", params={"session": "hiking"}).json() == {
+                "scope": "all", "layer": "config", "broken": False}, days
+            assert c.get("/v1/retention", params={"session": "hiking"}).json()["layer"] \
+                == "config", days
+        assert card.locator(".scope").text_content() == "all (from config)"
+        page.evaluate("() => { document.getElementById('error').hidden = true; }")
+    card.locator("input.days").fill("30")  # a good value still saves both
+    card.locator("button.save-scope").click()
+    page.wait_for_function("""() => document.querySelector(
+        '.card[data-session=hiking] .scope').textContent === 'session (from session)'""")
+    assert "30 days (from session)" in card.locator(".retention").text_content()
+    assert tab.dialogs == []

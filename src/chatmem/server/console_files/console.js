@@ -230,12 +230,22 @@
       placeholder: "inherit", value: s.retention.layer === "session" ? String(s.retention.days) : "" });
     const save = el("button", { type: "button", className: "save-scope" }, "Save");
     save.addEventListener("click", async () => {
+      // Two requests: a refusal of the second left the first one's change made (and the
+      // card showing the old value), so what the API would refuse is refused here first.
+      const keep = days.value === "" ? null : Number(days.value);
+      if (keep !== null && !(Number.isInteger(keep) && keep >= 0 && keep <= 36500)) {
+        showError("Keep days of " + s.id + ": a whole number from 0 to 36500, or empty to "
+          + "inherit (got " + days.value + "); nothing was changed");
+        return;
+      }
       try {
         await api("PUT", "/v1/settings", { scope: scope.value || null, layer: "session", session: s.id });
-        await api("PUT", "/v1/retention", { days: days.value === "" ? null : Number(days.value),
-          layer: "session", session: s.id });
+        await api("PUT", "/v1/retention", { days: keep, layer: "session", session: s.id });
         await loadSessions(true);
-      } catch (error) { fail(error); }
+      } catch (error) {
+        fail(error);
+        loadSessions(true).catch(fail);  // the cards as the server has them now
+      }
     });
     return el("div", { className: "owner-only controls" },
       el("label", {}, "Scope ", scope), el("label", {}, "Keep days ", days), save);
