@@ -516,7 +516,11 @@ def test_a_user_key_inspects_recall_only_as_its_own_conversation(
         assert r.status_code == 200, r.text
     tab = open_console(browser, server.base, ALICE_BOT, session="dm-alice")
     page = tab.page
-    show_timeline(page, server.base, "hiking")  # what dm-alice may see of hiking: nothing
+    page.goto(server.base + "/console#timeline")
+    page.wait_for_selector("#timeline-list .message")  # its own conversation, shown first
+    page.fill("#timeline-session", "hiking")  # what dm-alice may see of hiking: nothing
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-empty:not([hidden])")
     assert page.locator("#timeline-list .message").count() == 0
     page.goto(server.base + "/console#inspector")
     page.wait_for_selector("#page-inspector:not([hidden])")
@@ -570,3 +574,32 @@ def test_a_session_save_refused_in_part_changes_nothing(browser: Any, server: Se
         '.card[data-session=hiking] .scope').textContent === 'session (from session)'""")
     assert "30 days (from session)" in card.locator(".retention").text_content()
     assert tab.dialogs == []
+
+
+def test_older_pages_continue_the_timeline_shown(browser: Any, server: Server) -> None:
+    """'Older pages: load more' read the Session and Search fields as they were at the
+    click, with the cursor of the list shown: after showing a session of 60 messages and
+    typing another session's id (not yet shown), the click appended that other
+    session's messages after the first's 50th, in one list. The button now continues
+    the list shown, with the query that listed it."""
+    seed(server.base)
+    with client(server.base, ALICE) as c:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "bulk", "content": f"bulk note {i}", "id": f"b{i:02d}",
+             "ts": T0 - DAY + i * 1_000} for i in range(60)]})
+        assert r.status_code == 200, r.text
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    show_timeline(page, server.base, "bulk")
+    assert page.locator("#timeline-list .message").count() == 50
+    page.fill("#timeline-session", "dm-alice")
+    page.fill("#timeline-text", "birthday")
+    page.click("#timeline-more")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#timeline-list .message').length !== 50")
+    page.wait_for_timeout(300)
+    ids = page.locator("#timeline-list .message").evaluate_all(
+        "items => items.map(i => i.dataset.id)")
+    assert ids == [f"b{i:02d}" for i in range(60)]
+    assert page.is_hidden("#timeline-more")
+    assert tab.dialogs == [] and tab.errors == []

@@ -9,7 +9,7 @@
   const PAGES = ["signin", "sessions", "timeline", "inspector", "forget", "health"];
   const SCOPES = ["all", "user", "platform", "resource", "session"];
   const state = { role: null, who: null, cursor: null, sessionsAfter: null,
-                  timer: null, pending: null, signOuts: 0 };
+                  timer: null, pending: null, signOuts: 0, timeline: null };
   // What an answer asked for by a key that has since signed out ends as (never shown).
   const STALE = new Error("signed out");
 
@@ -181,7 +181,8 @@
     }
     for (const id of ["inspector-out", "forget-confirm", "forget-done", "sessions-more",
       "sessions-empty", "timeline-more", "timeline-empty"]) $(id).hidden = true;
-    Object.assign(state, { who: null, cursor: null, sessionsAfter: null, pending: null });
+    Object.assign(state, { who: null, cursor: null, sessionsAfter: null, pending: null,
+      timeline: null });
   }
 
   // ------------------------------------------------------------------ sessions
@@ -253,13 +254,18 @@
 
   // ------------------------------------------------------------------ timeline
 
+  // The next page continues the list shown: the query that listed it, not the fields as
+  // they are now (a cursor is a place in the store; with another session or search
+  // typed since, it appended that one's later messages to this list).
   async function loadTimeline(first) {
-    const params = { session: $("timeline-session").value.trim(), text: $("timeline-text").value.trim(),
-      limit: 50, states: "true", cursor: first ? null : state.cursor };
+    const shown = first ? { session: $("timeline-session").value.trim(),
+      text: $("timeline-text").value.trim() } : state.timeline;
+    if (!shown) return;
+    const params = { ...shown, limit: 50, states: "true", cursor: first ? null : state.cursor };
     if (!isOwner()) params.visible_from = asSession();
     const data = await api("GET", "/v1/messages?" + query(params));
     const list = $("timeline-list");
-    if (first) clear(list);
+    if (first) { clear(list); state.timeline = shown; }
     for (const m of data.messages) list.append(messageItem(m, data.index_states[m.id]));
     state.cursor = data.next_cursor;
     $("timeline-more").hidden = !data.next_cursor;
