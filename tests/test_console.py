@@ -603,3 +603,48 @@ def test_older_pages_continue_the_timeline_shown(browser: Any, server: Server) -
     assert ids == [f"b{i:02d}" for i in range(60)]
     assert page.is_hidden("#timeline-more")
     assert tab.dialogs == [] and tab.errors == []
+
+
+#: In the page: the requests whose URL or body holds this text leave 800 ms late (a slow
+#: answer).
+SLOW_FETCH = """slow => { const fetch0 = window.fetch;
+  window.fetch = (url, options) => (String(url) + String(options.body)).includes(slow)
+    ? new Promise(done => setTimeout(done, 800)).then(() => fetch0(url, options))
+    : fetch0(url, options); }"""
+
+
+def test_a_late_answer_never_replaces_what_was_asked_after_it(
+        browser: Any, server: Server) -> None:
+    """Each list drew whichever answer came last, not the one asked last: an operator
+    who showed hiking's Timeline, then dm-alice's, while hiking's answer was slow, was
+    left with hiking's messages under the field saying dm-alice; the Recall page
+    likewise showed an earlier turn's recall under the later turn. Now an answer to a
+    request that a newer one of the same page replaced is dropped."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.evaluate(SLOW_FETCH, "session=hiking")
+    page.goto(server.base + "/console#timeline")  # a hash change: the script stays
+    page.wait_for_selector("#page-timeline:not([hidden])")
+    page.fill("#timeline-session", "hiking")
+    page.click("#timeline-form button[type=submit]")
+    page.fill("#timeline-session", "dm-alice")
+    page.click("#timeline-form button[type=submit]")
+    page.wait_for_selector("#timeline-list .message")
+    page.wait_for_timeout(1500)  # hiking's answer has come by now
+    ids = page.locator("#timeline-list .message").evaluate_all(
+        "items => items.map(i => i.dataset.id)")
+    assert ids == ["m4", "m5", "m6"]  # dm-alice's, as asked last
+    page.evaluate(SLOW_FETCH, "about water")  # the first turn's answer only
+    page.goto(server.base + "/console#inspector")
+    page.fill("#inspector-session", "hiking")
+    page.fill("#inspector-turn", "what did Bob say about water")
+    page.click("#inspector-form button[type=submit]")
+    page.wait_for_timeout(100)  # the first one has been asked (and waits)
+    page.fill("#inspector-session", "cli")
+    page.fill("#inspector-turn", "when is the boiler service")
+    page.click("#inspector-form button[type=submit]")
+    page.wait_for_timeout(1500)  # both answers have come, the first one last
+    best = page.locator("#inspector-hits .message.hit .content").first.text_content()
+    assert best == "boiler service booked for Thursday morning"  # the turn asked last
+    assert tab.dialogs == [] and tab.errors == []

@@ -57,6 +57,16 @@
     return data;
   }
 
+  // Answers come back in any order: a page draws only the answer to the last request it
+  // made (an earlier, slower one would replace it: another session's messages under the
+  // field naming this one). latest(area) numbers a request; the function it returns says
+  // whether that request is still the area's last.
+  const asked = {};
+  function latest(area) {
+    const n = (asked[area] = (asked[area] || 0) + 1);
+    return () => asked[area] === n;
+  }
+
   function query(params) {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, v);
@@ -190,7 +200,9 @@
   async function loadSessions(first) {
     const params = { limit: 50, after: first ? null : state.sessionsAfter };
     if (!isOwner()) params.visible_from = asSession();
+    const current = latest("sessions");
     const data = await api("GET", "/v1/sessions?" + query(params));
+    if (!current()) return;
     const list = $("sessions-list");
     if (first) { clear(list); clear($("session-ids")); }
     for (const s of data.sessions) {
@@ -263,7 +275,9 @@
     if (!shown) return;
     const params = { ...shown, limit: 50, states: "true", cursor: first ? null : state.cursor };
     if (!isOwner()) params.visible_from = asSession();
+    const current = latest("timeline");
     const data = await api("GET", "/v1/messages?" + query(params));
+    if (!current()) return;
     const list = $("timeline-list");
     if (first) { clear(list); state.timeline = shown; }
     for (const m of data.messages) list.append(messageItem(m, data.index_states[m.id]));
@@ -293,7 +307,9 @@
   async function inspect(event) {
     event.preventDefault();
     const session = isOwner() ? $("inspector-session").value.trim() : asSession();
+    const current = latest("inspector");
     const data = await api("POST", "/v1/context", { turn: $("inspector-turn").value, session, explain: true });
+    if (!current()) return;
     const r = data.recall;
     $("inspector-summary").textContent = "scope " + r.scope + (r.clamped ? " (clamped)" : "")
       + " · " + r.hits.length + " hit(s)" + (data.degraded ? " · degraded: " + data.degraded_reason : "")
@@ -338,13 +354,16 @@
     const kind = $("forget-kind").value;
     const value = $("forget-value").value.trim();
     $("forget-done").hidden = true;
+    const current = latest("forget");
     let text;
     if (kind === "message") {
       const found = await api("POST", "/v1/messages/get", { ids: [value] });
+      if (!current()) return;
       text = found.messages.length ? "1 message will be erased everywhere." : "No message has this id.";
       state.pending = found.messages.length ? { kind, value } : null;
     } else {
       const c = await api("POST", "/v1/forget", { [kind]: value, dry_run: true });
+      if (!current()) return;
       text = c.messages + " message(s) and " + c.vectors + " vector(s) will be erased everywhere"
         + " (" + (kind === "session" ? "session " : "speaker ") + value + ").";
       state.pending = c.messages ? { kind, value } : null;
@@ -385,7 +404,9 @@
   }
 
   async function refreshHealth() {
+    const current = latest("health");
     const s = await api("GET", "/v1/stats");
+    if (!current()) return;
     const ix = s.indexer || {};
     const now = Date.now();
     counts($("health-counts"), [
