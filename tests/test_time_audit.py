@@ -81,7 +81,7 @@ async def test_an_id_stored_earlier_refused_at_a_later_ts_names_the_times(place:
             given = {"id": "m1", "session_id": "s", "content": "ok", "ts": 1000, **change}
             with pytest.raises(InvalidInput) as refused:
                 await mem.add([Message(**given)])  # type: ignore[arg-type]
-            assert f"'m1' is already stored with another {field}:" in str(refused.value)
+            assert f"'m1' already exists with another {field}:" in str(refused.value)
             assert "chatmem rewrite, POST /v1/rewrite" in str(refused.value)
         page = await mem.list(session="s")
         assert [(m.id, m.ts, m.content) for m in page.messages] == [

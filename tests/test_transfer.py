@@ -346,7 +346,7 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
         assert [got[k].content for k in ("m0", "m2499")] == ["note 0", "note 2499"]
         other = _file(*[{**m, "content": "another note"} if m["id"] == "m5" else m
                         for m in msgs])
-        with pytest.raises(InvalidInput, match="'m5' is already stored with another content"):
+        with pytest.raises(InvalidInput, match="'m5' already exists with another content"):
             await import_records(storage, validate_jsonl(other), other, resume=True)
         assert (await storage.store.get(["m5"]))["m5"].content == "note 5"
     finally:

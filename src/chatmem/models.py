@@ -261,7 +261,7 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
     if differing:
         # named for every caller (library, CLI, HTTP, import): "rewrite()" alone sent a
         # CLI or HTTP user looking for a function, and did not say what differed
-        raise InvalidInput(f"message id {message_id!r} is already stored with another "
+        raise InvalidInput(f"message id {message_id!r} already exists with another "
                            f"{' and '.join(differing)}: an id names one message for good; "
                            "give a new message its own id, or change the stored one with "
                            "rewrite (Memory.rewrite, chatmem rewrite, POST /v1/rewrite)")
