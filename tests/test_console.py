@@ -208,6 +208,17 @@ def test_console_is_public_with_a_strict_csp_and_the_api_is_not(server: Server) 
     assert httpx.get(server.base + "/v1/whoami").status_code == 401
 
 
+def test_the_console_answers_head_as_get_without_a_body(server: Server) -> None:
+    # HEAD /console was 405 (only GET was routed): a link checker or a load balancer's
+    # probe of the console read it as down, as /health's HEAD once was
+    for path in ("/console", "/console/console.js", "/console/console.css",
+                 "/console/favicon.svg"):
+        got, head = httpx.get(server.base + path), httpx.head(server.base + path)
+        assert head.status_code == 200 and head.content == b"", path
+        for name in ("content-type", "content-security-policy", "cache-control"):
+            assert head.headers.get(name) == got.headers.get(name), (path, name)
+
+
 def test_the_console_reads_no_file_a_request_names(server: Server) -> None:
     """The console's files are fixed: a query string cannot name another. Its first
     version bound each file name as a default argument of the endpoint, which FastAPI

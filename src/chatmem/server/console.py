@@ -51,10 +51,11 @@ def mount_console(app: FastAPI) -> None:
                             headers=_HEADERS)
         return route
 
+    # HEAD too: link checkers and load balancers probe with it (a 405 reads as down)
     for path, (name, media_type) in _FILES.items():
-        app.add_api_route(path, route_for(name, media_type), methods=["GET"],
+        app.add_api_route(path, route_for(name, media_type), methods=["GET", "HEAD"],
                           include_in_schema=False)
-    app.add_api_route(CONSOLE_PATH + "/", _to_console, methods=["GET"],
+    app.add_api_route(CONSOLE_PATH + "/", _to_console, methods=["GET", "HEAD"],
                       include_in_schema=False)
 
 
