@@ -162,3 +162,18 @@ def test_getting_more_than_a_page_of_text_by_id_is_refused_and_fewer_ids_work(
     with Client(api, ALICE) as library_client:
         got = library_client.get([*ids[::-1], "nope"])
     assert list(got) == ids[::-1] and got[ids[7]].content == f"{ids[7]} {big}"
+
+
+@pytest.mark.parametrize("field", ["session", "speaker_id", "resource_id"])
+def test_a_bad_forget_selector_is_named_as_sent(api: str, field: str) -> None:
+    # the error named the library's inner path ('forget.session contains a NUL
+    # character'), a name no request body holds
+    with client(api, ALICE) as c:
+        for dry_run in (True, False):
+            r = c.post("/v1/forget", json={field: "a\x00b", "dry_run": dry_run})
+            assert r.status_code == 400, r.text
+            error = r.json()["error"]
+            message = error["message"]
+            assert error["type"] == "InvalidInput"
+            assert f"{field} contains a NUL character" in message, message
+            assert "forget." not in message, message

@@ -1291,7 +1291,7 @@ class Memory:
             raise InvalidInput("forget needs exactly one of speaker_id, session or "
                                f"resource_id, got {', '.join(given) or 'none'}")
         name, value = next(iter(given.items()))
-        check_label(value, f"forget.{name}")
+        check_label(value, name)  # the argument's own name, as the CLI and HTTP body use it
         if name == "resource_id":
             # a session's own resource id, else its root's (session_snapshot), with
             # the sessions read a page at a time, not all held at once
