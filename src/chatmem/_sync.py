@@ -119,13 +119,29 @@ class BlockingWrapper(Generic[C]):
 
         return asyncio.run_coroutine_threadsafe(_await(), self._loop)
 
+    def _start(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
+               ) -> concurrent.futures.Future[T]:
+        """``coro`` submitted to the wrapper's loop, or why it cannot run now raised
+        (:meth:`_refusal`; the coroutine is closed unrun, so no "never awaited"
+        warning). Also for callers that await the future on a loop of their own."""
+        with self._submit_lock:
+            refusal = self._refusal()
+            if refusal is None:
+                return self._submit(coro)
+        if isinstance(coro, Coroutine):
+            coro.close()
+        raise refusal
+
+    def _closed_while_running(self) -> Exception:
+        """The error of a call that :meth:`close` ended while it ran."""
+        return self.closed_error(f"this {type(self).__name__} was closed while the call ran")
+
     def _wait(self, future: concurrent.futures.Future[T]) -> T:
         try:
             return future.result()
         except concurrent.futures.CancelledError:
             if self._closed:  # close() ended the call while it ran
-                raise self.closed_error(f"this {type(self).__name__} was closed while the "
-                                        "call ran") from None
+                raise self._closed_while_running() from None
             raise
         except BaseException:
             # e.g. KeyboardInterrupt while waiting: the work stops too (a no-op once done)
@@ -133,15 +149,7 @@ class BlockingWrapper(Generic[C]):
             raise
 
     def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        with self._submit_lock:
-            refusal = self._refusal()
-            if refusal is None:
-                future = self._submit(coro)
-        if refusal is not None:
-            if isinstance(coro, Coroutine):
-                coro.close()  # never run: no "coroutine was never awaited" warning
-            raise refusal
-        return self._wait(future)
+        return self._wait(self._start(coro))
 
     @staticmethod
     async def _aclose_object(inner: Any) -> None:

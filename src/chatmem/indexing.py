@@ -294,7 +294,7 @@ class VectorWidths:
         if width in sizes.get(model_id, frozenset({width})):
             return
         held = (await self._read()).get(model_id)
-        if held is None or width in held or self._resized.get(model_id) == width:
+        if held is None or width in held:
             return
         widths = " and ".join(str(w) for w in sorted(held))
         raise EmbeddingUnavailable(

@@ -608,8 +608,8 @@ async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -
     source message rewritten since the stop, its metadata or shown text, would keep the
     old ones); its time may be a later one the target gave it (a time its session
     already had a message at is staggered), never an earlier one. One that differs is
-    refused naming its id, the fields that differ and the ways on (not
-    :func:`~chatmem.models.retried_add`'s advice to an add, to use ``rewrite()``)."""
+    refused naming its id, the fields that differ and the ways a migration has on (an
+    add's error offers a rewrite, which does not make the copy the source's)."""
     store = storage.store
     async for page in messages:
         held = await store.get([m.id for m in page if m.id is not None]) if page else {}

@@ -321,7 +321,9 @@ class Embedder:
                 self._status.provider_calls += 1
                 self._status.provider_texts += len(texts)
                 vecs = self._post_process(raw, len(texts))
-                if self._swapped(model, int(np.shape(raw)[1])) \
+                # the answer's own width (before any truncation); _post_process has
+                # checked it is a matrix of len(texts) rows: no second array of it
+                if self._swapped(model, len(raw[0])) \
                         and any(v is not None for v in out):  # some of the old width
                     if again:
                         return await self._embed_with_model(inputs, again=False)

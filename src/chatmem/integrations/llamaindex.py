@@ -384,19 +384,12 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         else:
             # refused as SyncMemory's own calls are (StoreClosed after close(), a forked
             # process), not a RuntimeError from its stopped loop or a wait for ever
-            with mem._submit_lock:
-                refusal = mem._refusal()
-                if refusal is None:
-                    future = mem._submit(call(mem.memory))
-            if refusal is not None:
-                raise refusal
-            inner = asyncio.wrap_future(future)
+            inner = asyncio.wrap_future(mem._start(call(mem.memory)))
         try:
             return await (_finished(inner) if finish else inner)
         except asyncio.CancelledError:
             if inner.cancelled() and mem._closed:  # close() ended the call
-                raise mem.closed_error("this SyncMemory was closed while the call "
-                                       "ran") from None
+                raise mem._closed_while_running() from None
             raise
 
     def _session(self, given: object) -> str:
