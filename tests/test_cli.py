@@ -231,3 +231,33 @@ def test_an_embedding_services_error_text_reaches_no_terminal(
         assert "]0;PWNED" in res.output, res.output
         assert not any(c in res.output for c in "\x1b\x07\x9b"), repr(res.output)
     assert json.loads(res.output)["error"].endswith("\x1b]0;PWNED\x07\x9b2J\"}")
+
+
+def test_platform_labels_from_the_configuration_file(tmp_path: Path) -> None:
+    """F6 through the command line: a platform's chat-type labels come from the
+    configuration file (``[platforms.onebot.chat_types]``), as a server would read them;
+    a blank label is an error naming the field, and nothing is written."""
+    db = str(tmp_path / "p.db")
+    runner = CliRunner()
+    cfg = tmp_path / "chatmem.toml"
+    cfg.write_text('[platforms.onebot.chat_types]\nprivate = "私聊"\n', encoding="utf-8")
+    res = runner.invoke(main, ["add", "--db", db, "--session", "dm-ana", "--speaker-name",
+                               "Ana", "my passport expires in March"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["session", "set", "--db", db, "--origin-platform", "onebot",
+                               "--chat-type", "private", "dm-ana"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["recall", "--db", db, "--config", str(cfg), "--session",
+                           "dm-ana", "--window", "0", "when does my passport expire?"])
+    assert res.exit_code == 0, res.output
+    assert "[onebot/私聊/Ana @ " in res.output
+    res = runner.invoke(main, ["recall", "--db", db, "--session", "dm-ana", "--window", "0",
+                               "when does my passport expire?"])
+    assert "[onebot/private/Ana @ " in res.output  # undeclared: the type's name
+    cfg.write_text('[platforms.onebot.chat_types]\nprivate = " "\n', encoding="utf-8")
+    res = runner.invoke(main, ["add", "--db", db, "--config", str(cfg), "--session",
+                               "dm-ana", "a second message"])
+    assert res.exit_code == 2
+    assert "platforms.onebot.chat_types: the label of chat type 'private'" in res.output
+    res = runner.invoke(main, ["stats", "--db", db, "--json"])
+    assert json.loads(res.output)["messages"] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from pydantic import BaseModel
@@ -17,10 +18,13 @@ def fields(model: type[BaseModel], prefix: str = "") -> list[str]:
         ann: Any = info.annotation
         if not (isinstance(ann, type) and issubclass(ann, BaseModel)) or ann.__name__ == "Window":
             out.append(dotted)  # a leaf (sections are documented through their fields)
+        # a table of sections (``platforms``: name → declarations) shows its key as
+        # ``<platform>``: ``platforms.<platform>.chat_types``
+        key = f"<{name.removesuffix('s')}>." if typing.get_origin(ann) is dict else ""
         for candidate in getattr(ann, "__args__", (ann,)):
             if isinstance(candidate, type) and issubclass(candidate, BaseModel) \
                     and candidate.__name__ != "Window":
-                out.extend(fields(candidate, dotted + "."))
+                out.extend(fields(candidate, dotted + "." + key))
     return out
 
 

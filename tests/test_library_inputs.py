@@ -433,3 +433,23 @@ async def test_memory_built_by_hand_refuses_a_provider_as_its_embedder() -> None
             Memory(store, store, embedder=HashEmbeddingProvider())  # type: ignore[arg-type]
     finally:
         await store.close()
+
+
+async def test_platform_labels_from_the_configuration(tmp_path: Path) -> None:
+    """``Memory.open(..., platforms={...})`` declares the labels register() would; a
+    declaration that is not text is a ConfigError naming it, and opens nothing."""
+    async with await Memory.open(
+            str(tmp_path / "p.db"), embedder=Embedder(RecordingProvider(dim=16)),
+            platforms={"onebot": {"chat_types": {"private": "私聊"}}}) as mem:
+        assert mem.platforms.chat_type_labels == {("onebot", "private"): "私聊"}
+        mem.platforms.register("onebot", chat_types={"group": "群聊"})  # adds to them
+        assert len(mem.platforms.chat_type_labels) == 2
+    for bad, named in [({"": {"chat_types": {}}}, "platforms: a platform must be"),
+                       ({"qq": {"chat_types": {"": "x"}}}, "platforms.qq.chat_types"),
+                       ({"qq": {"chat_types": {"private": 1}}},
+                        "platforms.qq.chat_types.private"),
+                       ({"qq": {"labels": {}}}, "platforms.qq.labels: unknown option")]:
+        with pytest.raises(ConfigError, match=re.escape(named)):
+            await Memory.open(str(tmp_path / "bad.db"),
+                              embedder=Embedder(RecordingProvider(dim=16)), platforms=bad)
+        assert not (tmp_path / "bad.db").exists()

@@ -516,6 +516,25 @@ class SemanticRecallConfig(_Strict):
         return value
 
 
+class PlatformConfig(_Strict):
+    """One platform's declarations (F6), as :meth:`PlatformRegistry.register
+    <chatmem.platforms.PlatformRegistry.register>` takes them: the display label of each
+    of its chat types, shown as a snippet's place when its session has no group name."""
+
+    chat_types: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("chat_types")
+    @classmethod
+    def _labels(cls, value: dict[str, str]) -> dict[str, str]:
+        for chat_type, label in value.items():
+            if not chat_type.strip():
+                raise ValueError("a chat type must be a non-empty name, such as 'private'")
+            if not label.strip():
+                raise ValueError(f"the label of chat type {chat_type!r} must be non-empty "
+                                 "text, such as 'private chat'")
+        return value
+
+
 class Config(_Strict):
     """Every option of chatmem with its default (README § Configuration)."""
 
@@ -538,6 +557,17 @@ class Config(_Strict):
     locale: Literal["en", "zh"] = "en"
     #: IANA time zone used for the times in rendered labels.
     timezone: str = "UTC"
+    #: F6: each platform's display labels of its chat types, platform → declarations
+    #: (``{"onebot": {"chat_types": {"private": "私聊"}}}``); what
+    #: ``Memory.platforms.register`` adds to, for a server or the command line.
+    platforms: dict[str, PlatformConfig] = Field(default_factory=dict)
+
+    @field_validator("platforms")
+    @classmethod
+    def _platform_names(cls, value: dict[str, PlatformConfig]) -> dict[str, PlatformConfig]:
+        if any(not name.strip() for name in value):
+            raise ValueError("a platform must be a non-empty name, such as 'onebot'")
+        return value
 
     @field_validator("timezone")
     @classmethod

@@ -408,6 +408,8 @@ class Memory:
             )
         self.settings = ScopeSettings(self.storage.store, self.config.recall_scope)
         self.platforms = PlatformRegistry()
+        for platform, declared in self.config.platforms.items():
+            self.platforms.register(platform, chat_types=declared.chat_types)
         self._marker_lock = asyncio.Lock()
         self._cursor_seal: CursorSeal | None = None
         self._legacy_marker: str | None = None
