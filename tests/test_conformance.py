@@ -941,10 +941,10 @@ async def test_a_vector_of_the_old_text_never_lands_after_a_rewrite(pair: Pair) 
     new = await pair.store.rewrite("s", 1, content="new narwhal")
     assert new is not None and m.id is not None
     assert (await pair.store.claim("p1", [m.id], 60_000)).ids == [m.id]
-    await pair.storage.write_entries([old], current_only=True)
+    await pair.storage.write_entries([old], current_only=True, owner="p1")
     assert (await pair.store.index_states([m.id]))[m.id] == IndexState.PENDING
-    if pair.shared:  # the SQL store's write ended the lease (beside Qdrant: the indexer)
-        assert (await pair.store.claim("p2", [m.id], 60_000)).ids == [m.id]
+    # the writer's lease is over: the new text is another's to embed
+    assert (await pair.store.claim("p2", [m.id], 60_000)).ids == [m.id]
     assert await pair.storage.count_by_model() == {}
     assert await lexical_ids(pair, "walrus") == []
     await pair.storage.write_entries(await entries_as_indexed(pair, [new], "test:m"),
@@ -980,6 +980,32 @@ async def test_a_vector_of_the_old_metadata_never_lands_after_a_rewrite(pair: Pa
     await pair.storage.write_entries(await entries_as_indexed(pair, [t], "test:m"),
                                      current_only=True)
     assert (await pair.store.index_states([t.id]))[t.id] == IndexState.INDEXED
+
+
+async def test_a_stale_write_ends_only_the_writers_own_lease(pair: Pair) -> None:
+    """R5: indexer p1's lease ran out while it embedded the old text, the message was
+    rewritten, and p2 took it over to embed the new text. p1's write, left out as stale,
+    ended p2's lease too (any owner's): a third indexer took the message while p2
+    still embedded it, so it was embedded twice. Now a stale write ends only its own
+    writer's lease; a write without an owner (a rewrite's) ends none."""
+    st = pair.store
+    [m] = await st.append([Message(session_id="s", content="old walrus", ts=1)])
+    assert m.id is not None
+    [old] = await entries_as_indexed(pair, [m], "test:m")
+    assert (await st.claim("p1", [m.id], 1)).ids == [m.id]
+    assert await st.rewrite("s", 1, content="new narwhal") is not None
+    await asyncio.sleep(0.05)  # p1's lease runs out
+    assert (await st.claim("p2", [m.id], 60_000)).ids == [m.id]  # taken over
+    for writer in ("p1", None):
+        await pair.storage.write_entries([old], current_only=True, owner=writer)
+        assert (await st.index_states([m.id]))[m.id] == IndexState.PENDING
+        third = await st.claim("p3", [m.id], 60_000)
+        assert third.ids == [] and third.held_ms is not None and third.held_ms > 50_000
+        assert [x.id for x in await st.pending(10, owner="p3")] == []
+    # p2 read the old text too (its write is stale as well): its own lease ends
+    await pair.storage.write_entries([old], current_only=True, owner="p2")
+    assert (await st.claim("p3", [m.id], 60_000)).ids == [m.id]
+    assert await pair.storage.count_by_model() == {}
 
 
 async def test_claims_lease_waiting_messages_to_one_owner(pair: Pair) -> None:

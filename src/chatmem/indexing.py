@@ -37,9 +37,10 @@ Shared work (R5). Several processes may index one store (replicas of a server on
 PostgreSQL, a server beside a batch import). A worker *claims* its batch in the store
 before embedding it (:meth:`~chatmem.store.base.MessageStore.claim`): a lease naming
 this indexer's :attr:`Indexer.owner`, renewed every third of ``lease_s`` while the
-batch runs and ended when it is over (writing a vector ends it too). Messages another
-process holds are dropped from the batch (and a sweep does not read them); the
-sweeper looks again when the soonest of those leases runs out (at most
+batch runs and ended when it is over (writing a vector ends it too; a write left out as
+stale ends it only while it is still this indexer's, another having perhaps taken it
+over). Messages another process holds are dropped from the batch (and a sweep does not
+read them); the sweeper looks again when the soonest of those leases runs out (at most
 :data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
 the leases of a process killed mid-batch run out and another process embeds its
 messages. An indexer that stops with work left announces it where the store can
@@ -871,8 +872,9 @@ class Indexer:
             # two calls, embedding.auto.MIN_SAMPLE_LETTERS)
             entries = [vector_entry(m, sessions.get(m.session_id), v, embedded.model_id)
                        for m, v in zip(batch, embedded.vectors)]
-            # a message rewritten (in another process) since it was read keeps waiting
-            await self.storage.write_entries(entries, current_only=True)
+            # a message rewritten (in another process) since it was read keeps waiting;
+            # the lease ends only if still this indexer's (another may have taken it over)
+            await self.storage.write_entries(entries, current_only=True, owner=self.owner)
         if width:
             self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)

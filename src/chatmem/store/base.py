@@ -298,8 +298,11 @@ class MessageStore(Protocol):
         store embed each message once). Claimed are those still waiting (``PENDING``,
         ``FAILED``) whose lease is free, expired or already ``owner``'s (so claiming
         again renews); a message another owner holds, or is claiming at this instant, is
-        skipped, never waited for. Writing a message's vector ends its lease, and so does
-        an ``upsert(current_only=True)`` that leaves it out as rewritten."""
+        skipped, never waited for.
+        Writing a message's vector ends its lease, whoever holds it (the message waits no
+        more); an ``upsert(current_only=True, owner=owner)`` that leaves it out as
+        rewritten ends it only while it is still ``owner``'s: another owner that took it
+        over since (the writer's lease ran out) is embedding the new version."""
         ...
 
     async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
@@ -394,12 +397,15 @@ class VectorIndex(Protocol):
     #: Whether :meth:`delete_by_filter` is supported (F3 skips rewrites without it).
     supports_delete_by_filter: bool
 
-    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
-                     ) -> None:
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     owner: str | None = None) -> None:
         """Insert or replace by message id: replaying an upsert never duplicates.
         ``current_only``: skip an entry whose ``text`` or message metadata is no longer
         its message's (:func:`stale_entries`; checked under the message's row lock where the index
-        holds the messages, by :class:`~chatmem.store.storage.Storage` otherwise)."""
+        holds the messages, by :class:`~chatmem.store.storage.Storage` otherwise).
+        ``owner``: the indexer whose leases this write ends (:meth:`MessageStore.claim`);
+        the lease of an entry skipped as stale ends only if it is still ``owner``'s
+        (``None``: no lease is ended). An index that holds no messages holds no leases."""
         ...
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int: ...

@@ -627,11 +627,11 @@ class QdrantIndex:
 
     # ---------------------------------------------------------------- writes
 
-    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
-                     ) -> None:
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     owner: str | None = None) -> None:
         """Insert or replace by message id, across models and dimensions.
-        ``current_only`` is :class:`~chatmem.store.storage.Storage`'s to check: the points
-        hold no messages."""
+        ``current_only`` and ``owner`` are :class:`~chatmem.store.storage.Storage`'s to
+        handle: the points hold no messages, and no leases."""
         from qdrant_client import models as m
 
         self._check_open()

@@ -205,7 +205,7 @@ class Storage:
     # ------------------------------------------------------------------ vectors
 
     async def write_entries(self, entries: Sequence[VectorEntry], *,
-                            current_only: bool = False) -> None:
+                            current_only: bool = False, owner: str | None = None) -> None:
         """Write vector entries as the indexer does: a SQL store writes vector, full-text
         row and ``INDEXED`` state in one transaction; with a separate index, the store's
         full-text rows and states follow the upsert (replaying it is harmless).
@@ -214,13 +214,17 @@ class Storage:
         checks under the message's row lock, beside a separate index the check reads the
         store just before the upsert (rewrites of one message are ordered by
         :meth:`MessageStore.message_lock`; an indexer racing one may leave a stale point
-        until the message is rewritten or re-indexed)."""
+        until the message is rewritten or re-indexed). ``owner`` (the indexer): the
+        leases of the entries skipped end if they are still its own
+        (:meth:`VectorIndex.upsert`), on every backend."""
         index = self._require_index()
         if self.separate and current_only:
             stale = stale_entries(entries, await self.store.get(
                 [e.message_id for e in entries]))
             entries = [e for e in entries if e.message_id not in stale]
-        await index.upsert(entries, current_only=current_only)
+            if stale and owner is not None:  # as a SQL store's upsert ends them
+                await self.store.release_claims(owner, sorted(stale))
+        await index.upsert(entries, current_only=current_only, owner=owner)
         if self.separate:
             ids = [e.message_id for e in entries]
             # a message erased while it was being embedded: its point must not outlive it

@@ -1332,8 +1332,8 @@ class PostgresStore:
                                [_LOCK_CLASS, "hnsw:" + self.schema])
             await conn.execute("COMMENT ON TABLE vectors IS NULL")
 
-    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False
-                     ) -> None:
+    async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     owner: str | None = None) -> None:
         items = list(entries)
         if not items:
             if self._closed:
@@ -1365,9 +1365,14 @@ class PostgresStore:
             stale = sorted(stale_entries(items, stored)) if current_only else []
             for mid in stale:
                 del seqs[mid]
-            if stale:  # the embedding's lease is over: the new text needs another
+            if stale and owner is not None:
+                # the embedding's lease is over: the new text needs another. Only the
+                # writer's own: one another process took over since (this lease ran
+                # out) is embedding the new text, and cleared it would be taken a third
+                # time (the rows are locked above, in id order)
                 await conn.execute("UPDATE messages SET claim_owner = NULL, claim_until = 0 "
-                                   "WHERE id = ANY(%s::text[])", [stale])
+                                   "WHERE id = ANY(%s::text[]) AND claim_owner = %s",
+                                   [stale, owner])
             kept = [(e, vec) for e, vec in zip(items, vecs)
                     # absent: deleted meanwhile, or rewritten since it was embedded
                     if e.message_id in seqs]

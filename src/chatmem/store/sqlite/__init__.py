@@ -1115,7 +1115,8 @@ class SqliteStore:
     # ---------------------------------------------------------------- vector index
 
     @_on_store_thread
-    def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False) -> None:
+    def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+               owner: str | None = None) -> None:
         if not entries:
             return
         rows = []
@@ -1126,8 +1127,16 @@ class SqliteStore:
             for e in entries:
                 r = conn.execute("SELECT rowid FROM messages WHERE id=?", (e.message_id,)
                                  ).fetchone()
-                self._claims.pop(e.message_id, None)  # written or stale: its lease is over
-                if r is None or e.message_id in stale:  # deleted or rewritten meanwhile
+                if e.message_id in stale:  # rewritten meanwhile
+                    # its lease ends only if it is still the writer's: one another
+                    # indexer took over since (the writer's ran out) is embedding the
+                    # new text, and cleared it would be taken a third time
+                    if self._claims.get(e.message_id, ("", 0))[0] == owner:
+                        del self._claims[e.message_id]
+                    continue
+                # written (it waits no more) or deleted: no lease is left
+                self._claims.pop(e.message_id, None)
+                if r is None:
                     continue
                 vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(
