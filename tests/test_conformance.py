@@ -1086,6 +1086,21 @@ async def test_retry_schedules_are_kept_in_the_store(pair: Pair) -> None:
     assert (a.id, d.id, tool.id) == ("a", "d", "t")
 
 
+async def test_retries_are_due_by_the_store_clock(pair: Pair) -> None:
+    """E12, R5: the store's clock is the one schedules are written and looked for on
+    (processes sharing a store compare no clock of their own): it moves forward, a
+    retry set from it is not due by it before its time, and is by then."""
+    st = pair.store
+    [m] = await st.append([Message(session_id="s", content="retry on time", ts=1, id="r")])
+    now = await st.clock_ms()
+    assert await st.schedule_retries({"r": Retry(1, now + 60_000)}) == 1
+    assert await st.due_retries(10, await st.clock_ms()) == []
+    assert [x.id for x in await st.due_retries(10, now + 60_000)] == ["r"]
+    assert await st.next_retry_at() == now + 60_000
+    assert await st.clock_ms() >= now
+    assert m.id == "r"
+
+
 # --------------------------------------------------------------------------- errors
 
 

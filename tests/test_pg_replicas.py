@@ -26,9 +26,14 @@ import numpy as np
 
 from backends import drop_pg_schema, pg_schema_url, pg_url
 from chatmem import Memory
-from chatmem.models import IndexState, Message, embedded_text
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.indexing import RETRY_JITTER, Indexer
+from chatmem.models import IndexState, Message, embedded_text, now_ms
+from chatmem.store import Storage
 from chatmem.store.postgres import PostgresStore
 from fake_embedding_service import FakeEmbeddingService, Recorded, expected, fresh_service
+from providers import FlakyProvider
 
 LEASE_S = 2.0
 REPLICA = Path(__file__).with_name("pg_replica.py")
@@ -157,6 +162,52 @@ async def test_messages_a_closing_memory_leaves_are_taken_by_another_at_once() -
         _, _, vectors = await stored_state(url)
         np.testing.assert_allclose(vectors[m.id or ""], expected(embedded_text(m)),
                                    atol=1e-5)
+
+
+async def test_retries_are_due_on_the_database_clock_whatever_each_process_clock_says(
+        ) -> None:
+    """E12, R5: a failed message's next try was set by the clock of the process that
+    failed it and looked for by the clock of the process that swept: A, whose clock is
+    ten minutes ahead, failed it (its provider down) and set it due ten minutes late;
+    B, whose clock is ten minutes behind and whose provider answers, found it due
+    twenty minutes later. Now both times are the database's: the schedule is A's
+    delay from the database's now, and B embeds the message when it is due."""
+    skew_ms = 600_000
+    cfg = Config.load(indexing={"retry_initial_s": 0.05, "retry_max_s": 0.2,
+                                "lease_s": LEASE_S, "batch_size": 4}).indexing
+    async with shared_schema() as url:
+        store_a, store_b = await PostgresStore.open(url), await PostgresStore.open(url)
+        down, up = FlakyProvider(), FlakyProvider()
+        down.down = "fail"
+        a = Indexer(Storage(store_a, store_a), Embedder(down, cache_enabled=False), cfg,
+                    clock=lambda: now_ms() + skew_ms)
+        b = Indexer(Storage(store_b, store_b), Embedder(up, cache_enabled=False), cfg,
+                    clock=lambda: now_ms() - skew_ms)
+        try:
+            [m] = await store_a.append([Message(session_id="s", content="late walrus",
+                                                ts=5)])
+            assert m.id is not None
+            a.start()
+            # the database runs on this machine: its clock is this process's
+            before = now_ms()
+            await a.flush(timeout=30)  # one attempt, which fails
+            after = now_ms()
+            await a.stop()
+            assert (await store_b.index_states([m.id]))[m.id] == IndexState.FAILED
+            retry = (await store_b.retries([m.id]))[m.id]
+            assert retry.attempts == 1
+            assert before + 50 * (1 - RETRY_JITTER) - 1 <= retry.retry_at <= after + 50
+            b.start()
+            end = time.monotonic() + 30
+            while (await store_b.index_states([m.id]))[m.id] != IndexState.INDEXED:
+                assert time.monotonic() < end, "B finds it due twenty minutes later"
+                await asyncio.sleep(0.02)
+            assert up.embedded == Counter({"late walrus": 1})
+        finally:
+            await a.stop()
+            await b.stop()
+            await store_a.close()
+            await store_b.close()
 
 
 async def test_a_rewrite_in_another_process_wins_over_the_old_text_being_embedded(

@@ -931,6 +931,8 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
     async with await open_memory(_store_url(db), vector=vector, config=cfg,
                                  create=False) as mem:
         data = await mem.stats()
+        # next_retry_at is on the store's clock (PostgreSQL's server), not this machine's
+        store_now = await mem.store.clock_ms() if data["next_retry_at"] is not None else 0
     if as_json:
         _echo_json(data)
     else:
@@ -938,7 +940,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
                     "cleared"):
             click.echo(f"{key:>10}: {data[key]}")
         if data["next_retry_at"] is not None:
-            due_s = (data["next_retry_at"] - now_ms()) / 1000
+            due_s = (data["next_retry_at"] - store_now) / 1000
             click.echo(f"{'next retry':>10}: {f'in {due_s:.0f} s' if due_s > 0 else 'due'}")
         for model, n in data["vectors_by_model"].items():
             click.echo(printable(f"   vectors: {n} ({model or 'no model id'})"))

@@ -17,7 +17,10 @@ only the bad message fails) — leaves its messages ``FAILED`` with a schedule i
 their rows: the attempts so far and when the next is due, ``retry_initial_s`` ×
 2^(attempts − 1) capped at ``retry_max_s`` (:class:`~chatmem.config.IndexingConfig`),
 less up to :data:`RETRY_JITTER` of it, drawn once per batch so that a batch that
-failed together is retried together. ``FAILED`` is therefore the durable "waiting
+failed together is retried together. The due time is on the store's clock
+(:meth:`~chatmem.store.base.MessageStore.clock_ms`, PostgreSQL's server clock), as is
+"now" when due retries are looked for: processes sharing a store whose own clocks
+differ retry each other's messages on time. ``FAILED`` is therefore the durable "waiting
 for a retry" state, not a terminal one. It is kept rather than replaced by a new
 state because stores, exports (``index_state: "failed"``), ``reindex`` (which embeds
 failed messages at once) and stats already give it that meaning; only the schedule
@@ -36,18 +39,18 @@ state commit together, so after recovery every message is indexed once.
 Shared work (R5). Several processes may index one store (replicas of a server on one
 PostgreSQL, a server beside a batch import). A worker *claims* its batch in the store
 before embedding it (:meth:`~chatmem.store.base.MessageStore.claim`): a lease naming
-this indexer's :attr:`Indexer.owner`, renewed every third of ``lease_s`` while the
-batch runs and ended when it is over (writing a vector ends it too; a write left out as
-stale ends it only while it is still this indexer's, another having perhaps taken it
-over). Messages another process holds are dropped from the batch (and a sweep does not
-read them); the sweeper looks again when the soonest of those leases runs out (at most
-:data:`CLAIM_RECHECK_S` later), and sweeps the store every ``lease_s`` anyway, so
-the leases of a process killed mid-batch run out and another process embeds its
-messages. An indexer that stops with work left announces it where the store can
-(PostgreSQL's NOTIFY), and the others' sweepers, listening, sweep at once. A vector is
-written only if its message
-still has the text and metadata it was read with (``current_only``): a rewrite in
-another process while the batch ran wins, and its message is embedded again.
+this indexer's :attr:`Indexer.owner`, expiring on the store's clock, renewed every
+third of ``lease_s`` while the batch runs and ended when it is over (writing a vector
+ends it too; a write left out as stale ends it only while it is still this indexer's,
+another having perhaps taken it over). Messages another process holds are dropped from
+the batch (and a sweep does not read them); the sweeper looks again when the soonest
+of those leases runs out (at most :data:`CLAIM_RECHECK_S` later), and sweeps the store
+every ``lease_s`` anyway, so the leases of a process killed mid-batch run out and
+another process embeds its messages. An indexer that stops with work left announces
+it where the store can (PostgreSQL's NOTIFY), and the others' sweepers, listening,
+sweep at once. A vector is written only if its message still has the text and
+metadata it was read with (``current_only``): a rewrite in another process while the
+batch ran wins, and its message is embedded again.
 
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting
@@ -66,7 +69,7 @@ import socket
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ._aio import wait_within
@@ -325,7 +328,11 @@ class Indexer:
     def __init__(self, storage: Storage, embedder: Embedder,
                  config: IndexingConfig | None = None,
                  snapshot_lock: asyncio.Lock | None = None,
-                 telemetry: Telemetry | None = None) -> None:
+                 telemetry: Telemetry | None = None,
+                 clock: Callable[[], int] = now_ms) -> None:
+        """``clock``: this process's wall clock (ms since the epoch). It only measures
+        time between two reads of the store's clock (:meth:`MessageStore.clock_ms`),
+        which retry schedules are kept on: another process's clock may differ."""
         self.storage = storage
         #: Where batch timings go (the memory's, so that metrics see them).
         self.telemetry = telemetry or Telemetry()
@@ -397,6 +404,9 @@ class Indexer:
         self._held: dict[str, float] = {}
         #: When to sweep again (monotonic): others' leases run out, or ``lease_s`` passed.
         self._sweep_at = time.monotonic() + self.config.lease_s
+        self.clock = clock
+        #: The store's clock less ``clock``, as last read (:meth:`_store_now`).
+        self._clock_offset_ms = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -719,11 +729,25 @@ class Indexer:
             with contextlib.suppress(asyncio.TimeoutError):
                 await wait_within(self._sweeper_wakeup.wait(), self._sweep_wait())
 
+    async def _store_now(self) -> int:
+        """Now on the store's clock (R5, E12): retry schedules are written and compared
+        on it, so that processes whose clocks differ retry each other's messages when
+        they are due (a schedule on the writer's clock came minutes early or late to a
+        process whose clock differed by that). Between two reads, :meth:`_store_time`."""
+        now = await self.store.clock_ms()
+        self._clock_offset_ms = now - self.clock()
+        return now
+
+    def _store_time(self) -> int:
+        """The store's clock as :meth:`_store_now` last read it, moved on by ``clock``:
+        when the sweeper wakes up for a retry (which the store then says is due or not)."""
+        return self.clock() + self._clock_offset_ms
+
     def _retries_due(self) -> bool:
         """Whether the sweeper should queue retries now: one is due, no wave is under
         way, and retries are not paused (the provider failing)."""
         return (not self._retrying and self._next_retry_at is not None
-                and now_ms() >= self._next_retry_at
+                and self._store_time() >= self._next_retry_at
                 and time.monotonic() >= self._retry_pause_until)
 
     def _sweep_wait(self) -> float:
@@ -733,7 +757,7 @@ class Indexer:
             return 0.05
         wait = min(SWEEP_POLL_S, max(self._sweep_at - time.monotonic(), 0.01))
         if self._next_retry_at is not None and not self._retrying:
-            due_in = max((self._next_retry_at - now_ms()) / 1000.0,
+            due_in = max((self._next_retry_at - self._store_time()) / 1000.0,
                          self._retry_pause_until - time.monotonic())
             wait = min(wait, max(due_in, 0.01))
         return wait
@@ -743,6 +767,7 @@ class Indexer:
         failure scheduled while the read runs is kept too."""
         self._retry_reload = False
         self._scheduled_min = None
+        await self._store_now()  # the time ``found`` is compared with
         found = await self.store.next_retry_at()
         self._next_retry_at = _earliest(found, self._scheduled_min)
 
@@ -793,7 +818,7 @@ class Indexer:
                 wave = min(wave, self.config.batch_size)
             if wave > 0:
                 with self._watching() as watch:
-                    due = await self.store.due_retries(wave + busy, now_ms(),
+                    due = await self.store.due_retries(wave + busy, await self._store_now(),
                                                        owner=self.owner)
                 due = self._fresh(due, watch)[:wave]
                 self.enqueue(due, retry=True)
@@ -912,7 +937,7 @@ class Indexer:
         retries for the shortest of those delays."""
         ids = [m.id for m in batch if m.id]
         known = await self.store.retries(ids)
-        now = now_ms()
+        now = await self._store_now()
         jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
         cfg = self.config
         schedules: dict[str, Retry] = {}

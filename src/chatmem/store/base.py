@@ -167,8 +167,9 @@ def pending_entry(msg: Message, snapshot: SessionSnapshot | None) -> VectorEntry
 @dataclass(frozen=True)
 class Retry:
     """A message's retry schedule (E12): embedding attempts that failed since it was
-    last indexed or queued again, and when the next one is due (ms since the epoch;
-    0 = now). Kept in the message row, so that a restart keeps it."""
+    last indexed or queued again, and when the next one is due (ms since the epoch on
+    the store's clock, :meth:`MessageStore.clock_ms`; 0 = now). Kept in the message
+    row, so that a restart keeps it."""
 
     attempts: int = 0
     retry_at: int = 0
@@ -295,10 +296,10 @@ class MessageStore(Protocol):
 
     async def claim(self, owner: str, ids: Sequence[str], lease_ms: int) -> Claim:
         """Lease these messages to ``owner`` for ``lease_ms`` (R5: several processes on one
-        store embed each message once). Claimed are those still waiting (``PENDING``,
-        ``FAILED``) whose lease is free, expired or already ``owner``'s (so claiming
-        again renews); a message another owner holds, or is claiming at this instant, is
-        skipped, never waited for.
+        store embed each message once), the lease's end on :meth:`clock_ms`'s clock.
+        Claimed are those still waiting (``PENDING``, ``FAILED``) whose lease is free,
+        expired or already ``owner``'s (so claiming again renews); a message another
+        owner holds, or is claiming at this instant, is skipped, never waited for.
         Writing a message's vector ends its lease, whoever holds it (the message waits no
         more); an ``upsert(current_only=True, owner=owner)`` that leaves it out as
         rewritten ends it only while it is still ``owner``'s: another owner that took it
@@ -318,8 +319,8 @@ class MessageStore(Protocol):
 
     async def due_retries(self, limit: int, due: int, *, owner: str | None = None
                           ) -> list[Message]:
-        """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch),
-        soonest first (E12); ``owner`` as for :meth:`pending`."""
+        """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch, on
+        :meth:`clock_ms`'s clock), soonest first (E12); ``owner`` as for :meth:`pending`."""
         ...
 
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
@@ -338,7 +339,17 @@ class MessageStore(Protocol):
         ...
 
     async def next_retry_at(self) -> int | None:
-        """When the soonest retry of a ``FAILED`` message is due; ``None``: none waits."""
+        """When the soonest retry of a ``FAILED`` message is due (on :meth:`clock_ms`'s
+        clock); ``None``: none waits."""
+        ...
+
+    async def clock_ms(self) -> int:
+        """Now on the store's clock (ms since the epoch): the clock that retry schedules
+        (:class:`Retry`) and leases (:meth:`claim`) are kept on. Several processes
+        share a store (R5), and their own clocks may differ by seconds or minutes: a
+        time one of them wrote is compared only with this clock, never with another
+        process's. PostgreSQL: the database server's clock; SQLite: the clock of the
+        process, the only one that opens the file."""
         ...
 
     async def set_index_state(self, ids: Sequence[str], state: IndexState, *,

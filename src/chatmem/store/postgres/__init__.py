@@ -211,7 +211,8 @@ DEFAULT_BUILD_MEMORY_MB = 1024
 BUILD_MEMORY_MB_MAX = 2_097_151
 #: The comment on the ``vectors`` table while a bulk load defers its HNSW indexes.
 _DEFERRED = "chatmem: HNSW indexes deferred by a bulk load"
-#: Now in ms on the database's clock: leases of processes on several hosts compare alike.
+#: Now in ms on the database's clock: the leases and retry schedules of processes on
+#: several hosts compare alike (:meth:`PostgresStore.clock_ms`).
 _DB_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
 
@@ -851,6 +852,12 @@ class PostgresStore:
                     [rest])).fetchone()
                 held = None if row is None or row[0] is None else max(int(row[0]), 0)
         return Claim([i for i in dict.fromkeys(ids) if i in got], held)
+
+    async def clock_ms(self) -> int:
+        async with self._conn() as conn:
+            row = await (await conn.execute(f"SELECT {_DB_NOW_MS}")).fetchone()
+        assert row is not None
+        return int(row[0])
 
     async def release_claims(self, owner: str, ids: Sequence[str]) -> int:
         async with self._tx() as conn:

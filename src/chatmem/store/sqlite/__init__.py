@@ -945,6 +945,12 @@ class SqliteStore:
                 held = until - now if held is None else min(held, until - now)
         return Claim(got, held)
 
+    async def clock_ms(self) -> int:
+        # one process holds the file (its lock): that process's clock is every reader's
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        return now_ms()
+
     @_on_store_thread
     def release_claims(self, owner: str, ids: Sequence[str]) -> int:
         mine = [i for i in set(ids) if self._claims.get(i, ("", 0))[0] == owner]
