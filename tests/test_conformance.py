@@ -37,7 +37,7 @@ from chatmem.models import (
     now_ms,
 )
 from chatmem.store import Storage
-from chatmem.store.base import LexicalIndex, Retry, SessionSnapshot
+from chatmem.store.base import LexicalIndex, OneWidth, Retry, SessionSnapshot, WidthConflict
 from chatmem.store.filters import evaluate
 
 NAMES = sorted(BACKENDS)
@@ -530,6 +530,49 @@ async def test_vectors_of_different_sizes_coexist(pair: Pair) -> None:
     # one model may hold two sizes (a provider asked for another size): both are listed
     await pair.index_entries([entry(msgs[1], unit_vectors(1, 6, 4)[0], model_id="big")])
     assert await pair.index.vector_sizes() == {"small": {4}, "big": {6, 12}}
+
+
+async def test_one_width_per_model_is_checked_with_the_write(pair: Pair) -> None:
+    # the indexer's rule: an index holding vectors of a model, none of an entry's width,
+    # refuses the write whole; one holding none of the model takes any width, its first.
+    # Two writes of two first widths at once: one lands, the other is refused
+    msgs = await pair.store.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                    for i in range(5)])
+    rule = OneWidth()
+    first = [entry(msgs[0], unit_vectors(1, 8, 1)[0], model_id="m")]
+    second = [entry(msgs[1], unit_vectors(1, 12, 2)[0], model_id="m")]
+    results = await asyncio.gather(pair.storage.write_entries(first, one_width=rule),
+                                   pair.storage.write_entries(second, one_width=rule),
+                                   return_exceptions=True)
+    refused = [r for r in results if isinstance(r, WidthConflict)]
+    assert len(refused) == 1 and results.count(None) == 1, results
+    kept, loser = (8, msgs[1]) if results[0] is None else (12, msgs[0])
+    assert (refused[0].model_id, refused[0].held) == ("m", kept)
+    assert await pair.index.vector_sizes() == {"m": {kept}}
+    assert loser.id is not None  # not written: still waiting
+    assert (await pair.store.index_states([loser.id]))[loser.id] == IndexState.PENDING
+    assert await pair.index.other_width("m", kept) is None
+    assert await pair.index.other_width("m", 20) == kept
+    assert await pair.index.other_width("n", 20) is None
+    # a write mixing the held width with another is refused whole
+    with pytest.raises(WidthConflict):
+        await pair.storage.write_entries(
+            [entry(msgs[2], unit_vectors(1, kept, 3)[0], model_id="m"),
+             entry(msgs[3], unit_vectors(1, 20, 4)[0], model_id="m")], one_width=rule)
+    assert await pair.index.count_by_model() == {"m": 1}
+    # another model's first width; the held width; a reindex moving the model to a width
+    # writes it beside the old one
+    await pair.storage.write_entries([entry(msgs[2], unit_vectors(1, 20, 5)[0],
+                                            model_id="n")], one_width=rule)
+    await pair.storage.write_entries([entry(loser, unit_vectors(1, kept, 6)[0],
+                                            model_id="m")], one_width=rule)
+    await pair.storage.write_entries([entry(msgs[3], unit_vectors(1, 6, 7)[0],
+                                            model_id="m")], one_width=OneWidth({"m": 6}))
+    assert await pair.index.vector_sizes() == {"m": {kept, 6}, "n": {20}}
+    # without the rule (an import, a migration), any width is written
+    await pair.storage.write_entries([entry(msgs[4], unit_vectors(1, 4, 8)[0],
+                                            model_id="n")])
+    assert await pair.index.vector_sizes() == {"m": {kept, 6}, "n": {4, 20}}
 
 
 async def test_delete_vectors_and_delete_by_filter(pair: Pair) -> None:

@@ -9,10 +9,12 @@ Timeouts and delays are scaled down; the only timing assertions are that a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import logging
 import time
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from backends import drop_pg_schema, pg_schema_url, pg_url
 from chatmem import Memory
 from chatmem._http import parse_retry_after
 from chatmem.config import Config
@@ -510,6 +513,59 @@ async def test_a_call_holding_cached_vectors_of_a_swapped_model_is_made_again(
     assert np.allclose(out[0], expected("first", 12), atol=1e-6)
     assert np.allclose(out[1], expected("second", 12), atol=1e-6)
     assert np.allclose(again, expected("first", 12), atol=1e-6)
+
+
+@contextlib.asynccontextmanager
+async def store_of(backend: str, tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
+    """``Memory.open``'s store arguments for ``backend`` (a PostgreSQL schema of its own,
+    dropped after)."""
+    if backend == "postgres":
+        base, schema = pg_url(), f"t_{uuid.uuid4().hex[:16]}"
+        try:
+            yield {"url": pg_schema_url(base, schema)}
+        finally:
+            await drop_pg_schema(base, schema)
+        return
+    yield {"memory": {"url": "memory://"},
+           "sqlite": {"url": f"sqlite:///{tmp_path}/first.db"},
+           "qdrant": {"url": f"sqlite:///{tmp_path}/first.db",
+                      "vector": "qdrant+local://:memory:"}}[backend]
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite", "postgres", "qdrant"])
+async def test_two_batches_of_two_widths_into_a_store_without_the_model_keep_one(
+        service: FakeEmbeddingService, tmp_path: Path, backend: str) -> None:
+    # the width was checked before the write and the store took whatever came: two
+    # batches answered with different widths (the model swapped between them) into a
+    # store holding no vector of the model both passed the check, and both were written
+    config = Config.load(embedding=service.config("openai", path="/v1", model="fake-embed"),
+                         indexing={"batch_size": 1})
+    async with store_of(backend, tmp_path) as where:
+        mem = await Memory.open(**where, config=config)
+        try:
+            await mem.recall("warm up")  # the indexer has read the store's (no) widths
+            service.script(Step(dims=8), Step(dims=12))
+            assert mem._indexer is not None
+            lock = mem._indexer.snapshot_lock  # held from the check to the write
+            async with lock:
+                added = await mem.add([
+                    {"session_id": "s", "content": "the dentist is on Monday"},
+                    {"session_id": "s", "content": "the MOT is due in May"}])
+                for _ in range(1000):  # both batches embedded and checked, waiting
+                    if len(getattr(lock, "_waiters", None) or ()) == 2:
+                        break
+                    await asyncio.sleep(0.01)
+                assert len(lock._waiters or ()) == 2  # type: ignore[attr-defined]
+            # each has had its attempt (a flush would try the refused one again)
+            await mem._indexer.settled_ids([m.id or "" for m in added])
+            sizes = await mem.storage.vector_sizes()
+            assert len(sizes["openai:fake-embed"]) == 1, sizes
+            stats = await mem.stats()
+            assert stats["indexed"] == 1 and stats["failed"] == 1, stats
+            error = stats["indexer"]["last_error"] or ""
+            assert "have " in error and "chatmem reindex" in error, error
+        finally:
+            await mem.close()
 
 
 async def sizes(url: str) -> dict[str, frozenset[int]]:

@@ -23,6 +23,7 @@ from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError, InvalidInput, StoreClosed, StoreError
 from chatmem.models import IndexState, Message, VectorEntry
 from chatmem.store import MessageStore, VectorIndex, open_store, sqlmessages
+from chatmem.store.base import OneWidth, WidthConflict
 from chatmem.store.postgres import SCHEMA_VERSION, PostgresStore, compile_vector_where
 from chatmem.store.postgres.lexical import PG_COUNT_SQL, pg_corpus_stats
 
@@ -402,6 +403,7 @@ async def test_a_store_of_schema_7_gets_its_bm25_totals_counted_once() -> None:
         await admin(sql.SQL("DROP TABLE {}.lexical_totals_checked").format(ident))  # 9
         await admin(sql.SQL("DROP INDEX {}.messages_time, {}.messages_speaker")
                     .format(ident, ident))  # 10
+        await admin(sql.SQL("DROP INDEX {}.vectors_model_dim").format(ident))  # 11
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 8")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -472,6 +474,7 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
                     .format(ident, ident))  # migrations 8 and 9
         await admin(sql.SQL("DROP INDEX {}.messages_time, {}.messages_speaker")
                     .format(ident, ident))  # migration 10
+        await admin(sql.SQL("DROP INDEX {}.vectors_model_dim").format(ident))  # 11
         await admin(sql.SQL("DELETE FROM {}.chatmem_migrations WHERE version >= 5")
                     .format(ident))
         again = await PostgresStore.open(url)
@@ -483,6 +486,7 @@ async def test_a_store_of_schema_4_upgrades_in_place_to_leases() -> None:
                 "SELECT indexname FROM pg_indexes WHERE schemaname = %s", [again.schema])}
             assert not {"vectors_lex_len", "lexical_entries_lex_len"} & indexes  # 6, 8
             assert {"messages_time", "messages_speaker"} <= indexes  # 10
+            assert "vectors_model_dim" in indexes  # 11
             assert "lexical_totals_pkey" in indexes  # migration 8
             assert [m.content for m in await again.pending(10)] == ["c0", "c1", "c2"]
             assert (await again.claim("p", ["m0", "m1"], 60_000)).ids == ["m0", "m1"]
@@ -718,6 +722,66 @@ async def test_a_second_process_writes_are_seen_at_once() -> None:
             assert await b.delete_vectors(["x"]) == 1
             assert await a.query(q, 5) == []  # a cached size only picks the path
         finally:
+            await b.close()
+
+
+async def test_two_processes_never_write_two_first_widths_of_a_model() -> None:
+    # OneWidth across processes: the look at the model's widths and the write are one
+    # step, under a lock per model held to the commit. Process a's write of width 8 (the
+    # store holding no vector of the model) is held up after its look by a third
+    # connection holding its message's row; process b's write of width 12 waits for it,
+    # then sees the 8 and is refused. A write of the width held only shares the lock.
+    async with opened() as a:
+        b = await PostgresStore.open(pg_schema_url(pg_url(), a.schema))
+        hold = await psycopg.AsyncConnection.connect(pg_url())
+        try:
+            m1, m2, m3, m4 = await a.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                             for i in range(4)])
+
+            def entry(m: Message, dim: int, seed: int) -> VectorEntry:
+                return VectorEntry(m.id or "", "s", m.ts or 0, "user", "test:m",
+                                   unit_rows(1, dim, seed)[0], text=m.content)
+
+            async def waiting(n: int, *tasks: asyncio.Future[None]) -> None:
+                """Until ``n`` backends wait for a lock, or one of ``tasks`` ended."""
+                for _ in range(1000):
+                    rows = await admin("SELECT count(DISTINCT pid) FROM pg_locks "
+                                       "WHERE NOT granted")
+                    if rows[0][0] >= n or any(t.done() for t in tasks):
+                        return
+                    await asyncio.sleep(0.01)
+                raise AssertionError(f"{n} waiting backends never seen")
+
+            rule = OneWidth()
+            await hold.execute(sql.SQL("SELECT 1 FROM {}.messages WHERE id = %s FOR UPDATE")
+                               .format(sql.Identifier(a.schema)), [m1.id])
+            first = asyncio.ensure_future(a.upsert([entry(m1, 8, 1)], current_only=True,
+                                                   one_width=rule))
+            await waiting(1, first)
+            second = asyncio.ensure_future(b.upsert([entry(m2, 12, 2)], current_only=True,
+                                                    one_width=rule))
+            await waiting(2, first, second)
+            assert not second.done()  # it waits for the first width's commit
+            await hold.rollback()
+            await first
+            with pytest.raises(WidthConflict) as refused:
+                await second
+            assert (refused.value.width, refused.value.held) == (12, 8)
+            assert await b.vector_sizes() == {"test:m": frozenset({8})}
+            assert (await b.index_states([m2.id or ""]))[m2.id or ""] == IndexState.PENDING
+            # writers of the width held do not wait for each other
+            await hold.execute(sql.SQL("SELECT 1 FROM {}.messages WHERE id = %s FOR UPDATE")
+                               .format(sql.Identifier(a.schema)), [m3.id])
+            third = asyncio.ensure_future(a.upsert([entry(m3, 8, 3)], current_only=True,
+                                                   one_width=rule))
+            await waiting(1, third)
+            await b.upsert([entry(m4, 8, 4)], current_only=True, one_width=rule)
+            assert not third.done()
+            await hold.rollback()
+            await third
+            assert await a.count_by_model() == {"test:m": 3}
+        finally:
+            await hold.close()
             await b.close()
 
 

@@ -88,7 +88,7 @@ from .models import (
     same_indexed_version,
 )
 from .models import embedded_text as embedded_text  # F1, defined with the model; re-exported
-from .store.base import MessageStore, Retry
+from .store.base import MessageStore, OneWidth, Retry, WidthConflict
 from .store.storage import (  # re-exported: the snapshot helpers used to live here
     SNAPSHOT_DIRTY,
     Storage,
@@ -258,8 +258,12 @@ class VectorWidths:
     What the store holds decides, not the process: the sizes are read from the store
     once, kept up to date with this process's writes, and read again before an answer
     is refused (vectors cleared, or rewritten by another process, meanwhile): an empty
-    store takes any width. :meth:`resize` lets a reindex write the configured width
-    over the old one. A memory's embeddings go through :meth:`embed`, which leaves out
+    store takes any width. That look ahead of the write spares the store a refused
+    write; the store itself checks each write with it (:meth:`rule`,
+    :class:`~chatmem.store.base.OneWidth`), so that two batches answering different
+    widths into a store holding none of the model never both land. :meth:`resize`
+    lets a reindex write the configured width over the old one. A memory's
+    embeddings go through :meth:`embed`, which leaves out
     the provider's own check against its earlier answers in this process (that one
     held after a clear, until a restart)."""
 
@@ -272,6 +276,10 @@ class VectorWidths:
     async def _read(self) -> dict[str, frozenset[int]]:
         self._sizes = dict(await self._storage.vector_sizes())
         return self._sizes
+
+    def rule(self) -> OneWidth:
+        """What the store checks with each write of this process's vectors."""
+        return OneWidth(dict(self._resized))
 
     async def embed(self, embedder: Embedder, items: Sequence[EmbedLike], *,
                     deadline: float | None = None, max_retries: int | None = None
@@ -300,8 +308,19 @@ class VectorWidths:
         held = (await self._read()).get(model_id)
         if held is None or width in held:
             return
+        raise self._refusal(model_id, width, held, provider)
+
+    async def refused(self, conflict: WidthConflict, provider: str) -> EmbeddingUnavailable:
+        """The error of a write the store refused (another width landed first, in
+        another batch or process, since :meth:`check`)."""
+        held = (await self._read()).get(conflict.model_id) or frozenset({conflict.held})
+        return self._refusal(conflict.model_id, conflict.width, held, provider)
+
+    @staticmethod
+    def _refusal(model_id: str, width: int, held: Iterable[int],
+                 provider: str) -> EmbeddingUnavailable:
         widths = " and ".join(str(w) for w in sorted(held))
-        raise EmbeddingUnavailable(
+        return EmbeddingUnavailable(
             f"the answer has vectors of {width} numbers, the store's vectors of {model_id} "
             f"have {widths}: another model answers under that name (swapped behind "
             "embedding.endpoint, or a service restarted with another one), or "
@@ -897,9 +916,21 @@ class Indexer:
             # two calls, embedding.auto.MIN_SAMPLE_LETTERS)
             entries = [vector_entry(m, sessions.get(m.session_id), v, embedded.model_id)
                        for m, v in zip(batch, embedded.vectors)]
-            # a message rewritten (in another process) since it was read keeps waiting;
-            # the lease ends only if still this indexer's (another may have taken it over)
-            await self.storage.write_entries(entries, current_only=True, owner=self.owner)
+            try:
+                # a message rewritten (in another process) since it was read keeps
+                # waiting, its lease ended only if still this indexer's (another may have
+                # taken it over); the store refuses a model's second width (its first having
+                # landed since the check: another batch, another process)
+                await self.storage.write_entries(entries, current_only=True,
+                                                 one_width=self.widths.rule(),
+                                                 owner=self.owner)
+                refused = None
+            except WidthConflict as conflict:
+                refused = await self.widths.refused(conflict, self.embedder.provider.name)
+        if refused is not None:
+            self.last_error = str(refused)
+            await self._schedule_retries(batch, refused, quiet=quiet)
+            return "failed"
         if width:
             self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)

@@ -118,6 +118,7 @@ from .store.base import (
     MessageStore,
     SessionSnapshot,
     VectorIndex,
+    WidthConflict,
     load_parent_chain,
     session_snapshot,
 )
@@ -896,8 +897,18 @@ class Memory:
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
             for m, vec in zip(todo, embedded.vectors):
-                await self.storage.rewrite_entry(vector_entry(
-                    m, sessions.get(m.session_id), vec, embedded.model_id))
+                try:
+                    await self.storage.rewrite_entry(vector_entry(
+                        m, sessions.get(m.session_id), vec, embedded.model_id),
+                        one_width=self._indexer.widths.rule())
+                except WidthConflict as conflict:
+                    # another width of the model landed since the check (another
+                    # process): the old vector stays, as for a failed embedding
+                    refused = await self._indexer.widths.refused(
+                        conflict, self.embedder.provider.name)
+                    log.warning("rewrite of %s: %s; the old vector stays until the new "
+                                "text is embedded", msg.id, refused)
+                    return False
         return True
 
     async def _sessions(self, ids: set[str], read: dict[str, Session]

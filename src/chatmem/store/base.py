@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import StoreError
 from ..models import (
     PENDING_MODEL,
     Erased,
@@ -184,6 +185,52 @@ class Claim:
 
     ids: list[str] = field(default_factory=list)
     held_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class OneWidth:
+    """The rule of the indexer's and a rewrite's writes (not an import's): one width per
+    model in an index. An entry of a model the index holds vectors of, none of the
+    entry's width, is refused (:class:`WidthConflict`, the whole write with it); an
+    index holding no vector of the model takes any width, its first. The check and the
+    write are one step for every writer of the index: a SQL store's transaction (under
+    a lock per model, PostgreSQL's shared by its processes), Qdrant's write lock (this
+    process's writers only). ``moving``: model id → the width a reindex moves the model
+    to, written beside the old width (whose vectors it embeds again)."""
+
+    moving: Mapping[str, int] = field(default_factory=dict)
+
+    def takes(self, model_id: str | None, width: int) -> bool:
+        """Whether an entry of ``model_id`` and ``width`` is written without a look at
+        the index: a legacy entry (no model), or the width a reindex moves to."""
+        return model_id is None or self.moving.get(model_id) == width
+
+
+class WidthConflict(StoreError):
+    """A write under :class:`OneWidth` refused: the index holds vectors of ``model_id``
+    of width ``held`` and none of ``width``; nothing of the write was stored."""
+
+    def __init__(self, model_id: str, width: int, held: int) -> None:
+        super().__init__(f"vectors of {model_id} have {held} numbers in this index, the "
+                         f"entries {width}: not written (one width per model)")
+        self.model_id = model_id
+        self.width = width
+        self.held = held
+
+
+def widths_of(entries: Sequence[VectorEntry]) -> dict[str, int]:
+    """The model and width of each entry that :class:`OneWidth` checks, once each
+    (``{model: width}``; two widths of one model in one write are a conflict of
+    their own)."""
+    out: dict[str, int] = {}
+    for e in entries:
+        if e.model_id is None:
+            continue
+        width = int(np.shape(e.vector)[0])
+        seen = out.setdefault(e.model_id, width)
+        if seen != width:
+            raise WidthConflict(e.model_id, width, seen)
+    return out
 
 
 def stale_entries(entries: Sequence[VectorEntry], stored: Mapping[str, Message]
@@ -409,6 +456,7 @@ class VectorIndex(Protocol):
     supports_delete_by_filter: bool
 
     async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     one_width: OneWidth | None = None,
                      owner: str | None = None) -> None:
         """Insert or replace by message id: replaying an upsert never duplicates.
         ``current_only``: skip an entry whose ``text`` or message metadata is no longer
@@ -416,7 +464,15 @@ class VectorIndex(Protocol):
         holds the messages, by :class:`~chatmem.store.storage.Storage` otherwise).
         ``owner``: the indexer whose leases this write ends (:meth:`MessageStore.claim`);
         the lease of an entry skipped as stale ends only if it is still ``owner``'s
-        (``None``: no lease is ended). An index that holds no messages holds no leases."""
+        (``None``: no lease is ended). An index that holds no messages holds no leases.
+        ``one_width``: refuse a second width of a model (:class:`OneWidth`), checked
+        with the write."""
+        ...
+
+    async def other_width(self, model_id: str, width: int) -> int | None:
+        """A width of ``model_id``'s vectors when the index holds some and none of
+        ``width`` (a vector of ``width`` would be the model's second), else None: a
+        look at the index as it is now, by its indexes (not a scan)."""
         ...
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int: ...

@@ -74,7 +74,7 @@ import numpy.typing as npt
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
-from .base import SessionSnapshot, chunks
+from .base import OneWidth, SessionSnapshot, WidthConflict, chunks, widths_of
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
 from .filters import compile_qdrant, evaluate
 from .where import check_fields, named_ids
@@ -628,10 +628,14 @@ class QdrantIndex:
     # ---------------------------------------------------------------- writes
 
     async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     one_width: OneWidth | None = None,
                      owner: str | None = None) -> None:
         """Insert or replace by message id, across models and dimensions.
         ``current_only`` and ``owner`` are :class:`~chatmem.store.storage.Storage`'s to
-        handle: the points hold no messages, and no leases."""
+        handle: the points hold no messages, and no leases. ``one_width`` is checked
+        under this index's write lock, so for this process's writers only: Qdrant has
+        no transaction that could hold a look at one collection and a write to another
+        together across processes."""
         from qdrant_client import models as m
 
         self._check_open()
@@ -649,9 +653,15 @@ class QdrantIndex:
             target[mid] = key
             groups.setdefault(key, []).append(
                 m.PointStruct(id=point_id(mid), vector=vec.tolist(), payload=entry_payload(e)))
+        widths = widths_of(entries) if one_width is not None else {}
         async with self._write_lock:
             self._scan = None
             await self._refresh()  # forgets collections dropped elsewhere: _ensure remakes them
+            for model, width in widths.items():
+                if one_width is not None and not one_width.takes(model, width):
+                    held = await self._other_width(model, width)
+                    if held is not None:
+                        raise WidthConflict(model, width, held)
             names = {key: await self._ensure(*key) for key in groups}
             # Take each id out of every other collection first: a crash in between leaves
             # the vector missing (its message is still pending: re-indexed), never doubled.
@@ -945,6 +955,23 @@ class QdrantIndex:
             key = await self._model_of(name) or ""
             out[key] = out.get(key, 0) + count
         return out
+
+    async def other_width(self, model_id: str, width: int) -> int | None:
+        self._check_open()
+        await self._refresh()
+        return await self._other_width(model_id, width)
+
+    async def _other_width(self, model_id: str, width: int) -> int | None:
+        """:meth:`other_width` from the collections :meth:`_refresh` listed: the one of
+        ``(model_id, width)`` is named, the model's others are its name's other sizes."""
+        own = collection_name(model_id, width, self._prefix)
+        if own in self._dims and await self._count(own):
+            return None
+        for name, dim in sorted(self._dims.items()):
+            if name != own and collection_name(model_id, dim, self._prefix) == name \
+                    and await self._count(name):
+                return dim
+        return None
 
     async def vector_sizes(self) -> dict[str, frozenset[int]]:
         """The sizes of each model's vectors: one collection per (model, size)."""

@@ -391,6 +391,20 @@ VECTOR_SIZES_QUERY: Statement = (
     "SELECT DISTINCT coalesce(model_id, ''), dim FROM vectors ORDER BY 1, 2", [])
 
 
+def other_width_query(d: Dialect, model_id: str, width: int) -> Statement:
+    """One row: a width of ``model_id``'s vectors when there are some and none of
+    ``width``, else NULL (:meth:`~chatmem.store.base.VectorIndex.other_width`). Two
+    seeks of the ``vectors_model_dim`` index, whatever the table's size."""
+    m = d.mark
+    return (f"SELECT CASE WHEN EXISTS (SELECT 1 FROM vectors WHERE model_id = {m} AND "
+            f"dim = {m}) THEN NULL ELSE (SELECT dim FROM vectors WHERE model_id = {m} "
+            "LIMIT 1) END", [model_id, width, model_id])
+
+
+def other_width_result(row: Sequence[Any] | None) -> int | None:
+    return None if row is None or row[0] is None else int(row[0])
+
+
 def vector_sizes_result(rows: Sequence[Sequence[Any]]) -> dict[str, frozenset[int]]:
     sizes: dict[str, set[int]] = {}
     for model, dim in rows:

@@ -22,6 +22,7 @@ from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
 from .base import (
     LexicalIndex,
     MessageStore,
+    OneWidth,
     SessionSnapshot,
     VectorIndex,
     load_parent_chain,
@@ -205,7 +206,8 @@ class Storage:
     # ------------------------------------------------------------------ vectors
 
     async def write_entries(self, entries: Sequence[VectorEntry], *,
-                            current_only: bool = False, owner: str | None = None) -> None:
+                            current_only: bool = False, owner: str | None = None,
+                            one_width: OneWidth | None = None) -> None:
         """Write vector entries as the indexer does: a SQL store writes vector, full-text
         row and ``INDEXED`` state in one transaction; with a separate index, the store's
         full-text rows and states follow the upsert (replaying it is harmless).
@@ -216,7 +218,9 @@ class Storage:
         :meth:`MessageStore.message_lock`; an indexer racing one may leave a stale point
         until the message is rewritten or re-indexed). ``owner`` (the indexer): the
         leases of the entries skipped end if they are still its own
-        (:meth:`VectorIndex.upsert`), on every backend."""
+        (:meth:`VectorIndex.upsert`), on every backend. ``one_width``: the index refuses
+        a second width of a model (:class:`~chatmem.store.base.OneWidth`, raising
+        :class:`~chatmem.store.base.WidthConflict`), checked with its write."""
         index = self._require_index()
         if self.separate and current_only:
             stale = stale_entries(entries, await self.store.get(
@@ -224,7 +228,8 @@ class Storage:
             entries = [e for e in entries if e.message_id not in stale]
             if stale and owner is not None:  # as a SQL store's upsert ends them
                 await self.store.release_claims(owner, sorted(stale))
-        await index.upsert(entries, current_only=current_only, owner=owner)
+        await index.upsert(entries, current_only=current_only, one_width=one_width,
+                           owner=owner)
         if self.separate:
             ids = [e.message_id for e in entries]
             # a message erased while it was being embedded: its point must not outlive it
@@ -253,14 +258,15 @@ class Storage:
         async with load(rows) as deferred:
             yield bool(deferred)
 
-    async def rewrite_entry(self, entry: VectorEntry) -> None:
+    async def rewrite_entry(self, entry: VectorEntry, *,
+                            one_width: OneWidth | None = None) -> None:
         """Replace the vector of the message at ``(entry.session_id, entry.ts)`` by
         ``entry`` (F3). The delete is by filter, so it also catches a vector an older
         write left under that position; the full-text row, keyed by message id, is
         replaced by the write. Needs :attr:`supports_delete_by_filter`."""
         await self._require_index().delete_by_filter({"session_id": entry.session_id,
                                                       "ts": entry.ts})
-        await self.write_entries([entry], current_only=True)
+        await self.write_entries([entry], current_only=True, one_width=one_width)
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         """Delete these messages' vectors (and, beside a separate index, their full-text
@@ -389,6 +395,11 @@ class Storage:
     async def vector_sizes(self) -> dict[str, frozenset[int]]:
         """The sizes of each model's vectors (legacy vectors under ``""``)."""
         return {} if self.index is None else await self.index.vector_sizes()
+
+    async def other_width(self, model_id: str, width: int) -> int | None:
+        """A width of ``model_id``'s vectors when the index holds some and none of
+        ``width`` (:meth:`~chatmem.store.base.VectorIndex.other_width`)."""
+        return None if self.index is None else await self.index.other_width(model_id, width)
 
     async def stats(self) -> StoreStats:
         """The store's counts, with the vector counts of the index that holds them."""

@@ -151,13 +151,16 @@ from ..base import (
     MAX_SESSION_DEPTH,
     ArrivalClock,
     Claim,
+    OneWidth,
     Retry,
     SessionSnapshot,
+    WidthConflict,
     chunks,
     pending_entry,
     session_snapshot,
     snapshot_changes,
     stale_entries,
+    widths_of,
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
@@ -1340,6 +1343,7 @@ class PostgresStore:
             await conn.execute("COMMENT ON TABLE vectors IS NULL")
 
     async def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+                     one_width: OneWidth | None = None,
                      owner: str | None = None) -> None:
         items = list(entries)
         if not items:
@@ -1353,8 +1357,11 @@ class PostgresStore:
                 raise InvalidInput(f"vector of message {e.message_id!r} must be a non-empty "
                                    "1-d array")
             vecs.append(vec)
+        widths = widths_of(items) if one_width is not None else {}
         await self._ensure_hnsw({v.shape[0] for v in vecs})
         async with self._tx() as conn:
+            if one_width is not None:  # first: the lock is taken before any row lock
+                await self._check_width(conn, widths, one_width)
             seqs: dict[str, int] = {}
             stored: dict[str, Message] = {}
             # the whole rows only when their text is compared (an import needs seq, id)
@@ -1408,6 +1415,38 @@ class PostgresStore:
         for r in rows:
             added[r[14]] = added.get(r[14], 0) + 1
         self._sizes_changed(added)
+
+    async def _check_width(self, conn: psycopg.AsyncConnection[Any], widths: Mapping[str, int],
+                           rule: OneWidth) -> None:
+        """:class:`OneWidth` in the write's transaction, for every process on the schema:
+        under a lock per model, released at commit, that a first width's writer holds
+        alone (the others shared), so two first widths never land side by side. A write
+        of a width the store already holds (the common case) shares the lock: indexers
+        writing at once do not wait for each other. The row-level check runs after the
+        lock, on what the transactions before it committed (READ COMMITTED)."""
+        for model, width in sorted(widths.items()):
+            statement = sm.other_width_query(POSTGRES, model, width)
+            key = [_LOCK_CLASS + 3, f"width:{self.schema}:{model}"]
+            if rule.takes(model, width):
+                # the moving width is written beside the old one; a first-width writer
+                # still waits for it (and then sees it)
+                await conn.execute("SELECT pg_advisory_xact_lock_shared(%s, hashtext(%s))",
+                                   key)
+                continue
+            held = await (await conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM vectors WHERE model_id = %s AND dim = %s)",
+                [model, width])).fetchone()
+            lock = "pg_advisory_xact_lock_shared" if held and held[0] \
+                else "pg_advisory_xact_lock"
+            await conn.execute(f"SELECT {lock}(%s, hashtext(%s))", key)
+            other = sm.other_width_result(await (await conn.execute(*statement)).fetchone())
+            if other is not None:
+                raise WidthConflict(model, width, other)
+
+    async def other_width(self, model_id: str, width: int) -> int | None:
+        async with self._conn() as conn:
+            return sm.other_width_result(await (await conn.execute(
+                *sm.other_width_query(POSTGRES, model_id, width))).fetchone())
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         n = 0

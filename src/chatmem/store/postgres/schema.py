@@ -138,4 +138,10 @@ MIGRATIONS[10] = [
     'CREATE INDEX messages_time ON messages (ts, id COLLATE "C")',
     'CREATE INDEX messages_speaker ON messages (speaker_id, ts, id COLLATE "C")',
 ]
+#: Each model's vector widths: a write of the indexer checks, under a lock per model,
+#: that the model keeps one width (``OneWidth``), and a recall that its query's width is
+#: the store's, by two seeks of this index instead of a scan of every vector.
+MIGRATIONS[11] = [
+    "CREATE INDEX vectors_model_dim ON vectors (model_id, dim)",
+]
 SCHEMA_VERSION = max(MIGRATIONS)

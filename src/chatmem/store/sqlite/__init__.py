@@ -65,13 +65,16 @@ from ..base import (
     LEXICAL_NAMESPACE,
     ArrivalClock,
     Claim,
+    OneWidth,
     Retry,
     SessionSnapshot,
+    WidthConflict,
     chunks,
     pending_entry,
     session_snapshot,
     snapshot_changes,
     stale_entries,
+    widths_of,
 )
 from ..columns import (
     ENTRY_COLUMN_NAMES,
@@ -1122,11 +1125,14 @@ class SqliteStore:
 
     @_on_store_thread
     def upsert(self, entries: Sequence[VectorEntry], *, current_only: bool = False,
+               one_width: OneWidth | None = None,
                owner: str | None = None) -> None:
         if not entries:
             return
         rows = []
         with self._tx() as conn:
+            if one_width is not None:  # in the transaction: the file has one writer
+                self._check_width(widths_of(entries), one_width)
             stale = stale_entries(entries, sm.by_id_result(SQLITE, self._rows(
                 *sm.get_query(SQLITE, [e.message_id for e in entries])))
                                   ) if current_only else set()
@@ -1228,6 +1234,20 @@ class SqliteStore:
 
     async def count_by_model(self) -> dict[str, int]:
         return dict((await self.stats()).vectors_by_model)
+
+    def _check_width(self, widths: Mapping[str, int], rule: OneWidth) -> None:
+        for model, width in widths.items():
+            if rule.takes(model, width):
+                continue
+            held = sm.other_width_result(self.conn.execute(
+                *sm.other_width_query(SQLITE, model, width)).fetchone())
+            if held is not None:
+                raise WidthConflict(model, width, held)
+
+    @_on_store_thread
+    def other_width(self, model_id: str, width: int) -> int | None:
+        return sm.other_width_result(self.conn.execute(
+            *sm.other_width_query(SQLITE, model_id, width)).fetchone())
 
     @_on_store_thread
     def vector_sizes(self) -> dict[str, frozenset[int]]:

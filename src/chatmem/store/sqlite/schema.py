@@ -89,8 +89,11 @@ RETRY_COLUMNS: dict[str, str] = {
 #: without them a page of a listing that names no session (``chatmem list --since``,
 #: ``GET /v1/messages``, ``forget`` by speaker, a day's latest messages) sorted the
 #: whole table, 8 ms a page at 100,000 messages and growing with the store
-#: (``bench/listing.py``). Created on open when missing, as the others: an older
-#: chatmem reads a file that has them unchanged.
+#: (``bench/listing.py``). And each model's vector widths (``vectors_model_dim``): the
+#: indexer's writes check that a model keeps one width (``OneWidth``), a recall that its
+#: query's width is the store's, by two seeks of it instead of a scan of every vector.
+#: Created on open when missing, as the others: an older chatmem reads a file that has
+#: them unchanged.
 INDEXES = f"""
 CREATE INDEX IF NOT EXISTS messages_retry ON messages (retry_at)
     WHERE index_state = {FAILED_SQL};
@@ -100,6 +103,7 @@ CREATE INDEX IF NOT EXISTS lexical_entries_pending ON lexical_entries (session_i
     WHERE {PENDING_ENTRY_SQL};
 CREATE INDEX IF NOT EXISTS messages_time ON messages (ts, id);
 CREATE INDEX IF NOT EXISTS messages_speaker ON messages (speaker_id, ts, id);
+CREATE INDEX IF NOT EXISTS vectors_model_dim ON vectors (model_id, dim);
 """
 
 
