@@ -515,6 +515,31 @@ async def test_a_call_holding_cached_vectors_of_a_swapped_model_is_made_again(
     assert np.allclose(again, expected("first", 12), atol=1e-6)
 
 
+async def test_a_reindex_takes_the_width_the_service_answers_now(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # a reindex took the width the provider last answered in this process: in a
+    # long-running process (the server) whose model was swapped behind the endpoint, it
+    # judged the store's old width current and re-embedded nothing, until some other
+    # call had seen the new width (a second reindex then fixed it)
+    embedding = service.config("openai", path="/v1", model="fake-embed")
+    mem = await Memory.open(str(tmp_path / "now.db"), config={"embedding": embedding})
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"},
+                       {"session_id": "s", "content": "the boiler service is on Thursday"}])
+        await mem.flush()
+        assert (await mem.reindex())["reembedded"] == 0  # nothing to do yet
+        service.default = Step(dims=12)  # another model answers under the same name
+        done = await mem.reindex()
+        assert done["stale"] == 2 and done["reembedded"] == 2, done
+        assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
+        result = await mem.recall("when is the dentist")
+        assert result.degraded_reason is None and result.hits
+        stats = await mem.stats()
+        assert stats["indexed"] == 2 and stats["failed"] == 0, stats
+    finally:
+        await mem.close()
+
+
 @contextlib.asynccontextmanager
 async def store_of(backend: str, tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     """``Memory.open``'s store arguments for ``backend`` (a PostgreSQL schema of its own,

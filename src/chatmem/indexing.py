@@ -261,17 +261,18 @@ class VectorWidths:
     store takes any width. That look ahead of the write spares the store a refused
     write; the store itself checks each write with it (:meth:`rule`,
     :class:`~chatmem.store.base.OneWidth`), so that two batches answering different
-    widths into a store holding none of the model never both land. :meth:`resize`
-    lets a reindex write the configured width over the old one. A memory's
-    embeddings go through :meth:`embed`, which leaves out
-    the provider's own check against its earlier answers in this process (that one
-    held after a clear, until a restart)."""
+    widths into a store holding none of the model never both land. :meth:`moving`
+    lets a reindex write the width the service answers now over the old one. A
+    memory's embeddings go through :meth:`embed`, which leaves out the provider's own
+    check against its earlier answers in this process (that one held after a clear,
+    until a restart)."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
         self._sizes: dict[str, frozenset[int]] | None = None
-        #: model id → the width a reindex of this process writes (the old ones are stale).
-        self._resized: dict[str, int] = {}
+        #: model id → the widths reindexes under way in this process move it to (the
+        #: last one started decides); the model's other widths are stale meanwhile.
+        self._moving: dict[str, list[int]] = {}
 
     async def _read(self) -> dict[str, frozenset[int]]:
         self._sizes = dict(await self._storage.vector_sizes())
@@ -279,28 +280,41 @@ class VectorWidths:
 
     def rule(self) -> OneWidth:
         """What the store checks with each write of this process's vectors."""
-        return OneWidth(dict(self._resized))
+        return OneWidth({model: widths[-1] for model, widths in self._moving.items()})
+
+    @staticmethod
+    async def _call(embedder: Embedder, items: Sequence[EmbedLike], *,
+                    deadline: float | None = None, max_retries: int | None = None,
+                    fresh: bool = False) -> Embedded:
+        token = CALL_WIDTH_BY_STORE.set(True)
+        try:
+            return await embedder.embed_many_with_model(items, deadline=deadline,
+                                                        max_retries=max_retries, fresh=fresh)
+        finally:
+            CALL_WIDTH_BY_STORE.reset(token)
 
     async def embed(self, embedder: Embedder, items: Sequence[EmbedLike], *,
                     deadline: float | None = None, max_retries: int | None = None
                     ) -> Embedded:
         """``embedder.embed_many_with_model(items)``, the answer's width judged by what
         the store holds (:meth:`check`), not by the provider's earlier answers."""
-        token = CALL_WIDTH_BY_STORE.set(True)
-        try:
-            embedded = await embedder.embed_many_with_model(items, deadline=deadline,
-                                                            max_retries=max_retries)
-        finally:
-            CALL_WIDTH_BY_STORE.reset(token)
+        embedded = await self._call(embedder, items, deadline=deadline,
+                                    max_retries=max_retries)
         if embedded.vectors:
             await self.check(embedded.model_id, len(embedded.vectors[0]),
                              embedder.provider.name)
         return embedded
 
+    async def probe(self, embedder: Embedder) -> int:
+        """The width of the vectors the configured model answers now: one text, asked of
+        the service (not from the cache, nor from an earlier answer of this process)."""
+        embedded = await self._call(embedder, ["chatmem reindex"], fresh=True)
+        return len(embedded.vectors[0])
+
     async def check(self, model_id: str, width: int, provider: str) -> None:
         """Raise :class:`EmbeddingUnavailable` (decision ``fail``) when the store holds
         vectors of ``model_id`` and none of ``width``."""
-        if self._resized.get(model_id) == width:
+        if self.rule().takes(model_id, width):
             return
         sizes = self._sizes if self._sizes is not None else await self._read()
         if width in sizes.get(model_id, frozenset({width})):
@@ -333,14 +347,23 @@ class VectorWidths:
         """Vectors of ``model_id`` and ``width`` were written."""
         if self._sizes is not None:
             held = self._sizes.get(model_id, frozenset())
-            if self._resized.get(model_id) == width:
+            if self.rule().moving.get(model_id) == width:
                 held = frozenset()  # the old width goes as the reindex goes on
             self._sizes[model_id] = held | {width}
 
-    def resize(self, model_id: str, width: int) -> None:
-        """A reindex re-embeds the vectors of ``model_id`` at ``width``: written over
-        the old ones, it is taken."""
-        self._resized[model_id] = width
+    @contextlib.contextmanager
+    def moving(self, model_id: str, width: int) -> Iterator[None]:
+        """Around a reindex that re-embeds the vectors of ``model_id`` at ``width``:
+        written over the old ones, that width is taken while it runs. After it, the
+        store's widths decide again (a width it holds is taken, as always)."""
+        widths = self._moving.setdefault(model_id, [])
+        widths.append(width)
+        try:
+            yield
+        finally:
+            widths.remove(width)
+            if not widths:
+                del self._moving[model_id]
 
 
 class Indexer:

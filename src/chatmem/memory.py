@@ -988,14 +988,26 @@ class Memory:
         self._start_indexer()
         current = embedder.model_id
         size = embedder.dimensions  # the size of the configured model's vectors, if known
-        if size is None and isinstance(embedder.provider, RemoteProvider):
-            # learnt from its first answer: a vector of this model of another width was
-            # made by another model under the same name, or with other dimensions
+        if isinstance(embedder.provider, RemoteProvider):
+            # what the service answers now: a model swapped behind the endpoint answers
+            # another width than the provider's last answer in this process (and than
+            # the cache's vectors), and a vector of this model of another width was
+            # made by another model under the same name, or with other dimensions.
+            # Unanswered, nothing is judged by width (the service decides at its retry)
+            size = None
             with contextlib.suppress(EmbeddingUnavailable):
-                size = len(await embedder.embed_one("chatmem reindex"))
-        if size:
-            # written over the old width, the configured one is taken (VectorWidths)
-            self._indexer.widths.resize(current, size)
+                size = await self._indexer.widths.probe(embedder)
+        if not size:
+            return await self._reindex(index, current, None, progress)
+        # written over the old width, this one is taken while the reindex runs
+        with self._indexer.widths.moving(current, size):
+            return await self._reindex(index, current, size, progress)
+
+    async def _reindex(self, index: VectorIndex, current: str, size: int | None,
+                       progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+        """:meth:`reindex` of the vectors of model ``current``, ``size`` the width of its
+        vectors now (None: not known, the widths are not looked at)."""
+        assert self._indexer is not None
         resized: set[str] = set()  # this model's vectors of another width
         expected = await self._expected_snapshots()
         legacy: str | None = None

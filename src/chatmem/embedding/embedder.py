@@ -224,10 +224,13 @@ class Embedder:
 
     async def embed_many_with_model(self, items: Sequence[EmbedLike], *,
                                     deadline: float | None = None,
-                                    max_retries: int | None = None) -> Embedded:
+                                    max_retries: int | None = None,
+                                    fresh: bool = False) -> Embedded:
         """:meth:`embed_many` and the id of the model that made the vectors, read inside
         the call: what vectors are stored under (``embedding.model: auto`` can change its
-        model between two calls while a store's first messages say too little)."""
+        model between two calls while a store's first messages say too little).
+        ``fresh``: ask the provider for every text, none from the cache (which the
+        answers fill): what the model behind a remote endpoint answers now."""
         if max_retries is not None and (isinstance(max_retries, bool)
                                         or not isinstance(max_retries, int)
                                         or max_retries < 0):
@@ -243,7 +246,7 @@ class Embedder:
         token = CALL_DEADLINE.set(time.monotonic() + budget if budget is not None else None)
         retries_token = CALL_RETRIES.set(max_retries)
         try:
-            out = await self._embed(inputs)
+            out = await self._embed(inputs, fresh)
         except EmbeddingUnavailable as exc:
             self._record_failure(exc, started, len(inputs), calls_before)
             raise
@@ -267,22 +270,22 @@ class Embedder:
         ))
         return out
 
-    async def _embed(self, inputs: list[EmbedInput]) -> Embedded:
+    async def _embed(self, inputs: list[EmbedInput], fresh: bool = False) -> Embedded:
         # a provider whose model can still change (auto, a SettlingProvider) settles it
         # from the call's documents, then holds it to the call's last vector: the model
         # first, then the keys, so a vector is cached under its own model (a query-only
         # call, every recall's, skips the protocol check)
         steady = getattr(self.provider, "steady", None)
         if steady is None:
-            return await self._embed_with_model(inputs)
+            return await self._embed_with_model(inputs, fresh=fresh)
         async with steady():
             docs = [inp.text for inp in inputs if inp.role == "document"]
             if docs and isinstance(self.provider, SettlingProvider):
                 await self.provider.settle(docs, "document")
-            return await self._embed_with_model(inputs)
+            return await self._embed_with_model(inputs, fresh=fresh)
 
     async def _embed_with_model(self, inputs: list[EmbedInput], *,
-                                again: bool = True) -> Embedded:
+                                again: bool = True, fresh: bool = False) -> Embedded:
         """The vectors of ``inputs`` from the cache or the provider's current model.
 
         A model answering another width than before is another model under its name
@@ -300,7 +303,7 @@ class Embedder:
                 if key in misses:  # E5: a duplicate inside one call costs nothing more
                     misses[key][1].append(i)
                     continue
-                hit = self.cache.get(key)
+                hit = None if fresh else self.cache.get(key)
                 if hit is not None:
                     out[i] = hit
                     continue
@@ -326,7 +329,8 @@ class Embedder:
                 if self._swapped(model, len(raw[0])) \
                         and any(v is not None for v in out):  # some of the old width
                     if again:
-                        return await self._embed_with_model(inputs, again=False)
+                        return await self._embed_with_model(inputs, again=False,
+                                                            fresh=fresh)
                     raise self._error(f"{model} answered vectors of another width twice "
                                       "in one call; is one model served under its name?")
                 for k, vec in zip(chunk, vecs):
