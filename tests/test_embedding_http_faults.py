@@ -540,6 +540,52 @@ async def test_a_reindex_takes_the_width_the_service_answers_now(
         await mem.close()
 
 
+async def test_a_cached_query_of_a_width_another_process_moved_the_store_from(
+        service: FakeEmbeddingService) -> None:
+    # a query answered by the embedder's cache reaches no service, so a model swapped
+    # behind the endpoint goes unseen: after another process (chatmem reindex beside a
+    # server, a replica) moved the store to the new width, a recall of a query cached
+    # at the old width searched vectors of a width the store no longer held, finding
+    # nothing by meaning and saying nothing of it
+    base = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(base, schema)
+    embedding = service.config("openai", path="/v1", model="fake-embed")
+    dense = Config.load(embedding=embedding, hybrid={"enabled": False})
+    hybrid = Config.load(embedding=embedding)
+    text = "the dentist is on Monday"
+    server = await Memory.open(url, config=dense)
+    replica = await Memory.open(url, config=hybrid)
+    try:
+        await server.add([{"session_id": "s", "content": text}])
+        await server.flush()
+        assert (await server.recall(text)).hits  # the query is cached at 8
+        assert not (await replica.recall(text)).degraded
+        service.default = Step(dims=12)
+        other = await Memory.open(url, config=hybrid)  # another process reindexes
+        try:
+            assert (await other.reindex())["reembedded"] == 1
+        finally:
+            await other.close()
+        assert await server.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
+        # the service answers the store's width: the query is embedded again, and found
+        result = await server.recall(text)
+        assert [h.message.content for h in result.hits] == [text], result
+        assert result.degraded_reason is None
+        # the old model answers this process still: degraded to full text, saying why
+        service.default = Step(dims=8)
+        result = await replica.recall(text)
+        reason = result.degraded_reason or ""
+        assert result.degraded and "of 8 numbers" in reason and "have 12" in reason, reason
+        assert "chatmem reindex" in reason
+        assert [h.message.content for h in result.hits] == [text]
+        assert await replica.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
+    finally:
+        await server.close()
+        await replica.close()
+        await drop_pg_schema(base, schema)
+
+
 @contextlib.asynccontextmanager
 async def store_of(backend: str, tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     """``Memory.open``'s store arguments for ``backend`` (a PostgreSQL schema of its own,
@@ -589,6 +635,13 @@ async def test_two_batches_of_two_widths_into_a_store_without_the_model_keep_one
             assert stats["indexed"] == 1 and stats["failed"] == 1, stats
             error = stats["indexer"]["last_error"] or ""
             assert "have " in error and "chatmem reindex" in error, error
+            # nothing is lost: retried, the refused one takes the width the store holds
+            (kept,) = sizes["openai:fake-embed"]
+            service.default = Step(dims=kept)
+            await mem.flush()
+            stats = await mem.stats()
+            assert stats["indexed"] == 2 and stats["failed"] == 0, stats
+            assert await mem.storage.vector_sizes() == sizes
         finally:
             await mem.close()
 

@@ -265,7 +265,8 @@ class VectorWidths:
     lets a reindex write the width the service answers now over the old one. A
     memory's embeddings go through :meth:`embed`, which leaves out the provider's own
     check against its earlier answers in this process (that one held after a clear,
-    until a restart)."""
+    until a restart), and looks again at the store when the cache answered: no service
+    was asked then, so a swap since went unseen."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
@@ -297,12 +298,28 @@ class VectorWidths:
                     deadline: float | None = None, max_retries: int | None = None
                     ) -> Embedded:
         """``embedder.embed_many_with_model(items)``, the answer's width judged by what
-        the store holds (:meth:`check`), not by the provider's earlier answers."""
+        the store holds (:meth:`check`), not by the provider's earlier answers.
+
+        Vectors from the embedder's cache reached no service: made by the model that
+        answered before, they are of its width. When the store holds vectors of that
+        model, none of that width (another process moved it: a reindex after a model
+        was swapped behind the endpoint), the texts are embedded again by the service,
+        and that answer is judged: taken when the service answers the store's width,
+        else refused as any other answer of another width."""
         embedded = await self._call(embedder, items, deadline=deadline,
                                     max_retries=max_retries)
-        if embedded.vectors:
-            await self.check(embedded.model_id, len(embedded.vectors[0]),
-                             embedder.provider.name)
+        if not embedded.vectors:
+            return embedded
+        width = len(embedded.vectors[0])
+        if embedded.cached and not self.rule().takes(embedded.model_id, width) \
+                and await self._storage.other_width(embedded.model_id, width) is not None:
+            log.info("vectors of %s of %d numbers from the embedding cache, none of that "
+                     "width in the store: embedded again", embedded.model_id, width)
+            self._sizes = None  # what this process knew of the store is out of date
+            embedded = await self._call(embedder, items, deadline=deadline,
+                                        max_retries=max_retries, fresh=True)
+            width = len(embedded.vectors[0])
+        await self.check(embedded.model_id, width, embedder.provider.name)
         return embedded
 
     async def probe(self, embedder: Embedder) -> int:

@@ -101,6 +101,9 @@ class Embedded:
 
     model_id: str
     vectors: list[Vector]
+    #: Whether some vectors came from the cache: no service was asked for them, so a
+    #: model swapped behind a remote endpoint since they were made went unseen.
+    cached: bool = False
 
 
 class Embedder:
@@ -295,6 +298,7 @@ class Embedder:
         out: list[Vector | None] = [None] * len(inputs)
         name, model = self.provider.name, self.provider.model_id
         dedupe = not isinstance(self.cache, NullEmbedCache)
+        cached = False
         # key -> (input, indexes that want it); insertion order kept
         misses: dict[str, tuple[EmbedInput, list[int]]] = {}
         for i, inp in enumerate(inputs):
@@ -306,6 +310,7 @@ class Embedder:
                 hit = None if fresh else self.cache.get(key)
                 if hit is not None:
                     out[i] = hit
+                    cached = True
                     continue
             else:
                 self.cache.get(key)  # counts the miss
@@ -343,7 +348,7 @@ class Embedder:
         done = [v.copy() for v in out if v is not None]
         if len(done) != len(out):  # cannot happen unless the loop above is broken
             raise self._error("internal error: an input got no vector", "fail")
-        return Embedded(model, done)
+        return Embedded(model, done, cached)
 
     def _swapped(self, model: str, width: int) -> bool:
         """Whether ``model`` answered ``width`` after answering another (the cache is
