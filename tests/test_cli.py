@@ -102,7 +102,10 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
     runner = CliRunner()
     db = str(tmp_path / "e.db")
     res = runner.invoke(main, ["add", "--db", db, "--session", "s", " "])
-    assert res.exit_code == 2 and "content is empty" in res.output
+    assert res.exit_code == 2 and "TEXT is empty" in res.output
+    assert not Path(db).exists()  # refused before the store was opened: none is made
+    assert runner.invoke(main, ["add", "--db", db, "--session", "s", "--no-wait", "x"]
+                         ).exit_code == 0
     cfg = tmp_path / "bad.toml"
     cfg.write_text("[context_expand]\nwindow = -1\n")
     res = runner.invoke(main, ["recall", "--db", db, "--config", str(cfg), "x"])

@@ -97,22 +97,22 @@ def test_bad_scope_and_retention_changes_are_one_line_and_change_nothing(
     make_store(db)
     before = asyncio.run(library_view(db))
     for args, says in (
-            (["scope", "set", "everything", "--session", "alice-dm"], "scope must be one of"),
+            (["scope", "set", "everything", "--session", "alice-dm"], "VALUE must be one of"),
             (["scope", "set", "all"], "a session-level setting needs session"),
             (["scope", "set", "--layer", "platform", "--platform", "tg", "--session", "x",
               "all"], "takes platform only, got session too"),
-            (["scope", "set", "--layer", "galaxy", "all"], "Invalid value for '--layer'"),
+            (["scope", "set", "--layer", "galaxy", "all"], "--layer must be one of"),
             (["retention", "set", "--session", "alice-dm", "--", "-3"],
-             "days must be an integer from 0"),
-            (["retention", "set", "--session", "alice-dm", "soon"], "'soon' is not a valid"),
+             "DAYS must be an integer from 0"),
+            (["retention", "set", "--session", "alice-dm", "soon"],
+             "DAYS must be an integer, got 'soon'"),
             (["retention", "unset", "--layer", "group", "--platform", "tg"],
              "needs group_id"),
             (["scope", "show"], "Missing option '--session'")):
         res = cli(args[0], args[1], "--db", str(db), *args[2:])
         assert res.exit_code == 2, (args, res.output)
         assert says in res.output, (args, res.output)
-        if "Invalid value" not in says and "Missing" not in says and "not a valid" not in says:
-            assert len(res.output.strip().splitlines()) == 1 and res.output.startswith("error:")
+        assert len(res.output.strip().splitlines()) == 1 and res.output.startswith("error:")
     assert asyncio.run(library_view(db)) == before
 
 
@@ -185,7 +185,7 @@ def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path)
     before = asyncio.run(stored_session(db, "alice-dm")), asyncio.run(stored_session(db, "t1"))
     for args, says in ((["--parent-id", "t1", "alice-dm"], "would make a cycle"),
                        (["--metadata", "[1", "t1"], "--metadata must be a JSON object"),
-                       (["--metadata", "[1]", "t1"], "session.metadata must be an object"),
+                       (["--metadata", "[1]", "t1"], "--metadata must be an object"),
                        (["--unset", "group_id", "--group-id", "g", "t1"],
                         "--group-id is given and unset")):
         res = cli("session", "set", "--db", str(db), *args)

@@ -502,7 +502,7 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
     res = runner.invoke(main, ["list", "--db", db, "--platform", "telegram"])
     assert res.exit_code == 2 and "give --visible-from too" in res.output
     res = runner.invoke(main, ["list", "--db", db, "--visible-from", ""])
-    assert res.exit_code == 2 and "visible_from" in res.output
+    assert res.exit_code == 2 and "--visible-from must not be empty" in res.output
     res = runner.invoke(main, ["list", "--db", db, "--limit", "0"])
     assert res.exit_code == 2 and "limit must be an integer from 1 to 1000" in res.output
     res = runner.invoke(main, ["forget", "--db", db, "--yes"])

@@ -16,6 +16,7 @@ import getpass
 import io
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -31,9 +32,9 @@ import click
 
 from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
-from .errors import ChatmemError, ConfigError
+from .errors import ChatmemError, ConfigError, InvalidInput
 from .memory import Memory
-from .models import MAX_CONTENT_CHARS, Message, now_ms
+from .models import MAX_CONTENT_CHARS, Message, now_ms, validate_message
 
 T = TypeVar("T")
 
@@ -160,6 +161,8 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
             return fn(*args, **kwargs)
+        except InvalidInput as exc:
+            fail(named_as_typed(str(exc)))
         except ChatmemError as exc:
             fail(str(exc))
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -177,6 +180,151 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
                  "traceback, and please report it)")
 
     return wrapper
+
+
+class Refused(click.BadParameter):
+    """A value the type of an option (or argument) refuses: its message says what the
+    option takes and what was given, after the option's name (:func:`usage_line`)."""
+
+
+class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer click)
+    """A whole number (``kind`` int) or a finite decimal (float) within the bounds given:
+    ``low`` to ``high`` (each inclusive) or ``above`` (exclusive). A bad value is refused
+    as the library refuses one, ``must be an integer from 0 to 65535, got '70000'``; a
+    bound the library checks itself is left to it (its error is renamed to the option,
+    :func:`named_as_typed`), so that each limit is written once."""
+
+    def __init__(self, kind: type[int] | type[float], low: float | None = None,
+                 high: float | None = None, *, above: float | None = None) -> None:
+        self.kind, self.low, self.high, self.above = kind, low, high, above
+        self.name = "integer" if kind is int else "number"
+
+    def takes(self) -> str:
+        what = "an integer" if self.kind is int else "a number"
+        if self.low is not None and self.high is not None:
+            return f"{what} from {self.low} to {self.high}"
+        if self.low is not None:
+            return f"{what} ≥ {self.low}"
+        if self.above is not None:
+            return f"{what} > {self.above}"
+        return what
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, self.kind) and not isinstance(value, bool):
+            number: float = value
+        else:
+            try:
+                number = self.kind(str(value))
+            except ValueError:
+                number = math.nan
+        if ((isinstance(number, float) and not math.isfinite(number))
+                or (self.low is not None and number < self.low)
+                or (self.high is not None and number > self.high)
+                or (self.above is not None and number <= self.above)):
+            raise Refused(f"must be {self.takes()}, got {str(value)!r}", ctx=ctx,
+                          param=param)
+        return number
+
+
+class OneOf(click.Choice):  # type: ignore[type-arg]  # (generic in newer click)
+    """:class:`click.Choice`, refused in the CLI's words: ``must be one of …, got …``."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            raise Refused(f"must be one of {', '.join(map(str, self.choices))}, got "
+                          f"{str(value)!r}", ctx=ctx, param=param) from None
+
+
+def shown_name(param: click.Parameter) -> str:
+    """A parameter as the command line spells it: ``--limit``, ``-o/--output``, ``DAYS``."""
+    if isinstance(param, click.Option):
+        return "/".join(param.opts)
+    return param.human_readable_name.upper()
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """Click's usage error (a value a type refuses, an option missing or unknown) as the
+    one line of :func:`fail`: a refused value after its option's name, anything else
+    with the command whose ``--help`` tells more."""
+    param = getattr(exc, "param", None)
+    if isinstance(exc, Refused) and param is not None:
+        return f"{shown_name(param)} {exc.message}"
+    text = " ".join(exc.format_message().split())
+    return f"{text} (see {exc.ctx.command_path} --help)" if exc.ctx else text
+
+
+class OneLineUsage(click.UsageError):
+    """A usage error shown as every other error of the CLI is: one line, exit code 2."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {printable(self.message)}", err=True)
+
+
+#: Click's usage error that shows the help (a group called without a command): kept.
+_HELP_ERRORS = tuple(getattr(click.exceptions, name) for name in ("NoArgsIsHelpError",)
+                     if hasattr(click.exceptions, name))
+
+
+@contextlib.contextmanager
+def _one_line_usage() -> Iterator[None]:
+    try:
+        yield
+    except click.UsageError as exc:
+        if isinstance(exc, (OneLineUsage, *_HELP_ERRORS)):
+            raise
+        raise OneLineUsage(usage_line(exc), ctx=exc.ctx) from None
+
+
+class Commands(click.Group):
+    """The ``chatmem`` group: click's own usage errors of every command (``--limit abc``,
+    ``--role bogus``, a missing option) are one line and exit code 2 as well, the rule
+    of README § Command line, not click's usage text."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        with _one_line_usage():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line_usage():
+            return super().invoke(ctx)
+
+
+def library_names(**names: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """The names the library's errors give a command's parameters where they are not the
+    parameters' own (``session="session_id"``: add's ``--session`` is the message's
+    ``session_id``), for :func:`named_as_typed`. Put right under ``@….command()``."""
+
+    def mark(f: Callable[..., T]) -> Callable[..., T]:
+        f.library_names = names  # type: ignore[attr-defined]
+        return f
+
+    return mark
+
+
+#: The name an error of the library begins with: ``limit``, ``messages[0].session_id``,
+#: ``rewrite.ts``, ``ids[2]``.
+_LEADING_NAME = re.compile(r"(?:\w+(?:\[\d+\])?\.)?(\w+)(\[\d+\])?(?=[\s.:])")
+
+
+def named_as_typed(message: str) -> str:
+    """The library's error ``message`` about one of the running command's parameters,
+    named as the command line spells it: ``limit must be …`` → ``--limit must be …``,
+    ``messages[0].session_id …`` → ``--session …`` (the library names its own argument,
+    which a command-line user never typed)."""
+    ctx = click.get_current_context(silent=True)
+    found = _LEADING_NAME.match(message)
+    if ctx is None or found is None:
+        return message
+    aliases: dict[str, str] = getattr(ctx.command.callback, "library_names", {})
+    for param in ctx.command.params:
+        if found.group(1) in (param.name, aliases.get(param.name or "")):
+            return f"{shown_name(param)}{found.group(2) or ''}{message[found.end():]}"
+    return message
 
 
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
@@ -227,7 +375,7 @@ def _echo_json(data: Any) -> None:
 _ENV_FILE_OPTIONS = ("CHATMEM_DB", "CHATMEM_CONFIG", "CHATMEM_KEYS", "CHATMEM_VECTOR")
 
 
-@click.group()
+@click.group(cls=Commands)
 @click.version_option(package_name="chatmem")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -319,15 +467,17 @@ async def _take_demo_store(mem: Memory, db: str) -> None:
 
 
 @main.command()
+@library_names(session="session_id", text="content")
 @db_option
 @vector_option
 @click.option("--session", required=True, help="Session (conversation) id.")
 @click.option("--role", default="user", show_default=True,
-              type=click.Choice(["user", "assistant", "system", "tool", "notice"]))
+              type=OneOf(["user", "assistant", "system", "tool", "notice"]))
 @click.option("--speaker-id", default=None, help="Who spoke (user id).")
 @click.option("--speaker-name", default=None, help="Sender label shown in recalls.")
 @click.option("--platform", default=None, help="Entry platform of this message.")
-@click.option("--ts", type=int, default=None, help="Time in ms since the epoch (default: now).")
+@click.option("--ts", type=Number(int), default=None,
+              help="Time in ms since the epoch (default: now).")
 @click.option("--no-wait", is_flag=True, help="Do not wait for indexing before exiting.")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored message as JSON.")
 @click.argument("text")
@@ -352,11 +502,14 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
             fail(f"standard input holds more than {MAX_CONTENT_CHARS} characters, the "
                  "most one message may hold (split the text or store an attachment "
                  "reference)")
+    given = Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
+                    speaker_id=speaker_id, speaker_name=speaker_name, platform=platform,
+                    ts=ts)
+    # as add() checks it, before the store is opened: a refused message creates no store
+    validate_message(given, path="message")
     cfg = load_config(config_path)
     async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
-        [msg] = await mem.add(Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
-                                      speaker_id=speaker_id, speaker_name=speaker_name,
-                                      platform=platform, ts=ts))
+        [msg] = await mem.add(given)
         if not no_wait:
             await _flush_saying(mem, f"stored {msg.id} in {session} at ts={msg.ts}")
     if as_json:
@@ -370,11 +523,13 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
 @vector_option
 @click.option("--session", default=None, help="The current session (needed by scope=session).")
 @click.option("--scope", default=None,
-              type=click.Choice(["all", "user", "platform", "resource", "session", "thread"]),
+              type=OneOf(["all", "user", "platform", "resource", "session", "thread"]),
               help="Visibility scope (default: from configuration, 'all').")
-@click.option("--top-k", type=int, default=None, help="Hits to return (default 5).")
-@click.option("--window", type=int, default=None, help="Neighbours each side (default 2).")
-@click.option("--min-score", type=float, default=None, help="Semantic floor 0..1 (default 0).")
+@click.option("--top-k", type=Number(int), default=None, help="Hits to return (default 5).")
+@click.option("--window", type=Number(int), default=None,
+              help="Neighbours each side (default 2).")
+@click.option("--min-score", type=Number(float), default=None,
+              help="Semantic floor 0..1 (default 0).")
 @click.option("--no-follow-replies", "no_follow", is_flag=True,
               help="No reply or sitting inherits a match's score (messages are documents).")
 @click.option("--json", "as_json", is_flag=True, help="Structured hits as JSON.")
@@ -716,7 +871,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
 @db_option
 @vector_option
 @click.option("--session", default=None, help="Only this session (default: everything).")
-@click.option("--target", type=click.Choice(["vector", "context", "all"]), default="all",
+@click.option("--target", type=OneOf(["vector", "context", "all"]), default="all",
               show_default=True, help="What to clear: the vector index, the messages, or both.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @run
@@ -743,10 +898,11 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
 @vector_option
 @click.option("--session", default=None, help="Only this session.")
 @click.option("--speaker-id", default=None, help="Only what this speaker said.")
-@click.option("--since", type=int, default=None, help="From this time (ms since the epoch).")
-@click.option("--until", type=int, default=None,
+@click.option("--since", type=Number(int), default=None,
+              help="From this time (ms since the epoch).")
+@click.option("--until", type=Number(int), default=None,
               help="Before this time (ms since the epoch, exclusive).")
-@click.option("--limit", type=int, default=100, show_default=True,
+@click.option("--limit", type=Number(int), default=100, show_default=True,
               help="Messages per page (1–1000).")
 @click.option("--cursor", default=None, help="The next page: the cursor the last page printed.")
 @click.option("--newest-first", is_flag=True,
@@ -960,7 +1116,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
 @main.command()
 @db_option
 @vector_option
-@click.option("--limit", type=int, default=100, show_default=True,
+@click.option("--limit", type=Number(int), default=100, show_default=True,
               help="Sessions on the page (1 to 1000).")
 @click.option("--after", default=None,
               help="The next page: the session id the last page printed.")
@@ -995,10 +1151,12 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
 
 
 @main.command()
+@library_names(session="session_id")
 @db_option
 @vector_option
 @click.option("--session", required=True, help="The message's session.")
-@click.option("--ts", type=int, required=True, help="The message's time (ms since the epoch).")
+@click.option("--ts", type=Number(int), required=True,
+              help="The message's time (ms since the epoch).")
 @click.option("--content", default=None, help="The new text (what is embedded).")
 @click.option("--visible-content", default=None, help="The new text shown in recalls.")
 @click.option("--metadata", default=None, help="The new metadata: a JSON object.")
@@ -1054,6 +1212,7 @@ def session() -> None:
 
 
 @session.command(name="show")
+@library_names(session_id="session")
 @db_option
 @vector_option
 @click.argument("session_id")
@@ -1077,6 +1236,7 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
 
 
 @session.command(name="set")
+@library_names(session_id="session")
 @db_option
 @vector_option
 @click.option("--parent-id", default=None, help="The parent session (a thread's chat).")
@@ -1086,7 +1246,7 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
 @click.option("--group-id", default=None, help="The group it is a chat of.")
 @click.option("--group-name", default=None, help="The group's display name.")
 @click.option("--metadata", default=None, help="A JSON object.")
-@click.option("--unset", "unset", multiple=True, type=click.Choice(_SESSION_FIELDS),
+@click.option("--unset", "unset", multiple=True, type=OneOf(_SESSION_FIELDS),
               help="Clear this field (repeat for more).")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored session as JSON.")
 @click.argument("session_id")
@@ -1142,7 +1302,7 @@ def _cli_owner() -> dict[str, str]:
 def _layer_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The settings layer a scope or retention change applies to, and its parts."""
     for option in reversed((
-            click.option("--layer", type=click.Choice(["platform", "chat_type", "group",
+            click.option("--layer", type=OneOf(["platform", "chat_type", "group",
                                                        "session"]),
                          default="session", show_default=True,
                          help="The settings layer: every chat of a platform, a chat type "
@@ -1192,6 +1352,7 @@ async def scope_show(db: str | None, config_path: str | None, vector: str | None
 
 
 @scope.command(name="set")
+@library_names(value="scope")
 @db_option
 @vector_option
 @_layer_options
@@ -1265,7 +1426,7 @@ async def retention_show(db: str | None, config_path: str | None, vector: str | 
 @db_option
 @vector_option
 @_layer_options
-@click.argument("days", type=int)
+@click.argument("days", type=Number(int))
 @run
 async def retention_set(db: str | None, config_path: str | None, vector: str | None,
                         days: int, **layer: str | None) -> None:
@@ -1357,11 +1518,11 @@ async def _set_layer(db: str | None, config_path: str | None, vector: str | None
 @main.command()
 @click.option("--config", "config_path", envvar="CHATMEM_CONFIG", default=None,
               help="TOML or YAML configuration file [env CHATMEM_CONFIG].")
-@click.option("--provider", default=None, type=click.Choice(list(PROVIDERS)),
+@click.option("--provider", default=None, type=OneOf(list(PROVIDERS)),
               help="Override embedding.provider.")
 @click.option("--model", default=None, help="Override embedding.model.")
 @click.option("--endpoint", default=None, help="Override embedding.endpoint.")
-@click.option("--deadline", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--deadline", type=Number(float, above=0), default=None,
               help="Seconds each probe may take, retries included (default: "
                    "embedding.query_deadline, 10).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -1443,7 +1604,7 @@ def client_limits(timeout: float, max_connections: int | None,
 
 
 #: ``--port``: what a TCP port can be (0: any free port the system picks).
-PORT = click.IntRange(0, 65535)
+PORT = Number(int, 0, 65535)
 
 
 #: uvicorn's exit code when the server did not start (it logged why).
@@ -1509,12 +1670,12 @@ def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..
     and :data:`~chatmem.server.limits.DEFAULT_MAX_UNREAD_MB` (not imported here: the
     server extra may be missing; ``tests/test_client_limits.py`` checks them)."""
     requests = click.option(
-        "--max-concurrent-requests", type=int, default=None,
+        "--max-concurrent-requests", type=Number(int), default=None,
         help=f"{prefix}requests worked on at once (each holds its answer in memory); one "
              "that finds none finished within --client-timeout is answered 503 with "
              "Retry-After [default: 16].")
     unread = click.option(
-        "--max-unread-mb", type=int, default=None,
+        "--max-unread-mb", type=Number(int), default=None,
         help=f"{prefix}MiB of answers that may wait for slow clients to read them, in "
              "all; past it the connections that have waited longest are dropped "
              "[default: 512].")
@@ -1532,18 +1693,19 @@ def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..
               help="TOML file of API keys → namespaces [env CHATMEM_KEYS]; without it the "
                    "server is open (loopback only).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", type=PORT, default=8765, show_default=True, help="Port to bind.")
+@click.option("--port", type=PORT, default=8765, show_default=True,
+              help="Port to bind, 0 to 65535 (0: any free one).")
 @click.option("--allow-open", is_flag=True,
               help="Serve without keys on a non-loopback address (trusted networks only).")
 @click.option("--allowed-host", "allowed_hosts", multiple=True,
               help="Another Host header clients may use (name:port or name:*); repeatable. "
                    "Without keys only the bound address's names are answered, others get "
                    "421 (DNS-rebinding protection); with keys, giving one turns the check on.")
-@click.option("--client-timeout", type=float, default=10.0, show_default=True,
+@click.option("--client-timeout", type=Number(float), default=10.0, show_default=True,
               help="Seconds a client has for a request's head, for each chunk of its body "
                    "(six times as long for the whole body; later: 408, closed) and to read "
                    "some of its answer (else the connection is dropped).")
-@click.option("--max-connections", type=int, default=None,
+@click.option("--max-connections", type=Number(int), default=None,
               help="Connections kept open at once; more are answered 503 [default: 1000, "
                    "or 128 below the open-file limit].")
 @concurrency_options("API ")
@@ -1573,12 +1735,14 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 
 
 @main.command()
+@library_names(session="session_id")
 @db_option
 @vector_option
-@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+@click.option("--transport", type=OneOf(["stdio", "http"]), default="stdio",
               show_default=True, help="stdio for a local client, http for streamable HTTP.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
-@click.option("--port", type=PORT, default=8766, show_default=True, help="HTTP port.")
+@click.option("--port", type=PORT, default=8766, show_default=True,
+              help="HTTP port, 0 to 65535 (0: any free one).")
 @click.option("--keys", "keys_path", envvar="CHATMEM_KEYS", default=None,
               help="TOML file of API keys, as for serve [env CHATMEM_KEYS]; with --transport "
                    "http every request needs one. All keys must map to one namespace.")
@@ -1591,11 +1755,11 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
               help="The conversation the tools act for (recall scope, where adds go).")
 @click.option("--platform", default=None, help="That conversation's platform.")
 @click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
-@click.option("--client-timeout", type=float, default=10.0, show_default=True,
+@click.option("--client-timeout", type=Number(float), default=10.0, show_default=True,
               help="With --transport http: seconds a client has for a request's head, "
                    "for each chunk of its body (six times as long for the whole body; "
                    "later: 408, closed) and to read some of its answer.")
-@click.option("--max-connections", type=int, default=None,
+@click.option("--max-connections", type=Number(int), default=None,
               help="With --transport http: connections kept open at once; more are "
                    "answered 503 [default: 1000, or 128 below the open-file limit].")
 @concurrency_options("With --transport http: ")

@@ -840,16 +840,19 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
             await serving()
 
     async def serving() -> None:
-        opened = [await Memory.open(url, vector=vector, config=config, env=env)]
+        opened: list[Memory] = []
 
         async def open_memory() -> Memory:
-            # the one opened above, once; a later lifespan (if any) opens its own
+            # the one opened below, once; a later lifespan (if any) opens its own
             return opened.pop() if opened else await Memory.open(url, vector=vector,
                                                                  config=config, env=env)
 
-        first = opened[0]
+        # the caller (a bad --session) is refused before the store is opened: once it
+        # was refused after, and the store stayed open, its file locked, in the process
         server = create_server(open_memory, session=session, platform=platform,
                                speaker_id=speaker_id)
+        first = await Memory.open(url, vector=vector, config=config, env=env)
+        opened.append(first)
         try:
             if transport == "stdio":
                 serving_stdio.append(anyio.CancelScope())
