@@ -325,7 +325,10 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
     kill or a full disk leave the same) kept the pages it wrote, and importing the file
     again was refused for its first stored id: the only way on was a new store. With
     ``resume`` the stored messages are taken when each is the file's own, the rest
-    written; a stored message that differs from the file's is refused by name."""
+    written; a stored message that differs from the file's is refused by name, before
+    anything is written, with the ways an import has on (it said the add's 'already
+    exists with another content … or change the stored one with rewrite', and wrote
+    the pages before it)."""
     msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
              "ts": i + 1} for i in range(2500)]
     lines = _file(*msgs)
@@ -340,17 +343,66 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
         assert 0 < part < 2500
         with pytest.raises(InvalidInput, match="already in this store.*--resume"):
             await import_records(storage, checked, lines)
+        for field, value in (("content", "another note"), ("metadata", {"edited": True})):
+            other = _file(*[{**m, field: value} if m["id"] == "m5" else m for m in msgs])
+            with pytest.raises(InvalidInput) as info:
+                await import_records(storage, validate_jsonl(other), other, resume=True)
+            said = str(info.value)
+            assert said.startswith(f"message id 'm5' is in this store with another {field} "
+                                   "than the file's: a resume finishes only an earlier "
+                                   "import of this same file"), said
+            assert "import into an empty store" in said and \
+                "chatmem delete --db <this store> m5) and resume again" in said
+            assert "rewrite" not in said and "migrat" not in said
+            assert (await storage.store.stats()).messages == part  # nothing written
+        with pytest.raises(InvalidInput, match="lines: a resumed import reads the file"):
+            await import_records(storage, checked, iter(lines), resume=True)
         counts = await import_records(storage, checked, lines, resume=True)
         assert counts.messages == 2500 and (await storage.store.stats()).messages == 2500
         got = await storage.store.get(["m0", "m2499"])
         assert [got[k].content for k in ("m0", "m2499")] == ["note 0", "note 2499"]
-        other = _file(*[{**m, "content": "another note"} if m["id"] == "m5" else m
-                        for m in msgs])
-        with pytest.raises(InvalidInput, match="'m5' already exists with another content"):
-            await import_records(storage, validate_jsonl(other), other, resume=True)
         assert (await storage.store.get(["m5"]))["m5"].content == "note 5"
     finally:
         await storage.close()
+
+
+def test_import_resume_via_cli_names_a_message_that_differs_and_the_ways_on(
+        tmp_path: Path) -> None:
+    """`chatmem import --resume` of a file whose message differs from the one the store
+    holds: one line naming its id, the field and the ways on that fit an import, and
+    nothing written; erasing that message (`chatmem delete`), as the line says, and
+    resuming finishes the import with the file's message."""
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(6)]
+    first, backup = tmp_path / "first.jsonl", tmp_path / "backup.jsonl"
+    first.write_text("\n".join(_file(*msgs[:3])) + "\n")  # where an import stopped
+    backup.write_text("\n".join(_file(*[{**m, "content": "we moved to Oslo"}
+                                        if m["id"] == "m1" else m for m in msgs])) + "\n")
+    db = str(tmp_path / "chat.db")
+    runner = CliRunner()
+
+    def messages() -> dict[str, str]:
+        res = runner.invoke(main, ["list", "--db", db, "--json"])
+        assert res.exit_code == 0, res.output
+        return {m["id"]: m["content"] for m in json.loads(res.stdout)["messages"]}
+
+    res = runner.invoke(main, ["import", "--db", db, "--no-wait", str(first)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["import", "--db", db, "--no-wait", "--resume", str(backup)])
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.splitlines()[-1:] == [  # after the progress bar's label
+        "error: message id 'm1' is in this store with another content than the file's: a "
+        "resume finishes only an earlier import of this same file into this store (a "
+        "message the file changed since, or one the store held before, is not its copy): "
+        "import into an empty store, or erase that message from this store (chatmem "
+        "delete --db <this store> m1) and resume again"], res.stderr
+    assert messages() == {f"m{i}": f"note {i}" for i in range(3)}
+    res = runner.invoke(main, ["delete", "--db", db, "--yes", "m1"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["import", "--db", db, "--no-wait", "--resume", str(backup)])
+    assert res.exit_code == 0, res.output
+    assert messages() == {**{f"m{i}": f"note {i}" for i in range(6)},
+                          "m1": "we moved to Oslo"}
 
 
 def test_an_import_refuses_a_line_longer_than_any_record_without_holding_it(

@@ -779,7 +779,8 @@ def _import_source(file: str) -> Iterator[TextIO]:
 @click.option("--resume", is_flag=True,
               help="Finish an import of this file that stopped part way (killed, a full "
                    "disk): the messages already stored are kept when each is the file's "
-                   "own, the rest are written.")
+                   "own, the rest are written (a message there that differs from the "
+                   "file's is refused by name, before anything is written).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @run
 async def import_cmd(db: str | None, config_path: str | None, vector: str | None,
@@ -797,18 +798,18 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
       chatmem import --db chat.db --no-vectors other-model.jsonl
       chatmem import --db new.db --resume backup.jsonl
     """
-    from .transfer import import_records, read_lines, validate_jsonl
+    from .transfer import FileLines, import_records, validate_jsonl
 
     url = _store_url(db)
     with _import_source(file) as fh:
-        checked = validate_jsonl(read_lines(fh))
+        lines = FileLines(fh)
+        checked = validate_jsonl(lines)
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
         async with await open_memory(url, vector=vector, config=cfg) as mem, \
                 mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
             with _progress("importing", len(checked)) as bar:
-                fh.seek(0)
-                counts = await import_records(mem.storage, checked, read_lines(fh),
+                counts = await import_records(mem.storage, checked, lines,
                                               progress=lambda kind, n: bar.update(n),
                                               vectors=not no_vectors, resume=resume)
             if not no_wait:

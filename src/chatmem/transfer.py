@@ -207,6 +207,19 @@ def read_lines(fh: TextIO) -> Iterator[str]:
         yield line
 
 
+class FileLines:
+    """The lines of a file that can seek (:func:`read_lines`), from its start each time
+    they are iterated: an import reads its file to check it, and again to write it (and
+    with ``resume`` once more, to compare what the store holds before writing)."""
+
+    def __init__(self, fh: TextIO) -> None:
+        self.fh = fh
+
+    def __iter__(self) -> Iterator[str]:
+        self.fh.seek(0)
+        return read_lines(self.fh)
+
+
 #: The first bytes of a gzip file (a compressed backup given as it is).
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -599,17 +612,18 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                 f"{theirs} {rec['value']!r}: {fix}")
 
 
-async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -> None:
-    """Before a resumed migration writes anything: each of ``messages`` (in pages) that
-    ``storage`` holds already must be the one it would write, or the copy would not be
-    the source's. The same message as a resumed import keeps (same session, role and
-    content, :func:`~chatmem.models.retried_add`, which writing applies again), and,
-    since a store's messages are compared whole here, with the same other fields (a
-    source message rewritten since the stop, its metadata or shown text, would keep the
-    old ones); its time may be a later one the target gave it (a time its session
-    already had a message at is staggered), never an earlier one. One that differs is
-    refused naming its id, the fields that differ and the ways a migration has on (an
-    add's error offers a rewrite, which does not make the copy the source's)."""
+async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]], *,
+                     migrating: bool) -> None:
+    """Before a resumed migration or import writes anything: each of ``messages`` (in
+    pages) that ``storage`` holds already must be the one it would write, or the copy
+    would not be the source's (or the file's): the same session, role and content
+    (:func:`~chatmem.models.retried_add`, which writing applies again) and the same
+    other fields (a source message rewritten since the stop, its metadata or shown
+    text, would keep the old ones); its time may be a later one the target gave it (a
+    time its session already had a message at is staggered), never an earlier one.
+    One that differs is refused naming its id, the fields that differ and the ways a
+    migration (``migrating``) or an import has on (an add's error offers a rewrite,
+    which does not make the copy the source's)."""
     store = storage.store
     async for page in messages:
         held = await store.get([m.id for m in page if m.id is not None]) if page else {}
@@ -621,15 +635,43 @@ async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]]) -
             other = [name for name in theirs if mine[name] != theirs[name] and (
                 name != "ts" or mine["ts"] is None or theirs["ts"] is None
                 or mine["ts"] < theirs["ts"])]
-            if other:
+            if not other:
+                continue
+            fields, named = " and ".join(other), shlex.quote(given.id)
+            if migrating:
                 raise InvalidInput(
                     f"message id {given.id!r} is in the destination with another "
-                    f"{' and '.join(other)} than the source's: a resume finishes only an "
-                    "earlier run of this same migration, from this source (a message the "
-                    "source changed since, or another store's, is not its copy): migrate "
-                    "into an empty store, or erase that message from the destination "
-                    f"(chatmem delete --db <destination> {shlex.quote(given.id)}) and "
-                    "resume again")
+                    f"{fields} than the source's: a resume finishes only an earlier run "
+                    "of this same migration, from this source (a message the source "
+                    "changed since, or another store's, is not its copy): migrate into "
+                    "an empty store, or erase that message from the destination "
+                    f"(chatmem delete --db <destination> {named}) and resume again")
+            raise InvalidInput(
+                f"message id {given.id!r} is in this store with another {fields} than "
+                "the file's: a resume finishes only an earlier import of this same file "
+                "into this store (a message the file changed since, or one the store "
+                "held before, is not its copy): import into an empty store, or erase "
+                f"that message from this store (chatmem delete --db <this store> "
+                f"{named}) and resume again")
+
+
+def _message_of(rec: dict[str, Any]) -> Message:
+    """The message of a checked message record."""
+    return Message.from_dict({k: v for k, v in rec.items()
+                              if k not in ("type", "index_state")})
+
+
+async def _file_messages(lines: Iterable[str]) -> AsyncIterator[list[Message]]:
+    """The messages of a checked file, a page at a time."""
+    page: list[Message] = []
+    for _, rec, _ in _parse_lines(lines):
+        if rec["type"] == "message":
+            page.append(_message_of(rec))
+            if len(page) >= PAGE:
+                yield page
+                page = []
+    if page:
+        yield page
 
 
 async def _pages(ids: Iterable[str]) -> AsyncIterator[list[str]]:
@@ -656,15 +698,23 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
 
     ``resume``: finish an import of the same file that stopped part way (killed, a full
     disk): the messages already stored are taken as they are when each is the file's
-    own (same id, session, role and content; :func:`~chatmem.models.retried_add`),
-    the rest are written, and sessions, records and vectors are written again (each an
-    upsert). A stored message that differs stops the import with an error naming it.
-    Without it such an import was refused for its first stored id, and the only way
-    on was a new store."""
+    own (:func:`check_kept`: the same message, all compared before anything is
+    written; ``lines`` is then read once more, so it must read the file from its start
+    each time it is iterated: a list, or :class:`FileLines`), the rest are written, and
+    sessions, records and vectors are written again (each an upsert). A stored message
+    that differs is refused naming it, its fields that differ and the ways on. Without
+    it such an import was refused for its first stored id, and the only way on was a
+    new store."""
     await check_target(storage, _pages(checked.messages),
                        checked.store_records if vectors else (),
                        {model: (size,) for model, size in checked.vector_sizes.items()}
                        if vectors else {}, parents=checked.parents, resume=resume)
+    if resume:
+        if iter(lines) is lines:
+            raise InvalidInput("lines: a resumed import reads the file again, to compare "
+                               "the messages the store holds before writing; give a list "
+                               "or FileLines(file), which read it from its start each time")
+        await check_kept(storage, _file_messages(lines), migrating=False)
     left_out = set() if vectors else {"vector"}
 
     async def records() -> AsyncIterator[dict[str, Any]]:
@@ -748,8 +798,7 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
                 await store.meta_set(rec["namespace"], rec["key"], rec["value"])
                 counts.meta += 1
         elif kind == "message":
-            data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
-            messages.append(Message.from_dict(data))
+            messages.append(_message_of(rec))
             for state, ids in kept.items():
                 if rec.get("index_state") == state.name.lower():
                     ids.append(rec["id"])
@@ -808,6 +857,6 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
                        parents={s.id: s.parent_id for s in await source.store.all_sessions()},
                        resume=resume, migrating=True)
     if resume:
-        await check_kept(target, messages())
+        await check_kept(target, messages(), migrating=True)
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)
