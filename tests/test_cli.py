@@ -29,6 +29,58 @@ def test_demo_prints_the_deadline_inside_the_injected_system_message() -> None:
     assert "[cli/Alex @ " in injected[0]["content"]
 
 
+def test_demo_ignores_the_settings_of_the_environment_and_stays_offline(tmp_path: Path
+                                                                        ) -> None:
+    """`chatmem demo` read CHATMEM_* variables and the .env file as every command does:
+    with the user's remote provider set there (CHATMEM_EMBEDDING__PROVIDER=openai and an
+    endpoint) it sent the demo's conversation to that service, and a bad setting there
+    (or a .env file it cannot read) stopped it. It runs on the embedded defaults: here a
+    real HTTP server at the configured endpoint gets no request, and the demo answers as
+    without those settings."""
+    import http.server
+    import threading
+
+    asked: list[str] = []
+
+    class Service(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            asked.append(self.path)
+            self.send_error(500)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    service = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Service)
+    threading.Thread(target=service.serve_forever, daemon=True).start()
+    (tmp_path / ".env").write_text("CHATMEM_SCOPE=session\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")]),
+        "CHATMEM_EMBEDDING__PROVIDER": "openai",
+        "CHATMEM_EMBEDDING__ENDPOINT": f"http://127.0.0.1:{service.server_port}/v1",
+        "CHATMEM_HYBRID__FALLBACK_TO_LEXICAL": "false",
+        "OPENAI_API_KEY": "sk-not-a-key", "CHATMEM_SEARCH__TOP_K": "1"}
+    try:
+        proc = subprocess.run([sys.executable, "-m", "chatmem", "demo", "--json"],
+                              capture_output=True, text=True, timeout=300, env=env,
+                              cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert asked == []
+        content = json.loads(proc.stdout)[0]["content"]
+        assert "The deadline is in two weeks." in content and "[cli/Alex @ " in content
+        # a setting it could not read (a bad value, a .env file it cannot read) is none
+        # of its business either
+        (tmp_path / ".env").write_text("CHATMEM_SCOPE = 'session\n")
+        proc = subprocess.run([sys.executable, "-m", "chatmem", "demo"],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                              env={**env, "CHATMEM_CONTEXT_EXPAND__WINDOW": "-1"})
+        assert proc.returncode == 0 and asked == [], proc.stderr
+        assert "The deadline is in two weeks." in proc.stdout
+    finally:
+        service.shutdown()
+        service.server_close()
+    assert "CHATMEM_" in " ".join((main.commands["demo"].help or "").split())
+
+
 def test_demo_db_writes_only_into_a_store_of_its_own(tmp_path: Path) -> None:
     """`chatmem demo --db chat.db` on the user's own store added the demo's 17 messages
     (Alex, his website and Japan) to it, among the user's; run again on its own store,

@@ -390,7 +390,10 @@ def main(ctx: click.Context) -> None:
     # CHATMEM_DB, CHATMEM_CONFIG, CHATMEM_KEYS and CHATMEM_VECTOR of a .env file count as
     # defaults (the process environment and the command line still win), of the options
     # that read that variable only: demo's --db (a file for the demo's own store) does
-    # not, and .env's CHATMEM_DB once made `chatmem demo` write into the user's store
+    # not, and .env's CHATMEM_DB once made `chatmem demo` write into the user's store.
+    # The demo reads no .env file at all (one it cannot read does not stop it either)
+    if ctx.invoked_subcommand == "demo":
+        return
     try:
         variables = env_file_variables()
     except ChatmemError as exc:
@@ -420,7 +423,9 @@ async def _flush_saying(mem: Memory, stored: str) -> None:
 @run
 async def demo(db: str | None, as_json: bool) -> None:
     """Replay a conversation that drifts across topics, then ask about the first topic,
-    and print what chatmem would inject before the model call. Offline.
+    and print what chatmem would inject before the model call. Offline, on the embedded
+    defaults (the local embedding model, no API key): it reads no CHATMEM_* variable,
+    .env file or configuration, so a remote provider set there is never called.
 
     \b
     Example:
@@ -429,7 +434,8 @@ async def demo(db: str | None, as_json: bool) -> None:
     from .demo import DEMO_QUESTION, DEMO_SESSION, DEMO_USER, demo_messages
 
     start = now_ms() - 3 * 86_400_000
-    async with await open_memory(_store_url(db) if db else "memory://") as mem:
+    # Memory.open itself, not open_memory: no environment, so the default configuration
+    async with await Memory.open(_store_url(db) if db else "memory://") as mem:
         if db:
             await _take_demo_store(mem, db)
         await mem.add(demo_messages(start))
