@@ -116,6 +116,46 @@ def test_demo_db_writes_only_into_a_store_of_its_own(tmp_path: Path) -> None:
     assert runner.invoke(main, ["demo", "--db", copy]).exit_code == 2
 
 
+def test_demo_db_refuses_a_store_that_holds_only_settings(tmp_path: Path) -> None:
+    """A store with no message or session yet but scope and retention settings (a user's
+    new store, configured before its first conversation) was taken as empty: the demo
+    marked it as its own and wrote its 17 messages there, under the user's settings.
+    Empty means no message, no session and no setting; such a store is still taken."""
+    from chatmem import Memory
+
+    owner = {"id": "test", "role": "owner"}
+
+    async def make(db: Path, configured: bool) -> None:
+        async with await Memory.open(f"sqlite:///{db}", embedder=None) as mem:
+            if configured:
+                await mem.set_scope("session", layer="platform", platform="telegram",
+                                    actor=owner)
+                await mem.set_retention(30, layer="platform", platform="telegram",
+                                        actor=owner)
+
+    runner = CliRunner()
+    mine, empty = tmp_path / "mine.db", tmp_path / "empty.db"
+    asyncio.run(make(mine, True))
+    asyncio.run(make(empty, False))
+    for setting in ("scope", "retention"):
+        before = runner.invoke(main, [setting, "show", "--db", str(mine), "--session", "x",
+                                      *(["--platform", "telegram"] if setting == "scope"
+                                        else []), "--json"])
+        res = runner.invoke(main, ["demo", "--db", str(mine)])
+        assert res.exit_code == 2 and res.stdout == "", res.output
+        assert res.stderr.startswith(f"error: --db {mine} holds a chatmem store the demo "
+                                     "did not make (messages, sessions or settings)")
+        after = runner.invoke(main, [setting, "show", "--db", str(mine), "--session", "x",
+                                     *(["--platform", "telegram"] if setting == "scope"
+                                       else []), "--json"])
+        assert after.output == before.output
+    stats = json.loads(runner.invoke(main, ["stats", "--db", str(mine), "--json"]).stdout)
+    assert (stats["messages"], stats["sessions"]) == (0, 0)
+    res = runner.invoke(main, ["demo", "--db", str(empty), "--json"])
+    assert res.exit_code == 0, res.output
+    assert "The deadline is in two weeks." in json.loads(res.stdout)[0]["content"]
+
+
 def test_add_then_recall_with_json(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     runner = CliRunner()

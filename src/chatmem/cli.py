@@ -454,21 +454,24 @@ async def demo(db: str | None, as_json: bool) -> None:
 
 
 async def _take_demo_store(mem: Memory, db: str) -> None:
-    """The demo writes only into a store of its own: a new or empty one, marked as the
-    demo's, or one an earlier demo marked, whose demo conversation it replaces (run
-    again, the demo would recall every line twice). A store holding anything else (the
-    user's own, given by mistake) is refused before anything is written to it."""
+    """The demo writes only into a store of its own: a new or empty one (no message,
+    session or setting: a store its user has only configured so far is theirs), marked
+    as the demo's, or one an earlier demo marked, whose demo conversation it replaces
+    (run again, the demo would recall every line twice). A store holding anything else
+    (the user's own, given by mistake) is refused before anything is written to it."""
     from .demo import DEMO_SESSION, DEMO_STORE_MARK
+    from .transfer import holds_data
 
     if await mem.store.meta_get(*DEMO_STORE_MARK) is not None:
         await mem.forget(session=DEMO_SESSION)
         return
-    if await mem.store.list_messages(limit=1) or await mem.store.sessions_after(None, 1):
+    if await holds_data(mem.store):
         # a URL is not repeated: it may hold a password
         where = f"--db {db}" if "://" not in db else f"--db ({db.partition(':')[0]} URL)"
-        fail(f"{where} holds a chatmem store the demo did not make: the demo writes its "
-             "conversation only into a new file or one an earlier `chatmem demo --db` "
-             "made; nothing was written, give another path or URL")
+        fail(f"{where} holds a chatmem store the demo did not make (messages, sessions "
+             "or settings): the demo writes its conversation only into a new file, an "
+             "empty store or one an earlier `chatmem demo --db` made; nothing was "
+             "written, give another path or URL")
     await mem.store.meta_set(*DEMO_STORE_MARK, "1")
 
 

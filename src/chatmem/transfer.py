@@ -64,6 +64,7 @@ from .store.base import (
     MAX_SESSION_DEPTH,
     RETENTION_NAMESPACE,
     SETTINGS_NAMESPACE,
+    MessageStore,
     parent_chain,
 )
 from .store.storage import SNAPSHOT_DIRTY, VECTORS_NAMESPACE
@@ -426,6 +427,17 @@ NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
 #: nor the mark of a store ``chatmem demo --db`` made (the demo's own store, not data).
 NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE, DEMO_STORE_MARK[0]}
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
+
+
+async def holds_data(store: MessageStore) -> bool:
+    """Whether ``store`` holds anything an export of it would carry: a message, a
+    session, or a record of its metadata area (scope and retention settings, the model
+    chosen for it), not the store's own bookkeeping (:data:`NOT_EXPORTED_META`). One
+    that does not is empty: nothing of anyone's would be lost or mixed by writing to it
+    (``chatmem demo --db`` takes only such a store, or its own)."""
+    if await store.list_messages(limit=1) or await store.sessions_after(None, 1):
+        return True
+    return any(ns not in NOT_EXPORTED_META for ns, _, _ in await store.meta_items())
 
 #: The fields of a vector record (as :func:`_records` writes them).
 VECTOR_FIELDS = frozenset({"type", "message_id", "session_id", "ts", "role", "model_id",
