@@ -132,6 +132,14 @@ def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
     return Memory.open(url, env=environment(), **kwargs)
 
 
+def open_existing(db: str | None, config_path: str | None,
+                  vector: str | None) -> Coroutine[Any, Any, Memory]:
+    """The store of a command that only reads or cleans one up (``--db``, ``--config``,
+    ``--vector``): one that does not exist is an error naming it, not a new store."""
+    cfg = load_config(config_path)
+    return open_memory(_store_url(db), vector=vector, config=cfg, create=False)
+
+
 #: Control characters other than newline and tab (C0, DEL, C1).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -555,9 +563,7 @@ async def recall(db: str | None, config_path: str | None, vector: str | None,
     Example:
       chatmem recall --db chat.db --session s1 --scope session "when is the deadline?"
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score,
                                   follow_replies=False if no_follow else None)
@@ -896,9 +902,7 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
     if not yes:
         what = f"session {session}" if session else "EVERY session"
         _confirm(f"Clear {target} of {what}?", "clear")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         out = await mem.clear(target, session=session)
     click.echo(f"cleared {out}")
 
@@ -943,9 +947,7 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
     """
     if platform is not None and visible_from is None:
         fail("--platform is the --visible-from session's platform: give --visible-from too")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
                               newest_first=newest_first, text=text,
@@ -994,9 +996,7 @@ async def forget(db: str | None, config_path: str | None, vector: str | None,
              if value is not None]
     if len(given) != 1:
         fail("forget needs exactly one of --speaker-id, --session or --resource-id")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         out = None
         if dry_run or not yes:  # what would go: the answer, or what the question says
             out = await mem.forget(speaker_id=speaker_id, session=session,
@@ -1034,9 +1034,7 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
     """
     if not yes:
         _confirm(f"Erase {len(ids)} message(s)?", "delete")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         n = await mem.delete(list(ids))
     click.echo(f"deleted {n} message(s)")
 
@@ -1059,8 +1057,7 @@ async def reindex(db: str | None, config_path: str | None, vector: str | None,
     Example:
       chatmem reindex --db chat.db --config chatmem.toml
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg, create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         bar = _progress("re-embedding")
         with bar:
             def step(done: int, total: int) -> None:
@@ -1093,9 +1090,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
     Example:
       chatmem stats --db chat.db --json
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         data = await mem.stats()
         # next_retry_at is on the store's clock (PostgreSQL's server), not this machine's
         store_now = await mem.store.clock_ms() if data["next_retry_at"] is not None else 0
@@ -1143,9 +1138,7 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
       chatmem sessions --db chat.db --limit 20
       chatmem sessions --db chat.db --after alice-dm --json
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         page = await mem.sessions(limit=limit, after=after)
     if as_json:
         _echo_json(page.to_dict())
@@ -1192,9 +1185,7 @@ async def rewrite(db: str | None, config_path: str | None, vector: str | None, s
             meta = json.loads(metadata)
         except ValueError as exc:
             fail(f"--metadata must be a JSON object: {exc}")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         msg = await mem.rewrite(session, ts, content=content,
                                 visible_content=visible_content, metadata=meta)
         await _flush_saying(mem, f"rewrote {msg.id}")
@@ -1236,9 +1227,7 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
     Example:
       chatmem session show --db chat.db alice-dm
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         found = await mem.get_session(session_id)
     if found is None:
         fail(f"session {session_id!r} is not registered (chatmem session set registers it)")
@@ -1284,9 +1273,7 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
             fields["metadata"] = json.loads(str(fields["metadata"]))
         except ValueError as exc:
             fail(f"--metadata must be a JSON object: {exc}")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         old = await mem.get_session(session_id)
         record = {**(old.to_dict() if old is not None else {"id": session_id}), **fields,
                   **dict.fromkeys(unset)}
@@ -1310,8 +1297,10 @@ def _cli_owner() -> dict[str, str]:
 
 
 def _layer_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The settings layer a scope or retention change applies to, and its parts."""
+    """The options of a scope or retention change: the store's, then the settings layer
+    it applies to and its parts."""
     for option in reversed((
+            db_option, vector_option,
             click.option("--layer", type=OneOf(["platform", "chat_type", "group",
                                                        "session"]),
                          default="session", show_default=True,
@@ -1353,9 +1342,7 @@ async def scope_show(db: str | None, config_path: str | None, vector: str | None
     Example:
       chatmem scope show --db chat.db --session alice-dm --platform telegram
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         eff = await mem.effective_scope(session, platform)
     _echo_effective(as_json, {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken},
                     f"scope {eff.scope}", "Scopes")
@@ -1363,8 +1350,6 @@ async def scope_show(db: str | None, config_path: str | None, vector: str | None
 
 @scope.command(name="set")
 @library_names(value="scope")
-@db_option
-@vector_option
 @_layer_options
 @click.argument("value")
 @run
@@ -1382,8 +1367,6 @@ async def scope_set(db: str | None, config_path: str | None, vector: str | None,
 
 
 @scope.command(name="unset")
-@db_option
-@vector_option
 @_layer_options
 @run
 async def scope_unset(db: str | None, config_path: str | None, vector: str | None,
@@ -1424,17 +1407,13 @@ async def retention_show(db: str | None, config_path: str | None, vector: str | 
     Example:
       chatmem retention show --db chat.db --session alice-dm --json
     """
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         eff = await mem.effective_retention(session)
     _echo_effective(as_json, {"days": eff.days, "layer": eff.layer, "broken": eff.broken},
                     f"kept {eff.days} days" if eff.days else "kept forever", "Retention")
 
 
 @retention.command(name="set")
-@db_option
-@vector_option
 @_layer_options
 @click.argument("days", type=Number(int))
 @run
@@ -1453,8 +1432,6 @@ async def retention_set(db: str | None, config_path: str | None, vector: str | N
 
 
 @retention.command(name="unset")
-@db_option
-@vector_option
 @_layer_options
 @run
 async def retention_unset(db: str | None, config_path: str | None, vector: str | None,
@@ -1487,9 +1464,7 @@ async def retention_sweep(db: str | None, config_path: str | None, vector: str |
     if not yes:
         _confirm("Erase every message older than its session's retention? This cannot "
                  "be undone", "retention sweep")
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         out = await mem.sweep_retention()
     if as_json:
         _echo_json(out.to_dict())
@@ -1511,9 +1486,7 @@ async def _set_layer(db: str | None, config_path: str | None, vector: str | None
                      what: str, value: str | int | None, **layer: Any) -> None:
     """Set (``None``: remove) one layer's scope or retention, as an owner; ``layer``:
     the options of :func:`_layer_options`."""
-    cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg,
-                                 create=False) as mem:
+    async with await open_existing(db, config_path, vector) as mem:
         if what == "scope":
             await mem.set_scope(None if value is None else str(value), actor=_cli_owner(),
                                 **layer)
