@@ -26,7 +26,7 @@ from chatmem.config import Config
 from chatmem.embedding import Embedder
 from providers import RecordingProvider
 from servers import running
-from test_http import ALICE, ALICE_BOT, client, keys, wait_indexed
+from test_http import ALICE, ALICE_BOT, ALICE_DM, client, keys, wait_indexed
 
 CHROMIUM = os.environ.get("CHATMEM_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("CHATMEM_CONSOLE_ARTIFACTS",
@@ -297,6 +297,106 @@ def test_user_key_sees_its_conversation_and_no_owner_controls(browser: Any, serv
     assert tab.dialogs == []
 
 
+def test_a_user_key_has_no_health_page_and_reads_no_namespace_counts(
+        browser: Any, server: Server) -> None:
+    """The Health page showed a user key the namespace's counts (/v1/stats: messages,
+    sessions and vectors of every conversation, whoever spoke), though it sees only what
+    its conversation may see. A user key now gets no Health page (nor the counts from
+    the API: 403); its own conversation's counts stay on its Sessions card."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE_BOT, session="dm-alice")
+    page = tab.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    card = page.locator("#sessions-list .card[data-session=dm-alice]")
+    card.wait_for()
+    assert "3 (" in card.text_content()  # its own conversation's messages, counted
+    assert visible_count(page, "nav a[data-page=health]") == 0
+    page.goto(server.base + "/console#health")
+    page.wait_for_selector("#page-sessions:not([hidden])")
+    assert page.is_hidden("#page-health")
+    page.wait_for_timeout(2500)  # a live page would have asked for the counts by now
+    assert [u for u in asked if "/v1/stats" in u] == []
+    assert page.locator("#health-counts .count").count() == 0
+    assert tab.dialogs == [] and tab.errors == []
+    status = page.evaluate("""() => fetch('/v1/stats', {headers: {Authorization: 'Bearer '
+        + sessionStorage.getItem('chatmem.key')}}).then(r => r.status)""")
+    assert status == 403  # what the console does not offer, the API refuses too
+    owner = open_console(browser, server.base, ALICE)  # an owner keeps the whole view
+    assert visible_count(owner.page, "nav a[data-page=health]") == 1
+    owner.page.click("nav a[data-page=health]")
+    owner.page.wait_for_selector("#health-counts .count")
+    assert owner.errors == []
+
+
+def test_a_key_bound_to_one_session_is_refused_at_sign_in_with_another(
+        browser: Any, server: Server) -> None:
+    """A user key bound to session s1 (keys.<name>.sessions) that signed in with another
+    session typed got in, and then every page answered 403. Sign-in now refuses it with
+    an error naming the session the key acts for, and keeps nothing of the key."""
+    seed(server.base)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.base + "/console")
+    for typed in ("dm-alice", ""):
+        page.fill("#signin-key", ALICE_DM)
+        page.fill("#signin-session", typed)
+        page.click("#signin-form button[type=submit]")
+        page.wait_for_selector("#error:not([hidden])")
+        error = page.text_content("#error") or ""
+        assert "acts only for" in error and 'session "s1"' in error, error
+        assert "alice-dm" in error and (typed == "" or f'"{typed}"' in error), error
+        assert page.is_visible("#page-signin") and page.is_hidden("#nav")
+        assert page.evaluate("() => sessionStorage.getItem('chatmem.key')") is None
+        assert page.text_content("#who") == ""
+    page.fill("#signin-key", ALICE_DM)  # its own session: in, and its pages answer
+    page.fill("#signin-session", "s1")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#who:not(:empty)")
+    assert (page.text_content("#who") or "").endswith("as s1")
+    show_timeline(page, server.base, "s1")
+    page.wait_for_timeout(300)
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert errors == []
+    context.close()
+
+
+def test_forget_by_message_id_counts_messages_and_vectors_as_the_others_do(
+        browser: Any, server: Server) -> None:
+    """Forget by speaker or session said how many messages and vectors would go, and
+    went; by message id it said only "1 message will be erased" and "Erased 1
+    message(s)." Now each kind shows the same counts."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.click("nav a[data-page=forget]")
+    page.select_option("#forget-kind", "message")
+    page.fill("#forget-value", "m1")
+    page.click("#forget-form button[type=submit]")
+    page.wait_for_selector("#forget-confirm:not([hidden])")
+    assert page.text_content("#forget-counts") == (
+        "1 message(s) and 1 vector(s) will be erased everywhere (message m1).")
+    with client(server.base, ALICE) as c:  # counting erased nothing
+        assert len(c.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"]) == 1
+    page.click("#forget-go")
+    page.wait_for_selector("#forget-done:not([hidden])")
+    done = page.text_content("#forget-done") or ""
+    assert done.startswith("Erased 1 messages, 1 vectors, 1 lexical"), done
+    assert "deleted" not in done
+    with client(server.base, ALICE) as c:
+        assert c.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"] == []
+    page.fill("#forget-value", "m1")  # gone: nothing to erase, no button to do it
+    page.click("#forget-form button[type=submit]")
+    page.wait_for_function("""() => document.getElementById('forget-counts').textContent
+        .startsWith('0 message(s)')""")
+    assert page.text_content("#forget-counts") == (
+        "0 message(s) and 0 vector(s) will be erased everywhere (message m1).")
+    assert page.is_hidden("#forget-go")
+    assert tab.dialogs == [] and tab.errors == []
+
+
 def test_owner_changes_a_scope_and_forgets_a_speaker_after_seeing_counts(
         browser: Any, server: Server) -> None:
     seed(server.base)
@@ -474,10 +574,13 @@ def test_sign_out_leaves_nothing_of_the_last_keys_data_in_the_page(
     page.wait_for_selector("#who:not(:empty)")
     for name in ("timeline", "inspector", "health"):
         page.goto(server.base + f"/console#{name}")
-        page.wait_for_selector(f"#page-{name}:not([hidden])")
+        # no Health page for a user key: the Sessions page instead
+        shown = "sessions" if name == "health" else name
+        page.wait_for_selector(f"#page-{shown}:not([hidden])")
         page.wait_for_timeout(300)
         assert secret not in (page.text_content(f"#page-{name}") or ""), name
         assert page.is_hidden("#inspector-out")
+    assert page.locator("#health-counts .count").count() == 0  # the owner's, emptied
     assert tab.dialogs == []
 
 

@@ -291,8 +291,8 @@ def test_tool_health_metrics_and_openapi(api: str) -> None:
                   "/v1/clear", "/v1/stats", "/v1/tool", "/v1/sessions/{session_id}",
                   "/health", "/metrics"):
             assert p in paths, p
-    with client(api, ALICE_BOT) as bot:  # any key of the table may read the metrics
-        text = bot.get("/metrics").text
+    with client(api, ALICE) as owner:  # an owner key reads its namespace's metrics
+        text = owner.get("/metrics").text
         assert 'chatmem_messages{namespace="alice"} 1' in text
         assert 'chatmem_cleared{namespace="alice"} 0' in text
         assert 'route="/v1/messages",status="200"' in text
@@ -659,3 +659,92 @@ def test_a_server_with_keys_answers_any_host_unless_told(tmp_path: Path) -> None
                          ).status_code == 421
         assert httpx.get(base + "/v1/stats", headers={**auth, "Host": "api.example.org"}
                          ).status_code == 200
+
+
+def test_a_user_key_reads_no_namespace_counts_and_an_owner_key_all_of_them(api: str) -> None:
+    """GET /v1/stats and /metrics count every conversation of the namespace (messages,
+    sessions, vectors, the indexer's queue, the store's size), whoever spoke: a user key,
+    which sees only what its conversation may see, read them all (and the console's
+    Health page showed them to it). Now a user key, bound or not, gets 403 from both,
+    naming where its own conversation's counts are; an owner key keeps the full counts."""
+    with client(api, ALICE) as owner:
+        assert add(owner, "alice's note in her DM", session="s1").status_code == 200
+        assert add(owner, "the team's roadmap", "the budget for Q3",
+                   session="team").status_code == 200
+        r = owner.put("/v1/settings", json={"scope": "session", "layer": "session",
+                                            "session": "s1"})
+        assert r.status_code == 200, r.text
+        wait_indexed(owner, 3)
+        stats = owner.get("/v1/stats").json()
+        assert (stats["messages"], stats["sessions"], stats["indexed"]) == (3, 2, 3)
+        assert stats["vectors_by_model"] == {"test:bow": 3}
+        assert 'chatmem_messages{namespace="alice"} 3' in owner.get("/metrics").text
+    for key, session in ((ALICE_BOT, "s1"), (ALICE_DM, "s1")):
+        with client(api, key) as user:
+            for path in ("/v1/stats", "/metrics"):
+                r = user.get(path)
+                e = json_error(r, 403)
+                assert e["type"] == "PermissionDenied", e
+                assert "owner key" in e["message"] and "visible_from" in e["message"], e
+                assert "3" not in r.text and "chatmem_" not in r.text  # no count leaks
+            # what it may see of its own conversation, counted: its own message only
+            r = user.get("/v1/sessions", params={"visible_from": session})
+            assert r.status_code == 200, r.text
+            [row] = r.json()["sessions"]
+            assert (row["id"], row["messages"], row["states"]) == ("s1", 1, {"indexed": 1})
+    paths = httpx.get(api + "/openapi.json").json()["paths"]
+    for path in ("/v1/stats", "/metrics"):
+        assert "403" in paths[path]["get"]["responses"], path
+
+
+def test_whoami_names_the_sessions_and_platform_a_key_is_bound_to(
+        api: str, tmp_path: Path) -> None:
+    """The console refuses another session at sign-in, naming the bound ones: whoami says
+    them (a key's own binding; null when it has none)."""
+    from chatmem.client import Client
+
+    want = {ALICE: ("owner", None), ALICE_BOT: ("user", None), ALICE_DM: ("user", ["s1"])}
+    for key, (role, sessions) in want.items():
+        with client(api, key) as c:
+            who = c.get("/v1/whoami").json()
+        assert (who["role"], who["sessions"], who["platform"]) == (role, sessions, None)
+        with Client(api, key) as typed:  # the Python client reads the new fields
+            assert typed.whoami() == who
+    table = KeyTable.from_mapping({"keys": {"tg": {
+        "key": ALICE_DM, "namespace": "alice", "sessions": ["b", "a"], "platform": "tg"}}})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base, client(base, ALICE_DM) as c:
+        assert c.get("/v1/whoami").json() == {"name": "tg", "namespace": "alice",
+                                              "role": "user", "sessions": ["a", "b"],
+                                              "platform": "tg"}
+
+
+def test_delete_counts_per_kind_and_counts_first_on_a_dry_run(api: str) -> None:
+    """POST /v1/messages/delete answered {"deleted": n} alone, so the console's forget of
+    one message could not say how many vectors went, as it does for a speaker or a
+    session. It now answers the counts per kind as /v1/forget does, and takes dry_run."""
+    with client(api, ALICE) as owner:
+        r = owner.post("/v1/messages", json={"messages": [
+            {"session_id": "s1", "content": "the vet is at 5pm", "id": "m1"},
+            {"session_id": "s1", "content": "bring the cat carrier", "id": "m2"}]})
+        assert r.status_code == 200, r.text
+        wait_indexed(owner, 2)
+        r = owner.post("/v1/messages/delete", json={"ids": ["m1", "nope"], "dry_run": True})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"deleted": 0, "messages": 1, "vectors": 1, "lexical": 0,
+                            "ann": 0, "points": 0, "cache": 0}
+        assert len(owner.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"]) \
+            == 1  # counting erased nothing
+        json_error(owner.post("/v1/messages/delete", json={"ids": ["m1"], "dry_run": "yes"}),
+                   422)
+        r = owner.post("/v1/messages/delete", json={"ids": ["m1", "nope"]})
+        erased = r.json()
+        assert erased["deleted"] == erased["messages"] == 1 and erased["vectors"] == 1
+        assert erased["lexical"] == 1
+        assert owner.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"] == []
+    with client(api, ALICE_BOT) as bot:  # still an owner's act, dry run or not
+        for dry in (True, False):
+            e = json_error(bot.post("/v1/messages/delete", json={"ids": ["m2"],
+                                                                 "dry_run": dry}), 403)
+            assert e["type"] == "PermissionDenied"

@@ -406,12 +406,13 @@ def test_a_batch_split_up_holds_the_spans_of_its_parts(exporter: Any) -> None:
     assert by_name[RECALL_SPAN][0].parent.span_id == by_name["request"][1].context.span_id
 
 
-def test_an_api_key_reads_its_own_namespaces_series_and_the_token_every_one(
+def test_an_owner_key_reads_its_own_namespaces_series_and_the_token_every_one(
         tmp_path: Path) -> None:
-    """Two tenants on one server: a key of one (a user key too) read the other's message
-    counts, recall and indexing series by namespace name; now only its own namespace's
-    (and the process-wide series), while the metrics token reads them all."""
-    with two_tenants(tmp_path, "user") as (_, base), client(base, KEY) as alice, \
+    """Two tenants on one server: a key of one read the other's message counts, recall
+    and indexing series by namespace name; now an owner key reads only its own
+    namespace's (and the process-wide series), while the metrics token reads them all.
+    A user key reads none (test_stats_and_metrics_are_refused_to_a_user_key)."""
+    with two_tenants(tmp_path, "owner") as (_, base), client(base, KEY) as alice, \
             client(base, BOB_KEY) as bob, client(base, TOKEN) as scraper:
         seen = {who: {ls["namespace"] for samples in scrape(c).values()
                       for ls, _ in samples if "namespace" in ls}

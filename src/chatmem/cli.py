@@ -158,6 +158,17 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def selector(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An option that names a session, speaker, resource or platform: ``""`` is refused
+    as the option it was given as (``--platform must not be empty``), one line and exit
+    2, before anything is opened: no stored message or session has an empty one, so it
+    would match nothing (or, for a recall's ``--session``, mean none)."""
+    if value == "":
+        name = max(getattr(param, "opts", None) or [f"--{param.name}"], key=len)
+        fail(f"{name} must not be empty")
+    return value
+
+
 def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
     """Map every error of a command body to one line and exit 2 (README § Command line).
 
@@ -538,7 +549,8 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
 @main.command()
 @db_option
 @vector_option
-@click.option("--session", default=None, help="The current session (needed by scope=session).")
+@click.option("--session", default=None, help="The current session (needed by scope=session).",
+              callback=selector)
 @click.option("--scope", default=None,
               type=OneOf(["all", "user", "platform", "resource", "session", "thread"]),
               help="Visibility scope (default: from configuration, 'all').")
@@ -886,7 +898,8 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
 @main.command()
 @db_option
 @vector_option
-@click.option("--session", default=None, help="Only this session (default: everything).")
+@click.option("--session", default=None, help="Only this session (default: everything).",
+              callback=selector)
 @click.option("--target", type=OneOf(["vector", "context", "all"]), default="all",
               show_default=True, help="What to clear: the vector index, the messages, or both.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
@@ -910,8 +923,9 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
 @main.command(name="list")
 @db_option
 @vector_option
-@click.option("--session", default=None, help="Only this session.")
-@click.option("--speaker-id", default=None, help="Only what this speaker said.")
+@click.option("--session", default=None, help="Only this session.", callback=selector)
+@click.option("--speaker-id", default=None, help="Only what this speaker said.",
+              callback=selector)
 @click.option("--since", type=Number(int), default=None,
               help="From this time (ms since the epoch).")
 @click.option("--until", type=Number(int), default=None,
@@ -924,8 +938,10 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--text", default=None,
               help="Only messages containing this text (ignoring case).")
 @click.option("--visible-from", default=None,
-              help="Only what a recall from this session may show (its effective scope).")
-@click.option("--platform", default=None, help="The --visible-from session's platform.")
+              help="Only what a recall from this session may show (its effective scope).",
+              callback=selector)
+@click.option("--platform", default=None, help="The --visible-from session's platform.",
+              callback=selector)
 @click.option("--json", "as_json", is_flag=True,
               help="Print the page as JSON: {messages, next_cursor}.")
 @run
@@ -966,10 +982,13 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
 @main.command()
 @db_option
 @vector_option
-@click.option("--speaker-id", default=None, help="Forget everything this speaker said.")
-@click.option("--session", default=None, help="Forget every message of this session.")
+@click.option("--speaker-id", default=None, help="Forget everything this speaker said.",
+              callback=selector)
+@click.option("--session", default=None, help="Forget every message of this session.",
+              callback=selector)
 @click.option("--resource-id", default=None,
-              help="Forget every message of the sessions of this resource (user / tenant).")
+              help="Forget every message of the sessions of this resource (user / tenant).",
+              callback=selector)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--dry-run", is_flag=True,
               help="Erase nothing: print how many messages (and of them indexed, as "
@@ -1124,7 +1143,8 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--limit", type=Number(int), default=100, show_default=True,
               help="Sessions on the page (1 to 1000).")
 @click.option("--after", default=None,
-              help="The next page: the session id the last page printed.")
+              help="The next page: the session id the last page printed.",
+              callback=selector)
 @click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
 @run
 async def sessions(db: str | None, config_path: str | None, vector: str | None, limit: int,
@@ -1157,7 +1177,7 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
 @library_names(session="session_id")
 @db_option
 @vector_option
-@click.option("--session", required=True, help="The message's session.")
+@click.option("--session", required=True, help="The message's session.", callback=selector)
 @click.option("--ts", type=Number(int), required=True,
               help="The message's time (ms since the epoch).")
 @click.option("--content", default=None, help="The new text (what is embedded).")
@@ -1330,8 +1350,10 @@ def scope() -> None:
 @scope.command(name="show")
 @db_option
 @vector_option
-@click.option("--session", required=True, help="The session whose recalls it is.")
-@click.option("--platform", default=None, help="The platform the turn comes from.")
+@click.option("--session", required=True, help="The session whose recalls it is.",
+              callback=selector)
+@click.option("--platform", default=None, help="The platform the turn comes from.",
+              callback=selector)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
 async def scope_show(db: str | None, config_path: str | None, vector: str | None,
@@ -1395,7 +1417,7 @@ def retention() -> None:
 @retention.command(name="show")
 @db_option
 @vector_option
-@click.option("--session", required=True, help="The session.")
+@click.option("--session", required=True, help="The session.", callback=selector)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @run
 async def retention_show(db: str | None, config_path: str | None, vector: str | None,
@@ -1735,9 +1757,12 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--allow-open", is_flag=True,
               help="Serve HTTP without keys on a non-loopback address (trusted networks only).")
 @click.option("--session", default="mcp", show_default=True,
-              help="The conversation the tools act for (recall scope, where adds go).")
-@click.option("--platform", default=None, help="That conversation's platform.")
-@click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).")
+              help="The conversation the tools act for (recall scope, where adds go).",
+              callback=selector)
+@click.option("--platform", default=None, help="That conversation's platform.",
+              callback=selector)
+@click.option("--speaker-id", default=None, help="Who is asking (the same-user boost).",
+              callback=selector)
 @click.option("--client-timeout", type=Number(float), default=10.0, show_default=True,
               help="With --transport http: seconds a client has for a request's head, "
                    "for each chunk of its body (six times as long for the whole body; "

@@ -699,6 +699,20 @@ class AsyncClient:
                 body={"ids": wanted[start:start + IDS_PER_REQUEST]})
         return deleted
 
+    async def erase(self, ids: Sequence[str], *, dry_run: bool = False) -> Erased:
+        """:meth:`delete`, saying what went per kind (as :meth:`forget`):
+        ``POST /v1/messages/delete``. ``dry_run``: erase nothing, count what would go.
+        Owner keys only. Over 1000 ids go in several requests."""
+        wanted = _ids(ids)
+        erased = Erased()
+        for start in range(0, len(wanted), IDS_PER_REQUEST):
+            erased += await self._call(
+                "POST", "/v1/messages/delete",
+                lambda data: Erased(**{k: _int(data, k, 0) for k in Erased().to_dict()}),
+                body={"ids": wanted[start:start + IDS_PER_REQUEST],
+                      **({"dry_run": True} if dry_run else {})})
+        return erased
+
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
                      resource_id: str | None = None, dry_run: bool = False) -> Erased:
         """Erase everything of one speaker, session or resource (exactly one) and say
@@ -842,11 +856,20 @@ class AsyncClient:
             tuple(_session_summary(row) for row in _list(data, "sessions")),
             _text_or_none(data, "next_after")), params=params)
 
-    async def whoami(self) -> dict[str, str]:
+    async def whoami(self) -> dict[str, Any]:
         """The calling key's ``name``, ``namespace`` and ``role`` (``user`` or
-        ``owner``): ``GET /v1/whoami``."""
-        return await self._call("GET", "/v1/whoami",
-                                lambda data: {k: _text(data, k) for k in _object(data)})
+        ``owner``), and the ``sessions`` and ``platform`` a bound user key acts for
+        (``None``: not bound; a server before them leaves them out): ``GET
+        /v1/whoami``."""
+        def read(data: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {k: _text(data, k) for k in ("name", "namespace", "role")}
+            sessions = _field(data, "sessions", None)
+            out["sessions"] = None if sessions is None else [
+                _text({"sessions": s}, "sessions") for s in _list(data, "sessions")]
+            out["platform"] = _text_or_none(data, "platform")
+            return out
+
+        return await self._call("GET", "/v1/whoami", read)
 
     # ------------------------------------------------------------------ tool
 
@@ -866,7 +889,10 @@ class AsyncClient:
     # ------------------------------------------------------------------ operations
 
     async def stats(self) -> dict[str, Any]:
-        """Counts of messages, vectors, indexer and embedder state: ``GET /v1/stats``."""
+        """Counts of messages, vectors, indexer and embedder state: ``GET /v1/stats``.
+        Owner keys only: they count every conversation of the namespace (a user key gets
+        :class:`~chatmem.errors.PermissionDenied`; its own conversation's counts are on
+        :meth:`sessions` with ``visible_from``)."""
         return await self._call("GET", "/v1/stats", _object)
 
     async def health(self) -> dict[str, Any]:
@@ -923,6 +949,7 @@ class Client(BlockingWrapper[AsyncClient]):
     get = blocking(AsyncClient.get)
     list_messages = blocking(AsyncClient.list_messages)
     delete = blocking(AsyncClient.delete)
+    erase = blocking(AsyncClient.erase)
     forget = blocking(AsyncClient.forget)
     set_retention = blocking(AsyncClient.set_retention)
     effective_retention = blocking(AsyncClient.effective_retention)

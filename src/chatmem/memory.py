@@ -67,12 +67,14 @@ from .models import (
     ScoredId,
     Session,
     check_json,
+    check_label,
     check_text,
     check_ts,
     describe,
     filter_document,
     message_body,
     now_ms,
+    optional_label,
     validate_message,
     validate_session,
 )
@@ -218,15 +220,6 @@ LIST_ROUNDS = 20
 #: Store pages read for the latest messages of a day asked about, ranked by full text
 #: alone (``Memory._latest_within``).
 PERIOD_FILL_ROUNDS = 3
-
-
-def check_label(value: object, name: str) -> str:
-    """A non-empty id (session, speaker, resource) naming ``name`` when it is not."""
-    check_text(value, name, required=True, max_chars=MAX_LABEL_CHARS)
-    assert isinstance(value, str)
-    if not value:
-        raise InvalidInput(f"{name} must not be empty")
-    return value
 
 
 def _timeout(value: object, name: str) -> float | None:
@@ -1293,9 +1286,26 @@ class Memory:
     async def delete(self, ids: Sequence[str]) -> int:
         """Erase these messages (at most 10 000) everywhere — rows, vectors, full-text
         rows, ANN labels, Qdrant points, cached embeddings — as :meth:`forget` does;
-        returns how many messages there were (unknown ids are ignored)."""
+        returns how many messages there were (unknown ids are ignored). :meth:`erase`
+        says what went per kind."""
+        return (await self.erase(ids)).messages
+
+    async def erase(self, ids: Sequence[str], *, dry_run: bool = False) -> Erased:
+        """:meth:`delete`, returning the counts per kind as :meth:`forget` does (the
+        console's Forget page shows the same for a message as for a speaker).
+        ``dry_run``: erase nothing and return what would go: the messages found, and as
+        ``vectors`` those of them indexed."""
+        if not isinstance(dry_run, bool):
+            raise InvalidInput(f"dry_run must be true or false, got {describe(dry_run)}")
         wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
-        return (await self._erase(wanted)).messages
+        if not dry_run:
+            return await self._erase(wanted)
+        found = builtins.list(await self.store.get(wanted))
+        indexed = 0
+        for start in range(0, len(found), ERASE_CHUNK):
+            states = await self.store.index_states(found[start:start + ERASE_CHUNK])
+            indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
+        return Erased(messages=len(found), vectors=indexed)
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
                      resource_id: str | None = None, dry_run: bool = False) -> Erased:
@@ -1473,7 +1483,7 @@ class Memory:
         """The visibility filter of recalls from ``session`` (``None``: no session given,
         or scope ``all``)."""
         if session is None:  # with a session, situation() checks platform
-            check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
+            optional_label(platform, "platform")
             return None
         check_label(session, "visible_from")
         situation = await self.situation(session, platform)
@@ -1532,7 +1542,7 @@ class Memory:
         the scope filter, so anything but text (a mapping would act as filter operators
         and widen the scope, R4) is refused."""
         check_label(session, "session")
-        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
+        optional_label(platform, "platform")  # "" would be a platform no message is of
         found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
         root = await root_of(self.store, found) if found.parent_id else found
         return Situation(found, root, platform)
@@ -1555,7 +1565,7 @@ class Memory:
 
     async def get_session(self, session: str) -> Session | None:
         """The stored session ``session`` (its settings included), or ``None``."""
-        check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
+        check_label(session, "session")
         return (await self.store.get_sessions([session])).get(session)
 
     async def _legacy_model(self, current: str) -> str:
@@ -2057,8 +2067,8 @@ class Memory:
                            ) -> TurnContext:
         """:meth:`context`'s messages with the recall that made them (its hits, and
         whether it was ``degraded`` to full text because the provider was down)."""
-        check_text(session, "session", required=True, max_chars=MAX_LABEL_CHARS)
-        check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
+        check_label(session, "session")
+        optional_label(platform, "platform")
         turn_inputs(turn)  # a bad turn is refused even when recall is off
         if now is not None:
             check_ts(now, "now")
@@ -2197,6 +2207,7 @@ class SyncMemory(BlockingWrapper[Memory]):
     get = blocking(Memory.get)
     list_messages = blocking(Memory.list_messages)
     delete = blocking(Memory.delete)
+    erase = blocking(Memory.erase)
     forget = blocking(Memory.forget)
     visible = blocking(Memory.visible)
     index_states = blocking(Memory.index_states)

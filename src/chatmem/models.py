@@ -238,6 +238,24 @@ def check_text(value: object, name: str, *, required: bool = False,
         raise InvalidInput(f"{name} is longer than {max_chars} characters ({len(value)})")
 
 
+def check_label(value: object, name: str) -> str:
+    """A non-empty id (session, speaker, resource, platform) naming ``name`` when it is
+    not."""
+    check_text(value, name, required=True, max_chars=MAX_LABEL_CHARS)
+    assert isinstance(value, str)
+    if not value:
+        raise InvalidInput(f"{name} must not be empty")
+    return value
+
+
+def optional_label(value: object, name: str) -> str | None:
+    """``None``, or a non-empty id (:func:`check_label`): a selector given as ``""``
+    (``platform=""``, ``session=""``) is refused, naming ``name``, not taken as one
+    that matches nothing (or as none at all), since no stored message or session can
+    carry an empty one."""
+    return None if value is None else check_label(value, name)
+
+
 def check_ts(value: object, name: str) -> int:
     """A timestamp in milliseconds within [MIN_TS, MAX_TS] (year 1970 to 9999)."""
     if isinstance(value, bool) or not isinstance(value, int):

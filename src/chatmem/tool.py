@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
-from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text
+from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
 
 if TYPE_CHECKING:
     from .recall import RecallResult
@@ -31,18 +31,25 @@ class Caller:
 
     @classmethod
     def of(cls, value: Caller | Mapping[str, Any]) -> Caller:
+        sid: object
+        speaker: object
+        platform: object
         if isinstance(value, Caller):
-            return value
-        if not isinstance(value, Mapping):
+            sid, speaker, platform = value.session_id, value.speaker_id, value.platform
+        elif isinstance(value, Mapping):
+            sid = value.get("session_id")
+            speaker = value.get("speaker_id")
+            platform = value.get("platform")
+        else:
             raise InvalidInput("caller must be a Caller or a mapping with session_id")
-        sid = value.get("session_id")
         if not isinstance(sid, str) or not sid.strip():
             raise InvalidInput("caller.session_id is required (the calling session)")
-        speaker = value.get("speaker_id")
-        platform = value.get("platform")
-        for name, v in (("session_id", sid), ("speaker_id", speaker), ("platform", platform)):
-            check_text(v, f"caller.{name}", max_chars=MAX_LABEL_CHARS)
-        return cls(sid, speaker, platform)
+        check_text(sid, "caller.session_id", max_chars=MAX_LABEL_CHARS)
+        # "" is no speaker or platform a message can be of: refused, not taken as none
+        # (speaker) or as a platform that matches nothing (F9)
+        speaker_id = optional_label(speaker, "caller.speaker_id")
+        entry = optional_label(platform, "caller.platform")
+        return value if isinstance(value, Caller) else cls(sid, speaker_id, entry)
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,12 @@ from ..config import MAX_TOP_K, Config, SearchConfig, Window, normalize_scope
 from ..errors import FilterError, InvalidInput
 from ..models import (
     MAX_CONTENT_CHARS,
-    MAX_LABEL_CHARS,
     Message,
+    check_label,
     check_text,
     check_ts,
     describe,
+    optional_label,
     validate_message,
 )
 from ..text import by_script
@@ -77,19 +78,14 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
     return texts, msgs
 
 
-def _optional_text(value: object, name: str) -> str | None:
-    check_text(value, name, max_chars=MAX_LABEL_CHARS)
-    return value if isinstance(value, str) else None
-
-
 def id_list(value: object, name: str) -> tuple[str, ...]:
     """A list of ids (speakers, message ids to exclude)."""
     if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
         raise InvalidInput(f"{name} must be a list of strings, got {describe(value)}")
     if len(value) > MAX_IDS:
         raise InvalidInput(f"{name} has {len(value)} items; the limit is {MAX_IDS}")
-    for i, item in enumerate(value):
-        check_text(item, f"{name}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
+    for i, item in enumerate(value):  # an empty id names no speaker or message
+        check_label(item, f"{name}[{i}]")
     return tuple(value)
 
 
@@ -145,8 +141,10 @@ class RecallRequest:
             check_ts(now, "now")
         if filter is not None and not isinstance(filter, Mapping):
             raise FilterError(f"filter must be a mapping, got {type(filter).__name__}")
-        session_id = _optional_text(session, "session")
-        entry = _optional_text(platform, "platform")
+        # "" is refused, not taken as no session (the configured scope instead of the
+        # session's own) or as a platform no message is of
+        session_id = optional_label(session, "session")
+        entry = optional_label(platform, "platform")
         if entry is None:  # the entry platform of this turn (F9)
             entry = next((m.platform for m in turn if m.platform), None)
         return cls(

@@ -17,7 +17,7 @@ is one :class:`~chatmem.Memory` call:
 ``POST /v1/forget``        erase a speaker, session or resource (owner keys only)
 ``GET  /v1/retention``     the retention of a conversation and the layer it comes from
 ``PUT  /v1/retention``     set or remove a layer's retention (owner keys only)
-``GET  /v1/stats``         counts of messages, vectors, indexer and embedder
+``GET  /v1/stats``         counts of messages, vectors, indexer and embedder (owner keys only)
 ``GET  /v1/sessions``      sessions with counts, last activity, scope and retention
 ``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
 ``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
@@ -26,7 +26,7 @@ is one :class:`~chatmem.Memory` call:
 ``GET  /v1/whoami``        the calling key's name, namespace and role
 ``GET  /health``           liveness (no key needed)
 ``GET  /console``          the web console (README § Console; its calls are these routes)
-``GET  /metrics``          Prometheus text format (the metrics token; a key: its namespace)
+``GET  /metrics``          Prometheus text format (the metrics token; an owner key: its namespace)
 =========================  ==================================================
 
 Access (R4): each API key (``Authorization: Bearer <key>``) maps to one
@@ -37,8 +37,10 @@ namespace's messages. A key's ``role`` is ``user`` or ``owner``; changing
 settings, registering sessions and clearing need ``owner``, and the acting owner is
 the key, not a claim in the body. A user key may only narrow (R6): its recall must
 name the ``session`` asking, and a ``scope`` wider than that session's effective
-scope is clamped, as for the tool. Without a key table the server is open, with the
-single namespace ``default``, and :func:`check_bind` allows that on loopback only.
+scope is clamped, as for the tool; what no conversation's view narrows, the
+namespace's counts (``/v1/stats``, ``/metrics``), is refused to it (403). Without a
+key table the server is open, with the single namespace ``default``, and
+:func:`check_bind` allows that on loopback only.
 
 The outermost layer (:class:`_Guard`, plain ASGI) checks the key *before* any of
 the body is read, counts body bytes as they stream (413 past
@@ -96,8 +98,8 @@ from ..errors import (
     RecallUnavailable,
     StoreError,
 )
-from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, check_label, text_chars
-from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session
+from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
+from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .console import is_console_path, mount_console
@@ -228,11 +230,11 @@ class KeyTable:
                 found = k
         return found
 
-    def may_read_metrics(self, token: str) -> bool:
-        """Any API key, or the metrics token."""
-        metrics = self.metrics_sha256 is not None and hmac.compare_digest(
+    def is_metrics_token(self, token: str) -> bool:
+        """``token`` is the one that may read ``/metrics`` (every namespace's series) and
+        nothing else; an owner key reads its own namespace's, a user key none."""
+        return self.metrics_sha256 is not None and hmac.compare_digest(
             self.metrics_sha256, _sha256(token))
-        return self.find(token) is not None or metrics
 
 
 def _bound_sessions(value: Any, role: str, where: str) -> frozenset[str] | None:
@@ -538,8 +540,13 @@ class AddBody(_Body):
     speaker_name: str | None = None
 
 
+#: A session, speaker, platform or message id a request names: never "" (no stored
+#: message or session has an empty one, so it would match nothing, or mean none).
+IdText = Annotated[str, Field(min_length=1, max_length=512)]
+
+
 class RewriteBody(_Body):
-    session: str
+    session: IdText
     ts: int = Field(ge=0, le=TS_MAX)
     content: str | None = None
     visible_content: str | None = None
@@ -547,7 +554,8 @@ class RewriteBody(_Body):
     visible_from: str | None = Field(None, min_length=1, max_length=512, description=(
         "The conversation asking: only a message it may see is changed (required with a "
         "user key)."))
-    platform: str | None = Field(None, max_length=512)
+    platform: IdText | None = Field(None, description="The visible_from session's entry "
+                                    "platform.")
 
 
 class WindowBody(_Body):
@@ -558,9 +566,9 @@ class WindowBody(_Body):
 
 class RecallBody(_Body):
     query: str | list[str] = Field(description="This turn's input text(s).")
-    session: str | None = Field(None, description="The conversation asking (required with a "
-                                "user key: its effective scope caps the recall).")
-    platform: str | None = None
+    session: IdText | None = Field(None, description="The conversation asking (required "
+                                   "with a user key: its effective scope caps the recall).")
+    platform: IdText | None = Field(None, description="The entry platform of this turn.")
     top_k: int | None = Field(None, ge=1, le=100)
     min_score: float | None = Field(None, ge=0, le=1)
     scope: str | None = Field(None, description="all, user, platform, resource or session; "
@@ -569,8 +577,8 @@ class RecallBody(_Body):
         None, description="Neighbours each side.")
     cross_session: bool | None = None
     filter: dict[str, Any] | None = Field(None, description="Session-metadata filter.")
-    speakers: list[str] = Field(default_factory=list)
-    exclude_ids: list[str] = Field(default_factory=list)
+    speakers: list[IdText] = Field(default_factory=list)
+    exclude_ids: list[IdText] = Field(default_factory=list)
     now: int | None = Field(None, ge=0, le=TS_MAX,
                             description="Milliseconds; default now (for decay).")
     follow_replies: bool | None = Field(None, description=(
@@ -583,10 +591,10 @@ class ContextBody(_Body):
     turn: str | list[str | MessageIn] = Field(
         description="This turn's input text(s), or its messages: an OpenAI chat-completions "
         "message list as is (user and assistant words are the query).")
-    session: str
-    platform: str | None = Field(None, description="The entry platform of this turn.")
-    speakers: list[str] = Field(default_factory=list)
-    exclude_ids: list[str] = Field(default_factory=list)
+    session: IdText
+    platform: IdText | None = Field(None, description="The entry platform of this turn.")
+    speakers: list[IdText] = Field(default_factory=list)
+    exclude_ids: list[IdText] = Field(default_factory=list)
     now: int | None = Field(None, ge=0, le=TS_MAX,
                             description="Milliseconds; default now (for decay).")
     explain: StrictBool = Field(False, description="Also return the recall behind the system "
@@ -610,7 +618,6 @@ class ClearBody(_Body):
 
 #: Most ids one get / delete request may name.
 MAX_REQUEST_IDS = 1000
-IdText = Annotated[str, Field(min_length=1, max_length=512)]
 
 
 class GetBody(_Body):
@@ -619,12 +626,16 @@ class GetBody(_Body):
     visible_from: str | None = Field(None, min_length=1, max_length=512, description=(
         "Only messages visible from this session (its effective scope); required with a "
         "user key."))
-    platform: str | None = Field(None, max_length=512)
+    platform: IdText | None = Field(None, description="The visible_from session's entry "
+                                    "platform.")
 
 
 class DeleteBody(_Body):
     ids: list[IdText] = Field(min_length=1, max_length=MAX_REQUEST_IDS,
                               description="Message ids (1–1000) to erase everywhere.")
+    # strict: "no" must not be read as false and erase
+    dry_run: StrictBool = Field(False, description="Erase nothing: count the messages found "
+                          "(and, as vectors, those indexed) that would go.")
 
 
 class ForgetBody(_Body):
@@ -664,9 +675,9 @@ class SessionBody(_Body):
 
 
 class CallerBody(_Body):
-    session_id: str
-    speaker_id: str | None = None
-    platform: str | None = None
+    session_id: IdText
+    speaker_id: IdText | None = None
+    platform: IdText | None = None
 
 
 class ToolBody(_Body):
@@ -909,8 +920,14 @@ class _Guard:
         if token is None:
             return _error(401, "Unauthorized", "send Authorization: Bearer <API key>",
                           **{"WWW-Authenticate": "Bearer"})
-        ok = self.keys.may_read_metrics(token) if scope["path"] == METRICS_PATH \
-            else self.keys.find(token) is not None
+        found = self.keys.find(token)
+        ok = found is not None
+        if scope["path"] == METRICS_PATH:
+            # a namespace's series count every user's messages (R4): not a user key's
+            if found is not None and found.role != "owner":
+                return _error(403, "PermissionDenied", _namespace_counts_refused(
+                    "/metrics", found.name, "or the metrics token ([metrics] token)"))
+            ok = ok or self.keys.is_metrics_token(token)
         if not ok:
             return _error(401, "Unauthorized", "unknown API key",
                           **{"WWW-Authenticate": "Bearer"})
@@ -1004,6 +1021,16 @@ class _Guard:
                                  status, time.perf_counter() - start)
 
 
+def _namespace_counts_refused(what: str, key: str, also: str = "") -> str:
+    """Why a user key may not read ``what`` (``/v1/stats``, ``/metrics``): they count
+    every user's messages of the namespace, and a user key sees only what its
+    conversation may see (R4, R6). It names the way to its own conversation's counts."""
+    return (f"{what} counts every conversation of the namespace: it needs an owner key"
+            f"{' ' + also if also else ''}; key {key!r} has role 'user' (its own "
+            "conversation's counts per index state: GET /v1/sessions?visible_from=<its "
+            "session>)")
+
+
 def _content_length(scope: Scope) -> int | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == b"content-length":
@@ -1079,6 +1106,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 continue
             loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
             msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+            if err.get("type") == "string_unicode":  # a field with a length bound
+                msg = "not valid UTF-8 text (a lone surrogate escape such as \\ud800)"
             parts.append(f"{loc or 'body'}: {msg}")
         return _error(422, "InvalidRequest", "; ".join(parts))
 
@@ -1127,16 +1156,24 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         """Liveness; no key needed."""
         return {"status": "ok", "namespaces_open": len(namespaces.open)}
 
+    # its errors are JSON, as every route's: documented so (the route's own answer is text)
     @app.get("/metrics", tags=["operations"], response_class=PlainTextResponse,
-             responses={401: _ERRORS[401]})
+             responses={code: {"description": _ERRORS[code]["description"], "content": {
+                 "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+                 for code in (401, 403)})
     async def prometheus(request: Request) -> Response:
         """Prometheus text format: request latency per route and status, recall and
         indexing latency, the embedder's calls by decision, and per-namespace counts of
         the namespaces opened so far (README § Metrics). With a key table, the metrics
-        token (``[metrics] token``) reads every namespace's series, and an API key those
-        of its own namespace (and the process-wide ones): not another tenant's."""
+        token (``[metrics] token``) reads every namespace's series, and an owner key
+        those of its own namespace (and the process-wide ones): not another tenant's. A
+        user key gets 403: a namespace's counts are of its every user (as
+        ``/v1/stats``)."""
         token = bearer_token(request.headers)
         found = None if keys is None or token is None else keys.find(token)
+        if found is not None and found.role != "owner":  # the guard refuses it first
+            return _error(403, "PermissionDenied",
+                          _namespace_counts_refused("/metrics", found.name))
         return Response(await metrics.render(
             namespaces.open, namespace=None if found is None else found.namespace),
             media_type=CONTENT_TYPE_LATEST)
@@ -1218,8 +1255,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return out
 
     @v1.get("/settings", tags=["settings"])
-    async def get_settings(mem: Mem, who: Who, session: str, platform: str | None = None
-                           ) -> dict[str, Any]:
+    async def get_settings(
+            mem: Mem, who: Who, session: Annotated[str, Query(min_length=1, max_length=512)],
+            platform: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
+    ) -> dict[str, Any]:
         """The effective scope of a conversation and the layer it comes from (F10)."""
         who.acts_for(session, "session")
         eff = await mem.effective_scope(session, who.entry_platform(platform))
@@ -1256,10 +1295,15 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return page.to_dict()
 
     @v1.get("/whoami", tags=["operations"])
-    async def whoami(who: Who) -> dict[str, str]:
+    async def whoami(who: Who) -> dict[str, Any]:
         """The calling key's name, namespace and role (``user`` or ``owner``): what the
-        console shows and which of its controls it offers."""
-        return {"name": who.name, "namespace": who.namespace, "role": who.role}
+        console shows and which of its controls it offers; ``sessions`` and
+        ``platform``: the conversations and the entry platform a bound user key acts for
+        (``keys.<name>.sessions`` / ``.platform``; ``null``: not bound), so that the
+        console refuses another session at sign-in, naming these."""
+        return {"name": who.name, "namespace": who.namespace, "role": who.role,
+                "sessions": None if who.sessions is None else sorted(who.sessions),
+                "platform": who.platform}
 
     @v1.get("/sessions/{session_id}", tags=["settings"])
     async def get_session(session_id: SessionId, mem: Mem, who: Who) -> dict[str, Any]:
@@ -1302,7 +1346,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             limit: Annotated[int, Query(ge=1, le=1000)] = 100,
             cursor: Annotated[str | None, Query(min_length=1, max_length=MAX_CURSOR_CHARS)] = None,
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
-            platform: Annotated[str | None, Query(max_length=512)] = None,
+            platform: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             text: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             newest_first: bool = False,
             states: bool = False,
@@ -1357,9 +1401,12 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @v1.post("/messages/delete", tags=["memory"])
     async def delete_messages(body: DeleteBody, mem: Mem, who: Who) -> dict[str, int]:
         """Erase messages by id everywhere (vectors, full text, ANN, Qdrant points,
-        cached embeddings). Owner keys only."""
+        cached embeddings): ``deleted``, and how many of each kind went, as ``POST
+        /v1/forget`` says. ``dry_run``: erase nothing (``deleted`` 0), count the
+        messages found and, as ``vectors``, those indexed. Owner keys only."""
         owner_only(who, "deleting messages")
-        return {"deleted": await mem.delete(body.ids)}
+        erased = await mem.erase(body.ids, dry_run=body.dry_run)
+        return {"deleted": 0 if body.dry_run else erased.messages, **erased.to_dict()}
 
     @v1.post("/forget", tags=["memory"])
     async def forget(body: ForgetBody, mem: Mem, who: Who) -> dict[str, int]:
@@ -1375,7 +1422,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @v1.get("/retention", tags=["settings"])
     async def get_retention(
             mem: Mem, who: Who, session: Annotated[str, Query(min_length=1, max_length=512)],
-            platform: Annotated[str | None, Query(max_length=512)] = None,
+            platform: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
     ) -> dict[str, Any]:
         """The retention of a conversation in days (0: forever) and the layer it comes
         from."""
@@ -1395,9 +1442,13 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return {"ok": True}
 
     @v1.get("/stats", tags=["operations"])
-    async def stats(mem: Mem) -> dict[str, Any]:
+    async def stats(mem: Mem, who: Who) -> dict[str, Any]:
         """Counts of messages (indexed, pending, failed), vectors per model, indexer and
-        embedder state."""
+        embedder state. Owner keys only: the counts are of every conversation of the
+        namespace, and a user key sees only what its conversation may see (403; its
+        conversation's counts are on ``GET /v1/sessions?visible_from=``)."""
+        if who.narrow_only:
+            raise PermissionDenied(_namespace_counts_refused("/v1/stats", who.name))
         return await mem.stats()
 
     @v1.get("/tool", tags=["tool"])

@@ -7,6 +7,10 @@
   const KEY = "chatmem.key";
   const AS = "chatmem.session";
   const PAGES = ["signin", "sessions", "timeline", "inspector", "forget", "health"];
+  // Pages of an owner key only: erasing, and the namespace's counts (GET /v1/stats counts
+  // every conversation of it; a user key sees only what its own may see, and its own
+  // conversation's counts are on its Sessions card).
+  const OWNER_PAGES = ["forget", "health"];
   const SCOPES = ["all", "user", "platform", "resource", "session"];
   const state = { role: null, who: null, cursor: null, sessionsAfter: null,
                   timer: null, pending: null, signOuts: 0, timeline: null };
@@ -106,7 +110,7 @@
   function show() {
     const signedIn = state.role !== null;
     const name = signedIn ? page() : "signin";
-    const allowed = name !== "forget" || isOwner();
+    const allowed = !OWNER_PAGES.includes(name) || isOwner();
     for (const p of PAGES) $("page-" + p).hidden = p !== (allowed ? name : "sessions");
     $("nav").hidden = !signedIn;
     $("signout").hidden = !signedIn;
@@ -151,8 +155,17 @@
 
   async function whoami() {
     const who = await api("GET", "/v1/whoami");
+    // A key bound to its conversations (keys.<name>.sessions) acts for those only: another
+    // session typed here would get in and then a 403 on every page.
+    const bound = who.role !== "owner" && Array.isArray(who.sessions) ? who.sessions : null;
+    const mine = bound ? " (key " + who.name + " acts only for " + sessionNames(bound) + ")" : "";
     if (who.role !== "owner" && !asSession()) {
-      throw new Error("a user key sees what one conversation may see: give its session id");
+      throw new Error("a user key sees what one conversation may see: give its session id" + mine);
+    }
+    if (bound && !bound.includes(asSession())) {
+      throw new Error("session " + JSON.stringify(asSession()) + ": key " + who.name
+        + " acts only for its own " + sessionNames(bound) + " (keys." + who.name
+        + ".sessions): sign in with " + (bound.length === 1 ? "it" : "one of them"));
     }
     state.role = who.role;
     state.who = who;
@@ -165,6 +178,10 @@
     if (who.role !== "owner" || !$("inspector-session").value) {
       $("inspector-session").value = asSession();
     }
+  }
+
+  function sessionNames(ids) {
+    return (ids.length === 1 ? "session " : "sessions ") + ids.map((s) => JSON.stringify(s)).join(", ");
   }
 
   function signOut() {
@@ -349,25 +366,22 @@
 
   // ------------------------------------------------------------------ forget
 
+  const FORGET_NAMES = { speaker_id: "speaker", session: "session", message: "message" };
+
   async function countForget(event) {
     event.preventDefault();
     const kind = $("forget-kind").value;
     const value = $("forget-value").value.trim();
     $("forget-done").hidden = true;
     const current = latest("forget");
-    let text;
-    if (kind === "message") {
-      const found = await api("POST", "/v1/messages/get", { ids: [value] });
-      if (!current()) return;
-      text = found.messages.length ? "1 message will be erased everywhere." : "No message has this id.";
-      state.pending = found.messages.length ? { kind, value } : null;
-    } else {
-      const c = await api("POST", "/v1/forget", { [kind]: value, dry_run: true });
-      if (!current()) return;
-      text = c.messages + " message(s) and " + c.vectors + " vector(s) will be erased everywhere"
-        + " (" + (kind === "session" ? "session " : "speaker ") + value + ").";
-      state.pending = c.messages ? { kind, value } : null;
-    }
+    // the same counts for each kind: a message's come from the delete's own dry run
+    const c = kind === "message"
+      ? await api("POST", "/v1/messages/delete", { ids: [value], dry_run: true })
+      : await api("POST", "/v1/forget", { [kind]: value, dry_run: true });
+    if (!current()) return;
+    const text = c.messages + " message(s) and " + c.vectors + " vector(s) will be erased"
+      + " everywhere (" + FORGET_NAMES[kind] + " " + value + ").";
+    state.pending = c.messages ? { kind, value } : null;
     $("forget-counts").textContent = text;
     $("forget-go").hidden = state.pending === null;
     $("forget-confirm").hidden = false;
@@ -376,14 +390,12 @@
   async function doForget() {
     const p = state.pending;
     if (!p) return;
-    let text;
-    if (p.kind === "message") {
-      const r = await api("POST", "/v1/messages/delete", { ids: [p.value] });
-      text = "Erased " + r.deleted + " message(s).";
-    } else {
-      const r = await api("POST", "/v1/forget", { [p.kind]: p.value });
-      text = "Erased " + Object.entries(r).map(([k, v]) => v + " " + k).join(", ") + ".";
-    }
+    const r = p.kind === "message"
+      ? await api("POST", "/v1/messages/delete", { ids: [p.value] })
+      : await api("POST", "/v1/forget", { [p.kind]: p.value });
+    // the counts per kind, as forget gives them (delete also says "deleted": the same)
+    const text = "Erased " + Object.entries(r).filter(([k]) => k !== "deleted")
+      .map(([k, v]) => v + " " + k).join(", ") + ".";
     state.pending = null;
     $("forget-confirm").hidden = true;
     $("forget-done").textContent = text;
