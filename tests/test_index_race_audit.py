@@ -2,7 +2,9 @@
 
 Real PostgreSQL schemas (``CHATMEM_TEST_PG_URL``); the interleavings are made
 deterministic with row locks the test itself holds on its own connection, and by
-waiting (polling ``pg_locks``) until each statement is seen blocked on a lock.
+waiting (polling ``pg_locks``) until each statement is seen blocked on a lock. The
+race of a lease renewal with a vector write is run on every backend, held by the
+storage between the write and the end of its batch.
 """
 
 from __future__ import annotations
@@ -13,17 +15,23 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import psycopg
 import pytest
 
-from chatmem import Memory
-from chatmem.indexing import vector_entry
+from backends import BACKENDS
+from chatmem import Config, Memory
+from chatmem.embedding import Embedder
+from chatmem.indexing import Indexer, vector_entry
 from chatmem.models import IndexState, Message, VectorEntry
+from chatmem.store import Storage
+from chatmem.store.base import Claim
 from chatmem.store.postgres import _LOCK_CLASS, PostgresStore
 from chatmem.store.sqlite import SqliteStore
+from chatmem.testing import HashEmbeddingProvider
 from fake_embedding_service import Recorded, expected, fresh_service
 from test_pg_replicas import shared_schema
 
@@ -322,3 +330,97 @@ async def test_marking_pending_unless_a_vector_of_the_model_leaves_those_embedde
                 "msg-2": IndexState.PENDING}
         finally:
             await store.close()
+
+
+#: Short leases: renewed every half second (lease_s / 3).
+LEASE_S = 1.5
+
+
+class SeenClaims:
+    """A message store whose claims the test sees; every other call goes through."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        #: Set when a claim begins, and when one ends.
+        self.began, self.ended = asyncio.Event(), asyncio.Event()
+        #: (owner, the ids it got) of each claim that ended.
+        self.claims: list[tuple[str, list[str]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def claim(self, owner: str, ids: list[str], lease_ms: int) -> Claim:
+        self.began.set()
+        try:
+            got: Claim = await self.store.claim(owner, ids, lease_ms)
+        finally:
+            self.ended.set()
+        self.claims.append((owner, list(got.ids)))
+        return got
+
+
+class StaleWrite(Storage):
+    """The indexer's first vector write meets a rewrite in another process: the
+    message is rewritten just before it, so the write leaves it out as stale and
+    ends its lease. The batch is then held until a renewal of its leases (every
+    ``lease_s`` / 3, from the batch's start) has run, or two of its periods have
+    passed: a renewal due before the batch ended runs in the hold."""
+
+    def __init__(self, store: Any, index: Any) -> None:
+        super().__init__(store, index)
+        self.seen = SeenClaims(store)
+        self.store = self.seen  # the indexer's claims go through it
+        self.held = asyncio.Event()
+        #: The claims of the hold, and what another process could claim after it.
+        self.renewals: list[tuple[str, list[str]]] = []
+        self.taken_by_another: list[str] = []
+
+    async def write_entries(self, entries: Any, **kwargs: Any) -> None:
+        if self.held.is_set():
+            await super().write_entries(entries, **kwargs)
+            return
+        try:
+            [written] = entries
+            real = self.seen.store
+            assert await real.rewrite(written.session_id, written.ts,
+                                      content="new narwhal") is not None
+            await super().write_entries(entries, **kwargs)
+            self.seen.began.clear()
+            self.seen.ended.clear()
+            before = len(self.seen.claims)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.seen.began.wait(), 2 * LEASE_S / 3)
+                await self.seen.ended.wait()  # a renewal under way: its answer too
+            self.renewals = self.seen.claims[before:]
+            got = await real.claim("another", [written.message_id], 60_000)
+            self.taken_by_another = list(got.ids)
+            await real.release_claims("another", got.ids)
+        finally:
+            self.held.set()
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_no_lease_renewal_takes_back_a_message_its_stale_write_let_go(
+        backend: str, tmp_path: Path) -> None:
+    """R5: the indexer renews its batch's leases every lease_s / 3 until the batch is
+    over. A renewal after a vector write that left a message out as stale (it was
+    rewritten meanwhile, and the write ended its lease) claimed the rewritten message
+    again; the batch counted as written, so its leases were not released, and other
+    processes waited up to lease_s for the message. Now the renewal stops with the
+    write (and a renewal under way finishes first)."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        storage = StaleWrite(store, index)
+        [m] = await store.append([Message(session_id="s", content="old walrus", ts=1)])
+        config = Config.load(indexing={"lease_s": LEASE_S, "concurrency": 1}).indexing
+        indexer = Indexer(storage, Embedder(HashEmbeddingProvider(), cache_enabled=False),
+                          config)
+        indexer.start()
+        try:
+            await asyncio.wait_for(storage.held.wait(), 60)
+            # nothing renewed after the write: another process takes the message at once
+            assert storage.taken_by_another == [m.id]
+            assert storage.renewals == []
+            await indexer.flush(timeout=60)  # the new text is embedded by the next batch
+        finally:
+            await indexer.stop()
+        assert (await store.index_states([m.id or ""])) == {m.id: IndexState.INDEXED}

@@ -40,9 +40,10 @@ Shared work (R5). Several processes may index one store (replicas of a server on
 PostgreSQL, a server beside a batch import). A worker *claims* its batch in the store
 before embedding it (:meth:`~chatmem.store.base.MessageStore.claim`): a lease naming
 this indexer's :attr:`Indexer.owner`, expiring on the store's clock, renewed every
-third of ``lease_s`` while the batch runs and ended when it is over (writing a vector
-ends it too; a write left out as stale ends it only while it is still this indexer's,
-another having perhaps taken it over). Messages another process holds are dropped from
+third of ``lease_s`` while the batch runs, up to its vector write, and ended when it is
+over (writing a vector ends it too; a write left out as stale ends it only while it is
+still this indexer's, another having perhaps taken it over, and no renewal follows
+that write to take the rewritten message back). Messages another process holds are dropped from
 the batch (and a sweep does not read them); the sweeper looks again when the soonest
 of those leases runs out (at most :data:`CLAIM_RECHECK_S` later), and sweeps the store
 every ``lease_s`` anyway, so the leases of a process killed mid-batch run out and
@@ -70,7 +71,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ._aio import wait_within
 from .config import IndexingConfig
@@ -211,9 +212,21 @@ def _earliest(a: int | None, b: int | None) -> int | None:
 
 @dataclass
 class _Lease:
-    """A batch's leases (R5): whether its vectors were written (which ended them)."""
+    """A batch's leases (R5): the messages whose leases are renewed while it runs, and
+    whether its vectors were written (which ended them)."""
 
+    renewed: set[str]
     written: bool = False
+    #: Held by a renewal under way (:meth:`Indexer._leased`).
+    renewing: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def let_go(self, ids: Iterable[str]) -> None:
+        """Renew these leases no more: their vector write comes next, and ends them (a
+        write left out as stale ends them too; a renewal after it took the rewritten
+        message back, and the batch, counted as written, never released it: other
+        processes waited ``lease_s`` for it). A renewal under way finishes first."""
+        async with self.renewing:
+            self.renewed.difference_update(ids)
 
 
 def _remove_this(watchers: list[set[str]], watch: set[str]) -> None:
@@ -674,7 +687,8 @@ class Indexer:
                     slot.release()
                 else:
                     async with self._leased(mine) as lease:
-                        lease.written = await self._index_batch(mine, slot) == "ok"
+                        lease.written = await self._index_batch(mine, slot,
+                                                                lease=lease) == "ok"
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # never let a worker die: the messages stay pending
@@ -719,26 +733,32 @@ class Indexer:
 
     @contextlib.asynccontextmanager
     async def _leased(self, batch: Sequence[Message]) -> AsyncIterator[_Lease]:
-        """Keep this batch's leases while it runs (renewed every third of ``lease_s``),
-        and end them after: a SQL store's vector write ends them (vectors written, or
-        left out as rewritten meanwhile); else (failed: another process may retry
-        them; a separate index) they are released here."""
+        """Keep this batch's leases while it runs (renewed every third of ``lease_s``
+        until its vectors are written: :meth:`_Lease.let_go`), and end them after: a SQL
+        store's vector write ends them (vectors written, or left out as rewritten
+        meanwhile); else (failed: another process may retry them; a separate index)
+        they are released here."""
         ids = [m.id or "" for m in batch]
         lease_ms = int(self.config.lease_s * 1000)
+        lease = _Lease(set(ids))
 
         async def renew() -> None:
             while True:
                 await asyncio.sleep(self.config.lease_s / 3)
-                try:
-                    await self.store.claim(self.owner, ids, lease_ms)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # the next renewal may get through
-                    log.warning("renewing the lease of %d message(s) failed: %s",
-                                len(ids), exc)
+                async with lease.renewing:
+                    # not those whose write has begun (_Lease.let_go): it ends them
+                    renewed = [i for i in ids if i in lease.renewed]
+                    if not renewed:
+                        return
+                    try:
+                        await self.store.claim(self.owner, renewed, lease_ms)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as exc:  # the next renewal may get through
+                        log.warning("renewing the lease of %d message(s) failed: %s",
+                                    len(renewed), exc)
 
         renewer = asyncio.create_task(renew(), name="chatmem-indexer-lease")
-        lease = _Lease()
         try:
             yield lease
         finally:
@@ -893,23 +913,24 @@ class Indexer:
 
     async def _index_batch(self, batch: list[Message],
                            slot: asyncio.Semaphore | None = None, *,
-                           quiet: bool = False) -> str:
+                           quiet: bool = False, lease: _Lease | None = None) -> str:
         """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
         span (:mod:`chatmem.telemetry`)."""
         with self.telemetry.timed("index_batch",
                                   **{"chatmem.batch_size": len(batch)}) as outcome:
             outcome.size = len(batch)
-            outcome.value = await self._embed_and_write(batch, slot, quiet=quiet)
+            outcome.value = await self._embed_and_write(batch, slot, quiet=quiet,
+                                                        lease=lease)
         return outcome.value
 
-    async def _index_one_by_one(self, batch: list[Message], exc: EmbeddingUnavailable
-                                ) -> None:
+    async def _index_one_by_one(self, batch: list[Message], exc: EmbeddingUnavailable,
+                                lease: _Lease | None = None) -> None:
         """A batch answered ``invalid``, retried one text at a time, in random order (so
         that a few bad texts cannot stand first every time), with one log line."""
         order = random.sample(batch, len(batch))
         invalid = 0
         for i, m in enumerate(order):
-            if await self._index_batch([m], quiet=True) == "failed":
+            if await self._index_batch([m], quiet=True, lease=lease) == "failed":
                 invalid += 1
             if invalid == INVALID_SPLIT_PROBES == i + 1 and i + 1 < len(order):
                 rest = order[i + 1:]
@@ -925,10 +946,12 @@ class Indexer:
 
     async def _embed_and_write(self, batch: list[Message],
                                slot: asyncio.Semaphore | None = None, *,
-                               quiet: bool = False) -> str:
+                               quiet: bool = False, lease: _Lease | None = None) -> str:
         """Embed (holding ``slot``, released as soon as vectors are back), then write;
         a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
-        ``failed`` (retried later) or ``split`` (retried one by one at once)."""
+        ``failed`` (retried later) or ``split`` (retried one by one at once).
+        ``lease``: the leases of the worker's batch (R5), renewed no more from the
+        write of these messages on."""
         try:
             texts = await vector_texts(self.store, batch, self.config)
             embedded = await self.widths.embed(self.embedder, texts)
@@ -940,7 +963,7 @@ class Indexer:
             self.last_error = str(exc)
             if len(batch) > 1 and exc.retry_decision == "invalid":
                 # one bad answer must not fail its neighbours: retry one by one
-                await self._index_one_by_one(batch, exc)
+                await self._index_one_by_one(batch, exc, lease)
                 return "split"
             await self._schedule_retries(batch, exc, quiet=quiet)
             return "failed"
@@ -956,6 +979,8 @@ class Indexer:
             # two calls, embedding.auto.MIN_SAMPLE_LETTERS)
             entries = [vector_entry(m, sessions.get(m.session_id), v, embedded.model_id)
                        for m, v in zip(batch, embedded.vectors)]
+            if lease is not None:
+                await lease.let_go(m.id or "" for m in batch)
             try:
                 # a message rewritten (in another process) since it was read keeps
                 # waiting, its lease ended only if still this indexer's (another may have
