@@ -540,20 +540,19 @@ async def test_a_reindex_takes_the_width_the_service_answers_now(
         await mem.close()
 
 
-async def test_a_cached_query_of_a_width_another_process_moved_the_store_from(
-        service: FakeEmbeddingService) -> None:
-    # a query answered by the embedder's cache reaches no service, so a model swapped
-    # behind the endpoint goes unseen: after another process (chatmem reindex beside a
-    # server, a replica) moved the store to the new width, a recall of a query cached
-    # at the old width searched vectors of a width the store no longer held, finding
-    # nothing by meaning and saying nothing of it
+@contextlib.asynccontextmanager
+async def moved_from_8_to_12(service: FakeEmbeddingService, text: str
+                             ) -> AsyncIterator[tuple[Memory, Memory]]:
+    """Two memories on one PostgreSQL schema (a server without full text, a replica
+    with it), ``text`` stored and recalled by both at 8 numbers (the query cached);
+    then the service answers 12 and a third memory (another process) reindexes: the
+    store holds 12, while both memories last saw it hold 8."""
     base = pg_url()
     schema = f"t_{uuid.uuid4().hex[:16]}"
     url = pg_schema_url(base, schema)
     embedding = service.config("openai", path="/v1", model="fake-embed")
     dense = Config.load(embedding=embedding, hybrid={"enabled": False})
     hybrid = Config.load(embedding=embedding)
-    text = "the dentist is on Monday"
     server = await Memory.open(url, config=dense)
     replica = await Memory.open(url, config=hybrid)
     try:
@@ -568,6 +567,22 @@ async def test_a_cached_query_of_a_width_another_process_moved_the_store_from(
         finally:
             await other.close()
         assert await server.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
+        yield server, replica
+    finally:
+        await server.close()
+        await replica.close()
+        await drop_pg_schema(base, schema)
+
+
+async def test_a_cached_query_of_a_width_another_process_moved_the_store_from(
+        service: FakeEmbeddingService) -> None:
+    # a query answered by the embedder's cache reaches no service, so a model swapped
+    # behind the endpoint goes unseen: after another process (chatmem reindex beside a
+    # server, a replica) moved the store to the new width, a recall of a query cached
+    # at the old width searched vectors of a width the store no longer held, finding
+    # nothing by meaning and saying nothing of it
+    text = "the dentist is on Monday"
+    async with moved_from_8_to_12(service, text) as (server, replica):
         # the service answers the store's width: the query is embedded again, and found
         result = await server.recall(text)
         assert [h.message.content for h in result.hits] == [text], result
@@ -580,10 +595,32 @@ async def test_a_cached_query_of_a_width_another_process_moved_the_store_from(
         assert "chatmem reindex" in reason
         assert [h.message.content for h in result.hits] == [text]
         assert await replica.storage.vector_sizes() == {"openai:fake-embed": frozenset({12})}
-    finally:
-        await server.close()
-        await replica.close()
-        await drop_pg_schema(base, schema)
+
+
+async def test_a_fresh_query_of_a_width_another_process_moved_the_store_from(
+        service: FakeEmbeddingService) -> None:
+    # the same move, the old model still answering this process, a query it has not
+    # cached: the service's answer matched what this process last saw of the store (8),
+    # so recall searched a width the store no longer held and found nothing by meaning,
+    # without a word of it (full text only, not marked degraded; no full text: no hit)
+    text = "the dentist is on Monday"
+    async with moved_from_8_to_12(service, text) as (server, replica):
+        service.default = Step(dims=8)
+        for query in ("when is the dentist", "the dentist, which day"):  # neither cached
+            result = await replica.recall(query)
+            reason = result.degraded_reason or ""
+            assert result.degraded and "of 8 numbers" in reason and "have 12" in reason, \
+                (query, reason)
+            assert "chatmem reindex" in reason
+            assert [h.message.content for h in result.hits] == [text]
+        with pytest.raises(EmbeddingUnavailable, match="of 8 numbers.*have 12"):
+            await server.recall("is the dentist on Monday")
+        # the service answers the store's width again: found by meaning, not degraded
+        service.default = Step(dims=12)
+        result = await server.recall(text)
+        assert [h.message.content for h in result.hits] == [text], result
+        result = await replica.recall(text)
+        assert not result.degraded and [h.message.content for h in result.hits] == [text]
 
 
 @contextlib.asynccontextmanager

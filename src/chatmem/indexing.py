@@ -349,6 +349,25 @@ class VectorWidths:
         sizes = self._sizes if self._sizes is not None else await self._read()
         if width in sizes.get(model_id, frozenset({width})):
             return
+        await self._judge(model_id, width, provider)
+
+    async def found_none(self, model_id: str, width: int, provider: str) -> None:
+        """After a search by a query vector of ``model_id`` and ``width`` found no vector
+        of that model: :meth:`check`'s refusal when the store holds the model's vectors
+        in another width only. The service's answer matched what this process last
+        read of the store, but another process moved the store since (a reindex after a
+        model was swapped behind the endpoint, the old one still answering here), so
+        the search looked in a width the store no longer holds. The look at the store
+        (:meth:`~chatmem.store.storage.Storage.other_width`, two index seeks) is made
+        only then: a search that finds something of the model costs nothing more."""
+        if self.rule().takes(model_id, width) \
+                or await self._storage.other_width(model_id, width) is None:
+            return
+        await self._judge(model_id, width, provider)
+
+    async def _judge(self, model_id: str, width: int, provider: str) -> None:
+        """Refuse ``width`` when the store, read now, holds vectors of ``model_id``
+        and none of that width (what this process knew of it is brought up to date)."""
         held = (await self._read()).get(model_id)
         if held is None or width in held:
             return

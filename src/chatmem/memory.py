@@ -1888,13 +1888,19 @@ class Memory:
                 return await index.query(query_vector[0], pool_size, where)
             # refused: a width the store's vectors of the model do not have
             assert self._indexer is not None
-            vec = (await self._indexer.widths.embed(embedder, [(q, "query")],
-                                                    deadline=deadline,
-                                                    max_retries=retries)).vectors[0]
+            widths = self._indexer.widths
+            embedded = await widths.embed(embedder, [(q, "query")], deadline=deadline,
+                                          max_retries=retries)
+            vec = embedded.vectors[0]
+            hits = await index.query(vec, pool_size, where)
+            if not any(h.model_id in (embedded.model_id, None) for h in hits):
+                # nothing of the model: perhaps another process moved the store to
+                # another width since this one read it (refused then, as above)
+                await widths.found_none(embedded.model_id, len(vec), embedder.provider.name)
             if query_vector is not None:
                 query_vector.append(vec)
             used.append(vec)
-            return await index.query(vec, pool_size, where)
+            return hits
 
         caps = embedder.capabilities
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
