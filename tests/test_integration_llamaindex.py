@@ -651,3 +651,31 @@ def test_a_tokenizer_that_is_not_callable_is_invalid_input(sync_mem: SyncMemory)
     with pytest.raises(InvalidInput, match=re.escape(
             "ChatmemMemoryBlock tokenizer_fn must be a function")):
         ChatmemMemoryBlock(sync_mem, "s1", tokenizer_fn="cl100k_base")
+
+
+@pytest.mark.parametrize("images", [2_500, 12_000], ids=["over-the-metadata",
+                                                         "over-the-content"])
+def test_so_many_attachments_they_do_not_fit_are_cut_not_refused(
+        sync_mem: SyncMemory, images: int) -> None:
+    # before: refused as any message chatmem cannot store ('messages[0].metadata is too
+    # large (more than 100000 characters as JSON)'; with 12,000: 'messages[0].content has
+    # 216889 characters; the limit is 200000'), the message's text small: the batch
+    # LlamaIndex flushed was lost, and a get on such a turn failed
+    msg = ChatMessage(role="user", blocks=[TextBlock(text="Here are the photos of my dog")] + [
+        ImageBlock(url=f"https://x.test/{i}.png") for i in range(images)])
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    asyncio.run(block.aput([msg, OK]))
+    [stored, ok] = sync_mem.list(session="s1").messages
+    assert ok.content == DOG
+    # the first attachments are kept (the most the metadata holds in its half), the text
+    # whole, a last line "…" marks the cut, the metadata says what the message had
+    kept = len(stored.metadata["attachments"])
+    assert 1_000 < kept < images
+    assert stored.metadata["attachments"][-1] == {"type": "image_url",
+                                                  "url": f"https://x.test/{kept - 1}.png"}
+    lines = ["Here are the photos of my dog"] + [f"[image: {i}.png]" for i in range(images)]
+    assert stored.content == "\n".join([*lines[:kept + 1], "…"])
+    assert stored.metadata["attachments_cut"] == images
+    assert stored.metadata["content_cut"] == len("\n".join(lines))
+    # as the latest turn, it is a recall query like any other
+    assert DOG in asyncio.run(block.aget([msg]))

@@ -53,7 +53,15 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..chat_format import to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
-from ..models import MAX_CONTENT_CHARS, MAX_JSON_DEPTH, MAX_LABEL_CHARS, check_text, describe
+from ..models import (
+    MAX_CONTENT_CHARS,
+    MAX_JSON_CHARS,
+    MAX_JSON_DEPTH,
+    MAX_LABEL_CHARS,
+    check_text,
+    describe,
+    json_cost,
+)
 from ..recall.request import MAX_TURN_INPUTS
 
 T = TypeVar("T")
@@ -69,7 +77,16 @@ CONTENT_CUT_KEY = "content_cut"
 #: Metadata key of a stored message whose text held characters chatmem cannot store
 #: (NUL, a lone surrogate): how many were replaced by U+FFFD (see :func:`_fit`).
 CONTENT_REPLACED_KEY = "content_replaced"
+#: Metadata key of a stored message whose attachments did not all fit (their
+#: descriptions in the content, their records in the metadata): how many it had; the
+#: first ones are kept (see :func:`_fit`).
+ATTACHMENTS_CUT_KEY = "attachments_cut"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+#: The message fields whose values chatmem keeps in the metadata, beside the attachments.
+_METADATA_FIELDS = ("tool_calls", "function_call", "tool_call_id", "refusal")
+#: Room left in the metadata for the keys chatmem and the block add (``content_cut``,
+#: ``attachments``, ``openai_role``…) when attachments are fitted to it.
+_RESERVED = 500
 
 
 def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
@@ -211,6 +228,39 @@ def to_openai(message: ChatMessage, path: str = "message") -> dict[str, Any] | N
     return out
 
 
+def _attachment(part: dict[str, Any], path: str) -> tuple[str, int]:
+    """An attachment part's description, as chatmem writes it in the content, and the
+    characters its record takes in ``metadata["attachments"]`` (with its comma)."""
+    msg = to_message({"role": "user", "content": [part]}, path=path, session="-")
+    return msg.content, json_cost(msg.metadata["attachments"][0], path) + 1
+
+
+def _attachments_kept(item: Mapping[str, Any], attached: Sequence[tuple[str, int]]) -> int:
+    """How many of the attachments (``_attachment`` of each, in order) a message keeps:
+    all of them when their records fit in the metadata beside the message's other fields
+    (tool calls…); else the first ones that do, in at least half of it (tool-call
+    arguments are cut to fit the rest, see :func:`chatmem.chat_format.to_message`), their
+    descriptions in at most half the content: the text keeps the other half."""
+    spent = 2 + sum(cost for _, cost in attached)
+    if spent <= MAX_JSON_CHARS // 2:
+        return len(attached)  # records are longer than descriptions: both fit
+    try:
+        rest = json_cost({k: item[k] for k in _METADATA_FIELDS if item.get(k) is not None},
+                         "metadata")
+    except InvalidInput:
+        rest = 0  # refused when the message is checked, naming the field
+    budget = max(MAX_JSON_CHARS - _RESERVED - rest, MAX_JSON_CHARS // 2)
+    if spent <= budget:
+        return len(attached)
+    spent, shown = 2, 0
+    for kept, (description, cost) in enumerate(attached):
+        spent += cost
+        shown += len(description) + 1
+        if spent > budget or shown > MAX_CONTENT_CHARS // 2:
+            return kept
+    return len(attached)
+
+
 def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, Any]:
     """``item`` (from :func:`to_openai`) with its text cut to chatmem's content limit
     (``MAX_CONTENT_CHARS``, counted as chatmem counts it: the text parts and the
@@ -229,17 +279,24 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
       flushes before the block stores them, so a refusal could not be retried and
       would lose the whole batch (and fail an unrelated later ``put``). What a user
       typed is stored; a caller's wrong types (``tool_call_id`` not a string…) are
-      still refused: a bug to fix, not a message to keep."""
+      still refused: a bug to fix, not a message to keep.
+
+    So many attachments that their records do not fit in the metadata (or their
+    descriptions in the content) are not refused either: the first ones are kept
+    (:func:`_attachments_kept`), the rest left out; stored, a last line ``…`` marks it,
+    and ``metadata[ATTACHMENTS_CUT_KEY]`` holds how many there were (and
+    ``metadata[CONTENT_CUT_KEY]`` the length of the whole content)."""
     content = item.get("content")
     if isinstance(content, str):
-        texts, others = [content], []
+        parts: list[dict[str, Any]] = [{"type": "text", "text": content}]
     elif isinstance(content, list):
-        texts = [p["text"] for p in content if p["type"] == "text"]
-        # each attachment's description, as chatmem writes it
-        others = [to_message({"role": "user", "content": [p]}, path=path, session="-").content
-                  for p in content if p["type"] != "text"]
+        parts = content
     else:
         return item
+    texts = [p["text"] for p in parts if p["type"] == "text"]
+    attached = [_attachment(p, path) for p in parts if p["type"] != "text"]
+    kept = _attachments_kept(item, attached)
+    dropped = kept < len(attached)
     replaced = 0
     if query:
         texts = [t.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
@@ -247,8 +304,12 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
     else:
         replaced = sum(len(_UNSTORABLE.findall(t)) for t in texts)
         texts = [_UNSTORABLE.sub("\ufffd", t) for t in texts]
-    size = sum(map(len, texts)) + sum(map(len, others)) + len(texts) + len(others) - 1
-    if size <= MAX_CONTENT_CHARS and not query and not replaced:
+    whole = (sum(map(len, texts)) + sum(len(d) for d, _ in attached) + len(texts)
+             + len(attached) - 1)
+    marker = 2 if dropped and not query else 0  # the line "…" of the left-out attachments
+    size = (sum(map(len, texts)) + sum(len(d) for d, _ in attached[:kept]) + len(texts)
+            + kept - 1 + marker)
+    if size <= MAX_CONTENT_CHARS and not query and not replaced and not dropped:
         return item
     excess = max(size - MAX_CONTENT_CHARS, 0) + (0 if query or size <= MAX_CONTENT_CHARS
                                                  else len("…"))
@@ -263,12 +324,23 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
             if take == excess:  # the cut ends here
                 texts[i] += "…"
         excess -= take
-    kept = iter(texts)
-    out = {**item, "content": next(kept) if isinstance(content, str) else [
-        {"type": "text", "text": next(kept)} if p["type"] == "text" else p
-        for p in content]}
-    if size > MAX_CONTENT_CHARS and not query:
-        out["metadata"] = {CONTENT_CUT_KEY: size}
+    cut_texts = iter(texts)
+    out_parts: list[dict[str, Any]] = []
+    seen = 0
+    for p in parts:
+        if p["type"] == "text":
+            out_parts.append({"type": "text", "text": next(cut_texts)})
+        else:
+            seen += 1
+            if seen <= kept:
+                out_parts.append(p)
+    if marker:
+        out_parts.append({"type": "text", "text": "…"})
+    out = {**item, "content": out_parts[0]["text"] if isinstance(content, str) else out_parts}
+    if (whole > MAX_CONTENT_CHARS or dropped) and not query:
+        out["metadata"] = {CONTENT_CUT_KEY: whole}
+        if dropped:
+            out["metadata"][ATTACHMENTS_CUT_KEY] = len(attached)
     if replaced:
         out["metadata"] = {**out.get("metadata", {}), CONTENT_REPLACED_KEY: replaced}
     return out
