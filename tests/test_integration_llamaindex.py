@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import json
+import logging
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -356,9 +358,8 @@ def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert (tmp_path / "llama-chat.db").exists()
 
 
-def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
-        sync_mem: SyncMemory) -> None:
-    # a bare RecursionError before (a recursive copy, then json.dumps)
+def deep_and_looped() -> tuple[dict[str, object], dict[str, object]]:
+    """A value nested 10,000 deep, and one that holds itself."""
     deep: dict[str, object] = {}
     node = deep
     for _ in range(10_000):
@@ -366,6 +367,13 @@ def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
         node = node["a"]  # type: ignore[assignment]
     looped: dict[str, object] = {}
     looped["me"] = looped
+    return deep, looped
+
+
+def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
+        sync_mem: SyncMemory) -> None:
+    # a bare RecursionError before (a recursive copy, then json.dumps)
+    deep, looped = deep_and_looped()
     block = ChatmemMemoryBlock(sync_mem, "s1")
     for message, where in (
             (ChatMessage(role="assistant", content="calling",
@@ -470,9 +478,15 @@ def test_bad_messages_are_invalid_input_naming_them_and_store_nothing(
         sync_mem: SyncMemory, with_session: bool) -> None:
     # before: AttributeError / TypeError, an int tool_call_id or name silently dropped,
     # a dict or string of tool calls iterated key by key, the index of the batch left
-    # after empty messages went
+    # after empty messages went. A put of the caller's own (not a LlamaIndex Memory's
+    # flush, which stores every message: see the test after) can be given again
     block = ChatmemMemoryBlock(sync_mem, "s1")
     for messages, error in BAD_PUTS:
+        put = block.aput(messages,  # type: ignore[arg-type]
+                         session_id="s1" if with_session else None)
+        with pytest.raises(InvalidInput, match=re.escape(error)):
+            asyncio.run(put)
+    for messages, error in BAD_PUTS[:3]:  # not a list of messages: no Memory's flush
         put = block.aput(messages, from_short_term_memory=True,  # type: ignore[arg-type]
                          session_id="s1" if with_session else None)
         with pytest.raises(InvalidInput, match=re.escape(error)):
@@ -651,6 +665,99 @@ def test_a_tokenizer_that_is_not_callable_is_invalid_input(sync_mem: SyncMemory)
     with pytest.raises(InvalidInput, match=re.escape(
             "ChatmemMemoryBlock tokenizer_fn must be a function")):
         ChatmemMemoryBlock(sync_mem, "s1", tokenizer_fn="cl100k_base")
+
+
+def test_a_message_chatmem_cannot_take_as_given_is_kept_not_the_batch_lost(
+        sync_mem: SyncMemory, llama: LlamaFactory, caplog: pytest.LogCaptureFixture) -> None:
+    # before: InvalidInput ('messages[2].name is longer than 512 characters (600)') out
+    # of the put of a later message, after LlamaIndex had archived the flushed batch
+    # (LlamaIndex never flushes an archived message again): none of it was stored
+    calls = {"id": "c1", "function": {"name": "weather", "arguments": "{}"}}
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    memory.put_messages([
+        ChatMessage(role="user", content=DOG),
+        ChatMessage(role="assistant", content="Biscuit sounds lovely!"),
+        ChatMessage(role="user", content="I moved to Porto",
+                    additional_kwargs={"name": "n" * 600}),
+        ChatMessage(role="assistant", content=None, additional_kwargs={"tool_calls": calls}),
+        ChatMessage(role="tool", content="Sunny", additional_kwargs={"tool_call_id": 5}),
+        ChatMessage(role="assistant", content="Porto is sunny today")])
+    with caplog.at_level(logging.WARNING, logger="chatmem.integrations.llamaindex"):
+        for msg in filler(3):
+            memory.put(msg)
+    sync_mem.flush()
+    stored = sync_mem.list(session="s1").messages
+    assert len(memory.get_all(status=MessageStatus.ARCHIVED)) == len(stored) >= 6
+    # what chatmem could not take as given is stored with its text (a JSON of what it
+    # held when it had none), the error and the fields it held under metadata
+    assert [(m.role, m.content) for m in stored[:6]] == [
+        ("user", DOG), ("assistant", "Biscuit sounds lovely!"), ("user", "I moved to Porto"),
+        ("assistant", json.dumps({"tool_calls": calls})), ("tool", "Sunny"),
+        ("assistant", "Porto is sunny today")]
+    kept = [m.metadata.get("unstorable") for m in stored[:6]]
+    assert kept[:2] == [None, None] and kept[5] is None
+    # (LlamaIndex flushes in batches of its own: an error names the message by its
+    # place in its batch)
+    assert [{**k, "error": re.sub(r"^messages\[\d+\]", "messages[i]", k["error"])}
+            for k in kept[2:5]] == [
+        {"error": "messages[i].name is longer than 512 characters (600)",
+         "fields": json.dumps({"name": "n" * 600})},
+        {"error": "messages[i].additional_kwargs.tool_calls must be a list of tool calls, "
+                  "got dict {'function': {'arguments': '{}', 'name': 'weather'}, 'id': 'c1'}",
+         "fields": json.dumps({"tool_calls": calls})},
+        {"error": "messages[i].additional_kwargs.tool_call_id must be a string, got int 5",
+         "fields": json.dumps({"tool_call_id": 5})}]
+    assert [m.source for m in stored[2:5]] == [None, "tool_call", None]  # a call: not embedded
+    # the caller is told, once per message: which one (its place in the batch and the
+    # id it was stored under) and why
+    logged = [r.getMessage() for r in caplog.records]
+    assert len(logged) == 3
+    for text, msg, note in zip(logged, stored[2:5], kept[2:5]):
+        assert msg.id in text and text.endswith(note["error"])
+        assert re.match(r"messages\[\d+\] of the batch LlamaIndex flushed", text)
+    system = memory.get(input="where did I move to?")[0].content or ""
+    assert "I moved to Porto" in system
+
+
+def test_every_message_of_a_flush_is_stored_whatever_it_holds(
+        sync_mem: SyncMemory, caplog: pytest.LogCaptureFixture) -> None:
+    # as a LlamaIndex Memory flushes (from_short_term_memory=True), every message chatmem
+    # refuses as given: each stored beside OK, a warning for each (before: InvalidInput,
+    # none stored)
+    deep, looped = deep_and_looped()
+    # the message each of BAD_PUTS names
+    refused = [messages[int(re.findall(r"\d+", error)[0])]
+               for messages, error in BAD_PUTS[3:]] + [
+        ChatMessage(role="assistant", content="calling", additional_kwargs={"tool_calls": [deep]}),
+        ChatMessage(role="assistant", blocks=[
+            ToolCallBlock(tool_name="lookup", tool_kwargs={"q": looped})]),
+        ChatMessage(role="user", blocks=[TextBlock(text="the report"),
+                                         DocumentBlock(data=b"%PDF", title="re\x00port.pdf")])]
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    with caplog.at_level(logging.WARNING, logger="chatmem.integrations.llamaindex"):
+        asyncio.run(block.aput([OK, *refused, OK], from_short_term_memory=True))
+    stored = sync_mem.list(session="s1").messages
+    assert [m.content for m in stored] == [
+        DOG, "3", "hi", '{"tool_calls": {"id": "c1", "function": {"name": "f", '
+        '"arguments": "{}"}}}', '{"function_call": "f()"}', "x", "calling",
+        stored[7].content, "the report", DOG]
+    notes = [m.metadata.get("unstorable") for m in stored]
+    assert notes[0] is None and notes[-1] is None and all(notes[1:-1])
+    assert [json.loads(n["fields"]) for n in notes[1:6]] == [
+        {"tool_call_id": 5}, {"name": 7},
+        {"tool_calls": {"id": "c1", "function": {"name": "f", "arguments": "{}"}}},
+        {"function_call": "f()"}, {"name": "n" * 600}]
+    # what JSON cannot hold (a value nested 10,000 deep, one that holds itself) is described
+    assert "not written as JSON" in notes[6]["fields"]
+    assert "not written as JSON" in notes[7]["fields"]
+    assert stored[7].source == "tool_call" and stored[7].content == notes[7]["fields"]
+    # an attachment refused (a NUL in its title): the text is stored, the attachment held
+    assert json.loads(notes[8]["fields"]) == {"attachments": [
+        {"type": "file", "file": {"filename": "re\x00port.pdf"}}]}
+    assert len(caplog.records) == len(refused)
+    assert [r.getMessage().split(" ", 1)[0] for r in caplog.records] == [
+        f"messages[{i}]" for i in range(1, len(refused) + 1)]
 
 
 @pytest.mark.parametrize("images", [2_500, 12_000], ids=["over-the-metadata",

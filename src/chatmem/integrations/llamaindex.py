@@ -3,7 +3,8 @@
 :class:`ChatmemMemoryBlock` is a long-term block for LlamaIndex's
 ``llama_index.core.memory.Memory``: the messages that ``Memory`` flushes out of its
 short-term queue (``token_limit``) are stored in chatmem (:meth:`chatmem.Memory.add`:
-tool calls kept in the metadata, tool messages stored and never embedded), and on every
+tool calls kept in the metadata, tool messages stored and never embedded; every one of
+them, as LlamaIndex has archived them: see :meth:`ChatmemMemoryBlock._aput`), and on every
 ``get`` the block returns what chatmem recalls for the latest turn, the same text
 :meth:`chatmem.Memory.context` puts in its system message. ``Memory`` renders it inside
 ``<memory><chatmem>…</chatmem></memory>`` in the system message (or the latest user
@@ -27,9 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 try:
@@ -50,7 +53,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "chatmem.integrations.llamaindex needs LlamaIndex: pip install 'chatmem[llamaindex]' "
         f"(llama-index-core>=0.14); {exc}") from exc
 
-from ..chat_format import to_message
+from ..chat_format import TOOL_CALL_SOURCE, to_message
 from ..errors import InvalidInput
 from ..memory import Memory, SyncMemory
 from ..models import (
@@ -65,6 +68,8 @@ from ..models import (
 from ..recall.request import MAX_TURN_INPUTS
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 #: LlamaIndex roles stored under another chat-completions role (``developer`` and
 #: ``function`` are chatmem's own aliases, see :mod:`chatmem.chat_format`).
@@ -81,12 +86,19 @@ CONTENT_REPLACED_KEY = "content_replaced"
 #: descriptions in the content, their records in the metadata): how many it had; the
 #: first ones are kept (see :func:`_fit`).
 ATTACHMENTS_CUT_KEY = "attachments_cut"
+#: Metadata key of a message LlamaIndex flushed that chatmem could not take as given (a
+#: field of the wrong type, a ``name`` over 512 characters…): ``{"error": …, "fields":
+#: …}``, chatmem's error and, as JSON text, the fields it held (see :func:`_kept`).
+UNSTORABLE_KEY = "unstorable"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The message fields whose values chatmem keeps in the metadata, beside the attachments.
 _METADATA_FIELDS = ("tool_calls", "function_call", "tool_call_id", "refusal")
 #: Room left in the metadata for the keys chatmem and the block add (``content_cut``,
 #: ``attachments``, ``openai_role``…) when attachments are fitted to it.
 _RESERVED = 500
+#: Whether the messages being stored were flushed (archived) by a LlamaIndex ``Memory``.
+_FLUSHED: ContextVar[bool] = ContextVar("chatmem_llamaindex_flushed", default=False)
 
 
 def _plain(value: Any, path: str = "additional_kwargs", depth: int = 1) -> Any:
@@ -150,6 +162,12 @@ def _part(block: Any) -> dict[str, Any] | None:
     return None  # thinking, citations, cache points: not part of the conversation
 
 
+def _role(message: ChatMessage) -> str:
+    """The chat-completions role of ``message``."""
+    role = str(getattr(message.role, "value", message.role))
+    return ROLES.get(role, role)
+
+
 def messages_of(value: object, name: str = "messages") -> list[ChatMessage]:
     """``value`` as a list of ``ChatMessage``; anything else is :class:`InvalidInput`
     naming ``name`` (or the item)."""
@@ -171,8 +189,7 @@ def to_openai(message: ChatMessage, path: str = "message") -> dict[str, Any] | N
     if not isinstance(message, ChatMessage):
         raise InvalidInput(f"{path} must be a llama_index ChatMessage, got "
                            f"{describe(message)}")
-    role = str(getattr(message.role, "value", message.role))
-    out: dict[str, Any] = {"role": ROLES.get(role, role)}
+    out: dict[str, Any] = {"role": _role(message)}
     texts: list[str] = []
     parts: list[dict[str, Any]] = []
     calls: list[Any] = []
@@ -277,9 +294,7 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
       chatmem refuses) is replaced by U+FFFD and counted under
       ``metadata[CONTENT_REPLACED_KEY]``: LlamaIndex has archived the messages it
       flushes before the block stores them, so a refusal could not be retried and
-      would lose the whole batch (and fail an unrelated later ``put``). What a user
-      typed is stored; a caller's wrong types (``tool_call_id`` not a string…) are
-      still refused: a bug to fix, not a message to keep.
+      would lose the whole batch (and fail an unrelated later ``put``).
 
     So many attachments that their records do not fit in the metadata (or their
     descriptions in the content) are not refused either: the first ones are kept
@@ -346,6 +361,81 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
     return out
 
 
+def _jsonable(value: object) -> object:
+    """What ``json.dumps`` writes for a value JSON has no type for: an SDK's pydantic
+    object as its fields, a set as a list, bytes as text, anything else as its repr."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(exclude_none=True)
+    if isinstance(value, (set, frozenset)):
+        return list(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    return repr(value)
+
+
+def _json_text(value: object) -> str:
+    """``value`` as JSON text that chatmem stores as it is: a lone surrogate written as
+    its ``\\u`` escape (JSON writes a NUL so itself). A value JSON cannot hold (one that
+    holds itself, or nested past Python's stack: a LlamaIndex ``Memory`` cannot queue
+    either) is described instead."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=_jsonable)
+    except (ValueError, TypeError, RecursionError) as exc:
+        text = json.dumps(f"<{describe(value)}: not written as JSON: {exc}>",
+                          ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _kept(message: ChatMessage, error: InvalidInput, path: str) -> list[dict[str, Any]]:
+    """``message``, which chatmem refused as given (``error``), in forms it can store,
+    the most faithful first: its text and attachments as usual, and under
+    ``metadata[UNSTORABLE_KEY]`` the error and, as JSON text, the fields chatmem reads
+    besides its text (``additional_kwargs``' chat-completions fields, tool-call blocks,
+    and, in the second form, the attachments: when they were what was refused). A
+    message without text has that JSON as its content (an assistant's calls so stored
+    with ``source="tool_call"``, never embedded, as chatmem stores calls). The last form
+    is always storable: plain text, within the limits."""
+    kwargs = message.additional_kwargs or {}
+    fields: dict[str, Any] = {k: kwargs[k] for k in KWARG_FIELDS
+                              if kwargs.get(k) is not None and kwargs.get(k) != []}
+    calls = [b.model_dump(exclude={"block_type"}) for b in message.blocks
+             if isinstance(b, ToolCallBlock)]
+    if calls:
+        fields["tool_call_blocks"] = calls
+    others = [b for b in message.blocks if not isinstance(b, ToolCallBlock)]
+    texts = [b for b in others if isinstance(b, TextBlock)]
+    attachments = [p for p in map(_part, others) if p is not None]
+    forms = []
+    for blocks, held in ((others, fields),
+                         (texts, {**fields, "attachments": attachments} if attachments
+                          else fields)):
+        held_text = _json_text(held)
+        # text and attachments alone: no field to refuse
+        item = to_openai(ChatMessage(role=message.role, blocks=blocks), path)
+        if item is None or not item["content"]:  # no text: what it held is its text
+            item = {"role": _role(message), "content": held_text}
+            if any(k in held for k in ("tool_calls", "function_call", "tool_call_blocks")):
+                item["source"] = TOOL_CALL_SOURCE
+        try:
+            item = _fit(item, path)
+        except InvalidInput:
+            continue
+        note: dict[str, Any] = {"error": _cut(_UNSTORABLE.sub("\ufffd", str(error)), 2000),
+                                "fields": held_text}
+        room = MAX_JSON_CHARS - _RESERVED - 2 * 2000
+        if len(held_text) > room:  # beside a text: cut to fit the metadata
+            note["fields"] = _cut(held_text, room)
+            note["fields_chars"] = len(held_text)
+        item["metadata"] = {**item.get("metadata", {}), UNSTORABLE_KEY: note}
+        forms.append(item)
+    return forms
+
+
 def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     """The latest turn of ``messages``: from the last user message on (the last message
     when there is none), as chat-completions messages (the query of a recall), each
@@ -354,7 +444,7 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     on a turn's messages, and chatmem's query is the turn's last words anyway."""
     messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
-                  if str(getattr(messages[i].role, "value", messages[i].role)) == "user"),
+                  if _role(messages[i]) == "user"),
                  len(messages) - 1)
     start = max(start, 0)
     out = []
@@ -510,29 +600,67 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
                    session_id: str | None = None) -> None:
         # checked before LlamaIndex writes session_id into each message
         messages_of(messages)
-        await super().aput(messages, from_short_term_memory=from_short_term_memory,
-                           session_id=session_id)
+        # LlamaIndex's Memory flushes with from_short_term_memory=True, after archiving
+        # the messages: _aput must then store them all (LlamaIndex passes it no flag)
+        flushed = _FLUSHED.set(from_short_term_memory)
+        try:
+            await super().aput(messages, from_short_term_memory=from_short_term_memory,
+                               session_id=session_id)
+        finally:
+            _FLUSHED.reset(flushed)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
-        """Store the messages flushed from the short-term memory in chatmem: all of
-        them (one over chatmem's content limit cut to it, see :func:`_fit`), or (a
-        message that cannot be stored: :class:`InvalidInput` naming it) none."""
+        """Store the messages in chatmem (one over chatmem's content limit cut to it, see
+        :func:`_fit`). A message chatmem cannot take as given (a field of the wrong
+        type…): when LlamaIndex's ``Memory`` flushed the batch, it has archived it and
+        an error would lose it all, so that message is stored in the first form of
+        :func:`_kept` chatmem takes, with the rest of the batch, and a warning names it
+        (index in the batch, reason, the id it was stored under); when a caller put the
+        messages itself, it is :class:`InvalidInput` naming it, and none is stored."""
         messages = messages_of(messages)
-        items = [(i, _fit(m, f"messages[{i}]")) for i, m in (
-            (i, to_openai(msg, f"messages[{i}]")) for i, msg in enumerate(messages))
-            if m is not None]
-        if not items:
-            return
+        flushed = _FLUSHED.get()
         given = next((msg.additional_kwargs.get("session_id") for msg in messages
                       if msg.additional_kwargs.get("session_id")), None)
-        session = self._session(given)
-        for i, item in items:  # errors name the message as LlamaIndex gave it
-            to_message(item, path=f"messages[{i}]", session=session, platform=self.platform)
-        batch = [item for _, item in items]
+        batch: list[dict[str, Any]] = []
+        refused: list[tuple[int, int, InvalidInput]] = []  # (index, place in batch, error)
+        session: str | None = None
+        for i, msg in enumerate(messages):  # errors name the message as LlamaIndex gave it
+            path = f"messages[{i}]"
+            try:
+                item = to_openai(msg, path)
+                if item is None:
+                    continue
+                item = _fit(item, path)
+                session = self._session(given)
+                to_message(item, path=path, session=session, platform=self.platform)
+            except InvalidInput as exc:
+                if not flushed:
+                    raise
+                session = self._session(given)
+                item = self._first_taken(_kept(msg, exc, path), path, session, exc)
+                refused.append((i, len(batch), exc))
+            batch.append(item)
+        if session is None:
+            return
         # LlamaIndex has taken the messages out of its short-term queue before handing
         # them over: a cancelled put still stores them (then the cancellation goes on)
-        await self._run(lambda m: m.add(batch, session=session, platform=self.platform),
-                        finish=True)
+        stored = await self._run(lambda m: m.add(batch, session=session,
+                                                 platform=self.platform), finish=True)
+        for i, place, error in refused:
+            log.warning("messages[%d] of the batch LlamaIndex flushed (session %s) is stored "
+                        "as message %s, with what chatmem could not take as given under "
+                        "metadata[%r]: %s", i, session, stored[place].id, UNSTORABLE_KEY,
+                        error)
+
+    def _first_taken(self, forms: list[dict[str, Any]], path: str, session: str,
+                     error: InvalidInput) -> dict[str, Any]:
+        for item in forms:
+            try:
+                to_message(item, path=path, session=session, platform=self.platform)
+            except InvalidInput:
+                continue
+            return item
+        raise error  # a session chatmem refuses (the Memory's session_id): no form fits
 
 
 __all__ = ["ChatmemMemoryBlock", "messages_of", "to_openai", "turn"]
