@@ -98,16 +98,24 @@ def test_bad_scope_and_retention_changes_are_one_line_and_change_nothing(
     before = asyncio.run(library_view(db))
     for args, says in (
             (["scope", "set", "everything", "--session", "alice-dm"], "VALUE must be one of"),
-            (["scope", "set", "all"], "a session-level setting needs session"),
+            # the layer's parts are named by their options, not the library's arguments
+            (["scope", "set", "all"], "error: --layer session (the default) needs --session"),
             (["scope", "set", "--layer", "platform", "--platform", "tg", "--session", "x",
-              "all"], "takes platform only, got session too"),
+              "all"], "error: --layer platform takes --platform only, got --session too "
+                      "(--layer session reads --session)"),
+            (["scope", "set", "--layer", "chat_type", "--platform", "tg", "all"],
+             "error: --layer chat_type needs --chat-type"),
             (["scope", "set", "--layer", "galaxy", "all"], "--layer must be one of"),
             (["retention", "set", "--session", "alice-dm", "--", "-3"],
              "DAYS must be an integer from 0"),
             (["retention", "set", "--session", "alice-dm", "soon"],
              "DAYS must be an integer, got 'soon'"),
             (["retention", "unset", "--layer", "group", "--platform", "tg"],
-             "needs group_id"),
+             "error: --layer group needs --group-id"),
+            (["retention", "set", "--layer", "group", "--platform", "tg", "--group-id", "g",
+              "--chat-type", "private", "3"],
+             "error: --layer group takes --platform and --group-id only, got --chat-type "
+             "too (--layer chat_type reads --chat-type)"),
             (["scope", "show"], "Missing option '--session'")):
         res = cli(args[0], args[1], "--db", str(db), *args[2:])
         assert res.exit_code == 2, (args, res.output)

@@ -35,6 +35,7 @@ from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError, InvalidInput
 from .memory import Memory
 from .models import MAX_CONTENT_CHARS, Message, now_ms, validate_message
+from .scopes import LAYER_PARTS, PART_LAYER
 
 T = TypeVar("T")
 
@@ -1504,10 +1505,36 @@ def _echo_effective(as_json: bool, out: dict[str, Any], said: str, section: str)
     click.echo(f"{said} (from {out['layer']}){broken}")
 
 
+#: The option that gives each part of a settings layer's key.
+_PART_OPTIONS = {"platform": "--platform", "chat_type": "--chat-type",
+                 "group_id": "--group-id", "session": "--session"}
+
+
+def _check_layer_parts(layer: dict[str, Any]) -> None:
+    """The parts ``--layer`` needs and takes, named by their options: the library's own
+    check names its arguments (``needs group_id``), which no command-line user typed.
+    Checked before the store is opened; the library checks them again."""
+    where = layer["layer"]
+    named = f"--layer {where}" + (" (the default)" if where == "session" else "")
+    takes = LAYER_PARTS[where]
+    missing = [_PART_OPTIONS[part] for part in takes if not layer[part]]
+    if missing:
+        fail(f"{named} needs {' and '.join(missing)}")
+    extra = [part for part in _PART_OPTIONS if layer[part] is not None and part not in takes]
+    if extra:
+        reads = "; ".join(f"--layer {PART_LAYER[part]} reads {_PART_OPTIONS[part]}"
+                          for part in extra)
+        fail(f"{named} takes {' and '.join(_PART_OPTIONS[part] for part in takes)} only, "
+             f"got {', '.join(_PART_OPTIONS[part] for part in extra)} too ({reads}): "
+             f"name the layer meant with --layer, or leave {'them' if len(extra) > 1 else 'it'}"
+             " out")
+
+
 async def _set_layer(db: str | None, config_path: str | None, vector: str | None,
                      what: str, value: str | int | None, **layer: Any) -> None:
     """Set (``None``: remove) one layer's scope or retention, as an owner; ``layer``:
     the options of :func:`_layer_options`."""
+    _check_layer_parts(layer)
     async with await open_existing(db, config_path, vector) as mem:
         if what == "scope":
             await mem.set_scope(None if value is None else str(value), actor=_cli_owner(),

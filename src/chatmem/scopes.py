@@ -192,11 +192,11 @@ class Actor:
 
 
 #: The parts each settings layer's key is made of.
-_LAYER_PARTS: dict[str, tuple[str, ...]] = {
+LAYER_PARTS: dict[str, tuple[str, ...]] = {
     "platform": ("platform",), "chat_type": ("platform", "chat_type"),
     "group": ("platform", "group_id"), "session": ("session",)}
 #: The layer a part given to a layer that does not read it names.
-_PART_LAYER = {"platform": "platform", "chat_type": "chat_type", "group_id": "group",
+PART_LAYER = {"platform": "platform", "chat_type": "chat_type", "group_id": "group",
                "session": "session"}
 
 
@@ -258,12 +258,12 @@ def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
         check_text(value, name, max_chars=MAX_LABEL_CHARS)
     # a part the layer does not read is refused, not dropped: layer "platform" with a
     # chat_type would set the whole platform's value where one chat type's was meant
-    takes = _LAYER_PARTS[layer]
+    takes = LAYER_PARTS[layer]
     extra = [name for name, value in (("platform", platform), ("chat_type", chat_type),
                                       ("group_id", group_id), ("session", session_id))
              if value is not None and name not in takes]
     if extra:
-        reads = "; ".join(f"layer {_PART_LAYER[name]!r} reads {name}" for name in extra)
+        reads = "; ".join(f"layer {PART_LAYER[name]!r} reads {name}" for name in extra)
         raise InvalidInput(
             f"a {layer}-level setting takes {' and '.join(takes)} only, got "
             f"{', '.join(extra)} too ({reads}): name the layer meant, or leave "
