@@ -201,6 +201,31 @@ def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> N
     assert path.read_bytes() == b"my notes"
 
 
+@pytest.mark.parametrize("args,says", [
+    (["list", "--db", "q.db", "--limit"], "error: Option '--limit' requires an argument. "
+                                         "(see chatmem list --help)"),
+    (["list", "--db"], "error: Option '--db' requires an argument. (see chatmem list --help)"),
+    (["forget", "--db", "q.db", "--yes=1"], "error: Option '--yes' does not take a value. "
+                                           "(see chatmem forget --help)"),
+    (["scope", "set", "--db", "q.db", "--session"],
+     "error: Option '--session' requires an argument. (see chatmem scope set --help)"),
+    (["list", "--db", "q.db", "--bogus"], "error: No such option '--bogus'. "
+                                          "(see chatmem list --help)"),
+    (["scope", "bogus"], "error: No such command 'bogus'. (see chatmem scope --help)"),
+])
+def test_a_usage_error_ends_with_the_command_whose_help_says_more(
+        tmp_path: Path, args: list[str], says: str) -> None:
+    """README § Command line: an unknown or missing option is one line, ending with the
+    command whose --help says more; an option given without its value (or a flag given
+    one) ended without it, click's parser raising those with no command attached."""
+    proc = subprocess.run([sys.executable, "-m", "chatmem", *args], capture_output=True,
+                          timeout=120, env=ENV, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == "", proc
+    # run as `python -m chatmem`, click names the command so
+    assert proc.stderr.replace("python -m chatmem", "chatmem").splitlines() == [says]
+    assert not (tmp_path / "q.db").exists()
+
+
 def test_the_question_before_erasing_is_asked_on_stderr_and_needs_an_answer(
         tmp_path: Path) -> None:
     """forget, delete and clear ask first: on standard error, so that `--json > out.json`

@@ -299,10 +299,29 @@ def _one_line_usage() -> Iterator[None]:
         raise OneLineUsage(usage_line(exc), ctx=exc.ctx) from None
 
 
-class Commands(click.Group):
+class _KnowsItsCommand(click.Command):
+    """A usage error raised while the command line is read names the command whose
+    ``--help`` says more: click's parser raises some without it (``Option '--limit'
+    requires an argument.``, ``Option '--yes' does not take a value.``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
+
+
+class Commands(_KnowsItsCommand, click.Group):
     """The ``chatmem`` group: click's own usage errors of every command (``--limit abc``,
     ``--role bogus``, a missing option) are one line and exit code 2 as well, the rule
-    of README § Command line, not click's usage text."""
+    of README § Command line, not click's usage text. Its commands, and the commands of
+    its groups (``scope``, ``retention``, ``session``), read their command line as
+    :class:`_KnowsItsCommand` does."""
+
+    command_class = _KnowsItsCommand
+    group_class = type  # a group of the group is a Commands too
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
