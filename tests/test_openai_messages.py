@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,7 @@ from chatmem.server.http import create_app
 from chatmem.testing import HashEmbeddingProvider
 from fake_embeddings import FakeOpenAI
 from providers import RecordingProvider
-from readme import python_blocks, run_example
+from readme import python_blocks, run_example, section
 from servers import running
 
 CALL = {"id": "call_1", "type": "function",
@@ -399,3 +400,25 @@ def test_the_readme_chat_loop_runs_against_an_openai_compatible_server(tmp_path:
         ("user", "I live in Berlin"), ("assistant", "fake reply 1: I live in Berlin"),
         ("user", "Which city do I live in?"),
         ("assistant", "fake reply 2: Which city do I live in?")]
+
+
+def test_the_readme_message_list_example_injects_what_it_says(tmp_path: Path) -> None:
+    """README § OpenAI message lists, run as a user would after the first example (its
+    ``client`` and ``mem``): ``injected`` is the recall system message its comment shows,
+    and it goes to the model before the list. Without waiting for indexing, the context
+    of the list's own turn found nothing but that turn (excluded: it is in the context)
+    and ``injected`` was ``[]``."""
+    pytest.importorskip("openai")
+    example = python_blocks(section("### OpenAI message lists"))[0]
+    code = ("from openai import OpenAI\nfrom chatmem import SyncMemory\nclient = OpenAI()\n"
+            'mem = SyncMemory.open("sqlite:///chat.db")\n' + example
+            + "import json\nprint(json.dumps(injected))\nmem.close()\n")
+    with FakeOpenAI() as fake:
+        done = run_example(code, tmp_path, {"OPENAI_BASE_URL": fake.url,
+                                            "OPENAI_API_KEY": "sk-test"})
+        assert done.returncode == 0, done.stderr
+        chats = fake.chats
+    injected = json.loads(done.stdout.splitlines()[-1])
+    assert [m["role"] for m in injected] == ["system"]
+    assert "A cat on a sofa." in injected[0]["content"]
+    assert chats[0][0] == injected[0] and chats[0][1]["role"] == "system"
