@@ -4,7 +4,9 @@ MCP SDK's own clients over stdio and streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -41,6 +43,7 @@ from chatmem.server.mcp import (
 )
 from chatmem.tool import tool_schema
 from providers import RecordingProvider
+from readme import section
 from servers import free_port, running
 
 PASSPORT = "My passport expires in March 2027"
@@ -70,6 +73,47 @@ async def recall_until(client: ClientSession, query: str, needle: str,
 def server_args(db: Path, *extra: str) -> list[str]:
     return ["-m", "chatmem", "mcp", "--db", str(db), "--session", "alice-dm",
             "--platform", "cli", "--speaker-id", "alice", *extra]
+
+
+async def test_the_readme_client_configuration_starts_as_a_desktop_client_starts_it(
+        tmp_path: Path) -> None:
+    """README § MCP server's client configuration, started the way a desktop client (and
+    the SDK's stdio_client) starts it: the SDK's few default variables, a PATH without
+    the folder chatmem was installed in, another working directory. As written, the
+    bare command is not found there; README says to give its full path, and settings in
+    the entry's "env": so written, it serves the three tools on the --db given."""
+    text = section("## MCP server")
+    entry = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1)
+                       )["mcpServers"]["memory"]
+    assert entry["command"] == "chatmem"
+    assert "give\n`command` its full path" in text and "entry's `\"env\"`" in text
+    installed = Path(sys.executable).parent / "chatmem"
+    if not installed.exists():
+        pytest.skip("no chatmem script beside this interpreter")
+    db = tmp_path / "home" / "chat.db"  # the README's /home/me/chat.db, adapted
+    args = [str(db) if a == "/home/me/chat.db" else a for a in entry["args"]]
+    gui_env = {**get_default_environment(), "PATH": "/usr/bin:/bin"}
+    with (tmp_path / "bare.log").open("w") as errlog, pytest.raises(OSError), \
+            anyio.fail_after(30):
+        async with stdio_client(StdioServerParameters(
+                command=entry["command"], args=args, env=gui_env, cwd=tmp_path),
+                errlog=errlog) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+    # the entry's "env" carries what the server needs (here: this checkout's chatmem)
+    src = str(Path(chatmem.__file__).resolve().parents[1])
+    params = StdioServerParameters(command=str(installed), args=args, cwd=tmp_path,
+                                   env={**gui_env, "PYTHONPATH": src})
+    with (tmp_path / "server.log").open("w") as errlog, anyio.fail_after(90):
+        async with stdio_client(params, errlog=errlog) as (read, write), \
+                ClientSession(read, write) as client:
+            await client.initialize()
+            tools = {t.name for t in (await client.list_tools()).tools}
+            assert tools == {"memory_recall", "memory_add", "memory_list"}
+            added = await client.call_tool("memory_add", {"content": "I like green tea"})
+            assert not added.is_error, text_of(added)
+            assert added.structured_content is not None
+            assert added.structured_content["session"] == "me"
+    assert db.exists()
 
 
 async def test_stdio_end_to_end(tmp_path: Path) -> None:
