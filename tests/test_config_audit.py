@@ -114,6 +114,31 @@ def test_one_side_of_a_window_set_above_keeps_the_other() -> None:
     assert (cfg.context_expand.window.before, cfg.context_expand.window.after) == (1, 1)
 
 
+def test_one_side_of_a_window_set_above_the_defaults_keeps_the_default_other() -> None:
+    """README § Environment variables: ``CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE=1`` sets
+    one side, precedence being per field down to the defaults. With no file setting the
+    window, the other side became 0 (the variable's table read alone: {before: 1}),
+    where over a file's window it kept the file's; it keeps the default 2 now, and an
+    unset message_range keeps the context window's side, which it stands for."""
+    def sides(cfg: Config) -> tuple[tuple[int, int], tuple[int, int]]:
+        own, recall = cfg.context_expand.window, cfg.recall_window
+        return (own.before, own.after), (recall.before, recall.after)
+
+    assert sides(Config.load(env={"CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "1"})) \
+        == ((1, 2), (1, 2))
+    assert sides(Config.load(env={"CHATMEM_CONTEXT_EXPAND__WINDOW__AFTER": "0"})) \
+        == ((2, 0), (2, 0))
+    assert sides(Config.load(context_expand={"window": {"before": 1}})) == ((1, 2), (1, 2))
+    assert sides(Config.load(env={"CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__BEFORE": "1"})) \
+        == ((2, 2), (1, 2))
+    assert sides(Config.load({"context_expand": {"window": 4}, "semantic_recall": True},
+                             env={"CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__BEFORE": "1"})) \
+        == ((4, 4), (1, 4))
+    # one table in one place is read as written: a side it leaves out is 0
+    assert sides(Config.load({"context_expand": {"window": {"before": 1}}})) \
+        == ((1, 0), (1, 0))
+
+
 def test_header_values_are_never_in_repr() -> None:
     cfg = Config.load({"embedding": {"provider": "openai", "api_key": "sk-SECRET-3",
                                      "headers": {"Authorization": "Bearer sk-SECRET-4"}}})

@@ -649,7 +649,12 @@ class Config(_Strict):
             sources = {path: src for path, src in sources.items()
                        if not _has_path(overrides, path)}
         for path in _WINDOW_OPTIONS:
-            data = _spread_window(data, path, (from_env, overrides))
+            # unset below, the window is the default (2), and message_range is the
+            # context window as set so far: a side set above keeps the other from it
+            unset = Window() if path == "context_expand.window" else _window_at(
+                _deep_merge(_deep_merge(dict(data), from_env), overrides),
+                "context_expand.window")
+            data = _spread_window(data, path, (from_env, overrides), unset)
             from_env = _spread_window(from_env, path, (overrides,))
         merged: dict[str, Any] = _deep_merge(_deep_merge(data, from_env), overrides)
         try:
@@ -676,19 +681,35 @@ def embedding_config(data: Mapping[str, Any] | str | None) -> EmbeddingConfig:
 _WINDOW_OPTIONS = ("context_expand.window", "semantic_recall.message_range")
 
 
-def _spread_window(layer: dict[str, Any], path: str, above: tuple[Mapping[str, Any], ...]
-                   ) -> dict[str, Any]:
+def _spread_window(layer: dict[str, Any], path: str, above: tuple[Mapping[str, Any], ...],
+                   unset: Window | None = None) -> dict[str, Any]:
     """``layer`` with its integer window at ``path`` written as ``{before, after}`` when a
     layer above sets one side only (a file's ``window = 3`` under
     ``CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE=1``): the other side keeps the 3, where the
-    merge would otherwise replace the integer and leave that side 0."""
+    merge would otherwise replace the integer and leave that side 0. Where ``layer`` (the
+    lowest) does not set it, the other side keeps ``unset``, what the option is then."""
     if not any(isinstance(_get_path(a, path), Mapping) for a in above):
         return layer
+    section, _, name = path.partition(".")
     value = _get_path(layer, path)
+    # ``semantic_recall = true`` is the section with every option unset
+    below = {} if layer.get(section, True) is True else layer[section]
+    if value is None and unset is not None and isinstance(below, Mapping):
+        sides = {"before": unset.before, "after": unset.after}
+        return {**layer, section: {**below, name: sides}}
     if isinstance(value, bool) or not isinstance(value, int):
         return layer
-    section, _, name = path.partition(".")
     return {**layer, section: {**layer[section], name: {"before": value, "after": value}}}
+
+
+def _window_at(data: Mapping[str, Any], path: str) -> Window | None:
+    """The window ``data`` sets at ``path`` (the default where it sets none), or None when
+    it is not one: validation names it later."""
+    value = _get_path(data, path)
+    try:
+        return Window() if value is None else Window.parse(value, path)
+    except (InvalidInput, ValidationError):
+        return None
 
 
 def _get_path(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
