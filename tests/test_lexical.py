@@ -405,7 +405,8 @@ async def test_an_old_postgres_store_is_migrated_and_gets_pending_entries(tmp_pa
         await store.set_index_state([waiting.id], IndexState.FAILED)
         async with store._tx() as conn:  # what a schema-3 store holds
             await conn.execute("DROP INDEX messages_retry, messages_pending, "
-                               "lexical_entries_pending, messages_time, messages_speaker")
+                               "lexical_entries_pending, messages_time, messages_speaker, "
+                               "vectors_model_dim")
             await conn.execute("ALTER TABLE messages DROP COLUMN attempts, "
                                "DROP COLUMN retry_at, DROP COLUMN claim_owner, "
                                "DROP COLUMN claim_until")
