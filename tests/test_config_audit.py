@@ -262,3 +262,90 @@ def test_a_model_name_given_as_an_argument_keeps_the_files_provider() -> None:
     assert cfg.embedding.api_key is not None
     with pytest.raises(ConfigError, match="set CHATMEM_EMBEDDING__MODEL=<model>"):
         Config.load({}, env={"CHATMEM_EMBEDDING": "text-embedding-3-large"})
+
+
+RECALL_OFF_UNDER_ITS_OPTIONS = [
+    # (file, variables, keyword options, the sources the error names)
+    ({"semantic_recall": False}, {"CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__BEFORE": "1"}, {},
+     ("--config chatmem.toml sets semantic_recall = false",
+      "CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__BEFORE sets semantic_recall.message_range")),
+    ({"semantic_recall": False}, {"CHATMEM_SEMANTIC_RECALL__TOP_K": "3",
+                                  "CHATMEM_SEMANTIC_RECALL__SCOPE": "user"}, {},
+     ("--config chatmem.toml sets semantic_recall = false",
+      "CHATMEM_SEMANTIC_RECALL__SCOPE and CHATMEM_SEMANTIC_RECALL__TOP_K set")),
+    ({"semantic_recall": False}, {"CHATMEM_SEMANTIC_RECALL": '{"top_k": 3}'}, {},
+     ("--config chatmem.toml sets semantic_recall = false",
+      "CHATMEM_SEMANTIC_RECALL sets semantic_recall.top_k")),
+    ({}, {"CHATMEM_SEMANTIC_RECALL": "false"}, {"semantic_recall": {"top_k": 3}},
+     ("CHATMEM_SEMANTIC_RECALL sets semantic_recall = false",
+      "the argument semantic_recall sets semantic_recall.top_k")),
+    ({"semantic_recall": False}, {}, {"semantic_recall": {"message_range": 1}},
+     ("--config chatmem.toml sets semantic_recall = false",
+      "the argument semantic_recall sets semantic_recall.message_range")),
+]
+
+
+@pytest.mark.parametrize("file, env, options, names", RECALL_OFF_UNDER_ITS_OPTIONS)
+def test_recall_turned_off_below_its_options_is_an_error_naming_both(
+        file: dict[str, Any], env: dict[str, str], options: dict[str, Any],
+        names: tuple[str, str]) -> None:
+    """``semantic_recall = false`` in a file under a variable setting one of its options
+    (``…__MESSAGE_RANGE__BEFORE=1``): the merge put the variable's table in place of the
+    ``false``, and recall came back on with no word. Either layer could be the one meant:
+    the error names both."""
+    with pytest.raises(ConfigError) as info:
+        Config.load(file, env=env, data_source="--config chatmem.toml", **options)
+    message = str(info.value)
+    assert all(name in message for name in names), message
+    assert "remove one of them" in message and "\n" not in message
+
+
+def test_recall_off_above_or_on_above_is_a_plain_override() -> None:
+    """The layer above decides when it sets the switch itself."""
+    file = {"semantic_recall": {"top_k": 3}}
+    assert Config.load(file, env={"CHATMEM_SEMANTIC_RECALL": "false"}).semantic_recall is False
+    assert Config.load({"semantic_recall": False}, env={"CHATMEM_SEMANTIC_RECALL": "true"}
+                       ).semantic_recall is True
+    cfg = Config.load({"semantic_recall": False}, env={"CHATMEM_SEMANTIC_RECALL": "true"},
+                      semantic_recall={"top_k": 4})  # off, on, then an option of it
+    assert cfg.recall_top_k == 4
+    assert Config.load({"semantic_recall": True}, env={"CHATMEM_SEMANTIC_RECALL__TOP_K": "2"}
+                       ).recall_top_k == 2
+
+
+async def test_memory_open_refuses_recall_off_under_an_option_of_it(tmp_path: Path) -> None:
+    from chatmem import Memory
+
+    with pytest.raises(ConfigError, match="the configuration sets semantic_recall = false"):
+        await Memory.open(f"sqlite:///{tmp_path / 'm.db'}", config={"semantic_recall": False},
+                          env={"CHATMEM_SEMANTIC_RECALL__TOP_K": "3"})
+    assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize("env", [
+    {"CHATMEM_SEMANTIC_RECALL": "false", "CHATMEM_SEMANTIC_RECALL__TOP_K": "3"},
+    {"CHATMEM_SEMANTIC_RECALL": "true", "CHATMEM_SEMANTIC_RECALL__SCOPE": "user"},
+    {"CHATMEM_CONTEXT_EXPAND__WINDOW": "3", "CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "1"},
+    {"CHATMEM_SEARCH": '{"top_k": 8}', "chatmem_search__time_weight": "0.2"},
+])
+def test_a_variable_beside_one_of_an_option_inside_it_is_an_error_naming_both(
+        env: dict[str, str]) -> None:
+    """Two variables of one option, neither above the other: the environment source
+    kept the outer one and dropped the inner (recall stayed off under
+    ``…__TOP_K=3``, a window of 3 ignored ``…__BEFORE=1``), or beside a JSON section
+    left the inner one's text unconverted (``search.time_weight: Input should be a valid
+    number, got '{"top_k": 8}'``)."""
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    outer, inner = sorted(name.upper() for name in env)
+    assert f"{outer} and {inner} are both set" in str(info.value)
+    assert "set one of them" in str(info.value)
+
+
+def test_an_empty_variable_beside_an_option_inside_it_is_unset() -> None:
+    """README: an empty variable counts as unset, also beside an option inside it (it
+    used to be read as the section, and the option's text was not converted)."""
+    cfg = Config.load(env={"CHATMEM_SEARCH": "", "CHATMEM_SEARCH__TIME_WEIGHT": "0.2"})
+    assert cfg.search.time_weight == 0.2
+    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL": "", "CHATMEM_SEMANTIC_RECALL__TOP_K": "2"})
+    assert cfg.recall_top_k == 2

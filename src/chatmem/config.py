@@ -645,6 +645,10 @@ class Config(_Strict):
         sources: dict[str, tuple[str, str]] = {}
         if env is not None or env_file is not None:
             from_env, sources = read_env(env, env_file=env_file)
+        _check_recall_kept_off(((data_source or "the configuration", data),
+                                (_variables_of(sources, "semantic_recall"), from_env),
+                                ("the argument semantic_recall", overrides)))
+        if sources:
             # an explicit argument hides the variable it overrides
             sources = {path: src for path, src in sources.items()
                        if not _has_path(overrides, path)}
@@ -710,6 +714,38 @@ def _window_at(data: Mapping[str, Any], path: str) -> Window | None:
         return Window() if value is None else Window.parse(value, path)
     except (InvalidInput, ValidationError):
         return None
+
+
+def _check_recall_kept_off(layers: tuple[tuple[str, Mapping[str, Any]], ...]) -> None:
+    """Refuse ``semantic_recall = false`` under a layer that sets options of it: the
+    merge put the table in place of the ``false`` and turned recall back on, with no
+    word (a file's ``false`` under ``CHATMEM_SEMANTIC_RECALL__MESSAGE_RANGE__BEFORE=1``).
+    Keeping it off would as silently drop the options: the two layers disagree, so the
+    error names both. ``true`` above ``false`` is a plain override; ``false`` above a
+    table too (the higher layer turns recall off)."""
+    off_by = ""
+    for name, layer in layers:
+        value = layer.get("semantic_recall", _MISSING)
+        if value is False:
+            off_by = name
+        elif value is True:
+            off_by = ""
+        elif isinstance(value, Mapping) and off_by:
+            what = ", ".join(f"semantic_recall.{key}" for key in value) \
+                or "semantic_recall = {}"
+            verb = "set" if " and " in name else "sets"
+            raise ConfigError(
+                f"invalid configuration: {off_by} sets semantic_recall = false (no recall "
+                f"in context()), and {name} {verb} {what}, which would turn recall back on: "
+                "remove one of them (keep recall off, or turn it on with "
+                "semantic_recall = true or its options)")
+
+
+def _variables_of(sources: Mapping[str, tuple[str, str]], option: str) -> str:
+    """The variables that set ``option`` or an option inside it, as one name."""
+    names = sorted({var for path, (var, _) in sources.items()
+                    if path == option or path.startswith(option + ".")})
+    return " and ".join(names) or env_var(option)
 
 
 def _get_path(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
@@ -838,7 +874,10 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
                           "list is written as JSON, e.g. "
                           "CHATMEM_EMBEDDING__HEADERS='{\"X-Team\": \"a\"}')") from None
     sources: dict[str, tuple[str, str]] = {}
-    upper = {k.upper(): v for k, v in variables.items()}
+    # an empty variable is unset (README): one beside an option inside it is no whole
+    # section, and its '' no value of that option
+    upper = {k.upper(): v for k, v in variables.items() if v != ""}
+    _check_one_variable_per_option(upper)
     try:
         return _convert(raw, Config, "", sources, upper), sources
     except RecursionError:
@@ -882,6 +921,21 @@ def _unknown_variable(name: str) -> str | None:
     if ENV_DELIMITER in rest:
         return f"{name}: unknown option (check the spelling; see README § Configuration)"
     return None
+
+
+def _check_one_variable_per_option(variables: Mapping[str, str]) -> None:
+    """Refuse a variable set beside one of an option inside its own
+    (``CHATMEM_SEMANTIC_RECALL=false`` and ``CHATMEM_SEMANTIC_RECALL__TOP_K=3``): the
+    environment source kept the outer one's value and dropped the inner with no word
+    (recall stayed off, a window of 3 lost its ``__BEFORE=1``), or, beside a JSON table,
+    kept the inner one's text unconverted. Neither is above the other: name both."""
+    given = sorted(variables)
+    for outer in given:
+        inner = [name for name in given if name.startswith(outer + ENV_DELIMITER)]
+        if inner and outer not in OTHER_VARIABLES:
+            raise ConfigError(f"invalid configuration: {outer} and {inner[0]} are both "
+                              f"set: {outer} sets the whole option, {inner[0]} one option "
+                              "inside it; set one of them")
 
 
 def _nested_too_deeply() -> ConfigError:
