@@ -690,3 +690,50 @@ async def sizes(url: str) -> dict[str, frozenset[int]]:
         return await mem.storage.vector_sizes()
     finally:
         await mem.close()
+
+
+async def test_a_query_refused_for_its_width_is_no_outage(
+        service: FakeEmbeddingService, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # a recall's query refused for its width (the store holds the model at another
+    # width) was logged as an outage ("the query could not be embedded … until the
+    # provider answers"), and the next recall, taken to be during an outage, made one
+    # short attempt without retries: a provider's passing 503 then degraded it too
+    config = Config.load(embedding=service.config("openai", path="/v1", model="fake-embed"))
+    mem = await Memory.open(f"sqlite:///{tmp_path}/width.db", config=config)
+
+    def warnings() -> list[str]:
+        return [r.getMessage() for r in caplog.records
+                if r.name == "chatmem.memory" and r.levelno >= logging.WARNING]
+
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+        await mem.flush()
+        service.default = Step(dims=12)  # another model answers under the same name
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            result = await mem.recall("when is the dentist")
+        assert result.degraded and "of 12 numbers" in (result.degraded_reason or "")
+        (logged,) = warnings()
+        assert "could not be embedded" not in logged and "outage" in logged, logged
+        assert "of 12 numbers" in logged and "have 8" in logged, logged
+        assert "chatmem reindex" in logged, logged
+        assert (await mem.stats())["recall"]["outage_since"] is None
+        # the provider is not down: a passing 503 is retried within the query deadline
+        service.script(Step(status=503))
+        service.default = Step(dims=8)
+        sent = len(service.requests)
+        result = await mem.recall("the dentist, which day")
+        assert not result.degraded, result.degraded_reason
+        assert [h.message.content for h in result.hits] == ["the dentist is on Monday"]
+        assert len(service.requests) - sent == 2  # the 503, then the retry
+        # refused again: logged once more (dense search worked in between), not per recall
+        service.default = Step(dims=12)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            for query in ("is the dentist on Monday", "dentist appointment day"):
+                assert (await mem.recall(query)).degraded
+        assert len(warnings()) == 1, warnings()
+        stats = (await mem.stats())["recall"]
+        assert stats["degraded"] == 3 and stats["outage_since"] is None, stats
+    finally:
+        await mem.close()

@@ -74,6 +74,11 @@ class EmbeddingUnavailable(ChatmemError):
     deadline, exhausted retries), ``"cooldown"`` (the service's ``Retry-After`` has
     not passed: failed fast, nothing sent; retry later) or ``"invalid"`` (the
     provider answered with something that is not a usable vector).
+    ``width_mismatch`` is true when the provider answered and its vectors were refused
+    for their width, the store holding the model's vectors in another one (a model
+    swapped behind the endpoint, ``embedding.dimensions`` changed): a model or
+    configuration problem that ``chatmem reindex`` or the old model solves, not an
+    outage.
     """
 
     def __init__(
@@ -84,8 +89,10 @@ class EmbeddingUnavailable(ChatmemError):
         url: str | None = None,
         status: int | None = None,
         retry_decision: str = "fail",
+        width_mismatch: bool = False,
     ) -> None:
         super().__init__(reason)
+        self.width_mismatch = width_mismatch
         self.provider = provider
         self.url = url
         self.status = status

@@ -390,7 +390,7 @@ class VectorWidths:
             "embedding.dimensions changed; not stored, the messages wait. Serve the "
             "model again (or set embedding.dimensions back), or set embedding.model to the "
             "new model's name, then run chatmem reindex", provider=provider,
-            retry_decision="fail")
+            retry_decision="fail", width_mismatch=True)
 
     def wrote(self, model_id: str, width: int) -> None:
         """Vectors of ``model_id`` and ``width`` were written."""

@@ -441,6 +441,9 @@ class Memory:
         self._outage_since: float | None = None
         #: Recalls that fell back to full text since this memory was opened.
         self._degraded_recalls = 0
+        #: Whether recall falls back to full text because the store holds the model's
+        #: vectors in another width than its queries' (logged once, until dense recall).
+        self._width_refused = False
 
     @property
     def store(self) -> MessageStore:
@@ -1918,10 +1921,11 @@ class Memory:
         except EmbeddingUnavailable as exc:
             if not hybrid.fallback_to_lexical:
                 raise
-            self._note_outage(exc)
+            self._note_degraded(exc)
             if query_vector is not None:
                 query_vector.append(None)
-            return lexical_hits, f"query not embedded ({exc}); ranked by full text only"
+            what = "refused" if exc.width_mismatch else "not embedded"
+            return lexical_hits, f"query {what} ({exc}); ranked by full text only"
         finally:
             if not dense_task.done():
                 dense_task.cancel()
@@ -1982,9 +1986,22 @@ class Memory:
                         exc)
             return []
 
-    def _note_outage(self, exc: EmbeddingUnavailable) -> None:
-        """One warning per outage (not one per recall)."""
+    def _note_degraded(self, exc: EmbeddingUnavailable) -> None:
+        """One warning per outage (not one per recall). A query refused for its width
+        is no outage (the provider answered): one warning naming both widths and
+        ``chatmem reindex``, and no outage is started, whose short probe would cut
+        later queries' deadline as if the provider were down."""
         self._degraded_recalls += 1
+        if exc.width_mismatch:
+            # the provider answered: an outage known before is over
+            self._outage_since = None
+            if not self._width_refused:
+                self._width_refused = True
+                log.warning("recall degraded to full text: the query's vector was refused "
+                            "for its width (%s); the embedding model does not match the "
+                            "store, which no retry changes (not an outage): further recalls "
+                            "stay degraded quietly until it does", exc)
+            return
         if self._outage_since is None:
             self._outage_since = time.time()
             log.warning("recall degraded to full text: the query could not be embedded "
@@ -1992,6 +2009,7 @@ class Memory:
                         "the provider answers", exc, exc.retry_decision)
 
     def _note_recovery(self) -> None:
+        self._width_refused = False
         if self._outage_since is not None:
             log.warning("recall uses dense search again after %.0f s of full-text only",
                         time.time() - self._outage_since)
