@@ -737,3 +737,33 @@ async def test_a_query_refused_for_its_width_is_no_outage(
         assert stats["degraded"] == 3 and stats["outage_since"] is None, stats
     finally:
         await mem.close()
+
+
+async def test_a_width_refused_again_reads_no_list_of_every_width(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # while a process kept getting the old width, every refusal (each degraded recall,
+    # each batch of the indexer) read the store's whole list of widths again, SELECT
+    # DISTINCT over the vectors table: a scan, 39 ms a recall at 100,000 vectors; it
+    # asks the index of each model's widths now (two seeks), whatever the table's size
+    config = Config.load(embedding=service.config("openai", path="/v1", model="fake-embed"))
+    mem = await Memory.open(f"sqlite:///{tmp_path}/width.db", config=config)
+    statements: list[str] = []
+    conn = mem.storage.store.conn  # type: ignore[attr-defined]
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+        await mem.flush()
+        service.default = Step(dims=12)  # another model answers under the same name
+        conn.set_trace_callback(statements.append)
+        for query in ("when is the dentist", "when is the dentist", "the MOT"):
+            result = await mem.recall(query)  # fresh, from the cache, fresh
+            assert result.degraded and "have 8" in (result.degraded_reason or ""), result
+        await mem.add([{"session_id": "s", "content": "the MOT is due in May"}])
+        await mem.flush()
+        stats = await mem.stats()
+        assert stats["failed"] == 1 and "have 8" in (stats["indexer"]["last_error"] or "")
+    finally:
+        conn.set_trace_callback(None)
+        await mem.close()
+    scans = [s for s in statements if "DISTINCT" in s and "FROM vectors" in s]
+    assert scans == [], scans
+    assert any("FROM vectors WHERE model_id" in s for s in statements)  # the seeks

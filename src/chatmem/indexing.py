@@ -268,11 +268,15 @@ class VectorWidths:
     the endpoint, a restart), a new process stored the new width under the same model
     id beside the old one, and a recall's query found one width of the two.
 
-    What the store holds decides, not the process: the sizes are read from the store
-    once, kept up to date with this process's writes, and read again before an answer
-    is refused (vectors cleared, or rewritten by another process, meanwhile): an empty
-    store takes any width. That look ahead of the write spares the store a refused
-    write; the store itself checks each write with it (:meth:`rule`,
+    What the store holds decides, not the process: a model's widths are looked at in
+    the store when one of its widths is first checked, kept up to date with this
+    process's writes, and looked at again before an answer is refused (vectors
+    cleared, or rewritten by another process, meanwhile): an empty store takes any
+    width. Each look is two seeks of the index of each model's widths
+    (:meth:`~chatmem.store.storage.Storage.other_width`), never a read of every
+    vector's width, so a process refused at every call (the old model still answering
+    it after a reindex) costs the store little. That look ahead of the write spares
+    the store a refused write; the store itself checks each write with it (:meth:`rule`,
     :class:`~chatmem.store.base.OneWidth`), so that two batches answering different
     widths into a store holding none of the model never both land. :meth:`moving`
     lets a reindex write the width the service answers now over the old one. A
@@ -283,14 +287,12 @@ class VectorWidths:
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
-        self._sizes: dict[str, frozenset[int]] | None = None
+        #: model id → the widths of its vectors the store holds, as this process last
+        #: saw (a model not in it is looked at when a width of it is first checked)
+        self._sizes: dict[str, frozenset[int]] = {}
         #: model id → the widths reindexes under way in this process move it to (the
         #: last one started decides); the model's other widths are stale meanwhile.
         self._moving: dict[str, list[int]] = {}
-
-    async def _read(self) -> dict[str, frozenset[int]]:
-        self._sizes = dict(await self._storage.vector_sizes())
-        return self._sizes
 
     def rule(self) -> OneWidth:
         """What the store checks with each write of this process's vectors."""
@@ -325,10 +327,9 @@ class VectorWidths:
             return embedded
         width = len(embedded.vectors[0])
         if embedded.cached and not self.rule().takes(embedded.model_id, width) \
-                and await self._storage.other_width(embedded.model_id, width) is not None:
+                and await self._held(embedded.model_id, width):
             log.info("vectors of %s of %d numbers from the embedding cache, none of that "
                      "width in the store: embedded again", embedded.model_id, width)
-            self._sizes = None  # what this process knew of the store is out of date
             embedded = await self._call(embedder, items, deadline=deadline,
                                         max_retries=max_retries, fresh=True)
             width = len(embedded.vectors[0])
@@ -344,10 +345,8 @@ class VectorWidths:
     async def check(self, model_id: str, width: int, provider: str) -> None:
         """Raise :class:`EmbeddingUnavailable` (decision ``fail``) when the store holds
         vectors of ``model_id`` and none of ``width``."""
-        if self.rule().takes(model_id, width):
-            return
-        sizes = self._sizes if self._sizes is not None else await self._read()
-        if width in sizes.get(model_id, frozenset({width})):
+        if self.rule().takes(model_id, width) \
+                or width in self._sizes.get(model_id, frozenset()):
             return
         await self._judge(model_id, width, provider)
 
@@ -360,23 +359,39 @@ class VectorWidths:
         the search looked in a width the store no longer holds. The look at the store
         (:meth:`~chatmem.store.storage.Storage.other_width`, two index seeks) is made
         only then: a search that finds something of the model costs nothing more."""
-        if self.rule().takes(model_id, width) \
-                or await self._storage.other_width(model_id, width) is None:
-            return
-        await self._judge(model_id, width, provider)
+        if not self.rule().takes(model_id, width):
+            await self._judge(model_id, width, provider)
 
     async def _judge(self, model_id: str, width: int, provider: str) -> None:
-        """Refuse ``width`` when the store, read now, holds vectors of ``model_id``
-        and none of that width (what this process knew of it is brought up to date)."""
-        held = (await self._read()).get(model_id)
-        if held is None or width in held:
-            return
-        raise self._refusal(model_id, width, held, provider)
+        """Refuse ``width`` when the store, looked at now, holds vectors of
+        ``model_id`` and none of that width (what this process knew of it is brought
+        up to date)."""
+        held = await self._held(model_id, width)
+        if held:
+            raise self._refusal(model_id, width, held, provider)
+
+    async def _held(self, model_id: str, width: int,
+                    seen: int | None = None) -> frozenset[int]:
+        """A width of ``model_id``'s vectors in the store when it holds some and none
+        of ``width``, else nothing; kept as what this process knows of the store.
+        Asked by the index of the model's widths (two seeks, :meth:`Storage.other_width
+        <chatmem.store.storage.Storage.other_width>`), not the whole list of widths (a
+        scan of the vectors, made by every recall of a process still answered the old
+        width after a reindex). ``seen``: a width the store refused a write for, when
+        the look finds none (the other write's width gone again meanwhile)."""
+        other = await self._storage.other_width(model_id, width)
+        if other is None:
+            other = seen
+        # held: ``width`` now, or nothing (a later width is looked at again, and taken
+        # when the store holds none of the model)
+        held = frozenset({width if other is None else other})
+        self._sizes[model_id] = held
+        return frozenset() if other is None else held
 
     async def refused(self, conflict: WidthConflict, provider: str) -> EmbeddingUnavailable:
         """The error of a write the store refused (another width landed first, in
         another batch or process, since :meth:`check`)."""
-        held = (await self._read()).get(conflict.model_id) or frozenset({conflict.held})
+        held = await self._held(conflict.model_id, conflict.width, conflict.held)
         return self._refusal(conflict.model_id, conflict.width, held, provider)
 
     @staticmethod
@@ -394,11 +409,10 @@ class VectorWidths:
 
     def wrote(self, model_id: str, width: int) -> None:
         """Vectors of ``model_id`` and ``width`` were written."""
-        if self._sizes is not None:
-            held = self._sizes.get(model_id, frozenset())
-            if self.rule().moving.get(model_id) == width:
-                held = frozenset()  # the old width goes as the reindex goes on
-            self._sizes[model_id] = held | {width}
+        held = self._sizes.get(model_id, frozenset())
+        if self.rule().moving.get(model_id) == width:
+            held = frozenset()  # the old width goes as the reindex goes on
+        self._sizes[model_id] = held | {width}
 
     @contextlib.contextmanager
     def moving(self, model_id: str, width: int) -> Iterator[None]:
