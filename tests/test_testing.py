@@ -67,6 +67,9 @@ async def test_it_fails_on_cue_and_recovers() -> None:
     p.recover()
     await emb.embed_one("hello")
     assert len(errors) == 5 and emb.status.errors == 5 and len(p.calls) == 7
+    # README § Testing your bot: texts lists every text embedded; the five calls made
+    # to fail embedded nothing (they are in calls and attempted)
+    assert p.texts == ["hello", "hello"] and p.attempted == ["hello"] * 7
     with pytest.raises(ValueError):
         p.fail_next(-1)
 
@@ -86,10 +89,11 @@ async def test_with_memory_on_a_real_sqlite_file(tmp_path: Path) -> None:
         await mem.add(Message(session_id="s1", content="I moved to Porto in June"))
         assert (await mem.stats())["messages"] == 3
         for _ in range(300):  # the indexer tried, and failed
-            if "I moved to Porto in June" in provider.texts:
+            if "I moved to Porto in June" in provider.attempted:
                 break
             await asyncio.sleep(0.02)
         assert (await mem.stats())["indexed"] == 2
+        assert "I moved to Porto in June" not in provider.texts  # asked, not embedded
         provider.recover()
         for _ in range(300):
             if (await mem.stats())["indexed"] == 3:

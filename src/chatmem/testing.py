@@ -4,8 +4,9 @@
 no key, and gives the same vector for the same text on every machine. Its
 vectors are hashed bags of words, so texts that share words are close and
 recall finds them: a bot's test can add messages, recall, and check what came
-back. It records every call and fails on cue, to test what a bot does while the
-embedding service is down::
+back. It records every call (``calls``, ``attempted``) and the texts it embedded
+(``texts``), and fails on cue, to test what a bot does while the embedding service
+is down::
 
     from chatmem import Memory
     from chatmem.testing import HashEmbeddingProvider, embedder
@@ -92,6 +93,7 @@ class HashEmbeddingProvider:
         self._capabilities = capabilities or Capabilities()
         #: Every call received, failed ones included, in order.
         self.calls: list[EmbedCall] = []
+        self._embedded: list[str] = []
         #: Whether :meth:`aclose` was called.
         self.closed = False
         self._fail_next = 0
@@ -108,7 +110,14 @@ class HashEmbeddingProvider:
 
     @property
     def texts(self) -> list[str]:
-        """Every text of every call, in order."""
+        """Every text embedded, in order: of the calls that returned vectors (a call
+        made to fail by :meth:`fail_next` or :meth:`fail_with` embedded nothing)."""
+        return list(self._embedded)
+
+    @property
+    def attempted(self) -> list[str]:
+        """Every text of every call, failed ones included, in order (:attr:`calls`'
+        texts): what the provider was asked for."""
         return [t for call in self.calls for t in call.texts]
 
     # ------------------------------------------------------------------ failing on cue
@@ -151,7 +160,9 @@ class HashEmbeddingProvider:
                                        provider=self.name, retry_decision=self._decision)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.vector(t) for t in texts])
+        vectors = np.stack([self.vector(t) for t in texts])
+        self._embedded.extend(texts)
+        return vectors
 
     async def aclose(self) -> None:
         self.closed = True
