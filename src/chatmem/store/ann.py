@@ -313,8 +313,15 @@ class AnnIndex:
         self.state = "closed"
         if not save or g is None or not self.settings.persist or self.path is None:
             return
-        added = g.labels.n - g.saved_labels
-        if g.saved_labels == 0 or added > self.settings.save_fraction * max(1, g.labels.n):
+        # rows written since the worker last caught up count too: it runs at a lower
+        # priority and wakes at most once a second, so on a busy machine a close soon
+        # after a write found the graph as saved and wrote nothing (the file kept half
+        # the labels; the next open added the rest again)
+        m = self.matrix
+        behind = int(np.count_nonzero(m.seq[:m.used] > g.synced)) + int(g.pending.size)
+        added = g.labels.n + behind - g.saved_labels
+        if g.saved_labels == 0 or \
+                added > self.settings.save_fraction * max(1, g.labels.n + behind):
             try:
                 self._catch_up(g)
             except Exception:  # derived data: never fail a close over it
