@@ -130,7 +130,7 @@ BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], type[ChatmemError
     ("add([None])", lambda m: m.add([None]), InvalidInput,  # type: ignore[list-item]
      "messages[0]"),
     ("recall(None)", lambda m: m.recall(None), InvalidInput, "query"),  # type: ignore[arg-type]
-    ("recall([1])", lambda m: m.recall([1]), InvalidInput, "turn[0]"),  # type: ignore[list-item]
+    ("recall([1])", lambda m: m.recall([1]), InvalidInput, "query[0]"),  # type: ignore[list-item]
     ("recall window -1", lambda m: m.recall("x", window=-1), InvalidInput, "window"),
     ("recall window 'x'", lambda m: m.recall("x", window="x"),  # type: ignore[arg-type]
      InvalidInput, "window"),
@@ -147,7 +147,8 @@ BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], type[ChatmemError
      "speakers"),
     ("recall cross_session 'yes'", lambda m: m.recall("x", cross_session="yes"),  # type: ignore[arg-type]
      InvalidInput, "cross_session"),
-    ("query with a lone surrogate", lambda m: m.recall("\ud800"), InvalidInput, "query[0]"),
+    ("query with a lone surrogate", lambda m: m.recall("\ud800"), InvalidInput,
+     "query is not valid UTF-8"),
     ("filter nested 10,000 deep", lambda m: m.recall("x", filter=_deep_filter(10_000)),
      FilterError, "nested too deeply"),
     ("filter value nested 10,000 deep",
@@ -158,14 +159,14 @@ BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], type[ChatmemError
     ("filter $in referring to itself",
      lambda m: m.recall("x", filter={"a": {"$in": _self_ref_list()}}), FilterError, "$in"),
     ("context(None)", lambda m: m.context(None, session="s1"),  # type: ignore[arg-type]
-     InvalidInput, "query"),
+     InvalidInput, "turn: expected"),
     ("context session None", lambda m: m.context("x", session=None),  # type: ignore[arg-type]
      InvalidInput, "session"),
     ("rewrite ts past 64 bits", lambda m: m.rewrite("s1", 2**70, content="y"), InvalidInput,
-     "rewrite.ts"),
+     "ts must be from"),
     ("rewrite metadata with NaN",
      lambda m: m.rewrite("s1", 1000, metadata={"a": math.nan}), InvalidInput,
-     "rewrite.metadata.a"),
+     "metadata.a"),
     ("rewrite of no message", lambda m: m.rewrite("s1", 5, content="y"), NotFound, "ts 5"),
     ("call_tool arguments nested 100,000 deep",
      lambda m: m.call_tool("[" * 100_000, {"session_id": "s1"}), InvalidInput, "arguments"),

@@ -310,7 +310,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("recall", "--window", "-1", "--window must be ≥ 0", []),
     ("recall", "--min-score", "2", "--min-score must be a number from 0 to 1", []),
     ("recall", "--min-score", "nan", "--min-score must be a number, got 'nan'", []),
-    ("recall", "QUERY", NOT_UTF8, f"QUERY[0] {UTF8}", []),
+    ("recall", "QUERY", NOT_UTF8, f"QUERY {UTF8}", []),
     ("clear", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("clear", "--target", "vectors", "--target must be one of vector, context, all", []),
     ("list", "--session", NOT_UTF8, f"--session {UTF8}", []),

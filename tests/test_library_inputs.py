@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 import re
@@ -328,7 +329,7 @@ CLIENT_CALLS: list[tuple[str, Callable[[Any], Awaitable[Any]], str]] = [
     ("upsert_session list", lambda c: c.upsert_session(["abc"]), "session"),
     ("upsert_session metadata 5",
      lambda c: c.upsert_session({"id": "s1", "metadata": 5}), "session.metadata"),
-    ("rewrite metadata list", lambda c: c.rewrite("s1", 1, metadata=[1]), "rewrite.metadata"),
+    ("rewrite metadata list", lambda c: c.rewrite("s1", 1, metadata=[1]), "metadata"),
     ("call_tool arguments None", lambda c: c.call_tool(None, {"session_id": "s1"}),
      "arguments"),
     ("call_tool caller str", lambda c: c.call_tool({"query": "q"}, "s1"), "caller"),
@@ -453,3 +454,120 @@ async def test_platform_labels_from_the_configuration(tmp_path: Path) -> None:
             await Memory.open(str(tmp_path / "bad.db"),
                               embedder=Embedder(RecordingProvider(dim=16)), platforms=bad)
         assert not (tmp_path / "bad.db").exists()
+
+
+# ---------------------------------------------------------------------- named as written
+
+#: A good call of each public method of Memory that takes arguments (positional, then
+#: keywords), on the world of _seeded: the test puts each bad value of NAMING_VALUES in
+#: each argument in turn. A new method that is not here fails
+#: test_every_public_method_has_a_good_call_here.
+GOOD_CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
+    "add": (([{"content": "x"}],), {"session": "s1"}),
+    "upsert_session": (({"id": "s1"},), {}),
+    "flush": ((), {"timeout": 30}),
+    "rewrite": (("s1", 0), {"content": "y"}),  # at m1's time
+    "clear": (("vector",), {"session": "s9"}),
+    "reindex": ((), {}),
+    "get": ((["m1"],), {"visible_from": "s1"}),
+    "visible": (([Message(session_id="s1", content="x")],), {"visible_from": "s1"}),
+    "list_messages": ((), {}),
+    "index_states": ((["m1"],), {}),
+    "sessions": ((), {}),
+    "delete": ((["nope"],), {}),
+    "erase": ((["nope"],), {"dry_run": True}),
+    "forget": ((), {"session": "s9", "dry_run": True}),
+    "set_retention": ((3,), {"actor": OWNER, "session": "s9"}),
+    "effective_retention": (("s1",), {}),
+    "sweep_retention": ((), {"now": 5}),
+    "call_tool": (({"query": "x"}, {"session_id": "s1"}), {}),
+    "situation": (("s1",), {}),
+    "effective_scope": (("s1",), {}),
+    "set_scope": (("all",), {"actor": OWNER, "session": "s9"}),
+    "get_session": (("s1",), {}),
+    "recall": (("x",), {"session": "s1"}),
+    "context": (("x",), {"session": "s1"}),
+    "turn_context": (("x",), {"session": "s1"}),
+}
+
+#: Public methods without an argument to check here: none taken, or a request already
+#: checked (run_recall takes what RecallRequest.of, i.e. recall, checked).
+NO_ARGUMENTS = {"stats", "close", "tool_schema", "run_recall",
+                "list"}  # list is list_messages
+
+#: A value of the wrong type, an empty text, a lone surrogate, a negative number, a list
+#: holding an object, a mapping holding one.
+NAMING_VALUES: list[Any] = [object(), "", "\ud800", -5, [object()], {"k": object()}]
+
+#: Arguments whose error is about them together, naming each (forget takes one of
+#: three; a settings layer reads some of session, platform, chat_type, group_id; the
+#: owner needed to change settings), or naming what holds them (the tool's arguments,
+#: named by the tool, memory_recall: its arguments are not the method's; one message
+#: given to add is a batch of one, its fields messages[0].… as the list add returns).
+NAMED_IN: dict[tuple[str, str], str] = {
+    ("forget", "speaker_id"): "speaker_id", ("forget", "session"): "session",
+    ("forget", "resource_id"): "resource_id", ("call_tool", "arguments"): "memory_recall",
+    ("add", "messages"): "messages",
+    **{(method, name): name for method in ("set_scope", "set_retention")
+       for name in ("session", "platform", "chat_type", "group_id", "actor")}}
+
+#: Arguments that take every value here (an empty text searches or shows nothing more).
+TAKES_ALL = {("rewrite", "visible_content"), ("list_messages", "text")}
+
+
+def test_every_public_method_has_a_good_call_here() -> None:
+    public = {name for name, _ in inspect.getmembers(Memory, inspect.iscoroutinefunction)
+              if not name.startswith("_")} | {"tool_schema"}
+    assert public - NO_ARGUMENTS == set(GOOD_CALLS) | {"open"}
+
+
+def _named_as_written(message: str, name: str, value: Any) -> bool:
+    """``message`` begins with the argument ``name`` as the caller wrote it: ``name …``,
+    ``name: …``, ``name.field …`` (a field of it), ``name[1] …`` (an item of a list given
+    as it, or ``name['k']``, a filter's key), never an inner path (``rewrite.session_id``,
+    ``turn[0]`` for ``query``)."""
+    item = r"\[[^\]]+\]" if isinstance(value, (list, tuple, dict)) else "(?!)"
+    return re.match(rf"{re.escape(name)}(?:{item})?(?:[ :.]|$)", message) is not None
+
+
+@pytest.mark.parametrize("method", list(GOOD_CALLS))
+async def test_every_bad_argument_of_a_method_is_named_as_the_caller_wrote_it(
+        method: str) -> None:
+    """`rewrite(session="")` said 'rewrite.session_id must not be empty', `recall([1])`
+    'turn[0]: …', `context(5)` 'query: …' (the other method's argument), `recall("\\ud800")`
+    'query[0] …' (one text, not a list), `clear(5)` 'clear target …': the caller wrote
+    session, query, turn, target. Each argument of each public method, given each
+    value of NAMING_VALUES, is refused with a ChatmemError naming it as written (or
+    taken), never a raw exception, and at least one of them is refused."""
+    mem = await _seeded()
+    try:
+        call = getattr(mem, method)
+        args, kwargs = GOOD_CALLS[method]
+        if method == "rewrite":  # the seeded message's time
+            args = ("s1", (await mem.get(["m1"]))["m1"].ts)
+        await call(*args, **kwargs)  # the good call is good
+        wrong, refused = [], set()
+        params = [p for p in inspect.signature(call).parameters.values()
+                  if p.kind is not p.VAR_KEYWORD]
+        for i, param in enumerate(params):
+            for value in NAMING_VALUES:
+                a, k = list(args), dict(kwargs)
+                if param.kind is param.POSITIONAL_OR_KEYWORD and i < len(a):
+                    a[i] = value
+                else:
+                    k[param.name] = value
+                try:
+                    await call(*a, **k)
+                except ChatmemError as exc:
+                    refused.add(param.name)
+                    text = str(exc)
+                    named = NAMED_IN.get((method, param.name))
+                    ok = (re.search(rf"(?<![\w.]){named}(?!\w)", text) is not None
+                          if named else _named_as_written(text, param.name, value))
+                    if not ok:
+                        wrong.append(f"{method}({param.name}={value!r:.12}): {text[:90]}")
+        assert not wrong, "\n".join(wrong)
+        never = {p.name for p in params} - refused - {n for m, n in TAKES_ALL if m == method}
+        assert not never, f"{method}: no value of NAMING_VALUES refused for {never}"
+    finally:
+        await mem.close()

@@ -605,7 +605,7 @@ async def test_f12_clear_vector_context_all(local_embedder: Embedder) -> None:
     assert (await mem.stats())["messages"] > 0  # messages stay
     await mem.clear("all")
     assert (await mem.stats())["messages"] == 0
-    with pytest.raises(InvalidInput, match="clear target"):
+    with pytest.raises(InvalidInput, match="target must be"):
         await mem.clear("everything")
     await mem.close()
 

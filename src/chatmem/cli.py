@@ -346,7 +346,7 @@ def library_names(**names: str) -> Callable[[Callable[..., T]], Callable[..., T]
 
 
 #: The name an error of the library begins with: ``limit``, ``messages[0].session_id``,
-#: ``rewrite.ts``, ``ids[2]``.
+#: ``ids[2]``.
 _LEADING_NAME = re.compile(r"(?:\w+(?:\[\d+\])?\.)?(\w+)(\[\d+\])?(?=[\s.:])")
 
 
@@ -1194,7 +1194,6 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
 
 
 @main.command()
-@library_names(session="session_id")
 @db_option
 @vector_option
 @click.option("--session", required=True, help="The message's session.", callback=selector)

@@ -610,7 +610,7 @@ class AsyncClient:
         body = _drop_none({"session": session, "ts": ts, "content": content,
                            "visible_content": visible_content,
                            "metadata": None if metadata is None
-                           else _mapping(metadata, "rewrite.metadata"),
+                           else _mapping(metadata, "metadata"),
                            "visible_from": visible_from, "platform": platform})
         return await self._call("POST", "/v1/rewrite", lambda data: _message(data["message"]),
                                 body=body)

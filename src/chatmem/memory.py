@@ -741,15 +741,15 @@ class Memory:
         vector index without delete-by-filter keeps the old vector too, so there is
         never a duplicate.
         """
-        check_ts(ts, "rewrite.ts")
+        check_ts(ts, "ts")
         probe = Message(session_id=session, content="x" if content is None else content,
                         visible_content=visible_content)
-        validate_message(probe, path="rewrite")
+        # named as the caller wrote them: session, content (not rewrite.session_id)
+        validate_message(probe, arguments={"session_id": "session"})
         if metadata is not None:
             if not isinstance(metadata, Mapping):
-                raise InvalidInput(f"rewrite.metadata must be an object, got "
-                                   f"{describe(metadata)}")
-            check_json(metadata, "rewrite.metadata")
+                raise InvalidInput(f"metadata must be an object, got {describe(metadata)}")
+            check_json(metadata, "metadata")
         async with self._rewrite_lock(session, ts):
             self._start_indexer()
             if self._indexer is not None:
@@ -938,8 +938,8 @@ class Memory:
         legacy-model marker and resets its cache, after any marker read or write in
         flight has finished."""
         if target not in ("vector", "context", "all"):
-            raise InvalidInput(f"clear target must be 'vector', 'context' or 'all', "
-                               f"got {target!r}")
+            raise InvalidInput(f"target must be 'vector', 'context' or 'all', "
+                               f"got {describe(target)}")
         if session is not None:
             check_label(session, "session")
         out = {"vectors": 0, "messages": 0}
@@ -979,6 +979,10 @@ class Memory:
         so an interrupted run is finished by the indexer of the next open.
         ``progress(done, total)`` is called after each batch.
         """
+        if progress is not None and not callable(progress):
+            # else a TypeError out of the first batch, the reindex left half done
+            raise InvalidInput("progress must be a function of (done, total), got "
+                               f"{describe(progress)}")
         index, embedder = self._require_recall()
         assert self._indexer is not None
         self._start_indexer()
@@ -2093,7 +2097,7 @@ class Memory:
         whether it was ``degraded`` to full text because the provider was down)."""
         check_label(session, "session")
         optional_label(platform, "platform")
-        turn_inputs(turn)  # a bad turn is refused even when recall is off
+        turn_inputs(turn, "turn")  # a bad turn is refused even when recall is off
         if now is not None:
             check_ts(now, "now")
         exclude_ids = id_list(exclude_ids, "exclude_ids")

@@ -359,47 +359,52 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
     return spent[0]
 
 
-def validate_message(msg: Message, *, path: str = "message") -> None:
-    """R3: reject what cannot be stored faithfully, naming the field."""
+def validate_message(msg: Message, *, path: str = "message",
+                     arguments: Mapping[str, str] | None = None) -> None:
+    """R3: reject what cannot be stored faithfully, naming the field: ``path.field``,
+    or, with ``arguments``, the caller's own argument that gave the field
+    (``arguments={"session_id": "session"}``: a method taking the fields one by one,
+    as :meth:`Memory.rewrite` does, names ``session``, not ``rewrite.session_id``)."""
+    def at(field: str) -> str:
+        return f"{path}.{field}" if arguments is None else arguments.get(field, field)
+
     if not isinstance(msg, Message):
         raise InvalidInput(f"{path}: expected a Message, got {describe(msg)}")
-    check_text(msg.session_id, f"{path}.session_id", required=True,
-               max_chars=MAX_LABEL_CHARS)
+    check_text(msg.session_id, at("session_id"), required=True, max_chars=MAX_LABEL_CHARS)
     if not msg.session_id.strip():
-        raise InvalidInput(f"{path}.session_id must not be empty")
-    check_text(msg.content, f"{path}.content", required=True)
+        raise InvalidInput(f"{at('session_id')} must not be empty")
+    check_text(msg.content, at("content"), required=True)
     if not msg.content.strip():
-        raise InvalidInput(f"{path}.content is empty; store something or skip the message")
+        raise InvalidInput(f"{at('content')} is empty; store something or skip the message")
     if len(msg.content) > MAX_CONTENT_CHARS:
         raise InvalidInput(
-            f"{path}.content has {len(msg.content)} characters; the limit is "
+            f"{at('content')} has {len(msg.content)} characters; the limit is "
             f"{MAX_CONTENT_CHARS} (split the text or store an attachment reference)"
         )
     if not isinstance(msg.role, str) or msg.role not in ROLES:
-        raise InvalidInput(f"{path}.role must be one of {sorted(ROLES)}, got "
+        raise InvalidInput(f"{at('role')} must be one of {sorted(ROLES)}, got "
                            f"{_repr.repr(msg.role)}")
     if not isinstance(msg.kind, str) or msg.kind not in KINDS:
-        raise InvalidInput(f"{path}.kind must be one of {sorted(KINDS)}, got "
+        raise InvalidInput(f"{at('kind')} must be one of {sorted(KINDS)}, got "
                            f"{_repr.repr(msg.kind)}")
     if msg.ts is not None:
-        check_ts(msg.ts, f"{path}.ts")
+        check_ts(msg.ts, at("ts"))
     for name in ("id", "source", "speaker_id", "speaker_name", "platform"):
-        check_text(getattr(msg, name), f"{path}.{name}", max_chars=MAX_LABEL_CHARS)
+        check_text(getattr(msg, name), at(name), max_chars=MAX_LABEL_CHARS)
     if msg.id is not None and not msg.id.strip():
-        raise InvalidInput(f"{path}.id must not be empty (leave it out to get one)")
-    check_text(msg.visible_content, f"{path}.visible_content",
-               max_chars=MAX_CONTENT_CHARS)
+        raise InvalidInput(f"{at('id')} must not be empty (leave it out to get one)")
+    check_text(msg.visible_content, at("visible_content"), max_chars=MAX_CONTENT_CHARS)
     if not isinstance(msg.mentions, (list, tuple)):
-        raise InvalidInput(f"{path}.mentions must be a list of ids, got "
+        raise InvalidInput(f"{at('mentions')} must be a list of ids, got "
                            f"{describe(msg.mentions)}")
     if len(msg.mentions) > MAX_MENTIONS:
-        raise InvalidInput(f"{path}.mentions has {len(msg.mentions)} ids; the limit is "
+        raise InvalidInput(f"{at('mentions')} has {len(msg.mentions)} ids; the limit is "
                            f"{MAX_MENTIONS}")
     for i, m in enumerate(msg.mentions):
-        check_text(m, f"{path}.mentions[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
+        check_text(m, f"{at('mentions')}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
     if not isinstance(msg.metadata, Mapping):
-        raise InvalidInput(f"{path}.metadata must be an object, got {describe(msg.metadata)}")
-    check_json(msg.metadata, f"{path}.metadata")
+        raise InvalidInput(f"{at('metadata')} must be an object, got {describe(msg.metadata)}")
+    check_json(msg.metadata, at("metadata"))
 
 
 _SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",

@@ -39,27 +39,34 @@ MAX_TURN_INPUTS = 1000
 MAX_IDS = 10_000
 
 
-def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[Message]]:
-    """This turn's texts (as they were indexed, F4) and the messages among them."""
+def turn_inputs(turn: TurnInput | Sequence[TurnInput], name: str = "query"
+                ) -> tuple[list[str], list[Message]]:
+    """This turn's texts (as they were indexed, F4) and the messages among them.
+
+    ``name`` is the argument the turn came as (``query`` for recall, ``turn`` for
+    context): an error names it as the caller wrote it, ``query`` for one text and
+    ``query[1]`` for the second of a list."""
     if isinstance(turn, (str, Message, Mapping)):
         items: Sequence[object] = [turn]
     elif isinstance(turn, (list, tuple)):
         items = turn_messages(turn)  # the ChatCompletionMessage of a reply as its mapping
     else:
-        raise InvalidInput("query: expected text, a Message, a mapping or a list of them, "
+        raise InvalidInput(f"{name}: expected text, a Message, a mapping or a list of them, "
                            f"got {describe(turn)}")
     if len(items) > MAX_TURN_INPUTS:
-        raise InvalidInput(f"query: {len(items)} inputs; the limit is {MAX_TURN_INPUTS}")
+        raise InvalidInput(f"{name}: {len(items)} inputs; the limit is {MAX_TURN_INPUTS}")
+    one = isinstance(turn, (str, Message, Mapping))
     texts: list[str] = []
     msgs: list[Message] = []
     for i, item in enumerate(items):
+        path = name if one else f"{name}[{i}]"
         if isinstance(item, str):
-            check_text(item, f"query[{i}]", max_chars=MAX_CONTENT_CHARS)
+            check_text(item, path, max_chars=MAX_CONTENT_CHARS)
             texts.append(item)
         elif isinstance(item, Message):
             # a turn may come without its session: check the fields it has
             validate_message(item if item.session_id else replace(item, session_id="-"),
-                             path=f"turn[{i}]")
+                             path=path)
             texts.append(item.embedded_text)  # as indexed (F4)
             msgs.append(item)
         elif isinstance(item, Mapping):
@@ -67,13 +74,13 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput]) -> tuple[list[str], list[
             known = {k: v for k, v in item.items() if k in TURN_FIELDS}
             # a turn may come without its session: check the fields it has
             m = to_message({**known, "session_id": known.get("session_id") or "-"},
-                           path=f"turn[{i}]")
+                           path=path)
             m = replace(m, session_id=known.get("session_id") or "")
             if m.indexable:  # tool results, tool calls, system prompts: not the query (F4)
                 texts.append(m.embedded_text)
             msgs.append(m)
         else:
-            raise InvalidInput(f"turn[{i}]: expected text, a Message or a mapping, got "
+            raise InvalidInput(f"{path}: expected text, a Message or a mapping, got "
                                f"{describe(item)}")
     return texts, msgs
 
