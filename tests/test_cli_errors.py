@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -319,7 +320,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("list", "--until", "tomorrow", "--until must be an integer, got 'tomorrow'", []),
     ("list", "--limit", "0", "--limit must be an integer from 1 to 1000", []),
     ("list", "--limit", "lots", "--limit must be an integer, got 'lots'", []),
-    ("list", "--cursor", "zzz", "--cursor is not a cursor", []),
+    ("list", "--cursor", "zzz", "--cursor is not one that a listing", []),
     ("list", "--text", NOT_UTF8, f"--text {UTF8}", []),
     ("list", "--visible-from", NOT_UTF8, f"--visible-from {UTF8}", []),
     ("list", "--platform", NOT_UTF8, f"--platform {UTF8}", ["--visible-from", "s1"]),
@@ -482,4 +483,59 @@ def test_a_bad_value_is_one_line_naming_the_option_and_changes_nothing(
     assert res.exit_code == 2, res.output
     lines = res.output.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {says}"), res.output
+    assert not re.search(r"(?<![\w.-])[a-z_]+=", lines[0]), "a library argument"
     assert held(seeded) == before
+
+
+def _cursor(db: Path, *order: str) -> str:
+    """The cursor of a first page of one message, listed in ``order``."""
+    res = CliRunner().invoke(main, ["list", "--db", str(db), "--limit", "1", *order])
+    assert res.exit_code == 0 and "--cursor " in res.stderr, res.output
+    return res.stderr.split("--cursor ")[1].split()[0]
+
+
+#: (arguments after the command and --db, the error line): a library error that names
+#: another argument of the command than the one it begins with.
+OTHER_ARGUMENTS: list[tuple[list[str], str]] = [
+    (["recall", "--scope", "session", "x"],
+     "--scope 'session' needs --session <the current session id>"),
+    (["recall", "--scope", "platform", "x"],
+     "--scope 'platform' needs --session <the current session id>"),
+    (["recall", "--config", "{session_scope}", "x"],
+     "the configured scope 'session' needs --session <the current session id>, or "
+     "--scope 'all'"),
+    (["recall", "--session", "s1", "--scope", "resource", "x"],
+     "--scope 'resource' needs a resource id, and session 's1' has none: give it a "
+     "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
+     "--resource-id), or use --scope 'session'"),
+    (["list", "--since", "5", "--until", "3"], "--until must be after --since 5, got 3"),
+    (["list", "--cursor", "{newest}"], "--cursor comes from a listing newest first: go on "
+     "with --newest-first, as the page that returned it was listed"),
+    (["list", "--newest-first", "--cursor", "{oldest}"], "--cursor comes from a listing "
+     "oldest first: go on without --newest-first, as the page that returned it was "
+     "listed"),
+    (["list", "--cursor", "zzz"], "--cursor is not one that a listing of this store "
+     "returned: pass the last page's next cursor as it came"),
+]
+
+
+@pytest.mark.parametrize(("args", "says"), OTHER_ARGUMENTS,
+                         ids=[" ".join(a[:3]) for a, _ in OTHER_ARGUMENTS])
+def test_a_library_error_naming_another_argument_names_its_option(
+        tmp_path: Path, args: list[str], says: str) -> None:
+    """`chatmem recall --scope session x` said '--scope 'session' needs session=<the
+    current session id>': only the first word of the library's error was the option;
+    the argument it needs was the library's (likewise since=, newest_first=true,
+    memory.upsert_session(...), list() and next_cursor of the cursor's errors). Each
+    argument named now is the option to type, with its value."""
+    (tmp_path / "s.toml").write_text('scope = "session"\n', encoding="utf-8")
+    db = tmp_path / "c.db"
+    for ts, text in (("1", "a note"), ("2", "another note")):
+        CliRunner().invoke(main, ["add", "--db", str(db), "--session", "s1", "--ts", ts,
+                                  "--no-wait", text])
+    places = {"session_scope": str(tmp_path / "s.toml"),
+              "newest": _cursor(db, "--newest-first"), "oldest": _cursor(db)}
+    command, *rest = (a.format(**places) for a in args)
+    res = CliRunner().invoke(main, [command, "--db", str(db), *rest])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {says}\n"

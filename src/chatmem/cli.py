@@ -349,21 +349,44 @@ def library_names(**names: str) -> Callable[[Callable[..., T]], Callable[..., T]
 #: ``ids[2]``.
 _LEADING_NAME = re.compile(r"(?:\w+(?:\[\d+\])?\.)?(\w+)(\[\d+\])?(?=[\s.:])")
 
+#: Another argument a library error names, with its value, as a call writes it:
+#: ``session=<the current session id>``, ``since=5``, ``scope='all'``, ``with
+#: newest_first=false``.
+_ARGUMENT = re.compile(r"(?<![\w.-])(with )?(\w+)=(<[^>]*>|'[^']*'|\w+)")
+
 
 def named_as_typed(message: str) -> str:
-    """The library's error ``message`` about one of the running command's parameters,
-    named as the command line spells it: ``limit must be …`` → ``--limit must be …``,
+    """The library's error ``message`` about the running command's parameters, named as
+    the command line spells them: ``limit must be …`` → ``--limit must be …``,
     ``messages[0].session_id …`` → ``--session …`` (the library names its own argument,
-    which a command-line user never typed)."""
+    which a command-line user never typed), and any other argument it names with a value
+    as well: ``needs session=<the current session id>`` → ``needs --session <the current
+    session id>``, ``with newest_first=false`` → ``without --newest-first``."""
     ctx = click.get_current_context(silent=True)
-    found = _LEADING_NAME.match(message)
-    if ctx is None or found is None:
+    if ctx is None:
         return message
     aliases: dict[str, str] = getattr(ctx.command.callback, "library_names", {})
-    for param in ctx.command.params:
-        if found.group(1) in (param.name, aliases.get(param.name or "")):
-            return f"{shown_name(param)}{found.group(2) or ''}{message[found.end():]}"
-    return message
+
+    def param_of(name: str) -> click.Parameter | None:
+        return next((p for p in ctx.command.params
+                     if name in (p.name, aliases.get(p.name or ""))), None)
+
+    def option(found: re.Match[str]) -> str:
+        with_, name, value = found.groups()
+        param = param_of(name)
+        if not isinstance(param, click.Option):
+            return found.group()
+        shown = max(param.opts, key=len)
+        if param.is_flag and value in ("true", "false"):
+            return f"{'with' if value == 'true' else 'without'} {shown}" if with_ \
+                else shown if value == "true" else f"no {shown}"
+        return f"{with_ or ''}{shown} {value}"
+
+    found = _LEADING_NAME.match(message)
+    param = param_of(found.group(1)) if found else None
+    if found and param:
+        message = f"{shown_name(param)}{found.group(2) or ''}{message[found.end():]}"
+    return _ARGUMENT.sub(option, message)
 
 
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:

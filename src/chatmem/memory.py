@@ -293,8 +293,8 @@ class CursorSeal:
         be read as the wrong side of the page)."""
         from cryptography.exceptions import InvalidTag
 
-        bad = InvalidInput("cursor is not a cursor returned by list() of this store "
-                           "(pass next_cursor as is)")
+        bad = InvalidInput("cursor is not one that a listing of this store returned: pass "
+                           "the last page's next cursor as it came")
         if not isinstance(cursor, str) or not cursor or len(cursor) > MAX_CURSOR_CHARS:
             raise bad
         try:
@@ -308,10 +308,10 @@ class CursorSeal:
             raise bad
         if bool(newest) != newest_first:
             raise InvalidInput(
-                "cursor comes from a listing newest first: pass newest_first=true with it "
-                "(CLI --newest-first), as for the page that returned it" if newest else
-                "cursor comes from a listing oldest first: leave newest_first out with it "
-                "(CLI: without --newest-first), as for the page that returned it")
+                "cursor comes from a listing newest first: go on with newest_first=true, as "
+                "the page that returned it was listed" if newest else
+                "cursor comes from a listing oldest first: go on with newest_first=false, as "
+                "the page that returned it was listed")
         check_ts(ts, "cursor")
         check_text(message_id, "cursor", max_chars=MAX_LABEL_CHARS)
         return ts, message_id
@@ -1186,7 +1186,7 @@ class Memory:
         if until is not None:
             check_ts(until, "until")
         if since is not None and until is not None and until <= since:
-            raise InvalidInput(f"until must be after since, got since={since}, until={until}")
+            raise InvalidInput(f"until must be after since={since}, got {until}")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
                                f"got {describe(limit)}")
@@ -1781,7 +1781,12 @@ class Memory:
                                                      request.narrow_only)
         if situation is None:
             if scope not in ("all", "user"):
-                raise ScopeError(f"scope {scope!r} needs session=<the current session id>")
+                if request.scope is not None and not clamped:
+                    raise ScopeError(f"scope {scope!r} needs session=<the current session id>")
+                # not asked for: the caller may not know where it came from, or that
+                # another scope needs no session
+                raise ScopeError(f"the configured scope {scope!r} needs session=<the current "
+                                 "session id>, or scope='all'")
             visibility = None
         else:
             visibility = scope_filter(scope, situation)

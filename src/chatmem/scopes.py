@@ -106,8 +106,8 @@ def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
         if not rid:
             raise ScopeError(
                 f"scope 'resource' needs a resource id, and session {situation.session.id!r} has "
-                "none: set Session.resource_id (memory.upsert_session(...)) or use scope "
-                "'session' ('thread')"
+                "none: give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
+                "chatmem session set --resource-id), or use scope='session'"
             )
         return {"resource_id": rid}
     if scope == "platform":
