@@ -327,7 +327,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("forget", "--speaker-id", NOT_UTF8, f"--speaker-id {UTF8}", []),
     ("forget", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("forget", "--resource-id", NOT_UTF8, f"--resource-id {UTF8}", []),
-    ("delete", "IDS", NOT_UTF8, f"IDS[0] {UTF8}", []),
+    ("delete", "IDS", NOT_UTF8, f"IDS {UTF8}", []),
     ("sessions", "--limit", "1001", "--limit must be an integer from 1 to 1000", []),
     ("sessions", "--after", NOT_UTF8, f"--after {UTF8}", []),
     ("rewrite", "--session", NOT_UTF8, f"--session {UTF8}", []),
@@ -483,7 +483,7 @@ def test_a_bad_value_is_one_line_naming_the_option_and_changes_nothing(
     assert res.exit_code == 2, res.output
     lines = res.output.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {says}"), res.output
-    assert not re.search(r"(?<![\w.-])[a-z_]+=", lines[0]), "a library argument"
+    assert not re.search(r"(?<![\w.-])[a-z_]+=|\w\[\d+\]", lines[0]), "the library's naming"
     assert held(seeded) == before
 
 
@@ -539,3 +539,22 @@ def test_a_library_error_naming_another_argument_names_its_option(
     res = CliRunner().invoke(main, [command, "--db", str(db), *rest])
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: {says}\n"
+
+
+@pytest.mark.parametrize(("ids", "says"), [
+    ([""], "IDS must not be empty"),
+    (["m1", ""], "IDS (the 2nd of 2) must not be empty"),
+    (["m1", "m2", "m3", NOT_UTF8], f"IDS (the 4th of 4) {UTF8}"),
+    ([*(f"m{i}" for i in range(11)), "x" * 600], "IDS (the 12th of 12) is longer than 512"),
+    ([*(f"m{i}" for i in range(22)), ""], "IDS (the 23rd of 23) must not be empty"),
+])
+def test_a_bad_value_of_several_is_named_by_its_place_among_them(
+        seeded: Path, ids: list[str], says: str) -> None:
+    """`chatmem delete m1 ""` said 'IDS[1] must not be empty': the library's index,
+    counted from 0, of a list the user never wrote. The usage line shows IDS: the value
+    is named by it, and by its place among those given when there are more than one."""
+    before = held(seeded)
+    res = CliRunner().invoke(main, ["delete", "--db", str(seeded), "--yes", "--", *ids])
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(f"error: {says}") and res.stderr.count("\n") == 1
+    assert held(seeded) == before

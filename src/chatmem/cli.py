@@ -385,8 +385,28 @@ def named_as_typed(message: str) -> str:
     found = _LEADING_NAME.match(message)
     param = param_of(found.group(1)) if found else None
     if found and param:
-        message = f"{shown_name(param)}{found.group(2) or ''}{message[found.end():]}"
+        message = f"{_item_of(param, found.group(2), ctx)}{message[found.end():]}"
     return _ARGUMENT.sub(option, message)
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st."""
+    last = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th") if not 10 <= n % 100 <= 20 \
+        else "th"
+    return f"{n}{last}"
+
+
+def _item_of(param: click.Parameter, index: str | None, ctx: click.Context) -> str:
+    """``param`` as the command line spells it, and which of its values the library
+    means by ``index`` (``[1]``, its list's index, never typed): ``IDS (the 2nd of 3)``,
+    or ``IDS`` when it was given one value."""
+    if index is None:
+        return shown_name(param)
+    given = ctx.params.get(param.name or "")
+    count = len(given) if isinstance(given, (tuple, list)) else 1
+    if count <= 1:
+        return shown_name(param)
+    return f"{shown_name(param)} (the {_ordinal(int(index[1:-1]) + 1)} of {count})"
 
 
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
