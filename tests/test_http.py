@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -748,3 +749,93 @@ def test_delete_counts_per_kind_and_counts_first_on_a_dry_run(api: str) -> None:
             e = json_error(bot.post("/v1/messages/delete", json={"ids": ["m2"],
                                                                  "dry_run": dry}), 403)
             assert e["type"] == "PermissionDenied"
+
+
+#: (the field, as ``Model.field`` (``[]``: an item of its list), the route, a body, the
+#: error): each field of a request body that takes one of several types, refused.
+UNION_FIELDS: list[tuple[str, str, dict[str, Any], str]] = [
+    ("RecallBody.window", "/v1/recall", {"query": "x", "window": 101},
+     'window must be an integer from 0 to 100 or {"before", "after"}, got 101'),
+    ("RecallBody.window", "/v1/recall", {"query": "x", "window": "\ud800"},
+     'window must be an integer from 0 to 100 or {"before", "after"}, got "\\ud800"'),
+    ("RecallBody.window", "/v1/recall", {"query": "x", "window": {"before": 101}},
+     "window.before: Input should be less than or equal to 100"),
+    ("RecallBody.query", "/v1/recall", {"query": 5},
+     "query must be a string or a list of strings, got 5"),
+    ("RecallBody.query", "/v1/recall", {"query": ["a", 5]},
+     "query.1: Input should be a valid string"),
+    ("ContextBody.turn", "/v1/context", {"session": "s1", "turn": True},
+     "turn must be a string or a list of strings and messages (objects), got true"),
+    ("ContextBody.turn[]", "/v1/context", {"session": "s1", "turn": ["a", 5]},
+     "turn.1 must be a string or a message (an object), got 5"),
+    ("ContextBody.turn[]", "/v1/context", {"session": "s1", "turn": [{"role": "user"}]},
+     "turn.0.content: Field required"),
+    ("MessageIn.content", "/v1/messages", {"messages": [{"session_id": "s1", "content": 5}]},
+     "messages.0.content must be a string or a list of content parts (objects), got 5"),
+    ("MessageIn.content", "/v1/messages",
+     {"messages": [{"session_id": "s1", "content": [5]}]},
+     "messages.0.content.0: Input should be a valid dictionary"),
+    ("MessageIn.content", "/v1/context",
+     {"session": "s1", "turn": [{"content": {"a": "\udc00"}}]},
+     'turn.0.content must be a string or a list of content parts (objects), got '
+     '{"a": "\\udc00"}'),
+    ("ToolBody.arguments", "/v1/tool", {"arguments": 5, "caller": {"session_id": "s1"}},
+     "arguments must be an object or its JSON text, got 5"),
+]
+
+
+def _union_fields() -> set[str]:
+    """``Model.field`` of every request body field that takes one of several types."""
+    import types
+    import typing
+
+    from pydantic import BaseModel
+
+    from chatmem.server import http
+
+    def members(kind: Any) -> list[Any]:
+        if typing.get_origin(kind) is typing.Annotated:
+            return members(typing.get_args(kind)[0])
+        if typing.get_origin(kind) in (typing.Union, types.UnionType):
+            return [a for a in typing.get_args(kind) if a is not type(None)]
+        return [kind]
+
+    found: set[str] = set()
+
+    def walk(kind: Any, where: str) -> None:
+        if len(members(kind)) > 1:
+            found.add(where)
+        for member in members(kind):
+            if typing.get_origin(member) is list:
+                walk(typing.get_args(member)[0], f"{where}[]")
+
+    for model in vars(http).values():
+        if isinstance(model, type) and issubclass(model, BaseModel) \
+                and model.__module__ == http.__name__:
+            for name, info in model.model_fields.items():
+                walk(info.annotation, f"{model.__name__}.{name}")
+    return found
+
+
+def test_every_field_of_several_types_has_a_bad_value_here() -> None:
+    assert _union_fields() == {field for field, *_ in UNION_FIELDS}
+
+
+def test_a_field_of_several_types_is_refused_in_the_apis_words(api: str) -> None:
+    """`"window": 101` was refused with 'window.constrained-int: Input should be less
+    than or equal to 100; window.WindowBody: Input should be a valid dictionary or
+    object to extract fields from': each type the field takes in turn, by pydantic's
+    internal names (list[union[str,MessageIn]], MessageIn, list[dict[str,any]], …), and
+    a lone surrogate in the value given made a 500 of its message. A value of a kind
+    one of the types takes is judged by that type alone; any other is one sentence:
+    the field, what it takes, the value as sent."""
+    with client(api, ALICE) as c:
+        wrong = []
+        for field, route, body, says in UNION_FIELDS:
+            # as JSON escapes: a lone surrogate is not UTF-8
+            r = c.post(route, content=json.dumps(body),
+                       headers={"Content-Type": "application/json"})
+            got = r.json()["error"] if r.status_code == 422 else r.text
+            if got != {"type": "InvalidRequest", "message": says}:
+                wrong.append(f"{field} {body}: {r.status_code} {got}")
+        assert not wrong, "\n".join(wrong)

@@ -80,7 +80,18 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import Message, Receive, Scope, Send
@@ -493,13 +504,48 @@ class _Body(BaseModel):
         return value
 
 
+def _as_given(value: Any, limit: int = 80) -> str:
+    """A body's value as it was sent (JSON), cut to ``limit`` characters for an error;
+    a lone surrogate (``\\ud800``) as its escape, which the answer's UTF-8 can hold."""
+    text = json.dumps(value, ensure_ascii=_lone_surrogate(value) is not None, default=repr)
+    return text if len(text) <= limit else f"{text[:limit - 1]}…"
+
+
+def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None) -> WrapValidator:
+    """A field that takes one of several types, refused in the API's words. A value of a
+    JSON kind one of them takes (``if_object``, ``if_list``) is judged by that one
+    alone (``window.before: Input should be less than or equal to 100``); any other is
+    one error, ``window must be an integer from 0 to 100 or {"before", "after"}, got
+    101``. Pydantic refused it with every type in turn, named by its internal names
+    (``window.constrained-int: …; window.WindowBody: …``)."""
+    members = {kind: TypeAdapter(member) for kind, member in ((dict, if_object),
+                                                              (list, if_list)) if member}
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            member = members.get(type(value))
+            if member is not None:
+                member.validate_python(value, strict=True)  # raises its own errors
+            raise PydanticCustomError("one_of", "must be {takes}, got {given}",
+                                      {"takes": takes, "given": _as_given(value)}) from None
+
+    return WrapValidator(check)
+
+
+#: A message's content: its text, or chat-completions content parts.
+_Content = Annotated[str | list[dict[str, Any]] | None, _takes_one_of(
+    "a string or a list of content parts (objects)", if_list=list[dict[str, Any]])]
+
+
 class MessageIn(_Body):
     """A message to store: the fields of :class:`chatmem.Message`, and those of an OpenAI
     chat-completions message (``name``, content parts, ``tool_calls``, …) (I7)."""
 
     session_id: str | None = Field(None, description="The conversation (a session id); "
                                    "default: the request's session_id.")
-    content: str | list[dict[str, Any]] | None = Field(
+    content: _Content = Field(
         description="The text as the model sees it, or chat-completions content parts "
         "(text joined; image_url, input_audio and file described); null only with tool_calls "
         "(or function_call, refusal, audio).")
@@ -564,8 +610,17 @@ class WindowBody(_Body):
     after: int = Field(0, ge=0, le=MAX_WINDOW)
 
 
+#: A recall's query: a text or texts.
+_Query = Annotated[str | list[str], _takes_one_of("a string or a list of strings",
+                                                  if_list=list[str])]
+#: A recall's window: the neighbours each side, or before and after apart.
+_Window = Annotated[Annotated[int, Field(ge=0, le=MAX_WINDOW)] | WindowBody | None,
+                    _takes_one_of(f'an integer from 0 to {MAX_WINDOW} or {{"before", "after"}}',
+                                  if_object=WindowBody)]
+
+
 class RecallBody(_Body):
-    query: str | list[str] = Field(description="This turn's input text(s).")
+    query: _Query = Field(description="This turn's input text(s).")
     session: IdText | None = Field(None, description="The conversation asking (required "
                                    "with a user key: its effective scope caps the recall).")
     platform: IdText | None = Field(None, description="The entry platform of this turn.")
@@ -573,8 +628,7 @@ class RecallBody(_Body):
     min_score: float | None = Field(None, ge=0, le=1)
     scope: str | None = Field(None, description="all, user, platform, resource or session; "
                               "with a user key it may only narrow the session's scope.")
-    window: Annotated[int, Field(ge=0, le=MAX_WINDOW)] | WindowBody | None = Field(
-        None, description="Neighbours each side.")
+    window: _Window = Field(None, description="Neighbours each side.")
     cross_session: bool | None = None
     filter: dict[str, Any] | None = Field(None, description="Session-metadata filter.")
     speakers: list[IdText] = Field(default_factory=list)
@@ -587,8 +641,16 @@ class RecallBody(_Body):
         "configuration's shares."))
 
 
+#: One input of a turn: a text or a message.
+_TurnItem = Annotated[str | MessageIn, _takes_one_of("a string or a message (an object)",
+                                                     if_object=MessageIn)]
+#: A turn: a text, or texts and messages.
+_Turn = Annotated[str | list[_TurnItem], _takes_one_of(
+    "a string or a list of strings and messages (objects)", if_list=list[_TurnItem])]
+
+
 class ContextBody(_Body):
-    turn: str | list[str | MessageIn] = Field(
+    turn: _Turn = Field(
         description="This turn's input text(s), or its messages: an OpenAI chat-completions "
         "message list as is (user and assistant words are the query).")
     session: IdText
@@ -681,7 +743,9 @@ class CallerBody(_Body):
 
 
 class ToolBody(_Body):
-    arguments: dict[str, Any] | str = Field(description="The model's tool-call arguments.")
+    arguments: Annotated[dict[str, Any] | str, _takes_one_of(
+        "an object or its JSON text", if_object=dict[str, Any])] = Field(
+            description="The model's tool-call arguments.")
     caller: CallerBody
 
 
@@ -1108,6 +1172,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
             if err.get("type") == "string_unicode":  # a field with a length bound
                 msg = "not valid UTF-8 text (a lone surrogate escape such as \\ud800)"
+            if err.get("type") == "one_of":  # a sentence naming the field (_takes_one_of)
+                parts.append(f"{loc} {msg}")
+                continue
             parts.append(f"{loc or 'body'}: {msg}")
         return _error(422, "InvalidRequest", "; ".join(parts))
 
