@@ -520,7 +520,9 @@ async def test_a_user_key_bound_to_other_sessions_is_refused(tmp_path: Path) -> 
 
 async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -> None:
     """``keys.<name>.platform``: a user key bound to one entry platform is refused (403)
-    by an MCP server serving another, and served by one serving its own."""
+    by an MCP server serving another, or none (it said 'this server's platform is None':
+    now that it was started without --platform, and the fix), and served by one serving
+    its own."""
     await seeded(tmp_path / "m.db")
 
     async def open_memory() -> Memory:
@@ -529,7 +531,7 @@ async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -
 
     keys = KeyTable.from_mapping({"keys": {
         "tg-bot": {"key": MCP_USER, "namespace": "alice", "platform": "tg"}}})
-    for served, status in (("discord", 403), ("tg", 200)):
+    for served, status in (("discord", 403), (None, 403), ("tg", 200)):
         port = free_port()
         app = http_app(create_server(open_memory, session="a2", platform=served),
                        host="127.0.0.1", port=port, keys=keys, session="a2", platform=served)
@@ -539,7 +541,11 @@ async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -
                     **MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"})
                 assert r.status_code == status, r.text
                 if status == 403:
-                    assert "acts only on platform 'tg'" in r.json()["error"]["message"]
+                    says = r.json()["error"]["message"]
+                    assert says == "key 'tg-bot' acts only on platform 'tg', and " + (
+                        "this server's platform is 'discord'" if served else
+                        "this server was started without --platform: start it with "
+                        "--platform tg, or use a key not bound to a platform"), says
 
 
 def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None:

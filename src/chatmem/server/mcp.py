@@ -454,7 +454,11 @@ class _RequireKey:
                     and self.platform != found.platform:
                 # a user key bound to another entry platform (keys.<name>.platform)
                 denied = (f"key {found.name!r} acts only on platform {found.platform!r}, "
-                          f"and this server's platform is {self.platform!r}")
+                          + (f"and this server's platform is {self.platform!r}"
+                             if self.platform is not None else
+                             "and this server was started without --platform: start it "
+                             f"with --platform {found.platform}, or use a key not bound "
+                             "to a platform"))
             if denied is not None:
                 response = JSONResponse({"error": {"type": "PermissionDenied",
                                                    "message": denied}},
