@@ -445,3 +445,63 @@ def test_an_import_file_with_bad_records_is_refused_before_anything_is_written(
 
     with pytest.raises(InvalidInput, match=re.escape(names)):
         validate_jsonl(lines)
+
+
+_MESSAGE = {"type": "message", "id": "m1", "session_id": "s1", "ts": 5, "role": "user",
+            "content": "hello"}
+
+#: (label, a call on a memory or an export's lines, the error whole): a refused choice
+#: and a record of an import file, each in the words a caller reads.
+WORDED: list[tuple[str, Callable[[Memory], Awaitable[Any]] | list[str], str]] = [
+    ("recall scope", lambda m: m.recall("x", scope="bogus"),
+     "scope must be one of all, user, platform, resource, session (or thread), got str "
+     "'bogus'"),
+    ("message role", lambda m: m.add(msg(role="bot")),
+     "messages[0].role must be one of assistant, notice, system, tool, user, got 'bot'"),
+    ("message kind", lambda m: m.add(msg(kind="bot")),
+     "messages[0].kind must be one of command_reply, directive, divider, message, got "
+     "'bot'"),
+    ("chat-completions role", lambda m: m.add({"session_id": "s1", "content": "x",
+                                               "role": "wizard"}),
+     "messages[0].role must be one of assistant, developer, function, notice, system, "
+     "tool, user, got str 'wizard'"),
+    ("content part type", lambda m: m.add({"session_id": "s1",
+                                           "content": [{"type": "video"}]}),
+     "messages[0].content[0].type must be one of file, image_url, input_audio, refusal, "
+     "text, got str 'video'"),
+    ("tool argument", lambda m: m.call_tool({"query": "x", "colour": 1},
+                                            {"session_id": "s1"}),
+     "memory_recall: unknown argument(s) 'colour'; it takes query, scope, context_window, "
+     "cross_session, top_k"),
+    ("import role", _export_lines({**_MESSAGE, "role": "bot"}),
+     "line 2: message.role must be one of assistant, notice, system, tool, user, got "
+     "'bot'"),
+    ("import index_state", _export_lines({**_MESSAGE, "index_state": "done"}),
+     "line 2: message.index_state must be one of cleared, failed, indexed, pending, "
+     "skipped, got str 'done'"),
+    ("import vector role", _export_lines(_MESSAGE, {**_VECTOR, "role": "bot"}),
+     "line 3: vector.role must be one of assistant, notice, system, tool, user or null, "
+     "got str 'bot'"),
+]
+
+
+@pytest.mark.parametrize("label,call,says", WORDED, ids=[w[0] for w in WORDED])
+async def test_a_refused_choice_or_record_is_named_in_words(
+        label: str, call: Callable[[Memory], Awaitable[Any]] | list[str], says: str) -> None:
+    """The choices were a Python list ('scope must be one of ['all', 'user', …] (or
+    'thread')', "unknown argument(s) ['colour']", sorted(ROLES) of a message's role, an
+    import's index_state), and a message of an import file was named 'line 2.role', as
+    if a line had fields, where its sessions and vectors said 'line 2: session.…'."""
+    from chatmem.transfer import validate_jsonl
+
+    if isinstance(call, list):
+        with pytest.raises(InvalidInput) as info:
+            validate_jsonl(call)
+    else:
+        mem = await _seeded()
+        try:
+            with pytest.raises(InvalidInput) as info:
+                await call(mem)
+        finally:
+            await mem.close()
+    assert str(info.value) == says

@@ -227,6 +227,10 @@ async def test_create_server_in_process(bow_embedder: Embedder) -> None:
         assert "green tea" in text_of(result)
         bad = await client.call_tool("memory_add", {"content": "x", "role": "system"})
         assert bad.is_error
+        # named as the tool's argument (it said message.session_id, an inner path)
+        empty = await client.call_tool("memory_add", {"content": "x", "session": " "})
+        assert empty.is_error and text_of(empty) == \
+            "Error executing tool memory_add: session must not be empty", text_of(empty)
         # where the served conversation may not see, a model may not write either: a
         # message planted there would come up in another conversation's recall
         await mem.set_scope("session", actor={"id": "op", "role": "owner"},

@@ -143,7 +143,7 @@ def _part(part: object, path: str) -> tuple[str, dict[str, Any] | None]:
         raise InvalidInput(f"{path} must be an object with a type, got {describe(part)}")
     kind = part.get("type")
     if not isinstance(kind, str) or kind not in PART_TYPES:
-        raise InvalidInput(f"{path}.type must be one of {sorted(PART_TYPES)}, got "
+        raise InvalidInput(f"{path}.type must be one of {', '.join(sorted(PART_TYPES))}, got "
                            f"{describe(kind)}")
     if kind == "text":
         return _string(part.get("text"), f"{path}.text"), None
@@ -301,8 +301,8 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
 
     role = item.get("role", "user")
     if not isinstance(role, str) or (role not in ROLES and role not in ROLE_ALIASES):
-        raise InvalidInput(f"{path}.role must be one of {sorted(ROLES | set(ROLE_ALIASES))}, "
-                           f"got {describe(role)}")
+        roles = ", ".join(sorted(ROLES | set(ROLE_ALIASES)))
+        raise InvalidInput(f"{path}.role must be one of {roles}, got {describe(role)}")
     metadata = item.get("metadata")
     metadata = {} if metadata is None else metadata
     if not isinstance(metadata, Mapping):

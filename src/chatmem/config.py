@@ -50,7 +50,7 @@ _CONTAINS: dict[str, frozenset[str]] = {
 def normalize_scope(value: object, *, name: str = "scope") -> str:
     """A scope name (or an alias such as ``thread``) → the scope; else InvalidInput."""
     if not isinstance(value, str) or SCOPE_ALIASES.get(value, value) not in SCOPES:
-        raise InvalidInput(f"{name} must be one of {list(SCOPES)} (or 'thread'), got "
+        raise InvalidInput(f"{name} must be one of {', '.join(SCOPES)} (or thread), got "
                            f"{describe(value)}")
     return SCOPE_ALIASES.get(value, value)
 

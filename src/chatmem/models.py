@@ -382,10 +382,10 @@ def validate_message(msg: Message, *, path: str = "message",
             f"{MAX_CONTENT_CHARS} (split the text or store an attachment reference)"
         )
     if not isinstance(msg.role, str) or msg.role not in ROLES:
-        raise InvalidInput(f"{at('role')} must be one of {sorted(ROLES)}, got "
+        raise InvalidInput(f"{at('role')} must be one of {', '.join(sorted(ROLES))}, got "
                            f"{_repr.repr(msg.role)}")
     if not isinstance(msg.kind, str) or msg.kind not in KINDS:
-        raise InvalidInput(f"{at('kind')} must be one of {sorted(KINDS)}, got "
+        raise InvalidInput(f"{at('kind')} must be one of {', '.join(sorted(KINDS))}, got "
                            f"{_repr.repr(msg.kind)}")
     if msg.ts is not None:
         check_ts(msg.ts, at("ts"))

@@ -103,6 +103,10 @@ def tool_schema(config: Config) -> dict[str, Any]:
     }
 
 
+#: The arguments of memory_recall, as its schema lists them.
+TOOL_ARGUMENTS = ("query", "scope", "context_window", "cross_session", "top_k")
+
+
 def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
     """Validate the model's arguments (a mapping or its JSON text), naming the bad one."""
     if isinstance(arguments, str):
@@ -121,10 +125,11 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
             raise InvalidInput(f"{TOOL_NAME} arguments are nested too deeply") from None
     if not isinstance(arguments, Mapping):
         raise InvalidInput(f"{TOOL_NAME} arguments must be an object")
-    unknown = set(arguments) - {"query", "scope", "context_window", "cross_session", "top_k"}
+    unknown = set(arguments) - set(TOOL_ARGUMENTS)
     if unknown:
         raise InvalidInput(f"{TOOL_NAME}: unknown argument(s) "
-                           f"{sorted(str(k)[:40] for k in unknown)}")
+                           f"{', '.join(sorted(repr(str(k)[:40]) for k in unknown))}; it "
+                           f"takes {', '.join(TOOL_ARGUMENTS)}")
     query = arguments.get("query")
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput(f"{TOOL_NAME}: query must be a non-empty string")

@@ -328,12 +328,12 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
             raise InvalidInput(f"line {n}: a record before the header line")
         if kind == "message":
             data = {k: v for k, v in rec.items() if k not in ("type", "index_state")}
-            Message.from_dict(data, path=f"line {n}")
+            Message.from_dict(data, path=f"line {n}: message")
             state = rec.get("index_state")
             if state is not None and (not isinstance(state, str)
                                       or state not in INDEX_STATES):
-                raise InvalidInput(f"line {n}.index_state must be one of "
-                                   f"{sorted(INDEX_STATES)}, got {describe(state)}")
+                raise InvalidInput(f"line {n}: message.index_state must be one of "
+                                   f"{', '.join(sorted(INDEX_STATES))}, got {describe(state)}")
             links.message(rec)
         elif kind == "session":
             session = validate_session({k: v for k, v in rec.items() if k != "type"},
@@ -546,7 +546,7 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
                  "resource_id", "text"):
         check_text(rec.get(name), f"{where}.{name}")
     if rec.get("role") is not None and rec["role"] not in ROLES:  # a string by now
-        raise InvalidInput(f"{where}.role must be one of {sorted(ROLES)} or null, got "
+        raise InvalidInput(f"{where}.role must be one of {', '.join(sorted(ROLES))} or null, got "
                            f"{describe(rec['role'])}")
     mentions = rec.get("mentions") or []
     if not isinstance(mentions, list):

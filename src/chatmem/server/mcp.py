@@ -318,7 +318,8 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                       speaker_name=speaker_name, platform=bound_platform)
         mem = memory()
         try:
-            validate_message(msg, path="message")
+            # named as the tool's arguments: session, not message.session_id
+            validate_message(msg, arguments={"session_id": "session"})
             # probed without its platform (the bound one, which scope "platform" always
             # lets through): the target session's own fields decide
             if msg.session_id != bound_session and not await mem.visible(
