@@ -356,3 +356,21 @@ def test_platform_labels_from_the_configuration_file(tmp_path: Path) -> None:
     assert "platforms.onebot.chat_types: the label of chat type 'private'" in res.output
     res = runner.invoke(main, ["stats", "--db", db, "--json"])
     assert json.loads(res.output)["messages"] == 1
+
+
+def test_what_a_command_did_is_said_in_words(tmp_path: Path) -> None:
+    """export, import, migrate and clear said what they did as Python's dict repr
+    (``exported {'sessions': 0, 'messages': 1, …}``): now ``kind n`` in words."""
+    db, copy = str(tmp_path / "w.db"), str(tmp_path / "copy.db")
+    backup = str(tmp_path / "w.jsonl")
+    runner = CliRunner()
+    assert runner.invoke(main, ["add", "--db", db, "--session", "s", "--no-wait",
+                                "hello"]).exit_code == 0
+    res = runner.invoke(main, ["export", "--db", db, "-o", backup])
+    assert res.exit_code == 0, res.output
+    assert "exported sessions 1, messages 1, vectors 0, meta 0" in res.stderr
+    res = runner.invoke(main, ["import", "--db", copy, backup])
+    assert res.exit_code == 0 and "imported sessions 1, messages 1, " in res.stderr
+    res = runner.invoke(main, ["clear", "--db", copy, "--yes"])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"^cleared [a-z]+ \d+(, [a-z]+ \d+)*$", res.stdout, re.M), res.stdout

@@ -409,6 +409,12 @@ def _item_of(param: click.Parameter, index: str | None, ctx: click.Context) -> s
     return f"{shown_name(param)} (the {_ordinal(int(index[1:-1]) + 1)} of {count})"
 
 
+def counted(counts: dict[str, int]) -> str:
+    """What a command did, in words: ``sessions 1, messages 3, vectors 3`` (it printed
+    Python's dict, ``{'sessions': 1, …}``)."""
+    return ", ".join(f"{kind} {n}" for kind, n in counts.items()) or "nothing"
+
+
 def run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
     """Run an async command body with :func:`one_line_errors`."""
 
@@ -701,7 +707,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
         else:
             with _replacing(path) as out:
                 counts = await export_jsonl(storage, out, vectors=with_vectors)
-    click.echo(f"exported {counts.as_dict()}", err=True)
+    click.echo(f"exported {counted(counts.as_dict())}", err=True)
 
 
 #: Files beside a SQLite store that belong to it (journal, WAL, shared memory, ANN graph,
@@ -903,8 +909,8 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                                               progress=lambda kind, n: bar.update(n),
                                               vectors=not no_vectors, resume=resume)
             if not no_wait:
-                await _flush_saying(mem, f"imported {counts.as_dict()}")
-    click.echo(f"imported {counts.as_dict()}", err=True)
+                await _flush_saying(mem, f"imported {counted(counts.as_dict())}")
+    click.echo(f"imported {counted(counts.as_dict())}", err=True)
 
 
 @main.command()
@@ -955,7 +961,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
             counts = await do_migrate(
                 source, target, vectors=not no_vectors, resume=resume,
                 progress=lambda kind, n: bar.update(n) if kind == "message" else None)
-    click.echo(f"migrated {counts.as_dict()}", err=True)
+    click.echo(f"migrated {counted(counts.as_dict())}", err=True)
 
 
 @main.command()
@@ -980,7 +986,7 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
         _confirm(f"Clear {target} of {what}?", "clear")
     async with await open_existing(db, config_path, vector) as mem:
         out = await mem.clear(target, session=session)
-    click.echo(f"cleared {out}")
+    click.echo(f"cleared {counted(out)}")
 
 
 @main.command(name="list")
