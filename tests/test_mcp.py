@@ -626,3 +626,35 @@ def test_a_served_conversation_that_no_add_could_name_is_refused_at_start(
 
     with pytest.raises(InvalidInput, match="caller"):
         create_server(never, **served)
+
+
+async def test_arguments_the_schema_refuses_are_one_line_naming_each(
+        bow_embedder: Embedder) -> None:
+    """The SDK answered arguments its schema refused (memory_list's and memory_add's
+    typed parameters, memory_recall without a query) with pydantic's dump: several
+    lines, error types, the input repeated and a documentation link. Now one line, each
+    argument named as sent, and an unknown one with the arguments the tool takes."""
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    server = create_server(open_memory, session="alice-dm", platform="cli")
+    async with Client(server) as client:
+        for tool, args, said in [
+                ("memory_list", {"limit": 51},
+                 "limit: should be less than or equal to 50, got int 51"),
+                ("memory_list", {"days": "x", "colour": "red"},
+                 "days: should be a valid integer"),
+                ("memory_list", {"colour": "red"},
+                 "colour is not an argument of memory_list (it takes limit, days, "
+                 "session)"),
+                ("memory_add", {}, "content is required"),
+                ("memory_add", {"content": "hi", "role": "bot"},
+                 "role: should be 'user' or 'assistant', got str 'bot'"),
+                ("memory_recall", {}, "query is required")]:
+            result = await client.call_tool(tool, args)
+            text = text_of(result)
+            assert result.is_error and said in text, (tool, args, text)
+            assert "\n" not in text and "pydantic" not in text and "[type=" not in text
+        listed = await client.call_tool("memory_list", {})
+        assert not listed.is_error and listed.structured_content == {
+            "truncated": False, "messages": []}

@@ -67,13 +67,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
 
 from ..config import Config
 from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
-from ..models import Message, now_ms, validate_message
+from ..models import Message, describe, now_ms, validate_message
 from ..recall.render import (
     LABELS,
     body_of,
@@ -237,14 +237,50 @@ def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
     return ToolError(text.removeprefix(f"{tool}: "))
 
 
+def _argument_errors(exc: ValidationError, tool: Tool) -> str:
+    """Arguments the tool's schema refused, one clause each, named as the caller sent
+    them: ``limit: should be less than or equal to 50, got int 51``; an unknown one
+    says which the tool takes."""
+    takes = ", ".join(tool.parameters.get("properties", {}))
+    parts = []
+    for err in exc.errors(include_url=False):
+        name = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"{name} is not an argument of {tool.name} (it takes {takes})")
+        elif err["type"] == "missing":
+            parts.append(f"{name} is required")
+        else:
+            said = err["msg"].removeprefix("Input ")
+            parts.append(f"{name}: {said}, got {describe(err['input'])}")
+    return "; ".join(parts)
+
+
+class _StrictTool(Tool):
+    """A tool whose arguments are refused in chatmem's words: the SDK reported a
+    schema's refusal with pydantic's own dump (several lines, error types, the input
+    repeated, a documentation link), which the model calling the tool reads worse than
+    one line per argument."""
+
+    async def run(self, arguments: dict[str, Any], context: Any,
+                  convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(f"Error executing tool {self.name}: "
+                                f"{_argument_errors(exc.__cause__, self)}") from exc.__cause__
+            raise
+
+
 def _strict(tool: Tool) -> Tool:
-    """Reject unknown arguments (as chatmem's own check does) instead of dropping them."""
+    """Reject unknown arguments (as chatmem's own check does) instead of dropping them,
+    and refuse bad ones in one line (:class:`_StrictTool`)."""
     base = tool.fn_metadata.arg_model
     tool.fn_metadata.arg_model = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "model_config": ConfigDict(**{**base.model_config, "extra": "forbid"})})
     tool.parameters = {**tool.parameters, "additionalProperties": False}
-    return tool
+    return _StrictTool.model_validate(tool, from_attributes=True)
 
 
 def _instructions(session: str, platform: str | None) -> str:
