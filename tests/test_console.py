@@ -344,6 +344,9 @@ def test_a_key_bound_to_one_session_is_refused_at_sign_in_with_another(
         page.fill("#signin-key", ALICE_DM)
         page.fill("#signin-session", typed)
         page.click("#signin-form button[type=submit]")
+        # the click stores the key, the refusal drops it: waited for, as the previous
+        # round's error is still shown while this one's whoami is on its way
+        page.wait_for_function("() => sessionStorage.getItem('chatmem.key') === null")
         page.wait_for_selector("#error:not([hidden])")
         error = page.text_content("#error") or ""
         assert "acts only for" in error and 'session "s1"' in error, error

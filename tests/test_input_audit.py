@@ -156,7 +156,7 @@ async def test_a_nested_mapping_that_is_not_a_dict_is_an_invalid_input_not_a_typ
     with pytest.raises(InvalidInput, match=r"session\.metadata\.a: must be JSON"):
         await mem.upsert_session({"id": "s1", "metadata": {"a": inner}})
     [msg] = await mem.add([{"content": "x", "metadata": {"a": {"b": 1}}}], session="s1")
-    with pytest.raises(InvalidInput, match=r"rewrite\.metadata\.a\.c: must be JSON"):
+    with pytest.raises(InvalidInput, match=r"^metadata\.a\.c: must be JSON"):
         await mem.rewrite("s1", msg.ts or 0, metadata={"a": {"c": inner}})
     assert [dict(m.metadata) for m in await stored(mem)] == [{"a": {"b": 1}}]
     session = await mem.get_session("s1")  # registered by the add, without metadata
