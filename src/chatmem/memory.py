@@ -1307,12 +1307,16 @@ class Memory:
         wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
         if not dry_run:
             return await self._erase(wanted)
-        found = builtins.list(await self.store.get(wanted))
+        return await self._would_erase(builtins.list(await self.store.get(wanted)))
+
+    async def _would_erase(self, ids: Sequence[str]) -> Erased:
+        """What erasing these stored messages would take (a dry run of :meth:`erase` and
+        :meth:`forget`): the messages, and as ``vectors`` those of them indexed."""
         indexed = 0
-        for start in range(0, len(found), ERASE_CHUNK):
-            states = await self.store.index_states(found[start:start + ERASE_CHUNK])
+        for start in range(0, len(ids), ERASE_CHUNK):
+            states = await self.store.index_states(ids[start:start + ERASE_CHUNK])
             indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
-        return Erased(messages=len(found), vectors=indexed)
+        return Erased(messages=len(ids), vectors=indexed)
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
                      resource_id: str | None = None, dry_run: bool = False) -> Erased:
@@ -1350,13 +1354,9 @@ class Memory:
             async for rows in message_pages(self.store, session_ids=part,
                                             speaker_id=speaker_id):
                 ids += [m.id for m in rows if m.id is not None]
-        erased = Erased()
         if dry_run:
-            indexed = 0
-            for start in range(0, len(ids), ERASE_CHUNK):
-                states = await self.store.index_states(ids[start:start + ERASE_CHUNK])
-                indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
-            return dataclasses.replace(erased, messages=len(ids), vectors=indexed)
+            return await self._would_erase(ids)
+        erased = Erased()
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
         log.info("forgot %s %r: %s", name, value, erased.to_dict())
