@@ -215,10 +215,9 @@ async def test_f3_a_rewrite_left_on_its_old_text_is_healed_without_a_flush(tmp_p
     assert (await mem.store.query(probe, 1))[0].score > 0.99
     prov.recover()
     for _ in range(400):
-        # a rewrite's vector is replaced by a delete, then a write (Storage.rewrite_entry):
-        # a query between the two finds none (a known window, left open in stop 51)
-        found = await mem.store.query(probe, 1)
-        if found and found[0].score < 0.99:
+        # the vector is replaced in one write (Storage.rewrite_entry): never none between
+        [found] = await mem.store.query(probe, 1)
+        if found.score < 0.99:
             break
         await asyncio.sleep(0.025)
     [hit] = await mem.store.query(probe, 1)

@@ -261,12 +261,17 @@ class Storage:
     async def rewrite_entry(self, entry: VectorEntry, *,
                             one_width: OneWidth | None = None) -> None:
         """Replace the vector of the message at ``(entry.session_id, entry.ts)`` by
-        ``entry`` (F3). The delete is by filter, so it also catches a vector an older
-        write left under that position; the full-text row, keyed by message id, is
-        replaced by the write. Needs :attr:`supports_delete_by_filter`."""
-        await self._require_index().delete_by_filter({"session_id": entry.session_id,
-                                                      "ts": entry.ts})
+        ``entry`` (F3). The write comes first and replaces by message id (with the
+        full-text row) on every backend, so a recall meanwhile finds the old vector or
+        the new one, never neither; a write refused (a second width of the model,
+        :class:`~chatmem.store.base.WidthConflict`) or skipped as stale leaves the old
+        vector in place. Then a delete by filter takes any vector an older write left
+        under that position with another message id. Needs
+        :attr:`supports_delete_by_filter`."""
+        index = self._require_index()
         await self.write_entries([entry], current_only=True, one_width=one_width)
+        await index.delete_by_filter({"session_id": entry.session_id, "ts": entry.ts,
+                                      "message_id": {"$ne": entry.message_id}})
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         """Delete these messages' vectors (and, beside a separate index, their full-text
