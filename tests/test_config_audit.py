@@ -349,3 +349,57 @@ def test_an_empty_variable_beside_an_option_inside_it_is_unset() -> None:
     assert cfg.search.time_weight == 0.2
     cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL": "", "CHATMEM_SEMANTIC_RECALL__TOP_K": "2"})
     assert cfg.recall_top_k == 2
+
+
+def test_a_filter_set_above_replaces_the_one_below_whole(tmp_path: Path) -> None:
+    """A filter is one value: merged key by key across layers, a file's
+    ``{"role": "user"}`` under an environment's ``{"platform": "qq"}`` silently became
+    both conditions (and ``{"ts": {"$gt": 1}}`` under ``{"ts": {"$lt": 9}}`` a range)."""
+    file = {"semantic_recall": {"top_k": 3, "filter": {"role": "user",
+                                                       "ts": {"$gt": 1}}}}
+    env = {"CHATMEM_SEMANTIC_RECALL__FILTER": '{"platform": "qq", "ts": {"$lt": 9}}'}
+    cfg = Config.load(file, env=env)
+    assert cfg.recall_filter == {"platform": "qq", "ts": {"$lt": 9}}
+    assert cfg.recall_top_k == 3  # the other options of semantic_recall still merge
+    cfg = Config.load(file, env=env, semantic_recall={"filter": {"team": "a"}})
+    assert (cfg.recall_filter, cfg.recall_top_k) == ({"team": "a"}, 3)
+    assert Config.load(file, semantic_recall={"filter": {"team": "a"}}).recall_filter \
+        == {"team": "a"}
+    # a variable inside the filter sets the environment's filter, which replaces the
+    # .env file's (also one set key by key), as any variable does
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("CHATMEM_SEMANTIC_RECALL__FILTER__ROLE=user\n")
+    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER__PLATFORM": "qq"},
+                      env_file=dotenv)
+    assert cfg.recall_filter == {"platform": "qq"}
+    assert Config.load(env={}, env_file=dotenv).recall_filter == {"role": "user"}
+    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER__PLATFORM": ""}, env_file=dotenv)
+    assert cfg.recall_filter == {"role": "user"}  # an empty variable is unset
+
+
+def test_headers_merge_by_name_whatever_its_case() -> None:
+    """README § Configuration: each layer adds its headers, a higher one's replacing the
+    same header below. Names are case-insensitive in HTTP: a file's ``Authorization``
+    and a variable's ``authorization`` were both kept, and both sent."""
+    file = {"embedding": {"headers": {"Authorization": "Bearer a", "X-Team": "t"}}}
+    env = {"CHATMEM_EMBEDDING__HEADERS": '{"authorization": "Bearer b"}'}
+    assert Config.load(file, env=env).embedding.headers == {"X-Team": "t",
+                                                            "authorization": "Bearer b"}
+    cfg = Config.load(file, env=env, embedding={"headers": {"X-TEAM": "u"}})
+    assert cfg.embedding.headers == {"authorization": "Bearer b", "X-TEAM": "u"}
+    # one table naming a header twice: neither is above the other
+    with pytest.raises(ConfigError, match=re.escape(
+            "embedding.headers: 'X-Team' and 'x-team' are the same header (names are "
+            "case-insensitive); keep one")):
+        Config.load({"embedding": {"headers": {"X-Team": "a", "x-team": "b"}}})
+
+
+def test_platform_declarations_merge_by_platform_and_chat_type() -> None:
+    """README § Configuration: each layer adds its declarations (as
+    ``Memory.platforms.register`` does), a higher one's label of a chat type winning."""
+    file = {"platforms": {"onebot": {"chat_types": {"private": "私聊", "group": "群"}},
+                          "qq": {"chat_types": {"group": "QQ群"}}}}
+    env = {"CHATMEM_PLATFORMS__ONEBOT__CHAT_TYPES": '{"group": "群聊"}'}
+    cfg = Config.load(file, env=env)
+    assert {name: p.chat_types for name, p in cfg.platforms.items()} == {
+        "onebot": {"private": "私聊", "group": "群聊"}, "qq": {"group": "QQ群"}}

@@ -12,7 +12,7 @@ import io
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -448,6 +448,12 @@ class EmbeddingConfig(_Strict):
                     or any(not (" " <= c <= "~" or c == "\t") for c in v):
                 raise ValueError(f"embedding.headers: invalid header {k!r} (names of ASCII "
                                  "letters, digits and -, values of ASCII text on one line)")
+            other = next((name for name in value if name.lower() == k.lower()), k)
+            if other != k:
+                # HTTP names are case-insensitive: both were sent, and the service read
+                # either
+                raise ValueError(f"embedding.headers: {other!r} and {k!r} are the same "
+                                 "header (names are case-insensitive); keep one")
             if k.lower() in _FRAMING_HEADERS:
                 # the HTTP library frames each body itself: a second Content-Length
                 # failed every call ("Too much data for declared Content-Length"), a
@@ -758,12 +764,32 @@ def _get_path(data: Mapping[str, Any], path: str, missing: Any = None) -> Any:
     return node
 
 
-def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+#: Options whose table is one value, not options of their own: a higher layer's replaces
+#: a lower one's whole. Merged key by key, a file's filter ``{"role": "user"}`` under
+#: ``CHATMEM_SEMANTIC_RECALL__FILTER='{"platform": "qq"}'`` became both conditions.
+WHOLE_OPTIONS = ("semantic_recall.filter",)
+#: Tables merged by name, a higher layer's entry replacing the same name's below, where
+#: names are case-insensitive (HTTP header names): kept key by key, a file's
+#: ``Authorization`` and a variable's ``authorization`` were both sent.
+_CASELESS_OPTIONS = ("embedding.headers",)
+
+
+def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any], prefix: str = ""
+                ) -> dict[str, Any]:
+    """``base`` with ``extra`` (the layer above) over it, option by option
+    (README § Configuration, Precedence)."""
     for key, value in extra.items():
-        if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
-            base[key] = _deep_merge(dict(base[key]), value)
-        else:
+        below = base.get(key)
+        path = f"{prefix}{key}"
+        if not isinstance(value, Mapping) or not isinstance(below, Mapping) \
+                or path in WHOLE_OPTIONS:
             base[key] = value
+        elif path in _CASELESS_OPTIONS:
+            names = {str(name).lower() for name in value}
+            base[key] = {**{k: v for k, v in below.items() if str(k).lower() not in names},
+                         **value}
+        else:
+            base[key] = _deep_merge(dict(below), value, f"{path}.")
     return base
 
 
@@ -849,7 +875,14 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     variables: dict[str, str] = {}
     if env_file is not None:
         variables.update(read_env_file(env_file))
-    variables.update({k: v for k, v in (env or {}).items() if isinstance(v, str)})
+    given = {k: v for k, v in (env or {}).items() if isinstance(v, str)}
+    for option in WHOLE_OPTIONS:
+        # the environment's filter is one value above the .env file's: a file's
+        # CHATMEM_SEMANTIC_RECALL__FILTER__ROLE would otherwise add its key to it
+        inside = _variables_inside(option)
+        if any(inside(name) and value != "" for name, value in given.items()):
+            variables = {k: v for k, v in variables.items() if not inside(k)}
+    variables.update(given)
     variables = {k: v for k, v in variables.items() if k.upper().startswith(ENV_PREFIX)}
     if not variables:
         return {}, {}
@@ -882,6 +915,12 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
         return _convert(raw, Config, "", sources, upper), sources
     except RecursionError:
         raise _nested_too_deeply() from None
+
+
+def _variables_inside(option: str) -> Callable[[str], bool]:
+    """Whether a variable's name sets ``option`` or a key inside it."""
+    var = env_var(option)
+    return lambda name: name.upper() == var or name.upper().startswith(var + ENV_DELIMITER)
 
 
 #: ``CHATMEM_`` variables that are not options: the command line's (``--db``,
