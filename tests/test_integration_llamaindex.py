@@ -786,3 +786,40 @@ def test_so_many_attachments_they_do_not_fit_are_cut_not_refused(
     assert stored.metadata["content_cut"] == len("\n".join(lines))
     # as the latest turn, it is a recall query like any other
     assert DOG in asyncio.run(block.aget([msg]))
+
+
+def test_a_message_chatmem_cannot_take_as_given_in_the_latest_turn_does_not_break_get(
+        sync_mem: SyncMemory, llama: LlamaFactory) -> None:
+    # before: InvalidInput out of every get while it was in the latest turn
+    # ('messages[0].content[0].file.filename contains a NUL character'; '…tool_call_id
+    # must be a string, got int 5'; 'turn[0].name is longer than 512 characters'), where
+    # a flush stores the same message under metadata["unstorable"]
+    report = ChatMessage(role="user", blocks=[
+        TextBlock(text="Where does my dog like to go?"),
+        DocumentBlock(data=b"%PDF", title="re\x00port\ud800.pdf")])
+    memory = llama(session_id="s1", token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem, "s1")])
+    memory.put_messages([ChatMessage(role="user", content=DOG), *filler(3)])
+    sync_mem.flush()
+    memory.put(report)
+    assert DOG in (memory.get()[0].content or "")
+    assert turn([report]) == [{"role": "user", "content": [
+        {"type": "text", "text": "Where does my dog like to go?"},
+        {"type": "file", "file": {"filename": "re port?.pdf"}}]}]
+    block = ChatmemMemoryBlock(sync_mem, "s1")
+    for role, fields in (("tool", {"tool_call_id": 5}), ("user", {"name": "n" * 600}),
+                         ("assistant", {"tool_calls": {"id": "c1"}})):
+        latest = [ChatMessage(role="user", content="my dog and the beach?"),
+                  ChatMessage(role=role, content="my dog and the beach",
+                              additional_kwargs=fields)]
+        assert DOG in asyncio.run(block.aget(latest))
+        # as it is stored: its text, without the fields chatmem refused
+        assert turn(latest)[-1] == {"role": role, "content": "my dog and the beach"}
+    # flushed, the document's message is stored as the other unstorable parts are
+    for msg in filler(3):
+        memory.put(msg)
+    [stored] = [m for m in sync_mem.list(session="s1").messages
+                if m.content.startswith("Where does my dog")]
+    assert stored.content == "Where does my dog like to go?"
+    assert json.loads(stored.metadata["unstorable"]["fields"]) == {"attachments": [
+        {"type": "file", "file": {"filename": "re\x00port\ud800.pdf"}}]}

@@ -308,15 +308,14 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
         parts = content
     else:
         return item
+    if query:  # a NUL or a lone surrogate anywhere: in a text, in a document's title
+        parts = [_readable(p) for p in parts]
     texts = [p["text"] for p in parts if p["type"] == "text"]
     attached = [_attachment(p, path) for p in parts if p["type"] != "text"]
     kept = _attachments_kept(item, attached)
     dropped = kept < len(attached)
     replaced = 0
-    if query:
-        texts = [t.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
-                 for t in texts]
-    else:
+    if not query:
         replaced = sum(len(_UNSTORABLE.findall(t)) for t in texts)
         texts = [_UNSTORABLE.sub("\ufffd", t) for t in texts]
     whole = (sum(map(len, texts)) + sum(len(d) for d, _ in attached) + len(texts)
@@ -359,6 +358,18 @@ def _fit(item: dict[str, Any], path: str, *, query: bool = False) -> dict[str, A
     if replaced:
         out["metadata"] = {**out.get("metadata", {}), CONTENT_REPLACED_KEY: replaced}
     return out
+
+
+def _readable(value: Any) -> Any:
+    """A content part with each NUL (as a space) and lone surrogate (as ``?``) of its
+    strings replaced: chatmem refuses them in any text, a recall query's too."""
+    if isinstance(value, str):
+        return value.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, Mapping):
+        return {k: _readable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
 
 
 def _jsonable(value: object) -> object:
@@ -441,7 +452,8 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     when there is none), as chat-completions messages (the query of a recall), each
     within chatmem's limit (a longer one keeps its last characters), and at most
     ``MAX_TURN_INPUTS`` of them, the latest: a tool loop may run past chatmem's limit
-    on a turn's messages, and chatmem's query is the turn's last words anyway."""
+    on a turn's messages, and chatmem's query is the turn's last words anyway. A message
+    chatmem cannot take as given is read as it is stored: its text and attachments."""
     messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
                   if _role(messages[i]) == "user"),
@@ -449,10 +461,25 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     start = max(start, 0)
     out = []
     for i, msg in enumerate(messages[start:], start):
-        item = to_openai(msg, f"messages[{i}]")
+        path = f"messages[{i}]"
+        try:
+            item = _query(msg, path)
+            if item is not None:
+                to_message(item, path=path, session="-")
+        except InvalidInput:
+            # what chatmem cannot take as given (a field of the wrong type, a name over
+            # its limit) is stored beside the message's text, under metadata[UNSTORABLE_KEY]
+            # (_kept), and a get on the turn failed: the query is that text too
+            item = _query(ChatMessage(role=msg.role, blocks=[
+                b for b in msg.blocks if not isinstance(b, ToolCallBlock)]), path)
         if item is not None:
-            out.append(_fit(item, f"messages[{i}]", query=True))
+            out.append(item)
     return out[-MAX_TURN_INPUTS:]
+
+
+def _query(message: ChatMessage, path: str) -> dict[str, Any] | None:
+    item = to_openai(message, path)
+    return None if item is None else _fit(item, path, query=True)
 
 
 async def _finished(inner: asyncio.Future[T]) -> T:
