@@ -823,3 +823,40 @@ def test_a_message_chatmem_cannot_take_as_given_in_the_latest_turn_does_not_brea
     assert stored.content == "Where does my dog like to go?"
     assert json.loads(stored.metadata["unstorable"]["fields"]) == {"attachments": [
         {"type": "file", "file": {"filename": "re\x00port\ud800.pdf"}}]}
+
+
+@pytest.mark.parametrize(("session_id", "error"), [
+    ("chat\x00-1", "the Memory's session_id contains a NUL character"),
+    ("c" * 600, "the Memory's session_id is longer than 512 characters (600)"),
+])
+def test_a_memory_session_id_chatmem_cannot_store_is_named_before_anything_is_lost(
+        sync_mem: SyncMemory, llama: LlamaFactory, caplog: pytest.LogCaptureFixture,
+        session_id: str, error: str) -> None:
+    # before: a get said 'session contains a NUL character' (no field the user wrote, no
+    # fix), and the first flush raised 'messages[0].session_id contains a NUL character'
+    # out of a later put, after LlamaIndex had archived the batch: nothing said where it
+    # was, and no form of it could be stored
+    fix = "or the block one of its own (ChatmemMemoryBlock(mem, 'chat-1'))"
+    memory = llama(session_id=session_id, token_limit=80,
+                   memory_blocks=[ChatmemMemoryBlock(sync_mem)])
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    # a chat engine asks the block before any flush: refused there, nothing handed over
+    with pytest.raises(InvalidInput) as info:
+        chat.chat("hello")
+    assert error in str(info.value) and fix in str(info.value)
+    assert not memory.get_all(status=MessageStatus.ARCHIVED)
+    # puts alone reach the block with the first batch LlamaIndex flushed (and archived):
+    # the error, raised and logged, says where the batch is, which can then be stored
+    memory.reset()
+    with caplog.at_level(logging.ERROR, logger="chatmem.integrations.llamaindex"), \
+            pytest.raises(InvalidInput) as info:
+        memory.put_messages([ChatMessage(role="user", content=DOG), *filler(4)])
+    assert error in str(info.value) and fix in str(info.value)
+    assert "memory.get_all(status=MessageStatus.ARCHIVED)" in str(info.value)
+    assert [r.getMessage() for r in caplog.records] == [str(info.value)]
+    archived = memory.get_all(status=MessageStatus.ARCHIVED)
+    assert archived and archived[0].content == DOG
+    assert not sync_mem.list(session="chat-1").messages
+    asyncio.run(ChatmemMemoryBlock(sync_mem, "chat-1").aput(archived))
+    assert [m.content for m in sync_mem.list(session="chat-1").messages] == \
+        [m.content for m in archived]

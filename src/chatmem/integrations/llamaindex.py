@@ -61,6 +61,7 @@ from ..models import (
     MAX_JSON_CHARS,
     MAX_JSON_DEPTH,
     MAX_LABEL_CHARS,
+    check_label,
     check_text,
     describe,
     json_cost,
@@ -512,7 +513,8 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
 
     ``memory``: a :class:`chatmem.SyncMemory` or :class:`chatmem.Memory`;
     ``session_id``: the chatmem session the messages are stored in and recalled for
-    (default: the LlamaIndex ``Memory``'s own ``session_id``); ``platform``: the
+    (default: the LlamaIndex ``Memory``'s own ``session_id``, refused as InvalidInput at
+    the ``Memory``'s first use of the block when chatmem cannot store it); ``platform``: the
     chatmem platform of the messages and of the recall; ``tokenizer_fn``: the tokenizer
     :meth:`atruncate` counts with, the LlamaIndex ``Memory``'s own (its
     ``tokenizer_fn``; default: LlamaIndex's default tokenizer, as ``Memory``'s).
@@ -582,11 +584,24 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
             raise
 
     def _session(self, given: object) -> str:
-        session = self.session_id or (given if isinstance(given, str) else None)
-        if not session:
-            raise ValueError("ChatmemMemoryBlock: no session_id (give one, or use the block "
-                             "in a llama_index Memory, whose session_id it then follows)")
-        return session
+        """The chatmem session: the block's own, else ``given``, the LlamaIndex
+        ``Memory``'s, which chatmem must be able to store (InvalidInput naming it and the
+        fix: no form of a message can be stored under a session chatmem refuses)."""
+        if self.session_id:
+            return self.session_id
+        if given is None:
+            raise InvalidInput("ChatmemMemoryBlock: no session_id (give one, or use the "
+                               "block in a llama_index Memory, whose session_id it then "
+                               "follows)")
+        try:
+            return check_label(given, "session_id")
+        except InvalidInput as exc:
+            raise InvalidInput(
+                f"ChatmemMemoryBlock, given no session_id, follows the llama_index Memory's, "
+                f"which chatmem cannot store: the Memory's {exc}. Give the Memory a "
+                "session_id of 1 to 512 characters without NUL or lone surrogates "
+                "(Memory.from_defaults(session_id=...)), or the block one of its own "
+                "(ChatmemMemoryBlock(mem, 'chat-1'))") from None
 
     async def _aget(self, messages: list[ChatMessage] | None = None,
                     **block_kwargs: Any) -> str:
@@ -621,12 +636,33 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
                    **block_kwargs: Any) -> str:
         if messages is not None:
             messages_of(messages)
+        if block_kwargs.get("session_id") is not None:
+            # the first use a llama_index Memory makes of the block, when a chat engine
+            # asks it before flushing: a session chatmem refuses is named now, not with
+            # the first batch flushed (which LlamaIndex has archived by then)
+            self._session(block_kwargs["session_id"])
         return await super().aget(messages, **block_kwargs)
 
     async def aput(self, messages: list[ChatMessage], from_short_term_memory: bool = False,
                    session_id: str | None = None) -> None:
         # checked before LlamaIndex writes session_id into each message
         messages_of(messages)
+        if session_id is not None:
+            try:
+                self._session(session_id)
+            except InvalidInput as exc:
+                if not from_short_term_memory:
+                    raise
+                # archived by LlamaIndex before this call, and storable in no form: the
+                # error says where they are, and is logged too, as one raised out of a
+                # put may go unseen (a task's, an agent's)
+                error = InvalidInput(
+                    f"the {len(messages)} messages LlamaIndex flushed are not stored in "
+                    f"chatmem: {exc}. LlamaIndex has archived them: they stay in its chat "
+                    "store (memory.get_all(status=MessageStatus.ARCHIVED)); store them with "
+                    "a block given a session_id (await block.aput(those messages))")
+                log.error("%s", error)
+                raise error from None
         # LlamaIndex's Memory flushes with from_short_term_memory=True, after archiving
         # the messages: _aput must then store them all (LlamaIndex passes it no flag)
         flushed = _FLUSHED.set(from_short_term_memory)
