@@ -29,6 +29,7 @@ from chatmem.config import Config
 from chatmem.embedding import Embedder, StatusDetail
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import EmbeddingUnavailable, InvalidInput
+from chatmem.store.base import Retry
 from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
 
 TEXTS = ["the first text", "the second one"]
@@ -767,3 +768,74 @@ async def test_a_width_refused_again_reads_no_list_of_every_width(
     scans = [s for s in statements if "DISTINCT" in s and "FROM vectors" in s]
     assert scans == [], scans
     assert any("FROM vectors WHERE model_id" in s for s in statements)  # the seeks
+
+
+async def test_the_indexer_takes_a_width_refusal_for_no_outage(
+        service: FakeEmbeddingService, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # a batch refused for its width (the store holds the model's vectors in another
+    # width) was handled as the provider failing: logged as "embedding failed", retries
+    # paused "for the provider", and the indexer's outage state set, so that a real
+    # outage after it went without a warning, and so did a refusal after an outage (the
+    # one line naming both widths and chatmem reindex, at DEBUG)
+    config = Config.load(
+        embedding=service.config("openai", path="/v1", model="fake-embed", max_retries=0),
+        # far off: only the flushes below make attempts
+        indexing={"retry_initial_s": 30, "retry_max_s": 120})
+    mem = await Memory.open(f"sqlite:///{tmp_path}/width.db", config=config)
+
+    def warnings() -> list[str]:
+        out = [r.getMessage() for r in caplog.records
+               if r.name == "chatmem.indexing" and r.levelno >= logging.WARNING]
+        caplog.clear()
+        return out
+
+    async def paused() -> tuple[str | None, float]:
+        indexer = (await mem.stats())["indexer"]
+        return indexer["retries_paused_for"], indexer["retries_paused_s"]
+
+    async def outage_warned() -> None:
+        """The provider being down, the indexer's next attempt warns of an outage."""
+        await mem.flush()
+        (outage,) = warnings()
+        assert "embedding deferred" in outage and "HTTP 503" in outage, outage
+        assert (await paused())[0] == "provider"
+
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+        await mem.flush()
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            service.default = Step(status=503)
+            (mot,) = await mem.add([{"session_id": "s", "content": "the MOT is in May"}])
+            assert mot.id is not None
+            await outage_warned()
+            # the provider answers, another model: no outage, the refusal is said once
+            service.default = Step(dims=12)
+            await mem.flush()
+            (refused,) = warnings()
+            assert "embedding failed" not in refused and "not an outage" in refused, refused
+            assert "of 12 numbers" in refused and "have 8" in refused, refused
+            assert "chatmem reindex" in refused, refused
+            why, pause = await paused()
+            assert why == "width" and pause > 0, (why, pause)
+            stats = await mem.stats()
+            assert stats["failed"] == 1 and "have 8" in (stats["indexer"]["last_error"] or "")
+            # refused again: quiet, and each attempt scheduled later (no hammering)
+            before = (await mem.store.retries([mot.id]))[mot.id]
+            await mem.flush()
+            assert warnings() == []
+            after = (await mem.store.retries([mot.id]))[mot.id]
+            assert after.attempts == before.attempts + 1
+            assert after.retry_at > before.retry_at
+            service.default = Step(status=503)  # down again: an outage, warned of
+            await outage_warned()
+            # the model of the store's width answers again: nothing was lost
+            service.default = Step(dims=8)
+            await mem.flush()
+            assert warnings() == []
+        stats = await mem.stats()
+        assert stats["indexed"] == 2 and stats["failed"] == 0, stats
+        assert (await paused()) == (None, 0.0)
+        assert (await mem.store.retries([mot.id]))[mot.id] == Retry()
+    finally:
+        await mem.close()

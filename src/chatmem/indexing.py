@@ -251,11 +251,16 @@ class IndexerStats:
     batches: int
     #: Messages of the retry wave under way (queued or in flight).
     retrying: int = 0
-    #: Seconds before retries may go on, the provider having failed (0: not paused).
+    #: Seconds before retries may go on, paused for :attr:`retries_paused_for` (0: not
+    #: paused).
     retries_paused_s: float = 0.0
     #: The last embedding failure of the indexer (redacted), None before any: the
     #: provider's, or an answer of another width than the store's vectors of that model.
     last_error: str | None = None
+    #: Why retries are paused: ``"provider"`` (it fails: an outage), ``"width"`` (its
+    #: answers are refused for their width, the store holding the model's vectors in
+    #: another one: not an outage, ``chatmem reindex`` ends it), None: not paused.
+    retries_paused_for: str | None = None
 
 
 class VectorWidths:
@@ -475,12 +480,13 @@ class Indexer:
         self._sweep_needed = True  # start-up: resume whatever a previous run left pending
         #: E12 retries: the ids of the wave under way, the soonest known due time (ms),
         #: whether to read it again from the store, due times scheduled since that read
-        #: began, whether the last batch failed, and until when retries pause (monotonic).
+        #: began, why retries are paused (:attr:`IndexerStats.retries_paused_for`), the
+        #: pauses in a row for that reason, and until when retries pause (monotonic).
         self._retrying: set[str] = set()
         self._next_retry_at: int | None = None
         self._retry_reload = True
         self._scheduled_min: int | None = None
-        self._failing = False
+        self._paused_for: str | None = None
         self._failures_in_a_row = 0
         #: Batches in a row that failed past the embedding (the store or the separate
         #: index refusing the write): the pending messages are looked at again after a
@@ -926,7 +932,7 @@ class Indexer:
         taken = len(fresh)
         if retries:
             wave = room - taken
-            if self._failing:  # a probe: the rest follows once a batch succeeds
+            if self._paused_for:  # a probe: the rest follows once a batch succeeds
                 wave = min(wave, self.config.batch_size)
             if wave > 0:
                 with self._watching() as watch:
@@ -1003,9 +1009,8 @@ class Indexer:
         finally:
             if slot is not None:
                 slot.release()
-        self._failing = False  # the provider answers: retries go on at once
-        self._failures_in_a_row = 0
-        self._retry_pause_until = 0.0
+        if self._paused_for == "provider":  # it answers: retries go on at once
+            self._resume()
         async with self.snapshot_lock:  # the sessions as they are when the vectors land
             sessions = await snapshot_sessions(self.store, {m.session_id for m in batch})
             # stored under the model that made them (auto may change its model between
@@ -1033,6 +1038,7 @@ class Indexer:
             self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)
         self._write_failures = 0
+        self._resume()  # written: the store takes what the provider answers
         self._indexed += len(entries)
         self._batches += 1
         return "ok"
@@ -1060,10 +1066,25 @@ class Indexer:
             log.info("%d short repl(ies) embedded with a turn that changed meanwhile: "
                      "embedded again", len(stale))
 
+    def _resume(self) -> None:
+        """Retries go on when due, in full waves: the provider answers (an outage is
+        over), or a batch was written (no width refused)."""
+        self._paused_for = None
+        self._failures_in_a_row = 0
+        self._retry_pause_until = 0.0
+
     async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable,
                                 *, quiet: bool = False) -> None:
         """Mark the batch ``FAILED`` with each message's next attempt (E12) and pause
-        retries for the shortest of those delays."""
+        retries for the shortest of those delays.
+
+        A batch refused for its width (``exc.width_mismatch``) is no outage: the
+        provider answered, and no retry helps until the store and the model agree again
+        (``chatmem reindex``, or the old model served again). Its retries pause and go
+        one batch at a time as in an outage (each is embedded again: a full wave would
+        embed every waiting message for nothing), but the pause is the width's, said
+        as such once (stats: ``retries_paused_for``): it ends an outage known before,
+        and an outage after it is warned of as one."""
         ids = [m.id for m in batch if m.id]
         known = await self.store.retries(ids)
         now = await self._store_now()
@@ -1082,22 +1103,34 @@ class Indexer:
         self._next_retry_at = _earliest(self._next_retry_at, soonest)
         self._scheduled_min = _earliest(self._scheduled_min, soonest)
         wait_s = max(soonest - now, 0) / 1000.0
-        # in an outage every batch fails: warn when it begins, then keep quiet (the
-        # counts are in stats); a garbage answer for one message is always worth a line
-        loud = not quiet and (exc.retry_decision == "invalid" or not self._failing)
-        if exc.retry_decision != "invalid":  # the provider failed, not one text
-            self._failing = True
+        # None: one text failed (a garbage answer), always worth a line; else every
+        # batch fails alike: warn when it begins, then keep quiet (the counts are in
+        # stats), and again when the reason changes
+        reason = None if exc.retry_decision == "invalid" \
+            else "width" if exc.width_mismatch else "provider"
+        loud = not quiet and (reason is None or reason != self._paused_for)
+        if reason is not None:
+            if reason != self._paused_for:  # its own backoff, from the first step
+                self._resume()
+                self._paused_for = reason
             clock = time.monotonic()
             if clock >= self._retry_pause_until:
                 # the provider's own backoff: it grows per failure once the last pause is
                 # over (a probe), not per batch failing meanwhile (batches fail together
-                # in an outage), so an outage is probed ever more rarely
+                # in an outage), so an outage (or a width refused) is probed ever more
+                # rarely
                 self._failures_in_a_row += 1
                 pause = retry_delay(self._failures_in_a_row, cfg.retry_initial_s,
                                     cfg.retry_max_s, jitter)
                 self._retry_pause_until = clock + max(wait_s, pause)
             wait_s = max(wait_s, self._retry_pause_until - clock)
-        log.log(logging.WARNING if loud else logging.DEBUG,
+        level = logging.WARNING if loud else logging.DEBUG
+        if reason == "width":
+            log.log(level, "vectors of %d message(s) refused for their width, not an outage "
+                    "(the provider answered): %s; retried in %.3g s, one batch at a time "
+                    "while refused", len(ids), exc, wait_s)
+            return
+        log.log(level,
                 "embedding %s for %d message(s): %s; retried in %.3g s",
                     {"defer": "deferred", "cooldown": "deferred (cooldown)",
                      "invalid": "invalid"}.get(exc.retry_decision, "failed"),
@@ -1187,5 +1220,5 @@ class Indexer:
         return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,
                             self._indexed, self._failed, self._batches, len(self._retrying),
                             max(self._retry_pause_until - time.monotonic(), 0.0)
-                            if self._failing else 0.0, self.last_error)
+                            if self._paused_for else 0.0, self.last_error, self._paused_for)
 
