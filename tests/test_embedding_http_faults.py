@@ -613,6 +613,7 @@ async def test_a_fresh_query_of_a_width_another_process_moved_the_store_from(
             assert result.degraded and "of 8 numbers" in reason and "have 12" in reason, \
                 (query, reason)
             assert "chatmem reindex" in reason
+            assert "messages wait" not in reason, reason  # a query's refusal
             assert [h.message.content for h in result.hits] == [text]
         with pytest.raises(EmbeddingUnavailable, match="of 8 numbers.*have 12"):
             await server.recall("is the dentist on Monday")
@@ -837,5 +838,39 @@ async def test_the_indexer_takes_a_width_refusal_for_no_outage(
         assert stats["indexed"] == 2 and stats["failed"] == 0, stats
         assert (await paused()) == (None, 0.0)
         assert (await mem.store.retries([mot.id]))[mot.id] == Retry()
+    finally:
+        await mem.close()
+
+
+async def test_a_query_refused_for_its_width_says_what_becomes_of_the_query(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # the refusal said "not stored, the messages wait" of a recall's query too: nothing
+    # of a query is stored nor waits; its search by meaning is skipped (full text only,
+    # or the recall fails); the indexer's refusal keeps its own words
+    url = f"sqlite:///{tmp_path}/width.db"
+    embedding = service.config("openai", path="/v1", model="fake-embed")
+    mem = await Memory.open(url, config=Config.load(embedding=embedding))
+    try:
+        await mem.add([{"session_id": "s", "content": "the dentist is on Monday"}])
+        await mem.flush()
+        service.default = Step(dims=12)  # another model answers under the same name
+        for query in ("when is the dentist", "when is the dentist"):  # fresh, then cached
+            reason = (await mem.recall(query)).degraded_reason or ""
+            assert "messages wait" not in reason and "not stored" not in reason, reason
+            assert "no search by meaning for this query" in reason, reason
+            assert "of 12 numbers" in reason and "chatmem reindex" in reason, reason
+        await mem.add([{"session_id": "s", "content": "the MOT is in May"}])
+        await mem.flush()
+        error = (await mem.stats())["indexer"]["last_error"] or ""
+        assert "not stored, the messages wait" in error and "chatmem reindex" in error, error
+    finally:
+        await mem.close()
+    mem = await Memory.open(url, config=Config.load(
+        embedding=embedding, hybrid={"fallback_to_lexical": False}))
+    try:
+        with pytest.raises(EmbeddingUnavailable) as refused:
+            await mem.recall("the dentist, which day")
+        text = str(refused.value)
+        assert "messages wait" not in text and "no search by meaning" in text, text
     finally:
         await mem.close()

@@ -315,10 +315,11 @@ class VectorWidths:
             CALL_WIDTH_BY_STORE.reset(token)
 
     async def embed(self, embedder: Embedder, items: Sequence[EmbedLike], *,
-                    deadline: float | None = None, max_retries: int | None = None
-                    ) -> Embedded:
+                    deadline: float | None = None, max_retries: int | None = None,
+                    query: bool = False) -> Embedded:
         """``embedder.embed_many_with_model(items)``, the answer's width judged by what
         the store holds (:meth:`check`), not by the provider's earlier answers.
+        ``query``: the items are a recall's query (the refusal says what becomes of it).
 
         Vectors from the embedder's cache reached no service: made by the model that
         answered before, they are of its width. When the store holds vectors of that
@@ -338,7 +339,7 @@ class VectorWidths:
             embedded = await self._call(embedder, items, deadline=deadline,
                                         max_retries=max_retries, fresh=True)
             width = len(embedded.vectors[0])
-        await self.check(embedded.model_id, width, embedder.provider.name)
+        await self.check(embedded.model_id, width, embedder.provider.name, query=query)
         return embedded
 
     async def probe(self, embedder: Embedder) -> int:
@@ -347,13 +348,14 @@ class VectorWidths:
         embedded = await self._call(embedder, ["chatmem reindex"], fresh=True)
         return len(embedded.vectors[0])
 
-    async def check(self, model_id: str, width: int, provider: str) -> None:
+    async def check(self, model_id: str, width: int, provider: str, *,
+                    query: bool = False) -> None:
         """Raise :class:`EmbeddingUnavailable` (decision ``fail``) when the store holds
-        vectors of ``model_id`` and none of ``width``."""
+        vectors of ``model_id`` and none of ``width`` (``query``: of a recall's query)."""
         if self.rule().takes(model_id, width) \
                 or width in self._sizes.get(model_id, frozenset()):
             return
-        await self._judge(model_id, width, provider)
+        await self._judge(model_id, width, provider, query=query)
 
     async def found_none(self, model_id: str, width: int, provider: str) -> None:
         """After a search by a query vector of ``model_id`` and ``width`` found no vector
@@ -365,15 +367,16 @@ class VectorWidths:
         (:meth:`~chatmem.store.storage.Storage.other_width`, two index seeks) is made
         only then: a search that finds something of the model costs nothing more."""
         if not self.rule().takes(model_id, width):
-            await self._judge(model_id, width, provider)
+            await self._judge(model_id, width, provider, query=True)
 
-    async def _judge(self, model_id: str, width: int, provider: str) -> None:
+    async def _judge(self, model_id: str, width: int, provider: str, *,
+                     query: bool) -> None:
         """Refuse ``width`` when the store, looked at now, holds vectors of
         ``model_id`` and none of that width (what this process knew of it is brought
         up to date)."""
         held = await self._held(model_id, width)
         if held:
-            raise self._refusal(model_id, width, held, provider)
+            raise self._refusal(model_id, width, held, provider, query=query)
 
     async def _held(self, model_id: str, width: int,
                     seen: int | None = None) -> frozenset[int]:
@@ -400,14 +403,19 @@ class VectorWidths:
         return self._refusal(conflict.model_id, conflict.width, held, provider)
 
     @staticmethod
-    def _refusal(model_id: str, width: int, held: Iterable[int],
-                 provider: str) -> EmbeddingUnavailable:
+    def _refusal(model_id: str, width: int, held: Iterable[int], provider: str, *,
+                 query: bool = False) -> EmbeddingUnavailable:
+        """The refusal of an answer of ``width``, saying what becomes of what was
+        embedded: messages wait for a retry; a query (``query``) is not compared with
+        vectors of another width, so its recall has no search by meaning."""
         widths = " and ".join(str(w) for w in sorted(held))
+        fate = ("no search by meaning for this query (full text only, where the store "
+                "keeps it)") if query else "not stored, the messages wait"
         return EmbeddingUnavailable(
             f"the answer has vectors of {width} numbers, the store's vectors of {model_id} "
             f"have {widths}: another model answers under that name (swapped behind "
             "embedding.endpoint, or a service restarted with another one), or "
-            "embedding.dimensions changed; not stored, the messages wait. Serve the "
+            f"embedding.dimensions changed; {fate}. Serve the "
             "model again (or set embedding.dimensions back), or set embedding.model to the "
             "new model's name, then run chatmem reindex", provider=provider,
             retry_decision="fail", width_mismatch=True)

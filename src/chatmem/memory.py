@@ -1902,7 +1902,7 @@ class Memory:
             assert self._indexer is not None
             widths = self._indexer.widths
             embedded = await widths.embed(embedder, [(q, "query")], deadline=deadline,
-                                          max_retries=retries)
+                                          max_retries=retries, query=True)
             vec = embedded.vectors[0]
             hits = await index.query(vec, pool_size, where)
             if not any(h.model_id in (embedded.model_id, None) for h in hits):
