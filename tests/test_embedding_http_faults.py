@@ -454,7 +454,8 @@ async def test_a_store_holds_one_width_per_model_across_processes(
 
 
 async def test_a_cleared_store_takes_a_new_width_in_the_same_process(
-        service: FakeEmbeddingService, tmp_path: Path) -> None:
+        service: FakeEmbeddingService, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
     # the provider refused any width but its process's first answer, whatever the store
     # held: after a clear, a long-running process (the server) could never take a model
     # swapped behind the endpoint, which a new process took at once
@@ -489,8 +490,12 @@ async def test_a_cleared_store_takes_a_new_width_in_the_same_process(
         assert (await mem.recall("when is the MOT")).degraded_reason is None
         service.default = Step(dims=20)
         assert car.ts is not None
-        await mem.rewrite("s", car.ts, content="the car is due for its MOT in May")
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            await mem.rewrite("s", car.ts, content="the car is due for its MOT in May")
         assert await mem.storage.vector_sizes() == {"openai:fake-embed": frozenset({16})}
+        # the service answered: the log says the width was refused, not the embedding
+        [said] = [r.getMessage() for r in caplog.records if "rewrite of" in r.getMessage()]
+        assert "vectors refused for their width" in said and "embedding failed" not in said
     finally:
         await mem.close()
 

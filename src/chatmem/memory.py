@@ -886,9 +886,12 @@ class Memory:
             embedded = await self._indexer.widths.embed(
                 self.embedder, await vector_texts(self.store, todo, self.config.indexing))
         except EmbeddingUnavailable as exc:
-            log.warning("rewrite of %s: embedding failed (%s); the old vector stays until "
-                        "the new text is embedded (retried in the background, and at "
-                        "the next flush or open)", msg.id, exc)
+            # the provider answered when the width was refused: not a failed embedding
+            what = "vectors refused for their width" if exc.width_mismatch \
+                else "embedding failed"
+            log.warning("rewrite of %s: %s (%s); the old vector stays until the new text "
+                        "is embedded (retried in the background, and at the next flush "
+                        "or open)", msg.id, what, exc)
             return False
         async with self._snapshot_lock:
             sessions = await snapshot_sessions(self.store, {m.session_id for m in todo})
