@@ -162,6 +162,31 @@ def test_metrics_parse_and_count_requests_recalls_indexing_and_embedder(
         assert value(m, "chatmem_embedding_errors_total") >= 2
 
 
+def test_the_retry_pause_and_its_reason_are_a_gauge(
+        served: tuple[str, RecordingProvider]) -> None:
+    # /v1/stats said why retries wait (provider, width); a Prometheus alert could not
+    base, prov = served
+    with client(base, KEY) as c, client(base, TOKEN) as scraper:
+        assert c.get("/v1/stats").status_code == 200  # the namespace is open
+        m = scrape(scraper)
+        assert value(m, "chatmem_indexing_retries_paused_seconds", namespace="alice",
+                     reason="none") == 0
+        prov.fail_with(ConnectionError("provider down"))
+        assert c.post("/v1/messages", json={"messages": [
+            {"session_id": "s1", "content": "the boiler is serviced on thursday"}]}
+            ).status_code == 200
+        deadline = time.monotonic() + 30
+        while c.get("/v1/stats").json()["indexer"]["retries_paused_for"] != "provider":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        m = scrape(scraper)
+        assert value(m, "chatmem_indexing_retries_paused_seconds", namespace="alice",
+                     reason="provider") > 0
+        assert [ls for ls, _ in m["chatmem_indexing_retries_paused_seconds"]] == [
+            {"namespace": "alice", "reason": "provider"}]  # one series per namespace
+        prov.recover()
+
+
 def test_metrics_access_is_unchanged(served: tuple[str, RecordingProvider]) -> None:
     base, _ = served
     with client(base, None) as anon, client(base, "not-a-key-at-all-000000") as wrong:

@@ -244,13 +244,23 @@ class _SnapshotCollector(Collector):
         flight = GaugeMetricFamily("chatmem_indexing_in_flight",
                                    "Messages being embedded or written, per namespace.",
                                    labels=["namespace"])
+        # one series per namespace, its reason a label: an alert on an outage
+        # (``provider``) must not fire for a model swapped behind the endpoint (``width``)
+        paused = GaugeMetricFamily(
+            "chatmem_indexing_retries_paused_seconds",
+            "Seconds before failed messages are retried, per namespace; reason: provider "
+            "(it fails), width (its vectors are refused for their width: chatmem "
+            "reindex), none.", labels=["namespace", "reason"])
         for ns, s in stats.items():
             indexer = s.get("indexer")
             if indexer is not None:
                 queue.add_metric([ns], indexer["queued"])
                 flight.add_metric([ns], indexer["in_flight"])
+                paused.add_metric([ns, indexer.get("retries_paused_for") or "none"],
+                                  indexer.get("retries_paused_s", 0.0))
         yield queue
         yield flight
+        yield paused
         degraded = CounterMetricFamily(
             "chatmem_recall_degraded", "Recalls ranked by full text alone because the query "
             "could not be embedded, per namespace.", labels=["namespace"])
