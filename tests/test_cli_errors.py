@@ -306,10 +306,11 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("add", "TEXT", NOT_UTF8, f"TEXT {UTF8}", []),
     ("recall", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("recall", "--scope", "everyone", "--scope must be one of all, user", []),
-    ("recall", "--top-k", "0", "--top-k must be an integer from 1 to 1000", []),
+    ("recall", "--top-k", "0", "--top-k must be an integer from 1 to 1000, got '0'", []),
     ("recall", "--top-k", "1.5", "--top-k must be an integer, got '1.5'", []),
     ("recall", "--window", "-1", "--window must be ≥ 0", []),
-    ("recall", "--min-score", "2", "--min-score must be a number from 0 to 1", []),
+    ("recall", "--min-score", "2", "--min-score must be a number from 0 to 1, got '2'",
+     []),
     ("recall", "--min-score", "nan", "--min-score must be a number, got 'nan'", []),
     ("recall", "QUERY", NOT_UTF8, f"QUERY {UTF8}", []),
     ("clear", "--session", NOT_UTF8, f"--session {UTF8}", []),
@@ -318,7 +319,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("list", "--speaker-id", NOT_UTF8, f"--speaker-id {UTF8}", []),
     ("list", "--since", "-5", "--since must be from 0", []),
     ("list", "--until", "tomorrow", "--until must be an integer, got 'tomorrow'", []),
-    ("list", "--limit", "0", "--limit must be an integer from 1 to 1000", []),
+    ("list", "--limit", "0", "--limit must be an integer from 1 to 1000, got '0'", []),
     ("list", "--limit", "lots", "--limit must be an integer, got 'lots'", []),
     ("list", "--cursor", "zzz", "--cursor is not one that a listing", []),
     ("list", "--text", NOT_UTF8, f"--text {UTF8}", []),
@@ -334,7 +335,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("rewrite", "--ts", "-1", "--ts must be from 0", []),
     ("rewrite", "--content", NOT_UTF8, f"--content {UTF8}", []),
     ("rewrite", "--visible-content", NOT_UTF8, f"--visible-content {UTF8}", []),
-    ("rewrite", "--metadata", "[1]", "--metadata must be an object", []),
+    ("rewrite", "--metadata", "[1]", "--metadata must be an object, got '[1]'", []),
     ("session show", "SESSION_ID", NOT_UTF8, f"SESSION_ID {UTF8}", []),
     ("session set", "--parent-id", NOT_UTF8, f"--parent-id {UTF8}", []),
     ("session set", "--resource-id", NOT_UTF8, f"--resource-id {UTF8}", []),
@@ -351,7 +352,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("retention show", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("scope set", "VALUE", "everyone", "VALUE must be one of", ["--session", "s1"]),
     ("retention set", "DAYS", "-3", "DAYS must be an integer from 0 (keep forever) to "
-     "36500", ["--session", "s1"]),
+     "36500, got '-3'", ["--session", "s1"]),
     ("retention set", "DAYS", "soon", "DAYS must be an integer, got 'soon'",
      ["--session", "s1"]),
     *[(f"{what} {verb}", option, value, says, extra)
@@ -372,7 +373,8 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
       for server in ("serve", "mcp")
       for option, value, says in (
           ("--port", "65536", "--port must be an integer from 0 to 65535"),
-          ("--client-timeout", "0", "--client-timeout must be between 0.1 and 3600"),
+          ("--client-timeout", "0", "--client-timeout must be between 0.1 and 3600 "
+           "seconds, got '0'"),
           ("--client-timeout", "soon", "--client-timeout must be a number, got 'soon'"),
           ("--max-connections", "0", "--max-connections must be an integer from 1"),
           ("--max-connections", "many", "--max-connections must be an integer, got"),
@@ -471,7 +473,8 @@ def test_a_bad_value_is_one_line_naming_the_option_and_changes_nothing(
     user never typed), `--limit abc` was click's usage text in three lines, `--port
     70000` its 'Invalid value for …'. Each now is one line, exit code 2, naming the
     parameter as the command line spells it and what it takes, and the store is left as
-    it was."""
+    it was. The value is shown as typed (`--limit 0` said 'got int 0', `--min-score 2`
+    'got float 2.0', `--metadata '[1]'` 'got list [1]': the library's Python values)."""
     options, arguments = CALLS.get(command, ([], []))
     bad = [*options, *extra]
     if name.startswith("-"):
@@ -484,6 +487,8 @@ def test_a_bad_value_is_one_line_naming_the_option_and_changes_nothing(
     lines = res.output.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {says}"), res.output
     assert not re.search(r"(?<![\w.-])[a-z_]+=|\w\[\d+\]", lines[0]), "the library's naming"
+    if " got " in lines[0]:  # the value as typed, not as the library got it (int 0)
+        assert lines[0].endswith(f" got {value!r}"), lines[0]
     assert held(seeded) == before
 
 
@@ -508,7 +513,7 @@ OTHER_ARGUMENTS: list[tuple[list[str], str]] = [
      "--scope 'resource' needs a resource id, and session 's1' has none: give it a "
      "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
      "--resource-id), or use --scope 'session'"),
-    (["list", "--since", "5", "--until", "3"], "--until must be after --since 5, got 3"),
+    (["list", "--since", "5", "--until", "3"], "--until must be after --since 5, got '3'"),
     (["list", "--cursor", "{newest}"], "--cursor comes from a listing newest first: go on "
      "with --newest-first, as the page that returned it was listed"),
     (["list", "--newest-first", "--cursor", "{oldest}"], "--cursor comes from a listing "

@@ -34,7 +34,7 @@ from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError, InvalidInput
 from .memory import Memory
-from .models import MAX_CONTENT_CHARS, Message, now_ms, validate_message
+from .models import MAX_CONTENT_CHARS, Message, describe, now_ms, validate_message
 from .scopes import LAYER_PARTS, PART_LAYER
 
 T = TypeVar("T")
@@ -184,7 +184,8 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
         except InvalidInput as exc:
             fail(named_as_typed(str(exc)))
         except ChatmemError as exc:
-            fail(str(exc))
+            # a ConfigError may name an option as typed (``--client-timeout must be …``)
+            fail(values_as_typed(str(exc)))
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except BrokenPipeError:
@@ -205,6 +206,10 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
 class Refused(click.BadParameter):
     """A value the type of an option (or argument) refuses: its message says what the
     option takes and what was given, after the option's name (:func:`usage_line`)."""
+
+
+#: ``ctx.meta``'s key of the text each :class:`Number` parameter was typed as.
+_TYPED = "chatmem.typed"
 
 
 class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer click)
@@ -238,6 +243,10 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer cl
                 number = self.kind(str(value))
             except ValueError:
                 number = math.nan
+        if isinstance(value, str) and ctx is not None and param is not None:
+            # the library's error shows the number it got (``int 0``): the CLI shows
+            # the text it was typed as (:func:`values_as_typed`)
+            ctx.meta.setdefault(_TYPED, {})[param] = value
         if ((isinstance(number, float) and not math.isfinite(number))
                 or (self.low is not None and number < self.low)
                 or (self.high is not None and number > self.high)
@@ -385,8 +394,63 @@ def named_as_typed(message: str) -> str:
     found = _LEADING_NAME.match(message)
     param = param_of(found.group(1)) if found else None
     if found and param:
-        message = f"{_item_of(param, found.group(2), ctx)}{message[found.end():]}"
+        rest = _got_as_typed(message[found.end():], _typed(ctx, param, found.group(2)))
+        message = f"{_item_of(param, found.group(2), ctx)}{rest}"
     return _ARGUMENT.sub(option, message)
+
+
+#: An option an error begins with, as the command line spells it: ``--client-timeout``.
+_LEADING_OPTION = re.compile(r"--[\w-]+(?=[\s:])")
+
+
+def values_as_typed(message: str) -> str:
+    """An error ``message`` that begins with an option of the running command as the
+    command line spells it (``--client-timeout must be …, got 0.0``), with the value it
+    got as typed: ``got '0'``."""
+    ctx = click.get_current_context(silent=True)
+    found = _LEADING_OPTION.match(message)
+    if ctx is None or found is None:
+        return message
+    param = next((p for p in ctx.command.params
+                  if isinstance(p, click.Option) and found.group() in p.opts), None)
+    if param is None:
+        return message
+    return found.group() + _got_as_typed(message[found.end():], _typed(ctx, param, None))
+
+
+def _typed(ctx: click.Context, param: click.Parameter, index: str | None) -> str | None:
+    """The text ``param`` was given as on the command line (the one of its values at
+    the library's ``index``, ``[1]``), or None when it was not text."""
+    typed: dict[click.Parameter, str] = ctx.meta.get(_TYPED, {})
+    if param in typed:
+        return typed[param]
+    value = ctx.params.get(param.name or "")
+    if index is not None and isinstance(value, (tuple, list)):
+        at = int(index[1:-1])
+        value = value[at] if at < len(value) else None
+    return value if isinstance(value, str) else None
+
+
+def _got_as_typed(message: str, typed: str | None) -> str:
+    """``message`` with the value it says it got (the library's way: ``got int 0``,
+    ``got 0.0``, ``got list [1]``, as a Python caller passed it) shown as the text the
+    command line gave, ``got '0'``, as the CLI's own refusals show it (:class:`Number`,
+    :class:`OneOf`). Only a value that is ``typed`` read as the command reads it (the
+    text, a number, JSON) is replaced, so another value the message names stays."""
+    if typed is None or " got " not in message:
+        return message
+    readings: list[object] = [typed]
+    for read in (int, float, json.loads):
+        with contextlib.suppress(ValueError, RecursionError):
+            readings.append(read(typed))
+    shown = {repr(typed)}  # the text itself is only matched quoted: a bare word is too loose
+    for value in readings:
+        said = describe(value)
+        shown |= {said, said.split(" ", 1)[1], repr(value)}
+        if not isinstance(value, str):
+            shown.add(str(value))
+    pattern = "|".join(re.escape(s) for s in sorted(shown, key=len, reverse=True))
+    return re.sub(rf"(?<= got )(?:{pattern})(?=$|[;,)])", lambda _: repr(typed), message)
 
 
 def _ordinal(n: int) -> str:
