@@ -506,6 +506,8 @@ OTHER_ARGUMENTS: list[tuple[list[str], str]] = [
      "--scope 'session' needs --session <the current session id>"),
     (["recall", "--scope", "platform", "x"],
      "--scope 'platform' needs --session <the current session id>"),
+    (["recall", "--scope", "thread", "x"],  # the alias as typed, not 'session'
+     "--scope 'thread' needs --session <the current session id>"),
     (["recall", "--config", "{session_scope}", "x"],
      "the configured scope 'session' needs --session <the current session id>, or "
      "--scope 'all'"),

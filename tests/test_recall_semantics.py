@@ -513,6 +513,15 @@ def test_m5_thread_and_resource_aliases(world: Memory) -> None:
     assert normalize_scope("thread") == "session" and normalize_scope("resource") == "resource"
 
 
+async def test_m5_an_alias_is_named_as_written_in_the_scope_s_error(world: Memory) -> None:
+    """``scope="thread"`` without a session said "scope 'session' needs …": the scope
+    the caller never wrote (its alias resolved). It names the one written."""
+    from chatmem.errors import ScopeError
+
+    with pytest.raises(ScopeError, match=r"^scope 'thread' needs session=<the current "):
+        await world.recall("Eagle Peak", scope="thread")
+
+
 # ----------------------------------------------------------------------------- F11 models
 
 

@@ -1785,7 +1785,8 @@ class Memory:
         if situation is None:
             if scope not in ("all", "user"):
                 if request.scope is not None and not clamped:
-                    raise ScopeError(f"scope {scope!r} needs session=<the current session id>")
+                    raise ScopeError(f"scope {request.scope_as_given or scope!r} needs "
+                                     "session=<the current session id>")
                 # not asked for: the caller may not know where it came from, or that
                 # another scope needs no session
                 raise ScopeError(f"the configured scope {scope!r} needs session=<the current "

@@ -10,7 +10,7 @@ stages use (F4): query text, ``top_k``, candidate pool, floor, window, visibilit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..chat_format import MESSAGE_FIELDS, OPENAI_FIELDS, to_message, turn_messages
@@ -121,6 +121,9 @@ class RecallRequest:
     #: (``search.reply_share``) and no sitting lends one (``search.episode_share``) in
     #: this recall; ``None``: as configured.
     follow_replies: bool | None = None
+    #: ``scope`` as the caller wrote it (``thread``, an alias of ``session``), for the
+    #: errors: they name the scope as asked, not as resolved.
+    scope_as_given: str | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, query: TurnInput | Sequence[TurnInput], *, session: object = None,
@@ -158,6 +161,7 @@ class RecallRequest:
             texts=tuple(texts), turn=tuple(turn), session=session_id, platform=entry,
             top_k=top_k, min_score=min_score,
             scope=None if scope is None else normalize_scope(scope),
+            scope_as_given=scope if isinstance(scope, str) else None,
             window=None if window is None else Window.parse(window, "window"),
             cross_session=cross_session if isinstance(cross_session, bool) else None,
             filter=filter,  # parsed (FilterError) with the visibility filter
