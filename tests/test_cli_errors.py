@@ -213,6 +213,20 @@ def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> N
     (["list", "--db", "q.db", "--bogus"], "error: No such option '--bogus'. "
                                           "(see chatmem list --help)"),
     (["scope", "bogus"], "error: No such command 'bogus'. (see chatmem scope --help)"),
+    # an argument more than the command takes was click's "Got unexpected extra argument
+    # ()": an empty one (an unset shell variable) showed as nothing
+    (["recall", "--db", "q.db", "a", ""], "error: an extra argument '' after QUERY 'a': "
+     "chatmem recall takes one QUERY; remove it, or quote words meant as one QUERY "
+     "(see chatmem recall --help)"),
+    (["add", "--db", "q.db", "--session", "s1", "a", "b", ""],
+     "error: extra arguments 'b', '' after TEXT 'a': chatmem add takes one TEXT; remove "
+     "them, or quote words meant as one TEXT (see chatmem add --help)"),
+    (["retention", "set", "--db", "q.db", "--session", "s1", "3", "4"],
+     "error: an extra argument '4' after DAYS '3': chatmem retention set takes one DAYS; "
+     "remove it (see chatmem retention set --help)"),
+    (["list", "--db", "q.db", ""], "error: an extra argument '': chatmem list takes "
+     "options only; remove it, or give it after the option it is a value of (see chatmem "
+     "list --help)"),
 ])
 def test_a_usage_error_ends_with_the_command_whose_help_says_more(
         tmp_path: Path, args: list[str], says: str) -> None:

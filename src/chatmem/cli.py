@@ -311,15 +311,50 @@ def _one_line_usage() -> Iterator[None]:
 class _KnowsItsCommand(click.Command):
     """A usage error raised while the command line is read names the command whose
     ``--help`` says more: click's parser raises some without it (``Option '--limit'
-    requires an argument.``, ``Option '--yes' does not take a value.``)."""
+    requires an argument.``, ``Option '--yes' does not take a value.``). An argument
+    more than the command takes is named with the fix (:func:`_extra_arguments`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # click refuses extra arguments as "Got unexpected extra argument ()" (an empty
+        # one shows as nothing): they are let through here and refused below
+        strict = not ctx.allow_extra_args
+        ctx.allow_extra_args = True
         try:
-            return super().parse_args(ctx, args)
+            rest = super().parse_args(ctx, args)
         except click.UsageError as exc:
             if exc.ctx is None:
                 exc.ctx = ctx
             raise
+        finally:
+            ctx.allow_extra_args = not strict
+        if strict and rest and not ctx.resilient_parsing:
+            raise click.UsageError(_extra_arguments(ctx, rest), ctx=ctx)
+        return rest
+
+
+def _quoted(value: str) -> str:
+    """An argument as an error line shows it: quoted (an empty one is seen), and cut
+    short (it may be a whole text)."""
+    return repr(value) if len(value) <= 40 else f"{value[:40]!r}…"
+
+
+def _extra_arguments(ctx: click.Context, extra: list[str]) -> str:
+    """The one line refusing the arguments ``extra`` that the command ``ctx`` runs does
+    not take: each shown, what the command takes, and the fix."""
+    shown = ", ".join(map(_quoted, extra))
+    what, them, are = (f"an extra argument {shown}", "it", "it is a value") \
+        if len(extra) == 1 else (f"extra arguments {shown}", "them", "they are values")
+    takes = [p for p in ctx.command.params if isinstance(p, click.Argument)]
+    if not takes:
+        return (f"{what}: {ctx.command_path} takes options only; remove {them}, or give "
+                f"{them} after the option {are} of")
+    # every command takes at most one argument (of one value, or of all that are given)
+    named = shown_name(takes[0])
+    given = _typed(ctx, takes[0], None)
+    # a text may be words the shell split (no quotes); a number or a name seldom is
+    words = f", or quote words meant as one {named}" if takes[0].type is click.STRING else ""
+    return (f"{what} after {named}{'' if given is None else f' {_quoted(given)}'}: "
+            f"{ctx.command_path} takes one {named}; remove {them}{words}")
 
 
 class Commands(_KnowsItsCommand, click.Group):
