@@ -562,6 +562,31 @@ def test_a_library_error_naming_another_argument_names_its_option(
     assert res.stderr == f"error: {says}\n"
 
 
+@pytest.mark.parametrize(("args", "says"), [
+    (["recall", "--session", "top_k=3", "--scope", "resource", "x"],
+     "--scope 'resource' needs a resource id, and session 'top_k=3' has none: give it a "
+     "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
+     "--resource-id), or use --scope 'session'"),
+    (["scope", "set", "--session", "s1", "--", "session=x"],
+     "VALUE must be one of all, user, platform, resource, session (or thread), got "
+     "'session=x'"),
+    (["rewrite", "--session", "s1", "--ts", "1", "--metadata", '"ts=5"'],
+     "--metadata must be an object, got '\"ts=5\"'"),
+])
+def test_a_value_the_error_quotes_is_shown_as_typed_even_if_it_looks_like_an_argument(
+        seeded: Path, args: list[str], says: str) -> None:
+    """The library's other arguments were found in its message by a pattern
+    (``name=value``), which renamed the user's own value as well: a session id
+    'top_k=3' was shown as '--top-k 3', a --metadata '"ts=5"' as '"--ts 5"'. The
+    library's error now lists the arguments it names (InvalidInput.mentions): only
+    those are renamed."""
+    command, *rest = args
+    sub = [rest.pop(0)] if command == "scope" else []
+    res = CliRunner().invoke(main, [command, *sub, "--db", str(seeded), *rest])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {says}\n"
+
+
 @pytest.mark.parametrize(("ids", "says"), [
     ([""], "IDS must not be empty"),
     (["m1", ""], "IDS (the 2nd of 2) must not be empty"),

@@ -391,7 +391,8 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
             raise InvalidInput(
                 f"{path}.session_id is required: pass session=<the conversation id> for "
                 "the whole batch (mem.add(messages, session=...); over HTTP a top-level "
-                "session_id), or give each message a session_id")
+                "session_id), or give each message a session_id",
+                mentions=[("session", "<the conversation id>")])
         data["session_id"] = session
     if data.get("platform") is None and platform is not None:
         data["platform"] = platform

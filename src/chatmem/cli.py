@@ -24,7 +24,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Coroutine, Iterator
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
 
@@ -182,7 +182,7 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
         try:
             return fn(*args, **kwargs)
         except InvalidInput as exc:
-            fail(named_as_typed(str(exc)))
+            fail(named_as_typed(str(exc), exc.mentions))
         except ChatmemError as exc:
             # a ConfigError may name an option as typed (``--client-timeout must be …``)
             fail(values_as_typed(str(exc)))
@@ -393,19 +393,15 @@ def library_names(**names: str) -> Callable[[Callable[..., T]], Callable[..., T]
 #: ``ids[2]``.
 _LEADING_NAME = re.compile(r"(?:\w+(?:\[\d+\])?\.)?(\w+)(\[\d+\])?(?=[\s.:])")
 
-#: Another argument a library error names, with its value, as a call writes it:
-#: ``session=<the current session id>``, ``since=5``, ``scope='all'``, ``with
-#: newest_first=false``.
-_ARGUMENT = re.compile(r"(?<![\w.-])(with )?(\w+)=(<[^>]*>|'[^']*'|\w+)")
-
-
-def named_as_typed(message: str) -> str:
+def named_as_typed(message: str, mentions: tuple[tuple[str, str], ...] = ()) -> str:
     """The library's error ``message`` about the running command's parameters, named as
     the command line spells them: ``limit must be …`` → ``--limit must be …``,
     ``messages[0].session_id …`` → ``--session …`` (the library names its own argument,
-    which a command-line user never typed), and any other argument it names with a value
-    as well: ``needs session=<the current session id>`` → ``needs --session <the current
-    session id>``, ``with newest_first=false`` → ``without --newest-first``."""
+    which a command-line user never typed), and the other arguments it names with a
+    value, its ``mentions`` (:class:`InvalidInput`), as well: ``needs session=<the
+    current session id>`` → ``needs --session <the current session id>``, ``with
+    newest_first=false`` → ``without --newest-first``. Only those are renamed: a value
+    the message quotes (a session id ``'top_k=3'``) is shown as it is."""
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return message
@@ -415,8 +411,8 @@ def named_as_typed(message: str) -> str:
         return next((p for p in ctx.command.params
                      if name in (p.name, aliases.get(p.name or ""))), None)
 
-    def option(found: re.Match[str]) -> str:
-        with_, name, value = found.groups()
+    def option(found: re.Match[str], name: str, value: str) -> str:
+        with_ = found.group(1)
         param = param_of(name)
         if not isinstance(param, click.Option):
             return found.group()
@@ -431,7 +427,10 @@ def named_as_typed(message: str) -> str:
     if found and param:
         rest = _got_as_typed(message[found.end():], _typed(ctx, param, found.group(2)))
         message = f"{_item_of(param, found.group(2), ctx)}{rest}"
-    return _ARGUMENT.sub(option, message)
+    for name, value in mentions:
+        message = re.sub(rf"(?<![\w.-])(with )?{re.escape(f'{name}={value}')}",
+                         partial(option, name=name, value=value), message)
+    return message
 
 
 #: An option an error begins with, as the command line spells it: ``--client-timeout``.

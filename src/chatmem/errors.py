@@ -28,6 +28,8 @@ status (``None`` for errors raised in-process).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class ChatmemError(Exception):
     """Base class of every error chatmem raises on purpose."""
@@ -45,7 +47,19 @@ class FilterError(ChatmemError, ValueError):
 
 
 class InvalidInput(ChatmemError, ValueError):
-    """A message, argument or API payload that cannot be accepted as given."""
+    """A message, argument or API payload that cannot be accepted as given.
+
+    ``mentions``: the other arguments the message names with a value, as a call writes
+    them (``until must be after since=5``: ``("since", 5)``), each written in the
+    message as ``name=value``. A caller that names them otherwise (the command line's
+    ``--since 5``) renames exactly these, never a value the message quotes (a session id
+    ``'top_k=3'``)."""
+
+    def __init__(self, message: str, *, mentions: Iterable[tuple[str, object]] = ()
+                 ) -> None:
+        super().__init__(message)
+        self.mentions: tuple[tuple[str, str], ...] = tuple(
+            (name, str(value)) for name, value in mentions)
 
 
 class ScopeError(InvalidInput):

@@ -139,6 +139,8 @@ OUTAGE_PROBE_S = 2.0
 MEASURE_BATCH = 200
 #: Most messages one ``list`` page holds (I8).
 MAX_PAGE = 1000
+#: What a recall of a scope that needs a session gives instead of one, in its error.
+NEEDS_SESSION = "<the current session id>"
 #: Most characters of text one ``list`` page holds (content, visible content and
 #: metadata as JSON), past which it ends short with a cursor. 1,000 of the largest
 #: messages made a page of 200 to 600 MB: more than a server should hold per request,
@@ -311,7 +313,8 @@ class CursorSeal:
                 "cursor comes from a listing newest first: go on with newest_first=true, as "
                 "the page that returned it was listed" if newest else
                 "cursor comes from a listing oldest first: go on with newest_first=false, as "
-                "the page that returned it was listed")
+                "the page that returned it was listed",
+                mentions=[("newest_first", "true" if newest else "false")])
         check_ts(ts, "cursor")
         check_text(message_id, "cursor", max_chars=MAX_LABEL_CHARS)
         return ts, message_id
@@ -1189,7 +1192,8 @@ class Memory:
         if until is not None:
             check_ts(until, "until")
         if since is not None and until is not None and until <= since:
-            raise InvalidInput(f"until must be after since={since}, got {until}")
+            raise InvalidInput(f"until must be after since={since}, got {until}",
+                               mentions=[("since", since)])
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
                                f"got {describe(limit)}")
@@ -1786,11 +1790,13 @@ class Memory:
             if scope not in ("all", "user"):
                 if request.scope is not None and not clamped:
                     raise ScopeError(f"scope {request.scope_as_given or scope!r} needs "
-                                     "session=<the current session id>")
+                                     f"session={NEEDS_SESSION}",
+                                     mentions=[("session", NEEDS_SESSION)])
                 # not asked for: the caller may not know where it came from, or that
                 # another scope needs no session
-                raise ScopeError(f"the configured scope {scope!r} needs session=<the current "
-                                 "session id>, or scope='all'")
+                raise ScopeError(f"the configured scope {scope!r} needs "
+                                 f"session={NEEDS_SESSION}, or scope='all'",
+                                 mentions=[("session", NEEDS_SESSION), ("scope", "'all'")])
             visibility = None
         else:
             visibility = scope_filter(scope, situation)

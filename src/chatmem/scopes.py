@@ -107,8 +107,8 @@ def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
             raise ScopeError(
                 f"scope 'resource' needs a resource id, and session {situation.session.id!r} has "
                 "none: give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
-                "chatmem session set --resource-id), or use scope='session'"
-            )
+                "chatmem session set --resource-id), or use scope='session'",
+                mentions=[("scope", "'session'")])
         return {"resource_id": rid}
     if scope == "platform":
         platform = situation.current_platform
