@@ -358,6 +358,59 @@ async def test_the_lock_refuses_a_second_open_and_survives_a_refused_one(tmp_pat
     await again.close()
 
 
+def _users_file(lock: Path) -> None:
+    lock.write_text("my notes, not a lock\n")
+
+
+def _link_to_users_file(lock: Path) -> None:
+    (lock.parent / "notes.txt").write_text("my notes, not a lock\n")
+    lock.symlink_to(lock.parent / "notes.txt")
+
+
+def _folder(lock: Path) -> None:
+    lock.mkdir()
+    (lock / "inside.txt").write_text("mine\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+@pytest.mark.parametrize(("make", "what"), [
+    (_users_file, "a file of 21 bytes"), (_link_to_users_file, "a symbolic link"),
+    (_folder, "a directory")], ids=["file", "symlink", "folder"])
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "existing"])
+async def test_a_users_file_at_the_lock_path_is_refused_unchanged(
+        tmp_path: Path, make: object, what: str, existing: bool) -> None:
+    """``<db>.lock`` is the lock file's name, not chatmem's own file: a user's file there
+    was used as the lock, which filelock 3 (accepted by chatmem) opens with O_TRUNC,
+    emptying it (through a link too); a folder there was 'cannot create the lock file
+    …: Is a directory; chatmem needs write access to the folder'."""
+    path = tmp_path / "chat.db"
+    if existing:
+        await make_store(path)
+        (tmp_path / "chat.db.lock").unlink()
+    make(tmp_path / "chat.db.lock")  # type: ignore[operator]
+    for create in (True, False):
+        if not existing and not create:
+            continue  # no store: refused for that first
+        with unchanged(tmp_path), pytest.raises(StoreError) as err:
+            await SqliteStore.open(path, create=create)
+        assert str(err.value) == (
+            f"{path}.lock is {what}, not chatmem's lock file (an empty file it keeps beside "
+            "the store); it was left unchanged: move it away, or give the store another "
+            "path")
+    assert os.path.islink(tmp_path / "chat.db.lock") == (make is _link_to_users_file)
+
+
+async def test_the_lock_file_chatmem_left_is_taken_again(tmp_path: Path) -> None:
+    """An empty lock file (what a clean close leaves) is the store's: opened again."""
+    path = tmp_path / "chat.db"
+    await make_store(path)
+    assert (tmp_path / "chat.db.lock").stat().st_size == 0
+    (tmp_path / "other.db.lock").touch()  # left by a store since removed
+    for store_path in (path, tmp_path / "other.db"):
+        store = await SqliteStore.open(store_path)
+        await store.close()
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="hard links and flock: POSIX")
 @pytest.mark.parametrize("link", ["hard", "symbolic"])
 async def test_another_name_of_an_open_store_is_refused(tmp_path: Path, link: str) -> None:

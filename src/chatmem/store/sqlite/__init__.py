@@ -327,12 +327,14 @@ class SqliteStore:
                                      "check the path, or create the store first")
                 return True
             self._header_id = self._check_header()
+            self._check_lock_path()
             return False
         if not create:
             raise StoreError(
                 f"no chatmem store at {path} (no such file): check the path, or create the "
                 "store first (chatmem add or chatmem import; in Python, create=True)"
             )
+        self._check_lock_path()
         parent = os.path.dirname(path)
         missing: list[str] = []
         while parent and not os.path.lexists(parent):
@@ -349,6 +351,27 @@ class SqliteStore:
                              ) from None
         made.append(path)
         return True
+
+    def _check_lock_path(self) -> None:
+        """Refuse a ``<file>.lock`` that is not a lock file chatmem could have made (an
+        empty regular file): a user's file that has the name, a symbolic link or a folder.
+        filelock 3 (which chatmem accepts) opens the lock file with ``O_TRUNC``, through
+        a link too, so such a file was emptied."""
+        lock_path = self.path + ".lock"
+        try:
+            st = os.lstat(lock_path)
+        except OSError:
+            return  # missing (made by the lock), or an error the lock itself names
+        if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+            return
+        what = ("a symbolic link" if stat.S_ISLNK(st.st_mode)
+                else "a directory" if stat.S_ISDIR(st.st_mode)
+                else f"a file of {st.st_size} bytes" if stat.S_ISREG(st.st_mode)
+                else "not a regular file")
+        raise StoreError(
+            f"{lock_path} is {what}, not chatmem's lock file (an empty file it keeps beside "
+            "the store); it was left unchanged: move it away, or give the store another "
+            "path")
 
     def _check_header(self) -> int:
         """Refuse a file that is not SQLite, or is another application's SQLite file
