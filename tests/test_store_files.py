@@ -7,6 +7,7 @@ and no ``.lock``, ``-wal``, ``-shm`` or new folder next to it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import os
@@ -356,6 +357,46 @@ async def test_the_lock_refuses_a_second_open_and_survives_a_refused_one(tmp_pat
     await store.close()
     again = await SqliteStore.open(path, create=False)
     await again.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+@pytest.mark.parametrize("empty", [False, True], ids=["store", "empty-file"])
+async def test_a_read_only_store_file_is_refused_unchanged(tmp_path: Path, empty: bool
+                                                          ) -> None:
+    """chmod 444 on a store, its folder writable: root wrote it anyway (SQLite opens it
+    read-write), and anyone else got "attempt to write a readonly database … its folder
+    is read-only … copy the store to a writable folder", with a -wal and -shm left
+    beside it. Now one error naming the file and the fix, nothing written."""
+    path = tmp_path / "kept.db"
+    if empty:
+        path.touch()
+    else:
+        await make_store(path)
+        (tmp_path / "kept.db.lock").unlink()
+    path.chmod(0o444)
+    for create in (True, False) if not empty else (True,):
+        with unchanged(tmp_path), pytest.raises(StoreError) as err:
+            await SqliteStore.open(path, create=create)
+        assert str(err.value) == (
+            f"{path} is read-only, and chatmem writes to its store even to read it (its "
+            "write-ahead log, what it indexed); it was left unchanged: make it writable "
+            f"(chmod u+w {path}) or copy it to a file you may write")
+    path.chmod(0o644)  # made writable: it opens
+    store = await SqliteStore.open(path)
+    assert len(await store.recent("s", 5)) == (0 if empty else 1)
+    await store.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_the_cli_names_a_read_only_store_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "kept.db"
+    asyncio.run(make_store(path))
+    path.chmod(0o444)
+    with unchanged(tmp_path):
+        res = subprocess.run([sys.executable, "-m", "chatmem", "list", "--db", str(path)],
+                             capture_output=True, text=True, cwd=tmp_path)
+    assert (res.returncode, res.stdout) == (2, "") and res.stderr.count("\n") == 1
+    assert res.stderr.startswith(f"error: {path} is read-only"), res.stderr
 
 
 def _users_file(lock: Path) -> None:

@@ -325,8 +325,10 @@ class SqliteStore:
                 if not create:
                     raise StoreError(f"{path} is an empty file, not a chatmem store yet: "
                                      "check the path, or create the store first")
+                self._check_writable(st)
                 return True
             self._header_id = self._check_header()
+            self._check_writable(st)
             self._check_lock_path()
             return False
         if not create:
@@ -351,6 +353,20 @@ class SqliteStore:
                              ) from None
         made.append(path)
         return True
+
+    def _check_writable(self, st: os.stat_result) -> None:
+        """Refuse a store file that is read-only (``chmod 444``, or another user's), the
+        folder being writable: root writes it anyway, and to anyone else SQLite's "attempt
+        to write a readonly database" was blamed on the folder."""
+        if st.st_mode & 0o222 and os.access(self.path, os.W_OK):
+            return
+        with contextlib.suppress(OSError):
+            if hasattr(os, "statvfs") and os.statvfs(self.path).f_flag & os.ST_RDONLY:
+                return  # a read-only file system: the open's error says so, and the fix
+        raise StoreError(
+            f"{self.path} is read-only, and chatmem writes to its store even to read it (its "
+            f"write-ahead log, what it indexed); it was left unchanged: make it writable "
+            f"(chmod u+w {self.path}) or copy it to a file you may write")
 
     def _check_lock_path(self) -> None:
         """Refuse a ``<file>.lock`` that is not a lock file chatmem could have made (an
