@@ -399,6 +399,22 @@ def test_the_cli_names_a_read_only_store_in_one_line(tmp_path: Path) -> None:
     assert res.stderr.startswith(f"error: {path} is read-only"), res.stderr
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+@pytest.mark.parametrize("target", ["missing.db", "no/such/folder/x.db"])
+async def test_a_link_to_nothing_is_refused_naming_it(tmp_path: Path, target: str) -> None:
+    """SQLite would create the link's target; O_EXCL refused it as 'cannot create the
+    store …: File exists; check that its folder exists…', of a file that does not."""
+    link = tmp_path / "chat.db"
+    link.symlink_to(target)
+    for create in (True, False):
+        with pytest.raises(StoreError) as err:
+            await SqliteStore.open(link, create=create)
+        assert str(err.value) == (
+            f"{link} is a symbolic link to {target!r}, which does not exist; give the "
+            "store file's own path, or remove the link")
+        assert os.listdir(tmp_path) == ["chat.db"] and os.readlink(link) == target
+
+
 def _users_file(lock: Path) -> None:
     lock.write_text("my notes, not a lock\n")
 

@@ -331,6 +331,9 @@ class SqliteStore:
             self._check_writable(st)
             self._check_lock_path()
             return False
+        if os.path.islink(path):  # O_EXCL refuses it: 'File exists', of a missing file
+            raise StoreError(f"{path} is a symbolic link to {os.readlink(path)!r}, which does "
+                             "not exist; give the store file's own path, or remove the link")
         if not create:
             raise StoreError(
                 f"no chatmem store at {path} (no such file): check the path, or create the "
