@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import struct
 from pathlib import Path
 
@@ -351,6 +352,27 @@ async def test_a_users_file_at_the_temporary_path_is_neither_truncated_nor_moved
     theirs.write_bytes(MAGIC + b"\0" * 100)
     await built_and_closed(db)
     assert read_header(Path(f"{db}.ann"))["labels"] == 2 * N and not theirs.exists()
+
+
+@needs_faiss
+@pytest.mark.parametrize("target", ["mine.txt", "missing.txt"])
+async def test_a_link_at_the_temporary_path_is_not_written_through(tmp_path: Path,
+                                                                   target: str) -> None:
+    """A symbolic link at <db>.ann.tmp to an empty file of the user's (or to nothing)
+    passed for a save of ours cut short: the graph was written into the file it names
+    (created, for a link to nothing) and the link moved to <db>.ann."""
+    db = tmp_path / "l.db"
+    link = Path(f"{db}.ann.tmp")
+    if target == "mine.txt":
+        (tmp_path / target).touch()
+    link.symlink_to(target)
+    await built_and_closed(db)
+    assert link.is_symlink() and os.readlink(link) == target
+    assert not Path(f"{db}.ann").exists()
+    if target == "mine.txt":
+        assert (tmp_path / target).read_bytes() == b""
+    else:
+        assert not (tmp_path / target).exists()
 
 
 @needs_faiss

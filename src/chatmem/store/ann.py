@@ -753,7 +753,11 @@ def ours_or_absent(path: str) -> bool:
 def _leftover_or_absent(path: str) -> bool:
     """Whether ``path`` (``<db>.ann.tmp``) is missing or a save of ours cut short: it
     starts with the magic, or is empty or zeros so far (earlier versions wrote the
-    magic last); any other file of that name is a user's, neither truncated nor moved."""
+    magic last); any other file of that name is a user's, neither truncated nor moved. A
+    symbolic link is never ours: the save would write through it into the file it names
+    (creating it, for a link to nothing), then move the link."""
+    if os.path.islink(path):
+        return False
     try:
         with open(path, "rb") as f:
             head = f.read(HEADER_SIZE)
