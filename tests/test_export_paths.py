@@ -147,6 +147,19 @@ def test_export_refuses_a_file_this_user_may_not_write(
     assert theirs.read_text() == "their file\n" and no_temporary_files(tmp_path)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="hard links")
+def test_export_refuses_a_hard_link_of_the_store(store: Path, tmp_path: Path) -> None:
+    """Another name of the store file (a hard link, a copy made with cp -l) was replaced
+    by the export: the store kept its data under chat.db, but the name the user gave it
+    now held the export."""
+    os.link(tmp_path / "chat.db", tmp_path / "same.db")
+    res = export("-o", "same.db")
+    assert res.exit_code == 2, res.output
+    assert "the store's own file" in one_line_error(res.output)
+    assert os.path.samefile(tmp_path / "chat.db", tmp_path / "same.db")
+    assert no_temporary_files(tmp_path)
+
+
 @pytest.mark.parametrize("db", ["chat.db", "sqlite:///chat.db"])
 def test_export_refuses_the_store_lock_file(store: Path, tmp_path: Path, db: str) -> None:
     lock = tmp_path / "chat.db.lock"

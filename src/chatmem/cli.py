@@ -886,12 +886,21 @@ def _check_output(output: str, store_url: str) -> Path:
         db = sqlite_path(store_url)
     except ChatmemError:
         db = ":memory:"  # not a SQLite file (PostgreSQL): nothing of it to overwrite
-    if db != ":memory:" and any(path.resolve() == Path(db + end).expanduser().resolve()
+    if db != ":memory:" and any(_same_file(path, Path(db + end).expanduser())
                                 for end in _STORE_SIDECARS):
         fail(f"-o {output}: is the store's own file; write the export somewhere else")
     if not path.parent.is_dir():
         fail(f"-o {output}: no folder {str(path.parent)!r}; create it first")
     return path
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """One file by any name: a symbolic or hard link of it too (replacing a hard link's
+    name would take that name from the store)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them missing
+        return a.resolve() == b.resolve()
 
 
 class _ExportFile(io.FileIO):
