@@ -171,13 +171,14 @@ def test_export_replaces_its_file_only_when_complete(tmp_path: Path,
                                "Lisbon in May"])
     assert res.exit_code == 0, res.output
     backup = tmp_path / "backup.jsonl"
-    backup.write_text("yesterday's backup\n")
+    yesterday = '{"type": "header", "format": "chatmem-jsonl", "version": 1}\n'
+    backup.write_text(yesterday)
     backup.chmod(0o640)
     with pytest.raises(RuntimeError), _replacing(_check_output(str(backup), "chat.db")) \
             as out:
         out.write('{"type": "session", "id": "half of it"}\n')
         raise RuntimeError("the store went away")
-    assert backup.read_text() == "yesterday's backup\n"
+    assert backup.read_text() == yesterday
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
     res = runner.invoke(main, ["export", "--db", "chat.db", "-o", "backup.jsonl"])

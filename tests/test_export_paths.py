@@ -24,6 +24,9 @@ from click.testing import CliRunner, Result
 import chatmem
 from chatmem.cli import main
 
+#: Yesterday's backup as far as -o looks at it: an export's header line.
+BACKUP = '{"type": "header", "format": "chatmem-jsonl", "version": 1}\n'
+
 
 def one_line_error(output: str) -> str:
     lines = [line for line in output.splitlines() if line.strip()]
@@ -55,7 +58,7 @@ def test_export_through_a_symlink_replaces_its_file_and_keeps_the_link(
     docs = tmp_path / "docs"
     docs.mkdir()
     target = docs / "backup.jsonl"
-    target.write_text("yesterday's backup\n")
+    target.write_text(BACKUP)
     target.chmod(0o640)
     link = tmp_path / "link.jsonl"
     link.symlink_to(os.path.join("docs", "backup.jsonl"))
@@ -65,6 +68,34 @@ def test_export_through_a_symlink_replaces_its_file_and_keeps_the_link(
     assert "Lisbon in May" in target.read_text()
     assert stat.S_IMODE(target.stat().st_mode) == 0o640  # the replaced file keeps its mode
     assert no_temporary_files(tmp_path, docs)
+
+
+def test_export_replaces_only_an_export_or_an_empty_file_unless_forced(
+        store: Path, tmp_path: Path) -> None:
+    """A mistyped -o (notes.txt, a photo) was replaced by the export without a word;
+    only an earlier export (or an empty file) is replaced now, anything else with
+    --force."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    for name, path, before in (("notes.txt", notes, b"my notes\n"),
+                               ("photo.png", photo, photo.read_bytes())):
+        res = export("-o", name)
+        assert res.exit_code == 2, res.output
+        line = one_line_error(res.output)
+        assert f"-o {name}: is a file that is not a chatmem export" in line, line
+        assert "--force" in line, line
+        assert path.read_bytes() == before and no_temporary_files(tmp_path)
+    # an earlier export, cut short or whole, and an empty file are replaced
+    for name, text in (("old.jsonl", BACKUP), ("empty.jsonl", "")):
+        (tmp_path / name).write_text(text)
+        res = export("-o", name)
+        assert res.exit_code == 0, res.output
+        assert "Lisbon in May" in (tmp_path / name).read_text()
+    res = export("-o", "notes.txt", "--force")
+    assert res.exit_code == 0, res.output
+    assert "Lisbon in May" in notes.read_text()
 
 
 def test_export_refuses_a_dangling_symlink(store: Path, tmp_path: Path) -> None:
@@ -203,7 +234,7 @@ def test_export_onto_a_full_disk_is_a_clear_error(store: Path, tmp_path: Path) -
                                     "Porto in June " * 5000])
     assert res.exit_code == 0, res.output
     backup = tmp_path / "backup.jsonl"
-    backup.write_text("yesterday's backup\n")
+    backup.write_text(BACKUP)
 
     def small_files() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -221,5 +252,5 @@ def test_export_onto_a_full_disk_is_a_clear_error(store: Path, tmp_path: Path) -
         line = one_line_error(proc.stderr)
         assert f"-o {out}: cannot write the export (File too large)" in line, line
         assert kept in line, line
-    assert backup.read_text() == "yesterday's backup\n"
+    assert backup.read_text() == BACKUP
     assert not (tmp_path / "new.jsonl").exists() and no_temporary_files(tmp_path)

@@ -783,10 +783,14 @@ def _progress(label: str, total: int | None = None) -> Any:
                    "replaced only when the export is complete. A symbolic link keeps "
                    "pointing at its file, which is replaced; a read-only file, a "
                    "device, a named pipe or socket, and the store's own files are "
-                   "refused.")
+                   "refused, and so is a file that is not a chatmem export unless "
+                   "--force.")
+@click.option("--force", is_flag=True,
+              help="Replace an -o file that is not a chatmem export (an earlier export "
+                   "or an empty file is replaced without it).")
 @run
 async def export_cmd(db: str | None, config_path: str | None, vector: str | None,
-                     with_vectors: bool, output: str) -> None:
+                     with_vectors: bool, output: str, force: bool) -> None:
     """Write the whole store (sessions, settings, messages, index state, optionally
     vectors) as JSONL: a backup, or the way to another backend.
 
@@ -798,7 +802,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
     from .transfer import export_jsonl
 
     url = _store_url(db)
-    path = None if _is_stdout(output) else _check_output(output, url)
+    path = None if _is_stdout(output) else _check_output(output, url, force=force)
     async with await Storage.open(url, vector=vector, create=False) as storage:
         if path is None:
             counts = await export_jsonl(storage, sys.stdout, vectors=with_vectors)
@@ -840,13 +844,16 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _check_output(output: str, store_url: str) -> Path:
+def _check_output(output: str, store_url: str, *, force: bool = False) -> Path:
     """``-o``'s path, refused (before the store is opened, changing nothing) when it is a
     folder, in a missing folder, one of the store's own files, an existing file that is
     not a regular one (a device such as /dev/null, a named pipe, a socket: export
     replaces its file, which would replace the node), a read-only file, a process's open
-    file (``/dev/stderr``, ``/dev/fd/N``), or a symbolic link to nothing. A symbolic link
-    to a regular file gives that file, so the file is replaced and the link kept."""
+    file (``/dev/stderr``, ``/dev/fd/N``), or a symbolic link to nothing; and, unless
+    ``force``, a file with something in it that is not a chatmem export (a mistyped
+    name must not cost the user a file: only yesterday's backup is replaced silently).
+    A symbolic link to a regular file gives that file, so the file is replaced and the
+    link kept."""
     path = Path(output).expanduser()
     stdout_fix = "or -o - to write to standard output"
     if _is_process_file(path):
@@ -891,7 +898,30 @@ def _check_output(output: str, store_url: str) -> Path:
         fail(f"-o {output}: is the store's own file; write the export somewhere else")
     if not path.parent.is_dir():
         fail(f"-o {output}: no folder {str(path.parent)!r}; create it first")
+    if mode is not None and not force and not _replaceable(path):
+        fail(f"-o {output}: is a file that is not a chatmem export, and the export would "
+             "replace it; give another file name, or add --force to replace it")
     return path
+
+
+def _replaceable(path: Path) -> bool:
+    """``path`` is empty or begins with a chatmem export's header line (an export, whole
+    or cut short); a file that cannot be read is not known to be one."""
+    from .transfer import FORMAT
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.readline(4096)
+    except OSError:
+        return False
+    if not head:
+        return True
+    try:
+        first = json.loads(head)
+    except ValueError:
+        return False
+    return isinstance(first, dict) and first.get("type") == "header" \
+        and first.get("format") == FORMAT
 
 
 def _same_file(a: Path, b: Path) -> bool:
