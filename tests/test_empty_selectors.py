@@ -105,8 +105,8 @@ CASES = [
     http("GET", "/v1/retention", {"session": "s1", "platform": ""}, "platform"),
     http("POST", "/v1/messages/get", {"ids": ["m1"], "visible_from": "s1", "platform": ""},
          "platform"),
-    http("POST", "/v1/messages/get", {"ids": ["m1", ""]}, "ids.1"),
-    http("POST", "/v1/messages/delete", {"ids": [""]}, "ids.0"),
+    http("POST", "/v1/messages/get", {"ids": ["m1", ""]}, "ids[1]"),
+    http("POST", "/v1/messages/delete", {"ids": [""]}, "ids[0]"),
     http("POST", "/v1/forget", {"speaker_id": ""}, "speaker_id"),
     http("POST", "/v1/forget", {"session": "", "dry_run": True}, "session"),
     http("POST", "/v1/forget", {"resource_id": ""}, "resource_id"),
@@ -114,8 +114,8 @@ CASES = [
     http("POST", "/v1/recall", {"query": "hello", "session": "s1", "platform": ""},
          "platform"),
     http("POST", "/v1/recall", {"query": "hello", "session": "s1", "speakers": [""]},
-         "speakers.0"),
-    http("POST", "/v1/recall", {"query": "hello", "exclude_ids": [""]}, "exclude_ids.0"),
+         "speakers[0]"),
+    http("POST", "/v1/recall", {"query": "hello", "exclude_ids": [""]}, "exclude_ids[0]"),
     http("POST", "/v1/context", {"turn": "hello", "session": ""}, "session"),
     http("POST", "/v1/context", {"turn": "hello", "session": "s1", "platform": ""},
          "platform"),
@@ -195,13 +195,10 @@ def test_an_empty_selector_is_invalid_input_naming_it_and_changes_nothing(
             r = c.request(method, path, params=data if method == "GET" else None,
                           json=data if method != "GET" else None)
         # refused by the schema, as every empty id of the API (the client raises it as
-        # InvalidInput), naming the parameter or field as sent
+        # InvalidInput), naming the parameter or field as sent, in the library's words
         assert r.status_code == 422, r.text
         error = r.json()["error"]
-        assert error["type"] == "InvalidRequest", error
-        where = f"query.{name}" if method == "GET" else name  # the query parameter's
-        assert error["message"].startswith(f"{where}: "), error
-        assert "at least 1 character" in error["message"], error
+        assert error == {"type": "InvalidRequest", "message": f"{name} must not be empty"}
     elif how == "cli":
         words = 2 if call[0] in ("scope", "retention") else 1  # the command's own words
         res = CliRunner().invoke(main, [*call[:words], "--db", db, *call[words:]])

@@ -154,7 +154,7 @@ def test_settings_and_clear_need_an_owner_key(api: str) -> None:
 def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
     with client(api, ALICE) as c:
         r = c.post("/v1/messages", json={"messages": [{"session_id": "s1"}]})
-        assert r.status_code == 422 and "messages.0.content" in r.json()["error"]["message"]
+        assert r.status_code == 422 and "messages[0].content" in r.json()["error"]["message"]
         r = c.post("/v1/messages", json={"messages": [
             {"session_id": "s1", "content": "fine"}, {"session_id": "s1", "content": "",
                                                         "role": "user"}]})
@@ -531,7 +531,7 @@ def test_every_error_has_the_documented_shape(api: str) -> None:
             assert field in json_error(c.post("/v1/recall", json=body), 422)["message"]
         e = json_error(c.post("/v1/messages", json={"messages": [
             {"session_id": "s1", "content": "x", "ts": 253402300800000}]}), 422)
-        assert "messages.0.ts" in e["message"]
+        assert "messages[0].ts" in e["message"]
         e = json_error(c.post("/v1/rewrite", json={"session": "s1", "ts": -1,
                                                    "content": "y"}), 422)
         assert "ts" in e["message"]
@@ -759,25 +759,25 @@ UNION_FIELDS: list[tuple[str, str, dict[str, Any], str]] = [
     ("RecallBody.window", "/v1/recall", {"query": "x", "window": "\ud800"},
      'window must be an integer from 0 to 100 or {"before", "after"}, got "\\ud800"'),
     ("RecallBody.window", "/v1/recall", {"query": "x", "window": {"before": 101}},
-     "window.before: Input should be less than or equal to 100"),
+     "window.before must be at most 100, got 101"),
     ("RecallBody.query", "/v1/recall", {"query": 5},
      "query must be a string or a list of strings, got 5"),
     ("RecallBody.query", "/v1/recall", {"query": ["a", 5]},
-     "query.1: Input should be a valid string"),
+     "query[1] must be a string, got 5"),
     ("ContextBody.turn", "/v1/context", {"session": "s1", "turn": True},
      "turn must be a string or a list of strings and messages (objects), got true"),
     ("ContextBody.turn[]", "/v1/context", {"session": "s1", "turn": ["a", 5]},
-     "turn.1 must be a string or a message (an object), got 5"),
+     "turn[1] must be a string or a message (an object), got 5"),
     ("ContextBody.turn[]", "/v1/context", {"session": "s1", "turn": [{"role": "user"}]},
-     "turn.0.content: Field required"),
+     "turn[0].content is required"),
     ("MessageIn.content", "/v1/messages", {"messages": [{"session_id": "s1", "content": 5}]},
-     "messages.0.content must be a string or a list of content parts (objects), got 5"),
+     "messages[0].content must be a string or a list of content parts (objects), got 5"),
     ("MessageIn.content", "/v1/messages",
      {"messages": [{"session_id": "s1", "content": [5]}]},
-     "messages.0.content.0: Input should be a valid dictionary"),
+     "messages[0].content[0] must be an object, got 5"),
     ("MessageIn.content", "/v1/context",
      {"session": "s1", "turn": [{"content": {"a": "\udc00"}}]},
-     'turn.0.content must be a string or a list of content parts (objects), got '
+     'turn[0].content must be a string or a list of content parts (objects), got '
      '{"a": "\\udc00"}'),
     ("ToolBody.arguments", "/v1/tool", {"arguments": 5, "caller": {"session_id": "s1"}},
      "arguments must be an object or its JSON text, got 5"),
@@ -839,3 +839,48 @@ def test_a_field_of_several_types_is_refused_in_the_apis_words(api: str) -> None
             if got != {"type": "InvalidRequest", "message": says}:
                 wrong.append(f"{field} {body}: {r.status_code} {got}")
         assert not wrong, "\n".join(wrong)
+
+
+def test_schema_refusals_name_the_field_as_chatmems_own_errors_do(api: str) -> None:
+    """A 400 named ``messages[0].platform``, a 422 of the same body
+    ``messages.0.content``, in pydantic's words ('Input should be a valid integer',
+    'Field required', 'Extra inputs are not permitted', 'String should have at least 1
+    character'). Both now name the field one way and say what it must be."""
+    with client(api, ALICE) as c:
+        def refused(route: str, body: Any, status: int = 422) -> str:
+            r = c.post(route, json=body)
+            return json_error(r, status)["message"]
+
+        one = {"session_id": "s1", "content": "x"}
+        assert refused("/v1/messages", {"messages": [{**one, "platform": ""}]}, 400) == (
+            "messages[0].platform must not be empty (leave it out when there is none)")
+        for route, body, says in (
+            ("/v1/messages", {"messages": [{"session_id": "s1"}]},
+             "messages[0].content is required"),
+            ("/v1/messages", {"messages": [{**one, "ts": "1000"}]},
+             'messages[0].ts must be an integer, got "1000"'),
+            ("/v1/messages", {"messages": [one, {**one, "ts": 253402300800000}]},
+             "messages[1].ts must be at most 253402300799999, got 253402300800000"),
+            ("/v1/messages", {"messages": [{**one, "sesion_id": "s1"}]},
+             "messages[0]: unknown field(s) sesion_id (did you mean session_id?)"),
+            ("/v1/messages", {"messages": []}, "messages must not be empty"),
+            ("/v1/recall", {"query": "x", "top_k": 0, "cross_session": "no"},
+             'top_k must be at least 1, got 0; cross_session must be true or false, '
+             'got "no"'),
+            ("/v1/recall", {"query": "x", "speakers": ["a", ""]},
+             "speakers[1] must not be empty"),
+            ("/v1/recall", {"query": "x", "colour": 1},
+             "body: unknown field(s) colour; it takes query, session, platform, top_k, "
+             "min_score, scope, window, cross_session, filter, speakers, exclude_ids, "
+             "now, follow_replies"),
+            ("/v1/clear", {"target": "nope"},
+             "target must be 'vector', 'context' or 'all', got \"nope\""),
+            ("/v1/tool", {"arguments": {}, "caller": {"session_id": "s1", "colr": 1}},
+             "caller: unknown field(s) colr; it takes session_id, speaker_id, platform"),
+            ("/v1/recall", [1, 2], "body must be an object, got [1, 2]"),
+        ):
+            assert refused(route, body) == says, body
+        for params, says in (({"text": ""}, "text must not be empty"),
+                             ({"limit": "abc"}, "limit must be an integer, got abc"),
+                             ({"limit": "0"}, "limit must be at least 1, got 0")):
+            assert json_error(c.get("/v1/messages", params=params), 422)["message"] == says
