@@ -1,6 +1,7 @@
 """An empty string where a session, speaker, resource, platform or message id is
 required: no stored message or session has an empty one (``add`` refuses them), so it
-is refused, naming it as the caller wrote it (the library's argument, the HTTP query
+is refused (as is an empty ``text`` for ``list``, which the library took as no filter
+and the HTTP API refused), naming it as the caller wrote it (the library's argument, the HTTP query
 parameter or body field, the CLI's option, the MCP server's option), and nothing is
 read or changed. ``GET /v1/messages?platform=`` and ``Memory.list(platform="")`` took
 it as a platform no message is of; ``recall(session="")`` as no session at all (the
@@ -58,6 +59,8 @@ CASES = [
     lib('list(session="")', lambda m: m.list(session=""), "session"),
     lib('list(speaker_id="")', lambda m: m.list(speaker_id=""), "speaker_id"),
     lib('list(visible_from="")', lambda m: m.list(visible_from=""), "visible_from"),
+    # text="" was no filter in the library (every message) while HTTP refused it
+    lib('list(text="")', lambda m: m.list(text=""), "text"),
     lib('get(["m1"], visible_from="s1", platform="")',
         lambda m: m.get(["m1"], visible_from="s1", platform=""), "platform"),
     lib('get(["m1", ""])', lambda m: m.get(["m1", ""]), "ids[1]"),
@@ -100,6 +103,7 @@ CASES = [
     http("GET", "/v1/messages", {"session": ""}, "session"),
     http("GET", "/v1/messages", {"speaker_id": ""}, "speaker_id"),
     http("GET", "/v1/messages", {"visible_from": ""}, "visible_from"),
+    http("GET", "/v1/messages", {"text": ""}, "text"),
     http("GET", "/v1/settings", {"session": "s1", "platform": ""}, "platform"),
     http("GET", "/v1/settings", {"session": ""}, "session"),
     http("GET", "/v1/retention", {"session": "s1", "platform": ""}, "platform"),
@@ -131,6 +135,7 @@ CASES = [
     cli(["list", "--session", ""], "--session"),
     cli(["list", "--speaker-id", ""], "--speaker-id"),
     cli(["list", "--visible-from", ""], "--visible-from"),
+    cli(["list", "--text", ""], "--text"),
     cli(["forget", "--speaker-id", "", "--yes"], "--speaker-id"),
     cli(["forget", "--session", "", "--yes"], "--session"),
     cli(["forget", "--resource-id", "", "--dry-run"], "--resource-id"),

@@ -160,10 +160,12 @@ def fail(message: str) -> NoReturn:
 
 
 def selector(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An option that names a session, speaker, resource or platform: ``""`` is refused
-    as the option it was given as (``--platform must not be empty``), one line and exit
-    2, before anything is opened: no stored message or session has an empty one, so it
-    would match nothing (or, for a recall's ``--session``, mean none)."""
+    """An option that names a session, speaker, resource or platform (or ``list``'s
+    ``--text``): ``""`` is refused as the option it was given as (``--platform must not
+    be empty``), one line and exit 2, before anything is opened: no stored message or
+    session has an empty one, so it would match nothing (or, for a recall's
+    ``--session``, mean none; for ``--text``, every message, where the library and the
+    HTTP API refuse it)."""
     if value == "":
         name = max(getattr(param, "opts", None) or [f"--{param.name}"], key=len)
         fail(f"{name} must not be empty")
@@ -1142,7 +1144,7 @@ async def clear(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--newest-first", is_flag=True,
               help="The latest messages first (give it again with --cursor).")
 @click.option("--text", default=None,
-              help="Only messages containing this text (ignoring case).")
+              help="Only messages containing this text (ignoring case).", callback=selector)
 @click.option("--visible-from", default=None,
               help="Only what a recall from this session may show (its effective scope).",
               callback=selector)

@@ -1197,7 +1197,8 @@ class Memory:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
                                f"got {describe(limit)}")
-        check_text(text, "text", max_chars=MAX_LABEL_CHARS)
+        if text is not None:  # "" is refused, as over HTTP, not taken as no filter
+            check_label(text, "text")
         if not isinstance(newest_first, bool):
             raise InvalidInput(f"newest_first must be true or false, got "
                                f"{describe(newest_first)}")
