@@ -67,6 +67,21 @@ async def test_an_empty_speaker_or_platform_is_refused_not_stored_over_the_batch
     assert (ok.speaker_id, ok.speaker_name) == ("bob", "bob")
 
 
+@pytest.mark.parametrize("field", ["platform", "speaker_id", "speaker_name"])
+@pytest.mark.parametrize("value", ["", "  "])
+async def test_an_empty_speaker_or_platform_is_refused_in_a_message_object_too(
+        mem: Memory, field: str, value: str) -> None:
+    """A mapping's ``platform: ""`` was refused, a Message's stored: a message no
+    ``list(platform=…)`` or ``forget(speaker_id=…)`` can name. Refused the same way."""
+    said = f"messages[1].{field} must not be empty (leave it out when there is none)"
+    for given in ({"session_id": "s1", "content": "hi", field: value},
+                  Message(session_id="s1", content="hi", **{field: value})):
+        with pytest.raises(InvalidInput) as err:
+            await mem.add([Message(session_id="s1", content="hello"), given])
+        assert str(err.value) == said, given
+    assert await stored(mem) == []
+
+
 async def test_sdk_objects_inside_a_message_mapping_are_taken_as_their_mappings(
         mem: Memory) -> None:
     # {"role": "assistant", "tool_calls": reply.tool_calls} is how many bots append a

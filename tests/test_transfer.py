@@ -15,11 +15,15 @@ from click.testing import CliRunner
 from backends import PLACES, drop_pg_schema, pg_url
 from chatmem import Memory
 from chatmem.cli import main
+from chatmem.client import Client
 from chatmem.embedding import Embedder
 from chatmem.errors import InvalidInput
+from chatmem.models import Message
+from chatmem.server.http import create_app
 from chatmem.store import Storage
 from chatmem.transfer import export_jsonl, import_records, migrate, validate_jsonl
 from providers import RecordingProvider
+from servers import running
 from world import MESSAGES, SESSIONS
 
 OWNER = {"id": "owner", "role": "owner"}
@@ -285,6 +289,43 @@ def test_import_no_vectors_via_cli(tmp_path: Path) -> None:
                                "--session", "s", "--top-k", "1", "where is my sibling based"])
     assert res.exit_code == 0, res.output
     assert "Lisbon" in res.output
+
+
+async def test_an_older_export_with_an_empty_speaker_or_platform_imports_as_none(
+        tmp_path: Path) -> None:
+    """chatmem before e721bfd stored ``""`` for no platform or speaker, so its exports
+    (and stores) hold them; ``add`` now refuses an empty one, Message objects too. An
+    import reads it as none, in the message and in its vector, as does a client
+    reading such a store through a server."""
+    msg = {"type": "message", "id": "m1", "session_id": "s", "content": "My sister "
+           "lives in Lisbon now", "ts": 5, "platform": "", "speaker_id": "",
+           "speaker_name": " "}
+    vec = {"type": "vector", "message_id": "m1", "session_id": "s", "ts": 5,
+           "model_id": "test:old", "vector": [0.25] * 16, "platform": "",
+           "speaker_id": ""}
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(_file(msg, vec)) + "\n", encoding="utf-8")
+    db = str(tmp_path / "new.db")
+    res = await asyncio.to_thread(CliRunner().invoke, main, ["import", "--db", db, str(path)])
+    assert res.exit_code == 0, res.output
+    storage = await Storage.open(db)
+    buf = io.StringIO()
+    await export_jsonl(storage, buf, vectors=True)
+    await storage.close()
+    [m] = [r for r in map(json.loads, buf.getvalue().splitlines()) if r["type"] == "message"]
+    [v] = [r for r in map(json.loads, buf.getvalue().splitlines()) if r["type"] == "vector"]
+    assert (m["platform"], m["speaker_id"], m["speaker_name"]) == (None, None, None)
+    assert (v["platform"], v["speaker_id"]) == (None, None)
+
+    # a store an older chatmem wrote, served: its "" reads as none in a client's page
+    old = f"sqlite:///{tmp_path}/served.db"
+    async with await Memory.open(old, embedder=Embedder(RecordingProvider())) as mem:
+        await mem.store.append([Message(session_id="s", content="hi", ts=1, id="m1",
+                                        platform="", speaker_id="")])  # as then stored
+    app = create_app(url=old, embedder=Embedder(RecordingProvider()))
+    with running(app) as base, Client(base) as client:
+        [got] = (await asyncio.to_thread(client.list)).messages
+    assert (got.id, got.platform, got.speaker_id) == ("m1", None, None)
 
 
 async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_path: Path

@@ -68,11 +68,6 @@ TOOL_CALL_SOURCE = "tool_call"
 AUDIO_SOURCE = "audio"
 #: The text of such a message.
 AUDIO_REPLY = "[audio reply]"
-#: Fields of a mapping that fill in the batch's default when left out: an empty one
-#: would stand in for the default unseen (a user message ``name: ""`` was stored with
-#: speaker ``""`` instead of the batch's ``speaker_id``, so ``forget(speaker_id=…)``
-#: missed it, and no ``forget`` could name ``""``).
-DEFAULTED_FIELDS = ("platform", "speaker_id", "speaker_name")
 #: A media type (RFC 6838) as a ``data:`` URL starts with: the only part of one kept.
 _MEDIA_TYPE = re.compile(r"[A-Za-z0-9][\w!#$&^.+-]{0,126}/[A-Za-z0-9][\w!#$&^.+-]{0,126}",
                          re.ASCII)
@@ -293,12 +288,6 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     data: dict[str, Any] = {k: v for k, v in item.items() if k in MESSAGE_FIELDS}
     extra: dict[str, Any] = {k: _plain(v) for k, v in item.items()
                              if k in OPENAI_FIELDS and v is not None}
-    for key in DEFAULTED_FIELDS:
-        value = data.get(key)
-        if isinstance(value, str) and not value.strip():
-            raise InvalidInput(f"{path}.{key} must not be empty (leave it out when there "
-                               "is none)")
-
     role = item.get("role", "user")
     if not isinstance(role, str) or (role not in ROLES and role not in ROLE_ALIASES):
         roles = ", ".join(sorted(ROLES | set(ROLE_ALIASES)))

@@ -88,6 +88,7 @@ from .models import (
     Message,
     MessagePage,
     Session,
+    blank_labels_as_none,
     check_text,
     describe,
 )
@@ -179,10 +180,12 @@ def error_from_response(response: httpx.Response) -> ChatmemError:
 
 def _message(data: Mapping[str, Any]) -> Message:
     """A message as the server wrote it, checked as the library checks one (fields a
-    newer server may add are left out)."""
+    newer server may add are left out; an older chatmem's empty speaker or platform,
+    still in its store, read as none)."""
     if not isinstance(data, Mapping):
         raise TypeError(f"a message object was expected, got {type(data).__name__}")
-    return Message.from_dict({k: v for k, v in data.items() if k in _MESSAGE_FIELDS})
+    return Message.from_dict(blank_labels_as_none(
+        {k: v for k, v in data.items() if k in _MESSAGE_FIELDS}))
 
 
 _MESSAGE_FIELDS = frozenset(Message.__dataclass_fields__)

@@ -359,6 +359,23 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
     return spent[0]
 
 
+#: A message's labels that are absent (``None``) or not empty, whether it comes as a
+#: Message or a mapping: an empty one is a speaker or platform no selector can name
+#: (``forget(speaker_id="")`` is refused), and in a mapping it would stand in for the
+#: batch's default unseen (a user message ``name: ""`` was stored with speaker ``""``
+#: instead of the batch's ``speaker_id``, so ``forget(speaker_id=…)`` missed it).
+LABEL_FIELDS = ("platform", "speaker_id", "speaker_name")
+
+
+def blank_labels_as_none(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` (a message's fields, or a vector's) with an empty (blank) label as
+    ``None``, its meaning: chatmem before e721bfd stored ``""`` for no speaker or
+    platform, so an export, a store or a server it wrote may hold one, which an import
+    or a client reads as none rather than refusing the whole file or page."""
+    return {k: None if k in LABEL_FIELDS and isinstance(v, str) and not v.strip() else v
+            for k, v in record.items()}
+
+
 def validate_message(msg: Message, *, path: str = "message",
                      arguments: Mapping[str, str] | None = None) -> None:
     """R3: reject what cannot be stored faithfully, naming the field: ``path.field``,
@@ -391,6 +408,11 @@ def validate_message(msg: Message, *, path: str = "message",
         check_ts(msg.ts, at("ts"))
     for name in ("id", "source", "speaker_id", "speaker_name", "platform"):
         check_text(getattr(msg, name), at(name), max_chars=MAX_LABEL_CHARS)
+    for name in LABEL_FIELDS:  # as a mapping's are (chat_format.to_message): selectors
+        value = getattr(msg, name)
+        if value is not None and not value.strip():
+            raise InvalidInput(f"{at(name)} must not be empty (leave it out when there "
+                               "is none)")
     if msg.id is not None and not msg.id.strip():
         raise InvalidInput(f"{at('id')} must not be empty (leave it out to get one)")
     check_text(msg.visible_content, at("visible_content"), max_chars=MAX_CONTENT_CHARS)

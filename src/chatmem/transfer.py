@@ -50,6 +50,7 @@ from .models import (
     Message,
     Session,
     VectorEntry,
+    blank_labels_as_none,
     check_json,
     check_text,
     check_ts,
@@ -272,6 +273,8 @@ def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
             raise InvalidInput(f"line {n}: {exc}") from None
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
+        if rec["type"] in ("message", "vector"):  # an older chatmem's "" for none
+            rec = blank_labels_as_none(rec)
         yield n, rec, _digest(line)
 
 
