@@ -166,6 +166,27 @@ async def stored_session(db: Path, sid: str) -> dict[str, object] | None:
         return None if found is None else found.to_dict()
 
 
+def test_session_set_on_a_session_an_older_chatmem_stored_with_empty_fields(
+        tmp_path: Path) -> None:
+    """An older chatmem stored "" for none; upsert_session refuses "" now, and session
+    set kept the stored fields, so any change of such a session was refused for a
+    field the user never gave. The "" is kept as none."""
+    from chatmem.models import Session
+
+    db = tmp_path / "chat.db"
+
+    async def old_store() -> None:
+        async with await Memory.open(f"sqlite:///{db}") as mem:
+            await mem.store.upsert_session(Session(id="s", resource_id="", group_id=""))
+
+    asyncio.run(old_store())
+    res = cli("session", "set", "--db", str(db), "--group-name", "Team", "s")
+    assert res.exit_code == 0, res.output
+    held = asyncio.run(stored_session(db, "s"))
+    assert held is not None
+    assert (held["resource_id"], held["group_id"], held["group_name"]) == (None, None, "Team")
+
+
 def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path) -> None:
     db = tmp_path / "chat.db"
     make_store(db)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from backends import drop_pg_schema, pg_schema_url, pg_url
-from chatmem import InvalidInput, Memory, Message
+from chatmem import InvalidInput, Memory, Message, Session
 from chatmem.embedding import Embedder
 from providers import RecordingProvider
 
@@ -80,6 +80,21 @@ async def test_an_empty_speaker_or_platform_is_refused_in_a_message_object_too(
             await mem.add([Message(session_id="s1", content="hello"), given])
         assert str(err.value) == said, given
     assert await stored(mem) == []
+
+
+@pytest.mark.parametrize("field", ["parent_id", "resource_id", "origin_platform",
+                                   "chat_type", "group_id", "group_name"])
+@pytest.mark.parametrize("value", ["", "  "])
+async def test_an_empty_session_field_is_refused_as_http_refuses_it(
+        mem: Memory, field: str, value: str) -> None:
+    """upsert_session stored resource_id "" (HTTP refused it): a session no scope could
+    name, beside README's word that no stored session has an empty resource."""
+    said = f"session.{field} must not be empty (leave it out when there is none)"
+    for given in ({"id": "s9", field: value}, Session(id="s9", **{field: value})):
+        with pytest.raises(InvalidInput) as err:
+            await mem.upsert_session(given)
+        assert str(err.value) == said, given
+    assert await mem.store.get_sessions(["s9"]) == {}
 
 
 async def test_sdk_objects_inside_a_message_mapping_are_taken_as_their_mappings(

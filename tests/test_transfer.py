@@ -18,7 +18,7 @@ from chatmem.cli import main
 from chatmem.client import Client
 from chatmem.embedding import Embedder
 from chatmem.errors import InvalidInput
-from chatmem.models import Message
+from chatmem.models import Message, Session
 from chatmem.server.http import create_app
 from chatmem.store import Storage
 from chatmem.transfer import export_jsonl, import_records, migrate, validate_jsonl
@@ -297,6 +297,8 @@ async def test_an_older_export_with_an_empty_speaker_or_platform_imports_as_none
     (and stores) hold them; ``add`` now refuses an empty one, Message objects too. An
     import reads it as none, in the message and in its vector, as does a client
     reading such a store through a server."""
+    session = {"type": "session", "id": "s", "resource_id": "", "origin_platform": "",
+               "group_id": " ", "group_name": "", "chat_type": "", "parent_id": ""}
     msg = {"type": "message", "id": "m1", "session_id": "s", "content": "My sister "
            "lives in Lisbon now", "ts": 5, "platform": "", "speaker_id": "",
            "speaker_name": " "}
@@ -304,7 +306,7 @@ async def test_an_older_export_with_an_empty_speaker_or_platform_imports_as_none
            "model_id": "test:old", "vector": [0.25] * 16, "platform": "",
            "speaker_id": ""}
     path = tmp_path / "old.jsonl"
-    path.write_text("\n".join(_file(msg, vec)) + "\n", encoding="utf-8")
+    path.write_text("\n".join(_file(session, msg, vec)) + "\n", encoding="utf-8")
     db = str(tmp_path / "new.db")
     res = await asyncio.to_thread(CliRunner().invoke, main, ["import", "--db", db, str(path)])
     assert res.exit_code == 0, res.output
@@ -316,16 +318,22 @@ async def test_an_older_export_with_an_empty_speaker_or_platform_imports_as_none
     [v] = [r for r in map(json.loads, buf.getvalue().splitlines()) if r["type"] == "vector"]
     assert (m["platform"], m["speaker_id"], m["speaker_name"]) == (None, None, None)
     assert (v["platform"], v["speaker_id"]) == (None, None)
+    [s] = [r for r in map(json.loads, buf.getvalue().splitlines()) if r["type"] == "session"]
+    assert [s[k] for k in ("resource_id", "origin_platform", "group_id", "group_name",
+                           "chat_type", "parent_id")] == [None] * 6
 
     # a store an older chatmem wrote, served: its "" reads as none in a client's page
     old = f"sqlite:///{tmp_path}/served.db"
     async with await Memory.open(old, embedder=Embedder(RecordingProvider())) as mem:
+        await mem.store.upsert_session(Session(id="s", resource_id="", group_id=""))
         await mem.store.append([Message(session_id="s", content="hi", ts=1, id="m1",
                                         platform="", speaker_id="")])  # as then stored
     app = create_app(url=old, embedder=Embedder(RecordingProvider()))
     with running(app) as base, Client(base) as client:
         [got] = (await asyncio.to_thread(client.list)).messages
+        held = await asyncio.to_thread(client.get_session, "s")
     assert (got.id, got.platform, got.speaker_id) == ("m1", None, None)
+    assert held is not None and (held.resource_id, held.group_id) == (None, None)
 
 
 async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_path: Path

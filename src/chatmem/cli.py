@@ -34,7 +34,15 @@ from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError, InvalidInput
 from .memory import Memory
-from .models import MAX_CONTENT_CHARS, Message, describe, now_ms, validate_message
+from .models import (
+    MAX_CONTENT_CHARS,
+    SESSION_TEXT_FIELDS,
+    Message,
+    blank_labels_as_none,
+    describe,
+    now_ms,
+    validate_message,
+)
 from .scopes import LAYER_PARTS, PART_LAYER
 
 T = TypeVar("T")
@@ -1502,8 +1510,10 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
             fail(f"--metadata must be a JSON object: {exc}")
     async with await open_existing(db, config_path, vector) as mem:
         old = await mem.get_session(session_id)
-        record = {**(old.to_dict() if old is not None else {"id": session_id}), **fields,
-                  **dict.fromkeys(unset)}
+        # an older chatmem's "" for none, still in its store, is kept as none
+        kept = blank_labels_as_none(old.to_dict(), SESSION_TEXT_FIELDS) \
+            if old is not None else {"id": session_id}
+        record = {**kept, **fields, **dict.fromkeys(unset)}
         record.pop("settings", None)  # kept by the store, changed by scope/retention
         stored = await mem.upsert_session(record)
     if as_json:

@@ -83,6 +83,7 @@ from .errors import (
 )
 from .models import (
     MAX_LABEL_CHARS,
+    SESSION_TEXT_FIELDS,
     TOO_MUCH_TEXT,
     Erased,
     Message,
@@ -296,6 +297,9 @@ def _period(data: Mapping[str, Any] | None) -> Period | None:
 
 
 def _session(data: Mapping[str, Any]) -> Session:
+    """A session as the server wrote it (an older chatmem's empty resource, platform or
+    group, still in its store, read as none, as an import reads it)."""
+    data = blank_labels_as_none(data, SESSION_TEXT_FIELDS)
     return Session(id=_text(data, "id"), parent_id=_text_or_none(data, "parent_id"),
                    resource_id=_text_or_none(data, "resource_id"),
                    origin_platform=_text_or_none(data, "origin_platform"),

@@ -10,7 +10,7 @@ import json
 import math
 import reprlib
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Literal
@@ -367,12 +367,16 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
 LABEL_FIELDS = ("platform", "speaker_id", "speaker_name")
 
 
-def blank_labels_as_none(record: Mapping[str, Any]) -> dict[str, Any]:
-    """``record`` (a message's fields, or a vector's) with an empty (blank) label as
-    ``None``, its meaning: chatmem before e721bfd stored ``""`` for no speaker or
-    platform, so an export, a store or a server it wrote may hold one, which an import
-    or a client reads as none rather than refusing the whole file or page."""
-    return {k: None if k in LABEL_FIELDS and isinstance(v, str) and not v.strip() else v
+def blank_labels_as_none(record: Mapping[str, Any],
+                         fields: Iterable[str] = LABEL_FIELDS) -> dict[str, Any]:
+    """``record`` (a message's fields, or a vector's; a session's with
+    ``fields=SESSION_TEXT_FIELDS``) with an empty (blank) label as ``None``, its
+    meaning: chatmem before e721bfd stored ``""`` for no speaker or platform (and took
+    it for a session's resource or group), so an export, a store or a server it wrote
+    may hold one, which an import or a client reads as none rather than refusing the
+    whole file or page."""
+    names = frozenset(fields)
+    return {k: None if k in names and isinstance(v, str) and not v.strip() else v
             for k, v in record.items()}
 
 
@@ -429,8 +433,8 @@ def validate_message(msg: Message, *, path: str = "message",
     check_json(msg.metadata, at("metadata"))
 
 
-_SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
-                        "group_name")
+SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
+                       "group_name")
 
 
 def validate_session(session: object, *, path: str = "session") -> Session:
@@ -447,8 +451,12 @@ def validate_session(session: object, *, path: str = "session") -> Session:
     check_text(session.id, f"{path}.id", required=True, max_chars=MAX_LABEL_CHARS)
     if not session.id.strip():
         raise InvalidInput(f"{path}.id must be a non-empty string")
-    for name in _SESSION_TEXT_FIELDS:
-        check_text(getattr(session, name), f"{path}.{name}", max_chars=MAX_LABEL_CHARS)
+    for name in SESSION_TEXT_FIELDS:
+        value = getattr(session, name)
+        check_text(value, f"{path}.{name}", max_chars=MAX_LABEL_CHARS)
+        if value is not None and not value.strip():  # as HTTP refuses it: a selector
+            raise InvalidInput(f"{path}.{name} must not be empty (leave it out when "
+                               "there is none)")
     if session.parent_id == session.id:
         raise InvalidInput(f"{path}.parent_id must not be the session itself")
     for name in ("metadata", "settings"):

@@ -46,6 +46,7 @@ from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
 from .models import (
     ROLES,
+    SESSION_TEXT_FIELDS,
     IndexState,
     Message,
     Session,
@@ -275,6 +276,8 @@ def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
         if rec["type"] in ("message", "vector"):  # an older chatmem's "" for none
             rec = blank_labels_as_none(rec)
+        elif rec["type"] == "session":
+            rec = blank_labels_as_none(rec, SESSION_TEXT_FIELDS)
         yield n, rec, _digest(line)
 
 
