@@ -365,16 +365,18 @@ def test_a_filter_set_above_replaces_the_one_below_whole(tmp_path: Path) -> None
     assert (cfg.recall_filter, cfg.recall_top_k) == ({"team": "a"}, 3)
     assert Config.load(file, semantic_recall={"filter": {"team": "a"}}).recall_filter \
         == {"team": "a"}
-    # a variable inside the filter sets the environment's filter, which replaces the
-    # .env file's (also one set key by key), as any variable does
+    # the environment's filter replaces the .env file's, as any variable does, also one
+    # the file spells in another case (a filter one variable per key is refused, but
+    # not where the environment's filter hides it)
     dotenv = tmp_path / ".env"
-    dotenv.write_text("CHATMEM_SEMANTIC_RECALL__FILTER__ROLE=user\n")
-    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER__PLATFORM": "qq"},
-                      env_file=dotenv)
-    assert cfg.recall_filter == {"platform": "qq"}
+    dotenv.write_text("chatmem_semantic_recall__filter='{\"role\": \"user\"}'\n")
+    env = {"CHATMEM_SEMANTIC_RECALL__FILTER": '{"platform": "qq"}'}
+    assert Config.load(env=env, env_file=dotenv).recall_filter == {"platform": "qq"}
     assert Config.load(env={}, env_file=dotenv).recall_filter == {"role": "user"}
-    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER__PLATFORM": ""}, env_file=dotenv)
+    cfg = Config.load(env={"CHATMEM_SEMANTIC_RECALL__FILTER": ""}, env_file=dotenv)
     assert cfg.recall_filter == {"role": "user"}  # an empty variable is unset
+    dotenv.write_text("CHATMEM_SEMANTIC_RECALL__FILTER__ROLE=user\n")
+    assert Config.load(env=env, env_file=dotenv).recall_filter == {"platform": "qq"}
 
 
 def test_headers_merge_by_name_whatever_its_case() -> None:
@@ -399,7 +401,7 @@ def test_platform_declarations_merge_by_platform_and_chat_type() -> None:
     ``Memory.platforms.register`` does), a higher one's label of a chat type winning."""
     file = {"platforms": {"onebot": {"chat_types": {"private": "私聊", "group": "群"}},
                           "qq": {"chat_types": {"group": "QQ群"}}}}
-    env = {"CHATMEM_PLATFORMS__ONEBOT__CHAT_TYPES": '{"group": "群聊"}'}
+    env = {"CHATMEM_PLATFORMS": '{"onebot": {"chat_types": {"group": "群聊"}}}'}
     cfg = Config.load(file, env=env)
     assert {name: p.chat_types for name, p in cfg.platforms.items()} == {
         "onebot": {"private": "私聊", "group": "群聊"}, "qq": {"group": "QQ群"}}

@@ -69,7 +69,7 @@ def test_every_documented_leaf_has_a_variable_that_the_source_reads() -> None:
     for path in fields(Config):
         if path in ("semantic_recall", "embedding.openrouter", "context_expand.window",
                     "semantic_recall.message_range", "semantic_recall.filter",
-                    "embedding.headers"):
+                    "embedding.headers", "platforms.<platform>.chat_types"):
             continue  # tables, unions: covered below
         var = env_var(path)
         try:
@@ -281,3 +281,97 @@ def test_cli_reads_the_environment_and_dotenv(tmp_path: Path,
     r = runner.invoke(main, ["stats", "--db", str(tmp_path / "from-dotenv.db")],
                       env={"CHATMEM_ENV_FILE": str(tmp_path / "nope.env")})
     assert r.exit_code == 2 and "nope.env" in r.output
+
+
+FILTER_REFUSED = ("a filter cannot be set one variable per key (a variable's name loses "
+                  "the key's case, dots and $, and its value is always text)")
+HEADER_REFUSED = ("a variable's name cannot spell a header's dashes (it would send the "
+                  "header with _ for each dash)")
+PLATFORM_REFUSED = ("platforms cannot be declared one variable per platform or chat type "
+                    "(a variable's name loses their case and dashes)")
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"CHATMEM_SEMANTIC_RECALL__FILTER__groupId": "x"},
+     f"CHATMEM_SEMANTIC_RECALL__FILTER__groupId: {FILTER_REFUSED}; set "
+     """CHATMEM_SEMANTIC_RECALL__FILTER='{"groupId": "…"}' instead"""),
+    # lower case would be right here, but a key in capitals is no sign of it ("GROUPID")
+    ({"CHATMEM_SEMANTIC_RECALL__FILTER__ROLE": "user"},
+     f"""CHATMEM_SEMANTIC_RECALL__FILTER__ROLE: {FILTER_REFUSED}; set """
+     """CHATMEM_SEMANTIC_RECALL__FILTER='{"role": "…"}' instead"""),
+    ({"CHATMEM_SEMANTIC_RECALL__FILTER__PRIORITY": "2",
+      "CHATMEM_SEMANTIC_RECALL__FILTER__TS__$gt": "1"},
+     "CHATMEM_SEMANTIC_RECALL__FILTER__PRIORITY and CHATMEM_SEMANTIC_RECALL__FILTER__TS__$gt: "
+     f"{FILTER_REFUSED}; set "
+     """CHATMEM_SEMANTIC_RECALL__FILTER='{"priority": "…", "ts": {"$gt": "…"}}' instead"""),
+    ({"CHATMEM_EMBEDDING__HEADERS__X_TEAM": "sk-SECRET"},
+     f"CHATMEM_EMBEDDING__HEADERS__X_TEAM: {HEADER_REFUSED}; set "
+     """CHATMEM_EMBEDDING__HEADERS='{"X-Team": "…"}' instead"""),
+    # the header variable that is read exactly goes into the JSON too: both would clash
+    ({"CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION": "Bearer sk-SECRET",
+      "chatmem_embedding__headers__x_api_key": "sk-SECRET"},
+     f"chatmem_embedding__headers__x_api_key: {HEADER_REFUSED}; set "
+     """CHATMEM_EMBEDDING__HEADERS='{"Authorization": "…", "x-api-key": "…"}' instead of """
+     "CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION and chatmem_embedding__headers__x_api_key"),
+    ({"CHATMEM_PLATFORMS__OneBot__CHAT_TYPES__private": "私聊"},
+     f"CHATMEM_PLATFORMS__OneBot__CHAT_TYPES__private: {PLATFORM_REFUSED}; set "
+     """CHATMEM_PLATFORMS='{"OneBot": {"chat_types": {"private": "…"}}}' instead"""),
+    ({"CHATMEM_PLATFORMS__ONEBOT__CHAT_TYPES": '{"group": "群聊"}'},
+     f"CHATMEM_PLATFORMS__ONEBOT__CHAT_TYPES: {PLATFORM_REFUSED}; set "
+     """CHATMEM_PLATFORMS='{"onebot": {"chat_types": "…"}}' instead"""),
+])
+def test_a_table_of_the_users_own_names_is_refused_one_variable_per_key(
+        env: dict[str, str], message: str, tmp_path: Path) -> None:
+    """README § Environment variables: a filter's keys, headers' names, platforms and
+    chat types are the user's own names, which a variable's name cannot carry
+    (pydantic-settings reads it in lower case; a shell's names hold no dash): the filter
+    was silently ``{"groupid": "x"}``, the header sent as ``x_team``, the platform
+    ``onebot``. Each is refused, naming the variable and the JSON to set instead."""
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert str(info.value) == f"invalid configuration: {message}"
+    assert "SECRET" not in str(info.value) and "私聊" not in str(info.value)
+    dotenv = tmp_path / ".env"  # the same in a .env file
+    dotenv.write_text("".join(f"{name}='{value}'\n" for name, value in env.items()))
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={}, env_file=dotenv)
+    assert str(info.value) == f"invalid configuration: {message}"
+
+
+def test_the_json_form_of_a_table_keeps_its_names() -> None:
+    cfg = Config.load(env={
+        "CHATMEM_SEMANTIC_RECALL__FILTER": '{"groupId": "x", "meta.a-b": {"$gt": 1}}',
+        "CHATMEM_EMBEDDING__HEADERS": '{"X-Team": "a"}',
+        "CHATMEM_PLATFORMS": '{"OneBot": {"chat_types": {"Direct-Message": "私聊"}}}'})
+    assert cfg.recall_filter == {"groupId": "x", "meta.a-b": {"$gt": 1}}
+    assert cfg.embedding.headers == {"X-Team": "a"}
+    assert cfg.platforms["OneBot"].chat_types == {"Direct-Message": "私聊"}
+
+
+def test_a_header_of_one_word_may_be_its_own_variable() -> None:
+    """Header names are case-insensitive, so ``…__HEADERS__AUTHORIZATION`` is exactly
+    ``Authorization``: it replaces a file's ``Authorization`` (headers merge by name
+    whatever its case) and a bad value is named with its own variable."""
+    file = {"embedding": {"headers": {"Authorization": "Bearer a", "X-Team": "t"}}}
+    cfg = Config.load(file, env={"CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION": "Bearer b"})
+    assert cfg.embedding.headers == {"X-Team": "t", "authorization": "Bearer b"}
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION": "Bearer sk-SECRET\n"})
+    assert str(info.value).startswith("invalid configuration: "
+                                      "CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION: "
+                                      "embedding.headers: invalid header 'authorization'")
+    assert "SECRET" not in str(info.value)
+
+
+def test_cli_refuses_a_filter_key_as_a_variable(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatmem.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHATMEM_ENV_FILE", raising=False)
+    r = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "m.db")],
+                           env={"CHATMEM_SEMANTIC_RECALL__FILTER__groupId": "x"})
+    assert r.exit_code == 2, r.output
+    assert f"CHATMEM_SEMANTIC_RECALL__FILTER__groupId: {FILTER_REFUSED}; set " \
+        """CHATMEM_SEMANTIC_RECALL__FILTER='{"groupId": "…"}' instead""" in r.output
+    assert not (tmp_path / "m.db").exists()

@@ -889,6 +889,7 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
     unknown = [line for line in map(_unknown_variable, sorted(variables)) if line]
     if unknown:
         raise ConfigError("invalid configuration: " + "; ".join(unknown))
+    _check_keys_in_names(variables)
     settings = _settings_class()
     source = _MappingEnvSource(settings, variables)
     try:
@@ -915,6 +916,68 @@ def read_env(env: Mapping[str, str] | None, *, env_file: str | Path | None = Non
         return _convert(raw, Config, "", sources, upper), sources
     except RecursionError:
         raise _nested_too_deeply() from None
+
+
+#: Options whose keys are the user's own names, not chatmem's options: session-metadata
+#: keys (``groupId``, ``a.b``, ``$gt``), header names (``X-Team``), platforms and chat
+#: types. A variable's name cannot carry them: pydantic-settings reads it in lower case,
+#: and a shell's names hold no dash or dot, so ``…__FILTER__groupId`` silently filtered
+#: on ``groupid`` and ``…__HEADERS__X_TEAM`` sent ``x_team``. Each maps to the reason
+#: and to whether a key as a variable's name reads exactly: a header's name without
+#: ``_`` does (header names are case-insensitive: ``…__HEADERS__AUTHORIZATION`` is
+#: ``Authorization``), where ``_`` most likely stands for a dash.
+_KEYED_OPTIONS: dict[str, tuple[str, Callable[[str], bool]]] = {
+    "semantic_recall.filter": (
+        "a filter cannot be set one variable per key (a variable's name loses the key's "
+        "case, dots and $, and its value is always text)", lambda key: False),
+    "embedding.headers": (
+        "a variable's name cannot spell a header's dashes (it would send the header with "
+        "_ for each dash)", lambda key: "_" not in key),
+    "platforms": (
+        "platforms cannot be declared one variable per platform or chat type (a "
+        "variable's name loses their case and dashes)", lambda key: False),
+}
+
+
+def _check_keys_in_names(variables: Mapping[str, str]) -> None:
+    """Refuse a variable that names a key of a table of the user's own names
+    (:data:`_KEYED_OPTIONS`), with the JSON variable to set instead."""
+    lines = []
+    for option, (reason, exact) in _KEYED_OPTIONS.items():
+        var = env_var(option)
+        inside = {name: name[len(var) + len(ENV_DELIMITER):] for name, value in
+                  sorted(variables.items(), key=lambda item: item[0].upper())
+                  if name.upper().startswith(var + ENV_DELIMITER) and value != ""}
+        refused = [name for name, key in inside.items() if not exact(key)]
+        if not refused:
+            continue
+        table: dict[str, Any] = {}
+        for key in inside.values():
+            node = table
+            # a header's name is one key, whatever the underscores in it
+            parts = [_spelt(part, option) for part in
+                     ([key] if option == "embedding.headers" else key.split(ENV_DELIMITER))]
+            for part in parts[:-1]:
+                child = node.get(part)
+                if not isinstance(child, dict):
+                    child = node[part] = {}
+                node = child
+            node[parts[-1]] = "…"
+        example = json.dumps(table, ensure_ascii=False)
+        others = f" of {' and '.join(inside)}" if len(inside) > len(refused) else ""
+        lines.append(f"{' and '.join(refused)}: {reason}; set {var}='{example}' "
+                     f"instead{others}")
+    if lines:
+        raise ConfigError("invalid configuration: " + "; ".join(lines))
+
+
+def _spelt(key: str, option: str) -> str:
+    """A key as a variable's name wrote it, as the JSON example spells it: a name in
+    capitals (the shell's habit) in lower case, a header's with dashes (``X-Team``)."""
+    if option == "embedding.headers":
+        return "-".join(part.capitalize() if part.isupper() else part
+                        for part in key.split("_") if part)
+    return key.lower() if key.isupper() else key
 
 
 def _variables_inside(option: str) -> Callable[[str], bool]:
@@ -1116,6 +1179,9 @@ def _convert(raw: Mapping[str, Any], model: type[BaseModel] | None, prefix: str,
             continue
         shown = variables.get(var, value if isinstance(value, str)
                               else json.dumps(value, ensure_ascii=False))
+        if var not in variables:  # a table of the variables inside it (…__HEADERS__X)
+            var = " and ".join(sorted(name for name in variables
+                                      if name.startswith(var + ENV_DELIMITER))) or var
         sources[path] = (var, shown)
         out[key] = _coerce(value, annotation) if isinstance(value, str) else value
     return out
