@@ -193,6 +193,24 @@ def inspect(page: Any, base: str, session: str, turn: str) -> None:
     page.wait_for_selector("#inspector-out:not([hidden])")
 
 
+def count_forget(page: Any, base: str, kind: str, value: str) -> str:
+    """Open the Forget page and count what erasing ``kind`` (speaker_id, session,
+    message) ``value`` would erase: the counts shown, before any confirmation."""
+    page.goto(base + "/console#forget")
+    page.select_option("#forget-kind", kind)
+    page.fill("#forget-value", value)
+    page.click("#forget-form button[type=submit]")
+    page.wait_for_selector("#forget-confirm:not([hidden])")
+    return page.text_content("#forget-counts") or ""
+
+
+def confirm_forget(page: Any) -> str:
+    """Confirm the erase counted: what the page says was erased."""
+    page.click("#forget-go")
+    page.wait_for_selector("#forget-done:not([hidden])")
+    return page.text_content("#forget-done") or ""
+
+
 def test_console_is_public_with_a_strict_csp_and_the_api_is_not(server: Server) -> None:
     for path in ("/console", "/console/console.js", "/console/console.css"):
         r = httpx.get(server.base + path)
@@ -374,18 +392,11 @@ def test_forget_by_message_id_counts_messages_and_vectors_as_the_others_do(
     seed(server.base)
     tab = open_console(browser, server.base, ALICE)
     page = tab.page
-    page.click("nav a[data-page=forget]")
-    page.select_option("#forget-kind", "message")
-    page.fill("#forget-value", "m1")
-    page.click("#forget-form button[type=submit]")
-    page.wait_for_selector("#forget-confirm:not([hidden])")
-    assert page.text_content("#forget-counts") == (
+    assert count_forget(page, server.base, "message", "m1") == (
         "1 message(s) and 1 vector(s) will be erased everywhere (message m1).")
     with client(server.base, ALICE) as c:  # counting erased nothing
         assert len(c.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"]) == 1
-    page.click("#forget-go")
-    page.wait_for_selector("#forget-done:not([hidden])")
-    done = page.text_content("#forget-done") or ""
+    done = confirm_forget(page)
     assert done.startswith("Erased 1 messages, 1 vectors, 1 lexical"), done
     assert "deleted" not in done
     with client(server.base, ALICE) as c:
@@ -419,18 +430,11 @@ def test_owner_changes_a_scope_and_forgets_a_speaker_after_seeing_counts(
             == "session"
         assert c.get("/v1/retention", params={"session": "hiking"}).json()["days"] == 30
 
-    page.click("nav a[data-page=forget]")
-    page.select_option("#forget-kind", "speaker_id")
-    page.fill("#forget-value", "alice")
-    page.click("#forget-form button[type=submit]")
-    page.wait_for_selector("#forget-confirm:not([hidden])")
-    assert page.text_content("#forget-counts") == (
+    assert count_forget(page, server.base, "speaker_id", "alice") == (
         "4 message(s) and 4 vector(s) will be erased everywhere (speaker alice).")
     with client(server.base, ALICE) as c:  # counting erased nothing
         assert len(c.get("/v1/messages", params={"speaker_id": "alice"}).json()["messages"]) == 4
-    page.click("#forget-go")
-    page.wait_for_selector("#forget-done:not([hidden])")
-    assert page.text_content("#forget-done").startswith("Erased 4 messages, 4 vectors")
+    assert confirm_forget(page).startswith("Erased 4 messages, 4 vectors")
     page.click("nav a[data-page=timeline]")
     page.fill("#timeline-session", "dm-alice")
     page.click("#timeline-form button[type=submit]")
@@ -539,10 +543,7 @@ def test_screenshots_of_every_page(browser: Any, server: Server) -> None:
         shot(page, "timeline", size)
         inspect(page, server.base, "dm-alice", "what time do we meet for the ridge trail")
         shot(page, "inspector", size)
-        page.goto(server.base + "/console#forget")
-        page.fill("#forget-value", "bob")
-        page.click("#forget-form button[type=submit]")
-        page.wait_for_selector("#forget-confirm:not([hidden])")
+        count_forget(page, server.base, "speaker_id", "bob")
         shot(page, "forget", size)
         page.goto(server.base + "/console#health")
         page.wait_for_selector("#health-chart .bar")
@@ -607,11 +608,7 @@ def test_labels_and_errors_that_hold_html_are_shown_as_text(
     show_timeline(page, server.base, label)
     assert page.locator("#timeline-list .message .content").first.text_content() == XSS
     inspect(page, server.base, label, XSS)
-    page.goto(server.base + "/console#forget")
-    page.fill("#forget-value", XSS)
-    page.click("#forget-form button[type=submit]")
-    page.wait_for_selector("#forget-confirm:not([hidden])")
-    assert XSS in (page.text_content("#forget-counts") or "")
+    assert XSS in count_forget(page, server.base, "speaker_id", XSS)
     show_timeline(page, server.base, label + "\u0000")  # an error repeating the input
     page.wait_for_timeout(500)
     assert page.locator("main img, main script").count() == 0
