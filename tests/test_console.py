@@ -38,7 +38,9 @@ T0 = 1_767_225_600_000  # 2026-01-01T00:00Z: fixed, so recency is the same for e
 
 
 def _config() -> Config:
-    return Config.load(context_expand={"window": 1})
+    # retries every second at most: a provider that recovers is seen within a few
+    return Config.load(context_expand={"window": 1},
+                       indexing={"retry_initial_s": 0.2, "retry_max_s": 1.0})
 
 
 def _browser_or_skip() -> Any:
@@ -73,14 +75,16 @@ class Server:
     base: str
     url: str  # the storage URL of namespace "alice"
     stop: Callable[[], None] = field(repr=False)
+    provider: RecordingProvider = field(repr=False)  # fail_with/recover: an outage on cue
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     from chatmem.server.http import create_app
 
+    provider = RecordingProvider()
     app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
-                     config=_config(), embedder=Embedder(RecordingProvider()))
+                     config=_config(), embedder=Embedder(provider))
     ctx = running(app)
     base = ctx.__enter__()
     stopped = False
@@ -92,7 +96,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
             ctx.__exit__(None, None, None)
 
     try:
-        yield Server(base, f"sqlite:///{tmp_path}/alice.db", stop)
+        yield Server(base, f"sqlite:///{tmp_path}/alice.db", stop, provider)
     finally:
         stop()
 
@@ -506,6 +510,61 @@ def test_health_is_live(browser: Any, server: Server) -> None:
     page.wait_for_function("() => document.querySelectorAll('#health-chart .bar').length == 30")
     assert page.text_content("#health-chart .rate").startswith("20 indexed, 0 failed")
     assert tab.errors == []
+
+
+def test_health_says_why_messages_wait_and_clears_when_indexing_recovers(
+        browser: Any, server: Server) -> None:
+    """The Health page showed the failed count and the embedder's last error, not the
+    indexer's state from /v1/stats: an owner watching messages wait could not tell an
+    outage (retries paused for the provider) from vectors refused for their width
+    (which only `chatmem reindex` ends) from nothing wrong. Each now has a sentence,
+    with the indexer's last error (whatever the provider answered: shown as text)."""
+    seed(server.base)
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.click("nav a[data-page=health]")
+    status = page.locator("#health-indexer")
+
+    def shown(state: str) -> str:
+        page.wait_for_selector(f"#health-indexer[data-state={state}]", timeout=30_000)
+        return status.text_content() or ""
+
+    assert shown("ok") == "Indexing normally: no message waits for a retry."
+    provider_said = "upstream said: <img src=x onerror=alert(1)>"
+    server.provider.fail_with(ConnectionError(provider_said))
+    with client(server.base, ALICE) as c:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "cli", "content": "the gutter needs clearing", "id": "late"}]})
+        assert r.status_code == 200, r.text
+    text = shown("provider")
+    assert text.startswith("Embedding provider failing since "), text
+    assert " ago): test: ConnectionError: " + provider_said in text, text
+    assert "1 message(s) wait for a retry of their embedding" in text, text
+    assert "{" not in text and "null" not in text and "provider\"" not in text  # no JSON
+    assert status.locator(".last-error").text_content() == \
+        "test: ConnectionError: " + provider_said
+    page.wait_for_timeout(500)  # an onerror would have fired by now
+    assert page.locator("main img, main script").count() == 0
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, "health-failing", size)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    # the provider answers again, with vectors of another width than the store's
+    server.provider.recover()
+    server.provider.dim = 32
+    text = shown("width")
+    assert text.startswith("Vectors refused for their width since "), text
+    assert status.locator("code").text_content() == "chatmem reindex"
+    assert "vectors of 32 numbers" in (status.locator(".last-error").text_content() or "")
+    assert "1 message(s) wait" in text, text
+    server.provider.dim = 64  # the model of the store's vectors again: all clear
+    assert shown("ok") == "Indexing normally: no message waits for a retry."
+    assert status.locator(".last-error").count() == 0
+    assert provider_said not in (page.text_content("#page-health") or "").replace(
+        page.text_content("#health-embedder") or "", "")  # but as the embedder's history
+    with client(server.base, ALICE) as c:
+        assert c.get("/v1/stats").json()["indexer"]["retries_paused_since"] is None
+    assert tab.dialogs == [] and tab.errors == []
 
 
 def test_html_in_a_message_is_shown_as_text_and_runs_nothing(browser: Any, server: Server

@@ -261,6 +261,9 @@ class IndexerStats:
     #: answers are refused for their width, the store holding the model's vectors in
     #: another one: not an outage, ``chatmem reindex`` ends it), None: not paused.
     retries_paused_for: str | None = None
+    #: Since when (Unix time, s) retries are paused for that reason: when the outage
+    #: (or the refusals) began, for the console's "failing since"; None: not paused.
+    retries_paused_since: float | None = None
 
 
 class VectorWidths:
@@ -495,6 +498,7 @@ class Indexer:
         self._retry_reload = True
         self._scheduled_min: int | None = None
         self._paused_for: str | None = None
+        self._paused_since: float | None = None
         self._failures_in_a_row = 0
         #: Batches in a row that failed past the embedding (the store or the separate
         #: index refusing the write): the pending messages are looked at again after a
@@ -1078,6 +1082,7 @@ class Indexer:
         """Retries go on when due, in full waves: the provider answers (an outage is
         over), or a batch was written (no width refused)."""
         self._paused_for = None
+        self._paused_since = None
         self._failures_in_a_row = 0
         self._retry_pause_until = 0.0
 
@@ -1121,6 +1126,7 @@ class Indexer:
             if reason != self._paused_for:  # its own backoff, from the first step
                 self._resume()
                 self._paused_for = reason
+                self._paused_since = time.time()  # wall clock: shown to people
             clock = time.monotonic()
             if clock >= self._retry_pause_until:
                 # the provider's own backoff: it grows per failure once the last pause is
@@ -1228,5 +1234,6 @@ class Indexer:
         return IndexerStats(len(self._queue), len(self._in_flight), self._dropped,
                             self._indexed, self._failed, self._batches, len(self._retrying),
                             max(self._retry_pause_until - time.monotonic(), 0.0)
-                            if self._paused_for else 0.0, self.last_error, self._paused_for)
+                            if self._paused_for else 0.0, self.last_error, self._paused_for,
+                            self._paused_since)
 

@@ -42,6 +42,12 @@
   }
 
   async function api(method, path, body) {
+    return (await request(method, path, body)).data;
+  }
+
+  // The answer's data, and the server's clock when it answered (its Date header, to the
+  // second; this browser's clock without one).
+  async function request(method, path, body) {
     const signOuts = state.signOuts;
     const headers = { Authorization: "Bearer " + sessionStorage.getItem(KEY) };
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -58,7 +64,8 @@
       error.status = response.status;
       throw error;
     }
-    return data;
+    const date = Date.parse(response.headers.get("Date") || "");
+    return { data, serverNow: Number.isNaN(date) ? Date.now() : date };
   }
 
   // Answers come back in any order: a page draws only the answer to the last request it
@@ -83,6 +90,13 @@
   function when(ts) {
     if (ts === null || ts === undefined) return "never";
     return new Date(ts).toISOString().replace("T", " ").slice(0, 19);
+  }
+
+  function ago(ms) {
+    const s = Math.max(Math.round(ms / 1000), 0);
+    if (s < 120) return s + " s ago";
+    if (s < 7200) return Math.round(s / 60) + " min ago";
+    return Math.round(s / 3600) + " h ago";
   }
 
   function bytes(n) {
@@ -200,14 +214,16 @@
   function forgetData() {
     for (const id of ["sessions-list", "session-ids", "timeline-list", "inspector-context",
       "inspector-hits", "inspector-excluded", "health-counts", "health-models",
-      "health-embedder", "health-chart"]) clear($(id));
+      "health-embedder", "health-chart", "health-indexer"]) clear($(id));
     for (const id of ["timeline-session", "timeline-text", "inspector-session",
       "inspector-turn", "forget-value"]) $(id).value = "";
     for (const id of ["inspector-summary", "forget-counts", "forget-done", "health-live"]) {
       $(id).textContent = "";
     }
     for (const id of ["inspector-out", "forget-confirm", "forget-done", "sessions-more",
-      "sessions-empty", "timeline-more", "timeline-empty"]) $(id).hidden = true;
+      "sessions-empty", "timeline-more", "timeline-empty", "health-indexer"]) {
+      $(id).hidden = true;
+    }
     Object.assign(state, { who: null, cursor: null, sessionsAfter: null, pending: null,
       timeline: null });
   }
@@ -417,10 +433,11 @@
 
   async function refreshHealth() {
     const current = latest("health");
-    const s = await api("GET", "/v1/stats");
+    const { data: s, serverNow } = await request("GET", "/v1/stats");
     if (!current()) return;
     const ix = s.indexer || {};
     const now = Date.now();
+    indexerState($("health-indexer"), s, serverNow);
     counts($("health-counts"), [
       ["messages", s.messages], ["sessions", s.sessions], ["indexed", s.indexed],
       ["backlog (pending)", s.pending], ["failed (retrying)", s.failed], ["skipped", s.skipped],
@@ -435,6 +452,53 @@
       ["recall degraded", s.recall.degraded]] : [["embedder", "none (recall off)"]]);
     drawChart(s.indexing);
     $("health-live").textContent = "live · " + new Date(now).toLocaleTimeString();
+  }
+
+  // Why messages wait, in a sentence (retries_paused_for, last_error, failed and
+  // next_retry_at of /v1/stats). last_error is whatever a provider answered: text nodes
+  // only, like every string of the server.
+  function indexerState(node, s, serverNow) {
+    clear(node);
+    const ix = s.indexer;
+    node.hidden = !ix;
+    if (!ix) return;  // no indexer: no embedder (recall off), said under Embedder
+    const waiting = s.failed + " message(s) wait for a retry of their embedding";
+    // next_retry_at is on the store's clock: compared with the server's, not this
+    // browser's (which may be minutes off)
+    const due = s.next_retry_at === null ? ""
+      : s.next_retry_at > serverNow
+        ? ", the next due in " + Math.ceil((s.next_retry_at - serverNow) / 1000) + " s"
+        : ", the next due now";
+    const paused = ix.retries_paused_s > 0
+      ? "; retries paused " + Math.ceil(ix.retries_paused_s) + " s" : "";
+    const error = ix.last_error || "no error recorded";
+    // retries_paused_since: the server's Unix time (s), as its Date header
+    const since = typeof ix.retries_paused_since === "number"
+      ? " since " + when(ix.retries_paused_since * 1000) + " UTC ("
+        + ago(serverNow - ix.retries_paused_since * 1000) + ")" : "";
+    let kind = "ok";
+    if (ix.retries_paused_for === "provider") {
+      kind = "bad";
+      node.append(el("strong", {}, "Embedding provider failing" + since), ": ",
+        el("span", { className: "last-error" }, error), paused + ". ",
+        "An outage: messages stay stored and findable by full text; " + waiting + due
+        + ", embedded once the provider answers.");
+    } else if (ix.retries_paused_for === "width") {
+      kind = "bad";
+      node.append(el("strong", {}, "Vectors refused for their width" + since), ": run ",
+        el("code", {}, "chatmem reindex"), " (the provider answers, in another width than"
+        + " the store's vectors of this model: no retry fixes it) or serve the old model"
+        + " again. ", el("span", { className: "last-error" }, error), paused + ". "
+        + waiting + due + ".");
+    } else if (s.failed > 0) {
+      kind = "warn";
+      node.append(el("strong", {}, waiting + due), ". Last failure: ",
+        el("span", { className: "last-error" }, error), ".");
+    } else {
+      node.append(el("strong", {}, "Indexing normally"), ": no message waits for a retry.");
+    }
+    node.className = "status " + kind;
+    node.dataset.state = ix.retries_paused_for || (s.failed > 0 ? "failed" : "ok");
   }
 
   // Messages indexed per bucket (the server keeps the last 5 minutes), as bars.
