@@ -472,6 +472,9 @@
     const paused = ix.retries_paused_s > 0
       ? "; retries paused " + Math.ceil(ix.retries_paused_s) + " s" : "";
     const error = ix.last_error || "no error recorded";
+    // the sentence ends with its own full stop, not the error's too
+    const stop = /[.!?]$/.test(error) ? "" : ".";
+    const after = paused ? paused + ". " : stop + " ";
     // retries_paused_since: the server's Unix time (s), as its Date header
     const since = typeof ix.retries_paused_since === "number"
       ? " since " + when(ix.retries_paused_since * 1000) + " UTC ("
@@ -480,7 +483,7 @@
     if (ix.retries_paused_for === "provider") {
       kind = "bad";
       node.append(el("strong", {}, "Embedding provider failing" + since), ": ",
-        el("span", { className: "last-error" }, error), paused + ". ",
+        el("span", { className: "last-error" }, error), after,
         "An outage: messages stay stored and findable by full text; " + waiting + due
         + ", embedded once the provider answers.");
     } else if (ix.retries_paused_for === "width") {
@@ -488,12 +491,12 @@
       node.append(el("strong", {}, "Vectors refused for their width" + since), ": run ",
         el("code", {}, "chatmem reindex"), " (the provider answers, in another width than"
         + " the store's vectors of this model: no retry fixes it) or serve the old model"
-        + " again. ", el("span", { className: "last-error" }, error), paused + ". "
+        + " again. ", el("span", { className: "last-error" }, error), after
         + waiting + due + ".");
     } else if (s.failed > 0) {
       kind = "warn";
       node.append(el("strong", {}, waiting + due), ". Last failure: ",
-        el("span", { className: "last-error" }, error), ".");
+        el("span", { className: "last-error" }, error), stop);
     } else {
       node.append(el("strong", {}, "Indexing normally"), ": no message waits for a retry.");
     }
