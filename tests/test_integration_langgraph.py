@@ -665,3 +665,82 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
                     assert got == expected, op
 
     asyncio.run(run())
+
+
+# --------------------------------------------------------------------------- kill -9
+
+#: A process that puts ("m",) "k" twice and stops for good (``kill -9`` comes next) at
+#: the second put's ``stop`` point: "erased" (the old item erased, the new one not
+#: stored yet) or "added" (the new one stored, the put not yet returned).
+PUT_THEN_DIE = """
+import asyncio, sys
+import chatmem.testing
+from chatmem import Memory
+from chatmem.integrations.langgraph import ChatmemStore
+
+async def main() -> None:
+    url, stop = sys.argv[1], sys.argv[2]
+    mem = await Memory.open(url, embedder=chatmem.testing.embedder())
+    store = ChatmemStore(mem, index={"fields": ["text"]})
+    await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
+    print("ACK", flush=True)
+    real = mem.delete if stop == "erased" else mem.add
+
+    async def then_stop(*args, **kwargs):
+        done = await real(*args, **kwargs)
+        print("STOPPED", flush=True)
+        await asyncio.Event().wait()  # killed here
+        return done
+
+    setattr(mem, "delete" if stop == "erased" else "add", then_stop)
+    await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("stop, kept", [("erased", "Tom"), ("added", "Felix")])
+async def test_a_put_killed_part_way_leaves_the_old_value_or_the_new_never_none(
+        tmp_path: Path, backend: str, stop: str, kept: str) -> None:
+    """A put that replaces an item erases the old message, then adds the new one: a
+    process killed (``kill -9``) between the two left the key with no item, its value
+    acknowledged by the put before lost. The next store's first call puts it back, and
+    it is found by meaning again without any other step."""
+    import os
+    import signal
+    import subprocess
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = (f"sqlite:///{tmp_path}/lg.db" if backend == "sqlite"
+           else pg_schema_url(pg_url(), schema))
+    src = str(Path(chatmem.testing.__file__).parents[1])  # the chatmem under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", PUT_THEN_DIE, url, stop], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline() == "ACK\n", proc.stderr.read()  # type: ignore[union-attr]
+            assert proc.stdout.readline() == "STOPPED\n", proc.stderr.read()  # type: ignore[union-attr]
+        finally:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            store = ChatmemStore(mem, index={"fields": ["text"]})
+            item = await store.aget(("m", "u1"), "k")
+            assert item is not None, "the key lost its item"
+            assert item.value == {"text": f"my cat is called {kept}"}
+            hits = await store.asearch(("m",), query="what is my cat called?")
+            assert [h.value["text"] for h in hits] == [f"my cat is called {kept}"]
+            listed = await mem.list_messages(session=session_id(("m", "u1")))
+            assert [m.id for m in listed.messages] == [message_id(("m", "u1"), "k")]
+            assert (await mem.stats())["indexed"] == 1
+    finally:
+        if backend == "postgres":
+            await drop_pg_schema(pg_url(), schema)

@@ -64,6 +64,7 @@ from .store.base import (
     LEGACY_NAMESPACE,
     LEXICAL_NAMESPACE,
     MAX_SESSION_DEPTH,
+    REPLACING_NAMESPACE,
     RETENTION_NAMESPACE,
     SETTINGS_NAMESPACE,
     MessageStore,
@@ -430,8 +431,10 @@ IMPORTED_META = frozenset({SETTINGS_NAMESPACE, RETENTION_NAMESPACE, AUTO_META_NA
                            LEGACY_NAMESPACE, LEXICAL_NAMESPACE, SNAPSHOT_DIRTY})
 NOT_IMPORTED_META = frozenset({LEXICAL_NAMESPACE, VECTORS_NAMESPACE})
 #: Nor is the key sealing the store's ``list`` cursors (a secret; an import refuses it),
-#: nor the mark of a store ``chatmem demo --db`` made (the demo's own store, not data).
-NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE, DEMO_STORE_MARK[0]}
+#: nor the mark of a store ``chatmem demo --db`` made (the demo's own store, not data),
+#: nor a LangGraph item's old value kept while a put replaces it.
+NOT_EXPORTED_META = NOT_IMPORTED_META | {CURSOR_NAMESPACE, DEMO_STORE_MARK[0],
+                                         REPLACING_NAMESPACE}
 STORE_RECORDS = frozenset({AUTO_META_NAMESPACE, LEGACY_NAMESPACE})
 
 

@@ -58,6 +58,7 @@ import logging
 import math
 import re
 import threading
+import uuid
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from operator import itemgetter
@@ -87,6 +88,7 @@ from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import Message, check_json, validate_message
+from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
@@ -311,6 +313,8 @@ class ChatmemStore(BaseStore):
         self._bind_lock = threading.Lock()
         #: The last write's time: writes within one millisecond still list newest first.
         self._last_write_ms = 0
+        #: Whether the replacements a killed process left part way were looked at.
+        self._healed = False
 
     # ------------------------------------------------------------------ sync over async
 
@@ -348,6 +352,8 @@ class ChatmemStore(BaseStore):
             asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
+        if not self._healed:
+            await self._heal()
         results: list[Result] = []
         for op in ops:
             _check_labels(op)
@@ -425,10 +431,8 @@ class ChatmemStore(BaseStore):
         return sid
 
     async def _put(self, op: PutOp) -> None:
-        if self._write_lock is None:
-            self._write_lock = asyncio.Lock()
         mid = message_id(op.namespace, op.key)
-        async with self._write_lock:
+        async with self._writing():
             old = (await self.memory.get([mid])).get(mid)
             if op.value is None:
                 if old is not None:
@@ -459,10 +463,18 @@ class ChatmemStore(BaseStore):
     async def _replace(self, old: Message | None, msg: Message) -> None:
         """``old`` (the item's message, if any) erased and ``msg`` stored in its place;
         when ``msg`` cannot be stored, ``old`` is stored again: the key never ends up
-        without an item because its new value failed."""
+        without an item because its new value failed. The two are separate writes, so
+        ``old`` is first kept in the store's metadata until the key holds an item again:
+        a process killed between them (``kill -9``) left the key with none, its value
+        acknowledged by an earlier put lost; the next store's first call puts it back
+        (:meth:`_heal`)."""
         if old is None:
             await self.memory.add(msg)
             return
+        store = self.memory.store
+        # one record per replacement: two puts of a key at once each end their own
+        record = f"{old.id}:{uuid.uuid4().hex}"
+        await store.meta_set(REPLACING_NAMESPACE, record, json.dumps(old.to_dict()))
         await self.memory.delete([old.id or ""])
         try:
             await self.memory.add(msg)
@@ -470,9 +482,47 @@ class ChatmemStore(BaseStore):
             try:
                 await self.memory.add(old)
             except ChatmemError as exc:
-                log.warning("langgraph: the item %r lost its old value too: %s",
+                self._healed = False  # this process's next call tries again
+                log.warning("langgraph: the item %r has lost its old value for now (put "
+                            "back by the next call that finds the store writable): %s",
                             old.id, exc)
+            else:
+                await store.meta_delete(REPLACING_NAMESPACE, record)
             raise
+        await store.meta_delete(REPLACING_NAMESPACE, record)
+
+    async def _heal(self) -> None:
+        """Put back the old value of each item whose replacement stopped after its erase
+        (the process killed, the store failing): the key holds no item then. One the
+        new value reached is left as it is. A put under way in another process meanwhile
+        (PostgreSQL) either stored its value first, and the old one is not put back, or
+        finds the old one back, and fails: the key keeps one item."""
+        async with self._writing():
+            if self._healed:
+                return
+            store = self.memory.store
+            left = False
+            for _, record, value in [r for r in await store.meta_items()
+                                     if r[0] == REPLACING_NAMESPACE]:
+                old = Message.from_dict(json.loads(value))
+                if not await self.memory.get([old.id or ""]):
+                    try:
+                        await self.memory.add(old)
+                    except ChatmemError as exc:
+                        if not await self.memory.get([old.id or ""]):
+                            # kept for the next try: the store refuses writes now
+                            log.warning("langgraph: the old value of item %r is not put "
+                                        "back yet: %s", old.id, exc)
+                            left = True
+                            continue
+                        # the new value was stored meanwhile: it stays
+                await store.meta_delete(REPLACING_NAMESPACE, record)
+            self._healed = not left
+
+    def _writing(self) -> asyncio.Lock:
+        if self._write_lock is None:
+            self._write_lock = asyncio.Lock()
+        return self._write_lock
 
     def _prefix_filter(self, prefix: tuple[str, ...]) -> dict[str, Any]:
         conds: list[dict[str, Any]] = [{f"message.{ITEM_META}.key": {"$exists": True}}]

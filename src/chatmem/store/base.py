@@ -80,6 +80,10 @@ LEXICAL_NAMESPACE = "chatmem.lexical"
 #: The key sealing the store's ``list`` cursors (:class:`chatmem.memory.CursorSeal`):
 #: a secret, never exported.
 CURSOR_NAMESPACE = "chatmem.cursor"
+#: The LangGraph store's replacements under way (:mod:`chatmem.integrations.langgraph`):
+#: an item's old message, kept until its new one is stored; a store's own bookkeeping,
+#: never exported.
+REPLACING_NAMESPACE = "chatmem.langgraph.replacing"
 CURSOR_KEY = "key"
 
 
