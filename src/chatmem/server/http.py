@@ -53,14 +53,13 @@ Errors have one shape, ``{"error": {"type", "message"}}``: 400 bad input (the
 message names the field), 401 no or unknown key, 403 not allowed, 404 not
 found, 405 wrong method, 408 a body that stalled, 413 body too large, 422 a body
 that does not match the schema (in chatmem's words, naming the field as a 400 does:
-:func:`_schema_errors`), 500 a bug (logged with its traceback), 503 the store
-or the embedding provider is unavailable.
+:func:`~chatmem.server.refusals.schema_errors`), 500 a bug (logged with its
+traceback), 503 the store or the embedding provider is unavailable.
 """
 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import hashlib
 import hmac
 import ipaddress
@@ -69,8 +68,6 @@ import logging
 import re
 import sys
 import time
-import types
-import typing
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -128,6 +125,7 @@ from .limits import (
     protocol_class,
 )
 from .metrics import Metrics
+from .refusals import as_given, lone_surrogate, schema_errors
 
 log = logging.getLogger("chatmem.server.http")
 
@@ -477,24 +475,6 @@ class Namespaces:
 # --------------------------------------------------------------------------- request bodies
 
 
-def _lone_surrogate(value: Any) -> str | None:
-    """The first string (value or key, at any depth) that is not valid UTF-8 text."""
-    stack = [value]
-    while stack:  # iterative: a deeply nested body cannot exhaust the recursion limit
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return item
-        elif isinstance(item, Mapping):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return None
-
-
 class _Body(BaseModel):
     # strict: JSON's types as they are, as the library reads them ("no" is not false,
     # "5" and 5.0 are not 5, true is not 1), and no unknown field
@@ -503,16 +483,9 @@ class _Body(BaseModel):
     @field_validator("*", mode="after")
     @classmethod
     def _utf8(cls, value: Any) -> Any:
-        if _lone_surrogate(value) is not None:
+        if lone_surrogate(value) is not None:
             raise ValueError("not valid UTF-8 text (a lone surrogate escape such as \\ud800)")
         return value
-
-
-def _as_given(value: Any, limit: int = 80) -> str:
-    """A body's value as it was sent (JSON), cut to ``limit`` characters for an error;
-    a lone surrogate (``\\ud800``) as its escape, which the answer's UTF-8 can hold."""
-    text = json.dumps(value, ensure_ascii=_lone_surrogate(value) is not None, default=repr)
-    return text if len(text) <= limit else f"{text[:limit - 1]}…"
 
 
 def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None) -> WrapValidator:
@@ -533,116 +506,9 @@ def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None) -> 
             if member is not None:
                 member.validate_python(value, strict=True)  # raises its own errors
             raise PydanticCustomError("one_of", "must be {takes}, got {given}",
-                                      {"takes": takes, "given": _as_given(value)}) from None
+                                      {"takes": takes, "given": as_given(value)}) from None
 
     return WrapValidator(check)
-
-
-def _field_name(loc: Sequence[int | str]) -> str:
-    """A field as chatmem's own errors name it, ``messages[0].content``: pydantic's
-    ``loc`` without where it came from (the body, the query string, the path), items by
-    their index (pydantic's ``messages.0.content``)."""
-    steps = loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc
-    name = ""
-    for step in steps:
-        name += f"[{step}]" if isinstance(step, int) else f".{step}" if name else step
-    return name
-
-
-def _model_at(kind: Any, steps: Sequence[int | str]) -> type[BaseModel] | None:
-    """The body model a field path leads to in ``kind`` (``None``: not a model)."""
-    for step in (*steps, None):
-        while typing.get_origin(kind) is Annotated:
-            kind = typing.get_args(kind)[0]
-        members = [kind]
-        if typing.get_origin(kind) in (typing.Union, types.UnionType):
-            members = [m for m in typing.get_args(kind) if m is not type(None)]
-        models = [m for m in members if isinstance(m, type) and issubclass(m, BaseModel)]
-        if step is None:
-            return models[0] if models else None
-        lists = [m for m in members if typing.get_origin(m) is list]
-        if isinstance(step, int) and lists:
-            kind = typing.get_args(lists[0])[0]
-        elif isinstance(step, str) and models and step in models[0].model_fields:
-            kind = models[0].model_fields[step].annotation
-        else:
-            return None
-    return None
-
-
-#: A pydantic error type, in chatmem's words (what the field must be; "got" the value).
-_MUST_BE = {
-    "int_type": "an integer", "int_parsing": "an integer", "int_from_float": "an integer",
-    "bool_type": "true or false", "bool_parsing": "true or false",
-    "string_type": "a string", "float_type": "a number", "float_parsing": "a number",
-    "list_type": "a list", "dict_type": "an object", "model_type": "an object",
-    "model_attributes_type": "an object",
-    "greater_than_equal": "at least {ge}", "greater_than": "more than {gt}",
-    "less_than_equal": "at most {le}", "less_than": "less than {lt}",
-    "literal_error": "{expected}",
-}
-
-
-def _schema_errors(errors: Sequence[Mapping[str, Any]], body: Any) -> str:
-    """The refusals of the request schema as chatmem's own 400s word them, one clause
-    each: the field as they name it (:func:`_field_name`), what it must be, the value as
-    sent (:func:`_schema_error`); not pydantic's ``messages.0.ts: Input should be a
-    valid integer``. Unknown fields are named together under their object, as the
-    library names them (``messages[0]: unknown field(s) colour``), with the fields it
-    takes or the one meant; ``body`` is the route's body type, to find those."""
-    parts: list[str] = []
-    unknown: dict[tuple[int | str, ...], list[str]] = {}
-    for err in errors:
-        loc = tuple(err.get("loc", ()))
-        if err.get("type") == "extra_forbidden" and loc:
-            unknown.setdefault(loc[:-1], []).append(str(loc[-1]))
-        else:
-            parts.append(_schema_error(err))
-    for parent, names in unknown.items():
-        model = _model_at(body, parent[1:]) if parent[:1] == ("body",) else None
-        fields = list(model.model_fields) if model is not None else []
-        near = {n: difflib.get_close_matches(n, fields, n=1) for n in names}
-        said = ", ".join(f"{n} (did you mean {near[n][0]}?)" if near[n] else n
-                         for n in names)
-        fix = ("" if all(near.values()) else f"; it takes {', '.join(fields)}" if fields
-               else "; leave them out")
-        parts.append(f"{_field_name(parent) or 'body'}: unknown field(s) {said}{fix}")
-    return "; ".join(parts)
-
-
-def _schema_error(err: Mapping[str, Any]) -> str:
-    """One refusal of the request schema (not an unknown field), in chatmem's words."""
-    loc = tuple(err.get("loc", ()))
-    name, kind, ctx = _field_name(loc) or "body", err.get("type"), err.get("ctx") or {}
-    said = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-    # a query or path parameter is text as sent (limit=abc), a body's value JSON
-    given = _as_given(err.get("input")) if loc[:1] == ("body",) \
-        else str(err.get("input"))[:80]
-    if kind == "json_invalid":
-        return (f"body: invalid JSON at character {loc[-1] if loc else 0}: "
-                f"{ctx.get('error', 'not valid JSON')}")
-    if kind == "one_of":  # a sentence naming the field (_takes_one_of)
-        return f"{name} {said}"
-    if kind == "missing":
-        return f"{name} is required"
-    if kind in ("string_too_short", "too_short") and ctx.get("min_length") == 1:
-        return f"{name} must not be empty"  # as the library's check_label says it
-    if kind == "string_too_short":
-        return f"{name} must be at least {ctx.get('min_length')} characters, got {given}"
-    if kind == "string_too_long":  # as the library's check_text says it
-        return f"{name} is longer than {ctx.get('max_length')} characters"
-    if kind == "too_short":
-        return f"{name} must have at least {ctx.get('min_length')} items"
-    if kind == "too_long":  # as the library says it of a message's mentions
-        return f"{name} has {ctx.get('actual_length')} items; the limit is " \
-               f"{ctx.get('max_length')}"
-    if kind == "string_unicode":  # a field with a length bound; _Body._utf8 the others
-        said = "not valid UTF-8 text (a lone surrogate escape such as \\ud800)"
-    if said.startswith("not valid UTF-8"):  # as the library's check_text says it
-        return f"{name} is {said}"
-    if kind in _MUST_BE:
-        return f"{name} must be {_MUST_BE[kind].format(**ctx)}, got {given}"
-    return f"{name}: {said.removeprefix('Input ')}"
 
 
 #: A message's content: its text, or chat-completions content parts.
@@ -1275,7 +1141,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         route = request.scope.get("route")
         body = route.body_field.field_info.annotation if isinstance(route, APIRoute) \
             and route.body_field is not None else None
-        return _error(422, "InvalidRequest", _schema_errors(exc.errors(), body))
+        return _error(422, "InvalidRequest", schema_errors(exc.errors(), body))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -1632,7 +1498,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 parsed = json.loads(body.arguments)
             except (ValueError, RecursionError):
                 parsed = None  # the tool's own check names the problem
-            if _lone_surrogate(parsed) is not None:
+            if lone_surrogate(parsed) is not None:
                 raise InvalidInput("arguments: not valid UTF-8 text (a lone surrogate escape)")
         caller = body.caller.model_dump()
         caller["platform"] = who.entry_platform(caller.get("platform"), "caller.platform")

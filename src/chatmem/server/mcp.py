@@ -73,7 +73,7 @@ from typing_extensions import TypedDict
 from ..config import Config
 from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
-from ..models import Message, describe, now_ms, validate_message
+from ..models import Message, now_ms, validate_message
 from ..recall.render import (
     LABELS,
     body_of,
@@ -85,6 +85,7 @@ from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .limits import ClientLimits
+from .refusals import schema_errors
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -237,29 +238,13 @@ def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
     return ToolError(text.removeprefix(f"{tool}: "))
 
 
-def _argument_errors(exc: ValidationError, tool: Tool) -> str:
-    """Arguments the tool's schema refused, one clause each, named as the caller sent
-    them: ``limit: should be less than or equal to 50, got int 51``; an unknown one
-    says which the tool takes."""
-    takes = ", ".join(tool.parameters.get("properties", {}))
-    parts = []
-    for err in exc.errors(include_url=False):
-        name = ".".join(str(p) for p in err["loc"]) or "arguments"
-        if err["type"] == "extra_forbidden":
-            parts.append(f"{name} is not an argument of {tool.name} (it takes {takes})")
-        elif err["type"] == "missing":
-            parts.append(f"{name} is required")
-        else:
-            said = err["msg"].removeprefix("Input ")
-            parts.append(f"{name}: {said}, got {describe(err['input'])}")
-    return "; ".join(parts)
-
-
 class _StrictTool(Tool):
-    """A tool whose arguments are refused in chatmem's words: the SDK reported a
-    schema's refusal with pydantic's own dump (several lines, error types, the input
-    repeated, a documentation link), which the model calling the tool reads worse than
-    one line per argument."""
+    """A tool whose arguments are refused in chatmem's words, one line, as the HTTP
+    API's 422 words a body (:func:`~chatmem.server.refusals.schema_errors`: ``limit
+    must be at most 50, got 51``, ``role must be 'user' or 'assistant', got "bot"``):
+    the SDK reported a schema's refusal with pydantic's own dump (several lines, error
+    types, the input repeated, a documentation link), which the model calling the tool
+    reads worse."""
 
     async def run(self, arguments: dict[str, Any], context: Any,
                   convert_result: bool = False) -> Any:
@@ -267,8 +252,10 @@ class _StrictTool(Tool):
             return await super().run(arguments, context, convert_result)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
-                raise ToolError(f"Error executing tool {self.name}: "
-                                f"{_argument_errors(exc.__cause__, self)}") from exc.__cause__
+                said = schema_errors(exc.__cause__.errors(include_url=False),
+                                     self.fn_metadata.arg_model, arguments=True)
+                raise ToolError(f"Error executing tool {self.name}: {said}"
+                                ) from exc.__cause__
             raise
 
 

@@ -1,0 +1,173 @@
+"""Schema refusals in chatmem's words, for both servers.
+
+The HTTP API's 422 (a body or query string its schema refuses) and the MCP server's
+tool error (arguments a tool's schema refuses) word pydantic's errors as the library's
+own refusals do, one clause each: the field as chatmem names it (``messages[0].ts``),
+what it must be and the value as sent (``messages[0].ts must be an integer, got
+"1000"``, ``limit must be at most 50, got 51``), not pydantic's ``messages.0.ts: Input
+should be a valid integer``. One function words both, so a model or a user reads a
+refusal the same way whichever door it came through.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
+
+from pydantic import BaseModel
+
+#: Where FastAPI's ``loc`` says a request's value was sent; pydantic's own (a tool's
+#: arguments) names the field alone.
+_SENT_IN = ("body", "query", "path", "header")
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key, at any depth) that is not valid UTF-8 text."""
+    stack = [value]
+    while stack:  # iterative: a deeply nested body cannot exhaust the recursion limit
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return item
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return None
+
+
+def as_given(value: Any, limit: int = 80) -> str:
+    """A value as it was sent (JSON: ``"5"`` keeps its quotes, as its type may be what
+    is wrong), cut to ``limit`` characters for an error; a lone surrogate (``\\ud800``)
+    as its escape, which the answer's UTF-8 can hold."""
+    text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
+    return text if len(text) <= limit else f"{text[:limit - 1]}…"
+
+
+def _field_name(loc: Sequence[int | str]) -> str:
+    """A field as chatmem's own errors name it, ``messages[0].content``: ``loc``
+    without where it came from (the body, the query string, the path), items by their
+    index (pydantic's ``messages.0.content``)."""
+    steps = loc[1:] if loc and loc[0] in _SENT_IN else loc
+    name = ""
+    for step in steps:
+        name += f"[{step}]" if isinstance(step, int) else f".{step}" if name else step
+    return name
+
+
+def _model_at(kind: Any, steps: Sequence[int | str]) -> type[BaseModel] | None:
+    """The body model a field path leads to in ``kind`` (``None``: not a model)."""
+    for step in (*steps, None):
+        while typing.get_origin(kind) is Annotated:
+            kind = typing.get_args(kind)[0]
+        members = [kind]
+        if typing.get_origin(kind) in (typing.Union, types.UnionType):
+            members = [m for m in typing.get_args(kind) if m is not type(None)]
+        models = [m for m in members if isinstance(m, type) and issubclass(m, BaseModel)]
+        if step is None:
+            return models[0] if models else None
+        lists = [m for m in members if typing.get_origin(m) is list]
+        if isinstance(step, int) and lists:
+            kind = typing.get_args(lists[0])[0]
+        elif isinstance(step, str) and models and step in models[0].model_fields:
+            kind = models[0].model_fields[step].annotation
+        else:
+            return None
+    return None
+
+
+#: A pydantic error type, in chatmem's words (what the field must be; "got" the value).
+_MUST_BE = {
+    "int_type": "an integer", "int_parsing": "an integer", "int_from_float": "an integer",
+    "bool_type": "true or false", "bool_parsing": "true or false",
+    "string_type": "a string", "float_type": "a number", "float_parsing": "a number",
+    "list_type": "a list", "dict_type": "an object", "model_type": "an object",
+    "model_attributes_type": "an object",
+    "greater_than_equal": "at least {ge}", "greater_than": "more than {gt}",
+    "less_than_equal": "at most {le}", "less_than": "less than {lt}",
+    "literal_error": "{expected}",
+}
+
+
+def schema_errors(errors: Sequence[Mapping[str, Any]], body: Any, *,
+                  arguments: bool = False) -> str:
+    """The refusals of a schema as chatmem's own errors word them, one clause each
+    (joined by ``; ``): the field as they name it (:func:`_field_name`), what it must
+    be, the value as sent (:func:`_schema_error`). Unknown fields are named together
+    under their object, as the library names them (``messages[0]: unknown field(s)
+    colour``), with the one meant or the fields it takes; ``body`` is the type of the
+    whole, to find those.
+
+    ``errors`` are a request's (FastAPI's): each ``loc`` begins with where the value was
+    sent, and a body's value is shown as JSON, a query parameter's as the text sent.
+    ``arguments``: they are an MCP tool's arguments instead (``loc`` the argument alone,
+    every value JSON as the model sent it, ``body`` the arguments' model), and an
+    unknown argument is named as the library's tool names one (``unknown argument(s)
+    colour; it takes limit, days, session``), after the SDK's ``Error executing tool
+    memory_list:``."""
+    if arguments:  # a tool's arguments are its call's body
+        errors = [{**err, "loc": ("body", *err.get("loc", ()))} for err in errors]
+    whole = "arguments" if arguments else "body"
+    parts: list[str] = []
+    unknown: dict[tuple[int | str, ...], list[str]] = {}
+    for err in errors:
+        loc = tuple(err.get("loc", ()))
+        if err.get("type") == "extra_forbidden" and loc:
+            unknown.setdefault(loc[:-1], []).append(str(loc[-1]))
+        else:
+            parts.append(_schema_error(err, whole))
+    for parent, names in unknown.items():
+        model = _model_at(body, parent[1:]) if parent[:1] == ("body",) else None
+        fields = list(model.model_fields) if model is not None else []
+        near = {n: difflib.get_close_matches(n, fields, n=1) for n in names}
+        said = ", ".join(f"{n} (did you mean {near[n][0]}?)" if near[n] else n
+                         for n in names)
+        fix = ("" if all(near.values()) else f"; it takes {', '.join(fields)}" if fields
+               else "; leave them out")
+        name = _field_name(parent)
+        parts.append(f"unknown argument(s) {said}{fix}" if arguments and not name
+                     else f"{name or whole}: unknown field(s) {said}{fix}")
+    return "; ".join(parts)
+
+
+def _schema_error(err: Mapping[str, Any], whole: str) -> str:
+    """One refusal of the schema (not an unknown field), in chatmem's words; ``whole``
+    names what the value is when ``loc`` names no field (the body, the arguments)."""
+    loc = tuple(err.get("loc", ()))
+    name, kind, ctx = _field_name(loc) or whole, err.get("type"), err.get("ctx") or {}
+    said = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+    # a query or path parameter is text as sent (limit=abc), a body's value JSON
+    given = as_given(err.get("input")) if loc[:1] == ("body",) \
+        else str(err.get("input"))[:80]
+    if kind == "json_invalid":
+        return (f"body: invalid JSON at character {loc[-1] if loc else 0}: "
+                f"{ctx.get('error', 'not valid JSON')}")
+    if kind == "one_of":  # a sentence naming the field (http's _takes_one_of)
+        return f"{name} {said}"
+    if kind == "missing":
+        return f"{name} is required"
+    if kind in ("string_too_short", "too_short") and ctx.get("min_length") == 1:
+        return f"{name} must not be empty"  # as the library's check_label says it
+    if kind == "string_too_short":
+        return f"{name} must be at least {ctx.get('min_length')} characters, got {given}"
+    if kind == "string_too_long":  # as the library's check_text says it
+        return f"{name} is longer than {ctx.get('max_length')} characters"
+    if kind == "too_short":
+        return f"{name} must have at least {ctx.get('min_length')} items"
+    if kind == "too_long":  # as the library says it of a message's mentions
+        return f"{name} has {ctx.get('actual_length')} items; the limit is " \
+               f"{ctx.get('max_length')}"
+    if kind == "string_unicode":  # a field with a length bound; http's _Body._utf8 others
+        said = "not valid UTF-8 text (a lone surrogate escape such as \\ud800)"
+    if said.startswith("not valid UTF-8"):  # as the library's check_text says it
+        return f"{name} is {said}"
+    if kind in _MUST_BE:
+        return f"{name} must be {_MUST_BE[kind].format(**ctx)}, got {given}"
+    return f"{name}: {said.removeprefix('Input ')}"
