@@ -525,6 +525,9 @@ OTHER_ARGUMENTS: list[tuple[list[str], str]] = [
     (["recall", "--config", "{session_scope}", "x"],
      "the configured scope 'session' needs --session <the current session id>, or "
      "--scope 'all'"),
+    (["recall", "--config", "{thread_scope}", "x"],  # the alias as written
+     "the configured scope 'thread' needs --session <the current session id>, or "
+     "--scope 'all'"),
     (["recall", "--session", "s1", "--scope", "resource", "x"],
      "--scope 'resource' needs a resource id, and session 's1' has none: give it a "
      "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
@@ -550,11 +553,14 @@ def test_a_library_error_naming_another_argument_names_its_option(
     memory.upsert_session(...), list() and next_cursor of the cursor's errors). Each
     argument named now is the option to type, with its value."""
     (tmp_path / "s.toml").write_text('scope = "session"\n', encoding="utf-8")
+    (tmp_path / "t.toml").write_text('[semantic_recall]\nscope = "thread"\n',
+                                     encoding="utf-8")
     db = tmp_path / "c.db"
     for ts, text in (("1", "a note"), ("2", "another note")):
         CliRunner().invoke(main, ["add", "--db", str(db), "--session", "s1", "--ts", ts,
                                   "--no-wait", text])
     places = {"session_scope": str(tmp_path / "s.toml"),
+              "thread_scope": str(tmp_path / "t.toml"),
               "newest": _cursor(db, "--newest-first"), "oldest": _cursor(db)}
     command, *rest = (a.format(**places) for a in args)
     res = CliRunner().invoke(main, [command, "--db", str(db), *rest])

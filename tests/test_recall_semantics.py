@@ -522,6 +522,36 @@ async def test_m5_an_alias_is_named_as_written_in_the_scope_s_error(world: Memor
         await world.recall("Eagle Peak", scope="thread")
 
 
+@pytest.mark.parametrize("config", [{"scope": "thread"},
+                                    {"semantic_recall": {"scope": "thread"}}])
+async def test_m5_a_configured_alias_is_named_as_written_in_the_scope_s_error(
+        bow_embedder: Embedder, config: dict[str, Any]) -> None:
+    """``scope = "thread"`` in the configuration, and a recall without a session, said
+    "the configured scope 'session' needs …": a scope the user never wrote (the alias
+    resolved). It names the one written; everything else keeps the scope it stands for
+    (recall, the configuration's dump)."""
+    from chatmem.config import Config
+    from chatmem.errors import ScopeError
+
+    async with await Memory.open("memory://", embedder=bow_embedder, config=config) as mem:
+        with pytest.raises(ScopeError, match=r"^the configured scope 'thread' needs "
+                                             r"session=<the current session id>, or "
+                                             r"scope='all'$"):
+            await mem.recall("Eagle Peak")
+        assert mem.config.recall_scope == "session"
+        await mem.add([Message(session_id="s1", content="Eagle Peak at dawn")])
+        await mem.flush()
+        assert (await mem.recall("Eagle Peak", session="s1")).scope == "session"
+    written = Config.load(config)
+    assert written.model_dump() == Config.load(
+        {k: {"scope": "session"} if isinstance(v, dict) else "session"
+         for k, v in config.items()}).model_dump()
+    # as a variable too, and not named so once another scope replaces it
+    assert Config.load(env={"CHATMEM_SCOPE": "thread"}).recall_scope_as_written == "thread"
+    assert written.model_copy(update={"scope": "user", "semantic_recall": True}
+                              ).recall_scope_as_written == "user"
+
+
 # ----------------------------------------------------------------------------- F11 models
 
 

@@ -20,6 +20,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
     SecretStr,
     StrictBool,
     ValidationError,
@@ -66,6 +68,36 @@ class _Strict(BaseModel):
     # must be finite (R3)
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True,
                               allow_inf_nan=False)
+
+
+class _Scoped(_Strict):
+    """A section with a ``scope``, which may be given as an alias (``thread``, M5): the
+    field holds the scope it names (``session``), what recall uses and dumps show; the
+    alias is kept, for messages to name the scope as the user wrote it
+    (:meth:`as_written`). Its subclasses declare ``scope``."""
+
+    #: the alias the scope was given as, if it was one
+    _alias: str | None = PrivateAttr(default=None)
+
+    @field_validator("scope", mode="before", check_fields=False)
+    @classmethod
+    def _scope_alias(cls, value: object) -> object:
+        return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_alias(cls, data: Any, handler: ModelWrapValidatorHandler[_Scoped]
+                    ) -> _Scoped:
+        section = handler(data)
+        given = data.get("scope") if isinstance(data, Mapping) else None
+        if isinstance(given, str) and given in SCOPE_ALIASES:
+            section._alias = given
+        return section
+
+    def as_written(self, scope: str) -> str:
+        """``scope``, this section's resolved scope, as its configuration wrote it."""
+        alias = self._alias
+        return alias if alias is not None and SCOPE_ALIASES[alias] == scope else scope
 
 
 class Window(_Strict):
@@ -490,7 +522,7 @@ class HybridConfig(_Strict):
     fallback_to_lexical: bool = Field(default=True, strict=True)
 
 
-class SemanticRecallConfig(_Strict):
+class SemanticRecallConfig(_Scoped):
     """Seed 003's ``semanticRecall`` object; unset fields keep the main configuration."""
 
     top_k: int | None = Field(default=None, ge=1, le=MAX_TOP_K, strict=True)
@@ -502,11 +534,6 @@ class SemanticRecallConfig(_Strict):
     @classmethod
     def _range(cls, value: object) -> Window | None:
         return None if value is None else Window.parse(value, "semantic_recall.message_range")
-
-    @field_validator("scope", mode="before")
-    @classmethod
-    def _scope_alias(cls, value: object) -> object:
-        return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
 
     @field_validator("filter")
     @classmethod
@@ -541,7 +568,7 @@ class PlatformConfig(_Strict):
         return value
 
 
-class Config(_Strict):
+class Config(_Scoped):
     """Every option of chatmem with its default (README § Configuration)."""
 
     search: SearchConfig = Field(default_factory=SearchConfig)
@@ -587,11 +614,6 @@ class Config(_Strict):
                              "'Asia/Shanghai' or 'UTC')") from None
         return value
 
-    @field_validator("scope", mode="before")
-    @classmethod
-    def _scope_alias(cls, value: object) -> object:
-        return SCOPE_ALIASES.get(value, value) if isinstance(value, str) else value
-
     @property
     def recall_top_k(self) -> int:
         sr = self.semantic_recall
@@ -609,6 +631,14 @@ class Config(_Strict):
     def recall_scope(self) -> str:
         sr = self.semantic_recall
         return sr.scope if isinstance(sr, SemanticRecallConfig) and sr.scope else self.scope
+
+    @property
+    def recall_scope_as_written(self) -> str:
+        """:attr:`recall_scope` as the configuration wrote it (``thread`` where it said
+        ``scope = "thread"``), for messages: the user wrote that one."""
+        sr = self.semantic_recall
+        section = sr if isinstance(sr, SemanticRecallConfig) and sr.scope else self
+        return section.as_written(self.recall_scope)
 
     @property
     def recall_filter(self) -> dict[str, Any] | None:
@@ -807,8 +837,10 @@ def format_validation_error(exc: ValidationError,
         # a union (e.g. bool | {...}) reports every branch; keep the informative one
         if err["type"] == "bool_type" and "bool" in err["loc"] and len(errors) > 1:
             continue
-        parts = [p for p in err["loc"] if not (isinstance(p, str) and p[:1].isupper())
-                 and p not in ("bool", "int")]
+        # not the union's member (SemanticRecallConfig, bool, or its model validator's
+        # label, function-wrap[_keep_alias()]): the option's path alone
+        parts = [p for p in err["loc"] if not (isinstance(p, str) and (
+            p[:1].isupper() or p.startswith("function-"))) and p not in ("bool", "int")]
         loc = ".".join(str(p) for p in parts)
         if sources:
             line = _env_error_line(err, loc, sources)

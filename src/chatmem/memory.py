@@ -1794,8 +1794,10 @@ class Memory:
                                      f"session={NEEDS_SESSION}",
                                      mentions=[("session", NEEDS_SESSION)])
                 # not asked for: the caller may not know where it came from, or that
-                # another scope needs no session
-                raise ScopeError(f"the configured scope {scope!r} needs "
+                # another scope needs no session; named as the configuration wrote it
+                # (thread, not the session it stands for)
+                raise ScopeError(f"the configured scope "
+                                 f"{self.config.recall_scope_as_written!r} needs "
                                  f"session={NEEDS_SESSION}, or scope='all'",
                                  mentions=[("session", NEEDS_SESSION), ("scope", "'all'")])
             visibility = None
