@@ -197,3 +197,51 @@ def test_export_replaces_its_file_only_when_complete(tmp_path: Path,
     assert (tmp_path / "chat.db").read_bytes() == store
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
     assert not (tmp_path / "nope").exists()
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every file and folder under ``root``, with the bytes of the user's text files."""
+    return {str(p.relative_to(root)): p.read_bytes() if p.suffix == ".txt" else None
+            for p in sorted(root.rglob("*"))}
+
+
+def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration refused before anything was copied (the destination's vector index
+    cannot open: a local-mode folder that is a file, a Qdrant server that refuses; the
+    source refused by the checks) left the new destination store, its lock file and
+    the folders made for them (and a new local vector folder) behind. They are removed;
+    a file or folder the user had there stays as it was (an empty file named as the
+    destination becomes the store, as before, and is kept)."""
+    import socket
+    import sqlite3
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "src.db", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    # a source the checks refuse once both stores are open: a session its own parent
+    conn = sqlite3.connect(tmp_path / "src.db")
+    with conn:
+        conn.execute("UPDATE sessions SET parent_id = id")
+    conn.close()
+    (tmp_path / "keep").mkdir()
+    (tmp_path / "keep" / "mine.txt").write_text("keep me\n")
+    (tmp_path / "keep" / "empty.db").write_bytes(b"")
+    before = _tree(tmp_path)
+    for to, vector, names in (
+            ("new/deeper/dst.db", f"qdrant+local://{tmp_path}/notes.txt", "is a file"),
+            ("dst.db", f"qdrant://127.0.0.1:{closed}", "cannot reach a Qdrant server"),
+            ("new/dst.db", f"qdrant+local://{tmp_path}/vectors/q", "make a cycle"),
+            ("keep/dst.db", None, "make a cycle"),
+            ("keep/empty.db", None, "make a cycle")):
+        res = runner.invoke(main, ["migrate", "--from", "src.db", "--to", to,
+                                   *(["--to-vector", vector] if vector else [])])
+        assert res.exit_code == 2, res.output
+        assert names in res.output, res.output
+        assert _tree(tmp_path) == before, (to, sorted(set(_tree(tmp_path)) ^ set(before)))
+    assert (tmp_path / "keep" / "empty.db").stat().st_size  # the store made in the file

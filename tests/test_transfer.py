@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from backends import PLACES, drop_pg_schema, pg_url
+from backends import PLACES, drop_pg_schema, pg_schema_url, pg_url
 from chatmem import Memory
 from chatmem.cli import main
 from chatmem.client import Client
@@ -758,6 +759,85 @@ def test_migrate_resume_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     res = runner.invoke(main, ["migrate", "--help"])
     assert res.exit_code == 0 and "--resume" in res.output
     assert "--to postgresql://me@localhost/chat --resume" in res.output
+
+
+@pytest.mark.parametrize("place", ["sqlite", "postgres"])
+def test_a_migrate_stopped_part_way_says_what_it_kept_and_how_to_finish(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, place: str) -> None:
+    """A migration stopped part way (the destination's database failing after two pages
+    of messages) said only 'disk full': nothing told that the destination, a PostgreSQL
+    schema too, now held a part of the copy, nor the way on. The one error line says
+    what was kept and names --resume, which finishes the copy; a destination that was
+    there before is not offered for deletion."""
+    from chatmem import transfer
+
+    monkeypatch.setattr(transfer, "PAGE", 4)
+    src_url, want = asyncio.run(_resumable_source(tmp_path))
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    dst = pg_schema_url(pg_url(), schema) if place == "postgres" \
+        else f"sqlite:///{tmp_path}/dst.db"
+
+    async def destination(then: Any) -> Any:
+        target = await Storage.open(dst)
+        try:
+            return await then(target)
+        finally:
+            await target.close()
+
+    try:
+        asyncio.run(destination(lambda target: _stop_after(target, "messages")))
+        runner = CliRunner()
+        args = ["migrate", "--from", src_url, "--to", dst]
+        res = runner.invoke(main, args)
+        assert res.exit_code == 2, res.output
+        lines = [line for line in res.stderr.strip().splitlines()
+                 if line != "migrating messages"]
+        assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+        part = asyncio.run(destination(snapshot))
+        assert 0 < len(part["messages"]) < len(want["messages"])
+        assert "disk full" in lines[0]
+        assert (f"; the destination keeps what was copied before the stop (sessions "
+                f"{len(want['sessions'])}, messages {len(part['messages'])}, vectors 0): "
+                "run the same chatmem migrate with --resume to finish the copy") \
+            in lines[0]
+        assert "delete" not in lines[0]
+        asyncio.run(destination(lambda target: _go_on(target, "messages")))
+        res = runner.invoke(main, [*args, "--resume"])
+        assert res.exit_code == 0, res.output
+        assert asyncio.run(destination(snapshot)) == want
+    finally:
+        if place == "postgres":
+            asyncio.run(drop_pg_schema(pg_url(), schema))
+
+
+def test_a_migrate_into_a_new_file_stopped_part_way_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped part way (here by a source vector that cannot be read, met once the
+    messages were copied), a migration keeps the new store it made, as README says,
+    and its error names it as the other way on: delete it and migrate again."""
+    import shutil
+    import sqlite3
+
+    from chatmem import transfer
+
+    monkeypatch.setattr(transfer, "PAGE", 4)
+    asyncio.run(_resumable_source(tmp_path))
+    bad = tmp_path / "bad.db"
+    shutil.copy(tmp_path / "src.db", bad)
+    conn = sqlite3.connect(bad)
+    with conn:
+        conn.execute("UPDATE vectors SET mmeta = '{oops' "
+                     "WHERE mrowid = (SELECT max(mrowid) FROM vectors)")
+    conn.close()
+    new = tmp_path / "out" / "new.db"
+    res = CliRunner().invoke(main, ["migrate", "--from", str(bad), "--to", str(new)])
+    assert res.exit_code == 2, res.output
+    assert re.search(r"the destination keeps what was copied before the stop \(sessions "
+                     r"\d+, messages [1-9]\d*, vectors \d+\): run the same chatmem migrate "
+                     r"with --resume to finish the copy, or delete "
+                     f"{re.escape(str(new))} and {re.escape(str(new))}.lock and migrate "
+                     "again", res.stderr), res.stderr
+    assert new.is_file() and new.with_name("new.db.lock").is_file()
 
 
 def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> None:

@@ -191,11 +191,8 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
             return fn(*args, **kwargs)
-        except InvalidInput as exc:
-            fail(named_as_typed(str(exc), exc.mentions))
         except ChatmemError as exc:
-            # a ConfigError may name an option as typed (``--client-timeout must be …``)
-            fail(values_as_typed(str(exc)))
+            fail(_error_text(exc))
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except BrokenPipeError:
@@ -207,10 +204,20 @@ def one_line_errors(fn: Callable[..., T]) -> Callable[..., T]:
         except Exception as exc:
             if os.environ.get("CHATMEM_DEBUG"):
                 raise
-            fail(f"unexpected {type(exc).__name__}: {exc} (set CHATMEM_DEBUG=1 for the "
-                 "traceback, and please report it)")
+            fail(_error_text(exc))
 
     return wrapper
+
+
+def _error_text(exc: Exception) -> str:
+    """The line :func:`one_line_errors` prints for ``exc``, without ``error: ``."""
+    if isinstance(exc, InvalidInput):
+        return named_as_typed(str(exc), exc.mentions)
+    if isinstance(exc, ChatmemError):
+        # a ConfigError may name an option as typed (``--client-timeout must be …``)
+        return values_as_typed(str(exc))
+    return (f"unexpected {type(exc).__name__}: {exc} (set CHATMEM_DEBUG=1 for the "
+            "traceback, and please report it)")
 
 
 class Refused(click.BadParameter):
@@ -1101,14 +1108,127 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
     if place(src) == place(dst):
         fail("--from and --to name the same store: give the destination another file or "
              "URL")
-    async with await Storage.open(src, vector=from_vector, create=False) as source, \
-            await Storage.open(dst, vector=to_vector) as target:
-        total = (await source.store.stats()).messages
-        with _progress("migrating messages", total) as bar:
-            counts = await do_migrate(
-                source, target, vectors=not no_vectors, resume=resume,
-                progress=lambda kind, n: bar.update(n) if kind == "message" else None)
+    made = _made_by_opening(dst, to_vector)
+    copied: dict[str, int] = {}  # what was written, once the checks passed
+
+    def writing() -> None:
+        copied.update(sessions=0, messages=0, vectors=0)
+
+    def progress(kind: str, n: int) -> None:
+        copied[f"{kind}s"] = copied.get(f"{kind}s", 0) + n
+        if kind == "message":
+            bar.update(n)
+
+    try:
+        async with await Storage.open(src, vector=from_vector, create=False) as source, \
+                await Storage.open(dst, vector=to_vector) as target:
+            total = (await source.store.stats()).messages
+            with _progress("migrating messages", total) as bar:
+                counts = await do_migrate(source, target, vectors=not no_vectors,
+                                          resume=resume, progress=progress, writing=writing)
+    except BaseException as exc:
+        if not copied:
+            # nothing was copied: what this command created (a new store file, its lock
+            # file, folders, a local vector folder) is not left behind for the user
+            _remove_made(made)
+            raise
+        if not isinstance(exc, Exception) or (os.environ.get("CHATMEM_DEBUG")
+                                             and not isinstance(exc, ChatmemError)):
+            raise
+        # stopped part way: the destination keeps the pages written, as README says; the
+        # error says so and how to go on, or a half copy would pass for a whole one
+        new = [path for path, kind in made if kind == "store"]
+        fresh = f", or delete {new[0]} and {new[0]}.lock and migrate again" if new else ""
+        fail(f"{_error_text(exc)}; the destination keeps what was copied before the stop "
+             f"({counted(copied)}): run the same chatmem migrate with --resume to finish "
+             f"the copy{fresh}")
     click.echo(f"migrated {counted(counts.as_dict())}", err=True)
+
+
+def _made_by_opening(url: str, vector: str | None) -> list[tuple[str, str]]:
+    """What opening ``url`` (and the vector index ``vector``) as a new store may create
+    and what does not exist now, as (path, kind) in the order made: folders, the SQLite
+    store file and those beside it (kind ``store``, then ``file``), a Qdrant local-mode
+    folder (``qdrant``) beside a new store. Anything there already is the user's and
+    never listed."""
+    from .store.qdrant import parse_url
+    from .store.urls import sqlite_path
+
+    made: list[tuple[str, str]] = []
+
+    def folders_of(path: str) -> None:
+        missing: list[str] = []
+        while path and not os.path.lexists(path):
+            missing.append(path)
+            path = os.path.dirname(path)
+        made.extend((folder, "folder") for folder in reversed(missing))
+
+    try:
+        db = sqlite_path(url)
+    except ChatmemError:
+        db = ":memory:"  # PostgreSQL: no file of ours
+    if db != ":memory:":
+        db = os.path.abspath(db)
+        folders_of(os.path.dirname(db))
+        made.extend((db + end, "store" if not end else "file") for end in _STORE_SIDECARS
+                    if not os.path.lexists(db + end))
+    # a store there already records the index it was opened with (Storage.open): its
+    # folder stays, or the store would name a folder that is gone
+    if any(kind == "store" for _, kind in made) and vector is not None \
+            and vector.startswith("qdrant+local://"):
+        try:
+            folder = parse_url(vector).client_kwargs.get("path")
+        except ChatmemError:
+            folder = None  # refused before anything is made
+        if folder:
+            before = len(made)
+            folders_of(os.path.abspath(folder))
+            if len(made) > before:
+                made[-1] = (made[-1][0], "qdrant")
+    return made
+
+
+def _remove_made(made: list[tuple[str, str]]) -> None:
+    """Remove what :func:`_made_by_opening` listed and a failed command made, the last
+    made first: a folder only when empty, a Qdrant local-mode folder only when it holds
+    nothing but local mode's own files, and the store's files only when no other process
+    has the store open (one that made the same new store meanwhile)."""
+    from .store.qdrant import LOCAL_ENTRIES
+
+    stores = [path for path, kind in made if kind == "store"]
+    if stores and _in_use(stores[0]):
+        made = [(path, kind) for path, kind in made if kind == "folder"]
+    for path, kind in reversed(made):
+        with contextlib.suppress(OSError):
+            if kind == "qdrant":
+                if os.path.isdir(path) and not os.path.islink(path) \
+                        and set(os.listdir(path)) <= LOCAL_ENTRIES:
+                    shutil.rmtree(path)
+            elif kind == "folder":
+                os.rmdir(path)  # only when empty
+            elif os.path.isfile(path) and not os.path.islink(path):
+                os.remove(path)
+
+
+def _in_use(path: str) -> bool:
+    """Whether another process holds the SQLite store at ``path`` open (its ``flock``)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the store's lock file alone, which was ours
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False
 
 
 @main.command()

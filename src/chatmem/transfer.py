@@ -850,7 +850,8 @@ def _entry(rec: dict[str, Any], ts: int | None = None) -> VectorEntry:
 
 
 async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
-                  progress: Progress = _noop, resume: bool = False) -> TransferCounts:
+                  progress: Progress = _noop, resume: bool = False,
+                  writing: Callable[[], None] | None = None) -> TransferCounts:
     """Copy everything from one backend to another, vectors included (no re-embedding):
     the source's message ids are compared with the target's first, then its records
     are written as they are read, a page at a time (never the whole store at once).
@@ -861,7 +862,11 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
     compared before anything is written; one that differs is refused by name), the
     rest are written, and sessions, settings and vectors are written again (each an
     upsert), so the target ends as a migration that never stopped leaves it. Without
-    it such a target is refused for its first id held."""
+    it such a target is refused for its first id held.
+
+    ``writing`` is called once the checks passed, before the first write: an error
+    before it left the target as it was (the command line removes a destination it
+    created), one after it a part of the copy that ``resume`` finishes."""
     async def messages() -> AsyncIterator[list[Message]]:
         cursor = 0
         while page := await source.store.scan_messages(cursor, PAGE):
@@ -879,5 +884,7 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
                        resume=resume, migrating=True)
     if resume:
         await check_kept(target, messages(), migrating=True)
+    if writing is not None:
+        writing()
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
         return await _write(target, _records(source, vectors), progress)

@@ -310,14 +310,14 @@ def _cause(target: QdrantTarget, exc: BaseException) -> BaseException | None:
 
 
 #: What Qdrant's local mode keeps in its folder.
-_LOCAL_ENTRIES = frozenset({".lock", "meta.json", "collection"})
+LOCAL_ENTRIES = frozenset({".lock", "meta.json", "collection"})
 
 
 def _check_local_folder(target: QdrantTarget, folder: str) -> None:
     """Refuse a local-mode folder that holds anything local mode does not write (a home
     folder, a project, ``/``): it would write its files among the user's."""
     try:
-        others = sorted(set(os.listdir(folder)) - _LOCAL_ENTRIES)
+        others = sorted(set(os.listdir(folder)) - LOCAL_ENTRIES)
     except (FileNotFoundError, NotADirectoryError):
         return  # made by local mode / refused as a file by the open
     except OSError as exc:

@@ -455,7 +455,10 @@ class PostgresStore:
 
     def _error(self, exc: BaseException, what: str = "") -> StoreError:
         doing = f" {what}" if what else ""
-        return StoreError(f"postgres ({self._where}){doing}: {exc}")
+        # the server's DETAIL, HINT and CONTEXT come on lines of their own: one line, as
+        # every error (the command line prints one line per error)
+        said = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        return StoreError(f"postgres ({self._where}){doing}: {said}")
 
     async def _open(self, create: bool = True) -> None:
         try:
