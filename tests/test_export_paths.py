@@ -254,3 +254,80 @@ def test_export_onto_a_full_disk_is_a_clear_error(store: Path, tmp_path: Path) -
         assert kept in line, line
     assert backup.read_text() == BACKUP
     assert not (tmp_path / "new.jsonl").exists() and no_temporary_files(tmp_path)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock and SIGKILL")
+def test_a_killed_exports_temporary_file_is_removed_by_the_next_export(
+        store: Path, tmp_path: Path) -> None:
+    """``export -o`` killed part way (kill -9) left its hidden temporary file beside the
+    output, holding part of the conversations, and every later export left it there: it
+    could not be told from the file of an export still running. A temporary file is now
+    locked (flock) while it is written; the next export of the same file removes those
+    whose lock is free, and leaves the one a running export holds, and those of another
+    output file."""
+    import asyncio
+    import fcntl
+    import tempfile
+    import time
+
+    from chatmem.models import Message
+    from chatmem.store import Storage
+
+    async def grow(n: int) -> None:  # enough messages that an export takes a while
+        storage = await Storage.open(str(store))
+        try:
+            for start in range(0, n, 1000):
+                await storage.store.append([
+                    Message(session_id="big", role="user", ts=1_700_000_000_000 + i,
+                            content=f"message {i} " + "about the trip " * 10)
+                    for i in range(start, start + 1000)])
+        finally:
+            await storage.close()
+
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    out = tmp_path / "backup.jsonl"
+
+    def temporary_files(name: str = "backup.jsonl") -> list[str]:
+        return sorted(f for f in os.listdir(tmp_path)
+                      if f.startswith(f".{name}.") and f.endswith(".tmp"))
+
+    stale: list[str] = []
+    grown = 0
+    for size in (4000, 8000, 16000):  # a larger store if the export finished first
+        asyncio.run(grow(size - grown))
+        grown = size
+        proc = subprocess.Popen([sys.executable, "-m", "chatmem", "export", "--db",
+                                 "chat.db", "-o", str(out)], cwd=tmp_path, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120
+            while not temporary_files() and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.001)
+            proc.kill()
+        finally:
+            proc.wait(timeout=60)
+        stale = temporary_files()
+        if stale and not out.exists():
+            break
+        out.unlink(missing_ok=True)
+    assert stale and not out.exists(), "the export always finished before it was killed"
+    assert stat.S_IMODE((tmp_path / stale[0]).stat().st_mode) == 0o600
+    # a running export's file (its lock held) and another output's killed one
+    fd, running = tempfile.mkstemp(dir=tmp_path, prefix=".backup.jsonl.", suffix=".tmp")
+    other, _ = tempfile.mkstemp(dir=tmp_path, prefix=".other.jsonl.", suffix=".tmp")
+    os.close(other)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        res = export("-o", str(out))
+        assert res.exit_code == 0, res.output
+        assert temporary_files() == [os.path.basename(running)]
+        assert len(temporary_files("other.jsonl")) == 1
+        assert f'"messages": {grown + 1}' in out.read_text().splitlines()[-1]
+    finally:
+        os.close(fd)
+    res = export("-o", str(out))  # its export gone (the lock free): removed
+    assert res.exit_code == 0, res.output
+    assert temporary_files() == []

@@ -974,10 +974,17 @@ def _replacing(path: Path) -> Iterator[TextIO]:
     naming it and the cause."""
     existed = path.exists()
     mode = stat.S_IMODE(path.stat().st_mode) if existed else 0o600
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        fail(f"-o {path}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+    _remove_stale_exports(path)
+    while True:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                       suffix=".tmp")
+        except OSError as exc:
+            fail(f"-o {path}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+        lock = _hold_export(fd, tmp)
+        if lock is not None:
+            break
+        os.close(fd)  # another export took it for a stale one before it was locked
     raw = _ExportFile(fd, "w")
     written = False  # the block ended: what fails now is the file's own
     try:
@@ -999,6 +1006,72 @@ def _replacing(path: Path) -> Iterator[TextIO]:
             fail(f"-o {path}: cannot write the export ({exc.strerror or exc}); {kept}; "
                  f"{fix}")
         raise
+    finally:
+        if lock >= 0:
+            os.close(lock)
+
+
+def _hold_export(fd: int, tmp: str) -> int | None:
+    """Lock the new temporary file ``tmp`` (open as ``fd``) for as long as it is written:
+    the lock (``flock``, on a descriptor of its own, held until the file is renamed) is
+    what tells it from one a killed export left (:func:`_remove_stale_exports`). None:
+    such a removal took the file before it was locked; -1: no lock here (Windows, a file
+    system without ``flock``), so no export removes it either."""
+    try:
+        import fcntl
+    except ImportError:
+        return -1
+    lock = os.dup(fd)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # waits only for a removal looking at it
+        own = os.fstat(lock)
+        now = os.lstat(tmp)
+    except FileNotFoundError:
+        os.close(lock)
+        return None
+    except OSError:
+        os.close(lock)
+        return -1
+    if (now.st_dev, now.st_ino) != (own.st_dev, own.st_ino):
+        os.close(lock)
+        return None
+    return lock
+
+
+def _remove_stale_exports(path: Path) -> None:
+    """Remove the temporary files that exports of ``path`` killed part way (kill -9, a
+    power cut) left beside it: each holds a part of the conversations. One being
+    written holds its lock (:func:`_hold_export`) and is left alone; so is a file of
+    another user, or one that is not a regular file."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    names = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}\.tmp")  # mkstemp's
+    try:
+        entries = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in entries:
+        if not names.fullmatch(name):
+            continue
+        full = os.path.join(path.parent, name)
+        try:
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            now = os.lstat(full)
+            if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
+                os.unlink(full)
+        except OSError:
+            continue  # being written (its lock is held), or gone meanwhile
+        finally:
+            os.close(fd)
 
 
 @contextlib.contextmanager
