@@ -924,7 +924,7 @@ def _check_output(output: str, store_url: str, *, force: bool = False) -> Path:
 def _replaceable(path: Path) -> bool:
     """``path`` is empty or begins with a chatmem export's header line (an export, whole
     or cut short); a file that cannot be read is not known to be one."""
-    from .transfer import FORMAT
+    from .transfer import is_export_header
 
     try:
         with open(path, "rb") as fh:
@@ -937,8 +937,7 @@ def _replaceable(path: Path) -> bool:
         first = json.loads(head)
     except ValueError:
         return False
-    return isinstance(first, dict) and first.get("type") == "header" \
-        and first.get("format") == FORMAT
+    return is_export_header(first)
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -197,6 +197,12 @@ async def export_jsonl(storage: Storage, out: TextIO, *, vectors: bool = False,
     return counts
 
 
+def is_export_header(record: object) -> bool:
+    """``record`` is the header line of a chatmem export, of any version."""
+    return isinstance(record, dict) and record.get("type") == "header" \
+        and record.get("format") == FORMAT
+
+
 def _plural(kind: str) -> str:
     return {"session": "sessions", "message": "messages", "vector": "vectors",
             "meta": "meta"}[kind]
@@ -321,7 +327,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
             raise InvalidInput(f"line {n}: a record after the end line")
         if kind == "header":
             version = rec.get("version")  # 1, not true or 1.0 (both == 1 in Python)
-            if rec.get("format") != FORMAT or type(version) is not int \
+            if not is_export_header(rec) or type(version) is not int \
                     or version != VERSION:
                 raise InvalidInput(f"line {n}: not a {FORMAT} v{VERSION} file")
             if header is not None:
