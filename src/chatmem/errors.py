@@ -14,7 +14,8 @@ from exc``), so callers never need to import a driver to catch a failure::
     ├── NotFound               (also KeyError) no such message / session
     ├── EmbeddingUnavailable   a provider failed terminally (E9)
     ├── StoreError             a storage backend failed (driver error attached)
-    │   └── StoreClosed        the store was used after close()
+    │   ├── StoreClosed        the store was used after close()
+    │   └── DamagedRow         a stored row chatmem cannot read; names table, row, column
     ├── RecallUnavailable      semantic recall asked for without index or embedder (M4)
     ├── ServerBusy             (HTTP client) the server had no request slot free (503,
     │                          Retry-After): nothing was done, safe to send again
@@ -126,6 +127,44 @@ class StoreError(ChatmemError):
 
 class StoreClosed(StoreError):
     """The store was used after it was closed."""
+
+
+#: What repairs a damaged row, by table: a vector or full-text entry is derived from
+#: its message and ``chatmem reindex`` writes it again; a message or a session is the
+#: user's own data, which chatmem cannot make up.
+_REPAIRS = {
+    "vectors": "run chatmem reindex (Memory.reindex()): it embeds that message again "
+               "and replaces the row",
+    "lexical_entries": "run chatmem reindex (Memory.reindex()): it embeds that message "
+                       "again and replaces the row",
+}
+_REPAIR_BY_HAND = ("chatmem cannot make up what was there: set that column to a value "
+                   "chatmem writes with {tool}, or restore the store from an export "
+                   "(chatmem import)")
+
+
+class DamagedRow(StoreError):
+    """A row of the store that chatmem cannot read as it wrote it: JSON that does not
+    parse or is not the type chatmem writes, a timestamp that is not an integer, a
+    vector whose bytes do not match its dimension. Written by something other than
+    chatmem (a hand edit, a broken disk). ``table``, ``row`` (the message or session
+    id) and ``column`` say where; the message says what repairs it. ``where`` is the
+    store (``sqlite (/path/chat.db)``), set by the backend that read the row."""
+
+    def __init__(self, table: str, row: str, column: str | None, problem: str,
+                 *, where: str = "") -> None:
+        super().__init__(problem)
+        self.table, self.row, self.column, self.problem = table, row, column, problem
+        self.where = where
+
+    def __str__(self) -> str:
+        where = f"{self.where}: " if self.where else ""
+        what = "session" if self.table == "sessions" else "message"
+        column = f"column {self.column} " if self.column else ""
+        tool = "psql" if self.where.startswith("postgres") else "sqlite3"
+        repair = _REPAIRS.get(self.table, _REPAIR_BY_HAND).format(tool=tool)
+        return (f"{where}damaged row in table {self.table} ({what} id {self.row!r}): "
+                f"{column}{self.problem}; {repair}")
 
 
 class RecallUnavailable(ChatmemError):

@@ -66,6 +66,7 @@ from .models import (
     MessagePage,
     ScoredId,
     Session,
+    VectorEntry,
     check_json,
     check_label,
     check_text,
@@ -592,10 +593,8 @@ class Memory:
         if self.index is None or self._indexer is None:
             return
         ids: list[str] = []
-        after: str | None = None
-        while page := await self.index.scan_vectors(after, 1000):
+        async for page in _vector_pages(self.index, []):
             ids += [e.message_id for e in page if e.model_id == model_id]
-            after = page[-1].message_id
         if not ids:
             return
         log.info("embedding.model auto: embedding %d message(s) of %s again with %s",
@@ -1021,8 +1020,10 @@ class Memory:
         stale: set[str] = set()
         copied: set[str] = set()  # entries whose platform may be a copied origin platform
         drift: set[str] = set()  # sessions whose entries carry an old snapshot
-        after: str | None = None
-        while page := await index.scan_vectors(after, 1000):
+        # entries the index cannot read (a hand edit, a broken disk; each logged): their
+        # messages are embedded again, as those of another width, which replaces them
+        damaged: list[str] = []
+        async for page in _vector_pages(index, damaged):
             for e in page:
                 model = e.model_id
                 if model is None:
@@ -1046,7 +1047,7 @@ class Memory:
                                          dict(e.session_metadata)) != (
                         snap.origin_platform, snap.resource_id, dict(snap.metadata)):
                     drift.add(e.session_id)
-            after = page[-1].message_id
+        resized.update(damaged)
         counts = {"stale": 0, "failed": 0, "cleared": 0, "missing": 0, "pending": 0}
         todo: list[str] = []
         cursor = 0
@@ -2268,3 +2269,20 @@ class SyncMemory(BlockingWrapper[Memory]):
 
     #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
     list = list_messages
+
+
+async def _vector_pages(index: VectorIndex, damaged: list[str]
+                        ) -> AsyncIterator[list[VectorEntry]]:
+    """Every entry of ``index``, a page at a time, those it cannot read left out and
+    their message ids added to ``damaged``: the scan goes on past them (a page of damaged
+    entries only is empty, not the end)."""
+    after: str | None = None
+    while True:
+        seen = len(damaged)
+        page = await index.scan_vectors(after, 1000, damaged=damaged)
+        ids = [*(e.message_id for e in page[-1:]), *damaged[seen:]]
+        if not ids:
+            return
+        if page:
+            yield page
+        after = max(ids)

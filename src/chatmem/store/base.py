@@ -498,8 +498,13 @@ class VectorIndex(Protocol):
         compares only vectors of its own size, so an import checks its vectors' here."""
         ...
 
-    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
-        """Every entry ordered by message id, after ``after``: export and migration."""
+    async def scan_vectors(self, after: str | None, limit: int, *,
+                           damaged: list[str] | None = None) -> list[VectorEntry]:
+        """Every entry ordered by message id, after ``after``: export and migration.
+
+        An entry the backend cannot read (:class:`~chatmem.errors.DamagedRow`) is the
+        error; with ``damaged`` (a reindex, which writes it again) it is left out with
+        a warning and its message id added there."""
         ...
 
     async def clear_vectors(self, session_id: str | None = None) -> int:

@@ -15,11 +15,20 @@ its own way.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import DamagedRow
 from ..models import VectorEntry
+
+T = TypeVar("T")
+R = TypeVar("R")
+log = logging.getLogger("chatmem.store")
 
 Kind = Literal["text", "integer", "json_list", "json_object"]
 
@@ -60,14 +69,105 @@ class Column:
         return value
 
     def python(self, value: Any) -> Any:
-        """A stored value (decoded JSON for JSON columns) as the entry's attribute."""
+        """A stored value (decoded JSON for JSON columns) as the entry's attribute;
+        :class:`BadColumn` when it is not what chatmem writes there."""
         if self.kind == "json_list":
+            if value is not None and not isinstance(value, list):
+                raise BadColumn(self.column, f"holds JSON {_shown(value)}, not a list")
             return tuple(value or ())
         if self.kind == "json_object":
-            return value or {}
+            return json_object(self.column, value)
         if self.kind == "integer":
-            return int(value)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            try:
+                return int(value)
+            except (TypeError, ValueError):
+                raise BadColumn(self.column, f"holds {_shown(value)}, not an integer"
+                                ) from None
         return str(value) if self.required else value
+
+
+class BadColumn(ValueError):
+    """A stored value chatmem cannot read: a column of a row, and what is wrong with it
+    (:func:`read_row` names the row)."""
+
+    def __init__(self, column: str, problem: str) -> None:
+        super().__init__(f"{column}: {problem}")
+        self.column, self.problem = column, problem
+
+
+def _shown(value: Any) -> str:
+    """A stored value in an error, cut short: it may be a long text."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def json_object(column: str, value: Any) -> Any:
+    """A decoded JSON object column (``{}`` for NULL); :class:`BadColumn` for another
+    JSON type (PostgreSQL's ``jsonb`` holds any)."""
+    if value is not None and not isinstance(value, Mapping):
+        raise BadColumn(column, f"holds JSON {_shown(value)}, not an object")
+    return value or {}
+
+
+def load_json(column: str, value: Any, load: Callable[[Any], Any] | None) -> Any:
+    """A JSON column's stored value decoded by ``load`` (text only: a driver that
+    decodes them gives the value); :class:`BadColumn` for text that is not JSON."""
+    if load is None or not isinstance(value, str):
+        return value
+    try:
+        return load(value)
+    except ValueError as exc:
+        raise BadColumn(column, f"is not valid JSON ({exc}): {_shown(value)}") from None
+
+
+def read_row(table: str, key: Any, build: Callable[[], T]) -> T:
+    """``build()``, a record made from a row of ``table`` whose id is ``key``; a value
+    it cannot read (:class:`BadColumn`) is a :class:`~chatmem.errors.DamagedRow` naming
+    the table, the row and the column."""
+    try:
+        return build()
+    except BadColumn as exc:
+        raise DamagedRow(table, str(key), exc.column, exc.problem) from exc
+
+
+def read_rows(table: str, rows: Iterable[R], key: Callable[[R], Any],
+              build: Callable[[R], T], *, damaged: list[str] | None = None,
+              where: str = "") -> list[T]:
+    """:func:`read_row` of each row. ``damaged`` given, a damaged row is left out with
+    a warning and its id added there (a reindex, which writes it again); else it is
+    the error (``where``: the store, in its message)."""
+    out: list[T] = []
+    for r in rows:
+        try:
+            out.append(read_row(table, key(r), lambda: build(r)))  # noqa: B023 (called now)
+        except DamagedRow as exc:
+            exc.where = where
+            if damaged is None:
+                raise
+            log.warning("%s; left out until then", exc)
+            damaged.append(exc.row)
+    return out
+
+
+def blob_vector(raw: Any, dim: Any) -> npt.NDArray[np.float32]:
+    """A vector stored as float32 bytes (SQLite's ``vec``) whose ``dim`` column says
+    its length; :class:`BadColumn` when the bytes are not that many numbers."""
+    if not isinstance(raw, bytes) or len(raw) % 4:
+        what = f"{len(raw)} bytes" if isinstance(raw, bytes) else _shown(raw)
+        raise BadColumn("vec", f"holds {what}, not float32 numbers (4 bytes each)")
+    return checked_vector("vec", np.frombuffer(raw, dtype=np.float32).copy(), dim)
+
+
+def checked_vector(column: str, vector: npt.NDArray[np.float32], dim: Any
+                   ) -> npt.NDArray[np.float32]:
+    """``vector`` as stored in ``column``, when its length is the row's ``dim``."""
+    if isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0:
+        raise BadColumn("dim", f"holds {_shown(dim)}, not a vector size")
+    if vector.shape != (dim,):
+        raise BadColumn(column, f"holds {vector.size} numbers where column dim says {dim}")
+    return vector
 
 
 #: Every field of a vector entry that a store keeps beside the vector, in the
@@ -167,8 +267,8 @@ def _fields(columns: Sequence[Column], values: Sequence[Any] | Mapping[str, Any]
             value = values[name] if c.required else values.get(name)
         else:
             value = values[i]
-        if c.is_json and load is not None and isinstance(value, str):
-            value = load(value)
+        if c.is_json:
+            value = load_json(c.column, value, load)
         out[c.field] = c.python(value)
     return out
 

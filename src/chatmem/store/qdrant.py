@@ -75,7 +75,7 @@ from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
 from .base import OneWidth, SessionSnapshot, WidthConflict, chunks, widths_of
-from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values
+from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
 from .filters import compile_qdrant, evaluate
 from .where import check_fields, named_ids
 
@@ -437,6 +437,11 @@ def entry_payload(e: VectorEntry) -> dict[str, Any]:
     payload = {c.key: v for c, v in zip(ENTRY_COLUMNS, values)}
     payload["text"] = e.text
     return payload
+
+
+def _point_id(point: Any) -> str:
+    """The message id of a point's payload (a point read by ``retrieve``)."""
+    return str((point.payload or {}).get("message_id"))
 
 
 def _entry(payload: Mapping[str, Any], vector: Any) -> VectorEntry:
@@ -813,11 +818,12 @@ class QdrantIndex:
                 ids=[point_id(mid) for mid in part], with_payload=True, with_vectors=True)
         unit = q.astype(np.float64) / max(float(np.linalg.norm(q)), 1e-30)
         out = []
-        for p in points:
-            payload = p.payload or {}
-            if "message_id" not in payload or not isinstance(p.vector, list):
-                continue
-            entry = _entry(payload, p.vector)
+        readable = [p for p in points
+                    if "message_id" in (p.payload or {}) and isinstance(p.vector, list)]
+        # a damaged point is left out with a warning (a reindex writes it again)
+        for entry in read_rows("vectors", readable, _point_id,
+                               lambda p: _entry(p.payload or {}, p.vector), damaged=[],
+                               where=f"qdrant ({self.display})"):
             if rest and not evaluate(rest, filter_document(entry)):
                 continue
             vec = entry.vector.astype(np.float64)
@@ -982,7 +988,8 @@ class QdrantIndex:
                 sizes.setdefault(await self._model_of(name) or "", set()).add(dim)
         return {model: frozenset(dims) for model, dims in sizes.items()}
 
-    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+    async def scan_vectors(self, after: str | None, limit: int, *,
+                           damaged: list[str] | None = None) -> list[VectorEntry]:
         """Every entry ordered by message id, after ``after``: export and migration.
 
         Qdrant cannot order by a string field, so the first page lists the message ids
@@ -1004,9 +1011,12 @@ class QdrantIndex:
             records = await self._call("retrieve", self._client.retrieve, name,
                                        ids=[point_id(mid) for mid in mids], with_payload=True,
                                        with_vectors=True)
-            for r in records:
-                if r.payload and "message_id" in r.payload and r.vector is not None:
-                    found[str(r.payload["message_id"])] = _entry(r.payload, r.vector)
+            readable = [r for r in records
+                        if r.payload and "message_id" in r.payload and r.vector is not None]
+            for e in read_rows("vectors", readable, _point_id,
+                               lambda r: _entry(r.payload or {}, r.vector),
+                               damaged=damaged, where=f"qdrant ({self.display})"):
+                found[e.message_id] = e
         out = [found[mid] for mid in chosen if mid in found]
         snap.last = chosen[-1] if chosen else after
         self._scan = snap

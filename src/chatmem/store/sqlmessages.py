@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..models import MAX_TS, IndexState, Message, Session, StoreStats
 from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks
-from .columns import MESSAGE_COLUMN_NAMES, message_fields
+from .columns import MESSAGE_COLUMN_NAMES, json_object, load_json, message_fields, read_row
 from .sql import (
     FAILED_SQL,
     HIDDEN_KINDS,
@@ -107,19 +107,25 @@ POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c='
 # ---------------------------------------------------------------- row mapping
 
 def row_to_message(d: Dialect, row: Sequence[Any]) -> Message:
-    """A message from a row of :attr:`Dialect.message_columns`."""
-    return Message(**message_fields(tuple(row)[1:-1], load=d.load))
+    """A message from a row of :attr:`Dialect.message_columns`; a value chatmem cannot
+    read is a :class:`~chatmem.errors.DamagedRow` naming the message and the column."""
+    r = tuple(row)
+    return read_row("messages", r[1], lambda: Message(**message_fields(r[1:-1], load=d.load)))
 
 
 def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
-    """A session from a row of :data:`SESSION_COLUMNS`."""
+    """A session from a row of :data:`SESSION_COLUMNS` (a damaged one: as
+    :func:`row_to_message`)."""
     r = tuple(row)
-    load = d.load or (lambda v: v)
-    metadata = load(r[7]) if isinstance(r[7], str) else r[7]
-    settings = load(r[8]) if isinstance(r[8], str) else r[8]
-    return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
-                   chat_type=r[4], group_id=r[5], group_name=r[6], metadata=metadata,
-                   settings=settings)
+
+    def build() -> Session:
+        metadata, settings = (json_object(name, load_json(name, value, d.load))
+                              for name, value in (("metadata", r[7]), ("settings", r[8])))
+        return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
+                       chat_type=r[4], group_id=r[5], group_name=r[6], metadata=metadata,
+                       settings=settings)
+
+    return read_row("sessions", r[0], build)
 
 
 def messages_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:

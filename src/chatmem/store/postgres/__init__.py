@@ -113,7 +113,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
+import inspect
 import json
 import logging
 import math
@@ -124,7 +126,7 @@ import uuid
 from bisect import bisect_right
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -134,7 +136,7 @@ from psycopg import sql
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
-from ...errors import ConfigError, InvalidInput, StoreClosed, StoreError
+from ...errors import ConfigError, DamagedRow, InvalidInput, StoreClosed, StoreError
 from ...models import (
     VECTOR_FIELDS,
     Erased,
@@ -165,9 +167,11 @@ from ..base import (
 from ..columns import (
     ENTRY_COLUMN_NAMES,
     Column,
+    checked_vector,
     entry_fields,
     entry_values,
     pg_upsert_sql,
+    read_rows,
 )
 from ..filters import compile_postgres
 from ..sql import PENDING_ENTRY_SQL, WAITING_STATES_SQL, waiting
@@ -385,6 +389,32 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
     return " AND ".join(parts), params
 
 
+C = TypeVar("C", bound=type)
+
+
+def _naming_damage(cls: C) -> C:
+    """Every public coroutine method of ``cls`` names the store in a
+    :class:`~chatmem.errors.DamagedRow` it raises (:attr:`~chatmem.errors.DamagedRow.where`):
+    the rows are read in many places, the store is one."""
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        async def named(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await fn(self, *args, **kwargs)
+            except DamagedRow as exc:
+                exc.where = exc.where or f"postgres ({self._where})"
+                raise
+
+        return named
+
+    for name, fn in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(fn):
+            setattr(cls, name, wrap(fn))
+    return cls
+
+
+@_naming_damage
 class PostgresStore:
     """Message store and vector index in one PostgreSQL database (pgvector)."""
 
@@ -1581,13 +1611,17 @@ class PostgresStore:
         async with self._conn() as conn:
             return sm.vector_sizes_result(await _rows(conn, sm.VECTOR_SIZES_QUERY))
 
-    async def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+    async def scan_vectors(self, after: str | None, limit: int, *,
+                           damaged: list[str] | None = None) -> list[VectorEntry]:
         async with self._conn() as conn:
             rows = await (await conn.execute(
-                f"SELECT {_VEC_COLS} FROM vectors WHERE message_id > %s "  # C collation
+                f"SELECT {_VEC_COLS}, dim FROM vectors WHERE message_id > %s "  # C collation
                 "ORDER BY message_id LIMIT %s", [after or "", POSTGRES.limit(limit)])).fetchall()
-        return [VectorEntry(**entry_fields(r[:-2]), text=r[-2], vector=_to_numpy(r[-1]))
-                for r in rows]
+        return read_rows(
+            "vectors", rows, lambda r: r[0],
+            lambda r: VectorEntry(**entry_fields(r[:-3]), text=r[-3], vector=checked_vector(
+                "embedding", _to_numpy(r[-2]), r[-1])),
+            damaged=damaged, where=f"postgres ({self._where})")
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         scope, params = _session_scope(session_id)

@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 from filelock import FileLock, Timeout
 
-from ...errors import StoreClosed, StoreError
+from ...errors import DamagedRow, StoreClosed, StoreError
 from ...models import (
     Erased,
     IndexState,
@@ -79,9 +79,11 @@ from ..base import (
 from ..columns import (
     ENTRY_COLUMN_NAMES,
     ENTRY_COLUMNS,
+    blob_vector,
     entry_fields,
     entry_values,
     json_text,
+    read_rows,
 )
 from ..matrix import RowColumns, VectorMatrix
 from ..postings import Postings
@@ -139,6 +141,14 @@ def _on_store_thread(
 
     functools.update_wrapper(on_thread, method)  # name, docstring, signature
     return on_thread
+
+
+def _searchable(row: sqlite3.Row) -> sqlite3.Row:
+    """A ``vectors`` row the search can hold: a vector of its ``dim`` and an integer
+    time (:class:`~chatmem.store.columns.BadColumn` otherwise)."""
+    blob_vector(row["vec"], row["dim"])
+    ENTRY_COLUMNS[2].python(row["ts"])
+    return row
 
 
 def _vector_where_sql(where: Mapping[str, Any]) -> tuple[str, list[Any]]:
@@ -228,10 +238,18 @@ class SqliteStore:
             return await loop.run_in_executor(self._executor, self._unless_closed, fn, *args)
         except sqlite3.Error as exc:
             raise StoreError(f"sqlite ({self.path}): {exc}") from exc
+        except DamagedRow as exc:  # a row chatmem cannot read: named with the store
+            exc.where = exc.where or self._where
+            raise
         except RuntimeError as exc:  # executor shut down under us
             if self._closed:
                 raise StoreClosed("the store is closed") from exc
             raise
+
+    @property
+    def _where(self) -> str:
+        """The store, as its errors name it."""
+        return f"sqlite ({self.path})"
 
     def _unless_closed(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the store's thread, unless :meth:`close` ran there first: a
@@ -570,7 +588,11 @@ class SqliteStore:
             if not rows:
                 break
             by_dim: dict[int, list[sqlite3.Row]] = {}
-            for r in rows:
+            # a damaged row (written by another program, a broken disk) is left out of
+            # the search with a warning: one row must not stop every recall, and
+            # ``chatmem reindex`` writes it again (:meth:`scan_vectors` names it there)
+            for r in read_rows("vectors", rows, lambda r: r["message_id"], _searchable,
+                               damaged=[], where=self._where):
                 by_dim.setdefault(r["dim"], []).append(r)
             for dim, group in by_dim.items():
                 mat = self._matrices.setdefault(dim, VectorMatrix(dim))
@@ -837,13 +859,16 @@ class SqliteStore:
             SQLITE, self._rows(sm.scan_messages_query(SQLITE, after, limit)))
 
     @_on_store_thread
-    def scan_vectors(self, after: str | None, limit: int) -> list[VectorEntry]:
+    def scan_vectors(self, after: str | None, limit: int, *,
+                     damaged: list[str] | None = None) -> list[VectorEntry]:
         rows = self.conn.execute(
-            f"SELECT {ENTRY_COLUMN_NAMES}, vec FROM vectors WHERE message_id > ? "
+            f"SELECT {ENTRY_COLUMN_NAMES}, dim, vec FROM vectors WHERE message_id > ? "
             "ORDER BY message_id LIMIT ?", (after or "", limit)).fetchall()
-        return [VectorEntry(**entry_fields(tuple(r)[:-1], load=json.loads),
-                            vector=np.frombuffer(r[-1], dtype=np.float32).copy())
-                for r in rows]
+        return read_rows(
+            "vectors", rows, lambda r: r[0],
+            lambda r: VectorEntry(**entry_fields(tuple(r)[:-2], load=json.loads),
+                                  vector=blob_vector(r[-1], r[-2])),
+            damaged=damaged, where=self._where)
 
     @_on_store_thread
     def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:

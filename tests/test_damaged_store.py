@@ -1,0 +1,218 @@
+"""A store damaged outside chatmem (a hand edit, a broken disk): each row chatmem cannot
+read is a :class:`~chatmem.errors.DamagedRow` (a StoreError) naming the table, the row
+(message or session id) and the column, and what repairs it; never an "unexpected
+JSONDecodeError … please report it".
+
+A damaged vector row is derived data: a recall leaves it out (with a warning) instead of
+failing until it is repaired, ``reindex`` embeds its message again, which replaces it,
+and an export or a migration fails naming it (the file would lack that vector) and
+saying to run ``chatmem reindex``. A damaged message or session row is the user's own
+data: every call that reads it fails naming it, an export too (it must not drop a
+message silently), and chatmem cannot repair it itself.
+
+The rows are damaged with SQL in real SQLite files and real PostgreSQL tables; jsonb
+holds only valid JSON, so PostgreSQL's damage is JSON of another type than chatmem
+writes, or a vector whose length is not its row's ``dim``."""
+
+from __future__ import annotations
+
+import io
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import chatmem.testing
+from backends import PLACES, Place
+from chatmem import Memory, errors
+from chatmem.cli import main
+from chatmem.errors import StoreError
+from chatmem.transfer import export_jsonl
+
+TEXTS = ["the lighthouse trip is on sunday", "bring a raincoat for the ferry"]
+
+
+async def _memory(place: Place) -> Memory:
+    return await Memory.open(place.url, embedder=chatmem.testing.embedder())
+
+
+async def _seed(place: Place) -> list[str]:
+    async with await _memory(place) as mem:
+        stored = await mem.add([{"session_id": "s1", "content": t} for t in TEXTS])
+        await mem.flush(timeout=60)
+        return [m.id for m in stored if m.id is not None]
+
+
+async def _damage(place: Place, statement: str, *params: Any) -> None:
+    """Run ``statement`` on the store's own database, as a hand edit would."""
+    if place.url.startswith("sqlite:///"):
+        conn = sqlite3.connect(place.url[len("sqlite:///"):])
+        with conn:
+            assert conn.execute(statement, params).rowcount == 1
+        conn.close()
+        return
+    import psycopg
+
+    from backends import pg_url
+
+    schema = place.url.rsplit("schema=", 1)[1]
+    async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+        await conn.execute(f'SET search_path TO "{schema}", public')
+        cur = await conn.execute(statement.replace("?", "%s"), params)
+        assert cur.rowcount == 1
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def place(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Place]:
+    async with PLACES[request.param](tmp_path) as where:
+        yield where
+
+
+def _sqlite(place: Place) -> bool:
+    return place.url.startswith("sqlite:")
+
+
+def _names(exc: BaseException, table: str, row: str, column: str) -> str:
+    assert isinstance(exc, errors.DamagedRow) and isinstance(exc, StoreError), repr(exc)
+    text = str(exc)
+    assert f"damaged row in table {table} (" in text and repr(row) in text, text
+    assert f"column {column} " in text, text
+    assert "JSONDecodeError" not in text and "please report" not in text
+    return text
+
+
+async def _export(mem: Memory, *, vectors: bool) -> str:
+    out = io.StringIO()
+    await export_jsonl(mem.storage, out, vectors=vectors)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("damage", ["meta", "length", "dim"])
+async def test_a_damaged_vector_row_is_left_out_of_recall_and_reindex_repairs_it(
+        place: Place, damage: str, caplog: pytest.LogCaptureFixture) -> None:
+    if damage == "length" and not _sqlite(place):
+        pytest.skip("a pgvector value is numbers: a wrong length is the dim case")
+    ids = await _seed(place)
+    bad = ids[0]
+    if damage == "meta":  # SQLite: not JSON; PostgreSQL's jsonb: not an object
+        await _damage(place, "UPDATE vectors SET mmeta = ? WHERE message_id = ?",
+                      "{bad" if _sqlite(place) else "[1]", bad)
+        column = "mmeta"
+    elif damage == "length" and _sqlite(place):  # bytes that are not float32 numbers
+        await _damage(place, "UPDATE vectors SET vec = x'00010203ff' WHERE message_id = ?",
+                      bad)
+        column = "vec"
+    else:  # a vector whose length is not its row's dim
+        await _damage(place, "UPDATE vectors SET dim = 3 WHERE message_id = ?", bad)
+        column = "vec" if _sqlite(place) else "embedding"
+    async with await _memory(place) as mem:
+        # a recall is not broken by it: the other message is still found
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            hits = (await mem.recall("raincoat ferry", scope="all", window=0)).hits
+        assert [h.message.id for h in hits][:1] == [ids[1]]
+        # an export with vectors, and a migration, fail naming it and the repair
+        with pytest.raises(StoreError) as caught:
+            await _export(mem, vectors=True)
+        text = _names(caught.value, "vectors", bad, column)
+        assert "chatmem reindex" in text
+        assert ("sqlite (" if _sqlite(place) else "postgres (") in text
+        assert TEXTS[0] in await _export(mem, vectors=False)  # the messages are intact
+        out = await mem.reindex()
+        assert out["stale"] == out["reembedded"] == 1, out
+        assert bad in caplog.text  # the recall's or the reindex's warning named it
+        exported = await _export(mem, vectors=True)
+        assert exported.count('"type": "vector"') == 2
+    async with await _memory(place) as mem:  # repaired on disk: a fresh open reads it
+        hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+        assert hits and hits[0].message.id == bad
+        assert (await _export(mem, vectors=True)).count('"type": "vector"') == 2
+
+
+@pytest.mark.parametrize("column", ["metadata", "mentions", "ts"])
+async def test_a_damaged_message_row_is_named_by_every_read(place: Place,
+                                                            column: str) -> None:
+    """The user's own data: every read of it fails naming it (an export too: it must not
+    drop the message), and the error says how to repair it by hand."""
+    if column == "ts" and not _sqlite(place):
+        pytest.skip("PostgreSQL's bigint column holds only integers")
+    ids = await _seed(place)
+    value = {"metadata": "{bad" if _sqlite(place) else "[1]",
+             "mentions": "[1," if _sqlite(place) else '{"a": 1}', "ts": "yesterday"}[column]
+    await _damage(place, f"UPDATE messages SET {column} = ? WHERE id = ?", value, ids[0])
+    async with await _memory(place) as mem:
+        for read in (lambda: mem.list(session="s1"), lambda: mem.get([ids[0]]),
+                     lambda: _export(mem, vectors=False),
+                     lambda: mem.recall("lighthouse trip sunday", scope="all")):
+            with pytest.raises(StoreError) as caught:
+                await read()
+            text = _names(caught.value, "messages", ids[0], column)
+            assert ("sqlite3" if _sqlite(place) else "psql") in text
+        assert (await mem.get([ids[1]]))[ids[1]].content == TEXTS[1]  # the others are read
+
+
+async def test_a_damaged_session_row_is_named(place: Place) -> None:
+    await _seed(place)
+    await _damage(place, "UPDATE sessions SET settings = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", "s1")
+    async with await _memory(place) as mem:
+        with pytest.raises(StoreError) as caught:
+            await mem.recall("lighthouse", session="s1")
+        _names(caught.value, "sessions", "s1", "settings")
+
+
+def _hand_edit(db: Path, statement: str, query: str) -> Any:
+    """Run ``statement`` on the SQLite file ``db``; the first value ``query`` reads."""
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(statement)
+        value = conn.execute(query).fetchone()[0]
+    conn.close()
+    return value
+
+
+def test_cli_names_a_damaged_vector_row_and_reindex_repairs_it(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    runner = CliRunner()
+    for text in TEXTS:
+        res = runner.invoke(main, ["add", "--db", str(db), "--session", "s1", text])
+        assert res.exit_code == 0, res.output
+    bad = _hand_edit(db, "UPDATE vectors SET mmeta = '{bad' WHERE rowid = 1",
+                     "SELECT message_id FROM vectors WHERE rowid = 1")
+    res = runner.invoke(main, ["recall", "--db", str(db), "--scope", "all", "raincoat"])
+    assert res.exit_code == 0, res.output
+    assert TEXTS[1] in res.stdout
+    res = runner.invoke(main, ["export", "--db", str(db), "--vectors",
+                               "-o", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 2
+    line = [x for x in res.output.splitlines() if x.startswith("error: ")][-1]
+    assert line.startswith(f"error: sqlite ({db}): damaged row in table vectors "
+                           f"(message id {bad!r}): column mmeta is not valid JSON"), line
+    assert "run chatmem reindex" in line and "please report" not in res.output
+    res = runner.invoke(main, ["reindex", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert "re-embedded 1 message(s)" in res.stdout
+    res = runner.invoke(main, ["export", "--db", str(db), "--vectors",
+                               "-o", str(tmp_path / "x.jsonl")])
+    assert res.exit_code == 0, res.output
+    assert "vectors 2" in res.output
+
+
+def test_cli_names_a_damaged_message_row(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", str(db), "--session", "s1", "--no-wait",
+                               TEXTS[0]])
+    assert res.exit_code == 0, res.output
+    mid = _hand_edit(db, "UPDATE messages SET metadata = '{bad'", "SELECT id FROM messages")
+    for args in (["list"], ["export", "-o", str(tmp_path / "x.jsonl")]):
+        res = runner.invoke(main, [*args, "--db", str(db)])
+        assert res.exit_code == 2, res.output
+        line = [x for x in res.output.splitlines() if x.startswith("error: ")][-1]
+        assert (f"damaged row in table messages (message id {mid!r}): column metadata "
+                "is not valid JSON") in line, line
+        assert "please report" not in line
+    assert not (tmp_path / "x.jsonl").exists()
