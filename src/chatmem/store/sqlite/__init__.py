@@ -109,6 +109,9 @@ log = logging.getLogger("chatmem.store.sqlite")
 #: How long the checkpoint after an erase waits for another process's reader before it
 #: gives up (the store's thread waits meanwhile: every call of the store does).
 CHECKPOINT_WAIT_MS = 200
+#: SQLite's result code of a write refused for want of space (``sqlite3.SQLITE_FULL``,
+#: which typeshed does not declare); an extended code keeps it in its low byte.
+SQLITE_FULL = 13
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -237,6 +240,8 @@ class SqliteStore:
         try:
             return await loop.run_in_executor(self._executor, self._unless_closed, fn, *args)
         except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == SQLITE_FULL:
+                raise self._disk_full() from exc
             raise StoreError(f"sqlite ({self.path}): {exc}") from exc
         except DamagedRow as exc:  # a row chatmem cannot read: named with the store
             exc.where = exc.where or self._where
@@ -245,6 +250,15 @@ class SqliteStore:
             if self._closed:
                 raise StoreClosed("the store is closed") from exc
             raise
+
+    def _disk_full(self) -> StoreError:
+        """SQLITE_FULL: the write was refused and rolled back (:meth:`_tx`), nothing of
+        it is acknowledged; what was committed before stays."""
+        return StoreError(
+            f"sqlite ({self.path}): the disk is full where the store is "
+            f"({os.path.dirname(self.path) or '.'}): this write was refused and nothing "
+            "of it was stored; what was stored before is kept; free some space there and "
+            "try again")
 
     @property
     def _where(self) -> str:
