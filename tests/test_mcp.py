@@ -671,3 +671,44 @@ async def test_arguments_the_schema_refuses_are_one_line_naming_each(
         listed = await client.call_tool("memory_list", {})
         assert not listed.is_error and listed.structured_content == {
             "truncated": False, "messages": []}
+
+
+async def test_an_argument_is_taken_as_its_json_type_as_the_http_api_takes_it(
+        bow_embedder: Embedder) -> None:
+    """memory_list took ``limit`` ``"5"``, ``true`` and ``5.0`` (and ``days`` ``"30"``)
+    as 5, 1, 5 and 30 (pydantic's lax mode), where the HTTP API's bodies and
+    memory_recall's own check refuse a JSON string, a boolean or a float as an integer.
+    And the SDK read a string argument as JSON first: a speaker_name ``"[1]"`` was
+    refused as the list [1], a query ``"null"`` was no query at all. Now every value is
+    its JSON type, on every tool."""
+    opened: list[Memory] = []
+
+    async def open_memory() -> Memory:
+        opened.append(await Memory.open("memory://", embedder=bow_embedder))
+        return opened[-1]
+
+    server = create_server(open_memory, session="alice-dm", platform="cli")
+    async with Client(server) as client:
+        for tool, args, said in [
+                ("memory_list", {"limit": "5"}, 'limit must be an integer, got "5"'),
+                ("memory_list", {"limit": True}, "limit must be an integer, got true"),
+                ("memory_list", {"limit": 5.0}, "limit must be an integer, got 5.0"),
+                ("memory_list", {"days": "30"}, 'days must be an integer, got "30"'),
+                ("memory_add", {"content": "hi", "role": True},
+                 "role must be 'user' or 'assistant', got true")]:
+            result = await client.call_tool(tool, args)
+            assert result.is_error and text_of(result) == (
+                f"Error executing tool {tool}: {said}"), (tool, args, text_of(result))
+        added = await client.call_tool("memory_add", {"content": "the null pointer again",
+                                                      "speaker_name": "[1]"})
+        assert not added.is_error and added.structured_content, text_of(added)
+        stored = (await opened[0].store.get([added.structured_content["id"]]))[
+            added.structured_content["id"]]
+        assert stored.speaker_name == "[1]"
+        listed = await client.call_tool("memory_list", {"session": "[1]"})
+        assert not listed.is_error and listed.structured_content == {
+            "truncated": False, "messages": []}, text_of(listed)
+        await opened[0].flush(10)
+        found = await client.call_tool("memory_recall", {"query": "null"})
+        assert not found.is_error and "the null pointer again" in text_of(found), \
+            text_of(found)

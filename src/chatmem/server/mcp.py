@@ -65,6 +65,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
@@ -259,13 +260,32 @@ class _StrictTool(Tool):
             raise
 
 
+class _AsSent(FuncMetadata):
+    """A tool's arguments as the client sent them. The SDK read a string argument of a
+    parameter not typed ``str`` as JSON first (for clients that send a list as its JSON
+    text): ``speaker_name`` ``"[1]"`` became the list ``[1]`` and was refused, a
+    ``session`` or ``query`` ``"null"`` became none at all. chatmem's tools take no list
+    or object, so a string stays the string it is."""
+
+    def pre_parse_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+
 def _strict(tool: Tool) -> Tool:
     """Reject unknown arguments (as chatmem's own check does) instead of dropping them,
-    and refuse bad ones in one line (:class:`_StrictTool`)."""
+    take each value as its JSON type, and refuse bad ones in one line
+    (:class:`_StrictTool`).
+
+    Strict, as the HTTP API's bodies and :func:`chatmem.tool.parse_tool_arguments` are:
+    a JSON string is not an integer (``limit`` ``"5"``), nor is ``true`` or ``5.0``;
+    pydantic's lax mode took all three as 5, 1 and 5 (only a URL's query string, where
+    every value is text, reads ``limit=5`` as a number)."""
     base = tool.fn_metadata.arg_model
-    tool.fn_metadata.arg_model = type(base.__name__, (base,), {
+    arg_model = type(base.__name__, (base,), {
         "__module__": base.__module__,
-        "model_config": ConfigDict(**{**base.model_config, "extra": "forbid"})})
+        "model_config": ConfigDict(**{**base.model_config, "extra": "forbid",
+                                      "strict": True})})
+    tool.fn_metadata = _AsSent(**{**dict(tool.fn_metadata), "arg_model": arg_model})
     tool.parameters = {**tool.parameters, "additionalProperties": False}
     return _StrictTool.model_validate(tool, from_attributes=True)
 
