@@ -471,7 +471,7 @@ WORDED: list[tuple[str, Callable[[Memory], Awaitable[Any]] | list[str], str]] = 
      "text, got str 'video'"),
     ("tool argument", lambda m: m.call_tool({"query": "x", "colour": 1},
                                             {"session_id": "s1"}),
-     "memory_recall: unknown argument(s) 'colour'; it takes query, scope, context_window, "
+     "memory_recall: unknown argument(s) colour; it takes query, scope, context_window, "
      "cross_session, top_k"),
     ("import role", _export_lines({**_MESSAGE, "role": "bot"}),
      "line 2: message.role must be one of assistant, notice, system, tool, user, got "

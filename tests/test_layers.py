@@ -12,9 +12,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: Layers, lowest first. A module may import its own layer's modules (within its own
 #: package) and any lower layer's. The filter language (store.filters) is shared
 #: vocabulary — configuration validates filters with it — so it sits at the bottom.
+#: So does the wording of a schema's refusals (chatmem.refusals), which the servers and
+#: the memory_recall tool's own check (chatmem.tool) share.
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
-     "chatmem.telemetry"),
+     "chatmem.telemetry", "chatmem.refusals"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
      "chatmem.overview", "chatmem.platforms"),

@@ -173,7 +173,7 @@ async def test_stdio_end_to_end(tmp_path: Path) -> None:
             assert "top_k" in text_of(bad)
             bad = await client.call_tool("memory_recall", {"query": ""})
             assert bad.is_error
-            assert "query must be a non-empty string" in text_of(bad)
+            assert text_of(bad) == "Error executing tool memory_recall: query must not be empty"
             bad = await client.call_tool("memory_recall", {"query": "tea", "limit": 3})
             assert bad.is_error
             assert "limit" in text_of(bad)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
+from .refusals import as_given, schema_errors
 
 if TYPE_CHECKING:
     from .recall import RecallResult
@@ -103,12 +106,31 @@ def tool_schema(config: Config) -> dict[str, Any]:
     }
 
 
+class _Arguments(BaseModel):
+    """memory_recall's arguments as its schema takes them: strict, as the HTTP API's
+    bodies and the MCP server's tools are (a JSON string is not an integer, ``true`` is
+    not 1, ``"yes"`` is not true), no unknown one. No upper bound on ``top_k`` and
+    ``context_window``: a larger one is clamped to the configuration (arguments only
+    narrow, :meth:`Memory.call_tool`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    query: Annotated[str, Field(min_length=1)]
+    scope: str | None = None
+    context_window: Annotated[int, Field(ge=0)] | None = None
+    cross_session: bool | None = None
+    top_k: Annotated[int, Field(ge=1)] | None = None
+
+
 #: The arguments of memory_recall, as its schema lists them.
-TOOL_ARGUMENTS = ("query", "scope", "context_window", "cross_session", "top_k")
+TOOL_ARGUMENTS = tuple(_Arguments.model_fields)
 
 
 def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
-    """Validate the model's arguments (a mapping or its JSON text), naming the bad one."""
+    """Validate the model's arguments (a mapping or its JSON text), naming the bad one as
+    the servers' refusals do (:func:`chatmem.refusals.schema_errors`: ``top_k must be at
+    least 1, got 0``, ``unknown argument(s) topk (did you mean top_k?)``). A ``null`` is
+    an argument left out, as the MCP server takes it."""
     if isinstance(arguments, str):
         if len(arguments) > MAX_ARGUMENTS_CHARS:
             raise InvalidInput(f"{TOOL_NAME} arguments are longer than {MAX_ARGUMENTS_CHARS} "
@@ -124,31 +146,21 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
         except RecursionError:
             raise InvalidInput(f"{TOOL_NAME} arguments are nested too deeply") from None
     if not isinstance(arguments, Mapping):
-        raise InvalidInput(f"{TOOL_NAME} arguments must be an object")
-    unknown = set(arguments) - set(TOOL_ARGUMENTS)
-    if unknown:
-        raise InvalidInput(f"{TOOL_NAME}: unknown argument(s) "
-                           f"{', '.join(sorted(repr(str(k)[:40]) for k in unknown))}; it "
-                           f"takes {', '.join(TOOL_ARGUMENTS)}")
-    query = arguments.get("query")
-    if not isinstance(query, str) or not query.strip():
-        raise InvalidInput(f"{TOOL_NAME}: query must be a non-empty string")
-    check_text(query, f"{TOOL_NAME}: query", max_chars=MAX_CONTENT_CHARS)
-    scope = arguments.get("scope")
-    if scope is not None:
-        scope = normalize_scope(scope, name=f"{TOOL_NAME}: scope")
-    window = arguments.get("context_window")
-    if window is not None and (isinstance(window, bool) or not isinstance(window, int)
-                               or window < 0):
-        raise InvalidInput(f"{TOOL_NAME}: context_window must be an integer ≥ 0")
-    cross = arguments.get("cross_session")
-    if cross is not None and not isinstance(cross, bool):
-        raise InvalidInput(f"{TOOL_NAME}: cross_session must be true or false")
-    top_k = arguments.get("top_k")
-    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
-                              or top_k < 1):
-        raise InvalidInput(f"{TOOL_NAME}: top_k must be an integer ≥ 1")
-    return ToolArguments(query, scope, window, cross, top_k)
+        raise InvalidInput(f"{TOOL_NAME} arguments must be an object, got "
+                           f"{as_given(arguments)}")
+    given = {str(k): v for k, v in arguments.items() if v is not None}
+    try:
+        args = _Arguments.model_validate(given)
+    except ValidationError as exc:
+        said = schema_errors(exc.errors(include_url=False), _Arguments, arguments=True)
+        raise InvalidInput(f"{TOOL_NAME}: {said}") from None
+    if not args.query.strip():
+        raise InvalidInput(f"{TOOL_NAME}: query must not be empty")
+    check_text(args.query, f"{TOOL_NAME}: query", max_chars=MAX_CONTENT_CHARS)
+    scope = None if args.scope is None else normalize_scope(args.scope,
+                                                            name=f"{TOOL_NAME}: scope")
+    return ToolArguments(args.query, scope, args.context_window, args.cross_session,
+                         args.top_k)
 
 
 def tool_result(result: RecallResult, requested_scope: str | None) -> dict[str, Any]:

@@ -53,7 +53,7 @@ Errors have one shape, ``{"error": {"type", "message"}}``: 400 bad input (the
 message names the field), 401 no or unknown key, 403 not allowed, 404 not
 found, 405 wrong method, 408 a body that stalled, 413 body too large, 422 a body
 that does not match the schema (in chatmem's words, naming the field as a 400 does:
-:func:`~chatmem.server.refusals.schema_errors`), 500 a bug (logged with its
+:func:`~chatmem.refusals.schema_errors`), 500 a bug (logged with its
 traceback), 503 the store or the embedding provider is unavailable.
 """
 
@@ -113,6 +113,7 @@ from ..errors import (
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
+from ..refusals import as_given, lone_surrogate, schema_errors
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
@@ -125,7 +126,6 @@ from .limits import (
     protocol_class,
 )
 from .metrics import Metrics
-from .refusals import as_given, lone_surrogate, schema_errors
 
 log = logging.getLogger("chatmem.server.http")
 

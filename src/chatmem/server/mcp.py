@@ -82,11 +82,11 @@ from ..recall.render import (
     label_part,
     speaker_label,
 )
+from ..refusals import schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .limits import ClientLimits
-from .refusals import schema_errors
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -241,7 +241,7 @@ def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
 
 class _StrictTool(Tool):
     """A tool whose arguments are refused in chatmem's words, one line, as the HTTP
-    API's 422 words a body (:func:`~chatmem.server.refusals.schema_errors`: ``limit
+    API's 422 words a body (:func:`~chatmem.refusals.schema_errors`: ``limit
     must be at most 50, got 51``, ``role must be 'user' or 'assistant', got "bot"``):
     the SDK reported a schema's refusal with pydantic's own dump (several lines, error
     types, the input repeated, a documentation link), which the model calling the tool
@@ -271,7 +271,18 @@ class _AsSent(FuncMetadata):
         return data
 
 
-def _strict(tool: Tool) -> Tool:
+class _CheckedByChatmem(_AsSent):
+    """memory_recall's arguments, whole and as sent, for chatmem's own check
+    (:func:`chatmem.tool.parse_tool_arguments`), which refuses them in the words the
+    library, ``POST /v1/tool`` and the integrations use: the SDK checked unknown ones
+    first, so ``{"colour": 1, "top_k": "5"}`` was refused for ``colour`` alone here and
+    for both there."""
+
+    def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+        return {"arguments": dict(arguments_to_validate)}
+
+
+def _strict(tool: Tool, metadata: type[_AsSent] = _AsSent) -> Tool:
     """Reject unknown arguments (as chatmem's own check does) instead of dropping them,
     take each value as its JSON type, and refuse bad ones in one line
     (:class:`_StrictTool`).
@@ -285,7 +296,7 @@ def _strict(tool: Tool) -> Tool:
         "__module__": base.__module__,
         "model_config": ConfigDict(**{**base.model_config, "extra": "forbid",
                                       "strict": True})})
-    tool.fn_metadata = _AsSent(**{**dict(tool.fn_metadata), "arg_model": arg_model})
+    tool.fn_metadata = metadata(**{**dict(tool.fn_metadata), "arg_model": arg_model})
     tool.parameters = {**tool.parameters, "additionalProperties": False}
     return _StrictTool.model_validate(tool, from_attributes=True)
 
@@ -323,14 +334,11 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
             raise ToolError("the memory is not open (the server is starting or stopping)")
         return opened[0]
 
-    async def memory_recall(query: Any, scope: Any = None, context_window: Any = None,
-                            cross_session: Any = None, top_k: Any = None
+    async def memory_recall(arguments: dict[str, Any]
                             ) -> Annotated[CallToolResult, RecallOutput]:
-        # Untyped on purpose: chatmem's own check (parse_tool_arguments) validates and
-        # names the bad argument, exactly as for a model calling the tool directly.
-        given = {"query": query, "scope": scope, "context_window": context_window,
-                 "cross_session": cross_session, "top_k": top_k}
-        arguments = {k: v for k, v in given.items() if v is not None}
+        # the arguments as sent (_CheckedByChatmem): chatmem's own check
+        # (parse_tool_arguments) validates them and names the bad ones, exactly as for
+        # a model calling the tool through the library or POST /v1/tool
         try:
             result = await memory().call_tool(arguments, caller)
         except ChatmemError as exc:
@@ -412,7 +420,8 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
     recall_tool = _strict(Tool.from_function(
         memory_recall, name=TOOL_NAME, title="Recall from memory",
         description=schema["description"],
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)))
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)),
+        _CheckedByChatmem)
     recall_tool.parameters = schema["parameters"]
     add_tool = _strict(Tool.from_function(
         memory_add, name=ADD_TOOL_NAME, title="Remember a message",

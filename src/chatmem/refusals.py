@@ -1,12 +1,15 @@
-"""Schema refusals in chatmem's words, for both servers.
+"""Schema refusals in chatmem's words, for both servers and the ``memory_recall`` tool.
 
-The HTTP API's 422 (a body or query string its schema refuses) and the MCP server's
-tool error (arguments a tool's schema refuses) word pydantic's errors as the library's
-own refusals do, one clause each: the field as chatmem names it (``messages[0].ts``),
-what it must be and the value as sent (``messages[0].ts must be an integer, got
-"1000"``, ``limit must be at most 50, got 51``), not pydantic's ``messages.0.ts: Input
-should be a valid integer``. One function words both, so a model or a user reads a
-refusal the same way whichever door it came through.
+The HTTP API's 422 (a body or query string its schema refuses), the MCP server's
+tool error (arguments a tool's schema refuses) and :func:`chatmem.tool.parse_tool_arguments`
+(a model's ``memory_recall`` arguments, whichever way they come: the library, ``POST
+/v1/tool``, MCP, the integrations) word pydantic's errors as the library's own refusals
+do, one clause each: the field as chatmem names it (``messages[0].ts``), what it must be
+and the value as sent (``messages[0].ts must be an integer, got "1000"``, ``limit must
+be at most 50, got 51``), not pydantic's ``messages.0.ts: Input should be a valid
+integer``. One function words them all, so a model or a user reads a refusal the same
+way whichever door it came through. It sits at the bottom of the layers (it needs only
+pydantic), so that the tool, below the servers, can use it.
 """
 
 from __future__ import annotations
@@ -49,6 +52,14 @@ def as_given(value: Any, limit: int = 80) -> str:
     as its escape, which the answer's UTF-8 can hold."""
     text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
     return text if len(text) <= limit else f"{text[:limit - 1]}…"
+
+
+def _shown(name: str, limit: int = 40) -> str:
+    """An unknown field's name as sent, cut to ``limit`` characters (a model may send a
+    name of any length), a lone surrogate as its escape (:func:`as_given`)."""
+    if lone_surrogate(name) is not None:
+        return as_given(name, limit)
+    return name if len(name) <= limit else f"{name[:limit - 1]}…"
 
 
 def _field_name(loc: Sequence[int | str]) -> str:
@@ -127,8 +138,8 @@ def schema_errors(errors: Sequence[Mapping[str, Any]], body: Any, *,
         model = _model_at(body, parent[1:]) if parent[:1] == ("body",) else None
         fields = list(model.model_fields) if model is not None else []
         near = {n: difflib.get_close_matches(n, fields, n=1) for n in names}
-        said = ", ".join(f"{n} (did you mean {near[n][0]}?)" if near[n] else n
-                         for n in names)
+        said = ", ".join(f"{_shown(n)} (did you mean {near[n][0]}?)" if near[n]
+                         else _shown(n) for n in names)
         fix = ("" if all(near.values()) else f"; it takes {', '.join(fields)}" if fields
                else "; leave them out")
         name = _field_name(parent)

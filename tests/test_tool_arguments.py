@@ -1,0 +1,127 @@
+"""The ``memory_recall`` tool's arguments are accepted or refused the same way, in the
+same words, whichever door they come through: the library (``parse_tool_arguments``,
+``Memory.call_tool``), the MCP server (through the MCP SDK's client), the HTTP API's
+``POST /v1/tool``; and those words are the HTTP API's own 422s for the same value of
+``POST /v1/recall`` (``top_k must be at least 1, got 0``).
+
+Before, the library's check said ``top_k must be an integer ≥ 1`` for ``"5"``, ``true``
+and 0 alike, ``query must be a non-empty string`` for 5 and ``""``, and quoted an
+unknown argument (``unknown argument(s) 'topk'; it takes …``, no did-you-mean), where
+MCP's tools and the HTTP API say what the value must be and what it was; and MCP
+refused an unknown argument alone, the bad values beside it unsaid."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from chatmem import InvalidInput, Memory
+from chatmem.config import Config
+from chatmem.embedding import Embedder
+from chatmem.server.http import KeyTable, create_app
+from chatmem.tool import parse_tool_arguments
+from providers import RecordingProvider
+from servers import running
+
+TAKES = "query, scope, context_window, cross_session, top_k"
+
+#: Arguments, and the one refusal every door gives them (after ``memory_recall: ``).
+REFUSED: list[tuple[dict[str, Any], str]] = [
+    ({"query": "tea", "top_k": "5"}, 'top_k must be an integer, got "5"'),
+    ({"query": "tea", "top_k": True}, "top_k must be an integer, got true"),
+    ({"query": "tea", "top_k": 5.0}, "top_k must be an integer, got 5.0"),
+    ({"query": "tea", "top_k": 0}, "top_k must be at least 1, got 0"),
+    ({"query": "tea", "context_window": "2"}, 'context_window must be an integer, got "2"'),
+    ({"query": "tea", "context_window": False},
+     "context_window must be an integer, got false"),
+    ({"query": "tea", "context_window": -1}, "context_window must be at least 0, got -1"),
+    ({"query": "tea", "cross_session": "no"},
+     'cross_session must be true or false, got "no"'),
+    ({"query": "tea", "cross_session": 1}, "cross_session must be true or false, got 1"),
+    ({"query": 5}, "query must be a string, got 5"),
+    ({"query": ""}, "query must not be empty"),
+    ({"query": "  "}, "query must not be empty"),
+    ({}, "query is required"),
+    ({"query": None}, "query is required"),
+    ({"query": "tea", "scope": 5}, "scope must be a string, got 5"),
+    ({"query": "tea", "topk": 3}, "unknown argument(s) topk (did you mean top_k?)"),
+    ({"query": "tea", "colour": 1}, f"unknown argument(s) colour; it takes {TAKES}"),
+    ({"query": "tea", "colour": 1, "top_k": "5"},
+     f'top_k must be an integer, got "5"; unknown argument(s) colour; it takes {TAKES}'),
+]
+IDS = [str(args) for args, _ in REFUSED]
+#: Arguments every door takes: a null is an argument left out, a top_k over the
+#: configured one is clamped to it (arguments only narrow).
+TAKEN: list[dict[str, Any]] = [{"query": "tea", "top_k": None, "scope": None},
+                               {"query": "tea", "top_k": 1000, "context_window": 1000},
+                               {"query": "tea", "cross_session": False, "top_k": 1}]
+
+
+@pytest.mark.parametrize("args,said", REFUSED, ids=IDS)
+async def test_the_library_refuses_in_the_servers_words(mem: Memory, args: dict[str, Any],
+                                                        said: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        parse_tool_arguments(args)
+    assert str(info.value) == f"memory_recall: {said}"
+    with pytest.raises(InvalidInput) as info:  # its JSON text, as a model sends it
+        await mem.call_tool(json.dumps(args), {"session_id": "s1"})
+    assert str(info.value) == f"memory_recall: {said}"
+
+
+async def test_the_library_takes_what_the_servers_take(mem: Memory) -> None:
+    for args in TAKEN:
+        out = await mem.call_tool(args, {"session_id": "s1"})
+        assert out["text"] == "No matching memories.", args
+
+
+async def test_the_mcp_server_refuses_in_the_same_words(bow_embedder: Embedder) -> None:
+    pytest.importorskip("mcp")
+    from mcp import Client
+    from mcp.types import TextContent
+
+    from chatmem.server.mcp import create_server
+
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    async with Client(create_server(open_memory, session="s1")) as client:
+        for args, said in REFUSED:
+            result = await client.call_tool("memory_recall", args)
+            text = "\n".join(c.text for c in result.content if isinstance(c, TextContent))
+            assert result.is_error and text == (
+                f"Error executing tool memory_recall: {said}"), (args, text)
+        for args in TAKEN:
+            result = await client.call_tool("memory_recall", args)
+            assert not result.is_error, args
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[httpx.Client]:
+    key = "owner-key-0123456789abcdef"
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     keys=KeyTable.from_mapping({"keys": {"o": {
+                         "key": key, "namespace": "n", "role": "owner"}}}),
+                     config=Config.load(), embedder=Embedder(RecordingProvider()))
+    with running(app) as base, httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
+        yield c
+
+
+def test_the_http_api_refuses_in_the_same_words(api: httpx.Client) -> None:
+    caller = {"session_id": "s1"}
+    for args, said in REFUSED:
+        r = api.post("/v1/tool", json={"arguments": args, "caller": caller})
+        assert r.status_code == 400 and r.json()["error"] == {
+            "type": "InvalidInput", "message": f"memory_recall: {said}"}, (args, r.text)
+    for args in TAKEN:
+        r = api.post("/v1/tool", json={"arguments": args, "caller": caller})
+        assert r.status_code == 200, (args, r.text)
+    # the reference: the HTTP API's own schema refuses the same values of a recall so
+    for args, said in REFUSED[:4] + REFUSED[7:9]:
+        r = api.post("/v1/recall", json=args)
+        assert r.status_code == 422 and r.json()["error"]["message"] == said, r.text
