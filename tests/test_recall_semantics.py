@@ -552,6 +552,43 @@ async def test_m5_a_configured_alias_is_named_as_written_in_the_scope_s_error(
                               ).recall_scope_as_written == "user"
 
 
+@pytest.mark.parametrize("config", [{"scope": "thread"},
+                                    {"semantic_recall": {"scope": "thread"}}])
+async def test_m5_a_config_object_with_options_keeps_the_alias_and_equals_its_meaning(
+        bow_embedder: Embedder, config: dict[str, Any]) -> None:
+    """``Memory.open(config=Config(...), **options)`` rebuilt the configuration from its
+    dump, which holds the resolved scope: with any option merged, the error named
+    'session', a scope the user never wrote. And two configurations of the same meaning
+    (``thread``, ``session``) were unequal, pydantic comparing the kept alias too."""
+    from chatmem.config import Config
+    from chatmem.errors import ScopeError
+
+    written = Config.load(config)
+    for options in ({}, {"last_messages": 2}, {"search": {"top_k": 3}}):
+        async with await Memory.open("memory://", embedder=bow_embedder, config=written,
+                                     **options) as mem:
+            with pytest.raises(ScopeError, match=r"^the configured scope 'thread' needs "):
+                await mem.recall("Eagle Peak")
+            assert mem.config.recall_scope == "session"
+            assert mem.config == Config.load({**config, **options})
+    # an option that sets the scope itself replaces the alias
+    replaced = {k: {"scope": "session"} if isinstance(v, dict) else "session"
+                for k, v in config.items()}
+    async with await Memory.open("memory://", embedder=bow_embedder, config=written,
+                                 **replaced) as mem:
+        with pytest.raises(ScopeError, match=r"^the configured scope 'session' needs "):
+            await mem.recall("Eagle Peak")
+    # equality is the meaning: the alias equals the scope it names, not another scope
+    same = Config.load(replaced)
+    assert written == same and hash(written.semantic_recall) == hash(same.semantic_recall)
+    assert written.recall_scope_as_written == "thread"
+    assert same.recall_scope_as_written == "session"
+    other = {k: {"scope": "user"} if isinstance(v, dict) else "user"
+             for k, v in config.items()}
+    assert written != Config.load(other)
+    assert written != Config.load({**config, "last_messages": 1})
+
+
 # ----------------------------------------------------------------------------- F11 models
 
 

@@ -99,6 +99,29 @@ class _Scoped(_Strict):
         alias = self._alias
         return alias if alias is not None and SCOPE_ALIASES[alias] == scope else scope
 
+    # Equality is the configuration's meaning: a scope given as an alias equals the scope
+    # it names (``scope = "thread"`` is ``scope = "session"``, both recall alike), so the
+    # alias, kept only to word messages (:meth:`as_written`), is left out; pydantic's
+    # own ``__eq__`` compares private attributes too. (The hash, of the fields, agrees.)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseModel):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    __hash__ = _Strict.__hash__
+
+    def dump_as_written(self) -> dict[str, Any]:
+        """:meth:`model_dump` with a scope given as an alias written as that alias (here
+        and in a section below): loaded again (:meth:`Config.load`, with options merged),
+        it keeps the alias, so that messages still name the scope as the user wrote it."""
+        data = self.model_dump()
+        for name, value in self:
+            if isinstance(value, _Scoped):
+                data[name] = value.dump_as_written()
+        if "scope" in data and self.as_written(data["scope"]) != data["scope"]:
+            data["scope"] = self.as_written(data["scope"])
+        return data
+
 
 class Window(_Strict):
     """How many neighbours a hit brings from its own session (F5)."""

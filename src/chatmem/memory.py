@@ -512,7 +512,8 @@ class Memory:
                                f"os.environ), got {describe(env)}")
         cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
-            cfg = Config.load(config.model_dump(), **options)
+            # as written: a scope given as its alias ('thread') keeps it for messages
+            cfg = Config.load(config.dump_as_written(), **options)
         # the embedder first: a bad embedding setting must not create a store file
         built = create_embedder(cfg.embedding, env=env) if embedder is None else None
         try:
