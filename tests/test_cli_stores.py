@@ -245,3 +245,53 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
         assert names in res.output, res.output
         assert _tree(tmp_path) == before, (to, sorted(set(_tree(tmp_path)) ^ set(before)))
     assert (tmp_path / "keep" / "empty.db").stat().st_size  # the store made in the file
+
+
+def test_a_store_a_failed_open_created_is_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chatmem add, chatmem import and Memory.open with a vector index that cannot open
+    (a local-mode folder that is a file, a Qdrant server that refuses) left the new
+    store file and its .lock file (and a folder made for them) behind. They are removed;
+    a file the user had there (an empty file named as the store, a lock file) stays."""
+    import asyncio
+    import socket
+
+    from chatmem import Memory
+    from chatmem.errors import StoreError
+
+    pytest.importorskip("qdrant_client")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    res = runner.invoke(main, ["add", "--db", "src.db", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["export", "--db", "src.db", "-o", "backup.txt"])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "empty.db").write_bytes(b"")
+    (tmp_path / "mine" / "old.db.lock").write_bytes(b"")
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    before = _tree(tmp_path)
+    vectors = (f"qdrant+local://{tmp_path}/notes.txt", f"qdrant://127.0.0.1:{closed}")
+    for db in ("new.db", "new/deeper/new.db", "mine/old.db", f"sqlite:///{tmp_path}/n.db"):
+        for vector in vectors:
+            for args in (["add", "--db", db, "--vector", vector, "--session", "s", "x"],
+                         ["import", "--db", db, "--vector", vector, "backup.txt"]):
+                res = runner.invoke(main, args)
+                assert res.exit_code == 2 and "qdrant" in res.output, (args, res.output)
+                assert _tree(tmp_path) == before, (
+                    args, sorted(set(_tree(tmp_path)) ^ set(before)))
+
+    async def library() -> None:
+        for vector in vectors:
+            with pytest.raises(StoreError):
+                await Memory.open(str(tmp_path / "lib" / "new.db"), vector=vector)
+            assert _tree(tmp_path) == before
+            # the user's empty file becomes the store (as before) and stays
+            with pytest.raises(StoreError):
+                await Memory.open(str(tmp_path / "mine" / "empty.db"), vector=vector)
+            assert (tmp_path / "mine" / "empty.db").exists()
+
+    asyncio.run(library())

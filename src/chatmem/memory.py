@@ -534,7 +534,7 @@ class Memory:
             memory._owns_embedder = built is not None
             await memory._settle_auto_model()
         except BaseException:
-            await storage.close()
+            await storage.discard()  # a store this open made goes
             if built is not None:
                 await built.aclose()
             raise

@@ -133,6 +133,14 @@ async def _vector_owner(store: MessageStore, recorded: str | None) -> str | None
     return None
 
 
+async def _discard(store: MessageStore) -> None:
+    """Close a store whose opener failed; a SQLite store its open created goes too
+    (:meth:`chatmem.store.sqlite.SqliteStore.discard`): a failed open leaves no file."""
+    # an optional capability, not part of the MessageStore protocol
+    discard = getattr(store, "discard", None)
+    await (discard() if discard is not None else store.close())
+
+
 class Storage:
     """The message store, the vector index (``None``: a store without recall) and the
     store's full-text index (``None`` when the store keeps none), used together."""
@@ -161,7 +169,8 @@ class Storage:
                    ) -> Storage:
         """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
         given, a separate vector index (``qdrant://…``); else the store is its own index.
-        ``create=False`` opens only an existing store."""
+        ``create=False`` opens only an existing store. An open that fails removes a
+        SQLite store it created."""
         if vector is not None:
             check_vector_url(vector)  # a mistyped one creates no store
         store = await open_store(url, create=create)
@@ -185,8 +194,18 @@ class Storage:
                 await store.meta_set(VECTORS_NAMESPACE, VECTORS_KEY, label)
             return cls(store, index)
         except BaseException:
-            await store.close()
+            await _discard(store)
             raise
+
+    async def discard(self) -> None:
+        """Close after the caller failed to set up around this storage (:meth:`open`
+        worked): a SQLite store that :meth:`open` created is removed; a store that was
+        there is only closed."""
+        try:
+            await _discard(self.store)
+        finally:
+            if self.separate and self.index is not None:
+                await self.index.close()
 
     async def __aenter__(self) -> Storage:
         return self

@@ -171,6 +171,18 @@ def _vector_where_sql(where: Mapping[str, Any]) -> tuple[str, list[Any]]:
     return f"{sql} AND {rest_sql}", [*ids, *rest_params]
 
 
+def _remove(path: str) -> bool:
+    """Remove a file, or a folder when empty; whether it is gone (or was never there)."""
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        elif os.path.lexists(path):
+            os.remove(path)
+    except OSError:
+        return False
+    return True
+
+
 class SqliteStore:
     """Message store and vector index in one SQLite file (or in memory)."""
 
@@ -192,6 +204,9 @@ class SqliteStore:
         self._lock_file: Any = None
         self._file_lock: int | None = None  # the flock-ed descriptor of the store file
         self._header_id = 0  # the application id in an existing file's header
+        #: What the open created (folders, the store file, its lock file), in the order
+        #: made: :meth:`discard` removes it when the opener fails before using the store.
+        self._made: list[str] = []
         self._closed = False
         self._arrivals = ArrivalClock()  # the ts of messages added without one
         #: R5 leases: message id -> (owner, until in ms). One process holds the file (the
@@ -311,6 +326,7 @@ class SqliteStore:
             self._take_lock(made)
             self._init_schema(stamp)
             self._load_matrices()
+            self._made = made
         except BaseException as exc:
             self._abort_open(made)
             if isinstance(exc, OSError):
@@ -567,25 +583,49 @@ class SqliteStore:
             self._sync_pending()
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
+    @property
+    def created(self) -> bool:
+        """Whether its open created the store file (it was not there)."""
+        return self.path in self._made
+
+    async def discard(self) -> None:
+        """Close, and remove what the open created (the store file with the files SQLite
+        keeps beside it, its lock file, folders made for it, a folder only when empty):
+        the caller failed before using a store it had just made. Nothing that was there
+        before the open is removed, and the ANN graph is not saved (:meth:`_abort_open`).
+        A store the open did not create is only closed."""
+        if self._closed:
+            return
+
+        def _discard() -> None:
+            self._closed = True
+            self.ann.close(save=False)
+            self._abort_open(self._made)
+
+        with contextlib.suppress(Exception):
+            await asyncio.get_running_loop().run_in_executor(self._executor, _discard)
+        self._closed = True
+        self._executor.shutdown(wait=True)
+
     def _abort_open(self, made: list[str]) -> None:
-        """Undo a failed open: close, unlock, remove what this open created."""
+        """Undo a failed open: close, remove what this open created, unlock. The store
+        file (and those beside it) goes while its locks are still held, so that no other
+        process opens it in between and then writes to a file that is gone (where a file
+        cannot be removed while open, Windows, it goes after)."""
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 self._conn.close()
             self._conn = None
+        ends = ("-wal", "-shm", "-journal", "")
+        files = [self.path + end for end in ends] if self.path in made else []
+        left = [p for p in files if not _remove(p)]
         self._release_file()
         if self._lock_file is not None:
             with contextlib.suppress(Exception):
                 self._lock_file.release()
             self._lock_file = None
-        for path in reversed(made):
-            extra = (path + "-wal", path + "-shm", path + "-journal") if path == self.path else ()
-            for p in (*extra, path):
-                with contextlib.suppress(OSError):
-                    if os.path.isdir(p) and not os.path.islink(p):
-                        os.rmdir(p)  # only when empty
-                    elif os.path.lexists(p):
-                        os.remove(p)
+        for path in left + [p for p in reversed(made) if p not in files]:
+            _remove(path)
 
     def _load_matrices(self) -> None:
         self._matrices.clear()
