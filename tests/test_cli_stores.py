@@ -247,6 +247,68 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
     assert (tmp_path / "keep" / "empty.db").stat().st_size  # the store made in the file
 
 
+def _meta(db: Path) -> list[tuple[str, ...]]:
+    """The metadata rows of a SQLite store (where it records its separate index)."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return sorted(conn.execute("SELECT * FROM meta").fetchall())
+    finally:
+        conn.close()
+
+
+def test_a_failed_command_leaves_an_existing_store_without_its_vector_index(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command given a separate vector index (--vector, --to-vector, --from-vector) on
+    an existing store recorded that index in the store as it opened, and kept it when
+    the command then failed: a refused chatmem migrate left existing.db tied to a Qdrant
+    folder (and the folder there), so that every later command without --vector was
+    refused. A failed command now leaves the store (and the files around it) as they
+    were; one that succeeds records the index, as before, and a failed one keeps what
+    the store had recorded."""
+    pytest.importorskip("qdrant_client")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for db in ("src.db", "existing.db"):
+        res = runner.invoke(main, ["add", "--db", db, "--session", "s", "--no-wait", "x"])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["migrate", "--from", "src.db", "--to", "existing.db"])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "foreign.db").write_text("not a store\n")
+    q = f"qdrant+local://{tmp_path}/vectors/q"
+    failing = [
+        (["migrate", "--from", "src.db", "--to", "existing.db", "--to-vector", q],
+         "is already in this store"),
+        (["migrate", "--from", "existing.db", "--from-vector", q, "--to", "foreign.db"],
+         "not a chatmem store"),
+        (["list", "--db", "existing.db", "--vector", q, "--limit", "0"], "--limit"),
+        (["recall", "--db", "existing.db", "--vector", q, "--top-k", "0", "x"], "top"),
+    ]
+    meta, before = _meta(tmp_path / "existing.db"), _tree(tmp_path)
+    for args, names in failing:
+        res = runner.invoke(main, args)
+        assert res.exit_code == 2 and names in res.output, (args, res.output)
+        assert _meta(tmp_path / "existing.db") == meta, args
+        assert _tree(tmp_path) == before, (args, sorted(set(_tree(tmp_path)) ^ set(before)))
+    res = runner.invoke(main, ["list", "--db", "existing.db"])
+    assert res.exit_code == 0, res.output
+    # a command that succeeds records the index; a later failure keeps that record, also
+    # one given another index (an index moved elsewhere)
+    res = runner.invoke(main, ["list", "--db", "existing.db", "--vector", q])
+    assert res.exit_code == 0, res.output
+    meta = _meta(tmp_path / "existing.db")
+    assert ("chatmem.storage", "vectors", q) in meta
+    for vector in (q, f"qdrant+local://{tmp_path}/vectors/moved"):
+        res = runner.invoke(main, ["list", "--db", "existing.db", "--vector", vector,
+                                   "--limit", "0"])
+        assert res.exit_code == 2, res.output
+        assert _meta(tmp_path / "existing.db") == meta
+    assert not (tmp_path / "vectors" / "moved").exists()
+    res = runner.invoke(main, ["list", "--db", "existing.db"])
+    assert res.exit_code == 2 and "live in a separate index" in res.output, res.output
+
+
 def test_a_store_a_failed_open_created_is_removed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """chatmem add, chatmem import and Memory.open with a vector index that cannot open

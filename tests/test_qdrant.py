@@ -892,6 +892,68 @@ def test_a_store_paired_with_qdrant_is_never_opened_alone(tmp_path: Path) -> Non
     assert res.exit_code == 0 and '"messages": 2' in res.output, res.output
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_failed_block_leaves_the_store_without_the_index_it_opened_with(
+        tmp_path: Path, backend: str) -> None:
+    """A store opened with a separate index recorded it (and the id of its collections
+    there) as it opened, so a failed command left it tied to that index, with no vector
+    in it. The record is undone when the ``async with`` block (of a Memory or a
+    Storage) fails before a vector was written, and kept once one was: the store's
+    vectors are there. An open that fails leaves it as it was too."""
+    from backends import PLACES
+    from chatmem.store import Storage
+    from chatmem.store.storage import VECTORS_NAMESPACE
+
+    async with PLACES[backend](tmp_path) as place:
+        url, vectors = place.url, f"qdrant+local://{tmp_path}/q"
+        embedder = Embedder(RecordingProvider())
+        async with await Memory.open(url, embedder=embedder) as mem:
+            await mem.add([Message(session_id="s1", content="my sister lives in Lisbon")])
+            await mem.flush()
+
+        async def recorded() -> list[tuple[str, str]]:
+            async with await Storage.open(url, vector=vectors) as storage:
+                return sorted((k, v) for ns, k, v in await storage.store.meta_items()
+                              if ns == VECTORS_NAMESPACE)
+
+        async def meta() -> list[tuple[str, str, str]]:
+            async with await Storage.open(url) as storage:  # refused once it records one
+                return sorted(item for item in await storage.store.meta_items()
+                              if item[0] == VECTORS_NAMESPACE)
+
+        async def fail_in(opening: Any) -> None:
+            with pytest.raises(RuntimeError, match="the command failed"):
+                async with await opening():
+                    raise RuntimeError("the command failed")
+
+        before = await meta()
+        for opening in (lambda: Memory.open(url, vector=vectors, embedder=embedder),
+                        lambda: Storage.open(url, vector=vectors)):
+            await fail_in(opening)
+            assert await meta() == before
+            async with await Memory.open(url, embedder=embedder) as mem:  # opens alone
+                assert (await mem.list()).messages
+            assert not (tmp_path / "q").exists()  # the folder its open made went too
+        (tmp_path / "notes").write_text("mine\n")
+        with pytest.raises(StoreError):  # an index that does not open
+            await Memory.open(url, vector=f"qdrant+local://{tmp_path}/notes",
+                              embedder=embedder)
+        assert await meta() == before
+
+        # a vector written: the record stays, the block having failed or not
+        with pytest.raises(RuntimeError):
+            async with await Memory.open(url, vector=vectors, embedder=embedder) as mem:
+                await mem.add([Message(session_id="s1", content="the dentist is Friday")])
+                await mem.flush()
+                raise RuntimeError("the command failed")
+        kept = await recorded()
+        assert ("vectors", vectors) in kept
+        with pytest.raises(ConfigError, match="separate index"):
+            await Memory.open(url, embedder=embedder)
+        await fail_in(lambda: Storage.open(url, vector=vectors))
+        assert await recorded() == kept
+
+
 async def test_stores_sharing_one_qdrant_never_see_each_others_vectors(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Two stores (two namespaces of a server, say) with their vectors in one Qdrant:

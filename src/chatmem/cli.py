@@ -1244,8 +1244,8 @@ def _made_by_opening(url: str, vector: str | None) -> list[tuple[str, str]]:
         folders_of(os.path.dirname(db))
         made.extend((db + end, "store" if not end else "file") for end in _STORE_SIDECARS
                     if not os.path.lexists(db + end))
-    # a store there already records the index it was opened with (Storage.open): its
-    # folder stays, or the store would name a folder that is gone
+    # beside a store that was there, Storage itself removes a local folder its open made
+    # when the failed command leaves the store without the record (Storage.unrecord)
     if any(kind == "store" for _, kind in made) and vector is not None \
             and vector.startswith("qdrant+local://"):
         try:

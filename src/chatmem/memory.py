@@ -437,6 +437,8 @@ class Memory:
         #: Set when a rewrite leaves its entries on the old text: wakes the healer.
         self._rewrite_left_owed = asyncio.Event()
         self._closed = False
+        #: Whether the ``async with`` block ended with an exception (:meth:`__aexit__`).
+        self._failed = False
         #: Set when close() has finished: a second close() (another task's) waits for it.
         self._close_done = asyncio.Event()
         #: Whether close() also closes the embedder (built by open(), not passed in).
@@ -534,7 +536,7 @@ class Memory:
             memory._owns_embedder = built is not None
             await memory._settle_auto_model()
         except BaseException:
-            await storage.discard()  # a store this open made goes
+            await storage.discard()  # a store this open made goes, a record is undone
             if built is not None:
                 await built.aclose()
             raise
@@ -614,7 +616,11 @@ class Memory:
         self._start_indexer()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        """Close; when the block failed, the store's record of a separate vector index
+        that :meth:`open` made is undone unless a vector was written to it
+        (:meth:`Storage.unrecord`): a failed command leaves the store as it was."""
+        self._failed = exc_type is not None
         await self.close()
 
     # ------------------------------------------------------------------ writing
@@ -2192,6 +2198,9 @@ class Memory:
             if self._indexer is not None:
                 await self._indexer.stop()
             try:
+                if self._failed:  # after the indexer: it writes no vector now
+                    with contextlib.suppress(Exception):
+                        await self.storage.unrecord()
                 await self.storage.close()
             finally:
                 if self._owns_embedder and self.embedder is not None:

@@ -61,6 +61,7 @@ import math
 import os
 import re
 import secrets
+import shutil
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -313,6 +314,25 @@ def _cause(target: QdrantTarget, exc: BaseException) -> BaseException | None:
 LOCAL_ENTRIES = frozenset({".lock", "meta.json", "collection"})
 
 
+def _remove_local(made: list[str]) -> None:
+    """Remove the local-mode folder ``made[-1]`` and the folders above it that were made
+    for it (``made``, outermost first), when it holds nothing but local mode's own files
+    and no collection; a folder above only when empty."""
+    if not made:
+        return
+    folder = made[-1]
+    with contextlib.suppress(OSError):
+        if os.path.lexists(folder):
+            if os.path.islink(folder) or not set(os.listdir(folder)) <= LOCAL_ENTRIES:
+                return
+            collections = os.path.join(folder, "collection")
+            if os.path.isdir(collections) and os.listdir(collections):
+                return
+            shutil.rmtree(folder)
+        for parent in reversed(made[:-1]):
+            os.rmdir(parent)  # only when empty
+
+
 def _check_local_folder(target: QdrantTarget, folder: str) -> None:
     """Refuse a local-mode folder that holds anything local mode does not write (a home
     folder, a project, ``/``): it would write its files among the user's."""
@@ -497,6 +517,8 @@ class QdrantIndex:
         self._models: dict[str, str | None] = {}  # collection -> model id, once known
         self._ready: set[str] = set()  # collections this instance created or checked
         self._scan: _ScanSnapshot | None = None
+        #: The folders that opening this local-mode index made (:meth:`remove_made`).
+        self.made: list[str] = []
 
     # ---------------------------------------------------------------- plumbing
 
@@ -514,14 +536,20 @@ class QdrantIndex:
                 "pip install 'chatmem[qdrant]'"
             ) from None
         folder = target.client_kwargs.get("path")
+        made: list[str] = []  # the folders local mode is about to make, outermost first
         if folder:
             _check_local_folder(target, folder)
+            path = os.path.abspath(folder)
+            while path and not os.path.lexists(path):
+                made.insert(0, path)
+                path = os.path.dirname(path)
         kwargs = dict(target.client_kwargs)
         if "check_compatibility" not in inspect.signature(AsyncQdrantClient).parameters:
             kwargs.pop("check_compatibility", None)  # clients before 1.12 never check
         try:
             client = AsyncQdrantClient(**kwargs)
         except Exception as exc:
+            _remove_local(made)
             if target.local and "already accessed" in str(exc):
                 raise StoreError(
                     f"qdrant ({target.display}): the folder is open in another process (or "
@@ -543,10 +571,12 @@ class QdrantIndex:
             raise _store_error(target, "open", exc) from _cause(target, exc)
         index = cls(client, display=target.display, exact=target.exact, target=target,
                     owner=owner)
+        index.made = made
         try:
             await index._refresh()
         except BaseException:
             await index.close()
+            index.remove_made()
             raise
         return index
 
@@ -574,6 +604,14 @@ class QdrantIndex:
         self._closed = True
         with contextlib.suppress(Exception):
             await self._client.close()
+
+    def remove_made(self) -> None:
+        """After :meth:`close`: remove the local-mode folder its open made (and the
+        folders made above it) when nothing was written to it (:func:`_remove_local`):
+        a command that failed leaves no folder of its own behind."""
+        if self._closed:
+            made, self.made = self.made, []
+            _remove_local(made)
 
     async def _refresh(self) -> dict[str, int]:
         """Our collections and their dimensions, as the server has them now (another

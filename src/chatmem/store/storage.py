@@ -117,20 +117,50 @@ class StoredSession:
     snapshots_owed: bool = False
 
 
-async def _vector_owner(store: MessageStore, recorded: str | None) -> str | None:
+#: What an open changed in the store's record of its separate index, to undo it: the keys
+#: (in :data:`VECTORS_NAMESPACE`) it set, each with the value it had (``None``: unset).
+Changes = list[tuple[str, str | None]]
+
+
+async def _vector_owner(store: MessageStore, recorded: str | None,
+                        changes: Changes) -> str | None:
     """The id of the store's own collections in a separate index: made when the store
-    first opens with one; ``None`` for a store that recorded its index before stores
-    had owners (its vectors stay in the shared collections, where they are)."""
+    first opens with one (noted in ``changes``); ``None`` for a store that recorded its
+    index before stores had owners (its vectors stay in the shared collections, where
+    they are)."""
     owner = await store.meta_get(VECTORS_NAMESPACE, OWNER_KEY)
     if owner is not None or recorded is None:
-        return owner or await store.meta_set_default(VECTORS_NAMESPACE, OWNER_KEY,
-                                                     new_owner())
+        if owner:
+            return owner
+        made = new_owner()
+        owner = await store.meta_set_default(VECTORS_NAMESPACE, OWNER_KEY, made)
+        if owner == made:  # ours, not another process's made meanwhile
+            changes.append((OWNER_KEY, None))
+        return owner
     log.warning("this store's vectors are in the collections chatmem_* of %s, shared with "
                 "every other store that recorded its index there before stores had "
                 "collections of their own (they can see and clear each other's vectors); "
                 "to give it its own, copy it: chatmem migrate --from-vector … --to-vector …",
                 recorded)
     return None
+
+
+async def _restore(store: MessageStore, changes: Changes) -> None:
+    """Put back what :meth:`Storage.open` changed in the store's record (last first)."""
+    for key, before in reversed(changes):
+        if before is None:
+            await store.meta_delete(VECTORS_NAMESPACE, key)
+        else:
+            await store.meta_set(VECTORS_NAMESPACE, key, before)
+
+
+def _remove_made(index: VectorIndex) -> None:
+    """Remove the local-mode folder that opening ``index`` made, now closed, when nothing
+    was written to it (:meth:`chatmem.store.qdrant.QdrantIndex.remove_made`)."""
+    # an optional capability, not part of the VectorIndex protocol
+    remove = getattr(index, "remove_made", None)
+    if remove is not None:
+        remove()
 
 
 async def _discard(store: MessageStore) -> None:
@@ -163,17 +193,29 @@ class Storage:
         #: Whether rewrite records may be waiting (start-up: an earlier run's; then each
         #: rewrite until a heal has looked): a flush reads the records only then.
         self.rewrites_unsettled = True
+        #: What :meth:`open` changed in the store's record of the separate index, and
+        #: whether a vector was written to that index since (:meth:`unrecord`).
+        self._changes: Changes = []
+        self._vectors_written = False
+        #: Whether :meth:`unrecord` undid it: a local-mode folder the open made goes
+        #: with the close.
+        self._unrecorded = False
 
     @classmethod
     async def open(cls, url: str, *, vector: str | None = None, create: bool = True
                    ) -> Storage:
         """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
         given, a separate vector index (``qdrant://…``); else the store is its own index.
-        ``create=False`` opens only an existing store. An open that fails removes a
+        ``create=False`` opens only an existing store. A store opened with a separate
+        index records it (and the id of its collections there); a command that then
+        fails before writing a vector undoes that (:meth:`unrecord`, ``async with`` does
+        it). An open that fails changes nothing in an existing store, and removes a
         SQLite store it created."""
         if vector is not None:
             check_vector_url(vector)  # a mistyped one creates no store
         store = await open_store(url, create=create)
+        changes: Changes = []
+        index: VectorIndex | None = None
         try:
             recorded = await store.meta_get(VECTORS_NAMESPACE, VECTORS_KEY)
             if vector is None:
@@ -187,31 +229,73 @@ class Storage:
                         "vectors in a store of its own instead, copy it with chatmem "
                         "migrate --from-vector … into a store opened without one")
                 return cls(store, store)
-            index = await open_vector_index(vector, store,
-                                            owner=await _vector_owner(store, recorded))
+            owner = await _vector_owner(store, recorded, changes)
+            index = await open_vector_index(vector, store, owner=owner)
             label = index_label(vector)
             if recorded != label:
+                changes.append((VECTORS_KEY, recorded))
                 await store.meta_set(VECTORS_NAMESPACE, VECTORS_KEY, label)
-            return cls(store, index)
+            storage = cls(store, index)
+            storage._changes = changes
+            return storage
         except BaseException:
-            await _discard(store)
+            try:
+                if index is not None:
+                    await index.close()
+                    _remove_made(index)
+                if changes:
+                    with contextlib.suppress(Exception):
+                        await _restore(store, changes)
+            finally:
+                await _discard(store)
             raise
+
+    async def unrecord(self) -> bool:
+        """Undo what :meth:`open` recorded of the separate index (the index's URL, the id
+        of the store's collections there) after the command that opened it failed:
+        a failed command leaves the store as it was. Kept when a vector was written to
+        the index through this storage, or the index holds vectors of the store (another
+        process's, or a store whose index moved), or cannot say: then the store's vectors
+        are (or may be) there, and the record is what keeps a later open from splitting
+        them. Returns whether it was undone."""
+        changes, self._changes = self._changes, []
+        if not changes or self.index is None or self._vectors_written:
+            return False
+        try:
+            if await self.index.count_by_model():
+                return False
+            await _restore(self.store, changes)
+            self._unrecorded = True
+        except ChatmemError as exc:
+            log.warning("the store still records the vector index it was opened with, "
+                        "as the index could not say whether it holds the store's "
+                        "vectors: %s", exc)
+            return False
+        return True
 
     async def discard(self) -> None:
         """Close after the caller failed to set up around this storage (:meth:`open`
-        worked): a SQLite store that :meth:`open` created is removed; a store that was
-        there is only closed."""
+        worked): the record of the index is undone (:meth:`unrecord`) and a SQLite store
+        that :meth:`open` created is removed; a store that was there is only closed."""
         try:
+            with contextlib.suppress(Exception):
+                await self.unrecord()
             await _discard(self.store)
         finally:
-            if self.separate and self.index is not None:
-                await self.index.close()
+            await self._close_index()
 
     async def __aenter__(self) -> Storage:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        """Close; when the block failed, first undo what :meth:`open` recorded of the
+        separate index (:meth:`unrecord`)."""
+        try:
+            if exc_type is not None:
+                with contextlib.suppress(Exception):
+                    await self.unrecord()
+        finally:
+            await self.close()
 
     @property
     def supports_delete_by_filter(self) -> bool:
@@ -247,6 +331,8 @@ class Storage:
             entries = [e for e in entries if e.message_id not in stale]
             if stale and owner is not None:  # as a SQL store's upsert ends them
                 await self.store.release_claims(owner, sorted(stale))
+        if entries:
+            self._vectors_written = True  # before: a failed upsert may have written some
         await index.upsert(entries, current_only=current_only, one_width=one_width,
                            owner=owner)
         if self.separate:
@@ -493,5 +579,10 @@ class Storage:
         try:
             await self.store.close()
         finally:
-            if self.separate and self.index is not None:
-                await self.index.close()
+            await self._close_index()
+
+    async def _close_index(self) -> None:
+        if self.separate and self.index is not None:
+            await self.index.close()
+            if self._unrecorded:
+                _remove_made(self.index)
