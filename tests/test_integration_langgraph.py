@@ -7,6 +7,7 @@ import contextlib
 import importlib
 import re
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -25,6 +26,7 @@ from langgraph.store.memory import InMemoryStore
 import chatmem.testing
 from chatmem import Memory, SyncMemory
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
+from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
 from readme import python_blocks, section
 
@@ -744,3 +746,227 @@ async def test_a_put_killed_part_way_leaves_the_old_value_or_the_new_never_none(
     finally:
         if backend == "postgres":
             await drop_pg_schema(pg_url(), schema)
+
+
+# --------------------------------------------------------------------------- a live put
+
+#: A process that puts ("m", "u1") "k" and replaces it, holding the replacement before
+#: its erase of the old item ("HELD") and between that erase and its add of the new one
+#: ("ERASED"), each time until a line comes on stdin; it prints how the put ended.
+PUT_HELD = """
+import asyncio, sys
+import chatmem.testing
+from chatmem import Memory
+from chatmem.integrations.langgraph import ChatmemStore
+
+async def main() -> None:
+    mem = await Memory.open(sys.argv[1], embedder=chatmem.testing.embedder())
+    store = ChatmemStore(mem, index={"fields": ["text"]})
+    await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
+    real = mem.delete
+
+    async def held(*args, **kwargs):
+        read = asyncio.get_running_loop().run_in_executor
+        print("HELD", flush=True)
+        await read(None, sys.stdin.readline)
+        done = await real(*args, **kwargs)
+        print("ERASED", flush=True)
+        await read(None, sys.stdin.readline)
+        return done
+
+    mem.delete = held
+    try:
+        await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
+    except Exception as exc:
+        print(f"FAILED {type(exc).__name__}: {exc}", flush=True)
+    else:
+        print("DONE", flush=True)
+    await mem.close()
+
+asyncio.run(main())
+"""
+
+
+@contextlib.asynccontextmanager
+async def _held_put() -> AsyncIterator[tuple[str, Any]]:
+    """A PUT_HELD process on a new schema of the test PostgreSQL: (URL, process); the
+    process killed and the schema dropped afterwards."""
+    import os
+    import subprocess
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(pg_url(), schema)
+    src = str(Path(chatmem.testing.__file__).parents[1])  # the chatmem under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.Popen([sys.executable, "-c", PUT_HELD, url], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        yield url, proc
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        await drop_pg_schema(pg_url(), schema)
+
+
+async def _replacements_left(mem: Memory) -> list[tuple[str, str, str]]:
+    """The store's records of replacements under way."""
+    return [r for r in await mem.store.meta_items() if r[0] == REPLACING_NAMESPACE]
+
+
+async def _read_or_wait(first: asyncio.Future[Any]) -> None:
+    """Until the call ``first`` has ended, or a session of the test database waits for
+    an advisory lock (the call waits for the held put's lock)."""
+    import psycopg
+
+    from backends import pg_url
+
+    query = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+             "AND database = (SELECT oid FROM pg_database WHERE datname = "
+             "current_database())")
+    async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+        for _ in range(600):
+            row = await (await conn.execute(query)).fetchone()
+            if first.done() or (row and row[0]):
+                return
+            await asyncio.sleep(0.05)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="stdin of a subprocess")
+async def test_a_new_store_leaves_another_processs_live_replacement_alone() -> None:
+    """PostgreSQL, two processes: a put of process A holds its replacement between the
+    erase of the old item and the add of the new one; a new store of process B makes
+    its first call then. B put the old value back (a replacement left part way, it
+    took it for a killed one's), and A's put then failed ('message id … already exists
+    with another content'), the value B read being the old one. B now waits for A's
+    replacement to end (A holds the old message's lock while it replaces, and a
+    killed process's lock is freed with its connection): A's put succeeds, B reads
+    the new value, and the key holds one item."""
+    async with _held_put() as (url, proc):
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline() == "HELD\n", proc.stderr.read()  # type: ignore[union-attr]
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "ERASED\n", proc.stderr.read()  # type: ignore[union-attr]
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            store = ChatmemStore(mem, index={"fields": ["text"]})
+            first = asyncio.ensure_future(store.aget(("m", "u1"), "k"))
+            await _read_or_wait(first)
+            read_during_the_put = first.done()
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+            ended = await asyncio.to_thread(proc.stdout.readline)
+            item = await first
+            assert ended == "DONE\n", ended + proc.stderr.read()  # type: ignore[union-attr]
+            assert not read_during_the_put
+            assert item is not None and item.value == {"text": "my cat is called Felix"}
+            again = await store.aget(("m", "u1"), "k")
+            assert again is not None and again.value == {"text": "my cat is called Felix"}
+            listed = await mem.list_messages(session=session_id(("m", "u1")))
+            assert [m.id for m in listed.messages] == [message_id(("m", "u1"), "k")]
+            assert not await _replacements_left(mem)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
+        tmp_path: Path, backend: str) -> None:
+    """Two stores over one memory (one process): the second's first call, made while
+    the first store's put is between its erase and its add, put the old value back
+    and the put failed. It now waits for that replacement to end, on every backend."""
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = (f"sqlite:///{tmp_path}/lg.db" if backend == "sqlite"
+           else pg_schema_url(pg_url(), schema))
+    try:
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            one = ChatmemStore(mem, index={"fields": ["text"]})
+            await one.aput(("m",), "k", {"text": "v0"})
+            erased, go = asyncio.Event(), asyncio.Event()
+            real = mem.delete
+
+            async def held(ids: Any) -> int:
+                done = await real(ids)
+                erased.set()
+                await go.wait()
+                return done
+
+            mem.delete = held  # type: ignore[method-assign]
+            put = asyncio.ensure_future(one.aput(("m",), "k", {"text": "v1"}))
+            await erased.wait()
+            mem.delete = real  # type: ignore[method-assign]
+            first = asyncio.ensure_future(
+                ChatmemStore(mem, index={"fields": ["text"]}).aget(("m",), "k"))
+            await asyncio.sleep(0.3)
+            read_during_the_put = first.done()
+            go.set()
+            await put
+            item = await first
+            assert not read_during_the_put
+            assert item is not None and item.value == {"text": "v1"}
+            listed = await mem.list_messages(session=session_id(("m",)))
+            assert [m.id for m in listed.messages] == [message_id(("m",), "k")]
+            assert not await _replacements_left(mem)
+    finally:
+        if backend == "postgres":
+            await drop_pg_schema(pg_url(), schema)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+async def test_a_replacement_a_new_store_saw_begin_is_still_healed_when_killed() -> None:
+    """PostgreSQL, two processes: process B's new store made its first call while
+    process A's put had kept the old value but not yet erased it: B found the item
+    there and dropped A's record of the replacement; A then erased the item and was
+    killed before its add, and the key was left with no item for good (the next store
+    found nothing to put back). B now waits for A's replacement, and when A is killed
+    (its lock freed with its connection) puts the old value back."""
+    import os
+    import signal
+
+    async with _held_put() as (url, proc):
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline() == "HELD\n", proc.stderr.read()  # type: ignore[union-attr]
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            store = ChatmemStore(mem, index={"fields": ["text"]})
+            first = asyncio.ensure_future(store.aget(("m", "u1"), "k"))
+            await _read_or_wait(first)
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+            erased = await asyncio.to_thread(proc.stdout.readline)
+            assert erased == "ERASED\n", erased + proc.stderr.read()  # type: ignore[union-attr]
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+            await first
+            item = await store.aget(("m", "u1"), "k")
+            assert item is not None, "the key lost its item"
+            assert item.value == {"text": "my cat is called Tom"}
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            item = await ChatmemStore(mem).aget(("m", "u1"), "k")
+            assert item is not None and item.value == {"text": "my cat is called Tom"}
+            assert not await _replacements_left(mem)
+
+
+async def test_a_put_replaces_an_item_with_a_pool_of_one_connection() -> None:
+    """PostgreSQL with pool_size=1: the lock a replacing put holds (the old message's)
+    must not take the connection its erase and add need."""
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(pg_url(), schema) + "&pool_size=1"
+    try:
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            store = ChatmemStore(mem, index={"fields": ["text"]})
+            for i in range(3):
+                await asyncio.wait_for(store.aput(("m",), "k", {"text": f"v{i}"}), 10)
+            item = await store.aget(("m",), "k")
+            assert item is not None and item.value == {"text": "v2"}
+    finally:
+        await drop_pg_schema(pg_url(), schema)

@@ -870,3 +870,33 @@ async def test_a_word_over_postgresqls_lexeme_limit_is_stored_and_found_as_in_sq
             assert [h for h, _ in results[1][0]] == ["twice", "long"]
     finally:
         await sqlite.close()
+
+
+async def test_a_message_lock_with_a_pool_of_one_connection_leaves_it_for_the_writes(
+        ) -> None:
+    """pool_size=1: a message's lock (Memory.rewrite, a LangGraph put replacing an item)
+    held the pool's only connection, and the rewrite under it waited for one until the
+    pool's timeout (30 s, then a StoreError). The lock now has a connection of its own
+    there; it still orders the rewrites of one message across stores."""
+    import chatmem.testing
+
+    async with schema_url(pool_size=1) as url, \
+            await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+        await mem.add({"session_id": "s", "content": "hello there", "ts": 5})
+        done = await asyncio.wait_for(mem.rewrite("s", 5, content="bye now"), 10)
+        assert done.content == "bye now"
+        other = await PostgresStore.open(url)
+
+        async def take() -> None:
+            async with other.message_lock("s", 5):
+                pass
+
+        try:
+            async with mem.store.message_lock("s", 5):
+                waiting = asyncio.ensure_future(take())
+                await asyncio.sleep(0.3)
+                assert not waiting.done()  # the other store waits for this lock
+                await asyncio.wait_for(mem.store.get(["x"]), 10)  # the pool is free
+            await asyncio.wait_for(waiting, 10)
+        finally:
+            await other.close()

@@ -24,8 +24,9 @@ The mapping (README § Integrations, LangGraph):
   time, so ``get`` returns the value intact. An item put with ``index=False``
   (or whose fields hold no text) is stored unembedded (role ``system``): ``get``
   and filtered ``search`` find it, a semantic query does not.
-* **put** replaces the message (erase, then add; ``created_at`` is kept),
-  ``delete`` erases it. ``updated_at`` is the message's ``ts``.
+* **put** replaces the message (erase, then add; ``created_at`` is kept; the old
+  message's lock held meanwhile, and its value kept in the store's metadata until
+  the new one is stored), ``delete`` erases it. ``updated_at`` is the message's ``ts``.
 * **search** with a ``query`` is ``Memory.recall`` across every session
   (``scope="all"``): hybrid, with recency; ``score`` is the recall score;
   reply-following is off, as items are not turns. A message-metadata filter
@@ -52,6 +53,7 @@ loop's thread would deadlock, so it raises instead: await ``store.aput`` there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -59,7 +61,7 @@ import math
 import re
 import threading
 import uuid
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from operator import itemgetter
 from typing import Any, TypeVar
@@ -433,9 +435,8 @@ class ChatmemStore(BaseStore):
     async def _put(self, op: PutOp) -> None:
         mid = message_id(op.namespace, op.key)
         async with self._writing():
-            old = (await self.memory.get([mid])).get(mid)
             if op.value is None:
-                if old is not None:
+                if (await self.memory.get([mid])).get(mid) is not None:
                     await self.memory.delete([mid])
                 return
             if not isinstance(op.value, Mapping):
@@ -444,21 +445,50 @@ class ChatmemStore(BaseStore):
             # before anything is written: a bad value registers no session either
             check_json(op.value, "value")
             sid = await self._ensure_session(op.namespace)
-            # strictly increasing per store: "newest first" is the order of the writes
-            written = self._last_write_ms = max(_now_ms(), self._last_write_ms + 1)
-            created = written
-            if old is not None and self._is_item(old):
-                created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
-            value = dict(op.value)
-            text = self._text(value, op.index)
-            meta = {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
-                                "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
-                                "value": value, "created_at": created}}
-            msg = Message(session_id=sid, id=mid, role="user" if text else "system",
-                          content=text or json.dumps(value, ensure_ascii=False, default=str),
-                          ts=written, metadata=meta)
-            validate_message(msg, path="item")  # a bad value leaves the old item in place
-            await _uncancelled(self._replace(old, msg))
+            while True:
+                old = (await self.memory.get([mid])).get(mid)
+                if old is None:
+                    await _uncancelled(self._replace(None, self._message(op, sid, None)))
+                    return
+                async with self._replacing(old):
+                    if (await self.memory.get([mid])).get(mid) != old:
+                        continue  # replaced meanwhile (another process): read it again
+                    await _uncancelled(self._replace(old, self._message(op, sid, old)))
+                    return
+
+    def _message(self, op: PutOp, sid: str, old: Message | None) -> Message:
+        """The message of the item ``op`` puts, ``old`` its message before (if any); a
+        bad value raises, and leaves the old item in place."""
+        assert op.value is not None
+        # strictly increasing per store: "newest first" is the order of the writes
+        written = self._last_write_ms = max(_now_ms(), self._last_write_ms + 1)
+        created = written
+        if old is not None and self._is_item(old):
+            created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
+        value = dict(op.value)
+        text = self._text(value, op.index)
+        meta = {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
+                            "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
+                            "value": value, "created_at": created}}
+        msg = Message(session_id=sid, id=message_id(op.namespace, op.key),
+                      role="user" if text else "system",
+                      content=text or json.dumps(value, ensure_ascii=False, default=str),
+                      ts=written, metadata=meta)
+        validate_message(msg, path="item")
+        return msg
+
+    @contextlib.asynccontextmanager
+    async def _replacing(self, old: Message) -> AsyncIterator[None]:
+        """Held by a put while it replaces ``old`` (its record kept, the erase, the add)
+        and by :meth:`_heal` while it looks at that record: the lock of ``old``'s
+        message, in this process (``Memory``'s, shared by its stores) and in every
+        process sharing the store (``MessageStore.message_lock``: on PostgreSQL a
+        transaction's advisory lock, freed when a killed process's connection ends). A
+        heal so never takes a replacement a live put is making for a killed one's."""
+        session, ts = old.session_id, old.ts or 0
+        async with self.memory._rewrite_lock(session, ts), \
+                self.memory.store.message_lock(session, ts):
+            yield
 
     async def _replace(self, old: Message | None, msg: Message) -> None:
         """``old`` (the item's message, if any) erased and ``msg`` stored in its place;
@@ -467,7 +497,7 @@ class ChatmemStore(BaseStore):
         ``old`` is first kept in the store's metadata until the key holds an item again:
         a process killed between them (``kill -9``) left the key with none, its value
         acknowledged by an earlier put lost; the next store's first call puts it back
-        (:meth:`_heal`)."""
+        (:meth:`_heal`). The caller holds :meth:`_replacing` of ``old``."""
         if old is None:
             await self.memory.add(msg)
             return
@@ -494,9 +524,12 @@ class ChatmemStore(BaseStore):
     async def _heal(self) -> None:
         """Put back the old value of each item whose replacement stopped after its erase
         (the process killed, the store failing): the key holds no item then. One the
-        new value reached is left as it is. A put under way in another process meanwhile
-        (PostgreSQL) either stored its value first, and the old one is not put back, or
-        finds the old one back, and fails: the key keeps one item."""
+        new value reached is left as it is. A replacement still under way (a put of
+        another process, or of another store of this memory) holds the old message's
+        lock (:meth:`_replacing`): the heal waits for it to end, and its record is gone
+        then, unless the put could store neither value. Another put of the key, which
+        found it without an item, may meanwhile store its value first (the old one is
+        not put back) or find the old one back and fail: the key keeps one item."""
         async with self._writing():
             if self._healed:
                 return
@@ -505,19 +538,28 @@ class ChatmemStore(BaseStore):
             for _, record, value in [r for r in await store.meta_items()
                                      if r[0] == REPLACING_NAMESPACE]:
                 old = Message.from_dict(json.loads(value))
-                if not await self.memory.get([old.id or ""]):
-                    try:
-                        await self.memory.add(old)
-                    except ChatmemError as exc:
-                        if not await self.memory.get([old.id or ""]):
-                            # kept for the next try: the store refuses writes now
-                            log.warning("langgraph: the old value of item %r is not put "
-                                        "back yet: %s", old.id, exc)
-                            left = True
-                            continue
-                        # the new value was stored meanwhile: it stays
-                await store.meta_delete(REPLACING_NAMESPACE, record)
+                async with self._replacing(old):
+                    if await store.meta_get(REPLACING_NAMESPACE, record) is None:
+                        continue  # the put that kept it has ended
+                    left = not await self._put_back(old, record) or left
             self._healed = not left
+
+    async def _put_back(self, old: Message, record: str) -> bool:
+        """Store ``old`` again when its key holds no item, and drop its ``record``;
+        ``False`` when the store refuses the write (the record is kept for a retry)."""
+        store = self.memory.store
+        if not await self.memory.get([old.id or ""]):
+            try:
+                await self.memory.add(old)
+            except ChatmemError as exc:
+                if not await self.memory.get([old.id or ""]):
+                    # kept for the next try: the store refuses writes now
+                    log.warning("langgraph: the old value of item %r is not put back "
+                                "yet: %s", old.id, exc)
+                    return False
+                # a new value was stored meanwhile: it stays
+        await store.meta_delete(REPLACING_NAMESPACE, record)
+        return True
 
     def _writing(self) -> asyncio.Lock:
         if self._write_lock is None:

@@ -6,7 +6,8 @@ optional query parameters that chatmem reads and removes before connecting:
 * ``schema=<name>`` puts every chatmem table in that schema (created when missing;
   default ``public``). Names match ``^[a-z_][a-z0-9_]{0,62}$``; one database can
   hold many independent stores this way.
-* ``pool_size=<n>``: most pooled connections (default 10).
+* ``pool_size=<n>``: most pooled connections (default 10); with 1, a message's lock
+  (``message_lock``) takes a connection of its own beside the pool.
 * ``exact_threshold=<n>``: see *Search* below (default 5000; at most 10⁹).
 * ``ef_search=<n>``: HNSW candidate list size, 1–1000 (default 100; raised to k).
 * ``build_memory_mb=<n>``: ``maintenance_work_mem`` of a bulk load's index build,
@@ -910,10 +911,35 @@ class PostgresStore:
     async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
         # transaction-scoped: a process that dies, or a connection that breaks, cannot
         # leave it held (the transaction ends with it)
-        async with self._message_locks, self._tx() as conn:
+        async with self._message_locks, self._lock_conn() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                [_LOCK_CLASS + 2, f"{ts}:{session_id}"])
             yield
+
+    @contextlib.asynccontextmanager
+    async def _lock_conn(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A connection to hold a message's lock on while the writes it guards take
+        others: a pooled one, or with ``pool_size=1`` one of its own (the lock held the
+        pool's only connection, and the rewrite under it waited for one until the pool's
+        timeout)."""
+        if self._pool_size > 1:
+            async with self._conn() as conn:
+                yield conn
+            return
+        try:
+            async with await self._connect() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            raise self._error(exc) from exc
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        """A connection of its own, beside the pool (autocommit)."""
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        try:
+            return await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+        except psycopg.Error as exc:
+            raise self._error(exc, "cannot connect") from exc
 
     async def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
         async with self._conn() as conn:
@@ -1196,13 +1222,7 @@ class PostgresStore:
         if rows < self.bulk_min_rows:
             yield False
             return
-        if self._closed:
-            raise StoreClosed("the store is closed")
-        try:
-            conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
-        except psycopg.Error as exc:
-            raise self._error(exc, "cannot connect") from exc
-        async with conn:
+        async with await self._connect() as conn:
             deferring = await self._defer(conn, rows)
             self._bulk_depth, self._deferring = 1, deferring
             built = not deferring
