@@ -24,6 +24,7 @@ import pytest
 from chatmem import Memory
 from chatmem.config import Config
 from chatmem.embedding import Embedder
+from fake_embedding_service import Step, fresh_service
 from providers import RecordingProvider
 from servers import running
 from test_http import ALICE, ALICE_BOT, ALICE_DM, client, keys, wait_indexed
@@ -560,11 +561,67 @@ def test_health_says_why_messages_wait_and_clears_when_indexing_recovers(
     server.provider.dim = 64  # the model of the store's vectors again: all clear
     assert shown("ok") == "Indexing normally: no message waits for a retry."
     assert status.locator(".last-error").count() == 0
-    assert provider_said not in (page.text_content("#page-health") or "").replace(
-        page.text_content("#health-embedder") or "", "")  # but as the embedder's history
+    # nor under Embedder: the provider answered since (it shows when it failed only)
+    assert provider_said not in (page.text_content("#page-health") or "")
     with client(server.base, ALICE) as c:
         assert c.get("/v1/stats").json()["indexer"]["retries_paused_since"] is None
     assert tab.dialogs == [] and tab.errors == []
+
+
+def test_the_embedder_card_shows_the_last_error_only_while_it_is_current(
+        browser: Any, tmp_path: Path) -> None:
+    """The Embedder card showed the provider's last error for good: /v1/stats keeps it
+    after a success (E10) and the card read it alone, so once a real HTTP provider had
+    recovered the page still said *last error: … 503 …* under *Indexing normally*. It
+    now shows the error, with when, while it is current; then when it failed and when
+    it recovered, without the error (as the Health sentence drops it)."""
+    from chatmem.server.http import create_app
+
+    said = "upstream <b>overloaded</b>, try later"
+    with fresh_service(dims=16) as service:
+        config = Config.load(
+            embedding=service.config("openai", model="bow", max_retries=0, timeout=2.0,
+                                     cache={"enabled": False}),
+            indexing={"retry_initial_s": 0.2, "retry_max_s": 1.0})
+        app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                         config=config)
+        with running(app) as base:
+            seed(base)
+            tab = open_console(browser, base, ALICE)
+            page = tab.page
+            page.click("nav a[data-page=health]")
+
+            def last_error() -> str:
+                return str(page.evaluate("""() => [...document.querySelectorAll(
+                    '#health-embedder .count')].find(c => c.querySelector('dt')
+                    .textContent === 'last error')?.querySelector('dd').textContent"""))
+
+            def wait_for(check: Callable[[str], bool]) -> str:
+                deadline = time.monotonic() + 30  # the page refreshes itself every 2 s
+                while not check(last_error()):
+                    assert time.monotonic() < deadline, last_error()
+                    time.sleep(0.2)
+                return last_error()
+
+            assert wait_for(lambda t: t != "None") == "none"
+            service.default = Step(status=503, body={"error": {"message": said}})
+            with client(base, ALICE) as c:
+                r = c.post("/v1/messages", json={"messages": [
+                    {"session_id": "cli", "content": "the gutter needs clearing"}]})
+                assert r.status_code == 200, r.text
+            failing = wait_for(lambda t: said in t)
+            assert "503" in failing and "recovered" not in failing
+            page.wait_for_selector("#health-indexer[data-state=provider]", timeout=30_000)
+            service.default = Step()  # the provider answers again
+            page.wait_for_selector("#health-indexer[data-state=ok]", timeout=30_000)
+            recovered = wait_for(lambda t: t.startswith("none since "))
+            assert ": recovered from a failure at " in recovered, recovered
+            assert failing.endswith(" ago)") and " UTC, " in failing  # when it failed
+            assert said not in (page.text_content("#page-health") or "")
+            with client(base, ALICE) as c:  # /v1/stats keeps it (E10), with both times
+                e = c.get("/v1/stats").json()["embedder"]
+            assert said in e["last_error"] and e["last_ok_at"] >= e["last_error_at"] > 0
+            assert tab.dialogs == [] and tab.errors == []
 
 
 def test_html_in_a_message_is_shown_as_text_and_runs_nothing(browser: Any, server: Server

@@ -2167,6 +2167,10 @@ class Memory:
                 "model_id": self.embedder.model_id, "calls": st.calls, "texts": st.texts,
                 "provider_calls": st.provider_calls, "errors": st.errors,
                 "last_error": st.last_error[1] if st.last_error else None,
+                # E10: a later success does not clear last_error; these two (Unix time,
+                # s) tell whether it is still current (the console shows it only then)
+                "last_error_at": st.last_error[0] if st.last_error else None,
+                "last_ok_at": st.last_ok_at,
                 "cache": st.cache.__dict__ if st.cache else None,
             }
             if isinstance(self.embedder.provider, AutoProvider):

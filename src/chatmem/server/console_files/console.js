@@ -448,10 +448,26 @@
       ? Object.entries(s.vectors_by_model) : [["no vectors yet", 0]]);
     const e = s.embedder;
     counts($("health-embedder"), e ? [["model", e.model_id], ["calls", e.calls], ["texts", e.texts],
-      ["errors", e.errors], ["last error", e.last_error || "none"],
+      ["errors", e.errors], ["last error", embedderError(e, serverNow)],
       ["recall degraded", s.recall.degraded]] : [["embedder", "none (recall off)"]]);
     drawChart(s.indexing);
     $("health-live").textContent = "live · " + new Date(now).toLocaleTimeString();
+  }
+
+  // The embedder's last error while it is current: /v1/stats keeps it after a success
+  // (E10), and the card showed it for good after the provider recovered. Once a call
+  // succeeded since, only when it failed and when it recovered (as the sentence above
+  // drops the error once indexing recovers). Times: the server's Unix time (s).
+  function embedderError(e, serverNow) {
+    if (!e.last_error) return "none";
+    const at = (t) => when(t * 1000) + " UTC";
+    const since = (t) => ago(serverNow - t * 1000);
+    if (typeof e.last_error_at !== "number") return e.last_error;
+    if (typeof e.last_ok_at === "number" && e.last_ok_at >= e.last_error_at) {
+      return "none since " + at(e.last_ok_at) + " (" + since(e.last_ok_at)
+        + "): recovered from a failure at " + at(e.last_error_at);
+    }
+    return e.last_error + " (at " + at(e.last_error_at) + ", " + since(e.last_error_at) + ")";
   }
 
   // Why messages wait, in a sentence (retries_paused_for, last_error, failed and
