@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import psycopg
@@ -26,6 +31,7 @@ from chatmem.store import MessageStore, VectorIndex, open_store, sqlmessages
 from chatmem.store.base import OneWidth, WidthConflict
 from chatmem.store.postgres import SCHEMA_VERSION, PostgresStore, compile_vector_where
 from chatmem.store.postgres.lexical import PG_COUNT_SQL, pg_corpus_stats
+from fake_embedding_service import Step, fresh_service
 
 
 def unit_rows(n: int, dim: int, seed: int) -> np.ndarray:
@@ -900,3 +906,85 @@ async def test_a_message_lock_with_a_pool_of_one_connection_leaves_it_for_the_wr
             await asyncio.wait_for(waiting, 10)
         finally:
             await other.close()
+
+
+# ------------------------------------------------------------------ the store going away
+
+#: The cluster .ci/postgres.sh runs the tests' PostgreSQL in (its own default).
+PG_DIR = Path(os.environ.get("CHATMEM_PG_DIR", "/tmp/chatmem-pg"))
+
+
+def _cluster_or_skip() -> Callable[[str], None]:
+    """``.ci/postgres.sh stop`` / ``start`` of the test cluster, when the test URL is the
+    cluster of ``CHATMEM_PG_DIR`` (its postmaster.pid names the URL's port): no other
+    server is ever stopped."""
+    port = urlsplit(pg_url()).port or 5432
+    try:
+        lines = (PG_DIR / "postmaster.pid").read_text().splitlines()
+    except OSError:
+        lines = []
+    if len(lines) < 4 or lines[3].strip() != str(port):
+        pytest.skip(f"the test PostgreSQL (port {port}) is not the cluster .ci/postgres.sh "
+                    f"runs in {PG_DIR}: set CHATMEM_PG_DIR to stop and start it")
+    script = Path(__file__).resolve().parent.parent / ".ci" / "postgres.sh"
+    env = {**os.environ, "CHATMEM_PG_DIR": str(PG_DIR), "CHATMEM_PG_PORT": str(port)}
+
+    def run(action: str) -> None:
+        subprocess.run(["bash", str(script), action], env=env, check=True, timeout=120,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    return run
+
+
+async def test_messages_left_by_a_store_outage_are_indexed_soon_after_it_ends() -> None:
+    """A process whose PostgreSQL went away and came back left the messages waiting
+    until its next periodic sweep, ``lease_s`` later: the sweep that was to find them
+    failed (the store down), and was not tried again before then. Now a failed sweep is
+    tried again after a pause growing per failure (so a store still down is not asked
+    in a loop) and at once when a store call succeeds. The store fails here as in a
+    failover: each query the indexer makes waits on a lock until its connection is
+    ended (the batch's write, then each sweep), then the server is stopped and started
+    (.ci/postgres.sh). ``lease_s`` is 600 s: the messages must be recallable well
+    before the periodic sweep."""
+    cluster = _cluster_or_skip()
+    name = f"chatmem_{uuid.uuid4().hex[:12]}"
+    with fresh_service(dims=16) as service:
+        async with schema_url(application_name=name) as url:
+            config = {"embedding": service.config("openai", model="bow", max_retries=0,
+                                                  timeout=30.0, cache={"enabled": False}),
+                      "indexing": {"retry_initial_s": 0.2, "retry_max_s": 1.0,
+                                   "lease_s": 600.0}}
+            mem = await Memory.open(url, config=config)
+            try:
+                service.script(Step(delay=2.0))  # being embedded when the store fails
+                acked = await mem.add([Message(
+                    session_id="s", content=f"the spare key {i} is under the blue pot")
+                    for i in range(5)])
+                await asyncio.to_thread(service.wait_for, 1)
+                schema = parse_qs(urlsplit(url).query)["schema"][0]
+                lock = await psycopg.AsyncConnection.connect(pg_url(), autocommit=True)
+                await lock.execute("BEGIN")
+                await lock.execute(sql.SQL("LOCK TABLE {}.messages IN ACCESS EXCLUSIVE "
+                                           "MODE").format(sql.Identifier(schema)))
+                ended = 0
+                try:
+                    deadline = time.monotonic() + 6
+                    while time.monotonic() < deadline:  # the write, then sweeps, fail
+                        ended += len(await admin(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                            "application_name = %s AND wait_event_type = 'Lock'", [name]))
+                        await asyncio.sleep(0.1)
+                    cluster("stop")  # the lock goes with it
+                    cluster("start")
+                finally:
+                    await lock.close()
+                assert ended >= 2
+                deadline = time.monotonic() + 60  # generous, and far below lease_s
+                while (await mem.stats())["indexed"] < len(acked):
+                    assert time.monotonic() < deadline, await mem.stats()
+                    await asyncio.sleep(0.2)
+                result = await mem.recall("where is the spare key 3?", session="s")
+                assert not result.degraded
+                assert acked[3].id in [h.message.id for h in result.hits]
+            finally:
+                await mem.close()

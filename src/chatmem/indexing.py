@@ -53,6 +53,12 @@ sweep at once. A vector is written only if its message still has the text and
 metadata it was read with (``current_only``): a rewrite in another process while the
 batch ran wins, and its message is embedded again.
 
+A store that fails (PostgreSQL restarted or unreachable) fails a batch or a sweep; the
+messages stay pending in it. A failed sweep is tried again after a pause growing per
+failure in a row (capped at ``lease_s``), and at once when a store call succeeds again (a
+claim, an ``add`` that enqueues): a process whose store came back no longer waits for its
+periodic sweep.
+
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting
 for a retry get one attempt at once, whatever their schedule. A provider that is
@@ -504,6 +510,13 @@ class Indexer:
         #: index refusing the write): the pending messages are looked at again after a
         #: growing pause, as retries are while the provider fails.
         self._write_failures = 0
+        #: Sweeps in a row that failed (the store not answering) and when (monotonic) the
+        #: next may try: a failed sweep is tried again after a pause growing per failure
+        #: (the retries' doubling, at most ``lease_s``), and at once when a store call
+        #: succeeds (:meth:`_store_answered`); before, its messages waited for the
+        #: periodic sweep, ``lease_s`` later.
+        self._sweep_failures = 0
+        self._sweep_retry_at = 0.0
         self._retry_pause_until = 0.0
         # A worker takes its batch only once it may embed: while one batch runs, the
         # queue fills, and the next batch is larger and better length-sorted. Local
@@ -595,7 +608,12 @@ class Indexer:
     # ------------------------------------------------------------------ queue
 
     def enqueue(self, messages: Sequence[Message], *, retry: bool = False) -> None:
-        """Queue these messages (``retry``: they wait for a retry, a wave of them)."""
+        """Queue these messages (``retry``: they wait for a retry, a wave of them), which
+        the caller has just read or written in the store: it answers."""
+        self._store_answered()
+        self._enqueue(messages, retry=retry)
+
+    def _enqueue(self, messages: Sequence[Message], *, retry: bool = False) -> None:
         limit = self.config.max_queue_size
         for msg in messages:
             if not msg.indexable or msg.id is None:
@@ -762,7 +780,7 @@ class Indexer:
                     self._in_flight_msgs.pop(m.id or "", None)
                 again = [self._again.pop(m.id) for m in batch if m.id in self._again]
                 if again:  # before they settle: whoever waits on them waits on this too
-                    self.enqueue(again)
+                    self._enqueue(again)
                 self._settle_ids(m.id or "" for m in batch)
 
     async def _claim(self, batch: list[Message]) -> list[Message]:
@@ -770,6 +788,7 @@ class Indexer:
         holds are left to it, and looked at again when its lease may be over."""
         claim = await self.store.claim(self.owner, [m.id or "" for m in batch],
                                        int(self.config.lease_s * 1000))
+        self._store_answered()
         got = set(claim.ids)
         now = time.monotonic()
         self._held = {i: until for i, until in self._held.items()
@@ -843,7 +862,8 @@ class Indexer:
                     log.warning("session changes or erasures not yet in the vector index "
                                 "(%s); retried in %.0f s", exc, HEAL_RETRY_S)
             retries = self._retries_due()
-            if self._sweep_needed or retries or self._retry_reload:
+            store_paused = time.monotonic() < self._sweep_retry_at  # it failed: wait
+            if not store_paused and (self._sweep_needed or retries or self._retry_reload):
                 try:
                     if self._retry_reload and not self._retrying:
                         await self._reload_next_retry()
@@ -852,12 +872,45 @@ class Indexer:
                         await self.sweep(retries=retries)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("sweep of pending messages failed; will retry")
-                    await asyncio.sleep(1.0)
+                except Exception as exc:
+                    self._sweep_failed(exc)
                     continue
             with contextlib.suppress(asyncio.TimeoutError):
                 await wait_within(self._sweeper_wakeup.wait(), self._sweep_wait())
+
+    def _sweep_failed(self, exc: Exception) -> None:
+        """A sweep (or the read of the retry schedule) failed: the store is down or
+        refusing. What it was to read still waits: it is read again after a pause that
+        grows per failure in a row (the retries' doubling, capped at ``lease_s``), so a
+        store that is still down is not asked in a loop; a store call that succeeds
+        meanwhile ends the pause (:meth:`_store_answered`). Before, the sweep was not
+        tried again until the periodic one, ``lease_s`` (30 s) later."""
+        self._sweep_failures += 1
+        self._sweep_needed = True
+        self._retry_reload = True
+        pause = retry_delay(self._sweep_failures, self.config.retry_initial_s,
+                            min(self.config.retry_max_s, self.config.lease_s),
+                            random.uniform(0, RETRY_JITTER))
+        self._sweep_retry_at = time.monotonic() + pause
+        if self._sweep_failures == 1:  # one traceback per outage
+            log.warning("sweep of pending messages failed; tried again in %.3g s, or as "
+                        "soon as the store answers", pause, exc_info=exc)
+        else:
+            log.debug("sweep of pending messages failed again (%s); tried again in %.3g s",
+                      exc, pause)
+
+    def _store_answered(self, *, sweeping: bool = False) -> None:
+        """A store call succeeded (``sweeping``: the sweep's own read). After failed
+        sweeps, the messages they were to find are looked for now, not when the pause
+        (or the periodic sweep) ends."""
+        if not self._sweep_failures:
+            return
+        log.info("the store answers again after %d failed sweep(s); %s",
+                 self._sweep_failures, "sweeping" if sweeping else "sweeping now")
+        self._sweep_failures = 0
+        self._sweep_retry_at = 0.0
+        if not sweeping:
+            self.sweep_soon()
 
     async def _store_now(self) -> int:
         """Now on the store's clock (R5, E12): retry schedules are written and compared
@@ -883,9 +936,10 @@ class Indexer:
     def _sweep_wait(self) -> float:
         """Seconds the sweeper sleeps: briefly when work is waiting, else until the next
         retry is due (or retries resume), at most :data:`SWEEP_POLL_S`."""
-        if self._sweep_needed:
+        paused = self._sweep_retry_at - time.monotonic()  # a failed sweep's pause
+        if self._sweep_needed and paused <= 0:
             return 0.05
-        wait = min(SWEEP_POLL_S, max(self._sweep_at - time.monotonic(), 0.01))
+        wait = min(SWEEP_POLL_S, max(self._sweep_at - time.monotonic(), paused, 0.01))
         if self._next_retry_at is not None and not self._retrying:
             due_in = max((self._next_retry_at - self._store_time()) / 1000.0,
                          self._retry_pause_until - time.monotonic())
@@ -937,10 +991,11 @@ class Indexer:
             # R5: not what other processes hold (their live leases): a sweep that read
             # those would queue them, fail to claim them and read them again, in a loop
             found = await self.store.pending(room + busy, owner=self.owner)
+        self._store_answered(sweeping=True)
         fresh = self._fresh(found, watch)[:room]
         if len(found) >= room:  # more may be waiting behind this page
             self._sweep_needed = True
-        self.enqueue(fresh)
+        self._enqueue(fresh)
         taken = len(fresh)
         if retries:
             wave = room - taken
@@ -951,7 +1006,7 @@ class Indexer:
                     due = await self.store.due_retries(wave + busy, await self._store_now(),
                                                        owner=self.owner)
                 due = self._fresh(due, watch)[:wave]
-                self.enqueue(due, retry=True)
+                self._enqueue(due, retry=True)
                 taken += len(due)
                 if not due:  # all taken elsewhere meanwhile: look again in a while
                     self._next_retry_at = None
@@ -1049,6 +1104,8 @@ class Indexer:
         if width:
             self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)
+        if self._write_failures:  # the failed batches' messages wait in the store
+            self.sweep_soon()
         self._write_failures = 0
         self._resume()  # written: the store takes what the provider answers
         self._indexed += len(entries)
