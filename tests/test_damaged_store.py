@@ -216,3 +216,22 @@ def test_cli_names_a_damaged_message_row(tmp_path: Path) -> None:
                 "is not valid JSON") in line, line
         assert "please report" not in line
     assert not (tmp_path / "x.jsonl").exists()
+
+
+async def test_reindex_says_it_is_re_embedding_a_damaged_vector_row(
+        place: Place, caplog: pytest.LogCaptureFixture) -> None:
+    """The reindex's own warnings do not tell the user to run the reindex running (the
+    search's, as the reindex writes vectors, says what the reindex is doing)."""
+    ids = await _seed(place)
+    await _damage(place, "UPDATE vectors SET dim = 3 WHERE message_id = ?", ids[0])
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            out = await mem.reindex()
+        assert out["reembedded"] == 1, out
+    said = [r.getMessage() for r in caplog.records if ids[0] in r.getMessage()]
+    assert said, caplog.text
+    for line in said:
+        assert "damaged row in table vectors" in line, line
+        assert ("re-embedding its message, which replaces the row" in line
+                or "left out of recalls until chatmem reindex" in line), line
+        assert "run chatmem reindex" not in line, line

@@ -157,14 +157,19 @@ class DamagedRow(StoreError):
         self.table, self.row, self.column, self.problem = table, row, column, problem
         self.where = where
 
-    def __str__(self) -> str:
+    @property
+    def damage(self) -> str:
+        """Where the row is and what is wrong with it, without the repair (a reindex,
+        which is repairing it, says what it does instead)."""
         where = f"{self.where}: " if self.where else ""
         what = "session" if self.table == "sessions" else "message"
         column = f"column {self.column} " if self.column else ""
-        tool = "psql" if self.where.startswith("postgres") else "sqlite3"
-        repair = _REPAIRS.get(self.table, _REPAIR_BY_HAND).format(tool=tool)
         return (f"{where}damaged row in table {self.table} ({what} id {self.row!r}): "
-                f"{column}{self.problem}; {repair}")
+                f"{column}{self.problem}")
+
+    def __str__(self) -> str:
+        tool = "psql" if self.where.startswith("postgres") else "sqlite3"
+        return f"{self.damage}; {_REPAIRS.get(self.table, _REPAIR_BY_HAND).format(tool=tool)}"
 
 
 class RecallUnavailable(ChatmemError):

@@ -596,8 +596,10 @@ class Memory:
         if self.index is None or self._indexer is None:
             return
         ids: list[str] = []
-        async for page in _vector_pages(self.index, []):
+        damaged: list[str] = []  # entries it cannot read: embedded again too (logged)
+        async for page in _vector_pages(self.index, damaged):
             ids += [e.message_id for e in page if e.model_id == model_id]
+        ids += damaged
         if not ids:
             return
         log.info("embedding.model auto: embedding %d message(s) of %s again with %s",

@@ -134,10 +134,11 @@ def read_row(table: str, key: Any, build: Callable[[], T]) -> T:
 
 def read_rows(table: str, rows: Iterable[R], key: Callable[[R], Any],
               build: Callable[[R], T], *, damaged: list[str] | None = None,
-              where: str = "") -> list[T]:
+              where: str = "", reembedding: bool = False) -> list[T]:
     """:func:`read_row` of each row. ``damaged`` given, a damaged row is left out with
-    a warning and its id added there (a reindex, which writes it again); else it is
-    the error (``where``: the store, in its message)."""
+    a warning and its id added there (a recall; a reindex, ``reembedding``, which
+    writes it again and says so); else it is the error (``where``: the store, in its
+    message)."""
     out: list[T] = []
     for r in rows:
         try:
@@ -146,7 +147,10 @@ def read_rows(table: str, rows: Iterable[R], key: Callable[[R], Any],
             exc.where = where
             if damaged is None:
                 raise
-            log.warning("%s; left out until then", exc)
+            log.warning("%s; %s", exc.damage,
+                        "re-embedding its message, which replaces the row" if reembedding
+                        else "left out of recalls until chatmem reindex (Memory.reindex()) "
+                             "embeds its message again, which replaces the row")
             damaged.append(exc.row)
     return out
 

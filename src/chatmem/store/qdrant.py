@@ -1053,7 +1053,8 @@ class QdrantIndex:
                         if r.payload and "message_id" in r.payload and r.vector is not None]
             for e in read_rows("vectors", readable, _point_id,
                                lambda r: _entry(r.payload or {}, r.vector),
-                               damaged=damaged, where=f"qdrant ({self.display})"):
+                               damaged=damaged, reembedding=True,
+                               where=f"qdrant ({self.display})"):
                 found[e.message_id] = e
         out = [found[mid] for mid in chosen if mid in found]
         snap.last = chosen[-1] if chosen else after

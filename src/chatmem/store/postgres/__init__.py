@@ -1641,7 +1641,7 @@ class PostgresStore:
             "vectors", rows, lambda r: r[0],
             lambda r: VectorEntry(**entry_fields(r[:-3]), text=r[-3], vector=checked_vector(
                 "embedding", _to_numpy(r[-2]), r[-1])),
-            damaged=damaged, where=f"postgres ({self._where})")
+            damaged=damaged, reembedding=True, where=f"postgres ({self._where})")
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         scope, params = _session_scope(session_id)

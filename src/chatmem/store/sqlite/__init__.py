@@ -922,7 +922,7 @@ class SqliteStore:
             "vectors", rows, lambda r: r[0],
             lambda r: VectorEntry(**entry_fields(tuple(r)[:-2], load=json.loads),
                                   vector=blob_vector(r[-1], r[-2])),
-            damaged=damaged, where=self._where)
+            damaged=damaged, reembedding=True, where=self._where)
 
     @_on_store_thread
     def index_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
