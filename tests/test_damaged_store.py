@@ -132,17 +132,25 @@ async def test_a_damaged_vector_row_is_left_out_of_recall_and_reindex_repairs_it
         assert (await _export(mem, vectors=True)).count('"type": "vector"') == 2
 
 
-@pytest.mark.parametrize("column", ["metadata", "mentions", "ts"])
-async def test_a_damaged_message_row_is_named_by_every_read(place: Place,
-                                                            column: str) -> None:
-    """The user's own data: every read of it fails naming it (an export too: it must not
-    drop the message), and the error says how to repair it by hand."""
+async def _seed_damaged(place: Place, column: str, which: int) -> list[str]:
+    """The messages of :func:`_seed`, the ``which``-th damaged in ``column`` as a hand
+    edit leaves it: SQLite's text that is not JSON (or an integer), PostgreSQL's jsonb
+    of another type (its bigint holds only integers: no ``ts`` case there)."""
     if column == "ts" and not _sqlite(place):
         pytest.skip("PostgreSQL's bigint column holds only integers")
     ids = await _seed(place)
     value = {"metadata": "{bad" if _sqlite(place) else "[1]",
              "mentions": "[1," if _sqlite(place) else '{"a": 1}', "ts": "yesterday"}[column]
-    await _damage(place, f"UPDATE messages SET {column} = ? WHERE id = ?", value, ids[0])
+    await _damage(place, f"UPDATE messages SET {column} = ? WHERE id = ?", value, ids[which])
+    return ids
+
+
+@pytest.mark.parametrize("column", ["metadata", "mentions", "ts"])
+async def test_a_damaged_message_row_is_named_by_every_read(place: Place,
+                                                            column: str) -> None:
+    """The user's own data: every read of it fails naming it (an export too: it must not
+    drop the message), and the error says how to repair it by hand."""
+    ids = await _seed_damaged(place, column, 0)
     async with await _memory(place) as mem:
         for read in (lambda: mem.list(session="s1"), lambda: mem.get([ids[0]]),
                      lambda: _export(mem, vectors=False),
@@ -151,7 +159,53 @@ async def test_a_damaged_message_row_is_named_by_every_read(place: Place,
                 await read()
             text = _names(caught.value, "messages", ids[0], column)
             assert ("sqlite3" if _sqlite(place) else "psql") in text
+            assert f"chatmem delete {ids[0]}" in text  # erasing it is a repair too
         assert (await mem.get([ids[1]]))[ids[1]].content == TEXTS[1]  # the others are read
+
+
+
+
+@pytest.mark.parametrize("column", ["metadata", "mentions", "ts"])
+async def test_a_damaged_message_row_can_be_erased(place: Place, column: str,
+                                                   caplog: pytest.LogCaptureFixture
+                                                   ) -> None:
+    """An erase goes by the ids: the damaged row, its vector and full-text rows go,
+    with a warning naming it; the other messages stay, and nothing of it is left."""
+    ids = await _seed_damaged(place, column, 0)
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            would = await mem.erase([ids[0]], dry_run=True)
+            assert (would.messages, would.vectors) == (1, 1), would
+            erased = await mem.erase([ids[0]])
+        assert (erased.messages, erased.vectors) == (1, 1), erased
+        assert ids[0] in caplog.text and column in caplog.text
+        assert await mem.delete([ids[0]]) == 0  # gone
+        assert [m.id for m in (await mem.list(session="s1")).messages] == [ids[1]]
+        hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+        assert ids[0] not in [h.message.id for h in hits]
+        exported = await _export(mem, vectors=True)  # nothing of it left, nothing damaged
+        assert TEXTS[0] not in exported and exported.count('"type": "vector"') == 1
+
+
+@pytest.mark.parametrize("column", ["metadata", "ts"])
+async def test_forget_erases_a_damaged_message_row_or_names_it(place: Place,
+                                                                column: str) -> None:
+    """forget selects by session, speaker or resource: a message whose JSON columns are
+    damaged is erased with the others; one whose time is damaged has no place in the
+    session's order, and forget stops on it, naming it and chatmem delete."""
+    ids = await _seed_damaged(place, column, 1)
+    async with await _memory(place) as mem:
+        if column == "ts":
+            with pytest.raises(StoreError) as caught:
+                await mem.forget(session="s1")
+            assert f"chatmem delete {ids[1]}" in _names(caught.value, "messages", ids[1],
+                                                         column)
+            assert await mem.delete([ids[1]]) == 1
+        assert (await mem.forget(session="s1", dry_run=True)).messages == (
+            1 if column == "ts" else 2)
+        assert (await mem.forget(session="s1")).messages == (1 if column == "ts" else 2)
+        assert (await mem.list(session="s1")).messages == ()
+        assert (await mem.stats())["messages"] == 0
 
 
 async def test_a_damaged_session_row_is_named(place: Place) -> None:
@@ -215,7 +269,13 @@ def test_cli_names_a_damaged_message_row(tmp_path: Path) -> None:
         assert (f"damaged row in table messages (message id {mid!r}): column metadata "
                 "is not valid JSON") in line, line
         assert "please report" not in line
+        assert f"chatmem delete {mid}" in line
     assert not (tmp_path / "x.jsonl").exists()
+    res = runner.invoke(main, ["delete", "--db", str(db), "--yes", mid])
+    assert res.exit_code == 0, res.output
+    assert "deleted 1 message(s)" in res.stdout
+    res = runner.invoke(main, ["list", "--db", str(db)])
+    assert res.exit_code == 0 and mid not in res.output, res.output
 
 
 async def test_reindex_says_it_is_re_embedding_a_damaged_vector_row(

@@ -138,9 +138,11 @@ _REPAIRS = {
     "lexical_entries": "run chatmem reindex (Memory.reindex()): it embeds that message "
                        "again and replaces the row",
 }
-_REPAIR_BY_HAND = ("chatmem cannot make up what was there: set that column to a value "
-                   "chatmem writes with {tool}, or restore the store from an export "
+_REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that column to a "
+                   "value chatmem writes with {tool}, or restore the store from an export "
                    "(chatmem import)")
+#: A damaged message can be erased as any other: an erase goes by its id.
+_ERASE_MESSAGE = "erase the message (chatmem delete {row}; Memory.delete), "
 
 
 class DamagedRow(StoreError):
@@ -169,7 +171,9 @@ class DamagedRow(StoreError):
 
     def __str__(self) -> str:
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
-        return f"{self.damage}; {_REPAIRS.get(self.table, _REPAIR_BY_HAND).format(tool=tool)}"
+        erase = _ERASE_MESSAGE.format(row=self.row) if self.table == "messages" else ""
+        repair = _REPAIRS.get(self.table, _REPAIR_BY_HAND)
+        return f"{self.damage}; {repair.format(tool=tool, erase=erase)}"
 
 
 class RecallUnavailable(ChatmemError):

@@ -38,6 +38,7 @@ from .embedding.auto import META_TENTATIVE_KEY as AUTO_TENTATIVE_KEY
 from .embedding.remote import RemoteProvider
 from .errors import (
     ChatmemError,
+    DamagedRow,
     EmbeddingUnavailable,
     FilterError,
     InvalidInput,
@@ -1325,7 +1326,9 @@ class Memory:
         wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
         if not dry_run:
             return await self._erase(wanted)
-        return await self._would_erase(builtins.list(await self.store.get(wanted)))
+        damaged: builtins.list[str] = []  # an erase goes by the ids: a damaged row too
+        found = await self.store.get(wanted, damaged=damaged)
+        return await self._would_erase([*found, *(i for i in damaged if i not in found)])
 
     async def _would_erase(self, ids: Sequence[str]) -> Erased:
         """What erasing these stored messages would take (a dry run of :meth:`erase` and
@@ -1370,7 +1373,7 @@ class Memory:
         for start in range(0, 1 if scope is None else len(scope), 500):
             part = None if scope is None else scope[start:start + 500]
             async for rows in message_pages(self.store, session_ids=part,
-                                            speaker_id=speaker_id):
+                                            speaker_id=speaker_id, damaged=[]):
                 ids += [m.id for m in rows if m.id is not None]
         if dry_run:
             return await self._would_erase(ids)
@@ -1437,7 +1440,8 @@ class Memory:
             cutoff = at - eff.days * DAY_MS
             if eff.days <= 0 or cutoff <= 0:
                 continue
-            async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff):
+            async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff,
+                                            damaged=[]):
                 due += [m.id for m in rows if m.id is not None]
                 while len(due) >= ERASE_CHUNK:  # the pages go on past the erased ones
                     erased += await self._erase(due[:ERASE_CHUNK])
@@ -1451,7 +1455,9 @@ class Memory:
     async def _erase(self, ids: Sequence[str]) -> Erased:
         if not ids:
             return Erased()
-        msgs = await self.store.get(ids)
+        # a damaged row (changed by hand, a broken disk) is erased too: it is read
+        # without the JSON columns it cannot read (or by its id alone), each logged
+        msgs = await self.store.get(ids, damaged=[])
         context_texts, replies = await self._erased_context(builtins.list(msgs.values()),
                                                             set(ids))
         texts = [t for m in msgs.values() for t in (m.embedded_text, m.content, m.shown_text)]
@@ -1494,10 +1500,15 @@ class Memory:
         cfg = self.config.indexing
         texts: list[str] = []
         replies: dict[str, Message] = {}
-        owns = await vector_texts(self.store, msgs, cfg)
-        texts += [own for m, own in zip(msgs, owns) if own != m.embedded_text]
         for m in msgs:
-            reply = await self._reply_to(m)
+            try:  # the turns before and after it: a damaged one cannot stop the erase
+                own = (await vector_texts(self.store, [m], cfg))[0]
+                reply = await self._reply_to(m)
+            except DamagedRow as exc:
+                log.warning("%s; erasing %s without the turns beside it", exc.damage, m.id)
+                continue
+            if own != m.embedded_text:
+                texts.append(own)
             if reply is not None and reply.id is not None and reply.id not in erased:
                 texts.append(vector_text(reply, m, cfg))
                 replies[reply.id] = reply

@@ -283,7 +283,14 @@ class MessageStore(Protocol):
         """
         ...
 
-    async def get(self, ids: Sequence[str]) -> dict[str, Message]: ...
+    async def get(self, ids: Sequence[str], *, damaged: list[str] | None = None
+                  ) -> dict[str, Message]:
+        """The stored messages of these ids. A row chatmem cannot read is a
+        :class:`~chatmem.errors.DamagedRow`; with ``damaged`` (an erase, which goes by
+        the ids and needs only the texts and the position) a JSON column it cannot
+        read is empty, a row it cannot read even so is left out, each logged and its
+        id added there."""
+        ...
 
     async def delete_messages(self, ids: Sequence[str]) -> int:
         """Delete messages (and, in a combined backend, their vectors)."""
@@ -299,12 +306,14 @@ class MessageStore(Protocol):
     async def list_messages(self, *, session_ids: Sequence[str] | None = None,
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
-                            limit: int = 100, newest_first: bool = False
-                            ) -> list[Message]:
+                            limit: int = 100, newest_first: bool = False,
+                            damaged: list[str] | None = None) -> list[Message]:
         """Up to ``limit`` messages ordered by ``(ts, id)`` (ids compared byte-wise):
         of these sessions (``None``: any), spoken by ``speaker_id`` (``None``: anyone),
         with ``since <= ts < until``, strictly after the position ``after``.
-        ``newest_first``: in the reverse order, strictly before ``after``."""
+        ``newest_first``: in the reverse order, strictly before ``after``.
+        ``damaged``: a JSON column it cannot read is empty, as :meth:`get` reads it (a
+        row whose time it cannot read stays the error: it has no place in the order)."""
         ...
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,

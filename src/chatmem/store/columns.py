@@ -254,16 +254,18 @@ def entry_fields(values: Sequence[Any] | Mapping[str, Any], *,
     return _fields(ENTRY_COLUMNS, values, load, by)
 
 
-def message_fields(values: Sequence[Any], *, load: Callable[[Any], Any] | None = None
-                   ) -> dict[str, Any]:
+def message_fields(values: Sequence[Any], *, load: Callable[[Any], Any] | None = None,
+                   bad: list[BadColumn] | None = None) -> dict[str, Any]:
     """:class:`~chatmem.models.Message` keyword arguments from a row in
-    :data:`MESSAGE_COLUMNS` order; ``load`` decodes JSON columns stored as text."""
-    return _fields(MESSAGE_COLUMNS, values, load, "column")
+    :data:`MESSAGE_COLUMNS` order; ``load`` decodes JSON columns stored as text.
+    ``bad`` given, a JSON column it cannot read is empty and its problem added there
+    (an erase, which needs none of them); else it is the error."""
+    return _fields(MESSAGE_COLUMNS, values, load, "column", bad)
 
 
 def _fields(columns: Sequence[Column], values: Sequence[Any] | Mapping[str, Any],
-            load: Callable[[Any], Any] | None, by: Literal["column", "key"]
-            ) -> dict[str, Any]:
+            load: Callable[[Any], Any] | None, by: Literal["column", "key"],
+            bad: list[BadColumn] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for i, c in enumerate(columns):
         if isinstance(values, Mapping):
@@ -271,9 +273,14 @@ def _fields(columns: Sequence[Column], values: Sequence[Any] | Mapping[str, Any]
             value = values[name] if c.required else values.get(name)
         else:
             value = values[i]
-        if c.is_json:
-            value = load_json(c.column, value, load)
-        out[c.field] = c.python(value)
+        try:
+            out[c.field] = c.python(load_json(c.column, value, load) if c.is_json
+                                    else value)
+        except BadColumn as exc:
+            if bad is None or not c.is_json:
+                raise
+            bad.append(exc)
+            out[c.field] = c.python(None)
     return out
 
 

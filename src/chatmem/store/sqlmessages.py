@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidInput
+from ..errors import DamagedRow, InvalidInput
 from ..models import MAX_TS, IndexState, Message, Session, StoreStats
 from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks
-from .columns import MESSAGE_COLUMN_NAMES, json_object, load_json, message_fields, read_row
+from .columns import (
+    MESSAGE_COLUMN_NAMES,
+    BadColumn,
+    json_object,
+    load_json,
+    message_fields,
+    read_row,
+)
 from .sql import (
     FAILED_SQL,
     HIDDEN_KINDS,
@@ -28,6 +36,8 @@ from .sql import (
     STATE_FOR_STATS,
     WAITING_STATES_SQL,
 )
+
+log = logging.getLogger("chatmem.store")
 
 #: One statement: SQL text and its parameters.
 Statement = tuple[str, Sequence[Any]]
@@ -106,11 +116,22 @@ POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c='
 
 # ---------------------------------------------------------------- row mapping
 
-def row_to_message(d: Dialect, row: Sequence[Any]) -> Message:
+def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = None
+                   ) -> Message:
     """A message from a row of :attr:`Dialect.message_columns`; a value chatmem cannot
-    read is a :class:`~chatmem.errors.DamagedRow` naming the message and the column."""
+    read is a :class:`~chatmem.errors.DamagedRow` naming the message and the column.
+    ``damaged`` given (an erase, which needs only the texts and the position), a JSON
+    column it cannot read is left empty, with a warning, and the id added there."""
     r = tuple(row)
-    return read_row("messages", r[1], lambda: Message(**message_fields(r[1:-1], load=d.load)))
+    bad: list[BadColumn] | None = None if damaged is None else []
+    msg = read_row("messages", r[1], lambda: Message(**message_fields(
+        r[1:-1], load=d.load, bad=bad)))
+    if bad and damaged is not None:
+        damaged.append(r[1])
+        for exc in bad:
+            log.warning("%s; read without it, to erase it", DamagedRow(
+                "messages", r[1], exc.column, exc.problem).damage)
+    return msg
 
 
 def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
@@ -128,13 +149,27 @@ def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
     return read_row("sessions", r[0], build)
 
 
-def messages_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
-    return [row_to_message(d, r) for r in rows]
+def messages_result(d: Dialect, rows: Sequence[Sequence[Any]],
+                    damaged: list[str] | None = None) -> list[Message]:
+    """Messages of rows (``damaged``: as :func:`row_to_message`)."""
+    return [row_to_message(d, r, damaged) for r in rows]
 
 
-def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> dict[str, Message]:
-    """``get``: messages by id (the id is the row's second column)."""
-    return {r[1]: row_to_message(d, r) for r in rows}
+def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
+                 damaged: list[str] | None = None) -> dict[str, Message]:
+    """``get``: messages by id (the id is the row's second column). ``damaged`` given,
+    as :func:`row_to_message`, and a row it cannot read even so (its time) is left out
+    with a warning, its id added there too: an erase goes by the ids."""
+    out: dict[str, Message] = {}
+    for r in rows:
+        try:
+            out[r[1]] = row_to_message(d, r, damaged)
+        except DamagedRow as exc:
+            if damaged is None:
+                raise
+            log.warning("%s; erased by its id alone", exc.damage)
+            damaged.append(r[1])
+    return out
 
 
 # ---------------------------------------------------------------- messages (read)

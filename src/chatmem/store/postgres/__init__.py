@@ -739,9 +739,11 @@ class PostgresStore:
                 await self._put_pending(conn, fresh)
         return stored
 
-    async def get(self, ids: Sequence[str]) -> dict[str, Message]:
+    async def get(self, ids: Sequence[str], *, damaged: list[str] | None = None
+                  ) -> dict[str, Message]:
         async with self._conn() as conn:
-            return sm.by_id_result(POSTGRES, await _rows(conn, *sm.get_query(POSTGRES, ids)))
+            return sm.by_id_result(POSTGRES, await _rows(conn, *sm.get_query(POSTGRES, ids)),
+                                   damaged)
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -836,13 +838,13 @@ class PostgresStore:
     async def list_messages(self, *, session_ids: Sequence[str] | None = None,
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
-                            limit: int = 100, newest_first: bool = False
-                            ) -> list[Message]:
+                            limit: int = 100, newest_first: bool = False,
+                            damaged: list[str] | None = None) -> list[Message]:
         async with self._conn() as conn:
             return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
                 POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
                 until=until, after=after, limit=limit,
-                newest_first=newest_first)))
+                newest_first=newest_first)), damaged)
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:

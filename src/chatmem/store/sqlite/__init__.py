@@ -887,8 +887,9 @@ class SqliteStore:
         return stored
 
     @_on_store_thread
-    def get(self, ids: Sequence[str]) -> dict[str, Message]:
-        return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)))
+    def get(self, ids: Sequence[str], *, damaged: list[str] | None = None
+            ) -> dict[str, Message]:
+        return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)), damaged)
 
     @_on_store_thread
     def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
@@ -1014,12 +1015,12 @@ class SqliteStore:
     def list_messages(self, *, session_ids: Sequence[str] | None = None,
                       speaker_id: str | None = None, since: int | None = None,
                       until: int | None = None, after: tuple[int, str] | None = None,
-                      limit: int = 100, newest_first: bool = False
-                      ) -> list[Message]:
+                      limit: int = 100, newest_first: bool = False,
+                      damaged: list[str] | None = None) -> list[Message]:
         return sm.messages_result(SQLITE, self._rows(sm.list_query(
             SQLITE, session_ids=session_ids, speaker_id=speaker_id, since=since,
             until=until, after=after, limit=limit,
-            newest_first=newest_first)))
+            newest_first=newest_first)), damaged)
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int
