@@ -295,3 +295,34 @@ async def test_reindex_says_it_is_re_embedding_a_damaged_vector_row(
         assert ("re-embedding its message, which replaces the row" in line
                 or "left out of recalls until chatmem reindex" in line), line
         assert "run chatmem reindex" not in line, line
+
+
+async def test_a_filtered_recall_leaves_out_a_damaged_vector_row(
+        place: Place, caplog: pytest.LogCaptureFixture) -> None:
+    """A recall whose filter reads the damaged JSON column works: SQLite's JSON
+    functions failed the whole search ("malformed JSON"); now the column holds no field
+    for a filter (as PostgreSQL reads a jsonb that is not an object), and SQLite's
+    search leaves the row out with a warning, as it leaves out any damaged vector row.
+    A filter on a field it held never selects it."""
+    async with await _memory(place) as mem:
+        stored = await mem.add([{"session_id": "s1", "content": t, "metadata": {"k": i}}
+                                for i, t in enumerate(TEXTS)])
+        await mem.flush(timeout=60)
+    ids = [m.id for m in stored if m.id is not None]
+    await _damage(place, "UPDATE vectors SET mmeta = ? WHERE message_id = ?",
+                  "{bad" if _sqlite(place) else '"k"', ids[0])
+    async with await _memory(place) as mem:
+        for where in ({"message.k": 1}, {"message.k": {"$in": [0, 1]}},
+                      {"message.k": {"$ne": 5}}, {"message.k": {"$exists": False}},
+                      {"$or": [{"message.k": 0}, {"message.k": {"$gte": 1}}]}):
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                hits = (await mem.recall("raincoat ferry", scope="all", window=0,
+                                         filter=where)).hits
+            found = [h.message.id for h in hits]
+            if _sqlite(place) or ("$ne" not in str(where) and "$exists" not in str(where)):
+                assert ids[0] not in found, (where, found)
+            if "$exists" not in str(where):
+                assert found[:1] == [ids[1]], (where, found)
+        if _sqlite(place):
+            assert f"damaged row in table vectors (message id {ids[0]!r}): column mmeta " \
+                   "is not valid JSON" in caplog.text

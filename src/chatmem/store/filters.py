@@ -638,6 +638,14 @@ class _SqlCompiler:
 
 
 class _SqliteCompiler(_SqlCompiler):
+    @staticmethod
+    def _doc(ref: JsonRef) -> str:
+        """``ref``'s column, NULL when its text is not JSON (a row damaged outside
+        chatmem), read as holding no field, as PostgreSQL reads a ``jsonb`` that is not
+        an object: SQLite's JSON functions failed the whole statement on one such row
+        ("malformed JSON"), and every filtered recall with it."""
+        return f"(CASE WHEN json_valid({ref.column}) THEN {ref.column} END)"
+
     def typed(self, ref: FieldRef, group: _Group) -> _Typed | None:
         if isinstance(ref, ColumnRef):
             expr = ref.expr
@@ -647,8 +655,8 @@ class _SqliteCompiler(_SqlCompiler):
                 return _Typed((f"typeof({expr}) IN ('integer', 'real')", []), (expr, []))
             return None  # a plain column never holds a JSON boolean
         path = ref.sqlite_path
-        jtype = f"json_type({ref.column}, ?)"
-        value = (f"json_extract({ref.column}, ?)", [path])
+        jtype = f"json_type({self._doc(ref)}, ?)"
+        value = (f"json_extract({self._doc(ref)}, ?)", [path])
         names = {
             "string": "('text')",
             "number": "('integer', 'real')",
@@ -660,12 +668,12 @@ class _SqliteCompiler(_SqlCompiler):
     def null_test(self, ref: FieldRef) -> _Frag:
         if isinstance(ref, ColumnRef):
             return f"({ref.expr} IS NULL)", []
-        return f"(json_type({ref.column}, ?) IS 'null')", [ref.sqlite_path]
+        return f"(json_type({self._doc(ref)}, ?) IS 'null')", [ref.sqlite_path]
 
     def present(self, ref: FieldRef) -> _Frag:
         if isinstance(ref, ColumnRef):
             return self.true, []
-        return f"(json_type({ref.column}, ?) IS NOT NULL)", [ref.sqlite_path]
+        return f"(json_type({self._doc(ref)}, ?) IS NOT NULL)", [ref.sqlite_path]
 
     @staticmethod
     def _value(value: Atom) -> Any:
@@ -758,7 +766,8 @@ class _PostgresCompiler(_SqlCompiler):
 def compile_sqlite(f: Filter | Mapping[str, Any], resolve: Resolver) -> tuple[str, list[Any]]:
     """An SQLite boolean expression (``?`` parameters, JSON1) selecting what :func:`evaluate`
     selects. ``resolve(field)`` says where each field lives (:class:`ColumnRef` or
-    :class:`JsonRef` over a JSON text column). Values and JSON paths are always bound."""
+    :class:`JsonRef` over a JSON text column). Values and JSON paths are always bound.
+    A JSON column whose text is not JSON (damaged outside chatmem) holds no field."""
     return _SqliteCompiler(resolve).compile(_tree(f))
 
 

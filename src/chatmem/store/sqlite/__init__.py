@@ -83,6 +83,7 @@ from ..columns import (
     entry_fields,
     entry_values,
     json_text,
+    load_json,
     read_rows,
 )
 from ..matrix import RowColumns, VectorMatrix
@@ -147,10 +148,14 @@ def _on_store_thread(
 
 
 def _searchable(row: sqlite3.Row) -> sqlite3.Row:
-    """A ``vectors`` row the search can hold: a vector of its ``dim`` and an integer
-    time (:class:`~chatmem.store.columns.BadColumn` otherwise)."""
+    """A ``vectors`` row the search can hold: a vector of its ``dim``, an integer time
+    and JSON metadata a filter can read (:class:`~chatmem.store.columns.BadColumn`
+    otherwise)."""
     blob_vector(row["vec"], row["dim"])
     ENTRY_COLUMNS[2].python(row["ts"])
+    for column in ("smeta", "mmeta"):
+        if not row[f"{column}_ok"]:
+            load_json(column, row[column], json.loads)  # says what is wrong with it
     return row
 
 
@@ -634,8 +639,12 @@ class SqliteStore:
                 "SELECT mrowid, session_id, role, model_id FROM lexical_entries"):
             self._entry_rows.put(r[0], r[1], r[2], r[3])
         cur = self.conn.execute(
-            "SELECT mrowid, message_id, session_id, ts, role, model_id, dim, vec FROM vectors "
-            "ORDER BY mrowid"
+            "SELECT mrowid, message_id, session_id, ts, role, model_id, dim, vec, "
+            # the JSON read only when it is not JSON (a damaged row), to say so
+            "json_valid(smeta) AS smeta_ok, json_valid(mmeta) AS mmeta_ok, "
+            "CASE WHEN NOT json_valid(smeta) THEN smeta END AS smeta, "
+            "CASE WHEN NOT json_valid(mmeta) THEN mmeta END AS mmeta "
+            "FROM vectors ORDER BY mrowid"
         )
         while True:
             rows = cur.fetchmany(10000)
