@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +179,44 @@ PLACES: dict[str, Callable[[Path], contextlib.AbstractAsyncContextManager[Place]
     "qdrant": qdrant_place,
     "postgres": postgres_place,
 }
+
+
+async def add_until_full(mem: Any, content: Callable[[int], str]) -> tuple[list[str], Any]:
+    """Add ``content(i)`` to session ``s`` until the store refuses one (a full disk, at
+    most 400 adds): the ids acknowledged and the refusal, each checked to be there (the
+    test would prove nothing without them)."""
+    from chatmem.errors import StoreError
+
+    acknowledged: list[str] = []
+    refused: StoreError | None = None
+    for i in range(400):
+        try:
+            stored = (await mem.add({"session_id": "s", "content": content(i)}))[0]
+        except StoreError as exc:
+            refused = exc
+            break
+        assert stored.id is not None
+        acknowledged.append(stored.id)
+    assert refused is not None, "the disk never filled: the test would prove nothing"
+    assert acknowledged, "not one message fitted: the test would prove nothing"
+    return acknowledged, refused
+
+
+@contextlib.contextmanager
+def small_tmpfs(disk: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at the new folder ``disk`` (root on Linux; the test
+    is skipped where it cannot be), unmounted after."""
+    import subprocess
+    import sys
+
+    if sys.platform != "linux" or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    disk.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)],
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

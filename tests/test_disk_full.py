@@ -14,44 +14,23 @@ from pathlib import Path
 import pytest
 
 import chatmem.testing
+from backends import add_until_full, small_tmpfs
 from chatmem import Memory
-from chatmem.errors import StoreError
 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    if sys.platform != "linux" or os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root on Linux")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "tmpfs", str(disk)],
-                          capture_output=True, text=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
-    try:
+    with small_tmpfs(tmp_path / "disk", "320k") as disk:
         yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 async def test_a_full_disk_is_named_and_nothing_acknowledged_is_lost(small_disk: Path
                                                                       ) -> None:
     db = small_disk / "chat.db"
-    acknowledged: list[str] = []
-    refused: StoreError | None = None
     async with await Memory.open(f"sqlite:///{db}",
                                  embedder=chatmem.testing.embedder()) as mem:
-        for i in range(400):  # 400 × 4 KB: far more than the disk holds
-            try:
-                stored = (await mem.add({"session_id": "s",
-                                         "content": f"note {i} " + "x" * 4000}))[0]
-            except StoreError as exc:
-                refused = exc
-                break
-            assert stored.id is not None
-            acknowledged.append(stored.id)
-    assert refused is not None, "the disk never filled: the test would prove nothing"
-    assert acknowledged, "not one message fitted: the test would prove nothing"
+        # 400 × 4 KB: far more than the disk holds
+        acknowledged, refused = await add_until_full(mem, lambda i: f"note {i} " + "x" * 4000)
     text = str(refused)
     assert f"sqlite ({db}): the disk is full where the store is ({small_disk})" in text
     assert "nothing of it was stored" in text and "what was stored before is kept" in text

@@ -392,6 +392,22 @@ def compile_vector_where(where: Mapping[str, Any] | None) -> tuple[str, list[Any
 
 C = TypeVar("C", bound=type)
 
+#: The server's refusals for want of a resource (SQLSTATE class 53), said as SQLite's
+#: full disk is: what happened, then what was kept and what to do. A statement the
+#: server refused is rolled back (a transaction with it, by :meth:`PostgresStore._tx`):
+#: nothing of it is acknowledged.
+_INSUFFICIENT_RESOURCES: dict[str, tuple[str, str]] = {
+    "53100": ("the database server's disk is full",
+              "this write was refused and nothing of it was stored; what was stored "
+              "before is kept; free some space on the server's disk and try again"),
+    "53200": ("the database server is out of memory",
+              "this request was refused and nothing of it was stored; what was stored "
+              "before is kept; try again, or give the server more memory"),
+    "53300": ("the database server has no connection free (too many connections)",
+              "nothing was done; try again when fewer clients are connected, or raise "
+              "the server's max_connections or lower this store's pool_size"),
+}
+
 
 def _naming_damage(cls: C) -> C:
     """Every public coroutine method of ``cls`` names the store in a
@@ -489,6 +505,10 @@ class PostgresStore:
         # the server's DETAIL, HINT and CONTEXT come on lines of their own: one line, as
         # every error (the command line prints one line per error)
         said = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        plain = _INSUFFICIENT_RESOURCES.get(getattr(exc, "sqlstate", None) or "")
+        if plain is not None:  # what the user can do, the server's words in brackets
+            head, rest = plain
+            return StoreError(f"postgres ({self._where}){doing}: {head} ({said}): {rest}")
         return StoreError(f"postgres ({self._where}){doing}: {said}")
 
     async def _open(self, create: bool = True) -> None:
