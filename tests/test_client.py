@@ -4,8 +4,10 @@ every method, the library's error classes rebuilt from the answers, and the sync
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,6 +32,7 @@ from chatmem.errors import (
 from chatmem.models import Session
 from chatmem.retention import EffectiveRetention
 from chatmem.scopes import EffectiveScope
+from readme import python_blocks, run_example, section
 from servers import chatmem_serve, free_port
 
 OWNER = "client-owner-key-0123456789"
@@ -594,3 +597,23 @@ async def test_a_redirect_is_not_followed_and_the_key_goes_nowhere_else() -> Non
             with pytest.raises(ServerError, match="307 to .*not followed") as err:
                 await c.stats()
     assert err.value.http_status == 307 and other_server.heads == []
+
+
+def test_the_readme_example_runs_as_a_script_against_the_readme_keys(tmp_path: Path) -> None:
+    """README § Python client, run as a user would (a script, against a ``chatmem serve``
+    with README's own key file): it adds, recalls, is refused a setting with the user
+    key, lists and forgets. Before, its ``async with`` stood at the top level, where a
+    script stops at once: SyntaxError: 'async with' outside async function."""
+    keys = tmp_path / "keys.toml"
+    [keys_example] = re.findall(r"```toml\n(.*?)```", section("## HTTP server"), re.S)
+    keys.write_text(keys_example, encoding="utf-8")
+    [example] = python_blocks(section("### Python client"))
+    with chatmem_serve(f"sqlite:///{tmp_path}/{{namespace}}.db", keys,
+                       tmp_path / "serve.log") as base:
+        assert example.count("http://127.0.0.1:8765") == 3
+        done = run_example(example.replace("http://127.0.0.1:8765", base), tmp_path, {})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].endswith(" I prefer oat milk"), out
+    assert out[1].startswith("changing settings needs an owner key") and out[1].endswith(
+        " 403"), out

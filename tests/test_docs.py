@@ -135,3 +135,22 @@ def test_the_provider_examples_are_valid_configurations() -> None:
         providers.add((cfg.embedding.provider, cfg.embedding.endpoint))
     assert ("ollama", "http://127.0.0.1:11434") in providers
     assert ("openai", "http://127.0.0.1:11434/v1") in providers
+
+
+def test_every_python_example_compiles_and_whole_ones_run_as_scripts() -> None:
+    """A README example that imports what it uses is a script a reader runs as it is:
+    it must compile as one (no ``await`` or ``async with`` at its top level, which stop
+    a script before its first line). The others are fragments (``mem`` and the like
+    given) and may ``await`` at the top level, as in an async function."""
+    import ast
+
+    from readme import python_blocks
+
+    blocks = python_blocks()
+    assert len(blocks) >= 10
+    for code in blocks:
+        first = code.lstrip().splitlines()[0]
+        if first.startswith(("import ", "from ")):
+            compile(code, "README.md", "exec")
+        else:
+            compile(code, "README.md", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
