@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from chatmem.cli import main
 from chatmem.models import Message, now_ms
 from chatmem.store import SqliteStore
 from chatmem.store.base import Retry
+from readme import section
 
 
 def test_demo_prints_the_deadline_inside_the_injected_system_message() -> None:
@@ -211,6 +213,57 @@ def test_every_command_has_an_example_and_is_documented_in_the_readme() -> None:
     for name, cmd in main.commands.items():
         assert "Example:" in (cmd.help or ""), f"chatmem {name} has no example in its help"
         assert f"chatmem {name}" in readme, f"chatmem {name} is not documented in README.md"
+
+
+def help_examples() -> Iterator[str]:
+    """Every example command line of ``chatmem --help`` and each command's ``--help``
+    (continuation lines joined), and of README's command table."""
+    import click
+
+    commands: list[click.Command] = [main]
+    while commands:
+        cmd = commands.pop()
+        if isinstance(cmd, click.Group):
+            commands.extend(cmd.commands.values())
+        found = re.search(r"Example:\n(.*?)(?:\n\s*\n|\Z)", cmd.help or "", re.S)
+        if found:
+            yield from (line.strip() for line in found.group(1).replace("\\\n", " ")
+                        .splitlines() if line.strip())
+    for row in section("## Command line").splitlines():
+        if row.startswith("| `chatmem "):
+            yield re.findall(r"`(chatmem [^`]*)`", row.rsplit(" | ", 1)[1])[0]
+
+
+def test_every_example_parses_and_writes_where_a_user_may(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Each example is a command line chatmem takes as written (its options and
+    arguments parse; a placeholder such as ``<next cursor>`` stands for one value), in a
+    folder holding the files it names. A Qdrant local-mode folder in one is not directly
+    under ``/``, where only root may create it: ``--to-vector qdrant+local:///q`` (the
+    migrate help's example) failed for every other user, and left ``/q`` for root."""
+    import shlex
+
+    import click
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("backup.jsonl", "other-model.jsonl"):
+        (tmp_path / name).write_text("")
+    examples = list(help_examples())
+    assert len(examples) >= 40, examples
+    for example in examples:
+        words = shlex.split(re.sub(r"<[^>]*>", "x", example.split(" | ")[-1]))
+        assert words[0] == "chatmem", example
+        cmd: click.Command = main
+        args = words[1:]
+        while isinstance(cmd, click.Group):
+            cmd, args = cmd.commands[args[0]], args[1:]
+        try:
+            cmd.make_context(words[1], args)
+        except click.ClickException as exc:
+            raise AssertionError(f"{example}: {exc.format_message()}") from exc
+        for folder in re.findall(r"qdrant\+local://(/[^ \"']*)", example):
+            assert folder.count("/") > 1, example
 
 
 def test_stats_show_when_the_next_retry_is_due(tmp_path: Path) -> None:

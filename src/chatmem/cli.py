@@ -1162,7 +1162,8 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
     \b
     Example:
       chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat
-      chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db --to-vector qdrant+local:///q
+      chatmem migrate --from sqlite:///chat.db --to sqlite:///m.db \\
+        --to-vector "qdrant+local://$PWD/vectors"
       chatmem migrate --from sqlite:///chat.db --to postgresql://me@localhost/chat --resume
     """
     from .store import Storage
