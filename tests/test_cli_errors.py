@@ -67,11 +67,17 @@ def test_add_reads_the_text_from_stdin(tmp_path: Path) -> None:
                    stdin=text)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["content"] == text
+    # the line break a file or echo ends with is not part of the message; others are
+    proc = chatmem("add", "--db", db, "--session", "s1", "--no-wait", "--json", "-",
+                   stdin="first line\r\n\nsecond line\n")
+    assert json.loads(proc.stdout)["content"] == "first line\r\n\nsecond line"
+    proc = chatmem("add", "--db", db, "--session", "s1", "-", stdin="\n\n")
+    assert_one_line_error(proc, "TEXT is empty")
     # not UTF-8: one line, nothing stored
     proc = chatmem("add", "--db", db, "--session", "s1", "-", stdin=b"\xff\xfe bad")
     assert_one_line_error(proc, "UTF-8")
     stats = json.loads(chatmem("stats", "--db", db, "--json").stdout)
-    assert stats["messages"] == 1
+    assert stats["messages"] == 2
 
 
 def test_add_from_stdin_reads_one_message_worth_and_no_more(tmp_path: Path) -> None:

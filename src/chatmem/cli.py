@@ -698,7 +698,8 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
               role: str,
               speaker_id: str | None, speaker_name: str | None, platform: str | None,
               ts: int | None, no_wait: bool, as_json: bool, text: str) -> None:
-    """Store one message (and index it). TEXT "-" reads the text from standard input.
+    """Store one message (and index it). TEXT "-" reads the text from standard input
+    (without the line breaks it ends with).
 
     \b
     Example:
@@ -714,6 +715,9 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
             fail(f"standard input holds more than {MAX_CONTENT_CHARS} characters, the "
                  "most one message may hold (split the text or store an attachment "
                  "reference)")
+        # a file or `echo` ends its last line with a line break, which is not part of
+        # the message (a shell's $(cat notes.txt) leaves it out too)
+        text = text.rstrip("\r\n")
     given = Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
                     speaker_id=speaker_id, speaker_name=speaker_name, platform=platform,
                     ts=ts)
