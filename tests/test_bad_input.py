@@ -454,34 +454,38 @@ _MESSAGE = {"type": "message", "id": "m1", "session_id": "s1", "ts": 5, "role": 
 #: and a record of an import file, each in the words a caller reads.
 WORDED: list[tuple[str, Callable[[Memory], Awaitable[Any]] | list[str], str]] = [
     ("recall scope", lambda m: m.recall("x", scope="bogus"),
-     "scope must be one of all, user, platform, resource, session (or thread), got str "
-     "'bogus'"),
+     'scope must be one of all, user, platform, resource, session (or thread), got '
+     '"bogus"'),
+    ("set_scope", lambda m: m.set_scope("bogus", actor={"id": "o", "role": "owner"},
+                                        session="s1"),
+     'scope must be one of all, user, platform, resource, session (or thread), got '
+     '"bogus"'),
     ("message role", lambda m: m.add(msg(role="bot")),
-     "messages[0].role must be one of assistant, notice, system, tool, user, got 'bot'"),
+     'messages[0].role must be one of assistant, notice, system, tool, user, got "bot"'),
     ("message kind", lambda m: m.add(msg(kind="bot")),
-     "messages[0].kind must be one of command_reply, directive, divider, message, got "
-     "'bot'"),
+     'messages[0].kind must be one of command_reply, directive, divider, message, got '
+     '"bot"'),
     ("chat-completions role", lambda m: m.add({"session_id": "s1", "content": "x",
                                                "role": "wizard"}),
      "messages[0].role must be one of assistant, developer, function, notice, system, "
-     "tool, user, got str 'wizard'"),
+     'tool, user, got "wizard"'),
     ("content part type", lambda m: m.add({"session_id": "s1",
                                            "content": [{"type": "video"}]}),
      "messages[0].content[0].type must be one of file, image_url, input_audio, refusal, "
-     "text, got str 'video'"),
+     'text, got "video"'),
     ("tool argument", lambda m: m.call_tool({"query": "x", "colour": 1},
                                             {"session_id": "s1"}),
      "memory_recall: unknown argument(s) colour; it takes query, scope, context_window, "
      "cross_session, top_k"),
     ("import role", _export_lines({**_MESSAGE, "role": "bot"}),
-     "line 2: message.role must be one of assistant, notice, system, tool, user, got "
-     "'bot'"),
+     'line 2: message.role must be one of assistant, notice, system, tool, user, got '
+     '"bot"'),
     ("import index_state", _export_lines({**_MESSAGE, "index_state": "done"}),
      "line 2: message.index_state must be one of cleared, failed, indexed, pending, "
-     "skipped, got str 'done'"),
+     'skipped, got "done"'),
     ("import vector role", _export_lines(_MESSAGE, {**_VECTOR, "role": "bot"}),
      "line 3: vector.role must be one of assistant, notice, system, tool, user or null, "
-     "got str 'bot'"),
+     'got "bot"'),
 ]
 
 
@@ -505,3 +509,85 @@ async def test_a_refused_choice_or_record_is_named_in_words(
         finally:
             await mem.close()
     assert str(info.value) == says
+
+
+_SCOPE = ('scope must be one of all, user, platform, resource, session (or thread), got '
+          '"galaxy"')
+
+#: (label, method, path, body, the error whole): WORDED's refusals through the HTTP API,
+#: in the library's words (which showed the value as Python, got str 'bogus', where
+#: the HTTP API's own 422s show it as JSON, got "5").
+WORDED_HTTP: list[tuple[str, str, str, dict[str, Any], str]] = [
+    ("recall scope", "POST", "/v1/recall", {"query": "x", "scope": "galaxy"}, _SCOPE),
+    ("tool scope", "POST", "/v1/tool", {"arguments": {"query": "x", "scope": "galaxy"},
+                                        "caller": {"session_id": "s1"}},
+     f"memory_recall: {_SCOPE}"),
+    ("settings scope", "PUT", "/v1/settings", {"session": "s1", "scope": "galaxy"}, _SCOPE),
+    ("message role", "POST", "/v1/messages",
+     {"messages": [{"session_id": "s1", "content": "x", "role": "bot"}]},
+     "messages[0].role must be one of assistant, developer, function, notice, system, "
+     'tool, user, got "bot"'),
+    ("message kind", "POST", "/v1/messages",
+     {"messages": [{"session_id": "s1", "content": "x", "kind": "bot"}]},
+     'messages[0].kind must be one of command_reply, directive, divider, message, got '
+     '"bot"'),
+    ("content part type", "POST", "/v1/messages",
+     {"messages": [{"session_id": "s1", "content": [{"type": "video"}]}]},
+     "messages[0].content[0].type must be one of file, image_url, input_audio, refusal, "
+     'text, got "video"'),
+]
+
+
+def test_a_refused_choice_reads_the_same_on_the_http_api(tmp_path: Any) -> None:
+    import httpx
+
+    from chatmem.server.http import KeyTable, create_app
+    from servers import running
+
+    key = "owner-key-0123456789abcdef"
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     keys=KeyTable.from_mapping({"keys": {"o": {
+                         "key": key, "namespace": "n", "role": "owner"}}}),
+                     embedder=Embedder(RecordingProvider(dim=16)))
+    with running(app) as base, httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
+        for label, method, path, body, says in WORDED_HTTP:
+            r = c.request(method, path, json=body)
+            assert r.status_code == 400 and r.json()["error"] == {
+                "type": "InvalidInput", "message": says}, (label, r.text)
+        assert c.get("/v1/stats").json()["messages"] == 0
+
+
+#: (label, command line after the command and its --db, the error line): the CLI
+#: shows a value typed on its command line as typed (got 'galaxy', got '5': the
+#: library's error said got "galaxy", got "5"), and a value of a file as JSON, as the
+#: file holds it.
+WORDED_CLI: list[tuple[str, list[str], str]] = [
+    ("scope set", ["scope", "set", "--session", "s1", "--", "galaxy"],
+     "VALUE must be one of all, user, platform, resource, session (or thread), got "
+     "'galaxy'"),
+    ("scope set number", ["scope", "set", "--session", "s1", "--", "5"],
+     "VALUE must be one of all, user, platform, resource, session (or thread), got '5'"),
+    *((label, ["import", "{file}"], says) for label, call, says in WORDED
+      if isinstance(call, list)),
+]
+
+
+@pytest.mark.parametrize("label,args,says", WORDED_CLI, ids=[w[0] for w in WORDED_CLI])
+def test_a_refused_choice_or_record_reads_the_same_on_the_command_line(
+        tmp_path: Any, label: str, args: list[str], says: str) -> None:
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    db = str(tmp_path / "c.db")
+    res = CliRunner().invoke(main, ["add", "--db", db, "--session", "s1", "--no-wait", "a"])
+    assert res.exit_code == 0, res.output
+    lines = next((call for name, call, _ in WORDED if name == label), [])
+    assert isinstance(lines, list)
+    (tmp_path / "in.jsonl").write_text("".join(lines), encoding="utf-8")
+    command, *rest = (a.format(file=tmp_path / "in.jsonl") for a in args)
+    sub = [rest.pop(0)] if command == "scope" else []
+    res = CliRunner().invoke(main, [command, *sub, "--db", db, *rest])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {says}\n"

@@ -507,7 +507,7 @@ def test_a_bad_value_is_one_line_naming_the_option_and_changes_nothing(
     lines = res.output.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {says}"), res.output
     assert not re.search(r"(?<![\w.-])[a-z_]+=|\w\[\d+\]", lines[0]), "the library's naming"
-    if " got " in lines[0]:  # the value as typed, not as the library got it (int 0)
+    if " got " in lines[0]:  # the value as typed, not as the library got it (0)
         assert lines[0].endswith(f" got {value!r}"), lines[0]
     assert held(seeded) == before
 

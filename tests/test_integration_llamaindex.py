@@ -454,19 +454,20 @@ def test_a_cancelled_put_still_stores_what_it_was_given(sync_mem: SyncMemory,
 
 OK = ChatMessage(role="user", content=DOG)
 BAD_PUTS = [
-    (None, "messages must be a list of llama_index ChatMessage, got NoneType"),
+    (None, "messages must be a list of llama_index ChatMessage, got null"),
     ([{"role": "user", "content": "x"}], "messages[0] must be a llama_index ChatMessage"),
-    ([OK, None], "messages[1] must be a llama_index ChatMessage, got NoneType"),
+    ([OK, None], "messages[1] must be a llama_index ChatMessage, got null"),
     ([OK, ChatMessage(role="tool", content="3", additional_kwargs={"tool_call_id": 5})],
-     "messages[1].additional_kwargs.tool_call_id must be a string, got int"),
+     "messages[1].additional_kwargs.tool_call_id must be a string, got 5"),
     ([ChatMessage(role="user", content="hi", additional_kwargs={"name": 7}), OK],
      "messages[0].additional_kwargs.name must be a string"),
     ([OK, ChatMessage(role="assistant", content=None, additional_kwargs={
         "tool_calls": {"id": "c1", "function": {"name": "f", "arguments": "{}"}}})],
-     "messages[1].additional_kwargs.tool_calls must be a list of tool calls, got dict"),
+     "messages[1].additional_kwargs.tool_calls must be a list of tool calls, got "
+     '{"id": "c1", "function": {"name": "f", "arguments": "{}"}}'),
     ([OK, ChatMessage(role="assistant", content=None,
                       additional_kwargs={"function_call": "f()"})],
-     "messages[1].additional_kwargs.function_call must be an object, got str"),
+     'messages[1].additional_kwargs.function_call must be an object, got "f()"'),
     ([OK, ChatMessage(role="assistant", content=""),
       ChatMessage(role="user", content="x", additional_kwargs={"name": "n" * 600})],
      "messages[2].name is longer than 512 characters"),
@@ -493,8 +494,8 @@ def test_bad_messages_are_invalid_input_naming_them_and_store_nothing(
             asyncio.run(put)
     assert not sync_mem.list_messages(session="s1").messages
     for query, error in (("hello", "messages must be a list of llama_index ChatMessage, "
-                                   "got str 'hello'"),
-                         ([OK, 3], "messages[1] must be a llama_index ChatMessage, got int")):
+                                   'got "hello"'),
+                         ([OK, 3], "messages[1] must be a llama_index ChatMessage, got 3")):
         with pytest.raises(InvalidInput, match=re.escape(error)):
             asyncio.run(block.aget(query, session_id="s1"))  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match=re.escape("message must be a llama_index")):
@@ -502,12 +503,12 @@ def test_bad_messages_are_invalid_input_naming_them_and_store_nothing(
 
 
 @pytest.mark.parametrize(("kwargs", "error"), [
-    ({"memory": None}, "memory must be a chatmem SyncMemory or Memory, got NoneType"),
-    ({"session_id": 5}, "ChatmemMemoryBlock session_id must be a string, got int"),
+    ({"memory": None}, "memory must be a chatmem SyncMemory or Memory, got null"),
+    ({"session_id": 5}, "ChatmemMemoryBlock session_id must be a string, got 5"),
     ({"session_id": ""}, "ChatmemMemoryBlock session_id must not be empty"),
     ({"session_id": "s\x00"}, "ChatmemMemoryBlock session_id contains a NUL"),
     ({"session_id": "s" * 600}, "ChatmemMemoryBlock session_id is longer than 512"),
-    ({"platform": 3}, "ChatmemMemoryBlock platform must be a string, got int"),
+    ({"platform": 3}, "ChatmemMemoryBlock platform must be a string, got 3"),
     ({"platform": " "}, "ChatmemMemoryBlock platform must not be empty"),
 ])
 def test_bad_block_arguments_are_invalid_input_naming_them(
@@ -704,9 +705,9 @@ def test_a_message_chatmem_cannot_take_as_given_is_kept_not_the_batch_lost(
         {"error": "messages[i].name is longer than 512 characters (600)",
          "fields": json.dumps({"name": "n" * 600})},
         {"error": "messages[i].additional_kwargs.tool_calls must be a list of tool calls, "
-                  "got dict {'function': {'arguments': '{}', 'name': 'weather'}, 'id': 'c1'}",
+                  'got {"id": "c1", "function": {"name": "weather", "arguments": "{}"}}',
          "fields": json.dumps({"tool_calls": calls})},
-        {"error": "messages[i].additional_kwargs.tool_call_id must be a string, got int 5",
+        {"error": "messages[i].additional_kwargs.tool_call_id must be a string, got 5",
          "fields": json.dumps({"tool_call_id": 5})}]
     assert [m.source for m in stored[2:5]] == [None, "tool_call", None]  # a call: not embedded
     # the caller is told, once per message: which one (its place in the batch and the

@@ -373,9 +373,9 @@ async def test_bad_items_are_named_and_nothing_is_stored(mem: Memory) -> None:
     looped: dict[str, Any] = {}
     looped["me"] = looped
     for items, message in (
-            (None, "items must be a list of Agents SDK input items, got NoneType"),
+            (None, "items must be a list of Agents SDK input items, got null"),
             ({"role": "user", "content": "hi"}, "(one item? pass [item])"),
-            ("hello", "items must be a list of Agents SDK input items, got str"),
+            ("hello", 'items must be a list of Agents SDK input items, got "hello"'),
             ([{"role": "user", "content": "hi"}, {"role": "user", "content": "x", "x": deep}],
              "items[1].x.a.a.a"),
             ([{"role": "user", "content": "x", "x": looped}], "items[0].x.me.me"),

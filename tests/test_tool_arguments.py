@@ -53,6 +53,10 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"query": "tea", "colour": 1}, f"unknown argument(s) colour; it takes {TAKES}"),
     ({"query": "tea", "colour": 1, "top_k": "5"},
      f'top_k must be an integer, got "5"; unknown argument(s) colour; it takes {TAKES}'),
+    # the library's own check (config.normalize_scope), in the same words: the value
+    # as JSON (it said got str 'galaxy')
+    ({"query": "tea", "scope": "galaxy"}, "scope must be one of all, user, platform, "
+     'resource, session (or thread), got "galaxy"'),
 ]
 IDS = [str(args) for args, _ in REFUSED]
 #: Arguments every door takes: a null is an argument left out, a top_k over the

@@ -483,9 +483,10 @@ def _typed(ctx: click.Context, param: click.Parameter, index: str | None) -> str
 
 
 def _got_as_typed(message: str, typed: str | None) -> str:
-    """``message`` with the value it says it got (the library's way: ``got int 0``,
-    ``got 0.0``, ``got list [1]``, as a Python caller passed it) shown as the text the
-    command line gave, ``got '0'``, as the CLI's own refusals show it (:class:`Number`,
+    """``message`` with the value it says it got (the library's way: ``got 0``, ``got
+    0.0``, ``got "galaxy"``, ``got [1]``, as JSON shows what a caller passed,
+    :func:`~chatmem.models.describe`) shown as the text the command line gave, ``got
+    '0'``, ``got 'galaxy'``, as the CLI's own refusals show it (:class:`Number`,
     :class:`OneOf`). Only a value that is ``typed`` read as the command reads it (the
     text, a number, JSON) is replaced, so another value the message names stays."""
     if typed is None or " got " not in message:
@@ -496,8 +497,7 @@ def _got_as_typed(message: str, typed: str | None) -> str:
             readings.append(read(typed))
     shown = {repr(typed)}  # the text itself is only matched quoted: a bare word is too loose
     for value in readings:
-        said = describe(value)
-        shown |= {said, said.split(" ", 1)[1], repr(value)}
+        shown |= {describe(value), repr(value)}
         if not isinstance(value, str):
             shown.add(str(value))
     pattern = "|".join(re.escape(s) for s in sorted(shown, key=len, reverse=True))
