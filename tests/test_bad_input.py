@@ -460,6 +460,9 @@ WORDED: list[tuple[str, Callable[[Memory], Awaitable[Any]] | list[str], str]] = 
                                         session="s1"),
      'scope must be one of all, user, platform, resource, session (or thread), got '
      '"bogus"'),
+    ("set_scope layer", lambda m: m.set_scope("all", actor={"id": "o", "role": "owner"},
+                                              layer="galaxy"),  # type: ignore[arg-type]
+     'layer must be one of platform, chat_type, group, session, got "galaxy"'),
     ("message role", lambda m: m.add(msg(role="bot")),
      'messages[0].role must be one of assistant, notice, system, tool, user, got "bot"'),
     ("message kind", lambda m: m.add(msg(kind="bot")),
@@ -556,6 +559,52 @@ def test_a_refused_choice_reads_the_same_on_the_http_api(tmp_path: Any) -> None:
             assert r.status_code == 400 and r.json()["error"] == {
                 "type": "InvalidInput", "message": says}, (label, r.text)
         assert c.get("/v1/stats").json()["messages"] == 0
+
+
+async def test_a_refused_filter_or_flag_shows_its_value_as_json_on_every_door(
+        tmp_path: Any) -> None:
+    """The library and the Python client said 'filter must be a mapping, got list' (and
+    the client 'newest_first must be true or false, got str'): the type alone, where
+    the HTTP API's schema shows the value as JSON ('filter must be an object, got
+    [1]'). The command line takes no filter, and refuses --newest-first's value itself."""
+    import httpx
+
+    from chatmem.client import AsyncClient
+    from chatmem.server.http import KeyTable, create_app
+    from servers import running
+
+    mem = await _seeded()
+    try:
+        for bad, shown in (([1], "[1]"), ("x", '"x"'), (("a",), "tuple ('a',)")):
+            with pytest.raises(FilterError) as info:
+                await mem.recall("x", filter=bad)  # type: ignore[arg-type]
+            assert str(info.value) == f"filter must be a mapping, got {shown}"
+    finally:
+        await mem.close()
+    async with AsyncClient("http://127.0.0.1:9", "k" * 24) as client:  # refused unsent
+        with pytest.raises(FilterError) as info:
+            await client.recall("x", session="s1", filter=[1])  # type: ignore[arg-type]
+        assert str(info.value) == "filter must be a mapping, got [1]"
+        with pytest.raises(InvalidInput) as info:
+            await client.list_messages(newest_first="yes")  # type: ignore[arg-type]
+        assert str(info.value) == 'newest_first must be true or false, got "yes"'
+        with pytest.raises(InvalidInput) as info:
+            await client.turn_context("x", session="s1", explain=1)  # type: ignore[arg-type]
+        assert str(info.value) == "explain must be true or false, got 1"
+    key = "owner-key-0123456789abcdef"
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     keys=KeyTable.from_mapping({"keys": {"o": {
+                         "key": key, "namespace": "n", "role": "owner"}}}),
+                     embedder=Embedder(RecordingProvider(dim=16)))
+    with running(app) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30,
+                                     headers={"Authorization": f"Bearer {key}"}) as c:
+            r = await c.post("/v1/recall", json={"query": "x", "filter": [1]})
+            assert r.json()["error"]["message"] == "filter must be an object, got [1]"
+            r = await c.put("/v1/settings", json={"scope": "all", "layer": "galaxy"})
+            assert r.json()["error"]["message"] == (
+                "layer must be 'platform', 'chat_type', 'group' or 'session', got "
+                '"galaxy"')
 
 
 #: (label, command line after the command and its --db, the error line): the CLI

@@ -684,7 +684,7 @@ class AsyncClient:
         ``visible_from``. Also available as :meth:`list`."""
         if not isinstance(newest_first, bool):
             raise InvalidInput(f"newest_first must be true or false, got "
-                               f"{type(newest_first).__name__}")
+                               f"{describe(newest_first)}")
         params = _query({"session": session, "speaker_id": speaker_id, "since": since,
                          "until": until, "limit": limit, "cursor": cursor,
                          "visible_from": visible_from, "platform": platform, "text": text,
@@ -776,7 +776,7 @@ class AsyncClient:
         ``follow_replies=False``: no reply or sitting inherits a match's score. The
         result has no ``snippets`` (the API does not send them)."""
         if filter is not None and not isinstance(filter, Mapping):
-            raise FilterError(f"filter must be a mapping, got {type(filter).__name__}")
+            raise FilterError(f"filter must be a mapping, got {describe(filter)}")
         body = _drop_none({
             "query": query if isinstance(query, str) else _sequence(query, "query"),
             "session": session,
@@ -797,7 +797,7 @@ class AsyncClient:
         ``POST /v1/context``. ``turn``: this turn's text(s) or messages (an OpenAI message
         list as is). ``explain=True`` also returns the recall behind them."""
         if not isinstance(explain, bool):
-            raise InvalidInput(f"explain must be true or false, got {type(explain).__name__}")
+            raise InvalidInput(f"explain must be true or false, got {describe(explain)}")
         turns = [turn] if isinstance(turn, (str, Message, Mapping)) \
             else _sequence(turn, "turn")
         body = {"turn": turn if isinstance(turn, str) else [

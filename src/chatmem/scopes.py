@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
-from .models import MAX_LABEL_CHARS, Session, check_text
+from .models import MAX_LABEL_CHARS, Session, check_text, describe
 from .store.base import (
     MAX_SESSION_DEPTH,
     SETTINGS_NAMESPACE,
@@ -128,7 +128,7 @@ def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not filter_:
         return None
     if not isinstance(filter_, Mapping):
-        raise FilterError(f"filter must be a mapping, got {type(filter_).__name__}")
+        raise FilterError(f"filter must be a mapping, got {describe(filter_)}")
     parse_filter(filter_)  # bounded: depth, size and types are checked before the rewrite
 
     def rewrite(node: Any) -> Any:
@@ -251,8 +251,8 @@ def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
     """The settings key of one layer (:class:`InvalidInput` when a part is missing, or
     one given is not text that a store can hold)."""
     if layer not in ("platform", "chat_type", "group", "session"):
-        raise InvalidInput("layer must be one of 'platform', 'chat_type', 'group', "
-                           f"'session', got {layer!r}")
+        raise InvalidInput("layer must be one of platform, chat_type, group, session, got "
+                           f"{describe(layer)}")
     for name, value in (("platform", platform), ("chat_type", chat_type),
                         ("group_id", group_id), ("session", session_id)):
         check_text(value, name, max_chars=MAX_LABEL_CHARS)

@@ -150,7 +150,7 @@ class RecallRequest:
         if now is not None:
             check_ts(now, "now")
         if filter is not None and not isinstance(filter, Mapping):
-            raise FilterError(f"filter must be a mapping, got {type(filter).__name__}")
+            raise FilterError(f"filter must be a mapping, got {describe(filter)}")
         # "" is refused, not taken as no session (the configured scope instead of the
         # session's own) or as a platform no message is of
         session_id = optional_label(session, "session")
