@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import io
 import math
+import os
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -640,3 +641,104 @@ def test_a_refused_choice_or_record_reads_the_same_on_the_command_line(
     res = CliRunner().invoke(main, [command, *sub, "--db", db, *rest])
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: {says}\n"
+
+
+#: (option, the values it may take as every refusal of it lists them): each choice of
+#: the configuration. A configuration file, a table passed to the library and
+#: Memory.open's options got pydantic's words, with no value and no 'thread' ("scope:
+#: Input should be 'all', 'user', 'platform', 'resource' or 'session'"), and an
+#: environment variable quoted choices ("CHATMEM_SCOPE: must be one of 'all', …").
+CONFIG_CHOICES: list[tuple[str, str]] = [
+    ("scope", "all, user, platform, resource, session (or thread)"),
+    ("semantic_recall.scope", "all, user, platform, resource, session (or thread)"),
+    ("hybrid.mode", "hybrid, lexical"),
+    ("hybrid.fusion", "score, rank"),
+    ("embedding.provider", "local, openai, gemini, cohere, voyage, mistral, ollama"),
+    ("locale", "en, zh"),
+    ("recall_roles", "all, others-only"),
+]
+
+
+def _nested(option: str, value: Any) -> dict[str, Any]:
+    section, _, name = option.rpartition(".")
+    return {section: {name: value}} if section else {name: value}
+
+
+async def test_a_refused_choice_of_the_configuration_reads_as_the_library_words_it(
+        ) -> None:
+    """A table (Config.load, a file's through data_source, Memory.open's options) shows
+    the value as JSON, as the file holds it, beside the choices bare: the scope's
+    refusal is the one a call, a tool and the HTTP API give (_SCOPE)."""
+    from chatmem.config import _choices, _option_paths
+
+    assert {p: _choices(p) for p in _option_paths(Config) if _choices(p)} == \
+        dict(CONFIG_CHOICES)  # every choice of the configuration is checked here
+    for option, choices in CONFIG_CHOICES:
+        for value, shown in (("galaxy", '"galaxy"'), (5, "5"), ([1], "[1]")):
+            says = f"{option} must be one of {choices}, got {shown}"
+            with pytest.raises(ConfigError) as info:
+                Config.load(_nested(option, value))
+            assert str(info.value) == f"invalid configuration: {says}"
+            with pytest.raises(ConfigError) as info:
+                Config.load(_nested(option, value), data_source="--config c.toml")
+            assert str(info.value) == f"invalid configuration: --config c.toml: {says}"
+    with pytest.raises(ConfigError) as info:
+        Config.load({"scope": "galaxy"})
+    assert str(info.value) == f"invalid configuration: {_SCOPE}"
+    with pytest.raises(ConfigError) as info:
+        await Memory.open("memory://", embedder=Embedder(RecordingProvider(dim=16)),
+                          scope="galaxy", hybrid={"mode": None})
+    assert str(info.value) == ("invalid configuration: hybrid.mode must be one of hybrid, "
+                               f"lexical, got null; {_SCOPE}")
+
+
+@pytest.mark.parametrize("name,text", [
+    ("c.toml", 'scope = "galaxy"\nlocale = 5\n[hybrid]\nfusion = ["rank"]\n'),
+    ("c.yaml", "scope: galaxy\nlocale: 5\nhybrid:\n  fusion: [rank]\n"),
+])
+def test_a_refused_choice_of_a_configuration_file_reads_the_same_on_the_command_line(
+        tmp_path: Any, name: str, text: str) -> None:
+    """chatmem … --config c.toml said 'scope: Input should be …', no value, no 'thread'.
+    A file's values are shown as it holds them: JSON."""
+    import subprocess
+    import sys
+
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "list", "--db",
+                           str(tmp_path / "m.db"), "--config", name], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    where = f"--config {name}: "
+    assert proc.stderr == (
+        f"error: invalid configuration: {where}hybrid.fusion must be one of score, rank, "
+        f'got ["rank"]; {where}{_SCOPE}; {where}locale must be one of en, zh, got 5\n')
+    assert not (tmp_path / "m.db").exists()
+
+
+def test_a_refused_choice_of_a_variable_shows_its_text_as_typed() -> None:
+    """CHATMEM_SCOPE=galaxy said "CHATMEM_SCOPE: must be one of 'all', 'user', …, got
+    'galaxy'": the choices quoted, no alias, where every other refusal of a scope lists
+    them bare. A variable holds text: its value is shown as typed ('galaxy', '5'), as
+    the other variables' refusals show it; a value inside the JSON a variable holds
+    as JSON."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CHATMEM_SCOPE": "galaxy", "CHATMEM_HYBRID__MODE": "5",
+           "CHATMEM_EMBEDDING": '{"provider": "x"}', "CHATMEM_ENV_FILE": ""}
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "list", "--db", "memory://"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: invalid configuration: ")
+    lines = proc.stderr.removeprefix("error: invalid configuration: ").strip().split("; ")
+    assert sorted(lines) == [
+        'CHATMEM_EMBEDDING: embedding.provider must be one of local, openai, gemini, '
+        'cohere, voyage, mistral, ollama, got "x"',
+        "CHATMEM_HYBRID__MODE: hybrid.mode must be one of hybrid, lexical, got '5'",
+        "CHATMEM_SCOPE: scope must be one of all, user, platform, resource, session (or "
+        "thread), got 'galaxy'"]
+    with pytest.raises(ConfigError) as info:
+        Config.load({"scope": "all"}, env={"CHATMEM_SEMANTIC_RECALL__SCOPE": "5"})
+    assert str(info.value) == (
+        "invalid configuration: CHATMEM_SEMANTIC_RECALL__SCOPE: semantic_recall.scope must "
+        "be one of all, user, platform, resource, session (or thread), got '5'")

@@ -146,7 +146,9 @@ def test_the_library_never_reads_the_environment_by_itself(
     ({"CHATMEM_SEARCH__MIN_SCORE": "nan"}, "CHATMEM_SEARCH__MIN_SCORE: must be a number"),
     ({"CHATMEM_HYBRID__ENABLED": "maybe"},
      "CHATMEM_HYBRID__ENABLED: must be true or false, got 'maybe'"),
-    ({"CHATMEM_SCOPE": "world"}, "CHATMEM_SCOPE: must be one of 'all', 'user'"),
+    ({"CHATMEM_SCOPE": "world"},
+     "CHATMEM_SCOPE: scope must be one of all, user, platform, resource, session (or "
+     "thread), got 'world'"),
     ({"CHATMEM_LAST_MESSAGES": "-1"}, "CHATMEM_LAST_MESSAGES: must be an integer from 0 to 1000"),
     ({"CHATMEM_SEARCH__TOPK": "1"}, "CHATMEM_SEARCH__TOPK: unknown option search.topk"),
     ({"CHATMEM_CONTEXT_EXPAND__WINDOW": "-1"},

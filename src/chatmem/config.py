@@ -37,6 +37,9 @@ from .models import describe
 Scope = Literal["all", "user", "platform", "resource", "session"]
 SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
 SCOPE_ALIASES = {"thread": "session"}  # M5: seed 003's names
+#: The scopes a refusal lists, with their aliases: every door's words (a call, a tool,
+#: the HTTP API, a configuration file, a variable).
+SCOPE_CHOICES = f"{', '.join(SCOPES)} (or {', '.join(SCOPE_ALIASES)})"
 
 #: For each scope, the scopes it contains (itself included): ``all`` = ``user`` ⊇
 #: ``platform`` ⊇ ``session``; ``resource`` ⊇ ``session`` (F10).
@@ -52,8 +55,7 @@ _CONTAINS: dict[str, frozenset[str]] = {
 def normalize_scope(value: object, *, name: str = "scope") -> str:
     """A scope name (or an alias such as ``thread``) → the scope; else InvalidInput."""
     if not isinstance(value, str) or SCOPE_ALIASES.get(value, value) not in SCOPES:
-        raise InvalidInput(f"{name} must be one of {', '.join(SCOPES)} (or thread), got "
-                           f"{describe(value)}")
+        raise InvalidInput(f"{name} must be one of {SCOPE_CHOICES}, got {describe(value)}")
     return SCOPE_ALIASES.get(value, value)
 
 
@@ -873,6 +875,9 @@ def format_validation_error(exc: ValidationError,
         # a value of the file (and not of an explicit argument) is named with it
         where = f"{file[0]}: " if file is not None and _set_by(file[1], loc) \
             and not _has_path(file[2], loc) else ""
+        if err["type"] == "literal_error":  # the value as the table holds it: JSON
+            lines.append(where + _refused_choice(loc, describe(err["input"])))
+            continue
         msg = err["msg"]
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
@@ -1319,6 +1324,10 @@ def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) 
             return (f"{var}: unknown option {loc}; did you mean {env_var(near)}? (see "
                     "README § Configuration)")
         return f"{var}: unknown option {loc} (check the spelling; see README § Configuration)"
+    if err["type"] == "literal_error":
+        # the variable's text as typed, or the value inside the JSON it holds as JSON
+        shown = _shown(value) if path == loc else describe(err["input"])
+        return f"{var}: {_refused_choice(loc, None if _is_secret(loc) else shown)}"
     if path == loc and err["type"] in _TYPE_ERRORS:
         return f"{var}: {_expectation(loc)}{got}"
     msg = err["msg"]
@@ -1374,15 +1383,36 @@ def _nearest_option(loc: str) -> str | None:
     return f"{parent}.{near[0]}" if parent and near else (near[0] if near else None)
 
 
+def _choices(loc: str) -> str | None:
+    """The values an option of a fixed set may take, as every refusal of a choice lists
+    them (``hybrid, lexical``; a scope's with its aliases, :data:`SCOPE_CHOICES`), or
+    None for an option that is not one."""
+    info = _field_info(loc)
+    kinds = [] if info is None else _flat_types(info.annotation)
+    literals = tuple(str(a) for t in kinds if typing.get_origin(t) is Literal
+                     for a in typing.get_args(t))
+    if not literals:
+        return None
+    return SCOPE_CHOICES if literals == SCOPES else ", ".join(literals)
+
+
+def _refused_choice(loc: str, shown: str | None) -> str:
+    """``scope must be one of all, …, session (or thread), got "galaxy"``: the option
+    ``loc`` refused a value (``shown`` as its source holds it; None: not shown), in the
+    words of :func:`normalize_scope` and the library's other refusals of a choice."""
+    got = "" if shown is None else f", got {shown}"
+    return f"{loc} must be one of {_choices(loc) or 'its documented values'}{got}"
+
+
 def _expectation(loc: str) -> str:
     """``must be an integer from 1 to 1000`` for ``search.top_k``."""
     info = _field_info(loc)
     if info is None:
         return "invalid value"
     kinds = _flat_types(info.annotation)
-    literals = [a for t in kinds if typing.get_origin(t) is Literal for a in typing.get_args(t)]
-    if literals:
-        return "must be one of " + ", ".join(repr(a) for a in literals)
+    choices = _choices(loc)
+    if choices:
+        return f"must be one of {choices}"
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in info.metadata
               if type(m).__name__ in ("Ge", "Gt", "Le", "Lt")}
     if int in kinds and bool not in kinds:
