@@ -742,3 +742,30 @@ def test_a_refused_choice_of_a_variable_shows_its_text_as_typed() -> None:
     assert str(info.value) == (
         "invalid configuration: CHATMEM_SEMANTIC_RECALL__SCOPE: semantic_recall.scope must "
         "be one of all, user, platform, resource, session (or thread), got '5'")
+
+
+@pytest.mark.parametrize("role,shown", [("admin", '"admin"'), (5, "5"), (["owner"], '["owner"]')])
+def test_a_refused_role_of_a_key_file_reads_as_the_configuration_words_it(
+        tmp_path: Any, role: Any, shown: str) -> None:
+    """chatmem serve --keys k.toml with role = "admin" said "keys.bot.role must be
+    'user' or 'owner', got 'admin'": the choices quoted and the value as Python, where
+    a configuration file's choice says 'must be one of a, b, got "admin"'."""
+    import json
+    import subprocess
+    import sys
+
+    from chatmem.server.http import KeyTable
+
+    says = f"k.toml: keys.bot.role must be one of user, owner, got {shown}"
+    with pytest.raises(ConfigError) as info:
+        KeyTable.from_mapping({"keys": {"bot": {"key": "k" * 24, "namespace": "n",
+                                                "role": role}}}, source="k.toml")
+    assert str(info.value) == says
+    (tmp_path / "k.toml").write_text(
+        f'[keys.bot]\nkey = "{"k" * 24}"\nnamespace = "n"\nrole = {json.dumps(role)}\n',
+        encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "chatmem", "serve", "--db",
+                           str(tmp_path / "m.db"), "--port", "0", "--keys", "k.toml"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"error: {says}\n"

@@ -111,7 +111,7 @@ from ..errors import (
     StoreError,
 )
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
-from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
+from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label, describe
 from ..models import Message as StoredMessage
 from ..refusals import as_given, lone_surrogate, schema_errors
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
@@ -219,7 +219,9 @@ class KeyTable:
                                   f"(letters, digits, - and _), got {ns!r}")
             role = entry.get("role", "user")
             if role not in ("user", "owner"):
-                raise ConfigError(f"{where}.role must be 'user' or 'owner', got {role!r}")
+                # worded as the configuration's choices: the value as the file holds it
+                raise ConfigError(f"{where}.role must be one of user, owner, got "
+                                  f"{describe(role)}")
             digest = hashed if hashed is not None else _sha256(str(plain))
             keys.append(ApiKey(str(name), ns, role, digest,
                                _bound_sessions(entry.get("sessions"), role, where),
