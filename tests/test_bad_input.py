@@ -608,6 +608,84 @@ async def test_a_refused_filter_or_flag_shows_its_value_as_json_on_every_door(
                 '"galaxy"')
 
 
+#: (a filter, its refusal whole): the part named as a path into the filter as JSON
+#: holds it, types by JSON's names, the value as JSON. They said
+#: "filter['a']['$in'][1]: $in values must be str, int, float or bool, got list [2]".
+FILTER_REFUSED: list[tuple[dict[str, Any], str]] = [
+    ({"$or": [{"team": "a"}, {"priority": {"$gte": "x"}}]},
+     'filter.$or[1].priority: $gte expects a number, got "x"'),
+    ({"a": {"$in": [1, [2]]}},
+     "filter.a.$in[1]: $in values must be strings, numbers or booleans, got [2]"),
+    ({"meta.team": {"$nin": ["a", None]}},
+     'filter["meta.team"].$nin[1]: $nin values must be strings, numbers or booleans, got '
+     "null"),
+    ({"team": {"$eq": {"x": 1}}},
+     'filter.team: $eq expects a string, number, boolean or null, got {"x": 1}'),
+    ({"team": ["a"]}, 'filter.team: expected a string, number, boolean or null, or an '
+                      'object of operators, got ["a"]'),
+    ({"a b": 1}, 'filter["a b"]: invalid field name "a b" (expected dot-separated segments '
+                 "of ASCII letters, digits, underscores or hyphens)"),
+    ({"team": {"$regex": "a"}}, 'filter.team: unknown operator "$regex"'),
+    ({"team": {"a": 1}}, 'filter.team: expected an operator such as $eq, got key "a" '
+                         '(nested fields are written as dotted paths, e.g. "a.b")'),
+    ({"team": {"$exists": None}}, "filter.team: $exists expects true or false, got null"),
+    ({"$and": []}, "filter.$and: $and expects a non-empty list of filters, got []"),
+]
+
+
+async def test_a_refused_filter_names_its_part_as_json_on_every_door(tmp_path: Any) -> None:
+    """A filter's refusal named the part and its value as Python (filter['a']['$in'][1],
+    str, int, float, bool or None, got list [2], got None), through the HTTP API's
+    filter and a configuration's semantic_recall.filter too, beside the HTTP API's own
+    refusals in JSON's words (limit must be at most 50, got 51). Now the library, POST
+    /v1/recall and a configuration file say the same, in JSON's words."""
+    import httpx
+
+    from chatmem.server.http import create_app
+    from servers import running
+
+    mem = await _seeded()
+    try:
+        for bad, says in FILTER_REFUSED:
+            with pytest.raises(FilterError) as info:
+                await mem.recall("x", filter=bad)
+            assert str(info.value) == says
+    finally:
+        await mem.close()
+    app = create_app(url=f"sqlite:///{tmp_path}/h.db",
+                     embedder=Embedder(RecordingProvider(dim=16)))
+    with running(app) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+            for bad, says in FILTER_REFUSED:
+                r = await c.post("/v1/recall", json={"query": "x", "filter": bad})
+                assert r.status_code == 400 and r.json()["error"] == {
+                    "type": "FilterError", "message": says}, r.text
+    for bad, says in FILTER_REFUSED:
+        with pytest.raises(ConfigError) as config_info:
+            Config.load({"semantic_recall": {"filter": bad}}, data_source="--config c.toml")
+        assert str(config_info.value) == \
+            f"invalid configuration: --config c.toml: semantic_recall.{says}"
+
+
+def test_a_configuration_file_s_filter_is_refused_in_json_s_words(tmp_path: Any) -> None:
+    """As a user meets it: the file named, then the path from semantic_recall.filter (it
+    said 'semantic_recall.filter: filter['a b']: invalid field name 'a b' …')."""
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    path = tmp_path / "c.toml"
+    path.write_text('[semantic_recall.filter]\n"meta.team" = { "$in" = ["a", [1]] }\n')
+    res = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "c.db"),
+                                    "--config", str(path)])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == (
+        f"error: invalid configuration: --config {path}: "
+        'semantic_recall.filter["meta.team"].$in[1]: $in values must be strings, numbers '
+        "or booleans, got [1]\n")
+    assert not (tmp_path / "c.db").exists()
+
+
 #: (label, command line after the command and its --db, the error line): the CLI
 #: shows a value typed on its command line as typed (got 'galaxy', got '5': the
 #: library's error said got "galaxy", got "5"), and a value of a file as JSON, as the

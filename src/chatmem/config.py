@@ -568,9 +568,9 @@ class SemanticRecallConfig(_Scoped):
             from .store.filters import parse_filter
 
             try:
-                parse_filter(value)
+                parse_filter(value, name="semantic_recall.filter")  # the path of each part
             except FilterError as exc:
-                raise ValueError(f"semantic_recall.filter: {exc}") from None
+                raise ValueError(str(exc)) from None
         return value
 
 

@@ -11,7 +11,8 @@ Keys at one level are ANDed; ``{}`` matches everything. Field operators are
 list of filters. A field is a dotted path (``a.b`` walks nested objects).
 
 :func:`parse_filter` validates a mapping into a small tree of frozen dataclasses
-(raising :class:`~chatmem.errors.FilterError` that names the offending part) and
+(raising :class:`~chatmem.errors.FilterError` that names the offending part in the
+HTTP API's words, ``filter.$or[1].priority: $gte expects a number, got "x"``) and
 :func:`evaluate` is the reference semantics. The compilers
 (:func:`compile_sqlite`, :func:`compile_postgres`, :func:`compile_qdrant`) must
 select exactly the documents :func:`evaluate` selects.
@@ -47,13 +48,13 @@ from __future__ import annotations
 
 import math
 import re
-import reprlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 from chatmem.errors import FilterError
+from chatmem.models import describe
 
 if TYPE_CHECKING:
     from qdrant_client import models as qmodels
@@ -176,20 +177,18 @@ _TREE_TYPES: Final = (Compare, In, Exists, And, Or, MatchAll)
 # --------------------------------------------------------------------------- parsing
 
 
-_repr = reprlib.Repr()
-_repr.maxlevel = 3  # a deep or self-referencing value is described, never walked
-_repr.maxstring = _repr.maxother = 60
+#: A key a path shows after a dot: a word (an operator with its ``$``) of up to 40
+#: characters. Any other key, a dotted field name among them, is shown in brackets as
+#: its JSON string, cut as :func:`~chatmem.models.describe` cuts a long one.
+_PATH_WORD_RE: Final = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_-]{0,39}")
 
 
-def _short(value: object, limit: int = 60) -> str:
-    text = _repr.repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _got(value: object) -> str:
-    if value is None or isinstance(value, (str, int, float)):
-        return _short(value)
-    return f"{type(value).__name__} {_short(value)}"
+def _at(path: str, key: str) -> str:
+    """``path`` and then ``key``, as chatmem names a place in a JSON body
+    (``messages[0].ts``): ``filter.a.$in``, and ``filter["meta.team"]``,
+    ``filter["a b"]`` for a key that is not a word, so that the path reads back to the
+    keys as sent (``filter.meta.team`` would name ``{"meta": {"team": …}}``)."""
+    return f"{path}.{key}" if _PATH_WORD_RE.fullmatch(key) else f"{path}[{describe(key)}]"
 
 
 class _Parser:
@@ -205,7 +204,7 @@ class _Parser:
 
     def filter(self, obj: object, path: str, depth: int) -> Filter:
         if not isinstance(obj, Mapping):
-            raise FilterError(f"{path}: expected a filter mapping, got {_got(obj)}")
+            raise FilterError(f"{path}: expected a filter object, got {describe(obj)}")
         if depth > self.max_depth:
             raise FilterError(
                 f"{path}: filter is nested too deeply (maximum depth {self.max_depth})"
@@ -213,15 +212,15 @@ class _Parser:
         items: list[Filter] = []
         for key, value in obj.items():
             if not isinstance(key, str):
-                raise FilterError(f"{path}: filter keys must be strings, got {_got(key)}")
-            sub = f"{path}[{_short(key)}]"
+                raise FilterError(f"{path}: filter keys must be strings, got {describe(key)}")
+            sub = _at(path, key)
             if key == "$and":
                 items.append(And(self.branches(value, sub, key, depth)))
             elif key == "$or":
                 items.append(Or(self.branches(value, sub, key, depth)))
             elif key.startswith("$"):
                 raise FilterError(
-                    f"{sub}: unknown operator {_short(key)} (only $and and $or may appear "
+                    f"{sub}: unknown operator {describe(key)} (only $and and $or may appear "
                     "where a field name is expected)"
                 )
             else:
@@ -233,7 +232,7 @@ class _Parser:
     def branches(self, value: object, path: str, op: str, depth: int) -> tuple[Filter, ...]:
         if not isinstance(value, (list, tuple)) or not value:
             raise FilterError(
-                f"{path}: {op} expects a non-empty list of filters, got {_got(value)}"
+                f"{path}: {op} expects a non-empty list of filters, got {describe(value)}"
             )
         self.tick(path)
         return tuple(self.filter(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
@@ -241,24 +240,24 @@ class _Parser:
     def field(self, name: str, value: object, path: str) -> list[Filter]:
         if not _FIELD_RE.fullmatch(name):
             raise FilterError(
-                f"{path}: invalid field name {_short(name)} (expected dot-separated segments "
-                "of ASCII letters, digits, '_' or '-')"
+                f"{path}: invalid field name {describe(name)} (expected dot-separated "
+                "segments of ASCII letters, digits, underscores or hyphens)"
             )
         if not isinstance(value, Mapping):
             if value is not None and not isinstance(value, (str, int, float)):
                 raise FilterError(
-                    f"{path}: expected a literal (str, int, float, bool or None) or a mapping "
-                    f"of operators, got {_got(value)}"
+                    f"{path}: expected a string, number, boolean or null, or an object of "
+                    f"operators, got {describe(value)}"
                 )
             return [self.condition(name, "$eq", value, path)]
         if not value:
-            raise FilterError(f"{path}: empty operator mapping (give at least one operator)")
+            raise FilterError(f"{path}: empty object of operators (give at least one operator)")
         out: list[Filter] = []
         for op, operand in value.items():
             if not isinstance(op, str) or not op.startswith("$"):
                 raise FilterError(
-                    f"{path}: expected an operator such as '$eq', got key {_got(op)} (nested "
-                    "fields are written as dotted paths, e.g. 'a.b')"
+                    f"{path}: expected an operator such as $eq, got key {describe(op)} (nested "
+                    'fields are written as dotted paths, e.g. "a.b")'
                 )
             out.append(self.condition(name, op, operand, path))
         return out
@@ -272,24 +271,24 @@ class _Parser:
         if op in ("$in", "$nin"):
             if not isinstance(operand, (list, tuple)) or not operand:
                 raise FilterError(
-                    f"{path}: {op} expects a non-empty list of str, int, float or bool values, "
-                    f"got {_got(operand)}"
+                    f"{path}: {op} expects a non-empty list of strings, numbers or booleans, "
+                    f"got {describe(operand)}"
                 )
             self.tick(path, len(operand))
             values = tuple(
-                self.atom(item, op, f"{path}[{op!r}][{i}]") for i, item in enumerate(operand)
+                self.atom(item, op, f"{_at(path, op)}[{i}]") for i, item in enumerate(operand)
             )
             return In(name, values, negated=op == "$nin")
         if op == "$exists":
             if not isinstance(operand, bool):
-                raise FilterError(f"{path}: $exists expects true or false, got {_got(operand)}")
+                raise FilterError(f"{path}: $exists expects true or false, got {describe(operand)}")
             return Exists(name, operand)
         if op in ("$and", "$or"):
             raise FilterError(
                 f"{path}: {op} is not a field operator; use it at filter level, e.g. "
-                f"{{'{op}': [{{...}}, {{...}}]}}"
+                f'{{"{op}": [{{...}}, {{...}}]}}'
             )
-        raise FilterError(f"{path}: unknown operator {_short(op)}")
+        raise FilterError(f"{path}: unknown operator {describe(op)}")
 
     def check(self, node: object, path: str, depth: int) -> Filter:
         """Validate a tree built by hand (not by :func:`parse_filter`)."""
@@ -307,17 +306,17 @@ class _Parser:
                 self.check(item, f"{path}.items[{i}]", depth + 1)
             return node
         if not isinstance(node, (Compare, In, Exists)):
-            raise FilterError(f"{path}: expected a filter, got {_got(node)}")
+            raise FilterError(f"{path}: expected a filter, got {describe(node)}")
         field = node.field
         if not isinstance(field, str) or not _FIELD_RE.fullmatch(field):
-            raise FilterError(f"{path}: invalid field name {_short(field)}")
-        sub = f"{path}[{_short(field)}]"
+            raise FilterError(f"{path}: invalid field name {describe(field)}")
+        sub = _at(path, field)
         if isinstance(node, Exists):
             self.condition(field, "$exists", node.present, sub)
         elif isinstance(node, In):
             self.condition(field, "$nin" if node.negated else "$in", list(node.values), sub)
         elif node.op not in _COMPARE_OPS:
-            raise FilterError(f"{sub}: unknown operator {_short(node.op)}")
+            raise FilterError(f"{sub}: unknown operator {describe(node.op)}")
         else:
             self.condition(field, node.op, node.value, sub)
         return node
@@ -327,7 +326,8 @@ class _Parser:
             return None
         if isinstance(value, (str, int, float)):
             return self.atom(value, op, path)
-        raise FilterError(f"{path}: {op} expects str, int, float, bool or None, got {_got(value)}")
+        raise FilterError(
+            f"{path}: {op} expects a string, number, boolean or null, got {describe(value)}")
 
     def atom(self, value: object, op: str, path: str) -> Atom:
         if isinstance(value, bool):
@@ -343,33 +343,41 @@ class _Parser:
                 raise FilterError(f"{path}: {op} strings must be valid UTF-8 text (lone "
                                   f"surrogate at index {exc.start})") from None
             return str.__str__(value)
-        raise FilterError(f"{path}: {op} values must be str, int, float or bool, got {_got(value)}")
+        raise FilterError(
+            f"{path}: {op} values must be strings, numbers or booleans, got {describe(value)}")
 
     def number(self, value: object, op: str, path: str) -> int | float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise FilterError(f"{path}: {op} expects a number, got {_got(value)}")
+            raise FilterError(f"{path}: {op} expects a number, got {describe(value)}")
         if isinstance(value, int):
             if not -MAX_INT <= value <= MAX_INT:
                 raise FilterError(
-                    f"{path}: {op} integer {_short(value)} is out of range (at most ±2**53, "
+                    f"{path}: {op} integer {describe(value)} is out of range (at most ±2**53, "
                     "the exactly representable JSON integers)"
                 )
             return int(value)
         if not math.isfinite(value):
-            raise FilterError(f"{path}: {op} expects a finite number, got {_got(value)}")
+            raise FilterError(f"{path}: {op} expects a finite number, got {describe(value)}")
         return float(value)
 
 
-def parse_filter(obj: object, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> Filter:
+def parse_filter(obj: object, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES,
+                 name: str = "filter") -> Filter:
     """Validate a filter mapping into a :data:`Filter` tree (a tree is checked, then
     returned as is).
 
-    Raises :class:`FilterError` naming the offending part, e.g.
-    ``filter['$or'][1]['priority']: $gte expects a number, got 'x'``.
+    Raises :class:`FilterError` naming the offending part by its path from ``name``
+    (where the filter was given: ``semantic_recall.filter`` in a configuration), e.g.
+    ``filter.$or[1].priority: $gte expects a number, got "x"``. The words are those of
+    the HTTP API's refusals, as a filter mostly comes as JSON (the ``filter`` of ``POST
+    /v1/recall``, of the ``memory_recall`` tool, of a configuration file): a key that is
+    not a word is shown in brackets as its JSON string (``filter["meta.team"]``), a value
+    as JSON (:func:`~chatmem.models.describe`: ``"x"``, ``null``, ``[]``), and types by
+    JSON's names (a string, number, boolean or null).
     """
     if isinstance(obj, _TREE_TYPES):
         return _Parser(max_depth, math.inf).check(obj, "tree", 1)
-    return _Parser(max_depth, max_nodes).filter(obj, "filter", 1)
+    return _Parser(max_depth, max_nodes).filter(obj, name, 1)
 
 
 def _tree(f: Filter | Mapping[str, Any]) -> Filter:
@@ -507,7 +515,7 @@ class JsonRef:
     def __post_init__(self) -> None:
         for segment in self.path:
             if not isinstance(segment, str) or not _SEGMENT_RE.fullmatch(segment):
-                raise FilterError(f"json path of {self.column!r}: invalid key {_short(segment)}")
+                raise FilterError(f"json path of {self.column!r}: invalid key {describe(segment)}")
 
     @property
     def sqlite_path(self) -> str:
@@ -593,7 +601,8 @@ class _SqlCompiler:
             return "(" + joiner.join(sql for sql, _ in parts) + ")", params
         ref = self.resolve(node.field)
         if not isinstance(ref, (ColumnRef, JsonRef)):
-            raise FilterError(f"resolver gave {_got(ref)} for field {node.field!r}, not a FieldRef")
+            raise FilterError(
+                f"resolver gave {describe(ref)} for field {node.field!r}, not a FieldRef")
         if isinstance(node, Exists):
             return self.negate(self.present(ref), not node.present)
         if isinstance(node, In):
@@ -869,9 +878,9 @@ class _QdrantCompiler:
         self.listed += len(ints)
         if self.listed > _MAX_LISTED_INTS:
             raise FilterError(
-                f"filter on {field!r}: too many numbers of magnitude 2**53 or more for Qdrant, "
-                f"which needs up to about 2,000 integers listed for each of them to compare "
-                f"64-bit integers exactly (at most {_MAX_LISTED_INTS} in all); use fewer"
+                f"filter on {describe(field)}: too many numbers of magnitude 2**53 or more "
+                "for Qdrant, which needs up to about 2,000 integers listed for each of them to "
+                f"compare 64-bit integers exactly (at most {_MAX_LISTED_INTS} in all); use fewer"
             )
         return ints
 
