@@ -686,6 +686,48 @@ def test_a_configuration_file_s_filter_is_refused_in_json_s_words(tmp_path: Any)
     assert not (tmp_path / "c.db").exists()
 
 
+def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) -> None:
+    """A namespace's store is opened at its first request, so a bad option of the storage
+    or vector URL template reaches the client as a 400, and it showed the value as
+    Python (pool_size must be an integer, got 'abc'); a key file's namespace and role
+    too (got 'Bad Name', "role must be 'user' or 'owner', got 'admin'"). Now as JSON,
+    as a file holds it and as the HTTP API's other refusals show a value."""
+    import httpx
+
+    from backends import pg_schema_url, pg_url
+    from chatmem.server.http import KeyTable, create_app
+    from servers import running
+
+    for entry, says in (
+            ({"namespace": "Bad Name"}, 'keys.toml: keys.o.namespace must match '
+             '^[a-z0-9][a-z0-9_-]{0,62}$ (letters, digits, - and _), got "Bad Name"'),
+            ({"namespace": 5}, "keys.toml: keys.o.namespace must match ^[a-z0-9][a-z0-9_-]{0,62}$ "
+             "(letters, digits, - and _), got 5"),
+            ({"namespace": "n", "role": "admin"},
+             'keys.toml: keys.o.role must be one of user, owner, got "admin"')):
+        with pytest.raises(ConfigError) as info:
+            KeyTable.from_mapping({"keys": {"o": {"key": "k" * 16, **entry}}},
+                                  source="keys.toml")
+        assert str(info.value) == says
+    key = "owner-key-0123456789abcdef"
+    keys = KeyTable.from_mapping({"keys": {"o": {"key": key, "namespace": "n",
+                                                 "role": "owner"}}})
+    for url, vector, says in (
+            (pg_schema_url(pg_url(), "cm_{namespace}") + "&pool_size=abc", None,
+             'storage URL: pool_size must be an integer, got "abc"'),
+            (f"sqlite:///{tmp_path}/{{namespace}}.db",
+             "qdrant://127.0.0.1:9?timeout=soon&prefix={namespace}",
+             "vector URL 'qdrant://127.0.0.1:9?timeout=soon&prefix=n': timeout must be a "
+             'positive number of seconds, got "soon"')):
+        app = create_app(url=url, vector=vector, keys=keys,
+                         embedder=Embedder(RecordingProvider(dim=16)))
+        with running(app) as base, httpx.Client(
+                base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
+            r = c.post("/v1/recall", json={"query": "x"})
+            assert r.status_code == 400 and r.json()["error"] == {
+                "type": "ConfigError", "message": says}, r.text
+
+
 #: (label, command line after the command and its --db, the error line): the CLI
 #: shows a value typed on its command line as typed (got 'galaxy', got '5': the
 #: library's error said got "galaxy", got "5"), and a value of a file as JSON, as the

@@ -216,7 +216,7 @@ class KeyTable:
             # fullmatch: "$" alone lets a trailing newline through ("abc\n" made abc\n.db)
             if not isinstance(ns, str) or not NAMESPACE_RE.fullmatch(ns):
                 raise ConfigError(f"{where}.namespace must match {NAMESPACE_RE.pattern} "
-                                  f"(letters, digits, - and _), got {ns!r}")
+                                  f"(letters, digits, - and _), got {describe(ns)}")
             role = entry.get("role", "user")
             if role not in ("user", "owner"):
                 # worded as the configuration's choices: the value as the file holds it

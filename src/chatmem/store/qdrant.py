@@ -74,7 +74,7 @@ import numpy.typing as npt
 
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
-from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
+from ..models import MIN_TS, ScoredId, VectorEntry, describe, filter_document
 from .base import OneWidth, SessionSnapshot, WidthConflict, chunks, widths_of
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
 from .filters import compile_qdrant, evaluate
@@ -248,7 +248,7 @@ def _parse_server(url: str, scheme: str) -> QdrantTarget:
             timeout = math.nan
         if not (math.isfinite(timeout) and timeout > 0):
             raise ConfigError(f"vector URL {shown!r}: timeout must be a positive number of "
-                              f"seconds, got {options['timeout']!r}")
+                              f"seconds, got {describe(options['timeout'])}")
         kwargs["timeout"] = max(1, math.ceil(timeout))
     exact = _flag(url, "exact", options["exact"]) if "exact" in options else False
     display = kwargs["url"] + kwargs.get("prefix", "")
