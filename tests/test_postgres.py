@@ -988,3 +988,68 @@ async def test_messages_left_by_a_store_outage_are_indexed_soon_after_it_ends() 
                 assert acked[3].id in [h.message.id for h in result.hits]
             finally:
                 await mem.close()
+
+
+async def _takes_without_waiting(take: Callable[[], Any]) -> None:
+    """``take()`` (a coroutine that takes a lock) runs to its end while another store
+    holds its lock: no advisory lock of this database is ever waited for (pg_locks's
+    not granted). Decided by what PostgreSQL says, not by a time: the wait shows there
+    as soon as it begins, and a lock taken ends the task."""
+    task = asyncio.ensure_future(take())
+    try:
+        while not task.done():
+            waiting = await admin("SELECT count(*) FROM pg_locks WHERE locktype = "
+                                  "'advisory' AND NOT granted AND database = "
+                                  "(SELECT oid FROM pg_database WHERE datname = "
+                                  "current_database())")
+            assert waiting == [(0,)], "a store waits on a lock of another schema's store"
+            await asyncio.sleep(0.02)
+        await task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def _until_it_waits(task: asyncio.Future[Any]) -> None:
+    """Returns once pg_locks shows an advisory lock waited for (not granted), or
+    ``task`` ended (it took its lock without waiting)."""
+    while not task.done() and not await admin(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"):
+        await asyncio.sleep(0.02)
+
+
+async def test_stores_in_two_schemas_of_one_database_never_wait_on_each_others_locks(
+        ) -> None:
+    """Advisory locks belong to the database: a session's append lock and a message's
+    rewrite lock were keyed by the session (and time) alone, so a store in schema a
+    holding one made the store in schema b wait, for a session of the same name. Each is
+    now keyed in its schema; within one schema the lock still excludes (checked with the
+    key the store computes itself, held from a connection of its own)."""
+    async with schema_url() as url_a, schema_url() as url_b:
+        a, b = await PostgresStore.open(url_a), await PostgresStore.open(url_b)
+        try:
+            # a message's lock (Memory.rewrite, a LangGraph put): a holds it, b takes its own
+            async with a.message_lock("s1", 5):
+                async def rewrite_lock_b() -> None:
+                    async with b.message_lock("s1", 5):
+                        pass
+                await _takes_without_waiting(rewrite_lock_b)
+            # a session's append lock, held as a's append holds it (its key, its class)
+            async with await psycopg.AsyncConnection.connect(pg_url()) as held:
+                await held.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                   [0x63686D + 1, a._lock_name("s1")])
+                await _takes_without_waiting(lambda: b.append(
+                    [Message(session_id="s1", content="in b", ts=1)]))
+                waiting = asyncio.ensure_future(a.append(
+                    [Message(session_id="s1", content="in a", ts=1)]))
+                try:  # the same key in a's own schema: a's append waits for it
+                    await _until_it_waits(waiting)
+                    assert not waiting.done(), "a's append did not take the key held"
+                finally:
+                    await held.rollback()  # the lock goes with the transaction
+                assert [m.content for m in await waiting] == ["in a"]
+            assert [m.content for m in await b.list_messages(session_ids=["s1"])] == ["in b"]
+        finally:
+            await a.close()
+            await b.close()

@@ -186,7 +186,11 @@ from .url import describe, int_option, parse_url
 log = logging.getLogger("chatmem.store.postgres")
 
 _SCHEMA_RE = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-#: First key of every advisory lock chatmem takes ("chm").
+#: First key of every advisory lock chatmem takes ("chm"). The second is ``hashtext`` of
+#: a text that begins with the store's schema (:meth:`PostgresStore._lock_name`): an
+#: advisory lock belongs to the database, and stores in two schemas of one database
+#: must not wait on each other's locks. Only the pgvector extension's lock
+#: (``_LOCK_CLASS, 0``) is the database's own: the extension is created once per database.
 _LOCK_CLASS = 0x63686D
 #: pgvector's HNSW index supports up to this many dimensions.
 HNSW_MAX_DIM = 2000
@@ -713,7 +717,7 @@ class PostgresStore:
             await conn.execute(
                 "SELECT pg_advisory_xact_lock(%s, h) FROM (SELECT DISTINCT hashtext(s) AS h "
                 "FROM unnest(%s::text[]) AS s ORDER BY 1) AS locks",
-                [_LOCK_CLASS + 1, sessions])
+                [_LOCK_CLASS + 1, [self._lock_name(s) for s in sessions]])
             ids = [m.id or uuid.uuid4().hex for m in batch]
             existing: dict[str, Message] = {}
             for chunk in chunks(sorted(set(ids)), 1000):
@@ -935,8 +939,22 @@ class PostgresStore:
         # leave it held (the transaction ends with it)
         async with self._message_locks, self._lock_conn() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-                               [_LOCK_CLASS + 2, f"{ts}:{session_id}"])
+                               [_LOCK_CLASS + 2, self._lock_name(f"{ts}:{session_id}")])
             yield
+
+    def _lock_name(self, name: str) -> str:
+        """The text whose ``hashtext`` keys an advisory lock of this store (a session's
+        appends, a message's rewrites): ``name`` in this store's schema, so that a store in
+        another schema of the database never waits on it. A schema name holds no ``:``
+        (:data:`_SCHEMA_RE`), so no two stores' names are the same text.
+
+        chatmem before this took ``name`` alone, in every schema: during an upgrade, an
+        older process and a newer one no longer exclude each other. Their appends to one
+        session stay right (two at one time are refused by the table's ``UNIQUE
+        (session_id, ts)`` and the later one is replayed, as any race is); two rewrites
+        of one message at once, one by each, may apply in either order. Stop the older
+        processes before starting the newer ones."""
+        return f"{self.schema}:{name}"
 
     @contextlib.asynccontextmanager
     async def _lock_conn(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
