@@ -224,6 +224,33 @@ def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path)
             asyncio.run(stored_session(db, "t1"))) == before
 
 
+def test_session_set_keeps_the_settings_and_unset_clears_an_object(tmp_path: Path) -> None:
+    """session set said it kept a session's settings (its help, README) and wrote {}
+    over them (upsert_session replaces every column); --unset metadata, one of its
+    choices, was refused ('--metadata must be an object, got null'). The settings are
+    kept, and --unset metadata or settings makes the object {}."""
+    db = tmp_path / "chat.db"
+    make_store(db)
+
+    async def register() -> None:
+        async with await Memory.open(f"sqlite:///{db}", embedder=None) as mem:
+            await mem.upsert_session({"id": "s", "metadata": {"tz": "UTC"},
+                                      "settings": {"x": 1}})
+
+    asyncio.run(register())
+    assert cli("session", "set", "--db", str(db), "--chat-type", "group", "s").exit_code == 0
+    held = asyncio.run(stored_session(db, "s"))
+    assert held is not None and (held["chat_type"], held["metadata"], held["settings"]) == (
+        "group", {"tz": "UTC"}, {"x": 1})
+    res = cli("session", "set", "--db", str(db), "--unset", "metadata", "s")
+    assert res.exit_code == 0, res.output
+    res = cli("session", "set", "--db", str(db), "--unset", "settings", "s")
+    assert res.exit_code == 0, res.output
+    held = asyncio.run(stored_session(db, "s"))
+    assert held is not None and (held["chat_type"], held["metadata"], held["settings"]) == (
+        "group", {}, {})
+
+
 def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
     db = tmp_path / "chat.db"
 

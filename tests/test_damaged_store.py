@@ -8,7 +8,9 @@ failing until it is repaired, ``reindex`` embeds its message again, which replac
 and an export or a migration fails naming it (the file would lack that vector) and
 saying to run ``chatmem reindex``. A damaged message or session row is the user's own
 data: every call that reads it fails naming it, an export too (it must not drop a
-message silently), and chatmem cannot repair it itself.
+message silently), and chatmem cannot make up what was there; a damaged message is
+erased by its id, and a session's damaged JSON column is replaced by a call that gives
+it a new value (upsert_session, chatmem session set --metadata / --unset).
 
 The rows are damaged with SQL in real SQLite files and real PostgreSQL tables; jsonb
 holds only valid JSON, so PostgreSQL's damage is JSON of another type than chatmem
@@ -16,6 +18,7 @@ writes, or a vector whose length is not its row's ``dim``."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import sqlite3
@@ -326,3 +329,118 @@ async def test_a_filtered_recall_leaves_out_a_damaged_vector_row(
         if _sqlite(place):
             assert f"damaged row in table vectors (message id {ids[0]!r}): column mmeta " \
                    "is not valid JSON" in caplog.text
+
+
+async def _seed_session(place: Place, column: str) -> list[str]:
+    """Session s1 (resource r, metadata team a, settings x 1) with the messages of
+    :func:`_seed`, its ``column`` damaged as :func:`_seed_damaged` damages a message's."""
+    async with await _memory(place) as mem:
+        await mem.upsert_session({"id": "s1", "resource_id": "r",
+                                  "metadata": {"team": "a"}, "settings": {"x": 1}})
+    ids = await _seed(place)
+    await _damage(place, f"UPDATE sessions SET {column} = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", "s1")
+    return ids
+
+
+def _session_advice(text: str, column: str) -> None:
+    option = "--metadata JSON s1" if column == "metadata" else "--unset settings s1"
+    assert f"give that column a new value, which replaces it (chatmem session set {option}" \
+        in text, text
+    assert "Memory.upsert_session" in text, text
+
+
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+async def test_upsert_session_replaces_a_damaged_session_column(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
+    """upsert_session replaces every column of a session: it never needed the old ones,
+    and a damaged one is replaced too (logged), its vectors' snapshot written again."""
+    ids = await _seed_session(place, column)
+    async with await _memory(place) as mem:
+        with pytest.raises(StoreError) as caught:
+            await mem.get_session("s1")
+        _session_advice(_names(caught.value, "sessions", "s1", column), column)
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            stored = await mem.upsert_session({"id": "s1", "resource_id": "r",
+                                               "metadata": {"team": "b"},
+                                               "settings": {"x": 2}})
+        assert "'s1'" in caplog.text and f"column {column} " in caplog.text
+        assert "replaced by this upsert_session" in caplog.text
+        assert (stored.metadata, stored.settings) == ({"team": "b"}, {"x": 2})
+    async with await _memory(place) as mem:  # on disk: a fresh open reads it
+        found = await mem.get_session("s1")
+        assert found is not None and (found.metadata, found.settings) == (
+            {"team": "b"}, {"x": 2})
+        # the vectors' snapshot follows the new metadata (the old was not known)
+        hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0,
+                                 filter={"team": "b"})).hits
+        assert ids[0] in [h.message.id for h in hits]
+        assert TEXTS[0] in await _export(mem, vectors=True)
+
+
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+async def test_forget_by_resource_goes_past_a_damaged_session_column(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
+    """forget --resource-id needs a session's id, parent and resource only: one whose
+    metadata or settings are damaged is read without them (logged) and forgotten."""
+    await _seed_session(place, column)
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            assert (await mem.forget(resource_id="r", dry_run=True)).messages == 2
+            assert (await mem.forget(resource_id="r")).messages == 2
+        assert f"(session id 's1'): column {column} " in caplog.text
+        assert "read without it, to forget by resource" in caplog.text
+        assert (await mem.stats())["messages"] == 0
+
+
+async def _cli(*args: str) -> Any:
+    """chatmem ``args``, run beside this test's event loop (the command runs its own)."""
+    return await asyncio.to_thread(CliRunner().invoke, main, list(args))
+
+
+def _error(res: Any) -> str:
+    assert res.exit_code == 2, res.output
+    assert "please report" not in res.output
+    return [x for x in res.output.splitlines() if x.startswith("error: ")][-1]
+
+
+async def test_cli_session_set_replaces_a_damaged_column_or_names_its_option(
+        place: Place) -> None:
+    """chatmem session set keeps the fields it is not given (settings too): a damaged
+    one it cannot keep, so it refuses naming the option that replaces it, and that
+    option (--metadata, --unset metadata, --unset settings) repairs it."""
+    await _seed_session(place, "metadata")
+    db = place.url
+    line = _error(await _cli("session", "set", "--db", db, "--chat-type", "group", "s1"))
+    _session_advice(_names_line(line, "metadata"), "metadata")
+    assert "(or --unset metadata)" in line
+    res = await _cli("session", "set", "--db", db, "--metadata", '{"team": "c"}', "s1")
+    assert res.exit_code == 0, res.output
+    shown = await _cli("session", "show", "--db", db, "s1")
+    assert shown.exit_code == 0, shown.output
+    # the new metadata; the settings and the resource id kept
+    assert '"team": "c"' in shown.stdout and '"x": 1' in shown.stdout, shown.stdout
+    assert '"resource_id": "r"' in shown.stdout
+    await _damage(place, "UPDATE sessions SET settings = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", "s1")
+    line = _error(await _cli("session", "set", "--db", db, "--chat-type", "group", "s1"))
+    _session_advice(_names_line(line, "settings"), "settings")
+    res = await _cli("session", "set", "--db", db, "--unset", "settings", "--chat-type",
+                     "group", "s1")
+    assert res.exit_code == 0, res.output
+    await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", "s1")
+    res = await _cli("session", "set", "--db", db, "--unset", "metadata", "s1")
+    assert res.exit_code == 0, res.output
+    async with await _memory(place) as mem:
+        found = await mem.get_session("s1")
+        assert found is not None and (found.metadata, found.settings, found.chat_type,
+                                      found.resource_id) == ({}, {}, "group", "r")
+    res = await _cli("forget", "--db", db, "--resource-id", "r", "--yes")
+    assert res.exit_code == 0, res.output
+
+
+def _names_line(line: str, column: str) -> str:
+    assert (f"damaged row in table sessions (session id 's1'): column {column} "
+            in line), line
+    return line

@@ -884,3 +884,30 @@ def test_schema_refusals_name_the_field_as_chatmems_own_errors_do(api: str) -> N
                              ({"limit": "abc"}, "limit must be an integer, got abc"),
                              ({"limit": "0"}, "limit must be at least 1, got 0")):
             assert json_error(c.get("/v1/messages", params=params), 422)["message"] == says
+
+
+def test_put_session_replaces_damaged_metadata_and_names_damaged_settings(
+        api: str, tmp_path: Path) -> None:
+    """PUT /v1/sessions/{id} replaces a session's metadata (absent: none) and keeps its
+    settings: metadata chatmem cannot read (a hand edit) is replaced; settings it cannot
+    read it cannot keep, and the error names them and what replaces them."""
+    import sqlite3
+
+    def damage(column: str) -> None:
+        conn = sqlite3.connect(tmp_path / "alice.db")
+        with conn:
+            conn.execute(f"UPDATE sessions SET {column} = '{{bad' WHERE id = 's1'")
+        conn.close()
+
+    with client(api, ALICE) as c:
+        assert c.put("/v1/sessions/s1", json={"metadata": {"a": 1}}).status_code == 200
+        damage("metadata")
+        r = c.put("/v1/sessions/s1", json={"metadata": {"a": 2}, "chat_type": "group"})
+        assert r.status_code == 200, r.text
+        assert r.json()["session"]["metadata"] == {"a": 2}
+        damage("settings")
+        r = c.put("/v1/sessions/s1", json={"metadata": {"a": 3}})
+        assert r.status_code == 503, r.text
+        assert "(session id 's1'): column settings " in r.text, r.text
+        assert "chatmem session set --unset settings s1" in r.text, r.text
+        assert c.get("/v1/sessions/s1").status_code == 503  # as it was: nothing written

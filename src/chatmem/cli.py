@@ -32,13 +32,14 @@ import click
 
 from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
-from .errors import ChatmemError, ConfigError, InvalidInput
+from .errors import ChatmemError, ConfigError, DamagedRow, InvalidInput
 from .memory import Memory
 from .models import (
     MAX_CONTENT_CHARS,
     SESSION_TEXT_FIELDS,
     Message,
     blank_labels_as_none,
+    check_label,
     describe,
     now_ms,
     validate_message,
@@ -1627,9 +1628,10 @@ async def rewrite(db: str | None, config_path: str | None, vector: str | None, s
         click.echo(printable(f"rewrote {msg.id}: {msg.shown_text}"))
 
 
-#: The fields ``chatmem session set`` may give or ``--unset``.
+#: The fields ``chatmem session set`` may ``--unset``: those it may give, and its
+#: settings (kept otherwise; clearing them repairs a column chatmem cannot read).
 _SESSION_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
-                   "group_name", "metadata")
+                   "group_name", "metadata", "settings")
 
 
 @main.group()
@@ -1678,7 +1680,7 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
 @click.option("--group-name", default=None, help="The group's display name.")
 @click.option("--metadata", default=None, help="A JSON object.")
 @click.option("--unset", "unset", multiple=True, type=OneOf(_SESSION_FIELDS),
-              help="Clear this field (repeat for more).")
+              help="Clear this field (repeat for more; metadata and settings become {}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored session as JSON.")
 @click.argument("session_id")
 @run
@@ -1687,7 +1689,9 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
                       **given: str | None) -> None:
     """Register a session, or change the fields given (the others, and its settings,
     are kept; --unset clears one). A parent chain is checked as upsert_session checks
-    it (no cycle, at most 32 sessions to the root).
+    it (no cycle, at most 32 sessions to the root). A metadata or settings column
+    chatmem cannot read (changed by hand) is replaced by --metadata or --unset; it
+    cannot be kept, so without them the command refuses, naming it.
 
     \b
     Example:
@@ -1705,14 +1709,21 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
             fields["metadata"] = json.loads(str(fields["metadata"]))
         except ValueError as exc:
             fail(f"--metadata must be a JSON object: {exc}")
+    cleared: dict[str, Any] = {k: {} if k in ("metadata", "settings") else None
+                               for k in unset}
     async with await open_existing(db, config_path, vector) as mem:
-        old = await mem.get_session(session_id)
+        check_label(session_id, "session")
+        # a JSON column it cannot read (a hand edit) is read as {}: replaced when given
+        # or unset, else the error (kept, it would be lost)
+        damaged: list[DamagedRow] = []
+        old = (await mem.store.get_sessions([session_id], damaged=damaged)).get(session_id)
+        for row in damaged:
+            if row.column not in {**fields, **cleared}:
+                raise row
         # an older chatmem's "" for none, still in its store, is kept as none
         kept = blank_labels_as_none(old.to_dict(), SESSION_TEXT_FIELDS) \
             if old is not None else {"id": session_id}
-        record = {**kept, **fields, **dict.fromkeys(unset)}
-        record.pop("settings", None)  # kept by the store, changed by scope/retention
-        stored = await mem.upsert_session(record)
+        stored = await mem.upsert_session({**kept, **fields, **cleared})
     if as_json:
         _echo_json(stored.to_dict())
     else:

@@ -29,6 +29,7 @@ status (``None`` for errors raised in-process).
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 
 
@@ -143,6 +144,13 @@ _REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that colum
                    "(chatmem import)")
 #: A damaged message can be erased as any other: an erase goes by its id.
 _ERASE_MESSAGE = "erase the message (chatmem delete {row}; Memory.delete), "
+#: A session's JSON column is replaced by a new value: upsert_session replaces every
+#: column, chatmem session set the ones it is given (it keeps the others, so it cannot
+#: keep one it cannot read).
+_REPLACE_SESSION = ("give that column a new value, which replaces it (chatmem session set "
+                    "{option}; Memory.upsert_session, which replaces every column), ")
+_SESSION_OPTIONS = {"metadata": "--metadata JSON {row} (or --unset metadata)",
+                    "settings": "--unset settings {row}"}
 
 
 class DamagedRow(StoreError):
@@ -172,6 +180,10 @@ class DamagedRow(StoreError):
     def __str__(self) -> str:
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
         erase = _ERASE_MESSAGE.format(row=self.row) if self.table == "messages" else ""
+        option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
+            else None
+        if option is not None:
+            erase = _REPLACE_SESSION.format(option=option.format(row=shlex.quote(self.row)))
         repair = _REPAIRS.get(self.table, _REPAIR_BY_HAND)
         return f"{self.damage}; {repair.format(tool=tool, erase=erase)}"
 

@@ -1363,7 +1363,7 @@ class Memory:
             # a session's own resource id, else its root's (session_snapshot), with
             # the sessions read a page at a time, not all held at once
             scope: builtins.list[str] | None = [
-                s.id async for s, root in self._sessions_with_roots()
+                s.id async for s, root in self._sessions_with_roots("to forget by resource")
                 if (s.resource_id or root.resource_id) == value]
             if not scope:
                 return Erased()
@@ -1406,19 +1406,29 @@ class Memory:
         return await self.retention.effective(
             Situation(situation.session, situation.root, None))
 
-    async def _sessions_with_roots(self) -> AsyncIterator[tuple[Session, Session]]:
+    async def _sessions_with_roots(self, reading: str
+                                   ) -> AsyncIterator[tuple[Session, Session]]:
         """Every registered session with the root of its parent chain (itself without a
         parent), in id order, read :data:`~chatmem.retention.SWEEP_SESSIONS` at a time
-        so that memory does not grow with the store; each ancestor is read once."""
+        so that memory does not grow with the store; each ancestor is read once. Its
+        callers (``reading``: what for, in the warning) need neither the metadata nor
+        the settings: a row whose JSON column is damaged (a hand edit) is read without
+        it, with a warning naming it, rather than stopping them."""
         ancestors: dict[str, Session] = {}
         after: str | None = None
-        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS):
+        damaged: builtins.list[DamagedRow] = []
+        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS,
+                                                          damaged=damaged):
             after = sessions[-1].id
             for s in sessions:
                 if s.parent_id:
-                    yield s, (await load_parent_chain(self.store, s, cache=ancestors)).root
+                    yield s, (await load_parent_chain(self.store, s, cache=ancestors,
+                                                      damaged=damaged)).root
                 else:
                     yield s, s
+                for exc in damaged:
+                    log.warning("%s; read without it, %s", exc.damage, reading)
+                damaged.clear()
             if len(sessions) < SWEEP_SESSIONS:
                 return
 
@@ -1435,7 +1445,7 @@ class Memory:
         # per session (50,000 one-message sessions: half an hour); sessions read a page
         # at a time, so memory does not grow with the store
         due: builtins.list[str] = []
-        async for s, root in self._sessions_with_roots():
+        async for s, root in self._sessions_with_roots("for the retention sweep"):
             eff = await self.retention.effective(Situation(s, root, None))
             cutoff = at - eff.days * DAY_MS
             if eff.days <= 0 or cutoff <= 0:

@@ -65,7 +65,8 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
     sessions below would take a wrong root's platform, or the turn's entry platform).
     Checked when the parent changes or the session is new; a missing parent ends the
     chain, as it does for scoping."""
-    stored = (await store.get_sessions([session.id])).get(session.id)
+    # its parent alone is read: a JSON column it cannot read (a hand edit) is replaced
+    stored = (await store.get_sessions([session.id], damaged=[])).get(session.id)
     if session.parent_id is None or (stored is not None
                                      and stored.parent_id == session.parent_id):
         return

@@ -102,6 +102,7 @@ from ..embedding import Embedder, create_embedder
 from ..errors import (
     ChatmemError,
     ConfigError,
+    DamagedRow,
     EmbeddingUnavailable,
     FilterError,
     InvalidInput,
@@ -1358,7 +1359,14 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         owner_only(who, "registering sessions")
         if body.parent_id == session_id:
             raise InvalidInput("parent_id: a session cannot be its own parent")
-        old = await mem.get_session(session_id)
+        # a metadata column it cannot read (a hand edit) is replaced, as every field is;
+        # settings it keeps, and cannot keep unread: the error
+        check_label(session_id, "session")
+        damaged: list[DamagedRow] = []
+        old = (await mem.store.get_sessions([session_id], damaged=damaged)).get(session_id)
+        for row in damaged:
+            if row.column == "settings":
+                raise row
         session = Session(id=session_id, settings=dict(old.settings) if old else {},
                           **body.model_dump())
         stored = await mem.upsert_session(session)

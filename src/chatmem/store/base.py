@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import StoreError
+from ..errors import DamagedRow, StoreError
 from ..models import (
     PENDING_MODEL,
     Erased,
@@ -135,17 +135,21 @@ def parent_chain(session: Session, lookup: Callable[[str], Session | None],
 
 async def load_parent_chain(store: MessageStore, session: Session,
                             limit: int = MAX_SESSION_DEPTH,
-                            cache: dict[str, Session] | None = None) -> ParentChain:
+                            cache: dict[str, Session] | None = None,
+                            damaged: list[DamagedRow] | None = None) -> ParentChain:
     """:func:`parent_chain` over a store: each walk that stops at a parent not loaded yet
     loads it (one read per ancestor) and walks again. ``cache``: sessions by id as
-    stored, which the caller read already; the ancestors loaded are added to it."""
+    stored, which the caller read already; the ancestors loaded are added to it.
+    ``damaged``: as :meth:`MessageStore.get_sessions` (a chain needs only the ids)."""
     loaded: dict[str, Session] = {} if cache is None else cache
+    # given only when asked for: a store (or a wrapper) without it reads as before
+    extra: dict[str, Any] = {} if damaged is None else {"damaged": damaged}
     while True:
         chain = parent_chain(session, loaded.get, limit)
         wanted = chain.unknown
         if wanted is None:
             return chain
-        found = (await store.get_sessions([wanted])).get(wanted)
+        found = (await store.get_sessions([wanted], **extra)).get(wanted)
         if found is None:
             return chain
         loaded[wanted] = found
@@ -255,16 +259,18 @@ def stale_entries(entries: Sequence[VectorEntry], stored: Mapping[str, Message]
 TREE_FIELDS = ("parent_id", "origin_platform", "resource_id")
 
 
-def snapshot_changes(old: Session | None, new: Session) -> tuple[bool, bool]:
+def snapshot_changes(old: Session | None, new: Session, *, unread: bool = False
+                     ) -> tuple[bool, bool]:
     """(whether the vectors of ``new``'s session must follow this upsert, whether those of
-    its descendants must too), ``old`` being the stored row (``None``: none yet).
+    its descendants must too), ``old`` being the stored row (``None``: none yet;
+    ``unread``: a JSON column of it could not be read, so its metadata is not known).
 
     A session stored for the first time moves its descendants even when every field is
     empty: a child stored before its parent took its own ``origin_platform`` as its
     root's (the chain ended at the missing parent); now the chain reaches the parent."""
     before = old or Session(id=new.id)
     tree = old is None or any(getattr(before, f) != getattr(new, f) for f in TREE_FIELDS)
-    return tree or dict(before.metadata) != dict(new.metadata), tree
+    return tree or unread or dict(before.metadata) != dict(new.metadata), tree
 
 
 @runtime_checkable
@@ -331,9 +337,11 @@ class MessageStore(Protocol):
 
     async def all_sessions(self) -> list[Session]: ...
 
-    async def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+    async def sessions_after(self, after: str | None, limit: int, *,
+                             damaged: list[DamagedRow] | None = None) -> list[Session]:
         """At most ``limit`` sessions ordered by id (byte-wise), those whose id comes
-        after ``after`` (``None``: from the first): a page of a store's sessions."""
+        after ``after`` (``None``: from the first): a page of a store's sessions.
+        ``damaged``: as :meth:`get_sessions`."""
         ...
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
@@ -439,7 +447,13 @@ class MessageStore(Protocol):
         """The ids of every session below ``session_id`` (children, their children, …)."""
         ...
 
-    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]: ...
+    async def get_sessions(self, ids: Sequence[str], *,
+                           damaged: list[DamagedRow] | None = None) -> dict[str, Session]:
+        """The registered sessions of these ids. A row chatmem cannot read is a
+        :class:`~chatmem.errors.DamagedRow`; with ``damaged`` (a call that replaces its
+        JSON columns, or needs only the others) a JSON column it cannot read
+        (metadata, settings) is ``{}`` and its DamagedRow is added there."""
+        ...
 
     async def meta_get(self, namespace: str, key: str) -> str | None: ...
 

@@ -134,19 +134,42 @@ def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = N
     return msg
 
 
-def row_to_session(d: Dialect, row: Sequence[Any]) -> Session:
+def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | None = None,
+                   where: str = "") -> Session:
     """A session from a row of :data:`SESSION_COLUMNS` (a damaged one: as
-    :func:`row_to_message`)."""
+    :func:`row_to_message`). ``damaged`` given (a call that needs neither of them: one
+    that replaces them, or reads the ids), a JSON column it cannot read (metadata,
+    settings) is read as ``{}`` and its :class:`~chatmem.errors.DamagedRow` (``where``:
+    the store) added there."""
     r = tuple(row)
 
-    def build() -> Session:
-        metadata, settings = (json_object(name, load_json(name, value, d.load))
-                              for name, value in (("metadata", r[7]), ("settings", r[8])))
-        return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
-                       chat_type=r[4], group_id=r[5], group_name=r[6], metadata=metadata,
-                       settings=settings)
+    def column(name: str, value: Any) -> Any:
+        try:
+            return json_object(name, load_json(name, value, d.load))
+        except BadColumn as exc:
+            bad = DamagedRow("sessions", str(r[0]), exc.column, exc.problem, where=where)
+            if damaged is None:
+                raise bad from exc
+            damaged.append(bad)
+            return {}
 
-    return read_row("sessions", r[0], build)
+    return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
+                   chat_type=r[4], group_id=r[5], group_name=r[6],
+                   metadata=column("metadata", r[7]), settings=column("settings", r[8]))
+
+
+def stored_session(d: Dialect, row: Sequence[Any] | None, where: str
+                   ) -> tuple[Session | None, bool]:
+    """``upsert_session``: the row it replaces (``None``: none), and whether a column of
+    it could not be read (logged: the upsert's value replaces it, and the vectors'
+    snapshot is written again, as the old metadata is not known)."""
+    if row is None:
+        return None, False
+    damaged: list[DamagedRow] = []
+    old = row_to_session(d, row, damaged, where)
+    for exc in damaged:
+        log.warning("%s; replaced by this upsert_session", exc.damage)
+    return old, bool(damaged)
 
 
 def messages_result(d: Dialect, rows: Sequence[Sequence[Any]],
@@ -360,8 +383,11 @@ def sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement
             [after, limit])
 
 
-def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Session]:
-    return [row_to_session(d, r) for r in rows]
+def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]],
+                    damaged: list[DamagedRow] | None = None, where: str = ""
+                    ) -> list[Session]:
+    """Sessions of rows (``damaged``, ``where``: as :func:`row_to_session`)."""
+    return [row_to_session(d, r, damaged, where) for r in rows]
 
 
 def descendants_query(d: Dialect, session_id: str) -> Statement:

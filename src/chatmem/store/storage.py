@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
-from ..errors import ChatmemError, ConfigError
+from ..errors import ChatmemError, ConfigError, DamagedRow
 from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
 from .base import (
     LexicalIndex,
@@ -542,8 +542,9 @@ class Storage:
         failure in between leaves the marker for :meth:`heal_snapshots`."""
         if not self.separate:
             return StoredSession(await self.store.upsert_session(session))
-        old = (await self.store.get_sessions([session.id])).get(session.id)
-        own, tree = snapshot_changes(old, session)
+        damaged: list[DamagedRow] = []  # a column it cannot read: replaced (logged there)
+        old = (await self.store.get_sessions([session.id], damaged=damaged)).get(session.id)
+        own, tree = snapshot_changes(old, session, unread=bool(damaged))
         if not own:
             return StoredSession(await self.store.upsert_session(session))
         if await self.store.meta_get(SNAPSHOT_DIRTY, session.id) is not None:

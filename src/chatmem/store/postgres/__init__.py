@@ -1063,12 +1063,13 @@ class PostgresStore:
         async with self._tx() as conn:
             row = await (await conn.execute(
                 *sm.session_query(POSTGRES, session.id, for_update=True))).fetchone()
+            # a column it cannot read (a hand edit) is replaced, as every column is
+            old, unread = sm.stored_session(POSTGRES, row, f"postgres ({self._where})")
             await conn.execute(*sm.upsert_session_query(
                 POSTGRES, session, _json(dict(session.metadata), "session.metadata"),
                 _json(dict(session.settings), "session.settings")))
             # the vectors follow the session in the same transaction
-            own, tree = snapshot_changes(None if row is None else _row_to_session(row),
-                                         session)
+            own, tree = snapshot_changes(old, session, unread=unread)
             if own:
                 ids = [session.id, *(await self._descendants(conn, session.id) if tree
                                      else ())]
@@ -1123,20 +1124,23 @@ class PostgresStore:
         async with self._tx() as conn:
             return await self._update_snapshots(conn, list(snapshots))
 
-    async def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
+    async def get_sessions(self, ids: Sequence[str], *,
+                           damaged: list[DamagedRow] | None = None) -> dict[str, Session]:
         async with self._conn() as conn:
             rows = await _rows(conn, *sm.get_sessions_query(POSTGRES, ids))
-        return {s.id: s for s in sm.sessions_result(POSTGRES, rows)}
+        return {s.id: s for s in sm.sessions_result(POSTGRES, rows, damaged,
+                                                    f"postgres ({self._where})")}
 
     async def all_sessions(self) -> list[Session]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.all_sessions_query(POSTGRES))
         return sm.sessions_result(POSTGRES, rows)
 
-    async def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+    async def sessions_after(self, after: str | None, limit: int, *,
+                             damaged: list[DamagedRow] | None = None) -> list[Session]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.sessions_after_query(POSTGRES, after, limit))
-        return sm.sessions_result(POSTGRES, rows)
+        return sm.sessions_result(POSTGRES, rows, damaged, f"postgres ({self._where})")
 
     # ---------------------------------------------------------------- metadata area
 

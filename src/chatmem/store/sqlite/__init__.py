@@ -1158,12 +1158,13 @@ class SqliteStore:
     def upsert_session(self, session: Session) -> Session:
         with self._tx() as conn:
             row = conn.execute(*sm.session_query(SQLITE, session.id)).fetchone()
+            # a column it cannot read (a hand edit) is replaced, as every column is
+            old, unread = sm.stored_session(SQLITE, row, self._where)
             conn.execute(*sm.upsert_session_query(
                 SQLITE, session, json.dumps(dict(session.metadata), ensure_ascii=False),
                 json.dumps(dict(session.settings), ensure_ascii=False)))
             # the vectors follow the session in the same transaction
-            own, tree = snapshot_changes(None if row is None else sm.row_to_session(SQLITE, row),
-                                         session)
+            own, tree = snapshot_changes(old, session, unread=unread)
             if own:
                 ids = [session.id, *(self._descendants_sync(session.id) if tree else ())]
                 self._update_snapshots_sync(self._snapshots_sync(ids))
@@ -1209,18 +1210,21 @@ class SqliteStore:
             return self._update_snapshots_sync(list(snapshots))
 
     @_on_store_thread
-    def get_sessions(self, ids: Sequence[str]) -> dict[str, Session]:
+    def get_sessions(self, ids: Sequence[str], *, damaged: list[DamagedRow] | None = None
+                     ) -> dict[str, Session]:
         return {s.id: s for s in sm.sessions_result(
-            SQLITE, self._rows(*sm.get_sessions_query(SQLITE, ids)))}
+            SQLITE, self._rows(*sm.get_sessions_query(SQLITE, ids)), damaged, self._where)}
 
     @_on_store_thread
     def all_sessions(self) -> list[Session]:
         return sm.sessions_result(SQLITE, self._rows(sm.all_sessions_query(SQLITE)))
 
     @_on_store_thread
-    def sessions_after(self, after: str | None, limit: int) -> list[Session]:
+    def sessions_after(self, after: str | None, limit: int, *,
+                       damaged: list[DamagedRow] | None = None) -> list[Session]:
         return sm.sessions_result(
-            SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)))
+            SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), damaged,
+            self._where)
 
     # ---------------------------------------------------------------- metadata area
 
