@@ -123,6 +123,9 @@ _MESSAGE_CHARS = 1000
 _BY_TYPE: dict[str, type[ChatmemError]] = {cls.__name__: cls for cls in (
     ConfigError, FilterError, InvalidInput, ScopeError, PermissionDenied, NotFound,
     EmbeddingUnavailable, StoreError, StoreClosed, RecallUnavailable)}
+#: A damaged row of the server's store (500): a StoreError here, its words kept (the
+#: library's DamagedRow is built from the row's parts, which the answer does not carry).
+_BY_TYPE["DamagedRow"] = StoreError
 #: When the body's type is not a library class (e.g. ``InvalidRequest``: schema, 422).
 _BY_STATUS: dict[int, type[ChatmemError]] = {
     400: InvalidInput, 401: Unauthorized, 403: PermissionDenied, 404: NotFound,

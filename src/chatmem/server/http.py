@@ -892,6 +892,9 @@ def _error(status: int, kind: str, message: str, **headers: str) -> JSONResponse
 _STATUS: list[tuple[type[ChatmemError], int]] = [
     (InvalidInput, 400), (FilterError, 400), (ConfigError, 400), (NotFound, 404),
     (PermissionDenied, 403),
+    # a row the store holds damaged stays so until it is repaired: not a 503, which
+    # tells a client to try again
+    (DamagedRow, 500),
     (EmbeddingUnavailable, 503), (StoreError, 503), (RecallUnavailable, 503),
 ]
 
