@@ -16,6 +16,8 @@ import io
 import math
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -688,7 +690,8 @@ def test_a_configuration_file_s_filter_is_refused_in_json_s_words(tmp_path: Any)
 
 def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) -> None:
     """A namespace's store is opened at its first request, so a bad option of the storage
-    or vector URL template reaches the client as a 400, and it showed the value as
+    or vector URL template reached the client as a 400 (now refused at start-up, by
+    create_app and chatmem serve), and it showed the value as
     Python (pool_size must be an integer, got 'abc'); a key file's namespace and role
     too (got 'Bad Name', "role must be 'user' or 'owner', got 'admin'"). Now as JSON,
     as a file holds it and as the HTTP API's other refusals show a value."""
@@ -719,13 +722,27 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
              "qdrant://127.0.0.1:9?timeout=soon&prefix={namespace}",
              "vector URL 'qdrant://127.0.0.1:9?timeout=soon&prefix=n': timeout must be a "
              'positive number of seconds, got "soon"')):
-        app = create_app(url=url, vector=vector, keys=keys,
-                         embedder=Embedder(RecordingProvider(dim=16)))
-        with running(app) as base, httpx.Client(
-                base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
-            r = c.post("/v1/recall", json={"query": "x"})
-            assert r.status_code == 400 and r.json()["error"] == {
-                "type": "ConfigError", "message": says}, r.text
+        # refused at start-up, not at each namespace's first request (a 400 to every
+        # client after a healthy start)
+        with pytest.raises(ConfigError) as info:
+            create_app(url=url, vector=vector, keys=keys,
+                       embedder=Embedder(RecordingProvider(dim=16)))
+        assert str(info.value) == says
+        keys_file = tmp_path / "keys.toml"
+        keys_file.write_text(f'[keys.o]\nkey = "{key}"\nnamespace = "n"\nrole = "owner"\n',
+                             encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-m", "chatmem", "serve", "--db", url, "--keys", str(keys_file),
+             "--port", "0", *(["--vector", vector] if vector else [])],
+            capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+            f"error: {says}"], proc.stderr
+    # a template whose options every namespace's store can take still starts
+    good = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys,
+                      embedder=Embedder(RecordingProvider(dim=16)))
+    with running(good) as base, httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
+        assert c.post("/v1/recall", json={"query": "x"}).status_code == 200
 
 
 #: (label, command line after the command and its --db, the error line): the CLI

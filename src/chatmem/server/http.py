@@ -115,6 +115,7 @@ from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label, describe
 from ..models import Message as StoredMessage
 from ..refusals import as_given, lone_surrogate, schema_errors
+from ..store.urls import check_store_url, check_vector_url
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
@@ -435,8 +436,14 @@ class Namespaces:
         self.open: dict[str, Memory] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         if keys is not None:  # a bad template fails at start-up, not at the first request
-            namespace_url(url, next(iter(keys.namespaces)), keys)
-            namespace_vector_url(vector, next(iter(keys.namespaces)), keys)
+            first = next(iter(keys.namespaces))
+            # and so does an option no namespace's store could take (pool_size=abc,
+            # timeout=soon): each store opens at its namespace's first request, where it
+            # would be every client's 400 after a healthy start
+            check_store_url(namespace_url(url, first, keys))
+            filled = namespace_vector_url(vector, first, keys)
+            if filled is not None:
+                check_vector_url(filled)
 
     async def get(self, namespace: str) -> Memory:
         mem = self.open.get(namespace)

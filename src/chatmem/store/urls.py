@@ -97,6 +97,18 @@ async def open_store(url: str, *, create: bool = True) -> IndexedStore:
     return await SqliteStore.open(sqlite_path(url), create=create)
 
 
+def check_store_url(url: str) -> None:
+    """Refuse, without connecting or creating anything, a storage URL that
+    :func:`open_store` could never open: an unknown scheme, a PostgreSQL option it cannot
+    take (``pool_size=abc``)."""
+    if _is_postgres(url):
+        from .postgres import PostgresStore
+
+        PostgresStore.from_url(url)
+        return
+    sqlite_path(url)
+
+
 def check_vector_url(url: str) -> None:
     """Refuse, without connecting, a URL that cannot name a separate vector index: a
     store is then not opened (nor created) for an index that could never open."""

@@ -490,8 +490,16 @@ class PostgresStore:
     async def open(cls, url: str, *, create: bool = True) -> PostgresStore:
         """Open the store; ``create=False`` refuses a schema without chatmem's tables
         (creating nothing: no extension, schema or table)."""
+        store = cls.from_url(url)
+        await store._open(create)
+        return store
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresStore:
+        """The store ``url`` names, not yet connected: its options checked
+        (:class:`~chatmem.errors.ConfigError` naming one it cannot take)."""
         conninfo, options = parse_url(url)
-        store = cls(
+        return cls(
             conninfo,
             schema=options.get("schema") or "public",
             pool_size=int_option(options, "pool_size", DEFAULT_POOL_SIZE, 1),
@@ -501,8 +509,6 @@ class PostgresStore:
             build_memory_mb=int_option(options, "build_memory_mb", DEFAULT_BUILD_MEMORY_MB,
                                        16, BUILD_MEMORY_MB_MAX),
         )
-        await store._open(create)
-        return store
 
     def _error(self, exc: BaseException, what: str = "") -> StoreError:
         doing = f" {what}" if what else ""
