@@ -798,7 +798,18 @@ CONFIG_CHOICES: list[tuple[str, str]] = [
 
 def _nested(option: str, value: Any) -> dict[str, Any]:
     section, _, name = option.rpartition(".")
-    return {section: {name: value}} if section else {name: value}
+    return _nested(section, {name: value}) if section else {name: value}
+
+
+def _assert_refused(option: str, value: Any, says: str) -> None:
+    """Config.load refuses ``value`` of ``option`` saying ``says``, and names a file's
+    (data_source) before it."""
+    with pytest.raises(ConfigError) as info:
+        Config.load(_nested(option, value))
+    assert str(info.value) == f"invalid configuration: {says}"
+    with pytest.raises(ConfigError) as info:
+        Config.load(_nested(option, value), data_source="--config c.toml")
+    assert str(info.value) == f"invalid configuration: --config c.toml: {says}"
 
 
 async def test_a_refused_choice_of_the_configuration_reads_as_the_library_words_it(
@@ -812,13 +823,7 @@ async def test_a_refused_choice_of_the_configuration_reads_as_the_library_words_
         dict(CONFIG_CHOICES)  # every choice of the configuration is checked here
     for option, choices in CONFIG_CHOICES:
         for value, shown in (("galaxy", '"galaxy"'), (5, "5"), ([1], "[1]")):
-            says = f"{option} must be one of {choices}, got {shown}"
-            with pytest.raises(ConfigError) as info:
-                Config.load(_nested(option, value))
-            assert str(info.value) == f"invalid configuration: {says}"
-            with pytest.raises(ConfigError) as info:
-                Config.load(_nested(option, value), data_source="--config c.toml")
-            assert str(info.value) == f"invalid configuration: --config c.toml: {says}"
+            _assert_refused(option, value, f"{option} must be one of {choices}, got {shown}")
     with pytest.raises(ConfigError) as info:
         Config.load({"scope": "galaxy"})
     assert str(info.value) == f"invalid configuration: {_SCOPE}"
@@ -837,6 +842,15 @@ def test_a_refused_choice_of_a_configuration_file_reads_the_same_on_the_command_
         tmp_path: Any, name: str, text: str) -> None:
     """chatmem … --config c.toml said 'scope: Input should be …', no value, no 'thread'.
     A file's values are shown as it holds them: JSON."""
+    where = f"--config {name}: "
+    assert _refusal_of_config_file(tmp_path, name, text) == (
+        f"{where}hybrid.fusion must be one of score, rank, "
+        f'got ["rank"]; {where}{_SCOPE}; {where}locale must be one of en, zh, got 5')
+
+
+def _refusal_of_config_file(tmp_path: Any, name: str, text: str) -> str:
+    """What chatmem list --config ``name`` (holding ``text``) says of it, in a
+    subprocess, after 'error: invalid configuration: '; it makes no store."""
     import subprocess
     import sys
 
@@ -845,11 +859,9 @@ def test_a_refused_choice_of_a_configuration_file_reads_the_same_on_the_command_
                            str(tmp_path / "m.db"), "--config", name], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2, proc.stderr
-    where = f"--config {name}: "
-    assert proc.stderr == (
-        f"error: invalid configuration: {where}hybrid.fusion must be one of score, rank, "
-        f'got ["rank"]; {where}{_SCOPE}; {where}locale must be one of en, zh, got 5\n')
+    assert proc.stderr.startswith("error: invalid configuration: ")
     assert not (tmp_path / "m.db").exists()
+    return proc.stderr.removeprefix("error: invalid configuration: ").removesuffix("\n")
 
 
 def test_a_refused_choice_of_a_variable_shows_its_text_as_typed() -> None:
@@ -906,3 +918,82 @@ def test_a_refused_role_of_a_key_file_reads_as_the_configuration_words_it(
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr == f"error: {says}\n"
+
+
+def _wrong_values(option: str) -> list[tuple[Any, str]]:
+    """(a value ``option`` refuses, what the refusal says it must be, ending in the
+    value as JSON): one of the wrong type, and one past each bound."""
+    import typing
+
+    from chatmem.config import _field_info, _flat_types, _model_of
+
+    info = _field_info(option)
+    kinds = _flat_types(info.annotation)
+    names = {getattr(t, "__name__", "") for t in kinds}
+    if {"str", "SecretStr"} & names:
+        wrong = [(5, "a string, got 5")]
+    elif _model_of(info.annotation) is not None:
+        what = "true, false or an object" if bool in kinds else "an object"
+        wrong = [(5, f"{what}, got 5")]
+    elif any(typing.get_origin(t) is dict for t in kinds):
+        wrong = [("two", 'an object, got "two"')]
+    elif any(typing.get_origin(t) is list for t in kinds):
+        wrong = [("two", 'a list, got "two"')]
+    else:
+        what = {bool: "true or false", int: "an integer", float: "a number"}[
+            next(t for t in kinds if t in (bool, int, float))]
+        wrong = [("two", f'{what}, got "two"')]
+    for bound in info.metadata:
+        kind = type(bound).__name__
+        value = getattr(bound, kind.lower(), None)
+        step = 1 if int in kinds else 0.5
+        if kind == "Ge":
+            wrong.append((value - step, f"at least {value}, got {value - step}"))
+        elif kind == "Gt":
+            wrong.append((value, f"more than {value}, got {value}"))
+        elif kind == "Le":
+            wrong.append((value + step, f"at most {value}, got {value + step}"))
+        elif kind == "Lt":
+            wrong.append((value, f"less than {value}, got {value}"))
+    return wrong
+
+
+def test_a_refused_value_of_the_configuration_reads_as_the_library_words_it() -> None:
+    """A configuration file (chatmem … --config e.toml) or a table passed to the library
+    was refused in pydantic's words, without the value ('--config e.toml:
+    embedding.threads: Input should be a valid integer', '… Input should be greater
+    than or equal to 1'), where a choice of it, a call and the HTTP API say
+    '<option> must be …, got <value>'. Every option of Config (but the choices, above,
+    and the windows, whose validator words its own) gets those words, of a value of the
+    wrong type and of one past each bound; a secret's value is never shown."""
+    from chatmem.config import _choices, _is_secret, _option_paths
+
+    checked = 0
+    for option in _option_paths(Config):
+        if _choices(option) or option in ("context_expand.window",
+                                          "semantic_recall.message_range"):
+            continue
+        for value, must in _wrong_values(option):
+            if _is_secret(option):
+                must = must.partition(", got ")[0]
+            _assert_refused(option, value, f"{option} must be {must}")
+            checked += 1
+    assert checked > 100
+    with pytest.raises(ConfigError) as info:  # an item of a list by its index
+        Config.load({"embedding": {"openrouter": {"order": ["a", 1]}}})
+    assert str(info.value) == ("invalid configuration: embedding.openrouter.order[1] must "
+                               "be a string, got 1")
+
+
+@pytest.mark.parametrize("name,text", [
+    ("e.toml", '[embedding]\nthreads = "two"\n[search]\ntop_k = 0\n'),
+    ("e.yaml", "embedding:\n  threads: two\nsearch:\n  top_k: 0\n"),
+])
+def test_a_refused_value_of_a_configuration_file_reads_the_same_on_the_command_line(
+        tmp_path: Any, name: str, text: str) -> None:
+    """chatmem … --config e.toml said 'embedding.threads: Input should be a valid
+    integer', no value."""
+    where = f"--config {name}: "
+    assert _refusal_of_config_file(tmp_path, name, text) == (
+        f"{where}search.top_k must be at least 1, got 0; "
+        f'{where}embedding.threads must be an integer, got "two"')

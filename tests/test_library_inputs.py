@@ -155,7 +155,7 @@ async def test_a_lone_surrogate_in_a_filter_value_is_a_filter_error(
 ])
 def test_unbounded_config_integers_have_an_upper_bound(options: dict[str, Any], field: str,
                                                        limit: int) -> None:
-    with pytest.raises(ConfigError, match=re.escape(field) + r".*less than or equal to "
+    with pytest.raises(ConfigError, match=re.escape(field) + r".*at most "
                        + str(limit)):
         Config.load(**options)
 

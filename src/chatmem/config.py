@@ -875,9 +875,6 @@ def format_validation_error(exc: ValidationError,
         # a value of the file (and not of an explicit argument) is named with it
         where = f"{file[0]}: " if file is not None and _set_by(file[1], loc) \
             and not _has_path(file[2], loc) else ""
-        if err["type"] == "literal_error":  # the value as the table holds it: JSON
-            lines.append(where + _refused_choice(loc, describe(err["input"])))
-            continue
         msg = err["msg"]
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
@@ -890,8 +887,33 @@ def format_validation_error(exc: ValidationError,
             msg = (f"unknown option; did you mean {near}? (see README § Configuration)"
                    if near else "unknown option (check the spelling; see README § "
                    "Configuration)")
-        lines.append(f"{where}{loc}: {msg}")
+            lines.append(f"{where}{loc}: {msg}")
+            continue
+        # the value as the table holds it, JSON (a secret's never shown)
+        lines.append(where + _refused(err, parts, None if _is_secret(loc)
+                                      else describe(err["input"])))
     return "invalid configuration: " + "; ".join(lines)
+
+
+def _refused(err: Any, parts: list[Any], shown: str | None) -> str:
+    """A value of an option refused (not by a validator of ours, which words its own),
+    in the words of every other refusal of chatmem (:func:`chatmem.refusals.refusal`):
+    ``embedding.threads must be an integer, got "two"``, ``search.top_k must be at
+    least 1, got 0``, a choice's as :func:`normalize_scope` lists them; ``parts`` its
+    path (an item by its index, ``embedding.openrouter.order[0]``), ``shown`` the value
+    as its source holds it (None: not shown)."""
+    from .refusals import refusal
+
+    loc = ".".join(str(p) for p in parts)
+    if err["type"] == "literal_error":
+        return _refused_choice(loc, shown)
+    name = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+    info = _field_info(loc)
+    if err["type"] == "model_type" and info is not None \
+            and bool in _flat_types(info.annotation):  # semantic_recall = 5
+        got = "" if shown is None else f", got {shown}"
+        return f"{name} must be true, false or an object{got}"
+    return refusal(err, name, shown)
 
 
 def _set_by(data: Mapping[str, Any], loc: str) -> bool:

@@ -103,7 +103,7 @@ _MUST_BE = {
     "model_attributes_type": "an object",
     "greater_than_equal": "at least {ge}", "greater_than": "more than {gt}",
     "less_than_equal": "at most {le}", "less_than": "less than {lt}",
-    "literal_error": "{expected}",
+    "finite_number": "a finite number", "literal_error": "{expected}",
 }
 
 
@@ -152,14 +152,26 @@ def _schema_error(err: Mapping[str, Any], whole: str) -> str:
     """One refusal of the schema (not an unknown field), in chatmem's words; ``whole``
     names what the value is when ``loc`` names no field (the body, the arguments)."""
     loc = tuple(err.get("loc", ()))
-    name, kind, ctx = _field_name(loc) or whole, err.get("type"), err.get("ctx") or {}
-    said = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-    # a query or path parameter is text as sent (limit=abc), a body's value JSON
-    given = as_given(err.get("input")) if loc[:1] == ("body",) \
-        else str(err.get("input"))[:80]
+    kind, ctx = err.get("type"), err.get("ctx") or {}
     if kind == "json_invalid":
         return (f"body: invalid JSON at character {loc[-1] if loc else 0}: "
                 f"{ctx.get('error', 'not valid JSON')}")
+    # a query or path parameter is text as sent (limit=abc), a body's value JSON
+    given = as_given(err.get("input")) if loc[:1] == ("body",) \
+        else str(err.get("input"))[:80]
+    return refusal(err, _field_name(loc) or whole, given)
+
+
+def refusal(err: Mapping[str, Any], name: str, given: str | None) -> str:
+    """A pydantic error of the value of ``name`` in chatmem's words, one clause: what
+    it must be and the value (``given``, as its source holds it; None: not shown, a
+    secret), ``embedding.threads must be an integer, got "two"``, ``top_k must be at
+    least 1, got 0``, ``layer must be one of platform, session, got "galaxy"``. The
+    HTTP API's and the tools' schemas (:func:`schema_errors`) and the configuration
+    (:func:`chatmem.config.format_validation_error`) word theirs with it."""
+    kind, ctx = err.get("type"), err.get("ctx") or {}
+    said = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+    got = "" if given is None else f", got {given}"
     if kind == "one_of":  # a sentence naming the field (http's _takes_one_of)
         return f"{name} {said}"
     if kind == "missing":
@@ -167,7 +179,7 @@ def _schema_error(err: Mapping[str, Any], whole: str) -> str:
     if kind in ("string_too_short", "too_short") and ctx.get("min_length") == 1:
         return f"{name} must not be empty"  # as the library's check_label says it
     if kind == "string_too_short":
-        return f"{name} must be at least {ctx.get('min_length')} characters, got {given}"
+        return f"{name} must be at least {ctx.get('min_length')} characters{got}"
     if kind == "string_too_long":  # as the library's check_text says it
         return f"{name} is longer than {ctx.get('max_length')} characters"
     if kind == "too_short":
@@ -180,5 +192,6 @@ def _schema_error(err: Mapping[str, Any], whole: str) -> str:
     if said.startswith("not valid UTF-8"):  # as the library's check_text says it
         return f"{name} is {said}"
     if kind in _MUST_BE:
-        return f"{name} must be {_MUST_BE[kind].format(**ctx)}, got {given}"
+        return f"{name} must be {_MUST_BE[kind].format(**ctx)}{got}"
     return f"{name}: {said.removeprefix('Input ')}"
+
