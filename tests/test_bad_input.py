@@ -997,3 +997,55 @@ def test_a_refused_value_of_a_configuration_file_reads_the_same_on_the_command_l
     assert _refusal_of_config_file(tmp_path, name, text) == (
         f"{where}search.top_k must be at least 1, got 0; "
         f'{where}embedding.threads must be an integer, got "two"')
+
+
+def test_a_refused_value_of_a_variable_names_its_option() -> None:
+    """A variable's refusal named the option only when it was a choice
+    ('CHATMEM_SCOPE: scope must be one of …'), not otherwise ('CHATMEM_SEARCH__TOP_K:
+    must be an integer from 1 to 1000, got 'abc''); and a section given whole as JSON
+    said pydantic's words with the whole variable for the value ('CHATMEM_SEARCH:
+    search.top_k: Input should be a valid integer, got '{"top_k": "8"}''). Now every
+    one names the option after the variable: its text as typed, or the value inside the
+    JSON as JSON, in the words of a file's (_wrong_values)."""
+    import json
+
+    from chatmem.config import (
+        _choices,
+        _field_info,
+        _flat_types,
+        _is_secret,
+        _option_paths,
+        env_var,
+    )
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={"CHATMEM_SEARCH": '{"top_k": "8"}'})
+    assert str(info.value) == ('invalid configuration: CHATMEM_SEARCH: search.top_k must '
+                               'be an integer, got "8"')
+    typed = inside = 0
+    for option in _option_paths(Config):
+        if _choices(option) or option in ("context_expand.window",
+                                          "semantic_recall.message_range"):
+            continue
+        kinds = _flat_types(_field_info(option).annotation)
+        if any(t in (int, float, bool) for t in kinds) \
+                and str not in kinds:  # "two" is no value of it, nor JSON of a table
+            var = env_var(option)
+            with pytest.raises(ConfigError) as info:
+                Config.load(env={var: "two"})
+            text = str(info.value)
+            assert text.startswith(f"invalid configuration: {var}: {option} must be "), text
+            assert text.endswith("" if _is_secret(option) else ", got 'two'"), text
+            typed += 1
+        section, _, name = option.partition(".")
+        if not name:
+            continue
+        for value, must in _wrong_values(option):
+            if _is_secret(option):
+                must = must.partition(", got ")[0]
+            var = env_var(section)
+            with pytest.raises(ConfigError) as info:
+                Config.load(env={var: json.dumps(_nested(name, value))})
+            assert str(info.value) == f"invalid configuration: {var}: {option} must be {must}"
+            inside += 1
+    assert typed > 50 and inside > 100

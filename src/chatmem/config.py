@@ -684,8 +684,8 @@ class Config(_Scoped):
         e.g. ``os.environ``; :func:`env_var`) > ``env_file`` (a ``.env`` file, whose
         variables count only where ``env`` has none) > ``data`` (a configuration file's
         table) > the defaults. A bad value from the environment is reported under its
-        variable's name (``CHATMEM_SEARCH__TOP_K: must be an integer from 1 to 1000, got
-        'abc'``), and one of ``data`` with ``data_source`` when given (the file it was
+        variable's name (``CHATMEM_SEARCH__TOP_K: search.top_k must be an integer from 1 to
+        1000, got 'abc'``), and one of ``data`` with ``data_source`` when given (the file it was
         read from: ``--config chatmem.toml: search.topk: unknown option…``); secrets are
         never echoed."""
         where = "" if data_source is None else f"{data_source}: "
@@ -868,7 +868,7 @@ def format_validation_error(exc: ValidationError,
             p[:1].isupper() or p.startswith("function-"))) and p not in ("bool", "int")]
         loc = ".".join(str(p) for p in parts)
         if sources:
-            line = _env_error_line(err, loc, sources)
+            line = _env_error_line(err, parts, sources)
             if line is not None:
                 lines.append(line)
                 continue
@@ -1322,8 +1322,12 @@ _TYPE_ERRORS = ("int_type", "int_parsing", "int_from_float", "float_type", "floa
                 "string_type", "dict_type", "list_type", "model_type")
 
 
-def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) -> str | None:
-    """The error line of a value set by an environment variable, or None."""
+def _env_error_line(err: Any, parts: list[Any], sources: Mapping[str, tuple[str, str]]
+                    ) -> str | None:
+    """The error line of a value set by an environment variable (at the path ``parts``),
+    or None: the variable, then the option it refused and why (``CHATMEM_SEARCH__TOP_K:
+    search.top_k must be an integer from 1 to 1000, got 'abc'``)."""
+    loc = ".".join(str(p) for p in parts)
     path = loc
     while path and path not in sources:
         path = path.rpartition(".")[0]
@@ -1351,10 +1355,13 @@ def _env_error_line(err: Any, loc: str, sources: Mapping[str, tuple[str, str]]) 
         shown = _shown(value) if path == loc else describe(err["input"])
         return f"{var}: {_refused_choice(loc, None if _is_secret(loc) else shown)}"
     if path == loc and err["type"] in _TYPE_ERRORS:
-        return f"{var}: {_expectation(loc)}{got}"
+        return f"{var}: {loc} {_expectation(loc)}{got}"
     msg = err["msg"]
     if msg.startswith("Value error, "):  # our validators say what they need, and no secret
         return f"{var}: {msg[len('Value error, '):]}"
+    if path != loc:  # a value inside the JSON the variable holds: as JSON, as a file's
+        json_value = None if _is_secret(loc) else describe(err["input"])
+        return f"{var}: {_refused(err, parts, json_value)}"
     return f"{var}: {loc}: {msg}{got}"
 
 
