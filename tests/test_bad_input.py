@@ -466,6 +466,8 @@ WORDED: list[tuple[str, Callable[[Memory], Awaitable[Any]] | list[str], str]] = 
     ("set_scope layer", lambda m: m.set_scope("all", actor={"id": "o", "role": "owner"},
                                               layer="galaxy"),  # type: ignore[arg-type]
      'layer must be one of platform, chat_type, group, session, got "galaxy"'),
+    ("clear target", lambda m: m.clear("nope"),
+     'target must be one of vector, context, all, got "nope"'),
     ("message role", lambda m: m.add(msg(role="bot")),
      'messages[0].role must be one of assistant, notice, system, tool, user, got "bot"'),
     ("message kind", lambda m: m.add(msg(kind="bot")),
@@ -606,8 +608,7 @@ async def test_a_refused_filter_or_flag_shows_its_value_as_json_on_every_door(
             assert r.json()["error"]["message"] == "filter must be an object, got [1]"
             r = await c.put("/v1/settings", json={"scope": "all", "layer": "galaxy"})
             assert r.json()["error"]["message"] == (
-                "layer must be 'platform', 'chat_type', 'group' or 'session', got "
-                '"galaxy"')
+                'layer must be one of platform, chat_type, group, session, got "galaxy"')
 
 
 #: (a filter, its refusal whole): the part named as a path into the filter as JSON
@@ -1049,3 +1050,34 @@ def test_a_refused_value_of_a_variable_names_its_option() -> None:
             assert str(info.value) == f"invalid configuration: {var}: {option} must be {must}"
             inside += 1
     assert typed > 50 and inside > 100
+
+
+@pytest.mark.parametrize("namespace,shown", [("a b", '"a b"'), (5, "5"), (["n"], '["n"]')])
+def test_a_refused_namespace_of_a_key_file_shows_its_value_as_the_file_holds_it(
+        namespace: Any, shown: str) -> None:
+    """A key file's namespace = "a b" was refused with its value as Python ("got 'a
+    b'", namespace = ["n"] "got ['n']"), where its role and a configuration file's
+    options show theirs as JSON."""
+    from chatmem.server.http import NAMESPACE_RE, KeyTable
+
+    with pytest.raises(ConfigError) as info:
+        KeyTable.from_mapping({"keys": {"bot": {"key": "k" * 24, "namespace": namespace}}},
+                              source="k.toml")
+    assert str(info.value) == (f"k.toml: keys.bot.namespace must match {NAMESPACE_RE.pattern} "
+                               f"(letters, digits, - and _), got {shown}")
+
+
+async def test_a_refused_choice_of_an_embedding_input_or_a_transport_lists_them_bare(
+        ) -> None:
+    """Embedder.embed_many([("x", "bot")]) said "inputs[0]: role must be 'document' or
+    'query', got 'bot'" and chatmem.server.mcp.run(transport="tcp") "transport must be
+    'stdio' or 'http', got 'tcp'": the choices quoted, the value as Python, where
+    every other refusal of a choice lists them bare and shows the value as JSON."""
+    from chatmem.server import mcp
+
+    with pytest.raises(InvalidInput) as info:
+        await Embedder(RecordingProvider(dim=16)).embed_many([("x", "bot")])
+    assert str(info.value) == 'inputs[0].role must be one of document, query, got "bot"'
+    with pytest.raises(InvalidInput) as info:
+        mcp.run(url="memory://", transport="tcp")
+    assert str(info.value) == 'transport must be one of stdio, http, got "tcp"'

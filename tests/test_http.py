@@ -874,7 +874,7 @@ def test_schema_refusals_name_the_field_as_chatmems_own_errors_do(api: str) -> N
              "min_score, scope, window, cross_session, filter, speakers, exclude_ids, "
              "now, follow_replies"),
             ("/v1/clear", {"target": "nope"},
-             "target must be 'vector', 'context' or 'all', got \"nope\""),
+             "target must be one of vector, context, all, got \"nope\""),
             ("/v1/tool", {"arguments": {}, "caller": {"session_id": "s1", "colr": 1}},
              "caller: unknown field(s) colr; it takes session_id, speaker_id, platform"),
             ("/v1/recall", [1, 2], "body must be an object, got [1, 2]"),

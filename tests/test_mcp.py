@@ -659,7 +659,7 @@ async def test_arguments_the_schema_refuses_are_one_line_naming_each(
                 ("memory_add", {}, "content is required"),
                 ("memory_add", {"content": 5}, "content must be a string, got 5"),
                 ("memory_add", {"content": "hi", "role": "bot"},
-                 "role must be 'user' or 'assistant', got \"bot\""),
+                 "role must be one of user, assistant, got \"bot\""),
                 ("memory_add", {"content": "hi", "speaker_name": ["a"]},
                  'speaker_name must be a string, got ["a"]'),
                 ("memory_recall", {}, "query is required"),
@@ -695,7 +695,7 @@ async def test_an_argument_is_taken_as_its_json_type_as_the_http_api_takes_it(
                 ("memory_list", {"limit": 5.0}, "limit must be an integer, got 5.0"),
                 ("memory_list", {"days": "30"}, 'days must be an integer, got "30"'),
                 ("memory_add", {"content": "hi", "role": True},
-                 "role must be 'user' or 'assistant', got true")]:
+                 "role must be one of user, assistant, got true")]:
             result = await client.call_tool(tool, args)
             assert result.is_error and text_of(result) == (
                 f"Error executing tool {tool}: {said}"), (tool, args, text_of(result))

@@ -953,7 +953,7 @@ class Memory:
         legacy-model marker and resets its cache, after any marker read or write in
         flight has finished."""
         if target not in ("vector", "context", "all"):
-            raise InvalidInput(f"target must be 'vector', 'context' or 'all', "
+            raise InvalidInput(f"target must be one of vector, context, all, "
                                f"got {describe(target)}")
         if session is not None:
             check_label(session, "session")

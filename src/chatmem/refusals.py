@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -103,7 +104,7 @@ _MUST_BE = {
     "model_attributes_type": "an object",
     "greater_than_equal": "at least {ge}", "greater_than": "more than {gt}",
     "less_than_equal": "at most {le}", "less_than": "less than {lt}",
-    "finite_number": "a finite number", "literal_error": "{expected}",
+    "finite_number": "a finite number",
 }
 
 
@@ -191,7 +192,16 @@ def refusal(err: Mapping[str, Any], name: str, given: str | None) -> str:
         said = "not valid UTF-8 text (a lone surrogate escape such as \\ud800)"
     if said.startswith("not valid UTF-8"):  # as the library's check_text says it
         return f"{name} is {said}"
+    if kind == "literal_error":  # the choices bare, as the library lists them
+        return f"{name} must be one of {_choices(str(ctx.get('expected', '')))}{got}"
     if kind in _MUST_BE:
         return f"{name} must be {_MUST_BE[kind].format(**ctx)}{got}"
     return f"{name}: {said.removeprefix('Input ')}"
 
+
+
+def _choices(expected: str) -> str:
+    """pydantic's ``'platform', 'group' or 'session'`` as chatmem lists choices:
+    ``platform, group, session``."""
+    quoted = re.findall(r"'((?:[^'\\]|\\.)*)'", expected)
+    return ", ".join(quoted) if quoted else expected

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput, StoreClosed
+from ..models import describe
 from .base import (
     Capabilities,
     EmbeddingProvider,
@@ -90,7 +91,8 @@ def _to_input(item: EmbedLike, index: int) -> EmbedInput:
     if not isinstance(text, str):
         raise InvalidInput(f"inputs[{index}]: text must be a string, got {type(text).__name__}")
     if role not in ("document", "query"):
-        raise InvalidInput(f"inputs[{index}]: role must be 'document' or 'query', got {role!r}")
+        raise InvalidInput(f"inputs[{index}].role must be one of document, query, got "
+                           f"{describe(role)}")
     return EmbedInput(text, role)
 
 

@@ -74,7 +74,7 @@ from typing_extensions import TypedDict
 from ..config import Config
 from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
-from ..models import Message, now_ms, validate_message
+from ..models import Message, describe, now_ms, validate_message
 from ..recall.render import (
     LABELS,
     body_of,
@@ -242,7 +242,7 @@ def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
 class _StrictTool(Tool):
     """A tool whose arguments are refused in chatmem's words, one line, as the HTTP
     API's 422 words a body (:func:`~chatmem.refusals.schema_errors`: ``limit
-    must be at most 50, got 51``, ``role must be 'user' or 'assistant', got "bot"``):
+    must be at most 50, got 51``, ``role must be one of user, assistant, got "bot"``):
     the SDK reported a schema's refusal with pydantic's own dump (several lines, error
     types, the input repeated, a documentation link), which the model calling the tool
     reads worse."""
@@ -862,7 +862,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
     none (``chatmem mcp`` passes ``os.environ``). ``limits``: the HTTP transport's limits
     on its clients (:class:`~chatmem.server.limits.ClientLimits`)."""
     if transport not in ("stdio", "http"):
-        raise InvalidInput(f"transport must be 'stdio' or 'http', got {transport!r}")
+        raise InvalidInput(f"transport must be one of stdio, http, got {describe(transport)}")
     url = store_url(url, keys)
     vector = store_url(vector, keys) if vector else None
     if transport == "http":  # refuse a bad bind before opening anything
