@@ -203,7 +203,7 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text("[context_expand]\nwindow = -1\n")
     res = runner.invoke(main, ["recall", "--db", db, "--config", str(cfg), "x"])
-    assert res.exit_code == 2 and "context_expand.window must be ≥ 0" in res.output
+    assert res.exit_code == 2 and "context_expand.window must be at least 0" in res.output
     res = runner.invoke(main, ["recall", "--db", db, "--scope", "session", "x"])
     assert res.exit_code == 2 and "needs --session <" in res.output
 

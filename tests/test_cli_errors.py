@@ -44,7 +44,7 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], names: str) ->
 
 
 @pytest.mark.parametrize("args,names", [
-    (["recall", "--window", "-1", "x"], "window must be ≥ 0"),
+    (["recall", "--window", "-1", "x"], "window must be at least 0, got '-1'"),
     (["recall", "--top-k", "0", "x"], "--top-k must be an integer from 1 to 1000"),
     (["add", "--session", "s", "--ts", "99999999999999999999", "x"], "ts must be from 0"),
     (["add", "--session", "s", "--ts", "-5", "x"], "ts must be from 0"),
@@ -328,7 +328,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("recall", "--scope", "everyone", "--scope must be one of all, user", []),
     ("recall", "--top-k", "0", "--top-k must be an integer from 1 to 1000, got '0'", []),
     ("recall", "--top-k", "1.5", "--top-k must be an integer, got '1.5'", []),
-    ("recall", "--window", "-1", "--window must be ≥ 0", []),
+    ("recall", "--window", "-1", "--window must be at least 0", []),
     ("recall", "--min-score", "2", "--min-score must be a number from 0 to 1, got '2'",
      []),
     ("recall", "--min-score", "nan", "--min-score must be a number, got 'nan'", []),

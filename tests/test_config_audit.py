@@ -96,7 +96,7 @@ def test_a_variable_below_an_option_is_named() -> None:
         Config.load({"context_expand": {"window": -1}},
                     env={"CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "1"})
     assert "CHATMEM_" not in str(info.value)
-    assert "context_expand.window.after must be ≥ 0" in str(info.value)
+    assert "context_expand.window.after must be at least 0" in str(info.value)
 
 
 def test_one_side_of_a_window_set_above_keeps_the_other() -> None:

@@ -154,7 +154,7 @@ def test_the_library_never_reads_the_environment_by_itself(
      "CHATMEM_LAST_MESSAGES: last_messages must be an integer from 0 to 1000"),
     ({"CHATMEM_SEARCH__TOPK": "1"}, "CHATMEM_SEARCH__TOPK: unknown option search.topk"),
     ({"CHATMEM_CONTEXT_EXPAND__WINDOW": "-1"},
-     "CHATMEM_CONTEXT_EXPAND__WINDOW: context_expand.window must be ≥ 0"),
+     "CHATMEM_CONTEXT_EXPAND__WINDOW: context_expand.window must be at least 0"),
     ({"CHATMEM_TIMEZONE": "Mars/Base"}, "CHATMEM_TIMEZONE: unknown time zone"),
     ({"CHATMEM_SEARCH": '{"top_k": "8"}'},
      'CHATMEM_SEARCH: search.top_k must be an integer, got "8"'),

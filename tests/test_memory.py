@@ -23,10 +23,10 @@ T0 = 1_760_000_000_000
 
 
 @pytest.mark.parametrize("window, message", [
-    (-1, "context_expand.window must be ≥ 0"),
-    (1.5, "context_expand.window: expected an integer"),
-    ("2", "context_expand.window: expected an integer"),
-    ({"before": -2}, "context_expand.window.before must be ≥ 0"),
+    (-1, "context_expand.window must be at least 0"),
+    (1.5, "context_expand.window must be an integer"),
+    ("2", "context_expand.window must be an integer"),
+    ({"before": -2}, "context_expand.window.before must be at least 0"),
     ({"before": 1, "around": 3}, "unknown key"),
 ])
 def test_bad_window_fails_at_start_up_naming_the_field(window: object, message: str) -> None:

@@ -168,11 +168,11 @@ MAX_LAST_MESSAGES = 1000
 def _non_negative_int(value: object, name: str) -> int:
     """(InvalidInput is a ValueError, so pydantic reports it as a field error.)"""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{name}: expected an integer, got {describe(value)}")
-    if value < 0:
-        raise InvalidInput(f"{name} must be ≥ 0, got {value}")
+        raise InvalidInput(f"{name} must be an integer, got {describe(value)}")
+    if value < 0:  # in the words of every other option's bounds (refusals.refusal)
+        raise InvalidInput(f"{name} must be at least 0, got {value}")
     if value > MAX_WINDOW:
-        raise InvalidInput(f"{name} must be ≤ {MAX_WINDOW}, got {value}")
+        raise InvalidInput(f"{name} must be at most {MAX_WINDOW}, got {value}")
     return value
 
 
