@@ -174,8 +174,10 @@ async def test_a_message_rewritten_while_its_old_text_waits_to_be_embedded_is_em
                 async with await psycopg.AsyncConnection.connect(
                         conninfo_of(url), autocommit=True) as admin, \
                         await psycopg.AsyncConnection.connect(conninfo_of(url)) as holder:
+                    # the rewrite lock of message (s, 5) in this store's schema
+                    # (PostgresStore._lock_name)
                     await holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-                                         [_LOCK_CLASS + 2, "5:s"])
+                                         [_LOCK_CLASS + 2, f"{schema_of(url)}:5:s"])
                     rewriting = asyncio.create_task(
                         memory.rewrite("s", 5, content="new words") if change == "content"
                         else memory.rewrite("s", 5, metadata={"v": 2}))

@@ -42,11 +42,11 @@ from .models import (
     Message,
     check_json,
     check_text,
-    describe,
     json_cost,
     retried_add,
     validate_message,
 )
+from .refusals import describe
 
 #: chatmem's own message fields.
 MESSAGE_FIELDS: frozenset[str] = frozenset(Message.__dataclass_fields__)

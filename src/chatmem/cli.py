@@ -40,10 +40,10 @@ from .models import (
     Message,
     blank_labels_as_none,
     check_label,
-    describe,
     now_ms,
     validate_message,
 )
+from .refusals import describe
 from .scopes import LAYER_PARTS, PART_LAYER
 
 T = TypeVar("T")
@@ -486,7 +486,7 @@ def _typed(ctx: click.Context, param: click.Parameter, index: str | None) -> str
 def _got_as_typed(message: str, typed: str | None) -> str:
     """``message`` with the value it says it got (the library's way: ``got 0``, ``got
     0.0``, ``got "galaxy"``, ``got [1]``, as JSON shows what a caller passed,
-    :func:`~chatmem.models.describe`) shown as the text the command line gave, ``got
+    :func:`~chatmem.refusals.describe`) shown as the text the command line gave, ``got
     '0'``, ``got 'galaxy'``, as the CLI's own refusals show it (:class:`Number`,
     :class:`OneOf`). Only a value that is ``typed`` read as the command reads it (the
     text, a number, JSON) is replaced, so another value the message names stays."""

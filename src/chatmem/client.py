@@ -91,12 +91,12 @@ from .models import (
     Session,
     blank_labels_as_none,
     check_text,
-    describe,
 )
 from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
 from .recall.request import id_list
 from .recall.result import Hit, RecallResult
+from .refusals import describe
 from .retention import EffectiveRetention
 from .scopes import EffectiveScope
 

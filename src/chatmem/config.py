@@ -32,7 +32,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource
 from pydantic_settings.sources.utils import parse_env_vars
 
 from .errors import ConfigError, InvalidInput
-from .models import describe
+from .refusals import describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
 SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")

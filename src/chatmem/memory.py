@@ -72,7 +72,6 @@ from .models import (
     check_label,
     check_text,
     check_ts,
-    describe,
     filter_document,
     message_body,
     now_ms,
@@ -101,6 +100,7 @@ from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
+from .refusals import describe
 from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import InvalidInput
-from .models import describe
+from .refusals import describe
 
 
 def _text(value: object) -> bool:

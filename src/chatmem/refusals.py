@@ -14,15 +14,85 @@ pydantic), so that the tool, below the servers, can use it.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import itertools
 import json
+import math
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from pydantic import BaseModel
+
+
+class _NotJson(Exception):
+    """A value (or a part of one) that JSON does not hold, for :data:`_as_json`."""
+
+
+class _JsonRepr(reprlib.Repr):
+    """:class:`reprlib.Repr` written as JSON: ``"5"``, ``5``, ``true``, ``null``, ``[1,
+    2]``, ``{"a": 1}``, shortened as reprlib shortens (``...``); a value JSON does not
+    hold (a tuple, bytes, NaN, an object, a key that is not a string) raises
+    :class:`_NotJson`."""
+
+    def repr_str(self, x: str, level: int) -> str:
+        cut = x[:self.maxstring]
+        try:
+            cut.encode("utf-8")  # a lone surrogate is shown as its escape (as_given)
+            text = json.dumps(cut, ensure_ascii=False)
+        except UnicodeEncodeError:
+            text = json.dumps(cut)
+        return text if cut == x else f"{text[:-1]}...\""
+
+    def repr_bool(self, x: bool, level: int) -> str:
+        return "true" if x else "false"
+
+    def repr_NoneType(self, x: None, level: int) -> str:  # reprlib's name for it
+        return "null"
+
+    def repr_float(self, x: float, level: int) -> str:
+        if not math.isfinite(x):
+            raise _NotJson
+        return repr(x)
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if any(not isinstance(key, str) for key in x):
+            raise _NotJson
+        if x and level <= 0:
+            return "{...}"
+        pieces = [f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}"
+                  for k, v in itertools.islice(x.items(), self.maxdict)]  # as given
+        return "{" + ", ".join(pieces + ["..."] * (len(x) > self.maxdict)) + "}"
+
+    def repr_instance(self, x: object, level: int) -> str:
+        raise _NotJson
+
+    repr_tuple = repr_set = repr_frozenset = repr_deque = repr_array = repr_instance
+
+
+_as_json = _JsonRepr()
+_as_json.maxstring = _as_json.maxother = 40
+
+
+def describe(value: object) -> str:
+    """A short, safe description of a bad value for an error message (never recurses
+    without bound, never prints a whole huge payload): as JSON when JSON holds it, as
+    the HTTP API's refusals show a value sent (``"5"``, ``5``, ``true``, ``null``, ``[1,
+    2]``: a string keeps its quotes, as its type may be what is wrong), else its Python
+    type and repr (``tuple (1, 2)``, ``bytes b'x'``, ``float nan``)."""
+    with contextlib.suppress(_NotJson):
+        return _as_json.repr(value)
+    return f"{type(value).__name__} {_python.repr(value)}"
+
+
+#: A value JSON does not hold, shown by its Python repr, cut as :data:`_as_json` cuts.
+_python = reprlib.Repr()
+_python.maxstring = _python.maxother = 40
+
 
 #: Where FastAPI's ``loc`` says a request's value was sent; pydantic's own (a tool's
 #: arguments) names the field alone.

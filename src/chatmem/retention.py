@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ChatmemError, InvalidInput
-from .models import describe
+from .refusals import describe
 from .scopes import Actor, Layer, Situation, layer_key, layer_keys
 from .store.base import RETENTION_NAMESPACE, MessageStore
 

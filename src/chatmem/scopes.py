@@ -27,7 +27,8 @@ from typing import Any, Literal
 
 from .config import normalize_scope
 from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
-from .models import MAX_LABEL_CHARS, Session, check_text, describe
+from .models import MAX_LABEL_CHARS, Session, check_text
+from .refusals import describe
 from .store.base import (
     MAX_SESSION_DEPTH,
     SETTINGS_NAMESPACE,

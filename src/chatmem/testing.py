@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from .embedding import Capabilities, Embedder, EmbeddingProvider, EmbedRole
 from .errors import EmbeddingUnavailable, InvalidInput
-from .models import describe
+from .refusals import describe
 
 _WORD = re.compile(r"\w+")
 #: The ``retry_decision`` values :meth:`HashEmbeddingProvider.fail_next` simulates.

@@ -55,9 +55,9 @@ from .models import (
     check_json,
     check_text,
     check_ts,
-    describe,
     validate_session,
 )
+from .refusals import describe
 from .store import Storage
 from .store.base import (
     CURSOR_NAMESPACE,

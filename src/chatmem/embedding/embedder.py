@@ -32,7 +32,7 @@ import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput, StoreClosed
-from ..models import describe
+from ..refusals import describe
 from .base import (
     Capabilities,
     EmbeddingProvider,

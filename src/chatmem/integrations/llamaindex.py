@@ -63,10 +63,10 @@ from ..models import (
     MAX_LABEL_CHARS,
     check_label,
     check_text,
-    describe,
     json_cost,
 )
 from ..recall.request import MAX_TURN_INPUTS
+from ..refusals import describe
 
 T = TypeVar("T")
 

@@ -24,15 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..chat_format import TOOL_CALL_SOURCE
 from ..errors import InvalidInput, RecallUnavailable
-from ..models import (
-    MAX_CONTENT_CHARS,
-    MAX_LABEL_CHARS,
-    Message,
-    Role,
-    check_json,
-    check_text,
-    describe,
-)
+from ..models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, Message, Role, check_json, check_text
+from ..refusals import describe
 from ..tool import TOOL_NAME, Caller
 
 try:

@@ -22,10 +22,10 @@ from ..models import (
     check_label,
     check_text,
     check_ts,
-    describe,
     optional_label,
     validate_message,
 )
+from ..refusals import describe
 from ..text import by_script
 from .query import build_query, question_kinds, role_cue
 

@@ -112,9 +112,9 @@ from ..errors import (
     StoreError,
 )
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
-from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label, describe
+from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
-from ..refusals import as_given, lone_surrogate, schema_errors
+from ..refusals import as_given, describe, lone_surrogate, schema_errors
 from ..store.urls import check_store_url, check_vector_url
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
 from .console import is_console_path, mount_console

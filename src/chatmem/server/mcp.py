@@ -74,7 +74,7 @@ from typing_extensions import TypedDict
 from ..config import Config
 from ..errors import ChatmemError, ConfigError, InvalidInput
 from ..memory import Memory
-from ..models import Message, describe, now_ms, validate_message
+from ..models import Message, now_ms, validate_message
 from ..recall.render import (
     LABELS,
     body_of,
@@ -82,7 +82,7 @@ from ..recall.render import (
     label_part,
     speaker_label,
 )
-from ..refusals import schema_errors
+from ..refusals import describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server

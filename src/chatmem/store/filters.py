@@ -54,7 +54,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 from chatmem.errors import FilterError
-from chatmem.models import describe
+from chatmem.refusals import describe
 
 if TYPE_CHECKING:
     from qdrant_client import models as qmodels
@@ -179,7 +179,7 @@ _TREE_TYPES: Final = (Compare, In, Exists, And, Or, MatchAll)
 
 #: A key a path shows after a dot: a word (an operator with its ``$``) of up to 40
 #: characters. Any other key, a dotted field name among them, is shown in brackets as
-#: its JSON string, cut as :func:`~chatmem.models.describe` cuts a long one.
+#: its JSON string, cut as :func:`~chatmem.refusals.describe` cuts a long one.
 _PATH_WORD_RE: Final = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_-]{0,39}")
 
 
@@ -372,7 +372,7 @@ def parse_filter(obj: object, *, max_depth: int = MAX_DEPTH, max_nodes: int = MA
     the HTTP API's refusals, as a filter mostly comes as JSON (the ``filter`` of ``POST
     /v1/recall``, of the ``memory_recall`` tool, of a configuration file): a key that is
     not a word is shown in brackets as its JSON string (``filter["meta.team"]``), a value
-    as JSON (:func:`~chatmem.models.describe`: ``"x"``, ``null``, ``[]``), and types by
+    as JSON (:func:`~chatmem.refusals.describe`: ``"x"``, ``null``, ``[]``), and types by
     JSON's names (a string, number, boolean or null).
     """
     if isinstance(obj, _TREE_TYPES):

@@ -74,7 +74,8 @@ import numpy.typing as npt
 
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
-from ..models import MIN_TS, ScoredId, VectorEntry, describe, filter_document
+from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
+from ..refusals import describe
 from .base import OneWidth, SessionSnapshot, WidthConflict, chunks, widths_of
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
 from .filters import compile_qdrant, evaluate

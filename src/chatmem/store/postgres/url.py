@@ -8,7 +8,7 @@ from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from ... import models
+from ... import refusals
 from ...errors import ConfigError
 
 #: The query parameters chatmem reads (and removes) itself; the others are libpq's.
@@ -80,7 +80,7 @@ def int_option(options: Mapping[str, str], name: str, default: int, minimum: int
         value = int(raw)
     except ValueError:
         raise ConfigError(f"storage URL: {name} must be an integer, got "
-                          f"{models.describe(raw)}") from None
+                          f"{refusals.describe(raw)}") from None
     if value < minimum or (maximum is not None and value > maximum):
         bounds = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
         raise ConfigError(f"storage URL: {name} must be {bounds}, got {value}")
