@@ -1229,17 +1229,14 @@ def _made_by_opening(url: str, vector: str | None) -> list[tuple[str, str]]:
     store file and those beside it (kind ``store``, then ``file``), a Qdrant local-mode
     folder (``qdrant``) beside a new store. Anything there already is the user's and
     never listed."""
+    from .store.base import missing_folders
     from .store.qdrant import parse_url
     from .store.urls import sqlite_path
 
     made: list[tuple[str, str]] = []
 
     def folders_of(path: str) -> None:
-        missing: list[str] = []
-        while path and not os.path.lexists(path):
-            missing.append(path)
-            path = os.path.dirname(path)
-        made.extend((folder, "folder") for folder in reversed(missing))
+        made.extend((folder, "folder") for folder in missing_folders(path))
 
     try:
         db = sqlite_path(url)

@@ -133,12 +133,9 @@ class StoreClosed(StoreError):
 #: What repairs a damaged row, by table: a vector or full-text entry is derived from
 #: its message and ``chatmem reindex`` writes it again; a message or a session is the
 #: user's own data, which chatmem cannot make up.
-_REPAIRS = {
-    "vectors": "run chatmem reindex (Memory.reindex()): it embeds that message again "
-               "and replaces the row",
-    "lexical_entries": "run chatmem reindex (Memory.reindex()): it embeds that message "
-                       "again and replaces the row",
-}
+_REINDEX = ("run chatmem reindex (Memory.reindex()): it embeds that message again and "
+            "replaces the row")
+_REPAIRS = {"vectors": _REINDEX, "lexical_entries": _REINDEX}
 _REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that column to a "
                    "value chatmem writes with {tool}, or restore the store from an export "
                    "(chatmem import)")

@@ -7,6 +7,7 @@ that can always be rebuilt from it. Backends map their driver errors to
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -580,6 +581,17 @@ class LexicalIndex(Protocol):
         as :meth:`VectorIndex.query`), best first; ``score`` is calibrated to [0, 1].
         Exact ties break as :meth:`VectorIndex.query`'s: newer ``ts``, then message id."""
         ...
+
+
+def missing_folders(path: str) -> list[str]:
+    """The folders of ``path`` (``path`` itself included) that do not exist, outermost
+    first: what making ``path`` creates, and so all that an open which then fails may
+    remove (anything already there is the user's)."""
+    missing: list[str] = []
+    while path and not os.path.lexists(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    return missing[::-1]
 
 
 def chunks(items: Sequence[T], size: int) -> list[list[T]]:

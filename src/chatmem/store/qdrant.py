@@ -76,7 +76,14 @@ from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
 from ..refusals import describe
-from .base import OneWidth, SessionSnapshot, WidthConflict, chunks, widths_of
+from .base import (
+    OneWidth,
+    SessionSnapshot,
+    WidthConflict,
+    chunks,
+    missing_folders,
+    widths_of,
+)
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
 from .filters import compile_qdrant, evaluate
 from .where import check_fields, named_ids
@@ -540,10 +547,7 @@ class QdrantIndex:
         made: list[str] = []  # the folders local mode is about to make, outermost first
         if folder:
             _check_local_folder(target, folder)
-            path = os.path.abspath(folder)
-            while path and not os.path.lexists(path):
-                made.insert(0, path)
-                path = os.path.dirname(path)
+            made = missing_folders(os.path.abspath(folder))
         kwargs = dict(target.client_kwargs)
         if "check_compatibility" not in inspect.signature(AsyncQdrantClient).parameters:
             kwargs.pop("check_compatibility", None)  # clients before 1.12 never check

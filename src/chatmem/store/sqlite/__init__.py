@@ -70,6 +70,7 @@ from ..base import (
     SessionSnapshot,
     WidthConflict,
     chunks,
+    missing_folders,
     pending_entry,
     session_snapshot,
     snapshot_changes,
@@ -403,13 +404,8 @@ class SqliteStore:
                 "store first (chatmem add or chatmem import; in Python, create=True)"
             )
         self._check_lock_path()
-        parent = os.path.dirname(path)
-        missing: list[str] = []
-        while parent and not os.path.lexists(parent):
-            missing.append(parent)
-            parent = os.path.dirname(parent)
         try:
-            for folder in reversed(missing):
+            for folder in missing_folders(os.path.dirname(path)):
                 os.mkdir(folder)
                 made.append(folder)
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
