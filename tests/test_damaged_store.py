@@ -444,3 +444,81 @@ def _names_line(line: str, column: str) -> str:
     assert (f"damaged row in table sessions (session id 's1'): column {column} "
             in line), line
     return line
+
+
+def _whereabouts(place: Place) -> list[str]:
+    """What tells where ``place``'s store is: its file, or its PostgreSQL host and port,
+    user, database and schema."""
+    if _sqlite(place):
+        return [place.url[len("sqlite:///"):]]
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(place.url)
+    return [f"{parts.hostname}:{parts.port}", f"{parts.username}@",
+            parts.path.lstrip("/"), parse_qs(parts.query)["schema"][0]]
+
+
+async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store_is(
+        place: Place, caplog: pytest.LogCaptureFixture) -> None:
+    """R6: a DamagedRow answered to a user key (HTTP) or to a model (an MCP tool) names
+    the row and says that the operator repairs it, never the store's file, host, user,
+    database or schema; an owner key reads the whole error, and the log holds it under
+    the reference the user was given."""
+    import httpx
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from chatmem.server.http import KeyTable, create_app
+    from chatmem.server.mcp import HTTP_PATH, create_server, http_app
+    from servers import free_port, running
+
+    ids = await _seed_damaged(place, "metadata", 0)
+    owner, user = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
+    keys = KeyTable.from_mapping({"keys": {
+        "boss": {"key": owner, "namespace": "alice", "role": "owner"},
+        "bot": {"key": user, "namespace": "alice", "role": "user"}}})
+    hidden = _whereabouts(place)
+    app = create_app(url=place.url, keys=keys, embedder=chatmem.testing.embedder())
+    with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
+        for key, whole in ((user, False), (owner, True)):
+            r = httpx.get(f"{base}/v1/messages", params={"session": "s1", "visible_from": "s1"},
+                          headers={"Authorization": f"Bearer {key}"}, timeout=30)
+            assert r.status_code == 500, r.text
+            error = r.json()["error"]
+            assert error["type"] == "DamagedRow", r.text
+            said = error["message"]
+            assert f"damaged row in table messages (message id {ids[0]!r}): column " \
+                   "metadata " in said, said
+            # the owner's: the file, or host:port/database (never the user, nor here
+            # the schema)
+            assert hidden[0] in said if whole else not any(h in said for h in hidden), said
+            if not whole:
+                assert "the operator repairs it" in said, said
+                ref = said.rsplit("(reference ", 1)[1].split(")")[0]
+                logged = [r.getMessage() for r in caplog.records if ref in r.getMessage()]
+                assert logged and hidden[0] in logged[0], caplog.text
+    port = free_port()
+
+    async def open_memory() -> Memory:
+        return await _memory(place)
+
+    mcp_app = http_app(create_server(open_memory, session="s1"), host="127.0.0.1",
+                       port=port, keys=keys)
+    import httpx2
+
+    with running(mcp_app, port=port, path=HTTP_PATH) as url:
+        for key in (user, owner):  # a model reads it, whoever's key it acts with
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"},
+                                          timeout=30) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write), \
+                    ClientSession(read, write) as client:
+                await client.initialize()
+                for tool, args in (("memory_list", {}),
+                                   ("memory_recall", {"query": "lighthouse trip sunday"})):
+                    result = await client.call_tool(tool, args)
+                    said = " ".join(getattr(c, "text", "") for c in result.content)
+                    assert result.is_error, said
+                    assert f"(message id {ids[0]!r}): column metadata " in said, said
+                    assert "the operator repairs it" in said, said
+                    for where in hidden:
+                        assert where not in said, (where, said)

@@ -920,3 +920,34 @@ def test_put_session_replaces_damaged_metadata_and_names_damaged_settings(
     with Client(api, ALICE) as chatmem_client, pytest.raises(StoreError) as refused:
         chatmem_client.get_session("s1")
     assert "(session id 's1'): column settings " in str(refused.value)
+
+
+def test_an_unreachable_store_is_not_located_for_a_user_key(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """R6: a store that cannot be reached is a 503 StoreError; a user key reads that and
+    what to do, never the PostgreSQL host, port, user, database or schema (the driver's
+    own words name them), an owner key the whole error, which the log holds too."""
+    import logging
+
+    from servers import free_port
+
+    port = free_port()  # nothing listens there
+    app = create_app(url=f"postgresql://ghostuser@127.0.0.1:{port}/ghostdb"
+                         "?schema=cm_{namespace}", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    hidden = [f"127.0.0.1:{port}", "ghostuser", "ghostdb", "cm_alice"]
+    with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
+        for key, whole in ((ALICE_BOT, False), (ALICE_DM, False), (ALICE, True)):
+            with client(base, key) as c:
+                r = c.get("/v1/messages", params={"session": "s1", "visible_from": "s1"})
+            assert r.status_code == 503, r.text
+            error = r.json()["error"]
+            assert error["type"] == "StoreError", r.text
+            said = error["message"]
+            assert hidden[0] in said if whole else not any(h in said for h in hidden), said
+            if not whole:
+                assert said.startswith("the store failed or could not be reached; send "
+                                       "it again later"), said
+                ref = said.rsplit("(reference ", 1)[1].split(")")[0]
+                assert any(ref in m and hidden[0] in m for m in caplog.messages), \
+                    caplog.text

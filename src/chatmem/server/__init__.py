@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import signal
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ..errors import ChatmemError, DamagedRow, StoreClosed, StoreError
 
 log = logging.getLogger("chatmem.server")
 
@@ -98,6 +101,38 @@ async def dropped(requests: set[asyncio.Task[Any]]) -> None:
     log.warning("dropped %d open request(s), unanswered", len(requests))
 
 
+#: What a caller who may not learn where the store is reads after a store's failure.
+_ASK_OPERATOR = ("the server's operator has the whole error in the server's log "
+                 "(reference {ref})")
+
+
+def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
+    """The message of ``exc`` as a server answers it, and the whole of it logged.
+
+    A :class:`~chatmem.errors.StoreError` names where the store is: its file, the
+    PostgreSQL host, port, user and database, its schema (another tenant's name in a
+    ``cm_{namespace}`` template), the driver's own words. A caller that may not learn
+    that (``whole`` false: a user key of the HTTP API, a model calling an MCP tool,
+    R6) reads the error's kind of failure and what to do, with a reference to the
+    log line that holds the whole message (logged at WARNING with ``doing``: the
+    route or the tool). Any other error, or ``whole``, is its whole message."""
+    if not isinstance(exc, StoreError) or whole:
+        return str(exc)
+    ref = secrets.token_hex(4)
+    log.warning("%s: %s (reference %s): %s", doing, type(exc).__name__, ref, exc)
+    ask = _ASK_OPERATOR.format(ref=ref)
+    if isinstance(exc, DamagedRow):
+        # the row and what is wrong with it, without the store (``where``) and without
+        # the repair, which only the store's owner can make
+        bare = DamagedRow(exc.table, exc.row, exc.column, exc.problem)
+        return (f"{bare.damage}; a retry cannot help: the row stays so until the "
+                f"operator repairs it ({ask})")
+    if isinstance(exc, StoreClosed):
+        return f"the store is closed (the server is stopping); send it again later ({ask})"
+    return ("the store failed or could not be reached; send it again later, and if it "
+            f"keeps failing tell the server's operator ({ask})")
+
+
 #: uvicorn's exit code when a server did not start (it logged why).
 UVICORN_STARTUP_FAILURE = 3
 
@@ -127,5 +162,5 @@ def uvicorn_server(config: Any) -> Any:
     return Server(config)
 
 
-__all__ = ["STOPPED", "STOP_SIGNALS", "UVICORN_STARTUP_FAILURE", "stop_signals",
+__all__ = ["STOPPED", "STOP_SIGNALS", "UVICORN_STARTUP_FAILURE", "stop_signals", "told",
            "uvicorn_server"]

@@ -116,7 +116,7 @@ from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
 from ..refusals import as_given, describe, lone_surrogate, schema_errors
 from ..store.urls import check_store_url, check_vector_url
-from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, stop_signals, told, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
     ClientLimits,
@@ -1144,10 +1144,16 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @app.exception_handler(ChatmemError)
     async def _chatmem_error(request: Request, exc: ChatmemError) -> JSONResponse:
         status = next((code for cls, code in _STATUS if isinstance(exc, cls)), 500)
-        if status >= 500:
-            log.warning("%s %s: %s: %s", request.method, request.url.path,
-                        type(exc).__name__, exc)
-        return _error(status, type(exc).__name__, str(exc))
+        # where the store is (a file, a host, a schema) is told to the owner keys (and
+        # on an open server, its operator's) only: a user key reads what happened and
+        # what to do, the whole error logged under a reference it is given (R6)
+        token = bearer_token(request.headers)
+        found = None if keys is None or token is None else keys.find(token)
+        whole = keys is None or (found is not None and found.role == "owner")
+        doing = f"{request.method} {request.url.path}"
+        if status >= 500 and whole:
+            log.warning("%s: %s: %s", doing, type(exc).__name__, exc)
+        return _error(status, type(exc).__name__, told(exc, whole=whole, doing=doing))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -85,7 +85,7 @@ from ..recall.render import (
 from ..refusals import describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
-from . import UVICORN_STARTUP_FAILURE, stop_signals, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, stop_signals, told, uvicorn_server
 from .limits import ClientLimits
 
 if TYPE_CHECKING:
@@ -234,8 +234,11 @@ def _recall_text(result: dict[str, Any]) -> str:
 
 
 def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
-    """The SDK prefixes ``Error executing tool <name>:``; drop chatmem's own ``<name>:``."""
-    text = str(exc)
+    """The SDK prefixes ``Error executing tool <name>:``; drop chatmem's own ``<name>:``.
+    A store's failure is told without where the store is, whoever calls (a model reads
+    it, and owner and user keys alike act through the tool for the bound conversation);
+    the whole error is logged (:func:`chatmem.server.told`)."""
+    text = told(exc, whole=False, doing=f"MCP tool {tool}")
     return ToolError(text.removeprefix(f"{tool}: "))
 
 
