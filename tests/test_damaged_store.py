@@ -522,3 +522,40 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
                     assert "the operator repairs it" in said, said
                     for where in hidden:
                         assert where not in said, (where, said)
+
+
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+@pytest.mark.parametrize("damaged", ["parent", "child"])
+async def test_upsert_session_walks_past_another_sessions_damaged_column(
+        place: Place, column: str, damaged: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A session's chain is walked by its ids and parents only: an ancestor's or a
+    descendant's metadata or settings that chatmem cannot read (a hand edit) do not
+    block upsert_session of a sound session (the damaged one is named in the log), on
+    the check of its parent chain and on bringing its descendants' vectors along; a
+    descendant whose own metadata (which its vectors snapshot) is damaged keeps the
+    snapshot its vectors have."""
+    async with await _memory(place) as mem:
+        await mem.upsert_session({"id": "root", "origin_platform": "tg", "resource_id": "r"})
+        await mem.upsert_session({"id": "mid", "parent_id": "root"})
+        await mem.upsert_session({"id": "leaf", "parent_id": "mid"})
+        stored = await mem.add([{"session_id": "leaf", "content": TEXTS[0]}])
+        await mem.flush(timeout=60)
+    other = "root" if damaged == "parent" else "leaf"
+    await _damage(place, f"UPDATE sessions SET {column} = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", other)
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            # a new session under the chain, and the middle one moved and back
+            await mem.upsert_session({"id": "new", "parent_id": "mid"})
+            await mem.upsert_session({"id": "mid", "resource_id": "r2"})
+            await mem.upsert_session({"id": "mid", "parent_id": "root",
+                                      "metadata": {"k": 1}})
+        assert f"(session id {other!r}): column {column} " in caplog.text, caplog.text
+        found = await mem.get_session("new")
+        assert found is not None and found.parent_id == "mid"
+        found = await mem.get_session("mid")
+        assert found is not None and (found.parent_id, found.metadata) == ("root", {"k": 1})
+        if other == "root":  # the leaf's vector is still found (a damaged leaf's
+            # own row is named by a recall that reads it, as before)
+            hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+            assert [h.message.id for h in hits] == [stored[0].id]

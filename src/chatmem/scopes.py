@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .config import normalize_scope
-from .errors import ChatmemError, FilterError, InvalidInput, PermissionDenied, ScopeError
+from .errors import (
+    ChatmemError,
+    DamagedRow,
+    FilterError,
+    InvalidInput,
+    PermissionDenied,
+    ScopeError,
+)
 from .models import MAX_LABEL_CHARS, Session, check_text
 from .refusals import describe
 from .store.base import (
@@ -35,6 +42,7 @@ from .store.base import (
     MessageStore,
     load_parent_chain,
     parent_chain,
+    walked_past,
 )
 from .store.filters import parse_filter
 
@@ -71,7 +79,10 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
     if session.parent_id is None or (stored is not None
                                      and stored.parent_id == session.parent_id):
         return
-    up = await load_parent_chain(store, session, MAX_SESSION_DEPTH + 1)
+    # the chain's ids and parents are read: another session's JSON column it cannot
+    # read (a hand edit) does not stop it (logged)
+    walked: list[DamagedRow] = []
+    up = await load_parent_chain(store, session, MAX_SESSION_DEPTH + 1, damaged=walked)
     if up.cycle is not None:
         path = [s.id for s in up.sessions]
         raise InvalidInput(
@@ -84,7 +95,8 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
     # The most sessions from a stored descendant up to (not counting) the session: each
     # descendant's walk over the descendants alone stops at the session, unknown there.
     ids = await store.descendant_sessions(session.id)
-    below_sessions = await store.get_sessions(ids)
+    below_sessions = await store.get_sessions(ids, damaged=walked)
+    walked_past(walked, doing="to check the parent chain")
     below = max((len(c.sessions) for c in (
         parent_chain(s, below_sessions.get, MAX_SESSION_DEPTH + 1)
         for s in below_sessions.values()) if c.unknown == session.id), default=0)

@@ -7,6 +7,7 @@ that can always be rebuilt from it. Backends map their driver errors to
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -33,6 +34,8 @@ from ..models import (
 )
 
 T = TypeVar("T")
+
+log = logging.getLogger("chatmem.store")
 
 
 class ArrivalClock:
@@ -154,6 +157,39 @@ async def load_parent_chain(store: MessageStore, session: Session,
         if found is None:
             return chain
         loaded[wanted] = found
+
+
+def walked_past(damaged: Sequence[DamagedRow], *, doing: str = "") -> None:
+    """Log each session column a walk of session chains read without: a chain needs only
+    the sessions' ids, parents, origin platforms and resource ids, so another session's
+    metadata or settings that chatmem cannot read (a hand edit) do not stop it."""
+    for bad in damaged:
+        log.warning("%s; read without it%s (a session chain needs only its ids and "
+                    "parents)", bad.damage, f", {doing}" if doing else "")
+
+
+def chain_snapshots(ids: Sequence[str], lookup: Callable[[str], Session | None],
+                    damaged: list[DamagedRow], *, skip_own: bool = True
+                    ) -> list[SessionSnapshot]:
+    """The snapshots of the sessions ``ids`` that ``lookup`` finds, each chain walked by
+    ``lookup``, which reads a damaged JSON column as ``{}`` and adds it to ``damaged``.
+    An ancestor's damaged column changes no snapshot (logged); a session whose own
+    metadata, which its vectors hold, is damaged gets none (``skip_own``: a session
+    change bringing its tree's vectors along): its vectors keep the snapshot they have
+    until a call gives that column a new value (logged); else (a message's first
+    entry, which would lack it) that is the error."""
+    found = {sid: s for sid in ids if (s := lookup(sid)) is not None}
+    own = {bad.row for bad in damaged if bad.column == "metadata"} & found.keys()
+    if own and not skip_own:
+        raise next(bad for bad in damaged if bad.row in own and bad.column == "metadata")
+    out = [session_snapshot(s, lookup) for sid, s in found.items() if sid not in own]
+    for bad in damaged:
+        if bad.row in own and bad.column == "metadata":
+            log.warning("%s; its vectors keep the session snapshot they have until that "
+                        "column is given a new value (upsert_session)", bad.damage)
+    walked_past([bad for bad in damaged if bad.row not in own or bad.column != "metadata"],
+                doing="to bring the vectors along")
+    return out
 
 
 def session_snapshot(session: Session, lookup: Callable[[str], Session | None]

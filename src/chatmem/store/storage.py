@@ -28,6 +28,7 @@ from .base import (
     load_parent_chain,
     snapshot_changes,
     stale_entries,
+    walked_past,
 )
 from .qdrant import new_owner
 from .urls import check_vector_url, open_store, open_vector_index
@@ -84,15 +85,24 @@ async def snapshot_sessions(store: MessageStore, ids: set[str],
     if wanted:
         stored.update(await store.get_sessions(wanted))
     out: dict[str, Session] = {}
+    # an ancestor gives its origin platform and resource id: its metadata or settings
+    # that chatmem cannot read (a hand edit) are read as {} (logged)
+    # (kept out of the caller's cache, which holds sessions as stored)
+    walked: list[DamagedRow] = []
+    chains = dict(stored)
     for sid in sorted(ids):
         session = stored.get(sid)
         if session is None:
             continue
         if session.parent_id:
-            root = (await load_parent_chain(store, session, cache=stored)).root
+            root = (await load_parent_chain(store, session, cache=chains,
+                                            damaged=walked)).root
             session = replace(session, origin_platform=root.origin_platform,
                               resource_id=session.resource_id or root.resource_id)
         out[sid] = session
+    unread = {bad.row for bad in walked}
+    stored.update((sid, s) for sid, s in chains.items() if sid not in unread)
+    walked_past(walked, doing="as a session's ancestor")
     return out
 
 

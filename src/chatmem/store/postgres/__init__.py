@@ -158,9 +158,9 @@ from ..base import (
     Retry,
     SessionSnapshot,
     WidthConflict,
+    chain_snapshots,
     chunks,
     pending_entry,
-    session_snapshot,
     snapshot_changes,
     stale_entries,
     widths_of,
@@ -1044,7 +1044,8 @@ class PostgresStore:
         if not todo:
             return
         snapshots = {s.session_id: s for s in
-                     await cls._snapshots(conn, sorted({m.session_id for m in todo}))}
+                     await cls._snapshots(conn, sorted({m.session_id for m in todo}),
+                                          skip_own=False)}
         await lexical.pg_put_pending(
             conn, [pending_entry(m, snapshots.get(m.session_id)) for m in todo])
 
@@ -1079,7 +1080,8 @@ class PostgresStore:
             if own:
                 ids = [session.id, *(await self._descendants(conn, session.id) if tree
                                      else ())]
-                await self._update_snapshots(conn, await self._snapshots(conn, ids))
+                await self._update_snapshots(conn, await self._snapshots(
+                    conn, ids, where=f"postgres ({self._where})"))
         return session
 
     @staticmethod
@@ -1087,9 +1089,12 @@ class PostgresStore:
         return sm.ids_result(await _rows(conn, sm.descendants_query(POSTGRES, session_id)))
 
     @staticmethod
-    async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str]
-                         ) -> list[SessionSnapshot]:
+    async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str], *,
+                         where: str = "", skip_own: bool = True) -> list[SessionSnapshot]:
+        """:func:`~chatmem.store.base.chain_snapshots` of ``ids`` (``where``: the store,
+        for its log)."""
         known: dict[str, Session] = {}
+        damaged: list[DamagedRow] = []
         todo = set(ids)
         for _ in range(MAX_SESSION_DEPTH):  # each round loads the next parents up
             if not todo:
@@ -1098,10 +1103,10 @@ class PostgresStore:
                 f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])",
                 [sorted(todo)])).fetchall()
             for r in rows:
-                known[r[0]] = _row_to_session(r)
+                known[r[0]] = sm.row_to_session(POSTGRES, r, damaged, where)
             todo = {s.parent_id for s in known.values()
                     if s.parent_id and s.parent_id not in known and s.parent_id not in todo}
-        return [session_snapshot(known[sid], known.get) for sid in ids if sid in known]
+        return chain_snapshots(ids, known.get, damaged, skip_own=skip_own)
 
     @staticmethod
     async def _update_snapshots(conn: psycopg.AsyncConnection[Any],

@@ -69,10 +69,10 @@ from ..base import (
     Retry,
     SessionSnapshot,
     WidthConflict,
+    chain_snapshots,
     chunks,
     missing_folders,
     pending_entry,
-    session_snapshot,
     snapshot_changes,
     stale_entries,
     widths_of,
@@ -740,7 +740,8 @@ class SqliteStore:
         if not todo:
             return
         snapshots = {s.session_id: s for s in
-                     self._snapshots_sync(sorted({m.session_id for _, m in todo}))}
+                     self._snapshots_sync(sorted({m.session_id for _, m in todo}),
+                                         skip_own=False)}
         for rowid, msg in todo:
             entry = pending_entry(msg, snapshots.get(msg.session_id))
             self._lex_put(rowid, entry.text, entry)
@@ -1169,21 +1170,20 @@ class SqliteStore:
     def _descendants_sync(self, session_id: str) -> list[str]:
         return sm.ids_result(self._rows(sm.descendants_query(SQLITE, session_id)))
 
-    def _snapshots_sync(self, ids: Sequence[str]) -> list[SessionSnapshot]:
+    def _snapshots_sync(self, ids: Sequence[str], *, skip_own: bool = True
+                        ) -> list[SessionSnapshot]:
+        """:func:`~chatmem.store.base.chain_snapshots` of ``ids``."""
         cache: dict[str, Session | None] = {}
+        damaged: list[DamagedRow] = []
 
         def lookup(sid: str) -> Session | None:
             if sid not in cache:
                 row = self.conn.execute(*sm.session_query(SQLITE, sid)).fetchone()
-                cache[sid] = None if row is None else sm.row_to_session(SQLITE, row)
+                cache[sid] = None if row is None else sm.row_to_session(
+                    SQLITE, row, damaged, self._where)
             return cache[sid]
 
-        out = []
-        for sid in ids:
-            found = lookup(sid)
-            if found is not None:
-                out.append(session_snapshot(found, lookup))
-        return out
+        return chain_snapshots(ids, lookup, damaged, skip_own=skip_own)
 
     def _update_snapshots_sync(self, snapshots: Sequence[SessionSnapshot]) -> int:
         """Inside the caller's transaction: the session fields of the vector entries (and
