@@ -569,3 +569,27 @@ async def test_upsert_session_walks_past_another_sessions_damaged_column(
             # own row is named by a recall that reads it, as before)
             hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
             assert [h.message.id for h in hits] == [stored[0].id]
+
+
+@_per_backend("column", ["metadata", "ts"], sqlite_only=("ts",))
+async def test_erasing_a_damaged_message_clears_its_cached_vectors(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
+    """An erase drops the erased texts' cached vectors at once, as for a sound message:
+    a message whose time is damaged too (its texts are read without it; not the turns
+    beside it, which its time would place), not left until the cache evicts them."""
+    embedder = chatmem.testing.embedder()
+    async with await Memory.open(place.url, embedder=embedder) as mem:
+        stored = await mem.add([{"session_id": "s1", "content": t} for t in TEXTS])
+        await mem.flush(timeout=60)
+    ids = [m.id for m in stored if m.id is not None]
+    await _damage(place, f"UPDATE messages SET {column} = ? WHERE id = ?",
+                  {"metadata": "{bad" if _sqlite(place) else "[1]", "ts": "yesterday"}[column],
+                  ids[0])
+    async with await Memory.open(place.url, embedder=embedder) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            erased = await mem.erase([ids[0]])
+        assert (erased.messages, erased.vectors) == (1, 1), erased
+        assert erased.cache >= 1, erased
+        assert f"column {column} " in caplog.text and ids[0] in caplog.text
+    assert embedder.forget_texts([TEXTS[0]]) == 0  # nothing of it left in the cache
+    assert embedder.forget_texts([TEXTS[1]]) >= 1  # the other message's is kept

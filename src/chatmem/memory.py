@@ -1468,8 +1468,9 @@ class Memory:
         # a damaged row (changed by hand, a broken disk) is erased too: it is read
         # without the JSON columns it cannot read (or by its id alone), each logged
         msgs = await self.store.get(ids, damaged=[])
-        context_texts, replies = await self._erased_context(builtins.list(msgs.values()),
-                                                            set(ids))
+        # one whose time is damaged (ts None) has no place: its texts only
+        context_texts, replies = await self._erased_context(
+            [m for m in msgs.values() if m.ts is not None], set(ids))
         texts = [t for m in msgs.values() for t in (m.embedded_text, m.content, m.shown_text)]
         try:
             erased = await self.storage.erase(ids)

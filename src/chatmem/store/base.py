@@ -331,8 +331,8 @@ class MessageStore(Protocol):
         """The stored messages of these ids. A row chatmem cannot read is a
         :class:`~chatmem.errors.DamagedRow`; with ``damaged`` (an erase, which goes by
         the ids and needs only the texts and the position) a JSON column it cannot
-        read is empty, a row it cannot read even so is left out, each logged and its
-        id added there."""
+        read is empty, a time it cannot read ``None`` (a row it cannot read even so is
+        left out), each logged and its id added there."""
         ...
 
     async def delete_messages(self, ids: Sequence[str]) -> int:

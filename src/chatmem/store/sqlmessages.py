@@ -22,6 +22,7 @@ from ..models import MAX_TS, IndexState, Message, Session, StoreStats
 from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks
 from .columns import (
     MESSAGE_COLUMN_NAMES,
+    MESSAGE_COLUMNS,
     BadColumn,
     json_object,
     load_json,
@@ -178,11 +179,17 @@ def messages_result(d: Dialect, rows: Sequence[Sequence[Any]],
     return [row_to_message(d, r, damaged) for r in rows]
 
 
+#: Where a message row (:attr:`Dialect.message_columns`: a sequence number first) holds
+#: its time.
+_TS_AT = 1 + [c.column for c in MESSAGE_COLUMNS].index("ts")
+
+
 def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
                  damaged: list[str] | None = None) -> dict[str, Message]:
     """``get``: messages by id (the id is the row's second column). ``damaged`` given,
-    as :func:`row_to_message`, and a row it cannot read even so (its time) is left out
-    with a warning, its id added there too: an erase goes by the ids."""
+    as :func:`row_to_message`, and a row whose time it cannot read is read without it
+    (``ts`` None: an erase needs its texts, whose cached vectors it drops, not its
+    place), with a warning, its id added there too: an erase goes by the ids."""
     out: dict[str, Message] = {}
     for r in rows:
         try:
@@ -190,8 +197,15 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
         except DamagedRow as exc:
             if damaged is None:
                 raise
-            log.warning("%s; erased by its id alone", exc.damage)
             damaged.append(r[1])
+            timeless = [*r[:_TS_AT], 0, *r[_TS_AT + 1:]]
+            try:
+                out[r[1]] = dataclasses.replace(row_to_message(d, timeless, []), ts=None)
+            except DamagedRow:
+                log.warning("%s; erased by its id alone", exc.damage)
+                continue
+            log.warning("%s; read without it, to erase it (not the turns beside it, "
+                        "which its time places)", exc.damage)
     return out
 
 
