@@ -818,6 +818,13 @@ async def _replacements_left(mem: Memory) -> list[tuple[str, str, str]]:
     return [r for r in await mem.store.meta_items() if r[0] == REPLACING_NAMESPACE]
 
 
+async def _one_item_left(mem: Memory, namespace: tuple[str, ...], key: str) -> None:
+    """The namespace holds one message, the item ``key``'s, and no replacement is left."""
+    listed = await mem.list_messages(session=session_id(namespace))
+    assert [m.id for m in listed.messages] == [message_id(namespace, key)]
+    assert not await _replacements_left(mem)
+
+
 async def _read_or_wait(first: asyncio.Future[Any]) -> None:
     """Until the call ``first`` has ended, or a session of the test database waits for
     an advisory lock (the call waits for the held put's lock)."""
@@ -910,9 +917,7 @@ async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
             item = await first
             assert not read_during_the_put
             assert item is not None and item.value == {"text": "v1"}
-            listed = await mem.list_messages(session=session_id(("m",)))
-            assert [m.id for m in listed.messages] == [message_id(("m",), "k")]
-            assert not await _replacements_left(mem)
+            await _one_item_left(mem, ("m",), "k")
     finally:
         if backend == "postgres":
             await drop_pg_schema(pg_url(), schema)
@@ -968,5 +973,99 @@ async def test_a_put_replaces_an_item_with_a_pool_of_one_connection() -> None:
                 await asyncio.wait_for(store.aput(("m",), "k", {"text": f"v{i}"}), 10)
             item = await store.aget(("m",), "k")
             assert item is not None and item.value == {"text": "v2"}
+    finally:
+        await drop_pg_schema(pg_url(), schema)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_two_puts_of_a_new_key_at_once_leave_one_item_and_both_succeed(
+        tmp_path: Path, backend: str) -> None:
+    """Two puts of a key that holds no item yet, at once (on PostgreSQL two memories:
+    two processes; on SQLite two stores of one memory). The first read no item and
+    added its value without a lock; the second, reading no item either, added too: a
+    second message of one id ('message id … already exists with another content'), so
+    that put failed though its value was valid. The first now holds the key's lock from
+    its read to its add; the second waits for it, finds the item, and replaces it."""
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = (f"sqlite:///{tmp_path}/lg.db" if backend == "sqlite"
+           else pg_schema_url(pg_url(), schema))
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            mem_a = await stack.enter_async_context(
+                await Memory.open(url, embedder=chatmem.testing.embedder()))
+            mem_b = mem_a if backend == "sqlite" else await stack.enter_async_context(
+                await Memory.open(url, embedder=chatmem.testing.embedder()))
+            a = ChatmemStore(mem_a, index={"fields": ["text"]})
+            b = ChatmemStore(mem_b, index={"fields": ["text"]})
+            adding, go = asyncio.Event(), asyncio.Event()
+            real = mem_a.add
+
+            async def held(*args: Any, **kwargs: Any) -> Any:
+                adding.set()  # a read no item: its add is next
+                await go.wait()
+                return await real(*args, **kwargs)
+
+            mem_a.add = held  # type: ignore[method-assign]
+            first = asyncio.ensure_future(a.aput(("m",), "k", {"text": "from a"}))
+            await adding.wait()
+            mem_a.add = real  # type: ignore[method-assign]
+            second = asyncio.ensure_future(b.aput(("m",), "k", {"text": "from b"}))
+            if backend == "postgres":
+                await _read_or_wait(second)  # b waits for a's lock (or has ended)
+            else:  # b waits for the memory's lock of the item (or has ended)
+                name = f"langgraph:{message_id(('m',), 'k')}"
+                while not second.done() and not getattr(
+                        mem_a._key_locks.get(name), "_waiters", None):
+                    await asyncio.sleep(0)
+            go.set()
+            await asyncio.gather(first, second)
+            item = await b.aget(("m",), "k")
+            assert item is not None and item.value == {"text": "from b"}
+            await _one_item_left(mem_a, ("m",), "k")
+    finally:
+        if backend == "postgres":
+            await drop_pg_schema(pg_url(), schema)
+
+
+@pytest.mark.parametrize("pool_size", [1, 2, 3])
+async def test_more_puts_at_once_than_the_pool_has_connections(pool_size: int) -> None:
+    """PostgreSQL: a put holds its item's lock on a pooled connection while its erase
+    and add take others; at most half the pool is held by locks, so many more puts at
+    once than the pool has connections (each store of one memory puts on its own: a
+    store's puts run one at a time) neither wait on each other for good nor wait out
+    the pool's 30 s timeout. Of one key: they all succeed, the key keeps one item (the
+    value of one of them), where a put finding the key between another's erase and add
+    added a second message of its id and failed."""
+    import time
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(pg_url(), schema) + f"&pool_size={pool_size}"
+    n = 4 * pool_size + 4
+    try:
+        async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+            stores = [ChatmemStore(mem, index={"fields": ["text"]}) for _ in range(n)]
+            for i, s in enumerate(stores):
+                await s.aput(("m",), f"k{i}", {"text": "v0"})
+            for key in (lambda i: f"k{i}", lambda i: "one"):
+                started = time.monotonic()
+                await asyncio.wait_for(asyncio.gather(*(
+                    s.aput(("m",), key(i), {"text": f"v{i}"})
+                    for i, s in enumerate(stores))), 20)
+                assert time.monotonic() - started < 10
+            for i in range(n):
+                item = await stores[0].aget(("m",), f"k{i}")
+                assert item is not None and item.value == {"text": f"v{i}"}
+            one = await stores[0].aget(("m",), "one")
+            assert one is not None and one.value["text"] in {f"v{i}" for i in range(n)}
+            listed = await mem.list_messages(session=session_id(("m",)), limit=1000)
+            assert len(listed.messages) == n + 1
+            assert not await _replacements_left(mem)
     finally:
         await drop_pg_schema(pg_url(), schema)

@@ -22,7 +22,8 @@ import os
 import struct
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -414,7 +415,7 @@ class Memory:
         self._legacy_marker: str | None = None
         self._marker_warned = False
         self._warned_models: set[str] = set()
-        self._rewrite_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        self._key_locks: dict[Hashable, asyncio.Lock] = {}
         self._indexer: Indexer | None = None
         #: Timings of recalls and indexing batches, and their OpenTelemetry spans
         #: (:mod:`chatmem.telemetry`); add a listener to observe them.
@@ -791,17 +792,21 @@ class Memory:
                     raise NotFound(f"no message at session {session!r}, ts {ts}")
             return msg
 
-    @contextlib.asynccontextmanager
-    async def _rewrite_lock(self, session: str, ts: int) -> AsyncIterator[None]:
+    def _rewrite_lock(self, session: str, ts: int) -> AbstractAsyncContextManager[None]:
         """Rewrites of one message in this process, in arrival order."""
-        key = (session, ts)
-        lock = self._rewrite_locks.setdefault(key, asyncio.Lock())
+        return self._key_lock((session, ts))
+
+    @contextlib.asynccontextmanager
+    async def _key_lock(self, key: Hashable) -> AsyncIterator[None]:
+        """Writes of one ``key`` in this process, in arrival order (a message's rewrites,
+        keyed ``(session, ts)``; a LangGraph item's puts, keyed by a string)."""
+        lock = self._key_locks.setdefault(key, asyncio.Lock())
         try:
             async with lock:  # asyncio locks wake waiters first in, first out
                 yield
         finally:
-            if not lock.locked() and self._rewrite_locks.get(key) is lock:
-                del self._rewrite_locks[key]
+            if not lock.locked() and self._key_locks.get(key) is lock:
+                del self._key_locks[key]
 
     async def _heal_rewrites(self) -> None:
         """Make again the index entries of rewrites a crash or a failed embedding left

@@ -24,9 +24,10 @@ The mapping (README § Integrations, LangGraph):
   time, so ``get`` returns the value intact. An item put with ``index=False``
   (or whose fields hold no text) is stored unembedded (role ``system``): ``get``
   and filtered ``search`` find it, a semantic query does not.
-* **put** replaces the message (erase, then add; ``created_at`` is kept; the old
-  message's lock held meanwhile, and its value kept in the store's metadata until
-  the new one is stored), ``delete`` erases it. ``updated_at`` is the message's ``ts``.
+* **put** replaces the message (erase, then add; ``created_at`` is kept; the
+  item's lock held from its read to its end, a new key's too, in every process
+  sharing the store, and the old value kept in the store's metadata until the new
+  one is stored), ``delete`` erases it. ``updated_at`` is the message's ``ts``.
 * **search** with a ``query`` is ``Memory.recall`` across every session
   (``scope="all"``): hybrid, with recency; ``score`` is the recall score;
   reply-following is off, as items are not turns. A message-metadata filter
@@ -436,8 +437,9 @@ class ChatmemStore(BaseStore):
         mid = message_id(op.namespace, op.key)
         async with self._writing():
             if op.value is None:
-                if (await self.memory.get([mid])).get(mid) is not None:
-                    await self.memory.delete([mid])
+                async with self._item_lock(mid):
+                    if (await self.memory.get([mid])).get(mid) is not None:
+                        await self.memory.delete([mid])
                 return
             if not isinstance(op.value, Mapping):
                 raise TypeError(f"a LangGraph item value must be a dict, got "
@@ -445,16 +447,10 @@ class ChatmemStore(BaseStore):
             # before anything is written: a bad value registers no session either
             check_json(op.value, "value")
             sid = await self._ensure_session(op.namespace)
-            while True:
+            # a key with no item yet too: two puts reading none at once both added
+            async with self._item_lock(mid):
                 old = (await self.memory.get([mid])).get(mid)
-                if old is None:
-                    await _uncancelled(self._replace(None, self._message(op, sid, None)))
-                    return
-                async with self._replacing(old):
-                    if (await self.memory.get([mid])).get(mid) != old:
-                        continue  # replaced meanwhile (another process): read it again
-                    await _uncancelled(self._replace(old, self._message(op, sid, old)))
-                    return
+                await _uncancelled(self._replace(old, self._message(op, sid, old)))
 
     def _message(self, op: PutOp, sid: str, old: Message | None) -> Message:
         """The message of the item ``op`` puts, ``old`` its message before (if any); a
@@ -478,16 +474,18 @@ class ChatmemStore(BaseStore):
         return msg
 
     @contextlib.asynccontextmanager
-    async def _replacing(self, old: Message) -> AsyncIterator[None]:
-        """Held by a put while it replaces ``old`` (its record kept, the erase, the add)
-        and by :meth:`_heal` while it looks at that record: the lock of ``old``'s
-        message, in this process (``Memory``'s, shared by its stores) and in every
-        process sharing the store (``MessageStore.message_lock``: on PostgreSQL a
-        transaction's advisory lock, freed when a killed process's connection ends). A
-        heal so never takes a replacement a live put is making for a killed one's."""
-        session, ts = old.session_id, old.ts or 0
-        async with self.memory._rewrite_lock(session, ts), \
-                self.memory.store.message_lock(session, ts):
+    async def _item_lock(self, mid: str) -> AsyncIterator[None]:
+        """Held by a put from its read of the item ``mid`` to its end (its record kept,
+        the erase, the add; or the add of a key that had no item), and by :meth:`_heal`
+        while it looks at a record of ``mid``: the item's lock, in this process
+        (``Memory``'s, shared by its stores) and in every process sharing the store
+        (``MessageStore.key_lock``: on PostgreSQL a transaction's advisory lock, freed
+        when a killed process's connection ends). Puts of one key so apply one after
+        the other, a new key's included, and a heal never takes a replacement a live put
+        is making for a killed one's. One lock, never two at once: on PostgreSQL each
+        holds a connection while the put's writes take others."""
+        name = f"langgraph:{mid}"
+        async with self.memory._key_lock(name), self.memory.store.key_lock(name):
             yield
 
     async def _replace(self, old: Message | None, msg: Message) -> None:
@@ -497,7 +495,7 @@ class ChatmemStore(BaseStore):
         ``old`` is first kept in the store's metadata until the key holds an item again:
         a process killed between them (``kill -9``) left the key with none, its value
         acknowledged by an earlier put lost; the next store's first call puts it back
-        (:meth:`_heal`). The caller holds :meth:`_replacing` of ``old``."""
+        (:meth:`_heal`). The caller holds :meth:`_item_lock` of ``msg``."""
         if old is None:
             await self.memory.add(msg)
             return
@@ -525,11 +523,11 @@ class ChatmemStore(BaseStore):
         """Put back the old value of each item whose replacement stopped after its erase
         (the process killed, the store failing): the key holds no item then. One the
         new value reached is left as it is. A replacement still under way (a put of
-        another process, or of another store of this memory) holds the old message's
-        lock (:meth:`_replacing`): the heal waits for it to end, and its record is gone
-        then, unless the put could store neither value. Another put of the key, which
-        found it without an item, may meanwhile store its value first (the old one is
-        not put back) or find the old one back and fail: the key keeps one item."""
+        another process, or of another store of this memory) holds the item's lock
+        (:meth:`_item_lock`): the heal waits for it to end, and its record is gone
+        then, unless the put could store neither value. Every put of the key takes that
+        lock too: one that finds the key without an item (a killed replacement's, not
+        healed yet) stores its value, and the heal then leaves it."""
         async with self._writing():
             if self._healed:
                 return
@@ -538,7 +536,7 @@ class ChatmemStore(BaseStore):
             for _, record, value in [r for r in await store.meta_items()
                                      if r[0] == REPLACING_NAMESPACE]:
                 old = Message.from_dict(json.loads(value))
-                async with self._replacing(old):
+                async with self._item_lock(old.id or ""):
                     if await store.meta_get(REPLACING_NAMESPACE, record) is None:
                         continue  # the put that kept it has ended
                     left = not await self._put_back(old, record) or left

@@ -422,6 +422,13 @@ class MessageStore(Protocol):
         every process sharing the store (F3, R5)."""
         ...
 
+    def key_lock(self, key: str) -> AbstractAsyncContextManager[None]:
+        """Held around a read-then-write of something named ``key`` that must apply one
+        at a time in every process sharing the store (a LangGraph item's put: its read
+        of the item, then its erase and add). ``key`` is the caller's own name (prefix it
+        with what it names); it never shares a lock with :meth:`message_lock`."""
+        ...
+
     async def due_retries(self, limit: int, due: int, *, owner: str | None = None
                           ) -> list[Message]:
         """``FAILED`` messages whose retry is due by ``due`` (ms since the epoch, on

@@ -7,7 +7,8 @@ optional query parameters that chatmem reads and removes before connecting:
   default ``public``). Names match ``^[a-z_][a-z0-9_]{0,62}$``; one database can
   hold many independent stores this way.
 * ``pool_size=<n>``: most pooled connections (default 10); with 1, a message's lock
-  (``message_lock``) takes a connection of its own beside the pool.
+  (``message_lock``) or a key's (``key_lock``) takes a connection of its own beside
+  the pool.
 * ``exact_threshold=<n>``: see *Search* below (default 5000; at most 10⁹).
 * ``ef_search=<n>``: HNSW candidate list size, 1–1000 (default 100; raised to k).
 * ``build_memory_mb=<n>``: ``maintenance_work_mem`` of a bulk load's index build,
@@ -126,6 +127,7 @@ import time
 import uuid
 from bisect import bisect_right
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -939,13 +941,22 @@ class PostgresStore:
                 [sorted(set(ids)), owner])
             return int(cur.rowcount)
 
+    def message_lock(self, session_id: str, ts: int) -> AbstractAsyncContextManager[None]:
+        return self._held_lock(_LOCK_CLASS + 2, f"{ts}:{session_id}")
+
+    def key_lock(self, key: str) -> AbstractAsyncContextManager[None]:
+        return self._held_lock(_LOCK_CLASS + 3, key)
+
     @contextlib.asynccontextmanager
-    async def message_lock(self, session_id: str, ts: int) -> AsyncIterator[None]:
-        # transaction-scoped: a process that dies, or a connection that breaks, cannot
-        # leave it held (the transaction ends with it)
+    async def _held_lock(self, kind: int, name: str) -> AsyncIterator[None]:
+        """The advisory lock ``(kind, name)`` held on a connection of its own while the
+        writes it guards take others. Transaction-scoped: a process that dies, or a
+        connection that breaks, cannot leave it held (the transaction ends with it). At
+        most half the pool is held so (``_message_locks``); a caller never takes a
+        second one while it holds one (the two would wait on each other's slots)."""
         async with self._message_locks, self._lock_conn() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-                               [_LOCK_CLASS + 2, self._lock_name(f"{ts}:{session_id}")])
+                               [kind, self._lock_name(name)])
             yield
 
     def _lock_name(self, name: str) -> str:

@@ -1108,6 +1108,11 @@ class SqliteStore:
         # one process holds the file, and Memory orders its own rewrites of a message
         yield
 
+    @contextlib.asynccontextmanager
+    async def key_lock(self, key: str) -> AsyncIterator[None]:
+        # one process holds the file: its callers order their own writes (Memory._key_lock)
+        yield
+
     @_on_store_thread
     def failed_after(self, after: int, limit: int) -> list[tuple[int, Message]]:
         return sm.failed_after_result(SQLITE, self._rows(sm.failed_after_query(SQLITE, after,
