@@ -1053,3 +1053,37 @@ async def test_stores_in_two_schemas_of_one_database_never_wait_on_each_others_l
         finally:
             await a.close()
             await b.close()
+
+
+async def test_a_guarded_metadata_write_checks_and_writes_under_one_lock() -> None:
+    """``meta_guarded`` (the undo of a store's record of its vector index,
+    ``Storage.unrecord``, and a writer's note before its first vector): its check and
+    its writes are one transaction under the store's lock of the namespace, so a note
+    written by another connection while the undo waits for that lock is seen by it and
+    the undo is not made. Held from a connection of its own, the lock makes it wait."""
+    async with schema_url() as url:
+        store = await PostgresStore.open(url)
+        try:
+            await store.meta_set("ns", "record", "q1")
+            async with await psycopg.AsyncConnection.connect(pg_url()) as held:
+                await held.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                   [0x63686D + 4, store._lock_name("ns")])
+                undo = asyncio.ensure_future(store.meta_guarded(
+                    "ns", unless=("writing", "q1"), writes=[("record", None)]))
+                await _until_it_waits(undo)
+                assert not undo.done(), "the undo did not wait for the lock"
+                await held.execute(
+                    f"INSERT INTO {store.schema}.meta (namespace, key, value) "
+                    "VALUES ('ns', 'writing', 'q1')")
+                await held.commit()  # the note, and the lock goes with the transaction
+            assert await undo is False
+            assert await store.meta_get("ns", "record") == "q1"
+            # no note of this index: undone; defaults only where unset
+            assert await store.meta_guarded("ns", unless=("writing", "q2"),
+                                            writes=[("record", None)],
+                                            defaults=[("owner", "o1"), ("writing", "x")])
+            assert await store.meta_get("ns", "record") is None
+            assert await store.meta_get("ns", "owner") == "o1"
+            assert await store.meta_get("ns", "writing") == "q1"
+        finally:
+            await store.close()

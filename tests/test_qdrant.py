@@ -1111,3 +1111,72 @@ async def test_a_query_over_given_ids_reads_them_and_answers_as_a_search(
         by_id = {e.message_id: e for e in entries}
         assert {s.message_id for s in got} == {
             i for i in ids if i in by_id and evaluate(rest, filter_document(by_id[i]))}
+
+
+
+@pytest.mark.parametrize("undo_first", [False, True])
+async def test_an_undone_record_never_leaves_another_processs_vectors_unrecorded(
+        tmp_path: Path, undo_first: bool) -> None:
+    """PostgreSQL, two connections (two processes) to one store whose vectors go to one
+    Qdrant: A's open recorded the index, A's command failed, and A undid the record
+    (``Storage.unrecord``) after counting no vector in the index. B, which opened the
+    store with the index meanwhile, wrote its vectors there between A's count and A's
+    undo (or just after the undo), and the store was left without the record: opened
+    alone, it took new vectors itself and recall read none of B's (a split index). Now
+    B notes the index in the store before its first vector, A's undo (one transaction
+    under the store's lock of the record) is made only while no such note names the
+    index, and a B that writes after the undo records the index again."""
+    import asyncio
+
+    from backends import PLACES
+    from chatmem.store import Storage
+    from chatmem.store.postgres import PostgresStore
+    from chatmem.store.storage import OWNER_KEY, VECTORS_KEY, VECTORS_NAMESPACE
+
+    async def recorded(store: Any) -> set[str]:
+        return {k for ns, k, _ in await store.meta_items()
+                if ns == VECTORS_NAMESPACE and k in (VECTORS_KEY, OWNER_KEY)}
+
+    async with PLACES["postgres"](tmp_path) as place:
+        vectors = f"qdrant+local://{tmp_path}/q"
+        a = await Storage.open(place.url, vector=vectors)
+        b_store = await PostgresStore.open(place.url)
+        try:
+            assert await recorded(b_store) == {VECTORS_KEY, OWNER_KEY}
+            assert a.index is not None
+            # B: the store as another process opened it, with the same index
+            b = Storage(b_store, a.index, record=a.record)
+            await b_store.append([Message(session_id="s1", id="m1", ts=T0,
+                                          content="my sister lives in Lisbon")])
+            write = entry("m1", [1, 0], model="test:bow")
+            if undo_first:
+                assert await a.unrecord()
+                assert await recorded(b_store) == set()
+                await b.write_entries([write])
+            else:
+                counted, go = asyncio.Event(), asyncio.Event()
+                count = a.index.count_by_model
+
+                async def held() -> dict[str, int]:
+                    n = await count()
+                    counted.set()  # A found no vector: its undo is next
+                    await go.wait()
+                    return n
+
+                a.index.count_by_model = held  # type: ignore[method-assign]
+                undo = asyncio.ensure_future(a.unrecord())
+                await counted.wait()
+                await b.write_entries([write])
+                go.set()
+                assert not await undo
+                a.index.count_by_model = count  # type: ignore[method-assign]
+            assert await recorded(b_store) == {VECTORS_KEY, OWNER_KEY}
+            assert await a.index.count_by_model() == {"test:bow": 1}
+        finally:
+            await b_store.close()
+            await a.close()
+        with pytest.raises(ConfigError, match="separate index"):
+            await Storage.open(place.url)
+        async with await Storage.open(place.url, vector=vectors) as again:
+            assert again.index is not None
+            assert await again.index.count_by_model() == {"test:bow": 1}

@@ -510,6 +510,15 @@ class MessageStore(Protocol):
 
     async def meta_delete(self, namespace: str, key: str) -> None: ...
 
+    async def meta_guarded(self, namespace: str, *, unless: tuple[str, str] | None = None,
+                           writes: Sequence[tuple[str, str | None]] = (),
+                           defaults: Sequence[tuple[str, str]] = ()) -> bool:
+        """In one transaction, one call at a time per ``namespace`` in every process
+        sharing the store: unless the key ``unless[0]`` holds ``unless[1]``, set each of
+        ``writes`` (``None``: delete the key) and each of ``defaults`` that is unset.
+        Returns whether it wrote (``False``: ``unless`` held)."""
+        ...
+
     async def meta_items(self) -> list[tuple[str, str, str]]:
         """Every (namespace, key, value) of the metadata area (export, migration)."""
         ...

@@ -441,6 +441,15 @@ def meta_delete_query(d: Dialect, namespace: str, key: str) -> Statement:
     return d.sql("DELETE FROM meta WHERE namespace = ? AND key = ?"), [namespace, key]
 
 
+def meta_writes(d: Dialect, namespace: str, writes: Sequence[tuple[str, str | None]],
+                defaults: Sequence[tuple[str, str]]) -> list[Statement]:
+    """The statements of :meth:`MessageStore.meta_guarded`'s writes: ``writes`` (``None``
+    deletes the key) in their order, then ``defaults`` where the key is unset."""
+    return [*(meta_delete_query(d, namespace, k) if v is None
+              else meta_set_query(d, namespace, k, v) for k, v in writes),
+            *(meta_set_default_query(d, namespace, k, v) for k, v in defaults)]
+
+
 def meta_items_query(d: Dialect) -> Statement:
     return (f"SELECT namespace, key, value FROM meta ORDER BY namespace{d.collate_c}, "
             f"key{d.collate_c}", [])

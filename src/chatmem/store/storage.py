@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
-from ..errors import ChatmemError, ConfigError, DamagedRow
+from ..errors import ChatmemError, ConfigError, DamagedRow, StoreError
 from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
 from .base import (
     LexicalIndex,
@@ -45,6 +45,11 @@ VECTORS_KEY = "vectors"
 #: ... and the id that names the store's own collections in that index (so that stores
 #: sharing one Qdrant never read, count, export or drop each other's points).
 OWNER_KEY = "vectors-owner"
+#: ... and the index (its label) a process last began writing vectors into, written
+#: before its first vector (:meth:`Storage.write_entries`): an open that recorded that
+#: index and then failed keeps the record (:meth:`Storage.unrecord`), even when the
+#: index cannot show those vectors yet.
+WRITING_KEY = "vectors-writing"
 #: ... and, under keys with this prefix, the erasures the separate index may have missed
 #: (the ids, as JSON, of messages whose points must go): written before the store erases,
 #: deleted once the points are gone. A crash or an index failure in between leaves it for
@@ -185,7 +190,8 @@ class Storage:
     """The message store, the vector index (``None``: a store without recall) and the
     store's full-text index (``None`` when the store keeps none), used together."""
 
-    def __init__(self, store: MessageStore, index: VectorIndex | None = None) -> None:
+    def __init__(self, store: MessageStore, index: VectorIndex | None = None, *,
+                 record: Sequence[tuple[str, str]] = ()) -> None:
         self.store = store
         self.index = index
         #: Whether the vectors live apart from the messages: then the store's index
@@ -207,6 +213,11 @@ class Storage:
         #: whether a vector was written to that index since (:meth:`unrecord`).
         self._changes: Changes = []
         self._vectors_written = False
+        #: What the store records of the separate index (its label, the id of the
+        #: store's collections), as :meth:`open` made or found it: the first vector this
+        #: storage writes puts back what another process's failed open undid meanwhile.
+        self.record = list(record)
+        self._record_kept = not self.record
         #: Whether :meth:`unrecord` undid it: a local-mode folder the open made goes
         #: with the close.
         self._unrecorded = False
@@ -245,7 +256,8 @@ class Storage:
             if recorded != label:
                 changes.append((VECTORS_KEY, recorded))
                 await store.meta_set(VECTORS_NAMESPACE, VECTORS_KEY, label)
-            storage = cls(store, index)
+            record = [(VECTORS_KEY, label)] + ([(OWNER_KEY, owner)] if owner else [])
+            storage = cls(store, index, record=record)
             storage._changes = changes
             return storage
         except BaseException:
@@ -267,14 +279,24 @@ class Storage:
         the index through this storage, or the index holds vectors of the store (another
         process's, or a store whose index moved), or cannot say: then the store's vectors
         are (or may be) there, and the record is what keeps a later open from splitting
-        them. Returns whether it was undone."""
+        them. Returns whether it was undone.
+
+        Atomic against another process that writes vectors into the index meanwhile:
+        that process notes the index in the store before its first vector
+        (:data:`WRITING_KEY`), and the undo, in one transaction under the store's lock of
+        the record (:meth:`MessageStore.meta_guarded`), is made only while no such note
+        names this index; a writer that comes after it records the index again."""
         changes, self._changes = self._changes, []
         if not changes or self.index is None or self._vectors_written:
             return False
         try:
             if await self.index.count_by_model():
                 return False
-            await _restore(self.store, changes)
+            label = dict(self.record).get(VECTORS_KEY)
+            if not await self.store.meta_guarded(
+                    VECTORS_NAMESPACE, unless=None if label is None else (WRITING_KEY, label),
+                    writes=list(reversed(changes))):
+                return False  # another process is writing vectors into the index
             self._unrecorded = True
         except ChatmemError as exc:
             log.warning("the store still records the vector index it was opened with, "
@@ -306,6 +328,26 @@ class Storage:
                     await self.unrecord()
         finally:
             await self.close()
+
+    async def _keep_record(self) -> None:
+        """Before the first vector into a separate index: note the index as written into
+        (:data:`WRITING_KEY`), and record it again where another process's failed open
+        undid the record meanwhile (:meth:`unrecord`), in one transaction with that
+        undo's lock: the store never ends up without the record of an index that holds
+        its vectors. A record of other collections meanwhile (another process made the
+        store new ones after the undo) is refused: this storage's vectors would be
+        where the store no longer looks."""
+        label = dict(self.record)[VECTORS_KEY]
+        await self.store.meta_guarded(VECTORS_NAMESPACE, writes=[(WRITING_KEY, label)],
+                                      defaults=self.record)
+        owner = dict(self.record).get(OWNER_KEY)
+        if owner is not None and await self.store.meta_get(VECTORS_NAMESPACE,
+                                                            OWNER_KEY) != owner:
+            raise StoreError(
+                "the store's record of its vector index changed since this process "
+                "opened it (another process undid it and opened the store anew): "
+                "open the store again")
+        self._record_kept = True
 
     @property
     def supports_delete_by_filter(self) -> bool:
@@ -342,6 +384,8 @@ class Storage:
             if stale and owner is not None:  # as a SQL store's upsert ends them
                 await self.store.release_claims(owner, sorted(stale))
         if entries:
+            if not self._record_kept:
+                await self._keep_record()
             self._vectors_written = True  # before: a failed upsert may have written some
         await index.upsert(entries, current_only=current_only, one_width=one_width,
                            owner=owner)

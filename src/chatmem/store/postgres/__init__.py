@@ -1191,6 +1191,22 @@ class PostgresStore:
         async with self._conn() as conn:
             await conn.execute(*sm.meta_delete_query(POSTGRES, namespace, key))
 
+    async def meta_guarded(self, namespace: str, *, unless: tuple[str, str] | None = None,
+                           writes: Sequence[tuple[str, str | None]] = (),
+                           defaults: Sequence[tuple[str, str]] = ()) -> bool:
+        async with self._tx() as conn:
+            # on the transaction's own connection: no second one held, so no pool slot
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                               [_LOCK_CLASS + 4, self._lock_name(namespace)])
+            if unless is not None:
+                row = await (await conn.execute(
+                    *sm.meta_get_query(POSTGRES, namespace, unless[0]))).fetchone()
+                if sm.meta_get_result(row) == unless[1]:
+                    return False
+            for statement in sm.meta_writes(POSTGRES, namespace, writes, defaults):
+                await conn.execute(*statement)
+        return True
+
     async def meta_items(self) -> list[tuple[str, str, str]]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.meta_items_query(POSTGRES))

@@ -1252,6 +1252,20 @@ class SqliteStore:
         self.conn.execute(*sm.meta_delete_query(SQLITE, namespace, key))
 
     @_on_store_thread
+    def meta_guarded(self, namespace: str, *, unless: tuple[str, str] | None = None,
+                     writes: Sequence[tuple[str, str | None]] = (),
+                     defaults: Sequence[tuple[str, str]] = ()) -> bool:
+        # one process holds the file (README § Scaling) and one thread runs its
+        # statements: one transaction is the whole of the guard
+        with self._tx():
+            if unless is not None and sm.meta_get_result(self.conn.execute(
+                    *sm.meta_get_query(SQLITE, namespace, unless[0])).fetchone()) == unless[1]:
+                return False
+            for statement in sm.meta_writes(SQLITE, namespace, writes, defaults):
+                self.conn.execute(*statement)
+        return True
+
+    @_on_store_thread
     def meta_items(self) -> list[tuple[str, str, str]]:
         return sm.meta_items_result(self._rows(sm.meta_items_query(SQLITE)))
 
