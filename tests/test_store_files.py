@@ -552,3 +552,59 @@ def test_chatmem_imports_and_opens_a_store_without_fcntl(tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.db")],
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+async def test_a_failed_open_of_a_new_postgres_schema_leaves_nothing(tmp_path: Path) -> None:
+    """``Memory.open("postgresql://…?schema=new", vector=<an index that does not open>)``
+    created the schema and chatmem's tables, then failed, and left them, empty (where a
+    failed open of a new SQLite store removes the file it made). The schema and tables
+    that open made are now dropped; a schema that was there keeps what it held, and a
+    store with data keeps everything."""
+    import psycopg
+
+    base = pg_url()
+    (tmp_path / "notes").write_text("mine\n")  # a local-mode 'folder' that is a file
+    bad = f"qdrant+local://{tmp_path}/notes"
+
+    async def schema_tables(schema: str) -> list[str] | None:
+        async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
+            if await (await conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s",
+                                         [schema])).fetchone() is None:
+                return None
+            rows = await (await conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s ORDER BY 1",
+                [schema])).fetchall()
+            return [r[0] for r in rows]
+
+    new, kept, data = (f"t_{uuid.uuid4().hex[:16]}" for _ in range(3))
+    try:
+        with pytest.raises(StoreError, match="file"):
+            await Memory.open(pg_schema_url(base, new), vector=bad,
+                              embedder=Embedder(RecordingProvider()))
+        assert await schema_tables(new) is None  # no schema, no table left
+
+        # a schema that was there (empty, someone's): only the tables the open made go
+        async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
+            await conn.execute(f"CREATE SCHEMA {kept}")
+            await conn.execute(f"CREATE TABLE {kept}.theirs (x int)")
+        with pytest.raises(StoreError, match="file"):
+            await Memory.open(pg_schema_url(base, kept), vector=bad,
+                              embedder=Embedder(RecordingProvider()))
+        assert await schema_tables(kept) == ["theirs"]
+
+        # a store with data: its open made nothing, a failed one drops nothing
+        async with await Memory.open(pg_schema_url(base, data),
+                                     embedder=Embedder(RecordingProvider())) as mem:
+            await mem.add([Message(session_id="s1", content="keep me")])
+        before = await schema_tables(data)
+        with pytest.raises(StoreError, match="file"):
+            await Memory.open(pg_schema_url(base, data), vector=bad,
+                              embedder=Embedder(RecordingProvider()))
+        assert await schema_tables(data) == before
+        async with await Memory.open(pg_schema_url(base, data),
+                                     embedder=Embedder(RecordingProvider())) as mem:
+            assert [m.content for m in (await mem.list()).messages] == ["keep me"]
+    finally:
+        for schema in (new, kept, data):
+            if await schema_tables(schema) is not None:
+                await drop_pg_schema(base, schema)

@@ -194,6 +194,9 @@ _SCHEMA_RE = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 #: must not wait on each other's locks. Only the pgvector extension's lock
 #: (``_LOCK_CLASS, 0``) is the database's own: the extension is created once per database.
 _LOCK_CLASS = 0x63686D
+#: chatmem's tables whose rows are a store's data: a store none of them has a row in
+#: (its metadata area none but what its open wrote) is empty.
+_DATA_TABLES = frozenset({"sessions", "messages", "vectors", "lexical_entries", "meta"})
 #: pgvector's HNSW index supports up to this many dimensions.
 HNSW_MAX_DIM = 2000
 #: ``hnsw.ef_search`` accepts at most this.
@@ -464,6 +467,11 @@ class PostgresStore:
         #: when a search last looked (monotonic; -inf: the next search looks)
         self._deferred_looked_at = -math.inf
         self._rebuilding: asyncio.Task[None] | None = None
+        #: What this open created (:meth:`discard` drops it while it holds no data): the
+        #: schema, chatmem's tables, and the metadata rows the open itself wrote.
+        self._made_schema = False
+        self._made_tables: list[str] = []
+        self._made_meta: set[tuple[str, str]] = set()
         self._conninfo = conninfo
         self._pool_size = pool_size
         #: A message lock holds a pooled connection while the rewrite it guards uses
@@ -532,22 +540,14 @@ class PostgresStore:
             async with conn:
                 if not create:
                     await self._check_exists(conn)
-                ext_schema, version = await self._ensure_extension(conn)
-                self._search_path = sql.SQL(", ").join(
-                    [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
-                ).as_string(conn)
-                self._iterative = tuple(
-                    int(p) for p in re.findall(r"\d+", version)[:2]) >= (0, 8)
-                # what each pooled connection will run, run here first: a failure (the
-                # URL's options= making its statements fail, say) is this open's error,
-                # not a pool retrying it for 30 s and reporting only a timeout
-                await self._configure(conn)
-                await self._migrate(conn)
-                await self._resume_deferred(conn)
-                self._hnsw_dims = await self._load_hnsw_dims(conn)
-                self._deferred_looked_at = time.monotonic()  # the open looked
-        except psycopg.Error as exc:
-            raise self._error(exc, "opening the store") from exc
+                await self._open_on(conn)
+        except BaseException as exc:
+            # cancelled too: a new schema this open made goes with it (as a SQLite store
+            # file its open made does)
+            await self._drop_made()
+            if isinstance(exc, psycopg.Error):
+                raise self._error(exc, "opening the store") from exc
+            raise
         pool = AsyncConnectionPool(
             self._conninfo, min_size=1, max_size=self._pool_size,
             kwargs={"autocommit": True}, configure=self._configure, open=False,
@@ -559,10 +559,29 @@ class PostgresStore:
             # cancelled too (a timeout around the open): else its connection and its
             # worker tasks are left running, unreachable
             await pool.close()
+            await self._drop_made()
             if isinstance(exc, psycopg.Error):
                 raise self._error(exc, "cannot open the connection pool") from exc
             raise
         self._pool = pool
+
+    async def _open_on(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """The open's work on its first connection: the extension, the session settings,
+        the migrations, a bulk load's deferred indexes."""
+        ext_schema, version = await self._ensure_extension(conn)
+        self._search_path = sql.SQL(", ").join(
+            [sql.Identifier(s) for s in dict.fromkeys([self.schema, ext_schema])]
+        ).as_string(conn)
+        self._iterative = tuple(
+            int(p) for p in re.findall(r"\d+", version)[:2]) >= (0, 8)
+        # what each pooled connection will run, run here first: a failure (the
+        # URL's options= making its statements fail, say) is this open's error,
+        # not a pool retrying it for 30 s and reporting only a timeout
+        await self._configure(conn)
+        await self._migrate(conn)
+        await self._resume_deferred(conn)
+        self._hnsw_dims = await self._load_hnsw_dims(conn)
+        self._deferred_looked_at = time.monotonic()  # the open looked
 
     async def _configure(self, conn: psycopg.AsyncConnection[Any]) -> None:
         from pgvector.psycopg import register_vector_async
@@ -617,6 +636,7 @@ class PostgresStore:
             if exists is None:
                 await conn.execute(sql.SQL("CREATE SCHEMA {}").format(
                     sql.Identifier(self.schema)))
+            tables_before = await self._tables(conn)
             await conn.execute("SELECT set_config('search_path', %s, true)",
                                [self._search_path])
             # qualified: created in the schema, never further along the search path, and
@@ -653,6 +673,77 @@ class PostgresStore:
                             "tokens (written by an older chatmem?); corrected. Upgrade "
                             "every process that writes to this store.", self.schema,
                             *repaired)
+            made = sorted(await self._tables(conn) - tables_before)
+            if made:  # what the migration wrote into the metadata area is not data
+                self._made_meta = {(str(ns), str(key)) for ns, key in await (
+                    await conn.execute("SELECT namespace, key FROM meta")).fetchall()}
+        # noted once committed: a migration rolled back made nothing
+        self._made_schema, self._made_tables = exists is None, made
+
+    async def _tables(self, conn: psycopg.AsyncConnection[Any]) -> set[str]:
+        """The tables of this store's schema."""
+        rows = await (await conn.execute(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'p')", [self.schema])).fetchall()
+        return {str(r[0]) for r in rows}
+
+    async def discard(self) -> None:
+        """Close after the caller failed to set up around this store: the schema and the
+        tables its open created are dropped while they hold no data (as a SQLite store
+        file its open created is removed); a store that was there is only closed."""
+        if self._closed:
+            return
+        try:
+            await self._drop_made()
+        finally:
+            await self.close()
+
+    async def _holds_data(self, conn: psycopg.AsyncConnection[Any], tables: set[str]) -> bool:
+        """Whether one of chatmem's ``tables`` holds a row (the metadata area: one its
+        open did not write)."""
+        ident = sql.Identifier(self.schema)
+        for table in sorted(_DATA_TABLES & tables):
+            if table == "meta":
+                rows = await (await conn.execute(sql.SQL(
+                    "SELECT namespace, key FROM {}.meta").format(ident))).fetchall()
+                if {(str(ns), str(key)) for ns, key in rows} - self._made_meta:
+                    return True
+            elif await (await conn.execute(sql.SQL("SELECT 1 FROM {}.{} LIMIT 1").format(
+                    ident, sql.Identifier(table)))).fetchone():
+                return True
+        return False
+
+    async def _drop_made(self) -> None:
+        """Drop what this open created (:attr:`_made_schema`, :attr:`_made_tables`) when
+        none of the schema's chatmem tables holds a row (the metadata area: none but
+        those the open wrote), under the lock the migrations take, so that an open of
+        the schema by another process waits and then makes it anew. Anything else there
+        (another process's rows, an object someone added to the new schema) keeps it
+        all, as the open left it."""
+        made, self._made_tables = self._made_tables, []
+        schema, self._made_schema = self._made_schema, False
+        if not made:
+            return
+        ident = sql.Identifier(self.schema)
+        try:
+            async with await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True) as conn, conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                   [_LOCK_CLASS, "schema:" + self.schema])
+                present = await self._tables(conn)
+                if await self._holds_data(conn, present):
+                    log.info("postgres schema %s: the tables a failed open made are kept, "
+                             "as they hold data now", self.schema)
+                    return
+                gone = [t for t in made if t in present]
+                if gone:
+                    await conn.execute(sql.SQL("DROP TABLE {}").format(sql.SQL(", ").join(
+                        sql.Identifier(self.schema, t) for t in gone)))
+                if schema:
+                    await conn.execute(sql.SQL("DROP SCHEMA {}").format(ident))
+        except psycopg.Error as exc:
+            log.warning("postgres schema %s: what a failed open made is kept (%s)",
+                        self.schema, exc)
 
     async def _load_hnsw_dims(self, conn: psycopg.AsyncConnection[Any]) -> set[int]:
         rows = await (await conn.execute(
