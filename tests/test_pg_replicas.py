@@ -96,6 +96,15 @@ def assert_each_vector_is_its_text(messages: list[Message], states: dict[str, In
         np.testing.assert_allclose(vectors[m.id or ""], expected(embedded_text(m)), atol=1e-5)
 
 
+async def indexed_soon(mem: Memory, m: Message) -> None:
+    """Until ``m`` is indexed, at most 30 s (an indexer whose periodic sweep is an hour
+    away took it at once)."""
+    end = time.monotonic() + 30
+    while (await mem.store.index_states([m.id or ""]))[m.id or ""] != IndexState.INDEXED:
+        assert time.monotonic() < end, "it waits for its periodic sweep (an hour)"
+        await asyncio.sleep(0.05)
+
+
 # --------------------------------------------------------------------------- one process
 
 
@@ -152,11 +161,7 @@ async def test_messages_a_closing_memory_leaves_are_taken_by_another_at_once() -
                         await asyncio.sleep(0.01)
                 finally:
                     await a.close()
-                end = time.monotonic() + 30
-                while (await b.store.index_states([m.id or ""]))[m.id or ""] \
-                        != IndexState.INDEXED:
-                    assert time.monotonic() < end, "B waits for its periodic sweep (an hour)"
-                    await asyncio.sleep(0.05)
+                await indexed_soon(b, m)
             finally:
                 await b.close()
         _, _, vectors = await stored_state(url)
@@ -360,3 +365,51 @@ async def test_three_processes_share_the_work_and_survive_a_kill_mid_batch(
         assert twice == lost
         assert all(counts[t] == 2 for t in twice)
         assert all(counts[c] >= 1 for c in by_content)
+
+
+async def test_announcements_made_while_the_listening_connection_was_down_are_not_lost(
+        ) -> None:
+    """The connection an indexer LISTENs on ends (the server restarted, failed over, or
+    the connection was cut) and is reopened a moment later: a memory closed in between
+    announced the messages it left (NOTIFY), which reached no one, and the indexer took
+    them only at its periodic sweep (``lease_s`` later, an hour here). Reopened, the
+    connection now makes the indexer sweep at once. The cut here is the server ending
+    that backend (``pg_terminate_backend``, as a restart does); the announcement is made
+    again until no backend was listening for it."""
+    import psycopg
+
+    hour = {"lease_s": 3600}
+    name = f"chatmem_{uuid.uuid4().hex[:12]}"
+    listening = ("SELECT pid FROM pg_stat_activity WHERE application_name = %s "
+                 "AND query LIKE 'LISTEN %%'")
+    async with shared_schema() as url, \
+            await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as admin:
+
+        async def listeners() -> list[int]:
+            return [r[0] for r in await (await admin.execute(listening, [name])).fetchall()]
+
+        with fresh_service() as service:
+            b = await Memory.open(f"{url}&application_name={name}",
+                                  embedding=embedding(service, "key-b"), indexing=hour)
+            try:
+                await b.flush(timeout=60)  # its start-up sweep is over: it waits an hour
+                end = time.monotonic() + 30
+                while not await listeners():
+                    assert time.monotonic() < end, "B never listened"
+                    await asyncio.sleep(0.02)
+                left = await PostgresStore.open(url)
+                try:
+                    [m] = await left.append([Message(session_id="s", content="left behind",
+                                                     ts=5)])
+                    while True:  # cut B's LISTEN, and announce while none listens
+                        for pid in await listeners():
+                            await admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+                        await left.announce_pending()
+                        if not await listeners():  # none came back before it: missed
+                            break
+                finally:
+                    await left.close()
+                await indexed_soon(b, m)
+                assert await listeners()  # and it listens again
+            finally:
+                await b.close()

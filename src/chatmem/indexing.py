@@ -57,7 +57,8 @@ A store that fails (PostgreSQL restarted or unreachable) fails a batch or a swee
 messages stay pending in it. A failed sweep is tried again after a pause growing per
 failure in a row (capped at ``lease_s``), and at once when a store call succeeds again (a
 claim, an ``add`` that enqueues): a process whose store came back no longer waits for its
-periodic sweep.
+periodic sweep. Nor does one whose listening connection was lost: listening again, it
+sweeps, as the announcements made meanwhile never reach it.
 
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting

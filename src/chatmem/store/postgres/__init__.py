@@ -1460,8 +1460,11 @@ class PostgresStore:
         store is open: a connection of its own LISTENs (outside the pool; a pooler in
         transaction mode cannot keep a LISTEN, and then nothing is announced: the
         periodic sweep still finds the messages). A lost connection is reopened, after
-        1 s, then up to 60 s between attempts."""
+        1 s, then up to 60 s between attempts; once it listens again, one item stands for
+        the announcements made while it was down (a server restarted: NOTIFY delivers
+        only to the connections listening as it commits, so they never come)."""
         pause = 1.0
+        lost = False
         while not self._closed:
             try:
                 conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
@@ -1469,11 +1472,15 @@ class PostgresStore:
                     await conn.execute(sql.SQL("LISTEN {}").format(
                         sql.Identifier(self._pending_channel())))
                     pause = 1.0
+                    if lost:  # after the LISTEN: nothing announced from here is missed
+                        lost = False
+                        yield
                     async for _ in conn.notifies():
                         yield
             except psycopg.Error as exc:
                 log.debug("postgres schema %s: listening for pending messages failed (%s); "
                           "again in %.0f s", self.schema, exc, pause)
+            lost = True
             if not self._closed:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 60.0)
