@@ -1180,3 +1180,31 @@ async def test_an_undone_record_never_leaves_another_processs_vectors_unrecorded
         async with await Storage.open(place.url, vector=vectors) as again:
             assert again.index is not None
             assert await again.index.count_by_model() == {"test:bow": 1}
+
+
+async def test_a_writer_whose_collections_are_no_longer_the_stores_is_refused(
+        tmp_path: Path) -> None:
+    """PostgreSQL: A's failed open undid the record, another process then opened the
+    store anew and recorded new collections; B, opened before with the old ones, would
+    write its vectors where the store no longer looks. Its first write is refused,
+    naming the fix, and no vector is written."""
+    from backends import PLACES
+    from chatmem.store import Storage
+    from chatmem.store.postgres import PostgresStore
+    from chatmem.store.storage import OWNER_KEY, VECTORS_NAMESPACE
+
+    async with PLACES["postgres"](tmp_path) as place:
+        a = await Storage.open(place.url, vector=f"qdrant+local://{tmp_path}/q")
+        b_store = await PostgresStore.open(place.url)
+        try:
+            assert a.index is not None
+            b = Storage(b_store, a.index, record=a.record)
+            assert await a.unrecord()
+            await b_store.meta_set(VECTORS_NAMESPACE, OWNER_KEY, "another")
+            await b_store.append([Message(session_id="s1", id="m1", ts=T0, content="x")])
+            with pytest.raises(StoreError, match="open the store again"):
+                await b.write_entries([entry("m1", [1, 0], model="test:bow")])
+            assert await a.index.count_by_model() == {}
+        finally:
+            await b_store.close()
+            await a.close()
