@@ -238,9 +238,12 @@ def test_every_example_parses_and_writes_where_a_user_may(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
     """Each example is a command line chatmem takes as written (its options and
-    arguments parse; a placeholder such as ``<next cursor>`` stands for one value), in a
-    folder holding the files it names. A Qdrant local-mode folder in one is not directly
-    under ``/``, where only root may create it: ``--to-vector qdrant+local:///q`` (the
+    arguments parse), in a folder holding the files it names, and pastes as written: a
+    placeholder is one word in capitals (``--cursor NEXT_CURSOR``), never ``<next
+    cursor>``, which a shell reads as redirections (``--cursor <next cursor> --json``,
+    pasted, read standard input from a file ``next``, took ``cursor`` for the cursor and
+    wrote the page to a file named ``--json``). A Qdrant local-mode folder in one is not
+    directly under ``/``, where only root may create it: ``--to-vector qdrant+local:///q`` (the
     migrate help's example) failed for every other user, and left ``/q`` for root."""
     import shlex
 
@@ -252,7 +255,9 @@ def test_every_example_parses_and_writes_where_a_user_may(tmp_path: Path,
     examples = list(help_examples())
     assert len(examples) >= 40, examples
     for example in examples:
-        words = shlex.split(re.sub(r"<[^>]*>", "x", example.split(" | ")[-1]))
+        assert not re.search(r"[<>]", example), f"{example}: a shell reads < and > as " \
+            "redirections; write a placeholder as one word in capitals (NEXT_CURSOR)"
+        words = shlex.split(example.split(" | ")[-1])
         assert words[0] == "chatmem", example
         cmd: click.Command = main
         args = words[1:]

@@ -1368,7 +1368,7 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
     \b
     Example:
       chatmem list --db chat.db --speaker-id alice --limit 20
-      chatmem list --db chat.db --session s1 --cursor <next cursor> --json
+      chatmem list --db chat.db --session s1 --cursor NEXT_CURSOR --json
       chatmem list --db chat.db --session s1 --newest-first --limit 10
       chatmem list --db chat.db --text visa --visible-from alice-dm
     """
