@@ -19,6 +19,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from backends import PLACES
 from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
@@ -230,4 +231,114 @@ def test_an_empty_selector_is_invalid_input_naming_it_and_changes_nothing(
                 return "\n".join(getattr(c, "text", "") for c in result.content)
             message = asyncio.run(listed())
             assert message.endswith(f"{call[0]}: {name} must not be empty"), message
+    assert asyncio.run(_snapshot(db)) == before
+
+
+#: (a recall's query with no words, the refusal): these recalled nothing in silence on
+#: every door, as if the store held nothing relevant (R3: empty text gets a clear error).
+EMPTY_QUERIES: list[tuple[Any, str]] = [
+    ("", "query must not be empty"),
+    ("   ", "query must not be empty"),
+    (" \n\t", "query must not be empty"),
+    ([], "query must hold a text with words, got []"),
+    (["", "  "], 'query must hold a text with words, got ["", "  "]'),
+]
+#: A turn none of whose messages has words to search for (a tool call, a tool's result):
+#: a turn may come so, and recalls nothing; only a query of text must have some.
+WORDLESS_TURN = [
+    {"role": "assistant", "content": None, "tool_calls": [{
+        "id": "c1", "type": "function",
+        "function": {"name": "memory_recall", "arguments": '{"query": "nine"}'}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "see you at nine"},
+]
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+async def test_an_empty_query_is_refused_by_every_backend(tmp_path: Path, place: str) -> None:
+    """The same calls over every backend give the same refusal (InvalidInput naming
+    query); the model's tool the one it gave already; a turn without words still recalls
+    nothing, and the stored messages and vectors are as they were."""
+    async with PLACES[place](tmp_path) as where, await Memory.open(
+            where.url, vector=where.vector, embedder=Embedder(RecordingProvider())) as mem:
+        await mem.add([{"content": "see you at nine", "id": "m2"}], session="s1")
+        await mem.flush(timeout=30)
+        assert [h.message.id for h in (await mem.recall("nine", window=0)).hits] == ["m2"]
+        for query, says in EMPTY_QUERIES:
+            with pytest.raises(InvalidInput) as info:
+                await mem.recall(query, session="s1")
+            assert str(info.value) == says, query
+        for blank in ("", "   "):
+            with pytest.raises(InvalidInput) as info:
+                await mem.call_tool({"query": blank}, {"session_id": "s1"})
+            assert str(info.value) == "memory_recall: query must not be empty"
+        # a turn: its messages, or text, without words recalls nothing, no error
+        turn = await mem.turn_context(WORDLESS_TURN, session="s1")
+        assert turn.recall.query is None and turn.recall.hits == ()
+        for blank in ("", "   ", [], ["", " "]):
+            context = await mem.context(blank, session="s1")
+            assert all(m["role"] != "system" for m in context), blank
+        result = await mem.recall(WORDLESS_TURN, session="s1")
+        assert result.query is None and result.hits == ()
+        assert (await mem.stats())["vectors_by_model"] == {
+            Embedder(RecordingProvider()).model_id: 1}
+
+
+def test_an_empty_query_is_refused_on_every_door(tmp_path: Path) -> None:
+    """The HTTP API (400, as the library words it), the Python client, SyncMemory, the
+    command line (QUERY, as it is typed there) and the MCP server's memory_recall (a tool
+    error the model reads) refuse a query with no words; POST /v1/context still takes a
+    turn without words."""
+    from chatmem import SyncMemory
+    from chatmem.client import Client
+
+    db = f"sqlite:///{tmp_path}/alice.db"
+    asyncio.run(_seed(db))
+    before = asyncio.run(_snapshot(db))
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    with running(app) as base, httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {ALICE}"}) as c:
+        for query, says in EMPTY_QUERIES:
+            r = c.post("/v1/recall", json={"query": query, "session": "s1"})
+            assert r.status_code == 400, r.text
+            assert r.json()["error"] == {"type": "InvalidInput", "message": says}
+            r = c.post("/v1/context", json={"turn": query, "session": "s1"})
+            assert r.status_code == 200, r.text
+            assert all(m["role"] != "system" for m in r.json()["messages"]), r.text
+        for blank in ("", "   "):
+            r = c.post("/v1/tool", json={"arguments": {"query": blank},
+                                         "caller": {"session_id": "s1"}})
+            assert r.status_code == 400, r.text
+            assert r.json()["error"] == {"type": "InvalidInput",
+                                         "message": "memory_recall: query must not be empty"}
+        with Client(base, ALICE) as client:
+            for query, says in EMPTY_QUERIES:
+                with pytest.raises(InvalidInput) as info:
+                    client.recall(query, session="s1")
+                assert str(info.value) == says, query
+    with SyncMemory.open(db, embedder=Embedder(RecordingProvider())) as sync:
+        for query, says in EMPTY_QUERIES:
+            with pytest.raises(InvalidInput) as info:
+                sync.recall(query, session="s1")
+            assert str(info.value) == says, query
+    for blank in ("", "   "):
+        res = CliRunner().invoke(main, ["recall", "--db", db, "--session", "s1", blank])
+        assert res.exit_code == 2, res.output
+        assert res.output == "error: QUERY must not be empty\n", res.output
+
+    from mcp import Client as McpClient
+
+    from chatmem.server.mcp import create_server
+
+    async def opened() -> Memory:
+        return await _memory(db)
+
+    async def recalled(query: str) -> str:
+        async with McpClient(create_server(opened, session="s1")) as client:
+            result = await client.call_tool("memory_recall", {"query": query})
+        assert result.is_error
+        return "\n".join(getattr(c, "text", "") for c in result.content)
+    for blank in ("", "   "):
+        assert asyncio.run(recalled(blank)) == \
+            "Error executing tool memory_recall: query must not be empty"
     assert asyncio.run(_snapshot(db)) == before

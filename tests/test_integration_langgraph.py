@@ -413,6 +413,15 @@ async def test_without_recall_a_query_lists(tmp_path: Path) -> None:
         assert [(h.key, h.score) for h in hits] == [("k", None)]
 
 
+async def test_a_blank_query_lists_as_no_query_does(store: ChatmemStore) -> None:
+    """A query of spaces searched for nothing and found nothing (an empty list); recall
+    now refuses a blank query, and a blank query lists, as ``query=None`` and ``""``."""
+    await store.aput(("m",), "k", {"text": "tea"})
+    for query in (None, "", "   "):
+        hits = await store.asearch(("m",), query=query)
+        assert [(h.key, h.score) for h in hits] == [("k", None)], query
+
+
 async def test_index_false_and_per_item_fields(store: ChatmemStore) -> None:
     await store.aput(("docs",), "secret", {"text": "unicorn password"}, index=False)
     await store.aput(("docs",), "title", {"title": "unicorn stories", "text": "other"},

@@ -88,7 +88,8 @@ async def test_recall_without_session_in_session_scope_is_an_error(local_embedde
     mem = await Memory.open("memory://", embedder=local_embedder)
     with pytest.raises(ScopeError, match="session="):
         await mem.recall("x", scope="session")
-    assert (await mem.recall([])).query is None  # no inputs → no search
+    with pytest.raises(InvalidInput, match="query must hold a text with words"):
+        await mem.recall([])  # no words to search for (it recalled nothing in silence)
     await mem.close()
 
 

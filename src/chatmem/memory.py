@@ -1672,7 +1672,8 @@ class Memory:
         configured filter instead of replacing it. ``follow_replies=False``: no reply
         inherits a candidate's score (``search.reply_share``) and no sitting lends one
         (``search.episode_share``) in this recall, e.g. when the messages are documents
-        rather than turns.
+        rather than turns. A query of text with no words (``""``, ``"   "``, ``[]``) is an
+        :class:`InvalidInput`; a turn of messages without words recalls nothing.
         """
         return await self.run_recall(RecallRequest.of(
             query, session=session, platform=platform, top_k=top_k, min_score=min_score,
@@ -2163,7 +2164,8 @@ class Memory:
         result = RecallResult(query=None)
         if self.config.semantic_recall_enabled:
             request = RecallRequest.of(turn, session=session, platform=platform,
-                                       speakers=speakers, exclude_ids=exclude_ids, now=now)
+                                       speakers=speakers, exclude_ids=exclude_ids, now=now,
+                                       words=False)
             # the last messages join after the check: the caller's ids may be as many as
             # ``exclude_ids`` allows (they made a 400 of a request within its limits)
             result = await self.run_recall(dataclasses.replace(

@@ -577,8 +577,8 @@ class ChatmemStore(BaseStore):
     async def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit <= 0:
             return []
-        if op.query and self._recall_enabled():
-            return await self._semantic(op)
+        if op.query and op.query.strip() and self._recall_enabled():
+            return await self._semantic(op)  # a blank query is none: recall refuses it
         return await self._listed(op)
 
     async def _semantic(self, op: SearchOp) -> list[SearchItem]:

@@ -131,9 +131,18 @@ class RecallRequest:
            scope: object = None, window: object = None, cross_session: object = None,
            filter: object = None, speakers: object = (), exclude_ids: object = (),
            now: object = None, narrow_only: object = False,
-           follow_replies: object = None) -> RecallRequest:
-        """Check every argument, naming the bad one (:class:`InvalidInput`)."""
+           follow_replies: object = None, words: bool = True) -> RecallRequest:
+        """Check every argument, naming the bad one (:class:`InvalidInput`).
+
+        ``words``: a query of text (a string, or a list of strings) must hold some to
+        search for: ``""``, ``"   "``, ``[]`` and ``["", " "]`` are refused, where they
+        recalled nothing in silence (R3). A turn of messages none of which has words (tool
+        results, a tool call) still recalls nothing, as :meth:`Memory.context` does with
+        any turn (``words=False``): a turn may come without words, a search may not."""
         texts, turn = turn_inputs(query)
+        if words and not turn and build_query(texts) is None:
+            raise InvalidInput("query must not be empty" if isinstance(query, str) else
+                               f"query must hold a text with words, got {describe(query)}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
                                   or not 1 <= top_k <= MAX_TOP_K):
             raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}, got "
