@@ -129,3 +129,78 @@ def test_the_http_api_refuses_in_the_same_words(api: httpx.Client) -> None:
     for args, said in REFUSED[:4] + REFUSED[7:9]:
         r = api.post("/v1/recall", json=args)
         assert r.status_code == 422 and r.json()["error"]["message"] == said, r.text
+
+
+#: What a memory_recall may ask beyond this configuration's top_k (3) and window (1
+#: before, 2 after): more is clamped to it (arguments only narrow), so the schema allows
+#: it; the schema said maximum 3 and 2, which a model following it never sent.
+OVER: list[dict[str, Any]] = [{"query": "tea", "top_k": 50},
+                              {"query": "tea", "context_window": 9},
+                              {"query": "tea", "top_k": 4, "context_window": 3}]
+#: The refusals a schema says too: not a blank query, nor 5.0, which JSON Schema counts
+#: as an integer and the tool (as the HTTP API's bodies) does not; the tool says those.
+SCHEMA_REFUSED = [args for args, said in REFUSED
+                  if "query must not be empty" not in said and "got 5.0" not in said]
+
+
+def _check_schema(parameters: dict[str, Any]) -> None:
+    """Every argument set the tool takes is valid under its published ``parameters``
+    (a null is one left out), every one refused for its type, bound or name is not; the
+    descriptions say the clamp."""
+    jsonschema = pytest.importorskip("jsonschema")
+    checker = jsonschema.Draft202012Validator(parameters)
+    for args in [*TAKEN, *OVER]:
+        given = {k: v for k, v in args.items() if v is not None}
+        assert not list(checker.iter_errors(given)), (args, parameters)
+    for args in SCHEMA_REFUSED:
+        given = {k: v for k, v in args.items() if v is not None}
+        assert list(checker.iter_errors(given)), (args, parameters)
+    props = parameters["properties"]
+    assert "a larger number gives 3" in props["top_k"]["description"], props
+    assert "at most 1 before and 2 after" in props["context_window"]["description"], props
+
+
+CLAMPING = {"search": {"top_k": 3}, "context_expand": {"window": {"before": 1, "after": 2}}}
+
+
+async def test_the_schema_allows_what_every_door_takes_and_says_the_clamp(
+        tmp_path: Path, bow_embedder: Embedder) -> None:
+    """The published schema (Memory.tool_schema, GET /v1/tool, the MCP server's
+    tools/list) allows every value the tool takes: a top_k or context_window over the
+    configured one is taken, clamped to it, and the schema says so in words rather than
+    with a maximum that the tool did not hold to."""
+    pytest.importorskip("mcp")
+    from mcp import Client
+
+    from chatmem.server.mcp import create_server
+
+    db = f"sqlite:///{tmp_path}/n.db"
+    async with await Memory.open(db, config=Config.load(CLAMPING),
+                                 embedder=bow_embedder) as mem:
+        await mem.add([{"content": f"tea note {i}"} for i in range(6)], session="s1")
+        await mem.flush(timeout=30)
+        _check_schema(mem.tool_schema()["function"]["parameters"])
+        for args in OVER:
+            out = await mem.call_tool(args, {"session_id": "s1"})
+            assert 1 <= len(out["hits"]) <= 3, (args, out)
+
+    async def open_memory() -> Memory:
+        return await Memory.open(db, config=Config.load(CLAMPING), embedder=bow_embedder)
+
+    async with Client(create_server(open_memory, session="s1")) as client:
+        [tool] = [t for t in (await client.list_tools()).tools if t.name == "memory_recall"]
+        _check_schema(tool.input_schema)
+        for args in OVER:
+            assert not (await client.call_tool("memory_recall", args)).is_error, args
+
+    key = "owner-key-0123456789abcdef"
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     keys=KeyTable.from_mapping({"keys": {"o": {
+                         "key": key, "namespace": "n", "role": "owner"}}}),
+                     config=Config.load(CLAMPING), embedder=bow_embedder)
+    with running(app) as base, httpx.Client(
+            base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
+        _check_schema(c.get("/v1/tool").json()["function"]["parameters"])
+        for args in OVER:
+            r = c.post("/v1/tool", json={"arguments": args, "caller": {"session_id": "s1"}})
+            assert r.status_code == 200 and 1 <= len(r.json()["hits"]) <= 3, r.text

@@ -65,6 +65,12 @@ class ToolArguments:
 
 
 def tool_schema(config: Config) -> dict[str, Any]:
+    """``memory_recall`` for function calling. ``top_k`` and ``context_window`` have no
+    ``maximum``: a larger one is clamped to the configuration (arguments only narrow), so
+    a schema maximum would forbid what the tool takes; their descriptions say the clamp."""
+    window, top_k = config.recall_window, config.recall_top_k
+    sides = (f"at most {window.before} on each side here" if window.before == window.after
+             else f"at most {window.before} before and {window.after} after a hit here")
     return {
         "type": "function",
         "function": {
@@ -88,16 +94,15 @@ def tool_schema(config: Config) -> dict[str, Any]:
                                              "Cannot widen beyond what this conversation "
                                              "may see."},
                     "context_window": {"type": "integer", "minimum": 0,
-                                       "maximum": max(config.recall_window.before,
-                                                      config.recall_window.after),
                                        "description": "Neighbouring messages to include on "
-                                                      "each side of a hit."},
+                                                      f"each side of a hit; {sides} (a "
+                                                      "larger number gives those)."},
                     "cross_session": {"type": "boolean",
                                       "description": "Include context around hits from other "
                                                      "conversations."},
                     "top_k": {"type": "integer", "minimum": 1,
-                              "maximum": config.recall_top_k,
-                              "description": "How many hits at most."},
+                              "description": f"How many hits at most; up to {top_k} here "
+                                             f"(a larger number gives {top_k})."},
                 },
                 "required": ["query"],
                 "additionalProperties": False,
