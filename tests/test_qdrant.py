@@ -31,6 +31,7 @@ from chatmem.embedding import Embedder
 from chatmem.errors import ConfigError, FilterError, InvalidInput, StoreClosed, StoreError
 from chatmem.models import VECTOR_FIELDS, VectorEntry, filter_document
 from chatmem.store import open_vector_index
+from chatmem.store.base import OneWidth
 from chatmem.store.filters import compile_qdrant, evaluate
 from chatmem.store.qdrant import (
     PAYLOAD_INDEXES,
@@ -536,6 +537,84 @@ async def test_a_collection_dropped_elsewhere_is_made_again(index: QdrantIndex) 
     assert await index.query(unit(1, 0), 5) == []
     await index.upsert([entry("b", [1, 0])])
     assert [h.message_id for h in await index.query(unit(1, 0), 5)] == ["b"]
+
+
+def _made_again(size: int) -> Any:
+    """What another process (a script, a Qdrant console) does to chatmem's collection: drop
+    it and make one of the same name holding vectors of another ``size``."""
+    from qdrant_client import models as m
+
+    async def make(index: QdrantIndex, name: str) -> None:
+        await index._client.delete_collection(name)
+        await index._client.create_collection(
+            name, vectors_config=m.VectorParams(size=size, distance=m.Distance.COSINE))
+    return make
+
+
+MADE_AGAIN = ("collection {name} holds vectors of 8 numbers, not the 2 its name says: it "
+              "was made again outside chatmem; {what}. Run chatmem clear --target vector, "
+              "then chatmem reindex")
+
+
+async def test_a_collection_made_again_with_another_size_is_named_not_written(
+        tmp_path: Path) -> None:
+    """This process looked at a collection's size once: made again with another size
+    after that (or before this process first used it), a write was refused in Qdrant's
+    words ('Wrong input: Vector dimension error: expected dim: 8, got 2') and a search in
+    NumPy's, local mode ('shapes (0,8) and (2,) not aligned'). Nothing of another size is
+    ever stored; each now says what happened and the fix."""
+    name = collection_name("m:a", 2)
+    folder = f"qdrant+local://{tmp_path}/q"
+    index = await QdrantIndex.open(folder)
+    try:
+        await index.upsert([entry("a", [1, 0])], one_width=OneWidth())
+        await _made_again(8)(index, name)  # after this process checked it
+        for call, what in ((index.upsert([entry("b", [1, 0])], one_width=OneWidth()),
+                            "nothing was written to it"),
+                           (index.query(unit(1, 0), 5), "it was not searched")):
+            with pytest.raises(StoreError) as info:
+                await call
+            assert MADE_AGAIN.format(name=name, what=what) in str(info.value)
+        assert (await index._client.count(name)).count == 0
+    finally:
+        await index.close()
+    index = await QdrantIndex.open(folder)  # a process that never looked at it
+    try:
+        with pytest.raises(StoreError) as info:
+            await index.upsert([entry("c", [0, 1])], one_width=OneWidth())
+        assert MADE_AGAIN.format(name=name, what="nothing was written to it") \
+            in str(info.value)
+        # the fix it names: a clear drops it, and the next write makes it again
+        assert await index.clear_vectors() == 0
+        await index.upsert([entry("c", [0, 1])], one_width=OneWidth())
+        assert [h.message_id for h in await index.query(unit(0, 1), 5)] == ["c"]
+    finally:
+        await index.close()
+
+
+async def test_a_memory_names_a_collection_made_again_and_its_fix_mends_it(
+        tmp_path: Path) -> None:
+    """Through Memory: the recall fails with the clear error (not with hits missing in
+    silence), and chatmem clear --target vector then reindex, the fix it names, mend it."""
+    mem = await Memory.open(f"sqlite:///{tmp_path}/x.db", vector=f"qdrant+local://{tmp_path}/q",
+                            embedder=Embedder(RecordingProvider()))
+    try:
+        await mem.add([{"session_id": "s1", "content": "my cat is called pixel"}])
+        await mem.flush(timeout=30)
+        assert isinstance(mem.index, QdrantIndex)
+        [name] = (await mem.index._refresh())
+        size = int(name.split("_")[-2])
+        await _made_again(size + 1)(mem.index, name)
+        with pytest.raises(StoreError, match="made again outside chatmem; it was not "
+                                             "searched. Run chatmem clear --target vector"):
+            await mem.recall("what is my cat called", window=0)
+        await mem.clear("vector")
+        await mem.reindex()
+        await mem.flush(timeout=30)
+        hits = (await mem.recall("what is my cat called", window=0)).hits
+        assert [h.message.content for h in hits] == ["my cat is called pixel"]
+    finally:
+        await mem.close()
 
 
 async def test_a_collection_dropped_during_a_query_has_no_hits(

@@ -649,6 +649,9 @@ class QdrantIndex:
                 if not await self._call("check collection", self._client.collection_exists,
                                         name):
                     raise
+                await self._check_size(name, dim, "nothing was written to it")
+        else:  # made by another process, or outside chatmem: its size is looked at once
+            await self._check_size(name, dim, "nothing was written to it")
         schemas = {"keyword": m.PayloadSchemaType.KEYWORD,
                    "integer": m.PayloadSchemaType.INTEGER}
         for key, schema in PAYLOAD_INDEXES:  # idempotent: also heals a half-made collection
@@ -659,6 +662,40 @@ class QdrantIndex:
         self._ready.add(name)
         self._dims[name] = dim
         return name
+
+    async def _check_size(self, name: str, dim: int, what: str,
+                          refused: StoreError | None = None) -> None:
+        """Raise when collection ``name`` does not hold vectors of ``dim`` numbers, the
+        size its name says: made again outside chatmem under chatmem's name with another
+        size (chatmem names a collection by its vectors' size, so it never makes one so).
+        Qdrant refuses a write or a search of another size, in words of its own (local
+        mode's search in NumPy's: ``shapes (0,8) and (4,) not aligned``): a
+        :class:`StoreError` that says what happened and the fix instead. ``refused``: the
+        error Qdrant gave, raised as it was when the size is right (or the collection is
+        gone: the caller decides); the size is looked at when a collection is first used
+        and again after each refusal, so one made again after that first look is caught
+        by its first refused write or search, nothing of which is stored."""
+        try:
+            info = await self._call(f"read collection {name}", self._client.get_collection,
+                                    name)
+            vectors = info.config.params.vectors
+        except StoreError:
+            if refused is not None:
+                raise refused  # noqa: B904  # Qdrant's own refusal, with its cause
+            raise
+        size = getattr(vectors, "size", None)
+        if size == dim:
+            if refused is not None:
+                raise refused
+            return
+        self._ready.discard(name)
+        held = f"vectors of {size} numbers" if isinstance(size, int) else \
+            "named vectors (not chatmem's layout)"
+        raise StoreError(
+            f"qdrant ({self.display}): collection {name} holds {held}, not the {dim} its "
+            f"name says: it was made again outside chatmem; {what}. Run chatmem clear "
+            "--target vector, then chatmem reindex: they drop chatmem's collections and "
+            "embed the messages again") from refused
 
     async def _model_of(self, name: str) -> str | None:
         if name not in self._models:
@@ -721,8 +758,14 @@ class QdrantIndex:
                                      points_selector=m.PointIdsList(points=ids))
             for key, points in groups.items():
                 for chunk in chunks(points, _BATCH):
-                    await self._call(f"upsert into {names[key]}", self._client.upsert,
-                                     names[key], points=chunk)
+                    try:
+                        await self._call(f"upsert into {names[key]}", self._client.upsert,
+                                         names[key], points=chunk)
+                    except StoreClosed:
+                        raise
+                    except StoreError as exc:
+                        await self._check_size(names[key], key[1],
+                                               "nothing was written to it", exc)
 
     async def delete_vectors(self, message_ids: Sequence[str]) -> int:
         from qdrant_client import models as m
@@ -834,10 +877,12 @@ class QdrantIndex:
             try:
                 found = await (self._measure(name, q, ids, rest) if ids is not None
                                else self._search(name, q.tolist(), k, flt))
-            except StoreError:
+            except StoreClosed:
+                raise
+            except StoreError as exc:
                 # dropped since it was listed (a clear in another process): no vectors
                 if await self._call("check collection", self._client.collection_exists, name):
-                    raise
+                    await self._check_size(name, dim, "it was not searched", exc)
                 continue
             for s in found:
                 old = hits.get(s.message_id)
