@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 
 from chatmem import InvalidInput, Memory
@@ -147,7 +148,6 @@ def _check_schema(parameters: dict[str, Any]) -> None:
     """Every argument set the tool takes is valid under its published ``parameters``
     (a null is one left out), every one refused for its type, bound or name is not; the
     descriptions say the clamp."""
-    jsonschema = pytest.importorskip("jsonschema")
     checker = jsonschema.Draft202012Validator(parameters)
     for args in [*TAKEN, *OVER]:
         given = {k: v for k, v in args.items() if v is not None}
