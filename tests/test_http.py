@@ -466,7 +466,7 @@ def test_metrics_need_a_key_and_count_500s(api: str, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from chatmem.memory import Memory
 
-    def broken(self: Memory) -> dict[str, Any]:
+    def broken(self: Memory, *, strict: bool = False) -> dict[str, Any]:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(Memory, "tool_schema", broken)

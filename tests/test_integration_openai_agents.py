@@ -158,6 +158,44 @@ async def test_the_tool_only_narrows_and_answers_bad_arguments_with_an_error_tex
     assert "unknown argument" in await invoke(None, json.dumps({"query": "x", "session": "y"}))
 
 
+async def test_a_strict_tool_is_chatmem_s_strict_schema_and_takes_a_strict_call(
+        mem: Memory) -> None:
+    """memory_recall_tool(strict=True) is in the SDK's strict mode with the schema of
+    Memory.tool_schema(strict=True), which the SDK's strict check leaves as it is: the
+    tool the SDK sends to a chat completions model is chatmem's strict schema itself.
+    Before, the tool was never strict, and the default schema under the SDK's check
+    came out requiring all five arguments, none of them nullable (a model had to name a
+    scope, top_k, context_window and cross_session in every call)."""
+    from agents.models.chatcmpl_converter import Converter
+
+    await mem.add([{"role": "user", "content": "My dog is called Biscuit"}],
+                  session="old-chat", speaker_id="alex")
+    await mem.flush()
+    loose = memory_recall_tool(mem, "alex-dm")
+    assert loose.strict_json_schema is False
+    assert Converter.tool_to_openai(loose) == {**mem.tool_schema(), "function": {
+        **mem.tool_schema()["function"], "strict": False}}
+    tool = memory_recall_tool(mem, "alex-dm", speaker_id="alex", strict=True)
+    assert tool.strict_json_schema is True
+    assert tool.params_json_schema == mem.tool_schema(strict=True)["function"]["parameters"]
+    assert Converter.tool_to_openai(tool) == mem.tool_schema(strict=True)
+
+    every = {"query": "what is my dog called", "scope": None, "context_window": None,
+             "cross_session": None, "top_k": None}
+    model = ScriptedModel([
+        [function_call("memory_recall", every, call_id="call_1")],
+        ModelStep.respond(lambda call: [assistant_message("It is Biscuit")]),
+    ])
+    agent = Agent(name="assistant", model=model, tools=[tool])
+    result = await Runner.run(agent, "What is my dog called?", run_config=NO_TRACES)
+    assert result.final_output == "It is Biscuit"
+    [output] = [i for i in model.calls[1].input
+                if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    assert "My dog is called Biscuit" in output["output"]
+    with pytest.raises(InvalidInput, match='strict must be true or false, got "yes"'):
+        memory_recall_tool(mem, "alex-dm", strict="yes")  # type: ignore[arg-type]
+
+
 async def test_a_streamed_run_with_a_session_limit(mem: Memory) -> None:
     session = ChatmemSession(mem, "s1", session_settings=SessionSettings(limit=2))
     await session.add_items([{"role": "user", "content": "one"},

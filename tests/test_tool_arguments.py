@@ -12,6 +12,8 @@ refused an unknown argument alone, the bad values beside it unsaid."""
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,11 +23,11 @@ import httpx
 import jsonschema
 import pytest
 
-from chatmem import InvalidInput, Memory
+from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.server.http import KeyTable, create_app
-from chatmem.tool import parse_tool_arguments
+from chatmem.tool import TOOL_ARGUMENTS, parse_tool_arguments, tool_schema
 from providers import RecordingProvider
 from servers import running
 
@@ -204,3 +206,141 @@ async def test_the_schema_allows_what_every_door_takes_and_says_the_clamp(
         for args in OVER:
             r = c.post("/v1/tool", json={"arguments": args, "caller": {"session_id": "s1"}})
             assert r.status_code == 200 and 1 <= len(r.json()["hits"]) <= 3, r.text
+
+
+#: The keywords OpenAI's strict function calling takes (Structured Outputs, "Supported
+#: schemas": the types, objects' properties/required/additionalProperties, enum, const,
+#: anyOf, items, $defs/$ref, descriptions; for strings pattern and format, for numbers
+#: multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum, for arrays minItems
+#: and maxItems). Any other keyword (minLength, oneOf, allOf, not, patternProperties, …)
+#: is refused by the API in strict mode.
+STRICT_KEYWORDS = {"type", "properties", "required", "additionalProperties", "description",
+                   "enum", "const", "anyOf", "items", "$defs", "$ref",
+                   "pattern", "format",
+                   "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+                   "minItems", "maxItems"}
+
+
+def _strict_rules(node: dict[str, Any], where: str = "parameters") -> None:
+    """OpenAI's strict rules, at every level: only the keywords it takes; every object
+    closed (additionalProperties false) and requiring each of its properties."""
+    assert set(node) <= STRICT_KEYWORDS, (where, sorted(set(node) - STRICT_KEYWORDS))
+    kinds = node.get("type")
+    if kinds == "object" or (isinstance(kinds, list) and "object" in kinds):
+        assert node.get("additionalProperties") is False, where
+        assert node.get("required") == list(node.get("properties", {})), where
+    for name, sub in node.get("properties", {}).items():
+        _strict_rules(sub, f"{where}.{name}")
+    for i, sub in enumerate(node.get("anyOf", [])):
+        _strict_rules(sub, f"{where}.anyOf[{i}]")
+    for name, sub in node.get("$defs", {}).items():
+        _strict_rules(sub, f"{where}.$defs.{name}")
+    if isinstance(node.get("items"), dict):
+        _strict_rules(node["items"], f"{where}.items")
+
+
+def _filled(args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as a strict model sends them: every one, null for one left out."""
+    return {**{name: None for name in TOOL_ARGUMENTS}, **args}
+
+
+def _check_strict(tool: dict[str, Any], default: dict[str, Any]) -> None:
+    """``tool`` is the strict form of ``default``: OpenAI's strict rules hold, and the
+    schema takes (and refuses) every argument set, all present and null for those left
+    out, as the default one takes (refuses) it with those left out."""
+    fn = tool["function"]
+    assert fn["strict"] is True and "strict" not in default["function"]
+    assert {k: v for k, v in fn.items() if k not in ("strict", "parameters")} == {
+        k: v for k, v in default["function"].items() if k != "parameters"}
+    parameters = fn["parameters"]
+    assert parameters["type"] == "object" and "anyOf" not in parameters
+    _strict_rules(parameters)
+    loose = jsonschema.Draft202012Validator(default["function"]["parameters"])
+    checker = jsonschema.Draft202012Validator(parameters)
+    for args in [*TAKEN, *OVER, *SCHEMA_REFUSED]:
+        given = {k: v for k, v in args.items() if v is not None}
+        assert checker.is_valid(_filled(args)) == loose.is_valid(given), (args, parameters)
+    for args in [*TAKEN, *OVER]:
+        assert checker.is_valid(_filled(args)), args
+    # the same bounds and descriptions, a null beside each optional argument's values
+    for name, prop in default["function"]["parameters"]["properties"].items():
+        strict = parameters["properties"][name]
+        assert strict["description"] == prop["description"], name
+        assert checker.is_valid(_filled({"query": "tea", name: None})) == (name != "query")
+    if importlib.util.find_spec("agents") is not None:  # the Agents SDK's own check
+        from agents.strict_schema import ensure_strict_json_schema
+
+        assert ensure_strict_json_schema(copy.deepcopy(parameters)) == parameters
+
+
+def test_a_strict_model_s_arguments_are_taken_as_the_same_left_out_ones() -> None:
+    """A model in strict mode sends every argument, null for one it leaves out: the tool
+    takes them as left out, and refuses the rest in the same words."""
+    for args in [*TAKEN, *OVER]:
+        given = {k: v for k, v in args.items() if v is not None}
+        assert parse_tool_arguments(_filled(args)) == parse_tool_arguments(given), args
+        assert parse_tool_arguments(json.dumps(_filled(args))) == parse_tool_arguments(given)
+    for args, said in REFUSED:
+        with pytest.raises(InvalidInput) as info:
+            parse_tool_arguments(_filled(args))
+        assert str(info.value) == f"memory_recall: {said}", args
+
+
+async def test_the_strict_schema_is_openai_strict_and_means_the_same(
+        tmp_path: Path, bow_embedder: Embedder) -> None:
+    """Memory.tool_schema(strict=True), the Python client's and GET /v1/tool?strict=true
+    are what OpenAI's strict function calling takes ("strict": true, every argument
+    required and each optional one nullable, no other, only keywords it supports), of
+    the default schema's meaning; the default schema is as it was. Before, there was no
+    strict form: the default one, with strict set, is refused by the API (its optional
+    arguments are not required), and the Agents SDK's strict check rewrote it to require
+    all five, none nullable."""
+    from chatmem.client import AsyncClient
+
+    db = f"sqlite:///{tmp_path}/n.db"
+    async with await Memory.open(db, config=Config.load(CLAMPING),
+                                 embedder=bow_embedder) as mem:
+        default = mem.tool_schema()
+        assert default == tool_schema(Config.load(CLAMPING))
+        assert default["function"]["parameters"]["required"] == ["query"]
+        _check_strict(mem.tool_schema(strict=True), default)
+        await mem.add([{"content": f"tea note {i}"} for i in range(6)], session="s1")
+        await mem.flush(timeout=30)
+        for args in [*TAKEN, *OVER]:
+            out = await mem.call_tool(json.dumps(_filled(args)), {"session_id": "s1"})
+            assert 1 <= len(out["hits"]) <= 3, (args, out)
+        with pytest.raises(InvalidInput) as info:
+            mem.tool_schema(strict="yes")  # type: ignore[arg-type]
+        assert str(info.value) == 'strict must be true or false, got "yes"'
+
+    key = "owner-key-0123456789abcdef"
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db",
+                     keys=KeyTable.from_mapping({"keys": {"o": {
+                         "key": key, "namespace": "n", "role": "owner"}}}),
+                     config=Config.load(CLAMPING), embedder=bow_embedder)
+    with running(app) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30, headers={
+                "Authorization": f"Bearer {key}"}) as c:
+            assert (await c.get("/v1/tool")).json() == default
+            assert (await c.get("/v1/tool?strict=false")).json() == default
+            _check_strict((await c.get("/v1/tool?strict=true")).json(), default)
+            r = await c.get("/v1/tool?strict=maybe")  # as newest_first= is refused
+            assert r.status_code == 422 and r.json()["error"]["message"] == (
+                "strict must be true or false, got maybe"), r.text
+            for args in [*TAKEN, *OVER]:
+                r = await c.post("/v1/tool", json={"arguments": _filled(args),
+                                                   "caller": {"session_id": "s1"}})
+                assert r.status_code == 200 and 1 <= len(r.json()["hits"]) <= 3, r.text
+        async with AsyncClient(base, key) as client:
+            assert await client.tool_schema() == default
+            _check_strict(await client.tool_schema(strict=True), default)
+            with pytest.raises(InvalidInput) as info:
+                await client.tool_schema(strict=1)  # type: ignore[arg-type]
+            assert str(info.value) == "strict must be true or false, got 1"
+
+
+def test_the_sync_memory_gives_the_strict_schema(tmp_path: Path) -> None:
+    with SyncMemory.open(f"sqlite:///{tmp_path}/s.db", semantic_recall=False) as mem:
+        assert mem.tool_schema() == mem.memory.tool_schema()
+        _check_strict(mem.tool_schema(strict=True), mem.tool_schema())
+        assert mem.tool_schema(strict=True) == mem.memory.tool_schema(strict=True)

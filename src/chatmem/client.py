@@ -883,9 +883,14 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ tool
 
-    async def tool_schema(self) -> dict[str, Any]:
-        """The ``memory_recall`` tool in OpenAI tools format (I2): ``GET /v1/tool``."""
-        return await self._call("GET", "/v1/tool", _object)
+    async def tool_schema(self, *, strict: bool = False) -> dict[str, Any]:
+        """The ``memory_recall`` tool in OpenAI tools format (I2): ``GET /v1/tool``;
+        ``strict=True``: the form OpenAI's strict function calling takes
+        (``GET /v1/tool?strict=true``)."""
+        if not isinstance(strict, bool):
+            raise InvalidInput(f"strict must be true or false, got {describe(strict)}")
+        return await self._call("GET", "/v1/tool", _object,
+                                params=_query({"strict": "true" if strict else None}))
 
     async def call_tool(self, arguments: Mapping[str, Any] | str,
                         caller: Mapping[str, Any]) -> dict[str, Any]:

@@ -1554,9 +1554,11 @@ class Memory:
 
     # ------------------------------------------------------------------ tool
 
-    def tool_schema(self) -> dict[str, Any]:
-        """The ``memory_recall`` tool in OpenAI tools format (F8, I2)."""
-        return tool_schema(self.config)
+    def tool_schema(self, *, strict: bool = False) -> dict[str, Any]:
+        """The ``memory_recall`` tool in OpenAI tools format (F8, I2). ``strict=True``:
+        the form OpenAI's strict function calling takes (``"strict": true``, every
+        argument required, ``null`` for one left out), of the same meaning."""
+        return tool_schema(self.config, strict=strict)
 
     async def call_tool(self, arguments: Mapping[str, Any] | str,
                         caller: Caller | Mapping[str, Any]) -> dict[str, Any]:
@@ -2309,8 +2311,8 @@ class SyncMemory(BlockingWrapper[Memory]):
     sweep_retention = blocking(Memory.sweep_retention)
 
     @functools.wraps(Memory.tool_schema)
-    def tool_schema(self) -> dict[str, Any]:
-        return self._inner.tool_schema()
+    def tool_schema(self, *, strict: bool = False) -> dict[str, Any]:
+        return self._inner.tool_schema(strict=strict)
 
     #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
     list = list_messages

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
-from .refusals import as_given, schema_errors
+from .refusals import as_given, describe, schema_errors
 
 if TYPE_CHECKING:
     from .recall import RecallResult
@@ -64,14 +64,19 @@ class ToolArguments:
     top_k: int | None = None
 
 
-def tool_schema(config: Config) -> dict[str, Any]:
+def tool_schema(config: Config, *, strict: bool = False) -> dict[str, Any]:
     """``memory_recall`` for function calling. ``top_k`` and ``context_window`` have no
     ``maximum``: a larger one is clamped to the configuration (arguments only narrow), so
-    a schema maximum would forbid what the tool takes; their descriptions say the clamp."""
+    a schema maximum would forbid what the tool takes; their descriptions say the clamp.
+
+    ``strict``: the form OpenAI's strict function calling (Structured Outputs,
+    ``"strict": true``) takes, of the same meaning (:func:`strict_form`)."""
+    if not isinstance(strict, bool):
+        raise InvalidInput(f"strict must be true or false, got {describe(strict)}")
     window, top_k = config.recall_window, config.recall_top_k
     sides = (f"at most {window.before} on each side here" if window.before == window.after
              else f"at most {window.before} before and {window.after} after a hit here")
-    return {
+    schema = {
         "type": "function",
         "function": {
             "name": TOOL_NAME,
@@ -109,6 +114,37 @@ def tool_schema(config: Config) -> dict[str, Any]:
             },
         },
     }
+    return strict_form(schema) if strict else schema
+
+
+def _nullable(prop: Mapping[str, Any]) -> dict[str, Any]:
+    """An optional argument's schema with ``null`` (left out) allowed beside its values.
+    An enum is a union with null, as OpenAI's SDKs write an optional enum (a null
+    type beside it would not do: the enum alone refuses null)."""
+    if "enum" in prop:
+        shown = {k: v for k, v in prop.items() if k == "description"}
+        values = {k: v for k, v in prop.items() if k != "description"}
+        return {"anyOf": [values, {"type": "null"}], **shown}
+    return {**prop, "type": [prop["type"], "null"]}
+
+
+def strict_form(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool schema (OpenAI tools format) in the form strict function calling takes:
+    every argument required and each optional one nullable (the model sends ``null``
+    for one it leaves out, which :func:`parse_tool_arguments` takes as left out), no
+    other argument (``additionalProperties: false``), and ``"strict": true``. The
+    bounds and descriptions are the same."""
+    function = dict(schema["function"])
+    parameters = dict(function["parameters"])
+    properties: dict[str, Any] = parameters["properties"]
+    required = set(parameters.get("required", ()))
+    parameters["properties"] = {name: prop if name in required else _nullable(prop)
+                                for name, prop in properties.items()}
+    parameters["required"] = list(properties)
+    parameters["additionalProperties"] = False
+    function["parameters"] = parameters
+    function["strict"] = True
+    return {**schema, "function": function}
 
 
 class _Arguments(BaseModel):

@@ -353,14 +353,18 @@ def _recall_text(result: Mapping[str, Any]) -> str:
 
 
 def memory_recall_tool(memory: Memory, session_id: str, *, platform: str | None = None,
-                       speaker_id: str | None = None) -> FunctionTool:
+                       speaker_id: str | None = None, strict: bool = False) -> FunctionTool:
     """chatmem's ``memory_recall`` tool for an ``Agent(tools=[...])``, bound to one
     conversation. The model's arguments are untrusted: they may only narrow what
     ``session_id`` may see (a wider scope is clamped and the answer says so). A bad
-    argument comes back to the model as an error text, not an exception."""
+    argument comes back to the model as an error text, not an exception.
+
+    ``strict=True``: the tool is in strict mode (``strict_json_schema``), with the
+    schema of ``Memory.tool_schema(strict=True)`` (every argument required, ``null``
+    for one left out); the SDK's strict check leaves it as it is."""
     caller = Caller.of({"session_id": session_id, "speaker_id": speaker_id,
                         "platform": platform})
-    fn = memory.tool_schema()["function"]
+    fn = memory.tool_schema(strict=strict)["function"]
 
     async def invoke(_context: Any, arguments: str) -> str:
         try:
@@ -371,7 +375,7 @@ def memory_recall_tool(memory: Memory, session_id: str, *, platform: str | None 
 
     return FunctionTool(name=TOOL_NAME, description=fn["description"],
                         params_json_schema=fn["parameters"], on_invoke_tool=invoke,
-                        strict_json_schema=False)
+                        strict_json_schema=strict)
 
 
 Instructions = str | Callable[[Any, Any], "str | Awaitable[str]"] | None

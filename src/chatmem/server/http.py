@@ -1510,9 +1510,11 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return await mem.stats()
 
     @v1.get("/tool", tags=["tool"])
-    async def tool_schema(mem: Mem) -> dict[str, Any]:
-        """The ``memory_recall`` tool in OpenAI tools format."""
-        return mem.tool_schema()
+    async def tool_schema(mem: Mem, strict: bool = False) -> dict[str, Any]:
+        """The ``memory_recall`` tool in OpenAI tools format; ``strict=true``: the form
+        OpenAI's strict function calling takes (``"strict": true``, every argument
+        required, ``null`` for one left out)."""
+        return mem.tool_schema(strict=strict)
 
     @v1.post("/tool", tags=["tool"])
     async def call_tool(body: ToolBody, mem: Mem, who: Who) -> dict[str, Any]:
