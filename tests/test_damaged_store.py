@@ -475,12 +475,10 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
     database or schema; an owner key reads the whole error, and the log holds it under
     the reference the user was given."""
     import httpx
-    from mcp import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
 
     from chatmem.server.http import KeyTable, create_app
     from chatmem.server.mcp import HTTP_PATH, create_server, http_app
-    from servers import free_port, running
+    from servers import free_port, mcp_client, running
 
     ids = await _seed_damaged(place, "metadata", 0)
     owner, user = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
@@ -514,15 +512,10 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
 
     mcp_app = http_app(create_server(open_memory, session="s1"), host="127.0.0.1",
                        port=port, keys=keys)
-    import httpx2
 
     with running(mcp_app, port=port, path=HTTP_PATH) as url:
         for key in (user, owner):  # a model reads it, whoever's key it acts with
-            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"},
-                                          timeout=30) as http, \
-                    streamable_http_client(url, http_client=http) as (read, write), \
-                    ClientSession(read, write) as client:
-                await client.initialize()
+            async with mcp_client(url, key) as client:
                 for tool, args in (("memory_list", {}),
                                    ("memory_recall", {"query": "lighthouse trip sunday"})):
                     result = await client.call_tool(tool, args)

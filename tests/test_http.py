@@ -951,3 +951,100 @@ def test_an_unreachable_store_is_not_located_for_a_user_key(
                 ref = said.rsplit("(reference ", 1)[1].split(")")[0]
                 assert any(ref in m and hidden[0] in m for m in caplog.messages), \
                     caplog.text
+
+
+#: What a failing embedding provider's answer may quote (an API key's echo, an internal
+#: host) and where it redirected to: none of it is a user key's or a model's to read.
+_PROVIDER_SECRETS = ["sk-echoed-0451", "embed-gw.corp.internal", "/tenant-7731/"]
+
+
+@pytest.mark.parametrize("failure", ["rejected", "redirected"])
+@pytest.mark.parametrize("fallback", [False, True])
+def test_an_embedding_providers_failure_is_not_located_for_a_user_key(
+        tmp_path: Path, failure: str, fallback: bool,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """R6: an embedding provider that fails (a real HTTP service on 127.0.0.1 whose
+    answer echoes an API key and names internal hosts, or which redirects there) is a
+    503 EmbeddingUnavailable, or with full-text fallback a degraded recall; a user key
+    (POST /v1/recall, /v1/context, /v1/tool) and a model (the MCP memory_recall) read
+    its kind, what to do and a reference, never the provider's answer nor a host; an
+    owner key reads the whole error, and the log holds it under the reference."""
+    import logging
+
+    from chatmem import Memory
+    from chatmem.server.mcp import HTTP_PATH, create_server, http_app
+    from fake_embedding_service import Step, fresh_service
+    from servers import free_port, mcp_client
+
+    with fresh_service() as service:
+        config = Config.load(
+            embedding=service.config("openai", model="fake", max_retries=0, timeout=5.0,
+                                     path="/tenant-7731/v1", cache={"enabled": False}),
+            hybrid={"fallback_to_lexical": fallback})
+        app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                         config=config)
+        service.default = Step(status=401, body={"error": {
+            "message": "key sk-echoed-0451 is not valid for embed-gw.corp.internal "
+                       "/tenant-7731/"}}) if failure == "rejected" else \
+            Step(status=307, body="", headers={
+                "Location": "https://embed-gw.corp.internal/tenant-7731/v1/embeddings"})
+        calls = [("/v1/recall", {"query": "lighthouse sunday", "session": "s1"}),
+                 ("/v1/context", {"turn": "lighthouse sunday", "session": "s1",
+                                  "explain": True}),
+                 ("/v1/tool", {"arguments": {"query": "lighthouse sunday"},
+                               "caller": {"session_id": "s1"}})]
+        with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
+            with client(base, ALICE) as c:
+                assert add(c, "the lighthouse trip is on sunday").status_code == 200
+            for key, whole in ((ALICE_BOT, False), (ALICE_DM, False), (ALICE, True)):
+                for path, body in calls:
+                    if path == "/v1/context" and not fallback:
+                        continue  # a turn's recall always falls back
+                    with client(base, key) as c:
+                        r = c.post(path, json=body)
+                    if fallback or path == "/v1/context":
+                        assert r.status_code == 200, r.text
+                        said = r.json()["degraded_reason"]
+                        assert said.startswith("query not embedded ("), said
+                        if path == "/v1/context":
+                            assert r.json()["recall"]["degraded_reason"] == said
+                    else:
+                        assert r.status_code == 503, r.text
+                        assert r.json()["error"]["type"] == "EmbeddingUnavailable", r.text
+                        said = r.json()["error"]["message"]
+                    if whole:
+                        assert "embed-gw.corp.internal" in said, said
+                        continue
+                    for secret in _PROVIDER_SECRETS:
+                        assert secret not in said, (secret, said)
+                    assert "send it again" in said or "a retry cannot help" in said, said
+                    ref = said.rsplit("(reference ", 1)[1].split(")")[0]
+                    assert any(ref in m and "embed-gw.corp.internal" in m
+                               for m in caplog.messages), caplog.text
+        port = free_port()
+
+        async def open_memory() -> Memory:
+            return await Memory.open(f"sqlite:///{tmp_path}/alice.db", config=config)
+
+        mcp_app = http_app(create_server(open_memory, session="s1"), host="127.0.0.1",
+                           port=port, keys=keys())
+
+        async def over_mcp(url: str) -> list[str]:
+            said: list[str] = []
+            for key in (ALICE_BOT, ALICE):  # a model reads it, whoever's key it acts with
+                async with mcp_client(url, key) as session:
+                    result = await session.call_tool("memory_recall",
+                                                     {"query": "lighthouse sunday"})
+                    text = " ".join(getattr(c, "text", "") for c in result.content)
+                    assert result.is_error is not fallback, text
+                    if fallback:
+                        assert result.structured_content is not None, text
+                        text = result.structured_content["degraded_reason"]
+                    said.append(text)
+            return said
+
+        with running(mcp_app, port=port, path=HTTP_PATH) as url:
+            for text in asyncio.run(over_mcp(url)):
+                for secret in _PROVIDER_SECRETS:
+                    assert secret not in text, (secret, text)
+                assert "(reference " in text, text

@@ -101,6 +101,7 @@ from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
+from .recall.result import DegradedReason
 from .refusals import describe
 from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
 from .scopes import (
@@ -1986,8 +1987,7 @@ class Memory:
             self._note_degraded(exc)
             if query_vector is not None:
                 query_vector.append(None)
-            what = "refused" if exc.width_mismatch else "not embedded"
-            return lexical_hits, f"query {what} ({exc}); ranked by full text only"
+            return lexical_hits, DegradedReason(exc)
         finally:
             if not dense_task.done():
                 dense_task.cancel()

@@ -6,10 +6,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import EmbeddingUnavailable
 from ..models import Message
 from .expand import Snippet
 from .period import Period
 from .rank import Ranked
+
+
+class DegradedReason(str):
+    """Why a recall ranked by full text alone: ``query not embedded (<the provider's
+    error>); ranked by full text only``, as text. ``error`` is that error: a server
+    tells a caller who may not learn where the provider is (its answer, a host) the
+    same sentence around another account of it (:meth:`told`,
+    :func:`chatmem.server.told_degraded`)."""
+
+    error: EmbeddingUnavailable
+    what: str
+
+    def __new__(cls, error: EmbeddingUnavailable) -> DegradedReason:
+        what = "refused" if error.width_mismatch else "not embedded"
+        self = super().__new__(cls, f"query {what} ({error}); ranked by full text only")
+        self.error, self.what = error, what
+        return self
+
+    def told(self, said: str) -> str:
+        """The reason with ``said`` in place of the provider's error."""
+        return f"query {self.what} ({said}); ranked by full text only"
 
 
 @dataclass(frozen=True)

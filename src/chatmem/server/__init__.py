@@ -11,7 +11,8 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import ChatmemError, DamagedRow, StoreClosed, StoreError
+from ..errors import ChatmemError, DamagedRow, EmbeddingUnavailable, StoreClosed, StoreError
+from ..recall.result import DegradedReason
 
 log = logging.getLogger("chatmem.server")
 
@@ -106,21 +107,46 @@ _ASK_OPERATOR = ("the server's operator has the whole error in the server's log 
                  "(reference {ref})")
 
 
+#: What a caller who may not learn where the embedding provider is reads after its
+#: failure, by the error's ``retry_decision`` (its answer, an endpoint it redirected to,
+#: a model file's path: an API key's echo, an internal host name).
+_PROVIDER_FAILED = {
+    "fail": ("the embedding provider refused the request or is not set up as it needs; "
+             "a retry cannot help until the operator fixes it"),
+    "invalid": ("the embedding provider answered with something that is not a usable "
+                "vector; if it keeps doing so tell the server's operator"),
+    "cooldown": ("the embedding provider asked to wait before it is called again; send "
+                 "it again later"),
+    "defer": ("the embedding provider failed or could not be reached; send it again "
+              "later, and if it keeps failing tell the server's operator"),
+}
+_WIDTH_REFUSED = ("the embedding model's vectors do not match the store's (a model or "
+                  "configuration change); a retry cannot help until the operator fixes "
+                  "it (chatmem reindex, or the model the store was embedded with)")
+
+
 def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
     """The message of ``exc`` as a server answers it, and the whole of it logged.
 
     A :class:`~chatmem.errors.StoreError` names where the store is: its file, the
     PostgreSQL host, port, user and database, its schema (another tenant's name in a
-    ``cm_{namespace}`` template), the driver's own words. A caller that may not learn
-    that (``whole`` false: a user key of the HTTP API, a model calling an MCP tool,
-    R6) reads the error's kind of failure and what to do, with a reference to the
-    log line that holds the whole message (logged at WARNING with ``doing``: the
-    route or the tool). Any other error, or ``whole``, is its whole message."""
-    if not isinstance(exc, StoreError) or whole:
+    ``cm_{namespace}`` template), the driver's own words. An
+    :class:`~chatmem.errors.EmbeddingUnavailable` quotes the provider: its answer (an
+    API key's echo, an internal host name), an endpoint it redirected to, a model
+    file's path. A caller that may not learn that (``whole`` false: a user key of the
+    HTTP API, a model calling an MCP tool, R6) reads the error's kind of failure and
+    what to do, with a reference to the log line that holds the whole message (logged
+    at WARNING with ``doing``: the route or the tool). Any other error, or ``whole``,
+    is its whole message."""
+    if not isinstance(exc, (StoreError, EmbeddingUnavailable)) or whole:
         return str(exc)
     ref = secrets.token_hex(4)
     log.warning("%s: %s (reference %s): %s", doing, type(exc).__name__, ref, exc)
     ask = _ASK_OPERATOR.format(ref=ref)
+    if isinstance(exc, EmbeddingUnavailable):
+        said = _WIDTH_REFUSED if exc.width_mismatch else \
+            _PROVIDER_FAILED.get(exc.retry_decision, _PROVIDER_FAILED["defer"])
+        return f"{said} ({ask})"
     if isinstance(exc, DamagedRow):
         # the row and what is wrong with it, without the store (``where``) and without
         # the repair, which only the store's owner can make
@@ -131,6 +157,23 @@ def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
         return f"the store is closed (the server is stopping); send it again later ({ask})"
     return ("the store failed or could not be reached; send it again later, and if it "
             f"keeps failing tell the server's operator ({ask})")
+
+
+def told_degraded(result: dict[str, Any], *, whole: bool, doing: str) -> dict[str, Any]:
+    """``result`` (a recall's, the tool's, a context's) with its ``degraded_reason`` as
+    :func:`told` tells the provider's failure that made it: the whole one for ``whole``,
+    else its kind, what to do and a reference (the nested ``recall`` of an explained
+    context alike, under the same reference). ``result`` is changed in place."""
+    reason = result.get("degraded_reason")
+    if whole or not isinstance(reason, DegradedReason):
+        return result
+    said = reason.told(told(reason.error, whole=False, doing=doing))
+    result["degraded_reason"] = said
+    nested = result.get("recall")
+    if isinstance(nested, dict) and isinstance(nested.get("degraded_reason"),
+                                               DegradedReason):
+        nested["degraded_reason"] = said
+    return result
 
 
 #: uvicorn's exit code when a server did not start (it logged why).
@@ -163,4 +206,4 @@ def uvicorn_server(config: Any) -> Any:
 
 
 __all__ = ["STOPPED", "STOP_SIGNALS", "UVICORN_STARTUP_FAILURE", "stop_signals", "told",
-           "uvicorn_server"]
+           "told_degraded", "uvicorn_server"]

@@ -116,7 +116,7 @@ from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
 from ..refusals import as_given, describe, lone_surrogate, schema_errors
 from ..store.urls import check_store_url, check_vector_url
-from . import UVICORN_STARTUP_FAILURE, stop_signals, told, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, stop_signals, told, told_degraded, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
     ClientLimits,
@@ -1285,7 +1285,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             cross_session=body.cross_session, filter=body.filter, speakers=body.speakers,
             exclude_ids=body.exclude_ids, now=body.now, narrow_only=who.narrow_only,
             follow_replies=body.follow_replies)
-        return result.to_dict()
+        # the provider's failure that degraded it is a user key's in its kind only (R6)
+        return told_degraded(result.to_dict(), whole=not who.narrow_only,
+                             doing="POST /v1/recall")
 
     @v1.post("/context", tags=["memory"])
     async def context(body: ContextBody, mem: Mem, who: Who) -> dict[str, Any]:
@@ -1303,7 +1305,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                "degraded_reason": turn.recall.degraded_reason}
         if body.explain:
             out["recall"] = turn.recall.to_dict()
-        return out
+        return told_degraded(out, whole=not who.narrow_only, doing="POST /v1/context")
 
     @v1.get("/settings", tags=["settings"])
     async def get_settings(
@@ -1530,7 +1532,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 raise InvalidInput("arguments: not valid UTF-8 text (a lone surrogate escape)")
         caller = body.caller.model_dump()
         caller["platform"] = who.entry_platform(caller.get("platform"), "caller.platform")
-        return await mem.call_tool(body.arguments, caller)
+        return told_degraded(await mem.call_tool(body.arguments, caller),
+                             whole=not who.narrow_only, doing="POST /v1/tool")
 
     app.include_router(v1)
     mount_console(app)

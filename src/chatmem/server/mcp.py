@@ -85,7 +85,7 @@ from ..recall.render import (
 from ..refusals import describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
-from . import UVICORN_STARTUP_FAILURE, stop_signals, told, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, stop_signals, told, told_degraded, uvicorn_server
 from .limits import ClientLimits
 
 if TYPE_CHECKING:
@@ -236,8 +236,9 @@ def _recall_text(result: dict[str, Any]) -> str:
 def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
     """The SDK prefixes ``Error executing tool <name>:``; drop chatmem's own ``<name>:``.
     A store's failure is told without where the store is, whoever calls (a model reads
-    it, and owner and user keys alike act through the tool for the bound conversation);
-    the whole error is logged (:func:`chatmem.server.told`)."""
+    it, and owner and user keys alike act through the tool for the bound conversation),
+    and so is an embedding provider's (its answer, a host); the whole error is logged
+    (:func:`chatmem.server.told`)."""
     text = told(exc, whole=False, doing=f"MCP tool {tool}")
     return ToolError(text.removeprefix(f"{tool}: "))
 
@@ -346,6 +347,8 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
             result = await memory().call_tool(arguments, caller)
         except ChatmemError as exc:
             raise _tool_error(exc, TOOL_NAME) from exc
+        # the provider's failure that degraded it, in its kind only, as an error's
+        told_degraded(result, whole=False, doing=f"MCP tool {TOOL_NAME}")
         return CallToolResult(content=[TextContent(type="text", text=_recall_text(result))],
                               structured_content=result)
 
