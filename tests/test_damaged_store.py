@@ -586,3 +586,52 @@ async def test_erasing_a_damaged_message_clears_its_cached_vectors(
         assert f"column {column} " in caplog.text and ids[0] in caplog.text
     assert embedder.forget_texts([TEXTS[0]]) == 0  # nothing of it left in the cache
     assert embedder.forget_texts([TEXTS[1]]) >= 1  # the other message's is kept
+
+
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A recall from a session whose root's metadata or settings chatmem cannot read (a
+    hand edit) works: neither decides its scope (the root's resource id, platform,
+    group and chat type do, and the scope settings, which are kept apart); the root is
+    named in the log. A recall from the damaged root itself still names its row and
+    the command that repairs it, and once repaired so, the warning is gone."""
+    async with await _memory(place) as mem:
+        await mem.upsert_session({"id": "root", "origin_platform": "tg", "resource_id": "r",
+                                  "metadata": {"team": "a"}, "settings": {"x": 1}})
+        await mem.upsert_session({"id": "leaf", "parent_id": "root"})
+        await mem.upsert_session({"id": "other", "resource_id": "r2"})
+        stored = await mem.add([{"session_id": "leaf", "content": TEXTS[0]},
+                                {"session_id": "other", "content": TEXTS[0] + " again"}])
+        await mem.flush(timeout=60)
+    await _damage(place, f"UPDATE sessions SET {column} = ? WHERE id = ?",
+                  "{bad" if _sqlite(place) else "[1]", "root")
+    query = "lighthouse trip sunday"
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            # scope resource: the root's resource id r, not the other session's r2
+            result = await mem.recall(query, session="leaf", scope="resource", window=0)
+            assert [h.message.id for h in result.hits] == [stored[0].id]
+            assert (await mem.effective_scope("leaf")).scope == "all"
+            tool = await mem.call_tool({"query": query, "scope": "resource"},
+                                       {"session_id": "leaf"})
+            assert [h["id"] for h in tool["hits"]] == [stored[0].id]
+        assert f"(session id 'root'): column {column} " in caplog.text, caplog.text
+        assert "as the ancestor of session 'leaf'" in caplog.text, caplog.text
+        with pytest.raises(StoreError) as caught:
+            await mem.recall(query, session="root")
+        said = _names(caught.value, "sessions", "root", column)
+        named = "--metadata JSON root" if column == "metadata" else "--unset settings root"
+        assert f"(chatmem session set {named}" in said, said
+    # the repair it names works: the command line gives the column a new value
+    option = ["--metadata", "{}"] if column == "metadata" else ["--unset", "settings"]
+    res = await _cli("session", "set", "--db", place.url, *option, "root")
+    assert res.exit_code == 0, res.output
+    caplog.clear()
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            assert (await mem.recall(query, session="root", scope="resource",
+                                     window=0)).hits
+            result = await mem.recall(query, session="leaf", scope="resource", window=0)
+        assert [h.message.id for h in result.hits] == [stored[0].id]
+        assert "damaged row" not in caplog.text, caplog.text

@@ -51,7 +51,6 @@ from .errors import (
 )
 from .indexing import (
     Indexer,
-    root_of,
     short_reply,
     snapshot_sessions,
     takes_context,
@@ -127,6 +126,7 @@ from .store.base import (
     WidthConflict,
     load_parent_chain,
     session_snapshot,
+    walked_past,
 )
 from .store.filters import evaluate
 from .telemetry import Telemetry
@@ -1599,7 +1599,15 @@ class Memory:
         check_label(session, "session")
         optional_label(platform, "platform")  # "" would be a platform no message is of
         found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
-        root = await root_of(self.store, found) if found.parent_id else found
+        root = found
+        if found.parent_id:
+            # an ancestor's metadata or settings decide nothing of a recall (the scope
+            # is read from the root's platform, group, chat type and resource id, and
+            # the scope settings, kept apart): one chatmem cannot read (a hand edit)
+            # is read without, logged, not every recall from below it refused
+            walked: list[DamagedRow] = []
+            root = (await load_parent_chain(self.store, found, damaged=walked)).root
+            walked_past(walked, doing=f"as the ancestor of session {session!r}")
         return Situation(found, root, platform)
 
     async def effective_scope(self, session: str, platform: str | None = None
