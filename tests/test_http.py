@@ -937,20 +937,30 @@ def test_an_unreachable_store_is_not_located_for_a_user_key(
                      embedder=Embedder(RecordingProvider()))
     hidden = [f"127.0.0.1:{port}", "ghostuser", "ghostdb", "cm_alice"]
     with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
-        for key, whole in ((ALICE_BOT, False), (ALICE_DM, False), (ALICE, True)):
-            with client(base, key) as c:
-                r = c.get("/v1/messages", params={"session": "s1", "visible_from": "s1"})
-            assert r.status_code == 503, r.text
-            error = r.json()["error"]
-            assert error["type"] == "StoreError", r.text
-            said = error["message"]
-            assert hidden[0] in said if whole else not any(h in said for h in hidden), said
-            if not whole:
-                assert said.startswith("the store failed or could not be reached; send "
-                                       "it again later"), said
-                ref = said.rsplit("(reference ", 1)[1].split(")")[0]
-                assert any(ref in m and hidden[0] in m for m in caplog.messages), \
-                    caplog.text
+        _store_failure_located_for_the_owner_only(base, hidden, caplog)
+
+
+def _store_failure_located_for_the_owner_only(base: str, hidden: list[str],
+                                              caplog: pytest.LogCaptureFixture) -> list[str]:
+    """GET /v1/messages of s1 with the user keys and the owner key: a 503 StoreError,
+    whose message names ``hidden[0]`` to the owner only, and to a user key none of
+    ``hidden`` but a reference to the log line that holds it. Returns the messages."""
+    out = []
+    for key, whole in ((ALICE_BOT, False), (ALICE_DM, False), (ALICE, True)):
+        with client(base, key) as c:
+            r = c.get("/v1/messages", params={"session": "s1", "visible_from": "s1"})
+        assert r.status_code == 503, r.text
+        error = r.json()["error"]
+        assert error["type"] == "StoreError", r.text
+        said = error["message"]
+        out.append(said)
+        assert hidden[0] in said if whole else not any(h in said for h in hidden), said
+        if not whole:
+            assert said.startswith("the store failed or could not be reached; send "
+                                   "it again later"), said
+            ref = said.rsplit("(reference ", 1)[1].split(")")[0]
+            assert any(ref in m and hidden[0] in m for m in caplog.messages), caplog.text
+    return out
 
 
 #: What a failing embedding provider's answer may quote (an API key's echo, an internal
@@ -1048,3 +1058,28 @@ def test_an_embedding_providers_failure_is_not_located_for_a_user_key(
                 for secret in _PROVIDER_SECRETS:
                     assert secret not in text, (secret, text)
                 assert "(reference " in text, text
+
+
+def test_a_namespace_store_that_cannot_open_is_not_located_for_a_user_key(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """R6: a namespace's store is opened at its first request; one that the server's
+    configuration cannot open (it recorded a separate vector index the server was not
+    given: a ConfigError naming that index's folder or host) is the server's failure,
+    not the request's: a 503 StoreError, which a user key reads without the index's
+    location (the store's kind of failure and what to do, with a reference), an owner
+    key whole; it was a 400 ConfigError naming the folder to every key."""
+    import logging
+
+    from chatmem import SyncMemory
+
+    folder = tmp_path / "hidden-vectors-4417"
+    with SyncMemory.open(f"sqlite:///{tmp_path}/alice.db", vector=f"qdrant+local://{folder}",
+                         embedder=Embedder(RecordingProvider())) as mem:
+        mem.add([{"session_id": "s1", "content": "the lighthouse trip is on sunday"}])
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    hidden = ["hidden-vectors-4417", str(tmp_path)]
+    with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
+        said = _store_failure_located_for_the_owner_only(base, hidden, caplog)
+    assert "its store cannot be opened as the server is configured: this store's " \
+           "vectors live in a separate index" in said[-1], said[-1]

@@ -454,9 +454,18 @@ class Namespaces:
             mem = self.open.get(namespace)
             if mem is None:
                 vector = namespace_vector_url(self.vector, namespace, self.keys)
-                mem = await Memory.open(namespace_url(self.url, namespace, self.keys),
-                                        vector=vector, embedder=self.embedder,
-                                        config=self.config)
+                try:
+                    mem = await Memory.open(namespace_url(self.url, namespace, self.keys),
+                                            vector=vector, embedder=self.embedder,
+                                            config=self.config)
+                except (StoreError, EmbeddingUnavailable):
+                    raise
+                except ChatmemError as exc:
+                    # the server's set-up, not the request (a store that recorded a
+                    # separate index the server was not given: its folder or host):
+                    # the store's failure, which only an owner key reads whole (told)
+                    raise StoreError(f"namespace {namespace!r}: its store cannot be "
+                                     f"opened as the server is configured: {exc}") from exc
                 self.open[namespace] = mem
                 if self.metrics is not None:
                     self.metrics.watch(namespace, mem)
