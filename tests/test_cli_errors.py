@@ -387,8 +387,8 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
           ("--group-id", NOT_UTF8, f"--group-id {UTF8}",
            ["--layer", "group", "--platform", "tg"]))],
     ("doctor", "--provider", "openia", "--provider must be one of local, openai", []),
-    ("doctor", "--deadline", "0", "--deadline must be a number > 0, got '0'", []),
-    ("doctor", "--deadline", "inf", "--deadline must be a number > 0, got 'inf'", []),
+    ("doctor", "--deadline", "0", "--deadline must be a number of more than 0, got '0'", []),
+    ("doctor", "--deadline", "inf", "--deadline must be a number of more than 0, got 'inf'", []),
     *[(server, option, value, says, [])
       for server in ("serve", "mcp")
       for option, value, says in (

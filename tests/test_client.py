@@ -403,7 +403,7 @@ async def test_only_a_busy_answer_is_sent_again_and_as_often_as_asked(retries: i
 
 @pytest.mark.parametrize("bad", [-1, 11, True, 1.5, "2"])
 def test_busy_retries_is_checked(bad: object) -> None:
-    with pytest.raises(ConfigError, match="busy_retries must be 0 to 10"):
+    with pytest.raises(ConfigError, match="busy_retries must be an integer from 0 to 10"):
         AsyncClient("http://chatmem.test", busy_retries=bad)  # type: ignore[arg-type]
 
 

@@ -247,9 +247,9 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer cl
         if self.low is not None and self.high is not None:
             return f"{what} from {self.low} to {self.high}"
         if self.low is not None:
-            return f"{what} ≥ {self.low}"
+            return f"{what} of at least {self.low}"
         if self.above is not None:
-            return f"{what} > {self.above}"
+            return f"{what} of more than {self.above}"
         return what
 
     def convert(self, value: Any, param: click.Parameter | None,

@@ -443,17 +443,20 @@ class AsyncClient:
                               "break or a stray character")
         if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
                                              and 0 < timeout <= 3600):
-            raise ConfigError(f"timeout must be seconds in (0, 3600], got {timeout!r}")
+            raise ConfigError("timeout must be a number of seconds more than 0 and at most 3600, "
+                              f"got {describe(timeout)}")
         if isinstance(connect_retries, bool) or not (isinstance(connect_retries, int)
                                                      and 0 <= connect_retries <= 10):
-            raise ConfigError(f"connect_retries must be 0 to 10, got {connect_retries!r}")
+            raise ConfigError("connect_retries must be an integer from 0 to 10, got "
+                              f"{describe(connect_retries)}")
         if isinstance(busy_retries, bool) or not (isinstance(busy_retries, int)
                                                   and 0 <= busy_retries <= 10):
-            raise ConfigError(f"busy_retries must be 0 to 10, got {busy_retries!r}")
+            raise ConfigError("busy_retries must be an integer from 0 to 10, got "
+                              f"{describe(busy_retries)}")
         if isinstance(max_response_bytes, bool) or not (
                 isinstance(max_response_bytes, int) and max_response_bytes >= 1024):
             raise ConfigError(f"max_response_bytes must be an integer of at least 1024, "
-                              f"got {max_response_bytes!r}")
+                              f"got {describe(max_response_bytes)}")
         self.timeout = float(timeout)
         self.max_response_bytes = max_response_bytes
         headers = {"Accept": "application/json"}

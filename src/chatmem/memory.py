@@ -229,10 +229,10 @@ PERIOD_FILL_ROUNDS = 3
 
 
 def _timeout(value: object, name: str) -> float | None:
-    """A wait in seconds: ``None`` (no limit) or a number ≥ 0 (not NaN)."""
+    """A wait in seconds: ``None`` (no limit) or a number of at least 0 (not NaN)."""
     if value is None:
         return None
-    bad = InvalidInput(f"{name} must be a number of seconds ≥ 0 (or None: no limit), got "
+    bad = InvalidInput(f"{name} must be a number of seconds of at least 0 (or None: no limit), got "
                        f"{describe(value)}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise bad

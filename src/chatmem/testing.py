@@ -43,7 +43,7 @@ DECISIONS = ("defer", "fail", "cooldown", "invalid")
 
 def _count(value: object, name: str, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidInput(f"{name} must be an integer ≥ {least}, got {describe(value)}")
+        raise InvalidInput(f"{name} must be an integer of at least {least}, got {describe(value)}")
     return value
 
 

@@ -81,15 +81,16 @@ class EmbedderStatus:
 
 def _to_input(item: EmbedLike, index: int) -> EmbedInput:
     if isinstance(item, EmbedInput):
-        text, role = item.text, item.role
+        text, role, name = item.text, item.role, f"inputs[{index}].text"
     elif isinstance(item, tuple):
         if len(item) != 2:
             raise InvalidInput(f"inputs[{index}]: expected (text, role)")
         text, role = item[0], item[1]  # type: ignore[assignment]
+        name = f"inputs[{index}].text"
     else:
-        text, role = item, "document"
+        text, role, name = item, "document", f"inputs[{index}]"
     if not isinstance(text, str):
-        raise InvalidInput(f"inputs[{index}]: text must be a string, got {type(text).__name__}")
+        raise InvalidInput(f"{name} must be a string, got {describe(text)}")
     if role not in ("document", "query"):
         raise InvalidInput(f"inputs[{index}].role must be one of document, query, got "
                            f"{describe(role)}")
@@ -125,9 +126,10 @@ class Embedder:
         deadline: float | None = None,
     ) -> None:
         if batch_size < 1:
-            raise InvalidInput("batch_size must be ≥ 1")
+            raise InvalidInput(f"batch_size must be at least 1, got {describe(batch_size)}")
         if dimensions < 0:
-            raise InvalidInput("dimensions must be ≥ 0 (0 = the provider's own size)")
+            raise InvalidInput("dimensions must be at least 0 (0 = the provider's own size), "
+                               f"got {describe(dimensions)}")
         native = provider.dimensions
         if dimensions and native and dimensions > native:
             # E7: never padded; refused here so that nothing is stored as "failed" later
@@ -239,7 +241,8 @@ class Embedder:
         if max_retries is not None and (isinstance(max_retries, bool)
                                         or not isinstance(max_retries, int)
                                         or max_retries < 0):
-            raise InvalidInput(f"max_retries must be an integer ≥ 0, got {max_retries!r}")
+            raise InvalidInput(f"max_retries must be an integer of at least 0, got "
+                               f"{describe(max_retries)}")
         inputs = [_to_input(item, i) for i, item in enumerate(items)]
         budget = deadline if deadline is not None else self.deadline
         if budget is not None and not budget > 0:

@@ -304,7 +304,7 @@ class ChatmemSession:
             return [i for i in map(message_to_item, await self._messages()) if i is not None]
         if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
             name = "limit" if limit is not None else "session_settings.limit"
-            raise InvalidInput(f"{name} must be an integer ≥ 0, got {describe(wanted)}")
+            raise InvalidInput(f"{name} must be an integer of at least 0, got {describe(wanted)}")
         items: builtins.list[Any] = []
         if wanted:
             async for message in self._listed(page_size=min(wanted, _PAGE)):

@@ -72,6 +72,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import ConfigError
+from ..refusals import describe
 
 log = logging.getLogger(__name__)
 
@@ -129,20 +130,20 @@ class ClientLimits:
         if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
                 or not math.isfinite(self.timeout) or not 0.1 <= self.timeout <= 3600:
             raise ConfigError(f"--client-timeout must be between 0.1 and 3600 seconds, "
-                              f"got {self.timeout!r}")
+                              f"got {describe(self.timeout)}")
         if isinstance(self.max_connections, bool) or not isinstance(self.max_connections, int) \
                 or not 1 <= self.max_connections <= 1_000_000:
             raise ConfigError(f"--max-connections must be an integer from 1 to 1000000, "
-                              f"got {self.max_connections!r}")
+                              f"got {describe(self.max_connections)}")
         if isinstance(self.max_concurrent_requests, bool) \
                 or not isinstance(self.max_concurrent_requests, int) \
                 or not 1 <= self.max_concurrent_requests <= 100_000:
             raise ConfigError("--max-concurrent-requests must be an integer from 1 to 100000, "
-                              f"got {self.max_concurrent_requests!r}")
+                              f"got {describe(self.max_concurrent_requests)}")
         if isinstance(self.max_unread_mb, bool) or not isinstance(self.max_unread_mb, int) \
                 or not 1 <= self.max_unread_mb <= 1_000_000:
             raise ConfigError("--max-unread-mb must be an integer from 1 to 1000000 (MiB), "
-                              f"got {self.max_unread_mb!r}")
+                              f"got {describe(self.max_unread_mb)}")
 
     @property
     def max_unread_bytes(self) -> int:

@@ -82,7 +82,8 @@ def int_option(options: Mapping[str, str], name: str, default: int, minimum: int
         raise ConfigError(f"storage URL: {name} must be an integer, got "
                           f"{refusals.describe(raw)}") from None
     if value < minimum or (maximum is not None and value > maximum):
-        bounds = f"between {minimum} and {maximum}" if maximum is not None else f"≥ {minimum}"
+        bounds = (f"between {minimum} and {maximum}" if maximum is not None
+                  else f"at least {minimum}")
         raise ConfigError(f"storage URL: {name} must be {bounds}, got {value}")
     return value
 

@@ -1,0 +1,150 @@
+"""Refusals in the library's one wording (README § Configuration): the value shown as
+JSON (``got "galaxy"``, ``got 1.5``, ``got null``), a bound in words (``must be at
+least 1``, ``more than 0``), never a Python repr (``'galaxy'``, ``None``, ``True``) nor
+``≥``/``≤``; the command line shows a value as it was typed (``got '0'``).
+
+Each case is a refusal that was worded otherwise, with the words it had before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chatmem.errors import ChatmemError, ConfigError
+
+
+def _refusal(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(ChatmemError) as info:
+        call(*args, **kwargs)
+    return str(info.value)
+
+
+async def _async_refusal(call: Any, *args: Any, **kwargs: Any) -> str:
+    with pytest.raises(ChatmemError) as info:
+        await call(*args, **kwargs)
+    return str(info.value)
+
+
+def test_a_count_of_the_test_embedder_is_refused_with_its_bound_in_words() -> None:
+    """hash_vector("x", 0) said 'hash_vector dim must be an integer ≥ 1, got 0'."""
+    from chatmem.testing import hash_vector
+
+    assert _refusal(hash_vector, "x", 0) == \
+        "hash_vector dim must be an integer of at least 1, got 0"
+    assert _refusal(hash_vector, "x", True) == \
+        "hash_vector dim must be an integer of at least 1, got true"
+
+
+async def test_a_limit_of_an_agents_session_is_refused_with_its_bound_in_words() -> None:
+    """ChatmemSession.get_items(limit=-1) said 'limit must be an integer ≥ 0, got -1'."""
+    from chatmem import Memory, testing
+    from chatmem.integrations.openai_agents import ChatmemSession
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        session = ChatmemSession(memory, "s")
+        assert await _async_refusal(session.get_items, limit=-1) == \
+            "limit must be an integer of at least 0, got -1"
+        assert await _async_refusal(session.get_items, limit="2") == \
+            'limit must be an integer of at least 0, got "2"'
+
+
+async def test_a_wait_of_memory_is_refused_with_its_bound_in_words() -> None:
+    """Memory.flush(timeout=-1) said 'timeout must be a number of seconds ≥ 0 (or None:
+    no limit), got -1'."""
+    from chatmem import Memory, testing
+
+    memory = await Memory.open("memory://", embedder=testing.embedder())
+    try:
+        assert await _async_refusal(memory.flush, timeout=-1) == (
+            "timeout must be a number of seconds of at least 0 (or None: no limit), got -1")
+        assert await _async_refusal(memory.flush, timeout="5") == (
+            'timeout must be a number of seconds of at least 0 (or None: no limit), got "5"')
+    finally:
+        await memory.close()
+
+
+async def test_an_embedder_s_settings_and_inputs_are_refused_with_the_value_as_json(
+        ) -> None:
+    """Embedder(batch_size=0) said 'batch_size must be ≥ 1' (no value), dimensions=-1
+    'dimensions must be ≥ 0 (…)', embed_many(max_retries=True) 'max_retries must be an
+    integer ≥ 0, got True' (Python), and embed_many([5]) 'inputs[0]: text must be a
+    string, got int' (the type, not the value)."""
+    from chatmem.embedding import Embedder
+    from providers import RecordingProvider
+
+    provider = RecordingProvider(dim=16)
+    assert _refusal(Embedder, provider, batch_size=0) == "batch_size must be at least 1, got 0"
+    assert _refusal(Embedder, provider, dimensions=-1) == (
+        "dimensions must be at least 0 (0 = the provider's own size), got -1")
+    embedder = Embedder(provider)
+    assert await _async_refusal(embedder.embed_many, ["x"], max_retries=True) == \
+        "max_retries must be an integer of at least 0, got true"
+    assert await _async_refusal(embedder.embed_many, ["x"], max_retries=-1) == \
+        "max_retries must be an integer of at least 0, got -1"
+    assert await _async_refusal(embedder.embed_many, [5]) == \
+        "inputs[0] must be a string, got 5"
+    assert await _async_refusal(embedder.embed_many, [(None, "query")]) == \
+        "inputs[0].text must be a string, got null"
+
+
+@pytest.mark.parametrize("given,says", [
+    ({"timeout": "10"}, '--client-timeout must be between 0.1 and 3600 seconds, got "10"'),
+    ({"timeout": True}, "--client-timeout must be between 0.1 and 3600 seconds, got true"),
+    ({"max_connections": 2.5}, "--max-connections must be an integer from 1 to 1000000, "
+                               "got 2.5"),
+    ({"max_concurrent_requests": "4"}, "--max-concurrent-requests must be an integer from "
+                                       '1 to 100000, got "4"'),
+    ({"max_unread_mb": None}, "--max-unread-mb must be an integer from 1 to 1000000 (MiB), "
+                              "got null"),
+])
+def test_a_server_limit_is_refused_with_the_value_as_json(given: dict[str, Any],
+                                                          says: str) -> None:
+    """ClientLimits(timeout="10") said "… got '10'", max_unread_mb=None "… got None"."""
+    from chatmem.server.limits import ClientLimits
+
+    with pytest.raises(ConfigError) as info:
+        ClientLimits(**given)
+    assert str(info.value) == says
+
+
+@pytest.mark.parametrize("given,says", [
+    ({"timeout": 0}, "timeout must be a number of seconds more than 0 and at most 3600, "
+                     "got 0"),
+    ({"timeout": None}, "timeout must be a number of seconds more than 0 and at most 3600, "
+                        "got null"),
+    ({"connect_retries": 11}, "connect_retries must be an integer from 0 to 10, got 11"),
+    ({"busy_retries": True}, "busy_retries must be an integer from 0 to 10, got true"),
+    ({"max_response_bytes": "2048"}, "max_response_bytes must be an integer of at least "
+                                     '1024, got "2048"'),
+])
+def test_a_client_setting_is_refused_with_its_bounds_in_words(given: dict[str, Any],
+                                                             says: str) -> None:
+    """AsyncClient(…, timeout=0) said 'timeout must be seconds in (0, 3600], got 0',
+    connect_retries=11 'connect_retries must be 0 to 10, got 11', busy_retries=True
+    '… got True', max_response_bytes="2048" "… got '2048'"."""
+    from chatmem.client import AsyncClient
+
+    with pytest.raises(ConfigError) as info:
+        AsyncClient("http://chatmem.test", **given)
+    assert str(info.value) == says
+
+
+def test_a_postgres_url_option_is_refused_with_its_bound_in_words() -> None:
+    """postgresql://…?pool_size=0 said 'storage URL: pool_size must be ≥ 1, got 0'."""
+    from chatmem.store.postgres import PostgresStore
+
+    with pytest.raises(ConfigError) as info:
+        PostgresStore.from_url("postgresql://u@127.0.0.1:1/db?pool_size=0")
+    assert str(info.value) == "storage URL: pool_size must be at least 1, got 0"
+
+
+def test_an_open_number_of_the_command_line_is_refused_with_its_bound_in_words() -> None:
+    """chatmem doctor --deadline 0 said "--deadline must be a number > 0, got '0'"."""
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    result = CliRunner().invoke(main, ["doctor", "--deadline", "0"])
+    assert result.exit_code == 2
+    assert "--deadline must be a number of more than 0, got '0'" in result.output
