@@ -948,14 +948,16 @@ def _wrong_values(option: str) -> list[tuple[Any, str]]:
         kind = type(bound).__name__
         value = getattr(bound, kind.lower(), None)
         step = 1 if int in kinds else 0.5
+        # the bound as a user reads the number (0, not 0.0); the value as it was given
+        said = f"{value:g}" if isinstance(value, float) else value
         if kind == "Ge":
-            wrong.append((value - step, f"at least {value}, got {value - step}"))
+            wrong.append((value - step, f"at least {said}, got {value - step}"))
         elif kind == "Gt":
-            wrong.append((value, f"more than {value}, got {value}"))
+            wrong.append((value, f"more than {said}, got {value}"))
         elif kind == "Le":
-            wrong.append((value + step, f"at most {value}, got {value + step}"))
+            wrong.append((value + step, f"at most {said}, got {value + step}"))
         elif kind == "Lt":
-            wrong.append((value, f"less than {value}, got {value}"))
+            wrong.append((value, f"less than {said}, got {value}"))
     return wrong
 
 

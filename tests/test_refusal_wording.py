@@ -148,3 +148,48 @@ def test_an_open_number_of_the_command_line_is_refused_with_its_bound_in_words()
     result = CliRunner().invoke(main, ["doctor", "--deadline", "0"])
     assert result.exit_code == 2
     assert "--deadline must be a number of more than 0, got '0'" in result.output
+
+
+@pytest.mark.parametrize("data,says", [
+    ({"embedding": {"timeout": 0}}, "embedding.timeout must be more than 0, got 0"),
+    ({"search": {"min_score": 2}}, "search.min_score must be at most 1, got 2"),
+    ({"hybrid": {"cosine_baseline": 1}}, "hybrid.cosine_baseline must be less than 1, got 1"),
+    ({"indexing": {"lease_s": 0.1}}, "indexing.lease_s must be at least 0.5, got 0.1"),
+    ({"indexing": {"retry_max_s": 1e6}}, "indexing.retry_max_s must be at most 86400, "
+                                         "got 1000000.0"),
+])
+def test_a_float_bound_of_a_table_reads_as_its_number(data: dict[str, Any], says: str
+                                                      ) -> None:
+    """Config.load({"embedding": {"timeout": 0}}) (a file's, a table's) said
+    'embedding.timeout must be more than 0.0, got 0': the bound as Python prints a float."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(data)
+    assert str(info.value) == f"invalid configuration: {says}"
+
+
+@pytest.mark.parametrize("env,says", [
+    ({"CHATMEM_EMBEDDING__TIMEOUT": "0"},
+     "embedding.timeout must be a number of more than 0 and at most 600, got '0'"),
+    ({"CHATMEM_SEARCH__HALF_LIFE_DAYS": "0"},
+     "search.half_life_days must be a number of more than 0, got '0'"),
+    ({"CHATMEM_RETENTION__SWEEP_INTERVAL_S": "-1"},
+     "retention.sweep_interval_s must be a number of at least 0, got '-1'"),
+    ({"CHATMEM_HYBRID__COSINE_BASELINE": "1"},
+     "hybrid.cosine_baseline must be a number of at least 0 and less than 1, got '1'"),
+    ({"CHATMEM_INDEXING__CONCURRENCY": "65"},
+     "indexing.concurrency must be an integer of at most 64, got '65'"),
+    ({"CHATMEM_INDEXING__LEASE_S": "0"},
+     "indexing.lease_s must be a number from 0.5 to 3600, got '0'"),
+])
+def test_a_bound_of_a_variable_reads_in_words(env: dict[str, str], says: str) -> None:
+    """CHATMEM_EMBEDDING__TIMEOUT=0 said 'embedding.timeout must be a number > 0 and ≤
+    600', CHATMEM_HYBRID__COSINE_BASELINE=1 '… ≥ 0 and < 1': symbols, where a file's
+    refusal of the same option says its bound in words. (The variable's text is shown as
+    typed, as the command line shows it.)"""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert str(info.value) == f"invalid configuration: {next(iter(env))}: {says}"

@@ -32,7 +32,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource
 from pydantic_settings.sources.utils import parse_env_vars
 
 from .errors import ConfigError, InvalidInput
-from .refusals import describe
+from .refusals import bound, describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
 SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
@@ -1456,13 +1456,9 @@ def _expectation(loc: str) -> str:
     else:
         return "must be " + ("a JSON table" if _model_of(info.annotation) or
                              _is_json_target(info.annotation) else "a valid value")
-    low = bounds.get("Ge", bounds.get("Gt"))
-    high = bounds.get("Le", bounds.get("Lt"))
+    # in the words of a file's refusal of each bound (refusals.refusal)
     if "Ge" in bounds and "Le" in bounds:
-        return f"must be {what} from {low:g} to {high:g}"
-    parts = []
-    if low is not None:
-        parts.append(f"{'≥' if 'Ge' in bounds else '>'} {low:g}")
-    if high is not None:
-        parts.append(f"{'≤' if 'Le' in bounds else '<'} {high:g}")
-    return f"must be {what}" + (f" {' and '.join(parts)}" if parts else "")
+        return f"must be {what} from {bound(bounds['Ge'])} to {bound(bounds['Le'])}"
+    said = {"Ge": "at least", "Gt": "more than", "Le": "at most", "Lt": "less than"}
+    parts = [f"{said[kind]} {bound(bounds[kind])}" for kind in said if kind in bounds]
+    return f"must be {what}" + (f" of {' and '.join(parts)}" if parts else "")

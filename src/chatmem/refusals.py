@@ -89,6 +89,15 @@ def describe(value: object) -> str:
     return f"{type(value).__name__} {_python.repr(value)}"
 
 
+def bound(value: object) -> str:
+    """A bound of a refusal (``at least 0``, ``more than 0.5``) as a user reads the
+    number: a whole float as the integer JSON's reader sees (``0``, not Python's
+    ``0.0``; ``1000000``, not ``1e+06``), any other as it is."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return str(int(value))
+    return str(value)
+
+
 #: A value JSON does not hold, shown by its Python repr, cut as :data:`_as_json` cuts.
 _python = reprlib.Repr()
 _python.maxstring = _python.maxother = 40
@@ -265,7 +274,8 @@ def refusal(err: Mapping[str, Any], name: str, given: str | None) -> str:
     if kind == "literal_error":  # the choices bare, as the library lists them
         return f"{name} must be one of {_choices(str(ctx.get('expected', '')))}{got}"
     if kind in _MUST_BE:
-        return f"{name} must be {_MUST_BE[kind].format(**ctx)}{got}"
+        bounds = {key: bound(value) for key, value in ctx.items()}
+        return f"{name} must be {_MUST_BE[kind].format(**bounds)}{got}"
     return f"{name}: {said.removeprefix('Input ')}"
 
 
