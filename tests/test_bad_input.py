@@ -934,10 +934,10 @@ def _wrong_values(option: str) -> list[tuple[Any, str]]:
     if {"str", "SecretStr"} & names:
         wrong = [(5, "a string, got 5")]
     elif _model_of(info.annotation) is not None:
-        what = "true, false or an object" if bool in kinds else "an object"
+        what = "true, false or a table" if bool in kinds else "a table"
         wrong = [(5, f"{what}, got 5")]
     elif any(typing.get_origin(t) is dict for t in kinds):
-        wrong = [("two", 'an object, got "two"')]
+        wrong = [("two", 'a table, got "two"')]
     elif any(typing.get_origin(t) is list for t in kinds):
         wrong = [("two", 'a list, got "two"')]
     else:

@@ -193,3 +193,37 @@ def test_a_bound_of_a_variable_reads_in_words(env: dict[str, str], says: str) ->
     with pytest.raises(ConfigError) as info:
         Config.load(env=env)
     assert str(info.value) == f"invalid configuration: {next(iter(env))}: {says}"
+
+
+@pytest.mark.parametrize("option,value,says", [
+    ("search", 5, "search must be a table, got 5"),
+    ("platforms", 5, "platforms must be a table, got 5"),
+    ("semantic_recall", 5, "semantic_recall must be true, false or a table, got 5"),
+    ("semantic_recall.filter", 5, "semantic_recall.filter must be a table, got 5"),
+    ("embedding.headers", 5, "embedding.headers must be a table"),  # a secret: no value
+    ("embedding.openrouter.order", 5, "embedding.openrouter.order must be a list, got 5"),
+])
+def test_a_table_or_list_is_called_the_same_in_a_file_and_a_variable(
+        option: str, value: Any, says: str) -> None:
+    """A file's search = 5 said 'search must be an object, got 5' (semantic_recall = 5
+    'must be true, false or an object'), CHATMEM_SEARCH=5 'search must be a JSON table,
+    got '5'' (CHATMEM_SEMANTIC_RECALL=5 'must be true or false or a JSON table',
+    CHATMEM_EMBEDDING__OPENROUTER__ORDER=5 'must be a JSON list'), where the rest of
+    the configuration's refusals (a file not holding a table, a key file's keys.o = 5)
+    call it a table. Now both say 'must be a table' ('… a list')."""
+    from chatmem.config import Config, env_var
+
+    data: dict[str, Any] = {}
+    node = data
+    *above, last = option.split(".")
+    for part in above:
+        node = node.setdefault(part, {})
+    node[last] = value
+    with pytest.raises(ConfigError) as info:
+        Config.load(data)
+    assert str(info.value) == f"invalid configuration: {says}"
+    var = env_var(option)
+    with pytest.raises(ConfigError) as info:
+        Config.load(env={var: str(value)})
+    typed = says.replace(f"got {value}", f"got '{value}'")
+    assert str(info.value) == f"invalid configuration: {var}: {typed}"

@@ -909,11 +909,16 @@ def _refused(err: Any, parts: list[Any], shown: str | None) -> str:
         return _refused_choice(loc, shown)
     name = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
     info = _field_info(loc)
-    if err["type"] == "model_type" and info is not None \
-            and bool in _flat_types(info.annotation):  # semantic_recall = 5
+    if err["type"] in _TABLE_ERRORS:  # a table, as a file and a variable call it
         got = "" if shown is None else f", got {shown}"
-        return f"{name} must be true, false or an object{got}"
+        either = info is not None and bool in _flat_types(info.annotation)
+        return f"{name} must be {'true, false or ' if either else ''}a table{got}"
     return refusal(err, name, shown)
+
+
+#: pydantic's refusals of a value that is not a table (refusals.refusal: "an object",
+#: as the HTTP API's JSON calls it; a file and a variable call it a table).
+_TABLE_ERRORS = ("dict_type", "model_type", "model_attributes_type")
 
 
 def _set_by(data: Mapping[str, Any], loc: str) -> bool:
@@ -1449,12 +1454,12 @@ def _expectation(loc: str) -> str:
     elif float in kinds:
         what = "a number"
     elif bool in kinds:
-        return "must be true or false" + (" or a JSON table" if _model_of(info.annotation)
-                                          else "")
+        return "must be true, false or a table" if _model_of(info.annotation) \
+            else "must be true or false"
     elif any(typing.get_origin(t) is list for t in kinds):
-        return "must be a JSON list"
+        return "must be a list"  # as a file's (refusals.refusal), and _TABLE_ERRORS' table
     else:
-        return "must be " + ("a JSON table" if _model_of(info.annotation) or
+        return "must be " + ("a table" if _model_of(info.annotation) or
                              _is_json_target(info.annotation) else "a valid value")
     # in the words of a file's refusal of each bound (refusals.refusal)
     if "Ge" in bounds and "Le" in bounds:
