@@ -721,7 +721,7 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
              'storage URL: pool_size must be an integer, got "abc"'),
             (f"sqlite:///{tmp_path}/{{namespace}}.db",
              "qdrant://127.0.0.1:9?timeout=soon&prefix={namespace}",
-             "vector URL 'qdrant://127.0.0.1:9?timeout=soon&prefix=n': timeout must be a "
+             'vector URL "qdrant://127.0.0.1:9?timeout=soon&prefix=n": timeout must be a '
              'positive number of seconds, got "soon"')):
         # refused at start-up, not at each namespace's first request (a 400 to every
         # client after a healthy start)

@@ -227,3 +227,80 @@ def test_a_table_or_list_is_called_the_same_in_a_file_and_a_variable(
         Config.load(env={var: str(value)})
     typed = says.replace(f"got {value}", f"got '{value}'")
     assert str(info.value) == f"invalid configuration: {var}: {typed}"
+
+
+@pytest.mark.parametrize("url,says", [
+    ("qdrant://h?https=maybe&api_key=k1",
+     'vector URL "qdrant://h?https=maybe&api_key=***": https must be a flag (https=1 or '
+     'https=0), got "maybe"'),
+    ("qdrant://h?bogus=1", 'vector URL "qdrant://h?bogus=1": unknown option "bogus"; known: '
+                           "api_key, https, prefix, timeout, exact"),
+    ("qdrant://h?prefix=a&prefix=b",
+     'vector URL "qdrant://h?prefix=a&prefix=b": option "prefix" is given twice'),
+    ("qdrant://h:6333/q", 'vector URL "qdrant://h:6333/q": unexpected path "/q"; a path '
+                          "prefix goes in the query, e.g. ?prefix=/q"),
+    ("qdrant+grpc://h", 'vector URL "qdrant+grpc://h": unknown scheme "qdrant+grpc"; use '
+                        "qdrant://, qdrant+http://, qdrant+https:// or qdrant+local://"),
+    ("qdrant+local://rel/dir", 'vector URL "qdrant+local://rel/dir": "rel/dir" is not an '
+                               "absolute folder; use qdrant+local:///absolute/folder (three "
+                               "slashes) or qdrant+local://:memory:"),
+    ("sqlite:///x.db", 'vector URL "sqlite:///x.db": a SQL store is its own vector index; '
+                       "pass it as the storage URL and leave vector unset, or use "
+                       "qdrant://host:port"),
+    ("redis://h", 'vector URL "redis://h": unknown scheme; use qdrant://host:port or '
+                  "qdrant+local:///path"),
+])
+def test_a_vector_url_is_quoted_as_json(url: str, says: str) -> None:
+    """Memory.open(vector="qdrant://h?https=maybe") said "vector URL
+    'qdrant://h?https=maybe': https='maybe' is not a flag; …": the URL and its parts
+    quoted as Python, where a storage URL's refusal shows a value as JSON ('storage URL:
+    pool_size must be an integer, got "abc"')."""
+    from chatmem.store.qdrant import parse_url
+    from chatmem.store.urls import check_vector_url
+
+    with pytest.raises(ConfigError) as info:  # (qdrant+grpc: as Memory.open's index)
+        (parse_url if url.startswith("qdrant") else check_vector_url)(url)
+    assert str(info.value) == says
+
+
+@pytest.mark.parametrize("url,says", [
+    ("sqlite://chat.db", 'storage URL "sqlite://chat.db" has a host part "chat.db", which '
+                         'SQLite URLs cannot have: for the file "chat.db" relative to the '
+                         'working directory write "sqlite:///chat.db", for an absolute path '
+                         '"sqlite:////chat.db"'),
+    ("sqlite:///a.db?mode=ro", 'storage URL "sqlite:///a.db?mode=ro": SQLite URLs take no '
+                               'options or fragments ("?"…); remove that part, or write a '
+                               '"?" that belongs to the file name as %3F (or pass the plain '
+                               "path)"),
+    ("mysql://x/y", 'storage URL "mysql://x/y": unknown scheme; use sqlite:///relative/'
+                    "path.db or sqlite:////absolute/path.db, a plain file path, memory:// "
+                    "or postgresql://user@host/db"),
+    ("postgresql://h/db?schema=Bad", 'storage URL: schema "Bad" is not a valid name '
+                                     "(lowercase letters, digits and _, not starting with a "
+                                     "digit or pg_, at most 63 characters)"),
+])
+def test_a_storage_url_is_quoted_as_json(url: str, says: str) -> None:
+    """A SQLite storage URL's refusal quoted the URL as Python ("storage URL
+    'sqlite://chat.db' has a host part 'chat.db'…"), a PostgreSQL schema "schema
+    'Bad'", where its options' refusals show their values as JSON."""
+    from chatmem.store.urls import check_store_url
+
+    with pytest.raises(ConfigError) as info:
+        check_store_url(url)
+    assert str(info.value) == says
+
+
+@pytest.mark.parametrize("url,says", [
+    (5, "base_url must be an http:// or https:// URL, got 5"),
+    ("ftp://u:pw@h/x", 'base_url must be an http:// or https:// URL, got "ftp://u:***@h/x"'),
+    ("http://", 'base_url "http://" names no host, e.g. http://127.0.0.1:8765'),
+])
+def test_a_client_s_base_url_is_quoted_as_json(url: Any, says: str) -> None:
+    """AsyncClient("ftp://h") said "base_url must be … URL, got 'ftp://h'", and
+    AsyncClient(5) raised AttributeError ('int' object has no attribute 'partition'),
+    no ChatmemError."""
+    from chatmem.client import AsyncClient
+
+    with pytest.raises(ConfigError) as info:
+        AsyncClient(url)
+    assert str(info.value) == says

@@ -82,8 +82,8 @@ def test_sqlite_url_forms(url: str, path: str) -> None:
 
 
 @pytest.mark.parametrize(("url", "message"), [
-    ("sqlite://chat.db", r"host part 'chat.db'.*write 'sqlite:///chat.db'"),
-    ("sqlite://host/x.db", r"host part 'host'.*'sqlite:////host/x.db'"),
+    ("sqlite://chat.db", r'host part "chat.db".*write "sqlite:///chat.db"'),
+    ("sqlite://host/x.db", r'host part "host".*"sqlite:////host/x.db"'),
     ("sqlite://", "needs a path"),
     ("sqlite:///", "names no file"),
     ("sqlite:x.db", "write sqlite:///relative/path.db"),

@@ -57,7 +57,7 @@ def test_sqlite_urls() -> None:
     assert sqlite_path("sqlite:////abs/x.db") == "/abs/x.db"
     assert sqlite_path("memory://") == ":memory:"
     assert sqlite_path("sqlite:///:memory:") == ":memory:"
-    with pytest.raises(ConfigError, match="host part 'rel.db'.*'sqlite:///rel.db'"):
+    with pytest.raises(ConfigError, match='host part "rel.db".*"sqlite:///rel.db"'):
         sqlite_path("sqlite://rel.db")
     with pytest.raises(Exception, match="unknown scheme"):
         sqlite_path("mysql://x")

@@ -96,7 +96,7 @@ from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
 from .recall.request import id_list
 from .recall.result import Hit, RecallResult
-from .refusals import describe
+from .refusals import as_given, describe
 from .retention import EffectiveRetention
 from .scopes import EffectiveScope
 
@@ -375,6 +375,12 @@ def _shown_url(url: str) -> str:
     return f"{scheme}://{user.partition(':')[0]}:***@{host}{slash}{path}"
 
 
+def _refused_url(url: object) -> str:
+    """A ``base_url`` refused, as a refusal shows a value: as JSON (``"ftp://h"``,
+    ``5``), a password in it hidden."""
+    return as_given(_shown_url(url), 200) if isinstance(url, str) else describe(url)
+
+
 def _told(text: str, secret: str | None) -> str:
     """``text`` of the server's answer as an error carries it: without the API key (a
     server that echoes the request, or a proxy's error page, sends it back) and at most
@@ -423,15 +429,15 @@ class AsyncClient:
                  max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
                  busy_retries: int = DEFAULT_BUSY_RETRIES) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must be an http:// or https:// URL, got "
-                              f"{_shown_url(base_url)!r}")
+            raise ConfigError("base_url must be an http:// or https:// URL, got "
+                              f"{_refused_url(base_url)}")
         try:
             host = httpx.URL(base_url).host
         except httpx.InvalidURL as exc:
-            raise ConfigError(f"base_url {_shown_url(base_url)!r} is not a valid URL "
+            raise ConfigError(f"base_url {_refused_url(base_url)} is not a valid URL "
                               f"({exc})") from None
         if not host:
-            raise ConfigError(f"base_url {_shown_url(base_url)!r} names no host, e.g. "
+            raise ConfigError(f"base_url {_refused_url(base_url)} names no host, e.g. "
                               "http://127.0.0.1:8765")
         if api_key is not None and not isinstance(api_key, str):
             raise ConfigError(f"api_key must be text (the key), got {type(api_key).__name__}")

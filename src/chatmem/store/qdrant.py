@@ -75,7 +75,7 @@ import numpy.typing as npt
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
-from ..refusals import describe
+from ..refusals import as_given, describe
 from .base import (
     OneWidth,
     SessionSnapshot,
@@ -150,8 +150,14 @@ def _flag(url: str, name: str, value: str) -> bool:
         return True
     if low in _FALSE:
         return False
-    raise ConfigError(f"vector URL {mask_url(url)!r}: {name}={value!r} is not a flag; use "
-                      f"{name}=1 or {name}=0")
+    raise ConfigError(f"vector URL {shown_url(url)}: {name} must be a flag ({name}=1 or "
+                      f"{name}=0), got {describe(value)}")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a refusal shows it: as JSON, as every value (``"qdrant://h?x=1"``), its
+    secrets hidden (:func:`mask_url`), cut only past 200 characters."""
+    return as_given(mask_url(url), 200)
 
 
 def mask_url(url: str) -> str:
@@ -172,71 +178,71 @@ def parse_url(url: str) -> QdrantTarget:
     naming the fix."""
     scheme, sep, rest = url.partition("://")
     if not sep:
-        raise ConfigError(f"vector URL {mask_url(url)!r}: expected qdrant://host:6333 or "
+        raise ConfigError(f"vector URL {shown_url(url)}: expected qdrant://host:6333 or "
                           "qdrant+local:///abs/folder")
     if scheme == "qdrant+local":
         return _parse_local(url, rest)
     if scheme in ("qdrant", "qdrant+http", "qdrant+https"):
         return _parse_server(url, scheme)
-    raise ConfigError(f"vector URL {mask_url(url)!r}: unknown scheme {scheme!r}; use qdrant://, "
-                      "qdrant+http://, qdrant+https:// or qdrant+local://")
+    raise ConfigError(f"vector URL {shown_url(url)}: unknown scheme {describe(scheme)}; use "
+                      "qdrant://, qdrant+http://, qdrant+https:// or qdrant+local://")
 
 
 def _parse_local(url: str, rest: str) -> QdrantTarget:
     fix = ("use qdrant+local:///absolute/folder (three slashes) or qdrant+local://:memory:")
     if "?" in rest or "#" in rest:
-        raise ConfigError(f"vector URL {mask_url(url)!r}: qdrant+local takes no options; {fix}")
+        raise ConfigError(f"vector URL {shown_url(url)}: qdrant+local takes no options; {fix}")
     if rest == ":memory:":
         return QdrantTarget({"location": ":memory:"}, url, local=True)
     path = unquote(rest)
     if not path.startswith("/"):
-        what = "no folder" if not path else f"{path!r} is not an absolute folder"
-        raise ConfigError(f"vector URL {mask_url(url)!r}: {what}; {fix}")
+        what = "no folder" if not path else f"{as_given(path, 200)} is not an absolute folder"
+        raise ConfigError(f"vector URL {shown_url(url)}: {what}; {fix}")
     if "\x00" in path:
-        raise ConfigError(f"vector URL {url!r}: the folder contains NUL; {fix}")
+        raise ConfigError(f"vector URL {shown_url(url)}: the folder contains NUL; {fix}")
     return QdrantTarget({"path": path}, url, local=True)
 
 
 def _parse_server(url: str, scheme: str) -> QdrantTarget:
-    shown = mask_url(url)
+    shown = shown_url(url)
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise ConfigError(f"vector URL {shown!r}: {exc}; e.g. qdrant://localhost:6333") from None
+        raise ConfigError(f"vector URL {shown}: {exc}; e.g. qdrant://localhost:6333") from None
     if parts.username is not None or parts.password is not None:
-        raise ConfigError(f"vector URL {shown!r}: credentials in the host part are not "
+        raise ConfigError(f"vector URL {shown}: credentials in the host part are not "
                           "supported; pass the API key as ?api_key=KEY")
     host = parts.hostname
     if not host:
-        raise ConfigError(f"vector URL {shown!r}: no host; e.g. qdrant://localhost:6333")
+        raise ConfigError(f"vector URL {shown}: no host; e.g. qdrant://localhost:6333")
     if port == 0:
-        raise ConfigError(f"vector URL {shown!r}: port 0; e.g. qdrant://{host}:6333")
+        raise ConfigError(f"vector URL {shown}: port 0; e.g. qdrant://{host}:6333")
     if parts.path not in ("", "/"):
-        raise ConfigError(f"vector URL {shown!r}: unexpected path {parts.path!r}; a path "
+        raise ConfigError(f"vector URL {shown}: unexpected path {describe(parts.path)}; a path "
                           f"prefix goes in the query, e.g. ?prefix={parts.path}")
     if parts.fragment:
         # not shown: a '#' in an API key makes the key's tail a fragment
-        raise ConfigError(f"vector URL {shown!r}: unexpected fragment (#…); a '#' in the "
+        raise ConfigError(f"vector URL {shown}: unexpected fragment (#…); a '#' in the "
                           "API key or another option is written %23")
     options: dict[str, str] = {}
     try:
         pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
     except ValueError:
-        raise ConfigError(f"vector URL {shown!r}: malformed query; use "
+        raise ConfigError(f"vector URL {shown}: malformed query; use "
                           "?api_key=KEY&https=1&prefix=/path") from None
     for key, value in pairs:
         if key not in _OPTIONS:
-            raise ConfigError(f"vector URL {shown!r}: unknown option {key!r}; known: "
+            raise ConfigError(f"vector URL {shown}: unknown option {describe(key)}; known: "
                               f"{', '.join(_OPTIONS)}")
         if key in options:
-            raise ConfigError(f"vector URL {shown!r}: option {key!r} is given twice")
+            raise ConfigError(f"vector URL {shown}: option {describe(key)} is given twice")
         options[key] = value
     https = scheme == "qdrant+https"
     if "https" in options:
         flag = _flag(url, "https", options["https"])
         if scheme != "qdrant" and flag != https:
-            raise ConfigError(f"vector URL {shown!r}: https={options['https']} contradicts "
+            raise ConfigError(f"vector URL {shown}: https={options['https']} contradicts "
                               f"{scheme}://; drop one of them")
         https = flag
     kwargs: dict[str, Any] = {"check_compatibility": False}
@@ -244,7 +250,7 @@ def _parse_server(url: str, scheme: str) -> QdrantTarget:
     kwargs["url"] = f"{'https' if https else 'http'}://{netloc}:{port or DEFAULT_PORT}"
     if "api_key" in options:
         if not options["api_key"]:
-            raise ConfigError(f"vector URL {shown!r}: api_key is empty")
+            raise ConfigError(f"vector URL {shown}: api_key is empty")
         kwargs["api_key"] = options["api_key"]
     prefix = options.get("prefix", "").strip()
     if prefix:
@@ -255,7 +261,7 @@ def _parse_server(url: str, scheme: str) -> QdrantTarget:
         except ValueError:
             timeout = math.nan
         if not (math.isfinite(timeout) and timeout > 0):
-            raise ConfigError(f"vector URL {shown!r}: timeout must be a positive number of "
+            raise ConfigError(f"vector URL {shown}: timeout must be a positive number of "
                               f"seconds, got {describe(options['timeout'])}")
         kwargs["timeout"] = max(1, math.ceil(timeout))
     exact = _flag(url, "exact", options["exact"]) if "exact" in options else False
@@ -540,7 +546,7 @@ class QdrantIndex:
             from qdrant_client import AsyncQdrantClient
         except ImportError:
             raise ConfigError(
-                f"vector URL {target.display!r} needs the Qdrant client: "
+                f"vector URL {as_given(target.display, 200)} needs the Qdrant client: "
                 "pip install 'chatmem[qdrant]'"
             ) from None
         folder = target.client_kwargs.get("path")

@@ -9,12 +9,18 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..errors import ConfigError
+from ..refusals import as_given
 from .base import IndexedStore, MessageStore, VectorIndex
 from .sqlite import SqliteStore
 
 _MEMORY = ("memory://", "memory", ":memory:", "sqlite://:memory:", "sqlite:///:memory:")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _FORMS = "sqlite:///relative/path.db or sqlite:////absolute/path.db"
+
+
+def _shown(text: str) -> str:
+    """A URL or a part of one as a refusal shows it: as JSON, as every value."""
+    return as_given(text, 200)
 
 
 def sqlite_path(url: str) -> str:
@@ -34,7 +40,7 @@ def sqlite_path(url: str) -> str:
         return _sqlite_url_path(url)
     if "://" in url:
         raise ConfigError(
-            f"storage URL {url!r}: unknown scheme; use {_FORMS}, a plain file path, "
+            f"storage URL {_shown(url)}: unknown scheme; use {_FORMS}, a plain file path, "
             "memory:// or postgresql://user@host/db"
         )
     if not url.strip():
@@ -45,36 +51,37 @@ def sqlite_path(url: str) -> str:
 
 def _sqlite_url_path(url: str) -> str:
     if not url.lower().startswith("sqlite://"):
-        raise ConfigError(f"storage URL {url!r}: write {_FORMS}")
+        raise ConfigError(f"storage URL {_shown(url)}: write {_FORMS}")
     rest = url[len("sqlite://"):]
     if not rest.startswith("/"):
         if not rest:
-            raise ConfigError(f"storage URL 'sqlite://' needs a path: {_FORMS}")
+            raise ConfigError(f'storage URL "sqlite://" needs a path: {_FORMS}')
         host, _, path = rest.partition("/")
         raise ConfigError(
-            f"storage URL {url!r} has a host part {host!r}, which SQLite URLs cannot have: "
-            f"for the file {rest!r} relative to the working directory write "
-            f"'sqlite:///{rest}', for an absolute path 'sqlite:////{rest}'"
+            f"storage URL {_shown(url)} has a host part {_shown(host)}, which SQLite URLs "
+            f"cannot have: for the file {_shown(rest)} relative to the working directory "
+            f"write {_shown('sqlite:///' + rest)}, for an absolute path "
+            f"{_shown('sqlite:////' + rest)}"
         )
     path = rest[1:]
     for mark, code in (("?", "%3F"), ("#", "%23")):
         if mark in path:
             raise ConfigError(
-                f"storage URL {url!r}: SQLite URLs take no options or fragments "
-                f"({mark!r}…); remove that part, or write a {mark!r} that belongs to the file "
-                f"name as {code} (or pass the plain path)"
+                f"storage URL {_shown(url)}: SQLite URLs take no options or fragments "
+                f"({_shown(mark)}…); remove that part, or write a {_shown(mark)} that belongs "
+                f"to the file name as {code} (or pass the plain path)"
             )
     if _BAD_PERCENT.search(path):
-        raise ConfigError(f"storage URL {url!r}: '%' must start a %xx escape; write a "
-                          "'%' that belongs to the file name as %25 (or pass the plain path)")
+        raise ConfigError(f'storage URL {_shown(url)}: "%" must start a %xx escape; write a '
+                          '"%" that belongs to the file name as %25 (or pass the plain path)')
     try:
         decoded = unquote(path, errors="strict")
     except UnicodeDecodeError:
-        raise ConfigError(f"storage URL {url!r}: its %xx escapes are not UTF-8") from None
+        raise ConfigError(f"storage URL {_shown(url)}: its %xx escapes are not UTF-8") from None
     if not decoded:
-        raise ConfigError(f"storage URL {url!r} names no file: {_FORMS}")
+        raise ConfigError(f"storage URL {_shown(url)} names no file: {_FORMS}")
     if "\x00" in decoded:
-        raise ConfigError(f"storage URL {url!r}: %00 (NUL) cannot be in a file name")
+        raise ConfigError(f"storage URL {_shown(url)}: %00 (NUL) cannot be in a file name")
     return decoded
 
 
@@ -112,18 +119,18 @@ def check_store_url(url: str) -> None:
 def check_vector_url(url: str) -> None:
     """Refuse, without connecting, a URL that cannot name a separate vector index: a
     store is then not opened (nor created) for an index that could never open."""
-    from .qdrant import mask_url, parse_url
+    from .qdrant import parse_url, shown_url
 
     if url.startswith(("qdrant://", "qdrant+local://", "qdrant+http://", "qdrant+https://")):
         parse_url(url)
         return
-    shown = mask_url(url)  # a password or an api_key in a mistyped URL stays hidden
+    shown = shown_url(url)  # a password or an api_key in a mistyped URL stays hidden
     if _is_postgres(url) or url.startswith(("sqlite://", "memory://")):
         raise ConfigError(
-            f"vector URL {shown!r}: a SQL store is its own vector index; pass it as the "
+            f"vector URL {shown}: a SQL store is its own vector index; pass it as the "
             "storage URL and leave vector unset, or use qdrant://host:port"
         )
-    raise ConfigError(f"vector URL {shown!r}: unknown scheme; use qdrant://host:port or "
+    raise ConfigError(f"vector URL {shown}: unknown scheme; use qdrant://host:port or "
                       "qdrant+local:///path")
 
 

@@ -139,6 +139,7 @@ from psycopg import sql
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
+from ... import refusals
 from ...errors import ConfigError, DamagedRow, InvalidInput, StoreClosed, StoreError
 from ...models import (
     VECTOR_FIELDS,
@@ -453,8 +454,9 @@ class PostgresStore:
                  build_memory_mb: int = DEFAULT_BUILD_MEMORY_MB) -> None:
         if not _SCHEMA_RE.fullmatch(schema) or schema.startswith("pg_"):
             raise ConfigError(
-                f"storage URL: schema {schema!r} is not a valid name (lowercase letters, "
-                "digits and '_', not starting with a digit or 'pg_', at most 63 characters)"
+                f"storage URL: schema {refusals.describe(schema)} is not a valid name (lowercase "
+                "letters, digits and _, not starting with a digit or pg_, at most 63 "
+                "characters)"
             )
         self.schema = schema
         self.exact_threshold = exact_threshold

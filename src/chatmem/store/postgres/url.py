@@ -28,7 +28,8 @@ def parse_url(url: str) -> tuple[str, dict[str, str]]:
         raise ConfigError(f"storage URL: not a valid URL ({exc}); expected "
                           "postgresql://user:password@host:port/database") from None
     if parts.scheme not in ("postgresql", "postgres"):
-        raise ConfigError(f"storage URL: expected postgresql://…, got scheme {parts.scheme!r}")
+        raise ConfigError(f"storage URL: expected postgresql://…, got scheme "
+                          f"{refusals.describe(parts.scheme)}")
     ours: dict[str, str] = {}
     rest: list[str] = []
     for item in parts.query.split("&"):
