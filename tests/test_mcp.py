@@ -546,8 +546,8 @@ async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -
                 assert r.status_code == status, r.text
                 if status == 403:
                     says = r.json()["error"]["message"]
-                    assert says == "key 'tg-bot' acts only on platform 'tg', and " + (
-                        "this server's platform is 'discord'" if served else
+                    assert says == 'key "tg-bot" acts only on platform "tg", and ' + (
+                        'this server\'s platform is "discord"' if served else
                         "this server was started without --platform: start it with "
                         "--platform tg, or use a key not bound to a platform"), says
 

@@ -304,3 +304,60 @@ def test_a_client_s_base_url_is_quoted_as_json(url: Any, says: str) -> None:
     with pytest.raises(ConfigError) as info:
         AsyncClient(url)
     assert str(info.value) == says
+
+
+def test_a_key_refused_by_the_http_api_is_quoted_as_json(tmp_path: Any) -> None:
+    """A user key's DELETE said "clearing needs an owner key; key 'bot' has role
+    'user'", a key bound to session s1 "session 's2': key 'dm' acts only for its own
+    sessions", to platform tg "platform 'dc': key 'tg' acts only on platform 'tg'",
+    GET /v1/stats "… key 'bot' has role 'user'", a body naming a key twice "body: the
+    key 'target' appears twice": the key, its role and the value quoted as Python, where
+    every other refusal of the HTTP API shows a value as JSON."""
+    from starlette.testclient import TestClient
+
+    from chatmem import testing
+    from chatmem.server.http import KeyTable, create_app
+
+    keys = {"owner": "owner-key-0123456789abcdef", "bot": "bot-key-0123456789abcdef00",
+            "dm": "dm-key-0123456789abcdef000", "tg": "tg-key-0123456789abcdef000"}
+    table = KeyTable.from_mapping({"keys": {
+        "owner": {"key": keys["owner"], "namespace": "n", "role": "owner"},
+        "bot": {"key": keys["bot"], "namespace": "n", "role": "user"},
+        "dm": {"key": keys["dm"], "namespace": "n", "sessions": ["s1"]},
+        "tg": {"key": keys["tg"], "namespace": "n", "platform": "tg"},
+    }})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=testing.embedder())
+
+    def refusal(key: str, method: str, path: str, status: int = 403, **kw: Any) -> str:
+        headers = {"Authorization": f"Bearer {keys[key]}", **kw.pop("headers", {})}
+        with TestClient(app) as c:
+            r = c.request(method, path, headers=headers, **kw)
+        assert r.status_code == status, r.text
+        return str(r.json()["error"]["message"])
+
+    assert refusal("bot", "POST", "/v1/clear", json={"target": "all"}) == \
+        'clearing needs an owner key; key "bot" has role "user"'
+    assert refusal("dm", "POST", "/v1/recall", json={"query": "x", "session": "s2"}) == \
+        'session "s2": key "dm" acts only for its own sessions (keys.<name>.sessions)'
+    assert refusal("tg", "POST", "/v1/recall", json={"query": "x", "session": "s1",
+                                                         "platform": "dc"}) == \
+        'platform "dc": key "tg" acts only on platform "tg" (keys.<name>.platform)'
+    assert refusal("bot", "GET", "/v1/stats").startswith(
+        "/v1/stats counts every conversation of the namespace: it needs an owner key")
+    assert '; key "bot" has role "user" (its own' in refusal("bot", "GET", "/v1/stats")
+    assert refusal("owner", "POST", "/v1/clear", 400,
+                   content=b'{"target": "all", "target": "vector"}',
+                   headers={"Content-Type": "application/json"}) == \
+        'body: the key "target" appears twice in one object; send each key once'
+
+
+def test_an_owner_only_change_of_the_library_quotes_the_actor_as_json() -> None:
+    """Actor.owner({"id": "u1", "role": "user"}, …) said "only an owner may change
+    settings; 'u1' has role 'user'"."""
+    from chatmem.errors import PermissionDenied
+    from chatmem.scopes import Actor
+
+    with pytest.raises(PermissionDenied) as info:
+        Actor.owner({"id": "u1", "role": "user"}, "settings")
+    assert str(info.value) == 'only an owner may change settings; "u1" has role "user"'

@@ -200,8 +200,8 @@ class Actor:
         saying that only an owner may change ``change``."""
         who = cls.of(value)
         if who.role != "owner":
-            raise PermissionDenied(f"only an owner may change {change}; {who.id!r} has "
-                                   f"role {who.role!r}")
+            raise PermissionDenied(f"only an owner may change {change}; "
+                                   f"{describe(who.id)} has role {describe(who.role)}")
         return who
 
 

@@ -794,8 +794,8 @@ class Principal:
         conversation asking, and without a binding any name was taken at its word."""
         if self.sessions is not None and session is not None \
                 and session not in self.sessions:
-            raise PermissionDenied(f"{field} {session!r}: key {self.name!r} acts only for "
-                                   "its own sessions (keys.<name>.sessions)")
+            raise PermissionDenied(f"{field} {describe(session)}: key {describe(self.name)} "
+                                   "acts only for its own sessions (keys.<name>.sessions)")
 
     def entry_platform(self, given: str | None, field: str = "platform") -> str | None:
         """The entry platform of a request: a bound key's own (403 for another), else
@@ -803,8 +803,9 @@ class Principal:
         if self.platform is None:
             return given
         if given is not None and given != self.platform:
-            raise PermissionDenied(f"{field} {given!r}: key {self.name!r} acts only on "
-                                   f"platform {self.platform!r} (keys.<name>.platform)")
+            raise PermissionDenied(f"{field} {describe(given)}: key {describe(self.name)} "
+                                   f"acts only on platform {describe(self.platform)} "
+                                   "(keys.<name>.platform)")
         return self.platform
 
 
@@ -1089,7 +1090,7 @@ def _namespace_counts_refused(what: str, key: str, also: str = "") -> str:
     every user's messages of the namespace, and a user key sees only what its
     conversation may see (R4, R6). It names the way to its own conversation's counts."""
     return (f"{what} counts every conversation of the namespace: it needs an owner key"
-            f"{' ' + also if also else ''}; key {key!r} has role 'user' (its own "
+            f"{' ' + also if also else ''}; key {describe(key)} has role \"user\" (its own "
             "conversation's counts per index state: GET /v1/sessions?visible_from=<its "
             "session>)")
 
@@ -1143,8 +1144,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
 
     def owner_only(who: Principal, what: str) -> None:
         if who.role != "owner":
-            raise PermissionDenied(f"{what} needs an owner key; key {who.name!r} has role "
-                                   f"{who.role!r}")
+            raise PermissionDenied(f"{what} needs an owner key; key {describe(who.name)} "
+                                   f"has role {describe(who.role)}")
 
     @app.exception_handler(_Unauthorized)
     async def _unauthorized(request: Request, exc: _Unauthorized) -> JSONResponse:
@@ -1185,8 +1186,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             if isinstance(cause, RecursionError):
                 message = "body: JSON nested too deeply to read; send a flatter body"
             elif isinstance(cause, _DuplicateKey):
-                message = (f"body: the key {cause.args[0]!r} appears twice in one object; "
-                           "send each key once")
+                message = (f"body: the key {as_given(cause.args[0])} appears twice in one "
+                           "object; send each key once")
             elif isinstance(cause, ValueError) and "digits" in str(cause):
                 # Python's limit on the digits of an int it converts (CVE-2020-10735)
                 message = ("body: a number with more digits than can be read (at most "

@@ -507,13 +507,14 @@ class _RequireKey:
             if found is not None and found.sessions is not None \
                     and self.session not in found.sessions:
                 # a user key bound to other conversations (keys.<name>.sessions)
-                denied = (f"key {found.name!r} acts only for its own sessions, and this "
-                          f"server serves {self.session!r}")
+                denied = (f"key {describe(found.name)} acts only for its own sessions, "
+                          f"and this server serves {describe(self.session)}")
             elif found is not None and found.platform is not None \
                     and self.platform != found.platform:
                 # a user key bound to another entry platform (keys.<name>.platform)
-                denied = (f"key {found.name!r} acts only on platform {found.platform!r}, "
-                          + (f"and this server's platform is {self.platform!r}"
+                denied = (f"key {describe(found.name)} acts only on platform "
+                          f"{describe(found.platform)}, "
+                          + (f"and this server's platform is {describe(self.platform)}"
                              if self.platform is not None else
                              "and this server was started without --platform: start it "
                              f"with --platform {found.platform}, or use a key not bound "
