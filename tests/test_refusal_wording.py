@@ -361,3 +361,43 @@ def test_an_owner_only_change_of_the_library_quotes_the_actor_as_json() -> None:
     with pytest.raises(PermissionDenied) as info:
         Actor.owner({"id": "u1", "role": "user"}, "settings")
     assert str(info.value) == 'only an owner may change settings; "u1" has role "user"'
+
+
+@pytest.mark.parametrize("env,says", [
+    ({"CHATMEM_SEARCH__TOP_K__X": "1"}, "CHATMEM_SEARCH__TOP_K__X: search.top_k is a number "
+                                        "and has no fields; set CHATMEM_SEARCH__TOP_K"),
+    ({"CHATMEM_SEARCH__TOP_K__X": "1", "CHATMEM_SEARCH__TOP_K__Y__Z": "2"},
+     "CHATMEM_SEARCH__TOP_K__X and CHATMEM_SEARCH__TOP_K__Y__Z: search.top_k is a number "
+     "and has no fields; set CHATMEM_SEARCH__TOP_K"),
+    ({"CHATMEM_HYBRID__MODE__X": "1"}, "CHATMEM_HYBRID__MODE__X: hybrid.mode is a string "
+                                       "and has no fields; set CHATMEM_HYBRID__MODE"),
+    ({"CHATMEM_EMBEDDING__API_KEY__X": "k"},  # a secret: its value never shown
+     "CHATMEM_EMBEDDING__API_KEY__X: embedding.api_key is a string and has no fields; set "
+     "CHATMEM_EMBEDDING__API_KEY"),
+    ({"CHATMEM_EMBEDDING__OPENROUTER__ORDER__X": "a"},
+     "CHATMEM_EMBEDDING__OPENROUTER__ORDER__X: embedding.openrouter.order is a list and has "
+     "no fields; set CHATMEM_EMBEDDING__OPENROUTER__ORDER"),
+    ({"CHATMEM_SEARCH": '{"top_k": {"x": 1}}'},  # inside JSON: the value as JSON, as before
+     'CHATMEM_SEARCH: search.top_k must be an integer, got {"x": 1}'),
+])
+def test_a_variable_inside_an_option_of_one_value_is_named(env: dict[str, str], says: str
+                                                           ) -> None:
+    """CHATMEM_SEARCH__TOP_K__X=1 said 'CHATMEM_SEARCH__TOP_K__X: search.top_k must be an
+    integer, got {"x": "1"}': a JSON dump the user never wrote, of a table the variable
+    made. Now it names the variable(s) and says what the option is."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert str(info.value) == f"invalid configuration: {says}"
+
+
+def test_an_unknown_key_of_a_window_is_named_bare() -> None:
+    """A window {"x": 1} said "context_expand.window: unknown key(s) ['x']" (a Python
+    list)."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load({"context_expand": {"window": {"x": 1, "b": 2}}})
+    assert str(info.value) == ("invalid configuration: context_expand.window: unknown key(s) "
+                               "b, x; use an integer or {before, after}")

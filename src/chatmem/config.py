@@ -138,9 +138,9 @@ class Window(_Strict):
         if isinstance(value, Mapping):
             unknown = set(value) - {"before", "after"}
             if unknown:
-                raise InvalidInput(f"{field_name}: unknown key(s) "
-                                   f"{sorted(str(k) for k in unknown)}; use an integer or "
-                                   "{before, after}")
+                raise InvalidInput(f"{field_name}: unknown key(s) "  # bare, as choices
+                                   f"{', '.join(sorted(str(k) for k in unknown))}; use an "
+                                   "integer or {before, after}")
             return cls(
                 before=_non_negative_int(value.get("before", 0), f"{field_name}.before"),
                 after=_non_negative_int(value.get("after", 0), f"{field_name}.after"),
@@ -1345,6 +1345,10 @@ def _env_error_line(err: Any, parts: list[Any], sources: Mapping[str, tuple[str,
                        and (not named or p in err["msg"]))
         if not loc or not below:
             return None
+        kind = _scalar_kind(loc)
+        if kind is not None and isinstance(err["input"], Mapping):  # …__TOP_K__X=1
+            named = " and ".join(sorted({sources[p][0] for p in below}))
+            return f"{named}: {loc} is {kind} and has no fields; set {env_var(loc)}"
         path = below[0]
     var, value = sources[path]
     # a variable holding a secret option, or a whole section around one, is never shown
@@ -1368,6 +1372,20 @@ def _env_error_line(err: Any, parts: list[Any], sources: Mapping[str, tuple[str,
         json_value = None if _is_secret(loc) else describe(err["input"])
         return f"{var}: {_refused(err, parts, json_value)}"
     return f"{var}: {loc}: {msg}{got}"
+
+
+def _scalar_kind(loc: str) -> str | None:
+    """What the option ``loc`` holds when it is one value, not a table that variables
+    below it could fill (``a number`` for ``search.top_k``), else None."""
+    info = _field_info(loc)
+    if info is None or _model_of(info.annotation) or _is_json_target(info.annotation):
+        return None
+    kinds = _flat_types(info.annotation)
+    if any(typing.get_origin(t) is list for t in kinds):
+        return "a list"
+    if (int in kinds and bool not in kinds) or float in kinds:
+        return "a number"
+    return "true or false" if bool in kinds else "a string"
 
 
 def _is_secret(path: str) -> bool:
