@@ -411,7 +411,7 @@ def test_platform_labels_from_the_configuration_file(tmp_path: Path) -> None:
     res = runner.invoke(main, ["add", "--db", db, "--config", str(cfg), "--session",
                                "dm-ana", "a second message"])
     assert res.exit_code == 2
-    assert "platforms.onebot.chat_types: the label of chat type 'private'" in res.output
+    assert 'platforms.onebot.chat_types: the label of chat type "private"' in res.output
     res = runner.invoke(main, ["stats", "--db", db, "--json"])
     assert json.loads(res.output)["messages"] == 1
 

@@ -392,7 +392,7 @@ def test_headers_merge_by_name_whatever_its_case() -> None:
     assert cfg.embedding.headers == {"authorization": "Bearer b", "X-TEAM": "u"}
     # one table naming a header twice: neither is above the other
     with pytest.raises(ConfigError, match=re.escape(
-            "embedding.headers: 'X-Team' and 'x-team' are the same header (names are "
+            'embedding.headers: "X-Team" and "x-team" are the same header (names are '
             "case-insensitive); keep one")):
         Config.load({"embedding": {"headers": {"X-Team": "a", "x-team": "b"}}})
 

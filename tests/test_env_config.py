@@ -365,7 +365,7 @@ def test_a_header_of_one_word_may_be_its_own_variable() -> None:
         Config.load(env={"CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION": "Bearer sk-SECRET\n"})
     assert str(info.value).startswith("invalid configuration: "
                                       "CHATMEM_EMBEDDING__HEADERS__AUTHORIZATION: "
-                                      "embedding.headers: invalid header 'authorization'")
+                                      'embedding.headers: invalid header "authorization"')
     assert "SECRET" not in str(info.value)
 
 

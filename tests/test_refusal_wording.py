@@ -401,3 +401,36 @@ def test_an_unknown_key_of_a_window_is_named_bare() -> None:
         Config.load({"context_expand": {"window": {"x": 1, "b": 2}}})
     assert str(info.value) == ("invalid configuration: context_expand.window: unknown key(s) "
                                "b, x; use an integer or {before, after}")
+
+
+@pytest.mark.parametrize("data,says", [
+    ({"embedding": {"model": "openai/"}}, 'embedding.model: "openai/" names the openai '
+                                          "provider but no model; write openai/<model>, or "
+                                          "set embedding.provider and leave embedding.model "
+                                          "out"),
+    ({"embedding": {"endpoint": "ftp://h"}}, "embedding.endpoint must be an http(s) URL such "
+                                             'as http://127.0.0.1:11434, got "ftp://h"'),
+    ({"embedding": {"headers": {"X Team": "a"}}}, 'embedding.headers: invalid header "X Team" '
+                                                  "(names of ASCII letters, digits and -, "
+                                                  "values of ASCII text on one line)"),
+    ({"embedding": {"headers": {"Content-Length": "5"}}},
+     'embedding.headers: "Content-Length" is set for each request from its body; remove it'),
+    ({"platforms": {"tg": {"chat_types": {"dm": " "}}}},
+     'platforms.tg.chat_types: the label of chat type "dm" must be non-empty text, such as '
+     '"private chat"'),
+    ({"timezone": "Mars/Base"}, 'timezone: unknown time zone "Mars/Base" (use an IANA name '
+                                "such as Asia/Shanghai or UTC)"),
+    ({1: 2}, "option names must be strings, got 1"),
+])
+def test_a_value_a_validator_of_the_configuration_refuses_is_json(data: Any, says: str
+                                                                   ) -> None:
+    """The configuration's own validators quoted the value as Python: 'embedding.model:
+    'openai/' names the openai provider…', "embedding.endpoint must be an http(s) URL such
+    as 'http://127.0.0.1:11434', got 'ftp://h'", "invalid header 'X Team'", "the label
+    of chat type 'dm'", "unknown time zone 'Mars/Base'", where the rest of the
+    configuration's refusals show a value as JSON."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(data)
+    assert str(info.value) == f"invalid configuration: {says}"

@@ -442,8 +442,8 @@ class EmbeddingConfig(_Strict):
             prefix, _, rest = model.partition("/")
             name = _ROUTER_ALIASES.get(prefix.lower(), prefix.lower())
             if name in PROVIDERS and name != "local" and not rest.strip():
-                raise ValueError(f"embedding.model: {model!r} names the {name} provider but "
-                                 f"no model; write '{prefix}/<model>', or set "
+                raise ValueError(f"embedding.model: {describe(model)} names the {name} provider "
+                                 f"but no model; write {prefix}/<model>, or set "
                                  "embedding.provider and leave embedding.model out")
             if prefix.lower() == "azure" and not data.get("endpoint"):
                 raise ValueError("embedding.endpoint: Azure needs its deployment URL "
@@ -473,9 +473,9 @@ class EmbeddingConfig(_Strict):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             # never echo what may be a credential
             shown = "a URL with user info or a query" if "@" in value or "?" in value \
-                else repr(value)
-            raise ValueError(f"embedding.endpoint must be an http(s) URL such as "
-                             f"'http://127.0.0.1:11434', got {shown}")
+                else describe(value)
+            raise ValueError("embedding.endpoint must be an http(s) URL such as "
+                             f"http://127.0.0.1:11434, got {shown}")
         try:
             port = parts.port
         except ValueError:  # port 99999, or not a number: failed at every call instead
@@ -503,19 +503,19 @@ class EmbeddingConfig(_Strict):
             # UnicodeEncodeError, and a control character is not header text
             if not k or not all(c in _HEADER_NAME_CHARS for c in k) \
                     or any(not (" " <= c <= "~" or c == "\t") for c in v):
-                raise ValueError(f"embedding.headers: invalid header {k!r} (names of ASCII "
+                raise ValueError(f"embedding.headers: invalid header {describe(k)} (names of ASCII "
                                  "letters, digits and -, values of ASCII text on one line)")
             other = next((name for name in value if name.lower() == k.lower()), k)
             if other != k:
                 # HTTP names are case-insensitive: both were sent, and the service read
                 # either
-                raise ValueError(f"embedding.headers: {other!r} and {k!r} are the same "
-                                 "header (names are case-insensitive); keep one")
+                raise ValueError(f"embedding.headers: {describe(other)} and {describe(k)} "
+                                 "are the same header (names are case-insensitive); keep one")
             if k.lower() in _FRAMING_HEADERS:
                 # the HTTP library frames each body itself: a second Content-Length
                 # failed every call ("Too much data for declared Content-Length"), a
                 # Transfer-Encoding made the service read no body
-                raise ValueError(f"embedding.headers: {k!r} is set for each request from "
+                raise ValueError(f"embedding.headers: {describe(k)} is set for each request from "
                                  "its body; remove it")
         return value
 
@@ -588,8 +588,8 @@ class PlatformConfig(_Strict):
             if not chat_type.strip():
                 raise ValueError("a chat type must be a non-empty name, such as 'private'")
             if not label.strip():
-                raise ValueError(f"the label of chat type {chat_type!r} must be non-empty "
-                                 "text, such as 'private chat'")
+                raise ValueError(f"the label of chat type {describe(chat_type)} must be "
+                                 "non-empty text, such as \"private chat\"")
         return value
 
 
@@ -635,8 +635,8 @@ class Config(_Scoped):
         try:
             ZoneInfo(value)
         except Exception:
-            raise ValueError(f"unknown time zone {value!r} (use an IANA name such as "
-                             "'Asia/Shanghai' or 'UTC')") from None
+            raise ValueError(f"unknown time zone {describe(value)} (use an IANA name such as "
+                             "Asia/Shanghai or UTC)") from None
         return value
 
     @property
@@ -695,7 +695,7 @@ class Config(_Scoped):
         bad_keys = [k for k in (data or {}) if not isinstance(k, str)]
         if bad_keys:
             raise ConfigError(f"invalid configuration: {where}option names must be strings, "
-                              f"got {bad_keys[0]!r}")
+                              f"got {describe(bad_keys[0])}")
         data = dict(data or {})
         if isinstance(data.get("embedding"), str):  # the shorthand, so that fields merge
             data["embedding"] = {"model": data["embedding"]}
