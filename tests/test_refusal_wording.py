@@ -392,6 +392,28 @@ def test_a_variable_inside_an_option_of_one_value_is_named(env: dict[str, str], 
     assert str(info.value) == f"invalid configuration: {says}"
 
 
+@pytest.mark.parametrize("env,says", [
+    ({"CHATMEM_SCOPE__X": "1"},
+     "CHATMEM_SCOPE__X: scope is a string and has no fields; set CHATMEM_SCOPE"),
+    ({"CHATMEM_LAST_MESSAGES__X": "1"}, "CHATMEM_LAST_MESSAGES__X: last_messages is a number "
+                                        "and has no fields; set CHATMEM_LAST_MESSAGES"),
+    ({"chatmem_timezone__x__y": "UTC"}, "chatmem_timezone__x__y: timezone is a string and "
+                                        "has no fields; set CHATMEM_TIMEZONE"),
+])
+def test_a_variable_inside_a_top_level_option_of_one_value_is_refused(
+        env: dict[str, str], says: str) -> None:
+    """CHATMEM_SCOPE__X=1 (or one below last_messages, timezone) was accepted and
+    dropped with no word: the environment source reads variables below a section only,
+    and the check for misspelt variables let every name that began with an option's
+    pass. The option kept its default, whatever the user meant to set."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert str(info.value) == f"invalid configuration: {says}"
+    assert Config.load(env={"CHATMEM_SCOPE": "all"}).scope == "all"
+
+
 def test_an_unknown_key_of_a_window_is_named_bare() -> None:
     """A window {"x": 1} said "context_expand.window: unknown key(s) ['x']" (a Python
     list)."""

@@ -1100,8 +1100,17 @@ def _unknown_variable(name: str) -> str | None:
 
     upper = name.upper()
     rest = upper[len(ENV_PREFIX):]
-    if upper in OTHER_VARIABLES or rest.split(ENV_DELIMITER)[0].lower() in Config.model_fields:
+    if upper in OTHER_VARIABLES:
         return None
+    first, delimited, _ = rest.partition(ENV_DELIMITER)
+    option = first.lower()
+    if option in Config.model_fields:
+        # a variable below an option of one value (CHATMEM_SCOPE__X): the environment
+        # source reads only a section's variables below it, so this one would be dropped
+        kind = _scalar_kind(option) if delimited else None
+        if kind is None:
+            return None
+        return f"{name}: {option} is {kind} and has no fields; set {env_var(option)}"
     names = {env_var(path)[len(ENV_PREFIX):]: env_var(path) for path in _option_paths(Config)}
     near = difflib.get_close_matches(rest, list(names), n=1, cutoff=0.8)
     if near:
