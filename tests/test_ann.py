@@ -11,10 +11,12 @@ import json
 import os
 import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from chatmem.errors import ConfigError
 from chatmem.models import Message, VectorEntry
 from chatmem.store import SqliteStore
 from chatmem.store import ann as ann_mod
@@ -459,10 +461,33 @@ async def test_missing_ann_library_keeps_exact_search(tmp_path: Path,
     assert not Path(str(tmp_path / "m.db") + ".ann").exists()
 
 
-def test_settings_are_validated() -> None:
-    with pytest.raises(ValueError):
-        AnnSettings(threshold=0)
-    with pytest.raises(ValueError):
-        AnnSettings(min_selectivity=0)
-    with pytest.raises(ValueError):
-        AnnSettings(oversample=0.5)
+@pytest.mark.parametrize("given,says", [
+    ({"threshold": 0}, "ann.threshold must be an integer of at least 1 (or None to turn "
+                       "the ANN off), got 0"),
+    ({"threshold": "5000"}, 'ann.threshold must be an integer of at least 1 (or None to '
+                            'turn the ANN off), got "5000"'),
+    ({"nprobe": True}, "ann.nprobe must be an integer of at least 1, got true"),
+    ({"nlist": 2.5}, "ann.nlist must be an integer of at least 0, got 2.5"),
+    ({"batch": 0}, "ann.batch must be an integer of at least 1, got 0"),
+    ({"build_threads": -1}, "ann.build_threads must be an integer of at least 0 (0 = one "
+                            "per core), got -1"),
+    ({"regrow": 1}, "ann.regrow must be a number of more than 1, got 1"),
+    ({"oversample": 0.5}, "ann.oversample must be a number of at least 1, got 0.5"),
+    ({"oversample": float("nan")}, "ann.oversample must be a number of at least 1, got float nan"),
+    ({"min_selectivity": 0}, "ann.min_selectivity must be a number of more than 0 and at "
+                             "most 1, got 0"),
+    ({"rebuild_fraction": "0.2"}, 'ann.rebuild_fraction must be a number of more than 0 '
+                                  'and at most 1, got "0.2"'),
+    ({"save_fraction": 2}, "ann.save_fraction must be a number of at least 0 and at most "
+                           "1, got 2"),
+    ({"persist": "yes"}, 'ann.persist must be true or false, got "yes"'),
+])
+def test_settings_are_validated(given: dict[str, Any], says: str) -> None:
+    """SqliteStore(ann=AnnSettings(...)) is a caller's input: each field is refused by
+    name, as a ConfigError. Before, a bound said 'ann nlist ≥ 0, nprobe ≥ 1, …' for any
+    of five fields, a string or None where a number goes raised a raw TypeError from the
+    comparison, and save_fraction and persist were not checked."""
+    with pytest.raises(ConfigError) as info:
+        AnnSettings(**given)
+    assert str(info.value) == says
+    AnnSettings(threshold=None, save_fraction=0.0, min_selectivity=1, regrow=1.5)
