@@ -10,6 +10,7 @@ import base64
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -252,9 +253,9 @@ async def test_a_recall_reads_each_session_once() -> None:
         asked: list[str] = []
         read = mem.store.get_sessions
 
-        async def counted(ids: list[str]) -> dict[str, Session]:
+        async def counted(ids: list[str], **options: Any) -> dict[str, Session]:
             asked.extend(ids)
-            return await read(ids)
+            return await read(ids, **options)
 
         mem.store.get_sessions = counted  # type: ignore[method-assign]
         await mem.situation("home")  # the recall's own situation, read the same way
