@@ -7,10 +7,12 @@ A damaged vector row is derived data: a recall leaves it out (with a warning) in
 failing until it is repaired, ``reindex`` embeds its message again, which replaces it,
 and an export or a migration fails naming it (the file would lack that vector) and
 saying to run ``chatmem reindex``. A damaged message or session row is the user's own
-data: every call that reads it fails naming it, an export too (it must not drop a
-message silently), and chatmem cannot make up what was there; a damaged message is
-erased by its id, and a session's damaged JSON column is replaced by a call that gives
-it a new value (upsert_session, chatmem session set --metadata / --unset).
+data: every call that needs it fails naming it, an export too (it must not drop a
+message silently), and chatmem cannot make up what was there (a session's metadata and
+settings decide no recall's scope: a recall reads the session without them, logged);
+a damaged message is erased by its id, and a session's damaged JSON column is replaced
+by a call that gives it a new value (upsert_session, chatmem session set --metadata /
+--unset).
 
 The rows are damaged with SQL in real SQLite files and real PostgreSQL tables; jsonb
 holds only valid JSON, so PostgreSQL's damage is JSON of another type than chatmem
@@ -34,7 +36,8 @@ from backends import PLACES, Place
 from chatmem import Memory, errors
 from chatmem.cli import main
 from chatmem.errors import StoreError
-from chatmem.transfer import export_jsonl
+from chatmem.store import Storage
+from chatmem.transfer import export_jsonl, migrate
 
 TEXTS = ["the lighthouse trip is on sunday", "bring a raincoat for the ferry"]
 
@@ -221,14 +224,88 @@ async def test_forget_erases_a_damaged_message_row_or_names_it(place: Place,
         assert (await mem.stats())["messages"] == 0
 
 
-async def test_a_damaged_session_row_is_named(place: Place) -> None:
-    await _seed(place)
-    await _damage(place, "UPDATE sessions SET settings = ? WHERE id = ?",
-                  "{bad" if _sqlite(place) else "[1]", "s1")
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """A recall (and a context, the memory_recall tool, HTTP /v1/recall and /v1/context,
+    the MCP memory_recall) from a session whose own metadata or settings chatmem cannot
+    read (a hand edit) works: neither decides its scope, so the session is read without
+    it, and each such read is a WARNING naming the row, the column and the command that
+    repairs it. What reads, shows or carries the column's value still fails naming it:
+    a filter on the sessions' metadata, the session's get (chatmem session show), the
+    session listing, an export, a migration."""
+    import httpx
+    from mcp import Client
+
+    from chatmem.server.http import create_app
+    from chatmem.server.mcp import create_server
+    from servers import running
+
+    ids = await _seed_session(place, column)
+    query = "lighthouse trip sunday"
+    option = "--metadata JSON s1" if column == "metadata" else "--unset settings s1"
+
+    def warned(text: str) -> None:
+        said = [r for r in caplog.records if "(session id 's1')" in r.getMessage()]
+        assert said and all(r.levelno == logging.WARNING for r in said), text
+        for line in (r.getMessage() for r in said):
+            assert f"column {column} " in line and f"(chatmem session set {option}" in line
+            assert "; read without it, for a recall" in line, line
+        assert "read without it, for a recall from session 's1'" in said[0].getMessage()
+        caplog.clear()
+
     async with await _memory(place) as mem:
-        with pytest.raises(StoreError) as caught:
-            await mem.recall("lighthouse", session="s1")
-        _names(caught.value, "sessions", "s1", "settings")
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            result = await mem.recall(query, session="s1", scope="session", window=0)
+            assert result.hits and result.hits[0].message.id == ids[0]
+            warned(caplog.text)
+            context = await mem.context(query, session="s1")
+            assert context[0]["role"] == "system" and TEXTS[0] in context[0]["content"]
+            warned(caplog.text)
+            tool = await mem.call_tool({"query": query}, {"session_id": "s1"})
+            assert tool["hits"] and tool["hits"][0]["id"] == ids[0]
+            warned(caplog.text)
+            assert (await mem.effective_scope("s1")).scope
+            warned(caplog.text)
+        # what needs the column's value still names it, with its repair: a filter on
+        # the session's metadata (a recall checks it against the session as it is now),
+        # the session's get, an export
+        target = await Storage.open(f"sqlite:///{tmp_path / 'copy.db'}")
+        reads = [lambda: mem.get_session("s1"), lambda: mem.sessions(),
+                 lambda: _export(mem, vectors=False), lambda: migrate(mem.storage, target)]
+        if column == "metadata":
+            reads.append(lambda: mem.recall(query, session="s1", filter={"team": "a"}))
+        else:  # the settings are never read by a recall, a filtered one neither
+            assert (await mem.recall(query, session="s1", filter={"team": "a"})).hits
+        for read in reads:
+            with pytest.raises(StoreError) as caught:
+                await read()
+            _session_advice(_names(caught.value, "sessions", "s1", column), column)
+        await target.close()
+    _session_advice(_names_line(_error(await _cli("session", "show", "--db", place.url,
+                                                  "s1")), column), column)
+    app = create_app(url=place.url, embedder=chatmem.testing.embedder())
+    with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base, \
+            httpx.Client(base_url=base, timeout=30) as c:
+        r = c.post("/v1/recall", json={"query": query, "session": "s1", "scope": "session"})
+        assert r.status_code == 200, r.text
+        assert r.json()["hits"][0]["message"]["id"] == ids[0], r.text
+        warned(caplog.text)
+        r = c.post("/v1/context", json={"turn": query, "session": "s1"})
+        assert r.status_code == 200, r.text
+        assert TEXTS[0] in r.json()["messages"][0]["content"], r.text
+        warned(caplog.text)
+
+    async def open_memory() -> Memory:
+        return await _memory(place)
+
+    with caplog.at_level(logging.WARNING, logger="chatmem"):
+        async with Client(create_server(open_memory, session="s1")) as client:
+            found = await client.call_tool("memory_recall", {"query": query})
+            said = " ".join(getattr(c, "text", "") for c in found.content)
+            assert not found.is_error and TEXTS[0] in said, said
+        warned(caplog.text)
 
 
 def _hand_edit(db: Path, statement: str, query: str) -> Any:
@@ -594,8 +671,9 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
     """A recall from a session whose root's metadata or settings chatmem cannot read (a
     hand edit) works: neither decides its scope (the root's resource id, platform,
     group and chat type do, and the scope settings, which are kept apart); the root is
-    named in the log. A recall from the damaged root itself still names its row and
-    the command that repairs it, and once repaired so, the warning is gone."""
+    named in the log. A recall from the damaged root itself works too, its warning
+    naming the command that repairs it (its get still fails naming it), and once
+    repaired so, the warning is gone."""
     async with await _memory(place) as mem:
         await mem.upsert_session({"id": "root", "origin_platform": "tg", "resource_id": "r",
                                   "metadata": {"team": "a"}, "settings": {"x": 1}})
@@ -618,10 +696,18 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
             assert [h["id"] for h in tool["hits"]] == [stored[0].id]
         assert f"(session id 'root'): column {column} " in caplog.text, caplog.text
         assert "as the ancestor of session 'leaf'" in caplog.text, caplog.text
-        with pytest.raises(StoreError) as caught:
-            await mem.recall(query, session="root")
-        said = _names(caught.value, "sessions", "root", column)
+        # from the damaged root itself too (a recall from it reads it without the
+        # column): the warning names the command that repairs it
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            assert (await mem.recall(query, session="root", scope="resource",
+                                     window=0)).hits
         named = "--metadata JSON root" if column == "metadata" else "--unset settings root"
+        assert "read without it, for a recall from session 'root'" in caplog.text
+        assert f"(chatmem session set {named}" in caplog.text, caplog.text
+        with pytest.raises(StoreError) as caught:
+            await mem.get_session("root")
+        said = _names(caught.value, "sessions", "root", column)
         assert f"(chatmem session set {named}" in said, said
     # the repair it names works: the command line gives the column a new value
     option = ["--metadata", "{}"] if column == "metadata" else ["--unset", "settings"]

@@ -174,15 +174,19 @@ class DamagedRow(StoreError):
         return (f"{where}damaged row in table {self.table} ({what} id {self.row!r}): "
                 f"{column}{self.problem}")
 
-    def __str__(self) -> str:
+    @property
+    def repair(self) -> str:
+        """What repairs the row (the command, or what to do by hand)."""
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
         erase = _ERASE_MESSAGE.format(row=self.row) if self.table == "messages" else ""
         option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
             else None
         if option is not None:
             erase = _REPLACE_SESSION.format(option=option.format(row=shlex.quote(self.row)))
-        repair = _REPAIRS.get(self.table, _REPAIR_BY_HAND)
-        return f"{self.damage}; {repair.format(tool=tool, erase=erase)}"
+        return _REPAIRS.get(self.table, _REPAIR_BY_HAND).format(tool=tool, erase=erase)
+
+    def __str__(self) -> str:
+        return f"{self.damage}; {self.repair}"
 
 
 class RecallUnavailable(ChatmemError):

@@ -128,7 +128,7 @@ from .store.base import (
     session_snapshot,
     walked_past,
 )
-from .store.filters import evaluate
+from .store.filters import evaluate, fields
 from .telemetry import Telemetry
 from .tool import Caller, parse_tool_arguments, tool_result, tool_schema
 
@@ -928,14 +928,26 @@ class Memory:
                     return False
         return True
 
-    async def _sessions(self, ids: set[str], read: dict[str, Session]
-                        ) -> dict[str, Session]:
+    async def _sessions(self, ids: set[str], read: dict[str, Session],
+                        where: Mapping[str, Any] | None = None) -> dict[str, Session]:
         """The sessions of ``ids`` as vectors snapshot them, a child's ``origin_platform``
         its root's (a thread of a Telegram group labelled its lines with no platform at
         all). ``read``: the sessions, as stored, that this recall read (each read once,
         for its visibility checks, its replies', its neighbours' and its labels, which
-        all see it as it was then)."""
-        return await snapshot_sessions(self.store, ids, read)
+        all see it as it was then). ``where``: the filter they are checked against; a
+        session's settings are never read, its metadata only by a filter on it (``meta.``
+        fields): a column chatmem cannot read (a hand edit) that is not needed is read
+        as {}, logged with its repair, not every recall from or over it refused."""
+        damaged: list[DamagedRow] = []
+        out = await snapshot_sessions(self.store, ids, read, damaged)
+        needed = where is not None and any(
+            name == "meta" or name.startswith("meta.") for name in fields(where))
+        for bad in damaged:
+            if needed and bad.column == "metadata":
+                raise bad
+            log.warning("%s; read without it, for a recall (a recall's scope needs neither "
+                        "a session's metadata nor its settings); %s", bad.damage, bad.repair)
+        return out
 
     async def _reply_to(self, msg: Message) -> Message | None:
         """The message right after ``msg`` in its session when its vector is computed
@@ -1548,7 +1560,8 @@ class Memory:
         sessions are read into ``read`` (those it holds are not read again)."""
         if not where or not msgs:
             return builtins.list(msgs)
-        snaps = await self._sessions({m.session_id for m in msgs}, {} if read is None else read)
+        snaps = await self._sessions({m.session_id for m in msgs}, {} if read is None else read,
+                                    where)
         model = self.embedder.model_id if self.embedder is not None else ""
         return [m for m in msgs if evaluate(where, filter_document(
             vector_entry(m, snaps.get(m.session_id), None, model)))]
@@ -1598,7 +1611,16 @@ class Memory:
         and widen the scope, R4) is refused."""
         check_label(session, "session")
         optional_label(platform, "platform")  # "" would be a platform no message is of
-        found = (await self.store.get_sessions([session])).get(session) or Session(id=session)
+        # nor do its own: a metadata or settings column chatmem cannot read (a hand
+        # edit) is read as {}, each time with a warning naming its repair, not every
+        # turn of the conversation refused until an operator repairs it
+        own: list[DamagedRow] = []
+        found = (await self.store.get_sessions([session], damaged=own)).get(session) \
+            or Session(id=session)
+        for bad in own:
+            log.warning("%s; read without it, for a recall from session %r (its scope and "
+                        "retention need neither its metadata nor its settings); %s",
+                        bad.damage, session, bad.repair)
         root = found
         if found.parent_id:
             # an ancestor's metadata or settings decide nothing of a recall (the scope
@@ -1894,7 +1916,7 @@ class Memory:
                 size, insertions, role)
             if plan.where and after:
                 sid = parent.session_id
-                snap = (await self._sessions({sid}, sessions)).get(sid)
+                snap = (await self._sessions({sid}, sessions, plan.where)).get(sid)
                 after = [m for m in after
                          if evaluate(plan.where, filter_document(
                              vector_entry(m, snap, None, model_id)))]
@@ -2119,7 +2141,7 @@ class Memory:
                                                 win.before, win.after)
                 if plan.where and around:
                     sid = r.message.session_id
-                    snap = (await self._sessions({sid}, read)).get(sid)
+                    snap = (await self._sessions({sid}, read, plan.where)).get(sid)
                     around = [m for m in around
                               if evaluate(plan.where, filter_document(
                                   vector_entry(m, snap, None, model_id)))]

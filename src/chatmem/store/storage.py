@@ -15,6 +15,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import ChatmemError, ConfigError, DamagedRow, StoreError
@@ -80,15 +81,19 @@ async def root_of(store: MessageStore, session: Session) -> Session:
 
 
 async def snapshot_sessions(store: MessageStore, ids: set[str],
-                            cache: dict[str, Session] | None = None) -> dict[str, Session]:
+                            cache: dict[str, Session] | None = None,
+                            damaged: list[DamagedRow] | None = None) -> dict[str, Session]:
     """Sessions as a vector snapshots them: a child takes its root's origin platform (F9)
     and, when it has none of its own, its root's resource id. ``cache``: sessions by id
     as stored, which the caller read already (not read again); those read here, and
-    their ancestors, are added to it."""
+    their ancestors, are added to it. ``damaged``: as :meth:`MessageStore.get_sessions`
+    for the sessions of ``ids`` (a caller that needs neither their metadata nor their
+    settings, or checks which it needs; those read so are cached so)."""
     stored: dict[str, Session] = {} if cache is None else cache
     wanted = sorted(ids - stored.keys())
     if wanted:
-        stored.update(await store.get_sessions(wanted))
+        extra: dict[str, Any] = {} if damaged is None else {"damaged": damaged}
+        stored.update(await store.get_sessions(wanted, **extra))
     out: dict[str, Session] = {}
     # an ancestor gives its origin platform and resource id: its metadata or settings
     # that chatmem cannot read (a hand edit) are read as {} (logged)
