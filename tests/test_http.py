@@ -1060,6 +1060,138 @@ def test_an_embedding_providers_failure_is_not_located_for_a_user_key(
                 assert "(reference " in text, text
 
 
+def _refs(said: str) -> str:
+    """The reference of a told error, or of its log line."""
+    import re
+
+    found = re.search(r"\(reference ([0-9a-f]+)[;,)]", said)
+    assert found is not None, said
+    return found.group(1)
+
+
+def _told_lines(caplog: pytest.LogCaptureFixture, kind: str
+                ) -> tuple[list[str], list[str]]:
+    """chatmem.server's WARNING and DEBUG lines of errors of ``kind`` told in part."""
+    import logging
+
+    lines = [r for r in caplog.records if r.name == "chatmem.server"
+             and f": {kind} (reference " in r.getMessage()]
+    return ([r.getMessage() for r in lines if r.levelno == logging.WARNING],
+            [r.getMessage() for r in lines if r.levelno == logging.DEBUG])
+
+
+def test_an_outage_told_to_user_keys_logs_one_warning_per_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """During an embedding provider's outage (a real HTTP service on 127.0.0.1 failing
+    every call), 20 degraded recalls of user keys (POST /v1/recall, /v1/context,
+    /v1/tool) log the provider's whole error at WARNING once, under the reference of
+    the first; the others are DEBUG lines under that same reference, which every user
+    key is given: each reference a user received is in a WARNING line. The MCP
+    memory_recall (5 calls) and a store's failure told so (an unreachable PostgreSQL,
+    GET /v1/messages 10 times) alike."""
+    import logging
+
+    from mcp import Client as McpClient
+
+    from chatmem import Memory
+    from chatmem.server.mcp import create_server
+    from fake_embedding_service import Step, fresh_service
+    from servers import free_port
+
+    with fresh_service() as service:
+        config = Config.load(
+            embedding=service.config("openai", model="fake", max_retries=0, timeout=5.0,
+                                     cache={"enabled": False}),
+            hybrid={"fallback_to_lexical": True})
+        app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=keys(),
+                         config=config)
+        calls = [("/v1/recall", {"query": "lighthouse sunday", "session": "s1"}),
+                 ("/v1/context", {"turn": "lighthouse sunday", "session": "s1"}),
+                 ("/v1/tool", {"arguments": {"query": "lighthouse sunday"},
+                               "caller": {"session_id": "s1"}})]
+        with caplog.at_level(logging.DEBUG, logger="chatmem"), running(app) as base:
+            with client(base, ALICE) as c:
+                assert add(c, "the lighthouse trip is on sunday").status_code == 200
+            service.default = Step(status=500, body={"error": {"message": "gateway down"}})
+            given = set()
+            for n in range(20):
+                path, body = calls[n % len(calls)]
+                with client(base, (ALICE_BOT, ALICE_DM)[n % 2]) as c:
+                    r = c.post(path, json=body)
+                assert r.status_code == 200, r.text
+                said = r.json()["degraded_reason"]
+                assert said.startswith("query not embedded (the embedding provider"), said
+                given.add(_refs(said))
+        warnings, debug = _told_lines(caplog, "EmbeddingUnavailable")
+        assert len(warnings) == 1 and len(debug) == 19, caplog.text
+        assert given == {_refs(warnings[0])}, (given, warnings)
+        assert "gateway down" in warnings[0] and all(_refs(d) in given for d in debug)
+        # a model's memory_recall over MCP alike (its server's own log of told errors)
+        caplog.clear()
+
+        async def open_memory() -> Memory:
+            return await Memory.open(f"sqlite:///{tmp_path}/alice.db", config=config)
+
+        async def over_mcp() -> set[str]:
+            refs = set()
+            async with McpClient(create_server(open_memory, session="s1")) as mcp:
+                for _ in range(5):
+                    result = await mcp.call_tool("memory_recall", {"query": "lighthouse"})
+                    assert result.structured_content is not None
+                    refs.add(_refs(result.structured_content["degraded_reason"]))
+            return refs
+
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
+            given = asyncio.run(over_mcp())
+        warnings, debug = _told_lines(caplog, "EmbeddingUnavailable")
+        assert len(warnings) == 1 and len(debug) == 4, caplog.text
+        assert given == {_refs(warnings[0])} and "MCP tool memory_recall" in warnings[0]
+
+    caplog.clear()
+    port = free_port()  # nothing listens there
+    app = create_app(url=f"postgresql://ghostuser@127.0.0.1:{port}/ghostdb"
+                         "?schema=cm_{namespace}", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    with caplog.at_level(logging.DEBUG, logger="chatmem"), running(app) as base:
+        given = set()
+        for n in range(10):
+            with client(base, (ALICE_BOT, ALICE_DM)[n % 2]) as c:
+                r = c.get("/v1/messages", params={"session": "s1", "visible_from": "s1"})
+            assert r.status_code == 503, r.text
+            given.add(_refs(r.json()["error"]["message"]))
+    warnings, debug = _told_lines(caplog, "StoreError")
+    assert len(warnings) == 1 and len(debug) == 9, caplog.text
+    assert given == {_refs(warnings[0])} and "ghostdb" in warnings[0], (given, warnings)
+
+
+def test_a_told_error_is_warned_again_after_its_window(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """chatmem.server.ToldLog: an error told again within its window is a DEBUG line
+    under its WARNING's reference; once the window is over, a new WARNING with a new
+    reference says how many times it was told in between; another error is its own."""
+    import logging
+    import time
+
+    from chatmem.errors import StoreError
+    from chatmem.server import ToldLog
+
+    told = ToldLog(window=0.5)
+    down, other = StoreError("sqlite (/srv/a.db): disk I/O error"), StoreError("locked")
+    with caplog.at_level(logging.DEBUG, logger="chatmem.server"):
+        first = [told.reference(down, "POST /v1/recall") for _ in range(3)]
+        assert told.reference(other, "POST /v1/recall") != first[0]
+        time.sleep(0.6)
+        later = told.reference(down, "POST /v1/context")
+    assert len(set(first)) == 1 and later != first[0]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 3, warnings
+    assert warnings[0] == (f"POST /v1/recall: StoreError (reference {first[0]}): "
+                           "sqlite (/srv/a.db): disk I/O error"), warnings
+    assert warnings[2] == (f"POST /v1/context: StoreError (reference {later}; told 2 "
+                           "more time(s) in the 0.5 s after its last warning): "
+                           "sqlite (/srv/a.db): disk I/O error"), warnings
+
+
 def test_a_namespace_store_that_cannot_open_is_not_located_for_a_user_key(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """R6: a namespace's store is opened at its first request; one that the server's

@@ -8,7 +8,10 @@ import contextlib
 import logging
 import secrets
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ChatmemError, DamagedRow, EmbeddingUnavailable, StoreClosed, StoreError
@@ -125,7 +128,64 @@ _WIDTH_REFUSED = ("the embedding model's vectors do not match the store's (a mod
                   "it (chatmem reindex, or the model the store was embedded with)")
 
 
-def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
+#: Seconds within which an error :func:`told` tells again (the same kind and text) is
+#: logged at DEBUG under the reference its WARNING gave: during an outage the log holds
+#: one WARNING per distinct error per window, not one per request.
+TOLD_WINDOW_S = 60.0
+#: How many distinct errors a :class:`ToldLog` remembers at once (the oldest forgotten).
+TOLD_REMEMBERED = 256
+
+
+@dataclass
+class _Told:
+    ref: str
+    since: float  # time.monotonic() of its WARNING
+    again: int = 0  # told again since, logged at DEBUG
+
+
+class ToldLog:
+    """Where :func:`told` logs the whole of the errors it tells in part, each under a
+    reference the caller is given. The first telling of an error (its kind and text) is
+    logged at WARNING; told again within ``window`` seconds of that, it is logged at
+    DEBUG under the same reference, so that every reference a caller was given is in a
+    WARNING line while an outage logs one line per distinct error per window. The next
+    WARNING of it says how many times it was told in between. One per server (a
+    server's app); thread-safe."""
+
+    def __init__(self, window: float = TOLD_WINDOW_S) -> None:
+        self.window = window
+        self._told: dict[str, _Told] = {}  # oldest WARNING first
+        self._lock = threading.Lock()
+
+    def reference(self, exc: BaseException, doing: str) -> str:
+        """Log ``exc`` (``doing``: the route or the tool); the reference to give."""
+        text = f"{type(exc).__name__}: {exc}"
+        now = time.monotonic()
+        before: _Told | None = None  # its last WARNING's, when this is the next one
+        with self._lock:
+            seen = self._told.get(text)
+            warn = seen is None or now - seen.since >= self.window
+            if seen is not None and not warn:
+                seen.again += 1
+            else:
+                before = self._told.pop(text, None)
+                seen = self._told[text] = _Told(secrets.token_hex(4), now)
+                # the oldest first: those whose window is over, and over the bound
+                while len(self._told) > TOLD_REMEMBERED or (
+                        now - next(iter(self._told.values())).since >= self.window):
+                    del self._told[next(iter(self._told))]
+        if not warn:
+            log.debug("%s: %s (reference %s, told again within %g s of its warning): %s",
+                      doing, type(exc).__name__, seen.ref, self.window, exc)
+            return seen.ref
+        again = "" if before is None or not before.again else \
+            f"; told {before.again} more time(s) in the {self.window:g} s after its last warning"
+        log.warning("%s: %s (reference %s%s): %s", doing, type(exc).__name__, seen.ref,
+                    again, exc)
+        return seen.ref
+
+
+def told(exc: ChatmemError, *, whole: bool, doing: str, logged: ToldLog) -> str:
     """The message of ``exc`` as a server answers it, and the whole of it logged.
 
     A :class:`~chatmem.errors.StoreError` names where the store is: its file, the
@@ -136,12 +196,12 @@ def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
     file's path. A caller that may not learn that (``whole`` false: a user key of the
     HTTP API, a model calling an MCP tool, R6) reads the error's kind of failure and
     what to do, with a reference to the log line that holds the whole message (logged
-    at WARNING with ``doing``: the route or the tool). Any other error, or ``whole``,
-    is its whole message."""
+    at WARNING with ``doing``: the route or the tool; the same error told again soon
+    after, at DEBUG under the same reference: ``logged``, the server's). Any other
+    error, or ``whole``, is its whole message."""
     if not isinstance(exc, (StoreError, EmbeddingUnavailable)) or whole:
         return str(exc)
-    ref = secrets.token_hex(4)
-    log.warning("%s: %s (reference %s): %s", doing, type(exc).__name__, ref, exc)
+    ref = logged.reference(exc, doing)
     ask = _ASK_OPERATOR.format(ref=ref)
     if isinstance(exc, EmbeddingUnavailable):
         said = _WIDTH_REFUSED if exc.width_mismatch else \
@@ -159,15 +219,17 @@ def told(exc: ChatmemError, *, whole: bool, doing: str) -> str:
             f"keeps failing tell the server's operator ({ask})")
 
 
-def told_degraded(result: dict[str, Any], *, whole: bool, doing: str) -> dict[str, Any]:
+def told_degraded(result: dict[str, Any], *, whole: bool, doing: str,
+                  logged: ToldLog) -> dict[str, Any]:
     """``result`` (a recall's, the tool's, a context's) with its ``degraded_reason`` as
     :func:`told` tells the provider's failure that made it: the whole one for ``whole``,
     else its kind, what to do and a reference (the nested ``recall`` of an explained
-    context alike, under the same reference). ``result`` is changed in place."""
+    context alike, under the same reference; ``logged`` as :func:`told`'s). ``result``
+    is changed in place."""
     reason = result.get("degraded_reason")
     if whole or not isinstance(reason, DegradedReason):
         return result
-    said = reason.told(told(reason.error, whole=False, doing=doing))
+    said = reason.told(told(reason.error, whole=False, doing=doing, logged=logged))
     result["degraded_reason"] = said
     nested = result.get("recall")
     if isinstance(nested, dict) and isinstance(nested.get("degraded_reason"),
@@ -205,5 +267,5 @@ def uvicorn_server(config: Any) -> Any:
     return Server(config)
 
 
-__all__ = ["STOPPED", "STOP_SIGNALS", "UVICORN_STARTUP_FAILURE", "stop_signals", "told",
-           "told_degraded", "uvicorn_server"]
+__all__ = ["STOPPED", "STOP_SIGNALS", "TOLD_WINDOW_S", "UVICORN_STARTUP_FAILURE", "ToldLog",
+           "stop_signals", "told", "told_degraded", "uvicorn_server"]

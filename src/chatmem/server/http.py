@@ -116,7 +116,7 @@ from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
 from ..refusals import as_given, describe, lone_surrogate, schema_errors
 from ..store.urls import check_store_url, check_vector_url
-from . import UVICORN_STARTUP_FAILURE, stop_signals, told, told_degraded, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
 from .console import is_console_path, mount_console
 from .limits import (
     ClientLimits,
@@ -1127,6 +1127,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     emb = embedder or create_embedder(cfg.embedding, env=env)
     metrics = Metrics(emb)
     namespaces = Namespaces(url, vector, cfg, keys, emb, metrics)
+    # the whole errors told to user keys in part: one WARNING per distinct error a window
+    told_log = ToldLog()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -1163,7 +1165,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         doing = f"{request.method} {request.url.path}"
         if status >= 500 and whole:
             log.warning("%s: %s: %s", doing, type(exc).__name__, exc)
-        return _error(status, type(exc).__name__, told(exc, whole=whole, doing=doing))
+        return _error(status, type(exc).__name__, told(exc, whole=whole, doing=doing,
+                                                           logged=told_log))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -1297,7 +1300,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             follow_replies=body.follow_replies)
         # the provider's failure that degraded it is a user key's in its kind only (R6)
         return told_degraded(result.to_dict(), whole=not who.narrow_only,
-                             doing="POST /v1/recall")
+                             doing="POST /v1/recall", logged=told_log)
 
     @v1.post("/context", tags=["memory"])
     async def context(body: ContextBody, mem: Mem, who: Who) -> dict[str, Any]:
@@ -1315,7 +1318,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                "degraded_reason": turn.recall.degraded_reason}
         if body.explain:
             out["recall"] = turn.recall.to_dict()
-        return told_degraded(out, whole=not who.narrow_only, doing="POST /v1/context")
+        return told_degraded(out, whole=not who.narrow_only, doing="POST /v1/context",
+                             logged=told_log)
 
     @v1.get("/settings", tags=["settings"])
     async def get_settings(
@@ -1543,7 +1547,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         caller = body.caller.model_dump()
         caller["platform"] = who.entry_platform(caller.get("platform"), "caller.platform")
         return told_degraded(await mem.call_tool(body.arguments, caller),
-                             whole=not who.narrow_only, doing="POST /v1/tool")
+                             whole=not who.narrow_only, doing="POST /v1/tool",
+                             logged=told_log)
 
     app.include_router(v1)
     mount_console(app)

@@ -85,7 +85,7 @@ from ..recall.render import (
 from ..refusals import describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, Caller, tool_schema
-from . import UVICORN_STARTUP_FAILURE, stop_signals, told, told_degraded, uvicorn_server
+from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
 from .limits import ClientLimits
 
 if TYPE_CHECKING:
@@ -233,13 +233,13 @@ def _recall_text(result: dict[str, Any]) -> str:
     return f"{text}\n\n(Note: {note}.)" if note else text
 
 
-def _tool_error(exc: ChatmemError, tool: str) -> ToolError:
+def _tool_error(exc: ChatmemError, tool: str, logged: ToldLog) -> ToolError:
     """The SDK prefixes ``Error executing tool <name>:``; drop chatmem's own ``<name>:``.
     A store's failure is told without where the store is, whoever calls (a model reads
     it, and owner and user keys alike act through the tool for the bound conversation),
     and so is an embedding provider's (its answer, a host); the whole error is logged
     (:func:`chatmem.server.told`)."""
-    text = told(exc, whole=False, doing=f"MCP tool {tool}")
+    text = told(exc, whole=False, doing=f"MCP tool {tool}", logged=logged)
     return ToolError(text.removeprefix(f"{tool}: "))
 
 
@@ -332,6 +332,7 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                         "platform": platform})
     bound_session, bound_platform, bound_speaker = session, platform, speaker_id
     opened: list[Memory] = []
+    told_log = ToldLog()  # one WARNING per distinct error a window (chatmem.server.told)
 
     def memory() -> Memory:
         if not opened:
@@ -346,9 +347,9 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
         try:
             result = await memory().call_tool(arguments, caller)
         except ChatmemError as exc:
-            raise _tool_error(exc, TOOL_NAME) from exc
+            raise _tool_error(exc, TOOL_NAME, told_log) from exc
         # the provider's failure that degraded it, in its kind only, as an error's
-        told_degraded(result, whole=False, doing=f"MCP tool {TOOL_NAME}")
+        told_degraded(result, whole=False, doing=f"MCP tool {TOOL_NAME}", logged=told_log)
         return CallToolResult(content=[TextContent(type="text", text=_recall_text(result))],
                               structured_content=result)
 
@@ -389,7 +390,7 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                                    "where memory_recall could find it")
             stored = (await mem.add(msg))[0]
         except ChatmemError as exc:
-            raise _tool_error(exc, ADD_TOOL_NAME) from exc
+            raise _tool_error(exc, ADD_TOOL_NAME, told_log) from exc
         if stored.id is None or stored.ts is None:  # the store assigns both
             raise ToolError("the store did not assign an id and a timestamp")
         return {"id": stored.id, "session": stored.session_id, "ts": stored.ts}
@@ -412,7 +413,7 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                 mem, visible_from=bound_session, platform=bound_platform, session=session,
                 limit=limit, days=days)
         except ChatmemError as exc:
-            raise _tool_error(exc, LIST_TOOL_NAME) from exc
+            raise _tool_error(exc, LIST_TOOL_NAME, told_log) from exc
         cap = mem.config.search.per_item_max_chars or LIST_ITEM_MAX_CHARS
         out: ListOutput = {"truncated": truncated, "messages": [
             {"id": m.id or "", "session_id": m.session_id, "ts": m.ts or 0, "role": m.role,
