@@ -456,3 +456,36 @@ def test_a_value_a_validator_of_the_configuration_refuses_is_json(data: Any, say
     with pytest.raises(ConfigError) as info:
         Config.load(data)
     assert str(info.value) == f"invalid configuration: {says}"
+
+
+async def test_a_message_or_session_not_found_is_quoted_as_json(tmp_path: Any) -> None:
+    """Memory.rewrite("s1", 3000, …) of no message said "no message at session 's1', ts
+    3000", POST /v1/rewrite with visible_from "no message at ts=3000 in session 's1'
+    that 's2' may see", GET /v1/sessions/s9 "session 's9' is not registered (PUT it
+    first)": the session quoted as Python, where every other refusal shows it as JSON."""
+    from starlette.testclient import TestClient
+
+    from chatmem import Memory, testing
+    from chatmem.errors import NotFound
+    from chatmem.server.http import KeyTable, create_app
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        with pytest.raises(NotFound) as info:
+            await memory.rewrite("s1", 3000, content="x")
+    assert str(info.value) == 'no message at session "s1", ts 3000'
+
+    key = "owner-key-0123456789abcdef"
+    table = KeyTable.from_mapping({"keys": {
+        "owner": {"key": key, "namespace": "n", "role": "owner"}}})
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=testing.embedder())
+    with TestClient(app, headers={"Authorization": f"Bearer {key}"}) as c:
+        r = c.post("/v1/rewrite", json={"session": "s1", "ts": 3000, "content": "x",
+                                        "visible_from": "s2"})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == \
+            'no message at ts=3000 in session "s1" that "s2" may see'
+        r = c.get("/v1/sessions/s9")
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["message"] == \
+            'session "s9" is not registered (PUT it first)'

@@ -790,7 +790,7 @@ class Memory:
                 elif owed:
                     self._rewrite_left_owed.set()  # healed in the background
                 if msg is None:
-                    raise NotFound(f"no message at session {session!r}, ts {ts}")
+                    raise NotFound(f"no message at session {describe(session)}, ts {ts}")
             return msg
 
     def _rewrite_lock(self, session: str, ts: int) -> AbstractAsyncContextManager[None]:

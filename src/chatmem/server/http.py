@@ -1273,8 +1273,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
                 visible_from=body.visible_from,
                 platform=who.entry_platform(body.platform))).messages] \
                 != [body.ts]:
-            raise NotFound(f"no message at ts={body.ts} in session {body.session!r} that "
-                           f"{body.visible_from!r} may see")
+            raise NotFound(f"no message at ts={body.ts} in session {describe(body.session)} "
+                           f"that {describe(body.visible_from)} may see")
         msg = await mem.rewrite(body.session, body.ts, content=body.content,
                                 visible_content=body.visible_content, metadata=body.metadata)
         return {"message": msg.to_dict()}
@@ -1379,7 +1379,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         who.acts_for(session_id, "session")
         found = await mem.get_session(session_id)
         if found is None:
-            raise NotFound(f"session {session_id!r} is not registered (PUT it first)")
+            raise NotFound(f"session {describe(session_id)} is not registered (PUT it first)")
         return {"session": found.to_dict()}
 
     @v1.put("/sessions/{session_id}", tags=["settings"])
