@@ -489,3 +489,20 @@ async def test_a_message_or_session_not_found_is_quoted_as_json(tmp_path: Any) -
         assert r.status_code == 404, r.text
         assert r.json()["error"]["message"] == \
             'session "s9" is not registered (PUT it first)'
+
+
+async def test_a_filter_field_a_vector_index_does_not_have_is_quoted_as_json() -> None:
+    """A vector index's query or delete_by_filter({"content": "x"}) said "filter field
+    'content' is not a vector field; use one of ['message_id', 'model_id', …]": the field
+    quoted and the fields listed as Python."""
+    from chatmem import Memory, testing
+    from chatmem.errors import FilterError
+    from chatmem.models import VECTOR_FIELDS
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        with pytest.raises(FilterError) as info:
+            await memory.storage.index.delete_by_filter({"content": "x"})
+    assert str(info.value) == (
+        f'filter field "content" is not a vector field; use one of '
+        f'{", ".join(sorted(VECTOR_FIELDS))}, or meta.<key> (session metadata) / '
+        "message.<key>")

@@ -502,7 +502,7 @@ class ColumnRef:
 
     def __post_init__(self) -> None:
         if self.kind not in ("text", "integer", "real"):
-            raise FilterError(f"column {self.expr!r}: unknown kind {self.kind!r}")
+            raise FilterError(f"column {self.expr}: unknown kind {describe(self.kind)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,7 +515,7 @@ class JsonRef:
     def __post_init__(self) -> None:
         for segment in self.path:
             if not isinstance(segment, str) or not _SEGMENT_RE.fullmatch(segment):
-                raise FilterError(f"json path of {self.column!r}: invalid key {describe(segment)}")
+                raise FilterError(f"json path of {self.column}: invalid key {describe(segment)}")
 
     @property
     def sqlite_path(self) -> str:
@@ -602,7 +602,7 @@ class _SqlCompiler:
         ref = self.resolve(node.field)
         if not isinstance(ref, (ColumnRef, JsonRef)):
             raise FilterError(
-                f"resolver gave {describe(ref)} for field {node.field!r}, not a FieldRef")
+                f"resolver gave {describe(ref)} for field {describe(node.field)}, not a FieldRef")
         if isinstance(node, Exists):
             return self.negate(self.present(ref), not node.present)
         if isinstance(node, In):
@@ -614,7 +614,7 @@ class _SqlCompiler:
                 frag = self.compare(ref, _group(node.value), "=", node.value)
             return self.negate(frag, node.op == "$ne")
         if node.value is None:  # pragma: no cover - excluded by validation
-            raise FilterError(f"{node.op} on {node.field!r} expects a number")
+            raise FilterError(f"{node.op} on {describe(node.field)} expects a number")
         return self.compare(ref, "number", _SQL_OPS[node.op], node.value)
 
     def negate(self, frag: _Frag, flag: bool) -> _Frag:
@@ -852,7 +852,8 @@ class _QdrantCompiler:
             return m.Filter(must_not=[found]) if node.op == "$ne" else found
         value = node.value
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise FilterError(f"{node.op} on {node.field!r} expects a number")  # pragma: no cover
+            raise FilterError(  # pragma: no cover - excluded by validation
+                f"{node.op} on {describe(node.field)} expects a number")
         bound = float(value)
         ranges = {
             "$gt": m.Range(gt=bound),

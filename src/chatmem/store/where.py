@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import FilterError
 from ..models import VECTOR_FIELDS, VECTOR_JSON_PREFIXES
+from ..refusals import describe
 from .columns import JSON_COLUMNS
 from .filters import ColumnRef, FieldRef, JsonRef, compile_sqlite, fields, parse_filter
 
@@ -25,8 +26,9 @@ def check_fields(where: Mapping[str, Any]) -> None:
         if name in VECTOR_FIELDS or (head in VECTOR_JSON_PREFIXES and "." in name):
             continue
         raise FilterError(
-            f"filter field {name!r} is not a vector field; use one of "
-            f"{sorted(VECTOR_FIELDS)}, or meta.<key> (session metadata) / message.<key>"
+            f"filter field {describe(name)} is not a vector field; use one of "
+            f"{', '.join(sorted(VECTOR_FIELDS))}, or meta.<key> (session metadata) / "
+            "message.<key>"
         )
 
 
