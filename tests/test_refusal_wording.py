@@ -506,3 +506,19 @@ async def test_a_filter_field_a_vector_index_does_not_have_is_quoted_as_json() -
         f'filter field "content" is not a vector field; use one of '
         f'{", ".join(sorted(VECTOR_FIELDS))}, or meta.<key> (session metadata) / '
         "message.<key>")
+
+
+async def test_the_tool_s_note_of_a_narrowed_scope_quotes_it_as_json() -> None:
+    """memory_recall asking for scope "all" where the conversation may see its session
+    only noted "scope 'all' is wider than this conversation may see; searched 'session'
+    instead": a model read the scopes quoted as Python, where the tool's refusals show
+    a value as JSON."""
+    from chatmem import Memory, testing
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        await memory.settings.set("session", actor={"id": "owner", "role": "owner"},
+                                  session="s1")
+        out = await memory.call_tool({"query": "x", "scope": "all"}, {"session_id": "s1"})
+    assert out["clamped"] is True
+    assert out["note"] == ('scope "all" is wider than this conversation may see; '
+                           'searched "session" instead')

@@ -211,8 +211,8 @@ def tool_result(result: RecallResult, requested_scope: str | None) -> dict[str, 
         "scope": result.scope,
         "requested_scope": requested_scope,
         "clamped": result.clamped,
-        "note": (f"scope {requested_scope!r} is wider than this conversation may see; "
-                 f"searched {result.scope!r} instead") if result.clamped else None,
+        "note": (f"scope {describe(requested_scope)} is wider than this conversation may "
+                 f"see; searched {describe(result.scope)} instead") if result.clamped else None,
         "degraded": result.degraded,
         "degraded_reason": result.degraded_reason,
         # which day "yesterday" was, in the configured time zone (rule 30)
