@@ -544,3 +544,25 @@ def test_a_model_name_refused_is_quoted_as_json() -> None:
         "endpoint": "https://acme.openai.azure.com/openai/deployments/d?api-version=2024-02-01",
     }).startswith('embedding.api_version = "2024-10-21" and the api-version "2024-02-01" '
                   'of embedding.endpoint differ: a request takes one')
+
+
+@pytest.mark.parametrize("env,says", [
+    ({"CHATMEM_CONTEXT_EXPAND__WINDOW__X": "1"},
+     "CHATMEM_CONTEXT_EXPAND__WINDOW__X: context_expand.window: unknown key(s) x; use an "
+     "integer or {before, after}"),
+    ({"CHATMEM_CONTEXT_EXPAND__WINDOW__X": "1", "CHATMEM_CONTEXT_EXPAND__WINDOW__BEFORE": "2"},
+     "CHATMEM_CONTEXT_EXPAND__WINDOW__X: context_expand.window: unknown key(s) x; use an "
+     "integer or {before, after}"),
+    ({"CHATMEM_CONTEXT_EXPAND__WINDOW__X": "1", "CHATMEM_CONTEXT_EXPAND__WINDOW__Y": "2"},
+     "CHATMEM_CONTEXT_EXPAND__WINDOW__X and CHATMEM_CONTEXT_EXPAND__WINDOW__Y: "
+     "context_expand.window: unknown key(s) x, y; use an integer or {before, after}"),
+])
+def test_an_unknown_key_of_a_window_set_by_a_variable_names_the_variable(
+        env: dict[str, str], says: str) -> None:
+    """CHATMEM_CONTEXT_EXPAND__WINDOW__X=1 said "context_expand.window: unknown key(s) x;
+    …" without the variable, where every other variable's refusal starts with its name."""
+    from chatmem.config import Config
+
+    with pytest.raises(ConfigError) as info:
+        Config.load(env=env)
+    assert str(info.value) == f"invalid configuration: {says}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -1350,10 +1351,16 @@ def _env_error_line(err: Any, parts: list[Any], sources: Mapping[str, tuple[str,
         # window, CHATMEM_EMBEDDING__API_KEY__X (a table where a value is expected)
         # (a message of our validators names the part that is wrong: only its variable)
         named = err["msg"].startswith("Value error, ")
-        below = sorted(p for p in sources if p.startswith(loc + ".")
-                       and (not named or p in err["msg"]))
+        below = sorted(p for p in sources if p.startswith(loc + "."))
+        if named:  # the ones its message names, by path or by key (unknown key(s) x)
+            words = set(re.split(r"[\s,;:()]+", err["msg"].split("; ")[0]))
+            below = [p for p in below if p in err["msg"]] \
+                or [p for p in below if p[len(loc) + 1:] in words]
         if not loc or not below:
             return None
+        if named and len(below) > 1:  # each variable that set it, then our words
+            return (f"{' and '.join(sources[p][0] for p in below)}: "
+                    f"{err['msg'][len('Value error, '):]}")
         kind = _scalar_kind(loc)
         if kind is not None and isinstance(err["input"], Mapping):  # …__TOP_K__X=1
             named = " and ".join(sorted({sources[p][0] for p in below}))
