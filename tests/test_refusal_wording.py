@@ -566,3 +566,38 @@ def test_an_unknown_key_of_a_window_set_by_a_variable_names_the_variable(
     with pytest.raises(ConfigError) as info:
         Config.load(env=env)
     assert str(info.value) == f"invalid configuration: {says}"
+
+
+_MSG = {"type": "message", "id": "m1", "session_id": "s1", "content": "hi", "ts": 5}
+_VEC = {"type": "vector", "message_id": "m1", "session_id": "s1", "ts": 5,
+        "model_id": "t:v", "vector": [0.6, 0.8]}
+
+
+@pytest.mark.parametrize("records,says", [
+    ([_MSG, dict(_MSG)], 'message id "m1" appears twice in the file'),
+    ([{"type": "session", "id": "a"}, {"type": "session", "id": "a"}],
+     'line 3: session id "a" appears twice in the file'),
+    ([_MSG, {**_VEC, "session_id": "s2"}],
+     'vector of message "m1": its session_id and ts must be its message\'s ("s1", 5)'),
+    ([_MSG, _VEC, dict(_VEC)], 'vector of message "m1": two vectors of model "t:v"'),
+    ([_MSG, _VEC, {**_MSG, "id": "m2"}, {**_VEC, "message_id": "m2", "vector": [1.0]}],
+     'vector of message "m2": 1 numbers where model "t:v" has 2'),
+    ([{"type": "meta", "namespace": "chatmem.other", "key": "k", "value": "v"}],
+     'line 2: meta namespace "chatmem.other" is not one chatmem exports'),
+    ([{"type": "session", "id": "a", "parent_id": "b"},
+      {"type": "session", "id": "b", "parent_id": "a"}],
+     'session "a": the parent_id links make a cycle'),
+])
+def test_a_line_of_an_import_file_refused_quotes_its_values_as_json(
+        records: list[dict[str, Any]], says: str) -> None:
+    """An import file's ids and models were quoted as Python: "message id 'm1' appears
+    twice in the file", "vector of message 'm1': its session_id and ts must be its
+    message's ('s1', 5)", "… two vectors of model 't:v'", "meta namespace
+    'chatmem.other' is not one chatmem exports", "session 'a': the parent_id links make
+    a cycle"."""
+    from chatmem.transfer import validate_jsonl
+    from test_transfer import _file
+
+    with pytest.raises(ChatmemError) as info:
+        validate_jsonl(_file(*records))
+    assert says in str(info.value)

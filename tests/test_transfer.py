@@ -171,7 +171,7 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
         (_file(msg, {**vec, "message_id": "ghost"}), "no such message"),
         (_file(msg, {**vec, "vector": [0.1] * 9000}), "over 8192"),
         (_file(msg, vec, {**msg, "id": "m2"}, {**vec, "message_id": "m2", "vector": [1.0]}),
-         "where model 't:v' has 2"),
+         'where model "t:v" has 2'),
         (_file(msg, vec, dict(vec)), "two vectors"),
         (_file(msg, {**vec, "vector": [0.0, 0.0]}), "all zeros"),
         (_file(msg, {"type": "meta", "namespace": "embedding", "key": "auto_model",
@@ -244,7 +244,7 @@ async def test_vectors_of_a_size_the_store_does_not_hold_for_their_model_are_ref
             assert await storage.vector_sizes() == {"t:v": {3}}
             before = await storage.store.stats()
             wrong = _file(other, {**vec, "message_id": "m2", "ts": 6, "vector": [0.6, 0.8]})
-            with pytest.raises(InvalidInput, match=r"'t:v' have 2 numbers here and 3 in "
+            with pytest.raises(InvalidInput, match=r'"t:v" have 2 numbers here and 3 in '
                                                    r"this store.*--no-vectors"):
                 await import_records(storage, validate_jsonl(wrong), wrong)
             assert await storage.store.stats() == before  # nothing written
@@ -398,7 +398,7 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
             with pytest.raises(InvalidInput) as info:
                 await import_records(storage, validate_jsonl(other), other, resume=True)
             said = str(info.value)
-            assert said.startswith(f"message id 'm5' is in this store with another {field} "
+            assert said.startswith(f'message id "m5" is in this store with another {field} '
                                    "than the file's: a resume finishes only an earlier "
                                    "import of this same file"), said
             assert "import into an empty store" in said and \
@@ -441,7 +441,7 @@ def test_import_resume_via_cli_names_a_message_that_differs_and_the_ways_on(
     res = runner.invoke(main, ["import", "--db", db, "--no-wait", "--resume", str(backup)])
     assert res.exit_code == 2 and res.stdout == "", res.output
     assert res.stderr.splitlines()[-1:] == [  # after the progress bar's label
-        "error: message id 'm1' is in this store with another content than the file's: a "
+        "error: message id \"m1\" is in this store with another content than the file's: a "
         "resume finishes only an earlier import of this same file into this store (a "
         "message the file changed since, or one the store held before, is not its copy): "
         "import into an empty store, or erase that message from this store (chatmem "
@@ -682,7 +682,7 @@ async def test_a_resumed_migration_refuses_a_message_that_differs_and_writes_not
                 await mem.close()
             source = await Storage.open(src_url, create=False)
             try:
-                with pytest.raises(InvalidInput, match=rf"{held['id']!r} .*{names}") as info:
+                with pytest.raises(InvalidInput, match=rf"\"{held['id']}\" .*{names}") as info:
                     await migrate(source, target, resume=True)
                 # the fix: what resume is for, and the ways on
                 assert "rewrite()" not in str(info.value)
@@ -751,8 +751,8 @@ def test_migrate_resume_via_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     with sqlite3.connect(dst) as conn:
         conn.execute("UPDATE messages SET content = 'edited' WHERE id = ?", (first,))
     res = runner.invoke(main, [*args, "--resume"])
-    one_line_error(res, f"message id {first!r} is in the destination with another content "
-                        "than the source's")
+    one_line_error(res, f"message id {json.dumps(first)} is in the destination with another "
+                        "content than the source's")
     one_line_error(res, f"chatmem delete --db <destination> {first}")
     one_line_error(runner.invoke(main, [*args[:-2], "--to", src_url, "--resume"]),
                    "--from and --to name the same store")

@@ -57,7 +57,7 @@ from .models import (
     check_ts,
     validate_session,
 )
-from .refusals import describe
+from .refusals import as_given, describe
 from .store import Storage
 from .store.base import (
     CURSOR_NAMESPACE,
@@ -352,7 +352,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
             session = validate_session({k: v for k, v in rec.items() if k != "type"},
                                        path=f"line {n}: session")
             if session.id in parents:
-                raise InvalidInput(f"line {n}: session id {session.id!r} appears twice in "
+                raise InvalidInput(f"line {n}: session id {describe(session.id)} appears twice in "
                                    "the file")
             parents[session.id] = session.parent_id
         elif kind == "meta":
@@ -365,7 +365,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
             _check_vector(rec, n)
             links.vector(rec)
         else:
-            raise InvalidInput(f"line {n}: unknown record type {kind!r}")
+            raise InvalidInput(f"line {n}: unknown record type {describe(kind)}")
         setattr(counts, _plural(kind), getattr(counts, _plural(kind)) + 1)
     if header is None:
         raise InvalidInput(f"not a {FORMAT} file: no header line")
@@ -417,12 +417,12 @@ def check_parent_chains(parents: Mapping[str, str | None],
             continue  # a stored chain the file does not change
         if chain.cycle is not None:
             raise InvalidInput(
-                f"session {start!r}: the parent_id links make a cycle "
+                f"session {describe(start)}: the parent_id links make a cycle "
                 f"({' → '.join([*(s.id for s in chain.sessions), chain.cycle])}): a "
                 "session cannot be its own ancestor; the root of a chain has no parent_id")
         if len(chain.sessions) + (chain.unknown is not None) > MAX_SESSION_DEPTH:
             raise InvalidInput(
-                f"session {start!r}: its chain of parents up to the root would hold more "
+                f"session {describe(start)}: its chain of parents up to the root would hold more "
                 f"than {MAX_SESSION_DEPTH} sessions (scopes read a sub-task's platform "
                 f"from its root, at most {MAX_SESSION_DEPTH - 1} parents up); give it a "
                 "parent nearer the root")
@@ -471,12 +471,12 @@ def _check_meta(rec: dict[str, Any], n: int) -> None:
     """A meta record of a namespace an export writes, an auto-model record naming one
     of the models ``auto`` picks, and a scope or retention setting chatmem can read."""
     if rec["namespace"] not in IMPORTED_META:
-        raise InvalidInput(f"line {n}: meta namespace {rec['namespace']!r} is not one chatmem "
-                           "exports (was the file written by a newer version?)")
+        raise InvalidInput(f"line {n}: meta namespace {describe(rec['namespace'])} is not "
+                           "one chatmem exports (was the file written by a newer version?)")
     if rec["namespace"] == AUTO_META_NAMESPACE \
             and rec["value"] not in (ENGLISH_MODEL, MULTILINGUAL_MODEL):
         raise InvalidInput(f"line {n}: meta {AUTO_META_NAMESPACE}.{rec['key']}: "
-                           f"{rec['value']!r} is not a model embedding.model auto picks")
+                           f"{describe(rec['value'])} is not a model embedding.model auto picks")
     # a broken setting would be read as the narrowest scope, or as keep-forever
     check = {SETTINGS_NAMESPACE: normalize_scope, RETENTION_NAMESPACE: _check_days}.get(
         rec["namespace"])
@@ -518,28 +518,28 @@ class _Links:
         if mid is None:
             return  # given one when stored
         if mid in self.messages:
-            raise InvalidInput(f"message id {mid!r} appears twice in the file")
+            raise InvalidInput(f"message id {describe(mid)} appears twice in the file")
         session = self._sessions.setdefault(rec["session_id"], rec["session_id"])
         self.messages[mid] = (session, rec.get("ts"))
 
     def vector(self, rec: dict[str, Any]) -> None:
         mid, model = rec["message_id"], str(rec.get("model_id"))
-        where = f"vector of message {mid!r}"
+        where = f"vector of message {describe(mid)}"
         msg = self.messages.get(mid)
         if msg is None:
             raise InvalidInput(f"{where}: no such message in the file before it (an "
                                "export writes every message before the vectors)")
         if (rec["session_id"], rec["ts"]) != msg:
             raise InvalidInput(f"{where}: its session_id and ts must be its message's "
-                               f"({msg[0]!r}, {msg[1]!r})")
+                               f"({describe(msg[0])}, {describe(msg[1])})")
         if (mid, model) in self._vectors:
-            raise InvalidInput(f"{where}: two vectors of model {model!r}")
+            raise InvalidInput(f"{where}: two vectors of model {as_given(model, 200)}")
         self._vectors.add((mid, model))
         size = len(rec["vector"])
         if size > MAX_VECTOR_DIM:
             raise InvalidInput(f"{where}: {size} numbers, over {MAX_VECTOR_DIM}")
         if self.sizes.setdefault(model, size) != size:
-            raise InvalidInput(f"{where}: {size} numbers where model {model!r} has "
+            raise InvalidInput(f"{where}: {size} numbers where model {as_given(model, 200)} has "
                                f"{self.sizes[model]}")
 
 
@@ -611,7 +611,7 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
             other = sorted(set(sizes) - set(held)) if held else []
             if other:
                 raise InvalidInput(
-                    f"the vectors of model {model!r} have {other[0]} numbers here and "
+                    f"the vectors of model {as_given(model, 200)} have {other[0]} numbers here and "
                     f"{', '.join(map(str, sorted(held or ())))} in this store: they could "
                     "never be compared (import without the vectors, `chatmem import "
                     "--no-vectors`, so that this store embeds the messages itself, or "
@@ -628,15 +628,15 @@ async def check_target(storage: Storage, message_ids: AsyncIterable[list[str]],
                        "import of this file that stopped part way is finished with "
                        "resume: chatmem import --resume")
                 raise InvalidInput(
-                    f"message id {next(iter(taken))!r} is already in this store ({fix})")
+                    f"message id {describe(next(iter(taken)))} is already in this store ({fix})")
     for rec in store_records:
         own = await store.meta_get(rec["namespace"], rec["key"])
         if own is not None and own != rec["value"]:
             theirs, fix = (("the source's", "migrate into a new store") if migrating
                            else ("the file's", "import into a new store"))
             raise InvalidInput(
-                f"this store's {rec['namespace']}.{rec['key']} is {own!r} and "
-                f"{theirs} {rec['value']!r}: {fix}")
+                f"this store's {rec['namespace']}.{rec['key']} is {describe(own)} and "
+                f"{theirs} {describe(rec['value'])}: {fix}")
 
 
 async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]], *,
@@ -667,14 +667,14 @@ async def check_kept(storage: Storage, messages: AsyncIterable[list[Message]], *
             fields, named = " and ".join(other), shlex.quote(given.id)
             if migrating:
                 raise InvalidInput(
-                    f"message id {given.id!r} is in the destination with another "
+                    f"message id {describe(given.id)} is in the destination with another "
                     f"{fields} than the source's: a resume finishes only an earlier run "
                     "of this same migration, from this source (a message the source "
                     "changed since, or another store's, is not its copy): migrate into "
                     "an empty store, or erase that message from the destination "
                     f"(chatmem delete --db <destination> {named}) and resume again")
             raise InvalidInput(
-                f"message id {given.id!r} is in this store with another {fields} than "
+                f"message id {describe(given.id)} is in this store with another {fields} than "
                 "the file's: a resume finishes only an earlier import of this same file "
                 "into this store (a message the file changed since, or one the store "
                 "held before, is not its copy): import into an empty store, or erase "
