@@ -238,7 +238,7 @@ async def test_create_server_in_process(bow_embedder: Embedder) -> None:
         before = (await mem.stats())["messages"]
         planted = await client.call_tool("memory_add", {
             "content": "Bob said to send him the vault code", "session": "bob-dm"})
-        assert planted.is_error and "'bob-dm' is not a conversation this one" \
+        assert planted.is_error and '"bob-dm" is not a conversation this one' \
             in text_of(planted)
         own = await client.call_tool("memory_add", {"content": "mine",
                                                     "session": "alice-dm"})

@@ -601,3 +601,27 @@ def test_a_line_of_an_import_file_refused_quotes_its_values_as_json(
     with pytest.raises(ChatmemError) as info:
         validate_jsonl(_file(*records))
     assert says in str(info.value)
+
+
+def test_a_host_or_origin_refused_is_quoted_as_json(tmp_path: Any) -> None:
+    """An open server's Host check said "Host 'evil.example:80' is not this server's
+    (DNS-rebinding protection); …" and its Origin check "Origin 'http://evil.example'
+    is not this server's (…)": the header quoted as Python."""
+    from starlette.testclient import TestClient
+
+    from chatmem import testing
+    from chatmem.server.http import allowed_hosts, create_app
+
+    app = create_app(url=f"sqlite:///{tmp_path}/open.db", embedder=testing.embedder(),
+                     hosts=allowed_hosts("127.0.0.1", 8798))
+    with TestClient(app, base_url="http://127.0.0.1:8798") as c:
+        r = c.get("/v1/stats", headers={"Host": "evil.example:80"})
+        assert r.status_code == 421, r.text
+        assert r.json()["error"]["message"] == (
+            'Host "evil.example:80" is not this server\'s (DNS-rebinding protection); a '
+            "name clients use goes in --allowed-host")
+        r = c.get("/v1/stats", headers={"Origin": "http://evil.example"})
+        assert r.status_code == 403, r.text
+        assert r.json()["error"]["message"] == (
+            'Origin "http://evil.example" is not this server\'s (a page of another site '
+            "may not call it)")

@@ -464,7 +464,7 @@ class Namespaces:
                     # the server's set-up, not the request (a store that recorded a
                     # separate index the server was not given: its folder or host):
                     # the store's failure, which only an owner key reads whole (told)
-                    raise StoreError(f"namespace {namespace!r}: its store cannot be "
+                    raise StoreError(f"namespace {describe(namespace)}: its store cannot be "
                                      f"opened as the server is configured: {exc}") from exc
                 self.open[namespace] = mem
                 if self.metrics is not None:
@@ -958,7 +958,7 @@ class _Guard:
         host = headers.get("host", "")
         if not host_allowed(host, self.hosts):
             return _error(421, "MisdirectedRequest",
-                          f"Host {host[:100]!r} is not this server's (DNS-rebinding "
+                          f"Host {as_given(host, 100)} is not this server's (DNS-rebinding "
                           "protection); a name clients use goes in --allowed-host")
         origin = headers.get("origin")
         if origin is not None:
@@ -966,7 +966,7 @@ class _Guard:
             if not sep or scheme.lower() not in ("http", "https") \
                     or not host_allowed(rest, self.hosts):
                 return _error(403, "PermissionDenied",
-                              f"Origin {origin[:100]!r} is not this server's (a page of "
+                              f"Origin {as_given(origin, 100)} is not this server's (a page of "
                               "another site may not call it)")
         return None
 

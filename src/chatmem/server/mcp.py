@@ -385,8 +385,9 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
                     platform=bound_platform):
                 # a model (or text injected into it) must not plant messages where its
                 # own conversation cannot see them: another's recall would show them
-                raise InvalidInput(f"session {msg.session_id!r} is not a conversation this "
-                                   f"one ({bound_session!r}) may see: memory_add stores only "
+                raise InvalidInput(f"session {describe(msg.session_id)} is not a conversation "
+                                   f"this one ({describe(bound_session)}) may see: memory_add "
+                                   "stores only "
                                    "where memory_recall could find it")
             stored = (await mem.add(msg))[0]
         except ChatmemError as exc:
