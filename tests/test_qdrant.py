@@ -260,7 +260,7 @@ async def test_a_local_folder_that_is_a_file_or_anothers_is_refused_unchanged(
     home = tmp_path / "home"
     home.mkdir()
     (home / "notes.txt").write_text("mine")
-    with pytest.raises(StoreError, match="holds files that are not Qdrant's .'notes.txt'"):
+    with pytest.raises(StoreError, match='holds files that are not Qdrant.s ."notes.txt"'):
         await QdrantIndex.open(f"qdrant+local://{home}")
     assert os.listdir(home) == ["notes.txt"]
 

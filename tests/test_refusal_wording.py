@@ -625,3 +625,28 @@ def test_a_host_or_origin_refused_is_quoted_as_json(tmp_path: Any) -> None:
         assert r.json()["error"]["message"] == (
             'Origin "http://evil.example" is not this server\'s (a page of another site '
             "may not call it)")
+
+
+async def test_a_qdrant_local_folder_refused_is_quoted_as_json(tmp_path: Any) -> None:
+    """Qdrant's local mode refused a folder quoted as Python: "qdrant (…): '/home/u'
+    holds files that are not Qdrant's ('notes.txt'); …", "'/x/project' is not a Qdrant
+    local-mode folder (…)", "'/x/file' (or a folder above it) is a file, not a folder"."""
+    import json
+
+    from chatmem.errors import StoreError
+    from chatmem.store.qdrant import QdrantIndex
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("mine")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "meta.json").write_text('{"name": "my project"}')
+    (tmp_path / "file").write_text("x")
+    for folder, says in ((home, 'holds files that are not Qdrant\'s ("notes.txt");'),
+                         (project, "is not a Qdrant local-mode folder (its meta.json"),
+                         (tmp_path / "file", "(or a folder above it) is a file, not a "
+                                             "folder;")):
+        with pytest.raises(StoreError) as info:
+            await QdrantIndex.open(f"qdrant+local://{folder}")
+        assert f"): {json.dumps(str(folder))} {says}" in str(info.value), str(info.value)

@@ -355,12 +355,13 @@ def _check_local_folder(target: QdrantTarget, folder: str) -> None:
     except (FileNotFoundError, NotADirectoryError):
         return  # made by local mode / refused as a file by the open
     except OSError as exc:
-        raise StoreError(f"qdrant ({target.display}): cannot read the folder {folder!r} "
-                         f"({exc.strerror or exc})") from exc
+        raise StoreError(f"qdrant ({target.display}): cannot read the folder "
+                         f"{as_given(folder, 200)} ({exc.strerror or exc})") from exc
     if others:
-        shown = ", ".join(repr(name) for name in others[:3])
+        shown = ", ".join(as_given(name) for name in others[:3])
         raise StoreError(
-            f"qdrant ({target.display}): {folder!r} holds files that are not Qdrant's "
+            f"qdrant ({target.display}): {as_given(folder, 200)} holds files that are not "
+            "Qdrant's "
             f"({shown}{', …' if len(others) > 3 else ''}); local mode keeps the vectors "
             "in a folder of their own and it is left as it is: name a new or empty folder")
 
@@ -379,7 +380,7 @@ def collection_prefix(owner: str | None) -> str:
     if owner is None:
         return SHARED_PREFIX
     if not isinstance(owner, str) or not _OWNER_RE.fullmatch(owner):
-        raise StoreError(f"the store's vector owner id {owner!r} is not 12 hex digits; "
+        raise StoreError(f"the store's vector owner id {describe(owner)} is not 12 hex digits; "
                          "the store's metadata area was changed by hand: restore it, or "
                          "copy the store with chatmem migrate")
     return f"{SHARED_PREFIX}-{owner}"
@@ -454,7 +455,8 @@ def _json(value: Mapping[str, Any], what: str, message_id: str) -> dict[str, Any
     try:
         out = json.loads(json.dumps(dict(value), ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"vector entry {message_id!r}: {what} is not JSON: {exc}") from None
+        raise InvalidInput(f"vector entry {describe(message_id)}: {what} is not JSON: "
+                           f"{exc}") from None
     assert isinstance(out, dict)
     return out
 
@@ -570,13 +572,14 @@ class QdrantIndex:
                 ) from exc
             if folder and isinstance(exc, (FileExistsError, NotADirectoryError)):
                 raise StoreError(
-                    f"qdrant ({target.display}): {folder!r} (or a folder above it) is a file, "
-                    "not a folder; local mode keeps the vectors in a folder of their own: "
-                    "name a new or empty folder") from exc
+                    f"qdrant ({target.display}): {as_given(folder, 200)} (or a folder above "
+                    "it) is a file, not a folder; local mode keeps the vectors in a folder "
+                    "of their own: name a new or empty folder") from exc
             if folder and not isinstance(exc, OSError) and os.path.isfile(
                     os.path.join(folder, "meta.json")):
                 raise StoreError(
-                    f"qdrant ({target.display}): {folder!r} is not a Qdrant local-mode folder "
+                    f"qdrant ({target.display}): {as_given(folder, 200)} is not a Qdrant "
+                    "local-mode folder "
                     f"(its meta.json is not Qdrant's: {type(exc).__name__}: {exc}); it is left "
                     "as it is: name a new or empty folder for the vectors") from exc
             raise _store_error(target, "open", exc) from _cause(target, exc)
@@ -732,7 +735,7 @@ class QdrantIndex:
         self._check_open()
         latest: dict[str, tuple[VectorEntry, npt.NDArray[np.float32]]] = {}
         for i, e in enumerate(entries):
-            vec = _vector(e.vector, f"entries[{i}] ({e.message_id!r}).vector")
+            vec = _vector(e.vector, f"entries[{i}] ({describe(e.message_id)}).vector")
             latest.pop(e.message_id, None)  # the last entry of an id wins
             latest[e.message_id] = (e, vec)
         if not latest:
