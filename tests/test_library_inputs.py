@@ -383,8 +383,8 @@ async def test_client_still_sends_good_arguments() -> None:
     ("qq", ["private"], "chat_types"),
     ("qq", None, "chat_types"),
     ("qq", {"private": "private chat", 5: "five"}, "chat type"),
-    ("qq", {"private": "private chat", "group": ""}, "'group'"),
-    ("qq", {"private": "private chat", "group": 5}, "'group'"),
+    ("qq", {"private": "private chat", "group": ""}, '"group"'),
+    ("qq", {"private": "private chat", "group": 5}, '"group"'),
 ], ids=["empty-platform", "int-platform", "list", "none", "int-type", "empty-label",
         "int-label"])
 def test_platform_labels_register_refuses_a_bad_argument_and_keeps_none_of_it(

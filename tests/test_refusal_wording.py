@@ -650,3 +650,30 @@ async def test_a_qdrant_local_folder_refused_is_quoted_as_json(tmp_path: Any) ->
         with pytest.raises(StoreError) as info:
             await QdrantIndex.open(f"qdrant+local://{folder}")
         assert f"): {json.dumps(str(folder))} {says}" in str(info.value), str(info.value)
+
+
+async def test_a_parent_a_chat_type_or_a_namespace_label_refused_is_quoted_as_json(
+        tmp_path: Any) -> None:
+    """Memory.upsert_session of a parent that closes a cycle said "session.parent_id
+    'c1' would make a cycle (…)", platforms.register of a bad label "the label of chat
+    type 'group' must be a non-empty string", and the LangGraph store "invalid namespace
+    label 'a.b': labels are non-empty strings without '.' or NUL"."""
+    from langgraph.store.base import InvalidNamespaceError, PutOp
+
+    from chatmem import Memory, testing
+    from chatmem.integrations.langgraph import ChatmemStore
+    from chatmem.models import Session
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        await memory.upsert_session(Session(id="r"))
+        await memory.upsert_session(Session(id="c1", parent_id="r"))
+        said = await _async_refusal(memory.upsert_session, Session(id="r", parent_id="c1"))
+        assert said.startswith('session.parent_id "c1" would make a cycle (')
+        assert _refusal(memory.platforms.register, "qq", chat_types={"group": ""}) == \
+            'platforms.register: the label of chat type "group" must be a non-empty ' \
+            'string, got ""'
+        store = ChatmemStore(memory)
+        with pytest.raises(InvalidNamespaceError) as info:
+            await store.abatch([PutOp(("a.b",), "k", {"text": "x"})])
+        assert str(info.value) == ('invalid namespace label "a.b": labels are non-empty '
+                                   'strings without "." or NUL (U+0000)')

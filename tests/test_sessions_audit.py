@@ -46,7 +46,7 @@ async def test_a_parent_that_would_make_a_cycle_is_refused_and_changes_nothing()
         await mem.upsert_session(Session(id="r", origin_platform="qq"))
         await mem.upsert_session(Session(id="c1", parent_id="r"))
         await mem.upsert_session(Session(id="c2", parent_id="c1"))
-        with pytest.raises(InvalidInput, match="parent_id 'c2' would make a cycle"):
+        with pytest.raises(InvalidInput, match='parent_id "c2" would make a cycle'):
             await mem.upsert_session(Session(id="r", origin_platform="qq", parent_id="c2"))
         assert (await mem.get_session("r")) == Session(id="r", origin_platform="qq")
         # and the tg room's message stays out of the qq session's platform scope

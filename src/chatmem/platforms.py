@@ -39,7 +39,7 @@ class PlatformRegistry:
                                    f"string, got {describe(chat_type)}")
             if not _text(label):
                 raise InvalidInput(f"platforms.register: the label of chat type "
-                                   f"{chat_type!r} must be a non-empty string, got "
+                                   f"{describe(chat_type)} must be a non-empty string, got "
                                    f"{describe(label)}")
         self._labels.update({(platform, t): label for t, label in chat_types.items()})
 

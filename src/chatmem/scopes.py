@@ -86,7 +86,7 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
     if up.cycle is not None:
         path = [s.id for s in up.sessions]
         raise InvalidInput(
-            f"session.parent_id {session.parent_id!r} would make a cycle "
+            f"session.parent_id {describe(session.parent_id)} would make a cycle "
             f"({' → '.join([*path, up.cycle])}): a session cannot be its own ancestor; "
             "the root of a chain has no parent_id")
     # The chain counts the session's unknown parent too: it will hold a session once
@@ -102,7 +102,7 @@ async def check_parent_chain(store: MessageStore, session: Session) -> None:
         for s in below_sessions.values()) if c.unknown == session.id), default=0)
     if chain + below > MAX_SESSION_DEPTH:
         raise InvalidInput(
-            f"session.parent_id {session.parent_id!r}: the chain from the root down to "
+            f"session.parent_id {describe(session.parent_id)}: the chain from the root down to "
             f"the session's last descendant would hold more than {MAX_SESSION_DEPTH} "
             "sessions (scopes read a sub-task's platform from its root, at most "
             f"{MAX_SESSION_DEPTH - 1} parents up); give the session a parent nearer the "

@@ -91,6 +91,7 @@ from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import Message, check_json, validate_message
+from chatmem.refusals import describe
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.store.filters import MAX_INT
 
@@ -232,8 +233,8 @@ def _check_labels(op: Op) -> None:
     for label in labels:
         if not isinstance(label, str) or not label or "." in label or "\x00" in label:
             raise InvalidNamespaceError(
-                f"invalid namespace label {label!r}: labels are non-empty strings "
-                "without '.' or NUL")
+                f"invalid namespace label {describe(label)}: labels are non-empty "
+                'strings without "." or NUL (U+0000)')
 
 
 def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
