@@ -168,7 +168,7 @@ async def test_tool_calls_are_never_embedded_whatever_the_role(mem: Memory) -> N
 
 async def test_an_id_given_twice_in_one_batch_with_other_content_names_both(
         mem: Memory) -> None:
-    with pytest.raises(InvalidInput, match=r"messages\[2\]\.id 'm1' is also messages\[1\]\.id"):
+    with pytest.raises(InvalidInput, match=r'messages\[2\]\.id "m1" is also messages\[1\]\.id'):
         await mem.add([{"content": "a", "id": "m0"}, {"content": "b", "id": "m1"},
                        {"content": "c", "id": "m1"}], session="s1")
     assert await stored(mem) == []

@@ -677,3 +677,30 @@ async def test_a_parent_a_chat_type_or_a_namespace_label_refused_is_quoted_as_js
             await store.abatch([PutOp(("a.b",), "k", {"text": "x"})])
         assert str(info.value) == ('invalid namespace label "a.b": labels are non-empty '
                                    'strings without "." or NUL (U+0000)')
+
+
+async def test_a_message_id_taken_is_quoted_as_json() -> None:
+    """Memory.add of an id stored with other content said "message id 'm1' already
+    exists with another content: …", a later one "message id 'm1' already exists at ts
+    1000, …", one request's two messages of one id "messages[1].id 'm1' is also
+    messages[0].id, …", and Client's session "session 'a/b': the HTTP API cannot address
+    a session id holding '/' …"."""
+    from chatmem import Memory, testing
+    from chatmem.client import Client
+
+    async with await Memory.open("memory://", embedder=testing.embedder()) as memory:
+        await memory.add([{"id": "m1", "content": "hi", "ts": 1000}], session="s")
+        assert (await _async_refusal(memory.add, [{"id": "m1", "content": "bye", "ts": 1000}],
+                                     session="s")).startswith(
+            'message id "m1" already exists with another content: ')
+        assert (await _async_refusal(memory.add, [{"id": "m1", "content": "hi", "ts": 2000}],
+                                     session="s")).startswith(
+            'message id "m1" already exists at ts 1000, earlier than the ts 2000 given')
+        assert (await _async_refusal(memory.add, [{"id": "m2", "content": "a"},
+                                                  {"id": "m2", "content": "b"}],
+                                     session="s")).startswith(
+            'messages[1].id "m2" is also messages[0].id, with other content')
+    with Client("http://127.0.0.1:9") as client:
+        assert _refusal(client.get_session, "a/b") == (
+            'session "a/b": the HTTP API cannot address a session id holding "/" in '
+            "/v1/sessions/{id}")

@@ -66,7 +66,7 @@ async def test_an_id_stored_earlier_refused_at_a_later_ts_names_the_times(place:
         first = await mem.add([Message(id="m1", session_id="s", content="ok", ts=1000),
                                Message(id="m2", session_id="s", content="ok", ts=1000)])
         assert [m.ts for m in first] == [1000, 1001]
-        with pytest.raises(InvalidInput, match=r"'m1' already exists at ts 1000, earlier "
+        with pytest.raises(InvalidInput, match=r'"m1" already exists at ts 1000, earlier '
                                                r"than the ts 2000 given"):
             await mem.add([Message(id="m1", session_id="s", content="ok", ts=2000)])
         again = await mem.add([Message(id="m1", session_id="s", content="ok", ts=1000),
@@ -81,7 +81,7 @@ async def test_an_id_stored_earlier_refused_at_a_later_ts_names_the_times(place:
             given = {"id": "m1", "session_id": "s", "content": "ok", "ts": 1000, **change}
             with pytest.raises(InvalidInput) as refused:
                 await mem.add([Message(**given)])  # type: ignore[arg-type]
-            assert f"'m1' already exists with another {field}:" in str(refused.value)
+            assert f'"m1" already exists with another {field}:' in str(refused.value)
             assert "chatmem rewrite, POST /v1/rewrite" in str(refused.value)
         page = await mem.list(session="s")
         assert [(m.id, m.ts, m.content) for m in page.messages] == [

@@ -444,7 +444,7 @@ def _check_ids(batch: Sequence[Message]) -> None:
             try:
                 retried_add(earlier, msg, msg.id)
             except InvalidInput:
-                raise InvalidInput(f"messages[{i}].id {msg.id!r} is also messages[{j}].id, "
+                raise InvalidInput(f"messages[{i}].id {describe(msg.id)} is also messages[{j}].id, "
                                    "with other content: an id names one message") from None
 
 

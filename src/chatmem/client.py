@@ -355,8 +355,8 @@ def _session_path(session: str) -> str:
         raise InvalidInput("session: a non-empty string is required")
     check_text(session, "session", max_chars=MAX_LABEL_CHARS)  # quote() needs UTF-8
     if "/" in session:  # the server decodes %2F before routing: no route would match
-        raise InvalidInput(f"session {session!r}: the HTTP API cannot address a session id "
-                           "holding '/' in /v1/sessions/{id}")
+        raise InvalidInput(f"session {describe(session)}: the HTTP API cannot address a "
+                           'session id holding "/" in /v1/sessions/{id}')
     return "/v1/sessions/" + quote(session, safe="")
 
 

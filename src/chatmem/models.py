@@ -274,14 +274,14 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
     if differing:
         # named for every caller (library, CLI, HTTP, import): "rewrite()" alone sent a
         # CLI or HTTP user looking for a function, and did not say what differed
-        raise InvalidInput(f"message id {message_id!r} already exists with another "
+        raise InvalidInput(f"message id {describe(message_id)} already exists with another "
                            f"{' and '.join(differing)}: an id names one message for good; "
                            "give a new message its own id, or change the stored one with "
                            "rewrite (Memory.rewrite, chatmem rewrite, POST /v1/rewrite)")
     if new.ts is not None and old.ts is not None and new.ts > old.ts:
         # the same words said again later are another message: saying "different
         # content" of identical text sent the caller looking in the wrong field
-        raise InvalidInput(f"message id {message_id!r} already exists at ts {old.ts}, "
+        raise InvalidInput(f"message id {describe(message_id)} already exists at ts {old.ts}, "
                            f"earlier than the ts {new.ts} given: a retry of an add gives the "
                            "same ts or an earlier one; give a later message its own id")
     return old
