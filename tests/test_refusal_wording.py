@@ -704,3 +704,23 @@ async def test_a_message_id_taken_is_quoted_as_json() -> None:
         assert _refusal(client.get_session, "a/b") == (
             'session "a/b": the HTTP API cannot address a session id holding "/" in '
             "/v1/sessions/{id}")
+
+
+async def test_a_postgres_schema_without_a_store_is_quoted_as_json() -> None:
+    """A PostgreSQL store opened with create=False in a schema without chatmem's tables
+    said "postgres (…): no chatmem store in schema 't_…' (no chatmem tables): …"."""
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+    from chatmem.errors import StoreError
+    from chatmem.store import open_store
+
+    base = pg_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    try:
+        with pytest.raises(StoreError) as info:
+            await open_store(pg_schema_url(base, schema), create=False)
+        assert f'): no chatmem store in schema "{schema}" (no chatmem tables): check ' \
+            in str(info.value)
+    finally:
+        await drop_pg_schema(base, schema)

@@ -171,7 +171,7 @@ async def test_postgres_create_false_refuses_a_schema_without_chatmem_tables() -
     schema = f"t_{uuid.uuid4().hex[:16]}"
     url = pg_schema_url(base, schema)
     try:
-        with pytest.raises(StoreError, match=f"no chatmem store in schema '{schema}'"):
+        with pytest.raises(StoreError, match=f'no chatmem store in schema "{schema}"'):
             await open_store(url, create=False)
         import psycopg
 

@@ -605,8 +605,9 @@ class PostgresStore:
             [f"{self.schema}.chatmem_migrations"])).fetchone()  # schema: a checked name
         if not (row and row[0]):
             raise StoreError(
-                f"postgres ({self._where}): no chatmem store in schema {self.schema!r} (no "
-                "chatmem tables): check the URL and its schema=, or create the store first "
+                f"postgres ({self._where}): no chatmem store in schema "
+                f"{refusals.describe(self.schema)} (no chatmem tables): check the URL and "
+                "its schema=, or create the store first "
                 "(chatmem add, import or migrate --to; in Python, create=True)"
             )
 
@@ -653,8 +654,9 @@ class PostgresStore:
             current = int(row[0]) if row else 0
             if current > SCHEMA_VERSION:
                 raise StoreError(
-                    f"postgres ({self._where}): schema {self.schema!r} was written by a newer "
-                    f"chatmem (schema version {current}, this one knows {SCHEMA_VERSION}); "
+                    f"postgres ({self._where}): schema {refusals.describe(self.schema)} "
+                    f"was written by a newer chatmem (schema version {current}, this one "
+                    f"knows {SCHEMA_VERSION}); "
                     "upgrade chatmem"
                 )
             for version in range(current + 1, SCHEMA_VERSION + 1):
@@ -1220,7 +1222,8 @@ class PostgresStore:
         n = 0
         for s in snapshots:
             count, updates = sm.snapshot_queries(
-                POSTGRES, s, _json(dict(s.metadata), f"session {s.session_id!r} metadata"))
+                POSTGRES, s, _json(dict(s.metadata),
+                                   f"session {refusals.describe(s.session_id)} metadata"))
             row = await (await conn.execute(*count)).fetchone()
             n += int(row[0]) if row else 0
             for st in updates:
@@ -1589,8 +1592,8 @@ class PostgresStore:
         for e in items:
             vec = np.ascontiguousarray(e.vector, dtype=np.float32)
             if vec.ndim != 1 or vec.shape[0] == 0:
-                raise InvalidInput(f"vector of message {e.message_id!r} must be a non-empty "
-                                   "1-d array")
+                raise InvalidInput(f"vector of message {refusals.describe(e.message_id)} "
+                                   "must be a non-empty 1-d array")
             vecs.append(vec)
         widths = widths_of(items) if one_width is not None else {}
         await self._ensure_hnsw({v.shape[0] for v in vecs})
@@ -1631,7 +1634,7 @@ class PostgresStore:
             lex = await lexical.pg_lex_columns(conn, [(e.message_id, e.text) for e, _ in kept])
             rows = []
             for e, vec in kept:
-                dump = _jsonb(f"vector entry {e.message_id!r}")
+                dump = _jsonb(f"vector entry {refusals.describe(e.message_id)}")
                 rows.append((seqs[e.message_id], *entry_values(e, dump), e.text,
                              int(vec.shape[0]), vec, *lex[e.message_id]))
             # X1: BM25's totals (the last row of an id is the one that stays)
