@@ -98,6 +98,27 @@ def bound(value: object) -> str:
     return str(value)
 
 
+def checked_number(error: type[Exception], name: str, value: object, *,
+                   integer: bool = False, least: float | None = None,
+                   more: float | None = None, most: float | None = None,
+                   also: str = "") -> Any:
+    """``value`` when it is a number in its range, else ``error`` naming ``name`` in the
+    library's words (``ann.nprobe must be an integer of at least 1, got 0``): a bool,
+    a string, NaN or infinity is never a number here. ``also``: said after the range."""
+    kind = "an integer" if integer else "a number"
+    limits = [f"at least {bound(least)}" if least is not None else "",
+              f"more than {bound(more)}" if more is not None else "",
+              f"at most {bound(most)}" if most is not None else ""]
+    wanted = f"{kind} of {' and '.join(x for x in limits if x)}"
+    number = value if isinstance(value, int) or (
+        not integer and isinstance(value, float)) else None
+    if number is None or isinstance(number, bool) or not math.isfinite(number) \
+            or (least is not None and number < least) \
+            or (more is not None and number <= more) or (most is not None and number > most):
+        raise error(f"{name} must be {wanted}{also}, got {describe(value)}")
+    return number
+
+
 #: A value JSON does not hold, shown by its Python repr, cut as :data:`_as_json` cuts.
 _python = reprlib.Repr()
 _python.maxstring = _python.maxother = 40

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from .embedding import Capabilities, Embedder, EmbeddingProvider, EmbedRole
 from .errors import EmbeddingUnavailable, InvalidInput
-from .refusals import describe
+from .refusals import checked_number, describe
 
 _WORD = re.compile(r"\w+")
 #: The ``retry_decision`` values :meth:`HashEmbeddingProvider.fail_next` simulates.
@@ -42,9 +42,7 @@ DECISIONS = ("defer", "fail", "cooldown", "invalid")
 
 
 def _count(value: object, name: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidInput(f"{name} must be an integer of at least {least}, got {describe(value)}")
-    return value
+    return int(checked_number(InvalidInput, name, value, integer=True, least=least))
 
 
 def hash_vector(text: str, dim: int) -> npt.NDArray[np.float32]:

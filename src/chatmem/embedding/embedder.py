@@ -32,7 +32,7 @@ import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, InvalidInput, StoreClosed
-from ..refusals import describe
+from ..refusals import checked_number, describe
 from .base import (
     Capabilities,
     EmbeddingProvider,
@@ -238,11 +238,8 @@ class Embedder:
         model between two calls while a store's first messages say too little).
         ``fresh``: ask the provider for every text, none from the cache (which the
         answers fill): what the model behind a remote endpoint answers now."""
-        if max_retries is not None and (isinstance(max_retries, bool)
-                                        or not isinstance(max_retries, int)
-                                        or max_retries < 0):
-            raise InvalidInput(f"max_retries must be an integer of at least 0, got "
-                               f"{describe(max_retries)}")
+        if max_retries is not None:
+            checked_number(InvalidInput, "max_retries", max_retries, integer=True, least=0)
         inputs = [_to_input(item, i) for i, item in enumerate(items)]
         budget = deadline if deadline is not None else self.deadline
         if budget is not None and not budget > 0:

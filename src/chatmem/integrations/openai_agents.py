@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..chat_format import TOOL_CALL_SOURCE
 from ..errors import InvalidInput, RecallUnavailable
 from ..models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, Message, Role, check_json, check_text
-from ..refusals import describe
+from ..refusals import checked_number, describe
 from ..tool import TOOL_NAME, Caller
 
 try:
@@ -302,9 +302,9 @@ class ChatmemSession:
         wanted = self._settings_limit() if limit is None else limit
         if wanted is None:
             return [i for i in map(message_to_item, await self._messages()) if i is not None]
-        if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
-            name = "limit" if limit is not None else "session_settings.limit"
-            raise InvalidInput(f"{name} must be an integer of at least 0, got {describe(wanted)}")
+        wanted = int(checked_number(
+            InvalidInput, "limit" if limit is not None else "session_settings.limit",
+            wanted, integer=True, least=0))
         items: builtins.list[Any] = []
         if wanted:
             async for message in self._listed(page_size=min(wanted, _PAGE)):

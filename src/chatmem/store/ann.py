@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, StoreError
 from ..models import ScoredId
-from ..refusals import bound, describe
+from ..refusals import checked_number, describe
 from .matrix import VectorMatrix
 
 log = logging.getLogger("chatmem.store.ann")
@@ -115,39 +115,22 @@ class AnnSettings:
         # a caller's settings (SqliteStore(ann=AnnSettings(...))): each refused by name,
         # as the library refuses every input, never a raw comparison error
         if self.threshold is not None:
-            _check_number("threshold", self.threshold, integer=True, least=1,
-                          also=" (or None to turn the ANN off)")
+            checked_number(ConfigError, "ann.threshold", self.threshold, integer=True, least=1,
+                           also=" (or None to turn the ANN off)")
         for name, least in (("nlist", 0), ("nprobe", 1), ("min_scan", 0),
                             ("train_per_list", 1), ("batch", 1)):
-            _check_number(name, getattr(self, name), integer=True, least=least)
-        _check_number("build_threads", self.build_threads, integer=True, least=0,
-                      also=" (0 = one per core)")
-        _check_number("regrow", self.regrow, more=1)
-        _check_number("oversample", self.oversample, least=1)
+            checked_number(ConfigError, f"ann.{name}", getattr(self, name), integer=True,
+                           least=least)
+        checked_number(ConfigError, "ann.build_threads", self.build_threads, integer=True, least=0,
+                       also=" (0 = one per core)")
+        checked_number(ConfigError, "ann.regrow", self.regrow, more=1)
+        checked_number(ConfigError, "ann.oversample", self.oversample, least=1)
         for name in ("min_selectivity", "rebuild_fraction"):
-            _check_number(name, getattr(self, name), more=0, most=1)
-        _check_number("save_fraction", self.save_fraction, least=0, most=1)
+            checked_number(ConfigError, f"ann.{name}", getattr(self, name), more=0, most=1)
+        checked_number(ConfigError, "ann.save_fraction", self.save_fraction, least=0, most=1)
         if not isinstance(self.persist, bool):
             raise ConfigError(f"ann.persist must be true or false, got "
                               f"{describe(self.persist)}")
-
-
-def _check_number(name: str, value: object, *, integer: bool = False,
-                  least: float | None = None, more: float | None = None,
-                  most: float | None = None, also: str = "") -> None:
-    """Refuse an :class:`AnnSettings` field that is not a number in its range, naming it
-    (``ann.nprobe must be an integer of at least 1, got 0``)."""
-    kind = "an integer" if integer else "a number"
-    limits = [f"at least {bound(least)}" if least is not None else "",
-              f"more than {bound(more)}" if more is not None else "",
-              f"at most {bound(most)}" if most is not None else ""]
-    wanted = f"{kind} of {' and '.join(x for x in limits if x)}"
-    number = value if isinstance(value, int) or (
-        not integer and isinstance(value, float)) else None
-    if number is None or isinstance(number, bool) or not math.isfinite(number) \
-            or (least is not None and number < least) \
-            or (more is not None and number <= more) or (most is not None and number > most):
-        raise ConfigError(f"ann.{name} must be {wanted}{also}, got {describe(value)}")
 
 
 _faiss_module: Any = None
