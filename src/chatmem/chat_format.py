@@ -46,7 +46,7 @@ from .models import (
     retried_add,
     validate_message,
 )
-from .refusals import describe
+from .refusals import describe, unknown_fields
 
 #: chatmem's own message fields.
 MESSAGE_FIELDS: frozenset[str] = frozenset(Message.__dataclass_fields__)
@@ -284,7 +284,8 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
     :class:`Message`, with the batch's defaults filled in; errors name ``path``."""
     unknown = sorted(str(k) for k in set(item) - MESSAGE_FIELDS - OPENAI_FIELDS)
     if unknown:
-        raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
+        raise InvalidInput(unknown_fields(path, unknown, [*Message.__dataclass_fields__,
+                                                          *sorted(OPENAI_FIELDS)]))
     data: dict[str, Any] = {k: v for k, v in item.items() if k in MESSAGE_FIELDS}
     extra: dict[str, Any] = {k: _plain(v) for k, v in item.items()
                              if k in OPENAI_FIELDS and v is not None}

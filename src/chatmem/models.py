@@ -16,7 +16,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from .errors import InvalidInput
-from .refusals import describe
+from .refusals import describe, unknown_fields
 
 Role = Literal["user", "assistant", "system", "tool", "notice"]
 ROLES: frozenset[str] = frozenset({"user", "assistant", "system", "tool", "notice"})
@@ -131,13 +131,10 @@ class Message:
         """Build a message from JSON-like data, with errors naming the field."""
         if not isinstance(data, Mapping):
             raise InvalidInput(f"{path}: expected an object, got {describe(data)}")
-        known = {
-            "id", "session_id", "ts", "role", "kind", "content", "visible_content", "source",
-            "speaker_id", "speaker_name", "mentions", "platform", "metadata",
-        }
-        unknown = sorted(str(k) for k in set(data) - known)
+        known = list(cls.__dataclass_fields__)
+        unknown = sorted(str(k) for k in set(data) - set(known))
         if unknown:
-            raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
+            raise InvalidInput(unknown_fields(path, unknown, known))
         for name in ("session_id", "content"):
             if name not in data:
                 raise InvalidInput(f"{path}.{name} is required")
@@ -435,9 +432,10 @@ SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type
 def validate_session(session: object, *, path: str = "session") -> Session:
     """R3: a session (or a mapping of its fields) that can be stored faithfully."""
     if isinstance(session, Mapping):
-        unknown = sorted(str(k) for k in set(session) - set(Session.__dataclass_fields__))
+        known = list(Session.__dataclass_fields__)
+        unknown = sorted(str(k) for k in set(session) - set(known))
         if unknown:
-            raise InvalidInput(f"{path}: unknown field(s) {', '.join(unknown)}")
+            raise InvalidInput(unknown_fields(path, unknown, known))
         if "id" not in session:
             raise InvalidInput(f"{path}.id is required")
         session = Session(**session)

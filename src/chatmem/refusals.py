@@ -238,15 +238,43 @@ def schema_errors(errors: Sequence[Mapping[str, Any]], body: Any, *,
     for parent, names in unknown.items():
         model = _model_at(body, parent[1:]) if parent[:1] == ("body",) else None
         fields = list(model.model_fields) if model is not None else []
-        near = {n: difflib.get_close_matches(n, fields, n=1) for n in names}
-        said = ", ".join(f"{_shown(n)} (did you mean {near[n][0]}?)" if near[n]
-                         else _shown(n) for n in names)
-        fix = ("" if all(near.values()) else f"; it takes {', '.join(fields)}" if fields
-               else "; leave them out")
         name = _field_name(parent)
-        parts.append(f"unknown argument(s) {said}{fix}" if arguments and not name
-                     else f"{name or whole}: unknown field(s) {said}{fix}")
+        parts.append(unknown_fields(name or whole, names, fields,
+                                    arguments=arguments and not name))
     return "; ".join(parts)
+
+
+#: Names other libraries and APIs give a field that chatmem names otherwise (``text``
+#: for ``content``, ``timestamp`` for ``ts``): too far apart for difflib to match, and
+#: what a user moving from one of them writes first.
+_NAMED_ELSEWHERE = {
+    "text": "content", "message": "content", "body": "content",
+    "timestamp": "ts", "time": "ts", "created_at": "ts", "date": "ts",
+    "speaker": "speaker_name", "sender": "speaker_name", "author": "speaker_name",
+    "user_id": "speaker_id", "sender_id": "speaker_id", "meta": "metadata",
+    "session": "session_id", "thread_id": "session_id", "conversation_id": "session_id",
+}
+
+
+def unknown_fields(where: str, names: Sequence[str], fields: Sequence[str], *,
+                   arguments: bool = False) -> str:
+    """The refusal of fields ``where`` does not take: each named as sent, with the one
+    meant when it is close to one of ``fields`` (``sesion_id (did you mean
+    session_id?)``) or is that field's name elsewhere (``text (did you mean
+    content?)``), else the fields it takes (``fields`` empty: "leave them out").
+    ``arguments``: a tool's arguments, named as the tool names them (``unknown
+    argument(s) colour; it takes …``)."""
+    near: dict[str, str | None] = {}
+    for n in names:
+        other = _NAMED_ELSEWHERE.get(n.lower())
+        close = difflib.get_close_matches(n, fields, n=1)
+        near[n] = other if other in fields else close[0] if close else None
+    said = ", ".join(f"{_shown(n)} (did you mean {near[n]}?)" if near[n] else _shown(n)
+                     for n in names)
+    fix = ("" if all(near.values()) else f"; it takes {', '.join(fields)}" if fields
+           else "; leave them out")
+    return (f"unknown argument(s) {said}{fix}" if arguments
+            else f"{where}: unknown field(s) {said}{fix}")
 
 
 def _schema_error(err: Mapping[str, Any], whole: str) -> str:

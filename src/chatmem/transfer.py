@@ -57,7 +57,7 @@ from .models import (
     check_ts,
     validate_session,
 )
-from .refusals import as_given, describe
+from .refusals import as_given, describe, unknown_fields
 from .store import Storage
 from .store.base import (
     CURSOR_NAMESPACE,
@@ -553,7 +553,7 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
     where = f"line {n}: vector"
     unknown = sorted(str(k) for k in set(rec) - VECTOR_FIELDS)
     if unknown:
-        raise InvalidInput(f"{where}: unknown field(s) {', '.join(unknown)}")
+        raise InvalidInput(unknown_fields(where, unknown, sorted(VECTOR_FIELDS)))
     for name in ("message_id", "session_id"):
         check_text(rec.get(name), f"{where}.{name}", required=True)
     check_ts(rec.get("ts"), f"{where}.ts")

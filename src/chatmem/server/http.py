@@ -114,7 +114,7 @@ from ..errors import (
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
-from ..refusals import as_given, describe, lone_surrogate, schema_errors
+from ..refusals import as_given, describe, lone_surrogate, schema_errors, unknown_fields
 from ..store.urls import check_store_url, check_vector_url
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
 from .console import is_console_path, mount_console
@@ -201,11 +201,10 @@ class KeyTable:
             where = f"{source}: keys.{name}"
             if not isinstance(entry, Mapping):
                 raise ConfigError(f"{where} must be a table")
-            unknown = sorted(str(k) for k in set(entry) - {"key", "key_sha256", "namespace",
-                                                           "role", "sessions",
-                                                           "platform"})
+            known = ["key", "key_sha256", "namespace", "role", "sessions", "platform"]
+            unknown = sorted(str(k) for k in set(entry) - set(known))
             if unknown:
-                raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}")
+                raise ConfigError(unknown_fields(where, unknown, known))
             plain, hashed = entry.get("key"), entry.get("key_sha256")
             if (plain is None) == (hashed is None):
                 raise ConfigError(f"{where}: give exactly one of key or key_sha256")
@@ -301,9 +300,9 @@ def _metrics_token(table: Any, source: str) -> str | None:
     where = f"{source}: metrics"
     if not isinstance(table, Mapping):
         raise ConfigError(f"{where} must be a table: [metrics] token = \"…\"")
-    unknown = sorted(set(table) - {"token", "token_sha256"})
+    unknown = sorted(str(k) for k in set(table) - {"token", "token_sha256"})
     if unknown:
-        raise ConfigError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
+        raise ConfigError(unknown_fields(where, unknown, ["token", "token_sha256"]))
     plain, hashed = table.get("token"), table.get("token_sha256")
     if (plain is None) == (hashed is None):
         raise ConfigError(f"{where}: give exactly one of token or token_sha256")
