@@ -250,7 +250,7 @@ def test_every_example_parses_and_writes_where_a_user_may(tmp_path: Path,
     import click
 
     monkeypatch.chdir(tmp_path)
-    for name in ("backup.jsonl", "other-model.jsonl"):
+    for name in ("backup.jsonl", "other-model.jsonl", "chat.jsonl"):
         (tmp_path / name).write_text("")
     examples = list(help_examples())
     assert len(examples) >= 40, examples

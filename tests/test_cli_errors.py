@@ -324,6 +324,8 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
     ("add", "--ts", "-5", "--ts must be from 0 to 253402300799999", []),
     ("add", "--ts", "soon", "--ts must be an integer, got 'soon'", []),
     ("add", "TEXT", NOT_UTF8, f"TEXT {UTF8}", []),
+    ("add", "--messages", "no-such-file.jsonl",
+     "Invalid value for '--messages': File 'no-such-file.jsonl' does not exist", []),
     ("recall", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("recall", "--scope", "everyone", "--scope must be one of all, user", []),
     ("recall", "--top-k", "0", "--top-k must be an integer from 1 to 1000, got '0'", []),

@@ -679,34 +679,142 @@ async def _take_demo_store(mem: Memory, db: str) -> None:
     await mem.store.meta_set(*DEMO_STORE_MARK, "1")
 
 
+#: The roles ``chatmem add`` stores a TEXT as.
+_ADD_ROLES = ("user", "assistant", "system", "tool", "notice")
+
+#: The most bytes ``chatmem add --messages`` reads: the whole file is held in memory and
+#: stored in one transaction (``chatmem import`` pages a chatmem export of any size).
+MAX_MESSAGES_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _messages_of_file(file: str, *, session: str | None, platform: str | None,
+                      speaker_id: str | None, speaker_name: str | None) -> list[Message]:
+    """The messages of ``chatmem add --messages FILE``, each checked as ``Memory.add``
+    checks it (a JSON array's items named ``messages[i]``, JSON Lines' by line), before
+    any store is opened; every way the file is wrong fails naming it."""
+    from .chat_format import check_defaults, coerce, to_message
+
+    # the options first, named as typed (an empty --session), before the file is read
+    check_defaults(session=session, platform=platform, speaker_id=speaker_id,
+                   speaker_name=speaker_name)
+    shown = "standard input" if file == "-" else file
+    try:
+        if file == "-":
+            raw = sys.stdin.buffer.read(MAX_MESSAGES_FILE_BYTES + 1)
+        else:
+            with open(file, "rb") as fh:
+                raw = fh.read(MAX_MESSAGES_FILE_BYTES + 1)
+    except OSError as exc:
+        fail(f"{shown}: cannot read it ({exc.strerror or exc})")
+    if len(raw) > MAX_MESSAGES_FILE_BYTES:
+        fail(f"{shown}: over {MAX_MESSAGES_FILE_BYTES // (1024 * 1024)} MiB; split it into "
+             "several files (or, for a chatmem export, use chatmem import)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        fail(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    defaults = {"session": session, "platform": platform, "speaker_id": speaker_id,
+                "speaker_name": speaker_name}
+    try:
+        if text.lstrip().startswith("["):
+            try:
+                items = json.loads(text)
+            except ValueError as exc:
+                raise InvalidInput(f"not JSON ({exc})") from None
+            batch = coerce(items, **defaults)
+        else:
+            batch = []
+            for n, line in enumerate(text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                except ValueError as exc:
+                    raise InvalidInput(f"line {n}: not JSON ({exc})") from None
+                if not isinstance(item, dict):
+                    raise InvalidInput(f"line {n}: expected a message object, got "
+                                       f"{describe(item)}")
+                batch.append(to_message(item, path=f"line {n}: message", **defaults))
+            batch = coerce(batch)  # one id twice in the file
+    except InvalidInput as exc:
+        said = str(exc)
+        missing = re.match(r"(.*?\.session_id is required):", said)
+        if missing:  # the library's words name its own argument, not the option
+            said = (f"{missing.group(1)}: give --session <the conversation id> for the "
+                    "whole file, or give each message a session_id")
+        fail(f"{shown}: {said}")
+    if not batch:
+        fail(f"{shown}: holds no message")
+    return batch
+
+
 @main.command()
 @library_names(session="session_id", text="content")
 @db_option
 @vector_option
-@click.option("--session", required=True, help="Session (conversation) id.")
-@click.option("--role", default="user", show_default=True,
-              type=OneOf(["user", "assistant", "system", "tool", "notice"]))
+@click.option("--session", default=None,
+              help="Session (conversation) id; with --messages, of the messages that do "
+                   "not give their own session_id.")
+@click.option("--role", default=None, type=OneOf(list(_ADD_ROLES)),
+              help="The sender's role (default: user).")
 @click.option("--speaker-id", default=None, help="Who spoke (user id).")
 @click.option("--speaker-name", default=None, help="Sender label shown in recalls.")
 @click.option("--platform", default=None, help="Entry platform of this message.")
 @click.option("--ts", type=Number(int), default=None,
               help="Time in ms since the epoch (default: now).")
+@click.option("--messages", "messages_file", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+              help="Store every message of FILE instead of TEXT (- reads standard input): "
+                   "a JSON array of messages or one message object per line, each with "
+                   "chatmem's fields or a chat-completions message, as Memory.add takes "
+                   "them. --session, --platform and --speaker-* fill in what a message "
+                   "leaves out; the whole file is checked first, and a bad file stores "
+                   "nothing.")
 @click.option("--no-wait", is_flag=True, help="Do not wait for indexing before exiting.")
-@click.option("--json", "as_json", is_flag=True, help="Print the stored message as JSON.")
-@click.argument("text")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the stored message as JSON (with --messages, a JSON array).")
+@click.argument("text", required=False)
 @run
-async def add(db: str | None, config_path: str | None, vector: str | None, session: str,
-              role: str,
+async def add(db: str | None, config_path: str | None, vector: str | None,
+              session: str | None, role: str | None,
               speaker_id: str | None, speaker_name: str | None, platform: str | None,
-              ts: int | None, no_wait: bool, as_json: bool, text: str) -> None:
+              ts: int | None, messages_file: str | None, no_wait: bool, as_json: bool,
+              text: str | None) -> None:
     """Store one message (and index it). TEXT "-" reads the text from standard input
-    (without the line breaks it ends with).
+    (without the line breaks it ends with). --messages FILE stores a whole chat log
+    instead, in one transaction.
 
     \b
     Example:
       chatmem add --db chat.db --session s1 --speaker-name Alex "The deadline is Friday"
       cat notes.txt | chatmem add --db chat.db --session s1 -
+      chatmem add --db chat.db --session s1 --messages chat.jsonl
     """
+    if messages_file is not None:
+        if text is not None:
+            fail("give TEXT or --messages FILE, not both")
+        for given_option, name in ((role, "--role"), (ts, "--ts")):
+            if given_option is not None:
+                fail(f"{name} applies to TEXT; with --messages each message gives its own "
+                     f"({'role' if name == '--role' else 'ts'} in the file)")
+        batch = _messages_of_file(messages_file, session=session, platform=platform,
+                                  speaker_id=speaker_id, speaker_name=speaker_name)
+        cfg = load_config(config_path)
+        async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
+            stored = await mem.add(batch)
+            said = f"stored {len(stored)} message(s) in " \
+                   f"{len({m.session_id for m in stored})} session(s)"
+            if not no_wait:
+                await _flush_saying(mem, said)
+        if as_json:
+            _echo_json([m.to_dict() for m in stored])
+        else:
+            click.echo(said)
+        return
+    if text is None:
+        fail("give the message's TEXT (- reads standard input), or --messages FILE")
+    if session is None:
+        fail("--session is required with TEXT: the session (conversation) id")
     if text == "-":
         try:  # one message's worth and a character more: never the whole stream
             text = sys.stdin.read(MAX_CONTENT_CHARS + 1)
@@ -719,7 +827,8 @@ async def add(db: str | None, config_path: str | None, vector: str | None, sessi
         # a file or `echo` ends its last line with a line break, which is not part of
         # the message (a shell's $(cat notes.txt) leaves it out too)
         text = text.rstrip("\r\n")
-    given = Message(session_id=session, content=text, role=role,  # type: ignore[arg-type]
+    given = Message(session_id=session, content=text,
+                    role=role or "user",  # type: ignore[arg-type]
                     speaker_id=speaker_id, speaker_name=speaker_name, platform=platform,
                     ts=ts)
     # as add() checks it, before the store is opened: a refused message creates no store

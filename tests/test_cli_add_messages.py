@@ -1,0 +1,128 @@
+"""``chatmem add --messages FILE``: a chat log stored from the command line as
+``Memory.add`` stores it (a JSON array or JSON Lines; chatmem's fields or
+chat-completions messages), on a real SQLite file with the default local model. A bad
+file is one line naming the file and the message, exit 2, and stores nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from chatmem import Memory
+from chatmem.cli import main
+
+
+def cli(*args: str, stdin: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def stored(db: Path) -> list[tuple[str, str, str, str | None]]:
+    async def read() -> list[tuple[str, str, str, str | None]]:
+        async with await Memory.open(f"sqlite:///{db}", embedder=None) as mem:
+            page = await mem.list()
+            return [(m.session_id, m.role, m.content or "", m.speaker_name)
+                    for m in page.messages]
+    return asyncio.run(read())
+
+
+def test_a_chat_log_of_json_lines_is_stored_indexed_and_recalled(tmp_path: Path) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text("\n".join([
+        json.dumps({"role": "user", "content": "I adopted a cat named Tudou"}),
+        "",  # a blank line is skipped
+        json.dumps({"role": "assistant", "content": "How old is Tudou?"}),
+        json.dumps({"role": "user", "content": "3 months, from a friend"}),
+    ]) + "\n", encoding="utf-8")
+    db = tmp_path / "chat.db"
+    result = cli("add", "--db", str(db), "--session", "s1", "--speaker-name", "Alex",
+                 "--messages", str(log))
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("stored 3 message(s) in 1 session(s)")
+    assert stored(db) == [("s1", "user", "I adopted a cat named Tudou", "Alex"),
+                          ("s1", "assistant", "How old is Tudou?", None),
+                          ("s1", "user", "3 months, from a friend", "Alex")]
+    recalled = cli("recall", "--db", str(db), "--session", "s1", "what is my cat called?")
+    assert recalled.exit_code == 0, recalled.output
+    assert "I adopted a cat named Tudou" in recalled.output
+    stats = cli("stats", "--db", str(db), "--json")
+    assert json.loads(stats.output)["indexed"] == 3  # the add waited for its indexing
+
+
+def test_a_json_array_from_standard_input_with_sessions_of_its_own(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    body = json.dumps([{"session_id": "a", "content": "one", "ts": 1000},
+                       {"session_id": "b", "content": "two", "ts": 2000,
+                        "role": "assistant"}])
+    result = cli("add", "--db", str(db), "--no-wait", "--json", "--messages", "-",
+                 stdin=body)
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert [(m["session_id"], m["ts"], m["role"]) for m in printed] == \
+        [("a", 1000, "user"), ("b", 2000, "assistant")]
+    assert stored(db) == [("a", "user", "one", None), ("b", "assistant", "two", None)]
+
+
+@pytest.mark.parametrize(("args", "stdin", "says"), [
+    (["--messages", "-"], '[{"session_id": "s", "content": "ok"}, {"text": "x"}]',
+     "standard input: messages[1]: unknown field(s) text (did you mean content?)"),
+    (["--messages", "-"], '{"content": "x"}',
+     "standard input: line 1: message.session_id is required: give --session <the "
+     "conversation id> for the whole file, or give each message a session_id"),
+    (["--session", "s", "--messages", "-"], '{"content": "ok"}\n{"content": "x", '
+     '"role": "god"}', "standard input: line 2: message.role must be one of assistant, "
+     "developer, function, notice, system, tool, user, got \"god\""),
+    (["--session", "s", "--messages", "-"], '{"content": "ok"}\nnot json',
+     "standard input: line 2: not JSON (Expecting value: line 1 column 1 (char 0))"),
+    (["--session", "s", "--messages", "-"], '[1]',
+     "standard input: messages[0]: expected an object, got 1"),
+    (["--session", "s", "--messages", "-"], '\n\n', "standard input: holds no message"),
+    (["--session", "s", "--messages", "-"],
+     '[{"id": "a", "content": "x"}, {"id": "a", "content": "y"}]',
+     'standard input: messages[1].id "a" is also messages[0].id, with other content: '),
+    (["--session", "", "--messages", "-"], '{"content": "x"}',
+     "--session must not be empty"),
+    (["--session", "s", "--role", "user", "--messages", "-"], '{"content": "x"}',
+     "--role applies to TEXT; with --messages each message gives its own (role in the "
+     "file)"),
+    (["--session", "s", "--ts", "5", "--messages", "-"], '{"content": "x"}',
+     "--ts applies to TEXT; with --messages each message gives its own (ts in the file)"),
+    (["--session", "s", "--messages", "-", "hello"], '{"content": "x"}',
+     "give TEXT or --messages FILE, not both"),
+    (["hello"], None, "--session is required with TEXT: the session (conversation) id"),
+    (["--session", "s"], None,
+     "give the message's TEXT (- reads standard input), or --messages FILE"),
+])
+def test_a_bad_file_or_option_is_one_line_and_stores_nothing(
+        tmp_path: Path, args: list[str], stdin: str | None, says: str) -> None:
+    db = tmp_path / "chat.db"
+    result = cli("add", "--db", str(db), "--no-wait", *args, stdin=stdin)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {says}"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not db.exists()  # refused before any store was opened
+
+
+def test_a_file_that_is_not_utf8_or_too_large_is_refused(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    db = tmp_path / "chat.db"
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"content": "caf\xe9"}\n')
+    result = cli("add", "--db", str(db), "--session", "s", "--messages", str(latin))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {latin}: not UTF-8 text (invalid continuation byte "
+                             "at byte 16)\n")
+    import chatmem.cli
+    monkeypatch.setattr(chatmem.cli, "MAX_MESSAGES_FILE_BYTES", 2 * 1024 * 1024)
+    big = tmp_path / "big.jsonl"
+    line = json.dumps({"content": "x" * 1000}) + "\n"
+    big.write_text(line * 2100, encoding="utf-8")  # 2100 lines of 1016 bytes: over 2 MiB
+    result = cli("add", "--db", str(db), "--session", "s", "--messages", str(big))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {big}: over 2 MiB; split it into several files "
+                             "(or, for a chatmem export, use chatmem import)\n")
+    assert not db.exists()
