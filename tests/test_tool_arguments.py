@@ -81,7 +81,7 @@ async def test_the_library_refuses_in_the_servers_words(mem: Memory, args: dict[
 
 
 async def test_the_library_takes_what_the_servers_take(mem: Memory) -> None:
-    for args in TAKEN:
+    for args in [*TAKEN, *NULLS]:
         out = await mem.call_tool(args, {"session_id": "s1"})
         assert out["text"] == "No matching memories.", args
 
@@ -102,7 +102,7 @@ async def test_the_mcp_server_refuses_in_the_same_words(bow_embedder: Embedder) 
             text = "\n".join(c.text for c in result.content if isinstance(c, TextContent))
             assert result.is_error and text == (
                 f"Error executing tool memory_recall: {said}"), (args, text)
-        for args in TAKEN:
+        for args in [*TAKEN, *NULLS]:
             result = await client.call_tool("memory_recall", args)
             assert not result.is_error, args
 
@@ -125,7 +125,7 @@ def test_the_http_api_refuses_in_the_same_words(api: httpx.Client) -> None:
         r = api.post("/v1/tool", json={"arguments": args, "caller": caller})
         assert r.status_code == 400 and r.json()["error"] == {
             "type": "InvalidInput", "message": f"memory_recall: {said}"}, (args, r.text)
-    for args in TAKEN:
+    for args in [*TAKEN, *NULLS]:
         r = api.post("/v1/tool", json={"arguments": args, "caller": caller})
         assert r.status_code == 200, (args, r.text)
     # the reference: the HTTP API's own schema refuses the same values of a recall so
@@ -146,17 +146,41 @@ SCHEMA_REFUSED = [args for args, said in REFUSED
                   if "query must not be empty" not in said and "got 5.0" not in said]
 
 
+#: Each optional argument sent as null (many models send one for an argument they leave
+#: out), and all of them at once: the tool takes each as left out.
+NULLS: list[dict[str, Any]] = [*({"query": "tea", name: None} for name in TOOL_ARGUMENTS
+                                 if name != "query"),
+                               {name: None for name in TOOL_ARGUMENTS} | {"query": "tea"}]
+
+
+def _types(node: Any) -> Iterator[Any]:
+    """Every ``type`` keyword's value in a schema, at any depth."""
+    if isinstance(node, dict):
+        if "type" in node:
+            yield node["type"]
+        for value in node.values():
+            yield from _types(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _types(value)
+
+
 def _check_schema(parameters: dict[str, Any]) -> None:
-    """Every argument set the tool takes is valid under its published ``parameters``
-    (a null is one left out), every one refused for its type, bound or name is not; the
-    descriptions say the clamp."""
+    """Every argument set the tool takes is valid under its published ``parameters``,
+    as sent (a null too, which the tool takes as left out) and with its nulls left out;
+    every one refused for its type, bound or name is not; the descriptions say the
+    clamp. A null is a union with null, not a list of types, which Gemini's function
+    declarations refuse."""
     checker = jsonschema.Draft202012Validator(parameters)
-    for args in [*TAKEN, *OVER]:
+    for args in [*TAKEN, *OVER, *NULLS]:
         given = {k: v for k, v in args.items() if v is not None}
         assert not list(checker.iter_errors(given)), (args, parameters)
+        assert not list(checker.iter_errors(args)), (args, parameters)
     for args in SCHEMA_REFUSED:
         given = {k: v for k, v in args.items() if v is not None}
         assert list(checker.iter_errors(given)), (args, parameters)
+        assert list(checker.iter_errors(args)), (args, parameters)
+    assert all(isinstance(kind, str) for kind in _types(parameters)), parameters
     props = parameters["properties"]
     assert "a larger number gives 3" in props["top_k"]["description"], props
     assert "at most 1 before and 2 after" in props["context_window"]["description"], props
@@ -170,7 +194,10 @@ async def test_the_schema_allows_what_every_door_takes_and_says_the_clamp(
     """The published schema (Memory.tool_schema, GET /v1/tool, the MCP server's
     tools/list) allows every value the tool takes: a top_k or context_window over the
     configured one is taken, clamped to it, and the schema says so in words rather than
-    with a maximum that the tool did not hold to."""
+    with a maximum that the tool did not hold to; a null for an optional argument is
+    taken as left out, and the schema allows it (it allowed the values alone, so a
+    model's call with ``"top_k": null`` was invalid for the schema and taken by the
+    tool)."""
     pytest.importorskip("mcp")
     from mcp import Client
 
@@ -257,7 +284,7 @@ def _check_strict(tool: dict[str, Any], default: dict[str, Any]) -> None:
     _strict_rules(parameters)
     loose = jsonschema.Draft202012Validator(default["function"]["parameters"])
     checker = jsonschema.Draft202012Validator(parameters)
-    for args in [*TAKEN, *OVER, *SCHEMA_REFUSED]:
+    for args in [*TAKEN, *OVER, *NULLS, *SCHEMA_REFUSED]:
         given = {k: v for k, v in args.items() if v is not None}
         assert checker.is_valid(_filled(args)) == loose.is_valid(given), (args, parameters)
     for args in [*TAKEN, *OVER]:

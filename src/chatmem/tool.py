@@ -69,6 +69,11 @@ def tool_schema(config: Config, *, strict: bool = False) -> dict[str, Any]:
     ``maximum``: a larger one is clamped to the configuration (arguments only narrow), so
     a schema maximum would forbid what the tool takes; their descriptions say the clamp.
 
+    Each optional argument is nullable (:func:`_nullable`): the tool takes a ``null`` as
+    the argument left out, and many models send one, so the schema allows what the tool
+    takes (it allowed the values alone, and a call a checker of the published schema
+    refused was one the tool took).
+
     ``strict``: the form OpenAI's strict function calling (Structured Outputs,
     ``"strict": true``) takes, of the same meaning (:func:`strict_form`)."""
     if not isinstance(strict, bool):
@@ -76,7 +81,7 @@ def tool_schema(config: Config, *, strict: bool = False) -> dict[str, Any]:
     window, top_k = config.recall_window, config.recall_top_k
     sides = (f"at most {window.before} on each side here" if window.before == window.after
              else f"at most {window.before} before and {window.after} after a hit here")
-    schema = {
+    schema: dict[str, Any] = {
         "type": "function",
         "function": {
             "name": TOOL_NAME,
@@ -114,18 +119,26 @@ def tool_schema(config: Config, *, strict: bool = False) -> dict[str, Any]:
             },
         },
     }
+    parameters = schema["function"]["parameters"]
+    parameters["properties"] = {name: prop if name == "query" else _nullable(prop)
+                                for name, prop in parameters["properties"].items()}
     return strict_form(schema) if strict else schema
 
 
+_NULL = {"type": "null"}
+
+
 def _nullable(prop: Mapping[str, Any]) -> dict[str, Any]:
-    """An optional argument's schema with ``null`` (left out) allowed beside its values.
-    An enum is a union with null, as OpenAI's SDKs write an optional enum (a null
-    type beside it would not do: the enum alone refuses null)."""
-    if "enum" in prop:
-        shown = {k: v for k, v in prop.items() if k == "description"}
-        values = {k: v for k, v in prop.items() if k != "description"}
-        return {"anyOf": [values, {"type": "null"}], **shown}
-    return {**prop, "type": [prop["type"], "null"]}
+    """An optional argument's schema with ``null`` (left out) allowed beside its values:
+    a union of its values and null, the description beside it, as pydantic (and so the
+    MCP SDK's tools and OpenAI's SDKs) writes an optional argument. A union rather than
+    ``"type": ["integer", "null"]``: Gemini's function declarations refuse a list of
+    types, and a null type beside an enum would not do (the enum alone refuses null)."""
+    if _NULL in prop.get("anyOf", ()):
+        return dict(prop)
+    shown = {k: v for k, v in prop.items() if k == "description"}
+    values = {k: v for k, v in prop.items() if k != "description"}
+    return {"anyOf": [values, _NULL], **shown}
 
 
 def strict_form(schema: Mapping[str, Any]) -> dict[str, Any]:
