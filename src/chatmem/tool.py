@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
@@ -160,20 +160,34 @@ def strict_form(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {**schema, "function": function}
 
 
+def _whole(value: object) -> object:
+    """A float of no fraction as the integer it is (``5.0`` is 5): JSON Schema counts it
+    as an integer, so a model (or a checker) following the published schema may send it.
+    Anything else as it is, for the strict check (``5.5``, ``true``, ``"5"`` refused)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer argument: strict (no bool, no string), a float of no fraction taken.
+_Integer = Annotated[int, BeforeValidator(_whole)]
+
+
 class _Arguments(BaseModel):
     """memory_recall's arguments as its schema takes them: strict, as the HTTP API's
     bodies and the MCP server's tools are (a JSON string is not an integer, ``true`` is
-    not 1, ``"yes"`` is not true), no unknown one. No upper bound on ``top_k`` and
-    ``context_window``: a larger one is clamped to the configuration (arguments only
-    narrow, :meth:`Memory.call_tool`)."""
+    not 1, ``"yes"`` is not true), no unknown one; but an integer may be written
+    ``5.0``, which JSON Schema (the published schema) counts as one. No upper bound on
+    ``top_k`` and ``context_window``: a larger one is clamped to the configuration
+    (arguments only narrow, :meth:`Memory.call_tool`)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     query: Annotated[str, Field(min_length=1)]
     scope: str | None = None
-    context_window: Annotated[int, Field(ge=0)] | None = None
+    context_window: Annotated[_Integer, Field(ge=0)] | None = None
     cross_session: bool | None = None
-    top_k: Annotated[int, Field(ge=1)] | None = None
+    top_k: Annotated[_Integer, Field(ge=1)] | None = None
 
 
 #: The arguments of memory_recall, as its schema lists them.
