@@ -110,7 +110,7 @@ async def test_the_memory_recall_tool_runs_in_an_agent_and_tool_items_are_not_em
     await mem.flush()
     tool = memory_recall_tool(mem, "alex-dm", speaker_id="alex")
     assert isinstance(tool, FunctionTool) and tool.name == "memory_recall"
-    assert tool.params_json_schema == mem.tool_schema()["function"]["parameters"]
+    assert tool.params_json_schema == mem.tool_schema(strict=True)["function"]["parameters"]
 
     model = ScriptedModel([
         [function_call("memory_recall", {"query": "what is my dog called", "top_k": 3},
@@ -160,25 +160,35 @@ async def test_the_tool_only_narrows_and_answers_bad_arguments_with_an_error_tex
 
 async def test_a_strict_tool_is_chatmem_s_strict_schema_and_takes_a_strict_call(
         mem: Memory) -> None:
-    """memory_recall_tool(strict=True) is in the SDK's strict mode with the schema of
+    """memory_recall_tool is in the SDK's strict mode by default, as the SDK's own
+    FunctionTool and function_tool are, with the schema of
     Memory.tool_schema(strict=True), which the SDK's strict check leaves as it is: the
     tool the SDK sends to a chat completions model is chatmem's strict schema itself.
-    Before, the tool was never strict, and the default schema under the SDK's check
-    came out requiring all five arguments, none of them nullable (a model had to name a
-    scope, top_k, context_window and cross_session in every call)."""
+    strict=False gives the default schema out of strict mode. Before, the tool was
+    strict only when asked (strict=False by default, against the SDK's default and its
+    advice), and at first never, the default schema under the SDK's check coming out
+    requiring all five arguments, none of them nullable."""
+    import inspect
+
+    from agents import function_tool
     from agents.models.chatcmpl_converter import Converter
 
+    # the SDK's own defaults, which chatmem's follows
+    assert FunctionTool.__dataclass_fields__["strict_json_schema"].default is True
+    assert inspect.signature(function_tool).parameters["strict_mode"].default is True
     await mem.add([{"role": "user", "content": "My dog is called Biscuit"}],
                   session="old-chat", speaker_id="alex")
     await mem.flush()
-    loose = memory_recall_tool(mem, "alex-dm")
+    loose = memory_recall_tool(mem, "alex-dm", strict=False)
     assert loose.strict_json_schema is False
     assert Converter.tool_to_openai(loose) == {**mem.tool_schema(), "function": {
         **mem.tool_schema()["function"], "strict": False}}
-    tool = memory_recall_tool(mem, "alex-dm", speaker_id="alex", strict=True)
+    tool = memory_recall_tool(mem, "alex-dm", speaker_id="alex")
     assert tool.strict_json_schema is True
     assert tool.params_json_schema == mem.tool_schema(strict=True)["function"]["parameters"]
     assert Converter.tool_to_openai(tool) == mem.tool_schema(strict=True)
+    assert Converter.tool_to_openai(memory_recall_tool(mem, "alex-dm", strict=True)) == (
+        mem.tool_schema(strict=True))
 
     every = {"query": "what is my dog called", "scope": None, "context_window": None,
              "cross_session": None, "top_k": None}

@@ -353,15 +353,18 @@ def _recall_text(result: Mapping[str, Any]) -> str:
 
 
 def memory_recall_tool(memory: Memory, session_id: str, *, platform: str | None = None,
-                       speaker_id: str | None = None, strict: bool = False) -> FunctionTool:
+                       speaker_id: str | None = None, strict: bool = True) -> FunctionTool:
     """chatmem's ``memory_recall`` tool for an ``Agent(tools=[...])``, bound to one
     conversation. The model's arguments are untrusted: they may only narrow what
     ``session_id`` may see (a wider scope is clamped and the answer says so). A bad
     argument comes back to the model as an error text, not an exception.
 
-    ``strict=True``: the tool is in strict mode (``strict_json_schema``), with the
-    schema of ``Memory.tool_schema(strict=True)`` (every argument required, ``null``
-    for one left out); the SDK's strict check leaves it as it is."""
+    ``strict`` (default true, as the SDK's own ``FunctionTool`` and ``function_tool``
+    are): the tool is in strict mode (``strict_json_schema``), with the schema of
+    ``Memory.tool_schema(strict=True)`` (every argument required, ``null`` for one left
+    out), which the SDK's strict check leaves as it is. ``strict=False``: the default
+    schema (optional arguments left out), not in strict mode, for a model or server
+    that does not take strict function calling."""
     caller = Caller.of({"session_id": session_id, "speaker_id": speaker_id,
                         "platform": platform})
     fn = memory.tool_schema(strict=strict)["function"]
