@@ -381,7 +381,8 @@ def test_tool_calls_nested_too_deep_are_named_and_nothing_is_stored(
              "additional_kwargs.tool_calls[0].a.a.a"),
             (ChatMessage(role="assistant", blocks=[
                 ToolCallBlock(tool_name="lookup", tool_kwargs={"q": looped})]),
-             "tool call 'lookup' arguments.q.me.me")):
+             # the tool's name as JSON, as every refusal shows a value ('lookup' before)
+             'messages[1]: tool call "lookup" arguments.q.me.me')):
         with pytest.raises(InvalidInput, match=re.escape(where)):
             asyncio.run(block.aput([ChatMessage(role="user", content="find it"), message]))
     assert not sync_mem.list_messages(session="s1").messages

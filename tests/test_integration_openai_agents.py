@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -428,7 +427,16 @@ async def test_bad_items_are_named_and_nothing_is_stored(mem: Memory) -> None:
              "items[1].x.a.a.a"),
             ([{"role": "user", "content": "x", "x": looped}], "items[0].x.me.me"),
             ([{"role": "user", "content": "x", "n": float("nan")}],
-             "items[0].n: nan is not a JSON number")):
-        with pytest.raises(InvalidInput, match=re.escape(message)):
+             "items[0].n: nan is not a JSON number"),
+            # neither a message nor an item with a type: its keys as JSON (they were
+            # quoted as Python, ['colour', 'content'])
+            ([{"role": "user", "content": "hi"}, {"colour": "red", "content": "x"}],
+             'items[1]: expected a message (role) or an item with a type, got keys '
+             '["colour", "content"]'),
+            ([{"role": "bot", "content": "x"}],
+             'items[0]: expected a message (role) or an item with a type, got keys '
+             '["content", "role"]')):
+        with pytest.raises(InvalidInput) as info:
             await session.add_items(items)
+        assert message in str(info.value), str(info.value)
     assert await session.get_items() == []

@@ -124,7 +124,8 @@ def _tool_call(block: ToolCallBlock, path: str) -> dict[str, Any]:
     call: dict[str, Any] = {"type": "function", "function": {
         "name": block.tool_name,
         "arguments": args if isinstance(args, str) else json.dumps(
-            _plain(args, f"{path}: tool call {block.tool_name!r} arguments"),
+            # the name as JSON, as every refusal shows a value (it said 'lookup')
+            _plain(args, f"{path}: tool call {describe(block.tool_name)} arguments"),
             ensure_ascii=False,
             default=str)}}
     if block.tool_call_id:

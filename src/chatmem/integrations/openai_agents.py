@@ -223,8 +223,9 @@ def item_to_message(item: object, *, session: str, platform: str | None = None,
         summary = _text(raw.get("summary")) or _text(raw.get("content"))
         text = f"[{kind}] {summary}" if summary.strip() else f"[{kind}]"
     else:
+        # the keys as JSON, as every refusal shows a value (it said ['colour', 'role'])
         raise InvalidInput(f"{path}: expected a message (role) or an item with a type, got "
-                           f"keys {sorted(raw)[:10]}")
+                           f"keys {describe(sorted(raw))}")
     return Message(
         session_id=session, content=_cut(text, MAX_CONTENT_CHARS), role=stored_role,
         source=source, platform=platform,
