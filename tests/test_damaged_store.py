@@ -721,3 +721,80 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
             result = await mem.recall(query, session="leaf", scope="resource", window=0)
         assert [h.message.id for h in result.hits] == [stored[0].id]
         assert "damaged row" not in caplog.text, caplog.text
+
+
+async def _entries(mem: Memory) -> dict[str, tuple[str | None, dict[str, Any]]]:
+    """Each session's (resource id, session metadata) as its vector entries carry them."""
+    assert mem.storage.index is not None
+    out: dict[str, tuple[str | None, dict[str, Any]]] = {}
+    for e in await mem.storage.index.scan_vectors(None, 100):
+        out[e.session_id] = (e.resource_id, dict(e.session_metadata))
+    return out
+
+
+def _owed(items: list[tuple[str, str, str]]) -> list[str]:
+    """The sessions whose change a separate index still owes (SNAPSHOT_DIRTY markers)."""
+    from chatmem.indexing import SNAPSHOT_DIRTY
+
+    return sorted(key for ns, key, _ in items if ns == SNAPSHOT_DIRTY)
+
+
+async def test_a_separate_index_gets_the_sound_sessions_past_a_damaged_descendant(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Beside a separate vector index (Qdrant), a session change is pushed to the
+    snapshots of its tree's vectors: a descendant whose own metadata (which its vectors
+    carry) chatmem cannot read (a hand edit) made the whole push fail, kept owed and
+    retried with a warning, so its sound siblings' vectors never showed the change and
+    Memory.flush failed with the DamagedRow. Now the sound sessions are pushed; the
+    damaged one keeps the snapshot its vectors have, named in a warning with the command
+    that repairs it, and only it stays owed: repaired by hand (sqlite3) the next open
+    brings its vectors along, repaired with chatmem (upsert_session) at once."""
+    async with PLACES["qdrant"](tmp_path) as place:
+        async def memory() -> Memory:
+            return await Memory.open(place.url, vector=place.vector,
+                                     embedder=chatmem.testing.embedder())
+
+        async with await memory() as mem:
+            await mem.upsert_session({"id": "root", "resource_id": "r"})
+            await mem.upsert_session({"id": "mid", "parent_id": "root"})
+            for sid in ("leaf", "sib"):
+                await mem.upsert_session({"id": sid, "parent_id": "mid",
+                                          "metadata": {"team": sid}})
+            await mem.add([{"session_id": sid, "content": f"{TEXTS[0]} ({sid})"}
+                           for sid in ("mid", "leaf", "sib")])
+            await mem.flush(timeout=60)
+        await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?", "{bad", "leaf")
+        async with await memory() as mem:
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                await mem.upsert_session({"id": "root", "resource_id": "r2"})
+                await mem.flush(timeout=60)  # heals what is owed: no DamagedRow
+            assert await _entries(mem) == {"mid": ("r2", {}), "sib": ("r2", {"team": "sib"}),
+                                           "leaf": ("r", {"team": "leaf"})}
+            said = [r.getMessage() for r in caplog.records
+                    if "(session id 'leaf'): column metadata " in r.getMessage()
+                    and "separate vector index" in r.getMessage()]
+            assert said, caplog.text
+            assert "chatmem session set --metadata JSON leaf" in said[0], said
+            assert _owed(await mem.store.meta_items()) == ["leaf"]
+            assert "retried in" not in caplog.text and "do not show the change" \
+                not in caplog.text, caplog.text
+        # repaired by hand: the next open brings the leaf's vectors along
+        await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?",
+                      '{"team": "fixed"}', "leaf")
+        caplog.clear()
+        async with await memory() as mem:
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                await mem.flush(timeout=60)
+            assert (await _entries(mem))["leaf"] == ("r2", {"team": "fixed"})
+            assert _owed(await mem.store.meta_items()) == []
+            assert "damaged row" not in caplog.text, caplog.text
+        # damaged again, then repaired with chatmem: its vectors follow at once
+        await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?", "{bad", "leaf")
+        async with await memory() as mem:
+            await mem.upsert_session({"id": "root", "resource_id": "r3"})
+            assert _owed(await mem.store.meta_items()) == ["leaf"]
+            await mem.upsert_session({"id": "leaf", "parent_id": "mid",
+                                      "metadata": {"team": "new"}})
+            assert await _entries(mem) == {"mid": ("r3", {}), "sib": ("r3", {"team": "sib"}),
+                                           "leaf": ("r3", {"team": "new"})}
+            assert _owed(await mem.store.meta_items()) == []

@@ -587,11 +587,42 @@ class Storage:
             await self._store_snapshots.update_session_snapshot(snapshots)
         return n
 
-    async def push_snapshots(self, session_ids: Sequence[str]) -> int:
-        """Bring the vector entries of these sessions to the sessions' current state."""
-        sessions = await snapshot_sessions(self.store, set(session_ids))
-        return await self._require_index().update_session_snapshot(
-            [snapshot_of(sessions[i]) for i in session_ids if i in sessions])
+    async def push_snapshots(self, session_ids: Sequence[str]) -> list[str]:
+        """Bring the vector entries of these sessions to the sessions' current state;
+        returns the sessions left behind: those whose own metadata, which their entries
+        carry, chatmem cannot read (a hand edit). A damaged row of one session does not
+        hold back the others (each is pushed alone: the index's update is per session);
+        the damaged one keeps the snapshot its entries have, logged with its repair, and
+        the caller keeps it owed. Another damaged column (its settings, an ancestor's
+        metadata or settings) changes no snapshot: read without it (logged)."""
+        damaged: list[DamagedRow] = []
+        sessions = await snapshot_sessions(self.store, set(session_ids), damaged=damaged)
+        behind = {bad.row for bad in damaged if bad.column == "metadata"}
+        for bad in damaged:
+            if bad.row in behind and bad.column == "metadata":
+                log.warning("%s; its vectors in the separate vector index keep the session "
+                            "snapshot they have, and the change is owed to them (retried "
+                            "at each open) until the column is repaired: %s",
+                            bad.damage, bad.repair)
+        walked_past([bad for bad in damaged if bad.row not in behind
+                     or bad.column != "metadata"], doing="to bring the vectors along")
+        await self._require_index().update_session_snapshot(
+            [snapshot_of(sessions[i]) for i in session_ids
+             if i in sessions and i not in behind])
+        return sorted(behind)
+
+    async def _push_tree(self, session_id: str, tree: bool = True) -> bool:
+        """:meth:`push_snapshots` of ``session_id`` (and, with ``tree``, of every session
+        below it), whose change is marked owed (:data:`SNAPSHOT_DIRTY`): the mark goes to
+        the sessions left behind, the change owed to them alone, and leaves
+        ``session_id`` unless it is one of them (returns whether it left)."""
+        behind = await self.push_snapshots(await session_tree(self.store, session_id, tree))
+        for sid in behind:
+            await self.store.meta_set(SNAPSHOT_DIRTY, sid, "1")
+        if session_id in behind:
+            return False
+        await self.store.meta_delete(SNAPSHOT_DIRTY, session_id)
+        return True
 
     async def upsert_session(self, session: Session) -> StoredSession:
         """Insert or replace a session and bring its vectors (and, when its tree changed,
@@ -611,12 +642,11 @@ class Storage:
         await self.store.meta_set(SNAPSHOT_DIRTY, session.id, "1")
         stored = await self.store.upsert_session(session)
         try:
-            await self.push_snapshots(await session_tree(self.store, session.id, tree))
+            await self._push_tree(session.id, tree)
         except ChatmemError as exc:
             log.warning("session %r is stored, but its vectors do not show the change yet "
                         "(%s); retried in the background", session.id, exc)
             return StoredSession(stored, snapshots_owed=True)
-        await self.store.meta_delete(SNAPSHOT_DIRTY, session.id)
         return StoredSession(stored)
 
     async def heal_snapshots(self) -> int:
@@ -624,13 +654,13 @@ class Storage:
         that failed, between the store's commit and the index's update); returns how many."""
         dirty = sorted(key for ns, key, _ in await self.store.meta_items()
                        if ns == SNAPSHOT_DIRTY)
+        done = 0
         for sid in dirty:
-            await self.push_snapshots(await session_tree(self.store, sid))
-            await self.store.meta_delete(SNAPSHOT_DIRTY, sid)
-        if dirty:
+            done += await self._push_tree(sid)
+        if done:
             log.info("session snapshots of %d changed session(s) brought to the vector index",
-                     len(dirty))
-        return len(dirty)
+                     done)
+        return done
 
     # ------------------------------------------------------------------ lifecycle
 
