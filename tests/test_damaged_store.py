@@ -645,8 +645,9 @@ async def test_upsert_session_walks_past_another_sessions_damaged_column(
 async def test_erasing_a_damaged_message_clears_its_cached_vectors(
         place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
     """An erase drops the erased texts' cached vectors at once, as for a sound message:
-    a message whose time is damaged too (its texts are read without it; not the turns
-    beside it, which its time would place), not left until the cache evicts them."""
+    a message whose time is damaged too (its texts are read without it; the turns beside
+    it: test_erasing_a_message_whose_time_is_damaged_reaches_the_turns_beside_it), not
+    left until the cache evicts them."""
     embedder = chatmem.testing.embedder()
     async with await Memory.open(place.url, embedder=embedder) as mem:
         stored = await mem.add([{"session_id": "s1", "content": t} for t in TEXTS])
@@ -732,6 +733,11 @@ async def _entries(mem: Memory) -> dict[str, tuple[str | None, dict[str, Any]]]:
     return out
 
 
+def _embedded(provider: Any) -> list[str]:
+    """The texts ``provider`` (a HashEmbeddingProvider) embedded as documents."""
+    return [t for call in provider.calls if call.role == "document" for t in call.texts]
+
+
 def _owed(items: list[tuple[str, str, str]]) -> list[str]:
     """The sessions whose change a separate index still owes (SNAPSHOT_DIRTY markers)."""
     from chatmem.indexing import SNAPSHOT_DIRTY
@@ -798,3 +804,64 @@ async def test_a_separate_index_gets_the_sound_sessions_past_a_damaged_descendan
             assert await _entries(mem) == {"mid": ("r3", {}), "sib": ("r3", {"team": "sib"}),
                                            "leaf": ("r3", {"team": "new"})}
             assert _owed(await mem.store.meta_items()) == []
+
+
+@pytest.mark.parametrize("where", ["sqlite", "qdrant"])
+async def test_erasing_a_message_whose_time_is_damaged_reaches_the_turns_beside_it(
+        tmp_path: Path, where: str, caplog: pytest.LogCaptureFixture) -> None:
+    """With short replies embedded with the turn before (``indexing.short_reply_chars``),
+    an erase drops the cached vectors computed with the erased words, the reply's own
+    with the turn before it and the next turn's with it, and embeds that next turn again.
+    A message whose time chatmem cannot read (a hand edit: SQLite's ts column holds
+    text) has no place in its session's order of its own, so an erase of it reached
+    neither; its index entries (its vector's row, or its full-text row beside a separate
+    index) keep a copy of its time, written when it was indexed, which places it: the
+    erase now reaches both, as for a sound message."""
+    from chatmem.config import Config
+    from chatmem.testing import HashEmbeddingProvider
+
+    asked = "How old is your new kitten Tudou, and where did you get him?"
+    reply = "3 months, from a friend's cat"
+    t0 = 1_750_000_000_000
+    provider = HashEmbeddingProvider()
+    embedder = chatmem.testing.embedder(provider)
+    config = Config.load({"indexing": {"short_reply_chars": 30}})
+    async with PLACES[where](tmp_path) as place:
+        async def memory() -> Memory:
+            return await Memory.open(place.url, vector=place.vector, embedder=embedder,
+                                     config=config)
+
+        async with await memory() as mem:
+            await mem.add([
+                {"id": "a", "session_id": "s", "role": "assistant", "content": asked,
+                 "ts": t0},
+                {"id": "u", "session_id": "s", "role": "user", "content": reply,
+                 "speaker_name": "Maya", "ts": t0 + 10},
+                {"id": "b", "session_id": "s", "role": "assistant", "content": "cute!",
+                 "ts": t0 + 20},
+                # and a session whose reply is its last turn
+                {"id": "a2", "session_id": "s2", "role": "assistant", "content": "And you?",
+                 "ts": t0},
+                {"id": "u2", "session_id": "s2", "role": "user", "content": "Lisbon!",
+                 "speaker_name": "Maya", "ts": t0 + 10}])
+            await mem.flush(timeout=60)
+        with_reply = [f"{asked}\nMaya: {reply}", f"{reply}\ncute!", "And you?\nMaya: Lisbon!"]
+        assert set(with_reply) <= set(_embedded(provider)), _embedded(provider)
+        for mid in ("u", "u2"):
+            await _damage(place, "UPDATE messages SET ts = ? WHERE id = ?", "yesterday", mid)
+        async with await memory() as mem:
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                erased = await mem.erase(["u", "u2"])
+            assert (erased.messages, erased.vectors) == (2, 2), erased
+            assert "(message id 'u'): column ts " in caplog.text, caplog.text
+            assert "without the turns beside it" not in caplog.text, caplog.text
+            # the replies' vector texts, with the turn before, and the next turn's, with
+            # the reply: none is left in the cache
+            assert [embedder.forget_texts([t]) for t in with_reply] == [0, 0, 0]
+            # the next turn is embedded again, alone now (the turn before it is the
+            # assistant's own): no vector keeps the erased words
+            provider.calls.clear()
+            await mem.flush(timeout=60)
+            assert _embedded(provider) == ["cute!"], _embedded(provider)
+            assert await mem.index_states(["a", "b", "a2"]) == {
+                "a": "indexed", "b": "indexed", "a2": "indexed"}

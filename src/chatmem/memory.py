@@ -1486,9 +1486,10 @@ class Memory:
         # a damaged row (changed by hand, a broken disk) is erased too: it is read
         # without the JSON columns it cannot read (or by its id alone), each logged
         msgs = await self.store.get(ids, damaged=[])
-        # one whose time is damaged (ts None) has no place: its texts only
+        # one whose time is damaged (ts None) is placed by the copy its index entries
+        # hold, so the erase reaches the turns beside it as for any message
         context_texts, replies = await self._erased_context(
-            [m for m in msgs.values() if m.ts is not None], set(ids))
+            await self._placed(builtins.list(msgs.values())), set(ids))
         texts = [t for m in msgs.values() for t in (m.embedded_text, m.content, m.shown_text)]
         try:
             erased = await self.storage.erase(ids)
@@ -1519,6 +1520,30 @@ class Memory:
         await self._requeue_indexed(replies)
         return dataclasses.replace(erased, cache=cache)
 
+    async def _placed(self, msgs: builtins.list[Message]) -> builtins.list[Message]:
+        """``msgs`` with a place in their sessions' order: one whose time the store could
+        not read (a hand edit; read with ``ts`` None) takes the time its index entries
+        hold (:meth:`~chatmem.store.sqlite.SqliteStore.entry_times`: a copy written as it
+        was queued or indexed; a message's time never changes), which is where the turns
+        beside it were when their vectors were computed with its words. One without
+        such a copy (never indexable, or a store that keeps none) has no place: it is
+        erased without the turns beside it (logged)."""
+        unplaced = [m.id for m in msgs if m.ts is None and m.id is not None]
+        if not unplaced or self.embedder is None \
+                or self.config.indexing.short_reply_chars <= 0:
+            return [m for m in msgs if m.ts is not None]
+        # an optional capability, not part of the MessageStore protocol: only SQLite's
+        # ts column can hold a time chatmem cannot read
+        entry_times = getattr(self.store, "entry_times", None)
+        times: dict[str, int] = {} if entry_times is None else await entry_times(unplaced)
+        for mid in unplaced:
+            if mid not in times:
+                log.warning("message %r: its time is damaged and no index entry of it holds "
+                            "a copy; erasing it without the turns beside it (their cached "
+                            "vectors stay until evicted)", mid)
+        return [m if m.ts is not None else dataclasses.replace(m, ts=times[m.id or ""])
+                for m in msgs if m.ts is not None or (m.id or "") in times]
+
     async def _erased_context(self, msgs: Sequence[Message], erased: set[str]
                               ) -> tuple[list[str], list[Message]]:
         """For an erase: the texts the vectors of ``msgs`` were computed from with the
@@ -1532,7 +1557,15 @@ class Memory:
         for m in msgs:
             try:  # the turns before and after it: a damaged one cannot stop the erase
                 own = (await vector_texts(self.store, [m], cfg))[0]
-                reply = await self._reply_to(m)
+                try:
+                    reply = await self._reply_to(m)
+                except DamagedRow as exc:
+                    # an erased message whose time is damaged: SQLite orders a text
+                    # after every integer, so it follows the last turn of its session
+                    # (m, placed by :meth:`_placed`, then has no reply)
+                    if exc.row not in erased:
+                        raise
+                    reply = None
             except DamagedRow as exc:
                 log.warning("%s; erasing %s without the turns beside it", exc.damage, m.id)
                 continue

@@ -188,8 +188,9 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
                  damaged: list[str] | None = None) -> dict[str, Message]:
     """``get``: messages by id (the id is the row's second column). ``damaged`` given,
     as :func:`row_to_message`, and a row whose time it cannot read is read without it
-    (``ts`` None: an erase needs its texts, whose cached vectors it drops, not its
-    place), with a warning, its id added there too: an erase goes by the ids."""
+    (``ts`` None: an erase needs its texts, whose cached vectors it drops, and places
+    it by the copy of its time its index entries hold), with a warning, its id added
+    there too: an erase goes by the ids."""
     out: dict[str, Message] = {}
     for r in rows:
         try:
@@ -204,8 +205,8 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
             except DamagedRow:
                 log.warning("%s; erased by its id alone", exc.damage)
                 continue
-            log.warning("%s; read without it, to erase it (not the turns beside it, "
-                        "which its time places)", exc.damage)
+            log.warning("%s; read without it, to erase it (placed among the turns beside "
+                        "it by the time its index entries hold)", exc.damage)
     return out
 
 

@@ -912,6 +912,26 @@ class SqliteStore:
         return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)), damaged)
 
     @_on_store_thread
+    def entry_times(self, ids: Sequence[str]) -> dict[str, int]:
+        """The times the index entries of these messages hold (their vector's row, or the
+        full-text row of a pending message or of a separate index's entry): a copy of
+        each message's time, written as it was queued or indexed, by which an erase
+        places a message whose own time is damaged (a hand edit: only SQLite's ``ts``
+        column holds other than an integer; a message's time never changes) among the
+        turns beside it (``Memory.erase``). A message without such an entry (never
+        indexable, or its rows damaged too) is left out."""
+        out: dict[str, int] = {}
+        for chunk in SQLITE.id_chunks(ids):
+            marks = ", ".join("?" * len(chunk))
+            for mid, ts in self.conn.execute(
+                    f"SELECT message_id, ts FROM vectors WHERE message_id IN ({marks}) "
+                    "AND typeof(ts) = 'integer' UNION ALL SELECT message_id, ts FROM "
+                    f"lexical_entries WHERE message_id IN ({marks}) "
+                    "AND typeof(ts) = 'integer'", [*chunk, *chunk]):
+                out.setdefault(mid, ts)
+        return out
+
+    @_on_store_thread
     def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                 visible_content: str | None = None,
                 metadata: Mapping[str, Any] | None = None) -> Message | None:
