@@ -592,6 +592,59 @@ async def test_a_collection_made_again_with_another_size_is_named_not_written(
         await index.close()
 
 
+@pytest.mark.parametrize("made", ["size", "multivectors", "values"])
+async def test_points_of_chatmems_payload_with_other_vectors_are_named_not_scored(
+        index: QdrantIndex, made: str) -> None:
+    """A collection made again outside chatmem under chatmem's name, holding points that
+    carry chatmem's payload but vectors of another size or layout (or a vector whose
+    values were changed in Qdrant's storage): the search of given ids (recall measuring
+    its candidates) scored them in NumPy's words ('matmul: Input operand 1 has a
+    mismatch in its core dimension 0 … (size 8 is different from 2)'), and an export
+    read them as entries of another size. Each now says what happened, naming the
+    collection and the fix (chatmem clear --target vector, then chatmem reindex), as a
+    collection made again with another size does; and the fix mends it."""
+    from qdrant_client import models as m
+
+    name = collection_name("m:a", 2)
+    await index.upsert([entry("a", [1, 0]), entry("b", [0, 1])])
+    held = {"size": "vectors of 8 numbers, not the 2 its name says: it was made again "
+                    "outside chatmem",
+            "multivectors": "multivectors (not chatmem's layout), not the 2 its name says: "
+                            "it was made again outside chatmem",
+            "values": "a point of message \"a\" whose vector holds a value that is not a "
+                      "finite number (its name says 2 finite numbers): it was written "
+                      "outside chatmem"}[made]
+    if made == "values":  # a value changed where local mode keeps the vectors
+        stored = index._client._client.collections[name]
+        stored.vectors[""][stored.ids[point_id("a")]][0] = np.nan
+    else:
+        config = m.VectorParams(size=8, distance=m.Distance.COSINE) if made == "size" \
+            else m.VectorParams(size=2, distance=m.Distance.COSINE,
+                                multivector_config=m.MultiVectorConfig(
+                                    comparator=m.MultiVectorComparator.MAX_SIM))
+        vector: Any = [1.0] * 8 if made == "size" else [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+        await index._client.delete_collection(name)
+        await index._client.create_collection(name, vectors_config=config)
+        await index._client.upsert(name, points=[
+            m.PointStruct(id=point_id("a"), vector=vector,
+                          payload=entry_payload(entry("a", [1, 0])))])
+    fix = ("; {what}. Run chatmem clear --target vector, then chatmem reindex: they drop "
+           "chatmem's collections and embed the messages again")
+    for call, what in ((index.query(unit(1, 0), 5, {"message_id": {"$in": ["a", "b"]}}),
+                        "it was not searched"),
+                       (index.scan_vectors(None, 10), "it was not read")):
+        with pytest.raises(StoreError) as info:
+            await call
+        said = str(info.value)
+        assert f"collection {name} holds {held}{fix.format(what=what)}" in said, said
+    # the fix it names: a clear drops the collection, and vectors written again are read
+    assert await index.clear_vectors() == (1 if made != "values" else 2)
+    await index.upsert([entry("a", [1, 0])])
+    hits = await index.query(unit(1, 0), 5, {"message_id": {"$in": ["a"]}})
+    assert [h.message_id for h in hits] == ["a"]
+    assert [e.message_id for e in await index.scan_vectors(None, 10)] == ["a"]
+
+
 async def test_a_memory_names_a_collection_made_again_and_its_fix_mends_it(
         tmp_path: Path) -> None:
     """Through Memory: the recall fails with the clear error (not with hits missing in

@@ -693,18 +693,59 @@ class QdrantIndex:
                 raise refused  # noqa: B904  # Qdrant's own refusal, with its cause
             raise
         size = getattr(vectors, "size", None)
-        if size == dim:
+        several = getattr(vectors, "multivector_config", None) is not None
+        if size == dim and not several:
             if refused is not None:
                 raise refused
             return
         self._ready.discard(name)
-        held = f"vectors of {size} numbers" if isinstance(size, int) else \
+        held = "multivectors (not chatmem's layout)" if several else \
+            f"vectors of {size} numbers" if isinstance(size, int) else \
             "named vectors (not chatmem's layout)"
-        raise StoreError(
-            f"qdrant ({self.display}): collection {name} holds {held}, not the {dim} its "
-            f"name says: it was made again outside chatmem; {what}. Run chatmem clear "
-            "--target vector, then chatmem reindex: they drop chatmem's collections and "
-            "embed the messages again") from refused
+        raise self._not_chatmems(name, f"{held}, not the {dim} its name says: it was made "
+                                 "again outside chatmem", what) from refused
+
+    def _not_chatmems(self, name: str, held: str, what: str) -> StoreError:
+        """The error of collection ``name`` holding what chatmem never writes there
+        (``held``: what, and how it came), with the fix."""
+        return StoreError(
+            f"qdrant ({self.display}): collection {name} holds {held}; {what}. Run chatmem "
+            "clear --target vector, then chatmem reindex: they drop chatmem's collections "
+            "and embed the messages again")
+
+    async def _check_vectors(self, name: str, dim: int, points: Sequence[Any],
+                             what: str) -> None:
+        """Raise when one of chatmem's points (a payload with a message id) among
+        ``points``, read with their vectors, does not hold one vector of ``dim`` finite
+        numbers, the size the collection's name says, before they are scored or read
+        as entries (NumPy's own error otherwise: ``matmul: Input operand 1 has a
+        mismatch in its core dimension 0 … (size 8 is different from 2)``). Qdrant
+        writes no other into a collection made with that size: it was made again outside
+        chatmem with another layout (:meth:`_check_size` says which), or its points were
+        written there by another program."""
+        ours = [p for p in points if "message_id" in (p.payload or {})]  # others: unread
+        if all(isinstance(p.vector, list) and len(p.vector) == dim for p in ours):
+            with contextlib.suppress(TypeError, ValueError):  # a value not a number
+                if np.isfinite(np.asarray([p.vector for p in ours], dtype=np.float64)).all():
+                    return  # as chatmem wrote them: one look at them all
+        for p in ours:
+            payload = p.payload or {}
+            vec = p.vector
+            if isinstance(vec, list) and len(vec) == dim:
+                try:
+                    if np.isfinite(np.asarray(vec, dtype=np.float64)).all():
+                        continue
+                except (TypeError, ValueError):
+                    pass
+            await self._check_size(name, dim, what)  # made again: says with what
+            shown = "is missing" if not isinstance(vec, (list, dict)) else \
+                "is named vectors" if isinstance(vec, dict) else \
+                f"holds {len(vec)} values" if len(vec) != dim else \
+                "holds a value that is not a finite number"
+            raise self._not_chatmems(
+                name, f"a point of message {describe(str(payload['message_id']))} whose "
+                f"vector {shown} (its name says {dim} finite numbers): it was written "
+                "outside chatmem", what)
 
     async def _model_of(self, name: str) -> str | None:
         if name not in self._models:
@@ -913,10 +954,10 @@ class QdrantIndex:
             points += await self._call(
                 f"read {name}", self._client.retrieve, name,
                 ids=[point_id(mid) for mid in part], with_payload=True, with_vectors=True)
+        await self._check_vectors(name, int(q.shape[0]), points, "it was not searched")
         unit = q.astype(np.float64) / max(float(np.linalg.norm(q)), 1e-30)
         out = []
-        readable = [p for p in points
-                    if "message_id" in (p.payload or {}) and isinstance(p.vector, list)]
+        readable = [p for p in points if "message_id" in (p.payload or {})]
         # a damaged point is left out with a warning (a reindex writes it again)
         for entry in read_rows("vectors", readable, _point_id,
                                lambda p: _entry(p.payload or {}, p.vector), damaged=[],
@@ -1108,6 +1149,9 @@ class QdrantIndex:
             records = await self._call("retrieve", self._client.retrieve, name,
                                        ids=[point_id(mid) for mid in mids], with_payload=True,
                                        with_vectors=True)
+            dim = self._name_re.fullmatch(name)
+            assert dim is not None  # listed by _refresh, which matched it
+            await self._check_vectors(name, int(dim.group(2)), records, "it was not read")
             readable = [r for r in records
                         if r.payload and "message_id" in r.payload and r.vector is not None]
             for e in read_rows("vectors", readable, _point_id,
