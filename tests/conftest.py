@@ -38,3 +38,14 @@ async def mem(tmp_path: Path) -> AsyncIterator[Memory]:
         yield memory
     finally:
         await memory.close()
+
+
+@pytest.fixture(autouse=True)
+def fresh_damage_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no damaged column warned of yet: the process's window
+    (chatmem.store.base.read_without) would turn another test's damaged row of the same
+    id (PostgreSQL's test schemas share a server) into a DEBUG line."""
+    from chatmem.logwindow import LogWindow
+    from chatmem.store import base
+
+    monkeypatch.setattr(base, "damage_warnings", LogWindow(base.DAMAGE_WINDOW_S))

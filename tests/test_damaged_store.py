@@ -246,9 +246,13 @@ async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
     query = "lighthouse trip sunday"
     option = "--metadata JSON s1" if column == "metadata" else "--unset settings s1"
 
-    def warned(text: str) -> None:
+    def warned(text: str, *, first: bool = False) -> None:
+        # one WARNING per damaged column a window (the first read of it), the later
+        # reads DEBUG lines of the same words
         said = [r for r in caplog.records if "(session id 's1')" in r.getMessage()]
-        assert said and all(r.levelno == logging.WARNING for r in said), text
+        levels = [r.levelno for r in said]
+        assert said and set(levels) <= {logging.WARNING, logging.DEBUG}, text
+        assert levels.count(logging.WARNING) == first, text
         for line in (r.getMessage() for r in said):
             assert f"column {column} " in line and f"(chatmem session set {option}" in line
             assert "; read without it, for a recall" in line, line
@@ -256,10 +260,10 @@ async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
         caplog.clear()
 
     async with await _memory(place) as mem:
-        with caplog.at_level(logging.WARNING, logger="chatmem"):
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
             result = await mem.recall(query, session="s1", scope="session", window=0)
             assert result.hits and result.hits[0].message.id == ids[0]
-            warned(caplog.text)
+            warned(caplog.text, first=True)
             context = await mem.context(query, session="s1")
             assert context[0]["role"] == "system" and TEXTS[0] in context[0]["content"]
             warned(caplog.text)
@@ -286,7 +290,7 @@ async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
     _session_advice(_names_line(_error(await _cli("session", "show", "--db", place.url,
                                                   "s1")), column), column)
     app = create_app(url=place.url, embedder=chatmem.testing.embedder())
-    with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base, \
+    with caplog.at_level(logging.DEBUG, logger="chatmem"), running(app) as base, \
             httpx.Client(base_url=base, timeout=30) as c:
         r = c.post("/v1/recall", json={"query": query, "session": "s1", "scope": "session"})
         assert r.status_code == 200, r.text
@@ -300,12 +304,62 @@ async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
     async def open_memory() -> Memory:
         return await _memory(place)
 
-    with caplog.at_level(logging.WARNING, logger="chatmem"):
+    with caplog.at_level(logging.DEBUG, logger="chatmem"):
         async with Client(create_server(open_memory, session="s1")) as client:
             found = await client.call_tool("memory_recall", {"query": query})
             said = " ".join(getattr(c, "text", "") for c in found.content)
             assert not found.is_error and TEXTS[0] in said, said
         warned(caplog.text)
+
+
+@pytest.mark.parametrize("column", ["metadata", "settings"])
+async def test_a_damaged_own_session_row_logs_one_warning_a_window(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A conversation whose own session row is damaged reads it every turn (its
+    situation, then its hits' sessions): once per recall at most, and once per window
+    across turns (chatmem.store.base.read_without), it is a WARNING; the other reads
+    are DEBUG lines of the same words. The next WARNING after a window says how many
+    times it was read so in between."""
+    from chatmem.store import base
+
+    await _seed_session(place, column)
+    query = "lighthouse trip sunday"
+
+    def lines() -> tuple[list[str], list[str]]:
+        said = [r for r in caplog.records if "(session id 's1')" in r.getMessage()]
+        caplog.clear()
+        return ([r.getMessage() for r in said if r.levelno == logging.WARNING],
+                [r.getMessage() for r in said if r.levelno == logging.DEBUG])
+
+    async with await _memory(place) as mem:
+        turns = [lambda: mem.recall(query, session="s1", scope="session", window=0),
+                 lambda: mem.context(query, session="s1"),
+                 lambda: mem.call_tool({"query": query}, {"session_id": "s1"})]
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
+            for n in range(6):
+                await turns[n % 3]()
+            warnings, debug = lines()
+            assert len(warnings) == 1 and len(debug) == 11, (warnings, debug)
+            assert "read without it, for a recall from session 's1'" in warnings[0]
+            assert all(f"column {column} " in d for d in debug), debug
+            # a window of 0: every turn warns, each once (not its situation's read and
+            # its hits' both)
+            monkeypatch.setattr(base.damage_warnings, "window", 0.0)
+            for n in range(3):
+                await turns[n]()
+                warnings, debug = lines()
+                assert len(warnings) == 1 and len(debug) == 1, (n, warnings, debug)
+            # a window over: its next WARNING counts the turns read so in between
+            monkeypatch.setattr(base.damage_warnings, "window", 0.5)
+            for _ in range(3):
+                await turns[0]()
+            await asyncio.sleep(0.6)
+            await turns[0]()
+            warnings, debug = lines()
+            assert len(warnings) == 2 and len(debug) == 6, (warnings, debug)
+            assert warnings[1].endswith("(read so 2 more time(s) in the 0.5 s after its "
+                                        "last warning)"), warnings[1]
 
 
 def _hand_edit(db: Path, statement: str, query: str) -> Any:
@@ -698,9 +752,10 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
         assert f"(session id 'root'): column {column} " in caplog.text, caplog.text
         assert "as the ancestor of session 'leaf'" in caplog.text, caplog.text
         # from the damaged root itself too (a recall from it reads it without the
-        # column): the warning names the command that repairs it
+        # column): the line names the command that repairs it (a DEBUG line: the same
+        # column was warned of within the window, read_without)
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="chatmem"):
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
             assert (await mem.recall(query, session="root", scope="resource",
                                      window=0)).hits
         named = "--metadata JSON root" if column == "metadata" else "--unset settings root"

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: the memory_recall tool's own check (chatmem.tool) share.
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
-     "chatmem.telemetry", "chatmem.refusals"),
+     "chatmem.telemetry", "chatmem.refusals", "chatmem.logwindow"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
      "chatmem.overview", "chatmem.platforms"),

@@ -125,6 +125,8 @@ from .store.base import (
     VectorIndex,
     WidthConflict,
     load_parent_chain,
+    one_warning_per_damage,
+    read_without,
     session_snapshot,
     walked_past,
 )
@@ -945,8 +947,9 @@ class Memory:
         for bad in damaged:
             if needed and bad.column == "metadata":
                 raise bad
-            log.warning("%s; read without it, for a recall (a recall's scope needs neither "
-                        "a session's metadata nor its settings); %s", bad.damage, bad.repair)
+            read_without(bad, "for a recall", repair=True,
+                         why="a recall's scope needs neither a session's metadata nor its "
+                             "settings")
         return out
 
     async def _reply_to(self, msg: Message) -> Message | None:
@@ -1445,7 +1448,7 @@ class Memory:
                 else:
                     yield s, s
                 for exc in damaged:
-                    log.warning("%s; read without it, %s", exc.damage, reading)
+                    read_without(exc, reading)
                 damaged.clear()
             if len(sessions) < SWEEP_SESSIONS:
                 return
@@ -1651,9 +1654,9 @@ class Memory:
         found = (await self.store.get_sessions([session], damaged=own)).get(session) \
             or Session(id=session)
         for bad in own:
-            log.warning("%s; read without it, for a recall from session %r (its scope and "
-                        "retention need neither its metadata nor its settings); %s",
-                        bad.damage, session, bad.repair)
+            read_without(bad, f"for a recall from session {session!r}", repair=True,
+                         why="its scope and retention need neither its metadata nor its "
+                             "settings")
         root = found
         if found.parent_id:
             # an ancestor's metadata or settings decide nothing of a recall (the scope
@@ -1750,7 +1753,9 @@ class Memory:
     async def run_recall(self, request: RecallRequest) -> RecallResult:
         """The recall pipeline (F4–F6), timed for the metrics, in a ``chatmem.recall``
         span (:mod:`chatmem.telemetry`)."""
-        with self.telemetry.timed("recall") as outcome:
+        # a damaged column of its own session is read by its situation and again with
+        # its hits' sessions: one warning (read_without)
+        with self.telemetry.timed("recall") as outcome, one_warning_per_damage():
             result = await self._run_recall(request)
             outcome.value = "degraded" if result.degraded else "ok"
             outcome.size = len(result.hits)

@@ -6,15 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import signal
-import threading
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ChatmemError, DamagedRow, EmbeddingUnavailable, StoreClosed, StoreError
+from ..logwindow import LogWindow
 from ..recall.result import DegradedReason
 
 log = logging.getLogger("chatmem.server")
@@ -136,13 +133,6 @@ TOLD_WINDOW_S = 60.0
 TOLD_REMEMBERED = 256
 
 
-@dataclass
-class _Told:
-    ref: str
-    since: float  # time.monotonic() of its WARNING
-    again: int = 0  # told again since, logged at DEBUG
-
-
 class ToldLog:
     """Where :func:`told` logs the whole of the errors it tells in part, each under a
     reference the caller is given. The first telling of an error (its kind and text) is
@@ -153,36 +143,24 @@ class ToldLog:
     server's app); thread-safe."""
 
     def __init__(self, window: float = TOLD_WINDOW_S) -> None:
-        self.window = window
-        self._told: dict[str, _Told] = {}  # oldest WARNING first
-        self._lock = threading.Lock()
+        self._said = LogWindow(window, TOLD_REMEMBERED)
+
+    @property
+    def window(self) -> float:
+        return self._said.window
 
     def reference(self, exc: BaseException, doing: str) -> str:
         """Log ``exc`` (``doing``: the route or the tool); the reference to give."""
-        text = f"{type(exc).__name__}: {exc}"
-        now = time.monotonic()
-        before: _Told | None = None  # its last WARNING's, when this is the next one
-        with self._lock:
-            seen = self._told.get(text)
-            warn = seen is None or now - seen.since >= self.window
-            if seen is not None and not warn:
-                seen.again += 1
-            else:
-                before = self._told.pop(text, None)
-                seen = self._told[text] = _Told(secrets.token_hex(4), now)
-                # the oldest first: those whose window is over, and over the bound
-                while len(self._told) > TOLD_REMEMBERED or (
-                        now - next(iter(self._told.values())).since >= self.window):
-                    del self._told[next(iter(self._told))]
-        if not warn:
+        said = self._said.said(f"{type(exc).__name__}: {exc}")
+        if not said.warn:
             log.debug("%s: %s (reference %s, told again within %g s of its warning): %s",
-                      doing, type(exc).__name__, seen.ref, self.window, exc)
-            return seen.ref
-        again = "" if before is None or not before.again else \
-            f"; told {before.again} more time(s) in the {self.window:g} s after its last warning"
-        log.warning("%s: %s (reference %s%s): %s", doing, type(exc).__name__, seen.ref,
+                      doing, type(exc).__name__, said.ref, self.window, exc)
+            return said.ref
+        again = "" if not said.again else \
+            f"; told {said.again} more time(s) in the {self.window:g} s after its last warning"
+        log.warning("%s: %s (reference %s%s): %s", doing, type(exc).__name__, said.ref,
                     again, exc)
-        return seen.ref
+        return said.ref
 
 
 def told(exc: ChatmemError, *, whole: bool, doing: str, logged: ToldLog) -> str:

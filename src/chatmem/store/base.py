@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -18,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import DamagedRow, StoreError
+from ..logwindow import LogWindow
 from ..models import (
     PENDING_MODEL,
     Erased,
@@ -159,13 +161,63 @@ async def load_parent_chain(store: MessageStore, session: Session,
         loaded[wanted] = found
 
 
+#: Seconds within which a damaged column read without again (the same store, row and
+#: column) is logged at DEBUG: a conversation whose own session row is damaged reads it
+#: every turn, and logs one WARNING per window, not one per turn.
+DAMAGE_WINDOW_S = 60.0
+#: The damaged columns read without in this process (:func:`read_without`).
+damage_warnings = LogWindow(DAMAGE_WINDOW_S)
+#: The damaged columns already logged within this call (:func:`one_warning_per_damage`).
+_WARNED_IN_CALL: ContextVar[set[Hashable] | None] = ContextVar("chatmem_damage_warned",
+                                                                default=None)
+
+
+@contextmanager
+def one_warning_per_damage() -> Iterator[None]:
+    """Within the block (a recall: its situation, then the sessions of its hits), a
+    damaged column :func:`read_without` is given is logged at WARNING once at most,
+    whatever :data:`damage_warnings`' window."""
+    token = _WARNED_IN_CALL.set(set())
+    try:
+        yield
+    finally:
+        _WARNED_IN_CALL.reset(token)
+
+
+def read_without(bad: DamagedRow, doing: str = "", *, why: str = "",
+                 repair: bool = False) -> None:
+    """Log that ``bad``'s column was read without (as ``{}``): a caller that needs none
+    of it (``doing``: what for; ``why``: why it needs none; ``repair``: the line ends
+    with what repairs it) goes past a column chatmem cannot read (a hand edit). At
+    WARNING the first time that store's row and column is read so, and again once
+    :data:`DAMAGE_WINDOW_S` has passed (that line says how many times it was read so in
+    between); at DEBUG in between, and within one :func:`one_warning_per_damage` block
+    after its first line."""
+    text = (f"{bad.damage}; read without it{f', {doing}' if doing else ''}"
+            f"{f' ({why})' if why else ''}{f'; {bad.repair}' if repair else ''}")
+    key = (bad.where, bad.table, bad.row, bad.column)
+    warned = _WARNED_IN_CALL.get()
+    if warned is not None and key in warned:
+        log.debug("%s (logged already in this call)", text)
+        return
+    if warned is not None:
+        warned.add(key)
+    said = damage_warnings.said(key)
+    if not said.warn:
+        log.debug("%s (read so again within %g s of its warning)", text,
+                  damage_warnings.window)
+        return
+    again = "" if not said.again else (f" (read so {said.again} more time(s) in the "
+                                       f"{damage_warnings.window:g} s after its last warning)")
+    log.warning("%s%s", text, again)
+
+
 def walked_past(damaged: Sequence[DamagedRow], *, doing: str = "") -> None:
     """Log each session column a walk of session chains read without: a chain needs only
     the sessions' ids, parents, origin platforms and resource ids, so another session's
     metadata or settings that chatmem cannot read (a hand edit) do not stop it."""
     for bad in damaged:
-        log.warning("%s; read without it%s (a session chain needs only its ids and "
-                    "parents)", bad.damage, f", {doing}" if doing else "")
+        read_without(bad, doing, why="a session chain needs only its ids and parents")
 
 
 def chain_snapshots(ids: Sequence[str], lookup: Callable[[str], Session | None],

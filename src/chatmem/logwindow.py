@@ -1,0 +1,65 @@
+"""Log lines said at WARNING once a while: a condition that every request meets again
+(a provider that is down, a store that cannot be reached, a damaged row every turn of
+a conversation reads) must not fill the log with one WARNING per request.
+
+A :class:`LogWindow` is asked, for each time the condition is met (its ``key``), whether
+to log it at WARNING: the first time, and again once ``window`` seconds have passed
+since that WARNING; in between its caller logs it at DEBUG, and the next WARNING says
+how many times it was met in between. Each WARNING gets a short reference that the
+DEBUG lines after it repeat (the servers give it to callers, who read the error in
+part: :mod:`chatmem.server`)."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+
+@dataclass
+class Said:
+    """What :meth:`LogWindow.said` decided for one time a condition was met."""
+
+    ref: str  #: the reference of its last WARNING (a new one when ``warn``)
+    warn: bool  #: log it at WARNING (else at DEBUG, under ``ref``)
+    again: int = 0  #: with ``warn``: how many times it was met since its last WARNING
+
+
+@dataclass
+class _Seen:
+    ref: str
+    since: float  # time.monotonic() of its WARNING
+    again: int = 0  # met again since, logged at DEBUG
+
+
+class LogWindow:
+    """Which times a condition is logged at WARNING: once per ``key`` per ``window``
+    seconds. At most ``remembered`` keys are kept at once (the oldest WARNING's
+    forgotten first, and any whose window is over). Thread-safe."""
+
+    def __init__(self, window: float, remembered: int = 256) -> None:
+        self.window = window
+        self.remembered = remembered
+        self._seen: dict[Hashable, _Seen] = {}  # oldest WARNING first
+        self._lock = threading.Lock()
+
+    def said(self, key: Hashable) -> Said:
+        """The condition ``key`` is met once more: whether to warn, and its reference."""
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen.get(key)
+            if seen is not None and now - seen.since < self.window:
+                seen.again += 1
+                return Said(seen.ref, warn=False)
+            before = self._seen.pop(key, None)
+            seen = self._seen[key] = _Seen(secrets.token_hex(4), now)
+            # the oldest first: those whose window is over, and over the bound
+            while self._seen and (len(self._seen) > self.remembered or (
+                    now - next(iter(self._seen.values())).since >= self.window)):
+                del self._seen[next(iter(self._seen))]
+        return Said(seen.ref, warn=True, again=0 if before is None else before.again)
+
+
+__all__ = ["LogWindow", "Said"]
