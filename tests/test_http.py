@@ -1164,6 +1164,38 @@ def test_an_outage_told_to_user_keys_logs_one_warning_per_error(
     assert given == {_refs(warnings[0])} and "ghostdb" in warnings[0], (given, warnings)
 
 
+def test_an_outage_told_to_the_owner_key_logs_one_warning_per_error(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """An owner key reads a store's failure whole (an unreachable PostgreSQL, GET
+    /v1/messages 10 times), and the log holds it as it holds those told to user keys:
+    at WARNING once, under a reference, the others DEBUG lines under it (one WARNING
+    per distinct error a window, ToldLog), whichever key's request met it first."""
+    import logging
+
+    from servers import free_port
+
+    port = free_port()  # nothing listens there
+    app = create_app(url=f"postgresql://ghostuser@127.0.0.1:{port}/ghostdb"
+                         "?schema=cm_{namespace}", keys=keys(),
+                     embedder=Embedder(RecordingProvider()))
+    with caplog.at_level(logging.DEBUG, logger="chatmem"), running(app) as base:
+        for n in range(10):
+            with client(base, ALICE if n < 8 else ALICE_BOT) as c:
+                r = c.get("/v1/messages", params={"session": "s1", "visible_from": "s1"})
+            assert r.status_code == 503, r.text
+            said = r.json()["error"]["message"]
+            if n < 8:  # the owner: the whole error, no reference
+                assert "ghostdb" in said and "(reference " not in said, said
+            else:
+                assert "ghostdb" not in said, said
+    warnings, debug = _told_lines(caplog, "StoreError")
+    assert len(warnings) == 1 and len(debug) == 9, caplog.text
+    assert "GET /v1/messages: StoreError (reference " in warnings[0], warnings
+    assert "ghostdb" in warnings[0] and all(_refs(d) == _refs(warnings[0]) for d in debug)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING
+                and r.name == "chatmem.server" and r.getMessage() not in warnings]
+
+
 def test_a_told_error_is_warned_again_after_its_window(
         caplog: pytest.LogCaptureFixture) -> None:
     """chatmem.server.ToldLog: an error told again within its window is a DEBUG line

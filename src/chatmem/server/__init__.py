@@ -135,8 +135,9 @@ TOLD_REMEMBERED = 256
 
 class ToldLog:
     """Where :func:`told` logs the whole of the errors it tells in part, each under a
-    reference the caller is given. The first telling of an error (its kind and text) is
-    logged at WARNING; told again within ``window`` seconds of that, it is logged at
+    reference the caller is given (and the HTTP API its 5xx errors told whole to an
+    owner key, given none, alike). The first telling of an error (its kind and text)
+    is logged at WARNING; told again within ``window`` seconds of that, it is logged at
     DEBUG under the same reference, so that every reference a caller was given is in a
     WARNING line while an outage logs one line per distinct error per window. The next
     WARNING of it says how many times it was told in between. One per server (a

@@ -1163,7 +1163,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         whole = keys is None or (found is not None and found.role == "owner")
         doing = f"{request.method} {request.url.path}"
         if status >= 500 and whole:
-            log.warning("%s: %s: %s", doing, type(exc).__name__, exc)
+            # answered whole, logged as told to a user key: during an outage one
+            # WARNING per distinct error a window, not one per request (ToldLog)
+            told_log.reference(exc, doing)
         return _error(status, type(exc).__name__, told(exc, whole=whole, doing=doing,
                                                            logged=told_log))
 
