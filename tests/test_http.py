@@ -1224,6 +1224,42 @@ def test_a_told_error_is_warned_again_after_its_window(
                            "sqlite (/srv/a.db): disk I/O error"), warnings
 
 
+def test_errors_differing_only_in_their_values_are_one_told_error(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """chatmem.server.ToldLog groups an error by its kind and its words with what varies
+    per request masked (a number, a port, a hex id, a quoted value): the same failure
+    naming another request's values is told again (DEBUG, under the first WARNING's
+    reference), each line holding its whole text; another kind, or other words, is its
+    own error."""
+    import logging
+
+    from chatmem.errors import EmbeddingUnavailable, StoreError
+    from chatmem.server import ToldLog
+
+    told = ToldLog()
+    varying = [StoreError("sqlite (/srv/a.db): database is locked after 5003 ms"),
+               StoreError("sqlite (/srv/a.db): database is locked after 5011 ms"),
+               StoreError('postgres (10.0.0.7:5433/chat) request 3f2c1a9e-77aa timed out'),
+               StoreError('postgres (10.0.0.9:6432/chat) request 0b91ffe2-4c1d timed out'),
+               StoreError("damaged row in table sessions (session id 'alice'): column x"),
+               StoreError("damaged row in table sessions (session id 'bob'): column x")]
+    with caplog.at_level(logging.DEBUG, logger="chatmem.server"):
+        refs = [told.reference(exc, "POST /v1/recall") for exc in varying]
+        other = told.reference(EmbeddingUnavailable(str(varying[0])), "POST /v1/recall")
+        words = told.reference(StoreError("sqlite (/srv/a.db): disk I/O error 5003"),
+                               "POST /v1/recall")
+    assert refs[0] == refs[1] and refs[2] == refs[3] and refs[4] == refs[5], refs
+    assert len({refs[0], refs[2], refs[4], other, words}) == 5, (refs, other, words)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    debug = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
+    assert len(warnings) == 5 and len(debug) == 3, (warnings, debug)
+    assert warnings[0].endswith("database is locked after 5003 ms"), warnings
+    assert debug[0] == (f"POST /v1/recall: StoreError (reference {refs[0]}, told again "
+                        "within 60 s of its warning): sqlite (/srv/a.db): database is "
+                        "locked after 5011 ms"), debug
+    assert "0b91ffe2-4c1d" in debug[1] and "(session id 'bob')" in debug[2], debug
+
+
 def test_a_namespace_store_that_cannot_open_is_not_located_for_a_user_key(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """R6: a namespace's store is opened at its first request; one that the server's

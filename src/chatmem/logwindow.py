@@ -11,11 +11,26 @@ part: :mod:`chatmem.server`)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
+
+#: What varies from one time to the next in the words of the same condition: a quoted
+#: value ('…' or "…": an id, a path, a schema), a hexadecimal word that holds a digit
+#: (a request id, a uuid's parts, a reference, a hash), any other digits (a port, a row
+#: id, a time, a count).
+_VARYING = re.compile(r"""'[^'\n]*'|"[^"\n]*"|\b0x[0-9a-f]+\b|\b(?=[a-f]*\d)[0-9a-f]+\b"""
+                      r"""|\d+""", re.IGNORECASE)
+
+
+def masked(text: str) -> str:
+    """``text`` with what varies from one time to the next (:data:`_VARYING`) each
+    replaced by ``…``: the key of a condition whose words name a request's own values
+    (an error naming a port, a row id, a time)."""
+    return _VARYING.sub("…", text)
 
 
 @dataclass
@@ -62,4 +77,4 @@ class LogWindow:
         return Said(seen.ref, warn=True, again=0 if before is None else before.again)
 
 
-__all__ = ["LogWindow", "Said"]
+__all__ = ["LogWindow", "Said", "masked"]

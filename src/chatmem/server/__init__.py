@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import ChatmemError, DamagedRow, EmbeddingUnavailable, StoreClosed, StoreError
-from ..logwindow import LogWindow
+from ..logwindow import LogWindow, masked
 from ..recall.result import DegradedReason
 
 log = logging.getLogger("chatmem.server")
@@ -136,7 +136,8 @@ TOLD_REMEMBERED = 256
 class ToldLog:
     """Where :func:`told` logs the whole of the errors it tells in part, each under a
     reference the caller is given (and the HTTP API its 5xx errors told whole to an
-    owner key, given none, alike). The first telling of an error (its kind and text)
+    owner key, given none, alike). The first telling of an error (its kind and text,
+    the values that vary in it masked: :func:`~chatmem.logwindow.masked`; logged whole)
     is logged at WARNING; told again within ``window`` seconds of that, it is logged at
     DEBUG under the same reference, so that every reference a caller was given is in a
     WARNING line while an outage logs one line per distinct error per window. The next
@@ -152,7 +153,9 @@ class ToldLog:
 
     def reference(self, exc: BaseException, doing: str) -> str:
         """Log ``exc`` (``doing``: the route or the tool); the reference to give."""
-        said = self._said.said(f"{type(exc).__name__}: {exc}")
+        # one error whatever the values its words name (a port, a row id, a request
+        # id, a time): its kind and its words with those masked; logged whole
+        said = self._said.said((type(exc), masked(str(exc))))
         if not said.warn:
             log.debug("%s: %s (reference %s, told again within %g s of its warning): %s",
                       doing, type(exc).__name__, said.ref, self.window, exc)
