@@ -599,12 +599,13 @@ def _whereabouts(place: Place) -> list[str]:
             parts.path.lstrip("/"), parse_qs(parts.query)["schema"][0]]
 
 
-async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store_is(
+async def test_a_server_tells_a_user_key_a_row_is_damaged_but_not_which_nor_where(
         place: Place, caplog: pytest.LogCaptureFixture) -> None:
-    """R6: a DamagedRow answered to a user key (HTTP) or to a model (an MCP tool) names
-    the row and says that the operator repairs it, never the store's file, host, user,
-    database or schema; an owner key reads the whole error, and the log holds it under
-    the reference the user was given."""
+    """R6: a DamagedRow answered to a user key (HTTP) or to a model (an MCP tool) says
+    that a row is damaged and that the operator repairs it, with a reference: never
+    which row (its id, its column, the damaged value), nor the store's file, host,
+    user, database or schema; an owner key reads the whole error, and the log holds it
+    under the reference the user was given."""
     import httpx
 
     from chatmem.server.http import KeyTable, create_app
@@ -612,6 +613,7 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
     from servers import free_port, mcp_client, running
 
     ids = await _seed_damaged(place, "metadata", 0)
+    value = "'{bad'" if _sqlite(place) else "[1]"  # as the error quotes it
     owner, user = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
     keys = KeyTable.from_mapping({"keys": {
         "boss": {"key": owner, "namespace": "alice", "role": "owner"},
@@ -626,13 +628,18 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
             error = r.json()["error"]
             assert error["type"] == "DamagedRow", r.text
             said = error["message"]
-            assert f"damaged row in table messages (message id {ids[0]!r}): column " \
-                   "metadata " in said, said
+            row = [f"damaged row in table messages (message id {ids[0]!r}): column "
+                   "metadata ", value]
             # the owner's: the file, or host:port/database (never the user, nor here
-            # the schema)
-            assert hidden[0] in said if whole else not any(h in said for h in hidden), said
+            # the schema), and the row with what it holds
+            assert all(h in said for h in [*row, hidden[0]]) if whole else \
+                not any(h in said for h in [*hidden, *row, ids[0]]), said
             if not whole:
-                assert "the operator repairs it" in said, said
+                assert said.startswith("a row of the store is damaged (chatmem cannot "
+                                       "read it as it wrote it); a retry cannot help: "
+                                       "the row stays so until the operator repairs it "
+                                       "(the server's operator has the whole error in "
+                                       "the server's log (reference "), said
                 ref = said.rsplit("(reference ", 1)[1].split(")")[0]
                 logged = [r.getMessage() for r in caplog.records if ref in r.getMessage()]
                 assert logged and hidden[0] in logged[0], caplog.text
@@ -652,9 +659,9 @@ async def test_a_server_tells_a_user_key_what_is_damaged_but_not_where_the_store
                     result = await client.call_tool(tool, args)
                     said = " ".join(getattr(c, "text", "") for c in result.content)
                     assert result.is_error, said
-                    assert f"(message id {ids[0]!r}): column metadata " in said, said
-                    assert "the operator repairs it" in said, said
-                    for where in hidden:
+                    assert "a row of the store is damaged" in said, said
+                    assert "the operator repairs it (" in said, said
+                    for where in [*hidden, ids[0], "column metadata", value]:
                         assert where not in said, (where, said)
 
 

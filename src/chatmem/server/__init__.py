@@ -179,8 +179,9 @@ def told(exc: ChatmemError, *, whole: bool, doing: str, logged: ToldLog) -> str:
     HTTP API, a model calling an MCP tool, R6) reads the error's kind of failure and
     what to do, with a reference to the log line that holds the whole message (logged
     at WARNING with ``doing``: the route or the tool; the same error told again soon
-    after, at DEBUG under the same reference: ``logged``, the server's). Any other
-    error, or ``whole``, is its whole message."""
+    after, at DEBUG under the same reference: ``logged``, the server's). A
+    :class:`~chatmem.errors.DamagedRow` is told so without the row either (its id, its
+    column, the damaged value). Any other error, or ``whole``, is its whole message."""
     if not isinstance(exc, (StoreError, EmbeddingUnavailable)) or whole:
         return str(exc)
     ref = logged.reference(exc, doing)
@@ -190,11 +191,12 @@ def told(exc: ChatmemError, *, whole: bool, doing: str, logged: ToldLog) -> str:
             _PROVIDER_FAILED.get(exc.retry_decision, _PROVIDER_FAILED["defer"])
         return f"{said} ({ask})"
     if isinstance(exc, DamagedRow):
-        # the row and what is wrong with it, without the store (``where``) and without
-        # the repair, which only the store's owner can make
-        bare = DamagedRow(exc.table, exc.row, exc.column, exc.problem)
-        return (f"{bare.damage}; a retry cannot help: the row stays so until the "
-                f"operator repairs it ({ask})")
+        # the kind only: which row (another user's message or session id), its column
+        # and what it holds (up to 60 characters of the damaged value) are the
+        # operator's to read, as are the store (``where``) and the repair
+        return ("a row of the store is damaged (chatmem cannot read it as it wrote it); "
+                "a retry cannot help: the row stays so until the operator repairs it "
+                f"({ask})")
     if isinstance(exc, StoreClosed):
         return f"the store is closed (the server is stopping); send it again later ({ask})"
     return ("the store failed or could not be reached; send it again later, and if it "
