@@ -17,6 +17,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -608,3 +609,119 @@ async def test_a_failed_open_of_a_new_postgres_schema_leaves_nothing(tmp_path: P
         for schema in (new, kept, data):
             if await schema_tables(schema) is not None:
                 await drop_pg_schema(base, schema)
+
+
+async def _opened_or_waiting(url: str, opening: asyncio.Future[Any]) -> None:
+    """Until ``opening`` has ended or a session of the test database waits for an
+    advisory lock."""
+    import psycopg
+
+    query = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+             "AND database = (SELECT oid FROM pg_database WHERE datname = "
+             "current_database())")
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        for _ in range(600):
+            row = await (await conn.execute(query)).fetchone()
+            if opening.done() or (row and row[0]):
+                return
+            await asyncio.sleep(0.05)
+
+
+async def test_a_failed_open_leaves_a_new_schema_another_store_opened_meanwhile() -> None:
+    """Store A's open makes a new schema and its tables; store B (another connection:
+    another process) opens the same schema, finding the tables there, and writes
+    nothing yet; then A's open fails (its vector index does not open) and drops what it
+    made, as it holds no data (PostgresStore.discard). B's tables were gone under it:
+    its first write failed ('relation "messages" does not exist'). Now a store that
+    made the schema drops it only while no other store holds it open: B's first write,
+    after A's discard, succeeds, whether B opened before A failed or was still opening
+    (its migrations done, its pool not yet open) when A dropped; and A's failed open
+    with no other store still leaves nothing."""
+    from chatmem.store.postgres import PostgresStore
+
+    base = pg_url()
+
+    async def present(schema: str) -> bool:
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
+            row = await (await conn.execute(
+                "SELECT to_regclass(%s) IS NOT NULL", [f"{schema}.messages"])).fetchone()
+            return bool(row and row[0])
+
+    opened, still_opening, alone, alone_again = (f"t_{uuid.uuid4().hex[:16]}"
+                                                 for _ in range(4))
+    try:
+        # B opened before A's open failed
+        url = pg_schema_url(base, opened)
+        a = await PostgresStore.open(url)
+        b = await PostgresStore.open(url)
+        try:
+            await a.discard()  # as Storage does when A's vector index does not open
+            await b.append([Message(session_id="s1", content="mine", id="m1")])
+            assert [m.content for m in (await b.get(["m1"])).values()] == ["mine"]
+        finally:
+            await b.close()
+
+        # B still opening when A drops: its migrations found the tables, its pool is
+        # not open yet
+        url = pg_schema_url(base, still_opening)
+        a = await PostgresStore.open(url)
+        b = PostgresStore.from_url(url)
+        migrated, go = asyncio.Event(), asyncio.Event()
+        real = b._open_pool
+
+        async def held() -> None:
+            migrated.set()
+            await go.wait()
+            await real()
+
+        b._open_pool = held  # type: ignore[method-assign]
+        opening = asyncio.ensure_future(b._open())
+        try:
+            await migrated.wait()
+            await a.discard()
+            go.set()
+            await opening
+            await b.append([Message(session_id="s1", content="mine", id="m1")])
+        finally:
+            go.set()
+            with contextlib.suppress(Exception):
+                await opening
+            await b.close()
+
+        # alone: the failed open still drops what it made; B opening while A drops
+        # waits for the drop to end (an advisory lock), then makes the schema anew
+        url = pg_schema_url(base, alone)
+        a = await PostgresStore.open(url)
+        dropping, go = asyncio.Event(), asyncio.Event()
+        looked = a._holds_data
+
+        async def slow(*args: Any) -> bool:
+            dropping.set()  # under the drop's locks
+            await go.wait()
+            return await looked(*args)
+
+        a._holds_data = slow  # type: ignore[method-assign]
+        discarding = asyncio.ensure_future(a.discard())
+        await dropping.wait()
+        b_open = asyncio.ensure_future(PostgresStore.open(url))
+        try:
+            await _opened_or_waiting(base, b_open)
+            assert not b_open.done()
+            go.set()
+            await discarding
+            b = await b_open
+            try:
+                await b.append([Message(session_id="s1", content="mine", id="m1")])
+            finally:
+                await b.close()
+        finally:
+            go.set()
+            await asyncio.gather(discarding, b_open, return_exceptions=True)
+        a = await PostgresStore.open(pg_schema_url(base, alone_again))
+        await a.discard()
+        assert not await present(alone_again)
+    finally:
+        for schema in (opened, still_opening, alone, alone_again):
+            await drop_pg_schema(base, schema)

@@ -543,6 +543,9 @@ class PostgresStore:
                 if not create:
                     await self._check_exists(conn)
                 await self._open_on(conn)
+                # with the first connection still open: it holds the store open (the
+                # ``open:`` lock, :meth:`_configure`) until the pool's connections do
+                await self._open_pool()
         except BaseException as exc:
             # cancelled too: a new schema this open made goes with it (as a SQLite store
             # file its open made does)
@@ -550,6 +553,8 @@ class PostgresStore:
             if isinstance(exc, psycopg.Error):
                 raise self._error(exc, "opening the store") from exc
             raise
+
+    async def _open_pool(self) -> None:
         pool = AsyncConnectionPool(
             self._conninfo, min_size=1, max_size=self._pool_size,
             kwargs={"autocommit": True}, configure=self._configure, open=False,
@@ -561,7 +566,6 @@ class PostgresStore:
             # cancelled too (a timeout around the open): else its connection and its
             # worker tasks are left running, unreachable
             await pool.close()
-            await self._drop_made()
             if isinstance(exc, psycopg.Error):
                 raise self._error(exc, "cannot open the connection pool") from exc
             raise
@@ -581,6 +585,9 @@ class PostgresStore:
         # not a pool retrying it for 30 s and reporting only a timeout
         await self._configure(conn)
         await self._migrate(conn)
+        if self._made_tables:  # this open made the store: it alone may drop it
+            await conn.execute("SELECT pg_advisory_unlock_shared(%s, hashtext(%s))",
+                               self._open_lock())
         await self._resume_deferred(conn)
         self._hnsw_dims = await self._load_hnsw_dims(conn)
         self._deferred_looked_at = time.monotonic()  # the open looked
@@ -598,6 +605,17 @@ class PostgresStore:
                            [str(self.ef_search)])
         if self._iterative:
             await conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', false)")
+        if not self._made_tables:
+            # held for the connection's life: a failed open of another process that made
+            # this schema and its tables meanwhile leaves them to this one (_drop_made)
+            await conn.execute("SELECT pg_advisory_lock_shared(%s, hashtext(%s))",
+                               self._open_lock())
+
+    def _open_lock(self) -> list[Any]:
+        """The advisory lock each connection of a store holds, shared, while it is open,
+        except those of the open that made the store's tables: the one who made them may
+        drop them (:meth:`_drop_made`) only while no other holds it."""
+        return [_LOCK_CLASS, "open:" + self.schema]
 
     async def _check_exists(self, conn: psycopg.AsyncConnection[Any]) -> None:
         row = await (await conn.execute(
@@ -723,7 +741,9 @@ class PostgresStore:
         those the open wrote), under the lock the migrations take, so that an open of
         the schema by another process waits and then makes it anew. Anything else there
         (another process's rows, an object someone added to the new schema) keeps it
-        all, as the open left it."""
+        all, as the open left it; so does another store that opened it meanwhile, not
+        yet having written (its connections hold the ``open:`` lock, :meth:`_configure`,
+        from before its migrations to its close)."""
         made, self._made_tables = self._made_tables, []
         schema, self._made_schema = self._made_schema, False
         if not made:
@@ -734,6 +754,13 @@ class PostgresStore:
                     self._conninfo, autocommit=True) as conn, conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                    [_LOCK_CLASS, "schema:" + self.schema])
+                row = await (await conn.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
+                    self._open_lock())).fetchone()
+                if not (row and row[0]):
+                    log.info("postgres schema %s: the tables a failed open made are kept, "
+                             "as another store opened them meanwhile", self.schema)
+                    return
                 present = await self._tables(conn)
                 if await self._holds_data(conn, present):
                     log.info("postgres schema %s: the tables a failed open made are kept, "
