@@ -986,15 +986,10 @@ async def test_a_put_replaces_an_item_with_a_pool_of_one_connection() -> None:
         await drop_pg_schema(pg_url(), schema)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-async def test_two_puts_of_a_new_key_at_once_leave_one_item_and_both_succeed(
-        tmp_path: Path, backend: str) -> None:
-    """Two puts of a key that holds no item yet, at once (on PostgreSQL two memories:
-    two processes; on SQLite two stores of one memory). The first read no item and
-    added its value without a lock; the second, reading no item either, added too: a
-    second message of one id ('message id … already exists with another content'), so
-    that put failed though its value was valid. The first now holds the key's lock from
-    its read to its add; the second waits for it, finds the item, and replaces it."""
+@contextlib.asynccontextmanager
+async def _two_memories(tmp_path: Path, backend: str) -> AsyncIterator[tuple[Memory, Memory]]:
+    """Two memories on one new store: on PostgreSQL two (two processes, a new schema
+    dropped afterwards), on SQLite one twice (one process holds the file)."""
     import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
@@ -1008,36 +1003,49 @@ async def test_two_puts_of_a_new_key_at_once_leave_one_item_and_both_succeed(
                 await Memory.open(url, embedder=chatmem.testing.embedder()))
             mem_b = mem_a if backend == "sqlite" else await stack.enter_async_context(
                 await Memory.open(url, embedder=chatmem.testing.embedder()))
-            a = ChatmemStore(mem_a, index={"fields": ["text"]})
-            b = ChatmemStore(mem_b, index={"fields": ["text"]})
-            adding, go = asyncio.Event(), asyncio.Event()
-            real = mem_a.add
-
-            async def held(*args: Any, **kwargs: Any) -> Any:
-                adding.set()  # a read no item: its add is next
-                await go.wait()
-                return await real(*args, **kwargs)
-
-            mem_a.add = held  # type: ignore[method-assign]
-            first = asyncio.ensure_future(a.aput(("m",), "k", {"text": "from a"}))
-            await adding.wait()
-            mem_a.add = real  # type: ignore[method-assign]
-            second = asyncio.ensure_future(b.aput(("m",), "k", {"text": "from b"}))
-            if backend == "postgres":
-                await _read_or_wait(second)  # b waits for a's lock (or has ended)
-            else:  # b waits for the memory's lock of the item (or has ended)
-                name = f"langgraph:{message_id(('m',), 'k')}"
-                while not second.done() and not getattr(
-                        mem_a._key_locks.get(name), "_waiters", None):
-                    await asyncio.sleep(0)
-            go.set()
-            await asyncio.gather(first, second)
-            item = await b.aget(("m",), "k")
-            assert item is not None and item.value == {"text": "from b"}
-            await _one_item_left(mem_a, ("m",), "k")
+            yield mem_a, mem_b
     finally:
         if backend == "postgres":
             await drop_pg_schema(pg_url(), schema)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_two_puts_of_a_new_key_at_once_leave_one_item_and_both_succeed(
+        tmp_path: Path, backend: str) -> None:
+    """Two puts of a key that holds no item yet, at once (on PostgreSQL two memories:
+    two processes; on SQLite two stores of one memory). The first read no item and
+    added its value without a lock; the second, reading no item either, added too: a
+    second message of one id ('message id … already exists with another content'), so
+    that put failed though its value was valid. The first now holds the key's lock from
+    its read to its add; the second waits for it, finds the item, and replaces it."""
+    async with _two_memories(tmp_path, backend) as (mem_a, mem_b):
+        a = ChatmemStore(mem_a, index={"fields": ["text"]})
+        b = ChatmemStore(mem_b, index={"fields": ["text"]})
+        adding, go = asyncio.Event(), asyncio.Event()
+        real = mem_a.add
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            adding.set()  # a read no item: its add is next
+            await go.wait()
+            return await real(*args, **kwargs)
+
+        mem_a.add = held  # type: ignore[method-assign]
+        first = asyncio.ensure_future(a.aput(("m",), "k", {"text": "from a"}))
+        await adding.wait()
+        mem_a.add = real  # type: ignore[method-assign]
+        second = asyncio.ensure_future(b.aput(("m",), "k", {"text": "from b"}))
+        if backend == "postgres":
+            await _read_or_wait(second)  # b waits for a's lock (or has ended)
+        else:  # b waits for the memory's lock of the item (or has ended)
+            name = f"langgraph:{message_id(('m',), 'k')}"
+            while not second.done() and not getattr(
+                    mem_a._key_locks.get(name), "_waiters", None):
+                await asyncio.sleep(0)
+        go.set()
+        await asyncio.gather(first, second)
+        item = await b.aget(("m",), "k")
+        assert item is not None and item.value == {"text": "from b"}
+        await _one_item_left(mem_a, ("m",), "k")
 
 
 @pytest.mark.parametrize("pool_size", [1, 2, 3])
@@ -1078,3 +1086,68 @@ async def test_more_puts_at_once_than_the_pool_has_connections(pool_size: int) -
             assert not await _replacements_left(mem)
     finally:
         await drop_pg_schema(pg_url(), schema)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_put_waits_for_a_rewrite_of_its_items_message(
+        tmp_path: Path, backend: str) -> None:
+    """Memory.rewrite of an item's message (its session and ts), under way when a put
+    replaces that item (on PostgreSQL the put from another memory: another process).
+    The put held the item's lock, not the message's, so it erased the message and
+    added the new one while the rewrite was between its lock and its write: the
+    rewrite then found no message at its ts ('no message at session …'). A put now
+    takes the lock a rewrite of the item's message takes (after the item's own, in
+    that order): it waits for the rewrite, then replaces the rewritten item. Both
+    succeed; the key holds one message, the put's, whose vector and full-text entry
+    are made from the put's text, its creation time kept; no record is left."""
+    async with _two_memories(tmp_path, backend) as (mem_a, mem_b):
+        store = ChatmemStore(mem_b, index={"fields": ["text"]})
+        await store.aput(("m",), "k", {"text": "v0"})
+        mid = message_id(("m",), "k")
+        old = (await mem_a.get([mid]))[mid]
+        assert old.ts is not None
+        created = (await store.aget(("m",), "k")).created_at  # type: ignore[union-attr]
+        rewriting, go = asyncio.Event(), asyncio.Event()
+        real = mem_a.store.rewrite
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            rewriting.set()  # under the rewrite's locks: its write is next
+            await go.wait()
+            return await real(*args, **kwargs)
+
+        mem_a.store.rewrite = held  # type: ignore[method-assign]
+        rewrite = asyncio.ensure_future(
+            mem_a.rewrite(old.session_id, old.ts, content="v0 edited"))
+        await rewriting.wait()
+        put = asyncio.ensure_future(store.aput(("m",), "k", {"text": "v1"}))
+        if backend == "postgres":
+            await _read_or_wait(put)  # the put waits for the rewrite's lock (or ended)
+        else:  # it waits for the memory's lock of the message (or has ended)
+            key = (old.session_id, old.ts)
+            while not put.done() and not getattr(
+                    mem_a._key_locks.get(key), "_waiters", None):
+                await asyncio.sleep(0)
+        put_ended_first = put.done()
+        go.set()
+        rewritten, _ = await asyncio.gather(rewrite, put)
+        mem_a.store.rewrite = real  # type: ignore[method-assign]
+        assert not put_ended_first
+        assert rewritten.content == "v0 edited" and rewritten.ts == old.ts
+        item = await store.aget(("m",), "k")
+        assert item is not None and item.value == {"text": "v1"}
+        assert item.created_at == created
+        await _one_item_left(mem_a, ("m",), "k")
+        for mem in {id(m): m for m in (mem_a, mem_b)}.values():
+            await mem.flush()
+        now = (await mem_a.get([mid]))[mid]
+        assert now.content == "v1" and now.ts is not None and now.ts > old.ts
+        assert mem_a.index is not None
+        entries = [e for e in await mem_a.index.scan_vectors(None, 100)
+                   if e.message_id == mid]
+        assert [e.ts for e in entries] == [now.ts]  # the put's message's, not the old
+        assert mem_a.embedder is not None
+        put_text = np.asarray(await mem_a.embedder.embed_one("v1"))
+        assert float(np.dot(entries[0].vector, put_text)) > 0.99
+        assert not await mem_a.storage.rewrites_owed()
+        hits = await store.asearch(("m",), query="v1")
+        assert [(h.key, h.value) for h in hits] == [("k", {"text": "v1"})]

@@ -268,6 +268,11 @@ async def _uncancelled(write: Coroutine[Any, Any, None]) -> None:
         raise asyncio.CancelledError
 
 
+def _place(msg: Message | None) -> tuple[str, int] | None:
+    """Where a stored message is (its session and ts): what its rewrite's lock names."""
+    return None if msg is None or msg.ts is None else (msg.session_id, msg.ts)
+
+
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
     """Refuse to wait on a loop that runs nothing (it would wait forever)."""
     if not loop.is_running():
@@ -438,8 +443,8 @@ class ChatmemStore(BaseStore):
         mid = message_id(op.namespace, op.key)
         async with self._writing():
             if op.value is None:
-                async with self._item_lock(mid):
-                    if (await self.memory.get([mid])).get(mid) is not None:
+                async with self._held_item(mid) as old:
+                    if old is not None:
                         await self.memory.delete([mid])
                 return
             if not isinstance(op.value, Mapping):
@@ -449,8 +454,7 @@ class ChatmemStore(BaseStore):
             check_json(op.value, "value")
             sid = await self._ensure_session(op.namespace)
             # a key with no item yet too: two puts reading none at once both added
-            async with self._item_lock(mid):
-                old = (await self.memory.get([mid])).get(mid)
+            async with self._held_item(mid) as old:
                 await _uncancelled(self._replace(old, self._message(op, sid, old)))
 
     def _message(self, op: PutOp, sid: str, old: Message | None) -> Message:
@@ -477,17 +481,46 @@ class ChatmemStore(BaseStore):
     @contextlib.asynccontextmanager
     async def _item_lock(self, mid: str) -> AsyncIterator[None]:
         """Held by a put from its read of the item ``mid`` to its end (its record kept,
-        the erase, the add; or the add of a key that had no item), and by :meth:`_heal`
-        while it looks at a record of ``mid``: the item's lock, in this process
+        the erase, the add; or the add of a key that had no item; with its message's
+        lock, :meth:`_held_item`), and by :meth:`_heal` while it looks at a record of
+        ``mid``: the item's lock, in this process
         (``Memory``'s, shared by its stores) and in every process sharing the store
         (``MessageStore.key_lock``: on PostgreSQL a transaction's advisory lock, freed
         when a killed process's connection ends). Puts of one key so apply one after
         the other, a new key's included, and a heal never takes a replacement a live put
-        is making for a killed one's. One lock, never two at once: on PostgreSQL each
-        holds a connection while the put's writes take others."""
+        is making for a killed one's. On PostgreSQL it holds a connection while the
+        put's writes take others (the message's lock is taken on that one)."""
         name = f"langgraph:{mid}"
         async with self.memory._key_lock(name), self.memory.store.key_lock(name):
             yield
+
+    @contextlib.asynccontextmanager
+    async def _held_item(self, mid: str) -> AsyncIterator[Message | None]:
+        """The item ``mid``'s message (``None``: the key has none), read under the
+        item's lock (:meth:`_item_lock`) and the lock :meth:`Memory.rewrite` of that
+        message takes (the memory's of its session and ts, ``MessageStore.message_lock``),
+        both held until the end, so that a rewrite aimed at the item's message applies
+        wholly before the put's erase, or finds it moved after the add. In one order:
+        the memory's locks first (the item's, then the message's: a rewrite takes the
+        latter alone), then the store's (the item's, then the message's, on one
+        connection). The message's ts is read before its lock is taken, so it is read
+        again under it: moved meanwhile (another process's put), the locks are taken
+        again for where it is now."""
+        name = f"langgraph:{mid}"
+        async with self.memory._key_lock(name):
+            while True:
+                seen = (await self.memory.get([mid])).get(mid)
+                async with contextlib.AsyncExitStack() as locks:
+                    at = _place(seen)
+                    if at is not None:
+                        await locks.enter_async_context(self.memory._rewrite_lock(*at))
+                    await locks.enter_async_context(self.memory.store.key_lock(name))
+                    if at is not None:
+                        await locks.enter_async_context(self.memory.store.message_lock(*at))
+                    current = (await self.memory.get([mid])).get(mid)
+                    if _place(current) == at:
+                        yield current
+                        return
 
     async def _replace(self, old: Message | None, msg: Message) -> None:
         """``old`` (the item's message, if any) erased and ``msg`` stored in its place;
@@ -496,7 +529,7 @@ class ChatmemStore(BaseStore):
         ``old`` is first kept in the store's metadata until the key holds an item again:
         a process killed between them (``kill -9``) left the key with none, its value
         acknowledged by an earlier put lost; the next store's first call puts it back
-        (:meth:`_heal`). The caller holds :meth:`_item_lock` of ``msg``."""
+        (:meth:`_heal`). The caller holds :meth:`_held_item` of ``msg``."""
         if old is None:
             await self.memory.add(msg)
             return

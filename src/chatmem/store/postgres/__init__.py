@@ -480,6 +480,8 @@ class PostgresStore:
         #: others (embedding included): at most half the pool is held that way, so
         #: concurrent rewrites can never take every connection and wait on themselves.
         self._message_locks = asyncio.Semaphore(max(1, pool_size // 2))
+        #: the connection each task holds its first such lock on (:meth:`_held_lock`)
+        self._lock_conns: dict[asyncio.Task[Any] | None, psycopg.AsyncConnection[Any]] = {}
         self._where = describe(conninfo)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
@@ -1074,12 +1076,28 @@ class PostgresStore:
         """The advisory lock ``(kind, name)`` held on a connection of its own while the
         writes it guards take others. Transaction-scoped: a process that dies, or a
         connection that breaks, cannot leave it held (the transaction ends with it). At
-        most half the pool is held so (``_message_locks``); a caller never takes a
-        second one while it holds one (the two would wait on each other's slots)."""
+        most half the pool is held so (``_message_locks``). A task that holds one and
+        takes another (a LangGraph put: its item's, then its message's) takes it on
+        the same connection, in the same transaction, which frees both: a second
+        connection would wait for a slot the first may hold."""
+        task = asyncio.current_task()
+        held = self._lock_conns.get(task)
+        if held is not None:
+            try:
+                await held.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                   [kind, self._lock_name(name)])
+            except psycopg.Error as exc:
+                raise self._error(exc) from exc
+            yield
+            return
         async with self._message_locks, self._lock_conn() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                                [kind, self._lock_name(name)])
-            yield
+            self._lock_conns[task] = conn
+            try:
+                yield
+            finally:
+                del self._lock_conns[task]
 
     def _lock_name(self, name: str) -> str:
         """The text whose ``hashtext`` keys an advisory lock of this store (a session's
