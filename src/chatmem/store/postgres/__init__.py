@@ -223,6 +223,13 @@ BULK_MIN_ROWS = 10_000
 #: background (:meth:`PostgresStore._rebuild_deferred`).
 DEFERRED_CHECK_S = 60.0
 DEFAULT_BUILD_MEMORY_MB = 1024
+#: Seconds from the loss of the connection that listens for pending announcements to
+#: the first attempt to listen again, doubled by each further failure in a row, at most
+#: :data:`LISTEN_RETRY_MAX_S` (:func:`listen_retry_pause`).
+LISTEN_RETRY_S = 1.0
+#: Longest pause between two attempts to listen again: after a long outage, how long
+#: a process may take to hear announcements again (a refused connection costs nothing).
+LISTEN_RETRY_MAX_S = 5.0
 #: PostgreSQL's largest ``maintenance_work_mem`` in MB (2**31 - 1 kB): a larger value
 #: failed only at the end of a bulk load, leaving its indexes unbuilt and every later
 #: open of the store (which builds them) failing too.
@@ -244,6 +251,13 @@ _VECTORS_UPSERT = pg_upsert_sql("vectors", [("text", "%s"), ("dim", "%s"), ("emb
                                 prefix=["mseq"])
 #: Plain vector columns that are NOT NULL: ``col = ANY(...)`` is exact on them.
 _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
+
+
+def listen_retry_pause(failures: int) -> float:
+    """Seconds before the next attempt to listen for pending announcements after
+    ``failures`` in a row (1: the connection was just lost): :data:`LISTEN_RETRY_S`,
+    doubled by each further one, at most :data:`LISTEN_RETRY_MAX_S`."""
+    return min(LISTEN_RETRY_MAX_S, LISTEN_RETRY_S * 2.0 ** min(max(failures - 1, 0), 64))
 
 
 def _claimable(owner: str | None) -> Statement | None:
@@ -1509,31 +1523,30 @@ class PostgresStore:
         """One item per :meth:`announce_pending` of any process on this store, while the
         store is open: a connection of its own LISTENs (outside the pool; a pooler in
         transaction mode cannot keep a LISTEN, and then nothing is announced: the
-        periodic sweep still finds the messages). A lost connection is reopened, after
-        1 s, then up to 60 s between attempts; once it listens again, one item stands for
-        the announcements made while it was down (a server restarted: NOTIFY delivers
-        only to the connections listening as it commits, so they never come)."""
-        pause = 1.0
-        lost = False
+        periodic sweep still finds the messages). A lost connection is reopened after
+        :func:`listen_retry_pause` (1 s, then 2, 4, and 5 s between attempts however
+        long the outage); once it listens again, one item stands for the announcements
+        made while it was down (a server restarted: NOTIFY delivers only to the
+        connections listening as it commits, so they never come)."""
+        failures = 0
         while not self._closed:
             try:
                 conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
                 async with conn:
                     await conn.execute(sql.SQL("LISTEN {}").format(
                         sql.Identifier(self._pending_channel())))
-                    pause = 1.0
+                    lost, failures = failures > 0, 0
                     if lost:  # after the LISTEN: nothing announced from here is missed
-                        lost = False
                         yield
                     async for _ in conn.notifies():
                         yield
             except psycopg.Error as exc:
                 log.debug("postgres schema %s: listening for pending messages failed (%s); "
-                          "again in %.0f s", self.schema, exc, pause)
-            lost = True
+                          "again in %.0f s", self.schema, exc,
+                          listen_retry_pause(failures + 1))
+            failures += 1
             if not self._closed:
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 60.0)
+                await asyncio.sleep(listen_retry_pause(failures))
 
     def _look_for_deferred(self) -> None:
         """At most every ``deferred_check_s`` (at once after this store's own bulk load
