@@ -100,3 +100,20 @@ def test_the_http_api_names_the_field_meant_as_the_library_does(
         assert r.status_code == 422, r.text
         assert r.json()["error"]["message"].endswith(f"messages[0]: {says}")
         assert c.get("/v1/stats").json()["messages"] == 0
+
+
+def test_a_context_or_recall_body_in_other_libraries_names_is_told_the_field_meant(
+        api: str) -> None:
+    """POST /v1/context of a chat-completions body ({"messages": […]}) said "turn is
+    required; body: unknown field(s) messages; it takes turn, session, …"."""
+    with httpx.Client(base_url=api, headers={"Authorization": f"Bearer {KEY}"},
+                      timeout=30) as c:
+        turn = [{"role": "user", "content": "where do I live?"}]
+        r = c.post("/v1/context", json={"messages": turn, "session": "s1"})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            "turn is required; body: unknown field(s) messages (did you mean turn?)")
+        r = c.post("/v1/recall", json={"question": "where?", "k": 3})
+        assert r.json()["error"]["message"] == (
+            "query is required; body: unknown field(s) question (did you mean query?), "
+            "k (did you mean top_k?)")

@@ -253,6 +253,8 @@ _NAMED_ELSEWHERE = {
     "speaker": "speaker_name", "sender": "speaker_name", "author": "speaker_name",
     "user_id": "speaker_id", "sender_id": "speaker_id", "meta": "metadata",
     "session": "session_id", "thread_id": "session_id", "conversation_id": "session_id",
+    # a recall's or a context's body: a chat-completions list, a search API's names
+    "messages": "turn", "question": "query", "k": "top_k", "limit": "top_k",
 }
 
 
