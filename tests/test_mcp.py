@@ -20,6 +20,7 @@ pytest.importorskip("mcp")
 
 import httpx
 import httpx2
+import jsonschema
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -673,11 +674,76 @@ async def test_arguments_the_schema_refuses_are_one_line_naming_each(
             "truncated": False, "messages": []}
 
 
+#: What memory_list and memory_add take (as sent) and what they refuse, in the words the
+#: tool says: their published schemas must allow exactly the ones taken.
+TAKEN: dict[str, list[dict[str, Any]]] = {
+    "memory_list": [{}, {"limit": 5}, {"days": 1, "session": "alice-dm"},
+                    # an integer written with a point: JSON Schema counts it an integer
+                    {"limit": 5.0}, {"limit": 50.0, "days": 1e3}, {"days": 3650.0},
+                    {"limit": 1.0, "session": None}],
+    "memory_add": [{"content": "hi"},
+                   {"content": "hi", "role": "assistant", "speaker_name": None,
+                    "speaker_id": "u1", "session": "alice-dm"}],
+}
+REFUSED: dict[str, list[tuple[dict[str, Any], str]]] = {
+    "memory_list": [({"limit": 5.5}, "limit must be an integer, got 5.5"),
+                    ({"days": 1.5}, "days must be an integer, got 1.5"),
+                    ({"limit": 0.0}, "limit must be at least 1, got 0.0"),
+                    ({"limit": 51.0}, "limit must be at most 50, got 51.0"),
+                    ({"days": 3651.0}, "days must be at most 3650, got 3651.0"),
+                    ({"days": 0}, "days must be at least 1, got 0"),
+                    ({"limit": True}, "limit must be an integer, got true"),
+                    ({"limit": "5"}, 'limit must be an integer, got "5"'),
+                    ({"days": "30.0"}, 'days must be an integer, got "30.0"'),
+                    ({"session": ""}, "session must not be empty"),
+                    ({"limit": 2.0, "colour": 1},
+                     "unknown argument(s) colour; it takes limit, days, session")],
+    "memory_add": [({}, "content is required"),
+                   ({"content": 5.0}, "content must be a string, got 5.0"),
+                   ({"content": "hi", "role": "bot"},
+                    'role must be one of user, assistant, got "bot"'),
+                   ({"content": "hi", "speaker_id": 1.0},
+                    "speaker_id must be a string, got 1.0"),
+                   ({"content": "hi", "sesion": "s"},
+                    "unknown argument(s) sesion (did you mean session?)")],
+}
+
+
+async def test_each_tools_schema_allows_what_it_takes_and_refuses_what_it_refuses(
+        bow_embedder: Embedder) -> None:
+    """memory_list published ``limit`` and ``days`` as JSON Schema integers, which counts
+    ``5.0`` one (a client or a model checking its call against the schema sends it), but
+    refused it: ``limit must be an integer, got 5.0``. Now it takes a float of no
+    fraction as the integer it is, as memory_recall does (chatmem.tool.WHOLE_FLOAT), and
+    refuses ``5.5``, ``true`` and ``"5"`` in the same words, a bound of the value as
+    sent. memory_add takes no integer; its schema and the tool agree too."""
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    async with Client(create_server(open_memory, session="alice-dm")) as client:
+        schemas = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+        for tool in TAKEN:
+            checker = jsonschema.Draft202012Validator(schemas[tool])
+            for args in TAKEN[tool]:
+                assert checker.is_valid(args), (tool, args, schemas[tool])
+                result = await client.call_tool(tool, args)
+                assert not result.is_error, (tool, args, text_of(result))
+            for args, said in REFUSED[tool]:
+                assert not checker.is_valid(args), (tool, args, schemas[tool])
+                result = await client.call_tool(tool, args)
+                assert result.is_error and text_of(result) == (
+                    f"Error executing tool {tool}: {said}"), (tool, args, text_of(result))
+        listed = await client.call_tool("memory_list", {"limit": 2.0})
+        assert listed.structured_content is not None
+        assert len(listed.structured_content["messages"]) == 2, listed.structured_content
+
+
 async def test_an_argument_is_taken_as_its_json_type_as_the_http_api_takes_it(
         bow_embedder: Embedder) -> None:
-    """memory_list took ``limit`` ``"5"``, ``true`` and ``5.0`` (and ``days`` ``"30"``)
-    as 5, 1, 5 and 30 (pydantic's lax mode), where the HTTP API's bodies and
-    memory_recall's own check refuse a JSON string, a boolean or a float as an integer.
+    """memory_list took ``limit`` ``"5"`` and ``true`` (and ``days`` ``"30"``) as 5, 1
+    and 30 (pydantic's lax mode), where the HTTP API's bodies and memory_recall's own
+    check refuse a JSON string or a boolean as an integer (a float of no fraction is
+    one: :func:`test_each_tools_schema_allows_what_it_takes_and_refuses_what_it_refuses`).
     And the SDK read a string argument as JSON first: a speaker_name ``"[1]"`` was
     refused as the list [1], a query ``"null"`` was no query at all. Now every value is
     its JSON type, on every tool."""
@@ -692,7 +758,6 @@ async def test_an_argument_is_taken_as_its_json_type_as_the_http_api_takes_it(
         for tool, args, said in [
                 ("memory_list", {"limit": "5"}, 'limit must be an integer, got "5"'),
                 ("memory_list", {"limit": True}, "limit must be an integer, got true"),
-                ("memory_list", {"limit": 5.0}, "limit must be an integer, got 5.0"),
                 ("memory_list", {"days": "30"}, 'days must be an integer, got "30"'),
                 ("memory_add", {"content": "hi", "role": True},
                  "role must be one of user, assistant, got true")]:

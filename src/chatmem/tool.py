@@ -5,9 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticKnownError
 
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
@@ -15,6 +23,8 @@ from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_lab
 from .refusals import as_given, describe, schema_errors
 
 if TYPE_CHECKING:
+    from pydantic_core.core_schema import ErrorType
+
     from .recall import RecallResult
 
 TOOL_NAME = "memory_recall"
@@ -160,17 +170,27 @@ def strict_form(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {**schema, "function": function}
 
 
-def _whole(value: object) -> object:
-    """A float of no fraction as the integer it is (``5.0`` is 5): JSON Schema counts it
-    as an integer, so a model (or a checker) following the published schema may send it.
-    Anything else as it is, for the strict check (``5.5``, ``true``, ``"5"`` refused)."""
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return value
+def _whole(value: object, check: ValidatorFunctionWrapHandler) -> object:
+    """A float of no fraction checked as the integer it is (``5.0`` is 5): JSON Schema
+    counts it as an integer, so a model (or a checker) following the published schema
+    may send it. Anything else as it is, for the strict check (``5.5``, ``true``, ``"5"``
+    refused); a bound is refused of the value as sent (``at least 1, got 0.0``)."""
+    if type(value) is not float or not value.is_integer():
+        return check(value)
+    try:
+        return check(int(value))
+    except ValidationError as exc:
+        first = exc.errors()[0]  # a bound: the one error an int can have
+        raise PydanticKnownError(cast("ErrorType", first["type"]), first.get("ctx")
+                                 ) from None
 
 
-#: An integer argument: strict (no bool, no string), a float of no fraction taken.
-_Integer = Annotated[int, BeforeValidator(_whole)]
+#: An integer argument of a tool (memory_recall's; the MCP server's memory_list's):
+#: ``Annotated[int, Field(ge=…, le=…), WHOLE_FLOAT]``, strict (no bool, no string), a
+#: float of no fraction taken as the integer it is. Last in its ``Annotated``, after
+#: the bounds: before them, pydantic's JSON schema wrote them ``"ge"``/``"le"``, which
+#: JSON Schema does not know (no bound at all for a checker of the schema).
+WHOLE_FLOAT = WrapValidator(_whole)
 
 
 class _Arguments(BaseModel):
@@ -185,9 +205,9 @@ class _Arguments(BaseModel):
 
     query: Annotated[str, Field(min_length=1)]
     scope: str | None = None
-    context_window: Annotated[_Integer, Field(ge=0)] | None = None
+    context_window: Annotated[int, Field(ge=0), WHOLE_FLOAT] | None = None
     cross_session: bool | None = None
-    top_k: Annotated[_Integer, Field(ge=1)] | None = None
+    top_k: Annotated[int, Field(ge=1), WHOLE_FLOAT] | None = None
 
 
 #: The arguments of memory_recall, as its schema lists them.

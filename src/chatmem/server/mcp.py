@@ -84,7 +84,7 @@ from ..recall.render import (
 )
 from ..refusals import describe, schema_errors
 from ..retention import DAY_MS
-from ..tool import TOOL_NAME, Caller, tool_schema
+from ..tool import TOOL_NAME, WHOLE_FLOAT, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
 from .limits import ClientLimits
 
@@ -292,9 +292,11 @@ def _strict(tool: Tool, metadata: type[_AsSent] = _AsSent) -> Tool:
     (:class:`_StrictTool`).
 
     Strict, as the HTTP API's bodies and :func:`chatmem.tool.parse_tool_arguments` are:
-    a JSON string is not an integer (``limit`` ``"5"``), nor is ``true`` or ``5.0``;
-    pydantic's lax mode took all three as 5, 1 and 5 (only a URL's query string, where
-    every value is text, reads ``limit=5`` as a number)."""
+    a JSON string is not an integer (``limit`` ``"5"``), nor is ``true``; pydantic's lax
+    mode took both as 5 and 1 (only a URL's query string, where every value is text,
+    reads ``limit=5`` as a number). An integer argument (:data:`chatmem.tool.WHOLE_FLOAT`)
+    may be written ``5.0``, which JSON Schema, and so the published schema, counts as
+    the integer 5 (``5.5`` is refused)."""
     base = tool.fn_metadata.arg_model
     arg_model = type(base.__name__, (base,), {
         "__module__": base.__module__,
@@ -398,11 +400,11 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
 
     async def memory_list(
         limit: Annotated[int, Field(ge=1, le=LIST_MAX,
-                                    description="How many of the newest messages.")]
-        = LIST_DEFAULT,
+                                    description="How many of the newest messages."),
+                         WHOLE_FLOAT] = LIST_DEFAULT,
         days: Annotated[int, Field(ge=1, le=LIST_MAX_DAYS,
-                                   description="How far back to look, in days.")]
-        = LIST_DEFAULT_DAYS,
+                                   description="How far back to look, in days."),
+                        WHOLE_FLOAT] = LIST_DEFAULT_DAYS,
         session: Annotated[str | None,
                            Field(min_length=1, max_length=512,
                                  description="Only this conversation's messages; default: "
