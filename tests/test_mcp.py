@@ -629,6 +629,27 @@ def test_a_served_conversation_that_no_add_could_name_is_refused_at_start(
         create_server(never, **served)
 
 
+async def test_the_instructions_name_the_served_conversation_as_json(
+        bow_embedder: Embedder) -> None:
+    """The server's instructions, which the model reads, named the served conversation
+    in Python's repr, platform and session as one (``for the conversation
+    'cli/alice-dm'.``): now each as JSON, whole, as chatmem's refusals show a value."""
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    odd = 'bob\'s "café" ' + "x" * 60  # quotes of both kinds, past describe's 40
+    for session, platform, said in [
+            ("alice-dm", None, 'This server acts for the conversation "alice-dm".'),
+            ("alice-dm", "cli",
+             'This server acts for the conversation "alice-dm" (platform "cli").'),
+            (odd, "tg\n", "This server acts for the conversation "
+                           f'"bob\'s \\"café\\" {"x" * 60}" (platform "tg\\n").')]:
+        async with Client(create_server(open_memory, session=session,
+                                        platform=platform)) as client:
+            assert client.instructions is not None
+            assert client.instructions.endswith(said), client.instructions
+
+
 async def test_arguments_the_schema_refuses_are_one_line_naming_each(
         bow_embedder: Embedder) -> None:
     """The SDK answered arguments its schema refused (memory_list's and memory_add's

@@ -82,7 +82,7 @@ from ..recall.render import (
     label_part,
     speaker_label,
 )
-from ..refusals import describe, schema_errors
+from ..refusals import as_given, describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, WHOLE_FLOAT, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
@@ -308,12 +308,16 @@ def _strict(tool: Tool, metadata: type[_AsSent] = _AsSent) -> Tool:
 
 
 def _instructions(session: str, platform: str | None) -> str:
-    where = f"{platform}/{session}" if platform else session
+    """What the model reads of the server: the served conversation (and its platform)
+    as JSON, whole, as chatmem's refusals show a value (:func:`~chatmem.refusals.as_given`),
+    not in Python's repr (``'alice-dm'``), and each apart (``'cli/alice-dm'`` read as one
+    session id, which memory_add's ``session`` would not name)."""
+    on = f" (platform {as_given(platform, sys.maxsize)})" if platform else ""
     return (
         "Long-term memory of past conversations (chatmem). Call memory_recall when earlier "
         "conversations might help (facts, preferences, dates, what was said), memory_list "
         "for the latest messages, and memory_add to remember a message. This server acts "
-        f"for the conversation {where!r}."
+        f"for the conversation {as_given(session, sys.maxsize)}{on}."
     )
 
 
