@@ -203,6 +203,34 @@ async def test_a_damaged_message_row_can_be_erased(place: Place, column: str,
         assert TEXTS[0] not in exported and exported.count('"type": "vector"') == 1
 
 
+@_per_backend("column", ["metadata", "mentions", "ts"], sqlite_only=("ts",))
+async def test_erases_reading_a_damaged_message_row_log_one_warning_a_window(
+        place: Place, column: str, caplog: pytest.LogCaptureFixture) -> None:
+    """An erase reads a damaged message row without what it cannot read, logged ('…;
+    read without it, to erase it'); each erase touching it logged a WARNING of its own
+    (a dry run, as the console's Forget page shows before it erases, then the erase).
+    Now it goes through chatmem.store.base.read_without as every other read past a
+    damaged column: one WARNING per row and column a window, DEBUG lines of the same
+    words between."""
+    ids = await _seed_damaged(place, column, 0)
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
+            for _ in range(2):
+                assert (await mem.erase([ids[0]], dry_run=True)).messages == 1
+            assert (await mem.erase([ids[0]])).messages == 1
+        said = [r for r in caplog.records if f"(message id {ids[0]!r}): column {column} "
+                in r.getMessage() and "read without it, to erase it" in r.getMessage()]
+        warnings = [r.getMessage() for r in said if r.levelno == logging.WARNING]
+        debug = [r.getMessage() for r in said if r.levelno == logging.DEBUG]
+        assert len(warnings) == 1 and len(debug) == 2, (warnings, debug)
+        if column == "ts":
+            assert warnings[0].endswith("read without it, to erase it (placed among the "
+                                        "turns beside it by the time its index entries "
+                                        "hold)"), warnings[0]
+        else:
+            assert warnings[0].endswith("; read without it, to erase it"), warnings[0]
+
+
 @_per_backend("column", ["metadata", "ts"], sqlite_only=("ts",))
 async def test_forget_erases_a_damaged_message_row_or_names_it(place: Place,
                                                                 column: str) -> None:

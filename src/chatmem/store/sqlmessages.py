@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import DamagedRow, InvalidInput
 from ..models import MAX_TS, IndexState, Message, Session, StoreStats
-from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks
+from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks, read_without
 from .columns import (
     MESSAGE_COLUMN_NAMES,
     MESSAGE_COLUMNS,
@@ -122,7 +122,8 @@ def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = N
     """A message from a row of :attr:`Dialect.message_columns`; a value chatmem cannot
     read is a :class:`~chatmem.errors.DamagedRow` naming the message and the column.
     ``damaged`` given (an erase, which needs only the texts and the position), a JSON
-    column it cannot read is left empty, with a warning, and the id added there."""
+    column it cannot read is left empty, logged (:func:`~chatmem.store.base.read_without`:
+    once a window at WARNING), and the id added there."""
     r = tuple(row)
     bad: list[BadColumn] | None = None if damaged is None else []
     msg = read_row("messages", r[1], lambda: Message(**message_fields(
@@ -130,8 +131,8 @@ def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = N
     if bad and damaged is not None:
         damaged.append(r[1])
         for exc in bad:
-            log.warning("%s; read without it, to erase it", DamagedRow(
-                "messages", r[1], exc.column, exc.problem).damage)
+            read_without(DamagedRow("messages", r[1], exc.column, exc.problem),
+                         "to erase it")
     return msg
 
 
@@ -189,7 +190,7 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
     """``get``: messages by id (the id is the row's second column). ``damaged`` given,
     as :func:`row_to_message`, and a row whose time it cannot read is read without it
     (``ts`` None: an erase needs its texts, whose cached vectors it drops, and places
-    it by the copy of its time its index entries hold), with a warning, its id added
+    it by the copy of its time its index entries hold), logged as that, its id added
     there too: an erase goes by the ids."""
     out: dict[str, Message] = {}
     for r in rows:
@@ -205,8 +206,8 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
             except DamagedRow:
                 log.warning("%s; erased by its id alone", exc.damage)
                 continue
-            log.warning("%s; read without it, to erase it (placed among the turns beside "
-                        "it by the time its index entries hold)", exc.damage)
+            read_without(exc, "to erase it", why="placed among the turns beside it by the "
+                         "time its index entries hold")
     return out
 
 
