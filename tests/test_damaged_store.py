@@ -896,6 +896,67 @@ async def test_a_separate_index_gets_the_sound_sessions_past_a_damaged_descendan
             assert _owed(await mem.store.meta_items()) == []
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_one_session_change_names_a_damaged_descendant_beside_a_separate_index_once(
+        tmp_path: Path, backend: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Beside a separate vector index (a local Qdrant), one upsert_session of an ancestor
+    logged a descendant whose own metadata is damaged twice at WARNING: once from the
+    store's own snapshot update (chatmem.store.base.chain_snapshots: '…; its vectors
+    keep the session snapshot they have until that column is given a new value …'),
+    though beside the index the store holds only full-text rows, and once from the push
+    to the index (Storage.push_snapshots). Now once, in the push's words (the separate
+    index, the change owed, the repair); the store's line is a DEBUG line. Without a
+    separate index the store's line is the WARNING, as before."""
+    pytest.importorskip("qdrant_client")
+    async with PLACES[backend](tmp_path) as store:
+        place = Place(store.url, vector=f"qdrant+local://{tmp_path}/qdrant")
+
+        async def memory() -> Memory:
+            return await Memory.open(place.url, vector=place.vector,
+                                     embedder=chatmem.testing.embedder())
+
+        async with await memory() as mem:
+            await mem.upsert_session({"id": "root", "resource_id": "r"})
+            for sid in ("leaf", "sib"):
+                await mem.upsert_session({"id": sid, "parent_id": "root",
+                                          "metadata": {"team": sid}})
+            await mem.add([{"session_id": sid, "content": f"{TEXTS[0]} ({sid})"}
+                           for sid in ("leaf", "sib")])
+            await mem.flush(timeout=60)
+        await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?",
+                      "{bad" if backend == "sqlite" else "[1]", "leaf")
+        async with await memory() as mem:
+            await mem.flush(timeout=60)  # the open's heal: nothing owed yet
+            with caplog.at_level(logging.DEBUG, logger="chatmem"):
+                await mem.upsert_session({"id": "root", "resource_id": "r2"})
+            said = [r for r in caplog.records
+                    if "(session id 'leaf'): column metadata " in r.getMessage()]
+            warnings = [r.getMessage() for r in said if r.levelno == logging.WARNING]
+            assert len(warnings) == 1, warnings
+            assert "its vectors in the separate vector index keep the session snapshot " \
+                "they have, and the change is owed to them" in warnings[0], warnings
+            assert "chatmem session set --metadata JSON leaf" in warnings[0], warnings
+            assert any(r.levelno == logging.DEBUG and "its vectors keep the session "
+                       "snapshot they have until" in r.getMessage() for r in said), said
+            assert (await _entries(mem))["sib"] == ("r2", {"team": "sib"})
+    # the store alone (its own vectors): the store's line is the WARNING
+    caplog.clear()
+    async with PLACES[backend](tmp_path / "alone") as place:
+        async with await _memory(place) as mem:
+            await mem.upsert_session({"id": "root", "resource_id": "r"})
+            await mem.upsert_session({"id": "leaf", "parent_id": "root",
+                                      "metadata": {"team": "leaf"}})
+        await _damage(place, "UPDATE sessions SET metadata = ? WHERE id = ?",
+                      "{bad" if backend == "sqlite" else "[1]", "leaf")
+        async with await _memory(place) as mem:
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                await mem.upsert_session({"id": "root", "resource_id": "r2"})
+        warnings = [r.getMessage() for r in caplog.records
+                    if "(session id 'leaf'): column metadata " in r.getMessage()]
+        assert len(warnings) == 1 and "its vectors keep the session snapshot they have " \
+            "until that column is given a new value" in warnings[0], warnings
+
+
 @pytest.mark.parametrize("where", ["sqlite", "qdrant"])
 async def test_erasing_a_message_whose_time_is_damaged_reaches_the_turns_beside_it(
         tmp_path: Path, where: str, caplog: pytest.LogCaptureFixture) -> None:

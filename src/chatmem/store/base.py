@@ -220,6 +220,27 @@ def walked_past(damaged: Sequence[DamagedRow], *, doing: str = "") -> None:
         read_without(bad, doing, why="a session chain needs only its ids and parents")
 
 
+#: Set while the caller of a store's session change says itself what a session whose own
+#: metadata is damaged keeps (:func:`kept_snapshots_told_by_caller`).
+_KEPT_TOLD_BY_CALLER: ContextVar[bool] = ContextVar("chatmem_kept_told_by_caller",
+                                                    default=False)
+
+
+@contextmanager
+def kept_snapshots_told_by_caller() -> Iterator[None]:
+    """Within the block, :func:`chain_snapshots` logs a session that keeps its vectors'
+    snapshot (its own metadata damaged) at DEBUG: its caller logs it at WARNING, in the
+    words of where the vectors are. Beside a separate vector index the store's update
+    moves only its full-text rows, and :meth:`chatmem.store.Storage.push_snapshots` says
+    what the index's vectors keep and how the change stays owed to them; both logged the
+    same row at WARNING for one ``upsert_session``."""
+    token = _KEPT_TOLD_BY_CALLER.set(True)
+    try:
+        yield
+    finally:
+        _KEPT_TOLD_BY_CALLER.reset(token)
+
+
 def chain_snapshots(ids: Sequence[str], lookup: Callable[[str], Session | None],
                     damaged: list[DamagedRow], *, skip_own: bool = True
                     ) -> list[SessionSnapshot]:
@@ -228,17 +249,19 @@ def chain_snapshots(ids: Sequence[str], lookup: Callable[[str], Session | None],
     An ancestor's damaged column changes no snapshot (logged); a session whose own
     metadata, which its vectors hold, is damaged gets none (``skip_own``: a session
     change bringing its tree's vectors along): its vectors keep the snapshot they have
-    until a call gives that column a new value (logged); else (a message's first
-    entry, which would lack it) that is the error."""
+    until a call gives that column a new value (logged, at DEBUG within
+    :func:`kept_snapshots_told_by_caller`); else (a message's first entry, which would
+    lack it) that is the error."""
     found = {sid: s for sid in ids if (s := lookup(sid)) is not None}
     own = {bad.row for bad in damaged if bad.column == "metadata"} & found.keys()
     if own and not skip_own:
         raise next(bad for bad in damaged if bad.row in own and bad.column == "metadata")
     out = [session_snapshot(s, lookup) for sid, s in found.items() if sid not in own]
+    kept = log.debug if _KEPT_TOLD_BY_CALLER.get() else log.warning
     for bad in damaged:
         if bad.row in own and bad.column == "metadata":
-            log.warning("%s; its vectors keep the session snapshot they have until that "
-                        "column is given a new value (upsert_session)", bad.damage)
+            kept("%s; its vectors keep the session snapshot they have until that column "
+                 "is given a new value (upsert_session)", bad.damage)
     walked_past([bad for bad in damaged if bad.row not in own or bad.column != "metadata"],
                 doing="to bring the vectors along")
     return out

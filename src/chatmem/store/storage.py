@@ -26,6 +26,7 @@ from .base import (
     OneWidth,
     SessionSnapshot,
     VectorIndex,
+    kept_snapshots_told_by_caller,
     load_parent_chain,
     snapshot_changes,
     stale_entries,
@@ -640,7 +641,10 @@ class Storage:
         if await self.store.meta_get(SNAPSHOT_DIRTY, session.id) is not None:
             tree = True  # an earlier change still owed: redo it whole
         await self.store.meta_set(SNAPSHOT_DIRTY, session.id, "1")
-        stored = await self.store.upsert_session(session)
+        # a descendant whose own metadata is damaged is logged by the push below, which
+        # says what the separate index's vectors keep (not by the store's update too)
+        with kept_snapshots_told_by_caller():
+            stored = await self.store.upsert_session(session)
         try:
             await self._push_tree(session.id, tree)
         except ChatmemError as exc:

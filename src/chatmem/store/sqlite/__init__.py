@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import json
 import logging
@@ -268,8 +269,13 @@ class SqliteStore:
         if self._closed:
             raise StoreClosed("the store is closed")
         loop = asyncio.get_running_loop()
+        # in the caller's context, as asyncio.to_thread runs a call: what a caller sets
+        # for the call (chatmem.store.base.one_warning_per_damage,
+        # kept_snapshots_told_by_caller) holds on the store's thread too
+        context = contextvars.copy_context()
         try:
-            return await loop.run_in_executor(self._executor, self._unless_closed, fn, *args)
+            return await loop.run_in_executor(self._executor, context.run,
+                                              self._unless_closed, fn, *args)
         except sqlite3.Error as exc:
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF == SQLITE_FULL:
                 raise self._disk_full() from exc
