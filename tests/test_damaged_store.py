@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
@@ -97,7 +98,7 @@ def _sqlite(place: Place) -> bool:
 def _names(exc: BaseException, table: str, row: str, column: str) -> str:
     assert isinstance(exc, errors.DamagedRow) and isinstance(exc, StoreError), repr(exc)
     text = str(exc)
-    assert f"damaged row in table {table} (" in text and repr(row) in text, text
+    assert f"damaged row in table {table} (" in text and json.dumps(row) in text, text
     assert f"column {column} " in text, text
     assert "JSONDecodeError" not in text and "please report" not in text
     return text
@@ -218,8 +219,9 @@ async def test_erases_reading_a_damaged_message_row_log_one_warning_a_window(
             for _ in range(2):
                 assert (await mem.erase([ids[0]], dry_run=True)).messages == 1
             assert (await mem.erase([ids[0]])).messages == 1
-        said = [r for r in caplog.records if f"(message id {ids[0]!r}): column {column} "
-                in r.getMessage() and "read without it, to erase it" in r.getMessage()]
+        row = f"(message id {json.dumps(ids[0])}): column {column} "
+        said = [r for r in caplog.records if row in r.getMessage()
+                and "read without it, to erase it" in r.getMessage()]
         warnings = [r.getMessage() for r in said if r.levelno == logging.WARNING]
         debug = [r.getMessage() for r in said if r.levelno == logging.DEBUG]
         assert len(warnings) == 1 and len(debug) == 2, (warnings, debug)
@@ -277,14 +279,14 @@ async def test_a_recall_from_a_session_with_a_damaged_json_column_goes_past_it(
     def warned(text: str, *, first: bool = False) -> None:
         # one WARNING per damaged column a window (the first read of it), the later
         # reads DEBUG lines of the same words
-        said = [r for r in caplog.records if "(session id 's1')" in r.getMessage()]
+        said = [r for r in caplog.records if '(session id "s1")' in r.getMessage()]
         levels = [r.levelno for r in said]
         assert said and set(levels) <= {logging.WARNING, logging.DEBUG}, text
         assert levels.count(logging.WARNING) == first, text
         for line in (r.getMessage() for r in said):
             assert f"column {column} " in line and f"(chatmem session set {option}" in line
             assert "; read without it, for a recall" in line, line
-        assert "read without it, for a recall from session 's1'" in said[0].getMessage()
+        assert 'read without it, for a recall from session "s1"' in said[0].getMessage()
         caplog.clear()
 
     async with await _memory(place) as mem:
@@ -355,7 +357,7 @@ async def test_a_damaged_own_session_row_logs_one_warning_a_window(
     query = "lighthouse trip sunday"
 
     def lines() -> tuple[list[str], list[str]]:
-        said = [r for r in caplog.records if "(session id 's1')" in r.getMessage()]
+        said = [r for r in caplog.records if '(session id "s1")' in r.getMessage()]
         caplog.clear()
         return ([r.getMessage() for r in said if r.levelno == logging.WARNING],
                 [r.getMessage() for r in said if r.levelno == logging.DEBUG])
@@ -369,7 +371,7 @@ async def test_a_damaged_own_session_row_logs_one_warning_a_window(
                 await turns[n % 3]()
             warnings, debug = lines()
             assert len(warnings) == 1 and len(debug) == 11, (warnings, debug)
-            assert "read without it, for a recall from session 's1'" in warnings[0]
+            assert 'read without it, for a recall from session "s1"' in warnings[0]
             assert all(f"column {column} " in d for d in debug), debug
             # a window of 0: every turn warns, each once (not its situation's read and
             # its hits' both)
@@ -416,7 +418,7 @@ def test_cli_names_a_damaged_vector_row_and_reindex_repairs_it(tmp_path: Path) -
     assert res.exit_code == 2
     line = [x for x in res.output.splitlines() if x.startswith("error: ")][-1]
     assert line.startswith(f"error: sqlite ({db}): damaged row in table vectors "
-                           f"(message id {bad!r}): column mmeta is not valid JSON"), line
+                           f"(message id {json.dumps(bad)}): column mmeta is not valid JSON"), line
     assert "run chatmem reindex" in line and "please report" not in res.output
     res = runner.invoke(main, ["reindex", "--db", str(db)])
     assert res.exit_code == 0, res.output
@@ -438,7 +440,7 @@ def test_cli_names_a_damaged_message_row(tmp_path: Path) -> None:
         res = runner.invoke(main, [*args, "--db", str(db)])
         assert res.exit_code == 2, res.output
         line = [x for x in res.output.splitlines() if x.startswith("error: ")][-1]
-        assert (f"damaged row in table messages (message id {mid!r}): column metadata "
+        assert (f"damaged row in table messages (message id {json.dumps(mid)}): column metadata "
                 "is not valid JSON") in line, line
         assert "please report" not in line
         assert f"chatmem delete {mid}" in line
@@ -496,8 +498,8 @@ async def test_a_filtered_recall_leaves_out_a_damaged_vector_row(
             if "$exists" not in str(where):
                 assert found[:1] == [ids[1]], (where, found)
         if _sqlite(place):
-            assert f"damaged row in table vectors (message id {ids[0]!r}): column mmeta " \
-                   "is not valid JSON" in caplog.text
+            assert (f"damaged row in table vectors (message id {json.dumps(ids[0])}): "
+                    "column mmeta is not valid JSON") in caplog.text
 
 
 async def _seed_session(place: Place, column: str) -> list[str]:
@@ -533,7 +535,7 @@ async def test_upsert_session_replaces_a_damaged_session_column(
             stored = await mem.upsert_session({"id": "s1", "resource_id": "r",
                                                "metadata": {"team": "b"},
                                                "settings": {"x": 2}})
-        assert "'s1'" in caplog.text and f"column {column} " in caplog.text
+        assert '(session id "s1")' in caplog.text and f"column {column} " in caplog.text
         assert "replaced by this upsert_session" in caplog.text
         assert (stored.metadata, stored.settings) == ({"team": "b"}, {"x": 2})
     async with await _memory(place) as mem:  # on disk: a fresh open reads it
@@ -557,7 +559,7 @@ async def test_forget_by_resource_goes_past_a_damaged_session_column(
         with caplog.at_level(logging.WARNING, logger="chatmem"):
             assert (await mem.forget(resource_id="r", dry_run=True)).messages == 2
             assert (await mem.forget(resource_id="r")).messages == 2
-        assert f"(session id 's1'): column {column} " in caplog.text
+        assert f'(session id "s1"): column {column} ' in caplog.text
         assert "read without it, to forget by resource" in caplog.text
         assert (await mem.stats())["messages"] == 0
 
@@ -610,7 +612,7 @@ async def test_cli_session_set_replaces_a_damaged_column_or_names_its_option(
 
 
 def _names_line(line: str, column: str) -> str:
-    assert (f"damaged row in table sessions (session id 's1'): column {column} "
+    assert (f'damaged row in table sessions (session id "s1"): column {column} '
             in line), line
     return line
 
@@ -641,7 +643,7 @@ async def test_a_server_tells_a_user_key_a_row_is_damaged_but_not_which_nor_wher
     from servers import free_port, mcp_client, running
 
     ids = await _seed_damaged(place, "metadata", 0)
-    value = "'{bad'" if _sqlite(place) else "[1]"  # as the error quotes it
+    value = '"{bad"' if _sqlite(place) else "[1]"  # as the error quotes it
     owner, user = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
     keys = KeyTable.from_mapping({"keys": {
         "boss": {"key": owner, "namespace": "alice", "role": "owner"},
@@ -656,7 +658,7 @@ async def test_a_server_tells_a_user_key_a_row_is_damaged_but_not_which_nor_wher
             error = r.json()["error"]
             assert error["type"] == "DamagedRow", r.text
             said = error["message"]
-            row = [f"damaged row in table messages (message id {ids[0]!r}): column "
+            row = [f"damaged row in table messages (message id {json.dumps(ids[0])}): column "
                    "metadata ", value]
             # the owner's: the file, or host:port/database (never the user, nor here
             # the schema), and the row with what it holds
@@ -719,7 +721,7 @@ async def test_upsert_session_walks_past_another_sessions_damaged_column(
             await mem.upsert_session({"id": "mid", "resource_id": "r2"})
             await mem.upsert_session({"id": "mid", "parent_id": "root",
                                       "metadata": {"k": 1}})
-        assert f"(session id {other!r}): column {column} " in caplog.text, caplog.text
+        assert f"(session id {json.dumps(other)}): column {column} " in caplog.text, caplog.text
         found = await mem.get_session("new")
         assert found is not None and found.parent_id == "mid"
         found = await mem.get_session("mid")
@@ -784,8 +786,8 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
             tool = await mem.call_tool({"query": query, "scope": "resource"},
                                        {"session_id": "leaf"})
             assert [h["id"] for h in tool["hits"]] == [stored[0].id]
-        assert f"(session id 'root'): column {column} " in caplog.text, caplog.text
-        assert "as the ancestor of session 'leaf'" in caplog.text, caplog.text
+        assert f'(session id "root"): column {column} ' in caplog.text, caplog.text
+        assert 'as the ancestor of session "leaf"' in caplog.text, caplog.text
         # from the damaged root itself too (a recall from it reads it without the
         # column): the line names the command that repairs it (a DEBUG line: the same
         # column was warned of within the window, read_without)
@@ -794,7 +796,7 @@ async def test_a_recall_from_below_a_damaged_root_goes_past_its_json_columns(
             assert (await mem.recall(query, session="root", scope="resource",
                                      window=0)).hits
         named = "--metadata JSON root" if column == "metadata" else "--unset settings root"
-        assert "read without it, for a recall from session 'root'" in caplog.text
+        assert 'read without it, for a recall from session "root"' in caplog.text
         assert f"(chatmem session set {named}" in caplog.text, caplog.text
         with pytest.raises(StoreError) as caught:
             await mem.get_session("root")
@@ -867,7 +869,7 @@ async def test_a_separate_index_gets_the_sound_sessions_past_a_damaged_descendan
             assert await _entries(mem) == {"mid": ("r2", {}), "sib": ("r2", {"team": "sib"}),
                                            "leaf": ("r", {"team": "leaf"})}
             said = [r.getMessage() for r in caplog.records
-                    if "(session id 'leaf'): column metadata " in r.getMessage()
+                    if '(session id "leaf"): column metadata ' in r.getMessage()
                     and "separate vector index" in r.getMessage()]
             assert said, caplog.text
             assert "chatmem session set --metadata JSON leaf" in said[0], said
@@ -930,7 +932,7 @@ async def test_one_session_change_names_a_damaged_descendant_beside_a_separate_i
             with caplog.at_level(logging.DEBUG, logger="chatmem"):
                 await mem.upsert_session({"id": "root", "resource_id": "r2"})
             said = [r for r in caplog.records
-                    if "(session id 'leaf'): column metadata " in r.getMessage()]
+                    if '(session id "leaf"): column metadata ' in r.getMessage()]
             warnings = [r.getMessage() for r in said if r.levelno == logging.WARNING]
             assert len(warnings) == 1, warnings
             assert "its vectors in the separate vector index keep the session snapshot " \
@@ -952,7 +954,7 @@ async def test_one_session_change_names_a_damaged_descendant_beside_a_separate_i
             with caplog.at_level(logging.WARNING, logger="chatmem"):
                 await mem.upsert_session({"id": "root", "resource_id": "r2"})
         warnings = [r.getMessage() for r in caplog.records
-                    if "(session id 'leaf'): column metadata " in r.getMessage()]
+                    if '(session id "leaf"): column metadata ' in r.getMessage()]
         assert len(warnings) == 1 and "its vectors keep the session snapshot they have " \
             "until that column is given a new value" in warnings[0], warnings
 
@@ -1004,7 +1006,7 @@ async def test_erasing_a_message_whose_time_is_damaged_reaches_the_turns_beside_
             with caplog.at_level(logging.WARNING, logger="chatmem"):
                 erased = await mem.erase(["u", "u2"])
             assert (erased.messages, erased.vectors) == (2, 2), erased
-            assert "(message id 'u'): column ts " in caplog.text, caplog.text
+            assert '(message id "u"): column ts ' in caplog.text, caplog.text
             assert "without the turns beside it" not in caplog.text, caplog.text
             # the replies' vector texts, with the turn before, and the next turn's, with
             # the reply: none is left in the cache

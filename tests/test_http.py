@@ -910,7 +910,7 @@ def test_put_session_replaces_damaged_metadata_and_names_damaged_settings(
         # 500, not 503: the row stays damaged until it is repaired, a retry cannot help
         assert r.status_code == 500 and "retry-after" not in r.headers, r.text
         assert r.json()["error"]["type"] == "DamagedRow"
-        assert "(session id 's1'): column settings " in r.text, r.text
+        assert '(session id "s1"): column settings ' in r.json()["error"]["message"], r.text
         assert "chatmem session set --unset settings s1" in r.text, r.text
         assert c.get("/v1/sessions/s1").status_code == 500  # as it was: nothing written
     # the Python client: a StoreError in the server's words (not a ServerError, a bug's)
@@ -919,7 +919,7 @@ def test_put_session_replaces_damaged_metadata_and_names_damaged_settings(
 
     with Client(api, ALICE) as chatmem_client, pytest.raises(StoreError) as refused:
         chatmem_client.get_session("s1")
-    assert "(session id 's1'): column settings " in str(refused.value)
+    assert '(session id "s1"): column settings ' in str(refused.value)
 
 
 def test_an_unreachable_store_is_not_located_for_a_user_key(

@@ -724,3 +724,31 @@ async def test_a_postgres_schema_without_a_store_is_quoted_as_json() -> None:
             in str(info.value)
     finally:
         await drop_pg_schema(base, schema)
+
+
+async def test_a_damaged_row_is_quoted_as_json(tmp_path: Any) -> None:
+    """A row chatmem cannot read said "damaged row in table sessions (session id 's1'):
+    column settings is not valid JSON (…): '{bad'", a message's "… (message id 'm 1'):
+    column metadata holds JSON [1, 'x'], not an object; … (chatmem delete m 1; …)"."""
+    import sqlite3
+
+    import chatmem.testing
+    from chatmem import Memory
+
+    url = f"sqlite:///{tmp_path / 'chat.db'}"
+    async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+        await mem.add([{"id": "m 1", "session_id": "s1", "content": "hi"}])
+        await mem.flush(timeout=60)
+    conn = sqlite3.connect(tmp_path / "chat.db")
+    with conn:  # a hand edit
+        conn.execute("UPDATE sessions SET settings = '{bad' WHERE id = 's1'")
+        conn.execute("""UPDATE messages SET metadata = '[1, "x"]' WHERE id = 'm 1'""")
+    conn.close()
+    async with await Memory.open(url, embedder=chatmem.testing.embedder()) as mem:
+        said = await _async_refusal(mem.get_session, "s1")
+        assert 'damaged row in table sessions (session id "s1"): column settings is not ' \
+            "valid JSON (" in said and '): "{bad"; ' in said, said
+        said = await _async_refusal(mem.get, ["m 1"])
+        assert 'damaged row in table messages (message id "m 1"): column metadata holds ' \
+            'JSON [1, "x"], not an object; ' in said, said
+        assert "(chatmem delete 'm 1'; Memory.delete)" in said, said

@@ -29,6 +29,7 @@ status (``None`` for errors raised in-process).
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Iterable
 
@@ -171,14 +172,15 @@ class DamagedRow(StoreError):
         where = f"{self.where}: " if self.where else ""
         what = "session" if self.table == "sessions" else "message"
         column = f"column {self.column} " if self.column else ""
-        return (f"{where}damaged row in table {self.table} ({what} id {self.row!r}): "
+        row = json.dumps(self.row, ensure_ascii=False)  # whole: the id the repair needs
+        return (f"{where}damaged row in table {self.table} ({what} id {row}): "
                 f"{column}{self.problem}")
 
     @property
     def repair(self) -> str:
         """What repairs the row (the command, or what to do by hand)."""
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
-        erase = _ERASE_MESSAGE.format(row=self.row) if self.table == "messages" else ""
+        erase = _ERASE_MESSAGE.format(row=shlex.quote(self.row)) if self.table == "messages" else ""
         option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
             else None
         if option is not None:

@@ -1541,9 +1541,9 @@ class Memory:
         times: dict[str, int] = {} if entry_times is None else await entry_times(unplaced)
         for mid in unplaced:
             if mid not in times:
-                log.warning("message %r: its time is damaged and no index entry of it holds "
+                log.warning("message %s: its time is damaged and no index entry of it holds "
                             "a copy; erasing it without the turns beside it (their cached "
-                            "vectors stay until evicted)", mid)
+                            "vectors stay until evicted)", describe(mid))
         return [m if m.ts is not None else dataclasses.replace(m, ts=times[m.id or ""])
                 for m in msgs if m.ts is not None or (m.id or "") in times]
 
@@ -1654,7 +1654,7 @@ class Memory:
         found = (await self.store.get_sessions([session], damaged=own)).get(session) \
             or Session(id=session)
         for bad in own:
-            read_without(bad, f"for a recall from session {session!r}", repair=True,
+            read_without(bad, f"for a recall from session {describe(session)}", repair=True,
                          why="its scope and retention need neither its metadata nor its "
                              "settings")
         root = found
@@ -1665,7 +1665,7 @@ class Memory:
             # is read without, logged, not every recall from below it refused
             walked: list[DamagedRow] = []
             root = (await load_parent_chain(self.store, found, damaged=walked)).root
-            walked_past(walked, doing=f"as the ancestor of session {session!r}")
+            walked_past(walked, doing=f"as the ancestor of session {describe(session)}")
         return Situation(found, root, platform)
 
     async def effective_scope(self, session: str, platform: str | None = None

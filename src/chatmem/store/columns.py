@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from ..errors import DamagedRow
 from ..models import VectorEntry
+from ..refusals import describe
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -73,7 +74,7 @@ class Column:
         :class:`BadColumn` when it is not what chatmem writes there."""
         if self.kind == "json_list":
             if value is not None and not isinstance(value, list):
-                raise BadColumn(self.column, f"holds JSON {_shown(value)}, not a list")
+                raise BadColumn(self.column, f"holds JSON {describe(value)}, not a list")
             return tuple(value or ())
         if self.kind == "json_object":
             return json_object(self.column, value)
@@ -83,7 +84,7 @@ class Column:
             try:
                 return int(value)
             except (TypeError, ValueError):
-                raise BadColumn(self.column, f"holds {_shown(value)}, not an integer"
+                raise BadColumn(self.column, f"holds {describe(value)}, not an integer"
                                 ) from None
         return str(value) if self.required else value
 
@@ -97,17 +98,11 @@ class BadColumn(ValueError):
         self.column, self.problem = column, problem
 
 
-def _shown(value: Any) -> str:
-    """A stored value in an error, cut short: it may be a long text."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def json_object(column: str, value: Any) -> Any:
     """A decoded JSON object column (``{}`` for NULL); :class:`BadColumn` for another
     JSON type (PostgreSQL's ``jsonb`` holds any)."""
     if value is not None and not isinstance(value, Mapping):
-        raise BadColumn(column, f"holds JSON {_shown(value)}, not an object")
+        raise BadColumn(column, f"holds JSON {describe(value)}, not an object")
     return value or {}
 
 
@@ -119,7 +114,7 @@ def load_json(column: str, value: Any, load: Callable[[Any], Any] | None) -> Any
     try:
         return load(value)
     except ValueError as exc:
-        raise BadColumn(column, f"is not valid JSON ({exc}): {_shown(value)}") from None
+        raise BadColumn(column, f"is not valid JSON ({exc}): {describe(value)}") from None
 
 
 def read_row(table: str, key: Any, build: Callable[[], T]) -> T:
@@ -159,7 +154,7 @@ def blob_vector(raw: Any, dim: Any) -> npt.NDArray[np.float32]:
     """A vector stored as float32 bytes (SQLite's ``vec``) whose ``dim`` column says
     its length; :class:`BadColumn` when the bytes are not that many numbers."""
     if not isinstance(raw, bytes) or len(raw) % 4:
-        what = f"{len(raw)} bytes" if isinstance(raw, bytes) else _shown(raw)
+        what = f"{len(raw)} bytes" if isinstance(raw, bytes) else describe(raw)
         raise BadColumn("vec", f"holds {what}, not float32 numbers (4 bytes each)")
     return checked_vector("vec", np.frombuffer(raw, dtype=np.float32).copy(), dim)
 
@@ -168,7 +163,7 @@ def checked_vector(column: str, vector: npt.NDArray[np.float32], dim: Any
                    ) -> npt.NDArray[np.float32]:
     """``vector`` as stored in ``column``, when its length is the row's ``dim``."""
     if isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0:
-        raise BadColumn("dim", f"holds {_shown(dim)}, not a vector size")
+        raise BadColumn("dim", f"holds {describe(dim)}, not a vector size")
     if vector.shape != (dim,):
         raise BadColumn(column, f"holds {vector.size} numbers where column dim says {dim}")
     return vector
