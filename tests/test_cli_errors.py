@@ -525,21 +525,21 @@ def _cursor(db: Path, *order: str) -> str:
 #: another argument of the command than the one it begins with.
 OTHER_ARGUMENTS: list[tuple[list[str], str]] = [
     (["recall", "--scope", "session", "x"],
-     "--scope 'session' needs --session <the current session id>"),
+     '--scope "session" needs --session <the current session id>'),
     (["recall", "--scope", "platform", "x"],
-     "--scope 'platform' needs --session <the current session id>"),
+     '--scope "platform" needs --session <the current session id>'),
     (["recall", "--scope", "thread", "x"],  # the alias as typed, not 'session'
-     "--scope 'thread' needs --session <the current session id>"),
+     '--scope "thread" needs --session <the current session id>'),
     (["recall", "--config", "{session_scope}", "x"],
-     "the configured scope 'session' needs --session <the current session id>, or "
-     "--scope 'all'"),
+     'the configured scope "session" needs --session <the current session id>, or '
+     "--scope all"),
     (["recall", "--config", "{thread_scope}", "x"],  # the alias as written
-     "the configured scope 'thread' needs --session <the current session id>, or "
-     "--scope 'all'"),
+     'the configured scope "thread" needs --session <the current session id>, or '
+     "--scope all"),
     (["recall", "--session", "s1", "--scope", "resource", "x"],
-     "--scope 'resource' needs a resource id, and session 's1' has none: give it a "
+     '--scope "resource" needs a resource id, and session "s1" has none: give it a '
      "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
-     "--resource-id), or use --scope 'session'"),
+     "--resource-id), or use --scope session"),
     (["list", "--since", "5", "--until", "3"], "--until must be after --since 5, got '3'"),
     (["list", "--cursor", "{newest}"], "--cursor comes from a listing newest first: go on "
      "with --newest-first, as the page that returned it was listed"),
@@ -578,9 +578,9 @@ def test_a_library_error_naming_another_argument_names_its_option(
 
 @pytest.mark.parametrize(("args", "says"), [
     (["recall", "--session", "top_k=3", "--scope", "resource", "x"],
-     "--scope 'resource' needs a resource id, and session 'top_k=3' has none: give it a "
-     "resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
-     "--resource-id), or use --scope 'session'"),
+     '--scope "resource" needs a resource id, and session "top_k=3" has none: give it '
+     "a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
+     "--resource-id), or use --scope session"),
     (["scope", "set", "--session", "s1", "--", "session=x"],
      "VALUE must be one of all, user, platform, resource, session (or thread), got "
      "'session=x'"),

@@ -518,7 +518,7 @@ async def test_m5_an_alias_is_named_as_written_in_the_scope_s_error(world: Memor
     the caller never wrote (its alias resolved). It names the one written."""
     from chatmem.errors import ScopeError
 
-    with pytest.raises(ScopeError, match=r"^scope 'thread' needs session=<the current "):
+    with pytest.raises(ScopeError, match=r'^scope "thread" needs session=<the current '):
         await world.recall("Eagle Peak", scope="thread")
 
 
@@ -534,9 +534,9 @@ async def test_m5_a_configured_alias_is_named_as_written_in_the_scope_s_error(
     from chatmem.errors import ScopeError
 
     async with await Memory.open("memory://", embedder=bow_embedder, config=config) as mem:
-        with pytest.raises(ScopeError, match=r"^the configured scope 'thread' needs "
+        with pytest.raises(ScopeError, match=r'^the configured scope "thread" needs '
                                              r"session=<the current session id>, or "
-                                             r"scope='all'$"):
+                                             r'scope="all"$'):
             await mem.recall("Eagle Peak")
         assert mem.config.recall_scope == "session"
         await mem.add([Message(session_id="s1", content="Eagle Peak at dawn")])
@@ -567,7 +567,7 @@ async def test_m5_a_config_object_with_options_keeps_the_alias_and_equals_its_me
     for options in ({}, {"last_messages": 2}, {"search": {"top_k": 3}}):
         async with await Memory.open("memory://", embedder=bow_embedder, config=written,
                                      **options) as mem:
-            with pytest.raises(ScopeError, match=r"^the configured scope 'thread' needs "):
+            with pytest.raises(ScopeError, match=r'^the configured scope "thread" needs '):
                 await mem.recall("Eagle Peak")
             assert mem.config.recall_scope == "session"
             assert mem.config == Config.load({**config, **options})
@@ -576,7 +576,7 @@ async def test_m5_a_config_object_with_options_keeps_the_alias_and_equals_its_me
                 for k, v in config.items()}
     async with await Memory.open("memory://", embedder=bow_embedder, config=written,
                                  **replaced) as mem:
-        with pytest.raises(ScopeError, match=r"^the configured scope 'session' needs "):
+        with pytest.raises(ScopeError, match=r'^the configured scope "session" needs '):
             await mem.recall("Eagle Peak")
     # equality is the meaning: the alias equals the scope it names, not another scope
     same = Config.load(replaced)

@@ -752,3 +752,49 @@ async def test_a_damaged_row_is_quoted_as_json(tmp_path: Any) -> None:
         assert 'damaged row in table messages (message id "m 1"): column metadata holds ' \
             'JSON [1, "x"], not an object; ' in said, said
         assert "(chatmem delete 'm 1'; Memory.delete)" in said, said
+
+
+async def test_a_scope_refused_is_quoted_as_json() -> None:
+    """A scope's refusals were quoted as Python: "scope 'resource' needs a resource id,
+    and session 's1' has none: …, or use scope='session'", "scope 'thread' needs
+    session=<the current session id>", "the configured scope 'thread' needs …, or
+    scope='all'", "a platform-level setting takes platform only, got chat_type too
+    (layer 'chat_type' reads chat_type)"."""
+    import chatmem.testing
+    from chatmem import Memory
+
+    async with await Memory.open("memory://", embedder=chatmem.testing.embedder()) as mem:
+        await mem.add([{"session_id": "s1", "content": "a note"}])
+        assert (await _async_refusal(mem.recall, "note", session="s1", scope="resource")
+                ) == ('scope "resource" needs a resource id, and session "s1" has none: '
+                      "give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
+                      'chatmem session set --resource-id), or use scope="session"')
+        assert await _async_refusal(mem.recall, "note", scope="thread") == \
+            'scope "thread" needs session=<the current session id>'
+        assert (await _async_refusal(mem.set_scope, "all", actor={"id": "a", "role": "owner"},
+                                     layer="platform", platform="qq", chat_type="group")
+                ).startswith("a platform-level setting takes platform only, got chat_type "
+                             'too (layer "chat_type" reads chat_type)')
+    async with await Memory.open("memory://", embedder=chatmem.testing.embedder(),
+                                 config={"scope": "thread"}) as mem:
+        assert await _async_refusal(mem.recall, "note") == (
+            'the configured scope "thread" needs session=<the current session id>, or '
+            'scope="all"')
+
+
+def test_the_command_line_quotes_a_scope_as_json_and_its_fix_as_typed(tmp_path: Any
+                                                                      ) -> None:
+    """chatmem recall --scope resource said "--scope 'resource' needs a resource id, and
+    session 's1' has none: …, or use --scope 'session'"."""
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+
+    db = str(tmp_path / "c.db")
+    CliRunner().invoke(main, ["add", "--db", db, "--session", "s1", "--no-wait", "a"])
+    res = CliRunner().invoke(main, ["recall", "--db", db, "--session", "s1", "--scope",
+                                    "resource", "a"])
+    assert res.exit_code == 2 and res.stderr.startswith(
+        'error: --scope "resource" needs a resource id, and session "s1" has none: '), \
+        res.output
+    assert res.stderr.endswith(", or use --scope session\n"), res.output

@@ -19,6 +19,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import shutil
 import stat
 import sys
@@ -418,8 +419,10 @@ def named_as_typed(message: str, mentions: tuple[tuple[str, str], ...] = ()) -> 
     which a command-line user never typed), and the other arguments it names with a
     value, its ``mentions`` (:class:`InvalidInput`), as well: ``needs session=<the
     current session id>`` → ``needs --session <the current session id>``, ``with
-    newest_first=false`` → ``without --newest-first``. Only those are renamed: a value
-    the message quotes (a session id ``'top_k=3'``) is shown as it is."""
+    newest_first=false`` → ``without --newest-first``, ``use scope="session"`` → ``use
+    --scope session`` (a string, which the library writes as JSON, as it is typed).
+    Only those are renamed: a value the message quotes (a session id ``"top_k=3"``) is
+    shown as it is."""
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return message
@@ -438,6 +441,9 @@ def named_as_typed(message: str, mentions: tuple[tuple[str, str], ...] = ()) -> 
         if param.is_flag and value in ("true", "false"):
             return f"{'with' if value == 'true' else 'without'} {shown}" if with_ \
                 else shown if value == "true" else f"no {shown}"
+        with contextlib.suppress(ValueError):
+            typed = json.loads(value)
+            value = shlex.quote(typed) if isinstance(typed, str) else value
         return f"{with_ or ''}{shown} {value}"
 
     found = _LEADING_NAME.match(message)

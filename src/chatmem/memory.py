@@ -1899,16 +1899,16 @@ class Memory:
         if situation is None:
             if scope not in ("all", "user"):
                 if request.scope is not None and not clamped:
-                    raise ScopeError(f"scope {request.scope_as_given or scope!r} needs "
+                    raise ScopeError(f"scope {describe(request.scope_as_given or scope)} needs "
                                      f"session={NEEDS_SESSION}",
                                      mentions=[("session", NEEDS_SESSION)])
                 # not asked for: the caller may not know where it came from, or that
                 # another scope needs no session; named as the configuration wrote it
                 # (thread, not the session it stands for)
                 raise ScopeError(f"the configured scope "
-                                 f"{self.config.recall_scope_as_written!r} needs "
-                                 f"session={NEEDS_SESSION}, or scope='all'",
-                                 mentions=[("session", NEEDS_SESSION), ("scope", "'all'")])
+                                 f"{describe(self.config.recall_scope_as_written)} needs "
+                                 f'session={NEEDS_SESSION}, or scope="all"',
+                                 mentions=[("session", NEEDS_SESSION), ("scope", '"all"')])
             visibility = None
         else:
             visibility = scope_filter(scope, situation)

@@ -119,10 +119,11 @@ def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
         rid = situation.session.resource_id or situation.root.resource_id
         if not rid:
             raise ScopeError(
-                f"scope 'resource' needs a resource id, and session {situation.session.id!r} has "
-                "none: give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
-                "chatmem session set --resource-id), or use scope='session'",
-                mentions=[("scope", "'session'")])
+                f'scope "resource" needs a resource id, and session '
+                f"{describe(situation.session.id)} has none: give it a resource_id "
+                "(Memory.upsert_session, PUT /v1/sessions/{id}, chatmem session set "
+                '--resource-id), or use scope="session"',
+                mentions=[("scope", '"session"')])
         return {"resource_id": rid}
     if scope == "platform":
         platform = situation.current_platform
@@ -133,7 +134,7 @@ def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
         # even where its messages carry no platform at all
         return {"$or": [{"platform": platform}, {"origin_platform": platform},
                         {"session_id": situation.session.id}]}
-    raise ScopeError(f"unknown scope {scope!r}")
+    raise ScopeError(f"unknown scope {describe(scope)}")
 
 
 def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -277,7 +278,7 @@ def layer_key(layer: Layer, *, platform: str | None, chat_type: str | None,
                                       ("group_id", group_id), ("session", session_id))
              if value is not None and name not in takes]
     if extra:
-        reads = "; ".join(f"layer {PART_LAYER[name]!r} reads {name}" for name in extra)
+        reads = "; ".join(f"layer {describe(PART_LAYER[name])} reads {name}" for name in extra)
         raise InvalidInput(
             f"a {layer}-level setting takes {' and '.join(takes)} only, got "
             f"{', '.join(extra)} too ({reads}): name the layer meant, or leave "
@@ -312,7 +313,7 @@ class ScopeSettings:
             try:
                 raw = await self.store.meta_get(SETTINGS_NAMESPACE, key)
             except ChatmemError as exc:  # unreadable: the narrowest scope, never a wider one
-                log.warning("scope setting %s unreadable (%s); using 'session'", key, exc)
+                log.warning('scope setting %s unreadable (%s); using "session"', key, exc)
                 return EffectiveScope("session", layer, broken=True)
             if raw is None:
                 continue
@@ -320,7 +321,8 @@ class ScopeSettings:
                 value = json.loads(raw)
                 scope = normalize_scope(value)
             except (ValueError, RecursionError, InvalidInput):  # too deep a nesting too
-                log.warning("scope setting %s is broken (%r); using 'session'", key, raw)
+                log.warning('scope setting %s is broken (%s); using "session"', key,
+                            describe(raw))
                 return EffectiveScope("session", layer, broken=True)
             return EffectiveScope(scope, layer)
         return EffectiveScope(self.default_scope, "config")
