@@ -798,3 +798,35 @@ def test_the_command_line_quotes_a_scope_as_json_and_its_fix_as_typed(tmp_path: 
         'error: --scope "resource" needs a resource id, and session "s1" has none: '), \
         res.output
     assert res.stderr.endswith(", or use --scope session\n"), res.output
+
+
+async def test_a_path_refused_is_quoted_as_json(tmp_path: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store file linking to nothing said "…/chat.db is a symbolic link to
+    'missing.db', which does not exist; …", chatmem export -o a link to nothing "-o
+    link.jsonl: is a symbolic link to 'missing.jsonl', …", -o in no folder "-o
+    nope/x.jsonl: no folder 'nope'; create it first"."""
+    import asyncio
+
+    from click.testing import CliRunner
+
+    from chatmem.cli import main
+    from chatmem.store.sqlite import SqliteStore
+
+    (tmp_path / "chat.db").symlink_to("missing.db")
+    said = await _async_refusal(SqliteStore.open, tmp_path / "chat.db", create=True)
+    assert said == (f'{tmp_path / "chat.db"} is a symbolic link to "missing.db", which '
+                    "does not exist; give the store file's own path, or remove the link")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.jsonl").symlink_to("missing.jsonl")
+
+    def export(output: str) -> str:
+        res = CliRunner().invoke(main, ["export", "--db", "memory://", "-o", output])
+        assert res.exit_code == 2, res.output
+        return res.stderr
+
+    said = await asyncio.to_thread(export, "link.jsonl")
+    assert said == ('error: -o link.jsonl: is a symbolic link to "missing.jsonl", which '
+                    "does not exist; give the file's own name or remove the link\n")
+    said = await asyncio.to_thread(export, "nope/x.jsonl")
+    assert said == 'error: -o nope/x.jsonl: no folder "nope"; create it first\n'

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -411,8 +412,8 @@ async def test_a_link_to_nothing_is_refused_naming_it(tmp_path: Path, target: st
         with pytest.raises(StoreError) as err:
             await SqliteStore.open(link, create=create)
         assert str(err.value) == (
-            f"{link} is a symbolic link to {target!r}, which does not exist; give the "
-            "store file's own path, or remove the link")
+            f"{link} is a symbolic link to {json.dumps(target)}, which does not exist; "
+            "give the store file's own path, or remove the link")
         assert os.listdir(tmp_path) == ["chat.db"] and os.readlink(link) == target
 
 

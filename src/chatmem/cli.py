@@ -44,7 +44,7 @@ from .models import (
     now_ms,
     validate_message,
 )
-from .refusals import describe
+from .refusals import as_given, describe
 from .scopes import LAYER_PARTS, PART_LAYER
 
 T = TypeVar("T")
@@ -1000,8 +1000,8 @@ def _check_output(output: str, store_url: str, *, force: bool = False) -> Path:
         try:
             os.stat(path)
         except FileNotFoundError:
-            fail(f"-o {output}: is a symbolic link to {os.readlink(path)!r}, which does not "
-                 "exist; give the file's own name or remove the link")
+            fail(f"-o {output}: is a symbolic link to {as_given(os.readlink(path), 200)}, "
+                 "which does not exist; give the file's own name or remove the link")
         except OSError as exc:
             fail(f"-o {output}: cannot follow the symbolic link ({exc.strerror})")
         path = Path(os.path.realpath(path))  # the link's file is replaced, the link kept
@@ -1034,7 +1034,7 @@ def _check_output(output: str, store_url: str, *, force: bool = False) -> Path:
                                 for end in _STORE_SIDECARS):
         fail(f"-o {output}: is the store's own file; write the export somewhere else")
     if not path.parent.is_dir():
-        fail(f"-o {output}: no folder {str(path.parent)!r}; create it first")
+        fail(f"-o {output}: no folder {as_given(str(path.parent), 200)}; create it first")
     if mode is not None and not force and not _replaceable(path):
         fail(f"-o {output}: is a file that is not a chatmem export, and the export would "
              "replace it; give another file name, or add --force to replace it")
@@ -1099,7 +1099,7 @@ def _replacing(path: Path) -> Iterator[TextIO]:
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                        suffix=".tmp")
         except OSError as exc:
-            fail(f"-o {path}: cannot write in {str(path.parent)!r} ({exc.strerror})")
+            fail(f"-o {path}: cannot write in {as_given(str(path.parent), 200)} ({exc.strerror})")
         lock = _hold_export(fd, tmp)
         if lock is not None:
             break

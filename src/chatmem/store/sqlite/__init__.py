@@ -60,6 +60,7 @@ from ...models import (
     now_ms,
     retried_add,
 )
+from ...refusals import as_given
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
@@ -402,8 +403,9 @@ class SqliteStore:
             self._check_lock_path()
             return False
         if os.path.islink(path):  # O_EXCL refuses it: 'File exists', of a missing file
-            raise StoreError(f"{path} is a symbolic link to {os.readlink(path)!r}, which does "
-                             "not exist; give the store file's own path, or remove the link")
+            raise StoreError(f"{path} is a symbolic link to {as_given(os.readlink(path), 200)}"
+                             ", which does not exist; give the store file's own path, or "
+                             "remove the link")
         if not create:
             raise StoreError(
                 f"no chatmem store at {path} (no such file): check the path, or create the "
