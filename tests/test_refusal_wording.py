@@ -830,3 +830,23 @@ async def test_a_path_refused_is_quoted_as_json(tmp_path: Any,
                     "does not exist; give the file's own name or remove the link\n")
     said = await asyncio.to_thread(export, "nope/x.jsonl")
     assert said == 'error: -o nope/x.jsonl: no folder "nope"; create it first\n'
+
+
+async def test_a_redirect_the_client_does_not_follow_is_quoted_as_json() -> None:
+    """A chatmem server's (or a proxy's) redirect said "GET /v1/stats: HTTP 307 to
+    'http://…/v1/stats', not followed (…)"."""
+    import asyncio
+
+    from chatmem.client import AsyncClient
+    from test_client import HostileServer
+
+    async def redirect(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter
+                       ) -> None:
+        await srv.write(writer, b"HTTP/1.1 307 Temporary Redirect\r\nLocation: "
+                                b"http://elsewhere.example/v1/stats\r\nContent-Length: 0"
+                                b"\r\n\r\n")
+
+    async with HostileServer(redirect) as base, AsyncClient(base) as client:
+        assert await _async_refusal(client.stats) == (
+            'GET /v1/stats: HTTP 307 to "http://elsewhere.example/v1/stats", not followed '
+            "(give the server's own address as base_url)")

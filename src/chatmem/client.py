@@ -516,9 +516,8 @@ class AsyncClient:
         if response.is_redirect:  # the key would go wherever it points: not followed
             err = ServerError(
                 f"{method} {path}: HTTP {response.status_code} to "
-                f"{_told(response.headers.get('location', ''), self._secret)[:200]!r}, "
-                "not followed (give "
-                "the server's own address as base_url)")
+                f"{as_given(_told(response.headers.get('location', ''), self._secret), 200)}"
+                ", not followed (give the server's own address as base_url)")
             err.http_status = response.status_code
             raise err
         return response
