@@ -850,3 +850,27 @@ async def test_a_redirect_the_client_does_not_follow_is_quoted_as_json() -> None
         assert await _async_refusal(client.stats) == (
             'GET /v1/stats: HTTP 307 to "http://elsewhere.example/v1/stats", not followed '
             "(give the server's own address as base_url)")
+
+
+@pytest.mark.parametrize(("coding", "shown"), [("zstd", '"zstd"'),
+                                                ("gzip, gzip", '"gzip, gzip"'),
+                                                ("x" * 100, f'"{"x" * 60}"…')])
+async def test_an_answer_s_content_encoding_refused_is_quoted_as_json(coding: str,
+                                                                      shown: str) -> None:
+    """An answer in a coding not asked for said "GET /v1/stats: the answer's body cannot
+    be decoded (the answer is in Content-Encoding 'zstd', which was not asked for …)"
+    (the Python client; an embedding provider's answer alike)."""
+    import asyncio
+
+    from chatmem.client import AsyncClient
+    from test_client import HostileServer, _ok
+
+    async def answer(srv: HostileServer, head: bytes, writer: asyncio.StreamWriter
+                     ) -> None:
+        await srv.write(writer, _ok(b"\x28\xb5\x2f\xfd" * 8, f"Content-Encoding: {coding}"))
+
+    async with HostileServer(answer) as base, AsyncClient(base) as client:
+        assert await _async_refusal(client.stats) == (
+            "GET /v1/stats: the answer's body cannot be decoded (the answer is in "
+            f"Content-Encoding {shown}, which was not asked for (Accept-Encoding: gzip, "
+            "deflate))")

@@ -19,6 +19,7 @@ broken gzip stream is.
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 import zlib
 from collections.abc import AsyncIterator, Mapping
@@ -99,8 +100,10 @@ class _Inflater:
                                                                split_commas=True)]
         codings = [c for c in codings if c not in ("", "identity")]
         if len(codings) > 1 or (codings and codings[0] not in ("gzip", "deflate")):
+            named = ", ".join(codings)  # as JSON, as refusals.as_given shows a value
+            shown = json.dumps(named[:60]) + ("…" if len(named) > 60 else "")
             raise httpx.DecodingError(
-                f"the answer is in Content-Encoding {', '.join(codings)!r}, which was not "
+                f"the answer is in Content-Encoding {shown}, which was not "
                 f"asked for (Accept-Encoding: {ACCEPT_ENCODING})")
         return cls(codings[0] if codings else "identity")
 
