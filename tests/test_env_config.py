@@ -235,7 +235,7 @@ def test_a_hostile_env_file_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="is a folder"):
         Config.load(env_file=tmp_path)
     # a device is no file of variables (it said "does not exist")
-    with pytest.raises(ConfigError, match="/dev/null': is not a regular file"):
+    with pytest.raises(ConfigError, match='/dev/null": is not a regular file'):
         Config.load(env_file="/dev/null")
     path.write_text("CHATMEM_SCOPE=user\nCHATMEM_DB chat.db\n")  # a line it cannot read
     with pytest.raises(ConfigError, match="line 2: not KEY=value"):

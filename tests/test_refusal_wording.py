@@ -7,6 +7,7 @@ Each case is a refusal that was worded otherwise, with the words it had before."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -874,3 +875,16 @@ async def test_an_answer_s_content_encoding_refused_is_quoted_as_json(coding: st
             "GET /v1/stats: the answer's body cannot be decoded (the answer is in "
             f"Content-Encoding {shown}, which was not asked for (Accept-Encoding: gzip, "
             "deflate))")
+
+
+def test_an_env_file_refused_is_quoted_as_json(tmp_path: Any) -> None:
+    """A .env file that does not exist (CHATMEM_ENV_FILE, Config.load(env_file=)) said
+    "invalid configuration: env file '/x/missing.env': does not exist"."""
+    from chatmem.config import Config
+
+    missing = tmp_path / "missing.env"
+    assert _refusal(Config.load, env_file=missing) == (
+        f"invalid configuration: env file {json.dumps(str(missing))}: does not exist")
+    (tmp_path / "bad.env").write_text("CHATMEM_SCOPE\n=x\n", encoding="utf-8")
+    assert _refusal(Config.load, env_file=tmp_path / "bad.env").startswith(
+        f"invalid configuration: env file {json.dumps(str(tmp_path / 'bad.env'))}, line ")

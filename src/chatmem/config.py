@@ -33,7 +33,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource
 from pydantic_settings.sources.utils import parse_env_vars
 
 from .errors import ConfigError, InvalidInput
-from .refusals import bound, describe
+from .refusals import as_given, bound, describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
 SCOPES: tuple[str, ...] = ("all", "user", "platform", "resource", "session")
@@ -1176,7 +1176,7 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     """The variables of a ``.env`` file (python-dotenv's syntax, without ``${VAR}``
     expansion: 572 bytes of doubling references took 3.4 GB); a missing, oversized or
     non-UTF-8 file is an error naming it. ``~`` is the home folder."""
-    where = f"invalid configuration: env file {str(path)!r}"
+    where = f"invalid configuration: env file {as_given(str(path), 200)}"
     p = Path(path).expanduser()
     text = read_small_text(p, where, MAX_ENV_FILE_BYTES, "a file of KEY=value lines")
     from dotenv.parser import parse_stream
