@@ -888,3 +888,14 @@ def test_an_env_file_refused_is_quoted_as_json(tmp_path: Any) -> None:
     (tmp_path / "bad.env").write_text("CHATMEM_SCOPE\n=x\n", encoding="utf-8")
     assert _refusal(Config.load, env_file=tmp_path / "bad.env").startswith(
         f"invalid configuration: env file {json.dumps(str(tmp_path / 'bad.env'))}, line ")
+
+
+def test_a_checkpoint_of_another_model_type_is_quoted_as_json() -> None:
+    """A config.json of another model where all-mpnet-base-v2's was looked for said "not
+    an MPNet checkpoint (model_type 'bert')" (None: "model_type None")."""
+    from chatmem.embedding.mpnet import MPNetShape
+
+    assert _refusal(MPNetShape.from_config, {"model_type": "bert"}) == \
+        'local: not an MPNet checkpoint (model_type "bert")'
+    assert _refusal(MPNetShape.from_config, {}) == \
+        "local: not an MPNet checkpoint (model_type null)"

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
+from ..refusals import describe
 from .engines import package_installed
 
 log = logging.getLogger("chatmem.embedding.mpnet")
@@ -88,7 +89,7 @@ class MPNetShape:
         """The shape a Hugging Face ``config.json`` of model type ``mpnet`` describes."""
         if config.get("model_type") != "mpnet":
             raise EmbeddingUnavailable(
-                f"not an MPNet checkpoint (model_type {config.get('model_type')!r})",
+                f"not an MPNet checkpoint (model_type {describe(config.get('model_type'))})",
                 provider="local")
         try:
             return cls(hidden=int(config["hidden_size"]),
