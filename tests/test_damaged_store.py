@@ -1018,3 +1018,27 @@ async def test_erasing_a_message_whose_time_is_damaged_reaches_the_turns_beside_
             assert _embedded(provider) == ["cute!"], _embedded(provider)
             assert await mem.index_states(["a", "b", "a2"]) == {
                 "a": "indexed", "b": "indexed", "a2": "indexed"}
+
+
+async def test_two_schemas_on_one_server_each_warn_of_their_own_damaged_row(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two PostgreSQL stores on one server (two schemas), each with session s1's metadata
+    damaged: chatmem.store.base.read_without keyed its window on the store's text,
+    which names host, port and database but not the schema, so the second store's
+    damage was a DEBUG line for a minute. Now each store warns of its own row once."""
+    async with PLACES["postgres"](tmp_path) as one, PLACES["postgres"](tmp_path) as two:
+        for place in (one, two):
+            await _seed_session(place, "metadata")
+        with caplog.at_level(logging.DEBUG, logger="chatmem"):
+            for place in (one, two):
+                for _ in range(2):
+                    async with await _memory(place) as mem:
+                        await mem.recall("lighthouse trip sunday", session="s1",
+                                         scope="session", window=0)
+        said = [r for r in caplog.records if "(session id 's1'): column metadata "
+                in r.getMessage()]
+        levels = [r.levelno for r in said]
+        # each store: its first read a WARNING, the rest (its second recall) DEBUG lines
+        assert levels.count(logging.WARNING) == 2, levels
+        assert levels[0] == logging.WARNING and levels[len(levels) // 2] == logging.WARNING, \
+            levels

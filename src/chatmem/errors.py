@@ -157,13 +157,15 @@ class DamagedRow(StoreError):
     vector whose bytes do not match its dimension. Written by something other than
     chatmem (a hand edit, a broken disk). ``table``, ``row`` (the message or session
     id) and ``column`` say where; the message says what repairs it. ``where`` is the
-    store (``sqlite (/path/chat.db)``), set by the backend that read the row."""
+    store (``sqlite (/path/chat.db)``), set by the backend that read the row;
+    ``namespace`` what of the store ``where`` does not show (a PostgreSQL store's
+    schema): two stores on one server differ by it, in the log's count of the row."""
 
     def __init__(self, table: str, row: str, column: str | None, problem: str,
-                 *, where: str = "") -> None:
+                 *, where: str = "", namespace: str = "") -> None:
         super().__init__(problem)
         self.table, self.row, self.column, self.problem = table, row, column, problem
-        self.where = where
+        self.where, self.namespace = where, namespace
 
     @property
     def damage(self) -> str:

@@ -195,7 +195,7 @@ def read_without(bad: DamagedRow, doing: str = "", *, why: str = "",
     after its first line."""
     text = (f"{bad.damage}; read without it{f', {doing}' if doing else ''}"
             f"{f' ({why})' if why else ''}{f'; {bad.repair}' if repair else ''}")
-    key = (bad.where, bad.table, bad.row, bad.column)
+    key = (bad.where, bad.namespace, bad.table, bad.row, bad.column)
     warned = _WARNED_IN_CALL.get()
     if warned is not None and key in warned:
         log.debug("%s (logged already in this call)", text)

@@ -117,13 +117,14 @@ POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c='
 
 # ---------------------------------------------------------------- row mapping
 
-def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = None
-                   ) -> Message:
+def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = None,
+                   where: str = "", namespace: str = "") -> Message:
     """A message from a row of :attr:`Dialect.message_columns`; a value chatmem cannot
     read is a :class:`~chatmem.errors.DamagedRow` naming the message and the column.
     ``damaged`` given (an erase, which needs only the texts and the position), a JSON
     column it cannot read is left empty, logged (:func:`~chatmem.store.base.read_without`:
-    once a window at WARNING), and the id added there."""
+    once a window at WARNING; ``where``, ``namespace``: the store, as
+    :class:`~chatmem.errors.DamagedRow`'s), and the id added there."""
     r = tuple(row)
     bad: list[BadColumn] | None = None if damaged is None else []
     msg = read_row("messages", r[1], lambda: Message(**message_fields(
@@ -131,25 +132,26 @@ def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = N
     if bad and damaged is not None:
         damaged.append(r[1])
         for exc in bad:
-            read_without(DamagedRow("messages", r[1], exc.column, exc.problem),
-                         "to erase it")
+            read_without(DamagedRow("messages", r[1], exc.column, exc.problem,
+                                    where=where, namespace=namespace), "to erase it")
     return msg
 
 
 def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | None = None,
-                   where: str = "") -> Session:
+                   where: str = "", namespace: str = "") -> Session:
     """A session from a row of :data:`SESSION_COLUMNS` (a damaged one: as
     :func:`row_to_message`). ``damaged`` given (a call that needs neither of them: one
     that replaces them, or reads the ids), a JSON column it cannot read (metadata,
-    settings) is read as ``{}`` and its :class:`~chatmem.errors.DamagedRow` (``where``:
-    the store) added there."""
+    settings) is read as ``{}`` and its :class:`~chatmem.errors.DamagedRow` (``where``,
+    ``namespace``: the store) added there."""
     r = tuple(row)
 
     def column(name: str, value: Any) -> Any:
         try:
             return json_object(name, load_json(name, value, d.load))
         except BadColumn as exc:
-            bad = DamagedRow("sessions", str(r[0]), exc.column, exc.problem, where=where)
+            bad = DamagedRow("sessions", str(r[0]), exc.column, exc.problem, where=where,
+                             namespace=namespace)
             if damaged is None:
                 raise bad from exc
             damaged.append(bad)
@@ -175,9 +177,11 @@ def stored_session(d: Dialect, row: Sequence[Any] | None, where: str
 
 
 def messages_result(d: Dialect, rows: Sequence[Sequence[Any]],
-                    damaged: list[str] | None = None) -> list[Message]:
-    """Messages of rows (``damaged``: as :func:`row_to_message`)."""
-    return [row_to_message(d, r, damaged) for r in rows]
+                    damaged: list[str] | None = None, where: str = "",
+                    namespace: str = "") -> list[Message]:
+    """Messages of rows (``damaged``, ``where``, ``namespace``: as
+    :func:`row_to_message`)."""
+    return [row_to_message(d, r, damaged, where, namespace) for r in rows]
 
 
 #: Where a message row (:attr:`Dialect.message_columns`: a sequence number first) holds
@@ -186,7 +190,8 @@ _TS_AT = 1 + [c.column for c in MESSAGE_COLUMNS].index("ts")
 
 
 def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
-                 damaged: list[str] | None = None) -> dict[str, Message]:
+                 damaged: list[str] | None = None, where: str = "",
+                 namespace: str = "") -> dict[str, Message]:
     """``get``: messages by id (the id is the row's second column). ``damaged`` given,
     as :func:`row_to_message`, and a row whose time it cannot read is read without it
     (``ts`` None: an erase needs its texts, whose cached vectors it drops, and places
@@ -195,14 +200,16 @@ def by_id_result(d: Dialect, rows: Sequence[Sequence[Any]],
     out: dict[str, Message] = {}
     for r in rows:
         try:
-            out[r[1]] = row_to_message(d, r, damaged)
+            out[r[1]] = row_to_message(d, r, damaged, where, namespace)
         except DamagedRow as exc:
             if damaged is None:
                 raise
+            exc.where, exc.namespace = where, namespace
             damaged.append(r[1])
             timeless = [*r[:_TS_AT], 0, *r[_TS_AT + 1:]]
             try:
-                out[r[1]] = dataclasses.replace(row_to_message(d, timeless, []), ts=None)
+                out[r[1]] = dataclasses.replace(
+                    row_to_message(d, timeless, [], where, namespace), ts=None)
             except DamagedRow:
                 log.warning("%s; erased by its id alone", exc.damage)
                 continue
@@ -400,10 +407,11 @@ def sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement
 
 
 def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]],
-                    damaged: list[DamagedRow] | None = None, where: str = ""
-                    ) -> list[Session]:
-    """Sessions of rows (``damaged``, ``where``: as :func:`row_to_session`)."""
-    return [row_to_session(d, r, damaged, where) for r in rows]
+                    damaged: list[DamagedRow] | None = None, where: str = "",
+                    namespace: str = "") -> list[Session]:
+    """Sessions of rows (``damaged``, ``where``, ``namespace``: as
+    :func:`row_to_session`)."""
+    return [row_to_session(d, r, damaged, where, namespace) for r in rows]
 
 
 def descendants_query(d: Dialect, session_id: str) -> Statement:

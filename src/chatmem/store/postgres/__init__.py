@@ -444,7 +444,8 @@ def _naming_damage(cls: C) -> C:
             try:
                 return await fn(self, *args, **kwargs)
             except DamagedRow as exc:
-                exc.where = exc.where or f"postgres ({self._where})"
+                if not exc.where:
+                    exc.where, exc.namespace = self._named
                 raise
 
         return named
@@ -497,6 +498,9 @@ class PostgresStore:
         #: the connection each task holds its first such lock on (:meth:`_held_lock`)
         self._lock_conns: dict[asyncio.Task[Any] | None, psycopg.AsyncConnection[Any]] = {}
         self._where = describe(conninfo)
+        #: How a :class:`~chatmem.errors.DamagedRow` of this store names it (``where``,
+        #: ``namespace``): the schema sets apart two stores on one server.
+        self._named = (f"postgres ({self._where})", schema)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
         self._arrivals = ArrivalClock()  # the ts of messages added without one
@@ -913,7 +917,7 @@ class PostgresStore:
                   ) -> dict[str, Message]:
         async with self._conn() as conn:
             return sm.by_id_result(POSTGRES, await _rows(conn, *sm.get_query(POSTGRES, ids)),
-                                   damaged)
+                                   damaged, *self._named)
 
     async def rewrite(self, session_id: str, ts: int, *, content: str | None = None,
                       visible_content: str | None = None,
@@ -1014,7 +1018,7 @@ class PostgresStore:
             return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
                 POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
                 until=until, after=after, limit=limit,
-                newest_first=newest_first)), damaged)
+                newest_first=newest_first)), damaged, *self._named)
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
@@ -1200,8 +1204,7 @@ class PostgresStore:
                 await self._sync_pending(conn, session_id=session_id)
             return int(cur.rowcount)
 
-    @classmethod
-    async def _put_pending(cls, conn: psycopg.AsyncConnection[Any],
+    async def _put_pending(self, conn: psycopg.AsyncConnection[Any],
                            messages: Sequence[Message]) -> None:
         """Inside the caller's transaction: the pending full-text entries of these
         messages, with their sessions' current snapshots."""
@@ -1209,13 +1212,12 @@ class PostgresStore:
         if not todo:
             return
         snapshots = {s.session_id: s for s in
-                     await cls._snapshots(conn, sorted({m.session_id for m in todo}),
-                                          skip_own=False)}
+                     await self._snapshots(conn, sorted({m.session_id for m in todo}),
+                                           skip_own=False)}
         await lexical.pg_put_pending(
             conn, [pending_entry(m, snapshots.get(m.session_id)) for m in todo])
 
-    @classmethod
-    async def _sync_pending(cls, conn: psycopg.AsyncConnection[Any], *,
+    async def _sync_pending(self, conn: psycopg.AsyncConnection[Any], *,
                             session_id: str | None = None,
                             ids: Sequence[str] | None = None) -> None:
         """Inside the caller's transaction: a pending full-text entry for each waiting
@@ -1227,7 +1229,7 @@ class PostgresStore:
             await lexical.pg_drop(conn, stale)
         rows = await _rows(conn, *sm.unentried_query(POSTGRES, session_id=session_id,
                                                      ids=ids))
-        await cls._put_pending(conn, [_row_to_message(r) for r in rows])
+        await self._put_pending(conn, [_row_to_message(r) for r in rows])
 
     # ---------------------------------------------------------------- sessions
 
@@ -1236,7 +1238,7 @@ class PostgresStore:
             row = await (await conn.execute(
                 *sm.session_query(POSTGRES, session.id, for_update=True))).fetchone()
             # a column it cannot read (a hand edit) is replaced, as every column is
-            old, unread = sm.stored_session(POSTGRES, row, f"postgres ({self._where})")
+            old, unread = sm.stored_session(POSTGRES, row, self._named[0])
             await conn.execute(*sm.upsert_session_query(
                 POSTGRES, session, _json(dict(session.metadata), "session.metadata"),
                 _json(dict(session.settings), "session.settings")))
@@ -1245,19 +1247,16 @@ class PostgresStore:
             if own:
                 ids = [session.id, *(await self._descendants(conn, session.id) if tree
                                      else ())]
-                await self._update_snapshots(conn, await self._snapshots(
-                    conn, ids, where=f"postgres ({self._where})"))
+                await self._update_snapshots(conn, await self._snapshots(conn, ids))
         return session
 
     @staticmethod
     async def _descendants(conn: psycopg.AsyncConnection[Any], session_id: str) -> list[str]:
         return sm.ids_result(await _rows(conn, sm.descendants_query(POSTGRES, session_id)))
 
-    @staticmethod
-    async def _snapshots(conn: psycopg.AsyncConnection[Any], ids: Sequence[str], *,
-                         where: str = "", skip_own: bool = True) -> list[SessionSnapshot]:
-        """:func:`~chatmem.store.base.chain_snapshots` of ``ids`` (``where``: the store,
-        for its log)."""
+    async def _snapshots(self, conn: psycopg.AsyncConnection[Any], ids: Sequence[str], *,
+                         skip_own: bool = True) -> list[SessionSnapshot]:
+        """:func:`~chatmem.store.base.chain_snapshots` of ``ids``."""
         known: dict[str, Session] = {}
         damaged: list[DamagedRow] = []
         todo = set(ids)
@@ -1268,7 +1267,7 @@ class PostgresStore:
                 f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ANY(%s::text[])",
                 [sorted(todo)])).fetchall()
             for r in rows:
-                known[r[0]] = sm.row_to_session(POSTGRES, r, damaged, where)
+                known[r[0]] = sm.row_to_session(POSTGRES, r, damaged, *self._named)
             todo = {s.parent_id for s in known.values()
                     if s.parent_id and s.parent_id not in known and s.parent_id not in todo}
         return chain_snapshots(ids, known.get, damaged, skip_own=skip_own)
@@ -1305,8 +1304,7 @@ class PostgresStore:
                            damaged: list[DamagedRow] | None = None) -> dict[str, Session]:
         async with self._conn() as conn:
             rows = await _rows(conn, *sm.get_sessions_query(POSTGRES, ids))
-        return {s.id: s for s in sm.sessions_result(POSTGRES, rows, damaged,
-                                                    f"postgres ({self._where})")}
+        return {s.id: s for s in sm.sessions_result(POSTGRES, rows, damaged, *self._named)}
 
     async def all_sessions(self) -> list[Session]:
         async with self._conn() as conn:
@@ -1317,7 +1315,7 @@ class PostgresStore:
                              damaged: list[DamagedRow] | None = None) -> list[Session]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.sessions_after_query(POSTGRES, after, limit))
-        return sm.sessions_result(POSTGRES, rows, damaged, f"postgres ({self._where})")
+        return sm.sessions_result(POSTGRES, rows, damaged, *self._named)
 
     # ---------------------------------------------------------------- metadata area
 

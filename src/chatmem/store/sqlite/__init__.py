@@ -917,7 +917,8 @@ class SqliteStore:
     @_on_store_thread
     def get(self, ids: Sequence[str], *, damaged: list[str] | None = None
             ) -> dict[str, Message]:
-        return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)), damaged)
+        return sm.by_id_result(SQLITE, self._rows(*sm.get_query(SQLITE, ids)), damaged,
+                               self._where)
 
     @_on_store_thread
     def entry_times(self, ids: Sequence[str]) -> dict[str, int]:
@@ -1068,7 +1069,7 @@ class SqliteStore:
         return sm.messages_result(SQLITE, self._rows(sm.list_query(
             SQLITE, session_ids=session_ids, speaker_id=speaker_id, since=since,
             until=until, after=after, limit=limit,
-            newest_first=newest_first)), damaged)
+            newest_first=newest_first)), damaged, self._where)
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int
