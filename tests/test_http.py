@@ -1260,6 +1260,34 @@ def test_errors_differing_only_in_their_values_are_one_told_error(
     assert "0b91ffe2-4c1d" in debug[1] and "(session id 'bob')" in debug[2], debug
 
 
+def test_errors_differing_in_their_http_status_are_two_told_errors(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """chatmem.server.ToldLog masks the numbers of an error's words, but an HTTP status
+    (three digits after HTTP or status) is the kind of failure, not a request's value: a
+    provider's 401 (a revoked key) and its 500 were one told error, and the caller of
+    the second was given the reference of a WARNING showing the first. Now each status
+    is its own error; the same status with another request id is still one."""
+    import logging
+
+    from chatmem.errors import EmbeddingUnavailable
+    from chatmem.server import ToldLog
+
+    told = ToldLog()
+    said = ["HTTP 401: failed (request 3f2c1a9e-77aa)",
+            "HTTP 500: failed (request 3f2c1a9e-77aa)",
+            "HTTP 500: failed (request 0b91ffe2-4c1d)",
+            "rejected with status 503 after 5003 ms", "rejected with status 429 after 5011 ms"]
+    with caplog.at_level(logging.DEBUG, logger="chatmem.server"):
+        refs = [told.reference(EmbeddingUnavailable(f"openai: {words}"), "POST /v1/recall")
+                for words in said]
+    assert len(set(refs)) == 4 and refs[1] == refs[2], refs
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    debug = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG]
+    assert len(warnings) == 4 and len(debug) == 1, (warnings, debug)
+    assert "HTTP 401" in warnings[0] and "HTTP 500" in warnings[1], warnings
+    assert "0b91ffe2-4c1d" in debug[0] and refs[1] in debug[0], debug
+
+
 def test_a_namespace_store_that_cannot_open_is_not_located_for_a_user_key(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """R6: a namespace's store is opened at its first request; one that the server's

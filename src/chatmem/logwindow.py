@@ -21,16 +21,19 @@ from dataclasses import dataclass
 #: What varies from one time to the next in the words of the same condition: a quoted
 #: value ('…' or "…": an id, a path, a schema), a hexadecimal word that holds a digit
 #: (a request id, a uuid's parts, a reference, a hash), any other digits (a port, a row
-#: id, a time, a count).
-_VARYING = re.compile(r"""'[^'\n]*'|"[^"\n]*"|\b0x[0-9a-f]+\b|\b(?=[a-f]*\d)[0-9a-f]+\b"""
+#: id, a time, a count). An HTTP status (three digits after ``HTTP`` or ``status``) is
+#: matched first, as the ``status`` group, and kept: a provider's 401 and its 500 are
+#: two conditions.
+_VARYING = re.compile(r"""(?P<status>\b(?:HTTP|status)(?: code)?[ :=]*[1-5]\d\d\b)"""
+                      r"""|'[^'\n]*'|"[^"\n]*"|\b0x[0-9a-f]+\b|\b(?=[a-f]*\d)[0-9a-f]+\b"""
                       r"""|\d+""", re.IGNORECASE)
 
 
 def masked(text: str) -> str:
     """``text`` with what varies from one time to the next (:data:`_VARYING`) each
     replaced by ``…``: the key of a condition whose words name a request's own values
-    (an error naming a port, a row id, a time)."""
-    return _VARYING.sub("…", text)
+    (an error naming a port, a row id, a time); an HTTP status is kept."""
+    return _VARYING.sub(lambda m: m["status"] or "…", text)
 
 
 @dataclass
