@@ -718,6 +718,9 @@ def test_a_message_chatmem_cannot_take_as_given_is_kept_not_the_batch_lost(
     for text, msg, note in zip(logged, stored[2:5], kept[2:5]):
         assert msg.id in text and text.endswith(note["error"])
         assert re.match(r"messages\[\d+\] of the batch LlamaIndex flushed", text)
+        # its ids and key as JSON, as chatmem's refusals show a value (not Python's repr)
+        assert (f'(session "s1") is stored as message "{msg.id}", with what chatmem could '
+                'not take as given under metadata["unstorable"]: ') in text, text
     system = memory.get(input="where did I move to?")[0].content or ""
     assert "I moved to Porto" in system
 

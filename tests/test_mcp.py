@@ -650,6 +650,27 @@ async def test_the_instructions_name_the_served_conversation_as_json(
             assert client.instructions.endswith(said), client.instructions
 
 
+async def test_the_log_names_a_served_session_as_json(
+        bow_embedder: Embedder, caplog: pytest.LogCaptureFixture) -> None:
+    """The MCP server's log named the session it serves in Python's repr ('MCP server
+    ready for session 'alice-dm'', a session holding an apostrophe in double quotes,
+    another with backslash escapes), as did other log lines naming an id: now as JSON,
+    whole, as chatmem's refusals and the server's instructions show it."""
+    import logging
+
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    odd = 'bob\'s "café" ' + "x" * 80  # quotes of both kinds, past as_given's 80
+    with caplog.at_level(logging.INFO, logger="chatmem.server.mcp"):
+        for session in ("alice-dm", odd):
+            async with Client(create_server(open_memory, session=session)) as client:
+                assert client.instructions is not None
+    ready = [r.getMessage() for r in caplog.records if "ready" in r.getMessage()]
+    assert ready == ['MCP server ready for session "alice-dm"',
+                     f'MCP server ready for session "bob\'s \\"café\\" {"x" * 80}"'], ready
+
+
 async def test_arguments_the_schema_refuses_are_one_line_naming_each(
         bow_embedder: Embedder) -> None:
     """The SDK answered arguments its schema refused (memory_list's and memory_add's

@@ -60,6 +60,7 @@ import json
 import logging
 import math
 import re
+import sys
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
@@ -91,7 +92,7 @@ from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import Message, check_json, validate_message
-from chatmem.refusals import describe
+from chatmem.refusals import as_given, describe
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.store.filters import MAX_INT
 
@@ -545,9 +546,9 @@ class ChatmemStore(BaseStore):
                 await self.memory.add(old)
             except ChatmemError as exc:
                 self._healed = False  # this process's next call tries again
-                log.warning("langgraph: the item %r has lost its old value for now (put "
+                log.warning("langgraph: the item %s has lost its old value for now (put "
                             "back by the next call that finds the store writable): %s",
-                            old.id, exc)
+                            as_given(old.id, sys.maxsize), exc)
             else:
                 await store.meta_delete(REPLACING_NAMESPACE, record)
             raise
@@ -586,8 +587,8 @@ class ChatmemStore(BaseStore):
             except ChatmemError as exc:
                 if not await self.memory.get([old.id or ""]):
                     # kept for the next try: the store refuses writes now
-                    log.warning("langgraph: the old value of item %r is not put back "
-                                "yet: %s", old.id, exc)
+                    log.warning("langgraph: the old value of item %s is not put back "
+                                "yet: %s", as_given(old.id, sys.maxsize), exc)
                     return False
                 # a new value was stored meanwhile: it stays
         await store.meta_delete(REPLACING_NAMESPACE, record)

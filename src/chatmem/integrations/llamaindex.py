@@ -30,6 +30,7 @@ import asyncio
 import json
 import logging
 import re
+import sys
 import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
@@ -66,7 +67,7 @@ from ..models import (
     json_cost,
 )
 from ..recall.request import MAX_TURN_INPUTS
-from ..refusals import describe
+from ..refusals import as_given, describe
 
 T = TypeVar("T")
 
@@ -713,8 +714,8 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         for i, place, error in refused:
             log.warning("messages[%d] of the batch LlamaIndex flushed (session %s) is stored "
                         "as message %s, with what chatmem could not take as given under "
-                        "metadata[%r]: %s", i, session, stored[place].id, UNSTORABLE_KEY,
-                        error)
+                        "metadata[%s]: %s", i, *(as_given(v, sys.maxsize) for v in (
+                            session, stored[place].id, UNSTORABLE_KEY)), error)
 
     def _first_taken(self, forms: list[dict[str, Any]], path: str, session: str,
                      error: InvalidInput) -> dict[str, Any]:

@@ -462,7 +462,7 @@ def create_server(open_memory: Callable[[], Awaitable[Memory]], *, session: str,
             recall_tool.description = own["description"]
             recall_tool.parameters = own["parameters"]
             opened.append(mem)
-            log.info("MCP server ready for session %r", bound_session)
+            log.info("MCP server ready for session %s", as_given(bound_session, sys.maxsize))
             yield mem
         finally:
             opened.clear()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import sys
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 
 from ..errors import ChatmemError, ConfigError, DamagedRow, StoreError
 from ..models import Erased, IndexState, Session, StoreStats, VectorEntry
+from ..refusals import as_given
 from .base import (
     LexicalIndex,
     MessageStore,
@@ -648,8 +650,9 @@ class Storage:
         try:
             await self._push_tree(session.id, tree)
         except ChatmemError as exc:
-            log.warning("session %r is stored, but its vectors do not show the change yet "
-                        "(%s); retried in the background", session.id, exc)
+            log.warning("session %s is stored, but its vectors do not show the change yet "
+                        "(%s); retried in the background", as_given(session.id, sys.maxsize),
+                        exc)
             return StoredSession(stored, snapshots_owed=True)
         return StoredSession(stored)
 
