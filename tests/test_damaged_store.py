@@ -1035,10 +1035,16 @@ async def test_two_schemas_on_one_server_each_warn_of_their_own_damaged_row(
                     async with await _memory(place) as mem:
                         await mem.recall("lighthouse trip sunday", session="s1",
                                          scope="session", window=0)
-        said = [r for r in caplog.records if "(session id 's1'): column metadata "
+        said = [r for r in caplog.records if '(session id "s1"): column metadata '
                 in r.getMessage()]
         levels = [r.levelno for r in said]
         # each store: its first read a WARNING, the rest (its second recall) DEBUG lines
         assert levels.count(logging.WARNING) == 2, levels
         assert levels[0] == logging.WARNING and levels[len(levels) // 2] == logging.WARNING, \
             levels
+        # and each names its store's schema, which the host, port and database do not
+        warned = [r.getMessage() for r in said if r.levelno == logging.WARNING]
+        for text, place in zip(warned, (one, two)):
+            schema = place.url.rsplit("schema=", 1)[1]
+            assert text.startswith("postgres (") and \
+                f', schema "{schema}"): damaged row in table sessions' in text, text

@@ -937,7 +937,9 @@ def test_an_unreachable_store_is_not_located_for_a_user_key(
                      embedder=Embedder(RecordingProvider()))
     hidden = [f"127.0.0.1:{port}", "ghostuser", "ghostdb", "cm_alice"]
     with caplog.at_level(logging.WARNING, logger="chatmem"), running(app) as base:
-        _store_failure_located_for_the_owner_only(base, hidden, caplog)
+        said = _store_failure_located_for_the_owner_only(base, hidden, caplog)
+    assert said[-1].startswith(f'postgres (127.0.0.1:{port}/ghostdb, schema "cm_alice") '), \
+        said[-1]  # the owner's: which tenant's store too
 
 
 def _store_failure_located_for_the_owner_only(base: str, hidden: list[str],

@@ -230,6 +230,43 @@ async def test_connection_failure_is_a_store_error_without_the_password() -> Non
     assert isinstance(info.value.__cause__, psycopg.Error)
 
 
+async def test_a_store_names_its_schema_in_its_errors_when_not_the_default() -> None:
+    """Two stores in two schemas of one database named themselves alike, 'postgres
+    (host:port/db)': an operator could not tell which schema an error is about. A schema
+    other than public is named now; the user and password never are."""
+    url = "postgresql://someone:s3cr3t-pw@127.0.0.1:1/nodb?connect_timeout=2"
+    said = {}
+    for schema in ("", "alice"):
+        with pytest.raises(StoreError) as info:
+            await PostgresStore.open(url + (f"&schema={schema}" if schema else ""))
+        said[schema] = str(info.value)
+        assert "s3cr3t-pw" not in said[schema] and "someone" not in said[schema]
+    assert said[""].startswith("postgres (127.0.0.1:1/nodb) cannot connect: "), said[""]
+    assert said["alice"].startswith(
+        'postgres (127.0.0.1:1/nodb, schema "alice") cannot connect: '), said["alice"]
+    # a store that is there: an error of its queries, and a damaged row, alike
+    async with schema_url() as url_a, schema_url() as url_b:
+        for where in (url_a, url_b):
+            store = await PostgresStore.open(where)
+            try:
+                await store.append([Message(session_id="s", content="x", id="m1")])
+                await admin(sql.SQL("UPDATE {}.messages SET metadata = '[1]'").format(
+                    sql.Identifier(store.schema)))
+                parts = urlsplit(where)
+                named = f'postgres ({parts.hostname}:{parts.port}{parts.path}, ' \
+                        f'schema "{store.schema}"): '
+                with pytest.raises(StoreError) as info:
+                    await store.get(["m1"])
+                assert str(info.value).startswith(named + "damaged row in table messages "), \
+                    str(info.value)
+                await admin(sql.SQL("DROP TABLE {}.meta").format(sql.Identifier(store.schema)))
+                with pytest.raises(StoreError) as info:
+                    await store.meta_get("ns", "k")
+                assert str(info.value).startswith(named), str(info.value)
+            finally:
+                await store.close()
+
+
 # --------------------------------------------------------------------------- migrations
 
 

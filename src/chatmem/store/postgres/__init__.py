@@ -456,6 +456,11 @@ def _naming_damage(cls: C) -> C:
     return cls
 
 
+def _schema_shown(schema: str) -> str:
+    """What of ``schema`` a store's label shows: nothing for the default (``public``)."""
+    return "" if schema == "public" else f", schema {refusals.describe(schema)}"
+
+
 @_naming_damage
 class PostgresStore:
     """Message store and vector index in one PostgreSQL database (pgvector)."""
@@ -498,9 +503,13 @@ class PostgresStore:
         #: the connection each task holds its first such lock on (:meth:`_held_lock`)
         self._lock_conns: dict[asyncio.Task[Any] | None, psycopg.AsyncConnection[Any]] = {}
         self._where = describe(conninfo)
+        #: How the store's errors and log lines name it: ``postgres (host:port/db)``, and
+        #: a schema other than ``public`` too, ``postgres (host:port/db, schema "alice")``,
+        #: which sets apart two stores on one server (never the user or the password).
+        self._label = f"postgres ({self._where}{_schema_shown(schema)})"
         #: How a :class:`~chatmem.errors.DamagedRow` of this store names it (``where``,
         #: ``namespace``): the schema sets apart two stores on one server.
-        self._named = (f"postgres ({self._where})", schema)
+        self._named = (self._label, schema)
         self._pool: AsyncConnectionPool[Any] | None = None
         self._closed = False
         self._arrivals = ArrivalClock()  # the ts of messages added without one
@@ -550,8 +559,8 @@ class PostgresStore:
         plain = _INSUFFICIENT_RESOURCES.get(getattr(exc, "sqlstate", None) or "")
         if plain is not None:  # what the user can do, the server's words in brackets
             head, rest = plain
-            return StoreError(f"postgres ({self._where}){doing}: {head} ({said}): {rest}")
-        return StoreError(f"postgres ({self._where}){doing}: {said}")
+            return StoreError(f"{self._label}{doing}: {head} ({said}): {rest}")
+        return StoreError(f"{self._label}{doing}: {said}")
 
     async def _open(self, create: bool = True) -> None:
         try:
@@ -660,7 +669,7 @@ class PostgresStore:
                     await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             except psycopg.Error as exc:
                 raise StoreError(
-                    f"postgres ({self._where}): the pgvector extension is not installed in "
+                    f"{self._label}: the pgvector extension is not installed in "
                     f"this database and could not be created ({exc}); run `CREATE EXTENSION "
                     "vector` as a privileged user"
                 ) from exc
@@ -1882,7 +1891,7 @@ class PostgresStore:
             "vectors", rows, lambda r: r[0],
             lambda r: VectorEntry(**entry_fields(r[:-3]), text=r[-3], vector=checked_vector(
                 "embedding", _to_numpy(r[-2]), r[-1])),
-            damaged=damaged, reembedding=True, where=f"postgres ({self._where})")
+            damaged=damaged, reembedding=True, where=self._label)
 
     async def clear_vectors(self, session_id: str | None = None) -> int:
         scope, params = _session_scope(session_id)
