@@ -8,6 +8,7 @@ answer the same on every backend, bad input included.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,29 @@ async def test_forget_session_and_resource(backend: str, tmp_path: Path) -> None
             assert await mem.forget(resource_id="nobody") == Erased()
         finally:
             await mem.close()
+
+
+async def test_the_log_names_what_was_forgotten_as_json(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """forget's INFO line showed the selector's value in Python's repr ('forgot session
+    'room2'', an id holding an apostrophe in double quotes); now as JSON, whole, as the
+    refusals and the other log lines show an id, and its counts as JSON too."""
+    import logging
+
+    odd = "it's \"quoted\" " + "x" * 90
+    async with BACKENDS["sqlite"](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider()))
+        try:
+            await mem.add([{"session_id": odd, "content": "zebra"},
+                           {"session_id": "room2", "speaker_id": "o'brien", "content": "x"}])
+            with caplog.at_level(logging.INFO, logger="chatmem"):
+                await mem.forget(session=odd)
+                await mem.forget(speaker_id="o'brien")
+        finally:
+            await mem.close()
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("forgot ")]
+    assert said[0].startswith(f"forgot session {json.dumps(odd)}: {{\"messages\": 1"), said
+    assert said[1].startswith('forgot speaker_id "o\'brien": {"messages": 1'), said
 
 
 def deep_cursor() -> str:

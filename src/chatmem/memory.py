@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import struct
+import sys
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
@@ -101,7 +102,7 @@ from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import id_list, turn_inputs
 from .recall.result import DegradedReason
-from .refusals import describe
+from .refusals import as_given, describe
 from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,
@@ -1401,7 +1402,8 @@ class Memory:
         erased = Erased()
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
-        log.info("forgot %s %r: %s", name, value, erased.to_dict())
+        log.info("forgot %s %s: %s", name, as_given(value, sys.maxsize),
+                 json.dumps(erased.to_dict()))
         return erased
 
     async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
