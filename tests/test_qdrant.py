@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import threading
@@ -643,6 +644,41 @@ async def test_points_of_chatmems_payload_with_other_vectors_are_named_not_score
     hits = await index.query(unit(1, 0), 5, {"message_id": {"$in": ["a"]}})
     assert [h.message_id for h in hits] == ["a"]
     assert [e.message_id for e in await index.scan_vectors(None, 10)] == ["a"]
+
+
+async def test_a_search_leaves_out_a_point_whose_vector_is_not_finite_and_says_so(
+        index: QdrantIndex, caplog: pytest.LogCaptureFixture) -> None:
+    """A stored vector holding NaN (local mode's arrays edited; written outside chatmem)
+    scores NaN, which local mode ranks first: a recall's search (not of given ids,
+    which names it: test_points_of_chatmems_payload_with_other_vectors_are_named_not_scored)
+    took that NaN for its k-th score, against which every comparison is false, so it
+    answered nothing for k=1 and one hit short for k=2 or 3, in silence. Now the point is
+    left out with a WARNING naming the collection, the message and the fix (once a
+    minute per point, DEBUG lines between), and the search answers from the others."""
+    import logging
+
+    name = collection_name("m:a", 2)
+    await index.upsert([entry("a", [1, 0]), entry("b", [0, 1]), entry("c", [1, 1]),
+                        entry("d", [1, 0.2])])
+    stored = index._client._client.collections[name]
+    stored.vectors[""][stored.ids[point_id("a")]][0] = np.nan
+    with caplog.at_level(logging.DEBUG, logger="chatmem.store.qdrant"):
+        for k in (1, 2, 3, 10):
+            hits = await index.query(unit(1, 0), k)
+            assert [h.message_id for h in hits] == ["d", "c", "b"][:k], (k, hits)
+            assert all(math.isfinite(h.score) for h in hits)
+        hits = await index.query(unit(1, 0), 2, {"session_id": "s1"})
+        assert [h.message_id for h in hits] == ["d", "c"]
+    said = [r for r in caplog.records if "left out of the search" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.WARNING] + [logging.DEBUG] * (len(said) - 1)
+    assert f'collection {name} holds a point of message "a" whose vector holds a value ' \
+           "that is not a finite number (it scores nan): it was written outside chatmem; it " \
+           "was left out of the search. Run chatmem clear --target vector, then chatmem " \
+           "reindex" in said[0].getMessage(), said[0].getMessage()
+    # the fix it names mends it
+    await index.clear_vectors()
+    await index.upsert([entry("a", [1, 0]), entry("d", [1, 0.2])])
+    assert [h.message_id for h in await index.query(unit(1, 0), 1)] == ["a"]
 
 
 async def test_a_memory_names_a_collection_made_again_and_its_fix_mends_it(

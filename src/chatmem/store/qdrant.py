@@ -57,6 +57,7 @@ import hashlib
 import heapq
 import inspect
 import json
+import logging
 import math
 import os
 import re
@@ -74,6 +75,7 @@ import numpy.typing as npt
 
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
+from ..logwindow import LogWindow
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
 from ..refusals import as_given, describe
 from .base import (
@@ -96,6 +98,12 @@ __all__ = ["QdrantIndex", "QdrantTarget", "collection_name", "collection_prefix"
            "entry_payload", "mask_url", "new_owner", "parse_url", "point_id"]
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+#: Seconds within which a point a search left out again (its vector not finite numbers:
+#: :meth:`QdrantIndex._finite`) is logged at DEBUG, not WARNING.
+LEFT_OUT_WINDOW_S = 60.0
 
 DEFAULT_PORT = 6333
 #: Namespace of the point ids: ``uuid5(POINT_NAMESPACE, message_id)``.
@@ -533,6 +541,8 @@ class QdrantIndex:
         self._models: dict[str, str | None] = {}  # collection -> model id, once known
         self._ready: set[str] = set()  # collections this instance created or checked
         self._scan: _ScanSnapshot | None = None
+        #: The points a search left out, each warned of once a window (:meth:`_finite`).
+        self._left_out = LogWindow(LEFT_OUT_WINDOW_S)
         #: The folders that opening this local-mode index made (:meth:`remove_made`).
         self.made: list[str] = []
 
@@ -980,18 +990,50 @@ class QdrantIndex:
         cap = max(4 * k, k + TIE_CAP)
         limit = k + 1
         while True:
-            points = await self._points(name, q, flt, limit)
-            if len(points) < limit or points[-1].score < points[k - 1].score:
+            found = await self._points(name, q, flt, limit)
+            points = self._finite(name, found)
+            if len(found) < limit or (len(points) > k
+                                      and points[-1].score < points[k - 1].score):
                 floor = points[k - 1].score if len(points) >= k else -math.inf
                 return [s for s in _scored(points) if s.score >= floor]
             if limit >= cap:
                 break
             limit = min(limit * 2, cap)
+        if len(points) < k:  # points left out took the places of others, up to the cap
+            return _scored(points)
         floor = points[k - 1].score
         hits = _scored(points)
         above = [s for s in hits if s.score > floor]
         tied = [s for s in hits if s.score == floor]
         return above + await self._ties(name, q, flt, floor, k - len(above), cap, tied)
+
+    def _finite(self, name: str, points: Sequence[Any]) -> list[Any]:
+        """``points`` (a search's, best first) without those scoring no finite number: a
+        vector whose values are not (written outside chatmem: local mode's arrays edited,
+        say) scores NaN, which Qdrant's local mode ranks first, and a NaN k-th score
+        makes every comparison false, so the hits of a recall went missing in silence
+        (none at all for k=1). Each is left out with a WARNING naming the collection and
+        the fix, once a :data:`LEFT_OUT_WINDOW_S` per point (DEBUG lines between), so that
+        a recall still answers from the other points."""
+        kept = []
+        for p in points:
+            score = float(p.score)
+            if math.isfinite(score):
+                kept.append(p)
+                continue
+            mid = (p.payload or {}).get("message_id")
+            said = self._left_out.said((name, str(p.id)))
+            again = "" if not said.again else (f" (left out {said.again} more time(s) in "
+                                               f"the {self._left_out.window:g} s after "
+                                               "its last warning)")
+            which = f"of message {describe(str(mid))} " if mid is not None else \
+                f"{describe(str(p.id))} "
+            error = self._not_chatmems(
+                name, f"a point {which}whose vector holds a value that is not a finite "
+                f"number (it scores {score}): it was written outside chatmem",
+                "it was left out of the search")
+            log.log(logging.WARNING if said.warn else logging.DEBUG, "%s%s", error, again)
+        return kept
 
     async def _points(self, name: str, q: list[float], flt: qmodels.Filter | None,
                       limit: int, threshold: float | None = None) -> list[Any]:
