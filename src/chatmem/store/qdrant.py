@@ -724,7 +724,7 @@ class QdrantIndex:
             "and embed the messages again")
 
     async def _check_vectors(self, name: str, dim: int, points: Sequence[Any],
-                             what: str) -> None:
+                             what: str, *, not_finite: list[Any] | None = None) -> None:
         """Raise when one of chatmem's points (a payload with a message id) among
         ``points``, read with their vectors, does not hold one vector of ``dim`` finite
         numbers, the size the collection's name says, before they are scored or read
@@ -732,7 +732,11 @@ class QdrantIndex:
         mismatch in its core dimension 0 … (size 8 is different from 2)``). Qdrant
         writes no other into a collection made with that size: it was made again outside
         chatmem with another layout (:meth:`_check_size` says which), or its points were
-        written there by another program."""
+        written there by another program. With ``not_finite`` (a recall measuring its
+        candidates), a point of the right size holding a value that is not a finite
+        number is put there instead, to be left out as a search leaves it out
+        (:meth:`_finite`): one point changed in Qdrant's storage, not a collection of
+        another layout, so the recall still answers from the others."""
         ours = [p for p in points if "message_id" in (p.payload or {})]  # others: unread
         if all(isinstance(p.vector, list) and len(p.vector) == dim for p in ours):
             with contextlib.suppress(TypeError, ValueError):  # a value not a number
@@ -744,6 +748,9 @@ class QdrantIndex:
             if isinstance(vec, list) and len(vec) == dim:
                 try:
                     if np.isfinite(np.asarray(vec, dtype=np.float64)).all():
+                        continue
+                    if not_finite is not None:  # numbers, one of them NaN or infinite
+                        not_finite.append(p)
                         continue
                 except (TypeError, ValueError):
                     pass
@@ -964,10 +971,16 @@ class QdrantIndex:
             points += await self._call(
                 f"read {name}", self._client.retrieve, name,
                 ids=[point_id(mid) for mid in part], with_payload=True, with_vectors=True)
-        await self._check_vectors(name, int(q.shape[0]), points, "it was not searched")
+        not_finite: list[Any] = []
+        await self._check_vectors(name, int(q.shape[0]), points, "it was not searched",
+                                  not_finite=not_finite)
+        for p in not_finite:
+            self._say_left_out(name, p, "")
+        left_out = {id(p) for p in not_finite}
         unit = q.astype(np.float64) / max(float(np.linalg.norm(q)), 1e-30)
         out = []
-        readable = [p for p in points if "message_id" in (p.payload or {})]
+        readable = [p for p in points
+                    if "message_id" in (p.payload or {}) and id(p) not in left_out]
         # a damaged point is left out with a warning (a reindex writes it again)
         for entry in read_rows("vectors", readable, _point_id,
                                lambda p: _entry(p.payload or {}, p.vector), damaged=[],
@@ -1021,19 +1034,24 @@ class QdrantIndex:
             if math.isfinite(score):
                 kept.append(p)
                 continue
-            mid = (p.payload or {}).get("message_id")
-            said = self._left_out.said((name, str(p.id)))
-            again = "" if not said.again else (f" (left out {said.again} more time(s) in "
-                                               f"the {self._left_out.window:g} s after "
-                                               "its last warning)")
-            which = f"of message {describe(str(mid))} " if mid is not None else \
-                f"{describe(str(p.id))} "
-            error = self._not_chatmems(
-                name, f"a point {which}whose vector holds a value that is not a finite "
-                f"number (it scores {score}): it was written outside chatmem",
-                "it was left out of the search")
-            log.log(logging.WARNING if said.warn else logging.DEBUG, "%s%s", error, again)
+            self._say_left_out(name, p, f" (it scores {score})")
         return kept
+
+    def _say_left_out(self, name: str, p: Any, scores: str) -> None:
+        """The WARNING of a point left out for a vector that is not finite numbers
+        (``scores``: what it scored, if it was), once a :data:`LEFT_OUT_WINDOW_S` per
+        point, DEBUG lines between."""
+        mid = (p.payload or {}).get("message_id")
+        said = self._left_out.said((name, str(p.id)))
+        again = "" if not said.again else (f" (left out {said.again} more time(s) in "
+                                           f"the {self._left_out.window:g} s after "
+                                           "its last warning)")
+        which = f"of message {describe(str(mid))} " if mid is not None else \
+            f"{describe(str(p.id))} "
+        error = self._not_chatmems(
+            name, f"a point {which}whose vector holds a value that is not a finite "
+            f"number{scores}: it was written outside chatmem", "it was left out of the search")
+        log.log(logging.WARNING if said.warn else logging.DEBUG, "%s%s", error, again)
 
     async def _points(self, name: str, q: list[float], flt: qmodels.Filter | None,
                       limit: int, threshold: float | None = None) -> list[Any]:
