@@ -19,7 +19,7 @@ is one :class:`~chatmem.Memory` call:
 ``PUT  /v1/retention``     set or remove a layer's retention (owner keys only)
 ``GET  /v1/stats``         counts of messages, vectors, indexer and embedder (owner keys only)
 ``GET  /v1/sessions``      sessions with counts, last activity, scope and retention
-``GET  /v1/sessions/{id}`` a registered session (404 when not registered)
+``GET  /v1/sessions/{id}`` a stored session (404 when it has no row)
 ``PUT  /v1/sessions/{id}`` register or replace a session (owner keys only)
 ``GET  /v1/tool``          the ``memory_recall`` tool schema (I2)
 ``POST /v1/tool``          call ``memory_recall`` as the model would
@@ -1375,8 +1375,9 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
 
     @v1.get("/sessions/{session_id}", tags=["settings"])
     async def get_session(session_id: SessionId, mem: Mem, who: Who) -> dict[str, Any]:
-        """A registered session: parent, resource, origin platform, chat type, group,
-        metadata and settings. 404 when it was never registered."""
+        """A stored session: parent, resource, origin platform, chat type, group,
+        metadata and settings; registered with PUT, or made bare (every field null) by
+        its first message. 404 for a session that has neither."""
         who.acts_for(session_id, "session")
         found = await mem.get_session(session_id)
         if found is None:
