@@ -635,7 +635,9 @@ class AsyncClient:
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
-        Its ``settings`` are the server's (:meth:`set_scope` changes them)."""
+        Its ``settings`` field is left out and the server keeps the stored one (the scope
+        and retention settings are apart from it: :meth:`set_scope`,
+        :meth:`set_retention`)."""
         fields = session.to_dict() if isinstance(session, Session) \
             else _mapping(session, "session")
         sid = fields.pop("id", None)

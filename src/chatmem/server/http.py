@@ -1388,7 +1388,8 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     async def put_session(session_id: SessionId, body: SessionBody, mem: Mem, who: Who
                           ) -> dict[str, Any]:
         """Register a session, or replace its fields (every field given or not: absent
-        means none). Its ``settings`` are kept (``PUT /v1/settings`` changes them).
+        means none). Its ``settings`` field is kept (the scope and retention settings are
+        apart from it: ``PUT /v1/settings``, ``PUT /v1/retention``).
         Owner keys only: parent, resource and origin platform decide who sees what."""
         owner_only(who, "registering sessions")
         if body.parent_id == session_id:
