@@ -704,9 +704,11 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
 
     for entry, says in (
             ({"namespace": "Bad Name"}, 'keys.toml: keys.o.namespace must match '
-             '^[a-z0-9][a-z0-9_-]{0,62}$ (letters, digits, - and _), got "Bad Name"'),
+             '^[a-z0-9][a-z0-9_-]{0,62}$ (lowercase letters, digits, - and _, starting with '
+             'a letter or digit, at most 63 characters), got "Bad Name"'),
             ({"namespace": 5}, "keys.toml: keys.o.namespace must match ^[a-z0-9][a-z0-9_-]{0,62}$ "
-             "(letters, digits, - and _), got 5"),
+             "(lowercase letters, digits, - and _, starting with a letter or digit, at most 63 "
+             "characters), got 5"),
             ({"namespace": "n", "role": "admin"},
              'keys.toml: keys.o.role must be one of user, owner, got "admin"')):
         with pytest.raises(ConfigError) as info:
@@ -1054,19 +1056,23 @@ def test_a_refused_value_of_a_variable_names_its_option() -> None:
     assert typed > 50 and inside > 100
 
 
-@pytest.mark.parametrize("namespace,shown", [("a b", '"a b"'), (5, "5"), (["n"], '["n"]')])
+@pytest.mark.parametrize("namespace,shown", [("a b", '"a b"'), (5, "5"), (["n"], '["n"]'),
+                                             ("Alice", '"Alice"'), ("-a", '"-a"')])
 def test_a_refused_namespace_of_a_key_file_shows_its_value_as_the_file_holds_it(
         namespace: Any, shown: str) -> None:
     """A key file's namespace = "a b" was refused with its value as Python ("got 'a
     b'", namespace = ["n"] "got ['n']"), where its role and a configuration file's
-    options show theirs as JSON."""
+    options show theirs as JSON. Its rule in words said "(letters, digits, - and _)", as
+    the README's keys file did, but "Alice" and "-a" are refused: it says lowercase, the
+    first a letter or digit, at most 63 characters, as the pattern takes."""
     from chatmem.server.http import NAMESPACE_RE, KeyTable
 
     with pytest.raises(ConfigError) as info:
         KeyTable.from_mapping({"keys": {"bot": {"key": "k" * 24, "namespace": namespace}}},
                               source="k.toml")
     assert str(info.value) == (f"k.toml: keys.bot.namespace must match {NAMESPACE_RE.pattern} "
-                               f"(letters, digits, - and _), got {shown}")
+                               "(lowercase letters, digits, - and _, starting with a letter "
+                               f"or digit, at most 63 characters), got {shown}")
 
 
 async def test_a_refused_choice_of_an_embedding_input_or_a_transport_lists_them_bare(

@@ -134,6 +134,10 @@ log = logging.getLogger("chatmem.server.http")
 #: Largest request body accepted, in bytes (R3: a clear 413, not a stalled worker).
 MAX_BODY_BYTES = 8 * 1024 * 1024
 NAMESPACE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+#: What :data:`NAMESPACE_RE` takes, in words: lowercase, as a namespace fills a file
+#: name (one file on a case-insensitive file system) and a PostgreSQL schema name.
+NAMESPACE_RULE = ("(lowercase letters, digits, - and _, starting with a letter or digit, "
+                  "at most 63 characters)")
 DEFAULT_NAMESPACE = "default"
 #: The documented timestamp range, in milliseconds: 0 to the last millisecond of 9999.
 TS_MAX = 253_402_300_799_999
@@ -217,7 +221,7 @@ class KeyTable:
             # fullmatch: "$" alone lets a trailing newline through ("abc\n" made abc\n.db)
             if not isinstance(ns, str) or not NAMESPACE_RE.fullmatch(ns):
                 raise ConfigError(f"{where}.namespace must match {NAMESPACE_RE.pattern} "
-                                  f"(letters, digits, - and _), got {describe(ns)}")
+                                  f"{NAMESPACE_RULE}, got {describe(ns)}")
             role = entry.get("role", "user")
             if role not in ("user", "owner"):
                 # worded as the configuration's choices: the value as the file holds it
