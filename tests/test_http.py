@@ -1204,17 +1204,20 @@ def test_a_told_error_is_warned_again_after_its_window(
     under its WARNING's reference; once the window is over, a new WARNING with a new
     reference says how many times it was told in between; another error is its own."""
     import logging
-    import time
 
     from chatmem.errors import StoreError
     from chatmem.server import ToldLog
 
-    told = ToldLog(window=0.5)
+    now = [0.0]  # the window's clock, moved by hand: no timing of the machine's
+    told = ToldLog(window=0.5, clock=lambda: now[0])
     down, other = StoreError("sqlite (/srv/a.db): disk I/O error"), StoreError("locked")
     with caplog.at_level(logging.DEBUG, logger="chatmem.server"):
-        first = [told.reference(down, "POST /v1/recall") for _ in range(3)]
+        first = []
+        for _ in range(3):
+            first.append(told.reference(down, "POST /v1/recall"))
+            now[0] += 0.1
         assert told.reference(other, "POST /v1/recall") != first[0]
-        time.sleep(0.6)
+        now[0] = 0.5  # the window is over
         later = told.reference(down, "POST /v1/context")
     assert len(set(first)) == 1 and later != first[0]
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]

@@ -15,7 +15,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 #: What varies from one time to the next in the words of the same condition: a quoted
@@ -48,24 +48,28 @@ class Said:
 @dataclass
 class _Seen:
     ref: str
-    since: float  # time.monotonic() of its WARNING
+    since: float  # the clock's time of its WARNING
     again: int = 0  # met again since, logged at DEBUG
 
 
 class LogWindow:
     """Which times a condition is logged at WARNING: once per ``key`` per ``window``
     seconds. At most ``remembered`` keys are kept at once (the oldest WARNING's
-    forgotten first, and any whose window is over). Thread-safe."""
+    forgotten first, and any whose window is over). ``clock`` gives the time in seconds
+    (:func:`time.monotonic`; a test passes one it moves itself, so that what it checks
+    does not hang on how fast the machine runs). Thread-safe."""
 
-    def __init__(self, window: float, remembered: int = 256) -> None:
+    def __init__(self, window: float, remembered: int = 256,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.window = window
         self.remembered = remembered
+        self.clock = clock
         self._seen: dict[Hashable, _Seen] = {}  # oldest WARNING first
         self._lock = threading.Lock()
 
     def said(self, key: Hashable) -> Said:
         """The condition ``key`` is met once more: whether to warn, and its reference."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             seen = self._seen.get(key)
             if seen is not None and now - seen.since < self.window:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -144,8 +145,9 @@ class ToldLog:
     WARNING of it says how many times it was told in between. One per server (a
     server's app); thread-safe."""
 
-    def __init__(self, window: float = TOLD_WINDOW_S) -> None:
-        self._said = LogWindow(window, TOLD_REMEMBERED)
+    def __init__(self, window: float = TOLD_WINDOW_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._said = LogWindow(window, TOLD_REMEMBERED, clock)
 
     @property
     def window(self) -> float:
