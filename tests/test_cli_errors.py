@@ -195,6 +195,34 @@ def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
         "error: --host 192.0.2.1: not an address of this machine")
 
 
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_key_whose_namespace_makes_no_schema_name_stops_the_server_naming_it(
+        tmp_path: Path, command: list[str]) -> None:
+    """`chatmem serve --db 'postgresql://…?schema=cm_{namespace}' --keys keys.toml` with
+    namespace = "alice-x" (the key file takes "-") started, or refused "storage URL:
+    schema "cm_alice-x" is not a valid name" naming no key, by which namespace a set
+    gave first; `chatmem mcp` refused in those words. Now one line naming the key, its
+    namespace, why and the fix, before anything is opened."""
+    from backends import pg_url
+
+    url = pg_url()
+    keys = tmp_path / "keys.toml"
+    keys.write_text('[keys.alice]\nkey = "alice-key-0123456789abcdef"\nnamespace = "alice-x"\n'
+                    + ('[keys.bob]\nkey = "bob-key-0123456789abcdef00"\nnamespace = "bob"\n'
+                       if command == ["serve"] else ""), encoding="utf-8")
+    # a server that starts is stopped by the timeout (the test fails)
+    run = subprocess.run([sys.executable, "-m", "chatmem", *command, "--db",
+                          f"{url}{'&' if '?' in url else '?'}schema=cm_{{namespace}}",
+                          "--keys", str(keys), "--port", "0"],
+                         capture_output=True, text=True, timeout=60, env=ENV)
+    proc = subprocess.CompletedProcess(run.args, run.returncode, run.stdout, run.stderr)
+    assert_one_line_error(proc, f'{keys}: keys.alice.namespace "alice-x" cannot fill '
+                          '{namespace} of the storage URL: it makes the PostgreSQL schema '
+                          '"cm_alice-x", and a PostgreSQL schema name takes lowercase '
+                          'letters, digits and _, not starting with a digit or pg_, at most '
+                          '63 characters; rename the namespace, e.g. namespace = "alice_x"')
+
+
 def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> None:
     """`chatmem serve --db notes.txt` started, answered /health "ok", and failed every
     request with "not a chatmem store"; now it ends before listening, with the store's

@@ -113,6 +113,59 @@ def test_add_then_recall_and_context(api: str) -> None:
         assert r.status_code == 200, r.text
 
 
+def pg_template(schema: str = "cm_{namespace}") -> str:
+    """The README's PostgreSQL storage URL template, on the test server."""
+    from backends import pg_url
+
+    url = pg_url()
+    return f"{url}{'&' if '?' in url else '?'}schema={schema}"
+
+
+#: chatmem serve's refusal of a key whose namespace makes no PostgreSQL schema name.
+SCHEMA_WORDS = ("cannot fill {namespace} of the storage URL: it makes the PostgreSQL schema "
+                "%s, and a PostgreSQL schema name takes lowercase letters, digits and _, not "
+                "starting with a digit or pg_, at most 63 characters; rename the namespace")
+
+
+def test_a_key_whose_namespace_makes_no_schema_name_is_refused_at_start_naming_it(
+        tmp_path: Path) -> None:
+    """A key file takes namespace = "alice-x", but the README's PostgreSQL template
+    ``?schema=cm_{namespace}`` makes the schema cm_alice-x, which chatmem refuses; the
+    server checked only one namespace (whichever a set gave first) at start-up, so it
+    either refused without naming the key or started and failed that key's every request
+    (500, the schema refusal in the log). Every key's namespace is checked before serving,
+    and the refusal names the key, its namespace, why and the fix; SQLite's file names
+    take the "-"."""
+    table = KeyTable.from_mapping({"keys": {
+        "bob": {"key": BOB, "namespace": "bob"},
+        "alice": {"key": ALICE, "namespace": "alice-x", "role": "owner"},
+        "alice-bot": {"key": ALICE_BOT, "namespace": "alice-x"},
+    }}, source="keys.toml")
+    emb = Embedder(RecordingProvider())
+    with pytest.raises(ConfigError) as info:
+        create_app(url=pg_template(), keys=table, embedder=emb)
+    assert str(info.value) == (
+        'keys.toml: keys.alice.namespace "alice-x" (and keys.alice-bot) '
+        + SCHEMA_WORDS % '"cm_alice-x"' + ', e.g. namespace = "alice_x"')
+    # a template with the namespace alone: a digit first has no example to give
+    digit = KeyTable.from_mapping({"keys": {"n": {"key": BOB, "namespace": "1team"}}},
+                                  source="k.toml")
+    with pytest.raises(ConfigError) as info:
+        create_app(url=pg_template("{namespace}"), keys=digit, embedder=emb)
+    assert str(info.value) == ('k.toml: keys.n.namespace "1team" '
+                               + SCHEMA_WORDS % '"1team"')
+    # a template no namespace could fill is refused with its own words, as before
+    with pytest.raises(ConfigError, match='^storage URL: pool_size must be an integer'):
+        create_app(url=pg_template() + "&pool_size=abc", keys=table, embedder=emb)
+    # SQLite file names take the "-": the server starts and the key's requests answer
+    app = create_app(url=f"sqlite:///{tmp_path}/{{namespace}}.db", keys=table,
+                     embedder=emb)
+    with running(app) as base, client(base, ALICE) as c:
+        assert add(c, "hello").status_code == 200
+        assert c.get("/v1/whoami").json()["namespace"] == "alice-x"
+    assert (tmp_path / "alice-x.db").exists()
+
+
 def test_keys_are_required_and_namespaces_never_cross(api: str) -> None:
     with client(api, None) as anon:
         r = anon.post("/v1/recall", json={"query": "x"})

@@ -2348,12 +2348,16 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
       chatmem mcp --transport http --keys keys.toml --db chat.db --session alice-dm
     """
     _server_extra("mcp")
+    from .server.http import check_key_namespaces
     from .server.mcp import run as run_mcp
 
+    url, keys = _store_url(db), load_keys(keys_path)
+    if keys is not None and len(keys.namespaces) == 1:  # several: run_mcp's refusal
+        check_key_namespaces(url, vector, keys)
     with listening(host, port):
-        run_mcp(url=_store_url(db), vector=vector, config=load_config(config_path),
+        run_mcp(url=url, vector=vector, config=load_config(config_path),
                 transport=transport, host=host, port=port, session=session,
-                platform=platform, speaker_id=speaker_id, keys=load_keys(keys_path),
+                platform=platform, speaker_id=speaker_id, keys=keys,
                 allowed_hosts=allowed_hosts, allow_open=allow_open, env=environment(),
                 limits=client_limits(client_timeout, max_connections,
                                      max_concurrent_requests, max_unread_mb))

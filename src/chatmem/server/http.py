@@ -179,10 +179,13 @@ class ApiKey:
 class KeyTable:
     """Bearer keys → :class:`ApiKey`, compared in constant time."""
 
-    def __init__(self, keys: list[ApiKey], *, metrics_sha256: str | None = None) -> None:
+    def __init__(self, keys: list[ApiKey], *, metrics_sha256: str | None = None,
+                 source: str = "keys") -> None:
         self.keys = keys
         #: sha256 of the token that may read ``/metrics`` only (besides every key).
         self.metrics_sha256 = metrics_sha256
+        #: Where the keys were read (the file), as a refusal of one of them names it.
+        self.source = source
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], *, source: str = "keys") -> KeyTable:
@@ -236,7 +239,7 @@ class KeyTable:
         metrics = _metrics_token(data.get("metrics"), source)
         if metrics is not None and metrics in {k.sha256 for k in keys}:
             raise ConfigError(f"{source}: metrics.token is also an API key; give it its own")
-        return cls(keys, metrics_sha256=metrics)
+        return cls(keys, metrics_sha256=metrics, source=source)
 
     @property
     def namespaces(self) -> set[str]:
@@ -424,6 +427,64 @@ def namespace_vector_url(url: str | None, namespace: str, keys: KeyTable | None
     return url
 
 
+def check_key_namespaces(url: str, vector: str | None, keys: KeyTable | None) -> None:
+    """Refuse, before serving, a key whose namespace fills ``{namespace}`` of the storage
+    URL (or of the vector URL) into one its store could never take, naming the key: the
+    namespace ``alice-x`` (a key file takes ``-``) in ``postgresql://…?schema=cm_{namespace}``
+    makes the schema ``cm_alice-x``, which PostgreSQL's names do not take. A store opens
+    at its namespace's first request, where that key's every request failed after a
+    healthy start. A template that fails whatever fills it is refused with its own error."""
+    if keys is None:
+        return
+    for template, what, check in ((url, "storage URL", check_store_url),
+                                  (vector, "vector URL", check_vector_url)):
+        if template is None or "{namespace}" not in template:
+            continue
+        for namespace in dict.fromkeys(k.namespace for k in keys.keys):
+            try:
+                check(template.replace("{namespace}", namespace))
+            except ConfigError as exc:
+                if not _fills(template, DEFAULT_NAMESPACE, check):
+                    raise  # the template's own fault, not the namespace's
+                raise ConfigError(_namespace_refused(keys, namespace, template, what, check,
+                                                     exc)) from None
+
+
+def _fills(template: str, namespace: str, check: Callable[[str], None]) -> bool:
+    try:
+        check(template.replace("{namespace}", namespace))
+    except ConfigError:
+        return False
+    return True
+
+
+def _namespace_refused(keys: KeyTable, namespace: str, template: str, what: str,
+                       check: Callable[[str], None], exc: ConfigError) -> str:
+    """The one line of :func:`check_key_namespaces`: the key, its namespace, why, the fix."""
+    names = [f"keys.{k.name}" for k in keys.keys if k.namespace == namespace]
+    who = f"{keys.source}: {names[0]}.namespace {describe(namespace)}"
+    if len(names) > 1:
+        who += f" (and {', '.join(names[1:])})"
+    schema = None
+    if what == "storage URL" and template.startswith(("postgresql://", "postgres://")):
+        from ..store.postgres import SCHEMA_RULE, valid_schema
+        from ..store.postgres.url import parse_url
+
+        schema = parse_url(template.replace("{namespace}", namespace))[1].get("schema")
+        if schema is not None and valid_schema(schema):
+            schema = None
+    if schema is not None:
+        why = (f"it makes the PostgreSQL schema {describe(schema)}, and a PostgreSQL schema "
+               f"name takes {SCHEMA_RULE}")
+    else:
+        why = f"the {what} it makes is refused: {exc}"
+    fix = "rename the namespace"
+    other = namespace.replace("-", "_")
+    if other != namespace and _fills(template, other, check):
+        fix += f", e.g. namespace = {describe(other)}"
+    return f"{who} cannot fill {{namespace}} of the {what}: {why}; {fix}"
+
+
 # --------------------------------------------------------------------------- namespaces
 
 
@@ -439,6 +500,9 @@ class Namespaces:
         self.open: dict[str, Memory] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         if keys is not None:  # a bad template fails at start-up, not at the first request
+            # each key's namespace filling it, named when it makes a URL its store cannot
+            # take (not only the first namespace, whichever that was)
+            check_key_namespaces(url, vector, keys)
             first = next(iter(keys.namespaces))
             # and so does an option no namespace's store could take (pool_size=abc,
             # timeout=soon): each store opens at its namespace's first request, where it
@@ -1615,4 +1679,5 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
 
 
 __all__ = ["ApiKey", "KeyTable", "Namespaces", "allowed_hosts", "bearer_token", "check_bind",
-           "create_api", "create_app", "host_allowed", "host_port", "namespace_url", "serve"]
+           "check_key_namespaces", "create_api", "create_app", "host_allowed", "host_port",
+           "namespace_url", "serve"]

@@ -189,6 +189,9 @@ from .url import describe, int_option, parse_url
 log = logging.getLogger("chatmem.store.postgres")
 
 _SCHEMA_RE = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+#: What a schema name takes (:data:`_SCHEMA_RE`, and not ``pg_``: PostgreSQL's own), in words.
+SCHEMA_RULE = ("lowercase letters, digits and _, not starting with a digit or pg_, at most "
+               "63 characters")
 #: First key of every advisory lock chatmem takes ("chm"). The second is ``hashtext`` of
 #: a text that begins with the store's schema (:meth:`PostgresStore._lock_name`): an
 #: advisory lock belongs to the database, and stores in two schemas of one database
@@ -456,6 +459,11 @@ def _naming_damage(cls: C) -> C:
     return cls
 
 
+def valid_schema(schema: str) -> bool:
+    """``schema`` is a name a store may take (:data:`SCHEMA_RULE`)."""
+    return bool(_SCHEMA_RE.fullmatch(schema)) and not schema.startswith("pg_")
+
+
 def _schema_shown(schema: str) -> str:
     """What of ``schema`` a store's label shows: nothing for the default (``public``)."""
     return "" if schema == "public" else f", schema {refusals.describe(schema)}"
@@ -472,12 +480,9 @@ class PostgresStore:
                  exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
                  ef_search: int = DEFAULT_EF_SEARCH,
                  build_memory_mb: int = DEFAULT_BUILD_MEMORY_MB) -> None:
-        if not _SCHEMA_RE.fullmatch(schema) or schema.startswith("pg_"):
-            raise ConfigError(
-                f"storage URL: schema {refusals.describe(schema)} is not a valid name (lowercase "
-                "letters, digits and _, not starting with a digit or pg_, at most 63 "
-                "characters)"
-            )
+        if not valid_schema(schema):
+            raise ConfigError(f"storage URL: schema {refusals.describe(schema)} is not a valid "
+                              f"name ({SCHEMA_RULE})")
         self.schema = schema
         self.exact_threshold = exact_threshold
         self.ef_search = ef_search
