@@ -223,6 +223,25 @@ def test_a_key_whose_namespace_makes_no_schema_name_stops_the_server_naming_it(
                           '63 characters; rename the namespace, e.g. namespace = "alice_x"')
 
 
+@pytest.mark.parametrize("command,name,port", [
+    (["serve"], "chat.example.org", 8765),
+    (["mcp", "--transport", "http"], "mcp.example.org", 8766)])
+def test_an_allowed_host_refusal_suggests_a_name_of_its_own_server(
+        tmp_path: Path, command: list[str], name: str, port: int) -> None:
+    """`chatmem serve --host 0.0.0.0 --allow-open` suggested '--allowed-host
+    mcp.example.org:8765', an MCP server's name for the HTTP API, and so did a bad
+    --allowed-host; each server's refusal now suggests a name of its own."""
+    db = str(tmp_path / "h.db")
+    proc = chatmem(*command, "--db", db, "--host", "0.0.0.0", "--allow-open")
+    assert_one_line_error(proc, "error: binding 0.0.0.0 needs --allowed-host with the name "
+                          f"clients use (e.g. --allowed-host {name}:{port}): other Host "
+                          "headers are refused (DNS-rebinding protection)")
+    proc = chatmem(*command, "--db", db, "--allowed-host", "http://x/")
+    assert_one_line_error(proc, f"error: --allowed-host must be host[:port] (e.g. {name}:443 "
+                          f"or {name}:*), got 'http://x/'")
+    assert not Path(db).exists()
+
+
 def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> None:
     """`chatmem serve --db notes.txt` started, answered /health "ok", and failed every
     request with "not a chatmem store"; now it ends before listening, with the store's

@@ -361,16 +361,23 @@ def host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
 
-def allowed_hosts(host: str, port: int, extra: Sequence[str] = ()) -> list[str]:
+#: The server name :func:`allowed_hosts`' refusals suggest for ``chatmem serve``.
+API_EXAMPLE_HOST = "chat.example.org"
+
+
+def allowed_hosts(host: str, port: int, extra: Sequence[str] = (), *,
+                  example: str = "mcp.example.org") -> list[str]:
     """The ``Host`` headers a server bound to ``host:port`` answers (DNS-rebinding
     protection): that address, on loopback also its ``localhost``, ``127.0.0.1`` and
     ``[::1]`` forms, and ``extra`` (``--allowed-host``: ``name:port``, or ``name:*`` for
-    any port). A page that rebinds its own name to 127.0.0.1 sends its own name."""
+    any port). A page that rebinds its own name to 127.0.0.1 sends its own name.
+    ``example``: the server name a refusal suggests, one of the command's own (the MCP
+    server's by default; :func:`serve` gives :data:`API_EXAMPLE_HOST`)."""
     hosts: list[str] = []
     for name in extra:
         if not isinstance(name, str) or not name.strip() or "/" in name or " " in name:
-            raise ConfigError(f"--allowed-host must be host[:port] (e.g. mcp.example.org:443 "
-                              f"or mcp.example.org:*), got {name!r}")
+            raise ConfigError(f"--allowed-host must be host[:port] (e.g. {example}:443 "
+                              f"or {example}:*), got {name!r}")
         hosts.append(name.strip())
     if host not in ("0.0.0.0", "::", ""):
         hosts.append(host_port(host, port))
@@ -378,7 +385,7 @@ def allowed_hosts(host: str, port: int, extra: Sequence[str] = ()) -> list[str]:
         hosts += [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
     if not hosts:
         raise ConfigError(f"binding {host or 'every address'} needs --allowed-host with the "
-                          f"name clients use (e.g. --allowed-host mcp.example.org:{port}): "
+                          f"name clients use (e.g. --allowed-host {example}:{port}): "
                           "other Host headers are refused (DNS-rebinding protection)")
     return list(dict.fromkeys(hosts))
 
@@ -1649,7 +1656,8 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
 
     limits = limits or ClientLimits()
     check_bind(host, keys, allow_open=allow_open)
-    hosts = allowed_hosts(host, port, extra_hosts) if keys is None or extra_hosts else None
+    hosts = (allowed_hosts(host, port, extra_hosts, example=API_EXAMPLE_HOST)
+             if keys is None or extra_hosts else None)
     app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts,
                      limits=limits)
     server = uvicorn_server(uvicorn.Config(
