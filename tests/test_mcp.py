@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ pytest.importorskip("mcp")
 import httpx
 import httpx2
 import jsonschema
-from mcp import Client, ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
@@ -45,7 +46,7 @@ from chatmem.server.mcp import (
 from chatmem.tool import tool_schema
 from providers import RecordingProvider
 from readme import section
-from servers import free_port, running
+from servers import free_port, mcp_client, running
 
 PASSPORT = "My passport expires in March 2027"
 
@@ -447,16 +448,21 @@ async def seeded(db: Path) -> None:
                                session="a2")
 
 
-async def keyed_app(db: Path, session: str) -> tuple[Any, int]:
-    """The seeded store served over HTTP behind :func:`mcp_keys`, for ``session``; the
-    app and its port."""
+async def seeded_opener(db: Path) -> Callable[[], Awaitable[Memory]]:
+    """:func:`seeded` ``db``, and what opens it (for :func:`create_server`)."""
     await seeded(db)
 
     async def open_memory() -> Memory:
         return await Memory.open(f"sqlite:///{db}", embedder=Embedder(RecordingProvider()))
 
+    return open_memory
+
+
+async def keyed_app(db: Path, session: str) -> tuple[Any, int]:
+    """The seeded store served over HTTP behind :func:`mcp_keys`, for ``session``; the
+    app and its port."""
     port = free_port()
-    server = create_server(open_memory, session=session, speaker_id="alice")
+    server = create_server(await seeded_opener(db), session=session, speaker_id="alice")
     return http_app(server, host="127.0.0.1", port=port, keys=mcp_keys()), port
 
 
@@ -466,7 +472,7 @@ async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -
         async with httpx.AsyncClient(timeout=30) as raw:
             r = await raw.post(url, json=INIT, headers=MCP_HEADERS)
             assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
-            assert r.json()["error"]["type"] == "Unauthorized"
+            assert r.json()["error"]["message"] == "send Authorization: Bearer <API key>"
             r = await raw.post(url, json=INIT, headers={
                 **MCP_HEADERS, "Authorization": "Bearer not-a-key-at-all-0000"})
             assert r.status_code == 401
@@ -500,11 +506,7 @@ async def test_streamable_http_needs_a_key_and_an_allowed_host(tmp_path: Path) -
 async def test_a_user_key_bound_to_other_sessions_is_refused(tmp_path: Path) -> None:
     """``keys.<name>.sessions``: a user key acts only for those conversations, so an MCP
     server serving another one refuses it (403), and serves one bound to its own."""
-    await seeded(tmp_path / "m.db")
-
-    async def open_memory() -> Memory:
-        return await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
-                                 embedder=Embedder(RecordingProvider()))
+    open_memory = await seeded_opener(tmp_path / "m.db")
 
     keys = KeyTable.from_mapping({"keys": {
         "a1-bot": {"key": MCP_USER, "namespace": "alice", "sessions": ["a1"]},
@@ -528,11 +530,7 @@ async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -
     by an MCP server serving another, or none (it said 'this server's platform is None':
     now that it was started without --platform, and the fix), and served by one serving
     its own."""
-    await seeded(tmp_path / "m.db")
-
-    async def open_memory() -> Memory:
-        return await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
-                                 embedder=Embedder(RecordingProvider()))
+    open_memory = await seeded_opener(tmp_path / "m.db")
 
     keys = KeyTable.from_mapping({"keys": {
         "tg-bot": {"key": MCP_USER, "namespace": "alice", "platform": "tg"}}})
@@ -551,6 +549,72 @@ async def test_a_user_key_bound_to_another_platform_is_refused(tmp_path: Path) -
                         'this server\'s platform is "discord"' if served else
                         "this server was started without --platform: start it with "
                         "--platform tg, or use a key not bound to a platform"), says
+
+
+GOOD = "mcp-good-key-0123456789"
+
+
+async def refusal_of(url: str, **headers: str) -> MCPError:
+    """What the MCP SDK's own client raises when the server at ``url`` refuses its
+    ``initialize`` (sent with ``headers``)."""
+    with anyio.fail_after(60):
+        async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
+                streamable_http_client(url, http_client=http) as (read, write), \
+                ClientSession(read, write) as client:
+            with pytest.raises(MCPError) as refused:
+                await client.initialize()
+    return refused.value
+
+
+async def test_an_mcp_client_reads_why_the_door_refused_it(tmp_path: Path) -> None:
+    """A missing or unknown key (401) and a key not allowed here (403) were answered in
+    the HTTP API's error shape, which an MCP client does not read: the SDK's client
+    raised 'Server returned an error response' and the user never saw chatmem's words.
+    Now every refusal of the door is JSON-RPC's error shape, at the same status (and a
+    401 still says WWW-Authenticate: Bearer), so the client's error is chatmem's."""
+    open_memory = await seeded_opener(tmp_path / "m.db")
+
+    keys = KeyTable.from_mapping({"keys": {
+        "a1-bot": {"key": MCP_USER, "namespace": "alice", "sessions": ["a1"]},
+        "tg-bot": {"key": MCP_OWNER, "namespace": "alice", "platform": "tg"},
+        "owner": {"key": GOOD, "namespace": "alice", "role": "owner"}}})
+    port = free_port()
+    app = http_app(create_server(open_memory, session="a2"), host="127.0.0.1", port=port,
+                   keys=keys, session="a2")
+    good = {"Authorization": f"Bearer {GOOD}"}
+    with running(app, port=port, path=HTTP_PATH) as url:
+        refusals = {
+            "no key": ({}, 401, "send Authorization: Bearer <API key>"),
+            "unknown key": ({"Authorization": "Bearer not-a-key-at-all-0000"}, 401,
+                            "unknown API key"),
+            "key of other sessions": ({"Authorization": f"Bearer {MCP_USER}"}, 403,
+                                      'key "a1-bot" acts only for its own sessions, and '
+                                      'this server serves "a2"'),
+            "key of a platform": ({"Authorization": f"Bearer {MCP_OWNER}"}, 403,
+                                  'key "tg-bot" acts only on platform "tg", and this server '
+                                  "was started without --platform"),
+            # the SDK's own refusals (DNS rebinding), rewritten in JSON-RPC's shape
+            "foreign Origin": ({**good, "Origin": "http://evil.example"}, 403,
+                               "Invalid Origin header"),
+            "foreign Host": ({**good, "Host": f"evil.example:{port}"}, 421,
+                             "Invalid Host header"),
+        }
+        for what, (headers, status, words) in refusals.items():
+            error = await refusal_of(url, **headers)
+            assert words in error.message, (what, error.message)
+            async with httpx.AsyncClient(timeout=30) as raw:
+                r = await raw.post(url, json=INIT, headers={**MCP_HEADERS, **headers})
+            assert r.status_code == status, (what, r.text)
+            assert r.headers["content-type"] == "application/json", what
+            assert r.json()["jsonrpc"] == "2.0" and r.json()["id"] is None, (what, r.text)
+            assert r.json()["error"]["code"] == -32600, (what, r.text)
+            assert words in r.json()["error"]["message"], (what, r.text)
+            if status == 401:
+                assert r.headers["www-authenticate"] == "Bearer", what
+        error = await refusal_of(url.replace(HTTP_PATH, "/elsewhere"), **good)
+        assert f"answers at {HTTP_PATH}" in error.message, error.message
+        async with mcp_client(url, GOOD) as client:  # the door opens to a good key
+            assert len((await client.list_tools()).tools) == 3
 
 
 def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 
 import anyio
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import ConfigError
@@ -301,6 +302,14 @@ def jsonrpc_error_body(exc: StarletteHTTPException) -> bytes:
     not read, or not in time)."""
     return json.dumps({"jsonrpc": "2.0", "id": None,
                        "error": {"code": -32600, "message": exc.detail}}).encode()
+
+
+def jsonrpc_error_response(exc: StarletteHTTPException) -> Response:
+    """:func:`jsonrpc_error_body` as an answer at ``exc``'s status, with its headers: an
+    MCP client reads JSON-RPC's error and nothing else (the SDK's client turns any other
+    body into 'Server returned an error response')."""
+    return Response(jsonrpc_error_body(exc), status_code=exc.status_code,
+                    headers=exc.headers, media_type="application/json")
 
 
 async def send_jsonrpc_error(send: Send, exc: StarletteHTTPException) -> None:
@@ -545,4 +554,4 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
 
 __all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "NoFreeSlot", "RequestSlots",
            "Slotted", "deadline_receive", "default_max_connections", "has_body",
-           "jsonrpc_error_body", "protocol_class"]
+           "jsonrpc_error_body", "jsonrpc_error_response", "protocol_class"]

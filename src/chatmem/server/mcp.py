@@ -493,7 +493,9 @@ def transport_security(host: str, port: int, allowed_hosts: Sequence[str] = ()
 
 class _RequireKey:
     """Plain ASGI: every HTTP request needs a key of the table, checked from the headers
-    before the body is read (401 in the HTTP API's error shape otherwise)."""
+    before the body is read: 401 without one or with an unknown one, 403 for a key bound
+    to other sessions or another platform, in JSON-RPC's error shape (the HTTP API's
+    shape reached an MCP client as 'Server returned an error response', its words lost)."""
 
     def __init__(self, app: ASGIApp, keys: KeyTable, session: str | None = None,
                  platform: str | None = None) -> None:
@@ -501,9 +503,10 @@ class _RequireKey:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.datastructures import Headers
-        from starlette.responses import JSONResponse
+        from starlette.exceptions import HTTPException as StarletteHTTPException
 
         from .http import bearer_token
+        from .limits import jsonrpc_error_response
 
         if scope["type"] == "http":
             request_headers = Headers(scope=scope)
@@ -528,9 +531,8 @@ class _RequireKey:
                              f"with --platform {found.platform}, or use a key not bound "
                              "to a platform"))
             if denied is not None:
-                response = JSONResponse({"error": {"type": "PermissionDenied",
-                                                   "message": denied}},
-                                        status_code=403, headers={"Connection": "close"})
+                response = jsonrpc_error_response(StarletteHTTPException(
+                    403, denied, headers={"Connection": "close"}))
                 await response(scope, receive, send)
                 return
             if problem is not None:
@@ -538,8 +540,8 @@ class _RequireKey:
                 if request_headers.get("content-length", "0") != "0" or \
                         "transfer-encoding" in request_headers:
                     headers["Connection"] = "close"  # the body is not read
-                response = JSONResponse({"error": {"type": "Unauthorized", "message": problem}},
-                                        status_code=401, headers=headers)
+                response = jsonrpc_error_response(StarletteHTTPException(401, problem,
+                                                                         headers=headers))
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -633,7 +635,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     from starlette.responses import Response
 
     from .http import check_bind
-    from .limits import BodyDeadline, ClientTooSlow, NoFreeSlot, Slotted, jsonrpc_error_body
+    from .limits import BodyDeadline, ClientTooSlow, NoFreeSlot, Slotted, jsonrpc_error_response
 
     check_bind(host, keys, allow_open=allow_open)
     # Stateless: the tools keep no state between calls (each acts for the bound
@@ -648,8 +650,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
         # raised while the SDK reads the body (a late body, no slot free): its own
         # handler would answer in plain text, which an MCP client cannot read
         assert isinstance(exc, StarletteHTTPException)
-        return Response(jsonrpc_error_body(exc), status_code=exc.status_code,
-                        headers=exc.headers, media_type="application/json")
+        return jsonrpc_error_response(exc)
 
     for limit_error in (ClientTooSlow, NoFreeSlot):
         sdk_app.add_exception_handler(limit_error, jsonrpc_error)
