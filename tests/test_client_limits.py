@@ -299,10 +299,12 @@ def test_the_mcp_server_bounds_heads_and_bodies_too(tmp_path: Path) -> None:
     port = free_port()
     app = http_app(create_server(open_memory, session="s"), host="127.0.0.1", port=port,
                    limits=limits)
-    with running(app, port=port, http=protocol_class(limits)):
+    with running(app, port=port, http=protocol_class(limits, jsonrpc=True)):
         with connect(port, b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
                      % (HTTP_PATH.encode(), port)) as sock:
-            assert read_all(sock).startswith(b"HTTP/1.1 408 ")
+            status, error, _ = status_and_body(read_all(sock))
+        assert status == 408 and error == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "the request head did not arrive within 0.5 s"}}
         head = (f"POST {HTTP_PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                 "Content-Type: application/json\r\n"
                 "Accept: application/json, text/event-stream\r\n"
@@ -590,7 +592,8 @@ def test_the_mcp_server_has_request_slots_too(tmp_path: Path) -> None:
     headers = MCP_HEADERS
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "memory_recall", "arguments": {"query": "what did we plan?"}}}
-    with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url, \
+    with running(app, port=port, path=HTTP_PATH,
+                 http=protocol_class(limits, jsonrpc=True)) as url, \
             ThreadPoolExecutor(1) as pool:
         first = pool.submit(httpx.post, url, json=call, headers=headers, timeout=PATIENCE_S)
         try:
@@ -622,7 +625,8 @@ def test_the_mcp_server_opens_no_event_stream_that_would_hold_a_slot(tmp_path: P
 
     app, limits, port = one_slot_mcp_app(tmp_path, RecordingProvider())
     headers = MCP_HEADERS
-    with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url:
+    with running(app, port=port, path=HTTP_PATH,
+                 http=protocol_class(limits, jsonrpc=True)) as url:
         streams = [httpx.stream("GET", url, headers=headers, timeout=PATIENCE_S)
                    for _ in range(3)]
         opened = [s.__enter__() for s in streams]  # held open, nothing read
@@ -647,7 +651,8 @@ def test_the_mcp_servers_own_refusals_are_json_rpc_too(tmp_path: Path) -> None:
     from chatmem.server.mcp import HTTP_PATH
 
     app, limits, port = one_slot_mcp_app(tmp_path, RecordingProvider())
-    with running(app, port=port, path=HTTP_PATH, http=protocol_class(limits)) as url:
+    with running(app, port=port, path=HTTP_PATH,
+                 http=protocol_class(limits, jsonrpc=True)) as url:
         big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "%s"}}' % (
             b"a" * (5 * 1024 * 1024))
         for answer, status, words in (

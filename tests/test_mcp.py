@@ -4,13 +4,15 @@ MCP SDK's own clients over stdio and streamable HTTP."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -388,16 +390,33 @@ async def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path,
             return
 
 
-async def test_streamable_http(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def mcp_over_http(tmp_path: Path, *options: str) -> AsyncIterator[int]:
+    """A real ``chatmem mcp --transport http`` process (store ``m.db`` in ``tmp_path``,
+    more ``options``) on a free port of 127.0.0.1; yields the port once it listens, and
+    stops it after. Its log must hold no traceback."""
     port = free_port()
     log = tmp_path / "server.log"
     with log.open("w") as errlog:
         proc = subprocess.Popen(
             [sys.executable, *server_args(tmp_path / "m.db", "--transport", "http",
-                                          "--port", str(port))],
+                                          "--port", str(port), *options)],
             stdin=subprocess.DEVNULL, stdout=errlog, stderr=errlog)
     try:
         await wait_for_port(port, proc, log)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+async def test_streamable_http(tmp_path: Path) -> None:
+    async with mcp_over_http(tmp_path) as port:
         with anyio.fail_after(60):
             async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
                     ClientSession(read, write) as client:
@@ -408,14 +427,42 @@ async def test_streamable_http(tmp_path: Path) -> None:
                 assert not added.is_error, text_of(added)
                 result = await recall_until(client, "when does my passport expire?", PASSPORT)
                 assert PASSPORT in text_of(result)
-    finally:
-        proc.terminate()
+
+
+def _answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends on ``sock`` until it closes the connection."""
+    sock.settimeout(30)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+async def test_connections_past_the_cap_are_refused_in_json_rpcs_shape(tmp_path: Path) -> None:
+    """``chatmem mcp --transport http`` answered a connection past --max-connections (and
+    a late head, and what is not HTTP) in the HTTP API's error shape, written before any
+    request reached the app: an MCP client read 'Server returned an error response'.
+    Now in JSON-RPC's shape, as every other refusal of the MCP server."""
+    async with mcp_over_http(tmp_path, "--max-connections", "2",
+                             "--client-timeout", "30") as port:
+        await asyncio.sleep(0.5)  # the server notices the probe's connection closed
+        held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(2)]
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    assert "Traceback" not in log.read_text(), log.read_text()
+            await asyncio.sleep(0.5)
+            for sock in held:  # let in: nothing was answered on them
+                sock.setblocking(False)
+                with pytest.raises(BlockingIOError):
+                    sock.recv(1)
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
+                answer = await asyncio.to_thread(_answer_of, extra)
+        finally:
+            for sock in held:
+                sock.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 "), answer
+        assert b"retry-after: 1" in head.lower() and b"connection: close" in head.lower()
+        assert json.loads(body) == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "the server has 2 connections open; try again"}}
 
 
 # --------------------------------------------------------------------------- issue 9: the door

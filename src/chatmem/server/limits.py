@@ -389,25 +389,31 @@ class BodyDeadline:
             await send_jsonrpc_error(send, exc)
 
 
-def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | None = None
-                ) -> bytes:
-    body = json.dumps({"error": {"type": reason.replace(" ", ""), "message": message}}).encode()
+def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | None = None,
+                jsonrpc: bool = False) -> bytes:
+    body = (jsonrpc_error_body(StarletteHTTPException(status, message)) if jsonrpc else
+            json.dumps({"error": {"type": reason.replace(" ", ""), "message": message}}
+                       ).encode())
     wait = "" if retry_after is None else f"retry-after: {retry_after}\r\n"
     return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\n{wait}connection: close\r\n\r\n").encode() + body
 
 
-def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None = None
-                   ) -> type[asyncio.Protocol]:
+def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None = None,
+                   *, jsonrpc: bool = False) -> type[asyncio.Protocol]:
     """uvicorn's ``h11`` protocol with the head deadline and the connection cap of
     ``limits`` (pass it as ``uvicorn.Config(http=...)``). ``on_answer`` is told the
     status of each answer written here, before any request reached the app (the app's
-    own metrics never see them: a refusal at the cap is the overload signal)."""
+    own metrics never see them: a refusal at the cap is the overload signal). Those
+    answers (503 at the cap, 408 for a late head, 400 for what is not HTTP) are in the
+    HTTP API's error shape, or with ``jsonrpc`` in JSON-RPC's, which an MCP client reads
+    (:func:`jsonrpc_error_body`)."""
 
     def answer(transport: asyncio.BaseTransport, status: int, reason: str, message: str,
                *, retry_after: int | None = None) -> None:
         assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(_raw_answer(status, reason, message, retry_after=retry_after))
+        transport.write(_raw_answer(status, reason, message, retry_after=retry_after,
+                                    jsonrpc=jsonrpc))
         if on_answer is not None:
             try:
                 on_answer(status)

@@ -944,7 +944,7 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
                          "API keys required" if keys is not None else "open, loopback only")
                 serving_http.append(uvicorn_server(uvicorn.Config(
                     app, host=host, port=port, log_level="info",
-                    http=protocol_class(client_limits),
+                    http=protocol_class(client_limits, jsonrpc=True),
                     backlog=client_limits.backlog())))
                 if stdin.stopped:  # stopped while the memory opened
                     serving_http[0].should_exit = True
