@@ -641,10 +641,14 @@ async def test_an_mcp_client_reads_why_the_door_refused_it(tmp_path: Path) -> No
                                   'key "tg-bot" acts only on platform "tg", and this server '
                                   "was started without --platform"),
             # the SDK's own refusals (DNS rebinding), rewritten in JSON-RPC's shape
+            # in the HTTP API's words (the SDK said 'Invalid Origin/Host header')
             "foreign Origin": ({**good, "Origin": "http://evil.example"}, 403,
-                               "Invalid Origin header"),
+                               'Origin "http://evil.example" is not this server\'s (a page '
+                               "of another site may not call it)"),
             "foreign Host": ({**good, "Host": f"evil.example:{port}"}, 421,
-                             "Invalid Host header"),
+                             f'Host "evil.example:{port}" is not this server\'s (DNS-'
+                             "rebinding protection); a name clients use goes in "
+                             "--allowed-host"),
         }
         for what, (headers, status, words) in refusals.items():
             error = await refusal_of(url, **headers)

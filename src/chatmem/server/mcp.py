@@ -547,10 +547,28 @@ class _RequireKey:
         await self.app(scope, receive, send)
 
 
+def _refusal_words(scope: Scope, status: int, said: str) -> str:
+    """What the SDK's plain-text refusal ``said`` (at ``status``) tells the client: its
+    DNS-rebinding refusals ('Invalid Host header', 'Invalid Origin header') and a 404 in
+    the HTTP API's words, naming the value and the fix; any other as the SDK said it."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+               for k, v in scope.get("headers", ())}
+    if status == 404:
+        return f"no MCP endpoint at {scope['path']}: the server answers at {HTTP_PATH}"
+    if status == 421 and said == "Invalid Host header":
+        return (f"Host {as_given(headers.get('host', ''), 100)} is not this server's "
+                "(DNS-rebinding protection); a name clients use goes in --allowed-host")
+    if status == 403 and said == "Invalid Origin header":
+        return (f"Origin {as_given(headers.get('origin', ''), 100)} is not this server's "
+                "(a page of another site may not call it)")
+    return said or "the request was refused"
+
+
 class _JsonRpcErrorBodies:
     """Plain ASGI around the SDK's app: an error it answers in plain text (413 for a body
-    over its 4 MiB, 404 for another path) is sent in JSON-RPC's error shape, as every
-    other refusal of this server is: an MCP client reads nothing else."""
+    over its 4 MiB, 404 for another path, 421 and 403 for a Host or Origin not this
+    server's) is sent in JSON-RPC's error shape, as every other refusal of this server
+    is (an MCP client reads nothing else), in chatmem's words (:func:`_refusal_words`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -577,10 +595,8 @@ class _JsonRpcErrorBodies:
                 chunks.append(message.get("body", b""))
                 if message.get("more_body"):
                     return
-                text = (f"no MCP endpoint at {scope['path']}: the server answers at "
-                        f"{HTTP_PATH}" if held["status"] == 404 else
-                        b"".join(chunks).decode("utf-8", "replace").strip()
-                        or "the request was refused")
+                text = _refusal_words(scope, held["status"],
+                                      b"".join(chunks).decode("utf-8", "replace").strip())
                 body = jsonrpc_error_body(StarletteHTTPException(held["status"], text))
                 headers = [(k, v) for k, v in held.get("headers", ())
                            if k.lower() not in (b"content-type", b"content-length")]
