@@ -799,10 +799,10 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
     if messages_file is not None:
         if text is not None:
             fail("give TEXT or --messages FILE, not both")
-        for given_option, name in ((role, "--role"), (ts, "--ts")):
+        for given_option, field in ((role, "role"), (ts, "ts")):
             if given_option is not None:
-                fail(f"{name} applies to TEXT; with --messages each message gives its own "
-                     f"({'role' if name == '--role' else 'ts'} in the file)")
+                fail(f"--{field} applies to TEXT; with --messages each message gives its "
+                     f"own ({field} in the file)")
         batch = _messages_of_file(messages_file, session=session, platform=platform,
                                   speaker_id=speaker_id, speaker_name=speaker_name)
         cfg = load_config(config_path)

@@ -124,8 +124,11 @@ from .limits import (
     NoFreeSlot,
     RequestSlots,
     deadline_receive,
+    foreign_host,
+    foreign_origin,
     has_body,
     protocol_class,
+    scope_headers,
 )
 from .metrics import Metrics
 
@@ -1027,21 +1030,16 @@ class _Guard:
         421, a browser ``Origin`` of another site a 403."""
         if self.hosts is None:
             return None
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", ())}
+        headers = scope_headers(scope)
         host = headers.get("host", "")
         if not host_allowed(host, self.hosts):
-            return _error(421, "MisdirectedRequest",
-                          f"Host {as_given(host, 100)} is not this server's (DNS-rebinding "
-                          "protection); a name clients use goes in --allowed-host")
+            return _error(421, "MisdirectedRequest", foreign_host(host))
         origin = headers.get("origin")
         if origin is not None:
             scheme, sep, rest = origin.partition("://")
             if not sep or scheme.lower() not in ("http", "https") \
                     or not host_allowed(rest, self.hosts):
-                return _error(403, "PermissionDenied",
-                              f"Origin {as_given(origin, 100)} is not this server's (a page of "
-                              "another site may not call it)")
+                return _error(403, "PermissionDenied", foreign_origin(origin))
         return None
 
     def _denied(self, scope: Scope) -> JSONResponse | None:
@@ -1052,8 +1050,7 @@ class _Guard:
         if self.keys is None or path in PUBLIC_PATHS or path.startswith(DOCS_ASSETS + "/") \
                 or is_console_path(path):
             return _not_utf8(scope)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", ())}
+        headers = scope_headers(scope)
         token = bearer_token(headers)
         if token is None:
             return _error(401, "Unauthorized", "send Authorization: Bearer <API key>",

@@ -73,7 +73,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import ConfigError
-from ..refusals import describe
+from ..refusals import as_given, describe
 
 log = logging.getLogger(__name__)
 
@@ -561,3 +561,21 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
 __all__ = ["BodyDeadline", "ClientLimits", "ClientTooSlow", "NoFreeSlot", "RequestSlots",
            "Slotted", "deadline_receive", "default_max_connections", "has_body",
            "jsonrpc_error_body", "jsonrpc_error_response", "protocol_class"]
+
+
+def scope_headers(scope: Scope) -> dict[str, str]:
+    """A request's headers by lower-case name (the last of a repeated one)."""
+    return {k.decode("latin-1").lower(): v.decode("latin-1")
+            for k, v in scope.get("headers", ())}
+
+
+def foreign_host(host: str) -> str:
+    """The refusal (421) of a ``Host`` that is not this server's, on both servers."""
+    return (f"Host {as_given(host, 100)} is not this server's (DNS-rebinding protection); "
+            "a name clients use goes in --allowed-host")
+
+
+def foreign_origin(origin: str) -> str:
+    """The refusal (403) of a browser ``Origin`` of another site, on both servers."""
+    return (f"Origin {as_given(origin, 100)} is not this server's (a page of another site "
+            "may not call it)")

@@ -86,7 +86,7 @@ from ..refusals import as_given, describe, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, WHOLE_FLOAT, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
-from .limits import ClientLimits
+from .limits import ClientLimits, foreign_host, foreign_origin, scope_headers
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -551,16 +551,13 @@ def _refusal_words(scope: Scope, status: int, said: str) -> str:
     """What the SDK's plain-text refusal ``said`` (at ``status``) tells the client: its
     DNS-rebinding refusals ('Invalid Host header', 'Invalid Origin header') and a 404 in
     the HTTP API's words, naming the value and the fix; any other as the SDK said it."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-               for k, v in scope.get("headers", ())}
+    headers = scope_headers(scope)
     if status == 404:
         return f"no MCP endpoint at {scope['path']}: the server answers at {HTTP_PATH}"
     if status == 421 and said == "Invalid Host header":
-        return (f"Host {as_given(headers.get('host', ''), 100)} is not this server's "
-                "(DNS-rebinding protection); a name clients use goes in --allowed-host")
+        return foreign_host(headers.get("host", ""))
     if status == 403 and said == "Invalid Origin header":
-        return (f"Origin {as_given(headers.get('origin', ''), 100)} is not this server's "
-                "(a page of another site may not call it)")
+        return foreign_origin(headers.get("origin", ""))
     return said or "the request was refused"
 
 

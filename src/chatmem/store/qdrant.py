@@ -724,7 +724,7 @@ class QdrantIndex:
             "and embed the messages again")
 
     async def _check_vectors(self, name: str, dim: int, points: Sequence[Any],
-                             what: str, *, not_finite: list[Any] | None = None) -> None:
+                             what: str, *, leave_out_not_finite: bool = False) -> list[Any]:
         """Raise when one of chatmem's points (a payload with a message id) among
         ``points``, read with their vectors, does not hold one vector of ``dim`` finite
         numbers, the size the collection's name says, before they are scored or read
@@ -732,16 +732,17 @@ class QdrantIndex:
         mismatch in its core dimension 0 … (size 8 is different from 2)``). Qdrant
         writes no other into a collection made with that size: it was made again outside
         chatmem with another layout (:meth:`_check_size` says which), or its points were
-        written there by another program. With ``not_finite`` (a recall measuring its
-        candidates), a point of the right size holding a value that is not a finite
-        number is put there instead, to be left out as a search leaves it out
+        written there by another program. With ``leave_out_not_finite`` (a recall
+        measuring its candidates), a point of the right size holding a value that is not
+        a finite number is returned instead, to be left out as a search leaves it out
         (:meth:`_finite`): one point changed in Qdrant's storage, not a collection of
         another layout, so the recall still answers from the others."""
         ours = [p for p in points if "message_id" in (p.payload or {})]  # others: unread
         if all(isinstance(p.vector, list) and len(p.vector) == dim for p in ours):
             with contextlib.suppress(TypeError, ValueError):  # a value not a number
                 if np.isfinite(np.asarray([p.vector for p in ours], dtype=np.float64)).all():
-                    return  # as chatmem wrote them: one look at them all
+                    return []  # as chatmem wrote them: one look at them all
+        not_finite: list[Any] = []
         for p in ours:
             payload = p.payload or {}
             vec = p.vector
@@ -749,7 +750,7 @@ class QdrantIndex:
                 try:
                     if np.isfinite(np.asarray(vec, dtype=np.float64)).all():
                         continue
-                    if not_finite is not None:  # numbers, one of them NaN or infinite
+                    if leave_out_not_finite:  # numbers, one of them NaN or infinite
                         not_finite.append(p)
                         continue
                 except (TypeError, ValueError):
@@ -763,6 +764,7 @@ class QdrantIndex:
                 name, f"a point of message {describe(str(payload['message_id']))} whose "
                 f"vector {shown} (its name says {dim} finite numbers): it was written "
                 "outside chatmem", what)
+        return not_finite
 
     async def _model_of(self, name: str) -> str | None:
         if name not in self._models:
@@ -971,9 +973,8 @@ class QdrantIndex:
             points += await self._call(
                 f"read {name}", self._client.retrieve, name,
                 ids=[point_id(mid) for mid in part], with_payload=True, with_vectors=True)
-        not_finite: list[Any] = []
-        await self._check_vectors(name, int(q.shape[0]), points, "it was not searched",
-                                  not_finite=not_finite)
+        not_finite = await self._check_vectors(name, int(q.shape[0]), points,
+                                               "it was not searched", leave_out_not_finite=True)
         for p in not_finite:
             self._say_left_out(name, p, "")
         left_out = {id(p) for p in not_finite}
