@@ -76,7 +76,17 @@ def test_a_json_array_from_standard_input_with_sessions_of_its_own(tmp_path: Pat
      '"role": "god"}', "standard input: line 2: message.role must be one of assistant, "
      "developer, function, notice, system, tool, user, got \"god\""),
     (["--session", "s", "--messages", "-"], '{"content": "ok"}\nnot json',
-     "standard input: line 2: not JSON (Expecting value: line 1 column 1 (char 0))"),
+     "standard input: line 2: not JSON (Expecting value)"),
+    # hostile files: nested past Python's stack, a number of thousands of digits, NaN
+    (["--session", "s", "--messages", "-"], "[" * 100_000 + "]" * 100_000,
+     "standard input: the JSON array: nested too deeply"),
+    (["--session", "s", "--messages", "-"],
+     '{"content": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "standard input: line 1: nested too deeply"),
+    (["--session", "s", "--messages", "-"], '{"content": "x", "ts": ' + "9" * 5000 + "}",
+     "standard input: line 1: a number of thousands of digits"),
+    (["--session", "s", "--messages", "-"], '[{"content": NaN}]',
+     "standard input: the JSON array: NaN is not a JSON number"),
     (["--session", "s", "--messages", "-"], '[1]',
      "standard input: messages[0]: expected an object, got 1"),
     (["--session", "s", "--messages", "-"], '\n\n', "standard input: holds no message"),

@@ -699,6 +699,7 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
     checks it (a JSON array's items named ``messages[i]``, JSON Lines' by line), before
     any store is opened; every way the file is wrong fails naming it."""
     from .chat_format import check_defaults, coerce, to_message
+    from .transfer import parse_json
 
     # the options first, named as typed (an empty --session), before the file is read
     check_defaults(session=session, platform=platform, speaker_id=speaker_id,
@@ -723,20 +724,13 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
                 "speaker_name": speaker_name}
     try:
         if text.lstrip().startswith("["):
-            try:
-                items = json.loads(text)
-            except ValueError as exc:
-                raise InvalidInput(f"not JSON ({exc})") from None
-            batch = coerce(items, **defaults)
+            batch = coerce(parse_json(text, "the JSON array"), **defaults)
         else:
             batch = []
             for n, line in enumerate(text.splitlines(), 1):
                 if not line.strip():
                     continue
-                try:
-                    item = json.loads(line)
-                except ValueError as exc:
-                    raise InvalidInput(f"line {n}: not JSON ({exc})") from None
+                item = parse_json(line, f"line {n}")
                 if not isinstance(item, dict):
                     raise InvalidInput(f"line {n}: expected a message object, got "
                                        f"{describe(item)}")

@@ -263,22 +263,29 @@ def _digest(line: str) -> bytes:
                            digest_size=DIGEST_SIZE).digest()
 
 
+def parse_json(text: str, where: str) -> Any:
+    """``text`` as JSON, every way it is not refused as :class:`InvalidInput` beginning
+    with ``where``: not JSON, nested past Python's stack, a number of thousands of
+    digits, ``NaN`` / ``Infinity`` (not JSON, never stored)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{where}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InvalidInput(f"{where}: nested too deeply") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            raise InvalidInput(f"{where}: a number of thousands of digits") from None
+        raise InvalidInput(f"{where}: {exc}") from None
+
+
 def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
                  ) -> Iterable[tuple[int, dict[str, Any], bytes]]:
     """Each non-blank line's number, record and digest (appended to ``digests``)."""
     for n, line in _utf8_lines(lines):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line, parse_constant=_no_constant)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"line {n}: not JSON ({exc.msg})") from None
-        except RecursionError:
-            raise InvalidInput(f"line {n}: nested too deeply") from None
-        except ValueError as exc:  # NaN / Infinity: not JSON, never stored
-            if "integer string conversion" in str(exc):
-                raise InvalidInput(f"line {n}: a number of thousands of digits") from None
-            raise InvalidInput(f"line {n}: {exc}") from None
+        rec = parse_json(line, f"line {n}")
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
         if rec["type"] in ("message", "vector"):  # an older chatmem's "" for none
