@@ -13,10 +13,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: package) and any lower layer's. The filter language (store.filters) is shared
 #: vocabulary — configuration validates filters with it — so it sits at the bottom.
 #: So does the wording of a schema's refusals (chatmem.refusals), which the servers and
-#: the memory_recall tool's own check (chatmem.tool) share.
+#: the memory_recall tool's own check (chatmem.tool) share, and the backoff formula
+#: (chatmem.backoff), which the indexer and the PostgreSQL store both pause by.
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
-     "chatmem.telemetry", "chatmem.refusals", "chatmem.logwindow"),
+     "chatmem.telemetry", "chatmem.refusals", "chatmem.logwindow", "chatmem.backoff"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
      "chatmem.overview", "chatmem.platforms"),

@@ -55,6 +55,33 @@ def test_retry_delays_double_up_to_the_cap() -> None:
     assert retry_delay(1, 0.05, 0.2) == 0.05 and retry_delay(4, 0.05, 0.2) == 0.2
 
 
+def test_the_doubling_is_written_once_where_every_layer_may_use_it() -> None:
+    """The backoff formula lives in chatmem.backoff, the bottom layer: the indexer's
+    retries and the PostgreSQL store's pauses before listening again use it, instead of
+    the store writing it a second time because it may not import the indexer (a fix to
+    one copy, such as the cap on the exponent, then missed the other). Read from the
+    source: neither the indexer nor any store raises 2 to a varying power (2**63, a
+    constant, is a bound, not a backoff)."""
+    import ast
+
+    import chatmem
+    import chatmem.backoff
+    from chatmem.store.postgres import LISTEN_RETRY_MAX_S, LISTEN_RETRY_S, listen_retry_pause
+
+    assert retry_delay is chatmem.backoff.retry_delay  # still importable from indexing
+    assert [listen_retry_pause(n) for n in range(0, 70)] == [
+        chatmem.backoff.retry_delay(n, LISTEN_RETRY_S, LISTEN_RETRY_MAX_S) for n in range(0, 70)]
+    src = Path(chatmem.__file__).parent
+    doubling = [
+        f"{path.relative_to(src)}:{node.lineno}"
+        for path in [src / "indexing.py", *sorted((src / "store").rglob("*.py"))]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+        and isinstance(node.left, ast.Constant) and node.left.value == 2
+        and not isinstance(node.right, ast.Constant)]
+    assert doubling == [], doubling
+
+
 def test_retry_settings_are_validated() -> None:
     from chatmem.config import Config
 

@@ -81,6 +81,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from dataclasses import dataclass, field
 
 from ._aio import wait_within
+from .backoff import retry_delay  # re-exported: it used to be defined here
 from .config import IndexingConfig
 from .embedding import Embedder
 from .embedding.embedder import Embedded, EmbedLike
@@ -132,14 +133,6 @@ CLAIM_RECHECK_S = 1.0
 #: everything), not a text: the rest waits for its retry, as in an outage, instead of
 #: one request and one log line per message at every retry step.
 INVALID_SPLIT_PROBES = 3
-
-
-def retry_delay(attempts: int, initial_s: float, max_s: float, jitter: float = 0.0) -> float:
-    """Seconds from a failed attempt to the next (E12): ``initial_s`` after the first
-    failure (``attempts`` = 1), doubled by each further one, at most ``max_s``, less the
-    share ``jitter`` (0 to :data:`RETRY_JITTER`) of it."""
-    base = min(max_s, initial_s * 2.0 ** min(max(attempts - 1, 0), 64))
-    return base * (1.0 - jitter)
 
 
 def vector_entry(msg: Message, session: Session | None, vector: object, model_id: str

@@ -140,6 +140,7 @@ from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from ... import refusals
+from ...backoff import retry_delay
 from ...errors import ConfigError, DamagedRow, InvalidInput, StoreClosed, StoreError
 from ...models import (
     VECTOR_FIELDS,
@@ -259,8 +260,9 @@ _TEXT_FIELDS = VECTOR_FIELDS - {"ts"}
 def listen_retry_pause(failures: int) -> float:
     """Seconds before the next attempt to listen for pending announcements after
     ``failures`` in a row (1: the connection was just lost): :data:`LISTEN_RETRY_S`,
-    doubled by each further one, at most :data:`LISTEN_RETRY_MAX_S`."""
-    return min(LISTEN_RETRY_MAX_S, LISTEN_RETRY_S * 2.0 ** min(max(failures - 1, 0), 64))
+    doubled by each further one, at most :data:`LISTEN_RETRY_MAX_S`: the indexer's
+    doubling (:func:`chatmem.backoff.retry_delay`), without jitter."""
+    return retry_delay(failures, LISTEN_RETRY_S, LISTEN_RETRY_MAX_S)
 
 
 def _claimable(owner: str | None) -> Statement | None:
