@@ -50,12 +50,18 @@ def pg_url() -> str:
 
 
 def pg_schema_url(url: str, schema: str) -> str:
-    """``url`` with ``schema=<schema>`` set (a store confined to that schema)."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+    """``url`` with ``schema=<schema>`` set (a store confined to that schema). The schema
+    is percent-encoded as chatmem reads it back (``%xx``, not a form's ``+``), but for
+    ``{`` and ``}``: a server's template (``cm_{namespace}``) stays a template, which an
+    encoded ``cm_%7Bnamespace%7D`` is not. The URL's other parameters are kept as
+    written."""
+    from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
     parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
-    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
+    query = [item for item in parts.query.split("&")
+             if item and unquote(item.partition("=")[0]) != "schema"]
+    query.append(f"schema={quote(schema, safe='{}')}")
+    return urlunsplit(parts._replace(query="&".join(query)))
 
 
 async def drop_pg_schema(url: str, schema: str) -> None:

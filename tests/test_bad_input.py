@@ -699,7 +699,8 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
     import httpx
 
     from backends import pg_schema_url, pg_url
-    from chatmem.server.http import KeyTable, create_app
+    from chatmem.server.http import KeyTable, create_app, namespace_url
+    from chatmem.store.postgres.url import parse_url
     from servers import running
 
     for entry, says in (
@@ -718,8 +719,13 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
     key = "owner-key-0123456789abcdef"
     keys = KeyTable.from_mapping({"keys": {"o": {"key": key, "namespace": "n",
                                                  "role": "owner"}}})
+    template = pg_schema_url(pg_url(), "cm_{namespace}")
+    # a template still, which each namespace fills in (an encoded cm_%7Bnamespace%7D was
+    # a fixed schema, and the case below never reached the template it describes)
+    assert template.endswith("schema=cm_{namespace}"), template
+    assert parse_url(namespace_url(template, "n", keys))[1]["schema"] == "cm_n"
     for url, vector, says in (
-            (pg_schema_url(pg_url(), "cm_{namespace}") + "&pool_size=abc", None,
+            (template + "&pool_size=abc", None,
              'storage URL: pool_size must be an integer, got "abc"'),
             (f"sqlite:///{tmp_path}/{{namespace}}.db",
              "qdrant://127.0.0.1:9?timeout=soon&prefix={namespace}",
