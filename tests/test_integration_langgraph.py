@@ -1151,3 +1151,57 @@ async def test_a_put_waits_for_a_rewrite_of_its_items_message(
         assert not await mem_a.storage.rewrites_owed()
         hits = await store.asearch(("m",), query="v1")
         assert [(h.key, h.value) for h in hits] == [("k", {"text": "v1"})]
+
+
+class Killed(Exception):
+    """Stands for ``kill -9`` of a put between its erase and its add: neither the put's
+    own put-back (of a value the store refuses) nor the end of its record runs."""
+
+
+async def _killed_put(store: ChatmemStore, mem: Memory, namespace: tuple[str, ...],
+                      key: str, value: dict[str, Any]) -> None:
+    """A put of ``key`` stopped for good between its erase and its add, as a process
+    killed there leaves the store (test_a_put_killed_part_way_… kills one for real):
+    the key without an item, its old value in a record of the replacement."""
+    real = mem.add
+
+    async def killed(*args: Any, **kwargs: Any) -> Any:
+        raise Killed
+
+    mem.add = killed  # type: ignore[method-assign]
+    try:
+        with pytest.raises(Killed):
+            await store.aput(namespace, key, value)
+    finally:
+        mem.add = real  # type: ignore[method-assign]
+    assert not await mem.get([message_id(namespace, key)])
+    assert await _replacements_left(mem)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_write_after_a_killed_replacement_is_not_undone_by_the_heal(
+        tmp_path: Path, backend: str) -> None:
+    """A put killed between its erase and its add leaves its old value in a record,
+    put back by the first call of the next store. A delete of that key, or a put, made
+    meanwhile by a store that had already healed left the record in place: the heal
+    then put the old value back over the later write (the deleted item came back; after
+    a second killed replacement, of the later value, the heal put back whichever of the
+    two records it read first, the older value too). A write of a key that finds no
+    item now drops the key's record; a replacement keeps one record per item, the
+    last value."""
+    ns = ("m", "u1")
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(ns, "gone", {"text": "my cat is called Tom"})
+        await _killed_put(store, mem, ns, "gone", {"text": "my cat is called Felix"})
+        await store.adelete(ns, "gone")  # acknowledged: the key holds no item
+        assert await ChatmemStore(mem).aget(ns, "gone") is None
+
+        for first, then in (("Rex", "Max"), ("Fido", "Bob"), ("Spot", "Ace")):
+            await store.aput(ns, "k", {"text": f"my dog is called {first}"})
+            await _killed_put(store, mem, ns, "k", {"text": "my dog is called Nemo"})
+            await store.aput(ns, "k", {"text": f"my dog is called {then}"})  # had none
+            await _killed_put(store, mem, ns, "k", {"text": "my dog is called Nemo"})
+            item = await ChatmemStore(mem).aget(ns, "k")  # a new store: it heals
+            assert item is not None and item.value == {"text": f"my dog is called {then}"}
+        await _one_item_left(mem, ns, "k")

@@ -62,7 +62,6 @@ import math
 import re
 import sys
 import threading
-import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from operator import itemgetter
@@ -447,6 +446,7 @@ class ChatmemStore(BaseStore):
                 async with self._held_item(mid) as old:
                     if old is not None:
                         await self.memory.delete([mid])
+                    await self._drop_replacement(mid)
                 return
             if not isinstance(op.value, Mapping):
                 raise TypeError(f"a LangGraph item value must be a dict, got "
@@ -533,10 +533,15 @@ class ChatmemStore(BaseStore):
         (:meth:`_heal`). The caller holds :meth:`_held_item` of ``msg``."""
         if old is None:
             await self.memory.add(msg)
+            # a killed replacement's record (the key left without an item) is older than
+            # this value: the heal must not put its value back over this one
+            await self._drop_replacement(msg.id or "")
             return
         store = self.memory.store
-        # one record per replacement: two puts of a key at once each end their own
-        record = f"{old.id}:{uuid.uuid4().hex}"
+        # one record per item, named by its message id: puts of a key apply one at a
+        # time (the item's lock), and a record left by a killed one holds an older value
+        # than ``old``, replaced here (the heal then has one value to put back, the last)
+        record = old.id or ""
         await store.meta_set(REPLACING_NAMESPACE, record, json.dumps(old.to_dict()))
         await self.memory.delete([old.id or ""])
         try:
@@ -554,6 +559,16 @@ class ChatmemStore(BaseStore):
             raise
         await store.meta_delete(REPLACING_NAMESPACE, record)
 
+    async def _drop_replacement(self, mid: str) -> None:
+        """Drop the record of a replacement of the item ``mid`` a killed (or failing) put
+        left, once a later write of the key is stored (the caller holds the item's lock,
+        so no live put is making one): its value is older than that write's, and the
+        heal put it back over it (a delete of the key undone, or the value of the put
+        before the last one restored)."""
+        store = self.memory.store
+        if await store.meta_get(REPLACING_NAMESPACE, mid) is not None:
+            await store.meta_delete(REPLACING_NAMESPACE, mid)
+
     async def _heal(self) -> None:
         """Put back the old value of each item whose replacement stopped after its erase
         (the process killed, the store failing): the key holds no item then. One the
@@ -562,18 +577,22 @@ class ChatmemStore(BaseStore):
         (:meth:`_item_lock`): the heal waits for it to end, and its record is gone
         then, unless the put could store neither value. Every put of the key takes that
         lock too: one that finds the key without an item (a killed replacement's, not
-        healed yet) stores its value, and the heal then leaves it."""
+        healed yet) stores its value and drops the record, and the heal then leaves it."""
         async with self._writing():
             if self._healed:
                 return
             store = self.memory.store
             left = False
-            for _, record, value in [r for r in await store.meta_items()
-                                     if r[0] == REPLACING_NAMESPACE]:
-                old = Message.from_dict(json.loads(value))
-                async with self._item_lock(old.id or ""):
-                    if await store.meta_get(REPLACING_NAMESPACE, record) is None:
-                        continue  # the put that kept it has ended
+            for _, record, seen in [r for r in await store.meta_items()
+                                    if r[0] == REPLACING_NAMESPACE]:
+                mid = Message.from_dict(json.loads(seen)).id or ""
+                async with self._item_lock(mid):
+                    # read again under the lock: the put that kept it has ended (gone),
+                    # or a later put of the key kept its own old value under that name
+                    value = await store.meta_get(REPLACING_NAMESPACE, record)
+                    if value is None:
+                        continue
+                    old = Message.from_dict(json.loads(value))
                     left = not await self._put_back(old, record) or left
             self._healed = not left
 
