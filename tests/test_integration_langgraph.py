@@ -24,7 +24,7 @@ from langgraph.store.base import BaseStore, Item, SearchItem
 from langgraph.store.memory import InMemoryStore
 
 import chatmem.testing
-from chatmem import Memory, SyncMemory
+from chatmem import Memory, Message, SyncMemory
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
@@ -852,6 +852,26 @@ async def _read_or_wait(first: asyncio.Future[Any]) -> None:
             await asyncio.sleep(0.05)
 
 
+async def _until_waiting(call: asyncio.Future[Any], backend: str, mem: Memory,
+                         key: Any) -> None:
+    """Until ``call`` has ended or waits for a lock: on PostgreSQL an advisory lock (in
+    pg_locks), on SQLite the memory's lock named ``key`` (its item's, a message's)."""
+    if backend == "postgres":
+        await _read_or_wait(call)
+        return
+    while not call.done() and not getattr(mem._key_locks.get(key), "_waiters", None):
+        await asyncio.sleep(0)
+
+
+async def _one_vector_of(mem: Memory, msg: Message, text: str) -> None:
+    """The index holds one entry of ``msg``'s id, at its time, embedded from ``text``."""
+    assert mem.index is not None and mem.embedder is not None
+    entries = [e for e in await mem.index.scan_vectors(None, 100) if e.message_id == msg.id]
+    assert [e.ts for e in entries] == [msg.ts]
+    made_from = np.asarray(await mem.embedder.embed_one(text))
+    assert float(np.dot(entries[0].vector, made_from)) > 0.99
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="stdin of a subprocess")
 async def test_a_new_store_leaves_another_processs_live_replacement_alone() -> None:
     """PostgreSQL, two processes: a put of process A holds its replacement between the
@@ -1034,13 +1054,8 @@ async def test_two_puts_of_a_new_key_at_once_leave_one_item_and_both_succeed(
         await adding.wait()
         mem_a.add = real  # type: ignore[method-assign]
         second = asyncio.ensure_future(b.aput(("m",), "k", {"text": "from b"}))
-        if backend == "postgres":
-            await _read_or_wait(second)  # b waits for a's lock (or has ended)
-        else:  # b waits for the memory's lock of the item (or has ended)
-            name = f"langgraph:{message_id(('m',), 'k')}"
-            while not second.done() and not getattr(
-                    mem_a._key_locks.get(name), "_waiters", None):
-                await asyncio.sleep(0)
+        # b waits for a's lock of the item
+        await _until_waiting(second, backend, mem_a, f"langgraph:{message_id(('m',), 'k')}")
         go.set()
         await asyncio.gather(first, second)
         item = await b.aget(("m",), "k")
@@ -1120,13 +1135,8 @@ async def test_a_put_waits_for_a_rewrite_of_its_items_message(
             mem_a.rewrite(old.session_id, old.ts, content="v0 edited"))
         await rewriting.wait()
         put = asyncio.ensure_future(store.aput(("m",), "k", {"text": "v1"}))
-        if backend == "postgres":
-            await _read_or_wait(put)  # the put waits for the rewrite's lock (or ended)
-        else:  # it waits for the memory's lock of the message (or has ended)
-            key = (old.session_id, old.ts)
-            while not put.done() and not getattr(
-                    mem_a._key_locks.get(key), "_waiters", None):
-                await asyncio.sleep(0)
+        # the put waits for the rewrite's lock of the message
+        await _until_waiting(put, backend, mem_a, (old.session_id, old.ts))
         put_ended_first = put.done()
         go.set()
         rewritten, _ = await asyncio.gather(rewrite, put)
@@ -1141,13 +1151,7 @@ async def test_a_put_waits_for_a_rewrite_of_its_items_message(
             await mem.flush()
         now = (await mem_a.get([mid]))[mid]
         assert now.content == "v1" and now.ts is not None and now.ts > old.ts
-        assert mem_a.index is not None
-        entries = [e for e in await mem_a.index.scan_vectors(None, 100)
-                   if e.message_id == mid]
-        assert [e.ts for e in entries] == [now.ts]  # the put's message's, not the old
-        assert mem_a.embedder is not None
-        put_text = np.asarray(await mem_a.embedder.embed_one("v1"))
-        assert float(np.dot(entries[0].vector, put_text)) > 0.99
+        await _one_vector_of(mem_a, now, "v1")  # the put's message's, not the old
         assert not await mem_a.storage.rewrites_owed()
         hits = await store.asearch(("m",), query="v1")
         assert [(h.key, h.value) for h in hits] == [("k", {"text": "v1"})]
@@ -1205,3 +1209,63 @@ async def test_a_write_after_a_killed_replacement_is_not_undone_by_the_heal(
             item = await ChatmemStore(mem).aget(ns, "k")  # a new store: it heals
             assert item is not None and item.value == {"text": f"my dog is called {then}"}
         await _one_item_left(mem, ns, "k")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value(
+        tmp_path: Path, backend: str) -> None:
+    """Pins why the heal takes the item's lock and not the rewrite lock of the item's
+    message, which a put takes (ChatmemStore._heal): the heal writes only when the key
+    holds no item, so there is no message for a rewrite to be in the middle of, and its
+    one write, the add of the old value, is atomic. Held at that add, a rewrite of the
+    old message's (session, ts) from another memory (another process on PostgreSQL)
+    finds no message (it is ordered before the add; a later one rewrites the value put
+    back), and a put of the key waits for the heal (the item's lock, which a put of a
+    key without an item takes alone, in the same order) and then replaces the value put
+    back. One value in the end, the put's, with its vector; nothing left owed."""
+    from chatmem.errors import NotFound
+
+    ns = ("m",)
+    mid = message_id(ns, "k")
+    async with _two_memories(tmp_path, backend) as (mem_a, mem_b):
+        store = ChatmemStore(mem_b, index={"fields": ["text"]})
+        await store.aput(ns, "k", {"text": "v0"})
+        old = (await mem_b.get([mid]))[mid]
+        assert old.ts is not None
+        created = (await store.aget(ns, "k")).created_at  # type: ignore[union-attr]
+        await _killed_put(store, mem_b, ns, "k", {"text": "never"})
+        adding, go = asyncio.Event(), asyncio.Event()
+        real = mem_a.add
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            adding.set()  # the heal found no item: its add of the old value is next
+            await go.wait()
+            return await real(*args, **kwargs)
+
+        mem_a.add = held  # type: ignore[method-assign]
+        heal = asyncio.ensure_future(ChatmemStore(mem_a).aget(ns, "k"))
+        await adding.wait()
+        mem_a.add = real  # type: ignore[method-assign]
+        try:
+            rewritten: Message | None = await asyncio.wait_for(
+                mem_b.rewrite(old.session_id, old.ts, content="v0 edited"), 30)
+        except NotFound:
+            rewritten = None
+        assert rewritten is None or rewritten.content == "v0 edited"
+        put = asyncio.ensure_future(store.aput(ns, "k", {"text": "v1"}))
+        await _until_waiting(put, backend, mem_a, f"langgraph:{mid}")  # the heal's lock
+        put_ended_first = put.done()
+        go.set()
+        healed, _ = await asyncio.gather(heal, put)
+        assert not put_ended_first
+        assert healed is not None and healed.value == {"text": "v0"}
+        item = await store.aget(ns, "k")
+        assert item is not None and item.value == {"text": "v1"}
+        assert item.created_at == created
+        await _one_item_left(mem_a, ns, "k")
+        for mem in {id(m): m for m in (mem_a, mem_b)}.values():
+            await mem.flush()
+            assert not await mem.storage.rewrites_owed()
+        now = (await mem_a.get([mid]))[mid]
+        assert now.content == "v1"
+        await _one_vector_of(mem_a, now, "v1")

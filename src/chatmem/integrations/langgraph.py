@@ -577,7 +577,20 @@ class ChatmemStore(BaseStore):
         (:meth:`_item_lock`): the heal waits for it to end, and its record is gone
         then, unless the put could store neither value. Every put of the key takes that
         lock too: one that finds the key without an item (a killed replacement's, not
-        healed yet) stores its value and drops the record, and the heal then leaves it."""
+        healed yet) stores its value and drops the record, and the heal then leaves it.
+
+        The heal takes the item's lock alone, not the rewrite lock of the item's message
+        that a put takes after it (:meth:`_held_item`), and cannot race a rewrite or a
+        put of that message for it. It writes only when the key holds no item: then a
+        put of the key takes the item's lock alone too (no message, no message lock:
+        the same locks in the same order), and a rewrite has no message to be in the
+        middle of; :meth:`Memory.rewrite` finds none before the heal's add (NotFound,
+        nothing written) or rewrites the value put back after it, as with any add, its
+        vector version-checked by the indexer. The add is one atomic write; when the key
+        holds an item the heal only drops its record. A put that read the key before the
+        heal's add reads it again under the lock and takes the message's lock then
+        (:meth:`_held_item`). tests/test_integration_langgraph.py
+        test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value pins it."""
         async with self._writing():
             if self._healed:
                 return
