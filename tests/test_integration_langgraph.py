@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import re
 import sys
 from collections.abc import AsyncIterator
@@ -1269,3 +1270,29 @@ async def test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value(
         now = (await mem_a.get([mid]))[mid]
         assert now.content == "v1"
         await _one_vector_of(mem_a, now, "v1")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("selector", ["resource_id", "session"])
+async def test_forget_erases_the_old_value_a_killed_replacement_kept(
+        tmp_path: Path, backend: str, selector: str) -> None:
+    """A put killed between its erase and its add keeps the item's old value in the
+    store's metadata until the next store puts it back. Memory.forget of the user (or
+    of the namespace's session) erased the messages and left that record: the next
+    store's first call put the forgotten value back, and until then it stayed in the
+    store, unseen by export. Forget now drops the records of the sessions it erases."""
+    ns = ("memories", "u1")
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(ns, "k", {"text": "my cat is called Tom"})
+        await store.aput(("memories", "u2"), "k", {"text": "my dog is called Rex"})
+        await _killed_put(store, mem, ns, "k", {"text": "my cat is called Felix"})
+        await _killed_put(store, mem, ("memories", "u2"), "k", {"text": "a parrot"})
+        await mem.forget(**{selector: "u1" if selector == "resource_id" else session_id(ns)})
+        assert [json.loads(r[2])["session_id"] for r in await _replacements_left(mem)] == [
+            session_id(("memories", "u2"))]  # another user's is kept
+        fresh = ChatmemStore(mem)  # its first call heals
+        assert await fresh.aget(ns, "k") is None
+        other = await fresh.aget(("memories", "u2"), "k")
+        assert other is not None and other.value == {"text": "my dog is called Rex"}
+        assert not await _replacements_left(mem)

@@ -120,6 +120,7 @@ from .store.base import (
     CURSOR_NAMESPACE,
     LEGACY_KEY,
     LEGACY_NAMESPACE,
+    REPLACING_NAMESPACE,
     LexicalIndex,
     MessageStore,
     SessionSnapshot,
@@ -1366,10 +1367,11 @@ class Memory:
         """Erase everything stored of one speaker, one session, or one resource (the
         sessions whose resource id, own or inherited from their root, is it): the
         messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
-        embeddings (I8). Exactly one selector. Returns the counts per kind; sessions'
-        registrations and settings stay. ``dry_run``: erase nothing and return what
-        would go: the messages, and as ``vectors`` those of them indexed (the
-        confirmation shown before a forget)."""
+        embeddings (I8), and the old values of LangGraph items a put killed part way
+        kept to put back (:meth:`_forget_replacements`). Exactly one selector. Returns
+        the counts per kind; sessions' registrations and settings stay. ``dry_run``:
+        erase nothing and return what would go: the messages, and as ``vectors`` those
+        of them indexed (the confirmation shown before a forget)."""
         if not isinstance(dry_run, bool):
             raise InvalidInput(f"dry_run must be true or false, got {describe(dry_run)}")
         given = {name: value for name, value in (("speaker_id", speaker_id),
@@ -1402,9 +1404,28 @@ class Memory:
         erased = Erased()
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
+        await self._forget_replacements(set(scope) if scope is not None else None,
+                                        speaker_id)
         log.info("forgot %s %s: %s", name, as_given(value, sys.maxsize),
                  json.dumps(erased.to_dict()))
         return erased
+
+    async def _forget_replacements(self, sessions: set[str] | None,
+                                   speaker_id: str | None) -> None:
+        """Drop the old values a LangGraph put keeps while it replaces an item
+        (``REPLACING_NAMESPACE``, :mod:`chatmem.integrations.langgraph`) of these
+        ``sessions`` (``None``: of ``speaker_id``): a put killed part way left its record,
+        and the next LangGraph store would put the forgotten value back."""
+        for namespace, key, value in await self.store.meta_items():
+            if namespace != REPLACING_NAMESPACE:
+                continue
+            try:
+                old = Message.from_dict(json.loads(value))
+            except (ValueError, ChatmemError):
+                continue  # not a message this can read: left as it is
+            if (old.session_id in sessions if sessions is not None
+                    else old.speaker_id == speaker_id):
+                await self.store.meta_delete(REPLACING_NAMESPACE, key)
 
     async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
                             layer: Layer = "session", platform: str | None = None,
