@@ -442,27 +442,35 @@ async def test_connections_past_the_cap_are_refused_in_json_rpcs_shape(tmp_path:
     """``chatmem mcp --transport http`` answered a connection past --max-connections (and
     a late head, and what is not HTTP) in the HTTP API's error shape, written before any
     request reached the app: an MCP client read 'Server returned an error response'.
-    Now in JSON-RPC's shape, as every other refusal of the MCP server."""
+    Now in JSON-RPC's shape, as every other refusal of the MCP server; and a client that
+    sent its request at once reads it too, where it read a reset (the server closed the
+    socket with the request unread: tests/test_client_limits.py)."""
     async with mcp_over_http(tmp_path, "--max-connections", "2",
                              "--client-timeout", "30") as port:
         await asyncio.sleep(0.5)  # the server notices the probe's connection closed
         held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(2)]
+        request = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 2\r\n"
+                   b"Content-Type: application/json\r\n\r\n{}" % port)
         try:
             await asyncio.sleep(0.5)
             for sock in held:  # let in: nothing was answered on them
                 sock.setblocking(False)
                 with pytest.raises(BlockingIOError):
                     sock.recv(1)
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
-                answer = await asyncio.to_thread(_answer_of, extra)
+            answers = []
+            for first in (b"", *[request] * 20):
+                with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
+                    extra.sendall(first)
+                    answers.append(await asyncio.to_thread(_answer_of, extra))
         finally:
             for sock in held:
                 sock.close()
-        head, _, body = answer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 503 "), answer
-        assert b"retry-after: 1" in head.lower() and b"connection: close" in head.lower()
-        assert json.loads(body) == {"jsonrpc": "2.0", "id": None, "error": {
-            "code": -32600, "message": "the server has 2 connections open; try again"}}
+        for answer in answers:
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 503 "), answer
+            assert b"retry-after: 1" in head.lower() and b"connection: close" in head.lower()
+            assert json.loads(body) == {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "the server has 2 connections open; try again"}}
 
 
 # --------------------------------------------------------------------------- issue 9: the door

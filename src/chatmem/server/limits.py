@@ -42,10 +42,13 @@ files`` and a normal request timed out. Both servers (``chatmem serve``, ``chatm
   the read watch) until they fit; the answer just written is never the one dropped, so
   one larger than the whole budget still reaches a client that reads it. A client that
   reads at the speed of its link waits only moments and is not touched.
-* ``max_connections``: connections past this many are answered ``503`` and closed at
-  once, before the process runs out of file descriptors (which the stores, the model
-  and the PostgreSQL pool need too). The default stays 128 below the process's
-  ``RLIMIT_NOFILE``.
+* ``max_connections``: connections past this many are answered ``503`` and closed,
+  before the process runs out of file descriptors (which the stores, the model and the
+  PostgreSQL pool need too). The default stays 128 below the process's
+  ``RLIMIT_NOFILE``. The close waits for the client to close too, reading and dropping
+  what it sent, for at most :data:`DRAIN_S` and :data:`DRAIN_BYTES`: closed at once with
+  a request unread, the connection was reset and the client read ECONNRESET, not the
+  503 (so too the 408 and 400 written here).
 
 The head deadline and the read watch live in an ``h11`` protocol of uvicorn's
 (:func:`protocol_class`): uvicorn has no such setting (its ``timeout_keep_alive``
@@ -62,6 +65,7 @@ import contextlib
 import json
 import logging
 import math
+import os
 import socket
 import struct
 from collections.abc import Callable
@@ -95,6 +99,18 @@ BODY_DEADLINE_FACTOR = 6.0
 #: uvicorn's listen backlog, which is also how many connections asyncio accepts in one
 #: go, before any of them can be refused.
 MAX_BACKLOG = 2048
+#: A connection refused by the connection layer (503 at the cap, 408, 400) is not
+#: closed with the answer: closing a socket whose receive buffer holds bytes the server
+#: did not read (the request a client sent before the server took the connection) makes
+#: the kernel reset it, and the client's kernel then drops the answer it had received
+#: (the client read ECONNRESET, not the 503). The answer is written, the write side
+#: shut (the client reads it to its end), and what the client sends is read and dropped
+#: until it closes, for at most this many seconds and :data:`DRAIN_BYTES` bytes, so a
+#: client cannot hold a descriptor with it.
+DRAIN_S = 1.0
+DRAIN_BYTES = 1024 * 1024
+#: Refused connections draining at once, at most (:meth:`ClientLimits.draining`).
+MAX_DRAINING = 256
 
 
 def open_file_limit() -> int | None:
@@ -165,12 +181,27 @@ class ClientLimits:
         soft = open_file_limit()
         if soft is None:
             return MAX_BACKLOG
-        spare = soft - self.max_connections - RESERVED_DESCRIPTORS // 2
+        spare = self._spare(soft)
         if spare < 32:
             log.warning("--max-connections %d leaves %d of the %d open files this process "
                         "may have: raise ulimit -n, or lower --max-connections",
                         self.max_connections, max(0, soft - self.max_connections), soft)
         return max(16, min(MAX_BACKLOG, spare // 2))
+
+    def draining(self) -> int:
+        """How many refused connections may drain at once (:data:`DRAIN_S`): the half of
+        the descriptors the cap leaves that the backlog does not take, 16 to
+        :data:`MAX_DRAINING`. Past it a refused connection is closed after reading only
+        what it has sent already."""
+        soft = open_file_limit()
+        if soft is None:
+            return MAX_DRAINING
+        spare = self._spare(soft)
+        return max(16, min(MAX_DRAINING, spare - spare // 2))
+
+    def _spare(self, soft: int) -> int:
+        """The descriptors of ``soft`` that the cap and the process itself leave."""
+        return soft - self.max_connections - RESERVED_DESCRIPTORS // 2
 
 
 class ClientTooSlow(StarletteHTTPException):
@@ -407,7 +438,8 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
     own metrics never see them: a refusal at the cap is the overload signal). Those
     answers (503 at the cap, 408 for a late head, 400 for what is not HTTP) are in the
     HTTP API's error shape, or with ``jsonrpc`` in JSON-RPC's, which an MCP client reads
-    (:func:`jsonrpc_error_body`)."""
+    (:func:`jsonrpc_error_body`), and their connections are closed without a reset: what
+    the client sent is drained first (:data:`DRAIN_S`)."""
 
     def answer(transport: asyncio.BaseTransport, status: int, reason: str, message: str,
                *, retry_after: int | None = None) -> None:
@@ -426,26 +458,77 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
     # the connections whose answers wait in their write buffers (asyncio paused the
     # writing), and since when: one table per server, shared by its connections
     waiting: dict[GuardedH11Protocol, float] = {}
+    # the refused connections being drained before their close: not counted under the
+    # cap (they are done), and at most limits.draining() of them (they hold descriptors)
+    draining: set[GuardedH11Protocol] = set()
+    most_draining = limits.draining()
+    drain_s = min(DRAIN_S, limits.timeout)
 
     class GuardedH11Protocol(H11Protocol):
         _head_timer: asyncio.TimerHandle | None = None
         _head_begun = False
         _write_watch: asyncio.TimerHandle | None = None
         _write_left = 0
+        _drain_left: int | None = None  # bytes still read before the close, once refused
+        _drain_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if len(self.connections) > limits.max_connections:
+            open_now = len(self.connections) - len(draining)
+            if open_now > limits.max_connections:
                 log.warning("connection refused: %d open, --max-connections is %d",
-                            len(self.connections) - 1, limits.max_connections)
-                answer(transport, 503, "Service Unavailable",
-                       f"the server has {limits.max_connections} connections open; "
-                       "try again", retry_after=1)
-                transport.close()
+                            open_now - 1, limits.max_connections)
+                self._refuse(503, "Service Unavailable",
+                             f"the server has {limits.max_connections} connections open; "
+                             "try again", retry_after=1)
                 return
             self._await_head()
 
+        def _refuse(self, status: int, reason: str, message: str, *,
+                    retry_after: int | None = None) -> None:
+            """Answer ``status`` and close the connection without a reset: the
+            answer, then the write side shut (the client reads the answer to its end),
+            then what the client sends read and dropped until it closes too, for at most
+            ``drain_s`` and :data:`DRAIN_BYTES` (see :data:`DRAIN_S`)."""
+            if self._drain_left is not None:  # refused already: the write side is shut
+                return
+            self._stop_head_timer()
+            answer(self.transport, status, reason, message, retry_after=retry_after)
+            self._drain_left = DRAIN_BYTES
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True  # the app's request is over: its answer
+                self.cycle.message_event.set()  # would follow this one
+            if not self.transport.can_write_eof():  # pragma: no cover - TLS
+                self.transport.close()
+                return
+            self.transport.write_eof()
+            if len(draining) >= most_draining:  # no descriptors to wait with
+                self._drop_sent()
+                self.transport.close()
+                return
+            draining.add(self)
+            self.flow.resume_reading()
+            self._drain_timer = self.loop.call_later(drain_s, self.transport.close)
+
+        def _drop_sent(self) -> None:
+            """Read and drop what the client has sent already, up to :data:`DRAIN_BYTES`
+            (without waiting: the socket does not block)."""
+            sock = self.transport.get_extra_info("socket")
+            if sock is None:  # pragma: no cover - a socket transport has one
+                return
+            left = DRAIN_BYTES
+            with contextlib.suppress(OSError):  # BlockingIOError: nothing more yet
+                while left > 0:
+                    read = len(os.read(sock.fileno(), min(left, 65536)))
+                    if not read:
+                        return
+                    left -= read
+
         def connection_lost(self, exc: Exception | None) -> None:
+            draining.discard(self)
+            if self._drain_timer is not None:
+                self._drain_timer.cancel()
+                self._drain_timer = None
             self._stop_head_timer()
             self._stop_write_watch()
             waiting.pop(self, None)
@@ -515,6 +598,11 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
             self._write_watch = self.loop.call_later(limits.timeout, self._check_writes)
 
         def data_received(self, data: bytes) -> None:
+            if self._drain_left is not None:  # refused: read to be dropped
+                self._drain_left -= len(data)
+                if self._drain_left <= 0:
+                    self.transport.close()
+                return
             if self.conn.their_state is h11.IDLE:
                 self._head_begun = True
             super().data_received(data)
@@ -542,18 +630,18 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
                 return
             if self._head_begun:
                 log.info("request head not complete within %g s: closing", limits.timeout)
-                answer(self.transport, 408, "Request Timeout",
-                       f"the request head did not arrive within {limits.timeout:g} s")
+                self._refuse(408, "Request Timeout",
+                             f"the request head did not arrive within {limits.timeout:g} s")
+                return
             self.transport.close()
 
         def send_400_response(self, msg: str) -> None:
             """A request h11 cannot read (a bad request line or header, two
             Content-Lengths, a bad chunk size): the same JSON error as every other
             answer, where uvicorn wrote plain text ("Invalid HTTP request received.")."""
-            answer(self.transport, 400, "Bad Request", "the request is not valid "
-                   "HTTP/1.1 (its request line, a header or the body's framing could not "
-                   "be read); nothing was done")
-            self.transport.close()
+            self._refuse(400, "Bad Request", "the request is not valid HTTP/1.1 (its "
+                         "request line, a header or the body's framing could not be read); "
+                         "nothing was done")
 
     return GuardedH11Protocol
 
