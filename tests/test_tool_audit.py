@@ -5,6 +5,7 @@ changed, nothing seen beyond what the conversation may see, no run killed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -135,3 +136,38 @@ async def test_a_session_stores_an_item_too_large_for_the_metadata_and_gives_it_
     assert len((await mem.list(session="s1")).messages) == 5
     # and json.dumps of what comes back is the item as it came
     assert json.loads(json.dumps((await session.get_items())[2])) == items[2]
+
+
+async def test_a_caller_key_the_tool_does_not_take_is_refused_naming_the_one_meant(
+        tmp_path: Path) -> None:
+    """README § The memory_recall tool: call_tool(arguments, {"session_id", "speaker_id",
+    "platform"}). A caller mapping with another key was passed over: {"speaker": "carol"}
+    recalled without the same-user boost and {"platfrom": "qq"} without the platform,
+    and nothing said so. Now it is refused, as the tool's arguments are."""
+    from chatmem import Message, testing
+
+    def carol_over_dave(result: dict[str, Any]) -> float:
+        score = {hit["speaker"]: hit["score"] for hit in result["hits"]}
+        return float(score["carol"] / score["dave"])
+
+    async with await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=testing.embedder(),
+                                 scope="user") as mem:
+        await mem.add([Message(session_id="s1", content="carol likes hiking",
+                               speaker_id="carol"),
+                       Message(session_id="s1", content="dave likes hiking",
+                               speaker_id="dave")])
+        await mem.flush()
+        for caller, says in [
+                ({"session_id": "s1", "speaker": "carol"},
+                 "caller: unknown field(s) speaker (did you mean speaker_id?)"),
+                ({"session_id": "s1", "platfrom": "qq"},
+                 "caller: unknown field(s) platfrom (did you mean platform?)"),
+                ({"session_id": "s1", "colour": "red"},
+                 "caller: unknown field(s) colour; it takes session_id, speaker_id, platform")]:
+            with pytest.raises(InvalidInput) as info:
+                await mem.call_tool({"query": "hiking"}, caller)
+            assert str(info.value) == says
+        boosted = await mem.call_tool({"query": "hiking"}, {"session_id": "s1",
+                                                            "speaker_id": "carol"})
+        plain = await mem.call_tool({"query": "hiking"}, {"session_id": "s1"})
+    assert carol_over_dave(boosted) > 1.5 * carol_over_dave(plain)

@@ -20,7 +20,7 @@ from pydantic_core import PydanticKnownError
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
-from .refusals import as_given, describe, schema_errors
+from .refusals import as_given, describe, schema_errors, unknown_fields
 
 if TYPE_CHECKING:
     from pydantic_core.core_schema import ErrorType
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 TOOL_NAME = "memory_recall"
 #: Longest JSON text of one call's arguments (a query is at most 200,000 characters).
 MAX_ARGUMENTS_CHARS = 1_000_000
+
+
+#: The keys of a caller given as a mapping (:meth:`Caller.of`).
+_CALLER_FIELDS = ("session_id", "speaker_id", "platform")
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,11 @@ class Caller:
         if isinstance(value, Caller):
             sid, speaker, platform = value.session_id, value.speaker_id, value.platform
         elif isinstance(value, Mapping):
+            # a key it does not take is refused, not passed over: {"speaker": "carol"}
+            # lost the same-user boost, {"platfrom": "qq"} the platform, with no word
+            unknown = [str(k) for k in value if k not in _CALLER_FIELDS]
+            if unknown:
+                raise InvalidInput(unknown_fields("caller", unknown, _CALLER_FIELDS))
             sid = value.get("session_id")
             speaker = value.get("speaker_id")
             platform = value.get("platform")
