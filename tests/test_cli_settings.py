@@ -9,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from chatmem import Memory, Message
@@ -286,3 +287,36 @@ def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
     got, hits = asyncio.run(now())
     assert got is not None and got.metadata == {"kind": "caption"} and got.ts == 1_000
     assert hits == ["a cat asleep on a red sofa"]
+
+
+def test_every_example_of_the_settings_commands_runs_as_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each example of chatmem scope, retention and session's --help, pasted into a
+    folder holding chat.db, does what it shows. `chatmem scope set --help` gave
+    '--layer group --platform slack --group-id T1 group', which stopped with 'VALUE must
+    be one of all, user, platform, resource, session (or thread), got 'group'', and
+    listed the values as 'session, resource, group, platform, all' (no user; group is a
+    layer, not a scope) over 'the configuration's recall.scope' (the option is scope)."""
+    import re
+    import shlex
+
+    import click
+
+    monkeypatch.chdir(tmp_path)
+    make_store(tmp_path / "chat.db")
+    ran = 0
+    for name in ("scope", "retention", "session"):
+        group = main.commands[name]
+        assert isinstance(group, click.Group)
+        for sub in (group, *group.commands.values()):
+            found = re.search(r"Example:\n(.*?)(?:\n\s*\n|\Z)", sub.help or "", re.S)
+            assert found, f"chatmem {name} {sub.name} has no example"
+            for line in found.group(1).replace("\\\n", " ").splitlines():
+                if line.strip():
+                    res = cli(*shlex.split(line)[1:])
+                    assert res.exit_code == 0, f"{line.strip()}: {res.output}"
+                    ran += 1
+    assert ran >= 12
+    scope_help = cli("scope", "set", "--help").output
+    assert "VALUE: all, user, platform, resource, session" in scope_help
+    assert "recall.scope" not in scope_help

@@ -1908,12 +1908,13 @@ async def scope_show(db: str | None, config_path: str | None, vector: str | None
 @run
 async def scope_set(db: str | None, config_path: str | None, vector: str | None,
                     value: str, **layer: str | None) -> None:
-    """Set one settings layer's scope (VALUE: session, resource, group, platform, all;
-    the most specific layer set wins, else the configuration's recall.scope).
+    """Set one settings layer's scope (VALUE: all, user, platform, resource, session,
+    or thread for session; the most specific layer set wins, else the configuration's
+    scope).
 
     \b
     Example:
-      chatmem scope set --db chat.db --layer group --platform slack --group-id T1 group
+      chatmem scope set --db chat.db --layer group --platform slack --group-id T1 session
       chatmem scope set --db chat.db --session alice-dm session
     """
     await _set_layer(db, config_path, vector, "scope", value, **layer)
