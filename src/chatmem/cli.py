@@ -44,6 +44,7 @@ from .models import (
     now_ms,
     validate_message,
 )
+from .recall.request import id_list
 from .refusals import as_given, describe
 from .scopes import LAYER_PARTS, PART_LAYER
 
@@ -1565,7 +1566,8 @@ async def forget(db: str | None, config_path: str | None, vector: str | None,
 @run
 async def delete(db: str | None, config_path: str | None, vector: str | None, yes: bool,
                  ids: tuple[str, ...]) -> None:
-    """Erase these messages (by id) everywhere, as forget does.
+    """Erase these messages (by their whole ids, as chatmem list prints them)
+    everywhere, as forget does; an id that matches no message is named.
 
     \b
     Example:
@@ -1574,8 +1576,17 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
     if not yes:
         _confirm(f"Erase {len(ids)} message(s)?", "delete")
     async with await open_existing(db, config_path, vector) as mem:
-        n = await mem.delete(list(ids))
-    click.echo(f"deleted {n} message(s)")
+        wanted = list(dict.fromkeys(id_list(ids, "ids")))
+        damaged: list[str] = []  # a damaged row is there, and is erased by its id
+        found = await mem.store.get(wanted, damaged=damaged)
+        n = await mem.delete(wanted)
+    # an id that matches nothing (a typo, a part of one) is said, not only counted
+    missing = [i for i in wanted if i not in found and i not in damaged]
+    said = ", ".join(describe(i) for i in missing[:5]) + \
+        (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    click.echo(f"deleted {n} message(s)" + (
+        f"; no message has the id {said} (an id is whole: chatmem list shows them)"
+        if missing else ""))
 
 
 @main.command()
