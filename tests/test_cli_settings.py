@@ -266,7 +266,11 @@ def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
     res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000")
     assert res.exit_code == 2 and "needs --content, --visible-content or --metadata" in res.output
     res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "3000", "--content", "x")
-    assert res.exit_code == 2 and 'no message at session "s1", ts 3000' in res.output
+    # the time is exact to the millisecond: the error says where to read it
+    assert res.exit_code == 2 and res.stderr == (
+        f'error: no message at session "s1", ts 3000 (chatmem list --db {db} --session s1 '
+        "shows each of its messages' ts, first on its line)\n")
+    assert cli("list", "--db", str(db), "--session", "s1").output.startswith("1000  s1  ")
     res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000", "--metadata",
               '{"n": NaN}')
     assert res.exit_code == 2 and "nan is not a JSON number" in res.output

@@ -33,7 +33,7 @@ import click
 
 from .config import PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
-from .errors import ChatmemError, ConfigError, DamagedRow, InvalidInput
+from .errors import ChatmemError, ConfigError, DamagedRow, InvalidInput, NotFound
 from .memory import Memory
 from .models import (
     MAX_CONTENT_CHARS,
@@ -1736,8 +1736,13 @@ async def rewrite(db: str | None, config_path: str | None, vector: str | None, s
         except ValueError as exc:
             fail(f"--metadata must be a JSON object: {exc}")
     async with await open_existing(db, config_path, vector) as mem:
-        msg = await mem.rewrite(session, ts, content=content,
-                                visible_content=visible_content, metadata=meta)
+        try:
+            msg = await mem.rewrite(session, ts, content=content,
+                                    visible_content=visible_content, metadata=meta)
+        except NotFound as exc:  # a time is exact to the millisecond: say where to read it
+            where = "" if db is None else f" --db {shlex.quote(db)}"
+            fail(f"{exc} (chatmem list{where} --session {shlex.quote(session)} shows each "
+                 "of its messages' ts, first on its line)")
         await _flush_saying(mem, f"rewrote {msg.id}")
     if as_json:
         _echo_json(msg.to_dict())
