@@ -198,6 +198,13 @@ def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path)
     res = cli("session", "set", "--db", str(db), "--resource-id", "alice", "--metadata",
               '{"tz": "Europe/Berlin"}', "alice-dm")
     assert res.exit_code == 0 and res.output == "session alice-dm changed\n"
+    # no field given: it said 'session alice-dm changed', and changed nothing
+    before = asyncio.run(stored_session(db, "alice-dm"))
+    res = cli("session", "set", "--db", str(db), "alice-dm")
+    assert res.exit_code == 0 and res.output == (
+        "session alice-dm is registered already; nothing given to change (give a field "
+        "such as --resource-id, or --unset FIELD)\n")
+    assert asyncio.run(stored_session(db, "alice-dm")) == before
     alice = asyncio.run(stored_session(db, "alice-dm"))
     assert alice is not None
     assert (alice["origin_platform"], alice["resource_id"], alice["metadata"]) == (

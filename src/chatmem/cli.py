@@ -1845,11 +1845,17 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
         # an older chatmem's "" for none, still in its store, is kept as none
         kept = blank_labels_as_none(old.to_dict(), SESSION_TEXT_FIELDS) \
             if old is not None else {"id": session_id}
-        stored = await mem.upsert_session({**kept, **fields, **cleared})
+        if old is not None and not fields and not cleared:
+            # nothing given: nothing to write, and "changed" would say otherwise
+            stored, said = old, "is registered already; nothing given to change (give " \
+                "a field such as --resource-id, or --unset FIELD)"
+        else:
+            stored = await mem.upsert_session({**kept, **fields, **cleared})
+            said = "changed" if old else "registered"
     if as_json:
         _echo_json(stored.to_dict())
     else:
-        click.echo(printable(f"session {stored.id} " + ("changed" if old else "registered")))
+        click.echo(printable(f"session {stored.id} {said}"))
 
 
 def _cli_owner() -> dict[str, str]:
