@@ -432,3 +432,25 @@ def test_what_a_command_did_is_said_in_words(tmp_path: Path) -> None:
     res = runner.invoke(main, ["clear", "--db", copy, "--yes"])
     assert res.exit_code == 0, res.output
     assert re.search(r"^cleared [a-z]+ \d+(, [a-z]+ \d+)*$", res.stdout, re.M), res.stdout
+
+
+def test_recall_help_gives_the_configurations_defaults(tmp_path: Path) -> None:
+    """chatmem recall --help said '--top-k: Hits to return (default 5)', '--window
+    (default 2)', '--min-score (default 0)' and '--session (needed by scope=session)',
+    but the defaults are the configuration's (a file's search.top_k = 1 recalls one
+    hit) and the scopes resource and platform need --session too."""
+    shown = " ".join(CliRunner().invoke(main, ["recall", "--help"]).output.split())
+    for said in ("the configuration's search.top_k, 5", "context_expand.window, 2",
+                 "search.min_score, 0", "the scopes session, resource and platform"):
+        assert said in shown, said
+    db, cfg = str(tmp_path / "c.db"), tmp_path / "c.toml"
+    cfg.write_text("[search]\ntop_k = 1\n")
+    for text in ("the cat sleeps", "the cat eats", "the cat plays"):
+        assert CliRunner().invoke(main, ["add", "--db", db, "--session", "s", text]
+                                  ).exit_code == 0
+    res = CliRunner().invoke(main, ["recall", "--db", db, "--config", str(cfg), "--json",
+                                    "cat"])
+    assert res.exit_code == 0 and len(json.loads(res.output)["hits"]) == 1
+    for text in ("platform", "resource"):
+        res = CliRunner().invoke(main, ["recall", "--db", db, "--scope", text, "cat"])
+        assert res.exit_code == 2 and "needs --session" in res.output

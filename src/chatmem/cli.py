@@ -848,16 +848,21 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
 @main.command()
 @db_option
 @vector_option
-@click.option("--session", default=None, help="The current session (needed by scope=session).",
-              callback=selector)
+@click.option("--session", default=None, callback=selector,
+              help="The current session (needed by the scopes session, resource and "
+                   "platform).")
 @click.option("--scope", default=None,
               type=OneOf(["all", "user", "platform", "resource", "session", "thread"]),
-              help="Visibility scope (default: from configuration, 'all').")
-@click.option("--top-k", type=Number(int), default=None, help="Hits to return (default 5).")
+              help="Visibility scope (default: the session's settings, else the "
+                   "configuration's scope, all).")
+@click.option("--top-k", type=Number(int), default=None,
+              help="Hits to return (default: the configuration's search.top_k, 5).")
 @click.option("--window", type=Number(int), default=None,
-              help="Neighbours each side (default 2).")
+              help="Neighbours each side (default: the configuration's "
+                   "context_expand.window, 2).")
 @click.option("--min-score", type=Number(float), default=None,
-              help="Semantic floor 0..1 (default 0).")
+              help="Semantic floor 0..1 (default: the configuration's search.min_score, "
+                   "0).")
 @click.option("--no-follow-replies", "no_follow", is_flag=True,
               help="No reply or sitting inherits a match's score (messages are documents).")
 @click.option("--json", "as_json", is_flag=True, help="Structured hits as JSON.")
