@@ -571,3 +571,24 @@ async def test_every_bad_argument_of_a_method_is_named_as_the_caller_wrote_it(
         assert not never, f"{method}: no value of NAMING_VALUES refused for {never}"
     finally:
         await mem.close()
+
+
+@pytest.mark.parametrize(("config", "says"), [
+    ("chatmem.toml", 'config must be a mapping of options or a Config, got "chatmem.toml"; '
+     "a file's name: read the file and pass its table (tomllib.load for TOML, "
+     "yaml.safe_load for YAML)"),
+    (Path("chatmem.yaml"), 'got "chatmem.yaml"; a file\'s name'),
+    (5, "config must be a mapping of options or a Config, got 5"),
+])
+async def test_a_config_that_is_no_table_is_named_with_what_to_pass(
+        tmp_path: Path, config: Any, says: str) -> None:
+    """Memory.open(url, config="chatmem.toml") (a file's name, as --config takes it)
+    said 'invalid configuration: expected a mapping of options, got str': neither the
+    argument nor what to pass. Now it names config and, for a file's name, the way to
+    read one; nothing is created."""
+    from chatmem.errors import ConfigError
+
+    with pytest.raises(ConfigError) as info:
+        await Memory.open(f"sqlite:///{tmp_path}/c.db", config=config)
+    assert says in str(info.value) and str(info.value).startswith("config must be")
+    assert not (tmp_path / "c.db").exists()

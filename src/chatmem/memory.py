@@ -40,6 +40,7 @@ from .embedding.auto import META_TENTATIVE_KEY as AUTO_TENTATIVE_KEY
 from .embedding.remote import RemoteProvider
 from .errors import (
     ChatmemError,
+    ConfigError,
     DamagedRow,
     EmbeddingUnavailable,
     FilterError,
@@ -519,6 +520,15 @@ class Memory:
                 isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
             raise InvalidInput("env must be a mapping of variable names to strings (e.g. "
                                f"os.environ), got {describe(env)}")
+        if config is not None and not isinstance(config, (Config, Mapping)):
+            # config="chatmem.toml" said 'invalid configuration: expected a mapping of
+            # options, got str', naming neither the argument nor what to pass
+            named = isinstance(config, (str, os.PathLike))
+            raise ConfigError(
+                "config must be a mapping of options or a Config, got "
+                f"{describe(os.fspath(config) if named else config)}" + (
+                    "; a file's name: read the file and pass its table (tomllib.load "
+                    "for TOML, yaml.safe_load for YAML)" if named else ""))
         cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
             # as written: a scope given as its alias ('thread') keeps it for messages
