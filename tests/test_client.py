@@ -4,6 +4,7 @@ every method, the library's error classes rebuilt from the answers, and the sync
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -58,6 +59,48 @@ async def wait_indexed(c: AsyncClient, n: int) -> None:
     while (await c.stats())["indexed"] < n:
         assert time.monotonic() < deadline, "indexing did not finish"
         await asyncio.sleep(0.05)
+
+
+async def test_upsert_session_loses_no_settings_silently(tmp_path: Path) -> None:
+    """The HTTP API cannot change a session's ``settings`` (PUT keeps the stored ones):
+    ``upsert_session`` dropped settings it was given without a word. Now settings the
+    server holds already (a get_session → upsert_session round trip) or none are taken,
+    and others are refused naming ``session.settings`` and the fix, nothing sent."""
+    from chatmem import Memory
+
+    keys = tmp_path / "keys.toml"
+    keys.write_text(f'[keys.owner]\nkey = "{OWNER}"\nnamespace = "home"\nrole = "owner"\n',
+                    encoding="utf-8")
+    mem = await Memory.open(f"sqlite:///{tmp_path}/home.db")
+    await mem.upsert_session(Session(id="tuned", resource_id="alice",
+                                     settings={"tone": "brief", "langs": ["en", "fr"]}))
+    await mem.close()
+    with chatmem_serve(f"sqlite:///{tmp_path}/{{namespace}}.db", keys,
+                       tmp_path / "serve.log") as base:
+        async with AsyncClient(base, OWNER) as owner:
+            got = await owner.get_session("tuned")
+            assert got is not None and got.settings == {"tone": "brief", "langs": ["en", "fr"]}
+            # the round trip of an unchanged session, and one changing another field
+            assert await owner.upsert_session(got) == got
+            moved = await owner.upsert_session({**got.to_dict(), "resource_id": "bob",
+                                                "settings": {"langs": ("en", "fr"),
+                                                             "tone": "brief"}})
+            assert moved.resource_id == "bob" and moved.settings == got.settings
+            # none given: the stored ones kept, as before
+            plain = await owner.upsert_session(Session(id="tuned", resource_id="carol"))
+            assert plain.settings == got.settings
+            for changed, sid in (({"tone": "chatty"}, "tuned"), ({"tone": "brief"}, "fresh")):
+                with pytest.raises(InvalidInput) as err:
+                    await owner.upsert_session(Session(id=sid, settings=changed))
+                said = str(err.value)
+                assert said.startswith(f"session.settings {json.dumps(changed)}: the HTTP "
+                                       "API cannot change a session's settings"), said
+                assert "get_session" in said and "Memory.upsert_session" in said
+            assert (await owner.get_session("tuned")).resource_id == "carol"  # type: ignore[union-attr]
+            assert await owner.get_session("fresh") is None  # nothing was sent
+            for bad in ("brief", {"when": {1, 2}}):
+                with pytest.raises(InvalidInput, match="session.settings"):
+                    await owner.upsert_session({"id": "tuned", "settings": bad})
 
 
 async def test_health_stats_and_metrics(server: str) -> None:

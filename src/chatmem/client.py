@@ -390,6 +390,16 @@ def _told(text: str, secret: str | None) -> str:
     return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS] + "…"
 
 
+def _json_value(value: Any, name: str) -> Any:
+    """``value`` as JSON reads it back (a tuple as a list, ...), so that what is sent
+    compares with what the server holds; :class:`InvalidInput` naming ``name`` when
+    JSON cannot hold it."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        raise InvalidInput(f"{name} must be plain JSON, got {describe(value)}") from None
+
+
 def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
 
@@ -635,17 +645,39 @@ class AsyncClient:
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
-        Its ``settings`` field is left out and the server keeps the stored one (the scope
-        and retention settings are apart from it: :meth:`set_scope`,
-        :meth:`set_retention`)."""
+        Its ``settings`` (a free JSON field) the HTTP API cannot change: the server keeps
+        the stored ones. So none (``{}``) or the stored ones (what :meth:`get_session`
+        returned) are taken, and others are refused (:class:`InvalidInput` naming
+        ``session.settings``, nothing sent) rather than dropped; they are compared with
+        the server's first (one more request). The scope and retention settings are
+        apart from it: :meth:`set_scope`, :meth:`set_retention`."""
         fields = session.to_dict() if isinstance(session, Session) \
             else _mapping(session, "session")
         sid = fields.pop("id", None)
-        fields.pop("settings", None)
+        path = _session_path(sid)
+        settings = fields.pop("settings", None)
         body = {k: (_mapping(v, "session.metadata") if k == "metadata" else v)
                 for k, v in fields.items() if v is not None}
-        return await self._call("PUT", _session_path(sid),
-                                lambda data: _session(data["session"]), body=body)
+        if settings is not None:  # none: the stored ones kept, as the server does
+            wanted = _json_value(_mapping(settings, "session.settings"), "session.settings")
+            if wanted:
+                await self._settings_kept(sid, wanted)
+        return await self._call("PUT", path, lambda data: _session(data["session"]),
+                                body=body)
+
+    async def _settings_kept(self, session: str, settings: dict[str, Any]) -> None:
+        """Refuse ``settings`` unless the server holds them already for ``session``
+        (``PUT /v1/sessions/{id}`` keeps the stored ones: others would be lost)."""
+        stored = await self.get_session(session)
+        held = {} if stored is None else _json_value(stored.settings, "session.settings")
+        if settings != held:
+            raise InvalidInput(
+                f"session.settings {as_given(settings, 200)}: the HTTP API cannot change a "
+                f"session's settings (PUT /v1/sessions/{{id}} keeps the stored ones, "
+                f"{as_given(held, 200)}); pass the settings get_session returns (or none) "
+                "to change the other fields, and change settings with the library on the "
+                "store (Memory.upsert_session); scope and retention are set_scope and "
+                "set_retention")
 
     async def clear(self, target: str = "all", *, session: str | None = None
                     ) -> dict[str, int]:

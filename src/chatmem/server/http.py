@@ -794,7 +794,7 @@ class RetentionBody(_Body):
 
 class SessionBody(_Body):
     """A session's registration (the fields of :class:`chatmem.Session` but its id, which
-    is in the path, and ``settings``, which only ``PUT /v1/settings`` changes)."""
+    is in the path, and ``settings``, which it keeps: no route changes them)."""
 
     parent_id: str | None = Field(None, min_length=1, description="The parent session "
                                   "(sub-tasks); a child takes its root's origin platform.")
