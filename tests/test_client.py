@@ -642,6 +642,85 @@ async def test_a_redirect_is_not_followed_and_the_key_goes_nowhere_else() -> Non
     assert err.value.http_status == 307 and other_server.heads == []
 
 
+class PathProxy:
+    """A small reverse proxy on 127.0.0.1 serving ``upstream`` under the path ``/p`` (as
+    a proxy in front of ``chatmem serve`` does), except the routes of ``canned``, which
+    it answers itself (its own error page, a redirect, a broken answer)."""
+
+    def __init__(self, upstream: str, canned: dict[str, bytes]) -> None:
+        self.upstream = httpx.URL(upstream)
+        self.canned = canned
+        self.server: asyncio.AbstractServer | None = None
+
+    async def __aenter__(self) -> str:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/p"
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+        await self.server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                      ) -> None:
+        try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            method, target, version = head.split("\r\n", 1)[0].split(" ")
+            route = target.split("?", 1)[0]
+            if route in self.canned:
+                writer.write(self.canned[route])
+            else:  # forwarded under its path less /p, to the upstream's Host, then closed
+                lines = [f"{method} {target.removeprefix('/p')} {version}"] + [
+                    line for line in head.split("\r\n")[1:-2]
+                    if not line.lower().startswith(("host:", "connection:"))]
+                lines += [f"Host: {self.upstream.netloc.decode()}", "Connection: close"]
+                length = next((int(line.split(":")[1]) for line in lines
+                               if line.lower().startswith("content-length:")), 0)
+                body = await reader.readexactly(length)
+                up_reader, up_writer = await asyncio.open_connection(
+                    self.upstream.host, self.upstream.port)
+                up_writer.write("\r\n".join(lines).encode("latin-1") + b"\r\n\r\n" + body)
+                writer.write(await up_reader.read())
+                up_writer.close()
+            await writer.drain()
+        finally:
+            writer.close()
+
+
+async def test_every_error_names_the_request_as_it_was_sent_behind_a_proxy(server: str
+                                                                           ) -> None:
+    """With a base_url holding a path (a proxy at /p), a proxy's error page said
+    ``GET /p/v1/stats``, a redirect ``GET /v1/whoami``, a broken answer ``GET
+    /v1/retention`` and a refused connection ``GET http://127.0.0.1:…/p/health``: now
+    each names it ``GET http://127.0.0.1:…/p/…``, as it was sent."""
+    page = b"<html><body>502 Bad Gateway</body></html>"
+    canned = {
+        "/p/v1/stats": (b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n"
+                        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(page)) + page,
+        "/p/v1/whoami": (b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:1/"
+                         b"v1/whoami\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+        "/p/v1/retention": _ok(b'{"days": 3}', "Connection: close"),
+    }
+    proxy = PathProxy(server, canned)
+    async with proxy as base, AsyncClient(base, OWNER, connect_retries=0) as c:
+        assert (await c.health())["status"] == "ok"  # through the proxy to the server
+        assert (await c.upsert_session(Session(id="proxied", resource_id="ann"))) \
+            == await c.get_session("proxied")
+        said: dict[str, str] = {}
+        for route, call in (("/v1/stats", c.stats()), ("/v1/whoami", c.whoami()),
+                            ("/v1/retention", c.effective_retention("s"))):
+            with pytest.raises(ServerError) as err:
+                await call
+            said[route] = str(err.value)
+        await proxy.__aexit__()
+        with pytest.raises(ConnectionFailed) as failed:
+            await c.health()
+        said["/health"] = str(failed.value)
+    for route, text in said.items():
+        assert text.startswith(f"GET {base}{route}: "), text
+    assert "HTTP 502: <html>" in said["/v1/stats"] and "HTTP 307 to" in said["/v1/whoami"]
+
+
 def test_the_readme_example_runs_as_a_script_against_the_readme_keys(tmp_path: Path) -> None:
     """README § Python client, run as a user would (a script, against a ``chatmem serve``
     with README's own key file): it adds, recalls, is refused a setting with the user

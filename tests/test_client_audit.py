@@ -169,7 +169,7 @@ async def test_an_error_page_that_is_not_chatmems_names_the_route_and_the_fix(
         with pytest.raises(cls) as err:
             await c.stats()
     assert type(err.value) is cls
-    assert str(err.value).startswith(f"GET /v1/stats: HTTP {status[:3]}: <html>")
+    assert str(err.value).startswith(f"GET {base}/v1/stats: HTTP {status[:3]}: <html>")
     assert "is base_url its address" in str(err.value)
 
 

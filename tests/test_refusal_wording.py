@@ -849,8 +849,8 @@ async def test_a_redirect_the_client_does_not_follow_is_quoted_as_json() -> None
 
     async with HostileServer(redirect) as base, AsyncClient(base) as client:
         assert await _async_refusal(client.stats) == (
-            'GET /v1/stats: HTTP 307 to "http://elsewhere.example/v1/stats", not followed '
-            "(give the server's own address as base_url)")
+            f'GET {base}/v1/stats: HTTP 307 to "http://elsewhere.example/v1/stats", not '
+            "followed (give the server's own address as base_url)")
 
 
 @pytest.mark.parametrize(("coding", "shown"), [("zstd", '"zstd"'),
@@ -872,7 +872,7 @@ async def test_an_answer_s_content_encoding_refused_is_quoted_as_json(coding: st
 
     async with HostileServer(answer) as base, AsyncClient(base) as client:
         assert await _async_refusal(client.stats) == (
-            "GET /v1/stats: the answer's body cannot be decoded (the answer is in "
+            f"GET {base}/v1/stats: the answer's body cannot be decoded (the answer is in "
             f"Content-Encoding {shown}, which was not asked for (Accept-Encoding: gzip, "
             "deflate))")
 

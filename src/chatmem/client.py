@@ -152,7 +152,7 @@ class TurnContext:
 def error_from_response(response: httpx.Response) -> ChatmemError:
     """The library error an error answer stands for (see the module docstring)."""
     status = response.status_code
-    where = f"{response.request.method} {response.request.url.path}"
+    where = _request_named(response.request.method, response.request.url)
     # the server's words go into the error bounded, and never with the key in them (a
     # server echoing the request, or a proxy's error page, sends it back)
     key = response.request.headers.get("authorization", "").partition(" ")[2].strip()
@@ -180,6 +180,14 @@ def error_from_response(response: httpx.Response) -> ChatmemError:
         exc = cls(message)
     exc.http_status = status
     return exc
+
+
+def _request_named(method: str, url: httpx.URL | str) -> str:
+    """A request as every error of the client names it: its method and the URL it was
+    sent to, ``base_url``'s path included (``GET http://127.0.0.1:8765/p/v1/stats``
+    behind a proxy at ``/p``), without its query, a password in it hidden."""
+    sent = httpx.URL(url) if isinstance(url, str) else url
+    return f"{method} {_shown_url(str(sent.copy_with(query=None, fragment=None)))}"
 
 
 def _message(data: Mapping[str, Any]) -> Message:
@@ -479,8 +487,6 @@ class AsyncClient:
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         self.base_url = base_url.rstrip("/")
-        #: base_url as errors show it (a password in it hidden)
-        self._where = _shown_url(self.base_url)
         self._secret = api_key or None
         self.connect_retries = connect_retries
         self.busy_retries = busy_retries
@@ -500,17 +506,23 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ transport
 
+    def _named(self, method: str, path: str) -> str:
+        """The request of ``path`` as errors name it (:func:`_request_named`)."""
+        return _request_named(method, self.base_url + path)
+
     async def _send(self, method: str, path: str, *, body: Any = None,
                     params: Mapping[str, str] | None = None) -> httpx.Response:
         if self._http.is_closed:  # as Memory after close(); httpx raised a RuntimeError
-            raise StoreClosed(f"{method} {path}: the client is closed; open a new one")
+            raise StoreClosed(f"{self._named(method, path)}: the client is closed; open a "
+                              "new one")
         content = None
         headers = {}
         if body is not None:
             try:
                 content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
             except (TypeError, ValueError) as exc:
-                raise InvalidInput(f"{method} {path}: the body is not JSON: {exc}") from exc
+                raise InvalidInput(f"{self._named(method, path)}: the body is not JSON: "
+                                   f"{exc}") from exc
             headers["Content-Type"] = "application/json"
         busy_left = self.busy_retries
         while True:
@@ -525,7 +537,7 @@ class AsyncClient:
             await asyncio.sleep(wait * (1 + random.random() / 2))
         if response.is_redirect:  # the key would go wherever it points: not followed
             err = ServerError(
-                f"{method} {path}: HTTP {response.status_code} to "
+                f"{self._named(method, path)}: HTTP {response.status_code} to "
                 f"{as_given(_told(response.headers.get('location', ''), self._secret), 200)}"
                 ", not followed (give the server's own address as base_url)")
             err.http_status = response.status_code
@@ -542,23 +554,23 @@ class AsyncClient:
                 response = await wait_within(
                     self._exchange(method, path, content, params, headers), self.timeout)
             except asyncio.TimeoutError as exc:
-                raise ConnectionFailed(f"{method} {self._where}{path}: no whole answer "
+                raise ConnectionFailed(f"{self._named(method, path)}: no whole answer "
                                        f"within {self.timeout:g} s (timeout)") from exc
             except httpx.ConnectError as exc:  # nothing reached the server: safe to retry
                 if attempt < self.connect_retries:
                     await asyncio.sleep(0.2 * 2 ** attempt)
                     continue
-                raise ConnectionFailed(f"{method} {self._where}{path}: cannot connect "
+                raise ConnectionFailed(f"{self._named(method, path)}: cannot connect "
                                        f"({exc})") from exc
             except httpx.DecodingError as exc:  # an answer, but not one to read
-                err = ServerError(f"{method} {path}: the answer's body cannot be decoded "
-                                  f"({exc})")
+                err = ServerError(f"{self._named(method, path)}: the answer's body cannot "
+                                  f"be decoded ({exc})")
                 raise err from exc
             except httpx.TimeoutException as exc:
-                raise ConnectionFailed(f"{method} {self._where}{path}: timed out "
+                raise ConnectionFailed(f"{self._named(method, path)}: timed out "
                                        f"({type(exc).__name__})") from exc
             except httpx.HTTPError as exc:
-                raise ConnectionFailed(f"{method} {self._where}{path}: {type(exc).__name__}:"
+                raise ConnectionFailed(f"{self._named(method, path)}: {type(exc).__name__}:"
                                        f" {exc}") from exc
             return response
         raise AssertionError("unreachable")  # pragma: no cover
@@ -572,7 +584,7 @@ class AsyncClient:
                                       limit=self.max_response_bytes, content=content,
                                       params=params, headers=headers)
         except AnswerTooLarge as exc:
-            err = ServerError(f"{method} {path}: the answer is larger than "
+            err = ServerError(f"{self._named(method, path)}: the answer is larger than "
                               f"max_response_bytes ({exc.limit}); not read further")
             err.http_status = exc.status
             raise err from exc
@@ -583,7 +595,7 @@ class AsyncClient:
         try:
             return response.json()
         except (ValueError, RecursionError) as exc:  # nested past Python's stack
-            err = ServerError(f"{method} {path}: the answer is not JSON"
+            err = ServerError(f"{self._named(method, path)}: the answer is not JSON"
                               + (" (nested too deeply)" if isinstance(exc, RecursionError)
                                  else ""))
             err.http_status = response.status_code
@@ -598,7 +610,7 @@ class AsyncClient:
             return read(data)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
                 RecursionError, InvalidInput) as exc:
-            err = ServerError(f"{method} {path}: the answer is not the API's "
+            err = ServerError(f"{self._named(method, path)}: the answer is not the API's "
                               f"({type(exc).__name__}: {_told(str(exc), self._secret)[:200]})")
             err.http_status = 200
             if self._secret and self._secret in str(exc):  # it quotes the answer's text
