@@ -560,7 +560,7 @@ async def test_an_answer_outside_the_api_is_a_server_error(call: str, body: byte
         "context": lambda c: c.turn_context("x", session="s"),
     }
     async with HostileServer(answer) as base, AsyncClient(base, "k" * 20) as c:
-        with pytest.raises(ServerError, match="the answer is not the API's") as err:
+        with pytest.raises(ServerError, match="is base_url a chatmem server") as err:
             await calls[call](c)
     assert err.value.http_status == 200
 

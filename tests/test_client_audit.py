@@ -138,9 +138,62 @@ async def test_an_answer_of_the_wrong_shape_is_a_server_error(call: str, body: b
         "whoami": lambda c: c.whoami(),
     }
     async with HostileServer(answering(_ok(body))) as base, AsyncClient(base, KEY) as c:
-        with pytest.raises(ServerError, match="the answer is not") as err:
+        with pytest.raises(ServerError, match="is base_url a chatmem server") as err:
             await calls[call](c)
     assert type(err.value) is ServerError and err.value.http_status == 200
+    assert "Error" not in str(err.value)  # no KeyError, TypeError, OverflowError…
+
+
+@pytest.mark.parametrize(("call", "body", "says"), [
+    ("whoami", b'{"name": "k", "role": "owner"}',
+     'GET /v1/whoami: the server\'s answer has no "namespace"'),
+    ("whoami", b'{"name": "k", "namespace": "n", "role": "user", "sessions": ["a", 5]}',
+     'GET /v1/whoami: "sessions[1]" in the server\'s answer should be text, not 5'),
+    ("session", b'{"id": "s"}', 'GET /v1/sessions/s: the server\'s answer has no "session"'),
+    ("session", b'{"session": {"id": "s", "metadata": [1]}}',
+     'GET /v1/sessions/s: "session.metadata" in the server\'s answer should be a JSON '
+     "object, not [1]"),
+    ("recall", b'{"hits": [{"message": {"session_id": "s", "content": "x"}, "score": "NaN",'
+               b' "semantic": 0, "recency": 0, "boost": 0}]}',
+     'POST /v1/recall: "hits[0].score" in the server\'s answer should be a finite number, '
+     'not "NaN"'),
+    ("recall", b'{"hits": [{"message": {"session_id": "s", "content": "x"}, "score": 1,'
+               b' "semantic": 0, "recency": 0, "boost": 0, "after": [{"content": "y"}]}]}',
+     'POST /v1/recall: "hits[0].after[0]" in the server\'s answer is not a message chatmem '
+     "reads (message.session_id is required)"),
+    ("recall", b'{"hits": [], "excluded": {"min_score": "many"}}',
+     'POST /v1/recall: "excluded.min_score" in the server\'s answer should be an integer, '
+     'not "many"'),
+    ("recall", b'{"hits": [], "period": {"start": 1, "end": 2}}',
+     'POST /v1/recall: the server\'s answer has no "period.words"'),
+    ("sessions", b'{"sessions": [{"id": "s", "retention": {"days": "ten"}}]}',
+     'GET /v1/sessions: "sessions[0].retention.days" in the server\'s answer should be an '
+     'integer, not "ten"'),
+    ("context", b'{"messages": [{"role": "system"}]}',
+     'POST /v1/context: the server\'s answer has no "messages[0].content"'),
+    ("stats", b"[1, 2]", "GET /v1/stats: the server's answer should be a JSON object, not "
+                         "[1, 2]"),
+    ("stats", b"<html>", "GET /v1/stats: the server's answer is not JSON"),
+])
+async def test_an_answer_of_the_wrong_shape_names_the_request_and_the_field(
+        call: str, body: bytes, says: str) -> None:
+    """A malformed 200 said ``GET /v1/whoami: the answer is not the API's (KeyError:
+    'namespace')``: Python's words, and no field path for a nested one."""
+    calls: dict[str, Call] = {
+        "whoami": lambda c: c.whoami(),
+        "session": lambda c: c.get_session("s"),
+        "recall": lambda c: c.recall("x", session="s"),
+        "sessions": lambda c: c.sessions(),
+        "context": lambda c: c.turn_context("x", session="s"),
+        "stats": lambda c: c.stats(),
+    }
+    async with HostileServer(answering(_ok(body))) as base, AsyncClient(base, KEY) as c:
+        with pytest.raises(ServerError) as err:
+            await calls[call](c)
+    method, route = says.split(": ", 1)[0].split(" ")
+    assert str(err.value) == (f"{method} {base}{route}: {says.split(': ', 1)[1]}; is "
+                              "base_url a chatmem server?")
+    assert err.value.http_status == 200
 
 
 async def test_an_error_answer_nested_too_deeply_or_too_long_is_bounded() -> None:

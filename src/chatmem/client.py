@@ -31,8 +31,11 @@ then cannot hold a call longer), and an answer may hold at most ``max_response_b
 without reading on (answers are decompressed within that bound: :mod:`chatmem._http`).
 An answer whose JSON is not what the API sends (a missing field, a list for an object,
 a number past 1e308, nesting past Python's stack) is a
-:class:`~chatmem.errors.ServerError` too, never a raw ``KeyError``, ``TypeError``,
-``OverflowError`` or ``RecursionError``. The API key is never in an error: the server's
+:class:`~chatmem.errors.ServerError` too, naming the request and the field
+(``hits[0].score``) in chatmem's words, never a raw ``KeyError``, ``TypeError``,
+``OverflowError`` or ``RecursionError``. Every error the client words itself names the
+request one way (:func:`_request_named`: the method and the URL sent, ``base_url``'s
+path included). The API key is never in an error: the server's
 text is quoted without it (an echoing server sends it back). A connection that could
 not be *opened* is retried (``connect_retries`` times, default 2, 0.2 s then 0.4 s
 apart), since nothing reached the server then; so is a request the server answered
@@ -190,116 +193,171 @@ def _request_named(method: str, url: httpx.URL | str) -> str:
     return f"{method} {_shown_url(str(sent.copy_with(query=None, fragment=None)))}"
 
 
-def _message(data: Mapping[str, Any]) -> Message:
+#: The readers of one field of an answer's object below: each raises :class:`_Unread`
+#: for a value the API would not send (or a missing one without a default), rather than
+#: handing on a number where text belongs, a string "NaN" as a score or None as "None".
+_MISSING: Any = object()
+
+
+class _Unread(Exception):
+    """A part of the server's answer that is missing or not what the API sends:
+    ``field``, its place in the answer (``hits[0].score``; ``""``: the whole answer),
+    and ``wrong``, what is wrong with it (``None``: it is missing). The readers below
+    raise it; :meth:`AsyncClient._call` words it."""
+
+    def __init__(self, field: str, wrong: str | None) -> None:
+        super().__init__(field, wrong)
+        self.field, self.wrong = field, wrong
+
+    def within(self, outer: str) -> _Unread:
+        """This one as a part of ``outer`` (``hits[0]`` + ``score``)."""
+        inner = self.field if not self.field or self.field.startswith("[") \
+            else f".{self.field}"
+        return _Unread(outer + inner if outer else self.field, self.wrong)
+
+    def words(self) -> str:
+        """What is wrong, in chatmem's words."""
+        if self.wrong is None:
+            return f"the server's answer has no {as_given(self.field, 100)}"
+        if not self.field:
+            return f"the server's answer {self.wrong}"
+        return f"{as_given(self.field, 100)} in the server's answer {self.wrong}"
+
+
+def _part(outer: str, read: Callable[[Any], T], value: Any) -> T:
+    """``read(value)`` of the part ``outer`` of an answer: what it finds wrong is named
+    within ``outer``."""
+    try:
+        return read(value)
+    except _Unread as exc:
+        raise exc.within(outer) from None
+
+
+def _nested(data: Any, key: str, read: Callable[[Any], T]) -> T:
+    """``read`` of the field ``key`` of ``data``, which must be there."""
+    return _part(key, read, _field(data, key, _MISSING))
+
+
+def _each(data: Any, key: str, read: Callable[[Any], T], default: Any = _MISSING
+          ) -> list[T]:
+    """``read`` of each item of the list ``key`` of ``data``, named ``key[i]``."""
+    return [_part(f"{key}[{i}]", read, item)
+            for i, item in enumerate(_list(data, key, default))]
+
+
+def _message(data: Any) -> Message:
     """A message as the server wrote it, checked as the library checks one (fields a
     newer server may add are left out; an older chatmem's empty speaker or platform,
     still in its store, read as none)."""
-    if not isinstance(data, Mapping):
-        raise TypeError(f"a message object was expected, got {type(data).__name__}")
-    return Message.from_dict(blank_labels_as_none(
-        {k: v for k, v in data.items() if k in _MESSAGE_FIELDS}))
+    try:
+        return Message.from_dict(blank_labels_as_none(
+            {k: v for k, v in _object(data).items() if k in _MESSAGE_FIELDS}))
+    except InvalidInput as exc:
+        raise _Unread("", f"is not a message chatmem reads ({exc})") from None
 
 
 _MESSAGE_FIELDS = frozenset(Message.__dataclass_fields__)
 
 
-def _hit(data: Mapping[str, Any]) -> Hit:
-    return Hit(message=_message(data["message"]), score=_number(data, "score"),
+def _hit(data: Any) -> Hit:
+    return Hit(message=_nested(data, "message", _message), score=_number(data, "score"),
                semantic=_number(data, "semantic"), recency=_number(data, "recency"),
                boost=_number(data, "boost"),
-               before=tuple(_message(m) for m in _list(data, "before", ())),
-               after=tuple(_message(m) for m in _list(data, "after", ())))
+               before=tuple(_each(data, "before", _message, ())),
+               after=tuple(_each(data, "after", _message, ())))
 
 
-def _recall_result(data: Mapping[str, Any]) -> RecallResult:
+def _recall_result(data: Any) -> RecallResult:
     """A :class:`RecallResult` from its JSON form (``snippets`` are not sent: empty)."""
     return RecallResult(
-        query=_text_or_none(data, "query"), hits=tuple(_hit(h) for h in _list(data, "hits", ())),
+        query=_text_or_none(data, "query"), hits=tuple(_each(data, "hits", _hit, ())),
         text=_text(data, "text", ""), excluded=_counts(data, "excluded"),
         scope=_text(data, "scope", "all"), clamped=_flag(data, "clamped", False),
         degraded_reason=_text_or_none(data, "degraded_reason"),
-        period=_period(data.get("period")))
+        period=_part("period", _period, _field(data, "period", None)))
 
 
-def _turn_context(data: Mapping[str, Any]) -> TurnContext:
-    return TurnContext([{"role": _text(m, "role"), "content": _text(m, "content")}
-                        for m in _list(data, "messages")],
+def _turn_context(data: Any) -> TurnContext:
+    return TurnContext(_each(data, "messages",
+                             lambda m: {"role": _text(m, "role"), "content": _text(m, "content")}),
                        degraded=_flag(data, "degraded", False),
                        degraded_reason=_text_or_none(data, "degraded_reason"),
-                       recall=_recall_result(data["recall"]) if "recall" in data else None)
+                       recall=_nested(data, "recall", _recall_result)
+                       if "recall" in _object(data) else None)
 
 
 def _object(data: Any) -> dict[str, Any]:
     """A JSON object as the API sends one (anything else is not the API's answer)."""
     if not isinstance(data, dict):
-        raise TypeError(f"a JSON object was expected, got {type(data).__name__}")
+        raise _Unread("", f"should be a JSON object, not {describe(data)}")
     return data
 
 
-#: The readers of one field of an answer's object below: each raises TypeError (or
-#: KeyError when it is missing and has no default) for a value the API would not send,
-#: rather than handing on a number where text belongs, a string "NaN" as a score or
-#: None as "None".
-_MISSING: Any = object()
-
-
-def _field(data: Mapping[str, Any], key: str, default: Any) -> Any:
+def _field(data: Any, key: str, default: Any) -> Any:
     value = _object(data).get(key, default)
     if value is _MISSING:
-        raise KeyError(key)
+        raise _Unread(key, None)
     return value
 
 
-def _text(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> str:
+def _typed(data: Any, key: str, default: Any, ok: Callable[[Any], bool], kind: str) -> Any:
+    """The field ``key`` of ``data`` when ``ok`` of it, else what is wrong: not ``kind``."""
     value = _field(data, key, default)
-    if not isinstance(value, str):
-        raise TypeError(f"{key}: text was expected, got {describe(value)}")
+    if not ok(value):
+        raise _Unread(key, f"should be {kind}, not {describe(value)}")
     return value
 
 
-def _text_or_none(data: Mapping[str, Any], key: str) -> str | None:
+def _text(data: Any, key: str, default: Any = _MISSING) -> str:
+    return str(_typed(data, key, default, lambda v: isinstance(v, str), "text"))
+
+
+def _text_or_none(data: Any, key: str) -> str | None:
+    value = _typed(data, key, None, lambda v: v is None or isinstance(v, str), "text or null")
+    return None if value is None else str(value)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(data: Any, key: str, default: Any = _MISSING) -> int:
+    return int(_typed(data, key, default, _whole, "an integer"))
+
+
+def _number(data: Any, key: str) -> float:
+    return float(_typed(data, key, _MISSING, lambda v: _whole(v) or (
+        isinstance(v, float) and math.isfinite(v)), "a finite number"))
+
+
+def _flag(data: Any, key: str, default: Any = _MISSING) -> bool:
+    return bool(_typed(data, key, default, lambda v: isinstance(v, bool), "true or false"))
+
+
+def _list(data: Any, key: str, default: Any = _MISSING) -> list[Any]:
+    return list(_typed(data, key, default, lambda v: isinstance(v, (list, tuple)), "a list"))
+
+
+def _mapping_field(data: Any, key: str) -> dict[str, Any]:
+    """An object field (``metadata``, ``settings``); null or absent: empty."""
     value = _field(data, key, None)
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"{key}: text or null was expected, got {type(value).__name__}")
-    return value
+    return {} if value is None else dict(_part(key, _object, value))
 
 
-def _int(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> int:
-    value = _field(data, key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{key}: an integer was expected, got {describe(value)}")
-    return value
-
-
-def _number(data: Mapping[str, Any], key: str) -> float:
-    value = _field(data, key, _MISSING)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value):
-        raise TypeError(f"{key}: a finite number was expected, got {describe(value)}")
-    return float(value)
-
-
-def _flag(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> bool:
-    value = _field(data, key, default)
-    if not isinstance(value, bool):
-        raise TypeError(f"{key}: true or false was expected, got {describe(value)}")
-    return value
-
-
-def _list(data: Mapping[str, Any], key: str, default: Any = _MISSING) -> list[Any]:
-    value = _field(data, key, default)
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"{key}: a list was expected, got {describe(value)}")
-    return list(value)
-
-
-def _counts(data: Mapping[str, Any], key: str) -> dict[str, int]:
+def _counts(data: Any, key: str) -> dict[str, int]:
     """An object of counts by name (``excluded``, ``states``); null or absent: none."""
-    value = _field(data, key, None) or {}
-    return {str(k): _int(value, k) for k in _object(value)}
+    return _part(key, lambda counts: {str(k): _int(counts, k) for k in counts},
+                 _mapping_field(data, key))
 
 
-def _period(data: Mapping[str, Any] | None) -> Period | None:
+def _as_text(value: Any) -> str:
+    """An item of a list of text (``sessions`` of ``GET /v1/whoami``)."""
+    if not isinstance(value, str):
+        raise _Unread("", f"should be text, not {describe(value)}")
+    return value
+
+
+def _period(data: Any) -> Period | None:
     """The named stretch of a recall from its JSON form (None from a server without it)."""
     if not data:
         return None
@@ -307,32 +365,34 @@ def _period(data: Mapping[str, Any] | None) -> Period | None:
                   only=_flag(data, "only", False))
 
 
-def _session(data: Mapping[str, Any]) -> Session:
+def _session(data: Any) -> Session:
     """A session as the server wrote it (an older chatmem's empty resource, platform or
     group, still in its store, read as none, as an import reads it)."""
-    data = blank_labels_as_none(data, SESSION_TEXT_FIELDS)
+    data = blank_labels_as_none(_object(data), SESSION_TEXT_FIELDS)
     return Session(id=_text(data, "id"), parent_id=_text_or_none(data, "parent_id"),
                    resource_id=_text_or_none(data, "resource_id"),
                    origin_platform=_text_or_none(data, "origin_platform"),
                    chat_type=_text_or_none(data, "chat_type"),
                    group_id=_text_or_none(data, "group_id"),
                    group_name=_text_or_none(data, "group_name"),
-                   metadata=dict(_object(data.get("metadata") or {})),
-                   settings=dict(_object(data.get("settings") or {})))
+                   metadata=_mapping_field(data, "metadata"),
+                   settings=_mapping_field(data, "settings"))
 
 
-def _session_summary(data: Mapping[str, Any]) -> SessionSummary:
+def _session_summary(data: Any) -> SessionSummary:
     """A row of ``GET /v1/sessions`` (the fields :meth:`SessionSummary.to_dict` writes)."""
-    scope, retention = _field(data, "scope", None) or {}, _field(data, "retention", None) or {}
+    scope, scope_layer = _part("scope", lambda v: (
+        _text(v, "scope", "all"), _text(v, "layer", "config")), _mapping_field(data, "scope"))
+    days, retention_layer = _part("retention", lambda v: (
+        _int(v, "days", 0), _text(v, "layer", "config")), _mapping_field(data, "retention"))
     last_ts = _field(data, "last_ts", None)
     return SessionSummary(
         session=_session(data), platform=_text_or_none(data, "platform"),
         messages=_int(data, "messages", 0), states=_counts(data, "states"),
         last_ts=None if last_ts is None else _int(data, "last_ts"),
         last_platform=_text_or_none(data, "last_platform"),
-        scope=_text(scope, "scope", "all"), scope_layer=_text(scope, "layer", "config"),
-        retention_days=_int(retention, "days", 0),
-        retention_layer=_text(retention, "layer", "config"))
+        scope=scope, scope_layer=scope_layer, retention_days=days,
+        retention_layer=retention_layer)
 
 
 def _message_json(m: MessageLike) -> Any:
@@ -595,27 +655,34 @@ class AsyncClient:
         try:
             return response.json()
         except (ValueError, RecursionError) as exc:  # nested past Python's stack
-            err = ServerError(f"{self._named(method, path)}: the answer is not JSON"
-                              + (" (nested too deeply)" if isinstance(exc, RecursionError)
-                                 else ""))
+            err = self._unreadable(method, path, "the server's answer is not JSON" + (
+                " (nested too deeply)" if isinstance(exc, RecursionError) else ""))
             err.http_status = response.status_code
             raise err from exc
 
     async def _call(self, method: str, path: str, read: Callable[[Any], T], *,
                     body: Any = None, params: Mapping[str, str] | None = None) -> T:
-        """``read`` applied to the JSON answer; an answer it cannot read (a field
-        missing or of another type) is a :class:`ServerError` naming the route."""
+        """``read`` applied to the JSON answer: the one place every answer is read. One
+        it cannot read (a field missing or not what the API sends) is a
+        :class:`ServerError` naming the request and the field, in chatmem's words."""
         data = await self._json(method, path, body=body, params=params)
         try:
             return read(data)
+        except _Unread as exc:
+            raise self._unreadable(method, path, exc.words()) from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
-                RecursionError, InvalidInput) as exc:
-            err = ServerError(f"{self._named(method, path)}: the answer is not the API's "
-                              f"({type(exc).__name__}: {_told(str(exc), self._secret)[:200]})")
-            err.http_status = 200
+                RecursionError, InvalidInput) as exc:  # past the readers' own checks
+            err = self._unreadable(method, path, f"the server's answer cannot be read ({exc})")
             if self._secret and self._secret in str(exc):  # it quotes the answer's text
                 raise err from None
             raise err from exc
+
+    def _unreadable(self, method: str, path: str, wrong: str) -> ServerError:
+        """The error of a 200 whose body is not the API's answer (``wrong``: what)."""
+        err = ServerError(f"{self._named(method, path)}: {_told(wrong, self._secret)}; is "
+                          "base_url a chatmem server?")
+        err.http_status = 200
+        return err
 
     # ------------------------------------------------------------------ writing
 
@@ -636,7 +703,7 @@ class AsyncClient:
             "session_id": session, "platform": platform, "speaker_id": speaker_id,
             "speaker_name": speaker_name})}
         return await self._call("POST", "/v1/messages",
-                                lambda data: [_message(m) for m in _list(data, "messages")],
+                                lambda data: _each(data, "messages", _message),
                                 body=body)
 
     async def rewrite(self, session: str, ts: int, *, content: str | None = None,
@@ -652,8 +719,8 @@ class AsyncClient:
                            "metadata": None if metadata is None
                            else _mapping(metadata, "metadata"),
                            "visible_from": visible_from, "platform": platform})
-        return await self._call("POST", "/v1/rewrite", lambda data: _message(data["message"]),
-                                body=body)
+        return await self._call("POST", "/v1/rewrite",
+                                lambda data: _nested(data, "message", _message), body=body)
 
     async def upsert_session(self, session: Session | Mapping[str, Any]) -> Session:
         """Register a session or replace its fields (owner keys): ``PUT /v1/sessions/{id}``.
@@ -674,7 +741,7 @@ class AsyncClient:
             wanted = _json_value(_mapping(settings, "session.settings"), "session.settings")
             if wanted:
                 await self._settings_kept(sid, wanted)
-        return await self._call("PUT", path, lambda data: _session(data["session"]),
+        return await self._call("PUT", path, lambda data: _nested(data, "session", _session),
                                 body=body)
 
     async def _settings_kept(self, session: str, settings: dict[str, Any]) -> None:
@@ -717,8 +784,7 @@ class AsyncClient:
                                "platform": platform})
             try:
                 page = await self._call("POST", "/v1/messages/get",
-                                        lambda data: [_message(m)
-                                                      for m in _list(data, "messages")],
+                                        lambda data: _each(data, "messages", _message),
                                         body=body)
             except InvalidInput as exc:  # too much text for one answer: halves
                 if len(batch) < 2 or not str(exc).startswith(TOO_MUCH_TEXT):
@@ -747,7 +813,7 @@ class AsyncClient:
                          "visible_from": visible_from, "platform": platform, "text": text,
                          "newest_first": "true" if newest_first else None})
         return await self._call("GET", "/v1/messages", lambda data: MessagePage(
-            tuple(_message(m) for m in _list(data, "messages")),
+            tuple(_each(data, "messages", _message)),
             _text_or_none(data, "next_cursor")),
             params=params)
 
@@ -903,7 +969,7 @@ class AsyncClient:
         ``GET /v1/sessions/{id}``."""
         try:
             return await self._call("GET", _session_path(session),
-                                    lambda data: _session(data["session"]))
+                                    lambda data: _nested(data, "session", _session))
         except NotFound as exc:
             if exc.http_status == 404 and "not registered" in str(exc):
                 return None
@@ -917,7 +983,7 @@ class AsyncClient:
         ``visible_from`` (its conversation) and gets that session only."""
         params = _query({"limit": limit, "after": after, "visible_from": visible_from})
         return await self._call("GET", "/v1/sessions", lambda data: SessionsPage(
-            tuple(_session_summary(row) for row in _list(data, "sessions")),
+            tuple(_each(data, "sessions", _session_summary)),
             _text_or_none(data, "next_after")), params=params)
 
     async def whoami(self) -> dict[str, Any]:
@@ -928,8 +994,7 @@ class AsyncClient:
         def read(data: Any) -> dict[str, Any]:
             out: dict[str, Any] = {k: _text(data, k) for k in ("name", "namespace", "role")}
             sessions = _field(data, "sessions", None)
-            out["sessions"] = None if sessions is None else [
-                _text({"sessions": s}, "sessions") for s in _list(data, "sessions")]
+            out["sessions"] = None if sessions is None else _each(data, "sessions", _as_text)
             out["platform"] = _text_or_none(data, "platform")
             return out
 
