@@ -188,6 +188,29 @@ BAD_CALLS: list[tuple[str, Callable[[Memory], Awaitable[Any]], type[ChatmemError
      InvalidInput, "parent_id"),
     ("session(None)", lambda m: m.upsert_session(None),  # type: ignore[arg-type]
      InvalidInput, "session"),
+    # an integer of more digits than str() converts (sys.get_int_max_str_digits): the
+    # refusal's own wording of it raised ValueError "Exceeds the limit (4300 digits)"
+    ("recall top_k past str()", lambda m: m.recall("x", top_k=10**5000), InvalidInput,
+     "top_k must be an integer from 1 to 1000, got an integer of more than 4,300 digits"),
+    ("recall now past str()", lambda m: m.recall("x", now=-(10**5000)), InvalidInput,
+     "now must be from 0"),
+    ("recall window past str()", lambda m: m.recall("x", window=10**5000), InvalidInput,
+     "window must be at most 1000, got an integer of more than 4,300 digits"),
+    ("rewrite ts past str()", lambda m: m.rewrite("s1", 10**5000, content="y"),
+     InvalidInput, "ts must be from"),
+    ("list since past str()", lambda m: m.list_messages(since=10**5000), InvalidInput,
+     "since must be from"),
+    ("sweep_retention now past str()", lambda m: m.sweep_retention(now=10**5000),
+     InvalidInput, "now must be from"),
+    ("add session past str()", lambda m: m.add([{"content": "x"}], session=10**5000),  # type: ignore[arg-type]
+     InvalidInput, "session"),
+    ("set_scope scope past str()",
+     lambda m: m.set_scope(10**5000, actor={"id": "o", "role": "owner"}, session="s9"),  # type: ignore[arg-type]
+     InvalidInput, "scope"),
+    ("get ids past str()", lambda m: m.get(10**5000), InvalidInput, "ids"),  # type: ignore[arg-type]
+    ("call_tool query past str()",
+     lambda m: m.call_tool({"query": 10**5000}, {"session_id": "s1"}), InvalidInput,
+     "memory_recall: query must be a string, got an integer of more than 4,300 digits"),
 ]
 
 

@@ -171,9 +171,9 @@ def _non_negative_int(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, got {describe(value)}")
     if value < 0:  # in the words of every other option's bounds (refusals.refusal)
-        raise InvalidInput(f"{name} must be at least 0, got {value}")
+        raise InvalidInput(f"{name} must be at least 0, got {describe(value)}")
     if value > MAX_WINDOW:
-        raise InvalidInput(f"{name} must be at most {MAX_WINDOW}, got {value}")
+        raise InvalidInput(f"{name} must be at most {MAX_WINDOW}, got {describe(value)}")
     return value
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import reprlib
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from .errors import InvalidInput
-from .refusals import describe, unknown_fields
+from .refusals import describe, short_repr, unknown_fields
 
 Role = Literal["user", "assistant", "system", "tool", "notice"]
 ROLES: frozenset[str] = frozenset({"user", "assistant", "system", "tool", "notice"})
@@ -166,10 +165,6 @@ class Message:
         return msg
 
 
-_repr = reprlib.Repr()
-_repr.maxstring = _repr.maxother = 40
-
-
 def as_stored_json(value: Any) -> Any:
     """``value`` as a JSON store reads it back (a tuple given is a list read back), to
     compare two versions of a message's metadata: equal as JSON values (PostgreSQL's
@@ -255,7 +250,7 @@ def check_ts(value: object, name: str) -> int:
                            f"got {describe(value)}")
     if not MIN_TS <= value <= MAX_TS:
         raise InvalidInput(f"{name} must be from {MIN_TS} to {MAX_TS} (milliseconds since "
-                           f"1970 up to the year 9999), got {_repr.repr(value)}")
+                           f"1970 up to the year 9999), got {short_repr(value)}")
     return value
 
 
@@ -336,7 +331,7 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
             for key, item in v.items():
                 if not isinstance(key, str):
                     raise InvalidInput(f"{path}: keys must be strings, got {describe(key)}")
-                check_text(key, f"{path} key {_repr.repr(key)}")
+                check_text(key, f"{path} key {short_repr(key)}")
                 spend(len(key) + 3, path)
                 walk(item, f"{path}.{key}", depth + 1)
         elif isinstance(v, (list, tuple)):

@@ -21,6 +21,7 @@ import json
 import math
 import re
 import reprlib
+import sys
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -33,7 +34,24 @@ class _NotJson(Exception):
     """A value (or a part of one) that JSON does not hold, for :data:`_as_json`."""
 
 
-class _JsonRepr(reprlib.Repr):
+class _PythonRepr(reprlib.Repr):
+    """:class:`reprlib.Repr` that shows an integer of more digits than Python converts
+    to text (``sys.get_int_max_str_digits``) by its size, where reprlib raises."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return _int_shown(x) or super().repr_int(x, level)
+
+
+def _int_shown(x: int) -> str | None:
+    """An integer too long for ``str()`` (``ValueError: Exceeds the limit (4300 digits)
+    for integer string conversion``) in words, any other ``None``."""
+    limit = sys.get_int_max_str_digits()
+    if limit and x.bit_length() > 3 * limit and abs(x) >= 10 ** limit:
+        return f"an integer of more than {limit:,} digits"
+    return None
+
+
+class _JsonRepr(_PythonRepr):
     """:class:`reprlib.Repr` written as JSON: ``"5"``, ``5``, ``true``, ``null``, ``[1,
     2]``, ``{"a": 1}``, shortened as reprlib shortens (``...``); a value JSON does not
     hold (a tuple, bytes, NaN, an object, a key that is not a string) raises
@@ -120,8 +138,14 @@ def checked_number(error: type[Exception], name: str, value: object, *,
 
 
 #: A value JSON does not hold, shown by its Python repr, cut as :data:`_as_json` cuts.
-_python = reprlib.Repr()
+_python = _PythonRepr()
 _python.maxstring = _python.maxother = 40
+
+
+def short_repr(value: object) -> str:
+    """``value``'s Python repr for an error, cut to 40 characters as reprlib cuts (an
+    integer too long for ``str()`` in words)."""
+    return _python.repr(value)
 
 
 #: Where FastAPI's ``loc`` says a request's value was sent; pydantic's own (a tool's
@@ -151,7 +175,10 @@ def as_given(value: Any, limit: int = 80) -> str:
     """A value as it was sent (JSON: ``"5"`` keeps its quotes, as its type may be what
     is wrong), cut to ``limit`` characters for an error; a lone surrogate (``\\ud800``)
     as its escape, which the answer's UTF-8 can hold."""
-    text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
+    try:
+        text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
+    except ValueError:  # an integer past str()
+        return describe(value)
     return text if len(text) <= limit else f"{text[:limit - 1]}…"
 
 
