@@ -1118,3 +1118,58 @@ async def test_a_refused_choice_of_an_embedding_input_or_a_transport_lists_them_
     with pytest.raises(InvalidInput) as info:
         mcp.run(url="memory://", transport="tcp")
     assert str(info.value) == 'transport must be one of stdio, http, got "tcp"'
+
+
+#: memory_recall's arguments that hold themselves, or nest deeper than Python recurses:
+#: the refusal's wording of them walked a cycle for ever (refusals.lone_surrogate, its
+#: memory growing without bound) or raised a raw RecursionError (json.dumps in as_given).
+_TOOL_CALLS_THAT_HUNG = '''
+import asyncio, sys
+from chatmem import Memory
+from chatmem.embedding import Embedder
+from chatmem.errors import InvalidInput
+from chatmem.testing import HashEmbeddingProvider
+
+def cycle():
+    d = {}
+    d["a"] = d
+    return d
+
+def loop():
+    a = []
+    a.append(a)
+    return a
+
+def deep():
+    v = 1
+    for _ in range(5000):
+        v = [v]
+    return v
+
+async def main():
+    mem = await Memory.open("memory://", embedder=Embedder(HashEmbeddingProvider()))
+    for arguments in (cycle(), {"query": loop()}, {"query": "x", "scope": cycle()}, deep(),
+                      {"query": deep()}):
+        try:
+            await mem.call_tool(arguments, {"session_id": "s1"})
+        except InvalidInput as exc:
+            print(exc)
+    await mem.close()
+
+asyncio.run(main())
+'''
+
+
+def test_tool_arguments_holding_themselves_or_nested_deep_are_refused_in_words() -> None:
+    proc = subprocess.run([sys.executable, "-c", _TOOL_CALLS_THAT_HUNG], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines() == [
+        "memory_recall: query is required; unknown argument(s) a; it takes query, scope, "
+        "context_window, cross_session, top_k",
+        "memory_recall: query must be a string, got [[[[[[[...]]]]]]]",
+        'memory_recall: scope must be a string, got {"a": {"a": {"a": {"a": {"a": {"a": '
+        '{...}}}}}}}',
+        "memory_recall arguments must be an object, got [[[[[[[...]]]]]]]",
+        "memory_recall: query must be a string, got [[[[[[[...]]]]]]]",
+    ]

@@ -155,7 +155,7 @@ _SENT_IN = ("body", "query", "path", "header")
 
 def lone_surrogate(value: Any) -> str | None:
     """The first string (value or key, at any depth) that is not valid UTF-8 text."""
-    stack = [value]
+    stack, seen = [value], set()
     while stack:  # iterative: a deeply nested body cannot exhaust the recursion limit
         item = stack.pop()
         if isinstance(item, str):
@@ -163,11 +163,12 @@ def lone_surrogate(value: Any) -> str | None:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 return item
-        elif isinstance(item, Mapping):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
+        elif isinstance(item, (Mapping, list, tuple)):
+            if id(item) in seen:  # a value holding itself is walked once
+                continue
+            seen.add(id(item))
+            stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping)
+                         else item)
     return None
 
 
@@ -177,7 +178,7 @@ def as_given(value: Any, limit: int = 80) -> str:
     as its escape, which the answer's UTF-8 can hold."""
     try:
         text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
-    except ValueError:  # an integer past str()
+    except (ValueError, RecursionError):  # an integer past str(), a cycle, nested deep
         return describe(value)
     return text if len(text) <= limit else f"{text[:limit - 1]}…"
 
