@@ -592,3 +592,25 @@ async def test_a_config_that_is_no_table_is_named_with_what_to_pass(
         await Memory.open(f"sqlite:///{tmp_path}/c.db", config=config)
     assert says in str(info.value) and str(info.value).startswith("config must be")
     assert not (tmp_path / "c.db").exists()
+
+
+# ---------------------------------------------------------------------- past a float
+
+async def test_an_integer_past_a_float_is_checked_as_a_number() -> None:
+    """``checked_number`` asked ``math.isfinite`` of every number, which raises a raw
+    OverflowError ('int too large to convert to float') for an integer past 1e308:
+    ``ChatmemSession.get_items(limit=-10**400)`` and ``embed_many(max_retries=-10**400)``
+    escaped as it, and a huge limit within range was never taken."""
+    embedder = Embedder(RecordingProvider(dim=16))
+    with pytest.raises(InvalidInput, match=r"^max_retries must be an integer of at least 0"):
+        await embedder.embed_many(["x"], max_retries=-(10**400))
+    assert len(await embedder.embed_many(["x"], max_retries=10**400)) == 1
+    pytest.importorskip("agents")
+    from chatmem.integrations.openai_agents import ChatmemSession
+
+    async with await Memory.open("memory://", embedder=embedder) as mem:
+        await mem.add([{"content": "hello"}], session="s1")
+        session = ChatmemSession(mem, "s1")
+        with pytest.raises(InvalidInput, match=r"^limit must be an integer of at least 0"):
+            await session.get_items(limit=-(10**400))
+        assert len(await session.get_items(limit=10**400)) == 1

@@ -130,7 +130,8 @@ def checked_number(error: type[Exception], name: str, value: object, *,
     wanted = f"{kind} of {' and '.join(x for x in limits if x)}"
     number = value if isinstance(value, int) or (
         not integer and isinstance(value, float)) else None
-    if number is None or isinstance(number, bool) or not math.isfinite(number) \
+    if number is None or isinstance(number, bool) \
+            or (isinstance(number, float) and not math.isfinite(number)) \
             or (least is not None and number < least) \
             or (more is not None and number <= more) or (most is not None and number > most):
         raise error(f"{name} must be {wanted}{also}, got {describe(value)}")
