@@ -1296,3 +1296,81 @@ async def test_forget_erases_the_old_value_a_killed_replacement_kept(
         other = await fresh.aget(("memories", "u2"), "k")
         assert other is not None and other.value == {"text": "my dog is called Rex"}
         assert not await _replacements_left(mem)
+
+
+#: (label, a call on the store, words of the refusal naming the argument). Each raised a
+#: raw TypeError, AttributeError, OverflowError or RecursionError from chatmem's code
+#: (or, a namespace with a lone surrogate, named session.id / filter.$and[1]).
+BAD_STORE_CALLS: list[tuple[str, Any, str]] = [
+    ("value a list", lambda s: s.aput(("m",), "k", ["x"]), 'value must be a dict'),
+    ("value a string", lambda s: s.aput(("m",), "k", "x"), 'value must be a dict'),
+    ("key with NUL", lambda s: s.aput(("m",), "a\x00b", {"text": "x"}), "key contains a NUL"),
+    ("namespace surrogate", lambda s: s.aput(("\ud800",), "k", {"text": "x"}),
+     "namespace is not valid UTF-8"),
+    ("namespace too long", lambda s: s.aput(("x" * 600,), "k", {"text": "x"}),
+     "namespace is longer than"),
+    ("search query a dict", lambda s: s.asearch(("m",), query={"q": 1}),
+     "query must be a string"),
+    ("search filter a list", lambda s: s.asearch(("m",), filter=["a"]),
+     "filter must be a mapping"),
+    ("search filter holding itself", lambda s: s.asearch(("m",), filter=_looped()),
+     "filter.me.me"),
+    ("search limit text", lambda s: s.asearch(("m",), limit="5"), "limit must be an integer"),
+    ("search offset past a float", lambda s: s.asearch(("m",), offset=-(10**400)),
+     "offset must be an integer"),
+    ("search prefix surrogate", lambda s: s.asearch(("\udfff",), query="x"),
+     "namespace_prefix is not valid UTF-8"),
+    ("list limit None", lambda s: s.alist_namespaces(limit=None), "limit must be an integer"),
+    ("list max_depth 0", lambda s: s.alist_namespaces(max_depth=0), "max_depth must be"),
+    ("list max_depth 1.5", lambda s: s.alist_namespaces(max_depth=1.5), "max_depth must be"),
+    ("list prefix a string", lambda s: s.alist_namespaces(prefix="m"), "prefix must be"),
+    ("list suffix a string", lambda s: s.alist_namespaces(suffix="m"), "suffix must be"),
+]
+
+
+def _looped() -> dict[str, Any]:
+    looped: dict[str, Any] = {}
+    looped["me"] = looped
+    return looped
+
+
+@pytest.mark.parametrize("label,call,says", BAD_STORE_CALLS, ids=[c[0] for c in BAD_STORE_CALLS])
+async def test_a_bad_argument_is_an_invalid_input_naming_it_and_writes_nothing(
+        store: ChatmemStore, mem: Memory, label: str, call: Any, says: str) -> None:
+    from chatmem.errors import InvalidInput
+
+    await store.aput(("m",), "k", {"text": "good"})
+    with pytest.raises(InvalidInput, match=re.escape(says)):
+        await call(store)
+    assert await store.alist_namespaces() == [("m",)]
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "good"}
+    assert await store.alist_namespaces(prefix=["m"]) == [("m",)]  # a list is a path too
+
+
+async def test_a_bad_op_in_a_batch_runs_none_of_them(store: ChatmemStore, mem: Memory) -> None:
+    from langgraph.store.base import PutOp, SearchOp
+
+    from chatmem.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="limit must be an integer"):
+        await store.abatch([PutOp(("m",), "k", {"text": "x"}),
+                            SearchOp(("m",), limit="ten")])  # type: ignore[arg-type]
+    assert await store.aget(("m",), "k") is None
+
+
+@pytest.mark.parametrize("kwargs,says", [
+    ({"memory": None}, "ChatmemStore memory must be a chatmem Memory or SyncMemory"),
+    ({"namespace_map": "user"}, "ChatmemStore namespace_map must be a function"),
+    ({"index": ["text"]}, "ChatmemStore index must be a mapping"),
+    ({"index": {"fields": "text"}}, "ChatmemStore index.fields must be a list"),
+    ({"index": {"fields": [5]}}, "ChatmemStore index.fields must be a list"),
+    ({"flush_before_search": "no"}, "ChatmemStore flush_before_search must be true or false"),
+])
+async def test_the_store_checks_its_own_arguments(mem: Memory, kwargs: dict[str, Any],
+                                                  says: str) -> None:
+    from chatmem.errors import InvalidInput
+
+    given = {"memory": mem, **kwargs}
+    with pytest.raises(InvalidInput, match=re.escape(says)):
+        ChatmemStore(given.pop("memory"), **given)

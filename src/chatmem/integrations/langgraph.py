@@ -88,10 +88,10 @@ except ImportError as exc:
     ) from exc
 
 from chatmem.config import MAX_TOP_K
-from chatmem.errors import ChatmemError
+from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.memory import Memory, SyncMemory
-from chatmem.models import Message, check_json, validate_message
-from chatmem.refusals import as_given, describe
+from chatmem.models import MAX_LABEL_CHARS, Message, check_json, check_text, validate_message
+from chatmem.refusals import as_given, checked_number, describe
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.store.filters import MAX_INT
 
@@ -237,6 +237,49 @@ def _check_labels(op: Op) -> None:
                 'strings without "." or NUL (U+0000)')
 
 
+def _check_op(op: Op) -> None:
+    """InvalidInput naming the argument of ``op`` (as LangGraph's ``aput``, ``asearch``,
+    ``alist_namespaces`` name it) that this store cannot take; LangGraph checks the
+    namespace and key itself."""
+    if isinstance(op, (PutOp, GetOp)):
+        _check_namespace(op.namespace, "namespace")
+        check_text(op.key, "key")
+    if isinstance(op, PutOp):
+        if op.value is not None and not isinstance(op.value, Mapping):
+            raise InvalidInput(f"value must be a dict (an item's value) or None (to delete "
+                               f"it), got {describe(op.value)}")
+    elif isinstance(op, SearchOp):
+        _check_namespace(op.namespace_prefix, "namespace_prefix")
+        if op.query is not None and not isinstance(op.query, str):
+            raise InvalidInput(f"query must be a string, got {describe(op.query)}")
+        if op.filter is not None and not isinstance(op.filter, Mapping):
+            raise InvalidInput(f"filter must be a mapping, got {describe(op.filter)}")
+        check_json(op.filter, "filter")  # nested too deep, holding itself, NaN
+        _check_page(op.limit, op.offset)
+    elif isinstance(op, ListNamespacesOp):
+        if op.max_depth is not None:
+            checked_number(InvalidInput, "max_depth", op.max_depth, integer=True, least=1)
+        for condition in op.match_conditions or ():
+            path = condition.path
+            if not isinstance(path, (tuple, list)) or not all(isinstance(p, str) for p in path):
+                raise InvalidInput(f"{condition.match_type} must be a tuple of namespace "
+                                   f"labels, got {describe(path)}")
+        _check_page(op.limit, op.offset)
+
+
+def _check_namespace(namespace: tuple[str, ...], name: str) -> None:
+    """Labels that are text (LangGraph checks their type) whose session id chatmem can
+    store: valid UTF-8, no NUL, within a session id's length."""
+    if all(isinstance(label, str) for label in namespace):
+        check_text(".".join(namespace), name,
+                   max_chars=MAX_LABEL_CHARS - len(SESSION_PREFIX))
+
+
+def _check_page(limit: object, offset: object) -> None:
+    checked_number(InvalidInput, "limit", limit, integer=True, least=0)
+    checked_number(InvalidInput, "offset", offset, integer=True, least=0)
+
+
 def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     path = tuple(condition.path)
     if len(namespace) < len(path):
@@ -310,10 +353,23 @@ class ChatmemStore(BaseStore):
             except RuntimeError:
                 self._loop = None  # bound on first use
         else:
-            raise TypeError(f"ChatmemStore needs a chatmem Memory or SyncMemory, got "
-                            f"{type(memory).__name__}")
+            raise InvalidInput(f"ChatmemStore memory must be a chatmem Memory or SyncMemory, "
+                               f"got {type(memory).__name__}")
+        if not callable(namespace_map):
+            raise InvalidInput(f"ChatmemStore namespace_map must be a function of a namespace, "
+                               f"got {describe(namespace_map)}")
+        if index is not None and not isinstance(index, Mapping):
+            raise InvalidInput(f"ChatmemStore index must be a mapping (LangGraph's index "
+                               f"configuration), got {describe(index)}")
+        fields = (index or {}).get("fields") or ["$"]
+        if not isinstance(fields, (list, tuple)) \
+                or not all(isinstance(f, str) and f.strip() for f in fields):
+            raise InvalidInput(f"ChatmemStore index.fields must be a list of JSON paths, got "
+                               f"{describe(fields)}")
+        if not isinstance(flush_before_search, bool):
+            raise InvalidInput(f"ChatmemStore flush_before_search must be true or false, got "
+                               f"{describe(flush_before_search)}")
         self.namespace_map = namespace_map
-        fields = list((index or {}).get("fields") or ["$"])
         self.index_fields: list[tuple[str, list[str]]] = [
             (f, tokenize_path(f)) for f in fields]
         self.flush_before_search = flush_before_search
@@ -361,11 +417,13 @@ class ChatmemStore(BaseStore):
             asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
+        for op in ops:  # every op before any runs: a bad one runs none of them
+            _check_labels(op)
+            _check_op(op)
         if not self._healed:
             await self._heal()
         results: list[Result] = []
         for op in ops:
-            _check_labels(op)
             if isinstance(op, GetOp):
                 results.append(await self._get(op))
             elif isinstance(op, PutOp):
@@ -448,9 +506,6 @@ class ChatmemStore(BaseStore):
                         await self.memory.delete([mid])
                     await self._drop_replacement(mid)
                 return
-            if not isinstance(op.value, Mapping):
-                raise TypeError(f"a LangGraph item value must be a dict, got "
-                                f"{type(op.value).__name__}")
             # before anything is written: a bad value registers no session either
             check_json(op.value, "value")
             sid = await self._ensure_session(op.namespace)
