@@ -269,7 +269,9 @@ async def test_server_errors_are_the_library_classes(server: str) -> None:
             await c.clear("everything")
         with pytest.raises(InvalidInput):
             await c.recall("x", top_k=0)
-        with pytest.raises(InvalidInput, match="not JSON"):
+        # named as the library names it (was 'POST /v1/messages: the body is not JSON: …')
+        with pytest.raises(InvalidInput, match=r"^messages\[0\]\.metadata\.n: nan is not a "
+                                               "JSON number"):
             await c.add({"session_id": "s", "content": "x", "metadata": {"n": float("nan")}})
     # nothing listening: ConnectionFailed with the transport error attached, bounded
     async with AsyncClient(f"http://127.0.0.1:{free_port()}", OWNER,

@@ -40,21 +40,7 @@ from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, NotFound, PermissionDenied
 from chatmem.transfer import export_jsonl
 from providers import RecordingProvider
-from test_library_inputs import GOOD_CALLS, NAMED_IN, OWNER
-
-
-def _deep(n: int) -> Any:
-    v: Any = 1
-    for _ in range(n):
-        v = [v]
-    return v
-
-
-def _holding_itself() -> dict[str, Any]:
-    d: dict[str, Any] = {}
-    d["a"] = d
-    return d
-
+from test_library_inputs import GOOD_CALLS, NAMED_IN, OWNER, deep_list, holding_itself
 
 #: Values no parameter should meet as a raw exception.
 HOSTILE: list[Any] = [
@@ -63,15 +49,15 @@ HOSTILE: list[Any] = [
     "\ud800", "s1\udfff", "x" * 100_000, b"s1", bytearray(b"s1"), object(), [], {}, (),
     [object()], {"k": object()}, {"$ne": 1}, {"$exists": True}, ["s1", 5], ("s1",),
     {"s1"}, frozenset({1}), [{"content": math.nan}], {"id": "s1", "x": math.nan},
-    _deep(5000), _holding_itself(), [[[[["s1"]]]]],
+    deep_list(5000), holding_itself(), [[[[["s1"]]]]],
 ]
 
 #: The values of HOSTILE that test_library_inputs' six (an object, "", a lone surrogate,
 #: -5, a list and a mapping holding an object) do not stand for: swept in every
 #: parameter; the rest Hypothesis draws.
 SWEPT: list[Any] = [True, math.nan, math.inf, 2**64, -(10**400), 10**5000, "a\x00b",
-                    "x" * 100_000, b"s1", ("s1",), {"$ne": 1}, _deep(5000),
-                    _holding_itself()]
+                    "x" * 100_000, b"s1", ("s1",), {"$ne": 1}, deep_list(5000),
+                    holding_itself()]
 
 hostile = st.one_of(
     st.sampled_from(HOSTILE),

@@ -341,7 +341,37 @@ CLIENT_CALLS: list[tuple[str, Callable[[Any], Awaitable[Any]], str]] = [
      lambda c: c.effective_scope("s1", {"$ne": "x"}), "platform"),
     ("effective_scope platform surrogate",
      lambda c: c.effective_scope("s1", "\udfff"), "platform"),
+    # a body JSON cannot send said 'POST /v1/context: the body is not JSON: Out of range
+    # float values are not JSON compliant', naming no argument, or (nested deep) raised a
+    # raw RecursionError; a query value past 64 bits or str(), or of 100,000 characters,
+    # a raw ValueError or httpx.InvalidURL
+    ("context session NaN", lambda c: c.context("q", session=math.nan), "session: nan"),
+    ("add platform bytes", lambda c: c.add([{"content": "x"}], session="s1", platform=b"tg"),
+     "platform: must be JSON"),
+    ("recall now past str()", lambda c: c.recall("q", now=10**5000), "now: integer out"),
+    ("rewrite content nested deep", lambda c: c.rewrite("s1", 1, content=deep_list(5000)),
+     "content[0][0]"),
+    ("set_scope session holding itself",
+     lambda c: c.set_scope("all", session=holding_itself()), "session.a.a"),
+    ("list session 100,000 characters", lambda c: c.list_messages(session="x" * 100_000),
+     "session is longer than 4096 characters"),
+    ("list since past str()", lambda c: c.list_messages(since=10**5000),
+     "since: integer out of the 64-bit range"),
+    ("sessions limit past 64 bits", lambda c: c.sessions(limit=2**64), "limit: integer out"),
 ]
+
+
+def deep_list(n: int) -> Any:
+    v: Any = 1
+    for _ in range(n):
+        v = [v]
+    return v
+
+
+def holding_itself() -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    d["a"] = d
+    return d
 
 
 def _recording_client() -> tuple[AsyncClient, list[httpx.Request]]:

@@ -93,6 +93,7 @@ from .models import (
     MessagePage,
     Session,
     blank_labels_as_none,
+    check_json,
     check_text,
 )
 from .overview import SessionsPage, SessionSummary
@@ -150,6 +151,18 @@ class TurnContext:
     #: The recall behind the messages, when asked for (``explain=True``); its hits carry
     #: no ``snippets``.
     recall: RecallResult | None = None
+
+
+def _name_what_is_not_json(body: Any) -> None:
+    """InvalidInput naming the argument (a field of the request's body, as the method
+    names it: ``session``, ``now``, ``messages[0].metadata.a``) that JSON cannot send
+    (NaN, bytes, an integer past str(), a lone surrogate, a value holding itself)."""
+    for name, value in body.items() if isinstance(body, Mapping) else ():
+        try:
+            json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError, RecursionError) as exc:
+            check_json(value, name)  # in the library's words
+            raise InvalidInput(f"{name}: not JSON ({exc})") from None
 
 
 def error_from_response(response: httpx.Response) -> ChatmemError:
@@ -478,6 +491,10 @@ def _ids(ids: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(id_list(ids, "ids")))
 
 
+#: The longest text of one query parameter the client sends.
+_MAX_QUERY_VALUE = 4096
+
+
 def _query(params: Mapping[str, Any]) -> dict[str, str]:
     """Query parameters: ``None`` left out, integers as text."""
     out: dict[str, str] = {}
@@ -486,7 +503,11 @@ def _query(params: Mapping[str, Any]) -> dict[str, str]:
             continue
         if isinstance(v, bool) or not isinstance(v, (str, int)):
             raise InvalidInput(f"{k}: expected a string or an integer, got {type(v).__name__}")
-        check_text(v if isinstance(v, str) else None, k)  # a URL holds UTF-8 only
+        # a URL holds UTF-8 only, and httpx refuses one past 65,536 characters (every
+        # value here is a label, a time or a cursor: far shorter when good)
+        check_text(v if isinstance(v, str) else None, k, max_chars=_MAX_QUERY_VALUE)
+        if isinstance(v, int) and not -(2**63) <= v < 2**63:
+            raise InvalidInput(f"{k}: integer out of the 64-bit range")
         out[k] = str(v)
     return out
 
@@ -580,7 +601,8 @@ class AsyncClient:
         if body is not None:
             try:
                 content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, RecursionError) as exc:
+                _name_what_is_not_json(body)
                 raise InvalidInput(f"{self._named(method, path)}: the body is not JSON: "
                                    f"{exc}") from exc
             headers["Content-Type"] = "application/json"
