@@ -440,3 +440,23 @@ async def test_bad_items_are_named_and_nothing_is_stored(mem: Memory) -> None:
             await session.add_items(items)
         assert message in str(info.value), str(info.value)
     assert await session.get_items() == []
+
+
+@pytest.mark.parametrize("make", ["memory_recall_tool", "ChatmemSession",
+                                  "instructions_with_memory"])
+@pytest.mark.parametrize("wrong", [None, "memory", "sync"])
+def test_a_memory_that_is_not_one_is_refused_naming_it(tmp_path: Any, make: str,
+                                                       wrong: str) -> None:
+    """memory_recall_tool(None, "s1") raised a raw AttributeError ('NoneType' object has
+    no attribute 'tool_schema'); ChatmemSession and instructions_with_memory took it and
+    failed at the first run."""
+    from chatmem import SyncMemory
+    from chatmem.integrations import openai_agents
+
+    with SyncMemory.open(str(tmp_path / "a.db"),
+                         embedder=chatmem.testing.embedder()) as sync:
+        given: Any = {"memory": "chatmem.db", "sync": sync}.get(wrong)
+        said = rf"^{make}\(memory, …\): memory must be a chatmem Memory"
+        with pytest.raises(InvalidInput, match=said + (r" \(pass its \.memory\)"
+                                                      if wrong == "sync" else "")):
+            getattr(openai_agents, make)(given, "s1")

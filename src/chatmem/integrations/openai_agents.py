@@ -178,6 +178,17 @@ def _text(content: object) -> str:
     return ""
 
 
+def _check_memory(value: object, where: str) -> None:
+    """InvalidInput unless ``value`` is the async :class:`~chatmem.Memory` the Agents
+    SDK awaits (a SyncMemory's is its ``.memory``)."""
+    from ..memory import Memory, SyncMemory  # at run time: the memory imports much more
+
+    if not isinstance(value, Memory):
+        hint = " (pass its .memory)" if isinstance(value, SyncMemory) else ""
+        raise InvalidInput(f"{where}(memory, …): memory must be a chatmem Memory{hint}, "
+                           f"got {describe(value)}")
+
+
 def item_to_message(item: object, *, session: str, platform: str | None = None,
                     speaker_id: str | None = None, path: str = "items[0]") -> Message:
     """One Agents SDK run item (Responses input format) as a chatmem message, the raw
@@ -261,6 +272,7 @@ class ChatmemSession:
 
     def __init__(self, memory: Memory, session_id: str, *, platform: str | None = None,
                  speaker_id: str | None = None, session_settings: Any = None) -> None:
+        _check_memory(memory, "ChatmemSession")
         check_text(session_id, "session_id", required=True, max_chars=MAX_LABEL_CHARS)
         check_text(platform, "platform", max_chars=MAX_LABEL_CHARS)
         check_text(speaker_id, "speaker_id", max_chars=MAX_LABEL_CHARS)
@@ -366,6 +378,7 @@ def memory_recall_tool(memory: Memory, session_id: str, *, platform: str | None 
     out), which the SDK's strict check leaves as it is. ``strict=False``: the default
     schema (optional arguments left out), not in strict mode, for a model or server
     that does not take strict function calling."""
+    _check_memory(memory, "memory_recall_tool")
     caller = Caller.of({"session_id": session_id, "speaker_id": speaker_id,
                         "platform": platform})
     fn = memory.tool_schema(strict=strict)["function"]
@@ -436,6 +449,7 @@ def instructions_with_memory(memory: Memory, session_id: str,
     recalls for the run's latest user input, as :meth:`Memory.context` recalls it.
     The session's messages already in the model's input (from the run's oldest input
     item on) are not recalled again."""
+    _check_memory(memory, "instructions_with_memory")
     Caller.of({"session_id": session_id, "speaker_id": speaker_id, "platform": platform})
 
     async def instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> str:
