@@ -280,6 +280,18 @@ async def test_a_chat_engine_async(tmp_path: Path, llama: LlamaFactory) -> None:
         assert DOG in reply.response
 
 
+@pytest.mark.parametrize("tokens", ["10", None, 1.5, True, [1]])
+async def test_truncation_refuses_a_count_that_is_not_an_integer(sync_mem: SyncMemory,
+                                                                 tokens: Any) -> None:
+    # before: a raw TypeError ("'>' not supported between 'str' and 'int'", "bad operand
+    # type for unary -"), or 1.5 and True taken as counts
+    from chatmem.errors import InvalidInput
+
+    block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
+    with pytest.raises(InvalidInput, match=r"^tokens_to_truncate must be an integer, got "):
+        await block.atruncate("Header:\n\n[a] one", tokens)
+
+
 async def test_truncation_drops_whole_groups_from_the_end(sync_mem: SyncMemory) -> None:
     block = ChatmemMemoryBlock(sync_mem, "s1", priority=1)
     text = "Header:\n\n[a] one\n[a] two\n\n[b] three\n\n[c] four"

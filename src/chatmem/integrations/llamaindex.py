@@ -625,6 +625,9 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         ``priority`` > 0): whole groups of lines (separated by blank lines) go from the
         end; ``None`` when only the header would be left, or when the block had
         nothing (``Memory`` then passes ``[]``)."""
+        if isinstance(tokens_to_truncate, bool) or not isinstance(tokens_to_truncate, int):
+            raise InvalidInput(f"tokens_to_truncate must be an integer, got "
+                               f"{describe(tokens_to_truncate)}")
         if not isinstance(content, str) or not content:
             return None
         count = self.tokenizer_fn
