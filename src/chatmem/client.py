@@ -92,6 +92,7 @@ from .models import (
     Message,
     MessagePage,
     Session,
+    as_stored_json,
     blank_labels_as_none,
     check_json,
     check_text,
@@ -471,16 +472,6 @@ def _told(text: str, secret: str | None) -> str:
     return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS] + "…"
 
 
-def _json_value(value: Any, name: str) -> Any:
-    """``value`` as JSON reads it back (a tuple as a list, ...), so that what is sent
-    compares with what the server holds; :class:`InvalidInput` naming ``name`` when
-    JSON cannot hold it."""
-    try:
-        return json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError, RecursionError):
-        raise InvalidInput(f"{name} must be plain JSON, got {describe(value)}") from None
-
-
 def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
 
@@ -760,7 +751,10 @@ class AsyncClient:
         body = {k: (_mapping(v, "session.metadata") if k == "metadata" else v)
                 for k, v in fields.items() if v is not None}
         if settings is not None:  # none: the stored ones kept, as the server does
-            wanted = _json_value(_mapping(settings, "session.settings"), "session.settings")
+            wanted = _mapping(settings, "session.settings")
+            check_json(wanted, "session.settings")
+            # compared as JSON reads them back (a tuple equals the list the server holds)
+            wanted = as_stored_json(wanted)
             if wanted:
                 await self._settings_kept(sid, wanted)
         return await self._call("PUT", path, lambda data: _nested(data, "session", _session),
@@ -770,7 +764,7 @@ class AsyncClient:
         """Refuse ``settings`` unless the server holds them already for ``session``
         (``PUT /v1/sessions/{id}`` keeps the stored ones: others would be lost)."""
         stored = await self.get_session(session)
-        held = {} if stored is None else _json_value(stored.settings, "session.settings")
+        held = {} if stored is None else as_stored_json(stored.settings)
         if settings != held:
             raise InvalidInput(
                 f"session.settings {as_given(settings, 200)}: the HTTP API cannot change a "
