@@ -259,6 +259,41 @@ async def test_bad_argument_is_invalid_input_naming_it_and_changes_nothing(
         await mem.close()
 
 
+@pytest.mark.parametrize("change", ["scope", "retention"])
+@pytest.mark.parametrize(("actor", "says"), [
+    ({"id": "root", "role": "owner", "rol": "user"},
+     "actor: unknown field(s) rol (did you mean role?)"),
+    ({"id": "root", "rle": "owner"}, "actor: unknown field(s) rle (did you mean role?)"),
+    ({"id": "root", "role": "owner", "name": "Root"},
+     "actor: unknown field(s) name; it takes id, role"),
+    ({"user_id": "root", "role": "owner"},
+     "actor: unknown field(s) user_id; it takes id, role"),
+    ({"id": "root", "role": "owner", 10**5000: 1},
+     "actor: unknown field(s) an integer of more than 4,300 digits"),
+], ids=["rol", "rle", "name", "user_id", "key past str()"])
+async def test_an_actor_key_set_scope_does_not_take_is_refused_naming_the_one_meant(
+        change: str, actor: dict[Any, Any], says: str) -> None:
+    """README § Scopes: set_scope(scope, actor={"id": …, "role": "owner"}). An actor
+    mapping with another key was passed over: {"id": "root", "rle": "owner"} was
+    refused as 'root has role "user"' (the misspelt role never read), {"id": "root",
+    "role": "owner", "rol": "user"} changed the setting. Now it is refused as
+    call_tool's caller is, naming the key (and the one meant), and nothing changes."""
+    mem = await _seeded()
+    try:
+        before = await _snapshot(mem)
+        with pytest.raises(InvalidInput) as info:
+            if change == "scope":
+                await mem.set_scope("all", actor=actor, session="s1")
+            else:
+                await mem.set_retention(5, actor=actor, session="s1")
+        assert str(info.value).startswith(says)
+        assert await _snapshot(mem) == before
+        assert (await mem.effective_scope("s1")).scope == "session"
+        assert (await mem.effective_retention("s1")).layer == "config"
+    finally:
+        await mem.close()
+
+
 async def test_good_arguments_still_work() -> None:
     mem = await _seeded()
     try:

@@ -287,6 +287,13 @@ _NAMED_ELSEWHERE = {
 }
 
 
+def unknown_keys(value: Mapping[Any, Any], fields: Sequence[str]) -> list[str]:
+    """The keys of ``value`` that are not among ``fields``, in its order, each as
+    :func:`unknown_fields` takes them: a key that is not text as :func:`describe` shows
+    it (``str()`` of an integer past Python's limit raises)."""
+    return [k if isinstance(k, str) else describe(k) for k in value if k not in fields]
+
+
 def unknown_fields(where: str, names: Sequence[str], fields: Sequence[str], *,
                    arguments: bool = False) -> str:
     """The refusal of fields ``where`` does not take: each named as sent, with the one

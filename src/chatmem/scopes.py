@@ -35,7 +35,7 @@ from .errors import (
     ScopeError,
 )
 from .models import MAX_LABEL_CHARS, Session, check_text
-from .refusals import describe
+from .refusals import describe, unknown_fields, unknown_keys
 from .store.base import (
     MAX_SESSION_DEPTH,
     SETTINGS_NAMESPACE,
@@ -179,6 +179,10 @@ def combine(*parts: Mapping[str, Any] | None) -> dict[str, Any] | None:
 Layer = Literal["platform", "chat_type", "group", "session"]
 
 
+#: The keys of an actor given as a mapping (:meth:`Actor.of`).
+_ACTOR_FIELDS = ("id", "role")
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who asks for a settings change; only ``role == "owner"`` may change scopes."""
@@ -190,6 +194,12 @@ class Actor:
     def of(cls, value: Actor | Mapping[str, Any] | None) -> Actor:
         if isinstance(value, Actor):
             return value
+        if isinstance(value, Mapping):
+            # a key it does not take is refused, not passed over: {"rle": "owner"} was
+            # read as role "user", {"role": "owner", "rol": "user"} as an owner
+            unknown = unknown_keys(value, _ACTOR_FIELDS)
+            if unknown:
+                raise InvalidInput(unknown_fields("actor", unknown, _ACTOR_FIELDS))
         if isinstance(value, Mapping) and isinstance(value.get("id"), str):
             return cls(id=value["id"], role=str(value.get("role", "user")))
         raise PermissionDenied("changing scope settings needs an actor with the owner role, "

@@ -20,7 +20,7 @@ from pydantic_core import PydanticKnownError
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
-from .refusals import as_given, describe, schema_errors, unknown_fields
+from .refusals import as_given, describe, schema_errors, unknown_fields, unknown_keys
 
 if TYPE_CHECKING:
     from pydantic_core.core_schema import ErrorType
@@ -56,7 +56,7 @@ class Caller:
         elif isinstance(value, Mapping):
             # a key it does not take is refused, not passed over: {"speaker": "carol"}
             # lost the same-user boost, {"platfrom": "qq"} the platform, with no word
-            unknown = [str(k) for k in value if k not in _CALLER_FIELDS]
+            unknown = unknown_keys(value, _CALLER_FIELDS)
             if unknown:
                 raise InvalidInput(unknown_fields("caller", unknown, _CALLER_FIELDS))
             sid = value.get("session_id")
