@@ -27,6 +27,7 @@ from chatmem.client import AsyncClient
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, ConfigError, FilterError, InvalidInput
+from chatmem.tool import Caller
 from chatmem.transfer import export_jsonl
 from providers import RecordingProvider
 
@@ -290,6 +291,30 @@ async def test_an_actor_key_set_scope_does_not_take_is_refused_naming_the_one_me
         assert await _snapshot(mem) == before
         assert (await mem.effective_scope("s1")).scope == "session"
         assert (await mem.effective_retention("s1")).layer == "config"
+    finally:
+        await mem.close()
+
+
+@pytest.mark.parametrize(("session_id", "says"), [
+    ({"id": "s1"}, 'caller.session_id must be a string, got {"id": "s1"}'),
+    (5, "caller.session_id must be a string, got 5"),
+    (["s1"], 'caller.session_id must be a string, got ["s1"]'),
+    (b"s1", "caller.session_id must be a string, got bytes b's1'"),
+    (None, "caller.session_id is required (the calling session)"),
+    ("", "caller.session_id is required (the calling session)"),
+    ("  ", "caller.session_id is required (the calling session)"),
+], ids=["mapping", "int", "list", "bytes", "None", "empty", "blank"])
+async def test_a_caller_session_id_that_is_not_text_is_named_as_what_it_is(
+        session_id: Any, says: str) -> None:
+    """call_tool(arguments, caller={"session_id": {…}}) said 'caller.session_id is
+    required (the calling session)': it was given, of the wrong type. Now it says so, as
+    every other argument does; one left out (or empty) is still required."""
+    mem = await _seeded()
+    try:
+        for caller in ({"session_id": session_id}, Caller(session_id)):
+            with pytest.raises(InvalidInput) as info:
+                await mem.call_tool({"query": "hello"}, caller)
+            assert str(info.value) == says
     finally:
         await mem.close()
 

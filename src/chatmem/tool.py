@@ -64,9 +64,10 @@ class Caller:
             platform = value.get("platform")
         else:
             raise InvalidInput("caller must be a Caller or a mapping with session_id")
+        # one of another type is named as what it is, not as left out
+        check_text(sid, "caller.session_id", max_chars=MAX_LABEL_CHARS)
         if not isinstance(sid, str) or not sid.strip():
             raise InvalidInput("caller.session_id is required (the calling session)")
-        check_text(sid, "caller.session_id", max_chars=MAX_LABEL_CHARS)
         # "" is no speaker or platform a message can be of: refused, not taken as none
         # (speaker) or as a platform that matches nothing (F9)
         speaker_id = optional_label(speaker, "caller.speaker_id")
