@@ -418,6 +418,20 @@ CLIENT_CALLS: list[tuple[str, Callable[[Any], Awaitable[Any]], str]] = [
     ("list since past str()", lambda c: c.list_messages(since=10**5000),
      "since: integer out of the 64-bit range"),
     ("sessions limit past 64 bits", lambda c: c.sessions(limit=2**64), "limit: integer out"),
+    # turn's parts were named messages (add's argument): 'messages: expected a Message or
+    # a mapping, got list'; one mapping as turn[0], where Memory.context says turn
+    ("context turn item a list", lambda c: c.context(["q", [[{"content": "x"}]]], session="s1"),
+     'turn[1]: expected text, a Message or a mapping, got [[{"content": "x"}]]'),
+    ("turn_context turn item int", lambda c: c.turn_context([5], session="s1"),
+     "turn[0]: expected text, a Message or a mapping, got 5"),
+    ("context one turn nested NaN",
+     lambda c: c.context({"content": "x", "metadata": {"a": [{"b": math.nan}]}}, session="s1"),
+     "turn.metadata.a[0].b: nan is not a JSON number"),
+    ("context one turn nested deep",
+     lambda c: c.context(Message(session_id="s1", content="x", metadata={"a": deep_list(5000)}),
+                         session="s1"), "turn.metadata.a[0][0]"),
+    ("add second message int", lambda c: c.add([{"content": "x"}, 5], session="s1"),
+     "messages[1]: expected a Message or a mapping, got 5"),
 ]
 
 

@@ -409,12 +409,16 @@ def _session_summary(data: Any) -> SessionSummary:
         retention_layer=retention_layer)
 
 
-def _message_json(m: MessageLike) -> Any:
+def _message_json(m: object, path: str, *, text: bool = False) -> Any:
+    """A message to send, :class:`InvalidInput` naming ``path`` (``messages[1]``,
+    ``turn[0]``: where the caller put it) when it is none (``text``: a turn's part,
+    which may also be text)."""
     if isinstance(m, Message):
         return m.to_dict()
     if isinstance(m, Mapping):
         return dict(m)
-    raise InvalidInput(f"messages: expected a Message or a mapping, got {type(m).__name__}")
+    raise InvalidInput(f"{path}: expected {'text, ' if text else ''}a Message or a mapping, "
+                       f"got {describe(m)}")
 
 
 def _mapping(value: object, name: str) -> dict[str, Any]:
@@ -712,7 +716,8 @@ class AsyncClient:
             else _sequence(messages, "messages")
         if not batch:
             return []
-        body = {"messages": [_message_json(m) for m in batch], **_drop_none({
+        sent = [_message_json(m, f"messages[{i}]") for i, m in enumerate(batch)]
+        body = {"messages": sent, **_drop_none({
             "session_id": session, "platform": platform, "speaker_id": speaker_id,
             "speaker_name": speaker_name})}
         return await self._call("POST", "/v1/messages",
@@ -937,10 +942,15 @@ class AsyncClient:
         list as is). ``explain=True`` also returns the recall behind them."""
         if not isinstance(explain, bool):
             raise InvalidInput(f"explain must be true or false, got {describe(explain)}")
-        turns = [turn] if isinstance(turn, (str, Message, Mapping)) \
-            else _sequence(turn, "turn")
-        body = {"turn": turn if isinstance(turn, str) else [
-                    t if isinstance(t, str) else _message_json(t) for t in turns],
+        one = isinstance(turn, (str, Message, Mapping))
+        turns = [turn] if one else _sequence(turn, "turn")
+        # each part named as Memory.context names it: turn[1], or turn for one message
+        parts = [t if isinstance(t, str) else _message_json(t, "turn" if one else f"turn[{i}]",
+                                                            text=True)
+                 for i, t in enumerate(turns)]
+        if one and not isinstance(turn, str):
+            _name_what_is_not_json({"turn": parts[0]})
+        body = {"turn": turn if isinstance(turn, str) else parts,
                 "session": session, "speakers": list(id_list(speakers, "speakers")),
                 "exclude_ids": list(id_list(exclude_ids, "exclude_ids")),
                 **_drop_none({"platform": platform, "now": now}),
