@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chatmem import Memory
+from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, NotFound, PermissionDenied
@@ -253,3 +253,59 @@ def test_a_hostile_argument_of_the_langgraph_store_is_refused_naming_it(
         check()
     finally:
         loop.run(mem.close())
+
+
+# ---------------------------------------------------------------------- Message.from_dict
+
+#: A message with every field set, as Message.from_dict reads one.
+GOOD_MESSAGE: dict[str, Any] = {
+    "session_id": "s1", "content": "hello", "role": "user", "ts": 1000, "id": "m1",
+    "kind": "message", "visible_content": "hi", "source": "telegram", "speaker_id": "u1",
+    "speaker_name": "Ann", "mentions": ["u2"], "platform": "tg", "metadata": {"k": 1}}
+
+#: Where from_dict takes a value: each field, the data itself, ``path`` and a key.
+MESSAGE_SLOTS = [*GOOD_MESSAGE, "(data)", "(key)", "path"]
+
+
+def _works_or_names(call: Callable[[], Any], named: str) -> None:
+    """``call()`` works, or raises a ChatmemError whose message names ``named`` (a
+    regular expression), in under 2,000 characters."""
+    try:
+        call()
+    except ChatmemError as exc:
+        assert re.search(named, str(exc)), f"{named}: {exc}"
+        assert len(str(exc)) < 2000
+
+
+def _check_from_dict(slot: str, value: Any) -> None:
+    if slot == "(data)":
+        _works_or_names(lambda: Message.from_dict(value), r"^message\b")
+    elif slot == "path":
+        _works_or_names(lambda: Message.from_dict(GOOD_MESSAGE, path=value), r"\bpath\b")
+    elif slot == "(key)":
+        try:
+            data = {**GOOD_MESSAGE, value: 1}
+        except TypeError:  # not hashable: no mapping holds it as a key
+            return
+        _works_or_names(lambda: Message.from_dict(data), r"^message: unknown field")
+    else:
+        _works_or_names(lambda: Message.from_dict({**GOOD_MESSAGE, slot: value}),
+                        rf"^message\.{slot}\b")
+
+
+def test_message_from_dict_refuses_each_hostile_value_naming_it() -> None:
+    wrong: list[str] = []
+    for slot in MESSAGE_SLOTS:
+        for i, value in enumerate(SWEPT):
+            try:
+                _check_from_dict(slot, value)
+            except Exception as exc:
+                wrong.append(f"{slot}=SWEPT[{i}]: {type(exc).__name__}: {str(exc)[:150]}")
+    assert not wrong, "\n".join(wrong)
+    assert Message.from_dict(GOOD_MESSAGE).speaker_name == "Ann"
+
+
+@_FUZZ
+@given(slot=st.sampled_from(MESSAGE_SLOTS), value=hostile)
+def test_message_from_dict_takes_a_hostile_value_or_names_it(slot: str, value: Any) -> None:
+    _check_from_dict(slot, value)

@@ -15,7 +15,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from .errors import InvalidInput
-from .refusals import describe, short_repr, unknown_fields
+from .refusals import describe, short_repr, unknown_fields, unknown_keys
 
 Role = Literal["user", "assistant", "system", "tool", "notice"]
 ROLES: frozenset[str] = frozenset({"user", "assistant", "system", "tool", "notice"})
@@ -127,11 +127,13 @@ class Message:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, path: str = "message") -> Message:
-        """Build a message from JSON-like data, with errors naming the field."""
+        """Build a message from JSON-like data, with errors naming the field (``path``:
+        what the data is, ``message``, ``line 3: message``)."""
+        check_text(path, "path", required=True, max_chars=MAX_LABEL_CHARS)  # in every error
         if not isinstance(data, Mapping):
             raise InvalidInput(f"{path}: expected an object, got {describe(data)}")
         known = list(cls.__dataclass_fields__)
-        unknown = sorted(str(k) for k in set(data) - set(known))
+        unknown = sorted(unknown_keys(data, known))
         if unknown:
             raise InvalidInput(unknown_fields(path, unknown, known))
         for name in ("session_id", "content"):
@@ -428,7 +430,7 @@ def validate_session(session: object, *, path: str = "session") -> Session:
     """R3: a session (or a mapping of its fields) that can be stored faithfully."""
     if isinstance(session, Mapping):
         known = list(Session.__dataclass_fields__)
-        unknown = sorted(str(k) for k in set(session) - set(known))
+        unknown = sorted(unknown_keys(session, known))
         if unknown:
             raise InvalidInput(unknown_fields(path, unknown, known))
         if "id" not in session:
