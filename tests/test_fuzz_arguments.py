@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.embedding import Embedder
-from chatmem.errors import ChatmemError, NotFound, PermissionDenied
+from chatmem.errors import ChatmemError, ConfigError, NotFound, PermissionDenied
 from chatmem.transfer import export_jsonl
 from providers import RecordingProvider
 from test_library_inputs import GOOD_CALLS, NAMED_IN, OWNER, deep_list, holding_itself
@@ -309,3 +309,58 @@ def test_message_from_dict_refuses_each_hostile_value_naming_it() -> None:
 @given(slot=st.sampled_from(MESSAGE_SLOTS), value=hostile)
 def test_message_from_dict_takes_a_hostile_value_or_names_it(slot: str, value: Any) -> None:
     _check_from_dict(slot, value)
+
+
+# ---------------------------------------------------------------------- Config.load
+
+#: Config.load's own keyword arguments and options given as keywords (each a
+#: configuration field, named by its path), with the regular expression its refusal
+#: names it by.
+CONFIG_SLOTS: dict[str, str] = {
+    "data": r"configuration|\bdata\b", "env": r"\benv\b", "env_file": r"\benv[ _]file\b",
+    "data_source": r"\bdata_source\b", **{name: rf"\b{name}\b" for name in (
+        "scope", "last_messages", "search", "embedding", "indexing", "semantic_recall",
+        "context_expand", "retention", "platforms", "hybrid", "no_such_option")}}
+
+
+def _check_config_load(slot: str, value: Any) -> None:
+    _works_or_names(lambda: Config.load(**{slot: value}), CONFIG_SLOTS[slot])
+
+
+def test_config_load_refuses_each_hostile_value_naming_it() -> None:
+    wrong: list[str] = []
+    for slot in CONFIG_SLOTS:
+        for i, value in enumerate([*SWEPT, 5, "x", ["x"], {"CHATMEM_SEARCH__TOP_K": 5}]):
+            try:
+                _check_config_load(slot, value)
+            except Exception as exc:
+                wrong.append(f"{slot}=values[{i}]: {type(exc).__name__}: {str(exc)[:150]}")
+    assert not wrong, "\n".join(wrong)
+
+
+@_FUZZ
+@given(slot=st.sampled_from(list(CONFIG_SLOTS)), value=hostile)
+def test_config_load_takes_a_hostile_value_or_names_it(slot: str, value: Any) -> None:
+    _check_config_load(slot, value)
+
+
+@pytest.mark.parametrize(("kwargs", "says"), [
+    ({"env": {"CHATMEM_SEARCH__TOP_K": 5}},
+     'env must be a mapping of variable names to strings (e.g. os.environ), got '
+     '{"CHATMEM_SEARCH__TOP_K": 5}'),
+    ({"env": {5: "x"}}, "env must be a mapping of variable names to strings"),
+    ({"env": ["CHATMEM_SEARCH__TOP_K=5"]}, "env must be a mapping"),
+    ({"env_file": 5}, "env_file must be a path (text or a pathlib.Path), got 5"),
+    ({"env_file": b".env"}, "env_file must be a path (text or a pathlib.Path), got bytes"),
+    ({"data_source": 5}, "data_source must be a string (where data was read from), got 5"),
+], ids=["env int value", "env int name", "env list", "env_file int", "env_file bytes",
+        "data_source int"])
+def test_config_load_checks_its_own_arguments(kwargs: dict[str, Any], says: str) -> None:
+    """Config.load(env={"CHATMEM_SEARCH__TOP_K": 5}) passed the variable over (a value
+    that is not text was dropped: top_k stayed 10, with no word), env=["…"] raised a raw
+    AttributeError ('list' object has no attribute 'items'), env_file=5 a raw TypeError
+    and data_source=10**5000 a raw ValueError. Memory.open refused such an env; Config.load
+    now refuses each, naming it."""
+    with pytest.raises(ConfigError) as info:
+        Config.load(**kwargs)
+    assert str(info.value).startswith(says)

@@ -14,7 +14,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal, Union
 
 from pydantic import (
@@ -32,7 +32,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, EnvSettingsSource
 from pydantic_settings.sources.utils import parse_env_vars
 
-from .errors import ConfigError, InvalidInput
+from .errors import ChatmemError, ConfigError, InvalidInput
 from .refusals import as_given, bound, describe
 
 Scope = Literal["all", "user", "platform", "resource", "session"]
@@ -689,6 +689,13 @@ class Config(_Scoped):
         1000, got 'abc'``), and one of ``data`` with ``data_source`` when given (the file it was
         read from: ``--config chatmem.toml: search.topk: unknown option…``); secrets are
         never echoed."""
+        check_env(env)
+        if env_file is not None and not isinstance(env_file, (str, PurePath)):
+            raise ConfigError("env_file must be a path (text or a pathlib.Path), got "
+                              f"{describe(env_file)}")
+        if data_source is not None and not isinstance(data_source, str):
+            raise ConfigError("data_source must be a string (where data was read from), "
+                              f"got {describe(data_source)}")
         where = "" if data_source is None else f"{data_source}: "
         if data is not None and not isinstance(data, Mapping):
             raise ConfigError(f"invalid configuration: {where}expected a mapping of options, "
@@ -735,6 +742,15 @@ class Config(_Scoped):
         """:meth:`load` with the environment the caller passes (``os.environ``): the
         library never reads it by itself."""
         return cls.load(data, env=env, env_file=env_file, **overrides)
+
+
+def check_env(env: object, error: type[ChatmemError] = ConfigError) -> None:
+    """``env`` is none or a mapping of variable names to strings (``os.environ``), else
+    ``error`` naming it: a value that is not text was passed over, with no word."""
+    if env is not None and (not isinstance(env, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+        raise error("env must be a mapping of variable names to strings (e.g. "
+                    f"os.environ), got {describe(env)}")
 
 
 def embedding_config(data: Mapping[str, Any] | str | None) -> EmbeddingConfig:

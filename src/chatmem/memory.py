@@ -31,7 +31,7 @@ from typing import Any
 from ._aio import wait_within
 from ._sync import BlockingWrapper, blocking
 from .chat_format import coerce
-from .config import Config, Window, narrower_or_equal
+from .config import Config, Window, check_env, narrower_or_equal
 from .embedding import Embedder, Vector, create_embedder
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL, AutoProvider
 from .embedding.auto import META_KEY as AUTO_META_KEY
@@ -516,10 +516,7 @@ class Memory:
         if not isinstance(create, bool):
             raise InvalidInput(f"create must be true or false, got {describe(create)}")
         _check_embedder(embedder)  # before the store: a wrong one creates no file
-        if env is not None and (not isinstance(env, Mapping) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
-            raise InvalidInput("env must be a mapping of variable names to strings (e.g. "
-                               f"os.environ), got {describe(env)}")
+        check_env(env, InvalidInput)
         if config is not None and not isinstance(config, (Config, Mapping)):
             # config="chatmem.toml" said 'invalid configuration: expected a mapping of
             # options, got str', naming neither the argument nor what to pass
