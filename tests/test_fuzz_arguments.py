@@ -24,6 +24,7 @@ import asyncio
 import inspect
 import io
 import math
+import os
 import re
 import traceback
 from collections.abc import Callable, Iterator
@@ -34,10 +35,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chatmem import Memory, Message
+from chatmem import Memory, Message, transfer
 from chatmem.config import Config
 from chatmem.embedding import Embedder
-from chatmem.errors import ChatmemError, ConfigError, NotFound, PermissionDenied
+from chatmem.errors import ChatmemError, ConfigError, InvalidInput, NotFound, PermissionDenied
+from chatmem.store import Storage
 from chatmem.transfer import export_jsonl
 from providers import RecordingProvider
 from test_library_inputs import GOOD_CALLS, NAMED_IN, OWNER, deep_list, holding_itself
@@ -364,3 +366,148 @@ def test_config_load_checks_its_own_arguments(kwargs: dict[str, Any], says: str)
     with pytest.raises(ConfigError) as info:
         Config.load(**kwargs)
     assert str(info.value).startswith(says)
+
+
+# ---------------------------------------------------------------------- export, import
+
+def _progress(kind: str, n: int) -> None:
+    return None
+
+
+#: A good call of each public function of chatmem.transfer that exports or imports, by
+#: keyword (built by _transfer_call on the world of _open): each parameter gets each
+#: hostile value in turn.
+TRANSFER_CALLS: dict[str, tuple[str, ...]] = {
+    "export_jsonl": ("storage", "out", "vectors", "progress"),
+    "validate_jsonl": ("lines",),
+    "import_records": ("storage", "checked", "lines", "progress", "vectors", "resume"),
+    "migrate": ("source", "target", "vectors", "progress", "resume", "writing"),
+    "read_lines": ("fh",),
+    "FileLines": ("fh",),
+}
+TRANSFER_SLOTS = [(f, p) for f, params in TRANSFER_CALLS.items() for p in params]
+#: What names a parameter: an export's lines are its file, named line by line.
+TRANSFER_NAMED = {"lines": r"\blines?\b|\bfile\b"}
+
+
+class TransferWorld:
+    """The store of _open, its export's lines, and a user's file that is not ours."""
+
+    def __init__(self, loop: Loop, mem: Memory, tmp_path: Path) -> None:
+        self.loop, self.mem = loop, mem
+        self.export = loop.run(_snapshot(mem))  # the store as it is, all through
+        self.lines = self.export.splitlines(keepends=True)
+        self.checked = transfer.validate_jsonl(self.lines)  # read, never changed
+        self.notes = tmp_path / "notes.txt"
+        self.notes.write_text("my own notes\n", encoding="utf-8")
+        self.folder = tmp_path
+        self.empty = ""  # an empty store's export, as the first target's
+
+    def disk(self) -> tuple[list[str], bytes]:
+        return sorted(os.listdir(self.folder)), self.notes.read_bytes()
+
+    async def call(self, function: str, slot: str, value: Any) -> None:
+        target = await Storage.open("memory://")
+        try:
+            good: dict[str, Any] = {
+                "storage": target if function == "import_records" else self.mem.storage,
+                "out": io.StringIO(), "vectors": True, "progress": _progress,
+                "lines": self.lines, "checked": self.checked,
+                "resume": False, "source": self.mem.storage, "target": target,
+                "writing": None, "fh": io.StringIO("".join(self.lines))}
+            kwargs = {p: good[p] for p in TRANSFER_CALLS[function]}
+            kwargs[slot] = value
+            self.empty = self.empty or await _export(target)
+            result = getattr(transfer, function)(**kwargs)
+            try:
+                if inspect.isawaitable(result):
+                    await asyncio.wait_for(result, 60)
+                elif function in ("read_lines", "FileLines"):
+                    list(result)
+            except ChatmemError:
+                assert await _export(target) == self.empty, f"{function}({slot}=…) wrote"
+                raise
+        finally:
+            await target.close()
+
+
+async def _export(storage: Storage) -> str:
+    out = io.StringIO()
+    await export_jsonl(storage, out, vectors=True)
+    return out.getvalue()
+
+
+def _check_transfer(world: TransferWorld, slot: tuple[str, str], value: Any) -> None:
+    function, name = slot
+    disk = world.disk()
+    try:
+        world.loop.run(world.call(function, name, value))
+    except ChatmemError as exc:
+        named = TRANSFER_NAMED.get(name, rf"\b{name}\b")
+        assert re.search(named, str(exc)), f"{function}({name}=…): {exc}"
+        assert len(str(exc)) < 2000
+        assert world.disk() == disk, f"{function}({name}=…) changed the disk"
+        assert world.loop.run(_export(world.mem.storage)) == world.export, \
+            f"{function}({name}=…) changed the store"
+
+
+def test_each_hostile_value_in_each_transfer_parameter_works_or_is_refused_naming_it(
+        loop: Loop, tmp_path: Path) -> None:
+    """The sweep, with a user's file given where a file of chatmem's was wanted: its
+    path (text or a Path), opened to read only, opened as bytes. export_jsonl(storage,
+    "backup.jsonl") raised a raw AttributeError ('str' object has no attribute 'write'),
+    a binary file a TypeError, import_records(vectors=1) took 1, migrate(Memory, …) an
+    AttributeError; each now names the argument and writes nothing anywhere."""
+    world = TransferWorld(loop, loop.run(_open(tmp_path)), tmp_path)
+    wrong: list[str] = []
+    try:
+        with open(world.notes, encoding="utf-8") as reading, \
+                open(world.notes, "rb") as binary:
+            values = [*SWEPT, str(world.notes), world.notes, reading, binary, world.mem,
+                      1, "yes", [b"{}\n"], {"type": "header"}]
+            for slot in TRANSFER_SLOTS:
+                for i, value in enumerate(values):
+                    try:
+                        _check_transfer(world, slot, value)
+                    except Exception as exc:
+                        wrong.append(f"{slot[0]}({slot[1]}=values[{i}]): "
+                                     f"{type(exc).__name__}: {str(exc)[:150]}")
+    finally:
+        loop.run(world.mem.close())
+    assert world.notes.read_text(encoding="utf-8") == "my own notes\n"
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_hostile_transfer_argument_works_or_is_refused_naming_it(
+        loop: Loop, tmp_path: Path) -> None:
+    world = TransferWorld(loop, loop.run(_open(tmp_path)), tmp_path)
+    try:
+        @_FUZZ
+        @given(slot=st.sampled_from(TRANSFER_SLOTS), value=hostile)
+        def check(slot: tuple[str, str], value: Any) -> None:
+            _check_transfer(world, slot, value)
+
+        check()
+    finally:
+        loop.run(world.mem.close())
+
+
+async def test_an_export_into_a_path_is_refused_and_leaves_the_file_as_it_was(
+        tmp_path: Path) -> None:
+    """export_jsonl(storage, out) writes into a file the caller opened: a path given
+    as out (yesterday's backup, a file that is not an export) is refused, naming out
+    and how to open it, and the file is as it was."""
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("not ours\n", encoding="utf-8")
+    async with await Memory.open(f"sqlite:///{tmp_path / 'm.db'}",
+                                 embedder=Embedder(RecordingProvider(dim=16))) as mem:
+        await mem.add([{"content": "hello"}], session="s1")
+        for out in (str(backup), backup):
+            with pytest.raises(InvalidInput, match=r"^out must be a text file open for "
+                               r"writing, got .*; a path: open it first \(open\(path, 'w'"):
+                await export_jsonl(mem.storage, out)  # type: ignore[arg-type]
+        with open(backup, "rb") as binary, pytest.raises(InvalidInput, match="binary"):
+            await export_jsonl(mem.storage, binary)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInput, match=r"^storage .*; a Memory: pass its \.storage"):
+            await export_jsonl(mem, io.StringIO())  # type: ignore[arg-type]
+    assert backup.read_text(encoding="utf-8") == "not ours\n"

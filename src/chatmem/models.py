@@ -227,6 +227,14 @@ def check_text(value: object, name: str, *, required: bool = False,
         raise InvalidInput(f"{name} is longer than {max_chars} characters ({len(value)})")
 
 
+def check_flag(value: object, name: str) -> bool:
+    """``value`` if it is true or false, else :class:`InvalidInput` naming ``name`` (1,
+    "no" or None are not taken as one)."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be true or false, got {describe(value)}")
+    return value
+
+
 def check_label(value: object, name: str) -> str:
     """A non-empty id (session, speaker, resource, platform) naming ``name`` when it is
     not."""

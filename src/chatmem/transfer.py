@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import array
 import hashlib
+import io
 import json
 import shlex
 from collections.abc import (
@@ -32,6 +33,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, TextIO
 
 import numpy as np
@@ -52,6 +54,7 @@ from .models import (
     Session,
     VectorEntry,
     blank_labels_as_none,
+    check_flag,
     check_json,
     check_text,
     check_ts,
@@ -100,6 +103,58 @@ class TransferCounts:
 
 def _noop(kind: str, n: int) -> None:
     return None
+
+
+# ---------------------------------------------------------------------- arguments
+# The functions below check what they are given before they read or write anything:
+# a path where a file was wanted, a binary file, a Memory for its storage, 1 for true
+# is an InvalidInput naming the argument, never an AttributeError part way.
+
+_PROGRESS = "of a record's kind and a count"
+
+
+def _check_storage(value: object, name: str) -> None:
+    if not isinstance(value, Storage):
+        held = isinstance(getattr(value, "storage", None), Storage)
+        raise InvalidInput(f"{name} must be a chatmem Storage, got {describe(value)}"
+                           + ("; a Memory: pass its .storage" if held else ""))
+
+
+def _check_callable(value: object, name: str, what: str) -> None:
+    if not callable(value):
+        raise InvalidInput(f"{name} must be a function ({what}), got {describe(value)}")
+
+
+def _check_file(value: object, name: str, mode: str) -> None:
+    """``value`` is a text file open for ``mode`` (``write``, ``read``): not a path (the
+    caller opens it; chatmem writes into no path it did not open), not a binary file."""
+    reading = mode == "read"
+    method, able, doing = ("readline", "readable", "reading") if reading \
+        else ("write", "writable", "writing")
+    opened = "open(path, encoding='utf-8')" if reading else "open(path, 'w', encoding='utf-8')"
+    if isinstance(value, (str, bytes, PurePath)):
+        why = f"; a path: open it first ({opened})"
+    elif isinstance(value, (io.RawIOBase, io.BufferedIOBase)):
+        why = f"; a binary file: open it in text mode ({opened})"
+    elif not callable(getattr(value, method, None)):
+        why = ""
+    elif callable(getattr(value, able, None)) and not getattr(value, able)():
+        why = f"; it is not open for {doing}"
+    else:
+        return
+    raise InvalidInput(f"{name} must be a text file open for {doing}, got "
+                       f"{describe(value)}{why}")
+
+
+def _check_lines(value: object) -> None:
+    """``lines``: the lines of an export (an open text file, a list of strings,
+    :class:`FileLines`), not one text nor a mapping."""
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        raise InvalidInput(
+            "lines must be the lines of an export (an open text file, a list of strings "
+            f"or FileLines(file)), got {describe(value)}"
+            + ("; a whole text: pass text.splitlines(keepends=True)"
+               if isinstance(value, str) else ""))
 
 
 class _IdDigests:
@@ -184,7 +239,12 @@ async def _records(storage: Storage, vectors: bool) -> AsyncIterator[dict[str, A
 
 async def export_jsonl(storage: Storage, out: TextIO, *, vectors: bool = False,
                        progress: Progress = _noop) -> TransferCounts:
-    """Write every session, setting, message (and optionally vector) as JSONL."""
+    """Write every session, setting, message (and optionally vector) as JSONL into
+    ``out``, a text file open for writing (the caller's: chatmem opens no path)."""
+    _check_storage(storage, "storage")
+    _check_file(out, "out", "write")
+    check_flag(vectors, "vectors")
+    _check_callable(progress, "progress", _PROGRESS)
     counts = TransferCounts()
     out.write(json.dumps({"type": "header", "format": FORMAT, "version": VERSION,
                           "chatmem": __version__, "vectors": vectors}) + "\n")
@@ -213,6 +273,11 @@ def read_lines(fh: TextIO) -> Iterator[str]:
     at a time, so that a line too long for any record is refused (by
     :func:`_utf8_lines`) without being held whole: a 1.5 GB line once took 3.1 GB
     before it failed as "not JSON"."""
+    _check_file(fh, "fh", "read")
+    return _read_lines(fh)
+
+
+def _read_lines(fh: TextIO) -> Iterator[str]:
     while line := fh.readline(MAX_LINE_CHARS + 1):
         yield line
 
@@ -223,6 +288,8 @@ class FileLines:
     with ``resume`` once more, to compare what the store holds before writing)."""
 
     def __init__(self, fh: TextIO) -> None:
+        _check_file(fh, "fh", "read")
+        _check_callable(getattr(fh, "seek", None), "fh.seek", "a file that can seek")
         self.fh = fh
 
     def __iter__(self) -> Iterator[str]:
@@ -252,6 +319,10 @@ def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
                                    ) from None
             raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
                                "an export is UTF-8 JSONL") from None
+        if not isinstance(line, str):
+            raise InvalidInput(f"lines: line {n} is not text, got {describe(line)}" + (
+                "; open the file in text mode (open(path, encoding='utf-8'))"
+                if isinstance(line, (bytes, bytearray)) else ""))
         if len(line) > MAX_LINE_CHARS:
             raise InvalidInput(f"line {n}: longer than {MAX_LINE_CHARS:,} characters, "
                                "more than any record of an export holds")
@@ -321,6 +392,7 @@ class CheckedExport:
 def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
     """Read and check a whole export before anything is written (bad input changes
     nothing), keeping only what the writing pass needs (:class:`CheckedExport`)."""
+    _check_lines(lines)
     counts = TransferCounts()
     digests = bytearray()
     links = _Links()
@@ -739,6 +811,14 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
     that differs is refused naming it, its fields that differ and the ways on. Without
     it such an import was refused for its first stored id, and the only way on was a
     new store."""
+    _check_storage(storage, "storage")
+    if not isinstance(checked, CheckedExport):
+        raise InvalidInput("checked must be what validate_jsonl(lines) returns, got "
+                           f"{describe(checked)}")
+    _check_lines(lines)
+    _check_callable(progress, "progress", _PROGRESS)
+    check_flag(vectors, "vectors")
+    check_flag(resume, "resume")
     await check_target(storage, _pages(checked.messages),
                        checked.store_records if vectors else (),
                        {model: (size,) for model, size in checked.vector_sizes.items()}
@@ -880,6 +960,13 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
     ``writing`` is called once the checks passed, before the first write: an error
     before it left the target as it was (the command line removes a destination it
     created), one after it a part of the copy that ``resume`` finishes."""
+    _check_storage(source, "source")
+    _check_storage(target, "target")
+    check_flag(vectors, "vectors")
+    _check_callable(progress, "progress", _PROGRESS)
+    check_flag(resume, "resume")
+    if writing is not None:
+        _check_callable(writing, "writing", "called before the first write")
     async def messages() -> AsyncIterator[list[Message]]:
         cursor = 0
         while page := await source.store.scan_messages(cursor, PAGE):
