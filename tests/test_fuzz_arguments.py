@@ -14,8 +14,16 @@ than Python recurses, values that hold themselves. It found the raw ValueError o
 integer past str(), the OverflowError of one past a float, the endless walk of a
 value holding itself and the LangGraph store's raw TypeErrors.
 
+The same property reaches the library's other doors: Memory.open's keyword arguments
+and options (in the test's folder, beside a user's file given as the store: after an
+error the folder is byte for byte as it was), Config.load's, Message.from_dict's (each
+field, the data, a key, ``path``) and the export and import functions of
+chatmem.transfer (export_jsonl, validate_jsonl, import_records, migrate, read_lines,
+FileLines; a user's file given where chatmem's was wanted is refused and left as it
+was, and nothing is written to the store or to a fresh target).
+
 Hypothesis runs derandomized (the same examples on every run) and small: a few
-seconds.
+seconds a test.
 """
 
 from __future__ import annotations
@@ -511,3 +519,82 @@ async def test_an_export_into_a_path_is_refused_and_leaves_the_file_as_it_was(
         with pytest.raises(InvalidInput, match=r"^storage .*; a Memory: pass its \.storage"):
             await export_jsonl(mem, io.StringIO())  # type: ignore[arg-type]
     assert backup.read_text(encoding="utf-8") == "not ours\n"
+
+
+# ---------------------------------------------------------------------- Memory.open
+
+#: Memory.open's keyword arguments (test_library_inputs.test_open_checks_its_arguments
+#: takes six values of url, vector, env and create) and options given as keywords, with
+#: the regular expression its refusal names each by.
+OPEN_SLOTS: dict[str, str] = {
+    "url": r"(?i)\burl\b|\bstore\b", "vector": r"\bvector\b", "embedder": r"\bembedder\b",
+    "config": r"\bconfig(uration)?\b", "create": r"\bcreate\b", "env": r"\benv\b|CHATMEM_",
+    **{name: rf"\b{name}\b" for name in (
+        "scope", "last_messages", "search", "embedding", "indexing", "semantic_recall",
+        "retention", "platforms", "no_such_option")}}
+
+
+class OpenWorld:
+    """A folder (the working one: a relative url lands here) holding a user's file
+    that is not a store."""
+
+    def __init__(self, loop: Loop, folder: Path) -> None:
+        self.loop, self.folder = loop, folder
+        self.notes = folder / "notes.txt"
+        self.notes.write_text("my own notes\n", encoding="utf-8")
+        self.embedder = Embedder(RecordingProvider(dim=16))
+
+    def disk(self) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() if p.is_file() else b"" for p in self.folder.iterdir()}
+
+    def check(self, slot: str, value: Any) -> None:
+        if slot == "embedder" and value is None:
+            return  # the default embedder: the local model, not a value to refuse
+        kwargs: dict[str, Any] = {"url": f"sqlite:///{self.folder / 'fresh.db'}",
+                                  "embedder": self.embedder, slot: value}
+        before = self.disk()
+        try:
+            mem = self.loop.run(Memory.open(**kwargs))
+        except ChatmemError as exc:
+            assert re.search(OPEN_SLOTS[slot], str(exc)), f"open({slot}=…): {exc}"
+            assert len(str(exc)) < 2000
+            assert self.disk() == before, f"open({slot}=…) changed the folder"
+            return
+        self.loop.run(mem.close())
+        assert self.notes.read_text(encoding="utf-8") == "my own notes\n"
+        for made in set(self.disk()) - set(before):  # a store it opened: gone again
+            path = self.folder / made
+            if path.is_file():
+                path.unlink()
+
+
+@pytest.fixture
+def open_world(loop: Loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> OpenWorld:
+    monkeypatch.chdir(tmp_path)
+    return OpenWorld(loop, tmp_path)
+
+
+def test_each_hostile_value_in_each_open_argument_works_or_is_refused_naming_it(
+        open_world: OpenWorld) -> None:
+    """The sweep, with the user's file given as the store (its path, as sqlite:///…):
+    refused as not a store, and left as it was."""
+    notes = str(open_world.notes)
+    wrong: list[str] = []
+    for slot in OPEN_SLOTS:
+        for i, value in enumerate([*SWEPT, notes, f"sqlite:///{notes}", open_world.notes]):
+            try:
+                open_world.check(slot, value)
+            except Exception as exc:
+                wrong.append(f"open({slot}=values[{i}]): {type(exc).__name__}: "
+                             f"{str(exc)[:150]}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_hostile_open_argument_works_or_is_refused_naming_it(
+        open_world: OpenWorld) -> None:
+    @settings(_FUZZ, max_examples=120)
+    @given(slot=st.sampled_from(list(OPEN_SLOTS)), value=hostile)
+    def check(slot: str, value: Any) -> None:
+        open_world.check(slot, value)
+
+    check()

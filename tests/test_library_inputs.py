@@ -345,8 +345,14 @@ async def test_good_arguments_still_work() -> None:
     (("memory://",), {"env": {"CHATMEM_SEARCH__TOP_K": 5}}, "env"),
     (("memory://",), {"create": "no"}, "create"),
     (("memory://",), {"create": 0}, "create"),
+    # the store's error held the whole url: 'cannot open the store …xxx…: File name too
+    # long' of 100,000 characters
+    (("x" * 100_000,), {}, r"^url is longer than 4096 characters \(100000\)$"),
+    (("memory://",), {"vector": "qdrant://" + "h" * 5000},
+     r"^vector is longer than 4096 characters"),
 ], ids=["url None", "url int", "url bytes", "url surrogate", "vector int",
-        "vector surrogate", "env list", "env int value", "create 'no'", "create 0"])
+        "vector surrogate", "env list", "env int value", "create 'no'", "create 0",
+        "url 100,000 characters", "vector 5,000 characters"])
 async def test_open_checks_its_arguments(args: tuple[Any, ...], kwargs: dict[str, Any],
                                          names: str) -> None:
     with pytest.raises(InvalidInput, match=names):

@@ -387,6 +387,10 @@ def _check_embedder(embedder: object) -> None:
             f"{describe(embedder)}")
 
 
+#: The longest store or vector index URL Memory.open takes (a path's longest on Linux).
+MAX_URL_CHARS = 4096
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -511,8 +515,9 @@ class Memory:
         (``CHATMEM_SEARCH__TOP_K=8``; README § Environment variables), between ``config``
         and ``options``. ``options`` override configuration fields. An embedder built
         here is closed with the memory; one passed in stays the caller's."""
-        check_text(url, "url", required=True)
-        check_text(vector, "vector")
+        # a path's longest (PATH_MAX): past it the store's error held the whole url
+        check_text(url, "url", required=True, max_chars=MAX_URL_CHARS)
+        check_text(vector, "vector", max_chars=MAX_URL_CHARS)
         if not isinstance(create, bool):
             raise InvalidInput(f"create must be true or false, got {describe(create)}")
         _check_embedder(embedder)  # before the store: a wrong one creates no file
