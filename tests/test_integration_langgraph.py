@@ -1212,6 +1212,53 @@ async def test_a_write_after_a_killed_replacement_is_not_undone_by_the_heal(
         await _one_item_left(mem, ns, "k")
 
 
+async def _older_versions_killed_put(mem: Memory, namespace: tuple[str, ...],
+                                     key: str) -> None:
+    """The store as a put of an earlier chatmem (one record per replacement, named by
+    the item's id, ":" and a random suffix) killed between its erase and its add left
+    it: the key without an item, its old value in that record."""
+    import uuid
+
+    mid = message_id(namespace, key)
+    old = (await mem.get([mid]))[mid]
+    await mem.delete([mid])
+    await mem.store.meta_set(REPLACING_NAMESPACE, f"{mid}:{uuid.uuid4().hex}",
+                             json.dumps(old.to_dict()))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_write_drops_an_earlier_versions_record_of_its_key(
+        tmp_path: Path, backend: str) -> None:
+    """A record an earlier chatmem kept of a replacement (the item's id and a random
+    suffix), left by one of its puts killed part way once this store had healed (the
+    two versions sharing a store during an upgrade), was healed but never dropped by a
+    later write of the key: a delete of the key left it, and the next store put the
+    deleted value back; a put left it too, waiting. A put or delete of the key now drops
+    it with the key's own record."""
+    ns = ("m", "u1")
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(ns, "gone", {"text": "my cat is called Tom"})  # it has healed
+        await _older_versions_killed_put(mem, ns, "gone")
+        await store.adelete(ns, "gone")  # acknowledged: the key holds no item
+        assert not await _replacements_left(mem)
+        assert await ChatmemStore(mem).aget(ns, "gone") is None
+
+        await store.aput(ns, "k", {"text": "my dog is called Rex"})
+        await _older_versions_killed_put(mem, ns, "k")
+        await store.aput(ns, "k", {"text": "my dog is called Max"})
+        assert not await _replacements_left(mem)
+        await store.aput(ns, "k", {"text": "my dog is called Ace"})  # a replacement too
+        await _older_versions_killed_put(mem, ns, "k")
+        await store.aput(("m", "u2"), "k", {"text": "another key"})
+        assert len(await _replacements_left(mem)) == 1  # only a write of its key drops it
+        await store.aput(ns, "k", {"text": "my dog is called Bob"})
+        assert not await _replacements_left(mem)
+        item = await ChatmemStore(mem).aget(ns, "k")
+        assert item is not None and item.value == {"text": "my dog is called Bob"}
+        await _one_item_left(mem, ns, "k")
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value(
         tmp_path: Path, backend: str) -> None:

@@ -92,7 +92,7 @@ from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import MAX_LABEL_CHARS, Message, check_json, check_text, validate_message
 from chatmem.refusals import as_given, checked_number, describe
-from chatmem.store.base import REPLACING_NAMESPACE
+from chatmem.store.base import REPLACING_NAMESPACE, replaced_id
 from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
@@ -610,19 +610,21 @@ class ChatmemStore(BaseStore):
                             "back by the next call that finds the store writable): %s",
                             as_given(old.id, sys.maxsize), exc)
             else:
-                await store.meta_delete(REPLACING_NAMESPACE, record)
+                await self._drop_replacement(record)
             raise
-        await store.meta_delete(REPLACING_NAMESPACE, record)
+        await self._drop_replacement(record)
 
     async def _drop_replacement(self, mid: str) -> None:
-        """Drop the record of a replacement of the item ``mid`` a killed (or failing) put
+        """Drop the records of a replacement of the item ``mid`` a killed (or failing) put
         left, once a later write of the key is stored (the caller holds the item's lock,
-        so no live put is making one): its value is older than that write's, and the
-        heal put it back over it (a delete of the key undone, or the value of the put
-        before the last one restored)."""
+        so no live put is making one): their values are older than that write's, and the
+        heal put them back over it (a delete of the key undone, or the value of the put
+        before the last one restored). An earlier chatmem's records of the item (its id
+        and a random suffix, :func:`~chatmem.store.base.replaced_id`) go too."""
         store = self.memory.store
-        if await store.meta_get(REPLACING_NAMESPACE, mid) is not None:
-            await store.meta_delete(REPLACING_NAMESPACE, mid)
+        for _, record, _ in await store.meta_items(REPLACING_NAMESPACE):
+            if replaced_id(record) == mid:
+                await store.meta_delete(REPLACING_NAMESPACE, record)
 
     async def _heal(self) -> None:
         """Put back the old value of each item whose replacement stopped after its erase
@@ -651,8 +653,7 @@ class ChatmemStore(BaseStore):
                 return
             store = self.memory.store
             left = False
-            for _, record, seen in [r for r in await store.meta_items()
-                                    if r[0] == REPLACING_NAMESPACE]:
+            for _, record, seen in await store.meta_items(REPLACING_NAMESPACE):
                 mid = Message.from_dict(json.loads(seen)).id or ""
                 async with self._item_lock(mid):
                     # read again under the lock: the put that kept it has ended (gone),

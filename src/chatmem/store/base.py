@@ -93,6 +93,13 @@ REPLACING_NAMESPACE = "chatmem.langgraph.replacing"
 CURSOR_KEY = "key"
 
 
+def replaced_id(record: str) -> str:
+    """The message id a record of :data:`REPLACING_NAMESPACE` keeps the old value of: its
+    key, or the part of its key before ":" for a record an earlier chatmem wrote (one
+    per replacement: the id, ":" and a random suffix). An item's id holds no ":"."""
+    return record.partition(":")[0]
+
+
 @dataclass(frozen=True)
 class SessionSnapshot:
     """The session fields every vector entry of one session carries (SPEC §2): its origin
@@ -594,8 +601,9 @@ class MessageStore(Protocol):
         Returns whether it wrote (``False``: ``unless`` held)."""
         ...
 
-    async def meta_items(self) -> list[tuple[str, str, str]]:
-        """Every (namespace, key, value) of the metadata area (export, migration)."""
+    async def meta_items(self, namespace: str | None = None) -> list[tuple[str, str, str]]:
+        """Every (namespace, key, value) of the metadata area (export, migration), or of
+        one ``namespace`` (read by its own index, not the whole area)."""
         ...
 
     async def stats(self) -> StoreStats: ...

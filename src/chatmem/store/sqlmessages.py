@@ -460,9 +460,10 @@ def meta_writes(d: Dialect, namespace: str, writes: Sequence[tuple[str, str | No
             *(meta_set_default_query(d, namespace, k, v) for k, v in defaults)]
 
 
-def meta_items_query(d: Dialect) -> Statement:
-    return (f"SELECT namespace, key, value FROM meta ORDER BY namespace{d.collate_c}, "
-            f"key{d.collate_c}", [])
+def meta_items_query(d: Dialect, namespace: str | None = None) -> Statement:
+    where, args = ("", []) if namespace is None else (d.sql(" WHERE namespace = ?"), [namespace])
+    return (f"SELECT namespace, key, value FROM meta{where} ORDER BY namespace{d.collate_c}, "
+            f"key{d.collate_c}", args)
 
 
 def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str]]:

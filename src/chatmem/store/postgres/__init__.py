@@ -1376,9 +1376,9 @@ class PostgresStore:
                 await conn.execute(*statement)
         return True
 
-    async def meta_items(self) -> list[tuple[str, str, str]]:
+    async def meta_items(self, namespace: str | None = None) -> list[tuple[str, str, str]]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.meta_items_query(POSTGRES))
+            rows = await _rows(conn, sm.meta_items_query(POSTGRES, namespace))
         return sm.meta_items_result(rows)
 
     # ---------------------------------------------------------------- stats / clear

@@ -1295,8 +1295,8 @@ class SqliteStore:
         return True
 
     @_on_store_thread
-    def meta_items(self) -> list[tuple[str, str, str]]:
-        return sm.meta_items_result(self._rows(sm.meta_items_query(SQLITE)))
+    def meta_items(self, namespace: str | None = None) -> list[tuple[str, str, str]]:
+        return sm.meta_items_result(self._rows(sm.meta_items_query(SQLITE, namespace)))
 
     # ---------------------------------------------------------------- stats / clear
 
