@@ -696,7 +696,7 @@ async def main() -> None:
     store = ChatmemStore(mem, index={"fields": ["text"]})
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
     print("ACK", flush=True)
-    real = mem.delete if stop == "erased" else mem.add
+    real = mem._erase if stop == "erased" else mem.add
 
     async def then_stop(*args, **kwargs):
         done = await real(*args, **kwargs)
@@ -704,7 +704,7 @@ async def main() -> None:
         await asyncio.Event().wait()  # killed here
         return done
 
-    setattr(mem, "delete" if stop == "erased" else "add", then_stop)
+    setattr(mem, "_erase" if stop == "erased" else "add", then_stop)
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
 
 asyncio.run(main())
@@ -773,7 +773,7 @@ async def main() -> None:
     mem = await Memory.open(sys.argv[1], embedder=chatmem.testing.embedder())
     store = ChatmemStore(mem, index={"fields": ["text"]})
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
-    real = mem.delete
+    real = mem._erase
 
     async def held(*args, **kwargs):
         read = asyncio.get_running_loop().run_in_executor
@@ -784,7 +784,7 @@ async def main() -> None:
         await read(None, sys.stdin.readline)
         return done
 
-    mem.delete = held
+    mem._erase = held
     try:
         await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
     except Exception as exc:
@@ -926,18 +926,18 @@ async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
             one = ChatmemStore(mem, index={"fields": ["text"]})
             await one.aput(("m",), "k", {"text": "v0"})
             erased, go = asyncio.Event(), asyncio.Event()
-            real = mem.delete
+            real = mem._erase
 
-            async def held(ids: Any) -> int:
-                done = await real(ids)
+            async def held(ids: Any, **kwargs: Any) -> Any:
+                done = await real(ids, **kwargs)
                 erased.set()
                 await go.wait()
                 return done
 
-            mem.delete = held  # type: ignore[method-assign]
+            mem._erase = held  # type: ignore[method-assign]
             put = asyncio.ensure_future(one.aput(("m",), "k", {"text": "v1"}))
             await erased.wait()
-            mem.delete = real  # type: ignore[method-assign]
+            mem._erase = real  # type: ignore[method-assign]
             first = asyncio.ensure_future(
                 ChatmemStore(mem, index={"fields": ["text"]}).aget(("m",), "k"))
             await asyncio.sleep(0.3)
@@ -1342,6 +1342,44 @@ async def test_forget_erases_the_old_value_a_killed_replacement_kept(
         assert await fresh.aget(ns, "k") is None
         other = await fresh.aget(("memories", "u2"), "k")
         assert other is not None and other.value == {"text": "my dog is called Rex"}
+        assert not await _replacements_left(mem)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("how", ["delete", "erase", "sweep"])
+async def test_erasing_an_items_message_drops_the_old_value_a_killed_replacement_kept(
+        tmp_path: Path, backend: str, how: str) -> None:
+    """Memory.delete or Memory.erase of a LangGraph item's message id, or a retention
+    sweep past its old value, left the record a put killed part way kept of that value:
+    the next store's first call put the deleted (or expired) value back. Erasing the
+    item now drops its record, counted as the message it would be again (a dry run
+    says so and drops nothing); another item's record is kept and healed."""
+    from chatmem.models import now_ms
+    from chatmem.retention import DAY_MS
+
+    gone, kept = ("memories", "u1"), ("memories", "u2")
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        for ns in (gone, kept):
+            await store.aput(ns, "k", {"text": f"the old value of {ns[1]}"})
+            await _killed_put(store, mem, ns, "k", {"text": "never stored"})
+        mid = message_id(gone, "k")
+        if how == "delete":
+            assert await mem.delete([mid]) == 1
+        elif how == "erase":
+            assert (await mem.erase([mid], dry_run=True)).messages == 1
+            assert len(await _replacements_left(mem)) == 2  # a dry run drops none
+            assert (await mem.erase([mid])).messages == 1
+        else:
+            await mem.set_retention(1, actor={"id": "op", "role": "owner"},
+                                    session=session_id(gone))
+            assert (await mem.sweep_retention(now=now_ms() + 2 * DAY_MS)).messages == 1
+        assert [json.loads(r[2])["session_id"] for r in await _replacements_left(mem)] == [
+            session_id(kept)]
+        fresh = ChatmemStore(mem)  # its first call heals
+        assert await fresh.aget(gone, "k") is None
+        other = await fresh.aget(kept, "k")
+        assert other is not None and other.value == {"text": "the old value of u2"}
         assert not await _replacements_left(mem)
 
 

@@ -130,6 +130,7 @@ from .store.base import (
     load_parent_chain,
     one_warning_per_damage,
     read_without,
+    replaced_id,
     session_snapshot,
     walked_past,
 )
@@ -1346,9 +1347,10 @@ class Memory:
 
     async def delete(self, ids: Sequence[str]) -> int:
         """Erase these messages (at most 10 000) everywhere — rows, vectors, full-text
-        rows, ANN labels, Qdrant points, cached embeddings — as :meth:`forget` does;
-        returns how many messages there were (unknown ids are ignored). :meth:`erase`
-        says what went per kind."""
+        rows, ANN labels, Qdrant points, cached embeddings, the old value a LangGraph put
+        killed part way kept of one (:meth:`_drop_replacements`) — as :meth:`forget`
+        does; returns how many messages there were (unknown ids are ignored; such an
+        old value counts as its message). :meth:`erase` says what went per kind."""
         return (await self.erase(ids)).messages
 
     async def erase(self, ids: Sequence[str], *, dry_run: bool = False) -> Erased:
@@ -1363,7 +1365,11 @@ class Memory:
             return await self._erase(wanted)
         damaged: builtins.list[str] = []  # an erase goes by the ids: a damaged row too
         found = await self.store.get(wanted, damaged=damaged)
-        return await self._would_erase([*found, *(i for i in damaged if i not in found)])
+        stored = [*found, *(i for i in damaged if i not in found)]
+        erasing = set(wanted)
+        waiting = await self._drop_replacements(
+            lambda record, _: replaced_id(record) in erasing, dry_run=True)
+        return await self._would_erase(stored) + Erased(messages=len(waiting - set(stored)))
 
     async def _would_erase(self, ids: Sequence[str]) -> Erased:
         """What erasing these stored messages would take (a dry run of :meth:`erase` and
@@ -1380,7 +1386,7 @@ class Memory:
         sessions whose resource id, own or inherited from their root, is it): the
         messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
         embeddings (I8), and the old values of LangGraph items a put killed part way
-        kept to put back (:meth:`_forget_replacements`). Exactly one selector. Returns
+        kept to put back (:meth:`_drop_replacements`). Exactly one selector. Returns
         the counts per kind; sessions' registrations and settings stay. ``dry_run``:
         erase nothing and return what would go: the messages, and as ``vectors`` those
         of them indexed (the confirmation shown before a forget)."""
@@ -1411,33 +1417,49 @@ class Memory:
             async for rows in message_pages(self.store, session_ids=part,
                                             speaker_id=speaker_id, damaged=[]):
                 ids += [m.id for m in rows if m.id is not None]
+        sessions, erasing = (None if scope is None else set(scope)), set(ids)
+
+        def forgotten(record: str, old: Message | None) -> bool:
+            # an unreadable record is left as it is, unless it is of an erased message
+            return replaced_id(record) in erasing or (old is not None and (
+                old.session_id in sessions if sessions is not None
+                else old.speaker_id == speaker_id))
+
         if dry_run:
             return await self._would_erase(ids)
         erased = Erased()
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
-        await self._forget_replacements(set(scope) if scope is not None else None,
-                                        speaker_id)
+        await self._drop_replacements(forgotten)
         log.info("forgot %s %s: %s", name, as_given(value, sys.maxsize),
                  json.dumps(erased.to_dict()))
         return erased
 
-    async def _forget_replacements(self, sessions: set[str] | None,
-                                   speaker_id: str | None) -> None:
-        """Drop the old values a LangGraph put keeps while it replaces an item
-        (``REPLACING_NAMESPACE``, :mod:`chatmem.integrations.langgraph`) of these
-        ``sessions`` (``None``: of ``speaker_id``): a put killed part way left its record,
-        and the next LangGraph store would put the forgotten value back."""
-        for namespace, key, value in await self.store.meta_items():
-            if namespace != REPLACING_NAMESPACE:
-                continue
+    async def _replacements(self) -> builtins.list[tuple[str, Message | None]]:
+        """Each record of ``REPLACING_NAMESPACE`` and the old message it keeps (``None``:
+        one this cannot read)."""
+        out: builtins.list[tuple[str, Message | None]] = []
+        for _, record, value in await self.store.meta_items(REPLACING_NAMESPACE):
             try:
-                old = Message.from_dict(json.loads(value))
+                out.append((record, Message.from_dict(json.loads(value))))
             except (ValueError, ChatmemError):
-                continue  # not a message this can read: left as it is
-            if (old.session_id in sessions if sessions is not None
-                    else old.speaker_id == speaker_id):
-                await self.store.meta_delete(REPLACING_NAMESPACE, key)
+                out.append((record, None))
+        return out
+
+    async def _drop_replacements(self, which: Callable[[str, Message | None], bool], *,
+                                 dry_run: bool = False) -> set[str]:
+        """Drop the old values a LangGraph put keeps while it replaces an item
+        (``REPLACING_NAMESPACE``, :mod:`chatmem.integrations.langgraph`) that
+        ``which(record, old message)`` selects (``None``: a record this cannot read);
+        returns the ids of their items. A put killed part way left its record, and the
+        next LangGraph store would put an erased value back. ``dry_run``: drop none."""
+        items: set[str] = set()
+        for record, old in await self._replacements():
+            if which(record, old):
+                items.add(replaced_id(record))
+                if not dry_run:
+                    await self.store.meta_delete(REPLACING_NAMESPACE, record)
+        return items
 
     async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
                             layer: Layer = "session", platform: str | None = None,
@@ -1496,6 +1518,10 @@ class Memory:
         if self.config.retention.days <= 0 and not await self.retention.any_layer():
             return Erased()
         erased = Erased()
+        # the sessions of old values LangGraph puts killed part way kept, and the
+        # cutoff of each: such a value past it is dropped, as its message would be
+        waiting = {old.session_id for _, old in await self._replacements() if old is not None}
+        cutoffs: dict[str, int] = {}
         # expired messages of several sessions erased together, ERASE_CHUNK at a time:
         # an erase per session merged the full-text index and checkpointed the log once
         # per session (50,000 one-message sessions: half an hour); sessions read a page
@@ -1506,6 +1532,8 @@ class Memory:
             cutoff = at - eff.days * DAY_MS
             if eff.days <= 0 or cutoff <= 0:
                 continue
+            if s.id in waiting:
+                cutoffs[s.id] = cutoff
             async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff,
                                             damaged=[]):
                 due += [m.id for m in rows if m.id is not None]
@@ -1514,16 +1542,32 @@ class Memory:
                     del due[:ERASE_CHUNK]
         if due:
             erased += await self._erase(due)
+        if cutoffs:  # counted as the messages they would be again
+            erased += Erased(messages=len(await self._drop_replacements(
+                lambda _, old: old is not None and old.ts is not None
+                and old.ts < cutoffs.get(old.session_id, 0))))
         if erased.messages:
             log.info("retention sweep erased %s", erased.to_dict())
         return erased
 
-    async def _erase(self, ids: Sequence[str]) -> Erased:
+    async def _erase(self, ids: Sequence[str], *, keep_replacements: bool = False) -> Erased:
+        """Erase these messages everywhere, and the old values LangGraph puts killed
+        part way kept of them (:meth:`_drop_replacements`; each counted as its message
+        when that is not stored), first, so that a store's heal cannot put one back
+        after the erase. ``keep_replacements``: a LangGraph put erasing the item it
+        replaces, whose own record must stay until its new value is stored."""
         if not ids:
             return Erased()
+        waiting: set[str] = set()
+        if not keep_replacements:
+            erasing = set(ids)
+            waiting = await self._drop_replacements(
+                lambda record, _: replaced_id(record) in erasing)
         # a damaged row (changed by hand, a broken disk) is erased too: it is read
         # without the JSON columns it cannot read (or by its id alone), each logged
-        msgs = await self.store.get(ids, damaged=[])
+        damaged_ids: builtins.list[str] = []
+        msgs = await self.store.get(ids, damaged=damaged_ids)
+        waiting -= {*msgs, *damaged_ids}
         # one whose time is damaged (ts None) is placed by the copy its index entries
         # hold, so the erase reaches the turns beside it as for any message
         context_texts, replies = await self._erased_context(
@@ -1556,7 +1600,7 @@ class Memory:
         # their vectors hold erased words: embedded again, alone or with the turn now
         # before them
         await self._requeue_indexed(replies)
-        return dataclasses.replace(erased, cache=cache)
+        return dataclasses.replace(erased, cache=cache, messages=erased.messages + len(waiting))
 
     async def _placed(self, msgs: builtins.list[Message]) -> builtins.list[Message]:
         """``msgs`` with a place in their sessions' order: one whose time the store could

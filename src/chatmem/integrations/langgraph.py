@@ -503,8 +503,9 @@ class ChatmemStore(BaseStore):
             if op.value is None:
                 async with self._held_item(mid) as old:
                     if old is not None:
-                        await self.memory.delete([mid])
-                    await self._drop_replacement(mid)
+                        await self.memory.delete([mid])  # its records too
+                    else:
+                        await self._drop_replacement(mid)
                 return
             # before anything is written: a bad value registers no session either
             check_json(op.value, "value")
@@ -598,7 +599,8 @@ class ChatmemStore(BaseStore):
         # than ``old``, replaced here (the heal then has one value to put back, the last)
         record = old.id or ""
         await store.meta_set(REPLACING_NAMESPACE, record, json.dumps(old.to_dict()))
-        await self.memory.delete([old.id or ""])
+        # the old item erased, its record kept (Memory.delete would drop it)
+        await self.memory._erase([old.id or ""], keep_replacements=True)
         try:
             await self.memory.add(msg)
         except ChatmemError:
