@@ -1346,6 +1346,32 @@ async def test_forget_erases_the_old_value_a_killed_replacement_kept(
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("selector", ["resource_id", "session"])
+async def test_forget_counts_the_old_values_it_drops_and_its_dry_run_says_so(
+        tmp_path: Path, backend: str, selector: str) -> None:
+    """Memory.forget dropped the old values killed replacements kept of the user's
+    items without counting them, and its dry run (the confirmation shown before a
+    forget) did not mention them: 'forget u1: 1 message' erased two values. Each now
+    counts in messages as the message it would be again, once per item, in the dry
+    run (which drops nothing) and in the forget alike."""
+    ns = ("memories", "u1")
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(ns, "live", {"text": "I drink green tea"})
+        await store.aput(ns, "k", {"text": "my cat is called Tom"})
+        await _killed_put(store, mem, ns, "k", {"text": "my cat is called Felix"})
+        await store.aput(("memories", "u2"), "k", {"text": "my dog is called Rex"})
+        await _killed_put(store, mem, ("memories", "u2"), "k", {"text": "a parrot"})
+        chosen = {selector: "u1" if selector == "resource_id" else session_id(ns)}
+        dry = await mem.forget(**chosen, dry_run=True)
+        assert len(await _replacements_left(mem)) == 2  # a dry run drops none
+        erased = await mem.forget(**chosen)
+        assert dry.messages == erased.messages == 2
+        assert [json.loads(r[2])["session_id"] for r in await _replacements_left(mem)] == [
+            session_id(("memories", "u2"))]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 @pytest.mark.parametrize("how", ["delete", "erase", "sweep"])
 async def test_erasing_an_items_message_drops_the_old_value_a_killed_replacement_kept(
         tmp_path: Path, backend: str, how: str) -> None:

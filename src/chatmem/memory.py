@@ -1386,10 +1386,12 @@ class Memory:
         sessions whose resource id, own or inherited from their root, is it): the
         messages, their vectors, full-text rows, ANN labels, Qdrant points and cached
         embeddings (I8), and the old values of LangGraph items a put killed part way
-        kept to put back (:meth:`_drop_replacements`). Exactly one selector. Returns
-        the counts per kind; sessions' registrations and settings stay. ``dry_run``:
-        erase nothing and return what would go: the messages, and as ``vectors`` those
-        of them indexed (the confirmation shown before a forget)."""
+        kept to put back (:meth:`_drop_replacements`), each counted in ``messages`` as
+        the message it would be again (once per item, not when the item's message is
+        erased too). Exactly one selector. Returns the counts per kind; sessions'
+        registrations and settings stay. ``dry_run``: erase nothing and return what
+        would go: the messages (those old values too), and as ``vectors`` those of them
+        indexed (the confirmation shown before a forget)."""
         if not isinstance(dry_run, bool):
             raise InvalidInput(f"dry_run must be true or false, got {describe(dry_run)}")
         given = {name: value for name, value in (("speaker_id", speaker_id),
@@ -1426,11 +1428,13 @@ class Memory:
                 else old.speaker_id == speaker_id))
 
         if dry_run:
-            return await self._would_erase(ids)
+            waiting = await self._drop_replacements(forgotten, dry_run=True)
+            return await self._would_erase(ids) + Erased(messages=len(waiting - erasing))
         erased = Erased()
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
-        await self._drop_replacements(forgotten)
+        # those of the erased messages went with them (counted there)
+        erased += Erased(messages=len(await self._drop_replacements(forgotten) - erasing))
         log.info("forgot %s %s: %s", name, as_given(value, sys.maxsize),
                  json.dumps(erased.to_dict()))
         return erased
