@@ -34,7 +34,6 @@ import io
 import math
 import os
 import re
-import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -212,13 +211,15 @@ def test_a_hostile_argument_works_or_is_refused_naming_it_and_changes_nothing(
 
 # ---------------------------------------------------------------------- LangGraph store
 
-#: A good call of each method of ChatmemStore (LangGraph's BaseStore), by keyword.
+#: A good call of each method of ChatmemStore (LangGraph's BaseStore), by keyword: every
+#: parameter of each (test_every_parameter_of_the_langgraph_store_is_fuzzed).
 STORE_CALLS: dict[str, dict[str, Any]] = {
-    "aput": {"namespace": ("m",), "key": "k1", "value": {"text": "x"}},
-    "aget": {"namespace": ("m",), "key": "k0"},
+    "aput": {"namespace": ("m",), "key": "k1", "value": {"text": "x"}, "index": None,
+             "ttl": None},
+    "aget": {"namespace": ("m",), "key": "k0", "refresh_ttl": None},
     "adelete": {"namespace": ("m",), "key": "nope"},
     "asearch": {"namespace_prefix": ("m",), "query": "hello", "filter": None, "limit": 10,
-                "offset": 0},
+                "offset": 0, "refresh_ttl": None},
     "alist_namespaces": {"prefix": None, "suffix": None, "max_depth": None, "limit": 100,
                          "offset": 0},
 }
@@ -226,12 +227,31 @@ STORE_CALLS: dict[str, dict[str, Any]] = {
 STORE_SLOTS = [(m, n) for m, kw in STORE_CALLS.items() for n in kw]
 
 
-def _langgraphs_own(exc: BaseException) -> bool:
-    """Raised by LangGraph's BaseStore before any of chatmem's code ran: its own checks
-    of a namespace, a key, a prefix (InvalidNamespaceError, or a TypeError of
-    ``tuple(namespace)``), which LangGraph's own stores raise the same."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    return not any("/chatmem/" in f.filename for f in frames[1:])
+def test_every_parameter_of_the_langgraph_store_is_fuzzed() -> None:
+    pytest.importorskip("langgraph")
+    from chatmem.integrations.langgraph import ChatmemStore
+
+    for method, kwargs in STORE_CALLS.items():
+        assert [p.name for p in _parameters(getattr(ChatmemStore, method))[1:]] == list(kwargs)
+
+
+def _check_store(loop: Loop, mem: Memory, store: Any, slot: tuple[str, str],
+                 value: Any) -> None:
+    """``slot``'s method of the LangGraph store called with ``value`` for ``slot``'s
+    parameter works, or raises a ChatmemError naming the parameter and leaves the store
+    as it was; LangGraph's own checks included (BaseStore's methods check a namespace, a
+    key, a prefix before they make an op: they raised InvalidNamespaceError, TypeError
+    or, for a ttl, NotImplementedError)."""
+    method, name = slot
+    kwargs = {**STORE_CALLS[method], name: value}
+    before = loop.run(_snapshot(mem))
+    try:
+        positional = [kwargs.pop("namespace_prefix")] if method == "asearch" else []
+        loop.run(getattr(store, method)(*positional, **kwargs))
+    except ChatmemError as exc:
+        assert re.search(rf"(?<!\w){name}(?!\w)", str(exc)), f"{method}({name}): {exc}"
+        assert len(str(exc)) < 2000  # never the whole value
+        assert loop.run(_snapshot(mem)) == before
 
 
 def test_a_hostile_argument_of_the_langgraph_store_is_refused_naming_it(
@@ -243,22 +263,20 @@ def test_a_hostile_argument_of_the_langgraph_store_is_refused_naming_it(
     try:
         store = ChatmemStore(mem)
         loop.run(store.aput(("m",), "k0", {"text": "hello world"}))
+        wrong: list[str] = []
+        for slot in STORE_SLOTS:  # the sweep, then the property
+            for i, value in enumerate([*SWEPT, "m", None, 5, object(), [object()]]):
+                try:
+                    _check_store(loop, mem, store, slot, value)
+                except Exception as exc:  # every one found, each with its slot and value
+                    wrong.append(f"{slot[0]}({slot[1]}=value {i}): "
+                                 f"{type(exc).__name__}: {str(exc)[:150]}")
+        assert not wrong, "\n".join(wrong)
 
         @_FUZZ
         @given(slot=st.sampled_from(STORE_SLOTS), value=hostile)
         def check(slot: tuple[str, str], value: Any) -> None:
-            method, name = slot
-            kwargs = {**STORE_CALLS[method], name: value}
-            before = loop.run(_snapshot(mem))
-            try:
-                positional = [kwargs.pop("namespace_prefix")] if method == "asearch" else []
-                loop.run(getattr(store, method)(*positional, **kwargs))
-            except ChatmemError as exc:
-                assert re.search(rf"(?<!\w){name}(?!\w)", str(exc)), f"{method}({name}): {exc}"
-                assert loop.run(_snapshot(mem)) == before
-            except Exception as exc:
-                if not _langgraphs_own(exc):
-                    raise
+            _check_store(loop, mem, store, slot, value)
 
         check()
     finally:

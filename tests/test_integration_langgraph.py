@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import importlib
 import json
@@ -21,7 +22,14 @@ pytest.importorskip("langgraph")
 
 from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
-from langgraph.store.base import BaseStore, Item, SearchItem
+from langgraph.store.base import (
+    BaseStore,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    PutOp,
+    SearchItem,
+)
 from langgraph.store.memory import InMemoryStore
 
 import chatmem.testing
@@ -1468,6 +1476,97 @@ async def test_a_bad_op_in_a_batch_runs_none_of_them(store: ChatmemStore, mem: M
         await store.abatch([PutOp(("m",), "k", {"text": "x"}),
                             SearchOp(("m",), limit="ten")])  # type: ignore[arg-type]
     assert await store.aget(("m",), "k") is None
+
+
+#: (label, a call on the store, words naming the argument, LangGraph's class it is too).
+#: BaseStore's methods check these before chatmem's code runs: each raised LangGraph's
+#: InvalidNamespaceError, a TypeError or NotImplementedError (not a ChatmemError), took
+#: a string as a namespace of one-letter labels, or a key None as "None".
+LANGGRAPHS_CHECKS: list[tuple[str, Any, str, type[Exception] | None]] = [
+    ("put label a.b", lambda s: s.aput(("a.b",), "k", {"text": "x"}),
+     'namespace labels must be non-empty strings without "." or NUL (U+0000), got "a.b"',
+     "InvalidNamespaceError"),
+    ("put label 5", lambda s: s.aput(("m", 5), "k", {"text": "x"}),
+     "namespace labels must be non-empty strings", "InvalidNamespaceError"),
+    ("put no label", lambda s: s.aput((), "k", {"text": "x"}),
+     "namespace must hold at least one label", "InvalidNamespaceError"),
+    ("put under langgraph", lambda s: s.aput(("langgraph", "x"), "k", {"text": "x"}),
+     'namespace must not start with "langgraph"', "InvalidNamespaceError"),
+    ("delete under langgraph", lambda s: s.aput(("langgraph",), "k", None),
+     'namespace must not start with "langgraph"', "InvalidNamespaceError"),
+    ("put namespace a string", lambda s: s.aput("mem", "k", {"text": "x"}),
+     'namespace must be a tuple of namespace labels, got "mem"', "InvalidNamespaceError"),
+    ("put namespace None", lambda s: s.aput(None, "k", {"text": "x"}),
+     "namespace must be a tuple of namespace labels, got null", "InvalidNamespaceError"),
+    ("get namespace 5", lambda s: s.aget(5, "k"),
+     "namespace must be a tuple of namespace labels, got 5", "InvalidNamespaceError"),
+    ("get key None", lambda s: s.aget(("m",), None), "key must be a string, got null", None),
+    ("delete key a list", lambda s: s.adelete(("m",), ["k"]), "key must be a string", None),
+    ("get refresh_ttl text", lambda s: s.aget(("m",), "k", refresh_ttl="yes"),
+     "refresh_ttl must be true, false or None", None),
+    ("search prefix None", lambda s: s.asearch(None),
+     "namespace_prefix must be a tuple of namespace labels", "InvalidNamespaceError"),
+    ("search label empty", lambda s: s.asearch(("m", "")),
+     'namespace_prefix labels must be non-empty strings', "InvalidNamespaceError"),
+    ("list prefix 5", lambda s: s.alist_namespaces(prefix=5),
+     "prefix must be a tuple of namespace labels, got 5", "InvalidNamespaceError"),
+    ("list suffix label a.b", lambda s: s.alist_namespaces(suffix=("a.b",)),
+     'suffix labels must be non-empty strings', "InvalidNamespaceError"),
+    ("put index 5", lambda s: s.aput(("m",), "k", {"text": "x"}, index=5),
+     "index must be false, None or a list of JSON paths, got 5", None),
+    ("put ttl", lambda s: s.aput(("m",), "k", {"text": "x"}, ttl=5),
+     "ttl must be None: ChatmemStore does not expire items (supports_ttl is False); "
+     "chatmem's retention erases old ones (retention.days, Memory.set_retention), got 5",
+     "NotImplementedError"),
+    ("batch ttl", lambda s: s.abatch([PutOp(("m",), "k", {"text": "x"}, ttl=5.0)]),
+     "ttl must be None", "NotImplementedError"),
+    ("batch match type", lambda s: s.abatch([ListNamespacesOp(
+        match_conditions=(MatchCondition("middle", ("m",)),))]),  # type: ignore[arg-type]
+     "match_conditions: a match type is prefix or suffix, got \"middle\"", None),
+]
+
+
+@pytest.mark.parametrize("label,call,says,also", LANGGRAPHS_CHECKS,
+                         ids=[c[0] for c in LANGGRAPHS_CHECKS])
+async def test_langgraphs_own_checks_are_invalid_input_naming_the_argument(
+        store: ChatmemStore, label: str, call: Any, says: str, also: str | None) -> None:
+    """Every bad argument of the store's methods is a ChatmemError (InvalidInput) naming
+    it; a namespace's is LangGraph's InvalidNamespaceError too, and a ttl's the
+    NotImplementedError BaseStore raises for it, so LangGraph code catching those still
+    does. Nothing is written."""
+    import langgraph.store.base as lg
+
+    from chatmem.errors import InvalidInput
+
+    await store.aput(("m",), "k", {"text": "good"})
+    with pytest.raises(InvalidInput, match=re.escape(says)) as info:
+        await call(store)
+    if also is not None:
+        assert isinstance(info.value, getattr(lg, also, None) or getattr(builtins, also))
+    assert await store.alist_namespaces() == [("m",)]
+    item = await store.aget(("m",), "k")
+    assert item is not None and item.value == {"text": "good"}
+
+
+def test_the_blocking_methods_check_their_arguments_alike(tmp_path: Path) -> None:
+    from langgraph.store.base import InvalidNamespaceError
+
+    from chatmem.errors import InvalidInput
+
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
+                         embedder=chatmem.testing.embedder()) as mem:
+        store = ChatmemStore(mem)
+        for call, says in [(lambda: store.put(("a.b",), "k", {"t": 1}), "namespace labels"),
+                           (lambda: store.put(("m",), "k", {"t": 1}, ttl=1), "ttl must be"),
+                           (lambda: store.get(None, "k"), "namespace must be a tuple"),
+                           (lambda: store.delete(("m",), None), "key must be a string"),
+                           (lambda: store.search(5), "namespace_prefix must be a tuple"),
+                           (lambda: store.list_namespaces(prefix=7), "prefix must be")]:
+            with pytest.raises(InvalidInput, match=says):
+                call()
+        with pytest.raises(InvalidNamespaceError):
+            store.get(("",), "k")
+        assert store.list_namespaces() == []
 
 
 @pytest.mark.parametrize("kwargs,says", [

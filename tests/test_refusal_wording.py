@@ -676,8 +676,8 @@ async def test_a_parent_a_chat_type_or_a_namespace_label_refused_is_quoted_as_js
         store = ChatmemStore(memory)
         with pytest.raises(InvalidNamespaceError) as info:
             await store.abatch([PutOp(("a.b",), "k", {"text": "x"})])
-        assert str(info.value) == ('invalid namespace label "a.b": labels are non-empty '
-                                   'strings without "." or NUL (U+0000)')
+        assert str(info.value) == ('namespace labels must be non-empty strings without "." '
+                                   'or NUL (U+0000), got "a.b"')
 
 
 async def test_a_message_id_taken_is_quoted_as_json() -> None:

@@ -41,7 +41,11 @@ The mapping (README § Integrations, LangGraph):
 * **list_namespaces** lists the namespaces that hold items (prefix/suffix
   conditions with ``*`` wildcards, ``max_depth``, ``limit``, ``offset``).
 
-TTLs are not supported (``supports_ttl = False``): use chatmem's retention.
+TTLs are not supported (``supports_ttl = False``): use chatmem's retention. A ``ttl``
+is refused with :class:`TTLNotSupported` (an ``InvalidInput`` that is also the
+``NotImplementedError`` ``BaseStore`` raises for it); every other bad argument of a
+method is an ``InvalidInput`` naming it, a namespace's :class:`InvalidNamespace` (also
+LangGraph's ``InvalidNamespaceError``), raised before any op runs.
 
 Sync and async: ``abatch`` is native. ``memory`` may be a :class:`~chatmem.Memory`
 or a :class:`~chatmem.SyncMemory`; the store runs every operation on the event
@@ -62,19 +66,23 @@ import math
 import re
 import sys
 import threading
+import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 try:
     from langgraph.store.base import (
+        NOT_PROVIDED,
         BaseStore,
         GetOp,
         InvalidNamespaceError,
         Item,
         ListNamespacesOp,
         MatchCondition,
+        NamespacePath,
+        NotProvided,
         Op,
         PutOp,
         Result,
@@ -90,12 +98,21 @@ except ImportError as exc:
 from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.memory import Memory, SyncMemory
-from chatmem.models import MAX_LABEL_CHARS, Message, check_json, check_text, validate_message
+from chatmem.models import (
+    MAX_JSON_CHARS,
+    MAX_LABEL_CHARS,
+    Message,
+    check_json,
+    check_text,
+    json_cost,
+    validate_message,
+)
 from chatmem.refusals import as_given, checked_number, describe
 from chatmem.store.base import REPLACING_NAMESPACE, replaced_id
 from chatmem.store.filters import MAX_INT
 
-__all__ = ["SESSION_PREFIX", "ChatmemStore", "default_namespace_map", "session_id"]
+__all__ = ["SESSION_PREFIX", "ChatmemStore", "InvalidNamespace", "TTLNotSupported",
+           "default_namespace_map", "session_id"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -110,6 +127,19 @@ ITEM_META = "langgraph"
 _SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
 _OPS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"})
 _PAGE = 1000
+
+
+class InvalidNamespace(InvalidInput, InvalidNamespaceError):
+    """A namespace (a search's prefix, a listing's prefix or suffix) the store cannot
+    take, named as the method names it: chatmem's :class:`~chatmem.errors.InvalidInput`,
+    and LangGraph's own ``InvalidNamespaceError``, which LangGraph code catches."""
+
+
+class TTLNotSupported(InvalidInput, NotImplementedError):
+    """A ``ttl`` given to a store that does not expire items (``supports_ttl`` is
+    False): chatmem's :class:`~chatmem.errors.InvalidInput`, and the
+    ``NotImplementedError`` LangGraph's ``BaseStore.put`` raises for it, which LangGraph
+    code may catch."""
 
 
 def default_namespace_map(namespace: tuple[str, ...]) -> str | None:
@@ -219,22 +249,61 @@ def _translate(filter_: Mapping[str, Any] | None, path: str) -> tuple[list[dict[
     return out, exact
 
 
-def _check_labels(op: Op) -> None:
-    """Refuse labels that would alias another namespace in a session id (``"a.b"`` is
-    ``("a", "b")``), as ``BaseStore``'s methods do, for ops given to ``batch`` directly."""
-    if isinstance(op, (GetOp, PutOp)):
-        labels: Iterable[Any] = op.namespace
-    elif isinstance(op, SearchOp):
-        labels = op.namespace_prefix
-    elif isinstance(op, ListNamespacesOp):
-        labels = [x for c in op.match_conditions or () for x in c.path]
-    else:
-        return
-    for label in labels:
+def _labels(value: object, name: str, *, item: bool = False) -> tuple[str, ...]:
+    """``value`` as a namespace path, checked as LangGraph's ``BaseStore`` methods check
+    it (labels that would alias another namespace in a session id, ``"a.b"`` being
+    ``("a", "b")``, refused), for every method and for ops given to ``batch`` directly,
+    but naming the argument (``name``) and as :class:`InvalidNamespace`. ``item``: the
+    namespace of an item put, which LangGraph wants non-empty and not under its own
+    ``"langgraph"``."""
+    if not isinstance(value, (tuple, list)):
+        raise InvalidNamespace(f"{name} must be a tuple of namespace labels, got "
+                               f"{describe(value)}")
+    for label in value:
         if not isinstance(label, str) or not label or "." in label or "\x00" in label:
-            raise InvalidNamespaceError(
-                f"invalid namespace label {describe(label)}: labels are non-empty "
-                'strings without "." or NUL (U+0000)')
+            raise InvalidNamespace(f'{name} labels must be non-empty strings without "." '
+                                   f"or NUL (U+0000), got {describe(label)}")
+    if item and not value:
+        raise InvalidNamespace(f"{name} must hold at least one label, got none")
+    if item and value[0] == "langgraph":
+        raise InvalidNamespace(f'{name} must not start with "langgraph" (LangGraph keeps '
+                               f"that label for itself), got {describe(list(value))}")
+    return tuple(value)
+
+
+def _key(key: object) -> str:
+    """An item's key as LangGraph's methods take it (``str(key)``): text, or an integer
+    or UUID written as text; anything else (``None`` would be the key ``"None"``) is
+    refused."""
+    if isinstance(key, (int, uuid.UUID)) and not isinstance(key, bool):
+        try:
+            return str(key)
+        except ValueError:  # an integer past str()'s digits
+            pass
+    elif isinstance(key, str):
+        return key
+    raise InvalidInput(f"key must be a string, got {describe(key)}")
+
+
+def _path(path: object, name: str) -> tuple[str, ...] | None:
+    """A listing's ``prefix`` or ``suffix`` (``None``: none), checked by :func:`_labels`."""
+    return None if path is None else _labels(path, name)
+
+
+def _no_ttl(ttl: object) -> None:
+    """Refuse a ``ttl``: this store keeps items until they are deleted or retention
+    erases them."""
+    if ttl is not None and ttl is not NOT_PROVIDED:
+        raise TTLNotSupported(
+            f"ttl must be None: ChatmemStore does not expire items (supports_ttl is "
+            f"False); chatmem's retention erases old ones (retention.days, "
+            f"Memory.set_retention), got {describe(ttl)}")
+
+
+def _refresh(refresh_ttl: object) -> None:
+    if refresh_ttl is not None and not isinstance(refresh_ttl, bool):
+        raise InvalidInput(f"refresh_ttl must be true, false or None, got "
+                           f"{describe(refresh_ttl)}")
 
 
 def _check_op(op: Op) -> None:
@@ -242,14 +311,29 @@ def _check_op(op: Op) -> None:
     ``alist_namespaces`` name it) that this store cannot take; LangGraph checks the
     namespace and key itself."""
     if isinstance(op, (PutOp, GetOp)):
-        _check_namespace(op.namespace, "namespace")
+        _check_namespace(_labels(op.namespace, "namespace", item=isinstance(op, PutOp)
+                                 and op.value is not None), "namespace")
         check_text(op.key, "key")
-    if isinstance(op, PutOp):
+    if isinstance(op, GetOp):
+        _refresh(op.refresh_ttl)
+    elif isinstance(op, PutOp):
         if op.value is not None and not isinstance(op.value, Mapping):
             raise InvalidInput(f"value must be a dict (an item's value) or None (to delete "
                                f"it), got {describe(op.value)}")
+        if op.index is not None and not isinstance(op.index, bool) and not (
+                isinstance(op.index, (list, tuple))
+                and all(isinstance(f, str) and f.strip() for f in op.index)):
+            raise InvalidInput(f"index must be false, None or a list of JSON paths, got "
+                               f"{describe(op.index)}")
+        _no_ttl(op.ttl)
+        if op.value is not None:
+            check_json(op.value, "value")
+            # the key and the value are stored together (a number counts one width)
+            json_cost(_item_meta(op, dict(op.value), 0), "item (its key, namespace and value)",
+                      limit=MAX_JSON_CHARS)
     elif isinstance(op, SearchOp):
-        _check_namespace(op.namespace_prefix, "namespace_prefix")
+        _check_namespace(_labels(op.namespace_prefix, "namespace_prefix"), "namespace_prefix")
+        _refresh(op.refresh_ttl)
         if op.query is not None and not isinstance(op.query, str):
             raise InvalidInput(f"query must be a string, got {describe(op.query)}")
         if op.filter is not None and not isinstance(op.filter, Mapping):
@@ -260,19 +344,24 @@ def _check_op(op: Op) -> None:
         if op.max_depth is not None:
             checked_number(InvalidInput, "max_depth", op.max_depth, integer=True, least=1)
         for condition in op.match_conditions or ():
-            path = condition.path
-            if not isinstance(path, (tuple, list)) or not all(isinstance(p, str) for p in path):
-                raise InvalidInput(f"{condition.match_type} must be a tuple of namespace "
-                                   f"labels, got {describe(path)}")
+            if condition.match_type not in ("prefix", "suffix"):
+                raise InvalidInput(f"match_conditions: a match type is prefix or suffix, "
+                                   f"got {describe(condition.match_type)}")
+            _labels(condition.path, condition.match_type)
         _check_page(op.limit, op.offset)
 
 
 def _check_namespace(namespace: tuple[str, ...], name: str) -> None:
-    """Labels that are text (LangGraph checks their type) whose session id chatmem can
-    store: valid UTF-8, no NUL, within a session id's length."""
-    if all(isinstance(label, str) for label in namespace):
-        check_text(".".join(namespace), name,
-                   max_chars=MAX_LABEL_CHARS - len(SESSION_PREFIX))
+    """Labels (:func:`_labels`) whose session id chatmem can store: valid UTF-8, within a
+    session id's length."""
+    check_text(".".join(namespace), name, max_chars=MAX_LABEL_CHARS - len(SESSION_PREFIX))
+
+
+def _item_meta(op: PutOp, value: dict[str, Any], created: int) -> dict[str, Any]:
+    """The message metadata of the item ``op`` puts."""
+    return {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
+                        "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
+                        "value": value, "created_at": created}}
 
 
 def _check_page(limit: object, offset: object) -> None:
@@ -381,6 +470,77 @@ class ChatmemStore(BaseStore):
         #: Whether the replacements a killed process left part way were looked at.
         self._healed = False
 
+    # ------------------------------------------------------------------ LangGraph's methods
+
+    # BaseStore's methods check their arguments before they make an op, in LangGraph's
+    # words (InvalidNamespaceError, TypeError, NotImplementedError for a ttl): each is
+    # checked here first, naming the argument, as a ChatmemError (InvalidNamespace and
+    # TTLNotSupported are LangGraph's errors too); the rest is checked with the op.
+
+    def get(self, namespace: tuple[str, ...], key: str, *,
+            refresh_ttl: bool | None = None) -> Item | None:
+        _refresh(refresh_ttl)
+        return super().get(_labels(namespace, "namespace"), _key(key),
+                           refresh_ttl=refresh_ttl)
+
+    async def aget(self, namespace: tuple[str, ...], key: str, *,
+                   refresh_ttl: bool | None = None) -> Item | None:
+        _refresh(refresh_ttl)
+        return await super().aget(_labels(namespace, "namespace"), _key(key),
+                                  refresh_ttl=refresh_ttl)
+
+    def search(self, namespace_prefix: tuple[str, ...], /, *, query: str | None = None,
+               filter: dict[str, Any] | None = None, limit: int = 10, offset: int = 0,
+               refresh_ttl: bool | None = None) -> list[SearchItem]:
+        _refresh(refresh_ttl)
+        return super().search(_labels(namespace_prefix, "namespace_prefix"), query=query,
+                              filter=filter, limit=limit, offset=offset,
+                              refresh_ttl=refresh_ttl)
+
+    async def asearch(self, namespace_prefix: tuple[str, ...], /, *,
+                      query: str | None = None, filter: dict[str, Any] | None = None,
+                      limit: int = 10, offset: int = 0,
+                      refresh_ttl: bool | None = None) -> list[SearchItem]:
+        _refresh(refresh_ttl)
+        return await super().asearch(_labels(namespace_prefix, "namespace_prefix"),
+                                     query=query, filter=filter, limit=limit, offset=offset,
+                                     refresh_ttl=refresh_ttl)
+
+    def put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
+            index: Literal[False] | list[str] | None = None, *,
+            ttl: float | NotProvided | None = NOT_PROVIDED) -> None:
+        _no_ttl(ttl)
+        super().put(_labels(namespace, "namespace", item=True), _key(key),
+                    value, index)
+
+    async def aput(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
+                   index: Literal[False] | list[str] | None = None, *,
+                   ttl: float | NotProvided | None = NOT_PROVIDED) -> None:
+        _no_ttl(ttl)
+        await super().aput(_labels(namespace, "namespace", item=True),
+                           _key(key), value, index)
+
+    def delete(self, namespace: tuple[str, ...], key: str) -> None:
+        super().delete(_labels(namespace, "namespace"), _key(key))
+
+    async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
+        await super().adelete(_labels(namespace, "namespace"), _key(key))
+
+    def list_namespaces(self, *, prefix: NamespacePath | None = None,
+                        suffix: NamespacePath | None = None, max_depth: int | None = None,
+                        limit: int = 100, offset: int = 0) -> list[tuple[str, ...]]:
+        return super().list_namespaces(
+            prefix=_path(prefix, "prefix"), suffix=_path(suffix, "suffix"),
+            max_depth=max_depth, limit=limit, offset=offset)
+
+    async def alist_namespaces(self, *, prefix: NamespacePath | None = None,
+                               suffix: NamespacePath | None = None,
+                               max_depth: int | None = None, limit: int = 100,
+                               offset: int = 0) -> list[tuple[str, ...]]:
+        return await super().alist_namespaces(
+            prefix=_path(prefix, "prefix"), suffix=_path(suffix, "suffix"),
+            max_depth=max_depth, limit=limit, offset=offset)
+
     # ------------------------------------------------------------------ sync over async
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -418,7 +578,6 @@ class ChatmemStore(BaseStore):
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
         for op in ops:  # every op before any runs: a bad one runs none of them
-            _check_labels(op)
             _check_op(op)
         if not self._healed:
             await self._heal()
@@ -507,8 +666,8 @@ class ChatmemStore(BaseStore):
                     else:
                         await self._drop_replacement(mid)
                 return
-            # before anything is written: a bad value registers no session either
-            check_json(op.value, "value")
+            # the value was checked before anything was written (_check_op): a bad value
+            # registers no session either
             sid = await self._ensure_session(op.namespace)
             # a key with no item yet too: two puts reading none at once both added
             async with self._held_item(mid) as old:
@@ -525,9 +684,7 @@ class ChatmemStore(BaseStore):
             created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
         value = dict(op.value)
         text = self._text(value, op.index)
-        meta = {ITEM_META: {"key": op.key, "namespace": list(op.namespace),
-                            "ns": {f"n{i}": label for i, label in enumerate(op.namespace)},
-                            "value": value, "created_at": created}}
+        meta = _item_meta(op, value, created)
         msg = Message(session_id=sid, id=message_id(op.namespace, op.key),
                       role="user" if text else "system",
                       content=text or json.dumps(value, ensure_ascii=False, default=str),
