@@ -339,6 +339,7 @@ def _check_op(op: Op) -> None:
         if op.filter is not None and not isinstance(op.filter, Mapping):
             raise InvalidInput(f"filter must be a mapping, got {describe(op.filter)}")
         check_json(op.filter, "filter")  # nested too deep, holding itself, NaN
+        _check_filter(op.filter, "filter")
         _check_page(op.limit, op.offset)
     elif isinstance(op, ListNamespacesOp):
         if op.max_depth is not None:
@@ -349,6 +350,29 @@ def _check_op(op: Op) -> None:
                                    f"got {describe(condition.match_type)}")
             _labels(condition.path, condition.match_type)
         _check_page(op.limit, op.offset)
+
+
+def _check_filter(filter_: object, name: str) -> None:
+    """Refuse what a LangGraph filter cannot mean, naming where it is: an object with an
+    operator key (``$…``) holds operators only, each one of :data:`_OPS`, and a range
+    (``$gt $gte $lt $lte``) compares with a number. ``InMemoryStore`` would raise its own
+    ``ValueError`` for an unknown operator only once an item is compared (never on an
+    empty store), and convert ``"5"``, ``true`` or fail on ``null`` there; chatmem reads
+    ranges JSON-strict (a number, never a boolean), so any other operand would match
+    nothing without a word."""
+    if isinstance(filter_, Mapping):
+        if any(isinstance(k, str) and k.startswith("$") for k in filter_):
+            for op, operand in filter_.items():
+                if op not in _OPS:
+                    raise InvalidInput(
+                        f"{name}: {describe(op)} is not a filter operator; LangGraph's "
+                        f"filters take {', '.join(sorted(_OPS))}")
+                if op not in ("$eq", "$ne") and not _number(operand):
+                    raise InvalidInput(f"{name}.{op} must be a number (a range compares "
+                                       f"numbers), got {describe(operand)}")
+            return
+        for key, inner in filter_.items():
+            _check_filter(inner, f"{name}.{key}")
 
 
 def _check_namespace(namespace: tuple[str, ...], name: str) -> None:
