@@ -855,6 +855,38 @@ async def test_m2_last_messages_are_fixed_context_deduplicated(local_embedder: E
     await mem.close()
 
 
+async def test_m2_last_messages_leave_out_the_turn_stored_before_the_call(
+        local_embedder: Embedder) -> None:
+    """README's loop stores the turn, then puts ``[*context(turn), *turn]`` before the
+    model: the last messages are the ones before the turn, so it is not sent twice; in
+    every form a turn takes (OpenAI mappings with ``name`` and content parts, text, a
+    stored Message), and with N larger than the session."""
+    mem = await Memory.open("memory://", embedder=local_embedder, last_messages=3)
+    try:
+        await mem.add([{"role": "user", "name": "alex", "content": "我住在柏林"},
+                       {"role": "assistant", "content": "好的，柏林。"}], session="s")
+        turn = [{"role": "user", "name": "alex", "content": [
+            {"type": "text", "text": "我住在哪个城市？"},
+            {"type": "image_url", "image_url": {"url": "https://example.org/map.png"}}]}]
+        await mem.add(turn, session="s")
+        shown = [m["content"] for m in await mem.context(turn, session="s")]
+        assert shown == ["我住在柏林", "好的，柏林。"]  # N = 3 > the 2 before the turn
+        [said] = await mem.add(Message(session_id="s", content="还有别的吗"))
+        for form in ("还有别的吗", [said], [{"role": "user", "content": "还有别的吗"}]):
+            ctx = await mem.context(form, session="s")  # type: ignore[arg-type]
+            assert [m["content"] for m in ctx if m["role"] != "system"] == [
+                "我住在柏林", "好的，柏林。", "我住在哪个城市？\n[image: map.png]"], form
+        # a turn not stored yet (context, then add) leaves the last messages as they are
+        ctx = await mem.context("新的问题", session="s")
+        assert [m["content"] for m in ctx if m["role"] != "system"][-1] == "还有别的吗"
+        # words said before, not at the end of the session, are not this turn's
+        ctx = await mem.context("好的，柏林。", session="s")
+        assert [m["content"] for m in ctx if m["role"] != "system"] == [
+            "好的，柏林。", "我住在哪个城市？\n[image: map.png]", "还有别的吗"]
+    finally:
+        await mem.close()
+
+
 async def test_m3_semantic_recall_object_overrides_top_k_range_scope_filter(
         local_embedder: Embedder) -> None:
     mem = await build_world(local_embedder, semantic_recall={

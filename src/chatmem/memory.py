@@ -101,7 +101,7 @@ from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
-from .recall.request import id_list, turn_inputs
+from .recall.request import before_turn, id_list, turn_inputs
 from .recall.result import DegradedReason
 from .refusals import as_given, describe
 from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
@@ -2306,13 +2306,18 @@ class Memory:
         whether it was ``degraded`` to full text because the provider was down)."""
         check_label(session, "session")
         optional_label(platform, "platform")
-        turn_inputs(turn, "turn")  # a bad turn is refused even when recall is off
+        # a bad turn is refused even when recall is off
+        _, turn_messages = turn_inputs(turn, "turn")
         if now is not None:
             check_ts(now, "now")
         exclude_ids = id_list(exclude_ids, "exclude_ids")
         last: list[Message] = []
-        if self.config.last_messages > 0:
-            last = await self.store.recent(session, self.config.last_messages)
+        if n := self.config.last_messages:
+            # the turn may be stored already (add, then context): the caller sends it
+            # after these, so they are the N before it
+            latest = await self.store.recent(session, n + len(
+                [turn] if isinstance(turn, (str, Message, Mapping)) else turn))
+            last = before_turn(latest, turn, turn_messages, session)[-n:]
         out: list[dict[str, str]] = []
         result = RecallResult(query=None)
         if self.config.semantic_recall_enabled:

@@ -9,6 +9,7 @@ stages use (F4): query text, ``top_k``, candidate pool, floor, window, visibilit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -83,6 +84,32 @@ def turn_inputs(turn: TurnInput | Sequence[TurnInput], name: str = "query"
             raise InvalidInput(f"{path}: expected text, a Message or a mapping, got "
                                f"{describe(item)}")
     return texts, msgs
+
+
+def before_turn(latest: Sequence[Message], turn: TurnInput | Sequence[TurnInput],
+                messages: Sequence[Message], session: str) -> list[Message]:
+    """``latest`` (a session's newest messages, oldest first) without this turn's own
+    messages at its end: a turn stored before its context was asked for (add the turn,
+    then ``[*context(turn), *turn]``), which the caller puts after the context (M2).
+    ``messages`` are the turn's messages (:func:`turn_inputs`); a stored copy is the
+    same id, or without one the same words in this session. Only the end is read: the
+    same words said before are another message."""
+    ids = {m.id for m in messages if m.id and m.session_id in ("", session)}
+    words = Counter(m.content for m in messages if not m.id and m.session_id in ("", session))
+    words.update(t for t in ([turn] if isinstance(turn, str) else
+                             turn if isinstance(turn, (list, tuple)) else ())
+                 if isinstance(t, str))
+    out = list(latest)
+    while out:
+        last = out[-1]
+        if last.id in ids:
+            ids.discard(last.id)
+        elif words[last.content] > 0:
+            words[last.content] -= 1
+        else:
+            break
+        out.pop()
+    return out
 
 
 def id_list(value: object, name: str) -> tuple[str, ...]:
