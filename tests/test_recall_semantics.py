@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -913,6 +914,30 @@ async def test_m4_semantic_recall_without_index_or_embedder_is_refused() -> None
     with pytest.raises(RecallUnavailable):
         await mem.recall("kept?")
     await mem.close()
+
+
+async def test_m4_a_memory_built_without_recall_names_what_it_lacks_not_the_setting_it_has(
+        local_embedder: Embedder) -> None:
+    """recall(), the memory_recall tool and reindex() of a memory with recall off and
+    no vector index (or no embedder) said 'or set semantic_recall=False', which it was."""
+    from chatmem import Config
+    from chatmem.store import SqliteStore
+
+    store = await SqliteStore.open(":memory:")
+    off = Config.load({"semantic_recall": False})
+    for mem, lacks in ((Memory(store, None, None, off), "no vector index and no embedder"),
+                       (Memory(store, None, local_embedder, off), "no vector index"),
+                       (Memory(store, store, None, off), "no embedder")):
+        for call in (functools.partial(mem.recall, "kept?", session="s"),
+                     functools.partial(mem.call_tool, {"query": "kept?"}, {"session_id": "s"}),
+                     mem.reindex):
+            with pytest.raises(RecallUnavailable) as caught:
+                await call()
+            said = str(caught.value)
+            assert f"this memory has {lacks}" in said, said
+            assert "set semantic_recall=False" not in said
+            assert "Memory.open('sqlite:///chat.db')" in said
+    await store.close()
 
 
 async def test_m6_filter_applies_to_the_session_metadata_snapshot(world: Memory) -> None:

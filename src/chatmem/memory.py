@@ -1717,10 +1717,14 @@ class Memory:
 
     def _require_recall(self) -> tuple[VectorIndex, Embedder]:
         if self.index is None or self.embedder is None:
+            # only a memory built with semantic_recall=False gets here (M4: __init__
+            # refuses any other), so that setting is not the way out
+            lacks = " and no ".join(name for name, part in (
+                ("vector index", self.index), ("embedder", self.embedder)) if part is None)
             raise RecallUnavailable(
-                "semantic recall needs a vector index and an embedder; open the memory with "
-                "both (e.g. Memory.open('sqlite:///chat.db')) or set semantic_recall=False"
-            )
+                f"semantic recall needs a vector index and an embedder, and this memory has "
+                f"no {lacks} (semantic_recall=False keeps only context() from recalling): "
+                "open it with both, e.g. Memory.open('sqlite:///chat.db')")
         return self.index, self.embedder
 
     async def situation(self, session: str, platform: str | None = None) -> Situation:
