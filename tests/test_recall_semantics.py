@@ -841,7 +841,39 @@ async def test_f8_tool_boost_uses_the_calling_speaker_only(world: Memory) -> Non
     assert [h["id"] for h in out_none["hits"]] == [h.message.id for h in plain.hits]
 
 
-# ----------------------------------------------------------------------------- M2–M6
+# ----------------------------------------------------------------------------- M1–M6
+
+
+async def test_m1_options_as_one_mapping_as_spec_writes_them(tmp_path: Any,
+                                                              local_embedder: Embedder) -> None:
+    """``Memory.open(url, options={...})``, M1's and seed 003's spelling, was refused
+    as an unknown option named ``options``."""
+    from chatmem import SyncMemory
+    from chatmem.errors import ConfigError
+
+    url = f"sqlite:///{tmp_path}/m1.db"  # one SQLite file: messages and vectors
+    mem = await Memory.open(url, embedder=local_embedder, options={
+        "last_messages": 20, "semantic_recall": {"top_k": 3, "message_range": 1,
+                                                 "scope": "thread"}})
+    try:
+        assert mem.config.last_messages == 20 and mem.config.recall_top_k == 3
+        assert (mem.config.recall_window.before, mem.config.recall_window.after) == (1, 1)
+        assert mem.config.recall_scope == "session" and mem.index is not None
+    finally:
+        await mem.close()
+    with SyncMemory.open(url, embedder=local_embedder, options={"last_messages": 2},
+                         search={"top_k": 4}) as sync:
+        assert (sync.memory.config.last_messages, sync.memory.config.recall_top_k) == (2, 4)
+    for options, said in (
+            ({"last_messages": "20"}, 'last_messages must be an integer, got "20"'),
+            ({"lastMessages": 20}, "did you mean last_messages?"),
+            (["last_messages"], "options must be a mapping of options"),
+            ({1: 2}, "options: option names must be strings, got 1")):
+        with pytest.raises(ConfigError, match=said):
+            await Memory.open(url, embedder=local_embedder, options=options)
+    with pytest.raises(ConfigError, match="last_messages is given twice"):
+        await Memory.open(url, embedder=local_embedder, options={"last_messages": 2},
+                          last_messages=3)
 
 
 async def test_m2_last_messages_are_fixed_context_deduplicated(local_embedder: Embedder) -> None:

@@ -392,6 +392,26 @@ def _check_embedder(embedder: object) -> None:
 MAX_URL_CHARS = 4096
 
 
+def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
+    """:meth:`Memory.open`'s keyword options with ``options={...}`` (M1's and seed 003's
+    spelling, ``Memory.open(url, options={"last_messages": 20})``) read as the same
+    options given one by one; one given both ways is refused, naming it."""
+    if "options" not in options:
+        return options
+    given, rest = options["options"], {k: v for k, v in options.items() if k != "options"}
+    if not isinstance(given, Mapping):
+        raise ConfigError("invalid configuration: options must be a mapping of options "
+                          f"(as the keyword options take them), got {describe(given)}")
+    for key in given:
+        if not isinstance(key, str):
+            raise ConfigError("invalid configuration: options: option names must be "
+                              f"strings, got {describe(key)}")
+        if key in rest:
+            raise ConfigError(f"invalid configuration: {key} is given twice, in options= "
+                              "and as a keyword: give it once")
+    return {**given, **rest}
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -514,7 +534,8 @@ class Memory:
         configuration has none (pass ``os.environ``; chatmem never reads it itself);
         with a ``config`` mapping (or none) its ``CHATMEM_*`` variables also set options
         (``CHATMEM_SEARCH__TOP_K=8``; README § Environment variables), between ``config``
-        and ``options``. ``options`` override configuration fields. An embedder built
+        and ``options``. ``options`` override configuration fields, as keywords or as one
+        mapping (``options={"last_messages": 20}``, M1). An embedder built
         here is closed with the memory; one passed in stays the caller's."""
         # a path's longest (PATH_MAX): past it the store's error held the whole url
         check_text(url, "url", required=True, max_chars=MAX_URL_CHARS)
@@ -532,6 +553,7 @@ class Memory:
                 f"{describe(os.fspath(config) if named else config)}" + (
                     "; a file's name: read the file and pass its table (tomllib.load "
                     "for TOML, yaml.safe_load for YAML)" if named else ""))
+        options = _spelled_out(options)
         cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
         if isinstance(config, Config) and options:
             # as written: a scope given as its alias ('thread') keeps it for messages
