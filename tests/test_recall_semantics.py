@@ -972,6 +972,51 @@ async def test_m4_a_memory_built_without_recall_names_what_it_lacks_not_the_sett
     await store.close()
 
 
+async def test_m5_a_resource_scope_the_call_did_not_ask_for_names_where_it_was_set(
+        local_embedder: Embedder) -> None:
+    """semantic_recall.scope = "resource" (or scope, or a session's setting) for a session
+    without a resource id: context() (which takes no scope), recall() and the tool said
+    'or use scope="session"', an argument context() and POST /v1/context do not take, and
+    not where the scope came from (seed 003: give a resource id or set scope thread)."""
+    give = ("give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
+            "chatmem session set --resource-id)")
+    for options, option in (({"semantic_recall": {"scope": "resource"}},
+                             "semantic_recall.scope"),
+                            ({"scope": "resource"}, "scope")):
+        mem = await Memory.open("memory://", embedder=local_embedder, **options)
+        try:
+            await mem.add(Message(session_id="s", content="项目截止日期是十五号"))
+            said = (f'the configured scope "resource" ({option}) needs a resource id, and '
+                    f'session "s" has none: {give}, or set {option} = "thread" (this '
+                    "session only)")
+            for call in (functools.partial(mem.context, "截止", session="s"),
+                         functools.partial(mem.recall, "截止", session="s"),
+                         functools.partial(mem.call_tool, {"query": "截止", "scope": "all"},
+                                           {"session_id": "s"})):
+                with pytest.raises(ScopeError) as caught:
+                    await call()
+                assert str(caught.value) == said
+            # asked for in the call: the call's scope is the way on, as before
+            with pytest.raises(ScopeError, match=r', or use scope="session"$'):
+                await mem.recall("截止", session="s", scope="resource")
+        finally:
+            await mem.close()
+    mem = await Memory.open("memory://", embedder=local_embedder)
+    try:
+        await mem.add(Message(session_id="s", content="项目截止日期是十五号"))
+        await mem.settings.set("resource", actor=OWNER, session="s")
+        with pytest.raises(ScopeError) as caught:
+            await mem.context("截止", session="s")
+        assert str(caught.value) == (
+            'the scope "resource" that session "s" takes from its session setting needs a '
+            f"resource id, and the session has none: {give}, or set another scope at that "
+            "layer (Memory.set_scope, PUT /v1/settings, chatmem scope set)")
+        await mem.upsert_session(Session(id="s", resource_id="alex"))
+        assert (await mem.recall("截止", session="s")).scope == "resource"
+    finally:
+        await mem.close()
+
+
 async def test_m6_filter_applies_to_the_session_metadata_snapshot(world: Memory) -> None:
     r = await world.recall("book", scope="all", filter={"club": "books"}, top_k=10, window=0)
     assert r.hits and {h.message.session_id for h in r.hits} == {"g-book"}

@@ -667,6 +667,13 @@ class Config(_Scoped):
         return section.as_written(self.recall_scope)
 
     @property
+    def recall_scope_option(self) -> str:
+        """The option :attr:`recall_scope` comes from, for messages that name the fix."""
+        sr = self.semantic_recall
+        return "semantic_recall.scope" if isinstance(sr, SemanticRecallConfig) and sr.scope \
+            else "scope"
+
+    @property
     def recall_filter(self) -> dict[str, Any] | None:
         sr = self.semantic_recall
         return sr.filter if isinstance(sr, SemanticRecallConfig) else None

@@ -2020,7 +2020,12 @@ class Memory:
                                  mentions=[("session", NEEDS_SESSION), ("scope", '"all"')])
             visibility = None
         else:
-            visibility = scope_filter(scope, situation)
+            try:
+                visibility = scope_filter(scope, situation)
+            except ScopeError:
+                if scope != "resource" or (request.scope is not None and not clamped):
+                    raise  # asked for in the call: the call's scope is the way on
+                raise await self._unasked_resource_refusal(situation) from None
         configured = self.config.recall_filter
         caller = request.filter
         if request.narrow_only and configured and caller is not None:
@@ -2077,6 +2082,26 @@ class Memory:
             log.warning("recall with %s skipped vectors of other models (%s): re-embed them "
                         "(chatmem reindex) or clear the vector index", current,
                         ", ".join(sorted(others)))
+
+    async def _unasked_resource_refusal(self, situation: Situation) -> ScopeError:
+        """M5/F10: the scope ``resource`` of a session without a resource id, when the
+        call did not ask for it: it came from the configuration or a settings layer, and
+        the refusal says which, and the way on there (``context()`` and ``POST
+        /v1/context`` take no scope to use instead; seed 003: give a resource id, or set
+        the scope to ``thread``)."""
+        give = ("give it a resource_id (Memory.upsert_session, PUT /v1/sessions/{id}, "
+                "chatmem session set --resource-id)")
+        session = describe(situation.session.id)
+        layer = (await self.settings.effective(situation)).layer
+        if layer == "config":
+            option = self.config.recall_scope_option
+            return ScopeError(f'the configured scope "resource" ({option}) needs a resource '
+                              f"id, and session {session} has none: {give}, or set {option} "
+                              '= "thread" (this session only)')
+        return ScopeError(f'the scope "resource" that session {session} takes from its '
+                          f"{layer} setting needs a resource id, and the session has none: "
+                          f"{give}, or set another scope at that layer (Memory.set_scope, "
+                          "PUT /v1/settings, chatmem scope set)")
 
     async def _effective_scope(self, situation: Situation | None, requested: str | None,
                                narrow_only: bool) -> tuple[str, bool]:
