@@ -920,6 +920,29 @@ async def test_m2_last_messages_leave_out_the_turn_stored_before_the_call(
         await mem.close()
 
 
+@pytest.mark.parametrize("last_messages", [0, 2])
+async def test_m2_the_turn_stored_before_the_call_is_never_recalled(
+        local_embedder: Embedder, last_messages: int) -> None:
+    """The turn's stored copy came back in the recall message, as a neighbour of the
+    message before it (an OpenAI turn, last_messages 0) or as a hit (a text turn, which
+    the last messages no longer hold): it is in the caller's context, after it."""
+    mem = await Memory.open("memory://", embedder=local_embedder,
+                            last_messages=last_messages)
+    try:
+        await mem.add([Message(session_id="s", content=text, ts=1000 * (i + 1))
+                       for i, text in enumerate(["我住在柏林", "好的", "今天天气不错"])])
+        for turn in ("我住在哪个城市？", [{"role": "user", "content": "我住在哪个城市？"}]):
+            stored = await mem.add(Message(session_id="s", content=turn)  # as text
+                                   if isinstance(turn, str) else turn, session="s")
+            await mem.flush()
+            ctx = await mem.context(turn, session="s")  # type: ignore[arg-type]
+            assert ctx[0]["role"] == "system" and "我住在柏林" in ctx[0]["content"]
+            assert all("我住在哪个城市" not in m["content"] for m in ctx), (turn, ctx)
+            await mem.delete([m.id for m in stored if m.id])
+    finally:
+        await mem.close()
+
+
 async def test_m3_semantic_recall_object_overrides_top_k_range_scope_filter(
         local_embedder: Embedder) -> None:
     mem = await build_world(local_embedder, semantic_recall={

@@ -2362,23 +2362,28 @@ class Memory:
         if now is not None:
             check_ts(now, "now")
         exclude_ids = id_list(exclude_ids, "exclude_ids")
+        n, recall_on = self.config.last_messages, self.config.semantic_recall_enabled
         last: list[Message] = []
-        if n := self.config.last_messages:
+        stored_turn: list[Message] = []
+        if n or recall_on:
             # the turn may be stored already (add, then context): the caller sends it
-            # after these, so they are the N before it
+            # after the context, so the last messages are the N before it, and its stored
+            # copies are in the caller's context, never recalled (hit or neighbour)
             latest = await self.store.recent(session, n + len(
                 [turn] if isinstance(turn, (str, Message, Mapping)) else turn))
-            last = before_turn(latest, turn, turn_messages, session)[-n:]
+            before = before_turn(latest, turn, turn_messages, session)
+            stored_turn, last = latest[len(before):], before[-n:] if n else []
         out: list[dict[str, str]] = []
         result = RecallResult(query=None)
-        if self.config.semantic_recall_enabled:
+        if recall_on:
             request = RecallRequest.of(turn, session=session, platform=platform,
                                        speakers=speakers, exclude_ids=exclude_ids, now=now,
                                        words=False)
             # the last messages join after the check: the caller's ids may be as many as
             # ``exclude_ids`` allows (they made a 400 of a request within its limits)
             result = await self.run_recall(dataclasses.replace(
-                request, exclude_ids=(*request.exclude_ids, *(m.id for m in last if m.id))))
+                request, exclude_ids=(*request.exclude_ids,
+                                      *(m.id for m in (*stored_turn, *last) if m.id))))
         if result.text:
             out.append({"role": "system", "content": result.text})
         for m in last:
