@@ -438,9 +438,13 @@ def test_recall_help_gives_the_configurations_defaults(tmp_path: Path) -> None:
     """chatmem recall --help said '--top-k: Hits to return (default 5)', '--window
     (default 2)', '--min-score (default 0)' and '--session (needed by scope=session)',
     but the defaults are the configuration's (a file's search.top_k = 1 recalls one
-    hit) and the scopes resource and platform need --session too."""
+    hit) and the scopes resource and platform need --session too. Then it named
+    search.top_k, context_expand.window and scope only, where semantic_recall.top_k,
+    message_range and scope (M3), when set, are the defaults."""
     shown = " ".join(CliRunner().invoke(main, ["recall", "--help"]).output.split())
-    for said in ("the configuration's search.top_k, 5", "context_expand.window, 2",
+    for said in ("the configuration's semantic_recall.top_k, else its search.top_k, 5",
+                 "semantic_recall.message_range, else its context_expand.window, 2",
+                 "the configuration's semantic_recall.scope, else its scope, all",
                  "search.min_score, 0", "the scopes session, resource and platform"):
         assert said in shown, said
     db, cfg = str(tmp_path / "c.db"), tmp_path / "c.toml"
@@ -451,6 +455,11 @@ def test_recall_help_gives_the_configurations_defaults(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["recall", "--db", db, "--config", str(cfg), "--json",
                                     "cat"])
     assert res.exit_code == 0 and len(json.loads(res.output)["hits"]) == 1
+    cfg.write_text("[search]\ntop_k = 3\n[semantic_recall]\ntop_k = 1\nmessage_range = 0\n")
+    res = CliRunner().invoke(main, ["recall", "--db", db, "--config", str(cfg), "--json",
+                                    "cat"])
+    [hit] = json.loads(res.output)["hits"]
+    assert (hit["before"], hit["after"]) == ([], [])
     for text in ("platform", "resource"):
         res = CliRunner().invoke(main, ["recall", "--db", db, "--scope", text, "cat"])
         assert res.exit_code == 2 and "needs --session" in res.output

@@ -854,12 +854,13 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
 @click.option("--scope", default=None,
               type=OneOf(["all", "user", "platform", "resource", "session", "thread"]),
               help="Visibility scope (default: the session's settings, else the "
-                   "configuration's scope, all).")
+                   "configuration's semantic_recall.scope, else its scope, all).")
 @click.option("--top-k", type=Number(int), default=None,
-              help="Hits to return (default: the configuration's search.top_k, 5).")
+              help="Hits to return (default: the configuration's semantic_recall.top_k, "
+                   "else its search.top_k, 5).")
 @click.option("--window", type=Number(int), default=None,
               help="Neighbours each side (default: the configuration's "
-                   "context_expand.window, 2).")
+                   "semantic_recall.message_range, else its context_expand.window, 2).")
 @click.option("--min-score", type=Number(float), default=None,
               help="Semantic floor 0..1 (default: the configuration's search.min_score, "
                    "0).")
