@@ -916,6 +916,14 @@ async def test_m2_last_messages_leave_out_the_turn_stored_before_the_call(
         ctx = await mem.context("好的，柏林。", session="s")
         assert [m["content"] for m in ctx if m["role"] != "system"] == [
             "好的，柏林。", "我住在哪个城市？\n[image: map.png]", "还有别的吗"]
+        # the assistant's words at the end are not a user's turn of the same words
+        await mem.add(Message(session_id="s", role="assistant", content="好的"))
+        ctx = await mem.context("好的", session="s")
+        assert [m["content"] for m in ctx if m["role"] != "system"][-1] == "好的"
+        await mem.add(Message(session_id="s", content="好的"))  # stored, then asked
+        ctx = await mem.context("好的", session="s")
+        assert [(m["role"], m["content"]) for m in ctx if m["role"] != "system"][-1] == (
+            "assistant", "好的")
     finally:
         await mem.close()
 

@@ -92,20 +92,22 @@ def before_turn(latest: Sequence[Message], turn: TurnInput | Sequence[TurnInput]
     messages at its end: a turn stored before its context was asked for (add the turn,
     then ``[*context(turn), *turn]``), which the caller puts after the context (M2).
     ``messages`` are the turn's messages (:func:`turn_inputs`); a stored copy is the
-    same id, or without one the same words in this session. Only the end is read: the
-    same words said before are another message."""
+    same id, or without one the same role and words in this session (a text is the
+    user's: the assistant's "ok" before a user's "ok" not stored yet is kept). Only the
+    end is read: the same words said before are another message."""
     ids = {m.id for m in messages if m.id and m.session_id in ("", session)}
-    words = Counter(m.content for m in messages if not m.id and m.session_id in ("", session))
-    words.update(t for t in ([turn] if isinstance(turn, str) else
-                             turn if isinstance(turn, (list, tuple)) else ())
+    words = Counter((m.role, m.content) for m in messages
+                    if not m.id and m.session_id in ("", session))
+    words.update(("user", t) for t in ([turn] if isinstance(turn, str) else
+                                       turn if isinstance(turn, (list, tuple)) else ())
                  if isinstance(t, str))
     out = list(latest)
     while out:
         last = out[-1]
         if last.id in ids:
             ids.discard(last.id)
-        elif words[last.content] > 0:
-            words[last.content] -= 1
+        elif words[last.role, last.content] > 0:
+            words[last.role, last.content] -= 1
         else:
             break
         out.pop()
