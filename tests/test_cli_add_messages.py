@@ -136,3 +136,39 @@ def test_a_file_that_is_not_utf8_or_too_large_is_refused(tmp_path: Path,
     assert result.stderr == (f"error: {big}: over 2 MiB; split it into several files "
                              "(or, for a chatmem export, use chatmem import)\n")
     assert not db.exists()
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_the_speaker_options_are_one_speaker_given_only_where_none_is_named(
+        tmp_path: Path, as_array: bool) -> None:
+    """--speaker-id alex filled the speaker_id of a message that gave only
+    speaker_name "Zed" (the options filled the fields one at a time): Zed's words were
+    stored as alex's. The options are one speaker: a user message that names any
+    speaker field (or a chat-completions name) keeps its own and takes none of them;
+    --session and --platform are filled field by field."""
+    items = [{"content": "none named"},
+             {"content": "only a name", "speaker_name": "Zed"},
+             {"content": "only an id", "speaker_id": "zed"},
+             {"content": "a chat name", "name": "bo"},
+             {"content": "a reply", "role": "assistant"},
+             {"content": "own platform", "platform": "telegram", "session_id": "s2"}]
+    log = tmp_path / ("chat.json" if as_array else "chat.jsonl")
+    log.write_text(json.dumps(items) if as_array
+                   else "\n".join(json.dumps(i) for i in items) + "\n", encoding="utf-8")
+    db = tmp_path / "chat.db"
+    result = cli("add", "--db", str(db), "--no-wait", "--json", "--session", "s1",
+                 "--platform", "web", "--speaker-id", "alex", "--speaker-name", "Alex",
+                 "--messages", str(log))
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert [(m["content"], m["session_id"], m["platform"], m["speaker_id"],
+             m["speaker_name"]) for m in printed] == [
+        ("none named", "s1", "web", "alex", "Alex"),
+        ("only a name", "s1", "web", None, "Zed"),
+        ("only an id", "s1", "web", "zed", None),
+        ("a chat name", "s1", "web", "bo", "bo"),
+        ("a reply", "s1", "web", None, None),
+        ("own platform", "s2", "telegram", "alex", "Alex"),
+    ]
+    shown = cli("add", "--help").output
+    assert "names no speaker" in " ".join(shown.split())

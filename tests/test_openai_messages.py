@@ -422,3 +422,18 @@ def test_the_readme_message_list_example_injects_what_it_says(tmp_path: Path) ->
     assert [m["role"] for m in injected] == ["system"]
     assert "A cat on a sofa." in injected[0]["content"]
     assert chats[0][0] == injected[0] and chats[0][1]["role"] == "system"
+
+
+async def test_the_batch_speaker_is_one_speaker_given_only_where_none_is_named() -> None:
+    """add(…, speaker_id="alex", speaker_name="Alex") gave a message naming only
+    speaker_name "Zed" alex's id (the fields were filled one at a time)."""
+    mem = await open_memory()
+    none, name_only, id_only = await mem.add([
+        {"role": "user", "content": "one"},
+        {"role": "user", "content": "two", "speaker_name": "Zed"},
+        {"role": "user", "content": "three", "speaker_id": "zed"},
+    ], session="s1", speaker_id="alex", speaker_name="Alex")
+    assert (none.speaker_id, none.speaker_name) == ("alex", "Alex")
+    assert (name_only.speaker_id, name_only.speaker_name) == (None, "Zed")
+    assert (id_only.speaker_id, id_only.speaker_name) == ("zed", None)
+    await mem.close()

@@ -21,7 +21,10 @@ mapping goes through :func:`to_message`, which accepts chatmem's own fields
 * roles ``developer`` and ``function`` are stored as ``system`` and ``tool``.
 
 The batch gives ``session_id`` (and ``platform``, and the speaker of the user
-messages) once; a message's own fields win. A pydantic object with ``model_dump``
+messages) once; a message's own fields win. The batch's ``speaker_id`` and
+``speaker_name`` are one speaker: they fill a user message that gives no speaker field
+(``speaker_id``, ``speaker_name`` or ``name``), and none of a message that gives one
+(its ``speaker_name`` alone does not take the batch's id). A pydantic object with ``model_dump``
 (the ``ChatCompletionMessage`` of a reply, or its ``tool_calls`` in a mapping) is taken
 as its mapping. An empty ``name``, ``speaker_id``, ``speaker_name`` or ``platform`` is
 refused, not stored in place of the batch's.
@@ -386,10 +389,14 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
         data["session_id"] = session
     if data.get("platform") is None and platform is not None:
         data["platform"] = platform
-    if role == "user":
-        if data.get("speaker_id") is None and speaker_id is not None:
+    # the batch's speaker is one person: a message naming any speaker field (or
+    # ``name``) is someone's own, and takes none of the batch's (its id beside another
+    # message's name would credit one speaker's words to another)
+    if role == "user" and data.get("speaker_id") is None \
+            and data.get("speaker_name") is None:
+        if speaker_id is not None:
             data["speaker_id"] = speaker_id
-        if data.get("speaker_name") is None and speaker_name is not None:
+        if speaker_name is not None:
             data["speaker_name"] = speaker_name
     return Message.from_dict(data, path=path)
 

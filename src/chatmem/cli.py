@@ -768,9 +768,11 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
               help="Store every message of FILE instead of TEXT (- reads standard input): "
                    "a JSON array of messages or one message object per line, each with "
                    "chatmem's fields or a chat-completions message, as Memory.add takes "
-                   "them. --session, --platform and --speaker-* fill in what a message "
-                   "leaves out; the whole file is checked first, and a bad file stores "
-                   "nothing.")
+                   "them. --session and --platform fill in what a message leaves out, "
+                   "--speaker-id and --speaker-name (one speaker) a user message that "
+                   "names no speaker (no speaker_id, speaker_name or name): one that "
+                   "names any keeps its own and takes neither. The whole file is checked "
+                   "first, and a bad file stores nothing.")
 @click.option("--no-wait", is_flag=True, help="Do not wait for indexing before exiting.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the stored message as JSON (with --messages, a JSON array).")

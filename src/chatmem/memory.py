@@ -680,7 +680,9 @@ class Memory:
         is the speaker, ``tool`` messages and tool calls are stored and never embedded,
         content parts are joined (attachments described). ``session`` (and ``platform``,
         and ``speaker_id`` / ``speaker_name`` for the user messages) apply to every
-        mapping that does not give its own. A message without ``ts`` is timed as it is
+        mapping that does not give its own; ``speaker_id`` and ``speaker_name`` are one
+        speaker, given to a user message only when it names none (no ``speaker_id``,
+        ``speaker_name`` or ``name``). A message without ``ts`` is timed as it is
         stored, after every message before it that had none, in any session
         (:class:`chatmem.store.base.ArrivalClock`): a history added without times keeps
         its order, which recall reads to tell a newer statement from an older one."""
