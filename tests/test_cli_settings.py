@@ -192,7 +192,11 @@ def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path)
     db = tmp_path / "chat.db"
     make_store(db)
     res = cli("session", "show", "--db", str(db), "nobody")
-    assert res.exit_code == 2 and "'nobody' is not registered" in res.output
+    # quoted as JSON, as every other refusal quotes an id (was Python's 'nobody')
+    assert res.exit_code == 2 and res.stderr == \
+        'error: session "nobody" is not registered (chatmem session set registers it)\n'
+    res = cli("session", "show", "--db", str(db), "it's")
+    assert res.exit_code == 2 and 'session "it\'s" is not registered' in res.stderr
     assert cli("scope", "set", "--db", str(db), "--session", "alice-dm", "session"
                ).exit_code == 0
     res = cli("session", "set", "--db", str(db), "--resource-id", "alice", "--metadata",

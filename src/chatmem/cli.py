@@ -1794,7 +1794,8 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
     async with await open_existing(db, config_path, vector) as mem:
         found = await mem.get_session(session_id)
     if found is None:
-        fail(f"session {session_id!r} is not registered (chatmem session set registers it)")
+        fail(f"session {describe(session_id)} is not registered (chatmem session set "
+             "registers it)")
     _echo_json(found.to_dict())
 
 
