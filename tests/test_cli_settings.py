@@ -130,9 +130,24 @@ def test_retention_set_show_and_sweep_erase_what_is_older(tmp_path: Path) -> Non
     make_store(db)
     res = cli("retention", "set", "--db", str(db), "--layer", "platform", "--platform",
               "telegram", "3")
-    assert res.exit_code == 0 and res.output == "retention of the platform layer set to 3\n"
+    # in days, as show and sessions say it (set said "set to 3", no unit)
+    assert res.exit_code == 0 and res.output == \
+        "retention of the platform layer set to 3 days\n"
     res = cli("retention", "show", "--db", str(db), "--session", "alice-dm")
     assert res.exit_code == 0 and res.output == "kept 3 days (from platform)\n"
+    for days, said, kept in (("1", "1 day", "kept 1 day"),
+                             ("0", "0 days (kept forever)", "kept forever")):
+        res = cli("retention", "set", "--db", str(db), "--session", "carol", days)
+        assert res.exit_code == 0 and res.output == \
+            f"retention of the session layer set to {said}\n"
+        res = cli("retention", "show", "--db", str(db), "--session", "carol")
+        assert res.exit_code == 0 and res.output == f"{kept} (from session)\n"
+        res = cli("sessions", "--db", str(db))
+        listed = [line for line in res.output.splitlines() if line.startswith("carol ")]
+        assert res.exit_code == 0 and len(listed) == 1, res.output
+        assert listed[0].endswith(f"retention {kept.removeprefix('kept ')} (session)")
+    assert cli("retention", "unset", "--db", str(db), "--session", "carol").output == \
+        "retention of the session layer removed\n"
     # asked first: no answer on standard input erases nothing
     res = cli("retention", "sweep", "--db", str(db))
     assert res.exit_code == 2 and "pass --yes" in res.output

@@ -1704,7 +1704,7 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
         return
     for s in page.sessions:
         last = "never" if s.last_ts is None else str(s.last_ts)
-        kept = f"{s.retention_days} days" if s.retention_days else "forever"
+        kept = _days_kept(s.retention_days)
         click.echo(printable(
             f"{s.session.id}  {s.messages} message(s)  last {last}  scope {s.scope} "
             f"({s.scope_layer})  retention {kept} ({s.retention_layer})"))
@@ -1995,7 +1995,7 @@ async def retention_show(db: str | None, config_path: str | None, vector: str | 
     async with await open_existing(db, config_path, vector) as mem:
         eff = await mem.effective_retention(session)
     _echo_effective(as_json, {"days": eff.days, "layer": eff.layer, "broken": eff.broken},
-                    f"kept {eff.days} days" if eff.days else "kept forever", "Retention")
+                    f"kept {_days_kept(eff.days)}", "Retention")
 
 
 @retention.command(name="set")
@@ -2105,8 +2105,20 @@ async def _set_layer(db: str | None, config_path: str | None, vector: str | None
             await mem.set_retention(None if value is None else int(value),
                                     actor=_cli_owner(), **layer)
     where = layer["layer"]
+    shown = value if what == "scope" or value is None else \
+        _days(int(value)) + (" (kept forever)" if value == 0 else "")
     click.echo(f"{what} of the {where} layer " + ("removed" if value is None
-                                                 else f"set to {value}"))
+                                                 else f"set to {shown}"))
+
+
+def _days(n: int) -> str:
+    """A retention as a number of days: ``1 day``, ``30 days``."""
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _days_kept(n: int) -> str:
+    """How long a retention keeps a message: ``30 days``, or ``forever`` for 0."""
+    return _days(n) if n else "forever"
 
 
 @main.command()
