@@ -780,14 +780,14 @@ def test_a_server_setting_a_client_meets_shows_its_value_as_json(tmp_path: Any) 
 #: (label, command line after the command and its --db, the error line): the CLI
 #: shows a value typed on its command line as typed (got 'galaxy', got '5': the
 #: library's error said got "galaxy", got "5"), and a value of a file as JSON, as the
-#: file holds it.
+#: file holds it; an import's refusal names its file first.
 WORDED_CLI: list[tuple[str, list[str], str]] = [
     ("scope set", ["scope", "set", "--session", "s1", "--", "galaxy"],
      "VALUE must be one of all, user, platform, resource, session (or thread), got "
      "'galaxy'"),
     ("scope set number", ["scope", "set", "--session", "s1", "--", "5"],
      "VALUE must be one of all, user, platform, resource, session (or thread), got '5'"),
-    *((label, ["import", "{file}"], says) for label, call, says in WORDED
+    *((label, ["import", "{file}"], "{file}: " + says) for label, call, says in WORDED
       if isinstance(call, list)),
 ]
 
@@ -809,7 +809,7 @@ def test_a_refused_choice_or_record_reads_the_same_on_the_command_line(
     sub = [rest.pop(0)] if command == "scope" else []
     res = CliRunner().invoke(main, [command, *sub, "--db", db, *rest])
     assert res.exit_code == 2, res.output
-    assert res.stderr == f"error: {says}\n"
+    assert res.stderr == f"error: {says.replace('{file}', str(tmp_path / 'in.jsonl'))}\n"
 
 
 #: (option, the values it may take as every refusal of it lists them): each choice of

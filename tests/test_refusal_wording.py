@@ -575,14 +575,16 @@ _VEC = {"type": "vector", "message_id": "m1", "session_id": "s1", "ts": 5,
 
 
 @pytest.mark.parametrize("records,says", [
-    ([_MSG, dict(_MSG)], 'message id "m1" appears twice in the file'),
+    ([_MSG, dict(_MSG)], 'line 3: message id "m1" appears twice in the file'),
     ([{"type": "session", "id": "a"}, {"type": "session", "id": "a"}],
      'line 3: session id "a" appears twice in the file'),
     ([_MSG, {**_VEC, "session_id": "s2"}],
-     'vector of message "m1": its session_id and ts must be its message\'s ("s1", 5)'),
-    ([_MSG, _VEC, dict(_VEC)], 'vector of message "m1": two vectors of model "t:v"'),
+     'line 3: vector of message "m1": its session_id and ts must be its message\'s '
+     '("s1", 5)'),
+    ([_MSG, _VEC, dict(_VEC)],
+     'line 4: vector of message "m1": two vectors of model "t:v"'),
     ([_MSG, _VEC, {**_MSG, "id": "m2"}, {**_VEC, "message_id": "m2", "vector": [1.0]}],
-     'vector of message "m2": 1 numbers where model "t:v" has 2'),
+     'line 5: vector of message "m2": 1 numbers where model "t:v" has 2'),
     ([{"type": "meta", "namespace": "chatmem.other", "key": "k", "value": "v"}],
      'line 2: meta namespace "chatmem.other" is not one chatmem exports'),
     ([{"type": "session", "id": "a", "parent_id": "b"},

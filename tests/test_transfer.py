@@ -156,6 +156,52 @@ def _file(*records: dict[str, Any]) -> list[str]:
                                                     "meta")}})]
 
 
+_MSG1 = {"type": "message", "id": "m1", "session_id": "s", "content": "hi", "ts": 5}
+
+
+@pytest.mark.parametrize(("lines", "says"), [
+    (_file(_MSG1)[:2], "{file} is truncated: no end line (was the export interrupted?)"),
+    ([_file()[0], "{oops", _file()[-1]], "{file}: line 2: not JSON (Expecting property "
+     "name enclosed in double quotes)"),
+    (_file(_MSG1, dict(_MSG1)), '{file}: line 3: message id "m1" appears twice in the file'),
+    (_file({"type": "vector", "message_id": "m9", "session_id": "s", "ts": 5,
+            "model_id": "t:v", "vector": [0.6, 0.8]}),
+     '{file}: line 2: vector of message "m9": no such message in the file before it'),
+    ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 0}),
+      *_file()[1:]], "{file}: line 1: not a chatmem-jsonl v1 file"),
+])
+@pytest.mark.parametrize("stdin", [False, True])
+def test_an_import_refusal_names_the_file_and_line(tmp_path: Path, lines: list[str],
+                                                   says: str, stdin: bool) -> None:
+    """chatmem import FILE said "the file is truncated", "line 2: not JSON" or "message
+    id "m1" appears twice in the file" without naming the file (chatmem add --messages
+    names it), and the last without its line."""
+    path = tmp_path / "backup.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "x.db"
+    res = CliRunner().invoke(main, ["import", "--db", str(db), "-" if stdin else str(path)],
+                             input=path.read_bytes() if stdin else None)
+    shown = "standard input" if stdin else str(path)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("error: " + says.format(file=shown)), res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    assert not db.exists()
+
+
+def test_an_import_the_store_refuses_names_the_file(tmp_path: Path) -> None:
+    """A file whose message the store holds already: refused naming the file."""
+    path = tmp_path / "backup.jsonl"
+    path.write_text("\n".join(_file(_MSG1)) + "\n", encoding="utf-8")
+    db = str(tmp_path / "x.db")
+    runner = CliRunner()
+    assert runner.invoke(main, ["import", "--db", db, "--no-wait", str(path)]).exit_code == 0
+    res = runner.invoke(main, ["import", "--db", db, "--no-wait", str(path)])
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.splitlines()[-1].startswith(
+        f'error: {path}: message id "m1" is already in this store (import into a new '
+        "store"), res.stderr
+
+
 async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: Path
                                                                        ) -> None:
     """What no single line shows: ids unique and new to the store, a vector with its own
@@ -441,7 +487,8 @@ def test_import_resume_via_cli_names_a_message_that_differs_and_the_ways_on(
     res = runner.invoke(main, ["import", "--db", db, "--no-wait", "--resume", str(backup)])
     assert res.exit_code == 2 and res.stdout == "", res.output
     assert res.stderr.splitlines()[-1:] == [  # after the progress bar's label
-        "error: message id \"m1\" is in this store with another content than the file's: a "
+        f"error: {backup}: message id \"m1\" is in this store with another content than "
+        "the file's: a "
         "resume finishes only an earlier import of this same file into this store (a "
         "message the file changed since, or one the store held before, is not its copy): "
         "import into an empty store, or erase that message from this store (chatmem "

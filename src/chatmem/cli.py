@@ -1214,6 +1214,23 @@ def _import_source(file: str) -> Iterator[TextIO]:
             fh.detach()  # the file is closed by its owner (never standard input)
 
 
+@contextlib.contextmanager
+def _naming_the_file(shown: str) -> Iterator[None]:
+    """The refusals of an import's file (its records, or what they would collide with
+    in the store) named by the file, as ``chatmem add --messages`` names it:
+    ``backup.jsonl: line 3: …``, ``backup.jsonl is truncated: …`` (the library's words
+    are "the file")."""
+    try:
+        yield
+    except InvalidInput as exc:
+        said = str(exc)
+        said = f"{shown} {said.removeprefix('the file ')}" \
+            if said.startswith("the file ") else f"{shown}: {said}"
+        # a ChatmemError, not an InvalidInput: the file's name is not an option's
+        # (named_as_typed would take a file called "resume" for --resume)
+        raise ChatmemError(said) from None
+
+
 @main.command(name="import")
 @db_option
 @vector_option
@@ -1246,14 +1263,16 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
     from .transfer import FileLines, import_records, validate_jsonl
 
     url = _store_url(db)
+    shown = "standard input" if file == "-" else file
     with _import_source(file) as fh:
         lines = FileLines(fh)
-        checked = validate_jsonl(lines)
+        with _naming_the_file(shown):
+            checked = validate_jsonl(lines)
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
         async with await open_memory(url, vector=vector, config=cfg) as mem, \
                 mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
-            with _progress("importing", len(checked)) as bar:
+            with _progress("importing", len(checked)) as bar, _naming_the_file(shown):
                 counts = await import_records(mem.storage, checked, lines,
                                               progress=lambda kind, n: bar.update(n),
                                               vectors=not no_vectors, resume=resume)

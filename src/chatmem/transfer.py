@@ -426,7 +426,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
                                       or state not in INDEX_STATES):
                 raise InvalidInput(f"line {n}: message.index_state must be one of "
                                    f"{', '.join(sorted(INDEX_STATES))}, got {describe(state)}")
-            links.message(rec)
+            links.message(rec, n)
         elif kind == "session":
             session = validate_session({k: v for k, v in rec.items() if k != "type"},
                                        path=f"line {n}: session")
@@ -442,7 +442,7 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
                 store_records.append(rec)
         elif kind == "vector":
             _check_vector(rec, n)
-            links.vector(rec)
+            links.vector(rec, n)
         else:
             raise InvalidInput(f"line {n}: unknown record type {describe(kind)}")
         setattr(counts, _plural(kind), getattr(counts, _plural(kind)) + 1)
@@ -592,18 +592,21 @@ class _Links:
         self._vectors: set[tuple[str, str]] = set()
         self.sizes: dict[str, int] = {}
 
-    def message(self, rec: dict[str, Any]) -> None:
+    def message(self, rec: dict[str, Any], n: int) -> None:
+        """The message record of line ``n``."""
         mid = rec.get("id")
         if mid is None:
             return  # given one when stored
         if mid in self.messages:
-            raise InvalidInput(f"message id {describe(mid)} appears twice in the file")
+            raise InvalidInput(f"line {n}: message id {describe(mid)} appears twice in the "
+                               "file")
         session = self._sessions.setdefault(rec["session_id"], rec["session_id"])
         self.messages[mid] = (session, rec.get("ts"))
 
-    def vector(self, rec: dict[str, Any]) -> None:
+    def vector(self, rec: dict[str, Any], n: int) -> None:
+        """The vector record of line ``n``."""
         mid, model = rec["message_id"], str(rec.get("model_id"))
-        where = f"vector of message {describe(mid)}"
+        where = f"line {n}: vector of message {describe(mid)}"
         msg = self.messages.get(mid)
         if msg is None:
             raise InvalidInput(f"{where}: no such message in the file before it (an "
