@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from backends import PLACES, drop_pg_schema, pg_schema_url, pg_url
-from chatmem import Memory
+from chatmem import Memory, __version__
 from chatmem.cli import main
 from chatmem.client import Client
 from chatmem.embedding import Embedder
@@ -167,6 +167,16 @@ _MSG1 = {"type": "message", "id": "m1", "session_id": "s", "content": "hi", "ts"
     (_file({"type": "vector", "message_id": "m9", "session_id": "s", "ts": 5,
             "model_id": "t:v", "vector": [0.6, 0.8]}),
      '{file}: line 2: vector of message "m9": no such message in the file before it'),
+    # a newer chatmem's export: which version it is, which this one reads, the way on
+    ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 2,
+                  "chatmem": "9.1.0"}), *_file()[1:]],
+     "{file}: line 1: a chatmem-jsonl version 2 file, written by chatmem 9.1.0; this "
+     f"chatmem ({__version__}) reads version 1 only: upgrade chatmem (pip install -U "
+     "chatmem) to import it"),
+    ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 3,
+                  "chatmem": "\x1b[2J"}), *_file()[1:]],
+     "{file}: line 1: a chatmem-jsonl version 3 file; this chatmem "
+     f"({__version__}) reads version 1 only: upgrade chatmem"),
     ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 0}),
       *_file()[1:]], "{file}: line 1: not a chatmem-jsonl v1 file"),
 ])
@@ -175,7 +185,9 @@ def test_an_import_refusal_names_the_file_and_line(tmp_path: Path, lines: list[s
                                                    says: str, stdin: bool) -> None:
     """chatmem import FILE said "the file is truncated", "line 2: not JSON" or "message
     id "m1" appears twice in the file" without naming the file (chatmem add --messages
-    names it), and the last without its line."""
+    names it), and the last without its line; a newer chatmem's export (version 2) was
+    "not a chatmem-jsonl v1 file", with no word of the version it is or the upgrade
+    that reads it."""
     path = tmp_path / "backup.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     db = tmp_path / "x.db"

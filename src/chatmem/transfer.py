@@ -21,6 +21,7 @@ import array
 import hashlib
 import io
 import json
+import re
 import shlex
 from collections.abc import (
     AsyncIterable,
@@ -263,6 +264,22 @@ def is_export_header(record: object) -> bool:
         and record.get("format") == FORMAT
 
 
+#: A chatmem version as an export's header gives it (``0.1.0``, ``1.2.0rc1``).
+_RELEASE = re.compile(r"[0-9][0-9A-Za-z.+-]{0,39}")
+
+
+def _newer_export(header: Mapping[str, Any]) -> str:
+    """The refusal of an export ``header`` of a format version newer than
+    :data:`VERSION`: which version the file has, which this chatmem reads, and the way
+    on (a newer chatmem reads it)."""
+    writer = header.get("chatmem")
+    by = f", written by chatmem {writer}" \
+        if isinstance(writer, str) and _RELEASE.fullmatch(writer) else ""
+    return (f"a {FORMAT} version {header['version']} file{by}; this chatmem "
+            f"({__version__}) reads version {VERSION} only: upgrade chatmem (pip install "
+            "-U chatmem) to import it")
+
+
 def _plural(kind: str) -> str:
     return {"session": "sessions", "message": "messages", "vector": "vectors",
             "meta": "meta"}[kind]
@@ -406,6 +423,8 @@ def validate_jsonl(lines: Iterable[str]) -> CheckedExport:
             raise InvalidInput(f"line {n}: a record after the end line")
         if kind == "header":
             version = rec.get("version")  # 1, not true or 1.0 (both == 1 in Python)
+            if is_export_header(rec) and type(version) is int and version > VERSION:
+                raise InvalidInput(f"line {n}: {_newer_export(rec)}")
             if not is_export_header(rec) or type(version) is not int \
                     or version != VERSION:
                 raise InvalidInput(f"line {n}: not a {FORMAT} v{VERSION} file")
