@@ -378,6 +378,9 @@ async def test_get_list_delete_forget_and_retention(server: str) -> None:
 
         # delete: how many there were; forget: what went, per kind, as Erased
         assert await owner.delete([ids[0], ids[0], "no-such-id"]) == 1
+        # erase names the ids that matched nothing, as Memory.erase does
+        would = await owner.erase([ids[0], ids[1], "no-such-id"], dry_run=True)
+        assert (would.messages, would.not_found) == (1, (ids[0], "no-such-id"))
         assert [m.id for m in (await owner.list(session="ledger")).messages] == [
             m.id for m in seen[1:]]
         assert (await owner.forget(speaker_id="carol", dry_run=True)).messages == 1

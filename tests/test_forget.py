@@ -338,6 +338,29 @@ async def test_reads_and_deletes_answer_the_same_on_every_backend(tmp_path: Path
         assert answers[name] == first, name
 
 
+async def test_erase_names_the_ids_that_matched_nothing(tmp_path: Path) -> None:
+    """chatmem delete read the store itself (mem.store.get) beside Memory.delete to name
+    the ids that matched nothing: the library did not say. Memory.erase now does, as
+    Erased.not_found (in the order given, dry run or not); it is not a count, so
+    to_tuple, to_dict and equality are the counts' as before, and a sum keeps both."""
+    import dataclasses
+
+    async with await Memory.open(f"sqlite:///{tmp_path}/e.db", embedder=None) as mem:
+        await mem.add([Message(session_id="s", content="one", id="m1"),
+                       Message(session_id="s", content="two", id="m2")])
+        would = await mem.erase(["nope", "m1", "m1x", "m1"], dry_run=True)
+        assert (would.messages, would.not_found) == (1, ("nope", "m1x"))
+        erased = await mem.erase(["m2", "nope", "m1"])
+        assert (erased.messages, erased.not_found) == (2, ("nope",))
+        assert erased == dataclasses.replace(erased, not_found=())
+        assert len(erased.to_tuple()) == 6 and "not_found" not in erased.to_dict()
+        total = erased + Erased(messages=1, not_found=("x",))
+        assert (total.messages, total.not_found) == (3, ("nope", "x"))
+        assert await mem.delete(["m1"]) == 0
+        await mem.add(Message(session_id="s", content="three", id="m3"))
+        assert (await mem.forget(session="s")).not_found == ()
+
+
 async def test_list_for_a_viewer_shows_only_its_visible_set(tmp_path: Path) -> None:
     async with await Memory.open(f"sqlite:///{tmp_path / 'v.db'}",
                                  embedder=Embedder(RecordingProvider())) as mem:

@@ -787,7 +787,7 @@ def test_delete_counts_per_kind_and_counts_first_on_a_dry_run(api: str) -> None:
         r = owner.post("/v1/messages/delete", json={"ids": ["m1", "nope"], "dry_run": True})
         assert r.status_code == 200, r.text
         assert r.json() == {"deleted": 0, "messages": 1, "vectors": 1, "lexical": 0,
-                            "ann": 0, "points": 0, "cache": 0}
+                            "ann": 0, "points": 0, "cache": 0, "not_found": ["nope"]}
         assert len(owner.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"]) \
             == 1  # counting erased nothing
         json_error(owner.post("/v1/messages/delete", json={"ids": ["m1"], "dry_run": "yes"}),
@@ -795,7 +795,7 @@ def test_delete_counts_per_kind_and_counts_first_on_a_dry_run(api: str) -> None:
         r = owner.post("/v1/messages/delete", json={"ids": ["m1", "nope"]})
         erased = r.json()
         assert erased["deleted"] == erased["messages"] == 1 and erased["vectors"] == 1
-        assert erased["lexical"] == 1
+        assert erased["lexical"] == 1 and erased["not_found"] == ["nope"]
         assert owner.post("/v1/messages/get", json={"ids": ["m1"]}).json()["messages"] == []
     with client(api, ALICE_BOT) as bot:  # still an owner's act, dry run or not
         for dry in (True, False):

@@ -59,7 +59,8 @@ def test_owner_lists_gets_deletes_and_forgets(api: str) -> None:
         erased = r.json()  # deleted, and the counts per kind, as a forget says them
         assert erased["deleted"] == erased["messages"] == 1
         assert set(erased) == {"deleted", "messages", "vectors", "lexical", "ann", "points",
-                               "cache"}
+                               "cache", "not_found"}
+        assert erased["not_found"] == ["nope"]  # the ids that matched nothing
         r = c.post("/v1/forget", json={"speaker_id": "alice"})
         assert r.status_code == 200, r.text
         counts = r.json()

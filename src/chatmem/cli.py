@@ -44,7 +44,6 @@ from .models import (
     now_ms,
     validate_message,
 )
-from .recall.request import id_list
 from .refusals import as_given, describe
 from .scopes import LAYER_PARTS, PART_LAYER
 
@@ -1603,15 +1602,12 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
     if not yes:
         _confirm(f"Erase {len(ids)} message(s)?", "delete")
     async with await open_existing(db, config_path, vector) as mem:
-        wanted = list(dict.fromkeys(id_list(ids, "ids")))
-        damaged: list[str] = []  # a damaged row is there, and is erased by its id
-        found = await mem.store.get(wanted, damaged=damaged)
-        n = await mem.delete(wanted)
+        erased = await mem.erase(ids)
     # an id that matches nothing (a typo, a part of one) is said, not only counted
-    missing = [i for i in wanted if i not in found and i not in damaged]
+    missing = erased.not_found
     said = ", ".join(describe(i) for i in missing[:5]) + \
         (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-    click.echo(f"deleted {n} message(s)" + (
+    click.echo(f"deleted {erased.messages} message(s)" + (
         f"; no message has the id {said} (an id is whole: chatmem list shows them)"
         if missing else ""))
 

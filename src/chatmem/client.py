@@ -480,6 +480,15 @@ def _drop_none(body: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
 
 
+def _erased(data: Any) -> Erased:
+    """What an erase or a forget went (the counts per kind), and the ids a delete found
+    no message of (``not_found``; a forget's answer has none)."""
+    messages, vectors, lexical, ann, points, cache = (_int(data, k, 0)
+                                                      for k in Erased().to_dict())
+    return Erased(messages, vectors, lexical, ann, points, cache,
+                  tuple(_each(data, "not_found", _as_text, ())))
+
+
 def _ids(ids: Sequence[str]) -> list[str]:
     """The distinct ids in order, checked as the library checks them (a list, tuple or
     set of non-empty strings, at most 10 000; a lone string is refused)."""
@@ -851,15 +860,16 @@ class AsyncClient:
         return deleted
 
     async def erase(self, ids: Sequence[str], *, dry_run: bool = False) -> Erased:
-        """:meth:`delete`, saying what went per kind (as :meth:`forget`):
-        ``POST /v1/messages/delete``. ``dry_run``: erase nothing, count what would go.
-        Owner keys only. Over 1000 ids go in several requests."""
+        """:meth:`delete`, saying what went per kind (as :meth:`forget`) and which ids
+        matched nothing (``not_found``): ``POST /v1/messages/delete``. ``dry_run``:
+        erase nothing, count what would go. Owner keys only. Over 1000 ids go in
+        several requests."""
         wanted = _ids(ids)
         erased = Erased()
         for start in range(0, len(wanted), IDS_PER_REQUEST):
             erased += await self._call(
                 "POST", "/v1/messages/delete",
-                lambda data: Erased(**{k: _int(data, k, 0) for k in Erased().to_dict()}),
+                _erased,
                 body={"ids": wanted[start:start + IDS_PER_REQUEST],
                       **({"dry_run": True} if dry_run else {})})
         return erased
@@ -870,8 +880,7 @@ class AsyncClient:
         what went, per kind: ``POST /v1/forget``. ``dry_run``: erase nothing, count
         what would go. Owner keys only."""
         return await self._call(
-            "POST", "/v1/forget",
-            lambda data: Erased(**{k: _int(data, k, 0) for k in Erased().to_dict()}),
+            "POST", "/v1/forget", _erased,
             body=_drop_none({"speaker_id": speaker_id, "session": session,
                              "resource_id": resource_id, "dry_run": dry_run or None}))
 

@@ -1374,26 +1374,34 @@ class Memory:
         rows, ANN labels, Qdrant points, cached embeddings, the old value a LangGraph put
         killed part way kept of one (:meth:`_drop_replacements`) — as :meth:`forget`
         does; returns how many messages there were (unknown ids are ignored; such an
-        old value counts as its message). :meth:`erase` says what went per kind."""
+        old value counts as its message). :meth:`erase` says what went per kind, and
+        which ids matched nothing."""
         return (await self.erase(ids)).messages
 
     async def erase(self, ids: Sequence[str], *, dry_run: bool = False) -> Erased:
         """:meth:`delete`, returning the counts per kind as :meth:`forget` does (the
-        console's Forget page shows the same for a message as for a speaker).
+        console's Forget page shows the same for a message as for a speaker), and as
+        ``not_found`` the ids that matched no stored message (a typo, a part of an id).
         ``dry_run``: erase nothing and return what would go: the messages found, and as
-        ``vectors`` those of them indexed."""
+        ``vectors`` those of them indexed (and ``not_found``)."""
         if not isinstance(dry_run, bool):
             raise InvalidInput(f"dry_run must be true or false, got {describe(dry_run)}")
         wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
+        missing: builtins.list[str] = []
         if not dry_run:
-            return await self._erase(wanted)
-        damaged: builtins.list[str] = []  # an erase goes by the ids: a damaged row too
-        found = await self.store.get(wanted, damaged=damaged)
-        stored = [*found, *(i for i in damaged if i not in found)]
-        erasing = set(wanted)
-        waiting = await self._drop_replacements(
-            lambda record, _: replaced_id(record) in erasing, dry_run=True)
-        return await self._would_erase(stored) + Erased(messages=len(waiting - set(stored)))
+            erased = await self._erase(wanted, missing=missing)
+        else:
+            damaged: builtins.list[str] = []  # an erase goes by the ids: a damaged row too
+            found = await self.store.get(wanted, damaged=damaged)
+            stored = [*found, *(i for i in damaged if i not in found)]
+            erasing = set(wanted)
+            waiting = await self._drop_replacements(
+                lambda record, _: replaced_id(record) in erasing, dry_run=True)
+            missing += [i for i in wanted
+                        if i not in found and i not in damaged and i not in waiting]
+            erased = (await self._would_erase(stored)
+                      + Erased(messages=len(waiting - set(stored))))
+        return dataclasses.replace(erased, not_found=tuple(missing))
 
     async def _would_erase(self, ids: Sequence[str]) -> Erased:
         """What erasing these stored messages would take (a dry run of :meth:`erase` and
@@ -1578,12 +1586,15 @@ class Memory:
             log.info("retention sweep erased %s", erased.to_dict())
         return erased
 
-    async def _erase(self, ids: Sequence[str], *, keep_replacements: bool = False) -> Erased:
+    async def _erase(self, ids: Sequence[str], *, keep_replacements: bool = False,
+                     missing: builtins.list[str] | None = None) -> Erased:
         """Erase these messages everywhere, and the old values LangGraph puts killed
         part way kept of them (:meth:`_drop_replacements`; each counted as its message
         when that is not stored), first, so that a store's heal cannot put one back
         after the erase. ``keep_replacements``: a LangGraph put erasing the item it
-        replaces, whose own record must stay until its new value is stored."""
+        replaces, whose own record must stay until its new value is stored. The ids
+        that match neither a stored message nor such an old value are added to
+        ``missing``."""
         if not ids:
             return Erased()
         waiting: set[str] = set()
@@ -1596,6 +1607,9 @@ class Memory:
         damaged_ids: builtins.list[str] = []
         msgs = await self.store.get(ids, damaged=damaged_ids)
         waiting -= {*msgs, *damaged_ids}
+        if missing is not None:
+            missing += [i for i in ids
+                        if i not in msgs and i not in damaged_ids and i not in waiting]
         # one whose time is damaged (ts None) is placed by the copy its index entries
         # hold, so the erase reaches the turns beside it as for any message
         context_texts, replies = await self._erased_context(

@@ -588,7 +588,10 @@ class Erased:
     """What an erase (``Memory.delete``, ``Memory.forget``, a retention sweep) removed,
     per kind (I8): messages, vector entries (in whichever index holds them), full-text
     rows (indexed or pending), ANN graph labels dropped (SQLite), Qdrant points (a
-    separate index; also counted in ``vectors``) and embedding-cache entries."""
+    separate index; also counted in ``vectors``) and embedding-cache entries.
+    ``not_found``: the ids given to ``Memory.erase`` that matched no stored message, in
+    the order given (a forget or a sweep selects stored messages: none); not a count, so
+    neither in :meth:`to_tuple` and :meth:`to_dict` nor compared."""
 
     messages: int = 0
     vectors: int = 0
@@ -596,10 +599,13 @@ class Erased:
     ann: int = 0
     points: int = 0
     cache: int = 0
+    not_found: tuple[str, ...] = field(default=(), compare=False)
 
     def __add__(self, other: Erased) -> Erased:
-        return Erased(*(a + b for a, b in zip(self.to_tuple(), other.to_tuple(),
-                                              strict=True)))
+        messages, vectors, lexical, ann, points, cache = (
+            a + b for a, b in zip(self.to_tuple(), other.to_tuple(), strict=True))
+        return Erased(messages, vectors, lexical, ann, points, cache,
+                      self.not_found + other.not_found)
 
     def to_tuple(self) -> tuple[int, int, int, int, int, int]:
         return (self.messages, self.vectors, self.lexical, self.ann, self.points, self.cache)

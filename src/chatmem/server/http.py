@@ -1548,14 +1548,16 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         return {"messages": [m.to_dict() for m in found.values()]}
 
     @v1.post("/messages/delete", tags=["memory"])
-    async def delete_messages(body: DeleteBody, mem: Mem, who: Who) -> dict[str, int]:
+    async def delete_messages(body: DeleteBody, mem: Mem, who: Who) -> dict[str, Any]:
         """Erase messages by id everywhere (vectors, full text, ANN, Qdrant points,
-        cached embeddings): ``deleted``, and how many of each kind went, as ``POST
-        /v1/forget`` says. ``dry_run``: erase nothing (``deleted`` 0), count the
-        messages found and, as ``vectors``, those indexed. Owner keys only."""
+        cached embeddings): ``deleted``, how many of each kind went, as ``POST
+        /v1/forget`` says, and ``not_found``, the ids that matched no message.
+        ``dry_run``: erase nothing (``deleted`` 0), count the messages found and, as
+        ``vectors``, those indexed. Owner keys only."""
         owner_only(who, "deleting messages")
         erased = await mem.erase(body.ids, dry_run=body.dry_run)
-        return {"deleted": 0 if body.dry_run else erased.messages, **erased.to_dict()}
+        return {"deleted": 0 if body.dry_run else erased.messages, **erased.to_dict(),
+                "not_found": list(erased.not_found)}
 
     @v1.post("/forget", tags=["memory"])
     async def forget(body: ForgetBody, mem: Mem, who: Who) -> dict[str, int]:

@@ -409,8 +409,10 @@
     const r = p.kind === "message"
       ? await api("POST", "/v1/messages/delete", { ids: [p.value] })
       : await api("POST", "/v1/forget", { [p.kind]: p.value });
-    // the counts per kind, as forget gives them (delete also says "deleted": the same)
-    const text = "Erased " + Object.entries(r).filter(([k]) => k !== "deleted")
+    // the counts per kind, as forget gives them (delete also says "deleted": the same,
+    // and "not_found": the ids that matched nothing, not a count)
+    const text = "Erased " + Object.entries(r)
+      .filter(([k]) => k !== "deleted" && k !== "not_found")
       .map(([k, v]) => v + " " + k).join(", ") + ".";
     state.pending = null;
     $("forget-confirm").hidden = true;
