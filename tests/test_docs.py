@@ -154,3 +154,19 @@ def test_every_python_example_compiles_and_whole_ones_run_as_scripts() -> None:
             compile(code, "README.md", "exec")
         else:
             compile(code, "README.md", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+
+
+def test_the_composed_memory_example_runs_as_written(tmp_path: Any) -> None:
+    """README § A memory from your own objects: ``Memory(storage=…, vector=…,
+    embedder=…, options=…)`` (SPEC M1) over a SQLite store opened by hand, run as a
+    script; ``last_messages: 2`` puts the last two messages after the recall."""
+    from readme import python_blocks, run_example
+
+    [code] = python_blocks(section("### A memory from your own objects"))
+    assert "Memory(storage=store, vector=store, embedder=embedder," in code
+    done = run_example(code, tmp_path, {})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("system ") and "I live in Berlin" in done.stdout
+    assert lines[1:] == ["user I row on Sundays", "user My sister is called Ana"]
+    assert (tmp_path / "composed.db").exists()

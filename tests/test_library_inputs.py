@@ -546,6 +546,71 @@ async def test_memory_built_by_hand_refuses_a_provider_as_its_embedder() -> None
         await store.close()
 
 
+async def test_the_spec_constructor_refuses_each_bad_argument_naming_it(tmp_path: Path
+                                                                        ) -> None:
+    """``Memory(storage=…, vector=…, embedder=…, options=…)`` (M1): one argument given
+    under both its names, a value of the wrong kind, a misspelt or unknown keyword, or
+    Memory.open's own arguments are each a ChatmemError naming it, and nothing is written
+    to the store. Before, the keywords were a TypeError and a URL or nothing as the
+    store an AttributeError (or no error at all) later."""
+    from chatmem.store import SqliteStore, Storage
+    from chatmem.testing import embedder
+
+    store = await SqliteStore.open(tmp_path / "c.db")
+    emb = embedder()
+    before = (await store.stats(), await store.meta_items())
+    files = sorted(tmp_path.iterdir())
+    try:
+        for kwargs, said in [
+                ({"store": store, "storage": store}, r"Memory\(\): store and storage are "
+                 "the same argument .*give one of them"),
+                ({"storage": store, "index": store, "vector": store},
+                 "index and vector are the same argument"),
+                ({}, r"Memory\(\) needs a store: storage="),
+                ({"embedder": emb}, r"Memory\(\) needs a store"),
+                ({"storage": "sqlite:///x.db"},
+                 r'storage must be a chatmem.store.Storage .*got "sqlite:///x.db"; a '
+                 r"store's URL: Memory.open\(url\) opens it"),
+                ({"storage": 3}, "storage must be a chatmem.store.Storage.*got 3"),
+                ({"storage": store, "vector": "qdrant://localhost:6333"},
+                 r'vector must be a vector index .*got "qdrant://localhost:6333"; an index'),
+                ({"storage": store, "vector": [1.0]}, "vector must be a vector index"),
+                ({"storage": Storage(store, store), "vector": store},
+                 "vector=…\\): a Storage holds its own index .*leave vector out"),
+                ({"storage": store, "vector": store, "embedder": "local"},
+                 "embedder must be a chatmem.embedding.Embedder"),
+                ({"storage": store, "vectr": store},
+                 r"Memory\(\): unknown argument\(s\) vectr \(did you mean vector\?\)"),
+                ({"storage": store, "vector": store, "embeder": emb},
+                 r"unknown argument\(s\) embeder \(did you mean embedder\?\)"),
+                ({"storage": store, "vector": store, "embedder": emb, "create": False},
+                 r"Memory\(\): create is an argument of Memory.open\(url, …\)"),
+                ({"storage": store, "vector": store, "embedder": emb, "config": "c.toml"},
+                 'config must be a mapping of options or a Config, got "c.toml"'),
+                ({"storage": store, "vector": store, "embedder": emb, "options": 20},
+                 "options must be a mapping of options"),
+                ({"storage": store, "vector": store, "embedder": emb,
+                  "options": {"lastMessages": 2}}, "did you mean last_messages"),
+                ({"storage": store, "vector": store, "embedder": emb,
+                  "options": {"last_messages": -1}}, "last_messages must be at least 0"),
+                ({"storage": store, "vector": store, "embedder": emb,
+                  "options": {"last_messages": 1}, "last_messages": 2},
+                 "last_messages is given twice, in options= and as a keyword"),
+                ({"storage": store, "embedder": emb},
+                 "no vector index: give it one .this store holds vectors itself: give it "
+                 "as its index too, vector=the store.")]:
+            with pytest.raises(ChatmemError, match=said):
+                Memory(**kwargs)
+        # Memory.open's own arguments misspelt, alike (they were 'unknown option')
+        with pytest.raises(InvalidInput, match=r"Memory.open\(\): unknown argument\(s\) "
+                           r"vectr \(did you mean vector\?\)"):
+            await Memory.open(f"sqlite:///{tmp_path}/x.db", vectr="qdrant://localhost:6333")
+        assert (await store.stats(), await store.meta_items()) == before
+        assert sorted(tmp_path.iterdir()) == files  # no x.db, no folder for an index
+    finally:
+        await store.close()
+
+
 async def test_platform_labels_from_the_configuration(tmp_path: Path) -> None:
     """``Memory.open(..., platforms={...})`` declares the labels register() would; a
     declaration that is not text is a ConfigError naming it, and opens nothing."""

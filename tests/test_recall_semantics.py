@@ -876,6 +876,39 @@ async def test_m1_options_as_one_mapping_as_spec_writes_them(tmp_path: Any,
                           last_messages=3)
 
 
+async def test_m1_the_constructor_as_spec_writes_it(tmp_path: Any) -> None:
+    """``Memory(storage=…, vector=…, embedder=…, options=…)``, M1's composition (seed 003:
+    ``new Memory({storage, vector, embedder, options})``), was a TypeError: the
+    constructor took ``store`` and ``index`` only, and no options. ``storage=`` and
+    ``vector=`` are those two, and ``options`` are Memory.open's; the old form stands."""
+    from chatmem.store import SqliteStore, Storage
+    from chatmem.testing import embedder
+
+    talk = [Message(session_id="s", content=text, ts=i) for i, text in enumerate(
+        ["the ferry leaves at noon", "I like green tea", "my cat is called Miso",
+         "the meeting moved to Friday"], start=1)]
+    store = await SqliteStore.open(tmp_path / "m1.db")  # one file: messages and vectors
+    mem = Memory(storage=store, vector=store, embedder=embedder(), options={
+        "last_messages": 2, "semantic_recall": {"top_k": 1, "message_range": 0}})
+    async with mem:
+        assert mem.store is store and mem.index is store and not mem.storage.separate
+        assert (mem.config.last_messages, mem.config.recall_top_k) == (2, 1)
+        await mem.add(talk)
+        await mem.flush(timeout=30)
+        ctx = await mem.context("when does the ferry leave?", session="s")
+        assert [m["content"] for m in ctx[1:]] == [talk[2].content, talk[3].content]
+        assert "ferry" in ctx[0]["content"] and "tea" not in ctx[0]["content"]
+        assert len((await mem.recall("ferry", session="s")).hits) == 1
+    storage = await Storage.open(f"sqlite:///{tmp_path}/m1.db")  # a Storage, as keywords
+    async with Memory(storage=storage, embedder=embedder(), last_messages=1) as again:
+        assert again.storage is storage and again.config.last_messages == 1
+        ctx = await again.context("anything new?", session="s")
+        assert [m["content"] for m in ctx if m["role"] == "user"] == [talk[3].content]
+    store = await SqliteStore.open(tmp_path / "m1.db")  # the positional form stands
+    async with Memory(store, store, embedder(), {"last_messages": 3}) as old:
+        assert old.index is store and old.config.last_messages == 3
+
+
 async def test_m2_last_messages_are_fixed_context_deduplicated(local_embedder: Embedder) -> None:
     mem = await build_world(local_embedder, last_messages=2)
     ctx = await mem.context([say("g-hike", "alice", "when does the Eagle Peak hike start?",

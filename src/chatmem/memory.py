@@ -15,6 +15,7 @@ import builtins
 import contextlib
 import copy
 import dataclasses
+import difflib
 import functools
 import json
 import logging
@@ -103,7 +104,7 @@ from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
 from .recall.period import Period, named_period
 from .recall.request import before_turn, id_list, turn_inputs
 from .recall.result import DegradedReason
-from .refusals import as_given, describe
+from .refusals import as_given, describe, unknown_fields
 from .retention import DAY_MS, SWEEP_SESSIONS, EffectiveRetention, RetentionSettings
 from .scopes import (
     EffectiveScope,
@@ -412,30 +413,107 @@ def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
     return {**given, **rest}
 
 
+def _one_argument(name: str, value: Any, alias: str, aliased: Any) -> tuple[str, Any]:
+    """Memory()'s argument ``name`` given as itself or as ``alias`` (SPEC M1's name),
+    with the name it was given by; both given is refused, naming both."""
+    if value is not None and aliased is not None:
+        raise InvalidInput(f"Memory(): {name} and {alias} are the same argument ({alias} is "
+                           f"SPEC M1's name of {name}): give one of them")
+    return (alias, aliased) if aliased is not None else (name, value)
+
+
+#: Memory.open's and Memory()'s own arguments: a keyword option nearer one of them than
+#: any option is that argument misspelt (``vectr=``), and is refused naming it.
+_OPEN_ARGUMENTS = ("url", "vector", "embedder", "config", "create", "env", "options")
+_ARGUMENTS = ("store", "index", "embedder", "config", "storage", "vector", "options")
+
+
+def _configured(where: str, arguments: Sequence[str], config: Any,
+                options: dict[str, Any], env: Mapping[str, str] | None = None) -> Config:
+    """The configuration of :meth:`Memory.open` and ``Memory()``: ``config`` (a
+    :class:`Config`, a mapping of options, or None) with ``options`` (the keyword
+    options, or ``options={...}``, :func:`_spelled_out`) over it, and ``env``'s
+    ``CHATMEM_*`` variables between them when ``config`` is no Config. A keyword
+    nearest one of ``arguments`` (``where``'s own) is refused as that one misspelt."""
+    if config is not None and not isinstance(config, (Config, Mapping)):
+        # config="chatmem.toml" said 'invalid configuration: expected a mapping of
+        # options, got str', naming neither the argument nor what to pass
+        named = isinstance(config, (str, os.PathLike))
+        raise ConfigError(
+            "config must be a mapping of options or a Config, got "
+            f"{describe(os.fspath(config) if named else config)}" + (
+                "; a file's name: read the file and pass its table (tomllib.load "
+                "for TOML, yaml.safe_load for YAML)" if named else ""))
+    options = _spelled_out(options)
+    known = [*arguments, *Config.model_fields]
+    misspelt = [k for k in options if k not in Config.model_fields
+                and any(a in arguments for a in difflib.get_close_matches(k, known, n=1))]
+    if misspelt:
+        raise InvalidInput(f"{where}: {unknown_fields('', misspelt, arguments, arguments=True)}")
+    if not isinstance(config, Config):
+        return Config.load(config, env=env, **options)
+    # as written: a scope given as its alias ('thread') keeps it for messages
+    return Config.load(config.dump_as_written(), **options) if options else config
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
-    def __init__(self, store: MessageStore | Storage, index: VectorIndex | None = None,
-                 embedder: Embedder | None = None, config: Config | None = None) -> None:
+    def __init__(self, store: MessageStore | Storage | None = None,
+                 index: VectorIndex | None = None, embedder: Embedder | None = None,
+                 config: Config | Mapping[str, Any] | None = None, *,
+                 storage: MessageStore | Storage | None = None,
+                 vector: VectorIndex | None = None, **options: Any) -> None:
         """Wire a memory over a :class:`Storage` (or a message store and its vector index,
-        ``None`` for a store without recall). Nothing runs yet: the indexer starts in
-        :meth:`open`, ``async with``, or the first call that writes or waits for
-        indexing, so a memory can be built outside an event loop."""
+        ``None`` for a store without recall). ``storage=`` and ``vector=`` are SPEC M1's
+        names of ``store`` and ``index``; ``config`` and ``options`` are
+        :meth:`open`'s (keywords, or ``options={...}``). Nothing runs yet: the indexer
+        starts in :meth:`open`, ``async with``, or the first call that writes or waits
+        for indexing, so a memory can be built outside an event loop."""
+        store_name, store = _one_argument("store", store, "storage", storage)
+        index_name, index = _one_argument("index", index, "vector", vector)
         if isinstance(store, Storage):
             if index is not None:
-                raise InvalidInput("Memory(storage, index): a Storage holds its own index")
+                raise InvalidInput(
+                    f"Memory({store_name}=Storage, {index_name}=…): a Storage holds its own "
+                    f"index (storage.index): leave {index_name} out, or give the message "
+                    "store and the index")
             self.storage = store
-        else:
+        elif isinstance(store, MessageStore):
+            if index is not None and not isinstance(index, VectorIndex):
+                raise InvalidInput(
+                    f"{index_name} must be a vector index (the SQL store itself, or a "
+                    f"chatmem.store.qdrant.QdrantIndex) or None, got {describe(index)}"
+                    + ("; an index's URL goes to Memory.open(url, vector=…)"
+                       if isinstance(index, str) else ""))
             self.storage = Storage(store, index)
+        elif store is None:
+            raise InvalidInput(
+                "Memory() needs a store: storage=a chatmem.store.Storage (await "
+                "Storage.open(url)) or a message store; Memory.open(url) opens one by URL")
+        else:
+            raise InvalidInput(
+                f"{store_name} must be a chatmem.store.Storage or a message store (e.g. "
+                f"await Storage.open(url)), got {describe(store)}"
+                + ("; a store's URL: Memory.open(url) opens it"
+                   if isinstance(store, (str, os.PathLike)) else ""))
         index = self.storage.index
         _check_embedder(embedder)
         self.embedder = embedder
-        self.config = config or Config()
+        opening = [k for k in _OPEN_ARGUMENTS if k in options and k not in _ARGUMENTS]
+        if opening:
+            raise InvalidInput(
+                f"Memory(): {opening[0]} is an argument of Memory.open(url, …), which opens "
+                "a store by URL; Memory() wires a store already open")
+        self.config = _configured("Memory()", _ARGUMENTS, config, options)
         if self.config.semantic_recall_enabled and (index is None or embedder is None):
+            own = index is None and isinstance(self.storage.store, VectorIndex)
             raise RecallUnavailable(
                 "semantic recall is enabled but the memory has no "
-                f"{'vector index' if index is None else 'embedder'}: give it one, or pass "
-                "semantic_recall=False for a message store without recall (M4)"
+                f"{'vector index' if index is None else 'embedder'}: give it one"
+                + (" (this store holds vectors itself: give it as its index too, "
+                   "vector=the store)" if own else "")
+                + ", or pass semantic_recall=False for a message store without recall (M4)"
             )
         self.settings = ScopeSettings(self.storage.store, self.config.recall_scope)
         self.platforms = PlatformRegistry()
@@ -544,20 +622,7 @@ class Memory:
             raise InvalidInput(f"create must be true or false, got {describe(create)}")
         _check_embedder(embedder)  # before the store: a wrong one creates no file
         check_env(env, InvalidInput)
-        if config is not None and not isinstance(config, (Config, Mapping)):
-            # config="chatmem.toml" said 'invalid configuration: expected a mapping of
-            # options, got str', naming neither the argument nor what to pass
-            named = isinstance(config, (str, os.PathLike))
-            raise ConfigError(
-                "config must be a mapping of options or a Config, got "
-                f"{describe(os.fspath(config) if named else config)}" + (
-                    "; a file's name: read the file and pass its table (tomllib.load "
-                    "for TOML, yaml.safe_load for YAML)" if named else ""))
-        options = _spelled_out(options)
-        cfg = config if isinstance(config, Config) else Config.load(config, env=env, **options)
-        if isinstance(config, Config) and options:
-            # as written: a scope given as its alias ('thread') keeps it for messages
-            cfg = Config.load(config.dump_as_written(), **options)
+        cfg = _configured("Memory.open()", _OPEN_ARGUMENTS, config, options, env)
         # the embedder first: a bad embedding setting must not create a store file
         built = create_embedder(cfg.embedding, env=env) if embedder is None else None
         try:
