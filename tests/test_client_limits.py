@@ -276,6 +276,55 @@ def test_a_request_sent_before_the_refusal_still_reads_the_503(tmp_path: Path,
                 sock.close()
 
 
+@pytest.mark.parametrize("jsonrpc", [False, True], ids=["serve", "mcp"])
+def test_a_refusal_from_the_head_is_read_to_its_end_without_a_reset(tmp_path: Path,
+                                                                    jsonrpc: bool) -> None:
+    """An answer the app gives from the request's head with ``Connection: close``, its
+    body not read (``chatmem serve``: a foreign Host's 421, a 413 for a Content-Length
+    over the limit; ``chatmem mcp``: the 401 without a key): uvicorn closed the
+    connection with the body unread, so the kernel reset it and a client still sending,
+    or reading to the end, read ECONNRESET after the answer (measured on 127.0.0.1:
+    60 of 60 clients that sent a 512 KiB body at once and read until the close). Now
+    the connection is drained like a refusal at the cap (``_close_draining``): every
+    client reads the answer and then the server's close."""
+    limits = ClientLimits(timeout=30, max_connections=50)
+    port = free_port()
+    body = b"x" * (512 * 1024)
+    if jsonrpc:
+        from chatmem import Memory
+        from chatmem.server.http import KeyTable
+        from chatmem.server.mcp import create_server, http_app
+
+        async def open_memory() -> Memory:
+            return await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                     embedder=Embedder(RecordingProvider()))
+
+        keys = KeyTable.from_mapping({"keys": {"owner": {
+            "key": "cm_owner_" + "k" * 32, "namespace": "default", "role": "owner"}}})
+        app: object = http_app(create_server(open_memory, session="s"), host="127.0.0.1",
+                               port=port, keys=keys, limits=limits)
+        heads = {401: b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port}
+    else:
+        app = open_api(tmp_path, limits, port)
+        heads = {421: b"POST /v1/messages HTTP/1.1\r\nHost: elsewhere.example\r\n",
+                 413: b"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port}
+    with running(app, port=port, http=protocol_class(limits, jsonrpc=jsonrpc)):
+        for status, head in heads.items():
+            length = len(body) if status != 413 else 9 * 1024 * 1024
+            request = head + b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
+                length) + body
+            answers: dict[str, int] = {}
+            for _ in range(20):
+                with connect(port, request) as sock:
+                    try:
+                        answer = read_all(sock)
+                        seen = f"{status_and_body(answer)[0]}"
+                    except ConnectionResetError:
+                        seen = "reset"
+                answers[seen] = answers.get(seen, 0) + 1
+            assert answers == {str(status): 20}
+
+
 def test_a_burst_of_stalled_connections_leaves_the_server_serving(tmp_path: Path) -> None:
     """The slowloris of the report, scaled down: ``chatmem serve`` under an open-file
     limit of 256 (so a cap of 128 connections and a listen backlog that fits what is

@@ -430,6 +430,17 @@ def _raw_answer(status: int, reason: str, message: str, *, retry_after: int | No
             f"content-length: {len(body)}\r\n{wait}connection: close\r\n\r\n").encode() + body
 
 
+class _ClosingGently:
+    """A connection's transport as uvicorn sees it, with its ``close`` replaced (by
+    :meth:`GuardedH11Protocol._close <protocol_class>`); all else is the transport's."""
+
+    def __init__(self, transport: asyncio.Transport, close: Callable[[], None]) -> None:
+        self._transport, self.close = transport, close
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._transport, name)
+
+
 def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None = None,
                    *, jsonrpc: bool = False) -> type[asyncio.Protocol]:
     """uvicorn's ``h11`` protocol with the head deadline and the connection cap of
@@ -439,7 +450,8 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
     answers (503 at the cap, 408 for a late head, 400 for what is not HTTP) are in the
     HTTP API's error shape, or with ``jsonrpc`` in JSON-RPC's, which an MCP client reads
     (:func:`jsonrpc_error_body`), and their connections are closed without a reset: what
-    the client sent is drained first (:data:`DRAIN_S`)."""
+    the client sent is drained first (:data:`DRAIN_S`). So is a connection uvicorn
+    closes after an app's answer with the request's body unread (``_close``)."""
 
     def answer(transport: asyncio.BaseTransport, status: int, reason: str, message: str,
                *, retry_after: int | None = None) -> None:
@@ -471,9 +483,11 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
         _write_left = 0
         _drain_left: int | None = None  # bytes still read before the close, once refused
         _drain_timer: asyncio.TimerHandle | None = None
+        _socket_transport: asyncio.Transport
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            self._socket_transport = transport
+            super().connection_made(_ClosingGently(transport, self._close))  # type: ignore[arg-type]
             open_now = len(self.connections) - len(draining)
             if open_now > limits.max_connections:
                 log.warning("connection refused: %d open, --max-connections is %d",
@@ -493,22 +507,42 @@ def protocol_class(limits: ClientLimits, on_answer: Callable[[int], None] | None
             if self._drain_left is not None:  # refused already: the write side is shut
                 return
             self._stop_head_timer()
-            answer(self.transport, status, reason, message, retry_after=retry_after)
-            self._drain_left = DRAIN_BYTES
+            answer(self._socket_transport, status, reason, message, retry_after=retry_after)
             if self.cycle is not None and not self.cycle.response_complete:
                 self.cycle.disconnected = True  # the app's request is over: its answer
                 self.cycle.message_event.set()  # would follow this one
-            if not self.transport.can_write_eof():  # pragma: no cover - TLS
-                self.transport.close()
+            self._close_draining()
+
+        def _close_draining(self) -> None:
+            """Close after the answer written, without a reset: the write side shut,
+            then what the client sends read and dropped until it closes too, within
+            ``drain_s``, :data:`DRAIN_BYTES` and ``most_draining`` (past which only
+            what was sent already is read)."""
+            transport = self._socket_transport
+            self._drain_left = DRAIN_BYTES
+            if not transport.can_write_eof():  # pragma: no cover - TLS
+                transport.close()
                 return
-            self.transport.write_eof()
+            transport.write_eof()
             if len(draining) >= most_draining:  # no descriptors to wait with
                 self._drop_sent()
-                self.transport.close()
+                transport.close()
                 return
             draining.add(self)
             self.flow.resume_reading()
-            self._drain_timer = self.loop.call_later(drain_s, self.transport.close)
+            self._drain_timer = self.loop.call_later(drain_s, transport.close)
+
+        def _close(self) -> None:
+            """uvicorn's close of the connection (after an answer with ``Connection:
+            close``, an app that failed, a shutdown): with the request's body not read
+            to its end (a 401, 403, 413 or 421 answered from the head, a 408 for a late
+            body), closed at once the connection was reset and a client still sending,
+            or reading to the end, read ECONNRESET; it is drained like a refusal."""
+            if self._drain_left is None and self.conn.their_state is h11.SEND_BODY \
+                    and not self._socket_transport.is_closing():
+                self._close_draining()
+            else:
+                self._socket_transport.close()
 
         def _drop_sent(self) -> None:
             """Read and drop what the client has sent already, up to :data:`DRAIN_BYTES`
