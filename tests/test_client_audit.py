@@ -160,6 +160,19 @@ async def test_an_answer_of_the_wrong_shape_is_a_server_error(call: str, body: b
                b' "semantic": 0, "recency": 0, "boost": 0}]}',
      'POST /v1/recall: "hits[0].score" in the server\'s answer should be a finite number, '
      'not "NaN"'),
+    # numbers past a float's range, as the server wrote them (Python's json reads
+    # them as inf, which the server never sent: it said 'not inf')
+    *(("recall", b'{"hits": [{"message": {"session_id": "s", "content": "x"}, "score": %s,'
+                 b' "semantic": 0, "recency": 0, "boost": 0}]}' % written,
+       'POST /v1/recall: "hits[0].score" in the server\'s answer should be a finite number, '
+       f"not {says}") for written, says in (
+        (b"1e999", "1e999"), (b"-2.5E+400", "-2.5E+400"), (b"Infinity", "Infinity"),
+        (b"-Infinity", "-Infinity"), (b"NaN", "NaN"),
+        (b"1" + b"0" * 400 + b".5", "1" + "0" * 29 + "… (403 characters)"),
+        (b"1" + b"0" * 400, "100000000000000000...0000000000000000000"))),
+    ("recall", b'{"hits": [], "excluded": {"min_score": 1e400}}',
+     'POST /v1/recall: "excluded.min_score" in the server\'s answer should be an integer, '
+     "not 1e400"),
     ("recall", b'{"hits": [{"message": {"session_id": "s", "content": "x"}, "score": 1,'
                b' "semantic": 0, "recency": 0, "boost": 0, "after": [{"content": "y"}]}]}',
      'POST /v1/recall: "hits[0].after[0]" in the server\'s answer is not a message chatmem '

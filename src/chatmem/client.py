@@ -314,11 +314,43 @@ def _field(data: Any, key: str, default: Any) -> Any:
     return value
 
 
+class _Written(float):
+    """A number of the server's answer that a float cannot hold (past ±1.8e308, or the
+    ``NaN``/``Infinity`` JSON has not), read as Python's ``json`` reads it (infinity,
+    NaN) with :attr:`text`, the number as the server wrote it, for an error: Python's
+    ``inf`` is not what the server sent."""
+
+    text: str
+
+    def __new__(cls, text: str) -> _Written:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+def _read_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent (``json.loads``' ``parse_float``)."""
+    number = float(text)
+    return number if math.isfinite(number) else _Written(text)
+
+
+def _as_written(value: Any) -> str:
+    """A bad value of the server's answer for an error: as :func:`describe` says it, a
+    number past a float's range as the server wrote it (shortened when long)."""
+    if isinstance(value, _Written):
+        text = value.text
+    elif _whole(value) and not _finite(value):
+        text = describe(value)  # an integer past a float: its digits, shortened
+    else:
+        return describe(value)
+    return text if len(text) <= 40 else f"{text[:30]}… ({len(text)} characters)"
+
+
 def _typed(data: Any, key: str, default: Any, ok: Callable[[Any], bool], kind: str) -> Any:
     """The field ``key`` of ``data`` when ``ok`` of it, else what is wrong: not ``kind``."""
     value = _field(data, key, default)
     if not ok(value):
-        raise _Unread(key, f"should be {kind}, not {describe(value)}")
+        raise _Unread(key, f"should be {kind}, not {_as_written(value)}")
     return value
 
 
@@ -339,9 +371,19 @@ def _int(data: Any, key: str, default: Any = _MISSING) -> int:
     return int(_typed(data, key, default, _whole, "an integer"))
 
 
+def _finite(value: Any) -> bool:
+    """A JSON number that a float holds, not infinity or NaN (an integer of 400 digits
+    is not: ``float()`` of it overflows)."""
+    if not (_whole(value) or isinstance(value, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def _number(data: Any, key: str) -> float:
-    return float(_typed(data, key, _MISSING, lambda v: _whole(v) or (
-        isinstance(v, float) and math.isfinite(v)), "a finite number"))
+    return float(_typed(data, key, _MISSING, _finite, "a finite number"))
 
 
 def _flag(data: Any, key: str, default: Any = _MISSING) -> bool:
@@ -679,7 +721,7 @@ class AsyncClient:
                     params: Mapping[str, str] | None = None) -> Any:
         response = await self._send(method, path, body=body, params=params)
         try:
-            return response.json()
+            return response.json(parse_float=_read_float, parse_constant=_Written)
         except (ValueError, RecursionError) as exc:  # nested past Python's stack
             err = self._unreadable(method, path, "the server's answer is not JSON" + (
                 " (nested too deeply)" if isinstance(exc, RecursionError) else ""))
