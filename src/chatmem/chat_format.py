@@ -263,7 +263,7 @@ def _fit_arguments(meta: dict[str, Any], path: str) -> dict[str, Any]:
     return fitted
 
 
-def _call_text(call: Mapping[str, Any]) -> str:
+def call_text(call: Mapping[str, Any]) -> str:
     """``name(arguments)`` of one tool call, for the stored text."""
     found = call.get("function")
     fn: Mapping[str, Any] = found if isinstance(found, Mapping) else call
@@ -360,7 +360,7 @@ def to_message(item: Mapping[str, Any], *, path: str, session: str | None = None
 
     if content is None or not content.strip():
         if calls:
-            content = "[tool call: " + "; ".join(_call_text(c) for c in calls) + "]"
+            content = "[tool call: " + "; ".join(call_text(c) for c in calls) + "]"
             if not data.get("source"):
                 # stored, never embedded (F1), whatever the role: calls are not words
                 data["source"] = TOOL_CALL_SOURCE

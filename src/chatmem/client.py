@@ -146,7 +146,7 @@ class TurnContext:
     """:meth:`AsyncClient.turn_context`: the context messages and whether the recall
     behind them was ``degraded`` to full text (the query could not be embedded)."""
 
-    messages: list[dict[str, str]]
+    messages: list[dict[str, Any]]
     degraded: bool = False
     degraded_reason: str | None = None
     #: The recall behind the messages, when asked for (``explain=True``); its hits carry
@@ -291,9 +291,19 @@ def _recall_result(data: Any) -> RecallResult:
         period=_part("period", _period, _field(data, "period", None)))
 
 
+def _context_message(data: Any) -> dict[str, Any]:
+    """A chat-completions message of ``POST /v1/context``: ``role`` and ``content`` (null
+    beside ``tool_calls``), an assistant's ``tool_calls``, a tool's ``tool_call_id``."""
+    out: dict[str, Any] = {"role": _text(data, "role"), "content": _text_or_none(data, "content")}
+    if "tool_calls" in _object(data):
+        out["tool_calls"] = _each(data, "tool_calls", _object)
+    if "tool_call_id" in data:
+        out["tool_call_id"] = _text(data, "tool_call_id")
+    return out
+
+
 def _turn_context(data: Any) -> TurnContext:
-    return TurnContext(_each(data, "messages",
-                             lambda m: {"role": _text(m, "role"), "content": _text(m, "content")}),
+    return TurnContext(_each(data, "messages", _context_message),
                        degraded=_flag(data, "degraded", False),
                        degraded_reason=_text_or_none(data, "degraded_reason"),
                        recall=_nested(data, "recall", _recall_result)
@@ -1011,7 +1021,7 @@ class AsyncClient:
     async def context(self, turn: str | MessageLike | Sequence[str | MessageLike], *,
                       session: str, platform: str | None = None,
                       speakers: Sequence[str] = (), exclude_ids: Sequence[str] = (),
-                      now: int | None = None) -> list[dict[str, str]]:
+                      now: int | None = None) -> list[dict[str, Any]]:
         """The messages to put before the conversation (M2): the recall system message
         (when anything is recalled) and the session's last messages."""
         return (await self.turn_context(turn, session=session, platform=platform,

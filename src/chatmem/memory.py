@@ -101,7 +101,9 @@ from .recall.budget import nearest_first
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
+from .recall.last import last_messages
 from .recall.period import Period, named_period
+from .recall.render import LABELS
 from .recall.request import before_turn, id_list, turn_inputs
 from .recall.result import DegradedReason
 from .refusals import as_given, describe, unknown_fields
@@ -371,7 +373,7 @@ class TurnContext:
     """What :meth:`Memory.turn_context` returns."""
 
     #: The messages to put before the conversation (as :meth:`Memory.context`).
-    messages: list[dict[str, str]]
+    messages: list[dict[str, Any]]
     #: The recall behind the system message (empty when recall is off).
     recall: RecallResult
 
@@ -2417,10 +2419,13 @@ class Memory:
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
                       platform: str | None = None, speakers: Sequence[str] = (),
                       exclude_ids: Sequence[str] = (), now: int | None = None
-                      ) -> list[dict[str, str]]:
+                      ) -> list[dict[str, Any]]:
         """The messages to put before the conversation: the recall system message
         (when anything is recalled) followed by the session's ``last_messages`` (M2),
-        as chat-completions messages (``[*context, *messages]`` goes to the model).
+        as chat-completions messages (``[*context, *messages]`` goes to the model): an
+        assistant's ``tool_calls`` with the ``tool`` messages answering them, and what
+        cannot go as such a group as a labelled ``user`` message; nothing stored comes
+        back as ``system`` but a system message (:mod:`chatmem.recall.last`).
         ``turn`` is this turn's text(s) or messages, or an OpenAI message list as is:
         its user and assistant words are the query; system prompts, tool calls and tool
         results are not (I7). ``platform`` is the entry platform of this turn (F9).
@@ -2454,7 +2459,7 @@ class Memory:
                 [turn] if isinstance(turn, (str, Message, Mapping)) else turn))
             before = before_turn(latest, turn, turn_messages, session)
             stored_turn, last = latest[len(before):], before[-n:] if n else []
-        out: list[dict[str, str]] = []
+        out: list[dict[str, Any]] = []
         result = RecallResult(query=None)
         if recall_on:
             request = RecallRequest.of(turn, session=session, platform=platform,
@@ -2467,9 +2472,8 @@ class Memory:
                                       *(m.id for m in (*stored_turn, *last) if m.id))))
         if result.text:
             out.append({"role": "system", "content": result.text})
-        for m in last:
-            role = m.role if m.role in ("user", "assistant", "system") else "system"
-            out.append({"role": role, "content": m.shown_text})
+        # tool traffic as call/answer groups, never as system messages (recall/last.py)
+        out += last_messages(last, LABELS.get(self.config.locale, LABELS["en"]))
         return TurnContext(out, result)
 
     # ------------------------------------------------------------------ housekeeping

@@ -66,6 +66,8 @@ from ..models import (
     check_text,
     json_cost,
 )
+from ..recall.last import as_lines
+from ..recall.render import LABELS
 from ..recall.request import MAX_TURN_INPUTS
 from ..refusals import as_given, describe
 
@@ -615,9 +617,9 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         session = self._session(block_kwargs.get("session_id"))
         context = await self._run(lambda m: m.context(query, session=session,
                                                       platform=self.platform))
-        return "\n\n".join(
-            m["content"] if m["role"] == "system" else f"{m['role']}: {m['content']}"
-            for m in context)
+        mem = self.memory
+        locale = (mem.memory if isinstance(mem, SyncMemory) else mem).config.locale
+        return "\n\n".join(as_lines(context, LABELS.get(locale, LABELS["en"])))
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
         """Shorten the block by at least ``tokens_to_truncate`` tokens (of

@@ -351,9 +351,13 @@
     clear(ctx);
     if (!data.messages.length) ctx.append(el("p", { className: "empty" }, "Nothing: context() injects no message."));
     data.messages.forEach((m, i) => {
+      // a last message may be an assistant's tool calls (content null) or a tool's answer
+      const calls = (m.tool_calls || []).map((c) => "[tool call " + c.id + ": " + c.function.name
+        + "(" + c.function.arguments + ")]");
       ctx.append(el("div", { className: "injected" },
-        el("span", { className: "badge role" }, m.role),
-        el("pre", { className: i === 0 && m.role === "system" && r.text ? "context-text recall-text" : "context-text" }, m.content)));
+        el("span", { className: "badge role" }, m.role + (m.tool_call_id ? " · " + m.tool_call_id : "")),
+        el("pre", { className: i === 0 && m.role === "system" && r.text ? "context-text recall-text" : "context-text" },
+          [m.content, ...calls].filter((t) => t).join("\n"))));
     });
     const hits = $("inspector-hits");
     clear(hits);
