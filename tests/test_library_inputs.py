@@ -27,6 +27,7 @@ from chatmem.client import AsyncClient
 from chatmem.config import Config
 from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, ConfigError, FilterError, InvalidInput
+from chatmem.scopes import Actor
 from chatmem.tool import Caller
 from chatmem.transfer import export_jsonl
 from providers import RecordingProvider
@@ -271,14 +272,27 @@ async def test_bad_argument_is_invalid_input_naming_it_and_changes_nothing(
      "actor: unknown field(s) user_id; it takes id, role"),
     ({"id": "root", "role": "owner", 10**5000: 1},
      "actor: unknown field(s) an integer of more than 4,300 digits"),
-], ids=["rol", "rle", "name", "user_id", "key past str()"])
+    ({"id": 5, "role": "owner"}, "actor.id must be a string, got 5"),
+    ({"id": None, "role": "owner"}, "actor.id must be a string, got null"),
+    ({"id": ["root"], "role": "owner"}, 'actor.id must be a string, got ["root"]'),
+    ({"id": "root", "role": 5}, "actor.role must be a string, got 5"),
+    ({"id": "root", "role": None}, "actor.role must be a string, got null"),
+    ({"id": "root", "role": ["owner"]}, 'actor.role must be a string, got ["owner"]'),
+    (Actor(id=5, role="owner"), "actor.id must be a string, got 5"),  # type: ignore[arg-type]
+    (Actor(id="root", role=["owner"]),  # type: ignore[arg-type]
+     'actor.role must be a string, got ["owner"]'),
+], ids=["rol", "rle", "name", "user_id", "key past str()", "id 5", "id None", "id list",
+        "role 5", "role None", "role list", "Actor id 5", "Actor role list"])
 async def test_an_actor_key_set_scope_does_not_take_is_refused_naming_the_one_meant(
-        change: str, actor: dict[Any, Any], says: str) -> None:
+        change: str, actor: Any, says: str) -> None:
     """README § Scopes: set_scope(scope, actor={"id": …, "role": "owner"}). An actor
     mapping with another key was passed over: {"id": "root", "rle": "owner"} was
     refused as 'root has role "user"' (the misspelt role never read), {"id": "root",
     "role": "owner", "rol": "user"} changed the setting. Now it is refused as
-    call_tool's caller is, naming the key (and the one meant), and nothing changes."""
+    call_tool's caller is, naming the key (and the one meant), and nothing changes.
+    An id or role that is not text ({"id": 5, "role": "owner"}, {"id": "root", "role":
+    ["owner"]}) was refused as PermissionDenied ('… needs an actor with the owner role',
+    or 'root has role "[\'owner\']"'), as if no actor had been given: now it is named."""
     mem = await _seeded()
     try:
         before = await _snapshot(mem)

@@ -183,6 +183,13 @@ Layer = Literal["platform", "chat_type", "group", "session"]
 _ACTOR_FIELDS = ("id", "role")
 
 
+def _check_actor_fields(value: Mapping[str, Any]) -> None:
+    """:class:`InvalidInput` naming ``actor.id`` or ``actor.role`` when given and not text."""
+    for name in _ACTOR_FIELDS:
+        if name in value and not isinstance(value[name], str):
+            raise InvalidInput(f"actor.{name} must be a string, got {describe(value[name])}")
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who asks for a settings change; only ``role == "owner"`` may change scopes."""
@@ -193,6 +200,7 @@ class Actor:
     @classmethod
     def of(cls, value: Actor | Mapping[str, Any] | None) -> Actor:
         if isinstance(value, Actor):
+            _check_actor_fields({"id": value.id, "role": value.role})
             return value
         if isinstance(value, Mapping):
             # a key it does not take is refused, not passed over: {"rle": "owner"} was
@@ -200,8 +208,11 @@ class Actor:
             unknown = unknown_keys(value, _ACTOR_FIELDS)
             if unknown:
                 raise InvalidInput(unknown_fields("actor", unknown, _ACTOR_FIELDS))
-        if isinstance(value, Mapping) and isinstance(value.get("id"), str):
-            return cls(id=value["id"], role=str(value.get("role", "user")))
+            # one that is not text is named, not taken for no actor ({"id": 5}) or for
+            # a role of its str() ({"role": ["owner"]}: role "['owner']")
+            _check_actor_fields(value)
+        if isinstance(value, Mapping) and "id" in value:
+            return cls(id=value["id"], role=value.get("role", "user"))
         raise PermissionDenied("changing scope settings needs an actor with the owner role, "
                                "e.g. actor={'id': 'alice', 'role': 'owner'}")
 
