@@ -19,7 +19,7 @@ and options (in the test's folder, beside a user's file given as the store: afte
 error the folder is byte for byte as it was), Config.load's, Message.from_dict's (each
 field, the data, a key, ``path``) and the export and import functions of
 chatmem.transfer (export_jsonl, validate_jsonl, import_records, migrate, read_lines,
-FileLines; a user's file given where chatmem's was wanted is refused and left as it
+FileLines, parse_json; a user's file given where chatmem's was wanted is refused and left as it
 was, and nothing is written to the store or to a fresh target).
 
 Hypothesis runs derandomized (the same examples on every run) and small: a few
@@ -410,10 +410,12 @@ TRANSFER_CALLS: dict[str, tuple[str, ...]] = {
     "migrate": ("source", "target", "vectors", "progress", "resume", "writing"),
     "read_lines": ("fh",),
     "FileLines": ("fh",),
+    "parse_json": ("text", "where"),
 }
 TRANSFER_SLOTS = [(f, p) for f, params in TRANSFER_CALLS.items() for p in params]
-#: What names a parameter: an export's lines are its file, named line by line.
-TRANSFER_NAMED = {"lines": r"\blines?\b|\bfile\b"}
+#: What names a parameter: an export's lines are its file, named line by line; the text
+#: parse_json reads by where it comes from (its ``where``, "line 1").
+TRANSFER_NAMED = {"lines": r"\blines?\b|\bfile\b", "text": r"\btext\b|^line 1:"}
 
 
 class TransferWorld:
@@ -440,7 +442,8 @@ class TransferWorld:
                 "out": io.StringIO(), "vectors": True, "progress": _progress,
                 "lines": self.lines, "checked": self.checked,
                 "resume": False, "source": self.mem.storage, "target": target,
-                "writing": None, "fh": io.StringIO("".join(self.lines))}
+                "writing": None, "fh": io.StringIO("".join(self.lines)),
+                "text": self.lines[0], "where": "line 1"}
             kwargs = {p: good[p] for p in TRANSFER_CALLS[function]}
             kwargs[slot] = value
             self.empty = self.empty or await _export(target)

@@ -354,7 +354,14 @@ def _digest(line: str) -> bytes:
 def parse_json(text: str, where: str) -> Any:
     """``text`` as JSON, every way it is not refused as :class:`InvalidInput` beginning
     with ``where``: not JSON, nested past Python's stack, a number of thousands of
-    digits, ``NaN`` / ``Infinity`` (not JSON, never stored)."""
+    digits, ``NaN`` / ``Infinity`` (not JSON, never stored). ``text`` that is not a
+    string (bytes, a file, a number) is one too, naming it, as is a ``where`` that is
+    not."""
+    if not isinstance(where, str):
+        raise InvalidInput(f"where must be a string (what the text is), got {describe(where)}")
+    if not isinstance(text, str):
+        raise InvalidInput(f"{where}: text must be a string (the JSON to read), got "
+                           f"{describe(text)}")
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
