@@ -307,6 +307,35 @@ def test_a_user_key_bound_to_sessions_acts_for_them_only(api: str) -> None:
                                                   **entry}}})
 
 
+def test_an_id_stored_where_the_key_may_not_see_tells_nothing_of_that_message(
+        api: str) -> None:
+    """R4: a user key bound to s1 that added a message with the id of one in s2 was
+    told how the two differed: 'message id "v1" already exists with another session_id
+    and content' for a guess, '… with another session_id' alone for the right words,
+    and '… another session_id and role' for the right words said by another role. So
+    it could try contents until one was confirmed, the vault code of another
+    conversation included. Now any message of another session is refused in the same
+    words (the id is taken, as it must be: ids are the namespace's), saying nothing of
+    its role or content; nothing is stored."""
+    with client(api, ALICE) as owner, client(api, ALICE_DM) as dm:
+        assert add(owner, "the vault code is 5521", session="s2", id="v1").status_code == 200
+        said = set()
+        for guess in ({"content": "the vault code is 0000"},
+                      {"content": "the vault code is 5521"},
+                      {"content": "the vault code is 5521", "role": "assistant"},
+                      {"content": "the vault code is 0000", "role": "assistant"}):
+            r = dm.post("/v1/messages", json={"messages": [
+                {"session_id": "s1", "id": "v1", **guess}]})
+            assert r.status_code == 400, r.text
+            said.add(r.json()["error"]["message"])
+        assert len(said) == 1, said
+        [words] = said
+        assert words.startswith('message id "v1" already exists with another session_id: '), \
+            words
+        listed = owner.get("/v1/messages", params={"limit": 100}).json()["messages"]
+        assert [(m["id"], m["content"]) for m in listed] == [("v1", "the vault code is 5521")]
+
+
 def test_escapes_that_are_not_utf8_are_refused_in_paths_and_queries(api: str) -> None:
     """``%ff%fe`` was decoded to U+FFFD: PUT /v1/sessions/%ff%fe registered a session
     named "\ufffd\ufffd" that no client could name again. UTF-8 escapes still work."""

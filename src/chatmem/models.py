@@ -270,9 +270,13 @@ def retried_add(old: Message, new: Message, message_id: str) -> Message:
     # the store moves a ts only later (equal times within a session are staggered
     # forward), so an earlier ts asked for is the same add, stored a little later: a
     # batch of two messages at one second, retried after a timeout, was refused
-    differing = [name for name, a, b in (("session_id", old.session_id, new.session_id),
-                                         ("role", old.role, new.role),
-                                         ("content", old.content, new.content)) if a != b]
+    # a message of another session is another message, whatever it says: its role and
+    # content are not compared, so that the refusal tells nothing of them to a caller
+    # who may not see that session (a user key guessed words until "with another
+    # session_id" alone confirmed them, R4)
+    differing = ["session_id"] if old.session_id != new.session_id else [
+        name for name, a, b in (("role", old.role, new.role),
+                                ("content", old.content, new.content)) if a != b]
     if differing:
         # named for every caller (library, CLI, HTTP, import): "rewrite()" alone sent a
         # CLI or HTTP user looking for a function, and did not say what differed
