@@ -30,7 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
 import chatmem
-from chatmem import Memory, Message
+from chatmem import Memory, Message, Session
 from chatmem import memory as memory_module
 from chatmem.config import Config
 from chatmem.embedding import Embedder
@@ -336,8 +336,12 @@ async def test_memory_list_shows_the_newest_the_conversation_may_see(
 
 async def test_recent_messages_is_bounded(bow_embedder: Embedder,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # scope "resource": under "session" a list reads the served session's rows alone,
+    # and no budget runs out among another conversation's
     async with await Memory.open("memory://", embedder=bow_embedder,
-                                 config={"scope": "session"}) as mem:
+                                 config={"scope": "resource"}) as mem:
+        await mem.upsert_session(Session(id="s", resource_id="me"))
+        await mem.upsert_session(Session(id="other", resource_id="someone-else"))
         now = 1_800_000_000_000
         day = 86_400_000
         await mem.add([Message(session_id="s", content=f"recent {i}", ts=now - 60_000 * i)

@@ -208,10 +208,13 @@ async def test_a_short_list_page_cursor_does_not_name_a_hidden_message() -> None
     """A page cut short by the read budget (``LIST_ROUNDS``) under ``visible_from`` ends
     with a cursor at the last message read, here one of bob's. Its id and time decoded
     from the cursor (it was base64 JSON), so a user key learnt when bob talks: the
-    cursor is sealed now, and following it still reaches alice's next message."""
-    mem = await Memory.open("memory://", config=Config.load({"scope": "session"}),
+    cursor is sealed now, and following it still reaches alice's next message. (Under
+    scope "resource": under "session" a list reads the asking session's rows alone.)"""
+    mem = await Memory.open("memory://", config=Config.load({"scope": "resource"}),
                             embedder=Embedder(RecordingProvider(dim=32)))
     try:
+        await mem.upsert_session(Session(id="alice", resource_id="alice"))
+        await mem.upsert_session(Session(id="bob-dm", resource_id="bob"))
         await mem.add(Message(session_id="alice", content="hi", ts=1000))
         hidden = await mem.add([
             Message(session_id="bob-dm", content=f"note {i}", ts=2000 + i) for i in range(60)])
@@ -233,6 +236,39 @@ async def test_a_short_list_page_cursor_does_not_name_a_hidden_message() -> None
             seen += page.messages
             cursor = page.next_cursor
         assert [m.id for m in seen] == [m.id for m in later]
+    finally:
+        await mem.close()
+
+
+async def test_a_list_under_session_scope_tells_nothing_of_another_sessions_messages() -> None:
+    """R4: under scope "session" a list from alice read the whole table and dropped what
+    alice may not see, a bounded number of rows at a time (LIST_ROUNDS): so
+    ``list(visible_from="alice", session="bob-dm", limit=1)`` answered an empty page
+    with a cursor when bob-dm held more than 20 messages, and without one for a session
+    that does not exist; with ``since``/``until`` a user key bisected when bob talked.
+    Now the list reads alice's session alone: every one of these answers is the same
+    as for nothing there, and alice's own pages are as before."""
+    mem = await Memory.open("memory://", config=Config.load({"scope": "session"}),
+                            embedder=Embedder(RecordingProvider(dim=32)))
+    try:
+        await mem.add(Message(session_id="alice", content="hi", ts=1000))
+        await mem.add([Message(session_id="bob-dm", content=f"note {i}", ts=2000 + i)
+                       for i in range(60)])
+        await mem.add(Message(session_id="alice", content="later", ts=9000))
+        for asked in ({"session": "bob-dm"}, {"session": "nobody"},
+                      {"since": 2000, "until": 2060}, {"since": 5000, "until": 5060},
+                      {"speaker_id": "x"}, {"text": "note"}, {"newest_first": True,
+                                                               "since": 1001, "until": 8000}):
+            for limit in (1, 5):
+                page = await mem.list(visible_from="alice", limit=limit, **asked)
+                assert (page.messages, page.next_cursor) == ((), None), (asked, limit)
+        page = await mem.list(visible_from="alice", limit=1)
+        assert [m.content for m in page.messages] == ["hi"]
+        page = await mem.list(visible_from="alice", limit=1, cursor=page.next_cursor)
+        assert [m.content for m in page.messages] == ["later"]
+        assert page.next_cursor is None
+        everything = await mem.list(limit=100)  # without visible_from: every session
+        assert len(everything.messages) == 62
     finally:
         await mem.close()
 

@@ -458,6 +458,15 @@ def _configured(where: str, arguments: Sequence[str], config: Any,
     return Config.load(config.dump_as_written(), **options) if options else config
 
 
+def _one_session(where: Mapping[str, Any] | None) -> str | None:
+    """The session a visibility filter lets through alone (scope ``session``), else
+    ``None``."""
+    if where is not None and list(where) == ["session_id"] \
+            and isinstance(where["session_id"], str):
+        return where["session_id"]
+    return None
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -1345,11 +1354,20 @@ class Memory:
         seal = await self._seal()
         pos = None if cursor is None else seal.decode(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
+        sessions = None if session is None else [session]
+        own = _one_session(where)
+        if own is not None:
+            # one session's own scope: only its rows are read. Reading every row and
+            # dropping the hidden ones, a bounded number at a time, told a user key by
+            # its cursor that another session held messages, and when (R4)
+            if session is not None and session != own:
+                return MessagePage((), None)
+            sessions = [own]
         out: builtins.list[Message] = []
         chars = 0
         for _ in range(LIST_ROUNDS):
             rows = await self.store.list_messages(
-                session_ids=None if session is None else [session], speaker_id=speaker_id,
+                session_ids=sessions, speaker_id=speaker_id,
                 since=since, until=until, after=pos, limit=limit + 1,
                 newest_first=newest_first)
             page = rows[:limit]
