@@ -204,6 +204,34 @@ def test_settings_and_clear_need_an_owner_key(api: str) -> None:
         assert r.status_code == 200 and r.json()["messages"] == 1
 
 
+def test_a_body_not_sent_as_json_is_refused_naming_its_content_type(api: str) -> None:
+    """A JSON body sent as text/plain (curl's -d without -H, a form) was read as bytes
+    and refused as 422 'body must be an object, got "b\'{\\"messages\\": …\'"' (a
+    Python bytes literal of the body, the content type never named). Now it is 415
+    naming the content type and the one to send, after the key; nothing is stored. A
+    JSON type with a suffix (application/…+json) or none at all is read as JSON."""
+    body = json.dumps({"messages": [{"session_id": "s1", "content": "hello"}]})
+    with client(api, ALICE) as owner, client(api, None) as anon:
+        for ctype in ("text/plain", "application/x-www-form-urlencoded", "text/json",
+                      "application/xml"):
+            r = owner.post("/v1/messages", content=body, headers={"content-type": ctype})
+            assert r.status_code == 415, (ctype, r.text)
+            assert r.json()["error"] == {
+                "type": "UnsupportedMediaType",
+                "message": "the body must be JSON, sent with Content-Type: "
+                           f'application/json; got Content-Type "{ctype}"'}, r.text
+            # the key first: without one, nothing is said of the body
+            r = anon.post("/v1/messages", content=body, headers={"content-type": ctype})
+            assert r.status_code == 401, (ctype, r.text)
+        assert owner.get("/v1/messages").json()["messages"] == []
+        for ctype in ("application/json", "application/json; charset=utf-8",
+                      "application/merge-patch+json"):
+            r = owner.post("/v1/messages", content=body, headers={"content-type": ctype})
+            assert r.status_code == 200, (ctype, r.text)
+        paths = owner.get("/openapi.json").json()["paths"]
+        assert "415" in paths["/v1/messages"]["post"]["responses"]
+
+
 def test_bad_input_gets_a_clear_error_and_changes_nothing(api: str) -> None:
     with client(api, ALICE) as c:
         r = c.post("/v1/messages", json={"messages": [{"session_id": "s1"}]})

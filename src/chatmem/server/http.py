@@ -840,6 +840,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (403, "The key's role may not do this."),
         (404, "Not found."),
         (413, f"The body is over {MAX_BODY_BYTES} bytes."),
+        (415, "The body is not sent as JSON (Content-Type: application/json)."),
         (422, "The body does not match the schema (unknown fields included)."),
         (500, "A bug, logged with its traceback."),
         (503, "The store or the embedding provider is unavailable."),
@@ -928,6 +929,14 @@ def _not_utf8(scope: Scope) -> JSONResponse | None:
                           f"the {what} holds %-escapes that are not UTF-8 text; encode "
                           "every name and value as UTF-8 before %-escaping it")
     return None
+
+
+def _json_type(content_type: str) -> bool:
+    """Whether FastAPI reads a body of ``content_type`` as JSON: ``application/json`` or
+    ``application/…+json``, with any parameters."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/")
+                                          and kind.endswith("+json"))
 
 
 class _DuplicateKey(ValueError):
@@ -1246,6 +1255,13 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
         route = request.scope.get("route")
         body = route.body_field.field_info.annotation if isinstance(route, APIRoute) \
             and route.body_field is not None else None
+        ctype = request.headers.get("content-type")
+        if body is not None and ctype and not _json_type(ctype):
+            # not read as JSON (FastAPI hands the raw bytes over): the body's error
+            # was a Python bytes literal of it, the content type never named
+            return _error(415, "UnsupportedMediaType",
+                          "the body must be JSON, sent with Content-Type: application/json; "
+                          f"got Content-Type {as_given(ctype)}")
         return _error(422, "InvalidRequest", schema_errors(exc.errors(), body))
 
     @app.exception_handler(StarletteHTTPException)
