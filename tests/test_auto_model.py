@@ -335,3 +335,41 @@ async def test_a_vector_is_cached_under_the_model_that_made_it(tmp_path: Path) -
     finally:
         for mem in mems:
             await mem.close()
+
+
+async def test_a_store_of_another_model_answers_by_its_words_until_reindex(
+        tmp_path: Path) -> None:
+    """A Chinese store ``auto`` embedded with multilingual-e5-small, opened with
+    ``embedding.model: all-MiniLM-L6-v2`` and not re-embedded: F11 leaves out e5's
+    vectors, and the words of its messages still match (recall and context() answered
+    nothing before); dense only there is nothing to answer with, and the vectors left
+    out are counted. After ``reindex``, the new model's vectors answer."""
+    _needs_e5()
+    cat, trip = "我住在柏林，我养了一只猫叫咪咪", "明天去上海出差"
+    url = f"sqlite:///{tmp_path}/zh.db"
+    mem = await _fill(url, [cat, trip])
+    try:
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+    finally:
+        await mem.close()
+    minilm = {"embedding": {"model": ENGLISH_MODEL}}
+    mem = await Memory.open(url, config=minilm)
+    try:
+        r = await mem.recall("咪咪", session="s", scope="all")
+        assert [h.message.content for h in r.hits][:1] == [cat]
+        # the trip shares no word with the query: its e5 vector is left out, counted
+        assert r.excluded["other_model"] == 1
+        [note] = await mem.context({"role": "user", "content": "咪咪最近怎么样"}, session="s")
+        assert cat in note["content"]
+    finally:
+        await mem.close()
+    mem = await Memory.open(url, config={**minilm, "hybrid": {"enabled": False}})
+    try:
+        r = await mem.recall("咪咪", session="s", scope="all")
+        assert r.hits == () and r.excluded["other_model"] == 2
+        assert (await mem.reindex())["reembedded"] == 2
+        r = await mem.recall("咪咪", session="s", scope="all")
+        assert r.hits and r.excluded["other_model"] == 0
+    finally:
+        await mem.close()

@@ -606,11 +606,16 @@ async def test_f11_other_models_vectors_are_dropped_after_fetching(
     for m in msgs[:4]:  # re-embed four under another model id (same dimensions)
         vec = await other.embed_one(m.content)
         await mem.store.upsert([VectorEntry(m.id, "s", m.ts, "user", other.model_id, vec)])  # type: ignore[arg-type]
+    dense = Memory(mem.storage, embedder=emb, hybrid={"enabled": False})
     with caplog.at_level(logging.WARNING):
-        r = await mem.recall("apple pie", session="s", top_k=2, window=0)
-        await mem.recall("apple pie", session="s", top_k=2, window=0)
+        r = await dense.recall("apple pie", session="s", top_k=2, window=0)
+        await dense.recall("apple pie", session="s", top_k=2, window=0)
     assert r.excluded["other_model"] == 4 and len(r.hits) == 2
+    assert contents(r) == ["apple pie 5", "apple pie 4"]
     assert caplog.text.count("skipped vectors of other models (test:old)") == 1
+    # with full text the four match by their words (their vectors stay out)
+    r = await mem.recall("apple pie", session="s", top_k=6, window=0)
+    assert r.excluded["other_model"] == 0 and len(r.hits) == 6
     await mem.close()
 
 
@@ -629,9 +634,15 @@ async def test_f11_legacy_vectors_follow_the_marker_recorded_at_first_search(tmp
     assert await mem.store.meta_get("memory-vector", "legacy-model") == "test:now"
     await mem.close()
     # a later run under another model: the marker says the legacy vectors are "test:now"
-    later = await Memory.open(url, embedder=Embedder(RecordingProvider(model="later")))
+    later = await Memory.open(url, embedder=Embedder(RecordingProvider(model="later")),
+                              hybrid={"enabled": False})
     r = await later.recall("legacy apple", session="s")
     assert r.hits == () and r.excluded["other_model"] == 1
+    await later.close()
+    # with full text its words still match: a full-text-only hit, as not embedded yet
+    later = await Memory.open(url, embedder=Embedder(RecordingProvider(model="later")))
+    r = await later.recall("legacy apple", session="s")
+    assert contents(r) == ["legacy apple"] and r.excluded["other_model"] == 0
     await later.close()
 
 

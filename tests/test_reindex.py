@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from chatmem import Memory
 from chatmem.cli import main
 from chatmem.embedding import Embedder
 from chatmem.errors import EmbeddingUnavailable
-from chatmem.models import IndexState
+from chatmem.models import IndexState, message_entry
 from providers import RecordingProvider
 
 TEXTS = [f"note {i}: the parcel for flat {i} is at the front desk" for i in range(24)]
@@ -33,8 +34,10 @@ async def test_reindex_moves_every_vector_to_the_configured_model(backend: str,
         mem = Memory(store, index, Embedder(new_provider))
         try:
             query = "where is the spare key?"
-            # before: the other model's vectors are ignored (F11)
-            assert not (await mem.recall(query, scope="all", window=0)).hits
+            # before: the other model's vectors (of another width here) are ignored
+            # (F11); the words still match
+            before = await mem.recall(query, scope="all", window=0)
+            assert before.hits[0].message.content == TEXTS[7]
             seen = []
             out = await mem.reindex(progress=lambda done, total: seen.append((done, total)))
             assert out == {"model": "test:new", "stale": len(TEXTS), "failed": 0,
@@ -271,3 +274,73 @@ async def test_overlapping_store_reads_each_keep_watching_until_they_end(
             assert first == {"a", "b"}
             assert second == {"a"}
         assert indexer._watchers == []
+
+
+OLD_TEXTS = ["the spare key is under the blue flowerpot",
+             "the parcel for flat 3 is at the front desk",
+             "the boiler makes a strange noise when it rains"]
+NEW_TEXTS = ["I gave a spare key to the neighbour upstairs",
+             "the dentist moved my appointment to monday"]
+
+
+def _by_content(result: Any) -> dict[str, float]:
+    return {h.message.content: h.semantic for h in result.hits}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_until_reindex_another_models_messages_are_found_by_their_words(
+        backend: str, tmp_path: Path) -> None:
+    """F11 drops another model's vectors, not its messages' words: before a reindex,
+    a store embedded by another model answers by full text; its dense hits stay out,
+    counted as ``other_model``; a store half re-embedded answers both ways, and no
+    score is a cosine between the query and a vector of the other model."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        old = Memory(store, index, Embedder(RecordingProvider(dim=32, model="old")))
+        # one session each: a reply or a sitting brings in no other candidate
+        await old.add([{"session_id": f"s{i}", "content": t}
+                       for i, t in enumerate(OLD_TEXTS)])
+        await old.flush()
+        await old._indexer.stop()  # type: ignore[union-attr]
+        query = "where is the spare key?"
+
+        dense = Memory(store, index, Embedder(RecordingProvider(dim=32, model="new")),
+                       config={"hybrid": {"enabled": False}})
+        mem = Memory(store, index, Embedder(RecordingProvider(dim=32, model="new")))
+        try:
+            # dense only: nothing but the other model's vectors, all left out and counted
+            r = await dense.recall(query, scope="all", window=0)
+            assert r.hits == () and r.excluded["other_model"] == len(OLD_TEXTS)
+            # hybrid: the words still match; the dense hits that full text did not find
+            # stay out, counted
+            r = await mem.recall(query, scope="all", window=0)
+            assert list(_by_content(r)) == [OLD_TEXTS[0]]
+            assert r.excluded["other_model"] == len(OLD_TEXTS) - 1
+
+            # half re-embedded: new messages get the new model's vectors (the first
+            # one in the old key's session: it follows it, in its sitting)
+            await mem.add([{"session_id": f"s{i * 9}", "content": t}
+                           for i, t in enumerate(NEW_TEXTS)])
+            await mem.flush()
+            assert (await mem.stats())["vectors_by_model"] == {
+                "test:old": len(OLD_TEXTS), "test:new": len(NEW_TEXTS)}
+            r = await mem.recall(query, scope="all", window=0)
+            first = _by_content(r)
+            assert set(first) == {OLD_TEXTS[0], *NEW_TEXTS}
+            assert r.excluded["other_model"] == len(OLD_TEXTS) - 1
+            r = await dense.recall(query, scope="all", window=0)
+            assert set(_by_content(r)) == set(NEW_TEXTS)
+            assert r.excluded["other_model"] == len(OLD_TEXTS)
+
+            # no score mixes the spaces: the old model's vectors made the query's own
+            # vector (a cosine of 1 if it were compared) change no score
+            qvec = await mem.embedder.embed_one(query)  # type: ignore[union-attr]
+            olds = [m for m in await mem.store.list_messages() if m.content in OLD_TEXTS]
+            await mem.storage.write_entries([message_entry(
+                m, vector=qvec, model_id="test:old", origin_platform=None,
+                resource_id=None, session_metadata={}) for m in olds])
+            assert (await mem.stats())["vectors_by_model"]["test:old"] == len(OLD_TEXTS)
+            assert _by_content(await mem.recall(query, scope="all", window=0)) == first
+        finally:
+            for m in (mem, dense):
+                if m._indexer is not None:
+                    await m._indexer.stop()

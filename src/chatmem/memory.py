@@ -24,7 +24,15 @@ import struct
 import sys
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Hashable,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -92,7 +100,10 @@ from .recall import (
     TurnInput,
     admit,
     admit_messages,
+    attributed,
+    by_model,
     fit,
+    full_text_only,
     hits_with_context,
     plan,
     rerank,
@@ -1999,13 +2010,17 @@ class Memory:
                 # (in the first pool only, whose size does not depend on top_k)
                 found = await self._with_period(searched_text, found, period, plan.where,
                                                 pool_size, query_vector)
+            legacy = await self._legacy_model(embedder.model_id) \
+                if any(s.model_id is None for s in found) else embedder.model_id
+            # F11: another model's candidates leave before a score is lent (a reply's
+            # share, a sitting's): a cosine of another space is compared with nothing
+            models = by_model(found, model_id=embedder.model_id, legacy_model=legacy)
             pool = episode_context(
-                await self._with_replies(found, plan, embedder.model_id, sessions),
+                await self._with_replies(models.kept, plan, embedder.model_id, sessions),
                 share=plan.episode_share,
                 span_ms=search.episode_minutes * 60_000, role=plan.asked_role)
-            legacy = await self._legacy_model(embedder.model_id) \
-                if any(s.model_id is None for s in pool) else embedder.model_id
-            admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy)
+            admission = admit(pool, plan, model_id=embedder.model_id, legacy_model=legacy,
+                              models=models)
             self._warn_other_models(embedder.model_id, admission.other_models)
             # a larger tier holds the smaller one's candidates: read only the new ones
             fetched = await self.store.get(
@@ -2233,7 +2248,14 @@ class Memory:
         query cannot be embedded
         and full text is at hand, the pool is the full-text matches alone and the reason
         is returned (``hybrid.fallback_to_lexical``): a turn must not fail because the
-        embedding service does."""
+        embedding service does.
+
+        F11: a full-text match whose vector is another model's (or of legacy vectors
+        attributed to another model) is a full-text-only candidate, as one not embedded
+        yet (:func:`~chatmem.recall.admit.full_text_only`): no cosine of it is measured
+        and the dense side is fused from the query model's hits alone. Dense hits of
+        other models that full text did not find follow the fused pool, for admission
+        to count them as ``other_model``."""
         index, embedder = self._require_recall()
         hybrid = self.config.hybrid
         lexical = self.storage.lexical if hybrid.enabled else None
@@ -2277,57 +2299,98 @@ class Memory:
         if lexical is None:
             return dense_only(await dense(), baseline), None
         if hybrid.mode == "lexical":
-            return await lexical.lexical_query(q, pool_size, where), None
+            return await self._full_text_only(
+                await lexical.lexical_query(q, pool_size, where)), None
         if query_vector and query_vector[0] is None:  # a smaller tier already degraded
-            return await self._lexical_hits(lexical, q, pool_size, where), None
+            return await self._full_text_only(
+                await self._lexical_hits(lexical, q, pool_size, where)), None
         dense_task = asyncio.ensure_future(dense())
         try:
-            lexical_hits = await self._lexical_hits(lexical, q, pool_size, where)
-            dense_hits = await dense_task
+            words = await self._lexical_hits(lexical, q, pool_size, where)
+            all_dense = await dense_task
         except EmbeddingUnavailable as exc:
             if not hybrid.fallback_to_lexical:
                 raise
             self._note_degraded(exc)
             if query_vector is not None:
                 query_vector.append(None)
-            return lexical_hits, DegradedReason(exc)
+            return await self._full_text_only(words), DegradedReason(exc)
         finally:
             if not dense_task.done():
                 dense_task.cancel()
         self._note_recovery()
+        current = embedder.model_id
+        legacy = await self._legacy_of([*all_dense, *words])
+        all_dense, words = attributed(all_dense, legacy), attributed(words, legacy)
+        dense_hits = [h for h in all_dense if h.model_id == current]
+        lexical_hits = self._full_text_only_as(words, current)
         measured: list[ScoredId] = []
         measured_lexical: list[ScoredId] = []
         if hybrid.fusion == "score":  # rank fusion reads ranks, not scores
-            # independent round trips (PostgreSQL, Qdrant): at once, as the searches
+            # independent round trips (PostgreSQL, Qdrant): at once, as the searches;
+            # a match whose vector is another model's is not measured
+            measurable = [h for h in words if h.model_id in (current, PENDING_MODEL)]
+            space = {current, None} if legacy == current else {current}
             measured, measured_lexical = await asyncio.gather(
-                self._cosines_of_lexical_only(index, used[0], embedder.model_id,
-                                              dense_hits, lexical_hits, where),
+                self._cosines_of_lexical_only(index, used[0], space,
+                                              dense_hits, measurable, where),
                 self._lexical_of_dense_only(lexical, q, dense_hits, lexical_hits, where))
         dense_weight = next(w for w in (hybrid.dense_weight, caps.dense_weight,
                                         DEFAULT_DENSE_WEIGHT) if w is not None)
-        return fuse(dense_hits, lexical_hits, query=q,
-                    languages=caps.languages, cosine_baseline=baseline,
-                    dense_weight=dense_weight,
-                    dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
-                    method=hybrid.fusion,
-                    rrf_k=hybrid.rrf_k, measured=measured,
-                    measured_lexical=measured_lexical), None
+        fused = fuse(dense_hits, lexical_hits, query=q,
+                     languages=caps.languages, cosine_baseline=baseline,
+                     dense_weight=dense_weight,
+                     dense_weight_uncovered=hybrid.dense_weight_uncovered, limit=pool_size,
+                     method=hybrid.fusion,
+                     rrf_k=hybrid.rrf_k, measured=measured,
+                     measured_lexical=measured_lexical)
+        matched = {s.message_id for s in words}
+        return fused + [h for h in all_dense
+                        if h.model_id != current and h.message_id not in matched], None
+
+    async def _legacy_of(self, hits: Sequence[ScoredId]) -> str:
+        """F11: the model legacy vectors (no ``model_id``) count as: the marker's
+        (:meth:`_legacy_model`, read once, and only when ``hits`` hold one), else the
+        query model's."""
+        current = self._require_recall()[1].model_id
+        if any(h.model_id is None for h in hits):
+            return await self._legacy_model(current)
+        return current
+
+    async def _full_text_only(self, hits: list[ScoredId]) -> list[ScoredId]:
+        """Full-text hits ranked alone (:meth:`_full_text_only_as`), legacy vectors
+        attributed first."""
+        current = self._require_recall()[1].model_id
+        return self._full_text_only_as(attributed(hits, await self._legacy_of(hits)),
+                                       current)
+
+    def _full_text_only_as(self, hits: Sequence[ScoredId], current: str) -> list[ScoredId]:
+        """Full-text hits (their legacy vectors attributed), those whose vector is not
+        ``current``'s as full-text-only candidates
+        (:func:`~chatmem.recall.admit.full_text_only`; the warning of F11 names the
+        models whose vectors recall skipped)."""
+        others = {h.model_id for h in hits if h.model_id not in (current, PENDING_MODEL)}
+        if others:
+            self._warn_other_models(current, {m for m in others if m is not None})
+        return full_text_only(hits, current)
 
     @staticmethod
-    async def _cosines_of_lexical_only(index: VectorIndex, vector: Vector, model_id: str,
+    async def _cosines_of_lexical_only(index: VectorIndex, vector: Vector,
+                                       space: Collection[str | None],
                                        dense_hits: Sequence[ScoredId],
                                        lexical_hits: Sequence[ScoredId],
                                        where: Mapping[str, Any] | None) -> list[ScoredId]:
         """The cosines of the full-text candidates the dense search did not return, by
         one more nearest-neighbour query restricted to their ids (under the same
         ``where``). Score fusion blends them instead of bounding them
-        (:mod:`chatmem.recall.fuse`). A candidate with no vector yet is not returned,
-        and one whose vector is another model's is dropped (a cosine across two
-        models' spaces means nothing): both keep the bound. So do all of them when the
-        caller's filter is too near the filter node limit (:func:`_measure`)."""
+        (:mod:`chatmem.recall.fuse`). A candidate with no vector yet is not returned;
+        one whose vector is outside the query's ``space`` (the caller leaves out those
+        its full-text entry says are) is dropped: a cosine across two models' spaces
+        means nothing. Both keep the bound. So do all of them when the caller's filter
+        is too near the filter node limit (:func:`_measure`)."""
         async def cosines(part: list[str], narrowed: dict[str, Any]) -> list[ScoredId]:
             return [s for s in await index.query(vector, len(part), narrowed)
-                    if s.model_id in (model_id, None)]
+                    if s.model_id in space]
 
         return await _measure(_not_in(lexical_hits, dense_hits), where, cosines)
 

@@ -6,7 +6,7 @@ neighbours from the store) → render (:mod:`.render`, within the character budg
 :mod:`.budget`) → result (:mod:`.result`).
 """
 
-from .admit import Admission, admit, admit_messages
+from .admit import Admission, admit, admit_messages, attributed, by_model, full_text_only
 from .budget import fit
 from .expand import Snippet, merge_windows
 from .query import MAX_QUERY_CHARS, build_query
@@ -29,8 +29,11 @@ __all__ = [
     "TurnInput",
     "admit",
     "admit_messages",
+    "attributed",
     "build_query",
+    "by_model",
     "fit",
+    "full_text_only",
     "hits_with_context",
     "merge_windows",
     "plan",

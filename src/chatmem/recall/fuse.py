@@ -17,7 +17,9 @@ Fusion ``score`` (the default, ``hybrid.fusion = "score"``; calibrated score ble
   :meth:`chatmem.Memory._candidates`). One without a vector yet (not indexed, or
   of another model) gets the lowest cosine of the dense pool: it was not among the
   dense pool, so its cosine is at most that (an upper bound, so it is never
-  penalised for a score nobody could measure).
+  penalised for a score nobody could measure). Both lists hold the query model's
+  space only (F11): the caller leaves another model's dense hits out and passes
+  its full-text hits as full-text-only (:func:`~chatmem.recall.admit.full_text_only`).
 * ``lexical`` is the calibrated BM25 score. For a candidate found only by the dense
   search it is measured the same way (``measured_lexical``: the full-text index
   scores exactly those ids); 0 when it holds none of the query's words.
