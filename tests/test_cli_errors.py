@@ -308,7 +308,9 @@ def test_the_question_before_erasing_is_asked_on_stderr_and_needs_an_answer(
     proc = chatmem("forget", "--db", db, "--speaker-id", "bob", "--json", stdin="y\n")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["messages"] == 1 and "[y/N]" in proc.stderr
-    chatmem("add", "--db", db, "--session", "s1", "--speaker-id", "bob", "--no-wait", "b")
+    second = chatmem("add", "--db", db, "--session", "s1", "--speaker-id", "bob", "--json",
+                     "--no-wait", "b")
+    message_id = json.loads(second.stdout)["id"]  # the first one is forgotten
     for args in (["forget", "--speaker-id", "bob", "--json"], ["delete", message_id],
                  ["clear"]):
         proc = chatmem(args[0], "--db", db, *args[1:], stdin=b"")

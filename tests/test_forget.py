@@ -569,6 +569,13 @@ def test_cli_list_and_forget(tmp_path: Path) -> None:
                                "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["messages"] == 7
+    # asked, the question counts the messages the ids match, not the ids typed, and
+    # ids matching none ask nothing (it said "Erase 2 message(s)?" and erased nothing)
+    res = runner.invoke(main, ["delete", "--db", db, "b0", "nope"], input="n\n")
+    assert res.exit_code != 0 and "Erase 1 message(s) (1 indexed)? [y/N]" in res.output
+    res = runner.invoke(main, ["delete", "--db", db, "nope", "b"])
+    assert res.exit_code == 0 and "[y/N]" not in res.output
+    assert res.output.startswith('deleted 0 message(s); no message has the id "nope", "b"')
     res = runner.invoke(main, ["delete", "--db", db, "--yes", "b0", "b1"])
     assert res.exit_code == 0 and res.output == "deleted 2 message(s)\n"
     # an id that matches nothing (the help's example ids, a part of one) was only

@@ -1599,9 +1599,14 @@ async def delete(db: str | None, config_path: str | None, vector: str | None, ye
     Example:
       chatmem delete --db chat.db --yes 3f2c9a1e 77b0d4aa
     """
-    if not yes:
-        _confirm(f"Erase {len(ids)} message(s)?", "delete")
     async with await open_existing(db, config_path, vector) as mem:
+        if not yes:
+            # the question counts what the erase would take (a dry run), as forget's
+            # does, not the ids typed: "Erase 1 message(s)?" for a typo erased nothing
+            would = await mem.erase(ids, dry_run=True)
+            if would.messages:
+                _confirm(f"Erase {would.messages} message(s) ({would.vectors} indexed)?",
+                         "delete")
         erased = await mem.erase(ids)
     # an id that matches nothing (a typo, a part of one) is said, not only counted
     missing = erased.not_found
