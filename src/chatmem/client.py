@@ -294,9 +294,12 @@ def _recall_result(data: Any) -> RecallResult:
 def _context_message(data: Any) -> dict[str, Any]:
     """A chat-completions message of ``POST /v1/context``: ``role`` and ``content`` (null
     beside ``tool_calls``), an assistant's ``tool_calls``, a tool's ``tool_call_id``."""
-    out: dict[str, Any] = {"role": _text(data, "role"), "content": _text_or_none(data, "content")}
-    if "tool_calls" in _object(data):
+    out: dict[str, Any] = {"role": _text(data, "role")}
+    if "tool_calls" in _object(data):  # content null only beside the calls
+        out["content"] = _text_or_none(data, "content")
         out["tool_calls"] = _each(data, "tool_calls", _object)
+    else:
+        out["content"] = _text(data, "content")
     if "tool_call_id" in data:
         out["tool_call_id"] = _text(data, "tool_call_id")
     return out
