@@ -336,8 +336,7 @@ async def test_memory_list_shows_the_newest_the_conversation_may_see(
 
 async def test_recent_messages_is_bounded(bow_embedder: Embedder,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # scope "resource": under "session" a list reads the served session's rows alone,
-    # and no budget runs out among another conversation's
+    # scope "resource": another resource's messages are hidden (and never read)
     async with await Memory.open("memory://", embedder=bow_embedder,
                                  config={"scope": "resource"}) as mem:
         await mem.upsert_session(Session(id="s", resource_id="me"))
@@ -363,13 +362,15 @@ async def test_recent_messages_is_bounded(bow_embedder: Embedder,
                                                  session=None, limit=50, days=30, now=now)
         assert len(found) == 15 and not truncated  # not last year's, nor the hidden ones
         assert found[0].content == "older 11" and found[-1].content == "recent 0"
-        # the budget runs out among the hidden messages: the newer ones found stand
+        # the hidden messages take none of the read budget (a list reads only what the
+        # served session may see): it ran out among them, truncated told a user key
+        # that another conversation talked, and when
         monkeypatch.setattr(memory_module, "LIST_ROUNDS", 2)
         monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 2)
         found, truncated = await recent_messages(mem, visible_from="s", platform=None,
                                                  session=None, limit=5, days=30, now=now)
-        assert truncated and [m.content for m in found] == ["recent 2", "recent 1",
-                                                            "recent 0"]
+        assert not truncated and [m.content for m in found] == [
+            "older 1", "older 0", "recent 2", "recent 1", "recent 0"]
         monkeypatch.setattr(mcp_server, "LIST_SCAN_PAGES", 20)
         found, truncated = await recent_messages(mem, visible_from="s", platform=None,
                                                  session=None, limit=5, days=30, now=now)

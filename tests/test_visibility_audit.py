@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -204,22 +205,22 @@ def test_a_platform_binding_is_for_user_keys_and_a_platform_name() -> None:
                                                   **entry}}})
 
 
-async def test_a_short_list_page_cursor_does_not_name_a_hidden_message() -> None:
-    """A page cut short by the read budget (``LIST_ROUNDS``) under ``visible_from`` ends
-    with a cursor at the last message read, here one of bob's. Its id and time decoded
-    from the cursor (it was base64 JSON), so a user key learnt when bob talks: the
-    cursor is sealed now, and following it still reaches alice's next message. (Under
-    scope "resource": under "session" a list reads the asking session's rows alone.)"""
+async def test_a_short_list_page_cursor_does_not_name_the_message_it_ends_at() -> None:
+    """A page cut short by the read budget (``LIST_ROUNDS``) ends with a cursor at the
+    last message read, here one ``text=`` skipped. Its id and time decoded from the
+    cursor (it was base64 JSON): the cursor is sealed now, and following it still
+    reaches the next message that matches. (A list reads only what the caller may see,
+    so no page ends short among hidden messages any more: see
+    test_a_list_under_a_wider_scope_tells_nothing_of_hidden_messages.)"""
     mem = await Memory.open("memory://", config=Config.load({"scope": "resource"}),
                             embedder=Embedder(RecordingProvider(dim=32)))
     try:
         await mem.upsert_session(Session(id="alice", resource_id="alice"))
-        await mem.upsert_session(Session(id="bob-dm", resource_id="bob"))
         await mem.add(Message(session_id="alice", content="hi", ts=1000))
         hidden = await mem.add([
-            Message(session_id="bob-dm", content=f"note {i}", ts=2000 + i) for i in range(60)])
+            Message(session_id="alice", content=f"note {i}", ts=2000 + i) for i in range(60)])
         later = await mem.add(Message(session_id="alice", content="later", ts=9000))
-        page = await mem.list(visible_from="alice", limit=1, since=1001)
+        page = await mem.list(visible_from="alice", limit=1, since=1001, text="later")
         assert page.messages == ()
         cursor = page.next_cursor
         assert cursor is not None
@@ -232,7 +233,8 @@ async def test_a_short_list_page_cursor_does_not_name_a_hidden_message() -> None
             json.loads(raw)
         seen: list[Message] = []
         while cursor is not None:  # the pages after the short one: alice's later message
-            page = await mem.list(visible_from="alice", limit=1, since=1001, cursor=cursor)
+            page = await mem.list(visible_from="alice", limit=1, since=1001, text="later",
+                                  cursor=cursor)
             seen += page.messages
             cursor = page.next_cursor
         assert [m.id for m in seen] == [m.id for m in later]
@@ -271,6 +273,81 @@ async def test_a_list_under_session_scope_tells_nothing_of_another_sessions_mess
         assert len(everything.messages) == 62
     finally:
         await mem.close()
+
+
+async def _pages(mem: Memory, **asked: Any) -> list[tuple[list[str], bool]]:
+    """Every page of a listing, followed by its cursors: its messages (session and
+    content) and whether a cursor came (a cursor is sealed with the store's own key, so
+    only its presence compares)."""
+    out: list[tuple[list[str], bool]] = []
+    cursor = None
+    for _ in range(50):
+        page = await mem.list(cursor=cursor, **asked)
+        out.append(([f"{m.session_id}: {m.content}" for m in page.messages],
+                    page.next_cursor is not None))
+        cursor = page.next_cursor
+        if cursor is None:
+            return out
+    raise AssertionError(f"a listing of {asked} did not end")
+
+
+async def _wide_scope_world(mem: Memory, scope: str, hidden: bool) -> None:
+    """alice's world under ``scope``: her home (resource r1, platform tg), a thread below
+    it, her other session of r1 and a message entered on tg in bob's session; with
+    ``hidden``, bob's 60 others (r2, discord) and 60 in a session of no resource."""
+    await mem.upsert_session(Session(id="alice", resource_id="r1", origin_platform="tg"))
+    await mem.upsert_session(Session(id="thread", parent_id="alice"))
+    await mem.upsert_session(Session(id="alice-2", resource_id="r1", origin_platform="tg"))
+    await mem.upsert_session(Session(id="bob", resource_id="r2", origin_platform="discord"))
+    await mem.add([Message(session_id="alice", content="hi", ts=1000),
+                   Message(session_id="thread", content="in the thread", ts=3000),
+                   Message(session_id="alice-2", content="note from home", ts=4000),
+                   Message(session_id="bob", content="note on tg", ts=5000, platform="tg"),
+                   Message(session_id="alice", content="later", ts=9000)])
+    if hidden:
+        await mem.add([Message(session_id="bob", content=f"note {i}", ts=2000 + i,
+                               speaker_id="x") for i in range(60)])
+        await mem.add([Message(session_id="stray", content=f"note {i}", ts=6000 + i)
+                       for i in range(60)])
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("scope", ["resource", "platform"])
+async def test_a_list_under_a_wider_scope_tells_nothing_of_hidden_messages(
+        scope: str, backend: str, tmp_path: Path) -> None:
+    """R4: under scope "resource" or "platform" a list from alice read every session's
+    rows and dropped what alice may not see, LIST_ROUNDS reads of limit + 1 at a time:
+    a page ended short with a cursor when a hidden session held more than 20 × limit
+    messages in the range asked, so a user key learnt when another conversation talked.
+    Now the store reads only what alice may see (the sessions of her resource, or of
+    her platform with the messages entered on it): every page and cursor is the one of
+    the same store without the hidden messages."""
+    from backends import PLACES
+
+    config = Config.load({"scope": scope})
+    async with contextlib.AsyncExitStack() as stack:
+        mems = []
+        for hidden in (True, False):
+            place = await stack.enter_async_context(PLACES[backend](tmp_path / str(hidden)))
+            (tmp_path / str(hidden)).mkdir(exist_ok=True)
+            mem = await Memory.open(place.url, config=config,
+                                    embedder=Embedder(RecordingProvider(dim=32)))
+            stack.push_async_callback(mem.close)
+            await _wide_scope_world(mem, scope, hidden)
+            mems.append(mem)
+        with_hidden, without = mems
+        for asked in ({}, {"session": "bob"}, {"session": "stray"}, {"session": "nobody"},
+                      {"session": "thread"}, {"since": 2000, "until": 2060},
+                      {"since": 1001, "until": 8000}, {"since": 6000, "until": 7000},
+                      {"speaker_id": "x"}, {"text": "note"},
+                      {"newest_first": True, "since": 1001, "until": 8000}):
+            for limit in (1, 2):
+                want = await _pages(without, visible_from="alice", limit=limit, **asked)
+                got = await _pages(with_hidden, visible_from="alice", limit=limit, **asked)
+                assert got == want, (asked, limit)
+        seen = [i for ids, _ in await _pages(without, visible_from="alice", limit=2)
+                for i in ids]
+        assert len(seen) == (5 if scope == "platform" else 4)  # bob's tg note: platform
 
 
 async def test_a_recall_reads_each_session_once() -> None:

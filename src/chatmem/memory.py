@@ -478,6 +478,20 @@ def _one_session(where: Mapping[str, Any] | None) -> str | None:
     return None
 
 
+def _platform_scope(where: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The platform and the session of scope ``platform``'s filter
+    (:func:`~chatmem.scopes.scope_filter`), else ``None``."""
+    shape = where.get("$or") if list(where) == ["$or"] else None
+    if not isinstance(shape, list) or len(shape) != 3 \
+            or not all(isinstance(c, Mapping) for c in shape):
+        return None
+    platform, own = shape[0].get("platform"), shape[2].get("session_id")
+    if isinstance(platform, str) and isinstance(own, str) and shape == [
+            {"platform": platform}, {"origin_platform": platform}, {"session_id": own}]:
+        return platform, own
+    return None
+
+
 class Memory:
     """Semantic long-term memory over one message store, vector index and embedder."""
 
@@ -1365,22 +1379,21 @@ class Memory:
         seal = await self._seal()
         pos = None if cursor is None else seal.decode(cursor, newest_first)
         where = await self._visibility(visible_from, platform)
-        sessions = None if session is None else [session]
-        own = _one_session(where)
-        if own is not None:
-            # one session's own scope: only its rows are read. Reading every row and
-            # dropping the hidden ones, a bounded number at a time, told a user key by
-            # its cursor that another session held messages, and when (R4)
-            if session is not None and session != own:
-                return MessagePage((), None)
-            sessions = [own]
+        # the visibility is read in the store: only rows the caller may see are read.
+        # Reading every row and dropping the hidden ones, a bounded number at a time,
+        # told a user key by a short page's cursor that other sessions held messages,
+        # and when (R4)
+        reading = await self._readable(where, session)
+        if reading is None:
+            return MessagePage((), None)
+        sessions, entered_on, or_sessions = reading
         out: builtins.list[Message] = []
         chars = 0
         for _ in range(LIST_ROUNDS):
             rows = await self.store.list_messages(
                 session_ids=sessions, speaker_id=speaker_id,
                 since=since, until=until, after=pos, limit=limit + 1,
-                newest_first=newest_first)
+                newest_first=newest_first, platform=entered_on, or_sessions=or_sessions)
             page = rows[:limit]
             matching = page if needle is None else [m for m in page if _contains(m, needle)]
             shown = {m.id for m in await self._visible(matching, where)}
@@ -1399,6 +1412,41 @@ class Memory:
         assert pos is not None
         # a short page; more may follow
         return MessagePage(tuple(out), seal.encode(*pos, newest_first))
+
+    async def _readable(self, where: Mapping[str, Any] | None, session: str | None
+                        ) -> tuple[builtins.list[str] | None, str | None,
+                                   builtins.list[str]] | None:
+        """How a list reads what ``where`` (a scope's visibility filter) lets through,
+        of ``session`` if given: the sessions to read (``None``: any), the platform its
+        messages must be entered on unless they are of the sessions that follow
+        (``None``: any); ``None`` when nothing can be visible. The sessions are those
+        whose snapshot (:meth:`_sessions`) passes: the store's sessions of that resource
+        id or origin platform and those below them, checked as recall checks them."""
+        asked = None if session is None else [session]
+        own = _one_session(where)
+        if where is None or own is not None:
+            if own is not None and session is not None and session != own:
+                return None
+            return (asked if own is None else [own]), None, []
+        if set(where) == {"resource_id"} and isinstance(where["resource_id"], str):
+            column, value, entered_on = "resource_id", where["resource_id"], None
+        else:
+            platform_of = _platform_scope(where)
+            if platform_of is None:  # no scope makes another filter: read all, then drop
+                return asked, None, []
+            value, own = platform_of
+            column, entered_on = "origin_platform", value
+        under = set(await self.store.sessions_under(column, value))
+        snaps = await self._sessions(under, {}, where)
+        seen = sorted(sid for sid, snap in snaps.items()
+                      if getattr(snap, column) == value or sid == own)
+        if own is not None and own not in seen:
+            seen = sorted([*seen, own])
+        if session is None:
+            return (seen, None, []) if entered_on is None else (None, entered_on, seen)
+        if session in seen:
+            return [session], None, []
+        return None if entered_on is None else ([session], entered_on, [])
 
     async def _seal(self) -> CursorSeal:
         """The store's cursor seal: its key is made on the first ``list`` of a store

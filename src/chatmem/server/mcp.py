@@ -184,8 +184,8 @@ async def recent_messages(mem: Memory, *, visible_from: str, platform: str | Non
     still the newest).
 
     One walk back from ``now`` (``list(newest_first=True)``): each page reads at most
-    a few store pages, and a page comes back short, with a cursor, when what it read
-    was mostly messages ``visible_from`` may not see."""
+    a few store pages of only the messages ``visible_from`` may see (R4: the hidden
+    ones take none of the budget, so ``truncated`` tells nothing of them)."""
     at = now_ms() if now is None else now
     since = max(0, at - days * DAY_MS)
     found: list[Message] = []

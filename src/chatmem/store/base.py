@@ -432,11 +432,14 @@ class MessageStore(Protocol):
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
                             limit: int = 100, newest_first: bool = False,
-                            damaged: list[str] | None = None) -> list[Message]:
+                            damaged: list[str] | None = None, platform: str | None = None,
+                            or_sessions: Sequence[str] = ()) -> list[Message]:
         """Up to ``limit`` messages ordered by ``(ts, id)`` (ids compared byte-wise):
-        of these sessions (``None``: any), spoken by ``speaker_id`` (``None``: anyone),
-        with ``since <= ts < until``, strictly after the position ``after``.
-        ``newest_first``: in the reverse order, strictly before ``after``.
+        of these sessions (``None``: any; a list of any length), spoken by ``speaker_id``
+        (``None``: anyone), with ``since <= ts < until``, strictly after the position
+        ``after``. ``platform``: only those entered on it (their own ``platform``), or of
+        one of ``or_sessions``. ``newest_first``: in the reverse order, strictly before
+        ``after``.
         ``damaged``: a JSON column it cannot read is empty, as :meth:`get` reads it (a
         row whose time it cannot read stays the error: it has no place in the order)."""
         ...
@@ -571,6 +574,11 @@ class MessageStore(Protocol):
 
     async def descendant_sessions(self, session_id: str) -> list[str]:
         """The ids of every session below ``session_id`` (children, their children, …)."""
+        ...
+
+    async def sessions_under(self, column: str, value: str) -> list[str]:
+        """The ids of the sessions whose stored ``column`` (``resource_id`` or
+        ``origin_platform``) is ``value``, and of every session below them."""
         ...
 
     async def get_sessions(self, ids: Sequence[str], *,

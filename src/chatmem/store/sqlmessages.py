@@ -89,6 +89,14 @@ class Dialect:
         marks = ", ".join([self.mark] * len(values))
         return f"{column} {'NOT IN' if negate else 'IN'} ({marks})", list(values)
 
+    def in_set(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
+        """``column`` is one of ``values``, however many: one parameter (a PostgreSQL
+        array, a SQLite JSON array), never a placeholder per value."""
+        if self.arrays:
+            return self.in_list(column, values)
+        return f"{column} IN (SELECT value FROM json_each({self.mark}))", [json.dumps(
+            list(values))]
+
     def id_chunks(self, ids: Sequence[str]) -> list[list[str]]:
         return chunks(list(ids), self.id_chunk)
 
@@ -422,6 +430,17 @@ def descendants_query(d: Dialect, session_id: str) -> Statement:
         [session_id, MAX_SESSION_DEPTH, session_id])
 
 
+def sessions_under_query(d: Dialect, column: str, value: str) -> Statement:
+    """The sessions whose stored ``column`` (``resource_id`` or ``origin_platform``)
+    is ``value`` and every session below them, as deep as :data:`MAX_SESSION_DEPTH`."""
+    assert column in ("resource_id", "origin_platform")
+    return (d.sql(
+        f"WITH RECURSIVE d(id, depth) AS (SELECT id, 0 FROM sessions WHERE {column} = ? "
+        "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
+        "WHERE d.depth < ?) SELECT DISTINCT id FROM d ORDER BY id"),
+        [value, MAX_SESSION_DEPTH])
+
+
 def ids_result(rows: Sequence[Sequence[Any]]) -> list[str]:
     return [str(r[0]) for r in rows]
 
@@ -549,21 +568,27 @@ def clear_messages_query(d: Dialect, session_id: str | None = None) -> Statement
 
 def list_query(d: Dialect, *, session_ids: Sequence[str] | None, speaker_id: str | None,
                since: int | None, until: int | None, after: tuple[int, str] | None,
-               limit: int, newest_first: bool = False) -> Statement:
+               limit: int, newest_first: bool = False, platform: str | None = None,
+               or_sessions: Sequence[str] = ()) -> Statement:
     """``list_messages``: a page ordered by ``(ts, id)``, ids compared byte-wise
     (``newest_first``: the reverse order, ``after`` then a position to go below).
 
     Both backends index ``messages (ts, id)`` and ``(speaker_id, ts, id)`` (SQLite
     ``messages_time``, ``messages_speaker``; PostgreSQL migration 10), so a page
     without a session is a walk of one of them from its position, not a sort of the
-    whole table."""
+    whole table. ``platform``: only messages entered on it, or (``or_sessions``) of
+    those sessions (a list's visibility under scope ``platform``, read in the store)."""
     conds: list[str] = []
     params: list[Any] = []
     m = d.mark
     if session_ids is not None:
-        frag, p = d.in_list("session_id", session_ids)
+        frag, p = d.in_set("session_id", session_ids)
         conds.append(frag)
         params += p
+    if platform is not None:
+        frag, p = d.in_set("session_id", or_sessions) if or_sessions else ("FALSE", [])
+        conds.append(f"(platform = {m} OR {frag})")
+        params += [platform, *p]
     if speaker_id is not None:
         conds.append(f"speaker_id = {m}")
         params.append(speaker_id)

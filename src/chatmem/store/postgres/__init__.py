@@ -1029,12 +1029,13 @@ class PostgresStore:
                             speaker_id: str | None = None, since: int | None = None,
                             until: int | None = None, after: tuple[int, str] | None = None,
                             limit: int = 100, newest_first: bool = False,
-                            damaged: list[str] | None = None) -> list[Message]:
+                            damaged: list[str] | None = None, platform: str | None = None,
+                            or_sessions: Sequence[str] = ()) -> list[Message]:
         async with self._conn() as conn:
             return sm.messages_result(POSTGRES, await _rows(conn, sm.list_query(
                 POSTGRES, session_ids=session_ids, speaker_id=speaker_id, since=since,
-                until=until, after=after, limit=limit,
-                newest_first=newest_first)), damaged, *self._named)
+                until=until, after=after, limit=limit, newest_first=newest_first,
+                platform=platform, or_sessions=or_sessions)), damaged, *self._named)
 
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
@@ -1307,6 +1308,11 @@ class PostgresStore:
     async def descendant_sessions(self, session_id: str) -> list[str]:
         async with self._conn() as conn:
             return await self._descendants(conn, session_id)
+
+    async def sessions_under(self, column: str, value: str) -> list[str]:
+        async with self._conn() as conn:
+            return sm.ids_result(await _rows(conn, sm.sessions_under_query(
+                POSTGRES, column, value)))
 
     async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
         if not snapshots:

@@ -1065,11 +1065,12 @@ class SqliteStore:
                       speaker_id: str | None = None, since: int | None = None,
                       until: int | None = None, after: tuple[int, str] | None = None,
                       limit: int = 100, newest_first: bool = False,
-                      damaged: list[str] | None = None) -> list[Message]:
+                      damaged: list[str] | None = None, platform: str | None = None,
+                      or_sessions: Sequence[str] = ()) -> list[Message]:
         return sm.messages_result(SQLITE, self._rows(sm.list_query(
             SQLITE, session_ids=session_ids, speaker_id=speaker_id, since=since,
-            until=until, after=after, limit=limit,
-            newest_first=newest_first)), damaged, self._where)
+            until=until, after=after, limit=limit, newest_first=newest_first,
+            platform=platform, or_sessions=or_sessions)), damaged, self._where)
 
     @_on_store_thread
     def range(self, session_id: str, around_ts: int, before: int, after: int
@@ -1233,6 +1234,10 @@ class SqliteStore:
 
     async def descendant_sessions(self, session_id: str) -> list[str]:
         return await self._run(self._descendants_sync, session_id)
+
+    @_on_store_thread
+    def sessions_under(self, column: str, value: str) -> list[str]:
+        return sm.ids_result(self._rows(sm.sessions_under_query(SQLITE, column, value)))
 
     @_on_store_thread
     def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
