@@ -126,6 +126,7 @@ from .scopes import (
     Situation,
     check_parent_chain,
     combine,
+    made_by,
     scope_filter,
     user_filter,
 )
@@ -467,29 +468,6 @@ def _configured(where: str, arguments: Sequence[str], config: Any,
         return Config.load(config, env=env, **options)
     # as written: a scope given as its alias ('thread') keeps it for messages
     return Config.load(config.dump_as_written(), **options) if options else config
-
-
-def _one_session(where: Mapping[str, Any] | None) -> str | None:
-    """The session a visibility filter lets through alone (scope ``session``), else
-    ``None``."""
-    if where is not None and list(where) == ["session_id"] \
-            and isinstance(where["session_id"], str):
-        return where["session_id"]
-    return None
-
-
-def _platform_scope(where: Mapping[str, Any]) -> tuple[str, str] | None:
-    """The platform and the session of scope ``platform``'s filter
-    (:func:`~chatmem.scopes.scope_filter`), else ``None``."""
-    shape = where.get("$or") if list(where) == ["$or"] else None
-    if not isinstance(shape, list) or len(shape) != 3 \
-            or not all(isinstance(c, Mapping) for c in shape):
-        return None
-    platform, own = shape[0].get("platform"), shape[2].get("session_id")
-    if isinstance(platform, str) and isinstance(own, str) and shape == [
-            {"platform": platform}, {"origin_platform": platform}, {"session_id": own}]:
-        return platform, own
-    return None
 
 
 class Memory:
@@ -1423,19 +1401,16 @@ class Memory:
         whose snapshot (:meth:`_sessions`) passes: the store's sessions of that resource
         id or origin platform and those below them, checked as recall checks them."""
         asked = None if session is None else [session]
-        own = _one_session(where)
-        if where is None or own is not None:
-            if own is not None and session is not None and session != own:
+        made = made_by(where)
+        if made is None:  # no filter, or none a scope makes: read all, then drop
+            return asked, None, []
+        scope, value, own = made
+        if scope == "session":  # its own rows alone
+            if session is not None and session != value:
                 return None
-            return (asked if own is None else [own]), None, []
-        if set(where) == {"resource_id"} and isinstance(where["resource_id"], str):
-            column, value, entered_on = "resource_id", where["resource_id"], None
-        else:
-            platform_of = _platform_scope(where)
-            if platform_of is None:  # no scope makes another filter: read all, then drop
-                return asked, None, []
-            value, own = platform_of
-            column, entered_on = "origin_platform", value
+            return [value], None, []
+        column, entered_on = ("resource_id", None) if scope == "resource" \
+            else ("origin_platform", value)
         under = set(await self.store.sessions_under(column, value))
         snaps = await self._sessions(under, {}, where)
         seen = sorted(sid for sid, snap in snaps.items()
@@ -1535,17 +1510,30 @@ class Memory:
         if not dry_run:
             erased = await self._erase(wanted, missing=missing)
         else:
-            damaged: builtins.list[str] = []  # an erase goes by the ids: a damaged row too
-            found = await self.store.get(wanted, damaged=damaged)
-            stored = [*found, *(i for i in damaged if i not in found)]
-            erasing = set(wanted)
-            waiting = await self._drop_replacements(
-                lambda record, _: replaced_id(record) in erasing, dry_run=True)
-            missing += [i for i in wanted
-                        if i not in found and i not in damaged and i not in waiting]
-            erased = (await self._would_erase(stored)
-                      + Erased(messages=len(waiting - set(stored))))
+            found, damaged, waiting, missing = await self._reached(wanted, dry_run=True)
+            erased = (await self._would_erase([*found, *(i for i in damaged if i not in found)])
+                      + Erased(messages=len(waiting)))
         return dataclasses.replace(erased, not_found=tuple(missing))
+
+    async def _reached(self, ids: Sequence[str], *, replacements: bool = True,
+                       dry_run: bool = False) -> tuple[dict[str, Message], builtins.list[str],
+                                                       set[str], builtins.list[str]]:
+        """What an erase of ``ids`` reaches: the stored messages, the ids of damaged rows
+        (an erase goes by the ids: a damaged row too, read without the JSON columns it
+        cannot read, or by its id alone, each logged), the ids whose only trace is the old
+        value a LangGraph put killed part way kept (:meth:`_drop_replacements`, dropped
+        first, so that a store's heal cannot put one back after the erase, unless
+        ``dry_run``; none when not ``replacements``), and the ids that match nothing."""
+        waiting: set[str] = set()
+        if replacements:
+            erasing = set(ids)
+            waiting = await self._drop_replacements(
+                lambda record, _: replaced_id(record) in erasing, dry_run=dry_run)
+        damaged: builtins.list[str] = []
+        msgs = await self.store.get(ids, damaged=damaged)
+        waiting -= {*msgs, *damaged}
+        return msgs, damaged, waiting, [i for i in ids if i not in msgs and i not in damaged
+                                        and i not in waiting]
 
     async def _would_erase(self, ids: Sequence[str]) -> Erased:
         """What erasing these stored messages would take (a dry run of :meth:`erase` and
@@ -1741,19 +1729,10 @@ class Memory:
         ``missing``."""
         if not ids:
             return Erased()
-        waiting: set[str] = set()
-        if not keep_replacements:
-            erasing = set(ids)
-            waiting = await self._drop_replacements(
-                lambda record, _: replaced_id(record) in erasing)
-        # a damaged row (changed by hand, a broken disk) is erased too: it is read
-        # without the JSON columns it cannot read (or by its id alone), each logged
-        damaged_ids: builtins.list[str] = []
-        msgs = await self.store.get(ids, damaged=damaged_ids)
-        waiting -= {*msgs, *damaged_ids}
+        msgs, _, waiting, unmatched = await self._reached(
+            ids, replacements=not keep_replacements)
         if missing is not None:
-            missing += [i for i in ids
-                        if i not in msgs and i not in damaged_ids and i not in waiting]
+            missing += unmatched
         # one whose time is damaged (ts None) is placed by the copy its index entries
         # hold, so the erase reaches the turns beside it as for any message
         context_texts, replies = await self._erased_context(

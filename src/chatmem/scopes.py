@@ -137,6 +137,28 @@ def scope_filter(scope: str, situation: Situation) -> dict[str, Any] | None:
     raise ScopeError(f"unknown scope {describe(scope)}")
 
 
+def made_by(where: Mapping[str, Any] | None) -> tuple[str, str, str | None] | None:
+    """The scope :func:`scope_filter` made ``where`` for, read back from its shape (a
+    list reads only what that scope lets through): ``("session", session id, None)``,
+    ``("resource", resource id, None)``, ``("platform", platform, session id)``;
+    ``None`` for no filter or one of another shape."""
+    if where is None:
+        return None
+    if list(where) == ["session_id"] and isinstance(where["session_id"], str):
+        return "session", where["session_id"], None
+    if list(where) == ["resource_id"] and isinstance(where["resource_id"], str):
+        return "resource", where["resource_id"], None
+    shape = where.get("$or") if list(where) == ["$or"] else None
+    if not isinstance(shape, list) or len(shape) != 3 \
+            or not all(isinstance(c, Mapping) for c in shape):
+        return None
+    platform, own = shape[0].get("platform"), shape[2].get("session_id")
+    if isinstance(platform, str) and isinstance(own, str) and shape == [
+            {"platform": platform}, {"origin_platform": platform}, {"session_id": own}]:
+        return "platform", platform, own
+    return None
+
+
 def user_filter(filter_: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """M6: a caller's filter names session-metadata keys; ``message.<key>`` reads the
     message metadata. Rewrite it into vector-entry fields (``meta.<key>``)."""

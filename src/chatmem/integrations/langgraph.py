@@ -201,8 +201,7 @@ def _lg_operator(value: Any, op: str, operand: Any) -> bool:
         return _same(value, operand)
     if op == "$ne":
         return not _same(value, operand)
-    if op not in _OPS:
-        raise ValueError(f"Unsupported operator: {op}")
+    # _check_filter refused any other operator, and a range operand that is no number
     if not (_number(value) and _number(operand)):
         return False
     return bool({"$gt": value > operand, "$gte": value >= operand,
