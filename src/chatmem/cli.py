@@ -31,7 +31,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from .config import PROVIDERS, Config, read_small_text
+from .config import MAX_LAST_MESSAGES, PROVIDERS, Config, read_small_text
 from .embedding.auto import ENGLISH_MODEL
 from .errors import ChatmemError, ConfigError, DamagedRow, InvalidInput, NotFound
 from .memory import Memory
@@ -143,11 +143,12 @@ def open_memory(url: str, **kwargs: Any) -> Coroutine[Any, Any, Memory]:
     return Memory.open(url, env=environment(), **kwargs)
 
 
-def open_existing(db: str | None, config_path: str | None,
-                  vector: str | None) -> Coroutine[Any, Any, Memory]:
+def open_existing(db: str | None, config_path: str | None, vector: str | None,
+                  **overrides: Any) -> Coroutine[Any, Any, Memory]:
     """The store of a command that only reads or cleans one up (``--db``, ``--config``,
-    ``--vector``): one that does not exist is an error naming it, not a new store."""
-    cfg = load_config(config_path)
+    ``--vector``, and options that override the configuration's: ``overrides``): one
+    that does not exist is an error naming it, not a new store."""
+    cfg = load_config(config_path, **overrides)
     return open_memory(_store_url(db), vector=vector, config=cfg, create=False)
 
 
@@ -693,6 +694,37 @@ _ADD_ROLES = ("user", "assistant", "system", "tool", "notice")
 MAX_MESSAGES_FILE_BYTES = 64 * 1024 * 1024
 
 
+def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
+    """The text of a ``--messages FILE`` (``-``: standard input) and the file as an
+    error names it; every way it cannot be read fails naming it (``too_large``: the way
+    on for a file over :data:`MAX_MESSAGES_FILE_BYTES`)."""
+    shown = "standard input" if file == "-" else file
+    try:
+        if file == "-":
+            raw = sys.stdin.buffer.read(MAX_MESSAGES_FILE_BYTES + 1)
+        else:
+            with open(file, "rb") as fh:
+                raw = fh.read(MAX_MESSAGES_FILE_BYTES + 1)
+    except OSError as exc:
+        fail(f"{shown}: cannot read it ({exc.strerror or exc})")
+    if len(raw) > MAX_MESSAGES_FILE_BYTES:
+        fail(f"{shown}: over {MAX_MESSAGES_FILE_BYTES // (1024 * 1024)} MiB; {too_large}")
+    try:
+        return shown, raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        fail(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+
+
+def _json_lines(text: str) -> Iterator[tuple[int, Any]]:
+    """Each non-blank line of JSON Lines ``text``: its number and its value (a line
+    that is not JSON: :class:`InvalidInput` naming it, ``line 3: not JSON (…)``)."""
+    from .transfer import parse_json
+
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            yield n, parse_json(line, f"line {n}")
+
+
 def _messages_of_file(file: str, *, session: str | None, platform: str | None,
                       speaker_id: str | None, speaker_name: str | None) -> list[Message]:
     """The messages of ``chatmem add --messages FILE``, each checked as ``Memory.add``
@@ -704,22 +736,8 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
     # the options first, named as typed (an empty --session), before the file is read
     check_defaults(session=session, platform=platform, speaker_id=speaker_id,
                    speaker_name=speaker_name)
-    shown = "standard input" if file == "-" else file
-    try:
-        if file == "-":
-            raw = sys.stdin.buffer.read(MAX_MESSAGES_FILE_BYTES + 1)
-        else:
-            with open(file, "rb") as fh:
-                raw = fh.read(MAX_MESSAGES_FILE_BYTES + 1)
-    except OSError as exc:
-        fail(f"{shown}: cannot read it ({exc.strerror or exc})")
-    if len(raw) > MAX_MESSAGES_FILE_BYTES:
-        fail(f"{shown}: over {MAX_MESSAGES_FILE_BYTES // (1024 * 1024)} MiB; split it into "
-             "several files (or, for a chatmem export, use chatmem import)")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        fail(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    shown, text = _messages_file_text(
+        file, "split it into several files (or, for a chatmem export, use chatmem import)")
     defaults = {"session": session, "platform": platform, "speaker_id": speaker_id,
                 "speaker_name": speaker_name}
     try:
@@ -727,10 +745,7 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
             batch = coerce(parse_json(text, "the JSON array"), **defaults)
         else:
             batch = []
-            for n, line in enumerate(text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                item = parse_json(line, f"line {n}")
+            for n, item in _json_lines(text):
                 if not isinstance(item, dict):
                     raise InvalidInput(f"line {n}: expected a message object, got "
                                        f"{describe(item)}")
@@ -746,6 +761,22 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
     if not batch:
         fail(f"{shown}: holds no message")
     return batch
+
+
+def _stdin_text() -> str:
+    """A TEXT ``-``: one message's text read from standard input, without the line
+    breaks it ends with."""
+    try:  # one message's worth and a character more: never the whole stream
+        text = sys.stdin.read(MAX_CONTENT_CHARS + 1)
+    except UnicodeDecodeError as exc:
+        fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
+    if len(text) > MAX_CONTENT_CHARS:
+        fail(f"standard input holds more than {MAX_CONTENT_CHARS} characters, the "
+             "most one message may hold (split the text or store an attachment "
+             "reference)")
+    # a file or `echo` ends its last line with a line break, which is not part of
+    # the message (a shell's $(cat notes.txt) leaves it out too)
+    return text.rstrip("\r\n")
 
 
 @main.command()
@@ -818,17 +849,7 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
     if session is None:
         fail("--session is required with TEXT: the session (conversation) id")
     if text == "-":
-        try:  # one message's worth and a character more: never the whole stream
-            text = sys.stdin.read(MAX_CONTENT_CHARS + 1)
-        except UnicodeDecodeError as exc:
-            fail(f"standard input is not UTF-8 text ({exc.reason} at byte {exc.start})")
-        if len(text) > MAX_CONTENT_CHARS:
-            fail(f"standard input holds more than {MAX_CONTENT_CHARS} characters, the "
-                 "most one message may hold (split the text or store an attachment "
-                 "reference)")
-        # a file or `echo` ends its last line with a line break, which is not part of
-        # the message (a shell's $(cat notes.txt) leaves it out too)
-        text = text.rstrip("\r\n")
+        text = _stdin_text()
     given = Message(session_id=session, content=text,
                     role=role or "user",  # type: ignore[arg-type]
                     speaker_id=speaker_id, speaker_name=speaker_name, platform=platform,
@@ -889,6 +910,100 @@ async def recall(db: str | None, config_path: str | None, vector: str | None,
         _echo_json(result.to_dict())
     else:
         click.echo(printable(result.text) or "(nothing recalled)")
+
+
+def _turn_of_file(file: str) -> list[Any]:
+    """This turn's inputs from ``chatmem context --messages FILE``: a JSON array, or one
+    per line (JSON Lines), of texts and messages (chatmem's fields or chat-completions
+    messages), each checked as ``Memory.context`` checks its ``turn`` (an array's items
+    named ``turn[i]``, JSON Lines' by line); every way the file is wrong fails naming
+    it, before the store is opened."""
+    from .recall.request import turn_inputs
+    from .transfer import parse_json
+
+    shown, text = _messages_file_text(file, "a turn is its latest messages, at most "
+                                            "1000: give those")
+    turn: list[Any] = []
+    try:
+        if text.lstrip().startswith("["):
+            turn = parse_json(text, "the JSON array")
+        else:
+            for n, item in _json_lines(text):
+                turn_inputs(item, f"line {n}: message")
+                turn.append(item)
+        turn_inputs(turn, "turn")
+    except InvalidInput as exc:
+        fail(f"{shown}: {exc}")
+    if not turn:
+        fail(f"{shown}: holds no message")
+    return turn
+
+
+@main.command()
+@library_names(speaker_ids="speakers", text="turn")
+@db_option
+@vector_option
+@click.option("--session", required=True, callback=selector,
+              help="The conversation this turn is of (its settings decide the scope; its "
+                   "last messages come back with --last-messages).")
+@click.option("--platform", default=None, callback=selector,
+              help="The entry platform of this turn.")
+@click.option("--speaker-id", "speaker_ids", multiple=True,
+              help="Who speaks in this turn (user id; repeat for more): the same-user "
+                   "boost, and what scope user recalls.")
+@click.option("--exclude-id", "exclude_ids", multiple=True,
+              help="A message id never to recall (repeat for more).")
+@click.option("--now", type=Number(int), default=None,
+              help="The recall's clock in ms since the epoch (default: now; replays).")
+@click.option("--last-messages", type=Number(int, 0, MAX_LAST_MESSAGES), default=None,
+              help="Also return the session's N latest messages before this turn "
+                   "(default: the configuration's last_messages, 0).")
+@click.option("--messages", "messages_file", default=None, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+              help="This turn's messages instead of TEXT (- reads standard input): a JSON "
+                   "array, or one per line, of messages (chatmem's fields or an OpenAI "
+                   "chat-completions list as is: its user and assistant words are the "
+                   "query) and texts, as Memory.context takes them.")
+@click.option("--explain", is_flag=True,
+              help="Print POST /v1/context's answer with explain: the messages, whether "
+                   "the recall was degraded, and the recall behind them.")
+@click.argument("text", required=False)
+@run
+async def context(db: str | None, config_path: str | None, vector: str | None,
+                  session: str, platform: str | None, speaker_ids: tuple[str, ...],
+                  exclude_ids: tuple[str, ...], now: int | None,
+                  last_messages: int | None, messages_file: str | None, explain: bool,
+                  text: str | None) -> None:
+    """Print, as JSON, the messages to put before this turn's conversation
+    (Memory.context, POST /v1/context): the recall system message, when anything is
+    recalled, then the session's last messages. The turn is TEXT ("-" reads standard
+    input) or --messages FILE.
+
+    \b
+    Example:
+      chatmem context --db chat.db --session s1 "when is the deadline?"
+      chatmem context --db chat.db --session s1 --last-messages 10 --messages chat.jsonl
+    """
+    turn: str | list[Any]
+    if messages_file is not None:
+        if text is not None:
+            fail("give TEXT or --messages FILE, not both")
+        turn = _turn_of_file(messages_file)
+    elif text is None:
+        fail("give this turn's TEXT (- reads standard input), or --messages FILE")
+    else:
+        turn = _stdin_text() if text == "-" else text
+    overrides = {} if last_messages is None else {"last_messages": last_messages}
+    async with await open_existing(db, config_path, vector, **overrides) as mem:
+        out = await mem.turn_context(turn, session=session, platform=platform,
+                                     speakers=speaker_ids, exclude_ids=exclude_ids,
+                                     now=now)
+    if not explain:
+        _echo_json(out.messages)
+        return
+    _echo_json({"messages": out.messages, "degraded": out.recall.degraded,
+                "degraded_reason": out.recall.degraded_reason,
+                "recall": out.recall.to_dict()})
 
 
 def _confirm(question: str, command: str) -> None:
