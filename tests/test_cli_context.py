@@ -1,6 +1,7 @@
-"""``chatmem context``: the command line over ``Memory.context``, answering what the
-library and the HTTP API answer (``POST /v1/context``), on a real SQLite file with the
-default local model; a bad turn is one line, exit 2, naming the file and the message."""
+"""``chatmem context`` and ``chatmem recall --filter``: the command line over
+``Memory.context`` and ``Memory.recall(filter=...)``, answering what the library and the
+HTTP API answer (``POST /v1/context``, ``POST /v1/recall``), on a real SQLite file with
+the default local model; a bad turn or filter is one line, exit 2, in the API's words."""
 
 from __future__ import annotations
 
@@ -186,3 +187,60 @@ def test_context_of_a_store_that_does_not_exist_creates_none(tmp_path: Path) -> 
     res = cli("context", "--db", str(tmp_path / "nope.db"), "--session", "s1", "hello")
     assert res.exit_code == 2 and res.stderr.startswith("error: no chatmem store at ")
     assert not (tmp_path / "nope.db").exists()
+
+
+# ------------------------------------------------------------------ chatmem recall --filter
+
+
+def test_recall_filter_reads_the_sessions_metadata(db: Path) -> None:
+    """`chatmem recall` had no --filter: the metadata filter of Memory.recall and POST
+    /v1/recall could not be given from the command line."""
+    for flt, sessions in (('{"team": "b"}', {"s2"}), ('{"team": {"$in": ["a"]}}', {"s1"}),
+                          ('{"$or": [{"team": "a"}, {"team": "b"}]}', {"s1", "s2"}),
+                          ('{"team": "c"}', set()), ("null", {"s1", "s2"})):
+        said = answer(cli("recall", "--db", str(db), "--json", "--filter", flt,
+                          "deadline"))
+        assert {h["message"]["session_id"] for h in said["hits"]} == sessions, flt
+        expected = library(db, "recall", "deadline", filter=json.loads(flt))
+        assert [h["message"]["id"] for h in said["hits"]] == \
+            [h.message.id for h in expected.hits], flt
+
+
+#: Filters the library refuses (FilterError): the command line says what the HTTP API
+#: says, the part named and the fix.
+REFUSED_FILTERS = ['{"$foo": 1}', '{"a": {"$gte": "x"}}', '{"a": {"$bogus": 1}}',
+                   '{"$or": []}', '{"a": {}}', '{"session": {"$in": []}}',
+                   '{"meta.team": {"$in": [[2]]}}', '{"a b": 1}']
+
+
+@pytest.mark.parametrize("flt", REFUSED_FILTERS)
+def test_a_bad_filter_is_refused_in_the_http_apis_words(db: Path, api: httpx.Client,
+                                                        flt: str) -> None:
+    r = api.post("/v1/recall", content=f'{{"query": "deadline", "filter": {flt}}}',
+                 headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["type"] == "FilterError", r.text
+    res = cli("recall", "--db", str(db), "--filter", flt, "deadline")
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {r.json()['error']['message']}\n"
+
+
+@pytest.mark.parametrize(("flt", "http", "says"), [
+    ("[1]", "filter must be an object, got [1]", "--filter must be an object, got '[1]'"),
+    ('"x"', 'filter must be an object, got "x"',
+     "--filter must be an object, got '\"x\"'"),
+    ('{"a": 1, "a": 2}', 'body: the key "a" appears twice in one object; send each key '
+     "once", '--filter: the key "a" appears twice in one object; give each key once'),
+    ("{team", None, "--filter: not JSON (Expecting property name enclosed in double "
+     "quotes)"),
+])
+def test_a_filter_that_is_no_json_object_is_refused_as_over_http(
+        db: Path, api: httpx.Client, flt: str, http: str | None, says: str) -> None:
+    """What the HTTP API refuses before the library reads the filter (not an object, a
+    key twice) the command line refuses too, naming --filter as it was typed."""
+    if http is not None:
+        r = api.post("/v1/recall", content=f'{{"query": "deadline", "filter": {flt}}}',
+                     headers={"content-type": "application/json"})
+        assert r.status_code in (400, 422) and r.json()["error"]["message"] == http, r.text
+    res = cli("recall", "--db", str(db), "--filter", flt, "deadline")
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {says}\n"

@@ -384,6 +384,7 @@ BAD_VALUES: list[tuple[str, str, str, str, list[str]]] = [
      []),
     ("recall", "--min-score", "nan", "--min-score must be a number, got 'nan'", []),
     ("recall", "QUERY", NOT_UTF8, f"QUERY {UTF8}", []),
+    ("recall", "--filter", "[1]", "--filter must be an object, got '[1]'", []),
     ("context", "--session", NOT_UTF8, f"--session {UTF8}", []),
     ("context", "--platform", "", "--platform must not be empty", []),
     ("context", "--speaker-id", NOT_UTF8, f"--speaker-id {UTF8}", []),

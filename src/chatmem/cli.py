@@ -868,6 +868,7 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
 
 
 @main.command()
+@library_names(filter_json="filter")
 @db_option
 @vector_option
 @click.option("--session", default=None, callback=selector,
@@ -888,28 +889,46 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
                    "0).")
 @click.option("--no-follow-replies", "no_follow", is_flag=True,
               help="No reply or sitting inherits a match's score (messages are documents).")
+@click.option("--filter", "filter_json", default=None, metavar="JSON",
+              help="A metadata filter, a JSON object (README § Filters), added to the "
+                   "configured semantic_recall.filter, as POST /v1/recall's filter.")
 @click.option("--json", "as_json", is_flag=True, help="Structured hits as JSON.")
 @click.argument("query")
 @run
 async def recall(db: str | None, config_path: str | None, vector: str | None,
                  session: str | None,
                  scope: str | None, top_k: int | None, window: int | None,
-                 min_score: float | None, no_follow: bool, as_json: bool,
-                 query: str) -> None:
+                 min_score: float | None, no_follow: bool, filter_json: str | None,
+                 as_json: bool, query: str) -> None:
     """Recall past messages relevant to QUERY and print the rendered memory.
 
     \b
     Example:
       chatmem recall --db chat.db --session s1 --scope session "when is the deadline?"
+      chatmem recall --db chat.db --filter '{"team": {"$in": ["a", "b"]}}' "the plan"
     """
+    metadata_filter = None if filter_json is None else _filter_of(filter_json)
     async with await open_existing(db, config_path, vector) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score,
+                                  filter=metadata_filter,
                                   follow_replies=False if no_follow else None)
     if as_json:
         _echo_json(result.to_dict())
     else:
         click.echo(printable(result.text) or "(nothing recalled)")
+
+
+def _filter_of(text: str) -> dict[str, Any] | None:
+    """``recall --filter``'s JSON read as ``POST /v1/recall`` reads its ``filter``: an
+    object (``null``: none), each key once; the library checks the filter itself
+    (:class:`~chatmem.errors.FilterError` naming the part and the fix, as over HTTP)."""
+    from .transfer import parse_json
+
+    value = parse_json(text, "--filter", unique_keys=True)
+    if value is not None and not isinstance(value, dict):
+        raise InvalidInput(f"filter must be an object, got {describe(value)}")
+    return value
 
 
 def _turn_of_file(file: str) -> list[Any]:

@@ -96,6 +96,24 @@ _as_json = _JsonRepr()
 _as_json.maxstring = _as_json.maxother = 40
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice (:func:`one_of_each`)."""
+
+
+def one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of JSON a caller sends (an HTTP body, a command-line
+    option): refuse a key given twice (:class:`DuplicateKey`). Parsers disagree on
+    which one counts (Python's and most keep the last, some the first), so a proxy, a
+    log or a review that read ``{"dry_run": true, "dry_run": false}`` saw a dry run
+    where the server erased a session."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def describe(value: object) -> str:
     """A short, safe description of a bad value for an error message (never recurses
     without bound, never prints a whole huge payload): as JSON when JSON holds it, as

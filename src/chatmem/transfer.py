@@ -61,7 +61,7 @@ from .models import (
     check_ts,
     validate_session,
 )
-from .refusals import as_given, describe, unknown_fields
+from .refusals import DuplicateKey, as_given, describe, one_of_each, unknown_fields
 from .store import Storage
 from .store.base import (
     CURSOR_NAMESPACE,
@@ -351,21 +351,26 @@ def _digest(line: str) -> bytes:
                            digest_size=DIGEST_SIZE).digest()
 
 
-def parse_json(text: str, where: str) -> Any:
+def parse_json(text: str, where: str, *, unique_keys: bool = False) -> Any:
     """``text`` as JSON, every way it is not refused as :class:`InvalidInput` beginning
     with ``where``: not JSON, nested past Python's stack, a number of thousands of
-    digits, ``NaN`` / ``Infinity`` (not JSON, never stored). ``text`` that is not a
-    string (bytes, a file, a number) is one too, naming it, as is a ``where`` that is
-    not."""
+    digits, ``NaN`` / ``Infinity`` (not JSON, never stored), and with ``unique_keys``
+    an object that names a key twice, as the HTTP API refuses a body that does
+    (:func:`~chatmem.refusals.one_of_each`). ``text`` that is not a string (bytes, a
+    file, a number) is one too, naming it, as is a ``where`` that is not."""
     if not isinstance(where, str):
         raise InvalidInput(f"where must be a string (what the text is), got {describe(where)}")
     if not isinstance(text, str):
         raise InvalidInput(f"{where}: text must be a string (the JSON to read), got "
                            f"{describe(text)}")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant,
+                          object_pairs_hook=one_of_each if unique_keys else None)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{where}: not JSON ({exc.msg})") from None
+    except DuplicateKey as exc:
+        raise InvalidInput(f"{where}: the key {as_given(exc.args[0])} appears twice in one "
+                           "object; give each key once") from None
     except RecursionError:
         raise InvalidInput(f"{where}: nested too deeply") from None
     except ValueError as exc:

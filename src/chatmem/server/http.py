@@ -114,7 +114,15 @@ from ..errors import (
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
 from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
-from ..refusals import as_given, describe, lone_surrogate, schema_errors, unknown_fields
+from ..refusals import (
+    DuplicateKey,
+    as_given,
+    describe,
+    lone_surrogate,
+    one_of_each,
+    schema_errors,
+    unknown_fields,
+)
 from ..store.urls import check_store_url, check_vector_url
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
 from .console import is_console_path, mount_console
@@ -939,29 +947,13 @@ def _json_type(content_type: str) -> bool:
                                           and kind.endswith("+json"))
 
 
-class _DuplicateKey(ValueError):
-    """A JSON object of a request body names one key twice."""
-
-
-def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` of request bodies: refuse a key given twice. Parsers
-    disagree on which one counts (Python's and most keep the last, some the first), so
-    a proxy, a log or a review that read ``{"dry_run": true, "dry_run": false}`` saw a
-    dry run where the server erased a session."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 class _StrictJsonRequest(Request):
-    """A request whose JSON body may not repeat a key in one object (:func:`_one_of_each`)."""
+    """A request whose JSON body may not repeat a key in one object
+    (:func:`~chatmem.refusals.one_of_each`)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), object_pairs_hook=_one_of_each)
+            self._json = json.loads(await self.body(), object_pairs_hook=one_of_each)
         return self._json
 
 
@@ -1277,7 +1269,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             cause = exc.__cause__
             if isinstance(cause, RecursionError):
                 message = "body: JSON nested too deeply to read; send a flatter body"
-            elif isinstance(cause, _DuplicateKey):
+            elif isinstance(cause, DuplicateKey):
                 message = (f"body: the key {as_given(cause.args[0])} appears twice in one "
                            "object; send each key once")
             elif isinstance(cause, ValueError) and "digits" in str(cause):
