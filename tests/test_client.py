@@ -241,6 +241,33 @@ async def test_sessions_settings_and_owner_only_actions(server: str) -> None:
         assert (await bot.whoami())["role"] == "user"
 
 
+@pytest.mark.parametrize(("layer", "parts"), [
+    ("session", {"session": "layered"}),
+    ("platform", {"platform": "tg"}),
+    ("chat_type", {"platform": "tg", "chat_type": "group"}),
+    ("group", {"platform": "tg", "group_id": "g1"}),
+])
+async def test_an_owner_removes_each_layers_scope_and_retention(
+        server: str, layer: Any, parts: dict[str, str]) -> None:
+    """set_scope(None) and set_retention(None) remove one layer's value over HTTP (PUT
+    /v1/settings and PUT /v1/retention with null), as `chatmem scope unset` and
+    `chatmem retention unset` do on the store, for every layer: the next layer (here the
+    configuration) decides again."""
+    async with AsyncClient(server, OWNER) as owner:
+        await owner.upsert_session(Session(id="layered", origin_platform="tg",
+                                           chat_type="group", group_id="g1"))
+        await owner.set_scope("session", layer=layer, **parts)
+        await owner.set_retention(5, layer=layer, **parts)
+        scope = await owner.effective_scope("layered")
+        kept = await owner.effective_retention("layered")
+        assert (scope.scope, scope.layer) == ("session", layer)
+        assert (kept.days, kept.layer) == (5, layer)
+        await owner.set_scope(None, layer=layer, **parts)
+        await owner.set_retention(None, layer=layer, **parts)
+        assert (await owner.effective_scope("layered")).layer == "config"
+        assert (await owner.effective_retention("layered")).layer == "config"
+
+
 async def test_tool_schema_and_call(server: str) -> None:
     async with AsyncClient(server, USER) as bot:
         schema = await bot.tool_schema()
