@@ -760,7 +760,7 @@ async def main() -> None:
     store = ChatmemStore(mem, index={"fields": ["text"]})
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
     print("ACK", flush=True)
-    real = mem._erase if stop == "erased" else mem.add
+    real = mem.erase_held if stop == "erased" else mem.add
 
     async def then_stop(*args, **kwargs):
         done = await real(*args, **kwargs)
@@ -768,7 +768,7 @@ async def main() -> None:
         await asyncio.Event().wait()  # killed here
         return done
 
-    setattr(mem, "_erase" if stop == "erased" else "add", then_stop)
+    setattr(mem, "erase_held" if stop == "erased" else "add", then_stop)
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
 
 asyncio.run(main())
@@ -837,7 +837,7 @@ async def main() -> None:
     mem = await Memory.open(sys.argv[1], embedder=chatmem.testing.embedder())
     store = ChatmemStore(mem, index={"fields": ["text"]})
     await store.aput(("m", "u1"), "k", {"text": "my cat is called Tom"})
-    real = mem._erase
+    real = mem.erase_held
 
     async def held(*args, **kwargs):
         read = asyncio.get_running_loop().run_in_executor
@@ -848,7 +848,7 @@ async def main() -> None:
         await read(None, sys.stdin.readline)
         return done
 
-    mem._erase = held
+    mem.erase_held = held
     try:
         await store.aput(("m", "u1"), "k", {"text": "my cat is called Felix"})
     except Exception as exc:
@@ -990,7 +990,7 @@ async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
             one = ChatmemStore(mem, index={"fields": ["text"]})
             await one.aput(("m",), "k", {"text": "v0"})
             erased, go = asyncio.Event(), asyncio.Event()
-            real = mem._erase
+            real = mem.erase_held
 
             async def held(ids: Any, **kwargs: Any) -> Any:
                 done = await real(ids, **kwargs)
@@ -998,10 +998,10 @@ async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
                 await go.wait()
                 return done
 
-            mem._erase = held  # type: ignore[method-assign]
+            mem.erase_held = held  # type: ignore[method-assign]
             put = asyncio.ensure_future(one.aput(("m",), "k", {"text": "v1"}))
             await erased.wait()
-            mem._erase = real  # type: ignore[method-assign]
+            mem.erase_held = real  # type: ignore[method-assign]
             first = asyncio.ensure_future(
                 ChatmemStore(mem, index={"fields": ["text"]}).aget(("m",), "k"))
             await asyncio.sleep(0.3)
@@ -1640,3 +1640,4 @@ async def test_the_store_checks_its_own_arguments(mem: Memory, kwargs: dict[str,
     given = {"memory": mem, **kwargs}
     with pytest.raises(InvalidInput, match=re.escape(says)):
         ChatmemStore(given.pop("memory"), **given)
+

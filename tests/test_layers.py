@@ -122,3 +122,22 @@ def test_no_import_cycles() -> None:
         if state.get(node) is None:
             visit(node)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_integrations_call_no_private_method_of_the_facade() -> None:
+    """The integrations (chatmem.integrations) sit above Memory and use what it offers
+    them: its documented methods, never one of its private ones (``memory._erase``
+    changing its arguments broke the LangGraph store's put without a word). A call is
+    ``<something>._name(...)`` where ``_name`` is a private method of Memory or
+    SyncMemory."""
+    from chatmem.memory import Memory, SyncMemory
+
+    private = {name for cls in (Memory, SyncMemory) for name, value in vars(cls).items()
+               if name.startswith("_") and not name.startswith("__") and callable(value)}
+    found = []
+    for path in sorted((PACKAGE / "integrations").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in private \
+                    and not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+                found.append(f"{module_name(path)}:{node.lineno} .{node.attr}")
+    assert private and not found, "\n".join(found)

@@ -665,6 +665,7 @@ GOOD_CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "sessions": ((), {}),
     "delete": ((["nope"],), {}),
     "erase": ((["nope"],), {"dry_run": True}),
+    "erase_held": ((["nope"],), {"keep_replacements": True}),
     "forget": ((), {"session": "s9", "dry_run": True}),
     "set_retention": ((3,), {"actor": OWNER, "session": "s9"}),
     "effective_retention": (("s1",), {}),

@@ -236,7 +236,7 @@ async def test_f3_a_heal_skips_a_rewrite_that_finished_while_it_waited() -> None
                             config=NO_EARLY_RETRY)
     await mem.add(Message(session_id="s", content="first words", ts=10))
     await mem.flush(timeout=10)
-    async with mem._rewrite_lock("s", 10):
+    async with mem.rewrite_lock("s", 10):
         key = await mem.storage.owe_rewrite("s", 10)  # as a rewrite under way writes it
         heal = asyncio.create_task(mem.flush(timeout=10))
         await asyncio.sleep(0.1)  # the heal has listed the record and waits for the lock

@@ -142,6 +142,7 @@ from .store.base import (
     SessionSnapshot,
     VectorIndex,
     WidthConflict,
+    item_lock_key,
     load_parent_chain,
     one_warning_per_damage,
     read_without,
@@ -884,7 +885,7 @@ class Memory:
             if not isinstance(metadata, Mapping):
                 raise InvalidInput(f"metadata must be an object, got {describe(metadata)}")
             check_json(metadata, "metadata")
-        async with self._rewrite_lock(session, ts):
+        async with self.rewrite_lock(session, ts):
             self._start_indexer()
             if self._indexer is not None:
                 await self._indexer.settle(session, ts)
@@ -913,9 +914,19 @@ class Memory:
                     raise NotFound(f"no message at session {describe(session)}, ts {ts}")
             return msg
 
-    def _rewrite_lock(self, session: str, ts: int) -> AbstractAsyncContextManager[None]:
-        """Rewrites of one message in this process, in arrival order."""
+    def rewrite_lock(self, session: str, ts: int) -> AbstractAsyncContextManager[None]:
+        """The lock :meth:`rewrite` of the message at ``(session, ts)`` holds in this
+        process (rewrites of one message apply in arrival order); ``store.message_lock``
+        is the one of every process. A LangGraph put holds it around its replacement of
+        an item's message (``chatmem.integrations.langgraph``)."""
         return self._key_lock((session, ts))
+
+    def item_lock(self, mid: str) -> AbstractAsyncContextManager[None]:
+        """The lock of the LangGraph item whose message id is ``mid`` in this process
+        (``store.key_lock(item_lock_key(mid))`` is the one of every process): a put of
+        the item holds it from its read of the item to its end, a store's heal while it
+        looks at a record of the item (``chatmem.integrations.langgraph``)."""
+        return self._key_lock(item_lock_key(mid))
 
     @contextlib.asynccontextmanager
     async def _key_lock(self, key: Hashable) -> AsyncIterator[None]:
@@ -948,7 +959,7 @@ class Memory:
 
     async def _heal_rewrite_records(self) -> None:
         for key, session, ts in await self.storage.rewrites_owed():
-            async with self._rewrite_lock(session, ts), \
+            async with self.rewrite_lock(session, ts), \
                     self.store.message_lock(session, ts):
                 if not await self.storage.rewrite_still_owed(key):
                     continue  # the rewrite that wrote it finished while this waited
@@ -1718,15 +1729,36 @@ class Memory:
             log.info("retention sweep erased %s", erased.to_dict())
         return erased
 
-    async def _erase(self, ids: Sequence[str], *, keep_replacements: bool = False,
+    async def _erase(self, ids: Sequence[str], *,
                      missing: builtins.list[str] | None = None) -> Erased:
-        """Erase these messages everywhere, and the old values LangGraph puts killed
-        part way kept of them (:meth:`_drop_replacements`; each counted as its message
-        when that is not stored), first, so that a store's heal cannot put one back
-        after the erase. ``keep_replacements``: a LangGraph put erasing the item it
-        replaces, whose own record must stay until its new value is stored. The ids
-        that match neither a stored message nor such an old value are added to
-        ``missing``."""
+        """:meth:`_erase_held` of ``ids``."""
+        return await self._erase_held(ids, missing=missing)
+
+    async def erase_held(self, ids: Sequence[str], *, keep_replacements: bool = False
+                         ) -> Erased:
+        """Erase these messages (at most 10 000) everywhere, as :meth:`erase` does
+        (``not_found``: the ids that matched nothing), for a caller that holds the locks
+        of the LangGraph items among them (:meth:`item_lock`, then
+        ``store.key_lock(item_lock_key(id))``): a LangGraph put or delete of an item
+        (``chatmem.integrations.langgraph``). ``keep_replacements``: a LangGraph put
+        erasing the item it replaces, whose own record of the old value must stay until
+        its new value is stored."""
+        if not isinstance(keep_replacements, bool):
+            raise InvalidInput(f"keep_replacements must be true or false, got "
+                               f"{describe(keep_replacements)}")
+        wanted = builtins.list(dict.fromkeys(id_list(ids, "ids")))
+        missing: builtins.list[str] = []
+        erased = await self._erase_held(wanted, keep_replacements=keep_replacements,
+                                        missing=missing)
+        return dataclasses.replace(erased, not_found=tuple(missing))
+
+    async def _erase_held(self, ids: Sequence[str], *, keep_replacements: bool = False,
+                          missing: builtins.list[str] | None = None) -> Erased:
+        """:meth:`erase_held` of ids already checked (or read from the store): the old
+        values LangGraph puts killed part way kept of them (:meth:`_drop_replacements`;
+        each counted as its message when that is not stored) go first, so that a
+        store's heal cannot put one back after the erase. The ids that match neither a
+        stored message nor such an old value are added to ``missing``."""
         if not ids:
             return Erased()
         msgs, _, waiting, unmatched = await self._reached(

@@ -108,7 +108,7 @@ from chatmem.models import (
     validate_message,
 )
 from chatmem.refusals import as_given, checked_number, describe
-from chatmem.store.base import REPLACING_NAMESPACE, replaced_id
+from chatmem.store.base import ITEM_ID_PREFIX, REPLACING_NAMESPACE, item_lock_key, replaced_id
 from chatmem.store.filters import MAX_INT
 
 __all__ = ["SESSION_PREFIX", "ChatmemStore", "InvalidNamespace", "TTLNotSupported",
@@ -155,7 +155,7 @@ def session_id(namespace: tuple[str, ...]) -> str:
 def message_id(namespace: tuple[str, ...], key: str) -> str:
     """The deterministic message id of the item ``key`` in ``namespace``."""
     digest = hashlib.sha256(json.dumps([list(namespace), key]).encode()).hexdigest()
-    return f"lg-{digest[:40]}"
+    return f"{ITEM_ID_PREFIX}{digest[:40]}"
 
 
 def _ms_to_dt(ms: int | None) -> datetime:
@@ -684,8 +684,8 @@ class ChatmemStore(BaseStore):
         async with self._writing():
             if op.value is None:
                 async with self._held_item(mid) as old:
-                    if old is not None:
-                        await self.memory.delete([mid])  # its records too
+                    if old is not None:  # its records too, under the lock held
+                        await self.memory.erase_held([mid])
                     else:
                         await self._drop_replacement(mid)
                 return
@@ -727,8 +727,7 @@ class ChatmemStore(BaseStore):
         the other, a new key's included, and a heal never takes a replacement a live put
         is making for a killed one's. On PostgreSQL it holds a connection while the
         put's writes take others (the message's lock is taken on that one)."""
-        name = f"langgraph:{mid}"
-        async with self.memory._key_lock(name), self.memory.store.key_lock(name):
+        async with self.memory.item_lock(mid), self.memory.store.key_lock(item_lock_key(mid)):
             yield
 
     @contextlib.asynccontextmanager
@@ -743,14 +742,14 @@ class ChatmemStore(BaseStore):
         connection). The message's ts is read before its lock is taken, so it is read
         again under it: moved meanwhile (another process's put), the locks are taken
         again for where it is now."""
-        name = f"langgraph:{mid}"
-        async with self.memory._key_lock(name):
+        name = item_lock_key(mid)
+        async with self.memory.item_lock(mid):
             while True:
                 seen = (await self.memory.get([mid])).get(mid)
                 async with contextlib.AsyncExitStack() as locks:
                     at = _place(seen)
                     if at is not None:
-                        await locks.enter_async_context(self.memory._rewrite_lock(*at))
+                        await locks.enter_async_context(self.memory.rewrite_lock(*at))
                     await locks.enter_async_context(self.memory.store.key_lock(name))
                     if at is not None:
                         await locks.enter_async_context(self.memory.store.message_lock(*at))
@@ -779,8 +778,9 @@ class ChatmemStore(BaseStore):
         # than ``old``, replaced here (the heal then has one value to put back, the last)
         record = old.id or ""
         await store.meta_set(REPLACING_NAMESPACE, record, json.dumps(old.to_dict()))
-        # the old item erased, its record kept (Memory.delete would drop it)
-        await self.memory._erase([old.id or ""], keep_replacements=True)
+        # the old item erased, its record kept (Memory.delete would drop it), under the
+        # item's lock this put holds (Memory.delete would take it again)
+        await self.memory.erase_held([old.id or ""], keep_replacements=True)
         try:
             await self.memory.add(msg)
         except ChatmemError:

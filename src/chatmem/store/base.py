@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from contextvars import ContextVar
@@ -91,6 +92,26 @@ CURSOR_NAMESPACE = "chatmem.cursor"
 #: never exported.
 REPLACING_NAMESPACE = "chatmem.langgraph.replacing"
 CURSOR_KEY = "key"
+
+
+#: The message ids of LangGraph items (``chatmem.integrations.langgraph.message_id``):
+#: ``"lg-"`` and 40 hexadecimal digits of a hash of the namespace and key.
+ITEM_ID_PREFIX = "lg-"
+_ITEM_ID = re.compile(r"lg-[0-9a-f]{40}")
+
+
+def is_item_id(mid: str) -> bool:
+    """Whether ``mid`` may be a LangGraph item's message id (:data:`ITEM_ID_PREFIX`): one
+    whose puts, heals and erases take its lock (:func:`item_lock_key`)."""
+    return _ITEM_ID.fullmatch(mid) is not None
+
+
+def item_lock_key(mid: str) -> str:
+    """The name of the lock of the LangGraph item whose message id is ``mid``, in this
+    process (``Memory.item_lock``) and in every process (:meth:`MessageStore.key_lock`):
+    held by a put of the item from its read to its end, by a heal while it looks at a
+    record of the item, and by an erase of the item's message."""
+    return f"langgraph:{mid}"
 
 
 def replaced_id(record: str) -> str:
