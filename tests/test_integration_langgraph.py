@@ -1323,6 +1323,26 @@ async def test_a_write_drops_an_earlier_versions_record_of_its_key(
         await _one_item_left(mem, ns, "k")
 
 
+async def _heal_held_at_its_add(mem: Memory, namespace: tuple[str, ...], key: str,
+                                go: asyncio.Event) -> asyncio.Future[Any]:
+    """A new store's first call (a ``get`` of ``key``) on ``mem``, whose heal read the
+    record of a killed replacement of the item and found the key without an item: held
+    at its add of the old value until ``go`` is set."""
+    adding = asyncio.Event()
+    real = mem.add
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        adding.set()  # the heal found no item: its add of the old value is next
+        await go.wait()
+        return await real(*args, **kwargs)
+
+    mem.add = held  # type: ignore[method-assign]
+    heal = asyncio.ensure_future(ChatmemStore(mem).aget(namespace, key))
+    await adding.wait()
+    mem.add = real  # type: ignore[method-assign]
+    return heal
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value(
         tmp_path: Path, backend: str) -> None:
@@ -1346,18 +1366,8 @@ async def test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value(
         assert old.ts is not None
         created = (await store.aget(ns, "k")).created_at  # type: ignore[union-attr]
         await _killed_put(store, mem_b, ns, "k", {"text": "never"})
-        adding, go = asyncio.Event(), asyncio.Event()
-        real = mem_a.add
-
-        async def held(*args: Any, **kwargs: Any) -> Any:
-            adding.set()  # the heal found no item: its add of the old value is next
-            await go.wait()
-            return await real(*args, **kwargs)
-
-        mem_a.add = held  # type: ignore[method-assign]
-        heal = asyncio.ensure_future(ChatmemStore(mem_a).aget(ns, "k"))
-        await adding.wait()
-        mem_a.add = real  # type: ignore[method-assign]
+        go = asyncio.Event()
+        heal = await _heal_held_at_its_add(mem_a, ns, "k", go)
         try:
             rewritten: Message | None = await asyncio.wait_for(
                 mem_b.rewrite(old.session_id, old.ts, content="v0 edited"), 30)
@@ -1641,3 +1651,42 @@ async def test_the_store_checks_its_own_arguments(mem: Memory, kwargs: dict[str,
     with pytest.raises(InvalidInput, match=re.escape(says)):
         ChatmemStore(given.pop("memory"), **given)
 
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("how", ["erase", "forget", "sweep"])
+async def test_an_erase_while_a_heal_puts_its_item_back_wins(
+        tmp_path: Path, backend: str, how: str) -> None:
+    """A heal (a new store's first call) that had read the record a killed put kept of
+    an item, and found the key without an item, added the old value back even when
+    Memory.erase of the item's message (Memory.forget of its user, a retention sweep
+    past it) had dropped that record meanwhile: the erased value came back. The heal is
+    held at its add (the hook stands for the moment between its read and its write);
+    the erase, from another memory (another process on PostgreSQL), now waits for the
+    item's lock, and erases the value put back: it never comes back."""
+    from chatmem.models import now_ms
+    from chatmem.retention import DAY_MS
+
+    ns = ("memories", "u1")
+    mid = message_id(ns, "k")
+    async with _two_memories(tmp_path, backend) as (mem_a, mem_b):
+        store = ChatmemStore(mem_b, index={"fields": ["text"]})
+        await store.aput(ns, "k", {"text": "my cat is called Tom"})
+        await _killed_put(store, mem_b, ns, "k", {"text": "never stored"})
+        if how == "sweep":
+            await mem_b.set_retention(1, actor={"id": "op", "role": "owner"},
+                                      session=session_id(ns))
+        go = asyncio.Event()
+        heal = await _heal_held_at_its_add(mem_a, ns, "k", go)
+        erase = asyncio.ensure_future(
+            mem_b.erase([mid]) if how == "erase"
+            else mem_b.forget(resource_id="u1") if how == "forget"
+            else mem_b.sweep_retention(now=now_ms() + 2 * DAY_MS))
+        await _until_waiting(erase, backend, mem_b, f"langgraph:{mid}")
+        go.set()
+        await heal  # it may answer the value it put back: the erase came after it
+        erased = await erase
+        assert erased.messages == 1
+        assert not await mem_b.get([mid])
+        assert not await _replacements_left(mem_b)
+        assert await store.aget(ns, "k") is None
+        assert await ChatmemStore(mem_b).aget(ns, "k") is None  # a new store: nothing to heal

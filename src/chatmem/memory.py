@@ -30,6 +30,7 @@ from collections.abc import (
     Callable,
     Collection,
     Hashable,
+    Iterable,
     Mapping,
     Sequence,
 )
@@ -142,6 +143,7 @@ from .store.base import (
     SessionSnapshot,
     VectorIndex,
     WidthConflict,
+    is_item_id,
     item_lock_key,
     load_parent_chain,
     one_warning_per_damage,
@@ -241,6 +243,9 @@ async def message_pages(store: MessageStore, *, limit: int = MAX_PAGE, **where: 
 
 #: Messages erased per store transaction by ``forget`` (each chunk is all-or-nothing).
 ERASE_CHUNK = 2000
+#: The LangGraph items an erase holds the locks of at once (:meth:`Memory._erase`): on
+#: PostgreSQL advisory locks of one transaction, within max_locks_per_transaction.
+ITEM_LOCKS = 64
 #: Seconds an erase waits for a batch already embedding erased messages to finish.
 ERASE_SETTLE_S = 10.0
 #: Store pages a ``list`` under a visibility filter reads before it returns a short page.
@@ -925,7 +930,9 @@ class Memory:
         """The lock of the LangGraph item whose message id is ``mid`` in this process
         (``store.key_lock(item_lock_key(mid))`` is the one of every process): a put of
         the item holds it from its read of the item to its end, a store's heal while it
-        looks at a record of the item (``chatmem.integrations.langgraph``)."""
+        looks at a record of the item (``chatmem.integrations.langgraph``), and an erase
+        of the item's message (:meth:`erase`, :meth:`forget`, :meth:`sweep_retention`)
+        while it erases it, so that no heal puts an erased value back."""
         return self._key_lock(item_lock_key(mid))
 
     @contextlib.asynccontextmanager
@@ -1609,7 +1616,7 @@ class Memory:
         for start in range(0, len(ids), ERASE_CHUNK):
             erased += await self._erase(ids[start:start + ERASE_CHUNK])
         # those of the erased messages went with them (counted there)
-        erased += Erased(messages=len(await self._drop_replacements(forgotten) - erasing))
+        erased += Erased(messages=len(await self._erase_replacements(forgotten) - erasing))
         log.info("forgot %s %s: %s", name, as_given(value, sys.maxsize),
                  json.dumps(erased.to_dict()))
         return erased
@@ -1638,6 +1645,28 @@ class Memory:
                 items.add(replaced_id(record))
                 if not dry_run:
                     await self.store.meta_delete(REPLACING_NAMESPACE, record)
+        return items
+
+    async def _erase_replacements(self, which: Callable[[str, Message | None], bool]
+                                  ) -> set[str]:
+        """:meth:`_drop_replacements` of what ``which`` selects (for :meth:`forget` and
+        :meth:`sweep_retention`, once they have erased the messages), each record under
+        its item's lock (:meth:`_items_held`) and read again there: a store's heal that
+        had read it put its value back meanwhile (the record gone), so the item's message,
+        when ``which`` selects it too, is erased (:meth:`erase_held`): the erase wins."""
+        items: set[str] = set()
+        for record, old in await self._replacements():
+            if not which(record, old):
+                continue
+            mid = replaced_id(record)
+            items.add(mid)
+            async with self._items_held([mid]):
+                if await self.store.meta_get(REPLACING_NAMESPACE, record) is not None:
+                    await self.store.meta_delete(REPLACING_NAMESPACE, record)
+                    continue
+                back = (await self.store.get([mid], damaged=[])).get(mid)
+                if back is not None and which(record, back):
+                    await self._erase_held([mid])
         return items
 
     async def set_retention(self, days: int | None, *, actor: Mapping[str, Any],
@@ -1722,7 +1751,7 @@ class Memory:
         if due:
             erased += await self._erase(due)
         if cutoffs:  # counted as the messages they would be again
-            erased += Erased(messages=len(await self._drop_replacements(
+            erased += Erased(messages=len(await self._erase_replacements(
                 lambda _, old: old is not None and old.ts is not None
                 and old.ts < cutoffs.get(old.session_id, 0))))
         if erased.messages:
@@ -1731,18 +1760,49 @@ class Memory:
 
     async def _erase(self, ids: Sequence[str], *,
                      missing: builtins.list[str] | None = None) -> Erased:
-        """:meth:`_erase_held` of ``ids``."""
-        return await self._erase_held(ids, missing=missing)
+        """:meth:`erase_held` of ``ids``, those of LangGraph items (:func:`is_item_id`)
+        under their items' locks (:meth:`item_lock` and ``store.key_lock``, in every
+        process), :data:`ITEM_LOCKS` items at a time: a store's heal that read an item's
+        record before the erase dropped it cannot put the erased value back after it
+        (the erase waits for the heal and erases the value put back), nor a put of the
+        item under way keep a record of the erased value for the next heal."""
+        items = [i for i in ids if is_item_id(i)]
+        if not items:
+            return await self._erase_held(ids, missing=missing)
+        unmatched: builtins.list[str] = []
+        erased = await self._erase_held([i for i in ids if not is_item_id(i)],
+                                        missing=unmatched)
+        for start in range(0, len(items), ITEM_LOCKS):
+            part = items[start:start + ITEM_LOCKS]
+            async with self._items_held(part):
+                erased += await self._erase_held(part, missing=unmatched)
+        if missing is not None:
+            left = set(unmatched)
+            missing += [i for i in ids if i in left]  # in the order asked
+        return erased
+
+    @contextlib.asynccontextmanager
+    async def _items_held(self, ids: Iterable[str]) -> AsyncIterator[None]:
+        """The locks of these LangGraph items held (:meth:`item_lock`), in name order:
+        this process's first, then every process's (``store.key_lock``, on PostgreSQL
+        advisory locks of one transaction), as a put takes them."""
+        names = sorted(set(ids))
+        async with contextlib.AsyncExitStack() as held:
+            for mid in names:
+                await held.enter_async_context(self.item_lock(mid))
+            for mid in names:
+                await held.enter_async_context(self.store.key_lock(item_lock_key(mid)))
+            yield
 
     async def erase_held(self, ids: Sequence[str], *, keep_replacements: bool = False
                          ) -> Erased:
         """Erase these messages (at most 10 000) everywhere, as :meth:`erase` does
         (``not_found``: the ids that matched nothing), for a caller that holds the locks
         of the LangGraph items among them (:meth:`item_lock`, then
-        ``store.key_lock(item_lock_key(id))``): a LangGraph put or delete of an item
-        (``chatmem.integrations.langgraph``). ``keep_replacements``: a LangGraph put
-        erasing the item it replaces, whose own record of the old value must stay until
-        its new value is stored."""
+        ``store.key_lock(item_lock_key(id))``), which :meth:`erase` would take again: a
+        LangGraph put or delete of an item (``chatmem.integrations.langgraph``).
+        ``keep_replacements``: a LangGraph put erasing the item it replaces, whose own
+        record of the old value must stay until its new value is stored."""
         if not isinstance(keep_replacements, bool):
             raise InvalidInput(f"keep_replacements must be true or false, got "
                                f"{describe(keep_replacements)}")

@@ -829,7 +829,12 @@ class ChatmemStore(BaseStore):
         holds an item the heal only drops its record. A put that read the key before the
         heal's add reads it again under the lock and takes the message's lock then
         (:meth:`_held_item`). tests/test_integration_langgraph.py
-        test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value pins it."""
+        test_a_heal_and_a_rewrite_or_put_of_its_item_at_once_keep_one_value pins it.
+
+        An erase of the item's message (``Memory.erase``, ``forget``, the retention
+        sweep) takes the item's lock too (``Memory._erase``): one that dropped the record
+        the heal had read waits for the heal's add and erases the value put back
+        (test_an_erase_while_a_heal_puts_its_item_back_wins)."""
         async with self._writing():
             if self._healed:
                 return
