@@ -9,6 +9,7 @@ import importlib
 import json
 import re
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypedDict
@@ -642,7 +643,8 @@ def test_missing_langgraph_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
 
 _LABEL = st.sampled_from(["memories", "u1", "u2", "x.y", ""]) | st.text(max_size=4)
 _NS = st.lists(_LABEL, max_size=3).map(tuple)
-_KEY = st.sampled_from(["k", "k2", "a/b", ""]) | st.text(max_size=4)
+_KEY = (st.sampled_from(["k", "k2", "a/b", "", "1.5", "7"]) | st.text(max_size=4)
+        | st.sampled_from([1.5, 7, -0.0, 1e16, float("inf"), None, True]))
 _SCALAR = (st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats()
            | st.text(max_size=6))
 _VALUE = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=3)
@@ -722,7 +724,11 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
                     expected_error = exc
                 try:
                     got = await _apply(ours, op)
-                except ChatmemError:
+                except ChatmemError as exc:
+                    # a key LangGraph writes as text (str(key)) is taken as it takes it;
+                    # only None and booleans are refused (by design: "None", "True")
+                    assert not str(exc).startswith("key must be") \
+                        or op[2] is None or isinstance(op[2], bool), (op, exc)
                     diverged = diverged or (op[0] == "put" and expected_error is None)
                     continue
                 except Exception as exc:
@@ -741,6 +747,41 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
                 assert set(got) <= set(whole), op
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("key", [1.5, -0.0, 1e16, float("inf"), float("nan"), 7, 10**30,
+                                 uuid.UUID(int=5)], ids=repr)
+async def test_a_key_langgraph_writes_as_text_is_the_same_item(store: ChatmemStore,
+                                                               key: Any) -> None:
+    """LangGraph's methods take any key and write it with str(): InMemoryStore.put(ns,
+    1.5, v) stores the key "1.5". ChatmemStore refused a float ('key must be a string,
+    got 1.5'); every key it takes is now written as LangGraph writes it: the same item
+    for the key and for its text, in get, search and delete, as InMemoryStore."""
+    theirs = InMemoryStore()
+    for s in (store, theirs):
+        await s.aput(("m",), key, {"text": "a value"})
+    for s in (store, theirs):
+        for asked in (key, str(key)):
+            got = await s.aget(("m",), asked)
+            assert got is not None and (got.key, got.value) == (str(key),
+                                                                {"text": "a value"})
+        assert [h.key for h in await s.asearch(("m",))] == [str(key)]
+        await s.adelete(("m",), key)
+        assert await s.aget(("m",), str(key)) is None
+
+
+@pytest.mark.parametrize("key", [None, True, ["k"], b"k", {"k": 1}], ids=repr)
+async def test_a_key_chatmem_refuses_is_named(store: ChatmemStore, mem: Memory,
+                                              key: Any) -> None:
+    """None and booleans (which LangGraph would write as the keys "None" and "True", a
+    key variable left unset), bytes and containers (whose text is Python's repr) are
+    refused, naming the key, by every method, writing nothing."""
+    calls = [store.aput(("m",), key, {"text": "x"}), store.aget(("m",), key),
+             store.adelete(("m",), key)]
+    for call in calls:
+        with pytest.raises(InvalidInput, match="^key must be text, a number or a UUID"):
+            await call
+    assert not (await mem.list_messages(session=session_id(("m",)))).messages
 
 
 # --------------------------------------------------------------------------- kill -9
@@ -787,7 +828,6 @@ async def test_a_put_killed_part_way_leaves_the_old_value_or_the_new_never_none(
     import os
     import signal
     import subprocess
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -867,7 +907,6 @@ async def _held_put() -> AsyncIterator[tuple[str, Any]]:
     process killed and the schema dropped afterwards."""
     import os
     import subprocess
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -978,7 +1017,6 @@ async def test_a_second_store_on_one_memory_leaves_a_live_replacement_alone(
     """Two stores over one memory (one process): the second's first call, made while
     the first store's put is between its erase and its add, put the old value back
     and the put failed. It now waits for that replacement to end, on every backend."""
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -1054,7 +1092,6 @@ async def test_a_replacement_a_new_store_saw_begin_is_still_healed_when_killed()
 async def test_a_put_replaces_an_item_with_a_pool_of_one_connection() -> None:
     """PostgreSQL with pool_size=1: the lock a replacing put holds (the old message's)
     must not take the connection its erase and add need."""
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -1075,7 +1112,6 @@ async def test_a_put_replaces_an_item_with_a_pool_of_one_connection() -> None:
 async def _two_memories(tmp_path: Path, backend: str) -> AsyncIterator[tuple[Memory, Memory]]:
     """Two memories on one new store: on PostgreSQL two (two processes, a new schema
     dropped afterwards), on SQLite one twice (one process holds the file)."""
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -1138,7 +1174,6 @@ async def test_more_puts_at_once_than_the_pool_has_connections(pool_size: int) -
     value of one of them), where a put finding the key between another's erase and add
     added a second message of its id and failed."""
     import time
-    import uuid
 
     from backends import drop_pg_schema, pg_schema_url, pg_url
 
@@ -1281,7 +1316,6 @@ async def _older_versions_killed_put(mem: Memory, namespace: tuple[str, ...],
     """The store as a put of an earlier chatmem (one record per replacement, named by
     the item's id, ":" and a random suffix) killed between its erase and its add left
     it: the key without an item, its old value in that record."""
-    import uuid
 
     mid = message_id(namespace, key)
     old = (await mem.get([mid]))[mid]
@@ -1566,8 +1600,10 @@ LANGGRAPHS_CHECKS: list[tuple[str, Any, str, type[Exception] | None]] = [
      "namespace must be a tuple of namespace labels, got null", "InvalidNamespaceError"),
     ("get namespace 5", lambda s: s.aget(5, "k"),
      "namespace must be a tuple of namespace labels, got 5", "InvalidNamespaceError"),
-    ("get key None", lambda s: s.aget(("m",), None), "key must be a string, got null", None),
-    ("delete key a list", lambda s: s.adelete(("m",), ["k"]), "key must be a string", None),
+    ("get key None", lambda s: s.aget(("m",), None),
+     "key must be text, a number or a UUID, got null", None),
+    ("delete key a list", lambda s: s.adelete(("m",), ["k"]),
+     "key must be text, a number or a UUID", None),
     ("get refresh_ttl text", lambda s: s.aget(("m",), "k", refresh_ttl="yes"),
      "refresh_ttl must be true, false or None", None),
     ("search prefix None", lambda s: s.asearch(None),
@@ -1625,7 +1661,8 @@ def test_the_blocking_methods_check_their_arguments_alike(tmp_path: Path) -> Non
         for call, says in [(lambda: store.put(("a.b",), "k", {"t": 1}), "namespace labels"),
                            (lambda: store.put(("m",), "k", {"t": 1}, ttl=1), "ttl must be"),
                            (lambda: store.get(None, "k"), "namespace must be a tuple"),
-                           (lambda: store.delete(("m",), None), "key must be a string"),
+                           (lambda: store.delete(("m",), None),
+                            "key must be text, a number or a UUID"),
                            (lambda: store.search(5), "namespace_prefix must be a tuple"),
                            (lambda: store.list_namespaces(prefix=7), "prefix must be")]:
             with pytest.raises(InvalidInput, match=says):

@@ -271,17 +271,18 @@ def _labels(value: object, name: str, *, item: bool = False) -> tuple[str, ...]:
 
 
 def _key(key: object) -> str:
-    """An item's key as LangGraph's methods take it (``str(key)``): text, or an integer
-    or UUID written as text; anything else (``None`` would be the key ``"None"``) is
-    refused."""
-    if isinstance(key, (int, uuid.UUID)) and not isinstance(key, bool):
+    """An item's key as LangGraph's methods take it (``str(key)``, as ``InMemoryStore``
+    stores it): text, or a number (``1.5`` is the key ``"1.5"``) or UUID written as
+    text. ``None`` and booleans (the keys ``"None"``, ``"True"``: a key variable left
+    unset), and anything else, whose text is Python's repr, are refused."""
+    if isinstance(key, (int, float, uuid.UUID)) and not isinstance(key, bool):
         try:
             return str(key)
         except ValueError:  # an integer past str()'s digits
             pass
     elif isinstance(key, str):
         return key
-    raise InvalidInput(f"key must be a string, got {describe(key)}")
+    raise InvalidInput(f"key must be text, a number or a UUID, got {describe(key)}")
 
 
 def _path(path: object, name: str) -> tuple[str, ...] | None:
