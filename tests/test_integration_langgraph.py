@@ -355,6 +355,33 @@ async def test_semantic_search_with_filter_prefix_and_paging(store: ChatmemStore
                                                filter={"tags": ["a", "b"]})] == ["tea"]
 
 
+async def test_a_query_with_a_filter_chatmem_cannot_translate_finds_every_match(
+        store: ChatmemStore, mem: Memory) -> None:
+    """A semantic search whose filter does not translate to a chatmem filter (a list, a
+    boolean, None) took the recall's 100 best hits and checked the filter on them: the
+    ten items it matches, ranked below a hundred others for the query, were not found
+    ([] where InMemoryStore, which filters and then ranks, answers all ten). The items
+    under the prefix are now filtered first and recall ranks those."""
+    theirs = InMemoryStore(index={"dims": 384, "embed": hash_embed, "fields": ["text"]})
+    for s in (store, theirs):
+        for i in range(10):
+            await s.aput(("c",), f"z{i}", {"text": f"zebra stripes {i}", "tags": ["t"],
+                                           "ok": True})
+        await s.abatch([PutOp(("c",), f"x{i}", {"text": f"green tea number {i}",
+                                                "tags": ["u"], "ok": False})
+                        for i in range(120)])
+    for filter_ in ({"tags": ["t"]}, {"ok": True}):
+        for limit, offset in ((10, 0), (4, 3), (20, 5)):
+            ours = await store.asearch(("c",), query="green tea", filter=filter_,
+                                       limit=limit, offset=offset)
+            assert len(ours) == len(await theirs.asearch(
+                ("c",), query="green tea", filter=filter_, limit=limit, offset=offset))
+            assert all(h.key.startswith("z") and h.score is not None for h in ours)
+        every = await store.asearch(("c",), query="green tea", filter=filter_, limit=10)
+        assert {h.key for h in every} == {f"z{i}" for i in range(10)}
+    assert await store.asearch(("c",), query="tea", filter={"tags": ["none"]}) == []
+
+
 async def test_an_item_does_not_inherit_the_score_of_the_one_before(store: ChatmemStore,
                                                                     mem: Memory) -> None:
     await store.aput(("memories", "u1"), "a", {"text": "I like green tea"})

@@ -32,8 +32,10 @@ The mapping (README § Integrations, LangGraph):
   (``scope="all"``): hybrid, with recency; ``score`` is the recall score;
   reply-following is off, as items are not turns. A message-metadata filter
   restricts it to the namespace prefix and, where it translates, to the LangGraph
-  ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); every hit is checked
-  against the filter in Python too. Filters are JSON-strict, as chatmem's: a
+  ``filter`` (``$eq $ne $gt $gte $lt $lte``, nested objects); what does not
+  translate (``None``, lists, booleans) is checked on the items under the prefix first
+  and the recall reads their keys only; every hit is checked against the filter in
+  Python too. Filters are JSON-strict, as chatmem's: a
   boolean is never a number and ranges compare numbers only (where LangGraph's
   ``InMemoryStore`` would convert ``"5"``). Without a query (or without recall) it
   lists the matching items, newest first. Pending writes are indexed before a
@@ -127,6 +129,9 @@ ITEM_META = "langgraph"
 _SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
 _OPS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"})
 _PAGE = 1000
+#: The most items a semantic search's filter that does not translate to chatmem's is
+#: checked on before the recall ranks them (a filter holds at most 1000 nodes).
+_FILTERED_KEYS = 800
 
 
 class InvalidNamespace(InvalidInput, InvalidNamespaceError):
@@ -898,6 +903,18 @@ class ChatmemStore(BaseStore):
         where = self._prefix_filter(op.namespace_prefix)
         conds, exact = _translate(op.filter, f"message.{ITEM_META}.value")
         where["$and"] += conds
+        if not exact:
+            # what does not translate is checked on every item under the prefix first
+            # (up to _FILTERED_KEYS of them): the recall then reads only their keys, not
+            # the best hits of every item, which may hold none of those it matches
+            # (an item of another namespace under the prefix with one of these keys is
+            # still checked on the hits)
+            matching = await self._listed(op._replace(offset=0, limit=_FILTERED_KEYS + 1))
+            if not matching:
+                return []
+            if len(matching) <= _FILTERED_KEYS:
+                where["$and"].append({f"message.{ITEM_META}.key": {
+                    "$in": sorted({i.key for i in matching})}})
         wanted = op.offset + op.limit
         top_k = min(MAX_TOP_K, wanted if exact else max(wanted * 4, 100))
         # items are documents, not turns: none inherits the score of the one put before
