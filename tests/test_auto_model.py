@@ -357,8 +357,12 @@ async def test_a_store_of_another_model_answers_by_its_words_until_reindex(
     mem = await Memory.open(url, config=minilm)
     try:
         r = await mem.recall("咪咪", session="s", scope="all")
-        assert [h.message.content for h in r.hits][:1] == [cat]
-        # the trip shares no word with the query: its e5 vector is left out, counted
+        # the trip shares no word with the query: its e5 vector is left out, and it
+        # comes as the cat's reply (search.reply_share of the cat's score), not counted
+        assert [h.message.content for h in r.hits] == [cat, trip]
+        assert r.excluded["other_model"] == 0
+        r = await mem.recall("咪咪", session="s", scope="all", follow_replies=False)
+        assert [h.message.content for h in r.hits] == [cat]
         assert r.excluded["other_model"] == 1
         [note] = await mem.context({"role": "user", "content": "咪咪最近怎么样"}, session="s")
         assert cat in note["content"]

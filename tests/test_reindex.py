@@ -344,3 +344,35 @@ async def test_until_reindex_another_models_messages_are_found_by_their_words(
             for m in (mem, dense):
                 if m._indexer is not None:
                     await m._indexer.stop()
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_a_reply_of_another_models_vector_is_a_hit_or_counted_never_both(
+        backend: str, tmp_path: Path) -> None:
+    """Before a reindex, the reply after a full-text match inherits its parent's score
+    (search.reply_share: a share of a score of the query's space, never a cosine of the
+    reply's own vector), as a reply not embedded yet would: it is a hit, and not counted
+    as ``other_model`` too; without replies inheriting it is counted, and not a hit."""
+    key, answer = "where did I leave the spare key?", "under the blue flowerpot by the door"
+    dentist = "the dentist moved my appointment to monday"
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        old = Memory(store, index, Embedder(RecordingProvider(dim=32, model="old")))
+        await old.add([{"session_id": "s", "role": "user", "content": key, "ts": 1000},
+                       {"session_id": "s", "role": "assistant", "content": answer,
+                        "ts": 2000},
+                       {"session_id": "t", "role": "user", "content": dentist,
+                        "ts": 3000}])
+        await old.flush()
+        await old._indexer.stop()  # type: ignore[union-attr]
+        mem = Memory(store, index, Embedder(RecordingProvider(dim=32, model="new")))
+        try:
+            # the three old vectors are the dense pool; full text matches the key only
+            r = await mem.recall("spare key", scope="all", window=0)
+            assert [h.message.content for h in r.hits] == [key, answer]
+            assert r.excluded["other_model"] == 1  # the dentist's: not a hit
+            r = await mem.recall("spare key", scope="all", window=0, follow_replies=False)
+            assert [h.message.content for h in r.hits] == [key]
+            assert r.excluded["other_model"] == 2
+        finally:
+            if mem._indexer is not None:
+                await mem._indexer.stop()

@@ -36,6 +36,9 @@ class Admission:
     excluded: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASONS, 0))
     #: Models whose vectors were skipped (F11: one warning per run lists them).
     other_models: set[str] = field(default_factory=set)
+    #: The ids :func:`by_model` left out for their vectors' model, counted as
+    #: ``other_model`` until :func:`admit` finds one back in the pool.
+    dropped: list[str] = field(default_factory=list)
 
 
 def _model_of(s: ScoredId, model_id: str, legacy_model: str) -> str:
@@ -55,6 +58,7 @@ def by_model(pool: Sequence[ScoredId], *, model_id: str, legacy_model: str) -> A
         if model != model_id:
             out.excluded["other_model"] += 1
             out.other_models.add(model)
+            out.dropped.append(s.message_id)
         else:
             out.kept.append(s)
     return out
@@ -81,9 +85,17 @@ def admit(pool: Sequence[ScoredId], plan: RecallPlan, *, model_id: str,
     """Keep the query model's vectors (:func:`by_model`), scores at or above the floor,
     non-assistant hits with ``others-only`` (legacy vectors without a role count as
     ``user``), and ids the caller does not already have. ``models``: the
-    :func:`by_model` step already run on the pool's sources, whose counts go on."""
-    out = Admission(kept=[]) if models is None else Admission(
-        kept=[], excluded=dict(models.excluded), other_models=set(models.other_models))
+    :func:`by_model` step already run on the pool's sources, whose counts go on; a
+    candidate it left out that is back in ``pool`` is not counted as ``other_model``:
+    a reply inheriting its parent's score (:mod:`.follow`, a share of a score of the
+    query's space, never a cosine of its own vector) is a candidate as a reply not
+    embedded yet is, and a hit is never also counted as dropped."""
+    out = Admission(kept=[])
+    if models is not None:
+        out.excluded.update(models.excluded)
+        out.other_models |= models.other_models
+        back = {s.message_id for s in pool}
+        out.excluded["other_model"] = sum(1 for i in models.dropped if i not in back)
     for s in pool:
         model = _model_of(s, model_id, legacy_model)
         if model != model_id:

@@ -77,7 +77,8 @@ class RecallResult:
     snippets: tuple[Snippet, ...] = ()
     text: str = ""
     #: Why candidates were dropped: other_model (a vector of another model that full
-    #: text did not find: one it found stays, ranked by its words), min_score, role,
+    #: text did not find: one it found stays, ranked by its words, and a reply that
+    #: inherits a candidate's score stays, as a reply: never a hit and counted), min_score, role,
     #: in_context, gone, budget (hits past the characters one recall returns).
     excluded: Mapping[str, int] = field(default_factory=dict)
     #: The scope that was applied, and whether a wider request was clamped to it (F8).
