@@ -474,6 +474,35 @@ async def test_query_matches_exact_reference_with_and_without_filters(pair: Pair
     assert await pair.index.query(unit_vectors(1, 5, 1)[0], 5) == []  # no vector of that size
 
 
+async def test_a_search_under_the_query_models_space_returns_k_of_it(pair: Pair) -> None:
+    """F11 before a reindex: recall searches again under its model (and legacy vectors
+    when they count as it) when another model's vectors of the same width took places
+    (Memory._of_own_model). Every backend pushes the model down, with a scope filter
+    beside it, and answers the k nearest of that space, as the reference."""
+    msgs = await pair.store.append([
+        Message(session_id=f"s{i % 3}", content=f"m{i}", ts=1000 + i, id=f"id-{i:03d}")
+        for i in range(90)])
+    vecs = unit_vectors(90, 16, 5)
+    q = unit_vectors(1, 16, 6)[0]
+    # the old model's vectors the nearest to the query: it would take every place
+    vecs[:60] = (vecs[:60] * 0.1 + q) / np.linalg.norm(vecs[:60] * 0.1 + q, axis=1,
+                                                          keepdims=True)
+    models = ["test:old"] * 60 + ["test:new"] * 20 + [None] * 10
+    entries = [entry(m, v, model_id=model) for m, v, model in zip(msgs, vecs, models)]
+    await pair.index_entries(entries)
+    own = {"model_id": "test:new"}
+    with_legacy = {"$or": [{"model_id": "test:new"}, {"model_id": None}]}
+    for where in (own, with_legacy, {"session_id": "s1", **own},
+                  {"session_id": {"$in": ["s0", "s2"]}, **with_legacy},
+                  {"$and": [{"$or": [{"session_id": "s0"}, {"role": "user"}]}, own]}):
+        want = ranked(entries, q, where)
+        assert want and not any(i in want for i in ranked(entries, q, {"model_id": "test:old"}))
+        for k in (1, 5, 20):
+            assert await ids(pair.index, q, k, where) == want[:k], (where, k)
+    # unfiltered, the old model's vectors take all 20 places
+    assert {h.model_id for h in await pair.index.query(q, 20)} == {"test:old"}
+
+
 async def test_narrow_filter_still_returns_k(pair: Pair) -> None:
     entries = await indexed_corpus(pair, sessions=3, per=40)
     q = unit_vectors(1, 16, 5)[0]

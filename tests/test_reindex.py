@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -376,3 +377,55 @@ async def test_a_reply_of_another_models_vector_is_a_hit_or_counted_never_both(
         finally:
             if mem._indexer is not None:
                 await mem._indexer.stop()
+
+
+def _near(q: np.ndarray, away: np.ndarray, by: float) -> np.ndarray:
+    v = q + by * away
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_other_models_vectors_of_the_same_width_take_no_place_of_the_query_models(
+        backend: str, tmp_path: Path) -> None:
+    """F11 before a reindex: 200 vectors of the old model nearer the question than the
+    20 of the new model, all of one width. The index compared them all and the pool of
+    20 (top_k 5 × 4) held only old ones: no hit. The search of the query model's own
+    space gives its 5 nearest, on every backend the same; the old ones are still
+    counted as ``other_model``, and their messages, sharing no word, are no hit."""
+    async with BACKENDS[backend](tmp_path) as (store, index):
+        mem = Memory(store, index, Embedder(RecordingProvider(dim=32, model="new")),
+                     config={"hybrid": {"enabled": False}})
+        both = Memory(store, index, Embedder(RecordingProvider(dim=32, model="new")))
+        try:
+            olds = await mem.add([{"session_id": f"o{i}", "content": f"old note {i}"}
+                                  for i in range(200)])
+            news = await mem.add([{"session_id": f"n{i}", "content": f"new note {i}"}
+                                  for i in range(20)])
+            await mem.flush()
+            query = "apple pie"
+            q = np.asarray(await mem.embedder.embed_one(query))  # type: ignore[union-attr]
+            rng = np.random.default_rng(7)
+            away = rng.normal(size=(2, 32)).astype(np.float32)
+            away -= np.outer(away @ q, q)  # orthogonal to the query
+            away /= np.linalg.norm(away, axis=1, keepdims=True)
+            # every old vector nearer the question than any new one
+            entries = [message_entry(m, vector=_near(q, away[0], 0.01 * (1 + i / 200)),
+                                     model_id="test:old", origin_platform=None,
+                                     resource_id=None, session_metadata={})
+                       for i, m in enumerate(olds)]
+            entries += [message_entry(m, vector=_near(q, away[1], 0.2 + 0.1 * i),
+                                      model_id="test:new", origin_platform=None,
+                                      resource_id=None, session_metadata={})
+                        for i, m in enumerate(news)]
+            await mem.storage.write_entries(entries)
+            assert (await mem.stats())["vectors_by_model"] == {"test:old": 200,
+                                                               "test:new": 20}
+            want = [f"new note {i}" for i in range(5)]
+            for m in (mem, both):  # dense only, and hybrid (no word matches)
+                r = await m.recall(query, scope="all", top_k=5, window=0)
+                assert [h.message.content for h in r.hits] == want
+                assert r.excluded["other_model"] == 20
+        finally:
+            for m in (mem, both):
+                if m._indexer is not None:
+                    await m._indexer.stop()

@@ -2391,11 +2391,19 @@ class Memory:
                 deadline, retries = min(deadline, OUTAGE_PROBE_S), 0
 
         used: list[Vector] = []  # the query vector, to measure full-text-only candidates
+        markers: list[str] = []  # the legacy model, once read: one read per search
+
+        async def legacy_model() -> str:
+            if not markers:
+                markers.append(await self._legacy_model(embedder.model_id))
+            return markers[0]
 
         async def dense() -> list[ScoredId]:
             if query_vector and query_vector[0] is not None:  # a larger tier, same recall
                 used.append(query_vector[0])
-                return await index.query(query_vector[0], pool_size, where)
+                return await self._of_own_model(
+                    index, query_vector[0], pool_size, where,
+                    await index.query(query_vector[0], pool_size, where), legacy_model)
             # refused: a width the store's vectors of the model do not have
             assert self._indexer is not None
             widths = self._indexer.widths
@@ -2410,7 +2418,8 @@ class Memory:
             if query_vector is not None:
                 query_vector.append(vec)
             used.append(vec)
-            return hits
+            return await self._of_own_model(index, vec, pool_size, where, hits,
+                                            legacy_model)
 
         caps = embedder.capabilities
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
@@ -2439,7 +2448,8 @@ class Memory:
                 dense_task.cancel()
         self._note_recovery()
         current = embedder.model_id
-        legacy = await self._legacy_of([*all_dense, *words])
+        legacy = await legacy_model() if any(h.model_id is None for h in words) \
+            else markers[0] if markers else current
         all_dense, words = attributed(all_dense, legacy), attributed(words, legacy)
         dense_hits = [h for h in all_dense if h.model_id == current]
         lexical_hits = self._full_text_only_as(words, current)
@@ -2466,6 +2476,37 @@ class Memory:
         matched = {s.message_id for s in words}
         return fused + [h for h in all_dense
                         if h.model_id != current and h.message_id not in matched], None
+
+    async def _of_own_model(self, index: VectorIndex, vector: Vector, k: int,
+                            where: Mapping[str, Any] | None, hits: list[ScoredId],
+                            legacy_model: Callable[[], Awaitable[str]]) -> list[ScoredId]:
+        """The ``k`` nearest vectors of the query model's space, followed by the vectors
+        of other models among ``hits`` (the ``k`` nearest under ``where``, whatever
+        their model) for admission to count as ``other_model`` (F11); legacy vectors
+        named by their marker's model (``legacy_model``, read once per search).
+
+        Another model's vectors of the query's width are compared inside the index
+        (SQLite's exact search and ANN, pgvector, Qdrant): until ``reindex`` they took
+        places among the ``k`` nearest, and 200 old vectors near a question left none of
+        a pool of 20 to the 20 of the new model (dense recall of top_k 5: no hit). When
+        ``hits`` hold one, the search is made again with the model in the filter, pushed
+        down as any filter (legacy vectors with it when they count as the query's
+        model); a store of one model searches once, as before."""
+        current = self._require_recall()[1].model_id
+        if any(h.model_id is None for h in hits):
+            hits = attributed(hits, await legacy_model())
+        if all(h.model_id == current for h in hits):
+            return hits
+        legacy = await legacy_model()  # a legacy vector beyond the k too
+        space: dict[str, Any] = {"model_id": current} if legacy != current else {
+            "$or": [{"model_id": current}, {"model_id": None}]}
+        within = {**where, **space} if where and not space.keys() & where.keys() \
+            else combine(where, space)
+        try:
+            own = await index.query(vector, k, within)
+        except FilterError:  # the caller's filter leaves no room under the node limit
+            return hits
+        return attributed(own, legacy) + [h for h in hits if h.model_id != current]
 
     async def _legacy_of(self, hits: Sequence[ScoredId]) -> str:
         """F11: the model legacy vectors (no ``model_id``) count as: the marker's
