@@ -377,3 +377,46 @@ async def test_a_store_of_another_model_answers_by_its_words_until_reindex(
         assert r.hits and r.excluded["other_model"] == 0
     finally:
         await mem.close()
+
+
+async def test_a_memory_built_from_its_objects_chooses_as_open_does(tmp_path: Path) -> None:
+    """``Memory(storage=…, embedder=create_embedder())`` (README § A memory from your
+    own objects) with ``embedding.model: auto``: the store's recorded model (e5 for a
+    Chinese store) is the one its queries and documents are embedded with, as with
+    ``Memory.open``; it stayed all-MiniLM-L6-v2, e5's vectors all left out (F11), so
+    "扭伤脚了" found nothing. A new store's first messages choose, and the choice is
+    recorded; an embedder given to two memories gives each store its own model."""
+    _needs_e5()
+    from chatmem.embedding import create_embedder
+    from chatmem.store import SqliteStore
+
+    await (await _fill(f"sqlite:///{tmp_path}/zh.db", CHINESE)).close()
+    shared = create_embedder()
+    zh = await SqliteStore.open(tmp_path / "zh.db")
+    async with Memory(storage=zh, vector=zh, embedder=shared) as mem:
+        assert mem.embedder is not None
+        assert mem.embedder.model_id == f"local:{MULTILINGUAL_MODEL}"
+        assert (await mem.stats())["embedder"]["auto"] == {"chosen": MULTILINGUAL_MODEL,
+                                                          "tentative": None}
+        r = await mem.recall("扭伤脚了", top_k=1, scope="all", window=0)
+        assert [h.message.content for h in r.hits] == [CHINESE[2]]
+        assert r.excluded["other_model"] == 0
+    # without async with: the first embedding (this recall's query) reads the store
+    zh = await SqliteStore.open(tmp_path / "zh.db")
+    mem = Memory(storage=zh, vector=zh, embedder=shared)
+    try:
+        r = await mem.recall("扭伤脚了", top_k=1, scope="all", window=0)
+        assert [h.message.content for h in r.hits] == [CHINESE[2]]
+    finally:
+        await mem.close()
+    # new stores: their first messages choose, each its own, recorded
+    for name, texts, model in (("new-zh", CHINESE, MULTILINGUAL_MODEL),
+                               ("new-en", ENGLISH, ENGLISH_MODEL)):
+        store = await SqliteStore.open(tmp_path / f"{name}.db")
+        async with Memory(storage=store, vector=store, embedder=shared) as mem:
+            await mem.add([Message(session_id="s", content=t) for t in texts])
+            await mem.flush()
+            assert (await mem.stats())["vectors_by_model"] == {f"local:{model}": 3}
+            assert await mem.store.meta_get("embedding", "auto_model") == model
+    assert isinstance(shared.provider, AutoProvider) and shared.provider.chosen is None
+    await shared.aclose()

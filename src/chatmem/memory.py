@@ -519,7 +519,19 @@ class Memory:
                    if isinstance(store, (str, os.PathLike)) else ""))
         index = self.storage.index
         _check_embedder(embedder)
+        if embedder is not None and isinstance(embedder.provider, AutoProvider):
+            # auto chooses per store: a shared embedder (the server's namespaces, one
+            # per tenant) gets a view of its own for this store, with the same cache,
+            # settings and status; its choice is read from the store before its first
+            # embedding (this constructor cannot read it: _settle_auto_model)
+            view = embedder.provider.for_store()
+            view.on_first_use = self._settle_auto_model
+            embedder = copy.copy(embedder)
+            embedder.provider = view
         self.embedder = embedder
+        #: Whether :meth:`_settle_auto_model` has run (and its lock: once per memory).
+        self._auto_settled = False
+        self._auto_lock = asyncio.Lock()
         opening = [k for k in _OPEN_ARGUMENTS if k in options and k not in _ARGUMENTS]
         if opening:
             raise InvalidInput(
@@ -652,13 +664,6 @@ class Memory:
                 await built.aclose()
             raise
         try:
-            if embedder is not None and isinstance(embedder.provider, AutoProvider):
-                # auto chooses per store: a shared embedder (the server's namespaces,
-                # one per tenant) gets a view of its own for this store, with the same
-                # cache, settings and status
-                fresh = embedder.provider.for_store()
-                embedder = copy.copy(embedder)
-                embedder.provider = fresh
             memory = cls(storage, embedder=built or embedder, config=cfg)
             memory._owns_embedder = built is not None
             await memory._settle_auto_model()
@@ -675,10 +680,20 @@ class Memory:
     async def _settle_auto_model(self) -> None:
         """``embedding.model: auto`` (:mod:`chatmem.embedding.auto`): the store's recorded
         choice, else the model of the vectors it holds, else a choice at the first
-        embedding of documents, from its first messages, recorded in the store."""
+        embedding of documents, from its first messages, recorded in the store. Once per
+        memory: :meth:`open` runs it, ``async with``, :meth:`reindex` and :meth:`stats`
+        of a memory built with ``Memory()``, else its embedder's first call."""
         provider = self.embedder.provider if self.embedder is not None else None
-        if not isinstance(provider, AutoProvider):
+        if not isinstance(provider, AutoProvider) or self._auto_settled:
             return
+        async with self._auto_lock:
+            if not self._auto_settled:
+                await self._read_auto_model(provider)
+                self._auto_settled = True
+                provider.on_first_use = None
+
+    async def _read_auto_model(self, provider: AutoProvider) -> None:
+        """:meth:`_settle_auto_model`'s rules, for ``provider``, this memory's view."""
         recorded = await self.store.meta_get(AUTO_META_NAMESPACE, AUTO_META_KEY)
         tentative = await self.store.meta_get(AUTO_META_NAMESPACE, AUTO_TENTATIVE_KEY)
         # vectors made under a tentative choice do not decide (auto.MIN_SAMPLE_LETTERS)
@@ -742,6 +757,7 @@ class Memory:
         self._indexer.enqueue([stored[i] for i in ids if i in stored])
 
     async def __aenter__(self) -> Memory:
+        await self._settle_auto_model()  # a memory built with Memory(): its store's model
         self._start_indexer()
         return self
 
@@ -1157,6 +1173,7 @@ class Memory:
                                f"{describe(progress)}")
         index, embedder = self._require_recall()
         assert self._indexer is not None
+        await self._settle_auto_model()  # the model to reindex to is the store's choice
         self._start_indexer()
         current = embedder.model_id
         size = embedder.dimensions  # the size of the configured model's vectors, if known
@@ -2720,6 +2737,7 @@ class Memory:
     # ------------------------------------------------------------------ housekeeping
 
     async def stats(self) -> dict[str, Any]:
+        await self._settle_auto_model()  # the store's model, as this reports it
         s = await self.storage.stats()
         by_model = dict(s.vectors_by_model)
         out: dict[str, Any] = {

@@ -25,8 +25,10 @@ One store holds one model's vectors, so the choice is made once and kept. In ord
    store's), made again at the next documents, and when the model in use changes the
    memory embeds the messages of the old one again (``on_switch``).
 
-Rules 1 and 2 are applied by :meth:`chatmem.Memory.open`, which gives every store its
-own view (:meth:`AutoProvider.for_store`) of an embedder passed to several memories.
+Rules 1 and 2 are applied by :meth:`chatmem.Memory.open`, and by a memory built with
+``Memory(storage=…, embedder=…)`` at ``async with`` or before its first embedding
+(:attr:`AutoProvider.on_first_use`); every memory has its own view
+(:meth:`AutoProvider.for_store`) of an embedder passed to several memories.
 Until a choice exists, queries are embedded with all-MiniLM-L6-v2 (the store holds
 no vector to compare with). Outside a memory (an :class:`~chatmem.embedding.Embedder`
 used on its own) there is no store to decide for: ``auto`` is all-MiniLM-L6-v2. Set
@@ -133,6 +135,10 @@ class AutoProvider:
         #: Called with the model id of the vectors to embed again when the model in use
         #: changes (a tentative choice gave way); set by the memory that owns this.
         self.on_switch: Callable[[str], Awaitable[None]] | None = None
+        #: Applies rules 1 and 2 from the store before the first call (set by a memory
+        #: built with ``Memory()``, which cannot read its store while it is built);
+        #: cleared once it has run.
+        self.on_first_use: Callable[[], Awaitable[None]] | None = None
         self._provider(ENGLISH_MODEL)  # fail now, naming the fix, if it cannot load
 
     def for_store(self) -> AutoProvider:
@@ -246,6 +252,11 @@ class AutoProvider:
         """One Embedder call at a time while the choice can still change (none or a
         tentative one): its cache keys and its vectors then come from one model. Free
         once the choice is final."""
+        if self.on_first_use is not None:
+            async with self._lock:
+                if self.on_first_use is not None:
+                    await self.on_first_use()
+                    self.on_first_use = None
         if self._chosen is not None:
             yield
             return
