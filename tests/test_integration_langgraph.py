@@ -25,6 +25,7 @@ from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import (
     BaseStore,
+    GetOp,
     Item,
     ListNamespacesOp,
     MatchCondition,
@@ -512,21 +513,47 @@ async def test_whole_value_is_embedded_by_default(mem: Memory) -> None:
     assert (await store.asearch(("docs",), query="turquoise"))[0].key == "a"
 
 
-async def test_batch_of_mixed_ops(store: ChatmemStore) -> None:
-    from langgraph.store.base import GetOp, ListNamespacesOp, PutOp, SearchOp
-
-    results = await store.abatch([
+async def test_a_batch_reads_before_it_writes_as_langgraphs_stores(store: ChatmemStore,
+                                                                    mem: Memory) -> None:
+    """LangGraph's InMemoryStore and PostgresStore answer a batch's reads (get, search,
+    list_namespaces) against the items as they were before the batch, then apply the
+    last put (or delete) of each namespace and key. ChatmemStore ran the ops in order:
+    a get after a put of the same batch read the new value, where code moving from
+    LangGraph's stores read the old one."""
+    ops = [
         PutOp(("a",), "k", {"text": "one"}),
         GetOp(("a",), "k"),
+        PutOp(("a",), "old", {"text": "after"}),
+        GetOp(("a",), "old"),
         SearchOp(("a",)),
+        PutOp(("b",), "new", {"text": "new"}),
         ListNamespacesOp(),
-        PutOp(("a",), "k", None),
-        GetOp(("a",), "k"),
-    ])
-    assert results[0] is None and results[4] is None and results[5] is None
-    assert isinstance(results[1], Item) and results[1].value == {"text": "one"}
-    assert [i.key for i in results[2]] == ["k"]  # type: ignore[union-attr]
-    assert results[3] == [("a",)]
+        PutOp(("a",), "k", {"text": "two"}),
+        PutOp(("a",), "old", None),
+        PutOp(("a",), "gone", {"text": "put, then deleted"}),
+        PutOp(("a",), "gone", None),
+    ]
+    theirs = InMemoryStore()
+    answers = []
+    for s in (store, theirs):
+        await s.aput(("a",), "old", {"text": "before"})
+        results = await s.abatch(ops)
+        answers.append([
+            [(i.key, i.value) for i in r] if isinstance(r, list) and r
+            and isinstance(r[0], Item) else
+            (r.key, r.value) if isinstance(r, Item) else r for r in results])
+        after = [await s.aget(ns, key) for ns, key in
+                 [(("a",), "k"), (("a",), "old"), (("a",), "gone"), (("b",), "new")]]
+        answers.append([None if i is None else i.value for i in after])
+    assert answers[0] == answers[2] and answers[1] == answers[3]
+    assert answers[0] == [None, None, None, ("old", {"text": "before"}),
+                          [("old", {"text": "before"})], None, [("a",)],
+                          None, None, None, None]
+    assert answers[1] == [{"text": "two"}, None, None, {"text": "new"}]
+    # the first put of "k" and the put of "gone" were never written
+    assert [m.content for m in (await mem.get([message_id(("a",), "k")])).values()] \
+        == ["two"]
+    assert await mem.get([message_id(("a",), "gone")]) == {}
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:
@@ -683,31 +710,77 @@ _FILTER = st.none() | st.dictionaries(
     _SCALAR | st.dictionaries(st.sampled_from(["$eq", "$ne", "$gt", "$lte", "$in", "$x"]),
                               _SCALAR | st.lists(_SCALAR, max_size=2), max_size=2), max_size=2)
 _COUNT = st.integers(-2, 12)
+# a batch's ops, given to abatch as they are (LangGraph's methods check the namespace
+# and write the key with str() before they make an op): two namespaces and two keys,
+# so that its puts, gets and searches meet
+_BATCH_NS = st.sampled_from([("m",), ("m", "u1")])
+_BATCH_KEY = st.sampled_from(["k", "k2"])
+_BATCH = st.tuples(st.just("batch"), st.lists(st.one_of(
+    st.tuples(st.just("put"), _BATCH_NS, _BATCH_KEY, _ITEM),
+    st.tuples(st.just("get"), _BATCH_NS, _BATCH_KEY),
+    st.tuples(st.just("delete"), _BATCH_NS, _BATCH_KEY),
+    st.tuples(st.just("search"), _BATCH_NS,
+              _FILTER.filter(lambda f: not _has_range(f)), st.integers(0, 12),
+              st.integers(0, 12))), min_size=2, max_size=6))
 _OPS = st.lists(st.one_of(
     st.tuples(st.just("put"), _NS, _KEY, _ITEM),
     st.tuples(st.just("get"), _NS, _KEY),
     st.tuples(st.just("delete"), _NS, _KEY),
     st.tuples(st.just("search"), _NS, _FILTER, _COUNT, _COUNT),
     st.tuples(st.just("list"), st.none() | _NS, st.none() | _NS,
-              st.none() | st.integers(-1, 4), _COUNT, _COUNT)), min_size=1, max_size=8)
+              st.none() | st.integers(-1, 4), _COUNT, _COUNT),
+    _BATCH), min_size=1, max_size=8)
+
+
+def _batch_op(op: tuple[Any, ...]) -> Any:
+    """The LangGraph op of one call of a batch."""
+    kind, *args = op
+    if kind == "put":
+        return PutOp(*args)
+    if kind == "get":
+        return GetOp(*args)
+    if kind == "delete":
+        return PutOp(*args, None)
+    prefix, filter_, limit, offset = args
+    return SearchOp(prefix, filter_, limit, offset)
+
+
+def _answer(kind: str, result: Any) -> Any:
+    """A call's answer, as the comparison reads it."""
+    if kind == "get":
+        return None if result is None else (result.namespace, result.key, result.value)
+    if kind == "search":
+        return sorted(repr((h.namespace, h.key, h.value)) for h in result)
+    return result
 
 
 async def _apply(store: BaseStore, op: tuple[Any, ...]) -> Any:
     kind, *args = op
+    if kind == "batch":
+        results = await store.abatch([_batch_op(o) for o in args[0]])
+        return [_answer(o[0], r) for o, r in zip(args[0], results, strict=True)]
     if kind == "put":
         return await store.aput(*args)
     if kind == "get":
-        item = await store.aget(*args)
-        return None if item is None else (item.namespace, item.key, item.value)
+        return _answer(kind, await store.aget(*args))
     if kind == "delete":
         return await store.adelete(*args)
     if kind == "search":
         prefix, filter_, limit, offset = args
-        hits = await store.asearch(prefix, filter=filter_, limit=limit, offset=offset)
-        return sorted(repr((h.namespace, h.key, h.value)) for h in hits)
+        return _answer(kind, await store.asearch(prefix, filter=filter_, limit=limit,
+                                                 offset=offset))
     prefix, suffix, depth, limit, offset = args
     return await store.alist_namespaces(prefix=prefix, suffix=suffix, max_depth=depth,
                                         limit=limit, offset=offset)
+
+
+async def _whole(store: BaseStore, call: tuple[Any, ...]) -> Any:
+    """Every item a search ``call`` may answer (its filter, no page), or None."""
+    if call[0] != "search":
+        return None
+    with contextlib.suppress(Exception):  # the call itself meets the error
+        return await _apply(store, ("search", call[1], call[2], 10**6, 0))
+    return None
 
 
 def _has_range(filter_: Any) -> bool:
@@ -722,7 +795,9 @@ def _has_range(filter_: Any) -> bool:
 @given(ops=_OPS)
 def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
         tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[Any, ...]]) -> None:
-    """Random calls on ChatmemStore and on LangGraph's InMemoryStore side by side: ours
+    """Random calls on ChatmemStore and on LangGraph's InMemoryStore side by side (batches
+    of puts, gets, deletes and searches given to ``abatch`` among them, each of their
+    answers compared as a call's, the searches' against the items before the batch): ours
     raises nothing but a ChatmemError (a value JSON cannot hold, named) or the error
     LangGraph's own store raises for the same call, and once ours has refused nothing,
     ``get`` and filtered ``search`` answer the same. (``list_namespaces`` is left out of
@@ -743,6 +818,10 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
             ours, theirs = ChatmemStore(memory), InMemoryStore()
             diverged = False  # after a value we refused, the two stores differ
             for op in ops:
+                calls = op[1] if op[0] == "batch" else [op]
+                # every item a search may answer, before the call: a batch's searches
+                # read the items as they were before it, as LangGraph's stores read them
+                wholes = [await _whole(theirs, call) for call in calls]
                 expected: Any = None
                 expected_error: Exception | None = None
                 try:
@@ -756,7 +835,10 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
                     # only None and booleans are refused (by design: "None", "True")
                     assert not str(exc).startswith("key must be") \
                         or op[2] is None or isinstance(op[2], bool), (op, exc)
-                    diverged = diverged or (op[0] == "put" and expected_error is None)
+                    # a batch with a call we refuse runs none of them
+                    writes = op[0] == "put" or (op[0] == "batch" and any(
+                        call[0] in ("put", "delete") for call in calls))
+                    diverged = diverged or (writes and expected_error is None)
                     continue
                 except Exception as exc:
                     assert type(exc) is type(expected_error), (op, exc, expected_error)
@@ -764,14 +846,16 @@ def test_any_calls_answer_like_langgraphs_store_or_name_what_chatmem_refuses(
                 if op[0] == "search" and _has_range(op[2]):
                     continue
                 assert expected_error is None, (op, expected_error)
-                if diverged or op[0] not in ("get", "search"):
+                if diverged:
                     continue
-                if op[0] == "get":
-                    assert got == expected, op
-                    continue
-                whole = await _apply(theirs, ("search", op[1], op[2], 10**6, 0))
-                assert len(got) == len(expected), op
-                assert set(got) <= set(whole), op
+                if op[0] != "batch":
+                    got, expected = [got], [expected]
+                for call, whole, mine, its in zip(calls, wholes, got, expected, strict=True):
+                    if call[0] == "get":
+                        assert mine == its, (op, call)
+                    elif call[0] == "search":
+                        assert len(mine) == len(its), (op, call)
+                        assert set(mine) <= set(whole), (op, call)
 
     asyncio.run(run())
 

@@ -42,6 +42,10 @@ The mapping (README § Integrations, LangGraph):
   semantic search (``flush_before_search``).
 * **list_namespaces** lists the namespaces that hold items (prefix/suffix
   conditions with ``*`` wildcards, ``max_depth``, ``limit``, ``offset``).
+* **batch** runs as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run it: the
+  batch's reads answer the items as they were before it, then the last put (or
+  delete) of each namespace and key is applied (a ``get`` after a ``put`` of the same
+  key in one batch reads the old value).
 
 TTLs are not supported (``supports_ttl = False``): use chatmem's retention. A ``ttl``
 is refused with :class:`TTLNotSupported` (an ``InvalidInput`` that is also the
@@ -592,7 +596,8 @@ class ChatmemStore(BaseStore):
         return asyncio.run_coroutine_threadsafe(self._abatch(list(ops)), loop).result()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ``ops`` in order (on the memory's own loop when called from another)."""
+        """Run ``ops`` as LangGraph's stores run a batch (on the memory's own loop when
+        called from another): see :meth:`_abatch`."""
         running = asyncio.get_running_loop()
         with self._bind_lock:
             if self._loop is None or self._loop.is_closed():
@@ -606,23 +611,30 @@ class ChatmemStore(BaseStore):
             asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
+        """Run a batch as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run one:
+        its reads (``get``, ``search``, ``list_namespaces``) answer the items as they
+        were before the batch, and then the last put (or delete) of each namespace and
+        key is applied, in the order of each key's first put; an earlier put of a key
+        in the batch is not applied."""
         for op in ops:  # every op before any runs: a bad one runs none of them
             _check_op(op)
         if not self._healed:
             await self._heal()
-        results: list[Result] = []
-        for op in ops:
+        results: list[Result] = [None] * len(ops)
+        puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        for i, op in enumerate(ops):
             if isinstance(op, GetOp):
-                results.append(await self._get(op))
+                results[i] = await self._get(op)
             elif isinstance(op, PutOp):
-                await self._put(op)
-                results.append(None)
+                puts[(op.namespace, op.key)] = op
             elif isinstance(op, SearchOp):
-                results.append(await self._search(op))
+                results[i] = await self._search(op)
             elif isinstance(op, ListNamespacesOp):
-                results.append(await self._list_namespaces(op))
+                results[i] = await self._list_namespaces(op)
             else:
                 raise ValueError(f"Unknown operation type: {type(op)}")
+        for put in puts.values():
+            await self._put(put)
         return results
 
     # ------------------------------------------------------------------ operations
