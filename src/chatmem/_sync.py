@@ -90,6 +90,29 @@ class BlockingWrapper(Generic[C]):
             self._thread, type(self)._aclose_object, self._inner)
         self._finalizer.atexit = False
 
+    # The seam for integrations that run the wrapped object's coroutines themselves (the
+    # LangGraph store, the LlamaIndex memory block): they use these, never the private
+    # attributes (tests/test_layers.py checks it).
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop that runs the wrapped object, in the wrapper's own thread
+        (closed once :meth:`close` has run): a coroutine of the object runs there only,
+        submitted with :meth:`start` (or ``asyncio.run_coroutine_threadsafe``) from
+        another thread."""
+        return self._loop
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has begun (a call then fails with :attr:`closed_error`)."""
+        return self._closed
+
+    def in_own_thread(self) -> bool:
+        """Whether the caller runs on the wrapper's loop thread (a callback the wrapped
+        object runs): a blocking call there would wait for itself for ever, and a
+        coroutine of the object can be awaited there directly."""
+        return threading.get_ident() == self._thread.ident
+
     def _refusal(self) -> Exception | None:
         """Why a call cannot run now (it would fail or wait for ever), else ``None``."""
         name = type(self).__name__
@@ -98,7 +121,7 @@ class BlockingWrapper(Generic[C]):
                 f"this {name} was opened in process {self._pid}, and this process is a "
                 "fork of it: its event loop thread did not survive the fork. Open "
                 f"another {name} in this process")
-        if threading.get_ident() == self._thread.ident:
+        if self.in_own_thread():
             return self._own_thread_error()
         if self._closed:
             return self.closed_error(f"this {name} is closed: open another one")
@@ -119,8 +142,8 @@ class BlockingWrapper(Generic[C]):
 
         return asyncio.run_coroutine_threadsafe(_await(), self._loop)
 
-    def _start(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
-               ) -> concurrent.futures.Future[T]:
+    def start(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
+              ) -> concurrent.futures.Future[T]:
         """``coro`` submitted to the wrapper's loop, or why it cannot run now raised
         (:meth:`_refusal`; the coroutine is closed unrun, so no "never awaited"
         warning). Also for callers that await the future on a loop of their own."""
@@ -132,7 +155,7 @@ class BlockingWrapper(Generic[C]):
             coro.close()
         raise refusal
 
-    def _closed_while_running(self) -> Exception:
+    def closed_while_running(self) -> Exception:
         """The error of a call that :meth:`close` ended while it ran."""
         return self.closed_error(f"this {type(self).__name__} was closed while the call ran")
 
@@ -141,7 +164,7 @@ class BlockingWrapper(Generic[C]):
             return future.result()
         except concurrent.futures.CancelledError:
             if self._closed:  # close() ended the call while it ran
-                raise self._closed_while_running() from None
+                raise self.closed_while_running() from None
             raise
         except BaseException:
             # e.g. KeyboardInterrupt while waiting: the work stops too (a no-op once done)
@@ -149,7 +172,7 @@ class BlockingWrapper(Generic[C]):
             raise
 
     def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        return self._wait(self._start(coro))
+        return self._wait(self.start(coro))
 
     @staticmethod
     async def _aclose_object(inner: Any) -> None:
@@ -166,7 +189,7 @@ class BlockingWrapper(Generic[C]):
         if os.getpid() != self._pid:
             self._closed = True
             return
-        if threading.get_ident() == self._thread.ident:
+        if self.in_own_thread():
             if self._closed:
                 return
             raise self._own_thread_error()  # the loop cannot stop itself and go on

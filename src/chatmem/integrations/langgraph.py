@@ -467,7 +467,7 @@ class ChatmemStore(BaseStore):
                  flush_before_search: bool = True) -> None:
         if isinstance(memory, SyncMemory):
             self.memory: Memory = memory.memory
-            self._loop: asyncio.AbstractEventLoop | None = memory._loop
+            self._loop: asyncio.AbstractEventLoop | None = memory.loop
         elif isinstance(memory, Memory):
             self.memory = memory
             try:

@@ -31,7 +31,6 @@ import json
 import logging
 import re
 import sys
-import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -574,17 +573,17 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         if not isinstance(mem, SyncMemory):
             coro: Coroutine[Any, Any, T] = call(mem)
             return await (_finished(asyncio.ensure_future(coro)) if finish else coro)
-        if threading.get_ident() == mem._thread.ident:  # already on its loop
+        if mem.in_own_thread():  # already on its loop
             inner: asyncio.Future[T] = asyncio.ensure_future(call(mem.memory))
         else:
             # refused as SyncMemory's own calls are (StoreClosed after close(), a forked
             # process), not a RuntimeError from its stopped loop or a wait for ever
-            inner = asyncio.wrap_future(mem._start(call(mem.memory)))
+            inner = asyncio.wrap_future(mem.start(call(mem.memory)))
         try:
             return await (_finished(inner) if finish else inner)
         except asyncio.CancelledError:
-            if inner.cancelled() and mem._closed:  # close() ended the call
-                raise mem._closed_while_running() from None
+            if inner.cancelled() and mem.closed:  # close() ended the call
+                raise mem.closed_while_running() from None
             raise
 
     def _session(self, given: object) -> str:
