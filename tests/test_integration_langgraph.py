@@ -496,6 +496,10 @@ async def test_a_blank_query_lists_as_no_query_does(store: ChatmemStore) -> None
 
 
 async def test_index_false_and_per_item_fields(store: ChatmemStore) -> None:
+    """An item put with index=False is found by get and by a search without a query, not
+    by a query, even one whose answer is shorter than limit: as LangGraph's PostgresStore
+    answers (its query search joins the items' vectors), which a production user moves
+    from; InMemoryStore would fill the answer with it, score None."""
     await store.aput(("docs",), "secret", {"text": "unicorn password"}, index=False)
     await store.aput(("docs",), "title", {"title": "unicorn stories", "text": "other"},
                      index=["title"])

@@ -23,7 +23,8 @@ The mapping (README § Integrations, LangGraph):
   ``langgraph`` holds the key, the namespace, the whole value and the creation
   time, so ``get`` returns the value intact. An item put with ``index=False``
   (or whose fields hold no text) is stored unembedded (role ``system``): ``get``
-  and filtered ``search`` find it, a semantic query does not.
+  and filtered ``search`` find it, a semantic query does not, as LangGraph's
+  ``PostgresStore`` answers (``InMemoryStore`` fills a short answer with it).
 * **put** replaces the message (erase, then add; ``created_at`` is kept; the
   item's lock held from its read to its end, a new key's too, in every process
   sharing the store, and the old value kept in the store's metadata until the new
