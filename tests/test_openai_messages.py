@@ -374,6 +374,79 @@ async def test_a_call_cut_from_its_answers_is_a_note_not_assistant_text() -> Non
     await mem.close()
 
 
+async def sqlite_memory(tmp_path: Path, **options: Any) -> Memory:
+    return await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                             embedder=Embedder(RecordingProvider()), **options)
+
+
+@pytest.mark.parametrize("recall", [True, False])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10])
+@pytest.mark.parametrize("stored_first", [True, False])
+async def test_an_agent_loop_turn_of_tool_answers_goes_after_its_call(
+        tmp_path: Path, n: int, recall: bool, stored_first: bool) -> None:
+    """README's loop in an agent: the model's reply (tool calls) is stored, the tools'
+    answers are the next turn, ``[*context(turn), *turn]`` goes to the model. The call
+    came back as a labelled user note (last_messages ≥ 1) or not at all (0), so the
+    turn's tool messages followed no call and the API refused the list. The call now
+    ends the context (with the answers stored before the turn), whatever N is."""
+    mem = await sqlite_memory(tmp_path, last_messages=n, semantic_recall=recall)
+    said = [AGENT_TURN[0]]
+    turns = [said, AGENT_TURN[1:2], AGENT_TURN[2:4], AGENT_TURN[4:5]]
+    for i, turn in enumerate(turns):
+        if i % 2:  # the model's reply: stored after the call
+            await mem.add(turn, session="s1")
+            continue
+        if stored_first:
+            await mem.add(turn, session="s1")
+        got = await mem.turn_context(turn, session="s1")
+        assert_valid_for_the_api([*got.messages, *turn], got.recall.text)
+        if not stored_first:
+            await mem.add(turn, session="s1")
+        if i == 2:
+            last = got.messages[1:] if got.recall.text else got.messages
+            assert last[-1] == {"role": "assistant", "content": None,
+                                "tool_calls": AGENT_TURN[1]["tool_calls"]}
+            assert len(last) == min(max(n, 1), 2)  # the call even past N (0, 1)
+    await mem.close()
+
+
+async def test_a_turn_answering_the_rest_of_a_call_follows_its_stored_answers(
+        tmp_path: Path) -> None:
+    """One call's answer stored, the other in the turn: the call and the stored answer
+    end the context, the turn's answer follows them."""
+    mem = await sqlite_memory(tmp_path, last_messages=0, semantic_recall=False)
+    await mem.add(AGENT_TURN[:3], session="s1")
+    turn = AGENT_TURN[3:4]
+    ctx = await mem.context(turn, session="s1")
+    assert_valid_for_the_api([*ctx, *turn], "")
+    assert ctx == [{"role": "assistant", "content": None,
+                    "tool_calls": AGENT_TURN[1]["tool_calls"]},
+                   {"role": "tool", "tool_call_id": "call_f", "content": INJECTION}]
+    await mem.close()
+
+
+async def test_a_turn_of_answers_without_their_call_is_refused_naming_it(
+        tmp_path: Path) -> None:
+    """No context makes ``[*context, *turn]`` valid when the call is not the session's
+    last stored message before its answers, or a call of it has no answer: refused,
+    naming the turn's message and what to do, instead of a list the API refuses."""
+    mem = await sqlite_memory(tmp_path, last_messages=5, semantic_recall=False)
+    turn = AGENT_TURN[2:4]
+    with pytest.raises(InvalidInput, match=r"^turn\[0\] answers the tool call 'call_f' "
+                       r"\(tool_call_id\), but the session's last stored message"):
+        await mem.context(turn, session="s1")  # nothing stored
+    await mem.add(AGENT_TURN[:2], session="s1")
+    await mem.add([{"role": "user", "content": "hurry"}], session="s1")
+    with pytest.raises(InvalidInput, match=r"^turn\[0\] answers the tool call 'call_f'"):
+        await mem.context(turn, session="s1")  # another message after the call
+    await mem.add(AGENT_TURN[:2], session="s2")
+    with pytest.raises(InvalidInput, match=r"^turn answers tool calls of the session's last "
+                       r"assistant message, whose call\(s\) 'call_g' have no answer"):
+        await mem.context(AGENT_TURN[2], session="s2")
+    assert len(await mem.context(turn, session="s2")) == 2  # with both answers
+    await mem.close()
+
+
 async def test_a_reply_object_of_the_openai_client_is_stored_as_is() -> None:
     openai = pytest.importorskip("openai")
     reply = openai.types.chat.ChatCompletionMessage.model_validate(

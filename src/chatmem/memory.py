@@ -113,7 +113,7 @@ from .recall.budget import nearest_first
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
-from .recall.last import last_messages
+from .recall.last import check_opening, last_messages, opening_answers, trailing_call
 from .recall.period import Period, named_period
 from .recall.render import LABELS
 from .recall.request import before_turn, id_list, turn_inputs
@@ -411,6 +411,9 @@ def _check_embedder(embedder: object) -> None:
 
 #: The longest store or vector index URL Memory.open takes (a path's longest on Linux).
 MAX_URL_CHARS = 4096
+#: Most stored messages :meth:`Memory.context` reads back to find the call a turn's first
+#: tool answers answer (behind the answers stored before the turn).
+MAX_CALL_READ = 4096
 
 
 def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
@@ -2683,7 +2686,10 @@ class Memory:
         as chat-completions messages (``[*context, *messages]`` goes to the model): an
         assistant's ``tool_calls`` with the ``tool`` messages answering them, and what
         cannot go as such a group as a labelled ``user`` message; nothing stored comes
-        back as ``system`` but a system message (:mod:`chatmem.recall.last`).
+        back as ``system`` but a system message (:mod:`chatmem.recall.last`). A turn
+        that begins with ``tool`` answers gets the stored call they answer as the last
+        message (past ``last_messages`` too), or an :class:`InvalidInput` when the
+        session's last stored message before them is not that call.
         ``turn`` is this turn's text(s) or messages, or an OpenAI message list as is:
         its user and assistant words are the query; system prompts, tool calls and tool
         results are not (I7). ``platform`` is the entry platform of this turn (F9).
@@ -2709,14 +2715,29 @@ class Memory:
         n, recall_on = self.config.last_messages, self.config.semantic_recall_enabled
         last: list[Message] = []
         stored_turn: list[Message] = []
-        if n or recall_on:
+        # a turn that begins with tool answers goes right after the call they answer
+        # (the API refuses it elsewhere): that call ends the context, whatever n is
+        answers = opening_answers(turn, turn_messages)
+        if n or recall_on or answers:
             # the turn may be stored already (add, then context): the caller sends it
             # after the context, so the last messages are the N before it, and its stored
             # copies are in the caller's context, never recalled (hit or neighbour)
-            latest = await self.store.recent(session, n + len(
-                [turn] if isinstance(turn, (str, Message, Mapping)) else turn))
-            before = before_turn(latest, turn, turn_messages, session)
-            stored_turn, last = latest[len(before):], before[-n:] if n else []
+            size = n + len([turn] if isinstance(turn, (str, Message, Mapping)) else turn)
+            while True:
+                latest = await self.store.recent(session, size)
+                before = before_turn(latest, turn, turn_messages, session)
+                call = trailing_call(before) if answers else None
+                # a call behind more of its answers than were read: read further back
+                if call is not None or not answers or len(latest) < size \
+                        or size >= MAX_CALL_READ:
+                    break
+                size = min(2 * size, MAX_CALL_READ)
+            stored_turn, start = latest[len(before):], len(before) - n if n else len(before)
+            if answers:
+                check_opening(before, call, answers, turn)
+                assert call is not None
+                start = min(start, call)
+            last = before[max(start, 0):]
         out: list[dict[str, Any]] = []
         result = RecallResult(query=None)
         if recall_on:
@@ -2731,7 +2752,8 @@ class Memory:
         if result.text:
             out.append({"role": "system", "content": result.text})
         # tool traffic as call/answer groups, never as system messages (recall/last.py)
-        out += last_messages(last, LABELS.get(self.config.locale, LABELS["en"]))
+        out += last_messages(last, LABELS.get(self.config.locale, LABELS["en"]),
+                             then=[m.metadata["tool_call_id"] for m in answers])
         return TurnContext(out, result)
 
     # ------------------------------------------------------------------ housekeeping

@@ -20,10 +20,11 @@ as one message, the window's N, and no stored content is ever lost or raised to
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..chat_format import TOOL_CALL_SOURCE, call_text
+from ..errors import InvalidInput
 from ..models import Message
 from .render import Labels, one_line
 
@@ -102,10 +103,15 @@ def _alone(msg: Message, names: Mapping[str, str], labels: Labels) -> dict[str, 
     return {"role": "user", "content": msg.shown_text}  # a role a later chatmem may add
 
 
-def last_messages(messages: Sequence[Message], labels: Labels) -> list[dict[str, Any]]:
+def last_messages(messages: Sequence[Message], labels: Labels,
+                  then: Collection[str] = ()) -> list[dict[str, Any]]:
     """``messages`` (oldest first) as chat-completions messages, valid for the API: an
     assistant message's ``tool_calls`` come with a ``tool`` answer for each, right after
-    it; anything else from a tool or a notice is a labelled ``user`` message."""
+    it; anything else from a tool or a notice is a labelled ``user`` message.
+
+    ``then``: the call ids the turn's first messages answer (:func:`opening_call`): the
+    last group's calls with those ids are answered after the list, by the turn, so the
+    group ends it (the other messages of its run before it, labelled)."""
     out: list[dict[str, Any]] = []
     names: dict[str, str] = {}  # call id → tool name, of the calls seen so far
     i = 0
@@ -121,25 +127,83 @@ def last_messages(messages: Sequence[Message], labels: Labels) -> list[dict[str,
         while end < len(messages) and messages[end].role == "tool":
             end += 1
         ids = {c["id"] for c in calls}
+        later = ids & set(then) if end == len(messages) else set()  # answered by the turn
         answers: dict[str, Message] = {}  # the first answer to each call
         for reply in messages[i + 1:end]:
             cid = _answer_id(reply)
-            if cid is not None and cid in ids and cid not in answers:
+            if cid is not None and cid in ids - later and cid not in answers:
                 answers[cid] = reply
-        if len(answers) < len(calls):
+        if len(answers) + len(later) < len(calls):
             out.append(_alone(msg, names, labels))
             i += 1
             continue
-        out.append({"role": "assistant", "tool_calls": calls,
-                    "content": None if msg.source == TOOL_CALL_SOURCE else msg.shown_text})
+        group: list[dict[str, Any]] = [{
+            "role": "assistant", "tool_calls": calls,
+            "content": None if msg.source == TOOL_CALL_SOURCE else msg.shown_text}]
         paired = {id(m) for m in answers.values()}
         run = messages[i + 1:end]
-        out += [{"role": "tool", "tool_call_id": _answer_id(m), "content": m.shown_text}
-                for m in run if id(m) in paired]
+        group += [{"role": "tool", "tool_call_id": _answer_id(m), "content": m.shown_text}
+                  for m in run if id(m) in paired]
         # a second answer to a call, or one to no call here: after the group, labelled
-        out += [_alone(m, names, labels) for m in run if id(m) not in paired]
+        # (before it when the turn's answers follow it)
+        rest = [_alone(m, names, labels) for m in run if id(m) not in paired]
+        out += [*rest, *group] if later else [*group, *rest]
         i = end
     return out
+
+
+def opening_answers(turn: object, messages: Sequence[Message]) -> list[Message]:
+    """The ``tool`` answers (with a call id) a turn begins with: the API takes them only
+    right after the assistant message that made those calls."""
+    if isinstance(turn, str) or (isinstance(turn, (list, tuple)) and turn
+                                 and isinstance(turn[0], str)):
+        return []
+    out = []
+    for m in messages:
+        if _answer_id(m) is None:
+            break
+        out.append(m)
+    return out
+
+
+def trailing_call(before: Sequence[Message]) -> int | None:
+    """Where the call group at the end of ``before`` starts: the last message that is not
+    a ``tool`` message (None when all are)."""
+    for i in range(len(before) - 1, -1, -1):
+        if before[i].role != "tool":
+            return i
+    return None
+
+
+def check_opening(before: Sequence[Message], at: int | None, answers: Sequence[Message],
+                  turn: object) -> None:
+    """The turn's first ``answers`` answer the calls of ``before[at]``, the session's
+    last stored assistant message before them (only its own answers after it), and with
+    the answers stored after it every call is answered; else no context can go before the
+    turn for the API (``[*context, *turn]``): :class:`InvalidInput` naming the turn's
+    message."""
+    one = not isinstance(turn, (list, tuple))
+    given = [("turn" if one else f"turn[{i}]", _answer_id(m)) for i, m in enumerate(answers)]
+    calls = _calls(before[at]) if at is not None else None
+    ids = {c["id"] for c in calls} if calls else set()
+    for path, cid in given:
+        if cid not in ids:
+            raise InvalidInput(
+                f"{path} answers the tool call {cid!r} (tool_call_id), but the "
+                "session's last stored message before it is not the assistant message "
+                "that made that call: the chat-completions API takes a tool message only "
+                "right after the call, so [*context, *turn] would be refused. Store the "
+                "assistant message with its tool_calls (add([reply], session=…)) before "
+                "its answers, or begin the turn with it")
+    assert at is not None
+    stored = {_answer_id(m) for m in before[at + 1:]}
+    missing = sorted(ids - stored - {cid for _, cid in given})
+    if missing:
+        raise InvalidInput(
+            f"{given[0][0]} answers tool calls of the session's last assistant message, whose "
+            f"call(s) {', '.join(map(repr, missing))} have no answer, stored or in the "
+            "turn: the chat-completions API needs an answer to each call right after it; "
+            "give them in the turn")
 
 
 def as_lines(messages: Sequence[Mapping[str, Any]], labels: Labels) -> list[str]:
