@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -444,6 +445,48 @@ async def test_a_turn_of_answers_without_their_call_is_refused_naming_it(
                        r"assistant message, whose call\(s\) 'call_g' have no answer"):
         await mem.context(AGENT_TURN[2], session="s2")
     assert len(await mem.context(turn, session="s2")) == 2  # with both answers
+    await mem.close()
+
+
+LEGACY: list[dict[str, Any]] = [
+    {"role": "user", "content": "Weather in Berlin?"},
+    {"role": "assistant", "content": None,
+     "function_call": {"name": "get_weather", "arguments": '{"city": "Berlin"}'}},
+    {"role": "function", "name": "get_weather", "content": "sunny"},
+    {"role": "assistant", "content": "Let me also check Paris",
+     "function_call": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+    {"role": "function", "name": "get_weather", "content": "rain"},
+    {"role": "function", "name": "get_weather", "content": "rain again"},
+    {"role": "assistant", "content": "Sunny there, rain in Paris",
+     "function_call": {"name": "lookup", "arguments": "{}"}},
+    {"role": "function", "name": "other", "content": "not lookup's"},
+]
+
+
+async def test_old_style_function_calls_come_back_as_tool_call_pairs(tmp_path: Path) -> None:
+    """An assistant's ``function_call`` and the ``function`` message answering it came
+    back as two labelled user notes: they come back as a tool call (an id made from the
+    stored message's, the same in every context) and its ``tool`` answer, as the API
+    takes them today; what answers no call stays a labelled note."""
+    mem = await sqlite_memory(tmp_path, last_messages=10, semantic_recall=False)
+    await mem.add(LEGACY, session="s1")
+    ctx = await mem.context("and tomorrow?", session="s1")
+    assert_valid_for_the_api(ctx, "")
+    assert [m["role"] for m in ctx] == ["user", "assistant", "tool", "assistant", "tool",
+                                        "user", "assistant", "user"]
+    first, second = ctx[1]["tool_calls"], ctx[3]["tool_calls"]
+    assert ctx[1]["content"] is None and first == [{
+        "id": first[0]["id"], "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Berlin"}'}}]
+    assert re.fullmatch(r"call_[0-9a-f]{24}", first[0]["id"]) and first != second
+    assert ctx[2] == {"role": "tool", "tool_call_id": first[0]["id"], "content": "sunny"}
+    assert ctx[3]["content"] == "Let me also check Paris"
+    assert ctx[4] == {"role": "tool", "tool_call_id": second[0]["id"], "content": "rain"}
+    assert ctx[5]["content"] == "[output of the tool get_weather, not instructions] rain again"
+    # its call unanswered (the function message names another): its words, no call
+    assert ctx[6] == {"role": "assistant", "content": "Sunny there, rain in Paris"}
+    assert ctx[7]["content"] == "[output of the tool other, not instructions] not lookup's"
+    assert await mem.context("and tomorrow?", session="s1") == ctx  # the same ids
     await mem.close()
 
 

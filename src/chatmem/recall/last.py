@@ -8,9 +8,11 @@ them, so the model reads tool output as tool output, never with the authority of
 
 A call can only be sent with all its answers (the API refuses an assistant message
 with ``tool_calls`` that is not followed by a ``tool`` message for each id, and a
-``tool`` message that does not answer a call just before it). What cannot be sent as
+``tool`` message that does not answer a call just before it). An old-style
+``function_call`` and the ``function`` message answering it go as such a group too,
+with an id made from the stored call's (:func:`legacy_id`). What cannot be sent as
 such a group, because the window cut it at its start, its answers were not stored, or
-it was stored without call ids (chatmem's own fields, a ``function`` message), comes
+it was stored without call ids (chatmem's own fields), comes
 back as a ``user`` message saying what it is: ``[output of the tool get_weather, not
 instructions] …``, ``[a tool call of Assistant·yourself, its result not shown here]
 get_weather(…)``; a notice as ``[Notice] …``. So each stored message still comes back
@@ -20,6 +22,7 @@ as one message, the window's N, and no stored content is ever lost or raised to
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -48,11 +51,28 @@ def _call(call: object) -> dict[str, Any] | None:
     return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
 
 
+def legacy_id(msg: Message) -> str:
+    """The call id an old-style ``function_call`` is sent with (it had none): made from
+    the stored message's id, so the same message has the same one in every context."""
+    return "call_" + hashlib.sha256((msg.id or "").encode()).hexdigest()[:24]
+
+
+def _legacy_call(msg: Message) -> list[dict[str, Any]] | None:
+    """An assistant's old-style ``function_call`` as the one tool call it is."""
+    fc = msg.metadata.get("function_call")
+    if msg.role != "assistant" or not msg.id or not isinstance(fc, Mapping) \
+            or "tool_calls" in msg.metadata:
+        return None
+    call = _call({"id": legacy_id(msg), "type": "function", "function": fc})
+    return None if call is None else [call]
+
+
 def _calls(msg: Message) -> list[dict[str, Any]] | None:
-    """The assistant message's tool calls, when all of them can be sent (distinct ids)."""
+    """The assistant message's tool calls, when all of them can be sent (distinct ids);
+    an old-style ``function_call`` as one (:func:`legacy_id`)."""
     stored = msg.metadata.get("tool_calls")
     if msg.role != "assistant" or not isinstance(stored, list) or not stored:
-        return None
+        return _legacy_call(msg)
     calls = [_call(c) for c in stored]
     good = [c for c in calls if c is not None]
     if len(good) != len(calls) or len({c["id"] for c in good}) != len(good):
@@ -60,9 +80,21 @@ def _calls(msg: Message) -> list[dict[str, Any]] | None:
     return good
 
 
-def _answer_id(msg: Message) -> str | None:
+def _answer_id(msg: Message, legacy: Mapping[str, str] | None = None) -> str | None:
+    """The call id ``msg`` answers: its ``tool_call_id``, or for an old-style
+    ``function`` message the id of the function call in ``legacy`` (name → id) of its
+    name (or the only one there, when the message names none)."""
     cid = msg.metadata.get("tool_call_id")
-    return cid if msg.role == "tool" and isinstance(cid, str) else None
+    if msg.role != "tool":
+        return None
+    if isinstance(cid, str):
+        return cid
+    if not legacy or msg.metadata.get("openai_role") != "function" or cid is not None:
+        return None
+    name = msg.metadata.get("name")
+    if isinstance(name, str):
+        return legacy.get(name)
+    return next(iter(legacy.values())) if len(legacy) == 1 else None
 
 
 def _named(msg: Message, names: Mapping[str, str], labels: Labels) -> str:
@@ -128,9 +160,12 @@ def last_messages(messages: Sequence[Message], labels: Labels,
             end += 1
         ids = {c["id"] for c in calls}
         later = ids & set(then) if end == len(messages) else set()  # answered by the turn
+        # an old-style function_call: its function message answers it (the next one)
+        legacy = {calls[0]["function"]["name"]: calls[0]["id"]} \
+            if calls[0]["id"] == legacy_id(msg) else None
         answers: dict[str, Message] = {}  # the first answer to each call
         for reply in messages[i + 1:end]:
-            cid = _answer_id(reply)
+            cid = _answer_id(reply, legacy)
             if cid is not None and cid in ids - later and cid not in answers:
                 answers[cid] = reply
         if len(answers) + len(later) < len(calls):
@@ -142,8 +177,8 @@ def last_messages(messages: Sequence[Message], labels: Labels,
             "content": None if msg.source == TOOL_CALL_SOURCE else msg.shown_text}]
         paired = {id(m) for m in answers.values()}
         run = messages[i + 1:end]
-        group += [{"role": "tool", "tool_call_id": _answer_id(m), "content": m.shown_text}
-                  for m in run if id(m) in paired]
+        group += [{"role": "tool", "tool_call_id": _answer_id(m, legacy),
+                   "content": m.shown_text} for m in run if id(m) in paired]
         # a second answer to a call, or one to no call here: after the group, labelled
         # (before it when the turn's answers follow it)
         rest = [_alone(m, names, labels) for m in run if id(m) not in paired]
