@@ -152,6 +152,22 @@ def test_the_query_is_the_latest_turn() -> None:
     assert turn([]) == []
 
 
+def test_a_history_ending_in_tool_answers_queries_from_their_call(tmp_path: Path) -> None:
+    """With no user message the turn was the last message: a tool answer, which
+    context() refuses unless its call is the last stored message. It starts at the call
+    now, and the block answers."""
+    call = ChatMessage(role="assistant", content="", additional_kwargs={"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
+    answer = ChatMessage(role="tool", content="out", additional_kwargs={"tool_call_id": "c1"})
+    assert [m["role"] for m in turn([call, answer])] == ["assistant", "tool"]
+    assert [m["role"] for m in turn([answer])] == ["tool"]
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=embedder(),
+                         last_messages=3) as mem:
+        mem.add([{"role": "user", "content": "hi"}], session="s1")
+        block = ChatmemMemoryBlock(mem, "s1")
+        assert asyncio.run(block.aget([call, answer])) == "user: hi"
+
+
 def test_the_block_refuses_what_is_not_a_chatmem_memory() -> None:
     with pytest.raises(InvalidInput, match="SyncMemory or Memory"):
         ChatmemMemoryBlock(object(), "s1")  # a TypeError before

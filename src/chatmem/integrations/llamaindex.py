@@ -460,8 +460,14 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     chatmem cannot take as given is read as it is stored: its text and attachments."""
     messages = messages_of(messages)
     start = next((i for i in range(len(messages) - 1, -1, -1)
-                  if _role(messages[i]) == "user"),
-                 len(messages) - 1)
+                  if _role(messages[i]) == "user"), None)
+    if start is None:
+        # the last message, or the call before the tool answers that end the history: a
+        # turn of tool answers goes only after its call (Memory.context refuses it when
+        # the call is not the last stored message)
+        start = len(messages) - 1
+        while start > 0 and _role(messages[start]) == "tool":
+            start -= 1
     start = max(start, 0)
     out = []
     for i, msg in enumerate(messages[start:], start):
@@ -478,7 +484,10 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
                 b for b in msg.blocks if not isinstance(b, ToolCallBlock)]), path)
         if item is not None:
             out.append(item)
-    return out[-MAX_TURN_INPUTS:]
+    out = out[-MAX_TURN_INPUTS:]
+    while len(out) > 1 and out[0]["role"] == "tool":  # cut from its call: as said above
+        out.pop(0)
+    return out
 
 
 def _query(message: ChatMessage, path: str) -> dict[str, Any] | None:
