@@ -213,3 +213,40 @@ def test_a_dropped_sync_memory_is_closed_and_its_store_opens_again(tmp_path: Pat
         assert sorted(m.content for m in mem.list_messages(session="s").messages) == ["first",
                                                                              "second"]
     assert threads() == before
+
+
+# ------------------------------------------------------------------ SPEC M1's composition
+
+
+def test_a_sync_memory_is_composed_as_memory_is(tmp_path: Path) -> None:
+    """``Memory(storage=…, vector=…, embedder=…, options=…)`` had no blocking twin:
+    SyncMemory took a factory only. ``SyncMemory`` now takes Memory()'s keywords, and a
+    store's ``open()`` not awaited, opened on the memory's own loop (once, given twice);
+    a refusal is Memory()'s, and closes what it opened (the file opens again)."""
+    from chatmem.store import SqliteStore
+    from chatmem.testing import embedder
+
+    talk = [Message(session_id="s", content=text, ts=i) for i, text in enumerate(
+        ["the ferry leaves at noon", "I like green tea", "my cat is called Miso"], start=1)]
+    store = SqliteStore.open(tmp_path / "c.db")
+    with SyncMemory(storage=store, vector=store, embedder=embedder(), options={
+            "last_messages": 1, "semantic_recall": {"top_k": 1, "message_range": 0}}) as mem:
+        assert mem.memory.store is mem.memory.index
+        assert (mem.memory.config.last_messages, mem.memory.config.recall_top_k) == (1, 1)
+        mem.add(talk)
+        mem.flush(timeout=30)
+        ctx = mem.context("when does the ferry leave?", session="s")
+        assert "ferry" in ctx[0]["content"] and ctx[1]["content"] == talk[2].content
+    for bad, match in [({"vectr": None}, r"^Memory\(\): unknown argument\(s\) vectr "
+                        r"\(did you mean vector\?\)"),
+                       ({"last_messages": -1}, "last_messages")]:
+        store = SqliteStore.open(tmp_path / "c.db")
+        with pytest.raises(ChatmemError, match=match):
+            SyncMemory(storage=store, embedder=embedder(), semantic_recall=False, **bad)
+    with pytest.raises(InvalidInput, match=r"^SyncMemory\(\) takes Memory\(\)'s arguments "
+                       "as keywords"):
+        SyncMemory("sqlite:///x.db")  # type: ignore[arg-type]
+    with SyncMemory(storage=SqliteStore.open(tmp_path / "c.db"), semantic_recall=False,
+                    last_messages=2) as again:  # keyword options; the file was let go
+        assert [m["content"] for m in again.context("hm", session="s")] == [
+            talk[1].content, talk[2].content]

@@ -17,6 +17,7 @@ import copy
 import dataclasses
 import difflib
 import functools
+import inspect
 import json
 import logging
 import os
@@ -2827,6 +2828,31 @@ class Memory:
     list = list_messages
 
 
+async def _composed(arguments: Mapping[str, Any]) -> Memory:
+    """``Memory(**arguments)`` entered, for :class:`SyncMemory` on its loop: an argument
+    given as an awaitable (a store's ``open()`` not awaited) is awaited first, once for
+    one given twice (``storage`` and ``vector``); what was opened so is closed when the
+    memory cannot be built."""
+    opened: dict[int, Any] = {}
+    try:
+        built = {}
+        for key, value in arguments.items():
+            if inspect.isawaitable(value):
+                if id(value) not in opened:
+                    opened[id(value)] = await value
+                value = opened[id(value)]
+            built[key] = value
+        return await Memory(**built).__aenter__()
+    except BaseException:
+        for value in arguments.values():  # not awaited: no "never awaited" warning
+            if inspect.iscoroutine(value) and id(value) not in opened:
+                value.close()
+        for made in opened.values():
+            with contextlib.suppress(Exception):
+                await made.close()
+        raise
+
+
 class SyncMemory(BlockingWrapper[Memory]):
     """Blocking access to a :class:`Memory` for scripts.
 
@@ -2834,6 +2860,25 @@ class SyncMemory(BlockingWrapper[Memory]):
     method is the async method of the same name run to completion there (see
     :func:`chatmem._sync.blocking`), so there is no second copy of any logic.
     """
+
+    def __init__(self, factory: Callable[[], Awaitable[Memory]] | None = None, /,
+                 **arguments: Any) -> None:
+        """``SyncMemory(storage=…, vector=…, embedder=…, options=…)``: a memory of your
+        own objects, as ``Memory(**arguments)`` builds it (SPEC M1; the same keywords and
+        refusals), entered on this wrapper's loop. A store or index may be given as an
+        awaitable, ``SqliteStore.open("chat.db")`` not awaited: it is awaited there (once,
+        when given as both), so what it binds to a loop binds to this one, and closed
+        again when the memory cannot be built. ``factory`` (positional) makes the memory
+        instead, as :meth:`open` does."""
+        if factory is not None and (arguments or not callable(factory)):
+            raise InvalidInput(
+                "SyncMemory() takes Memory()'s arguments as keywords (storage=…, vector=…, "
+                f"embedder=…, options=…), got {describe(factory)} positionally"
+                if not callable(factory) else
+                "SyncMemory(factory) takes no other argument: pass Memory()'s keywords "
+                "without a factory")
+        super().__init__(factory if factory is not None
+                         else functools.partial(_composed, arguments))
 
     @classmethod
     def open(cls, url: str = "sqlite:///chatmem.db", **kwargs: Any) -> SyncMemory:
