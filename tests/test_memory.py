@@ -222,6 +222,36 @@ async def test_context_returns_recall_message_then_last_messages_deduplicated(
     await mem.close()
 
 
+async def test_a_turn_of_stored_messages_costs_no_read_of_the_session(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With last_messages 0, context() read the session's newest messages on every call,
+    to find the turn's stored copies and keep them out of the recall. A turn of messages
+    with ids (as add() returns them) names its copies: no read, and they are still never
+    recalled, as a hit or as a hit's neighbour; a turn of text still reads them."""
+    mem = await Memory.open(f"sqlite:///{tmp_path}/m.db", embedder=Embedder(
+        RecordingProvider()), context_expand={"window": 1})
+    said = await mem.add([Message(session_id="s", content=t, ts=T0 + i) for i, t in
+                          enumerate(["my passport number ends with 42",
+                                     "what does my passport number end with?"])])
+    await mem.flush(timeout=30)
+    reads: list[int] = []
+    real = mem.store.recent
+
+    async def counted(session_id: str, n: int) -> list[Message]:
+        reads.append(n)
+        return await real(session_id, n)
+
+    monkeypatch.setattr(mem.store, "recent", counted)
+    for turn in ([said[1]], said[1].content):
+        got = await mem.turn_context(turn, session="s")
+        assert [h.message.content for h in got.recall.hits] == [said[0].content]
+        assert got.recall.hits[0].after == (said[1],)  # a neighbour, not shown:
+        assert "42" in got.messages[0]["content"]
+        assert said[1].content not in got.messages[0]["content"]
+    assert reads == [1]  # the text's
+    await mem.close()
+
+
 async def test_window_and_cross_session(local_embedder: Embedder) -> None:
     mem = await Memory.open("memory://", embedder=local_embedder)
     await mem.add([Message(session_id="a", content=t, ts=T0 + i) for i, t in enumerate(

@@ -2719,11 +2719,15 @@ class Memory:
         # a turn that begins with tool answers goes right after the call they answer
         # (the API refuses it elsewhere): that call ends the context, whatever n is
         answers = opening_answers(turn, turn_messages)
-        if n or recall_on or answers:
+        size = len([turn] if isinstance(turn, (str, Message, Mapping)) else turn)
+        # a turn of messages with ids only: the recall skips their ids (stored copies
+        # included) without a read; one of text or without ids needs the stored copies'
+        by_id = len(turn_messages) == size and all(m.id for m in turn_messages)
+        if n or answers or (recall_on and not by_id):
             # the turn may be stored already (add, then context): the caller sends it
             # after the context, so the last messages are the N before it, and its stored
             # copies are in the caller's context, never recalled (hit or neighbour)
-            size = n + len([turn] if isinstance(turn, (str, Message, Mapping)) else turn)
+            size += n
             while True:
                 latest = await self.store.recent(session, size)
                 before = before_turn(latest, turn, turn_messages, session)
