@@ -114,7 +114,7 @@ from .recall.budget import nearest_first
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
-from .recall.last import check_opening, last_messages, opening_answers, trailing_call
+from .recall.last import follows_call, last_messages, opening_answers, trailing_call
 from .recall.period import Period, named_period
 from .recall.render import LABELS
 from .recall.request import before_turn, id_list, turn_inputs
@@ -2738,10 +2738,11 @@ class Memory:
                     break
                 size = min(2 * size, MAX_CALL_READ)
             stored_turn, start = latest[len(before):], len(before) - n if n else len(before)
-            if answers:
-                check_opening(before, call, answers, turn)
+            if answers and follows_call(before, call, answers):
                 assert call is not None
                 start = min(start, call)
+            else:  # nothing placed for them: the caller's own list puts their call
+                answers = []
             last = before[max(start, 0):]
         out: list[dict[str, Any]] = []
         result = RecallResult(query=None)

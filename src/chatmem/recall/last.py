@@ -27,7 +27,6 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..chat_format import TOOL_CALL_SOURCE, call_text
-from ..errors import InvalidInput
 from ..models import Message
 from .render import Labels, one_line
 
@@ -210,35 +209,22 @@ def trailing_call(before: Sequence[Message]) -> int | None:
     return None
 
 
-def check_opening(before: Sequence[Message], at: int | None, answers: Sequence[Message],
-                  turn: object) -> None:
-    """The turn's first ``answers`` answer the calls of ``before[at]``, the session's
-    last stored assistant message before them (only its own answers after it), and with
-    the answers stored after it every call is answered; else no context can go before the
-    turn for the API (``[*context, *turn]``): :class:`InvalidInput` naming the turn's
-    message."""
-    one = not isinstance(turn, (list, tuple))
-    given = [("turn" if one else f"turn[{i}]", _answer_id(m)) for i, m in enumerate(answers)]
-    calls = _calls(before[at]) if at is not None else None
+def follows_call(before: Sequence[Message], at: int | None,
+                 answers: Sequence[Message]) -> bool:
+    """Whether the turn's first ``answers`` can follow the context for the API
+    (``[*context, *turn]``): they answer calls of ``before[at]``, the session's last
+    stored assistant message before them (only its own answers after it), and with the
+    answers stored after it every call of it is answered. When not (the app does not
+    store its replies, or keeps history of its own between the context and the turn),
+    :meth:`Memory.context` gives the context as it would without them: a refusal would
+    take the recall from an app whose own list is valid."""
+    if at is None:
+        return False
+    calls = _calls(before[at])
     ids = {c["id"] for c in calls} if calls else set()
-    for path, cid in given:
-        if cid not in ids:
-            raise InvalidInput(
-                f"{path} answers the tool call {cid!r} (tool_call_id), but the "
-                "session's last stored message before it is not the assistant message "
-                "that made that call: the chat-completions API takes a tool message only "
-                "right after the call, so [*context, *turn] would be refused. Store the "
-                "assistant message with its tool_calls (add([reply], session=…)) before "
-                "its answers, or begin the turn with it")
-    assert at is not None
+    given = {_answer_id(m) for m in answers}
     stored = {_answer_id(m) for m in before[at + 1:]}
-    missing = sorted(ids - stored - {cid for _, cid in given})
-    if missing:
-        raise InvalidInput(
-            f"{given[0][0]} answers tool calls of the session's last assistant message, whose "
-            f"call(s) {', '.join(map(repr, missing))} have no answer, stored or in the "
-            "turn: the chat-completions API needs an answer to each call right after it; "
-            "give them in the turn")
+    return given <= ids and not ids - stored - given
 
 
 def as_lines(messages: Sequence[Mapping[str, Any]], labels: Labels) -> list[str]:
