@@ -7,6 +7,7 @@ import io
 import json
 import re
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from chatmem import Memory, __version__
 from chatmem.cli import main
 from chatmem.client import Client
 from chatmem.embedding import Embedder
-from chatmem.errors import InvalidInput
+from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.models import Message, Session
 from chatmem.server.http import create_app
 from chatmem.store import Storage
@@ -399,8 +400,10 @@ async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_pat
                                                                          ) -> None:
     """The file is checked whole, then read again to be written a page at a time (the
     records are not held: 100,000 messages with vectors took 2.1 GB). A line that is
-    not the one checked, or a file that ends early, stops the writing with an error
-    saying the file changed; a file checked and written unchanged imports whole."""
+    not the one checked, or a file that ends early, is refused before anything is
+    written; one that changes while the file is written (between the comparison and
+    the writing pass) stops the writing with an error saying the file changed; a file
+    checked and written unchanged imports whole."""
     msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
              "ts": i + 1} for i in range(2500)]
     lines = _file(*msgs)
@@ -408,12 +411,27 @@ async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_pat
     assert len(checked) == 2500 and checked.counts.messages == 2500
     changed = list(lines)
     changed[2000] = changed[2000].replace("note", "n0te")
-    for other, why in ((changed, "line 2001 is not the line checked"),
-                       (lines[:-1], "ends before its checked end line")):
+
+    class Rewritten:
+        """A file another program rewrites after its first reading."""
+
+        def __init__(self, then: list[str]) -> None:
+            self.readings = [lines, then]
+
+        def __iter__(self) -> Iterator[str]:  # a reading begins with its first line
+            yield from (self.readings.pop(0) if len(self.readings) > 1
+                        else self.readings[0])
+
+    for other, why, part in (
+            (changed, "line 2001 is not the line validate_jsonl checked", False),
+            (lines[:-1], "they end before the end line validate_jsonl checked", False),
+            (Rewritten(changed), "line 2001 is not the line checked", True),
+            (Rewritten(lines[:-1]), "ends before its checked end line", True)):
         storage = await Storage.open(f"sqlite:///{tmp_path}/{uuid.uuid4().hex}.db")
         try:
             with pytest.raises(InvalidInput, match=why):
                 await import_records(storage, checked, other)
+            assert bool((await storage.store.stats()).messages) is part
         finally:
             await storage.close()
     storage = await Storage.open(f"sqlite:///{tmp_path}/whole.db")
@@ -427,10 +445,80 @@ async def test_an_import_reads_the_file_twice_and_stops_where_it_changed(tmp_pat
         await storage.close()
 
 
+async def test_lines_that_are_not_the_ones_checked_are_refused_before_anything_is_written(
+        tmp_path: Path) -> None:
+    """import_records(storage, validate_jsonl(a), b): b another file with a's header and
+    first records (a later export of the same store, or the file rewritten since it
+    was checked). It wrote b's records up to the first line that differed, then
+    refused: a refusal that changed the store. Now every line is compared with the
+    one checked before anything is written; the refusal names ``lines`` and the fix,
+    and the store stays empty. A one-shot iterator, which cannot be read twice, is
+    refused for what to give instead."""
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(2500)]
+    session = {"type": "session", "id": "s", "metadata": {"topic": "notes"}}
+    meta = {"type": "meta", "namespace": "scope-settings", "key": "global",
+            "value": json.dumps("session")}
+    a = _file(session, meta, *msgs)
+    b = _file(session, meta, *msgs[:2200], {**msgs[2200], "content": "we moved to Oslo"},
+              *msgs[2201:])
+    assert a[0] == b[0] and a[:2203] == b[:2203]
+    storage = await Storage.open(f"sqlite:///{tmp_path}/a.db")
+    try:
+        own = await storage.store.meta_items()  # the store's bookkeeping
+        for lines, where in ((b, "line 2204 is not"), (a[:-1], "end before"),
+                             (a[:1] + a[2:], "line 2 is not")):
+            with pytest.raises(ChatmemError) as info:
+                await import_records(storage, validate_jsonl(a), lines)
+            said = str(info.value)
+            assert said.startswith("lines: ") and where in said, said
+            assert "nothing was written" in said and "validate_jsonl(lines)" in said, said
+            assert (await storage.store.stats()).messages == 0
+            assert await storage.store.all_sessions() == []
+            assert await storage.store.meta_items() == own
+        with pytest.raises(ChatmemError, match=r"^lines: an import reads the lines twice"):
+            await import_records(storage, validate_jsonl(a), iter(a))
+        assert (await storage.store.stats()).messages == 0
+        counts = await import_records(storage, validate_jsonl(b), b)
+        assert counts.messages == 2500
+        assert (await storage.store.get(["m2200"]))["m2200"].content == "we moved to Oslo"
+    finally:
+        await storage.close()
+
+
+def test_an_import_of_a_file_rewritten_after_its_check_writes_nothing_via_cli(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`chatmem import` of a file another program rewrites between the check and the
+    writing: one line naming the file, the line that differs and the way on, in the
+    command line's words (not the library's arguments), and nothing written."""
+    import chatmem.transfer as transfer
+
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(5)]
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("\n".join(_file(*msgs)) + "\n")
+    checking = transfer.validate_jsonl
+
+    def then_rewritten(lines: Any) -> Any:
+        checked = checking(lines)
+        backup.write_text("\n".join(_file(*msgs[:2], *msgs[3:], msgs[2])) + "\n")
+        return checked
+
+    monkeypatch.setattr(transfer, "validate_jsonl", then_rewritten)
+    db = tmp_path / "chat.db"
+    res = CliRunner().invoke(main, ["import", "--db", str(db), "--no-wait", str(backup)])
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.splitlines()[-1:] == [
+        f"error: {backup} changed since it was checked (line 4 differs; is another program "
+        "writing it?); nothing was written: import it again once it is finished"], res.stderr
+    res = CliRunner().invoke(main, ["stats", "--db", str(db), "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["messages"] == 0, res.output
+
+
 async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path: Path
                                                                        ) -> None:
-    """An import stopped part way (here: the file changed under it after two pages; a
-    kill or a full disk leave the same) kept the pages it wrote, and importing the file
+    """An import stopped part way (here: interrupted after two pages; a kill or a full
+    disk leave the same) kept the pages it wrote, and importing the file
     again was refused for its first stored id: the only way on was a new store. With
     ``resume`` the stored messages are taken when each is the file's own, the rest
     written; a stored message that differs from the file's is refused by name, before
@@ -441,12 +529,15 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
              "ts": i + 1} for i in range(2500)]
     lines = _file(*msgs)
     checked = validate_jsonl(lines)
-    changed = list(lines)
-    changed[2200] = changed[2200].replace("note", "n0te")
+
+    def interrupted(kind: str, n: int) -> None:
+        if kind == "message":
+            raise KeyboardInterrupt  # Ctrl-C after the first page
+
     storage = await Storage.open(f"sqlite:///{tmp_path}/part.db")
     try:
-        with pytest.raises(InvalidInput, match="line 2201 is not the line checked"):
-            await import_records(storage, checked, changed)
+        with pytest.raises(KeyboardInterrupt):
+            await import_records(storage, checked, lines, progress=interrupted)
         part = (await storage.store.stats()).messages
         assert 0 < part < 2500
         with pytest.raises(InvalidInput, match="already in this store.*--resume"):
@@ -463,7 +554,7 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
                 "chatmem delete --db <this store> m5) and resume again" in said
             assert "rewrite" not in said and "migrat" not in said
             assert (await storage.store.stats()).messages == part  # nothing written
-        with pytest.raises(InvalidInput, match="lines: a resumed import reads the file"):
+        with pytest.raises(InvalidInput, match="lines: an import reads the lines twice"):
             await import_records(storage, checked, iter(lines), resume=True)
         counts = await import_records(storage, checked, lines, resume=True)
         assert counts.messages == 2500 and (await storage.store.stats()).messages == 2500

@@ -1353,12 +1353,19 @@ def _naming_the_file(shown: str) -> Iterator[None]:
     in the store) named by the file, as ``chatmem add --messages`` names it:
     ``backup.jsonl: line 3: …``, ``backup.jsonl is truncated: …`` (the library's words
     are "the file")."""
+    from .transfer import NotTheLinesChecked
+
     try:
         yield
     except InvalidInput as exc:
         said = str(exc)
         said = f"{shown} {said.removeprefix('the file ')}" \
             if said.startswith("the file ") else f"{shown}: {said}"
+        if isinstance(exc, NotTheLinesChecked):  # the library's words name its arguments
+            where = "ends sooner" if exc.line is None else f"line {exc.line} differs"
+            said = (f"{shown} changed since it was checked ({where}; is another program "
+                    "writing it?); nothing was written: import it again once it is "
+                    "finished")
         # a ChatmemError, not an InvalidInput: the file's name is not an option's
         # (named_as_typed would take a file called "resume" for --resume)
         raise ChatmemError(said) from None
