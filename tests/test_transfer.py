@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import re
+import shlex
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,13 @@ from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.models import Message, Session
 from chatmem.server.http import create_app
 from chatmem.store import Storage
-from chatmem.transfer import export_jsonl, import_records, migrate, validate_jsonl
+from chatmem.transfer import (
+    FileLines,
+    export_jsonl,
+    import_records,
+    migrate,
+    validate_jsonl,
+)
 from providers import RecordingProvider
 from servers import running
 from world import MESSAGES, SESSIONS
@@ -201,6 +208,37 @@ def test_an_import_refusal_names_the_file_and_line(tmp_path: Path, lines: list[s
     assert not db.exists()
 
 
+@pytest.mark.parametrize("given", ["my backup.jsonl.gz", "-"])
+def test_a_compressed_import_names_the_file_to_decompress(tmp_path: Path, given: str
+                                                          ) -> None:
+    """chatmem import of a gzip file said "decompress it first (gunzip FILE, or gunzip -c
+    FILE | chatmem import -)": FILE for the user to fill in, and a command without the
+    store it was importing into. It names the file now (quoted for the shell), or
+    standard input, and the command that imports it into the same store; nothing is
+    written, and the command given imports it."""
+    import gzip
+
+    packed = tmp_path / "my backup.jsonl.gz"
+    packed.write_bytes(gzip.compress(("\n".join(_file(_MSG1)) + "\n").encode("utf-8")))
+    db = tmp_path / "x.db"
+    stdin = given == "-"
+    res = CliRunner().invoke(main, ["import", "--db", str(db), "--no-vectors",
+                                    "-" if stdin else str(packed)],
+                             input=packed.read_bytes() if stdin else None)
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    quoted, store = shlex.quote(str(packed)), shlex.quote(str(db))
+    again = f"chatmem import --db {store} --no-vectors -"
+    assert res.stderr.splitlines() == [
+        "error: standard input is gzip-compressed: decompress it on the way in (… | "
+        f"gunzip -c | {again})" if stdin else
+        f"error: {packed} is gzip-compressed: decompress it on the way in (gunzip -c "
+        f"{quoted} | {again})"], res.stderr
+    assert not db.exists()
+    res = CliRunner().invoke(main, ["import", "--db", str(db), "--no-vectors", "--no-wait",
+                                    "-"], input=gzip.decompress(packed.read_bytes()))
+    assert res.exit_code == 0, res.output
+
+
 def test_an_import_the_store_refuses_names_the_file(tmp_path: Path) -> None:
     """A file whose message the store holds already: refused naming the file."""
     path = tmp_path / "backup.jsonl"
@@ -260,9 +298,12 @@ async def test_a_hostile_export_is_refused_before_anything_is_written(tmp_path: 
 
     packed = tmp_path / "backup.jsonl.gz"  # a compressed backup given as it is
     packed.write_bytes(gzip.compress("\n".join(_file(msg)).encode("utf-8")))
-    with open(packed, encoding="utf-8") as fh, \
-            pytest.raises(InvalidInput, match="gzip-compressed: decompress it first"):
+    with open(packed, encoding="utf-8") as fh, pytest.raises(
+            InvalidInput, match=r"gzip-compressed: decompress it first, or read it through "
+                                r"gzip: FileLines\(gzip.open\(path, 'rt', encoding='utf-8'\)\)"):
         validate_jsonl(fh)
+    with gzip.open(packed, "rt", encoding="utf-8") as fh:  # the way it gives
+        assert validate_jsonl(FileLines(fh)).counts.messages == 1
 
     # against the store: an id it holds, a model record of its own that differs
     storage = await Storage.open(f"sqlite:///{tmp_path}/t.db")

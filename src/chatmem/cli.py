@@ -24,7 +24,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from functools import partial, wraps
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -1347,13 +1347,26 @@ def _import_source(file: str) -> Iterator[TextIO]:
             fh.detach()  # the file is closed by its owner (never standard input)
 
 
+def _import_piped(file: str, options: Sequence[str]) -> str:
+    """How to import ``file`` (``-``: standard input), gzip-compressed, with the same
+    ``options``: decompressed on the way in, each word quoted for the shell, the
+    secrets of a URL hidden."""
+    from .store.qdrant import mask_url
+
+    again = shlex.join(["chatmem", "import",
+                        *(mask_url(o) if "://" in o else o for o in options), "-"])
+    source = "… | gunzip -c" if file == "-" else f"gunzip -c {shlex.quote(file)}"
+    return f"decompress it on the way in ({source} | {again})"
+
+
 @contextlib.contextmanager
-def _naming_the_file(shown: str) -> Iterator[None]:
+def _naming_the_file(shown: str, compressed: str = "decompress it first"
+                     ) -> Iterator[None]:
     """The refusals of an import's file (its records, or what they would collide with
     in the store) named by the file, as ``chatmem add --messages`` names it:
     ``backup.jsonl: line 3: …``, ``backup.jsonl is truncated: …`` (the library's words
-    are "the file")."""
-    from .transfer import NotTheLinesChecked
+    are "the file"); ``compressed``: the way on from a gzip file."""
+    from .transfer import GzipCompressed, NotTheLinesChecked
 
     try:
         yield
@@ -1361,6 +1374,8 @@ def _naming_the_file(shown: str) -> Iterator[None]:
         said = str(exc)
         said = f"{shown} {said.removeprefix('the file ')}" \
             if said.startswith("the file ") else f"{shown}: {said}"
+        if isinstance(exc, GzipCompressed):
+            said = f"{shown} is gzip-compressed: {compressed}"
         if isinstance(exc, NotTheLinesChecked):  # the library's words name its arguments
             where = "ends sooner" if exc.line is None else f"line {exc.line} differs"
             said = (f"{shown} changed since it was checked ({where}; is another program "
@@ -1404,9 +1419,13 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
 
     url = _store_url(db)
     shown = "standard input" if file == "-" else file
+    given = {"--db": db, "--config": config_path, "--vector": vector}
+    options = [w for name, value in given.items() if value for w in (name, value)]
+    options += [name for name, on in (("--no-wait", no_wait), ("--no-vectors", no_vectors),
+                                      ("--resume", resume)) if on]
     with _import_source(file) as fh:
         lines = FileLines(fh)
-        with _naming_the_file(shown):
+        with _naming_the_file(shown, _import_piped(file, options)):
             checked = validate_jsonl(lines)
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at the end

@@ -318,6 +318,10 @@ class FileLines:
 GZIP_MAGIC = b"\x1f\x8b"
 
 
+class GzipCompressed(InvalidInput):
+    """The lines are a gzip file's bytes (a compressed backup given as it is)."""
+
+
 def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     """The lines, numbered; a file that is not UTF-8, or a line longer than any record,
     is an error naming the line."""
@@ -331,9 +335,9 @@ def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
             return
         except UnicodeDecodeError as exc:
             if n == 1 and bytes(exc.object[:2]) == GZIP_MAGIC:
-                raise InvalidInput("the file is gzip-compressed: decompress it first "
-                                   "(gunzip FILE, or gunzip -c FILE | chatmem import -)"
-                                   ) from None
+                raise GzipCompressed(
+                    "the file is gzip-compressed: decompress it first, or read it through "
+                    "gzip: FileLines(gzip.open(path, 'rt', encoding='utf-8'))") from None
             raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
                                "an export is UTF-8 JSONL") from None
         if not isinstance(line, str):
