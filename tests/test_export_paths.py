@@ -331,3 +331,26 @@ def test_a_killed_exports_temporary_file_is_removed_by_the_next_export(
     res = export("-o", str(out))  # its export gone (the lock free): removed
     assert res.exit_code == 0, res.output
     assert temporary_files() == []
+
+
+def test_export_refuses_an_empty_name_or_a_folders_name(store: Path, tmp_path: Path) -> None:
+    """-o "" was refused as "-o : is a directory" (the working directory, read as "."),
+    and -o new/ or -o backup.jsonl/ (a folder's name, ending with /) wrote the export
+    into the file new or replaced backup.jsonl: each is refused now, naming what was
+    given and the fix, and nothing is written."""
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(BACKUP)
+    before = sorted(os.listdir(tmp_path))
+    for given, says in (
+            ("", 'error: -o "": no file name; give one such as backup.jsonl, or -o - '
+                 "to write to standard output"),
+            ("new/", "error: -o new/: ends with /, a folder's name, and no folder "
+                     '"new" exists; give a file name such as new/backup.jsonl (create the '
+                     "folder first), or drop the /"),
+            ("backup.jsonl/", "error: -o backup.jsonl/: ends with /, a folder's name, and "
+                              '"backup.jsonl" is a file; give the file name without the /')):
+        res = export("-o", given)
+        assert res.exit_code == 2, res.output
+        assert one_line_error(res.output) == says
+        assert sorted(os.listdir(tmp_path)) == before
+        assert backup.read_text() == BACKUP

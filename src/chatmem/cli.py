@@ -1126,9 +1126,19 @@ def _check_output(output: str, store_url: str, *, force: bool = False) -> Path:
     ``force``, a file with something in it that is not a chatmem export (a mistyped
     name must not cost the user a file: only yesterday's backup is replaced silently).
     A symbolic link to a regular file gives that file, so the file is replaced and the
-    link kept."""
-    path = Path(output).expanduser()
+    link kept. An empty name, and a name ending with ``/`` that is not a folder (a
+    folder's name: ``new/`` would have written the file ``new``), are refused too."""
     stdout_fix = "or -o - to write to standard output"
+    if not output:
+        fail(f'-o "": no file name; give one such as backup.jsonl, {stdout_fix}')
+    path = Path(output).expanduser()
+    if output.endswith(("/", os.sep)) and not path.is_dir():  # Path drops the /
+        if path.exists() or path.is_symlink():
+            fail(f"-o {output}: ends with /, a folder's name, and "
+                 f"{as_given(str(path), 200)} is a file; give the file name without the /")
+        fail(f"-o {output}: ends with /, a folder's name, and no folder "
+             f"{as_given(str(path), 200)} exists; give a file name such as "
+             f"{output}backup.jsonl (create the folder first), or drop the /")
     if _is_process_file(path):
         fail(f"-o {output}: is a process's open file, not a file to replace; use -o - "
              "(standard output) and redirect it")
