@@ -169,6 +169,12 @@ _MSG1 = {"type": "message", "id": "m1", "session_id": "s", "content": "hi", "ts"
 
 @pytest.mark.parametrize(("lines", "says"), [
     (_file(_MSG1)[:2], "{file} is truncated: no end line (was the export interrupted?)"),
+    # an export cut inside its last line: said "not JSON" and no word of the cut
+    ([*_file(_MSG1)[:2], _file(_MSG1)[2][:9]], "{file}: line 3: not JSON (Expecting "
+     "value), the last line: the file is truncated inside it (was the export "
+     "interrupted?)"),
+    ([*_file(_MSG1)[:2], _file(_MSG1)[2][:9], "", " "], "{file}: line 3: not JSON "
+     "(Expecting value), the last line: the file is truncated inside it"),
     ([_file()[0], "{oops", _file()[-1]], "{file}: line 2: not JSON (Expecting property "
      "name enclosed in double quotes)"),
     (_file(_MSG1, dict(_MSG1)), '{file}: line 3: message id "m1" appears twice in the file'),

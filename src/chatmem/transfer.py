@@ -385,11 +385,20 @@ def parse_json(text: str, where: str, *, unique_keys: bool = False) -> Any:
 
 def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
                  ) -> Iterable[tuple[int, dict[str, Any], bytes]]:
-    """Each non-blank line's number, record and digest (appended to ``digests``)."""
-    for n, line in _utf8_lines(lines):
+    """Each non-blank line's number, record and digest (appended to ``digests``). The
+    last line not JSON is said to be where the file was cut (an export interrupted
+    inside a line: its JSON ends early, and no end line follows)."""
+    numbered = iter(_utf8_lines(lines))
+    for n, line in numbered:
         if not line.strip():
             continue
-        rec = parse_json(line, f"line {n}")
+        try:
+            rec = parse_json(line, f"line {n}")
+        except InvalidInput as exc:
+            if ": not JSON (" in str(exc) and _ends(numbered):
+                raise InvalidInput(f"{exc}, the last line: the file is truncated inside it "
+                                   "(was the export interrupted?)") from None
+            raise
         if not isinstance(rec, dict) or "type" not in rec:
             raise InvalidInput(f"line {n}: expected an object with a 'type'")
         if rec["type"] in ("message", "vector"):  # an older chatmem's "" for none
@@ -397,6 +406,14 @@ def _parse_lines(lines: Iterable[str], digests: bytearray | None = None
         elif rec["type"] == "session":
             rec = blank_labels_as_none(rec, SESSION_TEXT_FIELDS)
         yield n, rec, _digest(line)
+
+
+def _ends(numbered: Iterator[tuple[int, str]]) -> bool:
+    """No line but blank ones follows (one that cannot be read is one)."""
+    try:
+        return all(not later.strip() for _, later in numbered)
+    except InvalidInput:
+        return False
 
 
 @dataclass
