@@ -74,7 +74,9 @@ def test_migrate_refuses_one_store_as_both_ends(tmp_path: Path,
     runner = CliRunner()
     res = runner.invoke(main, ["add", "--db", "chat.db", "--session", "s", "--no-wait", "x"])
     assert res.exit_code == 0, res.output
-    for src, dst in (("sqlite:///chat.db", "chat.db"), ("chat.db", f"{tmp_path}/chat.db")):
+    os.link("chat.db", "copy.db")  # cp -l: another name of the same file
+    for src, dst in (("sqlite:///chat.db", "chat.db"), ("chat.db", f"{tmp_path}/chat.db"),
+                     ("chat.db", "copy.db")):  # the last said "open in another process"
         res = runner.invoke(main, ["migrate", "--from", src, "--to", dst])
         assert res.exit_code == 2 and "name the same store" in res.output, res.output
     res = runner.invoke(main, ["stats", "--db", "chat.db", "--json"])

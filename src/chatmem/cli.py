@@ -1481,15 +1481,17 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
     from .store.urls import sqlite_path
     from .transfer import migrate as do_migrate
 
-    def place(url: str) -> str:
+    def place(url: str) -> str | Path:
         try:
             path = sqlite_path(url)
         except ChatmemError:
             return url  # not SQLite: the URL itself
-        return str(Path(path).resolve()) if path != ":memory:" else f":memory:{id(url)}"
+        return Path(path).expanduser() if path != ":memory:" else f":memory:{id(url)}"
 
     src, dst = _store_url(src, "--from"), _store_url(dst, "--to")
-    if place(src) == place(dst):
+    here, there = place(src), place(dst)
+    if here == there or (isinstance(here, Path) and isinstance(there, Path)
+                         and _same_file(here, there)):  # a link of it too (cp -l, ln -s)
         fail("--from and --to name the same store: give the destination another file or "
              "URL")
     made = _made_by_opening(dst, to_vector)
