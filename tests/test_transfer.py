@@ -245,6 +245,35 @@ def test_a_compressed_import_names_the_file_to_decompress(tmp_path: Path, given:
     assert res.exit_code == 0, res.output
 
 
+def test_an_import_of_a_store_file_says_it_is_a_store(tmp_path: Path) -> None:
+    """chatmem import chat.db (the store, not an export of it; here the very store
+    imported into) said "chat.db: line 1 or near it: not UTF-8 text (invalid
+    continuation byte); an export is UTF-8 JSONL". It says what the file is and the
+    command that copies a store; the store is left as it was."""
+    path = tmp_path / "backup.jsonl"
+    path.write_text("\n".join(_file(_MSG1)) + "\n", encoding="utf-8")
+    db = tmp_path / "my chat.db"
+    runner = CliRunner()
+    res = runner.invoke(main, ["import", "--db", str(db), "--no-wait", str(path)])
+    assert res.exit_code == 0, res.output
+    before = db.read_bytes()
+    for given in (str(db), "-"):
+        res = runner.invoke(main, ["import", "--db", str(db), "--no-wait", given],
+                            input=db.read_bytes() if given == "-" else None)
+        assert res.exit_code == 2 and res.stdout == "", res.output
+        shown = "standard input" if given == "-" else str(db)
+        source = "<that file>" if given == "-" else shlex.quote(str(db))
+        assert res.stderr.splitlines() == [
+            f"error: {shown} is a SQLite database (a chatmem store?), not an export: a "
+            f"store is copied with chatmem migrate --from {source} --to <another store>, "
+            f"or exported first (chatmem export --db {source} -o backup.jsonl)"], res.stderr
+        assert db.read_bytes() == before
+    with open(db, encoding="utf-8") as fh, pytest.raises(
+            InvalidInput, match=r"^the file is a SQLite database \(a chatmem store\?\), not "
+                                r"an export: a store is copied with migrate\(source, target\)"):
+        validate_jsonl(FileLines(fh))
+
+
 def test_an_import_the_store_refuses_names_the_file(tmp_path: Path) -> None:
     """A file whose message the store holds already: refused naming the file."""
     path = tmp_path / "backup.jsonl"

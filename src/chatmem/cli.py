@@ -1357,6 +1357,14 @@ def _import_source(file: str) -> Iterator[TextIO]:
             fh.detach()  # the file is closed by its owner (never standard input)
 
 
+def _a_store_given(shown: str, file: str) -> str:
+    """The refusal of a store's file given to import as an export."""
+    source = "<that file>" if file == "-" else shlex.quote(file)
+    return (f"{shown} is a SQLite database (a chatmem store?), not an export: a store is "
+            f"copied with chatmem migrate --from {source} --to <another store>, or "
+            f"exported first (chatmem export --db {source} -o backup.jsonl)")
+
+
 def _import_piped(file: str, options: Sequence[str]) -> str:
     """How to import ``file`` (``-``: standard input), gzip-compressed, with the same
     ``options``: decompressed on the way in, each word quoted for the shell, the
@@ -1370,13 +1378,14 @@ def _import_piped(file: str, options: Sequence[str]) -> str:
 
 
 @contextlib.contextmanager
-def _naming_the_file(shown: str, compressed: str = "decompress it first"
-                     ) -> Iterator[None]:
+def _naming_the_file(shown: str, compressed: str = "decompress it first",
+                     store: str | None = None) -> Iterator[None]:
     """The refusals of an import's file (its records, or what they would collide with
     in the store) named by the file, as ``chatmem add --messages`` names it:
     ``backup.jsonl: line 3: …``, ``backup.jsonl is truncated: …`` (the library's words
-    are "the file"); ``compressed``: the way on from a gzip file."""
-    from .transfer import GzipCompressed, NotTheLinesChecked
+    are "the file"); ``compressed``: the way on from a gzip file, ``store`` the
+    refusal of a store's file."""
+    from .transfer import GzipCompressed, NotTheLinesChecked, SqliteDatabase
 
     try:
         yield
@@ -1386,6 +1395,8 @@ def _naming_the_file(shown: str, compressed: str = "decompress it first"
             if said.startswith("the file ") else f"{shown}: {said}"
         if isinstance(exc, GzipCompressed):
             said = f"{shown} is gzip-compressed: {compressed}"
+        if isinstance(exc, SqliteDatabase) and store is not None:
+            said = store
         if isinstance(exc, NotTheLinesChecked):  # the library's words name its arguments
             where = "ends sooner" if exc.line is None else f"line {exc.line} differs"
             said = (f"{shown} changed since it was checked ({where}; is another program "
@@ -1435,7 +1446,8 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                                       ("--resume", resume)) if on]
     with _import_source(file) as fh:
         lines = FileLines(fh)
-        with _naming_the_file(shown, _import_piped(file, options)):
+        with _naming_the_file(shown, _import_piped(file, options),
+                              _a_store_given(shown, file)):
             checked = validate_jsonl(lines)
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at the end

@@ -322,6 +322,19 @@ class GzipCompressed(InvalidInput):
     """The lines are a gzip file's bytes (a compressed backup given as it is)."""
 
 
+#: The first bytes of a SQLite database (a store given where its export was meant).
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class SqliteDatabase(InvalidInput):
+    """The lines are a SQLite database's bytes (a store, not an export of it)."""
+
+    def __init__(self) -> None:
+        super().__init__("the file is a SQLite database (a chatmem store?), not an export: "
+                         "a store is copied with migrate(source, target), or exported "
+                         "first (export_jsonl)")
+
+
 def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     """The lines, numbered; a file that is not UTF-8, or a line longer than any record,
     is an error naming the line."""
@@ -334,12 +347,16 @@ def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
         except StopIteration:
             return
         except UnicodeDecodeError as exc:
+            if n == 1 and bytes(exc.object[:len(SQLITE_MAGIC)]) == SQLITE_MAGIC:
+                raise SqliteDatabase from None
             if n == 1 and bytes(exc.object[:2]) == GZIP_MAGIC:
                 raise GzipCompressed(
                     "the file is gzip-compressed: decompress it first, or read it through "
                     "gzip: FileLines(gzip.open(path, 'rt', encoding='utf-8'))") from None
             raise InvalidInput(f"line {n} or near it: not UTF-8 text ({exc.reason}); "
                                "an export is UTF-8 JSONL") from None
+        if n == 1 and isinstance(line, str) and line.startswith(SQLITE_MAGIC.decode()):
+            raise SqliteDatabase
         if not isinstance(line, str):
             raise InvalidInput(f"lines: line {n} is not text, got {describe(line)}" + (
                 "; open the file in text mode (open(path, encoding='utf-8'))"
