@@ -354,3 +354,51 @@ def test_export_refuses_an_empty_name_or_a_folders_name(store: Path, tmp_path: P
         assert one_line_error(res.output) == says
         assert sorted(os.listdir(tmp_path)) == before
         assert backup.read_text() == BACKUP
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
+def test_a_terminated_export_leaves_the_previous_file_and_no_temporary_one(
+        store: Path, tmp_path: Path) -> None:
+    """``export -o backup.jsonl`` stopped by SIGTERM (kill, timeout, a service manager
+    stopping it) left its hidden temporary file, a part of the conversations, beside
+    yesterday's backup until the next export of that file (as kill -9 must). It is
+    removed now, as after Ctrl-C: the backup is left as it was, the exit status is
+    143 (128 + SIGTERM)."""
+    import asyncio
+    import signal
+    import time
+
+    from chatmem.models import Message
+    from chatmem.store import Storage
+
+    async def grow(n: int) -> None:  # enough messages that an export takes a while
+        storage = await Storage.open(str(store))
+        try:
+            await storage.store.append([
+                Message(session_id="big", role="user", ts=1_700_000_000_000 + i,
+                        content=f"message {i} " + "about the trip " * 10)
+                for i in range(n)])
+        finally:
+            await storage.close()
+
+    asyncio.run(grow(30000))
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    out = tmp_path / "backup.jsonl"
+    out.write_text(BACKUP)
+    proc = subprocess.Popen([sys.executable, "-m", "chatmem", "export", "--db", "chat.db",
+                             "-o", str(out)], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while no_temporary_files(tmp_path) and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert proc.poll() is None, "the export finished before it was stopped"
+        proc.send_signal(signal.SIGTERM)
+    finally:
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert out.read_text() == BACKUP
+    assert no_temporary_files(tmp_path), os.listdir(tmp_path)

@@ -1240,40 +1240,74 @@ def _replacing(path: Path) -> Iterator[TextIO]:
     existed = path.exists()
     mode = stat.S_IMODE(path.stat().st_mode) if existed else 0o600
     _remove_stale_exports(path)
-    while True:
-        try:
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                       suffix=".tmp")
-        except OSError as exc:
-            fail(f"-o {path}: cannot write in {as_given(str(path.parent), 200)} ({exc.strerror})")
-        lock = _hold_export(fd, tmp)
-        if lock is not None:
-            break
-        os.close(fd)  # another export took it for a stale one before it was locked
-    raw = _ExportFile(fd, "w")
+    tmp: str | None = None
+    lock = -1
+    raw: _ExportFile | None = None
     written = False  # the block ended: what fails now is the file's own
+    with _terminated_as_exit():  # before the file exists: a SIGTERM removes it too
+        try:
+            while True:
+                try:
+                    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                               suffix=".tmp")
+                except OSError as exc:
+                    fail(f"-o {path}: cannot write in {as_given(str(path.parent), 200)} "
+                         f"({exc.strerror})")
+                held = _hold_export(fd, tmp)
+                if held is not None:
+                    lock = held
+                    break
+                os.close(fd)  # another export took it for a stale one before it was locked
+                tmp = None
+            raw = _ExportFile(fd, "w")
+            with io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8") as fh:
+                yield fh
+                written = True
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException as exc:
+            if tmp is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+            if isinstance(exc, OSError) and (written or (raw is not None
+                                                         and raw.error is not None)):
+                kept = "it is left as it was" if existed else "no file was written"
+                fix = ("free some space or give a file on another disk"
+                       if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+                       else "give another file")
+                fail(f"-o {path}: cannot write the export ({exc.strerror or exc}); {kept}; "
+                     f"{fix}")
+            raise
+        finally:
+            if lock >= 0:
+                os.close(lock)
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM (kill, timeout, a service manager stopping the command) raises
+    ``SystemExit(143)`` while the block runs, as Ctrl-C raises KeyboardInterrupt, so
+    that what the block cleans up on an error (an export's temporary file, a part of
+    the conversations) is cleaned up; its default would end the process at once. Left
+    as it is where another handler is set, or off the main thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
     try:
-        with io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8") as fh:
-            yield fh
-            written = True
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and (written or raw.error is not None):
-            kept = "it is left as it was" if existed else "no file was written"
-            fix = ("free some space or give a file on another disk"
-                   if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-                   else "give another file")
-            fail(f"-o {path}: cannot write the export ({exc.strerror or exc}); {kept}; "
-                 f"{fix}")
-        raise
+        yield
     finally:
-        if lock >= 0:
-            os.close(lock)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _hold_export(fd: int, tmp: str) -> int | None:
