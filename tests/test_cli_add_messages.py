@@ -6,6 +6,7 @@ file is one line naming the file and the message, exit 2, and stores nothing."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from pathlib import Path
 
@@ -114,6 +115,28 @@ def test_a_bad_file_or_option_is_one_line_and_stores_nothing(
     assert result.stderr.startswith(f"error: {says}"), result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not db.exists()  # refused before any store was opened
+
+
+def test_a_gzip_file_is_refused_naming_it_with_the_way_on(tmp_path: Path) -> None:
+    """A compressed chat log (``chat.jsonl.gz``) said only "not UTF-8 text (invalid
+    start byte at byte 1)": it names the file as compressed and the command that reads
+    it decompressed, for ``add`` and ``context`` alike, from a file or standard input;
+    no store is made."""
+    db = tmp_path / "chat.db"
+    packed = tmp_path / "my chat.jsonl.gz"
+    packed.write_bytes(gzip.compress(b'{"role": "user", "content": "hi"}\n'))
+    result = cli("add", "--db", str(db), "--session", "s", "--messages", str(packed))
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {packed} is gzip-compressed: decompress it on the "
+                             f"way in (gunzip -c '{packed}' | main add --messages - with "
+                             "your other options)\n")
+    result = cli("context", "--db", str(db), "--session", "s", "--messages", "-",
+                 stdin=packed.read_bytes())
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: standard input is gzip-compressed: decompress "
+                                    "it on the way in (… | gunzip -c | main context "
+                                    "--messages - with")
+    assert not db.exists()
 
 
 def test_a_file_that_is_not_utf8_or_too_large_is_refused(tmp_path: Path,

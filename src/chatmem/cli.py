@@ -712,6 +712,13 @@ def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
     try:
         return shown, raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        from .transfer import GZIP_MAGIC
+
+        if raw.startswith(GZIP_MAGIC):
+            source = "… | gunzip -c" if file == "-" else f"gunzip -c {shlex.quote(file)}"
+            command = click.get_current_context().command_path
+            fail(f"{shown} is gzip-compressed: decompress it on the way in ({source} | "
+                 f"{command} --messages - with your other options)")
         fail(f"{shown}: not UTF-8 text ({exc.reason} at byte {exc.start})")
 
 
