@@ -151,37 +151,52 @@ def returned(result: Any) -> list[Message]:
 
 
 async def check(world: World, asker: str, entry: str | None, requested: str | None,
-                query: str, backend: str | None = None) -> None:
+                query: str, backend: str | None = None, models: Models | None = None
+                ) -> None:
     """``backend``: a name of :data:`backends.PLACES` (a fresh place per example);
-    ``None``: the in-memory store."""
+    ``None``: the in-memory store. ``models``: the store holds two models' vectors
+    (:func:`_check_models`)."""
     async with contextlib.AsyncExitStack() as stack:
         place = Place("memory://")
         if backend is not None:
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             place = await stack.enter_async_context(PLACES[backend](tmp))
-        await _check(place, world, asker, entry, requested, query)
+        if models is None:
+            await _check(place, world, asker, entry, requested, query)
+        else:
+            await _check_models(place, world, models, asker, entry, requested, query)
+
+
+async def opened(place: Place, world: World) -> Memory:
+    return await Memory.open(place.url, vector=place.vector,
+                             embedder=Embedder(RecordingProvider(dim=32)),
+                             config=Config.load({"scope": world.config_scope,
+                                                 "indexing": {"concurrency": 1},
+                                                 "context_expand": {"window": 2}}))
+
+
+async def stored_world(mem: Memory, world: World) -> list[Message]:
+    """``world`` stored and indexed, its sessions registered as ``world.timing`` says."""
+    first = world.before if world.timing == "changed" else world.sessions
+    if world.timing != "late":
+        for s in first or ():
+            await mem.upsert_session(s)
+    for key, value in world.settings.items():
+        await mem.store.meta_set("scope-settings", key, value)
+    stored = await mem.add(world.messages)
+    await mem.flush(timeout=30)
+    if world.timing != "early":  # registered or changed after indexing
+        for i in world.order or range(len(world.sessions)):
+            await mem.upsert_session(world.sessions[i])
+    return stored
 
 
 async def _check(place: Place, world: World, asker: str, entry: str | None,
                  requested: str | None, query: str) -> None:
-    mem = await Memory.open(place.url, vector=place.vector,
-                            embedder=Embedder(RecordingProvider(dim=32)),
-                            config=Config.load({"scope": world.config_scope,
-                                                "indexing": {"concurrency": 1},
-                                                "context_expand": {"window": 2}}))
+    mem = await opened(place, world)
     try:
-        first = world.before if world.timing == "changed" else world.sessions
-        if world.timing != "late":
-            for s in first or ():
-                await mem.upsert_session(s)
-        for key, value in world.settings.items():
-            await mem.store.meta_set("scope-settings", key, value)
-        stored = await mem.add(world.messages)
+        stored = await stored_world(mem, world)
         by_id = {m.id: m for m in stored}
-        await mem.flush(timeout=30)
-        if world.timing != "early":  # registered or changed after indexing
-            for i in world.order or range(len(world.sessions)):
-                await mem.upsert_session(world.sessions[i])
         base = effective(world, asker, entry)
 
         def assert_visible(result: Any, scope: str) -> None:
@@ -230,15 +245,20 @@ async def _check(place: Place, world: World, asker: str, entry: str | None,
         await mem.close()
 
 
+def asked(world: World, data: st.DataObject) -> tuple[str, str | None, str | None, str]:
+    """Who asks (the session, its entry platform), the scope it requests, and the query."""
+    return (data.draw(st.sampled_from([s.id for s in world.sessions])),
+            data.draw(st.sampled_from([None, *PLATFORMS])),
+            data.draw(st.sampled_from([None, *SCOPES])),
+            " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))))
+
+
 @settings(max_examples=2000, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(world=worlds(), data=st.data())
 def test_no_recall_or_tool_call_returns_a_message_outside_its_visible_set(
         world: World, data: st.DataObject) -> None:
-    asker = data.draw(st.sampled_from([s.id for s in world.sessions]))
-    entry = data.draw(st.sampled_from([None, *PLATFORMS]))
-    requested = data.draw(st.sampled_from([None, *SCOPES]))
-    query = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)))
+    asker, entry, requested, query = asked(world, data)
     asyncio.run(check(world, asker, entry, requested, query))
 
 
@@ -251,8 +271,187 @@ def test_no_recall_or_tool_call_returns_a_message_outside_its_visible_set(
 @given(world=worlds(), data=st.data())
 def test_the_same_holds_on_every_stored_backend(backend: str, world: World,
                                                 data: st.DataObject) -> None:
-    asker = data.draw(st.sampled_from([s.id for s in world.sessions]))
-    entry = data.draw(st.sampled_from([None, *PLATFORMS]))
-    requested = data.draw(st.sampled_from([None, *SCOPES]))
-    query = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)))
+    asker, entry, requested, query = asked(world, data)
     asyncio.run(check(world, asker, entry, requested, query, backend))
+
+
+# ------------------------------------------------- stores of two models (F11 before reindex)
+
+#: Another model of the query model's width ("test:bow", RecordingProvider's), and the
+#: legacy marker's values: absent (the first search records the query model), the query
+#: model's, the other model's.
+OLD = "test:old"
+MARKERS = [None, "test:bow", OLD]
+#: Callers' metadata filters (M6: keys of the session metadata) with what they keep, some
+#: already of the shapes Memory._of_own_model merges its model condition with: ``$and``,
+#: ``$or``, and a top-level key named like the vector's model field (``meta.model_id``
+#: once rewritten: no session has it, so it keeps nothing).
+FILTERS: list[tuple[dict[str, Any] | None, Any]] = [
+    (None, lambda meta: True),
+    ({"team": "a"}, lambda meta: meta.get("team") == "a"),
+    ({"$or": [{"team": "a"}, {"team": "b"}]}, lambda meta: meta.get("team") in ("a", "b")),
+    ({"$and": [{"team": "b"}]}, lambda meta: meta.get("team") == "b"),
+    ({"model_id": "test:bow"}, lambda meta: False),
+    ({"$or": [{"model_id": "test:bow"}, {"team": "b"}]}, lambda meta: meta.get("team") == "b"),
+]
+
+
+@dataclass
+class Models:
+    """Which model made each message's vector (by its index in the world: ``new``, the
+    query model; ``old``, :data:`OLD`; ``legacy``, no model id), the legacy marker, the
+    caller's filter (an index of :data:`FILTERS`) and the tool's ``top_k``."""
+
+    made: list[str]
+    marker: str | None
+    filter: int
+    top_k: int
+
+
+def models_for(data: st.DataObject, world: World) -> Models:
+    return Models(data.draw(st.lists(st.sampled_from(["new", "old", "legacy"]),
+                                     min_size=len(world.messages),
+                                     max_size=len(world.messages))),
+                  data.draw(st.sampled_from(MARKERS)),
+                  data.draw(st.integers(0, len(FILTERS) - 1)), data.draw(st.integers(1, 5)))
+
+
+async def _check_models(place: Place, world: World, models: Models, asker: str,
+                        entry: str | None, requested: str | None, query: str) -> None:
+    """R4 over a store holding vectors of two models of one width and legacy ones: the
+    second search of the query model's space (Memory._of_own_model) merges the model
+    into the scope's filter and the caller's; every answer of the index, every hit and
+    neighbour of recall(), context() and the tool is in the visible set, and narrowed."""
+    import numpy as np
+
+    from chatmem.indexing import vector_entry
+    from chatmem.store.base import LEGACY_KEY, LEGACY_NAMESPACE
+    from chatmem.store.storage import snapshot_sessions
+
+    mem = await opened(place, world)
+    try:
+        stored = await stored_world(mem, world)
+        by_id = {m.id: m for m in stored}
+        if models.marker is not None:
+            await mem.store.meta_set(LEGACY_NAMESPACE, LEGACY_KEY, models.marker)
+        # the other model's and the legacy vectors: the nearest to the question of all,
+        # as the old model's of a store whose embedding.model changed
+        assert mem.embedder is not None
+        q = np.asarray(await mem.embedder.embed_one(query), dtype=np.float32)
+        snaps = await snapshot_sessions(mem.store, {m.session_id for m in stored})
+        entries = [vector_entry(m, snaps.get(m.session_id), q,
+                                OLD if made == "old" else None)  # type: ignore[arg-type]
+                   for m, made in zip(stored, models.made)
+                   if made != "new" and m.indexable]
+        if entries:
+            await mem.storage.write_entries(entries)
+        own_space = {"new"} | ({"legacy"} if models.marker in (None, "test:bow") else set())
+        own = {m.id for m, made in zip(stored, models.made) if made in own_space}
+        base = effective(world, asker, entry)
+        final = {x.id: x for x in world.sessions}
+        where, keeps = FILTERS[models.filter]
+
+        def passes(m: Message, scope: str, filtered: bool) -> bool:
+            return visible(world, asker, entry, scope, by_id[m.id]) and (
+                not filtered or keeps(dict(final[m.session_id].metadata)))
+
+        # every answer of the index (the first search, the one of the query model's
+        # space, the cosines of full-text matches) and of full text, for the recall
+        answers: list[str] = []
+        index = mem.index
+        assert index is not None
+        query_index = index.query
+
+        async def recorded_query(*args: Any, **kwargs: Any) -> Any:
+            out = await query_index(*args, **kwargs)
+            answers.extend(s.message_id for s in out)
+            return out
+
+        index.query = recorded_query  # type: ignore[method-assign]
+
+        def assert_within(shown: list[str], scopes: list[str], filtered: bool) -> None:
+            """The index's answers and what was ``shown`` are within every one of
+            ``scopes`` (and the caller's filter when ``filtered``)."""
+            for scope in scopes:
+                for i in answers:
+                    assert passes(by_id[i], scope, filtered), ("index", scope, by_id[i])
+                for i in shown:
+                    assert passes(by_id[i], scope, filtered), (scope, by_id[i])
+            answers.clear()
+
+        def ids(result: Any) -> list[str]:
+            return [m.id for m in returned(result) if m.id is not None]
+
+        has_resource = (final[asker].resource_id or root(world, asker).resource_id) is not None
+        indexable = [m for m in stored if m.indexable]
+        if base != "resource" or has_resource:
+            answers.clear()
+            full = await mem.recall(query, session=asker, platform=entry, top_k=50, window=0,
+                                    scope=base, filter=where)
+            assert_within(ids(full), [base], True)
+            # the query model's vectors are all found (no other model takes their place)
+            assert {h.message.id for h in full.hits} >= {
+                m.id for m in indexable if m.id in own and passes(m, base, True)}
+        # passive recall, and context(): the session's effective scope
+        for run in ("recall", "context"):
+            answers.clear()
+            try:
+                if run == "recall":
+                    result = await mem.recall(query, session=asker, platform=entry, top_k=5,
+                                              filter=where)
+                else:
+                    result = (await mem.turn_context(query, session=asker,
+                                                     platform=entry)).recall
+            except ScopeError:
+                assert base == "resource"
+                continue
+            if result.query is not None:
+                assert result.scope == base
+            assert_within(ids(result), [base], run == "recall")
+        # the tool and a narrowing caller: may only narrow
+        answers.clear()
+        try:
+            out = await mem.recall(query, session=asker, platform=entry, top_k=5,
+                                   scope=requested, narrow_only=True, filter=where)
+        except ScopeError:
+            assert "resource" in (base, requested)
+        else:  # (resource without an id has no visible set)
+            wide = [base] if base != "resource" or has_resource else []
+            assert_within(ids(out), [*wide, out.scope], True)
+        answers.clear()
+        try:
+            told = await mem.call_tool({"query": query, "scope": requested,
+                                        "top_k": models.top_k},
+                                       {"session_id": asker, "platform": entry})
+        except ScopeError:
+            assert "resource" in (base, requested)
+        else:
+            wide = [base] if base != "resource" or has_resource else []
+            assert_within([h["id"] for h in told["hits"]], [*wide, told["scope"]], False)
+    finally:
+        await mem.close()
+
+
+@settings(max_examples=1000, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(world=worlds(), data=st.data())
+def test_no_recall_over_two_models_vectors_returns_a_message_outside_its_visible_set(
+        world: World, data: st.DataObject) -> None:
+    """R4 before ``chatmem reindex``: another model's vectors of the same width and
+    legacy ones (marker absent, the query model's, the other's) make recall search the
+    query model's space again with the model merged into the filters (491469d); no
+    answer of that search, no hit of recall(), context() or the tool, is outside the
+    visible set, with every caller's filter shape."""
+    asker, entry, requested, query = asked(world, data)
+    asyncio.run(check(world, asker, entry, requested, query, models=models_for(data, world)))
+
+
+@pytest.mark.parametrize("backend", sorted(PLACES))
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(world=worlds(), data=st.data())
+def test_the_same_holds_over_two_models_on_every_stored_backend(
+        backend: str, world: World, data: st.DataObject) -> None:
+    asker, entry, requested, query = asked(world, data)
+    asyncio.run(check(world, asker, entry, requested, query, backend,
+                      models_for(data, world)))
