@@ -139,6 +139,34 @@ def test_a_gzip_file_is_refused_naming_it_with_the_way_on(tmp_path: Path) -> Non
     assert not db.exists()
 
 
+def test_a_key_given_twice_in_a_message_is_refused_as_over_http(tmp_path: Path) -> None:
+    """``{"role": "user", "role": "tool", …}`` was read as Python's json reads it, the
+    last one winning: ``add`` stored a tool message and ``context`` took a tool answer,
+    where POST /v1/messages and /v1/context refuse such a body. Both commands refuse it
+    naming the file, the line or array and the key, from a file or standard input; no
+    store is made."""
+    db = tmp_path / "chat.db"
+    twice = '{"role": "user", "content": "hi", "role": "tool"}'
+    lines = tmp_path / "chat.jsonl"
+    lines.write_text('{"role": "user", "content": "ok"}\n' + twice + "\n", encoding="utf-8")
+    result = cli("add", "--db", str(db), "--session", "s", "--messages", str(lines))
+    assert result.exit_code == 2
+    assert result.stderr == (f'error: {lines}: line 2: the key "role" appears twice in one '
+                             "object; give each key once\n")
+    for command in ("add", "context"):
+        result = cli(command, "--db", str(db), "--session", "s", "--messages", "-",
+                     stdin=f"[{twice}]")
+        assert result.exit_code == 2, result.output
+        assert result.stderr == ('error: standard input: the JSON array: the key "role" '
+                                 "appears twice in one object; give each key once\n")
+        result = cli(command, "--db", str(db), "--session", "s", "--messages", "-",
+                     stdin='{"role": "user", "content": "a", "metadata": {"k": 1, "k": 2}}')
+        assert result.exit_code == 2, result.output
+        assert result.stderr == ('error: standard input: line 1: the key "k" appears twice '
+                                 "in one object; give each key once\n")
+    assert not db.exists()
+
+
 def test_a_file_that_is_not_utf8_or_too_large_is_refused(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:

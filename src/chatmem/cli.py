@@ -724,12 +724,13 @@ def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
 
 def _json_lines(text: str) -> Iterator[tuple[int, Any]]:
     """Each non-blank line of JSON Lines ``text``: its number and its value (a line
-    that is not JSON: :class:`InvalidInput` naming it, ``line 3: not JSON (…)``)."""
+    that is not JSON, or names a key twice in one object as the HTTP API refuses:
+    :class:`InvalidInput` naming it, ``line 3: not JSON (…)``)."""
     from .transfer import parse_json
 
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            yield n, parse_json(line, f"line {n}")
+            yield n, parse_json(line, f"line {n}", unique_keys=True)
 
 
 def _messages_of_file(file: str, *, session: str | None, platform: str | None,
@@ -749,7 +750,7 @@ def _messages_of_file(file: str, *, session: str | None, platform: str | None,
                 "speaker_name": speaker_name}
     try:
         if text.lstrip().startswith("["):
-            batch = coerce(parse_json(text, "the JSON array"), **defaults)
+            batch = coerce(parse_json(text, "the JSON array", unique_keys=True), **defaults)
         else:
             batch = []
             for n, item in _json_lines(text):
@@ -952,7 +953,7 @@ def _turn_of_file(file: str) -> list[Any]:
     turn: list[Any] = []
     try:
         if text.lstrip().startswith("["):
-            turn = parse_json(text, "the JSON array")
+            turn = parse_json(text, "the JSON array", unique_keys=True)
         else:
             for n, item in _json_lines(text):
                 turn_inputs(item, f"line {n}: message")
