@@ -218,6 +218,28 @@ def test_a_dropped_sync_memory_is_closed_and_its_store_opens_again(tmp_path: Pat
 # ------------------------------------------------------------------ SPEC M1's composition
 
 
+def test_a_store_open_given_with_a_factory_or_positionally_is_closed_not_left(
+        tmp_path: Path) -> None:
+    """``SyncMemory(factory, storage=SqliteStore.open(…))`` (or a store's open given
+    positionally) is refused before the memory's loop runs: the coroutine given was left
+    never awaited, and Python printed "RuntimeWarning: coroutine 'SqliteStore.open' was
+    never awaited" when it was collected. The refusal closes it, as a refusal of
+    Memory() does with what it opened; nothing is opened, the file is not made."""
+    import inspect
+
+    from chatmem.store import SqliteStore
+
+    given = SqliteStore.open(tmp_path / "c.db")
+    with pytest.raises(InvalidInput, match=r"^SyncMemory\(factory\) takes no other"):
+        SyncMemory(lambda: None, storage=given, vector=given)  # type: ignore[arg-type,return-value]
+    assert inspect.getcoroutinestate(given) == inspect.CORO_CLOSED
+    given = SqliteStore.open(tmp_path / "c.db")
+    with pytest.raises(InvalidInput, match=r"^SyncMemory\(\) takes Memory\(\)'s arguments"):
+        SyncMemory(given)  # type: ignore[arg-type]
+    assert inspect.getcoroutinestate(given) == inspect.CORO_CLOSED
+    assert not (tmp_path / "c.db").exists()
+
+
 def test_a_sync_memory_is_composed_as_memory_is(tmp_path: Path) -> None:
     """``Memory(storage=…, vector=…, embedder=…, options=…)`` had no blocking twin:
     SyncMemory took a factory only. ``SyncMemory`` now takes Memory()'s keywords, and a

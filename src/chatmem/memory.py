@@ -2833,6 +2833,15 @@ class Memory:
     list = list_messages
 
 
+def _close_unawaited(values: Iterable[object], awaited: Collection[int] = ()) -> None:
+    """Close the coroutines among ``values`` (a store's ``open()`` given to a refused
+    :class:`SyncMemory`) whose id is not in ``awaited``: closed, they open nothing and
+    Python prints no "coroutine … was never awaited" when they are collected."""
+    for value in values:
+        if inspect.iscoroutine(value) and id(value) not in awaited:
+            value.close()
+
+
 async def _composed(arguments: Mapping[str, Any]) -> Memory:
     """``Memory(**arguments)`` entered, for :class:`SyncMemory` on its loop: an argument
     given as an awaitable (a store's ``open()`` not awaited) is awaited first, once for
@@ -2849,9 +2858,7 @@ async def _composed(arguments: Mapping[str, Any]) -> Memory:
             built[key] = value
         return await Memory(**built).__aenter__()
     except BaseException:
-        for value in arguments.values():  # not awaited: no "never awaited" warning
-            if inspect.iscoroutine(value) and id(value) not in opened:
-                value.close()
+        _close_unawaited(arguments.values(), opened)
         for made in opened.values():
             with contextlib.suppress(Exception):
                 await made.close()
@@ -2876,6 +2883,7 @@ class SyncMemory(BlockingWrapper[Memory]):
         again when the memory cannot be built. ``factory`` (positional) makes the memory
         instead, as :meth:`open` does."""
         if factory is not None and (arguments or not callable(factory)):
+            _close_unawaited([factory, *arguments.values()])
             raise InvalidInput(
                 "SyncMemory() takes Memory()'s arguments as keywords (storage=…, vector=…, "
                 f"embedder=…, options=…), got {describe(factory)} positionally"
