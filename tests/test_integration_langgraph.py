@@ -560,6 +560,31 @@ async def test_a_batch_reads_before_it_writes_as_langgraphs_stores(store: Chatme
     assert await mem.get([message_id(("a",), "gone")]) == {}
 
 
+async def test_a_batch_with_a_put_it_cannot_write_writes_none_of_it(store: ChatmemStore,
+                                                                      mem: Memory) -> None:
+    """A put whose indexed text is over a message's limit (index naming a long field
+    many times) passed the batch's checks and was refused only when written
+    ("item.content has 4500049 characters"): the puts of the batch before it were
+    written, though README says a batch with a bad argument runs none of its ops. An op
+    that is none of LangGraph's four was a raw ValueError. Both are now refused before
+    anything runs, as InvalidInput naming what is wrong (a ValueError still, as
+    LangGraph's stores raise for an unknown op); nothing is written."""
+    long = {"text": "w " * 45_000}
+    for bad, match in [(PutOp(("a",), "b", long, index=["text"] * 50),
+                        r"^index: the value's indexed text has 4500049 characters; the "
+                        r"limit is 200000"),
+                       (("put", ("a",), "b", {}), r"^Unknown operation type: <class "
+                        r"'tuple'> \(an op is a GetOp, PutOp, SearchOp or ListNamespacesOp\)")]:
+        with pytest.raises(InvalidInput, match=match):
+            await store.abatch([PutOp(("a",), "first", {"text": "x"}), GetOp(("a",), "k"),
+                                bad])  # type: ignore[list-item]
+        assert await mem.get([message_id(("a",), "first")]) == {}
+        assert await store.asearch(("a",)) == []
+    with pytest.raises(InvalidInput, match=r"^index: the value's indexed text"):
+        await store.aput(("a",), "one", long, index=["text"] * 50)
+    assert await store.asearch(("a",)) == []
+
+
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:
     with pytest.raises(NotImplementedError):
         await store.aput(("a",), "k", {"text": "x"}, ttl=5)

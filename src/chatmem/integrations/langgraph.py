@@ -106,6 +106,7 @@ from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError, InvalidInput
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import (
+    MAX_CONTENT_CHARS,
     MAX_JSON_CHARS,
     MAX_LABEL_CHARS,
     Message,
@@ -351,7 +352,10 @@ def _check_op(op: Op) -> None:
         check_json(op.filter, "filter")  # nested too deep, holding itself, NaN
         _check_filter(op.filter, "filter")
         _check_page(op.limit, op.offset)
-    elif isinstance(op, ListNamespacesOp):
+    elif not isinstance(op, ListNamespacesOp):  # a ValueError, as LangGraph's stores raise
+        raise InvalidInput(f"Unknown operation type: {type(op)} (an op is a GetOp, PutOp, "
+                           "SearchOp or ListNamespacesOp)")
+    else:
         if op.max_depth is not None:
             checked_number(InvalidInput, "max_depth", op.max_depth, integer=True, least=1)
         for condition in op.match_conditions or ():
@@ -619,6 +623,8 @@ class ChatmemStore(BaseStore):
         in the batch is not applied."""
         for op in ops:  # every op before any runs: a bad one runs none of them
             _check_op(op)
+            if isinstance(op, PutOp) and op.value is not None:
+                self._check_text(op)
         if not self._healed:
             await self._heal()
         results: list[Result] = [None] * len(ops)
@@ -630,10 +636,8 @@ class ChatmemStore(BaseStore):
                 puts[(op.namespace, op.key)] = op
             elif isinstance(op, SearchOp):
                 results[i] = await self._search(op)
-            elif isinstance(op, ListNamespacesOp):
-                results[i] = await self._list_namespaces(op)
             else:
-                raise ValueError(f"Unknown operation type: {type(op)}")
+                results[i] = await self._list_namespaces(op)
         for put in puts.values():
             await self._put(put)
         return results
@@ -675,6 +679,16 @@ class ChatmemStore(BaseStore):
         found = (await self.memory.get([message_id(op.namespace, op.key)])).values()
         msg = next(iter(found), None)
         return self._item(msg) if msg is not None and self._is_item(msg) else None
+
+    def _check_text(self, op: PutOp) -> None:
+        """Refuse a put whose indexed text is longer than a message holds (``index``
+        naming a long field many times), before any op of its batch is written."""
+        assert op.value is not None
+        size = len(self._text(dict(op.value), op.index))
+        if size > MAX_CONTENT_CHARS:
+            raise InvalidInput(f"index: the value's indexed text has {size} characters; "
+                               f"the limit is {MAX_CONTENT_CHARS} (index fewer or shorter "
+                               "fields)")
 
     def _text(self, value: Mapping[str, Any], index: Sequence[str] | bool | None) -> str:
         if index is False:
