@@ -114,7 +114,13 @@ from .recall.budget import nearest_first
 from .recall.episode import episode_context
 from .recall.follow import follow_replies, reply_followers, reply_parents
 from .recall.fuse import DEFAULT_DENSE_WEIGHT, dense_only, fuse, pool_order
-from .recall.last import follows_call, last_messages, opening_answers, trailing_call
+from .recall.last import (
+    follows_call,
+    last_messages,
+    opening_answers,
+    placed_call,
+    trailing_call,
+)
 from .recall.period import Period, named_period
 from .recall.render import LABELS
 from .recall.request import before_turn, id_list, turn_inputs
@@ -2737,13 +2743,15 @@ class Memory:
                         or size >= MAX_CALL_READ:
                     break
                 size = min(2 * size, MAX_CALL_READ)
-            stored_turn, start = latest[len(before):], len(before) - n if n else len(before)
+            stored_turn = latest[len(before):]
+            start = max(len(before) - n, 0)
+            last = before[start:]
             if answers and follows_call(before, call, answers):
                 assert call is not None
-                start = min(start, call)
+                if call < start:  # past the window: the call and its answers only
+                    last = placed_call(before, call, start)
             else:  # nothing placed for them: the caller's own list puts their call
                 answers = []
-            last = before[max(start, 0):]
         out: list[dict[str, Any]] = []
         result = RecallResult(query=None)
         if recall_on:

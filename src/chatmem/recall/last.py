@@ -227,6 +227,22 @@ def follows_call(before: Sequence[Message], at: int | None,
     return given <= ids and not ids - stored - given
 
 
+def placed_call(before: Sequence[Message], at: int, start: int) -> list[Message]:
+    """The last messages when the call ``before[at]`` is placed before the turn's
+    answers from past the window ``before[start:]`` (``at < start``): the call and, of
+    the messages between it and the window, its first stored answer to each id (the
+    others, answers to no call of it, stay out as any message before the window)."""
+    calls = _calls(before[at])
+    ids = {c["id"] for c in calls} if calls else set()
+    kept = [before[at]]
+    for msg in before[at + 1:start]:
+        cid = _answer_id(msg)
+        if cid in ids:
+            kept.append(msg)
+            ids.discard(cid)
+    return [*kept, *before[start:]]
+
+
 def as_lines(messages: Sequence[Mapping[str, Any]], labels: Labels) -> list[str]:
     """:meth:`Memory.context`'s messages as text (for a prompt block, as LlamaIndex's):
     the recall message as it is, each last message a ``role: text`` line, calls as
