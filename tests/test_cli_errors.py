@@ -49,6 +49,11 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], names: str) ->
     (["add", "--session", "s", "--ts", "99999999999999999999", "x"], "ts must be from 0"),
     (["add", "--session", "s", "--ts", "-5", "x"], "ts must be from 0"),
     (["add", "--session", "\udcff", "x"], "--session is not valid UTF-8"),
+    # a value pasted by mistake is shown cut, with its length, not echoed whole
+    (["recall", "--top-k", "9" * 6000, "x"], "got '" + "9" * 60 + "'… (6,000 characters)"),
+    (["recall", "--top-k", "9" * 400, "x"], "from 1 to 1000, got '" + "9" * 60 + "'… (400"),
+    (["recall", "--scope", "z" * 400, "x"], "session, thread, got '" + "z" * 60 + "'… (400"),
+    (["list", "--since", "1" * 5000], "got '" + "1" * 60 + "'… (5,000 characters)"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path: Path, args: list[str],
                                                names: str) -> None:

@@ -232,6 +232,16 @@ class Refused(click.BadParameter):
 _TYPED = "chatmem.typed"
 
 
+def typed_repr(text: object, limit: int = 80) -> str:
+    """A value as the command line typed it, quoted, for an error: cut to ``limit``
+    characters with its length said (``'123456…' (6000 characters)``), so a value pasted
+    by mistake (a file's contents, 6,000 digits) does not fill the terminal."""
+    typed = str(text)
+    if len(typed) <= limit:
+        return repr(typed)
+    return f"{typed[:limit - 20]!r}… ({len(typed):,} characters)"
+
+
 class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer click)
     """A whole number (``kind`` int) or a finite decimal (float) within the bounds given:
     ``low`` to ``high`` (each inclusive) or ``above`` (exclusive). A bad value is refused
@@ -271,7 +281,7 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer cl
                 or (self.low is not None and number < self.low)
                 or (self.high is not None and number > self.high)
                 or (self.above is not None and number <= self.above)):
-            raise Refused(f"must be {self.takes()}, got {str(value)!r}", ctx=ctx,
+            raise Refused(f"must be {self.takes()}, got {typed_repr(value)}", ctx=ctx,
                           param=param)
         return number
 
@@ -285,7 +295,7 @@ class OneOf(click.Choice):  # type: ignore[type-arg]  # (generic in newer click)
             return super().convert(value, param, ctx)
         except click.BadParameter:
             raise Refused(f"must be one of {', '.join(map(str, self.choices))}, got "
-                          f"{str(value)!r}", ctx=ctx, param=param) from None
+                          f"{typed_repr(value)}", ctx=ctx, param=param) from None
 
 
 def shown_name(param: click.Parameter) -> str:
@@ -509,7 +519,8 @@ def _got_as_typed(message: str, typed: str | None) -> str:
         if not isinstance(value, str):
             shown.add(str(value))
     pattern = "|".join(re.escape(s) for s in sorted(shown, key=len, reverse=True))
-    return re.sub(rf"(?<= got )(?:{pattern})(?=$|[;,)])", lambda _: repr(typed), message)
+    return re.sub(rf"(?<= got )(?:{pattern})(?=$|[;,)])", lambda _: typed_repr(typed),
+                  message)
 
 
 def _ordinal(n: int) -> str:
