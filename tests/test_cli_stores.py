@@ -115,6 +115,7 @@ def test_commands_that_write_create_the_store_relative_to_the_working_directory(
     assert (tmp_path / "chat.db").is_file()
     res = runner.invoke(main, ["export", "--db", "chat.db", "-o", "backup.jsonl"])
     assert res.exit_code == 0, res.output
+    (tmp_path / "copy").mkdir()  # an explicit path's folder is not made (see below)
     res = runner.invoke(main, ["import", "--db", "sqlite:///copy/new.db", "--no-wait",
                                "backup.jsonl"])
     assert res.exit_code == 0, res.output
@@ -122,6 +123,74 @@ def test_commands_that_write_create_the_store_relative_to_the_working_directory(
                                "--to", "sqlite:///moved.db", "--no-vectors"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "copy" / "new.db").is_file() and (tmp_path / "moved.db").is_file()
+
+
+def test_a_new_store_in_a_missing_folder_is_refused_by_every_command_that_creates_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chatmem add, import, migrate --to and demo --db made the missing folders of an
+    explicit store path (--db nodir/chat.db, sqlite:///nodir/chat.db, CHATMEM_DB), so a
+    mistyped one gave a new empty store in a new folder, where export -o refuses a
+    missing folder. It is refused now, naming the path and the fix, exit 2, nothing
+    made; the default store's folder (the user data directory) is still made with it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHATMEM_DB", raising=False)
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "src.db", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["export", "--db", "src.db", "-o", "backup.jsonl"])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "chat.jsonl").write_text('{"role": "user", "content": "hi"}\n')
+    before = _tree(tmp_path)
+    deep = str(tmp_path / "no" / "such" / "x.db")
+    for db, folder in (("nodir/x.db", "nodir"), ("sqlite:///nodir/x.db", "nodir"),
+                       (f"sqlite:///{deep}", os.path.dirname(deep)), (deep, os.path.dirname(deep))):
+        fix = f'no folder "{folder}"; create it first (mkdir -p {folder}) or give another ' \
+              "path; nothing was created"
+        for args in (["add", "--db", db, "--session", "s", "--no-wait", "x"],
+                     ["add", "--db", db, "--session", "s", "--messages", "chat.jsonl"],
+                     ["import", "--db", db, "--no-wait", "backup.jsonl"],
+                     ["migrate", "--from", "src.db", "--to", db],
+                     ["demo", "--db", db]):
+            res = runner.invoke(main, args)
+            assert res.exit_code == 2, (args, res.output)
+            option = "--to" if args[0] == "migrate" else "--db"
+            assert one_line_error(res.output) == f"error: {option} {db}: {fix}", args
+            assert _tree(tmp_path) == before, (args, sorted(set(_tree(tmp_path)) ^ set(before)))
+    res = runner.invoke(main, ["add", "--session", "s", "--no-wait", "x"],
+                        env={"CHATMEM_DB": "nodir/x.db"})
+    assert res.exit_code == 2 and 'no folder "nodir"' in res.output, res.output
+    assert _tree(tmp_path) == before
+    # the default store's folders are made with it
+    default = tmp_path / "data" / "chatmem" / "chatmem.db"
+    monkeypatch.setattr("chatmem.cli.default_db", lambda: str(default))
+    res = runner.invoke(main, ["add", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    assert default.is_file()
+
+
+@pytest.mark.parametrize("args", [["serve", "--port", "0"], ["mcp"]], ids=lambda a: a[0])
+def test_a_server_refuses_a_new_store_in_a_missing_folder_before_it_starts(
+        tmp_path: Path, args: list[str]) -> None:
+    """chatmem serve and chatmem mcp open (and so create) their store too: an explicit
+    --db in a missing folder is refused as add refuses it; with {namespace} in the path
+    the folder is the part before it."""
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    for db, folder in (("nodir/x.db", "nodir"), ("sqlite:///nodir/{namespace}/x.db", "nodir")):
+        if "{namespace}" in db and args[0] == "mcp":
+            continue
+        try:
+            proc = subprocess.run([sys.executable, "-m", "chatmem", args[0], "--db", db,
+                                   *args[1:]], capture_output=True, text=True, timeout=60,
+                                  env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args[0]} --db {db} started")
+        assert proc.returncode == 2, proc.stderr
+        assert one_line_error(proc.stderr) == (
+            f"error: --db {db}: no folder \"{folder}\"; create it first (mkdir -p {folder}) "
+            "or give another path; nothing was created")
+        assert os.listdir(tmp_path) == []
 
 
 def test_a_foreign_file_is_refused_by_every_command(tmp_path: Path) -> None:
@@ -214,7 +283,8 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
     source refused by the checks) left the new destination store, its lock file and
     the folders made for them (and a new local vector folder) behind. They are removed;
     a file or folder the user had there stays as it was (an empty file named as the
-    destination becomes the store, as before, and is kept)."""
+    destination becomes the store, as before, and is kept). A destination in a missing
+    folder is refused before anything is opened."""
     import socket
     import sqlite3
 
@@ -236,9 +306,11 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
     (tmp_path / "keep" / "empty.db").write_bytes(b"")
     before = _tree(tmp_path)
     for to, vector, names in (
-            ("new/deeper/dst.db", f"qdrant+local://{tmp_path}/notes.txt", "is a file"),
+            ("dst.db", f"qdrant+local://{tmp_path}/notes.txt", "is a file"),
+            ("new/deeper/dst.db", f"qdrant+local://{tmp_path}/notes.txt",
+             'no folder "new/deeper"'),
             ("dst.db", f"qdrant://127.0.0.1:{closed}", "cannot reach a Qdrant server"),
-            ("new/dst.db", f"qdrant+local://{tmp_path}/vectors/q", "make a cycle"),
+            ("dst.db", f"qdrant+local://{tmp_path}/vectors/q", "make a cycle"),
             ("keep/dst.db", None, "make a cycle"),
             ("keep/empty.db", None, "make a cycle")):
         res = runner.invoke(main, ["migrate", "--from", "src.db", "--to", to,
@@ -316,7 +388,8 @@ def test_a_store_a_failed_open_created_is_removed(
     """chatmem add, chatmem import and Memory.open with a vector index that cannot open
     (a local-mode folder that is a file, a Qdrant server that refuses) left the new
     store file and its .lock file (and a folder made for them) behind. They are removed;
-    a file the user had there (an empty file named as the store, a lock file) stays."""
+    a file the user had there (an empty file named as the store, a lock file) stays. (A
+    store in a missing folder is refused by the command line before it opens.)"""
     import asyncio
     import socket
 
@@ -344,7 +417,8 @@ def test_a_store_a_failed_open_created_is_removed(
             for args in (["add", "--db", db, "--vector", vector, "--session", "s", "x"],
                          ["import", "--db", db, "--vector", vector, "backup.txt"]):
                 res = runner.invoke(main, args)
-                assert res.exit_code == 2 and "qdrant" in res.output, (args, res.output)
+                names = "no folder" if db.startswith("new/") else "qdrant"
+                assert res.exit_code == 2 and names in res.output, (args, res.output)
                 assert _tree(tmp_path) == before, (
                     args, sorted(set(_tree(tmp_path)) ^ set(before)))
 

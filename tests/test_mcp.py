@@ -95,6 +95,7 @@ async def test_the_readme_client_configuration_starts_as_a_desktop_client_starts
     if not installed.exists():
         pytest.skip("no chatmem script beside this interpreter")
     db = tmp_path / "home" / "chat.db"  # the README's /home/me/chat.db, adapted
+    db.parent.mkdir()  # a home folder is there (one given that is not is refused)
     args = [str(db) if a == "/home/me/chat.db" else a for a in entry["args"]]
     gui_env = {**get_default_environment(), "PATH": "/usr/bin:/bin"}
     with (tmp_path / "bare.log").open("w") as errlog, pytest.raises(OSError), \

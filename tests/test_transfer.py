@@ -1056,6 +1056,7 @@ def test_a_migrate_into_a_new_file_stopped_part_way_names_it(
                      "WHERE mrowid = (SELECT max(mrowid) FROM vectors)")
     conn.close()
     new = tmp_path / "out" / "new.db"
+    new.parent.mkdir()
     res = CliRunner().invoke(main, ["migrate", "--from", str(bad), "--to", str(new)])
     assert res.exit_code == 2, res.output
     assert re.search(r"the destination keeps what was copied before the stop \(sessions "

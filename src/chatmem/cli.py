@@ -581,6 +581,32 @@ def _store_url(db: str | None, option: str = "--db") -> str:
     return db or default_db()
 
 
+def _new_store_url(db: str | None, option: str = "--db") -> str:
+    """The store of a command that creates it when missing (``add``, ``import``,
+    ``migrate --to``, ``demo --db``, ``serve``, ``mcp``). The default store's folder (the
+    user data directory) is made with it; an explicit path whose folder does not exist
+    is refused before anything is made, as a mistyped one (``--db nodir/chat.db``) would
+    otherwise give a new empty store in a new folder, as ``export -o`` refuses one. A
+    ``{namespace}`` template's folder is the one before the template's first part."""
+    from .store.base import missing_folders
+    from .store.urls import sqlite_path
+
+    url = _store_url(db, option)
+    if not db:
+        return url
+    try:
+        path = sqlite_path(url)
+    except ChatmemError:
+        return url  # PostgreSQL, or a URL the open refuses in its own words
+    if path == ":memory:":
+        return url
+    folder = os.path.dirname(path.partition("{namespace}")[0])
+    if folder and missing_folders(folder):
+        fail(f"{option} {db}: no folder {as_given(folder, 200)}; create it first "
+             f"(mkdir -p {shlex.quote(folder)}) or give another path; nothing was created")
+    return url
+
+
 def _json_text(data: Any, indent: int | None = 2) -> str:
     """``data`` as JSON for a terminal: JSON escapes C0 controls itself; DEL and C1
     (U+009B is CSI) are written as ``\\u`` escapes too (see :func:`printable`)."""
@@ -657,7 +683,7 @@ async def demo(db: str | None, as_json: bool) -> None:
 
     start = now_ms() - 3 * 86_400_000
     # Memory.open itself, not open_memory: no environment, so the default configuration
-    async with await Memory.open(_store_url(db) if db else "memory://") as mem:
+    async with await Memory.open(_new_store_url(db) if db else "memory://") as mem:
         if db:
             await _take_demo_store(mem, db)
         await mem.add(demo_messages(start))
@@ -852,7 +878,7 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
         batch = _messages_of_file(messages_file, session=session, platform=platform,
                                   speaker_id=speaker_id, speaker_name=speaker_name)
         cfg = load_config(config_path)
-        async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
+        async with await open_memory(_new_store_url(db), vector=vector, config=cfg) as mem:
             stored = await mem.add(batch)
             said = f"stored {len(stored)} message(s) in " \
                    f"{len({m.session_id for m in stored})} session(s)"
@@ -876,7 +902,7 @@ async def add(db: str | None, config_path: str | None, vector: str | None,
     # as add() checks it, before the store is opened: a refused message creates no store
     validate_message(given, path="message")
     cfg = load_config(config_path)
-    async with await open_memory(_store_url(db), vector=vector, config=cfg) as mem:
+    async with await open_memory(_new_store_url(db), vector=vector, config=cfg) as mem:
         [msg] = await mem.add(given)
         if not no_wait:
             await _flush_saying(mem, f"stored {msg.id} in {session} at ts={msg.ts}")
@@ -1491,7 +1517,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
     """
     from .transfer import FileLines, import_records, validate_jsonl
 
-    url = _store_url(db)
+    url = _new_store_url(db)
     shown = "standard input" if file == "-" else file
     given = {"--db": db, "--config": config_path, "--vector": vector}
     options = [w for name, value in given.items() if value for w in (name, value)]
@@ -1553,7 +1579,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
             return url  # not SQLite: the URL itself
         return Path(path).expanduser() if path != ":memory:" else f":memory:{id(url)}"
 
-    src, dst = _store_url(src, "--from"), _store_url(dst, "--to")
+    src, dst = _store_url(src, "--from"), _new_store_url(dst, "--to")
     here, there = place(src), place(dst)
     if here == there or (isinstance(here, Path) and isinstance(there, Path)
                          and _same_file(here, there)):  # a link of it too (cp -l, ln -s)
@@ -2592,7 +2618,7 @@ def serve(db: str | None, config_path: str | None, vector: str | None,
     limits = client_limits(client_timeout, max_connections, max_concurrent_requests,
                            max_unread_mb)
     with listening(host, port):
-        serve_http(url=_store_url(db), vector=vector, config=load_config(config_path),
+        serve_http(url=_new_store_url(db), vector=vector, config=load_config(config_path),
                    keys=load_keys(keys_path), host=host, port=port, allow_open=allow_open,
                    env=environment(), extra_hosts=allowed_hosts, limits=limits)
 
@@ -2646,7 +2672,7 @@ def mcp(db: str | None, config_path: str | None, vector: str | None, transport: 
     from .server.http import check_key_namespaces
     from .server.mcp import run as run_mcp
 
-    url, keys = _store_url(db), load_keys(keys_path)
+    url, keys = _new_store_url(db), load_keys(keys_path)
     if keys is not None and len(keys.namespaces) == 1:  # several: run_mcp's refusal
         check_key_namespaces(url, vector, keys)
     with listening(host, port):
