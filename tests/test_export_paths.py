@@ -23,6 +23,7 @@ from click.testing import CliRunner, Result
 
 import chatmem
 from chatmem.cli import main
+from processes import grown, terminated
 
 #: Yesterday's backup as far as -o looks at it: an export's header line.
 BACKUP = '{"type": "header", "format": "chatmem-jsonl", "version": 1}\n'
@@ -364,41 +365,11 @@ def test_a_terminated_export_leaves_the_previous_file_and_no_temporary_one(
     yesterday's backup until the next export of that file (as kill -9 must). It is
     removed now, as after Ctrl-C: the backup is left as it was, the exit status is
     143 (128 + SIGTERM)."""
-    import asyncio
-    import signal
-    import time
-
-    from chatmem.models import Message
-    from chatmem.store import Storage
-
-    async def grow(n: int) -> None:  # enough messages that an export takes a while
-        storage = await Storage.open(str(store))
-        try:
-            await storage.store.append([
-                Message(session_id="big", role="user", ts=1_700_000_000_000 + i,
-                        content=f"message {i} " + "about the trip " * 10)
-                for i in range(n)])
-        finally:
-            await storage.close()
-
-    asyncio.run(grow(30000))
-    src = str(Path(chatmem.__file__).parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    grown(store)
     out = tmp_path / "backup.jsonl"
     out.write_text(BACKUP)
-    proc = subprocess.Popen([sys.executable, "-m", "chatmem", "export", "--db", "chat.db",
-                             "-o", str(out)], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while no_temporary_files(tmp_path) and proc.poll() is None \
-                and time.monotonic() < deadline:
-            time.sleep(0.001)
-        assert proc.poll() is None, "the export finished before it was stopped"
-        proc.send_signal(signal.SIGTERM)
-    finally:
-        _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + signal.SIGTERM, err
+    status, err = terminated(["export", "--db", "chat.db", "-o", str(out)], tmp_path,
+                             lambda: not no_temporary_files(tmp_path))
+    assert status == 128 + signal.SIGTERM, err
     assert out.read_text() == BACKUP
     assert no_temporary_files(tmp_path), os.listdir(tmp_path)

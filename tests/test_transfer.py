@@ -7,6 +7,7 @@ import io
 import json
 import re
 import shlex
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from chatmem.transfer import (
     migrate,
     validate_jsonl,
 )
+from processes import grown, terminated
 from providers import RecordingProvider
 from servers import running
 from world import MESSAGES, SESSIONS
@@ -1095,3 +1097,62 @@ def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> N
     res = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "q.db"), str(bad)])
     assert res.exit_code == 2 and "not UTF-8" in res.output, res.output
     assert not (tmp_path / "q.db").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
+@pytest.mark.parametrize("command", ["import", "migrate"])
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_an_import_or_migrate_stopped_by_sigterm_or_ctrl_c_says_so_and_resume_finishes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, stop: str) -> None:
+    """chatmem import and chatmem migrate stopped by SIGTERM (kill, timeout, a service
+    manager stopping them) died at once, with no word of what was kept or of --resume
+    (Ctrl-C said nothing of it either). SIGTERM now stops them as Ctrl-C does: the page
+    being written is committed or not, the stores are closed, one line says what the
+    destination keeps and that the same command with --resume finishes it, and the exit
+    status is 143 (128 + SIGTERM); --resume then finishes the copy, nothing lost. Ctrl-C
+    (SIGINT) says the same, then "Aborted!", exit 1, as before."""
+    import signal
+
+    n = 30000
+    grown(tmp_path / "src.db", n, sessions=50)
+    runner = CliRunner()
+    res = runner.invoke(main, ["export", "--db", str(tmp_path / "src.db"),
+                               "-o", str(tmp_path / "backup.jsonl")])
+    assert res.exit_code == 0, res.output
+    args = (["import", "--db", "new.db", "--no-wait", "backup.jsonl"] if command == "import"
+            else ["migrate", "--from", "src.db", "--to", "new.db", "--no-vectors"])
+    new = tmp_path / "new.db"
+
+    def size() -> int:  # what the copy wrote so far, in the store and its log
+        return sum(p.stat().st_size for p in (new, tmp_path / "new.db-wal") if p.exists())
+
+    sig = getattr(signal, stop)
+    status, err = terminated(args, tmp_path, lambda: size() >= 3_000_000, sig)
+    assert status == (128 + signal.SIGTERM if sig == signal.SIGTERM else 1), err
+    assert ("Aborted!" in err) == (sig == signal.SIGINT), err
+    lines = [line for line in err.splitlines() if "stopped part way" in line]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"{'import' if command == 'import' else 'migration'} stopped "
+                               "part way: "), err
+    assert f"run the same chatmem {command} with --resume to finish" in lines[0], err
+    kept = re.search(r"messages (\d+)", lines[0])
+    assert kept is not None, err
+
+    def stored() -> int:
+        res = runner.invoke(main, ["stats", "--db", str(new), "--json"])
+        assert res.exit_code == 0, res.output
+        return int(json.loads(res.output)["messages"])
+
+    assert int(kept.group(1)) <= stored() < n
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(main, [*args, "--resume"])
+    assert res.exit_code == 0, res.output
+    assert stored() == n
+    res = runner.invoke(main, ["export", "--db", str(new), "-o", str(tmp_path / "again.jsonl")])
+    assert res.exit_code == 0, res.output
+
+    def messages(path: Path) -> list[str]:
+        return sorted(line for line in path.read_text().splitlines()
+                      if line.startswith('{"type": "message"'))
+
+    assert messages(tmp_path / "again.jsonl") == messages(tmp_path / "backup.jsonl")

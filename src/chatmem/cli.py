@@ -24,7 +24,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from functools import partial, wraps
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -1355,6 +1355,42 @@ def _terminated_as_exit() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+@contextlib.asynccontextmanager
+async def _terminated_as_interrupt() -> AsyncIterator[None]:
+    """SIGTERM (kill, timeout, a service manager stopping the command) stops the block
+    as Ctrl-C does, by cancelling the command's task (asyncio.run's own handling of
+    Ctrl-C): what the block writes is committed or rolled back, what it cleans up on a
+    stop is cleaned up and what it says of a stop is said; then the command exits 143.
+    Its default would end the process at once. Left as it is where another handler is
+    set, or off the main thread."""
+    import signal
+    import threading
+
+    task = asyncio.current_task()
+    if task is None or threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    terminated = False
+
+    def stop() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        # an Exception, not SystemExit: asyncio.run hands it back as the task's result
+        raise click.exceptions.Exit(128 + signal.SIGTERM) from None
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def _hold_export(fd: int, tmp: str) -> int | None:
     """Lock the new temporary file ``tmp`` (open as ``fd``) for as long as it is written:
     the lock (``flock``, on a descriptor of its own, held until the file is renamed) is
@@ -1523,19 +1559,36 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
     options = [w for name, value in given.items() if value for w in (name, value)]
     options += [name for name, on in (("--no-wait", no_wait), ("--no-vectors", no_vectors),
                                       ("--resume", resume)) if on]
+    written: dict[str, int] = {}
+
+    def progress(kind: str, n: int) -> None:
+        written[f"{kind}s"] = written.get(f"{kind}s", 0) + n
+        bar.update(n)
+
     with _import_source(file) as fh:
         lines = FileLines(fh)
         with _naming_the_file(shown, _import_piped(file, options),
                               _a_store_given(shown, file)):
-            checked = validate_jsonl(lines)
+            checked = validate_jsonl(lines)  # not a coroutine: a SIGTERM ends it at once
         cfg = load_config(config_path)
-        # one bulk load, re-embedding included: a deferred HNSW index is built once at the end
-        async with await open_memory(url, vector=vector, config=cfg) as mem, \
+        # one bulk load, re-embedding included: a deferred HNSW index is built once at
+        # the end
+        async with _terminated_as_interrupt(), \
+                await open_memory(url, vector=vector, config=cfg) as mem, \
                 mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
-            with _progress("importing", len(checked)) as bar, _naming_the_file(shown):
-                counts = await import_records(mem.storage, checked, lines,
-                                              progress=lambda kind, n: bar.update(n),
-                                              vectors=not no_vectors, resume=resume)
+            try:
+                with _progress("importing", len(checked)) as bar, _naming_the_file(shown):
+                    counts = await import_records(mem.storage, checked, lines,
+                                                  progress=progress, vectors=not no_vectors,
+                                                  resume=resume)
+            except asyncio.CancelledError:  # Ctrl-C, SIGTERM
+                # "at least": a page being committed as it stopped is kept, not counted
+                if written:
+                    click.echo(f"import stopped part way: the store keeps what was "
+                               f"written before the stop (at least {counted(written)})"
+                               ": run the same chatmem import with --resume to finish "
+                               "it", err=True)
+                raise
             if not no_wait:
                 await _flush_saying(mem, f"imported {counted(counts.as_dict())}")
     click.echo(f"imported {counted(counts.as_dict())}", err=True)
@@ -1597,7 +1650,8 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
             bar.update(n)
 
     try:
-        async with await Storage.open(src, vector=from_vector, create=False) as source, \
+        async with _terminated_as_interrupt(), \
+                await Storage.open(src, vector=from_vector, create=False) as source, \
                 await Storage.open(dst, vector=to_vector) as target:
             total = (await source.store.stats()).messages
             with _progress("migrating messages", total) as bar:
@@ -1609,16 +1663,23 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
             # file, folders, a local vector folder) is not left behind for the user
             _remove_made(made)
             raise
-        if not isinstance(exc, Exception) or (os.environ.get("CHATMEM_DEBUG")
-                                             and not isinstance(exc, ChatmemError)):
-            raise
         # stopped part way: the destination keeps the pages written, as README says; the
         # error says so and how to go on, or a half copy would pass for a whole one
         new = [path for path, kind in made if kind == "store"]
         fresh = f", or delete {new[0]} and {new[0]}.lock and migrate again" if new else ""
-        fail(f"{_error_text(exc)}; the destination keeps what was copied before the stop "
-             f"({counted(copied)}): run the same chatmem migrate with --resume to finish "
-             f"the copy{fresh}")
+        stopped = isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt,
+                                   click.exceptions.Exit))  # Ctrl-C, SIGTERM
+        # a stop may land while a page is being committed: it is kept, not yet counted
+        kept = (f"the destination keeps what was copied before the stop "
+                f"({'at least ' if stopped else ''}{counted(copied)}): run the same "
+                f"chatmem migrate with --resume to finish the copy{fresh}")
+        if stopped:
+            click.echo(f"migration stopped part way: {kept}", err=True)
+            raise
+        if not isinstance(exc, Exception) or (os.environ.get("CHATMEM_DEBUG")
+                                             and not isinstance(exc, ChatmemError)):
+            raise
+        fail(f"{_error_text(exc)}; {kept}")
     click.echo(f"migrated {counted(counts.as_dict())}", err=True)
 
 

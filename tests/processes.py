@@ -1,0 +1,62 @@
+"""Real chatmem processes for the tests that stop one part way (SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import chatmem
+from chatmem.models import Message
+from chatmem.store import Storage
+
+
+def grown(path: Path, n: int = 30000, sessions: int = 1) -> None:
+    """Store ``n`` messages (over ``sessions`` sessions) in the SQLite store ``path``:
+    enough that exporting or copying it takes a while."""
+
+    async def grow() -> None:
+        storage = await Storage.open(str(path))
+        try:
+            await storage.store.append([
+                Message(session_id="big" if sessions == 1 else f"s{i % sessions}",
+                        role="user", ts=1_700_000_000_000 + i,
+                        content=f"message {i} " + "about the trip " * 10)
+                for i in range(n)])
+        finally:
+            await storage.close()
+
+    asyncio.run(grow())
+
+
+def checkout_env() -> dict[str, str]:
+    """The environment of a child ``python -m chatmem`` that imports this checkout's
+    chatmem, without a ``CHATMEM_DB`` of the caller's."""
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("CHATMEM_DB", None)
+    return env
+
+
+def terminated(args: Sequence[str], cwd: Path, started: Callable[[], bool],
+               sig: int = signal.SIGTERM) -> tuple[int, str]:
+    """Run ``chatmem ARGS`` in ``cwd``, send it SIGTERM (or ``sig``) once ``started()``
+    holds (it must still be running then): its exit status and standard error."""
+    proc = subprocess.Popen([sys.executable, "-m", "chatmem", *args], cwd=cwd,
+                            env=checkout_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not started() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert proc.poll() is None, f"chatmem {args[0]} finished before it was stopped"
+        proc.send_signal(sig)
+    finally:
+        _, err = proc.communicate(timeout=60)
+    return proc.returncode, err
