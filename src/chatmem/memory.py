@@ -2695,8 +2695,9 @@ class Memory:
         cannot go as such a group as a labelled ``user`` message; nothing stored comes
         back as ``system`` but a system message (:mod:`chatmem.recall.last`). A turn
         that begins with ``tool`` answers gets the stored call they answer as the last
-        message (past ``last_messages`` too), or an :class:`InvalidInput` when the
-        session's last stored message before them is not that call.
+        message (past ``last_messages`` too) when it is the session's last stored
+        message before them; else the context is what it is without them (the app's
+        own list places the call).
         ``turn`` is this turn's text(s) or messages, or an OpenAI message list as is:
         its user and assistant words are the query; system prompts, tool calls and tool
         results are not (I7). ``platform`` is the entry platform of this turn (F9).
