@@ -44,13 +44,21 @@ def checkout_env() -> dict[str, str]:
     return env
 
 
+def _ctrl_c_default() -> None:
+    """In the child before it runs chatmem: SIGINT as a terminal delivers it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def terminated(args: Sequence[str], cwd: Path, started: Callable[[], bool],
                sig: int = signal.SIGTERM) -> tuple[int, str]:
     """Run ``chatmem ARGS`` in ``cwd``, send it SIGTERM (or ``sig``) once ``started()``
     holds (it must still be running then): its exit status and standard error."""
+    # a test run in the background (``cmd &``, as CI may start it) ignores SIGINT, and a
+    # child inherits that: Python then installs no Ctrl-C handler, so it is restored
     proc = subprocess.Popen([sys.executable, "-m", "chatmem", *args], cwd=cwd,
                             env=checkout_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_default)
     try:
         deadline = time.monotonic() + 120
         while not started() and proc.poll() is None and time.monotonic() < deadline:
