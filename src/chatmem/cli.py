@@ -731,6 +731,12 @@ _ADD_ROLES = ("user", "assistant", "system", "tool", "notice")
 MAX_MESSAGES_FILE_BYTES = 64 * 1024 * 1024
 
 
+def _gunzip_source(file: str) -> str:
+    """The start of the pipe that decompresses ``file`` (``-``: standard input) for a
+    gzip refusal: ``gunzip -c 'my chat.jsonl.gz'`` or ``… | gunzip -c``."""
+    return "… | gunzip -c" if file == "-" else f"gunzip -c {shlex.quote(file)}"
+
+
 def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
     """The text of a ``--messages FILE`` (``-``: standard input) and the file as an
     error names it; every way it cannot be read fails naming it (``too_large``: the way
@@ -752,7 +758,7 @@ def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
         from .transfer import GZIP_MAGIC
 
         if raw.startswith(GZIP_MAGIC):
-            source = "… | gunzip -c" if file == "-" else f"gunzip -c {shlex.quote(file)}"
+            source = _gunzip_source(file)
             command = click.get_current_context().command_path
             fail(f"{shown} is gzip-compressed: decompress it on the way in ({source} | "
                  f"{command} --messages - with your other options)")
@@ -1488,7 +1494,7 @@ def _import_piped(file: str, options: Sequence[str]) -> str:
 
     again = shlex.join(["chatmem", "import",
                         *(mask_url(o) if "://" in o else o for o in options), "-"])
-    source = "… | gunzip -c" if file == "-" else f"gunzip -c {shlex.quote(file)}"
+    source = _gunzip_source(file)
     return f"decompress it on the way in ({source} | {again})"
 
 
