@@ -51,6 +51,10 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], names: str) ->
     (["add", "--session", "\udcff", "x"], "--session is not valid UTF-8"),
     # a value pasted by mistake is shown cut, with its length, not echoed whole
     (["recall", "--top-k", "9" * 6000, "x"], "got '" + "9" * 60 + "'… (6,000 characters)"),
+    # more digits than int() converts (4,300) is too large, not "not an integer"
+    (["recall", "--top-k", "9" * 6000, "x"], "--top-k must be an integer from 1 to 1000, got"),
+    (["list", "--limit", "-" + "1" * 5000], "--limit must be an integer from 1 to 1000, got"),
+    (["add", "--session", "s", "--ts", "1" * 5000, "x"], "--ts must be from 0 to"),
     (["recall", "--top-k", "9" * 400, "x"], "from 1 to 1000, got '" + "9" * 60 + "'… (400"),
     (["recall", "--scope", "z" * 400, "x"], "session, thread, got '" + "z" * 60 + "'… (400"),
     (["list", "--since", "1" * 5000], "got '" + "1" * 60 + "'… (5,000 characters)"),

@@ -242,6 +242,22 @@ def typed_repr(text: object, limit: int = 80) -> str:
     return f"{typed[:limit - 20]!r}… ({len(typed):,} characters)"
 
 
+#: What ``int()`` reads as a whole number: its refusal of one of more than 4,300 digits
+#: (CPython's limit on converting text) is about the length, not about being a number.
+_WHOLE_NUMBER = re.compile(r"\s*([+-]?)\d(?:_?\d)*\s*")
+
+
+def _past_every_bound(typed: str) -> int | float:
+    """A whole number typed with more digits than ``int()`` converts, as a stand-in of its
+    sign beyond every bound an option has (10**100), so that it is refused as too large
+    in the option's words (``--top-k must be an integer from 1 to 1000``), as a number of
+    50 digits is, not as not being an integer; any other text is NaN (not a number)."""
+    found = _WHOLE_NUMBER.fullmatch(typed)
+    if found is None:
+        return math.nan
+    return -10 ** 100 if found.group(1) == "-" else 10 ** 100
+
+
 class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer click)
     """A whole number (``kind`` int) or a finite decimal (float) within the bounds given:
     ``low`` to ``high`` (each inclusive) or ``above`` (exclusive). A bad value is refused
@@ -272,7 +288,7 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # (generic in newer cl
             try:
                 number = self.kind(str(value))
             except ValueError:
-                number = math.nan
+                number = _past_every_bound(str(value)) if self.kind is int else math.nan
         if isinstance(value, str) and ctx is not None and param is not None:
             # the library's error shows the number it got (``int 0``): the CLI shows
             # the text it was typed as (:func:`values_as_typed`)
@@ -513,6 +529,8 @@ def _got_as_typed(message: str, typed: str | None) -> str:
     for read in (int, float, json.loads):
         with contextlib.suppress(ValueError, RecursionError):
             readings.append(read(typed))
+    if not math.isnan(stand_in := _past_every_bound(typed)):
+        readings.append(stand_in)  # the number Number passed on for its digits
     shown = {repr(typed)}  # the text itself is only matched quoted: a bare word is too loose
     for value in readings:
         shown |= {describe(value), repr(value)}
