@@ -226,3 +226,30 @@ def small_tmpfs(disk: Path, size: str) -> Iterator[Path]:
         yield disk
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+async def refuse_inserts(store: Any, table: str, when: str) -> None:
+    """A real failure of a SQL store's database: a trigger ``stop`` raising 'disk full'
+    (as a full disk) on each row inserted into ``table`` for which ``when`` holds (SQL
+    that SQLite and PostgreSQL both read, the row as ``NEW``)."""
+    if store.__class__.__name__ == "SqliteStore":
+        await store._run(store.conn.execute,
+                         f"CREATE TRIGGER stop BEFORE INSERT ON {table} WHEN {when} "
+                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        return
+    async with store._conn() as conn:
+        await conn.execute(
+            "CREATE FUNCTION stop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF {when} THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$")
+        await conn.execute(f"CREATE TRIGGER stop BEFORE INSERT ON {table} "
+                           "FOR EACH ROW EXECUTE FUNCTION stop()")
+
+
+async def accept_inserts(store: Any, table: str) -> None:
+    """The failure of :func:`refuse_inserts` is over (the disk has room again)."""
+    if store.__class__.__name__ == "SqliteStore":
+        await store._run(store.conn.execute, "DROP TRIGGER stop")
+        return
+    async with store._conn() as conn:
+        await conn.execute(f"DROP TRIGGER stop ON {table}")
+        await conn.execute("DROP FUNCTION stop()")

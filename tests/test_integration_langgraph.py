@@ -37,7 +37,7 @@ from langgraph.store.memory import InMemoryStore
 
 import chatmem.testing
 from chatmem import Memory, Message, SyncMemory
-from chatmem.errors import InvalidInput
+from chatmem.errors import InvalidInput, StoreError
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
@@ -583,6 +583,89 @@ async def test_a_batch_with_a_put_it_cannot_write_writes_none_of_it(store: Chatm
     with pytest.raises(InvalidInput, match=r"^index: the value's indexed text"):
         await store.aput(("a",), "one", long, index=["text"] * 50)
     assert await store.asearch(("a",)) == []
+
+
+async def _refuse_messages(mem: Memory, contents: list[str]) -> None:
+    """A real failure of the store's database: a trigger refusing ('disk full') to store
+    a message whose content is one of ``contents`` (the text an item indexes)."""
+    from backends import refuse_inserts
+
+    listed = ", ".join(f"'{c}'" for c in contents)
+    await refuse_inserts(mem.store, "messages", f"NEW.content IN ({listed})")
+
+
+async def _stored_items(mem: Memory) -> dict[str, dict[str, Any]]:
+    """Every item's message as stored (its value, times, role, content), by id."""
+    page = await mem.list_messages(limit=1000)
+    assert page.next_cursor is None
+    out = {}
+    for m in page.messages:
+        d = m.to_dict()
+        d.pop("index_state", None)
+        out[m.id or ""] = d
+    return out
+
+
+#: A batch whose fourth op the store refuses (_refuse_messages of "poison"): a
+#: replacement, a delete and a new namespace's put before it, a put after it.
+FAILING_BATCH = [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "gone", None),
+                 PutOp(("b",), "k1", {"text": "one"}), PutOp(("a",), "k2", {"text": "poison"}),
+                 PutOp(("a",), "k3", {"text": "three"})]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_batch_the_store_refuses_part_way_leaves_it_as_before(
+        tmp_path: Path, backend: str) -> None:
+    """A batch of puts and deletes whose fourth the store refused (a real fault of the
+    database: a trigger, as a full disk) kept the three writes before it (a value
+    replaced, an item deleted, a new namespace) and lost the one after it, and the
+    error was the store's alone ("disk full"), naming no op. LangGraph's PostgresStore
+    writes a batch's puts in one transaction: none of them then. The writes before the
+    failing one are now undone, each item's message put back as it was (its value,
+    times and vector), and the error names the op and says so."""
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(("a",), "k0", {"text": "old zero"})
+        await store.aput(("a",), "gone", {"text": "my cat is called Tom"})
+        await mem.flush()
+        before = await _stored_items(mem)
+        await _refuse_messages(mem, ["poison"])
+        with pytest.raises(StoreError, match=re.escape(
+                'batch op 3 (put of key "k2" in namespace ["a"]) failed: ') + ".*disk full.*"
+                + re.escape("; the 3 write(s) of the batch before it were undone: the "
+                            "store holds the items as before the batch") + "$"):
+            await store.abatch(FAILING_BATCH)
+        assert await _stored_items(mem) == before
+        assert await store.alist_namespaces() == [("a",)]
+        assert not await _replacements_left(mem)
+        hits = await store.asearch(("a",), query="what is my cat called?", limit=1)
+        assert [(h.key, h.value) for h in hits] == [("gone", {"text": "my cat is called Tom"})]
+        # one put or delete that fails is the store's error, as before
+        with pytest.raises(StoreError, match="disk full") as failed:
+            await store.aput(("a",), "k2", {"text": "poison"})
+        assert "batch op" not in str(failed.value)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_failed_batch_whose_undo_the_store_refuses_too_names_what_it_kept(
+        tmp_path: Path, backend: str) -> None:
+    """The store refusing to put back an item's old value too (the undo of the batch's
+    first op): the error says which ops keep the batch's value, the others are undone."""
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(("a",), "k0", {"text": "old zero"})
+        await store.aput(("a",), "gone", {"text": "my cat is called Tom"})
+        await _refuse_messages(mem, ["poison", "old zero"])
+        with pytest.raises(StoreError, match=re.escape(
+                "; 2 of the 3 write(s) of the batch before it were undone; the store "
+                'refused to undo op 0 (key "k0") too: those keep the batch\'s value') + "$"):
+            await store.abatch(FAILING_BATCH)
+        values = {k: await store.aget(ns, k) for ns, k in
+                  [(("a",), "k0"), (("a",), "gone"), (("b",), "k1"), (("a",), "k2")]}
+        assert {k: i and i.value for k, i in values.items()} == {
+            "k0": {"text": "new zero"}, "gone": {"text": "my cat is called Tom"},
+            "k1": None, "k2": None}
+        assert not await _replacements_left(mem)
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:

@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from backends import PLACES, drop_pg_schema, pg_schema_url, pg_url
+from backends import (
+    PLACES,
+    accept_inserts,
+    drop_pg_schema,
+    pg_schema_url,
+    pg_url,
+    refuse_inserts,
+)
 from chatmem import Memory, __version__
 from chatmem.cli import main
 from chatmem.client import Client
@@ -775,32 +782,13 @@ STOPS = {"messages": 9, "vectors": 6}
 async def _stop_after(storage: Storage, table: str) -> None:
     """A real failure of the destination's database (a trigger raising 'disk full')
     once ``table`` holds ``STOPS[table]`` rows: the pages written before it stay."""
-    store: Any = storage.store
-    rows = STOPS[table]
-    if store.__class__.__name__ == "SqliteStore":
-        await store._run(store.conn.execute,
-                         f"CREATE TRIGGER stop BEFORE INSERT ON {table} "
-                         f"WHEN (SELECT count(*) FROM {table}) >= {rows} "
-                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-        return
-    async with store._conn() as conn:
-        await conn.execute(
-            "CREATE FUNCTION stop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-            f"IF (SELECT count(*) FROM {table}) >= {rows} THEN "
-            "RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$")
-        await conn.execute(f"CREATE TRIGGER stop BEFORE INSERT ON {table} "
-                           "FOR EACH ROW EXECUTE FUNCTION stop()")
+    await refuse_inserts(storage.store, table,
+                         f"(SELECT count(*) FROM {table}) >= {STOPS[table]}")
 
 
 async def _go_on(storage: Storage, table: str) -> None:
     """The failure is over (the disk has room again)."""
-    store: Any = storage.store
-    if store.__class__.__name__ == "SqliteStore":
-        await store._run(store.conn.execute, "DROP TRIGGER stop")
-        return
-    async with store._conn() as conn:
-        await conn.execute(f"DROP TRIGGER stop ON {table}")
-        await conn.execute("DROP FUNCTION stop()")
+    await accept_inserts(storage.store, table)
 
 
 async def _resumable_source(tmp_path: Path) -> tuple[str, dict[str, Any]]:

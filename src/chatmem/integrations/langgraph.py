@@ -46,7 +46,9 @@ The mapping (README § Integrations, LangGraph):
 * **batch** runs as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run it: the
   batch's reads answer the items as they were before it, then the last put (or
   delete) of each namespace and key is applied (a ``get`` after a ``put`` of the same
-  key in one batch reads the old value).
+  key in one batch reads the old value). Its writes are all or nothing: the store
+  refusing one undoes those applied before it (each item's message put back as it
+  was), as ``PostgresStore``'s one transaction leaves none, and the error names the op.
 
 TTLs are not supported (``supports_ttl = False``): use chatmem's retention. A ``ttl``
 is refused with :class:`TTLNotSupported` (an ``InvalidInput`` that is also the
@@ -103,7 +105,7 @@ except ImportError as exc:
     ) from exc
 
 from chatmem.config import MAX_TOP_K
-from chatmem.errors import ChatmemError, InvalidInput
+from chatmem.errors import ChatmemError, InvalidInput, StoreError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import (
     MAX_CONTENT_CHARS,
@@ -443,6 +445,45 @@ def _place(msg: Message | None) -> tuple[str, int] | None:
     return None if msg is None or msg.ts is None else (msg.session_id, msg.ts)
 
 
+def _same_write(current: Message | None, written: Message | None) -> bool:
+    """Whether the item's stored message ``current`` is the one a put wrote (``written``;
+    ``None`` both: the key holds none, as a delete left it)."""
+    if current is None or written is None:
+        return current is written
+    return (current.ts == written.ts
+            and current.metadata.get(ITEM_META) == written.metadata.get(ITEM_META))
+
+
+def _batch_error(exc: Exception, index: int, op: PutOp, undone: int,
+                 left: Sequence[tuple[int, PutOp]]) -> Exception:
+    """``exc`` (the store refusing the write of ``op``, the batch's op ``index``) said
+    again naming that op and what became of the ``undone`` writes the batch applied
+    before it (``left``: those the store refused to undo too); a ChatmemError of the
+    same class where it takes one message, else a StoreError."""
+    what = "put" if op.value is not None else "delete"
+    said = (f"batch op {index} ({what} of key {as_given(op.key)} in namespace "
+            f"{describe(list(op.namespace))}) failed: {exc}; ")
+    if not undone:
+        said += "nothing of the batch was written"
+    elif not left:
+        said += (f"the {undone} write(s) of the batch before it were undone: the store "
+                 f"holds the items as before the batch")
+    else:
+        kept = ", ".join(f"op {i} (key {as_given(o.key)})" for i, o in sorted(left))
+        said += (f"{undone - len(left)} of the {undone} write(s) of the batch before it "
+                 f"were undone; the store refused to undo {kept} too: those keep the "
+                 f"batch's value")
+    if isinstance(exc, ChatmemError):
+        try:
+            again = type(exc)(said)
+        except TypeError:
+            pass
+        else:
+            if str(again) == said:
+                return again
+    return StoreError(said)
+
+
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
     """Refuse to wait on a loop that runs nothing (it would wait forever)."""
     if not loop.is_running():
@@ -628,19 +669,68 @@ class ChatmemStore(BaseStore):
         if not self._healed:
             await self._heal()
         results: list[Result] = [None] * len(ops)
-        puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        puts: dict[tuple[tuple[str, ...], str], tuple[int, PutOp]] = {}
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
                 results[i] = await self._get(op)
             elif isinstance(op, PutOp):
-                puts[(op.namespace, op.key)] = op
+                puts[(op.namespace, op.key)] = (i, op)
             elif isinstance(op, SearchOp):
                 results[i] = await self._search(op)
             else:
                 results[i] = await self._list_namespaces(op)
-        for put in puts.values():
-            await self._put(put)
+        await self._write_all(list(puts.values()))
         return results
+
+    async def _write_all(self, puts: Sequence[tuple[int, PutOp]]) -> None:
+        """Apply a batch's puts and deletes (``(op index, op)``), all or none: the store
+        refusing one (a full disk, a trigger, a lost connection) undoes those applied
+        before it, newest first (:meth:`_undo`), and the error names the op that failed
+        and what was undone. chatmem writes an item as separate transactions (its old
+        value kept, erased, the new one added: :meth:`_replace`), so the batch cannot be
+        one transaction as in LangGraph's ``PostgresStore``; the undo puts back each
+        item's message as it was before the batch (its value, times and vector)."""
+        done: list[tuple[int, PutOp, Message | None, Message | None]] = []
+        for i, op in puts:
+            try:
+                before, written = await self._put(op)
+            except Exception as exc:
+                if len(puts) == 1:  # one put or delete: the caller knows which
+                    raise
+                left = await self._undo_all(done)
+                raise _batch_error(exc, i, op, len(done), left) from exc
+            done.append((i, op, before, written))
+
+    async def _undo_all(self, done: Sequence[tuple[int, PutOp, Message | None, Message | None]]
+                        ) -> list[tuple[int, PutOp]]:
+        """Undo the applied writes ``done``, the last first; the ops that could not be
+        undone (the store refusing that write too) are returned."""
+        left: list[tuple[int, PutOp]] = []
+        for i, op, before, written in reversed(done):
+            try:
+                await _uncancelled(self._undo(message_id(op.namespace, op.key), before,
+                                              written))
+            except Exception as exc:
+                log.warning("langgraph: a failed batch's op %d (key %s) is not undone: %s",
+                            i, as_given(op.key, sys.maxsize), exc)
+                left.append((i, op))
+        return left
+
+    async def _undo(self, mid: str, before: Message | None, written: Message | None) -> None:
+        """Put the item ``mid`` back as it was before a batch (``before``: its message
+        then, ``None``: none) where it is still as the batch left it (``written``; a
+        write of the key made since, by another caller, is kept)."""
+        async with self._writing(), self._held_item(mid) as current:
+            if not _same_write(current, written):
+                return
+            if before is None:
+                if current is not None:
+                    await self.memory.erase_held([mid])
+            elif current is None:
+                await self.memory.add(before)
+                await self._drop_replacement(mid)
+            else:
+                await self._replace(current, before)
 
     # ------------------------------------------------------------------ operations
 
@@ -712,7 +802,8 @@ class ChatmemStore(BaseStore):
             self._sessions.add(sid)
         return sid
 
-    async def _put(self, op: PutOp) -> None:
+    async def _put(self, op: PutOp) -> tuple[Message | None, Message | None]:
+        """Apply ``op``: (the item's message before, the one written; ``None``: none)."""
         mid = message_id(op.namespace, op.key)
         async with self._writing():
             if op.value is None:
@@ -721,13 +812,15 @@ class ChatmemStore(BaseStore):
                         await self.memory.erase_held([mid])
                     else:
                         await self._drop_replacement(mid)
-                return
+                return old, None
             # the value was checked before anything was written (_check_op): a bad value
             # registers no session either
             sid = await self._ensure_session(op.namespace)
             # a key with no item yet too: two puts reading none at once both added
             async with self._held_item(mid) as old:
-                await _uncancelled(self._replace(old, self._message(op, sid, old)))
+                msg = self._message(op, sid, old)
+                await _uncancelled(self._replace(old, msg))
+                return old, msg
 
     def _message(self, op: PutOp, sid: str, old: Message | None) -> Message:
         """The message of the item ``op`` puts, ``old`` its message before (if any); a
