@@ -383,6 +383,70 @@ async def test_a_query_with_a_filter_chatmem_cannot_translate_finds_every_match(
     assert await store.asearch(("c",), query="tea", filter={"tags": ["none"]}) == []
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_query_paging_past_what_recall_ranks_is_refused_not_cut_short(
+        tmp_path: Path, backend: str) -> None:
+    """A search with a query ranks chatmem's recall's best hits, 1,000 at most: a page
+    with offset + limit past them answered fewer items than exist ([] at offset 1000
+    over 1,005 items, where InMemoryStore answers the last 5), silently. Such a page is
+    now refused, naming the limit and the fix; a page within them, or past them over
+    fewer items, answers as InMemoryStore does."""
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        await _deep_pages(ChatmemStore(mem, index={"fields": ["text"]}))
+
+
+async def _deep_pages(store: ChatmemStore) -> None:
+    theirs = InMemoryStore(index={"dims": 384, "embed": hash_embed, "fields": ["text"]})
+    for s in (store, theirs):
+        await s.abatch([PutOp(("d",), f"k{i}", {"text": f"green tea note {i}"})
+                        for i in range(1005)])
+        await s.aput(("e",), "few", {"text": "green tea alone"})
+    for prefix, limit, offset in ((("d",), 10, 990), (("d",), 5, 0), (("e",), 10, 995),
+                                  (("e",), 2000, 0)):
+        ours = await store.asearch(prefix, query="green tea", limit=limit, offset=offset)
+        assert len(ours) == len(await theirs.asearch(prefix, query="green tea", limit=limit,
+                                                     offset=offset))
+    assert len(await theirs.asearch(("d",), query="green tea", limit=10, offset=1000)) == 5
+    for limit, offset in ((10, 1000), (2000, 0), (10, 995)):
+        with pytest.raises(InvalidInput, match=re.escape(
+                f"offset + limit: a search with a query ranks the 1,000 items that fit it "
+                f"best at most (chatmem's recall top_k), and more match: offset {offset} + "
+                f"limit {limit} = {offset + limit} is past them; page within the first "
+                f"1,000, narrow namespace_prefix or filter, or search without query (which "
+                f"lists every matching item, newest first)")):
+            await store.asearch(("d",), query="green tea", limit=limit, offset=offset)
+    listed = await store.asearch(("d",), limit=10, offset=1000)
+    assert len(listed) == 5
+
+
+async def test_a_query_whose_filter_matches_too_many_to_rank_is_refused_not_cut_short(
+        store: ChatmemStore) -> None:
+    """A filter chatmem's cannot say (a list), matching more than 800 items: it was
+    checked on the recall's best hits alone, and items that match it but rank below a
+    thousand others were not found ([] where InMemoryStore, which filters and then
+    ranks, answers 10), silently. Refused now, naming the filter, the limits and the
+    fix; a filter that translates answers."""
+    theirs = InMemoryStore(index={"dims": 384, "embed": hash_embed, "fields": ["text"]})
+    for s in (store, theirs):
+        await s.abatch([PutOp(("c",), f"z{i}", {"text": f"zebra stripes {i}", "tags": ["t"],
+                                                "kind": "z"}) for i in range(810)])
+        await s.abatch([PutOp(("c",), f"x{i}", {"text": f"green tea number {i}",
+                                                "tags": ["u"], "kind": "x"})
+                        for i in range(1000)])
+    assert len(await theirs.asearch(("c",), query="green tea", filter={"tags": ["t"]})) == 10
+    with pytest.raises(InvalidInput, match=re.escape(
+            "filter: more than 800 items under the prefix match it, and with a query a "
+            "filter chatmem's cannot say (None, a list, a boolean) is then checked on the "
+            "recall's 1,000 best hits, which hold 0 of them, fewer than offset + limit = "
+            "10; narrow namespace_prefix or filter to 800 items or fewer, filter with what "
+            "chatmem's filters say ($eq $ne $gt $gte $lt $lte on text and numbers), or "
+            "search without query (which lists every matching item, newest first)")):
+        await store.asearch(("c",), query="green tea", filter={"tags": ["t"]})
+    ours = await store.asearch(("c",), query="green tea", filter={"kind": "z"})
+    assert len(ours) == 10 and all(h.key.startswith("z") for h in ours)
+    assert len(await store.asearch(("c",), filter={"tags": ["t"]}, limit=1000)) == 810
+
+
 async def test_an_item_does_not_inherit_the_score_of_the_one_before(store: ChatmemStore,
                                                                     mem: Memory) -> None:
     await store.aput(("memories", "u1"), "a", {"text": "I like green tea"})

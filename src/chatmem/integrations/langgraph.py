@@ -40,7 +40,10 @@ The mapping (README § Integrations, LangGraph):
   boolean is never a number and ranges compare numbers only (where LangGraph's
   ``InMemoryStore`` would convert ``"5"``). Without a query (or without recall) it
   lists the matching items, newest first. Pending writes are indexed before a
-  semantic search (``flush_before_search``).
+  semantic search (``flush_before_search``). The recall ranks 1,000 hits at most: a
+  page past them that would come back short of the items matching (``offset + limit``
+  past 1,000, or a filter that does not translate matching over 800 items) is refused,
+  naming the limit.
 * **list_namespaces** lists the namespaces that hold items (prefix/suffix
   conditions with ``*`` wildcards, ``max_depth``, ``limit``, ``offset``).
 * **batch** runs as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run it: the
@@ -482,6 +485,27 @@ def _batch_error(exc: Exception, index: int, op: PutOp, undone: int,
             if str(again) == said:
                 return again
     return StoreError(said)
+
+
+def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
+    """The refusal of a semantic search whose page lies past what chatmem's recall ranks
+    (its ``MAX_TOP_K`` best hits), ``found`` of them matching: its answer would be short
+    of items that exist, silently."""
+    wanted = op.offset + op.limit
+    listing = "or search without query (which lists every matching item, newest first)"
+    if exact or wanted > MAX_TOP_K:
+        return InvalidInput(
+            f"offset + limit: a search with a query ranks the {MAX_TOP_K:,} items that fit "
+            f"it best at most (chatmem's recall top_k), and more match: offset {op.offset} "
+            f"+ limit {op.limit} = {wanted} is past them; page within the first "
+            f"{MAX_TOP_K:,}, narrow namespace_prefix or filter, {listing}")
+    return InvalidInput(
+        f"filter: more than {_FILTERED_KEYS} items under the prefix match it, and with a "
+        f"query a filter chatmem's cannot say (None, a list, a boolean) is then checked on "
+        f"the recall's {MAX_TOP_K:,} best hits, which hold {found} of them, fewer than "
+        f"offset + limit = {wanted}; narrow namespace_prefix or filter to {_FILTERED_KEYS} "
+        f"items or fewer, filter with what chatmem's filters say ($eq $ne $gt $gte $lt "
+        f"$lte on text and numbers), {listing}")
 
 
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
@@ -1037,24 +1061,32 @@ class ChatmemStore(BaseStore):
                     "$in": sorted({i.key for i in matching})}})
         wanted = op.offset + op.limit
         top_k = min(MAX_TOP_K, wanted if exact else max(wanted * 4, 100))
-        # items are documents, not turns: none inherits the score of the one put before
-        # it (search.reply_share, README § Ranking)
-        result = await self.memory.recall(op.query or "", scope="all", top_k=top_k,
-                                          min_score=0.0, window=0, filter=where,
-                                          follow_replies=False)
-        out: list[SearchItem] = []
-        seen: set[str] = set()
-        for hit in result.hits:
-            msg = hit.message
-            if msg.id in seen or not self._is_item(msg):
-                continue
-            meta = msg.metadata[ITEM_META]
-            if tuple(meta["namespace"])[:len(op.namespace_prefix)] != op.namespace_prefix \
-                    or not _lg_matches(meta["value"], op.filter):
-                continue
-            seen.add(msg.id or "")
-            out.append(self._search_item(msg, float(hit.score)))
-        return out[op.offset:wanted]
+        while True:
+            # items are documents, not turns: none inherits the score of the one put
+            # before it (search.reply_share, README § Ranking)
+            result = await self.memory.recall(op.query or "", scope="all", top_k=top_k,
+                                              min_score=0.0, window=0, filter=where,
+                                              follow_replies=False)
+            out: list[SearchItem] = []
+            seen: set[str] = set()
+            for hit in result.hits:
+                msg = hit.message
+                if msg.id in seen or not self._is_item(msg):
+                    continue
+                meta = msg.metadata[ITEM_META]
+                if tuple(meta["namespace"])[:len(op.namespace_prefix)] \
+                        != op.namespace_prefix or not _lg_matches(meta["value"], op.filter):
+                    continue
+                seen.add(msg.id or "")
+                out.append(self._search_item(msg, float(hit.score)))
+            # fewer hits than asked: the recall ranked every item it could, the page is
+            # whole; else more may match beyond its top_k, and a short page would be a
+            # silent cut
+            if len(out) >= wanted or len(result.hits) < top_k:
+                return out[op.offset:wanted]
+            if top_k == MAX_TOP_K:
+                raise _cut_search(op, exact, len(out))
+            top_k = MAX_TOP_K
 
     async def _namespaces(self) -> list[tuple[str, tuple[str, ...]]]:
         """(session id, namespace) of every LangGraph namespace with a session."""
