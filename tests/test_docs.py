@@ -170,3 +170,33 @@ def test_the_composed_memory_example_runs_as_written(tmp_path: Any) -> None:
     assert lines[0].startswith("system ") and "I live in Berlin" in done.stdout
     assert lines[1:] == ["user I row on Sundays", "user My sister is called Ana"]
     assert (tmp_path / "composed.db").exists()
+
+
+def test_every_pip_install_of_chatmem_installs_this_checkout_with_an_extra_it_has() -> None:
+    """chatmem installs from its source (`pip install .` at the top); the `chatmem` on
+    PyPI is another project. README's `pip install 'chatmem[server]'` and the like, run
+    in a new environment or with `-U`, installed that one (0.1.10, "Drop-in context memory
+    layer", no `server` extra) instead of adding the extra: each is `'.[extra]'` now, with
+    an extra pyproject.toml declares."""
+    import re
+
+    from readme import ROOT
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import pytest
+
+        tomllib = pytest.importorskip("tomli")
+
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+                 ["optional-dependencies"])
+    commands = re.findall(r"pip install ((?:-\S+ )*)('[^']*'|[^\s`;)]+)", README)
+    assert len(commands) >= 10, commands
+    for _, target in commands:
+        name = target.strip("'")
+        assert not name.startswith("chatmem"), f"pip install {target}: PyPI's chatmem is " \
+            "another project; install this checkout: pip install '.[extra]'"
+        if name.startswith(".["):
+            wanted = set(name[2:].rstrip("]").split(","))
+            assert wanted <= extras, f"pip install {target}: no extra {wanted - extras}"
