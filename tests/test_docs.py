@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import typing
 from typing import Any
 
@@ -200,3 +202,116 @@ def test_every_pip_install_of_chatmem_installs_this_checkout_with_an_extra_it_ha
         if name.startswith(".["):
             wanted = set(name[2:].rstrip("]").split(","))
             assert wanted <= extras, f"pip install {target}: no extra {wanted - extras}"
+
+
+#: What a README example needs that a test cannot give it offline: an OpenAI-compatible
+#: server or a chatmem server (tests/test_openai_messages.py, test_client.py and
+#: test_integration_openai_agents.py run those against real ones on 127.0.0.1), or a
+#: provider's key.
+NEEDS_A_SERVER = ("OpenAI(", "Client(", '"provider": "openai"')
+
+#: Sections whose example a test of its own runs and checks (slow to import: LlamaIndex
+#: alone takes 5-10 s), with that test's file.
+RUN_BY_THEIR_OWN_TESTS = {"### LangGraph": "test_integration_langgraph.py",
+                          "### LlamaIndex": "test_integration_llamaindex.py",
+                          "### A memory from your own objects": "test_docs.py"}
+
+#: Run after a whole example: its ``def test_…(tmp_path)`` functions, as pytest would.
+CALL_ITS_TESTS = """
+import inspect as _inspect, pathlib as _pathlib, tempfile as _tempfile
+for _name, _test in list(globals().items()):
+    if _name.startswith("test_") and callable(_test):
+        _wants = list(_inspect.signature(_test).parameters)
+        assert _wants in ([], ["tmp_path"]), f"{_name}{_wants}: only tmp_path is given"
+        _test(*[_pathlib.Path(_tempfile.mkdtemp(dir="."))] * len(_wants))
+        print("ran", _name)
+"""
+
+
+def free_names(code: str) -> set[str]:
+    """The names ``code`` reads that it neither assigns, imports nor finds in builtins."""
+    import ast
+    import builtins
+
+    tree = ast.parse(code)
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+             and not isinstance(n.ctx, ast.Load)}
+    bound |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+              if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    bound |= {n.name for n in ast.walk(tree)
+              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    return read - bound - set(dir(builtins))
+
+
+def offline_examples() -> list[tuple[str, str]]:
+    """(where, script) of each README Python example that runs without a server, a key
+    or a package this environment lacks: a whole one as written (then its test
+    functions), a fragment that needs only ``mem`` inside an async function given a
+    ``Memory`` on a new SQLite file (``await`` at its top level) or a ``SyncMemory``."""
+    import importlib.util
+    import textwrap
+
+    from readme import ROOT, python_blocks
+
+    elsewhere = []
+    for title, test_file in RUN_BY_THEIR_OWN_TESTS.items():
+        assert f'section("{title}")' in (ROOT / "tests" / test_file).read_text(), title
+        elsewhere += python_blocks(section(title))
+    out = []
+    for i, code in enumerate(python_blocks()):
+        where = f"README python example {i + 1}: {code.lstrip().splitlines()[0]}"
+        if code in elsewhere or any(marker in code for marker in NEEDS_A_SERVER):
+            continue
+        if code.lstrip().startswith(("import ", "from ")):
+            modules = re.findall(r"^(?:from|import) (\w+)", code, re.M)
+            if all(importlib.util.find_spec(m) for m in modules):
+                out.append((where, code + CALL_ITS_TESTS))
+        elif free_names(code) == {"mem"}:
+            if "await " in code:
+                out.append((where, "import asyncio\nfrom chatmem import Memory\n\n"
+                            "async def main():\n"
+                            "    async with await Memory.open('sqlite:///chat.db') as mem:\n"
+                            + textwrap.indent(code, " " * 8) + "\nasyncio.run(main())\n"))
+            else:
+                out.append((where, "from chatmem import SyncMemory\n"
+                            "with SyncMemory.open('sqlite:///chat.db') as mem:\n"
+                            + textwrap.indent(code, " " * 4)))
+    return out
+
+
+def test_the_offline_python_examples_run_as_written(tmp_path: Any) -> None:
+    """A reader pastes README's examples: each that needs no server or key runs as
+    written, in a folder and home of its own, all at once (a few seconds). The
+    ones that need a server run in tests/test_openai_messages.py, test_client.py and
+    test_integration_openai_agents.py against real ones on 127.0.0.1."""
+    import subprocess
+    import sys
+
+    from readme import ROOT
+
+    examples = offline_examples()
+    assert len(examples) >= 4, [where for where, _ in examples]
+    path = os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHATMEM_", "XDG_"))}
+    running = []
+    failed = []
+    try:
+        for n, (where, code) in enumerate(examples):
+            folder = tmp_path / f"example-{n}"
+            (folder / "home").mkdir(parents=True)
+            running.append((where, subprocess.Popen(
+                [sys.executable, "-c", code], cwd=folder, text=True,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env={**env, "HOME": str(folder / "home"), "PYTHONPATH": path})))
+        for where, process in running:
+            _, err = process.communicate(timeout=120)
+            if process.returncode != 0:
+                failed.append(f"{where}\n{err[-2000:]}")
+    finally:
+        for _, process in running:
+            process.kill()
+            process.wait()
+    assert not failed, "\n\n".join(failed)
