@@ -315,3 +315,24 @@ def test_the_offline_python_examples_run_as_written(tmp_path: Any) -> None:
             process.kill()
             process.wait()
     assert not failed, "\n\n".join(failed)
+
+
+def test_the_readme_opens_with_its_two_set_up_commands_and_ci_runs_the_second() -> None:
+    """README's first lines are two one-line commands, install and demo, install and test
+    (SPEC: `pip install .` and a demo, offline); CI runs the second verbatim (.ci/run), so
+    what a reader pastes is what CI proves."""
+    import shlex
+
+    from chatmem.cli import main
+    from readme import ROOT
+
+    top = README[:README.index("\n## ")]
+    blocks = re.findall(r"```bash\n(.*?)```", top, re.S)
+    assert len(blocks) == 2 and top.count("```") == 4, blocks
+    install, test = (block.strip() for block in blocks)
+    assert "\n" not in install and "\n" not in test, blocks
+    assert shlex.split(install) == ["pip", "install", ".", "&&", "chatmem", "demo"]
+    assert shlex.split(test)[:4] == ["pip", "install", ".[test]", "&&"]
+    assert "demo" in main.commands
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert test in ci, "CI runs README's test command verbatim"
