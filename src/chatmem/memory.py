@@ -2430,7 +2430,8 @@ class Memory:
                 used.append(query_vector[0])
                 return await self._of_own_model(
                     index, query_vector[0], pool_size, where,
-                    await index.query(query_vector[0], pool_size, where), legacy_model)
+                    await index.query(query_vector[0], pool_size, where), legacy_model,
+                    embedder.model_id)
             # refused: a width the store's vectors of the model do not have
             assert self._indexer is not None
             widths = self._indexer.widths
@@ -2446,7 +2447,7 @@ class Memory:
                 query_vector.append(vec)
             used.append(vec)
             return await self._of_own_model(index, vec, pool_size, where, hits,
-                                            legacy_model)
+                                            legacy_model, embedder.model_id)
 
         caps = embedder.capabilities
         baseline = hybrid.cosine_baseline if hybrid.cosine_baseline is not None \
@@ -2506,7 +2507,8 @@ class Memory:
 
     async def _of_own_model(self, index: VectorIndex, vector: Vector, k: int,
                             where: Mapping[str, Any] | None, hits: list[ScoredId],
-                            legacy_model: Callable[[], Awaitable[str]]) -> list[ScoredId]:
+                            legacy_model: Callable[[], Awaitable[str]], current: str
+                            ) -> list[ScoredId]:
         """The ``k`` nearest vectors of the query model's space, followed by the vectors
         of other models among ``hits`` (the ``k`` nearest under ``where``, whatever
         their model) for admission to count as ``other_model`` (F11); legacy vectors
@@ -2518,8 +2520,8 @@ class Memory:
         a pool of 20 to the 20 of the new model (dense recall of top_k 5: no hit). When
         ``hits`` hold one, the search is made again with the model in the filter, pushed
         down as any filter (legacy vectors with it when they count as the query's
-        model); a store of one model searches once, as before."""
-        current = self._require_recall()[1].model_id
+        model); a store of one model searches once, as before. ``current``: the query
+        model's id (the caller's embedder's)."""
         if any(h.model_id is None for h in hits):
             hits = attributed(hits, await legacy_model())
         if all(h.model_id == current for h in hits):
