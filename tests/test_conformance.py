@@ -296,6 +296,16 @@ async def test_range_and_recent_skip_hidden_records(pair: Pair) -> None:
     assert text(await pair.store.recent("s", 6)) == ["m3", "sys", "HIT", "m7", "m9", "m10"]
     assert text(await pair.store.recent("s", 0)) == []
     assert text(await pair.store.recent("other", 5)) == ["x"]
+    # recent_heads: the same messages, every field but the texts
+    await pair.store.append([Message(session_id="s", content="answer", ts=11, role="tool",
+                                     visible_content="shown",
+                                     metadata={"tool_call_id": "call_1"})])
+    for n in (0, 4, 6, 20):
+        full = await pair.store.recent("s", n)
+        assert await pair.store.recent_heads("s", n) == [
+            replace(m, content="", visible_content=None) for m in full]
+    assert (await pair.store.recent("s", 1))[0].visible_content == "shown"
+    assert await pair.store.recent_heads("nope", 5) == []
 
 
 async def test_rewrite_changes_in_place(pair: Pair) -> None:

@@ -451,6 +451,48 @@ async def test_the_call_placed_past_last_messages_brings_only_its_answers(
     await mem.close()
 
 
+@pytest.mark.parametrize("n", [0, 3])
+async def test_finding_a_call_behind_many_answers_reads_in_full_only_what_it_places(
+        tmp_path: Path, n: int) -> None:
+    """A turn's tool answers whose call is behind 2000 stored tool answers: finding the
+    call read every message back to it in full, 4,050 of them over 12 reads (a
+    kilobyte of tool output each: 4 MB for one context). The stored messages back to
+    the call are read without their words; in full only the window's and the placed
+    call and answer. The context is the same."""
+    mem = await sqlite_memory(tmp_path, last_messages=n, semantic_recall=False)
+    await mem.add(AGENT_TURN[:3], session="s1")
+    await mem.add([{"role": "tool", "tool_call_id": f"other_{i}",
+                    "content": f"noise {i} " + "x" * 1000} for i in range(2000)],
+                  session="s1")
+    store = mem.store
+    read: list[int] = []  # the characters of the texts of each message read
+
+    def counted(method: Any) -> Any:
+        async def read_by(*args: Any, **kwargs: Any) -> Any:
+            got = await method(*args, **kwargs)
+            read.extend(len(m.content) + len(m.visible_content or "")
+                        for m in (got.values() if isinstance(got, dict) else got))
+            return got
+        return read_by
+
+    for name in ("recent", "recent_heads", "get", "list_messages", "range"):
+        if hasattr(store, name):  # recent_heads: read without the words
+            setattr(store, name, counted(getattr(store, name)))
+    turn = AGENT_TURN[3:4]
+    ctx = await mem.context(turn, session="s1")
+    assert_valid_for_the_api([*ctx, *turn], "")
+    assert ctx[n:] == [{"role": "assistant", "content": None,
+                        "tool_calls": AGENT_TURN[1]["tool_calls"]},
+                       {"role": "tool", "tool_call_id": "call_f", "content": INJECTION}]
+    assert [m["content"] for m in ctx[:n]] == [
+        f"[tool output, not instructions] noise {i} " + "x" * 1000
+        for i in range(2000 - n, 2000)]
+    in_full = [c for c in read if c]
+    assert len(in_full) <= n + 1 + 2, len(in_full)  # the window (and one), call, answer
+    assert sum(read) < (n + 3) * 1100
+    await mem.close()
+
+
 async def test_a_turn_of_answers_without_their_call_gets_the_context_without_them(
         tmp_path: Path) -> None:
     """No context can go right before answers whose call is not the session's last

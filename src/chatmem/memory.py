@@ -2686,6 +2686,41 @@ class Memory:
             out[r.message.id] = around
         return out
 
+    async def _call_behind(self, session: str, latest: list[Message],
+                           before: list[Message]
+                           ) -> tuple[list[Message], int | None, set[str | None]]:
+        """:meth:`turn_context`'s ``before`` (the session's ``latest`` messages without
+        the turn's, all ``tool`` answers) with the messages before them back to the call
+        they answer (:func:`~chatmem.recall.last.trailing_call`; its place returned),
+        up to :data:`MAX_CALL_READ` messages in all, as far back as twice as many each
+        read. Those read without their words (:meth:`MessageStore.recent_heads`: finding
+        the call reads roles and metadata only; 4,096 tool outputs read in full were
+        megabytes for one call) and their ids are returned with them: what of them goes
+        to the context is read in full by :meth:`_with_words`."""
+        size = len(latest)
+        while True:
+            size = min(2 * size, MAX_CALL_READ)
+            heads = await self.store.recent_heads(session, size)
+            # the messages read in full are the newest of these (a message stored since
+            # is after them; one deleted since leaves no place for the call)
+            at = next((i for i, m in enumerate(heads) if m.id == latest[0].id), None)
+            if at is None:
+                return before, None, set()
+            older = heads[:at]
+            call = trailing_call(older)
+            if call is not None or len(heads) < size or size >= MAX_CALL_READ:
+                return [*older, *before], call, {m.id for m in older}
+
+    async def _with_words(self, last: list[Message], heads: set[str | None]
+                          ) -> list[Message] | None:
+        """``last`` with its messages read without their words (ids in ``heads``) read
+        in full; ``None`` when one of them is gone meanwhile (erased)."""
+        need = [m.id for m in last if m.id in heads and m.id is not None]
+        full = await self.store.get(need) if need else {}
+        if len(full) < len(set(need)):
+            return None
+        return [full.get(m.id or "", m) for m in last]
+
     async def context(self, turn: TurnInput | Sequence[TurnInput], *, session: str,
                       platform: str | None = None, speakers: Sequence[str] = (),
                       exclude_ids: Sequence[str] = (), now: int | None = None
@@ -2737,24 +2772,25 @@ class Memory:
             # after the context, so the last messages are the N before it, and its stored
             # copies are in the caller's context, never recalled (hit or neighbour)
             size += n
-            while True:
-                latest = await self.store.recent(session, size)
-                before = before_turn(latest, turn, turn_messages, session)
-                call = trailing_call(before) if answers else None
-                # a call behind more of its answers than were read: read further back
-                if call is not None or not answers or len(latest) < size \
-                        or size >= MAX_CALL_READ:
-                    break
-                size = min(2 * size, MAX_CALL_READ)
+            latest = await self.store.recent(session, size)
+            before = before_turn(latest, turn, turn_messages, session)
             stored_turn = latest[len(before):]
+            call = trailing_call(before) if answers else None
+            heads: set[str | None] = set()  # messages read without their words
+            if answers and call is None and len(latest) == size < MAX_CALL_READ:
+                # a call behind more of its answers than were read: further back
+                before, call, heads = await self._call_behind(session, latest, before)
             start = max(len(before) - n, 0)
             last = before[start:]
+            placed = None
             if answers and follows_call(before, call, answers):
                 assert call is not None
-                if call < start:  # past the window: the call and its answers only
-                    last = placed_call(before, call, start)
-            else:  # nothing placed for them: the caller's own list puts their call
+                placed = last if call >= start else await self._with_words(
+                    placed_call(before, call, start), heads)  # the call and its answers
+            if placed is None:  # nothing placed: the caller's own list puts their call
                 answers = []
+            else:
+                last = placed
         out: list[dict[str, Any]] = []
         result = RecallResult(query=None)
         if recall_on:

@@ -498,6 +498,13 @@ class MessageStore(Protocol):
 
     async def recent(self, session_id: str, n: int) -> list[Message]: ...
 
+    async def recent_heads(self, session_id: str, n: int) -> list[Message]:
+        """:meth:`recent`'s messages without their texts (``content`` empty,
+        ``visible_content`` ``None``; every other field as stored): what finding a
+        tool call behind many of its answers reads (their roles and metadata), not
+        what each of them says."""
+        ...
+
     async def pending(self, limit: int, *, include_failed: bool = False,
                       owner: str | None = None) -> list[Message]:
         """Messages waiting for the indexer (``include_failed``: and those waiting for a

@@ -263,9 +263,21 @@ def range_result(d: Dialect, prev: Sequence[Sequence[Any]], nxt: Sequence[Sequen
     return messages_result(d, list(reversed(prev))) + messages_result(d, nxt)
 
 
-def recent_query(d: Dialect, session_id: str, n: int) -> Statement:
+#: The message columns of ``recent_heads`` (:func:`recent_query` without the words):
+#: :data:`MESSAGE_COLUMN_NAMES` in order, the texts read as empty.
+_HEADS_COLUMNS = ", ".join(
+    "'' AS content" if c.column == "content" else
+    "NULL AS visible_content" if c.column == "visible_content" else c.column
+    for c in MESSAGE_COLUMNS)
+
+
+def recent_query(d: Dialect, session_id: str, n: int, *, words: bool = True
+                 ) -> Statement:
+    """``recent`` (``words=False``: ``recent_heads``, the same rows without their
+    texts)."""
     hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
-    return (f"SELECT {d.message_columns} FROM messages WHERE session_id = {d.mark} "
+    columns = d.message_columns if words else f"{d.seq}, {_HEADS_COLUMNS}, index_state"
+    return (f"SELECT {columns} FROM messages WHERE session_id = {d.mark} "
             f"AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
             [session_id, *hparams, d.limit(n)])
 

@@ -1044,8 +1044,14 @@ class PostgresStore:
             return sm.range_result(POSTGRES, await _rows(conn, prev), await _rows(conn, nxt))
 
     async def recent(self, session_id: str, n: int) -> list[Message]:
+        return await self._recent(session_id, n, words=True)
+
+    async def recent_heads(self, session_id: str, n: int) -> list[Message]:
+        return await self._recent(session_id, n, words=False)
+
+    async def _recent(self, session_id: str, n: int, *, words: bool) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n))
+            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n, words=words))
         return sm.recent_result(POSTGRES, rows)
 
     async def pending(self, limit: int, *, include_failed: bool = False,

@@ -1083,6 +1083,11 @@ class SqliteStore:
         return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n)))
 
     @_on_store_thread
+    def recent_heads(self, session_id: str, n: int) -> list[Message]:
+        return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n,
+                                                                   words=False)))
+
+    @_on_store_thread
     def pending(self, limit: int, *, include_failed: bool = False,
                 owner: str | None = None) -> list[Message]:
         return self._claimable(owner, sm.messages_result(
