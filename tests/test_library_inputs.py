@@ -568,14 +568,30 @@ async def test_the_spec_constructor_refuses_each_bad_argument_naming_it(tmp_path
     to the store. Before, the keywords were a TypeError and a URL or nothing as the
     store an AttributeError (or no error at all) later."""
     from chatmem.store import SqliteStore, Storage
+    from chatmem.store.base import MessageStore, VectorIndex
     from chatmem.testing import embedder
 
     store = await SqliteStore.open(tmp_path / "c.db")
     emb = embedder()
     before = (await store.stats(), await store.meta_items())
     files = sorted(tmp_path.iterdir())
+
+    def own(protocol: type, *without: str) -> object:
+        """A store or index of one's own written against an older protocol: ``store``'s
+        methods but ``without``."""
+        methods = {n: getattr(store, n) for n in dir(protocol)
+                   if not n.startswith("_") and n not in without}
+        return type("OwnStore", (), {n: staticmethod(m) for n, m in methods.items()})()
+
     try:
         for kwargs, said in [
+                # one's own store or index that lacks a method is told which
+                ({"storage": own(MessageStore, "recent_heads", "stats")},
+                 r"storage must be .*got OwnStore .*; it lacks recent_heads, stats \(of "
+                 r"chatmem.store.MessageStore's \d+ methods\)"),
+                ({"storage": store, "vector": own(VectorIndex, "other_width")},
+                 r"vector must be a vector index .*; it lacks other_width \(of "
+                 r"chatmem.store.VectorIndex's \d+ methods\)"),
                 ({"store": store, "storage": store}, r"Memory\(\): store and storage are "
                  "the same argument .*give one of them"),
                 ({"storage": store, "index": store, "vector": store},

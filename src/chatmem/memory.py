@@ -443,6 +443,19 @@ def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
     return {**given, **rest}
 
 
+def _lacks(obj: Any, protocol: type) -> str:
+    """What an object written as ``protocol`` (a message store or a vector index of
+    one's own) lacks of it, for the refusal: ``; it lacks recent_heads, stats (of
+    chatmem.store.MessageStore's 39 methods)``; empty for an object that is not one at
+    all (it has none of the protocol's methods), whose refusal says what goes there."""
+    methods = [n for n in dir(protocol) if not n.startswith("_")]
+    missing = [n for n in methods if not callable(getattr(obj, n, None))]
+    if len(missing) == len(methods) or not missing:
+        return ""
+    return (f"; it lacks {', '.join(missing)} (of chatmem.store.{protocol.__name__}'s "
+            f"{len(methods)} methods)")
+
+
 def _one_argument(name: str, value: Any, alias: str, aliased: Any) -> tuple[str, Any]:
     """Memory()'s argument ``name`` given as itself or as ``alias`` (SPEC M1's name),
     with the name it was given by; both given is refused, naming both."""
@@ -514,6 +527,7 @@ class Memory:
                 raise InvalidInput(
                     f"{index_name} must be a vector index (the SQL store itself, or a "
                     f"chatmem.store.qdrant.QdrantIndex) or None, got {describe(index)}"
+                    + _lacks(index, VectorIndex)
                     + ("; an index's URL goes to Memory.open(url, vector=…)"
                        if isinstance(index, str) else ""))
             self.storage = Storage(store, index)
@@ -524,7 +538,7 @@ class Memory:
         else:
             raise InvalidInput(
                 f"{store_name} must be a chatmem.store.Storage or a message store (e.g. "
-                f"await Storage.open(url)), got {describe(store)}"
+                f"await Storage.open(url)), got {describe(store)}" + _lacks(store, MessageStore)
                 + ("; a store's URL: Memory.open(url) opens it"
                    if isinstance(store, (str, os.PathLike)) else ""))
         index = self.storage.index
