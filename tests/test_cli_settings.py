@@ -240,7 +240,7 @@ def test_session_set_changes_the_fields_given_and_keeps_the_rest(tmp_path: Path)
                ).exit_code == 0
     before = asyncio.run(stored_session(db, "alice-dm")), asyncio.run(stored_session(db, "t1"))
     for args, says in ((["--parent-id", "t1", "alice-dm"], "would make a cycle"),
-                       (["--metadata", "[1", "t1"], "--metadata must be a JSON object"),
+                       (["--metadata", "[1", "t1"], "--metadata: not JSON"),
                        (["--metadata", "[1]", "t1"], "--metadata must be an object"),
                        (["--unset", "group_id", "--group-id", "g", "t1"],
                         "--group-id is given and unset")):
@@ -278,6 +278,48 @@ def test_session_set_keeps_the_settings_and_unset_clears_an_object(tmp_path: Pat
         "group", {}, {})
 
 
+@pytest.mark.parametrize(("given", "says"), [
+    ('{"tz": "UTC", "tz": "CET"}',
+     '--metadata: the key "tz" appears twice in one object; give each key once'),
+    ('{"a": {"b": 1, "b": 2}}',
+     '--metadata: the key "b" appears twice in one object; give each key once'),
+    ("[" * 5000 + "]" * 5000, "--metadata: nested too deeply"),
+    ('{"n": ' + "9" * 5000 + "}", "--metadata: a number of thousands of digits"),
+    ('{"n": NaN}', "--metadata: NaN is not a JSON number"),
+    ("{tz", "--metadata: not JSON (Expecting property name enclosed in double quotes)"),
+])
+@pytest.mark.parametrize("command", ["rewrite", "session set"])
+def test_a_metadata_option_is_read_as_recall_filter_and_the_http_api_read_json(
+        tmp_path: Path, command: str, given: str, says: str) -> None:
+    """rewrite --metadata and session set --metadata read their JSON with Python's
+    json.loads: a key given twice ({"tz": "UTC", "tz": "CET"}) was stored with the last
+    value, where recall --filter, add --messages and the HTTP API refuse it, and JSON
+    nested 5000 deep was "unexpected RecursionError … please report it". They are read
+    as --filter is: one line naming --metadata, exit 2, nothing changed."""
+    db = tmp_path / "chat.db"
+
+    async def fill() -> None:
+        async with await Memory.open(f"sqlite:///{db}", embedder=None) as mem:
+            await mem.upsert_session({"id": "s1", "metadata": {"tz": "UTC"}})
+            await mem.add(Message(session_id="s1", content="hello", ts=1_000,
+                                  metadata={"tz": "UTC"}))
+
+    async def held() -> tuple[object, object]:
+        async with await Memory.open(f"sqlite:///{db}", embedder=None,
+                                     create=False) as mem:
+            [msg] = (await mem.list(session="s1")).messages
+            session = (await mem.store.get_sessions(["s1"])).get("s1")
+            return msg.metadata, session.metadata if session else None
+
+    asyncio.run(fill())
+    before = asyncio.run(held())
+    target = ["--session", "s1", "--ts", "1000"] if command == "rewrite" else ["s1"]
+    res = cli(*command.split(), "--db", str(db), "--metadata", given, *target)
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: {says}\n"
+    assert asyncio.run(held()) == before
+
+
 def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
     db = tmp_path / "chat.db"
 
@@ -299,7 +341,7 @@ def test_rewrite_changes_the_message_and_its_recall(tmp_path: Path) -> None:
     assert cli("list", "--db", str(db), "--session", "s1").output.startswith("1000  s1  ")
     res = cli("rewrite", "--db", str(db), "--session", "s1", "--ts", "1000", "--metadata",
               '{"n": NaN}')
-    assert res.exit_code == 2 and "nan is not a JSON number" in res.output
+    assert res.exit_code == 2 and "--metadata: NaN is not a JSON number" in res.output
 
     async def now() -> tuple[Message | None, list[str]]:
         async with await Memory.open(f"sqlite:///{db}", create=False) as mem:

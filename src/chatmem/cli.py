@@ -1000,6 +1000,15 @@ def _filter_of(text: str) -> dict[str, Any] | None:
     return value
 
 
+def _metadata_of(text: str) -> Any:
+    """``--metadata``'s JSON (``rewrite``, ``session set``) read as ``--filter``'s and an
+    HTTP body are: not JSON, nested too deeply, a key given twice, ``NaN``: an error
+    naming ``--metadata``; the library checks that it is an object."""
+    from .transfer import parse_json
+
+    return parse_json(text, "--metadata", unique_keys=True)
+
+
 def _turn_of_file(file: str) -> list[Any]:
     """This turn's inputs from ``chatmem context --messages FILE``: a JSON array, or one
     per line (JSON Lines), of texts and messages (chatmem's fields or chat-completions
@@ -2105,12 +2114,7 @@ async def rewrite(db: str | None, config_path: str | None, vector: str | None, s
     """
     if content is None and visible_content is None and metadata is None:
         fail("rewrite needs --content, --visible-content or --metadata")
-    meta = None
-    if metadata is not None:
-        try:
-            meta = json.loads(metadata)
-        except ValueError as exc:
-            fail(f"--metadata must be a JSON object: {exc}")
+    meta = None if metadata is None else _metadata_of(metadata)
     async with await open_existing(db, config_path, vector) as mem:
         try:
             msg = await mem.rewrite(session, ts, content=content,
@@ -2204,10 +2208,7 @@ async def session_set(db: str | None, config_path: str | None, vector: str | Non
     if both:
         fail(f"--{both[0].replace('_', '-')} is given and unset: keep one of the two")
     if "metadata" in fields:
-        try:
-            fields["metadata"] = json.loads(str(fields["metadata"]))
-        except ValueError as exc:
-            fail(f"--metadata must be a JSON object: {exc}")
+        fields["metadata"] = _metadata_of(str(fields["metadata"]))
     cleared: dict[str, Any] = {k: {} if k in ("metadata", "settings") else None
                                for k in unset}
     async with await open_existing(db, config_path, vector) as mem:
