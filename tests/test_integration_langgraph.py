@@ -624,6 +624,25 @@ async def test_a_batch_reads_before_it_writes_as_langgraphs_stores(store: Chatme
     assert await mem.get([message_id(("a",), "gone")]) == {}
 
 
+async def test_a_batch_put_of_a_namespace_given_as_a_list_is_written_once(
+        store: ChatmemStore, mem: Memory) -> None:
+    """A batch op's namespace may be a list (its checks take a tuple or a list, as JSON
+    gives one): since a batch applies only the last put of each namespace and key, a
+    PutOp(["a"], …) was a raw "TypeError: unhashable type: 'list'", and a put of ["a"]
+    and one of ("a",) of the same key were both applied, in the order of their first
+    put, not the last one. The last put of the item is the one kept, whichever form."""
+    await store.abatch([PutOp(["a"], "k", {"text": "one"})])  # type: ignore[arg-type]
+    item = await store.aget(("a",), "k")
+    assert item is not None and item.value == {"text": "one"}
+    await store.abatch([PutOp(("a",), "k", {"text": "two"}),
+                        PutOp(["a"], "k", {"text": "three"}),  # type: ignore[arg-type]
+                        PutOp(("a",), "k", {"text": "four"})])
+    item = await store.aget(("a",), "k")
+    assert item is not None and item.value == {"text": "four"}
+    assert [m.content for m in (await mem.get([message_id(("a",), "k")])).values()] \
+        == ["four"]
+
+
 async def test_a_batch_with_a_put_it_cannot_write_writes_none_of_it(store: ChatmemStore,
                                                                       mem: Memory) -> None:
     """A put whose indexed text is over a message's limit (index naming a long field

@@ -698,7 +698,7 @@ class ChatmemStore(BaseStore):
             if isinstance(op, GetOp):
                 results[i] = await self._get(op)
             elif isinstance(op, PutOp):
-                puts[(op.namespace, op.key)] = (i, op)
+                puts[(tuple(op.namespace), op.key)] = (i, op)  # a list too, as checked
             elif isinstance(op, SearchOp):
                 results[i] = await self._search(op)
             else:
