@@ -1026,6 +1026,50 @@ def test_a_migrate_stopped_part_way_says_what_it_kept_and_how_to_finish(
             asyncio.run(drop_pg_schema(pg_url(), schema))
 
 
+def test_an_import_stopped_part_way_by_an_error_says_what_it_kept_as_migrate_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import that failed part way (the store's database failing after two pages
+    of messages: a full disk) said only "sqlite (…): disk full", where a migration
+    stopped so, and an import stopped by Ctrl-C or SIGTERM, say what the store kept
+    and name --resume: nothing told that the store now held a part of the file. The
+    one error line says so in the words of the stop's line, and --resume finishes it."""
+    from chatmem import transfer
+
+    monkeypatch.setattr(transfer, "PAGE", 4)
+    msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
+             "ts": i + 1} for i in range(20)]
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("\n".join(_file(*msgs)) + "\n")
+    db = tmp_path / "chat.db"
+
+    async def store(then: Any) -> Any:
+        storage = await Storage.open(f"sqlite:///{db}")
+        try:
+            return await then(storage)
+        finally:
+            await storage.close()
+
+    async def held(storage: Storage) -> int:
+        return (await storage.store.stats()).messages
+
+    asyncio.run(store(lambda storage: _stop_after(storage, "messages")))
+    runner = CliRunner()
+    res = runner.invoke(main, ["import", "--db", str(db), "--no-wait", str(backup)])
+    assert res.exit_code == 2, res.output
+    lines = [line for line in res.stderr.strip().splitlines() if line != "importing"]
+    part = asyncio.run(store(held))
+    assert 0 < part < len(msgs)
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "disk full" in lines[0]
+    assert lines[0].endswith(
+        f"; the store keeps what was written before the stop (messages {part}): run "
+        "the same chatmem import with --resume to finish it"), lines[0]
+    asyncio.run(store(lambda storage: _go_on(storage, "messages")))
+    res = runner.invoke(main, ["import", "--db", str(db), "--no-wait", "--resume",
+                               str(backup)])
+    assert res.exit_code == 0, res.output
+    assert asyncio.run(store(held)) == len(msgs)
+
+
 def test_a_migrate_into_a_new_file_stopped_part_way_names_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped part way (here by a source vector that cannot be read, met once the

@@ -1614,14 +1614,23 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                     counts = await import_records(mem.storage, checked, lines,
                                                   progress=progress, vectors=not no_vectors,
                                                   resume=resume)
-            except asyncio.CancelledError:  # Ctrl-C, SIGTERM
+            except BaseException as exc:
+                if not written:
+                    raise
+                # stopped part way: the store keeps the pages written, as README says;
+                # the error says so and how to go on, as migrate's does
+                stopped = isinstance(exc, asyncio.CancelledError)  # Ctrl-C, SIGTERM
                 # "at least": a page being committed as it stopped is kept, not counted
-                if written:
-                    click.echo(f"import stopped part way: the store keeps what was "
-                               f"written before the stop (at least {counted(written)})"
-                               ": run the same chatmem import with --resume to finish "
-                               "it", err=True)
-                raise
+                kept = (f"the store keeps what was written before the stop "
+                        f"({'at least ' if stopped else ''}{counted(written)}): run the "
+                        "same chatmem import with --resume to finish it")
+                if stopped:
+                    click.echo(f"import stopped part way: {kept}", err=True)
+                    raise
+                if not isinstance(exc, Exception) or (
+                        os.environ.get("CHATMEM_DEBUG") and not isinstance(exc, ChatmemError)):
+                    raise
+                fail(f"{_error_text(exc)}; {kept}")
             if not no_wait:
                 await _flush_saying(mem, f"imported {counted(counts.as_dict())}")
     click.echo(f"imported {counted(counts.as_dict())}", err=True)
