@@ -139,6 +139,40 @@ def test_a_gzip_file_is_refused_naming_it_with_the_way_on(tmp_path: Path) -> Non
     assert not db.exists()
 
 
+def test_a_store_given_as_the_messages_file_is_refused_as_import_refuses_it(
+        tmp_path: Path) -> None:
+    """A chatmem store (its SQLite file) given as --messages said "chat.db: not UTF-8
+    text (invalid start byte at byte 4102)", where chatmem import of the same file
+    names it a store and the commands that copy one (f28875d), as add and context say
+    of a gzip file what import says: the same refusal, for add and context alike,
+    from a file or standard input; no store is made."""
+    store, db = tmp_path / "old chat.db", tmp_path / "new.db"
+
+    async def make() -> None:
+        async with await Memory.open(f"sqlite:///{store}", embedder=None) as mem:
+            await mem.add({"session_id": "s", "content": "hello"})
+
+    asyncio.run(make())
+    refusal = ("is a SQLite database (a chatmem store?), not a file of messages: a store "
+               "is copied with chatmem migrate --from {source} --to <another store>, or "
+               "exported first (chatmem export --db {source} -o backup.jsonl)")
+    for command in ("add", "context"):
+        result = cli(command, "--db", str(db), "--session", "s", "--messages", str(store))
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"error: {store} " + refusal.format(
+            source=f"'{store}'") + "\n"
+        result = cli(command, "--db", str(db), "--session", "s", "--messages", "-",
+                     stdin=store.read_bytes())
+        assert result.exit_code == 2, result.output
+        assert result.stderr == "error: standard input " + refusal.format(
+            source="<that file>") + "\n"
+    result = cli("import", "--db", str(db), str(store))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {store} " + refusal.replace(
+        "a file of messages", "an export").format(source=f"'{store}'") + "\n"
+    assert not db.exists()
+
+
 def test_a_key_given_twice_in_a_message_is_refused_as_over_http(tmp_path: Path) -> None:
     """``{"role": "user", "role": "tool", …}`` was read as Python's json reads it, the
     last one winning: ``add`` stored a tool message and ``context`` took a tool answer,

@@ -768,6 +768,10 @@ def _messages_file_text(file: str, too_large: str) -> tuple[str, str]:
                 raw = fh.read(MAX_MESSAGES_FILE_BYTES + 1)
     except OSError as exc:
         fail(f"{shown}: cannot read it ({exc.strerror or exc})")
+    from .transfer import SQLITE_MAGIC
+
+    if raw.startswith(SQLITE_MAGIC):  # a store (of any size), as chatmem import refuses one
+        fail(_a_store_given(shown, file, "a file of messages"))
     if len(raw) > MAX_MESSAGES_FILE_BYTES:
         fail(f"{shown}: over {MAX_MESSAGES_FILE_BYTES // (1024 * 1024)} MiB; {too_large}")
     try:
@@ -1505,10 +1509,11 @@ def _import_source(file: str) -> Iterator[TextIO]:
             fh.detach()  # the file is closed by its owner (never standard input)
 
 
-def _a_store_given(shown: str, file: str) -> str:
-    """The refusal of a store's file given to import as an export."""
+def _a_store_given(shown: str, file: str, wanted: str = "an export") -> str:
+    """The refusal of a store's file given to import as an export (or to ``add`` or
+    ``context`` as their ``--messages``: ``wanted``)."""
     source = "<that file>" if file == "-" else shlex.quote(file)
-    return (f"{shown} is a SQLite database (a chatmem store?), not an export: a store is "
+    return (f"{shown} is a SQLite database (a chatmem store?), not {wanted}: a store is "
             f"copied with chatmem migrate --from {source} --to <another store>, or "
             f"exported first (chatmem export --db {source} -o backup.jsonl)")
 
