@@ -337,7 +337,8 @@ class SqliteDatabase(InvalidInput):
 
 def _utf8_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     """The lines, numbered; a file that is not UTF-8, or a line longer than any record,
-    is an error naming the line."""
+    is an error naming the line, and a gzip file or a SQLite database (a store) is
+    refused as one (:class:`GzipCompressed`, :class:`SqliteDatabase`)."""
     it = iter(lines)
     n = 0
     while True:

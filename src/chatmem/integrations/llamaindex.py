@@ -452,8 +452,9 @@ def _kept(message: ChatMessage, error: InvalidInput, path: str) -> list[dict[str
 
 
 def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
-    """The latest turn of ``messages``: from the last user message on (the last message
-    when there is none), as chat-completions messages (the query of a recall), each
+    """The latest turn of ``messages``: from the last user message on (when there is
+    none, the last message, or the call before the tool answers that end them), as
+    chat-completions messages (the query of a recall), each
     within chatmem's limit (a longer one keeps its last characters), and at most
     ``MAX_TURN_INPUTS`` of them, the latest: a tool loop may run past chatmem's limit
     on a turn's messages, and chatmem's query is the turn's last words anyway. A message
@@ -463,8 +464,9 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
                   if _role(messages[i]) == "user"), None)
     if start is None:
         # the last message, or the call before the tool answers that end the history: a
-        # turn of tool answers goes only after its call (Memory.context refuses it when
-        # the call is not the last stored message)
+        # turn of tool answers goes only after its call, so the turn holds both (one that
+        # began with the answers would have Memory.context look for their call in the
+        # store, and give the context without them when it is not the last stored one)
         start = len(messages) - 1
         while start > 0 and _role(messages[start]) == "tool":
             start -= 1
@@ -485,7 +487,7 @@ def turn(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
         if item is not None:
             out.append(item)
     out = out[-MAX_TURN_INPUTS:]
-    while len(out) > 1 and out[0]["role"] == "tool":  # cut from its call: as said above
+    while len(out) > 1 and out[0]["role"] == "tool":  # cut from its call: see above
         out.pop(0)
     return out
 
