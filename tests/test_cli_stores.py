@@ -125,6 +125,18 @@ def test_commands_that_write_create_the_store_relative_to_the_working_directory(
     assert (tmp_path / "copy" / "new.db").is_file() and (tmp_path / "moved.db").is_file()
 
 
+def _with_sources(tmp_path: Path) -> CliRunner:
+    """In the working folder ``tmp_path``: a store src.db, its export backup.jsonl and a
+    file of messages chat.jsonl, the sources of commands that create a store."""
+    runner = CliRunner()
+    res = runner.invoke(main, ["add", "--db", "src.db", "--session", "s", "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["export", "--db", "src.db", "-o", "backup.jsonl"])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "chat.jsonl").write_text('{"role": "user", "content": "hi"}\n')
+    return runner
+
+
 def test_a_new_store_in_a_missing_folder_is_refused_by_every_command_that_creates_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """chatmem add, import, migrate --to and demo --db made the missing folders of an
@@ -134,12 +146,7 @@ def test_a_new_store_in_a_missing_folder_is_refused_by_every_command_that_create
     made; the default store's folder (the user data directory) is still made with it."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CHATMEM_DB", raising=False)
-    runner = CliRunner()
-    res = runner.invoke(main, ["add", "--db", "src.db", "--session", "s", "--no-wait", "x"])
-    assert res.exit_code == 0, res.output
-    res = runner.invoke(main, ["export", "--db", "src.db", "-o", "backup.jsonl"])
-    assert res.exit_code == 0, res.output
-    (tmp_path / "chat.jsonl").write_text('{"role": "user", "content": "hi"}\n')
+    runner = _with_sources(tmp_path)
     before = _tree(tmp_path)
     deep = str(tmp_path / "no" / "such" / "x.db")
     for db, folder in (("nodir/x.db", "nodir"), ("sqlite:///nodir/x.db", "nodir"),
@@ -190,6 +197,81 @@ def test_a_server_refuses_a_new_store_in_a_missing_folder_before_it_starts(
         assert one_line_error(proc.stderr) == (
             f"error: --db {db}: no folder \"{folder}\"; create it first (mkdir -p {folder}) "
             "or give another path; nothing was created")
+        assert os.listdir(tmp_path) == []
+
+
+def test_a_qdrant_local_folder_in_a_missing_folder_is_refused_by_every_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--vector qdrant+local:///some/missing/dir (CHATMEM_VECTOR, migrate --to-vector and
+    --from-vector) made every missing folder of the path, where --db nodir/x.db is
+    refused (2a8f7b6): a mistyped path gave a new empty index in a new folder. The same
+    rule now: the local-mode folder itself is made with the index, as a store's file
+    is, but a missing folder it would be in is refused, naming the fix, exit 2, nothing
+    made (the store not opened either)."""
+    pytest.importorskip("qdrant_client")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHATMEM_DB", raising=False)
+    monkeypatch.delenv("CHATMEM_VECTOR", raising=False)
+    runner = _with_sources(tmp_path)
+    before = _tree(tmp_path)
+    for folder in (str(tmp_path / "nodir"), str(tmp_path / "no" / "such")):
+        vector = f"qdrant+local://{folder}/vectors"
+        fix = f'no folder "{folder}"; create it first (mkdir -p {folder}) or give another ' \
+              "path; nothing was created"
+        for args in (["add", "--db", "new.db", "--vector", vector, "--session", "s",
+                      "--no-wait", "x"],
+                     ["add", "--db", "new.db", "--vector", vector, "--session", "s",
+                      "--messages", "chat.jsonl"],
+                     ["import", "--db", "new.db", "--vector", vector, "--no-wait",
+                      "backup.jsonl"],
+                     ["stats", "--db", "src.db", "--vector", vector],
+                     ["migrate", "--from", "src.db", "--to", "new.db", "--to-vector", vector],
+                     ["migrate", "--from", "src.db", "--from-vector", vector, "--to", "new.db"]):
+            res = runner.invoke(main, args)
+            assert res.exit_code == 2, (args, res.output)
+            option = args[args.index(vector) - 1]
+            assert one_line_error(res.output) == f"error: {option} {vector}: {fix}", args
+            assert _tree(tmp_path) == before, (args, sorted(set(_tree(tmp_path)) ^ set(before)))
+    vector = f"qdrant+local://{tmp_path}/nodir/vectors"
+    res = runner.invoke(main, ["add", "--db", "new.db", "--session", "s", "--no-wait", "x"],
+                        env={"CHATMEM_VECTOR": vector})
+    assert res.exit_code == 2 and f'no folder "{tmp_path}/nodir"' in res.output, res.output
+    assert _tree(tmp_path) == before
+    # the local-mode folder itself is made with the index, in a folder that exists
+    res = runner.invoke(main, ["add", "--db", "new.db", "--vector",
+                               f"qdrant+local://{tmp_path}/vectors", "--session", "s",
+                               "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "vectors").is_dir()
+
+
+@pytest.mark.parametrize("args", [["serve", "--port", "0"], ["mcp"]], ids=lambda a: a[0])
+def test_a_server_refuses_a_qdrant_local_folder_in_a_missing_folder_before_it_starts(
+        tmp_path: Path, args: list[str]) -> None:
+    """chatmem serve and chatmem mcp take --vector too: a local-mode folder in a missing
+    folder is refused as add refuses it; with {namespace} in the path the folder is the
+    part before it."""
+    pytest.importorskip("qdrant_client")
+    src = str(Path(chatmem.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("CHATMEM_VECTOR", None)
+    folder = str(tmp_path / "nodir")
+    for vector in (f"qdrant+local://{folder}/vectors",
+                   f"qdrant+local://{folder}/{{namespace}}/vectors"):
+        if "{namespace}" in vector and args[0] == "mcp":
+            continue
+        try:
+            proc = subprocess.run([sys.executable, "-m", "chatmem", args[0], "--db", "x.db",
+                                   "--vector", vector, *args[1:]], capture_output=True,
+                                  text=True, timeout=60, env=env, cwd=tmp_path,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args[0]} --vector {vector} started")
+        assert proc.returncode == 2, proc.stderr
+        assert one_line_error(proc.stderr) == (
+            f"error: --vector {vector}: no folder \"{folder}\"; create it first "
+            f"(mkdir -p {folder}) or give another path; nothing was created")
         assert os.listdir(tmp_path) == []
 
 
@@ -284,7 +366,7 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
     the folders made for them (and a new local vector folder) behind. They are removed;
     a file or folder the user had there stays as it was (an empty file named as the
     destination becomes the store, as before, and is kept). A destination in a missing
-    folder is refused before anything is opened."""
+    folder (or a local-mode folder in one) is refused before anything is opened."""
     import socket
     import sqlite3
 
@@ -310,7 +392,8 @@ def test_a_migrate_that_fails_before_copying_removes_only_what_it_made(
             ("new/deeper/dst.db", f"qdrant+local://{tmp_path}/notes.txt",
              'no folder "new/deeper"'),
             ("dst.db", f"qdrant://127.0.0.1:{closed}", "cannot reach a Qdrant server"),
-            ("dst.db", f"qdrant+local://{tmp_path}/vectors/q", "make a cycle"),
+            ("dst.db", f"qdrant+local://{tmp_path}/vectors", "make a cycle"),
+            ("dst.db", f"qdrant+local://{tmp_path}/vectors/q", 'no folder "'),
             ("keep/dst.db", None, "make a cycle"),
             ("keep/empty.db", None, "make a cycle")):
         res = runner.invoke(main, ["migrate", "--from", "src.db", "--to", to,
@@ -350,7 +433,7 @@ def test_a_failed_command_leaves_an_existing_store_without_its_vector_index(
     res = runner.invoke(main, ["migrate", "--from", "src.db", "--to", "existing.db"])
     assert res.exit_code == 0, res.output
     (tmp_path / "foreign.db").write_text("not a store\n")
-    q = f"qdrant+local://{tmp_path}/vectors/q"
+    q = f"qdrant+local://{tmp_path}/q"
     failing = [
         (["migrate", "--from", "src.db", "--to", "existing.db", "--to-vector", q],
          "is already in this store"),
@@ -373,12 +456,12 @@ def test_a_failed_command_leaves_an_existing_store_without_its_vector_index(
     assert res.exit_code == 0, res.output
     meta = _meta(tmp_path / "existing.db")
     assert ("chatmem.storage", "vectors", q) in meta
-    for vector in (q, f"qdrant+local://{tmp_path}/vectors/moved"):
+    for vector in (q, f"qdrant+local://{tmp_path}/moved"):
         res = runner.invoke(main, ["list", "--db", "existing.db", "--vector", vector,
                                    "--limit", "0"])
         assert res.exit_code == 2, res.output
         assert _meta(tmp_path / "existing.db") == meta
-    assert not (tmp_path / "vectors" / "moved").exists()
+    assert not (tmp_path / "moved").exists()
     res = runner.invoke(main, ["list", "--db", "existing.db"])
     assert res.exit_code == 2 and "live in a separate index" in res.output, res.output
 

@@ -588,6 +588,7 @@ def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def vector_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--vector", envvar="CHATMEM_VECTOR", default=None,
+                        callback=vector_folder,
                         help="Separate vector index URL (e.g. qdrant://host:6333), for a "
                              "store whose vectors live there [env CHATMEM_VECTOR].")(f)
 
@@ -606,7 +607,6 @@ def _new_store_url(db: str | None, option: str = "--db") -> str:
     is refused before anything is made, as a mistyped one (``--db nodir/chat.db``) would
     otherwise give a new empty store in a new folder, as ``export -o`` refuses one. A
     ``{namespace}`` template's folder is the one before the template's first part."""
-    from .store.base import missing_folders
     from .store.urls import sqlite_path
 
     url = _store_url(db, option)
@@ -616,13 +616,42 @@ def _new_store_url(db: str | None, option: str = "--db") -> str:
         path = sqlite_path(url)
     except ChatmemError:
         return url  # PostgreSQL, or a URL the open refuses in its own words
-    if path == ":memory:":
-        return url
+    if path != ":memory:":
+        _refuse_missing_folder(option, db, path)
+    return url
+
+
+def _refuse_missing_folder(option: str, given: str, path: str) -> None:
+    """Refuse ``path`` (of ``option`` given as ``given``) when the folder it would be
+    made in does not exist (:func:`_new_store_url`); with ``{namespace}`` in it, the
+    folder before the template's first part."""
+    from .store.base import missing_folders
+
     folder = os.path.dirname(path.partition("{namespace}")[0])
     if folder and missing_folders(folder):
-        fail(f"{option} {db}: no folder {as_given(folder, 200)}; create it first "
+        fail(f"{option} {given}: no folder {as_given(folder, 200)}; create it first "
              f"(mkdir -p {shlex.quote(folder)}) or give another path; nothing was created")
-    return url
+
+
+def vector_folder(ctx: click.Context, param: click.Parameter, value: str | None
+                  ) -> str | None:
+    """A vector index URL given on the command line (``--vector``, ``CHATMEM_VECTOR``,
+    ``migrate --from-vector``/``--to-vector``): a Qdrant local-mode folder
+    (``qdrant+local:///data/vectors``) is made when missing, as a SQLite store's file
+    is, but not the folders it would be in: a missing one is refused before anything is
+    opened or made, as :func:`_new_store_url` refuses a store's. A URL that does not
+    parse is left to the open, which refuses it in its own words."""
+    from .store.qdrant import parse_url
+
+    if value and value.startswith("qdrant+local://"):
+        try:
+            path = parse_url(value).client_kwargs.get("path")
+        except ChatmemError:
+            return value
+        if path:
+            name = max(getattr(param, "opts", None) or [f"--{param.name}"], key=len)
+            _refuse_missing_folder(name, value, path.rstrip("/") or "/")
+    return value
 
 
 def _json_text(data: Any, indent: int | None = 2) -> str:
@@ -1643,9 +1672,11 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
 
 @main.command()
 @click.option("--from", "src", required=True, help="Source store URL.")
-@click.option("--from-vector", default=None, help="Source vector index URL, if separate.")
+@click.option("--from-vector", default=None, callback=vector_folder,
+              help="Source vector index URL, if separate.")
 @click.option("--to", "dst", required=True, help="Destination store URL.")
-@click.option("--to-vector", default=None, help="Destination vector index URL, if separate.")
+@click.option("--to-vector", default=None, callback=vector_folder,
+              help="Destination vector index URL, if separate.")
 @click.option("--no-vectors", is_flag=True, help="Copy messages only; the destination "
                                                  "re-embeds them when opened by chatmem.")
 @click.option("--resume", is_flag=True,
