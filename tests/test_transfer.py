@@ -650,6 +650,40 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
         await storage.close()
 
 
+def test_a_refused_import_leaves_the_store_file_as_it_was_byte_for_byte(
+        tmp_path: Path) -> None:
+    """A refused import changes nothing, not even the store file's bytes: a refusal
+    once the store is open (a message id it holds, a resumed message that differs)
+    still bumped the SQLite file's change counter (header bytes 24..27), as every open
+    set PRAGMA user_version, a write of the header page, where the version was already
+    the one set. The store's folder holds the same files with the same bytes after the
+    refusals as before them (a bad file is refused before the store is opened)."""
+    path, changed = tmp_path / "backup.jsonl", tmp_path / "changed.jsonl"
+    path.write_text("\n".join(_file(_MSG1)) + "\n", encoding="utf-8")
+    changed.write_text("\n".join(_file({**_MSG1, "content": "bye"})) + "\n",
+                       encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(_file(_MSG1)[:2]) + "\n", encoding="utf-8")
+    store = tmp_path / "store"
+    store.mkdir()
+    db = str(store / "x.db")
+    runner = CliRunner()
+    assert runner.invoke(main, ["import", "--db", db, "--no-wait", str(path)]).exit_code == 0
+
+    def files() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(store.iterdir())}
+
+    before = files()
+    for args, says in (([str(path)], "is already in this store"),
+                       (["--resume", str(changed)], "with another content"),
+                       ([str(bad)], "truncated")):
+        res = runner.invoke(main, ["import", "--db", db, "--no-wait", *args])
+        assert res.exit_code == 2 and says in res.output, res.output
+        after = files()
+        assert after.keys() == before.keys(), (args, sorted(after.keys() ^ before.keys()))
+        assert after == before, (args, before["x.db"][24:28], after["x.db"][24:28])
+
+
 def test_import_resume_via_cli_names_a_message_that_differs_and_the_ways_on(
         tmp_path: Path) -> None:
     """`chatmem import --resume` of a file whose message differs from the one the store

@@ -600,7 +600,10 @@ class SqliteStore:
         migrate(conn)  # schema 3: retry schedule columns and their indexes
         with self._tx():  # messages an older chatmem left waiting get their entries
             self._sync_pending()
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # set only when it differs: setting it writes the header page, so every open (a
+        # refused import, a stats) changed the file (its change counter)
+        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @property
     def created(self) -> bool:
