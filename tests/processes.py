@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -42,6 +43,32 @@ def checkout_env() -> dict[str, str]:
         [src, *filter(None, [os.environ.get("PYTHONPATH")])])}
     env.pop("CHATMEM_DB", None)
     return env
+
+
+def reading(path: Path) -> Callable[[], bool]:
+    """A ``started`` for :func:`terminated`: a child of this process has ``path`` open
+    and has read some of it, not all (Linux: its descriptors' positions in /proc)."""
+    want, size = str(path.resolve()), path.stat().st_size
+
+    def children() -> list[str]:
+        found: list[str] = []
+        for task in Path("/proc/self/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += (task / "children").read_text().split()
+        return found
+
+    def started() -> bool:
+        for pid in children():
+            with contextlib.suppress(OSError):
+                for fd in Path(f"/proc/{pid}/fd").iterdir():
+                    if os.readlink(fd) == want:
+                        pos = int(Path(f"/proc/{pid}/fdinfo/{fd.name}").read_text()
+                                  .split()[1])
+                        if 0 < pos < size:
+                            return True
+        return False
+
+    return started
 
 
 def _ctrl_c_default() -> None:

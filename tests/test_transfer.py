@@ -39,7 +39,7 @@ from chatmem.transfer import (
     migrate,
     validate_jsonl,
 )
-from processes import grown, terminated
+from processes import grown, reading, terminated
 from providers import RecordingProvider
 from servers import running
 from world import MESSAGES, SESSIONS
@@ -648,6 +648,38 @@ async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path:
         assert (await storage.store.get(["m5"]))["m5"].content == "note 5"
     finally:
         await storage.close()
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_an_import_stopped_while_its_file_is_checked_says_so_and_changes_nothing(
+        tmp_path: Path, stop: str) -> None:
+    """chatmem import stopped by SIGTERM while it still checked its file (before
+    anything is written) died at once (exit -15), with no word; Ctrl-C went on with
+    the check and then opened (so created) the store before it stopped. Either stop
+    now ends the check at once, says that nothing was imported, and ends as a stop of
+    the copy does (143 on SIGTERM; "Aborted!", exit 1, on Ctrl-C): no store made."""
+    import signal
+
+    n = 50_000
+    big = tmp_path / "big.jsonl"
+    with big.open("w") as fh:
+        fh.write(json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 1}) + "\n")
+        for i in range(n):
+            fh.write(json.dumps({"type": "message", "id": f"m{i}", "session_id": "s",
+                                 "role": "user", "content": f"message {i} about the trip",
+                                 "ts": 1_700_000_000_000 + i}) + "\n")
+        fh.write(json.dumps({"type": "end", "sessions": 0, "messages": n, "vectors": 0,
+                             "meta": 0}) + "\n")
+    sig = getattr(signal, stop)
+    status, err = terminated(["import", "--db", "new.db", "big.jsonl"], tmp_path,
+                             reading(big), sig)
+    assert status == (128 + signal.SIGTERM if sig == signal.SIGTERM else 1), err
+    assert "Traceback" not in err, err
+    said = [line for line in err.splitlines() if line != "Aborted!"]
+    assert said == ["import stopped before anything was written (while big.jsonl was "
+                    "being checked): nothing was imported"], err
+    assert ("Aborted!" in err) == (sig == signal.SIGINT), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
 
 
 def test_a_refused_import_leaves_the_store_file_as_it_was_byte_for_byte(

@@ -1421,6 +1421,48 @@ def _terminated_as_exit() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class _Stopped(BaseException):
+    """A stop (SIGTERM, Ctrl-C) of :func:`_stopped_before_writing`'s block."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stopped_before_writing(said: str) -> Iterator[None]:
+    """SIGTERM and Ctrl-C while the block runs (plain code that writes nothing, such as
+    an import's check of its file: a stop cancels only a task that waits, and SIGTERM
+    ended the process at once, with no word) stop the block at once; ``said`` is
+    printed and the command ends as a stop of its writing does: exit 143 on SIGTERM,
+    "Aborted!" and exit 1 on Ctrl-C. Each is left as it is where another handler is
+    set (SIGTERM; SIGINT ignored, or at its default), or off the main thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [signal.SIGTERM] if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL else []
+    if callable(signal.getsignal(signal.SIGINT)):  # Python's, or asyncio.run's
+        wanted.append(signal.SIGINT)
+
+    def stopped(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    before = {sig: signal.signal(sig, stopped) for sig in wanted}
+    try:
+        yield
+    except _Stopped as stop:
+        click.echo(said, err=True)
+        if stop.signum == signal.SIGINT:
+            raise click.Abort() from None
+        raise click.exceptions.Exit(128 + stop.signum) from None
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 @contextlib.asynccontextmanager
 async def _terminated_as_interrupt() -> AsyncIterator[None]:
     """SIGTERM (kill, timeout, a service manager stopping the command) stops the block
@@ -1632,11 +1674,16 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
         written[f"{kind}s"] = written.get(f"{kind}s", 0) + n
         bar.update(n)
 
-    with _import_source(file) as fh:
-        lines = FileLines(fh)
-        with _naming_the_file(shown, _import_piped(file, options),
-                              _a_store_given(shown, file)):
-            checked = validate_jsonl(lines)  # not a coroutine: a SIGTERM ends it at once
+    with contextlib.ExitStack() as stack:
+        # the copy of standard input and the check write nothing, in plain code that
+        # no stop cancels: a stop there ends them at once, saying so
+        with _stopped_before_writing("import stopped before anything was written (while "
+                                     f"{shown} was being checked): nothing was imported"):
+            fh = stack.enter_context(_import_source(file))
+            lines = FileLines(fh)
+            with _naming_the_file(shown, _import_piped(file, options),
+                                  _a_store_given(shown, file)):
+                checked = validate_jsonl(lines)
         cfg = load_config(config_path)
         # one bulk load, re-embedding included: a deferred HNSW index is built once at
         # the end
