@@ -9,7 +9,7 @@ import re
 import shlex
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from chatmem.cli import main
 from chatmem.client import Client
 from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, InvalidInput
-from chatmem.models import Message, Session
+from chatmem.models import IndexState, Message, Session
 from chatmem.server.http import create_app
 from chatmem.store import Storage
 from chatmem.transfer import (
@@ -680,6 +680,91 @@ def test_an_import_stopped_while_its_file_is_checked_says_so_and_changes_nothing
                     "being checked): nothing was imported"], err
     assert ("Aborted!" in err) == (sig == signal.SIGINT), err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+
+
+def test_an_import_stopped_anywhere_is_finished_by_resume_with_the_files_index_states(
+        tmp_path: Path) -> None:
+    """An import writes a page of messages (one commit), then the index states the file
+    keeps (skipped, cleared: not embedded again) in a step of their own; a stop between
+    the two (two of three stops here: a cancel lands while the page commits) left those
+    messages pending, to be embedded by the next open unless the import was resumed.
+    A stop now waits for the page's states too. Stopped at several points (a real
+    process, SIGTERM once the store reached a size picked at random), the store holds
+    each message kept in the file's state, and `chatmem import --resume` finishes it:
+    every message of the file there, as an import that never stopped leaves it, and
+    the pending ones (and those the file had indexed, without its vectors) embedded by
+    the next open that indexes."""
+    import random
+    import signal
+
+    import chatmem.testing
+
+    n, states = 8_000, ["pending", "skipped", "cleared", "indexed"]
+    path = tmp_path / "backup.jsonl"
+    path.write_text("\n".join(_file(*(
+        {"type": "message", "id": f"m{i}", "session_id": f"s{i % 7}", "role": "user",
+         "content": f"message {i} about the trip", "ts": 1_700_000_000_000 + i,
+         "index_state": states[i % 4]} for i in range(n)))) + "\n")
+    runner = CliRunner()
+
+    async def stored(db: Path) -> dict[str, IndexState]:
+        storage = await Storage.open(str(db), create=False)
+        try:
+            return {msg.id or "": state async for msg, state in _states(storage)}
+        finally:
+            await storage.close()
+
+    async def indexed(db: Path) -> tuple[int, ...]:
+        async with await Memory.open(f"sqlite:///{db}",
+                                     embedder=chatmem.testing.embedder()) as mem:
+            await mem.flush(timeout=120)
+            got = await mem.stats()
+        return tuple(got[k] for k in ("messages", "indexed", "pending", "failed", "skipped",
+                                      "cleared"))
+
+    # what an import that never stopped leaves: the states to converge to
+    whole = tmp_path / "whole.db"
+    res = runner.invoke(main, ["import", "--db", str(whole), "--no-wait", str(path)])
+    assert res.exit_code == 0, res.output
+    want = asyncio.run(stored(whole))
+    assert len(want) == n
+    kept_states = {mid: state for mid, state in want.items()
+                   if state not in (IndexState.PENDING, IndexState.INDEXED)}
+    assert len(kept_states) == n // 2  # the file's skipped and cleared ones
+    want_indexed = asyncio.run(indexed(whole))
+    rng = random.Random(1)
+    for run in range(3):
+        db = tmp_path / f"new{run}.db"
+
+        def size(db: Path = db) -> int:
+            return sum(p.stat().st_size for p in (db, Path(f"{db}-wal")) if p.exists())
+
+        at = rng.randrange(150_000, 2_000_000)
+        status, err = terminated(["import", "--db", db.name, "--no-wait", path.name],
+                                 tmp_path, lambda at=at: size() >= at)
+        assert status == 128 + signal.SIGTERM, err
+        kept = asyncio.run(stored(db))
+        assert 0 < len(kept) < n, (at, len(kept))
+        assert set(kept) <= set(want)
+        # a page is kept with its states: a stop between the two left them pending
+        assert {mid: kept[mid] for mid in kept_states if mid in kept} == \
+            {mid: state for mid, state in kept_states.items() if mid in kept}, (run, at)
+        res = runner.invoke(main, ["import", "--db", str(db), "--no-wait", "--resume",
+                                   str(path)])
+        assert res.exit_code == 0, res.output
+        after = asyncio.run(stored(db))
+        assert set(after) == set(want), run
+        assert {mid: after[mid] for mid in kept_states} == kept_states, run
+        assert asyncio.run(indexed(db)) == want_indexed, run
+
+
+async def _states(storage: Storage) -> AsyncIterator[tuple[Message, IndexState]]:
+    """Every message of ``storage`` with its index state."""
+    cursor = 0
+    while page := await storage.store.scan_messages(cursor, 1000):
+        for _, msg, state in page:
+            yield msg, state
+        cursor = page[-1][0]
 
 
 def test_a_refused_import_leaves_the_store_file_as_it_was_byte_for_byte(

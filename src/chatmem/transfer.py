@@ -18,6 +18,7 @@ an import detect a truncated file.
 from __future__ import annotations
 
 import array
+import asyncio
 import hashlib
 import io
 import json
@@ -988,19 +989,34 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     # store) has none to move, and the file's vectors carry their sessions' fields
     follow = storage.separate and bool(await storage.vector_sizes())
 
-    async def write_messages() -> None:
-        if not messages:
-            return
+    async def write_page() -> list[Message]:
         stored = await store.append(messages)
-        for given, got in zip(messages, stored):
-            if given.id is not None and got.ts is not None and given.ts != got.ts:
-                moved[given.id] = got.ts
-        counts.messages += len(stored)
         # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed
         for state, ids in kept.items():
             if ids:
                 await store.set_index_state(ids, state)
-                ids.clear()
+        return stored
+
+    async def write_messages() -> None:
+        if not messages:
+            return
+        # the page and its kept index states as one step: a stop (Ctrl-C, SIGTERM: a
+        # cancel) that lands in it waits for both, where it left those messages pending
+        # (to be embedded by the next open, unless resumed); the page commits alone
+        step = asyncio.ensure_future(write_page())
+        try:
+            stored = await asyncio.shield(step)
+        except asyncio.CancelledError:
+            await asyncio.wait([step])
+            if not step.cancelled():
+                step.exception()  # retrieved: the stop is what is reported
+            raise
+        for given, got in zip(messages, stored):
+            if given.id is not None and got.ts is not None and given.ts != got.ts:
+                moved[given.id] = got.ts
+        counts.messages += len(stored)
+        for ids in kept.values():
+            ids.clear()
         progress("message", len(messages))
         messages.clear()
 
