@@ -575,7 +575,8 @@ def test_an_import_of_a_file_rewritten_after_its_check_writes_nothing_via_cli(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`chatmem import` of a file another program rewrites between the check and the
     writing: one line naming the file, the line that differs and the way on, in the
-    command line's words (not the library's arguments), and nothing written."""
+    command line's words (not the library's arguments), and nothing written: the new
+    store made for it is removed."""
     import chatmem.transfer as transfer
 
     msgs = [{"type": "message", "id": f"m{i}", "session_id": "s", "content": f"note {i}",
@@ -596,8 +597,8 @@ def test_an_import_of_a_file_rewritten_after_its_check_writes_nothing_via_cli(
     assert res.stderr.splitlines()[-1:] == [
         f"error: {backup} changed since it was checked (line 4 differs; is another program "
         "writing it?); nothing was written: import it again once it is finished"], res.stderr
-    res = CliRunner().invoke(main, ["stats", "--db", str(db), "--json"])
-    assert res.exit_code == 0 and json.loads(res.stdout)["messages"] == 0, res.output
+    # and the new store it made is not left behind, empty (it was before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.jsonl"]
 
 
 async def test_an_import_that_stopped_part_way_is_finished_with_resume(tmp_path: Path
@@ -679,6 +680,35 @@ def test_an_import_stopped_while_its_file_is_checked_says_so_and_changes_nothing
     assert said == ["import stopped before anything was written (while big.jsonl was "
                     "being checked): nothing was imported"], err
     assert ("Aborted!" in err) == (sig == signal.SIGINT), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_an_import_stopped_after_its_check_before_writing_leaves_no_new_store(
+        tmp_path: Path, stop: str) -> None:
+    """chatmem import into a new store stopped after its file was checked and the store
+    made, while the file was read again before the first write (its lines compared with
+    those checked), left the new store behind, empty (migrate removes what it made when
+    nothing was copied). Now nothing it made stays, and it says nothing was imported."""
+    import signal
+
+    n = 200_000
+    big = tmp_path / "big.jsonl"
+    big.write_text("\n".join(_file(*(
+        {"type": "message", "id": f"m{i}", "session_id": "s", "role": "user",
+         "content": f"message {i} about the trip", "ts": 1_700_000_000_000 + i}
+        for i in range(n)))) + "\n")
+    first_pass = reading(big)
+
+    def read_again() -> bool:  # the store is made after the check: the second reading
+        return (tmp_path / "new.db").exists() and first_pass()
+
+    sig = getattr(signal, stop)
+    status, err = terminated(["import", "--db", "new.db", "big.jsonl"], tmp_path,
+                             read_again, sig)
+    assert status == (128 + signal.SIGTERM if sig == signal.SIGTERM else 1), err
+    assert "Traceback" not in err, err
+    assert "import stopped before anything was written: nothing was imported" in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
 
 

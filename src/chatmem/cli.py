@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from functools import partial, wraps
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -46,6 +46,9 @@ from .models import (
 )
 from .refusals import as_given, describe
 from .scopes import LAYER_PARTS, PART_LAYER
+
+if TYPE_CHECKING:  # the transfer module is imported by the commands that use it
+    from .transfer import CheckedExport, FileLines, TransferCounts
 
 T = TypeVar("T")
 
@@ -1660,7 +1663,7 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
       chatmem import --db chat.db --no-vectors other-model.jsonl
       chatmem import --db new.db --resume backup.jsonl
     """
-    from .transfer import FileLines, import_records, validate_jsonl
+    from .transfer import FileLines, validate_jsonl
 
     url = _new_store_url(db)
     shown = "standard input" if file == "-" else file
@@ -1672,7 +1675,6 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
 
     def progress(kind: str, n: int) -> None:
         written[f"{kind}s"] = written.get(f"{kind}s", 0) + n
-        bar.update(n)
 
     with contextlib.ExitStack() as stack:
         # the copy of standard input and the check write nothing, in plain code that
@@ -1685,36 +1687,70 @@ async def import_cmd(db: str | None, config_path: str | None, vector: str | None
                                   _a_store_given(shown, file)):
                 checked = validate_jsonl(lines)
         cfg = load_config(config_path)
+        made = _made_by_opening(url, vector)
+        started: list[bool] = []  # the checks passed and the first write is under way
         # one bulk load, re-embedding included: a deferred HNSW index is built once at
         # the end
-        async with _terminated_as_interrupt(), \
-                await open_memory(url, vector=vector, config=cfg) as mem, \
-                mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
-            try:
-                with _progress("importing", len(checked)) as bar, _naming_the_file(shown):
-                    counts = await import_records(mem.storage, checked, lines,
-                                                  progress=progress, vectors=not no_vectors,
-                                                  resume=resume)
-            except BaseException as exc:
-                if not written:
-                    raise
-                # stopped part way: the store keeps the pages written, as README says;
-                # the error says so and how to go on, as migrate's does
-                stopped = isinstance(exc, asyncio.CancelledError)  # Ctrl-C, SIGTERM
-                # "at least": a page being committed as it stopped is kept, not counted
-                kept = (f"the store keeps what was written before the stop "
-                        f"({'at least ' if stopped else ''}{counted(written)}): run the "
-                        "same chatmem import with --resume to finish it")
-                if stopped:
-                    click.echo(f"import stopped part way: {kept}", err=True)
-                    raise
-                if not isinstance(exc, Exception) or (
-                        os.environ.get("CHATMEM_DEBUG") and not isinstance(exc, ChatmemError)):
-                    raise
-                fail(f"{_error_text(exc)}; {kept}")
-            if not no_wait:
-                await _flush_saying(mem, f"imported {counted(counts.as_dict())}")
+        try:
+            async with _terminated_as_interrupt(), \
+                    await open_memory(url, vector=vector, config=cfg) as mem, \
+                    mem.storage.bulk_load(checked.counts.messages if not no_wait else 0):
+                counts = await _import_into(mem, checked, lines, shown, progress, written,
+                                   vectors=not no_vectors, resume=resume,
+                                   writing=lambda: started.append(True), wait=not no_wait)
+        except BaseException as exc:
+            if not started:
+                # nothing was written (refused by what the store holds, the file changed
+                # since its check, stopped while the store opened or the file was read
+                # again): what this command created is not left behind, as migrate
+                # leaves none
+                _remove_made(made)
+                if isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt,
+                                    click.exceptions.Exit)):  # Ctrl-C, SIGTERM
+                    click.echo("import stopped before anything was written: nothing was "
+                               "imported", err=True)
+            raise
     click.echo(f"imported {counted(counts.as_dict())}", err=True)
+
+
+async def _import_into(mem: Memory, checked: CheckedExport, lines: FileLines, shown: str,
+                       progress: Callable[[str, int], None], written: dict[str, int], *,
+                       vectors: bool, resume: bool, writing: Callable[[], None],
+                       wait: bool) -> TransferCounts:
+    """``chatmem import``'s copy of the checked file ``lines`` into ``mem`` (``written``:
+    what ``progress`` counted): an error once pages are written says what the store
+    keeps and names ``--resume``, as a stopped migrate does."""
+    from .transfer import import_records
+
+    def counted_and_shown(kind: str, n: int) -> None:
+        progress(kind, n)
+        bar.update(n)
+
+    try:
+        with _progress("importing", len(checked)) as bar, _naming_the_file(shown):
+            counts = await import_records(mem.storage, checked, lines, vectors=vectors,
+                                          resume=resume, writing=writing,
+                                          progress=counted_and_shown)
+    except BaseException as exc:
+        if not written:
+            raise
+        # stopped part way: the store keeps the pages written, as README says; the error
+        # says so and how to go on, as migrate's does
+        stopped = isinstance(exc, asyncio.CancelledError)  # Ctrl-C, SIGTERM
+        # "at least": a page being committed as it stopped is kept, not counted
+        kept = (f"the store keeps what was written before the stop "
+                f"({'at least ' if stopped else ''}{counted(written)}): run the same "
+                "chatmem import with --resume to finish it")
+        if stopped:
+            click.echo(f"import stopped part way: {kept}", err=True)
+            raise
+        if not isinstance(exc, Exception) or (
+                os.environ.get("CHATMEM_DEBUG") and not isinstance(exc, ChatmemError)):
+            raise
+        fail(f"{_error_text(exc)}; {kept}")
+    if wait:
+        await _flush_saying(mem, f"imported {counted(counts.as_dict())}")
+    return counts
 
 
 @main.command()

@@ -905,7 +905,8 @@ def _check_same_lines(checked: CheckedExport, lines: Iterable[str]) -> None:
 
 async def import_records(storage: Storage, checked: CheckedExport, lines: Iterable[str], *,
                          progress: Progress = _noop, vectors: bool = True,
-                         resume: bool = False) -> TransferCounts:
+                         resume: bool = False,
+                         writing: Callable[[], None] | None = None) -> TransferCounts:
     """Write a checked file (:func:`validate_jsonl`) into ``storage``, reading ``lines``
     (the same file) again, as one bulk load: an index that builds faster afterwards
     than row by row defers itself. ``lines`` is read twice, so it must read the file
@@ -928,7 +929,12 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
     sessions, records and vectors are written again (each an upsert). A stored message
     that differs is refused naming it, its fields that differ and the ways on. Without
     it such an import was refused for its first stored id, and the only way on was a
-    new store."""
+    new store.
+
+    ``writing`` is called once the checks passed, before the first write, as
+    :func:`migrate`'s: an error before it left the store as it was (the command line
+    removes a store it created), one after it a part of the file that ``resume``
+    finishes."""
     _check_storage(storage, "storage")
     if not isinstance(checked, CheckedExport):
         raise InvalidInput("checked must be what validate_jsonl(lines) returns, got "
@@ -937,6 +943,8 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
     _check_callable(progress, "progress", _PROGRESS)
     check_flag(vectors, "vectors")
     check_flag(resume, "resume")
+    if writing is not None:
+        _check_callable(writing, "writing", "called before the first write")
     _check_same_lines(checked, lines)
     await check_target(storage, _pages(checked.messages),
                        checked.store_records if vectors else (),
@@ -944,6 +952,8 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
                        if vectors else {}, parents=checked.parents, resume=resume)
     if resume:
         await check_kept(storage, _file_messages(lines), migrating=False)
+    if writing is not None:
+        writing()
     left_out = set() if vectors else {"vector"}
 
     async def records() -> AsyncIterator[dict[str, Any]]:
