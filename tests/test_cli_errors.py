@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -202,6 +203,42 @@ def test_a_port_that_cannot_be_listened_on_is_an_error_naming_it(tmp_path: Path,
                                            "--port")
     assert refused("--host", "192.0.2.1", "--allow-open").startswith(
         "error: --host 192.0.2.1: not an address of this machine")
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_start_on_a_port_in_use_makes_no_store(tmp_path: Path, command: list[str]) -> None:
+    """`chatmem serve --db new.db --port P` with P in use made new.db (and new.db.lock),
+    and without --db the user data folder and its chatmem.db, then failed to listen:
+    the store was opened before the port was tried. Now the port is tried first: one
+    line naming it and the fix, exit code 2, nothing made, an existing store unchanged."""
+    import socket
+
+    home = tmp_path / "home"
+    work = tmp_path / "work"
+    work.mkdir()
+    existing = work / "old.db"
+    env = {**ENV, "HOME": str(home), "XDG_DATA_HOME": str(home / "data")}
+    for key in ("CHATMEM_DB", "CHATMEM_KEYS", "CHATMEM_CONFIG"):
+        env.pop(key, None)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        subprocess.run([sys.executable, "-m", "chatmem", "add", "--db", str(existing),
+                        "--session", "s", "kept"], check=True, capture_output=True,
+                       timeout=300, cwd=work, env=env)
+        shutil.rmtree(home, ignore_errors=True)  # what the add made there, if anything
+        before = {p.name: p.read_bytes() for p in work.iterdir()}
+        for db in (["--db", "new.db"], ["--db", "old.db"], []):
+            run = subprocess.run([sys.executable, "-m", "chatmem", *command, *db,
+                                  "--port", port], capture_output=True, text=True,
+                                 timeout=300, cwd=work, env=env)
+            proc = subprocess.CompletedProcess(run.args, run.returncode, run.stdout,
+                                               run.stderr)
+            assert_one_line_error(proc, f"error: --port {port}: another program listens "
+                                  "on it at 127.0.0.1; stop it or give another --port")
+            assert {p.name: p.read_bytes() for p in work.iterdir()} == before, db
+            assert not home.exists(), list(home.rglob("*"))
 
 
 @pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])

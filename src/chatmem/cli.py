@@ -2718,7 +2718,11 @@ UVICORN_STARTUP_FAILURE = 3
 def listening(host: str, port: int) -> Iterator[None]:
     """Around a server's run: uvicorn ends a server that could not start (a port in
     use, an address of another machine) with a log line and exit code 3; this makes it
-    the command's one line naming ``--host`` or ``--port`` and exit code 2."""
+    the command's one line naming ``--host`` or ``--port`` and exit code 2. The servers
+    try the port before they open the store (:func:`chatmem.server.check_listen`); this
+    names it when another program took it in between."""
+    from .server import check_listen
+
     try:
         yield
     except SystemExit as exc:
@@ -2727,44 +2731,6 @@ def listening(host: str, port: int) -> Iterator[None]:
         check_listen(host, port)
         fail(f"the server did not start (the error is above): check --host {host} and "
              f"--port {port}")
-
-
-def check_listen(host: str, port: int) -> None:
-    """Fail (one line naming ``--host`` or ``--port``) when a server could not listen on
-    ``host:port``: a name that does not resolve, an address of another machine, a port
-    in use or reserved; tried with a socket bound and closed at once."""
-    import socket
-
-    try:
-        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                                   flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError) as exc:
-        fail(f"--host {host}: not an address or name this machine resolves "
-             f"({getattr(exc, 'strerror', None) or exc}); give one of its addresses, "
-             "such as 127.0.0.1")
-    for family, kind, proto, _, address in found:
-        try:
-            probe = socket.socket(family, kind, proto)
-        except OSError:
-            continue  # a family this system lacks: the server skips it too
-        with probe:
-            # as the server's own socket is (asyncio's create_server)
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
-                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            try:
-                probe.bind(address)
-            except OSError as exc:
-                if exc.errno == errno.EADDRINUSE:
-                    fail(f"--port {port}: another program listens on it at {host}; stop "
-                         "it or give another --port")
-                if exc.errno == errno.EACCES:
-                    fail(f"--port {port}: this user may not listen on it (ports below "
-                         "1024 need privileges); give another --port, such as 8765")
-                if exc.errno == errno.EADDRNOTAVAIL:
-                    fail(f"--host {host}: not an address of this machine; give one of "
-                         "its addresses, such as 127.0.0.1 (or 0.0.0.0 for all)")
-                fail(f"--host {host} --port {port}: cannot listen there ({exc.strerror})")
 
 
 def concurrency_options(prefix: str) -> Callable[[Callable[..., T]], Callable[..., T]]:

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import ChatmemError, DamagedRow, EmbeddingUnavailable, StoreClosed, StoreError
+from ..errors import (
+    ChatmemError,
+    ConfigError,
+    DamagedRow,
+    EmbeddingUnavailable,
+    StoreClosed,
+    StoreError,
+)
 from ..logwindow import LogWindow, masked
 from ..recall.result import DegradedReason
 
@@ -224,6 +232,50 @@ def told_degraded(result: dict[str, Any], *, whole: bool, doing: str,
     return result
 
 
+def check_listen(host: str, port: int) -> None:
+    """Refuse (a :class:`~chatmem.errors.ConfigError` naming ``--host`` or ``--port``) a
+    ``host:port`` a server could not listen on: a name that does not resolve, an address
+    of another machine, a port in use or reserved; tried with a socket bound and closed
+    at once. The servers try it before they open the store: a start that fails to
+    listen must not have made a store file (or the default store's folder) first."""
+    import socket
+
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ConfigError(f"--host {host}: not an address or name this machine resolves "
+                          f"({getattr(exc, 'strerror', None) or exc}); give one of its "
+                          "addresses, such as 127.0.0.1") from None
+    for family, kind, proto, _, address in found:
+        try:
+            probe = socket.socket(family, kind, proto)
+        except OSError:
+            continue  # a family this system lacks: the server skips it too
+        with probe:
+            # as the server's own socket is (asyncio's create_server)
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                raise ConfigError(_cannot_listen(host, port, exc)) from None
+
+
+def _cannot_listen(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return (f"--port {port}: another program listens on it at {host}; stop it or give "
+                "another --port")
+    if exc.errno == errno.EACCES:
+        return (f"--port {port}: this user may not listen on it (ports below 1024 need "
+                "privileges); give another --port, such as 8765")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"--host {host}: not an address of this machine; give one of its "
+                "addresses, such as 127.0.0.1 (or 0.0.0.0 for all)")
+    return f"--host {host} --port {port}: cannot listen there ({exc.strerror})"
+
+
 #: uvicorn's exit code when a server did not start (it logged why).
 UVICORN_STARTUP_FAILURE = 3
 
@@ -254,4 +306,4 @@ def uvicorn_server(config: Any) -> Any:
 
 
 __all__ = ["STOPPED", "STOP_SIGNALS", "TOLD_WINDOW_S", "UVICORN_STARTUP_FAILURE", "ToldLog",
-           "stop_signals", "told", "told_degraded", "uvicorn_server"]
+           "check_listen", "stop_signals", "told", "told_degraded", "uvicorn_server"]

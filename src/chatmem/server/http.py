@@ -1661,6 +1661,8 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     are kept (:class:`~chatmem.server.limits.ClientLimits`)."""
     import uvicorn
 
+    from . import check_listen
+
     limits = limits or ClientLimits()
     check_bind(host, keys, allow_open=allow_open)
     hosts = (allowed_hosts(host, port, extra_hosts, example=API_EXAMPLE_HOST)
@@ -1671,6 +1673,8 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
         app, host=host, port=port, log_level="info", access_log=False,
         http=protocol_class(limits, app.metrics.on_connection_answer),
         backlog=limits.backlog()))
+    # a port in use is refused before the store is opened (and made, when missing)
+    check_listen(host, port)
 
     def stop() -> None:
         # uvicorn's graceful stop: open requests are answered, then the lifespan closes

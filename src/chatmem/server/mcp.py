@@ -937,6 +937,10 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
         # was refused after, and the store stayed open, its file locked, in the process
         server = create_server(open_memory, session=session, platform=platform,
                                speaker_id=speaker_id)
+        if transport == "http":  # a port in use, before the store is opened (and made)
+            from . import check_listen
+
+            check_listen(host, port)
         first = await Memory.open(url, vector=vector, config=config, env=env)
         opened.append(first)
         try:
