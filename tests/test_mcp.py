@@ -707,6 +707,54 @@ def test_mcp_over_http_refuses_an_open_or_ambiguous_door(tmp_path: Path) -> None
     assert not (tmp_path / "x.db").exists()
 
 
+async def test_the_readme_key_file_serves_every_key_over_the_readme_mcp_command(
+        tmp_path: Path) -> None:
+    """README § MCP server's HTTP command (--session alice-dm, no --platform) with the
+    key file of § HTTP server: its bound user key alice-dm-app (sessions alice-dm and
+    alice-tg, platform "tg") was refused 403 ("this server was started without
+    --platform"), the one key meant for that conversation. The command gives --platform
+    tg now: each key of the file, run as written (on 127.0.0.1 and a free port), adds
+    to the served session and recalls what it added."""
+    import shlex
+
+    from chatmem.cli import read_table
+
+    keys = re.search(r"```toml\n(\[keys\.alice\].*?)```", section("## HTTP server"),
+                     re.S).group(1)
+    (tmp_path / "keys.toml").write_text(keys, encoding="utf-8")
+    (tmp_path / "data").mkdir()  # README: "files in ./data, a folder to make first"
+    command = re.search(r"```bash\n(chatmem mcp --transport http .*?)```",
+                        section("## MCP server"), re.S).group(1)
+    args = shlex.split(command.replace("\\\n", " "))
+    assert args[:2] == ["chatmem", "mcp"] and args[args.index("--host") + 1] == "0.0.0.0"
+    args[args.index("--host") + 1] = "127.0.0.1"  # not every address of the test machine
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("w") as errlog:
+        proc = subprocess.Popen([sys.executable, "-m", *args, "--port", str(port)],
+                                cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=errlog,
+                                stderr=errlog)
+    try:
+        await wait_for_port(port, proc, log)
+        table = read_table(str(tmp_path / "keys.toml"), "--keys")["keys"]
+        assert "platform" in table["alice-dm-app"], table  # the bound user key
+        for name, entry in table.items():
+            said = f"{name} keeps its umbrella in the blue cupboard"
+            with anyio.fail_after(90):
+                async with mcp_client(f"http://127.0.0.1:{port}/mcp", entry["key"]) as client:
+                    added = await client.call_tool("memory_add", {"content": said})
+                    assert not added.is_error, (name, text_of(added))
+                    assert added.structured_content["session"] == "alice-dm"
+                    found = await recall_until(client, f"where does {name} keep the umbrella?",
+                                               said)
+                    assert said in text_of(found), (name, text_of(found))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "Traceback" not in log.read_text(), log.read_text()
+    assert (tmp_path / "data" / "alice.db").exists()
+
+
 async def test_streamable_http_keeps_no_session_per_client(tmp_path: Path) -> None:
     """Stateless transport: an initialize leaves nothing behind. A stateful server kept
     every initialized session for 30 idle minutes, up to 10,000: one client that sent
