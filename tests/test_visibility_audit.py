@@ -350,6 +350,79 @@ async def test_a_list_under_a_wider_scope_tells_nothing_of_hidden_messages(
         assert len(seen) == (5 if scope == "platform" else 4)  # bob's tg note: platform
 
 
+def _session_reads(mem: Memory) -> list[str]:
+    """The ids of every session ``mem``'s store reads from now on (its ``get_sessions``
+    counted), in the order read."""
+    asked: list[str] = []
+    read = mem.store.get_sessions
+
+    async def counted(ids: list[str], **options: Any) -> dict[str, Session]:
+        asked.extend(ids)
+        return await read(ids, **options)
+
+    mem.store.get_sessions = counted  # type: ignore[method-assign]
+    return asked
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("scope", ["resource", "platform"])
+async def test_a_list_under_a_wider_scope_reads_only_the_sessions_it_must(
+        scope: str, backend: str, tmp_path: Path) -> None:
+    """Each page of a list from alice under scope "resource" or "platform" (GET
+    /v1/messages with a user key) read every session of her resource or platform from
+    the store, to keep those whose snapshot is in it, and so did a page of one session:
+    5,000 sessions' rows a page, 78 to 129 ms (bench/scope_pages.py). Now a page reads
+    the sessions below another (whose snapshot is their root's) and the page's own,
+    and a page of one session that session alone; and lists what it listed: alice's
+    home, her thread, her other sessions, a child of another resource and platform
+    below her home (platform: its root's, shown), bob's message entered on tg
+    (platform), not bob's others nor a session of no resource."""
+    from backends import PLACES
+
+    place = PLACES[backend](tmp_path)
+    async with place as where, await Memory.open(
+            where.url, config=Config.load({"scope": scope}),
+            embedder=Embedder(RecordingProvider(dim=32))) as mem:
+        await _wide_scope_world(mem, scope, hidden=True)
+        await mem.upsert_session(Session(id="elsewhere", parent_id="alice",
+                                         resource_id="r3", origin_platform="discord"))
+        await mem.add([Message(session_id="elsewhere", content="below, elsewhere",
+                               ts=9500)])
+        for i in range(200):
+            await mem.upsert_session(Session(id=f"more-{i:03d}", resource_id="r1",
+                                             origin_platform="tg"))
+        await mem.add([Message(session_id=f"more-{i:03d}", content=f"more {i}",
+                               ts=10_000 + i) for i in range(200)])
+        await mem.flush(timeout=30)  # the indexer reads the sessions of what it embeds
+        asked = _session_reads(mem)
+        whole: list[str] = []
+        cursor = None
+        for _ in range(20):
+            asked.clear()
+            page = await mem.list(visible_from="alice", limit=50, cursor=cursor)
+            whole += [f"{m.session_id}: {m.content}" for m in page.messages]
+            # alice's own (her situation), the two below her home, it as their root,
+            # and the page's (R4, per message)
+            assert len(asked) <= 4 + 50, asked
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        want = {"alice": 2, "thread": 1, "alice-2": 1, "elsewhere": 1, "bob": 1,
+                **{f"more-{i:03d}": 1 for i in range(200)}}
+        if scope == "resource":
+            del want["elsewhere"], want["bob"]
+        assert {sid: sum(line.startswith(f"{sid}: ") for line in whole)
+                for sid in {line.split(": ")[0] for line in whole}} == want
+        for session in ("alice", "thread", "alice-2", "bob", "stray", "elsewhere",
+                        "more-123", "nobody"):
+            asked.clear()
+            got = [line for ids, _ in await _pages(mem, visible_from="alice", limit=50,
+                                                   session=session) for line in ids]
+            assert got == [line for line in whole if line.startswith(f"{session}: ")], \
+                session
+            assert len(asked) <= 6, (session, len(asked))
+
+
 async def test_a_recall_reads_each_session_once() -> None:
     """A recall checked its candidates' sessions (R4), then read them again for its hits'
     neighbours and again for their labels: three reads of one session (and of each
@@ -363,14 +436,7 @@ async def test_a_recall_reads_each_session_once() -> None:
                        *(Message(session_id="thread", content=f"the boat trip {i}",
                                  ts=2000 + i) for i in range(5))])
         await mem.flush(timeout=30)
-        asked: list[str] = []
-        read = mem.store.get_sessions
-
-        async def counted(ids: list[str], **options: Any) -> dict[str, Session]:
-            asked.extend(ids)
-            return await read(ids, **options)
-
-        mem.store.get_sessions = counted  # type: ignore[method-assign]
+        asked = _session_reads(mem)
         await mem.situation("home")  # the recall's own situation, read the same way
         situation_reads = len(asked)
         asked.clear()

@@ -1470,17 +1470,26 @@ class Memory:
             return [value], None, []
         column, entered_on = ("resource_id", None) if scope == "resource" \
             else ("origin_platform", value)
-        under = set(await self.store.sessions_under(column, value))
-        snaps = await self._sessions(under, {}, where)
-        seen = sorted(sid for sid, snap in snaps.items()
-                      if getattr(snap, column) == value or sid == own)
-        if own is not None and own not in seen:
-            seen = sorted([*seen, own])
-        if session is None:
-            return (seen, None, []) if entered_on is None else (None, entered_on, seen)
-        if session in seen:
-            return [session], None, []
-        return None if entered_on is None else ([session], entered_on, [])
+        rows = await self.store.sessions_under(column, value)
+        under = {sid for sid, _ in rows}
+        if session is not None:
+            # the one session's snapshot alone, as it is among the others': a page of
+            # one session of 5,000 read all 5,000 sessions' rows (70-100 ms) to keep one
+            if session == own or (session in under and getattr(
+                    (await self._sessions({session}, {}, where)).get(session), column,
+                    None) == value):
+                return [session], None, []
+            return None if entered_on is None else ([session], entered_on, [])
+        # one without a parent is there for its own column alone, which is its snapshot's:
+        # only those below another are read (a page of 5,000 sessions read them all, 80-130
+        # ms), with their parents among these in the same read (not one read per root)
+        below = {sid: parent for sid, parent in rows if parent is not None}
+        snaps = await self._sessions(below.keys() | (set(below.values()) & under), {},
+                                     where)
+        seen = sorted({sid for sid, parent in rows if parent is None}
+                      | {sid for sid, snap in snaps.items() if getattr(snap, column) == value}
+                      | ({own} if own is not None else set()))
+        return (seen, None, []) if entered_on is None else (None, entered_on, seen)
 
     async def _seal(self) -> CursorSeal:
         """The store's cursor seal: its key is made on the first ``list`` of a store

@@ -604,9 +604,10 @@ class MessageStore(Protocol):
         """The ids of every session below ``session_id`` (children, their children, …)."""
         ...
 
-    async def sessions_under(self, column: str, value: str) -> list[str]:
+    async def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
         """The ids of the sessions whose stored ``column`` (``resource_id`` or
-        ``origin_platform``) is ``value``, and of every session below them."""
+        ``origin_platform``) is ``value``, and of every session below them, each with
+        its parent's id (``None``: none; such a one is there for its own ``column``)."""
         ...
 
     async def get_sessions(self, ids: Sequence[str], *,

@@ -444,17 +444,24 @@ def descendants_query(d: Dialect, session_id: str) -> Statement:
 
 def sessions_under_query(d: Dialect, column: str, value: str) -> Statement:
     """The sessions whose stored ``column`` (``resource_id`` or ``origin_platform``)
-    is ``value`` and every session below them, as deep as :data:`MAX_SESSION_DEPTH`."""
+    is ``value`` and every session below them, as deep as :data:`MAX_SESSION_DEPTH`,
+    each with its parent's id (:func:`under_result`)."""
     assert column in ("resource_id", "origin_platform")
     return (d.sql(
         f"WITH RECURSIVE d(id, depth) AS (SELECT id, 0 FROM sessions WHERE {column} = ? "
         "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
-        "WHERE d.depth < ?) SELECT DISTINCT id FROM d ORDER BY id"),
+        "WHERE d.depth < ?) SELECT DISTINCT d.id, s.parent_id FROM d "
+        "JOIN sessions s ON s.id = d.id ORDER BY d.id"),
         [value, MAX_SESSION_DEPTH])
 
 
 def ids_result(rows: Sequence[Sequence[Any]]) -> list[str]:
     return [str(r[0]) for r in rows]
+
+
+def under_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str | None]]:
+    """Rows of :func:`sessions_under_query`: (id, parent id or ``None``)."""
+    return [(str(r[0]), None if r[1] is None else str(r[1])) for r in rows]
 
 
 # ---------------------------------------------------------------- metadata area

@@ -1315,9 +1315,9 @@ class PostgresStore:
         async with self._conn() as conn:
             return await self._descendants(conn, session_id)
 
-    async def sessions_under(self, column: str, value: str) -> list[str]:
+    async def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
         async with self._conn() as conn:
-            return sm.ids_result(await _rows(conn, sm.sessions_under_query(
+            return sm.under_result(await _rows(conn, sm.sessions_under_query(
                 POSTGRES, column, value)))
 
     async def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:

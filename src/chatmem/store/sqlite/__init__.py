@@ -1244,8 +1244,8 @@ class SqliteStore:
         return await self._run(self._descendants_sync, session_id)
 
     @_on_store_thread
-    def sessions_under(self, column: str, value: str) -> list[str]:
-        return sm.ids_result(self._rows(sm.sessions_under_query(SQLITE, column, value)))
+    def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
+        return sm.under_result(self._rows(sm.sessions_under_query(SQLITE, column, value)))
 
     @_on_store_thread
     def update_session_snapshot(self, snapshots: Sequence[SessionSnapshot]) -> int:
