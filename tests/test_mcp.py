@@ -996,3 +996,77 @@ async def test_an_argument_is_taken_as_its_json_type_as_the_http_api_takes_it(
         found = await client.call_tool("memory_recall", {"query": "null"})
         assert not found.is_error and "the null pointer again" in text_of(found), \
             text_of(found)
+
+
+# ------------------------------------------------ what the HTTP API refuses, refused here
+
+class RawStdio:
+    """``chatmem mcp`` over stdio driven by raw JSON-RPC lines: an SDK client writes its
+    own JSON, so it cannot send what a hand-written one can (a key twice, JSON nested
+    5,000 deep)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    async def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def answer(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = await asyncio.wait_for(self.proc.stdout.readline(), 30)
+        assert line, f"the server ended (exit {await self.proc.wait()})"
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def call(self, ident: int, tool: str, arguments: str) -> dict[str, Any]:
+        await self.send(call_line(ident, tool, arguments))
+        return await self.answer()
+
+
+def call_line(ident: int, tool: str, arguments: str) -> str:
+    """A tools/call of ``tool`` whose arguments are the JSON text ``arguments``."""
+    return (f'{{"jsonrpc": "2.0", "id": {ident}, "method": "tools/call", "params": '
+            f'{{"name": "{tool}", "arguments": ' + arguments + "}}")
+
+
+@contextlib.asynccontextmanager
+async def raw_stdio(tmp_path: Path) -> AsyncIterator[RawStdio]:
+    """A real ``chatmem mcp`` subprocess on a store in ``tmp_path``, initialized; its
+    log must hold no traceback."""
+    src = str(Path(chatmem.__file__).resolve().parents[1])
+    log = tmp_path / "server.log"
+    with log.open("w") as errlog:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, *server_args(tmp_path / "m.db"), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=errlog, limit=1 << 24,
+            env={**os.environ, "PYTHONPATH": src})
+    raw = RawStdio(proc)
+    try:
+        await raw.send(json.dumps(INIT))
+        assert (await raw.answer())["id"] == 1
+        await raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        yield raw
+    finally:
+        if proc.returncode is None:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            try:
+                await asyncio.wait_for(proc.wait(), 30)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+async def test_a_line_nested_past_pythons_parser_does_not_end_the_stdio_server(
+        tmp_path: Path) -> None:
+    """One line of JSON nested 5,000 deep ended ``chatmem mcp`` over stdio ("error:
+    unexpected ExceptionGroup …"): the reader that counts requests parsed it with
+    Python's json, whose RecursionError it did not catch. The server keeps serving."""
+    async with raw_stdio(tmp_path) as raw:
+        deep = "[" * 5000 + "]" * 5000
+        await raw.send(call_line(2, "memory_add", '{"content": ' + deep + "}"))
+        added = await raw.call(3, "memory_add", '{"content": "still here"}')
+        assert added["id"] == 3 and not added["result"]["isError"], added

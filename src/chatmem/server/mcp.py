@@ -762,8 +762,10 @@ class StdinLines:
     def _count(self, line: bytes) -> None:
         try:
             message = json.loads(line)
-        except ValueError:
-            return  # the SDK answers what it cannot parse with no id to wait for
+        except (ValueError, RecursionError):
+            # the SDK answers what it cannot parse with no id to wait for (a line
+            # nested past Python's parser raised RecursionError here: the server ended)
+            return
         if isinstance(message, dict) and "method" in message and "id" in message:
             self._requests += 1
 
