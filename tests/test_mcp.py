@@ -1057,6 +1057,7 @@ async def raw_stdio(tmp_path: Path) -> AsyncIterator[RawStdio]:
             except TimeoutError:
                 proc.kill()
                 await proc.wait()
+                pytest.fail("the server did not end at the end of its input")
     assert "Traceback" not in log.read_text(), log.read_text()
 
 
@@ -1068,5 +1069,104 @@ async def test_a_line_nested_past_pythons_parser_does_not_end_the_stdio_server(
     async with raw_stdio(tmp_path) as raw:
         deep = "[" * 5000 + "]" * 5000
         await raw.send(call_line(2, "memory_add", '{"content": ' + deep + "}"))
+        refused = await raw.answer()  # its id could not be read
+        assert refused["id"] is None and "nested too deeply" in \
+            refused["error"]["message"], refused
         added = await raw.call(3, "memory_add", '{"content": "still here"}')
         assert added["id"] == 3 and not added["result"]["isError"], added
+
+
+DEEP = "[" * 5000 + "]" * 5000
+#: tools/call arguments the HTTP API would refuse in a body, and what the tool answers
+#: (the SDK kept a key's last value, and its parser's "Parse error: recursion limit
+#: exceeded at line 1 column 202" came over HTTP only: nothing at all over stdio)
+REFUSED_ARGUMENTS = [
+    ("memory_add", '{"content": "first", "content": "second"}',
+     'the key "content" appears twice in one object; send each key once'),
+    ("memory_recall", '{"query": "a", "top_k": 3, "query": "b"}',
+     'the key "query" appears twice in one object; send each key once'),
+    ("memory_add", '{"content": {"a": 1, "a": 2}}',
+     'content: the key "a" appears twice in one object; send each key once'),
+    ("memory_add", '{"content": ' + "[" * 300 + "]" * 300 + "}",
+     "content: JSON nested too deeply to read; send a flatter one"),
+    ("memory_list", '{"limit": ' + "9" * 5000 + "}",
+     "limit: a number with more digits than can be read (at most 4300); send a shorter "
+     "number"),
+    # not JSON, but the SDK reads them: refused by the tool's schema, naming the field
+    ("memory_list", '{"limit": NaN}', "limit must be an integer, got NaN"),
+    ("memory_recall", '{"query": "x", "top_k": Infinity}',
+     "top_k must be an integer, got Infinity"),
+]
+#: whole requests refused as JSON-RPC's parse error: (line, id, message)
+REFUSED_REQUESTS = [
+    (call_line(20, "memory_add", '{"content": ' + DEEP + "}"), None,
+     "request: JSON nested too deeply to read; send a flatter one"),
+    ('{"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "memory_add", '
+     '"name": "memory_list", "arguments": {"content": "x"}}}', 21,
+     'request: the key "name" appears twice in one object; send each key once'),
+]
+
+
+def check_refused(tool: str, answer: dict[str, Any], words: str) -> None:
+    result = answer["result"]
+    assert result["isError"], answer
+    assert [c["text"] for c in result["content"]] == [
+        f"Error executing tool {tool}: {words}"], answer
+
+
+async def test_the_stdio_server_refuses_what_the_http_api_refuses_in_its_words(
+        tmp_path: Path) -> None:
+    """A key given twice, JSON nested past the SDK's parser, a number of thousands of
+    digits: each refused as the HTTP API refuses it in a body, a tool error in its words
+    naming the argument (or JSON-RPC's parse error for the request), nothing stored.
+    The SDK kept the last of a key given twice (``content`` "second" was stored) and
+    answered nothing to a line its parser could not read, so the client waited forever,
+    and so did the server at the end of its input for a request it had counted."""
+    async with raw_stdio(tmp_path) as raw:
+        for ident, (tool, arguments, words) in enumerate(REFUSED_ARGUMENTS, 2):
+            answer = await raw.call(ident, tool, arguments)
+            assert answer["id"] == ident, answer
+            check_refused(tool, answer, words)
+        for line, ident, words in REFUSED_REQUESTS:
+            await raw.send(line)
+            assert await raw.answer() == {"jsonrpc": "2.0", "id": ident, "error": {
+                "code": -32700, "message": words}}
+        listed = await raw.call(30, "memory_list", "{}")
+        assert listed["result"]["structuredContent"]["messages"] == [], listed
+        added = await raw.call(31, "memory_add", '{"content": "still here"}')
+        assert not added["result"]["isError"], added
+        # the last line, nested past the SDK's parser, is answered before the input ends
+        await raw.send(call_line(32, "memory_add", '{"content": ' + "[" * 300 + "]" * 300
+                                 + "}"))
+
+
+async def test_the_http_server_refuses_what_the_http_api_refuses_in_its_words(
+        tmp_path: Path) -> None:
+    """As over stdio, over streamable HTTP (a real ``chatmem mcp --transport http``):
+    the SDK stored a key's last value and said "Parse error: recursion limit exceeded at
+    line 1 column 202" or "number out of range" where the HTTP API names the problem."""
+    async with mcp_over_http(tmp_path) as port:
+        url = f"http://127.0.0.1:{port}{HTTP_PATH}"
+        headers = {**MCP_HEADERS, "Mcp-Protocol-Version": "2025-06-18"}
+        async with httpx.AsyncClient(timeout=30) as raw:
+            for ident, (tool, arguments, words) in enumerate(REFUSED_ARGUMENTS, 2):
+                r = await raw.post(url, content=call_line(ident, tool, arguments),
+                                   headers=headers)
+                assert r.status_code == 200, r.text
+                answer = json.loads(r.text.removeprefix("event: message\r\ndata: ")
+                                    .removeprefix("event: message\ndata: "))
+                assert answer["id"] == ident, answer
+                check_refused(tool, answer, words)
+            for line, ident, words in REFUSED_REQUESTS:
+                r = await raw.post(url, content=line, headers=headers)
+                assert r.status_code == 400, r.text
+                assert r.json() == {"jsonrpc": "2.0", "id": ident, "error": {
+                    "code": -32700, "message": words}}
+        with anyio.fail_after(60):
+            async with streamable_http_client(url) as (read, write), \
+                    ClientSession(read, write) as client:
+                await client.initialize()
+                listed = await client.call_tool("memory_list", {})
+                assert listed.structured_content == {"truncated": False, "messages": []}
+                bad = await client.call_tool("memory_add", {"content": "   "})
+                assert bad.is_error and "content is empty" in text_of(bad)

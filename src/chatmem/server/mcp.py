@@ -42,7 +42,9 @@ namespace, which fills ``{namespace}`` in the storage URL. Every key, owner or u
 for the bound conversation through the tool, so a call may only narrow its scope.
 
 A chatmem error (bad argument, unavailable provider…) comes back as a tool error
-(``isError``) carrying its message; the server keeps serving. The
+(``isError``) carrying its message; the server keeps serving. Every request, over either
+transport, is read first as the HTTP API reads a body (:func:`read_refusal`: a key
+named twice, nesting past the SDK's parser, an integer of thousands of digits). The
 :class:`~chatmem.Memory` lives in the event loop that serves (its indexer runs
 there): :func:`create_server` opens it in the server's lifespan and closes it at
 shutdown. Logs go through :mod:`logging` to stderr: on stdio, stdout is the protocol.
@@ -491,6 +493,126 @@ def transport_security(host: str, port: int, allowed_hosts: Sequence[str] = ()
                                      allowed_hosts=hosts, allowed_origins=origins)
 
 
+#: How deep the SDK's JSON parser (pydantic_core) reads a message: deeper is refused.
+JSON_MAX_DEPTH = 200
+#: The tools whose arguments a refusal of :func:`read_refusal` names as a tool error.
+TOOL_NAMES = frozenset({TOOL_NAME, ADD_TOOL_NAME, LIST_TOOL_NAME})
+
+
+class _Twice(dict[str, Any]):
+    """A JSON object that named :attr:`key` twice (the last value kept, as Python's)."""
+
+    key = ""
+
+
+class _LongNumber(str):
+    """An integer of more digits than Python converts (``sys.get_int_max_str_digits``)."""
+
+
+def _objects(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    twice: str | None = None
+    for key, value in pairs:
+        if key in out and twice is None:
+            twice = key
+        out[key] = value
+    if twice is None:
+        return out
+    marked = _Twice(out)
+    marked.key = twice
+    return marked
+
+
+def _integer(text: str) -> int | _LongNumber:
+    limit = sys.get_int_max_str_digits()
+    return _LongNumber(text) if limit and len(text.lstrip("-")) > limit else int(text)
+
+
+def _problem(value: Any) -> tuple[tuple[Any, ...], str] | None:
+    """The first value of ``value`` chatmem refuses (an object naming a key twice, an
+    integer too long to read, nesting past :data:`JSON_MAX_DEPTH`): where (its path)
+    and what, in the HTTP API's words for a body. Walked without recursion: the
+    value may be nested as deep as Python's parser reads."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if len(path) >= JSON_MAX_DEPTH and isinstance(item, dict | list):
+            return path, "JSON nested too deeply to read; send a flatter one"
+        if isinstance(item, _Twice):
+            return path, (f"the key {as_given(item.key)} appears twice in one object; "
+                          "send each key once")
+        if isinstance(item, _LongNumber):
+            return path, ("a number with more digits than can be read (at most "
+                          f"{sys.get_int_max_str_digits()}); send a shorter number")
+        children = item.items() if isinstance(item, dict) else \
+            enumerate(item) if isinstance(item, list) else ()
+        stack.extend((v, (*path, k)) for k, v in reversed(list(children)))
+    return None
+
+
+@dataclasses.dataclass
+class Refusal:
+    """What :func:`read_refusal` answers for a message it refuses: ``answer`` (JSON-RPC's
+    answer, as a dict), or none for a notification, which is never answered."""
+
+    answer: dict[str, Any] | None
+    #: what was refused, for the log
+    said: str
+
+
+def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | None:
+    """Whether a JSON-RPC message (an HTTP body, a stdio line) is refused before the SDK
+    reads it, as the HTTP API refuses a body (:func:`chatmem.refusals.one_of_each`): an
+    object naming a key twice (the SDK kept the last, so ``{"content": "a", "content":
+    "b"}`` stored ``b`` where a proxy or a log may have read ``a``), JSON nested past
+    :data:`JSON_MAX_DEPTH` or an integer of thousands of digits (the SDK's parser said
+    "Parse error: recursion limit exceeded at line 1 column 202" over HTTP and nothing
+    at all over stdio, where a line nested past Python's own parser ended the server).
+
+    A refusal inside a ``tools/call``'s ``arguments`` of one of ``tools`` is that tool's
+    error (``isError``, ``Error executing tool <name>: <argument>: …``), as the tool's
+    other refusals are; any other is JSON-RPC's parse error (-32700) naming
+    ``request``, with the request's id when it could be read. ``None``: the message is
+    left to the SDK (JSON it cannot parse included: its own parse error)."""
+    try:
+        message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer)
+    except RecursionError:
+        return _refused(None, "request: JSON nested too deeply to read; send a flatter one")
+    except ValueError:
+        return None  # not JSON: the SDK's own parse error
+    found = _problem(message)
+    if found is None:
+        return None
+    path, what = found
+    request = message if isinstance(message, dict) else {}
+    ident = None if isinstance(request, _Twice) and request.key == "id" else request.get("id")
+    ident = ident if isinstance(ident, str) or type(ident) is int else None
+    params = request.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    if request.get("method") == "tools/call" and name in tools and ident is not None \
+            and path[:2] == ("params", "arguments"):
+        where = _field(path[2:3])
+        said = f"{where}: {what}" if where else what
+        result = CallToolResult(content=[TextContent(type="text", text=(
+            f"Error executing tool {name}: {said}"))], is_error=True)
+        return Refusal({"jsonrpc": "2.0", "id": ident, "result": result.model_dump(
+            by_alias=True, exclude_unset=True, mode="json")}, said)
+    if "method" in request and "id" not in request:
+        return Refusal(None, f"request: {what}")  # a notification: no answer
+    return _refused(ident, f"request: {what}")
+
+
+def _field(path: tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _refused(ident: str | int | None, said: str) -> Refusal:
+    from mcp.types import PARSE_ERROR
+
+    return Refusal({"jsonrpc": "2.0", "id": ident,
+                    "error": {"code": PARSE_ERROR, "message": said}}, said)
+
+
 class _RequireKey:
     """Plain ASGI: every HTTP request needs a key of the table, checked from the headers
     before the body is read: 401 without one or with an unknown one, 403 for a key bound
@@ -607,6 +729,70 @@ class _JsonRpcErrorBodies:
         await self.app(scope, receive, rewriting_send)
 
 
+class _ReadAsChatmem:
+    """Plain ASGI around the SDK's app: a POST body the SDK would read (its Host, Origin
+    and Content-Type allowed, JSON accepted, at most its size) is read first and
+    refused as :func:`read_refusal` says (a tool error, 200, or JSON-RPC's parse error,
+    400); any other request goes on to the SDK as sent (a body past its limit
+    included, which the SDK refuses with 413 having read no more of it)."""
+
+    def __init__(self, app: ASGIApp, security: TransportSecuritySettings) -> None:
+        from mcp.server.transport_security import (
+            DEFAULT_MAX_REQUEST_BODY_SIZE,
+            TransportSecurityMiddleware,
+        )
+
+        self.app, self.security = app, TransportSecurityMiddleware(security)
+        self.max_bytes = DEFAULT_MAX_REQUEST_BODY_SIZE
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.requests import Request
+        from starlette.responses import Response
+
+        if scope["type"] != "http" or scope["method"] != "POST" \
+                or await self._not_read(Request(scope)):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size, more, last = 0, True, None
+        while more and size <= self.max_bytes:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                last = message
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if last is None and not more:
+            try:
+                refusal = read_refusal(body.decode("utf-8"))
+            except UnicodeDecodeError:
+                refusal = None  # the SDK's parse error
+            if refusal is not None:
+                log.info("MCP message refused: %s", refusal.said)
+                status = 202 if refusal.answer is None else 200 \
+                    if "result" in refusal.answer else 400
+                await Response(None if refusal.answer is None else json.dumps(
+                    refusal.answer).encode(), status_code=status,
+                    media_type="application/json")(scope, receive, send)
+                return
+        held: list[Any] = [{"type": "http.request", "body": body, "more_body": more}]
+        held += [last] if last is not None else []
+
+        async def replay() -> Any:
+            return held.pop(0) if held else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _not_read(self, request: Any) -> bool:
+        """The SDK refuses it before reading its body, or it is larger than it reads."""
+        length = request.headers.get("content-length", "")
+        return await self.security.validate_request(request, is_post=True) is not None \
+            or "application/json" not in request.headers.get("accept", "") \
+            or (length.isdigit() and int(length) > self.max_bytes)
+
+
 class _NoEventStream:
     """Plain ASGI: ``GET`` on the MCP path is answered 405 in JSON-RPC's error shape.
 
@@ -655,9 +841,10 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
     # conversation), and a stateful server keeps every initialized session for 30 idle
     # minutes up to 10,000 of them: one client that initialized 10,000 (34 s measured)
     # held 480 MB and turned every other client away with "Too many open sessions".
+    security = transport_security(host, port, allowed_hosts)
     sdk_app = server.streamable_http_app(
         streamable_http_path=HTTP_PATH, host=host, stateless_http=True,
-        transport_security=transport_security(host, port, allowed_hosts))
+        transport_security=security)
 
     async def jsonrpc_error(request: Request, exc: Exception) -> Response:
         # raised while the SDK reads the body (a late body, no slot free): its own
@@ -667,7 +854,7 @@ def http_app(server: MCPServer[Memory], *, host: str, port: int,
 
     for limit_error in (ClientTooSlow, NoFreeSlot):
         sdk_app.add_exception_handler(limit_error, jsonrpc_error)
-    app: ASGIApp = _JsonRpcErrorBodies(sdk_app)
+    app: ASGIApp = _JsonRpcErrorBodies(_ReadAsChatmem(sdk_app, security))
     limits = limits or ClientLimits()
     app = _NoEventStream(BodyDeadline(Slotted(app, limits), limits))
     return _RequireKey(app, keys, session, platform) if keys is not None else app
@@ -723,6 +910,9 @@ class StdinLines:
         self._chunks: asyncio.Queue[bytes] | None = None
         #: that thread (it ends at the end of input)
         self.thread: threading.Thread | None = None
+        #: sends the answer to a line :func:`read_refusal` refuses (set by
+        #: :func:`run_stdio`); without it every line goes to the SDK as read
+        self.refuse: Callable[[dict[str, Any]], Awaitable[None]] | None = None
 
     def stop(self) -> None:
         self.stopped = True
@@ -747,8 +937,11 @@ class StdinLines:
             if end or (self._eof and self._buffer):
                 end = end or len(self._buffer)
                 line, self._buffer = self._buffer[:end], self._buffer[end:]
+                text = line.decode("utf-8", "replace")
+                if await self._refused(text):
+                    continue
                 self._count(line)
-                return line.decode("utf-8", "replace")
+                return text
             if self._eof:
                 if self._answers >= self._requests:
                     break
@@ -758,6 +951,19 @@ class StdinLines:
             self._eof = not chunk and not self.stopped
             self._buffer += chunk
         raise StopAsyncIteration
+
+    async def _refused(self, text: str) -> bool:
+        """Whether the line was refused (:func:`read_refusal`), its answer sent: it is
+        not handed to the SDK, nor counted (its answer is not either)."""
+        if self.refuse is None or not text.strip():
+            return False
+        refusal = read_refusal(text)
+        if refusal is None:
+            return False
+        log.info("MCP message refused: %s", refusal.said)
+        if refusal.answer is not None:
+            await self.refuse(refusal.answer)
+        return True
 
     def _count(self, line: bytes) -> None:
         try:
@@ -872,6 +1078,14 @@ async def run_stdio(server: MCPServer[Memory], stdin: StdinLines) -> None:
 
     # the SDK only iterates its stdin's lines
     async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
+        from mcp.shared.message import SessionMessage
+        from mcp.types import jsonrpc_message_adapter
+
+        async def refuse(answer: dict[str, Any]) -> None:
+            await write_stream.send(SessionMessage(
+                jsonrpc_message_adapter.validate_python(answer, by_name=False)))
+
+        stdin.refuse = refuse
         lowlevel = server._lowlevel_server
         await lowlevel.run(read_stream, _AnswersCounted(write_stream, stdin),
                            lowlevel.create_initialization_options())
