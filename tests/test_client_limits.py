@@ -789,7 +789,7 @@ def test_the_mcp_servers_own_refusals_are_json_rpc_too(tmp_path: Path) -> None:
             b"a" * (5 * 1024 * 1024))
         for answer, status, words in (
                 (httpx.post(url, content=big, headers=MCP_HEADERS, timeout=PATIENCE_S),
-                 413, "too large"),
+                 413, "request body over 4194304 bytes; send a smaller request"),
                 (httpx.post(url.replace(HTTP_PATH, "/elsewhere"), json={}, headers=MCP_HEADERS,
                             timeout=PATIENCE_S), 404, f"answers at {HTTP_PATH}")):
             assert answer.status_code == status, answer.text

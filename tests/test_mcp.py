@@ -760,9 +760,13 @@ async def test_streamable_http_keeps_no_session_per_client(tmp_path: Path) -> No
     every initialized session for 30 idle minutes, up to 10,000: one client that sent
     10,000 initializes (34 s) held 480 MB of the server and turned every other client
     away ("Too many open sessions") until they expired."""
+    from chatmem.server.limits import ClientLimits, protocol_class
+
     app, port = await keyed_app(tmp_path / "m.db", "a1")
     good = {**MCP_HEADERS, "Authorization": f"Bearer {MCP_USER}"}
-    with running(app, port=port, path=HTTP_PATH) as url:
+    # served as chatmem mcp serves it: the 413 ends its connection, drained first
+    with running(app, port=port, path=HTTP_PATH,
+                 http=protocol_class(ClientLimits(), jsonrpc=True)) as url:
         async with httpx.AsyncClient(timeout=30) as raw:
             for _ in range(200):
                 r = await raw.post(url, json=INIT, headers=good)
@@ -1170,3 +1174,54 @@ async def test_the_http_server_refuses_what_the_http_api_refuses_in_its_words(
                 assert listed.structured_content == {"truncated": False, "messages": []}
                 bad = await client.call_tool("memory_add", {"content": "   "})
                 assert bad.is_error and "content is empty" in text_of(bad)
+
+
+def _stream_body(port: int, head: bytes, most: int, chunked: bool) -> tuple[int, bytes]:
+    """Send ``head`` then a body of up to ``most`` bytes (``chunked`` or as declared), as
+    fast as the server takes it; how many bytes of it were sent, and the answer."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sent, chunk = 0, b"x" * 65536
+    try:
+        sock.sendall(head)
+        while sent < most:
+            sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunked else chunk)
+            sent += len(chunk)
+    except OSError:
+        pass  # the server closed the connection
+    try:
+        return sent, _answer_of(sock)
+    except OSError as exc:
+        return sent, repr(exc).encode()
+    finally:
+        sock.close()
+
+
+async def test_a_body_past_the_limit_is_refused_and_its_connection_ended(
+        tmp_path: Path) -> None:
+    """A body past the SDK's 4 MiB was refused with 413 "Request body too large" on a
+    connection kept open: the server went on reading (and dropping) all the client
+    sent, 200 MB in a third of a second, and would have for any size (chunked, or
+    declared). It now ends the connection as the HTTP API's 413 does, in its words (a
+    body declared at most twice the limit is still read and dropped, so a client that
+    writes it all before reading reads the 413); a request without a key is refused
+    before any of its body is read, as before."""
+    keys = tmp_path / "keys.toml"
+    keys.write_text(f'[keys.owner]\nkey = "{MCP_OWNER}"\nnamespace = "alice"\n'
+                    'role = "owner"\n')
+    most = 200 << 20
+    key = b"Authorization: Bearer %s\r\n" % MCP_OWNER.encode()
+    async with mcp_over_http(tmp_path, "--keys", str(keys)) as port:
+        for auth, chunked, status, words in [
+                (b"", True, 401, "send Authorization: Bearer <API key>"),
+                (key, True, 413, "request body over 4194304 bytes; send a smaller request"),
+                (key, False, 413, "request body over 4194304 bytes; send a smaller request")]:
+            size = b"Transfer-Encoding: chunked" if chunked else b"Content-Length: %d" % most
+            head = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sContent-Type: "
+                    b"application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    b"%s\r\n\r\n" % (port, auth, size))
+            sent, answer = await asyncio.to_thread(_stream_body, port, head, most, chunked)
+            top, _, body = answer.partition(b"\r\n\r\n")
+            assert top.startswith(b"HTTP/1.1 %d " % status), answer[:300]
+            assert b"connection: close" in top.lower(), top
+            assert json.loads(body)["error"]["message"] == words, body
+            assert sent < most // 4, (status, chunked, sent)

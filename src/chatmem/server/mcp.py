@@ -671,8 +671,9 @@ class _RequireKey:
 
 def _refusal_words(scope: Scope, status: int, said: str) -> str:
     """What the SDK's plain-text refusal ``said`` (at ``status``) tells the client: its
-    DNS-rebinding refusals ('Invalid Host header', 'Invalid Origin header') and a 404 in
-    the HTTP API's words, naming the value and the fix; any other as the SDK said it."""
+    DNS-rebinding refusals ('Invalid Host header', 'Invalid Origin header'), a 404 and a
+    413 ('Request body too large') in the HTTP API's words, naming the value and the
+    fix; any other as the SDK said it."""
     headers = scope_headers(scope)
     if status == 404:
         return f"no MCP endpoint at {scope['path']}: the server answers at {HTTP_PATH}"
@@ -680,7 +681,24 @@ def _refusal_words(scope: Scope, status: int, said: str) -> str:
         return foreign_host(headers.get("host", ""))
     if status == 403 and said == "Invalid Origin header":
         return foreign_origin(headers.get("origin", ""))
+    if status == 413 and said == "Request body too large":
+        from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+
+        return (f"request body over {DEFAULT_MAX_REQUEST_BODY_SIZE} bytes; send a smaller "
+                "request")
     return said or "the request was refused"
+
+
+def _far_over(scope: Scope) -> bool:
+    """Whether a body the SDK refused as too large is one whose rest is not to be read:
+    chunked (its size unknown), or declaring more than twice the SDK's limit. A body
+    declared a little over it is read to its end and dropped, so a client that writes
+    all its body before reading reads the 413 (a connection ended with the body unread
+    is drained for a moment only: :func:`~chatmem.server.limits.protocol_class`)."""
+    from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+
+    length = scope_headers(scope).get("content-length", "")
+    return not length.isdigit() or int(length) > 2 * DEFAULT_MAX_REQUEST_BODY_SIZE
 
 
 class _JsonRpcErrorBodies:
@@ -719,6 +737,11 @@ class _JsonRpcErrorBodies:
                 body = jsonrpc_error_body(StarletteHTTPException(held["status"], text))
                 headers = [(k, v) for k, v in held.get("headers", ())
                            if k.lower() not in (b"content-type", b"content-length")]
+                if held["status"] == 413 and _far_over(scope):
+                    # the rest of the body is not read: the connection ends, as the HTTP
+                    # API's 413 ends it (kept open, the server went on reading and
+                    # dropping a body of any size the client went on sending)
+                    headers.append((b"connection", b"close"))
                 await send({**held, "headers": [*headers,
                                                 (b"content-type", b"application/json"),
                                                 (b"content-length", str(len(body)).encode())]})
