@@ -1135,6 +1135,10 @@ async def test_the_stdio_server_refuses_what_the_http_api_refuses_in_its_words(
             await raw.send(line)
             assert await raw.answer() == {"jsonrpc": "2.0", "id": ident, "error": {
                 "code": -32700, "message": words}}
+        # neither a notification nor a client's answer to the server is answered
+        await raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized", '
+                       '"params": {"a": 1, "a": 2}}')
+        await raw.send('{"jsonrpc": "2.0", "id": "s1", "result": {"a": 1, "a": 2}}')
         listed = await raw.call(30, "memory_list", "{}")
         assert listed["result"]["structuredContent"]["messages"] == [], listed
         added = await raw.call(31, "memory_add", '{"content": "still here"}')

@@ -597,8 +597,10 @@ def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | Non
             f"Error executing tool {name}: {said}"))], is_error=True)
         return Refusal({"jsonrpc": "2.0", "id": ident, "result": result.model_dump(
             by_alias=True, exclude_unset=True, mode="json")}, said)
-    if "method" in request and "id" not in request:
-        return Refusal(None, f"request: {what}")  # a notification: no answer
+    notification = "method" in request and "id" not in request
+    if notification or ("method" not in request and ("result" in request or "error" in request)):
+        # a notification, or a client's answer to the server: neither is answered
+        return Refusal(None, f"request: {what}")
     return _refused(ident, f"request: {what}")
 
 
