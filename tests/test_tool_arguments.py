@@ -85,6 +85,20 @@ async def test_the_library_refuses_in_the_servers_words(mem: Memory, args: dict[
     assert str(info.value) == f"memory_recall: {said}"
 
 
+async def test_arguments_as_json_text_naming_a_key_twice_are_refused(mem: Memory) -> None:
+    """The model's arguments as JSON text (OpenAI's tool_calls carry a string) that name
+    a key twice: Python's json kept the last ("b"), where the servers refuse such a body
+    (parsers disagree on which one counts); refused now, in their words."""
+    for text, key in [('{"query": "a", "query": "b"}', "query"),
+                      ('{"query": "a", "top_k": 2, "top_k": 3}', "top_k")]:
+        with pytest.raises(InvalidInput) as info:
+            parse_tool_arguments(text)
+        assert str(info.value) == (f'memory_recall arguments: the key "{key}" appears twice '
+                                   "in one object; send each key once")
+        with pytest.raises(InvalidInput):
+            await mem.call_tool(text, {"session_id": "s1"})
+
+
 async def test_the_library_takes_what_the_servers_take(mem: Memory) -> None:
     for args in [*TAKEN, *NULLS]:
         out = await mem.call_tool(args, {"session_id": "s1"})

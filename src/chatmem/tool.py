@@ -20,7 +20,15 @@ from pydantic_core import PydanticKnownError
 from .config import SCOPES, Config, normalize_scope
 from .errors import InvalidInput
 from .models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, check_text, optional_label
-from .refusals import as_given, describe, schema_errors, unknown_fields, unknown_keys
+from .refusals import (
+    DuplicateKey,
+    as_given,
+    describe,
+    one_of_each,
+    schema_errors,
+    unknown_fields,
+    unknown_keys,
+)
 
 if TYPE_CHECKING:
     from pydantic_core.core_schema import ErrorType
@@ -234,9 +242,14 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
             raise InvalidInput(f"{TOOL_NAME} arguments are longer than {MAX_ARGUMENTS_CHARS} "
                                "characters")
         try:
-            arguments = json.loads(arguments)
+            # a key named twice is refused, as the servers refuse it in a body: parsers
+            # disagree on which one counts (:func:`~chatmem.refusals.one_of_each`)
+            arguments = json.loads(arguments, object_pairs_hook=one_of_each)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"{TOOL_NAME} arguments are not valid JSON: {exc}") from None
+        except DuplicateKey as exc:
+            raise InvalidInput(f"{TOOL_NAME} arguments: the key {as_given(exc.args[0])} "
+                               "appears twice in one object; send each key once") from None
         except ValueError:
             # an integer of more digits than Python converts (sys.get_int_max_str_digits)
             raise InvalidInput(f"{TOOL_NAME} arguments hold a number too long to read"
