@@ -270,6 +270,38 @@ async def test_index_states_pending_and_failed(pair: Pair) -> None:
     assert [m.content for m in await pair.store.pending(10)] == ["hi", "reply", "later", "other"]
 
 
+async def test_append_stores_kept_index_states_in_its_own_transaction(pair: Pair) -> None:
+    """``append(states=...)``: the index states an import's file (a migration's source)
+    keeps, skipped and cleared, are those the new rows are stored in, by the append's
+    own commit: never pending, so no indexer claims one of them meanwhile, and without
+    a pending full-text entry. A stored message keeps its own state; another state is
+    refused naming the message, before anything is written."""
+    await pair.store.append([Message(session_id="s", content="harbour kept", id="old")])
+    stored = await pair.store.append([
+        Message(session_id="s", content="harbour skipped", id="k1"),
+        Message(session_id="s", content="harbour cleared", id="k2"),
+        Message(session_id="s", content="harbour pending", id="p1"),
+        Message(session_id="s", content="harbour tool", id="t1", role="tool"),
+        Message(session_id="s", content="harbour kept", id="old"),
+    ], states={"k1": IndexState.SKIPPED, "k2": IndexState.CLEARED,
+               "t1": IndexState.CLEARED, "old": IndexState.SKIPPED})
+    assert [m.id for m in stored] == ["k1", "k2", "p1", "t1", "old"]
+    assert await pair.store.index_states(["k1", "k2", "p1", "t1", "old"]) == {
+        "k1": IndexState.SKIPPED, "k2": IndexState.CLEARED, "p1": IndexState.PENDING,
+        "t1": IndexState.CLEARED, "old": IndexState.PENDING}
+    assert [m.id for m in await pair.store.pending(10, include_failed=True)] == ["old", "p1"]
+    assert (await pair.store.claim("indexer", ["k1", "k2", "p1"], 60_000)).ids == ["p1"]
+    assert set(await lexical_ids(pair, "harbour")) == {"old", "p1"}
+    for bad in (IndexState.PENDING, IndexState.INDEXED, IndexState.FAILED, "skipped"):
+        with pytest.raises(InvalidInput, match=r'states\["n1"\] must be IndexState.SKIPPED'):
+            await pair.store.append([Message(session_id="s", content="new", id="n1")],
+                                    states={"n1": bad})  # type: ignore[dict-item]
+    with pytest.raises(InvalidInput, match="states must be a mapping"):
+        await pair.store.append([Message(session_id="s", content="new", id="n1")],
+                                states=[("n1", IndexState.SKIPPED)])  # type: ignore[arg-type]
+    assert await pair.store.get(["n1"]) == {}
+
+
 async def test_range_and_recent_skip_hidden_records(pair: Pair) -> None:
     await pair.store.append([
         Message(session_id="s", content="m1", ts=1),

@@ -788,6 +788,56 @@ def test_an_import_stopped_anywhere_is_finished_by_resume_with_the_files_index_s
         assert asyncio.run(indexed(db)) == want_indexed, run
 
 
+def test_an_imports_own_indexer_never_embeds_the_messages_its_file_keeps_unembedded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import wrote a page of messages (one commit, each indexable one pending),
+    then, in steps of their own, the index states the file keeps (skipped, then
+    cleared: vectors cleared on purpose): the indexer of the command's own memory
+    (and any other process's) claimed some of them, pending in between, embedded them
+    and marked them indexed over the file's state (PostgreSQL: 100 to 4,000 of 30,000
+    cleared messages, in four runs of 60,000). The page and its kept states are now
+    one transaction (``append(states=...)``). A real command (the local model, sweeps
+    every half second as ``lease_s`` allows) imports 60,000 messages, 1 in 100 pending,
+    into PostgreSQL; then each message is in the file's state, and only pending ones
+    have a vector."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    url = pg_schema_url(pg_url(), schema)
+    n, kept = 60_000, ["skipped", "cleared"]
+    want = {f"m{i}": "pending" if i % 100 == 0 else kept[i % 2] for i in range(n)}
+    path = tmp_path / "backup.jsonl"
+    path.write_text("\n".join(_file(*(
+        {"type": "message", "id": mid, "session_id": f"s{i % 7}", "role": "user",
+         "content": f"message {i} about the trip", "ts": 1_700_000_000_000 + i,
+         "index_state": state} for i, (mid, state) in enumerate(want.items())))) + "\n")
+    monkeypatch.setenv("CHATMEM_INDEXING__LEASE_S", "0.5")
+
+    async def stored() -> tuple[dict[str, str], set[str]]:
+        storage = await Storage.open(url, create=False)
+        try:
+            states = {msg.id or "": state.name.lower()
+                      async for msg, state in _states(storage)}
+            assert storage.index is not None
+            embedded: set[str] = set()
+            after = None
+            while page := await storage.index.scan_vectors(after, 1000):
+                embedded.update(e.message_id for e in page)
+                after = page[-1].message_id
+            return states, embedded
+        finally:
+            await storage.close()
+
+    try:
+        res = CliRunner().invoke(main, ["import", "--db", url, "--no-wait", str(path)])
+        assert res.exit_code == 0, res.output
+        states, embedded = asyncio.run(stored())
+        wrong = {mid: got for mid, got in states.items() if got != want[mid]
+                 and (want[mid], got) != ("pending", "indexed")}
+        assert not wrong, f"{len(wrong)} not in the file's state: {sorted(wrong)[:5]}"
+        assert {mid for mid in embedded if want[mid] != "pending"} == set()
+    finally:
+        asyncio.run(drop_pg_schema(pg_url(), schema))
+
+
 async def _states(storage: Storage) -> AsyncIterator[tuple[Message, IndexState]]:
     """Every message of ``storage`` with its index state."""
     cursor = 0

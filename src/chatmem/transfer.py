@@ -976,13 +976,14 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
             raise InvalidInput(f"the file ends before its checked end line: {changed}")
 
     async with storage.bulk_load(checked.counts.vectors if vectors else 0):
-        return await _write(storage, records(), progress)
+        return await _write(storage, records(), progress, resume=resume)
 
 
 async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
-                 progress: Progress) -> TransferCounts:
+                 progress: Progress, *, resume: bool) -> TransferCounts:
     """Write checked records in their order, messages and vectors a page at a time (a
-    vector's message is written before it)."""
+    vector's message is written before it); ``resume``: into a store that may hold
+    some of them already."""
     store = storage.store
     counts = TransferCounts()
     session_fields = set(Session.__dataclass_fields__)
@@ -1000,19 +1001,25 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     follow = storage.separate and bool(await storage.vector_sizes())
 
     async def write_page() -> list[Message]:
-        stored = await store.append(messages)
-        # keep "skipped" and "cleared" (vectors cleared on purpose): not re-indexed
-        for state, ids in kept.items():
-            if ids:
-                await store.set_index_state(ids, state)
+        # "skipped" and "cleared" (vectors cleared on purpose) are kept, not re-indexed:
+        # stored in that state by the page's own transaction, so no indexer (this
+        # process's, another's) takes one of them as pending meanwhile, and a stop never
+        # leaves one pending
+        stored = await store.append(messages, states={
+            mid: state for state, ids in kept.items() for mid in ids})
+        if resume:
+            # a message stored already keeps its state: one an earlier import left
+            # pending (it stopped between its page and the page's states) gets the file's
+            for state, ids in kept.items():
+                if ids:
+                    await store.set_index_state(ids, state)
         return stored
 
     async def write_messages() -> None:
         if not messages:
             return
-        # the page and its kept index states as one step: a stop (Ctrl-C, SIGTERM: a
-        # cancel) that lands in it waits for both, where it left those messages pending
-        # (to be embedded by the next open, unless resumed); the page commits alone
+        # the page (and, resumed, its kept index states) as one step: a stop (Ctrl-C,
+        # SIGTERM: a cancel) that lands in it waits for it to end
         step = asyncio.ensure_future(write_page())
         try:
             stored = await asyncio.shield(step)
@@ -1128,4 +1135,4 @@ async def migrate(source: Storage, target: Storage, *, vectors: bool = True,
     if writing is not None:
         writing()
     async with target.bulk_load((await source.store.stats()).messages if vectors else 0):
-        return await _write(target, _records(source, vectors), progress)
+        return await _write(target, _records(source, vectors), progress, resume=resume)

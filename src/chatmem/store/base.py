@@ -415,7 +415,8 @@ def snapshot_changes(old: Session | None, new: Session, *, unread: bool = False
 
 @runtime_checkable
 class MessageStore(Protocol):
-    async def append(self, messages: Sequence[Message]) -> list[Message]:
+    async def append(self, messages: Sequence[Message], *,
+                     states: Mapping[str, IndexState] | None = None) -> list[Message]:
         """Store messages durably (committed on return); assign ids and staggered ts.
 
         A message without ``ts`` takes the store's :class:`ArrivalClock`: now, and later
@@ -426,6 +427,13 @@ class MessageStore(Protocol):
         that is a :class:`LexicalIndex` writes the pending full-text entry of each
         indexable message (:func:`pending_entry`) in the same transaction, so full-text
         search finds it before it is embedded (X1).
+
+        ``states``: index states kept from elsewhere (an import's file, a migration's
+        source), by message id, each ``SKIPPED`` or ``CLEARED`` (not embedded again;
+        another value is an :class:`~chatmem.errors.InvalidInput` naming it): a new
+        message whose id is there is stored in that state, in the same transaction, and
+        without a pending full-text entry, so no indexer (this process's or another's)
+        ever takes it; a message already stored keeps its own.
         """
         ...
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import DamagedRow, InvalidInput
 from ..models import MAX_TS, IndexState, Message, Session, StoreStats
+from ..refusals import describe
 from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks, read_without
 from .columns import (
     MESSAGE_COLUMN_NAMES,
@@ -669,11 +670,32 @@ def insert_message_sql(d: Dialect) -> str:
             f"VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {j}, {m}, {j}, {m})")
 
 
-def message_row(msg: Message, mid: str, ts: int, mentions: str, metadata: str
-                ) -> tuple[Any, ...]:
+#: The states ``append(states=...)`` stores a new message in: kept from an export or a
+#: migration's source, they wait for nothing (the indexer never takes them).
+KEPT_STATES = (IndexState.SKIPPED, IndexState.CLEARED)
+
+
+def check_kept_states(states: Mapping[str, IndexState] | None) -> Mapping[str, IndexState]:
+    """``append``'s ``states`` (``None``: none), each ``SKIPPED`` or ``CLEARED``."""
+    if states is None:
+        return {}
+    if not isinstance(states, Mapping):
+        raise InvalidInput("states must be a mapping of message id to index state, got "
+                           f"{describe(states)}")
+    for mid, state in states.items():
+        if state not in KEPT_STATES:
+            raise InvalidInput(f"states[{describe(mid)}] must be IndexState.SKIPPED or "
+                               f"IndexState.CLEARED, got {describe(state)}")
+    return states
+
+
+def message_row(msg: Message, mid: str, ts: int, mentions: str, metadata: str,
+                kept: IndexState | None = None) -> tuple[Any, ...]:
     """The :func:`insert_message_sql` row of a new message (``mentions`` and ``metadata``
-    already JSON text); a new message waits for the indexer when it is indexable."""
-    state = IndexState.PENDING if msg.indexable else IndexState.SKIPPED
+    already JSON text); a new message waits for the indexer when it is indexable, unless
+    ``kept`` gives its state (:func:`check_kept_states`)."""
+    state = kept if kept is not None else \
+        IndexState.PENDING if msg.indexable else IndexState.SKIPPED
     return (mid, msg.session_id, ts, msg.role, msg.kind, msg.content, msg.visible_content,
             msg.source, msg.speaker_id, msg.speaker_name, mentions, msg.platform, metadata,
             int(state))

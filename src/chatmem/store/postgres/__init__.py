@@ -859,7 +859,9 @@ class PostgresStore:
 
     # ---------------------------------------------------------------- messages
 
-    async def append(self, messages: Sequence[Message]) -> list[Message]:
+    async def append(self, messages: Sequence[Message], *,
+                     states: Mapping[str, IndexState] | None = None) -> list[Message]:
+        kept = sm.check_kept_states(states)
         batch = list(messages)
         if not batch:
             if self._closed:
@@ -867,7 +869,7 @@ class PostgresStore:
             return []
         for attempt in range(3):
             try:
-                return await self._append_once(batch)
+                return await self._append_once(batch, kept)
             except StoreError as exc:
                 # a concurrent append of the same id or timestamp won: replay against it
                 retry = isinstance(exc.__cause__, (pgerrors.UniqueViolation,
@@ -876,7 +878,8 @@ class PostgresStore:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _append_once(self, batch: list[Message]) -> list[Message]:
+    async def _append_once(self, batch: list[Message], kept: Mapping[str, IndexState]
+                           ) -> list[Message]:
         async with self._tx() as conn:
             sessions = sorted({m.session_id for m in batch})
             # one writer per session at a time: ts staggering needs a stable view
@@ -914,10 +917,11 @@ class PostgresStore:
                 where = f"messages[{i}]"
                 mentions = _json(list(msg.mentions), where + ".mentions")
                 metadata = _json(dict(msg.metadata), where + ".metadata")
-                rows.append(sm.message_row(msg, mid, ts, mentions, metadata))
+                rows.append(sm.message_row(msg, mid, ts, mentions, metadata, kept.get(mid)))
                 new = dataclasses.replace(msg, id=mid, ts=ts)
                 stored.append(new)
-                fresh.append(new)
+                if mid not in kept:  # a kept state waits for nothing: no pending entry
+                    fresh.append(new)
                 # a later duplicate in this batch sees this row as stored
                 existing[mid] = dataclasses.replace(
                     new, mentions=tuple(json.loads(mentions)), metadata=json.loads(metadata))

@@ -879,7 +879,9 @@ class SqliteStore:
     # ---------------------------------------------------------------- messages
 
     @_on_store_thread
-    def append(self, messages: Sequence[Message]) -> list[Message]:
+    def append(self, messages: Sequence[Message], *,
+               states: Mapping[str, IndexState] | None = None) -> list[Message]:
+        kept = sm.check_kept_states(states)
         stored: list[Message] = []
         fresh: list[tuple[int, Message]] = []  # new rows: (rowid, message)
         # per (session, requested ts): the first millisecond the batch has not yet
@@ -908,11 +910,12 @@ class SqliteStore:
                     self._arrivals.taken(ts)
                 cur = conn.execute(sm.insert_message_sql(SQLITE), sm.message_row(
                     msg, mid, ts, json.dumps(list(msg.mentions), ensure_ascii=False),
-                    json.dumps(dict(msg.metadata), ensure_ascii=False)))
+                    json.dumps(dict(msg.metadata), ensure_ascii=False), kept.get(mid)))
                 conn.execute(*sm.insert_sessions_query(SQLITE, [msg.session_id]))
                 stored.append(Message(**{**msg.__dict__, "id": mid, "ts": ts}))
                 assert cur.lastrowid is not None
-                fresh.append((cur.lastrowid, stored[-1]))
+                if mid not in kept:  # a kept state waits for nothing: no pending entry
+                    fresh.append((cur.lastrowid, stored[-1]))
             # X1: findable by full text before it is embedded, in this transaction
             self._put_pending(fresh)
         return stored
