@@ -9,7 +9,7 @@ import re
 import shlex
 import sys
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -845,6 +845,34 @@ async def _states(storage: Storage) -> AsyncIterator[tuple[Message, IndexState]]
         for _, msg, state in page:
             yield msg, state
         cursor = page[-1][0]
+
+
+async def test_an_import_into_a_store_whose_append_predates_states_keeps_the_files_states(
+        tmp_path: Path) -> None:
+    """A message store of one's own whose ``append`` has no ``states`` keyword (written
+    before chatmem's import stored the kept states with the page) imported a file with
+    skipped or cleared messages with a raw TypeError; it now gets them as before, the
+    page then its states."""
+    from chatmem.store import SqliteStore
+
+    class OwnStore(SqliteStore):
+        async def append(self, messages: Sequence[Message]) -> list[Message]:
+            return await super().append(messages)
+
+    states = ["pending", "skipped", "cleared", "indexed"]
+    lines = _file(*({"type": "message", "id": f"m{i}", "session_id": "s", "role": "user",
+                     "content": f"note {i}", "ts": 1_700_000_000_000 + i,
+                     "index_state": states[i % 4]} for i in range(40)))
+    store = await OwnStore.open(tmp_path / "own.db")
+    storage = Storage(store, store)
+    try:
+        await import_records(storage, validate_jsonl(lines), lines)
+        got = {msg.id: state async for msg, state in _states(storage)}
+    finally:
+        await storage.close()
+    # indexed without its vectors in the file is embedded again: pending
+    want = {"skipped": IndexState.SKIPPED, "cleared": IndexState.CLEARED}
+    assert got == {f"m{i}": want.get(states[i % 4], IndexState.PENDING) for i in range(40)}
 
 
 def test_a_refused_import_leaves_the_store_file_as_it_was_byte_for_byte(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import array
 import asyncio
 import hashlib
+import inspect
 import io
 import json
 import re
@@ -979,6 +980,17 @@ async def import_records(storage: Storage, checked: CheckedExport, lines: Iterab
         return await _write(storage, records(), progress, resume=resume)
 
 
+def _takes_keyword(method: Callable[..., Any], name: str) -> bool:
+    """Whether ``method`` takes the keyword ``name`` (a store of one's own may predate
+    it: chatmem's protocols gain keywords as they grow)."""
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                 for p in params.values())
+
+
 async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
                  progress: Progress, *, resume: bool) -> TransferCounts:
     """Write checked records in their order, messages and vectors a page at a time (a
@@ -999,15 +1011,22 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
     # store's do in its own transaction; an index without vectors (an import into a new
     # store) has none to move, and the file's vectors carry their sessions' fields
     follow = storage.separate and bool(await storage.vector_sizes())
+    own_states = _takes_keyword(store.append, "states")
 
     async def write_page() -> list[Message]:
         # "skipped" and "cleared" (vectors cleared on purpose) are kept, not re-indexed:
         # stored in that state by the page's own transaction, so no indexer (this
         # process's, another's) takes one of them as pending meanwhile, and a stop never
         # leaves one pending
-        stored = await store.append(messages, states={
-            mid: state for state, ids in kept.items() for mid in ids})
-        if resume:
+        states = {mid: state for state, ids in kept.items() for mid in ids}
+        if states and not own_states:
+            # a message store of one's own written before append took states: the two
+            # steps as before (an indexer may take some of them in between)
+            stored = await store.append(messages)
+        else:
+            stored = await store.append(messages, states=states) if states \
+                else await store.append(messages)
+        if resume or (states and not own_states):
             # a message stored already keeps its state: one an earlier import left
             # pending (it stopped between its page and the page's states) gets the file's
             for state, ids in kept.items():
