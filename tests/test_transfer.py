@@ -704,8 +704,15 @@ def test_an_import_stopped_after_its_check_before_writing_leaves_no_new_store(
         return (tmp_path / "new.db").exists() and first_pass()
 
     sig = getattr(signal, stop)
-    status, err = terminated(["import", "--db", "new.db", "big.jsonl"], tmp_path,
-                             read_again, sig)
+    for _ in range(5):
+        status, err = terminated(["import", "--db", "new.db", "big.jsonl"], tmp_path,
+                                 read_again, sig)
+        if "stopped part way" not in err:
+            break
+        # a loaded machine ran this test late, into the writing pass (the file read a
+        # third time): pages were written, as they may be; stop it again, earlier
+        for made in tmp_path.glob("new.db*"):
+            made.unlink()
     assert status == (128 + signal.SIGTERM if sig == signal.SIGTERM else 1), err
     assert "Traceback" not in err, err
     assert "import stopped before anything was written: nothing was imported" in err, err
