@@ -1019,14 +1019,12 @@ async def _write(storage: Storage, records: AsyncIterable[dict[str, Any]],
         # process's, another's) takes one of them as pending meanwhile, and a stop never
         # leaves one pending
         states = {mid: state for state, ids in kept.items() for mid in ids}
-        if states and not own_states:
-            # a message store of one's own written before append took states: the two
-            # steps as before (an indexer may take some of them in between)
-            stored = await store.append(messages)
-        else:
-            stored = await store.append(messages, states=states) if states \
-                else await store.append(messages)
-        if resume or (states and not own_states):
+        # a message store of one's own written before append took states: the page,
+        # then its states, as before (an indexer may take some of them in between)
+        together = bool(states) and own_states
+        stored = await (store.append(messages, states=states) if together
+                        else store.append(messages))
+        if resume or (states and not together):
             # a message stored already keeps its state: one an earlier import left
             # pending (it stopped between its page and the page's states) gets the file's
             for state, ids in kept.items():

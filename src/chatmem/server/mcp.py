@@ -574,12 +574,24 @@ def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | Non
     other refusals are; any other is JSON-RPC's parse error (-32700) naming
     ``request``, with the request's id when it could be read. ``None``: the message is
     left to the SDK (JSON it cannot parse included: its own parse error)."""
+    return _read(text, tools)[1]
+
+
+def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal | None]:
+    """The message ``text`` holds (``None``: not JSON) and :func:`read_refusal`'s answer,
+    from one parse: a stdio line is counted (a request to answer) from the same."""
     try:
         message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer)
     except RecursionError:
-        return _refused(None, "request: JSON nested too deeply to read; send a flatter one")
+        return None, _refused(None, "request: JSON nested too deeply to read; send a "
+                                    "flatter one")
     except ValueError:
-        return None  # not JSON: the SDK's own parse error
+        return None, None  # not JSON: the SDK's own parse error
+    return message, _refusal_of(message, tools)
+
+
+def _refusal_of(message: Any, tools: frozenset[str]) -> Refusal | None:
+    """:func:`read_refusal` of a parsed ``message``."""
     found = _problem(message)
     if found is None:
         return None
@@ -963,9 +975,17 @@ class StdinLines:
                 end = end or len(self._buffer)
                 line, self._buffer = self._buffer[:end], self._buffer[end:]
                 text = line.decode("utf-8", "replace")
-                if await self._refused(text):
+                message, refusal = _read(text) if text.strip() else (None, None)
+                if refusal is not None and self.refuse is not None:
+                    # not handed to the SDK, nor counted (its answer is not either)
+                    log.info("MCP message refused: %s", refusal.said)
+                    if refusal.answer is not None:
+                        await self.refuse(refusal.answer)
                     continue
-                self._count(line)
+                # the SDK answers what it cannot parse with no id to wait for (a line
+                # nested past Python's parser once ended the server here)
+                if isinstance(message, dict) and "method" in message and "id" in message:
+                    self._requests += 1
                 return text
             if self._eof:
                 if self._answers >= self._requests:
@@ -976,29 +996,6 @@ class StdinLines:
             self._eof = not chunk and not self.stopped
             self._buffer += chunk
         raise StopAsyncIteration
-
-    async def _refused(self, text: str) -> bool:
-        """Whether the line was refused (:func:`read_refusal`), its answer sent: it is
-        not handed to the SDK, nor counted (its answer is not either)."""
-        if self.refuse is None or not text.strip():
-            return False
-        refusal = read_refusal(text)
-        if refusal is None:
-            return False
-        log.info("MCP message refused: %s", refusal.said)
-        if refusal.answer is not None:
-            await self.refuse(refusal.answer)
-        return True
-
-    def _count(self, line: bytes) -> None:
-        try:
-            message = json.loads(line)
-        except (ValueError, RecursionError):
-            # the SDK answers what it cannot parse with no id to wait for (a line
-            # nested past Python's parser raised RecursionError here: the server ended)
-            return
-        if isinstance(message, dict) and "method" in message and "id" in message:
-            self._requests += 1
 
     async def _wait_answer(self) -> None:
         """Until the next answer is sent, or a stop."""
