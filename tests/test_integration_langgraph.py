@@ -520,25 +520,30 @@ async def test_a_cancelled_put_leaves_the_old_value_or_the_new_never_none(
         store: ChatmemStore, mem: Memory) -> None:
     # a graph run stopped mid-put: the old item was erased, the new one not stored yet,
     # and the key had no item at all (cancelled after n steps of the loop: most n in
-    # 14..120 lost the item before)
+    # 14..120 lost the item before); a put cancelled after its new value was stored now
+    # puts the old one back, as a cancelled batch does (the value before the put is
+    # all a cancelled put can leave; before, the new one when it had been stored)
     await store.aput(("m",), "k", {"text": "v0"})
-    seen: set[str] = set()
+    outcomes: set[str] = set()
     for n in range(80):
-        values = {(await store.aget(("m",), "k")).value["text"],  # type: ignore[union-attr]
-                  f"v{n + 1}"}
         put = asyncio.ensure_future(store.aput(("m",), "k", {"text": f"v{n + 1}"}))
         for _ in range(n):
             await asyncio.sleep(0)
         put.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
+        try:
             await put
+            outcomes.add("ended")
+        except asyncio.CancelledError:
+            outcomes.add("cancelled")
         item = await store.aget(("m",), "k")
         assert item is not None, f"cancelled after {n} steps: the item is gone"
-        assert item.value["text"] in values
-        seen.add("new" if item.value["text"] == f"v{n + 1}" else "old")
+        if put.cancelled():
+            assert item.value == {"text": "v0"}, f"cancelled after {n} steps"
+        else:  # it ended before the cancellation reached it
+            await store.aput(("m",), "k", {"text": "v0"})
         listed = await mem.list_messages(session=session_id(("m",)))
         assert [m.id for m in listed.messages] == [message_id(("m",), "k")]
-    assert seen == {"old", "new"}  # cancelled both before the put began and after it
+    assert "cancelled" in outcomes
 
 
 async def test_without_recall_a_query_lists(tmp_path: Path) -> None:
@@ -689,6 +694,16 @@ async def _stored_items(mem: Memory) -> dict[str, dict[str, Any]]:
     return out
 
 
+async def _before_failing_batch(mem: Memory) -> tuple[ChatmemStore, dict[str, dict[str, Any]]]:
+    """A store holding the two items FAILING_BATCH replaces and deletes, indexed, and
+    every stored message as it is before that batch."""
+    store = ChatmemStore(mem, index={"fields": ["text"]})
+    await store.aput(("a",), "k0", {"text": "old zero"})
+    await store.aput(("a",), "gone", {"text": "my cat is called Tom"})
+    await mem.flush()
+    return store, await _stored_items(mem)
+
+
 #: A batch whose fourth op the store refuses (_refuse_messages of "poison"): a
 #: replacement, a delete and a new namespace's put before it, a put after it.
 FAILING_BATCH = [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "gone", None),
@@ -707,11 +722,7 @@ async def test_a_batch_the_store_refuses_part_way_leaves_it_as_before(
     failing one are now undone, each item's message put back as it was (its value,
     times and vector), and the error names the op and says so."""
     async with _two_memories(tmp_path, backend) as (mem, _):
-        store = ChatmemStore(mem, index={"fields": ["text"]})
-        await store.aput(("a",), "k0", {"text": "old zero"})
-        await store.aput(("a",), "gone", {"text": "my cat is called Tom"})
-        await mem.flush()
-        before = await _stored_items(mem)
+        store, before = await _before_failing_batch(mem)
         await _refuse_messages(mem, ["poison"])
         with pytest.raises(StoreError, match=re.escape(
                 'batch op 3 (put of key "k2" in namespace ["a"]) failed: ') + ".*disk full.*"
@@ -749,6 +760,105 @@ async def test_a_failed_batch_whose_undo_the_store_refuses_too_names_what_it_kep
             "k0": {"text": "new zero"}, "gone": {"text": "my cat is called Tom"},
             "k1": None, "k2": None}
         assert not await _replacements_left(mem)
+
+
+async def _until(check: Any, what: str) -> None:
+    """Wait (at most 30 s) until ``await check()`` is true."""
+    for _ in range(3000):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_batch_cancelled_part_way_leaves_the_store_as_before(
+        tmp_path: Path, backend: str) -> None:
+    """A batch cancelled after some of its writes were stored (a graph run stopped,
+    asyncio.wait_for's timeout) kept them: a value replaced, an item deleted, a new
+    namespace's item, though the batch raised CancelledError. They are now undone, as
+    for a batch the store refuses part way, and the undo ends even when the task is
+    cancelled again while it runs. The batch is held before its fourth write by the
+    item's lock (Memory.item_lock, which every put of the item takes), held here."""
+    async with _two_memories(tmp_path, backend) as (mem, _):
+        store, before = await _before_failing_batch(mem)
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(mem.item_lock(message_id(("a",), "k2")))
+            batch = asyncio.ensure_future(store.abatch(FAILING_BATCH))
+
+            async def three_written() -> bool:
+                return (await store.aget(("b",), "k1")) is not None
+
+            await _until(three_written, "the batch's first three writes stored")
+            # the undo waits for the first item's lock, held now: a cancellation lands
+            # during the undo too
+            await held.enter_async_context(mem.item_lock(message_id(("a",), "k0")))
+            batch.cancel()
+            for _ in range(20):
+                await asyncio.sleep(0.01)
+                batch.cancel()
+            assert not batch.done()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        assert await _stored_items(mem) == before
+        assert await store.alist_namespaces() == [("a",)]
+        assert not await _replacements_left(mem)
+        hits = await store.asearch(("a",), query="what is my cat called?", limit=1)
+        assert [(h.key, h.value) for h in hits] == [("gone", {"text": "my cat is called Tom"})]
+        # cancelled by asyncio.wait_for's timeout while it waits for the fourth item
+        async with mem.item_lock(message_id(("a",), "k2")):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(store.abatch(FAILING_BATCH), 2)
+        assert await _stored_items(mem) == before
+
+
+async def test_a_batch_cancelled_from_another_loop_ends_after_its_undo(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than the memory's (a SyncMemory's own, as a graph
+    run with ainvoke over a blocking memory) and cancelled: the batch's task on the
+    memory's loop undoes its writes, and the caller's cancellation is raised once that
+    has ended (asyncio.wrap_future raised it at once, the undo still running: the caller
+    read the batch's values), however often it is cancelled meanwhile."""
+    import threading
+
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
+                         embedder=chatmem.testing.embedder()) as sync:
+        mem = sync.memory
+        store = ChatmemStore(sync, index={"fields": ["text"]})
+
+        def on_memory(coro: Any) -> Any:
+            return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, sync.loop))
+
+        release = threading.Event()
+
+        async def holding(key: str, got: threading.Event) -> None:
+            async with mem.item_lock(message_id(("a",), key)):
+                got.set()
+                while not release.is_set():
+                    await asyncio.sleep(0.01)
+
+        await store.aput(("a",), "k0", {"text": "old zero"})
+        await store.aput(("a",), "gone", {"text": "my cat is called Tom"})
+        before = await on_memory(_stored_items(mem))
+        holders = [on_memory(holding("k2", threading.Event()))]
+        batch = asyncio.ensure_future(store.abatch(FAILING_BATCH))
+
+        async def three_written() -> bool:
+            return (await store.aget(("b",), "k1")) is not None
+
+        await _until(three_written, "the batch's first three writes stored")
+        got = threading.Event()
+        holders.append(on_memory(holding("k0", got)))  # the undo waits for it
+        await _until(lambda: asyncio.sleep(0, got.is_set()), "k0's lock held")
+        for _ in range(10):
+            batch.cancel()
+            await asyncio.sleep(0.02)
+        assert not batch.done(), "the cancellation was raised before the batch's undo"
+        release.set()
+        await asyncio.gather(*holders)
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        assert await on_memory(_stored_items(mem)) == before
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:

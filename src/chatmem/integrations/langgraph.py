@@ -52,6 +52,7 @@ The mapping (README § Integrations, LangGraph):
   key in one batch reads the old value). Its writes are all or nothing: the store
   refusing one undoes those applied before it (each item's message put back as it
   was), as ``PostgresStore``'s one transaction leaves none, and the error names the op.
+  A batch (or a put) cancelled part way is undone alike, then raises the cancellation.
 
 TTLs are not supported (``supports_ttl = False``): use chatmem's retention. A ``ttl``
 is refused with :class:`TTLNotSupported` (an ``InvalidInput`` that is also the
@@ -71,6 +72,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -425,10 +427,11 @@ def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     return all(p == "*" or k == p for k, p in pairs)
 
 
-async def _uncancelled(write: Coroutine[Any, Any, None]) -> None:
-    """Run ``write`` to its end even when the caller is cancelled meanwhile (a graph run
-    stopped mid-``put``: the old item was erased and the new one not yet stored, so the
-    key was left with no item at all); the cancellation is raised once it has ended."""
+async def _uncancelled(write: Coroutine[Any, Any, T]) -> T:
+    """Run ``write`` to its end even when the caller is cancelled meanwhile, once or
+    again and again (a graph run stopped mid-``put``: the old item was erased and the
+    new one not yet stored, so the key was left with no item at all); the cancellation
+    is raised once it has ended."""
     task = asyncio.ensure_future(write)
     cancelled = False
     while not task.done():
@@ -438,9 +441,17 @@ async def _uncancelled(write: Coroutine[Any, Any, None]) -> None:
             if task.cancelled():
                 raise
             cancelled = True
-    task.result()
+    result = task.result()
     if cancelled:
         raise asyncio.CancelledError
+    return result
+
+
+def _applied(done: list[tuple[int, PutOp, Message | None, Message | None]], index: int,
+             op: PutOp, before: Message | None, written: Message | None) -> None:
+    """Note in ``done`` that the batch's op ``index`` was stored: the item's message
+    ``before`` it, the one it ``written`` (``None``: none)."""
+    done.append((index, op, before, written))
 
 
 def _place(msg: Message | None) -> tuple[str, int] | None:
@@ -506,6 +517,45 @@ def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
         f"offset + limit = {wanted}; narrow namespace_prefix or filter to {_FILTERED_KEYS} "
         f"items or fewer, filter with what chatmem's filters say ($eq $ne $gt $gte $lt "
         f"$lte on text and numbers), {listing}")
+
+
+async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop,
+                   running: asyncio.AbstractEventLoop) -> T:
+    """``work`` run as a task of ``loop`` (the memory's), awaited from ``running`` (the
+    caller's). Cancelled, the caller cancels that task and waits for it to end (a batch
+    undoing its writes: :meth:`ChatmemStore._write_all`), however often it is cancelled
+    again, before the cancellation is raised: ``asyncio.wrap_future`` raised it at once,
+    and the caller could read the batch's values while they were being undone."""
+    ended: asyncio.Future[T] = running.create_future()
+    tasks: list[asyncio.Task[T]] = []
+
+    def deliver(task: asyncio.Task[T]) -> None:  # on the memory's loop
+        def settle() -> None:  # on the caller's
+            if task.cancelled():
+                ended.cancel()
+            elif (exc := task.exception()) is not None:
+                ended.set_exception(exc)
+            else:
+                ended.set_result(task.result())
+        with contextlib.suppress(RuntimeError):  # the caller's loop is closed: none waits
+            running.call_soon_threadsafe(settle)
+
+    def start() -> None:
+        tasks.append(loop.create_task(work))
+        tasks[0].add_done_callback(deliver)
+
+    loop.call_soon_threadsafe(start)
+    try:
+        return await asyncio.shield(ended)
+    except asyncio.CancelledError:
+        if ended.done():
+            raise  # the task itself was cancelled, on the memory's loop, and has ended
+        # after start(): the loop runs its callbacks in the order they came
+        loop.call_soon_threadsafe(lambda: tasks[0].cancel())
+        while not ended.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.shield(ended)
+        raise
 
 
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
@@ -677,8 +727,7 @@ class ChatmemStore(BaseStore):
         if loop is running:
             return await self._abatch(ops)
         _check_running(loop)
-        return await asyncio.wrap_future(
-            asyncio.run_coroutine_threadsafe(self._abatch(ops), loop))
+        return await _on_loop(self._abatch(ops), loop, running)
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
         """Run a batch as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run one:
@@ -713,17 +762,33 @@ class ChatmemStore(BaseStore):
         and what was undone. chatmem writes an item as separate transactions (its old
         value kept, erased, the new one added: :meth:`_replace`), so the batch cannot be
         one transaction as in LangGraph's ``PostgresStore``; the undo puts back each
-        item's message as it was before the batch (its value, times and vector)."""
+        item's message as it was before the batch (its value, times and vector). A
+        batch cancelled part way (a graph run stopped, ``asyncio.wait_for``) undoes its
+        stored writes alike, the write under way once it has ended, then ends with the
+        cancellation; a cancellation during that undo waits for it too."""
         done: list[tuple[int, PutOp, Message | None, Message | None]] = []
         for i, op in puts:
             try:
-                before, written = await self._put(op)
+                await self._put(op, functools.partial(_applied, done, i, op))
+            except asyncio.CancelledError:
+                # a graph run stopped, a timeout (asyncio.wait_for): the writes stored
+                # (the one under way too, which ends first) are undone, to their end
+                # however often the task is cancelled meanwhile, and then it ends
+                if done:
+                    left = await _uncancelled(self._undo_all(done))
+                    if left:
+                        log.warning("langgraph: a cancelled batch kept the value of op(s) "
+                                    "%s: the store refused to undo them",
+                                    ", ".join(str(j) for j, _ in sorted(left)))
+                raise
             except Exception as exc:
                 if len(puts) == 1:  # one put or delete: the caller knows which
                     raise
+                # this op's own write too, when it was stored and a step after it failed
                 left = await self._undo_all(done)
-                raise _batch_error(exc, i, op, len(done), left) from exc
-            done.append((i, op, before, written))
+                before = [d for d in done if d[0] != i]
+                raise _batch_error(exc, i, op, len(before),
+                                   [k for k in left if k[0] != i]) from exc
 
     async def _undo_all(self, done: Sequence[tuple[int, PutOp, Message | None, Message | None]]
                         ) -> list[tuple[int, PutOp]]:
@@ -826,25 +891,33 @@ class ChatmemStore(BaseStore):
             self._sessions.add(sid)
         return sid
 
-    async def _put(self, op: PutOp) -> tuple[Message | None, Message | None]:
-        """Apply ``op``: (the item's message before, the one written; ``None``: none)."""
+    async def _put(self, op: PutOp,
+                   applied: Callable[[Message | None, Message | None], None]) -> None:
+        """Apply ``op``, and tell ``applied`` (the item's message before, the one written;
+        ``None``: none) once it is stored: a cancellation while it is written is raised
+        after that, so the caller knows what to undo."""
         mid = message_id(op.namespace, op.key)
         async with self._writing():
             if op.value is None:
                 async with self._held_item(mid) as old:
-                    if old is not None:  # its records too, under the lock held
-                        await self.memory.erase_held([mid])
-                    else:
-                        await self._drop_replacement(mid)
-                return old, None
+                    await _uncancelled(self._delete(mid, old, applied))
+                return
             # the value was checked before anything was written (_check_op): a bad value
             # registers no session either
             sid = await self._ensure_session(op.namespace)
             # a key with no item yet too: two puts reading none at once both added
             async with self._held_item(mid) as old:
                 msg = self._message(op, sid, old)
-                await _uncancelled(self._replace(old, msg))
-                return old, msg
+                await _uncancelled(self._replace(old, msg, applied))
+
+    async def _delete(self, mid: str, old: Message | None,
+                      applied: Callable[[Message | None, Message | None], None]) -> None:
+        """Erase the item ``mid`` (its message ``old``; the caller holds its lock)."""
+        if old is not None:  # its records too, under the lock held
+            await self.memory.erase_held([mid])
+        else:
+            await self._drop_replacement(mid)
+        applied(old, None)
 
     def _message(self, op: PutOp, sid: str, old: Message | None) -> Message:
         """The message of the item ``op`` puts, ``old`` its message before (if any); a
@@ -908,16 +981,21 @@ class ChatmemStore(BaseStore):
                         yield current
                         return
 
-    async def _replace(self, old: Message | None, msg: Message) -> None:
+    async def _replace(self, old: Message | None, msg: Message,
+                       applied: Callable[[Message | None, Message | None], None] | None = None
+                       ) -> None:
         """``old`` (the item's message, if any) erased and ``msg`` stored in its place;
         when ``msg`` cannot be stored, ``old`` is stored again: the key never ends up
         without an item because its new value failed. The two are separate writes, so
         ``old`` is first kept in the store's metadata until the key holds an item again:
         a process killed between them (``kill -9``) left the key with none, its value
         acknowledged by an earlier put lost; the next store's first call puts it back
-        (:meth:`_heal`). The caller holds :meth:`_held_item` of ``msg``."""
+        (:meth:`_heal`). The caller holds :meth:`_held_item` of ``msg``. ``applied`` is
+        told (``old``, ``msg``) once ``msg`` is stored."""
         if old is None:
             await self.memory.add(msg)
+            if applied is not None:
+                applied(old, msg)
             # a killed replacement's record (the key left without an item) is older than
             # this value: the heal must not put its value back over this one
             await self._drop_replacement(msg.id or "")
@@ -944,6 +1022,8 @@ class ChatmemStore(BaseStore):
             else:
                 await self._drop_replacement(record)
             raise
+        if applied is not None:
+            applied(old, msg)
         await self._drop_replacement(record)
 
     async def _drop_replacement(self, mid: str) -> None:
