@@ -648,6 +648,23 @@ async def test_a_batch_put_of_a_namespace_given_as_a_list_is_written_once(
         == ["four"]
 
 
+async def test_a_batch_search_of_a_prefix_given_as_a_list_finds_its_items(
+        store: ChatmemStore) -> None:
+    """A SearchOp's namespace_prefix given as a list (["memories"], as JSON gives it:
+    the batch's checks take it, as LangGraph's PostgresStore does, which joins its
+    labels) compared unequal to every item's namespace, a tuple: the search answered []
+    silently, with a query or without. It answers as the tuple's search does."""
+    await fill(store)
+    for query in (None, "tea"):
+        for prefix in (["memories"], ["memories", "u1"], []):
+            want = await store.asearch(tuple(prefix), query=query)
+            assert want
+            got = (await store.abatch([SearchOp(prefix, None, 10, 0,  # type: ignore[arg-type]
+                                                query=query)]))[0]
+            assert [(i.namespace, i.key) for i in got] \
+                == [(i.namespace, i.key) for i in want], (prefix, query)
+
+
 async def test_a_batch_with_a_put_it_cannot_write_writes_none_of_it(store: ChatmemStore,
                                                                       mem: Memory) -> None:
     """A put whose indexed text is over a message's limit (index naming a long field

@@ -373,6 +373,17 @@ def _check_op(op: Op) -> None:
         _check_page(op.limit, op.offset)
 
 
+def _tupled(op: Op) -> Op:
+    """``op`` (checked by :func:`_check_op`) with its namespace or prefix a tuple, as
+    the store compares them: one given as a list (as JSON gives it, which the checks
+    take) never equalled an item's namespace, and a search answered [] silently."""
+    if isinstance(op, (GetOp, PutOp)):
+        return op._replace(namespace=tuple(op.namespace))
+    if isinstance(op, SearchOp):
+        return op._replace(namespace_prefix=tuple(op.namespace_prefix))
+    return op
+
+
 def _check_filter(filter_: object, name: str) -> None:
     """Refuse what a LangGraph filter cannot mean, naming where it is: an object with an
     operator key (``$…``) holds operators only, each one of :data:`_OPS`, and a range
@@ -739,6 +750,7 @@ class ChatmemStore(BaseStore):
             _check_op(op)
             if isinstance(op, PutOp) and op.value is not None:
                 self._check_text(op)
+        ops = [_tupled(op) for op in ops]
         if not self._healed:
             await self._heal()
         results: list[Result] = [None] * len(ops)
@@ -747,7 +759,7 @@ class ChatmemStore(BaseStore):
             if isinstance(op, GetOp):
                 results[i] = await self._get(op)
             elif isinstance(op, PutOp):
-                puts[(tuple(op.namespace), op.key)] = (i, op)  # a list too, as checked
+                puts[(op.namespace, op.key)] = (i, op)
             elif isinstance(op, SearchOp):
                 results[i] = await self._search(op)
             else:
