@@ -1,4 +1,5 @@
-"""Real chatmem processes for the tests that stop one part way (SIGTERM)."""
+"""Real chatmem processes for the tests that stop one part way (SIGTERM), or that call
+in a forked child."""
 
 from __future__ import annotations
 
@@ -95,3 +96,30 @@ def terminated(args: Sequence[str], cwd: Path, started: Callable[[], bool],
     finally:
         _, err = proc.communicate(timeout=60)
     return proc.returncode, err
+
+
+def answered_in_fork(call: Callable[[], object]) -> bytes:
+    """What ``call()`` does in a child forked from this process, within 10 s: ``answered``
+    or ``error: `` and a ChatmemError's words (a child that waits for ever is killed by
+    an alarm, and this fails saying so). The child never runs the parent's test
+    machinery."""
+    from chatmem.errors import ChatmemError
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        signal.alarm(10)
+        try:
+            call()
+            answer = b"answered"
+        except ChatmemError as exc:
+            answer = b"error: " + str(exc).encode()
+        os.write(write, answer)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, "the child waited for ever"
+    return answer

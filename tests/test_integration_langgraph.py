@@ -37,7 +37,7 @@ from langgraph.store.memory import InMemoryStore
 
 import chatmem.testing
 from chatmem import Memory, Message, SyncMemory
-from chatmem.errors import InvalidInput, StoreError
+from chatmem.errors import InvalidInput, StoreClosed, StoreError
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
@@ -902,6 +902,25 @@ def test_sync_memory_blocking_api(tmp_path: Path) -> None:
         assert got is not None and got.key == "k"
         store.delete(("memories", "u1"), "k")
         assert store.get(("memories", "u1"), "k") is None
+
+
+def test_the_blocking_api_over_a_closed_or_forked_sync_memory_says_so(tmp_path: Path) -> None:
+    """store.put over a SyncMemory that was closed said "the blocking API needs a chatmem
+    SyncMemory", which it was given; in a process forked from the one that opened it
+    (whose loop thread did not survive the fork) it waited for ever. Both are now the
+    SyncMemory's own refusals, as its methods give them."""
+    from processes import answered_in_fork
+
+    with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
+                         embedder=chatmem.testing.embedder()) as sync:
+        store = ChatmemStore(sync, index={"fields": ["text"]})
+        store.put(("a",), "k", {"text": "before the fork"})
+        answer = answered_in_fork(lambda: store.get(("a",), "k"))
+        assert answer.startswith(b"error: ") and b"fork" in answer, answer
+        item = store.get(("a",), "k")  # the parent's store still works
+        assert item is not None and item.value == {"text": "before the fork"}
+    with pytest.raises(StoreClosed, match="^this SyncMemory is closed: open another one$"):
+        store.put(("a",), "k", {"text": "after"})
 
 
 async def test_blocking_call_on_the_memory_loop_raises(store: ChatmemStore) -> None:

@@ -119,28 +119,18 @@ def test_a_callback_calling_back_in_is_refused_instead_of_waiting_for_ever(
 
 
 def test_a_forked_child_gets_an_error_instead_of_waiting_for_ever(tmp_path: Path) -> None:
-    import os
+    from processes import answered_in_fork
 
     with SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider())) as mem:
         mem.add(Message(session_id="s", content="before the fork"))
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: report, never run the parent's test machinery
-            os.close(read)
-            signal.alarm(10)
+
+        def in_child() -> None:
             try:
                 mem.get_session("s")
-                answer = b"answered"
-            except ChatmemError as exc:
-                answer = b"error: " + str(exc).encode()
-            mem.close()  # the parent's to close: does nothing here
-            os.write(write, answer)
-            os._exit(0)
-        os.close(write)
-        with os.fdopen(read, "rb") as pipe:
-            answer = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        assert status == 0, "the child waited for ever"
+            finally:
+                mem.close()  # the parent's to close: does nothing here
+
+        answer = answered_in_fork(in_child)
         assert answer.startswith(b"error: ") and b"fork" in answer, answer
         assert mem.get(["nothing"]) == {}  # the parent's memory still works
 

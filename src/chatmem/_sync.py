@@ -74,7 +74,7 @@ class BlockingWrapper(Generic[C]):
                                         name=THREAD_NAME)
         self._thread.start()
         try:
-            self._inner: C = self._wait(self._submit(factory()))
+            self._inner: C = self.wait(self._submit(factory()))
         except BaseException:
             try:
                 # interrupted (Ctrl-C): the factory, cancelled, closes what it opened (a
@@ -159,7 +159,10 @@ class BlockingWrapper(Generic[C]):
         """The error of a call that :meth:`close` ended while it ran."""
         return self.closed_error(f"this {type(self).__name__} was closed while the call ran")
 
-    def _wait(self, future: concurrent.futures.Future[T]) -> T:
+    def wait(self, future: concurrent.futures.Future[T]) -> T:
+        """The result of ``future`` (one :meth:`start` gave), waited for as the wrapper's
+        own calls wait: ended by :meth:`close`, :meth:`closed_while_running` is raised;
+        the wait interrupted (``KeyboardInterrupt``), the work is cancelled too."""
         try:
             return future.result()
         except concurrent.futures.CancelledError:
@@ -172,7 +175,7 @@ class BlockingWrapper(Generic[C]):
             raise
 
     def _run(self, coro: Coroutine[Any, Any, T] | Awaitable[T]) -> T:
-        return self._wait(self.start(coro))
+        return self.wait(self.start(coro))
 
     @staticmethod
     async def _aclose_object(inner: Any) -> None:
@@ -200,10 +203,10 @@ class BlockingWrapper(Generic[C]):
                 self._closed = True
             self._finalizer.detach()
             try:
-                self._wait(self._submit(self._aclose_object(self._inner)))
+                self.wait(self._submit(self._aclose_object(self._inner)))
             finally:
                 try:
-                    self._wait(self._submit(_cancel_other_tasks()))
+                    self.wait(self._submit(_cancel_other_tasks()))
                 finally:
                     self._stop_loop()
 

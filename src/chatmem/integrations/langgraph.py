@@ -596,9 +596,12 @@ class ChatmemStore(BaseStore):
                  namespace_map: Callable[[tuple[str, ...]], str | None] = default_namespace_map,
                  index: Mapping[str, Any] | None = None,
                  flush_before_search: bool = True) -> None:
+        #: The SyncMemory given, whose own refusals (closed, forked) a blocking call gets.
+        self._sync: SyncMemory | None = None
         if isinstance(memory, SyncMemory):
             self.memory: Memory = memory.memory
             self._loop: asyncio.AbstractEventLoop | None = memory.loop
+            self._sync = memory
         elif isinstance(memory, Memory):
             self.memory = memory
             try:
@@ -709,6 +712,8 @@ class ChatmemStore(BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` on the memory's event loop and wait (never on that loop's thread)."""
+        if self._sync is not None:
+            return self._blocking(self._sync, list(ops))
         loop = self._loop
         if loop is None or loop.is_closed():
             raise RuntimeError(
@@ -725,6 +730,15 @@ class ChatmemStore(BaseStore):
                 "deadlock; await the async method instead (aput, aget, asearch…)")
         _check_running(loop)
         return asyncio.run_coroutine_threadsafe(self._abatch(list(ops)), loop).result()
+
+    def _blocking(self, sync: SyncMemory, ops: list[Op]) -> list[Result]:
+        """``ops`` run by the SyncMemory the store was given, as its own calls run: one
+        closed, used in a forked process (whose loop thread did not survive the fork: the
+        call waited for ever) or from its own loop thread is refused in its words
+        (``this SyncMemory is closed: open another one``), where the store said it
+        needed a SyncMemory; a wait interrupted (KeyboardInterrupt) cancels the batch,
+        which undoes its writes."""
+        return sync.wait(sync.start(self._abatch(ops)))
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` as LangGraph's stores run a batch (on the memory's own loop when
