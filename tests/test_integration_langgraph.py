@@ -904,23 +904,33 @@ def test_sync_memory_blocking_api(tmp_path: Path) -> None:
         assert store.get(("memories", "u1"), "k") is None
 
 
-def test_the_blocking_api_over_a_closed_or_forked_sync_memory_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("api", ["blocking", "async"])
+def test_the_store_over_a_closed_or_forked_sync_memory_says_so(tmp_path: Path,
+                                                               api: str) -> None:
     """store.put over a SyncMemory that was closed said "the blocking API needs a chatmem
-    SyncMemory", which it was given; in a process forked from the one that opened it
-    (whose loop thread did not survive the fork) it waited for ever. Both are now the
-    SyncMemory's own refusals, as its methods give them."""
+    SyncMemory", which it was given, and await store.aput from another loop "the store
+    is closed" (the store bound to that loop); in a process forked from the one that
+    opened it (whose loop thread did not survive the fork) both waited for ever. They are
+    now the SyncMemory's own refusals, as its methods give them."""
     from processes import answered_in_fork
 
     with SyncMemory.open(f"sqlite:///{tmp_path}/m.db",
                          embedder=chatmem.testing.embedder()) as sync:
         store = ChatmemStore(sync, index={"fields": ["text"]})
-        store.put(("a",), "k", {"text": "before the fork"})
-        answer = answered_in_fork(lambda: store.get(("a",), "k"))
+
+        def put(value: dict[str, Any]) -> None:
+            if api == "blocking":
+                store.put(("a",), "k", value)
+            else:  # awaited on a loop of its own, not the memory's
+                asyncio.run(store.aput(("a",), "k", value))
+
+        put({"text": "before the fork"})
+        answer = answered_in_fork(lambda: put({"text": "in the child"}))
         assert answer.startswith(b"error: ") and b"fork" in answer, answer
         item = store.get(("a",), "k")  # the parent's store still works
         assert item is not None and item.value == {"text": "before the fork"}
     with pytest.raises(StoreClosed, match="^this SyncMemory is closed: open another one$"):
-        store.put(("a",), "k", {"text": "after"})
+        put({"text": "after"})
 
 
 async def test_blocking_call_on_the_memory_loop_raises(store: ChatmemStore) -> None:

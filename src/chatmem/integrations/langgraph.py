@@ -531,14 +531,17 @@ def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
 
 
 async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop,
-                   running: asyncio.AbstractEventLoop) -> T:
-    """``work`` run as a task of ``loop`` (the memory's), awaited from ``running`` (the
-    caller's). Cancelled, the caller cancels that task and waits for it to end (a batch
-    undoing its writes: :meth:`ChatmemStore._write_all`), however often it is cancelled
-    again, before the cancellation is raised: ``asyncio.wrap_future`` raised it at once,
-    and the caller could read the batch's values while they were being undone."""
+                   running: asyncio.AbstractEventLoop,
+                   submit: Callable[[Coroutine[Any, Any, None]], object]) -> T:
+    """``work`` run as a task of ``loop`` (the memory's; ``submit`` hands it a coroutine,
+    or raises why it cannot), awaited from ``running`` (the caller's). Cancelled, the
+    caller cancels that task and waits for it to end (a batch undoing its writes:
+    :meth:`ChatmemStore._write_all`), however often it is cancelled again, before the
+    cancellation is raised: ``asyncio.wrap_future`` raised it at once, and the caller
+    could read the batch's values while they were being undone."""
     ended: asyncio.Future[T] = running.create_future()
     tasks: list[asyncio.Task[T]] = []
+    stopped: list[bool] = []
 
     def deliver(task: asyncio.Task[T]) -> None:  # on the memory's loop
         def settle() -> None:  # on the caller's
@@ -551,18 +554,28 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
         with contextlib.suppress(RuntimeError):  # the caller's loop is closed: none waits
             running.call_soon_threadsafe(settle)
 
-    def start() -> None:
-        tasks.append(loop.create_task(work))
+    async def begin() -> None:  # on the memory's loop, as stop() is: one after the other
+        tasks.append(asyncio.ensure_future(work))
         tasks[0].add_done_callback(deliver)
+        if stopped:
+            tasks[0].cancel()
 
-    loop.call_soon_threadsafe(start)
+    def stop() -> None:
+        stopped.append(True)
+        for task in tasks:
+            task.cancel()
+
+    try:
+        submit(begin())
+    except BaseException:
+        work.close()  # never run
+        raise
     try:
         return await asyncio.shield(ended)
     except asyncio.CancelledError:
         if ended.done():
             raise  # the task itself was cancelled, on the memory's loop, and has ended
-        # after start(): the loop runs its callbacks in the order they came
-        loop.call_soon_threadsafe(lambda: tasks[0].cancel())
+        loop.call_soon_threadsafe(stop)
         while not ended.done():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.shield(ended)
@@ -744,15 +757,23 @@ class ChatmemStore(BaseStore):
         """Run ``ops`` as LangGraph's stores run a batch (on the memory's own loop when
         called from another): see :meth:`_abatch`."""
         running = asyncio.get_running_loop()
+        ops = list(ops)
+        sync = self._sync
+        if sync is not None:  # never bound to another loop: its memory runs on its own
+            if sync.loop is running:
+                return await self._abatch(ops)
+            # submitted as its own calls are: refused in its words once it is closed or
+            # in a forked process (the call waited for ever there)
+            return await _on_loop(self._abatch(ops), sync.loop, running, sync.start)
         with self._bind_lock:
             if self._loop is None or self._loop.is_closed():
                 self._loop = running
             loop = self._loop
-        ops = list(ops)
         if loop is running:
             return await self._abatch(ops)
         _check_running(loop)
-        return await _on_loop(self._abatch(ops), loop, running)
+        return await _on_loop(self._abatch(ops), loop, running,
+                              functools.partial(asyncio.run_coroutine_threadsafe, loop=loop))
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
         """Run a batch as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run one:
