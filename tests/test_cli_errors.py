@@ -241,6 +241,132 @@ def test_a_start_on_a_port_in_use_makes_no_store(tmp_path: Path, command: list[s
             assert not home.exists(), list(home.rglob("*"))
 
 
+#: ``python -c`` of chatmem whose Memory.open first says which TCP ports the process
+#: listens on (``listening at open: [...]``), then, with ``TAKE_PORT``, does what another
+#: program could do while the store opens: listen on that port (``taking the port at
+#: open: taken``, kept, or the errno's name); with ``STOP_AT_OPEN``, the process then
+#: sends itself SIGTERM (a server stopped before it started ends once it has).
+AT_OPEN = r"""
+import errno, os, signal, socket, sys
+from chatmem.cli import main
+from chatmem.memory import Memory
+
+opened = Memory.open.__func__
+kept = []
+
+
+def listening():
+    ports = []
+    for fd in map(int, os.listdir("/proc/self/fd")):
+        try:
+            sock = socket.socket(fileno=os.dup(fd))
+        except OSError:
+            continue
+        with sock:
+            try:
+                if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
+                    ports.append(sock.getsockname()[1])
+            except OSError:
+                pass
+    return sorted(ports)
+
+
+async def at_open(cls, *args, **kwargs):
+    if not kept:
+        kept.append(None)
+        print(f"listening at open: {listening()}", file=sys.stderr, flush=True)
+        port = int(os.environ.get("TAKE_PORT", "0"))
+        if port:
+            other = socket.socket()
+            other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                other.bind(("127.0.0.1", port))
+                other.listen()
+            except OSError as exc:
+                other.close()
+                said = errno.errorcode[exc.errno]
+            else:
+                kept.append(other)
+                said = "taken"
+            print(f"taking the port at open: {said}", file=sys.stderr, flush=True)
+        if os.environ.get("STOP_AT_OPEN"):
+            os.kill(os.getpid(), signal.SIGTERM)
+    return await opened(cls, *args, **kwargs)
+
+
+Memory.open = classmethod(at_open)
+sys.argv = ["chatmem", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_server_holds_its_port_while_it_opens_its_store(tmp_path: Path,
+                                                           command: list[str]) -> None:
+    """`chatmem serve` and `chatmem mcp --transport http` tried their port with a socket
+    bound and closed at once, then opened (and made) the store, then uvicorn bound the
+    port again: a program that took the port in between made the server fail to start
+    with its new store left behind. Now the port is taken (listening) before the store
+    opens and the server serves on that socket: another program's try is refused
+    (EADDRINUSE), and the server starts there."""
+    from servers import free_port
+
+    port = free_port()
+    proc = subprocess.run([sys.executable, "-c", AT_OPEN, *command, "--db", "new.db",
+                           "--port", str(port)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path,
+                          env={**ENV, "TAKE_PORT": str(port), "STOP_AT_OPEN": "1"})
+    assert "taking the port at open: EADDRINUSE" in proc.stderr, proc.stderr
+    assert f"listening at open: [{port}]" in proc.stderr, proc.stderr
+    assert f"Uvicorn running on http://127.0.0.1:{port} " in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_server_on_port_0_says_and_serves_the_port_it_holds(tmp_path: Path,
+                                                              command: list[str]) -> None:
+    """--port 0: the port the system picks is taken before the store opens, the one the
+    server says it runs on, and answered there (its Host header allowed: the open
+    server's DNS-rebinding check allowed 127.0.0.1:0, so 421 for the real port)."""
+    import signal
+    import threading
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-c", AT_OPEN, *command, "--db", "new.db",
+                             "--port", "0"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=ENV)
+    watchdog = threading.Timer(300, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stderr is not None
+        said: list[str] = []
+        found = None
+        while found is None:
+            line = proc.stderr.readline()
+            assert line, "".join(said)
+            said.append(line)
+            found = re.search(r"Uvicorn running on http://127\.0\.0\.1:(\d+) ", line)
+        port = int(found.group(1))
+        assert port != 0 and f"listening at open: [{port}]\n" in said, said
+        if command == ["serve"]:
+            answer = httpx.get(f"http://127.0.0.1:{port}/v1/stats", timeout=60)
+        else:
+            answer = httpx.post(
+                f"http://127.0.0.1:{port}/mcp", timeout=60,
+                headers={"Accept": "application/json, text/event-stream"},
+                json={"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                                 "clientInfo": {"name": "t", "version": "1"}}})
+        assert answer.status_code == 200, answer.text
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 0, proc.stderr.read()
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+
+
 @pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
 def test_a_key_whose_namespace_makes_no_schema_name_stops_the_server_naming_it(
         tmp_path: Path, command: list[str]) -> None:

@@ -2719,8 +2719,9 @@ def listening(host: str, port: int) -> Iterator[None]:
     """Around a server's run: uvicorn ends a server that could not start (a port in
     use, an address of another machine) with a log line and exit code 3; this makes it
     the command's one line naming ``--host`` or ``--port`` and exit code 2. The servers
-    try the port before they open the store (:func:`chatmem.server.check_listen`); this
-    names it when another program took it in between."""
+    take the port before they open the store and serve on it
+    (:func:`chatmem.server.listen`), so this is left for a start that failed otherwise
+    (its app's start-up): the port is tried again to name it if it is the cause."""
     from .server import check_listen
 
     try:

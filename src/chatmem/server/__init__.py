@@ -232,12 +232,19 @@ def told_degraded(result: dict[str, Any], *, whole: bool, doing: str,
     return result
 
 
-def check_listen(host: str, port: int) -> None:
-    """Refuse (a :class:`~chatmem.errors.ConfigError` naming ``--host`` or ``--port``) a
-    ``host:port`` a server could not listen on: a name that does not resolve, an address
-    of another machine, a port in use or reserved; tried with a socket bound and closed
-    at once. The servers try it before they open the store: a start that fails to
-    listen must not have made a store file (or the default store's folder) first."""
+def listen(host: str, port: int, backlog: int = 100) -> list[Any]:
+    """Sockets listening on ``host:port`` for a server, bound as uvicorn's own would be
+    (asyncio's ``create_server``: every address ``host`` resolves to, ``SO_REUSEADDR``,
+    IPv6 ones ``IPV6_V6ONLY``), for ``uvicorn.Server.serve(sockets=...)``; port 0: the
+    one the system picks for the first address, and the same one for the others.
+
+    A server takes them before it opens its store and keeps them until it serves on
+    them: a start that cannot listen (a name that does not resolve, an address of
+    another machine, a port in use or reserved: a
+    :class:`~chatmem.errors.ConfigError` naming ``--host`` or ``--port``) has made no
+    store file (or the default store's folder), and no other program can take the port
+    between the store's open and the server's start. Connections made meanwhile wait
+    in the backlog until the server takes them."""
     import socket
 
     try:
@@ -247,20 +254,74 @@ def check_listen(host: str, port: int) -> None:
         raise ConfigError(f"--host {host}: not an address or name this machine resolves "
                           f"({getattr(exc, 'strerror', None) or exc}); give one of its "
                           "addresses, such as 127.0.0.1") from None
-    for family, kind, proto, _, address in found:
+    addresses = list(dict.fromkeys((f, k, p, a) for f, k, p, _, a in found))
+    tries = 1 if port else 8  # port 0: the one picked for the first address may be in
+    for tried in range(1, tries + 1):  # use on another (IPv4 and IPv6 ports are apart)
         try:
-            probe = socket.socket(family, kind, proto)
-        except OSError:
-            continue  # a family this system lacks: the server skips it too
-        with probe:
-            # as the server's own socket is (asyncio's create_server)
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
-                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sockets = _bound(addresses, port, backlog, again=tried < tries)
+        except _Again:
+            continue
+        except OSError as exc:
+            raise ConfigError(_cannot_listen(host, port, exc)) from None
+        if not sockets:
+            raise ConfigError(f"--host {host}: none of its addresses can be listened on "
+                              "here; give one of this machine's addresses, such as "
+                              "127.0.0.1")
+        return sockets
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Again(Exception):
+    """The port picked for the first address is in use on another: pick again."""
+
+
+def _bound(addresses: list[tuple[Any, Any, int, Any]], port: int, backlog: int, *,
+           again: bool) -> list[Any]:
+    """:func:`listen`'s sockets for ``addresses`` (of ``getaddrinfo``), each bound and
+    listening, or an ``OSError`` (:class:`_Again` when ``again`` and the port the first
+    was given is in use on another), none left open."""
+    import socket
+
+    sockets: list[socket.socket] = []
+    try:
+        chosen = port
+        for family, kind, proto, address in addresses:
             try:
-                probe.bind(address)
+                sock = socket.socket(family, kind, proto)
+            except OSError:
+                continue  # a family this system lacks: asyncio skips it too
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind((address[0], chosen, *address[2:]))
             except OSError as exc:
-                raise ConfigError(_cannot_listen(host, port, exc)) from None
+                if again and chosen != port and exc.errno == errno.EADDRINUSE:
+                    raise _Again from None
+                raise
+            # listening, not only bound: a program of its own SO_REUSEADDR could still
+            # bind the port and listen first
+            sock.listen(backlog)
+            chosen = sock.getsockname()[1]
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse what :func:`listen` refuses (a :class:`~chatmem.errors.ConfigError` naming
+    ``--host`` or ``--port``), tried with sockets opened and closed at once."""
+    for sock in listen(host, port):
+        sock.close()
+
+
+def listening_port(sockets: list[Any]) -> int:
+    """The port ``sockets`` (of :func:`listen`) listen on: the one the system picked
+    for a server started with port 0."""
+    return int(sockets[0].getsockname()[1])
 
 
 def _cannot_listen(host: str, port: int, exc: OSError) -> str:
@@ -285,7 +346,8 @@ def uvicorn_server(config: Any) -> Any:
     :func:`stop_signals` (its own raise the signal again once stopped: ``chatmem mcp
     --transport http`` exited 1, "Aborted!"), and whose ``force_exit`` (set by
     :func:`stop_signals`' ``hurry``) still runs the app's shutdown: uvicorn skips it
-    then, and the memory was never closed."""
+    then, and the memory was never closed. Served on sockets of :func:`listen`, it
+    says where it listens as on its own."""
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -295,6 +357,16 @@ def uvicorn_server(config: Any) -> Any:
 
         def install_signal_handlers(self) -> None:  # uvicorn before 0.29
             pass
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if sockets and self.started:
+                # uvicorn says where it listens only on sockets of its own: the line it
+                # writes then, with the port the system picked for --port 0
+                host = self.config.host
+                logging.getLogger("uvicorn.error").info(
+                    "Uvicorn running on http://%s:%d (Press CTRL+C to quit)",
+                    f"[{host}]" if ":" in host else host, listening_port(sockets))
 
         async def shutdown(self, sockets: Any = None) -> None:
             await super().shutdown(sockets)
@@ -306,4 +378,5 @@ def uvicorn_server(config: Any) -> Any:
 
 
 __all__ = ["STOPPED", "STOP_SIGNALS", "TOLD_WINDOW_S", "UVICORN_STARTUP_FAILURE", "ToldLog",
-           "check_listen", "stop_signals", "told", "told_degraded", "uvicorn_server"]
+           "check_listen", "listen", "listening_port", "stop_signals", "told", "told_degraded",
+           "uvicorn_server"]

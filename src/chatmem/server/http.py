@@ -1661,38 +1661,58 @@ def serve(*, url: str, vector: str | None, config: Config, keys: KeyTable | None
     are kept (:class:`~chatmem.server.limits.ClientLimits`)."""
     import uvicorn
 
-    from . import check_listen
+    from . import listen, listening_port
 
     limits = limits or ClientLimits()
     check_bind(host, keys, allow_open=allow_open)
-    hosts = (allowed_hosts(host, port, extra_hosts, example=API_EXAMPLE_HOST)
-             if keys is None or extra_hosts else None)
-    app = create_app(url=url, vector=vector, config=config, keys=keys, env=env, hosts=hosts,
-                     limits=limits)
-    server = uvicorn_server(uvicorn.Config(
-        app, host=host, port=port, log_level="info", access_log=False,
-        http=protocol_class(limits, app.metrics.on_connection_answer),
-        backlog=limits.backlog()))
-    # a port in use is refused before the store is opened (and made, when missing)
-    check_listen(host, port)
+    if keys is None or extra_hosts:  # a bad --allowed-host, before anything is opened
+        allowed_hosts(host, port, extra_hosts, example=API_EXAMPLE_HOST)
+    servers: list[Any] = []  # the server, once made
+    asked: list[bool] = []  # the stops asked (True: in a hurry), before it was too
 
     def stop() -> None:
         # uvicorn's graceful stop: open requests are answered, then the lifespan closes
         # every namespace's memory. A stop while the store is checked ends the server
         # as soon as it has started.
-        server.should_exit = True
+        asked.append(False)
+        for server in servers:
+            server.should_exit = True
 
     def hurry() -> None:
-        server.should_exit = server.force_exit = True
+        asked.append(True)
+        for server in servers:
+            server.should_exit = server.force_exit = True
 
     async def run() -> None:
         with stop_signals(stop, hurry):
-            await app.app.state.namespaces.check_store()
-            log.info("chatmem API on http://%s:%d (docs at /docs)", host, port)
-            await server.serve()
+            # the port is taken (listening) before the store is opened, and made when
+            # missing: a port in use is refused with nothing made, and none can take it
+            # in between; a stop from then on is this server's
+            sockets = listen(host, port, limits.backlog())
+            try:
+                await serve_on(sockets)
+            finally:
+                for sock in sockets:
+                    sock.close()
+
+    async def serve_on(sockets: list[Any]) -> None:
+        bound = listening_port(sockets)  # --port 0: the one the system picked
+        hosts = (allowed_hosts(host, bound, extra_hosts, example=API_EXAMPLE_HOST)
+                 if keys is None or extra_hosts else None)
+        app = create_app(url=url, vector=vector, config=config, keys=keys, env=env,
+                         hosts=hosts, limits=limits)
+        server = uvicorn_server(uvicorn.Config(
+            app, host=host, port=bound, log_level="info", access_log=False,
+            http=protocol_class(limits, app.metrics.on_connection_answer),
+            backlog=limits.backlog()))
+        servers.append(server)
+        server.should_exit, server.force_exit = bool(asked), any(asked)
+        await app.app.state.namespaces.check_store()
+        log.info("chatmem API on http://%s (docs at /docs)", host_port(host, bound))
+        await server.serve(sockets=sockets)
 
     asyncio.run(run())
-    if not server.started:
+    if not servers[0].started:
         # as uvicorn.run: the command names --host and --port (cli.listening)
         sys.exit(UVICORN_STARTUP_FAILURE)
 

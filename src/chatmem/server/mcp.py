@@ -1163,22 +1163,33 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
         with stop_signals(stop, hurry):
             await serving()
 
+    opened: list[Memory] = []
+
+    async def open_memory() -> Memory:
+        # the one opened below, once; a later lifespan (if any) opens its own
+        return opened.pop() if opened else await Memory.open(url, vector=vector,
+                                                             config=config, env=env)
+
     async def serving() -> None:
-        opened: list[Memory] = []
-
-        async def open_memory() -> Memory:
-            # the one opened below, once; a later lifespan (if any) opens its own
-            return opened.pop() if opened else await Memory.open(url, vector=vector,
-                                                                 config=config, env=env)
-
         # the caller (a bad --session) is refused before the store is opened: once it
         # was refused after, and the store stayed open, its file locked, in the process
         server = create_server(open_memory, session=session, platform=platform,
                                speaker_id=speaker_id)
-        if transport == "http":  # a port in use, before the store is opened (and made)
-            from . import check_listen
+        sockets: list[Any] = []
+        if transport == "http":
+            # the port is taken (listening) before the store is opened, and made when
+            # missing: a port in use is refused with nothing made, and none can take it
+            # in between
+            from . import listen
 
-            check_listen(host, port)
+            sockets = listen(host, port, (limits or ClientLimits()).backlog())
+        try:
+            await serve_opened(server, sockets)
+        finally:
+            for sock in sockets:
+                sock.close()
+
+    async def serve_opened(server: MCPServer[Memory], sockets: list[Any]) -> None:
         first = await Memory.open(url, vector=vector, config=config, env=env)
         opened.append(first)
         try:
@@ -1189,21 +1200,23 @@ def run(*, url: str, vector: str | None = None, config: Config | None = None,
             else:
                 import uvicorn
 
+                from . import listening_port
                 from .limits import protocol_class
 
                 client_limits = limits or ClientLimits()
-                app = http_app(server, host=host, port=port, keys=keys,
+                bound = listening_port(sockets)  # --port 0: the one the system picked
+                app = http_app(server, host=host, port=bound, keys=keys,
                                allowed_hosts=allowed_hosts, allow_open=allow_open,
                                limits=client_limits, session=session, platform=platform)
-                log.info("MCP server on http://%s%s (%s)", host_port(host, port), HTTP_PATH,
+                log.info("MCP server on http://%s%s (%s)", host_port(host, bound), HTTP_PATH,
                          "API keys required" if keys is not None else "open, loopback only")
                 serving_http.append(uvicorn_server(uvicorn.Config(
-                    app, host=host, port=port, log_level="info",
+                    app, host=host, port=bound, log_level="info",
                     http=protocol_class(client_limits, jsonrpc=True),
                     backlog=client_limits.backlog())))
                 if stdin.stopped:  # stopped while the memory opened
                     serving_http[0].should_exit = True
-                await serving_http[0].serve()
+                await serving_http[0].serve(sockets=sockets)
                 if not serving_http[0].started:
                     # as uvicorn.run: the command names --host and --port (cli.listening)
                     sys.exit(UVICORN_STARTUP_FAILURE)
