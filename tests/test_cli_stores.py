@@ -200,6 +200,27 @@ def test_a_server_refuses_a_new_store_in_a_missing_folder_before_it_starts(
         assert os.listdir(tmp_path) == []
 
 
+def _with_sources_for_qdrant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """:func:`_with_sources` (skipped without qdrant-client), with no store or vector
+    index from the environment."""
+    pytest.importorskip("qdrant_client")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CHATMEM_DB", raising=False)
+    monkeypatch.delenv("CHATMEM_VECTOR", raising=False)
+    return _with_sources(tmp_path)
+
+
+def _refused_naming_the_index(runner: CliRunner, args: list[str], vector: str, fix: str,
+                              tmp_path: Path, before: dict[str, bytes | None]) -> None:
+    """``chatmem args`` fails, exit 2, with one line naming the option given ``vector``
+    and ``fix``, and nothing under ``tmp_path`` changed from ``before``."""
+    res = runner.invoke(main, args)
+    assert res.exit_code == 2, (args, res.output)
+    option = args[args.index(vector) - 1]
+    assert one_line_error(res.output) == f"error: {option} {vector}: {fix}", args
+    assert _tree(tmp_path) == before, (args, sorted(set(_tree(tmp_path)) ^ set(before)))
+
+
 def test_a_qdrant_local_folder_in_a_missing_folder_is_refused_by_every_command(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--vector qdrant+local:///some/missing/dir (CHATMEM_VECTOR, migrate --to-vector and
@@ -208,11 +229,7 @@ def test_a_qdrant_local_folder_in_a_missing_folder_is_refused_by_every_command(
     rule now: the local-mode folder itself is made with the index, as a store's file
     is, but a missing folder it would be in is refused, naming the fix, exit 2, nothing
     made (the store not opened either)."""
-    pytest.importorskip("qdrant_client")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CHATMEM_DB", raising=False)
-    monkeypatch.delenv("CHATMEM_VECTOR", raising=False)
-    runner = _with_sources(tmp_path)
+    runner = _with_sources_for_qdrant(tmp_path, monkeypatch)
     before = _tree(tmp_path)
     for folder in (str(tmp_path / "nodir"), str(tmp_path / "no" / "such")):
         vector = f"qdrant+local://{folder}/vectors"
@@ -227,11 +244,7 @@ def test_a_qdrant_local_folder_in_a_missing_folder_is_refused_by_every_command(
                      ["stats", "--db", "src.db", "--vector", vector],
                      ["migrate", "--from", "src.db", "--to", "new.db", "--to-vector", vector],
                      ["migrate", "--from", "src.db", "--from-vector", vector, "--to", "new.db"]):
-            res = runner.invoke(main, args)
-            assert res.exit_code == 2, (args, res.output)
-            option = args[args.index(vector) - 1]
-            assert one_line_error(res.output) == f"error: {option} {vector}: {fix}", args
-            assert _tree(tmp_path) == before, (args, sorted(set(_tree(tmp_path)) ^ set(before)))
+            _refused_naming_the_index(runner, args, vector, fix, tmp_path, before)
     vector = f"qdrant+local://{tmp_path}/nodir/vectors"
     res = runner.invoke(main, ["add", "--db", "new.db", "--session", "s", "--no-wait", "x"],
                         env={"CHATMEM_VECTOR": vector})
@@ -243,6 +256,39 @@ def test_a_qdrant_local_folder_in_a_missing_folder_is_refused_by_every_command(
                                "--no-wait", "x"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "vectors").is_dir()
+
+
+def test_a_command_that_only_reads_refuses_a_missing_qdrant_local_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chatmem stats (recall, list, export, migrate --from-vector, …) with --vector
+    qdrant+local:///existing/folder/vectors made the missing vectors folder, an empty
+    index, where a missing --db of such a command is refused: a command that only reads
+    read a mistyped path as an empty index and left it behind. Refused now, naming the
+    option and the folder, exit 2, nothing made; a command that writes still makes it."""
+    runner = _with_sources_for_qdrant(tmp_path, monkeypatch)
+    before = _tree(tmp_path)
+    folder = tmp_path / "vectors"
+    vector = f"qdrant+local://{folder}"
+    fix = (f'no vector index at "{folder}" (no such folder): check the path, or create '
+           "the index first (chatmem add or chatmem import with it); nothing was created")
+    read = ["--db", "src.db", "--vector", vector]
+    for args in (["stats", *read], ["recall", *read, "x"], ["list", *read],
+                 ["sessions", *read], ["context", *read, "--session", "s", "x"],
+                 ["session", "show", *read, "s"], ["scope", "show", *read, "--session", "s"],
+                 ["retention", "show", *read, "--session", "s"],
+                 ["export", *read, "-o", "out.jsonl"], ["export", *read],
+                 ["migrate", "--from", "src.db", "--from-vector", vector, "--to", "new.db"]):
+        _refused_naming_the_index(runner, args, vector, fix, tmp_path, before)
+    res = runner.invoke(main, ["stats", "--db", "src.db"], env={"CHATMEM_VECTOR": vector})
+    assert res.exit_code == 2 and one_line_error(res.output) == \
+        f"error: --vector {vector}: {fix}", res.output
+    assert _tree(tmp_path) == before
+    # a command that writes makes it, and then one that reads reads it
+    res = runner.invoke(main, ["add", *read, "--session", "s", "--no-wait", "y"])
+    assert res.exit_code == 0, res.output
+    assert folder.is_dir()
+    res = runner.invoke(main, ["stats", *read])
+    assert res.exit_code == 0, res.output
 
 
 @pytest.mark.parametrize("args", [["serve", "--port", "0"], ["mcp"]], ids=lambda a: a[0])
@@ -434,6 +480,10 @@ def test_a_failed_command_leaves_an_existing_store_without_its_vector_index(
     assert res.exit_code == 0, res.output
     (tmp_path / "foreign.db").write_text("not a store\n")
     q = f"qdrant+local://{tmp_path}/q"
+    # the index exists (another store's): a command that only reads refuses a missing one
+    res = runner.invoke(main, ["add", "--db", "other.db", "--vector", q, "--session", "s",
+                               "--no-wait", "x"])
+    assert res.exit_code == 0, res.output
     failing = [
         (["migrate", "--from", "src.db", "--to", "existing.db", "--to-vector", q],
          "is already in this store"),

@@ -155,6 +155,33 @@ def open_existing(db: str | None, config_path: str | None, vector: str | None,
     return open_memory(_store_url(db), vector=vector, config=cfg, create=False)
 
 
+def open_to_read(db: str | None, config_path: str | None, vector: str | None,
+                 **overrides: Any) -> Coroutine[Any, Any, Memory]:
+    """:func:`open_existing` for a command that only reads (``recall``, ``list``,
+    ``stats``, …): its ``--vector`` index must exist too (:func:`existing_index`)."""
+    existing_index("--vector", vector)
+    return open_existing(db, config_path, vector, **overrides)
+
+
+def existing_index(option: str, value: str | None) -> None:
+    """Refuse a Qdrant local-mode folder (``value`` of ``option``) that does not exist,
+    for a command that only reads its index: opening it would make it, an empty index
+    (a mistyped path read as an empty one), as a missing ``--db`` of such a command is
+    refused, not made. A URL that does not parse is left to the open."""
+    from .store.qdrant import parse_url
+
+    if not value or not value.startswith("qdrant+local://"):
+        return
+    try:
+        path = parse_url(value).client_kwargs.get("path")
+    except ChatmemError:
+        return
+    if path and not os.path.lexists(path):
+        fail(f"{option} {value}: no vector index at {as_given(path, 200)} (no such "
+             "folder): check the path, or create the index first (chatmem add or chatmem "
+             "import with it); nothing was created")
+
+
 #: Control characters other than newline and tab (C0, DEL, C1).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -1013,7 +1040,7 @@ async def recall(db: str | None, config_path: str | None, vector: str | None,
       chatmem recall --db chat.db --filter '{"team": {"$in": ["a", "b"]}}' "the plan"
     """
     metadata_filter = None if filter_json is None else _filter_of(filter_json)
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         result = await mem.recall(query, session=session, scope=scope, top_k=top_k,
                                   window=window, min_score=min_score,
                                   filter=metadata_filter,
@@ -1127,7 +1154,7 @@ async def context(db: str | None, config_path: str | None, vector: str | None,
     else:
         turn = _stdin_text() if text == "-" else text
     overrides = {} if last_messages is None else {"last_messages": last_messages}
-    async with await open_existing(db, config_path, vector, **overrides) as mem:
+    async with await open_to_read(db, config_path, vector, **overrides) as mem:
         out = await mem.turn_context(turn, session=session, platform=platform,
                                      speakers=speaker_ids, exclude_ids=exclude_ids,
                                      now=now)
@@ -1190,6 +1217,7 @@ async def export_cmd(db: str | None, config_path: str | None, vector: str | None
 
     url = _store_url(db)
     path = None if _is_stdout(output) else _check_output(output, url, force=force)
+    existing_index("--vector", vector)
     async with await Storage.open(url, vector=vector, create=False) as storage:
         if path is None:
             counts = await export_jsonl(storage, sys.stdout, vectors=with_vectors)
@@ -1799,6 +1827,7 @@ async def migrate(src: str, from_vector: str | None, dst: str, to_vector: str | 
                          and _same_file(here, there)):  # a link of it too (cp -l, ln -s)
         fail("--from and --to name the same store: give the destination another file or "
              "URL")
+    existing_index("--from-vector", from_vector)
     made = _made_by_opening(dst, to_vector)
     copied: dict[str, int] = {}  # what was written, once the checks passed
 
@@ -1995,7 +2024,7 @@ async def list_messages(db: str | None, config_path: str | None, vector: str | N
     """
     if platform is not None and visible_from is None:
         fail("--platform is the --visible-from session's platform: give --visible-from too")
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         page = await mem.list(session=session, speaker_id=speaker_id, since=since,
                               until=until, limit=limit, cursor=cursor,
                               newest_first=newest_first, text=text,
@@ -2153,7 +2182,7 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
     Example:
       chatmem stats --db chat.db --json
     """
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         data = await mem.stats()
         # next_retry_at is on the store's clock (PostgreSQL's server), not this machine's
         store_now = await mem.store.clock_ms() if data["next_retry_at"] is not None else 0
@@ -2202,7 +2231,7 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
       chatmem sessions --db chat.db --limit 20
       chatmem sessions --db chat.db --after alice-dm --json
     """
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         page = await mem.sessions(limit=limit, after=after)
     if as_json:
         _echo_json(page.to_dict())
@@ -2291,7 +2320,7 @@ async def session_show(db: str | None, config_path: str | None, vector: str | No
     Example:
       chatmem session show --db chat.db alice-dm
     """
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         found = await mem.get_session(session_id)
     if found is None:
         fail(f"session {describe(session_id)} is not registered (chatmem session set "
@@ -2423,7 +2452,7 @@ async def scope_show(db: str | None, config_path: str | None, vector: str | None
     Example:
       chatmem scope show --db chat.db --session alice-dm --platform telegram
     """
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         eff = await mem.effective_scope(session, platform)
     _echo_effective(as_json, {"scope": eff.scope, "layer": eff.layer, "broken": eff.broken},
                     f"scope {eff.scope}", "Scopes")
@@ -2489,7 +2518,7 @@ async def retention_show(db: str | None, config_path: str | None, vector: str | 
     Example:
       chatmem retention show --db chat.db --session alice-dm --json
     """
-    async with await open_existing(db, config_path, vector) as mem:
+    async with await open_to_read(db, config_path, vector) as mem:
         eff = await mem.effective_retention(session)
     _echo_effective(as_json, {"days": eff.days, "layer": eff.layer, "broken": eff.broken},
                     f"kept {_days_kept(eff.days)}", "Retention")
