@@ -340,6 +340,45 @@ async def test_range_and_recent_skip_hidden_records(pair: Pair) -> None:
     assert await pair.store.recent_heads("nope", 5) == []
 
 
+async def test_recent_heads_builds_its_messages_without_the_row_reader(
+        pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``recent_heads`` (a context finding a tool call behind up to 4,096 stored tool
+    answers) read its rows without their texts but made each a message through the
+    generic row reader, most of its time: SQLite's context behind 3,000 answers of
+    10 KB was about as slow as reading them in full. Its messages are now built
+    directly from the columns they keep (``bench/context_calls.py``): every field the
+    same as ``recent``'s but the texts, for every kind of value a message holds."""
+    import chatmem.store.sqlmessages as sm
+
+    await pair.store.append([
+        Message(session_id="s", content="hello", ts=1, speaker_id="u1",
+                speaker_name="Ann", mentions=("u2", "u3"), platform="tg",
+                metadata={"nested": {"a": [1, 2.5, None, True]}, "é": "ü"}),
+        Message(session_id="s", content="", ts=2, role="assistant", source="agent",
+                metadata={"tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "f", "arguments": "{}"}}]}),
+        Message(session_id="s", content="out", ts=3, role="tool", visible_content="vis",
+                metadata={"tool_call_id": "c1"}),
+        Message(session_id="s", content="sys", ts=4, role="system", kind="notice"),
+        Message(session_id="s", content="m5", ts=5, mentions=("only",)),
+    ])
+    built: list[Any] = []
+    reader = sm.row_to_message
+
+    def counted(*args: Any, **kwargs: Any) -> Message:
+        built.append(args)
+        return reader(*args, **kwargs)
+
+    monkeypatch.setattr(sm, "row_to_message", counted)
+    full = await pair.store.recent("s", 10)
+    assert len(full) == 5 and len(built) == 5  # recent reads through the row reader
+    built.clear()
+    for n in (10, 3, 1):
+        assert await pair.store.recent_heads("s", n) == [
+            replace(m, content="", visible_content=None) for m in full[-n:]]
+    assert built == []
+
+
 async def test_rewrite_changes_in_place(pair: Pair) -> None:
     await pair.store.append([Message(session_id="s", content="old", ts=7, id="r1",
                                      metadata={"a": 1}, visible_content="shown")])

@@ -171,7 +171,8 @@ async def test_a_damaged_message_row_is_named_by_every_read(place: Place,
     async with await _memory(place) as mem:
         for read in (lambda: mem.list(session="s1"), lambda: mem.get([ids[0]]),
                      lambda: _export(mem, vectors=False),
-                     lambda: mem.recall("lighthouse trip sunday", scope="all")):
+                     lambda: mem.recall("lighthouse trip sunday", scope="all"),
+                     lambda: mem.store.recent_heads("s1", 10)):  # a context's, by place
             with pytest.raises(StoreError) as caught:
                 await read()
             text = _names(caught.value, "messages", ids[0], column)

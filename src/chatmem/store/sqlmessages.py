@@ -264,20 +264,25 @@ def range_result(d: Dialect, prev: Sequence[Sequence[Any]], nxt: Sequence[Sequen
     return messages_result(d, list(reversed(prev))) + messages_result(d, nxt)
 
 
-#: The message columns of ``recent_heads`` (:func:`recent_query` without the words):
-#: :data:`MESSAGE_COLUMN_NAMES` in order, the texts read as empty.
-_HEADS_COLUMNS = ", ".join(
-    "'' AS content" if c.column == "content" else
-    "NULL AS visible_content" if c.column == "visible_content" else c.column
-    for c in MESSAGE_COLUMNS)
+#: The message columns ``recent_heads`` reads: :data:`MESSAGE_COLUMNS` in order without
+#: the texts, nothing else (:func:`heads_result` reads them by place).
+_HEADS = ("id", "session_id", "ts", "role", "kind", "source", "speaker_id",
+          "speaker_name", "mentions", "platform", "metadata")
+if tuple(c.column for c in MESSAGE_COLUMNS
+         if c.column not in ("content", "visible_content")) != _HEADS:  # pragma: no cover
+    raise AssertionError("recent_heads' columns are not MESSAGE_COLUMNS' without the texts")
+_HEADS_COLUMNS = ", ".join(_HEADS)
+#: Where a text column goes in a :attr:`Dialect.message_columns` row (a head's damaged
+#: row is read again by :func:`row_to_message` from its columns, the texts empty).
+_CONTENT_AT = 1 + [c.column for c in MESSAGE_COLUMNS].index("content")
 
 
 def recent_query(d: Dialect, session_id: str, n: int, *, words: bool = True
                  ) -> Statement:
     """``recent`` (``words=False``: ``recent_heads``, the same rows without their
-    texts)."""
+    texts, in :data:`_HEADS_COLUMNS`)."""
     hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
-    columns = d.message_columns if words else f"{d.seq}, {_HEADS_COLUMNS}, index_state"
+    columns = d.message_columns if words else _HEADS_COLUMNS
     return (f"SELECT {columns} FROM messages WHERE session_id = {d.mark} "
             f"AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
             [session_id, *hparams, d.limit(n)])
@@ -285,6 +290,42 @@ def recent_query(d: Dialect, session_id: str, n: int, *, words: bool = True
 
 def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
     return messages_result(d, list(reversed(rows)))
+
+
+def _plain_head(r: Sequence[Any]) -> bool:
+    """Whether a :data:`_HEADS` row's id, session, time, role and kind are what
+    :func:`row_to_message` would take as they are."""
+    return type(r[0]) is str and type(r[1]) is str and type(r[2]) is int \
+        and type(r[3]) is str and type(r[4]) is str
+
+
+def heads_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:
+    """``recent_heads``: the messages of :func:`recent_query`'s rows without their
+    words (``content`` empty, ``visible_content`` ``None``), as :func:`recent_result`
+    makes them, built directly: :func:`row_to_message` per row was most of the time of
+    finding a call behind 3,000 tool answers (``bench/context_calls.py``). A row it
+    does not take as is (a column of another type, JSON that is not a list or an
+    object) goes through :func:`row_to_message`, for the same message or error."""
+    load = d.load
+    out: list[Message] = []
+    for r in reversed(rows):
+        mentions, metadata = r[8], r[10]
+        try:
+            if load is not None:  # most mention no one
+                mentions = [] if mentions == "[]" else \
+                    load(mentions) if isinstance(mentions, str) else mentions
+                metadata = load(metadata) if isinstance(metadata, str) else metadata
+        except ValueError:
+            mentions = metadata = None
+        if _plain_head(r) and type(mentions) is list and type(metadata) is dict:
+            out.append(Message(id=r[0], session_id=r[1], ts=r[2], role=r[3], kind=r[4],
+                               content="", source=r[5], speaker_id=r[6],
+                               speaker_name=r[7], mentions=tuple(mentions),
+                               platform=r[9], metadata=metadata or {}))
+            continue
+        row = [None, *r[:_CONTENT_AT - 1], "", None, *r[_CONTENT_AT - 1:], None]
+        out.append(row_to_message(d, row))
+    return out
 
 
 # The waiting states are literals, not parameters, and spelled as in the partial index

@@ -1056,7 +1056,7 @@ class PostgresStore:
     async def _recent(self, session_id: str, n: int, *, words: bool) -> list[Message]:
         async with self._conn() as conn:
             rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n, words=words))
-        return sm.recent_result(POSTGRES, rows)
+        return (sm.recent_result if words else sm.heads_result)(POSTGRES, rows)
 
     async def pending(self, limit: int, *, include_failed: bool = False,
                       owner: str | None = None) -> list[Message]:

@@ -1090,8 +1090,8 @@ class SqliteStore:
 
     @_on_store_thread
     def recent_heads(self, session_id: str, n: int) -> list[Message]:
-        return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n,
-                                                                   words=False)))
+        return sm.heads_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n,
+                                                                  words=False)))
 
     @_on_store_thread
     def pending(self, limit: int, *, include_failed: bool = False,
