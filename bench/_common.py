@@ -45,6 +45,14 @@ def pg_conninfo(url: str) -> str:
     return parse_url(url)[0]
 
 
+def drop_pg_schema(url: str, schema: str) -> None:
+    """Drop a benchmark's throwaway PostgreSQL schema (and everything in it), if any."""
+    import psycopg
+
+    with psycopg.connect(pg_conninfo(url), autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
 def locomo_turns(conv: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(dia_id, text as chatmem embeds it: speaker prefix + text + image caption)."""
     c = conv["conversation"]

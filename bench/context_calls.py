@@ -30,9 +30,7 @@ import tempfile
 import time
 from typing import Any
 
-import psycopg
-
-from _common import machine, pg_conninfo, pg_url, print_table, write_json
+from _common import drop_pg_schema, machine, pg_url, print_table, write_json
 from chatmem import Memory
 from chatmem.config import Config
 from chatmem.store import sqlmessages as sm
@@ -123,11 +121,6 @@ async def measure(url: str, backend: str, answers: int, chars: int, repeat: int
     return rows
 
 
-def drop_schema(url: str) -> None:
-    with psycopg.connect(pg_conninfo(url), autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
-
-
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--answers", type=int, default=3000)
@@ -141,12 +134,12 @@ async def main() -> None:
         rows = await measure(f"sqlite:///{tmp}/calls.db", "sqlite", args.answers,
                              args.chars, args.repeat)
     if args.pg:
-        drop_schema(args.pg)
+        drop_pg_schema(args.pg, SCHEMA)
         try:
             rows += await measure(pg_url(args.pg, schema=SCHEMA), "postgresql",
                                   args.answers, args.chars, args.repeat)
         finally:
-            drop_schema(args.pg)
+            drop_pg_schema(args.pg, SCHEMA)
     print_table(f"A call behind {args.answers:,} tool answers of {args.chars:,} characters, "
                 f"median ms ({time.perf_counter() - started:.0f} s in all; no model)",
                 ["backend", "operation", "before ms", "now ms", "now / before"],

@@ -9,7 +9,10 @@ import asyncio
 import base64
 import contextlib
 import io
+import itertools
 import json
+import random
+import types
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ import pytest
 from chatmem import Memory, Message, Session
 from chatmem.config import Config
 from chatmem.embedding import Embedder
+from chatmem.errors import ScopeError
 from providers import RecordingProvider
 
 NOTE = "the spare key of the boathouse is under the green bucket"
@@ -421,6 +425,184 @@ async def test_a_list_under_a_wider_scope_reads_only_the_sessions_it_must(
             assert got == [line for line in whole if line.startswith(f"{session}: ")], \
                 session
             assert len(asked) <= 6, (session, len(asked))
+
+
+async def _hand_edit(place: Any, statements: list[tuple[str, list[Any]]]) -> None:
+    """Run ``statements`` on the store's own database, as a hand edit (or an older
+    chatmem) would leave it: parents missing, in a cycle, empty ids."""
+    if place.url.startswith("sqlite:///"):
+        import sqlite3
+
+        conn = sqlite3.connect(place.url[len("sqlite:///"):])
+        with conn:
+            for sql, params in statements:
+                conn.execute(sql, params)
+        conn.close()
+        return
+    import psycopg
+
+    from backends import pg_url
+
+    schema = place.url.rsplit("schema=", 1)[1]
+    async with await psycopg.AsyncConnection.connect(pg_url(), autocommit=True) as conn:
+        await conn.execute(f'SET search_path TO "{schema}", public')
+        for sql, params in statements:
+            await conn.execute(sql.replace("?", "%s"), params)
+
+
+async def _snapshot_readable(self: Memory, where: Any, session: str | None) -> Any:
+    """The oracle of ``Memory._readable`` under "resource" and "platform": every session
+    of the store read, each one's snapshot made by ``session_snapshot`` over them all,
+    those of the store's candidates (``sessions_under``) whose snapshot has the scope's
+    value kept (and the asker's own)."""
+    from chatmem.scopes import made_by
+    from chatmem.store.base import session_snapshot
+
+    made = made_by(where)
+    if made is None or made[0] == "session":
+        return await Memory._readable(self, where, session)
+    scope, value, own = made
+    column = "resource_id" if scope == "resource" else "origin_platform"
+    stored = {s.id: s for s in await self.store.sessions_after(None, 100_000)}
+    kept = sorted({r.id for r in await self.store.sessions_under(column, value)
+                   if getattr(session_snapshot(stored[r.id], stored.get), column) == value}
+                  | ({own} if own else set()))
+    platform = None if scope == "resource" else value
+    if session is not None:
+        if session in kept:
+            return [session], None, []
+        return None if platform is None else ([session], platform, [])
+    return (kept, None, []) if platform is None else (None, platform, kept)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("scope", ["resource", "platform"])
+async def test_a_list_over_threads_under_a_wider_scope_reads_a_pages_worth_of_sessions(
+        scope: str, backend: str, tmp_path: Path) -> None:
+    """A page of a list from alice under scope "resource" or "platform" over sessions
+    that are mostly threads below another read every thread's row and its root's, to
+    find the snapshot (the root's platform, its resource id unless it has one): 5,000
+    sessions' rows a page of 5,000 sessions four in five threads, 100 to 130 ms
+    (bench/scope_pages.py). The store now walks the chains: a page reads its own
+    sessions (R4, per message) and alice's, and lists what it listed: the threads of
+    r1/tg roots (two deep too), a thread of its own resource r2 below one (resource:
+    not shown; platform: its root's, shown), a thread of its own r1 below a root of
+    r2 on discord (resource: shown; platform: not)."""
+    from backends import PLACES
+
+    async with PLACES[backend](tmp_path) as place, await Memory.open(
+            place.url, config=Config.load({"scope": scope, "semantic_recall": False}),
+            embedder=Embedder(RecordingProvider(dim=32))) as mem:
+        await mem.upsert_session(Session(id="alice", resource_id="r1", origin_platform="tg"))
+        await mem.upsert_session(Session(id="far", resource_id="r2",
+                                         origin_platform="discord"))
+        for i in range(40):
+            await mem.upsert_session(Session(id=f"root-{i:02d}", resource_id="r1",
+                                             origin_platform="tg"))
+            for j in range(4):
+                parent = f"root-{i:02d}" if j < 3 else f"thread-{i:02d}-0"
+                await mem.upsert_session(Session(
+                    id=f"thread-{i:02d}-{j}", parent_id=parent,
+                    resource_id="r2" if (i, j) == (7, 1) else None))
+        await mem.upsert_session(Session(id="own-r1", parent_id="far", resource_id="r1"))
+        parents: dict[str, str | None] = {"own-r1": "far", **{
+            f"thread-{i:02d}-{j}": f"root-{i:02d}" if j < 3 else f"thread-{i:02d}-0"
+            for i in range(40) for j in range(4)}}
+        ids = ["alice", "far", "own-r1", *(f"root-{i:02d}" for i in range(40)),
+               *(f"thread-{i:02d}-{j}" for i in range(40) for j in range(4))]
+        await mem.add([Message(session_id=sid, content=f"in {sid}", ts=1000 + n,
+                               platform="discord" if sid in ("far", "own-r1") else "tg")
+                       for n, sid in enumerate(ids)])
+        await mem.flush(timeout=30)  # the indexer reads the sessions of what it embeds
+        asked = _session_reads(mem)
+        pages = 0
+        whole: list[str] = []
+        cursor = None
+        while pages == 0 or cursor is not None:
+            asked.clear()
+            page = await mem.list(visible_from="alice", limit=50, cursor=cursor)
+            whole += [m.session_id for m in page.messages]
+            # alice's own (her situation), the page's and their ancestors (R4, per message)
+            allowed = {"alice"}
+            for sid in {m.session_id for m in page.messages}:
+                while sid is not None:
+                    allowed.add(sid)
+                    sid = parents.get(sid)
+            assert set(asked) <= allowed, (pages, sorted(set(asked) - allowed))
+            assert len(set(asked)) <= 1 + 50 + 50, pages
+            cursor, pages = page.next_cursor, pages + 1
+        hidden = {"far", "own-r1" if scope == "platform" else "thread-07-1"}
+        assert sorted(whole) == sorted(set(ids) - hidden)
+        mem._readable = types.MethodType(_snapshot_readable, mem)  # type: ignore[method-assign]
+        assert [m for ms, _ in await _pages(mem, visible_from="alice", limit=50)
+                for m in ms] == [f"{sid}: in {sid}" for sid in whole]
+
+
+async def _pages_or_refusal(mem: Memory, asker: str, asked: dict[str, Any]) -> Any:
+    """:func:`_pages` from ``asker`` (7 a page), or the refusal of a scope it cannot
+    have (scope "resource" from a session of no resource id)."""
+    try:
+        return await _pages(mem, visible_from=asker, limit=7, **asked)
+    except ScopeError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("seed", range(4))
+async def test_a_list_under_a_wider_scope_lists_what_every_snapshot_shows(
+        seed: int, backend: str, tmp_path: Path) -> None:
+    """On random stores of sessions, threads of threads and hand edits (parents missing,
+    in a cycle, empty, a resource id empty, a chain past MAX_SESSION_DEPTH), every page
+    of a list under scope "resource" and "platform" from several sessions, and of each
+    one session, is the one the snapshot of every session read from the store gives
+    (``session_snapshot``, as recall sees them)."""
+    from backends import PLACES
+
+    rng = random.Random(seed)
+    names = [f"s{i:02d}" for i in range(40)]
+    values = {"resource_id": ["r1", "r2", "", None], "origin_platform": ["tg", "qq", None]}
+    edits: list[tuple[str, list[Any]]] = []
+    for sid in names:
+        parent = rng.choice([None, None, "", "ghost", *names])
+        edits.append(("UPDATE sessions SET parent_id = ?, resource_id = ?, "
+                      "origin_platform = ? WHERE id = ?",
+                      [parent, rng.choice(values["resource_id"]),
+                       rng.choice(values["origin_platform"]), sid]))
+    chain = [f"c{i:02d}" for i in range(36)]  # deeper than MAX_SESSION_DEPTH (32)
+    async with PLACES[backend](tmp_path) as place:
+        async with await Memory.open(place.url, config=Config.load(
+                {"semantic_recall": False}), embedder=Embedder(RecordingProvider(dim=32))
+                ) as mem:
+            for sid in names:
+                await mem.upsert_session(Session(id=sid))
+            await mem.upsert_session(Session(id=chain[0], resource_id="r1",
+                                             origin_platform="tg"))
+            for parent, sid in itertools.pairwise(chain):  # chatmem refuses it: edited
+                await mem.upsert_session(Session(id=sid))
+                edits.append(("UPDATE sessions SET parent_id = ? WHERE id = ?", [parent, sid]))
+            await mem.add([Message(session_id=sid, content=f"{sid} {n}", ts=1000 + 10 * k + n,
+                                   platform=rng.choice(["tg", "qq", None]))
+                           for k, sid in enumerate([*names, *chain, "loose"])
+                           for n in range(rng.randint(1, 2))])
+        await _hand_edit(place, edits)
+        for scope in ("resource", "platform"):
+            async with await Memory.open(place.url, config=Config.load(
+                    {"scope": scope, "semantic_recall": False}),
+                    embedder=Embedder(RecordingProvider(dim=32))) as mem:
+                oracle = types.MethodType(_snapshot_readable, mem)
+                listed = 0
+                for asker in [*rng.sample(names, 2), chain[0], chain[34]]:
+                    for asked in [{}, *({"session": s} for s in
+                                        [*rng.sample(names, 6), chain[30], chain[33],
+                                         "loose"])]:
+                        now = await _pages_or_refusal(mem, asker, asked)
+                        mem._readable = oracle  # type: ignore[method-assign]
+                        want = await _pages_or_refusal(mem, asker, asked)
+                        del mem._readable
+                        assert now == want, (scope, asker, asked)
+                        listed += 0 if isinstance(now, str) else sum(1 for ids, _ in now
+                                                                     if ids)
+                assert listed >= 5  # pages, not only refusals (an asker of no resource)
 
 
 async def test_a_recall_reads_each_session_once() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -131,6 +131,23 @@ class SessionSnapshot:
     origin_platform: str | None = None
     resource_id: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+class SessionUnder(NamedTuple):
+    """A session :meth:`MessageStore.sessions_under` found under a resource id or an
+    origin platform."""
+
+    id: str
+    #: its parent's id (``None``: none; such a one is there for its own column)
+    parent_id: str | None
+    #: whether the store walked its parent chain (:func:`parent_chain`) to a session
+    #: without a parent within :data:`MAX_SESSION_DEPTH` sessions: then ``snapshot`` is
+    #: its snapshot's column; else (a parent missing, a cycle, a longer chain) the
+    #: caller reads its snapshot (:func:`~chatmem.store.storage.snapshot_sessions`)
+    walked: bool = False
+    #: the column (``resource_id`` or ``origin_platform``) of its snapshot
+    #: (:class:`SessionSnapshot`), when ``walked``
+    snapshot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -612,10 +629,11 @@ class MessageStore(Protocol):
         """The ids of every session below ``session_id`` (children, their children, …)."""
         ...
 
-    async def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
-        """The ids of the sessions whose stored ``column`` (``resource_id`` or
-        ``origin_platform``) is ``value``, and of every session below them, each with
-        its parent's id (``None``: none; such a one is there for its own ``column``)."""
+    async def sessions_under(self, column: str, value: str) -> list[SessionUnder]:
+        """The sessions whose stored ``column`` (``resource_id`` or ``origin_platform``)
+        is ``value``, and every session below them (:class:`SessionUnder`: each with its
+        parent's id and, when the store walked its parent chain to its root, its
+        snapshot's ``column``), in id order."""
         ...
 
     async def get_sessions(self, ids: Sequence[str], *,

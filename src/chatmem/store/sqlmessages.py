@@ -20,7 +20,14 @@ from typing import Any
 from ..errors import DamagedRow, InvalidInput
 from ..models import MAX_TS, IndexState, Message, Session, StoreStats
 from ..refusals import describe
-from .base import MAX_SESSION_DEPTH, Retry, SessionSnapshot, chunks, read_without
+from .base import (
+    MAX_SESSION_DEPTH,
+    Retry,
+    SessionSnapshot,
+    SessionUnder,
+    chunks,
+    read_without,
+)
 from .columns import (
     MESSAGE_COLUMN_NAMES,
     MESSAGE_COLUMNS,
@@ -487,23 +494,39 @@ def descendants_query(d: Dialect, session_id: str) -> Statement:
 def sessions_under_query(d: Dialect, column: str, value: str) -> Statement:
     """The sessions whose stored ``column`` (``resource_id`` or ``origin_platform``)
     is ``value`` and every session below them, as deep as :data:`MAX_SESSION_DEPTH`,
-    each with its parent's id (:func:`under_result`)."""
+    each with its parent's id and, when its parent chain reaches a session without a
+    parent within :data:`MAX_SESSION_DEPTH` sessions (as
+    :func:`~chatmem.store.base.parent_chain` walks it), ``column`` of its snapshot
+    (:func:`~chatmem.store.storage.snapshot_sessions`: its root's origin platform; its
+    own resource id, else its root's) (:func:`under_result`). The chains are walked
+    here (``up``: each session, then its ancestors, one row each), so that a list over
+    sessions that are mostly threads below another reads none of their rows."""
     assert column in ("resource_id", "origin_platform")
+    snapshot = "COALESCE(NULLIF(s.resource_id, ''), root.resource_id)" \
+        if column == "resource_id" else "root.origin_platform"
     return (d.sql(
         f"WITH RECURSIVE d(id, depth) AS (SELECT id, 0 FROM sessions WHERE {column} = ? "
         "UNION SELECT s.id, d.depth + 1 FROM sessions s JOIN d ON s.parent_id = d.id "
-        "WHERE d.depth < ?) SELECT DISTINCT d.id, s.parent_id FROM d "
-        "JOIN sessions s ON s.id = d.id ORDER BY d.id"),
-        [value, MAX_SESSION_DEPTH])
+        "WHERE d.depth < ?), "
+        "up(id, at, parent_id, n) AS (SELECT id, id, parent_id, 1 FROM sessions "
+        "WHERE id IN (SELECT id FROM d) "
+        "UNION ALL SELECT up.id, p.id, p.parent_id, up.n + 1 FROM up "
+        "JOIN sessions p ON p.id = up.parent_id WHERE up.n < ?) "
+        f"SELECT s.id, s.parent_id, r.at IS NOT NULL, {snapshot} FROM sessions s "
+        "LEFT JOIN up r ON r.id = s.id AND r.parent_id IS NULL "
+        "LEFT JOIN sessions root ON root.id = r.at "
+        "WHERE s.id IN (SELECT id FROM d) ORDER BY s.id"),
+        [value, MAX_SESSION_DEPTH, MAX_SESSION_DEPTH])
 
 
 def ids_result(rows: Sequence[Sequence[Any]]) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-def under_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str | None]]:
-    """Rows of :func:`sessions_under_query`: (id, parent id or ``None``)."""
-    return [(str(r[0]), None if r[1] is None else str(r[1])) for r in rows]
+def under_result(rows: Sequence[Sequence[Any]]) -> list[SessionUnder]:
+    """Rows of :func:`sessions_under_query`."""
+    return [SessionUnder(str(r[0]), None if r[1] is None else str(r[1]), bool(r[2]),
+                         None if not r[2] or r[3] is None else str(r[3])) for r in rows]
 
 
 # ---------------------------------------------------------------- metadata area

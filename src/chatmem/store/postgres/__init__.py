@@ -161,6 +161,7 @@ from ..base import (
     OneWidth,
     Retry,
     SessionSnapshot,
+    SessionUnder,
     WidthConflict,
     chain_snapshots,
     chunks,
@@ -1319,7 +1320,7 @@ class PostgresStore:
         async with self._conn() as conn:
             return await self._descendants(conn, session_id)
 
-    async def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
+    async def sessions_under(self, column: str, value: str) -> list[SessionUnder]:
         async with self._conn() as conn:
             return sm.under_result(await _rows(conn, sm.sessions_under_query(
                 POSTGRES, column, value)))

@@ -70,6 +70,7 @@ from ..base import (
     OneWidth,
     Retry,
     SessionSnapshot,
+    SessionUnder,
     WidthConflict,
     chain_snapshots,
     chunks,
@@ -1247,7 +1248,7 @@ class SqliteStore:
         return await self._run(self._descendants_sync, session_id)
 
     @_on_store_thread
-    def sessions_under(self, column: str, value: str) -> list[tuple[str, str | None]]:
+    def sessions_under(self, column: str, value: str) -> list[SessionUnder]:
         return sm.under_result(self._rows(sm.sessions_under_query(SQLITE, column, value)))
 
     @_on_store_thread
