@@ -879,3 +879,44 @@ async def test_a_query_refused_for_its_width_says_what_becomes_of_the_query(
         assert "messages wait" not in text and "no search by meaning" in text, text
     finally:
         await mem.close()
+
+
+async def test_a_slow_service_that_answers_each_request_is_not_past_the_deadline(
+        service: FakeEmbeddingService, tmp_path: Path) -> None:
+    # the deadline covered every provider request of one call, one after the other: a
+    # backlog (an import, a reindex, the messages of an outage) is one indexing call of
+    # up to indexing.batch_size messages, cut into embedding.batch_size texts per
+    # request, so a service answering each request well within the deadline but slower
+    # than deadline / requests gave every batch up (defer), its answers thrown away, and
+    # the next run did the same: chatmem reindex re-embedded nothing, ever
+    service.default = Step(delay=0.4)
+    config = {"embedding": service.config("openai", path="/v1", model="fake-embed",
+                                           batch_size=2, deadline=1.0)}
+    emb = Embedder.from_config(config["embedding"])
+    texts = [f"text number {i}" for i in range(8)]  # 4 requests, 1.6 s in all
+    try:
+        out = await emb.embed_many(texts)
+        assert all(np.allclose(v, expected(t), atol=1e-6) for v, t in zip(out, texts))
+        # a service that stops answering is still given up within the deadline of its
+        # last answer (each attempt's timeout is 30 s)
+        service.script(Step(delay=0.4), Step(delay=0.4))
+        service.default = Step(delay=10.0)
+        started = time.monotonic()
+        with pytest.raises(EmbeddingUnavailable) as err:
+            await emb.embed_many([f"another text {i}" for i in range(8)])
+        assert err.value.retry_decision == "defer"
+        assert time.monotonic() - started < 0.8 + 1.0 + 1.5
+    finally:
+        await emb.aclose()
+    service.default = Step(delay=0.4)
+    url = f"sqlite:///{tmp_path}/slow.db"
+    mem = await Memory.open(url, config=Config.load(**config))
+    try:
+        # one add of 8: one indexing batch, 4 requests
+        await mem.add([{"session_id": "s", "content": f"message {i} of the backlog"}
+                       for i in range(8)])
+        await mem.flush()
+        stats = await mem.stats()
+        assert (stats["indexed"], stats["failed"]) == (8, 0), stats
+    finally:
+        await mem.close()

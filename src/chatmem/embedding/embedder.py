@@ -16,7 +16,9 @@ provider's declared ``max_batch``.
 One call has one deadline (``deadline`` seconds, the configuration's
 ``embedding.deadline`` unless the caller gives one): a remote provider's HTTP
 layer reads it (:data:`chatmem.embedding.remote.CALL_DEADLINE`) and gives up
-with decision ``defer`` rather than wait past it.
+with decision ``defer`` rather than wait past it. Each answered request of a
+call of several gives the next ones the whole deadline again: it bounds a wait
+for an answer, not a batch's requests one after the other.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from .base import (
     Vector,
 )
 from .cache import CacheStats, EmbedCache, LruEmbedCache, NullEmbedCache, cache_key
-from .remote import CALL_DEADLINE, CALL_RETRIES, RemoteProvider
+from .remote import CALL_BUDGET, CALL_DEADLINE, CALL_RETRIES, RemoteProvider
 
 if TYPE_CHECKING:
     import httpx
@@ -249,6 +251,7 @@ class Embedder:
         self._status.calls += 1
         self._status.texts += len(inputs)
         token = CALL_DEADLINE.set(time.monotonic() + budget if budget is not None else None)
+        budget_token = CALL_BUDGET.set(budget)
         retries_token = CALL_RETRIES.set(max_retries)
         try:
             out = await self._embed(inputs, fresh)
@@ -263,6 +266,7 @@ class Embedder:
             raise err from exc
         finally:
             CALL_DEADLINE.reset(token)
+            CALL_BUDGET.reset(budget_token)
             CALL_RETRIES.reset(retries_token)
         self._status.last_ok_at = time.time()
         if self._failing_since is not None:
@@ -328,6 +332,7 @@ class Embedder:
                 chunk = keys[start:start + self.batch_size]
                 texts = [misses[k][0].text for k in chunk]
                 raw = await self.provider.embed(texts, role)
+                self._answered()
                 self._status.provider_calls += 1
                 self._status.provider_texts += len(texts)
                 vecs = self._post_process(raw, len(texts))
@@ -351,6 +356,18 @@ class Embedder:
         if len(done) != len(out):  # cannot happen unless the loop above is broken
             raise self._error("internal error: an input got no vector", "fail")
         return Embedded(model, done, cached)
+
+    @staticmethod
+    def _answered() -> None:
+        """A provider request of the call under way was answered: the call's next
+        requests get the whole deadline again. The deadline bounds a wait without an
+        answer (an outage, retries and their backoff); one call of many requests, an
+        indexing batch cut into ``batch_size`` texts per request, sent them one after
+        the other within one deadline, so a service slower than deadline / requests per
+        request, answering each, had every batch given up and its answers discarded."""
+        budget = CALL_BUDGET.get()
+        if budget is not None:
+            CALL_DEADLINE.set(time.monotonic() + budget)
 
     def _swapped(self, model: str, width: int) -> bool:
         """Whether ``model`` answered ``width`` after answering another (the cache is

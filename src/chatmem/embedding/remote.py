@@ -30,6 +30,10 @@ from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
 CALL_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "chatmem_embedding_deadline", default=None)
+#: The seconds of that deadline (None: none): each answered request of the call sets
+#: :data:`CALL_DEADLINE` that far ahead again (the Embedder).
+CALL_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "chatmem_embedding_budget", default=None)
 #: Retries the HTTP layer may make within the embedding call under way, when the caller
 #: sets a number other than the configured ``max_retries`` (None: the configured one).
 CALL_RETRIES: contextvars.ContextVar[int | None] = contextvars.ContextVar(
@@ -276,5 +280,5 @@ def _whole_number(label: Any) -> int:
                      "must number the texts from 0, once each")
 
 
-__all__ = ["CALL_DEADLINE", "CALL_RETRIES", "CALL_WIDTH_BY_STORE", "RemoteProvider",
-           "RemoteSettings", "Request", "data_embeddings"]
+__all__ = ["CALL_BUDGET", "CALL_DEADLINE", "CALL_RETRIES", "CALL_WIDTH_BY_STORE",
+           "RemoteProvider", "RemoteSettings", "Request", "data_embeddings"]
