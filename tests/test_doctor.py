@@ -263,3 +263,20 @@ def test_the_http_server_takes_the_key_from_the_env_it_is_given(tmp_path: Path) 
                 time.sleep(0.05)
         assert fake.requests and all(h["authorization"] == f"Bearer {KEY}"
                                      for _, h, _ in fake.requests)
+
+
+async def test_an_https_endpoint_of_a_plain_http_service_is_a_setting_to_fix() -> None:
+    # https:// given for a service on plain HTTP (an Ollama, a vLLM on its port): the TLS
+    # handshake fails the same at every attempt, yet it was retried as a network error,
+    # and doctor said exit 1, "is the service running and reachable at that address?",
+    # which it is: the scheme was the fix
+    with FakeOpenAI() as fake:
+        url = fake.url.replace("http://", "https://", 1)
+        started = time.monotonic()
+        d = await diagnose({"provider": "openai", "endpoint": url, "max_retries": 2},
+                           env={})
+    assert not d.ok and d.exit_code == EXIT_CONFIG and d.decision == "fail", d
+    assert "TLS" in (d.error or "") and "http://" in (d.error or ""), d.error
+    assert d.fix is not None and d.fix.startswith("embedding.endpoint"), d.fix
+    assert "gave up after" not in (d.error or "")  # not retried
+    assert time.monotonic() - started < 5

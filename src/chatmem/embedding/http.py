@@ -41,6 +41,7 @@ import json
 import logging
 import random
 import re
+import ssl
 import threading
 import time
 import weakref
@@ -349,6 +350,13 @@ class HttpClient:
                                  decision="invalid") from None
             except (httpx.TimeoutException, asyncio.TimeoutError) as exc:
                 problem = f"timed out after {budget:.1f} s ({type(exc).__name__})"
+            except httpx.ConnectError as exc:
+                tls = _tls_failure(exc)
+                if tls is not None:
+                    # the same at every attempt (the scheme, the certificate): retried as
+                    # a network error, and doctor said "is the service running?"
+                    raise self.error(tls, url=full_url, decision="fail") from None
+                problem = f"network error: {type(exc).__name__}: {exc}"
             except httpx.TransportError as exc:
                 problem = f"network error: {type(exc).__name__}: {exc}"
             except httpx.InvalidURL as exc:
@@ -404,6 +412,24 @@ class HttpClient:
                                  status=status, decision="defer")
             await asyncio.sleep(wait)
             attempt += 1
+
+
+def _tls_failure(exc: BaseException) -> str | None:
+    """What to say of a connection whose TLS handshake failed (an ``ssl.SSLError`` under
+    ``exc``), or None when it is another network error."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return (f"the service's TLS certificate was refused ({cause.verify_message}): "
+                    "set embedding.endpoint to the name the certificate is for, or make "
+                    "this machine trust it (SSL_CERT_FILE)")
+        if isinstance(cause, ssl.SSLError):
+            return (f"the TLS handshake failed ({cause.reason or cause}): if the service "
+                    "speaks plain HTTP, write http:// in embedding.endpoint")
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _running(loop: asyncio.AbstractEventLoop | None) -> bool:
