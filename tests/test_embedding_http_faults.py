@@ -920,3 +920,22 @@ async def test_a_slow_service_that_answers_each_request_is_not_past_the_deadline
         assert (stats["indexed"], stats["failed"]) == (8, 0), stats
     finally:
         await mem.close()
+
+
+@pytest.mark.parametrize("provider, path", [("openai", "/v1"), ("ollama", "")])
+async def test_an_error_answered_with_200_is_quoted(service: FakeEmbeddingService,
+                                                    provider: str, path: str) -> None:
+    # a gateway (a proxy, an OpenAI-compatible server) answering its error with 200 and
+    # {"error": …}: the error said "unexpected answer shape (KeyError: 'data')", the
+    # service's own words, which name the problem, left out
+    service.default = Step(body={"error": {"message": "model \"nomic\" not found, try "
+                                                      "pulling it first"}})
+    emb = Embedder.from_config(service.config(provider, path=path, model="nomic"))
+    try:
+        with pytest.raises(EmbeddingUnavailable) as err:
+            await emb.embed_one("a text")
+    finally:
+        await emb.aclose()
+    assert err.value.retry_decision == "invalid"
+    assert 'the service answered an error: {"message": "model \\"nomic\\" not found' \
+        in err.value.reason, err.value.reason

@@ -376,9 +376,9 @@ class HttpClient:
                     # service's bad answer
                     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
                         raise self.error(f"answer is not JSON ({exc.__class__.__name__}): "
-                                         f"{_snippet(response.text)}", url=full_url,
+                                         f"{snippet(response.text)}", url=full_url,
                                          status=status, decision="invalid") from None
-                problem = f"HTTP {status}: {_snippet(response.text)}"
+                problem = f"HTTP {status}: {snippet(response.text)}"
                 location = response.headers.get("location")
                 if 300 <= status < 400 and location:
                     # not followed (the key goes to the configured endpoint only); the
@@ -390,7 +390,7 @@ class HttpClient:
                         "configured endpoint only): set embedding.endpoint to the address "
                         "the service moved to", url=full_url, status=status, decision="fail")
                 if status < 500 and status not in RETRYABLE_STATUS:
-                    raise self.error(f"rejected: {_snippet(response.text)}", url=full_url,
+                    raise self.error(f"rejected: {snippet(response.text)}", url=full_url,
                                      status=status, decision="fail")
                 retry_after = parse_retry_after(response.headers.get("retry-after"),
                                                 cap=RETRY_AFTER_MAX_S)
@@ -440,14 +440,14 @@ def _redirect_target(url: str, location: str) -> str:
     """Where a redirect from ``url`` points, absolute and redacted, at most 300
     characters. (A ``Location`` that is no URL never gets here: httpx refuses the
     answer as a protocol error, a network error to this module.)"""
-    return _snippet(redact_url(str(httpx.URL(url).join(location))))
+    return snippet(redact_url(str(httpx.URL(url).join(location))))
 
 
 #: Control characters (C0 but the whitespace split away, DEL, C1), written out in a snippet.
 _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x9f]")
 
 
-def _snippet(text: str) -> str:
+def snippet(text: str) -> str:
     """The service's text as an error may quote it: on one line, control characters
     written out (``\\x1b``), at most :data:`BODY_SNIPPET_CHARS` characters. An error
     body's escape sequences reached the terminal through the warnings of ``chatmem add``
@@ -457,4 +457,4 @@ def _snippet(text: str) -> str:
 
 
 __all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "redact_url",
-           "secret_pattern"]
+           "secret_pattern", "snippet"]

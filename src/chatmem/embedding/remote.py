@@ -12,6 +12,7 @@ batching, caching, dimension enforcement and normalisation are the Embedder's.
 from __future__ import annotations
 
 import contextvars
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from ..config import MAX_VECTOR_DIM
 from ..errors import EmbeddingUnavailable
 from .base import Capabilities, EmbedRole
-from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url
+from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url, snippet
 
 #: The monotonic deadline of the embedding call under way (set by the Embedder for
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
@@ -189,6 +190,13 @@ class RemoteProvider:
         try:
             rows = list(self.parse(answer, len(texts)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            said = answer.get("error") if isinstance(answer, dict) else None
+            if said:
+                # a gateway answering its error with 200: its words name the problem
+                # (a model not pulled, a key refused), the missing key did not
+                raise self.invalid(f"the service answered an error: "
+                                   f"{snippet(json.dumps(said, ensure_ascii=False))}",
+                                   req.url) from None
             raise self.invalid(f"unexpected answer shape ({type(exc).__name__}: {exc})",
                                req.url) from None
         if len(rows) != len(texts):
