@@ -27,7 +27,7 @@ import jsonschema
 from mcp import Client, ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, JSONRPCRequest, TextContent
 
 import chatmem
 from chatmem import Memory, Message, Session
@@ -1073,8 +1073,8 @@ async def test_a_line_nested_past_pythons_parser_does_not_end_the_stdio_server(
     async with raw_stdio(tmp_path) as raw:
         deep = "[" * 5000 + "]" * 5000
         await raw.send(call_line(2, "memory_add", '{"content": ' + deep + "}"))
-        refused = await raw.answer()  # its id could not be read
-        assert refused["id"] is None and "nested too deeply" in \
+        refused = await raw.answer()
+        assert refused["id"] == 2 and "nested too deeply" in \
             refused["error"]["message"], refused
         added = await raw.call(3, "memory_add", '{"content": "still here"}')
         assert added["id"] == 3 and not added["result"]["isError"], added
@@ -1103,12 +1103,93 @@ REFUSED_ARGUMENTS = [
 ]
 #: whole requests refused as JSON-RPC's parse error: (line, id, message)
 REFUSED_REQUESTS = [
-    (call_line(20, "memory_add", '{"content": ' + DEEP + "}"), None,
+    (call_line(20, "memory_add", '{"content": ' + DEEP + "}"), 20,
      "request: JSON nested too deeply to read; send a flatter one"),
     ('{"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "memory_add", '
      '"name": "memory_list", "arguments": {"content": "x"}}}', 21,
      'request: the key "name" appears twice in one object; send each key once'),
 ]
+
+
+#: lines nested past Python's parser (10,000 deep), and the id their refusal names: the
+#: top-level "id" when a string or an integer given once, else null (JSON-RPC's parse
+#: error of a request whose id cannot be read)
+DEEPER = "[" * 10_000 + "]" * 10_000
+DEEP_IDS = [
+    ('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "memory_add", '
+     '"arguments": {"x": ' + DEEPER + "}}}", 7),
+    ('{"jsonrpc": "2.0", "id": "req-\\"8\\", }", "method": "tools/call", "params": '
+     '{"arguments": {"x": ' + DEEPER + "}}}", 'req-"8", }'),
+    # after the deep part, spelled with an escape, and an "id" deeper down ignored
+    ('{"params": {"arguments": {"x": ' + DEEPER + ', "id": 5}}, "\\u0069d" : -9 , '
+     '"method": "tools/call", "jsonrpc": "2.0"}', -9),
+    ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/call", "params": {"x": '
+     + DEEPER + "}}", None),
+    ('{"jsonrpc": "2.0", "id": [[1]], "method": "tools/call", "params": {"x": '
+     + DEEPER + "}}", None),
+    ('{"jsonrpc": "2.0", "id": 1.5, "method": "tools/call", "params": {"x": '
+     + DEEPER + "}}", None),
+    ('{"jsonrpc": "2.0", "id": 10, "id": 11, "method": "tools/call", "params": {"x": '
+     + DEEPER + "}}", None),
+    ('{"jsonrpc": "2.0", "id": ' + "9" * 5000 + ', "method": "tools/call", "params": '
+     '{"x": ' + DEEPER + "}}", None),
+    ('[{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"x": ' + DEEPER
+     + "}}]", None),
+]
+
+
+@pytest.mark.parametrize(("line", "ident"), DEEP_IDS)
+def test_a_request_nested_past_pythons_parser_is_refused_naming_its_id(
+        line: str, ident: Any) -> None:
+    """The refusal of a line nested past Python's parser named no id (its parse failed),
+    so an MCP client waited for its own timeout: no answer matched its request. The id
+    is now read without the parser (one pass over the text); an id that is not a string
+    or an integer, or is given twice, is still null."""
+    json.loads(line.replace(DEEPER, "[]"), parse_int=str)  # JSON, but for its depth
+    refusal = mcp_server.read_refusal(line)
+    assert refusal is not None and refusal.answer == {"jsonrpc": "2.0", "id": ident, "error": {
+        "code": -32700, "message": "request: JSON nested too deeply to read; send a flatter "
+                                   "one"}}
+
+
+async def test_the_stdio_server_names_the_id_of_a_request_nested_past_pythons_parser(
+        tmp_path: Path) -> None:
+    """Over stdio (a real ``chatmem mcp``), each refusal names the id the line's
+    top-level object gives it (null for an object id), and the server keeps serving."""
+    async with raw_stdio(tmp_path) as raw:
+        for line, ident in DEEP_IDS[:4]:
+            await raw.send(line)
+            refused = await raw.answer()
+            assert refused["id"] == ident and "nested too deeply" in \
+                refused["error"]["message"], refused
+        added = await raw.call(3, "memory_add", '{"content": "still here"}')
+        assert added["id"] == 3 and not added["result"]["isError"], added
+
+
+async def test_an_sdk_client_gets_the_refusal_of_a_request_nested_past_pythons_parser(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The MCP SDK's own stdio client, whose request went out nested 10,000 deep, waited
+    for its timeout: the refusal's id was null. It now gets the error at once. (The
+    SDK's serializer writes nothing that deep: its request's ``content`` ``"DEEP"`` is
+    written so.)"""
+    written = JSONRPCRequest.model_dump_json
+
+    def deepened(self: JSONRPCRequest, **options: Any) -> str:
+        return written(self, **options).replace('"content":"DEEP"', '"content":' + DEEPER)
+
+    monkeypatch.setattr(JSONRPCRequest, "model_dump_json", deepened)
+    src = str(Path(chatmem.__file__).resolve().parents[1])
+    params = StdioServerParameters(command=sys.executable, args=server_args(tmp_path / "m.db"),
+                                   env={**get_default_environment(), "PYTHONPATH": src})
+    with (tmp_path / "server.log").open("w") as errlog, anyio.fail_after(90):
+        async with stdio_client(params, errlog=errlog) as (read, write), \
+                ClientSession(read, write) as client:
+            await client.initialize()
+            with pytest.raises(MCPError, match="nested too deeply"):
+                await client.call_tool("memory_add", {"content": "DEEP"},
+                                       read_timeout_seconds=20)
+            added = await client.call_tool("memory_add", {"content": "still here"})
+            assert not added.is_error, text_of(added)
 
 
 def check_refused(tool: str, answer: dict[str, Any], words: str) -> None:

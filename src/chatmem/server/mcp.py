@@ -57,6 +57,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -572,7 +573,8 @@ def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | Non
     A refusal inside a ``tools/call``'s ``arguments`` of one of ``tools`` is that tool's
     error (``isError``, ``Error executing tool <name>: <argument>: …``), as the tool's
     other refusals are; any other is JSON-RPC's parse error (-32700) naming
-    ``request``, with the request's id when it could be read. ``None``: the message is
+    ``request``, with the request's id when it could be read (a message nested past
+    Python's parser too: :func:`_top_level_id`). ``None``: the message is
     left to the SDK (JSON it cannot parse included: its own parse error)."""
     return _read(text, tools)[1]
 
@@ -583,11 +585,64 @@ def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal |
     try:
         message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer)
     except RecursionError:
-        return None, _refused(None, "request: JSON nested too deeply to read; send a "
-                                    "flatter one")
+        # its id read without the parser: a client waits for an answer to its own id
+        return None, _refused(_top_level_id(text), "request: JSON nested too deeply to "
+                                                   "read; send a flatter one")
     except ValueError:
         return None, None  # not JSON: the SDK's own parse error
     return message, _refusal_of(message, tools)
+
+
+#: :func:`_top_level_id`'s pieces of a JSON text: a whole string, the text between two
+#: strings, or a quote that begins no whole string
+_PIECES = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^"]+|"')
+#: the key "id", as JSON may write it
+_ID_KEY = re.compile(r'"(?:i|\\u0069)(?:d|\\u0064)"')
+#: what follows a key (the text up to the next string): its colon, then a value that is
+#: no string (group 1), up to the comma or the object's end after it; or nothing, when
+#: the value is the string that comes next
+_AFTER_KEY = re.compile(r'[ \t\n\r]*:[ \t\n\r]*(?:([^"\[\]{},: \t\n\r]+)[ \t\n\r]*[,}]|\Z)')
+_AFTER_VALUE = re.compile(r'[ \t\n\r]*[,}]')
+
+
+def _top_level_id(text: str) -> str | int | None:
+    """The ``id`` of the JSON-RPC request ``text`` holds, read without parsing it (a
+    line nested past Python's parser): the value of the key ``id`` of its top-level
+    object when the key is there once and its value is a JSON string or integer, else
+    ``None``. One pass, no recursion: strings are read whole and brackets counted
+    between them, so each string's depth is known; one at depth 1 followed by a colon
+    is a key of the top-level object."""
+    if not text.lstrip(" \t\n\r").startswith("{"):
+        return None
+    depth, ids, value = 0, 0, None
+    string: str | None = None  # the string just read, at depth 1
+    wanted = False  # the id's colon was read: its value is the next string
+    for m in _PIECES.finditer(text):
+        piece = m.group()
+        if piece[0] == '"':
+            if piece == '"' or depth < 1:
+                return None  # a string not ended, or one after the object
+            string = piece if depth == 1 else None
+            continue
+        if string is not None and wanted:
+            value, wanted = string if _AFTER_VALUE.match(piece) else "", False
+        elif string is not None and _ID_KEY.fullmatch(string) \
+                and piece.lstrip(" \t\n\r").startswith(":"):
+            ids += 1
+            after = _AFTER_KEY.match(piece)
+            value = "" if after is None else after.group(1)  # "": an object, a list
+            wanted = value is None
+        string = None
+        depth += piece.count("[") + piece.count("{") - piece.count("]") - piece.count("}")
+        if depth < 0:
+            return None
+    if depth or ids != 1 or not value or not text.rstrip(" \t\n\r").endswith("}"):
+        return None
+    try:
+        ident = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return ident if isinstance(ident, str) or type(ident) is int else None
 
 
 def _refusal_of(message: Any, tools: frozenset[str]) -> Refusal | None:
