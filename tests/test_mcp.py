@@ -1100,6 +1100,12 @@ REFUSED_ARGUMENTS = [
     ("memory_list", '{"limit": NaN}', "limit must be an integer, got NaN"),
     ("memory_recall", '{"query": "x", "top_k": Infinity}',
      "top_k must be an integer, got Infinity"),
+    # JSON, past a float's range: the SDK read infinity, and the schema said "got Infinity"
+    ("memory_recall", '{"query": "x", "top_k": 1e400}',
+     "top_k: got 1e400, a number too large; send a number between -1.7e308 and 1.7e308"),
+    ("memory_list", '{"limit": -2.5E+400}',
+     "limit: got -2.5E+400, a number too far below zero; send a number between -1.7e308 "
+     "and 1.7e308"),
 ]
 #: whole requests refused as JSON-RPC's parse error: (line, id, message)
 REFUSED_REQUESTS = [

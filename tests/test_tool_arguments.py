@@ -153,6 +153,48 @@ def test_the_http_api_refuses_in_the_same_words(api: httpx.Client) -> None:
         assert r.status_code == 422 and r.json()["error"]["message"] == said, r.text
 
 
+#: JSON text of numbers past a float's range (Python's json reads them as infinity), and
+#: how a refusal names them: as sent, not "Infinity"
+TOO_LARGE = [("1e400", "1e400, a number too large"),
+             ("-2.5E+400", "-2.5E+400, a number too far below zero"),
+             ("1" + "0" * 60 + "e400", "1" + "0" * 29 + "… (65 characters), a number too large")]
+
+
+async def test_a_number_past_a_floats_range_is_named_as_sent(
+        mem: Memory, api: httpx.Client) -> None:
+    """``"top_k": 1e400`` was refused as "got Infinity", which the model or user never
+    sent (Python's json reads it as infinity): the library's tool (arguments as JSON
+    text), POST /v1/tool (arguments as an object or as JSON text), and the HTTP API's own
+    bodies (/v1/recall, /v1/messages) now name the number as sent and what is wrong."""
+    caller = {"session_id": "s1"}
+    for number, shown in TOO_LARGE:
+        text = f'{{"query": "tea", "top_k": {number}}}'
+        said = f"memory_recall: top_k must be an integer, got {shown}"
+        with pytest.raises(InvalidInput) as info:
+            await mem.call_tool(text, caller)
+        assert str(info.value) == said
+        r = api.post("/v1/tool", json={"arguments": text, "caller": caller})
+        assert r.status_code == 400 and r.json()["error"]["message"] == said, r.text
+        for path, body, words in [  # written by hand: httpx writes no number past a float
+                ("/v1/tool", f'{{"caller": {{"session_id": "s1"}}, "arguments": {text}}}', said),
+                ("/v1/recall", text, f"top_k must be an integer, got {shown}"),
+                ("/v1/recall", f'{{"query": "tea", "min_score": {number}}}',
+                 f"min_score must be at {'most 1' if number[0] != '-' else 'least 0'}, "
+                 f"got {shown}"),
+                ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
+                                 f'"ts": {number}}}]}}',
+                 f"messages[0].ts must be an integer, got {shown}"),
+                ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
+                                 f'"metadata": {{"n": {number}}}}}]}}',
+                 f"messages[0].metadata.n: {shown} (use a finite number, a string or null)")]:
+            r = api.post(path, content=body, headers={"Content-Type": "application/json"})
+            assert r.status_code in (400, 422) and r.json()["error"]["message"] == words, \
+                (path, body[:80], r.text)
+    # Infinity and NaN (not JSON) are what was sent
+    with pytest.raises(InvalidInput, match="got Infinity$"):
+        await mem.call_tool('{"query": "tea", "top_k": Infinity}', caller)
+
+
 #: What a memory_recall may ask beyond this configuration's top_k (3) and window (1
 #: before, 2 after): more is clamped to it (arguments only narrow), so the schema allows
 #: it; the schema said maximum 3 and 2, which a model following it never sent.

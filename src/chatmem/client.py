@@ -101,7 +101,7 @@ from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
 from .recall.request import id_list
 from .recall.result import Hit, RecallResult
-from .refusals import as_given, describe
+from .refusals import WrittenNumber, as_given, describe, read_float
 from .retention import EffectiveRetention
 from .scopes import EffectiveScope
 
@@ -327,30 +327,11 @@ def _field(data: Any, key: str, default: Any) -> Any:
     return value
 
 
-class _Written(float):
-    """A number of the server's answer that a float cannot hold (past ±1.8e308, or the
-    ``NaN``/``Infinity`` JSON has not), read as Python's ``json`` reads it (infinity,
-    NaN) with :attr:`text`, the number as the server wrote it, for an error: Python's
-    ``inf`` is not what the server sent."""
-
-    text: str
-
-    def __new__(cls, text: str) -> _Written:
-        number = super().__new__(cls, text)
-        number.text = text
-        return number
-
-
-def _read_float(text: str) -> float:
-    """A JSON number with a fraction or an exponent (``json.loads``' ``parse_float``)."""
-    number = float(text)
-    return number if math.isfinite(number) else _Written(text)
-
-
 def _as_written(value: Any) -> str:
     """A bad value of the server's answer for an error: as :func:`describe` says it, a
-    number past a float's range as the server wrote it (shortened when long)."""
-    if isinstance(value, _Written):
+    number past a float's range (:class:`~chatmem.refusals.WrittenNumber`) as the server
+    wrote it (shortened when long)."""
+    if isinstance(value, WrittenNumber):
         text = value.text
     elif _whole(value) and not _finite(value):
         text = describe(value)  # an integer past a float: its digits, shortened
@@ -734,7 +715,7 @@ class AsyncClient:
                     params: Mapping[str, str] | None = None) -> Any:
         response = await self._send(method, path, body=body, params=params)
         try:
-            return response.json(parse_float=_read_float, parse_constant=_Written)
+            return response.json(parse_float=read_float, parse_constant=WrittenNumber)
         except (ValueError, RecursionError) as exc:  # nested past Python's stack
             err = self._unreadable(method, path, "the server's answer is not JSON" + (
                 " (nested too deeply)" if isinstance(exc, RecursionError) else ""))

@@ -15,7 +15,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from .errors import InvalidInput
-from .refusals import describe, short_repr, unknown_fields, unknown_keys
+from .refusals import WrittenNumber, describe, short_repr, unknown_fields, unknown_keys
 
 Role = Literal["user", "assistant", "system", "tool", "notice"]
 ROLES: frozenset[str] = frozenset({"user", "assistant", "system", "tool", "notice"})
@@ -330,6 +330,9 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
                 raise InvalidInput(f"{path}: integer out of the 64-bit range")
             spend(20, path)
         elif isinstance(v, float):
+            if isinstance(v, WrittenNumber):  # 1e400 in a JSON body
+                raise InvalidInput(f"{path}: {v.shown} (use a finite number, a string or "
+                                   "null)")
             if not math.isfinite(v):
                 raise InvalidInput(f"{path}: {v!r} is not a JSON number (use a finite "
                                    "number, a string or null)")

@@ -73,6 +73,8 @@ class _JsonRepr(_PythonRepr):
         return "null"
 
     def repr_float(self, x: float, level: int) -> str:
+        if isinstance(x, WrittenNumber):
+            return x.shown
         if not math.isfinite(x):
             raise _NotJson
         return repr(x)
@@ -90,6 +92,37 @@ class _JsonRepr(_PythonRepr):
         raise _NotJson
 
     repr_tuple = repr_set = repr_frozenset = repr_deque = repr_array = repr_instance
+
+
+class WrittenNumber(float):
+    """A JSON number a float cannot hold (past ±1.7976931348623157e308), read as
+    Python's ``json`` reads it (infinity) with :attr:`text`, the number as it was
+    written (also ``NaN``/``Infinity``, not JSON, when a reader takes them so), for an
+    error: ``1e400`` was sent, not ``Infinity`` (:func:`read_float`)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> WrittenNumber:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+    @property
+    def shown(self) -> str:
+        """The number as written, shortened when long, and what is wrong with it: ``1e400,
+        a number too large``; ``NaN`` and ``Infinity`` as they are."""
+        text = self.text if len(self.text) <= 40 else \
+            f"{self.text[:30]}… ({len(self.text)} characters)"
+        if not self.text[-1:].isdigit():  # NaN, Infinity
+            return text
+        return f"{text}, a number too {'large' if self > 0 else 'far below zero'}"
+
+
+def read_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent (``json.loads``' ``parse_float``): one
+    past a float's range is a :class:`WrittenNumber`, so a refusal says what was sent."""
+    number = float(text)
+    return number if math.isfinite(number) else WrittenNumber(text)
 
 
 _as_json = _JsonRepr()
@@ -195,6 +228,8 @@ def as_given(value: Any, limit: int = 80) -> str:
     """A value as it was sent (JSON: ``"5"`` keeps its quotes, as its type may be what
     is wrong), cut to ``limit`` characters for an error; a lone surrogate (``\\ud800``)
     as its escape, which the answer's UTF-8 can hold."""
+    if isinstance(value, WrittenNumber):
+        return value.shown
     try:
         text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
     except (ValueError, RecursionError):  # an integer past str(), a cycle, nested deep

@@ -25,6 +25,7 @@ from .refusals import (
     as_given,
     describe,
     one_of_each,
+    read_float,
     schema_errors,
     unknown_fields,
     unknown_keys,
@@ -244,7 +245,8 @@ def parse_tool_arguments(arguments: Mapping[str, Any] | str) -> ToolArguments:
         try:
             # a key named twice is refused, as the servers refuse it in a body: parsers
             # disagree on which one counts (:func:`~chatmem.refusals.one_of_each`)
-            arguments = json.loads(arguments, object_pairs_hook=one_of_each)
+            arguments = json.loads(arguments, object_pairs_hook=one_of_each,
+                                   parse_float=read_float)  # 1e400 named as sent
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"{TOOL_NAME} arguments are not valid JSON: {exc}") from None
         except DuplicateKey as exc:

@@ -120,6 +120,7 @@ from ..refusals import (
     describe,
     lone_surrogate,
     one_of_each,
+    read_float,
     schema_errors,
     unknown_fields,
 )
@@ -953,7 +954,9 @@ class _StrictJsonRequest(Request):
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), object_pairs_hook=one_of_each)
+            # a number past a float's range is named as sent (1e400), not Infinity
+            self._json = json.loads(await self.body(), object_pairs_hook=one_of_each,
+                                    parse_float=read_float)
         return self._json
 
 

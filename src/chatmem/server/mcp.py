@@ -85,7 +85,7 @@ from ..recall.render import (
     label_part,
     speaker_label,
 )
-from ..refusals import as_given, describe, schema_errors
+from ..refusals import WrittenNumber, as_given, describe, read_float, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, WHOLE_FLOAT, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
@@ -529,14 +529,18 @@ def _integer(text: str) -> int | _LongNumber:
     return _LongNumber(text) if limit and len(text.lstrip("-")) > limit else int(text)
 
 
-def _problem(value: Any) -> tuple[tuple[Any, ...], str] | None:
+def _problem(value: Any, numbers: bool = False) -> tuple[tuple[Any, ...], str] | None:
     """The first value of ``value`` chatmem refuses (an object naming a key twice, an
-    integer too long to read, nesting past :data:`JSON_MAX_DEPTH`): where (its path)
-    and what, in the HTTP API's words for a body. Walked without recursion: the
-    value may be nested as deep as Python's parser reads."""
+    integer too long to read, nesting past :data:`JSON_MAX_DEPTH`; with ``numbers``, a
+    number past a float's range in a tool's arguments, which the SDK reads as infinity):
+    where (its path) and what, in the HTTP API's words for a body. Walked without
+    recursion: the value may be nested as deep as Python's parser reads."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         item, path = stack.pop()
+        if numbers and isinstance(item, WrittenNumber) and path[:2] == ("params", "arguments"):
+            return path, (f"got {item.shown}; send a number between -1.7e308 and "
+                          "1.7e308")
         if len(path) >= JSON_MAX_DEPTH and isinstance(item, dict | list):
             return path, "JSON nested too deeply to read; send a flatter one"
         if isinstance(item, _Twice):
@@ -583,7 +587,8 @@ def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal |
     """The message ``text`` holds (``None``: not JSON) and :func:`read_refusal`'s answer,
     from one parse: a stdio line is counted (a request to answer) from the same."""
     try:
-        message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer)
+        message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer,
+                             parse_float=read_float)
     except RecursionError:
         # its id read without the parser: a client waits for an answer to its own id
         return None, _refused(_top_level_id(text), "request: JSON nested too deeply to "
@@ -647,17 +652,17 @@ def _top_level_id(text: str) -> str | int | None:
 
 def _refusal_of(message: Any, tools: frozenset[str]) -> Refusal | None:
     """:func:`read_refusal` of a parsed ``message``."""
-    found = _problem(message)
-    if found is None:
-        return None
-    path, what = found
     request = message if isinstance(message, dict) else {}
     ident = None if isinstance(request, _Twice) and request.key == "id" else request.get("id")
     ident = ident if isinstance(ident, str) or type(ident) is int else None
     params = request.get("params")
     name = params.get("name") if isinstance(params, dict) else None
-    if request.get("method") == "tools/call" and name in tools and ident is not None \
-            and path[:2] == ("params", "arguments"):
+    call = request.get("method") == "tools/call" and name in tools and ident is not None
+    found = _problem(message, numbers=call)
+    if found is None:
+        return None
+    path, what = found
+    if call and path[:2] == ("params", "arguments"):
         where = _field(path[2:3])
         said = f"{where}: {what}" if where else what
         result = CallToolResult(content=[TextContent(type="text", text=(
