@@ -1198,6 +1198,25 @@ async def test_an_sdk_client_gets_the_refusal_of_a_request_nested_past_pythons_p
             assert not added.is_error, text_of(added)
 
 
+def test_reading_a_request_takes_time_as_its_size_not_its_depth() -> None:
+    """Every request is read first (read_refusal), in the event loop that serves every
+    client: a tools/call of 1,000,000 numbers 190 levels deep (2 MB, under the HTTP
+    door's 4 MiB) took 19 s of it, each value's whole path copied and the integers read
+    one Python call each; every other client waited. It is now one step per list or
+    object (a path is written out only for the value refused), and integers are read by
+    the parser itself unless one is too long for it: well under a second here."""
+    line = call_line(1, "memory_add", '{"content": ' + "[" * 190 + "0, " * 1_000_000 + "0"
+                     + "]" * 190 + "}")
+    began = time.perf_counter()
+    assert mcp_server.read_refusal(line) is None
+    assert time.perf_counter() - began < 5
+    # what it refuses is still found, and named by its path
+    found = mcp_server.read_refusal(call_line(2, "memory_add", '{"content": [' + "0, " * 1000
+                                              + '{"a": [1, {"b": 1, "b": 2}]}]}'))
+    assert found is not None and found.said == (
+        'content: the key "b" appears twice in one object; send each key once')
+
+
 def check_refused(tool: str, answer: dict[str, Any], words: str) -> None:
     result = answer["result"]
     assert result["isError"], answer

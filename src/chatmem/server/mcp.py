@@ -529,30 +529,55 @@ def _integer(text: str) -> int | _LongNumber:
     return _LongNumber(text) if limit and len(text.lstrip("-")) > limit else int(text)
 
 
+#: What :func:`_problem` takes a step for: an object, a list, a number it may refuse (any
+#: other value is passed over in its container's step)
+_LOOKED_AT = frozenset({dict, list, _Twice, _LongNumber, WrittenNumber})
+
+
 def _problem(value: Any, numbers: bool = False) -> tuple[tuple[Any, ...], str] | None:
     """The first value of ``value`` chatmem refuses (an object naming a key twice, an
     integer too long to read, nesting past :data:`JSON_MAX_DEPTH`; with ``numbers``, a
     number past a float's range in a tool's arguments, which the SDK reads as infinity):
     where (its path) and what, in the HTTP API's words for a body. Walked without
-    recursion: the value may be nested as deep as Python's parser reads."""
-    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    recursion (the value may be nested as deep as Python's parser reads), one step per
+    object, list or such number, each knowing where it is by a link to its container's
+    place (a path is written out only for the value refused): each value's whole path,
+    copied, made a request of 2 MB take 19 s. A container none of whose values is one
+    to look at is passed over without a Python step per value."""
+    stack: list[tuple[Any, int, Any]] = [(value, 0, None)]
     while stack:
-        item, path = stack.pop()
-        if numbers and isinstance(item, WrittenNumber) and path[:2] == ("params", "arguments"):
-            return path, (f"got {item.shown}; send a number between -1.7e308 and "
-                          "1.7e308")
-        if len(path) >= JSON_MAX_DEPTH and isinstance(item, dict | list):
-            return path, "JSON nested too deeply to read; send a flatter one"
-        if isinstance(item, _Twice):
-            return path, (f"the key {as_given(item.key)} appears twice in one object; "
-                          "send each key once")
-        if isinstance(item, _LongNumber):
-            return path, ("a number with more digits than can be read (at most "
-                          f"{sys.get_int_max_str_digits()}); send a shorter number")
-        children = item.items() if isinstance(item, dict) else \
-            enumerate(item) if isinstance(item, list) else ()
-        stack.extend((v, (*path, k)) for k, v in reversed(list(children)))
+        item, depth, where = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= JSON_MAX_DEPTH:
+                return _path(where), "JSON nested too deeply to read; send a flatter one"
+            if isinstance(item, _Twice):
+                return _path(where), (f"the key {as_given(item.key)} appears twice in one "
+                                      "object; send each key once")
+            values = item.values() if isinstance(item, dict) else item
+            if not any(map(_LOOKED_AT.__contains__, map(type, values))):
+                continue  # none to look at (checked without a Python step each)
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            # an empty one is refused only for its depth
+            stack += [(v, depth + 1, (where, k)) for k, v in pairs if type(v) in _LOOKED_AT
+                      and (v or depth + 1 >= JSON_MAX_DEPTH)][::-1]
+        elif isinstance(item, _LongNumber):
+            return _path(where), ("a number with more digits than can be read (at most "
+                                  f"{sys.get_int_max_str_digits()}); send a shorter number")
+        elif numbers and isinstance(item, WrittenNumber) \
+                and _path(where)[:2] == ("params", "arguments"):
+            return _path(where), (f"got {item.shown}; send a number between -1.7e308 and "
+                                  "1.7e308")
     return None
+
+
+def _path(where: Any) -> tuple[Any, ...]:
+    """The keys to a value :func:`_problem` reached, from its link (``(its container's
+    link, its key)``, ``None`` at the top)."""
+    keys: list[Any] = []
+    while where is not None:
+        where, key = where
+        keys.append(key)
+    return tuple(keys[::-1])
 
 
 @dataclasses.dataclass
@@ -587,8 +612,14 @@ def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal |
     """The message ``text`` holds (``None``: not JSON) and :func:`read_refusal`'s answer,
     from one parse: a stdio line is counted (a request to answer) from the same."""
     try:
-        message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer,
-                             parse_float=read_float)
+        try:
+            message = json.loads(text, object_pairs_hook=_objects, parse_float=read_float)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer too long for int(): read again to find it
+            # (each integer read by a call of _integer made a long request's reading slow)
+            message = json.loads(text, object_pairs_hook=_objects, parse_int=_integer,
+                                 parse_float=read_float)
     except RecursionError:
         # its id read without the parser: a client waits for an answer to its own id
         return None, _refused(_top_level_id(text), "request: JSON nested too deeply to "
