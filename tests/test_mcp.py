@@ -30,7 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, JSONRPCRequest, TextContent
 
 import chatmem
-from chatmem import Memory, Message, Session
+from chatmem import Memory, Message, Session, refusals
 from chatmem import memory as memory_module
 from chatmem.config import Config
 from chatmem.embedding import Embedder
@@ -1215,6 +1215,23 @@ def test_reading_a_request_takes_time_as_its_size_not_its_depth() -> None:
                                               + '{"a": [1, {"b": 1, "b": 2}]}]}'))
     assert found is not None and found.said == (
         'content: the key "b" appears twice in one object; send each key once')
+
+
+def test_a_refusal_shows_a_large_value_without_walking_it_in_python() -> None:
+    """A tool's refusal shows the value sent, cut to 80 characters (``content must be a
+    string, got [[[0]], …``: refusals.as_given), but first walked all of it in Python
+    for a lone surrogate: memory_add's content as 700,000 small lists (4 MB, under the
+    HTTP door's limit) took 7 s of the event loop each of the three times the refusal
+    showed it (28 s in all before its answer, every other client waiting). The
+    surrogate is now found by encoding the JSON text, in C."""
+    value = [[[0]] for _ in range(700_000)]
+    began = time.perf_counter()
+    shown = refusals.as_given(value)
+    assert time.perf_counter() - began < 3
+    assert shown == json.dumps(value)[:79] + "…"
+    # one lone surrogate anywhere: the whole shown with escapes, as before
+    assert refusals.as_given(["中", *[0] * 1000, "x\ud800"]).startswith('["\\u4e2d", 0, 0')
+    assert refusals.as_given(["中"]) == '["中"]'
 
 
 def check_refused(tool: str, answer: dict[str, Any], words: str) -> None:

@@ -231,7 +231,13 @@ def as_given(value: Any, limit: int = 80) -> str:
     if isinstance(value, WrittenNumber):
         return value.shown
     try:
-        text = json.dumps(value, ensure_ascii=lone_surrogate(value) is not None, default=repr)
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+        try:
+            # a lone surrogate found by encoding, in C: walking the value for one in
+            # Python (lone_surrogate) took 7 s of a tool's refusal of 4 MB of lists
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(value, default=repr)
     except (ValueError, RecursionError):  # an integer past str(), a cycle, nested deep
         return describe(value)
     return text if len(text) <= limit else f"{text[:limit - 1]}…"
