@@ -272,11 +272,9 @@ async def test_an_https_endpoint_of_a_plain_http_service_is_a_setting_to_fix() -
     # which it is: the scheme was the fix
     with FakeOpenAI() as fake:
         url = fake.url.replace("http://", "https://", 1)
-        started = time.monotonic()
         d = await diagnose({"provider": "openai", "endpoint": url, "max_retries": 2},
                            env={})
     assert not d.ok and d.exit_code == EXIT_CONFIG and d.decision == "fail", d
     assert "TLS" in (d.error or "") and "http://" in (d.error or ""), d.error
     assert d.fix is not None and d.fix.startswith("embedding.endpoint"), d.fix
     assert "gave up after" not in (d.error or "")  # not retried
-    assert time.monotonic() - started < 5

@@ -905,7 +905,8 @@ async def test_a_slow_service_that_answers_each_request_is_not_past_the_deadline
         with pytest.raises(EmbeddingUnavailable) as err:
             await emb.embed_many([f"another text {i}" for i in range(8)])
         assert err.value.retry_decision == "defer"
-        assert time.monotonic() - started < 0.8 + 1.0 + 1.5
+        # before the service would have answered (10 s): not waited for
+        assert time.monotonic() - started < 9
     finally:
         await emb.aclose()
     service.default = Step(delay=0.4)
