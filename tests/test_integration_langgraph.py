@@ -38,6 +38,7 @@ from langgraph.store.memory import InMemoryStore
 import chatmem.testing
 from chatmem import Memory, Message, SyncMemory
 from chatmem.errors import InvalidInput, StoreClosed, StoreError
+from chatmem.extras import install_hint
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
@@ -1040,7 +1041,7 @@ def test_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_missing_langgraph_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "langgraph.store.base", None)
     monkeypatch.delitem(sys.modules, "chatmem.integrations.langgraph")
-    with pytest.raises(ImportError, match=r"pip install 'chatmem\[langgraph\]'"):
+    with pytest.raises(ImportError, match=re.escape(install_hint("langgraph"))):
         importlib.import_module("chatmem.integrations.langgraph")
 
 

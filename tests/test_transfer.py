@@ -29,6 +29,7 @@ from chatmem.cli import main
 from chatmem.client import Client
 from chatmem.embedding import Embedder
 from chatmem.errors import ChatmemError, InvalidInput
+from chatmem.extras import install_hint
 from chatmem.models import IndexState, Message, Session
 from chatmem.server.http import create_app
 from chatmem.store import Storage
@@ -194,8 +195,8 @@ _MSG1 = {"type": "message", "id": "m1", "session_id": "s", "content": "hi", "ts"
     ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 2,
                   "chatmem": "9.1.0"}), *_file()[1:]],
      "{file}: line 1: a chatmem-jsonl version 2 file, written by chatmem 9.1.0; this "
-     f"chatmem ({__version__}) reads version 1 only: upgrade chatmem (pip install -U "
-     "chatmem) to import it"),
+     f"chatmem ({__version__}) reads version 1 only: upgrade chatmem to import it (update "
+     f"chatmem's source, then: {install_hint(upgrade=True)})"),
     ([json.dumps({"type": "header", "format": "chatmem-jsonl", "version": 3,
                   "chatmem": "\x1b[2J"}), *_file()[1:]],
      "{file}: line 1: a chatmem-jsonl version 3 file; this chatmem "

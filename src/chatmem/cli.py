@@ -2708,7 +2708,9 @@ def _server_extra(what: str) -> None:
               "mcp": ("mcp", "fastapi", "uvicorn", "prometheus_client")}[what]
     missing = [m for m in needed if importlib.util.find_spec(m) is None]
     if missing:
-        fail(f"chatmem {what} needs {', '.join(missing)}: pip install 'chatmem[server]'")
+        from .extras import install_hint
+
+        fail(f"chatmem {what} needs {', '.join(missing)}: {install_hint('server')}")
 
 
 def load_keys(path: str | None) -> Any:

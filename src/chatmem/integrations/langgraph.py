@@ -86,6 +86,8 @@ from datetime import datetime, timezone
 from operator import itemgetter
 from typing import Any, Literal, TypeVar
 
+from chatmem.extras import install_hint
+
 try:
     from langgraph.store.base import (
         NOT_PROVIDED,
@@ -106,7 +108,7 @@ try:
     from langgraph.store.base.embed import get_text_at_path, tokenize_path
 except ImportError as exc:
     raise ImportError(
-        "chatmem.integrations.langgraph needs LangGraph: pip install 'chatmem[langgraph]'"
+        f"chatmem.integrations.langgraph needs LangGraph: {install_hint('langgraph')}"
     ) from exc
 
 from chatmem.config import MAX_TOP_K

@@ -1,4 +1,4 @@
-"""chatmem as a LlamaIndex memory block (``pip install 'chatmem[llamaindex]'``).
+"""chatmem as a LlamaIndex memory block (chatmem's ``llamaindex`` extra).
 
 :class:`ChatmemMemoryBlock` is a long-term block for LlamaIndex's
 ``llama_index.core.memory.Memory``: the messages that ``Memory`` flushes out of its
@@ -35,6 +35,8 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from ..extras import install_hint
+
 try:
     from llama_index.core.base.llms.types import (
         AudioBlock,
@@ -50,8 +52,8 @@ try:
     from llama_index.core.utils import get_tokenizer
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "chatmem.integrations.llamaindex needs LlamaIndex: pip install 'chatmem[llamaindex]' "
-        f"(llama-index-core>=0.14); {exc}") from exc
+        "chatmem.integrations.llamaindex needs LlamaIndex (llama-index-core>=0.14): "
+        f"{install_hint('llamaindex')}; {exc}") from exc
 
 from ..chat_format import TOOL_CALL_SOURCE, to_message
 from ..errors import InvalidInput

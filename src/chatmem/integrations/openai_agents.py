@@ -1,4 +1,4 @@
-"""chatmem for the OpenAI Agents SDK (``pip install 'chatmem[openai-agents]'``).
+"""chatmem for the OpenAI Agents SDK (chatmem's ``openai-agents`` extra).
 
 * :class:`ChatmemSession` is an Agents SDK ``Session`` (pass it as
   ``Runner.run(agent, input, session=...)``) that keeps the conversation in a chatmem
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..chat_format import TOOL_CALL_SOURCE
 from ..errors import InvalidInput, RecallUnavailable
+from ..extras import install_hint
 from ..models import MAX_CONTENT_CHARS, MAX_LABEL_CHARS, Message, Role, check_json, check_text
 from ..refusals import checked_number, describe
 from ..tool import TOOL_NAME, Caller
@@ -33,7 +34,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised without the extra installed
     raise ImportError(
         "chatmem.integrations.openai_agents needs the OpenAI Agents SDK (the openai-agents "
-        "package): pip install 'chatmem[openai-agents]'") from exc
+        f"package): {install_hint('openai-agents')}") from exc
 
 if TYPE_CHECKING:
     from agents import Agent

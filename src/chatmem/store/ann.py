@@ -2,8 +2,8 @@
 
 Exact search over the in-memory matrix is the reference and the default. Past
 ``AnnSettings.threshold`` vectors, an inverted-file index (faiss-cpu
-``IndexIVFScalarQuantizer`` with 8-bit codes, inner product, the optional extra
-``chatmem[ann]``) answers
+``IndexIVFScalarQuantizer`` with 8-bit codes, inner product, chatmem's optional
+``ann`` extra) answers
 unfiltered and broad queries. It scans the ``nprobe`` lists whose centroids
 are nearest to the query. (HNSW was measured and dropped: on a million
 LoCoMo-derived vectors it reached recall@10 0.73 at efSearch 256 and 0.80 at
@@ -57,6 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConfigError, StoreError
+from ..extras import install_hint
 from ..models import ScoredId
 from ..refusals import checked_number, describe
 from .matrix import VectorMatrix
@@ -147,8 +148,8 @@ def load_faiss() -> Any | None:
 
             _faiss_module = faiss
         except ImportError:
-            log.info("faiss-cpu is not installed (pip install 'chatmem[ann]'): "
-                     "search stays exact at every size")
+            log.info("faiss-cpu is not installed (%s): search stays exact at every size",
+                     install_hint("ann"))
             _faiss_module = None
     return _faiss_module
 

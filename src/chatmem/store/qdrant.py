@@ -75,6 +75,7 @@ import numpy.typing as npt
 
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import ChatmemError, ConfigError, InvalidInput, StoreClosed, StoreError
+from ..extras import install_hint
 from ..logwindow import LogWindow
 from ..models import MIN_TS, ScoredId, VectorEntry, filter_document
 from ..refusals import as_given, describe
@@ -559,7 +560,7 @@ class QdrantIndex:
         except ImportError:
             raise ConfigError(
                 f"vector URL {as_given(target.display, 200)} needs the Qdrant client: "
-                "pip install 'chatmem[qdrant]'"
+                f"{install_hint('qdrant')}"
             ) from None
         folder = target.client_kwargs.get("path")
         made: list[str] = []  # the folders local mode is about to make, outermost first
