@@ -771,3 +771,71 @@ def test_the_readme_example_runs_as_a_script_against_the_readme_keys(tmp_path: P
     assert out[0].endswith(" I prefer oat milk"), out
     assert out[1].startswith("changing settings needs an owner key") and out[1].endswith(
         " 403"), out
+
+
+def test_a_bad_session_id_is_refused_in_the_librarys_words(server: str, tmp_path: Path) -> None:
+    """get_session and upsert_session refused a bad session id (empty, not text, too
+    long) with words of their own (``session: a non-empty string is required``, for a
+    number and None alike) where the library names what is wrong; and upsert_session
+    sent a session the library refuses (an id of spaces, an unknown field) for the
+    server to answer in other words. They now check as the library does, nothing sent."""
+    from chatmem import SyncMemory
+
+    mem = SyncMemory.open(f"sqlite:///{tmp_path}/lib.db")
+    calls: list[tuple[str, Any]] = [
+        *[("get_session", bad) for bad in ("", 5, None, "x" * 600, "a\x00b")],
+        *[("upsert_session", bad) for bad in (
+            {"id": ""}, {"id": "   "}, {"id": 5}, {"id": "x" * 600}, {"resource_id": "r"},
+            {"id": "s", "bogus": 1}, Session(id=""), "s1")],
+    ]
+    try:
+        with Client(server, OWNER) as c:
+            for method, bad in calls:
+                with pytest.raises(InvalidInput) as lib:
+                    getattr(mem, method)(bad)
+                with pytest.raises(InvalidInput) as remote:
+                    getattr(c, method)(bad)
+                assert str(remote.value) == str(lib.value), (method, bad)
+                assert remote.value.http_status is None, (method, bad)  # nothing sent
+    finally:
+        mem.close()
+
+
+def test_a_query_or_flag_of_the_wrong_type_is_refused_as_the_library_refuses_it(
+        server: str, tmp_path: Path) -> None:
+    """A query holds text only: list(limit="5") and effective_scope(5) reached the server
+    as limit=5 and session "5" and were answered, where the library refuses both; a
+    limit out of range was refused by the server in other words (``limit must be at most
+    1000``); and erase and forget read dry_run by its truth (``dry_run="no"`` counted
+    without erasing, ``dry_run=0`` erased). Each is now refused before anything is sent,
+    in the library's words."""
+    from chatmem import SyncMemory
+
+    mem = SyncMemory.open(f"sqlite:///{tmp_path}/lib.db")
+    calls: list[tuple[str, Any]] = [
+        *[(f"list(limit={bad!r})", lambda m, bad=bad: m.list(session="s1", limit=bad))
+          for bad in ("5", True, 2.0, 0, 1001)],
+        *[(f"list(since={bad!r})", lambda m, bad=bad: m.list(since=bad))
+          for bad in ("5", True, -1, 10**20)],
+        ("list(until='9')", lambda m: m.list(until="9")),
+        ("list(session=5)", lambda m: m.list(session=5)),
+        ("sessions(limit='5')", lambda m: m.sessions(limit="5")),
+        ("sessions(limit=0)", lambda m: m.sessions(limit=0)),
+        ("sessions(after=5)", lambda m: m.sessions(after=5)),
+        ("effective_scope(5)", lambda m: m.effective_scope(5)),
+        ("effective_retention(5)", lambda m: m.effective_retention(5)),
+        *[(f"erase(dry_run={bad!r})", lambda m, bad=bad: m.erase(["m1"], dry_run=bad))
+          for bad in ("no", 0, 1, None)],
+        ("forget(dry_run='no')", lambda m: m.forget(session="s1", dry_run="no")),
+    ]
+    try:
+        with Client(server, OWNER) as c:
+            for name, call in calls:
+                with pytest.raises(InvalidInput) as lib:
+                    call(mem)
+                with pytest.raises(InvalidInput) as remote:
+                    call(c)
+                assert str(remote.value) == str(lib.value), name
+                assert remote.value.http_status is None, name  # nothing sent
+    finally:
+        mem.close()

@@ -436,8 +436,10 @@ CLIENT_CALLS: list[tuple[str, Callable[[Any], Awaitable[Any]], str]] = [
     ("list session 100,000 characters", lambda c: c.list_messages(session="x" * 100_000),
      "session is longer than 4096 characters"),
     ("list since past str()", lambda c: c.list_messages(since=10**5000),
-     "since: integer out of the 64-bit range"),
-    ("sessions limit past 64 bits", lambda c: c.sessions(limit=2**64), "limit: integer out"),
+     "since must be from 0 to 253402300799999 (milliseconds since 1970 up to the year "
+     "9999), got an integer of more than 4,300 digits"),
+    ("sessions limit past 64 bits", lambda c: c.sessions(limit=2**64),
+     "limit must be an integer from 1 to 1000, got 18446744073709551616"),
     # turn's parts were named messages (add's argument): 'messages: expected a Message or
     # a mapping, got list'; one mapping as turn[0], where Memory.context says turn
     ("context turn item a list", lambda c: c.context(["q", [[{"content": "x"}]]], session="s1"),

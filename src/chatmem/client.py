@@ -84,8 +84,8 @@ from .errors import (
     StoreError,
     Unauthorized,
 )
+from .memory import MAX_PAGE
 from .models import (
-    MAX_LABEL_CHARS,
     SESSION_TEXT_FIELDS,
     TOO_MUCH_TEXT,
     Erased,
@@ -94,8 +94,12 @@ from .models import (
     Session,
     as_stored_json,
     blank_labels_as_none,
+    check_flag,
     check_json,
+    check_label,
     check_text,
+    check_ts,
+    validate_session,
 )
 from .overview import SessionsPage, SessionSummary
 from .recall.period import Period
@@ -473,9 +477,7 @@ def _sequence(value: object, name: str) -> list[Any]:
 
 
 def _session_path(session: str) -> str:
-    if not isinstance(session, str) or not session:
-        raise InvalidInput("session: a non-empty string is required")
-    check_text(session, "session", max_chars=MAX_LABEL_CHARS)  # quote() needs UTF-8
+    check_label(session, "session")  # in the library's words; quote() needs UTF-8
     if "/" in session:  # the server decodes %2F before routing: no route would match
         raise InvalidInput(f"session {describe(session)}: the HTTP API cannot address a "
                            'session id holding "/" in /v1/sessions/{id}')
@@ -536,18 +538,25 @@ _MAX_QUERY_VALUE = 4096
 
 
 def _query(params: Mapping[str, Any]) -> dict[str, str]:
-    """Query parameters: ``None`` left out, integers as text."""
+    """Query parameters: ``None`` left out, integers as text. A value of the wrong type
+    is refused in the library's words (a query holds text only: ``limit="5"`` and
+    ``session=5`` reached the server as the same text as ``limit=5`` and ``session="5"``,
+    which the library refuses): ``since``/``until`` times, ``limit`` 1 to 1000 (as
+    :meth:`~chatmem.Memory.list_messages` and ``sessions`` check them), the rest text."""
     out: dict[str, str] = {}
     for k, v in params.items():
         if v is None:
             continue
-        if isinstance(v, bool) or not isinstance(v, (str, int)):
-            raise InvalidInput(f"{k}: expected a string or an integer, got {type(v).__name__}")
-        # a URL holds UTF-8 only, and httpx refuses one past 65,536 characters (every
-        # value here is a label, a time or a cursor: far shorter when good)
-        check_text(v if isinstance(v, str) else None, k, max_chars=_MAX_QUERY_VALUE)
-        if isinstance(v, int) and not -(2**63) <= v < 2**63:
-            raise InvalidInput(f"{k}: integer out of the 64-bit range")
+        if k in ("since", "until"):
+            check_ts(v, k)
+        elif k == "limit":
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_PAGE:
+                raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, got "
+                                   f"{describe(v)}")
+        else:
+            # a URL holds UTF-8 only, and httpx refuses one past 65,536 characters (every
+            # value here is a label or a cursor: far shorter when good)
+            check_text(v, k, max_chars=_MAX_QUERY_VALUE)
         out[k] = str(v)
     return out
 
@@ -792,7 +801,10 @@ class AsyncClient:
         returned) are taken, and others are refused (:class:`InvalidInput` naming
         ``session.settings``, nothing sent) rather than dropped; they are compared with
         the server's first (one more request). The scope and retention settings are
-        apart from it: :meth:`set_scope`, :meth:`set_retention`."""
+        apart from it: :meth:`set_scope`, :meth:`set_retention`. A session the library
+        refuses is refused in its words (:func:`~chatmem.models.validate_session`),
+        nothing sent."""
+        validate_session(session)
         fields = session.to_dict() if isinstance(session, Session) \
             else _mapping(session, "session")
         sid = fields.pop("id", None)
@@ -900,6 +912,7 @@ class AsyncClient:
         matched nothing (``not_found``): ``POST /v1/messages/delete``. ``dry_run``:
         erase nothing, count what would go. Owner keys only. Over 1000 ids go in
         several requests."""
+        check_flag(dry_run, "dry_run")  # "no" or 0 read as true or false: refused
         wanted = _ids(ids)
         erased = Erased()
         for start in range(0, len(wanted), IDS_PER_REQUEST):
@@ -915,6 +928,7 @@ class AsyncClient:
         """Erase everything of one speaker, session or resource (exactly one) and say
         what went, per kind: ``POST /v1/forget``. ``dry_run``: erase nothing, count
         what would go. Owner keys only."""
+        check_flag(dry_run, "dry_run")
         return await self._call(
             "POST", "/v1/forget", _erased,
             body=_drop_none({"speaker_id": speaker_id, "session": session,
