@@ -449,6 +449,15 @@ def test_a_store_that_cannot_open_stops_the_server_at_start(tmp_path: Path) -> N
     (["retention", "set", "--db", "q.db", "--session", "s1", "3", "4"],
      "error: an extra argument '4' after DAYS '3': chatmem retention set takes one DAYS; "
      "remove it (see chatmem retention set --help)"),
+    # cut as a refused option value is (typed_repr): past 60 characters, the first 40 and
+    # the length, so a text pasted by mistake is seen for what it is (it was cut at 40
+    # characters, its length not said)
+    (["recall", "--db", "q.db", "a", "w" * 5000], "error: an extra argument '" + "w" * 40
+     + "'… (5,000 characters) after QUERY 'a': chatmem recall takes one QUERY; remove it, "
+     "or quote words meant as one QUERY (see chatmem recall --help)"),
+    (["recall", "--db", "q.db", "q" * 50, "b"], "error: an extra argument 'b' after QUERY '"
+     + "q" * 50 + "': chatmem recall takes one QUERY; remove it, or quote words meant as "
+     "one QUERY (see chatmem recall --help)"),
     (["list", "--db", "q.db", ""], "error: an extra argument '': chatmem list takes "
      "options only; remove it, or give it after the option it is a value of (see chatmem "
      "list --help)"),

@@ -408,16 +408,11 @@ class _KnowsItsCommand(click.Command):
         return rest
 
 
-def _quoted(value: str) -> str:
-    """An argument as an error line shows it: quoted (an empty one is seen), and cut
-    short (it may be a whole text)."""
-    return repr(value) if len(value) <= 40 else f"{value[:40]!r}…"
-
-
 def _extra_arguments(ctx: click.Context, extra: list[str]) -> str:
     """The one line refusing the arguments ``extra`` that the command ``ctx`` runs does
     not take: each shown, what the command takes, and the fix."""
-    shown = ", ".join(map(_quoted, extra))
+    # several may be shown in the line: each cut to 40 characters when it is longer than 60
+    shown = ", ".join(typed_repr(value, 60) for value in extra)
     what, them, are = (f"an extra argument {shown}", "it", "it is a value") \
         if len(extra) == 1 else (f"extra arguments {shown}", "them", "they are values")
     takes = [p for p in ctx.command.params if isinstance(p, click.Argument)]
@@ -429,7 +424,7 @@ def _extra_arguments(ctx: click.Context, extra: list[str]) -> str:
     given = _typed(ctx, takes[0], None)
     # a text may be words the shell split (no quotes); a number or a name seldom is
     words = f", or quote words meant as one {named}" if takes[0].type is click.STRING else ""
-    return (f"{what} after {named}{'' if given is None else f' {_quoted(given)}'}: "
+    return (f"{what} after {named}{'' if given is None else f' {typed_repr(given, 60)}'}: "
             f"{ctx.command_path} takes one {named}; remove {them}{words}")
 
 
