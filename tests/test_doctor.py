@@ -20,6 +20,7 @@ from chatmem.config import Config
 from chatmem.embedding import Diagnosis, diagnose
 from chatmem.embedding.doctor import EXIT_CONFIG, EXIT_OK, EXIT_UNAVAILABLE
 from chatmem.server.http import create_app
+from fake_embedding_service import fresh_service
 from fake_embeddings import FakeOpenAI
 from servers import running
 
@@ -278,3 +279,29 @@ async def test_an_https_endpoint_of_a_plain_http_service_is_a_setting_to_fix() -
     assert "TLS" in (d.error or "") and "http://" in (d.error or ""), d.error
     assert d.fix is not None and d.fix.startswith("embedding.endpoint"), d.fix
     assert "gave up after" not in (d.error or "")  # not retried
+
+
+@pytest.mark.parametrize("path", ["/api/embeddings", "/api/embed", "/api/embeddings/"])
+async def test_an_ollama_endpoint_copied_with_its_api_path_is_taken_as_the_server(
+        path: str) -> None:
+    # an endpoint copied from Ollama's documentation (…/api/embeddings) was joined as
+    # …/api/embeddings/api/embed, which Ollama answers 404; doctor's url showed it
+    with fresh_service() as service:
+        d = await diagnose(service.config("ollama", key=None, path=path), env={})
+        assert {r.path for r in service.requests} == {"/api/embed"}, service.requests
+    assert d.ok and d.exit_code == EXIT_OK, d
+    assert d.endpoint == service.url
+    assert d.endpoint_note is not None and path.rstrip("/") in d.endpoint_note
+    assert f"{service.url}/api/embed" in d.endpoint_note
+    assert any(line.split() == ["note", *d.endpoint_note.split()] for line in d.lines())
+
+
+def test_doctor_takes_an_ollama_endpoint_with_its_api_path_from_the_command_line() -> None:
+    with fresh_service() as service:
+        out = CliRunner().invoke(main, ["doctor", "--provider", "ollama", "--endpoint",
+                                        f"{service.url}/api/embeddings", "--json"],
+                                 env={"CHATMEM_CONFIG": None})
+        assert {r.path for r in service.requests} == {"/api/embed"}
+    assert out.exit_code == EXIT_OK, out.output
+    report = json.loads(out.output)
+    assert report["endpoint"] == service.url and "/api/embeddings" in report["endpoint_note"]

@@ -70,6 +70,9 @@ class Diagnosis:
     warm_latency_ms: float | None = None
     #: Base URL of a remote provider, redacted.
     endpoint: str | None = None
+    #: How the provider took ``embedding.endpoint``, when not as written (an Ollama
+    #: endpoint ending in ``/api/embed``: the address before it), redacted.
+    endpoint_note: str | None = None
     #: Where the API key came from: ``embedding.api_key``, the environment variable's
     #: name, or None (no key). Never the key.
     key_from: str | None = None
@@ -110,7 +113,8 @@ class Diagnosis:
                                  f"{self.warm_latency_ms:.0f} ms (second call)")]
         if self.endpoint is not None:
             key = f"from {self.key_from}" if self.key_from else "none"
-            rows += [("endpoint", self.endpoint), ("api key", key)]
+            rows += [("endpoint", self.endpoint), ("note", self.endpoint_note),
+                     ("api key", key)]
         for f in self.model_files:
             rows.append(("model file", f))
         rows += [("cache", self.cache), ("batch size", self.batch_size)]
@@ -166,7 +170,9 @@ async def diagnose(config: EmbeddingConfig | Mapping[str, Any] | str | None = No
                        model_files=prov.files if isinstance(prov, LocalProvider | AutoProvider)
                        else (),
                        endpoint=scrub(prov.redacted_endpoint)
-                       if isinstance(prov, RemoteProvider) else base.endpoint)
+                       if isinstance(prov, RemoteProvider) else base.endpoint,
+                       endpoint_note=scrub(prov.endpoint_note)
+                       if isinstance(prov, RemoteProvider) else None)
         budget = deadline if deadline is not None else cfg.query_deadline
         try:
             started = time.perf_counter()

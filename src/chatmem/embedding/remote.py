@@ -104,6 +104,9 @@ class RemoteProvider:
     sends_dimensions: ClassVar[bool] = False
     #: Requests in flight at once from one process's indexer, unless configured.
     default_concurrency: ClassVar[int] = 4
+    #: What became of ``embedding.endpoint``, when the provider took it otherwise than
+    #: as written (``chatmem doctor`` shows it); redacted.
+    endpoint_note: str | None = None
 
     def __init__(self, settings: RemoteSettings, *,
                  transport: httpx.AsyncBaseTransport | None = None,
