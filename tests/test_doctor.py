@@ -20,7 +20,7 @@ from chatmem.config import Config
 from chatmem.embedding import Diagnosis, diagnose
 from chatmem.embedding.doctor import EXIT_CONFIG, EXIT_OK, EXIT_UNAVAILABLE
 from chatmem.server.http import create_app
-from fake_embedding_service import fresh_service
+from fake_embedding_service import Step, fresh_service
 from fake_embeddings import FakeOpenAI
 from servers import running
 
@@ -305,3 +305,21 @@ def test_doctor_takes_an_ollama_endpoint_with_its_api_path_from_the_command_line
     assert out.exit_code == EXIT_OK, out.output
     report = json.loads(out.output)
     assert report["endpoint"] == service.url and "/api/embeddings" in report["endpoint_note"]
+
+
+@pytest.mark.parametrize("body, fix", [
+    ({"error": "\"llama3\" does not support embeddings"}, "is not an embedding model"),
+    ({"error": "model \"llama3\" not found, try pulling it first"}, "ollama pull llama3"),
+])
+async def test_a_chat_model_answered_with_500_is_a_setting_to_fix(body: dict, fix: str
+                                                                  ) -> None:
+    # Ollama answers a chat model named as embedding model with HTTP 500: doctor said
+    # exit 1, "none: the service failed (HTTP 500); try later"
+    with fresh_service() as service:
+        service.default = Step(status=500, body=body)
+        d = await diagnose(service.config("ollama", key=None, model="llama3"), env={})
+        assert len(service.requests) == 1
+    assert not d.ok and d.exit_code == EXIT_CONFIG and d.decision == "fail", d
+    assert d.status == 500 and body["error"].split('"')[1] in (d.error or "")
+    assert d.fix is not None and d.fix.startswith("embedding.model") and fix in d.fix, d.fix
+    assert any(line.startswith("  fix          embedding.model") for line in d.lines())

@@ -940,3 +940,39 @@ async def test_an_error_answered_with_200_is_quoted(service: FakeEmbeddingServic
     assert err.value.retry_decision == "invalid"
     assert 'the service answered an error: {"message": "model \\"nomic\\" not found' \
         in err.value.reason, err.value.reason
+
+
+CHAT_MODEL = {"error": "\"llama3\" does not support embeddings"}
+NOT_PULLED = {"error": "model \"llama3\" not found, try pulling it first"}
+
+
+@pytest.mark.parametrize("provider, path, status, body, fix", [
+    ("ollama", "", 500, CHAT_MODEL, "is not an embedding model"),
+    ("ollama", "", 400, CHAT_MODEL, "is not an embedding model"),
+    ("ollama", "", 500, NOT_PULLED, "ollama pull llama3"),
+    ("ollama", "", 404, NOT_PULLED, "ollama pull llama3"),
+    # Ollama's /v1 wraps the same words as OpenAI does
+    ("openai", "/v1", 500, {"error": {"message": CHAT_MODEL["error"], "type": "api_error"}},
+     "is not an embedding model"),
+])
+async def test_a_model_that_cannot_embed_is_a_setting_not_an_outage(
+        service: FakeEmbeddingService, provider: str, path: str, status: int,
+        body: dict[str, Any], fix: str) -> None:
+    # Ollama answers a chat model named as embedding model with HTTP 500: it was retried
+    # as an outage (decision defer, "try later"), the same answer at every attempt
+    service.default = Step(status=status, body=body)
+    emb = Embedder.from_config(service.config(provider, path=path, model="llama3",
+                                              max_retries=2))
+    try:
+        with pytest.raises(EmbeddingUnavailable) as err:
+            await emb.embed_one("a text")
+    finally:
+        await emb.aclose()
+    assert (err.value.retry_decision, err.value.status) == ("fail", status), err.value
+    assert len(service.requests) == 1  # not retried
+    reason = err.value.reason
+    assert "embedding.model" in reason and fix in reason, reason
+    assert "llama3" in reason and ("does not support embeddings" in reason
+                                   or "try pulling it first" in reason), reason
+    assert "test-key-0000" not in str(err.value)
+

@@ -14,7 +14,8 @@ Exit codes (:attr:`Diagnosis.exit_code`, used by ``chatmem doctor``):
   rate-limiting (429, ``Retry-After`` cooldown), or answering something that is
   not vectors. Nothing in the configuration is known to be wrong; try later;
 * 2 — the configuration is wrong: an invalid or missing setting, no API key, a
-  key or model the service refused (401, 403, 404, 400, 422), a size the model
+  key or model the service refused (401, 403, 404, 400, 422; a model it says cannot
+  embed or is not pulled, at any status: Ollama's 500), a size the model
   cannot give, a local model that is not installed. :attr:`Diagnosis.fix`
   names the setting.
 """
@@ -31,7 +32,7 @@ from ..config import EmbeddingConfig, embedding_config
 from ..errors import ChatmemError, EmbeddingUnavailable
 from .auto import AutoProvider
 from .embedder import Embedder
-from .http import is_secret_header, redact_url, secret_pattern
+from .http import is_secret_header, model_problem, redact_url, secret_pattern
 from .local import LocalProvider
 from .registry import PROVIDERS, provider_key
 from .remote import RemoteProvider
@@ -233,6 +234,9 @@ def _classify(exc: ChatmemError, cfg: EmbeddingConfig,
     status, decision = exc.status, exc.retry_decision
     if "no API key" in text:
         return EXIT_CONFIG, key_setting
+    fix = model_problem(text, cfg.model) if decision == "fail" else None
+    if fix is not None:  # a chat model, a model not pulled: at any status (Ollama's 500)
+        return EXIT_CONFIG, fix
     if status in (401, 403):
         return EXIT_CONFIG, f"{key_setting}: the service refused the key (HTTP {status})"
     if status == 404:

@@ -389,6 +389,13 @@ class HttpClient:
                         " (HTTP redirects are not followed, so that the key goes to the "
                         "configured endpoint only): set embedding.endpoint to the address "
                         "the service moved to", url=full_url, status=status, decision="fail")
+                fix = model_problem(response.text, self.model)
+                if fix is not None:
+                    # the model named cannot embed: no outage (Ollama answers a chat model
+                    # with 500), the same at every attempt, and doctor said "try later"
+                    raise self.error(f"the service cannot embed with this model (HTTP "
+                                     f"{status}: {snippet(response.text)}): {fix}",
+                                     url=full_url, status=status, decision="fail")
                 if status < 500 and status not in RETRYABLE_STATUS:
                     raise self.error(f"rejected: {snippet(response.text)}", url=full_url,
                                      status=status, decision="fail")
@@ -412,6 +419,24 @@ class HttpClient:
                                  status=status, decision="defer")
             await asyncio.sleep(wait)
             attempt += 1
+
+
+def model_problem(text: str, model: str) -> str | None:
+    """The fix when a service's error ``text`` says the model named cannot embed, at any
+    status, else None. Ollama's words (its own API and its ``/v1``): a chat model is
+    answered ``"llama3" does not support embeddings`` (HTTP 500 from the model runner of
+    older versions, 400 from newer ones), a model not pulled ``model "x" not found, try
+    pulling it first`` (404). The first was retried as an outage (decision defer) and
+    ``chatmem doctor`` said "try later"."""
+    said = text.lower()
+    shown = snippet(model)
+    if "does not support embedding" in said:
+        return (f"embedding.model: {shown} is not an embedding model; set embedding.model "
+                "to one (with Ollama: ollama pull nomic-embed-text)")
+    if "try pulling it first" in said:
+        return (f"embedding.model: the service has no model {shown}; pull it (ollama pull "
+                f"{shown}), or set embedding.model to a model it has")
+    return None
 
 
 def _tls_failure(exc: BaseException) -> str | None:
@@ -456,5 +481,5 @@ def snippet(text: str) -> str:
     return text if len(text) <= BODY_SNIPPET_CHARS else text[:BODY_SNIPPET_CHARS] + "…"
 
 
-__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "redact_url",
-           "secret_pattern", "snippet"]
+__all__ = ["COOLDOWNS", "CooldownBook", "HttpClient", "is_secret_header", "model_problem",
+           "redact_url", "secret_pattern", "snippet"]
