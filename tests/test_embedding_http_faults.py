@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
+import json
 import logging
 import time
 import uuid
@@ -976,3 +977,32 @@ async def test_a_model_that_cannot_embed_is_a_setting_not_an_outage(
                                    or "try pulling it first" in reason), reason
     assert "test-key-0000" not in str(err.value)
 
+
+@pytest.mark.parametrize("provider, path, key", [("ollama", "", "embeddings"),
+                                                 ("openai", "/v1", "embedding")])
+async def test_an_answer_naming_a_key_twice_is_refused(service: FakeEmbeddingService,
+                                                       provider: str, path: str,
+                                                       key: str) -> None:
+    # {"embeddings": [[…]], "embeddings": [[…]]} was taken as its last key: which one
+    # counts is the reader's choice (most keep the last, some the first)
+    one, other = json.dumps([[0.5, 0.25, 0.125]]), json.dumps([[0.125, 0.25, 0.5]])
+    if provider == "ollama":
+        raw = f'{{"model": "m", "embeddings": {one}, "embeddings": {other}}}'
+    else:
+        raw = (f'{{"object": "list", "data": [{{"index": 0, "embedding": {one[1:-1]}, '
+               f'"embedding": {other[1:-1]}}}], "model": "m"}}')
+    service.default = Step(body=raw)
+    err = await refusal(service.config(provider, path=path))
+    assert err.retry_decision == "invalid"
+    assert f'unexpected answer shape (the key "{key}" is given twice' in err.reason, err.reason
+
+
+async def refusal(config: dict[str, Any]) -> EmbeddingUnavailable:
+    """The error of embedding one text with ``config``, which must fail."""
+    emb = Embedder.from_config(config)
+    try:
+        with pytest.raises(EmbeddingUnavailable) as err:
+            await emb.embed_one("a text")
+    finally:
+        await emb.aclose()
+    return err.value

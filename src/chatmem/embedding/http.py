@@ -11,8 +11,8 @@ answer, or raises :class:`~chatmem.errors.EmbeddingUnavailable` with a
   again later (the indexer reschedules; recall degrades to full text).
 * ``cooldown``: the service asked us to wait (``Retry-After``) and that time has
   not passed for this (provider, endpoint, model): failed fast, no request sent.
-* ``invalid``: the service answered 2xx with something that is not JSON, or a body
-  that cannot be decoded (a broken gzip stream).
+* ``invalid``: the service answered 2xx with something that is not JSON, JSON naming
+  a key twice in one object, or a body that cannot be decoded (a broken gzip stream).
 
 Rules of one call: each attempt has its own timeout (``timeout``, 30 s) for the
 whole exchange (connect, send, every read), cut short by the deadline; the
@@ -55,6 +55,7 @@ from .._aio import wait_within
 from .._http import AnswerTooLarge, parse_retry_after, read_bounded
 from ..config import SECRET_QUERY_PARAMS
 from ..errors import EmbeddingUnavailable
+from ..refusals import DuplicateKey, describe, one_of_each
 
 #: Query parameters whose values are secrets (Gemini's ``?key=``, and common others).
 SECRET_PARAMS = SECRET_QUERY_PARAMS
@@ -370,7 +371,14 @@ class HttpClient:
                                attempt + 1)
                 if 200 <= status < 300:
                     try:
-                        return response.json()
+                        # a key given twice ({"embeddings": […], "embeddings": […]}) was
+                        # taken as its last: parsers disagree on which one counts
+                        return response.json(object_pairs_hook=one_of_each)
+                    except DuplicateKey as exc:
+                        raise self.error(f"unexpected answer shape (the key "
+                                         f"{snippet(describe(exc.args[0]))} is given twice "
+                                         "in one object)", url=full_url, status=status,
+                                         decision="invalid") from None
                     # RecursionError: arrays nested past Python's stack ("[[[[…", within
                     # the size bound) were a crash of the call, decision fail, not the
                     # service's bad answer
