@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -1374,3 +1375,62 @@ async def test_a_body_past_the_limit_is_refused_and_its_connection_ended(
             assert b"connection: close" in top.lower(), top
             assert json.loads(body)["error"]["message"] == words, body
             assert sent < most // 4, (status, chunked, sent)
+
+
+async def test_a_heavy_body_is_read_without_holding_the_other_clients(tmp_path: Path) -> None:
+    """Each body is read first (read_refusal) and a tool's refusal shows the value sent;
+    both ran in the event loop, so 4 MB of tiny lists held every other client of the
+    HTTP door for seconds (14 s on a loaded machine). A large body is now read, and a
+    refusal's value shown, in a worker thread: a small request sent after the heavy one
+    is answered first."""
+    heavy = call_line(2, "memory_add", '{"content": [' + "[0], " * 800_000
+                      + '{"a": 1, "a": 2}]}').encode()
+    assert len(heavy) < 4 << 20
+    async with mcp_over_http(tmp_path) as port:
+        head = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json"
+                b"\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: "
+                b"2025-06-18\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                % (port, len(heavy)))
+        sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        try:
+            await asyncio.to_thread(sock.sendall, head + heavy)
+            await asyncio.sleep(0.3)  # the heavy body is read by now
+            url = f"http://127.0.0.1:{port}{HTTP_PATH}"
+            headers = {**MCP_HEADERS, "Mcp-Protocol-Version": "2025-06-18"}
+            async with httpx.AsyncClient(timeout=60) as client:
+                small = await client.post(url, content=call_line(3, "memory_list", "{}"),
+                                          headers=headers)
+            assert small.status_code == 200, small.text
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):  # the heavy one's answer is still to come
+                sock.recv(1)
+            sock.setblocking(True)
+            answer = await asyncio.to_thread(_answer_of, sock)
+        finally:
+            sock.close()
+    body = json.loads(answer.partition(b"\r\n\r\n")[2])
+    check_refused("memory_add", body,
+                  'content: the key "a" appears twice in one object; send each key once')
+
+
+async def test_a_tools_refusal_shows_the_value_sent_outside_the_event_loop(
+        bow_embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tool's refusal shows the value sent (``content must be a string, got [[0], …``),
+    which for 4 MB of tiny lists held the event loop, and every client of the server,
+    for as long as it took: it is now written in a worker thread."""
+    threads: list[threading.Thread] = []
+
+    def recorded(*args: Any, **kwargs: Any) -> str:
+        threads.append(threading.current_thread())
+        return refusals.schema_errors(*args, **kwargs)
+
+    monkeypatch.setattr(mcp_server, "schema_errors", recorded)
+
+    async def open_memory() -> Memory:
+        return await Memory.open("memory://", embedder=bow_embedder)
+
+    server = create_server(open_memory, session="alice-dm")
+    async with Client(server) as client:
+        refused = await client.call_tool("memory_add", {"content": [[0]] * 1000})
+    assert refused.is_error and "content must be a string, got [[0], [0]" in text_of(refused)
+    assert threads and threading.main_thread() not in threads
