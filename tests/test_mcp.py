@@ -1434,3 +1434,36 @@ async def test_a_tools_refusal_shows_the_value_sent_outside_the_event_loop(
         refused = await client.call_tool("memory_add", {"content": [[0]] * 1000})
     assert refused.is_error and "content must be a string, got [[0], [0]" in text_of(refused)
     assert threads and threading.main_thread() not in threads
+
+
+def peak_memory_kb(pid: int) -> int:
+    """The most memory process ``pid`` has held (Linux: VmHWM), 0 where unknown."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^VmHWM:\s*(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
+async def test_a_stdio_line_over_the_http_doors_limit_is_refused_unread(
+        tmp_path: Path) -> None:
+    """A stdio line had no length limit: a 64 MB line was read whole (and more than
+    that of the server's memory) before the SDK read it. A line over the HTTP door's
+    body limit (4 MiB) is now refused as that door refuses such a body, naming the id
+    when the line's start gives it, its rest dropped as it comes; the next lines are
+    served."""
+    words = "request line over 4194304 bytes; send a smaller request"
+    async with raw_stdio(tmp_path) as raw:
+        refused = await raw.call(2, "memory_add", '{"content": "' + "x" * (5 << 20) + '"}')
+        assert refused == {"jsonrpc": "2.0", "id": 2,
+                           "error": {"code": -32600, "message": words}}
+        before = peak_memory_kb(raw.proc.pid)
+        # its id after the long part: not read
+        await raw.send('{"jsonrpc": "2.0", "method": "tools/call", "params": {"x": "'
+                       + "y" * (64 << 20) + '"}, "id": 3}')
+        assert await raw.answer() == {"jsonrpc": "2.0", "id": None,
+                                      "error": {"code": -32600, "message": words}}
+        assert peak_memory_kb(raw.proc.pid) - before < 32 << 10
+        added = await raw.call(4, "memory_add", '{"content": "still here"}')
+        assert added["id"] == 4 and not added["result"]["isError"], added

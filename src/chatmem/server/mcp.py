@@ -70,7 +70,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
@@ -1020,6 +1020,29 @@ def store_url(url: str, keys: KeyTable | None) -> str:
     return url.replace("{namespace}", namespaces[0])
 
 
+#: The longest line the stdio transport reads (without its line end): the HTTP door's
+#: body limit (the SDK's); a longer one is refused, its rest dropped unread
+MAX_LINE_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
+#: how much of a longer line is kept to read its id from (:func:`_leading_id`)
+LINE_HEAD_BYTES = 4096
+#: JSON-RPC's code for a request refused unread (as the HTTP door's 413)
+INVALID_REQUEST = -32600
+_WS = r"[ \t\n\r]*"
+#: a JSON object's start up to its key "id" and that key's value (a string without
+#: escapes or an integer: group 1), after keys whose values are such strings, numbers,
+#: true, false or null
+_LEADING_ID = re.compile(
+    rf'{_WS}\{{(?:{_WS}"[^"\\]*"{_WS}:{_WS}(?:"[^"\\]*"|[-+.0-9eE]+|true|false|null){_WS},)*?'
+    rf'{_WS}"id"{_WS}:{_WS}("[^"\\]*"|-?[0-9]{{1,100}}){_WS}[,}}]')
+
+
+def _leading_id(head: bytes) -> str | int | None:
+    """The id of the request whose line begins with ``head``, when the top-level
+    object's first keys give it (read without the rest of the line), else ``None``."""
+    found = _LEADING_ID.match(head.decode("utf-8", "replace"))
+    return None if found is None else json.loads(found.group(1))
+
+
 class StdinLines:
     """The stdio transport's input: the lines of file descriptor 0, read in the event
     loop. The SDK reads stdin in a worker thread, which a stop cannot interrupt: a
@@ -1051,6 +1074,8 @@ class StdinLines:
         #: searched from its start for each, and copied whole: 30 s for 64 MB)
         self._searched = 0
         self._eof = False
+        #: the start of a line over :data:`MAX_LINE_BYTES` whose rest is being dropped
+        self._skipped: bytes | None = None
         self._readable: asyncio.Future[None] | None = None
         self._answer: asyncio.Future[None] | None = None
         self._requests = 0
@@ -1084,7 +1109,22 @@ class StdinLines:
         while not self.stopped:
             end = self._buffer.find(b"\n", self._searched) + 1
             self._searched = len(self._buffer)
-            if end or (self._eof and self._buffer):
+            if self._skipped is not None \
+                    or (end - 1 if end else len(self._buffer)) > MAX_LINE_BYTES:
+                # a line over the HTTP door's body limit: its start kept (to read its id
+                # from), the rest dropped as it comes (read whole, a 64 MB line took
+                # 64 MB and more of the server)
+                if self._skipped is None:
+                    self._skipped = bytes(self._buffer[:LINE_HEAD_BYTES])
+                if end or self._eof:
+                    del self._buffer[:end or len(self._buffer)]
+                    self._searched = 0
+                    head, self._skipped = self._skipped, None
+                    await self._refuse_long(head)
+                    continue
+                del self._buffer[:]
+                self._searched = 0
+            elif end or (self._eof and self._buffer):
                 end = end or len(self._buffer)
                 text = self._buffer[:end].decode("utf-8", "replace")
                 del self._buffer[:end]
@@ -1101,7 +1141,7 @@ class StdinLines:
                 if isinstance(message, dict) and "method" in message and "id" in message:
                     self._requests += 1
                 return text
-            if self._eof:
+            elif self._eof:
                 if self._answers >= self._requests:
                     break
                 await self._wait_answer()
@@ -1110,6 +1150,16 @@ class StdinLines:
             self._eof = not chunk and not self.stopped
             self._buffer += chunk
         raise StopAsyncIteration
+
+    async def _refuse_long(self, head: bytes) -> None:
+        """Answer a line over :data:`MAX_LINE_BYTES` (``head``: its start) as the HTTP
+        door answers a body over its limit, naming the request's id when its start
+        gives it (:func:`_leading_id`)."""
+        said = f"request line over {MAX_LINE_BYTES} bytes; send a smaller request"
+        log.info("MCP message refused: %s", said)
+        if self.refuse is not None:
+            await self.refuse({"jsonrpc": "2.0", "id": _leading_id(head),
+                               "error": {"code": INVALID_REQUEST, "message": said}})
 
     async def _wait_answer(self) -> None:
         """Until the next answer is sent, or a stop."""
