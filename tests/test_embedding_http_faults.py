@@ -28,6 +28,7 @@ from chatmem import Memory
 from chatmem._http import parse_retry_after
 from chatmem.config import Config
 from chatmem.embedding import Embedder, StatusDetail
+from chatmem.embedding.doctor import EXIT_CONFIG, diagnose
 from chatmem.embedding.remote import RemoteProvider
 from chatmem.errors import EmbeddingUnavailable, InvalidInput
 from chatmem.store.base import Retry
@@ -341,8 +342,6 @@ async def test_a_key_in_a_header_of_any_name_is_redacted(service: FakeEmbeddingS
                                                          header: str) -> None:
     # gateways name their key headers freely (Azure API Management's
     # Ocp-Apim-Subscription-Key): a service echoing one showed it in the error and in doctor
-    from chatmem.embedding.doctor import diagnose
-
     secret = "gateway-key-0123456789"
     service.default = Step(401, body=lambda rec: {
         "error": f"subscription key {rec.headers.get(header.lower())} is not valid"})
@@ -930,8 +929,8 @@ async def test_an_error_answered_with_200_is_quoted(service: FakeEmbeddingServic
     # a gateway (a proxy, an OpenAI-compatible server) answering its error with 200 and
     # {"error": …}: the error said "unexpected answer shape (KeyError: 'data')", the
     # service's own words, which name the problem, left out
-    service.default = Step(body={"error": {"message": "model \"nomic\" not found, try "
-                                                      "pulling it first"}})
+    service.default = Step(body={"error": {"message": "rate limit of the gateway's "
+                                                      "own plan exceeded"}})
     emb = Embedder.from_config(service.config(provider, path=path, model="nomic"))
     try:
         with pytest.raises(EmbeddingUnavailable) as err:
@@ -939,8 +938,27 @@ async def test_an_error_answered_with_200_is_quoted(service: FakeEmbeddingServic
     finally:
         await emb.aclose()
     assert err.value.retry_decision == "invalid"
-    assert 'the service answered an error: {"message": "model \\"nomic\\" not found' \
+    assert 'the service answered an error: {"message": "rate limit of the gateway' \
         in err.value.reason, err.value.reason
+
+
+@pytest.mark.parametrize("provider, path", [("openai", "/v1"), ("ollama", "")])
+async def test_a_model_problem_answered_with_200_is_a_setting_to_fix(
+        service: FakeEmbeddingService, provider: str, path: str) -> None:
+    # the same words with 200 as with 404 or 500 (32233dd): a model not pulled behind a
+    # gateway was decision invalid, and chatmem doctor said exit 1, not the setting
+    service.default = Step(body={"error": {"message": "model \"nomic\" not found, try "
+                                                      "pulling it first"}})
+    config = service.config(provider, path=path, model="nomic", max_retries=2)
+    err = await refusal(config)
+    assert err.retry_decision == "fail", err
+    assert len(service.requests) == 1  # not retried
+    reason = err.reason
+    assert "not found, try pulling it first" in reason and "ollama pull nomic" in reason, \
+        reason
+    d = await diagnose(config, env={})
+    assert not d.ok and d.exit_code == EXIT_CONFIG, d
+    assert d.fix is not None and d.fix.startswith("embedding.model"), d.fix
 
 
 CHAT_MODEL = {"error": "\"llama3\" does not support embeddings"}

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ..config import MAX_VECTOR_DIM
 from ..errors import EmbeddingUnavailable
 from .base import Capabilities, EmbedRole
-from .http import SECRET_PARAMS, CooldownBook, HttpClient, redact_url, snippet
+from .http import SECRET_PARAMS, CooldownBook, HttpClient, model_problem, redact_url, snippet
 
 #: The monotonic deadline of the embedding call under way (set by the Embedder for
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
@@ -197,8 +197,14 @@ class RemoteProvider:
             if said:
                 # a gateway answering its error with 200: its words name the problem
                 # (a model not pulled, a key refused), the missing key did not
-                raise self.invalid(f"the service answered an error: "
-                                   f"{snippet(json.dumps(said, ensure_ascii=False))}",
+                shown = snippet(json.dumps(said, ensure_ascii=False))
+                fix = model_problem(json.dumps(said, ensure_ascii=False), self.http.model)
+                if fix is not None:
+                    # the model cannot embed: a setting, as at any other status
+                    raise self.http.error(f"the service cannot embed with this model "
+                                          f"(it answered an error: {shown}): {fix}",
+                                          url=req.url, decision="fail") from None
+                raise self.invalid(f"the service answered an error: {shown}",
                                    req.url) from None
             raise self.invalid(f"unexpected answer shape ({type(exc).__name__}: {exc})",
                                req.url) from None
