@@ -16,10 +16,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "chatmem"
 #: vocabulary — configuration validates filters with it — so it sits at the bottom.
 #: So does the wording of a schema's refusals (chatmem.refusals), which the servers and
 #: the memory_recall tool's own check (chatmem.tool) share, and the backoff formula
-#: (chatmem.backoff), which the indexer and the PostgreSQL store both pause by.
+#: (chatmem.backoff), which the indexer and the PostgreSQL store both pause by, and how
+#: to install an extra (chatmem.extras), which every layer's missing-package error says.
 LAYERS: list[tuple[str, ...]] = [
     ("chatmem._version", "chatmem._sync", "chatmem._aio", "chatmem._http", "chatmem.errors",
-     "chatmem.telemetry", "chatmem.refusals", "chatmem.logwindow", "chatmem.backoff"),
+     "chatmem.telemetry", "chatmem.refusals", "chatmem.logwindow", "chatmem.backoff",
+     "chatmem.extras"),
     ("chatmem.models", "chatmem.store.filters"),
     ("chatmem.config", "chatmem.text", "chatmem.demo", "chatmem.chat_format",
      "chatmem.overview", "chatmem.platforms"),

@@ -84,8 +84,8 @@ from .errors import (
     StoreError,
     Unauthorized,
 )
-from .memory import MAX_PAGE
 from .models import (
+    MAX_PAGE,
     SESSION_TEXT_FIELDS,
     TOO_MUCH_TEXT,
     Erased,

@@ -73,6 +73,7 @@ from .indexing import (
 )
 from .models import (
     MAX_LABEL_CHARS,
+    MAX_PAGE,
     PENDING_MODEL,
     Erased,
     IndexState,
@@ -172,8 +173,6 @@ OUTAGE_PROBE_S = 2.0
 #: them (rule 18): well within a filter's node limit
 #: (:data:`chatmem.store.filters.MAX_NODES`) with the recall's own filter beside them.
 MEASURE_BATCH = 200
-#: Most messages one ``list`` page holds (I8).
-MAX_PAGE = 1000
 #: What a recall of a scope that needs a session gives instead of one, in its error.
 NEEDS_SESSION = "<the current session id>"
 #: Most characters of text one ``list`` page holds (content, visible content and

@@ -35,6 +35,8 @@ MAX_CONTENT_CHARS = 200_000
 MAX_LABEL_CHARS = 512
 #: Most ids in ``mentions``.
 MAX_MENTIONS = 256
+#: Most messages one ``list`` page holds (I8): Memory's and the HTTP client's alike.
+MAX_PAGE = 1000
 #: Timestamps are milliseconds since the Unix epoch from 1970-01-01 to 9999-12-31
 #: 23:59:59.999 UTC: every one of them renders as a date, fits a 64-bit column and
 #: survives a JSON round trip through any language (R3).
