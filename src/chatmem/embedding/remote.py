@@ -197,8 +197,8 @@ class RemoteProvider:
             if said:
                 # a gateway answering its error with 200: its words name the problem
                 # (a model not pulled, a key refused), the missing key did not
-                shown = snippet(json.dumps(said, ensure_ascii=False))
-                fix = model_problem(json.dumps(said, ensure_ascii=False), self.http.model)
+                written = json.dumps(said, ensure_ascii=False)
+                shown, fix = snippet(written), model_problem(written, self.http.model)
                 if fix is not None:
                     # the model cannot embed: a setting, as at any other status
                     raise self.http.error(f"the service cannot embed with this model "

@@ -1117,18 +1117,15 @@ class StdinLines:
                 if self._skipped is None:
                     self._skipped = bytes(self._buffer[:LINE_HEAD_BYTES])
                 if end or self._eof:
-                    del self._buffer[:end or len(self._buffer)]
-                    self._searched = 0
+                    self._drop(end or len(self._buffer))
                     head, self._skipped = self._skipped, None
                     await self._refuse_long(head)
                     continue
-                del self._buffer[:]
-                self._searched = 0
+                self._drop(len(self._buffer))
             elif end or (self._eof and self._buffer):
                 end = end or len(self._buffer)
                 text = self._buffer[:end].decode("utf-8", "replace")
-                del self._buffer[:end]
-                self._searched = 0
+                self._drop(end)
                 message, refusal = _read(text) if text.strip() else (None, None)
                 if refusal is not None and self.refuse is not None:
                     # not handed to the SDK, nor counted (its answer is not either)
@@ -1150,6 +1147,12 @@ class StdinLines:
             self._eof = not chunk and not self.stopped
             self._buffer += chunk
         raise StopAsyncIteration
+
+    def _drop(self, count: int) -> None:
+        """Remove the buffer's first ``count`` bytes (handed on or dropped); what stays
+        is searched for a line end anew."""
+        del self._buffer[:count]
+        self._searched = 0
 
     async def _refuse_long(self, head: bytes) -> None:
         """Answer a line over :data:`MAX_LINE_BYTES` (``head``: its start) as the HTTP
