@@ -1,4 +1,5 @@
-"""chatmem._aio.wait_within: asyncio.wait_for's contract without its lost cancellations."""
+"""chatmem._aio: wait_within (asyncio.wait_for without its lost cancellations) and
+run_to_end (work run to its end through cancellations)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from chatmem._aio import wait_within
+from chatmem._aio import run_to_end, wait_within
 
 
 async def _cancelled_as_it_completes(wait: Callable[[Awaitable[Any], float], Awaitable[Any]]
@@ -74,3 +75,48 @@ async def test_result_error_and_timeout_as_wait_for() -> None:
         await outer
     await asyncio.sleep(0)
     assert inner.cancelled() and cancelled.is_set()
+
+
+async def test_run_to_end_finishes_the_work_then_raises_the_cancellation() -> None:
+    """chatmem._aio.run_to_end (the LangGraph store's writes and undo, the LlamaIndex
+    block's put): the caller cancelled twice while the work runs, the work still runs to
+    its end, and the caller's CancelledError is raised after it."""
+    steps: list[int] = []
+    go_on = asyncio.Event()
+
+    async def work() -> int:
+        steps.append(1)
+        await go_on.wait()
+        steps.append(2)
+        return 7
+
+    caller = asyncio.ensure_future(run_to_end(work()))
+    for _ in range(2):
+        while not steps:
+            await asyncio.sleep(0)
+        caller.cancel()
+        await asyncio.sleep(0)
+        assert not caller.done()
+    go_on.set()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert steps == [1, 2]
+    # uncancelled: the result; the work's own error rather than a cancellation
+    assert await run_to_end(work()) == 7
+
+    async def broken() -> None:
+        await asyncio.sleep(0)
+        raise ValueError("boom")
+
+    caller = asyncio.ensure_future(run_to_end(broken()))
+    await asyncio.sleep(0)
+    caller.cancel()
+    with pytest.raises(ValueError, match="boom"):
+        await caller
+    # the work itself cancelled (a future of another loop's task): raised at once
+    fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    caller = asyncio.ensure_future(run_to_end(fut))
+    await asyncio.sleep(0)
+    fut.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller

@@ -6,6 +6,10 @@ carries on, as if never cancelled (CPython gh-86296). chatmem cancels its backgr
 loops on close; a retention sweeper cancelled while an erase settled swept on every
 interval for ever, and ``Memory.close()`` waited for it for ever (about one close in
 twelve in ``tests/test_retention.py``).
+
+:func:`run_to_end` is the other half: work that must not stop half done (a write whose
+undo needs it whole) runs to its end however often the caller is cancelled, and the
+cancellation is raised after.
 """
 
 from __future__ import annotations
@@ -34,3 +38,25 @@ async def wait_within(work: Awaitable[T], timeout: float | None) -> T:
             await task
         raise asyncio.TimeoutError
     return task.result()
+
+
+async def run_to_end(work: Awaitable[T]) -> T:
+    """``await work``, run to its end even when the caller is cancelled meanwhile, once or
+    again and again, the cancellation raised once it has ended (a graph run stopped
+    mid-``put``: the old item was erased and the new one not yet stored; a LlamaIndex
+    flush whose messages are taken off its queue). ``work``'s own error, if it fails,
+    is raised instead (the caller learns the work was not done); ``work`` itself
+    cancelled (a future of another loop's task, cancelled there) raises at once."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.cancelled():
+                raise
+            cancelled = True
+    result = task.result()
+    if cancelled:
+        raise asyncio.CancelledError
+    return result

@@ -111,6 +111,7 @@ except ImportError as exc:
         f"chatmem.integrations.langgraph needs LangGraph: {install_hint('langgraph')}"
     ) from exc
 
+from chatmem._aio import run_to_end
 from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError, InvalidInput, StoreError
 from chatmem.memory import Memory, SyncMemory
@@ -438,26 +439,6 @@ def _ns_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     else:
         raise ValueError(f"Unsupported match type: {condition.match_type}")
     return all(p == "*" or k == p for k, p in pairs)
-
-
-async def _uncancelled(write: Coroutine[Any, Any, T]) -> T:
-    """Run ``write`` to its end even when the caller is cancelled meanwhile, once or
-    again and again (a graph run stopped mid-``put``: the old item was erased and the
-    new one not yet stored, so the key was left with no item at all); the cancellation
-    is raised once it has ended."""
-    task = asyncio.ensure_future(write)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            if task.cancelled():
-                raise
-            cancelled = True
-    result = task.result()
-    if cancelled:
-        raise asyncio.CancelledError
-    return result
 
 
 def _applied(done: list[tuple[int, PutOp, Message | None, Message | None]], index: int,
@@ -824,7 +805,7 @@ class ChatmemStore(BaseStore):
                 # (the one under way too, which ends first) are undone, to their end
                 # however often the task is cancelled meanwhile, and then it ends
                 if done:
-                    left = await _uncancelled(self._undo_all(done))
+                    left = await run_to_end(self._undo_all(done))
                     if left:
                         log.warning("langgraph: a cancelled batch kept the value of op(s) "
                                     "%s: the store refused to undo them",
@@ -846,8 +827,8 @@ class ChatmemStore(BaseStore):
         left: list[tuple[int, PutOp]] = []
         for i, op, before, written in reversed(done):
             try:
-                await _uncancelled(self._undo(message_id(op.namespace, op.key), before,
-                                              written))
+                await run_to_end(self._undo(message_id(op.namespace, op.key), before,
+                                            written))
             except Exception as exc:
                 log.warning("langgraph: a failed batch's op %d (key %s) is not undone: %s",
                             i, as_given(op.key, sys.maxsize), exc)
@@ -949,7 +930,7 @@ class ChatmemStore(BaseStore):
         async with self._writing():
             if op.value is None:
                 async with self._held_item(mid) as old:
-                    await _uncancelled(self._delete(mid, old, applied))
+                    await run_to_end(self._delete(mid, old, applied))
                 return
             # the value was checked before anything was written (_check_op): a bad value
             # registers no session either
@@ -957,7 +938,7 @@ class ChatmemStore(BaseStore):
             # a key with no item yet too: two puts reading none at once both added
             async with self._held_item(mid) as old:
                 msg = self._message(op, sid, old)
-                await _uncancelled(self._replace(old, msg, applied))
+                await run_to_end(self._replace(old, msg, applied))
 
     async def _delete(self, mid: str, old: Message | None,
                       applied: Callable[[Message | None, Message | None], None]) -> None:

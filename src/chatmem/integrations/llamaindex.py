@@ -35,6 +35,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from .._aio import run_to_end
 from ..extras import install_hint
 
 try:
@@ -499,24 +500,6 @@ def _query(message: ChatMessage, path: str) -> dict[str, Any] | None:
     return None if item is None else _fit(item, path, query=True)
 
 
-async def _finished(inner: asyncio.Future[T]) -> T:
-    """``inner``'s result; when the caller is cancelled, ``inner`` still runs to its end
-    (however many cancellations come), then the cancellation is passed on (``inner``'s
-    own error, if it fails, instead: the caller learns the work was not done)."""
-    cancelled = False
-    while True:
-        try:
-            result = await asyncio.shield(inner)
-        except asyncio.CancelledError:
-            if inner.done():  # inner itself was cancelled
-                raise
-            cancelled = True
-            continue
-        if cancelled:
-            raise asyncio.CancelledError
-        return result
-
-
 def _check_memory(value: object) -> Any:
     if not isinstance(value, (Memory, SyncMemory)):
         raise InvalidInput("ChatmemMemoryBlock(memory, …): memory must be a chatmem "
@@ -585,7 +568,7 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
         mem = self.memory
         if not isinstance(mem, SyncMemory):
             coro: Coroutine[Any, Any, T] = call(mem)
-            return await (_finished(asyncio.ensure_future(coro)) if finish else coro)
+            return await (run_to_end(coro) if finish else coro)
         if mem.in_own_thread():  # already on its loop
             inner: asyncio.Future[T] = asyncio.ensure_future(call(mem.memory))
         else:
@@ -593,7 +576,7 @@ class ChatmemMemoryBlock(BaseMemoryBlock[str]):
             # process), not a RuntimeError from its stopped loop or a wait for ever
             inner = asyncio.wrap_future(mem.start(call(mem.memory)))
         try:
-            return await (_finished(inner) if finish else inner)
+            return await (run_to_end(inner) if finish else inner)
         except asyncio.CancelledError:
             if inner.cancelled() and mem.closed:  # close() ended the call
                 raise mem.closed_while_running() from None
