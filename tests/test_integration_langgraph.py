@@ -879,6 +879,52 @@ async def test_a_batch_cancelled_from_another_loop_ends_after_its_undo(
         assert await on_memory(_stored_items(mem)) == before
 
 
+async def test_a_batch_from_another_loop_whose_sync_memory_closes_says_so(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than the memory's (a SyncMemory's own) while the
+    SyncMemory is closed from another thread: close() cancels the calls still running
+    on its loop, and the batch's caller, never cancelled itself, got that CancelledError
+    (asyncio then reads it as the caller's own cancellation: a graph run "cancelled"
+    that nobody stopped). It now gets the SyncMemory's own error, as store.put and the
+    SyncMemory's methods do: StoreClosed, closed while the call ran."""
+    import threading
+
+    sync = SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    try:
+        store = ChatmemStore(sync, index={"fields": ["text"]})
+        await store.aput(("a",), "k0", {"text": "old zero"})
+        got, release = threading.Event(), threading.Event()
+
+        async def holding() -> None:  # on the memory's loop: the batch waits for it
+            async with sync.memory.item_lock(message_id(("a",), "k1")):
+                got.set()
+                while not release.is_set():
+                    await asyncio.sleep(0.01)
+
+        holder = asyncio.run_coroutine_threadsafe(holding(), sync.loop)
+        await asyncio.to_thread(got.wait)
+        batch = asyncio.ensure_future(store.abatch(
+            [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "k1", {"text": "one"})]))
+
+        async def first_written() -> bool:
+            item = await store.aget(("a",), "k0")
+            return item is not None and item.value == {"text": "new zero"}
+
+        await _until(first_written, "the batch's first write stored")
+        closer = threading.Thread(target=sync.close)
+        closer.start()
+        done, _ = await asyncio.wait({batch}, timeout=60)
+        assert done, "the batch never ended"
+        with pytest.raises(StoreClosed,
+                           match="^this SyncMemory was closed while the call ran$"):
+            await batch
+        await asyncio.to_thread(closer.join)
+        assert holder.cancelled()
+    finally:
+        release.set()
+        sync.close()
+
+
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:
     with pytest.raises(NotImplementedError):
         await store.aput(("a",), "k", {"text": "x"}, ttl=5)

@@ -515,20 +515,31 @@ def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
 
 async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop,
                    running: asyncio.AbstractEventLoop,
-                   submit: Callable[[Coroutine[Any, Any, None]], object]) -> T:
+                   submit: Callable[[Coroutine[Any, Any, None]], object],
+                   sync: SyncMemory | None = None) -> T:
     """``work`` run as a task of ``loop`` (the memory's; ``submit`` hands it a coroutine,
     or raises why it cannot), awaited from ``running`` (the caller's). Cancelled, the
     caller cancels that task and waits for it to end (a batch undoing its writes:
     :meth:`ChatmemStore._write_all`), however often it is cancelled again, before the
     cancellation is raised: ``asyncio.wrap_future`` raised it at once, and the caller
-    could read the batch's values while they were being undone."""
+    could read the batch's values while they were being undone. The task cancelled on
+    ``loop`` without the caller asking, by the close of ``sync`` (the SyncMemory whose
+    loop it is: close() cancels the calls still running there), raises the SyncMemory's
+    :meth:`~chatmem.SyncMemory.closed_while_running`, as its own calls do: the caller,
+    never cancelled, got that CancelledError."""
     ended: asyncio.Future[T] = running.create_future()
     tasks: list[asyncio.Task[T]] = []
     stopped: list[bool] = []
 
-    def deliver(task: asyncio.Task[T]) -> None:  # on the memory's loop
+    def deliver(task: asyncio.Task[T]) -> None:  # on the memory's loop, as stop() is
+        closed = (sync.closed_while_running()
+                  if sync is not None and sync.closed and task.cancelled() and not stopped
+                  else None)
+
         def settle() -> None:  # on the caller's
-            if task.cancelled():
+            if closed is not None:
+                ended.set_exception(closed)
+            elif task.cancelled():
                 ended.cancel()
             elif (exc := task.exception()) is not None:
                 ended.set_exception(exc)
@@ -746,8 +757,9 @@ class ChatmemStore(BaseStore):
             if sync.loop is running:
                 return await self._abatch(ops)
             # submitted as its own calls are: refused in its words once it is closed or
-            # in a forked process (the call waited for ever there)
-            return await _on_loop(self._abatch(ops), sync.loop, running, sync.start)
+            # in a forked process (the call waited for ever there), and ended in its
+            # words when it is closed while the batch runs
+            return await _on_loop(self._abatch(ops), sync.loop, running, sync.start, sync)
         with self._bind_lock:
             if self._loop is None or self._loop.is_closed():
                 self._loop = running
