@@ -749,6 +749,10 @@ async def test_a_batch_the_store_refuses_part_way_leaves_it_as_before(
             await store.abatch(FAILING_BATCH)
         assert await _stored_items(mem) == before
         assert await store.alist_namespaces() == [("a",)]
+        # the new namespace's session stays registered, empty (README § LangGraph: no
+        # session delete, and removing it would race another store's put into it)
+        assert [(s.session.id, s.messages) for s in (await mem.sessions()).sessions] == [
+            (session_id(("a",)), 2), (session_id(("b",)), 0)]
         assert not await _replacements_left(mem)
         hits = await store.asearch(("a",), query="what is my cat called?", limit=1)
         assert [(h.key, h.value) for h in hits] == [("gone", {"text": "my cat is called Tom"})]
