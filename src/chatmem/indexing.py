@@ -1024,25 +1024,29 @@ class Indexer:
         return outcome.value
 
     async def _index_one_by_one(self, batch: list[Message], exc: EmbeddingUnavailable,
-                                lease: _Lease | None = None) -> None:
+                                lease: _Lease | None = None) -> EmbeddingUnavailable | None:
         """A batch answered ``invalid``, retried one text at a time, in random order (so
-        that a few bad texts cannot stand first every time), with one log line."""
+        that a few bad texts cannot stand first every time), with one log line. Returns
+        the error the rest was scheduled with when every text tried alone was invalid
+        too (the provider answers nothing good; None: some were good)."""
         order = random.sample(batch, len(batch))
         invalid = 0
+        given_up = None
         for i, m in enumerate(order):
             if await self._index_batch([m], quiet=True, lease=lease) == "failed":
                 invalid += 1
             if invalid == INVALID_SPLIT_PROBES == i + 1 and i + 1 < len(order):
                 rest = order[i + 1:]
-                await self._schedule_retries(rest, EmbeddingUnavailable(
+                given_up = EmbeddingUnavailable(
                     f"{INVALID_SPLIT_PROBES} texts sent one by one were invalid too: "
-                    f"{self.last_error}", provider=exc.provider, retry_decision="fail"),
-                    quiet=True)
+                    f"{self.last_error}", provider=exc.provider, retry_decision="fail")
+                await self._schedule_retries(rest, given_up, quiet=True)
                 invalid += len(rest)
                 break
         if invalid:
             log.warning("embedding invalid for %d of %d message(s) sent one by one (%s); "
                         "each retried later", invalid, len(batch), self.last_error)
+        return given_up
 
     async def _embed_and_write(self, batch: list[Message],
                                slot: asyncio.Semaphore | None = None, *,
@@ -1051,7 +1055,71 @@ class Indexer:
         a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
         ``failed`` (retried later) or ``split`` (retried one by one at once).
         ``lease``: the leases of the worker's batch (R5), renewed no more from the
-        write of these messages on."""
+        write of these messages on.
+
+        A remote provider's batch of more texts than one request takes is sent as
+        requests of that size (:meth:`_by_requests`), each written when answered."""
+        per_request = self.embedder.batch_size
+        if self.embedder.capabilities.remote and len(batch) > per_request:
+            if slot is not None:
+                slot.release()  # each request takes a slot of its own
+            return await self._by_requests(batch, per_request, quiet=quiet, lease=lease)
+        return (await self._embed_and_write_one(batch, slot, quiet=quiet, lease=lease))[0]
+
+    async def _by_requests(self, batch: list[Message], size: int, *, quiet: bool,
+                           lease: _Lease | None) -> str:
+        """A batch as pieces of ``size`` messages, one request each, each holding an
+        embedding slot (shared by every worker) and written as soon as it is answered:
+        a run stopped part way (the process killed, the service failing) loses only the
+        request under way, not the answered ones of its batch. Once a piece fails
+        for a reason every piece shares (the service down, a setting, a width refused),
+        the pieces not yet sent are scheduled for their retry as it is, unsent; once one
+        raises (the store failing), they stay pending, unsent."""
+        slots = self._embed_slots
+        failure: EmbeddingUnavailable | None = None
+        broken = False
+
+        async def piece(part: list[Message]) -> str:
+            nonlocal failure, broken
+            # the slot is held until the piece's outcome is known (its texts sent one by
+            # one included): a piece after a failed one is sent only if that is not shared
+            async with slots:
+                if broken:
+                    return "failed"
+                if failure is None:
+                    try:
+                        outcome, exc = await self._embed_and_write_one(part, quiet=quiet,
+                                                                       lease=lease)
+                    except Exception:
+                        broken = True
+                        raise
+                    if exc is not None and exc.retry_decision != "invalid" \
+                            and failure is None:
+                        failure = exc
+                    return outcome
+            assert failure is not None
+            await self._schedule_retries(part, failure, quiet=True)
+            return "failed"
+
+        results: list[str | BaseException] = []
+        for start in range(0, len(batch), size):
+            try:
+                results.append(await piece(batch[start:start + size]))
+            except Exception as exc:  # the pieces after it stay pending, as it does
+                results.append(exc)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        if all(outcome == "ok" for outcome in results):
+            return "ok"
+        return "failed" if "failed" in results else "split"
+
+    async def _embed_and_write_one(self, batch: list[Message],
+                                   slot: asyncio.Semaphore | None = None, *,
+                                   quiet: bool = False, lease: _Lease | None = None
+                                   ) -> tuple[str, EmbeddingUnavailable | None]:
+        """:meth:`_embed_and_write` of one embedding call, and the error that failed it
+        (None: written, or split one by one with some texts answered well)."""
         try:
             texts = await vector_texts(self.store, batch, self.config)
             embedded = await self.widths.embed(self.embedder, texts)
@@ -1063,10 +1131,9 @@ class Indexer:
             self.last_error = str(exc)
             if len(batch) > 1 and exc.retry_decision == "invalid":
                 # one bad answer must not fail its neighbours: retry one by one
-                await self._index_one_by_one(batch, exc, lease)
-                return "split"
+                return "split", await self._index_one_by_one(batch, exc, lease)
             await self._schedule_retries(batch, exc, quiet=quiet)
-            return "failed"
+            return "failed", exc
         finally:
             if slot is not None:
                 slot.release()
@@ -1094,7 +1161,7 @@ class Indexer:
         if refused is not None:
             self.last_error = str(refused)
             await self._schedule_retries(batch, refused, quiet=quiet)
-            return "failed"
+            return "failed", refused
         if width:
             self.widths.wrote(embedded.model_id, width)
         await self._context_moved(batch, texts)
@@ -1104,7 +1171,7 @@ class Indexer:
         self._resume()  # written: the store takes what the provider answers
         self._indexed += len(entries)
         self._batches += 1
-        return "ok"
+        return "ok", None
 
     async def _context_moved(self, batch: Sequence[Message], texts: Sequence[str]) -> None:
         """Issue 12: a short reply embedded with the turn before it whose turn was erased
