@@ -173,6 +173,9 @@ class FakeEmbeddingService:
         #: header), before answering as its step says: a test can hold one client's
         #: calls while others go through.
         self.hold: Callable[[Recorded], float] = lambda rec: 0.0
+        #: Requests being answered now, and the most there were at once.
+        self.in_flight = 0
+        self.peak_in_flight = 0
         self._steps: deque[Step] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -250,6 +253,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(404, b'{"error": "not found"}')
 
     def do_POST(self) -> None:
+        owner = self.owner
+        with owner._lock:
+            owner.in_flight += 1
+            owner.peak_in_flight = max(owner.peak_in_flight, owner.in_flight)
+        try:
+            self._answer_post()
+        finally:
+            with owner._lock:
+                owner.in_flight -= 1
+
+    def _answer_post(self) -> None:
         owner = self.owner
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
         parts = urlsplit(self.path)

@@ -1,16 +1,21 @@
 """How ``reindex`` spends its requests to a remote embedding service (the fake service
 on 127.0.0.1): each answered request's vectors are stored as they come, so a run
 that stops part way (the service failing, the process killed) loses at most the
-requests that were not answered."""
+requests that were not answered; and the requests go out ``max_concurrency`` at once,
+each message with its own vector, none lost when one request fails."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from chatmem import Memory, Message
-from fake_embedding_service import FakeEmbeddingService, Step, fresh_service
+from chatmem.models import IndexState
+from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
 
 N = 200
 PER_REQUEST = 10  # embedding.batch_size: texts per request
@@ -76,3 +81,45 @@ async def test_a_reindex_cut_short_keeps_each_answered_requests_vectors(
         assert second["reembedded"] == left, second
         # the width probe, then only the texts not answered before
         assert len(service.requests) == 1 + left // PER_REQUEST, len(service.requests)
+
+
+async def test_reindex_sends_max_concurrency_requests_at_once_and_loses_none(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/concurrent.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=3)
+        added = await _stored_and_cleared(url, config)
+        service.requests.clear()
+        service.peak_in_flight = 0
+        service.default = Step(delay=0.05)
+        # one request of texts fails: its messages are retried, the others kept
+        service.script(Step(), Step(delay=0.05), Step(delay=0.05), Step(status=503))
+        mem = await Memory.open(url, config=config)
+        try:
+            out = await mem.reindex()
+            assert out["cleared"] == N
+            for _ in range(400):  # the failed request's messages come back on retry
+                if (await mem.stats())["indexed"] == N:
+                    break
+                await asyncio.sleep(0.05)
+            stats = await mem.stats()
+            assert (stats["indexed"], stats["pending"], stats["failed"]) == (N, 0, 0), stats
+            # each message got the vector of its own text, in whatever order they came
+            states = await mem.store.index_states([m.id or "" for m in added])
+            assert set(states.values()) == {IndexState.INDEXED}
+            found: dict[str, Any] = {}
+            after = None
+            while page := await mem.index.scan_vectors(after, 1000):  # type: ignore[union-attr]
+                found.update((e.message_id, e.vector) for e in page)
+                after = page[-1].message_id
+            assert len(found) == N
+            assert all(np.allclose(found[m.id or ""], expected(m.embedded_text), atol=1e-6)
+                       for m in added)
+        finally:
+            await mem.close()
+        # bounded by max_concurrency, and using it
+        assert service.peak_in_flight == 3, service.peak_in_flight
+        healthy = [r for r in service.requests if r.status == 200]
+        embedded = Counter(t for r in healthy for t in r.texts)
+        assert all(embedded[m.embedded_text] == 1 for m in added)  # none embedded twice
+        assert sum(1 for r in service.requests if r.status == 503) == 1

@@ -1068,10 +1068,11 @@ class Indexer:
 
     async def _by_requests(self, batch: list[Message], size: int, *, quiet: bool,
                            lease: _Lease | None) -> str:
-        """A batch as pieces of ``size`` messages, one request each, each holding an
-        embedding slot (shared by every worker) and written as soon as it is answered:
-        a run stopped part way (the process killed, the service failing) loses only the
-        request under way, not the answered ones of its batch. Once a piece fails
+        """A batch as pieces of ``size`` messages, one request each, up to the provider's
+        ``max_concurrency`` in flight (the embedding slots, shared by every worker), each
+        written as soon as it is answered: a run stopped part way (the process killed,
+        the service failing) loses only the requests not answered, and a large batch (a
+        reindex, an import) is not sent one request after the other. Once a piece fails
         for a reason every piece shares (the service down, a setting, a width refused),
         the pieces not yet sent are scheduled for their retry as it is, unsent; once one
         raises (the store failing), they stay pending, unsent."""
@@ -1101,12 +1102,16 @@ class Indexer:
             await self._schedule_retries(part, failure, quiet=True)
             return "failed"
 
-        results: list[str | BaseException] = []
-        for start in range(0, len(batch), size):
-            try:
-                results.append(await piece(batch[start:start + size]))
-            except Exception as exc:  # the pieces after it stay pending, as it does
-                results.append(exc)
+        tasks = [asyncio.ensure_future(piece(batch[start:start + size]))
+                 for start in range(0, len(batch), size)]
+        try:
+            # each piece ends (written, failed) before this does: none is cut mid-write
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+        except asyncio.CancelledError:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         for result in results:
             if isinstance(result, BaseException):
                 raise result
