@@ -961,6 +961,52 @@ async def test_a_model_problem_answered_with_200_is_a_setting_to_fix(
     assert d.fix is not None and d.fix.startswith("embedding.model"), d.fix
 
 
+#: What Ollama answers a path it does not serve, and its older /api/embeddings a body
+#: without "prompt" (OpenAI's "input"): 200 and no vector.
+OLLAMA_404 = Step(status=404, body="404 page not found")
+
+
+@pytest.mark.parametrize("provider, path, answer, sent_to, fix", [
+    # Ollama's OpenAI-compatible path given to the ollama provider
+    ("ollama", "/v1", OLLAMA_404, "/v1/api/embed",
+     "ends in /v1, the path of an OpenAI-compatible API, not Ollama's native one: use "
+     "provider openai with this endpoint, or point provider ollama at the server's "
+     "address http://127.0.0.1:"),
+    ("ollama", "/v1/embeddings", OLLAMA_404, "/v1/embeddings/api/embed",
+     "ends in /v1/embeddings, the path of an OpenAI-compatible API"),
+    # Ollama's native paths given to the openai provider
+    ("openai", "/api/embed", OLLAMA_404, "/api/embed/embeddings",
+     "ends in /api/embed, the path of Ollama's native API: use provider ollama (endpoint "
+     "http://127.0.0.1:"),
+    ("openai", "/api/embeddings/", Step(body={"embedding": []}), "/api/embeddings",
+     "ends in /api/embeddings, the path of Ollama's native API"),
+])
+async def test_the_other_wire_formats_path_is_named_with_its_fix(
+        service: FakeEmbeddingService, provider: str, path: str, answer: Step,
+        sent_to: str, fix: str) -> None:
+    # the service's 404 (or an answer without vectors) read "rejected: 404 page not
+    # found", and doctor's fix "nothing answers at that URL for this model"
+    service.default = answer
+    config = service.config(provider, path=path, model="nomic-embed-text", max_retries=2)
+    err = await refusal(config)
+    assert [r.path for r in service.requests] == [sent_to]  # not retried
+    assert err.retry_decision == "fail", err
+    assert fix in err.reason, err.reason
+    other = "openai" if provider == "ollama" else "ollama"
+    assert f"use provider {other}" in str(err) and "/v1" in str(err), str(err)
+    d = await diagnose(config, env={})
+    assert not d.ok and d.exit_code == EXIT_CONFIG, d
+    assert d.fix is not None and fix in d.fix, d.fix
+    assert d.fix.startswith("embedding.endpoint ends in"), d.fix
+    # the right paths are never so named: a 404 there is the generic wrong URL
+    service.requests.clear()
+    service.default = OLLAMA_404
+    right = service.config(other, path="/v1" if other == "openai" else "",
+                           model="nomic-embed-text", max_retries=0)
+    err = await refusal(right)
+    assert "ends in" not in err.reason and "use provider" not in err.reason, err.reason
+
+
 CHAT_MODEL = {"error": "\"llama3\" does not support embeddings"}
 NOT_PULLED = {"error": "model \"llama3\" not found, try pulling it first"}
 

@@ -32,7 +32,14 @@ from ..config import EmbeddingConfig, embedding_config
 from ..errors import ChatmemError, EmbeddingUnavailable
 from .auto import AutoProvider
 from .embedder import Embedder
-from .http import is_secret_header, model_problem, redact_url, secret_pattern
+from .http import (
+    WRONG_PATH_STATUS,
+    is_secret_header,
+    model_problem,
+    other_api,
+    redact_url,
+    secret_pattern,
+)
 from .local import LocalProvider
 from .registry import PROVIDERS, provider_key
 from .remote import RemoteProvider
@@ -237,6 +244,9 @@ def _classify(exc: ChatmemError, cfg: EmbeddingConfig,
     fix = model_problem(text, cfg.model) if decision == "fail" else None
     if fix is not None:  # a chat model, a model not pulled: at any status (Ollama's 500)
         return EXIT_CONFIG, fix
+    wrong = other_api(cfg.provider, cfg.endpoint or "")
+    if wrong is not None and (status in WRONG_PATH_STATUS or wrong in text):
+        return EXIT_CONFIG, wrong  # the other wire format's path: a 404 named no setting
     if status in (401, 403):
         return EXIT_CONFIG, f"{key_setting}: the service refused the key (HTTP {status})"
     if status == 404:

@@ -447,6 +447,41 @@ def model_problem(text: str, model: str) -> str | None:
     return None
 
 
+#: Statuses a service answers a path it does not serve with (Ollama: 404; a server that
+#: routes by method too: 405).
+WRONG_PATH_STATUS = frozenset({404, 405})
+#: Paths of Ollama's native embeddings API and of an OpenAI-compatible one (``/v1``,
+#: or its full ``/v1/embeddings``), as an endpoint ends with them.
+OLLAMA_PATHS = ("/api/embeddings", "/api/embed")
+OPENAI_PATHS = ("/v1/embeddings", "/v1")
+
+
+def other_api(provider: str, endpoint: str) -> str | None:
+    """The fix when ``endpoint`` ends with the path of the other wire format than
+    ``provider`` speaks, else None: an ``ollama`` provider pointed at an OpenAI-compatible
+    ``…/v1`` (Ollama serves one there, which it answers 404 for ``…/v1/api/embed``), or an
+    ``openai`` provider at Ollama's native ``…/api/embed`` (404 for its
+    ``…/api/embed/embeddings``) or ``…/api/embeddings`` (the older endpoint, answering
+    200 without vectors): the service's error named no setting."""
+    parts = urlsplit(endpoint.strip())
+    path = parts.path.rstrip("/")
+    own, other, tails = {"ollama": ("ollama", "openai", OPENAI_PATHS),
+                         "openai": ("openai", "ollama", OLLAMA_PATHS)}.get(
+                             provider, ("", "", ()))
+    tail = next((t for t in tails if path.lower().endswith(t)), None)
+    if tail is None:
+        return None
+    base = redact_url(urlunsplit(parts._replace(path=path[:-len(tail)], query="")))
+    written = path[-len(tail):]
+    if own == "ollama":
+        return (f"embedding.endpoint ends in {written}, the path of an OpenAI-compatible "
+                f"API, not Ollama's native one: use provider {other} with this endpoint, "
+                f"or point provider {own} at the server's address {base}")
+    return (f"embedding.endpoint ends in {written}, the path of Ollama's native API: use "
+            f"provider {other} (endpoint {base}), or point provider {own} at Ollama's "
+            f"OpenAI-compatible API, {base}/v1")
+
+
 def _tls_failure(exc: BaseException) -> str | None:
     """What to say of a connection whose TLS handshake failed (an ``ssl.SSLError`` under
     ``exc``), or None when it is another network error."""

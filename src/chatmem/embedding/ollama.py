@@ -24,11 +24,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .base import EmbedRole
-from .http import redact_url
+from .http import OLLAMA_PATHS, redact_url
 from .remote import RemoteProvider, RemoteSettings, Request
 
 #: Paths of Ollama's embeddings endpoints, left out of an ``endpoint`` that ends with one.
-ENDPOINT_PATHS = ("/api/embeddings", "/api/embed")
+ENDPOINT_PATHS = OLLAMA_PATHS
 
 
 class OllamaProvider(RemoteProvider):

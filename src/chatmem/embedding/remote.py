@@ -25,7 +25,16 @@ import numpy.typing as npt
 from ..config import MAX_VECTOR_DIM
 from ..errors import EmbeddingUnavailable
 from .base import Capabilities, EmbedRole
-from .http import SECRET_PARAMS, CooldownBook, HttpClient, model_problem, redact_url, snippet
+from .http import (
+    SECRET_PARAMS,
+    WRONG_PATH_STATUS,
+    CooldownBook,
+    HttpClient,
+    model_problem,
+    other_api,
+    redact_url,
+    snippet,
+)
 
 #: The monotonic deadline of the embedding call under way (set by the Embedder for
 #: one ``embed_many``); providers pass it to :meth:`HttpClient.post_json`.
@@ -185,11 +194,17 @@ class RemoteProvider:
 
     async def embed(self, texts: Sequence[str], role: EmbedRole) -> npt.NDArray[np.float32]:
         req = self.request(texts, role)
-        answer = await self.http.post_json(req.url, req.body, params=req.params,
-                                           headers=req.headers,
-                                           deadline=CALL_DEADLINE.get(),
-                                           max_retries=CALL_RETRIES.get(),
-                                           texts=len(texts))
+        try:
+            answer = await self.http.post_json(req.url, req.body, params=req.params,
+                                               headers=req.headers,
+                                               deadline=CALL_DEADLINE.get(),
+                                               max_retries=CALL_RETRIES.get(),
+                                               texts=len(texts))
+        except EmbeddingUnavailable as exc:
+            if exc.status not in WRONG_PATH_STATUS \
+                    or model_problem(exc.reason, self.http.model) is not None:
+                raise
+            raise self.misdirected(exc.reason, req.url, exc.status) or exc from None
         try:
             rows = list(self.parse(answer, len(texts)))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
@@ -206,8 +221,9 @@ class RemoteProvider:
                                           url=req.url, decision="fail") from None
                 raise self.invalid(f"the service answered an error: {shown}",
                                    req.url) from None
-            raise self.invalid(f"unexpected answer shape ({type(exc).__name__}: {exc})",
-                               req.url) from None
+            reason = f"unexpected answer shape ({type(exc).__name__}: {exc})"
+            raise self.misdirected(reason, req.url) or self.invalid(reason, req.url) \
+                from None
         if len(rows) != len(texts):
             raise self.invalid(f"answer has {len(rows)} vectors for {len(texts)} texts",
                                req.url)
@@ -245,6 +261,17 @@ class RemoteProvider:
                                "reindex)", req.url)
         self._seen = int(out.shape[1])
         return out
+
+    def misdirected(self, reason: str, url: str, status: int | None = None
+                    ) -> EmbeddingUnavailable | None:
+        """The error of a request the service did not serve (``reason``: a path it
+        does not know, an answer of another shape), naming the fix when
+        ``embedding.endpoint`` is the path of the other wire format (:func:`other_api`);
+        None when it is not."""
+        fix = other_api(self.name, self.settings.endpoint)
+        if fix is None:
+            return None
+        return self.http.error(f"{reason}; {fix}", url=url, status=status, decision="fail")
 
     def invalid(self, reason: str, url: str) -> EmbeddingUnavailable:
         return self.http.error(reason, url=url, decision="invalid")
