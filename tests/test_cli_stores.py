@@ -283,6 +283,14 @@ def test_a_command_that_only_reads_refuses_a_missing_qdrant_local_folder(
     assert res.exit_code == 2 and one_line_error(res.output) == \
         f"error: --vector {vector}: {fix}", res.output
     assert _tree(tmp_path) == before
+    # an empty folder is no index either: local mode wrote its files into it
+    folder.mkdir()
+    before = _tree(tmp_path)
+    for args in (["stats", *read], ["recall", *read, "x"], ["list", *read],
+                 ["export", *read],
+                 ["migrate", "--from", "src.db", "--from-vector", vector, "--to", "new.db"]):
+        _refused_naming_the_index(runner, args, vector, fix.replace(
+            "no such folder", "an empty folder"), tmp_path, before)
     # a command that writes makes it, and then one that reads reads it
     res = runner.invoke(main, ["add", *read, "--session", "s", "--no-wait", "y"])
     assert res.exit_code == 0, res.output

@@ -266,6 +266,42 @@ async def test_a_local_folder_that_is_a_file_or_anothers_is_refused_unchanged(
         await QdrantIndex.open(f"qdrant+local://{home}")
     assert os.listdir(home) == ["notes.txt"]
 
+def _files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+async def test_open_with_create_false_makes_no_local_folder_and_writes_none(
+        tmp_path: Path) -> None:
+    """Memory.open(..., vector="qdrant+local:///some/missing/folder", create=False) made
+    the folder (Qdrant's local mode makes its folder), and an empty folder got local
+    mode's meta.json and .lock: an empty index where only an existing one was asked
+    for (the CLI's commands that only read refused a missing one since 15932dd, the
+    library did not). Refused now, a StoreError naming vector and the fix, nothing made
+    or written (the store not opened either); create=True still makes it."""
+    db = f"sqlite:///{tmp_path}/chat.db"
+    config = {"semantic_recall": False}
+    memory = await Memory.open(db, config=config)
+    await memory.close()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    before = _files(tmp_path)
+    for folder, why in ((tmp_path / "vectors", "no such folder"),
+                        (tmp_path / "missing" / "deeper", "no such folder"),
+                        (empty, "an empty folder")):
+        vector = f"qdrant+local://{folder}"
+        with pytest.raises(StoreError) as info:
+            await Memory.open(db, vector=vector, config=config, create=False)
+        assert str(info.value) == (
+            f'vector "{vector}": no vector index at "{folder}" ({why}): check the path, '
+            "or create the index first (create=True); nothing was created")
+        assert _files(tmp_path) == before
+    vector = f"qdrant+local://{tmp_path}/vectors"
+    memory = await Memory.open(db, vector=vector, config=config)  # create=True makes it
+    await memory.close()
+    memory = await Memory.open(db, vector=vector, config=config, create=False)
+    await memory.close()
+
+
 async def test_a_local_folder_has_one_user_at_a_time(tmp_path: Path) -> None:
     url = f"qdrant+local://{tmp_path}/q"
     first = await QdrantIndex.open(url)

@@ -164,22 +164,16 @@ def open_to_read(db: str | None, config_path: str | None, vector: str | None,
 
 
 def existing_index(option: str, value: str | None) -> None:
-    """Refuse a Qdrant local-mode folder (``value`` of ``option``) that does not exist,
-    for a command that only reads its index: opening it would make it, an empty index
-    (a mistyped path read as an empty one), as a missing ``--db`` of such a command is
-    refused, not made. A URL that does not parse is left to the open."""
-    from .store.qdrant import parse_url
+    """Refuse a Qdrant local-mode folder (``value`` of ``option``) that is missing or
+    empty, for a command that only reads its index: opening it would make it, an empty
+    index (a mistyped path read as an empty one), as a missing ``--db`` of such a command
+    is refused, not made (:func:`~chatmem.store.qdrant.missing_local_index`)."""
+    from .store.qdrant import missing_local_index
 
-    if not value or not value.startswith("qdrant+local://"):
-        return
-    try:
-        path = parse_url(value).client_kwargs.get("path")
-    except ChatmemError:
-        return
-    if path and not os.path.lexists(path):
-        fail(f"{option} {value}: no vector index at {as_given(path, 200)} (no such "
-             "folder): check the path, or create the index first (chatmem add or chatmem "
-             "import with it); nothing was created")
+    missing = missing_local_index(value) if value else None
+    if missing:
+        fail(f"{option} {value}: {missing}: check the path, or create the index first "
+             "(chatmem add or chatmem import with it); nothing was created")
 
 
 #: Control characters other than newline and tab (C0, DEL, C1).

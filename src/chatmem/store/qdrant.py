@@ -356,6 +356,35 @@ def _remove_local(made: list[str]) -> None:
             os.rmdir(parent)  # only when empty
 
 
+def missing_local_index(url: str) -> str | None:
+    """Why the Qdrant local-mode folder of ``url`` is no index to open without creating
+    one (``no vector index at "/data/vectors" (no such folder)``, ``… (an empty
+    folder)``), or ``None``: it holds local mode's files, or ``url`` names no such
+    folder (another scheme, ``:memory:``, a URL the open refuses itself). Opening it
+    would make the folder, or write local mode's files into the empty one: an empty
+    index, and a mistyped path read as one."""
+    try:
+        target = parse_url(url)
+    except ChatmemError:
+        return None
+    folder = target.client_kwargs.get("path")
+    if not target.local or not folder:
+        return None
+    if not os.path.lexists(folder):
+        why = "no such folder"
+    elif not os.path.isdir(folder) or os.path.lexists(os.path.join(folder, "meta.json")):
+        return None  # a file is refused by the open; meta.json: an index
+    else:
+        try:
+            entries = set(os.listdir(folder))
+        except OSError:
+            return None  # refused by the open, naming the folder
+        if not entries <= LOCAL_ENTRIES:
+            return None  # another's files: refused by the open (_check_local_folder)
+        why = "an empty folder" if not entries else "no meta.json in it"
+    return f"no vector index at {as_given(folder, 200)} ({why})"
+
+
 def _check_local_folder(target: QdrantTarget, folder: str) -> None:
     """Refuse a local-mode folder that holds anything local mode does not write (a home
     folder, a project, ``/``): it would write its files among the user's."""

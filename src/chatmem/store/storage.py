@@ -34,7 +34,7 @@ from .base import (
     stale_entries,
     walked_past,
 )
-from .qdrant import new_owner
+from .qdrant import missing_local_index, new_owner
 from .urls import check_vector_url, open_store, open_vector_index
 
 log = logging.getLogger("chatmem.storage")
@@ -235,13 +235,20 @@ class Storage:
                    ) -> Storage:
         """The store named by ``url`` (see :mod:`chatmem.store`) with, when ``vector`` is
         given, a separate vector index (``qdrant://…``); else the store is its own index.
-        ``create=False`` opens only an existing store. A store opened with a separate
+        ``create=False`` opens only an existing store and index (a Qdrant local-mode
+        folder that is missing or empty is a :class:`StoreError` naming ``vector``,
+        nothing made). A store opened with a separate
         index records it (and the id of its collections there); a command that then
         fails before writing a vector undoes that (:meth:`unrecord`, ``async with`` does
         it). An open that fails changes nothing in an existing store, and removes a
         SQLite store it created."""
         if vector is not None:
             check_vector_url(vector)  # a mistyped one creates no store
+            missing = None if create else missing_local_index(vector)
+            if missing:
+                raise StoreError(f"vector {as_given(vector, 200)}: {missing}: check the "
+                                 "path, or create the index first (create=True); nothing "
+                                 "was created")
         store = await open_store(url, create=create)
         changes: Changes = []
         index: VectorIndex | None = None
