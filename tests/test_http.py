@@ -12,9 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
+from chatmem import Memory
 from chatmem.config import Config
 from chatmem.embedding import Embedder
-from chatmem.errors import ConfigError
+from chatmem.errors import ConfigError, InvalidInput
 from chatmem.server.http import KeyTable, check_bind, create_app
 from providers import RecordingProvider
 from servers import chatmem_serve, running
@@ -637,7 +638,7 @@ def test_every_error_has_the_documented_shape(api: str) -> None:
                             ({"query": "x", "window": {"before": -1, "after": 0}}, "window"),
                             ({"query": "x", "now": -5}, "now"),
                             ({"query": "x", "now": 2**63}, "now"),
-                            ({"query": "x", "top_k": 101}, "top_k")):
+                            ({"query": "x", "top_k": 1001}, "top_k")):
             assert field in json_error(c.post("/v1/recall", json=body), 422)["message"]
         e = json_error(c.post("/v1/messages", json={"messages": [
             {"session_id": "s1", "content": "x", "ts": 253402300800000}]}), 422)
@@ -865,7 +866,9 @@ def test_delete_counts_per_kind_and_counts_first_on_a_dry_run(api: str) -> None:
 #: error): each field of a request body that takes one of several types, refused.
 UNION_FIELDS: list[tuple[str, str, dict[str, Any], str]] = [
     ("RecallBody.window", "/v1/recall", {"query": "x", "window": 101},
-     'window must be an integer from 0 to 100 or {"before", "after"}, got 101'),
+     "window must be at most 100, got 101"),
+    ("RecallBody.window", "/v1/recall", {"query": "x", "window": 2.5},
+     'window must be an integer from 0 to 100 or {"before", "after"}, got 2.5'),
     ("RecallBody.window", "/v1/recall", {"query": "x", "window": "\ud800"},
      'window must be an integer from 0 to 100 or {"before", "after"}, got "\\ud800"'),
     ("RecallBody.window", "/v1/recall", {"query": "x", "window": {"before": 101}},
@@ -975,8 +978,8 @@ def test_schema_refusals_name_the_field_as_chatmems_own_errors_do(api: str) -> N
              "messages[0]: unknown field(s) sesion_id (did you mean session_id?)"),
             ("/v1/messages", {"messages": []}, "messages must not be empty"),
             ("/v1/recall", {"query": "x", "top_k": 0, "cross_session": "no"},
-             'top_k must be at least 1, got 0; cross_session must be true or false, '
-             'got "no"'),
+             'top_k must be an integer from 1 to 1000, got 0; cross_session must be true '
+             'or false, got "no"'),
             ("/v1/recall", {"query": "x", "speakers": ["a", ""]},
              "speakers[1] must not be empty"),
             ("/v1/recall", {"query": "x", "colour": 1},
@@ -992,8 +995,60 @@ def test_schema_refusals_name_the_field_as_chatmems_own_errors_do(api: str) -> N
             assert refused(route, body) == says, body
         for params, says in (({"text": ""}, "text must not be empty"),
                              ({"limit": "abc"}, "limit must be an integer, got abc"),
-                             ({"limit": "0"}, "limit must be at least 1, got 0")):
+                             ({"limit": "0"}, "limit must be an integer from 1 to 1000, got 0")):
             assert json_error(c.get("/v1/messages", params=params), 422)["message"] == says
+
+
+def test_a_number_out_of_range_is_refused_in_the_librarys_words(api: str,
+                                                                tmp_path: Path) -> None:
+    """POST /v1/recall's 422 for top_k 0 said "top_k must be at least 1, got 0" where
+    Memory.recall(top_k=0) says "top_k must be an integer from 1 to 1000, got 0" (and
+    min_score, a page's limit, a window below 0 alike: pydantic's words of the bound
+    crossed, or of the union); and top_k took 1-100 over HTTP, 1-1000 in the library,
+    for no documented reason. The HTTP answer now carries the library's words, status
+    and field name as before, and top_k takes 1-1000 at both doors."""
+    async def library() -> dict[str, str]:
+        mem = await Memory.open(f"sqlite:///{tmp_path}/lib.db",
+                                embedder=Embedder(RecordingProvider()))
+        said: dict[str, str] = {}
+        try:
+            for name, value in (("top_k", 0), ("top_k", 1001), ("min_score", 2),
+                                ("min_score", -0.5), ("window", -1),
+                                ("window", {"before": -1})):
+                with pytest.raises(InvalidInput) as info:
+                    await mem.recall("tea", **{name: value})
+                said[f"{name}={value}"] = str(info.value)
+            for limit in (0, 1001):
+                with pytest.raises(InvalidInput) as info:
+                    await mem.list(limit=limit)
+                said[f"limit={limit}"] = str(info.value)
+                with pytest.raises(InvalidInput) as info:
+                    await mem.sessions(limit=limit)
+                assert str(info.value) == said[f"limit={limit}"]
+        finally:
+            await mem.close()
+        return said
+
+    said = asyncio.run(library())
+    assert said["top_k=0"] == "top_k must be an integer from 1 to 1000, got 0"
+    with client(api, ALICE) as c:
+        for key, words in said.items():
+            name, _, value = key.partition("=")
+            if name == "limit":
+                for route in ("/v1/messages", "/v1/sessions"):
+                    e = json_error(c.get(route, params={"limit": value}), 422)
+                    assert e == {"type": "InvalidRequest", "message": words}, route
+                continue
+            body = {"query": "tea", "scope": "all", name: json.loads(value.replace("'", '"'))}
+            e = json_error(c.post("/v1/recall", json=body), 422)
+            assert e == {"type": "InvalidRequest", "message": words}, body
+        # top_k as the library takes it
+        for top_k in (101, 1000):
+            r = c.post("/v1/recall", json={"query": "tea", "scope": "all", "top_k": top_k})
+            assert r.status_code == 200, r.text
+        schema = c.get("/openapi.json").json()["components"]["schemas"]["RecallBody"]
+        top_k_schema = schema["properties"]["top_k"]["anyOf"][0]
+        assert (top_k_schema["minimum"], top_k_schema["maximum"]) == (1, 1000)
 
 
 def test_put_session_replaces_damaged_metadata_and_names_damaged_settings(

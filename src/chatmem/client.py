@@ -85,6 +85,7 @@ from .errors import (
     Unauthorized,
 )
 from .models import (
+    LIMIT_TAKES,
     MAX_PAGE,
     SESSION_TEXT_FIELDS,
     TOO_MUCH_TEXT,
@@ -551,8 +552,7 @@ def _query(params: Mapping[str, Any]) -> dict[str, str]:
             check_ts(v, k)
         elif k == "limit":
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_PAGE:
-                raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, got "
-                                   f"{describe(v)}")
+                raise InvalidInput(f"limit must be {LIMIT_TAKES}, got {describe(v)}")
         else:
             # a URL holds UTF-8 only, and httpx refuses one past 65,536 characters (every
             # value here is a label or a cursor: far shorter when good)

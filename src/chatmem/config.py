@@ -152,6 +152,11 @@ class Window(_Strict):
 
 #: Largest ``top_k`` of one recall, in the configuration and in a call.
 MAX_TOP_K = 1000
+#: What a recall's ``top_k`` and ``min_score`` must be, in every door's refusal of one
+#: out of range (``top_k must be an integer from 1 to 1000, got 0``: the library's and
+#: the HTTP API's).
+TOP_K_TAKES = f"an integer from 1 to {MAX_TOP_K}"
+MIN_SCORE_TAKES = "a number from 0 to 1"
 #: Largest context window on either side: far beyond any useful context, small enough
 #: that a window can never make a store read unbounded.
 MAX_WINDOW = 1000

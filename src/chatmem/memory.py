@@ -72,6 +72,7 @@ from .indexing import (
     vector_texts,
 )
 from .models import (
+    LIMIT_TAKES,
     MAX_LABEL_CHARS,
     MAX_PAGE,
     PENDING_MODEL,
@@ -1403,8 +1404,7 @@ class Memory:
             raise InvalidInput(f"until must be after since={since}, got {until}",
                                mentions=[("since", since)])
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-            raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
-                               f"got {describe(limit)}")
+            raise InvalidInput(f"limit must be {LIMIT_TAKES}, got {describe(limit)}")
         if text is not None:  # "" is refused, as over HTTP, not taken as no filter
             check_label(text, "text")
         if not isinstance(newest_first, bool):
@@ -1525,8 +1525,7 @@ class Memory:
         sessions. Counting reads each session's messages: one call costs time in the
         number of messages of the sessions listed."""
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-            raise InvalidInput(f"limit must be an integer from 1 to {MAX_PAGE}, "
-                               f"got {describe(limit)}")
+            raise InvalidInput(f"limit must be {LIMIT_TAKES}, got {describe(limit)}")
         if after is not None:
             check_label(after, "after")
         if only is not None:

@@ -37,6 +37,9 @@ MAX_LABEL_CHARS = 512
 MAX_MENTIONS = 256
 #: Most messages one ``list`` page holds (I8): Memory's and the HTTP client's alike.
 MAX_PAGE = 1000
+#: What a page's ``limit`` must be, in every door's refusal (``limit must be an integer
+#: from 1 to 1000, got 0``: the library's, the HTTP API's, the client's).
+LIMIT_TAKES = f"an integer from 1 to {MAX_PAGE}"
 #: Timestamps are milliseconds since the Unix epoch from 1970-01-01 to 9999-12-31
 #: 23:59:59.999 UTC: every one of them renders as a date, fits a 64-bit column and
 #: survives a JSON round trip through any language (R3).

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..chat_format import MESSAGE_FIELDS, OPENAI_FIELDS, to_message, turn_messages
-from ..config import MAX_TOP_K, Config, SearchConfig, Window, normalize_scope
+from ..config import (
+    MAX_TOP_K,
+    MIN_SCORE_TAKES,
+    TOP_K_TAKES,
+    Config,
+    SearchConfig,
+    Window,
+    normalize_scope,
+)
 from ..errors import FilterError, InvalidInput
 from ..models import (
     MAX_CONTENT_CHARS,
@@ -174,12 +182,11 @@ class RecallRequest:
                                f"query must hold a text with words, got {describe(query)}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)
                                   or not 1 <= top_k <= MAX_TOP_K):
-            raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}, got "
-                               f"{describe(top_k)}")
+            raise InvalidInput(f"top_k must be {TOP_K_TAKES}, got {describe(top_k)}")
         if min_score is not None and (isinstance(min_score, bool)
                                       or not isinstance(min_score, (int, float))
                                       or not 0 <= min_score <= 1):
-            raise InvalidInput(f"min_score must be a number from 0 to 1, got "
+            raise InvalidInput(f"min_score must be {MIN_SCORE_TAKES}, got "
                                f"{describe(min_score)}")
         for name, flag in (("cross_session", cross_session), ("narrow_only", narrow_only),
                            ("follow_replies", follow_replies)):

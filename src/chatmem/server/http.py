@@ -97,7 +97,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import Message, Receive, Scope, Send
 
-from ..config import Config
+from ..config import MAX_TOP_K, MIN_SCORE_TAKES, TOP_K_TAKES, Config
 from ..embedding import Embedder, create_embedder
 from ..errors import (
     ChatmemError,
@@ -112,7 +112,7 @@ from ..errors import (
     StoreError,
 )
 from ..memory import MAX_CURSOR_CHARS, MAX_PAGE_CHARS, Memory, text_chars
-from ..models import MAX_LABEL_CHARS, TOO_MUCH_TEXT, Session, check_label
+from ..models import LIMIT_TAKES, MAX_LABEL_CHARS, MAX_PAGE, TOO_MUCH_TEXT, Session, check_label
 from ..models import Message as StoredMessage
 from ..refusals import (
     DuplicateKey,
@@ -593,15 +593,17 @@ class _Body(BaseModel):
         return value
 
 
-def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None) -> WrapValidator:
+def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None,
+                  if_int: Any = None) -> WrapValidator:
     """A field that takes one of several types, refused in the API's words. A value of a
-    JSON kind one of them takes (``if_object``, ``if_list``) is judged by that one
-    alone (``window.before: Input should be less than or equal to 100``); any other is
-    one error, ``window must be an integer from 0 to 100 or {"before", "after"}, got
-    101``. Pydantic refused it with every type in turn, named by its internal names
-    (``window.constrained-int: …; window.WindowBody: …``)."""
-    members = {kind: TypeAdapter(member) for kind, member in ((dict, if_object),
-                                                              (list, if_list)) if member}
+    JSON kind one of them takes (``if_object``, ``if_list``, ``if_int``) is judged by
+    that one alone (``window.before must be at most 100, got 101``, ``window must be at
+    least 0, got -1``: the library's words); any other is one error, ``window must be an
+    integer from 0 to 100 or {"before", "after"}, got "2"``. Pydantic refused it with
+    every type in turn, named by its internal names (``window.constrained-int: …;
+    window.WindowBody: …``)."""
+    members = {kind: TypeAdapter(member) for kind, member in (
+        (dict, if_object), (list, if_list), (int, if_int)) if member}
 
     def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         try:
@@ -614,6 +616,30 @@ def _takes_one_of(takes: str, *, if_object: Any = None, if_list: Any = None) -> 
                                       {"takes": takes, "given": as_given(value)}) from None
 
     return WrapValidator(check)
+
+
+def _within(kind: type, takes: str, low: float, high: float) -> Any:
+    """``kind`` from ``low`` to ``high``, as the library bounds the same argument, and
+    refused in the library's words when out of range: ``takes`` is the library's (``top_k
+    must be an integer from 1 to 1000, got 0``, where pydantic's bound said ``must be at
+    least 1``); the bounds are in the published schema all the same."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        got = handler(value)
+        if not low <= got <= high:  # NaN too
+            given = value[:80] if isinstance(value, str) else as_given(value)  # a query's
+            raise PydanticCustomError("one_of", "must be {takes}, got {given}",
+                                      {"takes": takes, "given": given})
+        return got
+
+    return Annotated[kind, WrapValidator(check),
+                     Field(json_schema_extra={"minimum": low, "maximum": high})]
+
+
+#: A recall's ``top_k`` and ``min_score``, a page's ``limit``: the library's bounds.
+_TopK = _within(int, TOP_K_TAKES, 1, MAX_TOP_K)
+_MinScore = _within(float, MIN_SCORE_TAKES, 0, 1)
+_Limit = _within(int, LIMIT_TAKES, 1, MAX_PAGE)
 
 
 #: A message's content: its text, or chat-completions content parts.
@@ -696,9 +722,10 @@ class WindowBody(_Body):
 _Query = Annotated[str | list[str], _takes_one_of("a string or a list of strings",
                                                   if_list=list[str])]
 #: A recall's window: the neighbours each side, or before and after apart.
-_Window = Annotated[Annotated[int, Field(ge=0, le=MAX_WINDOW)] | WindowBody | None,
+_WindowSide = Annotated[int, Field(ge=0, le=MAX_WINDOW)]
+_Window = Annotated[_WindowSide | WindowBody | None,
                     _takes_one_of(f'an integer from 0 to {MAX_WINDOW} or {{"before", "after"}}',
-                                  if_object=WindowBody)]
+                                  if_object=WindowBody, if_int=_WindowSide)]
 
 
 class RecallBody(_Body):
@@ -706,8 +733,8 @@ class RecallBody(_Body):
     session: IdText | None = Field(None, description="The conversation asking (required "
                                    "with a user key: its effective scope caps the recall).")
     platform: IdText | None = Field(None, description="The entry platform of this turn.")
-    top_k: int | None = Field(None, ge=1, le=100)
-    min_score: float | None = Field(None, ge=0, le=1)
+    top_k: _TopK | None = None  # type: ignore[valid-type]
+    min_score: _MinScore | None = None  # type: ignore[valid-type]
     scope: str | None = Field(None, description="all, user, platform, resource or session; "
                               "with a user key it may only narrow the session's scope.")
     window: _Window = Field(None, description="Neighbours each side.")
@@ -1428,7 +1455,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
     @v1.get("/sessions", tags=["settings"])
     async def list_sessions(
             mem: Mem, who: Who,
-            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+            limit: Annotated[_Limit, Query()] = 100,  # type: ignore[valid-type]
             after: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
     ) -> dict[str, Any]:
@@ -1503,7 +1530,7 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             speaker_id: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             since: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
             until: Annotated[int | None, Query(ge=0, le=TS_MAX)] = None,
-            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+            limit: Annotated[_Limit, Query()] = 100,  # type: ignore[valid-type]
             cursor: Annotated[str | None, Query(min_length=1, max_length=MAX_CURSOR_CHARS)] = None,
             visible_from: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
             platform: Annotated[str | None, Query(min_length=1, max_length=512)] = None,
