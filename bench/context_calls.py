@@ -17,7 +17,13 @@ made a message by the generic row reader) and as it is now (only the columns a m
 keeps but its texts, each message built directly), on the same store:
 
 * ``context``: the whole ``Memory.context(turn)`` (the contexts compared: the same);
-* ``recent_heads 4096``: one read of the session's 4,096 latest heads (all of them).
+* ``recent_heads 4096``: one read of the session's 4,096 latest heads (all of them);
+* ``context, reads going on``: the whole ``Memory.context(turn)`` with the reads that
+  find the call as they were before (the baseline: each read began again at the
+  session's newest message, twice as many each time: ``recent_heads`` reading the
+  reads before again with each) and as they are now (each goes on from the oldest
+  message of the one before, ``until``), both with today's columns; with the rows
+  read in all (``before_rows``, ``now_rows``).
 """
 
 from __future__ import annotations
@@ -56,28 +62,30 @@ _BEFORE_COLUMNS = ", ".join(
     for c in MESSAGE_COLUMNS)
 
 
-def before_query(d: sm.Dialect, n: int) -> sm.Statement:
+def before_query(d: sm.Dialect, n: int, until: int | None = None) -> sm.Statement:
     hidden, hparams = d.in_list("kind", sm.HIDDEN_KINDS, negate=True)
+    later, lparams = ("", []) if until is None else (f" AND ts < {d.mark}", [until])
     return (f"SELECT {d.seq}, {_BEFORE_COLUMNS}, index_state FROM messages "
-            f"WHERE session_id = {d.mark} AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
-            [SESSION, *hparams, d.limit(n)])
+            f"WHERE session_id = {d.mark} AND {hidden}{later} ORDER BY ts DESC "
+            f"LIMIT {d.mark}", [SESSION, *hparams, *lparams, d.limit(n)])
 
 
 def before_heads(store: Any, backend: str) -> Any:
-    """``store.recent_heads`` as it was."""
+    """``store.recent_heads`` as it was (its columns; ``until`` as now)."""
     if backend == "sqlite":
-        def read(n: int) -> list[Any]:
-            return sm.recent_result(sm.SQLITE, store._rows(before_query(sm.SQLITE, n)))
+        def read(n: int, until: int | None) -> list[Any]:
+            return sm.recent_result(sm.SQLITE, store._rows(before_query(sm.SQLITE, n,
+                                                                        until)))
 
-        async def heads(session_id: str, n: int) -> list[Any]:
-            return await store._run(functools.partial(read, n))
+        async def heads(session_id: str, n: int, *, until: int | None = None) -> list[Any]:
+            return await store._run(functools.partial(read, n, until))
         return heads
 
     from chatmem.store.postgres import _rows
 
-    async def pg_heads(session_id: str, n: int) -> list[Any]:
+    async def pg_heads(session_id: str, n: int, *, until: int | None = None) -> list[Any]:
         async with store._conn() as conn:
-            rows = await _rows(conn, before_query(sm.POSTGRES, n))
+            rows = await _rows(conn, before_query(sm.POSTGRES, n, until))
         return sm.recent_result(sm.POSTGRES, rows)
     return pg_heads
 
@@ -96,16 +104,47 @@ async def measure(url: str, backend: str, answers: int, chars: int, repeat: int
         store = mem.store
         now = store.recent_heads
         before = before_heads(store, backend)
-        ops = {"context": lambda: mem.context(TURN, session=SESSION),
-               "recent_heads 4096": lambda: store.recent_heads(SESSION, 4096)}
-        for name, op in ops.items():
+        rows_read: dict[str, int] = {}
+
+        async def going_on(session_id: str, n: int, *, until: int | None = None
+                           ) -> list[Any]:
+            got = await now(session_id, n, until=until)
+            rows_read["now"] = rows_read.get("now", 0) + len(got)
+            return got
+
+        read_so_far: list[int] = []
+
+        async def starting_over(session_id: str, n: int, *, until: int | None = None
+                                ) -> list[Any]:
+            """The reads as they were: each from the newest message, as many as the
+            reads before and ``n`` more (8, 16, 32, …), of which those before ``until``
+            are the read asked for."""
+            if until is None:
+                read_so_far.clear()
+            size = sum(read_so_far) + n if until is not None else n
+            got = await now(session_id, size)
+            read_so_far.append(n)
+            rows_read["before"] = rows_read.get("before", 0) + len(got)
+            return got if until is None else [m for m in got if m.ts < until][-n:]
+
+        context = lambda: mem.context(TURN, session=SESSION)  # noqa: E731
+        ops: dict[str, tuple[Any, dict[str, Any]]] = {
+            # the baseline of each: recent_heads as it was, or the reads starting over
+            "context": (context, {"before": before, "now": now}),
+            "recent_heads 4096": (lambda: store.recent_heads(SESSION, 4096),
+                                  {"before": before, "now": now}),
+            "context, reads going on": (context, {"before": starting_over,
+                                                   "now": going_on}),
+        }
+        for name, (op, variants) in ops.items():
             row: dict[str, Any] = {"backend": backend, "answers": answers, "chars": chars,
                                    "operation": name}
             got: dict[str, Any] = {}
             times: dict[str, list[float]] = {"before": [], "now": []}
             for turn in range(repeat + 1):  # alternately: a shared machine's load on both
-                for when, heads in (("before", before), ("now", now)):
+                for when, heads in variants.items():
                     store.recent_heads = heads
+                    rows_read.pop(when, None)
                     start = time.perf_counter()
                     got[when] = await op()
                     if turn:  # the first of each: a warm-up
@@ -113,6 +152,8 @@ async def measure(url: str, backend: str, answers: int, chars: int, repeat: int
             store.recent_heads = now
             for when, ms in times.items():
                 row[f"{when}_ms"] = round(statistics.median(ms), 1)
+                if when in rows_read:
+                    row[f"{when}_rows"] = rows_read[when]
             assert got["before"] == got["now"], name
             row["ratio"] = round(row["now_ms"] / row["before_ms"], 2)
             rows.append(row)
@@ -142,8 +183,10 @@ async def main() -> None:
             drop_pg_schema(args.pg, SCHEMA)
     print_table(f"A call behind {args.answers:,} tool answers of {args.chars:,} characters, "
                 f"median ms ({time.perf_counter() - started:.0f} s in all; no model)",
-                ["backend", "operation", "before ms", "now ms", "now / before"],
-                [[r["backend"], r["operation"], r["before_ms"], r["now_ms"], r["ratio"]]
+                ["backend", "operation", "before ms", "now ms", "now / before",
+                 "rows before / now"],
+                [[r["backend"], r["operation"], r["before_ms"], r["now_ms"], r["ratio"],
+                  f"{r['before_rows']} / {r['now_rows']}" if "now_rows" in r else ""]
                  for r in rows])
     write_json(args.out, {"machine": machine(), "model": "none (semantic_recall off)",
                           "store": f"one session: a call, its first answer, then "

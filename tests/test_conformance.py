@@ -338,6 +338,13 @@ async def test_range_and_recent_skip_hidden_records(pair: Pair) -> None:
             replace(m, content="", visible_content=None) for m in full]
     assert (await pair.store.recent("s", 1))[0].visible_content == "shown"
     assert await pair.store.recent_heads("nope", 5) == []
+    # until: those before a time (exclusive), to read on behind an earlier read
+    full = await pair.store.recent("s", 20)
+    heads = [replace(m, content="", visible_content=None) for m in full]
+    for n, until in ((2, 9), (3, 9), (20, 5), (1, 11), (5, 1), (20, 10**15)):
+        assert await pair.store.recent_heads("s", n, until=until) == \
+            [m for m in heads if m.ts < until][-n:], (n, until)
+    assert await pair.store.recent_heads("s", 0, until=9) == []
 
 
 async def test_recent_heads_builds_its_messages_without_the_row_reader(

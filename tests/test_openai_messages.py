@@ -493,6 +493,37 @@ async def test_finding_a_call_behind_many_answers_reads_in_full_only_what_it_pla
     await mem.close()
 
 
+async def test_finding_a_call_behind_many_answers_reads_each_message_once(
+        tmp_path: Path) -> None:
+    """Finding the call behind 1,000 stored tool answers read the session's heads from
+    its newest message each round, twice as many each time (8, 16, … 1,003): 2,019
+    rows for 1,003 messages (7,091 for 3,003). Each read now goes on from the oldest
+    message of the one before: every message is read once, the same context. Counted
+    on a SQLite file: the rows each recent_heads answered, and their ids."""
+    mem = await sqlite_memory(tmp_path, last_messages=3, semantic_recall=False)
+    await mem.add(AGENT_TURN[:3], session="s1")
+    await mem.add([{"role": "tool", "tool_call_id": f"other_{i}", "content": f"noise {i}"}
+                   for i in range(1000)], session="s1")
+    store = mem.store
+    heads = store.recent_heads
+    read: list[str | None] = []
+
+    async def counted(*args: Any, **kwargs: Any) -> list[Message]:
+        got = await heads(*args, **kwargs)
+        read.extend(m.id for m in got)
+        return got
+
+    store.recent_heads = counted  # type: ignore[method-assign]
+    turn = AGENT_TURN[3:4]
+    ctx = await mem.context(turn, session="s1")
+    assert_valid_for_the_api([*ctx, *turn], "")
+    assert ctx[3:] == [{"role": "assistant", "content": None,
+                        "tool_calls": AGENT_TURN[1]["tool_calls"]},
+                       {"role": "tool", "tool_call_id": "call_f", "content": INJECTION}]
+    assert len(read) == len(set(read)) == 1003, len(read)  # the answers, call, user
+    await mem.close()
+
+
 async def test_a_turn_of_answers_without_their_call_gets_the_context_without_them(
         tmp_path: Path) -> None:
     """No context can go right before answers whose call is not the session's last

@@ -523,11 +523,14 @@ class MessageStore(Protocol):
 
     async def recent(self, session_id: str, n: int) -> list[Message]: ...
 
-    async def recent_heads(self, session_id: str, n: int) -> list[Message]:
+    async def recent_heads(self, session_id: str, n: int, *, until: int | None = None
+                           ) -> list[Message]:
         """:meth:`recent`'s messages without their texts (``content`` empty,
         ``visible_content`` ``None``; every other field as stored): what finding a
         tool call behind many of its answers reads (their roles and metadata), not
-        what each of them says."""
+        what each of them says. ``until`` (ms, exclusive): the ``n`` latest before it,
+        to read on from the oldest message of a read before (a session's ``ts`` are
+        unique) without reading the newer ones again."""
         ...
 
     async def pending(self, limit: int, *, include_failed: bool = False,

@@ -284,15 +284,16 @@ _HEADS_COLUMNS = ", ".join(_HEADS)
 _CONTENT_AT = 1 + [c.column for c in MESSAGE_COLUMNS].index("content")
 
 
-def recent_query(d: Dialect, session_id: str, n: int, *, words: bool = True
-                 ) -> Statement:
+def recent_query(d: Dialect, session_id: str, n: int, *, words: bool = True,
+                 until: int | None = None) -> Statement:
     """``recent`` (``words=False``: ``recent_heads``, the same rows without their
-    texts, in :data:`_HEADS_COLUMNS`)."""
+    texts, in :data:`_HEADS_COLUMNS`; ``until``: those before that time)."""
     hidden, hparams = d.in_list("kind", HIDDEN_KINDS, negate=True)
     columns = d.message_columns if words else _HEADS_COLUMNS
+    before, bparams = ("", []) if until is None else (f" AND ts < {d.mark}", [until])
     return (f"SELECT {columns} FROM messages WHERE session_id = {d.mark} "
-            f"AND {hidden} ORDER BY ts DESC LIMIT {d.mark}",
-            [session_id, *hparams, d.limit(n)])
+            f"AND {hidden}{before} ORDER BY ts DESC LIMIT {d.mark}",
+            [session_id, *hparams, *bparams, d.limit(n)])
 
 
 def recent_result(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[Message]:

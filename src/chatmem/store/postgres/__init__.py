@@ -1051,12 +1051,15 @@ class PostgresStore:
     async def recent(self, session_id: str, n: int) -> list[Message]:
         return await self._recent(session_id, n, words=True)
 
-    async def recent_heads(self, session_id: str, n: int) -> list[Message]:
-        return await self._recent(session_id, n, words=False)
+    async def recent_heads(self, session_id: str, n: int, *, until: int | None = None
+                           ) -> list[Message]:
+        return await self._recent(session_id, n, words=False, until=until)
 
-    async def _recent(self, session_id: str, n: int, *, words: bool) -> list[Message]:
+    async def _recent(self, session_id: str, n: int, *, words: bool,
+                      until: int | None = None) -> list[Message]:
         async with self._conn() as conn:
-            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n, words=words))
+            rows = await _rows(conn, sm.recent_query(POSTGRES, session_id, n, words=words,
+                                                     until=until))
         return (sm.recent_result if words else sm.heads_result)(POSTGRES, rows)
 
     async def pending(self, limit: int, *, include_failed: bool = False,

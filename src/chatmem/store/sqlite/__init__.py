@@ -1090,9 +1090,10 @@ class SqliteStore:
         return sm.recent_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n)))
 
     @_on_store_thread
-    def recent_heads(self, session_id: str, n: int) -> list[Message]:
-        return sm.heads_result(SQLITE, self._rows(sm.recent_query(SQLITE, session_id, n,
-                                                                  words=False)))
+    def recent_heads(self, session_id: str, n: int, *, until: int | None = None
+                     ) -> list[Message]:
+        return sm.heads_result(SQLITE, self._rows(sm.recent_query(
+            SQLITE, session_id, n, words=False, until=until)))
 
     @_on_store_thread
     def pending(self, limit: int, *, include_failed: bool = False,
