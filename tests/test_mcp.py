@@ -1381,8 +1381,9 @@ async def test_a_heavy_body_is_read_without_holding_the_other_clients(tmp_path: 
     """Each body is read first (read_refusal) and a tool's refusal shows the value sent;
     both ran in the event loop, so 4 MB of tiny lists held every other client of the
     HTTP door for seconds (14 s on a loaded machine). A large body is now read, and a
-    refusal's value shown, in a worker thread: a small request sent after the heavy one
-    is answered first."""
+    refusal's value shown, in a worker thread, and one of more than 16,384 lists and
+    objects is refused unparsed (the SDK's own parse of it held the loop too): a small
+    request sent while the heavy one is read is answered, and the heavy one refused."""
     heavy = call_line(2, "memory_add", '{"content": [' + "[0], " * 800_000
                       + '{"a": 1, "a": 2}]}').encode()
     assert len(heavy) < 4 << 20
@@ -1394,23 +1395,18 @@ async def test_a_heavy_body_is_read_without_holding_the_other_clients(tmp_path: 
         sock = socket.create_connection(("127.0.0.1", port), timeout=60)
         try:
             await asyncio.to_thread(sock.sendall, head + heavy)
-            await asyncio.sleep(0.3)  # the heavy body is read by now
             url = f"http://127.0.0.1:{port}{HTTP_PATH}"
             headers = {**MCP_HEADERS, "Mcp-Protocol-Version": "2025-06-18"}
             async with httpx.AsyncClient(timeout=60) as client:
                 small = await client.post(url, content=call_line(3, "memory_list", "{}"),
                                           headers=headers)
             assert small.status_code == 200, small.text
-            sock.setblocking(False)
-            with pytest.raises(BlockingIOError):  # the heavy one's answer is still to come
-                sock.recv(1)
-            sock.setblocking(True)
             answer = await asyncio.to_thread(_answer_of, sock)
         finally:
             sock.close()
-    body = json.loads(answer.partition(b"\r\n\r\n")[2])
-    check_refused("memory_add", body,
-                  'content: the key "a" appears twice in one object; send each key once')
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:300]
+    assert json.loads(answer.partition(b"\r\n\r\n")[2]) == {"jsonrpc": "2.0", "id": 2, "error": {
+        "code": -32700, "message": CROWDED_WORDS.format("params.arguments.content")}}
 
 
 async def test_a_tools_refusal_shows_the_value_sent_outside_the_event_loop(
@@ -1434,6 +1430,58 @@ async def test_a_tools_refusal_shows_the_value_sent_outside_the_event_loop(
         refused = await client.call_tool("memory_add", {"content": [[0]] * 1000})
     assert refused.is_error and "content must be a string, got [[0], [0]" in text_of(refused)
     assert threads and threading.main_thread() not in threads
+
+
+CROWDED_WORDS = ("request: more than 16384 lists and objects (the 16385th in {}); this "
+                 "server's tools take only strings, numbers and booleans: send a smaller "
+                 "request")
+
+
+def test_a_message_of_many_lists_is_refused_before_it_is_parsed() -> None:
+    """The SDK parses each message itself, in the event loop that serves every client:
+    a tools/call whose arguments held 700,000 small lists (3.5 MB, under the HTTP door's
+    4 MiB) held it for about a second. A message of more than 16,384 lists and objects
+    is now refused unparsed, naming the field that holds them, with its id; a message
+    holding fewer, or brackets inside its strings, is not."""
+    junk = "[" + ", ".join(["[0]"] * 700_000) + "]"
+    line = call_line(2, "memory_recall", '{"query": "x", "junk": ' + junk + "}")
+    calls, refusal = python_calls(mcp_server.read_refusal, line)
+    assert refusal is not None and refusal.answer == {"jsonrpc": "2.0", "id": 2, "error": {
+        "code": -32700, "message": CROWDED_WORDS.format("params.arguments.junk")}}
+    assert calls < 1000  # counted in C, not walked in Python
+    ping = '{"jsonrpc": "2.0", "method": "ping", "params": {"a": {"b": [{}]}, "c": ' \
+        + "[" + "{}, " * 17_000 + '1]}, "id": "p"}'
+    found = mcp_server.read_refusal(ping)
+    assert found is not None and found.answer is not None
+    assert found.answer["id"] == "p" and found.said == CROWDED_WORDS.format("params.c")
+    brackets = "[" * 100_000
+    for kept in ('{"content": "' + brackets + '"}',
+                 '{"content": "' + brackets + '", "x": [' + "[], " * 2000 + "1]}"):
+        assert mcp_server.read_refusal(call_line(3, "memory_add", kept)) is None
+
+
+async def test_the_http_door_refuses_a_message_of_many_lists_unparsed(
+        tmp_path: Path) -> None:
+    """Over streamable HTTP (a real ``chatmem mcp --transport http``): the tools/call of
+    700,000 small lists is refused at the door, JSON-RPC's error naming the field (the
+    SDK, which parsed it, answered a tool error), and the server serves on."""
+    junk = "[" + ", ".join(["[0]"] * 700_000) + "]"
+    async with mcp_over_http(tmp_path) as port:
+        url = f"http://127.0.0.1:{port}{HTTP_PATH}"
+        headers = {**MCP_HEADERS, "Mcp-Protocol-Version": "2025-06-18"}
+        async with httpx.AsyncClient(timeout=60) as raw:
+            for ident, tool, arguments, field in [
+                    (2, "memory_recall", '{"query": "x", "junk": ' + junk + "}", "junk"),
+                    (3, "memory_add", '{"content": ' + junk + "}", "content")]:
+                r = await raw.post(url, content=call_line(ident, tool, arguments),
+                                   headers=headers)
+                assert r.status_code == 400, r.text[:300]
+                assert r.json() == {"jsonrpc": "2.0", "id": ident, "error": {
+                    "code": -32700,
+                    "message": CROWDED_WORDS.format(f"params.arguments.{field}")}}
+            listed = await raw.post(url, content=call_line(4, "memory_list", "{}"),
+                                    headers=headers)
+            assert listed.status_code == 200 and '"isError":false' in listed.text, listed.text
 
 
 def peak_memory_kb(pid: int) -> int:

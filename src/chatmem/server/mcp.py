@@ -614,7 +614,15 @@ def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | Non
 
 def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal | None]:
     """The message ``text`` holds (``None``: not JSON) and :func:`read_refusal`'s answer,
-    from one parse: a stdio line is counted (a request to answer) from the same."""
+    from one parse: a stdio line is counted (a request to answer) from the same. A
+    message of more than :data:`MAX_CONTAINERS` lists and objects is refused unparsed
+    (:func:`_crowded`)."""
+    crowded = _crowded(text)
+    if crowded is not None:
+        at = f" (the {MAX_CONTAINERS + 1}th in {crowded})" if crowded else ""
+        return None, _refused(_top_level_id(text), (
+            f"request: more than {MAX_CONTAINERS} lists and objects{at}; this server's "
+            "tools take only strings, numbers and booleans: send a smaller request"))
     try:
         try:
             message = json.loads(text, object_pairs_hook=_objects, parse_float=read_float)
@@ -643,6 +651,58 @@ _ID_KEY = re.compile(r'"(?:i|\\u0069)(?:d|\\u0064)"')
 #: the value is the string that comes next
 _AFTER_KEY = re.compile(r'[ \t\n\r]*:[ \t\n\r]*(?:([^"\[\]{},: \t\n\r]+)[ \t\n\r]*[,}]|\Z)')
 _AFTER_VALUE = re.compile(r'[ \t\n\r]*[,}]')
+
+
+#: The most lists and objects one message may hold (a client's request to this server
+#: holds a few: its tools take no list or object). The SDK parses a message in the event
+#: loop that serves every client: 700,000 small lists (``[[0], [0], …]``, 3.5 MB, under
+#: the HTTP door's 4 MiB) held it, and every other client, for a second; 16,384 take it
+#: 4 ms. Deeper nesting than this many is refused as such first (:data:`JSON_MAX_DEPTH`
+#: is far lower), so that refusal keeps its words for a line 10,000 deep.
+MAX_CONTAINERS = 16384
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _crowded(text: str) -> str | None:
+    """Whether ``text`` opens more than :data:`MAX_CONTAINERS` lists and objects, counted
+    without parsing it: ``None`` if not, else the field holding the first one past the
+    limit (``params.arguments.junk``; ``""`` when none can be named). Its brackets are
+    counted in C, first in all of it (a message with no more brackets than the limit,
+    strings included, is passed at once), then between its strings, read as
+    :func:`_top_level_id` reads them (one step per string, up to the one past the limit,
+    the keys on the way kept); brackets are looked at one by one only in a text between
+    two strings that both opens and closes some, at most twice the limit in all. Cutting
+    the strings out with a regular expression held the worker thread's lock on Python
+    (and the event loop) 0.4 s for 500,000 of them."""
+    if text.count("[") + text.count("{") <= MAX_CONTAINERS:  # in C: nearly every message
+        return None
+    keys: list[str | None] = []  # per depth: the key of the value being read there
+    opened = 0
+    string: str | None = None
+    for m in _PIECES.finditer(text):
+        piece = m.group()
+        if piece[0] == '"':
+            string = piece if len(piece) > 1 else None
+            continue
+        if string is not None and keys and piece.lstrip(" \t\n\r").startswith(":"):
+            keys[-1] = string
+        string = None
+        opens = piece.count("[") + piece.count("{")
+        if opened + opens > MAX_CONTAINERS:
+            return _field(tuple(json.loads(k) for k in keys if k is not None))
+        opened += opens
+        closes = piece.count("]") + piece.count("}")
+        if not opens:
+            del keys[max(0, len(keys) - closes):]
+            continue
+        for bracket in _BRACKETS.findall(piece) if closes else ():
+            if bracket in "[{":
+                keys.append(None)
+            elif keys:  # else not JSON, counted on all the same
+                keys.pop()
+        if not closes:
+            keys += [None] * opens
+    return None
 
 
 def _top_level_id(text: str) -> str | int | None:
