@@ -1109,6 +1109,10 @@ REFUSED_ARGUMENTS = [
     ("memory_list", '{"limit": -2.5E+400}',
      "limit: got -2.5E+400, a number too far below zero; send a number between -1.7e308 "
      "and 1.7e308"),
+    # too close to zero: the SDK read 0.0, and the schema said "got 0.0"
+    ("memory_list", '{"limit": 1e-400}',
+     "limit: got 1e-400, a number too close to zero; send 0 or a number farther from it "
+     "than 5e-324"),
 ]
 #: whole requests refused as JSON-RPC's parse error: (line, id, message)
 REFUSED_REQUESTS = [

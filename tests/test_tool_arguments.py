@@ -162,38 +162,60 @@ TOO_LARGE = [("1e400", "1e400, a number too large"),
              ("1" + "0" * 60 + "e400", "1" + "0" * 29 + "… (65 characters), a number too large")]
 
 
+async def check_named_as_sent(mem: Memory, api: httpx.Client, number: str, shown: str,
+                              more: list[tuple[str, str, str]]) -> None:
+    """memory_recall's ``top_k`` written ``number`` is refused naming it ``shown``, by the
+    library's tool, POST /v1/tool and /v1/recall; and so are the ``more`` bodies (path,
+    body, words), posted as written (httpx writes no such number)."""
+    caller = {"session_id": "s1"}
+    text = f'{{"query": "tea", "top_k": {number}}}'
+    said = f"memory_recall: top_k must be an integer, got {shown}"
+    with pytest.raises(InvalidInput) as info:
+        await mem.call_tool(text, caller)
+    assert str(info.value) == said
+    r = api.post("/v1/tool", json={"arguments": text, "caller": caller})
+    assert r.status_code == 400 and r.json()["error"]["message"] == said, r.text
+    for path, body, words in [
+            ("/v1/tool", f'{{"caller": {{"session_id": "s1"}}, "arguments": {text}}}', said),
+            ("/v1/recall", text, f"top_k must be an integer, got {shown}"),
+            ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
+                             f'"ts": {number}}}]}}',
+             f"messages[0].ts must be an integer, got {shown}"), *more]:
+        r = api.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code in (400, 422) and r.json()["error"]["message"] == words, \
+            (path, body[:80], r.text)
+
+
 async def test_a_number_past_a_floats_range_is_named_as_sent(
         mem: Memory, api: httpx.Client) -> None:
     """``"top_k": 1e400`` was refused as "got Infinity", which the model or user never
     sent (Python's json reads it as infinity): the library's tool (arguments as JSON
     text), POST /v1/tool (arguments as an object or as JSON text), and the HTTP API's own
     bodies (/v1/recall, /v1/messages) now name the number as sent and what is wrong."""
-    caller = {"session_id": "s1"}
     for number, shown in TOO_LARGE:
-        text = f'{{"query": "tea", "top_k": {number}}}'
-        said = f"memory_recall: top_k must be an integer, got {shown}"
-        with pytest.raises(InvalidInput) as info:
-            await mem.call_tool(text, caller)
-        assert str(info.value) == said
-        r = api.post("/v1/tool", json={"arguments": text, "caller": caller})
-        assert r.status_code == 400 and r.json()["error"]["message"] == said, r.text
-        for path, body, words in [  # written by hand: httpx writes no number past a float
-                ("/v1/tool", f'{{"caller": {{"session_id": "s1"}}, "arguments": {text}}}', said),
-                ("/v1/recall", text, f"top_k must be an integer, got {shown}"),
-                ("/v1/recall", f'{{"query": "tea", "min_score": {number}}}',
-                 f"min_score must be a number from 0 to 1, got {shown}"),
-                ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
-                                 f'"ts": {number}}}]}}',
-                 f"messages[0].ts must be an integer, got {shown}"),
-                ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
-                                 f'"metadata": {{"n": {number}}}}}]}}',
-                 f"messages[0].metadata.n: {shown} (use a finite number, a string or null)")]:
-            r = api.post(path, content=body, headers={"Content-Type": "application/json"})
-            assert r.status_code in (400, 422) and r.json()["error"]["message"] == words, \
-                (path, body[:80], r.text)
+        await check_named_as_sent(mem, api, number, shown, [
+            ("/v1/recall", f'{{"query": "tea", "min_score": {number}}}',
+             f"min_score must be a number from 0 to 1, got {shown}"),
+            ("/v1/messages", f'{{"messages": [{{"session_id": "s1", "content": "x", '
+                             f'"metadata": {{"n": {number}}}}}]}}',
+             f"messages[0].metadata.n: {shown} (use a finite number, a string or null)")])
     # Infinity and NaN (not JSON) are what was sent
     with pytest.raises(InvalidInput, match="got Infinity$"):
-        await mem.call_tool('{"query": "tea", "top_k": Infinity}', caller)
+        await mem.call_tool('{"query": "tea", "top_k": Infinity}', {"session_id": "s1"})
+
+
+async def test_a_number_too_close_to_zero_is_named_as_sent(
+        mem: Memory, api: httpx.Client) -> None:
+    """``"top_k": 1e-400`` (Python's json reads it as 0.0) was refused as "got 0.0",
+    which the model or user never sent: the library's tool, POST /v1/tool and the HTTP
+    API's own bodies now name the number as sent (an integer it is not: JSON Schema's
+    integer is a whole number). Where a number that reads as 0 is allowed, it still is."""
+    for number in ("1e-400", "-2.5E-999"):
+        await check_named_as_sent(mem, api, number, f"{number}, a number too close to zero",
+                                  [])
+    r = api.post("/v1/recall", content='{"query": "tea", "min_score": 1e-400}',
+                 headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
 
 
 #: What a memory_recall may ask beyond this configuration's top_k (3) and window (1

@@ -73,7 +73,7 @@ class _JsonRepr(_PythonRepr):
         return "null"
 
     def repr_float(self, x: float, level: int) -> str:
-        if isinstance(x, WrittenNumber):
+        if isinstance(x, WrittenNumber | WrittenTiny):
             return x.shown
         if not math.isfinite(x):
             raise _NotJson
@@ -94,35 +94,64 @@ class _JsonRepr(_PythonRepr):
     repr_tuple = repr_set = repr_frozenset = repr_deque = repr_array = repr_instance
 
 
-class WrittenNumber(float):
-    """A JSON number a float cannot hold (past ±1.7976931348623157e308), read as
-    Python's ``json`` reads it (infinity) with :attr:`text`, the number as it was
-    written (also ``NaN``/``Infinity``, not JSON, when a reader takes them so), for an
-    error: ``1e400`` was sent, not ``Infinity`` (:func:`read_float`)."""
+_W = typing.TypeVar("_W", bound="_Written")
+
+
+class _Written(float):
+    """A float read from a JSON number it cannot hold as written, with :attr:`text`, the
+    number as it was written, for an error (:func:`read_float`)."""
 
     text: str
 
-    def __new__(cls, text: str) -> WrittenNumber:
+    def __new__(cls: type[_W], text: str) -> _W:
         number = super().__new__(cls, text)
         number.text = text
         return number
 
     @property
+    def written(self) -> str:
+        """:attr:`text`, shortened when long."""
+        return self.text if len(self.text) <= 40 else \
+            f"{self.text[:30]}… ({len(self.text)} characters)"
+
+
+class WrittenNumber(_Written):
+    """A JSON number a float cannot hold (past ±1.7976931348623157e308), read as
+    Python's ``json`` reads it (infinity) with :attr:`text`, the number as it was
+    written (also ``NaN``/``Infinity``, not JSON, when a reader takes them so), for an
+    error: ``1e400`` was sent, not ``Infinity`` (:func:`read_float`)."""
+
+    @property
     def shown(self) -> str:
         """The number as written, shortened when long, and what is wrong with it: ``1e400,
         a number too large``; ``NaN`` and ``Infinity`` as they are."""
-        text = self.text if len(self.text) <= 40 else \
-            f"{self.text[:30]}… ({len(self.text)} characters)"
         if not self.text[-1:].isdigit():  # NaN, Infinity
-            return text
-        return f"{text}, a number too {'large' if self > 0 else 'far below zero'}"
+            return self.written
+        return f"{self.written}, a number too {'large' if self > 0 else 'far below zero'}"
+
+
+class WrittenTiny(_Written):
+    """A JSON number too close to zero for a float (``1e-400``), which reads as 0.0 (or
+    -0.0), with :attr:`text`, the number as it was written, for an error: ``1e-400`` was
+    sent, not ``0.0`` (:func:`read_float`). Anywhere else, the float it reads as."""
+
+    @property
+    def shown(self) -> str:
+        """The number as written, shortened when long: ``1e-400, a number too close to
+        zero``."""
+        return f"{self.written}, a number too close to zero"
 
 
 def read_float(text: str) -> float:
     """A JSON number with a fraction or an exponent (``json.loads``' ``parse_float``): one
-    past a float's range is a :class:`WrittenNumber`, so a refusal says what was sent."""
+    past a float's range is a :class:`WrittenNumber`, one too close to zero for it (not
+    zero as written: ``1e-400``) a :class:`WrittenTiny`, so a refusal says what was sent."""
     number = float(text)
-    return number if math.isfinite(number) else WrittenNumber(text)
+    if not math.isfinite(number):
+        return WrittenNumber(text)
+    if number == 0 and any(map(text.lower().partition("e")[0].__contains__, "123456789")):
+        return WrittenTiny(text)
+    return number
 
 
 _as_json = _JsonRepr()
@@ -228,7 +257,7 @@ def as_given(value: Any, limit: int = 80) -> str:
     """A value as it was sent (JSON: ``"5"`` keeps its quotes, as its type may be what
     is wrong), cut to ``limit`` characters for an error; a lone surrogate (``\\ud800``)
     as its escape, which the answer's UTF-8 can hold."""
-    if isinstance(value, WrittenNumber):
+    if isinstance(value, WrittenNumber | WrittenTiny):
         return value.shown
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)

@@ -86,7 +86,7 @@ from ..recall.render import (
     label_part,
     speaker_label,
 )
-from ..refusals import WrittenNumber, as_given, describe, read_float, schema_errors
+from ..refusals import WrittenNumber, WrittenTiny, as_given, describe, read_float, schema_errors
 from ..retention import DAY_MS
 from ..tool import TOOL_NAME, WHOLE_FLOAT, Caller, tool_schema
 from . import UVICORN_STARTUP_FAILURE, ToldLog, stop_signals, told, told_degraded, uvicorn_server
@@ -535,13 +535,14 @@ def _integer(text: str) -> int | _LongNumber:
 
 #: What :func:`_problem` takes a step for: an object, a list, a number it may refuse (any
 #: other value is passed over in its container's step)
-_LOOKED_AT = frozenset({dict, list, _Twice, _LongNumber, WrittenNumber})
+_LOOKED_AT = frozenset({dict, list, _Twice, _LongNumber, WrittenNumber, WrittenTiny})
 
 
 def _problem(value: Any, numbers: bool = False) -> tuple[tuple[Any, ...], str] | None:
     """The first value of ``value`` chatmem refuses (an object naming a key twice, an
     integer too long to read, nesting past :data:`JSON_MAX_DEPTH`; with ``numbers``, a
-    number past a float's range in a tool's arguments, which the SDK reads as infinity):
+    number past a float's range in a tool's arguments, which the SDK reads as infinity,
+    or too close to zero for it, which the SDK reads as 0.0):
     where (its path) and what, in the HTTP API's words for a body. Walked without
     recursion (the value may be nested as deep as Python's parser reads), one step per
     object, list or such number, each knowing where it is by a link to its container's
@@ -563,14 +564,18 @@ def _problem(value: Any, numbers: bool = False) -> tuple[tuple[Any, ...], str] |
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             # an empty one is refused only for its depth
             stack += [(v, depth + 1, (where, k)) for k, v in pairs if type(v) in _LOOKED_AT
-                      and (v or depth + 1 >= JSON_MAX_DEPTH)][::-1]
+                      and (v or type(v) is WrittenTiny
+                                                       or depth + 1 >= JSON_MAX_DEPTH)][::-1]
         elif isinstance(item, _LongNumber):
             return _path(where), ("a number with more digits than can be read (at most "
                                   f"{sys.get_int_max_str_digits()}); send a shorter number")
-        elif numbers and isinstance(item, WrittenNumber) \
+        elif numbers and isinstance(item, WrittenNumber | WrittenTiny) \
                 and _path(where)[:2] == ("params", "arguments"):
+            # the SDK reads them as infinity and 0.0, and its schema's refusal said so
             return _path(where), (f"got {item.shown}; send a number between -1.7e308 and "
-                                  "1.7e308")
+                                  "1.7e308" if isinstance(item, WrittenNumber) else
+                                  f"got {item.shown}; send 0 or a number farther from it "
+                                  "than 5e-324")
     return None
 
 
