@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -216,6 +217,34 @@ async def test_a_number_too_close_to_zero_is_named_as_sent(
     r = api.post("/v1/recall", content='{"query": "tea", "min_score": 1e-400}',
                  headers={"Content-Type": "application/json"})
     assert r.status_code == 200, r.text
+
+
+def test_a_huge_argument_is_refused_without_reading_it_through() -> None:
+    """memory_recall's check (the MCP server runs it in its event loop, as POST /v1/tool
+    does) wrote a refused value out whole to quote 80 characters of it, and read a long
+    string through before its length: 4 MB of small lists for ``scope`` took 0.3 s, a
+    4 MB ``top_k`` string a copy of 8 MB. Each is now refused reading only what its
+    words show. Work is measured as memory the check takes (the copies made), not time."""
+    big = "s" * 4_000_000
+    for arguments, said in [
+            ({"query": "x", "scope": big},
+             'scope must be one of all, user, platform, resource, session (or thread), got "'),
+            ({"query": "x", "top_k": big}, 'top_k must be an integer, got "sss'),
+            ({"query": "x", "scope": [big]}, 'scope must be a string, got ["sss'),
+            ({"query": "x", "scope": [[0]] * 100_000}, "scope must be a string, got [[0], [0]"),
+            ({"query": "x", "context_window": {"a": [big]}},
+             'context_window must be an integer, got {"a": ["sss'),
+            ({"query": big + "\x00"}, "query is longer than 200000 characters (4000001)")]:
+        tracemalloc.start()
+        try:
+            with pytest.raises(InvalidInput) as info:
+                parse_tool_arguments(arguments)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert str(info.value).startswith(f"memory_recall: {said}"), str(info.value)[:200]
+        assert len(str(info.value)) < 300
+        assert peak < 100_000, (said, peak)
 
 
 #: What a memory_recall may ask beyond this configuration's top_k (3) and window (1

@@ -53,9 +53,15 @@ _CONTAINS: dict[str, frozenset[str]] = {
 }
 
 
+#: The longest name :func:`normalize_scope` takes.
+_LONGEST_SCOPE = max(map(len, [*SCOPES, *SCOPE_ALIASES]))
+
+
 def normalize_scope(value: object, *, name: str = "scope") -> str:
     """A scope name (or an alias such as ``thread``) → the scope; else InvalidInput."""
-    if not isinstance(value, str) or SCOPE_ALIASES.get(value, value) not in SCOPES:
+    # a long string refused by its length first: looking it up hashed all of it
+    if not isinstance(value, str) or len(value) > _LONGEST_SCOPE \
+            or SCOPE_ALIASES.get(value, value) not in SCOPES:
         raise InvalidInput(f"{name} must be one of {SCOPE_CHOICES}, got {describe(value)}")
     return SCOPE_ALIASES.get(value, value)
 

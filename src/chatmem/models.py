@@ -220,6 +220,9 @@ def check_text(value: object, name: str, *, required: bool = False,
         return
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be a string, got {describe(value)}")
+    # the length first: a string of any length is refused without reading it through
+    if max_chars is not None and len(value) > max_chars:
+        raise InvalidInput(f"{name} is longer than {max_chars} characters ({len(value)})")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -228,8 +231,6 @@ def check_text(value: object, name: str, *, required: bool = False,
         ) from None
     if "\x00" in value:
         raise InvalidInput(f"{name} contains a NUL character")
-    if max_chars is not None and len(value) > max_chars:
-        raise InvalidInput(f"{name} is longer than {max_chars} characters ({len(value)})")
 
 
 def check_flag(value: object, name: str) -> bool:
