@@ -1521,3 +1521,25 @@ async def test_a_stdio_line_over_the_http_doors_limit_is_refused_unread(
         assert peak_memory_kb(raw.proc.pid) - before < 32 << 10
         added = await raw.call(4, "memory_add", '{"content": "still here"}')
         assert added["id"] == 4 and not added["result"]["isError"], added
+
+
+async def test_an_over_long_notification_is_not_answered(tmp_path: Path) -> None:
+    """JSON-RPC answers no notification (2.0 § 4.1), and answers a request whose id
+    cannot be read with id null (§ 5). A line over 4 MiB is refused unread from its
+    first 4 KiB: when they hold a whole notification, white space after it (its rest
+    dropped unread, all blank), it is logged and not answered (it was answered with id
+    null); when they show a method and no id but the object goes on past them, its id
+    may follow (as the 64 MB line's of the test above), so it is answered with null."""
+    words = "request line over 4194304 bytes; send a smaller request"
+    async with raw_stdio(tmp_path) as raw:
+        await raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+                       + " " * (5 << 20))
+        await raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+                       + " " * (5 << 20) + "x")  # not JSON: its id cannot be read
+        await raw.send('{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": '
+                       '{"reason": "' + "y" * (5 << 20) + '"}}')
+        for _ in range(2):
+            assert await raw.answer() == {"jsonrpc": "2.0", "id": None,
+                                          "error": {"code": -32600, "message": words}}
+        added = await raw.call(5, "memory_add", '{"content": "still here"}')
+        assert added["id"] == 5 and not added["result"]["isError"], added

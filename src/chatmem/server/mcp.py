@@ -1108,6 +1108,18 @@ def _leading_id(head: bytes) -> str | int | None:
     return None if found is None else json.loads(found.group(1))
 
 
+def _whole_notification(head: bytes) -> bool:
+    """Whether ``head`` (a line's start) holds a whole JSON-RPC notification (an object
+    with a ``method`` and no ``id``), nothing but white space after it."""
+    text = head.decode("utf-8", "replace").strip(" \t\n\r")
+    try:
+        message, end = json.JSONDecoder().raw_decode(text)
+    except (ValueError, RecursionError):
+        return False
+    return end == len(text) and isinstance(message, dict) and "method" in message \
+        and "id" not in message
+
+
 class StdinLines:
     """The stdio transport's input: the lines of file descriptor 0, read in the event
     loop. The SDK reads stdin in a worker thread, which a stop cannot interrupt: a
@@ -1141,6 +1153,8 @@ class StdinLines:
         self._eof = False
         #: the start of a line over :data:`MAX_LINE_BYTES` whose rest is being dropped
         self._skipped: bytes | None = None
+        #: whether what was dropped of it is blank (JSON's white space) so far
+        self._blank = True
         self._readable: asyncio.Future[None] | None = None
         self._answer: asyncio.Future[None] | None = None
         self._requests = 0
@@ -1179,12 +1193,17 @@ class StdinLines:
                 # a line over the HTTP door's body limit: its start kept (to read its id
                 # from), the rest dropped as it comes (read whole, a 64 MB line took
                 # 64 MB and more of the server)
+                start = 0
                 if self._skipped is None:
                     self._skipped = bytes(self._buffer[:LINE_HEAD_BYTES])
+                    self._blank, start = True, LINE_HEAD_BYTES
+                if self._blank:  # whether the line past its start is all blank so far
+                    self._blank = not self._buffer[start:end - 1 if end else None
+                                                   ].strip(b" \t\r\n")
                 if end or self._eof:
                     self._drop(end or len(self._buffer))
                     head, self._skipped = self._skipped, None
-                    await self._refuse_long(head)
+                    await self._refuse_long(head, self._blank)
                     continue
                 self._drop(len(self._buffer))
             elif end or (self._eof and self._buffer):
@@ -1219,11 +1238,17 @@ class StdinLines:
         del self._buffer[:count]
         self._searched = 0
 
-    async def _refuse_long(self, head: bytes) -> None:
-        """Answer a line over :data:`MAX_LINE_BYTES` (``head``: its start) as the HTTP
-        door answers a body over its limit, naming the request's id when its start
-        gives it (:func:`_leading_id`)."""
+    async def _refuse_long(self, head: bytes, blank: bool = False) -> None:
+        """Answer a line over :data:`MAX_LINE_BYTES` (``head``: its start; ``blank``: the
+        rest is white space) as the HTTP door answers a body over its limit, naming the
+        request's id when its start gives it (:func:`_leading_id`), else ``null``: its
+        id, which may follow the long part, could not be read (JSON-RPC 2.0 § 5). A line
+        whose start holds a whole notification, white space after it, is one: logged,
+        never answered (§ 4.1)."""
         said = f"request line over {MAX_LINE_BYTES} bytes; send a smaller request"
+        if blank and _whole_notification(head):
+            log.info("MCP notification refused, unanswered: %s", said)
+            return
         log.info("MCP message refused: %s", said)
         if self.refuse is not None:
             await self.refuse({"jsonrpc": "2.0", "id": _leading_id(head),
