@@ -79,3 +79,86 @@ async def test_a_provider_outage_loses_nothing_and_recall_degrades_to_full_text(
             assert acked[517].id in ids and len(ids) == len(set(ids))
         finally:
             await mem.close()
+
+
+async def test_a_flush_during_an_outage_gives_the_batch_in_flight_no_second_attempt(
+        tmp_path: Path) -> None:
+    """A service that never answers: the background indexer's request is in flight when
+    the flush starts, and is given up at ``embedding.deadline`` while the flush waits.
+    That is news the service is down now, so the flush sends no second request (it did,
+    and waited two deadlines); the message waits for its retry. Once the service is
+    back, the next flush tries that (older) failure again, and nothing is left failed.
+    The deadline (5 s, ample under load) only has to outlast the gap between the
+    request's arrival and the flush's start."""
+    with fresh_service(dims=16) as service:
+        config = {
+            "embedding": service.config("openai", model="bow", deadline=5.0, timeout=60.0,
+                                        max_retries=0, cache={"enabled": False}),
+            # far off: only the flushes below make attempts
+            "indexing": {"retry_initial_s": 60.0, "retry_max_s": 60.0},
+        }
+        service.default = Step(delay=600)  # the service takes requests, answers none
+        mem = await Memory.open(f"sqlite:///{tmp_path}/hang.db", config=config)
+        try:
+            [msg] = await mem.add(_message(1))
+            for _ in range(1000):  # the indexer's request reaches the service
+                if service.requests:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(service.requests) == 1
+            await asyncio.wait_for(mem.flush(), 60)
+            assert len(service.requests) == 1, [r.texts for r in service.requests]
+            s = await mem.stats()
+            assert (s["indexed"], s["pending"], s["failed"]) == (0, 0, 1), s
+
+            service.default = Step()  # the service recovers
+            await asyncio.wait_for(mem.flush(), 60)
+            assert len(service.requests) == 2
+            assert service.requests[1].texts == [msg.embedded_text]
+            s = await mem.stats()
+            assert (s["indexed"], s["pending"], s["failed"]) == (1, 0, 0), s
+        finally:
+            await mem.close()
+
+
+async def test_a_failure_from_before_the_flush_in_a_batch_still_in_flight_is_tried_again(
+        tmp_path: Path) -> None:
+    """One indexing batch sent as two requests: one is refused (503) and its messages
+    are scheduled for a retry before the flush starts, while the other is still held by
+    the service. The flush waits for the batch; the older failure gets its attempt (the
+    service may be back since: it is), the request given up at the deadline while the
+    flush waited gets none (it did, a fourth request). The deadline (5 s, ample under
+    load) only has to outlast the few store reads between the refusal and the flush's
+    start."""
+    with fresh_service(dims=16) as service:
+        config = {
+            "embedding": service.config("openai", model="bow", deadline=5.0, timeout=60.0,
+                                        max_retries=0, batch_size=2, max_concurrency=2,
+                                        cache={"enabled": False}),
+            "indexing": {"retry_initial_s": 60.0, "retry_max_s": 60.0},
+        }
+        service.script(Step(status=503))  # the first request to arrive is refused
+        service.default = Step(delay=600)  # the other is never answered
+        mem = await Memory.open(f"sqlite:///{tmp_path}/half.db", config=config)
+        try:
+            acked = await mem.add([_message(i) for i in range(4)])
+            for _ in range(1000):  # the refused request's messages wait for a retry
+                if (await mem.stats())["failed"] == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(service.requests) == 2 and (await mem.stats())["failed"] == 2
+            service.default = Step()  # the service recovers
+            await asyncio.wait_for(mem.flush(), 60)
+            refused = [r for r in service.requests if r.status == 503]
+            assert len(refused) == 1 and len(service.requests) == 3, [
+                (r.status, r.texts) for r in service.requests]
+            assert sorted(service.requests[2].texts) == sorted(refused[0].texts)
+            s = await mem.stats()
+            assert (s["indexed"], s["pending"], s["failed"]) == (2, 0, 2), s
+            await asyncio.wait_for(mem.flush(), 60)  # the held request's messages too
+            s = await mem.stats()
+            assert (s["indexed"], s["failed"], len(service.requests)) == (4, 0, 4), s
+            assert {t for r in service.requests[2:] for t in r.texts} == {
+                m.embedded_text for m in acked}
+        finally:
+            await mem.close()

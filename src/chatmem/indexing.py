@@ -63,7 +63,9 @@ sweeps, as the announcements made meanwhile never reach it.
 ``flush`` waits until everything waiting when it starts (and stored while it runs)
 has been attempted: indexed, or failed and scheduled again. Messages already waiting
 for a retry get one attempt at once, whatever their schedule. A provider that is
-down therefore never hangs a flush.
+down therefore never hangs a flush. A batch in flight when it starts that fails while
+it waits gets no second attempt: the provider is down now (a service that does not
+answer is waited for one ``embedding.deadline``, not two).
 """
 
 from __future__ import annotations
@@ -238,6 +240,17 @@ def _remove_this(watchers: list[set[str]], watch: set[str]) -> None:
         if other is watch:
             del watchers[i]
             return
+
+
+@contextlib.contextmanager
+def _watch_set(watchers: list[set[str]]) -> Iterator[set[str]]:
+    """A new set in ``watchers`` while the block runs (what its owners add meanwhile)."""
+    watch: set[str] = set()
+    watchers.append(watch)
+    try:
+        yield watch
+    finally:
+        _remove_this(watchers, watch)
 
 
 @dataclass(frozen=True)
@@ -488,6 +501,9 @@ class Indexer:
         self._watchers: list[set[str]] = []
         #: One set per flush waiting on a page: the ids the full queue dropped meanwhile.
         self._drop_watchers: list[set[str]] = []
+        #: One set per flush under way: the ids whose embedding failed since it began
+        #: (scheduled for a retry): fresh news of an outage, given no second attempt.
+        self._failure_watchers: list[set[str]] = []
         self._sweep_needed = True  # start-up: resume whatever a previous run left pending
         #: E12 retries: the ids of the wave under way, the soonest known due time (ms),
         #: whether to read it again from the store, due times scheduled since that read
@@ -667,12 +683,15 @@ class Indexer:
     def _watching(self) -> Iterator[set[str]]:
         """Around a store read of waiting messages: the ids whose batch finished while
         it ran (the read may predate their new state, see :meth:`_fresh`)."""
-        watch: set[str] = set()
-        self._watchers.append(watch)
-        try:
+        with _watch_set(self._watchers) as watch:
             yield watch
-        finally:
-            _remove_this(self._watchers, watch)
+
+    @contextlib.contextmanager
+    def _failures_seen(self) -> Iterator[set[str]]:
+        """Around a flush: the ids whose embedding failed (scheduled for a retry) while
+        it ran."""
+        with _watch_set(self._failure_watchers) as seen:
+            yield seen
 
     def _fresh(self, found: Sequence[Message], watch: set[str]) -> list[Message]:
         """Of the messages a read found waiting, those to queue: not queued or in flight,
@@ -1222,6 +1241,8 @@ class Indexer:
         as such once (stats: ``retries_paused_for``): it ends an outage known before,
         and an outage after it is warned of as one."""
         ids = [m.id for m in batch if m.id]
+        for seen in self._failure_watchers:  # before any wait: when the failure was seen
+            seen.update(ids)
         known = await self.store.retries(ids)
         now = await self._store_now()
         jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
@@ -1278,42 +1299,49 @@ class Indexer:
         been attempted: indexed, or failed and scheduled again (E12: so a provider that
         is down cannot hang it). With ``retry_failed``, messages already waiting for a
         retry get one attempt now, whatever their schedule; one failing again keeps
-        waiting, and the flush does not wait for it. So does a batch already in flight
-        when the flush starts and failing after it: its attempt began before the flush
-        (perhaps while the provider was down), so it does not count as the flush's."""
+        waiting, and the flush does not wait for it. A batch already in flight when the
+        flush starts is waited for; one whose embedding failed before the flush began
+        (its retry still being scheduled) gets that attempt too, as the provider may be
+        back since. One failing while the flush waits (a service that does not answer,
+        given up at ``embedding.deadline``) is news that the provider is down now: it
+        keeps waiting for its retry, so the flush waits one deadline for it, not two."""
 
         async def _wait() -> None:
             began_before = set(self._in_flight)
-            await self.heal_snapshots()
-            await self.heal_erasures()
-            if retry_failed:
-                cursor = 0
+            with self._failures_seen() as failed_meanwhile:
+                await self.heal_snapshots()
+                await self.heal_erasures()
+                if retry_failed:
+                    cursor = 0
+                    while True:
+                        with self._watching() as watch:
+                            page = await self.store.failed_after(cursor, self._page())
+                        if not page:
+                            break
+                        cursor = page[-1][0]
+                        # not one failing while this flush waited (a batch in flight)
+                        await self._attempt_once([m for _, m in page
+                                                  if m.id not in failed_meanwhile], watch)
                 while True:
                     with self._watching() as watch:
-                        page = await self.store.failed_after(cursor, self._page())
-                    if not page:
+                        found = await self.store.pending(self._page())
+                    if not found:
                         break
-                    cursor = page[-1][0]
-                    await self._attempt_once([m for _, m in page], watch)
-            while True:
-                with self._watching() as watch:
-                    found = await self.store.pending(self._page())
-                if not found:
-                    break
-                self.enqueue(self._fresh(found, watch))
-                await self._settled(found)
-                # found but taken: their batch is being written, here or (R5) elsewhere
-                now = time.monotonic()
-                held = any(self._held.get(m.id or "", 0.0) > now for m in found)
-                await asyncio.sleep(CLAIM_RECHECK_S / 10 if held else 0)
-            if retry_failed and began_before:
-                await self.settled_ids(sorted(began_before))
-                states = await self.store.index_states(sorted(began_before))
-                failed = [i for i, st in states.items() if st is IndexState.FAILED]
-                if failed:
-                    with self._watching() as watch:
-                        again = list((await self.store.get(failed)).values())
-                    await self._attempt_once(again, watch)
+                    self.enqueue(self._fresh(found, watch))
+                    await self._settled(found)
+                    # found but taken: their batch is being written, here or (R5) elsewhere
+                    now = time.monotonic()
+                    held = any(self._held.get(m.id or "", 0.0) > now for m in found)
+                    await asyncio.sleep(CLAIM_RECHECK_S / 10 if held else 0)
+                if retry_failed and began_before:
+                    await self.settled_ids(sorted(began_before))
+                    states = await self.store.index_states(sorted(began_before))
+                    failed = [i for i, st in states.items()
+                              if st is IndexState.FAILED and i not in failed_meanwhile]
+                    if failed:
+                        with self._watching() as watch:
+                            again = list((await self.store.get(failed)).values())
+                        await self._attempt_once(again, watch)
 
         await wait_within(_wait(), timeout)
 

@@ -894,8 +894,10 @@ class Memory:
         """Wait until every stored message that should be indexed has been attempted:
         indexed, or (the embedding provider failing) scheduled for a retry, which
         ``stats()`` counts as ``failed`` (E12). Messages already waiting for a retry are
-        tried once more at once. ``timeout``: seconds (``None``: no limit), past which
-        :class:`TimeoutError` is raised; indexing goes on in the background."""
+        tried once more at once; a batch already sent when the flush starts and failing
+        while it waits is not (the provider is down now). ``timeout``: seconds
+        (``None``: no limit), past which :class:`TimeoutError` is raised; indexing goes
+        on in the background."""
         seconds = _timeout(timeout, "timeout")
         began = time.monotonic()
         await wait_within(self._heal_rewrites_quietly(), seconds)  # never drops a cancel
