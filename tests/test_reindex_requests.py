@@ -123,3 +123,31 @@ async def test_reindex_sends_max_concurrency_requests_at_once_and_loses_none(
         embedded = Counter(t for r in healthy for t in r.texts)
         assert all(embedded[m.embedded_text] == 1 for m in added)  # none embedded twice
         assert sum(1 for r in service.requests if r.status == 503) == 1
+
+
+async def test_a_batch_whose_pieces_fail_together_is_retried_together(
+        tmp_path: Path) -> None:
+    """A batch's retries are due at one time (one jitter per batch, E12), so they go in
+    one wave: a batch sent as pieces of one request each, failing, had each piece
+    scheduled with its own jitter and time, and was retried in as many waves."""
+    url = f"sqlite:///{tmp_path}/together.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=4)
+        config["indexing"] = {"retry_initial_s": 3600.0, "retry_max_s": 3600.0}
+        # held a while: the pieces are in flight together, then all fail
+        service.default = Step(status=503, delay=0.2)
+        mem = await Memory.open(url, config=config)
+        assert mem._indexer is not None
+        try:
+            added = await mem.add(_messages()[:40])  # 4 pieces of PER_REQUEST
+            for _ in range(1200):
+                if mem._indexer.stats().failed >= 40:
+                    break
+                await asyncio.sleep(0.025)
+            assert len(service.requests) == 4, len(service.requests)
+            retries = await mem.store.retries([m.id or "" for m in added])
+            assert len(retries) == 40
+            due = Counter(r.retry_at for r in retries.values())
+            assert len(due) == 1, due
+        finally:
+            await mem.close()

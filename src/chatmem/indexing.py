@@ -231,6 +231,17 @@ class _Lease:
             self.renewed.difference_update(ids)
 
 
+@dataclass
+class _Schedule:
+    """The retry schedule shared by the pieces of one batch (:meth:`Indexer._by_requests`):
+    one jitter, and the store's time of the first piece's failure, so that a batch
+    failing together is retried together (its pieces in one wave, not one per piece)."""
+
+    jitter: float = field(default_factory=lambda: random.uniform(0.0, RETRY_JITTER))
+    #: the store's clock when the first of its pieces was scheduled (None: none yet)
+    now: int | None = None
+
+
 def _remove_this(watchers: list[set[str]], watch: set[str]) -> None:
     """Take ``watch`` itself out of ``watchers``. Not ``list.remove``: it removes the
     first *equal* set, and two reads under way often hold equal sets (both saw the
@@ -1094,10 +1105,13 @@ class Indexer:
         reindex, an import) is not sent one request after the other. Once a piece fails
         for a reason every piece shares (the service down, a setting, a width refused),
         the pieces not yet sent are scheduled for their retry as it is, unsent; once one
-        raises (the store failing), they stay pending, unsent."""
+        raises (the store failing), they stay pending, unsent. The pieces that fail are
+        scheduled together (one jitter, one time: :class:`_Schedule`), so the batch
+        is retried in one wave, as one call's was."""
         slots = self._embed_slots
         failure: EmbeddingUnavailable | None = None
         broken = False
+        schedule = _Schedule()  # the pieces failing are retried together
 
         async def piece(part: list[Message]) -> str:
             nonlocal failure, broken
@@ -1108,8 +1122,8 @@ class Indexer:
                     return "failed"
                 if failure is None:
                     try:
-                        outcome, exc = await self._embed_and_write_one(part, quiet=quiet,
-                                                                       lease=lease)
+                        outcome, exc = await self._embed_and_write_one(
+                            part, quiet=quiet, lease=lease, schedule=schedule)
                     except Exception:
                         broken = True
                         raise
@@ -1118,7 +1132,7 @@ class Indexer:
                         failure = exc
                     return outcome
             assert failure is not None
-            await self._schedule_retries(part, failure, quiet=True)
+            await self._schedule_retries(part, failure, quiet=True, schedule=schedule)
             return "failed"
 
         tasks = [asyncio.ensure_future(piece(batch[start:start + size]))
@@ -1140,10 +1154,12 @@ class Indexer:
 
     async def _embed_and_write_one(self, batch: list[Message],
                                    slot: asyncio.Semaphore | None = None, *,
-                                   quiet: bool = False, lease: _Lease | None = None
+                                   quiet: bool = False, lease: _Lease | None = None,
+                                   schedule: _Schedule | None = None
                                    ) -> tuple[str, EmbeddingUnavailable | None]:
         """:meth:`_embed_and_write` of one embedding call, and the error that failed it
-        (None: written, or split one by one with some texts answered well)."""
+        (None: written, or split one by one with some texts answered well).
+        ``schedule``: the batch's retry schedule, when this call is a piece of it."""
         try:
             texts = await vector_texts(self.store, batch, self.config)
             embedded = await self.widths.embed(self.embedder, texts)
@@ -1156,7 +1172,7 @@ class Indexer:
             if len(batch) > 1 and exc.retry_decision == "invalid":
                 # one bad answer must not fail its neighbours: retry one by one
                 return "split", await self._index_one_by_one(batch, exc, lease)
-            await self._schedule_retries(batch, exc, quiet=quiet)
+            await self._schedule_retries(batch, exc, quiet=quiet, schedule=schedule)
             return "failed", exc
         finally:
             if slot is not None:
@@ -1184,7 +1200,7 @@ class Indexer:
                 refused = await self.widths.refused(conflict, self.embedder.provider.name)
         if refused is not None:
             self.last_error = str(refused)
-            await self._schedule_retries(batch, refused, quiet=quiet)
+            await self._schedule_retries(batch, refused, quiet=quiet, schedule=schedule)
             return "failed", refused
         if width:
             self.widths.wrote(embedded.model_id, width)
@@ -1229,9 +1245,11 @@ class Indexer:
         self._retry_pause_until = 0.0
 
     async def _schedule_retries(self, batch: Sequence[Message], exc: EmbeddingUnavailable,
-                                *, quiet: bool = False) -> None:
+                                *, quiet: bool = False, schedule: _Schedule | None = None
+                                ) -> None:
         """Mark the batch ``FAILED`` with each message's next attempt (E12) and pause
-        retries for the shortest of those delays.
+        retries for the shortest of those delays. ``schedule``: the batch's, when these
+        messages are a piece of it (its pieces that fail are due together).
 
         A batch refused for its width (``exc.width_mismatch``) is no outage: the
         provider answered, and no retry helps until the store and the model agree again
@@ -1245,7 +1263,13 @@ class Indexer:
             seen.update(ids)
         known = await self.store.retries(ids)
         now = await self._store_now()
-        jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
+        if schedule is None:
+            jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
+        else:  # a piece: at the same times as the batch's other pieces
+            jitter = schedule.jitter
+            if schedule.now is None:
+                schedule.now = now
+            now = schedule.now
         cfg = self.config
         schedules: dict[str, Retry] = {}
         for mid in ids:
