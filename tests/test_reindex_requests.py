@@ -151,3 +151,49 @@ async def test_a_batch_whose_pieces_fail_together_is_retried_together(
             assert len(due) == 1, due
         finally:
             await mem.close()
+
+
+async def test_a_retry_during_an_outage_sends_one_request_before_the_others(
+        tmp_path: Path) -> None:
+    """A batch sent as pieces of one request each goes ``max_concurrency`` requests at
+    once; while the provider is known to fail, its retry (one batch, a probe) sends one
+    piece first, and the others only once that one is answered well: one failing
+    request per retry of the outage, not ``max_concurrency``."""
+    url = f"sqlite:///{tmp_path}/probe.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=4)
+        # held a while: pieces sent together are all in flight before one is answered
+        service.default = Step(status=503, delay=0.2)
+        mem = await Memory.open(url, config=config)
+        assert mem._indexer is not None
+        indexer = mem._indexer
+
+        async def failed(count: int) -> int:
+            """The requests made once ``count`` failed attempts (per message) are in."""
+            for _ in range(1200):
+                if indexer.stats().failed >= count:
+                    return len(service.requests)
+                await asyncio.sleep(0.025)
+            raise AssertionError(f"{indexer.stats()} after 30 s")
+
+        try:
+            added = await mem.add(_messages()[:40])  # 4 pieces of PER_REQUEST
+            first = await failed(40)  # the outage is not known yet: pieces together
+            assert first == 4, first
+            assert indexer.stats().retries_paused_for == "provider"
+            second = await failed(80)  # the retry: the probe alone, the rest unsent
+            third = await failed(120)
+            assert (second - first, third - second) == (1, 1), (first, second, third)
+
+            service.default = Step(delay=0.05)  # recovered: the next probe's rest follows
+            for _ in range(1200):
+                if (await mem.stats())["indexed"] == 40:
+                    break
+                await asyncio.sleep(0.025)
+            stats = await mem.stats()
+            assert (stats["indexed"], stats["pending"], stats["failed"]) == (40, 0, 0), stats
+        finally:
+            await mem.close()
+        healthy = [r for r in service.requests if r.status == 200]
+        embedded = Counter(t for r in healthy for t in r.texts)
+        assert all(embedded[m.embedded_text] == 1 for m in added)  # none embedded twice

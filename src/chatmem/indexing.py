@@ -1107,13 +1107,27 @@ class Indexer:
         the pieces not yet sent are scheduled for their retry as it is, unsent; once one
         raises (the store failing), they stay pending, unsent. The pieces that fail are
         scheduled together (one jitter, one time: :class:`_Schedule`), so the batch
-        is retried in one wave, as one call's was."""
+        is retried in one wave, as one call's was. While the provider is known to fail
+        (:attr:`IndexerStats.retries_paused_for`: an outage, or its width refused), the
+        first piece goes alone, a probe, and the others are sent only once it has been
+        answered well: a retry wave of 512 messages sends one request while the
+        provider is down, not ``max_concurrency`` failing ones at once."""
         slots = self._embed_slots
         failure: EmbeddingUnavailable | None = None
         broken = False
         schedule = _Schedule()  # the pieces failing are retried together
+        probed = asyncio.Event() if self._paused_for else None
 
-        async def piece(part: list[Message]) -> str:
+        async def piece(part: list[Message], lead: bool) -> str:
+            if probed is not None and not lead:
+                await probed.wait()  # the probe's outcome is known: failure, or go on
+            try:
+                return await sent(part)
+            finally:
+                if lead and probed is not None:
+                    probed.set()
+
+        async def sent(part: list[Message]) -> str:
             nonlocal failure, broken
             # the slot is held until the piece's outcome is known (its texts sent one by
             # one included): a piece after a failed one is sent only if that is not shared
@@ -1135,7 +1149,7 @@ class Indexer:
             await self._schedule_retries(part, failure, quiet=True, schedule=schedule)
             return "failed"
 
-        tasks = [asyncio.ensure_future(piece(batch[start:start + size]))
+        tasks = [asyncio.ensure_future(piece(batch[start:start + size], start == 0))
                  for start in range(0, len(batch), size)]
         try:
             # each piece ends (written, failed) before this does: none is cut mid-write
