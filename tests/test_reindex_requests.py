@@ -197,3 +197,38 @@ async def test_a_retry_during_an_outage_sends_one_request_before_the_others(
         healthy = [r for r in service.requests if r.status == 200]
         embedded = Counter(t for r in healthy for t in r.texts)
         assert all(embedded[m.embedded_text] == 1 for m in added)  # none embedded twice
+
+
+async def test_reindex_queues_no_more_than_the_queue_takes(tmp_path: Path) -> None:
+    """reindex queues its messages a worker's batch at a time (indexing.batch_size, 512)
+    and the queue holds indexing.max_queue_size (500): the 12 more of each 512 were
+    dropped from the queue and left to the reindex's closing flush, a pass of their
+    own (12 + 12 of 1,000 messages, one more request). Now each step fits the queue:
+    nothing dropped, and the requests are those of the steps."""
+    url = f"sqlite:///{tmp_path}/steps.db"
+    n = 1000
+    with fresh_service() as service:
+        config = _config(service)
+        config["embedding"]["batch_size"] = 100
+        messages = [Message(session_id=f"s{i % 4}", content=f"note {i}: the box of shelf {i}",
+                            ts=1_000_000 + i) for i in range(n)]
+        mem = await Memory.open(url, config=config)
+        try:
+            await mem.add(messages)
+            await asyncio.wait_for(mem.flush(), 60)
+            await mem.clear("vector")
+        finally:
+            await mem.close()
+        service.requests.clear()
+        mem = await Memory.open(url, config=config)
+        try:
+            out = await mem.reindex()
+            stats = await mem.stats()
+        finally:
+            await mem.close()
+        assert (out["cleared"], out["reembedded"]) == (n, n), out
+        assert stats["indexer"]["dropped_from_queue"] == 0, stats["indexer"]
+        # the width probe, then two steps of 500 messages in requests of 100
+        assert len(service.requests) == 1 + 10, [len(r.texts) for r in service.requests]
+        embedded = Counter(t for r in service.requests[1:] for t in r.texts)
+        assert all(embedded[m.embedded_text] == 1 for m in messages)

@@ -1298,7 +1298,11 @@ class Memory:
             if rest:
                 await self.store.set_index_state(rest, IndexState.PENDING,
                                                  unless_model=current)
+        # a worker's batch at a time, no more than the queue takes (max_queue_size, 500,
+        # below batch_size, 512): the rest were dropped from it, left to the flush below
         step = max(self.config.indexing.batch_size, 1)
+        if self.config.indexing.max_queue_size > 0:
+            step = min(step, self.config.indexing.max_queue_size)
         # a large reindex into a small index defers the HNSW index (PostgreSQL)
         async with self.storage.bulk_load(len(todo)):
             for start in range(0, len(todo), step):
