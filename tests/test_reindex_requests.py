@@ -232,3 +232,48 @@ async def test_reindex_queues_no_more_than_the_queue_takes(tmp_path: Path) -> No
         assert len(service.requests) == 1 + 10, [len(r.texts) for r in service.requests]
         embedded = Counter(t for r in service.requests[1:] for t in r.texts)
         assert all(embedded[m.embedded_text] == 1 for m in messages)
+
+
+async def test_the_indexing_history_counts_each_request_of_a_batch(tmp_path: Path) -> None:
+    """The console's indexing history (stats()["indexing"]) and the batch metrics count
+    each indexing batch by its outcome. A batch sent as pieces of one request each was
+    counted whole by the outcome of all its pieces: one piece answered with a NaN (its
+    texts retried one by one, all good) made the batch ``split``, which the history
+    leaves to the batches of one, so the messages of the pieces answered well were
+    never counted: 10 indexed shown of 40 written."""
+    url = f"sqlite:///{tmp_path}/history.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=1)  # the pieces in order
+        service.script(Step(), Step(nan=True))  # the second piece: retried one by one
+        mem = await Memory.open(url, config=config)
+        try:
+            await mem.add(_messages()[:40])  # 4 pieces of PER_REQUEST
+            await asyncio.wait_for(mem.flush(), 60)
+            stats = await mem.stats()
+        finally:
+            await mem.close()
+        assert (stats["indexed"], stats["pending"], stats["failed"]) == (40, 0, 0), stats
+        # 4 requests, the NaN one's 10 texts again one by one
+        assert len(service.requests) == 4 + PER_REQUEST, len(service.requests)
+        history = stats["indexing"]
+        assert (sum(history["indexed"]), sum(history["failed"])) == (40, 0), history
+
+    # one piece refused (503): the pieces after it wait unsent, the one before is written
+    url = f"sqlite:///{tmp_path}/history-503.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=1)
+        service.script(Step(), Step(status=503))
+        mem = await Memory.open(url, config=config)
+        try:
+            await mem.add(_messages()[:40])
+            for _ in range(1200):  # the retries (0.05 s on) bring the other 30 in
+                if (await mem.stats())["indexed"] == 40:
+                    break
+                await asyncio.sleep(0.025)
+            stats = await mem.stats()
+        finally:
+            await mem.close()
+        assert (stats["indexed"], stats["pending"], stats["failed"]) == (40, 0, 0), stats
+        history = stats["indexing"]
+        # 10 written at once, 30 failed and then written on their retry
+        assert (sum(history["indexed"]), sum(history["failed"])) == (40, 30), history

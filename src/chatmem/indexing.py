@@ -108,7 +108,7 @@ from .store.storage import (  # re-exported: the snapshot helpers used to live h
     snapshot_of,
     snapshot_sessions,
 )
-from .telemetry import Telemetry
+from .telemetry import Outcome, Telemetry
 
 __all__ = ["DIALOGUE_ROLES", "RETRY_JITTER", "SNAPSHOT_DIRTY", "Indexer", "IndexerStats",
            "embedded_text", "previous_turn", "retry_delay", "root_of", "session_tree",
@@ -1044,14 +1044,36 @@ class Indexer:
     async def _index_batch(self, batch: list[Message],
                            slot: asyncio.Semaphore | None = None, *,
                            quiet: bool = False, lease: _Lease | None = None) -> str:
-        """:meth:`_embed_and_write`, timed for the metrics, in a ``chatmem.index_batch``
-        span (:mod:`chatmem.telemetry`)."""
+        """Embed (holding ``slot``, released as soon as vectors are back), then write;
+        a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
+        ``failed`` (retried later) or ``split`` (retried one by one at once).
+        ``lease``: the leases of the worker's batch (R5), renewed no more from the
+        write of these messages on. Timed for the metrics, in a ``chatmem.index_batch``
+        span (:mod:`chatmem.telemetry`).
+
+        A remote provider's batch of more texts than one request takes is sent as
+        requests of that size (:meth:`_by_requests`), each written when answered, and
+        timed and counted per request, each by its own outcome (the messages of the
+        requests answered well count as indexed whatever the others' outcome), not
+        as a whole."""
+        per_request = self.embedder.batch_size
+        if self.embedder.capabilities.remote and len(batch) > per_request:
+            if slot is not None:
+                slot.release()  # each request takes a slot of its own
+            return await self._by_requests(batch, per_request, quiet=quiet, lease=lease)
+        with self._timed(batch) as outcome:
+            outcome.value = (await self._embed_and_write_one(batch, slot, quiet=quiet,
+                                                             lease=lease))[0]
+        return outcome.value
+
+    @contextlib.contextmanager
+    def _timed(self, batch: Sequence[Message]) -> Iterator[Outcome]:
+        """The timing and span of one embedding call's messages (the block sets the
+        outcome)."""
         with self.telemetry.timed("index_batch",
                                   **{"chatmem.batch_size": len(batch)}) as outcome:
             outcome.size = len(batch)
-            outcome.value = await self._embed_and_write(batch, slot, quiet=quiet,
-                                                        lease=lease)
-        return outcome.value
+            yield outcome
 
     async def _index_one_by_one(self, batch: list[Message], exc: EmbeddingUnavailable,
                                 lease: _Lease | None = None) -> EmbeddingUnavailable | None:
@@ -1077,24 +1099,6 @@ class Indexer:
             log.warning("embedding invalid for %d of %d message(s) sent one by one (%s); "
                         "each retried later", invalid, len(batch), self.last_error)
         return given_up
-
-    async def _embed_and_write(self, batch: list[Message],
-                               slot: asyncio.Semaphore | None = None, *,
-                               quiet: bool = False, lease: _Lease | None = None) -> str:
-        """Embed (holding ``slot``, released as soon as vectors are back), then write;
-        a failed embedding schedules the batch's retries (E12). The outcome: ``ok``,
-        ``failed`` (retried later) or ``split`` (retried one by one at once).
-        ``lease``: the leases of the worker's batch (R5), renewed no more from the
-        write of these messages on.
-
-        A remote provider's batch of more texts than one request takes is sent as
-        requests of that size (:meth:`_by_requests`), each written when answered."""
-        per_request = self.embedder.batch_size
-        if self.embedder.capabilities.remote and len(batch) > per_request:
-            if slot is not None:
-                slot.release()  # each request takes a slot of its own
-            return await self._by_requests(batch, per_request, quiet=quiet, lease=lease)
-        return (await self._embed_and_write_one(batch, slot, quiet=quiet, lease=lease))[0]
 
     async def _by_requests(self, batch: list[Message], size: int, *, quiet: bool,
                            lease: _Lease | None) -> str:
@@ -1135,18 +1139,22 @@ class Indexer:
                 if broken:
                     return "failed"
                 if failure is None:
-                    try:
-                        outcome, exc = await self._embed_and_write_one(
-                            part, quiet=quiet, lease=lease, schedule=schedule)
-                    except Exception:
-                        broken = True
-                        raise
+                    # timed and counted as a batch of its own (the history, the metrics)
+                    with self._timed(part) as timing:
+                        try:
+                            timing.value, exc = await self._embed_and_write_one(
+                                part, quiet=quiet, lease=lease, schedule=schedule)
+                        except Exception:
+                            broken = True
+                            raise
                     if exc is not None and exc.retry_decision != "invalid" \
                             and failure is None:
                         failure = exc
-                    return outcome
+                    return timing.value
             assert failure is not None
-            await self._schedule_retries(part, failure, quiet=True, schedule=schedule)
+            with self._timed(part) as timing:  # failed unsent: counted as failed
+                await self._schedule_retries(part, failure, quiet=True, schedule=schedule)
+                timing.value = "failed"
             return "failed"
 
         tasks = [asyncio.ensure_future(piece(batch[start:start + size], start == 0))
@@ -1171,7 +1179,7 @@ class Indexer:
                                    quiet: bool = False, lease: _Lease | None = None,
                                    schedule: _Schedule | None = None
                                    ) -> tuple[str, EmbeddingUnavailable | None]:
-        """:meth:`_embed_and_write` of one embedding call, and the error that failed it
+        """:meth:`_index_batch` of one embedding call, untimed, and the error that failed it
         (None: written, or split one by one with some texts answered well).
         ``schedule``: the batch's retry schedule, when this call is a piece of it."""
         try:
