@@ -883,21 +883,20 @@ async def test_a_batch_cancelled_from_another_loop_ends_after_its_undo(
         assert await on_memory(_stored_items(mem)) == before
 
 
-async def test_a_batch_from_another_loop_whose_sync_memory_closes_says_so(
-        tmp_path: Path) -> None:
-    """abatch awaited on another loop than the memory's (a SyncMemory's own) while the
-    SyncMemory is closed from another thread: close() cancels the calls still running
-    on its loop, and the batch's caller, never cancelled itself, got that CancelledError
-    (asyncio then reads it as the caller's own cancellation: a graph run "cancelled"
-    that nobody stopped). It now gets the SyncMemory's own error, as store.put and the
-    SyncMemory's methods do: StoreClosed, closed while the call ran."""
+@contextlib.asynccontextmanager
+async def _batch_held_on_sync_memory(tmp_path: Path) -> AsyncIterator[
+        tuple[SyncMemory, asyncio.Future[Any], Any]]:
+    """A SyncMemory on a SQLite file, and a batch awaited on this loop (another than the
+    SyncMemory's) that has written its first put and waits, on the SyncMemory's loop, for
+    an item lock a task there holds (the holder, a concurrent future) until the end."""
     import threading
 
     sync = SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    release = threading.Event()
     try:
         store = ChatmemStore(sync, index={"fields": ["text"]})
         await store.aput(("a",), "k0", {"text": "old zero"})
-        got, release = threading.Event(), threading.Event()
+        got = threading.Event()
 
         async def holding() -> None:  # on the memory's loop: the batch waits for it
             async with sync.memory.item_lock(message_id(("a",), "k1")):
@@ -915,6 +914,23 @@ async def test_a_batch_from_another_loop_whose_sync_memory_closes_says_so(
             return item is not None and item.value == {"text": "new zero"}
 
         await _until(first_written, "the batch's first write stored")
+        yield sync, batch, holder
+    finally:
+        release.set()
+        sync.close()
+
+
+async def test_a_batch_from_another_loop_whose_sync_memory_closes_says_so(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than the memory's (a SyncMemory's own) while the
+    SyncMemory is closed from another thread: close() cancels the calls still running
+    on its loop, and the batch's caller, never cancelled itself, got that CancelledError
+    (asyncio then reads it as the caller's own cancellation: a graph run "cancelled"
+    that nobody stopped). It now gets the SyncMemory's own error, as store.put and the
+    SyncMemory's methods do: StoreClosed, closed while the call ran."""
+    import threading
+
+    async with _batch_held_on_sync_memory(tmp_path) as (sync, batch, holder):
         closer = threading.Thread(target=sync.close)
         closer.start()
         done, _ = await asyncio.wait({batch}, timeout=60)
@@ -924,9 +940,26 @@ async def test_a_batch_from_another_loop_whose_sync_memory_closes_says_so(
             await batch
         await asyncio.to_thread(closer.join)
         assert holder.cancelled()
-    finally:
-        release.set()
+
+
+async def test_a_batch_from_another_loop_cancelled_as_its_sync_memory_closes(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than its SyncMemory's, the caller cancelled and the
+    SyncMemory closed before the batch's end (close() cancels it) reached the caller's
+    loop: the caller then asked the SyncMemory's loop, closed by then, to stop the
+    batch, and got a raw RuntimeError ("Event loop is closed") instead of its own
+    cancellation. The batch has ended (close() waits for it): the cancellation is raised."""
+    async with _batch_held_on_sync_memory(tmp_path) as (sync, batch, holder):
+        # in one step of this loop: the batch's caller cancelled first, then the
+        # SyncMemory closed (its loop closed) before this loop hears of the batch's end
+        batch.cancel()
         sync.close()
+        assert sync.loop.is_closed()
+        done, _ = await asyncio.wait({batch}, timeout=60)
+        assert done, "the batch never ended"
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        assert holder.cancelled()
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:

@@ -526,7 +526,9 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     ``loop`` without the caller asking, by the close of ``sync`` (the SyncMemory whose
     loop it is: close() cancels the calls still running there), raises the SyncMemory's
     :meth:`~chatmem.SyncMemory.closed_while_running`, as its own calls do: the caller,
-    never cancelled, got that CancelledError."""
+    never cancelled, got that CancelledError. The caller cancelled once ``loop`` is
+    closed (the SyncMemory closed, which waited for the task to end, before the end
+    reached the caller) raises its cancellation, not "Event loop is closed"."""
     ended: asyncio.Future[T] = running.create_future()
     tasks: list[asyncio.Task[T]] = []
     stopped: list[bool] = []
@@ -569,11 +571,30 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     except asyncio.CancelledError:
         if ended.done():
             raise  # the task itself was cancelled, on the memory's loop, and has ended
-        loop.call_soon_threadsafe(stop)
+        try:
+            loop.call_soon_threadsafe(stop)
+            reached = True
+        except RuntimeError:
+            if not loop.is_closed():
+                raise
+            reached = False
+        if not reached:
+            # the memory's loop is closed: a SyncMemory's close() waited for the task to
+            # end (its end is on its way here), and a loop closed by its owner runs
+            # nothing more; the caller's cancellation is raised, not "Event loop is closed"
+            ended.add_done_callback(_retrieved)
+            raise
         while not ended.done():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.shield(ended)
         raise
+
+
+def _retrieved(ended: asyncio.Future[Any]) -> None:
+    """Read the outcome of a future nobody awaits any more (no "exception was never
+    retrieved" logged for it)."""
+    if not ended.cancelled():
+        ended.exception()
 
 
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
