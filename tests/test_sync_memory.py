@@ -118,6 +118,29 @@ def test_a_callback_calling_back_in_is_refused_instead_of_waiting_for_ever(
     mem.close()  # (not in a finally: a stuck loop could not close)
 
 
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, SystemExit])
+def test_a_callback_raising_keyboard_interrupt_or_system_exit_reaches_the_caller(
+        tmp_path: Path, interrupt: type[BaseException]) -> None:
+    """A reindex(progress=…) callback raising KeyboardInterrupt or SystemExit (sys.exit()
+    in it): asyncio raises that out of the loop, whose thread ended, and the call (then
+    close()) waited for ever. The caller now gets it, in its own thread, and the memory
+    goes on working."""
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))
+    mem.add([Message(session_id="s", content=f"note {i}") for i in range(3)])
+    mem.flush(timeout=10)
+    mem.clear("vector")
+
+    def progress(done: int, total: int) -> None:
+        raise interrupt
+
+    with _deadline(20), pytest.raises(interrupt):
+        mem.reindex(progress=progress)
+    with _deadline(20):
+        assert mem.stats()["messages"] == 3  # the memory still works
+        assert mem.reindex()["model"]  # a call that runs the loop's tasks again
+        mem.close()  # (not in a finally: a stuck loop could not close)
+
+
 def test_a_forked_child_gets_an_error_instead_of_waiting_for_ever(tmp_path: Path) -> None:
     from processes import answered_in_fork
 

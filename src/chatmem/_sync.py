@@ -70,8 +70,10 @@ class BlockingWrapper(Generic[C]):
         self._submit_lock = threading.Lock()
         #: Held through close(), so that a second close() returns once the first is done.
         self._close_lock = threading.Lock()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name=THREAD_NAME)
+        #: Set when the loop is told to stop: its thread then ends (_serve).
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=_serve, args=(self._loop, self._stopping),
+                                        daemon=True, name=THREAD_NAME)
         self._thread.start()
         try:
             self._inner: C = self.wait(self._submit(factory()))
@@ -87,7 +89,7 @@ class BlockingWrapper(Generic[C]):
         # thread ends with the process anyway.
         self._finalizer = weakref.finalize(
             self, _close_dropped, type(self).__name__, self._pid, self._loop,
-            self._thread, type(self)._aclose_object, self._inner)
+            self._thread, self._stopping, type(self)._aclose_object, self._inner)
         self._finalizer.atexit = False
 
     # The seam for integrations that run the wrapped object's coroutines themselves (the
@@ -211,9 +213,7 @@ class BlockingWrapper(Generic[C]):
                     self._stop_loop()
 
     def _stop_loop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
+        _stop(self._loop, self._thread, self._stopping)
 
     def __enter__(self: W) -> W:
         return self
@@ -234,8 +234,34 @@ def blocking(method: Callable[Concatenate[C, P], Coroutine[Any, Any, T]]
     return call
 
 
+def _serve(loop: asyncio.AbstractEventLoop, stopping: threading.Event) -> None:
+    """The loop thread: ``loop`` run until it is told to stop (:func:`_stop`). A task whose
+    work raises KeyboardInterrupt or SystemExit (a ``reindex(progress=…)`` callback
+    calling ``sys.exit()``) keeps it as its outcome, and asyncio raises it out of the
+    loop as well: the thread ended there, the call and every later one (``close()``
+    too) waited for ever for a loop nobody ran. The loop now runs on, and hands the
+    exception to the call's waiter, which raises it in its own thread, as if the work
+    had run there."""
+    while True:
+        try:
+            loop.run_forever()
+        except (KeyboardInterrupt, SystemExit):
+            if not stopping.is_set():
+                continue
+        return
+
+
+def _stop(loop: asyncio.AbstractEventLoop, thread: threading.Thread,
+          stopping: threading.Event) -> None:
+    """Stop the loop :func:`_serve` runs in ``thread``, wait for the thread, close it."""
+    stopping.set()
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()
+
+
 def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
-                   thread: threading.Thread,
+                   thread: threading.Thread, stopping: threading.Event,
                    aclose: Callable[[Any], Coroutine[Any, Any, None]], inner: Any) -> None:
     """Close what a wrapper garbage-collected without close() held, then stop its loop."""
     if os.getpid() != pid or loop.is_closed():
@@ -251,6 +277,7 @@ def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
 
     if threading.get_ident() == thread.ident:  # dropped by a callback on its own loop
         task = loop.create_task(close_and_cancel())
+        stopping.set()
         task.add_done_callback(lambda _: loop.stop())
         return
     try:
@@ -261,9 +288,7 @@ def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
         return
     except Exception:
         log.warning("closing an unclosed %s failed", name, exc_info=True)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join()
-    loop.close()
+    _stop(loop, thread, stopping)
 
 
 def _other_tasks() -> list[asyncio.Task[Any]]:
