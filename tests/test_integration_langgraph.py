@@ -883,37 +883,46 @@ async def test_a_batch_cancelled_from_another_loop_ends_after_its_undo(
         assert await on_memory(_stored_items(mem)) == before
 
 
+async def _batch_held(store: ChatmemStore, mem: Memory, loop: asyncio.AbstractEventLoop,
+                      release: Any) -> tuple[asyncio.Future[Any], Any]:
+    """A batch awaited on this loop (another than ``loop``, the memory's) that has written
+    its first put and waits, on ``loop``, for an item lock a task there holds (the
+    holder, a concurrent future) until ``release`` (a threading.Event) is set."""
+    import threading
+
+    await store.aput(("a",), "k0", {"text": "old zero"})
+    got = threading.Event()
+
+    async def holding() -> None:  # on the memory's loop: the batch waits for it
+        async with mem.item_lock(message_id(("a",), "k1")):
+            got.set()
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    holder = asyncio.run_coroutine_threadsafe(holding(), loop)
+    await asyncio.to_thread(got.wait)
+    batch = asyncio.ensure_future(store.abatch(
+        [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "k1", {"text": "one"})]))
+
+    async def first_written() -> bool:
+        item = await store.aget(("a",), "k0")
+        return item is not None and item.value == {"text": "new zero"}
+
+    await _until(first_written, "the batch's first write stored")
+    return batch, holder
+
+
 @contextlib.asynccontextmanager
 async def _batch_held_on_sync_memory(tmp_path: Path) -> AsyncIterator[
         tuple[SyncMemory, asyncio.Future[Any], Any]]:
-    """A SyncMemory on a SQLite file, and a batch awaited on this loop (another than the
-    SyncMemory's) that has written its first put and waits, on the SyncMemory's loop, for
-    an item lock a task there holds (the holder, a concurrent future) until the end."""
+    """A SyncMemory on a SQLite file, and a batch held on its loop (:func:`_batch_held`)."""
     import threading
 
     sync = SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
     release = threading.Event()
     try:
         store = ChatmemStore(sync, index={"fields": ["text"]})
-        await store.aput(("a",), "k0", {"text": "old zero"})
-        got = threading.Event()
-
-        async def holding() -> None:  # on the memory's loop: the batch waits for it
-            async with sync.memory.item_lock(message_id(("a",), "k1")):
-                got.set()
-                while not release.is_set():
-                    await asyncio.sleep(0.01)
-
-        holder = asyncio.run_coroutine_threadsafe(holding(), sync.loop)
-        await asyncio.to_thread(got.wait)
-        batch = asyncio.ensure_future(store.abatch(
-            [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "k1", {"text": "one"})]))
-
-        async def first_written() -> bool:
-            item = await store.aget(("a",), "k0")
-            return item is not None and item.value == {"text": "new zero"}
-
-        await _until(first_written, "the batch's first write stored")
+        batch, holder = await _batch_held(store, sync.memory, sync.loop, release)
         yield sync, batch, holder
     finally:
         release.set()
@@ -960,6 +969,58 @@ async def test_a_batch_from_another_loop_cancelled_as_its_sync_memory_closes(
         with pytest.raises(asyncio.CancelledError):
             await batch
         assert holder.cancelled()
+
+
+async def test_a_batch_from_another_loop_cancelled_once_its_memory_loop_stopped(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than its Memory's, that loop stopped by its owner
+    (not closed) during the batch, then the caller cancelled: the caller asked the
+    stopped loop to stop the batch and waited for the batch's end, which nothing would
+    run, for ever, swallowing every further cancellation (a graph run that Ctrl-C could
+    not end). Nothing runs the memory's loop: the cancellation is raised at once."""
+    import threading
+
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever)
+    runner.start()
+    release = threading.Event()
+
+    async def opened() -> tuple[Memory, ChatmemStore]:  # on the memory's loop
+        mem = await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                embedder=chatmem.testing.embedder())
+        return mem, ChatmemStore(mem, index={"fields": ["text"]})
+
+    mem, store = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(opened(), loop))
+    holder, cancelled = None, False
+    try:
+        batch, holder = await _batch_held(store, mem, loop, release)
+        loop.call_soon_threadsafe(loop.stop)
+        await asyncio.to_thread(runner.join)
+        batch.cancel()
+        done, _ = await asyncio.wait({batch}, timeout=20)
+        assert done, "the cancelled batch waited for ever on a stopped loop"
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        cancelled = True
+    finally:
+        release.set()
+
+        async def undone() -> bool:
+            item = await store.aget(("a",), "k0")
+            return item is not None and item.value == {"text": "old zero"}
+
+        async def settled() -> None:  # on the memory's loop, run again
+            try:
+                if holder is not None:
+                    await asyncio.wrap_future(holder)
+                if cancelled:
+                    await _until(undone, "the cancelled batch's write undone")
+            finally:
+                await mem.close()
+
+        # the batch, told to stop, undoes its write once the memory's loop runs again
+        await asyncio.to_thread(loop.run_until_complete, settled())
+        loop.close()
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:

@@ -526,9 +526,10 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     ``loop`` without the caller asking, by the close of ``sync`` (the SyncMemory whose
     loop it is: close() cancels the calls still running there), raises the SyncMemory's
     :meth:`~chatmem.SyncMemory.closed_while_running`, as its own calls do: the caller,
-    never cancelled, got that CancelledError. The caller cancelled once ``loop`` is
-    closed (the SyncMemory closed, which waited for the task to end, before the end
-    reached the caller) raises its cancellation, not "Event loop is closed"."""
+    never cancelled, got that CancelledError. The caller cancelled once nothing runs
+    ``loop`` (closed: the SyncMemory closed, which waited for the task to end, before
+    the end reached the caller; or stopped by its owner) raises its cancellation, not
+    "Event loop is closed" nor a wait for ever."""
     ended: asyncio.Future[T] = running.create_future()
     tasks: list[asyncio.Task[T]] = []
     stopped: list[bool] = []
@@ -573,18 +574,18 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
             raise  # the task itself was cancelled, on the memory's loop, and has ended
         try:
             loop.call_soon_threadsafe(stop)
-            reached = True
         except RuntimeError:
             if not loop.is_closed():
                 raise
-            reached = False
-        if not reached:
-            # the memory's loop is closed: a SyncMemory's close() waited for the task to
-            # end (its end is on its way here), and a loop closed by its owner runs
-            # nothing more; the caller's cancellation is raised, not "Event loop is closed"
-            ended.add_done_callback(_retrieved)
-            raise
         while not ended.done():
+            if not loop.is_running():
+                # nothing runs the memory's loop: closed (a SyncMemory's close() waited
+                # for the task to end, and its end is on its way here; a loop closed by
+                # its owner runs nothing more) or stopped by its owner (stop() runs if it
+                # runs again): the caller's cancellation is raised, not "Event loop is
+                # closed", nor a wait for ever that swallows every later cancellation
+                ended.add_done_callback(_retrieved)
+                raise
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.shield(ended)
         raise
