@@ -235,6 +235,46 @@ async def test_reindex_queues_no_more_than_the_queue_takes(tmp_path: Path) -> No
         assert all(embedded[m.embedded_text] == 1 for m in messages)
 
 
+async def test_a_flush_pages_no_more_than_the_queue_takes(tmp_path: Path) -> None:
+    """A flush reads the messages waiting for a retry (and the pending ones) in pages
+    it queues at once: pages of max(room, indexing.batch_size), 512 against a queue of
+    indexing.max_queue_size 500, so the oldest 12 of each page were dropped from the
+    queue and attempted apart, a request of their own (1,000 messages in requests of
+    100: 11 requests where 10 fit, 12 dropped). Now a page fits the queue."""
+    url = f"sqlite:///{tmp_path}/pages.db"
+    n = 1000
+    with fresh_service() as service:
+        config = _config(service)
+        config["embedding"]["batch_size"] = 100
+        # retries far off: the failed messages wait for the flush below, not a sweep
+        config["indexing"] = {"retry_initial_s": 3600.0, "retry_max_s": 3600.0}
+        messages = [Message(session_id=f"s{i % 4}", content=f"note {i}: the key of door {i}",
+                            ts=1_000_000 + i) for i in range(n)]
+        service.default = Step(status=503)
+        mem = await Memory.open(url, config=config)
+        try:
+            await mem.add(messages)
+            await asyncio.wait_for(mem.flush(), 60)
+            assert (await mem.stats())["failed"] == n
+        finally:
+            await mem.close()
+        service.default = Step()  # the service is back: the flush gives each its attempt
+        mem = await Memory.open(url, config=config)
+        try:
+            service.requests.clear()
+            await asyncio.wait_for(mem.flush(), 60)
+            stats = await mem.stats()
+        finally:
+            await mem.close()
+        assert (stats["indexed"], stats["failed"]) == (n, 0), stats
+        assert stats["indexer"]["dropped_from_queue"] == 0, stats["indexer"]
+        sent = [r for r in service.requests if r.status == 200]
+        # two pages of 500 messages in requests of 100
+        assert len(sent) == 10, [len(r.texts) for r in sent]
+        embedded = Counter(t for r in sent for t in r.texts)
+        assert all(embedded[m.embedded_text] == 1 for m in messages)
+
+
 async def test_the_indexing_history_counts_each_request_of_a_batch(tmp_path: Path) -> None:
     """The console's indexing history (stats()["indexing"]) and the batch metrics count
     each indexing batch by its outcome. A batch sent as pieces of one request each was

@@ -111,9 +111,9 @@ from .store.storage import (  # re-exported: the snapshot helpers used to live h
 from .telemetry import Outcome, Telemetry
 
 __all__ = ["DIALOGUE_ROLES", "RETRY_JITTER", "SNAPSHOT_DIRTY", "Indexer", "IndexerStats",
-           "embedded_text", "previous_turn", "retry_delay", "root_of", "session_tree",
-           "snapshot_of", "snapshot_sessions", "takes_context", "vector_entry", "vector_text",
-           "vector_texts"]
+           "embedded_text", "previous_turn", "queue_step", "retry_delay", "root_of",
+           "session_tree", "snapshot_of", "snapshot_sessions", "takes_context", "vector_entry",
+           "vector_text", "vector_texts"]
 
 log = logging.getLogger("chatmem.indexing")
 
@@ -206,6 +206,17 @@ async def vector_texts(store: MessageStore, msgs: Sequence[Message],
         previous = await previous_turn(store, m) if short_reply(m, config) else None
         out.append(vector_text(m, previous, config))
     return out
+
+
+def queue_step(config: IndexingConfig) -> int:
+    """How many messages to queue at once for a pass over many (a reindex step, a
+    flush's page): a worker's batch (``batch_size``), no more than the queue takes
+    (``max_queue_size``; the batch alone when the queue is unbounded). More were the
+    oldest dropped from the queue, attempted apart: a pass and requests of their own."""
+    step = max(config.batch_size, 1)
+    if config.max_queue_size > 0:
+        step = min(step, config.max_queue_size)
+    return step
 
 
 def _earliest(a: int | None, b: int | None) -> int | None:
@@ -1413,7 +1424,8 @@ class Indexer:
                      and states.get(m.id or "") is IndexState.FAILED]
 
     def _page(self) -> int:
-        return max(self._room(), self.config.batch_size)
+        """A flush's page: what the queue takes now, at least a step (:func:`queue_step`)."""
+        return max(self._room(), queue_step(self.config))
 
     async def settle(self, session_id: str, ts: int, timeout: float = 60.0) -> None:
         """Wait until no queued or in-flight work is about the message at (session, ts) (F3)."""

@@ -64,6 +64,7 @@ from .errors import (
 )
 from .indexing import (
     Indexer,
+    queue_step,
     short_reply,
     snapshot_sessions,
     takes_context,
@@ -1300,9 +1301,7 @@ class Memory:
                                                  unless_model=current)
         # a worker's batch at a time, no more than the queue takes (max_queue_size, 500,
         # below batch_size, 512): the rest were dropped from it, left to the flush below
-        step = max(self.config.indexing.batch_size, 1)
-        if self.config.indexing.max_queue_size > 0:
-            step = min(step, self.config.indexing.max_queue_size)
+        step = queue_step(self.config.indexing)
         # a large reindex into a small index defers the HNSW index (PostgreSQL)
         async with self.storage.bulk_load(len(todo)):
             for start in range(0, len(todo), step):
