@@ -10,6 +10,7 @@ rewritten message's vector) done in the background, not at the next open.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -410,3 +411,74 @@ async def test_a_second_close_waits_for_the_first(tmp_path: Path) -> None:
     again = await Memory.open(url, embedder=embedder())
     await again.close()
     await first
+
+
+async def _hold_store_thread(
+        store: SqliteStore) -> tuple[threading.Event, asyncio.Future[None]]:
+    """Keep the store's one thread busy (another call running there, the future
+    returned) until the event returned is set: a close made meanwhile waits, queued
+    behind it."""
+    release, started = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        started.set()
+        release.wait(HANG_S)
+
+    held = asyncio.ensure_future(store._run(hold))
+    assert await asyncio.get_running_loop().run_in_executor(None, started.wait, HANG_S)
+    return release, held
+
+
+async def test_a_sqlite_close_cancelled_while_queued_still_closes(tmp_path: Path) -> None:
+    """Cancelled while queued behind another call on the store's thread, the close was
+    dropped from the queue: the connection and the file's locks stayed, and opening the
+    file again said it was "open in another process"."""
+    store = await SqliteStore.open(tmp_path / "s.db")
+    release, held = await _hold_store_thread(store)
+    try:
+        closing = asyncio.ensure_future(store.close())
+        await asyncio.sleep(0)  # queued behind the held call
+        closing.cancel()
+        await asyncio.sleep(0)
+    finally:
+        release.set()
+    with pytest.raises(asyncio.CancelledError):  # the cancellation, once closed
+        await asyncio.wait_for(closing, HANG_S)
+    await held
+    with pytest.raises(StoreClosed):
+        await store.stats()
+    again = await SqliteStore.open(tmp_path / "s.db")
+    await again.close()
+
+
+async def test_a_memory_close_cancelled_part_way_still_closes_the_store(
+        tmp_path: Path) -> None:
+    """Cancelled while closing its store, ``Memory.close()`` had set its closed flags: the
+    store stayed open, a second close returned at once, and the next open of the file
+    said it was "open in another process"."""
+    url = f"sqlite:///{tmp_path}/m.db"
+    mem = await Memory.open(url, embedder=embedder())
+    await mem.add(notes(3))
+    await mem.flush()  # nothing of the indexer's left queued on the store's thread
+    store = mem.store
+    assert isinstance(store, SqliteStore)
+    release, held = await _hold_store_thread(store)
+    try:
+        closing = asyncio.ensure_future(mem.close())
+        for _ in range(int(HANG_S / 0.01)):  # until the close waits on the store's thread
+            if store._executor._work_queue.qsize():
+                break
+            await asyncio.sleep(0.01)
+        closing.cancel()
+        await asyncio.sleep(0)
+    finally:
+        release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(closing, HANG_S)
+    await held
+    await mem.close()
+    with pytest.raises(StoreClosed):
+        await store.stats()
+    again = await Memory.open(url, embedder=embedder())
+    assert len((await again.list_messages(session="s")).messages) == 3
+    await again.close()

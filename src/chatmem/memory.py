@@ -39,7 +39,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from ._aio import wait_within
+from ._aio import run_to_end, wait_within
 from ._sync import BlockingWrapper, blocking
 from .chat_format import coerce
 from .config import Config, Window, check_env, narrower_or_equal
@@ -2887,11 +2887,17 @@ class Memory:
     async def close(self) -> None:
         """Stop the background work and close the store (idempotent). Calls still
         running in other tasks end with :class:`StoreClosed`; a close already under way
-        in another task is waited for (so the store's file is free after either)."""
+        in another task is waited for (so the store's file is free after either). A
+        close cancelled part way (``asyncio.wait_for`` timing out, its task cancelled)
+        still runs to its end, the cancellation raised after: the store is closed."""
         if self._closed:
             await self._close_done.wait()
             return
         self._closed = True
+        await run_to_end(self._close())
+
+    async def _close(self) -> None:
+        """:meth:`close`'s work, once."""
         try:
             for task in (self._sweeper, self._rewrite_healer):
                 if task is not None:

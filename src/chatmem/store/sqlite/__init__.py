@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 from filelock import FileLock, Timeout
 
+from ..._aio import run_to_end
 from ...errors import DamagedRow, StoreClosed, StoreError
 from ...models import (
     Erased,
@@ -625,10 +626,7 @@ class SqliteStore:
             self.ann.close(save=False)
             self._abort_open(self._made)
 
-        with contextlib.suppress(Exception):
-            await asyncio.get_running_loop().run_in_executor(self._executor, _discard)
-        self._closed = True
-        self._executor.shutdown(wait=True)
+        await self._end(_discard)
 
     def _abort_open(self, made: list[str]) -> None:
         """Undo a failed open: close, remove what this open created, unlock. The store
@@ -872,10 +870,20 @@ class SqliteStore:
                 self._lock_file.release()  # the file stays: waiters share its inode
                 self._lock_file = None
 
-        with contextlib.suppress(Exception):
-            await asyncio.get_running_loop().run_in_executor(self._executor, _close)
-        self._closed = True
-        self._executor.shutdown(wait=True)
+        await self._end(_close)
+
+    async def _end(self, work: Callable[[], None]) -> None:
+        """Run ``work`` (:meth:`close`'s or :meth:`discard`'s) on the store's thread, then
+        stop the thread. It runs to its end even when the caller is cancelled meanwhile,
+        the cancellation raised after: cancelled while queued behind another call, it was
+        dropped from the queue, and the connection and the file's locks stayed held."""
+        try:
+            with contextlib.suppress(Exception):
+                await run_to_end(asyncio.get_running_loop().run_in_executor(
+                    self._executor, work))
+        finally:
+            self._closed = True
+            self._executor.shutdown(wait=True)
 
     # ---------------------------------------------------------------- messages
 
