@@ -37,7 +37,7 @@ from langgraph.store.memory import InMemoryStore
 
 import chatmem.testing
 from chatmem import Memory, Message, SyncMemory
-from chatmem.errors import InvalidInput, StoreClosed, StoreError
+from chatmem.errors import EventLoopMisuse, InvalidInput, StoreClosed, StoreError
 from chatmem.extras import install_hint
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
@@ -1078,9 +1078,19 @@ def test_the_store_over_a_closed_or_forked_sync_memory_says_so(tmp_path: Path,
         put({"text": "after"})
 
 
+def refused_as_loop_misuse(caught: pytest.ExceptionInfo[RuntimeError]) -> None:
+    """The store's refusal of a call its memory's loop cannot answer: chatmem's own error
+    (it was a raw RuntimeError), an InvalidInput as a SyncMemory's own refusal of a call
+    on its loop's thread, and still the RuntimeError code may catch."""
+    assert type(caught.value) is EventLoopMisuse
+    assert isinstance(caught.value, InvalidInput)
+    assert isinstance(caught.value, RuntimeError)
+
+
 async def test_blocking_call_on_the_memory_loop_raises(store: ChatmemStore) -> None:
-    with pytest.raises(RuntimeError, match="deadlock"):
+    with pytest.raises(RuntimeError, match="deadlock") as caught:
         store.put(("a",), "k", {"text": "x"})
+    refused_as_loop_misuse(caught)
     # from a worker thread the blocking API works while this loop runs
     await asyncio.to_thread(store.put, ("a",), "k", {"text": "x"})
     item = await asyncio.to_thread(store.get, ("a",), "k")
@@ -1089,8 +1099,9 @@ async def test_blocking_call_on_the_memory_loop_raises(store: ChatmemStore) -> N
 
 async def test_blocking_api_of_an_unbound_memory_explains(mem: Memory) -> None:
     store = await asyncio.to_thread(ChatmemStore, mem)  # built where no loop runs
-    with pytest.raises(RuntimeError, match="SyncMemory"):
+    with pytest.raises(RuntimeError, match="SyncMemory") as caught:
         await asyncio.to_thread(store.get, ("a",), "k")
+    refused_as_loop_misuse(caught)
     assert await store.aget(("a",), "k") is None  # the first async call binds the loop
     assert await asyncio.to_thread(store.get, ("a",), "k") is None
 
@@ -1102,14 +1113,16 @@ def test_a_memory_whose_loop_is_idle_is_refused(tmp_path: Path) -> None:
                                                      embedder=chatmem.testing.embedder()))
         store = ChatmemStore(memory)
         loop.run_until_complete(store.aput(("a",), "k", {"text": "x"}))  # binds this loop
-        with pytest.raises(RuntimeError, match="not running"):
+        with pytest.raises(RuntimeError, match="not running") as caught:
             store.get(("a",), "k")  # nothing runs the loop now: no wait forever
+        refused_as_loop_misuse(caught)
 
         async def elsewhere() -> None:
             await store.aget(("a",), "k")
 
-        with pytest.raises(RuntimeError, match="not running"):
+        with pytest.raises(RuntimeError, match="not running") as caught:
             asyncio.run(elsewhere())
+        refused_as_loop_misuse(caught)
         loop.run_until_complete(memory.close())
     finally:
         loop.close()

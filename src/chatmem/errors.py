@@ -8,7 +8,9 @@ from exc``), so callers never need to import a driver to catch a failure::
     ├── ConfigError            (also ValueError) bad configuration; names the field
     ├── FilterError            (also ValueError) bad metadata filter; names the part
     ├── InvalidInput           (also ValueError) bad message / argument / payload
-    │   └── ScopeError         a scope that cannot be applied (e.g. no resource id)
+    │   ├── ScopeError         a scope that cannot be applied (e.g. no resource id)
+    │   └── EventLoopMisuse    (also RuntimeError) a blocking call that would wait for
+    │                          ever on the memory's event loop (LangGraph store)
     ├── PermissionDenied       an actor without the owner role changed settings
     │   └── Unauthorized       (HTTP client) no API key, or an unknown one (401)
     ├── NotFound               (also KeyError) no such message / session
@@ -67,6 +69,15 @@ class InvalidInput(ChatmemError, ValueError):
 
 class ScopeError(InvalidInput):
     """A recall scope that cannot be applied, e.g. ``resource`` without a resource id."""
+
+
+class EventLoopMisuse(InvalidInput, RuntimeError):
+    """A call that the event loop running the memory cannot answer, so that it would
+    wait for ever: a blocking call made on that loop's own thread (it would deadlock),
+    on a ``Memory`` no loop of another thread runs yet, or on one whose loop runs
+    nothing now (stopped, or never run). The message names the fix: await the async
+    method on that loop, or give a :class:`~chatmem.SyncMemory`. Also the
+    ``RuntimeError`` raised there before, so code catching that still does."""
 
 
 class PermissionDenied(ChatmemError):

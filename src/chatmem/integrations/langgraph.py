@@ -65,7 +65,9 @@ or a :class:`~chatmem.SyncMemory`; the store runs every operation on the event
 loop that owns the memory (the SyncMemory's private loop, or the loop the Memory
 was first used on), so ``graph.invoke`` (sync, nodes in worker threads) and
 ``graph.ainvoke`` both work. A blocking call (``store.put``) made on that very
-loop's thread would deadlock, so it raises instead: await ``store.aput`` there.
+loop's thread would deadlock, so it raises instead: await ``store.aput`` there. That
+refusal, and a blocking call on a ``Memory`` whose loop no other thread runs, is
+:class:`~chatmem.errors.EventLoopMisuse` (an ``InvalidInput``, also ``RuntimeError``).
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ except ImportError as exc:
 
 from chatmem._aio import run_to_end
 from chatmem.config import MAX_TOP_K
-from chatmem.errors import ChatmemError, InvalidInput, StoreError
+from chatmem.errors import ChatmemError, EventLoopMisuse, InvalidInput, StoreError
 from chatmem.memory import Memory, SyncMemory
 from chatmem.models import (
     MAX_CONTENT_CHARS,
@@ -601,7 +603,7 @@ def _retrieved(ended: asyncio.Future[Any]) -> None:
 def _check_running(loop: asyncio.AbstractEventLoop) -> None:
     """Refuse to wait on a loop that runs nothing (it would wait forever)."""
     if not loop.is_running():
-        raise RuntimeError(
+        raise EventLoopMisuse(
             "ChatmemStore: the event loop that owns the memory is not running; use a "
             "chatmem SyncMemory for blocking code, or call the store from that loop")
 
@@ -745,7 +747,7 @@ class ChatmemStore(BaseStore):
             return self._blocking(self._sync, list(ops))
         loop = self._loop
         if loop is None or loop.is_closed():
-            raise RuntimeError(
+            raise EventLoopMisuse(
                 "ChatmemStore: the blocking API needs a chatmem SyncMemory (or a Memory "
                 "whose event loop runs in another thread); in async code use the a* "
                 "methods (aput, aget, asearch…)")
@@ -754,7 +756,7 @@ class ChatmemStore(BaseStore):
         except RuntimeError:
             running = None
         if running is loop:
-            raise RuntimeError(
+            raise EventLoopMisuse(
                 "ChatmemStore: a blocking call on the event loop that runs the memory would "
                 "deadlock; await the async method instead (aput, aget, asearch…)")
         _check_running(loop)
