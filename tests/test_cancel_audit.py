@@ -482,3 +482,41 @@ async def test_a_memory_close_cancelled_part_way_still_closes_the_store(
     again = await Memory.open(url, embedder=embedder())
     assert len((await again.list_messages(session="s")).messages) == 3
     await again.close()
+
+
+@pytest.mark.parametrize("rebuilding", [False, True], ids=["closing-pool", "stopping-rebuild"])
+async def test_a_postgres_close_cancelled_part_way_still_closes_the_pool(
+        rebuilding: bool) -> None:
+    """``PostgresStore.close()`` set its closed flag before its awaits: cancelled while
+    its pool closed, the pool's idle connections stayed open and a second close returned
+    at once; cancelled while it waited for its background HNSW rebuild to stop, the
+    caller's cancellation was swallowed (the close went on, and so did the caller)."""
+    import uuid
+
+    from backends import drop_pg_schema, pg_schema_url, pg_url
+    from chatmem.store.postgres import PostgresStore
+
+    url = pg_url()
+    schema = f"cancel_close_{uuid.uuid4().hex[:8]}"
+    try:
+        store = await PostgresStore.open(pg_schema_url(url, schema))
+        pool = store._pool
+        assert pool is not None
+        async with pool.connection() as conn:  # back in the pool, idle, when closing
+            await conn.execute("SELECT 1")
+        if rebuilding:  # the close first stops it (not yet started: a step of the loop)
+            store._deferred_looked_at = float("-inf")
+            store._look_for_deferred()
+            assert store._rebuilding is not None
+        closing = asyncio.ensure_future(store.close())
+        await asyncio.sleep(0)  # part way: waiting on the rebuild, or the pool's workers
+        assert not closing.done()
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):  # the caller's, once closed
+            await asyncio.wait_for(closing, HANG_S)
+        assert pool.closed and conn.closed
+        await store.close()
+        with pytest.raises(StoreClosed):
+            await store.stats()
+    finally:
+        await drop_pg_schema(url, schema)

@@ -140,6 +140,7 @@ from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from ... import refusals
+from ..._aio import run_to_end
 from ...backoff import retry_delay
 from ...errors import ConfigError, DamagedRow, InvalidInput, StoreClosed, StoreError
 from ...models import (
@@ -844,15 +845,22 @@ class PostgresStore:
             yield conn
 
     async def close(self) -> None:
+        """Close the pool (idempotent). A close cancelled part way (``asyncio.wait_for``
+        timing out, its task cancelled) still runs to its end, the cancellation raised
+        after: the pool and its connections are closed."""
         if self._closed:
             return
         self._closed = True
+        await run_to_end(self._close())
+
+    async def _close(self) -> None:
+        """:meth:`close`'s work, once."""
         rebuilding, self._rebuilding = self._rebuilding, None
         if rebuilding is not None and not rebuilding.done():
-            # its query is cancelled too (psycopg); the mark stays for the next open
+            # its query is cancelled too (psycopg); the mark stays for the next open.
+            # Waited for without raising its cancellation (nor swallowing the caller's).
             rebuilding.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await rebuilding
+            await asyncio.wait({rebuilding})
         pool, self._pool = self._pool, None
         if pool is not None:
             with contextlib.suppress(Exception):
