@@ -708,13 +708,6 @@ class Indexer:
         with _watch_set(self._watchers) as watch:
             yield watch
 
-    @contextlib.contextmanager
-    def _failures_seen(self) -> Iterator[set[str]]:
-        """Around a flush: the ids whose embedding failed (scheduled for a retry) while
-        it ran."""
-        with _watch_set(self._failure_watchers) as seen:
-            yield seen
-
     def _fresh(self, found: Sequence[Message], watch: set[str]) -> list[Message]:
         """Of the messages a read found waiting, those to queue: not queued or in flight,
         and not finished while the read ran. So none is embedded twice."""
@@ -1296,13 +1289,12 @@ class Indexer:
             seen.update(ids)
         known = await self.store.retries(ids)
         now = await self._store_now()
-        if schedule is None:
-            jitter = random.uniform(0.0, RETRY_JITTER)  # once per batch: retried together
-        else:  # a piece: at the same times as the batch's other pieces
-            jitter = schedule.jitter
-            if schedule.now is None:
-                schedule.now = now
-            now = schedule.now
+        # one jitter per batch, retried together; a piece at the times of its batch's others
+        schedule = schedule or _Schedule()
+        jitter = schedule.jitter
+        if schedule.now is None:
+            schedule.now = now
+        now = schedule.now
         cfg = self.config
         schedules: dict[str, Retry] = {}
         for mid in ids:
@@ -1365,7 +1357,8 @@ class Indexer:
 
         async def _wait() -> None:
             began_before = set(self._in_flight)
-            with self._failures_seen() as failed_meanwhile:
+            # the ids whose embedding fails (scheduled for a retry) while it runs
+            with _watch_set(self._failure_watchers) as failed_meanwhile:
                 await self.heal_snapshots()
                 await self.heal_erasures()
                 if retry_failed:

@@ -73,7 +73,7 @@ class _JsonRepr(_PythonRepr):
         return "null"
 
     def repr_float(self, x: float, level: int) -> str:
-        if isinstance(x, WrittenNumber | WrittenTiny):
+        if isinstance(x, _Written):
             return x.shown
         if not math.isfinite(x):
             raise _NotJson
@@ -113,6 +113,11 @@ class _Written(float):
         """:attr:`text`, shortened when long."""
         return self.text if len(self.text) <= 40 else \
             f"{self.text[:30]}… ({len(self.text)} characters)"
+
+    @property
+    def shown(self) -> str:
+        """The number as written, shortened when long, and what is wrong with it."""
+        return self.written
 
 
 class WrittenNumber(_Written):
@@ -257,7 +262,7 @@ def as_given(value: Any, limit: int = 80) -> str:
     """A value as it was sent (JSON: ``"5"`` keeps its quotes, as its type may be what
     is wrong), cut to ``limit`` characters for an error; a lone surrogate (``\\ud800``)
     as its escape, which the answer's UTF-8 can hold."""
-    if isinstance(value, WrittenNumber | WrittenTiny):
+    if isinstance(value, _Written):
         return value.shown
     try:
         # only what the shown part can hold is written out: the whole value of 4 MB of

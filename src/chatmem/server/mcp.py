@@ -564,8 +564,7 @@ def _problem(value: Any, numbers: bool = False) -> tuple[tuple[Any, ...], str] |
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             # an empty one is refused only for its depth
             stack += [(v, depth + 1, (where, k)) for k, v in pairs if type(v) in _LOOKED_AT
-                      and (v or type(v) is WrittenTiny
-                                                       or depth + 1 >= JSON_MAX_DEPTH)][::-1]
+                      and (v or type(v) is WrittenTiny or depth + 1 >= JSON_MAX_DEPTH)][::-1]
         elif isinstance(item, _LongNumber):
             return _path(where), ("a number with more digits than can be read (at most "
                                   f"{sys.get_int_max_str_digits()}); send a shorter number")
