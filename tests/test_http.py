@@ -543,6 +543,19 @@ def test_a_user_key_may_only_narrow_the_scope(api: str) -> None:
         # without a session there is nothing to narrow from
         r = bot.post("/v1/recall", json={"query": "vault code", "scope": "all"})
         assert "session" in json_error(r, 400)["message"]
+        # nor ask for more hits than every key took before top_k's bound became the
+        # library's (1000, an owner key's): 100
+        r = bot.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                         "top_k": 101})
+        assert json_error(r, 400)["message"] == (
+            "top_k must be at most 100 with a user key, got 101: ask for fewer hits (an "
+            "owner key takes up to 1000)")
+        r = bot.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                         "top_k": 100})
+        assert r.status_code == 200, r.text
+        r = owner.post("/v1/recall", json={"query": "vault code", "session": "a2",
+                                           "top_k": 1000})
+        assert r.status_code == 200, r.text
         # the tool and the context route clamp the same way
         r = bot.post("/v1/tool", json={"arguments": {"query": "vault code", "scope": "all"},
                                        "caller": {"session_id": "a2"}})

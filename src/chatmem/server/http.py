@@ -636,6 +636,11 @@ def _within(kind: type, takes: str, low: float, high: float) -> Any:
                      Field(json_schema_extra={"minimum": low, "maximum": high})]
 
 
+#: Most hits a user key's recall may ask for: an owner key takes the library's
+#: :data:`~chatmem.config.MAX_TOP_K` (1000), but an untrusted caller asking ten times the
+#: hits (each with its window) is ten times the reads for one request; 100 is what
+#: every key took before the library's bound was adopted.
+USER_KEY_MAX_TOP_K = 100
 #: A recall's ``top_k`` and ``min_score``, a page's ``limit``: the library's bounds.
 _TopK = _within(int, TOP_K_TAKES, 1, MAX_TOP_K)
 _MinScore = _within(float, MIN_SCORE_TAKES, 0, 1)
@@ -1400,6 +1405,10 @@ def create_api(*, url: str, vector: str | None = None, config: Config | None = N
             raise InvalidInput("session is required with a user key: the recall is capped "
                                "by that conversation's effective scope")
         who.acts_for(body.session, "session")
+        if who.narrow_only and body.top_k is not None and body.top_k > USER_KEY_MAX_TOP_K:
+            raise InvalidInput(f"top_k must be at most {USER_KEY_MAX_TOP_K} with a user key, "
+                               f"got {body.top_k}: ask for fewer hits (an owner key takes up "
+                               f"to {MAX_TOP_K})")
         window = body.window.model_dump() if isinstance(body.window, WindowBody) \
             else body.window
         result = await mem.recall(
