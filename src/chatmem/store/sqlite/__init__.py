@@ -518,6 +518,16 @@ class SqliteStore:
                 os.close(self._file_lock)
             self._file_lock = None
 
+    def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+    def _release_lock(self) -> None:
+        lock, self._lock_file = self._lock_file, None
+        if lock is not None:
+            lock.release()  # the file stays: waiters share its inode
+
     def _inspect_read_only(self, create: bool) -> bool:
         """:meth:`_inspect` through a read-only connection, closed after it."""
         uri = "file:" + quote(self.path) + "?mode=ro"
@@ -620,31 +630,22 @@ class SqliteStore:
         A store the open did not create is only closed."""
         if self._closed:
             return
-
-        def _discard() -> None:
-            self._closed = True
-            self.ann.close(save=False)
-            self._abort_open(self._made)
-
-        await self._end(_discard)
+        await self._end(functools.partial(self.ann.close, save=False),
+                        functools.partial(self._abort_open, self._made))
 
     def _abort_open(self, made: list[str]) -> None:
         """Undo a failed open: close, remove what this open created, unlock. The store
         file (and those beside it) goes while its locks are still held, so that no other
         process opens it in between and then writes to a file that is gone (where a file
         cannot be removed while open, Windows, it goes after)."""
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.close()
-            self._conn = None
+        with contextlib.suppress(Exception):
+            self._close_connection()
         ends = ("-wal", "-shm", "-journal", "")
         files = [self.path + end for end in ends] if self.path in made else []
         left = [p for p in files if not _remove(p)]
         self._release_file()
-        if self._lock_file is not None:
-            with contextlib.suppress(Exception):
-                self._lock_file.release()
-            self._lock_file = None
+        with contextlib.suppress(Exception):
+            self._release_lock()
         for path in left + [p for p in reversed(made) if p not in files]:
             _remove(path)
 
@@ -858,29 +859,32 @@ class SqliteStore:
     async def close(self) -> None:
         if self._closed:
             return
+        # the ANN index first: it stops its worker and saves <db>.ann while the lock is held
+        await self._end(self.ann.close, self._close_connection, self._release_file,
+                        self._release_lock)
 
-        def _close() -> None:
+    async def _end(self, *steps: Callable[[], object]) -> None:
+        """Run ``steps`` (:meth:`close`'s or :meth:`discard`'s) on the store's thread, then
+        stop the thread. They run to their end even when the caller is cancelled
+        meanwhile, the cancellation raised after: cancelled while queued behind another
+        call, they were dropped from the queue, and the connection and the file's locks
+        stayed held. A step that fails is logged and the next ones run all the same (a
+        close does not fail, and the file is always let go): one failing left the
+        connection and the locks held, and cancelled, the caller's cancellation was lost
+        (:func:`run_to_end` raises the work's error in its place)."""
+
+        def work() -> None:
             self._closed = True  # the calls queued behind this one end with StoreClosed
-            self.ann.close()  # stops its worker; saves <db>.ann while the lock is held
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-            self._release_file()
-            if self._lock_file is not None:
-                self._lock_file.release()  # the file stays: waiters share its inode
-                self._lock_file = None
+            for step in steps:
+                try:
+                    step()
+                except Exception:
+                    log.exception("closing the store %s: a step failed (the traceback "
+                                  "says which); the other steps ran all the same", self.path)
 
-        await self._end(_close)
-
-    async def _end(self, work: Callable[[], None]) -> None:
-        """Run ``work`` (:meth:`close`'s or :meth:`discard`'s) on the store's thread, then
-        stop the thread. It runs to its end even when the caller is cancelled meanwhile,
-        the cancellation raised after: cancelled while queued behind another call, it was
-        dropped from the queue, and the connection and the file's locks stayed held."""
         try:
-            with contextlib.suppress(Exception):
-                await run_to_end(asyncio.get_running_loop().run_in_executor(
-                    self._executor, work))
+            await run_to_end(asyncio.get_running_loop().run_in_executor(
+                self._executor, work))
         finally:
             self._closed = True
             self._executor.shutdown(wait=True)
