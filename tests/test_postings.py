@@ -355,3 +355,65 @@ async def test_concurrent_first_queries_share_one_load(tmp_path) -> None:  # typ
         assert store._postings is not None and store._postings_load is not None
     finally:
         await store.close()
+
+
+def test_a_load_cancelled_as_its_loop_ends_keeps_no_backlog_and_loads_again(tmp_path
+                                                                            ) -> None:  # type: ignore[no-untyped-def]
+    """The first lexical query loads the index in a task of the caller's loop; a caller
+    cancelled meanwhile leaves it running (shielded), but the loop ending (``asyncio.run``
+    returning, its tasks cancelled) cancels the load itself. The store, not bound to a
+    loop, is used on from the next one: the load's backlog stayed, every later write
+    appended to it (kept in memory until the next lexical query), and that query raised
+    the ended load's CancelledError, though nobody had cancelled it."""
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    def vectors(ms: list[Message]) -> list[VectorEntry]:
+        return [VectorEntry(m.id, m.session_id, m.ts, "user", "m",  # type: ignore[arg-type]
+                            np.ones(4, np.float32), text=m.content) for m in ms]
+
+    store = asyncio.run(SqliteStore.open(tmp_path / "m.db"))
+    try:
+        async def load_until_the_loop_ends() -> list[Message]:
+            msgs = await store.append([Message(session_id="s", content=t, ts=i)
+                                       for i, t in enumerate(TEXTS)])
+            await store.upsert(vectors(msgs))
+            # the load's read (on the loop's default executor) queued behind a held call
+            loop = asyncio.get_running_loop()
+            reader = ThreadPoolExecutor(max_workers=1)
+            loop.set_default_executor(reader)
+            release = threading.Event()
+            held = loop.run_in_executor(None, release.wait, 20.0)
+            query = asyncio.ensure_future(store.lexical_query("camping", 3))
+            while not reader._work_queue.qsize():  # type: ignore[attr-defined]
+                await asyncio.sleep(0.01)
+            query.cancel()  # the caller gives up (a timeout): the load goes on
+            with pytest.raises(asyncio.CancelledError):
+                await query
+            load = store._postings_load
+            assert load is not None and not load.done() and store._lex_backlog == []
+            load.add_done_callback(lambda _: release.set())  # the held call ends with it
+            written = await store.append([Message(session_id="s", content="orchid one",
+                                                  ts=100)])  # while the load reads
+            await store.upsert(vectors(written))
+            del held
+            return written  # asyncio.run cancels the load
+
+        during = asyncio.run(load_until_the_loop_ends())
+        assert store._postings_load is not None and store._postings_load.cancelled()
+
+        async def write_and_search() -> None:
+            after = await store.append([Message(session_id="s", content=f"orchid {w}",
+                                                ts=101 + i)
+                                        for i, w in enumerate(["two", "three", "four"])])
+            await store.upsert(vectors(after))
+            assert store._lex_backlog is None  # no load runs: nothing kept for one
+            got = {h.message_id for h in await store.lexical_query("orchid", 10)}
+            assert got == {m.id for m in during + after}
+            assert {h.message_id for h in await store.lexical_query("camping", 10)} \
+                == {h[0] for h in fts5_reference(store, "camping", 10)}
+
+        asyncio.run(write_and_search())
+    finally:
+        asyncio.run(store.close())

@@ -796,7 +796,9 @@ class SqliteStore:
         drops are idempotent). Concurrent first queries share one load."""
         if self._postings is not None:
             return self._postings
-        if self._postings_load is None:
+        if self._postings_load is None or self._postings_load.cancelled():
+            # none yet, or one its loop cancelled as it ended (asyncio.run returning after
+            # its caller gave up): the store outlives a loop, and loads again
             self._postings_load = asyncio.ensure_future(self._load_postings())
         task = self._postings_load
         try:
@@ -818,15 +820,19 @@ class SqliteStore:
 
             await self._run(_load_here)
         else:
-            await self._run(self._begin_backlog)
             try:
+                await self._run(self._begin_backlog)
                 postings = await asyncio.get_running_loop().run_in_executor(
                     None, self._read_postings)
-            except sqlite3.Error as exc:
-                await self._run(self._end_backlog)
-                raise StoreError(f"sqlite ({self.path}): loading the lexical index: {exc}"
-                                 ) from exc
-            await self._run(self._finish_load, postings)
+                await self._run(self._finish_load, postings)
+            except BaseException as exc:
+                # failed or cancelled (its loop ending): no backlog is kept for it, or every
+                # write appended to it until the next load
+                self._drop_backlog()
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(f"sqlite ({self.path}): loading the lexical index: "
+                                     f"{exc}") from exc
+                raise
         p = self._postings
         assert p is not None
         log.info("lexical index of %s: %d documents, %d terms loaded in %.2f s", self.path,
@@ -837,6 +843,13 @@ class SqliteStore:
 
     def _end_backlog(self) -> None:
         self._lex_backlog = None
+
+    def _drop_backlog(self) -> None:
+        """:meth:`_end_backlog` on the store's thread (where writes extend the backlog),
+        behind the calls queued there and without waiting: a load cancelled cannot
+        await (its loop may be ending), and one after :meth:`close` has nothing to drop."""
+        with contextlib.suppress(RuntimeError):  # the store's thread stopped: closed
+            self._executor.submit(self._end_backlog)
 
     def _read_postings(self) -> Postings:
         """Runs on a worker thread with its own read-only connection."""
