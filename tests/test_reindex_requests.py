@@ -7,15 +7,24 @@ each message with its own vector, none lost when one request fails."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from chatmem import Memory, Message
+from chatmem.indexing import IndexerStats
 from chatmem.models import IndexState
-from fake_embedding_service import FakeEmbeddingService, Step, expected, fresh_service
+from fake_embedding_service import (
+    FakeEmbeddingService,
+    Recorded,
+    Step,
+    expected,
+    fresh_service,
+)
 
 N = 200
 PER_REQUEST = 10  # embedding.batch_size: texts per request
@@ -318,3 +327,125 @@ async def test_the_indexing_history_counts_each_request_of_a_batch(tmp_path: Pat
         history = stats["indexing"]
         # 10 written at once, 30 failed and then written on their retry
         assert (sum(history["indexed"]), sum(history["failed"])) == (40, 30), history
+
+
+def _holding(gate: threading.Event, held: Callable[[Recorded], bool] = lambda rec: True
+             ) -> Callable[[Recorded], float]:
+    """The service's hold: the requests ``held`` picks wait until ``gate`` is set."""
+    def hold(rec: Recorded) -> float:
+        if held(rec):
+            gate.wait(60)
+        return 0.0
+    return hold
+
+
+def _room_config(service: FakeEmbeddingService) -> dict[str, Any]:
+    config = _config(service, max_concurrency=1)  # one request held holds the queue
+    config["embedding"].update(batch_size=100, timeout=60.0)  # held, not given up
+    # retries far off: the failed messages wait for the flush, not a sweep
+    config["indexing"] = {"retry_initial_s": 3600.0, "retry_max_s": 3600.0}
+    return config
+
+
+def _room_messages(thing: str) -> list[Message]:
+    return [Message(session_id=f"s{i % 4}", content=f"note {i}: the {thing} {i}",
+                    ts=1_000_000 + i) for i in range(1500)]
+
+
+async def _stored(url: str, config: dict[str, Any], messages: list[Message], *,
+                  clear: bool = False) -> dict[str, Any]:
+    """``messages`` added and flushed (``clear``: their vectors then cleared): the stats."""
+    mem = await Memory.open(url, config=config)
+    try:
+        await mem.add(messages)
+        await asyncio.wait_for(mem.flush(), 60)
+        if clear:
+            await mem.clear("vector")
+        return await mem.stats()
+    finally:
+        await mem.close()
+
+
+async def _beside_a_partly_full_queue(
+        url: str, config: dict[str, Any], service: FakeEmbeddingService,
+        gate: threading.Event, messages: list[Message],
+        call: Callable[[Memory], Awaitable[Any]]) -> tuple[IndexerStats, Any, dict[str, Any]]:
+    """``call`` (a flush, a reindex) made while the queue holds 300 of ``messages``'
+    last 500: the first 200 are taken by a worker whose first request the service holds
+    until ``gate`` is set (the one embedding slot), then the other 300 are added. The
+    indexer's counters once 500 are queued (or some dropped), what ``call`` returned,
+    and the memory's stats after it."""
+    mem = await Memory.open(url, config=config)
+    assert mem._indexer is not None
+    indexer = mem._indexer
+    try:
+        await mem.add(messages[-500:-300])
+        for _ in range(2400):
+            if service.requests:
+                break
+            await asyncio.sleep(0.025)
+        assert len(service.requests) == 1
+        await mem.add(messages[-300:])
+        assert indexer.stats().queued == 300, indexer.stats()
+        running = asyncio.ensure_future(call(mem))
+        for _ in range(2400):  # the flush's first page, the reindex's first step
+            queued = indexer.stats()
+            if queued.queued >= 500 or queued.dropped_from_queue:
+                break
+            await asyncio.sleep(0.025)
+        gate.set()
+        out = await asyncio.wait_for(running, 60)
+        stats = await mem.stats()
+    finally:
+        gate.set()
+        await mem.close()
+    assert (stats["indexed"], stats["failed"], stats["pending"]) == (len(messages), 0, 0), stats
+    assert stats["indexer"]["dropped_from_queue"] == 0, stats["indexer"]
+    sent = [r for r in service.requests if r.status == 200]
+    embedded = Counter(t for r in sent for t in r.texts)
+    assert all(embedded[m.embedded_text] == 1 for m in messages)
+    return queued, out, stats
+
+
+async def test_a_flush_pages_no_more_than_the_room_left_in_a_partly_full_queue(
+        tmp_path: Path) -> None:
+    """A flush's page was max(room, indexing.queue_step), the queue's capacity (500): a
+    flush whose queue already held 300 messages (a worker's request held by a slow
+    service, the one embedding slot) read 500 failed messages and queued them at once,
+    and the oldest 300 were dropped from the queue (stats indexer.dropped_from_queue),
+    read again by a later pass. Now a page is the room left in the queue."""
+    url = f"sqlite:///{tmp_path}/room.db"
+    with fresh_service() as service:
+        config = _room_config(service)
+        messages = _room_messages("lid of jar")
+        service.default = Step(status=503)
+        assert (await _stored(url, config, messages[:1000]))["failed"] == 1000
+        gate = threading.Event()
+        service.default = Step()  # the service is back, and holds its requests
+        service.hold = _holding(gate)
+        service.requests.clear()
+        queued, _, _ = await _beside_a_partly_full_queue(
+            url, config, service, gate, messages, lambda mem: mem.flush())
+        assert (queued.queued, queued.dropped_from_queue) == (500, 0), queued
+
+
+async def test_reindex_queues_no_more_than_the_room_left_in_a_partly_full_queue(
+        tmp_path: Path) -> None:
+    """reindex's step (indexing.queue_step, 500) was queued at once whatever the queue
+    held already: 300 messages waiting there (a worker's request held by a slow
+    service) were dropped from the queue by the first step. Now a step is queued as
+    the queue has room for it."""
+    url = f"sqlite:///{tmp_path}/reindex-room.db"
+    with fresh_service() as service:
+        config = _room_config(service)
+        messages = _room_messages("cup of hook")
+        assert (await _stored(url, config, messages[:1000], clear=True))["cleared"] == 1000
+        gate = threading.Event()
+        held = {m.embedded_text for m in messages[1000:1200]}
+        # the worker's request of the messages added below is held, not reindex's probe
+        service.hold = _holding(gate, lambda rec: bool(set(rec.texts) & held))
+        service.requests.clear()
+        queued, out, _ = await _beside_a_partly_full_queue(
+            url, config, service, gate, messages, lambda mem: mem.reindex())
+        assert (queued.queued, queued.dropped_from_queue) == (500, 0), queued
+        assert (out["cleared"], out["reembedded"]) == (1000, 1500), out

@@ -209,10 +209,11 @@ async def vector_texts(store: MessageStore, msgs: Sequence[Message],
 
 
 def queue_step(config: IndexingConfig) -> int:
-    """How many messages to queue at once for a pass over many (a reindex step, a
-    flush's page): a worker's batch (``batch_size``), no more than the queue takes
-    (``max_queue_size``; the batch alone when the queue is unbounded). More were the
-    oldest dropped from the queue, attempted apart: a pass and requests of their own."""
+    """How many messages to queue at once for a pass over many (a reindex step): a
+    worker's batch (``batch_size``), no more than the queue holds (``max_queue_size``;
+    the batch alone when the queue is unbounded). More were the oldest dropped from the
+    queue, attempted apart: a pass and requests of their own. (A flush's page is the
+    room left in the queue, :meth:`Indexer._page`.)"""
     step = max(config.batch_size, 1)
     if config.max_queue_size > 0:
         step = min(step, config.max_queue_size)
@@ -517,7 +518,8 @@ class Indexer:
         self._wakeup = asyncio.Event()
         #: Cuts the sweeper's sleep short (a retry wave ended, retries were scheduled).
         self._sweeper_wakeup = asyncio.Event()
-        #: Set whenever queued or in-flight work finishes or is dropped (flush waits on it).
+        #: Set whenever queued or in-flight work finishes or is dropped, or a worker takes
+        #: from the queue (flush waits on it).
         self._progress = asyncio.Event()
         #: One set per store read under way: the ids whose batch finished meanwhile.
         self._watchers: list[set[str]] = []
@@ -756,6 +758,8 @@ class Indexer:
             self._in_flight.add(msg.id)
             self._in_flight_msgs[msg.id] = msg
             batch.append(msg)
+        if batch:
+            self._progress.set()  # room in the queue: a flush waiting for it reads on
         return batch
 
     async def _worker(self, n: int) -> None:
@@ -1365,7 +1369,7 @@ class Indexer:
                     cursor = 0
                     while True:
                         with self._watching() as watch:
-                            page = await self.store.failed_after(cursor, self._page())
+                            page = await self.store.failed_after(cursor, await self._page())
                         if not page:
                             break
                         cursor = page[-1][0]
@@ -1374,7 +1378,7 @@ class Indexer:
                                                   if m.id not in failed_meanwhile], watch)
                 while True:
                     with self._watching() as watch:
-                        found = await self.store.pending(self._page())
+                        found = await self.store.pending(await self._page())
                     if not found:
                         break
                     self.enqueue(self._fresh(found, watch))
@@ -1416,9 +1420,28 @@ class Indexer:
             found = [m for m in found if m.id in missed
                      and states.get(m.id or "") is IndexState.FAILED]
 
-    def _page(self) -> int:
-        """A flush's page: what the queue takes now, at least a step (:func:`queue_step`)."""
-        return max(self._room(), queue_step(self.config))
+    async def _page(self) -> int:
+        """A flush's page (and a part of :meth:`enqueue_within_room`): what the queue
+        takes now, the room left in it. Not its capacity (:func:`queue_step`): a queue
+        already holding messages (a worker waiting for an embedding slot, an ``add``
+        meanwhile) dropped the oldest of a page that size, read again by a later pass,
+        in requests of their own. A full queue is waited on until a worker takes from
+        it."""
+        while not (room := self._room()):
+            self._check_running()
+            self._progress.clear()
+            await self._progress.wait()
+        return room
+
+    async def enqueue_within_room(self, messages: Sequence[Message]) -> None:
+        """:meth:`enqueue`, no more at once than the queue has room for (a full queue
+        waited on until a worker takes from it): none of these, nor of the messages
+        queued before them, is dropped from the queue (a reindex's step)."""
+        rest = list(messages)
+        while rest:
+            room = await self._page()
+            self.enqueue(rest[:room])
+            rest = rest[room:]
 
     async def settle(self, session_id: str, ts: int, timeout: float = 60.0) -> None:
         """Wait until no queued or in-flight work is about the message at (session, ts) (F3)."""

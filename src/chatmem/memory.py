@@ -1326,8 +1326,10 @@ class Memory:
         stored = await self.store.get(ids)
         # read after the messages: one the indexer finished meanwhile is not queued again
         states = await self.store.index_states(ids)
-        self._indexer.enqueue([stored[i] for i in ids
-                               if i in stored and states.get(i) == IndexState.PENDING])
+        # no more at once than the queue has room for (an add, the sweeper may have
+        # filled part of it): the rest were dropped from it, read by a later pass
+        await self._indexer.enqueue_within_room(
+            [stored[i] for i in ids if i in stored and states.get(i) == IndexState.PENDING])
         await self._indexer.settled_ids(ids)
 
     async def _expected_snapshots(self) -> dict[str, SessionSnapshot]:
