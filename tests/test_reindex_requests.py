@@ -7,6 +7,7 @@ each message with its own vector, none lost when one request fails."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from chatmem import Memory, Message
 from chatmem.indexing import IndexerStats
@@ -449,3 +451,73 @@ async def test_reindex_queues_no_more_than_the_room_left_in_a_partly_full_queue(
             url, config, service, gate, messages, lambda mem: mem.reindex())
         assert (queued.queued, queued.dropped_from_queue) == (500, 0), queued
         assert (out["cleared"], out["reembedded"]) == (1000, 1500), out
+
+
+async def test_a_rewrite_waits_for_its_own_request_not_the_whole_batch(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A batch sent as pieces of one request each writes each piece when it is
+    answered (e9f4861), but its messages counted as in flight until its last request
+    was answered: a rewrite (which waits for the indexing under way of its message)
+    of a message whose request was answered and written long before waited for the
+    whole batch, up to indexing.batch_size (512) messages of requests; an erase of one
+    waited for it too (up to 10 s, then warned that an embedding of erased messages
+    was still running). Now a written piece's messages are done at once: the rewrite
+    and the erase return while the batch's other requests are still held by the
+    service."""
+    url = f"sqlite:///{tmp_path}/pieces.db"
+    with fresh_service() as service:
+        config = _config(service, max_concurrency=4)
+        config["embedding"]["timeout"] = 60.0  # the held requests are not given up
+        messages = _messages()[:40]  # 4 pieces of PER_REQUEST
+        originals = {m.embedded_text for m in messages}
+        gate = threading.Event()
+        # the batch's requests after the first wait for the gate; others (the rewrite's
+        # own embedding) are answered
+        service.hold = _holding(gate, lambda rec: rec is not service.requests[0]
+                                and set(rec.texts) <= originals)
+        mem = await Memory.open(url, config=config)
+        assert mem._indexer is not None
+        indexer = mem._indexer
+        loop = asyncio.get_running_loop()
+        watchdog = loop.call_later(30, gate.set)  # a rewrite that waits for them ends
+        try:
+            added = await mem.add(messages)
+            for _ in range(2400):  # the first request is answered and written
+                if len(service.requests) >= 2 and service.requests[0].status == 200:
+                    first = set(service.requests[0].texts)
+                    written = [m for m in added if m.embedded_text in first]
+                    states = await mem.store.index_states([m.id or "" for m in written])
+                    if set(states.values()) == {IndexState.INDEXED}:
+                        break
+                await asyncio.sleep(0.025)
+            else:
+                raise AssertionError(f"{len(service.requests)} requests")
+            target = written[0]
+            assert target.ts is not None
+
+            async def rewritten() -> tuple[Message, bool, IndexerStats]:
+                msg = await mem.rewrite(target.session_id, target.ts or 0,
+                                        content="the parcel went to the neighbour")
+                return msg, gate.is_set(), indexer.stats()
+
+            msg, released, when = await asyncio.wait_for(rewritten(), 120)
+            # returned while the later pieces' requests were still held by the service:
+            # their 30 messages still in flight, none failed
+            assert (released, when.in_flight, when.failed) == (False, 30, 0), when
+            caplog.set_level(logging.WARNING, "chatmem.memory")
+            erased = await asyncio.wait_for(mem.erase([written[1].id or ""]), 120)
+            assert erased.messages == 1
+            assert (gate.is_set(), indexer.stats().in_flight) == (False, 30)
+            assert not [r for r in caplog.records if "still running" in r.getMessage()]
+            gate.set()
+            await asyncio.wait_for(mem.flush(), 60)
+            stats = await mem.stats()
+            assert (stats["indexed"], stats["pending"], stats["failed"]) == (39, 0, 0), stats
+            assert msg.content == "the parcel went to the neighbour"
+        finally:
+            watchdog.cancel()
+            gate.set()
+            await mem.close()
+        healthy = [r for r in service.requests if r.status == 200]
+        embedded = Counter(t for r in healthy for t in r.texts)
+        assert all(embedded[m.embedded_text] == 1 for m in added)  # none embedded twice

@@ -231,6 +231,9 @@ class _Lease:
 
     renewed: set[str]
     written: bool = False
+    #: The messages of its pieces written while it runs (:meth:`Indexer._piece_written`):
+    #: done then, their leases ended; the batch's end leaves them alone.
+    done: set[str] = field(default_factory=set)
     #: Held by a renewal under way (:meth:`Indexer._leased`).
     renewing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -778,6 +781,7 @@ class Indexer:
             if not batch:
                 slot.release()
                 continue
+            lease: _Lease | None = None
             try:
                 try:
                     mine = await self._claim(batch)
@@ -807,13 +811,29 @@ class Indexer:
                               exc, pause)
                 self._sweep_at = min(self._sweep_at, time.monotonic() + pause)
             finally:
-                for m in batch:
-                    self._in_flight.discard(m.id or "")
-                    self._in_flight_msgs.pop(m.id or "", None)
-                again = [self._again.pop(m.id) for m in batch if m.id in self._again]
-                if again:  # before they settle: whoever waits on them waits on this too
-                    self._enqueue(again)
-                self._settle_ids(m.id or "" for m in batch)
+                # not those of its pieces done already: some may be in flight again
+                done = lease.done if lease is not None else set()
+                self._finish([m for m in batch if m.id not in done])
+
+    def _finish(self, batch: Sequence[Message]) -> None:
+        """These messages' attempt is over: out of flight, and settled (whoever waits
+        for them goes on); a version rewritten while they were embedded is queued
+        first, so that a waiter waits for it too."""
+        for m in batch:
+            self._in_flight.discard(m.id or "")
+            self._in_flight_msgs.pop(m.id or "", None)
+        again = [self._again.pop(m.id) for m in batch if m.id in self._again]
+        if again:
+            self._enqueue(again)
+        self._settle_ids(m.id or "" for m in batch)
+
+    async def _release(self, ids: Sequence[str]) -> None:
+        """End this indexer's leases of these messages (a failure is logged: they run
+        out by themselves)."""
+        try:
+            await self.store.release_claims(self.owner, ids)
+        except Exception as exc:
+            log.debug("releasing the lease of %d message(s) failed: %s", len(ids), exc)
 
     async def _claim(self, batch: list[Message]) -> list[Message]:
         """The messages of ``batch`` leased to this indexer (R5); those another process
@@ -867,13 +887,12 @@ class Indexer:
             renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
-            # a SQL store's write ended them: no round trip per batch for nothing
-            if not lease.written or self.storage.separate:
-                try:
-                    await self.store.release_claims(self.owner, ids)
-                except Exception as exc:  # they run out by themselves
-                    log.debug("releasing the lease of %d message(s) failed: %s", len(ids),
-                              exc)
+            # a SQL store's write ended them: no round trip per batch for nothing; nor
+            # those of a piece done already (_piece_written ended them), perhaps another
+            # batch's of this indexer by now
+            left = [i for i in ids if i not in lease.done]
+            if left and (not lease.written or self.storage.separate):
+                await self._release(left)
 
     async def _sweep_loop(self) -> None:
         while not self._stopping:
@@ -1119,11 +1138,15 @@ class Indexer:
         the pieces not yet sent are scheduled for their retry as it is, unsent; once one
         raises (the store failing), they stay pending, unsent. The pieces that fail are
         scheduled together (one jitter, one time: :class:`_Schedule`), so the batch
-        is retried in one wave, as one call's was. While the provider is known to fail
-        (:attr:`IndexerStats.retries_paused_for`: an outage, or its width refused), the
-        first piece goes alone, a probe, and the others are sent only once it has been
-        answered well: a retry wave of 512 messages sends one request while the
-        provider is down, not ``max_concurrency`` failing ones at once."""
+        is retried in one wave, as one call's was. A piece written is done at once
+        (:meth:`_piece_written`): a rewrite or an erase of one of its messages, a
+        reindex's step, a flush wait for its request, not for the batch's others (a
+        piece failing, or split one by one, stays the batch's until its end). While the
+        provider is known to fail (:attr:`IndexerStats.retries_paused_for`: an outage,
+        or its width refused), the first piece goes alone, a probe, and the others are
+        sent only once it has been answered well: a retry wave of 512 messages sends one
+        request while the provider is down, not ``max_concurrency`` failing ones at
+        once."""
         slots = self._embed_slots
         failure: EmbeddingUnavailable | None = None
         broken = False
@@ -1134,10 +1157,13 @@ class Indexer:
             if probed is not None and not lead:
                 await probed.wait()  # the probe's outcome is known: failure, or go on
             try:
-                return await sent(part)
+                outcome = await sent(part)
             finally:
                 if lead and probed is not None:
                     probed.set()
+            if outcome == "ok" and lease is not None:
+                await self._piece_written(part, lease)
+            return outcome
 
         async def sent(part: list[Message]) -> str:
             nonlocal failure, broken
@@ -1181,6 +1207,20 @@ class Indexer:
         if all(outcome == "ok" for outcome in results):
             return "ok"
         return "failed" if "failed" in results else "split"
+
+    async def _piece_written(self, part: list[Message], lease: _Lease) -> None:
+        """A piece of a worker's batch was written (:meth:`_by_requests`): its messages
+        are done now, not once the batch's last request is answered (up to
+        ``indexing.batch_size`` messages of requests later), so whoever waits for them
+        (a rewrite, an erase, a reindex's step, a flush) goes on. Their leases end here
+        (a SQL store's write ended them; beside a separate index they are released), not
+        at the batch's end, by when they may be another batch's of this indexer (a
+        rewrite queues its message again). Cancelled first, the batch's end does both."""
+        ids = [m.id or "" for m in part]
+        if self.storage.separate:
+            await self._release(ids)
+        lease.done.update(ids)
+        self._finish(part)
 
     async def _embed_and_write_one(self, batch: list[Message],
                                    slot: asyncio.Semaphore | None = None, *,
