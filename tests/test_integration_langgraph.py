@@ -1004,23 +1004,27 @@ async def test_a_batch_from_another_loop_cancelled_once_its_memory_loop_stopped(
         cancelled = True
     finally:
         release.set()
-
-        async def undone() -> bool:
-            item = await store.aget(("a",), "k0")
-            return item is not None and item.value == {"text": "old zero"}
-
-        async def settled() -> None:  # on the memory's loop, run again
-            try:
-                if holder is not None:
-                    await asyncio.wrap_future(holder)
-                if cancelled:
-                    await _until(undone, "the cancelled batch's write undone")
-            finally:
-                await mem.close()
-
         # the batch, told to stop, undoes its write once the memory's loop runs again
-        await asyncio.to_thread(loop.run_until_complete, settled())
+        await asyncio.to_thread(loop.run_until_complete,
+                                _settled(store, mem, holder, cancelled))
         loop.close()
+
+
+async def _settled(store: ChatmemStore, mem: Memory, holder: Any, stopped: bool) -> None:
+    """On the memory's loop, run again after its owner stopped it during a held batch
+    (:func:`_batch_held`): the holder ended, then (``stopped``: the batch was told to
+    stop) its write undone, k0 back to its old value; the memory closed."""
+    async def undone() -> bool:
+        item = await store.aget(("a",), "k0")
+        return item is not None and item.value == {"text": "old zero"}
+
+    try:
+        if holder is not None:
+            await asyncio.wrap_future(holder)
+        if stopped:
+            await _until(undone, "the stopped batch's write undone")
+    finally:
+        await mem.close()
 
 
 async def test_ttl_is_not_supported(store: ChatmemStore) -> None:
@@ -1126,6 +1130,118 @@ def test_a_memory_whose_loop_is_idle_is_refused(tmp_path: Path) -> None:
         loop.run_until_complete(memory.close())
     finally:
         loop.close()
+
+
+@pytest.mark.parametrize("api", ["blocking", "async"])
+def test_a_memory_loop_closed_as_a_call_is_handed_to_it_is_refused_in_chatmems_words(
+        tmp_path: Path, api: str) -> None:
+    """A store over a Memory (a SyncMemory's memory, the store made on its loop, so
+    bound there) checks that the memory's loop runs, then hands the call to it: the
+    SyncMemory closed in another thread between the two (which closes its loop) gave a
+    raw RuntimeError "Event loop is closed" (and a coroutine never awaited). The call now
+    ends as one made just after the close does: blocking, EventLoopMisuse (the loop is
+    closed: the blocking API needs a SyncMemory); awaited on another loop, it runs
+    there, where the closed memory refuses it, StoreClosed. The close is made at that
+    very point: in the caller's thread, as it enters asyncio.run_coroutine_threadsafe
+    (sys.setprofile)."""
+    sync = SyncMemory.open(f"sqlite:///{tmp_path}/m.db", embedder=chatmem.testing.embedder())
+    try:
+        async def bound() -> ChatmemStore:  # on the memory's loop: bound to it
+            return ChatmemStore(sync.memory, index={"fields": ["text"]})
+
+        store = sync.wait(sync.start(bound()))
+        store.put(("a",), "k", {"text": "before"})  # handed to the loop, in another thread
+
+        def closing(frame: Any, event: str, arg: Any) -> None:
+            if event == "call" and frame.f_code is asyncio.run_coroutine_threadsafe.__code__:
+                sys.setprofile(None)
+                sync.close()
+
+        sys.setprofile(closing)
+        try:
+            if api == "blocking":
+                with pytest.raises(RuntimeError, match="needs a chatmem SyncMemory") as caught:
+                    store.put(("a",), "k", {"text": "after"})
+                refused_as_loop_misuse(caught)
+            else:
+                with pytest.raises(StoreClosed, match="^the store is closed$"):
+                    asyncio.run(store.aput(("a",), "k", {"text": "after"}))
+        finally:
+            sys.setprofile(None)
+        assert sync.closed and sync.loop.is_closed()
+    finally:
+        sync.close()
+
+
+def test_a_blocking_call_whose_memory_loop_stops_is_refused_not_waited_on_for_ever(
+        tmp_path: Path) -> None:
+    """A blocking store.batch over a Memory whose loop, run by its owner in another
+    thread, is stopped while the call waits: future.result() waited for ever on work
+    nothing ran (a call made then is refused, the loop running nothing). The call now
+    ends with EventLoopMisuse, and the batch, cancelled, undoes its writes once the loop
+    runs again (as a batch from another loop cancelled then does)."""
+    import threading
+
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever)
+    runner.start()
+    release, got = threading.Event(), threading.Event()
+
+    async def opened() -> tuple[Memory, ChatmemStore]:  # on the memory's loop
+        mem = await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                embedder=chatmem.testing.embedder())
+        return mem, ChatmemStore(mem, index={"fields": ["text"]})
+
+    mem, store = asyncio.run_coroutine_threadsafe(opened(), loop).result()
+
+    async def holding() -> None:  # on the memory's loop: the batch waits for it
+        async with mem.item_lock(message_id(("a",), "k1")):
+            got.set()
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    outcome: list[BaseException | None] = []
+
+    def call() -> None:
+        try:
+            store.batch([PutOp(("a",), "k0", {"text": "new zero"}),
+                         PutOp(("a",), "k1", {"text": "one"})])
+            outcome.append(None)
+        except BaseException as exc:  # read in the test's thread
+            outcome.append(exc)
+
+    def k0() -> Any:
+        item = store.get(("a",), "k0")
+        return item and item.value["text"]
+
+    caller = threading.Thread(target=call)
+    holder, refused = None, False
+    try:
+        store.put(("a",), "k0", {"text": "old zero"})
+        holder = asyncio.run_coroutine_threadsafe(holding(), loop)
+        assert got.wait(30)
+        caller.start()
+        for _ in range(3000):  # the batch's first put written, its second held
+            if k0() == "new zero":
+                break
+            release.wait(0.01)
+        assert k0() == "new zero"
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join()
+        caller.join(20)
+        assert not caller.is_alive(), "the blocking batch waited for ever on a stopped loop"
+        assert type(outcome[0]) is EventLoopMisuse, outcome
+        assert str(outcome[0]).startswith(
+            "ChatmemStore: the event loop that owns the memory stopped before the call "
+            "ended: the call is cancelled"), outcome
+        refused = True
+    finally:
+        release.set()
+        loop.run_until_complete(_settled(store, mem, holder, refused))
+        if caller.ident is not None:
+            caller.join()
+        loop.close()
+    assert refused
 
 
 # --------------------------------------------------------------------------- graphs

@@ -66,13 +66,15 @@ loop that owns the memory (the SyncMemory's private loop, or the loop the Memory
 was first used on), so ``graph.invoke`` (sync, nodes in worker threads) and
 ``graph.ainvoke`` both work. A blocking call (``store.put``) made on that very
 loop's thread would deadlock, so it raises instead: await ``store.aput`` there. That
-refusal, and a blocking call on a ``Memory`` whose loop no other thread runs, is
+refusal, and a blocking call on a ``Memory`` whose loop no other thread runs (or
+stops running while the call waits: the call is cancelled), is
 :class:`~chatmem.errors.EventLoopMisuse` (an ``InvalidInput``, also ``RuntimeError``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -608,6 +610,78 @@ def _check_running(loop: asyncio.AbstractEventLoop) -> None:
             "chatmem SyncMemory for blocking code, or call the store from that loop")
 
 
+def _unbound() -> EventLoopMisuse:
+    """The refusal of a blocking call over a Memory whose loop is none or closed."""
+    return EventLoopMisuse(
+        "ChatmemStore: the blocking API needs a chatmem SyncMemory (or a Memory whose "
+        "event loop runs in another thread); in async code use the a* methods (aput, "
+        "aget, asearch…)")
+
+
+def _blocking_loop(loop: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop:
+    """``loop`` (a Memory's) for a blocking call, or the refusal of a call it cannot
+    answer: none bound or closed, the caller's own, or running nothing."""
+    if loop is None or loop.is_closed():
+        raise _unbound()
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        raise EventLoopMisuse(
+            "ChatmemStore: a blocking call on the event loop that runs the memory would "
+            "deadlock; await the async method instead (aput, aget, asearch…)")
+    _check_running(loop)
+    return loop
+
+
+class _LoopClosed(Exception):
+    """:func:`_submit`'s loop was closed after it was found running."""
+
+
+def _submit(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
+            ) -> concurrent.futures.Future[T]:
+    """``asyncio.run_coroutine_threadsafe(work, loop)``, for a loop :func:`_check_running`
+    passed: closed since (its owner closed it, a SyncMemory whose memory it runs closed
+    in another thread), :class:`_LoopClosed` is raised, ``work`` closed unrun, for the
+    caller to refuse or run the call as one made now is (it was a raw ``RuntimeError:
+    Event loop is closed``, and a "coroutine was never awaited" warning)."""
+    try:
+        return asyncio.run_coroutine_threadsafe(work, loop)
+    except RuntimeError:
+        work.close()
+        if not loop.is_closed():
+            raise
+        raise _LoopClosed from None
+
+
+#: How often (seconds) a blocking call over a Memory looks whether its loop still runs.
+LOOP_CHECK_S = 0.5
+
+
+def _result(future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoop) -> T:
+    """The result of ``future`` (submitted to ``loop``), waited for from a blocking call:
+    once nothing runs ``loop`` (stopped or closed by its owner) with the work not ended,
+    the work is cancelled (it runs, and a batch undoes its writes, if the loop runs
+    again) and :class:`EventLoopMisuse` raised, as a call made then is refused
+    (``future.result()`` waited for ever); looked at every :data:`LOOP_CHECK_S`. The
+    wait interrupted (``KeyboardInterrupt``), the work is cancelled too, as a
+    SyncMemory's call is."""
+    try:
+        while not concurrent.futures.wait([future], timeout=LOOP_CHECK_S).done:
+            if not loop.is_running() and not future.done():  # in that order: no end lost
+                raise EventLoopMisuse(
+                    "ChatmemStore: the event loop that owns the memory stopped before the "
+                    "call ended: the call is cancelled (a batch undoes its writes if that "
+                    "loop runs again); keep the loop running until the store's calls "
+                    "return, or use a chatmem SyncMemory for blocking code")
+        return future.result()
+    except BaseException:
+        if not loop.is_closed():  # a closed loop runs nothing: nothing to cancel there
+            future.cancel()
+        raise
+
+
 # --------------------------------------------------------------------------- the store
 
 class ChatmemStore(BaseStore):
@@ -745,22 +819,12 @@ class ChatmemStore(BaseStore):
         """Run ``ops`` on the memory's event loop and wait (never on that loop's thread)."""
         if self._sync is not None:
             return self._blocking(self._sync, list(ops))
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            raise EventLoopMisuse(
-                "ChatmemStore: the blocking API needs a chatmem SyncMemory (or a Memory "
-                "whose event loop runs in another thread); in async code use the a* "
-                "methods (aput, aget, asearch…)")
+        loop = _blocking_loop(self._loop)
         try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            raise EventLoopMisuse(
-                "ChatmemStore: a blocking call on the event loop that runs the memory would "
-                "deadlock; await the async method instead (aput, aget, asearch…)")
-        _check_running(loop)
-        return asyncio.run_coroutine_threadsafe(self._abatch(list(ops)), loop).result()
+            future = _submit(self._abatch(list(ops)), loop)
+        except _LoopClosed:
+            raise _unbound() from None  # closed since: refused as a call made now is
+        return _result(future, loop)
 
     def _blocking(self, sync: SyncMemory, ops: list[Op]) -> list[Result]:
         """``ops`` run by the SyncMemory the store was given, as its own calls run: one
@@ -791,8 +855,13 @@ class ChatmemStore(BaseStore):
         if loop is running:
             return await self._abatch(ops)
         _check_running(loop)
-        return await _on_loop(self._abatch(ops), loop, running,
-                              functools.partial(asyncio.run_coroutine_threadsafe, loop=loop))
+        try:
+            return await _on_loop(self._abatch(ops), loop, running,
+                                  functools.partial(_submit, loop=loop))
+        except _LoopClosed:
+            # closed since it was found running: run as a call made now runs, on this loop
+            # (a closed memory's refusal, StoreClosed, included)
+            return await self.abatch(ops)
 
     async def _abatch(self, ops: Sequence[Op]) -> list[Result]:
         """Run a batch as LangGraph's ``InMemoryStore`` and ``PostgresStore`` run one:
