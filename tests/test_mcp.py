@@ -1466,6 +1466,66 @@ def test_a_message_of_many_lists_is_refused_before_it_is_parsed() -> None:
         assert mcp_server.read_refusal(call_line(3, "memory_add", kept)) is None
 
 
+#: 17,000 small lists: past the 16,384 lists and objects a message may hold
+CROWD = "[" + "[0], " * 17_000 + "0]"
+#: messages refused unparsed, for their lists and objects or their depth, that JSON-RPC
+#: never answers (2.0 § 4.1), read from their top-level object's keys: a notification
+#: (a method, no id: an "id" deeper down is not its own) and a client's answer
+UNANSWERED_UNREAD = [
+    '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, '
+    '"junk": ' + CROWD + "}}",
+    '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"id": 3, "x": '
+    + CROWD + "}}",
+    '{"params": ' + CROWD + ', "\\u006Dethod": "notifications/x", "jsonrpc": "2.0"}',
+    '{"jsonrpc": "2.0", "id": 4, "result": {"x": ' + CROWD + "}}",
+    '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"x": ' + DEEPER
+    + "}}",
+]
+#: such messages whose top-level object cannot be read whole, or a request whose id is
+#: null: answered, with id null (§ 5)
+ANSWERED_UNREAD = [
+    '{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + CROWD,
+    '{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + CROWD + "} x",
+    '{"jsonrpc": "2.0", "method": "notifications/x", "id": null, "params": ' + CROWD + "}",
+    '[{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + CROWD + "}]",
+]
+
+
+def test_a_notification_refused_unparsed_is_not_answered() -> None:
+    """A notification past 16,384 lists and objects (or nested past Python's parser) was
+    refused with JSON-RPC's parse error and id null, though JSON-RPC answers no
+    notification (2.0 § 4.1), as a notification refused after its parse is not. The
+    pass that reads such a message's id without parsing it (one step per string) now
+    also reads its top-level keys: a method and no id (or a client's answer: a result
+    or an error, no method) is refused unanswered; one whose top level cannot be read
+    whole, or whose id is null, is still answered with id null."""
+    for line in UNANSWERED_UNREAD:
+        refusal = mcp_server.read_refusal(line)
+        assert refusal is not None and refusal.answer is None, (line[:80], refusal)
+        assert refusal.said.startswith(("request: more than 16384 lists and objects",
+                                        "request: JSON nested too deeply")), refusal.said
+    for line in ANSWERED_UNREAD:
+        refusal = mcp_server.read_refusal(line)
+        assert refusal is not None and refusal.answer is not None, line[:80]
+        assert refusal.answer["id"] is None, refusal.answer
+
+
+async def test_a_notification_refused_unparsed_is_not_answered_over_stdio(
+        tmp_path: Path) -> None:
+    """Over stdio (a real ``chatmem mcp``): no answer to those notifications (the next
+    answer is the next request's), and the one whose top level cannot be read is
+    answered with id null."""
+    async with raw_stdio(tmp_path) as raw:
+        for line in UNANSWERED_UNREAD:
+            await raw.send(line)
+        await raw.send(ANSWERED_UNREAD[0])
+        refused = await raw.answer()
+        assert refused["id"] is None and refused["error"]["message"].startswith(
+            "request: more than 16384 lists and objects"), refused
+        added = await raw.call(5, "memory_add", '{"content": "still here"}')
+        assert added["id"] == 5 and not added["result"]["isError"], added
+
+
 async def test_the_http_door_refuses_a_message_of_many_lists_unparsed(
         tmp_path: Path) -> None:
     """Over streamable HTTP (a real ``chatmem mcp --transport http``): the tools/call of
@@ -1485,6 +1545,9 @@ async def test_the_http_door_refuses_a_message_of_many_lists_unparsed(
                 assert r.json() == {"jsonrpc": "2.0", "id": ident, "error": {
                     "code": -32700,
                     "message": CROWDED_WORDS.format(f"params.arguments.{field}")}}
+            # a notification: accepted, unanswered (202, no body), as the SDK takes one
+            r = await raw.post(url, content=UNANSWERED_UNREAD[0], headers=headers)
+            assert (r.status_code, r.content) == (202, b""), r.text[:300]
             listed = await raw.post(url, content=call_line(4, "memory_list", "{}"),
                                     headers=headers)
             assert listed.status_code == 200 and '"isError":false' in listed.text, listed.text

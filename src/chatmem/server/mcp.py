@@ -611,7 +611,7 @@ def read_refusal(text: str, tools: frozenset[str] = TOOL_NAMES) -> Refusal | Non
     error (``isError``, ``Error executing tool <name>: <argument>: …``), as the tool's
     other refusals are; any other is JSON-RPC's parse error (-32700) naming
     ``request``, with the request's id when it could be read (a message nested past
-    Python's parser too: :func:`_top_level_id`). ``None``: the message is
+    Python's parser too: :func:`_top_level`). ``None``: the message is
     left to the SDK (JSON it cannot parse included: its own parse error)."""
     return _read(text, tools)[1]
 
@@ -624,7 +624,7 @@ def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal |
     crowded = _crowded(text)
     if crowded is not None:
         at = f" (the {MAX_CONTAINERS + 1}th in {crowded})" if crowded else ""
-        return None, _refused(_top_level_id(text), (
+        return None, _refused_unread(text, (
             f"request: more than {MAX_CONTAINERS} lists and objects{at}; this server's "
             "tools take only strings, numbers and booleans: send a smaller request"))
     try:
@@ -638,18 +638,30 @@ def _read(text: str, tools: frozenset[str] = TOOL_NAMES) -> tuple[Any, Refusal |
                                  parse_float=read_float)
     except RecursionError:
         # its id read without the parser: a client waits for an answer to its own id
-        return None, _refused(_top_level_id(text), "request: JSON nested too deeply to "
-                                                   "read; send a flatter one")
+        return None, _refused_unread(text, "request: JSON nested too deeply to read; send "
+                                           "a flatter one")
     except ValueError:
         return None, None  # not JSON: the SDK's own parse error
     return message, _refusal_of(message, tools)
 
 
-#: :func:`_top_level_id`'s pieces of a JSON text: a whole string, the text between two
+#: :func:`_top_level`'s pieces of a JSON text: a whole string, the text between two
 #: strings, or a quote that begins no whole string
 _PIECES = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^"]+|"')
-#: the key "id", as JSON may write it
-_ID_KEY = re.compile(r'"(?:i|\\u0069)(?:d|\\u0064)"')
+
+
+def _spelled(name: str) -> str:
+    """A pattern of ``name`` as JSON may write it in a string: each letter as itself or
+    escaped (``\\u0069`` for ``i``, its hex digits in either case)."""
+    return "".join(
+        "(?:{}|\\\\u{})".format(c, "".join(f"[{h}{h.upper()}]" if h.isalpha() else h
+                                          for h in f"{ord(c):04x}"))
+        for c in name)
+
+
+#: the keys of a JSON-RPC message :func:`_top_level` looks for, as JSON may write them
+_KEYS = re.compile(f'"(?:(?P<id>{_spelled("id")})|(?P<method>{_spelled("method")})'
+                   f'|(?P<answer>{_spelled("result")}|{_spelled("error")}))"')
 #: what follows a key (the text up to the next string): its colon, then a value that is
 #: no string (group 1), up to the comma or the object's end after it; or nothing, when
 #: the value is the string that comes next
@@ -673,7 +685,7 @@ def _crowded(text: str) -> str | None:
     limit (``params.arguments.junk``; ``""`` when none can be named). Its brackets are
     counted in C, first in all of it (a message with no more brackets than the limit,
     strings included, is passed at once), then between its strings, read as
-    :func:`_top_level_id` reads them (one step per string, up to the one past the limit,
+    :func:`_top_level` reads them (one step per string, up to the one past the limit,
     the keys on the way kept); brackets are looked at one by one only in a text between
     two strings that both opens and closes some, at most twice the limit in all. Cutting
     the strings out with a regular expression held the worker thread's lock on Python
@@ -709,44 +721,65 @@ def _crowded(text: str) -> str | None:
     return None
 
 
-def _top_level_id(text: str) -> str | int | None:
-    """The ``id`` of the JSON-RPC request ``text`` holds, read without parsing it (a
-    line nested past Python's parser): the value of the key ``id`` of its top-level
+def _refused_unread(text: str, said: str) -> Refusal:
+    """The refusal (``said``) of a message refused unparsed: JSON-RPC's parse error with
+    the request's id (:func:`_top_level`), or none when its top-level object is a
+    notification (a ``method``, no ``id``) or a client's answer (a ``result`` or an
+    ``error``, no ``method``), which JSON-RPC never answers (2.0 § 4.1), as
+    :func:`_refusal_of` answers neither once parsed."""
+    ident, answered = _top_level(text)
+    return _refused(ident, said) if answered else Refusal(None, said)
+
+
+def _top_level(text: str) -> tuple[str | int | None, bool]:
+    """The ``id`` of the JSON-RPC request ``text`` holds, and whether it is one to answer,
+    read without parsing it (a message nested past Python's parser, or holding more
+    lists and objects than it may). The id: the value of the key ``id`` of its top-level
     object when the key is there once and its value is a JSON string or integer, else
-    ``None``. One pass, no recursion: strings are read whole and brackets counted
-    between them, so each string's depth is known; one at depth 1 followed by a colon
-    is a key of the top-level object."""
+    ``None``. Not to answer: a top-level object read whole with a ``method`` and no
+    ``id``, or a ``result`` or an ``error`` and no ``method``; any other is answered (a
+    request whose id cannot be read is answered with ``None``). One pass, no
+    recursion: strings are read whole and brackets counted between them, so each
+    string's depth is known; one at depth 1 followed by a colon is a key of the
+    top-level object."""
     if not text.lstrip(" \t\n\r").startswith("{"):
-        return None
-    depth, ids, value = 0, 0, None
+        return None, True
+    depth, value = 0, None
+    keys = {"id": 0, "method": 0, "answer": 0}  # the top-level keys looked for, counted
     string: str | None = None  # the string just read, at depth 1
     wanted = False  # the id's colon was read: its value is the next string
     for m in _PIECES.finditer(text):
         piece = m.group()
         if piece[0] == '"':
             if piece == '"' or depth < 1:
-                return None  # a string not ended, or one after the object
+                return None, True  # a string not ended, or one after the object
             string = piece if depth == 1 else None
             continue
         if string is not None and wanted:
             value, wanted = string if _AFTER_VALUE.match(piece) else "", False
-        elif string is not None and _ID_KEY.fullmatch(string) \
+        elif string is not None and (key := _KEYS.fullmatch(string)) \
                 and piece.lstrip(" \t\n\r").startswith(":"):
-            ids += 1
-            after = _AFTER_KEY.match(piece)
-            value = "" if after is None else after.group(1)  # "": an object, a list
-            wanted = value is None
+            keys[str(key.lastgroup)] += 1
+            if key.lastgroup == "id":
+                after = _AFTER_KEY.match(piece)
+                value = "" if after is None else after.group(1)  # "": an object, a list
+                wanted = value is None
         string = None
         depth += piece.count("[") + piece.count("{") - piece.count("]") - piece.count("}")
         if depth < 0:
-            return None
-    if depth or ids != 1 or not value or not text.rstrip(" \t\n\r").endswith("}"):
-        return None
+            return None, True
+    if depth or not text.rstrip(" \t\n\r").endswith("}"):
+        return None, True
+    notification = keys["method"] and not keys["id"]
+    if notification or (not keys["method"] and keys["answer"]):
+        return None, False  # a notification, or a client's answer to the server
+    if keys["id"] != 1 or not value:
+        return None, True
     try:
         ident = json.loads(value)
     except (ValueError, RecursionError):
-        return None
-    return ident if isinstance(ident, str) or type(ident) is int else None
+        return None, True
+    return ident if isinstance(ident, str) or type(ident) is int else None, True
 
 
 def _refusal_of(message: Any, tools: frozenset[str]) -> Refusal | None:
