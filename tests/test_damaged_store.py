@@ -1053,3 +1053,42 @@ async def test_two_schemas_on_one_server_each_warn_of_their_own_damaged_row(
             schema = place.url.rsplit("schema=", 1)[1]
             assert text.startswith("postgres (") and \
                 f', schema "{schema}"): damaged row in table sessions' in text, text
+
+
+@pytest.mark.parametrize(("column", "value"), [("terms", None), ("chars", None),
+                                               ("terms", 5), ("terms", b"\x00\xff")],
+                         ids=["terms-null", "chars-null", "terms-integer", "terms-bytes"])
+async def test_a_damaged_full_text_row_is_read_from_its_message(
+        tmp_path: Path, column: str, value: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """FTS5's columns take any value: a token row holding NULL, a number or bytes (a
+    hand edit) made every lexical query, so every recall and context, an
+    AttributeError ('NoneType' object has no attribute 'split'), or (bytes) left the
+    message out of full-text search without a word. The load now takes that row's
+    tokens from its message's text, as a rebuild writes them: the query answers as it
+    did before the damage, a warning names the row, the column and how to write it
+    again, and the file is left as it is (a row without a message is left out)."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    db = tmp_path / "chat.db"
+    async with await _memory(place) as mem:
+        stored = await mem.add([{"session_id": "s1", "content": t} for t in
+                                [*TEXTS, "the ferry leaves at noon", "pack some lunch"]])
+        await mem.flush(timeout=60)
+        ids = [m.id for m in stored if m.id is not None]
+        before = await mem.store.lexical_query("lighthouse trip raincoat ferry", 5)
+    assert ids[0] in {h.message_id for h in before}, before
+    await _damage(place, f"UPDATE lexical SET {column} = ? WHERE rowid = 1", value)
+    await _damage(place, "INSERT INTO lexical (rowid, terms, chars) VALUES (99, NULL, '')")
+    with caplog.at_level(logging.WARNING, logger="chatmem"):
+        async with await _memory(place) as mem:
+            after = await mem.store.lexical_query("lighthouse trip raincoat ferry", 5)
+            hits = (await mem.recall("lighthouse sunday", scope="all", window=0)).hits
+    assert after == before
+    assert hits[0].message.id == ids[0]
+    said = caplog.text
+    assert (f"sqlite ({db}): damaged row in table lexical (message id "
+            f"{json.dumps(ids[0])}): column {column} holds ") in said, said
+    assert "read from the message's text instead" in said
+    assert "DELETE FROM meta WHERE namespace='chatmem.lexical' AND key='tokenizer'" in said
+    assert "rowid 99, no message has it" in said
+    assert _hand_edit(db, "SELECT 1", f"SELECT {column} FROM lexical WHERE rowid = 1"
+                      ) == value  # nothing written

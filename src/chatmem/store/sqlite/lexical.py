@@ -22,13 +22,15 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from ...errors import DamagedRow
 from ...models import Message, ScoredId, VectorEntry, embedded_text
+from ...refusals import describe
 from ...text import TOKENIZER_VERSION, is_char, query_terms, tokenize
 from ..base import LEXICAL_NAMESPACE
 from ..bm25 import calibrate, plan_query
@@ -247,10 +249,73 @@ def sqlite_clear(conn: sqlite3.Connection) -> int:
     return int(n)
 
 
-def sqlite_load(conn: sqlite3.Connection, postings: Postings) -> None:
-    """Fill ``postings`` from the stored token rows (the first lexical query of a store)."""
+def sqlite_load(conn: sqlite3.Connection, postings: Postings, where: str = "") -> None:
+    """Fill ``postings`` from the stored token rows (the first lexical query of a store).
+
+    FTS5's columns take any value: a row changed outside chatmem (a hand edit, a tool
+    that wrote NULLs) may hold a NULL, a number or bytes in ``terms`` or ``chars``. No
+    row is checked on the way (a load reads every row of the store): a value without
+    ``split`` stops the load, bytes leave a term that is not text, and only then is
+    the load done again by :func:`_sound_rows`, which takes such a row's tokens from
+    its message's text, as a rebuild writes them (``where``: the store, in its
+    warnings)."""
     cur = conn.execute("SELECT rowid, terms, chars FROM lexical")
-    postings.load((r[0], r[1].split() + r[2].split()) for r in cur)
+    try:
+        postings.load((r[0], r[1].split() + r[2].split()) for r in cur)
+        if set(map(type, postings.term_id)) <= {str}:  # 24 ms a million terms, in C
+            return
+    except AttributeError:
+        pass
+    postings.load(_sound_rows(conn, where))
+
+
+#: Tells how to write a damaged token row again on disk: a store whose tokenizer
+#: record is missing has every token row rewritten from the messages when it opens.
+RETOKENIZE = ("its tokens are read from the message's text instead; to write the row "
+              "again, delete the tokenizer record while chatmem is not running (sqlite3 "
+              "<file> \"DELETE FROM meta WHERE namespace='" + _META_NS + "' AND "
+              "key='tokenizer'\"): the next open rewrites every full-text row from the "
+              "messages")
+_WARN_ROWS = 10
+
+
+def _sound_rows(conn: sqlite3.Connection, where: str
+                ) -> Iterator[tuple[int, list[str]]]:
+    """The token rows of :func:`sqlite_load`, each checked: one whose ``terms`` or
+    ``chars`` is not text gets the tokens of its message's text (one without a message,
+    or whose message cannot be read, is left out: no hit of it could pass the entry
+    filter, or be shown), each logged at WARNING (the first :data:`_WARN_ROWS`, then
+    how many more)."""
+    seen = 0
+    for rowid, terms, chars in conn.execute("SELECT rowid, terms, chars FROM lexical"):
+        if type(terms) is str and type(chars) is str:
+            yield rowid, terms.split() + chars.split()
+            continue
+        column, value = ("terms", terms) if type(terms) is not str else ("chars", chars)
+        row = conn.execute(f"SELECT {_MSG_TEXT_COLS}, id FROM messages WHERE rowid=?",
+                           (rowid,)).fetchone()
+        tokens: list[str] | None = None
+        if row is not None:
+            try:
+                tokens = tokenize(_message_text(row))
+            except (TypeError, ValueError):  # the message's own columns are damaged too
+                tokens = None
+        seen += 1
+        if seen <= _WARN_ROWS and row is not None:
+            log.warning("%s; %s", DamagedRow(
+                "lexical", str(row[-1]), column, f"holds {describe(value)}, not text",
+                where=where).damage, RETOKENIZE if tokens is not None else
+                "left out of full-text search: its message cannot be read either")
+        elif seen <= _WARN_ROWS:
+            log.warning("%s: damaged full-text row (rowid %d, no message has it): column "
+                        "%s holds %s, not text; left out of full-text search",
+                        where or "the store", rowid, column, describe(value))
+        if tokens is not None:
+            yield rowid, tokens
+    if seen > _WARN_ROWS:
+        log.warning("%s: %d more full-text row(s) hold a value that is not text, read "
+                    "as the first %d above", where or "the store", seen - _WARN_ROWS,
+                    _WARN_ROWS)
 
 
 def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int,
