@@ -1092,3 +1092,30 @@ async def test_a_damaged_full_text_row_is_read_from_its_message(
     assert "rowid 99, no message has it" in said
     assert _hand_edit(db, "SELECT 1", f"SELECT {column} FROM lexical WHERE rowid = 1"
                       ) == value  # nothing written
+
+
+@_per_backend("state", ["9", "x"], sqlite_only=("x",))
+async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased(
+        place: Place, state: str, caplog: pytest.LogCaptureFixture) -> None:
+    """An index_state chatmem never writes (9; SQLite's text) made stats, an export,
+    the session listing and reindex a raw ValueError ('9 is not a valid IndexState');
+    now a DamagedRow naming the message, the column and the states chatmem writes. An
+    erase goes by the ids: its dry run counts that message without a vector (logged),
+    and the erase takes it."""
+    ids = await _seed(place)
+    await _damage(place, "UPDATE messages SET index_state = ? WHERE id = ?",
+                  int(state) if state.isdigit() else state, ids[0])
+    async with await _memory(place) as mem:
+        for read in (mem.stats, lambda: _export(mem, vectors=False), mem.sessions,
+                     mem.reindex):
+            with pytest.raises(StoreError) as caught:
+                await read()
+            text = _names(caught.value, "messages", ids[0], "index_state")
+            assert "not an index state (0 pending, 1 indexed" in text, text
+            assert f"chatmem delete {ids[0]}" in text
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            would = await mem.erase(ids, dry_run=True)
+        assert (would.messages, would.vectors) == (2, 1), would
+        assert f"(message id {json.dumps(ids[0])}): column index_state" in caplog.text
+        assert (await mem.erase([ids[0]])).messages == 1
+        assert (await mem.stats())["messages"] == 1

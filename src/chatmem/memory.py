@@ -1614,9 +1614,25 @@ class Memory:
         :meth:`forget`): the messages, and as ``vectors`` those of them indexed."""
         indexed = 0
         for start in range(0, len(ids), ERASE_CHUNK):
-            states = await self.store.index_states(ids[start:start + ERASE_CHUNK])
+            chunk = ids[start:start + ERASE_CHUNK]
+            try:
+                states = await self.store.index_states(chunk)
+            except DamagedRow:  # a state chatmem cannot read: that message is not counted
+                states = await self._readable_states(chunk)
             indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
         return Erased(messages=len(ids), vectors=indexed)
+
+    async def _readable_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
+        """The index states of these messages, one by one: one whose ``index_state``
+        chatmem cannot read (a hand edit) is left out, logged (an erase goes by the ids
+        and needs no state)."""
+        out: dict[str, IndexState] = {}
+        for mid in ids:
+            try:
+                out.update(await self.store.index_states([mid]))
+            except DamagedRow as exc:
+                read_without(exc, "to erase it")
+        return out
 
     async def forget(self, *, speaker_id: str | None = None, session: str | None = None,
                      resource_id: str | None = None, dry_run: bool = False) -> Erased:

@@ -245,7 +245,28 @@ def index_states_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
 
 
 def index_states_result(rows: Sequence[Sequence[Any]]) -> dict[str, IndexState]:
-    return {r[0]: IndexState(r[1]) for r in rows}
+    try:
+        return {r[0]: IndexState(r[1]) for r in rows}
+    except ValueError:  # only then is each row looked at
+        for r in rows:
+            index_state(r[1], r[0])
+        raise
+
+
+#: What ``messages.index_state`` holds, for a :class:`~chatmem.errors.DamagedRow`.
+_STATES = ", ".join(f"{s.value} {s.name.lower()}" for s in IndexState)
+
+
+def index_state(value: Any, message_id: Any) -> IndexState:
+    """``value`` of message ``message_id``'s ``index_state`` column; a
+    :class:`~chatmem.errors.DamagedRow` naming it when that is not a state chatmem
+    writes (a hand edit: 9, ``'x'``, NULL)."""
+    try:
+        return IndexState(value)
+    except ValueError:
+        raise DamagedRow("messages", str(message_id), "index_state",
+                         f"holds {describe(value)}, not an index state ({_STATES})"
+                         ) from None
 
 
 def range_query(d: Dialect, session_id: str, around_ts: int, before: int, after: int
@@ -453,7 +474,7 @@ def scan_messages_query(d: Dialect, after: int, limit: int) -> Statement:
 
 def scan_messages_result(d: Dialect, rows: Sequence[Sequence[Any]]
                          ) -> list[tuple[int, Message, IndexState]]:
-    return [(int(r[0]), row_to_message(d, r), IndexState(r[-1])) for r in rows]
+    return [(int(r[0]), row_to_message(d, r), index_state(r[-1], r[1])) for r in rows]
 
 
 # ---------------------------------------------------------------- sessions (read)
@@ -579,7 +600,8 @@ def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str
 #: ``stats``: the index-state counts, the session count, the vectors per model, the
 #: soonest retry.
 STATS_QUERIES: tuple[Statement, Statement, Statement, Statement] = (
-    (f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1", []),
+    # min(id): a message of each state, named when the state is not one chatmem writes
+    (f"SELECT {STATE_FOR_STATS}, count(*), min(id) FROM messages GROUP BY 1", []),
     ("SELECT count(*) FROM sessions", []),
     ("SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1", []),
     NEXT_RETRY_QUERY,
@@ -620,7 +642,7 @@ def vector_sizes_result(rows: Sequence[Sequence[Any]]) -> dict[str, frozenset[in
 def stats_result(counts: Sequence[Sequence[Any]], sessions: Sequence[Any] | None,
                  by_model: Sequence[Sequence[Any]], next_retry: Sequence[Any] | None
                  ) -> StoreStats:
-    return StoreStats.of({IndexState(s): int(n) for s, n in counts},
+    return StoreStats.of({index_state(s, first): int(n) for s, n, first in counts},
                          int(sessions[0]) if sessions else 0, count_by_model_result(by_model),
                          next_retry_result(next_retry))
 
