@@ -1119,3 +1119,22 @@ async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased
         assert f"(message id {json.dumps(ids[0])}): column index_state" in caplog.text
         assert (await mem.erase([ids[0]])).messages == 1
         assert (await mem.stats())["messages"] == 1
+
+
+async def test_a_failed_message_whose_retry_time_is_not_a_number_is_named(
+        tmp_path: Path) -> None:
+    """SQLite's retry_at holding text (a hand edit) made stats (chatmem stats) a raw
+    ValueError (invalid literal for int()); now a DamagedRow naming the message and the
+    column (the indexer, which reads the same soonest retry, logs it and goes on)."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    ids = await _seed(place)
+    await _damage(place, "UPDATE messages SET index_state = 3, retry_at = 'soon' "
+                  "WHERE id = ?", ids[0])
+    async with await _memory(place) as mem:
+        with pytest.raises(StoreError) as caught:
+            await mem.stats()
+        text = _names(caught.value, "messages", ids[0], "retry_at")
+        assert 'holds "soon", not a time in ms' in text, text
+    await _damage(place, "UPDATE messages SET retry_at = 1.5 WHERE id = ?", ids[0])
+    async with await _memory(place) as mem:
+        assert (await mem.stats())["next_retry_at"] == 1

@@ -418,11 +418,23 @@ def schedule_rows(schedules: Mapping[str, Retry]) -> list[tuple[int, int, str]]:
 
 #: ``next_retry_at`` (``messages_retry``: the index's first entry).
 NEXT_RETRY_QUERY: Statement = (
-    f"SELECT min(retry_at) FROM messages WHERE index_state = {FAILED_SQL}", [])
+    f"SELECT retry_at, id FROM messages WHERE index_state = {FAILED_SQL} "
+    "ORDER BY retry_at LIMIT 1", [])
 
 
 def next_retry_result(row: Sequence[Any] | None) -> int | None:
-    return None if row is None or row[0] is None else int(row[0])
+    """The soonest retry's time; a :class:`~chatmem.errors.DamagedRow` naming its
+    message when it is not an integer (SQLite's text, a hand edit: it sorts after every
+    number, so it is read only when no retry holds one)."""
+    if row is None or row[0] is None:
+        return None
+    if isinstance(row[0], int) and not isinstance(row[0], bool):
+        return row[0]
+    try:
+        return int(row[0])  # a real: SQLite's 1.5
+    except (TypeError, ValueError):
+        raise DamagedRow("messages", str(row[1]), "retry_at",
+                         f"holds {describe(row[0])}, not a time in ms") from None
 
 
 def unentried_query(d: Dialect, *, session_id: str | None = None,
