@@ -1138,3 +1138,23 @@ async def test_a_failed_message_whose_retry_time_is_not_a_number_is_named(
     await _damage(place, "UPDATE messages SET retry_at = 1.5 WHERE id = ?", ids[0])
     async with await _memory(place) as mem:
         assert (await mem.stats())["next_retry_at"] == 1
+
+
+async def test_a_full_text_hit_whose_vector_time_is_damaged_is_left_out(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A vector row whose ts holds text (a hand edit) is left out of dense search; its
+    full-text hit read the row from the table and made the recall a raw TypeError (bad
+    operand type for unary -: 'str'). It is now left out of the full-text hits too, with
+    the same warning, and reindex repairs it."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    ids = await _seed(place)
+    await _damage(place, "UPDATE vectors SET ts = 'x' WHERE message_id = ?", ids[0])
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+        assert ids[0] not in [h.message.id for h in hits]
+        assert (f"damaged row in table vectors (message id {json.dumps(ids[0])}): column ts "
+                'holds "x", not an integer; left out of recalls') in caplog.text
+        assert (await mem.reindex())["reembedded"] == 1
+        hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+        assert hits[0].message.id == ids[0]

@@ -1533,19 +1533,20 @@ class SqliteStore:
         def _query() -> list[ScoredId]:
             mats = list(self._matrices.values())
             if not where:
-                return lexical.sqlite_query(self.conn, postings, text, k, matrices=mats)
+                return lexical.sqlite_query(self.conn, postings, text, k, matrices=mats,
+                                            store=self._where)
             sql, params = compile_where(where)  # validates, even when the fast path answers
             ids, rest = named_ids(where)
             if ids is not None:  # given messages (recall measuring its candidates)
                 return lexical.sqlite_query(
                     self.conn, postings, text, k, self._named_rowids(ids),
-                    where=compile_where(rest) if rest else None, matrices=mats)
+                    where=compile_where(rest) if rest else None, matrices=mats, store=self._where)
             allowed = self._fast_rowids(where)
             if allowed is not None:
                 return lexical.sqlite_query(self.conn, postings, text, k, allowed,
-                                            matrices=mats)
+                                            matrices=mats, store=self._where)
             return lexical.sqlite_query(self.conn, postings, text, k, where=(sql, params),
-                                        matrices=mats)
+                                        matrices=mats, store=self._where)
 
         return await self._run(_query)
 

@@ -321,7 +321,8 @@ def _sound_rows(conn: sqlite3.Connection, where: str
 def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int,
                  allowed: npt.NDArray[np.int64] | None = None,
                  where: tuple[str, Sequence[Any]] | None = None,
-                 matrices: Collection[VectorMatrix] = ()) -> list[ScoredId]:
+                 matrices: Collection[VectorMatrix] = (), store: str = ""
+                 ) -> list[ScoredId]:
     """The ``k`` best BM25 matches of ``text`` among the entries the caller allows.
 
     ``postings`` mirrors the token rows (:mod:`chatmem.store.postings`). The
@@ -365,7 +366,12 @@ def sqlite_query(conn: sqlite3.Connection, postings: Postings, text: str, k: int
     for mat in matrices:
         named.update(mat.tie_keys(hits))
     stored = _stored_fields(conn, [r for r in hits if r not in named])
-    named.update((r, (-f[4], f[0])) for r, f in stored.items())
+    try:
+        named.update((r, (-f[4], f[0])) for r, f in stored.items())
+    except TypeError:  # only then is each row looked at
+        stored = _sound_fields(stored, store)
+        named.update((r, (-f[4], f[0])) for r, f in stored.items())
+        hits = {r: sc for r, sc in hits.items() if r in named}
     out = []
     for rowid in sorted(named, key=lambda r: (-hits[r], named[r]))[:k]:
         f = stored.get(rowid) or next(filter(None, (m.entry_fields(rowid) for m in matrices)))
@@ -384,6 +390,23 @@ def _stored_fields(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int,
         f"WHERE mrowid IN ({q}) UNION SELECT mrowid, message_id, model_id, role, "
         f"session_id, ts FROM lexical_entries WHERE mrowid IN ({q})", [*rowids, *rowids])
     return {r[0]: tuple(r[1:]) for r in rows}  # both a vector and an entry: one hit
+
+
+def _sound_fields(stored: dict[int, EntryFields], store: str) -> dict[int, EntryFields]:
+    """The rows of ``stored`` whose ``ts`` and message id chatmem can order by; the
+    others (a hand edit: text in ``ts``) are left out of the hits, with the warning a
+    dense search gives a damaged vector row (:func:`~chatmem.store.columns.read_rows`)."""
+    keep: dict[int, EntryFields] = {}
+    for rowid, f in stored.items():
+        if type(f[4]) is int and type(f[0]) is str:
+            keep[rowid] = f
+            continue
+        column, value = ("ts", f[4]) if type(f[4]) is not int else ("message_id", f[0])
+        bad = DamagedRow("vectors", str(f[0]), column, f"holds {describe(value)}, not "
+                         + ("an integer" if column == "ts" else "text"), where=store)
+        log.warning("%s; left out of recalls until chatmem reindex (Memory.reindex()) "
+                    "embeds its message again, which replaces the row", bad.damage)
+    return keep
 
 
 def _passing(conn: sqlite3.Connection, rowids: Sequence[int], sql: str,
