@@ -1158,3 +1158,61 @@ async def test_a_full_text_hit_whose_vector_time_is_damaged_is_left_out(
         assert (await mem.reindex())["reembedded"] == 1
         hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
         assert hits[0].message.id == ids[0]
+
+
+@pytest.mark.parametrize("column", ["content", "visible_content", "speaker_id", "platform"])
+async def test_a_message_text_column_holding_bytes_is_named(tmp_path: Path,
+                                                             column: str) -> None:
+    """SQLite's text columns take a BLOB (a hand edit, x'…'): a recall rendering it was
+    a raw TypeError (sequence item 0: expected str instance, bytes found), an export
+    too (Object of type bytes is not JSON serializable), and a list or get gave the
+    bytes back as the text (content: "b'hi\\\\xff'"). Every read now names it, as a
+    damaged JSON column; chatmem delete erases it."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    ids = await _seed(place)
+    await _damage(place, f"UPDATE messages SET {column} = x'6869ff' WHERE id = ?", ids[0])
+    async with await _memory(place) as mem:
+        for read in (lambda: mem.list(session="s1"), lambda: mem.get([ids[0]]),
+                     lambda: _export(mem, vectors=False),
+                     lambda: mem.recall("lighthouse trip sunday", scope="all")):
+            with pytest.raises(StoreError) as caught:
+                await read()
+            text = _names(caught.value, "messages", ids[0], column)
+            assert "holds bytes b'hi\\xff', not text" in text, text
+            assert f"chatmem delete {ids[0]}" in text
+        assert await mem.delete([ids[0]]) == 1
+        assert [m.id for m in (await mem.list(session="s1")).messages] == ids[1:]
+
+
+@pytest.mark.parametrize(("table", "column"), [("sessions", "parent_id"),
+                                               ("sessions", "resource_id"),
+                                               ("vectors", "role")])
+async def test_a_session_or_vector_text_column_holding_bytes_is_named(
+        tmp_path: Path, table: str, column: str) -> None:
+    """A session's text column holding a BLOB made an export a raw TypeError (and a
+    parent id of bytes was no parent: the chain, so the scope, was read otherwise,
+    without a word); it is now a DamagedRow naming the session wherever the session is
+    read. A vector's: the export names it and reindex repairs it."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    async with await _memory(place) as mem:
+        await mem.upsert_session({"id": "root", "resource_id": "alice"})
+        await mem.upsert_session({"id": "s1", "parent_id": "root"})
+        stored = await mem.add([{"session_id": "s1", "content": t} for t in TEXTS])
+        await mem.flush(timeout=60)
+    ids = [m.id for m in stored if m.id is not None]
+    row = {"parent_id": "s1", "resource_id": "root", "role": ids[0]}[column]
+    key = "message_id" if table == "vectors" else "id"
+    await _damage(place, f"UPDATE {table} SET {column} = x'6869' WHERE {key} = ?", row)
+    async with await _memory(place) as mem:
+        reads = [lambda: _export(mem, vectors=table == "vectors")]
+        if table == "sessions":
+            reads += [lambda: mem.get_session(row), mem.sessions,
+                      lambda: mem.recall("lighthouse trip sunday", session="s1")]
+        for read in reads:
+            with pytest.raises(StoreError) as caught:
+                await read()
+            text = _names(caught.value, table, row, column)
+            assert "holds bytes b'hi', not text" in text, text
+        if table == "vectors":
+            assert (await mem.reindex())["reembedded"] == 1
+            assert (await _export(mem, vectors=True)).count('"type": "vector"') == 2

@@ -39,6 +39,10 @@ _SQLITE_TYPES: dict[Kind, str] = {
 }
 
 
+#: What a BLOB is read as: never what chatmem writes in a text column.
+_BLOBS = (bytes, bytearray, memoryview)
+
+
 @dataclass(frozen=True)
 class Column:
     """One stored field of a record: its attribute, SQL column and Qdrant payload key."""
@@ -72,6 +76,12 @@ class Column:
     def python(self, value: Any) -> Any:
         """A stored value (decoded JSON for JSON columns) as the entry's attribute;
         :class:`BadColumn` when it is not what chatmem writes there."""
+        if self.kind == "text":  # most columns: text first, which costs less than before
+            if type(value) is str or (value is None and not self.required):
+                return value
+            if isinstance(value, _BLOBS):  # SQLite's BLOB
+                raise BadColumn(self.column, f"holds {describe(value)}, not text")
+            return str(value) if self.required else value
         if self.kind == "json_list":
             if value is not None and not isinstance(value, list):
                 raise BadColumn(self.column, f"holds JSON {describe(value)}, not a list")
@@ -86,7 +96,7 @@ class Column:
             except (TypeError, ValueError):
                 raise BadColumn(self.column, f"holds {describe(value)}, not an integer"
                                 ) from None
-        return str(value) if self.required else value
+        raise AssertionError(self.kind)  # every kind is above
 
 
 class BadColumn(ValueError):

@@ -173,9 +173,20 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
             damaged.append(bad)
             return {}
 
+    if not set(map(type, r[:7])) <= _TEXT_OR_NULL:  # a few sessions a call: one pass in C
+        name, value = next((n, v) for n, v in zip(_SESSION_TEXT, r)
+                           if v is not None and type(v) is not str)
+        raise DamagedRow("sessions", str(r[0]), name, f"holds {describe(value)}, not text",
+                         where=where, namespace=namespace)
     return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
                    chat_type=r[4], group_id=r[5], group_name=r[6],
                    metadata=column("metadata", r[7]), settings=column("settings", r[8]))
+
+
+#: The text columns of :data:`SESSION_COLUMNS` (before metadata and settings): NULL or
+#: text as chatmem writes them; SQLite's BLOB, a hand edit, is neither.
+_SESSION_TEXT = tuple(c.strip() for c in SESSION_COLUMNS.split(","))[:7]
+_TEXT_OR_NULL = frozenset({str, type(None)})
 
 
 def stored_session(d: Dialect, row: Sequence[Any] | None, where: str
