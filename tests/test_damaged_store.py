@@ -1216,3 +1216,21 @@ async def test_a_session_or_vector_text_column_holding_bytes_is_named(
         if table == "vectors":
             assert (await mem.reindex())["reembedded"] == 1
             assert (await _export(mem, vectors=True)).count('"type": "vector"') == 2
+
+
+async def test_a_vector_whose_model_id_is_bytes_is_another_models(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A vector row whose model_id holds a BLOB (a hand edit) is not the current model's:
+    a recall skips it and warns of the other models, which was a raw TypeError (sequence
+    item 0: expected str instance, bytes found) out of that warning; reindex embeds its
+    message again, which replaces it."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    ids = await _seed(place)
+    await _damage(place, "UPDATE vectors SET model_id = x'6869' WHERE message_id = ?", ids[0])
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            await mem.recall("lighthouse trip sunday", scope="all", window=0)
+        assert "skipped vectors of other models (b'hi')" in caplog.text
+        assert (await mem.reindex())["reembedded"] == 1
+        hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
+        assert hits[0].message.id == ids[0]

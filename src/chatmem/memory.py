@@ -2388,7 +2388,8 @@ class Memory:
             self._warned_models.add(current)
             log.warning("recall with %s skipped vectors of other models (%s): re-embed them "
                         "(chatmem reindex) or clear the vector index", current,
-                        ", ".join(sorted(others)))
+                        # str: a model id of bytes (a hand edit in SQLite) is one too
+                        ", ".join(sorted(map(str, others))))
 
     async def _unasked_resource_refusal(self, situation: Situation) -> ScopeError:
         """M5/F10: the scope ``resource`` of a session without a resource id, when the
