@@ -1234,3 +1234,25 @@ async def test_a_vector_whose_model_id_is_bytes_is_another_models(
         assert (await mem.reindex())["reembedded"] == 1
         hits = (await mem.recall("lighthouse trip sunday", scope="all", window=0)).hits
         assert hits[0].message.id == ids[0]
+
+
+def test_cli_list_reads_past_a_damaged_index_state(tmp_path: Path) -> None:
+    """chatmem list and recall (any command that opens the store with the default
+    model, auto) failed on a message whose index_state or retry time is damaged: auto's
+    choice counts the vectors per model with the whole stats, which reads every
+    message's state. It now counts the vectors alone; stats still names the row."""
+    db = tmp_path / "chat.db"
+    runner = CliRunner()
+    for text in TEXTS:
+        res = runner.invoke(main, ["add", "--db", str(db), "--session", "s1", "--no-wait",
+                                   text])
+        assert res.exit_code == 0, res.output
+    mid = _hand_edit(db, "UPDATE messages SET index_state = 9 WHERE rowid = 1",
+                     "SELECT id FROM messages WHERE rowid = 1")
+    res = runner.invoke(main, ["list", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert TEXTS[0] in res.output and TEXTS[1] in res.output
+    res = runner.invoke(main, ["stats", "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert (f"(message id {json.dumps(mid)}): column index_state holds 9, not an index "
+            "state") in res.output

@@ -1468,8 +1468,12 @@ class SqliteStore:
                 return hits
         return mat.top_k(q, k, rows)
 
-    async def count_by_model(self) -> dict[str, int]:
-        return dict((await self.stats()).vectors_by_model)
+    @_on_store_thread
+    def count_by_model(self) -> dict[str, int]:
+        # the vectors' count alone: not the messages' states, which a damaged row of a
+        # message (its index_state, its retry time) fails to read (auto's model choice,
+        # at every open, reads this)
+        return sm.count_by_model_result(self._rows(sm.COUNT_BY_MODEL_QUERY))
 
     def _check_width(self, widths: Mapping[str, int], rule: OneWidth) -> None:
         for model, width in widths.items():
