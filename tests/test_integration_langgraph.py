@@ -1244,6 +1244,121 @@ def test_a_blocking_call_whose_memory_loop_stops_is_refused_not_waited_on_for_ev
     assert refused
 
 
+@pytest.mark.parametrize("when", ["running", "queued"])
+@pytest.mark.parametrize("api", ["blocking", "async"])
+def test_a_call_the_memory_loops_owner_cancels_is_refused_in_chatmems_words(
+        tmp_path: Path, api: str, when: str) -> None:
+    """A batch over a Memory whose loop another thread runs with asyncio.run, called
+    from another thread (blocking, store.batch; or awaited on a loop of its own), while
+    that asyncio.run ends: it cancels every task left on its loop, the batch's too
+    (handed there with run_coroutine_threadsafe), and the caller, never cancelled
+    itself, got a raw CancelledError (blocking: concurrent.futures'; awaited: read by
+    asyncio as the caller's own cancellation). It now gets EventLoopMisuse saying the
+    loop's owner cancelled the call, and the batch's write is undone, as for any
+    cancelled batch. ``running``: the batch has written its first put and is held by
+    the second's item lock, held on the memory's loop. ``queued``: the call is handed
+    to the loop while the loop's last step runs (its owner's main coroutine, which
+    waits for that, then returns), so its task is cancelled before it ever ran; awaited,
+    the task that starts the batch there was cancelled so, and the caller waited for
+    ever (until it was cancelled itself)."""
+    import queue
+    import threading
+
+    opened: queue.Queue[tuple[Memory, ChatmemStore]] = queue.Queue()
+    got, end, release = threading.Event(), threading.Event(), threading.Event()
+    last_step, handed = threading.Event(), threading.Event()
+    tasks: list[asyncio.Task[None]] = []
+
+    async def holding(mem: Memory) -> None:  # the batch's second put waits for it
+        async with mem.item_lock(message_id(("a",), "k1")):
+            got.set()
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    async def owner() -> None:  # the memory's loop: asyncio.run, in a thread
+        mem = await Memory.open(f"sqlite:///{tmp_path}/m.db",
+                                embedder=chatmem.testing.embedder())
+        store = ChatmemStore(mem, index={"fields": ["text"]})
+        await store.aput(("a",), "k0", {"text": "old zero"})
+        tasks.append(asyncio.ensure_future(holding(mem)))
+        opened.put((mem, store))
+        await asyncio.to_thread(end.wait)
+        if when == "queued":  # this step holds the loop until the call is handed to it
+            last_step.set()
+            assert handed.wait(60)
+        # returns: asyncio.run cancels the tasks left, the batch's too
+
+    def on_hand_over(frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and frame.f_code is asyncio.run_coroutine_threadsafe.__code__:
+            sys.setprofile(None)
+            handed.set()
+
+    runner = threading.Thread(target=asyncio.run, args=(owner(),))
+    runner.start()
+    ops = [PutOp(("a",), "k0", {"text": "new zero"}), PutOp(("a",), "k1", {"text": "one"})]
+    outcome: list[BaseException | None] = []
+
+    def call() -> None:
+        try:
+            if when == "queued":
+                sys.setprofile(on_hand_over)  # this thread's
+            if api == "blocking":
+                store.batch(ops)
+            else:
+                asyncio.run(store.abatch(ops))
+            outcome.append(None)
+        except BaseException as exc:  # read in the test's thread
+            outcome.append(exc)
+        finally:
+            sys.setprofile(None)
+
+    caller = threading.Thread(target=call, daemon=True)  # no wait for it at exit
+    try:
+        mem, store = opened.get(timeout=60)
+        assert got.wait(30)
+        if when == "queued":
+            end.set()
+            assert last_step.wait(60)
+            caller.start()
+            assert handed.wait(60)
+        else:
+            caller.start()
+            for _ in range(3000):  # the batch's first put written, its second held
+                item = store.get(("a",), "k0")
+                if item is not None and item.value == {"text": "new zero"}:
+                    break
+                release.wait(0.01)
+            assert item is not None and item.value == {"text": "new zero"}
+    finally:
+        end.set()
+        handed.set()
+        runner.join()
+    caller.join(60)
+    assert not caller.is_alive(), "the call never ended"
+    assert type(outcome[0]) is EventLoopMisuse, outcome
+    said = str(outcome[0])
+    # a blocking call looks at the loop twice a second: a look between asyncio.run's end
+    # of its main task and its cancelling of the others finds the loop running nothing,
+    # as a stopped one, and the call is refused as such (its batch cancelled, undone)
+    if not (api == "blocking" and said.startswith(
+            "ChatmemStore: the event loop that owns the memory stopped before the call")):
+        assert said == (
+            "ChatmemStore: the event loop that owns the memory cancelled the call before "
+            "it ended (its owner cancelled the loop's tasks, as asyncio.run does as it "
+            "returns): its writes were undone; keep that loop running until the store's "
+            "calls return, or use a chatmem SyncMemory, whose loop chatmem runs"), said
+    assert tasks[0].cancelled()
+
+    async def settled() -> Any:  # the memory's loop is closed: on this one
+        try:
+            item = await store.aget(("a",), "k0")
+            return item and item.value
+        finally:
+            await mem.close()
+
+    assert asyncio.run(settled()) == {"text": "old zero"}
+
+
 # --------------------------------------------------------------------------- graphs
 
 class State(TypedDict):

@@ -75,8 +75,9 @@ class EventLoopMisuse(InvalidInput, RuntimeError):
     """A call that the event loop running the memory cannot answer, so that it would
     wait for ever: a blocking call made on that loop's own thread (it would deadlock),
     on a ``Memory`` no loop of another thread runs yet, or on one whose loop runs
-    nothing now (stopped, or never run). The message names the fix: await the async
-    method on that loop, or give a :class:`~chatmem.SyncMemory`. Also the
+    nothing now (stopped, or never run); also a call that loop's owner cancelled
+    (``asyncio.run`` ending cancels every task left). The message names the fix: await
+    the async method on that loop, or give a :class:`~chatmem.SyncMemory`. Also the
     ``RuntimeError`` raised there before, so code catching that still does."""
 
 

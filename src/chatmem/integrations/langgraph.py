@@ -68,7 +68,9 @@ was first used on), so ``graph.invoke`` (sync, nodes in worker threads) and
 loop's thread would deadlock, so it raises instead: await ``store.aput`` there. That
 refusal, and a blocking call on a ``Memory`` whose loop no other thread runs (or
 stops running while the call waits: the call is cancelled), is
-:class:`~chatmem.errors.EventLoopMisuse` (an ``InvalidInput``, also ``RuntimeError``).
+:class:`~chatmem.errors.EventLoopMisuse` (an ``InvalidInput``, also ``RuntimeError``),
+as is a call (blocking, or awaited on another loop) that the loop's owner cancels
+(``asyncio.run`` ending cancels every task it leaves; its writes are undone).
 """
 
 from __future__ import annotations
@@ -519,7 +521,8 @@ def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
 
 async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop,
                    running: asyncio.AbstractEventLoop,
-                   submit: Callable[[Coroutine[Any, Any, None]], object],
+                   submit: Callable[[Coroutine[Any, Any, None]],
+                                    concurrent.futures.Future[None]],
                    sync: SyncMemory | None = None) -> T:
     """``work`` run as a task of ``loop`` (the memory's; ``submit`` hands it a coroutine,
     or raises why it cannot), awaited from ``running`` (the caller's). Cancelled, the
@@ -530,7 +533,10 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     ``loop`` without the caller asking, by the close of ``sync`` (the SyncMemory whose
     loop it is: close() cancels the calls still running there), raises the SyncMemory's
     :meth:`~chatmem.SyncMemory.closed_while_running`, as its own calls do: the caller,
-    never cancelled, got that CancelledError. The caller cancelled once nothing runs
+    never cancelled, got that CancelledError; a Memory's, by that loop's owner
+    (``asyncio.run`` ending cancels every task left), raises :func:`_cancelled_on_loop`
+    alike, also when the task that was to start ``work`` was cancelled before it ran
+    (the caller waited for ever). The caller cancelled once nothing runs
     ``loop`` (closed: the SyncMemory closed, which waited for the task to end, before
     the end reached the caller; or stopped by its owner) raises its cancellation, not
     "Event loop is closed" nor a wait for ever."""
@@ -538,15 +544,19 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     tasks: list[asyncio.Task[T]] = []
     stopped: list[bool] = []
 
-    def deliver(task: asyncio.Task[T]) -> None:  # on the memory's loop, as stop() is
-        closed = (sync.closed_while_running()
-                  if sync is not None and sync.closed and task.cancelled() and not stopped
-                  else None)
+    def deliver(task: asyncio.Task[T] | None) -> None:  # on the memory's loop, as stop()
+        # task None: none was made, begin() cancelled before it ran (asyncio.run ending)
+        closed: Exception | None = None
+        if (task is None or task.cancelled()) and not stopped:  # not by the caller
+            if sync is None:
+                closed = _cancelled_on_loop()
+            elif sync.closed:
+                closed = sync.closed_while_running()
 
         def settle() -> None:  # on the caller's
             if closed is not None:
                 ended.set_exception(closed)
-            elif task.cancelled():
+            elif task is None or task.cancelled():
                 ended.cancel()
             elif (exc := task.exception()) is not None:
                 ended.set_exception(exc)
@@ -566,16 +576,23 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
         for task in tasks:
             task.cancel()
 
+    def unbegun(handed: concurrent.futures.Future[None]) -> None:
+        if handed.cancelled() and not tasks:  # on the memory's loop, begin() never ran
+            work.close()
+            deliver(None)
+
     try:
-        submit(begin())
+        handed = submit(begin())
     except BaseException:
         work.close()  # never run
         raise
+    handed.add_done_callback(unbegun)
     try:
         return await asyncio.shield(ended)
     except asyncio.CancelledError:
         if ended.done():
-            raise  # the task itself was cancelled, on the memory's loop, and has ended
+            _retrieved(ended)  # the caller's cancellation wins over the call's end
+            raise
         try:
             loop.call_soon_threadsafe(stop)
         except RuntimeError:
@@ -608,6 +625,18 @@ def _check_running(loop: asyncio.AbstractEventLoop) -> None:
         raise EventLoopMisuse(
             "ChatmemStore: the event loop that owns the memory is not running; use a "
             "chatmem SyncMemory for blocking code, or call the store from that loop")
+
+
+def _cancelled_on_loop() -> EventLoopMisuse:
+    """The end of a call over a Memory whose task its loop's owner cancelled, not the
+    caller (``asyncio.run`` ending cancels every task it leaves): the raw
+    ``CancelledError`` read as the caller's own (a graph run "cancelled" that nobody
+    stopped; a blocking call's ``concurrent.futures.CancelledError``)."""
+    return EventLoopMisuse(
+        "ChatmemStore: the event loop that owns the memory cancelled the call before it "
+        "ended (its owner cancelled the loop's tasks, as asyncio.run does as it returns): "
+        "its writes were undone; keep that loop running until the store's calls return, "
+        "or use a chatmem SyncMemory, whose loop chatmem runs")
 
 
 def _unbound() -> EventLoopMisuse:
@@ -666,7 +695,8 @@ def _result(future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoo
     again) and :class:`EventLoopMisuse` raised, as a call made then is refused
     (``future.result()`` waited for ever); looked at every :data:`LOOP_CHECK_S`. The
     wait interrupted (``KeyboardInterrupt``), the work is cancelled too, as a
-    SyncMemory's call is."""
+    SyncMemory's call is. The work cancelled on ``loop`` by its owner (``asyncio.run``
+    ending) raises :func:`_cancelled_on_loop`, not a raw ``CancelledError``."""
     try:
         while not concurrent.futures.wait([future], timeout=LOOP_CHECK_S).done:
             if not loop.is_running() and not future.done():  # in that order: no end lost
@@ -675,6 +705,8 @@ def _result(future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoo
                     "call ended: the call is cancelled (a batch undoes its writes if that "
                     "loop runs again); keep the loop running until the store's calls "
                     "return, or use a chatmem SyncMemory for blocking code")
+        if future.cancelled():  # on the loop, by its owner: only the except below cancels
+            raise _cancelled_on_loop()
         return future.result()
     except BaseException:
         if not loop.is_closed():  # a closed loop runs nothing: nothing to cancel there
