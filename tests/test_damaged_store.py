@@ -1256,3 +1256,41 @@ def test_cli_list_reads_past_a_damaged_index_state(tmp_path: Path) -> None:
     assert res.exit_code == 2, res.output
     assert (f"(message id {json.dumps(mid)}): column index_state holds 9, not an index "
             "state") in res.output
+
+
+async def test_a_failed_message_whose_attempt_count_is_damaged_is_retried_from_zero(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """SQLite's attempts holding text (a hand edit) made the message's next failure a raw
+    ValueError (invalid literal for int()) out of the indexer's read of its schedule, so
+    it was never scheduled again. The count only sets the next delay and that schedule
+    replaces it: it is read as 0 attempts with a warning naming the message and the
+    column, and the failure writes attempts 1 (the row repaired)."""
+    from providers import FlakyProvider
+    from test_pending_fulltext import FAST_RETRIES, open_memory
+
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    provider = FlakyProvider()
+    provider.down = "fail"
+    far = {**FAST_RETRIES, "retry_initial_s": 600.0, "retry_max_s": 600.0}
+    mem = await open_memory(place, provider, indexing=far)
+    try:
+        [m] = await mem.add({"session_id": "s1", "content": TEXTS[0]})
+        assert m.id is not None
+        await mem.flush(timeout=30)
+        assert (await mem.store.retries([m.id]))[m.id].attempts >= 1
+    finally:
+        await mem.close()
+    await _damage(place, "UPDATE messages SET attempts = 'x' WHERE id = ?", m.id)
+    mem = await open_memory(place, provider, indexing=far)
+    try:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            await mem.flush(timeout=30)
+        assert (await mem.store.retries([m.id]))[m.id].attempts == 1
+        assert "ValueError" not in caplog.text, caplog.text
+        assert f'damaged row in table messages (message id "{m.id}"): column attempts ' \
+            in caplog.text, caplog.text
+        provider.down = None
+        await mem.flush(timeout=30)
+        assert (await mem.stats())["indexed"] == 1
+    finally:
+        await mem.close()

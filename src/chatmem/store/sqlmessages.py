@@ -412,8 +412,34 @@ def retries_query(d: Dialect, ids: Sequence[str]) -> list[Statement]:
     return d.by_ids("SELECT id, attempts, retry_at FROM messages", "id", ids)
 
 
-def retries_result(rows: Sequence[Sequence[Any]]) -> dict[str, Retry]:
-    return {str(r[0]): Retry(int(r[1]), int(r[2])) for r in rows}
+def retries_result(rows: Sequence[Sequence[Any]], where: str = "", namespace: str = ""
+                   ) -> dict[str, Retry]:
+    """``retries``: each message's schedule. A count or time chatmem cannot read (a hand
+    edit: SQLite's text, NULL) is read as 0, logged naming the message and the column
+    (``where``, ``namespace``: the store, as :class:`~chatmem.errors.DamagedRow`'s): the
+    schedule only sets the next delay, and the failure that read it writes it anew (the
+    row repaired); a DamagedRow would leave the message failed and never scheduled."""
+    try:
+        return {str(r[0]): Retry(int(r[1]), int(r[2])) for r in rows}
+    except (TypeError, ValueError):  # only then is each row looked at
+        return {str(r[0]): Retry(_retry_number(r, 1, "attempts", where, namespace),
+                                 _retry_number(r, 2, "retry_at", where, namespace))
+                for r in rows}
+
+
+def _retry_number(row: Sequence[Any], at: int, column: str, where: str, namespace: str
+                  ) -> int:
+    """``row[at]`` (``column`` of a :func:`retries_query` row) as an integer, else 0,
+    logged (:func:`retries_result`)."""
+    try:
+        return int(row[at])
+    except (TypeError, ValueError):
+        read_without(DamagedRow("messages", str(row[0]), column,
+                                f"holds {describe(row[at])}, not an integer",
+                                where=where, namespace=namespace),
+                     "for its retry schedule",
+                     why="read as 0; the next schedule of its retries replaces it")
+        return 0
 
 
 def schedule_retries_sql(d: Dialect) -> str:

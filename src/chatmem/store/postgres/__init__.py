@@ -1202,7 +1202,8 @@ class PostgresStore:
 
     async def retries(self, ids: Sequence[str]) -> dict[str, Retry]:
         async with self._conn() as conn:
-            return sm.retries_result(await _rows(conn, *sm.retries_query(POSTGRES, ids)))
+            return sm.retries_result(
+                await _rows(conn, *sm.retries_query(POSTGRES, ids)), *self._named)
 
     async def schedule_retries(self, schedules: Mapping[str, Retry]) -> int:
         n = 0

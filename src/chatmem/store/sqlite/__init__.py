@@ -1188,7 +1188,8 @@ class SqliteStore:
 
     @_on_store_thread
     def retries(self, ids: Sequence[str]) -> dict[str, Retry]:
-        return sm.retries_result(self._rows(*sm.retries_query(SQLITE, ids)))
+        return sm.retries_result(self._rows(*sm.retries_query(SQLITE, ids)),
+                                 self._where)
 
     @_on_store_thread
     def schedule_retries(self, schedules: Mapping[str, Retry]) -> int:
