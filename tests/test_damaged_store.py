@@ -1294,3 +1294,48 @@ async def test_a_failed_message_whose_attempt_count_is_damaged_is_retried_from_z
         assert (await mem.stats())["indexed"] == 1
     finally:
         await mem.close()
+
+
+def test_a_session_row_without_an_id_is_named_by_its_rowid(tmp_path: Path) -> None:
+    """SQLite's id TEXT PRIMARY KEY takes NULL (a hand edit): Memory.sessions and chatmem
+    sessions said "InvalidInput: session is required", which reads as the caller's
+    mistake. It is a DamagedRow naming the row by its rowid and the column, and the
+    sqlite3 command that removes it (no message can belong to a session without an
+    id)."""
+    db = tmp_path / "chat.db"
+    place = Place(f"sqlite:///{db}")
+    res = CliRunner().invoke(main, ["add", "--db", str(db), "--session", "s1", "--no-wait",
+                                    TEXTS[0]])
+    assert res.exit_code == 0, res.output
+    conn = sqlite3.connect(db)
+    with conn:
+        rowid = conn.execute("INSERT INTO sessions (id) VALUES (NULL)").lastrowid
+    conn.close()
+
+    async def listing() -> None:
+        async with await _memory(place) as mem:
+            await mem.sessions()
+            await _export(mem, vectors=False)
+
+    with pytest.raises(StoreError) as caught:
+        asyncio.run(listing())
+    text = str(caught.value)
+    assert isinstance(caught.value, errors.DamagedRow), repr(caught.value)
+    assert f"damaged row in table sessions (rowid {rowid}): column id is NULL" in text, text
+    assert f"DELETE FROM sessions WHERE rowid = {rowid}" in text, text
+    assert "session is required" not in text
+
+    async def exporting() -> None:
+        async with await _memory(place) as mem:
+            await _export(mem, vectors=False)
+
+    with pytest.raises(errors.DamagedRow, match=rf"\(rowid {rowid}\): column id is NULL"):
+        asyncio.run(exporting())
+    out = CliRunner().invoke(main, ["sessions", "--db", str(db)])
+    assert out.exit_code == 2, out.output
+    assert f"(rowid {rowid}): column id is NULL" in out.output, out.output
+    conn = sqlite3.connect(db)
+    with conn:  # the command it gives repairs the store
+        conn.execute(f"DELETE FROM sessions WHERE rowid = {rowid}")
+    conn.close()
+    asyncio.run(listing())

@@ -152,6 +152,11 @@ _REPAIRS = {"vectors": _REINDEX, "lexical_entries": _REINDEX}
 _REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that column to a "
                    "value chatmem writes with {tool}, or restore the store from an export "
                    "(chatmem import)")
+#: A row without an id (SQLite's NULL in a TEXT PRIMARY KEY) is reached by its rowid
+#: alone: no message belongs to a session without an id, nor does chatmem write one.
+_REPAIR_BY_ROWID = ("no chatmem call can reach a row without an id: remove it with {tool} "
+                    "(DELETE FROM {table} WHERE rowid = {rowid}), or give it an id "
+                    "(UPDATE {table} SET id = '…' WHERE rowid = {rowid})")
 #: A damaged message can be erased as any other: an erase goes by its id.
 _ERASE_MESSAGE = "erase the message (chatmem delete {row}; Memory.delete), "
 #: A session's JSON column is replaced by a new value: upsert_session replaces every
@@ -174,10 +179,13 @@ class DamagedRow(StoreError):
     schema): two stores on one server differ by it, in the log's count of the row."""
 
     def __init__(self, table: str, row: str, column: str | None, problem: str,
-                 *, where: str = "", namespace: str = "") -> None:
+                 *, where: str = "", namespace: str = "", rowid: int | None = None) -> None:
         super().__init__(problem)
         self.table, self.row, self.column, self.problem = table, row, column, problem
         self.where, self.namespace = where, namespace
+        #: SQLite's rowid of a row that has no id to name it by (``row`` empty: its id
+        #: column is NULL, which SQLite's TEXT PRIMARY KEY takes), set by the store
+        self.rowid = rowid
 
     @property
     def damage(self) -> str:
@@ -187,13 +195,16 @@ class DamagedRow(StoreError):
         what = "session" if self.table == "sessions" else "message"
         column = f"column {self.column} " if self.column else ""
         row = json.dumps(self.row, ensure_ascii=False)  # whole: the id the repair needs
-        return (f"{where}damaged row in table {self.table} ({what} id {row}): "
+        named = f"rowid {self.rowid}" if self.rowid is not None else f"{what} id {row}"
+        return (f"{where}damaged row in table {self.table} ({named}): "
                 f"{column}{self.problem}")
 
     @property
     def repair(self) -> str:
         """What repairs the row (the command, or what to do by hand)."""
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
+        if self.rowid is not None:
+            return _REPAIR_BY_ROWID.format(tool=tool, table=self.table, rowid=self.rowid)
         erase = _ERASE_MESSAGE.format(row=shlex.quote(self.row)) if self.table == "messages" else ""
         option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
             else None

@@ -173,6 +173,9 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
             damaged.append(bad)
             return {}
 
+    if r[0] is None:  # SQLite's TEXT PRIMARY KEY takes NULL: the store names its rowid
+        raise DamagedRow("sessions", "", "id", "is NULL, not a session id", where=where,
+                         namespace=namespace)
     if not set(map(type, r[:7])) <= _TEXT_OR_NULL:  # a few sessions a call: one pass in C
         name, value = next((n, v) for n, v in zip(_SESSION_TEXT, r)
                            if v is not None and type(v) is not str)

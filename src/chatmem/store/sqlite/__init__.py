@@ -38,7 +38,7 @@ import stat
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -1291,14 +1291,30 @@ class SqliteStore:
 
     @_on_store_thread
     def all_sessions(self) -> list[Session]:
-        return sm.sessions_result(SQLITE, self._rows(sm.all_sessions_query(SQLITE)))
+        with self._naming_rowid():
+            return sm.sessions_result(SQLITE, self._rows(sm.all_sessions_query(SQLITE)))
 
     @_on_store_thread
     def sessions_after(self, after: str | None, limit: int, *,
                        damaged: list[DamagedRow] | None = None) -> list[Session]:
-        return sm.sessions_result(
-            SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), damaged,
-            self._where)
+        with self._naming_rowid():
+            return sm.sessions_result(
+                SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), damaged,
+                self._where)
+
+    @contextlib.contextmanager
+    def _naming_rowid(self) -> Iterator[None]:
+        """A session row whose id is NULL (SQLite's TEXT PRIMARY KEY takes it: a hand
+        edit), read by a listing, is named by its rowid: it has no id to name it by."""
+        try:
+            yield
+        except DamagedRow as exc:
+            if exc.table == "sessions" and exc.column == "id" and not exc.row \
+                    and exc.rowid is None:
+                row = self.conn.execute("SELECT rowid FROM sessions WHERE id IS NULL "
+                                        "ORDER BY rowid LIMIT 1").fetchone()
+                exc.rowid = None if row is None else int(row[0])
+            raise
 
     # ---------------------------------------------------------------- metadata area
 
