@@ -1100,7 +1100,8 @@ async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased
     """An index_state chatmem never writes (9; SQLite's text) made stats, an export,
     the session listing and reindex a raw ValueError ('9 is not a valid IndexState');
     now a DamagedRow naming the message, the column and the states chatmem writes. An
-    erase goes by the ids: its dry run counts that message without a vector (logged),
+    erase goes by the ids: its dry run counts that message's vector as the erase does,
+    by the index (the dry run counted it without one: 0 against the erase's 1), logged,
     and the erase takes it."""
     ids = await _seed(place)
     await _damage(place, "UPDATE messages SET index_state = ? WHERE id = ?",
@@ -1115,10 +1116,21 @@ async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased
             assert f"chatmem delete {ids[0]}" in text
         with caplog.at_level(logging.WARNING, logger="chatmem"):
             would = await mem.erase(ids, dry_run=True)
-        assert (would.messages, would.vectors) == (2, 1), would
+        assert (would.messages, would.vectors) == (2, 2), would
         assert f"(message id {json.dumps(ids[0])}): column index_state" in caplog.text
-        assert (await mem.erase([ids[0]])).messages == 1
+        would = await mem.erase([ids[0]], dry_run=True)
+        erased = await mem.erase([ids[0]])
+        assert (would.messages, would.vectors) == (erased.messages, erased.vectors) == (1, 1)
         assert (await mem.stats())["messages"] == 1
+    if not _sqlite(place):  # PostgreSQL's full-text totals count the vector row deleted
+        return
+    # one without a vector: neither counts one
+    await _damage(place, "DELETE FROM vectors WHERE message_id = ?", ids[1])
+    await _damage(place, "UPDATE messages SET index_state = 9 WHERE id = ?", ids[1])
+    async with await _memory(place) as mem:
+        would = await mem.erase([ids[1]], dry_run=True)
+        erased = await mem.erase([ids[1]])
+        assert (would.messages, would.vectors) == (erased.messages, erased.vectors) == (1, 0)
 
 
 async def test_a_failed_message_whose_retry_time_is_not_a_number_is_named(

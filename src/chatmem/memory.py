@@ -39,6 +39,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ._aio import run_to_end, wait_within
 from ._sync import BlockingWrapper, blocking
 from .chat_format import coerce
@@ -1617,10 +1619,26 @@ class Memory:
             chunk = ids[start:start + ERASE_CHUNK]
             try:
                 states = await self.store.index_states(chunk)
-            except DamagedRow:  # a state chatmem cannot read: that message is not counted
+            except DamagedRow:  # a state chatmem cannot read: the index says
                 states = await self._readable_states(chunk)
+                indexed += await self._holding_vectors([i for i in chunk if i not in states])
             indexed += sum(1 for st in states.values() if st == IndexState.INDEXED)
         return Erased(messages=len(ids), vectors=indexed)
+
+    async def _holding_vectors(self, ids: Sequence[str]) -> int:
+        """How many of these messages (whose index state chatmem cannot read: a hand
+        edit) hold a vector, any model's, as the erase finds them: a nearest-neighbour
+        query narrowed to their ids (each backend answers it from its ids) per width
+        the index holds, since a query compares vectors of its own width alone."""
+        index = self.storage.index
+        if index is None or not ids:
+            return 0
+        narrowed = {"message_id": {"$in": builtins.list(ids)}}
+        found: set[str] = set()
+        for width in sorted({w for ws in (await index.vector_sizes()).values() for w in ws}):
+            probe = np.full(width, width ** -0.5, dtype=np.float32)  # any unit vector
+            found.update(s.message_id for s in await index.query(probe, len(ids), narrowed))
+        return len(found.intersection(ids))
 
     async def _readable_states(self, ids: Sequence[str]) -> dict[str, IndexState]:
         """The index states of these messages, one by one: one whose ``index_state``
