@@ -24,6 +24,7 @@ import asyncio
 import io
 import json
 import logging
+import shlex
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -1088,7 +1089,10 @@ async def test_a_damaged_full_text_row_is_read_from_its_message(
     assert (f"sqlite ({db}): damaged row in table lexical (message id "
             f"{json.dumps(ids[0])}): column {column} holds ") in said, said
     assert "read from the message's text instead" in said
-    assert "DELETE FROM meta WHERE namespace='chatmem.lexical' AND key='tokenizer'" in said
+    # the store's own path, ready to paste into a shell (it said <file>)
+    assert (f"sqlite3 {shlex.quote(str(db))} \"DELETE FROM meta WHERE "
+            "namespace='chatmem.lexical' AND key='tokenizer'\"") in said, said
+    assert "<file>" not in said
     assert "rowid 99, no message has it" in said
     assert _hand_edit(db, "SELECT 1", f"SELECT {column} FROM lexical WHERE rowid = 1"
                       ) == value  # nothing written

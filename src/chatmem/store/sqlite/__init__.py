@@ -815,7 +815,7 @@ class SqliteStore:
         if self._in_memory:  # a second connection cannot see an in-memory database
             def _load_here() -> None:
                 postings = Postings()
-                lexical.sqlite_load(self.conn, postings, self._where)
+                lexical.sqlite_load(self.conn, postings, self._where, str(self.path))
                 self._postings = postings
 
             await self._run(_load_here)
@@ -858,7 +858,7 @@ class SqliteStore:
         try:
             conn.execute("BEGIN")  # one snapshot for the whole read
             postings = Postings()
-            lexical.sqlite_load(conn, postings, self._where)
+            lexical.sqlite_load(conn, postings, self._where, str(self.path))
             conn.execute("COMMIT")
             return postings
         finally:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 import sqlite3
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -249,7 +250,8 @@ def sqlite_clear(conn: sqlite3.Connection) -> int:
     return int(n)
 
 
-def sqlite_load(conn: sqlite3.Connection, postings: Postings, where: str = "") -> None:
+def sqlite_load(conn: sqlite3.Connection, postings: Postings, where: str = "",
+                path: str = "") -> None:
     """Fill ``postings`` from the stored token rows (the first lexical query of a store).
 
     FTS5's columns take any value: a row changed outside chatmem (a hand edit, a tool
@@ -258,7 +260,7 @@ def sqlite_load(conn: sqlite3.Connection, postings: Postings, where: str = "") -
     ``split`` stops the load, bytes leave a term that is not text, and only then is
     the load done again by :func:`_sound_rows`, which takes such a row's tokens from
     its message's text, as a rebuild writes them (``where``: the store, in its
-    warnings)."""
+    warnings; ``path``: its file, in the command they give)."""
     cur = conn.execute("SELECT rowid, terms, chars FROM lexical")
     try:
         postings.load((r[0], r[1].split() + r[2].split()) for r in cur)
@@ -266,20 +268,22 @@ def sqlite_load(conn: sqlite3.Connection, postings: Postings, where: str = "") -
             return
     except AttributeError:
         pass
-    postings.load(_sound_rows(conn, where))
+    postings.load(_sound_rows(conn, where, path))
 
 
-#: Tells how to write a damaged token row again on disk: a store whose tokenizer
-#: record is missing has every token row rewritten from the messages when it opens.
-RETOKENIZE = ("its tokens are read from the message's text instead; to write the row "
-              "again, delete the tokenizer record while chatmem is not running (sqlite3 "
-              "<file> \"DELETE FROM meta WHERE namespace='" + _META_NS + "' AND "
-              "key='tokenizer'\"): the next open rewrites every full-text row from the "
-              "messages")
+def retokenize(path: str) -> str:
+    """How to write a damaged token row again on disk, for the store at ``path`` (shell
+    quoted): a store whose tokenizer record is missing has every token row rewritten
+    from the messages when it opens."""
+    return ("its tokens are read from the message's text instead; to write the row "
+            "again, delete the tokenizer record while chatmem is not running (sqlite3 "
+            f"{shlex.quote(path or '<file>')} \"DELETE FROM meta WHERE namespace='"
+            f"{_META_NS}' AND key='tokenizer'\"): the next open rewrites every full-text "
+            "row from the messages")
 _WARN_ROWS = 10
 
 
-def _sound_rows(conn: sqlite3.Connection, where: str
+def _sound_rows(conn: sqlite3.Connection, where: str, path: str
                 ) -> Iterator[tuple[int, list[str]]]:
     """The token rows of :func:`sqlite_load`, each checked: one whose ``terms`` or
     ``chars`` is not text gets the tokens of its message's text (one without a message,
@@ -304,7 +308,7 @@ def _sound_rows(conn: sqlite3.Connection, where: str
         if seen <= _WARN_ROWS and row is not None:
             log.warning("%s; %s", DamagedRow(
                 "lexical", str(row[-1]), column, f"holds {describe(value)}, not text",
-                where=where).damage, RETOKENIZE if tokens is not None else
+                where=where).damage, retokenize(path) if tokens is not None else
                 "left out of full-text search: its message cannot be read either")
         elif seen <= _WARN_ROWS:
             log.warning("%s: damaged full-text row (rowid %d, no message has it): column "
