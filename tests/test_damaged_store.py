@@ -1355,3 +1355,35 @@ def test_a_session_row_without_an_id_is_named_by_its_rowid(tmp_path: Path) -> No
         conn.execute(f"DELETE FROM sessions WHERE rowid = {rowid}")
     conn.close()
     asyncio.run(listing())
+
+
+async def test_a_message_whose_id_is_bytes_is_named_so_it_can_be_removed(
+        tmp_path: Path) -> None:
+    """A message whose id itself holds a BLOB (a hand edit) was named "b'hi'" and the
+    repair said chatmem delete b'hi', which no call can reach (an id is text). It is
+    named by the bytes as SQL writes them (x'6869') with the sqlite3 command that
+    removes it, and that command repairs the store."""
+    place = Place(f"sqlite:///{tmp_path}/chat.db")
+    db = tmp_path / "chat.db"
+    ids = await _seed(place)
+    await _damage(place, "UPDATE messages SET id = x'6869' WHERE id = ?", ids[0])
+    async with await _memory(place) as mem:
+        for read in (lambda: mem.list(session="s1"), lambda: _export(mem, vectors=False)):
+            with pytest.raises(errors.DamagedRow) as caught:
+                await read()
+            text = str(caught.value)
+            assert "damaged row in table messages (message id x'6869', bytes): column id " \
+                in text, text
+            assert "message id \"b'hi'\"" not in text and "chatmem delete" not in text, text
+            assert "DELETE FROM messages WHERE id = x'6869'" in text, text
+    _hand_edit(db, "DELETE FROM messages WHERE id = x'6869'", "SELECT count(*) FROM messages")
+    async with await _memory(place) as mem:
+        assert [m.id for m in (await mem.list(session="s1")).messages] == ids[1:]
+    # a session's id alike
+    _hand_edit(db, "INSERT INTO sessions (id) VALUES (x'6869')", "SELECT count(*) FROM sessions")
+    async with await _memory(place) as mem:
+        with pytest.raises(errors.DamagedRow) as caught:
+            await mem.sessions()
+        text = str(caught.value)
+        assert "(session id x'6869', bytes): column id " in text, text
+        assert "DELETE FROM sessions WHERE id = x'6869'" in text, text

@@ -152,11 +152,11 @@ _REPAIRS = {"vectors": _REINDEX, "lexical_entries": _REINDEX}
 _REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that column to a "
                    "value chatmem writes with {tool}, or restore the store from an export "
                    "(chatmem import)")
-#: A row without an id (SQLite's NULL in a TEXT PRIMARY KEY) is reached by its rowid
-#: alone: no message belongs to a session without an id, nor does chatmem write one.
-_REPAIR_BY_ROWID = ("no chatmem call can reach a row without an id: remove it with {tool} "
-                    "(DELETE FROM {table} WHERE rowid = {rowid}), or give it an id "
-                    "(UPDATE {table} SET id = '…' WHERE rowid = {rowid})")
+#: A row without a text id (SQLite's NULL in a TEXT PRIMARY KEY, or a BLOB) is reached
+#: by SQL alone (``key``: ``rowid = 7``, ``id = x'6869'``): chatmem's ids are text.
+_REPAIR_BY_KEY = ("no chatmem call can reach a row without a text id: remove it with "
+                  "{tool} (DELETE FROM {table} WHERE {key}), or give it an id (UPDATE "
+                  "{table} SET id = '…' WHERE {key})")
 #: A damaged message can be erased as any other: an erase goes by its id.
 _ERASE_MESSAGE = "erase the message (chatmem delete {row}; Memory.delete), "
 #: A session's JSON column is replaced by a new value: upsert_session replaces every
@@ -178,9 +178,13 @@ class DamagedRow(StoreError):
     ``namespace`` what of the store ``where`` does not show (a PostgreSQL store's
     schema): two stores on one server differ by it, in the log's count of the row."""
 
-    def __init__(self, table: str, row: str, column: str | None, problem: str,
+    def __init__(self, table: str, row: str | bytes, column: str | None, problem: str,
                  *, where: str = "", namespace: str = "", rowid: int | None = None) -> None:
         super().__init__(problem)
+        #: the id as stored when it is bytes (SQLite's BLOB in a text column: a hand
+        #: edit), which no chatmem call can reach: named as SQL writes it (x'…')
+        self.blob = row if isinstance(row, bytes) else None
+        row = f"x'{row.hex()}'" if isinstance(row, bytes) else row
         self.table, self.row, self.column, self.problem = table, row, column, problem
         self.where, self.namespace = where, namespace
         #: SQLite's rowid of a row that has no id to name it by (``row`` empty: its id
@@ -195,7 +199,8 @@ class DamagedRow(StoreError):
         what = "session" if self.table == "sessions" else "message"
         column = f"column {self.column} " if self.column else ""
         row = json.dumps(self.row, ensure_ascii=False)  # whole: the id the repair needs
-        named = f"rowid {self.rowid}" if self.rowid is not None else f"{what} id {row}"
+        named = f"rowid {self.rowid}" if self.rowid is not None else \
+            f"{what} id {self.row}, bytes" if self.blob is not None else f"{what} id {row}"
         return (f"{where}damaged row in table {self.table} ({named}): "
                 f"{column}{self.problem}")
 
@@ -203,8 +208,9 @@ class DamagedRow(StoreError):
     def repair(self) -> str:
         """What repairs the row (the command, or what to do by hand)."""
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
-        if self.rowid is not None:
-            return _REPAIR_BY_ROWID.format(tool=tool, table=self.table, rowid=self.rowid)
+        if self.rowid is not None or self.blob is not None:
+            key = f"rowid = {self.rowid}" if self.rowid is not None else f"id = {self.row}"
+            return _REPAIR_BY_KEY.format(tool=tool, table=self.table, key=key)
         erase = _ERASE_MESSAGE.format(row=shlex.quote(self.row)) if self.table == "messages" else ""
         option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
             else None

@@ -134,7 +134,8 @@ def read_row(table: str, key: Any, build: Callable[[], T]) -> T:
     try:
         return build()
     except BadColumn as exc:
-        raise DamagedRow(table, str(key), exc.column, exc.problem) from exc
+        raise DamagedRow(table, key if isinstance(key, bytes) else str(key), exc.column,
+                         exc.problem) from exc  # bytes: named as SQL writes them
 
 
 def read_rows(table: str, rows: Iterable[R], key: Callable[[R], Any],

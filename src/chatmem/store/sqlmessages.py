@@ -133,6 +133,12 @@ POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c='
 
 # ---------------------------------------------------------------- row mapping
 
+def row_key(value: Any) -> str | bytes:
+    """A row's id for a :class:`~chatmem.errors.DamagedRow`: bytes (SQLite's BLOB, a hand
+    edit) as they are, named as SQL writes them; anything else as text."""
+    return value if isinstance(value, bytes) else str(value)
+
+
 def row_to_message(d: Dialect, row: Sequence[Any], damaged: list[str] | None = None,
                    where: str = "", namespace: str = "") -> Message:
     """A message from a row of :attr:`Dialect.message_columns`; a value chatmem cannot
@@ -166,7 +172,7 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
         try:
             return json_object(name, load_json(name, value, d.load))
         except BadColumn as exc:
-            bad = DamagedRow("sessions", str(r[0]), exc.column, exc.problem, where=where,
+            bad = DamagedRow("sessions", row_key(r[0]), exc.column, exc.problem, where=where,
                              namespace=namespace)
             if damaged is None:
                 raise bad from exc
@@ -179,7 +185,7 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
     if not set(map(type, r[:7])) <= _TEXT_OR_NULL:  # a few sessions a call: one pass in C
         name, value = next((n, v) for n, v in zip(_SESSION_TEXT, r)
                            if v is not None and type(v) is not str)
-        raise DamagedRow("sessions", str(r[0]), name, f"holds {describe(value)}, not text",
+        raise DamagedRow("sessions", row_key(r[0]), name, f"holds {describe(value)}, not text",
                          where=where, namespace=namespace)
     return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
                    chat_type=r[4], group_id=r[5], group_name=r[6],
@@ -278,7 +284,7 @@ def index_state(value: Any, message_id: Any) -> IndexState:
     try:
         return IndexState(value)
     except ValueError:
-        raise DamagedRow("messages", str(message_id), "index_state",
+        raise DamagedRow("messages", row_key(message_id), "index_state",
                          f"holds {describe(value)}, not an index state ({_STATES})"
                          ) from None
 
@@ -437,7 +443,7 @@ def _retry_number(row: Sequence[Any], at: int, column: str, where: str, namespac
     try:
         return int(row[at])
     except (TypeError, ValueError):
-        read_without(DamagedRow("messages", str(row[0]), column,
+        read_without(DamagedRow("messages", row_key(row[0]), column,
                                 f"holds {describe(row[at])}, not an integer",
                                 where=where, namespace=namespace),
                      "for its retry schedule",
@@ -473,7 +479,7 @@ def next_retry_result(row: Sequence[Any] | None) -> int | None:
     try:
         return int(row[0])  # a real: SQLite's 1.5
     except (TypeError, ValueError):
-        raise DamagedRow("messages", str(row[1]), "retry_at",
+        raise DamagedRow("messages", row_key(row[1]), "retry_at",
                          f"holds {describe(row[0])}, not a time in ms") from None
 
 
