@@ -23,7 +23,8 @@ zero-width joiners, bidi marks, variation selectors: :func:`_unicode_patterns`):
   never on the stem) and single letters are dropped; a word that is then plain
   ASCII letters is reduced to its Snowball English (Porter2) stem
   (``flights`` → ``flight``, ``painting``/``painted`` → ``paint``, ``alex's`` →
-  ``alex``); other alphabetic words get a light English plural strip;
+  ``alex``), one of more than 64 letters kept whole; other alphabetic words get a
+  light English plural strip;
 * numbers stay whole (``3.2`` is one token), as do letters mixed with digits
   (``g2193``, ``test2``);
 * everything else (punctuation, emoji) only separates tokens.
@@ -41,7 +42,8 @@ import snowballstemmer
 
 #: Bump when :func:`tokenize` changes: stored token rows are rebuilt on open.
 #: 3: marks belong to their word, invisible format characters are dropped.
-TOKENIZER_VERSION = 3
+#: 4: an ASCII word longer than :data:`_STEM_WORD_MAX` letters is kept whole, not stemmed.
+TOKENIZER_VERSION = 4
 
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -139,22 +141,26 @@ STOPWORDS: frozenset[str] = frozenset({
 
 #: Most cached word stems (a chat vocabulary is far smaller; the cache stops growing here).
 _STEM_CACHE_MAX = 200_000
-#: Longest word whose stem is cached: a message may be one word of 200,000 letters, and
-#: cached, 500 such messages held 200 MB for the life of the process.
-_STEM_CACHE_WORD_MAX = 64
+#: Longest word that is stemmed (and so cached: a message may be one word of 200,000
+#: letters, and cached, 500 such messages held 200 MB for the life of the process). A
+#: longer one is kept whole: Snowball's English prelude rewrites the whole word for each
+#: "y" it marks, so a word's time grows with the square of its length (199,000 "y" took
+#: 9 s of CPU, per add and per query); English words are under 50 letters.
+_STEM_WORD_MAX = 64
 _stem_cache: dict[str, str] = {}
 _stemmers = threading.local()  # a Snowball stemmer keeps state: one per thread
 
 
 def _stem(word: str) -> str:
-    """The Snowball English (Porter2) stem of a lowercase ASCII word, cached."""
+    """The Snowball English (Porter2) stem of a lowercase ASCII word of at most
+    :data:`_STEM_WORD_MAX` letters, cached."""
     stem = _stem_cache.get(word)
     if stem is None:
         stemmer = getattr(_stemmers, "english", None)
         if stemmer is None:
             stemmer = _stemmers.english = snowballstemmer.stemmer("english")
         stem = stemmer.stemWord(word)
-        if len(_stem_cache) < _STEM_CACHE_MAX and len(word) <= _STEM_CACHE_WORD_MAX:
+        if len(_stem_cache) < _STEM_CACHE_MAX:
             _stem_cache[word] = stem
     return stem
 
@@ -186,7 +192,7 @@ def _fold(word: str) -> str | None:
     if word in STOPWORDS or light in STOPWORDS:
         return None
     if word.isascii() and word.isalpha():
-        return _stem(word)
+        return _stem(word) if len(word) <= _STEM_WORD_MAX else word
     return light
 
 
