@@ -18,7 +18,7 @@ from chatmem import Memory, Message
 from chatmem.config import Config
 from chatmem.errors import ConfigError
 from chatmem.recall.query import asks_quantity, asks_when
-from chatmem.recall.rank import mentions_time, states_change, states_quantity
+from chatmem.recall.rank import _TIME_RE, mentions_time, states_change, states_quantity
 from chatmem.recall.request import RecallRequest, plan
 from chatmem.testing import embedder
 from world import UNRELATED
@@ -66,6 +66,18 @@ def test_texts_that_state_a_time(text: str) -> None:
 ])
 def test_texts_that_state_no_time(text: str) -> None:
     assert not mentions_time(text)
+
+
+def test_a_number_before_a_date_character_is_tried_from_its_first_digit_only() -> None:
+    """A message holding one long run of digits cost the square of its length: the
+    pattern's ``\\d+\\s*[月号日点]`` was tried at every digit of the run, each try reading
+    to its end (25,000 digits took 10 s of CPU, and a message may hold 200,000). A
+    match starts at a run's first digit only, which finds the same times."""
+    text = "1" * 1000 + "月"
+    assert _TIME_RE.match(text, 0)
+    assert not any(_TIME_RE.match(text, i) for i in range(1, 1000))
+    assert mentions_time("x" + "2" * 500 + " 号") and mentions_time("第" + "3" * 500 + "点")
+    assert not mentions_time("9" * 5000) and not mentions_time("8" * 500 + " x 月")
 
 
 def test_the_plan_says_whether_it_asks_when() -> None:
