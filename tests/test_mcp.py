@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -1205,22 +1206,28 @@ async def test_an_sdk_client_gets_the_refusal_of_a_request_nested_past_pythons_p
             assert not added.is_error, text_of(added)
 
 
-def python_calls(work: Callable[..., T], *args: Any) -> tuple[int, T]:
-    """How many Python functions ``work(*args)`` called (and what it returned): a
-    measure of work done in Python, not in C, that no machine's load changes."""
-    calls = 0
+def profiled(kind: str, work: Callable[..., T], *args: Any) -> tuple[list[Any], T]:
+    """The profiler's events of ``kind`` while ``work(*args)`` ran (their ``arg``: the
+    function written in C of a ``"c_call"``), and what it returned."""
+    events: list[Any] = []
 
-    def count(frame: Any, event: str, arg: Any) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
+    def note(frame: Any, event: str, arg: Any) -> None:
+        if event == kind:
+            events.append(arg)
 
-    sys.setprofile(count)
+    sys.setprofile(note)
     try:
         returned = work(*args)
     finally:
         sys.setprofile(None)
-    return calls, returned
+    return events, returned
+
+
+def python_calls(work: Callable[..., T], *args: Any) -> tuple[int, T]:
+    """How many Python functions ``work(*args)`` called (and what it returned): a
+    measure of work done in Python, not in C, that no machine's load changes."""
+    calls, returned = profiled("call", work, *args)
+    return len(calls), returned
 
 
 def test_reading_a_request_takes_time_as_its_size_not_its_depth() -> None:
@@ -1242,6 +1249,30 @@ def test_reading_a_request_takes_time_as_its_size_not_its_depth() -> None:
                                               + '{"a": [1, {"b": 1, "b": 2}]}]}'))
     assert found is not None and found.said == (
         'content: the key "b" appears twice in one object; send each key once')
+
+
+#: the pieces of a JSON text as a regular expression cut them (mcp._PIECES, before)
+PIECES = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^"]+|"')
+
+
+def test_a_string_not_ended_is_read_once_not_once_per_quote_in_it() -> None:
+    """A request of more lists and objects than the limit is read between its strings
+    (mcp._crowded), and a regular expression's finditer cut it: a string not ended was
+    tried again from each escaped quote in it, each try reading to the end of the text
+    (``"`` then 20,000 ``\\"`` then 16,385 ``[``: 18 s of the event loop that serves
+    every client; the HTTP door takes 4 MiB). The pieces are the same, and the string
+    is read once."""
+    line = '{"a": "' + '\\"' * 5000 + "[" * 16_385 + "}"
+    called, pieces = profiled("c_call", lambda: list(mcp_server._pieces(line)))
+    assert pieces == [m.group() for m in PIECES.finditer(line)]
+    assert len(called) < 50  # one read of the string, one split of its quotes
+    refused = mcp_server.read_refusal(line)
+    assert refused is not None and "more than 16384 lists and objects (the 16385th in a)" \
+        in refused.said
+    rng = random.Random(7)  # and the same pieces as the expression's for any text
+    for _ in range(20_000):
+        text = "".join(rng.choice('"\\[]{}:,a\n ') for _ in range(rng.randrange(24)))
+        assert list(mcp_server._pieces(text)) == [m.group() for m in PIECES.finditer(text)]
 
 
 def test_a_refusal_shows_a_large_value_without_walking_it_in_python() -> None:
