@@ -1398,11 +1398,30 @@ def test_an_import_from_a_pipe_is_read_twice_through_a_copy(tmp_path: Path) -> N
     assert not (tmp_path / "q.db").exists()
 
 
+#: The messages of :func:`grown_store`: stopped at 3 MB (about 3,000 messages written),
+#: the copy still has most of them to write.
+GROWN = 10_000
+
+
+@pytest.fixture(scope="module")
+def grown_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite store of :data:`GROWN` messages over 50 sessions (``src.db``) and its
+    export (``backup.jsonl``), made once for the tests that copy them (they only read
+    them)."""
+    made = tmp_path_factory.mktemp("grown")
+    grown(made / "src.db", GROWN, sessions=50)
+    res = CliRunner().invoke(main, ["export", "--db", str(made / "src.db"),
+                                    "-o", str(made / "backup.jsonl")])
+    assert res.exit_code == 0, res.output
+    return made
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
 @pytest.mark.parametrize("command", ["import", "migrate"])
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
 def test_an_import_or_migrate_stopped_by_sigterm_or_ctrl_c_says_so_and_resume_finishes_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, stop: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, grown_store: Path, command: str,
+        stop: str) -> None:
     """chatmem import and chatmem migrate stopped by SIGTERM (kill, timeout, a service
     manager stopping them) died at once, with no word of what was kept or of --resume
     (Ctrl-C said nothing of it either). SIGTERM now stops them as Ctrl-C does: the page
@@ -1410,14 +1429,13 @@ def test_an_import_or_migrate_stopped_by_sigterm_or_ctrl_c_says_so_and_resume_fi
     destination keeps and that the same command with --resume finishes it, and the exit
     status is 143 (128 + SIGTERM); --resume then finishes the copy, nothing lost. Ctrl-C
     (SIGINT) says the same, then "Aborted!", exit 1, as before."""
+    import shutil
     import signal
 
-    n = 30000
-    grown(tmp_path / "src.db", n, sessions=50)
+    n = GROWN
+    for name in ("src.db", "backup.jsonl"):
+        shutil.copy(grown_store / name, tmp_path / name)
     runner = CliRunner()
-    res = runner.invoke(main, ["export", "--db", str(tmp_path / "src.db"),
-                               "-o", str(tmp_path / "backup.jsonl")])
-    assert res.exit_code == 0, res.output
     args = (["import", "--db", "new.db", "--no-wait", "backup.jsonl"] if command == "import"
             else ["migrate", "--from", "src.db", "--to", "new.db", "--no-vectors"])
     new = tmp_path / "new.db"
