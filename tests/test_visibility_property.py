@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,18 @@ SCOPES = ["all", "user", "platform", "resource", "session"]
 WORDS = ["hike", "map", "book", "cat", "passport", "rain", "pizza", "train"]
 WIDER = {"all": set(SCOPES), "user": set(SCOPES), "platform": {"platform", "session"},
          "resource": {"resource", "session"}, "session": {"session"}}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_wait_for_a_fuller_batch() -> Iterator[None]:
+    """An example's messages come in one ``add``, all queued before its indexer takes a
+    batch: the wait of a partial batch for more (``indexing.COALESCE_S``, 20 ms, for a
+    bulk import's bursts) was a third of each in-memory example, and changes no batch."""
+    import chatmem.indexing
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chatmem.indexing, "COALESCE_S", 0.0)
+        yield
 
 
 @dataclass
