@@ -1416,10 +1416,13 @@ class PostgresStore:
         counts, sessions, by_model, next_retry = sm.STATS_QUERIES
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
-            return sm.stats_result(await _rows(conn, counts),
-                                   await (await conn.execute(*sessions)).fetchone(),
+            states = await _rows(conn, counts)
+            holders = {v: ((await (await conn.execute(*sm.unknown_state_query(POSTGRES, v))
+                                   ).fetchone()) or ("",))[0]
+                       for v in sm.unknown_states(states)}
+            return sm.stats_result(states, await (await conn.execute(*sessions)).fetchone(),
                                    await _rows(conn, by_model),
-                                   await (await conn.execute(*next_retry)).fetchone())
+                                   await (await conn.execute(*next_retry)).fetchone(), holders)
 
     @staticmethod
     async def _count_by_model(conn: psycopg.AsyncConnection[Any]) -> dict[str, int]:

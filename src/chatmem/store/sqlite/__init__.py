@@ -1363,8 +1363,12 @@ class SqliteStore:
     @_on_store_thread
     def stats(self) -> StoreStats:
         counts, sessions, by_model, next_retry = sm.STATS_QUERIES
-        return sm.stats_result(self._rows(counts), self.conn.execute(*sessions).fetchone(),
-                               self._rows(by_model), self.conn.execute(*next_retry).fetchone())
+        states = self._rows(counts)
+        holders = {v: (self.conn.execute(*sm.unknown_state_query(SQLITE, v)).fetchone()
+                       or ("",))[0] for v in sm.unknown_states(states)}
+        return sm.stats_result(states, self.conn.execute(*sessions).fetchone(),
+                               self._rows(by_model), self.conn.execute(*next_retry).fetchone(),
+                               holders)
 
     @_on_store_thread
     def clear_messages(self, session_id: str | None = None) -> int:
