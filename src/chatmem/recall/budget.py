@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from ..models import Message, Session
-from .expand import Snippet, merge_windows
+from .expand import Snippet, Windows, merge_windows
 from .rank import Ranked
-from .render import LABELS, body_of, render
+from .render import LABELS, body_of, line_of, render, rendered_length
 
 #: Renders some hits with the given neighbours (and a per-message cut).
 Draw = Callable[..., tuple[list[Snippet], str]]
@@ -48,26 +49,49 @@ def fit(ranked: Sequence[Ranked], neighbours: Mapping[str, Sequence[Message]],
     snippets, text = draw(ranked, neighbours)
     if max_chars is None or len(text) <= max_chars:
         return snippets, text
-    # 1. hits in rank order, each with its window, up to the first that does not fit
-    best: tuple[list[Snippet], str] | None = None
-    for n in range(1, len(ranked)):
-        candidate = draw(ranked[:n], neighbours)
-        if len(candidate[1]) > max_chars:
+    # 1. hits in rank order, each with its window, up to the first that does not fit:
+    # each prefix's length is counted as the hits are merged (Windows' totals, each
+    # message's line made once), and only the prefix kept is rendered
+    labels = LABELS.get(locale, LABELS["en"])
+    tz = ZoneInfo(timezone)
+    ctl = chat_type_labels or {}
+
+    def line_length(m: Message) -> int:
+        return len(line_of(m, sessions.get(m.session_id), labels, tz, ctl,
+                           per_item_max_chars))
+
+    windows = Windows(exclude_ids, weight=line_length)
+    fitting = 0
+    for n, hit in enumerate(ranked[:-1], start=1):
+        windows.add(hit, neighbours.get(hit.message.id or "", ()))
+        if rendered_length(labels.header, windows.shown, windows.weight,
+                           windows.blocks) > max_chars:
             break
-        best = candidate
-    if best is not None:
-        return best
-    # 2. the best hit alone: its farthest neighbours go first
+        fitting = n
+    if fitting:
+        return draw(ranked[:fitting], neighbours)
+    # 2. the best hit alone: its farthest neighbours go first, as few as will make it
+    # fit (one hit's window is one snippet, so its length falls with each neighbour
+    # left out, and the fewest is found by halving)
     hit = ranked[0]
     assert hit.message.id is not None
     window = nearest_first(hit.message, neighbours.get(hit.message.id, ()))
-    while window:
-        window.pop()
-        candidate = draw(ranked[:1], {hit.message.id: window})
-        if len(candidate[1]) <= max_chars:
-            return candidate
+    if window:
+        def drawn(keep: int) -> tuple[list[Snippet], str]:
+            return draw(ranked[:1], {hit.message.id or "": window[:keep]})
+
+        low, high = -1, len(window) - 1  # keep = high fits? unknown; keep = -1: none
+        best_fit: tuple[list[Snippet], str] | None = None
+        while low < high:  # the most neighbours (fewer than all) that fit
+            mid = (low + high + 1) // 2
+            candidate = drawn(mid)
+            if len(candidate[1]) <= max_chars:
+                low, best_fit = mid, candidate
+            else:
+                high = mid - 1
+        if best_fit is not None:
+            return best_fit
     # 3. the hit alone, its body cut to fit
-    labels = LABELS.get(locale, LABELS["en"])
     shown = len(body_of(hit.message, labels, 0))
     if per_item_max_chars > 0:
         shown = min(shown, per_item_max_chars)

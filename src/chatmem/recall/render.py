@@ -185,9 +185,23 @@ def render(snippets: Sequence[Snippet], sessions: Mapping[str, Session], *,
     blocks = []
     for snip in snippets:
         session = sessions.get(snip.session_id)
-        lines = [
-            f"{label_of(m, session, labels, tz, ctl)} {body_of(m, labels, per_item_max_chars)}"
-            for m in snip.messages
-        ]
+        lines = [line_of(m, session, labels, tz, ctl, per_item_max_chars)
+                 for m in snip.messages]
         blocks.append("\n".join(lines))
     return labels.header + "\n\n" + "\n\n".join(blocks)
+
+
+def line_of(msg: Message, session: Session | None, labels: Labels, tz: ZoneInfo,
+            chat_type_labels: Mapping[tuple[str, str], str], per_item_max_chars: int) -> str:
+    """One message as :func:`render` shows it: its label, then its body."""
+    return (f"{label_of(msg, session, labels, tz, chat_type_labels)} "
+            f"{body_of(msg, labels, per_item_max_chars)}")
+
+
+def rendered_length(header: str, shown: int, lines: int, blocks: int) -> int:
+    """The length of :func:`render`'s text for ``shown`` messages whose lines hold
+    ``lines`` characters in all, in ``blocks`` snippets: the header and an empty line,
+    then the snippets, each its lines one per line, an empty line between two."""
+    if not blocks:
+        return 0
+    return len(header) + 2 + lines + (shown - blocks) + 2 * (blocks - 1)
