@@ -93,6 +93,52 @@ def test_a_long_word_is_kept_whole_not_stemmed_nor_cached() -> None:
     assert tokenize("flights") == ["flight"] and "flights" in text._stem_cache
 
 
+def _normalize_calls(text_in: str) -> int:
+    """How many times :func:`tokenize` of ``text_in`` calls ``unicodedata.normalize``
+    (counted by the profiler hook: CPU work is counted in tests, never timed)."""
+    import sys
+
+    calls = 0
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event == "c_call" and getattr(arg, "__name__", "") == "normalize":
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        tokenize(text_in)
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_a_non_ascii_word_is_folded_once_and_the_fold_cache_is_bounded() -> None:
+    """Each non-ASCII word was decomposed (NFKD), tested mark by mark and plural-stripped
+    wherever it occurred: U+FDFA is four Arabic words under NFKC, and a message of
+    200,000 of them took 2.5-4.3 s of CPU in every add and query holding it (about half
+    of that now, `python bench/tokenizer.py`). A word up to 24 characters is folded
+    once; a longer one is folded each time and never cached, and the cache stops
+    growing at its bound."""
+    from chatmem import text
+
+    sample = "\ufdfa" * 1_000 + " Grüße aus Köln, грüße ÉCOLE école écoles naïve"
+    cold = tokenize(sample)
+    assert _normalize_calls(sample) <= 1 + 10  # the whole text, then only new words
+    assert tokenize(sample) == cold
+    text._fold_cache.clear()  # a cached fold is the fold: the same tokens without it
+    assert tokenize(sample) == cold
+    assert cold[:5] == ["صلى", "الله", "عليه", "وسلمصلى", "الله"]  # no space between
+    assert cold[-8:] == ["gruss", "aus", "koln", "грusse", "ecol", "ecol", "ecol", "naiv"]
+    long_word = "ü" * 25
+    assert tokenize(long_word) == ["u" * 25] and long_word not in text._fold_cache
+    assert tokenize("ü" * 24) == ["u" * 24] and "ü" * 24 in text._fold_cache
+    before = len(text._fold_cache)
+    words = " ".join(f"ж{i}ж" for i in range(text._FOLD_CACHE_MAX + 1_000))
+    tokenize(words)
+    assert len(text._fold_cache) == text._FOLD_CACHE_MAX > before
+
+
 async def test_full_text_finds_words_with_marks_on_every_backend(place: Place) -> None:
     mem = await open_memory(place, hybrid={"mode": "lexical"})
     try:

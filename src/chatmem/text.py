@@ -148,6 +148,11 @@ _STEM_CACHE_MAX = 200_000
 #: 9 s of CPU, per add and per query); English words are under 50 letters.
 _STEM_WORD_MAX = 64
 _stem_cache: dict[str, str] = {}
+#: Most cached non-ASCII word foldings, and the longest word cached: bounded as the stem
+#: cache is (50,000 words of 24 characters are at most about 20 MB, however hostile).
+_FOLD_CACHE_MAX = 50_000
+_FOLD_WORD_MAX = 24
+_fold_cache: dict[str, str | None] = {}
 _stemmers = threading.local()  # a Snowball stemmer keeps state: one per thread
 
 
@@ -178,16 +183,37 @@ def _strip_plural(word: str) -> str:
 
 
 def _fold(word: str) -> str | None:
-    """Strip accents (combining marks, and enclosing ones such as a keycap's), then stem
-    (ASCII) or strip a plural; ``None`` for a function word. The marks that are letters
-    of their script (a Devanagari vowel sign: ``कम`` is not ``काम``) stay.
+    """A word that is not ASCII, folded: its accents stripped (combining marks, and
+    enclosing ones such as a keycap's), then :func:`_fold_plain`. The marks that are
+    letters of their script (a Devanagari vowel sign: ``कम`` is not ``काम``) stay.
+
+    A word of at most :data:`_FOLD_WORD_MAX` characters is folded once and cached
+    (:data:`_fold_cache`): decomposing it, testing it mark by mark and stripping its
+    plural cost about 12 µs a word, and one character can be four words under NFKC
+    (U+FDFA), so a message of 200,000 of them took 2.5-4.3 s of CPU in every add and
+    query holding it (about half of that now; ``python bench/tokenizer.py``).
+    """
+    if word in _fold_cache:
+        return _fold_cache[word]
+    folded = _fold_plain(_drop_marks(word))
+    if len(word) <= _FOLD_WORD_MAX and len(_fold_cache) < _FOLD_CACHE_MAX:
+        _fold_cache[word] = folded
+    return folded
+
+
+def _drop_marks(word: str) -> str:
+    """``word`` without its combining and enclosing marks (accents, a keycap's)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word)
+                   if not unicodedata.combining(c) and unicodedata.category(c) != "Me")
+
+
+def _fold_plain(word: str) -> str | None:
+    """A word without marks, folded: ``None`` for a function word, else its Snowball
+    stem (ASCII letters) or, for other words, its plural-stripped form.
 
     Function words are looked up on the word and on its plural-stripped form, not
     on the stem: ``owned`` stems to ``own`` and ``willing`` to ``will``, and both stay.
     """
-    if not word.isascii():
-        word = "".join(c for c in unicodedata.normalize("NFKD", word)
-                       if not unicodedata.combining(c) and unicodedata.category(c) != "Me")
     light = _strip_plural(word)
     if word in STOPWORDS or light in STOPWORDS:
         return None
@@ -227,11 +253,14 @@ def tokenize(text: str) -> list[str]:
             out.append(s)
             pending_num = s
             continue
-        if s.isascii() and not s.isalpha():
-            # letters with digits: a code or a model name (g2193, test2, ps5)
-            out.append(s)
-            continue
-        word = _fold(s)
+        if s.isascii():
+            if not s.isalpha():
+                # letters with digits: a code or a model name (g2193, test2, ps5)
+                out.append(s)
+                continue
+            word = _fold_plain(s)
+        else:
+            word = _fold(s)
         if word is None or (len(word) == 1 and not word.isdigit()):
             continue
         out.append(word)
