@@ -1387,3 +1387,71 @@ async def test_a_message_whose_id_is_bytes_is_named_so_it_can_be_removed(
         text = str(caught.value)
         assert "(session id x'6869', bytes): column id " in text, text
         assert "DELETE FROM sessions WHERE id = x'6869'" in text, text
+
+
+_SESSION_DAMAGE = {"metadata": "UPDATE sessions SET metadata = ? WHERE id = 'bad'",
+                   "settings": "UPDATE sessions SET settings = ? WHERE id = 'bad'",
+                   "id-null": "UPDATE sessions SET id = NULL WHERE id = 'bad'",
+                   "id-bytes": "UPDATE sessions SET id = x'6869' WHERE id = 'bad'",
+                   "parent-bytes": "UPDATE sessions SET parent_id = x'6869' WHERE id = 'bad'"}
+
+
+@_per_backend("damage", list(_SESSION_DAMAGE),
+              sqlite_only=("id-null", "id-bytes", "parent-bytes"))
+async def test_the_retention_sweep_goes_past_a_session_row_it_cannot_read(
+        place: Place, damage: str, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session row chatmem cannot read as a session (SQLite's id NULL or a BLOB, a
+    text column holding bytes: a hand edit) made Memory.sweep_retention, so the
+    background sweep, and forget by resource raise its DamagedRow for every session:
+    nothing expired was erased anywhere. They now go past it, the sweep keeping what
+    it cannot decide of (a session whose chain it cannot walk), with a warning naming
+    the row and its repair; the other sessions are swept, a page at a time as before.
+    A session whose metadata or settings are damaged is swept as ever (read without
+    them)."""
+    from chatmem import memory as memory_module
+
+    monkeypatch.setattr(memory_module, "SWEEP_SESSIONS", 1)  # a page past a skipped row
+    owner = {"id": "admin", "role": "owner"}
+    t0 = 1_700_000_000_000
+    now = t0 + 10 * 86_400_000
+    async with await _memory(place) as mem:
+        for sid in ("a", "bad", "z"):
+            await mem.upsert_session({"id": sid, "resource_id": "r"})
+            await mem.add([{"id": f"{sid}-old", "session_id": sid, "content": "old",
+                            "ts": t0},
+                           {"id": f"{sid}-new", "session_id": sid, "content": "new",
+                            "ts": now}])
+            await mem.set_retention(1, actor=owner, session=sid)
+        await mem.flush(timeout=60)
+    json_column = damage in ("metadata", "settings")
+    await _damage(place, _SESSION_DAMAGE[damage],
+                  *((("{bad" if _sqlite(place) else "[1]"),) if json_column else ()))
+    async with await _memory(place) as mem:
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            erased = await mem.sweep_retention(now=now)
+        # the bad session's old message goes when the sweep can read its chain
+        gone = ["a-old", "z-old", *(["bad-old"] if json_column else [])]
+        assert (erased.messages, erased.vectors) == (len(gone), len(gone)), erased
+        left = sorted(m.id or "" for m in (await mem.list(limit=100)).messages)
+        assert left == sorted({f"{s}-{a}" for s in ("a", "bad", "z")
+                               for a in ("old", "new")} - set(gone)), left
+        said = [r.getMessage() for r in caplog.records if "damaged row in table sessions"
+                in r.getMessage() and "retention sweep" in r.getMessage()]
+        assert said, caplog.text
+        if not json_column:
+            named = {"id-null": "(rowid ", "id-bytes": "(session id x'6869', bytes)",
+                     "parent-bytes": '(session id "bad"): column parent_id '}[damage]
+            assert named in said[0] and "DELETE FROM sessions WHERE " in said[0] \
+                if damage != "parent-bytes" else named in said[0], said
+            assert "the retention sweep went past it" in said[0], said
+        # forget of a sound session, and of the damaged one by its id, work
+        assert (await mem.forget(session="a")).messages == 1
+        assert (await mem.forget(session="bad")).messages == len(
+            [i for i in left if i.startswith("bad-")])
+        if damage == "parent-bytes":  # forget by resource cannot tell where it belongs
+            with pytest.raises(errors.DamagedRow, match="column parent_id "):
+                await mem.forget(resource_id="r")
+        else:
+            assert (await mem.forget(resource_id="r")).messages == 1
+            assert [m.id for m in (await mem.list(limit=100)).messages] == []

@@ -161,6 +161,7 @@ from .store.base import (
     one_warning_per_damage,
     read_without,
     replaced_id,
+    said_damage,
     session_snapshot,
     walked_past,
 )
@@ -1782,29 +1783,61 @@ class Memory:
         return await self.retention.effective(
             Situation(situation.session, situation.root, None))
 
-    async def _sessions_with_roots(self, reading: str
+    async def _sessions_with_roots(self, reading: str, *, sweep: bool = False
                                    ) -> AsyncIterator[tuple[Session, Session]]:
         """Every registered session with the root of its parent chain (itself without a
         parent), in id order, read :data:`~chatmem.retention.SWEEP_SESSIONS` at a time
         so that memory does not grow with the store; each ancestor is read once. Its
         callers (``reading``: what for, in the warning) need neither the metadata nor
         the settings: a row whose JSON column is damaged (a hand edit) is read without
-        it, with a warning naming it, rather than stopping them."""
+        it, with a warning naming it, rather than stopping them. A row that is no
+        session (SQLite's id NULL or a BLOB: no message is in it) is gone past, named
+        in a warning; one whose id is text but whose chain or resource cannot be read
+        (a text column holding a BLOB, its own or an ancestor's) is gone past too when
+        ``sweep`` (the retention sweep keeps its messages), else its
+        :class:`DamagedRow` is raised (a forget cannot tell where it belongs)."""
         ancestors: dict[str, Session] = {}
         after: str | None = None
         damaged: builtins.list[DamagedRow] = []
-        while sessions := await self.store.sessions_after(after, SWEEP_SESSIONS,
-                                                          damaged=damaged):
+        who = "the retention sweep" if sweep else "forget by resource"
+
+        def went_past(bad: DamagedRow, of: str = "") -> None:
+            if bad.table == "sessions" and bad.column in ("metadata", "settings"):
+                read_without(bad, reading)
+            elif bad.table == "sessions" and bad.column == "id":
+                said_damage(bad, f"{bad.damage}; {who} went past it (no message is in "
+                                 f"a session without a text id); {bad.repair}")
+            elif sweep:
+                said_damage(bad, f"{bad.damage}; {who} went past it{of}, keeping its "
+                                 f"messages (which retention applies to them cannot be "
+                                 f"told); {bad.repair}")
+            else:
+                raise bad
+
+        def logged() -> None:
+            for bad in damaged:
+                went_past(bad)
+            damaged.clear()
+
+        while True:
+            sessions = await self.store.sessions_after(after, SWEEP_SESSIONS,
+                                                       damaged=damaged)
+            logged()
+            if not sessions:
+                return
             after = sessions[-1].id
             for s in sessions:
+                root = s
                 if s.parent_id:
-                    yield s, (await load_parent_chain(self.store, s, cache=ancestors,
-                                                      damaged=damaged)).root
-                else:
-                    yield s, s
-                for exc in damaged:
-                    read_without(exc, reading)
-                damaged.clear()
+                    try:
+                        root = (await load_parent_chain(self.store, s, cache=ancestors,
+                                                        damaged=damaged)).root
+                    except DamagedRow as exc:  # an ancestor's row
+                        went_past(exc, f" and session {describe(s.id)} below it")
+                        continue
+                    finally:
+                        logged()
+                yield s, root
             if len(sessions) < SWEEP_SESSIONS:
                 return
 
@@ -1825,7 +1858,8 @@ class Memory:
         # per session (50,000 one-message sessions: half an hour); sessions read a page
         # at a time, so memory does not grow with the store
         due: builtins.list[str] = []
-        async for s, root in self._sessions_with_roots("for the retention sweep"):
+        async for s, root in self._sessions_with_roots("for the retention sweep",
+                                                  sweep=True):
             eff = await self.retention.effective(Situation(s, root, None))
             cutoff = at - eff.days * DAY_MS
             if eff.days <= 0 or cutoff <= 0:

@@ -238,9 +238,15 @@ def read_without(bad: DamagedRow, doing: str = "", *, why: str = "",
     :data:`DAMAGE_WINDOW_S` has passed (that line says how many times it was read so in
     between); at DEBUG in between, and within one :func:`one_warning_per_damage` block
     after its first line."""
-    text = (f"{bad.damage}; read without it{f', {doing}' if doing else ''}"
-            f"{f' ({why})' if why else ''}{f'; {bad.repair}' if repair else ''}")
-    key = (bad.where, bad.namespace, bad.table, bad.row, bad.column)
+    said_damage(bad, f"{bad.damage}; read without it{f', {doing}' if doing else ''}"
+                f"{f' ({why})' if why else ''}{f'; {bad.repair}' if repair else ''}")
+
+
+def said_damage(bad: DamagedRow, text: str) -> None:
+    """Log ``text``, which says what a caller did past ``bad`` (a row or column chatmem
+    cannot read), as :func:`read_without` logs: WARNING once a window per store, row and
+    column, DEBUG in between."""
+    key = (bad.where, bad.namespace, bad.table, bad.row, bad.rowid, bad.column)
     warned = _WARNED_IN_CALL.get()
     if warned is not None and key in warned:
         log.debug("%s (logged already in this call)", text)

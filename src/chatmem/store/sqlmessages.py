@@ -180,8 +180,7 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
             return {}
 
     if r[0] is None:  # SQLite's TEXT PRIMARY KEY takes NULL: the store names its rowid
-        raise DamagedRow("sessions", "", "id", "is NULL, not a session id", where=where,
-                         namespace=namespace)
+        raise null_session_id(where, namespace)
     if not set(map(type, r[:7])) <= _TEXT_OR_NULL:  # a few sessions a call: one pass in C
         name, value = next((n, v) for n, v in zip(_SESSION_TEXT, r)
                            if v is not None and type(v) is not str)
@@ -190,6 +189,14 @@ def row_to_session(d: Dialect, row: Sequence[Any], damaged: list[DamagedRow] | N
     return Session(id=r[0], parent_id=r[1], resource_id=r[2], origin_platform=r[3],
                    chat_type=r[4], group_id=r[5], group_name=r[6],
                    metadata=column("metadata", r[7]), settings=column("settings", r[8]))
+
+
+def null_session_id(where: str = "", namespace: str = "", rowid: int | None = None
+                    ) -> DamagedRow:
+    """A session row whose id is NULL (SQLite's TEXT PRIMARY KEY takes it: a hand edit),
+    named by its ``rowid`` when the store knows it."""
+    return DamagedRow("sessions", "", "id", "is NULL, not a session id", where=where,
+                      namespace=namespace, rowid=rowid)
 
 
 #: The text columns of :data:`SESSION_COLUMNS` (before metadata and settings): NULL or
@@ -545,12 +552,17 @@ def all_sessions_query(d: Dialect) -> Statement:
     return f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id", []
 
 
-def sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement:
+def sessions_after_query(d: Dialect, after: str | bytes | None, limit: int, *,
+                         nulls: bool = True) -> Statement:
     """At most ``limit`` sessions by id (byte-wise: SQLite's binary collation, the
     ``COLLATE "C"`` of PostgreSQL's column), those after ``after``: the primary key's
-    order, so a page reads ``limit`` rows, not the table."""
+    order, so a page reads ``limit`` rows, not the table. ``after`` bytes: past a
+    SQLite id holding a BLOB (a hand edit; BLOBs sort after text). ``nulls``: with the
+    rows whose id is NULL (SQLite's, a hand edit; they sort first)."""
     if after is None:
-        return d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id LIMIT ?"), [limit]
+        return (d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions "
+                      f"{'' if nulls else 'WHERE id IS NOT NULL '}ORDER BY id LIMIT ?"),
+                [limit])
     return (d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id > ? ORDER BY id LIMIT ?"),
             [after, limit])
 

@@ -1297,10 +1297,39 @@ class SqliteStore:
     @_on_store_thread
     def sessions_after(self, after: str | None, limit: int, *,
                        damaged: list[DamagedRow] | None = None) -> list[Session]:
+        if damaged is not None:
+            return self._readable_sessions_after(after, limit, damaged)
         with self._naming_rowid():
             return sm.sessions_result(
-                SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), damaged,
+                SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), None,
                 self._where)
+
+    def _readable_sessions_after(self, after: str | None, limit: int,
+                                 damaged: list[DamagedRow]) -> list[Session]:
+        """:meth:`sessions_after` for a caller that goes past what it cannot read: a
+        JSON column read as ``{}``, and a row that is no session it can read (its id
+        NULL or a BLOB, a text column holding a BLOB: a hand edit) left out, each
+        added to ``damaged``. The page reads on past a row left out, so it holds
+        ``limit`` sessions unless the table ends (a caller stops at a short page);
+        the rows whose id is NULL sort first and are named with the first page."""
+        if after is None:
+            damaged += [sm.null_session_id(self._where, rowid=int(r[0])) for r in
+                        self.conn.execute("SELECT rowid FROM sessions WHERE id IS NULL "
+                                          "ORDER BY rowid")]
+        out: list[Session] = []
+        cursor: str | bytes | None = after
+        while len(out) < limit:
+            asked = limit - len(out)
+            rows = self._rows(sm.sessions_after_query(SQLITE, cursor, asked, nulls=False))
+            for row in rows:
+                try:
+                    out.append(sm.row_to_session(SQLITE, row, damaged, self._where))
+                except DamagedRow as exc:
+                    damaged.append(exc)
+            if len(rows) < asked:
+                break
+            cursor = rows[-1][0]
+        return out
 
     @contextlib.contextmanager
     def _naming_rowid(self) -> Iterator[None]:
