@@ -1455,3 +1455,53 @@ async def test_the_retention_sweep_goes_past_a_session_row_it_cannot_read(
         else:
             assert (await mem.forget(resource_id="r")).messages == 1
             assert [m.id for m in (await mem.list(limit=100)).messages] == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_reindex_erases_the_entries_of_a_message_deleted_by_hand(
+        tmp_path: Path, backend: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A message whose id holds bytes is named with the sqlite3 command that removes it
+    (DELETE FROM messages WHERE id = x'…'); run, it left the message's vector row (and
+    its full-text row, its words) under the message's old id, which nothing removed:
+    stats counted the vector (vectors_by_model 2 for 1 message) and reindex kept it. The
+    error now says that chatmem reindex erases them after such a delete, and it does
+    (any message deleted by hand: on PostgreSQL, a DELETE by its id)."""
+    async with PLACES[backend](tmp_path) as place:
+        ids = await _seed(place)
+        if backend == "sqlite":
+            await _damage(place, "UPDATE messages SET id = x'6869' WHERE id = ?", ids[0])
+            async with await _memory(place) as mem:
+                with pytest.raises(errors.DamagedRow) as caught:
+                    await mem.list(session="s1")
+            text = str(caught.value)
+            assert "DELETE FROM messages WHERE id = x'6869'" in text, text
+            assert "its vector and full-text rows stay until chatmem reindex" in text, text
+            await _damage(place, "DELETE FROM messages WHERE id = x'6869'")
+        else:
+            await _damage(place, "DELETE FROM messages WHERE id = ?", ids[0])
+        async with await _memory(place) as mem:
+            assert (await mem.stats())["vectors_by_model"] == {"test:hash": 2}
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                out = await mem.reindex()
+            assert out["reembedded"] == 0, out
+            assert (f"reindex: erased the vectors and full-text rows of 1 message(s) no "
+                    f'longer stored (deleted outside chatmem): "{ids[0]}"') in caplog.text
+            assert (await mem.stats())["vectors_by_model"] == {"test:hash": 1}
+            assert await mem.store.lexical_query("lighthouse trip sunday", 5) == []
+            exported = await _export(mem, vectors=True)
+            assert exported.count('"type": "vector"') == 1 and ids[0] not in exported
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger="chatmem"):
+                await mem.reindex()  # nothing left of it
+            assert "deleted outside chatmem" not in caplog.text
+        if backend == "sqlite":
+            db = Path(place.url[len("sqlite:///"):])
+            assert _hand_edit(db, "SELECT 1", "SELECT count(*) FROM vectors") == 1
+            assert _hand_edit(db, "SELECT 1", "SELECT count(*) FROM lexical") == 1
+            # an erase by the old id takes them too, counting the full-text row (its
+            # terms merged out of the index's segments, as for any erase)
+            _hand_edit(db, "DELETE FROM messages", "SELECT count(*) FROM messages")
+            async with await _memory(place) as mem:
+                erased = await mem.erase([ids[1]])
+            assert (erased.messages, erased.vectors, erased.lexical) == (0, 1, 1), erased
+            assert _hand_edit(db, "SELECT 1", "SELECT count(*) FROM lexical") == 0

@@ -157,6 +157,9 @@ _REPAIR_BY_HAND = ("chatmem cannot make up what was there: {erase}set that colum
 _REPAIR_BY_KEY = ("no chatmem call can reach a row without a text id: remove it with "
                   "{tool} (DELETE FROM {table} WHERE {key}), or give it an id (UPDATE "
                   "{table} SET id = '…' WHERE {key})")
+#: A message row deleted by hand leaves the rows derived from it, under its old id.
+_AFTER_HAND_DELETE = ("; removed so, its vector and full-text rows stay until chatmem "
+                      "reindex (Memory.reindex()) erases them")
 #: A damaged message can be erased as any other: an erase goes by its id.
 _ERASE_MESSAGE = "erase the message (chatmem delete {row}; Memory.delete), "
 #: A session's JSON column is replaced by a new value: upsert_session replaces every
@@ -210,7 +213,8 @@ class DamagedRow(StoreError):
         tool = "psql" if self.where.startswith("postgres") else "sqlite3"
         if self.rowid is not None or self.blob is not None:
             key = f"rowid = {self.rowid}" if self.rowid is not None else f"id = {self.row}"
-            return _REPAIR_BY_KEY.format(tool=tool, table=self.table, key=key)
+            return _REPAIR_BY_KEY.format(tool=tool, table=self.table, key=key) + (
+                _AFTER_HAND_DELETE if self.table == "messages" else "")
         erase = _ERASE_MESSAGE.format(row=shlex.quote(self.row)) if self.table == "messages" else ""
         option = _SESSION_OPTIONS.get(self.column or "") if self.table == "sessions" \
             else None

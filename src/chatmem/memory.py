@@ -1262,11 +1262,15 @@ class Memory:
                         snap.origin_platform, snap.resource_id, dict(snap.metadata)):
                     drift.add(e.session_id)
         resized.update(damaged)
+        # the entries' message ids that no stored message has: its row was deleted
+        # outside chatmem (by hand), which left its vector and full-text rows
+        unmatched = have | stale | resized
         counts = {"stale": 0, "failed": 0, "cleared": 0, "missing": 0, "pending": 0}
         todo: list[str] = []
         cursor = 0
         while rows := await self.store.scan_messages(cursor, 1000):
             for _, msg, state in rows:
+                unmatched.discard(msg.id or "")
                 if not msg.indexable or msg.id is None:
                     continue
                 if msg.id in have:
@@ -1286,6 +1290,8 @@ class Memory:
                 counts[kind] += 1
                 todo.append(msg.id)
             cursor = rows[-1][0]
+        if unmatched:
+            await self._erase_unmatched(sorted(unmatched))
         refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
         # every one is pending before any is embedded: a run that stops part way (killed,
         # a progress callback raising) is finished by the indexer, here or at the next open
@@ -1319,6 +1325,17 @@ class Memory:
         done = sum(1 for state in left.values() if state == IndexState.INDEXED)
         return {"model": current, **counts, "reembedded": done,
                 "sessions_refreshed": refreshed}
+
+    async def _erase_unmatched(self, ids: list[str]) -> None:
+        """Erase the vectors and full-text rows of these message ids, whose message no
+        longer is in the store (deleted outside chatmem: a hand edit), logged: derived
+        from a message that is gone, they held its words and were counted as vectors."""
+        for start in range(0, len(ids), ERASE_CHUNK):
+            await self.storage.erase(ids[start:start + ERASE_CHUNK])
+        log.warning("reindex: erased the vectors and full-text rows of %d message(s) no "
+                    "longer stored (deleted outside chatmem): %s", len(ids),
+                    ", ".join(json.dumps(i) for i in ids[:10])
+                    + (f" and {len(ids) - 10} more" if len(ids) > 10 else ""))
 
     async def _index_waiting(self, ids: list[str]) -> None:
         """Queue those of these messages still pending and wait until each has had its

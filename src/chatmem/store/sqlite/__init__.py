@@ -1030,7 +1030,10 @@ class SqliteStore:
         try:
             with self._tx():
                 for chunk in SQLITE.id_chunks(ids):
-                    rowids = lexical.sqlite_rowids(conn, message_ids=chunk)
+                    # and the rows of entries whose message row is gone (deleted by
+                    # hand): their full-text row is at their own rowid
+                    rowids = [*lexical.sqlite_rowids(conn, message_ids=chunk),
+                              *self._unmatched_rowids(chunk)]
                     lex += self._lex_drop(rowids)  # indexed and pending full text
                     vectors += self._drop_vectors_sync(*SQLITE.in_list("message_id", chunk))
                     n += conn.execute(*sm.delete_messages_query(SQLITE, chunk)).rowcount
@@ -1046,6 +1049,17 @@ class SqliteStore:
         # drop it and its file; it is rebuilt from the live vectors (exact meanwhile)
         ann = self.ann.purge_dead() if vectors else 0
         return Erased(messages=n, vectors=vectors, lexical=lex, ann=ann)
+
+    def _unmatched_rowids(self, ids: Sequence[str]) -> list[int]:
+        """The rowids of the entries (vectors, full-text entries) of these message ids
+        that no message row holds: its message was deleted outside chatmem (a hand
+        edit), and an erase by the entry's id reaches them."""
+        marks = ", ".join("?" * len(ids))
+        gone = "NOT EXISTS (SELECT 1 FROM messages m WHERE m.rowid = e.mrowid)"
+        return [r[0] for r in self.conn.execute(
+            f"SELECT mrowid FROM vectors e WHERE message_id IN ({marks}) AND {gone} UNION "
+            f"SELECT mrowid FROM lexical_entries e WHERE message_id IN ({marks}) AND {gone}",
+            [*ids, *ids])]
 
     def _merge_lexical_sync(self, conn: sqlite3.Connection) -> None:
         """Merge the full-text segments after an erase (in its transaction): FTS5's
