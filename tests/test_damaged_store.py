@@ -45,7 +45,8 @@ TEXTS = ["the lighthouse trip is on sunday", "bring a raincoat for the ferry"]
 
 
 async def _memory(place: Place) -> Memory:
-    return await Memory.open(place.url, embedder=chatmem.testing.embedder())
+    return await Memory.open(place.url, vector=place.vector,
+                             embedder=chatmem.testing.embedder())
 
 
 async def _seed(place: Place) -> list[str]:
@@ -80,15 +81,16 @@ async def place(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         yield where
 
 
-def _per_backend(name: str, values: list[str], *, sqlite_only: tuple[str, ...] = ()
-                 ) -> pytest.MarkDecorator:
-    """Parametrize ``place`` (the backend) and ``name`` with ``values``; a value
-    PostgreSQL's column types cannot hold (``sqlite_only``) is absent on PostgreSQL,
-    not a skip there, so a skip in CI's count is a backend that did not run."""
+def _per_backend(name: str, values: list[str], *, sqlite_only: tuple[str, ...] = (),
+                 backends: tuple[str, ...] = ("sqlite", "postgres")) -> pytest.MarkDecorator:
+    """Parametrize ``place`` (the backend, of ``backends``: ``qdrant`` is SQLite's
+    messages beside a Qdrant index) and ``name`` with ``values``; a value PostgreSQL's
+    column types cannot hold (``sqlite_only``) is absent on PostgreSQL, not a skip
+    there, so a skip in CI's count is a backend that did not run."""
     return pytest.mark.parametrize(
         ("place", name), [pytest.param(backend, value, id=f"{backend}-{value}")
-                          for backend in ("sqlite", "postgres") for value in values
-                          if backend == "sqlite" or value not in sqlite_only],
+                          for backend in backends for value in values
+                          if backend != "postgres" or value not in sqlite_only],
         indirect=["place"])
 
 
@@ -1098,7 +1100,8 @@ async def test_a_damaged_full_text_row_is_read_from_its_message(
                       ) == value  # nothing written
 
 
-@_per_backend("state", ["9", "x"], sqlite_only=("x",))
+@_per_backend("state", ["9", "x"], sqlite_only=("x",),
+              backends=("sqlite", "postgres", "qdrant"))
 async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased(
         place: Place, state: str, caplog: pytest.LogCaptureFixture) -> None:
     """An index_state chatmem never writes (9; SQLite's text) made stats, an export,
@@ -1129,7 +1132,12 @@ async def test_a_message_whose_index_state_is_unknown_is_named_and_can_be_erased
     if not _sqlite(place):  # PostgreSQL's full-text totals count the vector row deleted
         return
     # one without a vector: neither counts one
-    await _damage(place, "DELETE FROM vectors WHERE message_id = ?", ids[1])
+    if place.vector is None:
+        await _damage(place, "DELETE FROM vectors WHERE message_id = ?", ids[1])
+    else:  # its point gone from the separate index
+        async with await _memory(place) as mem:
+            assert mem.storage.index is not None
+            assert await mem.storage.index.delete_vectors([ids[1]]) == 1
     await _damage(place, "UPDATE messages SET index_state = 9 WHERE id = ?", ids[1])
     async with await _memory(place) as mem:
         would = await mem.erase([ids[1]], dry_run=True)
