@@ -39,6 +39,7 @@ import chatmem.testing
 from chatmem import Memory, Message, SyncMemory
 from chatmem.errors import EventLoopMisuse, InvalidInput, StoreClosed, StoreError
 from chatmem.extras import install_hint
+from chatmem.integrations import langgraph as langgraph_store
 from chatmem.integrations.langgraph import ChatmemStore, message_id, session_id
 from chatmem.store.base import REPLACING_NAMESPACE
 from chatmem.testing import hash_vector
@@ -971,13 +972,13 @@ async def test_a_batch_from_another_loop_cancelled_as_its_sync_memory_closes(
         assert holder.cancelled()
 
 
-async def test_a_batch_from_another_loop_cancelled_once_its_memory_loop_stopped(
-        tmp_path: Path) -> None:
-    """abatch awaited on another loop than its Memory's, that loop stopped by its owner
-    (not closed) during the batch, then the caller cancelled: the caller asked the
-    stopped loop to stop the batch and waited for the batch's end, which nothing would
-    run, for ever, swallowing every further cancellation (a graph run that Ctrl-C could
-    not end). Nothing runs the memory's loop: the cancellation is raised at once."""
+@contextlib.asynccontextmanager
+async def _batch_held_on_a_stopped_loop(tmp_path: Path) -> AsyncIterator[
+        tuple[asyncio.Future[Any], list[bool]]]:
+    """A Memory on a SQLite file whose loop a thread runs, a batch held on that loop
+    (:func:`_batch_held`), and the loop then stopped by its owner (not closed). Yields
+    the batch and a list the test appends to once the batch was told to stop: on exit
+    the loop runs again and :func:`_settled` checks that its write was undone."""
     import threading
 
     loop = asyncio.new_event_loop()
@@ -991,23 +992,57 @@ async def test_a_batch_from_another_loop_cancelled_once_its_memory_loop_stopped(
         return mem, ChatmemStore(mem, index={"fields": ["text"]})
 
     mem, store = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(opened(), loop))
-    holder, cancelled = None, False
+    holder, stopped = None, []
     try:
         batch, holder = await _batch_held(store, mem, loop, release)
         loop.call_soon_threadsafe(loop.stop)
         await asyncio.to_thread(runner.join)
+        yield batch, stopped
+    finally:
+        release.set()
+        # the batch, told to stop, undoes its write once the memory's loop runs again
+        await asyncio.to_thread(loop.run_until_complete,
+                                _settled(store, mem, holder, bool(stopped)))
+        loop.close()
+
+
+async def test_a_batch_from_another_loop_cancelled_once_its_memory_loop_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """abatch awaited on another loop than its Memory's, that loop stopped by its owner
+    (not closed) during the batch, then the caller cancelled: the caller asked the
+    stopped loop to stop the batch and waited for the batch's end, which nothing would
+    run, for ever, swallowing every further cancellation (a graph run that Ctrl-C could
+    not end). Nothing runs the memory's loop: the cancellation is raised at once. (The
+    call's own look at the loop, which ends it uncancelled, is put off here, so that
+    the cancellation is what ends it.)"""
+    monkeypatch.setattr(langgraph_store, "LOOP_CHECK_S", 3600.0)
+    async with _batch_held_on_a_stopped_loop(tmp_path) as (batch, stopped):
         batch.cancel()
         done, _ = await asyncio.wait({batch}, timeout=20)
         assert done, "the cancelled batch waited for ever on a stopped loop"
         with pytest.raises(asyncio.CancelledError):
             await batch
-        cancelled = True
-    finally:
-        release.set()
-        # the batch, told to stop, undoes its write once the memory's loop runs again
-        await asyncio.to_thread(loop.run_until_complete,
-                                _settled(store, mem, holder, cancelled))
-        loop.close()
+        stopped.append(True)
+
+
+async def test_a_batch_from_another_loop_whose_memory_loop_stops_is_refused(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than its Memory's, that loop stopped by its owner
+    (not closed) during the batch, the caller not cancelled: it waited for ever for an
+    end that nothing would run (a blocking call is refused then). It now ends with
+    EventLoopMisuse, as a blocking call does, and the batch, told to stop, undoes its
+    write once the memory's loop runs again."""
+    async with _batch_held_on_a_stopped_loop(tmp_path) as (batch, stopped):
+        done, _ = await asyncio.wait({batch}, timeout=60)
+        assert done, "the batch waited for ever on a stopped loop"
+        with pytest.raises(EventLoopMisuse) as caught:
+            await batch
+        assert str(caught.value) == (
+            "ChatmemStore: the event loop that owns the memory stopped before the call "
+            "ended: the call is cancelled (a batch undoes its writes if that loop runs "
+            "again); keep the loop running until the store's calls return, or use a "
+            "chatmem SyncMemory, whose loop chatmem runs")
+        stopped.append(True)
 
 
 async def _settled(store: ChatmemStore, mem: Memory, holder: Any, stopped: bool) -> None:
@@ -1337,11 +1372,11 @@ def test_a_call_the_memory_loops_owner_cancels_is_refused_in_chatmems_words(
     assert not caller.is_alive(), "the call never ended"
     assert type(outcome[0]) is EventLoopMisuse, outcome
     said = str(outcome[0])
-    # a blocking call looks at the loop twice a second: a look between asyncio.run's end
-    # of its main task and its cancelling of the others finds the loop running nothing,
-    # as a stopped one, and the call is refused as such (its batch cancelled, undone)
-    if not (api == "blocking" and said.startswith(
-            "ChatmemStore: the event loop that owns the memory stopped before the call")):
+    # a call looks at the loop twice a second: a look between asyncio.run's end of its
+    # main task and its cancelling of the others finds the loop running nothing, as a
+    # stopped one, and the call is refused as such (its batch cancelled, undone)
+    if not said.startswith(
+            "ChatmemStore: the event loop that owns the memory stopped before the call"):
         assert said == (
             "ChatmemStore: the event loop that owns the memory cancelled the call before "
             "it ended (its owner cancelled the loop's tasks, as asyncio.run does as it "

@@ -66,8 +66,9 @@ loop that owns the memory (the SyncMemory's private loop, or the loop the Memory
 was first used on), so ``graph.invoke`` (sync, nodes in worker threads) and
 ``graph.ainvoke`` both work. A blocking call (``store.put``) made on that very
 loop's thread would deadlock, so it raises instead: await ``store.aput`` there. That
-refusal, and a blocking call on a ``Memory`` whose loop no other thread runs (or
-stops running while the call waits: the call is cancelled), is
+refusal, a blocking call on a ``Memory`` whose loop no other thread runs, and a call
+(blocking, or awaited on another loop) whose memory's loop stops running while it
+waits (the call is cancelled), is
 :class:`~chatmem.errors.EventLoopMisuse` (an ``InvalidInput``, also ``RuntimeError``),
 as is a call (blocking, or awaited on another loop) that the loop's owner cancels
 (``asyncio.run`` ending cancels every task it leaves; its writes are undone).
@@ -519,6 +520,11 @@ def _cut_search(op: SearchOp, exact: bool, found: int) -> InvalidInput:
         f"$lte on text and numbers), {listing}")
 
 
+#: How often (seconds) a call over a Memory (blocking, or awaited on another loop) looks
+#: whether that memory's loop still runs: asyncio says to nobody when a loop stops.
+LOOP_CHECK_S = 0.5
+
+
 async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop,
                    running: asyncio.AbstractEventLoop,
                    submit: Callable[[Coroutine[Any, Any, None]],
@@ -536,16 +542,22 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     never cancelled, got that CancelledError; a Memory's, by that loop's owner
     (``asyncio.run`` ending cancels every task left), raises :func:`_cancelled_on_loop`
     alike, also when the task that was to start ``work`` was cancelled before it ran
-    (the caller waited for ever). The caller cancelled once nothing runs
+    (the caller waited for ever). Once nothing runs ``loop`` (its owner stopped or
+    closed it) before the task ended, looked at every :data:`LOOP_CHECK_S` as a blocking
+    call looks (:func:`_result`), the task is told to stop (it does, and a batch undoes
+    its writes, if the loop runs again) and :func:`_loop_stopped` raised: the caller
+    waited for ever, until it was cancelled itself. The caller cancelled once nothing runs
     ``loop`` (closed: the SyncMemory closed, which waited for the task to end, before
     the end reached the caller; or stopped by its owner) raises its cancellation, not
     "Event loop is closed" nor a wait for ever."""
     ended: asyncio.Future[T] = running.create_future()
     tasks: list[asyncio.Task[T]] = []
     stopped: list[bool] = []
+    delivered: list[bool] = []  # set on the memory's loop: the end is on its way here
 
     def deliver(task: asyncio.Task[T] | None) -> None:  # on the memory's loop, as stop()
         # task None: none was made, begin() cancelled before it ran (asyncio.run ending)
+        delivered.append(True)
         closed: Exception | None = None
         if (task is None or task.cancelled()) and not stopped:  # not by the caller
             if sync is None:
@@ -588,7 +600,15 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
         raise
     handed.add_done_callback(unbegun)
     try:
-        return await asyncio.shield(ended)
+        while not ended.done():
+            await asyncio.wait([ended], timeout=LOOP_CHECK_S)  # never cancels ended
+            # in that order: the end delivered before the loop stopped is not lost
+            if not loop.is_running() and not delivered and not ended.done():
+                ended.add_done_callback(_retrieved)
+                with contextlib.suppress(RuntimeError):  # closed: nothing runs there
+                    loop.call_soon_threadsafe(stop)  # run if the loop runs again
+                raise _loop_stopped()
+        return ended.result()
     except asyncio.CancelledError:
         if ended.done():
             _retrieved(ended)  # the caller's cancellation wins over the call's end
@@ -639,6 +659,16 @@ def _cancelled_on_loop() -> EventLoopMisuse:
         "or use a chatmem SyncMemory, whose loop chatmem runs")
 
 
+def _loop_stopped() -> EventLoopMisuse:
+    """The end of a call over a Memory whose loop nothing runs any more (its owner
+    stopped or closed it) while the call waited: without it, the call waited for ever."""
+    return EventLoopMisuse(
+        "ChatmemStore: the event loop that owns the memory stopped before the call ended: "
+        "the call is cancelled (a batch undoes its writes if that loop runs again); keep "
+        "the loop running until the store's calls return, or use a chatmem SyncMemory, "
+        "whose loop chatmem runs")
+
+
 def _unbound() -> EventLoopMisuse:
     """The refusal of a blocking call over a Memory whose loop is none or closed."""
     return EventLoopMisuse(
@@ -684,10 +714,6 @@ def _submit(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
         raise _LoopClosed from None
 
 
-#: How often (seconds) a blocking call over a Memory looks whether its loop still runs.
-LOOP_CHECK_S = 0.5
-
-
 def _result(future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoop) -> T:
     """The result of ``future`` (submitted to ``loop``), waited for from a blocking call:
     once nothing runs ``loop`` (stopped or closed by its owner) with the work not ended,
@@ -700,11 +726,7 @@ def _result(future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoo
     try:
         while not concurrent.futures.wait([future], timeout=LOOP_CHECK_S).done:
             if not loop.is_running() and not future.done():  # in that order: no end lost
-                raise EventLoopMisuse(
-                    "ChatmemStore: the event loop that owns the memory stopped before the "
-                    "call ended: the call is cancelled (a batch undoes its writes if that "
-                    "loop runs again); keep the loop running until the store's calls "
-                    "return, or use a chatmem SyncMemory for blocking code")
+                raise _loop_stopped()
         if future.cancelled():  # on the loop, by its owner: only the except below cancels
             raise _cancelled_on_loop()
         return future.result()
