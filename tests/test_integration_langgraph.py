@@ -972,6 +972,34 @@ async def test_a_batch_from_another_loop_cancelled_as_its_sync_memory_closes(
         assert holder.cancelled()
 
 
+async def test_a_batch_from_another_loop_cancelled_on_its_sync_memorys_loop_says_so(
+        tmp_path: Path) -> None:
+    """abatch awaited on another loop than its SyncMemory's, its task there cancelled by
+    something else than the caller or close() (a task canceller on the SyncMemory's
+    loop): the caller, never cancelled itself, got that CancelledError, read by asyncio
+    as its own cancellation. It now gets the SyncMemory's EventLoopMisuse, naming the
+    cancellation's message, as the SyncMemory's own calls (and store.batch) do; the
+    batch's write is undone, as for any cancelled batch."""
+    async with _batch_held_on_sync_memory(tmp_path) as (sync, batch, holder):
+        def cancel_the_batch() -> None:  # on the SyncMemory's loop
+            for task in asyncio.all_tasks():
+                if task.get_coro().cr_code is ChatmemStore._abatch.__code__:  # type: ignore[union-attr]
+                    task.cancel("a watchdog")
+
+        sync.loop.call_soon_threadsafe(cancel_the_batch)
+        done, _ = await asyncio.wait({batch}, timeout=60)
+        assert done, "the batch never ended"
+        with pytest.raises(EventLoopMisuse) as caught:
+            await batch
+        assert str(caught.value).startswith(
+            "a SyncMemory call was cancelled on the SyncMemory's event loop (with the "
+            "message 'a watchdog'), neither by close() nor by its caller"), caught.value
+        store = ChatmemStore(sync, index={"fields": ["text"]})
+        item = await store.aget(("a",), "k0")
+        assert item is not None and item.value == {"text": "old zero"}
+        assert not holder.done()
+
+
 @contextlib.asynccontextmanager
 async def _batch_held_on_a_stopped_loop(tmp_path: Path) -> AsyncIterator[
         tuple[asyncio.Future[Any], list[bool]]]:

@@ -16,7 +16,7 @@ import pytest
 
 from chatmem import Memory, Message, SyncMemory
 from chatmem.embedding import Embedder
-from chatmem.errors import ChatmemError, InvalidInput, StoreClosed, StoreError
+from chatmem.errors import ChatmemError, EventLoopMisuse, InvalidInput, StoreClosed, StoreError
 from providers import RecordingProvider
 
 #: Memory's seams for the integrations, which run on the memory's own event loop (its
@@ -75,10 +75,13 @@ class _Held(RecordingProvider):
 
         self.started = threading.Event()
         self.cancelled = threading.Event()
+        #: The tasks the held calls ran in.
+        self.tasks: list[asyncio.Task[Any]] = []
         self.release: asyncio.Event | None = None
 
     async def embed(self, texts: Any, role: Any) -> Any:
         if any("hold" in str(t) for t in texts):
+            self.tasks.append(asyncio.current_task())  # type: ignore[arg-type]
             self.started.set()
             try:
                 await asyncio.sleep(60)
@@ -179,6 +182,84 @@ def test_close_ends_the_calls_other_threads_wait_on(tmp_path: Path) -> None:
     assert not waiter.is_alive(), "the recall waited for ever on a stopped loop"
     assert isinstance(outcome[0], StoreClosed), outcome
     assert provider.cancelled.is_set()
+
+
+@pytest.mark.parametrize("when", ["running", "queued"])
+def test_a_call_cancelled_on_its_loop_by_another_than_close_says_so(
+        tmp_path: Path, when: str) -> None:
+    """A SyncMemory call whose task something on the SyncMemory's loop cancels (a task
+    canceller there: a listener, a coroutine started on mem.loop), neither close() nor
+    its caller: the caller got a raw concurrent.futures.CancelledError, as if it had
+    cancelled the call itself. It now gets EventLoopMisuse naming what happened, with
+    the cancellation's message. ``running``: the call waits in its embedder when its
+    task is cancelled; ``queued``: the task is cancelled before it ever ran (the loop
+    busy while the call is handed to it). The memory goes on working."""
+    import sys
+    import threading
+
+    provider = _Held()
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(provider))
+    outcome: list[BaseException | object] = []
+    handed, busy, free = threading.Event(), threading.Event(), threading.Event()
+    before: set[asyncio.Task[Any]] = set()
+
+    def on_hand_over(frame: Any, event: str, arg: Any) -> None:  # the call's start() returns
+        if event == "return" and frame.f_code is SyncMemory.start.__code__:
+            sys.setprofile(None)
+            handed.set()
+
+    def recall() -> None:
+        sys.setprofile(on_hand_over)  # this thread's
+        try:
+            outcome.append(mem.recall("hold on", session="s"))
+        except BaseException as exc:  # the outcome is the test
+            outcome.append(exc)
+        finally:
+            sys.setprofile(None)
+
+    def holding_the_loop() -> None:  # on the loop: the call's task is made after this
+        before.update(asyncio.all_tasks())
+        busy.set()
+        free.wait(30)
+
+    def cancel_the_call() -> None:  # on the loop: the call's task
+        for task in (provider.tasks if when == "running" else asyncio.all_tasks() - before):
+            task.cancel("a watchdog on the loop")
+
+    with _deadline(60):
+        if when == "queued":
+            mem.loop.call_soon_threadsafe(holding_the_loop)
+            assert busy.wait(10)
+        waiter = threading.Thread(target=recall, daemon=True)
+        waiter.start()
+        assert handed.wait(10)
+        if when == "running":
+            assert provider.started.wait(10)
+        mem.loop.call_soon_threadsafe(cancel_the_call)
+        free.set()
+        waiter.join(20)
+        assert not waiter.is_alive(), "the call never ended"
+        assert type(outcome[0]) is EventLoopMisuse, outcome
+        said = str(outcome[0])
+        assert said.startswith(
+            "a SyncMemory call was cancelled on the SyncMemory's event loop"
+            + (" (with the message 'a watchdog on the loop')" if when == "running" else "")
+            + ", neither by close() nor by its caller: by code running on that loop"), said
+        assert mem.stats()["messages"] == 0  # and the memory still works
+    mem.close()
+
+
+def test_a_call_its_caller_cancels_still_raises_cancelled_error(tmp_path: Path) -> None:
+    """A call cancelled by its caller (the future start() gave) ends with the caller's
+    own concurrent.futures.CancelledError, not a chatmem error."""
+    import concurrent.futures
+
+    with SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider())) as mem:
+        future = mem.start(asyncio.sleep(60))
+        future.cancel()
+        with pytest.raises(concurrent.futures.CancelledError):
+            mem.wait(future)
+        assert mem.stats()["messages"] == 0
 
 
 @contextlib.contextmanager

@@ -48,15 +48,15 @@ async def run_to_end(work: Awaitable[T]) -> T:
     is raised instead (the caller learns the work was not done); ``work`` itself
     cancelled (a future of another loop's task, cancelled there) raises at once."""
     task = asyncio.ensure_future(work)
-    cancelled = False
+    cancelled: asyncio.CancelledError | None = None
     while not task.done():
         try:
             await asyncio.shield(task)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as exc:
             if task.cancelled():
                 raise
-            cancelled = True
+            cancelled = cancelled or exc  # the first, with its message (cancel("why"))
     result = task.result()
-    if cancelled:
-        raise asyncio.CancelledError
+    if cancelled is not None:
+        raise cancelled
     return result

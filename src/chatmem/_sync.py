@@ -12,7 +12,10 @@ of waiting for ever: after :meth:`BlockingWrapper.close` (a call still
 running in another thread when it closes ends with the same error), from the
 wrapper's own loop thread (a callback such as ``reindex(progress=…)`` calling back
 in), or in a process forked after the wrapper was made (the loop's thread does not
-survive a fork).
+survive a fork). A call whose task something on the loop cancels, neither
+:meth:`~BlockingWrapper.close` nor its caller, ends with the subclass's
+:attr:`~BlockingWrapper.cancelled_error` saying so (:meth:`BlockingWrapper._submit`),
+not a bare ``CancelledError`` the caller would read as its own.
 
 A wrapper dropped without :meth:`~BlockingWrapper.close` is closed when it is
 garbage-collected, with a :class:`ResourceWarning` (as an unclosed file is): its
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import logging
 import os
@@ -61,6 +65,9 @@ class BlockingWrapper(Generic[C]):
     #: The error of a call that would wait for ever: from a forked process, or from the
     #: wrapper's own loop thread.
     usage_error: type[Exception] = RuntimeError
+    #: The error of a call cancelled on the wrapper's loop by something else than
+    #: :meth:`close` or its caller (:meth:`cancelled_on_loop`).
+    cancelled_error: type[Exception] = RuntimeError
 
     def __init__(self, factory: Callable[[], Awaitable[C]]) -> None:
         self._loop = asyncio.new_event_loop()
@@ -139,10 +146,54 @@ class BlockingWrapper(Generic[C]):
 
     def _submit(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
                 ) -> concurrent.futures.Future[T]:
-        async def _await() -> T:
-            return await coro
+        """``coro`` run as a task of the wrapper's loop: its future, which the caller may
+        cancel (the task is then cancelled), as ``asyncio.run_coroutine_threadsafe``
+        gives one. The task cancelled on the loop by something else than the caller or
+        :meth:`close` (a task canceller there, before or after it began, or a
+        ``CancelledError`` raised in it) ends the future with :meth:`cancelled_on_loop`,
+        where it raised the caller a ``CancelledError`` as if it had cancelled it."""
+        loop, wrapper = self._loop, weakref.ref(self)  # no reference to the wrapper held
+        handed: concurrent.futures.Future[T] = concurrent.futures.Future()
+        said: list[str | None] = []  # once it began: the message it was cancelled with
 
-        return asyncio.run_coroutine_threadsafe(_await(), self._loop)
+        async def _await() -> T:
+            said.append(None)
+            try:
+                return await coro
+            except asyncio.CancelledError as exc:
+                said[0] = cancel_message(exc)
+                raise
+
+        def ended(task: asyncio.Task[T]) -> None:  # on the loop
+            if task.cancelled():
+                if not said and isinstance(coro, Coroutine):
+                    coro.close()  # never run: no "never awaited" warning
+                owner = wrapper()
+                if handed.cancelled() or owner is None or owner.closed:
+                    handed.cancel()  # by the caller, or by close(): wait() says which
+                    return
+                outcome: BaseException | None = owner.cancelled_on_loop(said[0] if said else None)
+            else:
+                outcome = task.exception()
+            if not handed.set_running_or_notify_cancel():
+                return  # the caller cancelled it meanwhile
+            if outcome is not None:
+                handed.set_exception(outcome)
+            else:
+                handed.set_result(task.result())
+
+        def begin() -> None:  # on the loop
+            if handed.cancelled():
+                if isinstance(coro, Coroutine):
+                    coro.close()
+                return
+            task = loop.create_task(_await())
+            task.add_done_callback(ended)
+            # after the task is made: a cancel made before runs this callback now
+            handed.add_done_callback(functools.partial(_cancel_task, loop, task))
+
+        loop.call_soon_threadsafe(begin)
+        return handed
 
     def start(self, coro: Coroutine[Any, Any, T] | Awaitable[T]
               ) -> concurrent.futures.Future[T]:
@@ -161,10 +212,26 @@ class BlockingWrapper(Generic[C]):
         """The error of a call that :meth:`close` ended while it ran."""
         return self.closed_error(f"this {type(self).__name__} was closed while the call ran")
 
+    def cancelled_on_loop(self, message: str | None = None) -> Exception:
+        """The error of a call whose task was cancelled on the wrapper's loop, neither by
+        :meth:`close` nor by its caller (``message``: the cancellation's, if any)."""
+        name = type(self).__name__
+        said = f" (with the message {message!r})" if message else ""
+        return self.cancelled_error(
+            f"a {name} call was cancelled on the {name}'s event loop{said}, neither by "
+            "close() nor by its caller: by code running on that loop (a callback or "
+            "listener it runs, or a coroutine started there, cancelling the call's task) "
+            "or, if none cancels tasks there, by chatmem itself (please report it). The "
+            "call did not finish: make it again, and cancel a call from its caller (the "
+            "future start() returned), never on the loop")
+
     def wait(self, future: concurrent.futures.Future[T]) -> T:
         """The result of ``future`` (one :meth:`start` gave), waited for as the wrapper's
         own calls wait: ended by :meth:`close`, :meth:`closed_while_running` is raised;
-        the wait interrupted (``KeyboardInterrupt``), the work is cancelled too."""
+        cancelled on the loop by something else than its caller (a task canceller
+        there), :meth:`cancelled_on_loop`; the wait interrupted (``KeyboardInterrupt``),
+        the work is cancelled too. Cancelled by its caller (``future.cancel()``), it
+        raises ``concurrent.futures.CancelledError``."""
         try:
             return future.result()
         except concurrent.futures.CancelledError:
@@ -315,9 +382,23 @@ async def _tasks_ended(timeout: float) -> None:
         await asyncio.wait(others, timeout=timeout)
 
 
+def _cancel_task(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any],
+                 handed: concurrent.futures.Future[Any]) -> None:
+    """``task`` cancelled on ``loop`` once its caller cancelled ``handed``, its future (in
+    the caller's thread: a no-op once the task ended)."""
+    if handed.cancelled():
+        with contextlib.suppress(RuntimeError):  # the loop closed: the task ended with it
+            loop.call_soon_threadsafe(task.cancel)
+
+
+def cancel_message(exc: BaseException) -> str | None:
+    """The message a cancellation was given (``task.cancel("why")``), else ``None``."""
+    return str(exc.args[0]) if exc.args and exc.args[0] is not None else None
+
+
 async def ready(value: T) -> T:
     """A factory's coroutine for an object built outside the loop."""
     return value
 
 
-__all__ = ["THREAD_NAME", "BlockingWrapper", "blocking", "ready"]
+__all__ = ["THREAD_NAME", "BlockingWrapper", "blocking", "cancel_message", "ready"]

@@ -72,6 +72,7 @@ from .errors import (
     ConfigError,
     ConnectionFailed,
     EmbeddingUnavailable,
+    EventLoopMisuse,
     FilterError,
     InvalidInput,
     NotFound,
@@ -1137,6 +1138,8 @@ class Client(BlockingWrapper[AsyncClient]):
     closed_error = StoreClosed
     #: A call from a forked process, or from the client's own loop thread.
     usage_error = InvalidInput
+    #: A call whose task something on its loop cancelled (not close(), not its caller).
+    cancelled_error = EventLoopMisuse
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  timeout: float = DEFAULT_TIMEOUT,

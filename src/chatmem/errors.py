@@ -10,7 +10,8 @@ from exc``), so callers never need to import a driver to catch a failure::
     ├── InvalidInput           (also ValueError) bad message / argument / payload
     │   ├── ScopeError         a scope that cannot be applied (e.g. no resource id)
     │   └── EventLoopMisuse    (also RuntimeError) a blocking call that would wait for
-    │                          ever on the memory's event loop (LangGraph store)
+    │                          ever on the memory's event loop (LangGraph store), or a
+    │                          call cancelled on that loop by neither close() nor its caller
     ├── PermissionDenied       an actor without the owner role changed settings
     │   └── Unauthorized       (HTTP client) no API key, or an unknown one (401)
     ├── NotFound               (also KeyError) no such message / session
@@ -78,7 +79,12 @@ class EventLoopMisuse(InvalidInput, RuntimeError):
     nothing now (stopped, or never run); also a call that loop's owner cancelled
     (``asyncio.run`` ending cancels every task left). The message names the fix: await
     the async method on that loop, or give a :class:`~chatmem.SyncMemory`. Also the
-    ``RuntimeError`` raised there before, so code catching that still does."""
+    ``RuntimeError`` raised there before, so code catching that still does.
+
+    A blocking wrapper's call (:class:`~chatmem.SyncMemory`, ``SyncEmbedder``, the HTTP
+    ``Client``) whose task something on the wrapper's private loop cancelled, neither
+    ``close()`` nor its caller (a listener or a coroutine there cancelling tasks), is
+    one too, naming the cancellation's message if it had one."""
 
 
 class PermissionDenied(ChatmemError):

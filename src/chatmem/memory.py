@@ -56,6 +56,7 @@ from .errors import (
     ConfigError,
     DamagedRow,
     EmbeddingUnavailable,
+    EventLoopMisuse,
     FilterError,
     InvalidInput,
     NotFound,
@@ -3089,6 +3090,8 @@ class SyncMemory(BlockingWrapper[Memory]):
     closed_error = StoreClosed
     #: A call from a forked process, or from a callback on the memory's own loop thread.
     usage_error = InvalidInput
+    #: A call whose task something on its loop cancelled (not close(), not its caller).
+    cancelled_error = EventLoopMisuse
 
     @staticmethod
     async def _aclose_object(inner: Memory) -> None:

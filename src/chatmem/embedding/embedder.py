@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
-from ..errors import EmbeddingUnavailable, InvalidInput, StoreClosed
+from ..errors import EmbeddingUnavailable, EventLoopMisuse, InvalidInput, StoreClosed
 from ..refusals import checked_number, describe
 from .base import (
     Capabilities,
@@ -473,6 +473,8 @@ class SyncEmbedder(BlockingWrapper[Embedder]):
     #: loop thread): chatmem's errors, not RuntimeError.
     closed_error = StoreClosed
     usage_error = InvalidInput
+    #: A call whose task something on its loop cancelled (not close(), not its caller).
+    cancelled_error = EventLoopMisuse
 
     def __init__(self, embedder: Embedder) -> None:
         super().__init__(lambda: ready(embedder))

@@ -119,6 +119,7 @@ except ImportError as exc:
     ) from exc
 
 from chatmem._aio import run_to_end
+from chatmem._sync import cancel_message
 from chatmem.config import MAX_TOP_K
 from chatmem.errors import ChatmemError, EventLoopMisuse, InvalidInput, StoreError
 from chatmem.memory import Memory, SyncMemory
@@ -539,7 +540,9 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
     ``loop`` without the caller asking, by the close of ``sync`` (the SyncMemory whose
     loop it is: close() cancels the calls still running there), raises the SyncMemory's
     :meth:`~chatmem.SyncMemory.closed_while_running`, as its own calls do: the caller,
-    never cancelled, got that CancelledError; a Memory's, by that loop's owner
+    never cancelled, got that CancelledError; by anything else on that loop (a task
+    canceller there), its :meth:`~chatmem.SyncMemory.cancelled_on_loop`, alike; a
+    Memory's, by that loop's owner
     (``asyncio.run`` ending cancels every task left), raises :func:`_cancelled_on_loop`
     alike, also when the task that was to start ``work`` was cancelled before it ran
     (the caller waited for ever). Once nothing runs ``loop`` (its owner stopped or
@@ -564,6 +567,8 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
                 closed = _cancelled_on_loop()
             elif sync.closed:
                 closed = sync.closed_while_running()
+            else:  # by something else on the SyncMemory's loop (a task canceller there)
+                closed = sync.cancelled_on_loop(_said(task))
 
         def settle() -> None:  # on the caller's
             if closed is not None:
@@ -589,7 +594,9 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
             task.cancel()
 
     def unbegun(handed: concurrent.futures.Future[None]) -> None:
-        if handed.cancelled() and not tasks:  # on the memory's loop, begin() never ran
+        # on the memory's loop, begin() never ran: cancelled (a SyncMemory's, by
+        # something else than close(), ends with its error instead)
+        if not tasks and (handed.cancelled() or handed.exception() is not None):
             work.close()
             deliver(None)
 
@@ -630,6 +637,18 @@ async def _on_loop(work: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.shield(ended)
         raise
+
+
+def _said(task: asyncio.Task[Any] | None) -> str | None:
+    """The message ``task`` (cancelled) was cancelled with, if any: read before anything
+    else reads its outcome (asyncio keeps it for the first reader only)."""
+    if task is None:
+        return None
+    try:
+        task.result()
+    except asyncio.CancelledError as exc:
+        return cancel_message(exc)
+    return None
 
 
 def _retrieved(ended: asyncio.Future[Any]) -> None:
