@@ -19,6 +19,7 @@ from chatmem.errors import ChatmemError, FilterError
 from chatmem.store.filters import (
     MATCH_ALL,
     MAX_DEPTH,
+    MAX_FIELD_KEYS,
     MAX_INT,
     MAX_NODES,
     And,
@@ -278,6 +279,32 @@ def test_node_limit() -> None:
         parse_filter({"$or": [{"a": i} for i in range(MAX_NODES)]})
     with pytest.raises(FilterError, match="too large"):
         parse_filter({f"f{i}": i for i in range(MAX_NODES + 1)})
+
+
+def test_field_key_limit() -> None:
+    """A field name reaches at most MAX_FIELD_KEYS keys deep, given as JSON or as a tree
+    (metadata nests at most 32 levels). Unbounded, PostgreSQL's compiled filter listed
+    the path up to each numeric key, the square of the keys: 4,000 keys were 16,004,001
+    path elements bound as parameters (``bench/filter_paths.py``)."""
+    deepest = ".".join(["0"] * MAX_FIELD_KEYS)
+    assert parse_filter({deepest: 1}) == Compare(deepest, "$eq", 1)
+    _, params = compile_postgres({deepest: 1}, RESOLVE)
+    assert sum(len(p) for p in params if isinstance(p, list)) <= \
+        MAX_FIELD_KEYS * (MAX_FIELD_KEYS + 1)
+    longer = deepest + ".0"
+    for sent in ({longer: 1}, {"$or": [{"a": 1}, {"b": {"$exists": False, "$ne": 2},
+                                                     longer: {"$exists": False}}]}):
+        with pytest.raises(FilterError, match=(
+                r"\[\"0\.0\.0.*: a field name of 65 dot-separated keys; at most 64 "
+                r"\(metadata nests at most 32 levels, so a longer name reaches nothing\)$")):
+            parse_filter(sent)
+    with pytest.raises(FilterError, match=r"^tree\.items\[1\]\[\"0\.0.*: a field name of "
+                                          r"4000 dot-separated keys"):
+        parse_filter(Or((Compare("a", "$eq", 1),
+                         Exists(".".join(["0"] * 4000), present=False))))
+    for compile_ in (compile_sqlite, compile_postgres):
+        with pytest.raises(FilterError, match="a field name of 65 dot-separated keys"):
+            compile_({longer: 1}, RESOLVE)
 
 
 def test_parse_shapes() -> None:

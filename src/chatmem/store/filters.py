@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MATCH_ALL",
     "MAX_DEPTH",
+    "MAX_FIELD_KEYS",
     "MAX_INT",
     "MAX_NODES",
     "And",
@@ -97,6 +98,13 @@ MAX_DEPTH: Final = 32
 MAX_NODES: Final = 1000
 #: Largest integer operand magnitude: 2**53, the end of exactly representable doubles.
 MAX_INT: Final = 2**53
+#: Most dot-separated keys in one field name: twice the deepest metadata
+#: (:data:`chatmem.models.MAX_JSON_DEPTH`, 32 levels), so a longer name reaches nothing
+#: chatmem stores. Unbounded, PostgreSQL's compiled filter guarded each numeric key with
+#: the path up to it, the square of the keys: a name of 4,000 keys ``0.0.…`` (8 KB of an
+#: HTTP body) bound 16 million path elements and took 12-24 s in one query over 100 rows
+#: (``python bench/filter_paths.py``).
+MAX_FIELD_KEYS: Final = 64
 
 _FIELD_RE: Final = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
 _SEGMENT_RE: Final = re.compile(r"[A-Za-z0-9_-]+")
@@ -243,6 +251,7 @@ class _Parser:
                 f"{path}: invalid field name {describe(name)} (expected dot-separated "
                 "segments of ASCII letters, digits, underscores or hyphens)"
             )
+        _check_keys(name, path)
         if not isinstance(value, Mapping):
             if value is not None and not isinstance(value, (str, int, float)):
                 raise FilterError(
@@ -311,6 +320,7 @@ class _Parser:
         if not isinstance(field, str) or not _FIELD_RE.fullmatch(field):
             raise FilterError(f"{path}: invalid field name {describe(field)}")
         sub = _at(path, field)
+        _check_keys(field, sub)
         if isinstance(node, Exists):
             self.condition(field, "$exists", node.present, sub)
         elif isinstance(node, In):
@@ -359,6 +369,16 @@ class _Parser:
         if not math.isfinite(value):
             raise FilterError(f"{path}: {op} expects a finite number, got {describe(value)}")
         return float(value)
+
+
+def _check_keys(name: str, path: str) -> None:
+    """A field name of at most :data:`MAX_FIELD_KEYS` keys."""
+    keys = name.count(".") + 1
+    if keys > MAX_FIELD_KEYS:
+        raise FilterError(
+            f"{path}: a field name of {keys} dot-separated keys; at most {MAX_FIELD_KEYS} "
+            "(metadata nests at most 32 levels, so a longer name reaches nothing)"
+        )
 
 
 def parse_filter(obj: object, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES,
