@@ -103,6 +103,32 @@ def test_a_call_after_close_is_store_closed_as_in_the_async_core(tmp_path: Path)
             mem.stats()
 
 
+def test_a_call_after_close_from_a_new_thread_is_store_closed(tmp_path: Path) -> None:
+    """The loop thread was recognised by its id, which the system gives to the next
+    thread once the loop's has ended: after close(), a call from a new thread (1 of 3
+    here, often each) was refused as "called on the SyncMemory's own event loop thread"
+    (InvalidInput), which it was not, instead of StoreClosed. The thread itself is
+    compared now."""
+    import threading
+
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))
+    mem.close()
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            mem.get_session("s")
+        except BaseException as exc:  # each kept, to be checked below
+            errors.append(exc)
+
+    for _ in range(8):
+        thread = threading.Thread(target=call)
+        thread.start()
+        thread.join()
+    assert len(errors) == 8
+    assert all(isinstance(e, StoreClosed) for e in errors), errors
+
+
 def test_a_callback_calling_back_in_is_refused_instead_of_waiting_for_ever(
         tmp_path: Path) -> None:
     mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))

@@ -119,8 +119,10 @@ class BlockingWrapper(Generic[C]):
     def in_own_thread(self) -> bool:
         """Whether the caller runs on the wrapper's loop thread (a callback the wrapped
         object runs): a blocking call there would wait for itself for ever, and a
-        coroutine of the object can be awaited there directly."""
-        return threading.get_ident() == self._thread.ident
+        coroutine of the object can be awaited there directly. The thread itself is
+        compared, not its id, which the system gives to a later thread once the loop's
+        has ended (after :meth:`close`)."""
+        return threading.current_thread() is self._thread
 
     def _refusal(self) -> Exception | None:
         """Why a call cannot run now (it would fail or wait for ever), else ``None``."""
@@ -342,7 +344,7 @@ def _close_dropped(name: str, pid: int, loop: asyncio.AbstractEventLoop,
         finally:
             await _cancel_other_tasks()
 
-    if threading.get_ident() == thread.ident:  # dropped by a callback on its own loop
+    if threading.current_thread() is thread:  # dropped by a callback on its own loop
         task = loop.create_task(close_and_cancel())
         stopping.set()
         task.add_done_callback(lambda _: loop.stop())
