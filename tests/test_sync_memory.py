@@ -129,6 +129,26 @@ def test_a_call_after_close_from_a_new_thread_is_store_closed(tmp_path: Path) ->
     assert all(isinstance(e, StoreClosed) for e in errors), errors
 
 
+def test_a_loop_stopped_by_code_outside_chatmem_runs_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """``sync.loop`` is public (integrations submit to it): a ``loop.stop()`` sent there
+    by code outside chatmem ended the loop's thread, and every later call, close()
+    too, waited for ever for a loop nobody ran. The thread runs the loop again unless
+    close() stopped it, logging why."""
+    mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))
+    with _deadline(30), caplog.at_level("WARNING", logger="chatmem"):
+        mem.add(Message(session_id="s", content="before the stop"))
+        for _ in range(2):
+            mem.loop.call_soon_threadsafe(mem.loop.stop)
+            assert mem.stats()["messages"] >= 1
+        mem.add(Message(session_id="s", content="after the stop"))
+        assert mem.stats()["messages"] == 2
+        mem.close()
+    assert mem.closed and mem.loop.is_closed()
+    stopped = [r for r in caplog.records if "stopped by code outside chatmem" in r.message]
+    assert len(stopped) == 2, caplog.text  # and none for close()'s own stop
+
+
 def test_a_callback_calling_back_in_is_refused_instead_of_waiting_for_ever(
         tmp_path: Path) -> None:
     mem = SyncMemory.open(str(tmp_path / "s.db"), embedder=Embedder(RecordingProvider()))

@@ -310,14 +310,20 @@ def _serve(loop: asyncio.AbstractEventLoop, stopping: threading.Event) -> None:
     loop as well: the thread ended there, the call and every later one (``close()``
     too) waited for ever for a loop nobody ran. The loop now runs on, and hands the
     exception to the call's waiter, which raises it in its own thread, as if the work
-    had run there."""
+    had run there. Stopped by anything but :func:`_stop` (``wrapper.loop`` is public:
+    code outside chatmem may send it ``loop.stop()``), it runs on too, with a warning:
+    the thread ended there, and every later call waited for ever."""
     while True:
         try:
             loop.run_forever()
         except (KeyboardInterrupt, SystemExit):
             if not stopping.is_set():
                 continue
-        return
+        if stopping.is_set():
+            return
+        log.warning("the event loop of a chatmem blocking wrapper (SyncMemory, "
+                    "SyncEmbedder, Client) was stopped by code outside chatmem; it runs on "
+                    "(close() the wrapper to stop it)")
 
 
 def _stop(loop: asyncio.AbstractEventLoop, thread: threading.Thread,
