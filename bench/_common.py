@@ -90,6 +90,21 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def alternating_ms(before: Callable[[], Any], now: Callable[[], Any], repeat: int
+                   ) -> tuple[float, float]:
+    """Median ms of CPU of ``before`` and of ``now``, run in turn ``repeat`` times each
+    (so that the machine's noise falls on both alike), their answers checked equal."""
+    spent: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        answers = []
+        for run, times in ((before, spent[0]), (now, spent[1])):
+            start = time.process_time()
+            answers.append(run())
+            times.append((time.process_time() - start) * 1000)
+        assert answers[0] == answers[1]
+    return median(spent[0]), median(spent[1])
+
+
 async def median_ms(op: Callable[[], Awaitable[Any]], repeat: int) -> float:
     """Median milliseconds of ``repeat`` awaited calls of ``op``."""
     times = []

@@ -11,17 +11,17 @@ ranking was rendered until one did not fit, and then the hit with one neighbour 
 at a time (:func:`every_prefix_fit`, kept here as the reference, and the oracle of
 ``tests/test_budget_prefixes.py``); now each prefix's length is counted as the hits
 are merged and the neighbours kept are found by halving. The two answers are checked
-equal; median ms of ``--repeat`` runs, alternating.
+equal; median ms of CPU of ``--repeat`` runs, alternating (``_common.alternating_ms``).
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Collection, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from _common import machine, median, print_table, write_json
+from _common import alternating_ms, machine, print_table, write_json
 from chatmem.models import Message, Session
 from chatmem.recall import budget
 from chatmem.recall.budget import fit, nearest_first
@@ -102,23 +102,13 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     for size in (int(s) for s in args.sizes.split(",")):
         for name, ranked, neighbours, max_chars in cases(size):
-            now_out = fit(ranked, neighbours, (), sessions, max_chars=max_chars)
-            assert now_out == every_prefix_fit(ranked, neighbours, (), sessions,
-                                               max_chars=max_chars), name
-            before: list[float] = []
-            now: list[float] = []
-            for _ in range(args.repeat):
-                start = time.perf_counter()
-                every_prefix_fit(ranked, neighbours, (), sessions, max_chars=max_chars)
-                before.append((time.perf_counter() - start) * 1000)
-                start = time.perf_counter()
-                fit(ranked, neighbours, (), sessions, max_chars=max_chars)
-                now.append((time.perf_counter() - start) * 1000)
+            args_of = (ranked, neighbours, (), sessions)
+            was, is_ = alternating_ms(partial(every_prefix_fit, *args_of, max_chars=max_chars),
+                                      partial(fit, *args_of, max_chars=max_chars), args.repeat)
             rows.append({"case": name, "max_chars": max_chars,
-                         "kept_chars": len(now_out[1]),
-                         "before_ms": round(median(before), 1),
-                         "now_ms": round(median(now), 1),
-                         "ratio": round(median(now) / median(before), 4)})
+                         "kept_chars": len(fit(*args_of, max_chars=max_chars)[1]),
+                         "before_ms": round(was, 1), "now_ms": round(is_, 1),
+                         "ratio": round(is_ / was, 4)})
     print_table("budget.fit, median ms (before: every prefix rendered; same process)",
                 ["case", "budget", "kept", "before ms", "now ms", "now / before"],
                 [[r["case"], r["max_chars"], r["kept_chars"], r["before_ms"], r["now_ms"],

@@ -6,10 +6,10 @@ Every add (the full-text entry of each message) and every recall (the query) tok
 its text. For each text, in one process: the tokenizer as it is, with the non-ASCII
 fold cache (``text._fold_cache``, warm after the first run, as in a running store), and
 as it was before, every non-ASCII word decomposed, tested mark by mark and
-plural-stripped wherever it occurs (the same code with the cache's bound set to 0).
-Median ms of ``--repeat`` runs each, before and now alternating; the tokens are checked
-equal. The texts are made
-here (no data file): chat lines of made-up words per script, 200,000 characters each
+plural-stripped wherever it occurs (the same code with an empty cache of bound 0 in
+its place). Median ms of CPU of ``--repeat`` runs each, before and now alternating
+(``_common.alternating_ms``), the tokens checked equal. The texts are made here (no
+data file): chat lines of made-up words per script, 200,000 characters each
 (``MAX_CONTENT_CHARS``, the longest message), and the same length of U+FDFA, one
 character that NFKC expands to four Arabic words (the costliest text found).
 """
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
+from functools import partial
 from typing import Any
 
-from _common import machine, median, print_table, write_json
+from _common import alternating_ms, machine, print_table, write_json
 from chatmem import text
 from chatmem.models import MAX_CONTENT_CHARS
 
@@ -49,24 +49,15 @@ def chat_text(words: list[str], seed: int) -> str:
     return "".join(out)[:MAX_CONTENT_CHARS]
 
 
-def once(sample: str, cache_bound: int) -> float:
-    text._FOLD_CACHE_MAX = cache_bound
-    if cache_bound == 0:
-        text._fold_cache.clear()
-    start = time.perf_counter()
-    text.tokenize(sample)
-    return (time.perf_counter() - start) * 1000
-
-
-def paired(sample: str, repeat: int, bound: int) -> tuple[float, float]:
-    """Median ms before (no fold cache) and now (the cache warm, as in a running store),
-    run alternately so that the machine's noise falls on both alike."""
-    before: list[float] = []
-    now: list[float] = []
-    for _ in range(repeat):
-        before.append(once(sample, 0))
-        now.append(once(sample, bound))
-    return median(before), median(now)
+def without_cache(sample: str) -> list[str]:
+    """``tokenize(sample)`` as before the fold cache: none kept (its bound 0, an empty
+    cache in its place), the running store's cache put back after."""
+    kept, bound = text._fold_cache, text._FOLD_CACHE_MAX
+    text._fold_cache, text._FOLD_CACHE_MAX = {}, 0
+    try:
+        return text.tokenize(sample)
+    finally:
+        text._fold_cache, text._FOLD_CACHE_MAX = kept, bound
 
 
 def main() -> None:
@@ -77,17 +68,12 @@ def main() -> None:
     samples = {name: chat_text(words, i) for i, (name, words) in enumerate(WORDS.items())}
     samples["U+FDFA x 200,000 (NFKC: 3.6M characters, 800k words)"] = \
         "\ufdfa" * MAX_CONTENT_CHARS
-    bound = text._FOLD_CACHE_MAX
     rows: list[dict[str, Any]] = []
     for name, sample in samples.items():
-        try:
-            text._fold_cache.clear()
-            tokens = text.tokenize(sample)  # warms the cache
-            text._FOLD_CACHE_MAX = 0
-            assert text.tokenize(sample) == tokens, name  # the code before: the same tokens
-            before, now = paired(sample, args.repeat, bound)
-        finally:
-            text._FOLD_CACHE_MAX = bound
+        text._fold_cache.clear()
+        tokens = text.tokenize(sample)  # warms the cache, as a running store's is
+        before, now = alternating_ms(partial(without_cache, sample),
+                                     partial(text.tokenize, sample), args.repeat)
         rows.append({"text": name, "chars": len(sample), "tokens": len(tokens),
                      "before_ms": round(before, 1), "now_ms": round(now, 1),
                      "ratio": round(now / before, 3)})

@@ -22,12 +22,11 @@ measured with ``Windows``).
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from _common import machine, median, print_table, write_json
+from _common import alternating_ms, machine, print_table, write_json
 from chatmem.models import CONTROL_KINDS, DIRECTIVE_KINDS, Message, Session
 from chatmem.recall import budget
 from chatmem.recall.expand import Snippet, Windows, merge_windows
@@ -101,21 +100,6 @@ def bridging(hits: int, window: int) -> tuple[list[Ranked], dict[str, list[Messa
     return ranked, around
 
 
-def alternate(before: Callable[[], Any], now: Callable[[], Any], repeat: int
-              ) -> tuple[float, float]:
-    """Median ms of CPU of ``before`` and of ``now``, run in turn ``repeat`` times each,
-    their answers checked equal."""
-    spent: tuple[list[float], list[float]] = ([], [])
-    for _ in range(repeat):
-        answers = []
-        for run, times in ((before, spent[0]), (now, spent[1])):
-            start = time.process_time()
-            answers.append(run())
-            times.append((time.process_time() - start) * 1000)
-        assert answers[0] == answers[1]
-    return median(spent[0]), median(spent[1])
-
-
 def runs(ranked: Sequence[Ranked], around: Mapping[str, Sequence[Message]],
          sessions: Mapping[str, Session]) -> list[tuple[str, Callable[[], Any],
                                                         Callable[[], Any]]]:
@@ -149,7 +133,7 @@ def main() -> None:
             ranked, around = bridging(hits, window)
             shown = sum(len(s.messages) for s in merge_windows(ranked, around))
             for name, now, before in runs(ranked, around, sessions):
-                was, is_ = alternate(before, now, args.repeat)
+                was, is_ = alternating_ms(before, now, args.repeat)
                 rows.append({"case": name, "hits": len(ranked), "window": window,
                              "messages": shown, "before_ms": round(was, 1),
                              "now_ms": round(is_, 1), "ratio": round(is_ / was, 4)})

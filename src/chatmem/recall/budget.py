@@ -76,21 +76,19 @@ def fit(ranked: Sequence[Ranked], neighbours: Mapping[str, Sequence[Message]],
     hit = ranked[0]
     assert hit.message.id is not None
     window = nearest_first(hit.message, neighbours.get(hit.message.id, ()))
-    if window:
-        def drawn(keep: int) -> tuple[list[Snippet], str]:
-            return draw(ranked[:1], {hit.message.id or "": window[:keep]})
-
-        low, high = -1, len(window) - 1  # keep = high fits? unknown; keep = -1: none
-        best_fit: tuple[list[Snippet], str] | None = None
-        while low < high:  # the most neighbours (fewer than all) that fit
-            mid = (low + high + 1) // 2
-            candidate = drawn(mid)
-            if len(candidate[1]) <= max_chars:
-                low, best_fit = mid, candidate
-            else:
-                high = mid - 1
-        if best_fit is not None:
-            return best_fit
+    # the most neighbours (fewer than all) that fit: low is the most known to fit
+    # (-1: none yet), high the most that may
+    low, high = -1, len(window) - 1
+    best_fit: tuple[list[Snippet], str] | None = None
+    while low < high:
+        mid = (low + high + 1) // 2
+        candidate = draw(ranked[:1], {hit.message.id: window[:mid]})
+        if len(candidate[1]) <= max_chars:
+            low, best_fit = mid, candidate
+        else:
+            high = mid - 1
+    if best_fit is not None:
+        return best_fit
     # 3. the hit alone, its body cut to fit
     shown = len(body_of(hit.message, labels, 0))
     if per_item_max_chars > 0:
