@@ -6,8 +6,11 @@ results flagged ``degraded``. (``bench/outage.py`` runs it with real delays.)"""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from chatmem import Memory, Message
 from fake_embedding_service import Step, fresh_service
@@ -24,11 +27,16 @@ def _message(i: int) -> Message:
 
 
 async def test_a_provider_outage_loses_nothing_and_recall_degrades_to_full_text(
-        tmp_path: Path) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="chatmem.embedding")
     with fresh_service(dims=16) as service:
         config = {
-            # the cache off: a text embedded twice would reach the service twice
-            "embedding": service.config("openai", model="bow", max_retries=1, timeout=2.0,
+            # the cache off: a text embedded twice would reach the service twice. The
+            # attempt's timeout far above any answer's time (the service answers at
+            # once): an attempt timed out on a loaded machine is sent again, its first
+            # answer unread, which the exactly-once count below takes for a second
+            # embedding (CI, at 2 s: one request of 32 texts counted twice)
+            "embedding": service.config("openai", model="bow", max_retries=1, timeout=60.0,
                                         query_deadline=1.0, cache={"enabled": False}),
             "indexing": {"retry_initial_s": 0.05, "retry_max_s": 0.4},
         }
@@ -69,7 +77,9 @@ async def test_a_provider_outage_loses_nothing_and_recall_degrades_to_full_text(
             healthy = [r for r in service.requests if r.status == 200]
             embedded = Counter(t for r in healthy for t in r.texts)
             counts = Counter(embedded[m.embedded_text] for m in acked)
-            assert counts == {1: N}, counts
+            # a second request must be one chatmem never had the answer of (timed out)
+            assert counts == {1: N}, (counts, [r.getMessage() for r in caplog.records
+                                               if "timed out" in r.getMessage()])
 
             after = await mem.recall("where is token517x filed?", session="s7")
             assert not after.degraded

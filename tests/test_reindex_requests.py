@@ -39,8 +39,10 @@ def _messages() -> list[Message]:
 
 def _config(service: FakeEmbeddingService, **embedding: Any) -> dict[str, Any]:
     return {
-        # the cache off: a text embedded again reaches the service again
-        "embedding": service.config("openai", model="bow", max_retries=0, timeout=5.0,
+        # the cache off: a text embedded again reaches the service again; the timeout
+        # far above any answer's time, as an attempt timed out on a loaded machine would
+        # be counted as a request, and its texts sent again (test_outage's CI failure)
+        "embedding": service.config("openai", model="bow", max_retries=0, timeout=60.0,
                                     batch_size=PER_REQUEST, cache={"enabled": False},
                                     **embedding),
         "indexing": {"retry_initial_s": 0.05, "retry_max_s": 0.2},
