@@ -228,6 +228,16 @@ def small_tmpfs(disk: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
+async def hand_edit(store: Any, statement: str, *params: Any) -> int:
+    """Run ``statement`` (``?`` placeholders) on a SQL store's own database, as a user's
+    own edit outside chatmem would; the rows it changed."""
+    if store.__class__.__name__ == "SqliteStore":
+        return int(await store._run(lambda: store.conn.execute(statement, params).rowcount))
+    async with store._conn() as conn:
+        cur = await conn.execute(statement.replace("?", "%s"), params)
+        return int(cur.rowcount)
+
+
 async def refuse_inserts(store: Any, table: str, when: str) -> None:
     """A real failure of a SQL store's database: a trigger ``stop`` raising 'disk full'
     (as a full disk) on each row inserted into ``table`` for which ``when`` holds (SQL

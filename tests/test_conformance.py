@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backends import BACKENDS
+from backends import BACKENDS, hand_edit
 from chatmem.errors import FilterError, InvalidInput, StoreClosed
 from chatmem.indexing import snapshot_sessions, vector_entry
 from chatmem.models import (
@@ -446,6 +446,32 @@ async def test_sessions_and_metadata_area(pair: Pair) -> None:
             assert [x.id for x in got] == want, (after, limit)
     assert await pair.store.sessions_after("f", 1) == [Session(id="g1",
                                                                 group_name="Climbing")]
+
+
+async def test_message_sessions_page_with_whether_each_is_registered(pair: Pair) -> None:
+    """The sessions messages are in, a page at a time, each with whether a session row
+    registers it: the retention sweep's way to the messages of a session whose row was
+    removed outside chatmem (a hand DELETE FROM sessions)."""
+    assert await pair.store.message_sessions_after(None, 10) == []
+    ids = ["Z", "a", "b.c", "gone", "zeta", "é", "日本", "lost"]
+    await pair.store.append([Message(session_id=sid, content=f"in {sid}", ts=ts)
+                             for sid in ids for ts in (1, 2, 3)])
+    await pair.store.upsert_session(Session(id="no messages"))
+    for sid in ("gone", "lost"):
+        assert await hand_edit(pair.store, "DELETE FROM sessions WHERE id = ?", sid) == 1
+    every = await pair.store.message_sessions_after(None, 100)
+    assert sorted(every) == sorted((sid, sid not in ("gone", "lost")) for sid in ids)
+    for limit in (1, 2, 3, 8):
+        paged: list[tuple[str, bool]] = []
+        after = None
+        while True:
+            page = await pair.store.message_sessions_after(after, limit)
+            paged += page
+            if len(page) < limit:
+                break
+            after = page[-1][0]
+        assert paged == every, limit
+    assert await pair.store.message_sessions_after(every[-1][0], 5) == []
 
 
 async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:

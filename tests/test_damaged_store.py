@@ -1438,8 +1438,10 @@ async def test_the_retention_sweep_goes_past_a_session_row_it_cannot_read(
     async with await _memory(place) as mem:
         with caplog.at_level(logging.WARNING, logger="chatmem"):
             erased = await mem.sweep_retention(now=now)
-        # the bad session's old message goes when the sweep can read its chain
-        gone = ["a-old", "z-old", *(["bad-old"] if json_column else [])]
+        # the bad session's old message goes when the sweep can read its chain, and
+        # when no row is session "bad" any more (its id NULL or bytes): its messages
+        # are a session's without a row, swept by its own setting (1 day)
+        gone = ["a-old", "z-old", *(["bad-old"] if damage != "parent-bytes" else [])]
         assert (erased.messages, erased.vectors) == (len(gone), len(gone)), erased
         left = sorted(m.id or "" for m in (await mem.list(limit=100)).messages)
         assert left == sorted({f"{s}-{a}" for s in ("a", "bad", "z")
@@ -1513,3 +1515,73 @@ async def test_reindex_erases_the_entries_of_a_message_deleted_by_hand(
                 erased = await mem.erase([ids[1]])
             assert (erased.messages, erased.vectors, erased.lexical) == (0, 1, 1), erased
             assert _hand_edit(db, "SELECT 1", "SELECT count(*) FROM lexical") == 0
+
+
+@pytest.mark.parametrize("place", ["sqlite", "postgres", "qdrant"], indirect=True)
+async def test_the_retention_sweep_reaches_the_messages_of_a_session_whose_row_was_deleted(
+        place: Place, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep read the registered sessions only: a session row removed by hand
+    (DELETE FROM sessions …) left its messages unswept, never erased when they expired,
+    until an add to the session registered it again. The sweep now reaches them too,
+    under the session's own setting, else retention.days (the setting effective_retention
+    reports for it, and the one an add's registration, its id alone, would give), and
+    erases them everywhere (vectors, full-text rows, a separate index's points), with a
+    warning naming the sessions and how to register them again; a page at a time."""
+    from chatmem import memory as memory_module
+
+    monkeypatch.setattr(memory_module, "SWEEP_SESSIONS", 1)  # pages of one session
+    t0 = 1_700_000_000_000
+    now = t0 + 10 * 86_400_000
+    sessions = ("a", "gone", "own", "z")
+    config = {"retention": {"days": 3, "sweep_interval_s": 0}}
+    async with await Memory.open(place.url, vector=place.vector, config=config,
+                                 embedder=chatmem.testing.embedder()) as mem:
+        for sid in sessions:
+            await mem.upsert_session({"id": sid, "origin_platform": "tg"})
+            await mem.add([{"id": f"{sid}-old", "session_id": sid, "ts": t0,
+                            "content": f"the {sid} lighthouse trip is on sunday"},
+                           {"id": f"{sid}-new", "session_id": sid, "ts": now,
+                            "content": f"bring a {sid} raincoat for the ferry"}])
+        # a session's own setting outlives its row: "own" keeps 20 days
+        await mem.set_retention(20, actor={"id": "admin", "role": "owner"}, session="own")
+        await mem.flush(timeout=60)
+    for sid in ("gone", "own"):
+        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+    async with await Memory.open(place.url, vector=place.vector, config=config,
+                                 embedder=chatmem.testing.embedder()) as mem:
+        assert (await mem.effective_retention("gone")).layer == "config"
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            erased = await mem.sweep_retention(now=now)
+        gone = {"a-old", "gone-old", "z-old"}
+        assert (erased.messages, erased.vectors) == (3, 3), erased
+        assert erased.points == (3 if place.vector else 0), erased
+        everything = {f"{s}-{a}" for s in sessions for a in ("old", "new")}
+        left = {m.id for m in (await mem.list(limit=100)).messages}
+        assert left == everything - gone, left
+        index = mem.storage.index
+        assert index is not None
+        assert {v.message_id for v in await index.scan_vectors(None, 100)} == left
+        words = {h.message_id for h in await mem.store.lexical_query("gone lighthouse", 20)}
+        assert "gone-old" not in words and words, words
+        said = [r.getMessage() for r in caplog.records if "no session row" in r.getMessage()]
+        assert len(said) == 1, caplog.text
+        assert said[0].startswith('retention sweep: 2 session(s) hold messages but have no '
+                                  'session row (removed outside chatmem, e.g. DELETE FROM '
+                                  'sessions): "gone", "own"; '), said
+        assert "chatmem session set ID --origin-platform P" in said[0], said
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            assert (await mem.sweep_retention(now=now)).messages == 0  # nothing left
+        # registered again (chatmem session set), its platform's layers reach it again
+        await mem.upsert_session({"id": "gone", "origin_platform": "tg"})
+        await mem.set_retention(1, actor={"id": "admin", "role": "owner"},
+                                layer="platform", platform="tg")
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="chatmem"):
+            erased = await mem.sweep_retention(now=now + 2 * 86_400_000)
+        # "own" keeps its own 20 days
+        assert {m.id for m in (await mem.list(limit=100)).messages} == {"own-old", "own-new"}
+        assert erased.messages == 3, erased
+        said = [r.getMessage() for r in caplog.records if "no session row" in r.getMessage()]
+        assert len(said) == 1 and ': "own"; ' in said[0], said

@@ -451,7 +451,7 @@ def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
 def _lacks(obj: Any, protocol: type) -> str:
     """What an object written as ``protocol`` (a message store or a vector index of
     one's own) lacks of it, for the refusal: ``; it lacks recent_heads, stats (of
-    chatmem.store.MessageStore's 39 methods)``; empty for an object that is not one at
+    chatmem.store.MessageStore's 40 methods)``; empty for an object that is not one at
     all (it has none of the protocol's methods), whose refusal says what goes there."""
     methods = [n for n in dir(protocol) if not n.startswith("_")]
     missing = [n for n in methods if not callable(getattr(obj, n, None))]
@@ -1859,10 +1859,26 @@ class Memory:
             if len(sessions) < SWEEP_SESSIONS:
                 return
 
+    async def _unregistered_sessions(self) -> AsyncIterator[str]:
+        """The ids of the sessions that hold messages but have no session row (removed
+        outside chatmem: chatmem never deletes one), read
+        :data:`~chatmem.retention.SWEEP_SESSIONS` sessions at a time."""
+        after: str | None = None
+        while True:
+            page = await self.store.message_sessions_after(after, SWEEP_SESSIONS)
+            for sid, registered in page:
+                if not registered:
+                    yield sid
+            if len(page) < SWEEP_SESSIONS:
+                return
+            after = page[-1][0]
+
     async def sweep_retention(self, *, now: int | None = None) -> Erased:
         """Erase every message older than its session's retention (by ``ts``, against
         ``now``, default the clock), everywhere, as :meth:`forget` does; returns the
-        counts. The background sweep (``retention.sweep_interval_s``) calls it."""
+        counts. The background sweep (``retention.sweep_interval_s``) calls it. A
+        session that holds messages but has no row (removed outside chatmem) is swept
+        under its own setting, else ``retention.days``, with a warning naming it."""
         at = now_ms() if now is None else check_ts(now, "now")
         if self.config.retention.days <= 0 and not await self.retention.any_layer():
             return Erased()
@@ -1876,20 +1892,38 @@ class Memory:
         # per session (50,000 one-message sessions: half an hour); sessions read a page
         # at a time, so memory does not grow with the store
         due: builtins.list[str] = []
-        async for s, root in self._sessions_with_roots("for the retention sweep",
-                                                  sweep=True):
+
+        async def expire(s: Session, root: Session) -> None:
+            nonlocal erased
             eff = await self.retention.effective(Situation(s, root, None))
             cutoff = at - eff.days * DAY_MS
             if eff.days <= 0 or cutoff <= 0:
-                continue
+                return
             if s.id in waiting:
                 cutoffs[s.id] = cutoff
             async for rows in message_pages(self.store, session_ids=[s.id], until=cutoff,
                                             damaged=[]):
-                due += [m.id for m in rows if m.id is not None]
+                due.extend(m.id for m in rows if m.id is not None)
                 while len(due) >= ERASE_CHUNK:  # the pages go on past the erased ones
                     erased += await self._erase(due[:ERASE_CHUNK])
                     del due[:ERASE_CHUNK]
+
+        async for s, root in self._sessions_with_roots("for the retention sweep",
+                                                  sweep=True):
+            await expire(s, root)
+        # and the messages of a session whose row was removed outside chatmem (a hand
+        # DELETE FROM sessions): no registration, so the session's own setting or
+        # retention.days, as effective_retention reports and as after an add (which
+        # registers the session again, with nothing but its id)
+        unregistered = 0
+        named: builtins.list[str] = []  # the first few, for the warning
+        async for sid in self._unregistered_sessions():
+            unregistered += 1
+            if len(named) < 10:
+                named.append(sid)
+            await expire(Session(id=sid), Session(id=sid))
+        if unregistered:
+            _said_unregistered(unregistered, named)
         if due:
             erased += await self._erase(due)
         if cutoffs:  # counted as the messages they would be again
@@ -3008,6 +3042,21 @@ class Memory:
 
     #: :meth:`list_messages` (last in the class: the name shadows the builtin here).
     list = list_messages
+
+
+def _said_unregistered(count: int, named: Sequence[str]) -> None:
+    """The retention sweep's warning about the sessions that hold messages but have no
+    session row (removed outside chatmem), ``named`` the first few of ``count``."""
+    log.warning(
+        "retention sweep: %d session(s) hold messages but have no session row (removed "
+        "outside chatmem, e.g. DELETE FROM sessions): %s; their messages are swept by "
+        "the session's own retention setting, else retention.days (a platform, chat-type "
+        "or group setting cannot reach them: their platform, chat type and group went "
+        "with the row). Register each again for those to apply (chatmem session set ID "
+        "--origin-platform P [--chat-type T] [--group-id G]; Memory.upsert_session), or "
+        "erase its messages (chatmem forget --session ID)", count,
+        ", ".join(json.dumps(i, ensure_ascii=False) for i in named)
+        + (f" and {count - len(named)} more" if count > len(named) else ""))
 
 
 def _close_unawaited(values: Iterable[object], awaited: Collection[int] = ()) -> None:

@@ -518,6 +518,16 @@ class MessageStore(Protocol):
         ``damaged``: as :meth:`get_sessions`."""
         ...
 
+    async def message_sessions_after(self, after: str | None, limit: int
+                                     ) -> list[tuple[str, bool]]:
+        """At most ``limit`` ids of the sessions that hold messages, those after
+        ``after`` (``None``: from the first) in the store's order of its messages by
+        session, each with whether a session row registers it (``False``: the row was
+        removed outside chatmem, which never deletes one). A page shorter than
+        ``limit`` is the last. The retention sweep reaches the messages of a session
+        without a row so."""
+        ...
+
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
         """Up to ``before`` messages before and ``after`` after ``around_ts``, in time order.

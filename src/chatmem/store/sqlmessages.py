@@ -79,6 +79,8 @@ class Dialect:
     for_update: str
     #: the NULL-safe "differs" operator
     distinct: str
+    #: a text column can hold a BLOB (SQLite, a hand edit; BLOBs sort after every text)
+    blobs: bool
 
     @property
     def message_columns(self) -> str:
@@ -125,10 +127,10 @@ class Dialect:
 
 SQLITE = Dialect(mark="?", seq="rowid", id_chunk=500, arrays=False, collate_c="",
                  load=json.loads, negative_limit=True, json_cast="",
-                 for_update="", distinct="IS NOT")
+                 for_update="", distinct="IS NOT", blobs=True)
 POSTGRES = Dialect(mark="%s", seq="seq", id_chunk=1000, arrays=True, collate_c=' COLLATE "C"',
                    load=None, negative_limit=False, json_cast="::jsonb",
-                   for_update=" FOR UPDATE", distinct="IS DISTINCT FROM")
+                   for_update=" FOR UPDATE", distinct="IS DISTINCT FROM", blobs=False)
 
 
 # ---------------------------------------------------------------- row mapping
@@ -565,6 +567,33 @@ def sessions_after_query(d: Dialect, after: str | bytes | None, limit: int, *,
                 [limit])
     return (d.sql(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id > ? ORDER BY id LIMIT ?"),
             [after, limit])
+
+
+def message_sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement:
+    """At most ``limit`` ids of the sessions messages are in, in the order of the
+    messages' ``(session_id, ts)`` index (byte-wise on SQLite, the database's collation
+    on PostgreSQL), those after ``after``, each with whether a session row registers
+    it. A seek of the index per session (a loose index scan), not a read of every
+    message: a page costs ``limit`` seeks. SQLite's ids holding a BLOB (a hand edit;
+    they sort after every text) are left out: no session is named so."""
+    text = " AND session_id < x''" if d.blobs else ""
+    first = (f"session_id > {d.mark}{text}" if after is not None
+             else f"session_id IS NOT NULL{text}")
+    return (d.sql(
+        "WITH RECURSIVE walk(sid, n) AS ("
+        f"SELECT (SELECT session_id FROM messages WHERE {first} "
+        "ORDER BY session_id LIMIT 1), 1 "
+        "UNION ALL "
+        f"SELECT (SELECT session_id FROM messages WHERE session_id > walk.sid{text} "
+        "ORDER BY session_id LIMIT 1), n + 1 FROM walk "
+        "WHERE walk.sid IS NOT NULL AND n < ?) "
+        f"SELECT sid, EXISTS (SELECT 1 FROM sessions s WHERE s.id = walk.sid{d.collate_c}) "
+        "FROM walk WHERE sid IS NOT NULL ORDER BY n"),
+        [*([] if after is None else [after]), limit])
+
+
+def message_sessions_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, bool]]:
+    return [(str(r[0]), bool(r[1])) for r in rows]
 
 
 def sessions_result(d: Dialect, rows: Sequence[Sequence[Any]],

@@ -1362,6 +1362,12 @@ class PostgresStore:
             rows = await _rows(conn, sm.sessions_after_query(POSTGRES, after, limit))
         return sm.sessions_result(POSTGRES, rows, damaged, *self._named)
 
+    async def message_sessions_after(self, after: str | None, limit: int
+                                     ) -> list[tuple[str, bool]]:
+        async with self._conn() as conn:
+            rows = await _rows(conn, sm.message_sessions_after_query(POSTGRES, after, limit))
+        return sm.message_sessions_result(rows)
+
     # ---------------------------------------------------------------- metadata area
 
     async def meta_get(self, namespace: str, key: str) -> str | None:

@@ -1318,6 +1318,12 @@ class SqliteStore:
                 SQLITE, self._rows(sm.sessions_after_query(SQLITE, after, limit)), None,
                 self._where)
 
+    @_on_store_thread
+    def message_sessions_after(self, after: str | None, limit: int
+                               ) -> list[tuple[str, bool]]:
+        return sm.message_sessions_result(
+            self._rows(sm.message_sessions_after_query(SQLITE, after, limit)))
+
     def _readable_sessions_after(self, after: str | None, limit: int,
                                  damaged: list[DamagedRow]) -> list[Session]:
         """:meth:`sessions_after` for a caller that goes past what it cannot read: a
