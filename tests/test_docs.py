@@ -246,11 +246,18 @@ def free_names(code: str) -> set[str]:
     return read - bound - set(dir(builtins))
 
 
+#: What a fragment may use besides ``mem`` without defining it, and the line that gives
+#: it (``t0``: a time to list from).
+GIVEN = {"t0": "t0 = 0"}
+
+
 def offline_examples() -> list[tuple[str, str]]:
     """(where, script) of each README Python example that runs without a server, a key
     or a package this environment lacks: a whole one as written (then its test
-    functions), a fragment that needs only ``mem`` inside an async function given a
-    ``Memory`` on a new SQLite file (``await`` at its top level) or a ``SyncMemory``."""
+    functions), a fragment that needs only ``mem`` (and :data:`GIVEN`) inside an async
+    function given a ``Memory`` on a new SQLite file (``await`` at its top level) or a
+    ``SyncMemory``. An awaiting fragment runs on a ``SyncMemory`` too, its ``await``s
+    left out: README says ``SyncMemory`` offers the same methods without ``await``."""
     import importlib.util
     import textwrap
 
@@ -269,16 +276,18 @@ def offline_examples() -> list[tuple[str, str]]:
             modules = re.findall(r"^(?:from|import) (\w+)", code, re.M)
             if all(importlib.util.find_spec(m) for m in modules):
                 out.append((where, code + CALL_ITS_TESTS))
-        elif free_names(code) == {"mem"}:
+        elif "mem" in (needs := free_names(code)) and needs - {"mem"} <= set(GIVEN):
+            code = "".join(GIVEN[name] + "\n" for name in sorted(needs - {"mem"})) + code
             if "await " in code:
                 out.append((where, "import asyncio\nfrom chatmem import Memory\n\n"
                             "async def main():\n"
                             "    async with await Memory.open('sqlite:///chat.db') as mem:\n"
                             + textwrap.indent(code, " " * 8) + "\nasyncio.run(main())\n"))
-            else:
-                out.append((where, "from chatmem import SyncMemory\n"
-                            "with SyncMemory.open('sqlite:///chat.db') as mem:\n"
-                            + textwrap.indent(code, " " * 4)))
+                code = code.replace("await ", "")
+                where += " (on a SyncMemory, without await)"
+            out.append((where, "from chatmem import SyncMemory\n"
+                        "with SyncMemory.open('sqlite:///chat.db') as mem:\n"
+                        + textwrap.indent(code, " " * 4)))
     return out
 
 
@@ -293,7 +302,7 @@ def test_the_offline_python_examples_run_as_written(tmp_path: Any) -> None:
     from readme import ROOT
 
     examples = offline_examples()
-    assert len(examples) >= 4, [where for where, _ in examples]
+    assert len(examples) >= 7, [where for where, _ in examples]
     path = os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CHATMEM_", "XDG_"))}
     running = []
