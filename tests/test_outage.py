@@ -172,3 +172,32 @@ async def test_a_failure_from_before_the_flush_in_a_batch_still_in_flight_is_tri
                 m.embedded_text for m in acked}
         finally:
             await mem.close()
+
+
+async def test_a_retry_due_sooner_than_the_sweepers_sleep_wakes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed message is retried ``indexing.retry_initial_s`` after the failure, as the
+    log line says ("retried in 0.05 s"), also when that is sooner than the sweeper's
+    sleep: a failure did not wake it, so with ``retry_initial_s`` 0.05 (README § Testing
+    your bot: how a test shortens the waits) the retry came with the sweeper's next look,
+    up to ``SWEEP_POLL_S`` (0.5 s) later. That sleep is an hour here (and the periodic
+    sweep, ``lease_s``, too), so the retry comes only if the failure wakes the sweeper;
+    no flush is called."""
+    from chatmem import indexing
+    from chatmem.testing import HashEmbeddingProvider, embedder
+
+    monkeypatch.setattr(indexing, "SWEEP_POLL_S", 3600.0)
+    provider = HashEmbeddingProvider(dim=16)
+    provider.fail_next(1)
+    async with await Memory.open(
+            f"sqlite:///{tmp_path}/retry.db", embedder=embedder(provider),
+            indexing={"retry_initial_s": 0.05, "retry_max_s": 0.05,
+                      "lease_s": 3600}) as mem:
+        [msg] = await mem.add([Message(session_id="s", content="the first try fails")])
+        for _ in range(2000):  # 20 s: the retry is due after 0.05 s
+            if (await mem.index_states([msg.id or ""])).get(msg.id or "") == "indexed":
+                break
+            await asyncio.sleep(0.01)
+        states = await mem.index_states([msg.id or ""])
+        assert states == {msg.id: "indexed"}, (states, len(provider.calls))
+        assert len(provider.calls) == 2 and provider.texts == [msg.embedded_text]

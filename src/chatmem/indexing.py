@@ -1352,6 +1352,7 @@ class Indexer:
         soonest = min(r.retry_at for r in schedules.values())
         self._next_retry_at = _earliest(self._next_retry_at, soonest)
         self._scheduled_min = _earliest(self._scheduled_min, soonest)
+        self._sweeper_wakeup.set()  # its sleep (up to SWEEP_POLL_S) may end after this is due
         wait_s = max(soonest - now, 0) / 1000.0
         # None: one text failed (a garbage answer), always worth a line; else every
         # batch fails alike: warn when it begins, then keep quiet (the counts are in
