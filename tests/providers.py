@@ -63,3 +63,19 @@ class FlakyProvider(HashEmbeddingProvider):
         if role == "document" and not bad:  # a NaN fails the whole answer (invalid)
             self.embedded.update(texts)
         return out
+
+
+class CountingTokenizer:
+    """A local model's real ``tokenizers.Tokenizer``, counting the characters it is given
+    to encode (``chars``)."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer, self.chars = tokenizer, 0
+
+    def encode(self, text: str) -> Any:
+        self.chars += len(text)
+        return self.tokenizer.encode(text)
+
+    def encode_batch(self, texts: list[str]) -> Any:
+        self.chars += sum(map(len, texts))
+        return self.tokenizer.encode_batch(texts)

