@@ -238,9 +238,14 @@ class TokenCut:
     """How one loaded tokenizer (truncating at ``max_length``, padding to the batch's
     longest) encodes texts, a long one from a prefix that yields the same kept ids."""
 
-    def __init__(self, pattern: re.Pattern[str] | None, max_length: int, pad_id: int, *,
+    def __init__(self, pattern: re.Pattern[str] | Callable[[], re.Pattern[str] | None] | None,
+                 max_length: int, pad_id: int, *,
                  chars_per_token: int = CHARS_PER_TOKEN) -> None:
-        self.pattern = pattern
+        """``pattern``: the boundaries' (None: texts are encoded whole), or what reads it
+        from the tokenizer when a long text first needs it (about 100 ms, which a
+        process that embeds only short texts, a CLI call, never spends)."""
+        self._pattern = None if callable(pattern) else pattern
+        self._find = pattern if callable(pattern) else None
         self.max_length = max_length
         self.pad_id = pad_id
         #: Length of the first prefix tried, per token kept; a text under twice that
@@ -251,14 +256,27 @@ class TokenCut:
     def for_tokenizer(cls, tokenizer: Any, max_length: int) -> TokenCut:
         """Read ``tokenizer``'s configuration (a ``tokenizers.Tokenizer`` already set to
         truncate at ``max_length`` and pad to the longest)."""
-        config = json.loads(tokenizer.to_str())
-        normalizer = tokenizer.normalizer
-        pattern = boundary_pattern(
-            config, None if normalizer is None else normalizer.normalize_str)
-        if pattern is None:
-            log.info("this tokenizer encodes long texts whole (no place to cut them known)")
+        def find() -> re.Pattern[str] | None:
+            config = json.loads(tokenizer.to_str())
+            normalizer = tokenizer.normalizer
+            pattern = boundary_pattern(
+                config, None if normalizer is None else normalizer.normalize_str)
+            if pattern is None:
+                log.info("this tokenizer encodes long texts whole (no place to cut them "
+                         "known)")
+            return pattern
+
         pad = tokenizer.padding or {}
-        return cls(pattern, max_length, int(pad.get("pad_id", 0)))
+        return cls(find, max_length, int(pad.get("pad_id", 0)))
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """The boundaries' pattern, read on first use (two threads reading it at once
+        both compute the same)."""
+        if self._find is not None:
+            self._pattern = self._find()
+            self._find = None
+        return self._pattern
 
     def boundaries(self, text: str, start: int = 0, end: int | None = None
                    ) -> Iterator[int]:
@@ -307,7 +325,8 @@ class TokenCut:
         """The encodings of ``texts``: as ``tokenizer.encode_batch`` gives them, except
         that a long text's comes from a prefix, unpadded (:meth:`arrays` pads)."""
         limit = 2 * self.first_chars
-        if self.pattern is None or all(len(t) <= limit for t in texts):
+        # the length test first: the pattern is read only once a long text comes
+        if all(len(t) <= limit for t in texts) or self.pattern is None:
             return list(tokenizer.encode_batch(list(texts)))
         short = [i for i, t in enumerate(texts) if len(t) <= limit]
         out: list[Any] = [None] * len(texts)
