@@ -1585,3 +1585,48 @@ async def test_the_retention_sweep_reaches_the_messages_of_a_session_whose_row_w
         assert erased.messages == 3, erased
         said = [r.getMessage() for r in caplog.records if "no session row" in r.getMessage()]
         assert len(said) == 1 and ': "own"; ' in said[0], said
+
+
+@pytest.mark.parametrize("place", ["sqlite", "postgres", "qdrant"], indirect=True)
+async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
+        place: Place) -> None:
+    """Memory.sessions (the console's Sessions page, GET /v1/sessions, chatmem sessions)
+    lists every session with messages, registered or not, and stats counts it: a session
+    whose row was removed by hand (DELETE FROM sessions …) while its messages stayed was
+    in neither. It is listed now, in id order among the others, page by page, and by
+    ``only`` (what a user key's ``visible_from`` reads); a session with neither a row nor
+    messages is not."""
+    async with await _memory(place) as mem:
+        for sid in ("a", "gone", "lost", "z"):
+            await mem.add([{"session_id": sid, "ts": ts, "content": f"{sid} said {ts}"}
+                           for ts in (1, 2)])
+        await mem.upsert_session({"id": "empty", "origin_platform": "tg"})  # no messages
+        await mem.flush(timeout=60)
+    for sid in ("gone", "lost"):
+        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+    every = ["a", "empty", "gone", "lost", "z"]
+    async with await _memory(place) as mem:
+        assert (await mem.stats())["sessions"] == 5
+        page = await mem.sessions()
+        assert [s.session.id for s in page.sessions] == every, page
+        assert page.next_after is None
+        gone = page.sessions[2]
+        assert (gone.messages, gone.states, gone.last_ts) == (2, {"indexed": 2}, 2), gone
+        # a store whose walk of the sessions messages are in is not in id order (a
+        # PostgreSQL database of another collation than C) is walked from its first
+        for ordered in (True, False):
+            mem.store.message_sessions_by_code_point = ordered  # type: ignore[attr-defined]
+            for limit in (1, 2, 3):
+                paged: list[str] = []
+                after = None
+                while True:
+                    page = await mem.sessions(limit=limit, after=after)
+                    paged += [s.session.id for s in page.sessions]
+                    if page.next_after is None:
+                        break
+                    after = page.next_after
+                assert paged == every, (ordered, limit)
+        assert [s.session.id for s in (await mem.sessions(after="gone")).sessions] == [
+            "lost", "z"]
+        only = await mem.sessions(only=["gone", "nowhere"])
+        assert [(s.session.id, s.messages) for s in only.sessions] == [("gone", 2)]

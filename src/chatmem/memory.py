@@ -17,6 +17,7 @@ import copy
 import dataclasses
 import difflib
 import functools
+import heapq
 import inspect
 import json
 import logging
@@ -1557,10 +1558,20 @@ class Memory:
         if after is not None:
             check_label(after, "after")
         if only is not None:
-            found = await self.store.get_sessions(id_list(only, "only"))
+            wanted = id_list(only, "only")
+            found = await self.store.get_sessions(wanted)
+            for sid in wanted:  # one holding messages whose row was removed by hand
+                if sid not in found and await self.store.list_messages(session_ids=[sid],
+                                                                       limit=1):
+                    found[sid] = Session(id=sid)
             every = sorted(found.values(), key=lambda s: s.id)
         else:  # one page and the next one's first: not every session of the store
             every = await self.store.sessions_after(after, limit + 1)
+            bound = every[limit].id if len(every) > limit else None
+            every = sorted([*every, *(Session(id=sid) for sid in
+                                      await self._unregistered_page(after, limit + 1,
+                                                                    bound))],
+                           key=lambda s: s.id)
         rest = [s for s in every if after is None or s.id > after]
         out = []
         for s in rest[:limit]:
@@ -1872,6 +1883,31 @@ class Memory:
             if len(page) < SWEEP_SESSIONS:
                 return
             after = page[-1][0]
+
+    async def _unregistered_page(self, after: str | None, limit: int, bound: str | None
+                                 ) -> builtins.list[str]:
+        """The first ``limit`` ids (code point order) after ``after``, none past
+        ``bound``, of the sessions that hold messages but have no session row (removed
+        outside chatmem), for :meth:`sessions`' page. A store whose walk of the sessions
+        messages are in goes in code point order (``message_sessions_by_code_point``:
+        SQLite's, PostgreSQL's under the C collation) is walked from ``after`` to
+        ``bound`` only: about a page's sessions; any other, each page, from its first."""
+        ordered = getattr(self.store, "message_sessions_by_code_point", False) is True
+        found: builtins.list[str] = []
+        cursor = after if ordered else None
+        step = min(limit, SWEEP_SESSIONS) if ordered else SWEEP_SESSIONS
+        while True:
+            page = await self.store.message_sessions_after(cursor, step)
+            for sid, registered in page:
+                if ordered and bound is not None and sid > bound:
+                    return found
+                if not registered and (after is None or sid > after) \
+                        and (bound is None or sid <= bound):
+                    found.append(sid)
+            found = heapq.nsmallest(limit, found)
+            if len(page) < step or (ordered and len(found) >= limit):
+                return found
+            cursor = page[-1][0]
 
     async def sweep_retention(self, *, now: int | None = None) -> Erased:
         """Erase every message older than its session's retention (by ``ts``, against

@@ -592,6 +592,23 @@ def message_sessions_after_query(d: Dialect, after: str | None, limit: int) -> S
         [*([] if after is None else [after]), limit])
 
 
+def sessions_count_query(d: Dialect) -> Statement:
+    """``stats``' session count: the session rows, and the sessions that hold messages
+    but have no row (removed outside chatmem, a hand DELETE FROM sessions), found as
+    :func:`message_sessions_after_query` walks: a seek of the messages' ``(session_id,
+    ts)`` index per session, not a read of every message."""
+    text = " AND session_id < x''" if d.blobs else ""
+    return ("WITH RECURSIVE walk(sid) AS ("
+            f"SELECT (SELECT session_id FROM messages WHERE session_id IS NOT NULL{text} "
+            "ORDER BY session_id LIMIT 1) "
+            "UNION ALL "
+            f"SELECT (SELECT session_id FROM messages WHERE session_id > walk.sid{text} "
+            "ORDER BY session_id LIMIT 1) FROM walk WHERE walk.sid IS NOT NULL) "
+            "SELECT (SELECT count(*) FROM sessions) + count(*) FROM walk "
+            "WHERE sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sessions s "
+            f"WHERE s.id = walk.sid{d.collate_c})", [])
+
+
 def message_sessions_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, bool]]:
     return [(str(r[0]), bool(r[1])) for r in rows]
 
@@ -696,15 +713,14 @@ def meta_items_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, str, str
 
 # ---------------------------------------------------------------- stats
 
-#: ``stats``: the index-state counts, the session count, the vectors per model, the
-#: soonest retry.
-STATS_QUERIES: tuple[Statement, Statement, Statement, Statement] = (
+#: ``stats``: the index-state counts, the vectors per model, the soonest retry (the
+#: session count: :func:`sessions_count_query`).
+STATS_QUERIES: tuple[Statement, Statement, Statement] = (
     (f"SELECT {STATE_FOR_STATS}, count(*) FROM messages GROUP BY 1", []),
-    ("SELECT count(*) FROM sessions", []),
     ("SELECT coalesce(model_id, ''), count(*) FROM vectors GROUP BY 1 ORDER BY 1", []),
     NEXT_RETRY_QUERY,
 )
-COUNT_BY_MODEL_QUERY = STATS_QUERIES[2]
+COUNT_BY_MODEL_QUERY = STATS_QUERIES[1]
 
 
 def count_by_model_result(rows: Sequence[Sequence[Any]]) -> dict[str, int]:

@@ -520,6 +520,9 @@ class PostgresStore:
         #: ``namespace``): the schema sets apart two stores on one server.
         self._named = (self._label, schema)
         self._pool: AsyncConnectionPool[Any] | None = None
+        #: :meth:`message_sessions_after` walks in code point order (as
+        #: :meth:`sessions_after` pages): the database's collation is C (read at open)
+        self.message_sessions_by_code_point = False
         self._closed = False
         self._arrivals = ArrivalClock()  # the ts of messages added without one
         self._search_path = ""
@@ -629,6 +632,15 @@ class PostgresStore:
         await self._resume_deferred(conn)
         self._hnsw_dims = await self._load_hnsw_dims(conn)
         self._deferred_looked_at = time.monotonic()  # the open looked
+        # messages.session_id has the database's collation: C (libc) is byte order,
+        # which for UTF-8 is code point order; to_jsonb reads datlocprovider where
+        # there is one (PostgreSQL 15 on), and no ICU locale is taken as C
+        row = await (await conn.execute(
+            "SELECT to_jsonb(d) ->> 'datcollate', coalesce(to_jsonb(d) ->> "
+            "'datlocprovider', 'c') FROM pg_database d WHERE datname = current_database()"
+        )).fetchone()
+        self.message_sessions_by_code_point = (
+            row is not None and row[0] in ("C", "POSIX") and row[1] == "c")
 
     async def _configure(self, conn: psycopg.AsyncConnection[Any]) -> None:
         from pgvector.psycopg import register_vector_async
@@ -1419,7 +1431,8 @@ class PostgresStore:
     # ---------------------------------------------------------------- stats / clear
 
     async def stats(self) -> StoreStats:
-        counts, sessions, by_model, next_retry = sm.STATS_QUERIES
+        counts, by_model, next_retry = sm.STATS_QUERIES
+        sessions = sm.sessions_count_query(POSTGRES)  # with those left without a row
         async with self._conn() as conn:
             # an indexable message (F1) left SKIPPED by an older chatmem's clear: CLEARED
             states = await _rows(conn, counts)

@@ -206,6 +206,10 @@ def _remove(path: str) -> bool:
 class SqliteStore:
     """Message store and vector index in one SQLite file (or in memory)."""
 
+    #: :meth:`message_sessions_after` walks in code point order (SQLite's binary
+    #: collation of UTF-8), as :meth:`sessions_after` pages
+    message_sessions_by_code_point = True
+
     supports_delete_by_filter = True
 
     def __init__(self, path: str | Path, *, ann_threshold: int | None = DEFAULT_THRESHOLD,
@@ -1411,7 +1415,8 @@ class SqliteStore:
 
     @_on_store_thread
     def stats(self) -> StoreStats:
-        counts, sessions, by_model, next_retry = sm.STATS_QUERIES
+        counts, by_model, next_retry = sm.STATS_QUERIES
+        sessions = sm.sessions_count_query(SQLITE)  # with those left without a row
         states = self._rows(counts)
         holders = {v: (self.conn.execute(*sm.unknown_state_query(SQLITE, v)).fetchone()
                        or ("",))[0] for v in sm.unknown_states(states)}
