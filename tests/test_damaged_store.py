@@ -1630,3 +1630,40 @@ async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
             "lost", "z"]
         only = await mem.sessions(only=["gone", "nowhere"])
         assert [(s.session.id, s.messages) for s in only.sessions] == [("gone", 2)]
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgres", "qdrant"])
+async def test_reindex_embeds_again_the_short_reply_after_a_message_deleted_by_hand(
+        tmp_path: Path, where: str) -> None:
+    """With short replies embedded with the turn before (``indexing.short_reply_chars``),
+    an erase embeds again the reply after an erased message, whose vector holds its
+    words; a message row deleted by hand, whose vector and full-text rows reindex
+    erases (f19b477), left that reply's vector with the deleted words. Its entries keep
+    its session, time and role: reindex now finds the reply after it and embeds it
+    again, alone (the turn before it now is the assistant's own)."""
+    from chatmem.config import Config
+    from chatmem.testing import HashEmbeddingProvider
+
+    provider = HashEmbeddingProvider()
+    embedder = chatmem.testing.embedder(provider)
+    turns = [("a", "assistant", "How old is your kitten Tudou, and where did you get him?"),
+             ("u", "user", "3 months, from a friend's cat"), ("b", "assistant", "cute!")]
+    async with PLACES[where](tmp_path) as place:
+        def memory() -> Any:
+            return Memory.open(place.url, vector=place.vector, embedder=embedder,
+                               config=Config.load({"indexing": {"short_reply_chars": 30}}))
+
+        async with await memory() as mem:
+            await mem.add([{"id": mid, "session_id": "s", "role": role, "content": text,
+                            "ts": 1_750_000_000_000 + 10 * n}
+                           for n, (mid, role, text) in enumerate(turns)])
+            await mem.flush(timeout=60)
+        assert f"{turns[1][2]}\ncute!" in _embedded(provider), _embedded(provider)
+        await _damage(place, "DELETE FROM messages WHERE id = ?", "u")
+        provider.calls.clear()
+        async with await memory() as mem:
+            await mem.reindex()
+            await mem.flush(timeout=60)
+            assert _embedded(provider) == ["cute!"], _embedded(provider)
+            assert await mem.index_states(["a", "b"]) == {"a": "indexed", "b": "indexed"}
+            assert (await mem.stats())["vectors_by_model"] == {"test:hash": 2}

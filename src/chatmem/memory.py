@@ -38,7 +38,7 @@ from collections.abc import (
 )
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -85,6 +85,7 @@ from .models import (
     IndexState,
     Message,
     MessagePage,
+    Role,
     ScoredId,
     Session,
     VectorEntry,
@@ -1293,7 +1294,7 @@ class Memory:
                 todo.append(msg.id)
             cursor = rows[-1][0]
         if unmatched:
-            await self._erase_unmatched(sorted(unmatched))
+            await self._erase_unmatched(sorted(unmatched), index)
         refreshed = await self._refresh_snapshots([expected[sid] for sid in sorted(drift)])
         # every one is pending before any is embedded: a run that stops part way (killed,
         # a progress callback raising) is finished by the indexer, here or at the next open
@@ -1328,12 +1329,41 @@ class Memory:
         return {"model": current, **counts, "reembedded": done,
                 "sessions_refreshed": refreshed}
 
-    async def _erase_unmatched(self, ids: list[str]) -> None:
+    async def _erase_unmatched(self, ids: list[str], index: VectorIndex) -> None:
         """Erase the vectors and full-text rows of these message ids, whose message no
         longer is in the store (deleted outside chatmem: a hand edit), logged: derived
-        from a message that is gone, they held its words and were counted as vectors."""
+        from a message that is gone, they held its words and were counted as vectors.
+        As an erase does, the short reply after each (``indexing.short_reply_chars``),
+        whose vector was computed with its words, is embedded again: its entry in
+        ``index`` keeps its session, time and role, which place it among the turns beside
+        it. Its own text's cached vector goes; one computed with the turn beside it stays
+        until evicted (that text is not known: the entry keeps its own alone)."""
+        replies: dict[str, Message] = {}
+        texts: builtins.list[str] = []
+        if self.embedder is not None and self.config.indexing.short_reply_chars > 0:
+            wanted = set(ids)
+            async for page in _vector_pages(index, []):  # read again: a hand edit's rare
+                for e in page:
+                    if e.message_id not in wanted:
+                        continue
+                    # a legacy entry without a role counts as the user's (F7)
+                    gone = Message(id=e.message_id, session_id=e.session_id, ts=e.ts,
+                                   role=cast(Role, e.role or "user"), content=e.text or "")
+                    texts.append(e.text or "")
+                    try:
+                        reply = await self._reply_to(gone)
+                    except DamagedRow as exc:
+                        log.warning("%s; erasing %s without the turns beside it",
+                                    exc.damage, e.message_id)
+                        continue
+                    if reply is not None and reply.id is not None \
+                            and reply.id not in wanted:
+                        replies[reply.id] = reply
         for start in range(0, len(ids), ERASE_CHUNK):
             await self.storage.erase(ids[start:start + ERASE_CHUNK])
+        if self.embedder is not None:
+            self.embedder.forget_texts(texts)
+        await self._requeue_indexed(builtins.list(replies.values()))
         log.warning("reindex: erased the vectors and full-text rows of %d message(s) no "
                     "longer stored (deleted outside chatmem): %s", len(ids),
                     ", ".join(json.dumps(i) for i in ids[:10])
