@@ -45,7 +45,8 @@ def package_installed(package: str) -> bool:
 
 
 def truncate_to_tokens(text: str, max_tokens: int, count: Callable[[str], int], *,
-                       overhead: int = 8, max_piece_chars: int = 16) -> str:
+                       overhead: int = 8, max_piece_chars: int = 16,
+                       exceeds: Callable[[str, int], bool] | None = None) -> str:
     """The longest prefix of ``text`` whose ``count`` is at most ``max_tokens``.
 
     ``count`` gives the model's token count of a text, special tokens and role
@@ -54,8 +55,15 @@ def truncate_to_tokens(text: str, max_tokens: int, count: Callable[[str], int], 
     characters or fewer is never counted (chat messages almost never are), and
     a long one is cut to ``max_tokens * max_piece_chars`` characters before
     the binary search.
+
+    ``exceeds(text, max_tokens)``, when given, is True only if ``count(text)``
+    is provably above ``max_tokens`` (a bound read from a prefix): the whole
+    text is then not counted, and the binary search, which never looks past
+    ``max_tokens * max_piece_chars`` characters, returns the same prefix.
     """
-    if len(text) + overhead <= max_tokens or count(text) <= max_tokens:
+    if len(text) + overhead <= max_tokens:
+        return text
+    if not (exceeds is not None and exceeds(text, max_tokens)) and count(text) <= max_tokens:
         return text
     lo, hi = 0, min(len(text), max_tokens * max_piece_chars)
     while lo < hi:  # largest n with count(text[:n]) <= max_tokens
