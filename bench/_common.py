@@ -126,6 +126,22 @@ def print_table(title: str, header: list[str], rows: list[list[Any]]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+def before_now_row(model: str, text: str, chars: int, operation: str, before: float,
+                   now: float) -> dict[str, Any]:
+    """One row of a before/now bench (:func:`alternating_ms`'s two medians, ms)."""
+    return {"model": model, "text": text, "chars": chars, "operation": operation,
+            "before_ms": round(before, 2), "now_ms": round(now, 2),
+            "ratio": round(now / before, 3)}
+
+
+def print_before_now(title: str, rows: list[dict[str, Any]]) -> None:
+    """The table of :func:`before_now_row` rows."""
+    print_table(title, ["model", "text, characters", "operation", "before ms", "now ms",
+                        "now / before"],
+                [[r["model"], r["text"], r["operation"], r["before_ms"], r["now_ms"],
+                  r["ratio"]] for r in rows])
+
+
 def _fmt(c: Any) -> str:
     if isinstance(c, float):
         return f"{c:.3f}" if abs(c) < 100 else f"{c:.1f}"

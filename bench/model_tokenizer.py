@@ -28,7 +28,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from _common import alternating_ms, machine, print_table, write_json
+from _common import alternating_ms, before_now_row, machine, print_before_now, write_json
 from chatmem.embedding import mpnet
 from chatmem.embedding.base import EmbedRole
 from chatmem.embedding.local import MINILM_TOKENIZER, LocalProvider
@@ -95,9 +95,7 @@ def main() -> None:
         for name, text in samples(sizes).items():
             before, now = alternating_ms(partial(ids, tok, whole, text),
                                          partial(ids, tok, cut, text), args.repeat)
-            rows.append({"model": model, "text": name, "chars": len(text),
-                         "operation": "tokenize", "before_ms": round(before, 2),
-                         "now_ms": round(now, 2), "ratio": round(now / before, 3)})
+            rows.append(before_now_row(model, name, len(text), "tokenize", before, now))
     prov = LocalProvider("all-MiniLM-L6-v2")
     loaded_model = prov._ensure_loaded()
     before_model = replace(loaded_model, cut=TokenCut(None, loaded_model.cut.max_length,
@@ -110,16 +108,10 @@ def main() -> None:
         before, now = alternating_ms(
             partial(embedding, prov, before_model, english, role),
             partial(embedding, prov, loaded_model, english, role), args.repeat)
-        rows.append({"model": "all-MiniLM-L6-v2 (256 tokens)", "text": "English, 200,000",
-                     "chars": len(english), "operation": what,
-                     "before_ms": round(before, 2), "now_ms": round(now, 2),
-                     "ratio": round(now / before, 3)})
-    print_table("A local model's tokenizer on one long message, median ms of CPU "
-                "(before: the whole text encoded, then truncated; same process)",
-                ["model", "text, characters", "operation", "before ms", "now ms",
-                 "now / before"],
-                [[r["model"], r["text"], r["operation"], r["before_ms"], r["now_ms"],
-                  r["ratio"]] for r in rows])
+        rows.append(before_now_row("all-MiniLM-L6-v2 (256 tokens)", "English, 200,000",
+                                   len(english), what, before, now))
+    print_before_now("A local model's tokenizer on one long message, median ms of CPU "
+                     "(before: the whole text encoded, then truncated; same process)", rows)
     write_json(args.out, {"machine": machine(), "store": "none (the local model alone)",
                           "model": "all-MiniLM-L6-v2 int8 (tokenizer shipped in chatmem); "
                                    "all-mpnet-base-v2's tokenizer when installed",
