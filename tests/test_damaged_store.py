@@ -1632,6 +1632,56 @@ async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
         assert [(s.session.id, s.messages) for s in only.sessions] == [("gone", 2)]
 
 
+async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(
+        place: Place, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory.sessions and the retention sweep find the sessions that hold messages but
+    have no row with ``message_sessions_after``, a page at a time: a store that walks in
+    code point order is read from ``after`` and no further than the page's last
+    registered id (``bound``) or than the page's ``limit + 1`` such sessions, any other
+    from its first to its end; the sweep reads every page. The real store's calls are
+    counted (their ``after`` and ``limit``), with pages of 3 sessions."""
+    from chatmem import memory
+
+    monkeypatch.setattr(memory, "SWEEP_SESSIONS", 3)
+    ids = [f"s{i:02d}" for i in range(12)]
+    gone = ["s03", "s04", "s07", "s10"]
+    async with await _memory(place) as mem:
+        await mem.add([{"session_id": sid, "ts": 1, "content": f"{sid} said"} for sid in ids])
+    for sid in gone:
+        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+    async with await _memory(place) as mem:
+        real = mem.store.message_sessions_after
+        calls: list[tuple[str | None, int]] = []
+
+        async def counted(after: str | None, limit: int) -> list[tuple[str, bool]]:
+            calls.append((after, limit))
+            return await real(after, limit)
+
+        mem.store.message_sessions_after = counted  # type: ignore[method-assign]
+        assert [sid async for sid in mem._unregistered_sessions()] == gone
+        assert calls == [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)]
+        unordered = [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)]
+        # (after, limit): the calls of a code point walk. Its step is limit + 1; it stops
+        # at the first id past the page's last registered one, or once it holds
+        # limit + 1 without a row
+        want = {
+            (None, 1): [(None, 2), ("s01", 2)], (None, 2): [(None, 3), ("s02", 3)],
+            (None, 5): [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3)],
+            ("s02", 1): [("s02", 2)], ("s02", 2): [("s02", 3), ("s05", 3)],
+            ("s02", 5): [("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)],
+            ("s05", 2): [("s05", 3), ("s08", 3)], ("s06", 1): [("s06", 2), ("s08", 2)],
+            ("s06", 5): [("s06", 3), ("s09", 3)], ("s09", 1): [("s09", 2), ("s11", 2)],
+            ("s09", 5): [("s09", 3)]}
+        for ordered in (True, False):
+            mem.store.message_sessions_by_code_point = ordered  # type: ignore[attr-defined]
+            for (after, limit), walk in want.items():
+                calls.clear()
+                page = await mem.sessions(limit=limit, after=after)
+                assert [s.session.id for s in page.sessions] == [
+                    i for i in ids if after is None or i > after][:limit]
+                assert calls == (walk if ordered else unordered), (ordered, after, limit)
+
+
 @pytest.mark.parametrize("where", ["sqlite", "postgres", "qdrant"])
 async def test_reindex_embeds_again_the_short_reply_after_a_message_deleted_by_hand(
         tmp_path: Path, where: str) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import bisect
 import builtins
 import contextlib
 import copy
 import dataclasses
 import difflib
 import functools
-import heapq
 import inspect
 import json
 import logging
@@ -27,6 +27,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import (
+    AsyncGenerator,
     AsyncIterator,
     Awaitable,
     Callable,
@@ -1900,19 +1901,27 @@ class Memory:
             if len(sessions) < SWEEP_SESSIONS:
                 return
 
+    async def _message_sessions(self, after: str | None, step: int
+                                ) -> AsyncGenerator[tuple[str, bool], None]:
+        """The sessions that hold messages, those after ``after`` in the store's order
+        of its messages by session, each with whether a session row registers it:
+        ``message_sessions_after`` read ``step`` at a time, a page when the one before
+        is used up (a caller that stops early reads no further page)."""
+        while True:
+            page = await self.store.message_sessions_after(after, step)
+            for item in page:
+                yield item
+            if len(page) < step:
+                return
+            after = page[-1][0]
+
     async def _unregistered_sessions(self) -> AsyncIterator[str]:
         """The ids of the sessions that hold messages but have no session row (removed
         outside chatmem: chatmem never deletes one), read
         :data:`~chatmem.retention.SWEEP_SESSIONS` sessions at a time."""
-        after: str | None = None
-        while True:
-            page = await self.store.message_sessions_after(after, SWEEP_SESSIONS)
-            for sid, registered in page:
-                if not registered:
-                    yield sid
-            if len(page) < SWEEP_SESSIONS:
-                return
-            after = page[-1][0]
+        async for sid, registered in self._message_sessions(None, SWEEP_SESSIONS):
+            if not registered:
+                yield sid
 
     async def _unregistered_page(self, after: str | None, limit: int, bound: str | None
                                  ) -> builtins.list[str]:
@@ -1923,21 +1932,20 @@ class Memory:
         SQLite's, PostgreSQL's under the C collation) is walked from ``after`` to
         ``bound`` only: about a page's sessions; any other, each page, from its first."""
         ordered = getattr(self.store, "message_sessions_by_code_point", False) is True
-        found: builtins.list[str] = []
-        cursor = after if ordered else None
+        found: builtins.list[str] = []  # the smallest, sorted
         step = min(limit, SWEEP_SESSIONS) if ordered else SWEEP_SESSIONS
-        while True:
-            page = await self.store.message_sessions_after(cursor, step)
-            for sid, registered in page:
+        async with contextlib.aclosing(
+                self._message_sessions(after if ordered else None, step)) as walk:
+            async for sid, registered in walk:
                 if ordered and bound is not None and sid > bound:
-                    return found
+                    break
                 if not registered and (after is None or sid > after) \
                         and (bound is None or sid <= bound):
-                    found.append(sid)
-            found = heapq.nsmallest(limit, found)
-            if len(page) < step or (ordered and len(found) >= limit):
-                return found
-            cursor = page[-1][0]
+                    bisect.insort(found, sid)
+                    del found[limit:]
+                    if ordered and len(found) == limit:
+                        break
+        return found
 
     async def sweep_retention(self, *, now: int | None = None) -> Erased:
         """Erase every message older than its session's retention (by ``ts``, against
