@@ -472,6 +472,8 @@ async def test_message_sessions_page_with_whether_each_is_registered(pair: Pair)
             after = page[-1][0]
         assert paged == every, limit
     assert await pair.store.message_sessions_after(every[-1][0], 5) == []
+    # stats counts the same walk's sessions without a row beside the rows
+    assert (await pair.store.stats()).sessions == 7 + 2
 
 
 async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:

@@ -569,42 +569,46 @@ def sessions_after_query(d: Dialect, after: str | bytes | None, limit: int, *,
             [after, limit])
 
 
-def message_sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement:
-    """At most ``limit`` ids of the sessions messages are in, in the order of the
-    messages' ``(session_id, ts)`` index (byte-wise on SQLite, the database's collation
-    on PostgreSQL), those after ``after``, each with whether a session row registers
-    it. A seek of the index per session (a loose index scan), not a read of every
-    message: a page costs ``limit`` seeks. SQLite's ids holding a BLOB (a hand edit;
-    they sort after every text) are left out: no session is named so."""
+def _sessions_walk(d: Dialect, *, after: bool, limited: bool) -> str:
+    """``WITH RECURSIVE walk(sid …)``: the ids of the sessions messages are in, in the
+    order of the messages' ``(session_id, ts)`` index (byte-wise on SQLite, the
+    database's collation on PostgreSQL), from the first or (``after``) those after a
+    parameter. A seek of the index per session (a loose index scan), not a read of
+    every message. ``limited``: each numbered ``n`` from 1, at most as many as the
+    next parameter. The last row's ``sid`` is NULL (the walk's end). SQLite's ids
+    holding a BLOB (a hand edit; they sort after every text) are left out: no session
+    is named so."""
     text = " AND session_id < x''" if d.blobs else ""
-    first = (f"session_id > {d.mark}{text}" if after is not None
-             else f"session_id IS NOT NULL{text}")
-    return (d.sql(
-        "WITH RECURSIVE walk(sid, n) AS ("
+    first = f"session_id > ?{text}" if after else f"session_id IS NOT NULL{text}"
+    n, one, counted, bound = (", n", ", 1", ", n + 1", " AND n < ?") if limited \
+        else ("", "", "", "")
+    return d.sql(
+        f"WITH RECURSIVE walk(sid{n}) AS ("
         f"SELECT (SELECT session_id FROM messages WHERE {first} "
-        "ORDER BY session_id LIMIT 1), 1 "
+        f"ORDER BY session_id LIMIT 1){one} "
         "UNION ALL "
         f"SELECT (SELECT session_id FROM messages WHERE session_id > walk.sid{text} "
-        "ORDER BY session_id LIMIT 1), n + 1 FROM walk "
-        "WHERE walk.sid IS NOT NULL AND n < ?) "
-        f"SELECT sid, EXISTS (SELECT 1 FROM sessions s WHERE s.id = walk.sid{d.collate_c}) "
-        "FROM walk WHERE sid IS NOT NULL ORDER BY n"),
-        [*([] if after is None else [after]), limit])
+        f"ORDER BY session_id LIMIT 1){counted} FROM walk "
+        f"WHERE walk.sid IS NOT NULL{bound}) ")
+
+
+def message_sessions_after_query(d: Dialect, after: str | None, limit: int) -> Statement:
+    """At most ``limit`` ids of the sessions messages are in, in the order of the
+    messages' ``(session_id, ts)`` index, those after ``after``, each with whether a
+    session row registers it (:func:`_sessions_walk`: a page costs ``limit`` seeks)."""
+    return (_sessions_walk(d, after=after is not None, limited=True)
+            + f"SELECT sid, EXISTS (SELECT 1 FROM sessions s WHERE s.id = walk.sid{d.collate_c}) "
+            "FROM walk WHERE sid IS NOT NULL ORDER BY n",
+            [*([] if after is None else [after]), limit])
 
 
 def sessions_count_query(d: Dialect) -> Statement:
     """``stats``' session count: the session rows, and the sessions that hold messages
     but have no row (removed outside chatmem, a hand DELETE FROM sessions), found as
-    :func:`message_sessions_after_query` walks: a seek of the messages' ``(session_id,
-    ts)`` index per session, not a read of every message."""
-    text = " AND session_id < x''" if d.blobs else ""
-    return ("WITH RECURSIVE walk(sid) AS ("
-            f"SELECT (SELECT session_id FROM messages WHERE session_id IS NOT NULL{text} "
-            "ORDER BY session_id LIMIT 1) "
-            "UNION ALL "
-            f"SELECT (SELECT session_id FROM messages WHERE session_id > walk.sid{text} "
-            "ORDER BY session_id LIMIT 1) FROM walk WHERE walk.sid IS NOT NULL) "
-            "SELECT (SELECT count(*) FROM sessions) + count(*) FROM walk "
+    :func:`message_sessions_after_query` walks (:func:`_sessions_walk`): a seek of the
+    messages' ``(session_id, ts)`` index per session, not a read of every message."""
+    return (_sessions_walk(d, after=False, limited=False)
+            + "SELECT (SELECT count(*) FROM sessions) + count(*) FROM walk "
             "WHERE sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sessions s "
             f"WHERE s.id = walk.sid{d.collate_c})", [])
 
