@@ -476,6 +476,24 @@ async def test_message_sessions_page_with_whether_each_is_registered(pair: Pair)
     assert (await pair.store.stats()).sessions == 7 + 2
 
 
+async def test_message_sessions_names_those_of_the_ids_messages_are_in(pair: Pair) -> None:
+    """Which of the session ids given messages are in, registered by a row or not (what
+    ``Memory.sessions(only=…)`` lists besides the rows): one call for any number."""
+    assert await pair.store.message_sessions([]) == set()
+    assert await pair.store.message_sessions(["a", "b"]) == set()
+    held = ["a", "b.c", "gone", "é", "日本", "x" * 200]
+    await pair.store.append([Message(session_id=sid, content=f"in {sid}", ts=ts)
+                             for sid in held for ts in (1, 2)])
+    await pair.store.upsert_session(Session(id="no messages"))
+    assert await hand_edit(pair.store, "DELETE FROM sessions WHERE id = ?", "gone") == 1
+    named = [*held, "no messages", "nowhere", "A", "b", "a", "gone",
+             *(f"nothing {i}" for i in range(1_500))]  # more than a chunk of ids
+    assert await pair.store.message_sessions(named) == set(held)
+    assert await pair.store.message_sessions(["nowhere", "gone"]) == {"gone"}
+    await pair.store.clear_messages("gone")
+    assert await pair.store.message_sessions(held) == set(held) - {"gone"}
+
+
 async def test_scan_messages_pages_in_insertion_order(pair: Pair) -> None:
     msgs = [Message(session_id=f"s{i % 3}", content=f"c{i}", ts=100 - i,
                     role="tool" if i % 5 == 0 else "user") for i in range(23)]

@@ -1682,6 +1682,53 @@ async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(
                 assert calls == (walk if ordered else unordered), (ordered, after, limit)
 
 
+async def test_sessions_only_asks_the_store_once_for_the_names_without_a_row(
+        place: Place) -> None:
+    """``sessions(only=…)`` (what GET /v1/sessions?visible_from= reads) lists a named
+    session without a row when it holds messages (its row removed by hand). It asked
+    the store once per such name (``list_messages`` of the one session, up to 10,000
+    queries one after another); it now asks once for them all
+    (``MessageStore.message_sessions``). The real store's calls are counted: 500 names
+    of nothing cost the same calls as 5, and the listing is the same."""
+    from chatmem.store.base import MessageStore
+
+    async with await _memory(place) as mem:
+        for sid in ("a", "gone", "lost", "z"):
+            await mem.add([{"session_id": sid, "ts": ts, "content": f"{sid} said {ts}"}
+                           for ts in (1, 2)])
+        await mem.upsert_session({"id": "empty"})  # a row, no messages
+    for sid in ("gone", "lost"):
+        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+    async with await _memory(place) as mem:
+        calls: dict[str, int] = {}
+        listing = asyncio.current_task()  # not the indexer's calls meanwhile
+
+        def counted(name: str, real: Any) -> Any:
+            def call(*args: Any, **kwargs: Any) -> Any:
+                if asyncio.current_task() is listing:
+                    calls[name] = calls.get(name, 0) + 1
+                return real(*args, **kwargs)
+            return call
+
+        for name in dir(MessageStore):
+            if not name.startswith("_"):
+                setattr(mem.store, name, counted(name, getattr(mem.store, name)))
+
+        async def listed(names: list[str]) -> tuple[list[tuple[str, int]], dict[str, int]]:
+            calls.clear()
+            page = await mem.sessions(only=names)
+            return [(s.session.id, s.messages) for s in page.sessions], dict(calls)
+
+        named = ["z", "gone", "nowhere", "empty", "lost"]
+        want = [("empty", 0), ("gone", 2), ("lost", 2), ("z", 2)]
+        few, few_calls = await listed(named)
+        many, many_calls = await listed(named + [f"nothing {i}" for i in range(495)])
+        assert few == many == want
+        assert many_calls == few_calls, (few_calls, many_calls)
+        assert many_calls["message_sessions"] == 1
+        assert (await mem.sessions(only=["gone"], limit=1)).sessions[0].messages == 2
+
+
 @pytest.mark.parametrize("where", ["sqlite", "postgres", "qdrant"])
 async def test_reindex_embeds_again_the_short_reply_after_a_message_deleted_by_hand(
         tmp_path: Path, where: str) -> None:

@@ -454,7 +454,7 @@ def _spelled_out(options: dict[str, Any]) -> dict[str, Any]:
 def _lacks(obj: Any, protocol: type) -> str:
     """What an object written as ``protocol`` (a message store or a vector index of
     one's own) lacks of it, for the refusal: ``; it lacks recent_heads, stats (of
-    chatmem.store.MessageStore's 40 methods)``; empty for an object that is not one at
+    chatmem.store.MessageStore's 41 methods)``; empty for an object that is not one at
     all (it has none of the protocol's methods), whose refusal says what goes there."""
     methods = [n for n in dir(protocol) if not n.startswith("_")]
     missing = [n for n in methods if not callable(getattr(obj, n, None))]
@@ -1591,10 +1591,12 @@ class Memory:
         if only is not None:
             wanted = id_list(only, "only")
             found = await self.store.get_sessions(wanted)
-            for sid in wanted:  # one holding messages whose row was removed by hand
-                if sid not in found and await self.store.list_messages(session_ids=[sid],
-                                                                       limit=1):
-                    found[sid] = Session(id=sid)
+            # and those holding messages whose row was removed by hand: one query for
+            # them all (a query per name: 2,000 names took 300-420 ms on SQLite)
+            unregistered = [sid for sid in wanted if sid not in found]
+            if unregistered:
+                found.update((sid, Session(id=sid)) for sid in
+                             await self.store.message_sessions(unregistered))
             every = sorted(found.values(), key=lambda s: s.id)
         else:  # one page and the next one's first: not every session of the store
             every = await self.store.sessions_after(after, limit + 1)

@@ -528,6 +528,12 @@ class MessageStore(Protocol):
         without a row so."""
         ...
 
+    async def message_sessions(self, ids: Sequence[str]) -> set[str]:
+        """Those of these session ids (any number) that messages are in, registered by
+        a session row or not: ``Memory.sessions(only=…)`` lists a named session whose
+        row was removed outside chatmem so. One query for them all."""
+        ...
+
     async def range(self, session_id: str, around_ts: int, before: int, after: int
                     ) -> list[Message]:
         """Up to ``before`` messages before and ``after`` after ``around_ts``, in time order.

@@ -613,6 +613,19 @@ def sessions_count_query(d: Dialect) -> Statement:
             f"WHERE s.id = walk.sid{d.collate_c})", [])
 
 
+def message_sessions_query(d: Dialect, ids: Sequence[str]) -> Statement:
+    """Which of ``ids`` (however many: one parameter, a PostgreSQL array or a SQLite
+    JSON array) messages are in (:func:`ids_result`): a seek of the messages'
+    ``(session_id, ts)`` index per id, not a read of their messages. A scalar subquery
+    with LIMIT 1, which PostgreSQL runs per id: an EXISTS may become a semi-join that
+    reads every message of the store (chosen so for 529 ids over 9,000 messages)."""
+    given = "unnest(?::text[]) AS given(sid)" if d.arrays \
+        else "(SELECT value AS sid FROM json_each(?)) AS given"
+    return (d.sql(f"SELECT given.sid FROM {given} WHERE (SELECT 1 FROM messages m "
+                  "WHERE m.session_id = given.sid LIMIT 1) IS NOT NULL"),
+            [list(ids) if d.arrays else json.dumps(list(ids))])
+
+
 def message_sessions_result(rows: Sequence[Sequence[Any]]) -> list[tuple[str, bool]]:
     return [(str(r[0]), bool(r[1])) for r in rows]
 

@@ -1380,6 +1380,11 @@ class PostgresStore:
             rows = await _rows(conn, sm.message_sessions_after_query(POSTGRES, after, limit))
         return sm.message_sessions_result(rows)
 
+    async def message_sessions(self, ids: Sequence[str]) -> set[str]:
+        async with self._conn() as conn:
+            rows = await _rows(conn, sm.message_sessions_query(POSTGRES, ids))
+        return set(sm.ids_result(rows))
+
     # ---------------------------------------------------------------- metadata area
 
     async def meta_get(self, namespace: str, key: str) -> str | None:

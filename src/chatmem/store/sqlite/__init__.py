@@ -1328,6 +1328,10 @@ class SqliteStore:
         return sm.message_sessions_result(
             self._rows(sm.message_sessions_after_query(SQLITE, after, limit)))
 
+    @_on_store_thread
+    def message_sessions(self, ids: Sequence[str]) -> set[str]:
+        return set(sm.ids_result(self._rows(sm.message_sessions_query(SQLITE, ids))))
+
     def _readable_sessions_after(self, after: str | None, limit: int,
                                  damaged: list[DamagedRow]) -> list[Session]:
         """:meth:`sessions_after` for a caller that goes past what it cannot read: a
