@@ -395,6 +395,20 @@ def test_a_key_whose_namespace_makes_no_schema_name_stops_the_server_naming_it(
                           '63 characters; rename the namespace, e.g. namespace = "alice_x"')
 
 
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_an_open_bind_refusal_names_every_way_out(tmp_path: Path,
+                                                  command: list[str]) -> None:
+    """`chatmem serve --host 0.0.0.0` without keys was refused with "pass --keys keys.toml
+    … or bind 127.0.0.1", and never said that --allow-open serves it open knowingly;
+    the refusal now names all three, keys first, before opening the store."""
+    db = str(tmp_path / "o.db")
+    proc = chatmem(*command, "--db", db, "--host", "0.0.0.0")
+    assert_one_line_error(proc, "error: refusing to serve 0.0.0.0 without API keys: pass "
+                          "--keys keys.toml (see README § HTTP server) or --host 127.0.0.1; "
+                          "on a trusted network only, --allow-open serves it without keys")
+    assert not Path(db).exists()
+
+
 @pytest.mark.parametrize("command,name,port", [
     (["serve"], "chat.example.org", 8765),
     (["mcp", "--transport", "http"], "mcp.example.org", 8766)])

@@ -358,7 +358,8 @@ def check_bind(host: str, keys: KeyTable | None, *, allow_open: bool = False) ->
         loopback = host == "localhost"
     if not loopback:
         raise ConfigError(f"refusing to serve {host} without API keys: pass --keys keys.toml "
-                          "(see README § HTTP server) or bind 127.0.0.1")
+                          "(see README § HTTP server) or --host 127.0.0.1; on a trusted "
+                          "network only, --allow-open serves it without keys")
 
 
 def _loopback(host: str) -> bool:
