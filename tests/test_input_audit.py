@@ -193,6 +193,35 @@ async def test_a_nested_mapping_that_is_not_a_dict_is_an_invalid_input_not_a_typ
     assert session is None or dict(session.metadata) == {}
 
 
+async def test_a_tuple_in_metadata_is_refused_not_read_back_as_a_list(mem: Memory) -> None:
+    """README: metadata is plain JSON, "so what you read back is what you wrote". A
+    tuple inside it was taken and stored as a list: ``add`` answered ``{"k": (1, 2)}``
+    and every read after gave ``{"k": [1, 2]}`` (a message, a batch, an OpenAI message,
+    a rewrite, a session's metadata and settings, on SQLite and PostgreSQL). Now it is
+    refused as a set is, naming where it is and the fix; nothing is stored."""
+    said = "must be a list, not a tuple (it would be read back as a list), got tuple (1, 2)"
+    for given in (Message(session_id="s1", content="x", metadata={"k": (1, 2)}),
+                  {"session_id": "s1", "content": "x", "metadata": {"k": (1, 2)}}):
+        with pytest.raises(InvalidInput) as err:  # the second message of a batch
+            await mem.add([Message(session_id="s1", content="first"), given])
+        assert str(err.value) == f"messages[1].metadata.k: {said}"
+    with pytest.raises(InvalidInput) as err:  # nested, in an OpenAI message
+        await mem.add([{"role": "user", "content": "x", "metadata": {"a": [{"k": (1, 2)}]}}],
+                      session="s1")
+    assert str(err.value) == f"messages[0].metadata.a[0].k: {said}"
+    for field in ("metadata", "settings"):
+        with pytest.raises(InvalidInput) as err:
+            await mem.upsert_session({"id": "s2", field: {"k": (1, 2)}})
+        assert str(err.value) == f"session.{field}.k: {said}"
+    assert await stored(mem) == [] and await mem.get_session("s2") is None
+    [msg] = await mem.add([{"content": "x", "metadata": {"k": [1, 2]}}], session="s1")
+    assert msg.metadata == {"k": [1, 2]}  # a list is what it was
+    with pytest.raises(InvalidInput) as err:
+        await mem.rewrite("s1", msg.ts or 0, metadata={"k": (1, 2)})
+    assert str(err.value) == f"metadata.k: {said}"
+    assert [dict(m.metadata) for m in await stored(mem)] == [{"k": [1, 2]}]
+
+
 PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJ"
        "RU5ErkJggg==")
 

@@ -103,6 +103,18 @@ async def test_put_get_roundtrip_and_update_keeps_created_at(store: ChatmemStore
     assert await store.aget(("memories", "u2"), "k") is None
 
 
+async def test_a_tuple_in_a_value_is_stored_as_a_list_as_postgres_store_does(
+        store: ChatmemStore) -> None:
+    """A message's own metadata refuses a tuple (it would be read back as a list); an
+    item's value, which LangGraph asks only to be JSON-serialisable, keeps being taken
+    and read back as the list JSON holds, as LangGraph's PostgresStore does."""
+    await store.aput(("a",), "k", {"text": "pair", "v": (1, (2, 3)), "w": [{"t": ("x",)}]})
+    item = await store.aget(("a",), "k")
+    assert item is not None and item.value == {"text": "pair", "v": [1, [2, 3]],
+                                               "w": [{"t": ["x"]}]}
+    assert [i.key for i in await store.asearch(("a",), query="pair")] == ["k"]
+
+
 async def test_delete(store: ChatmemStore) -> None:
     await store.aput(("a", "b"), "k", {"text": "x"})
     await store.adelete(("a", "b"), "k")

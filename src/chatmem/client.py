@@ -805,7 +805,7 @@ class AsyncClient:
         apart from it: :meth:`set_scope`, :meth:`set_retention`. A session the library
         refuses is refused in its words (:func:`~chatmem.models.validate_session`),
         nothing sent."""
-        validate_session(session)
+        validate_session(session, tuples=True)  # sent as JSON: a tuple is a list
         fields = session.to_dict() if isinstance(session, Session) \
             else _mapping(session, "session")
         sid = fields.pop("id", None)

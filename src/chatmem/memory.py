@@ -90,8 +90,8 @@ from .models import (
     ScoredId,
     Session,
     VectorEntry,
-    check_json,
     check_label,
+    check_metadata,
     check_text,
     check_ts,
     filter_document,
@@ -937,9 +937,7 @@ class Memory:
         # named as the caller wrote them: session, content (not rewrite.session_id)
         validate_message(probe, arguments={"session_id": "session"})
         if metadata is not None:
-            if not isinstance(metadata, Mapping):
-                raise InvalidInput(f"metadata must be an object, got {describe(metadata)}")
-            check_json(metadata, "metadata")
+            check_metadata(metadata, "metadata")
         async with self.rewrite_lock(session, ts):
             self._start_indexer()
             if self._indexer is not None:

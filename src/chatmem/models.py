@@ -313,10 +313,24 @@ def check_json(value: object, name: str) -> None:
     json_cost(value, name, limit=MAX_JSON_CHARS)
 
 
-def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
+def check_metadata(value: object, name: str, *, tuples: bool = False) -> None:
+    """A message's or session's ``metadata`` or a session's ``settings``: an object whose
+    value :func:`check_json` takes, holding no tuple: JSON reads one back as a list, so
+    ``{"k": (1, 2)}`` was stored and read back as ``{"k": [1, 2]}``, not what was
+    written (refused, as a set is; JSON given to the HTTP API or an import has none).
+    ``tuples=True``: taken as lists, for a caller that sends the value as JSON (the HTTP
+    client, as ``json.dumps`` does)."""
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{name} must be an object, got {describe(value)}")
+    json_cost(value, name, limit=MAX_JSON_CHARS, tuples=tuples)
+
+
+def json_cost(value: object, name: str, *, limit: int | None = None,
+              tuples: bool = True) -> int:
     """The size :func:`check_json` counts for ``value`` (a string its characters and
     quotes, a number a fixed width), after checking everything else it checks; over
-    ``limit`` it stops and refuses the value, so a huge one is not walked whole."""
+    ``limit`` it stops and refuses the value, so a huge one is not walked whole.
+    ``tuples=False``: a tuple is refused (:func:`check_metadata`), not taken as a list."""
     spent = [0]
 
     def spend(n: int, path: str) -> None:
@@ -358,6 +372,9 @@ def json_cost(value: object, name: str, *, limit: int | None = None) -> int:
                 spend(len(key) + 3, path)
                 walk(item, f"{path}.{key}", depth + 1)
         elif isinstance(v, (list, tuple)):
+            if isinstance(v, tuple) and not tuples:
+                raise InvalidInput(f"{path}: must be a list, not a tuple (it would be read "
+                                   f"back as a list), got {describe(v)}")
             spend(2, path)
             for i, item in enumerate(v):
                 walk(item, f"{path}[{i}]", depth + 1)
@@ -438,17 +455,17 @@ def validate_message(msg: Message, *, path: str = "message",
                            f"{MAX_MENTIONS}")
     for i, m in enumerate(msg.mentions):
         check_text(m, f"{at('mentions')}[{i}]", required=True, max_chars=MAX_LABEL_CHARS)
-    if not isinstance(msg.metadata, Mapping):
-        raise InvalidInput(f"{at('metadata')} must be an object, got {describe(msg.metadata)}")
-    check_json(msg.metadata, at("metadata"))
+    check_metadata(msg.metadata, at("metadata"))
 
 
 SESSION_TEXT_FIELDS = ("parent_id", "resource_id", "origin_platform", "chat_type", "group_id",
                        "group_name")
 
 
-def validate_session(session: object, *, path: str = "session") -> Session:
-    """R3: a session (or a mapping of its fields) that can be stored faithfully."""
+def validate_session(session: object, *, path: str = "session",
+                     tuples: bool = False) -> Session:
+    """R3: a session (or a mapping of its fields) that can be stored faithfully
+    (``tuples``: see :func:`check_metadata`)."""
     if isinstance(session, Mapping):
         known = list(Session.__dataclass_fields__)
         unknown = sorted(unknown_keys(session, known))
@@ -471,10 +488,7 @@ def validate_session(session: object, *, path: str = "session") -> Session:
     if session.parent_id == session.id:
         raise InvalidInput(f"{path}.parent_id must not be the session itself")
     for name in ("metadata", "settings"):
-        value = getattr(session, name)
-        if not isinstance(value, Mapping):
-            raise InvalidInput(f"{path}.{name} must be an object, got {describe(value)}")
-        check_json(value, f"{path}.{name}")
+        check_metadata(getattr(session, name), f"{path}.{name}", tuples=tuples)
     return session
 
 

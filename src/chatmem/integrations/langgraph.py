@@ -128,6 +128,7 @@ from chatmem.models import (
     MAX_JSON_CHARS,
     MAX_LABEL_CHARS,
     Message,
+    as_stored_json,
     check_json,
     check_text,
     json_cost,
@@ -1138,7 +1139,9 @@ class ChatmemStore(BaseStore):
             created = int(old.metadata[ITEM_META].get("created_at", old.ts or created))
         value = dict(op.value)
         text = self._text(value, op.index)
-        meta = _item_meta(op, value, created)
+        # a tuple in the value as the list JSON reads back, as PostgresStore stores it
+        # (a message's own metadata refuses one: it would not be read back as given)
+        meta = _item_meta(op, as_stored_json(value), created)
         msg = Message(session_id=sid, id=message_id(op.namespace, op.key),
                       role="user" if text else "system",
                       content=text or json.dumps(value, ensure_ascii=False, default=str),
