@@ -345,3 +345,20 @@ def test_the_readme_opens_with_its_two_set_up_commands_and_ci_runs_the_second() 
     assert "demo" in main.commands
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test in ci, "CI runs README's test command verbatim"
+
+
+def test_the_http_window_bound_is_documented_with_its_reason() -> None:
+    """``POST /v1/recall`` takes a ``window`` of at most ``server.http.MAX_WINDOW`` (100)
+    each side, for every key, where the library takes ``config.MAX_WINDOW`` (1000):
+    README gave the library's bound only, so a 101 sent over HTTP was a 422 nothing had
+    announced, and never said why the API takes less."""
+    import pytest
+
+    pytest.importorskip("fastapi")
+    from chatmem.config import MAX_WINDOW as LIBRARY_MAX_WINDOW
+    from chatmem.server.http import MAX_WINDOW
+
+    assert f"`window` 0–{LIBRARY_MAX_WINDOW} each side (0–{MAX_WINDOW} over HTTP" in README
+    text = section("## HTTP server")
+    assert f"at most {MAX_WINDOW} neighbours each side" in text
+    assert f"`window.before must be at most {MAX_WINDOW}, got {MAX_WINDOW + 1}`" in text
