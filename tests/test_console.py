@@ -456,6 +456,41 @@ def test_owner_changes_a_scope_and_forgets_a_speaker_after_seeing_counts(
     assert tab.dialogs == [] and tab.errors == []
 
 
+def test_a_session_without_a_row_is_marked_with_its_repair(browser: Any, server: Server
+                                                           ) -> None:
+    """A session whose row was removed by hand (DELETE FROM sessions …) is listed with
+    its messages and no labels, a card like a bare session's: nothing said it has no
+    row, nor that no platform, chat-type or group setting reaches it. Its card now says
+    so, with the repair README § Retention names (chatmem session set …, or PUT
+    /v1/sessions/{id}), to an owner and to the user key of that conversation; the
+    others have no mark."""
+    import sqlite3
+
+    seed(server.base)
+    conn = sqlite3.connect(server.url[len("sqlite:///"):])
+    with conn:
+        assert conn.execute("DELETE FROM sessions WHERE id = 'dm-alice'").rowcount == 1
+    conn.close()
+    for key, session, cards in ((ALICE, "", ["cli", "dm-alice", "hiking"]),
+                                (ALICE_BOT, "dm-alice", ["dm-alice"])):
+        tab = open_console(browser, server.base, key, session=session)
+        page = tab.page
+        page.wait_for_selector("#sessions-list .card")
+        assert page.locator("#sessions-list .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.session)") == cards
+        marks = page.locator("#sessions-list .card .unregistered")
+        assert marks.count() == 1
+        card = page.locator("#sessions-list .card[data-session=dm-alice]")
+        said = card.locator(".unregistered").text_content() or ""
+        assert said.startswith("No session row — messages only: its row was removed "
+                               "outside chatmem"), said
+        assert "chatmem session set --origin-platform P [--chat-type T] [--group-id G] " \
+            "dm-alice, or PUT /v1/sessions/dm-alice (owner keys)." in said, said
+        assert "3 (" in (card.locator("dd").first.text_content() or "")  # its messages
+        assert tab.dialogs == [] and tab.errors == []
+        page.context.close()
+
+
 def test_inspector_shows_exactly_what_context_injects(browser: Any, server: Server) -> None:
     seed(server.base)
     turn = "what did Bob say about water for the ridge trail"

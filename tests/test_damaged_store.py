@@ -1587,6 +1587,19 @@ async def test_the_retention_sweep_reaches_the_messages_of_a_session_whose_row_w
         assert len(said) == 1 and ': "own"; ' in said[0], said
 
 
+async def _two_rows_deleted(place: Place) -> None:
+    """Sessions a, gone, lost and z of two messages each, and "empty", a row without
+    messages; the rows of gone and lost then deleted by hand, their messages kept."""
+    async with await _memory(place) as mem:
+        for sid in ("a", "gone", "lost", "z"):
+            await mem.add([{"session_id": sid, "ts": ts, "content": f"{sid} said {ts}"}
+                           for ts in (1, 2)])
+        await mem.upsert_session({"id": "empty", "origin_platform": "tg"})  # no messages
+        await mem.flush(timeout=60)
+    for sid in ("gone", "lost"):
+        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+
+
 @pytest.mark.parametrize("place", ["sqlite", "postgres", "qdrant"], indirect=True)
 async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
         place: Place) -> None:
@@ -1596,14 +1609,7 @@ async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
     in neither. It is listed now, in id order among the others, page by page, and by
     ``only`` (what a user key's ``visible_from`` reads); a session with neither a row nor
     messages is not."""
-    async with await _memory(place) as mem:
-        for sid in ("a", "gone", "lost", "z"):
-            await mem.add([{"session_id": sid, "ts": ts, "content": f"{sid} said {ts}"}
-                           for ts in (1, 2)])
-        await mem.upsert_session({"id": "empty", "origin_platform": "tg"})  # no messages
-        await mem.flush(timeout=60)
-    for sid in ("gone", "lost"):
-        await _damage(place, "DELETE FROM sessions WHERE id = ?", sid)
+    await _two_rows_deleted(place)
     every = ["a", "empty", "gone", "lost", "z"]
     async with await _memory(place) as mem:
         assert (await mem.stats())["sessions"] == 5
@@ -1630,6 +1636,85 @@ async def test_the_sessions_list_and_count_keep_a_session_whose_row_was_deleted(
             "lost", "z"]
         only = await mem.sessions(only=["gone", "nowhere"])
         assert [(s.session.id, s.messages) for s in only.sessions] == [("gone", 2)]
+
+
+async def test_every_listing_of_sessions_says_which_have_no_row(place: Place) -> None:
+    """A session whose row was removed by hand (DELETE FROM sessions …) is listed with
+    its messages and empty labels, which read as a bare session's: nothing told a
+    caller that it has no row (and that no platform, chat-type or group setting
+    reaches it). ``SessionSummary.registered`` is False for it, True for the others,
+    in every page (code point walk or not), by ``only``, in ``GET /v1/sessions``
+    (an owner's and a user key's ``visible_from``) and ``chatmem.client``'s reading of
+    it, and ``chatmem sessions`` marks it "no session row" with the repair (--json:
+    the field)."""
+    import httpx
+
+    from chatmem.client import AsyncClient
+    from chatmem.server.http import KeyTable, create_app
+    from servers import running
+
+    await _two_rows_deleted(place)
+    want = [("a", True), ("empty", True), ("gone", False), ("lost", False), ("z", True)]
+    async with await _memory(place) as mem:
+        page = await mem.sessions()
+        assert [(s.session.id, s.registered) for s in page.sessions] == want
+        assert [s.to_dict()["registered"] for s in page.sessions] == [r for _, r in want]
+        for ordered in (True, False):
+            mem.store.message_sessions_by_code_point = ordered  # type: ignore[attr-defined]
+            for limit in (1, 2):
+                paged: list[tuple[str, bool]] = []
+                after = None
+                while True:
+                    page = await mem.sessions(limit=limit, after=after)
+                    paged += [(s.session.id, s.registered) for s in page.sessions]
+                    if page.next_after is None:
+                        break
+                    after = page.next_after
+                assert paged == want, (ordered, limit)
+        only = await mem.sessions(only=["z", "gone", "nowhere", "empty"])
+        assert [(s.session.id, s.registered) for s in only.sessions] == [
+            ("empty", True), ("gone", False), ("z", True)]
+    owner, user = "owner-key-0123456789abcdef", "user-key-0123456789abcdef0"
+    keys = KeyTable.from_mapping({"keys": {
+        "boss": {"key": owner, "namespace": "alice", "role": "owner"},
+        "bot": {"key": user, "namespace": "alice", "role": "user"}}})
+    app = create_app(url=place.url, keys=keys, embedder=chatmem.testing.embedder())
+    with running(app) as base:
+        def listed(key: str, **params: str) -> list[tuple[str, bool]]:
+            r = httpx.get(f"{base}/v1/sessions", params=params, timeout=30,
+                          headers={"Authorization": f"Bearer {key}"})
+            assert r.status_code == 200, r.text
+            return [(s["id"], s["registered"]) for s in r.json()["sessions"]]
+
+        assert listed(owner) == want
+        assert listed(owner, limit="2", after="empty") == want[2:4]
+        assert listed(user, visible_from="gone") == [("gone", False)]
+        assert listed(user, visible_from="a") == [("a", True)]
+        async with AsyncClient(base, owner, timeout=30) as c:
+            assert [(s.session.id, s.registered) for s in (await c.sessions()).sessions] \
+                == want
+    res = await _cli("sessions", "--db", place.url)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [sid for sid, _ in want], lines
+    assert [line.endswith("  no session row") for line in lines] == [
+        not registered for _, registered in want], lines
+    assert "2 session(s) marked 'no session row' hold messages but have no session row" \
+        in res.stderr, res.stderr
+    assert f"chatmem session set --db {shlex.quote(place.url)} --origin-platform P " \
+        "[--chat-type T] [--group-id G] ID" in res.stderr, res.stderr
+    assert f"chatmem forget --db {shlex.quote(place.url)} --session ID" in res.stderr
+    res = await _cli("sessions", "--db", place.url, "--json")
+    assert res.exit_code == 0, res.output
+    assert [(s["id"], s["registered"]) for s in json.loads(res.stdout)["sessions"]] == want
+    # registered again, as the repair says: listed as registered
+    res = await _cli("session", "set", "--db", place.url, "--origin-platform", "tg", "gone")
+    assert res.exit_code == 0, res.output
+    async with await _memory(place) as mem:
+        page = await mem.sessions()
+        assert [(s.session.id, s.registered) for s in page.sessions] == [
+            (sid, registered or sid == "gone") for sid, registered in want]
+        assert page.sessions[2].platform == "tg"
 
 
 async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(

@@ -52,6 +52,8 @@ def test_sessions_overview_for_owner_and_user_keys(api: str) -> None:
         assert rooms["room1"]["retention"] == {"days": 0, "layer": "config"}
         assert rooms["room2"]["retention"] == {"days": 9, "layer": "session"}
         assert (rooms["room2"]["platform"], rooms["room2"]["group_name"]) == ("telegram", "Pets")
+        # both have a session row (test_damaged_store: one removed by hand is false)
+        assert [s["registered"] for s in rooms.values()] == [True, True]
         first = c.get("/v1/sessions", params={"limit": 1}).json()
         assert [s["id"] for s in first["sessions"]] == ["room1"]
         assert first["next_after"] == "room1"

@@ -2212,8 +2212,10 @@ async def stats(db: str | None, config_path: str | None, vector: str | None,
 async def sessions(db: str | None, config_path: str | None, vector: str | None, limit: int,
                    after: str | None, as_json: bool) -> None:
     """List sessions in id order, a page at a time: messages, the last activity, and the
-    scope and retention each has now with the settings layer each comes from; the id to
-    pass as --after for the next page is printed last (on standard error without --json).
+    scope and retention each has now with the settings layer each comes from; a session
+    whose row was removed outside chatmem (its messages kept) is marked "no session
+    row", with the repair on standard error; the id to pass as --after for the next
+    page is printed last (on standard error without --json).
 
     \b
     Example:
@@ -2230,7 +2232,17 @@ async def sessions(db: str | None, config_path: str | None, vector: str | None, 
         kept = _days_kept(s.retention_days)
         click.echo(printable(
             f"{s.session.id}  {s.messages} message(s)  last {last}  scope {s.scope} "
-            f"({s.scope_layer})  retention {kept} ({s.retention_layer})"))
+            f"({s.scope_layer})  retention {kept} ({s.retention_layer})"
+            + ("" if s.registered else "  no session row")))
+    bare = sum(not s.registered for s in page.sessions)
+    if bare:
+        where = "" if db is None else f" --db {shlex.quote(db)}"
+        click.echo(printable(
+            f"{bare} session(s) marked 'no session row' hold messages but have no session "
+            "row (removed outside chatmem, e.g. DELETE FROM sessions): their platform, "
+            "chat type and group went with it. Register each again (chatmem session set"
+            f"{where} --origin-platform P [--chat-type T] [--group-id G] ID), or erase its "
+            f"messages (chatmem forget{where} --session ID)"), err=True)
     if page.next_after:
         click.echo(printable(f"next page: --after {page.next_after}"), err=True)
 

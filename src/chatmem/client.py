@@ -448,7 +448,9 @@ def _session_summary(data: Any) -> SessionSummary:
         last_ts=None if last_ts is None else _int(data, "last_ts"),
         last_platform=_text_or_none(data, "last_platform"),
         scope=scope, scope_layer=scope_layer, retention_days=days,
-        retention_layer=retention_layer)
+        retention_layer=retention_layer,
+        # a server older than this field does not say: read as registered, as it was
+        registered=_flag(data, "registered", True))
 
 
 def _message_json(m: object, path: str, *, text: bool = False) -> Any:

@@ -1577,11 +1577,11 @@ class Memory:
     async def sessions(self, *, limit: int = 100, after: str | None = None,
                        only: Sequence[str] | None = None) -> SessionsPage:
         """One page of the sessions stored (ordered by id, ``after`` the id given; every
-        session with messages is one, registered or not): labels, message counts per
-        index state, the last activity and the effective scope and retention with the
-        layer each comes from (the console's Sessions page). ``only``: just these
-        sessions. Counting reads each session's messages: one call costs time in the
-        number of messages of the sessions listed."""
+        session with messages is one, registered or not, ``registered`` saying which):
+        labels, message counts per index state, the last activity and the effective
+        scope and retention with the layer each comes from (the console's Sessions
+        page). ``only``: just these sessions. Counting reads each session's messages:
+        one call costs time in the number of messages of the sessions listed."""
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
             raise InvalidInput(f"limit must be {LIMIT_TAKES}, got {describe(limit)}")
         if after is not None:
@@ -1592,16 +1592,15 @@ class Memory:
             # and those holding messages whose row was removed by hand: one query for
             # them all (a query per name: 2,000 names took 300-420 ms on SQLite)
             unregistered = [sid for sid in wanted if sid not in found]
-            if unregistered:
-                found.update((sid, Session(id=sid)) for sid in
-                             await self.store.message_sessions(unregistered))
+            bare = set(await self.store.message_sessions(unregistered)) \
+                if unregistered else set()
+            found.update((sid, Session(id=sid)) for sid in bare)
             every = sorted(found.values(), key=lambda s: s.id)
         else:  # one page and the next one's first: not every session of the store
             every = await self.store.sessions_after(after, limit + 1)
             bound = every[limit].id if len(every) > limit else None
-            every = sorted([*every, *(Session(id=sid) for sid in
-                                      await self._unregistered_page(after, limit + 1,
-                                                                    bound))],
+            bare = set(await self._unregistered_page(after, limit + 1, bound))
+            every = sorted([*every, *(Session(id=sid) for sid in bare)],
                            key=lambda s: s.id)
         rest = [s for s in every if after is None or s.id > after]
         out = []
@@ -1621,7 +1620,7 @@ class Memory:
             out.append(SessionSummary(
                 s, situation.current_platform, count, states,
                 None if last is None else last.ts, None if last is None else last.platform,
-                scope.scope, scope.layer, keep.days, keep.layer))
+                scope.scope, scope.layer, keep.days, keep.layer, s.id not in bare))
         more = len(rest) > limit
         return SessionsPage(tuple(out), out[-1].session.id if more and out else None)
 

@@ -37,6 +37,11 @@ class SessionSummary:
     scope_layer: str = "config"
     retention_days: int = 0
     retention_layer: str = "config"
+    #: False for a session that holds messages but has no session row (removed outside
+    #: chatmem, a hand ``DELETE FROM sessions …``): listed by its id alone, its labels
+    #: empty, no platform, chat-type or group setting reaching it until it is
+    #: registered again (README § Retention names the repair).
+    registered: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         s = self.session
@@ -46,7 +51,8 @@ class SessionSummary:
                 "messages": self.messages, "states": dict(self.states),
                 "last_ts": self.last_ts, "last_platform": self.last_platform,
                 "scope": {"scope": self.scope, "layer": self.scope_layer},
-                "retention": {"days": self.retention_days, "layer": self.retention_layer}}
+                "retention": {"days": self.retention_days, "layer": self.retention_layer},
+                "registered": self.registered}
 
 
 @dataclass(frozen=True)

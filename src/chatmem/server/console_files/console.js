@@ -253,6 +253,7 @@
     const card = el("article", { className: "card", dataset: { session: s.id } },
       el("h2", {}, el("span", { className: "mono" }, s.id)),
       el("p", { className: "hint" }, labels.length ? labels.join(" · ") : "no platform or group"),
+      s.registered === false ? unregisteredMark(s.id) : null,
       el("dl", { className: "facts" },
         el("dt", {}, "Messages"), el("dd", {}, String(s.messages) + (states ? " (" + states + ")" : "")),
         el("dt", {}, "Last activity"), el("dd", {}, when(s.last_ts)),
@@ -266,6 +267,21 @@
     card.append(el("div", { className: "actions" }, open, inspect));
     if (isOwner()) card.append(ownerControls(s));
     return card;
+  }
+
+  // A session whose row was removed outside chatmem (DELETE FROM sessions …) still holds
+  // its messages and is listed by its id alone (README § Retention names the repair).
+  function unregisteredMark(id) {
+    return el("p", { className: "status warn unregistered" },
+      "No session row — messages only: its row was removed outside chatmem (e.g. DELETE "
+      + "FROM sessions), so its platform, chat type and group are not known and no "
+      + "platform, chat-type or group setting reaches it. Register it again: chatmem "
+      + "session set --origin-platform P [--chat-type T] [--group-id G] " + shellWord(id)
+      + ", or PUT /v1/sessions/" + encodeURIComponent(id) + " (owner keys).");
+  }
+
+  function shellWord(text) {
+    return /^[A-Za-z0-9_.:\/@%+=-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
   }
 
   function ownerControls(s) {
