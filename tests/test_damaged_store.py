@@ -1724,7 +1724,11 @@ async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(
     code point order is read from ``after`` and no further than the page's last
     registered id (``bound``) or than the page's ``limit + 1`` such sessions, any other
     from its first to its end; the sweep reads every page. The real store's calls are
-    counted (their ``after`` and ``limit``), with pages of 3 sessions."""
+    counted (their ``after`` and ``limit``), with pages of 3 sessions. The walk stopped
+    at the first id past ``bound``, so a page of it that ended at ``bound`` cost one
+    more call, of a page it did not use: it stops on reaching ``bound`` now (a
+    registered session, never one to list), and goes past it only when ``bound``
+    holds no messages (the walk does not meet it)."""
     from chatmem import memory
 
     monkeypatch.setattr(memory, "SWEEP_SESSIONS", 3)
@@ -1747,11 +1751,12 @@ async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(
         assert calls == [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)]
         unordered = [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)]
         # (after, limit): the calls of a code point walk. Its step is limit + 1; it stops
-        # at the first id past the page's last registered one, or once it holds
-        # limit + 1 without a row
+        # on reaching the page's last registered id (its limit + 1-th, bound), or once
+        # it holds limit + 1 without a row. (None, 1), (None, 2) and (None, 5) end a
+        # page of the walk at bound (s01, s02, s08): one call more before, its page unused
         want = {
-            (None, 1): [(None, 2), ("s01", 2)], (None, 2): [(None, 3), ("s02", 3)],
-            (None, 5): [(None, 3), ("s02", 3), ("s05", 3), ("s08", 3)],
+            (None, 1): [(None, 2)], (None, 2): [(None, 3)],
+            (None, 5): [(None, 3), ("s02", 3), ("s05", 3)],
             ("s02", 1): [("s02", 2)], ("s02", 2): [("s02", 3), ("s05", 3)],
             ("s02", 5): [("s02", 3), ("s05", 3), ("s08", 3), ("s11", 3)],
             ("s05", 2): [("s05", 3), ("s08", 3)], ("s06", 1): [("s06", 2), ("s08", 2)],
@@ -1765,6 +1770,17 @@ async def test_the_walk_of_sessions_without_a_row_reads_no_further_page(
                 assert [s.session.id for s in page.sessions] == [
                     i for i in ids if after is None or i > after][:limit]
                 assert calls == (walk if ordered else unordered), (ordered, after, limit)
+        # a bound without messages (a row of its own) is not met: the walk goes on to
+        # the first id past it, in the page (s04, 1) or in the next one (s03, 1)
+        await mem.upsert_session({"id": "s05x"})
+        mem.store.message_sessions_by_code_point = True  # type: ignore[attr-defined]
+        for (after, limit), walk in {("s04", 1): [("s04", 2)],
+                                     ("s03", 1): [("s03", 2), ("s05", 2)]}.items():
+            calls.clear()
+            page = await mem.sessions(limit=limit, after=after)
+            assert [s.session.id for s in page.sessions] == [
+                i for i in sorted([*ids, "s05x"]) if i > after][:limit]
+            assert calls == walk, (after, limit)
 
 
 async def test_sessions_only_asks_the_store_once_for_the_names_without_a_row(

@@ -1924,22 +1924,26 @@ class Memory:
 
     async def _unregistered_page(self, after: str | None, limit: int, bound: str | None
                                  ) -> builtins.list[str]:
-        """The first ``limit`` ids (code point order) after ``after``, none past
+        """The first ``limit`` ids (code point order) after ``after``, all below
         ``bound``, of the sessions that hold messages but have no session row (removed
         outside chatmem), for :meth:`sessions`' page. A store whose walk of the sessions
         messages are in goes in code point order (``message_sessions_by_code_point``:
         SQLite's, PostgreSQL's under the C collation) is walked from ``after`` to
-        ``bound`` only: about a page's sessions; any other, each page, from its first."""
+        ``bound`` only: about a page's sessions; any other, each page, from its first.
+        ``bound`` is the id of a session row (the ``limit``-th after ``after``, which
+        :meth:`sessions` lists itself), so the session of that id is registered, not
+        one of these: the walk stops on reaching it. It stopped at the next id, which,
+        when a page of the walk ended at ``bound``, took one more query for nothing."""
         ordered = getattr(self.store, "message_sessions_by_code_point", False) is True
         found: builtins.list[str] = []  # the smallest, sorted
         step = min(limit, SWEEP_SESSIONS) if ordered else SWEEP_SESSIONS
         async with contextlib.aclosing(
                 self._message_sessions(after if ordered else None, step)) as walk:
             async for sid, registered in walk:
-                if ordered and bound is not None and sid > bound:
+                if ordered and bound is not None and sid >= bound:
                     break
                 if not registered and (after is None or sid > after) \
-                        and (bound is None or sid <= bound):
+                        and (bound is None or sid < bound):
                     bisect.insort(found, sid)
                     del found[limit:]
                     if ordered and len(found) == limit:
