@@ -229,10 +229,14 @@ async def test_sessions_settings_and_owner_only_actions(server: str) -> None:
         assert row.session.resource_id == "bob" and row.messages == 1
         assert (row.retention_days, row.retention_layer) == (30, "session")
         assert (row.scope, row.scope_layer) == ("all", "config")
+        # a page of one, and the rest after it: this test's own second session, so that a
+        # next page exists whatever other tests left on the module's server (or none)
+        await owner.upsert_session(Session(id="room 0·α"))
         first = await owner.sessions(limit=1)
         assert len(first.sessions) == 1 and first.next_after == first.sessions[0].session.id
         rest = await owner.sessions(after=first.next_after)
         assert first.sessions[0].session.id not in {r.session.id for r in rest.sessions}
+        assert {"room 0·α", "room 1·β"} <= {r.session.id for r in first.sessions + rest.sessions}
         with pytest.raises(InvalidInput, match="visible_from is required"):
             await bot.sessions()
         mine = await bot.sessions(visible_from="room 1·β")
