@@ -62,14 +62,16 @@ def running(app: Any, *, port: int | None = None, path: str = "",
 
 @contextlib.contextmanager
 def chatmem_serve(db: str, keys: Path | None, log: Path, *, options: Sequence[str] = (),
-                  open_files: int | None = None) -> Iterator[str]:
-    """A real ``chatmem serve`` process on a free port of 127.0.0.1 (store URL ``db``,
-    key file ``keys`` or none, more ``options``, its output in ``log``, at most
-    ``open_files`` descriptors if given); yields its base URL once ``/health`` answers,
-    and stops it after."""
+                  open_files: int | None = None, host: str = "127.0.0.1") -> Iterator[str]:
+    """A real ``chatmem serve`` process on ``host`` (127.0.0.1, or another loopback
+    address such as ::1) at a port free on 127.0.0.1 (store URL ``db``, key file
+    ``keys`` or none, more ``options``, its output in ``log``, at most ``open_files``
+    descriptors if given); yields its base URL once ``/health`` answers, and stops it
+    after."""
     port = free_port()
     command = [sys.executable, "-m", "chatmem", "serve", "--db", db, "--port", str(port),
-               *(["--keys", str(keys)] if keys is not None else []), *options]
+               "--host", host, *(["--keys", str(keys)] if keys is not None else []),
+               *options]
 
     def limit_files() -> None:  # in the child, before it runs chatmem
         if open_files is not None:
@@ -81,7 +83,7 @@ def chatmem_serve(db: str, keys: Path | None, log: Path, *, options: Sequence[st
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 preexec_fn=limit_files)
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
         try:
             deadline = time.monotonic() + 60
             while True:

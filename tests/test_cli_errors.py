@@ -409,6 +409,25 @@ def test_an_open_bind_refusal_names_every_way_out(tmp_path: Path,
     assert not Path(db).exists()
 
 
+@pytest.mark.parametrize("keyed", [False, True])
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]])
+def test_a_bracketed_host_is_refused_naming_the_bare_address(
+        tmp_path: Path, command: list[str], keyed: bool) -> None:
+    """`--host [::1]` was 'refusing to serve [::1] without API keys' (as if it were not
+    loopback) and, with keys, 'not an address or name this machine resolves': neither
+    said to drop the brackets. Now one refusal, keys or not, before the store is made."""
+    db = str(tmp_path / "b.db")
+    keys = tmp_path / "keys.toml"
+    keys.write_text('[keys.owner]\nkey = "bracket-owner-key-0123456789"\nnamespace = "b"\n'
+                    'role = "owner"\n', encoding="utf-8")
+    proc = chatmem(*command, "--db", db, "--host", "[::1]",
+                   *(["--keys", str(keys)] if keyed else []))
+    assert_one_line_error(proc, "error: --host [::1]: an address in brackets is not one to "
+                          "listen on (brackets only set an IPv6 address apart in a URL); "
+                          "give it without them: --host ::1")
+    assert not Path(db).exists()
+
+
 @pytest.mark.parametrize("command,name,port", [
     (["serve"], "chat.example.org", 8765),
     (["mcp", "--transport", "http"], "mcp.example.org", 8766)])

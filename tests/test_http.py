@@ -762,6 +762,59 @@ def test_an_open_server_answers_only_its_own_host_names(tmp_path: Path) -> None:
     assert allowed_hosts("::1", 80) == ["[::1]:80", "127.0.0.1:80", "localhost:80"]
 
 
+def test_a_bracketed_host_is_refused_naming_the_bare_address() -> None:
+    """`--host [::1]` was refused without keys as if [::1] were not loopback ('refusing
+    to serve [::1] without API keys'), while the Host check (_loopback) took it as
+    loopback; with keys or --allow-open it went on to fail at listen ('not an address or
+    name this machine resolves'): no socket, nor uvicorn, listens on an address in
+    brackets. check_bind now refuses the brackets, keys or not, naming the fix."""
+    from chatmem.server.http import _loopback
+
+    for host, fix in (("[::1]", "--host ::1"), ("[127.0.0.1]", "--host 127.0.0.1"),
+                      ("[fe80::1]", "--host fe80::1"), ("[::1]:8765", "--host ::1 --port 8765")):
+        for table, allow_open in ((None, False), (keys(), False), (None, True)):
+            with pytest.raises(ConfigError) as err:
+                check_bind(host, table, allow_open=allow_open)
+            assert str(err.value) == (
+                f"--host {host}: an address in brackets is not one to listen on (brackets "
+                f"only set an IPv6 address apart in a URL); give it without them: {fix}")
+    # the bare forms: loopback ones served open, as the Host check takes them
+    for host in ("::1", "127.0.0.1", "localhost"):
+        check_bind(host, None)
+        assert _loopback(host)
+    for host in ("::", "0.0.0.0", "fe80::1"):
+        assert not _loopback(host)
+        with pytest.raises(ConfigError, match=f"refusing to serve {host} without API keys"):
+            check_bind(host, None)
+        check_bind(host, keys())
+
+
+def ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback here")
+def test_an_open_server_on_the_ipv6_loopback_serves_it(tmp_path: Path) -> None:
+    """`chatmem serve --host ::1` (what the refusal of `--host [::1]` suggests) serves
+    without keys, on [::1] only, and answers its loopback names."""
+    with chatmem_serve(str(tmp_path / "v6.db"), None, tmp_path / "serve.log",
+                       host="::1") as base:
+        port = int(base.rpartition(":")[2])
+        assert httpx.get(f"{base}/v1/stats").status_code == 200  # open: no key
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+            assert httpx.get(f"{base}/v1/stats", headers={"Host": host}).status_code == 200
+        assert httpx.get(f"{base}/v1/stats", headers={"Host": "evil.example"}).status_code == 421
+        with pytest.raises(httpx.TransportError):  # not on the IPv4 loopback
+            httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+
+
 def test_a_server_with_keys_answers_any_host_unless_told(tmp_path: Path) -> None:
     """With keys a rebinding page has no key to send, so the Host check is off by default
     (a proxy's name needs no flag); `--allowed-host` turns it on."""

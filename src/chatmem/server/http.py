@@ -349,14 +349,20 @@ def bearer_token(headers: Mapping[str, str] | Any) -> str | None:
 
 
 def check_bind(host: str, keys: KeyTable | None, *, allow_open: bool = False) -> None:
-    """An open server (no keys) listens on loopback only, unless explicitly allowed."""
+    """An open server (no keys) listens on loopback only, unless explicitly allowed.
+    An address in brackets (``[::1]``, as a URL writes it) is refused with or without
+    keys, naming the bare form: no socket (nor uvicorn) listens on one, and without keys
+    it was refused as if ``[::1]`` were not loopback."""
+    bracketed = re.fullmatch(r"\[([^\[\]]+)\](?::(\d+))?", host)
+    if bracketed:
+        address, port = bracketed.groups()
+        bare = f"--host {address}" + (f" --port {port}" if port else "")
+        raise ConfigError(f"--host {host}: an address in brackets is not one to listen on "
+                          "(brackets only set an IPv6 address apart in a URL); give it "
+                          f"without them: {bare}")
     if keys is not None or allow_open:
         return
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    if not loopback:
+    if not _loopback(host):
         raise ConfigError(f"refusing to serve {host} without API keys: pass --keys keys.toml "
                           "(see README § HTTP server) or --host 127.0.0.1; on a trusted "
                           "network only, --allow-open serves it without keys")
