@@ -491,6 +491,34 @@ def test_a_session_without_a_row_is_marked_with_its_repair(browser: Any, server:
         page.context.close()
 
 
+def test_the_repair_of_a_session_named_like_an_option_ends_the_options(
+        browser: Any, server: Server) -> None:
+    """A session whose id starts with "-" and whose row was removed by hand: the
+    repair its card suggests ended with the id alone (``… [--group-id G] -x``), which
+    chatmem session set reads as an option (``No such option: -x``). It now puts
+    ``--`` before the id, and the command runs as shown."""
+    import sqlite3
+
+    with client(server.base, ALICE) as c:
+        r = c.post("/v1/messages", json={"messages": [
+            {"session_id": "-x", "role": "user", "content": "a note kept in -x",
+             "ts": T0, "id": "dash-1", "platform": "cli"}]})
+        assert r.status_code == 200, r.text
+    conn = sqlite3.connect(server.url[len("sqlite:///"):])
+    with conn:
+        assert conn.execute("DELETE FROM sessions WHERE id = '-x'").rowcount == 1
+    conn.close()
+    tab = open_console(browser, server.base, ALICE)
+    page = tab.page
+    page.wait_for_selector("#sessions-list .card[data-session='-x']")
+    said = page.locator("#sessions-list .card[data-session='-x'] .unregistered") \
+        .text_content() or ""
+    assert "chatmem session set --origin-platform P [--chat-type T] [--group-id G] " \
+        "-- -x, or PUT /v1/sessions/-x (owner keys)." in said, said
+    assert tab.dialogs == [] and tab.errors == []
+    page.context.close()
+
+
 def test_inspector_shows_exactly_what_context_injects(browser: Any, server: Server) -> None:
     seed(server.base)
     turn = "what did Bob say about water for the ridge trail"

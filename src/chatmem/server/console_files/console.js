@@ -276,7 +276,9 @@
       "No session row — messages only: its row was removed outside chatmem (e.g. DELETE "
       + "FROM sessions), so its platform, chat type and group are not known and no "
       + "platform, chat-type or group setting reaches it. Register it again: chatmem "
-      + "session set --origin-platform P [--chat-type T] [--group-id G] " + shellWord(id)
+      + "session set --origin-platform P [--chat-type T] [--group-id G] "
+      // an id that starts with "-" would be read as an option: "--" ends them
+      + (id.startsWith("-") ? "-- " : "") + shellWord(id)
       + ", or PUT /v1/sessions/" + encodeURIComponent(id) + " (owner keys).");
   }
 
