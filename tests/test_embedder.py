@@ -130,6 +130,26 @@ async def test_normalize_false_keeps_raw_scale() -> None:
     assert float(np.linalg.norm(v)) == pytest.approx(3.0)
 
 
+
+@pytest.mark.parametrize("raw, want", [
+    # one number past ~1.8e19: its square overflowed float32, the length was inf and
+    # the vector, divided by it, was stored all zeros (an all-zero vector is refused)
+    ([[1e20] + [0.0] * 63], [1.0] + [0.0] * 63),
+    ([[3e38, -3e38] + [1.0] * 62], [2 ** -0.5, -(2 ** -0.5)] + [0.0] * 62),
+    # numbers under ~1e-23: their squares vanished, and the vector was refused as
+    # all-zero though it is not
+    ([[1e-30] * 64], [1 / 8] * 64),
+    ([[1e-45, 0.0] + [0.0] * 62], [1.0] + [0.0] * 63),
+])
+async def test_a_vector_of_huge_or_tiny_numbers_is_normalised_not_zeroed(
+        raw: list[list[float]], want: list[float]) -> None:
+    prov = RecordingProvider()
+    prov.raw_override = raw
+    v = await Embedder(prov).embed_one("hello")
+    assert v.dtype == np.float32
+    assert np.allclose(v, np.asarray(want, dtype=np.float32), atol=1e-6)
+    assert abs(float(np.linalg.norm(v)) - 1) < 1e-5
+
 @pytest.mark.parametrize("raw, why", [
     ([[float("nan")] * 64], "NaN"),
     ([[0.0] * 64], "all-zero"),

@@ -404,9 +404,20 @@ class Embedder:
         if not np.isfinite(arr).all():
             raise self._error("provider returned NaN or infinite values")
         if self.normalize:
-            norms = np.linalg.norm(arr, axis=1, keepdims=True)
-            if (norms == 0).any():
-                raise self._error("provider returned an all-zero vector")
+            with np.errstate(over="ignore", under="ignore"):
+                norms = np.linalg.norm(arr, axis=1, keepdims=True)
+            odd = ~np.isfinite(norms[:, 0]) | (norms[:, 0] == 0)
+            if odd.any():
+                # float32 squares overflow past ~1.8e19 (the length became inf: the
+                # vector, divided by it, all zeros) and vanish under ~1e-23 (a vector of
+                # small numbers looked all-zero): those rows are measured in float64
+                wide = arr[odd].astype(np.float64)
+                lengths = np.linalg.norm(wide, axis=1, keepdims=True)
+                if (lengths == 0).any():
+                    raise self._error("provider returned an all-zero vector")
+                arr = arr.copy()
+                arr[odd] = (wide / lengths).astype(np.float32)
+                norms[odd] = 1.0
             arr = arr / norms
         arr = np.ascontiguousarray(arr, dtype=np.float32)
         return list(arr)
