@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from chatmem.embedding import Embedder, EmbedInput, NullEmbedCache, cache_key
 from chatmem.errors import EmbeddingUnavailable, InvalidInput
+from chatmem.store.ann import load_faiss
+from processes import checkout_env
 from providers import RecordingProvider
 
 
@@ -165,6 +170,64 @@ async def test_bad_provider_output_is_an_error_never_a_vector(raw: object, why: 
     assert info.value.retry_decision == "invalid"
     assert emb.cache.stats().size == 0
 
+
+
+#: A store whose ANN index is built at 50 vectors, filled with what an Embedder
+#: (normalize=False) makes of a provider answering 1e37s.
+HUGE_RAW_CHILD = """
+import asyncio, sys
+sys.path.insert(0, sys.argv[2])
+from chatmem.embedding import Embedder
+from chatmem.errors import EmbeddingUnavailable
+from chatmem.models import Message, VectorEntry
+from chatmem.store import SqliteStore
+from chatmem.store.ann import AnnSettings
+from providers import RecordingProvider
+
+async def main(path):
+    prov = RecordingProvider(dim=8)
+    prov.raw_override = [[1e37] * 8]
+    emb = Embedder(prov, normalize=False)
+    store = await SqliteStore.open(path, ann=AnnSettings(threshold=50, nprobe=8, min_scan=0))
+    msgs = await store.append([Message(session_id="s", content=f"m{i}", ts=i)
+                               for i in range(100)])
+    try:
+        vecs = [await emb.embed_one(m.content) for m in msgs]
+    except EmbeddingUnavailable as exc:
+        print("refused:", exc)
+        await store.close()
+        return
+    await store.upsert([VectorEntry(message_id=m.id, session_id="s", ts=m.ts, role="user",
+                                    model_id="t:v", vector=v) for m, v in zip(msgs, vecs)])
+    await store.query(vecs[0], 5)
+    print("index ready:", store.ann.wait_ready(120))
+    await store.close()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+@pytest.mark.skipif(load_faiss() is None, reason="the ANN needs faiss-cpu")
+def test_an_unnormalised_vector_too_long_to_score_never_reaches_the_index(
+        tmp_path: Path) -> None:
+    """With embedding.normalize false, a provider's vectors were stored as answered:
+    finite 1e37s made faiss's k-means (the ANN index's build, in the worker thread)
+    throw across OpenMP, and the process aborted. In a child process, which that
+    killed: the answer is now refused by the Embedder, before anything is stored."""
+    proc = subprocess.run(
+        [sys.executable, "-c", HUGE_RAW_CHILD, str(tmp_path / "a.db"),
+         str(Path(__file__).parent)],
+        capture_output=True, text=True, timeout=300, env=checkout_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "refused: " in proc.stdout and "over the 1e+18" in proc.stdout
+    assert "embedding.normalize is false" in proc.stdout
+
+
+async def test_an_unnormalised_vector_under_the_bound_is_kept_as_answered() -> None:
+    prov = RecordingProvider(dim=4)
+    prov.raw_override = [[5e17, 5e17, 5e17, 5e17]]  # length 1e18
+    v = await Embedder(prov, normalize=False).embed_one("hello")
+    assert np.allclose(v, 5e17)
 
 async def test_status_callbacks_and_last_error_survives_success(
         caplog: pytest.LogCaptureFixture) -> None:

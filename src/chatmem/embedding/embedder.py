@@ -56,6 +56,12 @@ EmbedLike = str | tuple[str, str] | EmbedInput
 log = logging.getLogger("chatmem.embedding")
 
 
+#: The longest vector kept unnormalised (``embedding.normalize = false``). Under it
+#: every inner product of two vectors is finite in float32 (at most 1e36, FLT_MAX
+#: 3.4e38): exact search's scores, and faiss's in the ANN index, whose k-means aborted
+#: the process (std::terminate, "invalid cluster assignment") on a provider's 1e37s.
+MAX_RAW_LENGTH = 1e18
+
 @dataclass(frozen=True)
 class StatusDetail:
     """Passed to ``on_status`` after every call (E10)."""
@@ -419,6 +425,14 @@ class Embedder:
                 arr[odd] = (wide / lengths).astype(np.float32)
                 norms[odd] = 1.0
             arr = arr / norms
+        else:
+            lengths = np.linalg.norm(arr.astype(np.float64), axis=1)
+            if (lengths > MAX_RAW_LENGTH).any():
+                raise self._error(
+                    f"provider returned a vector of length {float(lengths.max()):.3g}, over "
+                    f"the {MAX_RAW_LENGTH:.0e} a vector kept unnormalised may have "
+                    "(embedding.normalize is false): its scores would overflow; set "
+                    "embedding.normalize to true, or fix the provider")
         arr = np.ascontiguousarray(arr, dtype=np.float32)
         return list(arr)
 
