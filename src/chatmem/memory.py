@@ -1592,7 +1592,7 @@ class Memory:
             # and those holding messages whose row was removed by hand: one query for
             # them all (a query per name: 2,000 names took 300-420 ms on SQLite)
             unregistered = [sid for sid in wanted if sid not in found]
-            bare = set(await self.store.message_sessions(unregistered)) \
+            bare = await self.store.message_sessions(unregistered) \
                 if unregistered else set()
             found.update((sid, Session(id=sid)) for sid in bare)
             every = sorted(found.values(), key=lambda s: s.id)

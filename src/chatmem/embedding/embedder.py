@@ -411,8 +411,10 @@ class Embedder:
             raise self._error("provider returned NaN or infinite values")
         if self.normalize:
             with np.errstate(over="ignore", under="ignore"):
-                norms = np.linalg.norm(arr, axis=1, keepdims=True)
-            odd = ~np.isfinite(norms[:, 0]) | (norms[:, 0] == 0)
+                norms = np.linalg.norm(arr, axis=1)
+            odd = ~np.isfinite(norms) | (norms == 0)
+            unit = np.empty_like(arr)
+            unit[~odd] = arr[~odd] / norms[~odd, None]
             if odd.any():
                 # float32 squares overflow past ~1.8e19 (the length became inf: the
                 # vector, divided by it, all zeros) and vanish under ~1e-23 (a vector of
@@ -421,10 +423,8 @@ class Embedder:
                 lengths = np.linalg.norm(wide, axis=1, keepdims=True)
                 if (lengths == 0).any():
                     raise self._error("provider returned an all-zero vector")
-                arr = arr.copy()
-                arr[odd] = (wide / lengths).astype(np.float32)
-                norms[odd] = 1.0
-            arr = arr / norms
+                unit[odd] = (wide / lengths).astype(np.float32)
+            arr = unit
         else:
             lengths = np.linalg.norm(arr.astype(np.float64), axis=1)
             if (lengths > MAX_RAW_LENGTH).any():
