@@ -675,6 +675,35 @@ async def test_upsert_skips_messages_deleted_meanwhile(pair: Pair) -> None:
     assert await pair.index.upsert([]) is None
 
 
+async def test_a_vector_no_search_could_score_is_refused_and_nothing_is_written(
+        pair: Pair) -> None:
+    # the embedder checks its own answers; these come from a library user. NaN was
+    # stored (never found: exact search takes a NaN score for a deleted row; the ANN
+    # build raised); 1e37s too (scores inf; faiss's k-means aborted the process)
+    msgs = await pair.store.append([Message(session_id="s", content=f"c{i}", ts=i)
+                                    for i in range(2)])
+    good = entry(msgs[0], unit_vectors(1, 8, 1)[0])
+    for bad, says in [(np.array([np.nan, 1.0, 0.0]), "NaN or infinity"),
+                      (np.array([np.inf, 1.0]), "NaN or infinity"),
+                      (np.full(8, 1e37), r"length is 2\.83e\+37, over the 1e\+18"),
+                      (np.full(4, 6e17), r"length is 1\.2e\+18, over the 1e\+18"),
+                      (np.ones((2, 2)), "non-empty 1-D"),
+                      (np.array([]), "non-empty 1-D"),
+                      (np.array(["a"]), "not a vector of numbers")]:
+        where = rf"entries\[1\] \(\"{msgs[1].id}\"\)\.vector: "
+        with pytest.raises(InvalidInput, match=f"{where}.*{says}"):
+            await pair.index.upsert([good, entry(msgs[1], bad)])
+        if bad.ndim == 1 and bad.size and bad.dtype.kind == "f":
+            with pytest.raises(InvalidInput, match=f"query vector: .*{says}"):
+                await pair.index.query(bad.astype(np.float32), 3)
+    assert await pair.index.count_by_model() == {}
+    # a vector as long as may be is kept and scored (1e36 at most: finite in float32)
+    await pair.index.upsert([entry(msgs[1], np.full(4, 5e17))])
+    [hit] = await pair.index.query(np.full(4, 5e17, dtype=np.float32), 1)
+    # (Qdrant's collections measure cosine: 1.0 there, the inner product 1e36 elsewhere)
+    assert hit.message_id == msgs[1].id and np.isfinite(hit.score) and hit.score >= 1.0
+
+
 async def test_vectors_of_different_sizes_coexist(pair: Pair) -> None:
     msgs = await pair.store.append([Message(session_id="s", content=f"c{i}", ts=i)
                                     for i in range(6)])

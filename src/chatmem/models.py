@@ -530,6 +530,14 @@ class Session:
         }
 
 
+#: The longest vector a store keeps (an embedding with ``embedding.normalize = false``,
+#: an imported one, one a library user upserts). Under it every inner product of two
+#: vectors is finite in float32 (at most 1e36, FLT_MAX 3.4e38): exact search's scores,
+#: and faiss's in the ANN index, whose k-means aborted the process (std::terminate,
+#: "invalid cluster assignment") on a provider's 1e37s.
+MAX_VECTOR_LENGTH = 1e18
+
+
 @dataclass(frozen=True)
 class VectorEntry:
     """A derived vector for one indexed message (SPEC §2 vector entry)."""

@@ -51,6 +51,7 @@ from .embedding.auto import META_NAMESPACE as AUTO_META_NAMESPACE
 from .errors import InvalidInput
 from .extras import install_hint
 from .models import (
+    MAX_VECTOR_LENGTH,
     ROLES,
     SESSION_TEXT_FIELDS,
     IndexState,
@@ -733,8 +734,16 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
             or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vec)):
         raise InvalidInput(f"{where}.vector must be a non-empty list of numbers")
     arr = np.asarray(vec, dtype=np.float64)
-    if not np.isfinite(arr).all() or np.abs(arr).max() > 1e30:
+    if not np.isfinite(arr).all():
         raise InvalidInput(f"{where}.vector holds a number that is not finite")
+    # the largest number first: a square of one past 1e154 is inf in float64
+    length = float(np.abs(arr).max())
+    if length <= MAX_VECTOR_LENGTH:
+        length = float(np.linalg.norm(arr))
+    if length > MAX_VECTOR_LENGTH:
+        raise InvalidInput(f"{where}.vector is {length:.3g} long, over the "
+                           f"{MAX_VECTOR_LENGTH:.0e} a stored vector may have (its scores "
+                           "would overflow); normalise it")
     if not arr.any():
         raise InvalidInput(f"{where}.vector is all zeros (it has no direction)")
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .._sync import BlockingWrapper, blocking, ready
 from ..errors import EmbeddingUnavailable, EventLoopMisuse, InvalidInput, StoreClosed
+from ..models import MAX_VECTOR_LENGTH
 from ..refusals import checked_number, describe
 from .base import (
     Capabilities,
@@ -56,11 +57,6 @@ EmbedLike = str | tuple[str, str] | EmbedInput
 log = logging.getLogger("chatmem.embedding")
 
 
-#: The longest vector kept unnormalised (``embedding.normalize = false``). Under it
-#: every inner product of two vectors is finite in float32 (at most 1e36, FLT_MAX
-#: 3.4e38): exact search's scores, and faiss's in the ANN index, whose k-means aborted
-#: the process (std::terminate, "invalid cluster assignment") on a provider's 1e37s.
-MAX_RAW_LENGTH = 1e18
 
 @dataclass(frozen=True)
 class StatusDetail:
@@ -427,10 +423,10 @@ class Embedder:
             arr = unit
         else:
             lengths = np.linalg.norm(arr.astype(np.float64), axis=1)
-            if (lengths > MAX_RAW_LENGTH).any():
+            if (lengths > MAX_VECTOR_LENGTH).any():
                 raise self._error(
                     f"provider returned a vector of length {float(lengths.max()):.3g}, over "
-                    f"the {MAX_RAW_LENGTH:.0e} a vector kept unnormalised may have "
+                    f"the {MAX_VECTOR_LENGTH:.0e} a vector kept unnormalised may have "
                     "(embedding.normalize is false): its scores would overflow; set "
                     "embedding.normalize to true, or fix the provider")
         arr = np.ascontiguousarray(arr, dtype=np.float32)

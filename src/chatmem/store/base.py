@@ -19,9 +19,10 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import DamagedRow, StoreError
+from ..errors import DamagedRow, InvalidInput, StoreError
 from ..logwindow import LogWindow
 from ..models import (
+    MAX_VECTOR_LENGTH,
     PENDING_MODEL,
     Erased,
     IndexState,
@@ -387,6 +388,30 @@ class WidthConflict(StoreError):
         self.model_id = model_id
         self.width = width
         self.held = held
+
+
+def sound_vector(value: Any, what: str) -> npt.NDArray[np.float32]:
+    """``value`` as the float32 vector a backend stores or searches with, or
+    :class:`~chatmem.errors.InvalidInput` naming ``what``: a non-empty 1-d array of
+    finite numbers no longer than :data:`~chatmem.models.MAX_VECTOR_LENGTH`. The
+    embedder checks its own answers; this is the store's edge, for vectors a library
+    user hands it. A NaN stored was never found (exact search takes a NaN score for a
+    deleted row) and made the ANN index's build raise; a longer vector made scores
+    infinite, and faiss's k-means abort the process."""
+    try:
+        vec = np.ascontiguousarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{what}: not a vector of numbers ({exc})") from None
+    if vec.ndim != 1 or vec.shape[0] == 0:
+        raise InvalidInput(f"{what}: expected a non-empty 1-D vector, got shape {vec.shape}")
+    if not np.isfinite(vec).all():
+        raise InvalidInput(f"{what}: the vector holds NaN or infinity")
+    length = float(np.linalg.norm(vec.astype(np.float64)))
+    if length > MAX_VECTOR_LENGTH:
+        raise InvalidInput(f"{what}: the vector's length is {length:.3g}, over the "
+                           f"{MAX_VECTOR_LENGTH:.0e} a stored vector may have (its scores "
+                           "would overflow float32); normalise it")
+    return vec
 
 
 def widths_of(entries: Sequence[VectorEntry]) -> dict[str, int]:

@@ -85,6 +85,7 @@ from .base import (
     WidthConflict,
     chunks,
     missing_folders,
+    sound_vector,
     widths_of,
 )
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
@@ -523,18 +524,6 @@ def _entry(payload: Mapping[str, Any], vector: Any) -> VectorEntry:
                        vector=np.asarray(vector, dtype=np.float32))
 
 
-def _vector(value: Any, what: str) -> npt.NDArray[np.float32]:
-    try:
-        vec = np.ascontiguousarray(value, dtype=np.float32)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"{what}: not a vector of numbers ({exc})") from None
-    if vec.ndim != 1 or vec.shape[0] == 0:
-        raise InvalidInput(f"{what}: expected a non-empty 1-D vector, got shape {vec.shape}")
-    if not np.isfinite(vec).all():
-        raise InvalidInput(f"{what}: the vector holds NaN or infinity")
-    return vec
-
-
 @dataclass
 class _ScanSnapshot:
     """Sorted message ids of every point, reused while an export pages through them."""
@@ -825,7 +814,7 @@ class QdrantIndex:
         self._check_open()
         latest: dict[str, tuple[VectorEntry, npt.NDArray[np.float32]]] = {}
         for i, e in enumerate(entries):
-            vec = _vector(e.vector, f"entries[{i}] ({describe(e.message_id)}).vector")
+            vec = sound_vector(e.vector, f"entries[{i}] ({describe(e.message_id)}).vector")
             latest.pop(e.message_id, None)  # the last entry of an id wins
             latest[e.message_id] = (e, vec)
         if not latest:
@@ -961,7 +950,7 @@ class QdrantIndex:
         if k <= 0:
             return []
         self._check_open()
-        q = _vector(vector, "query vector")
+        q = sound_vector(vector, "query vector")
         flt = None
         ids: list[str] | None = None
         rest: dict[str, Any] = {}

@@ -168,6 +168,7 @@ from ..base import (
     chunks,
     pending_entry,
     snapshot_changes,
+    sound_vector,
     stale_entries,
     widths_of,
 )
@@ -1716,13 +1717,8 @@ class PostgresStore:
             if self._closed:
                 raise StoreClosed("the store is closed")
             return
-        vecs = []
-        for e in items:
-            vec = np.ascontiguousarray(e.vector, dtype=np.float32)
-            if vec.ndim != 1 or vec.shape[0] == 0:
-                raise InvalidInput(f"vector of message {refusals.describe(e.message_id)} "
-                                   "must be a non-empty 1-d array")
-            vecs.append(vec)
+        vecs = [sound_vector(e.vector, f"entries[{i}] ({refusals.describe(e.message_id)})"
+                               ".vector") for i, e in enumerate(items)]
         widths = widths_of(items) if one_width is not None else {}
         await self._ensure_hnsw({v.shape[0] for v in vecs})
         async with self._tx() as conn:
@@ -1841,9 +1837,7 @@ class PostgresStore:
             raise StoreClosed("the store is closed")
         self._look_for_deferred()
         frag, fparams = compile_vector_where(where)
-        q = np.ascontiguousarray(vector, dtype=np.float32)
-        if q.ndim != 1 or q.shape[0] == 0:
-            raise InvalidInput("query vector must be a non-empty 1-d array")
+        q = sound_vector(vector, "query vector")
         dim = int(q.shape[0])
         async with self._conn() as conn:  # autocommit: each statement sees the latest rows
             size = await self._dim_size(conn, dim)

@@ -61,7 +61,7 @@ from ...models import (
     now_ms,
     retried_add,
 )
-from ...refusals import as_given
+from ...refusals import as_given, describe
 from .. import sqlmessages as sm
 from ..ann import DEFAULT_THRESHOLD, AnnManager, AnnSettings
 from ..base import (
@@ -78,6 +78,7 @@ from ..base import (
     missing_folders,
     pending_entry,
     snapshot_changes,
+    sound_vector,
     stale_entries,
     widths_of,
 )
@@ -1444,6 +1445,8 @@ class SqliteStore:
                owner: str | None = None) -> None:
         if not entries:
             return
+        vecs = [sound_vector(e.vector, f"entries[{i}] ({describe(e.message_id)}).vector")
+                for i, e in enumerate(entries)]
         rows = []
         with self._tx() as conn:
             if one_width is not None:  # in the transaction: the file has one writer
@@ -1451,7 +1454,7 @@ class SqliteStore:
             stale = stale_entries(entries, sm.by_id_result(SQLITE, self._rows(
                 *sm.get_query(SQLITE, [e.message_id for e in entries])))
                                   ) if current_only else set()
-            for e in entries:
+            for e, vec in zip(entries, vecs):
                 r = conn.execute("SELECT rowid FROM messages WHERE id=?", (e.message_id,)
                                  ).fetchone()
                 if e.message_id in stale:  # rewritten meanwhile
@@ -1465,7 +1468,6 @@ class SqliteStore:
                 self._claims.pop(e.message_id, None)
                 if r is None:
                     continue
-                vec = np.ascontiguousarray(e.vector, dtype=np.float32)
                 conn.execute(
                     f"INSERT OR REPLACE INTO vectors (mrowid, {ENTRY_COLUMN_NAMES}, dim, vec) "
                     f"VALUES (?, {_ENTRY_MARKS}, ?, ?)",
@@ -1518,7 +1520,7 @@ class SqliteStore:
                     where: Mapping[str, Any] | None = None) -> list[ScoredId]:
         if k <= 0:
             return []
-        q = np.ascontiguousarray(vector, dtype=np.float32)
+        q = sound_vector(vector, "query vector")
         return await self._run(self._query_sync, q, k, where)
 
     def _query_sync(self, q: npt.NDArray[np.float32], k: int,
