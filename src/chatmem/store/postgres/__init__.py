@@ -294,10 +294,6 @@ def _row_to_message(r: Sequence[Any]) -> Message:
     return sm.row_to_message(POSTGRES, r)
 
 
-def _row_to_session(r: Sequence[Any]) -> Session:
-    return sm.row_to_session(POSTGRES, r)
-
-
 def _session_scope(session_id: str | None) -> tuple[str, list[Any]]:
     """A ``WHERE`` fragment and its parameters: the rows of one session, or all."""
     return ("TRUE", []) if session_id is None else ("session_id = %s", [session_id])
