@@ -72,3 +72,37 @@ async def test_a_tuple_of_conditions_names_session_metadata_as_a_list_does() -> 
             assert found == {"bob": 1, "u1": 0}, (combine, found)
     finally:
         await mem.close()
+
+
+@pytest.mark.parametrize("shape", ["$or", "$and", "keys"])
+async def test_the_widest_filter_the_node_limit_allows_runs_on_sqlite(
+        tmp_path: Path, shape: str, caplog: pytest.LogCaptureFixture) -> None:
+    """999 conditions side by side are within MAX_NODES (1,000), but SQLite read
+    ``a OR b OR c …`` as a chain 999 deep, past its expression depth of 1,000: the
+    recall failed with StoreError ("Expression tree is too large"; 503 over HTTP), and
+    before that the lexical channel failed and was dropped with a warning."""
+    from chatmem import Memory, Message, Session
+    from chatmem.embedding import Embedder
+    from chatmem.store.filters import MAX_NODES
+    from providers import RecordingProvider
+
+    n = MAX_NODES - 1
+    if shape == "$or":  # one condition of the 999 holds
+        where: dict[str, Any] = {"$or": [{"meta.conv": i} for i in range(n)]}
+    elif shape == "$and":  # all hold
+        where = {"$and": [{"meta.conv": {"$ne": 1000 + i}} for i in range(n)]}
+    else:
+        where = {f"meta.k{i}": {"$exists": False} for i in range(n)}
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'wide.db'}",
+                            embedder=Embedder(RecordingProvider(dim=32)))
+    try:
+        await mem.upsert_session(Session(id="s", metadata={"conv": 7}))
+        await mem.add([Message(session_id="s", content=f"the lake painting number {i}")
+                       for i in range(3)])
+        await mem.flush(timeout=30)
+        caplog.clear()
+        result = await mem.recall("lake painting", session="s", window=0, filter=where)
+        assert len(result.hits) == 3
+        assert not [r for r in caplog.records if "search failed" in r.getMessage()]
+    finally:
+        await mem.close()

@@ -587,6 +587,18 @@ class _Typed:
     cast: str = ""
 
 
+def _balanced(parts: Sequence[str], joiner: str) -> str:
+    """``parts`` joined by ``joiner`` (AND or OR, in their order) as a balanced tree of
+    parentheses: ``a OR b OR c OR d`` is a chain as deep as it is long to SQLite, whose
+    expressions may be at most 1,000 deep (``SQLITE_MAX_EXPR_DEPTH``), so a filter of
+    about 990 conditions side by side, within :data:`MAX_NODES`, failed the recall
+    ("Expression tree is too large"); halved, the depth is the logarithm of the count."""
+    if len(parts) <= 2:
+        return "(" + joiner.join(parts) + ")"
+    half = len(parts) // 2
+    return "(" + _balanced(parts[:half], joiner) + joiner + _balanced(parts[half:], joiner) + ")"
+
+
 class _SqlCompiler:
     true = "1"
     false = "0"
@@ -618,7 +630,7 @@ class _SqlCompiler:
             parts = [self.compile(item) for item in node.items]
             joiner = " AND " if isinstance(node, And) else " OR "
             params = [p for _, ps in parts for p in ps]
-            return "(" + joiner.join(sql for sql, _ in parts) + ")", params
+            return _balanced([sql for sql, _ in parts], joiner), params
         ref = self.resolve(node.field)
         if not isinstance(ref, (ColumnRef, JsonRef)):
             raise FilterError(
