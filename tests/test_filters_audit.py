@@ -106,3 +106,55 @@ async def test_the_widest_filter_the_node_limit_allows_runs_on_sqlite(
         assert not [r for r in caplog.records if "search failed" in r.getMessage()]
     finally:
         await mem.close()
+
+
+async def test_a_recall_parses_its_filter_a_bounded_number_of_times(tmp_path: Path) -> None:
+    """A recall's neighbours and replies were judged by ``evaluate(where, …)``, which
+    parses and checks the filter at every call, once per neighbour per hit, and the
+    sessions read for each hit parsed it again: with a filter of 999 conditions a recall
+    of top_k 20, window 5 over 3,780 messages took 13 s of CPU, and of top_k 1000,
+    window 100 more than 12 minutes, in the server's event loop. Now the filter is
+    parsed a fixed number of times whatever the hits and the window, and each message
+    is judged once however many windows hold it."""
+    import sys
+
+    from chatmem import Memory, Message, Session
+    from chatmem.embedding import Embedder
+    from chatmem.store import filters
+    from providers import RecordingProvider
+
+    mem = await Memory.open(f"sqlite:///{tmp_path / 'many.db'}",
+                            embedder=Embedder(RecordingProvider(dim=32)))
+    where = {"$and": [{"meta.conv": {"$ne": 1000 + i}} for i in range(50)]}
+    try:
+        await mem.upsert_session(Session(id="s", metadata={"conv": 7}))
+        await mem.add([Message(session_id="s", content=f"the lake painting number {i}",
+                               ts=1_700_000_000_000 + i * 1000) for i in range(60)])
+        await mem.flush(timeout=30)
+
+        async def counted(top_k: int, window: int) -> tuple[int, int, int]:
+            calls = {"parse_filter": 0, "_eval": 0}
+
+            def profile(frame: Any, event: str, arg: Any) -> None:
+                code = frame.f_code
+                top_level = code.co_name == "parse_filter" or \
+                    frame.f_back.f_code.co_filename != filters.__file__  # not a branch
+                if event == "call" and code.co_filename == filters.__file__ \
+                        and code.co_name in calls and top_level:
+                    calls[code.co_name] += 1
+
+            sys.setprofile(profile)
+            try:
+                result = await mem.recall("lake painting", session="s", top_k=top_k,
+                                          window=window, filter=where)
+            finally:
+                sys.setprofile(None)
+            return calls["parse_filter"], calls["_eval"], len(result.hits)
+
+        small = await counted(2, 1)
+        large = await counted(20, 5)
+        assert large[2] == 20
+        assert large[0] == small[0], (small, large)  # parses: not per hit or neighbour
+        assert large[1] <= 2 * 60, large  # each of the 60 messages judged once per stage
+    finally:
+        await mem.close()

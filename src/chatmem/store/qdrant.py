@@ -89,7 +89,7 @@ from .base import (
     widths_of,
 )
 from .columns import ENTRY_COLUMNS, Column, entry_fields, entry_values, read_rows
-from .filters import compile_qdrant, evaluate
+from .filters import compile_qdrant, matcher
 from .where import check_fields, named_ids
 
 if TYPE_CHECKING:
@@ -985,7 +985,7 @@ class QdrantIndex:
         search restricted to their ids is the same answer, but Qdrant's local mode
         evaluates a filter on every point in Python (hybrid recall over 10,000 vectors:
         55 ms, 4.8x a dense one; ``bench/results/search-qdrant-stop45.json``); ``rest``
-        is read by :func:`~chatmem.store.filters.evaluate`, the reference semantics the
+        is read by :func:`~chatmem.store.filters.matcher`, the reference semantics the
         compiled filter follows."""
         points = []
         for part in chunks(ids, 1000):
@@ -1001,11 +1001,12 @@ class QdrantIndex:
         out = []
         readable = [p for p in points
                     if "message_id" in (p.payload or {}) and id(p) not in left_out]
+        passes = matcher(rest) if rest else None  # parsed once, not once a point
         # a damaged point is left out with a warning (a reindex writes it again)
         for entry in read_rows("vectors", readable, _point_id,
                                lambda p: _entry(p.payload or {}, p.vector), damaged=[],
                                where=f"qdrant ({self.display})"):
-            if rest and not evaluate(rest, filter_document(entry)):
+            if passes is not None and not passes(filter_document(entry)):
                 continue
             vec = entry.vector.astype(np.float64)
             # as Qdrant's cosine: both sides normalised
