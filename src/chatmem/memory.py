@@ -2580,7 +2580,7 @@ class Memory:
             after = reply_followers(
                 await self.store.range(parent.session_id, parent.ts, 0, read),
                 size, insertions, role)
-            if passes is not None and plan.where and after:
+            if passes is not None and after:
                 sid = parent.session_id
                 snap = (await self._sessions({sid}, sessions, plan.where)).get(sid)
                 after = [m for m in after if passes(m, snap)]
@@ -2916,7 +2916,7 @@ class Memory:
                                               or r.message.session_id == session):
                 around = await self.store.range(r.message.session_id, r.message.ts,
                                                 win.before, win.after)
-                if passes is not None and plan.where and around:
+                if passes is not None and around:
                     sid = r.message.session_id
                     snap = (await self._sessions({sid}, read, plan.where)).get(sid)
                     around = [m for m in around if passes(m, snap)]
