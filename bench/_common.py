@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import platform
+import socket
 import statistics
 import tempfile
 import time
@@ -16,6 +17,25 @@ from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 DEFAULT_LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / \
     "locomo10.json"
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, for a server a benchmark starts."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def proc_status_kb(pid: int, key: str) -> int | None:
+    """A ``/proc/<pid>/status`` field in kB (``VmRSS``, ``VmHWM``; Linux), None when the
+    process or the field is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def machine() -> dict[str, Any]:

@@ -29,7 +29,6 @@ import asyncio
 import collections
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,7 +40,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, print_table, write_json
+from _common import free_port, machine, print_table, proc_status_kb, write_json
 from chatmem import Memory, Message
 from chatmem.client import DEFAULT_BUSY_RETRIES, AsyncClient
 from server import wait_healthy
@@ -64,15 +63,8 @@ async def build(path: Path, messages: int, chars: int) -> None:
         await mem.flush(1800)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def rss_mb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        return int(f.read().split("VmRSS:")[1].split()[0]) // 1024
+    return (proc_status_kb(pid, "VmRSS") or 0) // 1024
 
 
 async def burst(base: str, count: int) -> tuple[float, dict[int, int]]:

@@ -34,7 +34,8 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import DEFAULT_LOCOMO, machine, print_table, write_json
+from _common import DEFAULT_LOCOMO, free_port, machine, print_table, proc_status_kb, write_json
+from server import wait_healthy
 
 HERE = Path(__file__).resolve().parent
 CLK = os.sysconf("SC_CLK_TCK")
@@ -45,23 +46,8 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK
 
 
-def status_kb(pid: int, key: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-    return 0
-
-
 def reset_peak(pid: int) -> None:
     Path(f"/proc/{pid}/clear_refs").write_text("5")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
@@ -69,16 +55,11 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "chatmem", "serve", "--db", db, "--port", str(port),
          "--client-timeout", "120"],
         stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"server did not start: {log.read_text()[-2000:]}")
-        time.sleep(0.2)
+    try:
+        wait_healthy(proc, f"http://127.0.0.1:{port}")
+    except SystemExit:  # its output is in the log, not a pipe
+        raise SystemExit(f"server did not start: {log.read_text()[-2000:]}") from None
+    return proc
 
 
 def wait_idle(client: httpx.Client, pid: int) -> None:
@@ -230,13 +211,13 @@ def measure(client: httpx.Client, pid: int, method: str, path: str, body: Any
             ) -> dict[str, Any]:
     payload = None if method == "GET" else json.dumps(body).encode()
     reset_peak(pid)
-    base_rss = status_kb(pid, "VmRSS")
+    base_rss = proc_status_kb(pid, "VmRSS") or 0
     c0, t0 = cpu_s(pid), time.perf_counter()
     r = client.request(method, path, content=payload,
                        headers={"content-type": "application/json"}, timeout=600)
     wall = time.perf_counter() - t0
     cpu = cpu_s(pid) - c0
-    peak = status_kb(pid, "VmHWM")
+    peak = proc_status_kb(pid, "VmHWM") or 0
     return {"status": r.status_code, "body_bytes": len(payload or b""),
             "answer_bytes": len(r.content), "wall_s": round(wall, 3),
             "cpu_s": round(cpu, 2), "rss_mb": round(base_rss / 1024),

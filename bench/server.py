@@ -50,7 +50,6 @@ import asyncio
 import itertools
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -64,23 +63,19 @@ import httpx
 
 from _common import (
     DEFAULT_LOCOMO,
+    free_port,
     locomo_texts,
     machine,
     pct,
     pg_conninfo,
     pg_url,
     print_table,
+    proc_status_kb,
     write_json,
 )
 
 KEY = "bench-key-0123456789abcdef"
 MODEL = "all-MiniLM-L6-v2 int8 (local, default)"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def questions(path: Path) -> list[str]:
@@ -90,13 +85,8 @@ def questions(path: Path) -> list[str]:
 
 def rss_mb(pid: int) -> float | None:
     """Resident memory of a process (Linux), in MB."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return None
+    kb = proc_status_kb(pid, "VmRSS")
+    return None if kb is None else kb / 1024
 
 
 @dataclass

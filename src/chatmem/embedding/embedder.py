@@ -57,7 +57,6 @@ EmbedLike = str | tuple[str, str] | EmbedInput
 log = logging.getLogger("chatmem.embedding")
 
 
-
 @dataclass(frozen=True)
 class StatusDetail:
     """Passed to ``on_status`` after every call (E10)."""
