@@ -461,6 +461,8 @@ _VECTOR = {"type": "vector", "message_id": "m1", "session_id": "s1", "ts": 5,
     (_export_lines({**_VECTOR, "vector": [1e300, 1.0]}), "1e+300 long, over the 1e+18"),
     # each number under the bound, the length over it: its scores would overflow float32
     (_export_lines({**_VECTOR, "vector": [8e17, 8e17]}), "1.13e+18 long, over the 1e+18"),
+    # its whole length, not its largest number's
+    (_export_lines({**_VECTOR, "vector": [1e29] * 384}), "1.96e+30 long, over the 1e+18"),
     (['{"type": "header", "format": "chatmem-jsonl", "version": 1, "x": Infinity}\n'],
      "Infinity"),
     (_export_lines({**_VECTOR, "vector": ["a"]}), "vector.vector"),

@@ -736,10 +736,9 @@ def _check_vector(rec: dict[str, Any], n: int) -> None:
     arr = np.asarray(vec, dtype=np.float64)
     if not np.isfinite(arr).all():
         raise InvalidInput(f"{where}.vector holds a number that is not finite")
-    # the largest number first: a square of one past 1e154 is inf in float64
-    length = float(np.abs(arr).max())
-    if length <= MAX_VECTOR_LENGTH:
-        length = float(np.linalg.norm(arr))
+    # measured scaled by its largest number: a square of one past 1e154 is inf in float64
+    biggest = float(np.abs(arr).max())
+    length = biggest * float(np.linalg.norm(arr / biggest)) if biggest else 0.0
     if length > MAX_VECTOR_LENGTH:
         raise InvalidInput(f"{where}.vector is {length:.3g} long, over the "
                            f"{MAX_VECTOR_LENGTH:.0e} a stored vector may have (its scores "
